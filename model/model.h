@@ -1,0 +1,342 @@
+/*
+ * model.h - the format-neutral model of one open dump.
+ *
+ * Readers fill it through the reader_sink; everything above (the command
+ * layer, batch mode, the panes) asks it questions by row number and never
+ * sees a file format.  The model:
+ *   - opens a dump and returns at once; a background thread runs the
+ *     reader's index pass and publishes how far it got (model_progress);
+ *     callers read whatever is indexed so far;
+ *   - keeps per row only what queries need (an op reference and a flag byte
+ *     per trace, sparse locators), a few bytes per row, and decodes rows on
+ *     demand through a bounded cache;
+ *   - interns names for the lifetime of the model: every `const char *`
+ *     returned here stays valid until model_close() unless said otherwise;
+ *   - computes alerts (NaN/Inf as TensorFlow's InfNanMonitor does, overflow),
+ *     links (trace -> op -> inputs/consumers -> their rows; -> stack ->
+ *     source line) and regex filters (PCRE2, once per distinct name).
+ *
+ * All functions are safe to call from one consumer thread while the index
+ * thread runs.  Nothing here draws or prints.
+ *
+ * Typical use (batch mode):
+ *
+ *	struct model *m;
+ *	if (model_open(dir, &opts, &m, err, sizeof err) != TD_OK) ...
+ *	model_wait(m);                        // batch: wait for the full index
+ *	struct model_trace row;
+ *	model_trace_get(m, 88, &row);
+ *	model_close(m);
+ */
+#ifndef TD_MODEL_H
+#define TD_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../reader/tensor.h"
+#include "../reader/util.h"
+
+struct model;
+
+struct model_options {
+	const char *source_root;    /* remap producer source paths (may be NULL) */
+	const char *format;         /* force a reader by name, NULL = detect */
+	bool strict;                /* make corrupt records an error (model_open fails) */
+	bool no_thread;             /* index synchronously inside model_open (tests) */
+	size_t cache_rows;          /* decoded-row cache size, 0 = default */
+};
+
+/* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
+ * looked for) when no reader recognises it, TD_ERR_NOENT / TD_ERR_IO when it
+ * cannot be read.  On success *out is ready for queries at once. */
+enum td_status model_open(const char *path, const struct model_options *opt,
+			  struct model **out, char *err, size_t errlen);
+/* Stops the index thread and frees everything.  NULL is fine. */
+void model_close(struct model *m);
+/* Blocks until the current index pass is finished. */
+void model_wait(struct model *m);
+/* Follow mode: runs another index pass over what was appended since (in the
+ * background thread).  Returns at once. */
+void model_refresh(struct model *m);
+
+struct model_progress {
+	bool done;                  /* the index pass is finished */
+	uint64_t bytes_done, bytes_total;
+	uint64_t executions, traces;
+	uint64_t generation;        /* increases whenever rows or alerts change */
+};
+void model_progress(struct model *m, struct model_progress *p);
+
+/* ---- dump facts ---------------------------------------------------- */
+
+struct model_meta {
+	const char *key;
+	const char *const *values;  /* one or more values, in arrival order */
+	size_t nvalues;
+};
+
+struct model_info {
+	const char *path;
+	const char *format;             /* "tfdbg2", "tfdbg1", "mindspore-sync" ... */
+	const char *tensor_debug_mode;  /* "FULL_HEALTH", or NULL */
+	const char *const *hosts;
+	size_t nhosts;
+	uint64_t executions, traces, ops, graphs, devices, source_files, stack_frames;
+	uint64_t alerts;
+	uint64_t corrupt_records;       /* problems other than a torn tail / missing file */
+	uint64_t torn_files;
+	uint64_t missing_files;
+	uint64_t problems_by_kind[16];  /* indexed by enum reader_problem_kind */
+	const struct model_meta *meta;  /* every on_meta key, for extras (runs, ranks...) */
+	size_t nmeta;
+};
+/* Fills info; pointers are valid until the next model_info() call. */
+void model_info(struct model *m, struct model_info *info);
+/* The values of one meta key, NULL if absent. */
+const struct model_meta *model_meta_get(struct model *m, const char *key);
+
+struct model_problem {
+	const char *kind;           /* "bad-data-crc" */
+	const char *path;
+	uint64_t offset;
+	int64_t record;
+	const char *what;
+	const char *detail;
+};
+/* The first problems kept (up to a few hundred), in arrival order. */
+size_t model_problem_count(struct model *m);
+bool model_problem_get(struct model *m, size_t i, struct model_problem *p);
+
+/* ---- tables ---------------------------------------------------------- */
+
+enum model_row_flags {
+	ROW_NONFINITE  = 1u << 0,   /* this row's value has NaN/Inf (an alert) */
+	ROW_CONTAINS_NONFINITE = 1u << 1, /* execution: one of its traces has NaN/Inf */
+	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
+	ROW_INPUT      = 1u << 3,   /* trace is an op input (MindSpore), not an output */
+	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
+};
+
+struct model_trace {
+	uint64_t index;
+	uint32_t op;                /* op id (model_op_get) */
+	const char *op_name;
+	const char *op_type;
+	const char *graph_id;       /* "" when none */
+	const char *graph_name;
+	uint32_t slot;
+	uint32_t flags;             /* enum model_row_flags */
+	int64_t execution;          /* owning execution, -1 unknown */
+	double wall_time;
+	const char *device;         /* may be "" */
+	struct td_summary summary;
+};
+uint64_t model_trace_count(struct model *m);
+/* Fills row i (decoding through the cache).  TD_ERR_RANGE past the indexed
+ * rows; a row whose record no longer decodes gets ROW_CORRUPT and an empty
+ * summary, and TD_OK. */
+enum td_status model_trace_get(struct model *m, uint64_t i, struct model_trace *row);
+
+struct model_execution {
+	uint64_t index;
+	const char *op_type;        /* op type, function name or run label */
+	int32_t graph;              /* called graph id (model_graph_get), -1 */
+	uint32_t flags;
+	uint32_t num_outputs;
+	uint32_t bad_outputs;       /* outputs with NaN/Inf (alerts) */
+	double wall_time;
+	uint64_t first_trace, ntraces; /* traces owned by this execution (tfdbg1, MindSpore) */
+	const char *host;
+};
+uint64_t model_execution_count(struct model *m);
+enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
+
+/* Details decoded on demand, owned by the caller: model_detail_done(). */
+struct model_detail {
+	char *mode;                 /* tensor debug mode name */
+	char *device, *host;
+	double wall_time;
+	size_t noutputs;
+	struct td_summary *summaries;
+	struct td_tensor **values;  /* full values where the dump has them (else NULL entries) */
+	double **debug_values;      /* raw debug vectors */
+	size_t *ndebug_values;
+	uint32_t *stack;            /* frame ids, outermost first */
+	size_t nstack;
+	char *text;                 /* free-form detail lines */
+	int64_t *input_tensor_ids, *output_tensor_ids;
+	size_t ninput_ids, noutput_ids;
+};
+enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
+enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);
+void model_detail_done(struct model_detail *d);
+
+/* ---- ops, graphs, devices ------------------------------------------ */
+
+struct model_tensor_ref {
+	const char *op_name;
+	uint32_t slot;
+	int64_t op;                 /* resolved op id, -1 if not in the graph */
+};
+
+struct model_op {
+	uint32_t id;
+	const char *name;
+	const char *type;           /* "" unknown */
+	const char *graph_id;       /* "" none */
+	const char *graph_name;
+	int32_t graph;              /* graph index, -1 */
+	const char *device;
+	const char *host;
+	uint32_t num_outputs;
+	const struct model_tensor_ref *inputs;
+	size_t ninputs;
+	const int64_t *output_tensor_ids;
+	size_t noutput_tensor_ids;
+	const uint32_t *stack;      /* frame ids, outermost first */
+	size_t nstack;
+};
+uint32_t model_op_count(struct model *m);
+/* Pointers stay valid until model_close(). */
+bool model_op_get(struct model *m, uint32_t id, struct model_op *op);
+/* Finds an op by name, in graph_id when given (graph id or graph name).
+ * A name may also be a MindSpore file-name form; exact name wins.
+ * Returns -1 if none. */
+int64_t model_op_find(struct model *m, const char *name, const char *graph);
+
+struct model_consumer {
+	uint32_t op;                /* consumer op id */
+	uint32_t input_slot;        /* which of its inputs */
+	uint32_t output_slot;       /* which of our outputs it reads */
+};
+/* Consumers of op, up to max; returns the total number. */
+size_t model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max);
+
+struct model_graph {
+	uint32_t index;
+	const char *graph_id;
+	const char *name;
+	int32_t outer;              /* enclosing graph index, -1 */
+	uint32_t nops;
+};
+uint32_t model_graph_count(struct model *m);
+bool model_graph_get(struct model *m, uint32_t i, struct model_graph *g);
+int32_t model_graph_find(struct model *m, const char *graph_id_or_name);
+
+/* ---- links ------------------------------------------------------------ */
+
+struct model_link {
+	int64_t op;                 /* -1 unresolved */
+	const char *op_name;
+	const char *op_type;
+	uint32_t slot;              /* producer output slot (inputs) / consumer input slot (consumers) */
+	int64_t trace_index;        /* linked trace row, -1 none */
+};
+/* Inputs of the op of trace row i, each with the latest trace row of that
+ * producer tensor before row i.  Returns a malloc'd array in *out. */
+size_t model_trace_inputs(struct model *m, uint64_t i, struct model_link **out);
+/* Consumers of trace row i's tensor, each with the first trace row that
+ * consumer produced after row i. */
+size_t model_trace_consumers(struct model *m, uint64_t i, struct model_link **out);
+/* Latest trace row < before (or first row > after when dir > 0) of (op, slot); -1 none. */
+int64_t model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, int dir);
+
+/* ---- stacks and source ----------------------------------------------- */
+
+struct model_frame {
+	uint32_t id;
+	const char *file;
+	const char *host;
+	const char *func;
+	const char *code;           /* source text recorded with the frame, or NULL */
+	uint32_t line;
+	int64_t source;             /* source file index, -1 not in the dump */
+	bool user_code;             /* not inside a framework package */
+};
+uint32_t model_frame_count(struct model *m);
+bool model_frame_get(struct model *m, uint32_t id, struct model_frame *f);
+
+struct model_source {
+	uint32_t index;
+	const char *host;
+	const char *path;
+	uint64_t nlines;            /* 0 if not known before loading */
+	bool in_dump;               /* lines come from the dump (else from disk) */
+};
+uint32_t model_source_count(struct model *m);
+bool model_source_get(struct model *m, uint32_t i, struct model_source *s);
+/* By path (exact, else unique suffix match), host optional; -1 none. */
+int64_t model_source_find(struct model *m, const char *path, const char *host);
+/* The lines of source i, decoded from the dump on first use and kept until
+ * model_close().  TD_ERR_NOTFOUND if the dump holds no text for it. */
+enum td_status model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_t *n);
+/* Reads path from disk (after --source-root remapping) and adds it as a
+ * source; only on request, never while indexing.  Returns the index. */
+enum td_status model_source_load_disk(struct model *m, const char *path, uint32_t *index,
+				      char *err, size_t errlen);
+
+/* ---- alerts ----------------------------------------------------------- */
+
+enum model_source_kind { SRC_TRACE, SRC_EXECUTION };
+
+struct model_alert {
+	const char *kind;           /* "InfNan", "Overflow" */
+	enum model_source_kind source;
+	uint64_t index;             /* trace or execution row */
+	uint32_t slot;
+	const char *op_type;
+	const char *op_name;
+	struct td_summary summary;  /* counts (known bits tell which are null) */
+	const char *detail;         /* overflow detail, or NULL */
+};
+uint64_t model_alert_count(struct model *m);
+/* The i-th alert in load order (traces, then executions, then overflow). */
+enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
+
+struct model_alert_group {
+	const char *kind;
+	const char *op_type;
+	uint64_t count;
+	uint64_t first;             /* alert number of the first one */
+};
+/* Groups by (kind, op type), in order of first appearance.  Returns the
+ * number of groups; fills up to max. */
+size_t model_alert_groups(struct model *m, struct model_alert_group *out, size_t max);
+/* The next/previous alert number of the same group after/before alert i. */
+int64_t model_alert_next_in_group(struct model *m, uint64_t i, int dir);
+
+/* The first NaN/Inf tensor in execution order.  false if none. */
+bool model_first_nonfinite(struct model *m, struct model_alert *a);
+
+/* ---- filters ----------------------------------------------------------- */
+
+struct model_filter_spec {
+	const char *op_regex;       /* PCRE2 over op name (executions: op type / function name) */
+	const char *type_regex;     /* PCRE2 over op type */
+	bool nonfinite;             /* only NaN/Inf rows */
+	int32_t graph;              /* only ops of this graph and its inner graphs, -1 any */
+	int64_t execution;          /* only traces of this execution, -1 any */
+};
+struct model_filter;
+/* Compiles spec.  TD_ERR_REGEX with PCRE2's message and offset in err. */
+enum td_status model_filter_new(struct model *m, const struct model_filter_spec *spec,
+				struct model_filter **out, char *err, size_t errlen);
+void model_filter_free(struct model_filter *f);
+/* Text form for the status bar ("op=dense type=MatMul nonfinite"). */
+const char *model_filter_describe(const struct model_filter *f);
+
+enum model_table { TABLE_TRACES, TABLE_EXECUTIONS };
+/* Rows of table that match (over what is indexed now). */
+uint64_t model_filter_count(struct model *m, struct model_filter *f, enum model_table t);
+/* Row number of the k-th match, -1 if none. */
+int64_t model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, uint64_t k);
+/* Position k of row among the matches (matches before it). */
+uint64_t model_filter_rank(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
+/* First matching row >= from (dir > 0) or <= from (dir < 0); -1 none. */
+int64_t model_filter_next(struct model *m, struct model_filter *f, enum model_table t,
+			  uint64_t from, int dir);
+bool model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * reader.h - the interface every dump format implements, and the sink it
+ * pushes neutral records into.
+ *
+ * A reader knows bytes and formats, nothing of screens or of the model's
+ * tables.  Each format is one constant struct reader_ops listed in the
+ * registry (reader_registry.c); reader_detect() probes a directory with each.
+ *
+ * Call sequence (the model does this; tests do it by hand):
+ *
+ *	const struct reader_ops *ops = reader_detect(dir, why, sizeof why);
+ *	struct reader *r;
+ *	ops->open(dir, &opts, &r, err, sizeof err);
+ *	while (ops->index(r, &sink) == TD_ERR_AGAIN)   // one pass per call
+ *		;                                       // (follow mode calls again later)
+ *	ops->decode(r, READER_TRACE, &loc, &detail);    // any time, any thread
+ *	reader_detail_done(&detail);
+ *	ops->close(r);
+ *
+ * index() makes one pass over what is on disk now and pushes records into the
+ * sink in this order of dependency: meta, files, sources, frames, graphs,
+ * devices and ops before the executions and traces that refer to them (a
+ * dangling reference is still legal: the model degrades it to "unknown").
+ * index() is resumable: a second call continues where the first stopped
+ * (new records appended to growing files, new files) and never re-sends a
+ * record.  decode() may run on another thread while index() runs: readers
+ * use pread()/mmap on descriptors opened at open() and keep no shared
+ * mutable state outside a lock.
+ *
+ * Strings passed to the sink are borrowed for the duration of the call; the
+ * sink copies what it keeps.
+ */
+#ifndef TD_READER_H
+#define TD_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tensor.h"
+#include "util.h"
+
+struct reader;
+
+/* Where a record lives.  file is a reader-defined file number (as announced
+ * with on_file), offset a reader-defined position in it (a byte offset for
+ * record files, 0 for one-record-per-file formats). */
+struct td_locator {
+	uint32_t file;
+	uint64_t offset;
+};
+
+enum reader_kind {
+	READER_TRACE,      /* a graph execution trace / dumped tensor */
+	READER_EXECUTION,  /* a timeline entry: eager op, function call, run, graph run */
+	READER_SOURCE,     /* a source file's lines */
+};
+
+#define PROBLEM_INFO(_) \
+	_(BAD_LENGTH_CRC, "bad-length-crc", "wrong CRC of a record length") \
+	_(BAD_DATA_CRC,   "bad-data-crc",   "wrong CRC of a record payload") \
+	_(BAD_LENGTH,     "bad-length",     "record length past the end of the file") \
+	_(TORN_TAIL,      "torn-tail",      "incomplete last record") \
+	_(DECODE_ERROR,   "decode-error",   "record does not decode") \
+	_(MISSING_FILE,   "missing-file",   "expected file is missing") \
+	_(UNREADABLE,     "unreadable",     "file cannot be read") \
+	_(UNPARSED_NAME,  "unparsed-name",  "file name does not fit the format") \
+	_(INCONSISTENT,   "inconsistent",   "dump contradicts itself")
+
+enum reader_problem_kind {
+#define TD_PROBLEM_ENUM(id, name, text) PROBLEM_##id,
+	PROBLEM_INFO(TD_PROBLEM_ENUM)
+#undef TD_PROBLEM_ENUM
+	PROBLEM_COUNT
+};
+const char *reader_problem_name(enum reader_problem_kind kind);  /* "bad-data-crc" */
+const char *reader_problem_text(enum reader_problem_kind kind);  /* "wrong CRC of ..." */
+
+struct reader_file {
+	uint32_t id;
+	const char *path;       /* path as opened */
+	uint64_t size;          /* bytes at the time of the call */
+	const char *host;       /* host it belongs to, or NULL */
+	const char *role;       /* e.g. "graph_execution_traces", "npy", NULL */
+};
+
+struct reader_graph {
+	const char *graph_id;   /* reader-unique id string (tfdbg2 UUID, "0" ...) */
+	const char *name;       /* may be "" */
+	const char *outer_id;   /* enclosing graph id, or "" */
+	const char *host;
+};
+
+struct reader_device {
+	int32_t id;
+	const char *name;
+	const char *host;
+};
+
+struct reader_op {
+	const char *graph_id;
+	const char *op_name;
+	const char *op_type;
+	const char *device;                 /* may be NULL */
+	const char *host;                   /* may be NULL */
+	const char *const *inputs;          /* "op:slot" or "op" (slot 0); control inputs not listed */
+	size_t ninputs;
+	uint32_t num_outputs;
+	const int64_t *output_tensor_ids;   /* may be NULL */
+	size_t noutput_tensor_ids;
+	const char *const *frame_ids;       /* creation stack, outermost first */
+	size_t nframes;
+	double wall_time;
+};
+
+struct reader_source {
+	uint32_t id;                /* reader-defined, used in frames' source_id */
+	const char *host;
+	const char *path;
+	struct td_locator loc;      /* decode(READER_SOURCE, loc) gives the lines */
+	uint64_t nlines;            /* known line count, or 0 */
+};
+
+struct reader_frame {
+	const char *id;             /* unique frame id string */
+	const char *host;
+	const char *file;           /* path as written by the producer */
+	int64_t source_id;          /* reader_source.id holding the file, or -1 */
+	uint32_t line;              /* 1-based; 0 unknown */
+	const char *func;           /* may be "" */
+	const char *code;           /* the source line as recorded (MindSpore .ir), or NULL */
+};
+
+struct reader_execution {
+	struct td_locator loc;
+	const char *op_type;        /* op type or function name ("__inference_f_13"), run label */
+	const char *graph_id;       /* called function's graph, or "" */
+	const char *host;
+	uint32_t num_outputs;
+	double wall_time;           /* seconds since the epoch, 0 unknown */
+	uint32_t bad_outputs;       /* outputs whose value proves NaN/Inf (alerts) */
+	bool has_values;            /* outputs carry summaries or values */
+};
+
+struct reader_trace {
+	struct td_locator loc;
+	const char *graph_id;       /* enclosing graph ("" none) */
+	const char *op_name;
+	const char *op_type;        /* NULL: take it from the op table */
+	uint32_t slot;
+	bool is_input;              /* an op input tensor (MindSpore); else an output */
+	int64_t execution;          /* owning execution row (tfdbg1 run, MS graph run), -1 none */
+	double wall_time;           /* seconds since the epoch, 0 unknown */
+	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
+};
+
+struct reader_problem {
+	enum reader_problem_kind kind;
+	int64_t file;               /* file id, or -1 */
+	const char *path;           /* file path, or NULL */
+	uint64_t offset;            /* byte offset of the record, where it applies */
+	int64_t record;             /* record number in the file, or -1 */
+	const char *what;           /* what was being read: "graph_execution_trace" */
+	const char *detail;         /* free text, e.g. "length 12345 > 200 bytes left" */
+};
+
+/* The consumer side.  Every callback may be NULL.  ctx is passed back. */
+struct reader_sink {
+	void *ctx;
+	/* Dump-level facts: "format", "host" (repeated), "tensor_debug_mode",
+	 * "tensorflow_version", "run_id", "runs", "ranks", "rank" (repeated),
+	 * "iterations" ...  Repeated keys make a list. */
+	void (*on_meta)(void *ctx, const char *key, const char *value);
+	void (*on_file)(void *ctx, const struct reader_file *f);
+	void (*on_source)(void *ctx, const struct reader_source *s);
+	void (*on_frame)(void *ctx, const struct reader_frame *f);
+	void (*on_graph)(void *ctx, const struct reader_graph *g);
+	void (*on_device)(void *ctx, const struct reader_device *d);
+	void (*on_op)(void *ctx, const struct reader_op *op);
+	void (*on_execution)(void *ctx, const struct reader_execution *e);
+	void (*on_trace)(void *ctx, const struct reader_trace *t);
+	void (*on_problem)(void *ctx, const struct reader_problem *p);
+	/* Bytes of the dump read so far in this pass, out of total. */
+	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
+	/* Overflow alert (MindSpore Opdebug): the op that overflowed. */
+	void (*on_overflow)(void *ctx, const char *op_name, int64_t execution, const char *detail);
+};
+
+/* What decode() returns for one record; owned by the caller, released with
+ * reader_detail_done().  Fields a record kind does not have stay zero. */
+struct reader_detail {
+	double wall_time;
+	char *op_name, *op_type, *graph_id, *device, *host;
+	uint32_t slot;
+	char *mode;                     /* tensor debug mode name, "FULL_HEALTH" ... */
+	size_t noutputs;                /* 1 for a trace */
+	struct td_summary *summaries;   /* noutputs summaries */
+	struct td_tensor **values;      /* noutputs full values (entries may be NULL) */
+	double **debug_values;          /* noutputs raw debug vectors (may be NULL) */
+	size_t *ndebug_values;
+	char **frame_ids;               /* stack, outermost first */
+	size_t nframes;
+	char *text;                     /* free-form "key: value" lines for the details view */
+	char **lines;                   /* READER_SOURCE: the file's lines */
+	size_t nlines;
+	int64_t *input_tensor_ids, *output_tensor_ids;
+	size_t ninput_ids, noutput_ids;
+};
+void reader_detail_done(struct reader_detail *d);
+
+struct reader_options {
+	const char *source_root;   /* remap producer paths (MindSpore) */
+	bool strict;
+};
+
+enum reader_flags {
+	/* Trace rows are emitted in execution order within each file. */
+	READER_ROWS_TIME_ORDERED = 1u << 0,
+};
+
+struct reader_ops {
+	const char *name;          /* "tfdbg2", "tfdbg1", "mindspore" */
+	const char *looks_for;     /* for the "cannot read" message: "tfdbg_events.*.metadata files" */
+	uint32_t flags;
+	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
+	 * directory, reads a few bytes. */
+	int (*probe)(const char *dir);
+	enum td_status (*open)(const char *dir, const struct reader_options *opt,
+			       struct reader **out, char *err, size_t errlen);
+	/* One pass over what is on disk now.  TD_OK when done. */
+	enum td_status (*index)(struct reader *r, const struct reader_sink *sink);
+	enum td_status (*decode)(struct reader *r, enum reader_kind kind,
+				 const struct td_locator *loc, struct reader_detail *out);
+	/* Moves loc forward by n records of kind (within its file; TD_ERR_RANGE
+	 * past the end).  The model keeps sparse locators and calls this. */
+	enum td_status (*advance)(struct reader *r, enum reader_kind kind,
+				  struct td_locator *loc, uint64_t n);
+	void (*close)(struct reader *r);
+};
+
+/* The readers, in probe order. */
+extern const struct reader_ops tfdbg2_reader_ops;
+extern const struct reader_ops tfdbg1_reader_ops;
+extern const struct reader_ops mindspore_reader_ops;
+
+/* Returns the best reader for dir, or NULL with a message in why listing
+ * what each reader looked for. */
+const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);
+/* Looks a reader up by name ("tfdbg2"); NULL if none. */
+const struct reader_ops *reader_by_name(const char *name);
+
+#endif

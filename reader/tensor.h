@@ -1,0 +1,143 @@
+/*
+ * tensor.h - format-neutral tensor values and tensor summaries.
+ *
+ * Every reader turns whatever its format stores about a tensor (a tfdbg v2
+ * health vector, a v1 DebugNumericSummary, a MindSpore statistic.csv row, a
+ * full value) into one struct td_summary, and full values into a
+ * struct td_tensor.  The model and the TUI only ever see these.  Nothing here
+ * knows a file format: the per-format dtype numbering is mapped by readers.
+ */
+#ifndef TD_TENSOR_H
+#define TD_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define DTYPE_INFO(_) \
+	_(INVALID,  "invalid",  0) \
+	_(FLOAT16,  "float16",  2) \
+	_(BFLOAT16, "bfloat16", 2) \
+	_(FLOAT32,  "float32",  4) \
+	_(FLOAT64,  "float64",  8) \
+	_(INT8,     "int8",     1) \
+	_(INT16,    "int16",    2) \
+	_(INT32,    "int32",    4) \
+	_(INT64,    "int64",    8) \
+	_(UINT8,    "uint8",    1) \
+	_(UINT16,   "uint16",   2) \
+	_(UINT32,   "uint32",   4) \
+	_(UINT64,   "uint64",   8) \
+	_(BOOL,     "bool",     1) \
+	_(COMPLEX64,  "complex64",  8) \
+	_(COMPLEX128, "complex128", 16) \
+	_(STRING,   "string",   0) \
+	_(RESOURCE, "resource", 0) \
+	_(VARIANT,  "variant",  0) \
+	_(OTHER,    "other",    0)
+
+enum td_dtype {
+#define TD_DTYPE_ENUM(name, str, size) DTYPE_##name,
+	DTYPE_INFO(TD_DTYPE_ENUM)
+#undef TD_DTYPE_ENUM
+	DTYPE_COUNT
+};
+
+/* Name ("float32") and element size in bytes (0 when variable or opaque). */
+const char *td_dtype_name(enum td_dtype dt);
+size_t td_dtype_size(enum td_dtype dt);
+bool td_dtype_is_float(enum td_dtype dt);   /* float16, bfloat16, float32, float64 */
+/* Parses a name as printed by td_dtype_name ("float32"); DTYPE_INVALID if unknown. */
+enum td_dtype td_dtype_from_name(const char *name);
+
+#define TD_MAX_DIMS 8
+
+/* Which fields of a summary are known.  A mode that does not carry a count
+ * leaves its bit clear and the JSON shows null. */
+enum td_summary_field {
+	SUM_DTYPE    = 1u << 0,
+	SUM_RANK     = 1u << 1,
+	SUM_SHAPE    = 1u << 2,   /* dims[] valid (maybe only the last TD_MAX_DIMS) */
+	SUM_ELEMENTS = 1u << 3,
+	SUM_NAN      = 1u << 4,
+	SUM_NEG_INF  = 1u << 5,
+	SUM_POS_INF  = 1u << 6,
+	SUM_NEGATIVE = 1u << 7,   /* finite < 0 */
+	SUM_ZERO     = 1u << 8,
+	SUM_POSITIVE = 1u << 9,   /* finite > 0 */
+	SUM_NONFINITE = 1u << 10, /* has_inf_or_nan valid */
+	SUM_MINMAX   = 1u << 11,  /* min, max valid (finite elements only) */
+	SUM_MEAN     = 1u << 12,
+	SUM_TENSOR_ID = 1u << 13,
+	SUM_UNINITIALIZED = 1u << 14, /* value known to be uninitialised */
+};
+
+/* One tensor summary.  Plain data, copied by value. */
+struct td_summary {
+	uint32_t known;             /* enum td_summary_field bits */
+	enum td_dtype dtype;
+	int rank;
+	int ndims;                  /* entries valid in dims[] */
+	bool dims_truncated;        /* rank > TD_MAX_DIMS: dims[] holds the last ones */
+	int64_t dims[TD_MAX_DIMS];
+	int64_t elements;
+	int64_t nan, neg_inf, pos_inf;
+	int64_t negative, zero, positive;
+	bool has_inf_or_nan;
+	double min, max, mean;
+	int64_t tensor_id;
+};
+
+/* True when the summary proves a NaN or Inf (has_inf_or_nan or a count). */
+bool td_summary_nonfinite(const struct td_summary *s);
+
+/* A full tensor value.  data holds n elements of dtype, little-endian host
+ * order (readers byte-swap).  For DTYPE_STRING, strings[] holds n
+ * NUL-terminated copies and data is NULL. */
+struct td_tensor {
+	enum td_dtype dtype;
+	int rank;
+	int64_t *dims;              /* rank entries, outermost first */
+	int64_t n;                  /* element count */
+	void *data;                 /* n * td_dtype_size(dtype) bytes */
+	char **strings;
+};
+
+/* Allocates a tensor of dtype and shape with zeroed storage.  Returns NULL and
+ * TD_ERR_NOMEM via *st if the data is too large to allocate. */
+struct td_tensor *td_tensor_new(enum td_dtype dt, int rank, const int64_t *dims, enum td_status *st);
+void td_tensor_free(struct td_tensor *t);
+/* Element i as a double (complex: the real part; bool: 0/1; string: NaN). */
+double td_tensor_get(const struct td_tensor *t, int64_t i);
+/* Computes the full summary (dtype, shape, counts, min/max/mean) of t. */
+void td_tensor_summarize(const struct td_tensor *t, struct td_summary *out);
+/* Summary of raw little-endian element bytes without building a tensor. */
+void td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summary *out);
+
+/* IEEE half and bfloat16 bit patterns to float. */
+float td_half_to_float(uint16_t h);
+float td_bf16_to_float(uint16_t b);
+
+/* numpy-style slicing: "[0:10, :]", "[3]", "[:, -1]", "[::2]".
+ * td_slice_parse() returns TD_ERR_ARGS with a message in err on bad input. */
+struct td_slice_dim {
+	bool index;                 /* a single index, removes the dimension */
+	int64_t start, stop, step;
+	bool has_start, has_stop;
+};
+struct td_slice {
+	int ndims;
+	struct td_slice_dim dims[TD_MAX_DIMS];
+};
+enum td_status td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen);
+/* Prints the selected part of t numpy-style into sb, eliding with "..." past
+ * max_elems elements.  A NULL slice prints the whole tensor. */
+enum td_status td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
+				size_t max_elems, struct strbuf *sb, char *err, size_t errlen);
+/* Histogram of the finite values of t into nbins counts between lo and hi
+ * (set from the finite min/max).  Returns false if t has no finite value. */
+bool td_tensor_histogram(const struct td_tensor *t, uint64_t *bins, int nbins, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * util.c - status messages, aborting allocators, growable strings.
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const status_messages[] = {
+#define TD_STATUS_MSG(name, msg) msg,
+	STATUS_CODE_INFO(TD_STATUS_MSG)
+#undef TD_STATUS_MSG
+};
+
+const char *
+td_strerror(enum td_status code)
+{
+	if ((unsigned)code >= TD_STATUS_COUNT)
+		return "unknown error";
+	return status_messages[code];
+}
+
+static void
+die_oom(size_t size)
+{
+	fprintf(stderr, "tdbg: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die_oom(n * size);
+	return p;
+}
+
+void *
+xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_take(&sb);
+}
+
+void
+td_grow(void **items, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+
+	if (need <= *cap)
+		return;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			die_oom(SIZE_MAX);
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / elem)
+		die_oom(SIZE_MAX);
+	*items = xrealloc(*items, ncap * elem);
+	*cap = ncap;
+}
+
+void
+strbuf_add(struct strbuf *sb, const char *data, size_t len)
+{
+	TD_GROW(sb->buf, sb->cap, sb->len + len + 1);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void
+strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void
+strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	TD_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void
+strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void
+strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *
+strbuf_take(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return p;
+}
+
+void
+strbuf_done(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+double
+td_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

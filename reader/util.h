@@ -1,0 +1,79 @@
+/*
+ * util.h - status codes, allocators and small helpers shared by every layer.
+ *
+ * This is the bottom of the tree: it includes only libc and knows nothing of
+ * formats, models or screens.  Small allocations that fail abort through
+ * xmalloc() and friends (as htop's xMalloc does); data-sized allocations are
+ * checked by their callers and reported as TD_ERR_NOMEM.
+ */
+#ifndef TD_UTIL_H
+#define TD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#define STATUS_CODE_INFO(_) \
+	_(OK,             "ok") \
+	_(ERR_IO,         "input/output error") \
+	_(ERR_NOENT,      "no such file or directory") \
+	_(ERR_NOMEM,      "out of memory") \
+	_(ERR_FORMAT,     "unrecognised dump format") \
+	_(ERR_CORRUPT,    "corrupt record") \
+	_(ERR_TRUNCATED,  "truncated record") \
+	_(ERR_DECODE,     "protobuf decode error") \
+	_(ERR_RANGE,      "index out of range") \
+	_(ERR_ARGS,       "bad arguments") \
+	_(ERR_REGEX,      "bad regular expression") \
+	_(ERR_NOTFOUND,   "not found") \
+	_(ERR_UNSUPPORTED,"not supported") \
+	_(ERR_AGAIN,      "not indexed yet")
+
+enum td_status {
+#define TD_STATUS_ENUM(name, msg) TD_##name,
+	STATUS_CODE_INFO(TD_STATUS_ENUM)
+#undef TD_STATUS_ENUM
+	TD_STATUS_COUNT
+};
+
+/* Returns a static, human readable message for a status code. */
+const char *td_strerror(enum td_status code);
+
+/* Allocators that abort with a message on failure.  xfree() is free(). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a newly allocated printf-formatted string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *items (of *cap elements of size elem) so that it holds at least
+ * need elements; doubles the capacity.  Aborts on overflow or OOM. */
+void td_grow(void **items, size_t *cap, size_t need, size_t elem);
+#define TD_GROW(arr, cap, need) td_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* A growable, NUL-terminated byte string.  Zero-initialise, then append.
+ * strbuf_done() frees; strbuf_take() hands the buffer to the caller. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+void strbuf_add(struct strbuf *sb, const char *data, size_t len);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+char *strbuf_take(struct strbuf *sb);
+void strbuf_done(struct strbuf *sb);
+
+/* Monotonic clock in seconds. */
+double td_now(void);
+
+#define TD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define TD_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TD_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif
