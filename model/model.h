@@ -72,7 +72,8 @@ void model_progress(struct model *m, struct model_progress *p);
 /* ---- dump facts ---------------------------------------------------- */
 
 struct model_meta {
-	const char *key;
+	const char *key;            /* without the "[]" list marker */
+	bool list;                  /* the reader sent "key[]": always a JSON list */
 	const char *const *values;  /* one or more values, in arrival order */
 	size_t nvalues;
 };

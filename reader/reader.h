@@ -167,9 +167,11 @@ struct reader_problem {
 /* The consumer side.  Every callback may be NULL.  ctx is passed back. */
 struct reader_sink {
 	void *ctx;
-	/* Dump-level facts: "format", "host" (repeated), "tensor_debug_mode",
-	 * "tensorflow_version", "run_id", "runs", "ranks", "rank" (repeated),
-	 * "iterations" ...  Repeated keys make a list. */
+	/* Dump-level facts: "format", "host[]", "tensor_debug_mode",
+	 * "tensorflow_version", "run_id", "runs", "ranks", "rank_ids[]",
+	 * "iterations" ...  A key ending in "[]" ("host[]", "rank_ids[]") is a
+	 * list: each call appends one value.  Other keys are scalars: the last
+	 * value wins.  Numbers are sent as decimal text. */
 	void (*on_meta)(void *ctx, const char *key, const char *value);
 	void (*on_file)(void *ctx, const struct reader_file *f);
 	void (*on_source)(void *ctx, const struct reader_source *s);
