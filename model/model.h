@@ -132,6 +132,7 @@ struct model_trace {
 	int64_t execution;          /* owning execution, -1 unknown */
 	double wall_time;
 	const char *device;         /* may be "" */
+	const char *host;           /* host or rank the row came from, "" unknown */
 	struct td_summary summary;
 };
 uint64_t model_trace_count(struct model *m);
@@ -319,6 +320,7 @@ struct model_filter_spec {
 	bool nonfinite;             /* only NaN/Inf rows */
 	int32_t graph;              /* only ops of this graph and its inner graphs, -1 any */
 	int64_t execution;          /* only traces of this execution, -1 any */
+	const char *host;           /* only rows of this host / rank, NULL any */
 };
 struct model_filter;
 /* Compiles spec.  TD_ERR_REGEX with PCRE2's message and offset in err. */
