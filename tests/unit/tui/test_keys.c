@@ -1,0 +1,198 @@
+/*
+ * test_keys.c - the action table, key names and the binding table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <curses.h>
+
+#include "tui/keys.h"
+
+static void
+test_action_table_is_indexed_by_enum(void **state)
+{
+	(void)state;
+	for (int i = 0; i < ACT_COUNT; i++)
+		assert_int_equal(action_table[i].action, i);
+	assert_string_equal(action_table[ACT_MOVE_DOWN].name, "move-down");
+}
+
+static void
+test_action_from_name_unknown_is_count(void **state)
+{
+	(void)state;
+	assert_int_equal(action_from_name("quit"), ACT_QUIT);
+	assert_int_equal(action_from_name("no-such-thing"), ACT_COUNT);
+}
+
+static void
+test_key_names_round_trip(void **state)
+{
+	const char *names[] = { "j", "?", "Tab", "S-Tab", "Enter", "Esc", "Backspace",
+				"PgUp", "PgDn", "Up", "F1", "^L", "Space", "[" };
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int key = keymap_key_from_name(names[i]);
+		assert_true(key >= 0);
+		assert_string_equal(keymap_key_name(key, buf, sizeof buf), names[i]);
+	}
+	assert_int_equal(keymap_key_from_name("^L"), 12);
+	assert_int_equal(keymap_key_from_name("F1"), KEY_F(1));
+	assert_int_equal(keymap_key_from_name("Nope"), -1);
+	assert_int_equal(keymap_key_from_name("F13"), -1);
+}
+
+static void
+test_defaults_bind_the_documented_keys(void **state)
+{
+	struct keymap km;
+
+	(void)state;
+	keymap_init_defaults(&km);
+	assert_int_equal(keymap_lookup(&km, NULL, 'j'), ACT_MOVE_DOWN);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_DOWN), ACT_MOVE_DOWN);
+	assert_int_equal(keymap_lookup(&km, NULL, 'k'), ACT_MOVE_UP);
+	assert_int_equal(keymap_lookup(&km, NULL, '\t'), ACT_FOCUS_NEXT);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_BTAB), ACT_FOCUS_PREV);
+	assert_int_equal(keymap_lookup(&km, NULL, 'g'), ACT_MOVE_FIRST);
+	assert_int_equal(keymap_lookup(&km, NULL, 'G'), ACT_MOVE_LAST);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_NPAGE), ACT_PAGE_DOWN);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_PPAGE), ACT_PAGE_UP);
+	assert_int_equal(keymap_lookup(&km, NULL, '['), ACT_BACK);
+	assert_int_equal(keymap_lookup(&km, NULL, ']'), ACT_FORWARD);
+	assert_int_equal(keymap_lookup(&km, NULL, '/'), ACT_SEARCH);
+	assert_int_equal(keymap_lookup(&km, NULL, 'n'), ACT_SEARCH_NEXT);
+	assert_int_equal(keymap_lookup(&km, NULL, 'N'), ACT_SEARCH_PREV);
+	assert_int_equal(keymap_lookup(&km, NULL, ':'), ACT_PROMPT);
+	assert_int_equal(keymap_lookup(&km, NULL, '?'), ACT_HELP);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_F(1)), ACT_HELP);
+	assert_int_equal(keymap_lookup(&km, NULL, 27), ACT_CLOSE);
+	assert_int_equal(keymap_lookup(&km, NULL, 'q'), ACT_QUIT);
+	assert_int_equal(keymap_lookup(&km, NULL, '1'), ACT_PANE_ALERTS);
+	assert_int_equal(keymap_lookup(&km, NULL, '6'), ACT_PANE_STACK);
+	assert_int_equal(keymap_lookup(&km, NULL, 't'), ACT_TENSOR);
+	assert_int_equal(keymap_lookup(&km, NULL, 'f'), ACT_FOLLOW);
+	assert_int_equal(keymap_lookup(&km, NULL, 'Z'), ACT_NONE);
+	keymap_done(&km);
+}
+
+static void
+test_enter_and_backspace_variants_normalise(void **state)
+{
+	struct keymap km;
+
+	(void)state;
+	keymap_init_defaults(&km);
+	assert_int_equal(keymap_lookup(&km, NULL, '\r'), ACT_ENTER);
+	assert_int_equal(keymap_lookup(&km, NULL, KEY_ENTER), ACT_ENTER);
+	assert_int_equal(keymap_lookup(&km, NULL, 127), ACT_BACK);
+	assert_int_equal(keymap_lookup(&km, NULL, 8), ACT_BACK);
+	keymap_done(&km);
+}
+
+static void
+test_pane_scope_wins_over_generic(void **state)
+{
+	struct keymap km;
+
+	(void)state;
+	keymap_init_defaults(&km);
+	assert_int_equal(keymap_lookup(&km, "source", 'L'), ACT_LOAD_SOURCE);
+	assert_int_equal(keymap_lookup(&km, "alerts", 'L'), ACT_NONE);
+	assert_true(keymap_parse_line(&km, "bind traces j move-up", NULL, 0));
+	assert_int_equal(keymap_lookup(&km, "traces", 'j'), ACT_MOVE_UP);
+	assert_int_equal(keymap_lookup(&km, "graph", 'j'), ACT_MOVE_DOWN);
+	keymap_done(&km);
+}
+
+static void
+test_rebinding_replaces_not_duplicates(void **state)
+{
+	struct keymap km;
+	char buf[64];
+
+	(void)state;
+	keymap_init_defaults(&km);
+	size_t n = km.n;
+	assert_true(keymap_parse_line(&km, "bind generic q none", buf, sizeof buf));
+	assert_int_equal(km.n, n);
+	assert_int_equal(keymap_lookup(&km, NULL, 'q'), ACT_NONE);
+	keymap_done(&km);
+}
+
+static void
+test_bad_lines_report_and_leave_map_unchanged(void **state)
+{
+	struct keymap km;
+	char err[128];
+
+	(void)state;
+	keymap_init(&km);
+	assert_false(keymap_parse_line(&km, "bind generic j fly-away", err, sizeof err));
+	assert_non_null(strstr(err, "unknown action 'fly-away'"));
+	assert_false(keymap_parse_line(&km, "bind generic Hyper move-down", err, sizeof err));
+	assert_non_null(strstr(err, "unknown key 'Hyper'"));
+	assert_false(keymap_parse_line(&km, "bind generic j", err, sizeof err));
+	assert_true(keymap_parse_line(&km, "  # comment", err, sizeof err));
+	assert_true(keymap_parse_line(&km, "", err, sizeof err));
+	assert_int_equal(km.n, 0);
+	assert_int_equal(keymap_parse_text(&km, "bind generic x quit\nbind a b c\n", err, sizeof err), 1);
+	assert_non_null(strstr(err, "line 2:"));
+	assert_int_equal(keymap_lookup(&km, NULL, 'x'), ACT_QUIT);
+	keymap_done(&km);
+}
+
+static void
+test_keys_for_lists_every_key_of_an_action(void **state)
+{
+	struct keymap km;
+	char buf[64];
+
+	(void)state;
+	keymap_init_defaults(&km);
+	assert_int_equal(keymap_keys_for(&km, "generic", ACT_MOVE_DOWN, buf, sizeof buf), 2);
+	assert_string_equal(buf, "j, Down");
+	assert_int_equal(keymap_keys_for(&km, "generic", ACT_HELP, buf, sizeof buf), 2);
+	assert_string_equal(buf, "?, F1");
+	keymap_done(&km);
+}
+
+static void
+test_every_action_but_none_has_a_default_key(void **state)
+{
+	struct keymap km;
+	char buf[64];
+
+	(void)state;
+	keymap_init_defaults(&km);
+	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+		int n = keymap_keys_for(&km, "generic", a, buf, sizeof buf) +
+			keymap_keys_for(&km, "source", a, buf, sizeof buf);
+		if (n == 0)
+			fail_msg("action %s has no default key", action_table[a].name);
+	}
+	keymap_done(&km);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_action_table_is_indexed_by_enum),
+		cmocka_unit_test(test_action_from_name_unknown_is_count),
+		cmocka_unit_test(test_key_names_round_trip),
+		cmocka_unit_test(test_defaults_bind_the_documented_keys),
+		cmocka_unit_test(test_enter_and_backspace_variants_normalise),
+		cmocka_unit_test(test_pane_scope_wins_over_generic),
+		cmocka_unit_test(test_rebinding_replaces_not_duplicates),
+		cmocka_unit_test(test_bad_lines_report_and_leave_map_unchanged),
+		cmocka_unit_test(test_keys_for_lists_every_key_of_an_action),
+		cmocka_unit_test(test_every_action_but_none_has_a_default_key),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,65 @@
+/*
+ * action.h - every user action the TUI knows, as data.
+ *
+ * ACTION_INFO(_) generates enum action and the name/help table used by the
+ * key table (keys.c), the help overlay and `bind` lines, so the three cannot
+ * drift apart (tig's REQ_INFO).  Nothing here knows a key or a pane.
+ */
+#ifndef TD_ACTION_H
+#define TD_ACTION_H
+
+#define ACTION_INFO(_) \
+	_(NONE,          "none",           "Do nothing") \
+	_(MOVE_DOWN,     "move-down",      "Move the cursor down") \
+	_(MOVE_UP,       "move-up",        "Move the cursor up") \
+	_(MOVE_LEFT,     "move-left",      "Move left (timeline cells)") \
+	_(MOVE_RIGHT,    "move-right",     "Move right (timeline cells)") \
+	_(PAGE_DOWN,     "page-down",      "Move one page down") \
+	_(PAGE_UP,       "page-up",        "Move one page up") \
+	_(MOVE_FIRST,    "move-first",     "Go to the first row") \
+	_(MOVE_LAST,     "move-last",      "Go to the last row") \
+	_(FOCUS_NEXT,    "focus-next",     "Focus the next pane") \
+	_(FOCUS_PREV,    "focus-prev",     "Focus the previous pane") \
+	_(CYCLE_PANES,   "cycle-panes",    "Show the next pane(s) on small terminals") \
+	_(PANE_ALERTS,   "pane-alerts",    "Jump to the Alerts pane") \
+	_(PANE_TIMELINE, "pane-timeline",  "Jump to the Timeline pane") \
+	_(PANE_TRACES,   "pane-traces",    "Jump to the Graph executions pane") \
+	_(PANE_GRAPH,    "pane-graph",     "Jump to the Graph pane") \
+	_(PANE_SOURCE,   "pane-source",    "Jump to the Source pane") \
+	_(PANE_STACK,    "pane-stack",     "Jump to the Stack pane") \
+	_(ENTER,         "enter",          "Follow the link of the selected row") \
+	_(BACK,          "back",           "Go back to the previous location") \
+	_(FORWARD,       "forward",        "Go forward again") \
+	_(SEARCH,        "search",         "Search the focused pane (PCRE2 regex)") \
+	_(SEARCH_NEXT,   "search-next",    "Next match (Alerts: next alert of the group)") \
+	_(SEARCH_PREV,   "search-prev",    "Previous match (Alerts: previous alert)") \
+	_(PROMPT,        "prompt",         "Open the command prompt") \
+	_(HELP,          "help",           "Show this help") \
+	_(CLOSE,         "close",          "Close the overlay") \
+	_(TENSOR,        "tensor",         "Show the tensor of the selected row") \
+	_(OUTPUT,        "output",         "Show the command output pane") \
+	_(LOAD_SOURCE,   "load-source",    "Read the selected frame's file from disk") \
+	_(FOLLOW,        "follow",         "Toggle follow mode (re-index appended data)") \
+	_(REDRAW,        "redraw",         "Redraw the screen") \
+	_(QUIT,          "quit",           "Quit tdbg")
+
+enum action {
+#define TD_ACTION_ENUM(id, name, help) ACT_##id,
+	ACTION_INFO(TD_ACTION_ENUM)
+#undef TD_ACTION_ENUM
+	ACT_COUNT
+};
+
+struct action_info {
+	enum action action;
+	const char *name;           /* "move-down", as written in bind lines */
+	const char *help;           /* one line for the help overlay */
+};
+
+/* The table, indexed by enum action. */
+extern const struct action_info action_table[ACT_COUNT];
+
+/* The action named name ("move-down"); ACT_COUNT if there is none. */
+enum action action_from_name(const char *name);
+
+#endif
