@@ -1,0 +1,397 @@
+# tests/e2e/lib.sh - helpers for the end-to-end tests (bash).
+#
+# Every tests/e2e/*.sh except this file is one test script.  It sources this
+# file, drives the real binary ($TDBG) in batch mode or in tmux, and reports
+# each check as one line, "ok NAME" or "FAIL NAME: reason".  tests/run-e2e.sh
+# runs them all and prints "N passed, N failed".  A script prints at least one
+# result line; one that exits non-zero without a FAIL line is counted failed.
+#
+# Run one test alone:   TDBG=$PWD/tdbg bash tests/e2e/tui_panes.sh
+# Run all:              make e2e        (or TDBG=... tests/run-e2e.sh [FILES])
+#
+# What this file sets up (tig's libtest.sh pins the same things):
+#   - a private temp dir $WORK (removed on exit unless E2E_KEEP=1), with HOME,
+#     XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME in it;
+#   - LC_ALL=C.UTF-8, TZ=UTC, NO_COLOR unset, COLUMNS/LINES unset;
+#   - $TOP (the repo), $FIXTURES (tests/fixtures), $TEST (script name);
+#   - a private tmux server (tmux -L <unique socket> -f <our conf>), so tests
+#     never touch a user's tmux; status line off so tdbg gets the full size.
+#
+# Example, a TUI test (tests/e2e/tui_example.sh):
+#
+#   . "$(dirname "$0")/lib.sh"
+#   tui_start "$FIXTURES/tfdbg2/mnist_nan"         # 80x24 unless TUI_COLS/ROWS
+#   tui_wait "Alerts" || fail "no Alerts pane"     # polls capture-pane
+#   tui_keys '?'                                   # tmux send-keys syntax
+#   tui_wait "move-down" && ok help_overlay
+#   tui_keys q
+#   tui_expect_exit 0 quit_exits_0                 # "ok"/"FAIL" by exit code
+#
+# Example, a batch test:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   tdbg_run --json -e info "$FIXTURES/tfdbg2/mnist_nan"
+#   expect_rc 0 info_exit_0
+#   json_expect info_format 'd["format"] == "tfdbg2"'
+#
+# Always call the binary through tdbg / tdbg_run (never "$TDBG" directly):
+# `make valgrind` and `make asan` wrap it through $TDBG_WRAP and check the
+# sanitizer/valgrind reports.
+
+set -u
+
+: "${TDBG:?TDBG must name the tdbg binary (make e2e sets it)}"
+case $TDBG in /*) ;; *) TDBG=$(cd "$(dirname "$TDBG")" && pwd)/$(basename "$TDBG") ;; esac
+export TDBG
+
+TEST=$(basename "$0" .sh)
+E2E_DIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$E2E_DIR/../.." && pwd)
+FIXTURES=$TOP/tests/fixtures
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-e2e.$TEST.XXXXXX")
+E2E_TIMEOUT=${E2E_TIMEOUT:-10}      # seconds for each wait
+E2E_FAILS=0
+E2E_OKS=0
+
+export HOME=$WORK/home
+export XDG_CONFIG_HOME=$WORK/config XDG_DATA_HOME=$WORK/data
+export XDG_CACHE_HOME=$WORK/cache XDG_STATE_HOME=$WORK/state
+export LC_ALL=C.UTF-8 LANG=C.UTF-8 TZ=UTC
+unset NO_COLOR COLUMNS LINES TMUX TMUX_PANE LANGUAGE
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
+
+# ---- results ---------------------------------------------------------
+
+# ok NAME: one passed check.
+ok()
+{
+	E2E_OKS=$((E2E_OKS + 1))
+	if [ $# -ge 1 ]; then echo "ok $TEST/$1"; else echo "ok $TEST"; fi
+}
+
+# fail [NAME:] REASON: one failed check; the script goes on and exits 1.
+# With one argument the check is named after the script.
+fail()
+{
+	E2E_FAILS=$((E2E_FAILS + 1))
+	if [ $# -ge 2 ]; then
+		echo "FAIL $TEST/$1: $2"
+	else
+		echo "FAIL $TEST: $1"
+	fi
+	return 1
+}
+
+# die REASON: fail and stop the script now.
+die()
+{
+	fail "$1"
+	exit 1
+}
+
+# check NAME CMD...: ok NAME when CMD succeeds, else FAIL naming CMD.
+check()
+{
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else fail "$name" "failed: $*"; fi
+}
+
+# expect_eq NAME ACTUAL EXPECTED
+expect_eq()
+{
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi
+}
+
+# expect_file_has NAME FILE TEXT: FILE contains TEXT (fixed string).
+expect_file_has()
+{
+	if grep -qF -- "$3" "$2"; then
+		ok "$1"
+	else
+		fail "$1" "'$3' not found in $(basename "$2")"
+		sed 's/^/    | /' "$2" | head -40
+		return 1
+	fi
+}
+
+# expect_file_lacks NAME FILE TEXT
+expect_file_lacks()
+{
+	if grep -qF -- "$3" "$2"; then
+		fail "$1" "'$3' found in $(basename "$2")"
+	else
+		ok "$1"
+	fi
+}
+
+# ---- batch mode ------------------------------------------------------
+# TDBG_WRAP is a command prefix (valgrind ...) set by `make valgrind`.
+
+# tdbg ARGS...: runs the binary (through $TDBG_WRAP), stdio untouched.
+tdbg()
+{
+	# shellcheck disable=SC2086
+	${TDBG_WRAP:-} "$TDBG" "$@"
+}
+
+# tdbg_run ARGS...: runs it with stdin from /dev/null; stdout goes to $OUT,
+# stderr to $ERR (files), the exit code to $RC.  Never fails itself.
+OUT=$WORK/out
+ERR=$WORK/err
+RC=0
+E2E_RUNS=0
+tdbg_run()
+{
+	E2E_RUNS=$((E2E_RUNS + 1))
+	RC=0
+	tdbg "$@" </dev/null >"$OUT" 2>"$ERR" || RC=$?
+	_wrap_check "$@"
+	return 0
+}
+
+# Under valgrind or a sanitizer, a report is a failure whatever the exit code.
+_wrap_check()
+{
+	if grep -qE '^==[0-9]+== (ERROR SUMMARY: [1-9]|.*definitely lost: [1-9])|ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$ERR"; then
+		fail "memcheck" "report from tdbg $*"
+		sed 's/^/    | /' "$ERR" | head -60
+	fi
+}
+
+# expect_rc CODE NAME: the last tdbg_run exited CODE.
+expect_rc()
+{
+	if [ "$RC" = "$1" ]; then
+		ok "$2"
+	else
+		fail "$2" "exit $RC, expected $1; stderr: $(head -c 300 "$ERR")"
+	fi
+}
+
+# ---- JSON (python3) --------------------------------------------------
+# In EXPR the parsed document is `d`.
+
+# json_valid [FILE]: FILE (default $OUT) is one JSON document.
+json_valid()
+{
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "${1:-$OUT}" 2>/dev/null
+}
+
+# json_get EXPR [FILE]: prints EXPR (strings raw, the rest as JSON).
+json_get()
+{
+	python3 - "$1" "${2:-$OUT}" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[2]))
+v = eval(sys.argv[1], {"d": d})
+print(v if isinstance(v, str) else json.dumps(v))
+EOF
+}
+
+# json_expect NAME EXPR [FILE]: ok when EXPR is true for the document.
+json_expect()
+{
+	local why
+	if why=$(python3 - "$2" "${3:-$OUT}" 2>&1 <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[2]))
+except Exception as e:
+    print("not JSON: %s" % e); sys.exit(1)
+try:
+    r = eval(sys.argv[1], {"d": d})
+except Exception as e:
+    print("%s: %r" % (type(e).__name__, e)); sys.exit(1)
+if not r:
+    print("false: " + sys.argv[1]); sys.exit(1)
+EOF
+	); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+# ---- TUI in tmux -----------------------------------------------------
+# One tdbg per test script, in session "t" of a private server.
+
+TUI_COLS=${TUI_COLS:-80}
+TUI_ROWS=${TUI_ROWS:-24}
+TUI_TERM=${TUI_TERM:-tmux-256color}
+TMUX_SOCK=${E2E_SOCK_PREFIX:-tdbg-e2e}-$$-$RANDOM
+TUI_EXIT=$WORK/tui.exit         # "EXIT=<code>" once tdbg has exited
+TUI_ERR=$WORK/tui.stderr        # tdbg's stderr (the screen is stdout)
+TUI_SCREEN=$WORK/screen.txt     # last capture
+
+# tmx ARGS...: tmux on our private server.
+tmx()
+{
+	tmux -L "$TMUX_SOCK" -f "$WORK/tmux.conf" "$@"
+}
+
+# tui_start ARGS...: starts tdbg ARGS in a detached TUI_COLSxTUI_ROWS session.
+tui_start()
+{
+	local q
+	printf -v q ' %q' "$@"
+	cat >"$WORK/tmux.conf" <<EOF
+set -g status off
+set -g remain-on-exit on
+set -g default-terminal "$TUI_TERM"
+set -sg escape-time 0
+set -g history-limit 0
+EOF
+	# The environment tdbg sees: ours, without the outer terminal's.
+	export -p | grep -vE '^declare -x (TERM|TMUX|TMUX_PANE|COLUMNS|LINES)=' >"$WORK/env.sh"
+	cat >"$WORK/run.sh" <<EOF
+. "$WORK/env.sh"
+rm -f "$TUI_EXIT"
+${TDBG_WRAP:-} "$TDBG"$q 2>"$TUI_ERR"
+echo "EXIT=\$?" >"$TUI_EXIT"
+EOF
+	rm -f "$TUI_EXIT"
+	tmx new-session -d -s t -x "$TUI_COLS" -y "$TUI_ROWS" "bash $WORK/run.sh" ||
+		die "tmux new-session failed"
+}
+
+# tui_keys KEYS...: tmux send-keys (names such as Enter, Escape, C-l, Down).
+tui_keys()
+{
+	tmx send-keys -t t "$@"
+}
+
+# tui_type TEXT: types TEXT literally.
+tui_type()
+{
+	tmx send-keys -t t -l -- "$1"
+}
+
+# tui_screen: prints the screen now (also saved to $TUI_SCREEN).
+tui_screen()
+{
+	tmx capture-pane -p -t t >"$TUI_SCREEN" 2>/dev/null
+	cat "$TUI_SCREEN"
+}
+
+# tui_capture FILE: saves the screen to FILE.
+tui_capture()
+{
+	tmx capture-pane -p -t t >"$1"
+}
+
+# tui_wait TEXT [SECONDS]: waits until TEXT (fixed string) is on screen.
+# On timeout prints the screen, indented, and returns 1.
+tui_wait()
+{
+	_tui_poll present "$1" "${2:-$E2E_TIMEOUT}"
+}
+
+# tui_wait_gone TEXT [SECONDS]: waits until TEXT is no longer on screen.
+tui_wait_gone()
+{
+	_tui_poll absent "$1" "${2:-$E2E_TIMEOUT}"
+}
+
+_tui_poll()
+{
+	local want=$1 text=$2 limit=$3 i=0 n
+	n=$(awk -v s="$limit" 'BEGIN { print int(s * 10) }')
+	while [ "$i" -le "$n" ]; do
+		tmx capture-pane -p -t t >"$TUI_SCREEN" 2>/dev/null
+		if grep -qF -- "$text" "$TUI_SCREEN"; then
+			[ "$want" = present ] && return 0
+		else
+			[ "$want" = absent ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "    timeout (${limit}s) waiting for '$text' ($want); screen:"
+	_indent_screen <"$TUI_SCREEN"
+	if [ -s "$TUI_ERR" ]; then
+		echo "    stderr:"
+		sed 's/^/    | /' "$TUI_ERR" | head -40
+	fi
+	return 1
+}
+
+# Prints stdin indented, without the trailing blank lines.
+_indent_screen()
+{
+	awk '{ l[NR] = $0; if ($0 ~ /[^ ]/) last = NR }
+	     END { for (i = 1; i <= last; i++) print "    | " l[i] }'
+}
+
+# tui_resize COLS ROWS: resizes the window (tdbg gets SIGWINCH).
+tui_resize()
+{
+	tmx resize-window -t t -x "$1" -y "$2"
+}
+
+# tui_wait_exit [SECONDS]: waits for tdbg to exit; prints its exit code.
+# Returns 1 (printing nothing) when it is still running at the deadline.
+tui_wait_exit()
+{
+	local i=0 n
+	n=$(awk -v s="${1:-$E2E_TIMEOUT}" 'BEGIN { print int(s * 10) }')
+	while [ "$i" -le "$n" ]; do
+		if [ -s "$TUI_EXIT" ]; then
+			sed -n 's/^EXIT=//p' "$TUI_EXIT"
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# tui_expect_exit CODE NAME: ok when tdbg exits with CODE in time.  Also
+# checks its stderr for sanitizer/valgrind reports.
+tui_expect_exit()
+{
+	local code
+	if ! code=$(tui_wait_exit); then
+		fail "$2" "tdbg still running after ${E2E_TIMEOUT}s"
+		tui_screen | _indent_screen
+		return 1
+	fi
+	cp "$TUI_ERR" "$ERR" 2>/dev/null && _wrap_check "(tui)"
+	if [ "$code" = "$1" ]; then
+		ok "$2"
+	else
+		fail "$2" "exit $code, expected $1; stderr: $(head -c 300 "$TUI_ERR" 2>/dev/null)"
+	fi
+}
+
+# tui_stop: kills the tmux server (done on exit anyway).
+tui_stop()
+{
+	tmx kill-server 2>/dev/null || true
+}
+
+# ---- exit ------------------------------------------------------------
+
+_e2e_exit()
+{
+	local rc=$?
+	trap - EXIT
+	tui_stop
+	if [ "$rc" -ne 0 ] && [ "$E2E_FAILS" -eq 0 ]; then
+		echo "FAIL $TEST: script exited $rc"
+	fi
+	if [ "$E2E_OKS" -eq 0 ] && [ "$E2E_FAILS" -eq 0 ] && [ "$rc" -eq 0 ]; then
+		echo "FAIL $TEST: no check ran"
+		rc=1
+	fi
+	[ "$E2E_FAILS" -gt 0 ] && rc=1
+	if [ "${E2E_KEEP:-0}" = 1 ]; then
+		echo "    kept $WORK"
+	else
+		rm -rf "$WORK"
+	fi
+	exit "$rc"
+}
+trap _e2e_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
