@@ -1,0 +1,331 @@
+/*
+ * json.c - streaming JSON writer (see json.h for the number and string
+ * conventions).  It only appends to a strbuf; it neither parses nor
+ * validates what json_raw() is given.
+ */
+#include "json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+json_init(struct json *j, struct strbuf *out)
+{
+	memset(j, 0, sizeof(*j));
+	j->out = out;
+	j->first[0] = true;
+}
+
+bool
+json_ok(const struct json *j)
+{
+	return j->depth == 0 && !j->overflow && !j->after_key;
+}
+
+/* Writes the separator a new value needs at the current level. */
+static void
+value_prefix(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (!j->first[j->depth])
+		strbuf_addc(j->out, ',');
+	j->first[j->depth] = false;
+}
+
+static void
+begin(struct json *j, char c)
+{
+	value_prefix(j);
+	strbuf_addc(j->out, c);
+	if (j->depth >= JSON_MAX_DEPTH) {
+		j->overflow = true;
+		return;
+	}
+	j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void
+end(struct json *j, char c)
+{
+	strbuf_addc(j->out, c);
+	if (j->depth > 0)
+		j->depth--;
+}
+
+void
+json_object_begin(struct json *j)
+{
+	begin(j, '{');
+}
+
+void
+json_object_end(struct json *j)
+{
+	end(j, '}');
+}
+
+void
+json_array_begin(struct json *j)
+{
+	begin(j, '[');
+}
+
+void
+json_array_end(struct json *j)
+{
+	end(j, ']');
+}
+
+void
+json_key(struct json *j, const char *key)
+{
+	value_prefix(j);
+	json_escape(j->out, key, strlen(key));
+	strbuf_addc(j->out, ':');
+	j->after_key = true;
+}
+
+void
+json_null(struct json *j)
+{
+	value_prefix(j);
+	strbuf_adds(j->out, "null");
+}
+
+void
+json_bool(struct json *j, bool v)
+{
+	value_prefix(j);
+	strbuf_adds(j->out, v ? "true" : "false");
+}
+
+void
+json_int(struct json *j, int64_t v)
+{
+	value_prefix(j);
+	strbuf_addf(j->out, "%lld", (long long)v);
+}
+
+void
+json_uint(struct json *j, uint64_t v)
+{
+	value_prefix(j);
+	strbuf_addf(j->out, "%llu", (unsigned long long)v);
+}
+
+static bool
+format_nonfinite(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "NaN");
+	else if (isinf(v))
+		snprintf(buf, len, v < 0 ? "-Inf" : "Inf");
+	else
+		return false;
+	return true;
+}
+
+void
+json_format_double(char *buf, size_t len, double v)
+{
+	int prec;
+
+	if (format_nonfinite(buf, len, v))
+		return;
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+void
+json_format_float(char *buf, size_t len, float v)
+{
+	int prec;
+
+	if (format_nonfinite(buf, len, v))
+		return;
+	for (prec = 1; prec <= 9; prec++) {
+		snprintf(buf, len, "%.*g", prec, (double)v);
+		if (strtof(buf, NULL) == v)
+			return;
+	}
+}
+
+/* %g of a finite value ("1e+20", "-0.5") is always a valid JSON number;
+ * only NaN and Inf need the quotes that make them strings. */
+static void
+number(struct json *j, const char *text, bool finite)
+{
+	value_prefix(j);
+	if (!finite)
+		strbuf_addc(j->out, '"');
+	strbuf_adds(j->out, text);
+	if (!finite)
+		strbuf_addc(j->out, '"');
+}
+
+void
+json_double(struct json *j, double v)
+{
+	char buf[40];
+
+	json_format_double(buf, sizeof buf, v);
+	number(j, buf, isfinite(v));
+}
+
+void
+json_float(struct json *j, float v)
+{
+	char buf[40];
+
+	json_format_float(buf, sizeof buf, v);
+	number(j, buf, isfinite(v));
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one:
+ * rejects overlong forms, surrogates and code points past U+10FFFF. */
+static size_t
+utf8_valid_len(const unsigned char *s, size_t left)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	if (cp >= 0xd800 && cp <= 0xdfff)
+		return 0;
+	return n;
+}
+
+static void
+escape_byte(struct strbuf *sb, unsigned char c)
+{
+	switch (c) {
+	case '"':  strbuf_adds(sb, "\\\""); break;
+	case '\\': strbuf_adds(sb, "\\\\"); break;
+	case '\n': strbuf_adds(sb, "\\n"); break;
+	case '\r': strbuf_adds(sb, "\\r"); break;
+	case '\t': strbuf_adds(sb, "\\t"); break;
+	case '\b': strbuf_adds(sb, "\\b"); break;
+	case '\f': strbuf_adds(sb, "\\f"); break;
+	default:
+		if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\u%04x", c);
+		else
+			strbuf_addc(sb, (char)c);
+	}
+}
+
+void
+json_escape(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	strbuf_addc(sb, '"');
+	while (i < len) {
+		n = utf8_valid_len(p + i, len - i);
+		if (n == 0) {
+			strbuf_adds(sb, "\\ufffd");
+			i++;
+		} else if (n == 1) {
+			escape_byte(sb, p[i]);
+			i++;
+		} else {
+			strbuf_add(sb, s + i, n);
+			i += n;
+		}
+	}
+	strbuf_addc(sb, '"');
+}
+
+void
+json_string_n(struct json *j, const char *s, size_t len)
+{
+	value_prefix(j);
+	json_escape(j->out, s, len);
+}
+
+void
+json_string(struct json *j, const char *s)
+{
+	if (!s) {
+		json_null(j);
+		return;
+	}
+	json_string_n(j, s, strlen(s));
+}
+
+void
+json_raw(struct json *j, const char *text)
+{
+	value_prefix(j);
+	strbuf_adds(j->out, text);
+}
+
+void
+json_kv_string(struct json *j, const char *key, const char *v)
+{
+	json_key(j, key);
+	json_string(j, v);
+}
+
+void
+json_kv_int(struct json *j, const char *key, int64_t v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
+void
+json_kv_uint(struct json *j, const char *key, uint64_t v)
+{
+	json_key(j, key);
+	json_uint(j, v);
+}
+
+void
+json_kv_double(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	json_double(j, v);
+}
+
+void
+json_kv_bool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
+void
+json_kv_null(struct json *j, const char *key)
+{
+	json_key(j, key);
+	json_null(j);
+}
