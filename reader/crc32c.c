@@ -1,0 +1,163 @@
+/*
+ * crc32c.c - CRC-32C with the SSE4.2 instruction or a slicing-by-8 table.
+ *
+ * The reflected polynomial 0x82F63B78, initial value and final XOR
+ * 0xFFFFFFFF (shared/formats/tensorflow.md 2.2).  The table is built on
+ * first use; the hardware check runs once.  Not for: other CRC variants.
+ */
+#include "crc32c.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define CRC32C_POLY 0x82F63B78u
+#define CRC32C_MASK_DELTA 0xA282EAD8u
+
+static uint32_t table[8][256];
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+static int have_hw = -1;        /* -1 unknown, 0 no, 1 yes */
+static pthread_once_t hw_once = PTHREAD_ONCE_INIT;
+static bool force_table;
+
+static void
+build_table(void)
+{
+	uint32_t i, c;
+	int k;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (k = 0; k < 8; k++)
+			c = (c >> 1) ^ ((c & 1) ? CRC32C_POLY : 0);
+		table[0][i] = c;
+	}
+	for (i = 0; i < 256; i++)
+		for (k = 1; k < 8; k++)
+			table[k][i] = (table[k - 1][i] >> 8) ^ table[0][table[k - 1][i] & 0xff];
+}
+
+/* Raw (unconditioned) update with slicing-by-8. */
+static uint32_t
+crc_table(uint32_t c, const unsigned char *p, size_t len)
+{
+	pthread_once(&table_once, build_table);
+	while (len && ((uintptr_t)p & 7)) {
+		c = (c >> 8) ^ table[0][(c ^ *p++) & 0xff];
+		len--;
+	}
+	while (len >= 8) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + 4, 4);
+		lo ^= c;
+		c = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^
+		    table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
+		    table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
+		    table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
+	while (len--)
+		c = (c >> 8) ^ table[0][(c ^ *p++) & 0xff];
+	return c;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t
+crc_hw(uint32_t c, const unsigned char *p, size_t len)
+{
+	uint64_t c64;
+
+	while (len && ((uintptr_t)p & 7)) {
+		c = __builtin_ia32_crc32qi(c, *p++);
+		len--;
+	}
+	c64 = c;
+	while (len >= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		c64 = __builtin_ia32_crc32di(c64, v);
+		p += 8;
+		len -= 8;
+	}
+	c = (uint32_t)c64;
+	while (len--)
+		c = __builtin_ia32_crc32qi(c, *p++);
+	return c;
+}
+
+static void
+check_cpu(void)
+{
+	__builtin_cpu_init();
+	have_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+}
+
+static bool
+detect_hw(void)
+{
+	pthread_once(&hw_once, check_cpu);
+	return have_hw == 1;
+}
+#else
+static uint32_t
+crc_hw(uint32_t c, const unsigned char *p, size_t len)
+{
+	return crc_table(c, p, len);
+}
+
+static bool
+detect_hw(void)
+{
+	have_hw = 0;
+	return false;
+}
+#endif
+
+uint32_t
+crc32c_update(uint32_t crc, const void *buf, size_t len)
+{
+	uint32_t c = ~crc;
+
+	if (!force_table && detect_hw())
+		c = crc_hw(c, buf, len);
+	else
+		c = crc_table(c, buf, len);
+	return ~c;
+}
+
+uint32_t
+crc32c(const void *buf, size_t len)
+{
+	return crc32c_update(0, buf, len);
+}
+
+uint32_t
+crc32c_mask(uint32_t crc)
+{
+	return ((crc >> 15) | (crc << 17)) + CRC32C_MASK_DELTA;
+}
+
+uint32_t
+crc32c_unmask(uint32_t masked)
+{
+	uint32_t r = masked - CRC32C_MASK_DELTA;
+
+	return (r >> 17) | (r << 15);
+}
+
+bool
+crc32c_force_table(bool force)
+{
+	force_table = force;
+	return detect_hw();
+}
+
+const char *
+crc32c_impl(void)
+{
+	return !force_table && detect_hw() ? "sse4.2" : "table";
+}
