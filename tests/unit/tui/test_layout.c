@@ -1,0 +1,195 @@
+/*
+ * test_layout.c - pane geometry for terminal sizes: inside the screen, no
+ * overlaps, status and prompt rows reserved, the right panes shown.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tui/layout.h"
+
+static bool
+overlap(struct rect a, struct rect b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+static bool
+inside(struct rect r, int cols, int rows)
+{
+	return r.x >= 0 && r.y >= 0 && r.w > 0 && r.h > 0 && r.x + r.w <= cols && r.y + r.h <= rows;
+}
+
+/* Every shown pane and separator lies in the body, none overlap, and the
+ * last two rows are the status bar and prompt. */
+static void
+check_sane(int cols, int rows, enum pane_id vis)
+{
+	struct layout l;
+	struct rect all[PANE_COUNT + 4];
+	int n = 0;
+
+	layout_compute(cols, rows, vis, &l);
+	assert_int_equal(l.status.y, rows - 2);
+	assert_int_equal(l.prompt.y, rows - 1);
+	assert_int_equal(l.status.w, cols);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (!l.shown[i])
+			continue;
+		assert_true(inside(l.pane[i], cols, rows - 2));
+		assert_true(l.pane[i].h >= 2);    /* title + at least one row */
+		all[n++] = l.pane[i];
+	}
+	for (int i = 0; i < l.nsep; i++) {
+		assert_true(inside(l.sep[i], cols, rows - 2));
+		all[n++] = l.sep[i];
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (overlap(all[i], all[j]))
+				fail_msg("%dx%d: rects %d and %d overlap", cols, rows, i, j);
+	assert_true(l.shown[vis] || l.mode == LAYOUT_TOO_SMALL);
+}
+
+static int
+count_shown(const struct layout *l)
+{
+	int n = 0;
+	for (int i = 0; i < PANE_COUNT; i++)
+		n += l->shown[i];
+	return n;
+}
+
+static void
+test_full_size_shows_six_panes_like_debugger_v2(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(160, 45, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_FULL);
+	assert_int_equal(count_shown(&l), 6);
+	/* top row: alerts | timeline | traces, left to right */
+	assert_int_equal(l.pane[PANE_ALERTS].y, 0);
+	assert_int_equal(l.pane[PANE_TIMELINE].y, 0);
+	assert_int_equal(l.pane[PANE_TRACES].y, 0);
+	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TIMELINE].x);
+	assert_true(l.pane[PANE_TIMELINE].x < l.pane[PANE_TRACES].x);
+	/* graph spans the middle, source | stack at the bottom */
+	assert_int_equal(l.pane[PANE_GRAPH].w, 160);
+	assert_true(l.pane[PANE_GRAPH].y > 0);
+	assert_true(l.pane[PANE_SOURCE].y > l.pane[PANE_GRAPH].y);
+	assert_int_equal(l.pane[PANE_SOURCE].y, l.pane[PANE_STACK].y);
+	assert_true(l.pane[PANE_SOURCE].x < l.pane[PANE_STACK].x);
+	/* the body is used to its last row */
+	assert_int_equal(l.pane[PANE_SOURCE].y + l.pane[PANE_SOURCE].h, 43);
+	assert_int_equal(l.pane[PANE_TRACES].x + l.pane[PANE_TRACES].w, 160);
+}
+
+static void
+test_every_size_and_focus_is_sane(void **state)
+{
+	static const int sizes[][2] = {
+		{ 160, 45 }, { 200, 60 }, { 300, 100 }, { 159, 45 }, { 160, 44 }, { 120, 40 },
+		{ 119, 30 }, { 80, 24 }, { 60, 20 }, { 59, 20 }, { 40, 12 }, { 20, 6 },
+	};
+
+	(void)state;
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (int p = 0; p < PANE_COUNT; p++)
+			check_sane(sizes[s][0], sizes[s][1], p);
+}
+
+static void
+test_80x24_shows_a_page_of_two_with_the_focused_pane(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(80, 24, PANE_TRACES, &l);
+	assert_int_equal(l.mode, LAYOUT_TWO);
+	assert_int_equal(count_shown(&l), 2);
+	assert_true(l.shown[PANE_ALERTS] && l.shown[PANE_TRACES]);
+	layout_compute(80, 24, PANE_STACK, &l);
+	assert_true(l.shown[PANE_SOURCE] && l.shown[PANE_STACK]);
+	/* narrow: stacked, full width */
+	assert_int_equal(l.pane[PANE_SOURCE].w, 80);
+	assert_int_equal(l.pane[PANE_STACK].w, 80);
+}
+
+static void
+test_wide_medium_terminal_puts_a_page_side_by_side(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(140, 30, PANE_GRAPH, &l);
+	assert_int_equal(l.mode, LAYOUT_TWO);
+	assert_int_equal(l.pane[PANE_TIMELINE].y, l.pane[PANE_GRAPH].y);
+	assert_int_equal(l.nsep, 1);
+}
+
+static void
+test_40x12_shows_only_the_focused_pane(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(40, 12, PANE_GRAPH, &l);
+	assert_int_equal(l.mode, LAYOUT_ONE);
+	assert_int_equal(count_shown(&l), 1);
+	assert_true(l.shown[PANE_GRAPH]);
+	assert_int_equal(l.pane[PANE_GRAPH].h, 10);
+}
+
+static void
+test_below_minimum_is_too_small_but_keeps_status(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(19, 10, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_TOO_SMALL);
+	assert_int_equal(count_shown(&l), 0);
+	assert_int_equal(l.status.y, 8);
+	layout_compute(80, 5, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_TOO_SMALL);
+	layout_compute(0, 0, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_TOO_SMALL);
+	assert_int_equal(l.status.w, 0);
+}
+
+static void
+test_cycle_visits_every_page_then_wraps(void **state)
+{
+	enum pane_id p = PANE_ALERTS;
+	bool seen[LAYOUT_PAGES] = { false };
+
+	(void)state;
+	for (int i = 0; i < LAYOUT_PAGES; i++) {
+		seen[layout_page_of(p)] = true;
+		p = layout_cycle(LAYOUT_TWO, p, 1);
+	}
+	assert_true(seen[0] && seen[1] && seen[2]);
+	assert_int_equal(p, PANE_ALERTS);
+	assert_int_equal(layout_cycle(LAYOUT_ONE, PANE_STACK, 1), PANE_ALERTS);
+	assert_int_equal(layout_cycle(LAYOUT_ONE, PANE_ALERTS, -1), PANE_STACK);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_size_shows_six_panes_like_debugger_v2),
+		cmocka_unit_test(test_every_size_and_focus_is_sane),
+		cmocka_unit_test(test_80x24_shows_a_page_of_two_with_the_focused_pane),
+		cmocka_unit_test(test_wide_medium_terminal_puts_a_page_side_by_side),
+		cmocka_unit_test(test_40x12_shows_only_the_focused_pane),
+		cmocka_unit_test(test_below_minimum_is_too_small_but_keeps_status),
+		cmocka_unit_test(test_cycle_visits_every_page_then_wraps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

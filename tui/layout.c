@@ -1,0 +1,147 @@
+/*
+ * layout.c - pane geometry for a terminal size (pure arithmetic).
+ *
+ * No curses here: tui.c turns the rectangles into windows.  Sizes follow
+ * Debugger V2's proportions: the top row (alerts, timeline, trace table)
+ * takes about a third of the height, the graph a quarter, source and stack
+ * the rest.
+ */
+#include "layout.h"
+
+#include <string.h>
+
+/* Pages of LAYOUT_TWO, in workflow order: alerts -> traces, timeline ->
+ * graph, stack -> source. */
+static const enum pane_id pages[LAYOUT_PAGES][2] = {
+	{ PANE_ALERTS, PANE_TRACES },
+	{ PANE_TIMELINE, PANE_GRAPH },
+	{ PANE_SOURCE, PANE_STACK },
+};
+
+static struct rect
+mkrect(int y, int x, int h, int w)
+{
+	struct rect r = { y, x, h, w };
+	return r;
+}
+
+static int
+clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int
+layout_page_of(enum pane_id id)
+{
+	for (int p = 0; p < LAYOUT_PAGES; p++)
+		if (pages[p][0] == id || pages[p][1] == id)
+			return p;
+	return 0;
+}
+
+enum pane_id
+layout_page_first(int page)
+{
+	return pages[clamp(page, 0, LAYOUT_PAGES - 1)][0];
+}
+
+enum pane_id
+layout_cycle(enum layout_mode mode, enum pane_id id, int dir)
+{
+	int step = dir < 0 ? PANE_COUNT - 1 : 1;
+
+	if (mode == LAYOUT_TWO) {
+		int p = (layout_page_of(id) + (dir < 0 ? LAYOUT_PAGES - 1 : 1)) % LAYOUT_PAGES;
+		return layout_page_first(p);
+	}
+	return (enum pane_id)((id + step) % PANE_COUNT);
+}
+
+static void
+add_sep(struct layout *l, int y, int x, int h)
+{
+	if (l->nsep < (int)(sizeof l->sep / sizeof l->sep[0]))
+		l->sep[l->nsep++] = mkrect(y, x, h, 1);
+}
+
+static void
+show(struct layout *l, enum pane_id id, struct rect r)
+{
+	l->shown[id] = true;
+	l->pane[id] = r;
+}
+
+static void
+layout_full(struct layout *l)
+{
+	const struct rect b = l->body;
+	int top_h = b.h * 35 / 100, mid_h = b.h / 4;
+	int bot_h = b.h - top_h - mid_h;
+	int alerts_w = clamp(b.w / 6, 20, 36);
+	int rest = b.w - alerts_w - 2;
+	int timeline_w = rest * 2 / 5;
+	int traces_w = rest - timeline_w;
+	int source_w = (b.w - 1) * 3 / 5;
+	int stack_w = b.w - 1 - source_w;
+
+	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
+	add_sep(l, b.y, b.x + alerts_w, top_h);
+	show(l, PANE_TIMELINE, mkrect(b.y, b.x + alerts_w + 1, top_h, timeline_w));
+	add_sep(l, b.y, b.x + alerts_w + 1 + timeline_w, top_h);
+	show(l, PANE_TRACES, mkrect(b.y, b.x + alerts_w + 2 + timeline_w, top_h, traces_w));
+	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x, mid_h, b.w));
+	show(l, PANE_SOURCE, mkrect(b.y + top_h + mid_h, b.x, bot_h, source_w));
+	add_sep(l, b.y + top_h + mid_h, b.x + source_w, bot_h);
+	show(l, PANE_STACK, mkrect(b.y + top_h + mid_h, b.x + source_w + 1, bot_h, stack_w));
+}
+
+/* Two panes of one page: side by side on wide terminals (the first one
+ * narrower for alerts), else one above the other. */
+static void
+layout_two(struct layout *l, enum pane_id visible)
+{
+	const struct rect b = l->body;
+	int page = layout_page_of(visible);
+	enum pane_id a = pages[page][0], c = pages[page][1];
+
+	if (b.w >= LAYOUT_SIDE_COLS) {
+		int aw = page == 0 ? clamp(b.w / 4, 24, 40) : (b.w - 1) / 2;
+		show(l, a, mkrect(b.y, b.x, b.h, aw));
+		add_sep(l, b.y, b.x + aw, b.h);
+		show(l, c, mkrect(b.y, b.x + aw + 1, b.h, b.w - aw - 1));
+	} else {
+		int ah = page == 2 ? b.h * 3 / 5 : page == 0 ? b.h * 2 / 5 : b.h / 2;
+		show(l, a, mkrect(b.y, b.x, ah, b.w));
+		show(l, c, mkrect(b.y + ah, b.x, b.h - ah, b.w));
+	}
+}
+
+void
+layout_compute(int cols, int rows, enum pane_id visible, struct layout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->cols = cols;
+	l->rows = rows;
+	if ((int)visible < 0 || visible >= PANE_COUNT)
+		visible = PANE_ALERTS;
+	if (rows >= 2 && cols >= 1) {
+		l->status = mkrect(rows - 2, 0, 1, cols);
+		l->prompt = mkrect(rows - 1, 0, 1, cols);
+	}
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+		l->mode = LAYOUT_TOO_SMALL;
+		return;
+	}
+	l->body = mkrect(0, 0, rows - 2, cols);
+	if (cols >= LAYOUT_FULL_COLS && rows >= LAYOUT_FULL_ROWS) {
+		l->mode = LAYOUT_FULL;
+		layout_full(l);
+	} else if (cols >= LAYOUT_TWO_COLS && rows >= LAYOUT_TWO_ROWS) {
+		l->mode = LAYOUT_TWO;
+		layout_two(l, visible);
+	} else {
+		l->mode = LAYOUT_ONE;
+		show(l, visible, l->body);
+	}
+}

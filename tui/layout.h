@@ -1,0 +1,73 @@
+/*
+ * layout.h - where the six panes go for a terminal size.
+ *
+ * Pure arithmetic, no curses: layout_compute() is called on start and on
+ * every KEY_RESIZE, and unit-tested.  Large terminals (LAYOUT_FULL_COLS x
+ * LAYOUT_FULL_ROWS and up) show all six panes as TensorBoard's Debugger V2
+ * does (top: Alerts | Timeline | Graph executions; middle: Graph; bottom:
+ * Source | Stack).  Medium terminals show one page of two panes, small ones
+ * a single pane; the focused pane decides which.  The last two rows are
+ * always the status bar and the prompt line.
+ */
+#ifndef TD_LAYOUT_H
+#define TD_LAYOUT_H
+
+#include <stdbool.h>
+
+enum pane_id {
+	PANE_ALERTS,
+	PANE_TIMELINE,
+	PANE_TRACES,
+	PANE_GRAPH,
+	PANE_SOURCE,
+	PANE_STACK,
+	PANE_COUNT
+};
+
+#define LAYOUT_FULL_COLS 160
+#define LAYOUT_FULL_ROWS 45
+#define LAYOUT_TWO_COLS  60
+#define LAYOUT_TWO_ROWS  20
+#define LAYOUT_SIDE_COLS 120   /* two panes side by side from this width */
+#define LAYOUT_MIN_COLS  20
+#define LAYOUT_MIN_ROWS  6
+
+enum layout_mode {
+	LAYOUT_TOO_SMALL,
+	LAYOUT_ONE,                 /* one pane at a time */
+	LAYOUT_TWO,                 /* one page of two panes */
+	LAYOUT_FULL,                /* all six */
+};
+
+struct rect {
+	int y, x, h, w;
+};
+
+struct layout {
+	int cols, rows;
+	enum layout_mode mode;
+	bool shown[PANE_COUNT];
+	struct rect pane[PANE_COUNT];  /* title row included; valid when shown */
+	struct rect body;              /* everything above the status bar (overlays) */
+	struct rect status;            /* one row */
+	struct rect prompt;            /* one row, the last */
+	int nsep;
+	struct rect sep[4];            /* one-column separators between panes */
+};
+
+/* Fills out for a cols x rows terminal with pane `visible` focused.  Below
+ * LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS mode is LAYOUT_TOO_SMALL and no pane is
+ * shown (status and prompt are still set when rows >= 2). */
+void layout_compute(int cols, int rows, enum pane_id visible, struct layout *out);
+
+/* The page of two panes that holds id in LAYOUT_TWO (0..2), and the pane
+ * shown first on a page. */
+int layout_page_of(enum pane_id id);
+enum pane_id layout_page_first(int page);
+#define LAYOUT_PAGES 3
+
+/* The first pane after id (dir > 0) or before it that would not be on
+ * screen together with id in mode: what the cycle key goes to. */
+enum pane_id layout_cycle(enum layout_mode mode, enum pane_id id, int dir);
+
+#endif
