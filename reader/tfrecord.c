@@ -1,0 +1,246 @@
+/*
+ * tfrecord.c - TFRecord framing with CRC checks, torn-tail detection and
+ * resynchronisation after a corrupt header; see tfrecord.h.
+ */
+#include "tfrecord.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32c.h"
+
+/* Bytes read ahead per refill of the cursor window. */
+#define TFRECORD_CHUNK ((size_t)4 << 20)
+
+static uint64_t
+get_u64le(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint32_t
+get_u32le(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool
+header_crc_ok(const unsigned char *h)
+{
+	return crc32c_mask(crc32c(h, 8)) == get_u32le(h + 8);
+}
+
+static bool
+data_crc_ok(const unsigned char *p, uint64_t len)
+{
+	return crc32c_mask(crc32c(p, (size_t)len)) == get_u32le(p + len);
+}
+
+const char *
+tfrecord_status_name(enum tfrecord_status st)
+{
+	switch (st) {
+	case TFRECORD_OK:             return "ok";
+	case TFRECORD_END:            return "end of file";
+	case TFRECORD_TORN:           return "incomplete record";
+	case TFRECORD_BAD_DATA_CRC:   return "bad data CRC";
+	case TFRECORD_BAD_LENGTH_CRC: return "bad length CRC";
+	case TFRECORD_BAD_LENGTH:     return "impossible length";
+	case TFRECORD_IO:             return "read error";
+	}
+	return "?";
+}
+
+void
+tfrecord_cursor_init(struct tfrecord_cursor *c, struct source *src, uint64_t off)
+{
+	memset(c, 0, sizeof(*c));
+	c->src = src;
+	c->off = off;
+	c->size = source_size(src);
+}
+
+void
+tfrecord_cursor_refresh(struct tfrecord_cursor *c)
+{
+	c->size = source_size(c->src);
+}
+
+void
+tfrecord_cursor_done(struct tfrecord_cursor *c)
+{
+	free(c->buf);
+	c->buf = NULL;
+	c->cap = c->buf_len = 0;
+}
+
+/* Makes bytes [off, off+need) of the source available in the window and
+ * returns a pointer to them; NULL on a short read or no memory.  The
+ * caller has checked that they lie below c->size. */
+static const unsigned char *
+cursor_bytes(struct tfrecord_cursor *c, uint64_t off, uint64_t need)
+{
+	size_t want;
+	ssize_t got;
+
+	if (off >= c->buf_off && off + need <= c->buf_off + c->buf_len)
+		return c->buf + (off - c->buf_off);
+	want = (size_t)TD_MIN(c->size - off, TD_MAX(need, (uint64_t)TFRECORD_CHUNK));
+	if (want > c->cap) {
+		unsigned char *nb = realloc(c->buf, want);
+
+		if (!nb)
+			return NULL;
+		c->buf = nb;
+		c->cap = want;
+	}
+	c->buf_off = off;
+	c->buf_len = 0;
+	got = source_read(c->src, off, c->buf, want);
+	if (got < 0 || (uint64_t)got < need)
+		return NULL;
+	c->buf_len = (size_t)got;
+	return c->buf;
+}
+
+/* Looks for the next offset after bad whose header has a good length CRC
+ * and whose whole record fits in the file. */
+static bool
+resync(struct tfrecord_cursor *c, uint64_t bad, uint64_t *found)
+{
+	uint64_t o, end;
+
+	if (c->size < TFRECORD_HEADER + TFRECORD_FOOTER)
+		return false;
+	end = TD_MIN(c->size - TFRECORD_HEADER - TFRECORD_FOOTER, bad + TFRECORD_RESYNC_WINDOW);
+	for (o = bad + 1; o <= end; o++) {
+		const unsigned char *h = cursor_bytes(c, o, TFRECORD_HEADER);
+		uint64_t len;
+
+		if (!h)
+			return false;
+		if (!header_crc_ok(h))
+			continue;
+		len = get_u64le(h);
+		if (len <= TFRECORD_MAX_LENGTH &&
+		    len <= c->size - o - TFRECORD_HEADER - TFRECORD_FOOTER) {
+			*found = o;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum tfrecord_status
+bad_header(struct tfrecord_cursor *c, struct tfrecord *rec, enum tfrecord_status st)
+{
+	uint64_t next;
+
+	c->index++;
+	if (resync(c, c->off, &next)) {
+		c->off = next;
+	} else {
+		c->stopped = true;
+		rec->stopped = true;
+	}
+	rec->next = c->off;
+	return st;
+}
+
+enum tfrecord_status
+tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec)
+{
+	const unsigned char *p;
+	uint64_t avail, len;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->offset = rec->next = c->off;
+	rec->stopped = c->stopped;
+	if (c->stopped || c->off >= c->size)
+		return TFRECORD_END;
+	avail = c->size - c->off;
+	if (avail < TFRECORD_HEADER)
+		return TFRECORD_TORN;
+	p = cursor_bytes(c, c->off, TFRECORD_HEADER);
+	if (!p)
+		return TFRECORD_IO;
+	len = get_u64le(p);
+	rec->length = len;
+	if (!header_crc_ok(p))
+		return bad_header(c, rec, TFRECORD_BAD_LENGTH_CRC);
+	if (len > TFRECORD_MAX_LENGTH)
+		return bad_header(c, rec, TFRECORD_BAD_LENGTH);
+	if (avail - TFRECORD_HEADER < len + TFRECORD_FOOTER)
+		return TFRECORD_TORN;
+	p = cursor_bytes(c, c->off, TFRECORD_HEADER + len + TFRECORD_FOOTER);
+	if (!p)
+		return TFRECORD_IO;
+	rec->data = p + TFRECORD_HEADER;
+	c->off += TFRECORD_HEADER + len + TFRECORD_FOOTER;
+	c->index++;
+	rec->next = c->off;
+	return data_crc_ok(rec->data, len) ? TFRECORD_OK : TFRECORD_BAD_DATA_CRC;
+}
+
+enum td_status
+tfrecord_skip(struct source *src, uint64_t off, uint64_t *next)
+{
+	unsigned char h[TFRECORD_HEADER];
+	uint64_t size = source_size(src), len;
+	ssize_t got;
+
+	if (off >= size)
+		return TD_ERR_RANGE;
+	got = source_read(src, off, h, sizeof h);
+	if (got < 0)
+		return TD_ERR_IO;
+	if ((size_t)got < sizeof h)
+		return TD_ERR_TRUNCATED;
+	if (!header_crc_ok(h))
+		return TD_ERR_CORRUPT;
+	len = get_u64le(h);
+	if (len > TFRECORD_MAX_LENGTH)
+		return TD_ERR_CORRUPT;
+	if (size - off - TFRECORD_HEADER < len + TFRECORD_FOOTER || size - off < TFRECORD_HEADER)
+		return TD_ERR_TRUNCATED;
+	*next = off + TFRECORD_HEADER + len + TFRECORD_FOOTER;
+	return TD_OK;
+}
+
+enum td_status
+tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t *len)
+{
+	unsigned char h[TFRECORD_HEADER], *buf;
+	uint64_t next, n;
+	enum td_status st;
+	ssize_t got;
+
+	*data = NULL;
+	*len = 0;
+	st = tfrecord_skip(src, off, &next);
+	if (st != TD_OK)
+		return st;
+	if (source_read(src, off, h, sizeof h) != (ssize_t)sizeof h)
+		return TD_ERR_IO;
+	n = get_u64le(h);
+	buf = malloc((size_t)n + TFRECORD_FOOTER);
+	if (!buf)
+		return TD_ERR_NOMEM;
+	got = source_read(src, off + TFRECORD_HEADER, buf, (size_t)n + TFRECORD_FOOTER);
+	if (got != (ssize_t)(n + TFRECORD_FOOTER)) {
+		free(buf);
+		return got < 0 ? TD_ERR_IO : TD_ERR_TRUNCATED;
+	}
+	if (!data_crc_ok(buf, n)) {
+		free(buf);
+		return TD_ERR_CORRUPT;
+	}
+	*data = buf;
+	*len = (size_t)n;
+	return TD_OK;
+}
