@@ -1,14 +1,21 @@
 # tdbg - terminal debugger frontend for ML debug dumps.
 #
 #   make            build ./tdbg
-#   make test       unit tests (cmocka), batch and end-to-end tests
-#   make asan       the same suite under ASan + UBSan
+#   make test       batch and end-to-end tests (tmux), fuzz corpus replay,
+#                   then every cmocka unit test; ends on cmocka's summary
+#   make asan       the same suite under ASan + UBSan (build-asan/, ./tdbg-asan)
+#   make valgrind   the batch-mode tests under valgrind memcheck
 #   make deps       install the build and test dependencies (Debian/Ubuntu)
 #   make demo       deps if missing, build, open the bundled sample dump
 #   make bench      performance table (see README, Performance)
-#   make fuzz       libFuzzer targets (clang)
-#   make install PREFIX=/usr/local
+#   make fuzz       libFuzzer targets (clang); make fuzz-replay replays the corpus
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make check-layers   fail if a lower layer includes a higher one
 #   V=1             show the commands
+#
+# Libraries come from pkg-config; protobuf-c sources are generated from
+# proto/*.proto into $(BUILD)/proto and never committed.  Sources are picked
+# up by wildcard, one list per layer, so adding a file needs no edit here.
 
 VERSION    = 0.1.0
 PREFIX    ?= /usr/local
@@ -22,7 +29,6 @@ PKGS        = ncursesw libprotobuf-c libedit libpcre2-8
 TEST_PKGS   = cmocka
 
 BUILD      ?= build
-CC         ?= cc
 OPT        ?= -O2 -g
 CFLAGS_STD  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -63,12 +69,37 @@ UNIT_TUI    := $(patsubst tests/unit/tui/%.c,$(BUILD)/tests/%,$(wildcard tests/u
 UNIT_TESTS  := $(UNIT_READER) $(UNIT_MODEL) $(UNIT_TUI)
 TEST_HELPER := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/helpers/*.c))
 
-.PHONY: all test unit e2e asan deps demo bench fuzz install uninstall clean check-layers format
+# The binary the test targets drive (tdbg, or tdbg-asan under make asan).
+TDBG_BIN   ?= tdbg
+
+.PHONY: all test unit e2e asan asan-test valgrind deps demo bench fuzz fuzz-replay \
+	install uninstall clean check-layers format FORCE
 .SECONDARY:
+.DELETE_ON_ERROR:
 
 all: tdbg
 
-tdbg: $(ALL_OBJS)
+# ---- compile flags tracking ------------------------------------------
+# Objects depend on $(BUILD)/.flags, rewritten only when the compiler or the
+# flags change (OPT, CFLAGS, PREFIX baked into TDBG_DATADIR ...), so a change
+# of flags rebuilds instead of silently mixing objects.
+FLAGS_FILE := $(BUILD)/.flags
+FLAGS_NOW   = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
+DRY_RUN    := $(findstring n,$(firstword -$(MAKEFLAGS)))
+ifeq ($(DRY_RUN),)
+ifneq ($(filter-out clean deps uninstall format check-layers,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+endif
+endif
+# Only after `make clean all` in one go; an empty file is rewritten next time.
+$(FLAGS_FILE):
+	$(Q)mkdir -p $(BUILD) && touch $@
+
+# ---- build ------------------------------------------------------------
+tdbg tdbg-asan: $(ALL_OBJS) $(FLAGS_FILE)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(ALL_OBJS) $(LIBS)
 
@@ -78,21 +109,21 @@ $(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
 	$(Q)mkdir -p $(BUILD)/proto
 	$(Q)$(PROTOC_C) --c_out=$(BUILD)/proto -Iproto $<
 
-$(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c
+$(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c $(FLAGS_FILE)
 	$(quiet) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
 
-$(BUILD)/%.o: %.c | $(PROTO_HDRS)
+$(BUILD)/%.o: %.c $(FLAGS_FILE) | $(PROTO_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%.o: tests/unit/%.c | $(PROTO_HDRS)
+$(BUILD)/tests/%.o: tests/unit/%.c $(FLAGS_FILE) | $(PROTO_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/unit/helpers/%.o: tests/unit/helpers/%.c | $(PROTO_HDRS)
+$(BUILD)/tests/unit/helpers/%.o: tests/unit/helpers/%.c $(FLAGS_FILE) | $(PROTO_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
@@ -110,71 +141,99 @@ $(UNIT_TUI): $(BUILD)/tests/%: $(BUILD)/tests/tui/%.o $(LOW_OBJS) $(MODEL_OBJS) 
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # ---- tests ------------------------------------------------------------
-# make test: layering check, batch and end-to-end tests (tmux), then every
-# cmocka unit test; the cmocka summary lines come last.
-test: tdbg $(UNIT_TESTS) check-layers
-	$(Q)TDBG=$(CURDIR)/tdbg tests/run-e2e.sh
-	$(Q)tests/run-unit.sh $(UNIT_TESTS)
+# make test: layering check, batch and end-to-end tests (tmux), the fuzz
+# corpus replay, then every cmocka unit test.  Everything runs even when
+# something fails; an earlier failure is listed in the final cmocka-style
+# summary, so the summary lines come last and tell the truth.
+RUN_TESTS = rc=0; note=; \
+	TDBG=$(CURDIR)/$(TDBG_BIN) tests/run-e2e.sh || { rc=1; note="$$note --fail-note e2e"; }; \
+	if [ -x tests/fuzz/replay.sh ]; then \
+		TDBG=$(CURDIR)/$(TDBG_BIN) BUILD=$(BUILD) tests/fuzz/replay.sh \
+			|| { rc=1; note="$$note --fail-note fuzz-replay"; }; \
+	fi; \
+	tests/run-unit.sh $$note $(UNIT_TESTS) || rc=1; \
+	exit $$rc
+
+test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
+	$(Q)$(RUN_TESTS)
 
 unit: $(UNIT_TESTS)
 	$(Q)tests/run-unit.sh $(UNIT_TESTS)
 
-e2e: tdbg
-	$(Q)TDBG=$(CURDIR)/tdbg tests/run-e2e.sh
+e2e: $(TDBG_BIN)
+	$(Q)TDBG=$(CURDIR)/$(TDBG_BIN) tests/run-e2e.sh
+
+fuzz-replay: $(TDBG_BIN)
+	$(Q)if [ -x tests/fuzz/replay.sh ]; then \
+		TDBG=$(CURDIR)/$(TDBG_BIN) BUILD=$(BUILD) tests/fuzz/replay.sh; \
+	else echo "fuzz-replay: no tests/fuzz/replay.sh"; fi
+
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g' \
 		SAN_FLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
-		TDBG_BIN=tdbg-asan tdbg-asan-test
+		TDBG_BIN=tdbg-asan asan-test
 
-TDBG_BIN ?= tdbg
-tdbg-asan: $(ALL_OBJS)
-	$(quiet) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(ALL_OBJS) $(LIBS)
+asan-test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
+	$(Q)export $(SAN_ENV); $(RUN_TESTS)
 
-tdbg-asan-test: tdbg-asan $(UNIT_TESTS) check-layers
-	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		TDBG=$(CURDIR)/tdbg-asan tests/run-e2e.sh
-	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		tests/run-unit.sh $(UNIT_TESTS)
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
+	   --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect
+valgrind: tdbg
+	$(Q)set -- tests/e2e/batch_*.sh; [ -e "$$1" ] || { echo "valgrind: no tests/e2e/batch_*.sh"; exit 1; }; \
+	E2E_TIMEOUT=60 TDBG_WRAP="$(VALGRIND)" TDBG=$(CURDIR)/tdbg tests/run-e2e.sh "$$@"
 
-# reader/ and model/ never include tui/ or curses; reader/ never includes model/.
+# reader/ and model/ never include tui/ or curses; reader/ never includes
+# model/; the command layer (tui/cmd*.c) never includes curses.
 check-layers:
 	$(Q)bad=$$(grep -nE '#include.*(curses|tui/|\.\./tui)' reader/*.[ch] model/*.[ch] 2>/dev/null; \
 		grep -nE '#include.*(model/|\.\./model)' reader/*.[ch] 2>/dev/null; \
-		grep -lE '#include.*curses' tui/cmd*.c 2>/dev/null); \
+		grep -nE '#include.*curses' tui/cmd*.[ch] 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 
 # ---- setup ------------------------------------------------------------
+# Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
 DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
-	   libedit-dev libpcre2-dev libcmocka-dev tmux python3
+	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 valgrind
+DEB_FUZZ = clang libclang-rt-dev
+HAVE_FUZZ = $(wildcard tests/fuzz)
+DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
+	command -v tmux && command -v python3 && command -v valgrind \
+	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
 
 deps:
-	$(Q)if $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) >/dev/null \
-		&& command -v tmux >/dev/null && command -v python3 >/dev/null; then \
+	$(Q)if { $(DEPS_CHECK); } >/dev/null 2>&1; then \
 		echo "deps: everything is installed"; \
 	elif command -v apt-get >/dev/null; then \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		echo "deps: installing $(DEB_PKGS)"; \
+		pkgs="$(DEB_PKGS) $(if $(HAVE_FUZZ),$(DEB_FUZZ))"; \
+		echo "deps: installing $$pkgs"; \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PKGS); \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$pkgs \
+			</dev/null; \
 	else \
-		echo "deps: install these with your package manager: ncursesw, protobuf-c (library and protoc-c)," \
-		     "libedit, pcre2, cmocka, pkg-config, tmux, python3"; exit 1; \
+		echo "deps: no apt-get here; install with your package manager: a C11 compiler, make," \
+		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, cmocka," \
+		     "tmux, python3, valgrind$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
 	fi
 
 demo:
-	$(Q)$(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && command -v $(PROTOC_C) >/dev/null || $(MAKE) --no-print-directory deps
+	$(Q){ $(PKG_CONFIG) --exists $(PKGS) && command -v $(PROTOC_C); } >/dev/null 2>&1 \
+		|| $(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory tdbg
 	./tdbg tests/fixtures/tfdbg2/mnist_nan
 
-bench:
+bench: tdbg
 	$(Q)tests/bench/run.sh
 
 fuzz:
 	$(Q)tests/fuzz/build.sh
 
 install: tdbg
+	$(Q)[ -f tui/tdbg.1 ] || { echo "install: tui/tdbg.1 (the man page) is missing" >&2; exit 1; }
+	$(Q)set -- themes/*.theme; [ -f "$$1" ] || { echo "install: no themes/*.theme" >&2; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(MANDIR)
 	install -m 755 tdbg $(DESTDIR)$(BINDIR)/tdbg
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/

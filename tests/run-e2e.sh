@@ -39,7 +39,7 @@ passed=0
 failed=0
 failed_scripts=
 log=$(mktemp "${TMPDIR:-/tmp}/tdbg-e2e-log.XXXXXX")
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.rc"' EXIT
 
 cleanup_tmux()
 {
@@ -54,14 +54,15 @@ cleanup_tmux()
 for f in "$@"; do
 	name=$(basename "$f" .sh)
 	rc=0
-	timeout -k 5 "$limit" bash "$f" </dev/null >"$log" 2>&1 || rc=$?
+	(timeout -k 5 "$limit" bash "$f" </dev/null >"$log" 2>&1; echo $? >"$log.rc") 2>/dev/null
+	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
 	cleanup_tmux
 	cat "$log"
 	oks=$(grep -c '^ok ' "$log")
 	fails=$(grep -c '^FAIL ' "$log")
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "FAIL $name: timed out after ${limit}s"
-		fails=$((fails + 1))
+		[ "$fails" -gt 0 ] || fails=1
 	elif [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
 		echo "FAIL $name: exited $rc"
 		fails=1

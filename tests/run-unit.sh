@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# tests/run-unit.sh - runs cmocka unit test binaries and totals their results.
+#
+#   tests/run-unit.sh [--fail-note WHAT]... build/tests/test_crc32c ...
+#
+# --fail-note WHAT lists WHAT as one failed test in the summary (make test
+# uses it for an earlier failing stage, such as the end-to-end tests, so the
+# closing summary reports it).
+#
+# Each binary runs from the top of the repository (so tests open
+# tests/fixtures/... by relative path), with a time limit of
+# UNIT_TIMEOUT seconds (default 300).  Its cmocka output is printed as is.
+# A binary that crashes, times out or exits non-zero without a cmocka summary
+# counts as one failed test named after it.
+#
+# The last lines are an aggregated summary in cmocka's own format:
+#   [==========] N test(s) run.
+#   [  PASSED  ] N test(s).
+# and, when something failed, the failed list and " N FAILED TEST(S)".
+# Exits 1 if anything failed.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bins=()
+failed_names=()
+while [ $# -gt 0 ] && [ "$1" = --fail-note ]; do
+	failed_names+=("$2 (see above)")
+	shift 2
+done
+for b in "$@"; do
+	case $b in /*) ;; *) b=$PWD/$b ;; esac
+	bins+=("$b")
+done
+cd "$top" || exit 1
+
+limit=${UNIT_TIMEOUT:-300}
+passed=0
+skipped=0
+total=${#failed_names[@]}
+log=$(mktemp "${TMPDIR:-/tmp}/tdbg-unit-log.XXXXXX")
+trap 'rm -f "$log" "$log.rc"' EXIT
+
+# Adds one binary's cmocka counts (possibly several groups) to the totals.
+# A failed test appears twice in cmocka's output (as it runs and in the list),
+# so names are counted once.  A group that started and printed no summary, or
+# an exit code past cmocka's failure count, means the binary crashed.
+count()
+{
+	local bin=$1 rc=$2 run=0 ok=0 skip=0 groups=0 ends=0 line name
+	local -A seen=()
+	while IFS= read -r line; do
+		case $line in
+		'[==========] Running '*)
+			groups=$((groups + 1)) ;;
+		'[==========] '*' test(s) run.')
+			ends=$((ends + 1))
+			line=${line#'[==========] '}; run=$((run + ${line%% *})) ;;
+		'[  PASSED  ] '*' test(s).')
+			line=${line#'[  PASSED  ] '}; ok=$((ok + ${line%% *})) ;;
+		'[  SKIPPED ] '*' test(s), listed below:')
+			line=${line#'[  SKIPPED ] '}; skip=$((skip + ${line%% *})) ;;
+		'[  FAILED  ] '*' test(s), listed below:') ;;
+		'[  FAILED  ] '*)
+			name=${line#'[  FAILED  ] '}
+			if [ -z "${seen[$name]:-}" ]; then
+				seen[$name]=1
+				failed_names+=("$bin: $name")
+			fi ;;
+		esac
+	done <"$log"
+	local nfail=${#seen[@]}
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		failed_names+=("$bin (timed out after ${limit}s)")
+		run=$((run + 1))
+	elif [ "$rc" -ne 0 ] && { [ "$ends" -lt "$groups" ] || [ "$nfail" -eq 0 ] || [ "$rc" -gt 100 ]; }; then
+		failed_names+=("$bin (crashed or failed outside a test: exit $rc)")
+		run=$((run + 1))
+	elif [ "$run" -eq 0 ] && [ "$rc" -eq 0 ]; then
+		failed_names+=("$bin (printed no cmocka summary)")
+		run=1
+	fi
+	total=$((total + run))
+	passed=$((passed + ok))
+	skipped=$((skipped + skip))
+}
+
+for b in "${bins[@]}"; do
+	name=$(basename "$b")
+	rc=0
+	if [ ! -x "$b" ]; then
+		echo "run-unit: $b: not an executable" >"$log"
+		rc=127
+	else
+		# In a subshell with stderr closed: bash's own "Aborted" notice
+		# would otherwise land after the summary.
+		(timeout -k 5 "$limit" "$b" </dev/null >"$log" 2>&1; echo $? >"$log.rc") 2>/dev/null
+		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+	fi
+	cat "$log"
+	count "$name" "$rc"
+done
+
+nfailed=${#failed_names[@]}
+echo
+echo "unit: ${#bins[@]} test binaries"
+echo "[==========] $total test(s) run."
+if [ "$skipped" -gt 0 ]; then
+	echo "[  SKIPPED ] $skipped test(s)."
+fi
+echo "[  PASSED  ] $passed test(s)."
+if [ "$nfailed" -gt 0 ]; then
+	echo "[  FAILED  ] $nfailed test(s), listed below:"
+	for n in "${failed_names[@]}"; do
+		echo "[  FAILED  ] $n"
+	done
+	echo
+	echo " $nfailed FAILED TEST(S)"
+	exit 1
+fi
+exit 0
