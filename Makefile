@@ -72,6 +72,31 @@ TEST_HELPER := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/helpers/*.c))
 # The binary the test targets drive (tdbg, or tdbg-asan under make asan).
 TDBG_BIN   ?= tdbg
 
+# ---- dependencies -----------------------------------------------------
+# Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
+DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
+	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 valgrind
+DEB_FUZZ = clang libclang-rt-dev
+HAVE_FUZZ = $(wildcard tests/fuzz)
+DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
+	command -v tmux && command -v python3 && command -v valgrind \
+	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
+
+# Checked once per make: `make test`, `make demo` and `make asan` install
+# what is missing first (then start over, so pkg-config's flags are read
+# again); `make` only warns.
+DEPS_OK := $(shell { $(DEPS_CHECK); } >/dev/null 2>&1 && echo yes)
+AUTO_DEPS_GOALS = test demo asan
+ifeq ($(DEPS_OK),)
+ifneq ($(TDBG_DEPS_TRIED),)
+$(error dependencies still missing after `make deps`; see its output)
+else ifneq ($(filter $(AUTO_DEPS_GOALS),$(MAKECMDGOALS)),)
+AUTO_DEPS = yes
+else ifneq ($(filter all tdbg,$(or $(MAKECMDGOALS),all)),)
+$(warning some build or test dependencies are missing: run `make deps`)
+endif
+endif
+
 .PHONY: all test unit e2e asan asan-test valgrind deps demo bench fuzz fuzz-replay \
 	install uninstall clean check-layers format FORCE
 .SECONDARY:
@@ -154,8 +179,23 @@ RUN_TESTS = rc=0; note=; \
 	tests/run-unit.sh $$note $(UNIT_TESTS) || rc=1; \
 	exit $$rc
 
+ifeq ($(AUTO_DEPS),)
 test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
 	$(Q)$(RUN_TESTS)
+
+asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g' \
+		SAN_FLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+		TDBG_BIN=tdbg-asan asan-test
+
+demo: tdbg
+	./tdbg tests/fixtures/tfdbg2/mnist_nan
+else
+# Dependencies missing: install them, then run the goal in a fresh make.
+$(AUTO_DEPS_GOALS):
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory TDBG_DEPS_TRIED=1 $@
+endif
 
 unit: $(UNIT_TESTS)
 	$(Q)tests/run-unit.sh $(UNIT_TESTS)
@@ -170,11 +210,6 @@ fuzz-replay: $(TDBG_BIN)
 
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-
-asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g' \
-		SAN_FLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
-		TDBG_BIN=tdbg-asan asan-test
 
 asan-test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
 	$(Q)export $(SAN_ENV); $(RUN_TESTS)
@@ -194,15 +229,6 @@ check-layers:
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 
 # ---- setup ------------------------------------------------------------
-# Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
-DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
-	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 valgrind
-DEB_FUZZ = clang libclang-rt-dev
-HAVE_FUZZ = $(wildcard tests/fuzz)
-DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
-	command -v tmux && command -v python3 && command -v valgrind \
-	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
-
 deps:
 	$(Q)if { $(DEPS_CHECK); } >/dev/null 2>&1; then \
 		echo "deps: everything is installed"; \
@@ -218,12 +244,6 @@ deps:
 		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, cmocka," \
 		     "tmux, python3, valgrind$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
 	fi
-
-demo:
-	$(Q){ $(PKG_CONFIG) --exists $(PKGS) && command -v $(PROTOC_C); } >/dev/null 2>&1 \
-		|| $(MAKE) --no-print-directory deps
-	$(Q)$(MAKE) --no-print-directory tdbg
-	./tdbg tests/fixtures/tfdbg2/mnist_nan
 
 bench: tdbg
 	$(Q)tests/bench/run.sh
