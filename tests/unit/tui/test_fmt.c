@@ -1,0 +1,114 @@
+/*
+ * test_fmt.c - compact summaries, shapes and Debugger V2 function labels.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tui/fmt.h"
+
+static void
+test_full_health_breakdown_in_header_order(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	/* Log:0 of the tutorial: 1000 elements, one -Inf */
+	s.known = SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
+	s.neg_inf = 1, s.negative = 999;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "1/0/0/999/0/0");
+	assert_string_equal(FMT_BREAKDOWN_HEADER, "-Inf/NaN/+Inf/-/0/+");
+}
+
+static void
+test_concise_and_curt_health_show_what_is_known(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	s.known = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
+	s.nan = 3;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "-Inf:0 NaN:3 +Inf:0");
+	s.known = SUM_NONFINITE;
+	s.has_inf_or_nan = true;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "Inf/NaN");
+	s.has_inf_or_nan = false;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "finite");
+	s.known = 0;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "-");
+}
+
+static void
+test_values_mode_shows_min_max_mean(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	s.known = SUM_MINMAX | SUM_MEAN;
+	s.min = -1.5, s.max = 2, s.mean = 0.25;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "min -1.5 max 2 mean 0.25");
+}
+
+static void
+test_shape_with_dtype_and_dims(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	s.known = SUM_DTYPE | SUM_SHAPE;
+	s.dtype = DTYPE_FLOAT32;
+	s.ndims = 2, s.dims[0] = 10, s.dims[1] = 100;
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "float32[10,100]");
+	s.known = SUM_ELEMENTS;
+	s.elements = 1000;
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "(1000)");
+	s.known = 0;
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "");
+}
+
+static void
+test_function_names_shortened_like_debugger_v2(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(fmt_function_name("__inference_train_step_123", buf, sizeof buf), "train_step");
+	assert_string_equal(fmt_function_name("__forward_loss_45", buf, sizeof buf), "loss (fwd)");
+	assert_string_equal(fmt_function_name("__backward_loss_45_67", buf, sizeof buf), "loss (bwd)");
+	assert_string_equal(fmt_function_name("MatMul", buf, sizeof buf), "MatMul");
+	assert_string_equal(fmt_function_name("__inference_", buf, sizeof buf), "__inference_");
+	assert_string_equal(fmt_function_name("__inference_f", buf, sizeof buf), "f");
+}
+
+static void
+test_doubles_print_nonfinite_words(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(fmt_double(NAN, buf, sizeof buf), "nan");
+	assert_string_equal(fmt_double(-INFINITY, buf, sizeof buf), "-inf");
+	assert_string_equal(fmt_double(0.1234567, buf, sizeof buf), "0.123457");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_health_breakdown_in_header_order),
+		cmocka_unit_test(test_concise_and_curt_health_show_what_is_known),
+		cmocka_unit_test(test_values_mode_shows_min_max_mean),
+		cmocka_unit_test(test_shape_with_dtype_and_dims),
+		cmocka_unit_test(test_function_names_shortened_like_debugger_v2),
+		cmocka_unit_test(test_doubles_print_nonfinite_words),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,105 @@
+/*
+ * fmt.c - short text forms of summaries, shapes and function names.
+ */
+#include "fmt.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ALL_COUNTS (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE)
+
+const char *
+fmt_double(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "nan");
+	else if (isinf(v))
+		snprintf(buf, size, v < 0 ? "-inf" : "inf");
+	else
+		snprintf(buf, size, "%.6g", v);
+	return buf;
+}
+
+const char *
+fmt_shape(const struct td_summary *s, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if ((s->known & SUM_DTYPE) && s->dtype != DTYPE_INVALID)
+		used += snprintf(buf, size, "%s", td_dtype_name(s->dtype));
+	if ((s->known & SUM_SHAPE) && used < size) {
+		used += snprintf(buf + used, size - used, "[%s", s->dims_truncated ? "...," : "");
+		for (int i = 0; i < s->ndims && i < TD_MAX_DIMS && used < size; i++)
+			used += snprintf(buf + used, size - used, "%s%lld", i ? "," : "",
+					 (long long)s->dims[i]);
+		if (used < size)
+			snprintf(buf + used, size - used, "]");
+	} else if ((s->known & SUM_ELEMENTS) && used < size) {
+		snprintf(buf + used, size - used, "(%lld)", (long long)s->elements);
+	}
+	return buf;
+}
+
+const char *
+fmt_summary(const struct td_summary *s, char *buf, size_t size)
+{
+	char a[32], b[32], c[32];
+
+	if ((s->known & ALL_COUNTS) == ALL_COUNTS) {
+		snprintf(buf, size, "%lld/%lld/%lld/%lld/%lld/%lld", (long long)s->neg_inf,
+			 (long long)s->nan, (long long)s->pos_inf, (long long)s->negative,
+			 (long long)s->zero, (long long)s->positive);
+	} else if (s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)) {
+		snprintf(buf, size, "-Inf:%lld NaN:%lld +Inf:%lld", (long long)s->neg_inf,
+			 (long long)s->nan, (long long)s->pos_inf);
+	} else if (s->known & SUM_MINMAX) {
+		snprintf(buf, size, "min %s max %s%s%s", fmt_double(s->min, a, sizeof a),
+			 fmt_double(s->max, b, sizeof b), (s->known & SUM_MEAN) ? " mean " : "",
+			 (s->known & SUM_MEAN) ? fmt_double(s->mean, c, sizeof c) : "");
+	} else if (s->known & SUM_NONFINITE) {
+		snprintf(buf, size, "%s", s->has_inf_or_nan ? "Inf/NaN" : "finite");
+	} else {
+		snprintf(buf, size, "-");
+	}
+	return buf;
+}
+
+/* Drops a trailing "_<digits>" group; returns the new length. */
+static size_t
+strip_number(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	if (i > 0 && i < len && s[i - 1] == '_')
+		return i - 1;
+	return len;
+}
+
+const char *
+fmt_function_name(const char *name, char *buf, size_t size)
+{
+	static const struct { const char *prefix, *suffix; int numbers; } kinds[] = {
+		{ "__inference_", "", 1 },
+		{ "__forward_", " (fwd)", 1 },
+		{ "__backward_", " (bwd)", 2 },
+	};
+
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t plen = strlen(kinds[k].prefix);
+		if (strncmp(name, kinds[k].prefix, plen) || !name[plen])
+			continue;
+		const char *base = name + plen;
+		size_t len = strlen(base);
+		for (int i = 0; i < kinds[k].numbers; i++)
+			len = strip_number(base, len);
+		snprintf(buf, size, "%.*s%s", (int)len, base, kinds[k].suffix);
+		return buf;
+	}
+	snprintf(buf, size, "%s", name);
+	return buf;
+}

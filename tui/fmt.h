@@ -1,0 +1,37 @@
+/*
+ * fmt.h - short text forms of model values for the panes.
+ *
+ * Curses-free and unit-tested: tensor summaries in the compact form of the
+ * trace table, shapes, and function names shortened the way TensorBoard's
+ * Debugger V2 labels its timeline.
+ */
+#ifndef TD_FMT_H
+#define TD_FMT_H
+
+#include <stddef.h>
+
+#include "../reader/tensor.h"
+
+/* "float32[10,1000]", "float32", "[10,1000]" or "" from what s knows. */
+const char *fmt_shape(const struct td_summary *s, char *buf, size_t size);
+
+/* The breakdown for the trace table:
+ *   all six counts known (FULL_HEALTH):  "1/0/0/0/1/998"  (-Inf/NaN/+Inf/-/0/+)
+ *   Inf/NaN counts only (CONCISE_HEALTH): "-Inf:1 NaN:0 +Inf:0"
+ *   a flag only (CURT_HEALTH):            "Inf/NaN" or "finite"
+ *   values (FULL_TENSOR):                 "min -1 max 3.2 mean 0.5"
+ *   nothing:                              "-" */
+const char *fmt_summary(const struct td_summary *s, char *buf, size_t size);
+/* Header text of the fmt_summary column when all six counts are known. */
+#define FMT_BREAKDOWN_HEADER "-Inf/NaN/+Inf/-/0/+"
+
+/* Shortens a function name as Debugger V2 does: "__inference_train_step_123"
+ * -> "train_step", "__forward_loss_45" -> "loss (fwd)", "__backward_loss_45_67"
+ * -> "loss (bwd)"; other names are copied. */
+const char *fmt_function_name(const char *name, char *buf, size_t size);
+
+/* A double the way people read them in a table: 6 significant digits, "nan",
+ * "inf", "-inf". */
+const char *fmt_double(double v, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * tui_internal.h - the state shared by the TUI's own files.
+ *
+ * One struct tui per run.  The panes read the linked selection from here
+ * (the selected trace, execution, op, stack and source line) and change it
+ * only through the tui_* calls below, which keep the linked panes in step:
+ * selecting a trace shows its op in the graph pane and its stack in the
+ * stack pane, selecting a frame shows its line in the source pane.
+ * Not for tui/cmd*.c (they see struct cmd_ui only).
+ */
+#ifndef TD_TUI_INTERNAL_H
+#define TD_TUI_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+#include "keys.h"
+#include "layout.h"
+#include "pane.h"
+#include "theme.h"
+#include "tui.h"
+
+#define TUI_HISTORY_MAX 128
+
+enum tui_overlay {
+	OVERLAY_NONE,
+	OVERLAY_HELP,
+	OVERLAY_OUTPUT,
+	OVERLAY_TENSOR,
+};
+
+struct tui_location {
+	int pane;                   /* enum pane_id */
+	int64_t trace, execution;   /* model rows (not view rows), -1 none */
+	uint64_t row;               /* view row for the other panes */
+};
+
+struct tui_text {
+	char *title;
+	char **lines;               /* owned, already sanitized on display */
+	size_t n, cap;
+};
+
+struct tui {
+	struct model *m;
+	const struct tui_options *opt;
+	struct keymap keys;
+	struct theme theme;
+	struct layout layout;
+	struct pane panes[PANE_COUNT];
+	enum pane_id focus;
+	enum tui_overlay overlay;
+	struct pane overlay_pane;   /* help / output / tensor text */
+	struct tui_text help, output, tensor;
+	WINDOW *status_win, *prompt_win;
+	char message[512];
+	bool message_error;
+	bool quit, follow, need_relayout;
+	int exit_code;
+	double last_refresh;
+	struct model_progress progress;
+
+	/* filter on the timeline and the trace table (owned) */
+	struct model_filter *filter;
+	/* last search */
+	pcre2_code *search;
+	char search_text[256];
+
+	/* back/forward */
+	struct tui_location hist[TUI_HISTORY_MAX];
+	int hist_n, hist_pos;
+
+	/* the linked selection */
+	int64_t sel_trace;          /* model trace row, -1 none */
+	int64_t sel_exec;           /* model execution row, -1 none */
+	int64_t sel_op;             /* op shown in the graph pane, -1 none */
+	uint32_t *stack;            /* frame ids, outermost first (owned) */
+	size_t nstack;
+	char stack_origin[160];     /* "trace 88 Log" */
+	int64_t src_index;          /* source file shown, -1 none */
+	uint32_t src_line;          /* highlighted line (1-based), 0 none */
+	char src_path[512];         /* the frame's file, for missing files */
+	char src_error[512];        /* why the source cannot be shown */
+
+	struct prompt *prompt;      /* prompt.c state */
+};
+
+/* ---- tui.c --------------------------------------------------------- */
+void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void tui_focus(struct tui *t, enum pane_id id);
+/* Remembers where we are before a jump (for back/forward). */
+void tui_history_push(struct tui *t);
+
+/* ---- tui_link.c: the linked selection ------------------------------- */
+/* Moves the trace table to model row (through the filter), selects it and
+ * updates graph, stack and source.  history: push the old place first. */
+void tui_jump_trace(struct tui *t, uint64_t row, bool history);
+void tui_jump_execution(struct tui *t, uint64_t row, bool history);
+/* Called by the panes when their cursor lands on a row. */
+void tui_select_trace(struct tui *t, uint64_t row);
+void tui_select_execution(struct tui *t, uint64_t row);
+/* Shows op in the graph pane (with its creation stack). */
+void tui_select_op(struct tui *t, uint32_t op);
+/* Replaces the stack shown (copied), origin for the title. */
+void tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origin);
+/* Shows frame's file in the source pane at its line. */
+void tui_show_frame(struct tui *t, uint32_t frame);
+void tui_show_source(struct tui *t, int64_t source, uint32_t line, const char *path);
+/* Reads the current frame's file from disk (key L). */
+void tui_load_source(struct tui *t);
+/* Replaces the filter (owned; NULL clears) and refreshes the panes. */
+void tui_set_filter(struct tui *t, struct model_filter *f);
+/* Model row <-> view row of a table under the current filter. */
+int64_t tui_view_to_row(struct tui *t, enum model_table tab, uint64_t view);
+uint64_t tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool *hidden);
+uint64_t tui_view_count(struct tui *t, enum model_table tab);
+/* Re-opens every pane (the model grew or the selection changed). */
+void tui_reopen(struct tui *t);
+
+/* ---- screen.c ------------------------------------------------------ */
+bool screen_init(struct tui *t);
+void screen_done(struct tui *t);
+void screen_relayout(struct tui *t);
+void screen_draw(struct tui *t);
+void screen_draw_status(struct tui *t);
+/* Writes the screen as text to path (":save-display"). */
+bool screen_save(struct tui *t, const char *path, char *err, size_t errlen);
+
+/* ---- pane_text.c: help / output / tensor overlays -------------------- */
+extern const struct pane_ops pane_text_ops;
+void tui_text_set(struct tui_text *x, const char *title, const char *text);
+void tui_text_append(struct tui_text *x, const char *text);
+void tui_text_done(struct tui_text *x);
+void tui_open_overlay(struct tui *t, enum tui_overlay which);
+void tui_close_overlay(struct tui *t);
+void tui_build_help(struct tui *t);
+
+/* ---- pane_tensor.c ------------------------------------------------- */
+void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice);
+
+/* ---- prompt.c ------------------------------------------------------ */
+struct prompt *prompt_new(struct tui *t);
+void prompt_free(struct prompt *p);
+/* Reads a line on the prompt row with editing, history and completion.
+ * Returns a malloc'd line, or NULL when cancelled (Esc, ^C, ^G). */
+char *prompt_read(struct tui *t, const char *prefix, bool commands);
+/* ':' : reads and runs one command. */
+void prompt_command(struct tui *t);
+/* '/' : reads a regex and searches the focused pane. */
+void prompt_search(struct tui *t);
+/* n / N */
+void tui_search_next(struct tui *t, int dir);
+/* The struct cmd_ui of this TUI. */
+const struct cmd_ui *tui_cmd_ui(struct tui *t);
+
+/* The six panes. */
+extern const struct pane_ops pane_alerts_ops, pane_timeline_ops, pane_traces_ops,
+	pane_graph_ops, pane_source_ops, pane_stack_ops;
+
+#endif
