@@ -1,0 +1,329 @@
+/*
+ * tfdbg1_event.c - the contents of one tfdbg v1 file: a single serialized
+ * Event, no framing (shared/formats/tensorflow.md section 8).
+ *
+ * Tensor dump files carry the dumped tensor in summary.value[0].tensor; what
+ * it means depends on the debug op in the file name (section 8.9):
+ * DebugIdentity dumps the watched tensor, DebugNumericSummary a health
+ * vector, DebugNanCount a NaN count.  This file turns each into a
+ * td_summary of the *watched* tensor as far as the op tells, so alerts work
+ * whichever op the user chose.  Core metadata, fetch and feed files carry a
+ * log message.  Files are read whole (one tensor per file), opened O_RDONLY.
+ */
+#include "tfdbg1.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tf_event.pb-c.h"
+#include "tf_tensor.h"
+
+enum td_status
+tfdbg1_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+	int fd;
+
+	*data = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		close(fd);
+		return TD_ERR_IO;
+	}
+	if ((uint64_t)st.st_size > TFDBG1_MAX_FILE) {
+		snprintf(err, errlen, "file of %lld bytes is too large", (long long)st.st_size);
+		close(fd);
+		return TD_ERR_NOMEM;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		snprintf(err, errlen, "no memory for %lld bytes", (long long)st.st_size);
+		close(fd);
+		return TD_ERR_NOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "read failed: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return TD_ERR_IO;
+		}
+		if (n == 0)
+			break;          /* the file shrank: use what is there */
+		got += (size_t)n;
+	}
+	close(fd);
+	*data = buf;
+	*len = got;
+	return TD_OK;
+}
+
+enum td_status
+tfdbg1_log_message(const uint8_t *data, size_t len, char **message, double *wall_time_us,
+		   char *err, size_t errlen)
+{
+	Tensorflow__Event *ev = tensorflow__event__unpack(NULL, len, data);
+
+	*message = NULL;
+	if (!ev) {
+		snprintf(err, errlen, "not an Event protobuf (%zu bytes)", len);
+		return TD_ERR_DECODE;
+	}
+	if (wall_time_us)
+		*wall_time_us = ev->wall_time;
+	if (ev->what_case != TENSORFLOW__EVENT__WHAT_LOG_MESSAGE || !ev->log_message) {
+		snprintf(err, errlen, "Event holds no log_message");
+		tensorflow__event__free_unpacked(ev, NULL);
+		return TD_ERR_DECODE;
+	}
+	*message = xstrdup(ev->log_message->message ? ev->log_message->message : "");
+	tensorflow__event__free_unpacked(ev, NULL);
+	return TD_OK;
+}
+
+/* A count stored as a double in a health vector; garbage becomes 0. */
+static int64_t
+count_of(double v)
+{
+	if (!isfinite(v) || v < 0 || v > 9.0e18)
+		return 0;
+	return (int64_t)llround(v);
+}
+
+static void
+numeric_counts(struct td_summary *s, int64_t nan, int64_t ninf, int64_t neg, int64_t zero,
+	       int64_t pos, int64_t pinf)
+{
+	s->nan = nan;
+	s->neg_inf = ninf;
+	s->negative = neg;
+	s->zero = zero;
+	s->positive = pos;
+	s->pos_inf = pinf;
+	s->has_inf_or_nan = nan + ninf + pinf > 0;
+	s->known |= SUM_NAN | SUM_NEG_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE |
+		    SUM_POS_INF | SUM_NONFINITE;
+}
+
+/* min, max and mean are over finite values; with none the vector holds
+ * +inf, -inf and NaN there, which are not values of the tensor. */
+static void
+numeric_moments(struct td_summary *s, double min, double max, double mean)
+{
+	if (s->negative + s->zero + s->positive == 0)
+		return;
+	s->min = min;
+	s->max = max;
+	s->mean = mean;
+	s->known |= SUM_MINMAX | SUM_MEAN;
+}
+
+static void
+numeric_shape(struct td_summary *s, const double *v, size_t rank)
+{
+	size_t i, first = rank > TD_MAX_DIMS ? rank - TD_MAX_DIMS : 0;
+
+	s->dtype = tf_dtype_to_td((int)v[12]);
+	s->rank = (int)rank;
+	s->ndims = (int)(rank - first);
+	s->dims_truncated = first > 0;
+	for (i = first; i < rank; i++)
+		s->dims[i - first] = count_of(v[14 + i]);
+	s->known |= SUM_DTYPE | SUM_RANK | SUM_SHAPE;
+}
+
+const char *
+tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out)
+{
+	bool current = n >= 14 && isfinite(v[13]) && v[13] >= 0 && v[13] <= 64 &&
+		       n == 14 + (size_t)v[13];
+
+	memset(out, 0, sizeof(*out));
+	if (!current && n != 12)
+		return NULL;
+	if (current)
+		numeric_shape(out, v, (size_t)v[13]);
+	if (v[0] == 0) {
+		/* is_initialized == 0: nothing else in the vector is a value */
+		out->known |= SUM_UNINITIALIZED;
+		return current ? "DebugNumericSummary (14 + rank)" : "DebugNumericSummary (12, old)";
+	}
+	out->elements = count_of(v[1]);
+	out->known |= SUM_ELEMENTS;
+	if (current) {
+		numeric_counts(out, count_of(v[2]), count_of(v[3]), count_of(v[4]),
+			       count_of(v[5]), count_of(v[6]), count_of(v[7]));
+	} else {
+		/* old layout: NaN sits at index 7 (section 8.9) */
+		numeric_counts(out, count_of(v[7]), count_of(v[2]), count_of(v[3]),
+			       count_of(v[4]), count_of(v[5]), count_of(v[6]));
+	}
+	numeric_moments(out, v[8], v[9], v[10]);
+	return current ? "DebugNumericSummary (14 + rank)" : "DebugNumericSummary (12, old)";
+}
+
+static bool
+is_identity_op(const char *op)
+{
+	return !strcmp(op, "DebugIdentity") || !strcmp(op, "DebugIdentityV3");
+}
+
+/* Dtype and shape of a TensorProto into s (for values that are not decoded). */
+static void
+proto_shape(const Tensorflow__TensorProto *tp, struct td_summary *s)
+{
+	const Tensorflow__TensorShapeProto *sh = tp->tensor_shape;
+	size_t rank = sh ? sh->n_dim : 0, i, first = rank > TD_MAX_DIMS ? rank - TD_MAX_DIMS : 0;
+	int64_t n = 1;
+
+	s->dtype = tf_dtype_to_td(tp->dtype);
+	s->rank = (int)rank;
+	s->ndims = (int)(rank - first);
+	s->dims_truncated = first > 0;
+	s->known |= SUM_DTYPE | SUM_RANK | SUM_SHAPE;
+	for (i = 0; i < rank; i++) {
+		int64_t d = sh->dim[i]->size;
+
+		if (i >= first)
+			s->dims[i - first] = d;
+		if (d < 0 || (d && n > INT64_MAX / d))
+			return;     /* unknown size: no element count */
+		n *= d;
+	}
+	s->elements = n;
+	s->known |= SUM_ELEMENTS;
+}
+
+/* The dumped tensor as a vector of doubles (health vectors, NaN counts). */
+static void
+take_vector(struct tfdbg1_datum *d, const struct td_tensor *t)
+{
+	int64_t i, n = t ? TD_MIN(t->n, 4096) : 0;
+
+	if (n <= 0)
+		return;
+	d->vector = xmalloc((size_t)n * sizeof(double));
+	for (i = 0; i < n; i++)
+		d->vector[i] = td_tensor_get(t, i);
+	d->nvector = (size_t)n;
+}
+
+static void
+summarize_debug_op(struct tfdbg1_datum *d, const char *op, const Tensorflow__TensorProto *tp,
+		   struct td_tensor *t, bool uninit)
+{
+	if (is_identity_op(op)) {
+		if (uninit || !t) {
+			proto_shape(tp, &d->summary);
+			if (uninit)
+				d->summary.known |= SUM_UNINITIALIZED;
+		} else {
+			td_tensor_summarize(t, &d->summary);
+			d->value = t;
+			return;
+		}
+	} else if (!strcmp(op, "DebugNumericSummary")) {
+		take_vector(d, t);
+		d->layout = tfdbg1_numeric_summary(d->vector, d->nvector, &d->summary);
+		if (!d->layout)
+			proto_shape(tp, &d->summary);
+	} else if (!strcmp(op, "DebugNanCount")) {
+		take_vector(d, t);
+		if (d->nvector >= 1) {
+			d->summary.nan = count_of(d->vector[0]);
+			d->summary.known |= SUM_NAN;
+			if (d->summary.nan > 0) {
+				d->summary.has_inf_or_nan = true;
+				d->summary.known |= SUM_NONFINITE;
+			}
+			d->layout = "DebugNanCount";
+		}
+	} else {
+		/* an op tdbg does not know: show what it dumped, claim nothing */
+		proto_shape(tp, &d->summary);
+		d->value = t;
+		return;
+	}
+	td_tensor_free(t);
+}
+
+static void
+copy_value_strings(struct tfdbg1_datum *d, const Tensorflow__Summary__Value *v)
+{
+	if (v->tag && v->tag[0])
+		d->tag = xstrdup(v->tag);
+	if (v->node_name && v->node_name[0])
+		d->debug_node = xstrdup(v->node_name);
+	if (v->metadata && v->metadata->plugin_data && v->metadata->plugin_data->content.len)
+		d->plugin_content = xstrndup((const char *)v->metadata->plugin_data->content.data,
+					     v->metadata->plugin_data->content.len);
+}
+
+enum td_status
+tfdbg1_datum_decode(const uint8_t *data, size_t len, const char *debug_op,
+		    struct tfdbg1_datum *out, char *err, size_t errlen)
+{
+	Tensorflow__Event *ev;
+	const Tensorflow__Summary__Value *v;
+	struct td_tensor *t = NULL;
+	bool uninit = false;
+	enum td_status st;
+
+	memset(out, 0, sizeof(*out));
+	ev = tensorflow__event__unpack(NULL, len, data);
+	if (!ev) {
+		snprintf(err, errlen, "not an Event protobuf (%zu bytes)", len);
+		return TD_ERR_DECODE;
+	}
+	if (ev->what_case != TENSORFLOW__EVENT__WHAT_SUMMARY || !ev->summary ||
+	    ev->summary->n_value == 0 ||
+	    ev->summary->value[0]->value_case != TENSORFLOW__SUMMARY__VALUE__VALUE_TENSOR) {
+		snprintf(err, errlen, "Event holds no summary value with a tensor");
+		tensorflow__event__free_unpacked(ev, NULL);
+		return TD_ERR_DECODE;
+	}
+	v = ev->summary->value[0];
+	out->wall_time_us = ev->wall_time;
+	out->tf_dtype = v->tensor->dtype;
+	copy_value_strings(out, v);
+	st = tfdbg1_tensor_decode(v->tensor, &t, &uninit, err, errlen);
+	if (st != TD_OK) {
+		tensorflow__event__free_unpacked(ev, NULL);
+		tfdbg1_datum_done(out);
+		return st;
+	}
+	summarize_debug_op(out, debug_op, v->tensor, t, uninit);
+	tensorflow__event__free_unpacked(ev, NULL);
+	return TD_OK;
+}
+
+void
+tfdbg1_datum_done(struct tfdbg1_datum *d)
+{
+	if (!d)
+		return;
+	free(d->tag);
+	free(d->debug_node);
+	free(d->plugin_content);
+	td_tensor_free(d->value);
+	free(d->vector);
+	memset(d, 0, sizeof(*d));
+}
