@@ -53,6 +53,9 @@ struct cmd_env {
 	struct strbuf *out;         /* the command's output */
 	struct strbuf *err;         /* one line "CMD: cause" on failure */
 	const struct cmd_ui *ui;    /* NULL in batch mode */
+	/* Batch: host/rank restriction set by "rank N" for the commands that
+	 * follow (borrowed from the model, NULL = all).  Zero-initialise. */
+	const char *host;
 };
 
 struct cmd_info {

@@ -1,0 +1,324 @@
+/*
+ * cmd.c - the command table, word splitting and the dispatcher shared by
+ * batch mode (-e) and the TUI prompt.
+ *
+ * Handlers live in cmd_*.c by subject and receive argv with argv[0] = the
+ * command name; argc counts it.  The table's min_args/max_args count the
+ * words after the name (options included), so commands with options say -1
+ * and check their positionals themselves.  Nothing here prints: output and
+ * errors go to env->out / env->err, main.c or the TUI decides where they go.
+ */
+#include "cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_internal.h"
+
+#define B CMD_BATCH
+#define T CMD_TUI
+
+static const struct cmd_info commands[] = {
+	{ "info", cmd_info, 0, 0, B | T, "info",
+	  "Dump facts: format, hosts, debug mode, row counts, alerts, problems", COMPLETE_NONE },
+	{ "alerts", cmd_alerts, 0, 2, B | T, "alerts [--limit N]",
+	  "NaN/Inf and overflow alerts, grouped by op type", COMPLETE_NONE },
+	{ "first-nonfinite", cmd_first_nonfinite, 0, 0, B | T, "first-nonfinite",
+	  "The first tensor with NaN or Inf in execution order (the likely origin)", COMPLETE_NONE },
+	{ "traces", cmd_traces, 0, -1, B | T,
+	  "traces [A:B] [--op REGEX] [--type REGEX] [--nonfinite] [--graph G] [--host H] [--execution N]",
+	  "Graph execution trace rows; A:B slices the matching rows", COMPLETE_OP },
+	{ "executions", cmd_executions, 0, -1, B | T,
+	  "executions [A:B] [--op REGEX] [--type REGEX] [--nonfinite] [--graph G] [--host H]",
+	  "Timeline rows (eager ops, function calls, runs); A:B slices the matching rows", COMPLETE_OP },
+	{ "trace", cmd_trace, 0, 3, B | T, "trace N [--slice SLICE]",
+	  "One trace row: full summary, values, op and stack", COMPLETE_NONE },
+	{ "execution", cmd_execution, 1, 3, B | T, "execution N [--slice SLICE]",
+	  "One execution: per-output summaries, values and stack", COMPLETE_NONE },
+	{ "print", cmd_print, 1, -1, B | T, "print N [SLICE]",
+	  "Tensor values of trace N with numpy slicing, e.g. print 88 [0:10]", COMPLETE_NONE },
+	{ "op", cmd_op, 1, 3, B | T, "op NAME [--graph ID]",
+	  "An op: type, graph, device, inputs, consumers, output tensor ids, stack", COMPLETE_OP },
+	{ "inputs", cmd_inputs, 0, 1, B | T, "inputs N",
+	  "Inputs of trace N's op, each with the latest trace row before N", COMPLETE_NONE },
+	{ "consumers", cmd_consumers, 0, 1, B | T, "consumers N",
+	  "Consumers of trace N's tensor, each with its first trace row after N", COMPLETE_NONE },
+	{ "stack", cmd_stack, 0, 2, B | T, "stack trace N | stack execution N | stack op NAME",
+	  "Creation stack, outermost frame first", COMPLETE_OP },
+	{ "sources", cmd_sources, 0, 0, B | T, "sources",
+	  "The source files the dump holds", COMPLETE_NONE },
+	{ "source", cmd_source, 1, 2, B | T, "source PATH [LINE | A:B]",
+	  "Lines of a source file (from the dump, else from disk)", COMPLETE_SOURCE },
+	{ "graphs", cmd_graphs, 0, 0, B | T, "graphs",
+	  "Graphs with their ids, names, enclosing graph and op counts", COMPLETE_NONE },
+	{ "problems", cmd_problems, 0, 0, B | T, "problems",
+	  "Corrupt, torn and missing records: file, offset, record, what", COMPLETE_NONE },
+	{ "compare", cmd_compare, 1, 3, B | T, "compare OP [--iterations A,B]",
+	  "The same op's summary across executions, hosts and ranks", COMPLETE_OP },
+	{ "rank", cmd_rank, 0, 1, B | T, "rank [N | HOST | all]",
+	  "Restrict to one rank/host (batch: the following commands)", COMPLETE_NONE },
+	{ "filter", cmd_filter, 1, -1, T,
+	  "filter [op=REGEX] [type=REGEX] [nonfinite] [graph=G] [host=H] | filter off",
+	  "Filter the timeline and the trace table", COMPLETE_NONE },
+	{ "goto", cmd_goto, 1, 2, T, "goto [trace | execution] N",
+	  "Jump to a trace (default) or execution row", COMPLETE_NONE },
+	{ "theme", cmd_theme, 1, 1, T, "theme NAME",
+	  "Switch the colour theme (dark, light, mono, high-contrast)", COMPLETE_THEME },
+	{ "follow", cmd_follow, 1, 1, T, "follow on|off",
+	  "Pick up records appended to a growing dump", COMPLETE_NONE },
+	{ "save-display", cmd_save_display, 1, 1, T, "save-display FILE",
+	  "Write the screen as text to FILE", COMPLETE_NONE },
+	{ "tensor", cmd_tensor, 0, -1, T, "tensor [SLICE]",
+	  "Tensor view of the selected trace row", COMPLETE_NONE },
+	{ "quit", cmd_quit, 0, 0, T, "quit",
+	  "Leave tdbg", COMPLETE_NONE },
+	{ "help", cmd_help, 0, 1, B | T, "help [CMD]",
+	  "Commands and their usage", COMPLETE_COMMAND },
+};
+
+#undef B
+#undef T
+
+const struct cmd_info *
+cmd_table(size_t *n)
+{
+	*n = TD_ARRAY_SIZE(commands);
+	return commands;
+}
+
+const struct cmd_info *
+cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* ---- word splitting ------------------------------------------------- */
+
+struct words {
+	char **v;
+	size_t n, cap;
+	struct strbuf cur;
+	bool in_word;
+};
+
+static void
+words_end(struct words *w)
+{
+	if (!w->in_word)
+		return;
+	TD_GROW(w->v, w->cap, w->n + 2);
+	w->v[w->n++] = strbuf_take(&w->cur);
+	w->v[w->n] = NULL;
+	w->in_word = false;
+}
+
+static void
+words_add(struct words *w, char c)
+{
+	strbuf_addc(&w->cur, c);
+	w->in_word = true;
+}
+
+/* Inside "...": a backslash escapes only $ ` " \ and newline (POSIX). */
+static const char *
+split_double(struct words *w, const char *p)
+{
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\' && p[1] && strchr("$`\"\\\n", p[1]))
+			p++;
+		words_add(w, *p);
+	}
+	return *p ? p : NULL;
+}
+
+int
+cmd_split(const char *line, char ***argv, char *err, size_t errlen)
+{
+	struct words w = {0};
+	const char *p;
+
+	for (p = line; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			words_end(&w);
+		} else if (*p == '\'') {
+			const char *q = strchr(p + 1, '\'');
+
+			if (!q)
+				goto unterminated;
+			w.in_word = true;
+			strbuf_add(&w.cur, p + 1, (size_t)(q - p - 1));
+			p = q;
+		} else if (*p == '"') {
+			w.in_word = true;
+			if (!(p = split_double(&w, p + 1)))
+				goto unterminated;
+		} else if (*p == '\\') {
+			if (!p[1]) {
+				snprintf(err, errlen, "trailing backslash");
+				goto fail;
+			}
+			words_add(&w, *++p);
+		} else {
+			words_add(&w, *p);
+		}
+	}
+	words_end(&w);
+	if (!w.v)
+		w.v = xcalloc(1, sizeof(*w.v));
+	*argv = w.v;
+	return (int)w.n;
+unterminated:
+	snprintf(err, errlen, "unterminated quote");
+fail:
+	strbuf_done(&w.cur);
+	cmd_split_free(w.v, (int)w.n);
+	*argv = NULL;
+	return -1;
+}
+
+void
+cmd_split_free(char **argv, int argc)
+{
+	int i;
+
+	if (!argv)
+		return;
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+/* Turns the cause a handler left in env->err into "CMD: cause" and, in JSON
+ * mode, replaces the output with {"error": "CMD: cause"}. */
+static enum td_status
+report(struct cmd_env *env, const char *name, enum td_status st)
+{
+	struct strbuf msg = {0};
+	struct json j;
+
+	strbuf_addf(&msg, "%s: %s", name,
+		    env->err->len ? env->err->buf : td_strerror(st));
+	strbuf_reset(env->err);
+	strbuf_add(env->err, msg.buf, msg.len);
+	if (env->json) {
+		strbuf_reset(env->out);
+		json_init(&j, env->out);
+		json_object_begin(&j);
+		json_kv_string(&j, "error", msg.buf);
+		json_object_end(&j);
+	}
+	strbuf_done(&msg);
+	return st;
+}
+
+static enum td_status
+check_args(struct cmd_env *env, const struct cmd_info *c, int nargs)
+{
+	if (!(c->flags & CMD_BATCH) && !env->ui)
+		return cmd_fail(env, TD_ERR_UNSUPPORTED, "needs the TUI (not available with -e)");
+	if (!(c->flags & CMD_TUI) && env->ui)
+		return cmd_fail(env, TD_ERR_UNSUPPORTED, "only available with -e");
+	if (nargs < c->min_args || (c->max_args >= 0 && nargs > c->max_args))
+		return cmd_fail(env, TD_ERR_ARGS, "usage: %s", c->usage);
+	return TD_OK;
+}
+
+enum td_status
+cmd_run(struct cmd_env *env, const char *line)
+{
+	const struct cmd_info *c;
+	char **argv = NULL;
+	char why[128];
+	enum td_status st;
+	int argc;
+
+	strbuf_reset(env->out);
+	strbuf_reset(env->err);
+	argc = cmd_split(line, &argv, why, sizeof why);
+	if (argc < 0) {
+		char name[48];
+
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(line, " \t"), line);
+		cmd_fail(env, TD_ERR_ARGS, "%s", why);
+		return report(env, name, TD_ERR_ARGS);
+	}
+	if (argc == 0) {
+		cmd_split_free(argv, argc);
+		cmd_fail(env, TD_ERR_ARGS, "empty command (try help)");
+		return report(env, "command", TD_ERR_ARGS);
+	}
+	c = cmd_find(argv[0]);
+	if (!c) {
+		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)");
+		st = report(env, argv[0], TD_ERR_NOTFOUND);
+	} else if ((st = check_args(env, c, argc - 1)) != TD_OK) {
+		st = report(env, c->name, st);
+	} else if ((st = c->fn(env, argc, argv)) != TD_OK) {
+		st = report(env, c->name, st);
+	}
+	cmd_split_free(argv, argc);
+	return st;
+}
+
+/* ---- help ---------------------------------------------------------------- */
+
+static void
+help_json_one(struct json *j, const struct cmd_info *c)
+{
+	json_object_begin(j);
+	json_kv_string(j, "name", c->name);
+	json_kv_string(j, "usage", c->usage);
+	json_kv_string(j, "summary", c->summary);
+	json_kv_bool(j, "batch", c->flags & CMD_BATCH);
+	json_kv_bool(j, "tui", c->flags & CMD_TUI);
+	json_object_end(j);
+}
+
+static void
+help_text_one(struct strbuf *out, const struct cmd_info *c)
+{
+	strbuf_addf(out, "%s%s\n    %s\n", c->usage,
+		    (c->flags & CMD_BATCH) ? "" : "   (TUI only)", c->summary);
+}
+
+enum td_status
+cmd_help(struct cmd_env *env, int argc, char **argv)
+{
+	const struct cmd_info *c = NULL;
+	struct json j;
+	size_t i;
+
+	if (argc > 1 && !(c = cmd_find(argv[1])))
+		return cmd_fail(env, TD_ERR_NOTFOUND, "%s: unknown command", argv[1]);
+	if (env->json) {
+		json_init(&j, env->out);
+		if (c) {
+			help_json_one(&j, c);
+			return TD_OK;
+		}
+		json_object_begin(&j);
+		json_key(&j, "commands");
+		json_array_begin(&j);
+		for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+			help_json_one(&j, &commands[i]);
+		json_array_end(&j);
+		json_object_end(&j);
+		return TD_OK;
+	}
+	if (c) {
+		help_text_one(env->out, c);
+		return TD_OK;
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+		help_text_one(env->out, &commands[i]);
+	return TD_OK;
+}

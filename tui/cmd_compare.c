@@ -1,0 +1,191 @@
+/*
+ * cmd_compare.c - "compare OP [--iterations A,B]": the same op's tensors
+ * across executions (runs, graph runs), hosts and ranks, to spot where a
+ * value diverged.
+ *
+ * Rows are the trace rows whose op name is exactly OP (on every host; a
+ * "rank" restriction narrows them).  The iteration of a row is the number
+ * that follows "iteration" or "iter" in its execution's label (MindSpore
+ * graph runs), else the execution row number (tfdbg1 runs, tfdbg2).
+ * --iterations A,B keeps the rows of those iterations.
+ */
+#include "cmd_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_ITERATIONS 64
+
+/* PCRE2 pattern matching name literally: ^\Q...\E$ with \E escaped. */
+static char *
+exact_regex(const char *name)
+{
+	struct strbuf sb = {0};
+	const char *p;
+
+	strbuf_adds(&sb, "^\\Q");
+	for (p = name; *p; p++) {
+		if (p[0] == '\\' && p[1] == 'E') {
+			strbuf_adds(&sb, "\\E\\\\E\\Q");
+			p++;
+			continue;
+		}
+		strbuf_addc(&sb, *p);
+	}
+	strbuf_adds(&sb, "\\E$");
+	return strbuf_take(&sb);
+}
+
+static int64_t
+iteration_of(struct cmd_env *env, int64_t exec)
+{
+	struct model_execution e;
+	const char *p;
+
+	if (exec < 0 || model_execution_get(env->m, (uint64_t)exec, &e) != TD_OK || !e.op_type)
+		return exec;
+	for (p = e.op_type; *p; p++) {
+		if (strncasecmp(p, "iter", 4) != 0)
+			continue;
+		p += 4;
+		while (isalpha((unsigned char)*p))
+			p++;
+		while (*p == ' ' || *p == '_' || *p == '=' || *p == ':' || *p == '-')
+			p++;
+		if (isdigit((unsigned char)*p))
+			return strtoll(p, NULL, 10);
+	}
+	return exec;
+}
+
+static enum td_status
+parse_iterations(struct cmd_env *env, const char *text, int64_t *it, size_t *n)
+{
+	char *copy = xstrdup(text), *tok, *save = NULL;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n >= MAX_ITERATIONS || !cmd_parse_i64(tok, &it[*n])) {
+			free(copy);
+			return cmd_fail(env, TD_ERR_ARGS, "--iterations wants numbers A,B,... not \"%s\"", text);
+		}
+		(*n)++;
+	}
+	free(copy);
+	if (*n == 0)
+		return cmd_fail(env, TD_ERR_ARGS, "--iterations wants numbers A,B,...");
+	return TD_OK;
+}
+
+static bool
+wanted(const int64_t *it, size_t n, int64_t v)
+{
+	size_t i;
+
+	if (n == 0)
+		return true;
+	for (i = 0; i < n; i++)
+		if (it[i] == v)
+			return true;
+	return false;
+}
+
+static void
+compare_row(struct cmd_env *env, struct json *j, const struct model_trace *t, int64_t iter)
+{
+	if (!j) {
+		strbuf_addf(env->out, "%8llu  %-12s iter %-6lld %s %-3u ", (unsigned long long)t->index,
+			    cmd_txt(t->host), (long long)iter,
+			    (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
+		cmd_text_summary(env->out, &t->summary);
+		strbuf_addc(env->out, '\n');
+		return;
+	}
+	json_object_begin(j);
+	json_kv_uint(j, "trace_index", t->index);
+	json_kv_string(j, "host", cmd_nz(t->host));
+	json_key(j, "execution");
+	if (t->execution >= 0)
+		json_int(j, t->execution);
+	else
+		json_null(j);
+	json_kv_int(j, "iteration", iter);
+	json_kv_uint(j, "output_slot", t->slot);
+	json_kv_bool(j, "is_input", t->flags & ROW_INPUT);
+	json_kv_bool(j, "nonfinite", t->flags & ROW_NONFINITE);
+	json_key(j, "summary");
+	cmd_json_summary(j, &t->summary);
+	json_object_end(j);
+}
+
+static uint64_t
+compare_rows(struct cmd_env *env, struct model_filter *f, struct json *j,
+	     const int64_t *it, size_t nit)
+{
+	struct model_trace t;
+	int64_t row = model_filter_next(env->m, f, TABLE_TRACES, 0, 1), iter;
+	uint64_t shown = 0;
+
+	for (; row >= 0; row = model_filter_next(env->m, f, TABLE_TRACES, (uint64_t)row + 1, 1)) {
+		if (model_trace_get(env->m, (uint64_t)row, &t) != TD_OK)
+			continue;
+		iter = iteration_of(env, t.execution);
+		if (!wanted(it, nit, iter))
+			continue;
+		compare_row(env, j, &t, iter);
+		shown++;
+	}
+	return shown;
+}
+
+enum td_status
+cmd_compare(struct cmd_env *env, int argc, char **argv)
+{
+	const char *iters = NULL;
+	const struct cmd_opt opts[] = { { "iterations", &iters, NULL }, { NULL, NULL, NULL } };
+	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
+	struct model_filter *f;
+	int64_t it[MAX_ITERATIONS];
+	size_t nit = 0;
+	char *pos[1], *re, err[512];
+	struct json j;
+	int npos;
+	enum td_status st;
+
+	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
+		return st;
+	if (npos != 1)
+		return cmd_fail(env, TD_ERR_ARGS, "usage: compare OP [--iterations A,B]");
+	if (iters && (st = parse_iterations(env, iters, it, &nit)) != TD_OK)
+		return st;
+	re = exact_regex(pos[0]);
+	spec.op_regex = re;
+	spec.host = env->host;
+	st = model_filter_new(env->m, &spec, &f, err, sizeof err);
+	free(re);
+	if (st != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	if (model_filter_count(env->m, f, TABLE_TRACES) == 0) {
+		model_filter_free(f);
+		return cmd_fail(env, TD_ERR_NOTFOUND, "no trace rows of op \"%s\"", pos[0]);
+	}
+	if (env->json) {
+		json_init(&j, env->out);
+		json_object_begin(&j);
+		json_kv_string(&j, "op_name", pos[0]);
+		json_key(&j, "rows");
+		json_array_begin(&j);
+		compare_rows(env, f, &j, it, nit);
+		json_array_end(&j);
+		json_object_end(&j);
+	} else {
+		strbuf_addf(env->out, "%s\n", pos[0]);
+		if (compare_rows(env, f, NULL, it, nit) == 0)
+			strbuf_adds(env->out, "  no rows in those iterations\n");
+	}
+	model_filter_free(f);
+	return TD_OK;
+}

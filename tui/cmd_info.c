@@ -1,0 +1,486 @@
+/*
+ * cmd_info.c - dump-level commands: info, alerts, first-nonfinite,
+ * problems, graphs.  Their JSON shapes are documented in README.md
+ * (section Commands) and checked by ../shared/cases.json.
+ */
+#include "cmd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- info --------------------------------------------------------------- */
+
+/* Fields info prints itself; a reader meta key of the same name is not
+ * repeated. */
+static const char *const info_fields[] = {
+	"format", "path", "hosts", "host", "tensor_debug_mode", "executions",
+	"graph_execution_traces", "ops", "graphs", "devices", "source_files",
+	"stack_frames", "alerts", "corrupt_records", "torn_files", "missing_files",
+	"problems",
+};
+
+static bool
+is_info_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(info_fields); i++)
+		if (strcmp(info_fields[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* Meta values are decimal text for numbers: an integer becomes a number. */
+static void
+json_meta_value(struct json *j, const char *v)
+{
+	int64_t n;
+
+	if (v && cmd_parse_i64(v, &n) && !(v[0] == '0' && v[1]) && !(v[0] == '-' && v[1] == '0'))
+		json_int(j, n);
+	else
+		json_string(j, v);
+}
+
+static void
+json_meta(struct json *j, const struct model_meta *mm)
+{
+	size_t i;
+
+	json_key(j, mm->key);
+	if (!mm->list) {
+		json_meta_value(j, mm->nvalues ? mm->values[mm->nvalues - 1] : NULL);
+		return;
+	}
+	json_array_begin(j);
+	for (i = 0; i < mm->nvalues; i++)
+		json_meta_value(j, mm->values[i]);
+	json_array_end(j);
+}
+
+static void
+info_json(struct cmd_env *env, const struct model_info *in)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_string(&j, "format", in->format);
+	json_kv_string(&j, "path", in->path);
+	json_key(&j, "hosts");
+	json_array_begin(&j);
+	for (i = 0; i < in->nhosts; i++)
+		json_string(&j, in->hosts[i]);
+	json_array_end(&j);
+	json_kv_string(&j, "tensor_debug_mode", in->tensor_debug_mode);
+	json_kv_uint(&j, "executions", in->executions);
+	json_kv_uint(&j, "graph_execution_traces", in->traces);
+	json_kv_uint(&j, "ops", in->ops);
+	json_kv_uint(&j, "graphs", in->graphs);
+	json_kv_uint(&j, "devices", in->devices);
+	json_kv_uint(&j, "source_files", in->source_files);
+	json_kv_uint(&j, "stack_frames", in->stack_frames);
+	json_kv_uint(&j, "alerts", in->alerts);
+	json_kv_uint(&j, "corrupt_records", in->corrupt_records);
+	json_kv_uint(&j, "torn_files", in->torn_files);
+	json_kv_uint(&j, "missing_files", in->missing_files);
+	for (i = 0; i < in->nmeta; i++)
+		if (!is_info_field(in->meta[i].key))
+			json_meta(&j, &in->meta[i]);
+	if (env->host)
+		json_kv_string(&j, "restricted_to_host", env->host);
+	json_object_end(&j);
+}
+
+static void
+info_text(struct cmd_env *env, const struct model_info *in)
+{
+	struct strbuf *o = env->out;
+	size_t i, k;
+
+	strbuf_addf(o, "%-24s %s\n%-24s %s\n", "format", cmd_txt(in->format), "path", in->path);
+	strbuf_addf(o, "%-24s", "hosts");
+	for (i = 0; i < in->nhosts; i++)
+		strbuf_addf(o, " %s", in->hosts[i]);
+	strbuf_addf(o, "\n%-24s %s\n", "tensor_debug_mode", cmd_txt(in->tensor_debug_mode));
+#define ROW(name, v) strbuf_addf(o, "%-24s %llu\n", name, (unsigned long long)(v))
+	ROW("executions", in->executions);
+	ROW("graph_execution_traces", in->traces);
+	ROW("ops", in->ops);
+	ROW("graphs", in->graphs);
+	ROW("devices", in->devices);
+	ROW("source_files", in->source_files);
+	ROW("stack_frames", in->stack_frames);
+	ROW("alerts", in->alerts);
+	ROW("corrupt_records", in->corrupt_records);
+	ROW("torn_files", in->torn_files);
+	ROW("missing_files", in->missing_files);
+#undef ROW
+	for (i = 0; i < in->nmeta; i++) {
+		if (is_info_field(in->meta[i].key))
+			continue;
+		strbuf_addf(o, "%-24s", in->meta[i].key);
+		for (k = 0; k < in->meta[i].nvalues; k++)
+			strbuf_addf(o, " %s", in->meta[i].values[k]);
+		strbuf_addc(o, '\n');
+	}
+	if (env->host)
+		strbuf_addf(o, "%-24s %s\n", "restricted_to_host", env->host);
+}
+
+enum td_status
+cmd_info(struct cmd_env *env, int argc, char **argv)
+{
+	struct model_info in;
+
+	(void)argc;
+	(void)argv;
+	model_info(env->m, &in);
+	if (env->json)
+		info_json(env, &in);
+	else
+		info_text(env, &in);
+	return TD_OK;
+}
+
+/* ---- alerts -------------------------------------------------------------- */
+
+/* The host a trace/execution row came from, "" unknown. */
+static const char *
+row_host(struct cmd_env *env, enum model_source_kind kind, uint64_t index)
+{
+	struct model_trace t;
+	struct model_execution e;
+
+	if (kind == SRC_TRACE)
+		return model_trace_get(env->m, index, &t) == TD_OK && t.host ? t.host : "";
+	return model_execution_get(env->m, index, &e) == TD_OK && e.host ? e.host : "";
+}
+
+static bool
+alert_visible(struct cmd_env *env, const struct model_alert *a)
+{
+	return !env->host || strcmp(row_host(env, a->source, a->index), env->host) == 0;
+}
+
+/* Counts per op type (first appearance order), over the visible alerts. */
+struct type_count {
+	const char *type;
+	uint64_t n;
+};
+
+static void
+count_type(struct type_count **tc, size_t *n, size_t *cap, const char *type, uint64_t add)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*tc)[i].type, type) == 0) {
+			(*tc)[i].n += add;
+			return;
+		}
+	TD_GROW(*tc, *cap, *n + 1);
+	(*tc)[*n].type = type;
+	(*tc)[(*n)++].n = add;
+}
+
+static size_t
+alert_types(struct cmd_env *env, struct type_count **tc, uint64_t *total)
+{
+	size_t n = 0, cap = 0, ng, i;
+	struct model_alert_group *g;
+	struct model_alert a;
+	uint64_t k, na = model_alert_count(env->m);
+
+	*tc = NULL;
+	*total = 0;
+	if (!env->host) {
+		ng = model_alert_groups(env->m, NULL, 0);
+		g = xcalloc(ng ? ng : 1, sizeof(*g));
+		ng = TD_MIN(ng, model_alert_groups(env->m, g, ng));
+		for (i = 0; i < ng; i++) {
+			count_type(tc, &n, &cap, g[i].op_type ? g[i].op_type : "", g[i].count);
+			*total += g[i].count;
+		}
+		free(g);
+		return n;
+	}
+	for (k = 0; k < na; k++)
+		if (model_alert_get(env->m, k, &a) == TD_OK && alert_visible(env, &a)) {
+			count_type(tc, &n, &cap, a.op_type ? a.op_type : "", 1);
+			(*total)++;
+		}
+	return n;
+}
+
+static void
+alert_json_item(struct json *j, const struct model_alert *a)
+{
+	json_object_begin(j);
+	json_kv_string(j, "kind", a->kind);
+	json_kv_string(j, "source", a->source == SRC_TRACE ? "trace" : "execution");
+	json_kv_uint(j, "index", a->index);
+	json_kv_uint(j, "output_slot", a->slot);
+	json_kv_string(j, "op_type", a->op_type);
+	json_kv_string(j, "op_name", a->op_name);
+	cmd_json_counts(j, &a->summary);
+	if (a->detail)
+		json_kv_string(j, "detail", a->detail);
+	json_object_end(j);
+}
+
+static void
+alert_text_item(struct strbuf *o, const struct model_alert *a)
+{
+	strbuf_addf(o, "  %-9s %8llu  %-8s %s:%u (%s) ",
+		    a->source == SRC_TRACE ? "trace" : "execution",
+		    (unsigned long long)a->index, cmd_txt(a->kind), cmd_txt(a->op_name), a->slot,
+		    cmd_txt(a->op_type));
+	cmd_text_summary(o, &a->summary);
+	if (a->detail)
+		strbuf_addf(o, "  %s", a->detail);
+	strbuf_addc(o, '\n');
+}
+
+static void
+alerts_items(struct cmd_env *env, struct json *j, uint64_t limit, uint64_t *shown)
+{
+	uint64_t k, na = model_alert_count(env->m);
+	struct model_alert a;
+
+	*shown = 0;
+	for (k = 0; k < na && *shown < limit; k++) {
+		if (model_alert_get(env->m, k, &a) != TD_OK || !alert_visible(env, &a))
+			continue;
+		if (j)
+			alert_json_item(j, &a);
+		else
+			alert_text_item(env->out, &a);
+		(*shown)++;
+	}
+}
+
+enum td_status
+cmd_alerts(struct cmd_env *env, int argc, char **argv)
+{
+	const char *limit_text = NULL;
+	const struct cmd_opt opts[] = { { "limit", &limit_text, NULL }, { NULL, NULL, NULL } };
+	uint64_t limit = env->json ? UINT64_MAX : 50, total, shown;
+	struct type_count *tc;
+	struct json j;
+	size_t i, n;
+	int npos;
+	enum td_status st;
+
+	if ((st = cmd_parse_opts(env, argc, argv, opts, NULL, &npos, 0)) != TD_OK)
+		return st;
+	if (limit_text && !cmd_parse_u64(limit_text, &limit))
+		return cmd_fail(env, TD_ERR_ARGS, "--limit wants a number, not \"%s\"", limit_text);
+	n = alert_types(env, &tc, &total);
+	if (env->json) {
+		json_init(&j, env->out);
+		json_object_begin(&j);
+		json_kv_uint(&j, "total", total);
+		json_key(&j, "by_op_type");
+		json_object_begin(&j);
+		for (i = 0; i < n; i++)
+			json_kv_uint(&j, tc[i].type, tc[i].n);
+		json_object_end(&j);
+		json_key(&j, "items");
+		json_array_begin(&j);
+		alerts_items(env, &j, limit, &shown);
+		json_array_end(&j);
+		json_object_end(&j);
+	} else {
+		strbuf_addf(env->out, "%llu alerts\n", (unsigned long long)total);
+		for (i = 0; i < n; i++)
+			strbuf_addf(env->out, "  %-24s %llu\n", cmd_txt(tc[i].type),
+				    (unsigned long long)tc[i].n);
+		alerts_items(env, NULL, limit, &shown);
+		if (shown < total)
+			strbuf_addf(env->out, "  ... %llu more (alerts --limit N)\n",
+				    (unsigned long long)(total - shown));
+	}
+	free(tc);
+	return TD_OK;
+}
+
+/* ---- first-nonfinite ------------------------------------------------------ */
+
+/* With a host restriction the first non-finite trace row of that host;
+ * else the model's answer (execution order over all hosts). */
+static bool
+first_nonfinite(struct cmd_env *env, struct model_alert *a)
+{
+	struct model_filter_spec spec = { .nonfinite = true, .graph = -1, .execution = -1 };
+	struct model_filter *f;
+	struct model_trace t;
+	char err[256];
+	int64_t row;
+
+	if (!env->host)
+		return model_first_nonfinite(env->m, a);
+	spec.host = env->host;
+	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
+		return false;
+	row = model_filter_nth(env->m, f, TABLE_TRACES, 0);
+	model_filter_free(f);
+	if (row < 0 || model_trace_get(env->m, (uint64_t)row, &t) != TD_OK)
+		return false;
+	memset(a, 0, sizeof(*a));
+	a->kind = "InfNan";
+	a->source = SRC_TRACE;
+	a->index = (uint64_t)row;
+	a->slot = t.slot;
+	a->op_type = t.op_type;
+	a->op_name = t.op_name;
+	a->summary = t.summary;
+	return true;
+}
+
+enum td_status
+cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
+{
+	struct model_alert a;
+	struct model_trace t;
+	struct model_execution e;
+	const char *graph = NULL, *host = NULL;
+	struct json j;
+
+	(void)argc;
+	(void)argv;
+	if (!first_nonfinite(env, &a)) {
+		if (env->json)
+			strbuf_adds(env->out, "null");
+		else
+			strbuf_adds(env->out, "no NaN or Inf found\n");
+		return TD_OK;
+	}
+	if (a.source == SRC_TRACE && model_trace_get(env->m, a.index, &t) == TD_OK) {
+		graph = cmd_nz(t.graph_id);
+		host = cmd_nz(t.host);
+	} else if (a.source == SRC_EXECUTION && model_execution_get(env->m, a.index, &e) == TD_OK) {
+		graph = cmd_graph_id(env, e.graph);
+		host = cmd_nz(e.host);
+	}
+	if (env->ui && env->ui->jump)
+		env->ui->jump(env->ui->ctx, a.source, a.index);
+	if (!env->json) {
+		strbuf_addf(env->out, "%s %llu  %s:%u (%s)  graph %s%s%s\n  ",
+			    a.source == SRC_TRACE ? "trace" : "execution",
+			    (unsigned long long)a.index, cmd_txt(a.op_name), a.slot,
+			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
+		cmd_text_summary(env->out, &a.summary);
+		strbuf_addc(env->out, '\n');
+		return TD_OK;
+	}
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_string(&j, "source", a.source == SRC_TRACE ? "trace" : "execution");
+	json_kv_uint(&j, "index", a.index);
+	json_kv_string(&j, "op_name", a.op_name);
+	json_kv_string(&j, "op_type", a.op_type);
+	json_kv_uint(&j, "output_slot", a.slot);
+	json_kv_string(&j, "graph_id", graph);
+	json_kv_string(&j, "host", host);
+	cmd_json_counts(&j, &a.summary);
+	json_key(&j, "summary");
+	cmd_json_summary(&j, &a.summary);
+	json_object_end(&j);
+	return TD_OK;
+}
+
+/* ---- problems ----------------------------------------------------------------- */
+
+enum td_status
+cmd_problems(struct cmd_env *env, int argc, char **argv)
+{
+	size_t i, n = model_problem_count(env->m);
+	struct model_problem p;
+	struct model_info in;
+	struct json j;
+
+	(void)argc;
+	(void)argv;
+	model_info(env->m, &in);
+	if (!env->json) {
+		strbuf_addf(env->out, "%llu corrupt records, %llu torn files, %llu missing files\n",
+			    (unsigned long long)in.corrupt_records,
+			    (unsigned long long)in.torn_files, (unsigned long long)in.missing_files);
+		for (i = 0; i < n; i++)
+			if (model_problem_get(env->m, i, &p))
+				strbuf_addf(env->out, "  %-14s %s offset %llu record %lld: %s%s%s\n",
+					    p.kind, cmd_txt(p.path), (unsigned long long)p.offset,
+					    (long long)p.record, cmd_txt(p.what),
+					    p.detail ? ": " : "", p.detail ? p.detail : "");
+		return TD_OK;
+	}
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_uint(&j, "corrupt_records", in.corrupt_records);
+	json_kv_uint(&j, "torn_files", in.torn_files);
+	json_kv_uint(&j, "missing_files", in.missing_files);
+	json_key(&j, "items");
+	json_array_begin(&j);
+	for (i = 0; i < n; i++) {
+		if (!model_problem_get(env->m, i, &p))
+			continue;
+		json_object_begin(&j);
+		json_kv_string(&j, "kind", p.kind);
+		json_kv_string(&j, "file", p.path);
+		json_kv_uint(&j, "offset", p.offset);
+		json_key(&j, "record");
+		if (p.record >= 0)
+			json_int(&j, p.record);
+		else
+			json_null(&j);
+		json_kv_string(&j, "what", p.what);
+		json_kv_string(&j, "detail", p.detail);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	return TD_OK;
+}
+
+/* ---- graphs ------------------------------------------------------------------- */
+
+enum td_status
+cmd_graphs(struct cmd_env *env, int argc, char **argv)
+{
+	uint32_t i, n = model_graph_count(env->m);
+	struct model_graph g;
+	struct json j;
+
+	(void)argc;
+	(void)argv;
+	if (env->json) {
+		json_init(&j, env->out);
+		json_array_begin(&j);
+	} else {
+		strbuf_addf(env->out, "%5s  %-38s %-30s %-38s %s\n", "index", "graph_id", "name",
+			    "outer", "ops");
+	}
+	for (i = 0; i < n; i++) {
+		if (!model_graph_get(env->m, i, &g))
+			continue;
+		if (!env->json) {
+			strbuf_addf(env->out, "%5u  %-38s %-30s %-38s %u\n", g.index,
+				    cmd_txt(g.graph_id), cmd_txt(g.name),
+				    cmd_txt(cmd_graph_id(env, g.outer)), g.nops);
+			continue;
+		}
+		json_object_begin(&j);
+		json_kv_uint(&j, "index", g.index);
+		json_kv_string(&j, "graph_id", g.graph_id);
+		json_kv_string(&j, "name", cmd_nz(g.name));
+		json_kv_string(&j, "outer", cmd_graph_id(env, g.outer));
+		json_kv_uint(&j, "ops", g.nops);
+		json_object_end(&j);
+	}
+	if (env->json)
+		json_array_end(&j);
+	return TD_OK;
+}

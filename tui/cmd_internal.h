@@ -1,0 +1,128 @@
+/*
+ * cmd_internal.h - what the cmd_*.c files share: the handlers listed in the
+ * command table, argument and option parsing, and the JSON/text forms of
+ * summaries, frames and ops that several commands print.
+ *
+ * Not for the TUI: panes use cmd.h only.  Curses-free like all of tui/cmd*.
+ */
+#ifndef TD_CMD_INTERNAL_H
+#define TD_CMD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd.h"
+#include "json.h"
+
+/* ---- handlers (one per table entry) ---------------------------------- */
+#define CMD_HANDLER(name) enum td_status name(struct cmd_env *env, int argc, char **argv)
+CMD_HANDLER(cmd_info);
+CMD_HANDLER(cmd_alerts);
+CMD_HANDLER(cmd_first_nonfinite);
+CMD_HANDLER(cmd_problems);
+CMD_HANDLER(cmd_graphs);
+CMD_HANDLER(cmd_sources);
+CMD_HANDLER(cmd_source);
+CMD_HANDLER(cmd_traces);
+CMD_HANDLER(cmd_executions);
+CMD_HANDLER(cmd_trace);
+CMD_HANDLER(cmd_execution);
+CMD_HANDLER(cmd_print);
+CMD_HANDLER(cmd_compare);
+CMD_HANDLER(cmd_op);
+CMD_HANDLER(cmd_inputs);
+CMD_HANDLER(cmd_consumers);
+CMD_HANDLER(cmd_stack);
+CMD_HANDLER(cmd_rank);
+CMD_HANDLER(cmd_filter);
+CMD_HANDLER(cmd_goto);
+CMD_HANDLER(cmd_theme);
+CMD_HANDLER(cmd_follow);
+CMD_HANDLER(cmd_save_display);
+CMD_HANDLER(cmd_quit);
+CMD_HANDLER(cmd_tensor);
+CMD_HANDLER(cmd_help);
+
+/* ---- errors and parsing ---------------------------------------------- */
+
+/* Sets the cause of a failure (cmd_run prefixes the command name) and
+ * returns st. */
+enum td_status cmd_fail(struct cmd_env *env, enum td_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Parses a decimal row number (no sign, no junk).  false on bad text. */
+bool cmd_parse_u64(const char *s, uint64_t *out);
+bool cmd_parse_i64(const char *s, int64_t *out);
+
+/* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */
+struct cmd_opt {
+	const char *name;           /* without the dashes: "op" */
+	const char **value;         /* set for options with a value */
+	bool *flag;                 /* set for flags */
+};
+/* Splits argv into options (anywhere, "--" ends them) and positionals; up
+ * to maxpos positionals are stored in pos (borrowed from argv).  Errors
+ * (unknown option, missing value, too many positionals) go to env. */
+enum td_status cmd_parse_opts(struct cmd_env *env, int argc, char **argv,
+			      const struct cmd_opt *opts, char **pos, int *npos, int maxpos);
+
+/* A python-like slice "A:B[:S]" over n items, or a single "A".  Negative
+ * values count from the end; step > 0.  false on bad text. */
+struct cmd_range {
+	uint64_t start, stop, step;
+};
+bool cmd_parse_range(const char *text, uint64_t n, struct cmd_range *r);
+
+/* The number of the trace / execution row in arg, checked against the
+ * table; errors name the valid range. */
+enum td_status cmd_trace_arg(struct cmd_env *env, const char *arg, uint64_t *row);
+enum td_status cmd_execution_arg(struct cmd_env *env, const char *arg, uint64_t *row);
+
+/* Joins argv[from..argc) with single spaces (a numpy slice split by the
+ * shell rules: "[0:10," ":]").  Caller frees. */
+char *cmd_join(int argc, char **argv, int from);
+
+/* ---- output helpers ----------------------------------------------------- */
+
+/* The summary as a JSON object; unknown fields are null. */
+void cmd_json_summary(struct json *j, const struct td_summary *s);
+/* The summary as compact text: "float32[1000] nan=0 -inf=1 ...". */
+void cmd_text_summary(struct strbuf *sb, const struct td_summary *s);
+/* The NaN/-Inf/+Inf/elements counts as members of the current object. */
+void cmd_json_counts(struct json *j, const struct td_summary *s);
+
+/* A stack (frame ids, outermost first) as a JSON list / aligned text. */
+void cmd_json_frames(struct cmd_env *env, struct json *j, const uint32_t *ids, size_t n);
+void cmd_text_frames(struct cmd_env *env, const uint32_t *ids, size_t n);
+
+/* The op as a JSON object / text block: type, graph, device, inputs,
+ * consumers, output tensor ids, stack. */
+void cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op);
+void cmd_text_op(struct cmd_env *env, uint32_t op);
+
+/* A full tensor value with an optional numpy slice text ("[0:10, :]") as
+ * JSON (see cmd_tensor.c for the shape) or as numpy-style text; at most
+ * limit elements are written.  Bad slices fail with the parser's message. */
+enum td_status cmd_json_value(struct cmd_env *env, struct json *j, const struct td_tensor *t,
+			      const char *slice_text, uint64_t limit);
+enum td_status cmd_text_value(struct cmd_env *env, const struct td_tensor *t,
+			      const char *slice_text, uint64_t limit);
+
+/* The graph id string of graph index g, NULL for none. */
+const char *cmd_graph_id(struct cmd_env *env, int32_t g);
+
+/* Empty string to NULL (so JSON shows null for "no graph"). */
+static inline const char *
+cmd_nz(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+/* Text for a possibly NULL/empty string in aligned output. */
+static inline const char *
+cmd_txt(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * cmd_op.c - graph links: "op NAME", "inputs N", "consumers N", "stack ...".
+ *
+ * inputs N: the inputs of trace row N's op, each with the latest trace row
+ * of that producer tensor before N (the step from Log:0 to probs:0).
+ * consumers N: the ops that read row N's tensor, each with the first trace
+ * row the consumer produced after N.  trace_index is null when none.
+ */
+#include "cmd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum td_status
+find_op(struct cmd_env *env, const char *name, const char *graph, uint32_t *op)
+{
+	int64_t id = model_op_find(env->m, name, graph);
+
+	if (id < 0)
+		return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s", name,
+				graph ? " in graph " : "", graph ? graph : "");
+	*op = (uint32_t)id;
+	return TD_OK;
+}
+
+enum td_status
+cmd_op(struct cmd_env *env, int argc, char **argv)
+{
+	const char *graph = NULL;
+	const struct cmd_opt opts[] = { { "graph", &graph, NULL }, { NULL, NULL, NULL } };
+	char *pos[1];
+	int npos;
+	uint32_t op = 0;
+	struct json j;
+	enum td_status st;
+
+	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
+		return st;
+	if (npos != 1)
+		return cmd_fail(env, TD_ERR_ARGS, "usage: op NAME [--graph ID]");
+	if ((st = find_op(env, pos[0], graph, &op)) != TD_OK)
+		return st;
+	if (env->ui && env->ui->show_op)
+		env->ui->show_op(env->ui->ctx, op);
+	if (!env->json) {
+		cmd_text_op(env, op);
+		return TD_OK;
+	}
+	json_init(&j, env->out);
+	cmd_json_op(env, &j, op);
+	return TD_OK;
+}
+
+/* inputs and consumers print the same list; slot_key names what slot is. */
+static enum td_status
+links(struct cmd_env *env, int argc, char **argv, bool consumers)
+{
+	const char *slot_key = consumers ? "input_slot" : "output_slot";
+	struct model_link *l = NULL;
+	struct json j;
+	uint64_t row;
+	size_t i, n;
+	enum td_status st;
+
+	if ((st = cmd_trace_arg(env, argc > 1 ? argv[1] : NULL, &row)) != TD_OK)
+		return st;
+	n = consumers ? model_trace_consumers(env->m, row, &l) : model_trace_inputs(env->m, row, &l);
+	if (env->json) {
+		json_init(&j, env->out);
+		json_array_begin(&j);
+	} else if (n == 0) {
+		strbuf_addf(env->out, "trace %llu has no %s\n", (unsigned long long)row,
+			    consumers ? "consumers" : "inputs");
+	}
+	for (i = 0; i < n; i++) {
+		if (!env->json) {
+			strbuf_addf(env->out, "  %-40s %-18s %s %-3u  ", l[i].op_name,
+				    cmd_txt(l[i].op_type), consumers ? "input" : "slot ", l[i].slot);
+			if (l[i].trace_index >= 0)
+				strbuf_addf(env->out, "trace %lld\n", (long long)l[i].trace_index);
+			else
+				strbuf_adds(env->out, "(no trace row)\n");
+			continue;
+		}
+		json_object_begin(&j);
+		json_kv_string(&j, "op_name", l[i].op_name);
+		json_kv_string(&j, "op_type", cmd_nz(l[i].op_type));
+		json_kv_uint(&j, slot_key, l[i].slot);
+		json_key(&j, "trace_index");
+		if (l[i].trace_index >= 0)
+			json_int(&j, l[i].trace_index);
+		else
+			json_null(&j);
+		json_object_end(&j);
+	}
+	if (env->json)
+		json_array_end(&j);
+	free(l);
+	return TD_OK;
+}
+
+enum td_status
+cmd_inputs(struct cmd_env *env, int argc, char **argv)
+{
+	return links(env, argc, argv, false);
+}
+
+enum td_status
+cmd_consumers(struct cmd_env *env, int argc, char **argv)
+{
+	return links(env, argc, argv, true);
+}
+
+/* ---- stack ---------------------------------------------------------------- */
+
+static void
+print_frames(struct cmd_env *env, const uint32_t *ids, size_t n)
+{
+	struct json j;
+
+	if (env->json) {
+		json_init(&j, env->out);
+		cmd_json_frames(env, &j, ids, n);
+	} else {
+		cmd_text_frames(env, ids, n);
+	}
+}
+
+/* A trace's stack is its op's creation stack unless the record has its own. */
+static enum td_status
+stack_trace(struct cmd_env *env, const char *arg)
+{
+	struct model_detail d = {0};
+	struct model_trace t;
+	struct model_op o;
+	uint64_t row;
+	enum td_status st;
+
+	if ((st = cmd_trace_arg(env, arg, &row)) != TD_OK)
+		return st;
+	if ((st = model_trace_get(env->m, row, &t)) != TD_OK)
+		return cmd_fail(env, st, "trace %llu: %s", (unsigned long long)row, td_strerror(st));
+	if (model_trace_detail(env->m, row, &d) == TD_OK && d.nstack)
+		print_frames(env, d.stack, d.nstack);
+	else if (model_op_get(env->m, t.op, &o))
+		print_frames(env, o.stack, o.nstack);
+	else
+		print_frames(env, NULL, 0);
+	model_detail_done(&d);
+	return TD_OK;
+}
+
+static enum td_status
+stack_execution(struct cmd_env *env, const char *arg)
+{
+	struct model_detail d = {0};
+	uint64_t row;
+	enum td_status st;
+
+	if ((st = cmd_execution_arg(env, arg, &row)) != TD_OK)
+		return st;
+	if ((st = model_execution_detail(env->m, row, &d)) != TD_OK)
+		return cmd_fail(env, st, "execution %llu: %s", (unsigned long long)row, td_strerror(st));
+	print_frames(env, d.stack, d.nstack);
+	model_detail_done(&d);
+	return TD_OK;
+}
+
+enum td_status
+cmd_stack(struct cmd_env *env, int argc, char **argv)
+{
+	struct model_op o;
+	uint32_t op = 0;
+	enum td_status st;
+
+	if (argc == 1)
+		return stack_trace(env, NULL);
+	if (argc == 2 && cmd_parse_u64(argv[1], &(uint64_t){0}))
+		return stack_trace(env, argv[1]);
+	if (strcmp(argv[1], "trace") == 0)
+		return stack_trace(env, argc > 2 ? argv[2] : NULL);
+	if (strcmp(argv[1], "execution") == 0)
+		return stack_execution(env, argc > 2 ? argv[2] : NULL);
+	if (strcmp(argv[1], "op") != 0 || argc < 3)
+		return cmd_fail(env, TD_ERR_ARGS, "usage: stack trace N | stack execution N | stack op NAME");
+	if ((st = find_op(env, argv[2], NULL, &op)) != TD_OK)
+		return st;
+	if (!model_op_get(env->m, op, &o))
+		return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"", argv[2]);
+	print_frames(env, o.stack, o.nstack);
+	return TD_OK;
+}

@@ -1,0 +1,166 @@
+/*
+ * cmd_source.c - "sources" and "source PATH [LINE | A:B]".
+ *
+ * Source text comes from the dump when it holds the file (tfdbg2
+ * .source_files); otherwise the file is read from disk, only because the
+ * user asked for it (after --source-root remapping, done by the model).
+ */
+#include "cmd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum td_status
+cmd_sources(struct cmd_env *env, int argc, char **argv)
+{
+	uint32_t i, n = model_source_count(env->m);
+	struct model_source s;
+	struct json j;
+
+	(void)argc;
+	(void)argv;
+	if (env->json) {
+		json_init(&j, env->out);
+		json_array_begin(&j);
+	}
+	for (i = 0; i < n; i++) {
+		if (!model_source_get(env->m, i, &s))
+			continue;
+		if (!env->json) {
+			strbuf_addf(env->out, "%4u  %-16s %6llu lines%s  %s\n", s.index, cmd_txt(s.host),
+				    (unsigned long long)s.nlines, s.in_dump ? "" : " (disk)", s.path);
+			continue;
+		}
+		json_object_begin(&j);
+		json_kv_uint(&j, "index", s.index);
+		json_kv_string(&j, "path", s.path);
+		json_kv_string(&j, "host", cmd_nz(s.host));
+		json_kv_uint(&j, "lines", s.nlines);
+		json_kv_bool(&j, "in_dump", s.in_dump);
+		json_object_end(&j);
+	}
+	if (env->json)
+		json_array_end(&j);
+	else if (n == 0)
+		strbuf_adds(env->out, "the dump holds no source files\n");
+	return TD_OK;
+}
+
+/* Finds path among the dump's sources, else loads it from disk. */
+static enum td_status
+source_open(struct cmd_env *env, const char *path, uint32_t *index,
+	    const char *const **lines, size_t *n)
+{
+	char err[512] = "";
+	int64_t i = model_source_find(env->m, path, env->host);
+	struct model_source s;
+	enum td_status st;
+
+	if (i < 0 && env->host)
+		i = model_source_find(env->m, path, NULL);
+	if (i >= 0) {
+		*index = (uint32_t)i;
+		if (model_source_lines(env->m, *index, lines, n) == TD_OK)
+			return TD_OK;
+		if (model_source_get(env->m, *index, &s))
+			path = s.path;
+	}
+	st = model_source_load_disk(env->m, path, index, err, sizeof err);
+	if (st != TD_OK)
+		return cmd_fail(env, st, "%s: %s", path,
+				*err ? err : "not in the dump and not readable on disk");
+	st = model_source_lines(env->m, *index, lines, n);
+	if (st != TD_OK)
+		return cmd_fail(env, st, "%s: no text", path);
+	return TD_OK;
+}
+
+static void
+one_line(struct cmd_env *env, const struct model_source *s, uint64_t line, const char *text)
+{
+	struct json j;
+
+	if (!env->json) {
+		strbuf_addf(env->out, "%s:%llu: %s\n", s->path, (unsigned long long)line, text);
+		return;
+	}
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_string(&j, "path", s->path);
+	json_kv_string(&j, "host", cmd_nz(s->host));
+	json_kv_uint(&j, "line", line);
+	json_kv_string(&j, "text", text);
+	json_object_end(&j);
+}
+
+static void
+many_lines(struct cmd_env *env, const struct model_source *s, const char *const *lines,
+	   const struct cmd_range *r)
+{
+	struct json j;
+	uint64_t i;
+
+	if (!env->json) {
+		strbuf_addf(env->out, "%s\n", s->path);
+		for (i = r->start; i < r->stop; i += r->step)
+			strbuf_addf(env->out, "%6llu  %s\n", (unsigned long long)i + 1, lines[i]);
+		return;
+	}
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_string(&j, "path", s->path);
+	json_kv_string(&j, "host", cmd_nz(s->host));
+	json_key(&j, "lines");
+	json_array_begin(&j);
+	for (i = r->start; i < r->stop; i += r->step) {
+		json_object_begin(&j);
+		json_kv_uint(&j, "line", i + 1);
+		json_kv_string(&j, "text", lines[i]);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+}
+
+/* "216" (one line) or "210:220" (1-based, inclusive-exclusive like python
+ * over line numbers). */
+enum td_status
+cmd_source(struct cmd_env *env, int argc, char **argv)
+{
+	const char *const *lines;
+	struct model_source s;
+	struct cmd_range r = { 0, 0, 1 };
+	uint32_t index;
+	uint64_t line;
+	size_t n;
+	enum td_status st;
+
+	if ((st = source_open(env, argv[1], &index, &lines, &n)) != TD_OK)
+		return st;
+	if (!model_source_get(env->m, index, &s))
+		return cmd_fail(env, TD_ERR_NOTFOUND, "%s: not found", argv[1]);
+	if (argc > 2 && !strchr(argv[2], ':')) {
+		if (!cmd_parse_u64(argv[2], &line) || line == 0)
+			return cmd_fail(env, TD_ERR_ARGS, "\"%s\" is not a line number", argv[2]);
+		if (line > n)
+			return cmd_fail(env, TD_ERR_RANGE, "%s has %zu lines, not %llu", s.path, n,
+					(unsigned long long)line);
+		if (env->ui && env->ui->show_source)
+			env->ui->show_source(env->ui->ctx, index, (uint32_t)line);
+		one_line(env, &s, line, lines[line - 1]);
+		return TD_OK;
+	}
+	r.stop = n;
+	if (argc > 2) {
+		/* line numbers are 1-based: shift "A:B" to 0-based rows */
+		if (!cmd_parse_range(argv[2], n + 1, &r))
+			return cmd_fail(env, TD_ERR_ARGS, "\"%s\" is not a line range", argv[2]);
+		r.start = r.start ? r.start - 1 : 0;
+		r.stop = r.stop ? r.stop - 1 : 0;
+		if (r.stop < r.start)
+			r.stop = r.start;
+	}
+	many_lines(env, &s, lines, &r);
+	return TD_OK;
+}

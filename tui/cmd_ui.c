@@ -1,0 +1,275 @@
+/*
+ * cmd_ui.c - commands that ask the TUI for a reaction (filter, goto,
+ * theme, follow, save-display, quit, tensor) and "rank", which in batch
+ * mode restricts the commands that follow to one host/rank.
+ *
+ * The cmd_run dispatcher already refuses TUI-only commands when env->ui is
+ * NULL; here a NULL member of env->ui means "this interface cannot do it".
+ */
+#include "cmd_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UI_CAN(env, member) ((env)->ui && (env)->ui->member)
+
+static enum td_status
+unsupported(struct cmd_env *env)
+{
+	return cmd_fail(env, TD_ERR_UNSUPPORTED, "not supported by this interface");
+}
+
+/* ---- rank ------------------------------------------------------------------ */
+
+/* Trailing decimal number of s ("rank_3" -> 3, "tfdbg-host-1" -> 1). */
+static bool
+trailing_number(const char *s, int64_t *v)
+{
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	return i < n && cmd_parse_i64(s + i, v);
+}
+
+/* The host matching arg: an exact host name, else a rank number matching
+ * the trailing number of exactly one host. */
+static const char *
+match_host(const struct model_info *in, const char *arg)
+{
+	const char *found = NULL;
+	int64_t want, have;
+	size_t i;
+
+	for (i = 0; i < in->nhosts; i++)
+		if (strcmp(in->hosts[i], arg) == 0)
+			return in->hosts[i];
+	if (!cmd_parse_i64(arg, &want))
+		return NULL;
+	for (i = 0; i < in->nhosts; i++) {
+		if (!trailing_number(in->hosts[i], &have) || have != want)
+			continue;
+		if (found)
+			return NULL;
+		found = in->hosts[i];
+	}
+	return found;
+}
+
+static void
+rank_print(struct cmd_env *env, const struct model_info *in)
+{
+	struct json j;
+	size_t i;
+
+	if (!env->json) {
+		strbuf_addf(env->out, "rank/host: %s\n", env->host ? env->host : "all");
+		for (i = 0; i < in->nhosts; i++)
+			strbuf_addf(env->out, "  %c %s\n",
+				    env->host && strcmp(env->host, in->hosts[i]) == 0 ? '*' : ' ',
+				    in->hosts[i]);
+		return;
+	}
+	json_init(&j, env->out);
+	json_object_begin(&j);
+	json_kv_string(&j, "host", env->host);
+	json_key(&j, "hosts");
+	json_array_begin(&j);
+	for (i = 0; i < in->nhosts; i++)
+		json_string(&j, in->hosts[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+}
+
+static enum td_status
+rank_apply_ui(struct cmd_env *env)
+{
+	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
+	struct model_filter *f = NULL;
+	char err[256];
+	enum td_status st;
+
+	if (!UI_CAN(env, set_filter))
+		return TD_OK;
+	if (env->host && (st = model_filter_new(env->m, &spec, &f, err, sizeof err)) != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	env->ui->set_filter(env->ui->ctx, f);
+	return TD_OK;
+}
+
+enum td_status
+cmd_rank(struct cmd_env *env, int argc, char **argv)
+{
+	struct model_info in;
+	const char *h;
+
+	model_info(env->m, &in);
+	if (argc > 1) {
+		if (strcmp(argv[1], "all") == 0 || strcmp(argv[1], "off") == 0) {
+			env->host = NULL;
+		} else if ((h = match_host(&in, argv[1]))) {
+			env->host = h;
+		} else {
+			return cmd_fail(env, TD_ERR_NOTFOUND, "no rank or host \"%s\" (the dump has %zu%s)",
+					argv[1], in.nhosts, in.nhosts ? "; see rank" : "");
+		}
+		if (rank_apply_ui(env) != TD_OK)
+			return TD_ERR_REGEX;
+	}
+	rank_print(env, &in);
+	return TD_OK;
+}
+
+/* ---- filter ------------------------------------------------------------------ */
+
+static enum td_status
+filter_word(struct cmd_env *env, const char *w, struct model_filter_spec *spec)
+{
+	if (strncmp(w, "op=", 3) == 0)
+		spec->op_regex = w + 3;
+	else if (strncmp(w, "type=", 5) == 0)
+		spec->type_regex = w + 5;
+	else if (strcmp(w, "nonfinite") == 0)
+		spec->nonfinite = true;
+	else if (strncmp(w, "host=", 5) == 0)
+		spec->host = w + 5;
+	else if (strncmp(w, "graph=", 6) == 0) {
+		if ((spec->graph = model_graph_find(env->m, w + 6)) < 0)
+			return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\"", w + 6);
+	} else
+		return cmd_fail(env, TD_ERR_ARGS, "\"%s\": want op=REGEX, type=REGEX, nonfinite, "
+				"graph=G, host=H or off", w);
+	return TD_OK;
+}
+
+enum td_status
+cmd_filter(struct cmd_env *env, int argc, char **argv)
+{
+	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
+	struct model_filter *f = NULL;
+	char err[512];
+	enum td_status st;
+	int i;
+
+	if (!UI_CAN(env, set_filter))
+		return unsupported(env);
+	if (argc == 2 && strcmp(argv[1], "off") == 0) {
+		env->ui->set_filter(env->ui->ctx, NULL);
+		strbuf_adds(env->out, env->json ? "{\"filter\":null}" : "filter off\n");
+		return TD_OK;
+	}
+	for (i = 1; i < argc; i++)
+		if ((st = filter_word(env, argv[i], &spec)) != TD_OK)
+			return st;
+	if ((st = model_filter_new(env->m, &spec, &f, err, sizeof err)) != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	if (env->json) {
+		struct json j;
+
+		json_init(&j, env->out);
+		json_object_begin(&j);
+		json_kv_string(&j, "filter", model_filter_describe(f));
+		json_object_end(&j);
+	} else {
+		strbuf_addf(env->out, "filter %s\n", model_filter_describe(f));
+	}
+	env->ui->set_filter(env->ui->ctx, f);
+	return TD_OK;
+}
+
+/* ---- goto, theme, follow, save-display, quit, tensor ----------------------------- */
+
+enum td_status
+cmd_goto(struct cmd_env *env, int argc, char **argv)
+{
+	bool exec = argc > 2 && strcmp(argv[1], "execution") == 0;
+	const char *arg = argv[argc - 1];
+	uint64_t row;
+	enum td_status st;
+
+	if (argc > 2 && !exec && strcmp(argv[1], "trace") != 0)
+		return cmd_fail(env, TD_ERR_ARGS, "usage: goto [trace | execution] N");
+	if (!UI_CAN(env, jump))
+		return unsupported(env);
+	st = exec ? cmd_execution_arg(env, arg, &row) : cmd_trace_arg(env, arg, &row);
+	if (st != TD_OK)
+		return st;
+	env->ui->jump(env->ui->ctx, exec ? SRC_EXECUTION : SRC_TRACE, row);
+	return TD_OK;
+}
+
+enum td_status
+cmd_theme(struct cmd_env *env, int argc, char **argv)
+{
+	char err[256] = "";
+
+	(void)argc;
+	if (!UI_CAN(env, set_theme))
+		return unsupported(env);
+	if (!env->ui->set_theme(env->ui->ctx, argv[1], err, sizeof err))
+		return cmd_fail(env, TD_ERR_NOTFOUND, "%s", *err ? err : "no such theme");
+	return TD_OK;
+}
+
+enum td_status
+cmd_follow(struct cmd_env *env, int argc, char **argv)
+{
+	bool on = strcmp(argv[1], "on") == 0;
+
+	(void)argc;
+	if (!on && strcmp(argv[1], "off") != 0)
+		return cmd_fail(env, TD_ERR_ARGS, "usage: follow on|off");
+	if (!UI_CAN(env, follow))
+		return unsupported(env);
+	env->ui->follow(env->ui->ctx, on);
+	return TD_OK;
+}
+
+enum td_status
+cmd_save_display(struct cmd_env *env, int argc, char **argv)
+{
+	char err[512] = "";
+
+	(void)argc;
+	if (!UI_CAN(env, save_display))
+		return unsupported(env);
+	env->ui->save_display(env->ui->ctx, argv[1], err, sizeof err);
+	if (*err)
+		return cmd_fail(env, TD_ERR_IO, "%s", err);
+	return TD_OK;
+}
+
+enum td_status
+cmd_quit(struct cmd_env *env, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!UI_CAN(env, quit))
+		return unsupported(env);
+	env->ui->quit(env->ui->ctx);
+	return TD_OK;
+}
+
+enum td_status
+cmd_tensor(struct cmd_env *env, int argc, char **argv)
+{
+	char *slice = argc > 1 ? cmd_join(argc, argv, 1) : NULL;
+	struct td_slice parsed;
+	char err[256];
+	uint64_t row;
+	enum td_status st;
+
+	if (!UI_CAN(env, show_tensor)) {
+		st = unsupported(env);
+	} else if ((st = cmd_trace_arg(env, NULL, &row)) != TD_OK) {
+		;
+	} else if (slice && (st = td_slice_parse(slice, &parsed, err, sizeof err)) != TD_OK) {
+		cmd_fail(env, st, "%s", err);
+	} else {
+		env->ui->show_tensor(env->ui->ctx, SRC_TRACE, row, slice);
+	}
+	free(slice);
+	return st;
+}

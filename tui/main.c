@@ -1,0 +1,179 @@
+/*
+ * main.c - command line: options, opening the dump, then batch mode or the
+ * full-screen interface.
+ *
+ * Batch mode (any -e) never initialises curses.  Without -e, when stdout
+ * is not a terminal or TERM is unset or dumb, a short note goes to stderr
+ * and the default summary (info, alerts) is printed instead of the TUI.
+ * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict).
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../model/model.h"
+#include "batch.h"
+#include "tui.h"
+
+struct args {
+	const char **cmds;
+	size_t ncmds, cap;
+	bool json, strict, no_color, no_mouse, follow, man;
+	const char *format, *source_root, *theme, *dump;
+};
+
+static void
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("tdbg: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'tdbg --help'.\n", stderr);
+}
+
+/* getopt_long tables from batch_options(), plus the hidden --man. */
+static void
+build_getopt(struct option *longs, char *shorts)
+{
+	const struct batch_option *o;
+	size_t i, n;
+	char *p = shorts;
+
+	o = batch_options(&n);
+	for (i = 0; i < n; i++) {
+		longs[i] = (struct option){ o[i].name, o[i].arg ? required_argument : no_argument,
+					    NULL, o[i].id };
+		*p++ = (char)o[i].id;
+		if (o[i].arg)
+			*p++ = ':';
+	}
+	longs[n] = (struct option){ "man", no_argument, NULL, 256 };
+	longs[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	*p = '\0';
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int
+parse_option(struct args *a, int c)
+{
+	switch (c) {
+	case 'e':
+		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
+		a->cmds[a->ncmds++] = optarg;
+		return -1;
+	case 'j': a->json = true; return -1;
+	case 's': a->strict = true; return -1;
+	case 'f': a->format = optarg; return -1;
+	case 'r': a->source_root = optarg; return -1;
+	case 't': a->theme = optarg; return -1;
+	case 'C': a->no_color = true; return -1;
+	case 'M': a->no_mouse = true; return -1;
+	case 'F': a->follow = true; return -1;
+	case 256: batch_print_man(stdout); return EXIT_OK_;
+	case 'h': batch_print_help(stdout); return EXIT_OK_;
+	case 'V': printf("tdbg %s\n", TDBG_VERSION); return EXIT_OK_;
+	default:  fputs("Try 'tdbg --help'.\n", stderr); return EXIT_USAGE;
+	}
+}
+
+static int
+parse_args(int argc, char **argv, struct args *a)
+{
+	struct option longs[32];
+	char shorts[64];
+	int c, rc;
+
+	build_getopt(longs, shorts);
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
+		if ((rc = parse_option(a, c)) >= 0)
+			return rc;
+	if (optind >= argc) {
+		usage_error("%s", "missing DUMP_DIR");
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		usage_error("one DUMP_DIR only (extra: %s)", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	a->dump = argv[optind];
+	return -1;
+}
+
+static bool
+terminal_usable(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && term && *term &&
+	       strcmp(term, "dumb") != 0;
+}
+
+static int
+run_tui(struct model *m, const struct args *a)
+{
+	const char *nc = getenv("NO_COLOR");
+	struct tui_options to = {
+		.dump_path = a->dump,
+		.theme = a->theme,
+		.no_color = a->no_color || (nc && *nc),
+		.follow = a->follow,
+		.mouse = !a->no_mouse,
+	};
+
+	return tui_run(m, &to);
+}
+
+static int
+run(struct model *m, struct args *a)
+{
+	static const char *const summary[] = { "info", "alerts --limit 20" };
+	int rc;
+
+	if (a->ncmds == 0 && !a->json && terminal_usable()) {
+		rc = run_tui(m, a);
+		if (rc == EXIT_OK_ && a->strict)
+			rc = batch_strict_check(m, stderr);
+		return rc;
+	}
+	model_wait(m);
+	if (a->ncmds == 0) {
+		fputs("tdbg: no terminal; printing a summary (use -e CMD for more, see tdbg --help)\n",
+		      stderr);
+		rc = batch_run(m, summary, TD_ARRAY_SIZE(summary), a->json, stdout, stderr);
+	} else {
+		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
+	}
+	if (a->strict && batch_strict_check(m, stderr) == EXIT_STRICT)
+		rc = EXIT_STRICT;
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a = {0};
+	struct model_options mo = {0};
+	struct model *m = NULL;
+	char err[1024] = "";
+	enum td_status st;
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &a)) >= 0) {
+		free(a.cmds);
+		return rc;
+	}
+	mo.source_root = a.source_root;
+	mo.format = a.format;
+	st = model_open(a.dump, &mo, &m, err, sizeof err);
+	if (st != TD_OK) {
+		fprintf(stderr, "tdbg: cannot open %s: %s\n", a.dump, *err ? err : td_strerror(st));
+		free(a.cmds);
+		return EXIT_OPEN;
+	}
+	rc = run(m, &a);
+	model_close(m);
+	free(a.cmds);
+	return rc;
+}
