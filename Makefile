@@ -9,6 +9,9 @@
 #   make demo       deps if missing, build, open the bundled sample dump
 #   make bench      performance table (see README, Performance)
 #   make fuzz       libFuzzer targets (clang); make fuzz-replay replays the corpus
+#                   (hooks: tests/fuzz/build.sh for make fuzz; tests/fuzz/replay.sh,
+#                   run with TDBG and BUILD set, by make test/asan/fuzz-replay;
+#                   tests/fuzz/ci.sh, the short fuzz run, by .ci/run)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make check-layers   fail if a lower layer includes a higher one
 #   V=1             show the commands
@@ -214,11 +217,13 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_re
 asan-test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
 	$(Q)export $(SAN_ENV); $(RUN_TESTS)
 
+# The batch-mode tests (override with VALGRIND_TESTS="tests/e2e/x.sh ...").
+VALGRIND_TESTS ?= $(wildcard tests/e2e/batch_*.sh)
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	   --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect
 valgrind: tdbg
-	$(Q)set -- tests/e2e/batch_*.sh; [ -e "$$1" ] || { echo "valgrind: no tests/e2e/batch_*.sh"; exit 1; }; \
-	E2E_TIMEOUT=60 TDBG_WRAP="$(VALGRIND)" TDBG=$(CURDIR)/tdbg tests/run-e2e.sh "$$@"
+	$(Q)[ -n "$(VALGRIND_TESTS)" ] || { echo "valgrind: no tests/e2e/batch_*.sh"; exit 1; }
+	$(Q)E2E_TIMEOUT=60 TDBG_WRAP="$(VALGRIND)" TDBG=$(CURDIR)/tdbg tests/run-e2e.sh $(VALGRIND_TESTS)
 
 # reader/ and model/ never include tui/ or curses; reader/ never includes
 # model/; the command layer (tui/cmd*.c) never includes curses.

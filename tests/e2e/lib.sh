@@ -153,7 +153,9 @@ tdbg_run()
 # Under valgrind or a sanitizer, a report is a failure whatever the exit code.
 _wrap_check()
 {
-	if grep -qE '^==[0-9]+== (ERROR SUMMARY: [1-9]|.*definitely lost: [1-9])|ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$ERR"; then
+	# valgrind -q prints "==PID== ..." lines only for errors and leaks.
+	if grep -qE '^==[0-9]+== ?[^ ]|ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$ERR" ||
+		{ [ -n "${TDBG_WRAP:-}" ] && [ "$RC" = 99 ]; }; then
 		fail "memcheck" "report from tdbg $*"
 		sed 's/^/    | /' "$ERR" | head -60
 	fi
