@@ -137,7 +137,7 @@ $(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
 	$(Q)mkdir -p $(BUILD)/proto
 	$(Q)$(PROTOC_C) --c_out=$(BUILD)/proto -Iproto $<
 
-$(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c $(FLAGS_FILE)
+$(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c $(FLAGS_FILE) | $(PROTO_HDRS)
 	$(quiet) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
 
