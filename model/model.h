@@ -53,6 +53,11 @@ struct model_options {
  * cannot be read.  On success *out is ready for queries at once. */
 enum td_status model_open(const char *path, const struct model_options *opt,
 			  struct model **out, char *err, size_t errlen);
+struct reader_ops;
+/* Like model_open() with a given reader (tests, tools): no probing. */
+enum td_status model_open_with(const struct reader_ops *ops, const char *path,
+			       const struct model_options *opt, struct model **out,
+			       char *err, size_t errlen);
 /* Stops the index thread and frees everything.  NULL is fine. */
 void model_close(struct model *m);
 /* Blocks until the current index pass is finished. */
@@ -93,9 +98,16 @@ struct model_info {
 	const struct model_meta *meta;  /* every on_meta key, for extras (runs, ranks...) */
 	size_t nmeta;
 };
+/* True when the dump has corrupt records (problems other than a torn tail
+ * or a missing file) among what is indexed: --strict callers check it after
+ * model_wait().  With no_thread, model_open() itself fails in strict mode. */
+bool model_has_problems(struct model *m);
+/* Bytes the model holds for what grows with the dump (rows, locators,
+ * names, ops, frames, sources), not counting the bounded decode cache. */
+size_t model_memory_bytes(struct model *m);
 /* Fills info; pointers are valid until the next model_info() call. */
 void model_info(struct model *m, struct model_info *info);
-/* The values of one meta key, NULL if absent. */
+/* The values of one meta key, NULL if absent.  Valid until model_close(). */
 const struct model_meta *model_meta_get(struct model *m, const char *key);
 
 struct model_problem {
@@ -242,7 +254,8 @@ size_t model_trace_inputs(struct model *m, uint64_t i, struct model_link **out);
 /* Consumers of trace row i's tensor, each with the first trace row that
  * consumer produced after row i. */
 size_t model_trace_consumers(struct model *m, uint64_t i, struct model_link **out);
-/* Latest trace row < before (or first row > after when dir > 0) of (op, slot); -1 none. */
+/* Latest trace row < before (or first row > after when dir > 0) of (op, slot); -1 none.
+ * slot UINT32_MAX matches any output slot. */
 int64_t model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, int dir);
 
 /* ---- stacks and source ----------------------------------------------- */

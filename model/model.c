@@ -1,0 +1,432 @@
+/*
+ * model.c - opening a dump, the index thread, progress, dump facts,
+ * meta and problems.
+ *
+ * model_open() probes the directory, opens the reader and starts one
+ * background thread that runs the reader's index pass into the sink
+ * (model_sink.c); it returns before any record is read.  The thread sleeps
+ * between passes; model_refresh() wakes it for another (follow mode, the
+ * reader's index is resumable).  Not here: the tables themselves.
+ */
+#include "model_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void
+model_bump(struct model *m)
+{
+	uint64_t g = atomic_load_explicit(&m->generation, memory_order_relaxed);
+
+	atomic_store_explicit(&m->generation, g + 1, memory_order_release);
+}
+
+/* Keeps p (an array once handed out) until model_close (under m->lock). */
+void
+model_graveyard(struct model *m, void *p)
+{
+	if (!p)
+		return;
+	TD_GROW(m->graveyard, m->capgrave, m->ngrave + 1);
+	m->graveyard[m->ngrave++] = p;
+}
+
+static void
+run_pass(struct model *m)
+{
+	struct reader_sink sink;
+	enum td_status st;
+
+	model_sink_init(m, &sink);
+	do
+		st = m->ops->index(m->r, &sink);
+	while (st == TD_ERR_AGAIN && !atomic_load(&m->stopping));
+	m->last_status = st;
+	model_bump(m);
+}
+
+static void *
+index_thread(void *arg)
+{
+	struct model *m = arg;
+
+	pthread_mutex_lock(&m->lock);
+	for (;;) {
+		while (!m->requested && !m->stop)
+			pthread_cond_wait(&m->cond, &m->lock);
+		if (m->stop)
+			break;
+		m->requested = false;
+		m->running = true;
+		atomic_store(&m->done, false);
+		pthread_mutex_unlock(&m->lock);
+		run_pass(m);
+		pthread_mutex_lock(&m->lock);
+		m->running = false;
+		if (!m->requested)
+			atomic_store(&m->done, true);
+		pthread_cond_broadcast(&m->cond);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+static void
+model_free(struct model *m)
+{
+	size_t i;
+
+	if (m->r)
+		m->ops->close(m->r);
+	rows_done(m);
+	ops_done(m);
+	frames_done(m);
+	alerts_done(m);
+	for (i = 0; i < m->nmeta; i++) {
+		free(m->meta[i]->values);
+		free(m->meta[i]->snap);
+		free(m->meta[i]);
+	}
+	free(m->meta);
+	free(m->info_meta);
+	for (i = 0; i < m->ngrave; i++)
+		free(m->graveyard[i]);
+	free(m->graveyard);
+	free(m->problems);
+	free(m->files);
+	u64map_done(&m->file_by_id);
+	intern_done(&m->str);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->cond);
+	free(m->source_root);
+	free(m->path);
+	free(m);
+}
+
+/* A one-line description of the first corrupt-record problem. */
+static void
+describe_first_problem(struct model *m, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < m->nproblems; i++) {
+		const struct problem_entry *p = &m->problems[i];
+
+		if (p->kind == PROBLEM_TORN_TAIL || p->kind == PROBLEM_MISSING_FILE)
+			continue;
+		snprintf(err, errlen, "%s: %s at offset %llu (%s%s%s)", p->path,
+			 reader_problem_text(p->kind), (unsigned long long)p->offset, p->what,
+			 *p->detail ? ": " : "", p->detail);
+		return;
+	}
+	snprintf(err, errlen, "%s: corrupt records", m->path);
+}
+
+enum td_status
+model_open_with(const struct reader_ops *ops, const char *path, const struct model_options *opt,
+		struct model **out, char *err, size_t errlen)
+{
+	struct reader_options ropt = {0};
+	struct model *m;
+	enum td_status st;
+
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(err, errlen, "%s: %s", path, td_strerror(TD_ERR_NOMEM));
+		return TD_ERR_NOMEM;
+	}
+	if (opt)
+		m->opt = *opt;
+	m->opt.format = NULL;
+	m->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
+	m->opt.source_root = m->source_root;
+	m->path = xstrdup(path);
+	m->ops = ops;
+	ropt.source_root = m->source_root;
+	ropt.strict = m->opt.strict;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->cond, NULL);
+	intern_init(&m->str);
+	rows_init(m);
+	hosts_index(m, "");
+	st = ops->open(path, &ropt, &m->r, err, errlen);
+	if (st != TD_OK) {
+		m->r = NULL;
+		model_free(m);
+		return st;
+	}
+	if (m->opt.no_thread) {
+		run_pass(m);
+		atomic_store(&m->done, true);
+		if (m->opt.strict && model_has_problems(m)) {
+			describe_first_problem(m, err, errlen);
+			model_free(m);
+			return TD_ERR_CORRUPT;
+		}
+	} else {
+		m->requested = true;
+		if (pthread_create(&m->thread, NULL, index_thread, m) != 0) {
+			snprintf(err, errlen, "%s: cannot start the index thread", path);
+			model_free(m);
+			return TD_ERR_NOMEM;
+		}
+		m->have_thread = true;
+	}
+	*out = m;
+	return TD_OK;
+}
+
+enum td_status
+model_open(const char *path, const struct model_options *opt, struct model **out, char *err,
+	   size_t errlen)
+{
+	const struct reader_ops *ops;
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	if (opt && opt->format) {
+		ops = reader_by_name(opt->format);
+		if (!ops) {
+			snprintf(err, errlen, "%s: unknown format \"%s\"", path, opt->format);
+			return TD_ERR_FORMAT;
+		}
+	} else {
+		ops = reader_detect(path, err, errlen);
+		if (!ops)
+			return TD_ERR_FORMAT;
+	}
+	return model_open_with(ops, path, opt, out, err, errlen);
+}
+
+void
+model_close(struct model *m)
+{
+	if (!m)
+		return;
+	if (m->have_thread) {
+		atomic_store(&m->stopping, true);
+		pthread_mutex_lock(&m->lock);
+		m->stop = true;
+		pthread_cond_broadcast(&m->cond);
+		pthread_mutex_unlock(&m->lock);
+		pthread_join(m->thread, NULL);
+	}
+	model_free(m);
+}
+
+void
+model_wait(struct model *m)
+{
+	if (!m->have_thread)
+		return;
+	pthread_mutex_lock(&m->lock);
+	while (m->requested || m->running)
+		pthread_cond_wait(&m->cond, &m->lock);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+model_refresh(struct model *m)
+{
+	if (!m->have_thread) {
+		run_pass(m);
+		return;
+	}
+	pthread_mutex_lock(&m->lock);
+	m->requested = true;
+	atomic_store(&m->done, false);
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+model_progress(struct model *m, struct model_progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->done = atomic_load(&m->done);
+	p->bytes_done = atomic_load_explicit(&m->bytes_done, memory_order_relaxed);
+	p->bytes_total = atomic_load_explicit(&m->bytes_total, memory_order_relaxed);
+	p->executions = rows_nexecs(m);
+	p->traces = rows_ntraces(m);
+	p->generation = atomic_load_explicit(&m->generation, memory_order_acquire);
+}
+
+size_t
+model_memory_bytes(struct model *m)
+{
+	size_t bytes = rows_memory(m), i;
+
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->echunks[i]; i++)
+		bytes += MODEL_CHUNK * sizeof(struct exec_row);
+	for (i = 0; i < CKPT_MAX_CHUNKS && m->eloc.dir[i]; i++)
+		bytes += CKPT_CHUNK * sizeof(struct ckpt);
+	bytes += m->str.bytes + m->str.cap * 2 * sizeof(uint32_t);
+	bytes += m->capops * sizeof(struct op_entry) + m->ophash_cap * sizeof(uint32_t);
+	bytes += m->capframes * sizeof(struct frame_entry);
+	bytes += m->capsources * sizeof(struct source_entry);
+	pthread_mutex_unlock(&m->lock);
+	return bytes;
+}
+
+/* ---- dump facts ---------------------------------------------------------- */
+
+static struct meta_entry *
+meta_find(struct model *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < m->nmeta; i++)
+		if (strcmp(m->meta[i]->key, key) == 0)
+			return m->meta[i];
+	return NULL;
+}
+
+/* Copies e into snapshot *s whose values live in vals. */
+static void
+meta_copy(const struct meta_entry *e, struct model_meta *s, const char **vals)
+{
+	memcpy(vals, e->values, e->n * sizeof(*vals));
+	s->key = e->key;
+	s->list = e->list;
+	s->values = vals;
+	s->nvalues = e->n;
+}
+
+const struct model_meta *
+model_meta_get(struct model *m, const char *key)
+{
+	struct meta_entry *e;
+	struct model_meta *snap = NULL;
+
+	pthread_mutex_lock(&m->lock);
+	e = meta_find(m, key);
+	if (e) {
+		if (!e->snap || e->snap->nvalues != e->n) {
+			model_graveyard(m, e->snap);
+			e->snap = xmalloc(sizeof(*e->snap) + e->n * sizeof(char *));
+			meta_copy(e, e->snap, (const char **)(e->snap + 1));
+		}
+		snap = e->snap;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return snap;
+}
+
+static const char *
+meta_scalar(struct model *m, const char *key)
+{
+	struct meta_entry *e = meta_find(m, key);
+
+	return e && e->n ? e->values[e->n - 1] : NULL;
+}
+
+/* The meta snapshot for model_info (under m->lock). */
+static void
+info_meta(struct model *m, struct model_info *info)
+{
+	size_t nvals = 0, i, used = 0;
+	const char **vals;
+	struct meta_entry *hosts = meta_find(m, "host");
+
+	for (i = 0; i < m->nmeta; i++)
+		nvals += m->meta[i]->n;
+	free(m->info_meta);
+	m->info_meta = xmalloc(m->nmeta * sizeof(struct model_meta) + (nvals + 1) * sizeof(char *));
+	vals = (const char **)(m->info_meta + m->nmeta);
+	for (i = 0; i < m->nmeta; i++) {
+		meta_copy(m->meta[i], &m->info_meta[i], vals + used);
+		used += m->meta[i]->n;
+	}
+	info->meta = m->info_meta;
+	info->nmeta = m->nmeta;
+	info->hosts = NULL;
+	info->nhosts = 0;
+	for (i = 0; hosts && i < m->nmeta; i++) {
+		if (m->meta[i] == hosts) {
+			info->hosts = m->info_meta[i].values;
+			info->nhosts = m->info_meta[i].nvalues;
+		}
+	}
+}
+
+void
+model_info(struct model *m, struct model_info *info)
+{
+	size_t k;
+
+	memset(info, 0, sizeof(*info));
+	info->path = m->path;
+	info->executions = rows_nexecs(m);
+	info->traces = rows_ntraces(m);
+	info->alerts = model_alert_count(m);
+	pthread_mutex_lock(&m->lock);
+	info->format = meta_scalar(m, "format");
+	if (!info->format)
+		info->format = m->ops->name;
+	info->tensor_debug_mode = meta_scalar(m, "tensor_debug_mode");
+	info->ops = m->nops_filled;
+	info->graphs = m->ngraphs;
+	info->devices = m->ndevices;
+	info->source_files = m->nsources;
+	info->stack_frames = m->nframes;
+	for (k = 0; k < PROBLEM_COUNT && k < TD_ARRAY_SIZE(info->problems_by_kind); k++)
+		info->problems_by_kind[k] = m->problems_by_kind[k];
+	info->torn_files = m->problems_by_kind[PROBLEM_TORN_TAIL];
+	info->missing_files = m->problems_by_kind[PROBLEM_MISSING_FILE];
+	info->corrupt_records = m->problem_total - info->torn_files - info->missing_files;
+	info_meta(m, info);
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool
+model_has_problems(struct model *m)
+{
+	bool bad;
+
+	pthread_mutex_lock(&m->lock);
+	bad = m->problem_total > m->problems_by_kind[PROBLEM_TORN_TAIL] +
+				 m->problems_by_kind[PROBLEM_MISSING_FILE];
+	pthread_mutex_unlock(&m->lock);
+	return bad;
+}
+
+size_t
+model_problem_count(struct model *m)
+{
+	size_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = m->nproblems;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+bool
+model_problem_get(struct model *m, size_t i, struct model_problem *p)
+{
+	bool ok;
+
+	pthread_mutex_lock(&m->lock);
+	ok = i < m->nproblems;
+	if (ok) {
+		const struct problem_entry *e = &m->problems[i];
+
+		p->kind = reader_problem_name(e->kind);
+		p->path = e->path;
+		p->offset = e->offset;
+		p->record = e->record;
+		p->what = e->what;
+		p->detail = e->detail;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}

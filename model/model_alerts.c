@@ -1,0 +1,420 @@
+/*
+ * model_alerts.c - NaN/Inf and overflow alerts, their groups, and the first
+ * non-finite tensor.
+ *
+ * Alerts follow TensorFlow's InfNanMonitor (shared/formats/tensorflow.md
+ * §7.5) without its per-type limit: one alert per non-finite trace row, in
+ * row order, then one per bad output of each execution, in order, then the
+ * overflow alerts a reader reports.  Nothing is stored per alert: the k-th
+ * alert is found by rank/select over per-chunk counts (non-finite traces,
+ * bad outputs) and a scan of one chunk; counts come from decoding the row.
+ * When traces belong to executions (tfdbg1 runs, MindSpore graph runs) the
+ * executions are containers, marked ROW_CONTAINS_NONFINITE, and never alert.
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid, uint64_t n,
+		 uint64_t first)
+{
+	struct alert_group **v = which == 0 ? &m->tgroups : which == 1 ? &m->egroups : &m->ogroups;
+	size_t *nv = which == 0 ? &m->ntgroups : which == 1 ? &m->negroups : &m->nogroups;
+	size_t *cap = which == 0 ? &m->captg : which == 1 ? &m->capeg : &m->capog;
+	size_t i;
+
+	for (i = 0; i < *nv; i++) {
+		if ((*v)[i].type_sid == type_sid && strcmp((*v)[i].kind, kind) == 0) {
+			(*v)[i].count += n;
+			return;
+		}
+	}
+	td_grow((void **)v, cap, *nv + 1, sizeof(**v));
+	(*v)[*nv].kind = kind;
+	(*v)[*nv].type_sid = type_sid;
+	(*v)[*nv].count = n;
+	(*v)[*nv].first = first;
+	(*nv)++;
+}
+
+void
+alerts_done(struct model *m)
+{
+	free(m->tgroups);
+	free(m->egroups);
+	free(m->ogroups);
+	free(m->overflows);
+}
+
+static uint64_t
+trace_alerts(struct model *m)
+{
+	return atomic_load_explicit(&m->trace_alerts, memory_order_acquire);
+}
+
+static uint64_t
+exec_alerts(struct model *m)
+{
+	return atomic_load(&m->containers) ? 0 :
+	       atomic_load_explicit(&m->exec_alerts, memory_order_acquire);
+}
+
+uint64_t
+model_alert_count(struct model *m)
+{
+	uint64_t n = trace_alerts(m) + exec_alerts(m);
+
+	pthread_mutex_lock(&m->lock);
+	n += m->noverflows;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+/* The row of the k-th non-finite trace (k < trace_alerts). */
+static int64_t
+select_trace(struct model *m, uint64_t k)
+{
+	uint64_t n = rows_ntraces(m), c, j, end;
+
+	for (c = 0; c < MODEL_MAX_CHUNKS && (c << MODEL_CHUNK_SHIFT) < n; c++) {
+		uint32_t cnt = __atomic_load_n(&m->tnonfinite[c], __ATOMIC_RELAXED);
+
+		if (k >= cnt) {
+			k -= cnt;
+			continue;
+		}
+		end = TD_MIN(n, (c + 1) << MODEL_CHUNK_SHIFT);
+		for (j = c << MODEL_CHUNK_SHIFT; j < end; j++)
+			if ((trace_flags(m, j) & TF_NONFINITE) && k-- == 0)
+				return (int64_t)j;
+		return -1;
+	}
+	return -1;
+}
+
+/* The execution holding the k-th bad output, and which of its bad outputs. */
+static int64_t
+select_exec(struct model *m, uint64_t k, uint32_t *nth)
+{
+	uint64_t n = rows_nexecs(m), c, j, end, cnt;
+
+	for (c = 0; c < MODEL_MAX_CHUNKS && (c << MODEL_CHUNK_SHIFT) < n; c++) {
+		pthread_mutex_lock(&m->lock);
+		cnt = m->ebad[c];
+		pthread_mutex_unlock(&m->lock);
+		if (k >= cnt) {
+			k -= cnt;
+			continue;
+		}
+		end = TD_MIN(n, (c + 1) << MODEL_CHUNK_SHIFT);
+		for (j = c << MODEL_CHUNK_SHIFT; j < end; j++) {
+			uint32_t b = exec_row(m, j)->bad_outputs;
+
+			if (k < b) {
+				*nth = (uint32_t)k;
+				return (int64_t)j;
+			}
+			k -= b;
+		}
+		return -1;
+	}
+	return -1;
+}
+
+static void
+fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
+{
+	struct cache_ent e;
+	uint32_t op = trace_op(m, row);
+
+	rows_trace_decoded(m, row, &e);
+	memset(a, 0, sizeof(*a));
+	a->kind = "InfNan";
+	a->source = SRC_TRACE;
+	a->index = row;
+	a->slot = e.slot;
+	a->summary = e.summary;
+	pthread_mutex_lock(&m->lock);
+	a->op_name = op < m->nops ? m->opv[op].name : "";
+	a->op_type = op < m->nops ? m->opv[op].type : "";
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Execution x's nth bad output: its slot and summary, from a decode. */
+static void
+fill_exec_alert(struct model *m, uint64_t x, uint32_t nth, struct model_alert *a)
+{
+	struct reader_detail d = {0};
+	struct td_locator loc;
+	uint32_t seen = 0;
+	size_t k;
+
+	memset(a, 0, sizeof(*a));
+	a->kind = "InfNan";
+	a->source = SRC_EXECUTION;
+	a->index = x;
+	a->slot = nth;
+	a->op_type = intern_str(&m->str, exec_row(m, x)->op_type);
+	a->op_name = a->op_type;
+	if (!rows_locate(m, &m->eloc, READER_EXECUTION, x, &loc) ||
+	    m->ops->decode(m->r, READER_EXECUTION, &loc, &d) != TD_OK) {
+		__atomic_fetch_or(&exec_row(m, x)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
+		reader_detail_done(&d);
+		return;
+	}
+	for (k = 0; d.summaries && k < d.noutputs; k++) {
+		if (!td_summary_nonfinite(&d.summaries[k]))
+			continue;
+		if (seen++ == nth) {
+			a->slot = (uint32_t)k;
+			a->summary = d.summaries[k];
+			break;
+		}
+	}
+	reader_detail_done(&d);
+}
+
+enum td_status
+model_alert_get(struct model *m, uint64_t i, struct model_alert *a)
+{
+	uint64_t ta = trace_alerts(m), ea = exec_alerts(m);
+	uint32_t nth = 0;
+	int64_t r;
+
+	if (i < ta) {
+		r = select_trace(m, i);
+		if (r < 0)
+			return TD_ERR_RANGE;
+		fill_trace_alert(m, (uint64_t)r, a);
+		return TD_OK;
+	}
+	i -= ta;
+	if (i < ea) {
+		r = select_exec(m, i, &nth);
+		if (r < 0)
+			return TD_ERR_RANGE;
+		fill_exec_alert(m, (uint64_t)r, nth, a);
+		return TD_OK;
+	}
+	i -= ea;
+	pthread_mutex_lock(&m->lock);
+	if (i >= m->noverflows) {
+		pthread_mutex_unlock(&m->lock);
+		return TD_ERR_RANGE;
+	}
+	memset(a, 0, sizeof(*a));
+	a->kind = "Overflow";
+	a->source = SRC_EXECUTION;
+	a->index = m->overflows[i].execution >= 0 ? (uint64_t)m->overflows[i].execution : 0;
+	a->op_name = m->overflows[i].op_name;
+	a->op_type = m->overflows[i].op_type;
+	a->detail = m->overflows[i].detail;
+	pthread_mutex_unlock(&m->lock);
+	return TD_OK;
+}
+
+/* ---- groups -------------------------------------------------------------- */
+
+static size_t
+merge_group(struct model_alert_group *out, size_t n, size_t max, const struct alert_group *g,
+	    const char *type, uint64_t base)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < max; i++) {
+		if (strcmp(out[i].kind, g->kind) == 0 && strcmp(out[i].op_type, type) == 0) {
+			out[i].count += g->count;
+			return n;
+		}
+	}
+	if (n < max) {
+		out[n].kind = g->kind;
+		out[n].op_type = type;
+		out[n].count = g->count;
+		out[n].first = base + g->first;
+	}
+	return n + 1;
+}
+
+size_t
+model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
+{
+	uint64_t ta = trace_alerts(m), ea = exec_alerts(m);
+	size_t n = 0, i, cap;
+	struct model_alert_group *tmp;
+
+	pthread_mutex_lock(&m->lock);
+	cap = m->ntgroups + m->negroups + m->nogroups;
+	tmp = xcalloc(cap + 1, sizeof(*tmp));
+	for (i = 0; i < m->ntgroups; i++)
+		n = merge_group(tmp, n, cap, &m->tgroups[i], intern_str(&m->str, m->tgroups[i].type_sid), 0);
+	for (i = 0; ea && i < m->negroups; i++)
+		n = merge_group(tmp, n, cap, &m->egroups[i], intern_str(&m->str, m->egroups[i].type_sid), ta);
+	for (i = 0; i < m->nogroups; i++)
+		n = merge_group(tmp, n, cap, &m->ogroups[i], intern_str(&m->str, m->ogroups[i].type_sid),
+				ta + ea);
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n && i < max; i++)
+		out[i] = tmp[i];
+	free(tmp);
+	return n;
+}
+
+/* Kind and type string of alert i without decoding; false past the end. */
+static bool
+alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
+{
+	uint64_t ta = trace_alerts(m), ea = exec_alerts(m);
+	uint32_t nth;
+	int64_t r;
+	bool ok = true;
+
+	if (i < ta) {
+		r = select_trace(m, i);
+		if (r < 0)
+			return false;
+		*kind = "InfNan";
+		pthread_mutex_lock(&m->lock);
+		*type = m->opv[trace_op(m, (uint64_t)r)].type;
+		pthread_mutex_unlock(&m->lock);
+		return true;
+	}
+	if (i < ta + ea) {
+		r = select_exec(m, i - ta, &nth);
+		if (r < 0)
+			return false;
+		*kind = "InfNan";
+		*type = intern_str(&m->str, exec_row(m, (uint64_t)r)->op_type);
+		return true;
+	}
+	pthread_mutex_lock(&m->lock);
+	if (i - ta - ea < m->noverflows) {
+		*kind = "Overflow";
+		*type = m->overflows[i - ta - ea].op_type;
+	} else {
+		ok = false;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+/* Next trace alert of kind/type from trace alert i (its row), or -1. */
+static int64_t
+next_trace_alert(struct model *m, uint64_t i, int dir, const char *type)
+{
+	uint64_t n = rows_ntraces(m), k = i;
+	int64_t row = select_trace(m, i), j;
+
+	if (row < 0)
+		return -1;
+	pthread_mutex_lock(&m->lock);
+	for (j = row + dir; j >= 0 && (uint64_t)j < n; j += dir) {
+		if (!(trace_flags(m, (uint64_t)j) & TF_NONFINITE))
+			continue;
+		k += (uint64_t)dir;
+		if (strcmp(m->opv[trace_op(m, (uint64_t)j)].type, type) == 0) {
+			pthread_mutex_unlock(&m->lock);
+			return (int64_t)k;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return -1;
+}
+
+int64_t
+model_alert_next_in_group(struct model *m, uint64_t i, int dir)
+{
+	int64_t total = (int64_t)model_alert_count(m), ta = (int64_t)trace_alerts(m), j, r;
+	const char *kind, *type, *k2, *t2;
+	bool infnan;
+
+	dir = dir < 0 ? -1 : 1;
+	if (!alert_key(m, i, &kind, &type))
+		return -1;
+	infnan = strcmp(kind, "InfNan") == 0;
+	if ((int64_t)i < ta) {
+		r = next_trace_alert(m, i, dir, type);
+		if (r >= 0 || dir < 0)
+			return r;
+		j = ta;
+	} else {
+		j = (int64_t)i + dir;
+	}
+	for (; j >= 0 && j < total; j += dir) {
+		bool same = alert_key(m, (uint64_t)j, &k2, &t2) && strcmp(k2, kind) == 0 &&
+			    strcmp(t2, type) == 0;
+
+		if (same)
+			return j;
+		if (j < ta)     /* going back into the traces */
+			return infnan ? next_trace_alert(m, (uint64_t)j, -1, type) : -1;
+	}
+	return -1;
+}
+
+/* ---- first non-finite ------------------------------------------------------ */
+
+struct candidate {
+	enum model_source_kind source;
+	uint64_t index;
+	double wall;
+};
+
+static bool
+candidate_before(const struct candidate *a, const struct candidate *b)
+{
+	if ((a->wall != 0) != (b->wall != 0))
+		return a->wall != 0;
+	if (a->wall != b->wall)
+		return a->wall < b->wall;
+	if (a->source != b->source)
+		return a->source == SRC_TRACE;
+	return a->index < b->index;
+}
+
+bool
+model_first_nonfinite(struct model *m, struct model_alert *a)
+{
+	struct candidate *c, best;
+	size_t n = 0, i, cap;
+	bool have = false;
+
+	pthread_mutex_lock(&m->lock);
+	cap = m->nsegs + 1;
+	c = xcalloc(cap, sizeof(*c));
+	for (i = 0; i < m->nsegs; i++) {
+		if (m->segs[i].cand < 0 || (uint64_t)m->segs[i].cand >= rows_ntraces(m))
+			continue;
+		c[n].source = SRC_TRACE;
+		c[n].index = (uint64_t)m->segs[i].cand;
+		c[n++].wall = m->segs[i].cand_wall;
+	}
+	if (!atomic_load(&m->containers) && m->first_bad_exec >= 0 &&
+	    (uint64_t)m->first_bad_exec < rows_nexecs(m)) {
+		c[n].source = SRC_EXECUTION;
+		c[n].index = (uint64_t)m->first_bad_exec;
+		c[n++].wall = m->first_bad_exec_wall;
+	}
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n; i++) {
+		if (c[i].wall == 0 && c[i].source == SRC_TRACE) {
+			struct cache_ent e;
+
+			rows_trace_decoded(m, c[i].index, &e);
+			c[i].wall = e.wall_time;
+		}
+		if (!have || candidate_before(&c[i], &best))
+			best = c[i];
+		have = true;
+	}
+	free(c);
+	if (!have)
+		return false;
+	if (best.source == SRC_TRACE)
+		fill_trace_alert(m, best.index, a);
+	else
+		fill_exec_alert(m, best.index, 0, a);
+	return true;
+}

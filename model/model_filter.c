@@ -1,0 +1,462 @@
+/*
+ * model_filter.c - PCRE2 filters over the trace table and the timeline.
+ *
+ * A regex runs once per distinct op (traces) or per distinct op-type string
+ * (executions), never once per row: the answer is cached in a per-op state
+ * array, extended as ops arrive.  Rows are then matched by a byte lookup,
+ * and matches are counted per chunk of MODEL_CHUNK rows (incrementally, as
+ * rows arrive), so nth/rank over ten million rows walk a few hundred counts
+ * and scan one chunk.  An op evaluated while it was a placeholder (type not
+ * known yet) is evaluated again once the model fills any placeholder.
+ */
+#include "model_internal.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_PROVISIONAL = 4 };
+
+struct fcount {
+	uint64_t rows;              /* rows of the chunk counted */
+	uint64_t count;             /* matches among them */
+};
+
+struct host_cursor {
+	int64_t k;                  /* checkpoint index, -1 none */
+	uint64_t next_row;          /* first row of checkpoint k + 1 */
+	uint32_t file;
+	int file_match;             /* -1 unknown, 0/1, 2 = file has no host */
+};
+
+struct model_filter {
+	struct model *m;
+	pcre2_code *op_re, *type_re;
+	pcre2_match_data *md;
+	bool nonfinite;
+	int32_t graph;
+	int64_t execution;
+	char *host;
+	char *desc;
+	uint8_t *op_state;
+	size_t nop_state, capop;
+	uint64_t fill_gen;
+	uint8_t *str_state;
+	size_t nstr_state, capstr;
+	struct fcount *cnt[2];
+	size_t capcnt[2];
+};
+
+static enum td_status
+compile(const char *what, const char *re, pcre2_code **out, char *err, size_t errlen)
+{
+	int code;
+	PCRE2_SIZE off;
+	PCRE2_UCHAR msg[256];
+
+	*out = NULL;
+	if (!re || !*re)
+		return TD_OK;
+	*out = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	if (!*out) {
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		snprintf(err, errlen, "%s regex \"%s\": %s at offset %zu", what, re, (char *)msg,
+			 (size_t)off);
+		return TD_ERR_REGEX;
+	}
+	pcre2_jit_compile(*out, PCRE2_JIT_COMPLETE);
+	return TD_OK;
+}
+
+static void
+describe(struct model_filter *f, const struct model_filter_spec *spec)
+{
+	struct strbuf sb = {0};
+
+	if (spec->op_regex && *spec->op_regex)
+		strbuf_addf(&sb, " op=%s", spec->op_regex);
+	if (spec->type_regex && *spec->type_regex)
+		strbuf_addf(&sb, " type=%s", spec->type_regex);
+	if (spec->nonfinite)
+		strbuf_adds(&sb, " nonfinite");
+	if (spec->graph >= 0) {
+		struct model_graph g;
+
+		if (model_graph_get(f->m, (uint32_t)spec->graph, &g))
+			strbuf_addf(&sb, " graph=%s", *g.name ? g.name : g.graph_id);
+		else
+			strbuf_addf(&sb, " graph=%d", spec->graph);
+	}
+	if (spec->execution >= 0)
+		strbuf_addf(&sb, " execution=%lld", (long long)spec->execution);
+	if (spec->host)
+		strbuf_addf(&sb, " host=%s", spec->host);
+	f->desc = xstrdup(sb.len ? sb.buf + 1 : "");
+	strbuf_done(&sb);
+}
+
+enum td_status
+model_filter_new(struct model *m, const struct model_filter_spec *spec, struct model_filter **out,
+		 char *err, size_t errlen)
+{
+	struct model_filter *f = xcalloc(1, sizeof(*f));
+	enum td_status st;
+
+	*out = NULL;
+	f->m = m;
+	st = compile("op", spec->op_regex, &f->op_re, err, errlen);
+	if (st == TD_OK)
+		st = compile("type", spec->type_regex, &f->type_re, err, errlen);
+	if (st != TD_OK) {
+		model_filter_free(f);
+		return st;
+	}
+	f->md = pcre2_match_data_create(4, NULL);
+	f->nonfinite = spec->nonfinite;
+	f->graph = spec->graph;
+	f->execution = spec->execution;
+	f->host = spec->host ? xstrdup(spec->host) : NULL;
+	describe(f, spec);
+	*out = f;
+	return TD_OK;
+}
+
+void
+model_filter_free(struct model_filter *f)
+{
+	if (!f)
+		return;
+	pcre2_code_free(f->op_re);
+	pcre2_code_free(f->type_re);
+	pcre2_match_data_free(f->md);
+	free(f->host);
+	free(f->desc);
+	free(f->op_state);
+	free(f->str_state);
+	free(f->cnt[0]);
+	free(f->cnt[1]);
+	free(f);
+}
+
+const char *
+model_filter_describe(const struct model_filter *f)
+{
+	return f ? f->desc : "";
+}
+
+static bool
+re_match(struct model_filter *f, pcre2_code *re, const char *s)
+{
+	if (!re)
+		return true;
+	return pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, f->md, NULL) >= 0;
+}
+
+/* ---- per-op and per-string states ----------------------------------- */
+
+static uint8_t
+eval_op(struct model_filter *f, const struct op_entry *o)
+{
+	struct model *m = f->m;
+	bool ok = re_match(f, f->op_re, o->name) && re_match(f, f->type_re, o->type);
+
+	if (ok && f->graph >= 0)
+		ok = graphs_is_inside(m, graphs_index_of_sid(m, o->graph_sid), f->graph);
+	return (uint8_t)((ok ? ST_MATCH : ST_NO) | (o->placeholder ? ST_PROVISIONAL : 0));
+}
+
+/* Evaluates ops not seen yet; drops provisional answers once placeholders
+ * were filled (then trace counts are recounted). */
+static void
+ensure_ops(struct model_filter *f)
+{
+	struct model *m = f->m;
+	size_t i;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->fill_gen != f->fill_gen) {
+		for (i = 0; i < f->nop_state; i++)
+			if (f->op_state[i] & ST_PROVISIONAL)
+				f->op_state[i] = ST_UNKNOWN;
+		memset(f->cnt[TABLE_TRACES], 0, f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
+		f->fill_gen = m->fill_gen;
+	}
+	if (m->nops > f->nop_state) {
+		TD_GROW(f->op_state, f->capop, m->nops);
+		memset(f->op_state + f->nop_state, 0, m->nops - f->nop_state);
+		f->nop_state = m->nops;
+	}
+	for (i = 0; i < f->nop_state; i++)
+		if (f->op_state[i] == ST_UNKNOWN)
+			f->op_state[i] = eval_op(f, &m->opv[i]);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static bool
+exec_type_match(struct model_filter *f, uint32_t sid)
+{
+	if (sid >= f->nstr_state) {
+		size_t n = sid + 1;
+
+		TD_GROW(f->str_state, f->capstr, n);
+		memset(f->str_state + f->nstr_state, 0, n - f->nstr_state);
+		f->nstr_state = n;
+	}
+	if (f->str_state[sid] == ST_UNKNOWN) {
+		const char *s = intern_str(&f->m->str, sid);
+
+		f->str_state[sid] = re_match(f, f->op_re, s) && re_match(f, f->type_re, s) ?
+				    ST_MATCH : ST_NO;
+	}
+	return f->str_state[sid] == ST_MATCH;
+}
+
+/* ---- row matching ------------------------------------------------------ */
+
+static bool
+host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
+{
+	struct model *m = f->m;
+	uint64_t row, fi;
+	uint32_t file;
+	bool ok;
+
+	if (hc->k < 0 || j >= hc->next_row) {
+		uint32_t next_file;
+
+		hc->k = rows_ckpt_find(m, j);
+		if (hc->k < 0 || !rows_ckpt(m, (uint64_t)hc->k, &row, &file))
+			return false;
+		hc->next_row = rows_ckpt(m, (uint64_t)hc->k + 1, &row, &next_file) ? row : UINT64_MAX;
+		if (file != hc->file)
+			hc->file_match = -1;
+		hc->file = file;
+	}
+	if (hc->file_match < 0) {
+		pthread_mutex_lock(&m->lock);
+		if (u64map_get(&m->file_by_id, hc->file, &fi) && *m->files[fi].host)
+			hc->file_match = strcmp(m->files[fi].host, f->host) == 0;
+		else
+			hc->file_match = 2;
+		pthread_mutex_unlock(&m->lock);
+	}
+	if (hc->file_match != 2)
+		return hc->file_match == 1;
+	pthread_mutex_lock(&m->lock);
+	ok = strcmp(rows_trace_host(m, j), f->host) == 0;
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+struct trace_bounds {
+	uint64_t lo, hi;
+};
+
+static void
+trace_bounds(struct model_filter *f, struct trace_bounds *b)
+{
+	b->lo = 0;
+	b->hi = UINT64_MAX;
+	if (f->execution >= 0) {
+		b->hi = 0;
+		if ((uint64_t)f->execution < rows_nexecs(f->m)) {
+			struct exec_row *x = exec_row(f->m, (uint64_t)f->execution);
+
+			b->lo = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
+			b->hi = b->lo + __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static bool
+trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, struct host_cursor *hc)
+{
+	uint32_t op = trace_op(f->m, j);
+
+	if (j < b->lo || j >= b->hi)
+		return false;
+	if (op >= f->nop_state || (f->op_state[op] & 3) != ST_MATCH)
+		return false;
+	if (f->nonfinite && !(trace_flags(f->m, j) & TF_NONFINITE))
+		return false;
+	return !f->host || host_match(f, j, hc);
+}
+
+static bool
+exec_match(struct model_filter *f, uint64_t j)
+{
+	struct model *m = f->m;
+	struct exec_row *x = exec_row(m, j);
+	uint8_t flags = __atomic_load_n(&x->flags, __ATOMIC_RELAXED);
+	bool ok = true;
+
+	if (f->execution >= 0 && j != (uint64_t)f->execution)
+		return false;
+	if (f->nonfinite && !(flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
+		return false;
+	if (!exec_type_match(f, x->op_type))
+		return false;
+	if (f->graph >= 0 || f->host) {
+		pthread_mutex_lock(&m->lock);
+		if (f->graph >= 0)
+			ok = graphs_is_inside(m, graphs_index_of_sid(m, x->graph_sid), f->graph);
+		if (ok && f->host)
+			ok = strcmp(intern_str(&m->str, m->hosts[x->host]), f->host) == 0;
+		pthread_mutex_unlock(&m->lock);
+	}
+	return ok;
+}
+
+struct scan {
+	struct trace_bounds b;
+	struct host_cursor hc;
+	uint64_t n;                 /* rows indexed */
+};
+
+static void
+scan_init(struct model_filter *f, enum model_table t, struct scan *s)
+{
+	s->n = t == TABLE_TRACES ? rows_ntraces(f->m) : rows_nexecs(f->m);
+	if (t == TABLE_TRACES) {
+		ensure_ops(f);
+		trace_bounds(f, &s->b);
+	}
+	s->hc.k = -1;
+	s->hc.file = NO_ID;
+	s->hc.file_match = -1;
+}
+
+static bool
+row_match(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j)
+{
+	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j);
+}
+
+/* Brings the per-chunk counts up to the rows indexed now. */
+static void
+update_counts(struct model_filter *f, enum model_table t, struct scan *s)
+{
+	size_t nchunks = (size_t)((s->n + MODEL_CHUNK - 1) >> MODEL_CHUNK_SHIFT), c;
+	struct fcount *cnt;
+
+	if (nchunks > f->capcnt[t]) {
+		size_t old = f->capcnt[t];
+
+		TD_GROW(f->cnt[t], f->capcnt[t], nchunks);
+		memset(f->cnt[t] + old, 0, (f->capcnt[t] - old) * sizeof(struct fcount));
+	}
+	cnt = f->cnt[t];
+	for (c = 0; c < nchunks; c++) {
+		uint64_t base = (uint64_t)c << MODEL_CHUNK_SHIFT;
+		uint64_t rows = TD_MIN(s->n - base, (uint64_t)MODEL_CHUNK), j;
+
+		for (j = cnt[c].rows; j < rows; j++)
+			if (row_match(f, t, s, base + j))
+				cnt[c].count++;
+		cnt[c].rows = rows;
+	}
+}
+
+uint64_t
+model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
+{
+	struct scan s;
+	uint64_t total = 0;
+	size_t c;
+
+	(void)m;
+	scan_init(f, t, &s);
+	update_counts(f, t, &s);
+	for (c = 0; (uint64_t)c << MODEL_CHUNK_SHIFT < s.n; c++)
+		total += f->cnt[t][c].count;
+	return total;
+}
+
+int64_t
+model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, uint64_t k)
+{
+	struct scan s;
+	size_t c;
+	uint64_t j, end;
+
+	(void)m;
+	scan_init(f, t, &s);
+	update_counts(f, t, &s);
+	for (c = 0; (uint64_t)c << MODEL_CHUNK_SHIFT < s.n; c++) {
+		if (k >= f->cnt[t][c].count) {
+			k -= f->cnt[t][c].count;
+			continue;
+		}
+		end = ((uint64_t)c << MODEL_CHUNK_SHIFT) + f->cnt[t][c].rows;
+		for (j = (uint64_t)c << MODEL_CHUNK_SHIFT; j < end; j++)
+			if (row_match(f, t, &s, j) && k-- == 0)
+				return (int64_t)j;
+		return -1;
+	}
+	return -1;
+}
+
+uint64_t
+model_filter_rank(struct model *m, struct model_filter *f, enum model_table t, uint64_t row)
+{
+	struct scan s;
+	uint64_t rank = 0, j;
+	size_t c;
+
+	(void)m;
+	scan_init(f, t, &s);
+	update_counts(f, t, &s);
+	row = TD_MIN(row, s.n);
+	for (c = 0; ((uint64_t)c + 1) << MODEL_CHUNK_SHIFT <= row; c++)
+		rank += f->cnt[t][c].count;
+	for (j = (uint64_t)c << MODEL_CHUNK_SHIFT; j < row; j++)
+		if (row_match(f, t, &s, j))
+			rank++;
+	return rank;
+}
+
+int64_t
+model_filter_next(struct model *m, struct model_filter *f, enum model_table t, uint64_t from,
+		  int dir)
+{
+	struct scan s;
+	int64_t j;
+
+	(void)m;
+	scan_init(f, t, &s);
+	update_counts(f, t, &s);
+	if (!s.n)
+		return -1;
+	if (dir >= 0) {
+		for (j = (int64_t)from; (uint64_t)j < s.n; j++) {
+			if (!(j & (MODEL_CHUNK - 1)) && !f->cnt[t][j >> MODEL_CHUNK_SHIFT].count) {
+				j += MODEL_CHUNK - 1;
+				continue;
+			}
+			if (row_match(f, t, &s, (uint64_t)j))
+				return j;
+		}
+		return -1;
+	}
+	for (j = (int64_t)TD_MIN(from, s.n - 1); j >= 0; j--) {
+		if ((j & (MODEL_CHUNK - 1)) == MODEL_CHUNK - 1 && !f->cnt[t][j >> MODEL_CHUNK_SHIFT].count) {
+			j -= MODEL_CHUNK - 1;
+			continue;
+		}
+		if (row_match(f, t, &s, (uint64_t)j))
+			return j;
+	}
+	return -1;
+}
+
+bool
+model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row)
+{
+	struct scan s;
+
+	(void)m;
+	scan_init(f, t, &s);
+	return row < s.n && row_match(f, t, &s, row);
+}

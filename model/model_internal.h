@@ -1,0 +1,401 @@
+/*
+ * model_internal.h - the model's private tables, shared by the model/ sources only.
+ *
+ * Threads: one writer (the index thread, through the sink in model_sink.c)
+ * and one or more consumers (the query functions).  The rules:
+ *   - row storage (trace and execution chunks, checkpoints, the string
+ *     pointer table) is append-only and chunked: a chunk never moves, so a
+ *     consumer may read any row below the published count (acquire) without
+ *     a lock;
+ *   - everything else (ops, graphs, frames, sources, meta, problems, the
+ *     string hash, alert groups) is mutated under m->lock; consumers read it
+ *     under m->lock; the writer may read what only it mutates without the
+ *     lock (the op vector and op hash);
+ *   - flag bytes that change after publication (ROW_CORRUPT found while
+ *     decoding, CONTAINS_NONFINITE) are updated with atomic builtins.
+ * This header is not a contract for other layers: only model.h is.
+ */
+#ifndef TD_MODEL_INTERNAL_H
+#define TD_MODEL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "../reader/reader.h"
+
+/* ---- sizes ---------------------------------------------------------- */
+
+#define MODEL_CHUNK_SHIFT 16
+#define MODEL_CHUNK (1u << MODEL_CHUNK_SHIFT)       /* rows per chunk */
+#define MODEL_MAX_CHUNKS 65536u                       /* 2^32 rows */
+#define CKPT_EVERY 16                                 /* rows between locators */
+#define CKPT_CHUNK_SHIFT 12
+#define CKPT_CHUNK (1u << CKPT_CHUNK_SHIFT)
+#define CKPT_MAX_CHUNKS (1u << 18)
+#define STR_CHUNK_SHIFT 12
+#define STR_CHUNK (1u << STR_CHUNK_SHIFT)
+#define STR_MAX_CHUNKS (1u << 16)
+#define MODEL_DEFAULT_CACHE 65536
+#define MODEL_MAX_PROBLEMS 200
+#define NO_ID UINT32_MAX
+
+/* Trace flag byte: bit 0 nonfinite, bit 1 input, bit 2 corrupt, bits 3..7
+ * the output slot, TF_SLOT_ESC meaning "slot too large, decode to know". */
+#define TF_NONFINITE 0x01u
+#define TF_INPUT 0x02u
+#define TF_CORRUPT 0x04u
+#define TF_SLOT_SHIFT 3
+#define TF_SLOT_ESC 31u
+
+/* ---- strings (model_intern.c) ------------------------------------------ */
+
+struct arena_block;
+
+struct intern {
+	struct arena_block *blocks;
+	uint32_t *slots;            /* open addressing: string ids, NO_ID empty */
+	uint32_t *hashes;
+	size_t cap;
+	_Atomic uint32_t n;         /* strings interned (published) */
+	const char **dir[STR_MAX_CHUNKS]; /* id -> string, chunked */
+	size_t bytes;
+};
+
+void intern_init(struct intern *in);
+void intern_done(struct intern *in);
+/* Under m->lock.  Returns the id of s (adding it). */
+uint32_t intern_add(struct intern *in, const char *s);
+/* Under m->lock.  NO_ID when absent. */
+uint32_t intern_find(const struct intern *in, const char *s);
+/* Lock-free for any published id. */
+const char *intern_str(const struct intern *in, uint32_t id);
+/* Copies len bytes + NUL into the arena (under m->lock). */
+const char *arena_dup(struct intern *in, const char *s, size_t len);
+uint32_t str_hash(const char *s);
+
+/* A u64 -> u64 open-addressing map.  Keys must not be UINT64_MAX. */
+struct u64map {
+	uint64_t *keys;
+	uint64_t *vals;
+	size_t cap, n;
+};
+void u64map_done(struct u64map *h);
+bool u64map_get(const struct u64map *h, uint64_t key, uint64_t *val);
+/* Returns the value slot for key, inserting def when new. */
+uint64_t *u64map_put(struct u64map *h, uint64_t key, uint64_t def);
+
+/* ---- rows (model_rows.c) ----------------------------------------------- */
+
+struct trace_chunk {
+	uint32_t op[MODEL_CHUNK];
+	uint8_t flags[MODEL_CHUNK];
+};
+
+struct exec_row {
+	double wall_time;
+	uint64_t first_trace;       /* atomic builtins: set while indexing traces */
+	uint64_t ntraces;
+	uint32_t op_type;           /* string id */
+	uint32_t graph_sid;         /* called graph's id string, NO_ID none */
+	uint32_t num_outputs;
+	uint32_t bad_outputs;
+	uint16_t host;              /* index into m->hosts */
+	uint8_t flags;              /* enum model_row_flags (atomic builtins) */
+};
+
+struct ckpt {
+	uint64_t row;
+	uint64_t offset;
+	uint32_t file;
+} __attribute__((packed));
+
+/* Sparse locators of one table. */
+struct locidx {
+	struct ckpt *dir[CKPT_MAX_CHUNKS];
+	_Atomic uint64_t n;
+	uint64_t last_row;          /* row of the last checkpoint */
+	uint32_t last_file;
+	bool have;
+	bool force;                 /* a problem was reported: next row gets one */
+	int every;                  /* CKPT_EVERY, or 1 when the reader cannot advance */
+};
+
+struct cache_ent {
+	uint64_t row;               /* UINT64_MAX empty */
+	double wall_time;
+	uint32_t device;            /* string id, NO_ID none */
+	uint32_t slot;
+	bool corrupt;
+	struct td_summary summary;
+};
+
+struct run {                        /* traces from first on belong to execution */
+	uint64_t first;
+	int64_t execution;
+};
+
+struct segment {                    /* a run of trace rows from one file */
+	uint64_t first;
+	uint32_t file;
+	int64_t cand;               /* first nonfinite row in it, -1 */
+	double cand_wall;
+};
+
+/* ---- tables ----------------------------------------------------------- */
+
+struct op_entry {
+	const char *name, *type, *graph_id, *device, *host;  /* arena strings */
+	uint32_t name_sid, graph_sid, type_sid;
+	bool placeholder;           /* made from a trace; on_op fills it */
+	uint32_t num_outputs;
+	struct model_tensor_ref *inputs;
+	size_t ninputs;
+	int64_t *out_ids;
+	size_t nout_ids;
+	uint32_t *frame_sids;       /* creation stack as frame id strings */
+	size_t nframes;
+	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
+	size_t nstack;
+	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
+	double wall_time;
+};
+
+struct graph_entry {
+	uint32_t id_sid, name_sid, outer_sid, host_sid;
+};
+
+struct frame_entry {
+	const char *file, *host, *func, *code;
+	uint32_t line;
+	int64_t source_id;          /* reader's source id, -1 */
+	bool user_code;
+};
+
+struct source_entry {
+	const char *host, *path;
+	uint32_t reader_id;
+	struct td_locator loc;
+	uint64_t nlines;
+	bool in_dump;
+	bool loaded;
+	bool failed;
+	char **lines;               /* owned once loaded */
+	size_t nline_ptrs;
+};
+
+struct file_entry {
+	uint32_t id;
+	const char *path, *host, *role;
+	uint64_t size;
+	uint64_t problems;
+};
+
+struct meta_entry {
+	const char *key;
+	bool list;
+	const char **values;
+	size_t n, cap;
+	struct model_meta *snap;    /* last model_meta_get() answer */
+};
+
+struct problem_entry {
+	enum reader_problem_kind kind;
+	const char *path, *what, *detail;
+	uint64_t offset;
+	int64_t record;
+};
+
+struct consumer_list {
+	struct model_consumer *items;
+	size_t n, cap;
+};
+
+struct alert_group {
+	const char *kind;
+	uint32_t type_sid;
+	uint64_t count;
+	uint64_t first;             /* relative to its source list */
+};
+
+struct overflow_entry {
+	const char *op_name, *op_type, *detail;
+	int64_t execution;
+};
+
+struct model {
+	char *path;
+	const struct reader_ops *ops;
+	struct reader *r;
+	struct model_options opt;
+	char *source_root;
+
+	/* the index thread */
+	pthread_t thread;
+	bool have_thread;
+	pthread_mutex_t lock;       /* tables */
+	pthread_cond_t cond;        /* pass state */
+	bool stop, requested, running;
+	_Atomic bool stopping;      /* model_close: the sink drops records */
+	_Atomic bool done;
+	_Atomic uint64_t bytes_done, bytes_total, generation;
+	enum td_status last_status;
+
+	struct intern str;
+
+	/* traces */
+	struct trace_chunk *tchunks[MODEL_MAX_CHUNKS];
+	uint32_t *tnonfinite;       /* per chunk (MODEL_MAX_CHUNKS) */
+	_Atomic uint64_t ntraces;
+	_Atomic uint64_t trace_alerts;
+	struct locidx tloc;
+	struct run *runs;
+	size_t nruns, capruns;
+	int64_t last_exec_of_trace;
+	_Atomic bool containers;    /* traces carry their execution */
+	struct segment *segs;
+	size_t nsegs, capsegs;
+
+	/* executions */
+	struct exec_row *echunks[MODEL_MAX_CHUNKS];
+	uint64_t *ebad;             /* bad outputs per chunk */
+	_Atomic uint64_t nexecs;
+	_Atomic uint64_t exec_alerts;
+	struct locidx eloc;
+	int64_t first_bad_exec;
+	double first_bad_exec_wall;
+
+	/* decode cache */
+	pthread_mutex_t cache_lock;
+	struct cache_ent *cache;
+	size_t cache_n;
+	uint64_t decodes;
+
+	/* ops, graphs, devices */
+	struct op_entry *opv;
+	size_t nops, capops, nops_filled;
+	uint32_t *ophash;           /* op ids, NO_ID empty */
+	size_t ophash_cap;
+	struct u64map op_by_name;   /* name sid -> first op id */
+	struct u64map consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
+	struct consumer_list *cons;
+	size_t ncons, capcons;
+	uint64_t fill_gen;          /* placeholders filled so far */
+	struct graph_entry *graphs;
+	size_t ngraphs, capgraphs;
+	struct u64map graph_by_sid;
+	struct u64map graph_nops;   /* graph sid -> ops */
+	struct reader_device *devices;
+	size_t ndevices, capdevices;
+
+	/* hosts, files */
+	uint32_t *hosts;            /* host string ids; index 0 is "" */
+	size_t nhosts, caphosts;
+	struct file_entry *files;
+	size_t nfiles, capfiles;
+	struct u64map file_by_id;
+
+	/* frames and sources */
+	struct frame_entry *frames;
+	size_t nframes, capframes;
+	struct u64map frame_by_sid;
+	struct source_entry *sources;
+	size_t nsources, capsources;
+	struct u64map source_by_rid;
+
+	/* meta, problems */
+	struct meta_entry **meta;
+	size_t nmeta, capmeta;
+	struct model_meta *info_meta;
+	const char **info_hosts;
+	void **graveyard;           /* old arrays handed out, freed at close */
+	size_t ngrave, capgrave;
+	struct problem_entry *problems;
+	size_t nproblems;
+	uint64_t problems_by_kind[16];
+	uint64_t problem_total;
+
+	/* alerts */
+	struct alert_group *tgroups, *egroups, *ogroups;
+	size_t ntgroups, negroups, nogroups, captg, capeg, capog;
+	struct overflow_entry *overflows;
+	size_t noverflows, capoverflows;
+};
+
+/* model.c */
+void model_bump(struct model *m);
+void model_graveyard(struct model *m, void *p);
+
+/* model_sink.c */
+void model_sink_init(struct model *m, struct reader_sink *sink);
+
+/* model_rows.c */
+void rows_init(struct model *m);
+void rows_done(struct model *m);
+uint64_t rows_ntraces(const struct model *m);
+uint64_t rows_nexecs(const struct model *m);
+static inline uint32_t
+trace_op(const struct model *m, uint64_t i)
+{
+	return m->tchunks[i >> MODEL_CHUNK_SHIFT]->op[i & (MODEL_CHUNK - 1)];
+}
+static inline uint8_t
+trace_flags(const struct model *m, uint64_t i)
+{
+	return __atomic_load_n(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+			       __ATOMIC_RELAXED);
+}
+static inline struct exec_row *
+exec_row(const struct model *m, uint64_t i)
+{
+	return &m->echunks[i >> MODEL_CHUNK_SHIFT][i & (MODEL_CHUNK - 1)];
+}
+/* Appends a row (writer). */
+void rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_locator *loc);
+struct exec_row *rows_add_exec_begin(struct model *m, const struct td_locator *loc);
+void rows_add_exec_end(struct model *m);
+void locidx_add(struct locidx *li, uint64_t row, const struct td_locator *loc);
+/* The locator of row i; false if none. */
+bool rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint64_t i,
+		 struct td_locator *loc);
+/* The file id of row i (its checkpoint's file). */
+uint32_t rows_trace_file(struct model *m, uint64_t i);
+/* Execution owning trace i (runs), -1 none.  Under m->lock. */
+int64_t rows_trace_execution(struct model *m, uint64_t i);
+/* Trace slot; decodes when the flag byte cannot tell. */
+uint32_t rows_trace_slot(struct model *m, uint64_t i);
+/* The cached decode of trace i. */
+void rows_trace_decoded(struct model *m, uint64_t i, struct cache_ent *out);
+/* The host string of trace i (file host, else its execution's host). */
+const char *rows_trace_host(struct model *m, uint64_t i);
+uint32_t rows_trace_host_sid(struct model *m, uint64_t i);
+size_t rows_memory(const struct model *m);
+bool rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file);
+int64_t rows_ckpt_find(const struct model *m, uint64_t i);
+
+/* model_ops.c (under m->lock unless said) */
+/* Writer: the op of (graph, name), NO_ID if none; no lock needed. */
+uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
+uint32_t ops_add(struct model *m, const struct reader_op *op, bool placeholder);
+void ops_fill(struct model *m, uint32_t id, const struct reader_op *op);
+int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);
+bool graphs_is_inside(struct model *m, int32_t g, int32_t outer);
+void ops_graph_added(struct model *m, uint32_t graph_sid);
+void ops_done(struct model *m);
+uint16_t hosts_index(struct model *m, const char *host);
+
+/* model_alerts.c */
+void alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid,
+		      uint64_t n, uint64_t first);
+void alerts_done(struct model *m);
+
+/* model_source.c */
+bool frames_is_user_code(const char *path);
+void frames_done(struct model *m);
+/* Resolves an op's frame id strings into frame indices (under m->lock). */
+void frames_resolve_op(struct model *m, struct op_entry *op);
+void frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout);
+
+#endif

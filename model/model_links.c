@@ -1,0 +1,182 @@
+/*
+ * model_links.c - links from a trace row to the rows of its producers and
+ * consumers.
+ *
+ * TensorFlow records no edge from a trace to the trace that fed it; the
+ * producer of an input is the latest earlier row of that (op, slot), the
+ * consumer's row the first later row of that op (shared/formats/
+ * tensorflow.md §7.3: time order is the only link).  The search is a scan
+ * of the 4-byte op-reference array, chunk by chunk, bounded by the owning
+ * execution's rows when the format has containers (tfdbg1 runs, MindSpore
+ * graph runs).  Input rows (MindSpore op inputs) never count as producers.
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool
+slot_matches(struct model *m, uint64_t j, uint32_t slot)
+{
+	uint8_t f = trace_flags(m, j);
+
+	if (f & TF_INPUT)
+		return false;
+	if (slot == UINT32_MAX)
+		return true;
+	if ((uint32_t)(f >> TF_SLOT_SHIFT) == TF_SLOT_ESC)
+		return rows_trace_slot(m, j) == slot;
+	return (uint32_t)(f >> TF_SLOT_SHIFT) == slot;
+}
+
+/* Latest row j with lo <= j < from of (op, slot); -1 none. */
+static int64_t
+scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo)
+{
+	uint64_t j = from;
+
+	while (j > lo) {
+		const uint32_t *a = m->tchunks[(j - 1) >> MODEL_CHUNK_SHIFT]->op;
+		uint64_t base = (j - 1) & ~(uint64_t)(MODEL_CHUNK - 1);
+		uint64_t stop = TD_MAX(base, lo);
+
+		for (; j > stop; j--)
+			if (a[(j - 1) - base] == op && slot_matches(m, j - 1, slot))
+				return (int64_t)(j - 1);
+	}
+	return -1;
+}
+
+/* First row j with from < j < hi of (op, slot); -1 none. */
+static int64_t
+scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi)
+{
+	uint64_t j = from + 1;
+
+	while (j < hi) {
+		const uint32_t *a = m->tchunks[j >> MODEL_CHUNK_SHIFT]->op;
+		uint64_t base = j & ~(uint64_t)(MODEL_CHUNK - 1);
+		uint64_t stop = TD_MIN(base + MODEL_CHUNK, hi);
+
+		for (; j < stop; j++)
+			if (a[j - base] == op && slot_matches(m, j, slot))
+				return (int64_t)j;
+	}
+	return -1;
+}
+
+/* The rows [lo, hi) that may be linked with row i. */
+static void
+link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi)
+{
+	int64_t e;
+
+	*lo = 0;
+	*hi = rows_ntraces(m);
+	if (!atomic_load(&m->containers))
+		return;
+	pthread_mutex_lock(&m->lock);
+	e = rows_trace_execution(m, i);
+	pthread_mutex_unlock(&m->lock);
+	if (e >= 0 && (uint64_t)e < rows_nexecs(m)) {
+		struct exec_row *x = exec_row(m, (uint64_t)e);
+		uint64_t first = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
+		uint64_t n = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
+
+		if (n && first <= i) {
+			*lo = first;
+			*hi = TD_MIN(*hi, first + n);
+		}
+	}
+}
+
+int64_t
+model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, int dir)
+{
+	uint64_t n = rows_ntraces(m);
+
+	if (dir > 0)
+		return from >= n ? -1 : scan_fwd(m, op, slot, from, n);
+	return scan_back(m, op, slot, TD_MIN(from, n), 0);
+}
+
+size_t
+model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
+{
+	struct model_link *links = NULL;
+	uint64_t lo, hi;
+	size_t n = 0, k;
+	uint32_t op;
+
+	*out = NULL;
+	if (i >= rows_ntraces(m))
+		return 0;
+	op = trace_op(m, i);
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops && m->opv[op].ninputs) {
+		const struct op_entry *o = &m->opv[op];
+
+		n = o->ninputs;
+		links = xcalloc(n, sizeof(*links));
+		for (k = 0; k < n; k++) {
+			uint32_t id = ops_lookup(m, o->graph_id, o->inputs[k].op_name);
+
+			links[k].op = id == NO_ID ? -1 : (int64_t)id;
+			links[k].op_name = o->inputs[k].op_name;
+			links[k].op_type = id == NO_ID ? "" : m->opv[id].type;
+			links[k].slot = o->inputs[k].slot;
+			links[k].trace_index = -1;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	link_bounds(m, i, &lo, &hi);
+	for (k = 0; k < n; k++)
+		if (links[k].op >= 0)
+			links[k].trace_index = scan_back(m, (uint32_t)links[k].op, links[k].slot, i, lo);
+	*out = links;
+	return n;
+}
+
+size_t
+model_trace_consumers(struct model *m, uint64_t i, struct model_link **out)
+{
+	struct model_link *links = NULL;
+	struct model_consumer *cons;
+	size_t total, n = 0, k;
+	uint64_t lo, hi;
+	uint32_t op, slot;
+
+	*out = NULL;
+	if (i >= rows_ntraces(m))
+		return 0;
+	op = trace_op(m, i);
+	slot = rows_trace_slot(m, i);
+	total = model_op_consumers(m, op, NULL, 0);
+	if (!total)
+		return 0;
+	cons = xcalloc(total, sizeof(*cons));
+	total = TD_MIN(total, model_op_consumers(m, op, cons, total));
+	links = xcalloc(total, sizeof(*links));
+	pthread_mutex_lock(&m->lock);
+	for (k = 0; k < total; k++) {
+		if (cons[k].output_slot != slot || cons[k].op >= m->nops)
+			continue;
+		links[n].op = cons[k].op;
+		links[n].op_name = m->opv[cons[k].op].name;
+		links[n].op_type = m->opv[cons[k].op].type;
+		links[n].slot = cons[k].input_slot;
+		links[n].trace_index = -1;
+		n++;
+	}
+	pthread_mutex_unlock(&m->lock);
+	free(cons);
+	link_bounds(m, i, &lo, &hi);
+	for (k = 0; k < n; k++)
+		links[k].trace_index = scan_fwd(m, (uint32_t)links[k].op, UINT32_MAX, i, hi);
+	if (!n) {
+		free(links);
+		links = NULL;
+	}
+	*out = links;
+	return n;
+}

@@ -1,0 +1,480 @@
+/*
+ * model_ops.c - ops, graphs, hosts, the consumer map and row links.
+ *
+ * An op is keyed by (graph id, op name).  A trace naming an op the dump has
+ * not described (yet) gets a placeholder op with type "" that a later
+ * on_op fills in place, so the 4-byte op reference of a row never changes.
+ * Inputs are kept as names and resolved in the op's own graph when asked
+ * (an input from an outer graph may not resolve; it keeps op = -1).
+ * Links from a row to its producers/consumers scan the op-reference array,
+ * a plain memory scan (§7.3 of shared/formats/tensorflow.md).
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t
+op_key_hash(const char *graph_id, const char *name)
+{
+	return str_hash(graph_id) * 0x9e3779b1u ^ str_hash(name);
+}
+
+uint32_t
+ops_lookup(struct model *m, const char *graph_id, const char *name)
+{
+	size_t mask, i;
+
+	if (!m->ophash_cap)
+		return NO_ID;
+	mask = m->ophash_cap - 1;
+	for (i = op_key_hash(graph_id, name) & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask) {
+		const struct op_entry *o = &m->opv[m->ophash[i]];
+
+		if (strcmp(o->name, name) == 0 && strcmp(o->graph_id, graph_id) == 0)
+			return m->ophash[i];
+	}
+	return NO_ID;
+}
+
+static void
+ophash_insert(struct model *m, uint32_t id)
+{
+	size_t mask = m->ophash_cap - 1, i;
+	const struct op_entry *o = &m->opv[id];
+
+	for (i = op_key_hash(o->graph_id, o->name) & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask)
+		;
+	m->ophash[i] = id;
+}
+
+static void
+ophash_grow(struct model *m)
+{
+	size_t i;
+
+	free(m->ophash);
+	m->ophash_cap = m->ophash_cap ? m->ophash_cap * 2 : 1024;
+	m->ophash = xmalloc(m->ophash_cap * sizeof(*m->ophash));
+	memset(m->ophash, 0xff, m->ophash_cap * sizeof(*m->ophash));
+	for (i = 0; i < m->nops; i++)
+		ophash_insert(m, (uint32_t)i);
+}
+
+uint16_t
+hosts_index(struct model *m, const char *host)
+{
+	uint32_t sid = intern_add(&m->str, host ? host : "");
+	size_t i;
+
+	for (i = 0; i < m->nhosts; i++)
+		if (m->hosts[i] == sid)
+			return (uint16_t)i;
+	if (m->nhosts >= UINT16_MAX)
+		return 0;
+	TD_GROW(m->hosts, m->caphosts, m->nhosts + 1);
+	m->hosts[m->nhosts] = sid;
+	return (uint16_t)m->nhosts++;
+}
+
+/* "name:3" -> ("name", 3); "name" -> ("name", 0). */
+static void
+parse_tensor_name(struct model *m, const char *s, struct model_tensor_ref *ref)
+{
+	const char *colon = strrchr(s, ':');
+	size_t len = strlen(s);
+	uint32_t slot = 0;
+
+	if (colon && colon[1]) {
+		const char *p;
+
+		for (p = colon + 1; *p >= '0' && *p <= '9'; p++)
+			slot = slot * 10 + (uint32_t)(*p - '0');
+		if (!*p)
+			len = (size_t)(colon - s);
+		else
+			slot = 0;
+	}
+	{
+		char *name = xstrndup(s, len);
+
+		ref->op_name = intern_str(&m->str, intern_add(&m->str, name));
+		free(name);
+	}
+	ref->slot = slot;
+	ref->op = -1;
+}
+
+static const char *
+arena_str(struct model *m, const char *s)
+{
+	return intern_str(&m->str, intern_add(&m->str, s ? s : ""));
+}
+
+static void
+consumers_add(struct model *m, uint32_t graph_sid, const char *src, uint32_t op,
+	      uint32_t input_slot, uint32_t output_slot)
+{
+	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
+	uint64_t *idx = u64map_put(&m->consumer_idx, key, UINT64_MAX);
+	struct consumer_list *cl;
+
+	if (*idx == UINT64_MAX) {
+		TD_GROW(m->cons, m->capcons, m->ncons + 1);
+		memset(&m->cons[m->ncons], 0, sizeof(m->cons[0]));
+		*idx = m->ncons++;
+	}
+	cl = &m->cons[*idx];
+	TD_GROW(cl->items, cl->cap, cl->n + 1);
+	cl->items[cl->n].op = op;
+	cl->items[cl->n].input_slot = input_slot;
+	cl->items[cl->n].output_slot = output_slot;
+	cl->n++;
+}
+
+/* Copies the descriptive fields of op into entry id (under m->lock). */
+void
+ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
+{
+	struct op_entry *o = &m->opv[id];
+	size_t i;
+
+	o->type_sid = intern_add(&m->str, op->op_type ? op->op_type : "");
+	o->type = intern_str(&m->str, o->type_sid);
+	o->device = arena_str(m, op->device);
+	o->host = arena_str(m, op->host);
+	o->num_outputs = op->num_outputs;
+	o->wall_time = op->wall_time;
+	if (op->ninputs) {
+		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
+		for (i = 0; i < op->ninputs; i++) {
+			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
+			consumers_add(m, o->graph_sid, o->inputs[i].op_name, id, (uint32_t)i,
+				      o->inputs[i].slot);
+		}
+		o->ninputs = op->ninputs;
+	}
+	if (op->noutput_tensor_ids && op->output_tensor_ids) {
+		o->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*o->out_ids));
+		memcpy(o->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*o->out_ids));
+		o->nout_ids = op->noutput_tensor_ids;
+	}
+	if (op->nframes && op->frame_ids) {
+		o->frame_sids = xmalloc(op->nframes * sizeof(*o->frame_sids));
+		for (i = 0; i < op->nframes; i++)
+			o->frame_sids[i] = intern_add(&m->str, op->frame_ids[i] ? op->frame_ids[i] : "");
+		o->nframes = op->nframes;
+	}
+	if (o->placeholder) {
+		o->placeholder = false;
+		m->fill_gen++;
+	}
+	m->nops_filled++;
+}
+
+/* Adds an op (under m->lock); a placeholder has only its key. */
+uint32_t
+ops_add(struct model *m, const struct reader_op *op, bool placeholder)
+{
+	struct op_entry *o;
+	uint32_t id = (uint32_t)m->nops;
+	uint64_t *chain, *n;
+
+	if ((m->nops + 1) * 2 > m->ophash_cap)
+		ophash_grow(m);
+	TD_GROW(m->opv, m->capops, m->nops + 1);
+	o = &m->opv[id];
+	memset(o, 0, sizeof(*o));
+	o->graph_sid = intern_add(&m->str, op->graph_id ? op->graph_id : "");
+	o->graph_id = intern_str(&m->str, o->graph_sid);
+	o->name_sid = intern_add(&m->str, op->op_name ? op->op_name : "");
+	o->name = intern_str(&m->str, o->name_sid);
+	o->type = o->device = o->host = "";
+	o->type_sid = 0;
+	o->placeholder = placeholder;
+	o->next_same_name = NO_ID;
+	chain = u64map_put(&m->op_by_name, o->name_sid, id);
+	if (*chain != id) {
+		uint32_t j = (uint32_t)*chain;
+
+		while (m->opv[j].next_same_name != NO_ID)
+			j = m->opv[j].next_same_name;
+		m->opv[j].next_same_name = id;
+	}
+	n = u64map_put(&m->graph_nops, o->graph_sid, 0);
+	(*n)++;
+	m->nops++;
+	ophash_insert(m, id);
+	if (!placeholder)
+		ops_fill(m, id, op);
+	return id;
+}
+
+void
+ops_done(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nops; i++) {
+		free(m->opv[i].inputs);
+		free(m->opv[i].out_ids);
+		free(m->opv[i].frame_sids);
+		free(m->opv[i].stack);
+	}
+	free(m->opv);
+	free(m->ophash);
+	u64map_done(&m->op_by_name);
+	u64map_done(&m->consumer_idx);
+	for (i = 0; i < m->ncons; i++)
+		free(m->cons[i].items);
+	free(m->cons);
+	free(m->graphs);
+	u64map_done(&m->graph_by_sid);
+	u64map_done(&m->graph_nops);
+	free(m->devices);
+	free(m->hosts);
+}
+
+/* ---- graphs ------------------------------------------------------------ */
+
+int32_t
+graphs_index_of_sid(struct model *m, uint32_t graph_sid)
+{
+	uint64_t g;
+
+	if (graph_sid == NO_ID || !u64map_get(&m->graph_by_sid, graph_sid, &g))
+		return -1;
+	return (int32_t)g;
+}
+
+bool
+graphs_is_inside(struct model *m, int32_t g, int32_t outer)
+{
+	size_t steps;
+
+	for (steps = 0; g >= 0 && steps <= m->ngraphs; steps++) {
+		if (g == outer)
+			return true;
+		g = graphs_index_of_sid(m, m->graphs[g].outer_sid);
+	}
+	return false;
+}
+
+uint32_t
+model_graph_count(struct model *m)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->ngraphs;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+bool
+model_graph_get(struct model *m, uint32_t i, struct model_graph *g)
+{
+	uint64_t nops = 0;
+	bool ok;
+
+	pthread_mutex_lock(&m->lock);
+	ok = i < m->ngraphs;
+	if (ok) {
+		const struct graph_entry *e = &m->graphs[i];
+
+		g->index = i;
+		g->graph_id = intern_str(&m->str, e->id_sid);
+		g->name = intern_str(&m->str, e->name_sid);
+		g->outer = graphs_index_of_sid(m, e->outer_sid);
+		u64map_get(&m->graph_nops, e->id_sid, &nops);
+		g->nops = (uint32_t)nops;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+static int32_t
+graph_find_locked(struct model *m, const char *s)
+{
+	uint32_t sid = intern_find(&m->str, s);
+	size_t i;
+
+	if (sid == NO_ID)
+		return -1;
+	if (graphs_index_of_sid(m, sid) >= 0)
+		return graphs_index_of_sid(m, sid);
+	for (i = 0; i < m->ngraphs; i++)
+		if (m->graphs[i].name_sid == sid)
+			return (int32_t)i;
+	return -1;
+}
+
+int32_t
+model_graph_find(struct model *m, const char *graph_id_or_name)
+{
+	int32_t g;
+
+	pthread_mutex_lock(&m->lock);
+	g = graph_find_locked(m, graph_id_or_name);
+	pthread_mutex_unlock(&m->lock);
+	return g;
+}
+
+/* ---- op queries --------------------------------------------------------- */
+
+uint32_t
+model_op_count(struct model *m)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nops;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+static void
+op_resolve_inputs(struct model *m, struct op_entry *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->ninputs; i++) {
+		if (o->inputs[i].op < 0) {
+			uint32_t id = ops_lookup(m, o->graph_id, o->inputs[i].op_name);
+
+			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
+		}
+	}
+}
+
+bool
+model_op_get(struct model *m, uint32_t id, struct model_op *op)
+{
+	struct op_entry *o;
+	bool ok;
+
+	pthread_mutex_lock(&m->lock);
+	ok = id < m->nops;
+	if (ok) {
+		o = &m->opv[id];
+		op_resolve_inputs(m, o);
+		frames_resolve_op(m, o);
+		memset(op, 0, sizeof(*op));
+		op->id = id;
+		op->name = o->name;
+		op->type = o->type;
+		op->graph_id = o->graph_id;
+		op->graph = graphs_index_of_sid(m, o->graph_sid);
+		op->graph_name = op->graph >= 0 ? intern_str(&m->str, m->graphs[op->graph].name_sid) : "";
+		op->device = o->device;
+		op->host = o->host;
+		op->num_outputs = o->num_outputs;
+		op->inputs = o->inputs;
+		op->ninputs = o->ninputs;
+		op->output_tensor_ids = o->out_ids;
+		op->noutput_tensor_ids = o->nout_ids;
+		op->stack = o->stack;
+		op->nstack = o->nstack;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+/* The op of name anywhere, preferring described ops over placeholders. */
+static int64_t
+op_by_name_locked(struct model *m, const char *name)
+{
+	uint32_t sid = intern_find(&m->str, name), j;
+	int64_t any = -1;
+	uint64_t first;
+
+	if (sid == NO_ID || !u64map_get(&m->op_by_name, sid, &first))
+		return -1;
+	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name) {
+		if (!m->opv[j].placeholder)
+			return j;
+		if (any < 0)
+			any = j;
+	}
+	return any;
+}
+
+/* MindSpore dump file names spell "/" as "--"; also accept a unique
+ * "/"-suffix of a scoped name. */
+static int64_t
+op_by_other_form(struct model *m, const char *name)
+{
+	struct strbuf sb = {0};
+	const char *p;
+	int64_t found = -1;
+	size_t i, len = strlen(name);
+
+	for (p = name; *p; p++) {
+		if (p[0] == '-' && p[1] == '-') {
+			strbuf_addc(&sb, '/');
+			p++;
+		} else {
+			strbuf_addc(&sb, *p);
+		}
+	}
+	if (sb.buf && strcmp(sb.buf, name) != 0)
+		found = op_by_name_locked(m, sb.buf);
+	strbuf_done(&sb);
+	if (found >= 0)
+		return found;
+	for (i = 0; i < m->nops; i++) {
+		const char *n = m->opv[i].name;
+		size_t nl = strlen(n);
+
+		if (nl > len && n[nl - len - 1] == '/' && strcmp(n + nl - len, name) == 0) {
+			if (found >= 0 && strcmp(m->opv[found].name, n) != 0)
+				return -1;      /* ambiguous */
+			if (found < 0)
+				found = (int64_t)i;
+		}
+	}
+	return found;
+}
+
+int64_t
+model_op_find(struct model *m, const char *name, const char *graph)
+{
+	int64_t id = -1;
+
+	pthread_mutex_lock(&m->lock);
+	if (graph && *graph) {
+		int32_t g = graph_find_locked(m, graph);
+
+		if (g >= 0) {
+			uint32_t r = ops_lookup(m, intern_str(&m->str, m->graphs[g].id_sid), name);
+
+			id = r == NO_ID ? -1 : (int64_t)r;
+		}
+	} else {
+		id = op_by_name_locked(m, name);
+		if (id < 0)
+			id = op_by_other_form(m, name);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return id;
+}
+
+size_t
+model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+{
+	uint64_t idx;
+	size_t n = 0, i;
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		const struct op_entry *o = &m->opv[op];
+
+		if (u64map_get(&m->consumer_idx, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
+			n = m->cons[idx].n;
+			for (i = 0; i < n && i < max; i++)
+				out[i] = m->cons[idx].items[i];
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}

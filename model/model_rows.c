@@ -1,0 +1,417 @@
+/*
+ * model_rows.c - chunked row storage, sparse locators and the decode cache.
+ *
+ * A trace row costs an op reference (4 bytes) and a flag byte; every
+ * CKPT_EVERY rows (and whenever the file changes or a problem was reported
+ * in between) one packed (row, locator) checkpoint; nothing else.  Row i's
+ * record is found by taking the checkpoint at or before i and asking the
+ * reader to advance().  Decoded rows (summary, wall time, device) go through
+ * a direct-mapped cache of opt.cache_rows entries: neighbouring rows never
+ * evict each other, so a screen of rows stays decoded.
+ *
+ * Not here: what the rows mean (alerts, links, filters).
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+rows_init(struct model *m)
+{
+	m->tnonfinite = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->tnonfinite));
+	m->ebad = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->ebad));
+	m->tloc.every = m->ops->advance ? CKPT_EVERY : 1;
+	m->eloc.every = m->tloc.every;
+	m->cache_n = m->opt.cache_rows ? m->opt.cache_rows : MODEL_DEFAULT_CACHE;
+	m->cache = xcalloc(m->cache_n, sizeof(*m->cache));
+	for (size_t i = 0; i < m->cache_n; i++)
+		m->cache[i].row = UINT64_MAX;
+	m->last_exec_of_trace = -1;
+	m->first_bad_exec = -1;
+	pthread_mutex_init(&m->cache_lock, NULL);
+}
+
+static void
+locidx_done(struct locidx *li)
+{
+	size_t i;
+
+	for (i = 0; i < CKPT_MAX_CHUNKS && li->dir[i]; i++)
+		free(li->dir[i]);
+}
+
+void
+rows_done(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->tchunks[i]; i++)
+		free(m->tchunks[i]);
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->echunks[i]; i++)
+		free(m->echunks[i]);
+	locidx_done(&m->tloc);
+	locidx_done(&m->eloc);
+	free(m->tnonfinite);
+	free(m->ebad);
+	free(m->cache);
+	free(m->runs);
+	free(m->segs);
+	pthread_mutex_destroy(&m->cache_lock);
+}
+
+uint64_t
+rows_ntraces(const struct model *m)
+{
+	return atomic_load_explicit(&((struct model *)m)->ntraces, memory_order_acquire);
+}
+
+uint64_t
+rows_nexecs(const struct model *m)
+{
+	return atomic_load_explicit(&((struct model *)m)->nexecs, memory_order_acquire);
+}
+
+/* ---- locators ------------------------------------------------------- */
+
+static struct ckpt *
+ckpt_at(const struct locidx *li, uint64_t k)
+{
+	return &li->dir[k >> CKPT_CHUNK_SHIFT][k & (CKPT_CHUNK - 1)];
+}
+
+static void
+ckpt_append(struct locidx *li, uint64_t row, const struct td_locator *loc)
+{
+	uint64_t k = atomic_load_explicit(&li->n, memory_order_relaxed);
+	struct ckpt *c;
+
+	if ((k >> CKPT_CHUNK_SHIFT) >= CKPT_MAX_CHUNKS)
+		abort();                /* a billion checkpoints */
+	if (!li->dir[k >> CKPT_CHUNK_SHIFT])
+		li->dir[k >> CKPT_CHUNK_SHIFT] = xmalloc(CKPT_CHUNK * sizeof(struct ckpt));
+	c = ckpt_at(li, k);
+	c->row = row;
+	c->offset = loc->offset;
+	c->file = loc->file;
+	atomic_store_explicit(&li->n, k + 1, memory_order_release);
+	li->have = true;
+	li->last_row = row;
+	li->last_file = loc->file;
+	li->force = false;
+}
+
+void
+locidx_add(struct locidx *li, uint64_t row, const struct td_locator *loc)
+{
+	if (!li->have || li->force || loc->file != li->last_file ||
+	    row - li->last_row >= (uint64_t)li->every)
+		ckpt_append(li, row, loc);
+}
+
+/* Index of the last checkpoint with row <= i, or -1. */
+static int64_t
+ckpt_find(const struct locidx *li, uint64_t i)
+{
+	uint64_t lo = 0, hi = atomic_load_explicit(&((struct locidx *)li)->n, memory_order_acquire);
+
+	if (!hi || ckpt_at(li, 0)->row > i)
+		return -1;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (ckpt_at(li, mid)->row <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo;
+}
+
+bool
+rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint64_t i,
+	    struct td_locator *loc)
+{
+	int64_t k = ckpt_find(li, i);
+	struct ckpt *c;
+
+	if (k < 0)
+		return false;
+	c = ckpt_at(li, (uint64_t)k);
+	loc->file = c->file;
+	loc->offset = c->offset;
+	if (i == c->row)
+		return true;
+	if (!m->ops->advance)
+		return false;
+	return m->ops->advance(m->r, kind, loc, i - c->row) == TD_OK;
+}
+
+uint32_t
+rows_trace_file(struct model *m, uint64_t i)
+{
+	int64_t k = ckpt_find(&m->tloc, i);
+
+	return k < 0 ? NO_ID : ckpt_at(&m->tloc, (uint64_t)k)->file;
+}
+
+/* ---- appending (writer) ------------------------------------------------ */
+
+void
+rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_locator *loc)
+{
+	uint64_t i = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+	struct trace_chunk *c;
+
+	if ((i >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
+		return;                 /* 4 billion rows: the rest is not indexed */
+	c = m->tchunks[i >> MODEL_CHUNK_SHIFT];
+	if (!c)
+		c = m->tchunks[i >> MODEL_CHUNK_SHIFT] = xmalloc(sizeof(*c));
+	c->op[i & (MODEL_CHUNK - 1)] = op;
+	c->flags[i & (MODEL_CHUNK - 1)] = flags;
+	if (flags & TF_NONFINITE) {
+		__atomic_fetch_add(&m->tnonfinite[i >> MODEL_CHUNK_SHIFT], 1, __ATOMIC_RELAXED);
+		atomic_fetch_add_explicit(&m->trace_alerts, 1, memory_order_release);
+	}
+	locidx_add(&m->tloc, i, loc);
+	atomic_store_explicit(&m->ntraces, i + 1, memory_order_release);
+}
+
+struct exec_row *
+rows_add_exec_begin(struct model *m, const struct td_locator *loc)
+{
+	uint64_t i = atomic_load_explicit(&m->nexecs, memory_order_relaxed);
+	struct exec_row *c;
+
+	if ((i >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
+		return NULL;
+	c = m->echunks[i >> MODEL_CHUNK_SHIFT];
+	if (!c)
+		c = m->echunks[i >> MODEL_CHUNK_SHIFT] = xmalloc(MODEL_CHUNK * sizeof(*c));
+	locidx_add(&m->eloc, i, loc);
+	c += i & (MODEL_CHUNK - 1);
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void
+rows_add_exec_end(struct model *m)
+{
+	uint64_t i = atomic_load_explicit(&m->nexecs, memory_order_relaxed);
+
+	atomic_store_explicit(&m->nexecs, i + 1, memory_order_release);
+}
+
+size_t
+rows_memory(const struct model *m)
+{
+	size_t bytes = 0, i;
+
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->tchunks[i]; i++)
+		bytes += sizeof(struct trace_chunk);
+	for (i = 0; i < CKPT_MAX_CHUNKS && m->tloc.dir[i]; i++)
+		bytes += CKPT_CHUNK * sizeof(struct ckpt);
+	bytes += m->capruns * sizeof(struct run) + m->capsegs * sizeof(struct segment);
+	return bytes;
+}
+
+/* ---- trace facts ------------------------------------------------------- */
+
+int64_t
+rows_trace_execution(struct model *m, uint64_t i)
+{
+	size_t lo = 0, hi = m->nruns;
+
+	if (!hi || m->runs[0].first > i)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->runs[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return m->runs[lo].execution;
+}
+
+uint32_t
+rows_trace_host_sid(struct model *m, uint64_t i)
+{
+	uint32_t file = rows_trace_file(m, i);
+	uint64_t fi;
+	int64_t e;
+
+	if (file != NO_ID && u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
+		return intern_find(&m->str, m->files[fi].host);
+	e = rows_trace_execution(m, i);
+	if (e >= 0 && (uint64_t)e < rows_nexecs(m))
+		return m->hosts[exec_row(m, (uint64_t)e)->host];
+	return 0;
+}
+
+const char *
+rows_trace_host(struct model *m, uint64_t i)
+{
+	return intern_str(&m->str, rows_trace_host_sid(m, i));
+}
+
+/* ---- the decode cache -------------------------------------------------- */
+
+static void
+decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
+{
+	struct reader_detail d = {0};
+	struct td_locator loc;
+
+	memset(e, 0, sizeof(*e));
+	e->row = i;
+	e->device = NO_ID;
+	e->slot = (trace_flags(m, i) >> TF_SLOT_SHIFT);
+	m->decodes++;
+	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
+	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
+		e->corrupt = true;
+		reader_detail_done(&d);
+		return;
+	}
+	e->wall_time = d.wall_time;
+	if (d.noutputs && d.summaries)
+		e->summary = d.summaries[0];
+	if (e->slot == TF_SLOT_ESC)
+		e->slot = d.slot;
+	if (d.device) {
+		pthread_mutex_lock(&m->lock);
+		e->device = intern_add(&m->str, d.device);
+		pthread_mutex_unlock(&m->lock);
+	}
+	reader_detail_done(&d);
+}
+
+void
+rows_trace_decoded(struct model *m, uint64_t i, struct cache_ent *out)
+{
+	struct cache_ent *e;
+
+	pthread_mutex_lock(&m->cache_lock);
+	e = &m->cache[i % m->cache_n];
+	if (e->row != i)
+		decode_trace(m, i, e);
+	*out = *e;
+	pthread_mutex_unlock(&m->cache_lock);
+	if (out->corrupt)
+		__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+				  TF_CORRUPT, __ATOMIC_RELAXED);
+}
+
+uint32_t
+rows_trace_slot(struct model *m, uint64_t i)
+{
+	uint32_t slot = trace_flags(m, i) >> TF_SLOT_SHIFT;
+	struct cache_ent e;
+
+	if (slot != TF_SLOT_ESC)
+		return slot;
+	rows_trace_decoded(m, i, &e);
+	return e.slot;
+}
+
+/* ---- public row access ----------------------------------------------- */
+
+uint64_t
+model_trace_count(struct model *m)
+{
+	return rows_ntraces(m);
+}
+
+uint64_t
+model_execution_count(struct model *m)
+{
+	return rows_nexecs(m);
+}
+
+static uint32_t
+row_flags_public(uint8_t f)
+{
+	return ((f & TF_NONFINITE) ? ROW_NONFINITE : 0) | ((f & TF_INPUT) ? ROW_INPUT : 0) |
+	       ((f & TF_CORRUPT) ? ROW_CORRUPT : 0);
+}
+
+enum td_status
+model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
+{
+	struct cache_ent e;
+	uint32_t op;
+
+	if (i >= rows_ntraces(m))
+		return TD_ERR_RANGE;
+	rows_trace_decoded(m, i, &e);
+	memset(row, 0, sizeof(*row));
+	row->index = i;
+	row->op = op = trace_op(m, i);
+	row->flags = row_flags_public(trace_flags(m, i));
+	row->slot = e.slot;
+	row->wall_time = e.wall_time;
+	row->summary = e.summary;
+	row->device = intern_str(&m->str, e.device);
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		struct op_entry *o = &m->opv[op];
+		int32_t g = graphs_index_of_sid(m, o->graph_sid);
+
+		row->op_name = o->name;
+		row->op_type = o->type;
+		row->graph_id = o->graph_id;
+		row->graph_name = g >= 0 ? intern_str(&m->str, m->graphs[g].name_sid) : "";
+	}
+	row->execution = rows_trace_execution(m, i);
+	row->host = rows_trace_host(m, i);
+	pthread_mutex_unlock(&m->lock);
+	if (!row->op_name)
+		row->op_name = row->op_type = row->graph_id = row->graph_name = "";
+	return TD_OK;
+}
+
+enum td_status
+model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
+{
+	struct exec_row *x;
+
+	if (i >= rows_nexecs(m))
+		return TD_ERR_RANGE;
+	x = exec_row(m, i);
+	memset(row, 0, sizeof(*row));
+	row->index = i;
+	row->op_type = intern_str(&m->str, x->op_type);
+	row->flags = __atomic_load_n(&x->flags, __ATOMIC_RELAXED);
+	if (m->containers)
+		row->flags &= ~(uint32_t)ROW_NONFINITE;
+	row->num_outputs = x->num_outputs;
+	row->bad_outputs = m->containers ? 0 : x->bad_outputs;
+	row->wall_time = x->wall_time;
+	row->first_trace = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
+	row->ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&m->lock);
+	row->graph = graphs_index_of_sid(m, x->graph_sid);
+	row->host = intern_str(&m->str, m->hosts[x->host]);
+	pthread_mutex_unlock(&m->lock);
+	return TD_OK;
+}
+
+/* Checkpoint k: its first row and file; false past the end. */
+bool
+rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file)
+{
+	if (k >= atomic_load_explicit(&((struct model *)m)->tloc.n, memory_order_acquire))
+		return false;
+	*row = ckpt_at(&m->tloc, k)->row;
+	*file = ckpt_at(&m->tloc, k)->file;
+	return true;
+}
+
+int64_t
+rows_ckpt_find(const struct model *m, uint64_t i)
+{
+	return ckpt_find(&m->tloc, i);
+}

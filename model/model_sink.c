@@ -1,0 +1,423 @@
+/*
+ * model_sink.c - the reader_sink the index thread fills the model through.
+ *
+ * Runs on the index thread only (the single writer).  The hot path,
+ * on_trace, takes no lock unless it meets something new (an op the dump
+ * has not described, a file change, a non-finite row): it looks the op up,
+ * appends 5 bytes and maybe a checkpoint, and publishes the row count.
+ * Alert groups are counted here, as InfNanMonitor counts while loading
+ * (shared/formats/tensorflow.md §7.5).
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool
+stopping(struct model *m)
+{
+	return atomic_load_explicit(&m->stopping, memory_order_relaxed);
+}
+
+static void
+on_meta(void *ctx, const char *key, const char *value)
+{
+	struct model *m = ctx;
+	size_t klen = strlen(key), i;
+	bool list = klen >= 2 && strcmp(key + klen - 2, "[]") == 0;
+	struct meta_entry *e = NULL;
+
+	if (list)
+		klen -= 2;
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->nmeta; i++)
+		if (strlen(m->meta[i]->key) == klen && strncmp(m->meta[i]->key, key, klen) == 0)
+			e = m->meta[i];
+	if (!e) {
+		TD_GROW(m->meta, m->capmeta, m->nmeta + 1);
+		e = m->meta[m->nmeta++] = xcalloc(1, sizeof(*e));
+		e->key = arena_dup(&m->str, key, klen);
+	}
+	e->list = e->list || list;
+	if (!list)
+		e->n = 0;               /* scalars: the last value wins */
+	TD_GROW(e->values, e->cap, e->n + 1);
+	e->values[e->n++] = intern_str(&m->str, intern_add(&m->str, value ? value : ""));
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void
+on_file(void *ctx, const struct reader_file *f)
+{
+	struct model *m = ctx;
+	uint64_t *idx;
+	struct file_entry *e;
+
+	pthread_mutex_lock(&m->lock);
+	idx = u64map_put(&m->file_by_id, f->id, m->nfiles);
+	if (*idx == m->nfiles) {
+		TD_GROW(m->files, m->capfiles, m->nfiles + 1);
+		memset(&m->files[m->nfiles], 0, sizeof(m->files[0]));
+		m->nfiles++;
+	}
+	e = &m->files[*idx];
+	e->id = f->id;
+	e->path = intern_str(&m->str, intern_add(&m->str, f->path ? f->path : ""));
+	e->host = intern_str(&m->str, intern_add(&m->str, f->host ? f->host : ""));
+	e->role = intern_str(&m->str, intern_add(&m->str, f->role ? f->role : ""));
+	e->size = f->size;
+	if (f->host && *f->host)
+		hosts_index(m, f->host);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void
+on_source(void *ctx, const struct reader_source *s)
+{
+	struct model *m = ctx;
+	uint64_t *idx;
+	struct source_entry *e;
+
+	pthread_mutex_lock(&m->lock);
+	idx = u64map_put(&m->source_by_rid, s->id, m->nsources);
+	if (*idx == m->nsources) {
+		TD_GROW(m->sources, m->capsources, m->nsources + 1);
+		memset(&m->sources[m->nsources], 0, sizeof(m->sources[0]));
+		m->nsources++;
+	}
+	e = &m->sources[*idx];
+	e->reader_id = s->id;
+	e->host = intern_str(&m->str, intern_add(&m->str, s->host ? s->host : ""));
+	e->path = intern_str(&m->str, intern_add(&m->str, s->path ? s->path : ""));
+	e->loc = s->loc;
+	e->nlines = s->nlines;
+	e->in_dump = true;
+	pthread_mutex_unlock(&m->lock);
+	model_bump(m);
+}
+
+static const char *
+str_or_null(struct model *m, const char *s)
+{
+	return s ? intern_str(&m->str, intern_add(&m->str, s)) : NULL;
+}
+
+static void
+on_frame(void *ctx, const struct reader_frame *f)
+{
+	struct model *m = ctx;
+	struct frame_entry *e;
+	uint64_t *idx;
+	uint32_t sid;
+
+	pthread_mutex_lock(&m->lock);
+	sid = intern_add(&m->str, f->id ? f->id : "");
+	idx = u64map_put(&m->frame_by_sid, sid, m->nframes);
+	if (*idx == m->nframes) {
+		TD_GROW(m->frames, m->capframes, m->nframes + 1);
+		m->nframes++;
+	}
+	e = &m->frames[*idx];
+	e->file = str_or_null(m, f->file ? f->file : "");
+	e->host = str_or_null(m, f->host ? f->host : "");
+	e->func = str_or_null(m, f->func ? f->func : "");
+	e->code = str_or_null(m, f->code);
+	e->line = f->line;
+	e->source_id = f->source_id;
+	e->user_code = frames_is_user_code(e->file);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void
+on_graph(void *ctx, const struct reader_graph *g)
+{
+	struct model *m = ctx;
+	uint32_t sid;
+	uint64_t *idx;
+	struct graph_entry *e;
+
+	pthread_mutex_lock(&m->lock);
+	sid = intern_add(&m->str, g->graph_id ? g->graph_id : "");
+	idx = u64map_put(&m->graph_by_sid, sid, m->ngraphs);
+	if (*idx == m->ngraphs) {
+		TD_GROW(m->graphs, m->capgraphs, m->ngraphs + 1);
+		m->ngraphs++;
+	}
+	e = &m->graphs[*idx];
+	e->id_sid = sid;
+	e->name_sid = intern_add(&m->str, g->name ? g->name : "");
+	e->outer_sid = g->outer_id && *g->outer_id ? intern_add(&m->str, g->outer_id) : NO_ID;
+	e->host_sid = intern_add(&m->str, g->host ? g->host : "");
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void
+on_device(void *ctx, const struct reader_device *d)
+{
+	struct model *m = ctx;
+	struct reader_device *e;
+
+	pthread_mutex_lock(&m->lock);
+	TD_GROW(m->devices, m->capdevices, m->ndevices + 1);
+	e = &m->devices[m->ndevices++];
+	e->id = d->id;
+	e->name = intern_str(&m->str, intern_add(&m->str, d->name ? d->name : ""));
+	e->host = intern_str(&m->str, intern_add(&m->str, d->host ? d->host : ""));
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void
+on_op(void *ctx, const struct reader_op *op)
+{
+	struct model *m = ctx;
+	uint32_t id;
+
+	if (stopping(m))
+		return;
+	pthread_mutex_lock(&m->lock);
+	id = ops_lookup(m, op->graph_id ? op->graph_id : "", op->op_name ? op->op_name : "");
+	if (id == NO_ID)
+		ops_add(m, op, false);
+	else if (m->opv[id].placeholder)
+		ops_fill(m, id, op);
+	pthread_mutex_unlock(&m->lock);
+	model_bump(m);
+}
+
+/* Trace rows of execution x: rows the run list gives it (a trace may name an
+ * execution the reader has not sent yet). */
+static void
+exec_claim_runs(struct model *m, uint64_t x, struct exec_row *row)
+{
+	uint64_t n = rows_ntraces(m), first = UINT64_MAX, last = 0, j;
+	size_t r;
+
+	for (r = 0; r < m->nruns; r++) {
+		uint64_t end = r + 1 < m->nruns ? m->runs[r + 1].first : n;
+
+		if (m->runs[r].execution != (int64_t)x || end <= m->runs[r].first)
+			continue;
+		first = TD_MIN(first, m->runs[r].first);
+		last = TD_MAX(last, end);
+	}
+	if (first == UINT64_MAX)
+		return;
+	row->first_trace = first;
+	row->ntraces = last - first;
+	for (j = first; j < last; j++)
+		if (trace_flags(m, j) & TF_NONFINITE)
+			row->flags |= ROW_CONTAINS_NONFINITE;
+}
+
+static void
+on_execution(void *ctx, const struct reader_execution *e)
+{
+	struct model *m = ctx;
+	struct exec_row *x;
+	uint64_t idx = rows_nexecs(m);
+	uint32_t type_sid;
+
+	if (stopping(m))
+		return;
+	x = rows_add_exec_begin(m, &e->loc);
+	if (!x)
+		return;
+	pthread_mutex_lock(&m->lock);
+	type_sid = intern_add(&m->str, e->op_type ? e->op_type : "");
+	x->op_type = type_sid;
+	x->graph_sid = e->graph_id && *e->graph_id ? intern_add(&m->str, e->graph_id) : NO_ID;
+	x->host = hosts_index(m, e->host);
+	x->wall_time = e->wall_time;
+	x->num_outputs = e->num_outputs;
+	x->bad_outputs = e->bad_outputs;
+	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
+	if (m->nruns)
+		exec_claim_runs(m, idx, x);
+	if (e->bad_outputs) {
+		uint64_t before = atomic_load(&m->exec_alerts);
+
+		m->ebad[idx >> MODEL_CHUNK_SHIFT] += e->bad_outputs;
+		alerts_group_add(m, 1, "InfNan", type_sid, e->bad_outputs, before);
+		atomic_store_explicit(&m->exec_alerts, before + e->bad_outputs, memory_order_release);
+		if (m->first_bad_exec < 0) {
+			m->first_bad_exec = (int64_t)idx;
+			m->first_bad_exec_wall = e->wall_time;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	rows_add_exec_end(m);
+	model_bump(m);
+}
+
+/* Keeps the run list (trace -> execution) and the execution's row range. */
+static void
+trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite)
+{
+	if (execution >= 0)
+		atomic_store(&m->containers, true);
+	if (execution != m->last_exec_of_trace &&
+	    (execution >= 0 || m->nruns)) {
+		pthread_mutex_lock(&m->lock);
+		TD_GROW(m->runs, m->capruns, m->nruns + 1);
+		m->runs[m->nruns].first = row;
+		m->runs[m->nruns].execution = execution;
+		m->nruns++;
+		pthread_mutex_unlock(&m->lock);
+	}
+	m->last_exec_of_trace = execution;
+	if (execution >= 0 && (uint64_t)execution < rows_nexecs(m)) {
+		struct exec_row *x = exec_row(m, (uint64_t)execution);
+
+		if (!__atomic_load_n(&x->ntraces, __ATOMIC_RELAXED))
+			__atomic_store_n(&x->first_trace, row, __ATOMIC_RELAXED);
+		if (row >= x->first_trace)
+			__atomic_store_n(&x->ntraces, row - x->first_trace + 1, __ATOMIC_RELAXED);
+		if (nonfinite)
+			__atomic_fetch_or(&x->flags, ROW_CONTAINS_NONFINITE, __ATOMIC_RELAXED);
+	}
+}
+
+/* A new file segment, and its first non-finite row (first_nonfinite). */
+static void
+trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool nonfinite)
+{
+	struct segment *s = m->nsegs ? &m->segs[m->nsegs - 1] : NULL;
+
+	if (!s || s->file != t->loc.file) {
+		pthread_mutex_lock(&m->lock);
+		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
+		s = &m->segs[m->nsegs++];
+		s->first = row;
+		s->file = t->loc.file;
+		s->cand = -1;
+		s->cand_wall = 0;
+		pthread_mutex_unlock(&m->lock);
+	}
+	if (nonfinite && s->cand < 0) {
+		pthread_mutex_lock(&m->lock);
+		s->cand = (int64_t)row;
+		s->cand_wall = t->wall_time;
+		pthread_mutex_unlock(&m->lock);
+	}
+}
+
+static void
+on_trace(void *ctx, const struct reader_trace *t)
+{
+	struct model *m = ctx;
+	const char *graph = t->graph_id ? t->graph_id : "", *name = t->op_name ? t->op_name : "";
+	uint64_t row = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+	bool nonfinite = td_summary_nonfinite(&t->summary);
+	uint32_t op = ops_lookup(m, graph, name);
+	uint8_t flags;
+
+	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
+		return;
+	if (op == NO_ID) {
+		struct reader_op ph = {.graph_id = graph, .op_name = name};
+
+		pthread_mutex_lock(&m->lock);
+		op = ops_add(m, &ph, true);
+		pthread_mutex_unlock(&m->lock);
+	}
+	flags = (uint8_t)((nonfinite ? TF_NONFINITE : 0) | (t->is_input ? TF_INPUT : 0) |
+			  (TD_MIN(t->slot, TF_SLOT_ESC) << TF_SLOT_SHIFT));
+	trace_segment(m, row, t, nonfinite);
+	if (t->execution >= 0 || m->nruns)
+		trace_execution(m, row, t->execution, nonfinite);
+	if (nonfinite) {
+		pthread_mutex_lock(&m->lock);
+		alerts_group_add(m, 0, "InfNan",
+				 t->op_type ? intern_add(&m->str, t->op_type) : m->opv[op].type_sid,
+				 1, atomic_load(&m->trace_alerts));
+		pthread_mutex_unlock(&m->lock);
+	}
+	rows_add_trace(m, op, flags, &t->loc);
+	model_bump(m);
+}
+
+static void
+on_problem(void *ctx, const struct reader_problem *p)
+{
+	struct model *m = ctx;
+	uint64_t fi;
+
+	m->tloc.force = m->eloc.force = true;
+	pthread_mutex_lock(&m->lock);
+	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->problems_by_kind))
+		m->problems_by_kind[p->kind]++;
+	m->problem_total++;
+	if (p->file >= 0 && u64map_get(&m->file_by_id, (uint64_t)p->file, &fi))
+		m->files[fi].problems++;
+	if (m->nproblems < MODEL_MAX_PROBLEMS) {
+		struct problem_entry *e;
+
+		if (!m->problems)
+			m->problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->problems));
+		e = &m->problems[m->nproblems++];
+		e->kind = p->kind;
+		e->path = str_or_null(m, p->path ? p->path : "");
+		e->what = str_or_null(m, p->what ? p->what : "");
+		e->detail = str_or_null(m, p->detail ? p->detail : "");
+		e->offset = p->offset;
+		e->record = p->record;
+	}
+	pthread_mutex_unlock(&m->lock);
+	model_bump(m);
+}
+
+static void
+on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct model *m = ctx;
+
+	atomic_store_explicit(&m->bytes_done, done, memory_order_relaxed);
+	atomic_store_explicit(&m->bytes_total, total, memory_order_relaxed);
+}
+
+static void
+on_overflow(void *ctx, const char *op_name, int64_t execution, const char *detail)
+{
+	struct model *m = ctx;
+	struct overflow_entry *o;
+	uint64_t first;
+	uint32_t type_sid = 0, j;
+
+	pthread_mutex_lock(&m->lock);
+	if (op_name && u64map_get(&m->op_by_name, intern_add(&m->str, op_name), &first)) {
+		for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
+			if (!m->opv[j].placeholder) {
+				type_sid = m->opv[j].type_sid;
+				break;
+			}
+	}
+	TD_GROW(m->overflows, m->capoverflows, m->noverflows + 1);
+	o = &m->overflows[m->noverflows];
+	o->op_name = str_or_null(m, op_name ? op_name : "");
+	o->op_type = intern_str(&m->str, type_sid);
+	o->detail = str_or_null(m, detail);
+	o->execution = execution;
+	alerts_group_add(m, 2, "Overflow", type_sid, 1, m->noverflows);
+	m->noverflows++;
+	pthread_mutex_unlock(&m->lock);
+	model_bump(m);
+}
+
+void
+model_sink_init(struct model *m, struct reader_sink *sink)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->ctx = m;
+	sink->on_meta = on_meta;
+	sink->on_file = on_file;
+	sink->on_source = on_source;
+	sink->on_frame = on_frame;
+	sink->on_graph = on_graph;
+	sink->on_device = on_device;
+	sink->on_op = on_op;
+	sink->on_execution = on_execution;
+	sink->on_trace = on_trace;
+	sink->on_problem = on_problem;
+	sink->on_progress = on_progress;
+	sink->on_overflow = on_overflow;
+}

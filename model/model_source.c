@@ -1,0 +1,503 @@
+/*
+ * model_source.c - stack frames, source files and decoded row details.
+ *
+ * Frames are interned by their id string; an op names its creation stack by
+ * those ids, and since a reader may send frames after the ops that use them,
+ * the ids are resolved when asked (model_op_get, model_*_detail).  Source
+ * text is decoded from the dump once, on first use, and kept; text from disk
+ * is read only on request (model_source_load_disk), never while indexing.
+ */
+#include "model_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SOURCE_MAX_BYTES (64u << 20)
+
+static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore" };
+
+bool
+frames_is_user_code(const char *path)
+{
+	static const char *const pkgs[] = { "site-packages/", "dist-packages/" };
+	size_t i, k;
+
+	if (strstr(path, "/examples/"))
+		return true;
+	for (i = 0; i < TD_ARRAY_SIZE(pkgs); i++) {
+		const char *p = strstr(path, pkgs[i]);
+
+		if (!p)
+			continue;
+		p += strlen(pkgs[i]);
+		for (k = 0; k < TD_ARRAY_SIZE(frameworks); k++)
+			if (strncmp(p, frameworks[k], strlen(frameworks[k])) == 0)
+				return false;
+	}
+	return true;
+}
+
+void
+frames_done(struct model *m)
+{
+	size_t i, j;
+
+	free(m->frames);
+	u64map_done(&m->frame_by_sid);
+	for (i = 0; i < m->nsources; i++) {
+		for (j = 0; j < m->sources[i].nline_ptrs; j++)
+			free(m->sources[i].lines[j]);
+		free(m->sources[i].lines);
+	}
+	free(m->sources);
+	u64map_done(&m->source_by_rid);
+}
+
+static bool
+frame_index(struct model *m, uint32_t sid, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!u64map_get(&m->frame_by_sid, sid, &v))
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+void
+frames_resolve_op(struct model *m, struct op_entry *o)
+{
+	uint32_t *stack;
+	size_t i, n = 0;
+
+	if (o->nstack == o->nframes)
+		return;
+	stack = xmalloc((o->nframes + 1) * sizeof(*stack));
+	for (i = 0; i < o->nframes; i++)
+		if (frame_index(m, o->frame_sids[i], &stack[n]))
+			n++;
+	if (n <= o->nstack) {
+		free(stack);
+		return;
+	}
+	model_graveyard(m, o->stack);   /* a caller may still hold the old one */
+	o->stack = stack;
+	o->nstack = n;
+}
+
+void
+frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout)
+{
+	size_t i, k = 0;
+
+	*out = xmalloc((n + 1) * sizeof(**out));
+	for (i = 0; i < n; i++) {
+		uint32_t sid = intern_find(&m->str, ids[i] ? ids[i] : "");
+
+		if (sid != NO_ID && frame_index(m, sid, &(*out)[k]))
+			k++;
+	}
+	*nout = k;
+}
+
+uint32_t
+model_frame_count(struct model *m)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nframes;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+static int64_t
+source_find_locked(struct model *m, const char *path, const char *host);
+
+bool
+model_frame_get(struct model *m, uint32_t id, struct model_frame *f)
+{
+	bool ok;
+	uint64_t s;
+
+	pthread_mutex_lock(&m->lock);
+	ok = id < m->nframes;
+	if (ok) {
+		const struct frame_entry *e = &m->frames[id];
+
+		memset(f, 0, sizeof(*f));
+		f->id = id;
+		f->file = e->file;
+		f->host = e->host;
+		f->func = e->func;
+		f->code = e->code;
+		f->line = e->line;
+		f->user_code = e->user_code;
+		if (e->source_id >= 0 && u64map_get(&m->source_by_rid, (uint64_t)e->source_id, &s))
+			f->source = (int64_t)s;
+		else
+			f->source = source_find_locked(m, e->file, *e->host ? e->host : NULL);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+/* ---- sources ----------------------------------------------------------- */
+
+uint32_t
+model_source_count(struct model *m)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nsources;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+bool
+model_source_get(struct model *m, uint32_t i, struct model_source *s)
+{
+	bool ok;
+
+	pthread_mutex_lock(&m->lock);
+	ok = i < m->nsources;
+	if (ok) {
+		const struct source_entry *e = &m->sources[i];
+
+		s->index = i;
+		s->host = e->host;
+		s->path = e->path;
+		s->nlines = e->loaded ? e->nline_ptrs : e->nlines;
+		s->in_dump = e->in_dump;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+/* a ends with b at a path boundary */
+static bool
+path_suffix(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (!lb || lb > la || strcmp(a + la - lb, b) != 0)
+		return false;
+	return la == lb || b[0] == '/' || a[la - lb - 1] == '/';
+}
+
+static int64_t
+source_find_locked(struct model *m, const char *path, const char *host)
+{
+	int64_t found = -1;
+	size_t i;
+
+	for (i = 0; i < m->nsources; i++)
+		if (strcmp(m->sources[i].path, path) == 0 &&
+		    (!host || strcmp(m->sources[i].host, host) == 0))
+			return (int64_t)i;
+	for (i = 0; i < m->nsources; i++) {
+		const char *p = m->sources[i].path;
+
+		if (host && strcmp(m->sources[i].host, host) != 0)
+			continue;
+		if (!path_suffix(p, path) && !path_suffix(path, p))
+			continue;
+		if (found >= 0 && strcmp(m->sources[found].path, p) != 0)
+			return -1;      /* ambiguous */
+		if (found < 0)
+			found = (int64_t)i;
+	}
+	return found;
+}
+
+int64_t
+model_source_find(struct model *m, const char *path, const char *host)
+{
+	int64_t i;
+
+	pthread_mutex_lock(&m->lock);
+	i = source_find_locked(m, path, host && *host ? host : NULL);
+	pthread_mutex_unlock(&m->lock);
+	return i;
+}
+
+enum td_status
+model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_t *n)
+{
+	struct reader_detail d = {0};
+	struct td_locator loc;
+	struct source_entry *e;
+	enum td_status st;
+
+	pthread_mutex_lock(&m->lock);
+	if (i >= m->nsources) {
+		pthread_mutex_unlock(&m->lock);
+		return TD_ERR_RANGE;
+	}
+	e = &m->sources[i];
+	if (!e->loaded && (!e->in_dump || e->failed)) {
+		pthread_mutex_unlock(&m->lock);
+		return TD_ERR_NOTFOUND;
+	}
+	if (!e->loaded) {
+		loc = e->loc;
+		pthread_mutex_unlock(&m->lock);
+		st = m->ops->decode(m->r, READER_SOURCE, &loc, &d);
+		pthread_mutex_lock(&m->lock);
+		e = &m->sources[i];
+		if (st != TD_OK) {
+			e->failed = true;
+			pthread_mutex_unlock(&m->lock);
+			reader_detail_done(&d);
+			return TD_ERR_NOTFOUND;
+		}
+		if (!e->loaded) {
+			e->lines = d.lines;
+			e->nline_ptrs = d.nlines;
+			e->loaded = true;
+			d.lines = NULL;
+			d.nlines = 0;
+		}
+		reader_detail_done(&d);
+	}
+	*lines = (const char *const *)e->lines;
+	*n = e->nline_ptrs;
+	pthread_mutex_unlock(&m->lock);
+	return TD_OK;
+}
+
+/* Reads a whole file into lines; TD_ERR_* with err set. */
+static enum td_status
+read_lines(const char *file, char ***out, size_t *n, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf, *p, *end;
+	size_t cap = 0;
+	ssize_t got;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	*out = NULL;
+	*n = 0;
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX_BYTES) {
+		snprintf(err, errlen, "%s: not a regular file of at most %u MB", file, SOURCE_MAX_BYTES >> 20);
+		close(fd);
+		return TD_ERR_IO;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	got = pread(fd, buf, (size_t)st.st_size, 0);
+	close(fd);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		free(buf);
+		return TD_ERR_IO;
+	}
+	end = buf + got;
+	for (p = buf; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (len && p[len - 1] == '\r')
+			len--;
+		TD_GROW(*out, cap, *n + 1);
+		(*out)[(*n)++] = xstrndup(p, len);
+		p = nl ? nl + 1 : end;
+	}
+	free(buf);
+	return TD_OK;
+}
+
+/* Tries source_root + each suffix of path, then path itself. */
+static enum td_status
+read_remapped(struct model *m, const char *path, char ***lines, size_t *n, char *err, size_t errlen)
+{
+	const char *p;
+	char *cand;
+	enum td_status st;
+
+	if (m->source_root && *m->source_root) {
+		for (p = path; p; p = strchr(p + 1, '/')) {
+			const char *suffix = *p == '/' ? p + 1 : p;
+
+			if (!*suffix)
+				break;
+			cand = xasprintf("%s/%s", m->source_root, suffix);
+			st = read_lines(cand, lines, n, err, errlen);
+			free(cand);
+			if (st == TD_OK)
+				return st;
+		}
+	}
+	return read_lines(path, lines, n, err, errlen);
+}
+
+enum td_status
+model_source_load_disk(struct model *m, const char *path, uint32_t *index, char *err, size_t errlen)
+{
+	char **lines;
+	size_t n, i;
+	enum td_status st;
+	struct source_entry *e;
+
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->nsources; i++) {
+		if (strcmp(m->sources[i].path, path) == 0 && m->sources[i].loaded) {
+			*index = (uint32_t)i;
+			pthread_mutex_unlock(&m->lock);
+			return TD_OK;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	st = read_remapped(m, path, &lines, &n, err, errlen);
+	if (st != TD_OK)
+		return st;
+	pthread_mutex_lock(&m->lock);
+	TD_GROW(m->sources, m->capsources, m->nsources + 1);
+	e = &m->sources[m->nsources];
+	memset(e, 0, sizeof(*e));
+	e->host = "";
+	e->path = intern_str(&m->str, intern_add(&m->str, path));
+	e->reader_id = UINT32_MAX;
+	e->lines = lines;
+	e->nline_ptrs = e->nlines = n;
+	e->loaded = true;
+	*index = (uint32_t)m->nsources++;
+	pthread_mutex_unlock(&m->lock);
+	return TD_OK;
+}
+
+/* ---- details ----------------------------------------------------------------- */
+
+/* Moves what d owns into md and resolves its stack. */
+static void
+detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
+{
+	md->mode = d->mode;
+	md->device = d->device;
+	md->host = d->host;
+	md->wall_time = d->wall_time;
+	md->noutputs = d->noutputs;
+	md->summaries = d->summaries;
+	md->values = d->values;
+	md->debug_values = d->debug_values;
+	md->ndebug_values = d->ndebug_values;
+	md->text = d->text;
+	md->input_tensor_ids = d->input_tensor_ids;
+	md->output_tensor_ids = d->output_tensor_ids;
+	md->ninput_ids = d->ninput_ids;
+	md->noutput_ids = d->noutput_ids;
+	pthread_mutex_lock(&m->lock);
+	frames_resolve_sids(m, d->frame_ids, d->nframes, &md->stack, &md->nstack);
+	pthread_mutex_unlock(&m->lock);
+	d->mode = d->device = d->host = d->text = NULL;
+	d->summaries = NULL;
+	d->values = NULL;
+	d->debug_values = NULL;
+	d->ndebug_values = NULL;
+	d->input_tensor_ids = d->output_tensor_ids = NULL;
+	d->noutputs = d->ninput_ids = d->noutput_ids = 0;
+	reader_detail_done(d);
+}
+
+static void
+detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
+{
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		frames_resolve_op(m, &m->opv[op]);
+		free(md->stack);
+		md->stack = xmalloc((m->opv[op].nstack + 1) * sizeof(*md->stack));
+		memcpy(md->stack, m->opv[op].stack, m->opv[op].nstack * sizeof(*md->stack));
+		md->nstack = m->opv[op].nstack;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+enum td_status
+model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
+{
+	struct reader_detail d = {0};
+	struct td_locator loc;
+
+	memset(md, 0, sizeof(*md));
+	if (i >= rows_ntraces(m))
+		return TD_ERR_RANGE;
+	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
+	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
+		reader_detail_done(&d);
+		__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+				  TF_CORRUPT, __ATOMIC_RELAXED);
+		return TD_ERR_CORRUPT;
+	}
+	detail_take(m, &d, md);
+	if (!md->nstack)
+		detail_op_stack(m, trace_op(m, i), md);
+	if (!md->host || !*md->host) {
+		free(md->host);
+		pthread_mutex_lock(&m->lock);
+		md->host = xstrdup(rows_trace_host(m, i));
+		pthread_mutex_unlock(&m->lock);
+	}
+	return TD_OK;
+}
+
+enum td_status
+model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
+{
+	struct reader_detail d = {0};
+	struct td_locator loc;
+
+	memset(md, 0, sizeof(*md));
+	if (i >= rows_nexecs(m))
+		return TD_ERR_RANGE;
+	if (!rows_locate(m, &m->eloc, READER_EXECUTION, i, &loc) ||
+	    m->ops->decode(m->r, READER_EXECUTION, &loc, &d) != TD_OK) {
+		reader_detail_done(&d);
+		__atomic_fetch_or(&exec_row(m, i)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
+		return TD_ERR_CORRUPT;
+	}
+	detail_take(m, &d, md);
+	if (!md->host || !*md->host) {
+		free(md->host);
+		pthread_mutex_lock(&m->lock);
+		md->host = xstrdup(intern_str(&m->str, m->hosts[exec_row(m, i)->host]));
+		pthread_mutex_unlock(&m->lock);
+	}
+	return TD_OK;
+}
+
+void
+model_detail_done(struct model_detail *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->noutputs; i++) {
+		if (d->values)
+			td_tensor_free(d->values[i]);
+		if (d->debug_values)
+			free(d->debug_values[i]);
+	}
+	free(d->values);
+	free(d->debug_values);
+	free(d->ndebug_values);
+	free(d->summaries);
+	free(d->mode);
+	free(d->device);
+	free(d->host);
+	free(d->stack);
+	free(d->text);
+	free(d->input_tensor_ids);
+	free(d->output_tensor_ids);
+	memset(d, 0, sizeof(*d));
+}
