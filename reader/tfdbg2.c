@@ -1,45 +1,445 @@
 /*
- * tfdbg2.c - the tfdbg v2 reader (DebugEvent TFRecord file sets).
+ * tfdbg2.c - the tfdbg v2 reader: a dump root of DebugEvent TFRecord file
+ * sets, one per host (shared/formats/tensorflow.md sections 4 and 7).
  *
- * Early registration: probe is real; open reports that the reader is still
- * being written.  Replaced by the full reader in the next commits.
+ * This file finds the file sets (by the literal "tfdbg_events." prefix and
+ * the known suffixes, never by splitting on '.': host names contain dots),
+ * reads each set's metadata record, orders the sets by its wall_time,
+ * refuses mixed runs, and implements probe, open, advance and close.  The
+ * index pass is in tfdbg2_index.c, decode() in tfdbg2_decode.c.  Files are
+ * only ever opened read-only.
  */
 #include "reader.h"
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "tf_debug_event.pb-c.h"
+#include "tfdbg2_internal.h"
+
+#define TF2_PREFIX "tfdbg_events."
+#define TF2_META_SUFFIX ".metadata"
+
+const char *const tf2_role_suffix[TF2_ROLE_COUNT] = {
+	"metadata", "source_files", "stack_frames", "graphs", "execution",
+	"graph_execution_traces",
+};
+
+/* True when name is tfdbg_events.<something>.metadata. */
+static bool
+is_metadata_name(const char *name)
+{
+	size_t len = strlen(name), pl = strlen(TF2_PREFIX), sl = strlen(TF2_META_SUFFIX);
+
+	return len > pl + sl && strncmp(name, TF2_PREFIX, pl) == 0 &&
+	       strcmp(name + len - sl, TF2_META_SUFFIX) == 0;
+}
 
 static int
 tfdbg2_probe(const char *dir)
 {
-	static const char prefix[] = "tfdbg_events.", suffix[] = ".metadata";
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int score = 0;
 
 	if (!d)
 		return 0;
-	while (!score && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		if (len > sizeof(prefix) - 1 + sizeof(suffix) - 1 &&
-		    strncmp(e->d_name, prefix, sizeof(prefix) - 1) == 0 &&
-		    strcmp(e->d_name + len - (sizeof(suffix) - 1), suffix) == 0)
+	while (!score && (e = readdir(d)))
+		if (is_metadata_name(e->d_name))
 			score = 100;
-	}
 	closedir(d);
 	return score;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The metadata file names in dir, sorted; NULL-terminated, caller frees. */
+static char **
+list_metadata(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (!is_metadata_name(e->d_name))
+			continue;
+		TD_GROW(names, cap, *n + 1);
+		names[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
+/* Host part of tfdbg_events.<T>.<H>.metadata: the text after the digits of
+ * T and one dot (H may contain dots). */
+static char *
+host_of(const char *name)
+{
+	const char *p = name + strlen(TF2_PREFIX), *end = name + strlen(name) - strlen(TF2_META_SUFFIX);
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q > p && q < end && *q == '.')
+		p = q + 1;
+	return xstrndup(p, (size_t)(end - p));
+}
+
+/* Reads record 0 of the metadata file into the set. */
+static void
+read_metadata(struct tf2_set *s)
+{
+	struct tf2_file *f = &s->files[TF2_METADATA];
+	Tensorflow__DebugEvent *ev;
+	unsigned char *buf;
+	enum td_status st;
+	size_t len;
+
+	if (!f->src) {
+		s->unusable_why = xstrdup("cannot open the metadata file");
+		return;
+	}
+	st = tfrecord_read_at(f->src, 0, &buf, &len);
+	if (st != TD_OK) {
+		s->unusable_why = xasprintf("metadata record 0: %s", td_strerror(st));
+		return;
+	}
+	ev = tensorflow__debug_event__unpack(NULL, len, buf);
+	free(buf);
+	if (!ev || ev->what_case != TENSORFLOW__DEBUG_EVENT__WHAT_DEBUG_METADATA) {
+		s->unusable_why = xstrdup(ev ? "record 0 is not a DebugMetadata event"
+					     : "record 0 does not decode as a DebugEvent");
+		if (ev)
+			tensorflow__debug_event__free_unpacked(ev, NULL);
+		return;
+	}
+	s->wall_time = ev->wall_time;
+	s->run_id = xstrdup(ev->debug_metadata->tfdbg_run_id);
+	s->tf_version = xstrdup(ev->debug_metadata->tensorflow_version);
+	s->file_version = xstrdup(ev->debug_metadata->file_version);
+	s->usable = true;
+	tensorflow__debug_event__free_unpacked(ev, NULL);
+}
+
+/* A set for metadata file name: paths of the six files, opened when they
+ * exist.  File ids are assigned later by register_set(). */
+static struct tf2_set *
+make_set(const char *dir, const char *name)
+{
+	struct tf2_set *s = xcalloc(1, sizeof(*s));
+	size_t plen = strlen(name) - strlen(TF2_META_SUFFIX);
+	int k;
+
+	s->host = host_of(name);
+	for (k = 0; k < TF2_ROLE_COUNT; k++) {
+		struct tf2_file *f = &s->files[k];
+		enum td_status st;
+
+		f->role = (enum tf2_role)k;
+		f->path = xasprintf("%s/%.*s.%s", dir, (int)plen, name, tf2_role_suffix[k]);
+		f->src = source_open_file(f->path, &st);
+		if (f->src)
+			tfrecord_cursor_init(&f->cur, f->src, 0);
+	}
+	read_metadata(s);
+	return s;
+}
+
+static void
+free_set(struct tf2_set *s)
+{
+	size_t i;
+	int k;
+
+	if (!s)
+		return;
+	for (k = 0; k < TF2_ROLE_COUNT; k++) {
+		tfrecord_cursor_done(&s->files[k].cur);
+		source_close(s->files[k].src);
+		free(s->files[k].path);
+		free(s->files[k].skips);
+	}
+	for (i = 0; i < s->nsources; i++)
+		free(s->source_paths[i]);
+	free(s->source_paths);
+	free(s->source_ids);
+	for (i = 0; i < s->npending; i++) {
+		free(s->pending[i].id);
+		free(s->pending[i].func);
+	}
+	free(s->pending);
+	for (i = 0; i < s->ndevices; i++)
+		free(s->devices[i].name);
+	free(s->devices);
+	free(s->host);
+	free(s->run_id);
+	free(s->tf_version);
+	free(s->file_version);
+	free(s->unusable_why);
+	free(s);
+}
+
+/* Appends s to the reader and gives its files ids (under the lock). */
+static void
+register_set(struct reader *r, struct tf2_set *s)
+{
+	int k;
+
+	pthread_mutex_lock(&r->lock);
+	TD_GROW(r->sets, r->setcap, r->nsets + 1);
+	r->sets[r->nsets++] = s;
+	TD_GROW(r->files, r->filecap, r->nfiles + TF2_ROLE_COUNT);
+	for (k = 0; k < TF2_ROLE_COUNT; k++) {
+		s->files[k].id = (uint32_t)r->nfiles;
+		r->files[r->nfiles++] = &s->files[k];
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int
+cmp_set_time(const void *a, const void *b)
+{
+	const struct tf2_set *x = *(struct tf2_set *const *)a, *y = *(struct tf2_set *const *)b;
+
+	/* sets without readable metadata go last */
+	if (x->usable != y->usable)
+		return x->usable ? -1 : 1;
+	return (x->wall_time > y->wall_time) - (x->wall_time < y->wall_time);
+}
+
+/* Section 7.1: several sets must share one run id.  Empty ids (older TF)
+ * are tolerated; two different non-empty ids are a mixed directory. */
+static bool
+check_run_ids(struct tf2_set **sets, size_t n, char **run_id, char *err, size_t errlen)
+{
+	size_t i;
+
+	*run_id = NULL;
+	for (i = 0; i < n; i++) {
+		if (!sets[i]->usable || !sets[i]->run_id[0])
+			continue;
+		if (*run_id && strcmp(*run_id, sets[i]->run_id) != 0) {
+			snprintf(err, errlen, "file sets of different runs in one directory "
+				 "(tfdbg run ids \"%s\" and \"%s\", host %s); open one run's files at a time",
+				 *run_id, sets[i]->run_id, sets[i]->host);
+			return false;
+		}
+		*run_id = sets[i]->run_id;
+	}
+	return true;
+}
+
+static bool
+set_known(struct reader *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++)
+		if (strcmp(r->sets[i]->files[TF2_METADATA].path, path) == 0)
+			return true;
+	return false;
+}
+
+void
+tf2_discover(struct reader *r, const struct reader_sink *sink)
+{
+	size_t n, i;
+	char **names = list_metadata(r->dir, &n);
+
+	for (i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", r->dir, names[i]);
+		struct tf2_set *s;
+
+		if (!set_known(r, path)) {
+			s = make_set(r->dir, names[i]);
+			if (s->usable && s->run_id[0] && r->run_id[0] && strcmp(s->run_id, r->run_id)) {
+				struct reader_problem p = {
+					.kind = PROBLEM_INCONSISTENT, .file = -1, .path = path,
+					.record = 0, .what = "debug_metadata",
+					.detail = "file set of another tfdbg run; ignored",
+				};
+				if (sink->on_problem)
+					sink->on_problem(sink->ctx, &p);
+				free_set(s);
+			} else {
+				register_set(r, s);
+			}
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
 }
 
 static enum td_status
 tfdbg2_open(const char *dir, const struct reader_options *opt, struct reader **out,
 	    char *err, size_t errlen)
 {
+	struct tf2_set **sets;
+	struct reader *r;
+	char **names, *run_id;
+	size_t n, i;
+
 	(void)opt;
 	*out = NULL;
-	snprintf(err, errlen, "%s: the tfdbg2 reader is not built yet", dir);
-	return TD_ERR_UNSUPPORTED;
+	names = list_metadata(dir, &n);
+	if (!n) {
+		snprintf(err, errlen, "%s: no tfdbg_events.*.metadata file (not a tfdbg v2 dump)", dir);
+		free(names);
+		return TD_ERR_FORMAT;
+	}
+	sets = xcalloc(n, sizeof(*sets));
+	for (i = 0; i < n; i++) {
+		sets[i] = make_set(dir, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	qsort(sets, n, sizeof(*sets), cmp_set_time);
+	if (!check_run_ids(sets, n, &run_id, err, errlen)) {
+		for (i = 0; i < n; i++)
+			free_set(sets[i]);
+		free(sets);
+		return TD_ERR_FORMAT;
+	}
+	r = xcalloc(1, sizeof(*r));
+	pthread_mutex_init(&r->lock, NULL);
+	r->dir = xstrdup(dir);
+	r->run_id = xstrdup(run_id ? run_id : "");
+	for (i = 0; i < n; i++)
+		register_set(r, sets[i]);
+	free(sets);
+	*out = r;
+	return TD_OK;
+}
+
+static void
+tfdbg2_close(struct reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nsets; i++)
+		free_set(r->sets[i]);
+	free(r->sets);
+	free(r->files);
+	free(r->run_id);
+	free(r->dir);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
+struct tf2_file *
+tf2_file_by_id(struct reader *r, uint32_t id)
+{
+	struct tf2_file *f = NULL;
+
+	pthread_mutex_lock(&r->lock);
+	if (id < r->nfiles)
+		f = r->files[id];
+	pthread_mutex_unlock(&r->lock);
+	return f;
+}
+
+struct tf2_set *
+tf2_set_of_file(struct reader *r, const struct tf2_file *f)
+{
+	struct tf2_set *s = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&r->lock);
+	for (i = 0; i < r->nsets && !s; i++)
+		if (f >= r->sets[i]->files && f < r->sets[i]->files + TF2_ROLE_COUNT)
+			s = r->sets[i];
+	pthread_mutex_unlock(&r->lock);
+	return s;
+}
+
+void
+tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to)
+{
+	pthread_mutex_lock(&r->lock);
+	/* the index pass moves forward, so entries arrive in order */
+	TD_GROW(f->skips, f->skipcap, f->nskips + 1);
+	f->skips[f->nskips].from = from;
+	f->skips[f->nskips].to = to;
+	f->nskips++;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Where the next row after the record at off starts: its successor, past
+ * any records the index skipped.  Caller holds the lock. */
+static enum td_status
+next_row(struct tf2_file *f, uint64_t off, uint64_t *next)
+{
+	enum td_status st = tfrecord_skip(f->src, off, next);
+	size_t lo, hi;
+
+	if (st != TD_OK)
+		return st;
+	for (;;) {
+		lo = 0;
+		hi = f->nskips;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (f->skips[mid].from < *next)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == f->nskips || f->skips[lo].from != *next)
+			break;
+		*next = f->skips[lo].to;
+	}
+	return *next < __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE) ? TD_OK : TD_ERR_RANGE;
+}
+
+static enum td_status
+tfdbg2_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, uint64_t n)
+{
+	struct tf2_file *f = tf2_file_by_id(r, loc->file);
+	enum td_status st = TD_OK;
+	uint64_t off = loc->offset;
+
+	if (!f || !f->src)
+		return TD_ERR_RANGE;
+	if ((kind == READER_TRACE && f->role != TF2_TRACES) ||
+	    (kind == READER_EXECUTION && f->role != TF2_EXECUTION) || kind == READER_SOURCE)
+		return TD_ERR_ARGS;
+	pthread_mutex_lock(&r->lock);
+	while (n-- > 0 && st == TD_OK)
+		st = next_row(f, off, &off);
+	pthread_mutex_unlock(&r->lock);
+	if (st == TD_OK)
+		loc->offset = off;
+	return st == TD_ERR_TRUNCATED ? TD_ERR_RANGE : st;
+}
+
+static enum td_status
+tfdbg2_index(struct reader *r, const struct reader_sink *sink)
+{
+	return tf2_index(r, sink);
+}
+
+static enum td_status
+tfdbg2_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+	      struct reader_detail *out)
+{
+	return tf2_decode(r, kind, loc, out);
 }
 
 const struct reader_ops tfdbg2_reader_ops = {
@@ -48,4 +448,8 @@ const struct reader_ops tfdbg2_reader_ops = {
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = tfdbg2_probe,
 	.open = tfdbg2_open,
+	.index = tfdbg2_index,
+	.decode = tfdbg2_decode,
+	.advance = tfdbg2_advance,
+	.close = tfdbg2_close,
 };

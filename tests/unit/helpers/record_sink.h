@@ -1,0 +1,81 @@
+/*
+ * record_sink.h - a struct reader_sink that records everything a reader
+ * pushes (copies of strings included), for reader unit tests.  Layer-free:
+ * it only knows reader/reader.h.
+ *
+ *	struct record_sink rs;
+ *	struct reader_sink sink;
+ *	record_sink_init(&rs, &sink);
+ *	ops->index(r, &sink);
+ *	... rs.traces[88].op_name ...
+ *	record_sink_done(&rs);
+ */
+#ifndef TD_TEST_RECORD_SINK_H
+#define TD_TEST_RECORD_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/reader.h"
+
+struct rs_meta { char *key, *value; };
+struct rs_file { uint32_t id; char *path, *host, *role; uint64_t size; };
+struct rs_source { uint32_t id; char *host, *path; struct td_locator loc; uint64_t nlines; };
+struct rs_frame { char *id, *host, *file, *func; int64_t source_id; uint32_t line; };
+struct rs_graph { char *graph_id, *name, *outer_id; };
+struct rs_device { int32_t id; char *name, *host; };
+struct rs_op {
+	char *graph_id, *op_name, *op_type, *host;
+	char **inputs; size_t ninputs;
+	char **frame_ids; size_t nframes;
+	int64_t *output_ids; size_t noutput_ids;
+	uint32_t num_outputs;
+};
+struct rs_execution {
+	struct td_locator loc;
+	char *op_type, *graph_id, *host;
+	uint32_t num_outputs, bad_outputs;
+	bool has_values;
+	double wall_time;
+};
+struct rs_trace {
+	struct td_locator loc;
+	char *graph_id, *op_name, *op_type;
+	uint32_t slot;
+	double wall_time;
+	struct td_summary summary;
+};
+struct rs_problem {
+	enum reader_problem_kind kind;
+	int64_t file, record;
+	uint64_t offset;
+	char *path, *what, *detail;
+};
+
+struct record_sink {
+	struct rs_meta *meta; size_t nmeta, metacap;
+	struct rs_file *files; size_t nfiles, filecap;
+	struct rs_source *sources; size_t nsources, sourcecap;
+	struct rs_frame *frames; size_t nframes, framecap;
+	struct rs_graph *graphs; size_t ngraphs, graphcap;
+	struct rs_device *devices; size_t ndevices, devicecap;
+	struct rs_op *ops; size_t nops, opcap;
+	struct rs_execution *executions; size_t nexecutions, executioncap;
+	struct rs_trace *traces; size_t ntraces, tracecap;
+	struct rs_problem *problems; size_t nproblems, problemcap;
+	uint64_t progress_calls, progress_done, progress_total;
+};
+
+/* Zeroes rs and points every callback of sink at it. */
+void record_sink_init(struct record_sink *rs, struct reader_sink *sink);
+void record_sink_done(struct record_sink *rs);
+/* Last value of a scalar key, or NULL; the n-th value of a list key. */
+const char *record_sink_meta(const struct record_sink *rs, const char *key, size_t nth);
+/* Problems of kind. */
+size_t record_sink_problems(const struct record_sink *rs, enum reader_problem_kind kind);
+/* First op with that name (any graph), or NULL. */
+const struct rs_op *record_sink_op(const struct record_sink *rs, const char *op_name);
+/* The frame with that id, or NULL. */
+const struct rs_frame *record_sink_frame(const struct record_sink *rs, const char *id);
+
+#endif
