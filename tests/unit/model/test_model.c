@@ -1,0 +1,544 @@
+/*
+ * test_model.c - the model's tables over a scripted in-memory reader:
+ * lazy growth, sparse locators, the decode cache, links, problems, meta,
+ * frames, sources and the row storage budget.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../../model/model.h"
+#include "../helpers/fake_reader.h"
+
+static struct model *
+open_fake(struct fake *f, bool thread, size_t cache_rows)
+{
+	struct model_options opt = {.no_thread = !thread, .cache_rows = cache_rows};
+	struct model *m = NULL;
+	char err[256];
+
+	fake_use(f);
+	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
+	return m;
+}
+
+static void
+test_model_rows_visible_before_pass_ends(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(10, 0, 0, 0);
+	struct model_progress p;
+	struct model_trace row;
+	struct model *m;
+	int i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i < 10; i++)
+		fake_trace(f, 1, "g", "a", 0, 100 + i, &ok);
+	fake_pause_after(f, 6);         /* the op and five traces */
+	m = open_fake(f, true, 0);
+	fake_wait_paused(f);
+	assert_int_equal(model_trace_count(m), 5);
+	model_progress(m, &p);
+	assert_false(p.done);
+	assert_int_equal(p.traces, 5);
+	assert_int_equal(model_trace_get(m, 4, &row), TD_OK);
+	assert_true(row.wall_time == 104);
+	assert_int_equal(model_trace_get(m, 5, &row), TD_ERR_RANGE);
+	fake_release(f);
+	model_wait(m);
+	model_progress(m, &p);
+	assert_true(p.done);
+	assert_int_equal(model_trace_count(m), 10);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_sparse_locators_find_rows_0_to_100_across_files(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary s;
+	struct model_trace row;
+	struct model *m;
+	uint32_t file;
+	int i;
+
+	(void)state;
+	fake_file(f, 1, "f1", "h1");
+	fake_file(f, 2, "f2", "h2");
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i <= 100; i++) {
+		file = (i >= 37 && i < 70) ? 2 : 1;
+		s = fake_full_health(i, 0, 0, 0);
+		if (i == 80)
+			fake_problem(f, PROBLEM_BAD_DATA_CRC, 1, "f1");
+		fake_trace(f, file, "g", "a", (uint32_t)(i % 3), 1000 + i, &s);
+	}
+	m = open_fake(f, false, 1);     /* a one-row cache: every get decodes */
+	assert_int_equal(model_trace_count(m), 101);
+	for (i = 100; i >= 0; i--) {
+		assert_int_equal(model_trace_get(m, (uint64_t)i, &row), TD_OK);
+		assert_true(row.wall_time == 1000 + i);
+		assert_int_equal(row.summary.elements, i);
+		assert_int_equal(row.slot, i % 3);
+		assert_string_equal(row.host, (i >= 37 && i < 70) ? "h2" : "h1");
+		assert_false(row.flags & ROW_CORRUPT);
+	}
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_cache_evicts_with_tiny_cache(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_trace row;
+	struct model *m;
+	int i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i < 4; i++)
+		fake_trace(f, 1, "g", "a", 0, i, &ok);
+	m = open_fake(f, false, 2);
+	model_trace_get(m, 0, &row);
+	assert_int_equal(fake_decodes(f), 1);
+	model_trace_get(m, 0, &row);
+	assert_int_equal(fake_decodes(f), 1);   /* cached */
+	model_trace_get(m, 1, &row);
+	assert_int_equal(fake_decodes(f), 2);
+	model_trace_get(m, 2, &row);            /* evicts row 0 */
+	assert_int_equal(fake_decodes(f), 3);
+	model_trace_get(m, 1, &row);
+	assert_int_equal(fake_decodes(f), 3);
+	model_trace_get(m, 0, &row);
+	assert_int_equal(fake_decodes(f), 4);
+	assert_true(row.wall_time == 0);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_undecodable_row_is_corrupt_but_ok(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(5, 0, 0, 0);
+	struct model_trace row;
+	struct model *m;
+	uint64_t off;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_trace(f, 1, "g", "a", 0, 1, &ok);
+	off = fake_trace(f, 1, "g", "a", 0, 2, &ok);
+	fake_break(f, 1, off);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_trace_get(m, 1, &row), TD_OK);
+	assert_true(row.flags & ROW_CORRUPT);
+	assert_int_equal(row.summary.known, 0);
+	assert_string_equal(row.op_name, "a");
+	assert_int_equal(model_trace_get(m, 0, &row), TD_OK);
+	assert_false(row.flags & ROW_CORRUPT);
+	assert_int_equal(row.summary.elements, 5);
+	model_close(m);
+	fake_free(f);
+}
+
+/* x -> y=Log(x) -> z=Add(y, x, missing) */
+static struct fake *
+links_script(void)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+
+	fake_graph(f, "g", "loss", NULL);
+	fake_op(f, "g", "x", "Placeholder", NULL, NULL);
+	fake_op(f, "g", "y", "Log", (const char *[]){"x:0", NULL}, NULL);
+	fake_op(f, "g", "z", "AddN", (const char *[]){"y", "x:0", "missing:1", NULL}, NULL);
+	fake_trace(f, 1, "g", "x", 0, 1, &ok);  /* 0 */
+	fake_trace(f, 1, "g", "y", 0, 2, &ok);  /* 1 */
+	fake_trace(f, 1, "g", "x", 0, 3, &ok);  /* 2 */
+	fake_trace(f, 1, "g", "y", 0, 4, &ok);  /* 3 */
+	fake_trace(f, 1, "g", "z", 0, 5, &ok);  /* 4 */
+	fake_trace(f, 1, "g", "y", 0, 6, &ok);  /* 5 */
+	return f;
+}
+
+static void
+test_model_inputs_link_latest_earlier_row(void **state)
+{
+	struct fake *f = links_script();
+	struct model *m = open_fake(f, false, 0);
+	struct model_link *l;
+	size_t n;
+
+	(void)state;
+	n = model_trace_inputs(m, 4, &l);
+	assert_int_equal(n, 3);
+	assert_string_equal(l[0].op_name, "y");
+	assert_string_equal(l[0].op_type, "Log");
+	assert_int_equal(l[0].slot, 0);
+	assert_int_equal(l[0].trace_index, 3);
+	assert_string_equal(l[1].op_name, "x");
+	assert_int_equal(l[1].trace_index, 2);
+	assert_string_equal(l[2].op_name, "missing");
+	assert_int_equal(l[2].slot, 1);
+	assert_int_equal(l[2].op, -1);
+	assert_int_equal(l[2].trace_index, -1);
+	free(l);
+	n = model_trace_inputs(m, 1, &l);
+	assert_int_equal(n, 1);
+	assert_int_equal(l[0].trace_index, 0);
+	free(l);
+	n = model_trace_inputs(m, 0, &l);       /* a placeholder has no inputs */
+	assert_int_equal(n, 0);
+	assert_null(l);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_consumers_link_first_later_row(void **state)
+{
+	struct fake *f = links_script();
+	struct model *m = open_fake(f, false, 0);
+	struct model_consumer c[4];
+	struct model_link *l;
+	size_t n;
+
+	(void)state;
+	n = model_trace_consumers(m, 2, &l);    /* x at row 2 feeds y (row 3), z (row 4) */
+	assert_int_equal(n, 2);
+	assert_string_equal(l[0].op_name, "y");
+	assert_int_equal(l[0].slot, 0);
+	assert_int_equal(l[0].trace_index, 3);
+	assert_string_equal(l[1].op_name, "z");
+	assert_int_equal(l[1].slot, 1);
+	assert_int_equal(l[1].trace_index, 4);
+	free(l);
+	n = model_trace_consumers(m, 5, &l);    /* z never runs after row 5 */
+	assert_int_equal(n, 1);
+	assert_int_equal(l[0].trace_index, -1);
+	free(l);
+	assert_int_equal(model_op_consumers(m, (uint32_t)model_op_find(m, "x", NULL), c, 4), 2);
+	assert_int_equal(model_trace_of_op(m, (uint32_t)model_op_find(m, "y", "loss"), 0, 3, -1), 1);
+	assert_int_equal(model_trace_of_op(m, (uint32_t)model_op_find(m, "y", "g"), 0, 3, 1), 5);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_placeholder_op_filled_later(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_trace row;
+	struct model *m;
+
+	(void)state;
+	fake_trace(f, 1, "g", "late", 0, 1, &ok);
+	m = open_fake(f, false, 0);
+	model_trace_get(m, 0, &row);
+	assert_string_equal(row.op_type, "");
+	fake_op(f, "g", "late", "MatMul", NULL, NULL);
+	model_refresh(m);
+	model_trace_get(m, 0, &row);
+	assert_string_equal(row.op_type, "MatMul");
+	assert_int_equal(model_op_count(m), 1);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_problems_count_torn_and_missing_apart(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_options opt = {.no_thread = true, .strict = true};
+	struct model_problem p;
+	struct model_info info;
+	struct model *m;
+	char err[256];
+
+	(void)state;
+	fake_file(f, 1, "f1", "h");
+	fake_file(f, 2, "f2", "h");
+	fake_problem(f, PROBLEM_BAD_DATA_CRC, 1, "f1");
+	fake_problem(f, PROBLEM_DECODE_ERROR, 1, "f1");
+	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");
+	fake_problem(f, PROBLEM_MISSING_FILE, -1, "f3");
+	m = open_fake(f, false, 0);
+	model_info(m, &info);
+	assert_int_equal(info.corrupt_records, 2);
+	assert_int_equal(info.torn_files, 1);
+	assert_int_equal(info.missing_files, 1);
+	assert_int_equal(info.problems_by_kind[PROBLEM_BAD_DATA_CRC], 1);
+	assert_int_equal(model_problem_count(m), 4);
+	assert_true(model_problem_get(m, 2, &p));
+	assert_string_equal(p.kind, "torn-tail");
+	assert_string_equal(p.path, "f2");
+	assert_true(model_has_problems(m));
+	model_close(m);
+	fake_use(f);
+	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err),
+			 TD_ERR_CORRUPT);
+	assert_non_null(strstr(err, "f1"));
+	fake_free(f);
+}
+
+static void
+test_model_torn_tail_alone_is_not_a_problem(void **state)
+{
+	struct fake *f = fake_new();
+	struct model *m;
+
+	(void)state;
+	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");
+	m = open_fake(f, false, 0);
+	assert_false(model_has_problems(m));
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_meta_lists_and_scalars(void **state)
+{
+	struct fake *f = fake_new();
+	const struct model_meta *mm;
+	struct model_info info;
+	struct model *m;
+
+	(void)state;
+	fake_meta(f, "format", "first");
+	fake_meta(f, "host[]", "a");
+	fake_meta(f, "format", "tfdbg2");
+	fake_meta(f, "host[]", "b");
+	fake_meta(f, "tensor_debug_mode", "FULL_HEALTH");
+	m = open_fake(f, false, 0);
+	mm = model_meta_get(m, "host");
+	assert_non_null(mm);
+	assert_true(mm->list);
+	assert_int_equal(mm->nvalues, 2);
+	assert_string_equal(mm->values[1], "b");
+	mm = model_meta_get(m, "format");
+	assert_false(mm->list);
+	assert_int_equal(mm->nvalues, 1);
+	assert_string_equal(mm->values[0], "tfdbg2");
+	assert_null(model_meta_get(m, "host[]"));
+	model_info(m, &info);
+	assert_string_equal(info.format, "tfdbg2");
+	assert_string_equal(info.tensor_debug_mode, "FULL_HEALTH");
+	assert_int_equal(info.nhosts, 2);
+	assert_string_equal(info.hosts[0], "a");
+	assert_int_equal(info.nmeta, 3);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_frames_resolve_after_ops(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_frame fr;
+	struct model_op op;
+	struct model *m;
+
+	(void)state;
+	fake_op(f, "g", "a", "Log", NULL, (const char *[]){"f-outer", "f-inner", NULL});
+	m = open_fake(f, false, 0);
+	assert_true(model_op_get(m, 0, &op));
+	assert_int_equal(op.nstack, 0);
+	fake_source(f, 0, "h", "/home/u/train.py", (const char *[]){"import x", "y = log(x)", NULL});
+	fake_frame(f, "f-inner", "h", "/usr/lib/python3/dist-packages/tensorflow/ops/math.py", 7,
+		   "log", -1);
+	fake_frame(f, "f-outer", "h", "/home/u/train.py", 2, "main", 0);
+	model_refresh(m);
+	assert_true(model_op_get(m, 0, &op));
+	assert_int_equal(op.nstack, 2);
+	assert_true(model_frame_get(m, op.stack[0], &fr));
+	assert_string_equal(fr.file, "/home/u/train.py");
+	assert_int_equal(fr.line, 2);
+	assert_true(fr.user_code);
+	assert_int_equal(fr.source, 0);
+	assert_true(model_frame_get(m, op.stack[1], &fr));
+	assert_false(fr.user_code);
+	assert_int_equal(fr.source, -1);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_source_suffix_lookup_and_lines_once(void **state)
+{
+	struct fake *f = fake_new();
+	const char *const *lines;
+	struct model *m;
+	uint64_t before;
+	size_t n;
+
+	(void)state;
+	fake_source(f, 0, "h", "/home/u/proj/train.py", (const char *[]){"a", "b", NULL});
+	fake_source(f, 1, "h", "/home/u/other/train.py", (const char *[]){"c", NULL});
+	fake_source(f, 2, "h", "/home/u/proj/model.py", (const char *[]){"d", NULL});
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_source_count(m), 3);
+	assert_int_equal(model_source_find(m, "/home/u/proj/train.py", NULL), 0);
+	assert_int_equal(model_source_find(m, "proj/train.py", NULL), 0);
+	assert_int_equal(model_source_find(m, "model.py", "h"), 2);
+	assert_int_equal(model_source_find(m, "train.py", NULL), -1);   /* ambiguous */
+	assert_int_equal(model_source_find(m, "odel.py", NULL), -1);    /* not at a '/' */
+	assert_int_equal(model_source_find(m, "model.py", "other-host"), -1);
+	before = fake_decodes(f);
+	assert_int_equal(model_source_lines(m, 0, &lines, &n), TD_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(lines[1], "b");
+	assert_int_equal(model_source_lines(m, 0, &lines, &n), TD_OK);
+	assert_int_equal(fake_decodes(f), before + 1);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_source_load_disk_remaps_by_root(void **state)
+{
+	char dir[] = "/tmp/tdbg-model-XXXXXX", sub[128], file[160], err[256];
+	struct model_options opt = {.no_thread = true};
+	const char *const *lines;
+	struct fake *f = fake_new();
+	struct model *m;
+	uint32_t idx;
+	size_t n;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/proj", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(file, sizeof file, "%s/a.py", sub);
+	fp = fopen(file, "w");
+	fputs("one\r\ntwo\nthree", fp);
+	fclose(fp);
+	opt.source_root = dir;
+	fake_use(f);
+	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
+	assert_int_equal(model_source_load_disk(m, "/remote/job/proj/a.py", &idx, err, sizeof err), TD_OK);
+	assert_int_equal(model_source_lines(m, idx, &lines, &n), TD_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(lines[0], "one");
+	assert_string_equal(lines[2], "three");
+	assert_int_equal(model_source_find(m, "proj/a.py", NULL), idx);
+	assert_int_not_equal(model_source_load_disk(m, "/remote/none.py", &idx, err, sizeof err), TD_OK);
+	assert_non_null(strstr(err, "none.py"));
+	model_close(m);
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	fake_free(f);
+}
+
+static void
+test_model_user_code_rule(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_frame fr;
+	struct model *m;
+
+	(void)state;
+	fake_frame(f, "1", "h", "/usr/local/lib/python3.8/dist-packages/tensorflow/python/debug/"
+		   "examples/v2/debug_mnist_v2.py", 216, "loss", -1);
+	fake_frame(f, "2", "h", "/venv/lib/python3.9/site-packages/keras/layers/core.py", 1, "f", -1);
+	fake_frame(f, "3", "h", "/venv/lib/python3.9/site-packages/numpy/core.py", 1, "f", -1);
+	m = open_fake(f, false, 0);
+	assert_true(model_frame_get(m, 0, &fr));
+	assert_true(fr.user_code);
+	assert_true(model_frame_get(m, 1, &fr));
+	assert_false(fr.user_code);
+	assert_true(model_frame_get(m, 2, &fr));
+	assert_true(fr.user_code);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_follow_refresh_appends_rows(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_progress p1, p2;
+	struct model *m;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_trace(f, 1, "g", "a", 0, 1, &ok);
+	m = open_fake(f, true, 0);
+	model_wait(m);
+	model_progress(m, &p1);
+	fake_trace(f, 1, "g", "a", 0, 2, &ok);
+	fake_trace(f, 1, "g", "a", 0, 3, &ok);
+	model_refresh(m);
+	model_wait(m);
+	model_progress(m, &p2);
+	assert_int_equal(model_trace_count(m), 3);
+	assert_true(p2.generation > p1.generation);
+	assert_true(p2.done);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_row_storage_under_8_bytes_per_row(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_alert a;
+	struct model *m;
+	size_t bytes;
+
+	(void)state;
+	fake_synth(f, 1000000, 1000);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_trace_count(m), 1000000);
+	bytes = model_memory_bytes(m);
+	assert_true(bytes < 8u * 1000000u);
+	assert_int_equal(model_alert_count(m), 1000);
+	assert_int_equal(model_alert_get(m, 999, &a), TD_OK);
+	assert_int_equal(a.index, 999999);
+	assert_int_equal(model_alert_get(m, 500, &a), TD_OK);
+	assert_int_equal(a.index, 500999);
+	model_close(m);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_rows_visible_before_pass_ends),
+		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
+		cmocka_unit_test(test_model_cache_evicts_with_tiny_cache),
+		cmocka_unit_test(test_model_undecodable_row_is_corrupt_but_ok),
+		cmocka_unit_test(test_model_inputs_link_latest_earlier_row),
+		cmocka_unit_test(test_model_consumers_link_first_later_row),
+		cmocka_unit_test(test_model_placeholder_op_filled_later),
+		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
+		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
+		cmocka_unit_test(test_model_meta_lists_and_scalars),
+		cmocka_unit_test(test_model_frames_resolve_after_ops),
+		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),
+		cmocka_unit_test(test_model_source_load_disk_remaps_by_root),
+		cmocka_unit_test(test_model_user_code_rule),
+		cmocka_unit_test(test_model_follow_refresh_appends_rows),
+		cmocka_unit_test(test_model_row_storage_under_8_bytes_per_row),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
