@@ -1,0 +1,217 @@
+/*
+ * ms_reader.h - the MindSpore reader's internal state, shared by
+ * mindspore.c (reader_ops, sources, frames, decode), ms_sync.c (the rank
+ * layout: ranks, graphs, iteration directories) and ms_async.c (DumpData
+ * bin files, Opdebug overflow files, the ACL layouts).  Not a public
+ * interface: nothing outside reader/ms_* and mindspore.c includes it.
+ */
+#ifndef TD_MS_READER_H
+#define TD_MS_READER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ms_parse.h"
+#include "reader.h"
+
+/* Files up to this size are read during the index pass to compute a full
+ * summary when statistic.csv has no row for them; bigger ones get dtype and
+ * shape only, and their counts are computed by decode(). */
+#define MS_INDEX_SUMMARY_MAX (4u << 20)
+/* decode() attaches the full value of tensors up to this size. */
+#define MS_VALUE_MAX ((uint64_t)256 << 20)
+
+enum ms_entry_kind {
+	MS_ENTRY_NPY,               /* one .npy file */
+	MS_ENTRY_BIN,               /* one input/output of a DumpData bin file */
+	MS_ENTRY_STAT,              /* a statistic.csv row without a data file */
+};
+
+/* One trace row. */
+struct ms_entry {
+	char *path;                 /* data file, NULL for MS_ENTRY_STAT */
+	const char *op_name;        /* interned (struct ms_strs) */
+	const char *op_type;        /* interned */
+	uint64_t task, stream, ts;
+	uint32_t slot;
+	bool is_input;
+	uint8_t kind;               /* enum ms_entry_kind */
+	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
+	struct td_summary summary;  /* stat row, computed, or dtype/shape only */
+};
+
+/* One graph run = one iteration directory = one execution = one file id. */
+struct ms_run {
+	char *path;                 /* iteration directory */
+	const char *host;           /* interned "rank_0" / "device_0" */
+	const char *graph_id;       /* interned */
+	uint64_t iteration;
+	int rank_order;             /* position of its rank / device */
+	char *label;                /* "graph 0 iter 1" */
+	uint64_t order;             /* sort key: global-order position or iteration */
+	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
+	struct ms_entry *entries;
+	size_t n, cap;
+	uint32_t file_id;
+	int64_t execution;
+};
+
+/* A tiny string interner: lookups by hash, strings live until close. */
+struct ms_strs {
+	char **slots;
+	size_t cap, n;
+};
+const char *ms_strs_add(struct ms_strs *s, const char *str);
+/* Returns the string's insertion number (0-based); *added tells if new. */
+size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
+/* The insertion number of str, or -1 if absent (adds nothing). */
+int64_t ms_strs_find(const struct ms_strs *s, const char *str);
+void ms_strs_done(struct ms_strs *s);
+
+/* A source file named by trace lines, with the code lines the dump knows. */
+struct ms_source {
+	const char *host;
+	char *path;
+	char **lines;               /* index line-1, NULL where unknown */
+	size_t nlines;
+};
+
+/* A distinct trace frame, sent with on_frame. */
+struct ms_frame_rec {
+	const char *id;             /* interned "ms<k>" */
+	const char *host;
+	const char *file;           /* interned */
+	const char *code;           /* interned, or NULL */
+	uint32_t line;
+	int64_t source;             /* index into sources */
+};
+
+/* The execution_order/ files of one graph id (§10). */
+struct ms_order {
+	char *graph_id;
+	struct ms_strs kernels;     /* full name -> launch position */
+	struct ms_strs iters;       /* iteration text -> position in the global order */
+};
+
+/* Per rank (or ACL device): its graphs, used to map file names to ops. */
+struct ms_rank {
+	char *dir;                  /* rank_N directory ("" for ACL) */
+	const char *host;
+	int id;
+	struct ms_graph *graphs;    /* one per graph id (graphs/ .pb, else .ir) */
+	char **graph_ids;
+	size_t ngraphs;
+	struct ms_strs file_forms;  /* file-name form of every node / parameter */
+	const char **form_full;     /* file_forms id -> full name (interned) */
+	const char **form_type;     /* file_forms id -> op type (interned) */
+	size_t nforms, capforms;
+	struct ms_order *orders;
+	size_t norders;
+};
+
+struct reader {
+	char *root;
+	char *source_root;
+	bool async;                 /* mindspore-async */
+	bool acl;                   /* ACL {time}/{device}/... layout */
+	struct ms_rank *ranks;
+	size_t nranks;
+	struct ms_run *runs;
+	size_t nruns, capruns;
+	struct ms_strs strs;        /* interned names */
+	struct ms_strs frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
+	struct ms_frame_rec *frames;
+	size_t nframes, capframes;
+	struct ms_strs source_keys; /* "host\tpath" -> source number */
+	struct ms_source *sources;
+	size_t nsources, capsources;
+	char *net_name;
+	uint64_t tensors;
+	bool indexed;
+	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
+};
+
+/* ---- ms_sync.c: the rank layout ------------------------------------- */
+
+/* Names in dir (without "." and ".."), sorted; *n gets the count.  Returns
+ * NULL with *n = 0 when dir cannot be read.  Free with ms_names_free. */
+char **ms_list_dir(const char *dir, size_t *n);
+void ms_names_free(char **names, size_t n);
+bool ms_is_dir(const char *path);
+bool ms_all_digits(const char *s);
+
+/* True when dir is (or holds) rank_N directories. */
+bool ms_sync_has_ranks(const char *dir);
+/* Finds ranks, loads their graphs and lists iteration directories into
+ * r->runs (no entries yet).  Problems go to the sink. */
+void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
+/* Fills run->entries from its directory (names, statistic.csv, mapping,
+ * ordering, index-time summaries) and collects Opdebug files in *overflow
+ * (paths, caller frees). */
+void ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
+		 char ***overflow, size_t *noverflow);
+/* Op full name and type for a file-name op field in rank's graphs. */
+void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *op_type,
+		     const char *file_op, const char **full, const char **type);
+/* The execution orders of graph gid in rk, or NULL. */
+const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
+/* The rank of a run's host, or NULL. */
+const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
+
+/* ---- ms_async.c: bin files, overflow, ACL layout ---------------------- */
+
+struct ms_bin_tensor {
+	bool is_input;
+	uint32_t slot;
+	enum td_dtype dtype;        /* DTYPE_INVALID when unsupported */
+	int rank;
+	int64_t dims[TD_MAX_DIMS];
+	int64_t n;
+	uint64_t offset, size;      /* data bytes in the file */
+	int format;                 /* OutputFormat number */
+};
+
+struct ms_bin {
+	char *op_name;              /* DumpData.op_name (scoped), may be "" */
+	struct ms_bin_tensor *t;    /* inputs first, then outputs */
+	size_t n;
+	uint64_t data_start, file_size;
+};
+
+/* Reads the header of a DumpData bin file (§11): 8-byte length, proto,
+ * then the data segment.  TD_ERR_TRUNCATED / TD_ERR_CORRUPT (size sum does
+ * not match the file) / TD_ERR_DECODE with a message. */
+enum td_status ms_bin_read(const char *path, struct ms_bin *b, char *err, size_t errlen);
+void ms_bin_done(struct ms_bin *b);
+/* Reads one tensor's data into a new td_tensor. */
+enum td_status ms_bin_tensor_value(const char *path, const struct ms_bin_tensor *t,
+				   struct td_tensor **out, char *err, size_t errlen);
+/* OutputDataType (§11.2) to the neutral dtype. */
+enum td_dtype ms_bin_dtype(int data_type);
+
+struct ms_overflow {
+	char section[24];           /* "AI Core", "DHA Atomic Add", "L2 Atomic Add" */
+	uint64_t stream_id, task_id, status;
+};
+/* Parses an Opdebug file (bin §12 record or the json flavour); fills up to
+ * 3 sections.  Returns the count, 0 when unreadable (err says why). */
+size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, char *err,
+			size_t errlen);
+/* True when dir holds 14-digit time directories (ACL layout) directly or
+ * under numeric step directories. */
+bool ms_acl_detect(const char *dir);
+/* Walks the ACL layout into r->runs (one run per iteration directory). */
+void ms_acl_scan(struct reader *r, const struct reader_sink *sink);
+
+/* ---- mindspore.c helpers ----------------------------------------------- */
+
+void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
+		const char *what, const char *detail);
+/* Records frames for a node's trace lines: sources, frame ids; returns
+ * frame id strings (interned) in *ids (malloc'd array, caller frees). */
+size_t ms_node_frames(struct reader *r, const char *host, const struct ms_node *n,
+		      const char ***ids);
+
+#endif
