@@ -1,0 +1,787 @@
+/*
+ * test_tfdbg2.c - the tfdbg v2 reader on the bundled fixtures
+ * (tests/fixtures/tfdbg2, facts from its README) and on dumps corrupted in
+ * the test: counts, the Log -> -Inf story, links, every debug mode, torn
+ * tails, flipped CRCs, missing files, resumable indexing, advance, decode.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader/crc32c.h"
+#include "reader/reader.h"
+#include "tf_debug_event.pb-c.h"
+#include "tests/unit/helpers/record_sink.h"
+
+#define FIX "tests/fixtures/tfdbg2"
+
+struct indexed {
+	struct reader *r;
+	struct record_sink rs;
+	struct reader_sink sink;
+};
+
+static void
+index_dir(const char *dir, struct indexed *ix)
+{
+	char err[512] = "";
+
+	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &ix->r, err, sizeof err), TD_OK);
+	record_sink_init(&ix->rs, &ix->sink);
+	assert_int_equal(tfdbg2_reader_ops.index(ix->r, &ix->sink), TD_OK);
+}
+
+static void
+index_done(struct indexed *ix)
+{
+	tfdbg2_reader_ops.close(ix->r);
+	record_sink_done(&ix->rs);
+}
+
+
+#define SET "tfdbg_events.1586979375.tfdbg-host-a."
+
+/* ---- temp dumps -------------------------------------------------------- */
+
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void
+spit(const char *path, const void *buf, size_t len, const char *mode)
+{
+	FILE *f = fopen(path, mode);
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+}
+
+/* Copies every file of src into a new temp dir; returns its path. */
+static char *
+copy_dump(const char *src)
+{
+	char *dir = strdup("/tmp/tdbg-test-tfdbg2-XXXXXX");
+	DIR *d = opendir(src);
+	struct dirent *e;
+
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char from[1024], to[1024];
+		unsigned char *buf;
+		size_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(from, sizeof from, "%s/%s", src, e->d_name);
+		snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+		buf = slurp(from, &len);
+		spit(to, buf, len, "wb");
+		free(buf);
+	}
+	closedir(d);
+	return dir;
+}
+
+static void
+remove_dump(char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[1024];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+static char *
+file_in(const char *dir, const char *suffix)
+{
+	char *p = malloc(1024);
+
+	snprintf(p, 1024, "%s/" SET "%s", dir, suffix);
+	return p;
+}
+
+/* Offset of record k of a TFRecord buffer (headers trusted). */
+static size_t
+record_offset(const unsigned char *buf, size_t k)
+{
+	size_t off = 0;
+
+	while (k--) {
+		uint64_t n;
+
+		memcpy(&n, buf + off, 8);
+		off += 16 + (size_t)n;
+	}
+	return off;
+}
+
+static const struct rs_trace *
+first_trace(const struct record_sink *rs, const char *op_name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->ntraces; i++)
+		if (strcmp(rs->traces[i].op_name, op_name) == 0)
+			return &rs->traces[i];
+	return NULL;
+}
+
+static const struct rs_trace *
+first_nonfinite(const struct record_sink *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->ntraces; i++)
+		if (td_summary_nonfinite(&rs->traces[i].summary))
+			return &rs->traces[i];
+	return NULL;
+}
+
+static const char *
+graph_name(const struct record_sink *rs, const char *graph_id)
+{
+	size_t i;
+
+	for (i = 0; i < rs->ngraphs; i++)
+		if (strcmp(rs->graphs[i].graph_id, graph_id) == 0)
+			return rs->graphs[i].name;
+	return NULL;
+}
+
+/* ---- mnist_nan ---------------------------------------------------------- */
+
+static void
+test_tfdbg2_probe(void **state)
+{
+	(void)state;
+	assert_true(tfdbg2_reader_ops.probe(FIX "/mnist_nan") > 0);
+	assert_int_equal(tfdbg2_reader_ops.probe(FIX), 0);
+	assert_int_equal(tfdbg2_reader_ops.probe("/nonexistent-dir"), 0);
+}
+
+static void
+test_tfdbg2_open_rejects_non_dump(void **state)
+{
+	struct reader *r = NULL;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(tfdbg2_reader_ops.open(FIX, &(struct reader_options){0}, &r, err, sizeof err),
+			 TD_ERR_FORMAT);
+	assert_null(r);
+	assert_non_null(strstr(err, "metadata"));
+}
+
+static void
+test_tfdbg2_mnist_counts_and_meta(void **state)
+{
+	struct indexed ix;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	assert_int_equal(ix.rs.nexecutions, 224);
+	assert_int_equal(ix.rs.ntraces, 680);
+	assert_int_equal(ix.rs.nproblems, 0);
+	assert_int_equal(ix.rs.nfiles, 6);
+	assert_string_equal(record_sink_meta(&ix.rs, "format", 0), "tfdbg2");
+	assert_string_equal(record_sink_meta(&ix.rs, "host[]", 0), "tfdbg-host-a");
+	assert_null(record_sink_meta(&ix.rs, "host[]", 1));
+	assert_string_equal(record_sink_meta(&ix.rs, "tensor_debug_mode", 0), "FULL_HEALTH");
+	assert_string_equal(record_sink_meta(&ix.rs, "file_version", 0), "debug.Event:1");
+	assert_true(ix.rs.progress_calls >= 2);
+	assert_int_equal(ix.rs.progress_done, ix.rs.progress_total);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_probs_trace_has_one_zero(void **state)
+{
+	struct indexed ix;
+	const struct rs_trace *t;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	t = &ix.rs.traces[85];
+	assert_string_equal(t->op_name, "probs");
+	assert_int_equal(t->slot, 0);
+	assert_string_equal(graph_name(&ix.rs, t->graph_id), "loss");
+	assert_int_equal(t->summary.elements, 1000);
+	assert_int_equal(t->summary.zero, 1);
+	assert_int_equal(t->summary.positive, 999);
+	assert_int_equal(t->summary.dtype, DTYPE_FLOAT32);
+	assert_false(td_summary_nonfinite(&t->summary));
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_log_trace_is_first_nonfinite(void **state)
+{
+	struct indexed ix;
+	const struct rs_trace *t;
+	size_t i;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	t = &ix.rs.traces[88];
+	assert_string_equal(t->op_name, "Log");
+	assert_null(t->op_type);        /* resolved from the op table by the model */
+	assert_string_equal(graph_name(&ix.rs, t->graph_id), "loss");
+	assert_int_equal(t->summary.elements, 1000);
+	assert_int_equal(t->summary.neg_inf, 1);
+	assert_int_equal(t->summary.nan, 0);
+	assert_true(td_summary_nonfinite(&t->summary));
+	for (i = 0; i < 88; i++)
+		assert_false(td_summary_nonfinite(&ix.rs.traces[i].summary));
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_log_op_links_to_probs_and_source(void **state)
+{
+	struct indexed ix;
+	const struct rs_op *op;
+	const struct rs_frame *fr;
+	struct reader_detail d;
+	struct td_locator loc = {0};
+	size_t i;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	op = record_sink_op(&ix.rs, "Log");
+	assert_non_null(op);
+	assert_string_equal(op->op_type, "Log");
+	assert_int_equal(op->ninputs, 1);
+	assert_string_equal(op->inputs[0], "probs:0");
+	assert_true(op->nframes > 0);
+	/* the innermost frame in the user's program (TensorFlow's own frames follow) */
+	fr = NULL;
+	for (i = op->nframes; i-- > 0 && !fr;) {
+		const struct rs_frame *f = record_sink_frame(&ix.rs, op->frame_ids[i]);
+
+		assert_non_null(f);
+		if (strstr(f->file, "debug_mnist_v2.py"))
+			fr = f;
+	}
+	assert_non_null(fr);
+	assert_int_equal(fr->line, 216);
+	assert_string_equal(fr->func, "loss");
+	assert_non_null(strstr(fr->file, "debug_mnist_v2.py"));
+	for (i = 0; i < ix.rs.nsources; i++)
+		if ((int64_t)ix.rs.sources[i].id == fr->source_id)
+			loc = ix.rs.sources[i].loc;
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_SOURCE, &loc, &d), TD_OK);
+	assert_true(d.nlines >= 216);
+	assert_non_null(strstr(d.lines[215], "tf.math.log(probs)"));
+	reader_detail_done(&d);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_decode_log_trace(void **state)
+{
+	struct indexed ix;
+	struct reader_detail d;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[88].loc, &d), TD_OK);
+	assert_string_equal(d.op_name, "Log");
+	assert_string_equal(d.mode, "FULL_HEALTH");
+	assert_string_equal(d.host, "tfdbg-host-a");
+	assert_int_equal(d.noutputs, 1);
+	assert_int_equal(d.ndebug_values[0], 11);
+	assert_true(d.debug_values[0][5] == 1.0);    /* count(-inf) */
+	assert_int_equal(d.summaries[0].neg_inf, 1);
+	assert_int_equal(d.summaries[0].elements, 1000);
+	assert_non_null(d.text);
+	reader_detail_done(&d);
+	index_done(&ix);
+}
+
+/* Executions flagged bad by the index prove it when decoded. */
+static void
+test_tfdbg2_execution_alerts_match_decoded_outputs(void **state)
+{
+	struct indexed ix;
+	size_t i, j, flagged = 0;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	for (i = 0; i < ix.rs.nexecutions; i++) {
+		struct reader_detail d;
+		uint32_t bad = 0;
+
+		assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[i].loc, &d), TD_OK);
+		assert_string_equal(d.op_type, ix.rs.executions[i].op_type);
+		for (j = 0; j < d.noutputs; j++)
+			bad += td_summary_nonfinite(&d.summaries[j]);
+		assert_int_equal(bad, ix.rs.executions[i].bad_outputs);
+		flagged += bad > 0;
+		reader_detail_done(&d);
+	}
+	assert_true(flagged > 0);       /* NaN reaches the eager loss after the Log */
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_second_pass_sends_nothing_new(void **state)
+{
+	struct indexed ix;
+	struct record_sink rs2;
+	struct reader_sink sink2;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_init(&rs2, &sink2);
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
+	assert_int_equal(rs2.ntraces + rs2.nexecutions + rs2.nops + rs2.nsources + rs2.nframes + rs2.nfiles, 0);
+	assert_int_equal(rs2.nproblems, 0);
+	record_sink_done(&rs2);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_advance_steps_records(void **state)
+{
+	struct indexed ix;
+	struct td_locator loc;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	loc = ix.rs.traces[0].loc;
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 88), TD_OK);
+	assert_int_equal(loc.offset, ix.rs.traces[88].loc.offset);
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 591), TD_OK);
+	assert_int_equal(loc.offset, ix.rs.traces[679].loc.offset);
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 1), TD_ERR_RANGE);
+	loc = ix.rs.executions[0].loc;
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_EXECUTION, &loc, 223), TD_OK);
+	assert_int_equal(loc.offset, ix.rs.executions[223].loc.offset);
+	index_done(&ix);
+}
+
+/* ---- modes -------------------------------------------------------------- */
+
+static void
+check_mode(const char *dir, const char *mode, bool flags_log)
+{
+	struct indexed ix;
+	const struct rs_trace *log;
+	size_t i, nonfinite = 0;
+
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.nproblems, 0);
+	assert_int_equal(ix.rs.nexecutions > 0 && ix.rs.ntraces > 0, 1);
+	assert_string_equal(record_sink_meta(&ix.rs, "tensor_debug_mode", 0), mode);
+	assert_non_null(first_trace(&ix.rs, "Log"));
+	log = first_nonfinite(&ix.rs);
+	if (flags_log) {
+		assert_non_null(log);
+		assert_string_equal(log->op_name, "Log");
+	}
+	for (i = 0; i < ix.rs.ntraces; i++)
+		nonfinite += td_summary_nonfinite(&ix.rs.traces[i].summary);
+	if (!flags_log)
+		assert_int_equal(nonfinite, 0);
+	for (i = 0; i < ix.rs.nexecutions && !flags_log; i++)
+		assert_int_equal(ix.rs.executions[i].bad_outputs, 0);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_mode_curt_health(void **state)
+{
+	(void)state;
+	check_mode(FIX "/modes/curt_health", "CURT_HEALTH", true);
+}
+
+static void
+test_tfdbg2_mode_concise_health(void **state)
+{
+	struct indexed ix;
+	const struct rs_trace *log;
+
+	(void)state;
+	check_mode(FIX "/modes/concise_health", "CONCISE_HEALTH", true);
+	index_dir(FIX "/modes/concise_health", &ix);
+	log = first_nonfinite(&ix.rs);
+	assert_true(log->summary.known & SUM_NEG_INF);
+	assert_true(log->summary.neg_inf >= 1);
+	assert_false(log->summary.known & SUM_ZERO);  /* CONCISE carries no sign counts */
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_mode_shape(void **state)
+{
+	struct indexed ix;
+	const struct rs_trace *probs;
+
+	(void)state;
+	check_mode(FIX "/modes/shape", "SHAPE", false);
+	index_dir(FIX "/modes/shape", &ix);
+	probs = first_trace(&ix.rs, "probs");
+	assert_non_null(probs);
+	assert_true(probs->summary.known & SUM_SHAPE);
+	assert_true(probs->summary.rank >= 1);
+	assert_int_equal(probs->summary.dtype, DTYPE_FLOAT32);
+	assert_false(probs->summary.known & SUM_NONFINITE);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_mode_no_tensor(void **state)
+{
+	struct indexed ix;
+
+	(void)state;
+	check_mode(FIX "/modes/no_tensor", "NO_TENSOR", false);
+	index_dir(FIX "/modes/no_tensor", &ix);
+	assert_int_equal(first_trace(&ix.rs, "Log")->summary.known, 0);
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_mode_full_tensor_log_has_one_neg_inf(void **state)
+{
+	struct indexed ix;
+	const struct rs_trace *log;
+	struct reader_detail d;
+	int64_t i, neg_inf = 0;
+
+	(void)state;
+	check_mode(FIX "/modes/full_tensor", "FULL_TENSOR", true);
+	index_dir(FIX "/modes/full_tensor", &ix);
+	log = first_nonfinite(&ix.rs);
+	assert_string_equal(log->op_name, "Log");
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &log->loc, &d), TD_OK);
+	assert_non_null(d.values[0]);
+	for (i = 0; i < d.values[0]->n; i++) {
+		double v = td_tensor_get(d.values[0], i);
+
+		neg_inf += isinf(v) && v < 0;
+	}
+	assert_int_equal(neg_inf, 1);
+	assert_int_equal(d.summaries[0].neg_inf, 1);
+	assert_int_equal(log->summary.neg_inf, 1);
+	reader_detail_done(&d);
+	index_done(&ix);
+}
+
+/* ---- damaged dumps ------------------------------------------------------ */
+
+static void
+test_tfdbg2_torn_fixture_keeps_679_traces(void **state)
+{
+	struct indexed ix;
+
+	(void)state;
+	index_dir(FIX "/torn", &ix);
+	assert_int_equal(ix.rs.ntraces, 679);
+	assert_int_equal(ix.rs.nexecutions, 224);
+	assert_int_equal(ix.rs.nproblems, 1);
+	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_TORN_TAIL);
+	assert_non_null(strstr(ix.rs.problems[0].path, "graph_execution_traces"));
+	assert_string_equal(ix.rs.traces[88].op_name, "Log");
+	index_done(&ix);
+}
+
+static void
+test_tfdbg2_torn_tail_completes_on_next_pass(void **state)
+{
+	char *dir = copy_dump(FIX "/torn");
+	char *traces = file_in(dir, "graph_execution_traces");
+	char *full = file_in(FIX "/mnist_nan", "graph_execution_traces");
+	struct record_sink rs2;
+	struct reader_sink sink2;
+	struct indexed ix;
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 679);
+	/* the producer finishes writing the record */
+	buf = slurp(full, &len);
+	spit(traces, buf, len, "wb");
+	record_sink_init(&rs2, &sink2);
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
+	assert_int_equal(rs2.ntraces, 1);
+	assert_int_equal(rs2.nproblems, 0);
+	assert_int_equal(rs2.traces[0].loc.offset, record_offset(buf, 679));
+	free(buf);
+	record_sink_done(&rs2);
+	index_done(&ix);
+	free(traces);
+	free(full);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_flipped_payload_crc_loses_one_trace(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	char *traces = file_in(dir, "graph_execution_traces");
+	struct indexed ix, good;
+	struct td_locator loc;
+	unsigned char *buf;
+	size_t len, off, next, i;
+
+	(void)state;
+	buf = slurp(traces, &len);
+	off = record_offset(buf, 300);
+	next = record_offset(buf, 301);
+	buf[next - 1] ^= 0xff;          /* payload CRC of record 300 */
+	spit(traces, buf, len, "wb");
+	free(buf);
+	index_dir(dir, &ix);
+	index_dir(FIX "/mnist_nan", &good);
+	assert_int_equal(ix.rs.ntraces, 679);
+	assert_int_equal(ix.rs.nproblems, 1);
+	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_BAD_DATA_CRC);
+	assert_int_equal(ix.rs.problems[0].offset, off);
+	assert_int_equal(ix.rs.problems[0].record, 300);
+	for (i = 0; i < 679; i++) {
+		const struct rs_trace *g = &good.rs.traces[i < 300 ? i : i + 1];
+
+		assert_string_equal(ix.rs.traces[i].op_name, g->op_name);
+		assert_int_equal(ix.rs.traces[i].loc.offset, g->loc.offset);
+	}
+	/* advance steps over the skipped record like the index did */
+	loc = ix.rs.traces[290].loc;
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 20), TD_OK);
+	assert_int_equal(loc.offset, ix.rs.traces[310].loc.offset);
+	index_done(&good);
+	index_done(&ix);
+	free(traces);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_bad_length_crc_resyncs_in_traces(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	char *traces = file_in(dir, "graph_execution_traces");
+	struct indexed ix;
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	buf = slurp(traces, &len);
+	buf[record_offset(buf, 400) + 9] ^= 0x01;      /* length CRC of record 400 */
+	spit(traces, buf, len, "wb");
+	free(buf);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 679);
+	assert_int_equal(ix.rs.nproblems, 1);
+	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_BAD_LENGTH_CRC);
+	assert_int_equal(ix.rs.problems[0].record, 400);
+	index_done(&ix);
+	free(traces);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_missing_file_reported_rest_read(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	char *exec = file_in(dir, "execution");
+	struct indexed ix;
+
+	(void)state;
+	unlink(exec);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.nexecutions, 0);
+	assert_int_equal(ix.rs.ntraces, 680);
+	assert_int_equal(ix.rs.nproblems, 1);
+	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_MISSING_FILE);
+	assert_non_null(strstr(ix.rs.problems[0].path, ".execution"));
+	assert_int_equal(ix.rs.nfiles, 5);
+	index_done(&ix);
+	free(exec);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_appended_records_indexed_once(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	char *traces = file_in(dir, "graph_execution_traces");
+	struct record_sink rs2;
+	struct reader_sink sink2;
+	struct indexed ix, good;
+	unsigned char *buf;
+	char first_op[256];
+	size_t len, half;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &good);
+	snprintf(first_op, sizeof first_op, "%s", good.rs.traces[100].op_name);
+	index_done(&good);
+	buf = slurp(traces, &len);
+	half = record_offset(buf, 100);
+	spit(traces, buf, half, "wb");
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 100);
+	spit(traces, buf + half, len - half, "ab");
+	free(buf);
+	record_sink_init(&rs2, &sink2);
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
+	assert_int_equal(rs2.ntraces, 580);
+	assert_int_equal(rs2.nops, 0);
+	assert_int_equal(rs2.traces[0].loc.offset, half);
+	assert_string_equal(ix.rs.traces[88].op_name, "Log");
+	assert_string_equal(rs2.traces[0].op_name, first_op);
+	record_sink_done(&rs2);
+	index_done(&ix);
+	free(traces);
+	remove_dump(dir);
+}
+
+/* A second host whose name has dots: both sets are read, sources get ids
+ * unique across hosts, frames resolve within their host. */
+static void
+test_tfdbg2_two_hosts_merged(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	struct indexed ix;
+	size_t i, j;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 6; k++) {
+		static const char *const suf[] = { "metadata", "source_files", "stack_frames", "graphs",
+						   "execution", "graph_execution_traces" };
+		char *from = file_in(dir, suf[k]), to[1024];
+		unsigned char *buf;
+		size_t len;
+
+		snprintf(to, sizeof to, "%s/tfdbg_events.1586979375.worker.b.example.%s", dir, suf[k]);
+		buf = slurp(from, &len);
+		spit(to, buf, len, "wb");
+		free(buf);
+		free(from);
+	}
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 1360);
+	assert_int_equal(ix.rs.nexecutions, 448);
+	assert_int_equal(ix.rs.nproblems, 0);
+	assert_non_null(record_sink_meta(&ix.rs, "host[]", 1));
+	assert_true(strcmp(record_sink_meta(&ix.rs, "host[]", 0), "worker.b.example") == 0 ||
+		    strcmp(record_sink_meta(&ix.rs, "host[]", 1), "worker.b.example") == 0);
+	for (i = 0; i < ix.rs.nsources; i++)
+		for (j = i + 1; j < ix.rs.nsources; j++)
+			assert_int_not_equal(ix.rs.sources[i].id, ix.rs.sources[j].id);
+	for (i = 0; i < ix.rs.nframes; i++)
+		for (j = 0; j < ix.rs.nsources; j++)
+			if ((int64_t)ix.rs.sources[j].id == ix.rs.frames[i].source_id)
+				assert_string_equal(ix.rs.sources[j].path, ix.rs.frames[i].file);
+	index_done(&ix);
+	remove_dump(dir);
+}
+
+/* A metadata record with another run id makes the directory a mix of runs. */
+static void
+test_tfdbg2_mixed_run_ids_refused(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
+	Tensorflow__DebugMetadata md = TENSORFLOW__DEBUG_METADATA__INIT;
+	unsigned char rec[256], len8[8] = {0};
+	struct reader *r = NULL;
+	char path[1024], err[512] = "";
+	uint32_t crc;
+	size_t n;
+
+	(void)state;
+	md.tensorflow_version = "2.3.0";
+	md.file_version = "debug.Event:1";
+	md.tfdbg_run_id = "ffffffff";
+	ev.wall_time = 1586979999.0;
+	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_DEBUG_METADATA;
+	ev.debug_metadata = &md;
+	n = tensorflow__debug_event__pack(&ev, rec + 12);
+	len8[0] = (unsigned char)n;
+	memcpy(rec, len8, 8);
+	crc = crc32c_mask(crc32c(len8, 8));
+	memcpy(rec + 8, &crc, 4);
+	crc = crc32c_mask(crc32c(rec + 12, n));
+	memcpy(rec + 12 + n, &crc, 4);
+	snprintf(path, sizeof path, "%s/tfdbg_events.1586979999.other.metadata", dir);
+	spit(path, rec, n + 16, "wb");
+	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &r, err, sizeof err),
+			 TD_ERR_FORMAT);
+	assert_null(r);
+	assert_non_null(strstr(err, "ffffffff"));
+	assert_non_null(strstr(err, "2265b1f5"));
+	remove_dump(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tfdbg2_probe),
+		cmocka_unit_test(test_tfdbg2_open_rejects_non_dump),
+		cmocka_unit_test(test_tfdbg2_mnist_counts_and_meta),
+		cmocka_unit_test(test_tfdbg2_probs_trace_has_one_zero),
+		cmocka_unit_test(test_tfdbg2_log_trace_is_first_nonfinite),
+		cmocka_unit_test(test_tfdbg2_log_op_links_to_probs_and_source),
+		cmocka_unit_test(test_tfdbg2_decode_log_trace),
+		cmocka_unit_test(test_tfdbg2_execution_alerts_match_decoded_outputs),
+		cmocka_unit_test(test_tfdbg2_second_pass_sends_nothing_new),
+		cmocka_unit_test(test_tfdbg2_advance_steps_records),
+		cmocka_unit_test(test_tfdbg2_mode_curt_health),
+		cmocka_unit_test(test_tfdbg2_mode_concise_health),
+		cmocka_unit_test(test_tfdbg2_mode_shape),
+		cmocka_unit_test(test_tfdbg2_mode_no_tensor),
+		cmocka_unit_test(test_tfdbg2_mode_full_tensor_log_has_one_neg_inf),
+		cmocka_unit_test(test_tfdbg2_torn_fixture_keeps_679_traces),
+		cmocka_unit_test(test_tfdbg2_torn_tail_completes_on_next_pass),
+		cmocka_unit_test(test_tfdbg2_flipped_payload_crc_loses_one_trace),
+		cmocka_unit_test(test_tfdbg2_bad_length_crc_resyncs_in_traces),
+		cmocka_unit_test(test_tfdbg2_missing_file_reported_rest_read),
+		cmocka_unit_test(test_tfdbg2_appended_records_indexed_once),
+		cmocka_unit_test(test_tfdbg2_two_hosts_merged),
+		cmocka_unit_test(test_tfdbg2_mixed_run_ids_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
