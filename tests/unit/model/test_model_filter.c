@@ -1,0 +1,267 @@
+/*
+ * test_model_filter.c - PCRE2 filters over traces and executions: regexes
+ * on name and type, the non-finite switch, graphs with inner graphs, one
+ * execution's rows, hosts, nth/rank/next, and regex errors.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../model/model.h"
+#include "../helpers/fake_reader.h"
+
+static struct model *
+open_fake(struct fake *f)
+{
+	struct model_options opt = {.no_thread = true};
+	struct model *m = NULL;
+	char err[256];
+
+	fake_use(f);
+	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
+	return m;
+}
+
+/* graphs: outer "model" > inner "dense_1"; "loss" separate.
+ * rows: 0 dense_1/MatMul  1 dense_1/BiasAdd  2 dense_12/MatMul(nan)  3 Log(-inf)
+ *       4 dense_1/MatMul  5 x (file 2, host b) */
+static struct fake *
+script(void)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct td_summary nan = fake_full_health(1, 0, 0, 1), inf = fake_full_health(1, 1, 0, 0);
+
+	fake_file(f, 1, "f1", "a");
+	fake_file(f, 2, "f2", "b");
+	fake_graph(f, "G0", "model", NULL);
+	fake_graph(f, "G1", "dense_1", "G0");
+	fake_graph(f, "G2", "loss", NULL);
+	fake_op(f, "G1", "dense_1/MatMul", "MatMul", NULL, NULL);
+	fake_op(f, "G1", "dense_1/BiasAdd", "BiasAdd", NULL, NULL);
+	fake_op(f, "G0", "dense_12/MatMul", "MatMul", NULL, NULL);
+	fake_op(f, "G2", "Log", "Log", NULL, NULL);
+	fake_op(f, "G2", "x", "Placeholder", NULL, NULL);
+	fake_trace(f, 1, "G1", "dense_1/MatMul", 0, 1, &ok);
+	fake_trace(f, 1, "G1", "dense_1/BiasAdd", 0, 1, &ok);
+	fake_trace(f, 1, "G0", "dense_12/MatMul", 0, 1, &nan);
+	fake_trace(f, 1, "G2", "Log", 0, 1, &inf);
+	fake_trace(f, 1, "G1", "dense_1/MatMul", 0, 1, &ok);
+	fake_trace(f, 2, "G2", "x", 0, 1, &ok);
+	fake_exec(f, 3, "__inference_train_12", "G0", "a", 1, &ok, 1);
+	fake_exec(f, 3, "MatMul", NULL, "b", 1, &nan, 1);
+	fake_exec(f, 3, "Log", NULL, "a", 1, &ok, 1);
+	return f;
+}
+
+static struct model_filter *
+filter(struct model *m, const struct model_filter_spec *spec)
+{
+	struct model_filter *fl = NULL;
+	char err[256];
+
+	assert_int_equal(model_filter_new(m, spec, &fl, err, sizeof err), TD_OK);
+	return fl;
+}
+
+static void
+test_filter_op_regex_matches_names(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_filter_spec spec = {.op_regex = "^dense_[0-9]+/MatMul$", .graph = -1,
+					 .execution = -1};
+	struct model_filter *fl = filter(m, &spec);
+
+	(void)state;
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 3);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 0);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 1), 2);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 2), 4);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 3), -1);
+	assert_int_equal(model_filter_rank(m, fl, TABLE_TRACES, 4), 2);
+	assert_int_equal(model_filter_rank(m, fl, TABLE_TRACES, 3), 2);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 3, 1), 4);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 3, -1), 2);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 5, 1), -1);
+	assert_true(model_filter_match(m, fl, TABLE_TRACES, 2));
+	assert_false(model_filter_match(m, fl, TABLE_TRACES, 1));
+	/* executions: the same regex over the op type / function name */
+	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 0);
+	assert_string_equal(model_filter_describe(fl), "op=^dense_[0-9]+/MatMul$");
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_type_regex_and_nonfinite(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_filter_spec spec = {.type_regex = "MatMul", .nonfinite = true, .graph = -1,
+					 .execution = -1};
+	struct model_filter *fl = filter(m, &spec);
+
+	(void)state;
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 1);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 2);
+	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 1);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_EXECUTIONS, 0), 1);
+	assert_string_equal(model_filter_describe(fl), "type=MatMul nonfinite");
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_graph_includes_inner_graphs(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_filter_spec spec = {.graph = model_graph_find(m, "model"), .execution = -1};
+	struct model_filter *fl;
+
+	(void)state;
+	assert_int_equal(spec.graph, 0);
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 4);  /* rows 0, 1, 2, 4 */
+	assert_false(model_filter_match(m, fl, TABLE_TRACES, 3));
+	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 1); /* the function call */
+	model_filter_free(fl);
+	spec.graph = model_graph_find(m, "G1");
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 3);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_host(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_filter_spec spec = {.graph = -1, .execution = -1, .host = "b"};
+	struct model_filter *fl = filter(m, &spec);
+
+	(void)state;
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 1);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 5);
+	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 1);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_EXECUTIONS, 0), 1);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_execution_restricts_to_its_rows(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_filter_spec spec = {.graph = -1, .execution = 1};
+	struct model_filter *fl;
+	struct model *m;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_exec(f, 2, "run", NULL, "h", 1, NULL, 0);
+	fake_exec(f, 2, "run", NULL, "h", 1, NULL, 0);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 0, false);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 1, false);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 1, false);
+	m = open_fake(f);
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 2);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 1);
+	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 1);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_bad_regex_reports_pcre2_message_and_offset(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_filter_spec spec = {.op_regex = "dense(", .graph = -1, .execution = -1};
+	struct model_filter *fl = (struct model_filter *)1;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(model_filter_new(m, &spec, &fl, err, sizeof err), TD_ERR_REGEX);
+	assert_null(fl);
+	assert_non_null(strstr(err, "missing closing parenthesis"));
+	assert_non_null(strstr(err, "offset 6"));
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_counts_grow_with_rows_and_filled_ops(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_filter_spec spec = {.type_regex = "^Log$", .graph = -1, .execution = -1};
+	struct model_filter *fl;
+	struct model *m;
+
+	(void)state;
+	fake_trace(f, 1, "g", "lg", 0, 1, &ok);         /* op not described yet */
+	m = open_fake(f);
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 0);
+	fake_op(f, "g", "lg", "Log", NULL, NULL);
+	fake_trace(f, 1, "g", "lg", 0, 2, &ok);
+	model_refresh(m);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 2);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_filter_over_a_million_rows_by_chunks(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_filter_spec spec = {.nonfinite = true, .graph = -1, .execution = -1};
+	struct model_filter *fl;
+	struct model *m;
+
+	(void)state;
+	fake_synth(f, 1000000, 7);
+	m = open_fake(f);
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 142857);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 100000), 700006);
+	assert_int_equal(model_filter_rank(m, fl, TABLE_TRACES, 700006), 100000);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 700007, 1), 700013);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 700005, -1), 699999);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filter_op_regex_matches_names),
+		cmocka_unit_test(test_filter_type_regex_and_nonfinite),
+		cmocka_unit_test(test_filter_graph_includes_inner_graphs),
+		cmocka_unit_test(test_filter_host),
+		cmocka_unit_test(test_filter_execution_restricts_to_its_rows),
+		cmocka_unit_test(test_filter_bad_regex_reports_pcre2_message_and_offset),
+		cmocka_unit_test(test_filter_counts_grow_with_rows_and_filled_ops),
+		cmocka_unit_test(test_filter_over_a_million_rows_by_chunks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
