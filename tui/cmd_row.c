@@ -141,6 +141,17 @@ trace_json(struct cmd_env *env, const struct model_trace *t, struct model_detail
 	return st;
 }
 
+/* The op block already shows the creation stack; a trace record with its
+ * own, different stack shows that one too. */
+static bool
+same_as_op_stack(struct cmd_env *env, uint32_t op, const struct model_detail *d)
+{
+	struct model_op o;
+
+	return model_op_get(env->m, op, &o) && o.nstack == d->nstack &&
+	       memcmp(o.stack, d->stack, d->nstack * sizeof(*d->stack)) == 0;
+}
+
 static enum td_status
 trace_text(struct cmd_env *env, const struct model_trace *t, struct model_detail *d,
 	   enum td_status dst, const char *slice)
@@ -163,7 +174,7 @@ trace_text(struct cmd_env *env, const struct model_trace *t, struct model_detail
 		strbuf_addc(env->out, '\n');
 	}
 	cmd_text_op(env, t->op);
-	if (dst == TD_OK && d->nstack) {
+	if (dst == TD_OK && d->nstack && !same_as_op_stack(env, t->op, d)) {
 		strbuf_adds(env->out, "trace stack\n");
 		cmd_text_frames(env, d->stack, d->nstack);
 	}
