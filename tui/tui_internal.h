@@ -91,6 +91,8 @@ void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__(
 void tui_focus(struct tui *t, enum pane_id id);
 /* Remembers where we are before a jump (for back/forward). */
 void tui_history_push(struct tui *t);
+/* Back (dir < 0) or forward; false at the end of the history. */
+bool tui_history_go(struct tui *t, int dir);
 
 /* ---- tui_link.c: the linked selection ------------------------------- */
 /* Moves the trace table to model row (through the filter), selects it and
@@ -153,6 +155,11 @@ void prompt_search(struct tui *t);
 void tui_search_next(struct tui *t, int dir);
 /* The struct cmd_ui of this TUI. */
 const struct cmd_ui *tui_cmd_ui(struct tui *t);
+
+/* Selects execution view index (not a line) in the timeline grid. */
+void pane_timeline_goto(struct pane *p, uint64_t view);
+/* A mouse click on line, column x of the timeline. */
+void pane_timeline_click(struct pane *p, uint64_t line, int x);
 
 /* The six panes. */
 extern const struct pane_ops pane_alerts_ops, pane_timeline_ops, pane_traces_ops,

@@ -1,0 +1,126 @@
+/*
+ * pane_source.c - the Source pane: the selected frame's file at its line.
+ *
+ * Lines come from the dump (model_source_lines) or, only when the user
+ * presses L, from disk (model_source_load_disk).  The frame's line is
+ * highlighted and centred.  A file the dump does not hold says so instead
+ * of showing anything.
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sanitize.h"
+
+struct source {
+	const char *const *lines;   /* borrowed from the model */
+	size_t n;
+	const char *path;
+};
+
+static struct source src_state;   /* one source pane per process */
+
+static void
+source_open(struct pane *p)
+{
+	struct tui *t = p->tui;
+	struct model_source s;
+
+	p->priv = &src_state;
+	src_state.lines = NULL;
+	src_state.n = 0;
+	src_state.path = NULL;
+	if (t->src_index < 0 || !model_source_get(t->m, (uint32_t)t->src_index, &s))
+		return;
+	src_state.path = s.path;
+	if (model_source_lines(t->m, (uint32_t)t->src_index, &src_state.lines, &src_state.n) != TD_OK) {
+		src_state.lines = NULL;
+		src_state.n = 0;
+		if (!t->src_error[0])
+			snprintf(t->src_error, sizeof t->src_error,
+				 "%s: the dump holds no text for it: press L to read it from disk", s.path);
+	}
+}
+
+static uint64_t
+source_count(struct pane *p)
+{
+	(void)p;
+	return src_state.n;
+}
+
+static void
+source_draw_row(struct pane *p, uint64_t row, int y)
+{
+	struct strbuf sb = { 0 };
+	bool hl = p->tui->src_line && row + 1 == p->tui->src_line;
+	int x;
+
+	x = pane_printf(p, y, 0, STYLE_LINE_NUMBER, -1, "%5llu ", (unsigned long long)row + 1);
+	if (hl) {
+		wattrset(p->win, theme_style(STYLE_HIGHLIGHT_LINE));
+		mvwhline(p->win, y, x, ' ', p->r.w - x);
+	}
+	sanitize(src_state.lines[row], strlen(src_state.lines[row]), p->r.w - x, SANITIZE_TABS, &sb);
+	pane_print(p, y, x, hl ? STYLE_HIGHLIGHT_LINE : STYLE_DEFAULT, sb.buf ? sb.buf : "", -1);
+	strbuf_done(&sb);
+}
+
+static bool
+source_grep(struct pane *p, uint64_t row, const pcre2_code *re)
+{
+	(void)p;
+	return pane_match(re, src_state.lines[row]);
+}
+
+static enum action
+source_request(struct pane *p, enum action act)
+{
+	if (act == ACT_LOAD_SOURCE) {
+		tui_load_source(p->tui);
+		return ACT_NONE;
+	}
+	if (act == ACT_ENTER) {
+		tui_focus(p->tui, PANE_STACK);
+		return ACT_NONE;
+	}
+	return act;
+}
+
+static void
+source_title(struct pane *p, char *buf, size_t size)
+{
+	struct tui *t = p->tui;
+
+	if (src_state.path && t->src_line)
+		snprintf(buf, size, "%s:%u", src_state.path, t->src_line);
+	else if (src_state.path)
+		snprintf(buf, size, "%s", src_state.path);
+	else if (t->src_path[0])
+		snprintf(buf, size, "%s:%u", t->src_path, t->src_line);
+}
+
+static const char *
+source_empty(struct pane *p)
+{
+	struct tui *t = p->tui;
+
+	if (t->src_error[0])
+		return t->src_error;
+	if (model_source_count(t->m) == 0 && !t->src_path[0])
+		return "no source in this dump";
+	return "select a stack frame to see its source line";
+}
+
+const struct pane_ops pane_source_ops = {
+	.name = "source",
+	.title = "Source",
+	.open = source_open,
+	.row_count = source_count,
+	.draw_row = source_draw_row,
+	.grep = source_grep,
+	.request = source_request,
+	.title_extra = source_title,
+	.empty = source_empty,
+};

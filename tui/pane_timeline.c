@@ -1,0 +1,261 @@
+/*
+ * pane_timeline.c - the Timeline pane: the execution history as cells.
+ *
+ * One cell per execution (eager op or tf.function call), labelled as
+ * Debugger V2 labels them (function names shortened), cells with NaN/Inf in
+ * the alert colour, function calls in the link colour.  Cells fill the pane
+ * line by line; the engine's cursor is the line and this file keeps the
+ * selected execution, so h/l move by cell and j/k by line.
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+#define CELL_W 14
+
+struct timeline {
+	uint64_t sel;               /* selected view index */
+	int per;                    /* cells per line at the last layout */
+};
+
+static struct timeline *
+get(struct pane *p)
+{
+	if (!p->priv)
+		p->priv = xcalloc(1, sizeof(struct timeline));
+	return p->priv;
+}
+
+static int
+per_line(struct pane *p)
+{
+	int per = (p->r.w - 1) / CELL_W;
+	return per > 0 ? per : 1;
+}
+
+static uint64_t
+timeline_count(struct pane *p)
+{
+	struct timeline *tl = get(p);
+	uint64_t n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+	int per = per_line(p);
+
+	if (n && tl->sel >= n)
+		tl->sel = n - 1;
+	if (per != tl->per) {       /* width changed: keep the selected cell */
+		tl->per = per;
+		p->cursor = tl->sel / (uint64_t)per;
+	}
+	return (n + (uint64_t)per - 1) / (uint64_t)per;
+}
+
+static void
+label_of(const struct model_execution *ex, char *buf, size_t size)
+{
+	fmt_function_name(ex->op_type ? ex->op_type : "?", buf, size);
+}
+
+static void
+timeline_draw_row(struct pane *p, uint64_t line, int y)
+{
+	struct timeline *tl = get(p);
+	uint64_t n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+
+	for (int c = 0; c < tl->per; c++) {
+		uint64_t view = line * (uint64_t)tl->per + (uint64_t)c;
+		int64_t row = tui_view_to_row(p->tui, TABLE_EXECUTIONS, view);
+		struct model_execution ex;
+		char label[64];
+		enum style_slot s = STYLE_CELL;
+
+		if (view >= n || row < 0 || model_execution_get(p->tui->m, (uint64_t)row, &ex) != TD_OK)
+			break;
+		if (ex.bad_outputs || (ex.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
+			s = STYLE_NONFINITE;
+		else if (ex.flags & ROW_FUNCTION)
+			s = STYLE_LINK;
+		if (view == tl->sel)
+			s = p->focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
+		label_of(&ex, label, sizeof label);
+		pane_printf(p, y, c * CELL_W, s, CELL_W - 1, "%-*.*s", CELL_W - 1, CELL_W - 1, "");
+		pane_print(p, y, c * CELL_W, s, label, CELL_W - 1);
+	}
+}
+
+static void
+select_cell(struct pane *p, uint64_t view)
+{
+	struct timeline *tl = get(p);
+	int64_t row = tui_view_to_row(p->tui, TABLE_EXECUTIONS, view);
+
+	tl->sel = view;
+	if (row >= 0)
+		tui_select_execution(p->tui, (uint64_t)row);
+}
+
+/* The engine moved the line cursor: keep the column, clamp to the last cell. */
+static void
+timeline_select(struct pane *p, uint64_t line)
+{
+	struct timeline *tl = get(p);
+	uint64_t n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+	uint64_t per = (uint64_t)per_line(p);
+	uint64_t view = line * per + tl->sel % per;
+
+	if (n == 0)
+		return;
+	if (view >= n)
+		view = n - 1;
+	select_cell(p, view);
+}
+
+/* pane_goto() from tui_jump_execution passes a view index, not a line. */
+static void
+move_to_view(struct pane *p, uint64_t view)
+{
+	uint64_t per = (uint64_t)per_line(p);
+
+	get(p)->sel = view;
+	pane_goto(p, view / per, false, false);
+	select_cell(p, view);
+}
+
+void
+pane_timeline_goto(struct pane *p, uint64_t view)
+{
+	move_to_view(p, view);
+}
+
+void
+pane_timeline_click(struct pane *p, uint64_t line, int x)
+{
+	uint64_t view = line * (uint64_t)per_line(p) + (uint64_t)(x / CELL_W);
+
+	if (x / CELL_W < per_line(p) && view < tui_view_count(p->tui, TABLE_EXECUTIONS))
+		move_to_view(p, view);
+}
+
+static void
+enter(struct pane *p)
+{
+	struct timeline *tl = get(p);
+	struct tui *t = p->tui;
+	int64_t row = tui_view_to_row(t, TABLE_EXECUTIONS, tl->sel);
+	struct model_execution ex;
+
+	if (row < 0 || model_execution_get(t->m, (uint64_t)row, &ex) != TD_OK)
+		return;
+	if ((ex.flags & ROW_FUNCTION) && ex.graph >= 0) {
+		struct model_filter_spec spec = { .graph = ex.graph, .execution = -1 };
+		struct model_filter *f;
+		char err[256];
+		if (model_filter_new(t->m, &spec, &f, err, sizeof err) == TD_OK) {
+			tui_history_push(t);
+			tui_set_filter(t, f);
+			tui_focus(t, PANE_TRACES);
+			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
+			return;
+		}
+		tui_message(t, true, "%s", err);
+	}
+	tui_show_tensor(t, SRC_EXECUTION, (uint64_t)row, NULL);
+}
+
+static enum action
+timeline_request(struct pane *p, enum action act)
+{
+	struct timeline *tl = get(p);
+	uint64_t n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+
+	switch (act) {
+	case ACT_MOVE_LEFT:
+		if (tl->sel > 0)
+			move_to_view(p, tl->sel - 1);
+		return ACT_NONE;
+	case ACT_MOVE_RIGHT:
+		if (tl->sel + 1 < n)
+			move_to_view(p, tl->sel + 1);
+		return ACT_NONE;
+	case ACT_MOVE_FIRST:
+		if (n)
+			move_to_view(p, 0);
+		return ACT_NONE;
+	case ACT_MOVE_LAST:
+		if (n)
+			move_to_view(p, n - 1);
+		return ACT_NONE;
+	case ACT_ENTER:
+		enter(p);
+		return ACT_NONE;
+	default:
+		return act;
+	}
+}
+
+static bool
+timeline_grep(struct pane *p, uint64_t line, const pcre2_code *re)
+{
+	uint64_t per = (uint64_t)per_line(p), n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+
+	for (uint64_t v = line * per; v < (line + 1) * per && v < n; v++) {
+		int64_t row = tui_view_to_row(p->tui, TABLE_EXECUTIONS, v);
+		struct model_execution ex;
+		if (row >= 0 && model_execution_get(p->tui->m, (uint64_t)row, &ex) == TD_OK &&
+		    pane_match(re, ex.op_type)) {
+			get(p)->sel = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void
+timeline_title(struct pane *p, char *buf, size_t size)
+{
+	struct timeline *tl = get(p);
+	uint64_t n = tui_view_count(p->tui, TABLE_EXECUTIONS);
+	int64_t row = tui_view_to_row(p->tui, TABLE_EXECUTIONS, tl->sel);
+	struct model_execution ex;
+
+	if (n == 0 || row < 0 || model_execution_get(p->tui->m, (uint64_t)row, &ex) != TD_OK) {
+		snprintf(buf, size, "0 executions");
+		return;
+	}
+	snprintf(buf, size, "%llu/%llu #%lld %s%s", (unsigned long long)tl->sel + 1,
+		 (unsigned long long)n, (long long)row, ex.op_type,
+		 ex.bad_outputs ? " (NaN/Inf)" : "");
+}
+
+static const char *
+timeline_empty(struct pane *p)
+{
+	if (p->tui->filter)
+		return "no execution matches the filter";
+	if (!p->tui->progress.done)
+		return "indexing...";
+	return "no executions in this dump";
+}
+
+static void
+timeline_done(struct pane *p)
+{
+	free(p->priv);
+}
+
+const struct pane_ops pane_timeline_ops = {
+	.name = "timeline",
+	.title = "Timeline",
+	.flags = PANE_OWN_CURSOR,
+	.row_count = timeline_count,
+	.draw_row = timeline_draw_row,
+	.grep = timeline_grep,
+	.request = timeline_request,
+	.select = timeline_select,
+	.done = timeline_done,
+	.title_extra = timeline_title,
+	.empty = timeline_empty,
+};

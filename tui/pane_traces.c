@@ -1,0 +1,163 @@
+/*
+ * pane_traces.c - the Graph executions pane: the trace table.
+ *
+ * One line per graph execution trace (index, op name, op type, output slot,
+ * shape, summary in the dump's mode), NaN/Inf rows in the alert colour.
+ * Rows come from the model one screenful at a time, through the filter when
+ * one is on, so millions of rows cost nothing until they are on screen.
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+
+struct cols {
+	int idx, name, type, slot, shape, sum;  /* x positions, -1 hidden */
+	int name_w, type_w, shape_w;
+};
+
+/* Column positions for width w: name gets what is left; shape and type go
+ * first when the pane is narrow. */
+static struct cols
+columns(int w)
+{
+	struct cols c = { 0, 8, -1, -1, -1, -1, 0, 14, 16 };
+	int sum_w = 22;
+
+	if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
+		c.sum = w - sum_w;
+		c.shape = c.sum - 17;
+		c.slot = c.shape - 5;
+		c.type = c.slot - 15;
+	} else if (w >= 8 + 16 + 15 + 5 + sum_w) {
+		c.sum = w - sum_w;
+		c.slot = c.sum - 5;
+		c.type = c.slot - 15;
+	} else if (w >= 8 + 16 + sum_w) {
+		c.sum = w - sum_w;
+	}
+	int end = c.type >= 0 ? c.type : c.sum >= 0 ? c.sum : w;
+	c.name_w = end - c.name - 1;
+	return c;
+}
+
+static uint64_t
+traces_count(struct pane *p)
+{
+	return tui_view_count(p->tui, TABLE_TRACES);
+}
+
+static void
+traces_header(struct pane *p, int y)
+{
+	struct cols c = columns(p->r.w);
+	struct model_info info;
+
+	model_info(p->tui->m, &info);
+	bool full = info.tensor_debug_mode && !strcmp(info.tensor_debug_mode, "FULL_HEALTH");
+	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
+	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
+	if (c.type >= 0)
+		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
+	if (c.slot >= 0)
+		pane_print(p, y, c.slot, STYLE_HEADER, "Slot", 4);
+	if (c.shape >= 0)
+		pane_print(p, y, c.shape, STYLE_HEADER, "Shape", 16);
+	if (c.sum >= 0)
+		pane_print(p, y, c.sum, STYLE_HEADER, full ? FMT_BREAKDOWN_HEADER : "Summary", -1);
+}
+
+static void
+traces_draw_row(struct pane *p, uint64_t view, int y)
+{
+	struct cols c = columns(p->r.w);
+	struct model_trace tr;
+	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
+	char buf[96];
+	enum style_slot s = STYLE_DEFAULT;
+
+	if (row < 0 || model_trace_get(p->tui->m, (uint64_t)row, &tr) != TD_OK)
+		return;
+	if (tr.flags & ROW_NONFINITE)
+		s = STYLE_NONFINITE;
+	else if (tr.flags & ROW_CORRUPT)
+		s = STYLE_CORRUPT;
+	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
+	pane_print(p, y, c.name, s, tr.op_name, c.name_w);
+	if (c.type >= 0)
+		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
+	if (c.slot >= 0)
+		pane_printf(p, y, c.slot, s, 4, "%4u", tr.slot);
+	if (c.shape >= 0)
+		pane_print(p, y, c.shape, s, fmt_shape(&tr.summary, buf, sizeof buf), c.shape_w);
+	if (c.sum >= 0) {
+		if (tr.flags & ROW_CORRUPT)
+			pane_print(p, y, c.sum, s, "corrupt record", -1);
+		else
+			pane_print(p, y, c.sum, s, fmt_summary(&tr.summary, buf, sizeof buf), -1);
+	}
+}
+
+static bool
+traces_grep(struct pane *p, uint64_t view, const pcre2_code *re)
+{
+	struct model_trace tr;
+	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
+
+	if (row < 0 || model_trace_get(p->tui->m, (uint64_t)row, &tr) != TD_OK)
+		return false;
+	return pane_match(re, tr.op_name) || pane_match(re, tr.op_type);
+}
+
+static void
+traces_select(struct pane *p, uint64_t view)
+{
+	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
+
+	if (row >= 0)
+		tui_select_trace(p->tui, (uint64_t)row);
+}
+
+static enum action
+traces_request(struct pane *p, enum action act)
+{
+	if (act == ACT_ENTER) {
+		if (pane_count(p) == 0)
+			return ACT_NONE;
+		tui_focus(p->tui, PANE_GRAPH);
+		return ACT_NONE;
+	}
+	return act;
+}
+
+static void
+traces_title(struct pane *p, char *buf, size_t size)
+{
+	if (p->tui->filter)
+		snprintf(buf, size, "filter: %s", model_filter_describe(p->tui->filter));
+}
+
+static const char *
+traces_empty(struct pane *p)
+{
+	if (p->tui->filter)
+		return "no trace matches the filter (:filter off clears it)";
+	if (!p->tui->progress.done)
+		return "indexing...";
+	return "no graph execution traces in this dump";
+}
+
+const struct pane_ops pane_traces_ops = {
+	.name = "traces",
+	.title = "Graph executions",
+	.row_count = traces_count,
+	.draw_row = traces_draw_row,
+	.grep = traces_grep,
+	.request = traces_request,
+	.select = traces_select,
+	.header = traces_header,
+	.title_extra = traces_title,
+	.empty = traces_empty,
+};

@@ -1,0 +1,582 @@
+/*
+ * prompt.c - the ':' command prompt and the '/' search line.
+ *
+ * Design (decided with a spike in tmux): libedit's readline layer draws on
+ * the terminal itself, so it can only run after leaving curses mode, and
+ * leaving curses mode (endwin) switches xterm/tmux back from the alternate
+ * screen: the panes vanish while the user types.  So the line is drawn here,
+ * in curses, on the last row, and libedit provides what it is good at:
+ * history(3) (kept across runs in $XDG_STATE_HOME/tdbg/history) and
+ * tokenizer(3) (which word is being completed).  Editing keys follow
+ * readline: ^A ^E ^B ^F ^U ^K ^W, arrows, Home/End, Up/Down for history,
+ * Tab completes command names, op names, themes and source paths.
+ */
+#include "tui_internal.h"
+
+#include <errno.h>
+#include <histedit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <wchar.h>
+
+#include "cmd.h"
+#include "sanitize.h"
+
+#define PROMPT_MAX 1024
+#define COMPLETE_MAX 256
+#define COMPLETE_OPS_SCAN 500000   /* ops looked at for one Tab */
+
+struct prompt {
+	History *cmd_hist, *search_hist;
+	Tokenizer *tok;
+	char path[1024];            /* history file, "" if it cannot be kept */
+};
+
+struct line {
+	char buf[PROMPT_MAX];
+	size_t len, pos;            /* bytes; pos is on a character boundary */
+};
+
+/* mkdir -p for the directory part of path. */
+static bool
+make_dirs(char *path)
+{
+	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		int rc = mkdir(path, 0700);
+		*s = '/';
+		if (rc != 0 && errno != EEXIST)
+			return false;
+	}
+	return true;
+}
+
+static void
+history_path(struct prompt *p)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	p->path[0] = '\0';
+	if (state && *state == '/')
+		snprintf(p->path, sizeof p->path, "%s/tdbg/history", state);
+	else if (home && *home)
+		snprintf(p->path, sizeof p->path, "%s/.local/state/tdbg/history", home);
+	if (p->path[0] && !make_dirs(p->path))
+		p->path[0] = '\0';
+}
+
+struct prompt *
+prompt_new(struct tui *t)
+{
+	struct prompt *p = xcalloc(1, sizeof *p);
+	HistEvent ev;
+
+	(void)t;
+	p->cmd_hist = history_init();
+	p->search_hist = history_init();
+	p->tok = tok_init(NULL);
+	if (p->cmd_hist) {
+		history(p->cmd_hist, &ev, H_SETSIZE, 1000);
+		history(p->cmd_hist, &ev, H_SETUNIQUE, 1);
+		history_path(p);
+		if (p->path[0])
+			history(p->cmd_hist, &ev, H_LOAD, p->path);
+	}
+	if (p->search_hist)
+		history(p->search_hist, &ev, H_SETSIZE, 200);
+	return p;
+}
+
+void
+prompt_free(struct prompt *p)
+{
+	if (!p)
+		return;
+	if (p->cmd_hist)
+		history_end(p->cmd_hist);
+	if (p->search_hist)
+		history_end(p->search_hist);
+	if (p->tok)
+		tok_end(p->tok);
+	free(p);
+}
+
+static void
+remember(struct prompt *p, History *h, const char *line)
+{
+	HistEvent ev;
+
+	if (!h || !*line)
+		return;
+	history(h, &ev, H_ENTER, line);
+	if (h == p->cmd_hist && p->path[0])
+		history(h, &ev, H_SAVE, p->path);
+}
+
+/* ---- editing ------------------------------------------------------ */
+
+static size_t
+char_before(const struct line *l, size_t pos)
+{
+	while (pos > 0 && ((unsigned char)l->buf[--pos] & 0xc0) == 0x80)
+		;
+	return pos;
+}
+
+static size_t
+char_after(const struct line *l, size_t pos)
+{
+	if (pos < l->len)
+		pos++;
+	while (pos < l->len && ((unsigned char)l->buf[pos] & 0xc0) == 0x80)
+		pos++;
+	return pos;
+}
+
+static void
+line_insert(struct line *l, const char *s, size_t n)
+{
+	if (l->len + n >= sizeof l->buf)
+		return;
+	memmove(l->buf + l->pos + n, l->buf + l->pos, l->len - l->pos);
+	memcpy(l->buf + l->pos, s, n);
+	l->len += n;
+	l->pos += n;
+	l->buf[l->len] = '\0';
+}
+
+static void
+line_erase(struct line *l, size_t from, size_t to)
+{
+	memmove(l->buf + from, l->buf + to, l->len - to);
+	l->len -= to - from;
+	l->buf[l->len] = '\0';
+	l->pos = from;
+}
+
+static void
+set_text(struct line *l, const char *s)
+{
+	snprintf(l->buf, sizeof l->buf, "%s", s);
+	l->len = l->pos = strlen(l->buf);
+}
+
+static int
+width_of(const char *s, size_t n)
+{
+	struct strbuf sb = { 0 };
+	int w = sanitize(s, n, -1, 0, &sb);
+	strbuf_done(&sb);
+	return w;
+}
+
+static void
+draw_line(struct tui *t, const char *prefix, const struct line *l)
+{
+	WINDOW *w = t->prompt_win;
+	int cols = getmaxx(w), pw = sanitize_width(prefix);
+	size_t start = 0;
+	struct strbuf sb = { 0 };
+
+	/* scroll horizontally so the cursor stays visible */
+	while (start < l->pos && pw + width_of(l->buf + start, l->pos - start) >= cols - 1)
+		start = char_after(l, start);
+	werase(w);
+	wattrset(w, theme_style(STYLE_PROMPT));
+	mvwaddstr(w, 0, 0, prefix);
+	sanitize(l->buf + start, l->len - start, cols - pw - 1, 0, &sb);
+	waddstr(w, sb.buf ? sb.buf : "");
+	wmove(w, 0, pw + width_of(l->buf + start, l->pos - start));
+	strbuf_done(&sb);
+	wrefresh(w);
+}
+
+/* Up/Down through h; *depth 0 is the line being typed (kept in draft). */
+static void
+history_step(History *h, struct line *l, int *depth, char *draft, int dir)
+{
+	HistEvent ev;
+	int rc;
+
+	if (!h)
+		return;
+	if (dir > 0) {                  /* older */
+		if (*depth == 0) {
+			snprintf(draft, PROMPT_MAX, "%s", l->buf);
+			rc = history(h, &ev, H_FIRST);
+		} else {
+			rc = history(h, &ev, H_NEXT);
+		}
+		if (rc != -1) {
+			(*depth)++;
+			set_text(l, ev.str);
+			l->len = l->pos = strcspn(l->buf, "\n");
+			l->buf[l->len] = '\0';
+		}
+	} else if (*depth > 0) {        /* newer */
+		(*depth)--;
+		if (*depth == 0) {
+			set_text(l, draft);
+		} else if (history(h, &ev, H_PREV) != -1) {
+			set_text(l, ev.str);
+			l->len = l->pos = strcspn(l->buf, "\n");
+			l->buf[l->len] = '\0';
+		}
+	}
+}
+
+/* ---- completion --------------------------------------------------- */
+
+struct cands {
+	char *items[COMPLETE_MAX];
+	size_t n;
+	bool more;
+	const char *prefix;
+};
+
+static void
+cand_add(const char *name, void *arg)
+{
+	struct cands *c = arg;
+
+	if (!name || strncmp(name, c->prefix, strlen(c->prefix)))
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->items[i], name))
+			return;
+	if (c->n == COMPLETE_MAX) {
+		c->more = true;
+		return;
+	}
+	c->items[c->n++] = xstrdup(name);
+}
+
+static void
+gather(struct tui *t, enum cmd_complete kind, struct cands *c)
+{
+	size_t n;
+	const struct cmd_info *cmds;
+
+	switch (kind) {
+	case COMPLETE_COMMAND:
+		cmds = cmd_table(&n);
+		for (size_t i = 0; i < n; i++)
+			if (cmds[i].flags & CMD_TUI)
+				cand_add(cmds[i].name, c);
+		break;
+	case COMPLETE_OP: {
+		uint32_t nops = model_op_count(t->m);
+		for (uint32_t i = 0; i < nops && i < COMPLETE_OPS_SCAN && !c->more; i++) {
+			struct model_op op;
+			if (model_op_get(t->m, i, &op))
+				cand_add(op.name, c);
+		}
+		break;
+	}
+	case COMPLETE_SOURCE: {
+		uint32_t ns = model_source_count(t->m);
+		for (uint32_t i = 0; i < ns && !c->more; i++) {
+			struct model_source s;
+			if (model_source_get(t->m, i, &s))
+				cand_add(s.path, c);
+		}
+		break;
+	}
+	case COMPLETE_THEME:
+		theme_list(cand_add, c);
+		break;
+	default:
+		break;
+	}
+}
+
+/* What the word under the cursor completes to, from the words before it. */
+static enum cmd_complete
+complete_kind(struct prompt *p, const struct line *l)
+{
+	char head[PROMPT_MAX];
+	int argc = 0;
+	const char **argv = NULL;
+	enum cmd_complete kind = COMPLETE_NONE;
+
+	snprintf(head, sizeof head, "%.*s", (int)l->pos, l->buf);
+	tok_reset(p->tok);
+	if (tok_str(p->tok, head, &argc, &argv) != 0)
+		return COMPLETE_NONE;
+	bool new_word = l->pos == 0 || l->buf[l->pos - 1] == ' ';
+	int word = new_word ? argc : argc - 1;
+	if (word <= 0)
+		return COMPLETE_COMMAND;
+	const struct cmd_info *ci = cmd_find(argv[0]);
+	if (ci)
+		kind = ci->complete;
+	return kind;
+}
+
+static void
+complete(struct tui *t, struct line *l)
+{
+	struct cands c = { .n = 0 };
+	size_t start = l->pos;
+	char prefix[PROMPT_MAX];
+
+	while (start > 0 && l->buf[start - 1] != ' ')
+		start--;
+	snprintf(prefix, sizeof prefix, "%.*s", (int)(l->pos - start), l->buf + start);
+	c.prefix = prefix;
+	gather(t, complete_kind(t->prompt, l), &c);
+	if (c.n == 0) {
+		tui_message(t, true, "no completion for '%s'", prefix);
+	} else {
+		size_t common = strlen(c.items[0]);
+		for (size_t i = 1; i < c.n; i++) {
+			size_t k = 0;
+			while (k < common && c.items[i][k] == c.items[0][k])
+				k++;
+			common = k;
+		}
+		line_erase(l, start, l->pos);
+		line_insert(l, c.items[0], common);
+		if (c.n == 1)
+			line_insert(l, " ", 1);
+		struct strbuf sb = { 0 };
+		if (c.n > 1) {
+			strbuf_addf(&sb, "%zu%s matches:", c.n, c.more ? "+" : "");
+			for (size_t i = 0; i < c.n && sb.len < 400; i++)
+				strbuf_addf(&sb, " %s", c.items[i]);
+			tui_message(t, false, "%s", sb.buf);
+		}
+		strbuf_done(&sb);
+	}
+	for (size_t i = 0; i < c.n; i++)
+		free(c.items[i]);
+}
+
+/* ---- reading a line ------------------------------------------------ */
+
+/* One key of editing; returns 1 when the line is done, -1 when cancelled. */
+static int
+edit_key(struct tui *t, struct line *l, wint_t ch, bool is_key, History *h, int *depth,
+	 char *draft, bool commands)
+{
+	if (is_key) {
+		switch (ch) {
+		case KEY_LEFT: l->pos = char_before(l, l->pos); return 0;
+		case KEY_RIGHT: l->pos = char_after(l, l->pos); return 0;
+		case KEY_HOME: l->pos = 0; return 0;
+		case KEY_END: l->pos = l->len; return 0;
+		case KEY_BACKSPACE:
+			if (l->pos == 0 && l->len == 0)
+				return -1;
+			line_erase(l, char_before(l, l->pos), l->pos);
+			return 0;
+		case KEY_DC: line_erase(l, l->pos, char_after(l, l->pos)); return 0;
+		case KEY_UP: history_step(h, l, depth, draft, 1); return 0;
+		case KEY_DOWN: history_step(h, l, depth, draft, -1); return 0;
+		case KEY_ENTER: return 1;
+		case KEY_RESIZE:
+			t->need_relayout = true;
+			screen_draw(t);
+			return 0;
+		default: return 0;
+		}
+	}
+	switch (ch) {
+	case '\n': case '\r': return 1;
+	case 27: case 3: case 7: return -1;             /* Esc, ^C, ^G */
+	case 1: l->pos = 0; return 0;                   /* ^A */
+	case 5: l->pos = l->len; return 0;              /* ^E */
+	case 2: l->pos = char_before(l, l->pos); return 0;
+	case 6: l->pos = char_after(l, l->pos); return 0;
+	case 4: line_erase(l, l->pos, char_after(l, l->pos)); return 0;
+	case 11: line_erase(l, l->pos, l->len); return 0;    /* ^K */
+	case 21: line_erase(l, 0, l->pos); return 0;         /* ^U */
+	case 16: history_step(h, l, depth, draft, 1); return 0;
+	case 14: history_step(h, l, depth, draft, -1); return 0;
+	case 8: case 127:
+		if (l->pos == 0 && l->len == 0)
+			return -1;
+		line_erase(l, char_before(l, l->pos), l->pos);
+		return 0;
+	case 23: {                                      /* ^W */
+		size_t s = l->pos;
+		while (s > 0 && l->buf[s - 1] == ' ')
+			s--;
+		while (s > 0 && l->buf[s - 1] != ' ')
+			s--;
+		line_erase(l, s, l->pos);
+		return 0;
+	}
+	case '\t':
+		if (commands)
+			complete(t, l);
+		return 0;
+	default:
+		if (ch >= ' ') {
+			char mb[MB_LEN_MAX];
+			mbstate_t st;
+			memset(&st, 0, sizeof st);
+			size_t n = wcrtomb(mb, (wchar_t)ch, &st);
+			if (n != (size_t)-1)
+				line_insert(l, mb, n);
+		}
+		return 0;
+	}
+}
+
+char *
+prompt_read(struct tui *t, const char *prefix, bool commands)
+{
+	struct prompt *p = t->prompt;
+	History *h = commands ? p->cmd_hist : p->search_hist;
+	struct line l = { .len = 0 };
+	char draft[PROMPT_MAX] = "";
+	int depth = 0, rc = 0;
+
+	l.buf[0] = '\0';
+	curs_set(1);
+	wtimeout(t->prompt_win, -1);
+	while (rc == 0) {
+		wint_t ch;
+		draw_line(t, prefix, &l);
+		int kind = wget_wch(t->prompt_win, &ch);
+		if (kind == ERR)
+			continue;
+		rc = edit_key(t, &l, ch, kind == KEY_CODE_YES, h, &depth, draft, commands);
+		if (t->message[0] && rc == 0) {
+			/* a completion list: show it above the line until the next key */
+			screen_draw_status(t);
+		}
+	}
+	curs_set(0);
+	werase(t->prompt_win);
+	wrefresh(t->prompt_win);
+	if (rc < 0)
+		return NULL;
+	remember(p, h, l.buf);
+	return xstrdup(l.buf);
+}
+
+/* ---- ':' and '/' --------------------------------------------------- */
+
+static void
+show_output(struct tui *t, const char *line, const struct strbuf *out, const char *before)
+{
+	const char *nl;
+
+	if (!out->len)
+		return;
+	tui_text_append(&t->output, "");
+	struct strbuf head = { 0 };
+	strbuf_addf(&head, "# :%s", line);
+	tui_text_append(&t->output, head.buf);
+	strbuf_done(&head);
+	tui_text_append(&t->output, out->buf);
+	if (!t->output.title)
+		t->output.title = xstrdup("Command output");
+	nl = strchr(out->buf, '\n');
+	/* one line of output goes to the message line, more to the output pane
+	 * (unless the command already moved the panes) */
+	if ((!nl || !nl[1]) && out->len < sizeof t->message) {
+		if (!t->message[0] || !strcmp(t->message, before))
+			tui_message(t, false, "%.*s", (int)(nl ? nl - out->buf : (long)out->len), out->buf);
+	} else {
+		tui_open_overlay(t, OVERLAY_OUTPUT);
+	}
+}
+
+void
+prompt_command(struct tui *t)
+{
+	char *line = prompt_read(t, ":", true), before[sizeof t->message];
+	struct strbuf out = { 0 }, err = { 0 };
+
+	if (!line)
+		return;
+	if (!*line) {
+		free(line);
+		return;
+	}
+	t->message[0] = '\0';
+	snprintf(before, sizeof before, "%s", t->message);
+	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t) };
+	enum td_status st = cmd_run(&env, line);
+	if (st != TD_OK)
+		tui_message(t, true, "%s", err.len ? err.buf : td_strerror(st));
+	else
+		show_output(t, line, &out, before);
+	strbuf_done(&out);
+	strbuf_done(&err);
+	free(line);
+}
+
+static pcre2_code *
+compile(struct tui *t, const char *re)
+{
+	int errcode;
+	PCRE2_SIZE off;
+	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+	bool upper = false;
+
+	for (const char *s = re; *s; s++)
+		upper |= *s >= 'A' && *s <= 'Z';
+	if (!upper)
+		opts |= PCRE2_CASELESS;         /* smart case, as less -i does */
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, opts, &errcode, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		tui_message(t, true, "search: %s at offset %zu", (char *)msg, (size_t)off);
+	}
+	return code;
+}
+
+void
+tui_search_next(struct tui *t, int dir)
+{
+	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
+	bool stopped;
+
+	if (!t->search) {
+		tui_message(t, true, "no search yet: / starts one");
+		return;
+	}
+	if (!p->ops->grep) {
+		tui_message(t, true, "the %s pane cannot be searched", p->ops->name);
+		return;
+	}
+	int64_t row = pane_search(p, t->search, dir, &stopped);
+	if (row < 0) {
+		tui_message(t, true, "/%s: not found in %s", t->search_text, p->ops->title[0] ? p->ops->title : "this view");
+		return;
+	}
+	pane_goto(p, (uint64_t)row, true, false);
+	if (stopped)
+		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",
+			    t->search_text, (long long)row + 1);
+	else
+		tui_message(t, false, "/%s: row %lld", t->search_text, (long long)row + 1);
+}
+
+void
+prompt_search(struct tui *t)
+{
+	char *re = prompt_read(t, "/", false);
+	pcre2_code *code;
+
+	if (!re)
+		return;
+	if (!*re) {
+		free(re);
+		return;
+	}
+	if ((code = compile(t, re))) {
+		pcre2_code_free(t->search);
+		t->search = code;
+		snprintf(t->search_text, sizeof t->search_text, "%s", re);
+		tui_search_next(t, 1);
+	}
+	free(re);
+}

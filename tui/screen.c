@@ -1,0 +1,303 @@
+/*
+ * screen.c - curses setup, layout to windows, the status bar, full redraws
+ * and the screen dump behind :save-display.
+ *
+ * Resize is one path (tig's resize_display): KEY_RESIZE -> screen_relayout()
+ * -> layout_compute() -> wresize/mvwin -> full redraw.  Nothing runs in a
+ * signal handler.  Below the minimum size one "terminal too small" line is
+ * drawn (ncdu's ncresize).
+ */
+#include "tui_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "sanitize.h"
+
+#define SCREEN_CCHAR_MAX CCHARW_MAX
+
+static SCREEN *screen;
+
+bool
+screen_init(struct tui *t)
+{
+	const char *term = getenv("TERM");
+
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		fprintf(stderr, "tdbg: the terminal (TERM=%s) cannot show the full-screen interface; "
+			"use batch mode: tdbg -e COMMAND DUMP\n", term ? term : "");
+		return false;
+	}
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		fprintf(stderr, "tdbg: cannot initialise the terminal (TERM=%s)\n", term);
+		return false;
+	}
+	sanitize_set_utf8(!strcmp(nl_langinfo(CODESET), "UTF-8"));
+	set_escdelay(25);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	if (has_colors() && !t->opt->no_color) {
+		start_color();
+		use_default_colors();
+	}
+	theme_apply(&t->theme, t->opt->no_color);
+	if (t->opt->mouse)
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	t->status_win = newwin(1, COLS, LINES > 1 ? LINES - 2 : 0, 0);
+	t->prompt_win = newwin(1, COLS, LINES - 1, 0);
+	if (!t->status_win || !t->prompt_win) {
+		screen_done(t);
+		fprintf(stderr, "tdbg: cannot create windows on a %dx%d terminal\n", COLS, LINES);
+		return false;
+	}
+	keypad(t->prompt_win, TRUE);
+	return true;
+}
+
+void
+screen_done(struct tui *t)
+{
+	for (int i = 0; i < PANE_COUNT; i++)
+		pane_done(&t->panes[i]);
+	pane_done(&t->overlay_pane);
+	if (t->status_win)
+		delwin(t->status_win);
+	if (t->prompt_win)
+		delwin(t->prompt_win);
+	t->status_win = t->prompt_win = NULL;
+	if (screen) {
+		endwin();
+		delscreen(screen);
+		screen = NULL;
+	}
+}
+
+static void
+place_line(WINDOW **w, const struct rect *r)
+{
+	if (*w && (wresize(*w, 1, r->w > 0 ? r->w : 1) == ERR || mvwin(*w, r->y, r->x) == ERR)) {
+		delwin(*w);
+		*w = NULL;
+	}
+	if (!*w)
+		*w = newwin(1, r->w > 0 ? r->w : 1, r->y, r->x);
+	if (*w)
+		keypad(*w, TRUE);
+}
+
+void
+screen_relayout(struct tui *t)
+{
+	struct layout *l = &t->layout;
+
+	layout_compute(COLS, LINES, t->focus, l);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		t->panes[i].focused = i == (int)t->focus && t->overlay == OVERLAY_NONE;
+		pane_place(&t->panes[i], &l->pane[i], l->shown[i] && t->overlay == OVERLAY_NONE);
+	}
+	t->overlay_pane.focused = true;
+	pane_place(&t->overlay_pane, &l->body, t->overlay != OVERLAY_NONE && l->mode != LAYOUT_TOO_SMALL);
+	if (LINES >= 2) {
+		place_line(&t->status_win, &l->status);
+		place_line(&t->prompt_win, &l->prompt);
+	}
+	/* the graph pane centres its op for the new height */
+	if (t->panes[PANE_GRAPH].ops->open)
+		t->panes[PANE_GRAPH].ops->open(&t->panes[PANE_GRAPH]);
+	t->need_relayout = false;
+}
+
+static void
+status_add(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+status_add(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_adds(sb, sb->len ? "  " : " ");
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void
+screen_draw_status(struct tui *t)
+{
+	struct model_info info;
+	struct strbuf sb = { 0 }, out = { 0 };
+	const struct model_progress *pr = &t->progress;
+	int w;
+
+	if (!t->status_win)
+		return;
+	model_info(t->m, &info);
+	status_add(&sb, "%s", t->opt->dump_path ? t->opt->dump_path : info.path);
+	status_add(&sb, "%s%s%s", info.format ? info.format : "?",
+		   info.tensor_debug_mode ? " " : "", info.tensor_debug_mode ? info.tensor_debug_mode : "");
+	if (info.nhosts == 1)
+		status_add(&sb, "host %s", info.hosts[0]);
+	else if (info.nhosts > 1)
+		status_add(&sb, "%zu hosts", info.nhosts);
+	status_add(&sb, "%llu exec  %llu traces  %llu alerts", (unsigned long long)info.executions,
+		   (unsigned long long)info.traces, (unsigned long long)info.alerts);
+	if (!pr->done)
+		status_add(&sb, "indexing %d%%", pr->bytes_total ?
+			   (int)(pr->bytes_done * 100 / pr->bytes_total) : 0);
+	if (t->filter)
+		status_add(&sb, "filter: %s", model_filter_describe(t->filter));
+	if (info.corrupt_records || info.torn_files || info.missing_files)
+		status_add(&sb, "corrupt %llu  torn %llu  missing %llu",
+			   (unsigned long long)info.corrupt_records, (unsigned long long)info.torn_files,
+			   (unsigned long long)info.missing_files);
+	if (t->follow)
+		status_add(&sb, "[follow]");
+	werase(t->status_win);
+	wbkgdset(t->status_win, ' ' | theme_style(STYLE_STATUS));
+	wattrset(t->status_win, theme_style(STYLE_STATUS));
+	mvwhline(t->status_win, 0, 0, ' ', COLS);
+	w = sanitize_str(sb.buf, COLS > 9 ? COLS - 9 : COLS, &out);
+	mvwaddstr(t->status_win, 0, 0, out.buf ? out.buf : "");
+	if (COLS - w >= 9)
+		mvwaddstr(t->status_win, 0, COLS - 8, "? help ");
+	strbuf_done(&sb);
+	strbuf_done(&out);
+	wnoutrefresh(t->status_win);
+}
+
+static void
+draw_message(struct tui *t)
+{
+	struct strbuf out = { 0 };
+
+	if (!t->prompt_win)
+		return;
+	werase(t->prompt_win);
+	if (t->message[0]) {
+		sanitize_str(t->message, COLS, &out);
+		wattrset(t->prompt_win, theme_style(t->message_error ? STYLE_STATUS_ERROR : STYLE_PROMPT));
+		mvwaddstr(t->prompt_win, 0, 0, out.buf ? out.buf : "");
+		wattrset(t->prompt_win, theme_style(STYLE_DEFAULT));
+	}
+	strbuf_done(&out);
+	wnoutrefresh(t->prompt_win);
+}
+
+static void
+draw_too_small(struct tui *t)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "terminal too small (%dx%d): need %dx%d", COLS, LINES,
+		 LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	werase(stdscr);
+	mvwaddnstr(stdscr, 0, 0, msg, COLS);
+	wnoutrefresh(stdscr);
+	(void)t;
+}
+
+void
+screen_draw(struct tui *t)
+{
+	const struct layout *l = &t->layout;
+
+	if (t->need_relayout)
+		screen_relayout(t);
+	if (l->mode == LAYOUT_TOO_SMALL) {
+		draw_too_small(t);
+		if (LINES >= 2)
+			screen_draw_status(t);
+		doupdate();
+		return;
+	}
+	werase(stdscr);
+	wattrset(stdscr, theme_style(STYLE_SEPARATOR));
+	for (int i = 0; i < l->nsep && t->overlay == OVERLAY_NONE; i++)
+		mvwvline(stdscr, l->sep[i].y, l->sep[i].x, ACS_VLINE, l->sep[i].h);
+	wattrset(stdscr, A_NORMAL);
+	wnoutrefresh(stdscr);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (!t->panes[i].shown)
+			continue;
+		pane_draw(&t->panes[i]);
+		wnoutrefresh(t->panes[i].win);
+	}
+	if (t->overlay != OVERLAY_NONE && t->overlay_pane.win) {
+		pane_draw(&t->overlay_pane);
+		wnoutrefresh(t->overlay_pane.win);
+	}
+	screen_draw_status(t);
+	draw_message(t);
+	doupdate();
+}
+
+/* One screen line as UTF-8 text, trailing blanks dropped. */
+static void
+dump_line(int y, struct strbuf *sb)
+{
+	size_t start = sb->len, keep = sb->len;
+
+	for (int x = 0; x < COLS; x++) {
+		cchar_t cc;
+		wchar_t wch[SCREEN_CCHAR_MAX + 1];
+		attr_t attrs;
+		short pair;
+		char mb[MB_LEN_MAX * (SCREEN_CCHAR_MAX + 1)];
+		size_t n = 0;
+		mbstate_t st;
+
+		if (mvwin_wch(curscr, y, x, &cc) == ERR)
+			break;
+		if (getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		memset(&st, 0, sizeof st);
+		for (int i = 0; wch[i] && i < SCREEN_CCHAR_MAX; i++) {
+			size_t k = wcrtomb(mb + n, wch[i], &st);
+			if (k != (size_t)-1)
+				n += k;
+		}
+		if (n == 0)
+			continue;          /* the right half of a wide character */
+		strbuf_add(sb, mb, n);
+		if (!(n == 1 && mb[0] == ' '))
+			keep = sb->len;
+	}
+	sb->len = keep > start ? keep : start;
+	strbuf_addc(sb, '\n');
+}
+
+bool
+screen_save(struct tui *t, const char *path, char *err, size_t errlen)
+{
+	struct strbuf sb = { 0 };
+	FILE *f;
+
+	(void)t;
+	for (int y = 0; y < LINES; y++)
+		dump_line(y, &sb);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		strbuf_done(&sb);
+		return false;
+	}
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, f);
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		strbuf_done(&sb);
+		return false;
+	}
+	strbuf_done(&sb);
+	return true;
+}

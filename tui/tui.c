@@ -1,0 +1,304 @@
+/*
+ * tui.c - tui_run(): the event loop and the actions bigger than one pane.
+ *
+ * Keys become actions through the key table (keys.c) in the focused pane's
+ * scope; the pane gets the first go (pane_request), then the actions that
+ * concern the whole screen are handled here: focus, back/forward, search,
+ * the prompt, overlays, follow mode, quit.  While the model's background
+ * index runs, the loop wakes up a few times a second to redraw what has
+ * been indexed so far.  Every exit path goes through screen_done(), which
+ * restores the terminal.
+ */
+#include "tui.h"
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_internal.h"
+
+#define FOLLOW_INTERVAL 2.0     /* seconds between re-index passes in follow mode */
+
+static const struct pane_ops *const pane_ops_of[PANE_COUNT] = {
+	[PANE_ALERTS] = &pane_alerts_ops,
+	[PANE_TIMELINE] = &pane_timeline_ops,
+	[PANE_TRACES] = &pane_traces_ops,
+	[PANE_GRAPH] = &pane_graph_ops,
+	[PANE_SOURCE] = &pane_source_ops,
+	[PANE_STACK] = &pane_stack_ops,
+};
+
+/* Tab order: on screen left to right, top to bottom; by pages when only a
+ * page shows. */
+static const enum pane_id order_full[PANE_COUNT] = {
+	PANE_ALERTS, PANE_TIMELINE, PANE_TRACES, PANE_GRAPH, PANE_SOURCE, PANE_STACK,
+};
+static const enum pane_id order_pages[PANE_COUNT] = {
+	PANE_ALERTS, PANE_TRACES, PANE_TIMELINE, PANE_GRAPH, PANE_SOURCE, PANE_STACK,
+};
+
+void
+tui_message(struct tui *t, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof t->message, fmt, ap);
+	va_end(ap);
+	t->message_error = error;
+}
+
+void
+tui_focus(struct tui *t, enum pane_id id)
+{
+	if ((int)id < 0 || id >= PANE_COUNT)
+		return;
+	t->focus = id;
+	for (int i = 0; i < PANE_COUNT; i++)
+		t->panes[i].focused = i == (int)id && t->overlay == OVERLAY_NONE;
+	if (!t->layout.shown[id])
+		t->need_relayout = true;
+}
+
+static void
+focus_step(struct tui *t, int dir)
+{
+	const enum pane_id *order = t->layout.mode == LAYOUT_FULL ? order_full : order_pages;
+	int i = 0;
+
+	while (i < PANE_COUNT && order[i] != t->focus)
+		i++;
+	i = (i + (dir > 0 ? 1 : PANE_COUNT - 1)) % PANE_COUNT;
+	tui_focus(t, order[i]);
+}
+
+static void
+show_tensor_of_selection(struct tui *t)
+{
+	if (t->focus == PANE_TIMELINE && t->sel_exec >= 0)
+		tui_show_tensor(t, SRC_EXECUTION, (uint64_t)t->sel_exec, NULL);
+	else if (t->sel_trace >= 0)
+		tui_show_tensor(t, SRC_TRACE, (uint64_t)t->sel_trace, NULL);
+	else
+		tui_message(t, true, "no row selected");
+}
+
+static void
+global_action(struct tui *t, enum action act)
+{
+	switch (act) {
+	case ACT_FOCUS_NEXT:
+	case ACT_FOCUS_PREV:
+		focus_step(t, act == ACT_FOCUS_NEXT ? 1 : -1);
+		break;
+	case ACT_CYCLE_PANES:
+		tui_focus(t, layout_cycle(t->layout.mode, t->focus, 1));
+		break;
+	case ACT_PANE_ALERTS: case ACT_PANE_TIMELINE: case ACT_PANE_TRACES:
+	case ACT_PANE_GRAPH: case ACT_PANE_SOURCE: case ACT_PANE_STACK:
+		tui_focus(t, (enum pane_id)(act - ACT_PANE_ALERTS));
+		break;
+	case ACT_BACK:
+	case ACT_FORWARD:
+		if (!tui_history_go(t, act == ACT_BACK ? -1 : 1))
+			tui_message(t, false, act == ACT_BACK ? "nothing to go back to" : "nothing to go forward to");
+		break;
+	case ACT_SEARCH:
+		prompt_search(t);
+		break;
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		tui_search_next(t, act == ACT_SEARCH_NEXT ? 1 : -1);
+		break;
+	case ACT_PROMPT:
+		prompt_command(t);
+		break;
+	case ACT_HELP:
+		tui_build_help(t);
+		tui_open_overlay(t, OVERLAY_HELP);
+		break;
+	case ACT_OUTPUT:
+		tui_open_overlay(t, OVERLAY_OUTPUT);
+		break;
+	case ACT_TENSOR:
+		show_tensor_of_selection(t);
+		break;
+	case ACT_LOAD_SOURCE:
+		tui_load_source(t);
+		break;
+	case ACT_CLOSE:
+		t->message[0] = '\0';
+		break;
+	case ACT_FOLLOW:
+		t->follow = !t->follow;
+		tui_message(t, false, "follow mode %s", t->follow ? "on: re-reading appended records" : "off");
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		t->need_relayout = true;
+		break;
+	case ACT_QUIT:
+		t->quit = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+dispatch(struct tui *t, int key)
+{
+	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
+	const char *scope = t->overlay != OVERLAY_NONE ? "overlay" : p->ops->name;
+	enum action act = keymap_lookup(&t->keys, scope, key);
+	unsigned res;
+
+	if (act == ACT_NONE)
+		return;
+	if (t->overlay == OVERLAY_NONE && t->layout.mode == LAYOUT_TOO_SMALL && act != ACT_QUIT)
+		return;
+	res = p->win || t->overlay != OVERLAY_NONE ? pane_request(p, act) : RES_NONE;
+	if (res & RES_QUIT)
+		t->quit = true;
+	if (res & RES_RELAYOUT)
+		t->need_relayout = true;
+	if (!(res & RES_HANDLED))
+		global_action(t, act);
+}
+
+/* Mouse: a click focuses the pane under the pointer and selects the row;
+ * the wheel scrolls it. */
+static void
+mouse(struct tui *t)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK || t->overlay != OVERLAY_NONE)
+		return;
+	for (int i = 0; i < PANE_COUNT; i++) {
+		struct pane *p = &t->panes[i];
+		if (!p->shown || ev.y < p->r.y || ev.y >= p->r.y + p->r.h || ev.x < p->r.x ||
+		    ev.x >= p->r.x + p->r.w)
+			continue;
+		tui_focus(t, (enum pane_id)i);
+		if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+			for (int k = 0; k < 3; k++)
+				pane_request(p, ev.bstate & BUTTON4_PRESSED ? ACT_MOVE_UP : ACT_MOVE_DOWN);
+			return;
+		}
+		int line = ev.y - p->r.y - pane_first_line(p);
+		if (line < 0)
+			return;
+		uint64_t row = p->top + (uint64_t)line;
+		if (i == PANE_TIMELINE)
+			pane_timeline_click(p, row, ev.x - p->r.x);
+		else if (row < pane_count(p))
+			pane_goto(p, row, false, false);
+		return;
+	}
+}
+
+/* Called when no key came: follow the background index. */
+static void
+poll_model(struct tui *t)
+{
+	struct model_progress pr;
+
+	model_progress(t->m, &pr);
+	if (pr.generation != t->progress.generation || pr.done != t->progress.done) {
+		bool first = t->sel_trace < 0 && t->progress.traces == 0 && pr.traces > 0;
+		t->progress = pr;
+		tui_reopen(t);
+		if (first)
+			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
+	}
+	t->progress = pr;
+	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
+		t->last_refresh = td_now();
+		model_refresh(t->m);
+	}
+}
+
+static void
+event_loop(struct tui *t)
+{
+	while (!t->quit) {
+		screen_draw(t);
+		wtimeout(t->prompt_win, t->progress.done && !t->follow ? 1000 : 200);
+		int key = wgetch(t->prompt_win);
+		if (key == ERR) {
+			poll_model(t);
+			continue;
+		}
+		if (key == KEY_RESIZE) {
+			t->need_relayout = true;
+			continue;
+		}
+		t->message[0] = '\0';
+		if (key == KEY_MOUSE)
+			mouse(t);
+		else
+			dispatch(t, key);
+		poll_model(t);
+	}
+}
+
+static void
+tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
+{
+	char err[256];
+
+	memset(t, 0, sizeof *t);
+	t->m = m;
+	t->opt = opt;
+	t->sel_trace = t->sel_exec = t->sel_op = t->src_index = -1;
+	t->follow = opt->follow;
+	t->need_relayout = true;
+	keymap_init_defaults(&t->keys);
+	if (!theme_load(opt->theme ? opt->theme : "dark", &t->theme, err, sizeof err)) {
+		if (!t->theme.name[0])
+			theme_builtin("dark", &t->theme);
+		tui_message(t, true, "%s", err);
+	}
+	for (int i = 0; i < PANE_COUNT; i++)
+		pane_init(&t->panes[i], pane_ops_of[i], t, i);
+	pane_init(&t->overlay_pane, &pane_text_ops, t, -1);
+}
+
+static void
+tui_free(struct tui *t)
+{
+	prompt_free(t->prompt);
+	screen_done(t);
+	keymap_done(&t->keys);
+	model_filter_free(t->filter);
+	pcre2_code_free(t->search);
+	tui_text_done(&t->help);
+	tui_text_done(&t->output);
+	tui_text_done(&t->tensor);
+	free(t->stack);
+}
+
+int
+tui_run(struct model *m, const struct tui_options *opt)
+{
+	struct tui t;
+
+	setlocale(LC_ALL, "");
+	tui_init(&t, m, opt);
+	if (!screen_init(&t)) {
+		tui_free(&t);
+		return 1;
+	}
+	t.prompt = prompt_new(&t);
+	model_progress(m, &t.progress);
+	screen_relayout(&t);
+	tui_reopen(&t);
+	if (model_trace_count(m))
+		pane_goto(&t.panes[PANE_TRACES], 0, false, true);
+	event_loop(&t);
+	tui_free(&t);
+	return t.exit_code;
+}

@@ -1,0 +1,320 @@
+/*
+ * tui_link.c - the linked selection: how one pane's cursor moves the others.
+ *
+ * Debugger V2's links: a trace row selects its op (graph pane) and the op's
+ * creation stack (stack pane); a stack frame selects a source line (source
+ * pane); an execution selects its stack.  Every jump can be undone with
+ * back/forward.  Model rows and view rows differ only when a filter is on.
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t
+tui_view_to_row(struct tui *t, enum model_table tab, uint64_t view)
+{
+	if (t->filter)
+		return model_filter_nth(t->m, t->filter, tab, view);
+	uint64_t n = tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
+	return view < n ? (int64_t)view : -1;
+}
+
+uint64_t
+tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool *hidden)
+{
+	*hidden = false;
+	if (!t->filter)
+		return row;
+	if (!model_filter_match(t->m, t->filter, tab, row))
+		*hidden = true;
+	return model_filter_rank(t->m, t->filter, tab, row);
+}
+
+uint64_t
+tui_view_count(struct tui *t, enum model_table tab)
+{
+	if (t->filter)
+		return model_filter_count(t->m, t->filter, tab);
+	return tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
+}
+
+void
+tui_reopen(struct tui *t)
+{
+	for (int i = 0; i < PANE_COUNT; i++) {
+		struct pane *p = &t->panes[i];
+		if (p->ops->open)
+			p->ops->open(p);
+		pane_clamp(p);
+	}
+}
+
+static void
+save_location(struct tui *t, struct tui_location *loc)
+{
+	loc->pane = t->focus;
+	loc->trace = t->sel_trace;
+	loc->execution = t->sel_exec;
+	loc->row = t->panes[t->focus].cursor;
+}
+
+void
+tui_history_push(struct tui *t)
+{
+	if (t->hist_pos >= TUI_HISTORY_MAX) {
+		memmove(t->hist, t->hist + 1, sizeof t->hist[0] * (TUI_HISTORY_MAX - 1));
+		t->hist_pos = TUI_HISTORY_MAX - 1;
+	}
+	save_location(t, &t->hist[t->hist_pos++]);
+	t->hist_n = t->hist_pos;
+}
+
+static void
+restore_location(struct tui *t, const struct tui_location *loc)
+{
+	if (loc->trace >= 0)
+		tui_jump_trace(t, (uint64_t)loc->trace, false);
+	if (loc->execution >= 0 && loc->pane == PANE_TIMELINE)
+		tui_jump_execution(t, (uint64_t)loc->execution, false);
+	tui_focus(t, (enum pane_id)loc->pane);
+	if (loc->pane != PANE_TRACES && loc->pane != PANE_TIMELINE)
+		pane_goto(&t->panes[loc->pane], loc->row, false, true);
+}
+
+/* Back (dir < 0) or forward through the locations.  Returns false at the end. */
+bool
+tui_history_go(struct tui *t, int dir)
+{
+	if (dir < 0) {
+		if (t->hist_pos == 0)
+			return false;
+		if (t->hist_pos == t->hist_n && t->hist_n < TUI_HISTORY_MAX) {
+			save_location(t, &t->hist[t->hist_n++]);
+		}
+		t->hist_pos--;
+	} else {
+		if (t->hist_pos + 1 >= t->hist_n)
+			return false;
+		t->hist_pos++;
+	}
+	restore_location(t, &t->hist[t->hist_pos]);
+	return true;
+}
+
+void
+tui_jump_trace(struct tui *t, uint64_t row, bool history)
+{
+	bool hidden;
+	uint64_t view;
+
+	if (row >= model_trace_count(t->m)) {
+		tui_message(t, true, "trace row %llu is not indexed (%llu rows)",
+			    (unsigned long long)row, (unsigned long long)model_trace_count(t->m));
+		return;
+	}
+	if (history)
+		tui_history_push(t);
+	view = tui_row_to_view(t, TABLE_TRACES, row, &hidden);
+	if (hidden) {
+		tui_message(t, true, "trace row %llu is hidden by the filter (:filter off)",
+			    (unsigned long long)row);
+		return;
+	}
+	pane_goto(&t->panes[PANE_TRACES], view, true, true);
+}
+
+void
+tui_jump_execution(struct tui *t, uint64_t row, bool history)
+{
+	bool hidden;
+	uint64_t view;
+
+	if (row >= model_execution_count(t->m)) {
+		tui_message(t, true, "execution %llu is not indexed", (unsigned long long)row);
+		return;
+	}
+	if (history)
+		tui_history_push(t);
+	view = tui_row_to_view(t, TABLE_EXECUTIONS, row, &hidden);
+	if (hidden) {
+		tui_message(t, true, "execution %llu is hidden by the filter (:filter off)",
+			    (unsigned long long)row);
+		return;
+	}
+	/* the timeline's cursor is a grid: it selects through its own goto */
+	pane_timeline_goto(&t->panes[PANE_TIMELINE], view);
+}
+
+void
+tui_select_trace(struct tui *t, uint64_t row)
+{
+	struct model_trace tr;
+
+	if (model_trace_get(t->m, row, &tr) != TD_OK)
+		return;
+	t->sel_trace = (int64_t)row;
+	t->sel_op = tr.op;
+	if (t->panes[PANE_GRAPH].ops->open)
+		t->panes[PANE_GRAPH].ops->open(&t->panes[PANE_GRAPH]);
+	struct model_op op;
+	if (model_op_get(t->m, tr.op, &op)) {
+		char origin[160];
+		snprintf(origin, sizeof origin, "trace %llu %s:%u", (unsigned long long)row,
+			 op.name, tr.slot);
+		tui_set_stack(t, op.stack, op.nstack, origin);
+	}
+}
+
+void
+tui_select_execution(struct tui *t, uint64_t row)
+{
+	struct model_execution ex;
+	struct model_detail d;
+	char origin[160];
+
+	if (model_execution_get(t->m, row, &ex) != TD_OK)
+		return;
+	t->sel_exec = (int64_t)row;
+	memset(&d, 0, sizeof d);
+	snprintf(origin, sizeof origin, "execution %llu %s", (unsigned long long)row, ex.op_type);
+	if (model_execution_detail(t->m, row, &d) == TD_OK)
+		tui_set_stack(t, d.stack, d.nstack, origin);
+	else
+		tui_set_stack(t, NULL, 0, origin);
+	model_detail_done(&d);
+}
+
+void
+tui_select_op(struct tui *t, uint32_t opid)
+{
+	struct model_op op;
+
+	if (!model_op_get(t->m, opid, &op))
+		return;
+	t->sel_op = opid;
+	t->sel_trace = model_trace_of_op(t->m, opid, 0, model_trace_count(t->m), -1);
+	if (t->sel_trace >= 0) {
+		tui_jump_trace(t, (uint64_t)t->sel_trace, false);
+		return;
+	}
+	if (t->panes[PANE_GRAPH].ops->open)
+		t->panes[PANE_GRAPH].ops->open(&t->panes[PANE_GRAPH]);
+	char origin[160];
+	snprintf(origin, sizeof origin, "op %s", op.name);
+	tui_set_stack(t, op.stack, op.nstack, origin);
+}
+
+void
+tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origin)
+{
+	struct pane *sp = &t->panes[PANE_STACK];
+	int64_t pick = -1;
+
+	free(t->stack);
+	t->stack = NULL;
+	t->nstack = 0;
+	if (n) {
+		t->stack = xmalloc(n * sizeof *frames);
+		memcpy(t->stack, frames, n * sizeof *frames);
+		t->nstack = n;
+	}
+	snprintf(t->stack_origin, sizeof t->stack_origin, "%s", origin ? origin : "");
+	/* start on the innermost frame of user code, as Debugger V2 does */
+	for (size_t i = 0; i < n; i++) {
+		struct model_frame f;
+		if (model_frame_get(t->m, frames[i], &f) && f.user_code)
+			pick = (int64_t)i;
+	}
+	if (pick < 0)
+		pick = (int64_t)n - 1;
+	sp->cursor = sp->top = 0;
+	if (n) {
+		pane_goto(sp, (uint64_t)pick, true, true);
+	} else {
+		t->src_index = -1;
+		t->src_line = 0;
+		t->src_path[0] = '\0';
+		t->src_error[0] = '\0';
+		if (t->panes[PANE_SOURCE].ops->open)
+			t->panes[PANE_SOURCE].ops->open(&t->panes[PANE_SOURCE]);
+	}
+}
+
+void
+tui_show_frame(struct tui *t, uint32_t frame)
+{
+	struct model_frame f;
+	int64_t src;
+
+	if (!model_frame_get(t->m, frame, &f))
+		return;
+	src = f.source >= 0 ? f.source : model_source_find(t->m, f.file, f.host);
+	tui_show_source(t, src, f.line, f.file);
+}
+
+void
+tui_show_source(struct tui *t, int64_t source, uint32_t line, const char *path)
+{
+	struct pane *sp = &t->panes[PANE_SOURCE];
+
+	t->src_index = source;
+	t->src_line = line;
+	snprintf(t->src_path, sizeof t->src_path, "%s", path ? path : "");
+	t->src_error[0] = '\0';
+	if (source < 0 && path && *path)
+		snprintf(t->src_error, sizeof t->src_error,
+			 "%s is not in this dump: press L to read it from disk", path);
+	if (sp->ops->open)
+		sp->ops->open(sp);
+	sp->cursor = sp->top = 0;
+	if (line > 0)
+		pane_goto(sp, line - 1, true, false);
+}
+
+void
+tui_load_source(struct tui *t)
+{
+	char err[256];
+	uint32_t idx;
+
+	if (!t->src_path[0]) {
+		tui_message(t, true, "no file selected: pick a stack frame first");
+		return;
+	}
+	if (t->src_index >= 0) {
+		tui_message(t, false, "%s is already loaded", t->src_path);
+		return;
+	}
+	if (model_source_load_disk(t->m, t->src_path, &idx, err, sizeof err) != TD_OK) {
+		snprintf(t->src_error, sizeof t->src_error, "%s", err);
+		tui_message(t, true, "%s", err);
+		return;
+	}
+	char path[512];
+	snprintf(path, sizeof path, "%s", t->src_path);
+	tui_show_source(t, idx, t->src_line, path);
+	tui_message(t, false, "read %s from disk", path);
+}
+
+void
+tui_set_filter(struct tui *t, struct model_filter *f)
+{
+	model_filter_free(t->filter);
+	t->filter = f;
+	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
+	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
+	tui_reopen(t);
+	if (t->sel_trace >= 0) {
+		bool hidden;
+		uint64_t v = tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden);
+		pane_goto(&t->panes[PANE_TRACES], v, true, !hidden);
+	}
+	if (f)
+		tui_message(t, false, "filter: %s (%llu traces, %llu executions)", model_filter_describe(f),
+			    (unsigned long long)tui_view_count(t, TABLE_TRACES),
+			    (unsigned long long)tui_view_count(t, TABLE_EXECUTIONS));
+	else
+		tui_message(t, false, "filter off");
+}
