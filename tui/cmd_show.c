@@ -46,14 +46,37 @@ json_shape(struct json *j, const struct td_summary *s)
 		json_kv_bool(j, "shape_truncated", true);
 }
 
+/* A min/max of a float32 (or narrower) tensor is a float: print it with
+ * float precision (-0.9274042, not -0.9274041652679443). */
+static bool
+float_origin(const struct td_summary *s, double v)
+{
+	return (s->known & SUM_DTYPE) && td_dtype_is_float(s->dtype) && s->dtype != DTYPE_FLOAT64 &&
+	       (double)(float)v == v;
+}
+
 static void
 kv_real(struct json *j, const struct td_summary *s, uint32_t bit, const char *key, double v)
 {
 	json_key(j, key);
-	if (s->known & bit)
-		json_double(j, v);
-	else
+	if (!(s->known & bit))
 		json_null(j);
+	else if (float_origin(s, v))
+		json_float(j, (float)v);
+	else
+		json_double(j, v);
+}
+
+static void
+text_real(struct strbuf *sb, const struct td_summary *s, const char *label, double v)
+{
+	char buf[40];
+
+	if (float_origin(s, v))
+		json_format_float(buf, sizeof buf, (float)v);
+	else
+		json_format_double(buf, sizeof buf, v);
+	strbuf_addf(sb, " %s=%s", label, buf);
 }
 
 void
@@ -115,18 +138,11 @@ cmd_text_summary(struct strbuf *sb, const struct td_summary *s)
 	if ((s->known & SUM_NONFINITE) && !(s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)))
 		strbuf_adds(sb, s->has_inf_or_nan ? " inf/nan" : " finite");
 	if (s->known & SUM_MINMAX) {
-		char lo[40], hi[40];
-
-		json_format_double(lo, sizeof lo, s->min);
-		json_format_double(hi, sizeof hi, s->max);
-		strbuf_addf(sb, " min=%s max=%s", lo, hi);
+		text_real(sb, s, "min", s->min);
+		text_real(sb, s, "max", s->max);
 	}
-	if (s->known & SUM_MEAN) {
-		char mean[40];
-
-		json_format_double(mean, sizeof mean, s->mean);
-		strbuf_addf(sb, " mean=%s", mean);
-	}
+	if (s->known & SUM_MEAN)
+		text_real(sb, s, "mean", s->mean);
 	if (sb->len == start)
 		strbuf_adds(sb, "(no summary)");
 }
