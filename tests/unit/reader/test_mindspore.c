@@ -432,6 +432,119 @@ test_mindspore_probe_rejects_other_dirs(void **state)
 	assert_true(mindspore_reader_ops.probe(SYNC "/rank_0") > 0);
 }
 
+/* ---- async fixture --------------------------------------------------------- */
+
+static void
+test_mindspore_async_meta_and_rows(void **state)
+{
+	struct rec rec;
+	struct reader *r = index_dump(ASYNC, &rec);
+
+	(void)state;
+	assert_true(has_meta(&rec, "format=mindspore-async"));
+	assert_true(has_meta(&rec, "ranks=1"));
+	assert_true(has_meta(&rec, "iterations=2"));
+	assert_true(has_meta(&rec, "tensors=11"));
+	assert_true(has_meta(&rec, "net_name=Net"));
+	assert_int_equal(rec.nexecs, 2);
+	assert_int_equal(rec.ntraces, 11);
+	assert_int_equal(rec.nproblems, 0);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+}
+
+static void
+test_mindspore_async_overflow_names_mul_op2(void **state)
+{
+	struct rec rec;
+	struct reader *r = index_dump(ASYNC, &rec);
+
+	(void)state;
+	assert_int_equal(rec.noverflows, 1);
+	assert_true(strncmp(rec.overflows[0], "Default/network/Mul-op2|", 24) == 0);
+	assert_non_null(strstr(rec.overflows[0], "0x800"));
+	assert_non_null(strstr(rec.overflows[0], "iter 0"));
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+}
+
+static void
+test_mindspore_async_numbered_file_resolves_through_mapping(void **state)
+{
+	struct rec rec;
+	struct reader *r = index_dump(ASYNC, &rec);
+	const char *conv = "Default/network-WithLossCell/_backbone-VeryLongName/Conv2D-op3";
+	size_t i, ins = 0, outs = 0;
+
+	(void)state;
+	for (i = 0; i < rec.ntraces; i++)
+		if (strcmp(rec.traces[i].op_name, conv) == 0) {
+			ins += rec.traces[i].is_input;
+			outs += !rec.traces[i].is_input;
+		}
+	assert_int_equal(ins, 2);
+	assert_int_equal(outs, 1);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+}
+
+static void
+test_mindspore_async_bin_values_and_infinities(void **state)
+{
+	struct rec rec;
+	struct reader *r = index_dump(ASYNC, &rec);
+	struct reader_detail d;
+	size_t i;
+
+	(void)state;
+	/* kernel order: Add in0, in1, out0, Mul in0, out0, Conv2D ... */
+	assert_string_equal(rec.traces[2].op_name, "Default/Add-op1");
+	assert_false(rec.traces[2].is_input);
+	assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &rec.traces[2].loc, &d), TD_OK);
+	assert_non_null(d.values[0]);
+	assert_int_equal(d.values[0]->n, 6);
+	assert_int_equal(d.values[0]->dims[1], 3);
+	assert_true(td_tensor_get(d.values[0], 5) == 12.0);
+	reader_detail_done(&d);
+	for (i = 0; i < rec.ntraces && !td_summary_nonfinite(&rec.traces[i].summary); i++)
+		;
+	assert_string_equal(rec.traces[i].op_name, "Default/network/Mul-op2");
+	assert_false(rec.traces[i].is_input);
+	assert_int_equal(rec.traces[i].summary.dtype, DTYPE_FLOAT16);
+	assert_int_equal(rec.traces[i].summary.pos_inf, 1);
+	assert_int_equal(rec.traces[i].summary.neg_inf, 1);
+	assert_int_equal(rec.traces[i].summary.nan, 0);
+	for (i++; i < rec.ntraces; i++)
+		assert_false(td_summary_nonfinite(&rec.traces[i].summary));
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+}
+
+static void
+test_mindspore_async_truncated_bin_is_reported_and_rest_survives(void **state)
+{
+	char tmp[] = "/tmp/tdbg-ms-XXXXXX", cmd[512];
+	struct rec rec;
+	struct reader *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof cmd, "cp -r %s %s/ && chmod -R u+w %s && truncate -s 100 "
+		 "%s/async_small/rank_0/Net/0/1/Add.Default_Add-op1.1.2.1700000001000010",
+		 ASYNC, tmp, tmp, tmp);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/async_small", tmp);
+	r = index_dump(cmd, &rec);
+	assert_int_equal(rec.nproblems, 1);
+	assert_int_equal(rec.nexecs, 2);
+	assert_int_equal(rec.ntraces, 8);      /* iteration 0 intact */
+	assert_int_equal(rec.noverflows, 1);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -445,6 +558,11 @@ main(void)
 		cmocka_unit_test(test_mindspore_sync_source_lines_from_trace_or_source_root),
 		cmocka_unit_test(test_mindspore_sync_advance_walks_a_run),
 		cmocka_unit_test(test_mindspore_probe_rejects_other_dirs),
+		cmocka_unit_test(test_mindspore_async_meta_and_rows),
+		cmocka_unit_test(test_mindspore_async_overflow_names_mul_op2),
+		cmocka_unit_test(test_mindspore_async_numbered_file_resolves_through_mapping),
+		cmocka_unit_test(test_mindspore_async_bin_values_and_infinities),
+		cmocka_unit_test(test_mindspore_async_truncated_bin_is_reported_and_rest_survives),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
