@@ -95,6 +95,9 @@ fmt_function_name(const char *name, char *buf, size_t size)
 			continue;
 		const char *base = name + plen;
 		size_t len = strlen(base);
+		/* "__inference___backward_loss_318_347": the inner kind names it */
+		if (k == 0 && !strncmp(base, "__", 2))
+			return fmt_function_name(base, buf, size);
 		for (int i = 0; i < kinds[k].numbers; i++)
 			len = strip_number(base, len);
 		snprintf(buf, size, "%.*s%s", (int)len, base, kinds[k].suffix);

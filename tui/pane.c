@@ -138,7 +138,9 @@ draw_title(struct pane *p)
 		x = pane_printf(p, 0, 0, s, -1, " %s", p->ops->title);
 	if (p->ops->title_extra)
 		p->ops->title_extra(p, extra, sizeof extra);
-	if (n && !(p->ops->flags & PANE_OWN_CURSOR))
+	if (p->ops->flags & PANE_NO_POSITION)
+		;
+	else if (n && !(p->ops->flags & PANE_OWN_CURSOR))
 		snprintf(pos, sizeof pos, " %llu/%llu ", (unsigned long long)p->cursor + 1,
 			 (unsigned long long)n);
 	else if (!(p->ops->flags & PANE_OWN_CURSOR))
@@ -224,6 +226,19 @@ pane_printf(struct pane *p, int y, int x, enum style_slot s, int maxcols, const 
 	w = pane_print(p, y, x, s, sb.buf ? sb.buf : "", maxcols);
 	strbuf_done(&sb);
 	return w;
+}
+
+const char *
+pane_tail(const char *s, int maxw, char *buf, size_t size)
+{
+	size_t len = strlen(s);
+
+	if (maxw < 4 || (int)len <= maxw) {
+		snprintf(buf, size, "%s", s);
+		return buf;
+	}
+	snprintf(buf, size, "...%s", s + len - (size_t)(maxw - 3));
+	return buf;
 }
 
 bool

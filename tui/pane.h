@@ -42,6 +42,7 @@ enum pane_result {
 enum pane_flags {
 	PANE_OWN_CURSOR = 1u << 0,  /* draw_row draws the cursor itself (grids) */
 	PANE_NO_CURSOR  = 1u << 1,  /* text views: the cursor is the top row */
+	PANE_NO_POSITION = 1u << 2, /* no "row/total" in the title */
 };
 
 struct pane_ops {
@@ -118,6 +119,9 @@ int pane_print(struct pane *p, int y, int x, enum style_slot s, const char *text
 /* The same with printf formatting (for numbers we make ourselves). */
 int pane_printf(struct pane *p, int y, int x, enum style_slot s, int maxcols,
 		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The last columns of a long path for a title: "...les/v2/debug_mnist_v2.py"
+ * when s is wider than maxw.  Returns buf. */
+const char *pane_tail(const char *s, int maxw, char *buf, size_t size);
 /* Whether regex re matches s. */
 bool pane_match(const pcre2_code *re, const char *s);
 

@@ -227,6 +227,8 @@ graph_title(struct pane *p, char *buf, size_t size)
 static const char *
 graph_empty(struct pane *p)
 {
+	if (!p->tui->progress.done)
+		return "indexing...";
 	if (model_op_count(p->tui->m) == 0)
 		return "no graph in this dump";
 	return "select a trace row to see its op, inputs and consumers";
@@ -243,6 +245,7 @@ graph_done(struct pane *p)
 const struct pane_ops pane_graph_ops = {
 	.name = "graph",
 	.title = "Graph",
+	.flags = PANE_NO_POSITION,
 	.open = graph_open,
 	.row_count = graph_count,
 	.draw_row = graph_draw_row,

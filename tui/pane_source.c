@@ -57,8 +57,11 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 	bool hl = p->tui->src_line && row + 1 == p->tui->src_line;
 	int x;
 
+	/* the frame's line keeps its highlight unless the user is moving here */
+	if (hl && !p->focused)
+		p->drawing_cursor = false;
 	x = pane_printf(p, y, 0, STYLE_LINE_NUMBER, -1, "%5llu ", (unsigned long long)row + 1);
-	if (hl) {
+	if (hl && !p->drawing_cursor) {
 		wattrset(p->win, theme_style(STYLE_HIGHLIGHT_LINE));
 		mvwhline(p->win, y, x, ' ', p->r.w - x);
 	}
@@ -92,13 +95,16 @@ static void
 source_title(struct pane *p, char *buf, size_t size)
 {
 	struct tui *t = p->tui;
+	const char *path = src_state.path ? src_state.path : t->src_path[0] ? t->src_path : NULL;
+	char tail[512];
 
-	if (src_state.path && t->src_line)
-		snprintf(buf, size, "%s:%u", src_state.path, t->src_line);
-	else if (src_state.path)
-		snprintf(buf, size, "%s", src_state.path);
-	else if (t->src_path[0])
-		snprintf(buf, size, "%s:%u", t->src_path, t->src_line);
+	if (!path)
+		return;
+	pane_tail(path, p->r.w - 30, tail, sizeof tail);
+	if (t->src_line)
+		snprintf(buf, size, "%s:%u", tail, t->src_line);
+	else
+		snprintf(buf, size, "%s", tail);
 }
 
 static const char *
@@ -106,6 +112,8 @@ source_empty(struct pane *p)
 {
 	struct tui *t = p->tui;
 
+	if (!t->progress.done && !t->src_path[0])
+		return "indexing...";
 	if (t->src_error[0])
 		return t->src_error;
 	if (model_source_count(t->m) == 0 && !t->src_path[0])

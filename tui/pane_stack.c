@@ -84,7 +84,12 @@ stack_title(struct pane *p, char *buf, size_t size)
 
 	if (p->tui->nstack && p->cursor < p->tui->nstack &&
 	    model_frame_get(p->tui->m, p->tui->stack[p->cursor], &f))
-		snprintf(buf, size, "%s  %s:%u", p->tui->stack_origin, f.file, f.line);
+	{
+		char tail[512];
+		int room = p->r.w - 24 - (int)strlen(p->tui->stack_origin);
+		snprintf(buf, size, "%s  %s:%u", p->tui->stack_origin,
+			 pane_tail(f.file, room, tail, sizeof tail), f.line);
+	}
 	else
 		snprintf(buf, size, "%s", p->tui->stack_origin);
 }
@@ -92,6 +97,8 @@ stack_title(struct pane *p, char *buf, size_t size)
 static const char *
 stack_empty(struct pane *p)
 {
+	if (!p->tui->progress.done)
+		return "indexing...";
 	if (model_frame_count(p->tui->m) == 0)
 		return "no stack frames in this dump";
 	if (p->tui->stack_origin[0])

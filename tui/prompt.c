@@ -557,7 +557,8 @@ tui_search_next(struct tui *t, int dir)
 		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",
 			    t->search_text, (long long)row + 1);
 	else
-		tui_message(t, false, "/%s: row %lld", t->search_text, (long long)row + 1);
+		tui_message(t, false, "/%s: %lld/%llu", t->search_text, (long long)row + 1,
+			    (unsigned long long)pane_count(p));
 }
 
 void

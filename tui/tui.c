@@ -209,10 +209,13 @@ poll_model(struct tui *t)
 	model_progress(t->m, &pr);
 	if (pr.generation != t->progress.generation || pr.done != t->progress.done) {
 		bool first = t->sel_trace < 0 && t->progress.traces == 0 && pr.traces > 0;
+		bool finished = pr.done && !t->progress.done;
 		t->progress = pr;
 		tui_reopen(t);
 		if (first)
 			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
+		else if (finished && t->sel_trace >= 0)  /* ops and stacks may have come later */
+			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}
 	t->progress = pr;
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {

@@ -83,6 +83,8 @@ test_function_names_shortened_like_debugger_v2(void **state)
 	assert_string_equal(fmt_function_name("__inference_train_step_123", buf, sizeof buf), "train_step");
 	assert_string_equal(fmt_function_name("__forward_loss_45", buf, sizeof buf), "loss (fwd)");
 	assert_string_equal(fmt_function_name("__backward_loss_45_67", buf, sizeof buf), "loss (bwd)");
+	assert_string_equal(fmt_function_name("__inference___backward_loss_318_347", buf, sizeof buf),
+			    "loss (bwd)");
 	assert_string_equal(fmt_function_name("MatMul", buf, sizeof buf), "MatMul");
 	assert_string_equal(fmt_function_name("__inference_", buf, sizeof buf), "__inference_");
 	assert_string_equal(fmt_function_name("__inference_f", buf, sizeof buf), "f");

@@ -1,0 +1,39 @@
+#!/bin/bash
+# tui_panes.sh - issue 2's skeleton test: tdbg opens the sample dump full
+# screen with the six titled panes and the status bar (dump path, format),
+# ? shows the help overlay built from the key table, Esc closes it, q quits
+# with exit code 0 and the terminal is restored (the alternate screen is
+# left, so the panes are gone from the tmux pane).
+. "$(dirname "$0")/lib.sh"
+
+TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
+DUMP=$FIXTURES/tfdbg2/mnist_nan
+tui_start "$DUMP"
+
+# real data, not placeholders: the first alert group is Log (fixture README)
+if tui_wait "InfNan Log"; then
+	for title in "[1] Alerts" "[2] Timeline" "[3] Graph executions" "[4] Graph" \
+		"[5] Source" "[6] Stack"; do
+		expect_file_has "title ${title#* }" "$TUI_SCREEN" "$title"
+	done
+	# status bar: second to last row holds the dump path and the format
+	status=$(sed -n "$((TUI_ROWS - 1))p" "$TUI_SCREEN")
+	case $status in
+	*"$DUMP"*tfdbg2*) ok status_bar_path_format ;;
+	*) fail status_bar_path_format "status row is '$status'" ;;
+	esac
+	ok first_alert_group
+fi
+
+tui_keys '?'
+if tui_wait "move-down"; then
+	expect_file_has help_from_key_table "$TUI_SCREEN" "j, Down"
+	expect_file_has help_lists_commands "$TUI_SCREEN" "Commands"
+fi
+tui_keys Escape
+tui_wait_gone "move-down" && tui_wait "[6] Stack" && ok esc_closes_help
+
+tui_keys q
+tui_expect_exit 0 q_exits_0
+tui_screen >/dev/null
+expect_file_lacks terminal_restored "$TUI_SCREEN" "Graph executions"
