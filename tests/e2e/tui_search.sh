@@ -1,0 +1,51 @@
+#!/bin/bash
+# tui_search.sh - / searches the focused pane with a PCRE2 regex, n and N
+# go to the next and previous match; a regex that matches nothing says so;
+# in the Alerts pane n walks the selected group's alerts.
+. "$(dirname "$0")/lib.sh"
+
+TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
+tui_start "$FIXTURES/tfdbg2/mnist_nan"
+tui_wait "InfNan Log" || die "tdbg did not start"
+
+pos() { grep -F "[3] Graph executions" "$TUI_SCREEN" | grep -oE '[0-9]+/680' | cut -d/ -f1; }
+
+tui_keys 3 /
+tui_type '^probs$'
+tui_keys Enter
+if tui_wait '/^probs$: '; then
+	first=$(pos)
+	expect_file_has search_selects_probs "$TUI_SCREEN" "probs (Placeholder)"
+	tui_keys n
+	sleep 0.3
+	tui_wait "probs (Placeholder)" >/dev/null
+	second=$(pos)
+	if [ -n "$first" ] && [ -n "$second" ] && [ "$second" -gt "$first" ]; then
+		ok n_goes_to_next_match
+	else
+		fail n_goes_to_next_match "positions $first then $second"
+	fi
+	tui_keys N
+	sleep 0.3
+	tui_screen >/dev/null
+	expect_eq N_goes_back "$(pos)" "$first"
+fi
+
+tui_keys /
+tui_type 'no_such_op_zz'
+tui_keys Enter
+tui_wait "not found" && ok no_match_says_not_found
+
+# Alerts pane: n walks the Log group (9 alerts in the README's story, the
+# first is row 88).
+tui_keys 1 g n
+if tui_wait "alert 1 of"; then
+	tui_wait "89/680" && ok alerts_n_starts_at_first
+	tui_keys 1 n
+	tui_wait "alert 2 of" && ok alerts_n_next_in_group
+	tui_keys 1 N
+	tui_wait "alert 1 of" && ok alerts_N_previous_in_group
+fi
+
+tui_keys q
+tui_expect_exit 0 quit
