@@ -93,14 +93,19 @@ static void
 check_cpu(void)
 {
 	__builtin_cpu_init();
-	have_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+	__atomic_store_n(&have_hw, __builtin_cpu_supports("sse4.2") ? 1 : 0, __ATOMIC_RELEASE);
 }
 
 static bool
 detect_hw(void)
 {
-	pthread_once(&hw_once, check_cpu);
-	return have_hw == 1;
+	int hw = __atomic_load_n(&have_hw, __ATOMIC_ACQUIRE);
+
+	if (hw < 0) {
+		pthread_once(&hw_once, check_cpu);
+		hw = __atomic_load_n(&have_hw, __ATOMIC_ACQUIRE);
+	}
+	return hw == 1;
 }
 #else
 static uint32_t

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum pbwire_type {
 	PBWIRE_VARINT = 0,
@@ -43,15 +44,15 @@ struct pbwire_field {
 	size_t len;
 };
 
-void pbwire_init(struct pbwire *r, const void *buf, size_t len);
+static inline void pbwire_init(struct pbwire *r, const void *buf, size_t len);
 /* Initialises r on the bytes of a LEN field (a nested message). */
-void pbwire_init_field(struct pbwire *r, const struct pbwire_field *f);
+static inline void pbwire_init_field(struct pbwire *r, const struct pbwire_field *f);
 /* Reads the next field; false at the end or on malformed input (r->error). */
-bool pbwire_next(struct pbwire *r, struct pbwire_field *f);
+static inline bool pbwire_next(struct pbwire *r, struct pbwire_field *f);
 
 /* Decodes a varint at *p (not past end) into *v and advances *p.  At most 10
  * bytes; false if truncated or longer. */
-bool pbwire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline bool pbwire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
 
 /* Field value helpers. */
 double pbwire_double(const struct pbwire_field *f);    /* FIXED64 as a double */
@@ -64,5 +65,104 @@ long pbwire_packed_doubles(const struct pbwire_field *f, double *out, size_t max
 /* Reads the packed varints of a LEN field (or one unpacked VARINT) into out;
  * returns how many there are (may exceed max) or -1 if malformed. */
 long pbwire_packed_varints(const struct pbwire_field *f, uint64_t *out, size_t max);
+
+/* ---- inline implementations (the index hot path) ---- */
+
+static inline void
+pbwire_init(struct pbwire *r, const void *buf, size_t len)
+{
+	r->p = buf;
+	r->end = r->p + len;
+	r->error = false;
+}
+
+static inline void
+pbwire_init_field(struct pbwire *r, const struct pbwire_field *f)
+{
+	pbwire_init(r, f->data, f->len);
+}
+
+static inline bool
+pbwire_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t x = 0;
+	int shift;
+
+	if (p < end && *p < 0x80) {
+		*v = *p;
+		*pp = p + 1;
+		return true;
+	}
+
+	for (shift = 0; shift < 70 && p < end; shift += 7) {
+		uint8_t b = *p++;
+
+		if (shift == 63 && b > 1)
+			return false;   /* more than 64 bits */
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			*pp = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+static inline uint64_t
+pbwire_get_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, (size_t)n);     /* little-endian hosts (x86, arm64) */
+	return v;
+}
+
+static inline bool
+pbwire_next(struct pbwire *r, struct pbwire_field *f)
+{
+	uint64_t key, len;
+
+	if (r->error || r->p >= r->end)
+		return false;
+	if (!pbwire_varint(&r->p, r->end, &key) || (key >> 3) == 0 || (key >> 3) > UINT32_MAX)
+		goto bad;
+	f->num = (uint32_t)(key >> 3);
+	f->type = (enum pbwire_type)(key & 7);
+	f->data = NULL;
+	f->len = 0;
+	f->v = 0;
+	switch (key & 7) {
+	case PBWIRE_VARINT:
+		if (!pbwire_varint(&r->p, r->end, &f->v))
+			goto bad;
+		return true;
+	case PBWIRE_FIXED64:
+		if (r->end - r->p < 8)
+			goto bad;
+		f->v = pbwire_get_le(r->p, 8);
+		r->p += 8;
+		return true;
+	case PBWIRE_FIXED32:
+		if (r->end - r->p < 4)
+			goto bad;
+		f->v = pbwire_get_le(r->p, 4);
+		r->p += 4;
+		return true;
+	case PBWIRE_LEN:
+		if (!pbwire_varint(&r->p, r->end, &len) || len > (uint64_t)(r->end - r->p))
+			goto bad;
+		f->data = r->p;
+		f->len = (size_t)len;
+		r->p += len;
+		return true;
+	default:
+		goto bad;
+	}
+bad:
+	r->error = true;
+	return false;
+}
 
 #endif
