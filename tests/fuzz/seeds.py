@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""seeds.py OUT - seed corpora for the fuzz targets, from tests/fixtures.
+
+Writes OUT/<target>/<name> files (build output, not committed):
+  fuzz_tfrecord        the first 64 KiB of each tfdbg v2 file (whole small ones)
+  fuzz_tfdbg2_event    records of the tfdbg v2 fixtures in the target's input
+                       format (role byte, 3-byte length, payload): one seed per
+                       record kind and a small mixed file set per dump
+  fuzz_tfdbg1_event    tfdbg v1 dump, graph and metadata files
+  fuzz_npy             MindSpore .npy files
+  fuzz_csv             statistic.csv / mapping.csv files
+  fuzz_ms_proto        MindSpore graph .pb and .ir files
+Large inputs are cut at 256 KiB (libFuzzer's -max_len in run.sh).
+"""
+import os
+import struct
+import sys
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FIX = os.path.join(TOP, "tests", "fixtures")
+ROLES = ["metadata", "source_files", "stack_frames", "graphs", "execution",
+         "graph_execution_traces"]
+CUT = 256 << 10
+
+
+def files(sub, pred):
+    root = os.path.join(FIX, sub)
+    for dp, _, fs in os.walk(root):
+        for f in sorted(fs):
+            if pred(f):
+                yield os.path.join(dp, f)
+
+
+def put(out, target, name, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name.replace("/", "_")), "wb") as fp:
+        fp.write(data[:CUT])
+
+
+def records(path, limit):
+    data = open(path, "rb").read()
+    off, out = 0, []
+    while off + 12 <= len(data) and len(out) < limit:
+        (n,) = struct.unpack_from("<Q", data, off)
+        if off + 16 + n > len(data):
+            break
+        out.append(data[off + 12:off + 12 + n])
+        off += 16 + n
+    return out
+
+
+def chunk(role, payload):
+    return bytes([role]) + struct.pack("<I", len(payload))[:3] + payload
+
+
+def tfdbg2(out):
+    per_role = {"metadata": 1, "source_files": 1, "stack_frames": 8, "graphs": 24,
+                "execution": 4, "graph_execution_traces": 12}
+    for path in files("tfdbg2", lambda f: f.startswith("tfdbg_events.")):
+        rel = os.path.relpath(path, FIX)
+        put(out, "fuzz_tfrecord", rel, open(path, "rb").read()[:64 << 10])
+    dumps = sorted({os.path.dirname(p) for p in files("tfdbg2", lambda f: f.endswith(".metadata"))})
+    for d in dumps:
+        name = os.path.relpath(d, FIX)
+        mixed = b""
+        for i, role in enumerate(ROLES):
+            fs = [f for f in os.listdir(d) if f.endswith("." + role)]
+            if not fs:
+                continue
+            recs = records(os.path.join(d, fs[0]), per_role[role])
+            recs = [r for r in recs if len(r) < 64 << 10]
+            for k, r in enumerate(recs[:3]):
+                put(out, "fuzz_tfdbg2_event", "%s_%s_%d" % (name, role, k), chunk(i, r))
+            mixed += b"".join(chunk(i, r) for r in recs)
+        put(out, "fuzz_tfdbg2_event", name + "_mixed", mixed)
+
+
+def main():
+    out = sys.argv[1]
+    tfdbg2(out)
+    for p in files("tfdbg1", lambda f: True):
+        if os.path.getsize(p) <= CUT and not p.endswith((".md", ".py")):
+            put(out, "fuzz_tfdbg1_event", os.path.relpath(p, FIX), open(p, "rb").read())
+    for p in files("mindspore", lambda f: f.endswith(".npy")):
+        put(out, "fuzz_npy", os.path.relpath(p, FIX), open(p, "rb").read())
+    for p in files("mindspore", lambda f: f.endswith(".csv")):
+        put(out, "fuzz_csv", os.path.relpath(p, FIX), open(p, "rb").read())
+    for p in files("mindspore", lambda f: f.endswith((".pb", ".ir"))):
+        put(out, "fuzz_ms_proto", os.path.relpath(p, FIX), open(p, "rb").read())
+    n = sum(len(fs) for _, _, fs in os.walk(out))
+    print("seeds: %d file(s) in %s" % (n, out))
+
+
+if __name__ == "__main__":
+    main()
