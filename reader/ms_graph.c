@@ -182,7 +182,7 @@ copy_frames(struct ms_node *dst, const struct ms_node *src)
 }
 
 void
-ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src)
+ms_graph_merge_ir(struct ms_graph *g, const struct ms_graph *src)
 {
 	struct name_ix *ix = xcalloc(src->nnodes ? src->nnodes : 1, sizeof(*ix));
 	size_t i;
@@ -195,11 +195,13 @@ ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src)
 	for (i = 0; i < g->nnodes; i++) {
 		struct name_ix key = { .name = g->nodes[i].full_name }, *hit;
 
-		if (g->nodes[i].nframes)
-			continue;
 		hit = bsearch(&key, ix, src->nnodes, sizeof(*ix), name_ix_cmp);
-		if (hit && src->nodes[hit->node].nframes)
+		if (!hit)
+			continue;
+		if (!g->nodes[i].nframes && src->nodes[hit->node].nframes)
 			copy_frames(&g->nodes[i], &src->nodes[hit->node]);
+		g->nodes[i].num_outputs = TD_MAX(g->nodes[i].num_outputs,
+						 src->nodes[hit->node].num_outputs);
 	}
 	free(ix);
 }

@@ -212,6 +212,28 @@ parse_full_name(struct ms_node *n, const char *s, size_t len)
 	n->scope = xstrndup(n->full_name, slash ? (size_t)(slash - n->full_name) : 0);
 }
 
+/* "      : (<in>) -> (<Tuple[<a>, <b>]>)": the output count of a tuple. */
+static void
+parse_type_line(struct ms_node *n, const char *s, size_t len)
+{
+	const char *arrow = memmem(s, len, ") -> (<Tuple[", 13), *p, *end = s + len;
+	uint32_t count = 1;
+	int depth = 0;
+
+	if (!arrow || n->num_outputs > 1)
+		return;
+	for (p = arrow + 13; p < end; p++) {
+		if (*p == '<' || *p == '[' || *p == '(')
+			depth++;
+		else if (*p == '>' || *p == ']' || *p == ')') {
+			if (depth-- == 0)
+				break;
+		} else if (*p == ',' && depth == 0)
+			count++;
+	}
+	n->num_outputs = count;
+}
+
 static void
 parse_line(struct ir_state *st, const char *s, size_t len)
 {
@@ -240,6 +262,8 @@ parse_line(struct ir_state *st, const char *s, size_t len)
 		return;
 	if (memmem(s, len, "full_name_with_scope: (", 23) || memmem(s, len, "# Fullname with scope: (", 24))
 		parse_full_name(st->cur, s, len);
+	else if (len > 8 && memcmp(s, "      : (", 9) == 0)
+		parse_type_line(st->cur, s, len);
 	else if (ms_ir_parse_trace(s, len, &f)) {
 		st->cur->frames = xrealloc(st->cur->frames, (st->cur->nframes + 1) * sizeof(f));
 		st->cur->frames[st->cur->nframes++] = f;

@@ -165,7 +165,36 @@ test_ms_ir_fixture_nodes_names_inputs_frames(void **state)
 	assert_string_equal(g.nodes[i].frames[1].file, "/home/user/lenet/train_lenet.py");
 	assert_true(ms_path_is_user_code(g.nodes[i].frames[1].file));
 	assert_int_equal(g.nodes[i].frames[1].line, 26);
+	assert_int_equal(g.nodes[i].num_outputs, 1);
+	/* "-> (<Tuple[<Tensor...>, <Tensor...>]>)": two outputs */
+	i = ms_graph_find(&g, "Default/network-WithLossCell/_backbone-LeNet5/relu-ReLU/ReLUV2-op87");
+	assert_true(i >= 0);
+	assert_int_equal(g.nodes[i].num_outputs, 2);
 	ms_graph_done(&g);
+}
+
+static void
+test_ms_graph_merge_ir_adds_output_counts(void **state)
+{
+	struct ms_graph pb, ir = {0};
+	uint8_t *buf;
+	size_t len;
+	int64_t i;
+
+	(void)state;
+	load_pb(GRAPHS "ms_output_trace_code_graph_0.pb", &pb);
+	i = ms_graph_find(&pb, "Default/network-WithLossCell/_backbone-LeNet5/max_pool2d-MaxPool2d/"
+			  "MaxPoolWithArgmax-op3");
+	assert_true(i >= 0);
+	assert_int_equal(pb.nodes[i].num_outputs, 1);   /* this .pb has no tuple types */
+	assert_int_equal(npy_slurp(GRAPHS "ms_output_trace_code_graph_0.ir", &buf, &len), TD_OK);
+	ms_ir_parse((const char *)buf, len, &ir);
+	free(buf);
+	ms_graph_merge_ir(&pb, &ir);
+	assert_int_equal(pb.nodes[i].num_outputs, 2);
+	assert_int_equal(pb.nodes[i].nframes, 1);
+	ms_graph_done(&pb);
+	ms_graph_done(&ir);
 }
 
 static void
@@ -270,6 +299,7 @@ main(void)
 		cmocka_unit_test(test_ms_graph_pb_that_is_no_graph_is_a_decode_error),
 		cmocka_unit_test(test_ms_graph_sync_pb_model_proto_with_source_address),
 		cmocka_unit_test(test_ms_ir_fixture_nodes_names_inputs_frames),
+		cmocka_unit_test(test_ms_graph_merge_ir_adds_output_counts),
 		cmocka_unit_test(test_ms_ir_trace_line_v1_parenthesis),
 		cmocka_unit_test(test_ms_ir_trace_line_v2_colon),
 		cmocka_unit_test(test_ms_ir_trace_line_newest_columns_and_ranges),
