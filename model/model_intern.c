@@ -19,16 +19,27 @@ struct arena_block {
 	char data[];
 };
 
+/* Word-at-a-time multiplicative hash: names are long (graph UUIDs, scoped
+ * op names) and hashed once per trace row, so bytewise FNV is too slow. */
 uint32_t
 str_hash(const char *s)
 {
-	uint32_t h = 2166136261u;       /* FNV-1a */
+	size_t len = strlen(s), i;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
 
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
 	}
-	return h;
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 29;
+	}
+	h *= 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 32);
 }
 
 void

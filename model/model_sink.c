@@ -320,6 +320,14 @@ on_trace(void *ctx, const struct reader_trace *t)
 		op = ops_add(m, &ph, true);
 		pthread_mutex_unlock(&m->lock);
 	}
+	if (t->op_type && *t->op_type && m->opv[op].placeholder && !*m->opv[op].type) {
+		/* a format whose traces carry their type (no on_op) */
+		pthread_mutex_lock(&m->lock);
+		m->opv[op].type_sid = intern_add(&m->str, t->op_type);
+		m->opv[op].type = intern_str(&m->str, m->opv[op].type_sid);
+		m->fill_gen++;
+		pthread_mutex_unlock(&m->lock);
+	}
 	flags = (uint8_t)((nonfinite ? TF_NONFINITE : 0) | (t->is_input ? TF_INPUT : 0) |
 			  (TD_MIN(t->slot, TF_SLOT_ESC) << TF_SLOT_SHIFT));
 	trace_segment(m, row, t, nonfinite);

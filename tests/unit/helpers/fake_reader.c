@@ -203,6 +203,15 @@ fake_trace_ex(struct fake *f, uint32_t file, const char *graph, const char *op, 
 	return r->offset;
 }
 
+void
+fake_trace_type(struct fake *f, const char *type)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	free(r->s[2]);
+	r->s[2] = dup0(type);
+}
+
 uint64_t
 fake_trace(struct fake *f, uint32_t file, const char *graph, const char *op, uint32_t slot,
 	   double wall, const struct td_summary *s)
@@ -454,7 +463,8 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 	}
 	case FK_TRACE: {
 		struct reader_trace t = {.loc = {r->file, r->offset}, .graph_id = r->s[0],
-					 .op_name = r->s[1], .slot = r->slot, .is_input = r->is_input,
+					 .op_name = r->s[1], .op_type = r->s[2], .slot = r->slot,
+					 .is_input = r->is_input,
 					 .execution = r->execution, .wall_time = r->wall,
 					 .summary = r->summ[0]};
 

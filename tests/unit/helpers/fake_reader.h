@@ -39,6 +39,8 @@ uint64_t fake_trace(struct fake *f, uint32_t file, const char *graph, const char
 uint64_t fake_trace_ex(struct fake *f, uint32_t file, const char *graph, const char *op,
 		       uint32_t slot, double wall, const struct td_summary *s, int64_t execution,
 		       bool is_input);
+/* Gives the last trace added an op type, as formats without on_op do. */
+void fake_trace_type(struct fake *f, const char *type);
 /* An execution with nout output summaries (bad outputs counted from them). */
 uint64_t fake_exec(struct fake *f, uint32_t file, const char *op_type, const char *graph_id,
 		   const char *host, double wall, const struct td_summary *outs, size_t nout);

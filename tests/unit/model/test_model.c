@@ -261,6 +261,60 @@ test_model_placeholder_op_filled_later(void **state)
 }
 
 static void
+test_model_trace_type_fills_placeholder_without_on_op(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_trace row;
+	struct model *m;
+
+	(void)state;
+	fake_trace(f, 1, "g", "conv", 0, 1, &ok);
+	fake_trace_type(f, "Conv2D");
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_trace_get(m, 0, &row), TD_OK);
+	assert_string_equal(row.op_type, "Conv2D");
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_model_details_move_decoded_fields_and_resolve_stack(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(6, 0, 0, 0);
+	struct model_detail d;
+	struct model_frame fr;
+	struct model *m;
+
+	(void)state;
+	fake_file(f, 1, "f1", "host-a");
+	fake_frame(f, "fr1", "host-a", "/home/u/train.py", 12, "step", -1);
+	fake_op(f, "g", "a", "Relu", NULL, (const char *[]){"fr1", "unknown-frame", NULL});
+	fake_trace(f, 1, "g", "a", 0, 42, &ok);
+	fake_exec(f, 2, "__inference_f_1", "g", "host-b", 43, &ok, 1);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_trace_detail(m, 0, &d), TD_OK);
+	assert_string_equal(d.mode, "FULL_HEALTH");
+	assert_string_equal(d.host, "host-a");
+	assert_true(d.wall_time == 42);
+	assert_int_equal(d.noutputs, 1);
+	assert_int_equal(d.summaries[0].elements, 6);
+	assert_int_equal(d.nstack, 1);          /* the unknown frame id is dropped */
+	assert_true(model_frame_get(m, d.stack[0], &fr));
+	assert_int_equal(fr.line, 12);
+	model_detail_done(&d);
+	assert_null(d.summaries);
+	assert_int_equal(model_execution_detail(m, 0, &d), TD_OK);
+	assert_string_equal(d.host, "host-b");
+	assert_int_equal(d.noutputs, 1);
+	model_detail_done(&d);
+	assert_int_equal(model_trace_detail(m, 1, &d), TD_ERR_RANGE);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_model_problems_count_torn_and_missing_apart(void **state)
 {
 	struct fake *f = fake_new();
@@ -529,6 +583,8 @@ main(void)
 		cmocka_unit_test(test_model_inputs_link_latest_earlier_row),
 		cmocka_unit_test(test_model_consumers_link_first_later_row),
 		cmocka_unit_test(test_model_placeholder_op_filled_later),
+		cmocka_unit_test(test_model_trace_type_fills_placeholder_without_on_op),
+		cmocka_unit_test(test_model_details_move_decoded_fields_and_resolve_stack),
 		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
 		cmocka_unit_test(test_model_meta_lists_and_scalars),
