@@ -237,15 +237,40 @@ looks_like_rank(const char *dir)
 	return hit;
 }
 
+/* A net, graph or iteration directory inside a rank (§2: the user may open
+ * any level): the rank directory up to three levels up, or NULL. */
+static char *
+rank_ancestor(const char *dir)
+{
+	char *path = realpath(dir, NULL), *slash;
+	int up;
+
+	for (up = 0; path && up < 3; up++) {
+		if (!(slash = strrchr(path, '/')) || slash == path)
+			break;
+		*slash = '\0';
+		if (looks_like_rank(path))
+			return path;
+	}
+	free(path);
+	return NULL;
+}
+
 static int
 probe(const char *dir)
 {
+	char *anc;
+
 	if (ms_sync_has_ranks(dir))
 		return 60;
 	if (ms_acl_detect(dir))
 		return 50;
 	if (looks_like_rank(dir))
 		return 40;
+	if ((anc = rank_ancestor(dir))) {
+		free(anc);
+		return 30;
+	}
 	return 0;
 }
 
@@ -266,6 +291,11 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->root = xstrdup(dir);
+	if (!ms_sync_has_ranks(dir) && !looks_like_rank(dir) && !ms_acl_detect(dir) &&
+	    (r->only = realpath(dir, NULL))) {
+		free(r->root);
+		r->root = rank_ancestor(dir);   /* probe() found it */
+	}
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
 	pthread_mutex_init(&r->lock, NULL);
@@ -336,6 +366,7 @@ ms_close(struct reader *r)
 	pthread_mutex_destroy(&r->lock);
 	free(r->net_name);
 	free(r->source_root);
+	free(r->only);
 	free(r->root);
 	free(r);
 }

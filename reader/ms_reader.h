@@ -112,7 +112,8 @@ struct ms_rank {
 };
 
 struct reader {
-	char *root;
+	char *root;                 /* the dump, or the rank holding the opened dir */
+	char *only;                 /* opened inside a rank: runs under this path only */
 	char *source_root;
 	bool async;                 /* mindspore-async */
 	bool acl;                   /* ACL {time}/{device}/... layout */

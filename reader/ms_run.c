@@ -141,6 +141,10 @@ add_bin(struct load_ctx *c, const char *path, struct ms_name *nm)
 		nm->is_input = b.t[i].is_input;
 		nm->slot = b.t[i].slot;
 		e = new_entry(c, path, nm, MS_ENTRY_BIN);
+		/* No graph knew the file-name form (ACL dumps have no graphs/):
+		 * the DumpData header holds the scoped name (§11.2). */
+		if (*b.op_name && strcmp(e->op_name, nm->op_name) == 0)
+			e->op_name = ms_strs_add(&c->r->strs, b.op_name);
 		if (!join_stat(c, e, nm->op_type))
 			bin_summary(c, e, &b.t[i]);
 	}

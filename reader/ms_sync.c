@@ -471,6 +471,16 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	struct ms_run *run;
 	int64_t pos = o ? ms_strs_find(&o->iters, iter) : -1;
 
+	if (r->only) {
+		char *p = xasprintf("%s/%s", gdir, iter), *real = realpath(p, NULL);
+		size_t n = strlen(r->only);
+		bool inside = real && strncmp(real, r->only, n) == 0 && (!real[n] || real[n] == '/');
+
+		free(p);
+		free(real);
+		if (!inside)
+			return;
+	}
 	TD_GROW(r->runs, r->capruns, r->nruns + 1);
 	run = &r->runs[r->nruns++];
 	memset(run, 0, sizeof(*run));

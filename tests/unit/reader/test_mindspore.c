@@ -545,6 +545,115 @@ test_mindspore_async_truncated_bin_is_reported_and_rest_survives(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* ---- layouts built in a temp dir from the fixtures -------------------------- */
+
+/* Runs a shell script with $T set to a fresh temp dir; returns the dir. */
+static char *
+tmp_layout(const char *script)
+{
+	char *tmp = xstrdup("/tmp/tdbg-ms-XXXXXX"), *cmd;
+
+	assert_non_null(mkdtemp(tmp));
+	cmd = xasprintf("T=%s; set -e; %s", tmp, script);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	return tmp;
+}
+
+static void
+tmp_remove(char *tmp)
+{
+	char *cmd = xasprintf("rm -rf %s", tmp);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(tmp);
+}
+
+static void
+test_mindspore_two_ranks_interleave_by_iteration(void **state)
+{
+	char *t = tmp_layout("cp -r " SYNC "/rank_0 $T/rank_0; cp -r " SYNC "/rank_0 $T/rank_1; "
+			     "chmod -R u+w $T");
+	struct rec rec;
+	struct reader *r = index_dump(t, &rec);
+
+	(void)state;
+	assert_true(has_meta(&rec, "ranks=2"));
+	assert_true(has_meta(&rec, "rank_ids[]=0"));
+	assert_true(has_meta(&rec, "rank_ids[]=1"));
+	assert_true(has_meta(&rec, "host[]=rank_1"));
+	assert_int_equal(rec.nexecs, 4);
+	assert_string_equal(rec.execs[0], "graph 0 iter 0@rank_0");
+	assert_string_equal(rec.execs[1], "graph 0 iter 0@rank_1");
+	assert_string_equal(rec.execs[2], "graph 0 iter 1@rank_0");
+	assert_string_equal(rec.execs[3], "graph 0 iter 1@rank_1");
+	assert_int_equal(rec.ntraces, 204);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	tmp_remove(t);
+}
+
+static void
+test_mindspore_acl_layout_with_step_dir(void **state)
+{
+	char *t = tmp_layout("mkdir -p $T/3/20240115103000/0/Net/1/0 && "
+			     "cp " ASYNC "/rank_0/Net/0/0/* $T/3/20240115103000/0/Net/1/0/ && "
+			     "echo '{}' > $T/acl_dump_0.json && chmod -R u+w $T");
+	struct rec rec;
+	struct reader *r = index_dump(t, &rec);
+
+	(void)state;
+	assert_true(has_meta(&rec, "format=mindspore-async"));
+	assert_true(has_meta(&rec, "host[]=device_0"));
+	assert_int_equal(rec.nexecs, 1);
+	assert_string_equal(rec.execs[0], "model Net iter 0 step 3@device_0");
+	assert_int_equal(rec.ntraces, 8);
+	/* no graphs/: the op names come from the DumpData headers */
+	assert_int_equal(rec.noverflows, 1);
+	assert_true(strncmp(rec.overflows[0], "Default/network/Mul-op2|", 24) == 0);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	tmp_remove(t);
+}
+
+static void
+test_mindspore_short_op_name_matches_by_op_tail(void **state)
+{
+	char *t = tmp_layout("cp -r " SYNC " $T/d && chmod -R u+w $T && cd $T/d/rank_0/Lenet/0/1 && "
+			     "mv MatMul.*MatMul-op10.*.output.0.DefaultFormat.npy "
+			     "MatMul.MatMul-op10.0.0.1700000002000217.output.0.DefaultFormat.npy");
+	char *dir = xasprintf("%s/d", t);
+	struct rec rec;
+	struct reader *r = index_dump(dir, &rec);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < rec.ntraces && !td_summary_nonfinite(&rec.traces[i].summary); i++)
+		;
+	assert_true(i < rec.ntraces);
+	assert_string_equal(rec.traces[i].op_name, MATMUL10);
+	assert_int_equal(rec.traces[i].summary.nan, 2);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	free(dir);
+	tmp_remove(t);
+}
+
+static void
+test_mindspore_opening_an_iteration_dir_reads_that_run(void **state)
+{
+	struct rec rec;
+	struct reader *r = index_dump(SYNC "/rank_0/Lenet/0/1", &rec);
+
+	(void)state;
+	assert_int_equal(rec.nexecs, 1);
+	assert_string_equal(rec.execs[0], "graph 0 iter 1@rank_0");
+	assert_non_null(find_op(&rec, MATMUL10));
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+}
+
 int
 main(void)
 {
@@ -563,6 +672,10 @@ main(void)
 		cmocka_unit_test(test_mindspore_async_numbered_file_resolves_through_mapping),
 		cmocka_unit_test(test_mindspore_async_bin_values_and_infinities),
 		cmocka_unit_test(test_mindspore_async_truncated_bin_is_reported_and_rest_survives),
+		cmocka_unit_test(test_mindspore_two_ranks_interleave_by_iteration),
+		cmocka_unit_test(test_mindspore_acl_layout_with_step_dir),
+		cmocka_unit_test(test_mindspore_short_op_name_matches_by_op_tail),
+		cmocka_unit_test(test_mindspore_opening_an_iteration_dir_reads_that_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
