@@ -89,9 +89,15 @@ pbwire_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	uint64_t x = 0;
 	int shift;
 
+	/* keys, small ints and short lengths: one or two bytes */
 	if (p < end && *p < 0x80) {
 		*v = *p;
 		*pp = p + 1;
+		return true;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
 		return true;
 	}
 

@@ -486,13 +486,15 @@ output_summary(struct pass *ps, int mode, const uint8_t *tp, size_t len, struct 
 	double vec[MAX_VECTOR];
 	long n;
 
-	memset(s, 0, sizeof(*s));
-	if (!tp)
-		return true;
-	if (mode == 7)
+	if (mode == 7 && tp)
 		return full_tensor_summary(tp, len, s);
-	n = tf2_wire_vector(tp, len, vec, MAX_VECTOR);
-	if (n < 0 || (n > 0 && !tf2_summary_from_vector(mode, vec, n, s))) {
+	n = tp ? tf2_wire_vector(tp, len, vec, MAX_VECTOR) : 0;
+	if (n == 0) {
+		memset(s, 0, sizeof(*s));       /* NO_TENSOR, placeholder: nothing known */
+		return true;
+	}
+	/* tf2_summary_from_vector() defines every field of s */
+	if (n < 0 || !tf2_summary_from_vector(mode, vec, TD_MIN(n, MAX_VECTOR), s) || n > MAX_VECTOR) {
 		snprintf(ps->detail, sizeof ps->detail, "%s debug vector %s", tf2_mode_name(mode),
 			 n < 0 ? "is not a numeric vector" : "has the wrong length");
 		memset(s, 0, sizeof(*s));
@@ -536,12 +538,18 @@ event_payload(struct pass *ps, const struct tfrecord *rec, uint32_t num, struct 
 static bool
 on_trace_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const struct tfrecord *rec)
 {
-	struct reader_trace t = { .loc = { f->id, rec->offset }, .execution = -1 };
+	struct reader_trace t;          /* every field set below: no memset per row */
 	struct pbwire_field ev, fl, tp = {0};
 	struct pbwire r;
 	int mode = 0;
 
 	(void)s;
+	t.loc.file = f->id;
+	t.loc.offset = rec->offset;
+	t.op_type = NULL;
+	t.slot = 0;
+	t.is_input = false;
+	t.execution = -1;
 	if (!event_payload(ps, rec, 10, &ev, &t.wall_time))
 		return false;
 	strbuf_reset(&ps->a);
