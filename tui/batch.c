@@ -6,12 +6,39 @@
  * Text mode prints each command's aligned output, a blank line between
  * commands.  Failures go to stderr as "tdbg: CMD: cause"; the other
  * commands still run and the exit code becomes 1.
+ *
+ * Text for people passes through sanitize() line by line, as the TUI's
+ * strings do: an op name or source line holding an escape sequence reaches
+ * the terminal as visible text ("^["), never raw (issue 6).  JSON needs no
+ * such step: json.c escapes every control character.
  */
 #include "batch.h"
 
 #include <string.h>
 
 #include "cmd.h"
+#include "sanitize.h"
+
+/* Writes text line by line through sanitize(); tabs are expanded. */
+static void
+write_sanitized(FILE *f, const char *text, size_t len)
+{
+	struct strbuf line = {0};
+	const char *p = text, *end = text + len, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		strbuf_reset(&line);
+		sanitize(p, nl ? (size_t)(nl - p) : (size_t)(end - p), -1, SANITIZE_TABS, &line);
+		if (line.len)
+			fwrite(line.buf, 1, line.len, f);
+		if (!nl)
+			break;
+		fputc('\n', f);
+		p = nl + 1;
+	}
+	strbuf_done(&line);
+}
 
 int
 batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
@@ -20,17 +47,24 @@ batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
 	struct strbuf ob = {0}, eb = {0};
 	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb };
 	int rc = EXIT_OK_;
+	bool printed = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (cmd_run(&env, cmds[i]) != TD_OK) {
-			fprintf(err, "tdbg: %s\n", eb.buf ? eb.buf : "command failed");
+			fputs("tdbg: ", err);
+			write_sanitized(err, eb.buf ? eb.buf : "command failed",
+					eb.buf ? eb.len : strlen("command failed"));
+			fputc('\n', err);
 			rc = EXIT_USAGE;
 		}
-		if (!json && i > 0 && ob.len)
+		if (!json && printed && ob.len)
 			fputc('\n', out);
-		if (ob.len)
+		printed |= ob.len > 0;
+		if (json && ob.len)
 			fwrite(ob.buf, 1, ob.len, out);
+		else if (ob.len)
+			write_sanitized(out, ob.buf, ob.len);
 		if (json || (ob.len && ob.buf[ob.len - 1] != '\n'))
 			fputc('\n', out);
 		fflush(out);

@@ -107,6 +107,11 @@ expect_file_has bad_number_named "$ERR" "tdbg: inputs: \"x\" is not a trace row 
 expect_file_has print_needs_values "$ERR" "tdbg: print: trace 88 has no stored values"
 expect_file_has text_info_still_printed "$OUT" "graph_execution_traces   680"
 
+# a dump or user string with an escape sequence reaches the terminal escaped
+tdbg_run -e "op $(printf 'x\033[31my')" "$D"
+expect_file_has escape_shown_as_text "$ERR" 'no op "x^[[31my"'
+if grep -q "$(printf '\033')" "$ERR" "$OUT"; then fail escape_never_raw "raw ESC in output"; else ok escape_never_raw; fi
+
 tdbg_run --json -e 'traces --op "("' "$D"
 expect_rc 1 bad_regex_exit_1
 jx bad_regex_error_doc 'd["error"].startswith("traces: ")'
