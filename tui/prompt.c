@@ -455,6 +455,8 @@ prompt_read(struct tui *t, const char *prefix, bool commands)
 	wrefresh(t->prompt_win);
 	if (rc < 0)
 		return NULL;
+	while (l.len > 0 && l.buf[l.len - 1] == ' ')
+		l.buf[--l.len] = '\0';
 	remember(p, h, l.buf);
 	return xstrdup(l.buf);
 }
@@ -462,26 +464,30 @@ prompt_read(struct tui *t, const char *prefix, bool commands)
 /* ---- ':' and '/' --------------------------------------------------- */
 
 static void
-show_output(struct tui *t, const char *line, const struct strbuf *out, const char *before)
+show_output(struct tui *t, const char *line, const struct strbuf *out)
 {
 	const char *nl;
+	struct strbuf head = { 0 };
 
 	if (!out->len)
 		return;
-	tui_text_append(&t->output, "");
-	struct strbuf head = { 0 };
 	strbuf_addf(&head, "# :%s", line);
+	if (t->output.n)
+		tui_text_append(&t->output, " ");
 	tui_text_append(&t->output, head.buf);
 	strbuf_done(&head);
 	tui_text_append(&t->output, out->buf);
 	if (!t->output.title)
 		t->output.title = xstrdup("Command output");
 	nl = strchr(out->buf, '\n');
-	/* one line of output goes to the message line, more to the output pane
-	 * (unless the command already moved the panes) */
-	if ((!nl || !nl[1]) && out->len < sizeof t->message) {
-		if (!t->message[0] || !strcmp(t->message, before))
-			tui_message(t, false, "%.*s", (int)(nl ? nl - out->buf : (long)out->len), out->buf);
+	bool one_line = !nl || !nl[1];
+	/* a command that moved the panes, or printed one line, leaves the panes
+	 * in view: its first line goes to the message line, the rest stays in
+	 * the output pane (o) */
+	if (t->ui_acted || one_line) {
+		if (!t->message[0])
+			tui_message(t, false, "%.*s%s", (int)(nl ? nl - out->buf : (long)out->len), out->buf,
+				    one_line ? "" : "   (o: full output)");
 	} else {
 		tui_open_overlay(t, OVERLAY_OUTPUT);
 	}
@@ -490,7 +496,7 @@ show_output(struct tui *t, const char *line, const struct strbuf *out, const cha
 void
 prompt_command(struct tui *t)
 {
-	char *line = prompt_read(t, ":", true), before[sizeof t->message];
+	char *line = prompt_read(t, ":", true);
 	struct strbuf out = { 0 }, err = { 0 };
 
 	if (!line)
@@ -500,13 +506,13 @@ prompt_command(struct tui *t)
 		return;
 	}
 	t->message[0] = '\0';
-	snprintf(before, sizeof before, "%s", t->message);
+	t->ui_acted = false;
 	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t) };
 	enum td_status st = cmd_run(&env, line);
 	if (st != TD_OK)
 		tui_message(t, true, "%s", err.len ? err.buf : td_strerror(st));
 	else
-		show_output(t, line, &out, before);
+		show_output(t, line, &out);
 	strbuf_done(&out);
 	strbuf_done(&err);
 	free(line);

@@ -198,7 +198,7 @@ draw_too_small(struct tui *t)
 {
 	char msg[96];
 
-	snprintf(msg, sizeof msg, "terminal too small (%dx%d): need %dx%d", COLS, LINES,
+	snprintf(msg, sizeof msg, "too small: %dx%d, tdbg needs %dx%d", COLS, LINES,
 		 LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
 	werase(stdscr);
 	mvwaddnstr(stdscr, 0, 0, msg, COLS);

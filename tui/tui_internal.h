@@ -57,6 +57,7 @@ struct tui {
 	char message[512];
 	bool message_error;
 	bool quit, follow, need_relayout;
+	bool ui_acted;              /* the running command moved the panes */
 	int exit_code;
 	double last_refresh;
 	struct model_progress progress;

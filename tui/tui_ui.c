@@ -13,6 +13,7 @@
 static void
 ui_jump(void *ctx, enum model_source_kind kind, uint64_t index)
 {
+	((struct tui *)ctx)->ui_acted = true;
 	struct tui *t = ctx;
 
 	if (kind == SRC_TRACE) {
@@ -27,6 +28,7 @@ ui_jump(void *ctx, enum model_source_kind kind, uint64_t index)
 static void
 ui_show_op(void *ctx, uint32_t op)
 {
+	((struct tui *)ctx)->ui_acted = true;
 	struct tui *t = ctx;
 
 	tui_history_push(t);
@@ -37,6 +39,7 @@ ui_show_op(void *ctx, uint32_t op)
 static void
 ui_set_filter(void *ctx, struct model_filter *f)
 {
+	((struct tui *)ctx)->ui_acted = true;
 	tui_set_filter(ctx, f);
 }
 
@@ -57,6 +60,7 @@ ui_set_theme(void *ctx, const char *name, char *err, size_t errlen)
 static void
 ui_show_source(void *ctx, uint32_t source, uint32_t line)
 {
+	((struct tui *)ctx)->ui_acted = true;
 	struct tui *t = ctx;
 	struct model_source s;
 
@@ -68,6 +72,7 @@ ui_show_source(void *ctx, uint32_t source, uint32_t line)
 static void
 ui_show_tensor(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice)
 {
+	((struct tui *)ctx)->ui_acted = true;
 	tui_show_tensor(ctx, kind, index, slice);
 }
 
