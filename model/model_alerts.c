@@ -72,21 +72,31 @@ model_alert_count(struct model *m)
 	return n;
 }
 
-/* The row of the k-th non-finite trace (k < trace_alerts). */
+/* The row of the k-th non-finite trace (k < trace_alerts): per-chunk
+ * counts, then per-block counts, then a scan of one block. */
 static int64_t
 select_trace(struct model *m, uint64_t k)
 {
-	uint64_t n = rows_ntraces(m), c, j, end;
+	uint64_t n = rows_ntraces(m), c, b, j, end;
 
 	for (c = 0; c < MODEL_MAX_CHUNKS && (c << MODEL_CHUNK_SHIFT) < n; c++) {
 		uint32_t cnt = __atomic_load_n(&m->tnonfinite[c], __ATOMIC_RELAXED);
+		const struct trace_chunk *tc = m->tchunks[c];
 
 		if (k >= cnt) {
 			k -= cnt;
 			continue;
 		}
-		end = TD_MIN(n, (c + 1) << MODEL_CHUNK_SHIFT);
-		for (j = c << MODEL_CHUNK_SHIFT; j < end; j++)
+		for (b = 0; b < TD_ARRAY_SIZE(tc->nfblock); b++) {
+			uint16_t bc = __atomic_load_n(&tc->nfblock[b], __ATOMIC_RELAXED);
+
+			if (k < bc)
+				break;
+			k -= bc;
+		}
+		j = (c << MODEL_CHUNK_SHIFT) + (b << NF_BLOCK_SHIFT);
+		end = TD_MIN(n, j + (1u << NF_BLOCK_SHIFT));
+		for (; j < end; j++)
 			if ((trace_flags(m, j) & TF_NONFINITE) && k-- == 0)
 				return (int64_t)j;
 		return -1;

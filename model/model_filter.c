@@ -4,7 +4,7 @@
  * A regex runs once per distinct op (traces) or per distinct op-type string
  * (executions), never once per row: the answer is cached in a per-op state
  * array, extended as ops arrive.  Rows are then matched by a byte lookup,
- * and matches are counted per chunk of MODEL_CHUNK rows (incrementally, as
+ * and matches are counted per block of FBLOCK rows (incrementally, as
  * rows arrive), so nth/rank over ten million rows walk a few hundred counts
  * and scan one chunk.  An op evaluated while it was a placeholder (type not
  * known yet) is evaluated again once the model fills any placeholder.
@@ -16,6 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Matches are counted per block of FBLOCK rows: nth walks the counts
+ * (5000 for 10 million rows) and scans one block. */
+#define FBLOCK_SHIFT 11
+#define FBLOCK (1u << FBLOCK_SHIFT)
 
 enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_PROVISIONAL = 4 };
 
@@ -338,7 +343,7 @@ row_match(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j
 static void
 update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 {
-	size_t nchunks = (size_t)((s->n + MODEL_CHUNK - 1) >> MODEL_CHUNK_SHIFT), c;
+	size_t nchunks = (size_t)((s->n + FBLOCK - 1) >> FBLOCK_SHIFT), c;
 	struct fcount *cnt;
 
 	if (nchunks > f->capcnt[t]) {
@@ -349,8 +354,8 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	}
 	cnt = f->cnt[t];
 	for (c = 0; c < nchunks; c++) {
-		uint64_t base = (uint64_t)c << MODEL_CHUNK_SHIFT;
-		uint64_t rows = TD_MIN(s->n - base, (uint64_t)MODEL_CHUNK), j;
+		uint64_t base = (uint64_t)c << FBLOCK_SHIFT;
+		uint64_t rows = TD_MIN(s->n - base, (uint64_t)FBLOCK), j;
 
 		for (j = cnt[c].rows; j < rows; j++)
 			if (row_match(f, t, s, base + j))
@@ -369,7 +374,7 @@ model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
 	(void)m;
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
-	for (c = 0; (uint64_t)c << MODEL_CHUNK_SHIFT < s.n; c++)
+	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
 		total += f->cnt[t][c].count;
 	return total;
 }
@@ -384,13 +389,13 @@ model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, ui
 	(void)m;
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
-	for (c = 0; (uint64_t)c << MODEL_CHUNK_SHIFT < s.n; c++) {
+	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++) {
 		if (k >= f->cnt[t][c].count) {
 			k -= f->cnt[t][c].count;
 			continue;
 		}
-		end = ((uint64_t)c << MODEL_CHUNK_SHIFT) + f->cnt[t][c].rows;
-		for (j = (uint64_t)c << MODEL_CHUNK_SHIFT; j < end; j++)
+		end = ((uint64_t)c << FBLOCK_SHIFT) + f->cnt[t][c].rows;
+		for (j = (uint64_t)c << FBLOCK_SHIFT; j < end; j++)
 			if (row_match(f, t, &s, j) && k-- == 0)
 				return (int64_t)j;
 		return -1;
@@ -409,9 +414,9 @@ model_filter_rank(struct model *m, struct model_filter *f, enum model_table t, u
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
 	row = TD_MIN(row, s.n);
-	for (c = 0; ((uint64_t)c + 1) << MODEL_CHUNK_SHIFT <= row; c++)
+	for (c = 0; ((uint64_t)c + 1) << FBLOCK_SHIFT <= row; c++)
 		rank += f->cnt[t][c].count;
-	for (j = (uint64_t)c << MODEL_CHUNK_SHIFT; j < row; j++)
+	for (j = (uint64_t)c << FBLOCK_SHIFT; j < row; j++)
 		if (row_match(f, t, &s, j))
 			rank++;
 	return rank;
@@ -431,8 +436,8 @@ model_filter_next(struct model *m, struct model_filter *f, enum model_table t, u
 		return -1;
 	if (dir >= 0) {
 		for (j = (int64_t)from; (uint64_t)j < s.n; j++) {
-			if (!(j & (MODEL_CHUNK - 1)) && !f->cnt[t][j >> MODEL_CHUNK_SHIFT].count) {
-				j += MODEL_CHUNK - 1;
+			if (!(j & (FBLOCK - 1)) && !f->cnt[t][j >> FBLOCK_SHIFT].count) {
+				j += FBLOCK - 1;
 				continue;
 			}
 			if (row_match(f, t, &s, (uint64_t)j))
@@ -441,8 +446,8 @@ model_filter_next(struct model *m, struct model_filter *f, enum model_table t, u
 		return -1;
 	}
 	for (j = (int64_t)TD_MIN(from, s.n - 1); j >= 0; j--) {
-		if ((j & (MODEL_CHUNK - 1)) == MODEL_CHUNK - 1 && !f->cnt[t][j >> MODEL_CHUNK_SHIFT].count) {
-			j -= MODEL_CHUNK - 1;
+		if ((j & (FBLOCK - 1)) == FBLOCK - 1 && !f->cnt[t][j >> FBLOCK_SHIFT].count) {
+			j -= FBLOCK - 1;
 			continue;
 		}
 		if (row_match(f, t, &s, (uint64_t)j))

@@ -89,9 +89,12 @@ uint64_t *u64map_put(struct u64map *h, uint64_t key, uint64_t def);
 
 /* ---- rows (model_rows.c) ----------------------------------------------- */
 
+#define NF_BLOCK_SHIFT 10                             /* rows per nonfinite block */
+
 struct trace_chunk {
 	uint32_t op[MODEL_CHUNK];
 	uint8_t flags[MODEL_CHUNK];
+	uint16_t nfblock[MODEL_CHUNK >> NF_BLOCK_SHIFT]; /* nonfinite rows per block */
 };
 
 struct exec_row {

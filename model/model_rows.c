@@ -166,12 +166,17 @@ rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_loca
 	if ((i >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;                 /* 4 billion rows: the rest is not indexed */
 	c = m->tchunks[i >> MODEL_CHUNK_SHIFT];
-	if (!c)
-		c = m->tchunks[i >> MODEL_CHUNK_SHIFT] = xmalloc(sizeof(*c));
+	if (!c) {
+		c = xmalloc(sizeof(*c));
+		memset(c->nfblock, 0, sizeof(c->nfblock));
+		m->tchunks[i >> MODEL_CHUNK_SHIFT] = c;
+	}
 	c->op[i & (MODEL_CHUNK - 1)] = op;
 	c->flags[i & (MODEL_CHUNK - 1)] = flags;
 	if (flags & TF_NONFINITE) {
 		__atomic_fetch_add(&m->tnonfinite[i >> MODEL_CHUNK_SHIFT], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&c->nfblock[(i & (MODEL_CHUNK - 1)) >> NF_BLOCK_SHIFT], 1,
+				   __ATOMIC_RELAXED);
 		atomic_fetch_add_explicit(&m->trace_alerts, 1, memory_order_release);
 	}
 	locidx_add(&m->tloc, i, loc);
