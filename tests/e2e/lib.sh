@@ -172,33 +172,45 @@ expect_rc()
 }
 
 # ---- JSON (python3) --------------------------------------------------
-# In EXPR the parsed document is `d`.
+# In EXPR the parsed document is `d`.  With several -e commands, --json
+# prints one JSON document per line: then `d` is the list of them (d[0] is
+# the first command's result).
 
-# json_valid [FILE]: FILE (default $OUT) is one JSON document.
+_JSON_PY='
+import json, sys
+def load(path):
+    text = open(path).read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        lines = [l for l in text.splitlines() if l.strip()]
+        if len(lines) < 2:
+            raise
+        return [json.loads(l) for l in lines]
+'
+
+# json_valid [FILE]: FILE (default $OUT) is JSON (one document, or one a line).
 json_valid()
 {
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "${1:-$OUT}" 2>/dev/null
+	python3 -c "$_JSON_PY"'
+load(sys.argv[1])' "${1:-$OUT}" 2>/dev/null
 }
 
 # json_get EXPR [FILE]: prints EXPR (strings raw, the rest as JSON).
 json_get()
 {
-	python3 - "$1" "${2:-$OUT}" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[2]))
-v = eval(sys.argv[1], {"d": d})
-print(v if isinstance(v, str) else json.dumps(v))
-EOF
+	python3 -c "$_JSON_PY"'
+v = eval(sys.argv[1], {"d": load(sys.argv[2])})
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "${2:-$OUT}"
 }
 
 # json_expect NAME EXPR [FILE]: ok when EXPR is true for the document.
 json_expect()
 {
 	local why
-	if why=$(python3 - "$2" "${3:-$OUT}" 2>&1 <<'EOF'
-import json, sys
+	if why=$(python3 -c "$_JSON_PY"'
 try:
-    d = json.load(open(sys.argv[2]))
+    d = load(sys.argv[2])
 except Exception as e:
     print("not JSON: %s" % e); sys.exit(1)
 try:
@@ -206,9 +218,7 @@ try:
 except Exception as e:
     print("%s: %r" % (type(e).__name__, e)); sys.exit(1)
 if not r:
-    print("false: " + sys.argv[1]); sys.exit(1)
-EOF
-	); then
+    print("false: " + sys.argv[1]); sys.exit(1)' "$2" "${3:-$OUT}" 2>&1); then
 		ok "$1"
 	else
 		fail "$1" "$why"
