@@ -239,6 +239,17 @@ ms_rank_resolve(struct reader *r, const struct ms_rank *rk, const char *op_type,
 	*type = ms_strs_add(&r->strs, op_type);
 }
 
+static bool
+rank_has_graph(const struct ms_rank *rk, const char *gid)
+{
+	size_t i;
+
+	for (i = 0; i < rk->ngraphs; i++)
+		if (strcmp(rk->graph_ids[i], gid) == 0)
+			return true;
+	return false;
+}
+
 static struct ms_graph *
 rank_graph_slot(struct ms_rank *rk, const char *gid)
 {
@@ -515,6 +526,12 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 		free(p);
 	}
 	ms_names_free(names, n);
+	/* a data directory with no graph file still names a graph */
+	if (r->nruns > first_run && !rank_has_graph(rk, gid)) {
+		struct ms_graph *g = rank_graph_slot(rk, gid);
+
+		g->name = xstrdup("");
+	}
 	for (i = first_run; i < r->nruns; i++)
 		if (!lowest || r->runs[i].iteration < lowest->iteration)
 			lowest = &r->runs[i];
