@@ -126,6 +126,13 @@ enum td_status tfdbg1_datum_decode(const uint8_t *data, size_t len, const char *
 				   struct tfdbg1_datum *out, char *err, size_t errlen);
 void tfdbg1_datum_done(struct tfdbg1_datum *d);
 
+/* The index path: the summary of a DebugIdentity dump's value read in
+ * place from the Event bytes, without unpacking or copying.  Returns false
+ * when that does not apply (other debug ops, strings, typed fields, no
+ * data, malformed bytes): then use tfdbg1_datum_decode(). */
+bool tfdbg1_fast_summary(const uint8_t *data, size_t len, const char *debug_op,
+			 struct td_summary *out);
+
 /* Maps a DebugNumericSummary vector to a summary.  Returns the layout name,
  * or NULL when n fits neither layout (then *out says nothing). */
 const char *tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out);

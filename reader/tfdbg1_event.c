@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pbwire.h"
 #include "tf_event.pb-c.h"
 #include "tf_tensor.h"
 
@@ -313,6 +314,41 @@ tfdbg1_datum_decode(const uint8_t *data, size_t len, const char *debug_op,
 	summarize_debug_op(out, debug_op, v->tensor, t, uninit);
 	tensorflow__event__free_unpacked(ev, NULL);
 	return TD_OK;
+}
+
+/* The bytes of the first field num (LEN) of the message at f, or false. */
+static bool
+find_len_field(const uint8_t *data, size_t len, uint32_t num, bool last, struct pbwire_field *out)
+{
+	struct pbwire r;
+	struct pbwire_field f;
+	bool found = false;
+
+	pbwire_init(&r, data, len);
+	while (pbwire_next(&r, &f)) {
+		if (f.num != num || f.type != PBWIRE_LEN)
+			continue;
+		*out = f;
+		found = true;
+		if (!last)
+			break;
+	}
+	return found && !r.error;
+}
+
+bool
+tfdbg1_fast_summary(const uint8_t *data, size_t len, const char *debug_op, struct td_summary *out)
+{
+	struct pbwire_field summary, value, tensor;
+
+	if (!is_identity_op(debug_op))
+		return false;
+	/* Event.summary (5, the oneof: last wins) -> value[0] (1) -> tensor (8) */
+	if (!find_len_field(data, len, 5, true, &summary) ||
+	    !find_len_field(summary.data, summary.len, 1, false, &value) ||
+	    !find_len_field(value.data, value.len, 8, true, &tensor))
+		return false;
+	return tf_tensor_summarize_bytes(tensor.data, tensor.len, out);
 }
 
 void

@@ -334,6 +334,31 @@ run_text_head(const struct tfdbg1_scan *s, struct strbuf *text)
 	strbuf_addf(text, "tensor dumps: %zu\n", s->ndumps);
 }
 
+/* The summary a trace row carries: DebugIdentity numbers are summarised in
+ * place (no unpacking); everything else goes through the full decode. */
+static void
+read_summary(struct pass *p, const struct tfdbg1_file *f, struct reader_trace *t)
+{
+	struct tfdbg1_datum d;
+	uint8_t *data;
+	size_t len;
+	char err[256];
+
+	if (tfdbg1_read_file(f->path, &data, &len, err, sizeof(err)) != TD_OK) {
+		problem(p, PROBLEM_UNREADABLE, t->loc.file, f->path, "tensor dump", err);
+		return;
+	}
+	progress(p, len);
+	if (!tfdbg1_fast_summary(data, len, f->name.debug_op, &t->summary)) {
+		if (tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err, sizeof(err)) == TD_OK)
+			t->summary = d.summary;
+		else
+			problem(p, PROBLEM_DECODE_ERROR, t->loc.file, f->path, "tensor dump", err);
+		tfdbg1_datum_done(&d);
+	}
+	free(data);
+}
+
 static void
 send_trace(struct pass *p, struct tfdbg1_scan_dump *sd, uint32_t run, const char *graph_id,
 	   const struct tfdbg1_graph *g, uint32_t dev)
@@ -341,10 +366,6 @@ send_trace(struct pass *p, struct tfdbg1_scan_dump *sd, uint32_t run, const char
 	struct tfdbg1_file f = {0};
 	const struct tfdbg1_graph_node *node;
 	struct reader_trace t = {0};
-	struct tfdbg1_datum d;
-	uint8_t *data;
-	size_t len;
-	char err[256];
 
 	f.path = sd->path;
 	f.name = sd->name;
@@ -363,18 +384,7 @@ send_trace(struct pass *p, struct tfdbg1_scan_dump *sd, uint32_t run, const char
 	t.slot = f.name.slot;
 	t.execution = run;
 	t.wall_time = (double)f.name.timestamp / 1e6;
-	if (tfdbg1_read_file(f.path, &data, &len, err, sizeof(err)) != TD_OK) {
-		problem(p, PROBLEM_UNREADABLE, t.loc.file, f.path, "tensor dump", err);
-	} else {
-		progress(p, len);
-		if (tfdbg1_datum_decode(data, len, f.name.debug_op, &d, err, sizeof(err)) == TD_OK) {
-			t.summary = d.summary;
-			tfdbg1_datum_done(&d);
-		} else {
-			problem(p, PROBLEM_DECODE_ERROR, t.loc.file, f.path, "tensor dump", err);
-		}
-		free(data);
-	}
+	read_summary(p, &f, &t);
 	if (p->sink->on_trace)
 		p->sink->on_trace(p->sink->ctx, &t);
 }

@@ -414,6 +414,47 @@ test_tfdbg1_mlp_advance_over_rows_and_runs(void **state)
 	assert_int_equal(tfdbg1_reader_ops.advance(m->r, READER_EXECUTION, &loc, 1), TD_ERR_RANGE);
 }
 
+/* The in-place index summary agrees with the full decode on every
+ * DebugIdentity dump, and does not apply to the other debug ops. */
+static void
+test_tfdbg1_mlp_fast_summary_matches_full_decode(void **state)
+{
+	struct mlp *m = *state;
+	size_t i, fast = 0;
+
+	for (i = 0; i < m->rec.ntraces; i++) {
+		const struct tfdbg1_file *f = &m->r->files[m->rec.traces[i].loc.file];
+		struct td_summary s;
+		struct tfdbg1_datum d;
+		uint8_t *data;
+		size_t len;
+		char err[256];
+		bool ident = !strcmp(f->name.debug_op, "DebugIdentity");
+
+		assert_int_equal(tfdbg1_read_file(f->path, &data, &len, err, sizeof(err)), TD_OK);
+		assert_int_equal(tfdbg1_fast_summary(data, len, f->name.debug_op, &s), ident);
+		if (ident) {
+			assert_int_equal(tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err,
+							     sizeof(err)), TD_OK);
+			assert_int_equal(s.known, d.summary.known);
+			assert_int_equal(s.elements, d.summary.elements);
+			assert_int_equal(s.nan, d.summary.nan);
+			assert_int_equal(s.neg_inf, d.summary.neg_inf);
+			assert_int_equal(s.pos_inf, d.summary.pos_inf);
+			assert_int_equal(s.negative, d.summary.negative);
+			assert_int_equal(s.zero, d.summary.zero);
+			assert_int_equal(s.positive, d.summary.positive);
+			assert_int_equal(s.rank, d.summary.rank);
+			assert_memory_equal(s.dims, d.summary.dims, sizeof(s.dims));
+			assert_true(s.min == d.summary.min && s.max == d.summary.max);
+			tfdbg1_datum_done(&d);
+			fast++;
+		}
+		free(data);
+	}
+	assert_int_equal(fast, 3 * 42);
+}
+
 static void
 test_tfdbg1_mlp_second_pass_sends_nothing_new(void **state)
 {
@@ -449,6 +490,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_dump_wall_time_equals_file_timestamp, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_execution_detail_core_metadata, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_advance_over_rows_and_runs, mlp_setup, mlp_teardown),
+		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_fast_summary_matches_full_decode, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_second_pass_sends_nothing_new, mlp_setup, mlp_teardown),
 	};
 
