@@ -477,8 +477,8 @@ gen_prog_build(struct gen_prog *p, int target_ops, int hostile, uint64_t seed)
 
 	memset(p, 0, sizeof *p);
 	p->hostile = hostile;
-	/* 13 ops per layer (8 forward, 4 backward, 1 update) + 17 others. */
-	p->nlayers = target_ops > 30 ? (target_ops - 17) / 13 : 1;
+	/* 13 ops per layer (8 forward, 4 backward, 1 update) + 16 others. */
+	p->nlayers = target_ops > 30 ? (target_ops - 16) / 13 : 1;
 	int L = p->nlayers;
 	uint32_t *w = xalloc(sizeof(uint32_t) * (size_t)(L + 1));
 	int *init = xalloc(sizeof(int) * (size_t)L), *call = xalloc(sizeof(int) * (size_t)L);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# tests/bench/run.sh - `make bench`: tdbg's scale benchmark (issue 5).
+#
+# Builds tdbg as `make` does (-O2) and the dump generator, generates 100K, 1M
+# and 10M trace FULL_HEALTH dumps into tests/bench/cache/ (kept between runs,
+# about 2.5 GB for 10M; the disk is checked first), then measures the first
+# screen, batch commands, keypresses and peak memory against `cat` of the same
+# files (tests/bench/bench.py says how).  Prints one table per size, writes
+# tests/bench/results.md and (default sizes only) fills the README's
+# Performance section.
+#
+#   BENCH_SIZES=100K,1M  BENCH_RUNS=3  tests/bench/run.sh [bench.py options]
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+command -v python3 >/dev/null || { echo "bench: python3 is needed (make deps)" >&2; exit 1; }
+${MAKE:-make} --no-print-directory tdbg >&2
+gen=$(tests/gen/build.sh)
+# Only a full run (default sizes) fills the README's Performance section.
+readme=
+[ -f README.md ] && [ -z "${BENCH_SIZES:-}" ] && readme="--readme README.md"
+# shellcheck disable=SC2086
+exec python3 tests/bench/bench.py --tdbg "$top/tdbg" --gen "$gen" \
+	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme "$@"
