@@ -740,6 +740,9 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 		    run.label, e.is_input ? "input" : "output", e.slot,
 		    e.path ? e.path : "(statistic.csv only)", (unsigned long long)e.task,
 		    (unsigned long long)e.stream, (unsigned long long)e.ts);
+	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
+		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",
+			    td_dtype_name(e.hint), td_dtype_name(e.summary.dtype));
 	t = entry_value(&e, &text);
 	/* statistic.csv counts win; otherwise the data gives them (lazily, §7) */
 	if (t && !(e.summary.known & SUM_NONFINITE))

@@ -654,6 +654,36 @@ test_mindspore_opening_an_iteration_dir_reads_that_run(void **state)
 	rec_free(&rec);
 }
 
+static void
+test_mindspore_statistic_only_dump_gives_rows_from_the_csv(void **state)
+{
+	char *t = tmp_layout("cp -r " SYNC " $T/d && chmod -R u+w $T && "
+			     "rm $T/d/rank_0/Lenet/0/0/*.npy $T/d/rank_0/Lenet/0/1/*.npy");
+	char *dir = xasprintf("%s/d", t);
+	struct rec rec;
+	struct reader *r = index_dump(dir, &rec);
+	struct reader_detail d;
+	size_t i;
+
+	(void)state;
+	/* 50 statistic rows per iteration, 2 constants (still .npy) */
+	assert_int_equal(rec.ntraces, 102);
+	assert_string_equal(rec.traces[0].op_name,
+			    "Default/network-WithLossCell/_loss_fn-SoftmaxCrossEntropyWithLogits/OneHot-op0");
+	for (i = 0; i < rec.ntraces && !td_summary_nonfinite(&rec.traces[i].summary); i++)
+		;
+	assert_string_equal(rec.traces[i].op_name, MATMUL10);
+	assert_int_equal(rec.traces[i].execution, 1);
+	assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &rec.traces[i].loc, &d), TD_OK);
+	assert_int_equal(d.summaries[0].nan, 2);
+	assert_null(d.values[0]);
+	reader_detail_done(&d);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	free(dir);
+	tmp_remove(t);
+}
+
 int
 main(void)
 {
@@ -676,6 +706,7 @@ main(void)
 		cmocka_unit_test(test_mindspore_acl_layout_with_step_dir),
 		cmocka_unit_test(test_mindspore_short_op_name_matches_by_op_tail),
 		cmocka_unit_test(test_mindspore_opening_an_iteration_dir_reads_that_run),
+		cmocka_unit_test(test_mindspore_statistic_only_dump_gives_rows_from_the_csv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
