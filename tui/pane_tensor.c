@@ -94,7 +94,7 @@ add_histogram(struct strbuf *sb, const struct td_tensor *x)
 }
 
 static void
-add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text)
+add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text, bool stats)
 {
 	struct td_slice slice, *sl = NULL;
 	struct td_summary s;
@@ -107,9 +107,11 @@ add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text)
 		}
 		sl = &slice;
 	}
-	td_tensor_summarize(x, &s);
-	strbuf_adds(sb, "\n# Value statistics\n");
-	add_summary(sb, &s);
+	if (stats) {                /* the dump gave no summary: compute it */
+		td_tensor_summarize(x, &s);
+		strbuf_adds(sb, "\n# Value statistics\n");
+		add_summary(sb, &s);
+	}
 	strbuf_addf(sb, "\n# Values%s%s\n", sl ? " " : " (slice with :print ROW [0:10, :])",
 		    sl ? slice_text : "");
 	if (td_tensor_format(x, sl, TENSOR_MAX_ELEMS, sb, err, sizeof err) != TD_OK)
@@ -144,7 +146,7 @@ add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
 			strbuf_adds(sb, "]\n");
 		}
 		if (d->values && d->values[i])
-			add_values(sb, d->values[i], slice);
+			add_values(sb, d->values[i], slice, !d->summaries);
 		else
 			strbuf_addf(sb, "  (this dump%s%s stores no values for it)\n",
 				    d->mode ? "'s mode " : "", d->mode ? d->mode : "");

@@ -64,6 +64,22 @@ text_count(struct pane *p)
 	return current(p->tui)->n;
 }
 
+/* Columns scrolled to the right (h/l), for wide tensors. */
+static int hscroll;
+
+/* line after skipping n characters (not bytes: UTF-8 stays whole). */
+static const char *
+skip_chars(const char *line, int n)
+{
+	while (*line && n > 0) {
+		line++;
+		while (((unsigned char)*line & 0xc0) == 0x80)
+			line++;
+		n--;
+	}
+	return line;
+}
+
 static void
 text_draw_row(struct pane *p, uint64_t row, int y)
 {
@@ -74,7 +90,7 @@ text_draw_row(struct pane *p, uint64_t row, int y)
 		s = STYLE_HEADER;
 		line += 2;
 	}
-	pane_print(p, y, 1, s, line, p->r.w - 2);
+	pane_print(p, y, 1, s, skip_chars(line, hscroll), p->r.w - 2);
 }
 
 static bool
@@ -91,6 +107,12 @@ text_request(struct pane *p, enum action act)
 	case ACT_CLOSE:
 	case ACT_ENTER:
 		tui_close_overlay(p->tui);
+		return ACT_NONE;
+	case ACT_MOVE_LEFT:
+		hscroll = hscroll > 8 ? hscroll - 8 : 0;
+		return ACT_NONE;
+	case ACT_MOVE_RIGHT:
+		hscroll += 8;
 		return ACT_NONE;
 	default:
 		return act;
@@ -128,6 +150,7 @@ tui_open_overlay(struct tui *t, enum tui_overlay which)
 {
 	t->overlay = which;
 	t->overlay_pane.cursor = t->overlay_pane.top = 0;
+	hscroll = 0;
 	if (which == OVERLAY_OUTPUT && t->output.n)   /* show the latest output */
 		t->overlay_pane.cursor = t->output.n - 1;
 	t->need_relayout = true;

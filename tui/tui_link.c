@@ -306,10 +306,11 @@ tui_set_filter(struct tui *t, struct model_filter *f)
 	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);
+	/* keep the selected row, or select the next one the filter shows */
 	if (t->sel_trace >= 0) {
 		bool hidden;
 		uint64_t v = tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden);
-		pane_goto(&t->panes[PANE_TRACES], v, true, !hidden);
+		pane_goto(&t->panes[PANE_TRACES], v, true, true);
 	}
 	if (f)
 		tui_message(t, false, "filter: %s (%llu traces, %llu executions)", model_filter_describe(f),
