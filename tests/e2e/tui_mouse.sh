@@ -1,0 +1,43 @@
+#!/bin/bash
+# tui_mouse.sh - a mouse click focuses the pane under the pointer and
+# selects the row (or the timeline cell) there.  The clicks are typed as
+# the xterm X10 mouse sequences the terminal would send (ESC [ M b x y),
+# which tdbg's curses decodes as KEY_MOUSE.
+. "$(dirname "$0")/lib.sh"
+
+TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
+tui_start "$FIXTURES/tfdbg2/mnist_nan"
+tui_wait "InfNan Log" || die "tdbg did not start"
+
+# click COL ROW (0-based): press and release of button 1
+click()
+{
+	local b
+	for b in 32 35; do
+		printf -v ev '\033[M%b%b%b' "\\x$(printf %x $b)" "\\x$(printf %x $((33 + $1)))" \
+			"\\x$(printf %x $((33 + $2)))"
+		tui_type "$ev"
+	done
+}
+
+# Alerts: title on row 0, groups from row 1; row 5 is the fifth group.
+click 3 5
+tui_wait "[1] Alerts" >/dev/null
+tui_wait "5/19" && ok click_selects_alert_row
+
+# Graph executions: title row 0, header row 1, trace rows from row 2;
+# a click on screen row 6 selects trace 4, whose op the graph pane shows.
+x=$(grep -F "[3] Graph executions" "$TUI_SCREEN" | awk '{ print index($0, "[3] Graph executions") }')
+# index() counts characters of the captured line; box characters are one column each
+click $((x + 5)) 6
+tui_wait "5/680" && ok click_selects_trace_row
+tui_keys j
+tui_wait "6/680" && ok click_focused_trace_pane
+
+# Timeline: a click on the second cell of the second line.
+tx=$(grep -F "[2] Timeline" "$TUI_SCREEN" | awk '{ print index($0, "[2] Timeline") }')
+click $((tx - 1 + 15)) 2
+tui_wait "Timeline  5/224 #4 " && ok click_selects_timeline_cell
+
+tui_keys q
+tui_expect_exit 0 quit
