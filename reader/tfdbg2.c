@@ -415,12 +415,14 @@ tfdbg2_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, 
 	enum td_status st = TD_OK;
 	uint64_t off = loc->offset;
 
-	if (!f || !f->src)
+	if (!f)
 		return TD_ERR_RANGE;
 	if ((kind == READER_TRACE && f->role != TF2_TRACES) ||
 	    (kind == READER_EXECUTION && f->role != TF2_EXECUTION) || kind == READER_SOURCE)
 		return TD_ERR_ARGS;
 	pthread_mutex_lock(&r->lock);
+	if (!f->src)
+		st = TD_ERR_RANGE;
 	while (n-- > 0 && st == TD_OK)
 		st = next_row(f, off, &off);
 	pthread_mutex_unlock(&r->lock);
