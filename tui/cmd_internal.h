@@ -108,6 +108,10 @@ enum td_status cmd_json_value(struct cmd_env *env, struct json *j, const struct 
 enum td_status cmd_text_value(struct cmd_env *env, const struct td_tensor *t,
 			      const char *slice_text, uint64_t limit);
 
+/* A table cell: s (NULL/"" as "-") made safe for a terminal, cut to width
+ * columns with an ellipsis, padded with spaces to width. */
+void cmd_cell(struct strbuf *sb, const char *s, int width);
+
 /* The graph id string of graph index g, NULL for none. */
 const char *cmd_graph_id(struct cmd_env *env, int32_t g);
 

@@ -75,8 +75,11 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 	}
 	for (i = 0; i < n; i++) {
 		if (!env->json) {
-			strbuf_addf(env->out, "  %-40s %-18s %s %-3u  ", l[i].op_name,
-				    cmd_txt(l[i].op_type), consumers ? "input" : "slot ", l[i].slot);
+			strbuf_adds(env->out, "  ");
+			cmd_cell(env->out, l[i].op_name, 40);
+			strbuf_addc(env->out, ' ');
+			cmd_cell(env->out, l[i].op_type, 18);
+			strbuf_addf(env->out, " %s %-3u  ", consumers ? "input" : "slot ", l[i].slot);
 			if (l[i].trace_index >= 0)
 				strbuf_addf(env->out, "trace %lld\n", (long long)l[i].trace_index);
 			else

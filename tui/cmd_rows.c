@@ -126,9 +126,12 @@ trace_text(struct cmd_env *env, uint64_t row)
 		strbuf_addf(env->out, "%8llu  (cannot be read)\n", (unsigned long long)row);
 		return;
 	}
-	strbuf_addf(env->out, "%8llu %c %-40s %-18s %4u  ", (unsigned long long)row,
-		    (t.flags & ROW_NONFINITE) ? '!' : (t.flags & ROW_CORRUPT) ? '?' : ' ',
-		    t.op_name, cmd_txt(t.op_type), t.slot);
+	strbuf_addf(env->out, "%8llu %c ", (unsigned long long)row,
+		    (t.flags & ROW_NONFINITE) ? '!' : (t.flags & ROW_CORRUPT) ? '?' : ' ');
+	cmd_cell(env->out, t.op_name, 40);
+	strbuf_addc(env->out, ' ');
+	cmd_cell(env->out, t.op_type, 18);
+	strbuf_addf(env->out, " %4u  ", t.slot);
 	cmd_text_summary(env->out, &t.summary);
 	strbuf_addc(env->out, '\n');
 }
@@ -169,9 +172,10 @@ execution_text(struct cmd_env *env, uint64_t row)
 		strbuf_addf(env->out, "%8llu  (cannot be read)\n", (unsigned long long)row);
 		return;
 	}
-	strbuf_addf(env->out, "%8llu %c %-40s %3u outputs", (unsigned long long)row,
-		    (e.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)) ? '!' : ' ',
-		    e.op_type, e.num_outputs);
+	strbuf_addf(env->out, "%8llu %c ", (unsigned long long)row,
+		    (e.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)) ? '!' : ' ');
+	cmd_cell(env->out, e.op_type, 40);
+	strbuf_addf(env->out, " %3u outputs", e.num_outputs);
 	if (e.bad_outputs)
 		strbuf_addf(env->out, ", %u with NaN/Inf", e.bad_outputs);
 	if (e.ntraces)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sanitize.h"
+
 enum td_status
 cmd_fail(struct cmd_env *env, enum td_status st, const char *fmt, ...)
 {
@@ -210,4 +212,13 @@ cmd_graph_id(struct cmd_env *env, int32_t g)
 	if (g < 0 || !model_graph_get(env->m, (uint32_t)g, &mg))
 		return NULL;
 	return mg.graph_id;
+}
+
+void
+cmd_cell(struct strbuf *sb, const char *s, int width)
+{
+	int used = sanitize_str(s && *s ? s : "-", width, sb);
+
+	for (; used < width; used++)
+		strbuf_addc(sb, ' ');
 }

@@ -8,6 +8,8 @@
  * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict).
  */
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "../model/model.h"
 #include "batch.h"
+#include "sanitize.h"
 #include "tui.h"
 
 struct args {
@@ -137,6 +140,9 @@ run(struct model *m, struct args *a)
 			rc = batch_strict_check(m, stderr);
 		return rc;
 	}
+	/* Text output is sanitized for the terminal's character set. */
+	setlocale(LC_CTYPE, "");
+	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
 	model_wait(m);
 	if (a->ncmds == 0) {
 		fputs("tdbg: no terminal; printing a summary (use -e CMD for more, see tdbg --help)\n",
