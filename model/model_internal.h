@@ -260,6 +260,11 @@ struct model {
 	_Atomic bool containers;    /* traces carry their execution */
 	struct segment *segs;
 	size_t nsegs, capsegs;
+	struct graph_memo {         /* writer: recent trace graph ids -> string ids */
+		const char *s;
+		uint32_t sid;
+	} gmemo[8];
+	unsigned gmemo_next;
 
 	/* executions */
 	struct exec_row *echunks[MODEL_MAX_CHUNKS];
@@ -280,6 +285,7 @@ struct model {
 	struct op_entry *opv;
 	size_t nops, capops, nops_filled;
 	uint32_t *ophash;           /* op ids, NO_ID empty */
+	uint32_t *ophash_h;         /* their key hashes */
 	size_t ophash_cap;
 	struct u64map op_by_name;   /* name sid -> first op id */
 	struct u64map consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
@@ -379,8 +385,10 @@ bool rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file)
 int64_t rows_ckpt_find(const struct model *m, uint64_t i);
 
 /* model_ops.c (under m->lock unless said) */
-/* Writer: the op of (graph, name), NO_ID if none; no lock needed. */
+/* The op of (graph, name), NO_ID if none.  ops_lookup() reads the intern
+ * table: under m->lock.  ops_lookup_sid() needs no lock on the writer. */
 uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
+uint32_t ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name);
 uint32_t ops_add(struct model *m, const struct reader_op *op, bool placeholder);
 void ops_fill(struct model *m, uint32_t id, const struct reader_op *op);
 int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);

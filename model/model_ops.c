@@ -14,27 +14,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The op hash is keyed by (graph id string id, op name). */
 static uint32_t
-op_key_hash(const char *graph_id, const char *name)
+op_key_hash(uint32_t graph_sid, const char *name)
 {
-	return str_hash(graph_id) * 0x9e3779b1u ^ str_hash(name);
+	return str_hash(name) ^ (graph_sid * 0x9e3779b1u);
 }
 
 uint32_t
-ops_lookup(struct model *m, const char *graph_id, const char *name)
+ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 {
+	uint32_t h = op_key_hash(graph_sid, name);
 	size_t mask, i;
 
 	if (!m->ophash_cap)
 		return NO_ID;
 	mask = m->ophash_cap - 1;
-	for (i = op_key_hash(graph_id, name) & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask) {
-		const struct op_entry *o = &m->opv[m->ophash[i]];
+	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask) {
+		const struct op_entry *o;
 
-		if (strcmp(o->name, name) == 0 && strcmp(o->graph_id, graph_id) == 0)
+		if (m->ophash_h[i] != h)
+			continue;
+		o = &m->opv[m->ophash[i]];
+		if (o->graph_sid == graph_sid && strcmp(o->name, name) == 0)
 			return m->ophash[i];
 	}
 	return NO_ID;
+}
+
+uint32_t
+ops_lookup(struct model *m, const char *graph_id, const char *name)
+{
+	uint32_t sid = intern_find(&m->str, graph_id);
+
+	return sid == NO_ID ? NO_ID : ops_lookup_sid(m, sid, name);
 }
 
 static void
@@ -42,10 +55,12 @@ ophash_insert(struct model *m, uint32_t id)
 {
 	size_t mask = m->ophash_cap - 1, i;
 	const struct op_entry *o = &m->opv[id];
+	uint32_t h = op_key_hash(o->graph_sid, o->name);
 
-	for (i = op_key_hash(o->graph_id, o->name) & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask)
+	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask)
 		;
 	m->ophash[i] = id;
+	m->ophash_h[i] = h;
 }
 
 static void
@@ -54,8 +69,10 @@ ophash_grow(struct model *m)
 	size_t i;
 
 	free(m->ophash);
+	free(m->ophash_h);
 	m->ophash_cap = m->ophash_cap ? m->ophash_cap * 2 : 1024;
 	m->ophash = xmalloc(m->ophash_cap * sizeof(*m->ophash));
+	m->ophash_h = xmalloc(m->ophash_cap * sizeof(*m->ophash_h));
 	memset(m->ophash, 0xff, m->ophash_cap * sizeof(*m->ophash));
 	for (i = 0; i < m->nops; i++)
 		ophash_insert(m, (uint32_t)i);
@@ -223,6 +240,7 @@ ops_done(struct model *m)
 	}
 	free(m->opv);
 	free(m->ophash);
+	free(m->ophash_h);
 	u64map_done(&m->op_by_name);
 	u64map_done(&m->consumer_idx);
 	for (i = 0; i < m->ncons; i++)

@@ -301,6 +301,25 @@ trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool 
 	}
 }
 
+/* The string id of a trace's graph id, through a small writer-only memo
+ * (a dump has few graphs; locking and hashing per row would show). */
+static uint32_t
+trace_graph_sid(struct model *m, const char *graph)
+{
+	struct graph_memo *g;
+	unsigned i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(m->gmemo); i++)
+		if (m->gmemo[i].s && strcmp(m->gmemo[i].s, graph) == 0)
+			return m->gmemo[i].sid;
+	g = &m->gmemo[m->gmemo_next++ % TD_ARRAY_SIZE(m->gmemo)];
+	pthread_mutex_lock(&m->lock);
+	g->sid = intern_add(&m->str, graph);
+	g->s = intern_str(&m->str, g->sid);
+	pthread_mutex_unlock(&m->lock);
+	return g->sid;
+}
+
 static void
 on_trace(void *ctx, const struct reader_trace *t)
 {
@@ -308,11 +327,12 @@ on_trace(void *ctx, const struct reader_trace *t)
 	const char *graph = t->graph_id ? t->graph_id : "", *name = t->op_name ? t->op_name : "";
 	uint64_t row = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
 	bool nonfinite = td_summary_nonfinite(&t->summary);
-	uint32_t op = ops_lookup(m, graph, name);
+	uint32_t op;
 	uint8_t flags;
 
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
+	op = ops_lookup_sid(m, trace_graph_sid(m, graph), name);
 	if (op == NO_ID) {
 		struct reader_op ph = {.graph_id = graph, .op_name = name};
 
