@@ -541,7 +541,8 @@ collect(struct pass *p, struct tfdbg1_scan **out, size_t *n)
 		free(path);
 	}
 	closedir(d);
-	qsort(*out, *n, sizeof(**out), cmp_scan);
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_scan);
 	return TD_OK;
 }
 

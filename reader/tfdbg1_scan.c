@@ -241,9 +241,13 @@ sort_scan(struct tfdbg1_scan *s)
 		free(where);
 		free(before);
 	}
-	qsort(s->dumps, s->ndumps, sizeof(*s->dumps), cmp_dump);
-	qsort(s->core_paths, s->ncore, sizeof(char *), cmp_str);
-	qsort(s->unparsed, s->nunparsed, sizeof(char *), cmp_str);
+	/* qsort's base must not be NULL, even for no elements */
+	if (s->ndumps > 1)
+		qsort(s->dumps, s->ndumps, sizeof(*s->dumps), cmp_dump);
+	if (s->ncore > 1)
+		qsort(s->core_paths, s->ncore, sizeof(char *), cmp_str);
+	if (s->nunparsed > 1)
+		qsort(s->unparsed, s->nunparsed, sizeof(char *), cmp_str);
 }
 
 void
