@@ -60,6 +60,8 @@ struct cmd_env {
 
 struct cmd_info {
 	const char *name;
+	/* argv[0] is the command name (argc counts it); called by cmd_run
+	 * after the argument count and the BATCH/TUI flags were checked. */
 	enum td_status (*fn)(struct cmd_env *env, int argc, char **argv);
 	int min_args, max_args;     /* argc excluding the name; max -1 = any */
 	unsigned flags;             /* enum cmd_flags */
