@@ -29,15 +29,15 @@ listing_parse(struct cmd_env *env, int argc, char **argv, struct listing *l)
 {
 	struct cmd_opt opts[] = {
 		{ "op", &l->op, NULL }, { "type", &l->type, NULL }, { "graph", &l->graph, NULL },
-		{ "host", &l->host, NULL }, { "execution", &l->execution, NULL },
-		{ "nonfinite", NULL, &l->nonfinite }, { NULL, NULL, NULL },
+		{ "host", &l->host, NULL }, { "nonfinite", NULL, &l->nonfinite },
+		{ "execution", &l->execution, NULL }, { NULL, NULL, NULL },
 	};
 	char *pos[1];
 	int npos;
 	enum td_status st;
 
 	if (l->table == TABLE_EXECUTIONS)
-		opts[4].name = "-";     /* executions have no --execution */
+		opts[5].name = NULL;    /* executions have no --execution */
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
 		return st;
 	l->range = npos ? pos[0] : NULL;

@@ -473,6 +473,27 @@ test_cmd_parse_numbers(void **state)
 	assert_int_equal(i, -12);
 }
 
+static void
+test_cmd_cell_escapes_cuts_and_pads(void **state)
+{
+	struct strbuf sb = {0};
+
+	(void)state;
+	cmd_cell(&sb, "ab", 5);
+	assert_string_equal(sb.buf, "ab   ");
+	strbuf_reset(&sb);
+	cmd_cell(&sb, "x\x1b[2J", 8);
+	assert_string_equal(sb.buf, "x^[[2J  ");
+	strbuf_reset(&sb);
+	cmd_cell(&sb, NULL, 3);
+	assert_string_equal(sb.buf, "-  ");
+	strbuf_reset(&sb);
+	cmd_cell(&sb, "abcdefgh", 4);
+	assert_int_equal(strncmp(sb.buf, "abc", 3), 0);
+	assert_null(strchr(sb.buf, 'd'));
+	strbuf_done(&sb);
+}
+
 int
 main(void)
 {
@@ -500,6 +521,7 @@ main(void)
 		T(test_cmd_options_anywhere_with_values_and_flags),
 		T(test_cmd_options_errors_name_the_option),
 		T(test_cmd_parse_numbers),
+		T(test_cmd_cell_escapes_cuts_and_pads),
 #undef T
 	};
 
