@@ -35,12 +35,34 @@ tf2_mode_name(int mode)
 	return mode >= 0 && (size_t)mode < TD_ARRAY_SIZE(names) ? names[mode] : "UNKNOWN";
 }
 
+/* A count or id stored as a double, clamped: a corrupt vector may hold any
+ * double, and converting one out of range to an integer is undefined. */
+static int64_t
+d2i(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= 9.2e18)
+		return INT64_MAX;
+	if (v <= -9.2e18)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static int
+d2int(double v)
+{
+	int64_t i = d2i(v);
+
+	return i > INT32_MAX ? INT32_MAX : i < INT32_MIN ? INT32_MIN : (int)i;
+}
+
 static void
 set_counts(struct td_summary *s, double neg_inf, double pos_inf, double nan)
 {
-	s->neg_inf = (int64_t)neg_inf;
-	s->pos_inf = (int64_t)pos_inf;
-	s->nan = (int64_t)nan;
+	s->neg_inf = d2i(neg_inf);
+	s->pos_inf = d2i(pos_inf);
+	s->nan = d2i(nan);
 	s->has_inf_or_nan = neg_inf != 0 || pos_inf != 0 || nan != 0;
 	s->known |= SUM_NEG_INF | SUM_POS_INF | SUM_NAN | SUM_NONFINITE;
 }
@@ -54,7 +76,7 @@ shape_dims(const double *v, struct td_summary *s)
 	s->ndims = TD_MIN(s->rank, 6);
 	s->dims_truncated = s->rank > 6;
 	for (i = 0; i < s->ndims; i++)
-		s->dims[i] = (int64_t)v[4 + i];
+		s->dims[i] = d2i(v[4 + i]);
 	s->known |= SUM_SHAPE;
 }
 
@@ -72,28 +94,28 @@ tf2_summary_from_vector(int mode, const double *v, long n, struct td_summary *s)
 	case MODE_CONCISE_HEALTH:
 		if (n != 5)
 			return false;
-		s->elements = (int64_t)v[1];
+		s->elements = d2i(v[1]);
 		s->known = SUM_ELEMENTS;
 		set_counts(s, v[2], v[3], v[4]);
 		break;
 	case MODE_FULL_HEALTH:
 		if (n != 11)
 			return false;
-		s->dtype = tf_dtype_to_td((int)v[2]);
-		s->rank = (int)v[3];
-		s->elements = (int64_t)v[4];
-		s->negative = (int64_t)v[8];
-		s->zero = (int64_t)v[9];
-		s->positive = (int64_t)v[10];
+		s->dtype = tf_dtype_to_td(d2int(v[2]));
+		s->rank = d2int(v[3]);
+		s->elements = d2i(v[4]);
+		s->negative = d2i(v[8]);
+		s->zero = d2i(v[9]);
+		s->positive = d2i(v[10]);
 		s->known = SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
 		set_counts(s, v[5], v[6], v[7]);
 		break;
 	case MODE_SHAPE:
 		if (n != 10)
 			return false;
-		s->dtype = tf_dtype_to_td((int)v[1]);
-		s->rank = (int)v[2];
-		s->elements = (int64_t)v[3];
+		s->dtype = tf_dtype_to_td(d2int(v[1]));
+		s->rank = d2int(v[2]);
+		s->elements = d2i(v[3]);
 		s->known = SUM_DTYPE | SUM_RANK | SUM_ELEMENTS;
 		if (s->rank >= 0)
 			shape_dims(v, s);
@@ -101,7 +123,7 @@ tf2_summary_from_vector(int mode, const double *v, long n, struct td_summary *s)
 	default:
 		return n == 0 || mode != MODE_NO_TENSOR;
 	}
-	s->tensor_id = (int64_t)v[0];
+	s->tensor_id = d2i(v[0]);
 	s->known |= SUM_TENSOR_ID;
 	return true;
 }

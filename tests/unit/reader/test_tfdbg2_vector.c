@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "reader/tfdbg2_internal.h"
@@ -123,6 +124,22 @@ test_tfdbg2_wire_vector_reads_double_content(void **state)
 }
 
 static void
+test_tfdbg2_absurd_vector_values_clamped(void **state)
+{
+	double v[11] = { 1e300, -1, 1e30, -1e300, 2.25e184, NAN, -INFINITY, 1e19, 0, 0, 0 };
+	struct td_summary s;
+
+	(void)state;
+	assert_true(tf2_summary_from_vector(FULL, v, 11, &s));
+	assert_int_equal(s.tensor_id, INT64_MAX);
+	assert_int_equal(s.rank, INT32_MIN);
+	assert_int_equal(s.elements, INT64_MAX);
+	assert_int_equal(s.neg_inf, 0);
+	assert_int_equal(s.pos_inf, INT64_MIN);
+	assert_int_equal(s.dtype, DTYPE_OTHER);
+}
+
+static void
 test_tfdbg2_mode_names(void **state)
 {
 	(void)state;
@@ -141,6 +158,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_shape_vector_keeps_last_six_dims),
 		cmocka_unit_test(test_tfdbg2_wrong_vector_length_rejected),
 		cmocka_unit_test(test_tfdbg2_wire_vector_reads_double_content),
+		cmocka_unit_test(test_tfdbg2_absurd_vector_values_clamped),
 		cmocka_unit_test(test_tfdbg2_mode_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
