@@ -3,13 +3,29 @@
  * (run_<us>_<counter> directories) and plain v1 dump roots
  * (_tfdbg_device_* directories directly inside).
  *
- * One run directory is one execution row ("Session.run #<counter>"); each
- * tensor dump file is one trace row of that run, in dump-time order.  Every
- * file gets a file id; a locator is (file id, 0).  This file holds the
- * reader_ops (probe, open, decode, advance, close) and the file tables;
- * the index pass is in tfdbg1_index.c, names in tfdbg1_names.c, file
- * contents in tfdbg1_event.c, partition graphs in tfdbg1_graph.c.
- * v1 dumps hold no source files and no stacks: this reader sends none.
+ * What it sends (shared/formats/tensorflow.md section 8):
+ *   - one execution per run directory, in (<us>, counter) order, labelled
+ *     "Session.run #<counter>" ("Session.run <token>" for the old UUID
+ *     names, "Session.run" for a plain dump root); num_outputs = fetched
+ *     tensors + target ops from the core metadata (0 without it); graph_id
+ *     = the run's partition graph when the run has one device;
+ *   - one graph per (run, device), id "<run dir><device>", e.g.
+ *     "run_1700000000491002_2/job:localhost/replica:0/task:0/device:CPU:0",
+ *     with the partition graph's ops (debugger nodes hidden);
+ *   - one trace per tensor dump file, in dump-time order within its run,
+ *     execution = the run's row, op_type from the partition graph;
+ *   - meta: "format" tfdbg1, "layout" ("session root" / "dump root"),
+ *     "runs", and "tensor_debug_mode" = the debug ops seen, comma-separated
+ *     ("DebugIdentity,DebugNumericSummary,DebugNanCount").  No "host[]":
+ *     v1 dumps name no host (the job name in a device is not one).
+ * Every file gets a file id; a locator is (file id, 0).  v1 dumps hold no
+ * source files and no stacks: this reader sends none.
+ *
+ * This file holds the reader_ops (probe, open, decode, advance, close) and
+ * the file tables; the index pass is in tfdbg1_index.c, directory listing in
+ * tfdbg1_scan.c, names in tfdbg1_names.c, the core metadata JSON in
+ * tfdbg1_meta.c, file contents in tfdbg1_event.c and tfdbg1_tensor.c,
+ * partition graphs in tfdbg1_graph.c.
  */
 #include "tfdbg1.h"
 

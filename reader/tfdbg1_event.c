@@ -35,7 +35,8 @@ tfdbg1_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_
 
 	*data = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put in a dump must not hang the reader */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;

@@ -340,6 +340,25 @@ test_tfdbg1_dirs_uninitialized_dump_is_not_an_alert(void **state)
 	rec_free(&rec);
 }
 
+static void
+test_tfdbg1_dirs_fifo_is_skipped_without_blocking(void **state)
+{
+	const char *root = *state;
+	struct reader *r;
+	struct rec rec;
+	char *fifo;
+
+	write_dump(root, CPU0 "/a_0_DebugIdentity_10", 1, true);
+	fifo = xasprintf("%s/%s/f_0_DebugIdentity_20", root, CPU0);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	r = index_dir(root, &rec);
+	assert_int_equal(rec.ntraces, 1);
+	assert_string_equal(rec.traces[0].op_name, "a");
+	tfdbg1_reader_ops.close(r);
+	rec_free(&rec);
+	free(fifo);
+}
+
 int
 main(void)
 {
@@ -357,6 +376,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_follow_mode_indexes_new_runs_only,
 						tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_uninitialized_dump_is_not_an_alert,
+						tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_fifo_is_skipped_without_blocking,
 						tree_setup, tree_teardown),
 	};
 
