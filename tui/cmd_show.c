@@ -143,8 +143,12 @@ cmd_text_summary(struct strbuf *sb, const struct td_summary *s)
 	}
 	if (s->known & SUM_MEAN)
 		text_real(sb, s, "mean", s->mean);
-	if (sb->len == start)
+	if (sb->len == start) {
 		strbuf_adds(sb, "(no summary)");
+	} else if (sb->buf[start] == ' ') {
+		memmove(sb->buf + start, sb->buf + start + 1, sb->len - start);
+		sb->len--;
+	}
 }
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -302,7 +306,7 @@ cmd_text_op(struct cmd_env *env, uint32_t op)
 
 	if (!model_op_get(env->m, op, &o))
 		return;
-	gname = o.graph_name ? o.graph_name : "";
+	gname = o.graph_name && o.graph_id && strcmp(o.graph_name, o.graph_id) != 0 ? o.graph_name : "";
 	strbuf_addf(out, "op        %s\ntype      %s\ngraph     %s%s%s%s\ndevice    %s\n",
 		    o.name, cmd_txt(o.type), cmd_txt(o.graph_id),
 		    *gname ? " (" : "", gname, *gname ? ")" : "", cmd_txt(o.device));
