@@ -718,6 +718,70 @@ test_tfdbg2_two_hosts_merged(void **state)
 	remove_dump(dir);
 }
 
+/* A host that starts writing after the first pass is picked up by the next. */
+static void
+test_tfdbg2_new_host_found_on_next_pass(void **state)
+{
+	char *dir = copy_dump(FIX "/mnist_nan");
+	struct record_sink rs2;
+	struct reader_sink sink2;
+	struct indexed ix;
+	int k;
+
+	(void)state;
+	index_dir(dir, &ix);
+	for (k = 0; k < 6; k++) {
+		static const char *const suf[] = { "metadata", "source_files", "stack_frames", "graphs",
+						   "execution", "graph_execution_traces" };
+		char *from = file_in(dir, suf[k]), to[1024];
+		unsigned char *buf;
+		size_t len;
+
+		snprintf(to, sizeof to, "%s/tfdbg_events.1586979400.late-host.%s", dir, suf[k]);
+		buf = slurp(from, &len);
+		spit(to, buf, len, "wb");
+		free(buf);
+		free(from);
+	}
+	record_sink_init(&rs2, &sink2);
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
+	assert_string_equal(record_sink_meta(&rs2, "host[]", 0), "late-host");
+	assert_null(record_sink_meta(&rs2, "host[]", 1));
+	assert_int_equal(rs2.ntraces, 680);
+	assert_int_equal(rs2.nexecutions, 224);
+	assert_int_equal(rs2.nfiles, 6);
+	assert_int_equal(rs2.nproblems, 0);
+	assert_int_equal(rs2.sources[0].id, ix.rs.nsources);   /* ids continue */
+	assert_string_equal(rs2.traces[88].op_name, "Log");
+	record_sink_done(&rs2);
+	index_done(&ix);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_decode_execution_details(void **state)
+{
+	struct indexed ix;
+	struct reader_detail d;
+	size_t i, with_devices = 0;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	for (i = 0; i < ix.rs.nexecutions; i++) {
+		assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[i].loc, &d), TD_OK);
+		assert_string_equal(d.mode, "FULL_HEALTH");
+		assert_true(d.nframes > 0);
+		assert_true(d.noutputs >= ix.rs.executions[i].num_outputs);
+		assert_non_null(strstr(d.text, "op type: "));
+		if (strstr(d.text, "output devices: /job:"))
+			with_devices++;
+		reader_detail_done(&d);
+	}
+	assert_true(with_devices > 0);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.traces[0].loc, &d), TD_ERR_ARGS);
+	index_done(&ix);
+}
+
 /* A metadata record with another run id makes the directory a mix of runs. */
 static void
 test_tfdbg2_mixed_run_ids_refused(void **state)
@@ -781,6 +845,8 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_missing_file_reported_rest_read),
 		cmocka_unit_test(test_tfdbg2_appended_records_indexed_once),
 		cmocka_unit_test(test_tfdbg2_two_hosts_merged),
+		cmocka_unit_test(test_tfdbg2_new_host_found_on_next_pass),
+		cmocka_unit_test(test_tfdbg2_decode_execution_details),
 		cmocka_unit_test(test_tfdbg2_mixed_run_ids_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
