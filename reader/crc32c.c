@@ -151,6 +151,8 @@ crc32c_update(uint32_t crc, const void *buf, size_t len)
 {
 	uint32_t c = ~crc;
 
+	if (__atomic_load_n(&have_hw, __ATOMIC_RELAXED) == 1 && !force_table)
+		return ~crc_hw(c, buf, len);    /* the common case, checked once */
 	if (!force_table && detect_hw())
 		c = crc_hw(c, buf, len);
 	else

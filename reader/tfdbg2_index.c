@@ -504,10 +504,25 @@ output_summary(struct pass *ps, int mode, const uint8_t *tp, size_t len, struct 
 }
 
 static void
+clear_str(struct strbuf *sb)
+{
+	if (sb->buf)
+		sb->buf[0] = '\0';
+	sb->len = 0;
+}
+
+/* Copies a LEN field into a reusable NUL-terminated buffer (no strbuf
+ * bookkeeping on the hot path: it grows only for a longer string). */
+static void
 copy_str(struct strbuf *sb, const struct pbwire_field *f)
 {
-	strbuf_reset(sb);
-	strbuf_add(sb, (const char *)f->data, f->len);
+	if (f->len + 1 > sb->cap) {
+		sb->cap = f->len + 64;
+		sb->buf = xrealloc(sb->buf, sb->cap);
+	}
+	memcpy(sb->buf, f->data, f->len);
+	sb->buf[f->len] = '\0';
+	sb->len = f->len;
 }
 
 /* The payload of field num (LEN) of a DebugEvent and its wall_time. */
@@ -552,8 +567,8 @@ on_trace_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const st
 	t.execution = -1;
 	if (!event_payload(ps, rec, 10, &ev, &t.wall_time))
 		return false;
-	strbuf_reset(&ps->a);
-	strbuf_reset(&ps->b);
+	clear_str(&ps->a);
+	clear_str(&ps->b);
 	pbwire_init_field(&r, &ev);
 	while (pbwire_next(&r, &fl)) {
 		if (fl.num == 1 && fl.type == PBWIRE_LEN)
@@ -615,8 +630,8 @@ on_execution_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, cons
 
 	if (!event_payload(ps, rec, 9, &ev, &e.wall_time))
 		return false;
-	strbuf_reset(&ps->a);
-	strbuf_reset(&ps->b);
+	clear_str(&ps->a);
+	clear_str(&ps->b);
 	pbwire_init_field(&r, &ev);
 	while (pbwire_next(&r, &fl)) {
 		if (fl.num == 1 && fl.type == PBWIRE_LEN)

@@ -12,21 +12,23 @@
 /* Bytes read ahead per refill of the cursor window. */
 #define TFRECORD_CHUNK ((size_t)4 << 20)
 
-static uint64_t
+/* Little-endian loads (x86 and arm64 hosts are little-endian). */
+static inline uint64_t
 get_u64le(const unsigned char *p)
 {
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
+	memcpy(&v, p, sizeof(v));
 	return v;
 }
 
-static uint32_t
+static inline uint32_t
 get_u32le(const unsigned char *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
 static bool
@@ -158,8 +160,9 @@ tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec)
 	const unsigned char *p;
 	uint64_t avail, len;
 
-	memset(rec, 0, sizeof(*rec));
 	rec->offset = rec->next = c->off;
+	rec->length = 0;
+	rec->data = NULL;
 	rec->stopped = c->stopped;
 	if (c->stopped || c->off >= c->size)
 		return TFRECORD_END;
