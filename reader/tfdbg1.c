@@ -92,8 +92,8 @@ probe(const char *dir)
 }
 
 static enum td_status
-open_reader(const char *dir, const struct reader_options *opt, struct reader **out,
-	    char *err, size_t errlen)
+open_reader(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
+	    size_t errlen)
 {
 	struct reader *r;
 	struct stat st;
@@ -133,6 +133,7 @@ close_reader(struct reader *r)
 		free(r->devices[i]);
 	for (i = 0; i < r->ndebug_ops; i++)
 		free(r->debug_ops[i]);
+	tfdbg1_live_done(&r->live);
 	for (i = 0; i < r->nseen; i++)
 		free(r->seen[i]);
 	free(r->seen);
@@ -234,7 +235,7 @@ add_time_line(struct strbuf *sb, const char *label, uint64_t us)
 static char *
 trace_text(const struct dump_ref *ref, const struct tfdbg1_datum *d)
 {
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 
 	strbuf_addf(&sb, "debug op: %s\n", ref->debug_op);
 	strbuf_addf(&sb, "watch key: %s:%u:%s\n", ref->node, ref->slot, ref->debug_op);
@@ -335,12 +336,9 @@ decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
 {
 	memset(out, 0, sizeof(*out));
 	switch (kind) {
-	case READER_TRACE:
-		return decode_trace(r, loc, out);
-	case READER_EXECUTION:
-		return decode_execution(r, loc, out);
-	case READER_SOURCE:
-		break;
+	case READER_TRACE: return decode_trace(r, loc, out);
+	case READER_EXECUTION: return decode_execution(r, loc, out);
+	case READER_SOURCE: break;
 	}
 	return TD_ERR_UNSUPPORTED;
 }

@@ -201,6 +201,24 @@ struct tfdbg1_run {
 	double wall_time;           /* seconds */
 };
 
+/* The last run indexed, kept so that a later pass (follow mode) can add the
+ * dumps written into it since (tfdbg1_index.c). */
+struct tfdbg1_live_dev {
+	char *name, *graph_id;
+	uint32_t dev_id;            /* reader.devices index */
+	struct tfdbg1_graph graph;  /* its partition graph, for op types */
+};
+struct tfdbg1_live {
+	bool valid;
+	uint32_t run;
+	char *dir, *path;
+	struct tfdbg1_live_dev *devs;
+	size_t ndevs, devcap;
+	char **paths;               /* files sent or reported, sorted */
+	size_t npaths, pathcap;
+};
+void tfdbg1_live_done(struct tfdbg1_live *l);
+
 struct reader {
 	char *root;
 	bool session;               /* run_* directories below root */
@@ -217,6 +235,7 @@ struct reader {
 	size_t ndebug_ops, opcap;
 	char **seen;                /* run directories already looked at */
 	size_t nseen, seencap;
+	struct tfdbg1_live live;
 	bool sent_format;
 };
 
@@ -261,8 +280,39 @@ struct tfdbg1_scan {
 void tfdbg1_scan_root(const char *path, const char *dir, struct tfdbg1_scan *out);
 void tfdbg1_scan_done(struct tfdbg1_scan *s);
 
-/* The index pass (tfdbg1_index.c): indexes run directories not seen yet. */
+/* The index pass (tfdbg1_index.c): dumps new in the last run, then the run
+ * directories not seen yet. */
 enum td_status tfdbg1_index(struct reader *r, const struct reader_sink *sink);
+
+/* ---- sending records (tfdbg1_emit.c) ----------------------------------- */
+
+struct tfdbg1_pass {
+	struct reader *r;
+	const struct reader_sink *sink;
+	uint64_t done, total;       /* bytes, for on_progress */
+};
+void tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file,
+		    const char *path, const char *what, const char *detail);
+void tfdbg1_progress(struct tfdbg1_pass *p, uint64_t bytes);
+/* Adds a file to the table, announces it with on_file; returns its id. */
+uint32_t tfdbg1_announce_path(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role,
+			      uint32_t run, uint64_t size);
+/* The device's on_device id, announcing it the first time. */
+uint32_t tfdbg1_device_id(struct tfdbg1_pass *p, const char *name);
+/* Core metadata files of a run into text; returns the number of fetches
+ * (output tensors + target ops) of the first one, 0 without any. */
+uint32_t tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
+			  struct strbuf *text);
+/* A fetch or feed info file (path may be NULL) as "label: message" in text. */
+void tfdbg1_read_info(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role,
+		      uint32_t run, const char *label, struct strbuf *text);
+/* Announces the (run, device) graph and its ops; *g gets the decoded
+ * partition graph (empty without one). */
+void tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg1_scan_dev *dev,
+		       uint32_t run, struct tfdbg1_graph *g);
+/* Sends one dump as a trace of run (taking sd's path and name). */
+void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
+		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev);
 /* Adds a file to the table under the lock; returns its id. */
 uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f);
 /* The graph id of a run's device partition: "<run dir><device>". */

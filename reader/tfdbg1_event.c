@@ -69,7 +69,7 @@ tfdbg1_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_
 			return TD_ERR_IO;
 		}
 		if (n == 0)
-			break;          /* the file shrank: use what is there */
+			break; /* the file shrank: use what is there */
 		got += (size_t)n;
 	}
 	close(fd);
@@ -79,8 +79,8 @@ tfdbg1_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_
 }
 
 enum td_status
-tfdbg1_log_message(const uint8_t *data, size_t len, char **message, double *wall_time_us,
-		   char *err, size_t errlen)
+tfdbg1_log_message(const uint8_t *data, size_t len, char **message, double *wall_time_us, char *err,
+		   size_t errlen)
 {
 	Tensorflow__Event *ev = tensorflow__event__unpack(NULL, len, data);
 
@@ -121,8 +121,8 @@ numeric_counts(struct td_summary *s, int64_t nan, int64_t ninf, int64_t neg, int
 	s->positive = pos;
 	s->pos_inf = pinf;
 	s->has_inf_or_nan = nan + ninf + pinf > 0;
-	s->known |= SUM_NAN | SUM_NEG_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE |
-		    SUM_POS_INF | SUM_NONFINITE;
+	s->known |= SUM_NAN | SUM_NEG_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_POS_INF |
+		    SUM_NONFINITE;
 }
 
 /* min, max and mean are over finite values; with none the vector holds
@@ -155,8 +155,8 @@ numeric_shape(struct td_summary *s, const double *v, size_t rank)
 const char *
 tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out)
 {
-	bool current = n >= 14 && isfinite(v[13]) && v[13] >= 0 && v[13] <= 64 &&
-		       n == 14 + (size_t)v[13];
+	bool current =
+		n >= 14 && isfinite(v[13]) && v[13] >= 0 && v[13] <= 64 && n == 14 + (size_t)v[13];
 
 	memset(out, 0, sizeof(*out));
 	if (!current && n != 12)
@@ -166,17 +166,18 @@ tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out)
 	if (v[0] == 0) {
 		/* is_initialized == 0: nothing else in the vector is a value */
 		out->known |= SUM_UNINITIALIZED;
-		return current ? "DebugNumericSummary (14 + rank)" : "DebugNumericSummary (12, old)";
+		return current ? "DebugNumericSummary (14 + rank)"
+			       : "DebugNumericSummary (12, old)";
 	}
 	out->elements = count_of(v[1]);
 	out->known |= SUM_ELEMENTS;
 	if (current) {
-		numeric_counts(out, count_of(v[2]), count_of(v[3]), count_of(v[4]),
-			       count_of(v[5]), count_of(v[6]), count_of(v[7]));
+		numeric_counts(out, count_of(v[2]), count_of(v[3]), count_of(v[4]), count_of(v[5]),
+			       count_of(v[6]), count_of(v[7]));
 	} else {
 		/* old layout: NaN sits at index 7 (section 8.9) */
-		numeric_counts(out, count_of(v[7]), count_of(v[2]), count_of(v[3]),
-			       count_of(v[4]), count_of(v[5]), count_of(v[6]));
+		numeric_counts(out, count_of(v[7]), count_of(v[2]), count_of(v[3]), count_of(v[4]),
+			       count_of(v[5]), count_of(v[6]));
 	}
 	numeric_moments(out, v[8], v[9], v[10]);
 	return current ? "DebugNumericSummary (14 + rank)" : "DebugNumericSummary (12, old)";
@@ -207,7 +208,7 @@ proto_shape(const Tensorflow__TensorProto *tp, struct td_summary *s)
 		if (i >= first)
 			s->dims[i - first] = d;
 		if (d < 0 || (d && n > INT64_MAX / d))
-			return;     /* unknown size: no element count */
+			return; /* unknown size: no element count */
 		n *= d;
 	}
 	s->elements = n;
@@ -280,8 +281,8 @@ copy_value_strings(struct tfdbg1_datum *d, const Tensorflow__Summary__Value *v)
 }
 
 enum td_status
-tfdbg1_datum_decode(const uint8_t *data, size_t len, const char *debug_op,
-		    struct tfdbg1_datum *out, char *err, size_t errlen)
+tfdbg1_datum_decode(const uint8_t *data, size_t len, const char *debug_op, struct tfdbg1_datum *out,
+		    char *err, size_t errlen)
 {
 	Tensorflow__Event *ev;
 	const Tensorflow__Summary__Value *v;

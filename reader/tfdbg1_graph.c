@@ -96,8 +96,8 @@ first_data_input(const Tensorflow__NodeDef *nd)
  * index (or -1 if not in the graph) and slot, and the producer's name in
  * *name / *name_len (pointing into the GraphDef's strings). */
 static int64_t
-resolve_input(const struct name_index *ix, const char *input, const char **name,
-	      size_t *name_len, uint32_t *slot)
+resolve_input(const struct name_index *ix, const char *input, const char **name, size_t *name_len,
+	      uint32_t *slot)
 {
 	int64_t at = -1;
 	int hops;
@@ -222,8 +222,8 @@ graph_build(struct tfdbg1_graph *g, const Tensorflow__GraphDef *gd)
 }
 
 enum td_status
-tfdbg1_graph_decode(const uint8_t *data, size_t len, struct tfdbg1_graph *out,
-		    char *err, size_t errlen)
+tfdbg1_graph_decode(const uint8_t *data, size_t len, struct tfdbg1_graph *out, char *err,
+		    size_t errlen)
 {
 	Tensorflow__Event *ev;
 	Tensorflow__GraphDef *gd;

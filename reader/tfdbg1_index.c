@@ -4,16 +4,10 @@
  * Finds the run directories not indexed yet (a plain dump root is one run),
  * sorts them by (<us>, counter) and, per run, sends: the run's files, its
  * devices and partition graphs with their ops, the run as one execution,
- * then one trace per tensor dump in dump-time order.  Listing reads names;
- * the trace summaries need the values, so every dump file is read once here
- * (v1 dumps are one small file per tensor).  Bad files are reported and
- * skipped; a dump whose name parses but whose content does not still gets
- * its row, with an empty summary (decode() then reports it corrupt).
- *
- * Alert rows: a trace's summary describes the *watched* tensor, whatever
- * the debug op: a DebugIdentity value with NaN/Inf, a DebugNumericSummary
- * with NaN/Inf counts and a DebugNanCount above zero all prove a bad tensor,
- * so each is an alert row.  The same tensor watched by two ops is two rows.
+ * then one trace per tensor dump in dump-time order (tfdbg1_emit.c sends
+ * the records).  A later pass (follow mode) first picks up dumps written
+ * since into the last run, which keeps each run's rows together, then the
+ * new runs.
  */
 #include "tfdbg1.h"
 
@@ -22,258 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Per-pass state: the sink and progress counters. */
-struct pass {
-	struct reader *r;
-	const struct reader_sink *sink;
-	uint64_t done, total;
-};
-
-static void
-problem(struct pass *p, enum reader_problem_kind kind, int64_t file, const char *path,
-	const char *what, const char *detail)
-{
-	struct reader_problem pr = { kind, file, path, 0, -1, what, detail };
-
-	if (p->sink->on_problem)
-		p->sink->on_problem(p->sink->ctx, &pr);
-}
-
-static void
-progress(struct pass *p, uint64_t bytes)
-{
-	p->done += bytes;
-	if (p->sink->on_progress)
-		p->sink->on_progress(p->sink->ctx, p->done, p->total);
-}
-
-static const char *
-role_name(enum tfdbg1_role role)
-{
-	switch (role) {
-	case TFDBG1_RUN: return "run";
-	case TFDBG1_DUMP: return "tensor_dump";
-	case TFDBG1_GRAPH: return "partition_graph";
-	case TFDBG1_CORE: return "core_metadata";
-	case TFDBG1_FETCHES: return "fetches_info";
-	case TFDBG1_FEEDS: return "feed_keys_info";
-	case TFDBG1_UNPARSED: return "unparsed";
-	}
-	return "other";
-}
-
-/* Adds f (taking its strings) and announces it; returns its id. */
-static uint32_t
-announce_file(struct pass *p, struct tfdbg1_file *f, uint64_t size)
-{
-	uint32_t id;
-	struct reader_file rf;
-
-	f->row = -1;
-	id = tfdbg1_add_file(p->r, f);
-	rf.id = id;
-	rf.path = f->path;
-	rf.size = size;
-	rf.host = NULL;
-	rf.role = role_name(f->role);
-	if (p->sink->on_file)
-		p->sink->on_file(p->sink->ctx, &rf);
-	return id;
-}
-
-static uint32_t
-announce_path(struct pass *p, const char *path, enum tfdbg1_role role, uint32_t run,
-	      uint64_t size)
-{
-	struct tfdbg1_file f = {0};
-
-	f.path = xstrdup(path);
-	f.role = role;
-	f.run = run;
-	return announce_file(p, &f, size);
-}
-
-static uint32_t
-device_id(struct pass *p, const char *name)
-{
-	struct reader *r = p->r;
-	struct reader_device d;
-	size_t i;
-
-	for (i = 0; i < r->ndevices; i++)
-		if (!strcmp(r->devices[i], name))
-			return (uint32_t)i;
-	pthread_mutex_lock(&r->lock);
-	TD_GROW(r->devices, r->devcap, r->ndevices + 1);
-	r->devices[r->ndevices++] = xstrdup(name);
-	pthread_mutex_unlock(&r->lock);
-	d.id = (int32_t)i;
-	d.name = name;
-	d.host = NULL;
-	if (p->sink->on_device)
-		p->sink->on_device(p->sink->ctx, &d);
-	return (uint32_t)i;
-}
-
-static void
-note_debug_op(struct reader *r, const char *op)
-{
-	size_t i;
-
-	for (i = 0; i < r->ndebug_ops; i++)
-		if (!strcmp(r->debug_ops[i], op))
-			return;
-	TD_GROW(r->debug_ops, r->opcap, r->ndebug_ops + 1);
-	r->debug_ops[r->ndebug_ops++] = xstrdup(op);
-}
-
-/* ---- metadata files ------------------------------------------------- */
-
-/* Reads a log-message file; NULL (reported) when it does not decode. */
-static char *
-read_message(struct pass *p, const char *path, enum tfdbg1_role role, uint32_t run)
-{
-	uint8_t *data;
-	size_t len;
-	char err[256], *msg = NULL;
-	enum td_status st;
-	uint32_t id;
-
-	st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
-	id = announce_path(p, path, role, run, st == TD_OK ? len : 0);
-	if (st != TD_OK) {
-		problem(p, PROBLEM_UNREADABLE, id, path, role_name(role), err);
-		return NULL;
-	}
-	progress(p, len);
-	if (tfdbg1_log_message(data, len, &msg, NULL, err, sizeof(err)) != TD_OK)
-		problem(p, PROBLEM_DECODE_ERROR, id, path, role_name(role), err);
-	free(data);
-	return msg;
-}
-
-static void
-add_list_line(struct strbuf *sb, const char *label, char **items, size_t n)
-{
-	size_t i;
-
-	strbuf_addf(sb, "%s: ", label);
-	for (i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s", i ? ", " : "", items[i]);
-	strbuf_addc(sb, '\n');
-}
-
-static void
-add_number_line(struct strbuf *sb, const char *label, int64_t v)
-{
-	if (v != INT64_MIN)
-		strbuf_addf(sb, "%s: %" PRId64 "\n", label, v);
-}
-
-/* Core metadata into the run's text; returns the number of fetches
- * (output tensors and target ops) of the first file, 0 if none. */
-static uint32_t
-read_core(struct pass *p, const struct tfdbg1_scan *s, uint32_t run, struct strbuf *text)
-{
-	uint32_t fetches = 0;
-	size_t i;
-
-	for (i = 0; i < s->ncore; i++) {
-		struct tfdbg1_core_meta m;
-		char *json = read_message(p, s->core_paths[i], TFDBG1_CORE, run);
-		const char *base = strrchr(s->core_paths[i], '/');
-
-		if (!json)
-			continue;
-		tfdbg1_core_meta_parse(json, &m);
-		strbuf_addf(text, "core metadata: %s\n", base ? base + 1 : s->core_paths[i]);
-		add_number_line(text, "global step", m.global_step);
-		add_number_line(text, "session run index", m.session_run_index);
-		add_number_line(text, "executor step index", m.executor_step_index);
-		add_list_line(text, "input names", m.input_names, m.ninputs);
-		add_list_line(text, "output names", m.output_names, m.noutputs);
-		add_list_line(text, "target nodes", m.target_nodes, m.ntargets);
-		if (i == 0)
-			fetches = (uint32_t)(m.noutputs + m.ntargets);
-		tfdbg1_core_meta_done(&m);
-		free(json);
-	}
-	return fetches;
-}
-
-static void
-read_info(struct pass *p, const char *path, enum tfdbg1_role role, uint32_t run,
-	  const char *label, struct strbuf *text)
-{
-	char *msg;
-
-	if (!path)
-		return;
-	msg = read_message(p, path, role, run);
-	if (msg)
-		strbuf_addf(text, "%s: %s\n", label, msg);
-	free(msg);
-}
-
-/* ---- graphs ----------------------------------------------------------- */
-
-static void
-send_ops(struct pass *p, const struct tfdbg1_graph *g, const char *graph_id, const char *dev)
-{
-	size_t i;
-
-	if (!p->sink->on_op)
-		return;
-	for (i = 0; i < g->nnodes; i++) {
-		const struct tfdbg1_graph_node *n = &g->nodes[i];
-		struct reader_op op = {0};
-
-		op.graph_id = graph_id;
-		op.op_name = n->name;
-		op.op_type = n->op;
-		op.device = n->device[0] ? n->device : dev;
-		op.inputs = (const char *const *)n->inputs;
-		op.ninputs = n->ninputs;
-		op.num_outputs = n->num_outputs;
-		op.wall_time = g->wall_time_us / 1e6;
-		p->sink->on_op(p->sink->ctx, &op);
-	}
-}
-
-/* Announces the partition of one device in a run and decodes its graph
- * into *g (left empty when there is none or it does not decode). */
-static void
-send_graph(struct pass *p, const struct tfdbg1_scan *s, const struct tfdbg1_scan_dev *dev,
-	   uint32_t run, struct tfdbg1_graph *g)
-{
-	char *graph_id = tfdbg1_graph_id(s->dir, dev->name);
-	struct reader_graph rg = { graph_id, graph_id, "", NULL };
-	uint8_t *data;
-	size_t len;
-	char err[256];
-	uint32_t id;
-
-	memset(g, 0, sizeof(*g));
-	device_id(p, dev->name);
-	if (p->sink->on_graph)
-		p->sink->on_graph(p->sink->ctx, &rg);
-	if (dev->graph_path) {
-		id = announce_path(p, dev->graph_path, TFDBG1_GRAPH, run, dev->graph_size);
-		if (tfdbg1_read_file(dev->graph_path, &data, &len, err, sizeof(err)) != TD_OK) {
-			problem(p, PROBLEM_UNREADABLE, id, dev->graph_path, "partition graph", err);
-		} else {
-			progress(p, len);
-			if (tfdbg1_graph_decode(data, len, g, err, sizeof(err)) != TD_OK)
-				problem(p, PROBLEM_DECODE_ERROR, id, dev->graph_path,
-					"partition graph", err);
-			else
-				send_ops(p, g, graph_id, dev->name);
-			free(data);
-		}
-	}
-	free(graph_id);
-}
 
 /* ---- runs and dumps ------------------------------------------------- */
 
@@ -290,10 +32,10 @@ run_label(const struct tfdbg1_scan *s)
 /* Adds the run to the table and announces its directory; returns its
  * execution row. */
 static uint32_t
-add_run(struct pass *p, const struct tfdbg1_scan *s)
+add_run(struct tfdbg1_pass *p, const struct tfdbg1_scan *s)
 {
 	struct reader *r = p->r;
-	struct tfdbg1_run run = {0};
+	struct tfdbg1_run run = { 0 };
 	uint32_t idx, file;
 
 	run.dir = xstrdup(s->dir);
@@ -310,7 +52,7 @@ add_run(struct pass *p, const struct tfdbg1_scan *s)
 	idx = (uint32_t)r->nruns;
 	r->runs[r->nruns++] = run;
 	pthread_mutex_unlock(&r->lock);
-	file = announce_path(p, s->path, TFDBG1_RUN, idx, 0);
+	file = tfdbg1_announce_path(p, s->path, TFDBG1_RUN, idx, 0);
 	pthread_mutex_lock(&r->lock);
 	r->runs[idx].file = file;
 	pthread_mutex_unlock(&r->lock);
@@ -331,68 +73,12 @@ run_text_head(const struct tfdbg1_scan *s, struct strbuf *text)
 	for (i = 0; i < s->ndevs; i++)
 		strbuf_addf(text, "device: %s%s\n", s->devs[i].name[0] ? s->devs[i].name : "(none)",
 			    s->devs[i].graph_path ? "" : " (no partition graph)");
-	strbuf_addf(text, "tensor dumps: %zu\n", s->ndumps);
-}
-
-/* The summary a trace row carries: DebugIdentity numbers are summarised in
- * place (no unpacking); everything else goes through the full decode. */
-static void
-read_summary(struct pass *p, const struct tfdbg1_file *f, struct reader_trace *t)
-{
-	struct tfdbg1_datum d;
-	uint8_t *data;
-	size_t len;
-	char err[256];
-
-	if (tfdbg1_read_file(f->path, &data, &len, err, sizeof(err)) != TD_OK) {
-		problem(p, PROBLEM_UNREADABLE, t->loc.file, f->path, "tensor dump", err);
-		return;
-	}
-	progress(p, len);
-	if (!tfdbg1_fast_summary(data, len, f->name.debug_op, &t->summary)) {
-		if (tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err, sizeof(err)) == TD_OK)
-			t->summary = d.summary;
-		else
-			problem(p, PROBLEM_DECODE_ERROR, t->loc.file, f->path, "tensor dump", err);
-		tfdbg1_datum_done(&d);
-	}
-	free(data);
 }
 
 static void
-send_trace(struct pass *p, struct tfdbg1_scan_dump *sd, uint32_t run, const char *graph_id,
-	   const struct tfdbg1_graph *g, uint32_t dev)
+send_execution(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run, uint32_t fetches)
 {
-	struct tfdbg1_file f = {0};
-	const struct tfdbg1_graph_node *node;
-	struct reader_trace t = {0};
-
-	f.path = sd->path;
-	f.name = sd->name;
-	sd->path = NULL;
-	memset(&sd->name, 0, sizeof(sd->name));
-	f.role = TFDBG1_DUMP;
-	f.run = run;
-	f.device = dev;
-	node = tfdbg1_graph_find(g, f.name.node);
-	f.op_type = node ? xstrdup(node->op) : NULL;
-	note_debug_op(p->r, f.name.debug_op);
-	t.loc.file = announce_file(p, &f, sd->size);
-	t.graph_id = graph_id;
-	t.op_name = f.name.node;
-	t.op_type = f.op_type;
-	t.slot = f.name.slot;
-	t.execution = run;
-	t.wall_time = (double)f.name.timestamp / 1e6;
-	read_summary(p, &f, &t);
-	if (p->sink->on_trace)
-		p->sink->on_trace(p->sink->ctx, &t);
-}
-
-static void
-send_execution(struct pass *p, const struct tfdbg1_scan *s, uint32_t run, uint32_t fetches)
-{
-	struct reader_execution e = {0};
+	struct reader_execution e = { 0 };
 	char *graph_id = s->ndevs == 1 ? tfdbg1_graph_id(s->dir, s->devs[0].name) : NULL;
 
 	pthread_mutex_lock(&p->r->lock);
@@ -407,56 +93,171 @@ send_execution(struct pass *p, const struct tfdbg1_scan *s, uint32_t run, uint32
 	free(graph_id);
 }
 
-static void
-report_scan_problems(struct pass *p, const struct tfdbg1_scan *s, uint32_t run)
+/* ---- the live run: the last one, which may still be growing ---------- */
+
+static int
+cmp_str(const void *a, const void *b)
 {
-	size_t i;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	for (i = 0; i < s->nunreadable; i++)
-		problem(p, PROBLEM_UNREADABLE, -1, s->unreadable[i], "directory",
-			"cannot list the directory");
-	for (i = 0; i < s->nunparsed; i++) {
-		uint32_t id = announce_path(p, s->unparsed[i], TFDBG1_UNPARSED, run, 0);
+static bool
+live_has(const struct tfdbg1_live *l, const char *path)
+{
+	return l->npaths && bsearch(&path, l->paths, l->npaths, sizeof(char *), cmp_str);
+}
 
-		problem(p, PROBLEM_UNPARSED_NAME, id, s->unparsed[i], "tensor dump",
-			"expected <node>_<slot>_<debug_op>_<timestamp>[-<n>]");
-	}
+/* Notes path as sent; live_sort() restores the order after a batch. */
+static void
+live_note(struct tfdbg1_live *l, const char *path)
+{
+	TD_GROW(l->paths, l->pathcap, l->npaths + 1);
+	l->paths[l->npaths++] = xstrdup(path);
 }
 
 static void
-index_run(struct pass *p, struct tfdbg1_scan *s)
+live_sort(struct tfdbg1_live *l)
 {
-	struct strbuf text = {0};
-	struct tfdbg1_graph *graphs = xcalloc(s->ndevs + 1, sizeof(*graphs));
-	char **graph_ids = xcalloc(s->ndevs + 1, sizeof(*graph_ids));
-	uint32_t *dev_ids = xcalloc(s->ndevs + 1, sizeof(*dev_ids));
-	uint32_t run = add_run(p, s), fetches;
+	if (l->npaths > 1)
+		qsort(l->paths, l->npaths, sizeof(char *), cmp_str);
+}
+
+void
+tfdbg1_live_done(struct tfdbg1_live *l)
+{
 	size_t i;
 
+	for (i = 0; i < l->ndevs; i++) {
+		free(l->devs[i].name);
+		free(l->devs[i].graph_id);
+		tfdbg1_graph_done(&l->devs[i].graph);
+	}
+	for (i = 0; i < l->npaths; i++)
+		free(l->paths[i]);
+	free(l->devs);
+	free(l->paths);
+	free(l->dir);
+	free(l->path);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The live device called name, announcing it (and its partition graph)
+ * the first time. */
+static struct tfdbg1_live_dev *
+live_dev(struct tfdbg1_pass *p, const struct tfdbg1_scan_dev *sd)
+{
+	struct tfdbg1_live *l = &p->r->live;
+	struct tfdbg1_live_dev *d;
+	size_t i;
+
+	for (i = 0; i < l->ndevs; i++)
+		if (!strcmp(l->devs[i].name, sd->name))
+			return &l->devs[i];
+	TD_GROW(l->devs, l->devcap, l->ndevs + 1);
+	d = &l->devs[l->ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->name = xstrdup(sd->name);
+	d->graph_id = tfdbg1_graph_id(l->dir, sd->name);
+	d->dev_id = tfdbg1_device_id(p, sd->name);
+	tfdbg1_send_graph(p, l->dir, sd, l->run, &d->graph);
+	if (sd->graph_path)
+		live_note(l, sd->graph_path);
+	return d;
+}
+
+/* Problems of a scan not reported before. */
+static void
+report_scan_problems(struct tfdbg1_pass *p, const struct tfdbg1_scan *s)
+{
+	struct tfdbg1_live *l = &p->r->live;
+	size_t i;
+
+	for (i = 0; i < s->nunreadable; i++) {
+		if (live_has(l, s->unreadable[i]))
+			continue;
+		tfdbg1_problem(p, PROBLEM_UNREADABLE, -1, s->unreadable[i], "directory",
+			       "cannot list the directory");
+		live_note(l, s->unreadable[i]);
+	}
+	for (i = 0; i < s->nunparsed; i++) {
+		uint32_t id;
+
+		if (live_has(l, s->unparsed[i]))
+			continue;
+		id = tfdbg1_announce_path(p, s->unparsed[i], TFDBG1_UNPARSED, l->run, 0);
+		tfdbg1_problem(p, PROBLEM_UNPARSED_NAME, id, s->unparsed[i], "tensor dump",
+			       "expected <node>_<slot>_<debug_op>_<timestamp>[-<n>]");
+		live_note(l, s->unparsed[i]);
+	}
+}
+
+/* The scan's dumps not sent before, in the scan's (time) order. */
+static void
+send_new_dumps(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
+{
+	struct tfdbg1_live *l = &p->r->live;
+	size_t i, before = l->npaths;
+
+	for (i = 0; i < s->ndumps; i++) {
+		struct tfdbg1_scan_dump *sd = &s->dumps[i];
+		struct tfdbg1_live_dev *d;
+
+		if (before && live_has(l, sd->path))
+			continue;
+		d = live_dev(p, &s->devs[sd->dev]);
+		live_note(l, sd->path);
+		tfdbg1_send_trace(p, sd, l->run, d->graph_id, &d->graph, d->dev_id);
+	}
+	live_sort(l);
+}
+
+static void
+index_run(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
+{
+	struct tfdbg1_live *l = &p->r->live;
+	struct strbuf text = { 0 };
+	uint32_t fetches;
+	size_t i;
+
+	tfdbg1_live_done(l);
+	l->run = add_run(p, s);
+	l->dir = xstrdup(s->dir);
+	l->path = xstrdup(s->path);
 	run_text_head(s, &text);
-	read_info(p, s->fetches_path, TFDBG1_FETCHES, run, "fetches", &text);
-	read_info(p, s->feeds_path, TFDBG1_FEEDS, run, "feed keys", &text);
-	fetches = read_core(p, s, run, &text);
-	for (i = 0; i < s->ndevs; i++) {
-		dev_ids[i] = device_id(p, s->devs[i].name);
-		graph_ids[i] = tfdbg1_graph_id(s->dir, s->devs[i].name);
-		send_graph(p, s, &s->devs[i], run, &graphs[i]);
-	}
-	report_scan_problems(p, s, run);
+	tfdbg1_read_info(p, s->fetches_path, TFDBG1_FETCHES, l->run, "fetches", &text);
+	tfdbg1_read_info(p, s->feeds_path, TFDBG1_FEEDS, l->run, "feed keys", &text);
+	fetches = tfdbg1_read_core(p, s, l->run, &text);
+	for (i = 0; i < s->ndevs; i++)
+		live_dev(p, &s->devs[i]);
+	report_scan_problems(p, s);
+	live_sort(l);
 	pthread_mutex_lock(&p->r->lock);
-	p->r->runs[run].text = strbuf_take(&text);
+	p->r->runs[l->run].text = strbuf_take(&text);
 	pthread_mutex_unlock(&p->r->lock);
-	send_execution(p, s, run, fetches);
-	for (i = 0; i < s->ndumps; i++)
-		send_trace(p, &s->dumps[i], run, graph_ids[s->dumps[i].dev],
-			   &graphs[s->dumps[i].dev], dev_ids[s->dumps[i].dev]);
-	for (i = 0; i < s->ndevs; i++) {
-		tfdbg1_graph_done(&graphs[i]);
-		free(graph_ids[i]);
-	}
-	free(graphs);
-	free(graph_ids);
-	free(dev_ids);
+	send_execution(p, s, l->run, fetches);
+	send_new_dumps(p, s);
+	l->valid = true;
+}
+
+/* Follow mode: dumps written into the last run since it was indexed.  They
+ * go right after that run's rows, before any newer run. */
+static void
+rescan_live(struct tfdbg1_pass *p)
+{
+	struct tfdbg1_live *l = &p->r->live;
+	struct tfdbg1_scan s;
+	size_t i;
+
+	if (!l->valid)
+		return;
+	tfdbg1_scan_root(l->path, l->dir, &s);
+	for (i = 0; i < s.ndumps; i++)
+		if (!live_has(l, s.dumps[i].path))
+			p->total += s.dumps[i].size;
+	report_scan_problems(p, &s);
+	live_sort(l);
+	send_new_dumps(p, &s);
+	tfdbg1_scan_done(&s);
 }
 
 /* ---- the pass ---------------------------------------------------------- */
@@ -501,7 +302,7 @@ base_name(const char *path)
 
 /* The dump roots not indexed yet, scanned and sorted by (us, counter). */
 static enum td_status
-collect(struct pass *p, struct tfdbg1_scan **out, size_t *n)
+collect(struct tfdbg1_pass *p, struct tfdbg1_scan **out, size_t *n)
 {
 	struct reader *r = p->r;
 	size_t cap = 0;
@@ -523,7 +324,8 @@ collect(struct pass *p, struct tfdbg1_scan **out, size_t *n)
 	}
 	d = opendir(r->root);
 	if (!d) {
-		problem(p, PROBLEM_UNREADABLE, -1, r->root, "session root", "cannot list the directory");
+		tfdbg1_problem(p, PROBLEM_UNREADABLE, -1, r->root, "session root",
+			       "cannot list the directory");
 		return TD_ERR_IO;
 	}
 	while ((de = readdir(d))) {
@@ -548,11 +350,12 @@ collect(struct pass *p, struct tfdbg1_scan **out, size_t *n)
 
 /* "tensor_debug_mode": the debug ops seen, the usual three first. */
 static void
-send_debug_ops(struct pass *p)
+send_debug_ops(struct tfdbg1_pass *p)
 {
-	static const char *const known[] = { "DebugIdentity", "DebugNumericSummary", "DebugNanCount" };
+	static const char *const known[] = { "DebugIdentity", "DebugNumericSummary",
+					     "DebugNanCount" };
 	struct reader *r = p->r;
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	size_t i, k;
 
 	for (k = 0; k < TD_ARRAY_SIZE(known); k++)
@@ -574,7 +377,7 @@ send_debug_ops(struct pass *p)
 enum td_status
 tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 {
-	struct pass p = { r, sink, 0, 0 };
+	struct tfdbg1_pass p = { r, sink, 0, 0 };
 	struct tfdbg1_scan *scans;
 	size_t n, i;
 	enum td_status st;
@@ -585,6 +388,7 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 		sink->on_meta(sink->ctx, "layout", r->session ? "session root" : "dump root");
 	}
 	r->sent_format = true;
+	rescan_live(&p);
 	st = collect(&p, &scans, &n);
 	for (i = 0; i < n; i++)
 		p.total += scans[i].bytes;

@@ -30,7 +30,7 @@ skip_ws(struct cursor *c)
 static char *
 read_string(struct cursor *c)
 {
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 
 	skip_ws(c);
 	if (*c->p != '"')

@@ -95,8 +95,8 @@ tfdbg1_parse_dump_name(const char *relpath, struct tfdbg1_dump_name *out)
 	u_slot = u_op ? last_underscore(base, (size_t)(u_op - base)) : NULL;
 	if (!u_slot || u_slot == base || u_op == u_slot + 1 || u_ts == u_op + 1)
 		return false;
-	if (!parse_extended_ts(u_ts + 1, blen - (size_t)(u_ts + 1 - base),
-			       &out->timestamp, &out->collision))
+	if (!parse_extended_ts(u_ts + 1, blen - (size_t)(u_ts + 1 - base), &out->timestamp,
+			       &out->collision))
 		return false;
 	if (!all_digits(u_slot + 1, (size_t)(u_op - u_slot - 1)))
 		return false;
@@ -150,7 +150,7 @@ char *
 tfdbg1_device_decode(const char *name)
 {
 	const size_t plen = strlen(TFDBG1_DEVICE_PREFIX);
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	const char *p, *comma;
 
 	if (strncmp(name, TFDBG1_DEVICE_PREFIX, plen) != 0)
@@ -187,7 +187,8 @@ tfdbg1_parse_run_dir(const char *name, uint64_t *us, const char **token, int64_t
 	*us = digits_value(p, (size_t)(u - p));
 	*token = u + 1;
 	*counter = all_digits(u + 1, tlen) && digits_value(u + 1, tlen) <= INT64_MAX
-		   ? (int64_t)digits_value(u + 1, tlen) : -1;
+			   ? (int64_t)digits_value(u + 1, tlen)
+			   : -1;
 	return true;
 }
 
@@ -206,8 +207,7 @@ tfdbg1_parse_input(const char *input, size_t *node_len, uint32_t *slot)
 	if (n == 0 || input[0] == '^')
 		return false;
 	colon = strrchr(input, ':');
-	if (colon && all_digits(colon + 1, n - (size_t)(colon + 1 - input))
-	    && colon != input) {
+	if (colon && all_digits(colon + 1, n - (size_t)(colon + 1 - input)) && colon != input) {
 		uint64_t v = digits_value(colon + 1, n - (size_t)(colon + 1 - input));
 
 		if (v > UINT32_MAX)

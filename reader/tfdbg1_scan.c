@@ -79,7 +79,7 @@ note_graph(struct tfdbg1_scan_dev *dev, const char *path, const char *name, uint
 static void
 note_dump(struct tfdbg1_scan *s, uint32_t dev, const char *path, const char *rel, uint64_t size)
 {
-	struct tfdbg1_scan_dump d = {0};
+	struct tfdbg1_scan_dump d = { 0 };
 	size_t cap = grown_cap(s->ndumps);
 
 	if (!tfdbg1_parse_dump_name(rel, &d.name)) {
@@ -96,7 +96,7 @@ note_dump(struct tfdbg1_scan *s, uint32_t dev, const char *path, const char *rel
 struct walk {
 	struct tfdbg1_scan *scan;
 	uint32_t dev;
-	bool skip_tfdbg_top;        /* legacy layout: the root's own _tfdbg_ files */
+	bool skip_tfdbg_top; /* legacy layout: the root's own _tfdbg_ files */
 };
 
 static void walk_dir(struct walk *w, const char *path, const char *rel, int depth);

@@ -16,10 +16,9 @@
 static bool
 has_values(const Tensorflow__TensorProto *tp)
 {
-	return tp->tensor_content.len || tp->n_string_val || tp->n_float_val ||
-	       tp->n_double_val || tp->n_int_val || tp->n_int64_val || tp->n_bool_val ||
-	       tp->n_half_val || tp->n_scomplex_val || tp->n_dcomplex_val ||
-	       tp->n_uint32_val || tp->n_uint64_val;
+	return tp->tensor_content.len || tp->n_string_val || tp->n_float_val || tp->n_double_val ||
+	       tp->n_int_val || tp->n_int64_val || tp->n_bool_val || tp->n_half_val ||
+	       tp->n_scomplex_val || tp->n_dcomplex_val || tp->n_uint32_val || tp->n_uint64_val;
 }
 
 /* Elements of the proto's shape; -1 if unknown. */
@@ -46,8 +45,8 @@ proto_elements(const Tensorflow__TensorProto *tp)
 }
 
 enum td_status
-tfdbg1_tensor_decode(const Tensorflow__TensorProto *tp, struct td_tensor **out,
-		     bool *uninitialized, char *err, size_t errlen)
+tfdbg1_tensor_decode(const Tensorflow__TensorProto *tp, struct td_tensor **out, bool *uninitialized,
+		     char *err, size_t errlen)
 {
 	enum td_status st;
 	int64_t n = proto_elements(tp);
@@ -55,7 +54,7 @@ tfdbg1_tensor_decode(const Tensorflow__TensorProto *tp, struct td_tensor **out,
 	*out = NULL;
 	*uninitialized = false;
 	if (tp->dtype == 0 || n < 0)
-		return TD_OK;           /* placeholder or unknown shape: metadata only */
+		return TD_OK; /* placeholder or unknown shape: metadata only */
 	if (n > 0 && !has_values(tp)) {
 		*uninitialized = true;
 		return TD_OK;

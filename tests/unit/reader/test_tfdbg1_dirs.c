@@ -290,33 +290,54 @@ test_tfdbg1_dirs_legacy_layout_without_device_dirs(void **state)
 	rec_free(&rec);
 }
 
+/* A later pass on the same reader, recorded into *more. */
 static void
-test_tfdbg1_dirs_follow_mode_indexes_new_runs_only(void **state)
+index_again(struct reader *r, size_t nfiles, size_t nexecs, struct rec *more)
+{
+	struct reader_sink sink;
+
+	memset(more, 0, sizeof(*more));
+	sink = rec_sink(more);
+	/* the pass goes on numbering files and executions */
+	more->nfiles = nfiles;
+	more->exec_base = nexecs;
+	assert_int_equal(tfdbg1_reader_ops.index(r, &sink), TD_OK);
+}
+
+static void
+test_tfdbg1_dirs_follow_mode_last_run_then_new_runs(void **state)
 {
 	const char *root = *state;
-	struct reader_sink sink;
 	struct reader *r;
-	struct rec rec, more;
+	struct rec rec, more, none;
 
 	write_dump(root, "run_1_0/" CPU0 "/a_0_DebugIdentity_2", 1, true);
 	r = index_dir(root, &rec);
 	assert_int_equal(rec.nexecs, 1);
+	/* the last run grows, and a new run starts */
+	write_dump(root, "run_1_0/" CPU0 "/b_0_DebugIdentity_3", 1, true);
+	write_bytes(root, "run_1_0/" CPU0 "/junk", "x", 1);
 	write_dump(root, "run_5_1/" CPU0 "/a_0_DebugIdentity_6", 1, true);
 	write_dump(root, "run_5_1/" CPU0 "/b_0_DebugIdentity_7", 1, true);
-	memset(&more, 0, sizeof(more));
-	sink = rec_sink(&more);
-	/* the second pass goes on numbering files and executions */
-	more.nfiles = rec.nfiles;
-	more.exec_base = rec.nexecs;
-	assert_int_equal(tfdbg1_reader_ops.index(r, &sink), TD_OK);
+	index_again(r, rec.nfiles, rec.nexecs, &more);
+	assert_int_equal(more.ntraces, 3);
+	assert_string_equal(more.traces[0].op_name, "b");   /* run 0's new dump first */
+	assert_int_equal(more.traces[0].execution, 0);
+	assert_int_equal(more.traces[1].execution, 1);
+	assert_int_equal(more.traces[2].execution, 1);
 	assert_int_equal(more.nexecs, 1);
 	assert_string_equal(more.execs[0].op_type, "Session.run #1");
-	assert_int_equal(more.ntraces, 2);
-	assert_int_equal(more.traces[0].execution, 1);
+	assert_int_equal(count_problems(&more, PROBLEM_UNPARSED_NAME), 1);
 	assert_true(rec_has_meta(&more, "runs=2"));
+	/* nothing new: nothing sent, the bad name not reported again */
+	index_again(r, more.nfiles, rec.nexecs + more.nexecs, &none);
+	assert_int_equal(none.ntraces, 0);
+	assert_int_equal(none.nexecs, 0);
+	assert_int_equal(none.nproblems, 0);
 	tfdbg1_reader_ops.close(r);
 	rec_free(&rec);
 	rec_free(&more);
+	rec_free(&none);
 }
 
 static void
@@ -373,7 +394,7 @@ main(void)
 						tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_legacy_layout_without_device_dirs,
 						tree_setup, tree_teardown),
-		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_follow_mode_indexes_new_runs_only,
+		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_follow_mode_last_run_then_new_runs,
 						tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_dirs_uninitialized_dump_is_not_an_alert,
 						tree_setup, tree_teardown),
