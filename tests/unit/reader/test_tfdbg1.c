@@ -414,6 +414,24 @@ test_tfdbg1_mlp_advance_over_rows_and_runs(void **state)
 	assert_int_equal(tfdbg1_reader_ops.advance(m->r, READER_EXECUTION, &loc, 1), TD_ERR_RANGE);
 }
 
+static void
+test_tfdbg1_mlp_decode_wrong_locators(void **state)
+{
+	struct mlp *m = *state;
+	struct td_locator far = { 100000, 0 };
+	struct reader_detail d;
+
+	assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_TRACE, &m->rec.execs[0].loc, &d),
+			 TD_ERR_RANGE);
+	assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_EXECUTION, &m->rec.traces[0].loc, &d),
+			 TD_ERR_RANGE);
+	assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_TRACE, &far, &d), TD_ERR_RANGE);
+	assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_SOURCE, &m->rec.traces[0].loc, &d),
+			 TD_ERR_UNSUPPORTED);
+	assert_int_equal(tfdbg1_reader_ops.advance(m->r, READER_TRACE, &far, 1), TD_ERR_RANGE);
+	reader_detail_done(&d);
+}
+
 /* The in-place index summary agrees with the full decode on every
  * DebugIdentity dump, and does not apply to the other debug ops. */
 static void
@@ -490,6 +508,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_dump_wall_time_equals_file_timestamp, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_execution_detail_core_metadata, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_advance_over_rows_and_runs, mlp_setup, mlp_teardown),
+		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_decode_wrong_locators, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_fast_summary_matches_full_decode, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_second_pass_sends_nothing_new, mlp_setup, mlp_teardown),
 	};
