@@ -61,6 +61,8 @@ fmt_summary(const struct td_summary *s, char *buf, size_t size)
 			 (s->known & SUM_MEAN) ? fmt_double(s->mean, c, sizeof c) : "");
 	} else if (s->known & SUM_NONFINITE) {
 		snprintf(buf, size, "%s", s->has_inf_or_nan ? "Inf/NaN" : "finite");
+	} else if (*fmt_shape(s, buf, size)) {
+		;                           /* SHAPE mode: the shape is all there is */
 	} else {
 		snprintf(buf, size, "-");
 	}

@@ -152,11 +152,29 @@ draw_title(struct pane *p)
 		pane_print(p, 0, p->r.w - posw, s, pos, posw);
 }
 
+/* The empty-state text, word-wrapped over the pane's lines. */
 static void
 draw_empty(struct pane *p)
 {
 	const char *why = p->ops->empty ? p->ops->empty(p) : "nothing to show";
-	pane_print(p, pane_first_line(p), 1, STYLE_DIM, why, p->r.w - 2);
+	int y = pane_first_line(p), w = p->r.w - 2;
+
+	while (*why && y < p->r.h && w > 0) {
+		size_t len = strlen(why), cut = len;
+		if ((int)len > w) {
+			cut = (size_t)w;
+			while (cut > 0 && why[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)w;
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(cut, sizeof line - 1), why);
+		pane_print(p, y++, 1, STYLE_DIM, line, w);
+		why += cut;
+		while (*why == ' ')
+			why++;
+	}
 }
 
 void

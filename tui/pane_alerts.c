@@ -171,8 +171,12 @@ alerts_empty(struct pane *p)
 	if (!p->tui->progress.done)
 		return "indexing...";
 	if (info.tensor_debug_mode && (!strcmp(info.tensor_debug_mode, "SHAPE") ||
-				       !strcmp(info.tensor_debug_mode, "NO_TENSOR")))
-		return "no NaN/Inf information in this dump's mode";
+				       !strcmp(info.tensor_debug_mode, "NO_TENSOR"))) {
+		static char why[128];
+		snprintf(why, sizeof why, "no alerts: this dump's mode (%s) records no NaN/Inf",
+			 info.tensor_debug_mode);
+		return why;
+	}
 	return "no alerts: no NaN or Inf found";
 }
 

@@ -248,6 +248,32 @@ event_loop(struct tui *t)
 	}
 }
 
+/* The user's own bindings, "bind SCOPE KEY ACTION" lines, in
+ * $XDG_CONFIG_HOME/tdbg/keys (default ~/.config/tdbg/keys).  Bad lines are
+ * skipped and the first one is reported. */
+static void
+load_user_keys(struct tui *t)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char path[1024], err[256], buf[16384];
+	FILE *f;
+	size_t n;
+
+	if (xdg && *xdg == '/')
+		snprintf(path, sizeof path, "%s/tdbg/keys", xdg);
+	else if (home && *home)
+		snprintf(path, sizeof path, "%s/.config/tdbg/keys", home);
+	else
+		return;
+	if (!(f = fopen(path, "r")))
+		return;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	if (keymap_parse_text(&t->keys, buf, err, sizeof err))
+		tui_message(t, true, "%s: %s", path, err);
+}
+
 static void
 tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 {
@@ -260,6 +286,7 @@ tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 	t->follow = opt->follow;
 	t->need_relayout = true;
 	keymap_init_defaults(&t->keys);
+	load_user_keys(t);
 	if (!theme_load(opt->theme ? opt->theme : "dark", &t->theme, err, sizeof err)) {
 		if (!t->theme.name[0])
 			theme_builtin("dark", &t->theme);

@@ -42,6 +42,10 @@ test_concise_and_curt_health_show_what_is_known(void **state)
 	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "finite");
 	s.known = 0;
 	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "-");
+	s.known = SUM_DTYPE | SUM_SHAPE;          /* SHAPE mode */
+	s.dtype = DTYPE_INT32;
+	s.ndims = 1, s.dims[0] = 3;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "int32[3]");
 }
 
 static void
