@@ -135,6 +135,50 @@ test_tfdbg1_mlp_debug_ops_per_run(void **state)
 	assert_int_equal(nan, 2);
 }
 
+static bool
+in_list(const char *s, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+/* Which tensors each debug op watches; _Arg feeds are not watched. */
+static void
+test_tfdbg1_mlp_watched_tensors_per_debug_op(void **state)
+{
+	static const char *const dns_ops[] = { "dense/Relu", "Softmax", "cross_entropy/Log",
+					       "cross_entropy/Mean" };
+	static const char *const nan_ops[] = { "cross_entropy/mul",
+					       "gradients/cross_entropy/Log_grad/mul" };
+	struct mlp *m = *state;
+	size_t i, dns = 0, nan = 0;
+
+	for (i = 0; i < m->rec.ntraces; i++) {
+		const struct rec_trace *t = &m->rec.traces[i];
+		struct reader_detail d;
+
+		assert_int_equal(t->slot, 0);
+		assert_non_null(t->op_type);
+		assert_string_not_equal(t->op_type, "_Arg");
+		assert_string_not_equal(t->op_type, "ApplyGradientDescent");
+		assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_TRACE, &t->loc, &d), TD_OK);
+		if (!strcmp(d.mode, "DebugNumericSummary")) {
+			assert_true(in_list(t->op_name, dns_ops, 4));
+			dns++;
+		} else if (!strcmp(d.mode, "DebugNanCount")) {
+			assert_true(in_list(t->op_name, nan_ops, 2));
+			nan++;
+		}
+		reader_detail_done(&d);
+	}
+	assert_int_equal(dns, 3 * 4);
+	assert_int_equal(nan, 3 * 2);
+}
+
 static void
 test_tfdbg1_mlp_partition_graph_hides_debugger_nodes(void **state)
 {
@@ -497,6 +541,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_three_runs_in_order, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_48_dumps_per_run_in_time_order, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_debug_ops_per_run, mlp_setup, mlp_teardown),
+		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_watched_tensors_per_debug_op, mlp_setup, mlp_teardown),
 		cmocka_unit_test(test_tfdbg1_mlp_partition_graph_hides_debugger_nodes),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_ops_per_run_graph, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_first_nonfinite_is_log_in_run_2, mlp_setup, mlp_teardown),
