@@ -572,6 +572,46 @@ test_model_row_storage_under_8_bytes_per_row(void **state)
 	fake_free(f);
 }
 
+static void
+test_model_queries_while_indexing_see_growing_prefix(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_filter_spec spec = {.nonfinite = true, .graph = -1, .execution = -1};
+	struct model_filter *fl;
+	struct model_progress p;
+	struct model_trace row;
+	struct model_link *l;
+	struct model *m;
+	uint64_t last = 0, n, matched;
+	char err[128];
+
+	(void)state;
+	fake_synth(f, 300000, 5);
+	m = open_fake(f, true, 64);
+	assert_int_equal(model_filter_new(m, &spec, &fl, err, sizeof err), TD_OK);
+	do {
+		model_progress(m, &p);
+		n = model_trace_count(m);
+		assert_true(n >= last);
+		last = n;
+		if (!n)
+			continue;
+		assert_int_equal(model_trace_get(m, n - 1, &row), TD_OK);
+		assert_true(row.wall_time == (double)(n - 1));
+		matched = model_filter_count(m, fl, TABLE_TRACES);
+		assert_true(matched <= model_trace_count(m) / 5 + 1);  /* rows keep coming */
+		assert_true(model_alert_count(m) >= matched);
+		model_trace_consumers(m, n - 1, &l);
+		free(l);
+	} while (!p.done);
+	model_wait(m);
+	assert_int_equal(model_trace_count(m), 300000);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 60000);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -594,6 +634,7 @@ main(void)
 		cmocka_unit_test(test_model_user_code_rule),
 		cmocka_unit_test(test_model_follow_refresh_appends_rows),
 		cmocka_unit_test(test_model_row_storage_under_8_bytes_per_row),
+		cmocka_unit_test(test_model_queries_while_indexing_see_growing_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
