@@ -361,6 +361,7 @@ ms_close(struct reader *r)
 	free(r->sources);
 	free(r->frames);
 	ms_strs_done(&r->frame_keys);
+	ms_strs_done(&r->run_paths);
 	ms_strs_done(&r->source_keys);
 	ms_strs_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
@@ -436,9 +437,9 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 	size_t i, g, k;
 
 	for (i = 0; i < r->nranks; i++) {
-		const struct ms_rank *rk = &r->ranks[i];
+		struct ms_rank *rk = &r->ranks[i];
 
-		for (g = 0; g < rk->ngraphs; g++) {
+		for (g = rk->ngraphs_sent; g < rk->ngraphs; g++) {
 			const struct ms_graph *gr = &rk->graphs[g];
 			struct reader_graph rg = {
 				.graph_id = rk->graph_ids[g], .name = gr->name, .outer_id = "",
@@ -458,6 +459,7 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 				sink->on_op(sink->ctx, &op);
 			}
 		}
+		rk->ngraphs_sent = rk->ngraphs;
 	}
 }
 
@@ -611,44 +613,73 @@ emit_meta_counts(struct reader *r, const struct reader_sink *sink)
 	ms_strs_done(&iters);
 }
 
-static enum td_status
-ms_index(struct reader *r, const struct reader_sink *sink)
+static void
+emit_rank_meta(struct reader *r, const struct reader_sink *sink)
 {
 	size_t i;
 
-	if (r->indexed)
-		return TD_OK;
-	if (r->acl)
-		ms_acl_scan(r, sink);
-	else
-		ms_sync_scan(r, sink);
-	meta(sink, "format", r->async ? "mindspore-async" : "mindspore-sync");
 	meta_u64(sink, "ranks", r->nranks);
-	for (i = 0; i < r->nranks; i++) {
+	for (i = r->nranks_sent; i < r->nranks; i++) {
 		char buf[16];
 
 		snprintf(buf, sizeof buf, "%d", r->ranks[i].id);
 		meta(sink, "rank_ids[]", buf);
 		meta(sink, "host[]", r->ranks[i].host);
 	}
-	if (r->net_name)
-		meta(sink, "net_name", r->net_name);
-	qsort(r->runs, r->nruns, sizeof(*r->runs), run_cmp);
-	for (i = 0; i < r->nruns; i++) {
+	r->nranks_sent = r->nranks;
+}
+
+/* Sorts the runs found by this pass and announces them as files. */
+static void
+order_new_runs(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i, first = r->nemitted;
+
+	pthread_mutex_lock(&r->lock);
+	qsort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
+	for (i = first; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	for (i = first; sink->on_file && i < r->nruns; i++) {
 		struct reader_file f = {
 			.id = (uint32_t)i, .path = r->runs[i].path, .host = r->runs[i].host,
 			.role = "iteration",
 		};
 
-		r->runs[i].file_id = (uint32_t)i;
-		if (sink->on_file)
-			sink->on_file(sink->ctx, &f);
+		sink->on_file(sink->ctx, &f);
 	}
-	register_frames(r);
-	emit_sources_frames(r, sink);
+}
+
+/* First pass: everything.  Later passes (follow mode) add the iteration
+ * directories that appeared since; a run is read once, when first seen. */
+static enum td_status
+ms_index(struct reader *r, const struct reader_sink *sink)
+{
+	bool first = !r->indexed;
+	size_t i;
+
+	if (r->acl)
+		ms_acl_scan(r, sink);
+	else if (first)
+		ms_sync_scan(r, sink);
+	else
+		ms_sync_rescan(r, sink);
+	if (first) {
+		meta(sink, "format", r->async ? "mindspore-async" : "mindspore-sync");
+		if (r->net_name)
+			meta(sink, "net_name", r->net_name);
+	}
+	if (first || r->nranks > r->nranks_sent)
+		emit_rank_meta(r, sink);
+	order_new_runs(r, sink);
+	if (first) {
+		register_frames(r);
+		emit_sources_frames(r, sink);
+	}
 	emit_graphs(r, sink);
-	for (i = 0; i < r->nruns; i++) {
+	for (i = r->nemitted; i < r->nruns; i++) {
 		emit_run(r, sink, &r->runs[i], (int64_t)i);
+		r->nemitted = i + 1;
 		if (sink->on_progress)
 			sink->on_progress(sink->ctx, i + 1, r->nruns);
 	}

@@ -452,13 +452,11 @@ static void
 acl_add_run(struct reader *r, const char *dir, const struct acl_path *ap)
 {
 	struct ms_rank *rk = acl_rank(r, ap->device ? ap->device : "0");
-	struct ms_run *run;
+	struct ms_run *run = ms_run_new(r, dir);
 	struct strbuf label = {0};
 
-	TD_GROW(r->runs, r->capruns, r->nruns + 1);
-	run = &r->runs[r->nruns++];
-	memset(run, 0, sizeof(*run));
-	run->path = xstrdup(dir);
+	if (!run)
+		return;   /* listed by an earlier pass */
 	run->host = rk->host;
 	run->graph_id = acl_graph(r, rk, ap);
 	run->iteration = ap->iter ? strtoull(ap->iter, NULL, 10) : 0;
@@ -469,7 +467,6 @@ acl_add_run(struct reader *r, const char *dir, const struct acl_path *ap)
 	if (ap->step)
 		strbuf_addf(&label, " step %s", ap->step);
 	run->label = strbuf_take(&label);
-	run->execution = -1;
 	if (!r->net_name && ap->model)
 		r->net_name = xstrdup(ap->model);
 }

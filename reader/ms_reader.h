@@ -109,6 +109,7 @@ struct ms_rank {
 	size_t nforms, capforms;
 	struct ms_order *orders;
 	size_t norders;
+	size_t ngraphs_sent;        /* graphs already sent with on_graph */
 };
 
 struct reader {
@@ -130,6 +131,9 @@ struct reader {
 	size_t nsources, capsources;
 	char *net_name;
 	uint64_t tensors;
+	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
+	size_t nemitted;            /* runs sent to the sink so far */
+	size_t nranks_sent;         /* ranks announced in meta so far */
 	bool indexed;
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
 };
@@ -148,6 +152,12 @@ bool ms_sync_has_ranks(const char *dir);
 /* Finds ranks, loads their graphs and lists iteration directories into
  * r->runs (no entries yet).  Problems go to the sink. */
 void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
+/* Follow mode: lists iteration directories that appeared since the last
+ * scan into r->runs (ranks and graphs are not reloaded). */
+void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
+/* Appends a run for dir unless it is known; takes r->lock around the
+ * array growth (decode() may read r->runs).  Returns NULL if known. */
+struct ms_run *ms_run_new(struct reader *r, const char *dir);
 /* Fills run->entries from its directory (names, statistic.csv, mapping,
  * ordering, index-time summaries) and collects Opdebug files in *overflow
  * (paths, caller frees). */
@@ -203,7 +213,8 @@ size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, ch
 /* True when dir holds 14-digit time directories (ACL layout) directly or
  * under numeric step directories. */
 bool ms_acl_detect(const char *dir);
-/* Walks the ACL layout into r->runs (one run per iteration directory). */
+/* Walks the ACL layout into r->runs (one run per iteration directory);
+ * again in follow mode, adding only directories not seen before. */
 void ms_acl_scan(struct reader *r, const struct reader_sink *sink);
 
 /* ---- mindspore.c helpers ----------------------------------------------- */

@@ -485,28 +485,50 @@ dir_has_bin_files(const char *dir)
 	return bin;
 }
 
-static void
+struct ms_run *
+ms_run_new(struct reader *r, const char *dir)
+{
+	struct ms_run *run;
+	bool added;
+
+	ms_strs_id(&r->run_paths, dir, &added);
+	if (!added)
+		return NULL;
+	pthread_mutex_lock(&r->lock);
+	TD_GROW(r->runs, r->capruns, r->nruns + 1);
+	run = &r->runs[r->nruns++];
+	memset(run, 0, sizeof(*run));
+	run->path = xstrdup(dir);
+	run->execution = -1;
+	pthread_mutex_unlock(&r->lock);
+	return run;
+}
+
+/* Adds the run of gdir/iter; false when it was listed before. */
+static bool
 add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir, const char *gid,
 	const char *iter)
 {
 	const struct ms_order *o = ms_rank_order(rk, gid);
 	struct ms_run *run;
 	int64_t pos = o ? ms_strs_find(&o->iters, iter) : -1;
+	char *p = xasprintf("%s/%s", gdir, iter);
 
 	if (r->only) {
-		char *p = xasprintf("%s/%s", gdir, iter), *real = realpath(p, NULL);
+		char *real = realpath(p, NULL);
 		size_t n = strlen(r->only);
 		bool inside = real && strncmp(real, r->only, n) == 0 && (!real[n] || real[n] == '/');
 
-		free(p);
 		free(real);
-		if (!inside)
-			return;
+		if (!inside) {
+			free(p);
+			return true;   /* outside the opened directory: never a run */
+		}
 	}
-	TD_GROW(r->runs, r->capruns, r->nruns + 1);
-	run = &r->runs[r->nruns++];
-	memset(run, 0, sizeof(*run));
-	run->path = xasprintf("%s/%s", gdir, iter);
+	run = ms_run_new(r, p);
+	free(p);
+	if (!run)
+		return false;
 	run->host = rk->host;
 	run->graph_id = ms_strs_add(&r->strs, gid);
 	run->iteration = strtoull(iter, NULL, 10);
@@ -515,7 +537,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	run->order = pos >= 0 ? (uint64_t)pos : (UINT64_MAX / 2) + run->iteration;
 	run->rank_order = (int)rank_idx;
 	run->label = xasprintf("graph %s iter %s", gid, iter);
-	run->execution = -1;
+	return true;
 }
 
 static void
@@ -525,13 +547,13 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	size_t n, i, first_run = r->nruns;
 	char **names = ms_list_dir(gdir, &n);
 	struct ms_run *lowest = NULL;
-	bool constants = false;
+	bool constants = false, known = false;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", gdir, names[i]);
 
 		if (ms_all_digits(names[i]) && ms_is_dir(p))
-			add_run(r, rk, rank_idx, gdir, gid, names[i]);
+			known |= !add_run(r, rk, rank_idx, gdir, gid, names[i]);
 		else if (strcmp(names[i], "constants") == 0 && ms_is_dir(p))
 			constants = true;
 		free(p);
@@ -546,7 +568,7 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	for (i = first_run; i < r->nruns; i++)
 		if (!lowest || r->runs[i].iteration < lowest->iteration)
 			lowest = &r->runs[i];
-	if (constants && lowest)
+	if (constants && lowest && !known)   /* sent once, with the graph's first run */
 		lowest->const_dir = xasprintf("%s/constants", gdir);
 }
 
@@ -557,27 +579,16 @@ is_side_dir(const char *name)
 	       strcmp(name, "execution_order") == 0 || strcmp(name, "_") == 0;
 }
 
+/* Lists the graph runs of rank rank_idx: NET/GRAPH/ITER directories. */
 static void
-scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *sink)
+scan_rank_runs(struct reader *r, size_t rank_idx)
 {
-	struct ms_rank *rk;
-	size_t n, i, k, ng, rank_idx = r->nranks, first_run = r->nruns;
-	char **names, host[32];
-	int e2e;
+	struct ms_rank *rk = &r->ranks[rank_idx];
+	size_t n, i, k, ng;
+	char **names = ms_list_dir(rk->dir, &n);
 
-	r->ranks = xrealloc(r->ranks, (r->nranks + 1) * sizeof(*r->ranks));
-	rk = &r->ranks[r->nranks++];
-	memset(rk, 0, sizeof(*rk));
-	rk->dir = xstrdup(dir);
-	rk->id = id;
-	snprintf(host, sizeof host, "rank_%d", id);
-	rk->host = ms_strs_add(&r->strs, host);
-	e2e = read_metadata(r, dir);
-	load_graphs(r, rk, sink);
-	load_orders(rk);
-	names = ms_list_dir(dir, &n);
 	for (i = 0; i < n; i++) {
-		char *net = xasprintf("%s/%s", dir, names[i]), **gids;
+		char *net = xasprintf("%s/%s", rk->dir, names[i]), **gids;
 
 		if (is_side_dir(names[i]) || !ms_is_dir(net)) {
 			free(net);
@@ -597,8 +608,39 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 		free(net);
 	}
 	ms_names_free(names, n);
+}
+
+static void
+scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *sink)
+{
+	struct ms_rank *rk;
+	size_t first_run = r->nruns;
+	char host[32];
+	int e2e;
+
+	r->ranks = xrealloc(r->ranks, (r->nranks + 1) * sizeof(*r->ranks));
+	rk = &r->ranks[r->nranks++];
+	memset(rk, 0, sizeof(*rk));
+	rk->dir = xstrdup(dir);
+	rk->id = id;
+	snprintf(host, sizeof host, "rank_%d", id);
+	rk->host = ms_strs_add(&r->strs, host);
+	e2e = read_metadata(r, dir);
+	load_graphs(r, rk, sink);
+	load_orders(rk);
+	scan_rank_runs(r, r->nranks - 1);
 	if (e2e == 0 || (e2e < 0 && r->nruns > first_run && dir_has_bin_files(r->runs[first_run].path)))
 		r->async = true;
+}
+
+void
+ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i;
+
+	(void)sink;
+	for (i = 0; i < r->nranks; i++)
+		scan_rank_runs(r, i);
 }
 
 static int

@@ -684,6 +684,45 @@ test_mindspore_statistic_only_dump_gives_rows_from_the_csv(void **state)
 	tmp_remove(t);
 }
 
+static void
+test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
+{
+	char *t = tmp_layout("cp -r " SYNC " $T/d && chmod -R u+w $T && "
+			     "mv $T/d/rank_0/Lenet/0/1 $T/later");
+	char *dir = xasprintf("%s/d", t), *cmd;
+	struct rec rec;
+	struct reader *r = index_dump(dir, &rec);
+	struct reader_sink sink = {
+		.ctx = &rec, .on_meta = on_meta, .on_execution = on_execution, .on_trace = on_trace,
+		.on_op = on_op, .on_frame = on_frame, .on_source = on_source,
+		.on_problem = on_problem, .on_overflow = on_overflow,
+	};
+	size_t ops = rec.nops, frames = rec.nframes;
+
+	(void)state;
+	assert_int_equal(rec.nexecs, 1);
+	assert_int_equal(rec.ntraces, 52);
+	cmd = xasprintf("mv %s/later %s/rank_0/Lenet/0/1", t, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rec.nexecs, 2);
+	assert_string_equal(rec.execs[1], "graph 0 iter 1@rank_0");
+	assert_int_equal(rec.ntraces, 102);        /* 50 new rows, constants not re-sent */
+	assert_int_equal(rec.traces[52].execution, 1);
+	assert_int_equal(rec.traces[52].loc.file, 1);
+	assert_int_equal(rec.nops, ops);
+	assert_int_equal(rec.nframes, frames);
+	assert_true(has_meta(&rec, "iterations=2"));
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rec.ntraces, 102);        /* nothing new: nothing sent */
+	assert_int_equal(rec.nexecs, 2);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	free(dir);
+	tmp_remove(t);
+}
+
 int
 main(void)
 {
@@ -707,6 +746,7 @@ main(void)
 		cmocka_unit_test(test_mindspore_short_op_name_matches_by_op_tail),
 		cmocka_unit_test(test_mindspore_opening_an_iteration_dir_reads_that_run),
 		cmocka_unit_test(test_mindspore_statistic_only_dump_gives_rows_from_the_csv),
+		cmocka_unit_test(test_mindspore_follow_picks_up_a_new_iteration_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
