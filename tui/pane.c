@@ -274,19 +274,24 @@ pane_match(const pcre2_code *re, const char *s)
 }
 
 int64_t
-pane_search(struct pane *p, const pcre2_code *re, int dir, bool *stopped)
+pane_search(struct pane *p, const pcre2_code *re, int dir, uint64_t limit, bool *stopped,
+	    uint64_t *scanned)
 {
 	uint64_t n = pane_count(p), row = p->cursor;
 	double start = td_now();
 
 	*stopped = false;
+	*scanned = 0;
 	if (!p->ops->grep || n == 0)
 		return -1;
-	for (uint64_t i = 1; i <= n; i++) {
+	if (limit > n)
+		limit = n;
+	for (uint64_t i = 1; i <= limit; i++) {
 		row = dir > 0 ? (row + 1) % n : (row + n - 1) % n;
+		*scanned = i;
 		if (p->ops->grep(p, row, re))
 			return (int64_t)row;
-		if ((i & 1023) == 0 && td_now() - start > PANE_SEARCH_BUDGET) {
+		if ((i & 1023) == 0 && i < limit && td_now() - start > PANE_SEARCH_BUDGET) {
 			*stopped = true;
 			return (int64_t)row;
 		}

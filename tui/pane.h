@@ -108,9 +108,12 @@ void pane_clamp(struct pane *p);
 unsigned pane_request(struct pane *p, enum action act);
 
 /* Searches from the row after (dir > 0) or before the cursor for a row that
- * ops->grep matches, wrapping once.  Returns the row or -1; gives up after
- * a time budget (stopped = true). */
-int64_t pane_search(struct pane *p, const pcre2_code *re, int dir, bool *stopped);
+ * ops->grep matches, wrapping once, looking at most at limit rows.  Returns
+ * the row or -1.  After a time budget it stops and returns the row it got
+ * to with *stopped set; *scanned tells how many rows it looked at, so a
+ * caller can resume and still know when it has been round once. */
+int64_t pane_search(struct pane *p, const pcre2_code *re, int dir, uint64_t limit,
+		    bool *stopped, uint64_t *scanned);
 
 /* Prints text at (y, x) with the slot's style, sanitized and cut to maxcols
  * (maxcols < 0: to the window edge).  On the cursor row the cursor style

@@ -553,12 +553,16 @@ tui_search_next(struct tui *t, int dir)
 		tui_message(t, true, "the %s pane cannot be searched", p->ops->name);
 		return;
 	}
-	int64_t row = pane_search(p, t->search, dir, &stopped);
+	uint64_t n = pane_count(p), scanned;
+	uint64_t limit = t->search_scanned < n ? n - t->search_scanned : 0;
+	int64_t row = limit ? pane_search(p, t->search, dir, limit, &stopped, &scanned) : -1;
 	if (row < 0) {
+		t->search_scanned = 0;
 		tui_message(t, true, "/%s: not found in %s", t->search_text, p->ops->title[0] ? p->ops->title : "this view");
 		return;
 	}
 	pane_goto(p, (uint64_t)row, true, false);
+	t->search_scanned = stopped ? t->search_scanned + scanned : 0;
 	if (stopped)
 		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",
 			    t->search_text, (long long)row + 1);
@@ -582,6 +586,7 @@ prompt_search(struct tui *t)
 	if ((code = compile(t, re))) {
 		pcre2_code_free(t->search);
 		t->search = code;
+		t->search_scanned = 0;
 		snprintf(t->search_text, sizeof t->search_text, "%s", re);
 		tui_search_next(t, 1);
 	}

@@ -157,6 +157,8 @@ dispatch(struct tui *t, int key)
 
 	if (act == ACT_NONE)
 		return;
+	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
+		t->search_scanned = 0;      /* a resumed search starts over after a move */
 	if (t->overlay == OVERLAY_NONE && t->layout.mode == LAYOUT_TOO_SMALL && act != ACT_QUIT)
 		return;
 	res = p->win || t->overlay != OVERLAY_NONE ? pane_request(p, act) : RES_NONE;

@@ -67,6 +67,7 @@ struct tui {
 	/* last search */
 	pcre2_code *search;
 	char search_text[256];
+	uint64_t search_scanned;    /* rows looked at by a search still going on */
 
 	/* back/forward */
 	struct tui_location hist[TUI_HISTORY_MAX];
