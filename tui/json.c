@@ -131,6 +131,24 @@ format_nonfinite(char *buf, size_t len, double v)
 	return true;
 }
 
+/* %g switches to an exponent once the exponent reaches the precision, so
+ * the shortest form of a wall time is "1.70000001e+09".  Like Python's
+ * repr, write decimal exponents -4..15 in fixed notation instead. */
+static void
+prefer_fixed(char *buf, size_t len, double v, int prec)
+{
+	char *e = strchr(buf, 'e');
+	int exp, decimals;
+
+	if (!e)
+		return;
+	exp = atoi(e + 1);
+	if (exp < -4 || exp > 15)
+		return;
+	decimals = prec - 1 - exp;
+	snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
+}
+
 void
 json_format_double(char *buf, size_t len, double v)
 {
@@ -141,8 +159,9 @@ json_format_double(char *buf, size_t len, double v)
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
-			return;
+			break;
 	}
+	prefer_fixed(buf, len, v, prec > 17 ? 17 : prec);
 }
 
 void
@@ -155,8 +174,9 @@ json_format_float(char *buf, size_t len, float v)
 	for (prec = 1; prec <= 9; prec++) {
 		snprintf(buf, len, "%.*g", prec, (double)v);
 		if (strtof(buf, NULL) == v)
-			return;
+			break;
 	}
+	prefer_fixed(buf, len, (double)v, prec > 9 ? 9 : prec);
 }
 
 /* %g of a finite value ("1e+20", "-0.5") is always a valid JSON number;

@@ -158,6 +158,22 @@ test_json_double_is_shortest_round_trip(void **state)
 }
 
 static void
+test_json_double_fixed_notation_for_moderate_exponents(void **state)
+{
+	struct fixture *f = *state;
+
+	json_array_begin(&f->j);
+	json_double(&f->j, 1700000010.0);
+	json_double(&f->j, 1700000000.126497);
+	json_double(&f->j, 0.0001);
+	json_double(&f->j, 0.00001);
+	json_double(&f->j, 1e16);
+	json_float(&f->j, 1e10f);
+	json_array_end(&f->j);
+	assert_string_equal(f->sb.buf, "[1700000010,1700000000.126497,0.0001,1e-05,1e+16,10000000000]");
+}
+
+static void
 test_json_float_uses_float_precision(void **state)
 {
 	struct fixture *f = *state;
@@ -223,6 +239,7 @@ main(void)
 		T(test_json_null_string_is_null),
 		T(test_json_int64_extremes),
 		T(test_json_double_is_shortest_round_trip),
+		T(test_json_double_fixed_notation_for_moderate_exponents),
 		T(test_json_float_uses_float_precision),
 		T(test_json_nonfinite_are_strings),
 		T(test_json_key_is_escaped),
