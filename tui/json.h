@@ -11,6 +11,8 @@
  * fewest significant digits (up to 17) that read back to the same double;
  * json_float() does the same for values that were float32 in the dump (up
  * to 9 digits), so 0.1f prints as 0.1 rather than 0.10000000149011612.
+ * As in Python's repr, decimal exponents -4..15 use fixed notation
+ * (1586979375.124159, not 1.586979375124159e+09).
  * JSON has no NaN or infinity: they are written as the strings "NaN",
  * "Inf" and "-Inf", never as null, so an unknown value (null) and a
  * non-finite one stay distinguishable.
