@@ -515,8 +515,8 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 
 /* Overflow files of a run: find the op by (stream_id, task_id), §12. */
 static void
-emit_overflows(struct reader *r, const struct reader_sink *sink, const struct ms_run *run,
-	       char **files, size_t nfiles)
+emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **files,
+	       size_t nfiles)
 {
 	size_t i, k, j;
 
@@ -548,7 +548,6 @@ emit_overflows(struct reader *r, const struct reader_sink *sink, const struct ms
 				sink->on_overflow(sink->ctx, op ? op : "", run->execution, detail);
 			free(detail);
 		}
-		(void)r;
 	}
 }
 
@@ -557,31 +556,27 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 {
 	char **over = NULL;
 	size_t nover = 0, k;
-	uint32_t bad = 0;
 	uint64_t first_ts = UINT64_MAX;
 	struct reader_execution e = {0};
 
 	run->execution = exec;
 	ms_run_load(r, run, sink, &over, &nover);
-	for (k = 0; k < run->n; k++) {
-		bad += td_summary_nonfinite(&run->entries[k].summary);
+	for (k = 0; k < run->n; k++)
 		if (run->entries[k].ts)
 			first_ts = TD_MIN(first_ts, run->entries[k].ts);
-	}
 	e.loc.file = run->file_id;
 	e.op_type = run->label;
 	e.graph_id = run->graph_id;
 	e.host = run->host;
 	e.num_outputs = (uint32_t)run->n;
 	e.wall_time = first_ts == UINT64_MAX ? 0 : (double)first_ts / 1e6;
-	e.has_values = true;
-	(void)bad;   /* the traces carry the alerts; the run is their container */
+	e.has_values = true;   /* bad_outputs stays 0: the traces carry the alerts */
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &e);
 	for (k = 0; sink->on_trace && k < run->n; k++)
 		emit_trace(sink, run, k);
 	r->tensors += run->n;
-	emit_overflows(r, sink, run, over, nover);
+	emit_overflows(sink, run, over, nover);
 	for (k = 0; k < nover; k++)
 		free(over[k]);
 	free(over);

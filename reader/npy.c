@@ -354,9 +354,10 @@ enum td_status
 npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h,
 		uint64_t *file_size, char *err, size_t errlen)
 {
-	uint8_t buf[4096];
+	uint8_t small[4096], *buf = small;
 	struct stat sb;
 	ssize_t r;
+	enum td_status st;
 	int fd;
 
 	*file_size = 0;
@@ -366,11 +367,24 @@ npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h
 	}
 	if (fstat(fd, &sb) == 0)
 		*file_size = (uint64_t)sb.st_size;
-	r = pread(fd, buf, sizeof(buf), 0);
+	r = pread(fd, small, sizeof(small), 0);
+	/* a v2/v3 header longer than the first read: read exactly that much */
+	if (r == (ssize_t)sizeof(small) && small[6] >= 2) {
+		size_t need = 12 + (small[8] | (size_t)small[9] << 8 | (size_t)small[10] << 16 |
+				    (size_t)small[11] << 24);
+
+		if (need > sizeof(small) && need <= *file_size && (buf = malloc(need)))
+			r = pread(fd, buf, need, 0);
+	}
 	close(fd);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (buf != small)
+			free(buf);
 		return TD_ERR_IO;
 	}
-	return npy_parse_header(buf, (size_t)r, dtype_hint, h, err, errlen);
+	st = npy_parse_header(buf, (size_t)r, dtype_hint, h, err, errlen);
+	if (buf != small)
+		free(buf);
+	return st;
 }

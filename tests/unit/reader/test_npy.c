@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader/npy.h"
 
@@ -346,6 +347,36 @@ test_npy_fixture_file_decodes(void **state)
 	td_tensor_free(t);
 }
 
+static void
+test_npy_read_header_of_a_long_v2_header(void **state)
+{
+	char dict[10001], err[256] = "", path[] = "/tmp/tdbg-npy-XXXXXX";
+	float v[3] = { 1, 2, 3 };
+	struct npy_header h;
+	uint64_t size;
+	size_t len;
+	uint8_t *b;
+	int fd;
+
+	(void)state;
+	memset(dict, ' ', sizeof dict - 1);
+	dict[sizeof dict - 1] = '\0';
+	memcpy(dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 57);
+	dict[sizeof dict - 2] = '\n';
+	b = make_npy(2, dict, v, sizeof v, &len);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(npy_read_header(path, DTYPE_INVALID, &h, &size, err, sizeof err), TD_OK);
+	assert_int_equal(h.major, 2);
+	assert_int_equal(h.n, 3);
+	assert_int_equal(h.data_offset, 12 + 10000);
+	assert_int_equal(size, len);
+	unlink(path);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -367,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_npy_unknown_version_and_descr_are_unsupported),
 		cmocka_unit_test(test_npy_garbage_shape_is_corrupt),
 		cmocka_unit_test(test_npy_fixture_file_decodes),
+		cmocka_unit_test(test_npy_read_header_of_a_long_v2_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
