@@ -37,19 +37,15 @@ tf2_mode_name(int mode)
 
 /* A count or id stored as a double, clamped: a corrupt vector may hold any
  * double, and converting one out of range to an integer is undefined. */
-static int64_t
+static inline int64_t
 d2i(double v)
 {
-	if (isnan(v))
-		return 0;
-	if (v >= 9.2e18)
-		return INT64_MAX;
-	if (v <= -9.2e18)
-		return INT64_MIN;
-	return (int64_t)v;
+	if (v > -9.2e18 && v < 9.2e18)  /* false for NaN too */
+		return (int64_t)v;
+	return isnan(v) ? 0 : v > 0 ? INT64_MAX : INT64_MIN;
 }
 
-static int
+static inline int
 d2int(double v)
 {
 	int64_t i = d2i(v);
