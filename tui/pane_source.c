@@ -9,6 +9,7 @@
 #include "tui_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sanitize.h"
@@ -19,24 +20,30 @@ struct source {
 	const char *path;
 };
 
-static struct source src_state;   /* one source pane per process */
+static struct source *
+get(struct pane *p)
+{
+	if (!p->priv)
+		p->priv = xcalloc(1, sizeof(struct source));
+	return p->priv;
+}
 
 static void
 source_open(struct pane *p)
 {
 	struct tui *t = p->tui;
+	struct source *src = get(p);
 	struct model_source s;
 
-	p->priv = &src_state;
-	src_state.lines = NULL;
-	src_state.n = 0;
-	src_state.path = NULL;
+	src->lines = NULL;
+	src->n = 0;
+	src->path = NULL;
 	if (t->src_index < 0 || !model_source_get(t->m, (uint32_t)t->src_index, &s))
 		return;
-	src_state.path = s.path;
-	if (model_source_lines(t->m, (uint32_t)t->src_index, &src_state.lines, &src_state.n) != TD_OK) {
-		src_state.lines = NULL;
-		src_state.n = 0;
+	src->path = s.path;
+	if (model_source_lines(t->m, (uint32_t)t->src_index, &src->lines, &src->n) != TD_OK) {
+		src->lines = NULL;
+		src->n = 0;
 		if (!t->src_error[0])
 			snprintf(t->src_error, sizeof t->src_error,
 				 "%s: the dump holds no text for it: press L to read it from disk", s.path);
@@ -46,8 +53,7 @@ source_open(struct pane *p)
 static uint64_t
 source_count(struct pane *p)
 {
-	(void)p;
-	return src_state.n;
+	return get(p)->n;
 }
 
 static void
@@ -65,7 +71,8 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 		wattrset(p->win, theme_style(STYLE_HIGHLIGHT_LINE));
 		mvwhline(p->win, y, x, ' ', p->r.w - x);
 	}
-	sanitize(src_state.lines[row], strlen(src_state.lines[row]), p->r.w - x, SANITIZE_TABS, &sb);
+	const char *text = get(p)->lines[row];
+	sanitize(text, strlen(text), p->r.w - x, SANITIZE_TABS, &sb);
 	pane_print(p, y, x, hl ? STYLE_HIGHLIGHT_LINE : STYLE_DEFAULT, sb.buf ? sb.buf : "", -1);
 	strbuf_done(&sb);
 }
@@ -73,8 +80,7 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 static bool
 source_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 {
-	(void)p;
-	return pane_match(re, src_state.lines[row]);
+	return pane_match(re, get(p)->lines[row]);
 }
 
 static enum action
@@ -95,7 +101,7 @@ static void
 source_title(struct pane *p, char *buf, size_t size)
 {
 	struct tui *t = p->tui;
-	const char *path = src_state.path ? src_state.path : t->src_path[0] ? t->src_path : NULL;
+	const char *path = get(p)->path ? get(p)->path : t->src_path[0] ? t->src_path : NULL;
 	char tail[512];
 
 	if (!path)
@@ -121,6 +127,12 @@ source_empty(struct pane *p)
 	return "select a stack frame to see its source line";
 }
 
+static void
+source_done(struct pane *p)
+{
+	free(p->priv);
+}
+
 const struct pane_ops pane_source_ops = {
 	.name = "source",
 	.title = "Source",
@@ -131,4 +143,5 @@ const struct pane_ops pane_source_ops = {
 	.request = source_request,
 	.title_extra = source_title,
 	.empty = source_empty,
+	.done = source_done,
 };
