@@ -431,6 +431,23 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 	free(ids);
 }
 
+/* Parameters and constants: ops without inputs that other ops read. */
+static void
+emit_leaves(const struct reader_sink *sink, const struct ms_rank *rk, const char *graph_id,
+	    char *const *names, size_t n, const char *type)
+{
+	size_t k;
+
+	for (k = 0; sink->on_op && k < n; k++) {
+		struct reader_op op = {
+			.graph_id = graph_id, .op_name = names[k], .op_type = type,
+			.host = rk->host, .num_outputs = 1,
+		};
+
+		sink->on_op(sink->ctx, &op);
+	}
+}
+
 static void
 emit_graphs(struct reader *r, const struct reader_sink *sink)
 {
@@ -450,14 +467,8 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 				sink->on_graph(sink->ctx, &rg);
 			for (k = 0; sink->on_op && k < gr->nnodes; k++)
 				emit_node(r, sink, rk, rk->graph_ids[g], &gr->nodes[k]);
-			for (k = 0; sink->on_op && k < gr->nparams; k++) {
-				struct reader_op op = {
-					.graph_id = rk->graph_ids[g], .op_name = gr->params[k],
-					.op_type = "Parameter", .host = rk->host, .num_outputs = 1,
-				};
-
-				sink->on_op(sink->ctx, &op);
-			}
+			emit_leaves(sink, rk, rk->graph_ids[g], gr->params, gr->nparams, "Parameter");
+			emit_leaves(sink, rk, rk->graph_ids[g], gr->consts, gr->nconsts, "Constant");
 		}
 		rk->ngraphs_sent = rk->ngraphs;
 	}

@@ -122,7 +122,9 @@ copy_graph(struct ms_graph *g, const Debugger__GraphProto *gp)
 	g->pcap = gp->n_parameters;
 	for (i = 0; i < gp->n_parameters; i++)
 		g->params[g->nparams++] = xstrdup(gp->parameters[i]->name ? gp->parameters[i]->name : "");
-	g->nconsts = gp->n_const_vals;
+	g->consts = xcalloc(gp->n_const_vals ? gp->n_const_vals : 1, sizeof(*g->consts));
+	for (i = 0; i < gp->n_const_vals; i++)
+		g->consts[g->nconsts++] = xstrdup(gp->const_vals[i]->key ? gp->const_vals[i]->key : "");
 	resolve_inputs(g);
 }
 
@@ -241,6 +243,9 @@ ms_graph_done(struct ms_graph *g)
 	for (i = 0; i < g->nparams; i++)
 		free(g->params[i]);
 	free(g->params);
+	for (i = 0; i < g->nconsts; i++)
+		free(g->consts[i]);
+	free(g->consts);
 	free(g->name);
 	memset(g, 0, sizeof(*g));
 }

@@ -132,7 +132,8 @@ struct ms_graph {
 	size_t nnodes, cap;
 	char **params;              /* parameter names ("conv1.weight") */
 	size_t nparams, pcap;
-	size_t nconsts;             /* const_vals */
+	char **consts;              /* const_vals keys ("cst1") */
+	size_t nconsts;
 	bool model_proto;           /* wrapped in a ModelProto (else a bare GraphProto) */
 };
 

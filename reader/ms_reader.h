@@ -1,8 +1,9 @@
 /*
  * ms_reader.h - the MindSpore reader's internal state, shared by
  * mindspore.c (reader_ops, sources, frames, decode), ms_sync.c (the rank
- * layout: ranks, graphs, iteration directories) and ms_async.c (DumpData
- * bin files, Opdebug overflow files, the ACL layouts).  Not a public
+ * layout: ranks, graphs, iteration directories), ms_run.c (one iteration
+ * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
+ * files, the ACL layouts).  Not a public
  * interface: nothing outside reader/ms_* and mindspore.c includes it.
  */
 #ifndef TD_MS_READER_H

@@ -63,6 +63,8 @@ test_ms_graph_lenet_pb_bare_graph_facts(void **state)
 	assert_int_equal(g.nnodes, 104);
 	assert_int_equal(g.nparams, 20);
 	assert_int_equal(g.nconsts, 37);
+	assert_string_equal(g.consts[0], "cst1");
+	assert_string_equal(g.consts[36], "cst37");
 	assert_string_equal(g.nodes[103].full_name, "Default/make_tuple-op284");
 	assert_int_equal(count_type(&g, "tuple_getitem"), 26);
 	assert_int_equal(count_type(&g, "Cast"), 13);
