@@ -79,7 +79,8 @@ void theme_apply(const struct theme *t, bool no_color);
 /* The curses attributes of a slot (as attr_t), valid after theme_apply(). */
 unsigned theme_style(enum style_slot slot);
 /* Maps a 256-colour index to the nearest colour of a palette of ncolors
- * (8, 16 or 256); pure, for the tests. */
+ * (8, 16 or 256); pure, for the tests.  (theme_apply() falls back to the
+ * mono attributes where a background is lost on 8 colours.) */
 short theme_map_color(short c, int ncolors);
 
 #endif

@@ -46,7 +46,7 @@ theme_map_color(short c, int ncolors)
 	if (c < 0 || ncolors >= 256 || c < ncolors)
 		return c;
 	if (ncolors < 16 && c < 16)
-		return c == 8 ? 7 : (short)(c - 8);   /* bright-black would vanish on black */
+		return (short)(c - 8);
 	color_rgb(c, rgb);
 	for (int i = 0; i < 16; i++) {
 		int d = 0;
@@ -91,11 +91,27 @@ theme_apply(const struct theme *t, bool no_color)
 		return;
 	}
 	ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
+	theme_builtin("mono", &mono);
 	for (int i = 0; i < STYLE_COUNT && i + 1 < COLOR_PAIRS; i++) {
 		short fg = theme_map_color(t->slot[i].fg, ncolors);
 		short bg = theme_map_color(t->slot[i].bg, ncolors);
+		unsigned attrs = t->slot[i].attrs;
+		/* a grey background that became black (or the text's own colour)
+		 * no longer marks anything: use the mono attributes instead */
+		if (ncolors < 16 && t->slot[i].bg > 0 && (bg == 0 || bg == fg)) {
+			bg = THEME_DEFAULT_COLOR;
+			attrs |= mono.slot[i].attrs;
+			if (fg == 0 || fg == 7)
+				fg = THEME_DEFAULT_COLOR;
+		}
+		/* grey text that became black on the default background: the
+		 * terminal's own colour with the mono attributes (dim) */
+		if (ncolors < 16 && t->slot[i].fg > 0 && fg == 0 && bg <= 0) {
+			fg = THEME_DEFAULT_COLOR;
+			attrs |= mono.slot[i].attrs;
+		}
 		init_pair((short)(i + 1), fg, bg);
-		slot_attr[i] = COLOR_PAIR(i + 1) | curses_attrs(t->slot[i].attrs);
+		slot_attr[i] = COLOR_PAIR(i + 1) | curses_attrs(attrs);
 	}
 }
 

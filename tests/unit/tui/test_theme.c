@@ -170,7 +170,8 @@ test_colours_map_down_to_small_palettes(void **state)
 	assert_int_equal(theme_map_color(196, 8), 1);       /* -> red */
 	assert_int_equal(theme_map_color(236, 8), 0);       /* dark grey -> black */
 	assert_int_equal(theme_map_color(9, 8), 1);
-	assert_int_equal(theme_map_color(8, 8), 7);         /* bright black stays visible */
+	assert_int_equal(theme_map_color(8, 8), 0);         /* bright black -> black */
+	assert_int_equal(theme_map_color(244, 8), 0);       /* mid grey -> bright black -> black */
 	assert_int_equal(theme_map_color(THEME_DEFAULT_COLOR, 8), THEME_DEFAULT_COLOR);
 	assert_int_equal(theme_map_color(4, 8), 4);
 }
