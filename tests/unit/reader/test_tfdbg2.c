@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -782,6 +783,83 @@ test_tfdbg2_decode_execution_details(void **state)
 	index_done(&ix);
 }
 
+/* decode() and advance() on another thread while index() runs (reader.h's
+ * contract): every trace already announced decodes to its own op name. */
+struct concurrent {
+	struct reader *r;
+	struct td_locator locs[1024];
+	char names[1024][64];
+	unsigned n;                     /* published with release/acquire */
+	int done;
+	unsigned decoded, wrong;
+};
+
+static void
+conc_trace(void *ctx, const struct reader_trace *t)
+{
+	struct concurrent *c = ctx;
+	unsigned k = __atomic_load_n(&c->n, __ATOMIC_RELAXED);
+
+	if (k >= 1024)
+		return;
+	c->locs[k] = t->loc;
+	snprintf(c->names[k], sizeof c->names[k], "%s", t->op_name);
+	__atomic_store_n(&c->n, k + 1, __ATOMIC_RELEASE);
+}
+
+static void *
+conc_decoder(void *arg)
+{
+	struct concurrent *c = arg;
+	int last_round = 0;
+
+	while (!last_round) {
+		struct reader_detail d;
+		struct td_locator loc;
+		unsigned k, i;
+
+		/* done before n: the last round sees every trace */
+		last_round = __atomic_load_n(&c->done, __ATOMIC_ACQUIRE);
+		k = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
+		i = k / 2;
+		if (k < 2)
+			continue;
+		loc = c->locs[0];
+		if (tfdbg2_reader_ops.decode(c->r, READER_TRACE, &c->locs[i], &d) == TD_OK &&
+		    strcmp(d.op_name, c->names[i]) == 0)
+			c->decoded++;
+		else
+			c->wrong++;
+		reader_detail_done(&d);
+		if (tfdbg2_reader_ops.advance(c->r, READER_TRACE, &loc, i) != TD_OK ||
+		    loc.offset != c->locs[i].offset)
+			c->wrong++;
+	}
+	return NULL;
+}
+
+static void
+test_tfdbg2_decode_while_indexing(void **state)
+{
+	struct concurrent *c = calloc(1, sizeof(*c));
+	struct reader_sink sink = { .ctx = c, .on_trace = conc_trace };
+	char err[256];
+	pthread_t th;
+
+	(void)state;
+	assert_int_equal(tfdbg2_reader_ops.open(FIX "/mnist_nan", &(struct reader_options){0}, &c->r,
+						err, sizeof err), TD_OK);
+	assert_int_equal(pthread_create(&th, NULL, conc_decoder, c), 0);
+	assert_int_equal(tfdbg2_reader_ops.index(c->r, &sink), TD_OK);
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	assert_int_equal(c->n, 680);
+	assert_int_equal(c->wrong, 0);
+	assert_true(c->decoded >= 1);
+	tfdbg2_reader_ops.close(c->r);
+	free(c);
+}
+
 /* A metadata record with another run id makes the directory a mix of runs. */
 static void
 test_tfdbg2_mixed_run_ids_refused(void **state)
@@ -847,6 +925,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_two_hosts_merged),
 		cmocka_unit_test(test_tfdbg2_new_host_found_on_next_pass),
 		cmocka_unit_test(test_tfdbg2_decode_execution_details),
+		cmocka_unit_test(test_tfdbg2_decode_while_indexing),
 		cmocka_unit_test(test_tfdbg2_mixed_run_ids_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
