@@ -41,3 +41,19 @@ has_colour && fail no_color_has_no_colours "colour SGR with NO_COLOR=1" || ok no
 grep -aqF $'\e[7m' "$WORK/ansi.txt" && ok no_color_keeps_reverse_video || fail no_color_keeps_reverse_video "no reverse video"
 tui_keys q
 tui_expect_exit 0 quit_no_color
+tui_stop
+
+# An 8-colour terminal (TERM=screen): no 256-colour codes are sent, and the
+# greys it cannot show become attributes (blurred titles in reverse video).
+unset NO_COLOR
+TUI_TERM=screen
+tui_start "$FIXTURES/tfdbg2/mnist_nan"
+tui_wait "InfNan Log" || die "tdbg did not start with TERM=screen"
+ansi
+grep -aqE $'\e\\[(38|48);5;' "$WORK/ansi.txt" && fail eight_colours_only "256-colour codes on an 8-colour terminal" ||
+	ok eight_colours_only
+has_colour && ok eight_colours_has_colour || fail eight_colours_has_colour "no colour at all"
+grep -aF "[2] Timeline" "$WORK/ansi.txt" | grep -aqF $'\e[7m' && ok eight_colours_blur_title_reverse ||
+	fail eight_colours_blur_title_reverse "unfocused title not in reverse video"
+tui_keys q
+tui_expect_exit 0 quit_eight_colours
