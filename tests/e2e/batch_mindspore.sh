@@ -89,6 +89,34 @@ jx async_overflow_names_mul_op2 '[a["op_name"] for a in d["items"] if a["kind"] 
 jx async_first_nonfinite_is_mul_output 'd["op_name"] == "Default/network/Mul-op2"
 	and d["pos_inf"] == 1 and d["neg_inf"] == 1 and d["nan"] == 0 and d["elements"] == 4' "$(doc 3)"
 
+# ---- two ranks: rank_1 is a copy whose iteration 1 was made finite ----------
+mkdir -p "$WORK/two"
+cp -r "$S/rank_0" "$WORK/two/rank_0" && cp -r "$S/rank_0" "$WORK/two/rank_1"
+chmod -R u+w "$WORK/two"
+rm -f "$WORK/two/rank_1/Lenet/0/1/statistic.csv"
+python3 - "$WORK/two/rank_1/Lenet/0/1" <<'PY'
+import glob, math, struct, sys
+for f in glob.glob(sys.argv[1] + "/*.npy"):
+    b = bytearray(open(f, "rb").read())
+    if b"<f4" not in b[:128]:
+        continue
+    off = 10 + struct.unpack("<H", b[8:10])[0]
+    for i in range((len(b) - off) // 4):
+        if not math.isfinite(struct.unpack_from("<f", b, off + 4 * i)[0]):
+            struct.pack_into("<f", b, off + 4 * i, 0.0)
+    open(f, "wb").write(bytes(b))
+PY
+tdbg_run --json -e info -e "compare $MM" -e "rank 1" -e first-nonfinite -e "rank 0" \
+	-e first-nonfinite "$WORK/two"
+expect_rc 0 two_ranks_exit_0
+jx two_ranks_info 'd["ranks"] == 2 and d["rank_ids"] == [0, 1] and d["hosts"] == ["rank_0", "rank_1"]
+	and d["executions"] == 4' "$(doc 1)"
+jx two_ranks_compare_shows_both 'set(r["host"] for r in d["rows"]) == {"rank_0", "rank_1"}
+	and [r["host"] for r in d["rows"] if r["nonfinite"]] == ["rank_0"]' "$(doc 2)"
+jx two_ranks_rank_1_is_finite 'd is None' "$(doc 4)"
+jx two_ranks_rank_0_has_the_nan 'd["op_name"] == "'"$MM"'" and d["host"] == "rank_0"
+	and d["nan"] == 2' "$(doc 6)"
+
 # ---- without statistic.csv the .npy data gives the same answer ---------------
 cp -r "$S" "$WORK/nostat" && chmod -R u+w "$WORK/nostat"
 rm -f "$WORK"/nostat/rank_0/Lenet/0/*/statistic.csv
