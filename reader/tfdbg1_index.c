@@ -262,16 +262,28 @@ rescan_live(struct tfdbg1_pass *p)
 
 /* ---- the pass ---------------------------------------------------------- */
 
+/* True if name was looked at by an earlier pass; else remembers it.  The
+ * list is kept sorted: a follow-mode pass checks every run directory. */
 static bool
 seen_before(struct reader *r, const char *name)
 {
-	size_t i;
+	size_t lo = 0, hi = r->nseen;
 
-	for (i = 0; i < r->nseen; i++)
-		if (!strcmp(r->seen[i], name))
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(r->seen[mid], name);
+
+		if (c == 0)
 			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	TD_GROW(r->seen, r->seencap, r->nseen + 1);
-	r->seen[r->nseen++] = xstrdup(name);
+	memmove(r->seen + lo + 1, r->seen + lo, (r->nseen - lo) * sizeof(*r->seen));
+	r->seen[lo] = xstrdup(name);
+	r->nseen++;
 	return false;
 }
 
