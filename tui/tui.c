@@ -202,6 +202,19 @@ mouse(struct tui *t)
 	}
 }
 
+/* Follow mode: a trace table cursor on the newest row stays on the newest
+ * row as rows arrive, as tail -f does. */
+static void
+follow_tail(struct tui *t)
+{
+	struct pane *tp = &t->panes[PANE_TRACES];
+	uint64_t n = pane_count(tp);
+
+	if (t->follow && t->tail_count && n > t->tail_count && tp->cursor + 1 == t->tail_count)
+		pane_goto(tp, n - 1, false, false);
+	t->tail_count = n;
+}
+
 /* Called when no key came: follow the background index. */
 static void
 poll_model(struct tui *t)
@@ -220,6 +233,7 @@ poll_model(struct tui *t)
 			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}
 	t->progress = pr;
+	follow_tail(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
 		model_refresh(t->m);

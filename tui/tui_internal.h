@@ -58,6 +58,7 @@ struct tui {
 	bool message_error;
 	bool quit, follow, need_relayout;
 	bool ui_acted;              /* the running command moved the panes */
+	uint64_t tail_count;        /* trace rows seen at the last poll (follow) */
 	int exit_code;
 	double last_refresh;
 	struct model_progress progress;

@@ -65,7 +65,10 @@ chmod u+w "$WORK"/grow/*
 tui_start --follow "$WORK/grow"
 tui_wait "679 traces" || die "tdbg did not start on the torn copy"
 tui_wait "[follow]" && ok follow_indicator
+tui_keys 3 G
+tui_wait "679/679" >/dev/null
 cp "$FIXTURES"/tfdbg2/mnist_nan/*.graph_execution_traces "$WORK"/grow/
 tui_wait "680 traces" 15 && ok follow_picks_up_appended_record
+tui_wait "680/680" && ok follow_keeps_cursor_on_newest_row
 tui_keys q
 tui_expect_exit 0 quit_follow
