@@ -81,6 +81,16 @@ jx loss_per_run 'len(d["rows"]) == 6
 jx softmax_run_2_finite_with_zeros 'd["matched"] == 2 and all(not r["nonfinite"]
 	and r["summary"]["zero"] >= 9 for r in d["rows"])' "$(doc 4)"
 
+# ---- a run's details: fetches, feeds and core metadata (plain text) -------
+tdbg_run -e 'execution 2' "$D"
+expect_rc 0 run_detail_exit_0
+expect_file_has run_2_session_run_index "$OUT" "session run index: 3"
+expect_file_has run_2_global_step "$OUT" "global step: -1"
+expect_file_has run_2_inputs "$OUT" "input names: x:0, y:0"
+expect_file_has run_2_outputs "$OUT" "output names: cross_entropy/Mean:0"
+expect_file_has run_2_targets "$OUT" "target nodes: GradientDescent"
+expect_file_has run_2_fetches "$OUT" "fetches: [<tf.Operation 'GradientDescent' type=NoOp>"
+
 # ---- one run directory opened alone (a plain v1 dump root) -----------------
 tdbg_run --json -e info -e first-nonfinite "$RUN2"
 expect_rc 0 run_dir_exit_0
