@@ -98,6 +98,8 @@ void cmd_text_frames(struct cmd_env *env, const uint32_t *ids, size_t n);
 /* The op as a JSON object / text block: type, graph, device, inputs,
  * consumers, output tensor ids, stack. */
 void cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op);
+/* The same members, written into an object the caller has begun. */
+void cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op);
 void cmd_text_op(struct cmd_env *env, uint32_t op);
 
 /* A full tensor value with an optional numpy slice text ("[0:10, :]") as

@@ -24,6 +24,31 @@ find_op(struct cmd_env *env, const char *name, const char *graph, uint32_t *op)
 	return TD_OK;
 }
 
+/* The graphs of the other ops named like op (pick one with --graph). */
+static void
+other_graphs(struct cmd_env *env, struct json *j, uint32_t op)
+{
+	uint32_t i, n = model_op_count(env->m);
+	struct model_op o, x;
+	bool any = false;
+
+	if (!model_op_get(env->m, op, &o))
+		return;
+	for (i = 0; i < n; i++) {
+		if (i == op || !model_op_get(env->m, i, &x) || strcmp(x.name, o.name) != 0)
+			continue;
+		if (j) {
+			json_string(j, cmd_nz(x.graph_id));
+			continue;
+		}
+		strbuf_adds(env->out, any ? ", " : "also in graphs (--graph): ");
+		strbuf_adds(env->out, cmd_txt(x.graph_id));
+		any = true;
+	}
+	if (any)
+		strbuf_addc(env->out, '\n');
+}
+
 enum td_status
 cmd_op(struct cmd_env *env, int argc, char **argv)
 {
@@ -45,10 +70,19 @@ cmd_op(struct cmd_env *env, int argc, char **argv)
 		env->ui->show_op(env->ui->ctx, op);
 	if (!env->json) {
 		cmd_text_op(env, op);
+		if (!graph)
+			other_graphs(env, NULL, op);
 		return TD_OK;
 	}
 	json_init(&j, env->out);
-	cmd_json_op(env, &j, op);
+	json_object_begin(&j);
+	cmd_json_op_members(env, &j, op);
+	json_key(&j, "other_graphs");
+	json_array_begin(&j);
+	if (!graph)
+		other_graphs(env, &j, op);
+	json_array_end(&j);
+	json_object_end(&j);
 	return TD_OK;
 }
 

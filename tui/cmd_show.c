@@ -268,13 +268,24 @@ void
 cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op)
 {
 	struct model_op o;
-	size_t i;
 
 	if (!model_op_get(env->m, op, &o)) {
 		json_null(j);
 		return;
 	}
 	json_object_begin(j);
+	cmd_json_op_members(env, j, op);
+	json_object_end(j);
+}
+
+void
+cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op)
+{
+	struct model_op o;
+	size_t i;
+
+	if (!model_op_get(env->m, op, &o))
+		return;
 	json_kv_uint(j, "id", o.id);
 	json_kv_string(j, "name", o.name);
 	json_kv_string(j, "type", cmd_nz(o.type));
@@ -292,7 +303,6 @@ cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op)
 	json_array_end(j);
 	json_key(j, "stack");
 	cmd_json_frames(env, j, o.stack, o.nstack);
-	json_object_end(j);
 }
 
 void
