@@ -166,10 +166,17 @@ screen_draw_status(struct tui *t)
 	wbkgdset(t->status_win, ' ' | theme_style(STYLE_STATUS));
 	wattrset(t->status_win, theme_style(STYLE_STATUS));
 	mvwhline(t->status_win, 0, 0, ' ', COLS);
-	w = sanitize_str(sb.buf, COLS > 9 ? COLS - 9 : COLS, &out);
+	/* on small terminals, say how to reach the panes not shown */
+	const char *hint = t->layout.mode == LAYOUT_FULL ? "? help " : "w: more panes  ? help ";
+	int hw = (int)strlen(hint);
+	if (COLS < 100 && t->layout.mode != LAYOUT_FULL) {
+		hint = "w:panes ?:help ";
+		hw = (int)strlen(hint);
+	}
+	w = sanitize_str(sb.buf, COLS > hw + 1 ? COLS - hw - 1 : COLS, &out);
 	mvwaddstr(t->status_win, 0, 0, out.buf ? out.buf : "");
-	if (COLS - w >= 9)
-		mvwaddstr(t->status_win, 0, COLS - 8, "? help ");
+	if (COLS - w >= hw + 1)
+		mvwaddstr(t->status_win, 0, COLS - hw, hint);
 	strbuf_done(&sb);
 	strbuf_done(&out);
 	wnoutrefresh(t->status_win);
