@@ -115,7 +115,7 @@ open_reader(const char *dir, const struct reader_options *opt, struct reader **o
 static void
 close_reader(struct reader *r)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!r)
 		return;
@@ -125,6 +125,9 @@ close_reader(struct reader *r)
 		tfdbg1_dump_name_done(&r->files[i].name);
 	}
 	for (i = 0; i < r->nruns; i++) {
+		for (k = 0; k < r->runs[i].nfetched; k++)
+			free(r->runs[i].fetched[k]);
+		free(r->runs[i].fetched);
 		free(r->runs[i].dir);
 		free(r->runs[i].label);
 		free(r->runs[i].text);
@@ -310,24 +313,83 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	return st;
 }
 
+/* The last DebugIdentity dump of tensor "node:slot" in run, -1 if none.
+ * Called with the lock held. */
+static int64_t
+fetch_dump(const struct reader *r, uint32_t run, const char *tensor)
+{
+	int64_t found = -1;
+	size_t i, len;
+	uint32_t slot;
+
+	if (!tfdbg1_parse_input(tensor, &len, &slot))
+		return -1;
+	for (i = 0; i < r->ntraces; i++) {
+		const struct tfdbg1_file *f = &r->files[r->trace_files[i]];
+
+		if (f->run == run && f->name.slot == slot && strlen(f->name.node) == len &&
+		    !strncmp(f->name.node, tensor, len) &&
+		    (!strcmp(f->name.debug_op, "DebugIdentity") ||
+		     !strcmp(f->name.debug_op, "DebugIdentityV3")))
+			found = r->trace_files[i];
+	}
+	return found;
+}
+
+/* Outputs of a run: its fetched tensors (the value of their last
+ * DebugIdentity dump in the run, if watched), then its target ops, which
+ * have no value. */
+static void
+fill_run_outputs(struct reader *r, const int64_t *files, size_t nfiles, uint32_t ntargets,
+		 struct reader_detail *out)
+{
+	size_t i;
+
+	out->noutputs = nfiles + ntargets;
+	if (!out->noutputs)
+		return;
+	out->summaries = xcalloc(out->noutputs, sizeof(*out->summaries));
+	out->values = xcalloc(out->noutputs, sizeof(*out->values));
+	for (i = 0; i < nfiles; i++) {
+		struct td_locator loc = { (uint32_t)files[i], 0 };
+		struct reader_detail d = {0};
+
+		if (files[i] >= 0 && decode_trace(r, &loc, &d) == TD_OK) {
+			out->summaries[i] = d.summaries[0];
+			out->values[i] = d.values[0];
+			d.values[0] = NULL;
+		}
+		reader_detail_done(&d);
+	}
+}
+
 static enum td_status
 decode_execution(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	const struct tfdbg1_run *run;
-	enum td_status st = TD_OK;
+	int64_t *files = NULL;
+	size_t nfiles = 0, i;
+	uint32_t ntargets = 0;
 
 	pthread_mutex_lock(&r->lock);
 	if (loc->file >= r->nfiles || r->files[loc->file].role != TFDBG1_RUN) {
-		st = TD_ERR_RANGE;
-	} else {
-		run = &r->runs[r->files[loc->file].run];
-		out->wall_time = run->wall_time;
-		out->op_type = xstrdup(run->label);
-		out->op_name = xstrdup(run->dir);
-		out->text = xstrdup(run->text ? run->text : "");
+		pthread_mutex_unlock(&r->lock);
+		return TD_ERR_RANGE;
 	}
+	run = &r->runs[r->files[loc->file].run];
+	out->wall_time = run->wall_time;
+	out->op_type = xstrdup(run->label);
+	out->op_name = xstrdup(run->dir);
+	out->text = xstrdup(run->text ? run->text : "");
+	nfiles = run->nfetched;
+	ntargets = run->ntargets;
+	files = xcalloc(nfiles + 1, sizeof(*files));
+	for (i = 0; i < nfiles; i++)
+		files[i] = fetch_dump(r, r->files[loc->file].run, run->fetched[i]);
 	pthread_mutex_unlock(&r->lock);
-	return st;
+	fill_run_outputs(r, files, nfiles, ntargets, out);
+	free(files);
+	return TD_OK;
 }
 
 static enum td_status

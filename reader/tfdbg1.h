@@ -199,6 +199,9 @@ struct tfdbg1_run {
 	uint32_t file;              /* file id of the run directory */
 	uint32_t ndumps;
 	double wall_time;           /* seconds */
+	char **fetched;             /* fetched tensor names ("node:slot"), core metadata */
+	size_t nfetched;
+	uint32_t ntargets;          /* fetched ops (no value) */
 };
 
 /* The last run indexed, kept so that a later pass (follow mode) can add the
@@ -299,8 +302,9 @@ uint32_t tfdbg1_announce_path(struct tfdbg1_pass *p, const char *path, enum tfdb
 			      uint32_t run, uint64_t size);
 /* The device's on_device id, announcing it the first time. */
 uint32_t tfdbg1_device_id(struct tfdbg1_pass *p, const char *name);
-/* Core metadata files of a run into text; returns the number of fetches
- * (output tensors + target ops) of the first one, 0 without any. */
+/* Core metadata files of a run into text, and the first one's fetched
+ * tensors and targets into the run; returns the number of fetches (output
+ * tensors + target ops), 0 without metadata. */
 uint32_t tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
 			  struct strbuf *text);
 /* A fetch or feed info file (path may be NULL) as "label: message" in text. */

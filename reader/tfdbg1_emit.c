@@ -165,6 +165,19 @@ add_number_line(struct strbuf *sb, const char *label, int64_t v)
 
 /* Core metadata into the run's text; returns the number of fetches
  * (output tensors and target ops) of the first file, 0 if none. */
+/* The run's fetched tensor names, taken from m, for decode(EXECUTION). */
+static void
+keep_fetches(struct reader *r, uint32_t run, struct tfdbg1_core_meta *m)
+{
+	pthread_mutex_lock(&r->lock);
+	r->runs[run].fetched = m->output_names;
+	r->runs[run].nfetched = m->noutputs;
+	r->runs[run].ntargets = (uint32_t)m->ntargets;
+	pthread_mutex_unlock(&r->lock);
+	m->output_names = NULL;
+	m->noutputs = 0;
+}
+
 uint32_t
 tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
 		 struct strbuf *text)
@@ -187,8 +200,10 @@ tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t ru
 		add_list_line(text, "input names", m.input_names, m.ninputs);
 		add_list_line(text, "output names", m.output_names, m.noutputs);
 		add_list_line(text, "target nodes", m.target_nodes, m.ntargets);
-		if (i == 0)
+		if (i == 0) {
 			fetches = (uint32_t)(m.noutputs + m.ntargets);
+			keep_fetches(p->r, run, &m);
+		}
 		tfdbg1_core_meta_done(&m);
 		free(json);
 	}

@@ -91,6 +91,12 @@ expect_file_has run_2_outputs "$OUT" "output names: cross_entropy/Mean:0"
 expect_file_has run_2_targets "$OUT" "target nodes: GradientDescent"
 expect_file_has run_2_fetches "$OUT" "fetches: [<tf.Operation 'GradientDescent' type=NoOp>"
 
+tdbg_run --json -e 'execution 0' -e 'execution 2' "$D"
+expect_rc 0 run_outputs_exit_0
+jx run_0_output_is_the_loss 'len(d["outputs"]) == 2
+	and abs(d["outputs"][0]["summary"]["min"] - 2.50253) < 1e-5' "$(doc 1)"
+jx run_2_output_is_nan 'd["outputs"][0]["summary"]["nan"] == 1' "$(doc 2)"
+
 # ---- one run directory opened alone (a plain v1 dump root) -----------------
 tdbg_run --json -e info -e first-nonfinite "$RUN2"
 expect_rc 0 run_dir_exit_0

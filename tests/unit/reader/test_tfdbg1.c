@@ -441,6 +441,33 @@ test_tfdbg1_mlp_execution_detail_core_metadata(void **state)
 	}
 }
 
+/* A run's outputs: the fetched loss (cross_entropy/Mean:0) with its value,
+ * then the fetched train op GradientDescent, which has none. */
+static void
+test_tfdbg1_mlp_execution_outputs_are_the_fetches(void **state)
+{
+	struct mlp *m = *state;
+	const double loss[2] = { 2.50253, 2.18158 };
+	int run;
+
+	for (run = 0; run < 3; run++) {
+		struct reader_detail d;
+
+		assert_int_equal(tfdbg1_reader_ops.decode(m->r, READER_EXECUTION,
+							  &m->rec.execs[run].loc, &d), TD_OK);
+		assert_int_equal(d.noutputs, 2);
+		assert_int_equal(d.summaries[0].elements, 1);
+		assert_non_null(d.values[0]);
+		if (run < 2)
+			assert_true(fabs(td_tensor_get(d.values[0], 0) - loss[run]) < 1e-5);
+		else
+			assert_true(isnan(td_tensor_get(d.values[0], 0)) && d.summaries[0].nan == 1);
+		assert_int_equal(d.summaries[1].known, 0);
+		assert_null(d.values[1]);
+		reader_detail_done(&d);
+	}
+}
+
 static void
 test_tfdbg1_mlp_advance_over_rows_and_runs(void **state)
 {
@@ -552,6 +579,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_trace_detail, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_dump_wall_time_equals_file_timestamp, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_execution_detail_core_metadata, mlp_setup, mlp_teardown),
+		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_execution_outputs_are_the_fetches, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_advance_over_rows_and_runs, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_decode_wrong_locators, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_fast_summary_matches_full_decode, mlp_setup, mlp_teardown),
