@@ -15,6 +15,7 @@ median of RUNS runs:
   filter         batch `-e "traces -5: --op 'dense_[0-9]+/MatMul'"`: counts
                  every match of the regex over all rows, prints the last 5;
   first screen   TUI in a pty (120x40): fork to the first status bar paint;
+  first rows     TUI: fork to the first trace row on screen;
   key G          TUI, after the index is done: jump to the last row;
   key PgDn       TUI, page-down in the middle (after `:goto trace N/2`);
   peak RSS       from wait4(): the batch alerts run and the TUI session.
@@ -39,6 +40,7 @@ import ptydrive  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 REGEX = "dense_[0-9]+/MatMul"
+ROW_MARKER = "Placeholder"     # op type of trace row 0 in generated dumps
 BYTES_PER_TRACE = 250          # FULL_HEALTH record size, for the disk check
 
 
@@ -121,7 +123,7 @@ def bench_batch(tdbg, d, runs, res):
 
 
 def bench_tui(tdbg, d, runs, n, index_time, marker, res):
-    firsts, lasts, pgdns, rss, notes = [], [], [], [], []
+    firsts, rows, lasts, pgdns, rss, notes = [], [], [], [], [], []
     for _ in range(runs):
         s = ptydrive.Session([tdbg, d])
         t = s.wait_text(marker, timeout=60)
@@ -130,6 +132,12 @@ def bench_tui(tdbg, d, runs, n, index_time, marker, res):
             s.close()
             continue
         firsts.append(t)
+        # First rows: the first trace row (op "x", a Placeholder) is drawn.
+        t = s.wait_text(ROW_MARKER, timeout=60)
+        if t is not None:
+            rows.append(t)
+        else:
+            notes.append("no trace row drawn")
         # Let the background index finish before timing keys.
         time.sleep(max(0.2, index_time * 1.5))
         s.drain(0.2, 5)
@@ -155,6 +163,7 @@ def bench_tui(tdbg, d, runs, n, index_time, marker, res):
         if ru is not None:
             rss.append(ru.ru_maxrss * 1024)
     res["first screen"] = statistics.median(firsts) if firsts else None
+    res["first rows"] = statistics.median(rows) if rows else None
     res["key G"] = statistics.median(lasts) if lasts else None
     res["key PgDn"] = statistics.median(pgdns) if pgdns else None
     res["tui.rss"] = max(rss) if rss else None
@@ -206,6 +215,7 @@ def size_table(r):
         ("cat (page cache warm)", ms_cpu(r, "cat"), "reference", "%.0f MB/s" % (r["bytes"] / r["cat"] / 1e6)),
         ("process start (--version)", ms(r["start"]), "reference", ""),
         ("first screen (TUI)", ms(r.get("first screen")), "< 100 ms", verdict(lt(r.get("first screen"), 0.1))),
+        ("first rows drawn (TUI)", ms(r.get("first rows")), "", ""),
         ("batch info", ms_cpu(r, "info"), "< 100 ms", verdict(lt(r["info"], 0.1))),
         ("full index + alerts (batch alerts)", ms_cpu(r, "alerts"), "<= 2x cat = %s" % ms(2 * r["cat"]),
          verdict(r["alerts"] <= 2 * r["cat"]) + " (%.1fx cat%s)" % (
