@@ -8,7 +8,11 @@
  *     "Session.run #<counter>" ("Session.run <token>" for the old UUID
  *     names, "Session.run" for a plain dump root); num_outputs = fetched
  *     tensors + target ops from the core metadata (0 without it); graph_id
- *     = the run's partition graph when the run has one device;
+ *     = the run's partition graph when the run has one device; its detail
+ *     (decode) has the fetch/feed/core-metadata text and one output per
+ *     fetch: each fetched tensor with the value of its last DebugIdentity
+ *     dump in the run (the loss of a training step), then the target ops,
+ *     which have no value; bad_outputs stays 0 (the alerts are the traces);
  *   - one graph per (run, device), id "<run dir><device>", e.g.
  *     "run_1700000000491002_2/job:localhost/replica:0/task:0/device:CPU:0",
  *     with the partition graph's ops (debugger nodes hidden);
