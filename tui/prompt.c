@@ -426,6 +426,27 @@ edit_key(struct tui *t, struct line *l, wint_t ch, bool is_key, History *h, int 
 	}
 }
 
+/* A completion list or error while editing: on the status row, above the
+ * line being edited, until the next key. */
+static void
+show_above(struct tui *t)
+{
+	struct strbuf sb = { 0 };
+	WINDOW *w = t->status_win;
+
+	if (!w)
+		return;
+	sanitize_str(t->message, getmaxx(w), &sb);
+	werase(w);
+	wbkgdset(w, ' ' | theme_style(t->message_error ? STYLE_STATUS_ERROR : STYLE_STATUS));
+	wattrset(w, theme_style(t->message_error ? STYLE_STATUS_ERROR : STYLE_STATUS));
+	mvwhline(w, 0, 0, ' ', getmaxx(w));
+	mvwaddstr(w, 0, 0, sb.buf ? sb.buf : "");
+	wrefresh(w);
+	strbuf_done(&sb);
+	t->message[0] = '\0';
+}
+
 char *
 prompt_read(struct tui *t, const char *prefix, bool commands)
 {
@@ -444,11 +465,11 @@ prompt_read(struct tui *t, const char *prefix, bool commands)
 		int kind = wget_wch(t->prompt_win, &ch);
 		if (kind == ERR)
 			continue;
+		screen_draw_status(t);      /* drops a completion list shown before */
+		doupdate();
 		rc = edit_key(t, &l, ch, kind == KEY_CODE_YES, h, &depth, draft, commands);
-		if (t->message[0] && rc == 0) {
-			/* a completion list: show it above the line until the next key */
-			screen_draw_status(t);
-		}
+		if (t->message[0] && rc == 0)
+			show_above(t);
 	}
 	curs_set(0);
 	werase(t->prompt_win);

@@ -6,6 +6,7 @@
 
 TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
 DUMP=$FIXTURES/tfdbg2/mnist_nan
+export TDBG_THEMES=$TOP/themes
 tui_start "$DUMP"
 tui_wait "InfNan Log" || die "tdbg did not start"
 
@@ -25,6 +26,21 @@ tui_keys Tab
 tui_wait ":op probs" && ok tab_completes_op_name
 tui_keys Escape
 tui_wait_gone ":op probs" && ok escape_cancels_prompt
+
+# Tab completes theme names after "theme"
+tui_keys :
+tui_type 'theme high'
+tui_keys Tab
+tui_wait ":theme high-contrast" && ok tab_completes_theme_name
+tui_keys C-u Escape
+
+# several candidates: the common prefix is inserted and the list is shown
+tui_keys :
+tui_type 'g'
+tui_keys Tab
+tui_wait "2 matches: graphs goto" && ok tab_lists_candidates ||
+	fail tab_lists_candidates "no candidate list"
+tui_keys C-u Escape
 
 # editing: ^U clears, ^A/^E move, Backspace deletes
 tui_keys :
