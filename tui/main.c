@@ -174,7 +174,11 @@ main(int argc, char **argv)
 	mo.format = a.format;
 	st = model_open(a.dump, &mo, &m, err, sizeof err);
 	if (st != TD_OK) {
-		fprintf(stderr, "tdbg: cannot open %s: %s\n", a.dump, *err ? err : td_strerror(st));
+		/* the model's message usually starts with the path already */
+		if (*err && strncmp(err, a.dump, strlen(a.dump)) == 0)
+			fprintf(stderr, "tdbg: cannot open %s\n", err);
+		else
+			fprintf(stderr, "tdbg: cannot open %s: %s\n", a.dump, *err ? err : td_strerror(st));
 		free(a.cmds);
 		return EXIT_OPEN;
 	}
