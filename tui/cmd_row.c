@@ -51,9 +51,12 @@ json_output(struct cmd_env *env, struct json *j, const struct model_detail *d, s
 	    const char *slice)
 {
 	json_key(j, "summary");
-	cmd_json_summary(j, &d->summaries[k]);
+	if (d->summaries)
+		cmd_json_summary(j, &d->summaries[k]);
+	else
+		json_null(j);
 	json_key(j, "debug_values");
-	if (d->debug_values && d->debug_values[k])
+	if (d->debug_values && d->debug_values[k] && d->ndebug_values)
 		json_debug_values(j, d->debug_values[k], d->ndebug_values[k]);
 	else
 		json_null(j);
@@ -76,9 +79,11 @@ text_detail_extra(struct cmd_env *env, const struct model_detail *d)
 static enum td_status
 text_output(struct cmd_env *env, const struct model_detail *d, size_t k, const char *slice)
 {
-	strbuf_adds(env->out, "summary   ");
-	cmd_text_summary(env->out, &d->summaries[k]);
-	strbuf_addc(env->out, '\n');
+	if (d->summaries) {
+		strbuf_adds(env->out, "summary   ");
+		cmd_text_summary(env->out, &d->summaries[k]);
+		strbuf_addc(env->out, '\n');
+	}
 	if (d->values && d->values[k])
 		return cmd_text_value(env, d->values[k], slice, VALUE_LIMIT_TEXT);
 	return TD_OK;
