@@ -159,7 +159,7 @@ alerts_request(struct pane *p, enum action act)
 static void
 alerts_title(struct pane *p, char *buf, size_t size)
 {
-	snprintf(buf, size, "%llu alerts", (unsigned long long)model_alert_count(p->tui->m));
+	snprintf(buf, size, "(%llu)", (unsigned long long)model_alert_count(p->tui->m));
 }
 
 static const char *

@@ -177,8 +177,13 @@ mouse(struct tui *t)
 {
 	MEVENT ev;
 
-	if (getmouse(&ev) != OK || t->overlay != OVERLAY_NONE)
+	if (getmouse(&ev) != OK)
 		return;
+	if (t->overlay != OVERLAY_NONE) {   /* the wheel scrolls an overlay */
+		for (int k = 0; k < 3 && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)); k++)
+			pane_request(&t->overlay_pane, ev.bstate & BUTTON4_PRESSED ? ACT_MOVE_UP : ACT_MOVE_DOWN);
+		return;
+	}
 	for (int i = 0; i < PANE_COUNT; i++) {
 		struct pane *p = &t->panes[i];
 		if (!p->shown || ev.y < p->r.y || ev.y >= p->r.y + p->r.h || ev.x < p->r.x ||
