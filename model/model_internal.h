@@ -127,7 +127,7 @@ struct locidx {
 };
 
 struct cache_ent {
-	uint64_t row;               /* UINT64_MAX empty */
+	uint64_t key;               /* row + 1; 0 empty (calloc'd pages stay untouched) */
 	double wall_time;
 	uint32_t device;            /* string id, NO_ID none */
 	uint32_t slot;

@@ -25,8 +25,6 @@ rows_init(struct model *m)
 	m->eloc.every = m->tloc.every;
 	m->cache_n = m->opt.cache_rows ? m->opt.cache_rows : MODEL_DEFAULT_CACHE;
 	m->cache = xcalloc(m->cache_n, sizeof(*m->cache));
-	for (size_t i = 0; i < m->cache_n; i++)
-		m->cache[i].row = UINT64_MAX;
 	m->last_exec_of_trace = -1;
 	m->first_bad_exec = -1;
 	pthread_mutex_init(&m->cache_lock, NULL);
@@ -271,7 +269,7 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	struct td_locator loc;
 
 	memset(e, 0, sizeof(*e));
-	e->row = i;
+	e->key = i + 1;
 	e->device = NO_ID;
 	e->slot = (trace_flags(m, i) >> TF_SLOT_SHIFT);
 	m->decodes++;
@@ -301,7 +299,7 @@ rows_trace_decoded(struct model *m, uint64_t i, struct cache_ent *out)
 
 	pthread_mutex_lock(&m->cache_lock);
 	e = &m->cache[i % m->cache_n];
-	if (e->row != i)
+	if (e->key != i + 1)
 		decode_trace(m, i, e);
 	*out = *e;
 	pthread_mutex_unlock(&m->cache_lock);
