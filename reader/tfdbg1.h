@@ -273,13 +273,15 @@ struct tfdbg1_scan {
 	size_t nunparsed;
 	char **unreadable;          /* directories that could not be listed */
 	size_t nunreadable;
+	char **broken;              /* entries that cannot be stat()ed (dangling links) */
+	size_t nbroken;
 	uint64_t bytes;             /* total size of the files found */
 };
 
 /* Lists the dump root at path (a run directory or a plain dump root): its
  * metadata files, device directories (walked recursively), graph files and
  * tensor dumps, sorted by (timestamp, collision, device, path).  Problems
- * are collected in the unparsed / unreadable lists, never fatal. */
+ * are collected in the unparsed / unreadable / broken lists, never fatal. */
 void tfdbg1_scan_root(const char *path, const char *dir, struct tfdbg1_scan *out);
 void tfdbg1_scan_done(struct tfdbg1_scan *s);
 

@@ -55,6 +55,14 @@ role_name(enum tfdbg1_role role)
 	return "other";
 }
 
+/* A file listed by the scan is gone by the time it is read: missing;
+ * anything else: unreadable. */
+static enum reader_problem_kind
+read_problem(enum td_status st)
+{
+	return st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE;
+}
+
 /* Adds f (taking its strings) and announces it; returns its id. */
 static uint32_t
 announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, uint64_t size)
@@ -135,7 +143,7 @@ read_message(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role, uin
 	st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
 	id = tfdbg1_announce_path(p, path, role, run, st == TD_OK ? len : 0);
 	if (st != TD_OK) {
-		tfdbg1_problem(p, PROBLEM_UNREADABLE, id, path, role_name(role), err);
+		tfdbg1_problem(p, read_problem(st), id, path, role_name(role), err);
 		return NULL;
 	}
 	tfdbg1_progress(p, len);
@@ -260,6 +268,7 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 	uint8_t *data;
 	size_t len;
 	char err[256];
+	enum td_status st;
 	uint32_t id;
 
 	memset(g, 0, sizeof(*g));
@@ -268,9 +277,10 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 		p->sink->on_graph(p->sink->ctx, &rg);
 	if (dev->graph_path) {
 		id = tfdbg1_announce_path(p, dev->graph_path, TFDBG1_GRAPH, run, dev->graph_size);
-		if (tfdbg1_read_file(dev->graph_path, &data, &len, err, sizeof(err)) != TD_OK) {
-			tfdbg1_problem(p, PROBLEM_UNREADABLE, id, dev->graph_path,
-				       "partition graph", err);
+		st = tfdbg1_read_file(dev->graph_path, &data, &len, err, sizeof(err));
+		if (st != TD_OK) {
+			tfdbg1_problem(p, read_problem(st), id, dev->graph_path, "partition graph",
+				       err);
 		} else {
 			tfdbg1_progress(p, len);
 			if (tfdbg1_graph_decode(data, len, g, err, sizeof(err)) != TD_OK)
@@ -293,9 +303,10 @@ read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_t
 	uint8_t *data;
 	size_t len;
 	char err[256];
+	enum td_status st = tfdbg1_read_file(f->path, &data, &len, err, sizeof(err));
 
-	if (tfdbg1_read_file(f->path, &data, &len, err, sizeof(err)) != TD_OK) {
-		tfdbg1_problem(p, PROBLEM_UNREADABLE, t->loc.file, f->path, "tensor dump", err);
+	if (st != TD_OK) {
+		tfdbg1_problem(p, read_problem(st), t->loc.file, f->path, "tensor dump", err);
 		return;
 	}
 	tfdbg1_progress(p, len);

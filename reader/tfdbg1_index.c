@@ -179,6 +179,13 @@ report_scan_problems(struct tfdbg1_pass *p, const struct tfdbg1_scan *s)
 			       "cannot list the directory");
 		live_note(l, s->unreadable[i]);
 	}
+	for (i = 0; i < s->nbroken; i++) {
+		if (live_has(l, s->broken[i]))
+			continue;
+		tfdbg1_problem(p, PROBLEM_MISSING_FILE, -1, s->broken[i], "tensor dump",
+			       "the entry cannot be read (a dangling link?)");
+		live_note(l, s->broken[i]);
+	}
 	for (i = 0; i < s->nunparsed; i++) {
 		uint32_t id;
 

@@ -138,8 +138,14 @@ walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 		if (depth == 0 && w->skip_tfdbg_top &&
 		    (starts_with(de->d_name, "_tfdbg_") || starts_with(de->d_name, "run_")))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+		if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) {
+			/* e.g. a dangling symbolic link */
+			char *full = xasprintf("%s/%s", path, de->d_name);
+
+			add_path(&w->scan->broken, &w->scan->nbroken, full);
+			free(full);
 			continue;
+		}
 		walk_entry(w, path, rel, de->d_name, &st, depth);
 	}
 	closedir(d);
@@ -313,6 +319,7 @@ tfdbg1_scan_done(struct tfdbg1_scan *s)
 	free_list(s->core_paths, s->ncore);
 	free_list(s->unparsed, s->nunparsed);
 	free_list(s->unreadable, s->nunreadable);
+	free_list(s->broken, s->nbroken);
 	free(s->dir);
 	free(s->path);
 	free(s->fetches_path);

@@ -243,13 +243,18 @@ test_tfdbg1_dirs_bad_files_reported_rest_kept(void **state)
 	struct reader_detail d;
 	struct reader *r;
 	struct rec rec;
+	char *link;
 
 	write_dump(root, CPU0 "/good_0_DebugIdentity_10", 5, true);
 	write_bytes(root, CPU0 "/bad_0_DebugIdentity_20", junk, sizeof(junk));
 	write_bytes(root, CPU0 "/README", "x", 1);
 	write_bytes(root, CPU0 "/_tfdbg_graph_hash1_5", junk, sizeof(junk));
 	write_bytes(root, "_tfdbg_core_metadata_sessionrun00000000000001_7", junk, sizeof(junk));
+	link = xasprintf("%s/%s/gone_0_DebugIdentity_30", root, CPU0);
+	assert_int_equal(symlink("/nonexistent/tdbg-test-target", link), 0);
+	free(link);
 	r = index_dir(root, &rec);
+	assert_int_equal(count_problems(&rec, PROBLEM_MISSING_FILE), 1);
 	assert_int_equal(count_problems(&rec, PROBLEM_UNPARSED_NAME), 1);
 	assert_int_equal(count_problems(&rec, PROBLEM_DECODE_ERROR), 3);  /* dump, graph, metadata */
 	assert_int_equal(rec.nexecs, 1);
