@@ -642,7 +642,8 @@ order_new_runs(struct reader *r, const struct reader_sink *sink)
 	size_t i, first = r->nemitted;
 
 	pthread_mutex_lock(&r->lock);
-	qsort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
+	if (r->nruns > first)
+		qsort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
 	for (i = first; i < r->nruns; i++)
 		r->runs[i].file_id = (uint32_t)i;
 	pthread_mutex_unlock(&r->lock);

@@ -233,7 +233,8 @@ ms_stat_parse(const char *text, size_t len, struct ms_stat *st, char *err, size_
 			st->bad_rows++;
 	}
 	csv_row_done(&row);
-	qsort(st->rows, st->n, sizeof(*st->rows), row_cmp);
+	if (st->n)
+		qsort(st->rows, st->n, sizeof(*st->rows), row_cmp);
 	return TD_OK;
 }
 
