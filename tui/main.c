@@ -104,13 +104,19 @@ parse_args(int argc, char **argv, struct args *a)
 	return -1;
 }
 
-static bool
-terminal_usable(void)
+/* NULL when the full-screen interface can run, else why not. */
+static const char *
+no_terminal_reason(void)
 {
 	const char *term = getenv("TERM");
 
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && term && *term &&
-	       strcmp(term, "dumb") != 0;
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return "not a terminal";
+	if (!term || !*term)
+		return "TERM is not set";
+	if (strcmp(term, "dumb") == 0)
+		return "TERM is dumb";
+	return NULL;
 }
 
 static int
@@ -132,9 +138,10 @@ static int
 run(struct model *m, struct args *a)
 {
 	static const char *const summary[] = { "info", "alerts --limit 20" };
+	const char *why = no_terminal_reason();
 	int rc;
 
-	if (a->ncmds == 0 && !a->json && terminal_usable()) {
+	if (a->ncmds == 0 && !a->json && !why) {
 		rc = run_tui(m, a);
 		if (rc == EXIT_OK_ && a->strict)
 			rc = batch_strict_check(m, stderr);
@@ -145,8 +152,8 @@ run(struct model *m, struct args *a)
 	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
 	model_wait(m);
 	if (a->ncmds == 0) {
-		fputs("tdbg: no terminal; printing a summary (use -e CMD for more, see tdbg --help)\n",
-		      stderr);
+		fprintf(stderr, "tdbg: %s; printing a summary (use -e CMD for more, see tdbg --help)\n",
+			why ? why : "--json");
 		rc = batch_run(m, summary, TD_ARRAY_SIZE(summary), a->json, stdout, stderr);
 	} else {
 		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);

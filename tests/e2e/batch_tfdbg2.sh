@@ -163,7 +163,7 @@ jx trace_slice_value 'd["value"]["selected_shape"][0] == 1' "$(doc 3)"
 # ---- no terminal, no -e: a summary ---------------------------------------------------
 tdbg_run "$D"
 expect_rc 0 no_tty_summary_exit_0
-expect_file_has no_tty_note "$ERR" "no terminal"
+expect_file_has no_tty_note "$ERR" "not a terminal; printing a summary"
 expect_file_has no_tty_info "$OUT" "graph_execution_traces   680"
 
 [ "$E2E_FAILS" -eq 0 ]
