@@ -185,6 +185,8 @@ npy_parse_header(const uint8_t *buf, size_t len, enum td_dtype dtype_hint,
 		 struct npy_header *h, char *err, size_t errlen)
 {
 	size_t lenfield, hlen, start;
+	enum td_status st;
+	char *text;
 
 	memset(h, 0, sizeof(*h));
 	if (len < 10 || memcmp(buf, npy_magic, sizeof(npy_magic)) != 0) {
@@ -212,7 +214,11 @@ npy_parse_header(const uint8_t *buf, size_t len, enum td_dtype dtype_hint,
 		return TD_ERR_TRUNCATED;
 	}
 	h->data_offset = start + hlen;
-	return parse_dict((const char *)buf + start, hlen, dtype_hint, h, err, errlen);
+	/* a NUL-terminated copy: strtol() must not run into the data */
+	text = xstrndup((const char *)buf + start, hlen);
+	st = parse_dict(text, hlen, dtype_hint, h, err, errlen);
+	free(text);
+	return st;
 }
 
 static void
