@@ -140,9 +140,11 @@ struct run {                        /* traces from first on belong to execution 
 	int64_t execution;
 };
 
-struct segment {                    /* a run of trace rows from one file */
-	uint64_t first;
-	uint32_t file;
+/* Where trace rows come from for first_nonfinite: one per host (a tfdbg2
+ * file set, a MindSpore rank), or per file when files name no host.  Rows
+ * of one segment are in execution order; segments are not ordered. */
+struct segment {
+	uint64_t key;               /* host string address, or 1 << 63 | file id */
 	int64_t cand;               /* first nonfinite row in it, -1 */
 	double cand_wall;
 };
@@ -260,6 +262,10 @@ struct model {
 	_Atomic bool containers;    /* traces carry their execution */
 	struct segment *segs;
 	size_t nsegs, capsegs;
+	struct u64map seg_by_key;
+	uint32_t seg_memo_file;     /* writer: last file and its segment */
+	size_t seg_memo;
+	bool have_seg_memo;
 	struct graph_memo {         /* writer: recent trace graph ids -> string ids */
 		const char *s;
 		uint32_t sid;

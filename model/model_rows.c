@@ -55,6 +55,7 @@ rows_done(struct model *m)
 	free(m->cache);
 	free(m->runs);
 	free(m->segs);
+	u64map_done(&m->seg_by_key);
 	pthread_mutex_destroy(&m->cache_lock);
 }
 

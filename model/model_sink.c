@@ -66,6 +66,7 @@ on_file(void *ctx, const struct reader_file *f)
 	e->host = intern_str(&m->str, intern_add(&m->str, f->host ? f->host : ""));
 	e->role = intern_str(&m->str, intern_add(&m->str, f->role ? f->role : ""));
 	e->size = f->size;
+	m->have_seg_memo = false;   /* the file's host may have changed */
 	if (f->host && *f->host)
 		hosts_index(m, f->host);
 	pthread_mutex_unlock(&m->lock);
@@ -277,26 +278,45 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 	}
 }
 
-/* A new file segment, and its first non-finite row (first_nonfinite). */
+/* The segment of a trace's file (writer; the file map is writer-owned). */
+static size_t
+trace_segment_of(struct model *m, uint32_t file)
+{
+	uint64_t fi, key = 1ull << 63 | file, *idx;
+
+	if (m->have_seg_memo && m->seg_memo_file == file)
+		return m->seg_memo;
+	if (u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
+		key = (uint64_t)(uintptr_t)m->files[fi].host;
+	pthread_mutex_lock(&m->lock);
+	idx = u64map_put(&m->seg_by_key, key, m->nsegs);
+	if (*idx == m->nsegs) {
+		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
+		m->segs[m->nsegs].key = key;
+		m->segs[m->nsegs].cand = -1;
+		m->segs[m->nsegs].cand_wall = 0;
+		m->nsegs++;
+	}
+	pthread_mutex_unlock(&m->lock);
+	m->have_seg_memo = true;
+	m->seg_memo_file = file;
+	m->seg_memo = *idx;
+	return *idx;
+}
+
+/* The first non-finite row of each segment (first_nonfinite). */
 static void
 trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool nonfinite)
 {
-	struct segment *s = m->nsegs ? &m->segs[m->nsegs - 1] : NULL;
+	size_t s;
 
-	if (!s || s->file != t->loc.file) {
+	if (!nonfinite)
+		return;
+	s = trace_segment_of(m, t->loc.file);
+	if (m->segs[s].cand < 0) {
 		pthread_mutex_lock(&m->lock);
-		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
-		s = &m->segs[m->nsegs++];
-		s->first = row;
-		s->file = t->loc.file;
-		s->cand = -1;
-		s->cand_wall = 0;
-		pthread_mutex_unlock(&m->lock);
-	}
-	if (nonfinite && s->cand < 0) {
-		pthread_mutex_lock(&m->lock);
-		s->cand = (int64_t)row;
-		s->cand_wall = t->wall_time;
+		m->segs[s].cand = (int64_t)row;
+		m->segs[s].cand_wall = t->wall_time;
 		pthread_mutex_unlock(&m->lock);
 	}
 }

@@ -260,6 +260,27 @@ test_first_nonfinite_smallest_wall_time_across_file_segments(void **state)
 }
 
 static void
+test_first_nonfinite_files_of_one_host_are_one_segment(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = fake_full_health(3, 0, 0, 1);
+	struct model_alert a;
+	struct model *m;
+
+	(void)state;
+	ops(f);
+	fake_file(f, 1, "run0/a.npy", "rank0");
+	fake_file(f, 2, "run0/b.npy", "rank0");
+	fake_trace(f, 1, "g", "add", 0, 200, &bad);     /* rank 0's first in row order */
+	fake_trace(f, 2, "g", "Log", 0, 100, &bad);     /* same rank: not a candidate */
+	m = open_fake(f);
+	assert_true(model_first_nonfinite(m, &a));
+	assert_int_equal(a.index, 0);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_first_nonfinite_known_time_beats_unknown(void **state)
 {
 	struct fake *f = fake_new();
@@ -311,6 +332,7 @@ main(void)
 		cmocka_unit_test(test_alerts_overflow_alert_fields),
 		cmocka_unit_test(test_alerts_containers_mark_executions_not_alert),
 		cmocka_unit_test(test_first_nonfinite_smallest_wall_time_across_file_segments),
+		cmocka_unit_test(test_first_nonfinite_files_of_one_host_are_one_segment),
 		cmocka_unit_test(test_first_nonfinite_known_time_beats_unknown),
 		cmocka_unit_test(test_first_nonfinite_none),
 	};
