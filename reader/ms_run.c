@@ -246,8 +246,12 @@ add_stat_only(struct load_ctx *c)
 			nm.op_name = ms_name_file_form(row->op_name);
 		e = new_entry(c, NULL, &nm, MS_ENTRY_STAT);
 		e->summary = row->summary;
-		if (nm.op_name != row->op_name)
+		if (nm.op_name != row->op_name) {
+			/* no graph node matched: keep the scoped name as written */
+			if (strcmp(e->op_name, nm.op_name) == 0)
+				e->op_name = ms_strs_add(&c->r->strs, row->op_name);
 			free(nm.op_name);
+		}
 	}
 }
 
