@@ -226,11 +226,12 @@ valgrind: tdbg
 	$(Q)E2E_TIMEOUT=60 TDBG_WRAP="$(VALGRIND)" TDBG=$(CURDIR)/tdbg tests/run-e2e.sh $(VALGRIND_TESTS)
 
 # reader/ and model/ never include tui/ or curses; reader/ never includes
-# model/; the command layer (tui/cmd*.c) never includes curses.
+# model/; the command layer, batch mode and the JSON writer (tui/cmd*,
+# tui/batch*, tui/json*) never include curses: batch mode needs no terminal.
 check-layers:
 	$(Q)bad=$$(grep -nE '#include.*(curses|tui/|\.\./tui)' reader/*.[ch] model/*.[ch] 2>/dev/null; \
 		grep -nE '#include.*(model/|\.\./model)' reader/*.[ch] 2>/dev/null; \
-		grep -nE '#include.*curses' tui/cmd*.[ch] 2>/dev/null); \
+		grep -nE '#include.*curses' tui/cmd*.[ch] tui/batch*.[ch] tui/json*.[ch] 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 
 # ---- setup ------------------------------------------------------------
