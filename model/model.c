@@ -92,6 +92,7 @@ model_free(struct model *m)
 	}
 	free(m->meta);
 	free(m->info_meta);
+	free(m->info_hosts);
 	for (i = 0; i < m->ngrave; i++)
 		free(m->graveyard[i]);
 	free(m->graveyard);
@@ -355,6 +356,14 @@ info_meta(struct model *m, struct model_info *info)
 			info->hosts = m->info_meta[i].values;
 			info->nhosts = m->info_meta[i].nvalues;
 		}
+	}
+	if (!hosts) {
+		/* no "host[]" meta: the hosts files and executions named */
+		free(m->info_hosts);
+		m->info_hosts = xcalloc(m->nhosts + 1, sizeof(*m->info_hosts));
+		for (i = 1; i < m->nhosts; i++)
+			m->info_hosts[info->nhosts++] = intern_str(&m->str, m->hosts[i]);
+		info->hosts = m->info_hosts;
 	}
 }
 

@@ -400,6 +400,26 @@ test_model_meta_lists_and_scalars(void **state)
 }
 
 static void
+test_model_hosts_without_meta_come_from_files(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_info info;
+	struct model *m;
+
+	(void)state;
+	fake_file(f, 1, "rank_0/a", "rank0");
+	fake_file(f, 2, "rank_1/a", "rank1");
+	fake_file(f, 3, "rank_1/b", "rank1");
+	m = open_fake(f, false, 0);
+	model_info(m, &info);
+	assert_int_equal(info.nhosts, 2);
+	assert_string_equal(info.hosts[0], "rank0");
+	assert_string_equal(info.hosts[1], "rank1");
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_model_frames_resolve_after_ops(void **state)
 {
 	struct fake *f = fake_new();
@@ -628,6 +648,7 @@ main(void)
 		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
 		cmocka_unit_test(test_model_meta_lists_and_scalars),
+		cmocka_unit_test(test_model_hosts_without_meta_come_from_files),
 		cmocka_unit_test(test_model_frames_resolve_after_ops),
 		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),
 		cmocka_unit_test(test_model_source_load_disk_remaps_by_root),
