@@ -215,7 +215,7 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_re
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 asan-test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
-	$(Q)export $(SAN_ENV); $(RUN_TESTS)
+	$(Q)export $(SAN_ENV) E2E_TIMEOUT=30; $(RUN_TESTS)
 
 # The batch-mode tests (override with VALGRIND_TESTS="tests/e2e/x.sh ...").
 VALGRIND_TESTS ?= $(wildcard tests/e2e/batch_*.sh)

@@ -243,10 +243,12 @@ tmx()
 }
 
 # tui_start ARGS...: starts tdbg ARGS in a detached TUI_COLSxTUI_ROWS session.
+# One tdbg at a time: a tdbg started earlier in the script is killed first.
 tui_start()
 {
 	local q
 	printf -v q ' %q' "$@"
+	tui_stop
 	cat >"$WORK/tmux.conf" <<EOF
 set -g status off
 set -g remain-on-exit on
