@@ -49,6 +49,7 @@ pane_place(struct pane *p, const struct rect *r, bool shown)
 		p->win = NULL;
 		return;
 	}
+	bool resized = !p->win || p->r.h != r->h;
 	p->r = *r;
 	if (p->win && (wresize(p->win, r->h, r->w) == ERR || mvwin(p->win, r->y, r->x) == ERR)) {
 		delwin(p->win);
@@ -58,6 +59,11 @@ pane_place(struct pane *p, const struct rect *r, bool shown)
 		p->win = newwin(r->h, r->w, r->y, r->x);
 	if (p->win)
 		keypad(p->win, TRUE);
+	/* a pane that (re)appears or changes height shows its cursor mid-window */
+	if (resized && !(p->ops->flags & PANE_NO_CURSOR)) {
+		int h = pane_height(p);
+		p->top = h && p->cursor > (uint64_t)(h / 2) ? p->cursor - (uint64_t)(h / 2) : 0;
+	}
 	pane_clamp(p);
 }
 

@@ -84,12 +84,7 @@ stack_title(struct pane *p, char *buf, size_t size)
 
 	if (p->tui->nstack && p->cursor < p->tui->nstack &&
 	    model_frame_get(p->tui->m, p->tui->stack[p->cursor], &f))
-	{
-		char tail[512];
-		int room = p->r.w - 24 - (int)strlen(p->tui->stack_origin);
-		snprintf(buf, size, "%s  %s:%u", p->tui->stack_origin,
-			 pane_tail(f.file, room, tail, sizeof tail), f.line);
-	}
+		snprintf(buf, size, "%s  %s:%u", p->tui->stack_origin, base_name(f.file), f.line);
 	else
 		snprintf(buf, size, "%s", p->tui->stack_origin);
 }
