@@ -52,6 +52,9 @@ struct model_filter {
 	size_t nstr_state, capstr;
 	struct fcount *cnt[2];
 	size_t capcnt[2];
+	bool memo_valid[2];         /* the last nth answer, per table */
+	uint64_t memo_k[2];
+	int64_t memo_row[2];
 };
 
 static enum td_status
@@ -186,6 +189,7 @@ ensure_ops(struct model_filter *f)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
 		memset(f->cnt[TABLE_TRACES], 0, f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
+		f->memo_valid[TABLE_TRACES] = false;
 		f->fill_gen = m->fill_gen;
 	}
 	if (m->nops > f->nop_state) {
@@ -379,28 +383,56 @@ model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
 	return total;
 }
 
+/* Near the last answer (a pane drawing consecutive rows), step from it
+ * instead of walking the block counts; gives up after a block's worth of
+ * rows.  -2 when it gave up. */
+static int64_t
+nth_from_memo(struct model_filter *f, enum model_table t, struct scan *s, uint64_t k)
+{
+	uint64_t have = f->memo_k[t], budget = 2 * FBLOCK;
+	int64_t j = f->memo_row[t];
+
+	if (!f->memo_valid[t] || (k > have ? k - have : have - k) > 64)
+		return -2;
+	while (have != k && budget--) {
+		j += k > have ? 1 : -1;
+		if (j < 0 || (uint64_t)j >= s->n)
+			return -2;
+		if (row_match(f, t, s, (uint64_t)j))
+			have += k > have ? 1 : (uint64_t)-1;
+	}
+	return have == k ? j : -2;
+}
+
 int64_t
 model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, uint64_t k)
 {
 	struct scan s;
 	size_t c;
-	uint64_t j, end;
+	uint64_t j, end, want = k;
+	int64_t r;
 
 	(void)m;
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
-	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++) {
+	r = nth_from_memo(f, t, &s, k);
+	for (c = 0; r == -2 && (uint64_t)c << FBLOCK_SHIFT < s.n; c++) {
 		if (k >= f->cnt[t][c].count) {
 			k -= f->cnt[t][c].count;
 			continue;
 		}
 		end = ((uint64_t)c << FBLOCK_SHIFT) + f->cnt[t][c].rows;
-		for (j = (uint64_t)c << FBLOCK_SHIFT; j < end; j++)
+		for (j = (uint64_t)c << FBLOCK_SHIFT; r == -2 && j < end; j++)
 			if (row_match(f, t, &s, j) && k-- == 0)
-				return (int64_t)j;
-		return -1;
+				r = (int64_t)j;
+		break;
 	}
-	return -1;
+	if (r < 0)
+		return -1;
+	f->memo_valid[t] = true;
+	f->memo_k[t] = want;
+	f->memo_row[t] = r;
+	return r;
 }
 
 uint64_t

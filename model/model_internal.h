@@ -165,6 +165,8 @@ struct op_entry {
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
 	size_t nstack;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
+	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
+	uint64_t last_row;          /* last trace row, atomic builtins */
 	double wall_time;
 };
 

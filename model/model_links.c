@@ -29,11 +29,33 @@ slot_matches(struct model *m, uint64_t j, uint32_t slot)
 	return (uint32_t)(f >> TF_SLOT_SHIFT) == slot;
 }
 
-/* Latest row j with lo <= j < from of (op, slot); -1 none. */
+/* The first and last trace rows of op; false if it has none. */
+static bool
+op_rows(struct model *m, uint32_t op, uint64_t *first, uint64_t *last)
+{
+	uint64_t f1 = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		f1 = __atomic_load_n(&m->opv[op].first_row1, __ATOMIC_RELAXED);
+		*last = __atomic_load_n(&m->opv[op].last_row, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&m->lock);
+	*first = f1 ? f1 - 1 : 0;
+	return f1 != 0;
+}
+
+/* Latest row j with lo <= j < from of (op, slot); -1 none.  The op's own
+ * first and last rows bound the scan. */
 static int64_t
 scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo)
 {
-	uint64_t j = from;
+	uint64_t j = from, first, last;
+
+	if (!op_rows(m, op, &first, &last))
+		return -1;
+	lo = TD_MAX(lo, first);
+	j = TD_MIN(j, last + 1);
 
 	while (j > lo) {
 		const uint32_t *a = m->tchunks[(j - 1) >> MODEL_CHUNK_SHIFT]->op;
@@ -51,7 +73,12 @@ scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t l
 static int64_t
 scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi)
 {
-	uint64_t j = from + 1;
+	uint64_t j = from + 1, first, last;
+
+	if (!op_rows(m, op, &first, &last))
+		return -1;
+	hi = TD_MIN(hi, last + 1);
+	j = TD_MAX(j, first);
 
 	while (j < hi) {
 		const uint32_t *a = m->tchunks[j >> MODEL_CHUNK_SHIFT]->op;

@@ -380,6 +380,9 @@ on_trace(void *ctx, const struct reader_trace *t)
 				 1, atomic_load(&m->trace_alerts));
 		pthread_mutex_unlock(&m->lock);
 	}
+	if (!m->opv[op].first_row1)
+		__atomic_store_n(&m->opv[op].first_row1, row + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&m->opv[op].last_row, row, __ATOMIC_RELAXED);
 	rows_add_trace(m, op, flags, &t->loc);
 	model_bump(m);
 }

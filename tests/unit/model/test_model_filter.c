@@ -234,6 +234,7 @@ test_filter_over_a_million_rows_by_chunks(void **state)
 	struct model_filter_spec spec = {.nonfinite = true, .graph = -1, .execution = -1};
 	struct model_filter *fl;
 	struct model *m;
+	uint64_t k;
 
 	(void)state;
 	fake_synth(f, 1000000, 7);
@@ -241,6 +242,12 @@ test_filter_over_a_million_rows_by_chunks(void **state)
 	fl = filter(m, &spec);
 	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 142857);
 	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 100000), 700006);
+	for (k = 100001; k < 100050; k++)       /* stepping from the last answer */
+		assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, k), 6 + 7 * (int64_t)k);
+	for (k = 100048; k > 99990; k -= 3)
+		assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, k), 6 + 7 * (int64_t)k);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 142856), 999998);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 142857), -1);
 	assert_int_equal(model_filter_rank(m, fl, TABLE_TRACES, 700006), 100000);
 	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 700007, 1), 700013);
 	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 700005, -1), 699999);
