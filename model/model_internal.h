@@ -381,6 +381,7 @@ bool rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint
 uint32_t rows_trace_file(struct model *m, uint64_t i);
 /* Execution owning trace i (runs), -1 none.  Under m->lock. */
 int64_t rows_trace_execution(struct model *m, uint64_t i);
+void rows_mark_corrupt(struct model *m, uint64_t i);
 /* Trace slot; decodes when the flag byte cannot tell. */
 uint32_t rows_trace_slot(struct model *m, uint64_t i);
 /* The cached decode of trace i. */

@@ -305,8 +305,24 @@ rows_trace_decoded(struct model *m, uint64_t i, struct cache_ent *out)
 	*out = *e;
 	pthread_mutex_unlock(&m->cache_lock);
 	if (out->corrupt)
-		__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
-				  TF_CORRUPT, __ATOMIC_RELAXED);
+		rows_mark_corrupt(m, i);
+}
+
+/* Marks trace i corrupt; the error rolls up to its execution. */
+void
+rows_mark_corrupt(struct model *m, uint64_t i)
+{
+	int64_t e;
+
+	__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+			  TF_CORRUPT, __ATOMIC_RELAXED);
+	if (!atomic_load(&m->containers))
+		return;
+	pthread_mutex_lock(&m->lock);
+	e = rows_trace_execution(m, i);
+	pthread_mutex_unlock(&m->lock);
+	if (e >= 0 && (uint64_t)e < rows_nexecs(m))
+		__atomic_fetch_or(&exec_row(m, (uint64_t)e)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
 }
 
 uint32_t

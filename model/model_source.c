@@ -434,8 +434,7 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
 	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
 		reader_detail_done(&d);
-		__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
-				  TF_CORRUPT, __ATOMIC_RELAXED);
+		rows_mark_corrupt(m, i);
 		return TD_ERR_CORRUPT;
 	}
 	detail_take(m, &d, md);

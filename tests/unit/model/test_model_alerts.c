@@ -207,13 +207,19 @@ test_alerts_containers_mark_executions_not_alert(void **state)
 	fake_trace_ex(f, 1, "g", "y", 0, 1, &ok, 0, false);
 	fake_trace_ex(f, 1, "g", "y", 0, 2, &bad, 1, false);    /* run 1 has no x */
 	fake_trace_ex(f, 1, "g", "x", 0, 2, &ok, 1, true);      /* an input row */
+	fake_break(f, 1, fake_trace_ex(f, 1, "g", "x", 0, 3, &ok, 1, false));
 	m = open_fake(f);
 	assert_int_equal(model_alert_count(m), 1);
 	assert_int_equal(model_execution_get(m, 1, &x), TD_OK);
 	assert_true(x.flags & ROW_CONTAINS_NONFINITE);
 	assert_false(x.flags & ROW_NONFINITE);
 	assert_int_equal(x.first_trace, 2);
-	assert_int_equal(x.ntraces, 2);
+	assert_int_equal(x.ntraces, 3);
+	assert_false(x.flags & ROW_CORRUPT);
+	assert_int_equal(model_trace_get(m, 4, &row), TD_OK);
+	assert_true(row.flags & ROW_CORRUPT);
+	assert_int_equal(model_execution_get(m, 1, &x), TD_OK);
+	assert_true(x.flags & ROW_CORRUPT);         /* the error rolls up */
 	assert_int_equal(model_execution_get(m, 0, &x), TD_OK);
 	assert_false(x.flags & ROW_CONTAINS_NONFINITE);
 	assert_int_equal(model_trace_get(m, 2, &row), TD_OK);
