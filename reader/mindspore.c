@@ -3,13 +3,23 @@
  * reader_ops table, detection, the index driver that pushes records in
  * dependency order, sources and frames from the graphs' trace lines, and
  * decode().  Directory walking lives in ms_sync.c (rank layout) and
- * ms_async.c (ACL layout, bin and overflow files); parsing in ms_*.c.
+ * ms_async.c (ACL layout, bin and overflow files), one run's tensors in
+ * ms_run.c; parsing in ms_*.c, npy.c and csv.c.
  *
- * Rows: one execution per graph run (iteration directory), ordered by
- * iteration, then rank, then graph id; its traces are the op inputs and
- * outputs in kernel execution order (see ms_sync.c).  Locators: a trace is
- * (file = run number, offset = entry number), an execution (run number, 0),
- * a source (0, source number).
+ * Rows: one execution per graph run (iteration directory), labelled
+ * "graph G iter I" (ACL: "model M iter I [step S]"), host "rank_N" (ACL:
+ * "device_N"), ordered by the global execution order file (else by
+ * iteration), then rank, then graph id.  Its traces are the op inputs and
+ * outputs in kernel execution order (ms_sync.c says exactly how), with the
+ * scoped op name of the graph node whose file-name form matches.
+ * Summaries: the statistic.csv row when there is one; else the index pass
+ * reads files up to MS_INDEX_SUMMARY_MAX and computes them; bigger files
+ * get dtype and shape only and their counts come from decode() (lazily; no
+ * NaN/Inf alert for them until then).
+ * Locators: a trace is (file = run number, offset = entry number), an
+ * execution (run number, 0), a source (0, source number).
+ * Follow mode: a later index() call adds the iteration directories that
+ * appeared since; a run is read once, when first seen.
  */
 #include "ms_reader.h"
 
