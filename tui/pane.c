@@ -218,8 +218,8 @@ pane_draw(struct pane *p)
 	wattrset(p->win, theme_style(STYLE_DEFAULT));
 }
 
-int
-pane_print(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols)
+static int
+print_impl(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols, bool tail)
 {
 	struct strbuf sb = { 0 };
 	int room = p->r.w - x, w;
@@ -230,11 +230,23 @@ pane_print(struct pane *p, int y, int x, enum style_slot s, const char *text, in
 		maxcols = room;
 	if (p->drawing_cursor && s != STYLE_TITLE_FOCUS && s != STYLE_TITLE_BLUR)
 		s = p->focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
-	w = sanitize_str(text, maxcols, &sb);
+	w = tail ? sanitize_tail(text ? text : "", maxcols, &sb) : sanitize_str(text, maxcols, &sb);
 	wattrset(p->win, theme_style(s));
 	mvwaddstr(p->win, y, x, sb.buf ? sb.buf : "");
 	strbuf_done(&sb);
 	return w;
+}
+
+int
+pane_print(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols)
+{
+	return print_impl(p, y, x, s, text, maxcols, false);
+}
+
+int
+pane_print_tail(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols)
+{
+	return print_impl(p, y, x, s, text, maxcols, true);
 }
 
 int

@@ -119,6 +119,8 @@ int64_t pane_search(struct pane *p, const pcre2_code *re, int dir, uint64_t limi
  * (maxcols < 0: to the window edge).  On the cursor row the cursor style
  * replaces s.  Returns the columns used. */
 int pane_print(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols);
+/* The same, keeping the end of a text too wide (scoped op names). */
+int pane_print_tail(struct pane *p, int y, int x, enum style_slot s, const char *text, int maxcols);
 /* The same with printf formatting (for numbers we make ourselves). */
 int pane_printf(struct pane *p, int y, int x, enum style_slot s, int maxcols,
 		const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -131,8 +131,9 @@ draw_link(struct pane *p, const struct model_link *l, bool input, size_t k, int 
 	x += pane_print(p, y, x, STYLE_DIM, input ? "\xe2\x86\x91 " : "\xe2\x86\x93 ", 2);
 	pane_print(p, y, x, STYLE_DIM, label, 10);
 	x += 11;
-	x += pane_printf(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, w / 2 - x,
-			 input ? "%s:%u" : "%s", l->op_name ? l->op_name : "?", l->slot);
+	char name[1024];
+	snprintf(name, sizeof name, input ? "%s:%u" : "%s", l->op_name ? l->op_name : "?", l->slot);
+	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name, w / 2 - x);
 	if (!input)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, " (input %u)", l->slot);
 	x += 2;
@@ -158,10 +159,9 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 	if (row < (uint64_t)g->pad)
 		return;
 	int x = 1 + pane_print(p, y, 1, STYLE_HEADER, "\xe2\x97\x8f ", 2);
-	if (g->trace >= 0)
-		x += pane_printf(p, y, x, STYLE_HEADER, p->r.w / 2, "%s:%u", g->op.name, g->slot);
-	else
-		x += pane_print(p, y, x, STYLE_HEADER, g->op.name, p->r.w / 2);
+	char name[1024];
+	snprintf(name, sizeof name, g->trace >= 0 ? "%s:%u" : "%s", g->op.name, g->slot);
+	x += pane_print_tail(p, y, x, STYLE_HEADER, name, p->r.w / 2);
 	x += 2;
 	x += pane_print(p, y, x, STYLE_DEFAULT, g->op.type, 24) + 2;
 	if (g->op.graph_name && *g->op.graph_name)

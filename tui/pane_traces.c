@@ -53,10 +53,13 @@ static void
 traces_header(struct pane *p, int y)
 {
 	struct cols c = columns(p->r.w);
-	struct model_info info;
-
-	model_info(p->tui->m, &info);
-	bool full = info.tensor_debug_mode && !strcmp(info.tensor_debug_mode, "FULL_HEALTH");
+	/* the breakdown's legend when the rows on screen carry the six counts
+	 * (FULL_HEALTH, MindSpore statistics), else a plain title */
+	const uint32_t six = SUM_NEG_INF | SUM_NAN | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
+	struct model_trace tr;
+	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, p->top);
+	bool full = row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
+		    (tr.summary.known & six) == six;
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
 	if (c.type >= 0)
@@ -85,10 +88,12 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	else if (tr.flags & ROW_CORRUPT)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
-	pane_print(p, y, c.name, s, tr.op_name, c.name_w);
+	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
-	if (c.slot >= 0)
+	if (c.slot >= 0 && (tr.flags & ROW_INPUT))       /* MindSpore: an op input */
+		pane_printf(p, y, c.slot, s, 4, " in%u", tr.slot);
+	else if (c.slot >= 0)
 		pane_printf(p, y, c.slot, s, 4, "%4u", tr.slot);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, s, fmt_shape(&tr.summary, buf, sizeof buf), c.shape_w);

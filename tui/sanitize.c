@@ -171,3 +171,37 @@ sanitize_width(const char *s)
 {
 	return s ? measure((const unsigned char *)s, strlen(s), -1, 0) : 0;
 }
+
+int
+sanitize_tail(const char *s, int maxcols, struct strbuf *out)
+{
+	struct strbuf full = { 0 };
+	int w = sanitize_str(s, -1, &full);
+	const unsigned char *p = (const unsigned char *)full.buf;
+	size_t len = full.len;
+
+	if (maxcols < 0 || w <= maxcols || maxcols == 0) {
+		if (maxcols == 0)
+			w = 0;
+		else
+			strbuf_add(out, full.buf, full.len);
+		strbuf_done(&full);
+		return w;
+	}
+	/* drop display characters from the front until the rest fits after the
+	 * ellipsis; full.buf is valid UTF-8 now (escapes are ASCII) */
+	while (len && w > maxcols - 1) {
+		unsigned cp;
+		size_t n = use_utf8 ? sanitize_utf8_decode(p, len, &cp) : 1;
+		int cw = use_utf8 && n ? wcwidth((wchar_t)cp) : 1;
+		if (n == 0)
+			n = 1;
+		w -= cw > 0 ? cw : 0;
+		p += n;
+		len -= n;
+	}
+	strbuf_adds(out, use_utf8 ? "\xe2\x80\xa6" : "~");
+	strbuf_add(out, (const char *)p, len);
+	strbuf_done(&full);
+	return w + 1;
+}

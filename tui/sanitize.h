@@ -32,6 +32,10 @@ bool sanitize_utf8(void);
 int sanitize(const char *s, size_t len, int maxcols, unsigned flags, struct strbuf *out);
 /* The same for a NUL-terminated string (NULL is ""). */
 int sanitize_str(const char *s, int maxcols, struct strbuf *out);
+/* Like sanitize_str() but, when s is too wide, keeps its end and starts
+ * with the ellipsis: scoped op names ("Default/net/.../OneHot-op0") are told
+ * apart by their last part. */
+int sanitize_tail(const char *s, int maxcols, struct strbuf *out);
 /* Columns the display form of s takes (no limit). */
 int sanitize_width(const char *s);
 

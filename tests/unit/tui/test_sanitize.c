@@ -141,6 +141,23 @@ test_without_utf8_every_high_byte_is_hex(void **state)
 }
 
 static void
+test_tail_cut_keeps_the_end(void **state)
+{
+	struct strbuf sb = { 0 };
+
+	(void)state;
+	assert_int_equal(sanitize_tail("Default/net/OneHot-op0", 10, &sb), 10);   /* ellipsis + last 9 */
+	assert_string_equal(sb.buf, "\xe2\x80\xa6" "neHot-op0");
+	strbuf_reset(&sb);
+	assert_int_equal(sanitize_tail("short", 10, &sb), 5);
+	assert_string_equal(sb.buf, "short");
+	strbuf_reset(&sb);
+	assert_int_equal(sanitize_tail("a\x1b" "bcdefgh", 5, &sb), 5);   /* escape kept visible */
+	assert_string_equal(sb.buf, "\xe2\x80\xa6" "efgh");
+	strbuf_done(&sb);
+}
+
+static void
 test_width_helper_matches_output(void **state)
 {
 	(void)state;
@@ -163,6 +180,7 @@ main(void)
 		cmocka_unit_test(test_cut_never_splits_an_escape_or_wide_char),
 		cmocka_unit_test(test_tabs_expand_to_stops_only_when_asked),
 		cmocka_unit_test(test_without_utf8_every_high_byte_is_hex),
+		cmocka_unit_test(test_tail_cut_keeps_the_end),
 		cmocka_unit_test(test_width_helper_matches_output),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
