@@ -151,8 +151,8 @@ tui_open_overlay(struct tui *t, enum tui_overlay which)
 	t->overlay = which;
 	t->overlay_pane.cursor = t->overlay_pane.top = 0;
 	hscroll = 0;
-	if (which == OVERLAY_OUTPUT && t->output.n)   /* show the latest output */
-		t->overlay_pane.cursor = t->output.n - 1;
+	if (which == OVERLAY_OUTPUT)                  /* from the latest command's output */
+		t->overlay_pane.cursor = t->overlay_pane.top = t->output.mark;
 	t->need_relayout = true;
 }
 

@@ -495,6 +495,7 @@ show_output(struct tui *t, const char *line, const struct strbuf *out)
 	strbuf_addf(&head, "# :%s", line);
 	if (t->output.n)
 		tui_text_append(&t->output, " ");
+	t->output.mark = t->output.n;
 	tui_text_append(&t->output, head.buf);
 	strbuf_done(&head);
 	tui_text_append(&t->output, out->buf);

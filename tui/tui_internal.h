@@ -40,6 +40,7 @@ struct tui_text {
 	char *title;
 	char **lines;               /* owned, already sanitized on display */
 	size_t n, cap;
+	size_t mark;                /* first line of the latest addition */
 };
 
 struct tui {
