@@ -25,6 +25,23 @@ if tui_wait "InfNan Log"; then
 	ok first_alert_group
 fi
 
+# Tab / Shift-Tab move the focus: the focused title is drawn in the
+# title-focus style (dark theme: black on cyan), the others are not.
+focused() {
+	tmx capture-pane -p -e -t t | grep -aoE $'\e\\[[0-9;]*46m\\[[1-6]\\] [A-Za-z]+' |
+		grep -oE '\[[1-6]\]' | tr -d '[]'
+}
+expect_eq focus_starts_on_alerts "$(focused)" 1
+tui_keys Tab
+sleep 0.3
+expect_eq tab_focuses_timeline "$(focused)" 2
+tui_keys BTab BTab
+sleep 0.3
+expect_eq shift_tab_wraps_to_stack "$(focused)" 6
+tui_keys 3
+sleep 0.3
+expect_eq digit_focuses_pane "$(focused)" 3
+
 tui_keys '?'
 if tui_wait "move-down"; then
 	expect_file_has help_from_key_table "$TUI_SCREEN" "j, Down"
