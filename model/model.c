@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 void
 model_bump(struct model *m)
@@ -48,10 +49,13 @@ run_pass(struct model *m)
 	model_bump(m);
 }
 
+static void model_free(struct model *m);
+
 static void *
 index_thread(void *arg)
 {
 	struct model *m = arg;
+	bool orphaned;
 
 	pthread_mutex_lock(&m->lock);
 	for (;;) {
@@ -70,7 +74,11 @@ index_thread(void *arg)
 			atomic_store(&m->done, true);
 		pthread_cond_broadcast(&m->cond);
 	}
+	m->exited = true;
+	orphaned = m->orphaned;
 	pthread_mutex_unlock(&m->lock);
+	if (orphaned)
+		model_free(m);  /* model_close() left the model to us */
 	return NULL;
 }
 
@@ -207,9 +215,17 @@ model_open(const char *path, const struct model_options *opt, struct model **out
 	return model_open_with(ops, path, opt, out, err, errlen);
 }
 
+/* Waits up to CLOSE_WAIT_MS for a running pass; a reader cannot be
+ * interrupted inside its index pass, and quitting must not wait for ten
+ * million records, so past that the thread is detached and frees the
+ * model itself when its pass ends (the sink drops records meanwhile). */
+#define CLOSE_WAIT_MS 100
+
 void
 model_close(struct model *m)
 {
+	struct timespec until;
+
 	if (!m)
 		return;
 	if (m->have_thread) {
@@ -218,7 +234,21 @@ model_close(struct model *m)
 		m->stop = true;
 		pthread_cond_broadcast(&m->cond);
 		pthread_mutex_unlock(&m->lock);
-		pthread_join(m->thread, NULL);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += CLOSE_WAIT_MS * 1000000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		if (pthread_timedjoin_np(m->thread, NULL, &until) != 0) {
+			pthread_mutex_lock(&m->lock);
+			if (!m->exited) {
+				m->orphaned = true;
+				pthread_mutex_unlock(&m->lock);
+				pthread_detach(m->thread);
+				return;
+			}
+			pthread_mutex_unlock(&m->lock);
+			pthread_join(m->thread, NULL);
+		}
 	}
 	model_free(m);
 }

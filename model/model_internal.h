@@ -246,6 +246,8 @@ struct model {
 	pthread_cond_t cond;        /* pass state */
 	bool stop, requested, running;
 	_Atomic bool stopping;      /* model_close: the sink drops records */
+	bool exited;                /* the thread left its loop */
+	bool orphaned;              /* model_close left the model to the thread */
 	_Atomic bool done;
 	_Atomic uint64_t bytes_done, bytes_total, generation;
 	enum td_status last_status;

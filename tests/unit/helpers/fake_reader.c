@@ -41,6 +41,7 @@ struct fake {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t decodes;
+	unsigned index_returned;
 	uint64_t synth_n, synth_every;
 };
 
@@ -525,8 +526,19 @@ fake_index(struct reader *rd, const struct reader_sink *sink)
 		send_rec(&r, sink);
 		pthread_mutex_lock(&f->mu);
 	}
+	f->index_returned++;
+	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
 	return TD_OK;
+}
+
+void
+fake_wait_index_returned(struct fake *f, unsigned n)
+{
+	pthread_mutex_lock(&f->mu);
+	while (f->index_returned < n)
+		pthread_cond_wait(&f->cv, &f->mu);
+	pthread_mutex_unlock(&f->mu);
 }
 
 static const struct fake_rec *

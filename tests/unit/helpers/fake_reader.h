@@ -61,6 +61,8 @@ void fake_pause_after(struct fake *f, size_t n);
 void fake_wait_paused(struct fake *f);
 void fake_release(struct fake *f);
 uint64_t fake_decodes(struct fake *f);
+/* Blocks until n index() calls have returned. */
+void fake_wait_index_returned(struct fake *f, unsigned n);
 
 /* Summaries. */
 struct td_summary fake_full_health(int64_t elements, int64_t neg_inf, int64_t pos_inf, int64_t nan);

@@ -64,6 +64,31 @@ test_model_rows_visible_before_pass_ends(void **state)
 }
 
 static void
+test_model_close_does_not_wait_for_a_long_pass(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(10, 0, 0, 0);
+	struct model *m;
+	double t0;
+	int i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i < 10; i++)
+		fake_trace(f, 1, "g", "a", 0, i, &ok);
+	fake_pause_after(f, 3);         /* a reader stuck in its pass */
+	m = open_fake(f, true, 0);
+	fake_wait_paused(f);
+	t0 = td_now();
+	model_close(m);
+	assert_true(td_now() - t0 < 2.0);
+	fake_release(f);                /* the thread ends the pass, frees the model */
+	fake_wait_index_returned(f, 1);
+	usleep(100000);
+	fake_free(f);
+}
+
+static void
 test_model_sparse_locators_find_rows_0_to_100_across_files(void **state)
 {
 	struct fake *f = fake_new();
@@ -637,6 +662,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_rows_visible_before_pass_ends),
+		cmocka_unit_test(test_model_close_does_not_wait_for_a_long_pass),
 		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
 		cmocka_unit_test(test_model_cache_evicts_with_tiny_cache),
 		cmocka_unit_test(test_model_undecodable_row_is_corrupt_but_ok),
