@@ -13,9 +13,9 @@
  * outputs in kernel execution order (ms_sync.c says exactly how), with the
  * scoped op name of the graph node whose file-name form matches.
  * Summaries: the statistic.csv row when there is one; else the index pass
- * reads files up to MS_INDEX_SUMMARY_MAX and computes them; bigger files
- * get dtype and shape only and their counts come from decode() (lazily; no
- * NaN/Inf alert for them until then).
+ * computes them from the data, streamed in chunks (so every NaN/Inf tensor
+ * is an alert); a file that cannot be read keeps what its header says and
+ * decode() tries again.
  * Locators: a trace is (file = run number, offset = entry number), an
  * execution (run number, 0), a source (0, source number).
  * Follow mode: a later index() call adds the iteration directories that

@@ -17,10 +17,6 @@
 #include "ms_parse.h"
 #include "reader.h"
 
-/* Files up to this size are read during the index pass to compute a full
- * summary when statistic.csv has no row for them; bigger ones get dtype and
- * shape only, and their counts are computed by decode(). */
-#define MS_INDEX_SUMMARY_MAX (4u << 20)
 /* decode() attaches the full value of tensors up to this size. */
 #define MS_VALUE_MAX ((uint64_t)256 << 20)
 
@@ -40,7 +36,7 @@ struct ms_entry {
 	bool is_input;
 	uint8_t kind;               /* enum ms_entry_kind */
 	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
-	struct td_summary summary;  /* stat row, computed, or dtype/shape only */
+	struct td_summary summary;  /* statistic.csv row, else computed from the data */
 };
 
 /* One graph run = one iteration directory = one execution = one file id. */

@@ -1,16 +1,19 @@
 /*
  * ms_run.c - loads one graph run (an iteration directory) of a MindSpore
  * dump into trace entries: parses file names (§5), joins statistic.csv
- * rows (§7), reads DumpData bin headers (§11), computes cheap summaries,
+ * rows (§7), reads DumpData bin headers (§11), computes the summaries of
+ * tensors statistic.csv does not cover (streamed, bounded memory),
  * and orders the rows (ms_sync.c's header comment says how).
  * Opdebug files are handed back to the caller for overflow alerts.
  */
 #include "ms_reader.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "npy.h"
 
@@ -66,60 +69,41 @@ join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 static void
 npy_summary(struct load_ctx *c, struct ms_entry *e)
 {
-	struct npy_header h;
-	uint64_t size = 0;
 	char err[256] = "";
-	struct td_tensor *t;
-	enum td_status st = npy_read_header(e->path, e->hint, &h, &size, err, sizeof err);
+	enum td_status st = npy_summarize_file(e->path, e->hint, &e->summary, err, sizeof err);
 
-	if (st == TD_OK && size <= MS_INDEX_SUMMARY_MAX)
-		st = npy_read_file(e->path, e->hint, &t, err, sizeof err);
-	else
-		t = NULL;
-	if (st != TD_OK) {
+	if (st != TD_OK)
 		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
 			   e->path, ".npy tensor", err);
-		return;
-	}
-	if (t) {
-		td_tensor_summarize(t, &e->summary);
-		td_tensor_free(t);
-		return;
-	}
-	/* big file: dtype and shape now, counts when decoded */
-	e->summary.dtype = h.dtype;
-	e->summary.rank = h.rank;
-	e->summary.ndims = TD_MIN(h.rank, TD_MAX_DIMS);
-	e->summary.dims_truncated = h.rank > TD_MAX_DIMS;
-	memcpy(e->summary.dims, h.dims + (h.rank - e->summary.ndims),
-	       (size_t)e->summary.ndims * sizeof(int64_t));
-	e->summary.elements = h.n;
-	e->summary.known = SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS;
 }
 
 static void
 bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt)
 {
-	struct td_tensor *t = NULL;
-	char err[256] = "";
+	enum td_status st = TD_ERR_UNSUPPORTED;
+	int fd;
 
-	if (bt->dtype != DTYPE_INVALID && bt->size <= MS_INDEX_SUMMARY_MAX &&
-	    ms_bin_tensor_value(e->path, bt, &t, err, sizeof err) == TD_OK) {
-		td_tensor_summarize(t, &e->summary);
-		td_tensor_free(t);
-		return;
+	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size &&
+	    (fd = open(e->path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, &e->summary);
+		close(fd);
 	}
-	if (*err)
-		ms_problem(c->sink, PROBLEM_DECODE_ERROR, e->path, "bin tensor data", err);
-	if (bt->dtype != DTYPE_INVALID) {
-		e->summary.dtype = bt->dtype;
-		e->summary.known |= SUM_DTYPE;
+	if (st != TD_OK && bt->dtype != DTYPE_INVALID)
+		ms_problem(c->sink, PROBLEM_DECODE_ERROR, e->path, "bin tensor data", td_strerror(st));
+	if (st != TD_OK) {
+		/* unsupported dtype or unreadable data: what the header says */
+		memset(&e->summary, 0, sizeof(e->summary));
+		if (bt->dtype != DTYPE_INVALID) {
+			e->summary.dtype = bt->dtype;
+			e->summary.known |= SUM_DTYPE;
+		}
+		e->summary.elements = bt->n;
+		e->summary.known |= SUM_ELEMENTS;
 	}
 	e->summary.rank = bt->rank;
 	e->summary.ndims = TD_MIN(bt->rank, TD_MAX_DIMS);
 	memcpy(e->summary.dims, bt->dims, sizeof(bt->dims));
-	e->summary.elements = bt->n;
-	e->summary.known |= SUM_RANK | SUM_SHAPE | SUM_ELEMENTS;
+	e->summary.known |= SUM_RANK | SUM_SHAPE;
 }
 
 static void

@@ -394,3 +394,115 @@ npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h
 		free(buf);
 	return st;
 }
+
+/* Adds part (a summary of more elements of the same tensor) into acc. */
+static void
+summary_merge(struct td_summary *acc, const struct td_summary *part)
+{
+	int64_t fa = acc->negative + acc->zero + acc->positive;
+	int64_t fp = part->negative + part->zero + part->positive;
+
+	if (part->known & SUM_MINMAX) {
+		if (!(acc->known & SUM_MINMAX)) {
+			acc->min = part->min;
+			acc->max = part->max;
+		} else {
+			acc->min = TD_MIN(acc->min, part->min);
+			acc->max = TD_MAX(acc->max, part->max);
+		}
+	}
+	if ((part->known & SUM_MEAN) && fa + fp > 0)
+		acc->mean = ((acc->known & SUM_MEAN) ? acc->mean * (double)fa : 0) / (double)(fa + fp) +
+			    part->mean * ((double)fp / (double)(fa + fp));
+	acc->known |= part->known & (SUM_MINMAX | SUM_MEAN);
+	acc->elements += part->elements;
+	acc->nan += part->nan;
+	acc->neg_inf += part->neg_inf;
+	acc->pos_inf += part->pos_inf;
+	acc->negative += part->negative;
+	acc->zero += part->zero;
+	acc->positive += part->positive;
+	acc->has_inf_or_nan |= part->has_inf_or_nan;
+}
+
+#define NPY_CHUNK ((size_t)4 << 20)
+
+enum td_status
+npy_summarize_region(int fd, uint64_t off, enum td_dtype dt, int64_t n, bool big_endian,
+		     struct td_summary *out)
+{
+	size_t item = td_dtype_size(dt), per, got;
+	bool complex = dt == DTYPE_COMPLEX64 || dt == DTYPE_COMPLEX128;
+	uint8_t *buf;
+	int64_t done = 0;
+
+	td_summarize_raw(dt, NULL, 0, out);   /* the empty summary: known bits set */
+	if (!item || n <= 0)
+		return TD_OK;
+	per = NPY_CHUNK / item;
+	if (!(buf = malloc(per * item)))
+		return TD_ERR_NOMEM;
+	while (done < n) {
+		int64_t k = TD_MIN((int64_t)per, n - done);
+		struct td_summary part;
+
+		for (got = 0; got < (size_t)k * item;) {
+			ssize_t r = pread(fd, buf + got, (size_t)k * item - got,
+					  (off_t)(off + (uint64_t)done * item + got));
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				free(buf);
+				return TD_ERR_TRUNCATED;
+			}
+			got += (size_t)r;
+		}
+		if (big_endian)
+			swap_bytes(buf, complex ? k * 2 : k, complex ? item / 2 : item);
+		td_summarize_raw(dt, buf, k, &part);
+		summary_merge(out, &part);
+		done += k;
+	}
+	free(buf);
+	out->elements = n;
+	return TD_OK;
+}
+
+enum td_status
+npy_summarize_file(const char *path, enum td_dtype dtype_hint, struct td_summary *out,
+		   char *err, size_t errlen)
+{
+	struct npy_header h;
+	uint64_t size;
+	enum td_status st = npy_read_header(path, dtype_hint, &h, &size, err, errlen);
+	int fd, i;
+
+	memset(out, 0, sizeof(*out));
+	if (st != TD_OK)
+		return st;
+	if (h.itemsize != td_dtype_size(h.dtype) ||
+	    (uint64_t)h.n > (size - TD_MIN(size, h.data_offset)) / h.itemsize) {
+		snprintf(err, errlen, "data is %llu bytes, shape needs %llu",
+			 (unsigned long long)(size - TD_MIN(size, h.data_offset)),
+			 (unsigned long long)h.n * h.itemsize);
+		return TD_ERR_TRUNCATED;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return TD_ERR_IO;
+	}
+	st = npy_summarize_region(fd, h.data_offset, h.dtype, h.n, h.big_endian, out);
+	close(fd);
+	if (st != TD_OK) {
+		snprintf(err, errlen, "%s while summarising the data", td_strerror(st));
+		return st;
+	}
+	out->rank = h.rank;
+	out->ndims = TD_MIN(h.rank, TD_MAX_DIMS);
+	out->dims_truncated = h.rank > TD_MAX_DIMS;
+	for (i = 0; i < out->ndims; i++)
+		out->dims[i] = h.dims[h.rank - out->ndims + i];
+	out->known |= SUM_RANK | SUM_SHAPE;
+	return TD_OK;
+}

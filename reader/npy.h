@@ -57,6 +57,18 @@ enum td_status npy_read_file(const char *path, enum td_dtype dtype_hint,
 enum td_status npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h,
 			       uint64_t *file_size, char *err, size_t errlen);
 
+/* Summarises n elements of dt stored at byte offset off of fd, reading
+ * in chunks of a few MiB (bounded memory), byte-swapping when big_endian.
+ * Fills out as td_summarize_raw() would (no shape).  TD_ERR_TRUNCATED
+ * when the file ends early, TD_ERR_NOMEM when the chunk buffer fails. */
+enum td_status npy_summarize_region(int fd, uint64_t off, enum td_dtype dt, int64_t n,
+				    bool big_endian, struct td_summary *out);
+/* Summary of an .npy file's data (counts, min/max/mean, dtype, shape)
+ * without loading it whole.  Errors as npy_read_header plus
+ * TD_ERR_TRUNCATED for short data. */
+enum td_status npy_summarize_file(const char *path, enum td_dtype dtype_hint,
+				  struct td_summary *out, char *err, size_t errlen);
+
 /* Reads a whole file into a malloc'd buffer (checked allocation).  Shared
  * by the MindSpore readers.  TD_ERR_NOENT, TD_ERR_IO, TD_ERR_NOMEM. */
 enum td_status npy_slurp(const char *path, uint8_t **buf, size_t *len);

@@ -377,6 +377,83 @@ test_npy_read_header_of_a_long_v2_header(void **state)
 	free(b);
 }
 
+/* Writes an .npy image to a temp file; returns the path (caller frees). */
+static char *
+write_tmp_npy(int major, const char *dict, const void *data, size_t dlen)
+{
+	char *path = xstrdup("/tmp/tdbg-npy-XXXXXX");
+	size_t len;
+	uint8_t *b = make_npy(major, dict, data, dlen, &len);
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, len), (ssize_t)len);
+	close(fd);
+	free(b);
+	return path;
+}
+
+static void
+test_npy_summarize_file_streams_chunks_like_a_full_read(void **state)
+{
+	const int64_t n = 1500000;   /* 6 MB: more than one 4 MiB chunk */
+	float *v = malloc((size_t)n * sizeof(*v));
+	struct td_summary whole, streamed;
+	struct td_tensor *t;
+	char err[256] = "", *path;
+	int64_t i;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		v[i] = (float)(i % 7) - 3.0f;
+	v[10] = NAN;
+	v[n - 1] = NAN;
+	v[1100000] = -INFINITY;
+	path = write_tmp_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1500000,), }\n",
+			     v, (size_t)n * sizeof(*v));
+	assert_int_equal(npy_summarize_file(path, DTYPE_INVALID, &streamed, err, sizeof err), TD_OK);
+	assert_int_equal(npy_read_file(path, DTYPE_INVALID, &t, err, sizeof err), TD_OK);
+	td_tensor_summarize(t, &whole);
+	assert_int_equal(streamed.elements, n);
+	assert_int_equal(streamed.nan, 2);
+	assert_int_equal(streamed.neg_inf, 1);
+	assert_int_equal(streamed.nan, whole.nan);
+	assert_int_equal(streamed.negative, whole.negative);
+	assert_int_equal(streamed.zero, whole.zero);
+	assert_int_equal(streamed.positive, whole.positive);
+	assert_true(streamed.min == -3.0 && streamed.max == 3.0);
+	assert_true(fabs(streamed.mean - whole.mean) < 1e-9);
+	assert_int_equal(streamed.rank, 1);
+	assert_int_equal(streamed.dims[0], n);
+	assert_true(streamed.has_inf_or_nan);
+	td_tensor_free(t);
+	unlink(path);
+	free(path);
+	free(v);
+}
+
+static void
+test_npy_summarize_file_big_endian_and_short_data(void **state)
+{
+	uint8_t be[8] = { 0x7f, 0xc0, 0, 0, 0xc0, 0x40, 0, 0 };   /* NaN, -3.0 */
+	struct td_summary s;
+	char err[256] = "", *path;
+
+	(void)state;
+	path = write_tmp_npy(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }\n", be, 8);
+	assert_int_equal(npy_summarize_file(path, DTYPE_INVALID, &s, err, sizeof err), TD_OK);
+	assert_int_equal(s.nan, 1);
+	assert_int_equal(s.negative, 1);
+	assert_true(s.min == -3.0);
+	unlink(path);
+	free(path);
+	path = write_tmp_npy(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }\n", be, 8);
+	assert_int_equal(npy_summarize_file(path, DTYPE_INVALID, &s, err, sizeof err),
+			 TD_ERR_TRUNCATED);
+	unlink(path);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -399,6 +476,8 @@ main(void)
 		cmocka_unit_test(test_npy_garbage_shape_is_corrupt),
 		cmocka_unit_test(test_npy_fixture_file_decodes),
 		cmocka_unit_test(test_npy_read_header_of_a_long_v2_header),
+		cmocka_unit_test(test_npy_summarize_file_streams_chunks_like_a_full_read),
+		cmocka_unit_test(test_npy_summarize_file_big_endian_and_short_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
