@@ -18,6 +18,8 @@ struct source {
 	const char *const *lines;   /* borrowed from the model */
 	size_t n;
 	const char *path;
+	int hscroll;                /* columns scrolled right (h/l) */
+	int64_t index;              /* source shown, to reset hscroll on a new file */
 };
 
 static struct source *
@@ -38,6 +40,9 @@ source_open(struct pane *p)
 	src->lines = NULL;
 	src->n = 0;
 	src->path = NULL;
+	if (src->index != t->src_index)
+		src->hscroll = 0;
+	src->index = t->src_index;
 	if (t->src_index < 0 || !model_source_get(t->m, (uint32_t)t->src_index, &s))
 		return;
 	src->path = s.path;
@@ -72,8 +77,18 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 		mvwhline(p->win, y, x, ' ', p->r.w - x);
 	}
 	const char *text = get(p)->lines[row];
-	sanitize(text, strlen(text), p->r.w - x, SANITIZE_TABS, &sb);
-	pane_print(p, y, x, hl ? STYLE_HIGHLIGHT_LINE : STYLE_DEFAULT, sb.buf ? sb.buf : "", -1);
+	int skip = get(p)->hscroll;
+	/* expand tabs first, then skip the scrolled columns (escapes are ASCII
+	 * by then, so skipping characters is skipping columns but for wide ones) */
+	sanitize(text, strlen(text), -1, SANITIZE_TABS, &sb);
+	const char *shown = sb.buf ? sb.buf : "";
+	while (*shown && skip > 0) {
+		shown++;
+		while (((unsigned char)*shown & 0xc0) == 0x80)
+			shown++;
+		skip--;
+	}
+	pane_print(p, y, x, hl ? STYLE_HIGHLIGHT_LINE : STYLE_DEFAULT, shown, -1);
 	strbuf_done(&sb);
 }
 
@@ -92,6 +107,11 @@ source_request(struct pane *p, enum action act)
 	}
 	if (act == ACT_ENTER) {
 		tui_focus(p->tui, PANE_STACK);
+		return ACT_NONE;
+	}
+	if (act == ACT_MOVE_LEFT || act == ACT_MOVE_RIGHT) {
+		struct source *src = get(p);
+		src->hscroll = act == ACT_MOVE_RIGHT ? src->hscroll + 8 : TD_MAX(src->hscroll - 8, 0);
 		return ACT_NONE;
 	}
 	return act;

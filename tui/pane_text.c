@@ -183,6 +183,8 @@ tui_build_help(struct tui *t)
 	const struct cmd_info *cmds;
 	size_t ncmds;
 
+	strbuf_adds(&sb, "Rebind keys in $XDG_CONFIG_HOME/tdbg/keys (~/.config/tdbg/keys) with lines like\n"
+		    "  bind generic j move-down      (scope: generic or a pane name; key names as below)\n\n");
 	strbuf_adds(&sb, "# Keys (generic)\n");
 	help_keys(t, &sb, "generic");
 	for (size_t i = 0; i < TD_ARRAY_SIZE(scopes); i++) {
