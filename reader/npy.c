@@ -356,23 +356,17 @@ npy_read_file(const char *path, enum td_dtype dtype_hint, struct td_tensor **out
 	return st;
 }
 
-enum td_status
-npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h,
-		uint64_t *file_size, char *err, size_t errlen)
+/* Reads and parses the header of an open file. */
+static enum td_status
+header_from_fd(int fd, enum td_dtype dtype_hint, struct npy_header *h, uint64_t *file_size,
+	       char *err, size_t errlen)
 {
 	uint8_t small[4096], *buf = small;
 	struct stat sb;
 	ssize_t r;
 	enum td_status st;
-	int fd;
 
-	*file_size = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
-	if (fstat(fd, &sb) == 0)
-		*file_size = (uint64_t)sb.st_size;
+	*file_size = fstat(fd, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 	r = pread(fd, small, sizeof(small), 0);
 	/* a v2/v3 header longer than the first read: read exactly that much */
 	if (r == (ssize_t)sizeof(small) && small[6] >= 2) {
@@ -381,17 +375,34 @@ npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h
 
 		if (need > sizeof(small) && need <= *file_size && (buf = malloc(need)))
 			r = pread(fd, buf, need, 0);
+		else
+			buf = small;
 	}
-	close(fd);
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (buf != small)
-			free(buf);
-		return TD_ERR_IO;
+		snprintf(err, errlen, "%s", strerror(errno));
+		st = TD_ERR_IO;
+	} else {
+		st = npy_parse_header(buf, (size_t)r, dtype_hint, h, err, errlen);
 	}
-	st = npy_parse_header(buf, (size_t)r, dtype_hint, h, err, errlen);
 	if (buf != small)
 		free(buf);
+	return st;
+}
+
+enum td_status
+npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h,
+		uint64_t *file_size, char *err, size_t errlen)
+{
+	enum td_status st;
+	int fd;
+
+	*file_size = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	st = header_from_fd(fd, dtype_hint, h, file_size, err, errlen);
+	close(fd);
 	return st;
 }
 
@@ -439,7 +450,7 @@ npy_summarize_region(int fd, uint64_t off, enum td_dtype dt, int64_t n, bool big
 	td_summarize_raw(dt, NULL, 0, out);   /* the empty summary: known bits set */
 	if (!item || n <= 0)
 		return TD_OK;
-	per = NPY_CHUNK / item;
+	per = (size_t)TD_MIN((int64_t)(NPY_CHUNK / item), n);   /* small tensors: small buffer */
 	if (!(buf = malloc(per * item)))
 		return TD_ERR_NOMEM;
 	while (done < n) {
@@ -475,29 +486,28 @@ npy_summarize_file(const char *path, enum td_dtype dtype_hint, struct td_summary
 {
 	struct npy_header h;
 	uint64_t size;
-	enum td_status st = npy_read_header(path, dtype_hint, &h, &size, err, errlen);
+	enum td_status st;
 	int fd, i;
 
 	memset(out, 0, sizeof(*out));
-	if (st != TD_OK)
-		return st;
-	if (h.itemsize != td_dtype_size(h.dtype) ||
-	    (uint64_t)h.n > (size - TD_MIN(size, h.data_offset)) / h.itemsize) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	st = header_from_fd(fd, dtype_hint, &h, &size, err, errlen);
+	if (st == TD_OK && (h.itemsize != td_dtype_size(h.dtype) ||
+			    (uint64_t)h.n > (size - TD_MIN(size, h.data_offset)) / h.itemsize)) {
 		snprintf(err, errlen, "data is %llu bytes, shape needs %llu",
 			 (unsigned long long)(size - TD_MIN(size, h.data_offset)),
 			 (unsigned long long)h.n * h.itemsize);
-		return TD_ERR_TRUNCATED;
+		st = TD_ERR_TRUNCATED;
 	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return TD_ERR_IO;
-	}
-	st = npy_summarize_region(fd, h.data_offset, h.dtype, h.n, h.big_endian, out);
-	close(fd);
-	if (st != TD_OK) {
+	if (st == TD_OK && (st = npy_summarize_region(fd, h.data_offset, h.dtype, h.n,
+						      h.big_endian, out)) != TD_OK)
 		snprintf(err, errlen, "%s while summarising the data", td_strerror(st));
+	close(fd);
+	if (st != TD_OK)
 		return st;
-	}
 	out->rank = h.rank;
 	out->ndims = TD_MIN(h.rank, TD_MAX_DIMS);
 	out->dims_truncated = h.rank > TD_MAX_DIMS;
