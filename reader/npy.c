@@ -338,23 +338,6 @@ npy_slurp(const char *path, uint8_t **buf, size_t *len)
 	return TD_OK;
 }
 
-enum td_status
-npy_read_file(const char *path, enum td_dtype dtype_hint, struct td_tensor **out,
-	      char *err, size_t errlen)
-{
-	uint8_t *buf;
-	size_t len;
-	enum td_status st = npy_slurp(path, &buf, &len);
-
-	*out = NULL;
-	if (st != TD_OK) {
-		snprintf(err, errlen, "%s: %s", path, td_strerror(st));
-		return st;
-	}
-	st = npy_decode(buf, len, dtype_hint, out, err, errlen);
-	free(buf);
-	return st;
-}
 
 /* Reads and parses the header of an open file. */
 static enum td_status
@@ -515,4 +498,88 @@ npy_summarize_file(const char *path, enum td_dtype dtype_hint, struct td_summary
 		out->dims[i] = h.dims[h.rank - out->ndims + i];
 	out->known |= SUM_RANK | SUM_SHAPE;
 	return TD_OK;
+}
+
+static bool
+pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* Reads the data of an open file straight into a new tensor. */
+static enum td_status
+tensor_from_fd(int fd, const struct npy_header *h, uint64_t size, struct td_tensor **out,
+	       char *err, size_t errlen)
+{
+	size_t bytes = (size_t)h->n * h->itemsize;
+	struct td_tensor *t;
+	enum td_status st = TD_OK;
+	uint8_t *tmp = NULL;
+
+	if (h->itemsize != td_dtype_size(h->dtype) || (uint64_t)h->n > SIZE_MAX / h->itemsize) {
+		snprintf(err, errlen, "descr '%s' does not fit %s", h->descr, td_dtype_name(h->dtype));
+		return TD_ERR_UNSUPPORTED;
+	}
+	if (bytes > size - TD_MIN(size, h->data_offset)) {
+		snprintf(err, errlen, "data is %llu bytes, shape needs %zu",
+			 (unsigned long long)(size - TD_MIN(size, h->data_offset)), bytes);
+		return TD_ERR_TRUNCATED;
+	}
+	if (!(t = td_tensor_new(h->dtype, h->rank, h->dims, &st))) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", bytes);
+		return st == TD_OK ? TD_ERR_NOMEM : st;
+	}
+	if (h->fortran_order && h->rank > 1 && bytes && !(tmp = malloc(bytes))) {
+		td_tensor_free(t);
+		snprintf(err, errlen, "cannot allocate %zu bytes", bytes);
+		return TD_ERR_NOMEM;
+	}
+	if (bytes && !pread_all(fd, tmp ? tmp : t->data, bytes, h->data_offset)) {
+		free(tmp);
+		td_tensor_free(t);
+		snprintf(err, errlen, "cannot read %zu data bytes", bytes);
+		return TD_ERR_TRUNCATED;
+	}
+	if (tmp)
+		fortran_to_c(t->data, tmp, h->dims, h->rank, h->n, h->itemsize);
+	free(tmp);
+	if (h->big_endian) {
+		bool complex = h->dtype == DTYPE_COMPLEX64 || h->dtype == DTYPE_COMPLEX128;
+
+		swap_bytes(t->data, complex ? h->n * 2 : h->n, complex ? h->itemsize / 2 : h->itemsize);
+	}
+	*out = t;
+	return TD_OK;
+}
+
+enum td_status
+npy_read_file(const char *path, enum td_dtype dtype_hint, struct td_tensor **out,
+	      char *err, size_t errlen)
+{
+	struct npy_header h;
+	uint64_t size;
+	enum td_status st;
+	int fd;
+
+	*out = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
+	}
+	st = header_from_fd(fd, dtype_hint, &h, &size, err, errlen);
+	if (st == TD_OK)
+		st = tensor_from_fd(fd, &h, size, out, err, errlen);
+	close(fd);
+	return st;
 }

@@ -454,6 +454,30 @@ test_npy_summarize_file_big_endian_and_short_data(void **state)
 	free(path);
 }
 
+static void
+test_npy_read_file_fortran_big_endian(void **state)
+{
+	/* [[1,2,3],[4,5,6]] int16, column-major, big-endian: 1 4 2 5 3 6 */
+	uint8_t v[12] = { 0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6 };
+	char err[256] = "", *path;
+	struct td_tensor *t;
+	int i;
+
+	(void)state;
+	path = write_tmp_npy(1, "{'descr': '>i2', 'fortran_order': True, 'shape': (2, 3), }\n", v, 12);
+	assert_int_equal(npy_read_file(path, DTYPE_INVALID, &t, err, sizeof err), TD_OK);
+	for (i = 0; i < 6; i++)
+		assert_true(td_tensor_get(t, i) == i + 1);
+	td_tensor_free(t);
+	unlink(path);
+	free(path);
+	path = write_tmp_npy(1, "{'descr': '>i2', 'fortran_order': True, 'shape': (2, 4), }\n", v, 12);
+	assert_int_equal(npy_read_file(path, DTYPE_INVALID, &t, err, sizeof err), TD_ERR_TRUNCATED);
+	assert_null(t);
+	unlink(path);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -478,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_npy_read_header_of_a_long_v2_header),
 		cmocka_unit_test(test_npy_summarize_file_streams_chunks_like_a_full_read),
 		cmocka_unit_test(test_npy_summarize_file_big_endian_and_short_data),
+		cmocka_unit_test(test_npy_read_file_fortran_big_endian),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
