@@ -370,6 +370,25 @@ is_time_name(const char *s)
 	return strlen(s) == 14 && ms_all_digits(s);
 }
 
+/* A numeric subdirectory (the device id level under a time directory). */
+static bool
+has_numeric_child(const char *dir)
+{
+	size_t n, i;
+	char **names = ms_list_dir(dir, &n);
+	bool hit = false;
+
+	for (i = 0; i < n && !hit; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+
+		hit = ms_all_digits(names[i]) && ms_is_dir(p);
+		free(p);
+	}
+	ms_names_free(names, n);
+	return hit;
+}
+
+/* A 14-digit time directory holding a device directory (§4.2). */
 static bool
 has_time_child(const char *dir)
 {
@@ -380,7 +399,7 @@ has_time_child(const char *dir)
 	for (i = 0; i < n && !hit; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
 
-		hit = is_time_name(names[i]) && ms_is_dir(p);
+		hit = is_time_name(names[i]) && ms_is_dir(p) && has_numeric_child(p);
 		free(p);
 	}
 	ms_names_free(names, n);
