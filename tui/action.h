@@ -12,8 +12,8 @@
 	_(NONE,          "none",           "Do nothing") \
 	_(MOVE_DOWN,     "move-down",      "Move the cursor down") \
 	_(MOVE_UP,       "move-up",        "Move the cursor up") \
-	_(MOVE_LEFT,     "move-left",      "Move left (timeline cells)") \
-	_(MOVE_RIGHT,    "move-right",     "Move right (timeline cells)") \
+	_(MOVE_LEFT,     "move-left",      "Move left (timeline cells; scrolls source and overlays)") \
+	_(MOVE_RIGHT,    "move-right",     "Move right (timeline cells; scrolls source and overlays)") \
 	_(PAGE_DOWN,     "page-down",      "Move one page down") \
 	_(PAGE_UP,       "page-up",        "Move one page up") \
 	_(MOVE_FIRST,    "move-first",     "Go to the first row") \

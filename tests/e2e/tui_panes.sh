@@ -45,7 +45,8 @@ expect_eq digit_focuses_pane "$(focused)" 3
 tui_keys '?'
 if tui_wait "move-down"; then
 	expect_file_has help_from_key_table "$TUI_SCREEN" "j, Down"
-	expect_file_has help_lists_commands "$TUI_SCREEN" "Commands"
+	tui_keys G        # the command list ends the help text
+	tui_wait "Commands (type : then the command" && ok help_lists_commands
 fi
 tui_keys Escape
 tui_wait_gone "move-down" && tui_wait "[6] Stack" && ok esc_closes_help
