@@ -89,6 +89,19 @@ jx async_overflow_names_mul_op2 '[a["op_name"] for a in d["items"] if a["kind"] 
 jx async_first_nonfinite_is_mul_output 'd["op_name"] == "Default/network/Mul-op2"
 	and d["pos_inf"] == 1 and d["neg_inf"] == 1 and d["nan"] == 0 and d["elements"] == 4' "$(doc 3)"
 
+# ---- the real lenet_graph.pb (a bare GraphProto) as the dump's graph ----------
+# README: 104 nodes, 20 parameters, 37 const_vals, name kernel_graph_0; the
+# trace lines still come from the dump's .ir.
+cp -r "$S" "$WORK/lenet" && chmod -R u+w "$WORK/lenet"
+cp "$FIXTURES/mindspore/lenet_graph.pb" "$WORK/lenet/rank_0/graphs/ms_output_trace_code_graph_0.pb"
+tdbg_run --json -e info -e graphs -e "op $MM" -e "stack op $MM" "$WORK/lenet"
+expect_rc 0 lenet_pb_exit_0
+jx lenet_pb_ops 'd["ops"] == 104 + 20 + 37 and d["corrupt_records"] == 0' "$(doc 1)"
+jx lenet_pb_graph 'len(d) == 1 and d[0]["name"] == "kernel_graph_0" and d[0]["ops"] >= 161' "$(doc 2)"
+jx lenet_pb_op 'd["type"] == "MatMul" and d["graph_name"] == "kernel_graph_0"
+	and d["inputs"][0]["op_name"].endswith("flatten-Flatten/Reshape-op9")' "$(doc 3)"
+jx lenet_pb_stack_from_ir 'any(f["file"].endswith("train_lenet.py") and f["line"] == 26 for f in d)' "$(doc 4)"
+
 # ---- two ranks: rank_1 is a copy whose iteration 1 was made finite ----------
 mkdir -p "$WORK/two"
 cp -r "$S/rank_0" "$WORK/two/rank_0" && cp -r "$S/rank_0" "$WORK/two/rank_1"
