@@ -253,11 +253,13 @@ load_dir(struct load_ctx *c, const char *dir, const struct ms_mapping *map)
 }
 
 /* Sort keys: class 0 = kernel in the order file (by position), 1 = other
- * kernels, 2 = Parameter files, 3 = constants; then inputs before outputs
- * and by slot for listed kernels, by timestamp otherwise. */
+ * kernels, 2 = Parameter files, 3 = constants; then, for listed kernels,
+ * the launch number (a kernel launched twice in one step, §5.3), inputs
+ * before outputs, by slot; by timestamp otherwise. */
 struct order_key {
 	int cls;
 	uint64_t pos;
+	uint32_t occ;               /* launch number of the kernel in this run */
 	size_t idx;
 	const struct ms_entry *e;
 };
@@ -271,6 +273,8 @@ order_cmp(const void *a, const void *b)
 		return x->cls < y->cls ? -1 : 1;
 	if (x->pos != y->pos)
 		return x->pos < y->pos ? -1 : 1;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
 	if (x->cls == 0 && x->e->is_input != y->e->is_input)
 		return x->e->is_input ? -1 : 1;
 	if (x->cls == 0 && x->e->slot != y->e->slot)
@@ -301,7 +305,15 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 		else
 			k[i].cls = strcmp(e->op_type, "Parameter") == 0 ? 2 : 1;
 	}
-	qsort(k, c->n, sizeof(*k), order_cmp);
+	if (c->n)
+		qsort(k, c->n, sizeof(*k), order_cmp);
+	/* the same (io, slot) of a kernel again, by timestamp: a later launch */
+	for (i = 1; i < c->n; i++)
+		if (k[i].cls == 0 && k[i - 1].cls == 0 && k[i].pos == k[i - 1].pos &&
+		    k[i].e->is_input == k[i - 1].e->is_input && k[i].e->slot == k[i - 1].e->slot)
+			k[i].occ = k[i - 1].occ + 1;
+	if (c->n)
+		qsort(k, c->n, sizeof(*k), order_cmp);
 	for (i = 0; i < c->n; i++)
 		sorted[i] = c->e[k[i].idx];
 	free(c->e);

@@ -723,6 +723,38 @@ test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
 	tmp_remove(t);
 }
 
+static void
+test_mindspore_kernel_launched_twice_keeps_launches_apart(void **state)
+{
+	/* a second launch of MatMul-op10 in iteration 0: same names, later timestamps */
+	char *t = tmp_layout("cp -r " SYNC " $T/d && chmod -R u+w $T && cd $T/d/rank_0/Lenet/0/0 && "
+			     "rm statistic.csv && for f in MatMul.*MatMul-op10.0.0.*; do "
+			     "ts=$(echo $f | cut -d. -f5); cp $f $(echo $f | sed s/$ts/$((ts + 500))/); done");
+	char *dir = xasprintf("%s/d", t);
+	struct rec rec;
+	struct reader *r = index_dump(dir, &rec);
+	size_t i, first = SIZE_MAX;
+	static const struct { bool in; uint32_t slot; } want[6] = {
+		{ true, 0 }, { true, 1 }, { false, 0 }, { true, 0 }, { true, 1 }, { false, 0 },
+	};
+
+	(void)state;
+	for (i = 0; i < rec.ntraces && first == SIZE_MAX; i++)
+		if (strcmp(rec.traces[i].op_name, MATMUL10) == 0)
+			first = i;
+	assert_true(first != SIZE_MAX);
+	for (i = 0; i < 6; i++) {
+		assert_string_equal(rec.traces[first + i].op_name, MATMUL10);
+		assert_int_equal(rec.traces[first + i].is_input, want[i].in);
+		assert_int_equal(rec.traces[first + i].slot, want[i].slot);
+	}
+	assert_string_not_equal(rec.traces[first + 6].op_name, MATMUL10);
+	mindspore_reader_ops.close(r);
+	rec_free(&rec);
+	free(dir);
+	tmp_remove(t);
+}
+
 int
 main(void)
 {
@@ -747,6 +779,7 @@ main(void)
 		cmocka_unit_test(test_mindspore_opening_an_iteration_dir_reads_that_run),
 		cmocka_unit_test(test_mindspore_statistic_only_dump_gives_rows_from_the_csv),
 		cmocka_unit_test(test_mindspore_follow_picks_up_a_new_iteration_once),
+		cmocka_unit_test(test_mindspore_kernel_launched_twice_keeps_launches_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
