@@ -4,8 +4,9 @@
  * JSON mode prints exactly one line per command (the command's document,
  * or {"error": ...}), so line i of stdout always belongs to command i.
  * Text mode prints each command's aligned output, a blank line between
- * commands.  Failures go to stderr as "tdbg: CMD: cause"; the other
- * commands still run and the exit code becomes 1.
+ * commands.  Long listings stream (env->flush) so memory stays bounded.
+ * Failures go to stderr as "tdbg: CMD: cause"; the other commands still
+ * run and the exit code becomes 1.
  *
  * Text for people passes through sanitize() line by line, as the TUI's
  * strings do: an op name or source line holding an escape sequence reaches
@@ -40,32 +41,66 @@ write_sanitized(FILE *f, const char *text, size_t len)
 	strbuf_done(&line);
 }
 
+/* Where one batch run's output goes; also env->flush_ctx. */
+struct sink {
+	FILE *out;
+	bool json;
+	bool printed;               /* some command printed something */
+	bool started;               /* the current command printed something */
+	char last;                  /* last byte written for this command */
+};
+
+/* Writes the command's pending output and empties env->out. */
+static void
+emit(struct cmd_env *env)
+{
+	struct sink *k = env->flush_ctx;
+	struct strbuf *ob = env->out;
+
+	if (!ob->len)
+		return;
+	if (!k->started && !k->json && k->printed)
+		fputc('\n', k->out);       /* a blank line between text results */
+	k->started = k->printed = true;
+	if (k->json)
+		fwrite(ob->buf, 1, ob->len, k->out);
+	else
+		write_sanitized(k->out, ob->buf, ob->len);
+	k->last = ob->buf[ob->len - 1];
+	strbuf_reset(ob);
+}
+
+static void
+report_error(FILE *err, const struct strbuf *eb)
+{
+	fputs("tdbg: ", err);
+	if (eb->len)
+		write_sanitized(err, eb->buf, eb->len);
+	else
+		fputs("command failed", err);
+	fputc('\n', err);
+}
+
 int
 batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
 	  FILE *out, FILE *err)
 {
 	struct strbuf ob = {0}, eb = {0};
-	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb };
+	struct sink k = { .out = out, .json = json };
+	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb,
+			       .flush = emit, .flush_ctx = &k };
 	int rc = EXIT_OK_;
-	bool printed = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		k.started = false;
+		k.last = '\n';
 		if (cmd_run(&env, cmds[i]) != TD_OK) {
-			fputs("tdbg: ", err);
-			write_sanitized(err, eb.buf ? eb.buf : "command failed",
-					eb.buf ? eb.len : strlen("command failed"));
-			fputc('\n', err);
+			report_error(err, &eb);
 			rc = EXIT_USAGE;
 		}
-		if (!json && printed && ob.len)
-			fputc('\n', out);
-		printed |= ob.len > 0;
-		if (json && ob.len)
-			fwrite(ob.buf, 1, ob.len, out);
-		else if (ob.len)
-			write_sanitized(out, ob.buf, ob.len);
-		if (json || (ob.len && ob.buf[ob.len - 1] != '\n'))
+		emit(&env);
+		if (json || k.last != '\n')
 			fputc('\n', out);
 		fflush(out);
 	}

@@ -56,6 +56,11 @@ struct cmd_env {
 	/* Batch: host/rank restriction set by "rank N" for the commands that
 	 * follow (borrowed from the model, NULL = all).  Zero-initialise. */
 	const char *host;
+	/* Batch: long listings call this between rows once env->out is large,
+	 * so output streams instead of growing without bound; it writes and
+	 * resets env->out.  NULL keeps everything in env->out (the TUI). */
+	void (*flush)(struct cmd_env *env);
+	void *flush_ctx;
 };
 
 struct cmd_info {

@@ -137,6 +137,7 @@ compare_rows(struct cmd_env *env, struct model_filter *f, struct json *j,
 			continue;
 		compare_row(env, j, &t, iter);
 		shown++;
+		cmd_maybe_flush(env);
 	}
 	return shown;
 }

@@ -259,6 +259,7 @@ alerts_items(struct cmd_env *env, struct json *j, uint64_t limit, uint64_t *show
 		else
 			alert_text_item(env->out, &a);
 		(*shown)++;
+		cmd_maybe_flush(env);
 	}
 }
 

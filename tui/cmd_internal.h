@@ -82,6 +82,16 @@ enum td_status cmd_execution_arg(struct cmd_env *env, const char *arg, uint64_t 
  * shell rules: "[0:10," ":]").  Caller frees. */
 char *cmd_join(int argc, char **argv, int from);
 
+/* Between rows of a long listing: hands env->out to env->flush once it
+ * holds more than CMD_FLUSH_BYTES. */
+#define CMD_FLUSH_BYTES (256 * 1024)
+static inline void
+cmd_maybe_flush(struct cmd_env *env)
+{
+	if (env->flush && env->out->len > CMD_FLUSH_BYTES)
+		env->flush(env);
+}
+
 /* ---- output helpers ----------------------------------------------------- */
 
 /* The summary as a JSON object; unknown fields are null. */

@@ -204,6 +204,7 @@ listing_rows(struct cmd_env *env, struct listing *l, struct json *j, const struc
 		} else {
 			execution_text(env, (uint64_t)row);
 		}
+		cmd_maybe_flush(env);
 	}
 }
 
