@@ -1,7 +1,8 @@
 /*
  * ms_reader.h - the MindSpore reader's internal state, shared by
- * mindspore.c (reader_ops, sources, frames, decode), ms_sync.c (the rank
- * layout: ranks, graphs, iteration directories), ms_run.c (one iteration
+ * mindspore.c (reader_ops, open, index driver), ms_decode.c (decode,
+ * sources, frames), ms_strs.c (interner), ms_sync.c (the rank layout:
+ * ranks, graphs, iteration directories), ms_run.c (one iteration
  * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
  * files, the ACL layouts).  Not a public
  * interface: nothing outside reader/ms_* and mindspore.c includes it.
@@ -214,8 +215,14 @@ bool ms_acl_detect(const char *dir);
  * again in follow mode, adding only directories not seen before. */
 void ms_acl_scan(struct reader *r, const struct reader_sink *sink);
 
-/* ---- mindspore.c helpers ----------------------------------------------- */
+/* ---- ms_decode.c ----------------------------------------------------- */
 
+/* reader_ops.decode and .advance of the MindSpore reader (see reader.h). */
+enum td_status ms_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+			 struct reader_detail *out);
+enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
+			  uint64_t n);
+/* Reports one problem to the sink (file -1, record -1). */
 void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
 		const char *what, const char *detail);
 /* Records frames for a node's trace lines: sources, frame ids; returns
