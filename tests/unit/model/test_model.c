@@ -264,6 +264,43 @@ test_model_consumers_link_first_later_row(void **state)
 }
 
 static void
+test_model_op_find_forms_and_graphs(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_graph g;
+	struct model_op op;
+	struct model *m;
+	int64_t id;
+
+	(void)state;
+	fake_graph(f, "G0", "model", NULL);
+	fake_graph(f, "G1", "dense", "G0");
+	fake_op(f, "G0", "Default/fc3-Dense/MatMul-op10", "MatMul", NULL, NULL);
+	fake_op(f, "G1", "Relu", "Relu", NULL, NULL);
+	fake_op(f, "G0", "Relu", "Relu", NULL, NULL);
+	m = open_fake(f, false, 0);
+	id = model_op_find(m, "Default--fc3-Dense--MatMul-op10", NULL);  /* file-name form */
+	assert_int_equal(id, 0);
+	assert_int_equal(model_op_find(m, "MatMul-op10", NULL), 0);      /* unique last part */
+	assert_int_equal(model_op_find(m, "Relu", "G0"), 2);
+	assert_int_equal(model_op_find(m, "Relu", "dense"), 1);
+	assert_int_equal(model_op_find(m, "Relu", "nope"), -1);
+	assert_int_equal(model_op_find(m, "Nope", NULL), -1);
+	assert_true(model_op_get(m, 1, &op));
+	assert_string_equal(op.graph_name, "dense");
+	assert_int_equal(op.graph, 1);
+	assert_true(model_graph_get(m, 1, &g));
+	assert_int_equal(g.outer, 0);
+	assert_int_equal(g.nops, 1);
+	assert_true(model_graph_get(m, 0, &g));
+	assert_int_equal(g.outer, -1);
+	assert_int_equal(g.nops, 2);
+	assert_false(model_graph_get(m, 2, &g));
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_model_placeholder_op_filled_later(void **state)
 {
 	struct fake *f = fake_new();
@@ -668,6 +705,7 @@ main(void)
 		cmocka_unit_test(test_model_undecodable_row_is_corrupt_but_ok),
 		cmocka_unit_test(test_model_inputs_link_latest_earlier_row),
 		cmocka_unit_test(test_model_consumers_link_first_later_row),
+		cmocka_unit_test(test_model_op_find_forms_and_graphs),
 		cmocka_unit_test(test_model_placeholder_op_filled_later),
 		cmocka_unit_test(test_model_trace_type_fills_placeholder_without_on_op),
 		cmocka_unit_test(test_model_details_move_decoded_fields_and_resolve_stack),
