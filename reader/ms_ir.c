@@ -260,7 +260,8 @@ parse_line(struct ir_state *st, const char *s, size_t len)
 		st->cur = NULL;   /* Return(...) or another record */
 	if (!st->cur)
 		return;
-	if (memmem(s, len, "full_name_with_scope: (", 23) || memmem(s, len, "# Fullname with scope: (", 24))
+	if (memmem(s, len, "full_name_with_scope: (", 23) ||
+	    memmem(s, len, "# Fullname with scope: (", 24))
 		parse_full_name(st->cur, s, len);
 	else if (len > 8 && memcmp(s, "      : (", 9) == 0)
 		parse_type_line(st->cur, s, len);
