@@ -40,6 +40,33 @@ alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid
 }
 
 void
+alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n, uint64_t first)
+{
+	size_t i;
+
+	for (i = 0; i < m->ntgroups; i++) {
+		struct alert_group *g = &m->tgroups[i];
+
+		if (g->type_sid != old_sid || strcmp(g->kind, "InfNan") != 0)
+			continue;
+		g->count -= TD_MIN(g->count, n);
+		if (!g->count) {
+			memmove(g, g + 1, (m->ntgroups - i - 1) * sizeof(*g));
+			m->ntgroups--;
+		}
+		break;
+	}
+	for (i = 0; i < m->ntgroups; i++) {
+		if (m->tgroups[i].type_sid == new_sid && strcmp(m->tgroups[i].kind, "InfNan") == 0) {
+			m->tgroups[i].count += n;
+			m->tgroups[i].first = TD_MIN(m->tgroups[i].first, first);
+			return;
+		}
+	}
+	alerts_group_add(m, 0, "InfNan", new_sid, n, first);
+}
+
+void
 alerts_done(struct model *m)
 {
 	free(m->tgroups);
@@ -248,6 +275,15 @@ merge_group(struct model_alert_group *out, size_t n, size_t max, const struct al
 	return n + 1;
 }
 
+/* Groups in order of first appearance (first alert number). */
+static int
+group_cmp(const void *a, const void *b)
+{
+	const struct model_alert_group *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 size_t
 model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 {
@@ -266,6 +302,7 @@ model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 		n = merge_group(tmp, n, cap, &m->ogroups[i], intern_str(&m->str, m->ogroups[i].type_sid),
 				ta + ea);
 	pthread_mutex_unlock(&m->lock);
+	qsort(tmp, TD_MIN(n, cap), sizeof(*tmp), group_cmp);
 	for (i = 0; i < n && i < max; i++)
 		out[i] = tmp[i];
 	free(tmp);

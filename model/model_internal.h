@@ -167,6 +167,8 @@ struct op_entry {
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
 	uint64_t last_row;          /* last trace row, atomic builtins */
+	uint64_t nf_rows;           /* its non-finite rows (trace alerts) */
+	uint64_t first_alert;       /* alert number of the first one */
 	double wall_time;
 };
 
@@ -411,6 +413,9 @@ uint16_t hosts_index(struct model *m, const char *host);
 /* model_alerts.c */
 void alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid,
 		      uint64_t n, uint64_t first);
+/* A placeholder op with trace alerts got its type: move them (under lock). */
+void alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n,
+			 uint64_t first);
 void alerts_done(struct model *m);
 
 /* model_source.c */

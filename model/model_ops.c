@@ -154,10 +154,13 @@ void
 ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 {
 	struct op_entry *o = &m->opv[id];
+	uint32_t old_type = o->type_sid;
 	size_t i;
 
 	o->type_sid = intern_add(&m->str, op->op_type ? op->op_type : "");
 	o->type = intern_str(&m->str, o->type_sid);
+	if (o->placeholder && o->nf_rows && old_type != o->type_sid)
+		alerts_group_retype(m, old_type, o->type_sid, o->nf_rows, o->first_alert);
 	o->device = arena_str(m, op->device);
 	o->host = arena_str(m, op->host);
 	o->num_outputs = op->num_outputs;

@@ -363,8 +363,13 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (t->op_type && *t->op_type && m->opv[op].placeholder && !*m->opv[op].type) {
 		/* a format whose traces carry their type (no on_op) */
 		pthread_mutex_lock(&m->lock);
+		uint32_t old_type = m->opv[op].type_sid;
+
 		m->opv[op].type_sid = intern_add(&m->str, t->op_type);
 		m->opv[op].type = intern_str(&m->str, m->opv[op].type_sid);
+		if (m->opv[op].nf_rows && old_type != m->opv[op].type_sid)
+			alerts_group_retype(m, old_type, m->opv[op].type_sid, m->opv[op].nf_rows,
+					    m->opv[op].first_alert);
 		m->fill_gen++;
 		pthread_mutex_unlock(&m->lock);
 	}
@@ -374,10 +379,13 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (t->execution >= 0 || m->nruns)
 		trace_execution(m, row, t->execution, nonfinite);
 	if (nonfinite) {
+		struct op_entry *o = &m->opv[op];
+		uint64_t alert = atomic_load(&m->trace_alerts);
+
 		pthread_mutex_lock(&m->lock);
-		alerts_group_add(m, 0, "InfNan",
-				 t->op_type ? intern_add(&m->str, t->op_type) : m->opv[op].type_sid,
-				 1, atomic_load(&m->trace_alerts));
+		if (!o->nf_rows++)
+			o->first_alert = alert;
+		alerts_group_add(m, 0, "InfNan", o->type_sid, 1, alert);
 		pthread_mutex_unlock(&m->lock);
 	}
 	if (!m->opv[op].first_row1)

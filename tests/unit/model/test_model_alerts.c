@@ -167,6 +167,34 @@ test_alerts_groups_by_type_in_order_of_first_appearance(void **state)
 }
 
 static void
+test_alerts_groups_follow_a_late_op_type(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = fake_curt_health(true);
+	struct model_alert_group g[4];
+	struct model *m;
+
+	(void)state;
+	ops(f);
+	fake_trace(f, 1, "g", "late", 0, 1, &bad);      /* op not described yet */
+	fake_trace(f, 1, "g", "add", 0, 1, &bad);
+	fake_trace(f, 1, "g", "late", 0, 1, &bad);
+	m = open_fake(f);
+	assert_int_equal(model_alert_groups(m, g, 4), 2);
+	assert_string_equal(g[0].op_type, "");
+	fake_op(f, "g", "late", "Sqrt", NULL, NULL);
+	model_refresh(m);
+	assert_int_equal(model_alert_groups(m, g, 4), 2);
+	assert_string_equal(g[0].op_type, "Sqrt");
+	assert_int_equal(g[0].count, 2);
+	assert_int_equal(g[0].first, 0);
+	assert_string_equal(g[1].op_type, "AddV2");
+	assert_int_equal(model_alert_next_in_group(m, 0, 1), 2);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_alerts_overflow_alert_fields(void **state)
 {
 	struct fake *f = fake_new();
@@ -335,6 +363,7 @@ main(void)
 		cmocka_unit_test(test_alerts_full_health_counts_come_from_the_row),
 		cmocka_unit_test(test_alerts_execution_with_two_bad_outputs_gives_two),
 		cmocka_unit_test(test_alerts_groups_by_type_in_order_of_first_appearance),
+		cmocka_unit_test(test_alerts_groups_follow_a_late_op_type),
 		cmocka_unit_test(test_alerts_overflow_alert_fields),
 		cmocka_unit_test(test_alerts_containers_mark_executions_not_alert),
 		cmocka_unit_test(test_first_nonfinite_smallest_wall_time_across_file_segments),
