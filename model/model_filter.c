@@ -286,6 +286,15 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 
 	if (j < b->lo || j >= b->hi)
 		return false;
+	if (f->execution >= 0 && atomic_load(&f->m->split_runs)) {
+		bool mine;
+
+		pthread_mutex_lock(&f->m->lock);
+		mine = rows_trace_execution(f->m, j) == f->execution;
+		pthread_mutex_unlock(&f->m->lock);
+		if (!mine)
+			return false;
+	}
 	if (op >= f->nop_state || (f->op_state[op] & 3) != ST_MATCH)
 		return false;
 	if (f->nonfinite && !(trace_flags(f->m, j) & TF_NONFINITE))

@@ -266,6 +266,7 @@ struct model {
 	size_t nruns, capruns;
 	int64_t last_exec_of_trace;
 	_Atomic bool containers;    /* traces carry their execution */
+	_Atomic bool split_runs;    /* some execution's rows are not contiguous */
 	struct segment *segs;
 	size_t nsegs, capsegs;
 	struct u64map seg_by_key;

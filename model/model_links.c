@@ -45,10 +45,25 @@ op_rows(struct model *m, uint32_t op, uint64_t *first, uint64_t *last)
 	return f1 != 0;
 }
 
+/* With executions whose rows interleave, a link stays in row i's own
+ * execution. */
+static bool
+same_execution(struct model *m, uint64_t j, int64_t e)
+{
+	bool same;
+
+	if (e < 0 || !atomic_load(&m->split_runs))
+		return true;
+	pthread_mutex_lock(&m->lock);
+	same = rows_trace_execution(m, j) == e;
+	pthread_mutex_unlock(&m->lock);
+	return same;
+}
+
 /* Latest row j with lo <= j < from of (op, slot); -1 none.  The op's own
  * first and last rows bound the scan. */
 static int64_t
-scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo)
+scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo, int64_t e)
 {
 	uint64_t j = from, first, last;
 
@@ -63,7 +78,8 @@ scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t l
 		uint64_t stop = TD_MAX(base, lo);
 
 		for (; j > stop; j--)
-			if (a[(j - 1) - base] == op && slot_matches(m, j - 1, slot))
+			if (a[(j - 1) - base] == op && slot_matches(m, j - 1, slot) &&
+			    same_execution(m, j - 1, e))
 				return (int64_t)(j - 1);
 	}
 	return -1;
@@ -71,7 +87,7 @@ scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t l
 
 /* First row j with from < j < hi of (op, slot); -1 none. */
 static int64_t
-scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi)
+scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi, int64_t e)
 {
 	uint64_t j = from + 1, first, last;
 
@@ -86,7 +102,7 @@ scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi
 		uint64_t stop = TD_MIN(base + MODEL_CHUNK, hi);
 
 		for (; j < stop; j++)
-			if (a[j - base] == op && slot_matches(m, j, slot))
+			if (a[j - base] == op && slot_matches(m, j, slot) && same_execution(m, j, e))
 				return (int64_t)j;
 	}
 	return -1;
@@ -94,16 +110,17 @@ scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi
 
 /* The rows [lo, hi) that may be linked with row i. */
 static void
-link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi)
+link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi, int64_t *exec)
 {
 	int64_t e;
 
 	*lo = 0;
 	*hi = rows_ntraces(m);
+	*exec = -1;
 	if (!atomic_load(&m->containers))
 		return;
 	pthread_mutex_lock(&m->lock);
-	e = rows_trace_execution(m, i);
+	e = *exec = rows_trace_execution(m, i);
 	pthread_mutex_unlock(&m->lock);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m)) {
 		struct exec_row *x = exec_row(m, (uint64_t)e);
@@ -123,8 +140,8 @@ model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, in
 	uint64_t n = rows_ntraces(m);
 
 	if (dir > 0)
-		return from >= n ? -1 : scan_fwd(m, op, slot, from, n);
-	return scan_back(m, op, slot, TD_MIN(from, n), 0);
+		return from >= n ? -1 : scan_fwd(m, op, slot, from, n, -1);
+	return scan_back(m, op, slot, TD_MIN(from, n), 0, -1);
 }
 
 size_t
@@ -134,6 +151,7 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 	uint64_t lo, hi;
 	size_t n = 0, k;
 	uint32_t op;
+	int64_t e;
 
 	*out = NULL;
 	if (i >= rows_ntraces(m))
@@ -156,10 +174,11 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 		}
 	}
 	pthread_mutex_unlock(&m->lock);
-	link_bounds(m, i, &lo, &hi);
+	link_bounds(m, i, &lo, &hi, &e);
 	for (k = 0; k < n; k++)
 		if (links[k].op >= 0)
-			links[k].trace_index = scan_back(m, (uint32_t)links[k].op, links[k].slot, i, lo);
+			links[k].trace_index = scan_back(m, (uint32_t)links[k].op, links[k].slot, i,
+							 lo, e);
 	*out = links;
 	return n;
 }
@@ -172,6 +191,7 @@ model_trace_consumers(struct model *m, uint64_t i, struct model_link **out)
 	size_t total, n = 0, k;
 	uint64_t lo, hi;
 	uint32_t op, slot;
+	int64_t e;
 
 	*out = NULL;
 	if (i >= rows_ntraces(m))
@@ -197,9 +217,9 @@ model_trace_consumers(struct model *m, uint64_t i, struct model_link **out)
 	}
 	pthread_mutex_unlock(&m->lock);
 	free(cons);
-	link_bounds(m, i, &lo, &hi);
+	link_bounds(m, i, &lo, &hi, &e);
 	for (k = 0; k < n; k++)
-		links[k].trace_index = scan_fwd(m, (uint32_t)links[k].op, UINT32_MAX, i, hi);
+		links[k].trace_index = scan_fwd(m, (uint32_t)links[k].op, UINT32_MAX, i, hi, e);
 	if (!n) {
 		free(links);
 		links = NULL;

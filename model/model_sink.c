@@ -265,10 +265,11 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		m->nruns++;
 		pthread_mutex_unlock(&m->lock);
 	}
-	m->last_exec_of_trace = execution;
 	if (execution >= 0 && (uint64_t)execution < rows_nexecs(m)) {
 		struct exec_row *x = exec_row(m, (uint64_t)execution);
 
+		if (execution != m->last_exec_of_trace && x->ntraces)
+			atomic_store(&m->split_runs, true);   /* its rows are not contiguous */
 		if (!__atomic_load_n(&x->ntraces, __ATOMIC_RELAXED))
 			__atomic_store_n(&x->first_trace, row, __ATOMIC_RELAXED);
 		if (row >= x->first_trace)
@@ -276,6 +277,7 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		if (nonfinite)
 			__atomic_fetch_or(&x->flags, ROW_CONTAINS_NONFINITE, __ATOMIC_RELAXED);
 	}
+	m->last_exec_of_trace = execution;
 }
 
 /* The segment of a trace's file (writer; the file map is writer-owned). */

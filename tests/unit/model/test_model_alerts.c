@@ -266,6 +266,44 @@ test_alerts_containers_mark_executions_not_alert(void **state)
 }
 
 static void
+test_links_and_filters_stay_in_interleaved_executions(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(2, 0, 0, 0);
+	struct model_filter_spec spec = {.graph = -1, .execution = 0};
+	struct model_filter *fl;
+	struct model_link *l;
+	struct model *m;
+	char err[128];
+
+	(void)state;
+	fake_op(f, "g", "x", "Const", NULL, NULL);
+	fake_op(f, "g", "y", "Log", (const char *[]){"x", NULL}, NULL);
+	fake_exec(f, 2, "rank 0 run", NULL, "r0", 1, NULL, 0);
+	fake_exec(f, 2, "rank 1 run", NULL, "r1", 1, NULL, 0);
+	fake_trace_ex(f, 1, "g", "x", 0, 1, &ok, 0, false);     /* 0 */
+	fake_trace_ex(f, 1, "g", "x", 0, 1, &ok, 1, false);     /* 1 */
+	fake_trace_ex(f, 1, "g", "y", 0, 1, &ok, 0, false);     /* 2 */
+	fake_trace_ex(f, 1, "g", "y", 0, 1, &ok, 1, false);     /* 3 */
+	m = open_fake(f);
+	assert_int_equal(model_trace_inputs(m, 2, &l), 1);
+	assert_int_equal(l[0].trace_index, 0);
+	free(l);
+	assert_int_equal(model_trace_inputs(m, 3, &l), 1);
+	assert_int_equal(l[0].trace_index, 1);
+	free(l);
+	assert_int_equal(model_trace_consumers(m, 0, &l), 1);
+	assert_int_equal(l[0].trace_index, 2);
+	free(l);
+	assert_int_equal(model_filter_new(m, &spec, &fl, err, sizeof err), TD_OK);
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 2);
+	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 1), 2);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
 test_first_nonfinite_smallest_wall_time_across_file_segments(void **state)
 {
 	struct fake *f = fake_new();
@@ -366,6 +404,7 @@ main(void)
 		cmocka_unit_test(test_alerts_groups_follow_a_late_op_type),
 		cmocka_unit_test(test_alerts_overflow_alert_fields),
 		cmocka_unit_test(test_alerts_containers_mark_executions_not_alert),
+		cmocka_unit_test(test_links_and_filters_stay_in_interleaved_executions),
 		cmocka_unit_test(test_first_nonfinite_smallest_wall_time_across_file_segments),
 		cmocka_unit_test(test_first_nonfinite_files_of_one_host_are_one_segment),
 		cmocka_unit_test(test_first_nonfinite_known_time_beats_unknown),
