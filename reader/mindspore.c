@@ -181,6 +181,7 @@ ms_close(struct reader *r)
 	free(r->frames);
 	ms_strs_done(&r->frame_keys);
 	ms_strs_done(&r->run_paths);
+	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
 	ms_strs_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
@@ -233,6 +234,18 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 	}
 }
 
+/* Remembers that (graph, op) went out with on_op; true if it was new. */
+static bool
+note_op_sent(struct reader *r, const char *graph_id, const char *op)
+{
+	char *key = xasprintf("%s\t%s", graph_id, op);
+	bool added;
+
+	ms_strs_id(&r->ops_sent, key, &added);
+	free(key);
+	return added;
+}
+
 static void
 emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
 	  const char *graph_id, const struct ms_node *n)
@@ -247,13 +260,14 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 	};
 
 	sink->on_op(sink->ctx, &op);
+	note_op_sent(r, graph_id, n->full_name);
 	free(ids);
 }
 
 /* Parameters and constants: ops without inputs that other ops read. */
 static void
-emit_leaves(const struct reader_sink *sink, const struct ms_rank *rk, const char *graph_id,
-	    char *const *names, size_t n, const char *type)
+emit_leaves(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
+	    const char *graph_id, char *const *names, size_t n, const char *type)
 {
 	size_t k;
 
@@ -264,6 +278,7 @@ emit_leaves(const struct reader_sink *sink, const struct ms_rank *rk, const char
 		};
 
 		sink->on_op(sink->ctx, &op);
+		note_op_sent(r, graph_id, names[k]);
 	}
 }
 
@@ -286,8 +301,8 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 				sink->on_graph(sink->ctx, &rg);
 			for (k = 0; sink->on_op && k < gr->nnodes; k++)
 				emit_node(r, sink, rk, rk->graph_ids[g], &gr->nodes[k]);
-			emit_leaves(sink, rk, rk->graph_ids[g], gr->params, gr->nparams, "Parameter");
-			emit_leaves(sink, rk, rk->graph_ids[g], gr->consts, gr->nconsts, "Constant");
+			emit_leaves(r, sink, rk, rk->graph_ids[g], gr->params, gr->nparams, "Parameter");
+			emit_leaves(r, sink, rk, rk->graph_ids[g], gr->consts, gr->nconsts, "Constant");
 		}
 		rk->ngraphs_sent = rk->ngraphs;
 	}
@@ -381,6 +396,25 @@ emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **
 	}
 }
 
+/* Ops only the tensor files name (no graph file, Parameter files,
+ * constants): sent once with their type so rows and alerts have one. */
+static void
+emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct ms_run *run)
+{
+	size_t k;
+
+	for (k = 0; sink->on_op && k < run->n; k++) {
+		const struct ms_entry *e = &run->entries[k];
+		struct reader_op op = {
+			.graph_id = run->graph_id, .op_name = e->op_name, .op_type = e->op_type,
+			.host = run->host, .num_outputs = 1,
+		};
+
+		if (note_op_sent(r, run->graph_id, e->op_name))
+			sink->on_op(sink->ctx, &op);
+	}
+}
+
 static void
 emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, int64_t exec)
 {
@@ -401,6 +435,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	e.num_outputs = (uint32_t)run->n;
 	e.wall_time = first_ts == UINT64_MAX ? 0 : (double)first_ts / 1e6;
 	e.has_values = true;   /* bad_outputs stays 0: the traces carry the alerts */
+	emit_unlisted_ops(r, sink, run);
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &e);
 	for (k = 0; sink->on_trace && k < run->n; k++)
