@@ -612,6 +612,10 @@ test_mindspore_acl_layout_with_step_dir(void **state)
 	/* no graphs/: the op names come from the DumpData headers */
 	assert_int_equal(rec.noverflows, 1);
 	assert_true(strncmp(rec.overflows[0], "Default/network/Mul-op2|", 24) == 0);
+	/* ops only the files name are still sent, with their type */
+	assert_non_null(find_op(&rec, "Default/network/Mul-op2"));
+	assert_string_equal(find_op(&rec, "Default/network/Mul-op2")->op_type, "Mul");
+	assert_int_equal(rec.nops, 3);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	tmp_remove(t);
