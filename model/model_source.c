@@ -280,7 +280,7 @@ read_lines(const char *file, char ***out, size_t *n, char *err, size_t errlen)
 	char *buf, *p, *end;
 	size_t cap = 0;
 	ssize_t got;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* a FIFO must not block */
 
 	*out = NULL;
 	*n = 0;
@@ -294,7 +294,17 @@ read_lines(const char *file, char ***out, size_t *n, char *err, size_t errlen)
 		return TD_ERR_IO;
 	}
 	buf = xmalloc((size_t)st.st_size + 1);
-	got = pread(fd, buf, (size_t)st.st_size, 0);
+	for (got = 0; got < st.st_size;) {
+		ssize_t r = pread(fd, buf + got, (size_t)(st.st_size - got), got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			got = r < 0 ? -1 : got;
+			break;
+		}
+		got += r;
+	}
 	close(fd);
 	if (got < 0) {
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
