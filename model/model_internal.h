@@ -277,7 +277,7 @@ struct model {
 		const char *s;
 		uint32_t sid;
 	} gmemo[8];
-	unsigned gmemo_next;
+	unsigned gmemo_next, gmemo_last;
 
 	/* executions */
 	struct exec_row *echunks[MODEL_MAX_CHUNKS];

@@ -328,13 +328,19 @@ trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool 
 static uint32_t
 trace_graph_sid(struct model *m, const char *graph)
 {
-	struct graph_memo *g;
+	struct graph_memo *g = &m->gmemo[m->gmemo_last];
 	unsigned i;
 
-	for (i = 0; i < TD_ARRAY_SIZE(m->gmemo); i++)
-		if (m->gmemo[i].s && strcmp(m->gmemo[i].s, graph) == 0)
+	if (g->s && strcmp(g->s, graph) == 0)      /* rows come in runs of one graph */
+		return g->sid;
+	for (i = 0; i < TD_ARRAY_SIZE(m->gmemo); i++) {
+		if (m->gmemo[i].s && strcmp(m->gmemo[i].s, graph) == 0) {
+			m->gmemo_last = i;
 			return m->gmemo[i].sid;
-	g = &m->gmemo[m->gmemo_next++ % TD_ARRAY_SIZE(m->gmemo)];
+		}
+	}
+	m->gmemo_last = m->gmemo_next++ % TD_ARRAY_SIZE(m->gmemo);
+	g = &m->gmemo[m->gmemo_last];
 	pthread_mutex_lock(&m->lock);
 	g->sid = intern_add(&m->str, graph);
 	g->s = intern_str(&m->str, g->sid);
