@@ -265,8 +265,13 @@ ${TDBG_WRAP:-} "$TDBG"$q 2>"$TUI_ERR"
 echo "EXIT=\$?" >"$TUI_EXIT"
 EOF
 	rm -f "$TUI_EXIT"
-	tmx new-session -d -s t -x "$TUI_COLS" -y "$TUI_ROWS" "bash $WORK/run.sh" ||
-		die "tmux new-session failed"
+	local try
+	for try in 1 2 3 4 5; do
+		tmx new-session -d -s t -x "$TUI_COLS" -y "$TUI_ROWS" "bash $WORK/run.sh" && return 0
+		sleep 0.3
+		tui_stop
+	done
+	die "tmux new-session failed"
 }
 
 # tui_keys KEYS...: tmux send-keys (names such as Enter, Escape, C-l, Down).
@@ -381,7 +386,14 @@ tui_expect_exit()
 # tui_stop: kills the tmux server (done on exit anyway).
 tui_stop()
 {
-	tmx kill-server 2>/dev/null || true
+	local i
+	tmx kill-server 2>/dev/null || return 0
+	# kill-server returns before the server is gone; wait for it.
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		tmx list-sessions >/dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+	return 0
 }
 
 # ---- exit ------------------------------------------------------------
