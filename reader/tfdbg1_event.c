@@ -143,7 +143,8 @@ numeric_shape(struct td_summary *s, const double *v, size_t rank)
 {
 	size_t i, first = rank > TD_MAX_DIMS ? rank - TD_MAX_DIMS : 0;
 
-	s->dtype = tf_dtype_to_td((int)v[12]);
+	/* a dtype number outside int is garbage: an unknown dtype */
+	s->dtype = tf_dtype_to_td(isfinite(v[12]) && fabs(v[12]) < 1e6 ? (int)v[12] : -1);
 	s->rank = (int)rank;
 	s->ndims = (int)(rank - first);
 	s->dims_truncated = first > 0;

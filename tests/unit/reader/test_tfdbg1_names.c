@@ -322,6 +322,21 @@ test_tfdbg1_numeric_summary_uninitialized_and_bad_lengths(void **state)
 	assert_null(tfdbg1_numeric_summary(bad, 0, &s));
 }
 
+static void
+test_tfdbg1_numeric_summary_garbage_dtype_is_other(void **state)
+{
+	const double v[] = { 1, 1, 0, 0, 0, 0, 1, 0, 2, 2, 2, 0, 6.9641e+252, 0 };
+	const double nan_dtype[] = { 1, 1, 0, 0, 0, 0, 1, 0, 2, 2, 2, 0, NAN, 0 };
+	struct td_summary s;
+
+	(void)state;
+	assert_non_null(tfdbg1_numeric_summary(v, 14, &s));
+	assert_int_equal(s.dtype, DTYPE_OTHER);
+	assert_int_equal(s.positive, 1);
+	assert_non_null(tfdbg1_numeric_summary(nan_dtype, 14, &s));
+	assert_int_equal(s.dtype, DTYPE_OTHER);
+}
+
 int
 main(void)
 {
@@ -343,6 +358,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg1_numeric_summary_old_layout_nan_at_index_7),
 		cmocka_unit_test(test_tfdbg1_numeric_summary_no_finite_values_has_no_minmax),
 		cmocka_unit_test(test_tfdbg1_numeric_summary_uninitialized_and_bad_lengths),
+		cmocka_unit_test(test_tfdbg1_numeric_summary_garbage_dtype_is_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
