@@ -310,7 +310,10 @@ struct model_alert {
 	const char *detail;         /* overflow detail, or NULL */
 };
 uint64_t model_alert_count(struct model *m);
-/* The i-th alert in load order (traces, then executions, then overflow). */
+/* The i-th alert in load order (traces, then executions, then overflow).
+ * Counts come from decoding the row (an execution: its bad output's
+ * summary).  Overflow alerts: source SRC_EXECUTION, index the execution
+ * the reader named (0 if none), detail set. */
 enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
 
 struct model_alert_group {
@@ -335,7 +338,7 @@ struct model_filter_spec {
 	const char *type_regex;     /* PCRE2 over op type */
 	bool nonfinite;             /* only NaN/Inf rows */
 	int32_t graph;              /* only ops of this graph and its inner graphs, -1 any */
-	int64_t execution;          /* only traces of this execution, -1 any */
+	int64_t execution;          /* only traces of this execution (timeline: that row), -1 any */
 	const char *host;           /* only rows of this host / rank, NULL any */
 };
 struct model_filter;
