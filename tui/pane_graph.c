@@ -186,8 +186,13 @@ graph_request(struct pane *p, enum action act)
 	if (act != ACT_ENTER)
 		return act;
 	const struct model_link *l = link_at(g, p->cursor, &input);
-	if (!l)
+	if (!l) {                   /* the op itself: back to its trace row */
+		if (g->trace >= 0) {
+			tui_jump_trace(t, (uint64_t)g->trace, false);
+			tui_focus(t, PANE_TRACES);
+		}
 		return ACT_NONE;
+	}
 	if (l->trace_index >= 0) {
 		tui_jump_trace(t, (uint64_t)l->trace_index, true);
 		tui_focus(t, PANE_TRACES);

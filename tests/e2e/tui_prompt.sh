@@ -42,6 +42,12 @@ tui_wait "2 matches: graphs goto" && ok tab_lists_candidates ||
 	fail tab_lists_candidates "no candidate list"
 tui_keys C-u Escape
 
+# :op shows an op in the graph pane (probs is the Placeholder of README row 85)
+tui_keys :
+tui_type 'op probs'
+tui_keys Enter
+tui_wait "[4] Graph  probs (Placeholder)" && ok op_command_shows_graph
+
 # editing: ^U clears, ^A/^E move, Backspace deletes
 tui_keys :
 tui_type 'garbage'
