@@ -31,6 +31,7 @@ struct fcount {
 
 struct host_cursor {
 	int64_t k;                  /* checkpoint index, -1 none */
+	uint64_t row;               /* its first row */
 	uint64_t next_row;          /* first row of checkpoint k + 1 */
 	uint32_t file;
 	int file_match;             /* -1 unknown, 0/1, 2 = file has no host */
@@ -232,12 +233,13 @@ host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 	uint32_t file;
 	bool ok;
 
-	if (hc->k < 0 || j >= hc->next_row) {
+	if (hc->k < 0 || j < hc->row || j >= hc->next_row) {
 		uint32_t next_file;
 
 		hc->k = rows_ckpt_find(m, j);
 		if (hc->k < 0 || !rows_ckpt(m, (uint64_t)hc->k, &row, &file))
 			return false;
+		hc->row = row;
 		hc->next_row = rows_ckpt(m, (uint64_t)hc->k + 1, &row, &next_file) ? row : UINT64_MAX;
 		if (file != hc->file)
 			hc->file_match = -1;

@@ -155,6 +155,14 @@ test_filter_host(void **state)
 	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 5);
 	assert_int_equal(model_filter_count(m, fl, TABLE_EXECUTIONS), 1);
 	assert_int_equal(model_filter_nth(m, fl, TABLE_EXECUTIONS, 0), 1);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 5, -1), 5);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 4, -1), -1);   /* back across files */
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 0, 1), 5);
+	model_filter_free(fl);
+	spec.host = "a";
+	fl = filter(m, &spec);
+	assert_int_equal(model_filter_next(m, fl, TABLE_TRACES, 5, -1), 4);   /* one scan, two files */
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 5);
 	model_filter_free(fl);
 	model_close(m);
 	fake_free(f);
