@@ -55,3 +55,18 @@ tui_keys q
 tui_expect_exit 0 q_exits_0
 tui_screen >/dev/null
 expect_file_lacks terminal_restored "$TUI_SCREEN" "Graph executions"
+tui_stop
+
+# SIGTERM (a closed SSH session, a job scheduler): the terminal is restored too.
+tui_start "$FIXTURES/tfdbg2/mnist_nan"
+if tui_wait "InfNan Log"; then
+	shell=$(tmx display-message -p -t t '#{pane_pid}')
+	pid=$(pgrep -P "$shell" | head -1)
+	if [ -n "$pid" ] && kill -TERM "$pid"; then
+		tui_wait_exit >/dev/null
+		tui_screen >/dev/null
+		expect_file_lacks sigterm_restores_terminal "$TUI_SCREEN" "Graph executions"
+	else
+		fail sigterm_restores_terminal "no tdbg process under the tmux pane"
+	fi
+fi
