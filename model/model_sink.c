@@ -157,8 +157,16 @@ on_device(void *ctx, const struct reader_device *d)
 {
 	struct model *m = ctx;
 	struct reader_device *e;
+	const char *host = d->host ? d->host : "";
+	size_t i;
 
 	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->ndevices; i++) {
+		if (m->devices[i].id == d->id && strcmp(m->devices[i].host, host) == 0) {
+			pthread_mutex_unlock(&m->lock);
+			return;         /* announced again */
+		}
+	}
 	TD_GROW(m->devices, m->capdevices, m->ndevices + 1);
 	e = &m->devices[m->ndevices++];
 	e->id = d->id;
