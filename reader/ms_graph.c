@@ -108,6 +108,60 @@ resolve_inputs(struct ms_graph *g)
 	free(ix);
 }
 
+/* The integer value of constant `name` ("cst3"), or -1. */
+static int64_t
+const_int(const Debugger__GraphProto *gp, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < gp->n_const_vals; i++) {
+		const Debugger__NamedValueProto *c = gp->const_vals[i];
+
+		if (!c->key || strcmp(c->key, name) != 0)
+			continue;
+		if (c->value && c->value->has_int_val && c->value->int_val >= 0)
+			return c->value->int_val;
+		if (c->value && c->value->has_uint_val && c->value->uint_val <= INT32_MAX)
+			return (int64_t)c->value->uint_val;
+		return -1;
+	}
+	return -1;
+}
+
+/* A consumer of tuple_getitem(producer, cstK) reads producer's output K:
+ * its input becomes "producer:K" (the getitem node itself stays). */
+static void
+resolve_getitems(struct ms_graph *g, const Debugger__GraphProto *gp)
+{
+	struct name_ix *ix = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*ix));
+	size_t i, k;
+
+	for (i = 0; i < g->nnodes; i++) {
+		ix[i].name = g->nodes[i].full_name;
+		ix[i].node = i;
+	}
+	qsort(ix, g->nnodes, sizeof(*ix), name_ix_cmp);
+	for (i = 0; i < g->nnodes; i++)
+		for (k = 0; k < g->nodes[i].ninputs; k++) {
+			struct name_ix key = { .name = g->nodes[i].inputs[k] }, *hit;
+			const struct ms_node *gi;
+			int64_t idx;
+
+			hit = bsearch(&key, ix, g->nnodes, sizeof(*ix), name_ix_cmp);
+			if (!hit)
+				continue;
+			gi = &g->nodes[hit->node];
+			if (strcmp(gi->op_type, "tuple_getitem") == 0 && gi->ninputs == 2 &&
+			    (idx = const_int(gp, gi->inputs[1])) >= 0) {
+				char *to = xasprintf("%s:%lld", gi->inputs[0], (long long)idx);
+
+				free(g->nodes[i].inputs[k]);
+				g->nodes[i].inputs[k] = to;
+			}
+		}
+	free(ix);
+}
+
 static void
 copy_graph(struct ms_graph *g, const Debugger__GraphProto *gp)
 {
@@ -126,6 +180,7 @@ copy_graph(struct ms_graph *g, const Debugger__GraphProto *gp)
 	for (i = 0; i < gp->n_const_vals; i++)
 		g->consts[g->nconsts++] = xstrdup(gp->const_vals[i]->key ? gp->const_vals[i]->key : "");
 	resolve_inputs(g);
+	resolve_getitems(g, gp);
 }
 
 enum td_status

@@ -91,10 +91,13 @@ test_ms_graph_lenet_pb_inputs_resolve_to_names(void **state)
 	for (i = 0; i < g.nnodes; i++) {
 		assert_int_equal(g.nodes[i].nframes, 0);   /* no source_address */
 		for (k = 0; k < g.nodes[i].ninputs; k++, edges++) {
-			const char *in = g.nodes[i].inputs[k];
+			char *in = xstrdup(g.nodes[i].inputs[k]), *colon = strrchr(in, ':');
 
+			if (colon)   /* "producer:K" through a tuple_getitem */
+				*colon = '\0';
 			assert_true(ms_graph_find(&g, in) >= 0 || is_param(&g, in) ||
 				    strncmp(in, "cst", 3) == 0);
+			free(in);
 		}
 	}
 	assert_int_equal(edges, 215);
@@ -102,6 +105,23 @@ test_ms_graph_lenet_pb_inputs_resolve_to_names(void **state)
 	assert_true(conv >= 0);
 	assert_int_equal(g.nodes[conv].ninputs, 2);
 	assert_string_equal(g.nodes[conv].scope, "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d");
+	ms_graph_done(&g);
+}
+
+static void
+test_ms_graph_lenet_pb_tuple_getitem_consumers_read_producer_slots(void **state)
+{
+	struct ms_graph g;
+	int64_t conv2;
+
+	(void)state;
+	load_pb(FIX "lenet_graph.pb", &g);
+	/* conv2 reads output 0 of the first MaxPoolWithArgmax (via tuple_getitem, cst index) */
+	conv2 = ms_graph_find(&g, "Default/network-WithLossCell/_backbone-LeNet5/conv2-Conv2d/Conv2D-op5");
+	assert_true(conv2 >= 0);
+	assert_string_equal(g.nodes[conv2].inputs[0],
+			    "Default/network-WithLossCell/_backbone-LeNet5/max_pool2d-MaxPool2d/"
+			    "MaxPoolWithArgmax-op3:0");
 	ms_graph_done(&g);
 }
 
@@ -298,6 +318,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ms_graph_lenet_pb_bare_graph_facts),
 		cmocka_unit_test(test_ms_graph_lenet_pb_inputs_resolve_to_names),
+		cmocka_unit_test(test_ms_graph_lenet_pb_tuple_getitem_consumers_read_producer_slots),
 		cmocka_unit_test(test_ms_graph_pb_that_is_no_graph_is_a_decode_error),
 		cmocka_unit_test(test_ms_graph_sync_pb_model_proto_with_source_address),
 		cmocka_unit_test(test_ms_ir_fixture_nodes_names_inputs_frames),
