@@ -31,16 +31,23 @@ focused() {
 	tmx capture-pane -p -e -t t | grep -aoE $'\e\\[[0-9;]*46m\\[[1-6]\\] [A-Za-z]+' |
 		grep -oE '\[[1-6]\]' | tr -d '[]'
 }
-expect_eq focus_starts_on_alerts "$(focused)" 1
+# expect_focus NAME N: polls until pane N alone has the focused title
+expect_focus() {
+	local i got
+	for i in $(seq 50); do
+		got=$(focused)
+		[ "$got" = "$2" ] && break
+		sleep 0.1
+	done
+	expect_eq "$1" "$got" "$2"
+}
+expect_focus focus_starts_on_alerts 1
 tui_keys Tab
-sleep 0.3
-expect_eq tab_focuses_timeline "$(focused)" 2
+expect_focus tab_focuses_timeline 2
 tui_keys BTab BTab
-sleep 0.3
-expect_eq shift_tab_wraps_to_stack "$(focused)" 6
+expect_focus shift_tab_wraps_to_stack 6
 tui_keys 3
-sleep 0.3
-expect_eq digit_focuses_pane "$(focused)" 3
+expect_focus digit_focuses_pane 3
 
 tui_keys '?'
 if tui_wait "move-down"; then

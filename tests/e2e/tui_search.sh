@@ -9,6 +9,16 @@ tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "tdbg did not start"
 
 pos() { grep -F "[3] Graph executions" "$TUI_SCREEN" | grep -oE '[0-9]+/680' | cut -d/ -f1; }
+# wait_pos_not N: polls until the trace table's position is no longer N
+wait_pos_not() {
+	local i
+	for i in $(seq 100); do
+		tui_screen >/dev/null
+		[ "$(pos)" != "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 tui_keys 3 /
 tui_type '^probs$'
@@ -17,7 +27,7 @@ if tui_wait '/^probs$: '; then
 	first=$(pos)
 	expect_file_has search_selects_probs "$TUI_SCREEN" "probs (Placeholder)"
 	tui_keys n
-	sleep 0.3
+	wait_pos_not "$first"
 	tui_wait "probs (Placeholder)" >/dev/null
 	second=$(pos)
 	if [ -n "$first" ] && [ -n "$second" ] && [ "$second" -gt "$first" ]; then
@@ -26,8 +36,7 @@ if tui_wait '/^probs$: '; then
 		fail n_goes_to_next_match "positions $first then $second"
 	fi
 	tui_keys N
-	sleep 0.3
-	tui_screen >/dev/null
+	wait_pos_not "$second"
 	expect_eq N_goes_back "$(pos)" "$first"
 fi
 
