@@ -105,6 +105,7 @@ model_free(struct model *m)
 		free(m->graveyard[i]);
 	free(m->graveyard);
 	free(m->problems);
+	u64map_done(&m->problem_seen);
 	free(m->files);
 	u64map_done(&m->file_by_id);
 	intern_done(&m->str);

@@ -338,6 +338,7 @@ struct model {
 	size_t nproblems;
 	uint64_t problems_by_kind[16];
 	uint64_t problem_total;
+	struct u64map problem_seen; /* (kind, file, offset) already counted */
 
 	/* alerts */
 	struct alert_group *tgroups, *egroups, *ogroups;

@@ -415,10 +415,22 @@ static void
 on_problem(void *ctx, const struct reader_problem *p)
 {
 	struct model *m = ctx;
-	uint64_t fi;
+	uint64_t fi, key, *seen;
 
 	m->tloc.force = m->eloc.force = true;
+	/* a reader may report the same spot again on a later pass (a torn
+	 * tail still being written): count it once */
+	key = ((uint64_t)p->kind * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(p->file + 1) << 40) ^
+	      p->offset ^ ((uint64_t)str_hash(p->path ? p->path : "") << 20) ^
+	      ((uint64_t)p->record * 0xc4ceb9fe1a85ec53ULL);
+	if (key == UINT64_MAX)
+		key = 0;
 	pthread_mutex_lock(&m->lock);
+	seen = u64map_put(&m->problem_seen, key, 0);
+	if ((*seen)++) {
+		pthread_mutex_unlock(&m->lock);
+		return;
+	}
 	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->problems_by_kind))
 		m->problems_by_kind[p->kind]++;
 	m->problem_total++;

@@ -533,6 +533,14 @@ fake_index(struct reader *rd, const struct reader_sink *sink)
 }
 
 void
+fake_rewind(struct fake *f)
+{
+	pthread_mutex_lock(&f->mu);
+	f->cursor = 0;
+	pthread_mutex_unlock(&f->mu);
+}
+
+void
 fake_wait_index_returned(struct fake *f, unsigned n)
 {
 	pthread_mutex_lock(&f->mu);

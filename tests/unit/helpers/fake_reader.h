@@ -61,6 +61,8 @@ void fake_pause_after(struct fake *f, size_t n);
 void fake_wait_paused(struct fake *f);
 void fake_release(struct fake *f);
 uint64_t fake_decodes(struct fake *f);
+/* The next index() sends the whole script again (a reader repeating itself). */
+void fake_rewind(struct fake *f);
 /* Blocks until n index() calls have returned. */
 void fake_wait_index_returned(struct fake *f, unsigned n);
 

@@ -393,13 +393,18 @@ test_model_problems_count_torn_and_missing_apart(void **state)
 	fake_problem(f, PROBLEM_DECODE_ERROR, 1, "f1");
 	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");
 	fake_problem(f, PROBLEM_MISSING_FILE, -1, "f3");
+	fake_problem(f, PROBLEM_MISSING_FILE, -1, "f4");
 	m = open_fake(f, false, 0);
 	model_info(m, &info);
 	assert_int_equal(info.corrupt_records, 2);
 	assert_int_equal(info.torn_files, 1);
-	assert_int_equal(info.missing_files, 1);
+	assert_int_equal(info.missing_files, 2);
 	assert_int_equal(info.problems_by_kind[PROBLEM_BAD_DATA_CRC], 1);
-	assert_int_equal(model_problem_count(m), 4);
+	assert_int_equal(model_problem_count(m), 5);
+	fake_rewind(f);
+	model_refresh(m);       /* a reader reporting them again on a later pass */
+	model_info(m, &info);
+	assert_int_equal(info.corrupt_records, 2);
 	assert_true(model_problem_get(m, 2, &p));
 	assert_string_equal(p.kind, "torn-tail");
 	assert_string_equal(p.path, "f2");
