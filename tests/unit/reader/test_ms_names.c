@@ -115,6 +115,20 @@ test_ms_name_overflow_bin_and_json(void **state)
 }
 
 static void
+test_ms_name_kernel_args_json(void **state)
+{
+	struct ms_name n;
+
+	(void)state;
+	assert_true(ms_name_parse("Conv2D.Default_network_Conv2D-op1.json", NULL, &n));
+	assert_int_equal(n.kind, MS_NAME_KERNEL_ARGS);
+	assert_string_equal(n.op_type, "Conv2D");
+	assert_string_equal(n.op_name, "Default_network_Conv2D-op1");
+	ms_name_done(&n);
+	assert_false(ms_name_parse("Opdebug.Node_OpDebug.json", NULL, &n));
+}
+
+static void
 test_ms_name_msaccucmp_shape_field(void **state)
 {
 	struct ms_name n;
@@ -216,6 +230,7 @@ main(void)
 		cmocka_unit_test(test_ms_name_parameter_and_constant),
 		cmocka_unit_test(test_ms_name_async_bin_five_fields),
 		cmocka_unit_test(test_ms_name_overflow_bin_and_json),
+		cmocka_unit_test(test_ms_name_kernel_args_json),
 		cmocka_unit_test(test_ms_name_msaccucmp_shape_field),
 		cmocka_unit_test(test_ms_name_numbered_file_via_mapping),
 		cmocka_unit_test(test_ms_mapping_header_row_is_skipped),
