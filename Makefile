@@ -78,11 +78,12 @@ TDBG_BIN   ?= tdbg
 # ---- dependencies -----------------------------------------------------
 # Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
 DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
-	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 valgrind
+	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 valgrind strace procps
 DEB_FUZZ = clang libclang-rt-dev
 HAVE_FUZZ = $(wildcard tests/fuzz)
 DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
-	command -v tmux && command -v python3 && command -v valgrind \
+	command -v tmux && command -v python3 && command -v valgrind && command -v strace && \
+	command -v pgrep \
 	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
 
 # Checked once per make: `make test`, `make demo` and `make asan` install
@@ -248,7 +249,7 @@ deps:
 	else \
 		echo "deps: no apt-get here; install with your package manager: a C11 compiler, make," \
 		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, cmocka," \
-		     "tmux, python3, valgrind$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
+		     "tmux, python3, valgrind, strace, pgrep$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
 	fi
 
 bench: tdbg
