@@ -41,6 +41,24 @@ hash_name(const char *s, size_t n)
 	return h;
 }
 
+/* Slot of the node named s[0, n), or of the empty slot where it would go. */
+static size_t
+index_slot(const struct name_index *ix, const char *s, size_t n)
+{
+	size_t h = (size_t)hash_name(s, n) & ix->mask;
+
+	while (ix->slots[h] >= 0) {
+		const char *name = ix->nodes[ix->slots[h]]->name;
+
+		if (name && strlen(name) == n && memcmp(name, s, n) == 0)
+			break;
+		h = (h + 1) & ix->mask;
+	}
+	return h;
+}
+
+/* Indexes the first node of each name: a later duplicate is not inserted,
+ * so many nodes of one name cost no more than one (no quadratic probing). */
 static void
 index_build(struct name_index *ix, Tensorflow__NodeDef *const *nodes, size_t n)
 {
@@ -56,11 +74,10 @@ index_build(struct name_index *ix, Tensorflow__NodeDef *const *nodes, size_t n)
 		ix->slots[i] = -1;
 	for (i = 0; i < n; i++) {
 		const char *name = nodes[i]->name ? nodes[i]->name : "";
-		size_t h = (size_t)hash_name(name, strlen(name)) & ix->mask;
+		size_t h = index_slot(ix, name, strlen(name));
 
-		while (ix->slots[h] >= 0)
-			h = (h + 1) & ix->mask;
-		ix->slots[h] = (int64_t)i;
+		if (ix->slots[h] < 0)
+			ix->slots[h] = (int64_t)i;
 	}
 }
 
@@ -68,16 +85,7 @@ index_build(struct name_index *ix, Tensorflow__NodeDef *const *nodes, size_t n)
 static int64_t
 index_find(const struct name_index *ix, const char *s, size_t n)
 {
-	size_t h = (size_t)hash_name(s, n) & ix->mask;
-
-	while (ix->slots[h] >= 0) {
-		const char *name = ix->nodes[ix->slots[h]]->name;
-
-		if (name && strlen(name) == n && memcmp(name, s, n) == 0)
-			return ix->slots[h];
-		h = (h + 1) & ix->mask;
-	}
-	return -1;
+	return ix->slots[index_slot(ix, s, n)];
 }
 
 /* The first data input of node i, or NULL. */
