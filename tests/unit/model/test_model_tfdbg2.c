@@ -225,6 +225,40 @@ test_tfdbg2_shape_and_no_tensor_have_no_alerts(void **state)
 	}
 }
 
+/* The TUI's pattern: read rows, alerts and links while the index runs. */
+static void
+test_tfdbg2_queries_during_the_index_pass(void **state)
+{
+	struct model_options opt = {0};
+	struct model_progress p;
+	struct model_trace row;
+	struct model_alert a;
+	struct model_link *l;
+	struct model *m;
+	char err[512];
+	uint64_t n;
+
+	(void)state;
+	assert_int_equal(model_open(FIX "/mnist_nan", &opt, &m, err, sizeof err), TD_OK);
+	do {
+		model_progress(m, &p);
+		n = model_trace_count(m);
+		if (n) {
+			assert_int_equal(model_trace_get(m, n - 1, &row), TD_OK);
+			assert_false(row.flags & ROW_CORRUPT);
+			model_trace_inputs(m, n - 1, &l);
+			free(l);
+		}
+		if (model_alert_count(m))
+			assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
+	} while (!p.done);
+	model_wait(m);
+	assert_int_equal(model_trace_count(m), 680);
+	assert_true(model_first_nonfinite(m, &a));
+	assert_int_equal(a.index, 88);
+	model_close(m);
+}
+
 int
 main(void)
 {
@@ -237,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_torn_serves_679_traces),
 		cmocka_unit_test(test_tfdbg2_health_modes_find_log),
 		cmocka_unit_test(test_tfdbg2_shape_and_no_tensor_have_no_alerts),
+		cmocka_unit_test(test_tfdbg2_queries_during_the_index_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
