@@ -46,6 +46,9 @@ LIBS        = $(PKG_LIBS) -lpthread -lm
 ifeq ($(V),1)
 Q =
 quiet = @true
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+Q = @
+quiet = @true
 else
 Q = @
 quiet = @printf '  %-6s %s\n'
@@ -274,6 +277,6 @@ format:
 	clang-format -i reader/*.[ch] model/*.[ch] tui/*.[ch]
 
 clean:
-	rm -rf build build-asan tdbg tdbg-asan
+	rm -rf build build-asan build-fuzz tdbg tdbg-asan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
