@@ -414,6 +414,8 @@ _e2e_exit()
 	if [ "${E2E_KEEP:-0}" = 1 ]; then
 		echo "    kept $WORK"
 	else
+		# Tests may have made dumps read-only (chmod -R a-w).
+		chmod -R u+w "$WORK" 2>/dev/null
 		rm -rf "$WORK"
 	fi
 	exit "$rc"
