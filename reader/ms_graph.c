@@ -239,7 +239,7 @@ copy_frames(struct ms_node *dst, const struct ms_node *src)
 }
 
 void
-ms_graph_merge_ir(struct ms_graph *g, const struct ms_graph *src)
+ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src)
 {
 	struct name_ix *ix = xcalloc(src->nnodes ? src->nnodes : 1, sizeof(*ix));
 	size_t i;

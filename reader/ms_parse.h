@@ -155,9 +155,9 @@ bool ms_path_is_user_code(const char *path);
 /* Index of the node with full_name, or -1 (linear; callers build maps). */
 int64_t ms_graph_find(const struct ms_graph *g, const char *full_name);
 /* Completes g (from a .pb) with what the .ir (src) knows about the nodes
- * with the same full name: frames when g's node has none, and the output
- * count when the .ir's type line shows more outputs. */
-void ms_graph_merge_ir(struct ms_graph *g, const struct ms_graph *src);
+ * with the same full name: frames when g's node has none, and (despite the
+ * name) the output count when the .ir's type line shows more outputs. */
+void ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src);
 void ms_frame_done(struct ms_frame *f);
 void ms_graph_done(struct ms_graph *g);
 

@@ -339,7 +339,7 @@ load_ir(struct ms_rank *rk, const char *path, const char *gid, const struct read
 		*slot = ir;            /* no .pb: the .ir is the graph */
 		return;
 	}
-	ms_graph_merge_ir(slot, &ir);   /* frames, output counts the .pb lacks */
+	ms_graph_merge_frames(slot, &ir);   /* frames, output counts the .pb lacks */
 	ms_graph_done(&ir);
 }
 

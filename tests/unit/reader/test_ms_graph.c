@@ -196,7 +196,7 @@ test_ms_ir_fixture_nodes_names_inputs_frames(void **state)
 }
 
 static void
-test_ms_graph_merge_ir_adds_output_counts(void **state)
+test_ms_graph_merge_frames_adds_output_counts(void **state)
 {
 	struct ms_graph pb, ir = {0};
 	uint8_t *buf;
@@ -212,7 +212,7 @@ test_ms_graph_merge_ir_adds_output_counts(void **state)
 	assert_int_equal(npy_slurp(GRAPHS "ms_output_trace_code_graph_0.ir", &buf, &len), TD_OK);
 	ms_ir_parse((const char *)buf, len, &ir);
 	free(buf);
-	ms_graph_merge_ir(&pb, &ir);
+	ms_graph_merge_frames(&pb, &ir);
 	assert_int_equal(pb.nodes[i].num_outputs, 2);
 	assert_int_equal(pb.nodes[i].nframes, 1);
 	ms_graph_done(&pb);
@@ -322,7 +322,7 @@ main(void)
 		cmocka_unit_test(test_ms_graph_pb_that_is_no_graph_is_a_decode_error),
 		cmocka_unit_test(test_ms_graph_sync_pb_model_proto_with_source_address),
 		cmocka_unit_test(test_ms_ir_fixture_nodes_names_inputs_frames),
-		cmocka_unit_test(test_ms_graph_merge_ir_adds_output_counts),
+		cmocka_unit_test(test_ms_graph_merge_frames_adds_output_counts),
 		cmocka_unit_test(test_ms_ir_trace_line_v1_parenthesis),
 		cmocka_unit_test(test_ms_ir_trace_line_v2_colon),
 		cmocka_unit_test(test_ms_ir_trace_line_newest_columns_and_ranges),
