@@ -262,44 +262,26 @@ ms_name_file_form(const char *full_name)
 	return s;
 }
 
-/* True if s[0..len) is "{Type}-op{digits}". */
-static bool
-is_op_tail(const char *s, size_t len)
-{
-	const char *p = NULL;
-	size_t i;
-
-	for (i = 0; i + 3 < len; i++)
-		if (memcmp(s + i, "-op", 3) == 0)
-			p = s + i;
-	if (!p || p == s || p + 3 >= s + len)
-		return false;
-	for (p += 3; p < s + len; p++)
-		if (!isdigit((unsigned char)*p))
-			return false;
-	return true;
-}
-
 const char *
 ms_name_op_tail(const char *name)
 {
-	size_t len = strlen(name);
-	const char *seg = name + len;
+	size_t len = strlen(name), d = len;
+	const char *op, *start;
 
-	/* Scan back over '/' and '_' separators: the tail is the shortest
-	 * suffix starting after one that has the -op<N> shape. */
-	while (seg > name) {
-		const char *start = seg - 1;
-
-		while (start > name && start[-1] != '/' && start[-1] != '_')
-			start--;
-		if (is_op_tail(start, name + len - start))
-			return start;
-		seg = start - 1;
-		if (seg <= name)
-			break;
+	/* "-op<digits>" at the very end, then back to the separator ('/' or
+	 * '_') that starts a non-empty type; linear in the name. */
+	while (d > 0 && isdigit((unsigned char)name[d - 1]))
+		d--;
+	if (d == len || d < 4 || memcmp(name + d - 3, "-op", 3) != 0)
+		return NULL;
+	op = name + d - 3;
+	for (start = op; start > name && start[-1] != '/' && start[-1] != '_'; start--)
+		;
+	while (start == op && start > name) {   /* "x_-op3": the type is empty */
+		for (start--; start > name && start[-1] != '/' && start[-1] != '_'; start--)
+			;
 	}
-	return is_op_tail(name, len) ? name : NULL;
+	return start == op ? NULL : start;
 }
 
 void

@@ -218,6 +218,9 @@ test_ms_name_op_tail(void **state)
 	assert_string_equal(ms_name_op_tail("Default/fc3-Dense/MatMul-op10"), "MatMul-op10");
 	assert_string_equal(ms_name_op_tail("Conv2D-op12"), "Conv2D-op12");
 	assert_null(ms_name_op_tail("conv1_weight"));
+	assert_null(ms_name_op_tail("-op3"));
+	assert_null(ms_name_op_tail("Add-op"));
+	assert_string_equal(ms_name_op_tail("x_-op3"), "x_-op3");
 }
 
 int
