@@ -207,15 +207,21 @@ mouse(struct tui *t)
 	}
 }
 
-/* Follow mode: a trace table cursor on the newest row stays on the newest
- * row as rows arrive, as tail -f does. */
+/* Rows arriving in the trace table: the first ones get selected; in follow
+ * mode a cursor on the newest row stays on the newest row, as tail -f does.
+ * Compares with the count seen at the last poll (the model's counts move
+ * between generation changes). */
 static void
 follow_tail(struct tui *t)
 {
 	struct pane *tp = &t->panes[PANE_TRACES];
 	uint64_t n = pane_count(tp);
 
-	if (t->follow && t->tail_count && n > t->tail_count && tp->cursor + 1 == t->tail_count)
+	/* the first rows (of the dump, or of a filter set while indexing) are
+	 * selected as soon as they arrive */
+	if (t->tail_count == 0 && n > 0)
+		pane_goto(tp, 0, false, true);
+	else if (t->follow && n > t->tail_count && tp->cursor + 1 == t->tail_count)
 		pane_goto(tp, n - 1, false, false);
 	t->tail_count = n;
 }
@@ -228,13 +234,10 @@ poll_model(struct tui *t)
 
 	model_progress(t->m, &pr);
 	if (pr.generation != t->progress.generation || pr.done != t->progress.done) {
-		bool first = t->sel_trace < 0 && t->progress.traces == 0 && pr.traces > 0;
 		bool finished = pr.done && !t->progress.done;
 		t->progress = pr;
 		tui_reopen(t);
-		if (first)
-			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
-		else if (finished && t->sel_trace >= 0)  /* ops and stacks may have come later */
+		if (finished && t->sel_trace >= 0)  /* ops and stacks may have come later */
 			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}
 	t->progress = pr;
@@ -347,8 +350,7 @@ tui_run(struct model *m, const struct tui_options *opt)
 	model_progress(m, &t.progress);
 	screen_relayout(&t);
 	tui_reopen(&t);
-	if (model_trace_count(m))
-		pane_goto(&t.panes[PANE_TRACES], 0, false, true);
+	follow_tail(&t);            /* selects the first row if there is one yet */
 	event_loop(&t);
 	tui_free(&t);
 	return t.exit_code;

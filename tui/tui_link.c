@@ -307,11 +307,10 @@ tui_set_filter(struct tui *t, struct model_filter *f)
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);
 	/* keep the selected row, or select the next one the filter shows */
-	if (t->sel_trace >= 0) {
-		bool hidden;
-		uint64_t v = tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden);
-		pane_goto(&t->panes[PANE_TRACES], v, true, true);
-	}
+	bool hidden;
+	uint64_t v = t->sel_trace >= 0 ? tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden) : 0;
+	pane_goto(&t->panes[PANE_TRACES], v, true, true);
+	t->tail_count = tui_view_count(t, TABLE_TRACES);   /* not "new rows" for follow_tail */
 	if (f)
 		tui_message(t, false, "filter: %s (%llu traces, %llu executions)", model_filter_describe(f),
 			    (unsigned long long)tui_view_count(t, TABLE_TRACES),

@@ -27,6 +27,7 @@ tui_stop
 
 tui_start "$FIXTURES/tfdbg2/modes/full_tensor"
 tui_wait "FULL_TENSOR" || die "tdbg did not start on full_tensor"
+tui_wait_gone "indexing" || die "the index pass did not finish"
 tui_keys :
 tui_type 'filter type=^MatMul$'
 tui_keys Enter
