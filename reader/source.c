@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,22 +15,57 @@ struct source {
 	int fd;                 /* -1 for a byte array */
 	unsigned char *bytes;   /* owned copy for a byte array */
 	size_t nbytes;
+	uint64_t size;          /* last size seen (atomic: read by any thread) */
 	char *path;
 };
 
+static const char *
+kind_name(mode_t mode)
+{
+	if (S_ISDIR(mode))  return "a directory";
+	if (S_ISFIFO(mode)) return "a FIFO";
+	if (S_ISSOCK(mode)) return "a socket";
+	if (S_ISCHR(mode))  return "a character device";
+	if (S_ISBLK(mode))  return "a block device";
+	return "a special file";
+}
+
+static struct source *
+open_failed(int fd, char *why, size_t whylen, const char *fmt, const char *arg)
+{
+	if (why && whylen)
+		snprintf(why, whylen, fmt, arg);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer; the
+ * flag is cleared once fstat() says the file is a regular one. */
 struct source *
-source_open_file(const char *path, enum td_status *st)
+source_open_file(const char *path, enum td_status *st, char *why, size_t whylen)
 {
 	struct source *s;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
 		*st = errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-		return NULL;
+		return open_failed(-1, why, whylen, "%s", strerror(errno));
 	}
+	if (fstat(fd, &sb) != 0) {
+		*st = TD_ERR_IO;
+		return open_failed(fd, why, whylen, "%s", strerror(errno));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*st = TD_ERR_UNSUPPORTED;
+		return open_failed(fd, why, whylen, "%s, not a regular file", kind_name(sb.st_mode));
+	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	s = xcalloc(1, sizeof(*s));
 	s->fd = fd;
+	s->size = sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
 	s->path = xstrdup(path);
 	*st = TD_OK;
 	return s;
@@ -65,12 +101,23 @@ uint64_t
 source_size(struct source *s)
 {
 	struct stat st;
+	uint64_t size;
 
 	if (s->fd < 0)
 		return s->nbytes;
 	if (fstat(s->fd, &st) != 0 || st.st_size < 0)
 		return 0;
-	return (uint64_t)st.st_size;
+	size = (uint64_t)st.st_size;
+	__atomic_store_n(&s->size, size, __ATOMIC_RELAXED);
+	return size;
+}
+
+uint64_t
+source_known_size(const struct source *s)
+{
+	if (s->fd < 0)
+		return s->nbytes;
+	return __atomic_load_n(&s->size, __ATOMIC_RELAXED);
 }
 
 ssize_t

@@ -109,7 +109,7 @@ read_metadata(struct tf2_set *s)
 	size_t len;
 
 	if (!f->src) {
-		s->unusable_why = xstrdup("cannot open the metadata file");
+		s->unusable_why = xasprintf("cannot open the metadata file: %s", f->open_why);
 		return;
 	}
 	st = tfrecord_read_at(f->src, 0, &buf, &len);
@@ -134,6 +134,16 @@ read_metadata(struct tf2_set *s)
 	tensorflow__debug_event__free_unpacked(ev, NULL);
 }
 
+struct source *
+tf2_open_source(struct tf2_file *f)
+{
+	struct source *src = source_open_file(f->path, &f->open_st, f->open_why, sizeof f->open_why);
+
+	if (src)
+		f->open_why[0] = '\0';
+	return src;
+}
+
 /* A set for metadata file name: paths of the six files, opened when they
  * exist.  File ids are assigned later by register_set(). */
 static struct tf2_set *
@@ -146,11 +156,9 @@ make_set(const char *dir, const char *name)
 	s->host = host_of(name);
 	for (k = 0; k < TF2_ROLE_COUNT; k++) {
 		struct tf2_file *f = &s->files[k];
-		enum td_status st;
-
 		f->role = (enum tf2_role)k;
 		f->path = xasprintf("%s/%.*s.%s", dir, (int)plen, name, tf2_role_suffix[k]);
-		f->src = source_open_file(f->path, &st);
+		f->src = tf2_open_source(f);
 		if (f->src)
 			tfrecord_cursor_init(&f->cur, f->src, 0);
 	}

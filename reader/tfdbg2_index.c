@@ -106,6 +106,19 @@ send_meta(struct pass *ps)
 		meta(ps, "file_version", first->file_version);
 }
 
+static void
+missing_file(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
+{
+	if (f->open_st == TD_ERR_NOENT)
+		problem(ps, PROBLEM_MISSING_FILE, f, 0, -1,
+			"the %s file of host %s is missing; its records are not shown",
+			tf2_role_suffix[f->role], s->host);
+	else
+		problem(ps, PROBLEM_UNREADABLE, f, 0, -1,
+			"the %s file of host %s cannot be read (%s); its records are not shown",
+			tf2_role_suffix[f->role], s->host, f->open_why);
+}
+
 /* Opens files that appeared since, announces new files, reports missing
  * ones once, and adds up the sizes for progress. */
 static void
@@ -121,10 +134,9 @@ send_files(struct pass *ps)
 		for (k = 0; k < TF2_ROLE_COUNT; k++) {
 			struct tf2_file *f = &s->files[k];
 			struct reader_file rf;
-			enum td_status st;
 
 			if (!f->src) {
-				struct source *src = source_open_file(f->path, &st);
+				struct source *src = tf2_open_source(f);
 
 				pthread_mutex_lock(&r->lock);
 				f->src = src;
@@ -134,9 +146,7 @@ send_files(struct pass *ps)
 			}
 			if (!f->src) {
 				if (!f->missing_reported)
-					problem(ps, PROBLEM_MISSING_FILE, f, 0, -1,
-						"the %s file of host %s is missing; its records are not shown",
-						tf2_role_suffix[k], s->host);
+					missing_file(ps, s, f);
 				f->missing_reported = true;
 				continue;
 			}

@@ -40,7 +40,9 @@ struct tf2_file {
 	struct source *src;             /* NULL while missing */
 	struct tfrecord_cursor cur;     /* index position, kept between passes */
 	bool announced;                 /* on_file sent */
-	bool missing_reported;
+	bool missing_reported;          /* the missing/unreadable problem was sent */
+	enum td_status open_st;         /* why src is NULL: TD_ERR_NOENT missing, else unreadable */
+	char open_why[96];              /* the reason, e.g. "a FIFO, not a regular file" */
 	uint64_t torn_reported;         /* offset of the torn record reported + 1, or 0 */
 	/* Guarded by reader.lock: */
 	uint64_t indexed_end;           /* rows exist only below this offset */
@@ -95,6 +97,9 @@ struct reader {
 /* tfdbg2.c */
 struct tf2_file *tf2_file_by_id(struct reader *r, uint32_t id);
 struct tf2_set *tf2_set_of_file(struct reader *r, const struct tf2_file *f);
+/* Opens f's path (regular files only, never blocking); NULL with the reason
+ * in f->open_st and f->open_why. */
+struct source *tf2_open_source(struct tf2_file *f);
 void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);

