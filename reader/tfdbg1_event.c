@@ -220,10 +220,10 @@ proto_shape(const Tensorflow__TensorProto *tp, struct td_summary *s)
 static void
 take_vector(struct tfdbg1_datum *d, const struct td_tensor *t)
 {
-	int64_t i, n = t ? TD_MIN(t->n, 4096) : 0;
+	int64_t i, n = t && t->data ? TD_MIN(t->n, 4096) : 0;
 
 	if (n <= 0)
-		return;
+		return;         /* no numbers (strings, resources...): no vector */
 	d->vector = xmalloc((size_t)n * sizeof(double));
 	for (i = 0; i < n; i++)
 		d->vector[i] = td_tensor_get(t, i);

@@ -307,6 +307,33 @@ test_tfdbg1_event_numeric_summary_vector(void **state)
 }
 
 static void
+test_tfdbg1_event_summary_op_with_string_tensor_has_no_vector(void **state)
+{
+	Tensorflow__TensorProto tp = TENSORFLOW__TENSOR_PROTO__INIT;
+	ProtobufCBinaryData sv[1] = { { 1, (uint8_t *)"x" } };
+	struct tfdbg1_datum d;
+	uint8_t *buf;
+	size_t len;
+	char err[256];
+
+	(void)state;
+	tp.dtype = 7;
+	tp.n_string_val = 1;
+	tp.string_val = sv;
+	buf = pack_tensor_event(&tp, 1, &len);
+	assert_int_equal(tfdbg1_datum_decode(buf, len, "DebugNanCount", &d, err, sizeof(err)), TD_OK);
+	assert_int_equal(d.nvector, 0);
+	assert_false(d.summary.known & SUM_NAN);
+	tfdbg1_datum_done(&d);
+	assert_int_equal(tfdbg1_datum_decode(buf, len, "DebugNumericSummary", &d, err, sizeof(err)),
+			 TD_OK);
+	assert_int_equal(d.nvector, 0);
+	assert_null(d.layout);
+	tfdbg1_datum_done(&d);
+	free(buf);
+}
+
+static void
 test_tfdbg1_event_unknown_debug_op_is_raw(void **state)
 {
 	const float v[] = { NAN, 1.0f };
@@ -489,6 +516,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg1_event_typed_float_val_edge_padding),
 		cmocka_unit_test(test_tfdbg1_event_nan_count),
 		cmocka_unit_test(test_tfdbg1_event_numeric_summary_vector),
+		cmocka_unit_test(test_tfdbg1_event_summary_op_with_string_tensor_has_no_vector),
 		cmocka_unit_test(test_tfdbg1_event_unknown_debug_op_is_raw),
 		cmocka_unit_test(test_tfdbg1_event_garbage_is_decode_error),
 		cmocka_unit_test(test_tfdbg1_event_content_size_mismatch_is_corrupt),
