@@ -187,6 +187,11 @@ framing_problem(struct pass *ps, struct tf2_file *f, enum tfrecord_status st,
 		problem(ps, kind, f, rec->offset, recno,
 			"payload of %llu bytes fails its CRC; record skipped",
 			(unsigned long long)rec->length);
+	else if (st == TFRECORD_BAD_LENGTH && rec->length <= TFRECORD_MAX_LENGTH)
+		problem(ps, kind, f, rec->offset, recno,
+			"length %llu runs past the end of the file, but a valid record follows at "
+			"offset %llu: %llu bytes skipped", (unsigned long long)rec->length,
+			(unsigned long long)rec->next, (unsigned long long)(rec->next - rec->offset));
 	else if (rec->stopped)
 		problem(ps, kind, f, rec->offset, recno,
 			"%s (length %llu); no trustworthy record follows: the last %llu bytes are ignored",

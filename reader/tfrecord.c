@@ -138,6 +138,69 @@ resync(struct tfrecord_cursor *c, uint64_t bad, uint64_t *found)
 	return false;
 }
 
+/* Is there a whole record with both CRCs right at o? */
+static bool
+valid_record_at(struct tfrecord_cursor *c, uint64_t o, bool *unfit)
+{
+	const unsigned char *p = cursor_bytes(c, o, TFRECORD_HEADER);
+	uint64_t len;
+
+	if (!p || !header_crc_ok(p))
+		return false;
+	len = get_u64le(p);
+	if (len > TFRECORD_MAX_LENGTH || len > c->size - o - TFRECORD_HEADER - TFRECORD_FOOTER) {
+		*unfit = true;          /* may fit once the file grows: rescan it */
+		return false;
+	}
+	p = cursor_bytes(c, o, TFRECORD_HEADER + len + TFRECORD_FOOTER);
+	return p && data_crc_ok(p + TFRECORD_HEADER, len);
+}
+
+/* Looks for a valid record (length and payload CRCs right) after the header
+ * at bad, whose good-CRC length runs past the end.  Bounded by the resync
+ * window; offsets already scanned for the same header on an earlier pass
+ * (a torn tail of a growing file) are not scanned again. */
+static bool
+find_valid_after(struct tfrecord_cursor *c, uint64_t bad, uint64_t *found)
+{
+	uint64_t o = bad + 1, end;
+	bool unfit = false;
+
+	if (c->size < bad + 1 + TFRECORD_HEADER + TFRECORD_FOOTER)
+		return false;
+	if (c->torn_at == bad + 1 && c->torn_scanned > o)
+		o = c->torn_scanned;
+	end = TD_MIN(c->size - TFRECORD_HEADER - TFRECORD_FOOTER, bad + TFRECORD_RESYNC_WINDOW);
+	for (; o <= end; o++) {
+		if (valid_record_at(c, o, &unfit)) {
+			*found = o;
+			return true;
+		}
+		if (unfit)
+			break;
+	}
+	c->torn_at = bad + 1;
+	c->torn_scanned = o;
+	return false;
+}
+
+/* A length with a good CRC that runs past the end of the file: normally
+ * the torn tail of a file still being written.  If a valid record follows
+ * the header the length itself is corrupt: report it and resume there, so
+ * the records after it are not lost. */
+static enum tfrecord_status
+past_end(struct tfrecord_cursor *c, struct tfrecord *rec)
+{
+	uint64_t next;
+
+	if (!find_valid_after(c, c->off, &next))
+		return TFRECORD_TORN;
+	c->index++;
+	c->off = next;
+	rec->next = next;
+	return TFRECORD_BAD_LENGTH;
+}
+
 static enum tfrecord_status
 bad_header(struct tfrecord_cursor *c, struct tfrecord *rec, enum tfrecord_status st)
 {
@@ -179,7 +242,7 @@ tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec)
 	if (len > TFRECORD_MAX_LENGTH)
 		return bad_header(c, rec, TFRECORD_BAD_LENGTH);
 	if (avail - TFRECORD_HEADER < len + TFRECORD_FOOTER)
-		return TFRECORD_TORN;
+		return past_end(c, rec);
 	p = cursor_bytes(c, c->off, TFRECORD_HEADER + len + TFRECORD_FOOTER);
 	if (!p)
 		return TFRECORD_IO;

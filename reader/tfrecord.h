@@ -10,6 +10,10 @@
  *  - a bad length CRC (or an impossible length) means the framing cannot be
  *    trusted: the cursor scans forward (bounded) for the next header whose
  *    length CRC is right and whose record fits, and continues there;
+ *  - a length with a good CRC that runs past the end of the file is a torn
+ *    tail (below) unless a valid record (both CRCs right) follows its
+ *    header within the resync window: then it is BAD_LENGTH and the cursor
+ *    continues at that record;
  *  - an incomplete last record is TORN: not an error (the file may still be
  *    growing); the cursor stays on it so a later call can read it.
  * Not for: compressed TFRecord files (tfdbg never writes them).
@@ -38,7 +42,7 @@ enum tfrecord_status {
 	TFRECORD_TORN,           /* incomplete record at rec->offset; cursor stays there */
 	TFRECORD_BAD_DATA_CRC,   /* rec->offset..rec->next skipped; continue */
 	TFRECORD_BAD_LENGTH_CRC, /* header at rec->offset bad; resumed at rec->next, or stopped */
-	TFRECORD_BAD_LENGTH,     /* length CRC good but length impossible; as above */
+	TFRECORD_BAD_LENGTH,     /* length CRC good but impossible or past the end; as above */
 	TFRECORD_IO,             /* read error or no memory for the record; cursor stays */
 };
 
@@ -56,6 +60,8 @@ struct tfrecord_cursor {
 	uint64_t size;                  /* bytes considered this pass (see _refresh) */
 	uint64_t index;                 /* records framed so far (good or skipped) */
 	bool stopped;                   /* framing lost for good: no more records */
+	uint64_t torn_at;               /* torn header offset + 1 whose tail was scanned, or 0 */
+	uint64_t torn_scanned;          /* offsets below this were scanned for it */
 	unsigned char *buf;             /* read-ahead window */
 	size_t cap;
 	uint64_t buf_off;

@@ -57,7 +57,7 @@ copy_dump(void)
 	char *dir = strdup("/tmp/tdbg-test-tfdbg2r-XXXXXX"), cmd[512];
 
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof cmd, "cp " FIX "/" SET "* '%s'/", dir);
+	snprintf(cmd, sizeof cmd, "cp " FIX "/" SET "* '%s'/ && chmod u+w '%s'/*", dir, dir);
 	assert_int_equal(system(cmd), 0);
 	return dir;
 }
@@ -87,6 +87,50 @@ problem_of(const struct record_sink *rs, enum reader_problem_kind kind)
 		if (rs->problems[i].kind == kind)
 			return &rs->problems[i];
 	return NULL;
+}
+
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void
+spit(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+}
+
+/* Offset of record k of a TFRecord buffer (headers trusted). */
+static size_t
+record_offset(const unsigned char *buf, size_t k)
+{
+	size_t off = 0;
+
+	while (k--) {
+		uint64_t n;
+
+		memcpy(&n, buf + off, 8);
+		off += 16 + (size_t)n;
+	}
+	return off;
 }
 
 /* ---- special files ------------------------------------------------------ */
@@ -137,12 +181,50 @@ test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
 	remove_dump(dir);
 }
 
+/* ---- a length past the end --------------------------------------------- */
+
+/* Record 300 of the traces claims 1 GiB (with a good length CRC): the
+ * records after it are valid, so it is one bad record, not a torn tail. */
+static void
+test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	const struct rs_problem *p;
+	struct indexed ix;
+	unsigned char *buf;
+	uint32_t crc;
+	size_t len, off, next;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	buf = slurp(path, &len);
+	off = record_offset(buf, 300);
+	next = record_offset(buf, 301);
+	memset(buf + off, 0, 8);
+	buf[off + 3] = 0x40;
+	crc = crc32c_mask(crc32c(buf + off, 8));
+	memcpy(buf + off + 8, &crc, 4);
+	spit(path, buf, len);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES - 1);
+	assert_int_equal(ix.rs.nproblems, 1);
+	p = problem_of(&ix.rs, PROBLEM_BAD_LENGTH);
+	assert_non_null(p);
+	assert_int_equal(p->record, 300);
+	assert_int_equal(p->offset, off);
+	assert_int_equal(ix.rs.traces[300].loc.offset, next);
+	index_done(&ix);
+	free(buf);
+	remove_dump(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking),
 		cmocka_unit_test(test_tfdbg2_directory_in_place_of_file_is_unreadable),
+		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -284,6 +284,60 @@ test_tfrecord_impossible_length_with_good_crc(void **state)
 	assert_string_equal(r, "oLoe");
 }
 
+/* A good-CRC length of 1 MiB in the middle of the file: not a torn tail,
+ * because valid records follow; only that record is lost. */
+static void
+test_tfrecord_length_past_end_mid_file_resumes_at_next_record(void **state)
+{
+	struct built b;
+	uint64_t offs[32];
+	char r[32];
+
+	(void)state;
+	build(&b, 5);
+	b.bytes[b.off[1] + 2] = 0x10;           /* record 1 claims 1 MiB */
+	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	scan(b.bytes, b.len, r, offs);
+	assert_string_equal(r, "oLoooe");
+	assert_int_equal(offs[1], b.off[1]);
+	assert_int_equal(offs[2], b.off[2]);
+	assert_int_equal(offs[4], b.off[4]);
+}
+
+/* The same lie in the last record is a torn tail: nothing valid follows. */
+static void
+test_tfrecord_length_past_end_in_last_record_is_torn(void **state)
+{
+	struct built b;
+	uint64_t offs[32];
+	char r[32];
+
+	(void)state;
+	build(&b, 3);
+	b.bytes[b.off[2] + 2] = 0x10;
+	put_u32(b.bytes + b.off[2] + 8, crc32c_mask(crc32c(b.bytes + b.off[2], 8)));
+	scan(b.bytes, b.len, r, offs);
+	assert_string_equal(r, "oot");
+	assert_int_equal(offs[2], b.off[2]);
+}
+
+/* A record whose header CRC is right but payload CRC wrong is no place to
+ * resume: the past-end length stays a torn tail. */
+static void
+test_tfrecord_length_past_end_needs_payload_crc_to_resume(void **state)
+{
+	struct built b;
+	char r[32];
+
+	(void)state;
+	build(&b, 3);
+	b.bytes[b.off[1] + 2] = 0x10;
+	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	b.bytes[b.off[2] + 14] ^= 0x01;         /* payload of record 2 */
+	scan(b.bytes, b.len, r, NULL);
+	assert_string_equal(r, "ot");
+}
+
 static void
 test_tfrecord_garbage_tail_stops_file(void **state)
 {
@@ -355,6 +409,9 @@ main(void)
 		cmocka_unit_test(test_tfrecord_lying_length_without_crc_resyncs),
 		cmocka_unit_test(test_tfrecord_lying_length_with_crc_loses_neighbour_only),
 		cmocka_unit_test(test_tfrecord_impossible_length_with_good_crc),
+		cmocka_unit_test(test_tfrecord_length_past_end_mid_file_resumes_at_next_record),
+		cmocka_unit_test(test_tfrecord_length_past_end_in_last_record_is_torn),
+		cmocka_unit_test(test_tfrecord_length_past_end_needs_payload_crc_to_resume),
 		cmocka_unit_test(test_tfrecord_garbage_tail_stops_file),
 		cmocka_unit_test(test_tfrecord_short_header_is_torn),
 		cmocka_unit_test(test_tfrecord_read_at_and_skip),
