@@ -458,6 +458,7 @@ prompt_read(struct tui *t, const char *prefix, bool commands)
 
 	l.buf[0] = '\0';
 	curs_set(1);
+	raw();                      /* ^C cancels the line instead of ending tdbg */
 	wtimeout(t->prompt_win, -1);
 	while (rc == 0) {
 		wint_t ch;
@@ -471,6 +472,8 @@ prompt_read(struct tui *t, const char *prefix, bool commands)
 		if (t->message[0] && rc == 0)
 			show_above(t);
 	}
+	noraw();
+	cbreak();
 	curs_set(0);
 	werase(t->prompt_win);
 	wrefresh(t->prompt_win);

@@ -48,6 +48,12 @@ tui_type 'op probs'
 tui_keys Enter
 tui_wait "[4] Graph  probs (Placeholder)" && ok op_command_shows_graph
 
+# ^C cancels the line and tdbg keeps running
+tui_keys :
+tui_type 'goto 1'
+tui_keys C-c
+tui_wait_gone ":goto 1" && tui_wait "[6] Stack" && ok ctrl_c_cancels_prompt
+
 # editing: ^U clears, ^A/^E move, Backspace deletes
 tui_keys :
 tui_type 'garbage'
