@@ -16,7 +16,7 @@ shift; [ $# -gt 0 ] && shift
 mkdir -p "$out/corpus/$t" "tests/fuzz/corpus/$t" "$out/seeds/$t"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-exec nice -n 19 "$out/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+exec nice -n 19 "$out/$t" -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
 	-max_len=262144 -print_final_stats=1 \
 	-artifact_prefix="tests/fuzz/corpus/$t/" "$@" \
 	"$out/corpus/$t" "$out/seeds/$t" "tests/fuzz/corpus/$t"
