@@ -318,30 +318,54 @@ on_source_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const s
 	return true;
 }
 
+/* A frame whose file_index names no source file of the host (the
+ * .source_files file is missing or lacks it) is still sent, with the file
+ * unknown, so a stack keeps its lines and functions. */
 static void
 send_frame(struct pass *ps, struct tf2_set *s, const char *id, int32_t file_index,
 	   uint32_t line, const char *func)
 {
 	struct reader_frame fr = {
-		.id = id, .host = s->host, .file = s->source_paths[file_index],
-		.source_id = s->source_ids[file_index], .line = line, .func = func ? func : "",
+		.id = id, .host = s->host, .source_id = -1, .line = line, .func = func ? func : "",
 	};
+	char unknown[64 + 256];
 
+	if (file_index >= 0 && (size_t)file_index < s->nsources) {
+		fr.file = s->source_paths[file_index];
+		fr.source_id = s->source_ids[file_index];
+	} else {
+		snprintf(unknown, sizeof unknown, "<source file #%d of host %.256s>", (int)file_index,
+			 s->host);
+		fr.file = unknown;
+	}
 	if (ps->sink->on_frame)
 		ps->sink->on_frame(ps->sink->ctx, &fr);
 }
 
+/* True when the host's source list is as complete as it will get this
+ * pass: its file is missing or read to its end (no torn tail to wait for). */
+static bool
+sources_settled(const struct tf2_set *s)
+{
+	const struct tf2_file *f = &s->files[TF2_SOURCE_FILES];
+
+	return !f->src || f->cur.stopped || f->cur.off >= f->cur.size;
+}
+
 /* Frames whose source file was not known yet wait here (a robust reader
- * keeps them pending instead of dropping them, 7.2 step 2). */
+ * keeps them pending instead of dropping them, 7.2 step 2).  With settle,
+ * at the end of a pass, those the source list cannot resolve are sent with
+ * the file unknown. */
 static void
-retry_pending(struct pass *ps, struct tf2_set *s)
+retry_pending(struct pass *ps, struct tf2_set *s, bool settle)
 {
 	size_t i, kept = 0;
 
+	settle = settle && sources_settled(s);
 	for (i = 0; i < s->npending; i++) {
 		struct tf2_pending_frame *p = &s->pending[i];
 
-		if ((size_t)p->file_index < s->nsources) {
+		if ((size_t)p->file_index < s->nsources || settle) {
 			send_frame(ps, s, p->id, p->file_index, p->line, p->func);
 			free(p->id);
 			free(p->func);
@@ -691,8 +715,9 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; i < r->nsets; i++)
 		scan_file(&ps, r->sets[i], TF2_SOURCE_FILES, on_source_record);
 	for (i = 0; i < r->nsets; i++) {
-		retry_pending(&ps, r->sets[i]);
+		retry_pending(&ps, r->sets[i], false);
 		scan_file(&ps, r->sets[i], TF2_STACK_FRAMES, on_frame_record);
+		retry_pending(&ps, r->sets[i], true);
 	}
 	for (i = 0; i < r->nsets; i++)
 		scan_file(&ps, r->sets[i], TF2_GRAPHS, on_graph_record);

@@ -218,6 +218,62 @@ test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
 	remove_dump(dir);
 }
 
+/* ---- frames without source files --------------------------------------- */
+
+static size_t
+count_records(const char *path)
+{
+	size_t len, n = 0, off = 0;
+	unsigned char *buf = slurp(path, &len);
+
+	while (off + 16 <= len) {
+		uint64_t l;
+
+		memcpy(&l, buf + off, 8);
+		off += 16 + (size_t)l;
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+/* Without .source_files every stack frame is still sent, its file
+ * unknown; the Log op's frame keeps line 216 in loss (README). */
+static void
+test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	const struct rs_frame *fr = NULL;
+	const struct rs_op *op;
+	struct indexed ix;
+	size_t i, nframes;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "stack_frames");
+	nframes = count_records(path);
+	path_of(path, sizeof path, dir, "source_files");
+	assert_int_equal(unlink(path), 0);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.nsources, 0);
+	assert_int_equal(ix.rs.nframes, nframes);
+	assert_non_null(problem_of(&ix.rs, PROBLEM_MISSING_FILE));
+	op = record_sink_op(&ix.rs, "Log");
+	assert_non_null(op);
+	for (i = 0; i < op->nframes && !fr; i++) {
+		const struct rs_frame *f = record_sink_frame(&ix.rs, op->frame_ids[i]);
+
+		assert_non_null(f);
+		assert_int_equal(f->source_id, -1);
+		assert_non_null(strstr(f->file, "<source file #"));
+		assert_non_null(strstr(f->file, "tfdbg-host-a"));
+		if (f->line == 216 && strcmp(f->func, "loss") == 0)
+			fr = f;
+	}
+	assert_non_null(fr);
+	index_done(&ix);
+	remove_dump(dir);
+}
+
 int
 main(void)
 {
@@ -225,6 +281,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking),
 		cmocka_unit_test(test_tfdbg2_directory_in_place_of_file_is_unreadable),
 		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
+		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
