@@ -77,8 +77,10 @@ copy_node(struct ms_node *n, const Debugger__NodeProto *np)
 			continue;   /* control edge: not a data input */
 		n->inputs[n->ninputs++] = xstrdup(in->name ? in->name : "");
 	}
-	if (np->source_address)
+	if (np->source_address) {
 		add_source_frames(n, np->source_address);
+		ms_node_orient_frames(n);
+	}
 }
 
 /* Rewrites inputs that name another node ("5") to its full name. */

@@ -299,6 +299,30 @@ resolve_refs(struct ms_graph *g, size_t first)
 		}
 }
 
+/*
+ * The order of trace lines changed across MindSpore versions (mindspore.md
+ * §9: "exact ordering across versions is UNVERIFIED"): 1.x files print the
+ * framework frame first and the user's call after it, newer ones the outer
+ * definition first.  User code calls the framework, never the reverse, so
+ * a record that starts inside mindspore and ends in user code was printed
+ * innermost first: reverse it so every stack is outermost first.
+ */
+void
+ms_node_orient_frames(struct ms_node *n)
+{
+	size_t i;
+
+	if (n->nframes < 2 || ms_path_is_user_code(n->frames[0].file) ||
+	    !ms_path_is_user_code(n->frames[n->nframes - 1].file))
+		return;
+	for (i = 0; i < n->nframes / 2; i++) {
+		struct ms_frame t = n->frames[i];
+
+		n->frames[i] = n->frames[n->nframes - 1 - i];
+		n->frames[n->nframes - 1 - i] = t;
+	}
+}
+
 size_t
 ms_ir_parse(const char *text, size_t len, struct ms_graph *g)
 {
@@ -309,6 +333,8 @@ ms_ir_parse(const char *text, size_t len, struct ms_graph *g)
 	while ((line = csv_next_line(text, len, &pos, &llen)))
 		parse_line(&st, line, llen);
 	resolve_refs(g, first);
+	for (pos = first; pos < g->nnodes; pos++)
+		ms_node_orient_frames(&g->nodes[pos]);
 	if (!g->name)
 		g->name = xstrdup("");
 	return g->nnodes - first;

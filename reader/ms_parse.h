@@ -152,6 +152,9 @@ size_t ms_ir_parse(const char *text, size_t len, struct ms_graph *g);
 bool ms_ir_parse_trace(const char *line, size_t len, struct ms_frame *f);
 /* True when path is not inside the installed mindspore package. */
 bool ms_path_is_user_code(const char *path);
+/* Puts a node's frames outermost first whatever order the producer printed
+ * them in (see ms_ir.c). */
+void ms_node_orient_frames(struct ms_node *n);
 /* Index of the node with full_name, or -1 (linear; callers build maps). */
 int64_t ms_graph_find(const struct ms_graph *g, const char *full_name);
 /* Completes g (from a .pb) with what the .ir (src) knows about the nodes

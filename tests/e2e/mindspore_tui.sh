@@ -31,7 +31,7 @@ expect_file_has input_is_fc1_weight "$TUI_SCREEN" "fc1.weight"
 expect_file_has input_is_reshape "$TUI_SCREEN" "flatten-Flatten/"
 expect_file_has source_line_26 "$TUI_SCREEN" "train_lenet.py:26"
 expect_file_has source_code "$TUI_SCREEN" "x = self.fc1(x)"
-expect_file_has stack_has_user_frame "$TUI_SCREEN" "1 train_lenet.py:26"
+expect_file_has stack_has_user_frame "$TUI_SCREEN" "0 train_lenet.py:26"
 tui_keys q
 tui_expect_exit 0 sync_quit_exits_0
 tui_stop

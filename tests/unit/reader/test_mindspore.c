@@ -364,7 +364,7 @@ test_mindspore_sync_stack_of_matmul_op10_reaches_train_lenet_line_26(void **stat
 	assert_string_equal(op->op_type, "MatMul");
 	assert_int_equal(op->nframes, 2);
 	assert_int_equal(op->ninputs, 2);
-	f = find_frame(&rec, op->frame_ids[1]);
+	f = find_frame(&rec, op->frame_ids[0]);   /* outermost first: the user's line */
 	assert_non_null(f);
 	assert_string_equal(f->file, "/home/user/lenet/train_lenet.py");
 	assert_int_equal(f->line, 26);
@@ -380,7 +380,7 @@ test_mindspore_sync_source_lines_from_trace_or_source_root(void **state)
 	struct rec rec;
 	struct reader *r = index_dump(SYNC, &rec);
 	const struct reader_op *op = find_op(&rec, MATMUL10);
-	const struct reader_frame *f = find_frame(&rec, op->frame_ids[1]);
+	const struct reader_frame *f = find_frame(&rec, op->frame_ids[0]);
 	struct td_locator loc = { 0, (uint64_t)f->source_id };
 	struct reader_options opt = { .source_root = "tests/fixtures/mindspore" };
 	struct reader_detail d;

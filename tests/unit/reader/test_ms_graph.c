@@ -151,9 +151,10 @@ test_ms_graph_sync_pb_model_proto_with_source_address(void **state)
 	assert_true(i >= 0);
 	assert_string_equal(g.nodes[i].op_type, "MatMul");
 	assert_int_equal(g.nodes[i].nframes, 2);
-	assert_true(strstr(g.nodes[i].frames[1].file, "train_lenet.py") != NULL);
-	assert_int_equal(g.nodes[i].frames[1].line, 26);
-	assert_string_equal(g.nodes[i].frames[1].code, "        x = self.fc1(x)");
+	/* Outermost first: the user's line, then the framework's. */
+	assert_true(strstr(g.nodes[i].frames[0].file, "train_lenet.py") != NULL);
+	assert_int_equal(g.nodes[i].frames[0].line, 26);
+	assert_string_equal(g.nodes[i].frames[0].code, "        x = self.fc1(x)");
 	ms_graph_done(&g);
 }
 
@@ -180,13 +181,15 @@ test_ms_ir_fixture_nodes_names_inputs_frames(void **state)
 			    "Default/network-WithLossCell/_backbone-LeNet5/flatten-Flatten/Reshape-op9");
 	assert_string_equal(g.nodes[i].inputs[1], "fc1.weight");
 	assert_int_equal(g.nodes[i].nframes, 2);
-	assert_string_equal(g.nodes[i].frames[0].file,
+	/* The fixture prints the framework frame first; stacks are kept
+	 * outermost first, so the user's call comes first. */
+	assert_string_equal(g.nodes[i].frames[1].file,
 			    "/usr/local/lib/python3.9/site-packages/mindspore/nn/layer/basic.py");
-	assert_int_equal(g.nodes[i].frames[0].line, 624);
-	assert_false(ms_path_is_user_code(g.nodes[i].frames[0].file));
-	assert_string_equal(g.nodes[i].frames[1].file, "/home/user/lenet/train_lenet.py");
-	assert_true(ms_path_is_user_code(g.nodes[i].frames[1].file));
-	assert_int_equal(g.nodes[i].frames[1].line, 26);
+	assert_int_equal(g.nodes[i].frames[1].line, 624);
+	assert_false(ms_path_is_user_code(g.nodes[i].frames[1].file));
+	assert_string_equal(g.nodes[i].frames[0].file, "/home/user/lenet/train_lenet.py");
+	assert_true(ms_path_is_user_code(g.nodes[i].frames[0].file));
+	assert_int_equal(g.nodes[i].frames[0].line, 26);
 	assert_int_equal(g.nodes[i].num_outputs, 1);
 	/* "-> (<Tuple[<Tensor...>, <Tensor...>]>)": two outputs */
 	i = ms_graph_find(&g, "Default/network-WithLossCell/_backbone-LeNet5/relu-ReLU/ReLUV2-op87");
