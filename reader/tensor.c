@@ -441,15 +441,6 @@ td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen)
 	return TD_OK;
 }
 
-/* A slice applied to a tensor: the selected elements are
- * base + sum(i_k * stride_k) for i_k < count_k. */
-struct slice_view {
-	int ndims;
-	int64_t base;
-	int64_t count[TD_MAX_DIMS];
-	int64_t stride[TD_MAX_DIMS];
-};
-
 /* numpy's rules for one range on an axis of size n. */
 static void
 resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *count)
@@ -480,9 +471,9 @@ resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *
 	*start = a;
 }
 
-static enum td_status
-apply_slice(const struct td_tensor *t, const struct td_slice *s, struct slice_view *v,
-	    char *err, size_t errlen)
+enum td_status
+td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_slice_view *v,
+	      char *err, size_t errlen)
 {
 	int64_t stride = 1, strides[TD_MAX_DIMS + 1];
 	int k, rank = t->rank, ns = s ? s->ndims : 0;
@@ -616,7 +607,7 @@ format_elem(struct strbuf *sb, const struct td_tensor *t, int64_t i)
 
 struct format_ctx {
 	const struct td_tensor *t;
-	const struct slice_view *v;
+	const struct td_slice_view *v;
 	int64_t edge;           /* elements kept at each end of an axis; 0 = all */
 	size_t width;           /* pass 1 measures, pass 2 pads to it */
 	bool measure;
@@ -689,7 +680,7 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 		 size_t max_elems, struct strbuf *sb, char *err, size_t errlen)
 {
 	struct format_ctx c = { .t = t, .sb = sb };
-	struct slice_view v;
+	struct td_slice_view v;
 	enum td_status st;
 	int64_t total = 1;
 	int k;
@@ -698,7 +689,7 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 		snprintf(err, errlen, "no printable value for dtype %s", t ? td_dtype_name(t->dtype) : "?");
 		return TD_ERR_UNSUPPORTED;
 	}
-	st = apply_slice(t, slice, &v, err, errlen);
+	st = td_slice_view(t, slice, &v, err, errlen);
 	if (st != TD_OK)
 		return st;
 	for (k = 0; k < v.ndims; k++)

@@ -132,6 +132,20 @@ struct td_slice {
 	struct td_slice_dim dims[TD_MAX_DIMS];
 };
 enum td_status td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen);
+
+/* A slice applied to a tensor: the selected elements are at
+ * base + sum(i_k * stride[k]) for i_k < count[k], k < ndims (indexed axes
+ * are gone).  td_slice_view() resolves s (NULL = everything) against t's
+ * shape with numpy's rules; TD_ERR_ARGS / TD_ERR_RANGE with a message in
+ * err for too many indices or an index out of bounds. */
+struct td_slice_view {
+	int ndims;
+	int64_t base;
+	int64_t count[TD_MAX_DIMS];
+	int64_t stride[TD_MAX_DIMS];
+};
+enum td_status td_slice_view(const struct td_tensor *t, const struct td_slice *s,
+			     struct td_slice_view *v, char *err, size_t errlen);
 /* Prints the selected part of t numpy-style into sb, eliding with "..." past
  * max_elems elements.  A NULL slice prints the whole tensor. */
 enum td_status td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,

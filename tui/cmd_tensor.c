@@ -16,73 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A resolved view: element offset of the first selected element, and for
- * each kept axis its count and stride (numpy semantics, as tensor.c). */
-struct view {
-	int ndims;
-	int64_t base;
-	int64_t count[TD_MAX_DIMS];
-	int64_t stride[TD_MAX_DIMS];
-};
-
-static void
-resolve(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *count)
-{
-	int64_t step = d->step, a, b;
-
-	if (step > 0) {
-		a = d->has_start ? d->start : 0;
-		b = d->has_stop ? d->stop : n;
-		a = a < 0 ? TD_MAX(a + n, 0) : TD_MIN(a, n);
-		b = b < 0 ? TD_MAX(b + n, 0) : TD_MIN(b, n);
-		*count = b > a ? (b - a + step - 1) / step : 0;
-	} else {
-		a = d->has_start ? d->start : n - 1;
-		b = d->has_stop ? d->stop : -1 - n;
-		a = a < 0 ? TD_MAX(a + n, -1) : TD_MIN(a, n - 1);
-		b = b < 0 ? TD_MAX(b + n, -1) : TD_MIN(b, n - 1);
-		*count = a > b ? (a - b + (-step) - 1) / (-step) : 0;
-	}
-	*start = a;
-}
-
+/* Resolves the slice with the same rules the text printer uses. */
 static enum td_status
 make_view(struct cmd_env *env, const struct td_tensor *t, const struct td_slice *s,
-	  struct view *v)
+	  struct td_slice_view *v)
 {
-	int64_t strides[TD_MAX_DIMS], stride = 1;
-	int k, ns = s ? s->ndims : 0;
+	char err[256];
+	enum td_status st = td_slice_view(t, s, v, err, sizeof err);
 
-	memset(v, 0, sizeof(*v));
-	if (t->rank > TD_MAX_DIMS)
-		return cmd_fail(env, TD_ERR_UNSUPPORTED, "rank %d is more than %d", t->rank, TD_MAX_DIMS);
-	if (ns > t->rank)
-		return cmd_fail(env, TD_ERR_ARGS, "too many indices: the tensor has %d dimensions",
-				t->rank);
-	for (k = t->rank - 1; k >= 0; k--) {
-		strides[k] = stride;
-		stride *= t->dims[k];
-	}
-	for (k = 0; k < t->rank; k++) {
-		const struct td_slice_dim *d = k < ns ? &s->dims[k] : NULL;
-		int64_t n = t->dims[k], start = 0, count = n;
-
-		if (d && d->index) {
-			int64_t i = d->start < 0 ? d->start + n : d->start;
-
-			if (i < 0 || i >= n)
-				return cmd_fail(env, TD_ERR_RANGE, "index %lld is out of bounds for axis %d with size %lld",
-						(long long)d->start, k, (long long)n);
-			v->base += i * strides[k];
-			continue;
-		}
-		if (d)
-			resolve(d, n, &start, &count);
-		v->base += start * strides[k];
-		v->count[v->ndims] = count;
-		v->stride[v->ndims++] = (d ? d->step : 1) * strides[k];
-	}
-	return TD_OK;
+	return st == TD_OK ? TD_OK : cmd_fail(env, st, "%s", err);
 }
 
 static void
@@ -125,7 +67,7 @@ json_elem(struct json *j, const struct td_tensor *t, int64_t i)
 }
 
 static void
-json_axis(struct json *j, const struct td_tensor *t, const struct view *v, int axis, int64_t off)
+json_axis(struct json *j, const struct td_tensor *t, const struct td_slice_view *v, int axis, int64_t off)
 {
 	int64_t k;
 
@@ -152,7 +94,7 @@ cmd_json_value(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 	       const char *slice_text, uint64_t limit)
 {
 	struct td_slice slice;
-	struct view v;
+	struct td_slice_view v;
 	int64_t selected = 1;
 	char err[256];
 	int k;
