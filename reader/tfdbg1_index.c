@@ -85,6 +85,7 @@ send_execution(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
 	e.loc.file = p->r->runs[run].file;
 	e.op_type = p->r->runs[run].label;
 	e.wall_time = p->r->runs[run].wall_time;
+	e.has_values = p->r->runs[run].nfetched > 0;     /* decode gives the fetched values */
 	pthread_mutex_unlock(&p->r->lock);
 	e.graph_id = graph_id ? graph_id : "";
 	e.num_outputs = fetches;
