@@ -1,13 +1,14 @@
 /*
- * tfdbg1.h - internals shared by the tfdbg v1 reader files (tfdbg1.c,
- * tfdbg1_names.c, tfdbg1_event.c, tfdbg1_graph.c) and their unit tests.
+ * tfdbg1.h - internals shared by the tfdbg v1 reader files and their unit
+ * tests (the reader itself is tfdbg1_reader_ops in reader.h).
  *
- * The reader itself is tfdbg1_reader_ops (reader.h).  What is here is the
- * pure part of it: parsing the names tfdbg v1 writes (run directories,
- * device directories, dump files, debugger-inserted graph nodes), decoding
- * one dump file's Event into a summary and a value, and turning a partition
- * GraphDef into the user's ops.  See shared/formats/tensorflow.md section 8.
- * Nothing here touches the sink except tfdbg1_graph_emit().
+ * Pure parts first: the names tfdbg v1 writes (run directories, device
+ * directories, dump files, graph inputs; tfdbg1_names.c), the core
+ * metadata JSON (tfdbg1_meta.c), one dump file's Event as a summary and a
+ * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
+ * user's ops (tfdbg1_graph.c).  Then the reader's tables, the directory
+ * scan (tfdbg1_scan.c), the index pass (tfdbg1_index.c) and the records it
+ * sends (tfdbg1_emit.c).  See shared/formats/tensorflow.md section 8.
  */
 #ifndef TD_TFDBG1_H
 #define TD_TFDBG1_H
