@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ms_dump_data.pb-c.h"
+#include "fileio.h"
 #include "npy.h"
 
 enum td_dtype
@@ -40,23 +41,6 @@ ms_bin_dtype(int data_type)
 	case 27: return DTYPE_BFLOAT16;
 	default: return DTYPE_INVALID;   /* strings, quantised, 4-bit, ... */
 	}
-}
-
-static bool
-read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
 }
 
 static int64_t
@@ -164,19 +148,13 @@ ms_bin_read(const char *path, struct ms_bin *b, char *err, size_t errlen)
 	Toolkit__Dumpdata__DumpData *d;
 	uint8_t lenbuf[8], *hdr;
 	uint64_t hlen = 0;
-	struct stat st;
 	enum td_status rc;
 	int fd, i;
 
 	memset(b, 0, sizeof(*b));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if ((fd = td_open_regular(path, &b->file_size, NULL, err, errlen)) < 0)
 		return TD_ERR_IO;
-	}
-	b->file_size = (uint64_t)st.st_size;
-	if (!read_at(fd, lenbuf, 8, 0)) {
+	if (!td_pread_full(fd, lenbuf, 8, 0)) {
 		close(fd);
 		snprintf(err, errlen, "file shorter than the 8-byte header length");
 		return TD_ERR_TRUNCATED;
@@ -193,7 +171,7 @@ ms_bin_read(const char *path, struct ms_bin *b, char *err, size_t errlen)
 		close(fd);
 		return TD_ERR_NOMEM;
 	}
-	if (!read_at(fd, hdr, hlen, 8)) {
+	if (!td_pread_full(fd, hdr, hlen, 8)) {
 		free(hdr);
 		close(fd);
 		snprintf(err, errlen, "cannot read the header");
@@ -241,7 +219,7 @@ ms_bin_tensor_value(const char *path, const struct ms_bin_tensor *t, struct td_t
 	}
 	if (!(v = td_tensor_new(t->dtype, t->rank, t->dims, &st)))
 		return st == TD_OK ? TD_ERR_NOMEM : st;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || !read_at(fd, v->data, t->size, t->offset)) {
+	if ((fd = td_open_regular(path, NULL, NULL, err, errlen)) < 0 || !td_pread_full(fd, v->data, t->size, t->offset)) {
 		snprintf(err, errlen, "cannot read %llu bytes at %llu", (unsigned long long)t->size,
 			 (unsigned long long)t->offset);
 		if (fd >= 0)
@@ -287,8 +265,8 @@ overflow_bin(const char *path, struct ms_overflow *out, char *err, size_t errlen
 		ms_bin_done(&b);
 		return 0;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !read_at(fd, rec, sizeof rec, b.t[b.n - 1].offset)) {
+	fd = td_open_regular(path, NULL, NULL, err, errlen);
+	if (fd < 0 || !td_pread_full(fd, rec, sizeof rec, b.t[b.n - 1].offset)) {
 		snprintf(err, errlen, "cannot read the overflow record");
 		n = 0;
 	} else {

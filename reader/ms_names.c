@@ -41,8 +41,8 @@ ms_dtype_from_word(const char *word)
 	return DTYPE_INVALID;
 }
 
-static bool
-all_digits(const char *s)
+bool
+ms_all_digits(const char *s)
 {
 	if (!*s)
 		return false;
@@ -107,7 +107,7 @@ parse_head(char **f, size_t n, size_t tail, struct ms_name *out)
 	if (n < tail + 5)
 		return false;
 	ts = n - tail - 1;
-	if (!all_digits(f[ts]) || !all_digits(f[ts - 1]) || !all_digits(f[ts - 2]) || !*f[0])
+	if (!ms_all_digits(f[ts]) || !ms_all_digits(f[ts - 1]) || !ms_all_digits(f[ts - 2]) || !*f[0])
 		return false;
 	out->ts = strtoull(f[ts], NULL, 10);
 	out->stream = strtoull(f[ts - 1], NULL, 10);
@@ -140,7 +140,7 @@ static bool
 parse_npy(char **f, size_t n, struct ms_name *out)
 {
 	out->kind = MS_NAME_NPY;
-	if (n >= 9 && is_io(f[n - 4]) && all_digits(f[n - 3]) &&
+	if (n >= 9 && is_io(f[n - 4]) && ms_all_digits(f[n - 3]) &&
 	    ms_dtype_from_word(f[n - 1]) != DTYPE_INVALID && parse_head(f, n, 4, out)) {
 		set_io(out, f[n - 4], f[n - 3]);
 		out->format = xstrdup(f[n - 2]);
@@ -148,7 +148,7 @@ parse_npy(char **f, size_t n, struct ms_name *out)
 		out->dtype = ms_dtype_from_word(f[n - 1]);
 		return true;
 	}
-	if (n >= 8 && is_io(f[n - 3]) && all_digits(f[n - 2]) && parse_head(f, n, 3, out)) {
+	if (n >= 8 && is_io(f[n - 3]) && ms_all_digits(f[n - 2]) && parse_head(f, n, 3, out)) {
 		set_io(out, f[n - 3], f[n - 2]);
 		if (is_shape_field(f[n - 1]))
 			out->shape = xstrdup(f[n - 1]);
@@ -167,7 +167,7 @@ parse_fields(char **f, size_t n, bool npy, bool json, struct ms_name *out)
 	if (npy)
 		return parse_npy(f, n, out);
 	if (json && opdebug && n == 7 && strcmp(f[n - 2], "output") == 0 &&
-	    all_digits(f[n - 1]) && parse_head(f, n, 2, out)) {
+	    ms_all_digits(f[n - 1]) && parse_head(f, n, 2, out)) {
 		out->kind = MS_NAME_OVERFLOW_JSON;
 		set_io(out, f[n - 2], f[n - 1]);
 		return true;
@@ -218,7 +218,7 @@ ms_name_parse(const char *base, const struct ms_mapping *map, struct ms_name *ou
 
 		memcpy(num, stem, first);
 		num[first] = '\0';
-		if (all_digits(num) && (mapped = ms_mapping_lookup(map, num))) {
+		if (ms_all_digits(num) && (mapped = ms_mapping_lookup(map, num))) {
 			char *m = xasprintf("%s%s", mapped, stem + first);
 
 			free(stem);
@@ -294,7 +294,7 @@ ms_mapping_parse(const char *text, size_t len, struct ms_mapping *m)
 	memset(m, 0, sizeof(*m));
 	while ((line = csv_next_line(text, len, &pos, &llen))) {
 		/* A header row (column 0 not digits, §13) or junk is skipped. */
-		if (csv_split(line, llen, &row) != TD_OK || row.n < 2 || !all_digits(row.fields[0]))
+		if (csv_split(line, llen, &row) != TD_OK || row.n < 2 || !ms_all_digits(row.fields[0]))
 			continue;
 		TD_GROW(m->numbers, m->cap, m->n + 1);
 		m->names = xrealloc(m->names, m->cap * sizeof(*m->names));

@@ -152,6 +152,8 @@ size_t ms_ir_parse(const char *text, size_t len, struct ms_graph *g);
 bool ms_ir_parse_trace(const char *line, size_t len, struct ms_frame *f);
 /* True when path is not inside the installed mindspore package. */
 bool ms_path_is_user_code(const char *path);
+/* True for a non-empty string of ASCII digits. */
+bool ms_all_digits(const char *s);
 /* Puts a node's frames outermost first whatever order the producer printed
  * them in (see ms_ir.c). */
 void ms_node_orient_frames(struct ms_node *n);

@@ -144,7 +144,6 @@ struct reader {
 char **ms_list_dir(const char *dir, size_t *n);
 void ms_names_free(char **names, size_t n);
 bool ms_is_dir(const char *path);
-bool ms_all_digits(const char *s);
 
 /* True when dir is (or holds) rank_N directories. */
 bool ms_sync_has_ranks(const char *dir);

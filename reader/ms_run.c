@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "npy.h"
 
 struct load_ctx {
@@ -81,10 +82,11 @@ static void
 bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt)
 {
 	enum td_status st = TD_ERR_UNSUPPORTED;
+	char err[256];
 	int fd;
 
 	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size &&
-	    (fd = open(e->path, O_RDONLY | O_CLOEXEC)) >= 0) {
+	    (fd = td_open_regular(e->path, NULL, NULL, err, sizeof err)) >= 0) {
 		st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, &e->summary);
 		close(fd);
 	}

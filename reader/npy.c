@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 static const uint8_t npy_magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
 
 /* Finds 'key' or "key" in the dict text and returns the text after the
@@ -307,35 +309,9 @@ npy_decode(const uint8_t *buf, size_t len, enum td_dtype dtype_hint,
 enum td_status
 npy_slurp(const char *path, uint8_t **buf, size_t *len)
 {
-	struct stat sb;
-	size_t got = 0;
-	int fd;
+	char err[256];
 
-	*buf = NULL;
-	*len = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return TD_ERR_IO;
-	}
-	if (!(*buf = malloc((size_t)sb.st_size + 1))) {
-		close(fd);
-		return TD_ERR_NOMEM;
-	}
-	while (got < (size_t)sb.st_size) {
-		ssize_t r = pread(fd, *buf + got, (size_t)sb.st_size - got, (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	(*buf)[got] = '\0';   /* text callers may treat it as a C string */
-	*len = got;
-	return TD_OK;
+	return td_read_file(path, UINT64_MAX, (char **)buf, len, err, sizeof err);
 }
 
 
@@ -380,10 +356,8 @@ npy_read_header(const char *path, enum td_dtype dtype_hint, struct npy_header *h
 	int fd;
 
 	*file_size = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
+	if ((fd = td_open_regular(path, NULL, &st, err, errlen)) < 0)
+		return st;
 	st = header_from_fd(fd, dtype_hint, h, file_size, err, errlen);
 	close(fd);
 	return st;
@@ -473,10 +447,8 @@ npy_summarize_file(const char *path, enum td_dtype dtype_hint, struct td_summary
 	int fd, i;
 
 	memset(out, 0, sizeof(*out));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
+	if ((fd = td_open_regular(path, NULL, &st, err, errlen)) < 0)
+		return st;
 	st = header_from_fd(fd, dtype_hint, &h, &size, err, errlen);
 	if (st == TD_OK && (h.itemsize != td_dtype_size(h.dtype) ||
 			    (uint64_t)h.n > (size - TD_MIN(size, h.data_offset)) / h.itemsize)) {
@@ -498,23 +470,6 @@ npy_summarize_file(const char *path, enum td_dtype dtype_hint, struct td_summary
 		out->dims[i] = h.dims[h.rank - out->ndims + i];
 	out->known |= SUM_RANK | SUM_SHAPE;
 	return TD_OK;
-}
-
-static bool
-pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
 }
 
 /* Reads the data of an open file straight into a new tensor. */
@@ -545,7 +500,7 @@ tensor_from_fd(int fd, const struct npy_header *h, uint64_t size, struct td_tens
 		snprintf(err, errlen, "cannot allocate %zu bytes", bytes);
 		return TD_ERR_NOMEM;
 	}
-	if (bytes && !pread_all(fd, tmp ? tmp : t->data, bytes, h->data_offset)) {
+	if (bytes && !td_pread_full(fd, tmp ? tmp : t->data, bytes, h->data_offset)) {
 		free(tmp);
 		td_tensor_free(t);
 		snprintf(err, errlen, "cannot read %zu data bytes", bytes);
@@ -573,10 +528,8 @@ npy_read_file(const char *path, enum td_dtype dtype_hint, struct td_tensor **out
 	int fd;
 
 	*out = NULL;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
+	if ((fd = td_open_regular(path, NULL, &st, err, errlen)) < 0)
+		return st;
 	st = header_from_fd(fd, dtype_hint, &h, &size, err, errlen);
 	if (st == TD_OK)
 		st = tensor_from_fd(fd, &h, size, out, err, errlen);
