@@ -204,7 +204,8 @@ raw_get(enum td_dtype dt, const void *data, int64_t i)
 double
 td_tensor_get(const struct td_tensor *t, int64_t i)
 {
-	if (!t || i < 0 || i >= t->n)
+	/* Strings, resources and variants have no numeric data. */
+	if (!t || !t->data || i < 0 || i >= t->n || td_dtype_size(t->dtype) == 0)
 		return NAN;
 	return raw_get(t->dtype, t->data, i);
 }

@@ -22,60 +22,15 @@
 #include <unistd.h>
 
 #include "pbwire.h"
+#include "fileio.h"
 #include "tf_event.pb-c.h"
 #include "tf_tensor.h"
 
 enum td_status
 tfdbg1_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
-	struct stat st;
-	uint8_t *buf;
-	size_t got = 0;
-	int fd;
-
-	*data = NULL;
-	*len = 0;
-	/* O_NONBLOCK: a FIFO put in a dump must not hang the reader */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
-		close(fd);
-		return TD_ERR_IO;
-	}
-	if ((uint64_t)st.st_size > TFDBG1_MAX_FILE) {
-		snprintf(err, errlen, "file of %lld bytes is too large", (long long)st.st_size);
-		close(fd);
-		return TD_ERR_NOMEM;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		snprintf(err, errlen, "no memory for %lld bytes", (long long)st.st_size);
-		close(fd);
-		return TD_ERR_NOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "read failed: %s", strerror(errno));
-			free(buf);
-			close(fd);
-			return TD_ERR_IO;
-		}
-		if (n == 0)
-			break; /* the file shrank: use what is there */
-		got += (size_t)n;
-	}
-	close(fd);
-	*data = buf;
-	*len = got;
-	return TD_OK;
+	/* fileio refuses FIFOs and other non-regular files without blocking. */
+	return td_read_file(path, TFDBG1_MAX_FILE, (char **)data, len, err, errlen);
 }
 
 enum td_status
