@@ -189,7 +189,9 @@ ensure_ops(struct model_filter *f)
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
-		memset(f->cnt[TABLE_TRACES], 0, f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
+		if (f->cnt[TABLE_TRACES])       /* NULL until the first count */
+			memset(f->cnt[TABLE_TRACES], 0,
+			       f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
 		f->memo_valid[TABLE_TRACES] = false;
 		f->fill_gen = m->fill_gen;
 	}

@@ -426,7 +426,9 @@ detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
 		frames_resolve_op(m, &m->opv[op]);
 		free(md->stack);
 		md->stack = xmalloc((m->opv[op].nstack + 1) * sizeof(*md->stack));
-		memcpy(md->stack, m->opv[op].stack, m->opv[op].nstack * sizeof(*md->stack));
+		if (m->opv[op].nstack)          /* stack is NULL when empty */
+			memcpy(md->stack, m->opv[op].stack,
+			       m->opv[op].nstack * sizeof(*md->stack));
 		md->nstack = m->opv[op].nstack;
 	}
 	pthread_mutex_unlock(&m->lock);

@@ -376,6 +376,26 @@ test_model_details_move_decoded_fields_and_resolve_stack(void **state)
 	fake_free(f);
 }
 
+/* UBSan: copying an op's empty stack passed a NULL pointer to memcpy. */
+static void
+test_model_detail_of_op_without_stack_is_empty(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_detail d;
+	struct model *m;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_trace(f, 1, "g", "a", 0, 1, &ok);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_trace_detail(m, 0, &d), TD_OK);
+	assert_int_equal(d.nstack, 0);
+	model_detail_done(&d);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_problems_count_torn_and_missing_apart(void **state)
 {
@@ -714,6 +734,7 @@ main(void)
 		cmocka_unit_test(test_model_placeholder_op_filled_later),
 		cmocka_unit_test(test_model_trace_type_fills_placeholder_without_on_op),
 		cmocka_unit_test(test_model_details_move_decoded_fields_and_resolve_stack),
+		cmocka_unit_test(test_model_detail_of_op_without_stack_is_empty),
 		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
 		cmocka_unit_test(test_model_meta_lists_and_scalars),

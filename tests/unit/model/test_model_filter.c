@@ -235,6 +235,29 @@ test_filter_counts_grow_with_rows_and_filled_ops(void **state)
 	fake_free(f);
 }
 
+/* UBSan: a filter made after a placeholder was filled reset its (still
+ * unallocated) counts with memset(NULL, 0, 0). */
+static void
+test_filter_made_after_a_fill_counts_right(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_filter_spec spec = {.type_regex = "^Log$", .graph = -1, .execution = -1};
+	struct model_filter *fl;
+	struct model *m;
+
+	(void)state;
+	fake_trace(f, 1, "g", "lg", 0, 1, &ok);         /* placeholder op */
+	fake_op(f, "g", "lg", "Log", NULL, NULL);       /* filled in the same pass */
+	m = open_fake(f);
+	fl = filter(m, &spec);
+	assert_true(model_filter_match(m, fl, TABLE_TRACES, 0));
+	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 1);
+	model_filter_free(fl);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_filter_over_a_million_rows_by_chunks(void **state)
 {
@@ -275,6 +298,7 @@ main(void)
 		cmocka_unit_test(test_filter_execution_restricts_to_its_rows),
 		cmocka_unit_test(test_filter_bad_regex_reports_pcre2_message_and_offset),
 		cmocka_unit_test(test_filter_counts_grow_with_rows_and_filled_ops),
+		cmocka_unit_test(test_filter_made_after_a_fill_counts_right),
 		cmocka_unit_test(test_filter_over_a_million_rows_by_chunks),
 	};
 
