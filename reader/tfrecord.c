@@ -253,11 +253,21 @@ tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec)
 	return data_crc_ok(rec->data, len) ? TFRECORD_OK : TFRECORD_BAD_DATA_CRC;
 }
 
+bool
+tfrecord_header(const unsigned char *h, uint64_t *len)
+{
+	*len = get_u64le(h);
+	return header_crc_ok(h) && *len <= TFRECORD_MAX_LENGTH;
+}
+
+/* No stat here: the size known to the source (set at open and by the index
+ * pass's refresh) bounds the record; decode and advance only ask for
+ * records the index framed below it. */
 enum td_status
 tfrecord_skip(struct source *src, uint64_t off, uint64_t *next)
 {
 	unsigned char h[TFRECORD_HEADER];
-	uint64_t size = source_size(src), len;
+	uint64_t size = source_known_size(src), len;
 	ssize_t got;
 
 	if (off >= size)
@@ -267,10 +277,7 @@ tfrecord_skip(struct source *src, uint64_t off, uint64_t *next)
 		return TD_ERR_IO;
 	if ((size_t)got < sizeof h)
 		return TD_ERR_TRUNCATED;
-	if (!header_crc_ok(h))
-		return TD_ERR_CORRUPT;
-	len = get_u64le(h);
-	if (len > TFRECORD_MAX_LENGTH)
+	if (!tfrecord_header(h, &len))
 		return TD_ERR_CORRUPT;
 	if (size - off - TFRECORD_HEADER < len + TFRECORD_FOOTER || size - off < TFRECORD_HEADER)
 		return TD_ERR_TRUNCATED;
@@ -278,29 +285,40 @@ tfrecord_skip(struct source *src, uint64_t off, uint64_t *next)
 	return TD_OK;
 }
 
+/* One pread of TFRECORD_READ_GUESS bytes holds the header, payload and
+ * footer of most records; a longer record costs one more. */
 enum td_status
 tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t *len)
 {
-	unsigned char h[TFRECORD_HEADER], *buf;
-	uint64_t next, n;
-	enum td_status st;
-	ssize_t got;
+	unsigned char first[TFRECORD_READ_GUESS], *buf;
+	uint64_t n, total;
+	ssize_t got, more;
 
 	*data = NULL;
 	*len = 0;
-	st = tfrecord_skip(src, off, &next);
-	if (st != TD_OK)
-		return st;
-	if (source_read(src, off, h, sizeof h) != (ssize_t)sizeof h)
+	got = source_read(src, off, first, sizeof first);
+	if (got < 0)
 		return TD_ERR_IO;
-	n = get_u64le(h);
+	if (got == 0)
+		return TD_ERR_RANGE;
+	if ((size_t)got < TFRECORD_HEADER)
+		return TD_ERR_TRUNCATED;
+	if (!tfrecord_header(first, &n))
+		return TD_ERR_CORRUPT;
+	total = TFRECORD_HEADER + n + TFRECORD_FOOTER;
 	buf = malloc((size_t)n + TFRECORD_FOOTER);
 	if (!buf)
 		return TD_ERR_NOMEM;
-	got = source_read(src, off + TFRECORD_HEADER, buf, (size_t)n + TFRECORD_FOOTER);
-	if (got != (ssize_t)(n + TFRECORD_FOOTER)) {
-		free(buf);
-		return got < 0 ? TD_ERR_IO : TD_ERR_TRUNCATED;
+	if (total <= (uint64_t)got) {
+		memcpy(buf, first + TFRECORD_HEADER, (size_t)n + TFRECORD_FOOTER);
+	} else {
+		memcpy(buf, first + TFRECORD_HEADER, (size_t)got - TFRECORD_HEADER);
+		more = source_read(src, off + (uint64_t)got, buf + got - TFRECORD_HEADER,
+				   (size_t)(total - (uint64_t)got));
+		if (more < 0 || (uint64_t)more != total - (uint64_t)got) {
+			free(buf);
+			return more < 0 ? TD_ERR_IO : TD_ERR_TRUNCATED;
+		}
 	}
 	if (!data_crc_ok(buf, n)) {
 		free(buf);

@@ -76,13 +76,22 @@ void tfrecord_cursor_done(struct tfrecord_cursor *c);
 /* Frames the record at c->off (see the statuses). */
 enum tfrecord_status tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec);
 
-/* Reads the record at off of src into a malloc'd buffer (*data, *len);
- * thread-safe (positional reads only).  TD_ERR_TRUNCATED for a torn record,
- * TD_ERR_CORRUPT for a CRC mismatch, TD_ERR_NOMEM, TD_ERR_IO. */
+/* Bytes the first read of tfrecord_read_at() asks for. */
+#define TFRECORD_READ_GUESS 4096
+
+/* Reads the record at off of src into a malloc'd buffer (*data, *len) with
+ * one positional read when it is short (two when longer), no stat;
+ * thread-safe.  TD_ERR_RANGE at or past the end, TD_ERR_TRUNCATED for a
+ * torn record, TD_ERR_CORRUPT for a CRC mismatch or an impossible length,
+ * TD_ERR_NOMEM, TD_ERR_IO. */
 enum td_status tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t *len);
 /* Reads only the header at off and returns the offset of the next record in
- * *next.  TD_ERR_RANGE at the end, TD_ERR_CORRUPT for a bad length CRC. */
+ * *next.  TD_ERR_RANGE at the end, TD_ERR_CORRUPT for a bad length CRC.
+ * The end is the size source_known_size() reports (no stat). */
 enum td_status tfrecord_skip(struct source *src, uint64_t off, uint64_t *next);
+/* Parses the 12-byte header at h: the payload length in *len; true when
+ * the length CRC is right and the length possible. */
+bool tfrecord_header(const unsigned char *h, uint64_t *len);
 
 /* Human readable name of a status ("bad data CRC"). */
 const char *tfrecord_status_name(enum tfrecord_status st);

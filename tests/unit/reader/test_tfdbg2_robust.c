@@ -218,6 +218,38 @@ test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
 	remove_dump(dir);
 }
 
+/* advance() from row 0 by k lands on row k for every k, across the skipped
+ * record and across its read windows; one more is out of range. */
+static void
+test_tfdbg2_advance_steps_over_skipped_record(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	struct td_locator loc;
+	struct indexed ix;
+	unsigned char *buf;
+	size_t len, off, k;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	buf = slurp(path, &len);
+	off = record_offset(buf, 300);
+	buf[off + 12] ^= 0xff;                  /* payload CRC of record 300 now wrong */
+	spit(path, buf, len);
+	free(buf);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES - 1);
+	for (k = 0; k < ix.rs.ntraces; k++) {
+		loc = ix.rs.traces[0].loc;
+		assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, k), TD_OK);
+		assert_int_equal(loc.offset, ix.rs.traces[k].loc.offset);
+	}
+	loc = ix.rs.traces[0].loc;
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, k), TD_ERR_RANGE);
+	assert_int_equal(loc.offset, ix.rs.traces[0].loc.offset);
+	index_done(&ix);
+	remove_dump(dir);
+}
+
 /* ---- frames without source files --------------------------------------- */
 
 static size_t
@@ -281,6 +313,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking),
 		cmocka_unit_test(test_tfdbg2_directory_in_place_of_file_is_unreadable),
 		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
+		cmocka_unit_test(test_tfdbg2_advance_steps_over_skipped_record),
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -338,6 +338,38 @@ test_tfrecord_length_past_end_needs_payload_crc_to_resume(void **state)
 	assert_string_equal(r, "ot");
 }
 
+/* A record longer than the first read of tfrecord_read_at() is read whole
+ * (header, payload and footer across two reads); cut short it is torn. */
+static void
+test_tfrecord_read_at_long_record(void **state)
+{
+	size_t n = TFRECORD_READ_GUESS * 2 + 7, k;
+	unsigned char *rec = malloc(n + 16), *data;
+	struct source *src;
+	size_t len;
+
+	(void)state;
+	assert_non_null(rec);
+	memset(rec, 0, 8);
+	rec[0] = (unsigned char)(n & 0xff);
+	rec[1] = (unsigned char)(n >> 8);
+	put_u32(rec + 8, crc32c_mask(crc32c(rec, 8)));
+	for (k = 0; k < n; k++)
+		rec[12 + k] = (unsigned char)(k * 7);
+	put_u32(rec + 12 + n, crc32c_mask(crc32c(rec + 12, n)));
+	src = source_from_bytes(rec, n + 16);
+	assert_int_equal(tfrecord_read_at(src, 0, &data, &len), TD_OK);
+	assert_int_equal(len, n);
+	assert_memory_equal(data, rec + 12, n);
+	free(data);
+	source_close(src);
+	src = source_from_bytes(rec, n + 15);
+	assert_int_equal(tfrecord_read_at(src, 0, &data, &len), TD_ERR_TRUNCATED);
+	assert_null(data);
+	source_close(src);
+	free(rec);
+}
+
 static void
 test_tfrecord_garbage_tail_stops_file(void **state)
 {
@@ -412,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_tfrecord_length_past_end_mid_file_resumes_at_next_record),
 		cmocka_unit_test(test_tfrecord_length_past_end_in_last_record_is_torn),
 		cmocka_unit_test(test_tfrecord_length_past_end_needs_payload_crc_to_resume),
+		cmocka_unit_test(test_tfrecord_read_at_long_record),
 		cmocka_unit_test(test_tfrecord_garbage_tail_stops_file),
 		cmocka_unit_test(test_tfrecord_short_header_is_torn),
 		cmocka_unit_test(test_tfrecord_read_at_and_skip),
