@@ -57,6 +57,11 @@ struct pane_ops {
 	void (*draw_row)(struct pane *p, uint64_t row, int y);
 	/* Whether row matches re (search).  Optional: no search without it. */
 	bool (*grep)(struct pane *p, uint64_t row, const pcre2_code *re);
+	/* Fast search over names (optional, tried before grep): moves the
+	 * cursor to the next (dir > 0) or previous match of the current search,
+	 * sets *view to its view index (-1 none) and *total to the view's size.
+	 * Returns false when it cannot search (grep is used then). */
+	bool (*find)(struct pane *p, int dir, int64_t *view, uint64_t *total);
 	/* Pane-specific keys; returns the action to pass on or ACT_NONE. */
 	enum action (*request)(struct pane *p, enum action act);
 	/* The cursor moved to row: update linked panes.  Optional. */

@@ -213,6 +213,24 @@ timeline_grep(struct pane *p, uint64_t line, const pcre2_code *re)
 	return false;
 }
 
+static bool
+timeline_find(struct pane *p, int dir, int64_t *view, uint64_t *total)
+{
+	struct tui *t = p->tui;
+	uint64_t n = tui_view_count(t, TABLE_EXECUTIONS);
+	int64_t from = n ? tui_view_to_row(t, TABLE_EXECUTIONS, get(p)->sel) : -1;
+	bool ok, hidden;
+	int64_t row = tui_search_rows(t, TABLE_EXECUTIONS, from, dir, &ok);
+
+	*view = -1;
+	*total = n;
+	if (!ok || row < 0)
+		return ok;
+	*view = (int64_t)tui_row_to_view(t, TABLE_EXECUTIONS, (uint64_t)row, &hidden);
+	move_to_view(p, (uint64_t)*view);
+	return true;
+}
+
 static void
 timeline_title(struct pane *p, char *buf, size_t size)
 {
@@ -253,6 +271,7 @@ const struct pane_ops pane_timeline_ops = {
 	.row_count = timeline_count,
 	.draw_row = timeline_draw_row,
 	.grep = timeline_grep,
+	.find = timeline_find,
 	.request = timeline_request,
 	.select = timeline_select,
 	.done = timeline_done,

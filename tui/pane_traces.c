@@ -116,6 +116,23 @@ traces_grep(struct pane *p, uint64_t view, const pcre2_code *re)
 	return pane_match(re, tr.op_name) || pane_match(re, tr.op_type);
 }
 
+static bool
+traces_find(struct pane *p, int dir, int64_t *view, uint64_t *total)
+{
+	struct tui *t = p->tui;
+	int64_t from = pane_count(p) ? tui_view_to_row(t, TABLE_TRACES, p->cursor) : -1;
+	bool ok, hidden;
+	int64_t row = tui_search_rows(t, TABLE_TRACES, from, dir, &ok);
+
+	*view = -1;
+	*total = pane_count(p);
+	if (!ok || row < 0)
+		return ok;
+	*view = (int64_t)tui_row_to_view(t, TABLE_TRACES, (uint64_t)row, &hidden);
+	pane_goto(p, (uint64_t)*view, true, false);
+	return true;
+}
+
 static void
 traces_select(struct pane *p, uint64_t view)
 {
@@ -160,6 +177,7 @@ const struct pane_ops pane_traces_ops = {
 	.row_count = traces_count,
 	.draw_row = traces_draw_row,
 	.grep = traces_grep,
+	.find = traces_find,
 	.request = traces_request,
 	.select = traces_select,
 	.header = traces_header,

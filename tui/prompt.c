@@ -543,17 +543,23 @@ prompt_command(struct tui *t)
 	free(line);
 }
 
+static bool
+has_upper(const char *re)
+{
+	for (const char *s = re; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			return true;
+	return false;
+}
+
 static pcre2_code *
 compile(struct tui *t, const char *re)
 {
 	int errcode;
 	PCRE2_SIZE off;
 	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-	bool upper = false;
 
-	for (const char *s = re; *s; s++)
-		upper |= *s >= 'A' && *s <= 'Z';
-	if (!upper)
+	if (!has_upper(re))
 		opts |= PCRE2_CASELESS;         /* smart case, as less -i does */
 	pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, opts, &errcode, &off, NULL);
 	if (!code) {
@@ -576,6 +582,16 @@ tui_search_next(struct tui *t, int dir)
 	}
 	if (!p->ops->grep) {
 		tui_message(t, true, "the %s pane cannot be searched", p->ops->name);
+		return;
+	}
+	int64_t view;
+	uint64_t total;
+	if (t->overlay == OVERLAY_NONE && p->ops->find && p->ops->find(p, dir, &view, &total)) {
+		if (view < 0)
+			tui_message(t, true, "/%s: not found in %s", t->search_text, p->ops->title);
+		else
+			tui_message(t, false, "/%s: %lld/%llu", t->search_text, (long long)view + 1,
+				    (unsigned long long)total);
 		return;
 	}
 	uint64_t n = pane_count(p), scanned;
@@ -613,6 +629,8 @@ prompt_search(struct tui *t)
 		t->search = code;
 		t->search_scanned = 0;
 		snprintf(t->search_text, sizeof t->search_text, "%s", re);
+		tui_search_reset(t);
+		t->search_caseless = !has_upper(re);
 		tui_search_next(t, 1);
 	}
 	free(re);

@@ -248,11 +248,31 @@ poll_model(struct tui *t)
 	}
 }
 
+/* TDBG_TRACE_KEYS=FILE: one line per key, "KEYNAME US", the microseconds
+ * from reading the key to the doupdate() of the screen it produced (for
+ * make bench).  Keys that open the prompt include the time spent typing. */
+static void
+trace_key(FILE *f, int key, double since)
+{
+	const char *name = keyname(key);
+
+	fprintf(f, "%s %.0f\n", name ? name : "?", (td_now() - since) * 1e6);
+	fflush(f);
+}
+
 static void
 event_loop(struct tui *t)
 {
+	const char *path = getenv("TDBG_TRACE_KEYS");
+	FILE *trace = path && *path ? fopen(path, "a") : NULL;
+	int last_key = ERR;
+	double key_time = 0;
+
 	while (!t->quit) {
 		screen_draw(t);
+		if (trace && last_key != ERR)
+			trace_key(trace, last_key, key_time);
+		last_key = ERR;
 		wtimeout(t->prompt_win, t->progress.done && !t->follow ? 1000 : 200);
 		int key = wgetch(t->prompt_win);
 		if (key == ERR) {
@@ -263,6 +283,8 @@ event_loop(struct tui *t)
 			t->need_relayout = true;
 			continue;
 		}
+		key_time = td_now();
+		last_key = key;
 		t->message[0] = '\0';
 		if (key == KEY_MOUSE)
 			mouse(t);
@@ -270,6 +292,10 @@ event_loop(struct tui *t)
 			dispatch(t, key);
 		poll_model(t);
 	}
+	if (trace && last_key != ERR)
+		trace_key(trace, last_key, key_time);
+	if (trace)
+		fclose(trace);
 }
 
 /* The user's own bindings, "bind SCOPE KEY ACTION" lines, in
@@ -329,6 +355,7 @@ tui_free(struct tui *t)
 	keymap_done(&t->keys);
 	model_filter_free(t->filter);
 	pcre2_code_free(t->search);
+	tui_search_reset(t);
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);

@@ -70,6 +70,11 @@ struct tui {
 	pcre2_code *search;
 	char search_text[256];
 	uint64_t search_scanned;    /* rows looked at by a search still going on */
+	bool search_caseless;       /* smart case: the text has no capital */
+	/* the search as model filters, built on first use (tui_search.c):
+	 * [table][0] over op names, [table][1] over op types */
+	struct model_filter *search_f[2][2];
+	bool search_f_failed;       /* the model could not compile it */
 
 	/* back/forward */
 	struct tui_location hist[TUI_HISTORY_MAX];
@@ -132,6 +137,18 @@ void screen_draw(struct tui *t);
 void screen_draw_status(struct tui *t);
 /* Writes the screen as text to path (":save-display"). */
 bool screen_save(struct tui *t, const char *path, char *err, size_t errlen);
+
+/* ---- tui_search.c: search over names through the model's filters ---- */
+/* Forgets the filters of the previous search (a new text, or the end). */
+void tui_search_reset(struct tui *t);
+/* The model row after (dir > 0) or before `from` whose op name or op type
+ * (traces) or label (executions) matches the current search and that the
+ * current filter shows, wrapping once; `from` itself is found last.  -1 when
+ * none.  The regex runs once per distinct op (model_filter_new), so this
+ * costs a scan of flag bytes, not a decode per row.  Sets *ok false (and
+ * returns -1) when the model cannot take the regex: the caller then falls
+ * back to pane_search(). */
+int64_t tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool *ok);
 
 /* ---- pane_text.c: help / output / tensor overlays -------------------- */
 extern const struct pane_ops pane_text_ops;

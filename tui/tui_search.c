@@ -1,0 +1,128 @@
+/*
+ * tui_search.c - '/' in the trace table and the timeline, through the
+ * model's filters.
+ *
+ * Decoding every row to match its name costs seconds per million rows; the
+ * model's filter evaluates a regex once per distinct op and then scans a
+ * few bytes per row, so a search over op names and op types (the text
+ * these two panes show that can be searched) answers at once even on tens
+ * of millions of rows.  The filters are built on the first n after a new
+ * search text and kept until the next one.  The search runs inside the
+ * current :filter: a match the filter hides is skipped.
+ * Not for the other panes: they hold few rows and use pane_search().
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+
+#include "../reader/util.h"
+
+void
+tui_search_reset(struct tui *t)
+{
+	for (int tab = 0; tab < 2; tab++)
+		for (int k = 0; k < 2; k++) {
+			model_filter_free(t->search_f[tab][k]);
+			t->search_f[tab][k] = NULL;
+		}
+	t->search_f_failed = false;
+}
+
+/* The model compiles without flags: smart case becomes an inline (?i). */
+static bool
+build(struct tui *t, enum model_table tab)
+{
+	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
+	char re[sizeof t->search_text + 8], err[256];
+	int nk = tab == TABLE_TRACES ? 2 : 1;   /* executions: the label only */
+
+	if (t->search_f[tab][0])
+		return true;
+	if (t->search_f_failed)
+		return false;
+	snprintf(re, sizeof re, "%s%s", t->search_caseless ? "(?i)" : "", t->search_text);
+	for (int k = 0; k < nk; k++) {
+		spec.op_regex = k == 0 ? re : NULL;
+		spec.type_regex = k == 1 ? re : NULL;
+		if (model_filter_new(t->m, &spec, &t->search_f[tab][k], err, sizeof err) != TD_OK) {
+			tui_search_reset(t);
+			t->search_f_failed = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+static uint64_t
+table_rows(struct tui *t, enum model_table tab)
+{
+	return tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
+}
+
+/* Whether r lies past `from` in direction dir, counting the wrap. */
+static bool
+beyond(int64_t r, int64_t from, int dir, bool wrapped)
+{
+	if (!wrapped)
+		return false;
+	return dir > 0 ? r > from : r < from;
+}
+
+/* The first row after `from` in direction dir that f matches and the
+ * current filter shows, wrapping once; -1 none. */
+static int64_t
+next_in(struct tui *t, enum model_table tab, struct model_filter *f, int64_t from, int dir)
+{
+	int64_t n = (int64_t)table_rows(t, tab), pos = from + (dir > 0 ? 1 : -1);
+	bool wrapped = false;
+
+	if (n == 0)
+		return -1;
+	for (;;) {
+		if (pos >= n || pos < 0) {
+			if (wrapped)
+				return -1;
+			wrapped = true;
+			pos = dir > 0 ? 0 : n - 1;
+		}
+		if (beyond(pos, from, dir, wrapped))
+			return -1;
+		int64_t r = model_filter_next(t->m, f, tab, (uint64_t)pos, dir);
+		if (r < 0) {
+			pos = dir > 0 ? n : -1;
+			continue;
+		}
+		if (beyond(r, from, dir, wrapped))
+			return -1;
+		if (!t->filter || model_filter_match(t->m, t->filter, tab, (uint64_t)r))
+			return r;
+		pos = r + (dir > 0 ? 1 : -1);
+	}
+}
+
+/* Steps from `from` to r in direction dir, going round the table. */
+static uint64_t
+distance(int64_t r, int64_t from, int dir, uint64_t n)
+{
+	int64_t d = dir > 0 ? r - from : from - r;
+	return d > 0 ? (uint64_t)d : (uint64_t)(d + (int64_t)n);
+}
+
+int64_t
+tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool *ok)
+{
+	uint64_t n = table_rows(t, tab);
+	int64_t best = -1;
+
+	*ok = build(t, tab);
+	if (!*ok || n == 0)
+		return -1;
+	if (from < 0 || (uint64_t)from >= n)
+		from = dir > 0 ? -1 : (int64_t)n;
+	for (int k = 0; k < 2 && t->search_f[tab][k]; k++) {
+		int64_t r = next_in(t, tab, t->search_f[tab][k], from, dir);
+		if (r >= 0 && (best < 0 || distance(r, from, dir, n) < distance(best, from, dir, n)))
+			best = r;
+	}
+	return best;
+}
