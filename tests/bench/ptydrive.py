@@ -82,12 +82,15 @@ class Session:
                 return t - self.t_start
         return None
 
-    def drain(self, quiet=0.05, limit=30.0):
-        """Reads until quiet for `quiet` seconds; returns the time of the last byte."""
+    def drain(self, quiet=0.05, limit=30.0, first_wait=None):
+        """Reads until quiet for `quiet` seconds (waiting up to first_wait for
+        the first byte); returns the time of the last byte, or None."""
         last = None
         deadline = time.perf_counter() + limit
+        wait = quiet if first_wait is None else first_wait
         while time.perf_counter() < deadline:
-            data, t = self._read(quiet)
+            data, t = self._read(min(wait, max(0.0, deadline - time.perf_counter())))
+            wait = quiet
             if data is None:
                 return last
             if not data:
@@ -96,10 +99,11 @@ class Session:
         return last
 
     def key(self, keys, quiet=0.03, limit=5.0):
-        """Sends keys; returns seconds to the last byte of the answer (None: no answer)."""
+        """Sends keys; returns seconds to the last byte of the answer (None: no
+        answer within limit).  The answer may take up to limit to start."""
         t0 = time.perf_counter()
         os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)
-        last = self.drain(quiet, limit)
+        last = self.drain(quiet, limit, first_wait=limit)
         return None if last is None else last - t0
 
     def screen_text(self):

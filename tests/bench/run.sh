@@ -16,9 +16,13 @@ cd "$top"
 command -v python3 >/dev/null || { echo "bench: python3 is needed (make deps)" >&2; exit 1; }
 ${MAKE:-make} --no-print-directory tdbg >&2
 gen=$(tests/gen/build.sh)
+# Measure a private copy: a rebuild in the tree during the run cannot swap
+# the binary under the benchmark.
+mkdir -p tests/bench/cache
+cp tdbg tests/bench/cache/tdbg
 # Only a full run (default sizes) fills the README's Performance section.
 readme=
 [ -f README.md ] && [ -z "${BENCH_SIZES:-}" ] && readme="--readme README.md"
 # shellcheck disable=SC2086
-exec python3 tests/bench/bench.py --tdbg "$top/tdbg" --gen "$gen" \
+exec python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme "$@"
