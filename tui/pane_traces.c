@@ -49,6 +49,24 @@ traces_count(struct pane *p)
 	return tui_view_count(p->tui, TABLE_TRACES);
 }
 
+/* Whether a row on screen is an op input (MindSpore): the slot column then
+ * says "in0" / "out0" on every row.  Set by the header, which is drawn
+ * before the rows; the rows it decodes stay in the model's cache. */
+static bool
+screen_has_inputs(struct pane *p)
+{
+	struct model_trace tr;
+	uint64_t n = pane_count(p), h = (uint64_t)pane_height(p);
+
+	for (uint64_t v = p->top; v < p->top + h && v < n; v++) {
+		int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, v);
+		if (row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
+		    (tr.flags & ROW_INPUT))
+			return true;
+	}
+	return false;
+}
+
 static void
 traces_header(struct pane *p, int y)
 {
@@ -60,12 +78,15 @@ traces_header(struct pane *p, int y)
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, p->top);
 	bool full = row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
 		    (tr.summary.known & six) == six;
+	bool io = screen_has_inputs(p);
+
+	p->priv = io ? (void *)p : NULL;    /* a flag: no state to free */
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
-		pane_print(p, y, c.slot, STYLE_HEADER, "Slot", 4);
+		pane_print(p, y, c.slot, STYLE_HEADER, io ? " I/O" : "Slot", 4);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, STYLE_HEADER, "Shape", 16);
 	if (c.sum >= 0)
@@ -91,10 +112,12 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
-	if (c.slot >= 0 && (tr.flags & ROW_INPUT))       /* MindSpore: an op input */
-		pane_printf(p, y, c.slot, s, 4, " in%u", tr.slot);
-	else if (c.slot >= 0)
+	if (c.slot >= 0 && p->priv) {                   /* MindSpore: inputs and outputs */
+		snprintf(buf, sizeof buf, "%s%u", tr.flags & ROW_INPUT ? "in" : "out", tr.slot);
+		pane_printf(p, y, c.slot - 1, s, 5, "%5s", buf);
+	} else if (c.slot >= 0) {
 		pane_printf(p, y, c.slot, s, 4, "%4u", tr.slot);
+	}
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, s, fmt_shape(&tr.summary, buf, sizeof buf), c.shape_w);
 	if (c.sum >= 0) {
