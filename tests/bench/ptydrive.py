@@ -106,6 +106,27 @@ class Session:
         last = self.drain(quiet, limit, first_wait=limit)
         return None if last is None else last - t0
 
+    def key_until(self, keys, text, quiet=0.03, limit=30.0):
+        """Sends keys, waits until text shows in the answer, then until the
+        terminal is quiet; returns seconds to the last byte (None: text never
+        came within limit)."""
+        t0 = time.perf_counter()
+        at = len(self.out)
+        os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)
+        want = text.encode()
+        deadline = t0 + limit
+        last = None
+        while want not in strip(bytes(self.out[at:])):
+            if time.perf_counter() >= deadline:
+                return None
+            data, t = self._read(deadline - time.perf_counter())
+            if data is None:
+                return None
+            if data:
+                last = t
+        more = self.drain(quiet, limit)
+        return (more or last) - t0
+
     def screen_text(self):
         return strip(bytes(self.out)).decode("utf-8", "replace")
 
