@@ -115,9 +115,20 @@ struct ckpt {
 	uint32_t file;
 } __attribute__((packed));
 
+/* A row located recently: the next request at or after it advances from
+ * here instead of from its checkpoint (sequential reads step one record). */
+struct row_cursor {
+	uint64_t row1;              /* row + 1; 0 unused */
+	struct td_locator loc;
+};
+#define LOC_CURSORS 4               /* a table pane, a details pane, batch... */
+
 /* Sparse locators of one table. */
 struct locidx {
 	struct ckpt *dir[CKPT_MAX_CHUNKS];
+	pthread_mutex_t cur_lock;   /* cursors only; never held across advance() */
+	struct row_cursor cur[LOC_CURSORS];
+	unsigned cur_next;          /* round-robin victim */
 	_Atomic uint64_t n;
 	uint64_t last_row;          /* row of the last checkpoint */
 	uint32_t last_file;
@@ -198,6 +209,7 @@ struct source_entry {
 struct file_entry {
 	uint32_t id;
 	const char *path, *host, *role;
+	uint32_t host_sid;          /* host's string id (0 is "") */
 	uint64_t size;
 	uint64_t problems;
 };
@@ -380,7 +392,10 @@ void rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td
 struct exec_row *rows_add_exec_begin(struct model *m, const struct td_locator *loc);
 void rows_add_exec_end(struct model *m);
 void locidx_add(struct locidx *li, uint64_t row, const struct td_locator *loc);
-/* The locator of row i; false if none. */
+/* The locator of row i; false if none.  Advances from the nearest cursor at
+ * or before i when it lies past i's checkpoint (same file), else from the
+ * checkpoint, and remembers i as a cursor: reading rows in order costs one
+ * record step each.  Any thread. */
 bool rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint64_t i,
 		 struct td_locator *loc);
 /* The file id of row i (its checkpoint's file). */

@@ -25,6 +25,8 @@ rows_init(struct model *m)
 	m->eloc.every = m->tloc.every;
 	m->cache_n = m->opt.cache_rows ? m->opt.cache_rows : MODEL_DEFAULT_CACHE;
 	m->cache = xcalloc(m->cache_n, sizeof(*m->cache));
+	pthread_mutex_init(&m->tloc.cur_lock, NULL);
+	pthread_mutex_init(&m->eloc.cur_lock, NULL);
 	m->last_exec_of_trace = -1;
 	m->first_bad_exec = -1;
 	pthread_mutex_init(&m->cache_lock, NULL);
@@ -37,6 +39,7 @@ locidx_done(struct locidx *li)
 
 	for (i = 0; i < CKPT_MAX_CHUNKS && li->dir[i]; i++)
 		free(li->dir[i]);
+	pthread_mutex_destroy(&li->cur_lock);
 }
 
 void
@@ -127,23 +130,64 @@ ckpt_find(const struct locidx *li, uint64_t i)
 	return (int64_t)lo;
 }
 
+/* The cursor nearest at or before row i and at or after base (the row of
+ * i's checkpoint, so in the same file); -1 none.  Under cur_lock. */
+static int
+cursor_find(const struct locidx *li, uint64_t base, uint64_t i)
+{
+	int best = -1, c;
+
+	for (c = 0; c < LOC_CURSORS; c++) {
+		uint64_t r1 = li->cur[c].row1;
+
+		if (r1 > base && r1 - 1 <= i && (best < 0 || r1 > li->cur[best].row1))
+			best = c;
+	}
+	return best;
+}
+
+/* Remembers row i at loc: in place of the cursor it came from (a reader
+ * going down keeps one cursor), else over the oldest. */
+static void
+cursor_store(struct locidx *li, int from, uint64_t i, const struct td_locator *loc)
+{
+	int c;
+
+	pthread_mutex_lock(&li->cur_lock);
+	c = from >= 0 ? from : (int)(li->cur_next++ % LOC_CURSORS);
+	li->cur[c].row1 = i + 1;
+	li->cur[c].loc = *loc;
+	pthread_mutex_unlock(&li->cur_lock);
+}
+
 bool
 rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint64_t i,
 	    struct td_locator *loc)
 {
 	int64_t k = ckpt_find(li, i);
+	uint64_t from;
 	struct ckpt *c;
+	int cur;
 
 	if (k < 0)
 		return false;
 	c = ckpt_at(li, (uint64_t)k);
 	loc->file = c->file;
 	loc->offset = c->offset;
-	if (i == c->row)
+	from = c->row;
+	pthread_mutex_lock(&li->cur_lock);
+	cur = cursor_find(li, c->row, i);
+	if (cur >= 0) {
+		*loc = li->cur[cur].loc;
+		from = li->cur[cur].row1 - 1;
+	}
+	pthread_mutex_unlock(&li->cur_lock);
+	if (i == from)
 		return true;
-	if (!m->ops->advance)
+	if (!m->ops->advance || m->ops->advance(m->r, kind, loc, i - from) != TD_OK)
 		return false;
-	return m->ops->advance(m->r, kind, loc, i - c->row) == TD_OK;
+	cursor_store(li, cur, i, loc);
+	return true;
 }
 
 uint32_t
@@ -248,7 +292,7 @@ rows_trace_host_sid(struct model *m, uint64_t i)
 	int64_t e;
 
 	if (file != NO_ID && u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
-		return intern_find(&m->str, m->files[fi].host);
+		return m->files[fi].host_sid;
 	e = rows_trace_execution(m, i);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m))
 		return m->hosts[exec_row(m, (uint64_t)e)->host];

@@ -63,7 +63,8 @@ on_file(void *ctx, const struct reader_file *f)
 	e = &m->files[*idx];
 	e->id = f->id;
 	e->path = intern_str(&m->str, intern_add(&m->str, f->path ? f->path : ""));
-	e->host = intern_str(&m->str, intern_add(&m->str, f->host ? f->host : ""));
+	e->host_sid = intern_add(&m->str, f->host ? f->host : "");
+	e->host = intern_str(&m->str, e->host_sid);
 	e->role = intern_str(&m->str, intern_add(&m->str, f->role ? f->role : ""));
 	e->size = f->size;
 	m->have_seg_memo = false;   /* the file's host may have changed */

@@ -41,6 +41,7 @@ struct fake {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t decodes;
+	uint64_t steps;             /* records advance() stepped over */
 	unsigned index_returned;
 	uint64_t synth_n, synth_every;
 };
@@ -346,6 +347,17 @@ fake_decodes(struct fake *f)
 	return n;
 }
 
+uint64_t
+fake_steps(struct fake *f)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&f->mu);
+	n = f->steps;
+	pthread_mutex_unlock(&f->mu);
+	return n;
+}
+
 struct td_summary
 fake_full_health(int64_t elements, int64_t neg_inf, int64_t pos_inf, int64_t nan)
 {
@@ -627,7 +639,9 @@ fake_advance(struct reader *rd, enum reader_kind kind, struct td_locator *loc, u
 
 	if (n == 0)
 		return TD_OK;
-
+	pthread_mutex_lock(&f->mu);
+	f->steps += n;
+	pthread_mutex_unlock(&f->mu);
 	if (kind == READER_TRACE && loc->file == FAKE_SYN_FILE) {
 		if (loc->offset / FAKE_SYN_STEP + n >= f->synth_n)
 			return TD_ERR_RANGE;

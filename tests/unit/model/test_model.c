@@ -123,6 +123,43 @@ test_model_sparse_locators_find_rows_0_to_100_across_files(void **state)
 	fake_free(f);
 }
 
+/* Reading rows in order (a listing, a page of the table) advances one
+ * record per row from the last row read, not up to CKPT_EVERY - 1 from the
+ * row's checkpoint; a second reader elsewhere keeps its own cursor. */
+static void
+test_model_sequential_reads_step_one_record_per_row(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary s;
+	struct model_trace row;
+	struct model *m;
+	uint64_t steps;
+	int i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i < 1000; i++) {
+		s = fake_full_health(i, 0, 0, 0);
+		fake_trace(f, (i / 300) % 2 ? 2 : 1, "g", "a", 0, i, &s);
+	}
+	m = open_fake(f, false, 1);     /* every get decodes and locates */
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(model_trace_get(m, (uint64_t)i, &row), TD_OK);
+		assert_int_equal(row.summary.elements, i);
+	}
+	assert_true(fake_steps(f) < 1000);
+	steps = fake_steps(f);
+	for (i = 0; i < 40; i++) {      /* two panes, interleaved pages */
+		assert_int_equal(model_trace_get(m, (uint64_t)(500 + i), &row), TD_OK);
+		assert_int_equal(row.summary.elements, 500 + i);
+		assert_int_equal(model_trace_get(m, (uint64_t)(101 + i), &row), TD_OK);
+		assert_int_equal(row.summary.elements, 101 + i);
+	}
+	assert_true(fake_steps(f) - steps <= 2 * 40 + 2 * 15);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_cache_evicts_with_tiny_cache(void **state)
 {
@@ -726,6 +763,7 @@ main(void)
 		cmocka_unit_test(test_model_rows_visible_before_pass_ends),
 		cmocka_unit_test(test_model_close_does_not_wait_for_a_long_pass),
 		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
+		cmocka_unit_test(test_model_sequential_reads_step_one_record_per_row),
 		cmocka_unit_test(test_model_cache_evicts_with_tiny_cache),
 		cmocka_unit_test(test_model_undecodable_row_is_corrupt_but_ok),
 		cmocka_unit_test(test_model_inputs_link_latest_earlier_row),
