@@ -216,8 +216,9 @@ model_open(const char *path, const struct model_options *opt, struct model **out
 	return model_open_with(ops, path, opt, out, err, errlen);
 }
 
-/* Waits up to CLOSE_WAIT_MS for a running pass; a reader cannot be
- * interrupted inside its index pass, and quitting must not wait for ten
+/* Waits up to CLOSE_WAIT_MS for a running pass: readers poll the sink's
+ * should_stop() between records and give the pass up.  A reader that does
+ * not (or is stuck in one long read) must not make quitting wait for ten
  * million records, so past that the thread is detached and frees the
  * model itself when its pass ends (the sink drops records meanwhile). */
 #define CLOSE_WAIT_MS 100

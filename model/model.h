@@ -58,10 +58,11 @@ struct reader_ops;
 enum td_status model_open_with(const struct reader_ops *ops, const char *path,
 			       const struct model_options *opt, struct model **out,
 			       char *err, size_t errlen);
-/* Stops the index thread and frees everything.  NULL is fine.  A reader
- * cannot be interrupted inside its index pass: if one is still running
- * after a short wait (100 ms), the thread finishes it in the background,
- * dropping records, and frees the model then.  m is invalid on return. */
+/* Stops the index thread and frees everything.  NULL is fine.  Readers
+ * poll the sink's should_stop() and give a running pass up; if one is still
+ * running after a short wait (100 ms), the thread finishes it in the
+ * background, dropping records, and frees the model then.  m is invalid on
+ * return. */
 void model_close(struct model *m);
 /* Blocks until the current index pass is finished. */
 void model_wait(struct model *m);

@@ -491,6 +491,13 @@ on_overflow(void *ctx, const char *op_name, int64_t execution, const char *detai
 	model_bump(m);
 }
 
+/* model_close() is waiting: the reader gives its pass up. */
+static bool
+should_stop(void *ctx)
+{
+	return stopping(ctx);
+}
+
 void
 model_sink_init(struct model *m, struct reader_sink *sink)
 {
@@ -508,4 +515,5 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_problem = on_problem;
 	sink->on_progress = on_progress;
 	sink->on_overflow = on_overflow;
+	sink->should_stop = should_stop;
 }

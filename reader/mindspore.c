@@ -539,6 +539,9 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 	}
 	emit_graphs(r, sink);
 	for (i = r->nemitted; i < r->nruns; i++) {
+		/* reader.h should_stop: the consumer gives the pass up */
+		if (sink->should_stop && sink->should_stop(sink->ctx))
+			return TD_OK;
 		emit_run(r, sink, &r->runs[i], (int64_t)i);
 		r->nemitted = i + 1;
 		if (sink->on_progress)

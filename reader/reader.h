@@ -186,6 +186,13 @@ struct reader_sink {
 	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Overflow alert (MindSpore Opdebug): the op that overflowed. */
 	void (*on_overflow)(void *ctx, const char *op_name, int64_t execution, const char *detail);
+	/* Optional (may be NULL): true when the consumer gives the pass up
+	 * (it is closing).  Readers poll it between records in their main
+	 * loops (every few thousand records, or per file / run for formats of
+	 * one record per file) and then return TD_OK at once, leaving the
+	 * pass unfinished.  After it said true the consumer only calls
+	 * close(): a reader need not be able to resume such a pass. */
+	bool (*should_stop)(void *ctx);
 };
 
 /* What decode() returns for one record; owned by the caller, released with

@@ -210,6 +210,9 @@ send_new_dumps(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
 		struct tfdbg1_scan_dump *sd = &s->dumps[i];
 		struct tfdbg1_live_dev *d;
 
+		/* reader.h should_stop: the consumer gives the pass up */
+		if ((i & 1023) == 1023 && p->sink->should_stop && p->sink->should_stop(p->sink->ctx))
+			break;
 		if (before && live_has(l, sd->path))
 			continue;
 		d = live_dev(p, &s->devs[sd->dev]);
@@ -413,7 +416,9 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; i < n; i++)
 		p.total += scans[i].bytes;
 	for (i = 0; i < n; i++) {
-		index_run(&p, &scans[i]);
+		/* reader.h should_stop: skip the rest once the consumer gave up */
+		if (!(sink->should_stop && sink->should_stop(sink->ctx)))
+			index_run(&p, &scans[i]);
 		tfdbg1_scan_done(&scans[i]);
 	}
 	free(scans);

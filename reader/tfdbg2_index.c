@@ -266,10 +266,15 @@ scan_file(struct pass *ps, struct tf2_set *s, enum tf2_role role, record_fn fn)
 {
 	struct tf2_file *f = &s->files[role];
 
+	uint64_t n = 0;
+
 	if (!f->src)
 		return;
 	while (one_record(ps, s, f, fn))
-		;
+		/* reader.h should_stop: the consumer gives the pass up */
+		if ((++n & 4095) == 0 && ps->sink->should_stop &&
+		    ps->sink->should_stop(ps->sink->ctx))
+			break;
 	tfrecord_cursor_done(&f->cur);     /* drop the window; the offset stays */
 }
 
@@ -721,9 +726,10 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	}
 	for (i = 0; i < r->nsets; i++)
 		scan_file(&ps, r->sets[i], TF2_GRAPHS, on_graph_record);
-	for (i = 0; i < r->nsets; i++)
+	/* reader.h should_stop: skip the rest once the consumer gave up */
+	for (i = 0; i < r->nsets && !(sink->should_stop && sink->should_stop(sink->ctx)); i++)
 		scan_file(&ps, r->sets[i], TF2_TRACES, on_trace_record);
-	for (i = 0; i < r->nsets; i++)
+	for (i = 0; i < r->nsets && !(sink->should_stop && sink->should_stop(sink->ctx)); i++)
 		scan_file(&ps, r->sets[i], TF2_EXECUTION, on_execution_record);
 	/* the metadata file holds one record, read at open; mark it done */
 	for (i = 0; i < r->nsets; i++) {

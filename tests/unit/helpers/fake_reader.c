@@ -420,6 +420,10 @@ send_synth(const struct fake_rec *r, const struct reader_sink *sink)
 	for (i = 0; i < r->n; i++) {
 		bool bad = r->every && i % r->every == r->every - 1;
 
+		/* polled as a real reader does, every few thousand records */
+		if ((i & 4095) == 4095 && sink->should_stop && sink->should_stop(sink->ctx))
+			return;
+
 		t.loc.offset = i * FAKE_SYN_STEP;
 		t.summary = fake_curt_health(bad);
 		sink->on_trace(sink->ctx, &t);
@@ -550,6 +554,17 @@ fake_rewind(struct fake *f)
 	pthread_mutex_lock(&f->mu);
 	f->cursor = 0;
 	pthread_mutex_unlock(&f->mu);
+}
+
+unsigned
+fake_index_returned(struct fake *f)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&f->mu);
+	n = f->index_returned;
+	pthread_mutex_unlock(&f->mu);
+	return n;
 }
 
 void

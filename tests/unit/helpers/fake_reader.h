@@ -51,7 +51,8 @@ void fake_frame(struct fake *f, const char *id, const char *host, const char *fi
 void fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);
 void fake_overflow(struct fake *f, const char *op_name, int64_t execution, const char *detail);
 /* n synthetic trace rows of one op (file 9, op "syn" in graph "g"), every
- * nonfinite_every-th one non-finite (0 none).  Not stored. */
+ * nonfinite_every-th one non-finite (0 none).  Not stored.  The sink's
+ * should_stop() is polled every 4096 of them. */
 void fake_synth(struct fake *f, uint64_t n, uint64_t nonfinite_every);
 
 /* Makes decode() of the record at (file, offset) fail. */
@@ -65,6 +66,8 @@ uint64_t fake_decodes(struct fake *f);
 uint64_t fake_steps(struct fake *f);
 /* The next index() sends the whole script again (a reader repeating itself). */
 void fake_rewind(struct fake *f);
+/* index() calls that have returned so far. */
+unsigned fake_index_returned(struct fake *f);
 /* Blocks until n index() calls have returned. */
 void fake_wait_index_returned(struct fake *f, unsigned n);
 

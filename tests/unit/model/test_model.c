@@ -88,6 +88,27 @@ test_model_close_does_not_wait_for_a_long_pass(void **state)
 	fake_free(f);
 }
 
+/* model_close() asks the reader to give its pass up (should_stop): the
+ * pass returns and the thread is joined, instead of parsing on. */
+static void
+test_model_close_stops_the_reader_pass(void **state)
+{
+	struct fake *f = fake_new();
+	struct model *m;
+	double t0;
+
+	(void)state;
+	fake_synth(f, 20000000, 0);     /* seconds of indexing */
+	m = open_fake(f, true, 0);
+	while (model_trace_count(m) < 10000)
+		usleep(1000);
+	t0 = td_now();
+	model_close(m);
+	assert_true(td_now() - t0 < 1.0);
+	assert_int_equal(fake_index_returned(f), 1);    /* joined, not orphaned */
+	fake_free(f);
+}
+
 static void
 test_model_sparse_locators_find_rows_0_to_100_across_files(void **state)
 {
@@ -762,6 +783,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_rows_visible_before_pass_ends),
 		cmocka_unit_test(test_model_close_does_not_wait_for_a_long_pass),
+		cmocka_unit_test(test_model_close_stops_the_reader_pass),
 		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
 		cmocka_unit_test(test_model_sequential_reads_step_one_record_per_row),
 		cmocka_unit_test(test_model_cache_evicts_with_tiny_cache),
