@@ -108,3 +108,31 @@ fmt_function_name(const char *name, char *buf, size_t size)
 	snprintf(buf, size, "%s", name);
 	return buf;
 }
+
+size_t
+fmt_scope_len(const char *name)
+{
+	const char *slash = name ? strrchr(name, '/') : NULL;
+
+	return slash ? (size_t)(slash - name) + 1 : 0;
+}
+
+const char *
+fmt_scope_relative(const char *name, const char *base, char *buf, size_t size)
+{
+	size_t scope = fmt_scope_len(base), shared = 0;
+
+	if (!name)
+		name = "";
+	/* the longest run of whole components both start with, within base's scope */
+	for (size_t i = 0; i < scope && name[i] == base[i]; i++)
+		if (base[i] == '/')
+			shared = i + 1;
+	if (shared == 0)
+		snprintf(buf, size, "%s", name);
+	else if (shared == scope && !strchr(name + shared, '/'))
+		snprintf(buf, size, "%s", name + shared);
+	else
+		snprintf(buf, size, ".../%s", name + shared);
+	return buf;
+}

@@ -30,6 +30,17 @@ const char *fmt_summary(const struct td_summary *s, char *buf, size_t size);
  * -> "loss (bwd)"; other names are copied. */
 const char *fmt_function_name(const char *name, char *buf, size_t size);
 
+/* Op names are scoped paths ("Default/network-WithLossCell/_backbone-LeNet5/
+ * fc3-Dense/MatMul-op10" in MindSpore).  fmt_scope_len() is the length of
+ * name's scope with its final '/', 0 when it has none.
+ * fmt_scope_relative() writes name relative to base's scope: the leading
+ * scope components the two share become ".../" ("Default/a/b/Relu-op1"
+ * relative to "Default/a/c/MatMul-op2" -> ".../b/Relu-op1"), a name in
+ * base's own scope loses it entirely ("Default/a/c/Add-op3" -> "Add-op3"),
+ * and a name sharing no component is copied.  Returns buf. */
+size_t fmt_scope_len(const char *name);
+const char *fmt_scope_relative(const char *name, const char *base, char *buf, size_t size);
+
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */
 const char *fmt_double(double v, char *buf, size_t size);

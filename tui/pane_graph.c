@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+
 struct graph {
 	struct model_link *in, *out;
 	size_t nin, nout;
@@ -22,7 +24,25 @@ struct graph {
 	int64_t trace;              /* trace row shown, -1 none */
 	uint32_t slot;
 	int pad;                    /* blank rows above, to centre the op */
+	bool full_names;            /* z: deep scoped names in full (else relative) */
 };
+
+/* Names are shown relative to the op's scope when that scope is deep
+ * (MindSpore's "Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/"):
+ * three components or more; shallow names ("cross_entropy/mul") stay whole. */
+#define DEEP_SCOPE 3
+
+static bool
+relative_names(const struct graph *g)
+{
+	size_t depth = 0, len = fmt_scope_len(g->op.name);
+
+	if (g->full_names)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		depth += g->op.name[i] == '/';
+	return depth >= DEEP_SCOPE;
+}
 
 static struct graph *
 get(struct pane *p)
@@ -131,8 +151,11 @@ draw_link(struct pane *p, const struct model_link *l, bool input, size_t k, int 
 	x += pane_print(p, y, x, STYLE_DIM, input ? "\xe2\x86\x91 " : "\xe2\x86\x93 ", 2);
 	pane_print(p, y, x, STYLE_DIM, label, 10);
 	x += 11;
-	char name[1024];
-	snprintf(name, sizeof name, input ? "%s:%u" : "%s", l->op_name ? l->op_name : "?", l->slot);
+	char name[1024], rel[1024];
+	const char *shown = l->op_name ? l->op_name : "?";
+	if (relative_names(get(p)))
+		shown = fmt_scope_relative(shown, get(p)->op.name, rel, sizeof rel);
+	snprintf(name, sizeof name, input ? "%s:%u" : "%s", shown, l->slot);
 	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name, w / 2 - x);
 	if (!input)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, " (input %u)", l->slot);
@@ -159,8 +182,10 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 	if (row < (uint64_t)g->pad)
 		return;
 	int x = 1 + pane_print(p, y, 1, STYLE_HEADER, "\xe2\x97\x8f ", 2);
+	/* relative names: the op's scope is in the title, the row shows the rest */
 	char name[1024];
-	snprintf(name, sizeof name, g->trace >= 0 ? "%s:%u" : "%s", g->op.name, g->slot);
+	const char *shown = relative_names(g) ? g->op.name + fmt_scope_len(g->op.name) : g->op.name;
+	snprintf(name, sizeof name, g->trace >= 0 ? "%s:%u" : "%s", shown, g->slot);
 	x += pane_print_tail(p, y, x, STYLE_HEADER, name, p->r.w / 2);
 	x += 2;
 	x += pane_print(p, y, x, STYLE_DEFAULT, g->op.type, 24) + 2;
@@ -179,6 +204,12 @@ graph_request(struct pane *p, enum action act)
 
 	if (act == ACT_MOVE_UP && p->cursor <= (uint64_t)g->pad)
 		return ACT_NONE;
+	if (act == ACT_TOGGLE_SCOPES) {
+		g->full_names = !g->full_names;
+		tui_message(t, false, g->full_names ? "graph: full op names (z: relative to a deep scope)"
+				      : "graph: names relative to the op's scope when it is deep (z: full names)");
+		return ACT_NONE;
+	}
 	if (act == ACT_MOVE_FIRST) {
 		pane_goto(p, (uint64_t)g->pad, false, false);
 		return ACT_NONE;

@@ -142,8 +142,11 @@ source_empty(struct pane *p)
 		return "indexing...";
 	if (t->src_error[0])
 		return t->src_error;
+	if (model_source_count(t->m) == 0 && model_frame_count(t->m) == 0 && !t->src_path[0])
+		return tui_no_stacks_why(t);
 	if (model_source_count(t->m) == 0 && !t->src_path[0])
-		return "no source in this dump";
+		return "the dump holds no source files: select a stack frame and press L "
+		       "to read its file from disk";
 	return "select a stack frame to see its source line";
 }
 

@@ -89,13 +89,27 @@ stack_title(struct pane *p, char *buf, size_t size)
 		snprintf(buf, size, "%s", p->tui->stack_origin);
 }
 
+const char *
+tui_no_stacks_why(struct tui *t)
+{
+	struct model_info info;
+
+	model_info(t->m, &info);
+	if (info.format && !strcmp(info.format, "tfdbg1"))
+		return "this dump holds no source or stack information: tfdbg v1 records "
+		       "tensors and graphs, not Python stacks (tfdbg v2 and MindSpore do)";
+	if (model_source_count(t->m) == 0)
+		return "this dump holds no source files or stack frames";
+	return "this dump holds no stack frames";
+}
+
 static const char *
 stack_empty(struct pane *p)
 {
 	if (!p->tui->progress.done)
 		return "indexing...";
 	if (model_frame_count(p->tui->m) == 0)
-		return "no stack frames in this dump";
+		return tui_no_stacks_why(p->tui);
 	if (p->tui->stack_origin[0])
 		return "no stack recorded for this row";
 	return "select a row to see where it was created";

@@ -20,6 +20,9 @@
 struct timeline {
 	uint64_t sel;               /* selected view index */
 	int per;                    /* cells per line at the last layout */
+	/* the filter the last Enter set (compared, never freed here) */
+	const struct model_filter *filter;
+	int64_t filter_row;
 };
 
 static struct timeline *
@@ -139,6 +142,40 @@ pane_timeline_click(struct pane *p, uint64_t line, int x)
 		move_to_view(p, view);
 }
 
+/* The fetches of a run (tfdbg1 Session.run) for the message after Enter,
+ * from the "fetches: " line of its details: the quoted names of the
+ * Python repr ("[<tf.Operation 'GradientDescent' type=NoOp>, ...]" ->
+ * "GradientDescent, ..."), else the line itself; "" when there is none. */
+static void
+fetches_of(struct tui *t, uint64_t row, char *buf, size_t size)
+{
+	struct model_detail d;
+	const char *s, *q, *end;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	memset(&d, 0, sizeof d);
+	if (model_execution_detail(t->m, row, &d) == TD_OK && d.text &&
+	    (s = strstr(d.text, "fetches: ")) && (s == d.text || s[-1] == '\n')) {
+		s += strlen("fetches: ");
+		end = s + strcspn(s, "\n");
+		for (q = s; q < end && (q = memchr(q, '\'', (size_t)(end - q))); q++) {
+			const char *close = memchr(q + 1, '\'', (size_t)(end - q - 1));
+			if (!close || len + 4 >= size)
+				break;
+			len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? ", " : "",
+						(int)(close - q - 1), q + 1);
+			q = close;
+		}
+		if (!len)
+			snprintf(buf, size, "%.*s", (int)(end - s), s);
+	}
+	model_detail_done(&d);
+}
+
+/* Enter on a function call or a run: the trace table shows its graph's
+ * traces (the message names the run's fetches); Enter again on the same
+ * cell, or on an eager op: its details in the tensor overlay. */
 static void
 enter(struct pane *p)
 {
@@ -149,15 +186,23 @@ enter(struct pane *p)
 
 	if (row < 0 || model_execution_get(t->m, (uint64_t)row, &ex) != TD_OK)
 		return;
-	if ((ex.flags & ROW_FUNCTION) && ex.graph >= 0) {
+	bool again = t->filter && t->filter == tl->filter && tl->filter_row == row;
+	if ((ex.flags & ROW_FUNCTION) && ex.graph >= 0 && !again) {
 		struct model_filter_spec spec = { .graph = ex.graph, .execution = -1 };
 		struct model_filter *f;
-		char err[256];
+		char err[256], fetches[400];
 		if (model_filter_new(t->m, &spec, &f, err, sizeof err) == TD_OK) {
 			tui_history_push(t);
 			tui_set_filter(t, f);
+			tl->filter = f;
+			tl->filter_row = row;
 			tui_focus(t, PANE_TRACES);
 			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
+			fetches_of(t, (uint64_t)row, fetches, sizeof fetches);
+			tui_message(t, false, "%s (%llu traces, %llu executions)%s%s; Enter: details",
+				    ex.op_type, (unsigned long long)tui_view_count(t, TABLE_TRACES),
+				    (unsigned long long)tui_view_count(t, TABLE_EXECUTIONS),
+				    fetches[0] ? " fetches " : "", fetches);
 			return;
 		}
 		tui_message(t, true, "%s", err);

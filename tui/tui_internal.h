@@ -182,6 +182,10 @@ void pane_timeline_goto(struct pane *p, uint64_t view);
 /* A mouse click on line, column x of the timeline. */
 void pane_timeline_click(struct pane *p, uint64_t line, int x);
 
+/* Why the source and stack panes are empty when the dump holds no frames
+ * (pane_stack.c); a static string. */
+const char *tui_no_stacks_why(struct tui *t);
+
 /* The six panes. */
 extern const struct pane_ops pane_alerts_ops, pane_timeline_ops, pane_traces_ops,
 	pane_graph_ops, pane_source_ops, pane_stack_ops;

@@ -17,8 +17,8 @@ tui_wait "alerts" >/dev/null
 tui_screen >/dev/null
 expect_file_has opens_with_runs_on_the_timeline "$TUI_SCREEN" "Session.run"
 expect_file_has status_names_format "$TUI_SCREEN" "tfdbg1"
-expect_file_has source_pane_says_none "$TUI_SCREEN" "no source in this dump"
-expect_file_has stack_pane_says_none "$TUI_SCREEN" "no stack frames in this dump"
+expect_file_has source_pane_says_none "$TUI_SCREEN" "holds no source or stack information"
+expect_file_has stack_pane_says_none "$TUI_SCREEN" "holds no source or stack information"
 expect_file_has alerts_group_log "$TUI_SCREEN" "InfNan Log"
 
 # The first alert (op type Log) leads to cross_entropy/Log:0 in run 2.

@@ -105,6 +105,48 @@ test_doubles_print_nonfinite_words(void **state)
 	assert_string_equal(fmt_double(0.1234567, buf, sizeof buf), "0.123457");
 }
 
+#define LENET "Default/network-WithLossCell/_backbone-LeNet5/"
+
+static void
+test_scope_shared_components_become_dots(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(fmt_scope_relative(LENET "flatten-Flatten/Reshape-op9",
+					       LENET "fc3-Dense/MatMul-op10", buf, sizeof buf),
+			    ".../flatten-Flatten/Reshape-op9");
+}
+
+static void
+test_scope_sibling_loses_its_scope(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(fmt_scope_relative(LENET "fc3-Dense/BiasAdd-op11",
+					       LENET "fc3-Dense/MatMul-op10", buf, sizeof buf),
+			    "BiasAdd-op11");
+}
+
+static void
+test_scope_unrelated_or_unscoped_names_are_copied(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(fmt_scope_relative("fc1.weight", LENET "fc3-Dense/MatMul-op10", buf, sizeof buf),
+			    "fc1.weight");
+	assert_string_equal(fmt_scope_relative("Gradients/Default/x", "Default/y", buf, sizeof buf),
+			    "Gradients/Default/x");
+	/* a shared prefix that is not a whole component ("Default" vs "Default2") */
+	assert_string_equal(fmt_scope_relative("Default2/a/b", "Default/a/c", buf, sizeof buf),
+			    "Default2/a/b");
+	assert_string_equal(fmt_scope_relative("Log", "Mul", buf, sizeof buf), "Log");
+	assert_int_equal(fmt_scope_len(LENET "fc3-Dense/MatMul-op10"), strlen(LENET "fc3-Dense/"));
+	assert_int_equal(fmt_scope_len("probs"), 0);
+}
+
 int
 main(void)
 {
@@ -115,6 +157,9 @@ main(void)
 		cmocka_unit_test(test_shape_with_dtype_and_dims),
 		cmocka_unit_test(test_function_names_shortened_like_debugger_v2),
 		cmocka_unit_test(test_doubles_print_nonfinite_words),
+		cmocka_unit_test(test_scope_shared_components_become_dots),
+		cmocka_unit_test(test_scope_sibling_loses_its_scope),
+		cmocka_unit_test(test_scope_unrelated_or_unscoped_names_are_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
