@@ -23,7 +23,7 @@
 #   tui_start "$FIXTURES/tfdbg2/mnist_nan"         # 80x24 unless TUI_COLS/ROWS
 #   tui_wait "Alerts" || fail "no Alerts pane"     # polls capture-pane
 #   tui_keys '?'                                   # tmux send-keys syntax
-#   tui_wait "move-down" && ok help_overlay
+#   tui_expect help_overlay "move-down"           # ok/FAIL, waits for it
 #   tui_keys q
 #   tui_expect_exit 0 quit_exits_0                 # "ok"/"FAIL" by exit code
 #
@@ -304,6 +304,18 @@ tui_capture()
 tui_wait()
 {
 	_tui_poll present "$1" "${2:-$E2E_TIMEOUT}"
+}
+
+# tui_expect NAME TEXT [SECONDS]: ok NAME once TEXT is on screen, FAIL (with
+# the screen) if it never comes.  Prefer it to expect_file_has on a capture:
+# the background index may still be filling the panes.
+tui_expect()
+{
+	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then
+		ok "$1"
+	else
+		fail "$1" "'$2' never appeared on screen"
+	fi
 }
 
 # tui_wait_gone TEXT [SECONDS]: waits until TEXT is no longer on screen.
