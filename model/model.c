@@ -105,6 +105,7 @@ model_free(struct model *m)
 		free(m->graveyard[i]);
 	free(m->graveyard);
 	free(m->problems);
+	free(m->torn);
 	u64map_done(&m->problem_seen);
 	free(m->files);
 	u64map_done(&m->file_by_id);
@@ -421,9 +422,10 @@ model_info(struct model *m, struct model_info *info)
 	info->stack_frames = m->nframes;
 	for (k = 0; k < PROBLEM_COUNT && k < TD_ARRAY_SIZE(info->problems_by_kind); k++)
 		info->problems_by_kind[k] = m->problems_by_kind[k];
-	info->torn_files = m->problems_by_kind[PROBLEM_TORN_TAIL];
+	info->torn_files = m->ntorn;
 	info->missing_files = m->problems_by_kind[PROBLEM_MISSING_FILE];
-	info->corrupt_records = m->problem_total - info->torn_files - info->missing_files;
+	info->corrupt_records = m->problem_total - m->problems_by_kind[PROBLEM_TORN_TAIL] -
+				info->missing_files;
 	info_meta(m, info);
 	pthread_mutex_unlock(&m->lock);
 }

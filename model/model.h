@@ -96,7 +96,8 @@ struct model_info {
 	uint64_t executions, traces, ops, graphs, devices, source_files, stack_frames;
 	uint64_t alerts;
 	uint64_t corrupt_records;       /* problems other than a torn tail / missing file */
-	uint64_t torn_files;
+	uint64_t torn_files;            /* files whose tail is torn now (a tail the
+					 * writer completed since is not counted) */
 	uint64_t missing_files;
 	uint64_t problems_by_kind[16];  /* indexed by enum reader_problem_kind */
 	const struct model_meta *meta;  /* every on_meta key, for extras (runs, ranks...) */

@@ -351,6 +351,11 @@ struct model {
 	uint64_t problems_by_kind[16];
 	uint64_t problem_total;
 	struct u64map problem_seen; /* (kind, file, offset) already counted */
+	struct torn_tail {          /* tails torn now, one per file */
+		uint64_t key;       /* file id, or 1 << 63 | path string id */
+		uint64_t offset;
+	} *torn;
+	size_t ntorn, captorn;
 
 	/* alerts */
 	struct alert_group *tgroups, *egroups, *ogroups;

@@ -412,6 +412,54 @@ on_trace(void *ctx, const struct reader_trace *t)
 	model_bump(m);
 }
 
+/* The file a torn tail belongs to: its id, else its path (under lock). */
+static uint64_t
+torn_key(struct model *m, const struct reader_problem *p)
+{
+	if (p->file >= 0)
+		return (uint64_t)p->file;
+	return 1ull << 63 | intern_add(&m->str, p->path ? p->path : "");
+}
+
+/* Torn tails are state, not history: a file's tail is torn until a later
+ * pass reads past it (on_resolved).  Under m->lock. */
+static void
+torn_set(struct model *m, const struct reader_problem *p)
+{
+	uint64_t key = torn_key(m, p);
+	size_t i;
+
+	for (i = 0; i < m->ntorn && m->torn[i].key != key; i++)
+		;
+	if (i == m->ntorn) {
+		TD_GROW(m->torn, m->captorn, m->ntorn + 1);
+		m->ntorn++;
+	}
+	m->torn[i].key = key;
+	m->torn[i].offset = p->offset;
+}
+
+static void
+on_resolved(void *ctx, const struct reader_problem *p)
+{
+	struct model *m = ctx;
+	uint64_t key;
+	size_t i;
+
+	if (p->kind != PROBLEM_TORN_TAIL)
+		return;
+	pthread_mutex_lock(&m->lock);
+	key = torn_key(m, p);
+	for (i = 0; i < m->ntorn; i++) {
+		if (m->torn[i].key == key && m->torn[i].offset <= p->offset) {
+			m->torn[i] = m->torn[--m->ntorn];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	model_bump(m);
+}
+
 static void
 on_problem(void *ctx, const struct reader_problem *p)
 {
@@ -419,6 +467,11 @@ on_problem(void *ctx, const struct reader_problem *p)
 	uint64_t fi, key, *seen;
 
 	m->tloc.force = m->eloc.force = true;
+	if (p->kind == PROBLEM_TORN_TAIL) {
+		pthread_mutex_lock(&m->lock);
+		torn_set(m, p);
+		pthread_mutex_unlock(&m->lock);
+	}
 	/* a reader may report the same spot again on a later pass (a torn
 	 * tail still being written): count it once */
 	key = ((uint64_t)p->kind * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(p->file + 1) << 40) ^
@@ -516,4 +569,5 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_progress = on_progress;
 	sink->on_overflow = on_overflow;
 	sink->should_stop = should_stop;
+	sink->on_resolved = on_resolved;
 }

@@ -186,6 +186,12 @@ struct reader_sink {
 	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Overflow alert (MindSpore Opdebug): the op that overflowed. */
 	void (*on_overflow)(void *ctx, const char *op_name, int64_t execution, const char *detail);
+	/* Optional (may be NULL): a problem reported earlier no longer holds.
+	 * Today only for PROBLEM_TORN_TAIL: a later pass read past a tail
+	 * reported torn (the writer completed it); kind, file, path and
+	 * offset are those of the report.  A reader that never re-reads a
+	 * torn file never sends it: that tail stays torn. */
+	void (*on_resolved)(void *ctx, const struct reader_problem *p);
 	/* Optional (may be NULL): true when the consumer gives the pass up
 	 * (it is closing).  Readers poll it between records in their main
 	 * loops (every few thousand records, or per file / run for formats of

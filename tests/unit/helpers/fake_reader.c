@@ -10,7 +10,7 @@
 
 enum fake_kind {
 	FK_META, FK_FILE, FK_GRAPH, FK_OP, FK_TRACE, FK_EXEC, FK_SOURCE, FK_FRAME,
-	FK_PROBLEM, FK_OVERFLOW, FK_SYNTH,
+	FK_PROBLEM, FK_OVERFLOW, FK_SYNTH, FK_RESOLVED,
 };
 
 #define FAKE_SYN_FILE 9u
@@ -279,6 +279,16 @@ fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const 
 }
 
 void
+fake_resolved(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path)
+{
+	struct fake_rec *r = add(f, FK_RESOLVED);
+
+	r->problem = kind;
+	r->id = file;
+	r->s[0] = dup0(path);
+}
+
+void
 fake_overflow(struct fake *f, const char *op_name, int64_t execution, const char *detail)
 {
 	struct fake_rec *r = add(f, FK_OVERFLOW);
@@ -510,6 +520,14 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 					   .record = -1, .what = "record", .detail = "test"};
 
 		sink->on_problem(sink->ctx, &p);
+		break;
+	}
+	case FK_RESOLVED: {
+		struct reader_problem p = {.kind = r->problem, .file = r->id, .path = r->s[0],
+					   .record = -1, .what = "record", .detail = "test"};
+
+		if (sink->on_resolved)
+			sink->on_resolved(sink->ctx, &p);
 		break;
 	}
 	case FK_OVERFLOW:

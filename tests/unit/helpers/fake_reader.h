@@ -49,6 +49,8 @@ void fake_source(struct fake *f, uint32_t id, const char *host, const char *path
 void fake_frame(struct fake *f, const char *id, const char *host, const char *file, uint32_t line,
 		const char *func, int64_t source_id);
 void fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);
+/* The problem reported as fake_problem(f, kind, file, path) no longer holds. */
+void fake_resolved(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);
 void fake_overflow(struct fake *f, const char *op_name, int64_t execution, const char *detail);
 /* n synthetic trace rows of one op (file 9, op "syn" in graph "g"), every
  * nonfinite_every-th one non-finite (0 none).  Not stored.  The sink's

@@ -509,6 +509,40 @@ test_model_torn_tail_alone_is_not_a_problem(void **state)
 	fake_free(f);
 }
 
+/* Follow mode: a torn tail the writer completed is no longer counted in
+ * torn_files (the status bar's "torn N"); one still torn stays. */
+static void
+test_model_torn_tail_completed_later_clears_torn_files(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_info in;
+	struct model *m;
+
+	(void)state;
+	fake_file(f, 2, "f2", "h");
+	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");
+	fake_problem(f, PROBLEM_TORN_TAIL, -1, "run/x.npy");
+	m = open_fake(f, false, 0);
+	model_info(m, &in);
+	assert_int_equal(in.torn_files, 2);
+	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");    /* still torn on the next pass */
+	model_refresh(m);
+	model_info(m, &in);
+	assert_int_equal(in.torn_files, 2);
+	fake_resolved(f, PROBLEM_TORN_TAIL, 2, "f2");   /* then read past it */
+	model_refresh(m);
+	model_info(m, &in);
+	assert_int_equal(in.torn_files, 1);
+	assert_int_equal(in.corrupt_records, 0);
+	assert_false(model_has_problems(m));
+	fake_problem(f, PROBLEM_TORN_TAIL, 2, "f2");    /* torn again further on */
+	model_refresh(m);
+	model_info(m, &in);
+	assert_int_equal(in.torn_files, 2);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_meta_lists_and_scalars(void **state)
 {
@@ -797,6 +831,7 @@ main(void)
 		cmocka_unit_test(test_model_detail_of_op_without_stack_is_empty),
 		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
+		cmocka_unit_test(test_model_torn_tail_completed_later_clears_torn_files),
 		cmocka_unit_test(test_model_meta_lists_and_scalars),
 		cmocka_unit_test(test_model_hosts_without_meta_come_from_files),
 		cmocka_unit_test(test_model_frames_resolve_after_ops),

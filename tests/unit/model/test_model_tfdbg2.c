@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../../model/model.h"
 
@@ -180,6 +181,64 @@ test_tfdbg2_torn_serves_679_traces(void **state)
 	model_close(m);
 }
 
+#define TF2_FILES "tfdbg_events.1586979375.tfdbg-host-a."
+
+/* Copies FIX/from/TF2_FILES<suffix> to dir (a temporary copy, writable). */
+static void
+copy_file(const char *from, const char *dir, const char *suffix)
+{
+	char src[512], dst[512], buf[65536];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(src, sizeof src, FIX "/%s/" TF2_FILES "%s", from, suffix);
+	snprintf(dst, sizeof dst, "%s/" TF2_FILES "%s", dir, suffix);
+	in = fopen(src, "rb");
+	out = fopen(dst, "wb");
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* Follow mode: the writer completes the torn last trace (torn/ is mnist_nan
+ * with its traces file cut 100 bytes short): the next pass serves row 680
+ * and torn_files drops back to 0. */
+static void
+test_tfdbg2_torn_tail_completed_later_is_no_longer_torn(void **state)
+{
+	static const char *const sfx[] = {"execution", "graph_execution_traces", "graphs",
+					  "metadata", "source_files", "stack_frames"};
+	char dir[] = "/tmp/tdbg-test-torn-XXXXXX", path[512];
+	struct model_info info;
+	struct model *m;
+	size_t k;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++)
+		copy_file("torn", dir, sfx[k]);
+	m = open_dump(dir, true);
+	model_info(m, &info);
+	assert_int_equal(info.traces, 679);
+	assert_int_equal(info.torn_files, 1);
+	copy_file("mnist_nan", dir, "graph_execution_traces");
+	model_refresh(m);
+	model_wait(m);
+	model_info(m, &info);
+	assert_int_equal(info.traces, 680);
+	assert_int_equal(info.torn_files, 0);
+	assert_int_equal(info.corrupt_records, 0);
+	model_close(m);
+	for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+		snprintf(path, sizeof path, "%s/" TF2_FILES "%s", dir, sfx[k]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void
 test_tfdbg2_health_modes_find_log(void **state)
 {
@@ -269,6 +328,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_mnist_log_stack_reaches_line_216),
 		cmocka_unit_test(test_tfdbg2_mnist_nonfinite_filter_starts_at_88),
 		cmocka_unit_test(test_tfdbg2_torn_serves_679_traces),
+		cmocka_unit_test(test_tfdbg2_torn_tail_completed_later_is_no_longer_torn),
 		cmocka_unit_test(test_tfdbg2_health_modes_find_log),
 		cmocka_unit_test(test_tfdbg2_shape_and_no_tensor_have_no_alerts),
 		cmocka_unit_test(test_tfdbg2_queries_during_the_index_pass),
