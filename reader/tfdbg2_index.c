@@ -217,6 +217,24 @@ torn(struct pass *ps, struct tf2_file *f, const struct tfrecord *rec, int64_t re
 		(unsigned long long)(f->cur.size - rec->offset));
 }
 
+/* reader.h on_resolved: this pass read past the tail reported torn (the
+ * writer completed it); off is where reading got to. */
+static void
+torn_resolved(struct pass *ps, struct tf2_file *f, uint64_t off)
+{
+	struct reader_problem p = {
+		.kind = PROBLEM_TORN_TAIL, .file = f->announced ? (int64_t)f->id : -1,
+		.path = f->path, .record = -1, .what = role_what[f->role], .detail = "",
+	};
+
+	if (!f->torn_reported || off < f->torn_reported)
+		return;
+	p.offset = f->torn_reported - 1;
+	f->torn_reported = 0;
+	if (ps->sink->on_resolved)
+		ps->sink->on_resolved(ps->sink->ctx, &p);
+}
+
 /* Returns false when the file cannot be read further this pass. */
 static bool
 one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
@@ -255,6 +273,7 @@ one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
 		more = false;
 		break;
 	}
+	torn_resolved(ps, f, f->cur.off);
 	ps->done += f->cur.off - before;
 	__atomic_store_n(&f->indexed_end, f->cur.off, __ATOMIC_RELEASE);
 	progress(ps, false);
