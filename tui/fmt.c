@@ -4,9 +4,12 @@
 #include "fmt.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../reader/util.h"
 
 #define ALL_COUNTS (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE)
 
@@ -134,5 +137,66 @@ fmt_scope_relative(const char *name, const char *base, char *buf, size_t size)
 		snprintf(buf, size, "%s", name + shared);
 	else
 		snprintf(buf, size, ".../%s", name + shared);
+	return buf;
+}
+
+#define FMT_SEGS_MAX 16
+
+static size_t
+join_segments(const struct fmt_seg *segs, size_t n, const bool *use, const bool *shortv,
+	      char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!use[i])
+			continue;
+		int k = snprintf(buf + len, size - len, "%s%s", len ? "  " : " ",
+				 shortv[i] ? segs[i].shorter : segs[i].text);
+		len = TD_MIN(len + (size_t)(k > 0 ? k : 0), size - 1);
+	}
+	return len;
+}
+
+/* The used segment of lowest priority (the later on a tie) that can give
+ * way: shorten (it has a shorter form not in use) or drop; -1 none. */
+static int
+weakest(const struct fmt_seg *segs, size_t n, const bool *use, const bool *shortv, bool shorten)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!use[i] || (shorten && (!segs[i].shorter || shortv[i])))
+			continue;
+		if (best < 0 || segs[i].prio <= segs[best].prio)
+			best = (int)i;
+	}
+	return best;
+}
+
+const char *
+fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, size_t size)
+{
+	bool use[FMT_SEGS_MAX], shortv[FMT_SEGS_MAX];
+	size_t left;
+
+	n = TD_MIN(n, (size_t)FMT_SEGS_MAX);
+	for (size_t i = 0; i < n; i++)
+		use[i] = segs[i].text != NULL, shortv[i] = false;
+	left = 0;
+	for (size_t i = 0; i < n; i++)
+		left += use[i];
+	while (join_segments(segs, n, use, shortv, buf, size) > (size_t)(width > 0 ? width : 0)) {
+		int k = weakest(segs, n, use, shortv, true);
+		if (k >= 0) {
+			shortv[k] = true;
+			continue;
+		}
+		if (left <= 1 || (k = weakest(segs, n, use, shortv, false)) < 0)
+			break;
+		use[k] = false;
+		left--;
+	}
 	return buf;
 }

@@ -41,6 +41,20 @@ const char *fmt_function_name(const char *name, char *buf, size_t size);
 size_t fmt_scope_len(const char *name);
 const char *fmt_scope_relative(const char *name, const char *base, char *buf, size_t size);
 
+/* A status line made of segments that give way on narrow screens: each
+ * has a priority (higher stays longer) and may have a shorter form (the
+ * dump's base name for its path).  fmt_fit_segments() joins them as " a  b
+ * c", and while the line is wider than width columns it first switches the
+ * lowest-priority segment that has one to its shorter form, then drops the
+ * lowest-priority segment (the later one on a tie), keeping at least one.
+ * The result may still be wider (the caller cuts it).  Returns buf. */
+struct fmt_seg {
+	const char *text;
+	const char *shorter;        /* NULL: none */
+	int prio;
+};
+const char *fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, size_t size);
+
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */
 const char *fmt_double(double v, char *buf, size_t size);

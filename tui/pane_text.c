@@ -163,17 +163,62 @@ tui_close_overlay(struct tui *t)
 	t->need_relayout = true;
 }
 
+/* Appends prefix then text word-wrapped to width columns, continuation
+ * lines indented by indent; a prefix already past the width puts the text
+ * on the next line.  Help text is ASCII, so bytes are columns. */
 static void
-help_keys(struct tui *t, struct strbuf *sb, const char *scope)
+add_wrapped(struct strbuf *sb, const char *prefix, int indent, const char *text, int width)
+{
+	int col = (int)strlen(prefix);
+
+	strbuf_adds(sb, prefix);
+	if (width < indent + 10)
+		width = indent + 10;            /* too narrow to wrap usefully: h/l scroll */
+	while (*text) {
+		int room = width - col, len = (int)strlen(text), cut = len;
+		if (room < 10 && col > indent) {        /* the prefix took the line */
+			strbuf_addf(sb, "\n%*s", indent, "");
+			col = indent;
+			continue;
+		}
+		if (len > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = room;
+		}
+		strbuf_addf(sb, "%.*s", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text) {
+			strbuf_addf(sb, "\n%*s", indent, "");
+			col = indent;
+		}
+	}
+	strbuf_adds(sb, "\n");
+}
+
+/* Wide screens: keys, action and help on one line (help wrapped under its
+ * column); narrow ones: keys and action, the help indented below. */
+static void
+help_keys(struct tui *t, struct strbuf *sb, const char *scope, int width)
 {
 	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
-		char keys[96];
+		char keys[96], prefix[160];
 		if (keymap_keys_for(&t->keys, scope, (enum action)a, keys, sizeof keys) == 0)
 			continue;
-		strbuf_addf(sb, "  %-22s %-16s %s\n", keys, action_table[a].name, action_table[a].help);
+		if (width >= 70) {
+			snprintf(prefix, sizeof prefix, "  %-22s %-16s ", keys, action_table[a].name);
+			add_wrapped(sb, prefix, 42, action_table[a].help, width);
+		} else {
+			strbuf_addf(sb, "  %s  %s\n", keys, action_table[a].name);
+			add_wrapped(sb, "      ", 6, action_table[a].help, width);
+		}
 	}
 }
 
+/* The help for the screen's width (rebuilt when the width changes). */
 void
 tui_build_help(struct tui *t)
 {
@@ -182,23 +227,36 @@ tui_build_help(struct tui *t)
 					      "stack", "overlay" };
 	const struct cmd_info *cmds;
 	size_t ncmds;
+	int width = COLS - 2;                   /* the overlay prints from column 1 */
 
-	strbuf_adds(&sb, "Rebind keys in $XDG_CONFIG_HOME/tdbg/keys (~/.config/tdbg/keys) with lines like\n"
-		    "  bind generic j move-down      (scope: generic or a pane name; key names as below)\n\n");
-	strbuf_adds(&sb, "# Keys (generic)\n");
-	help_keys(t, &sb, "generic");
+	t->help_width = COLS;
+	add_wrapped(&sb, "", 0, "j/k, PgDn/PgUp, g/G scroll this help; / searches it; Esc or q closes.", width);
+	add_wrapped(&sb, "", 0, "Rebind keys in $XDG_CONFIG_HOME/tdbg/keys (~/.config/tdbg/keys) with lines "
+		    "like \"bind generic j move-down\" (scope: generic or a pane name; key names as below).",
+		    width);
+	strbuf_adds(&sb, "\n# Keys (generic)\n");
+	help_keys(t, &sb, "generic", width);
 	for (size_t i = 0; i < TD_ARRAY_SIZE(scopes); i++) {
 		struct strbuf part = { 0 };
-		help_keys(t, &part, scopes[i]);
+		help_keys(t, &part, scopes[i], width);
 		if (part.len)
 			strbuf_addf(&sb, "\n# Keys in the %s pane\n%s", scopes[i], part.buf);
 		strbuf_done(&part);
 	}
 	strbuf_adds(&sb, "\n# Commands (type : then the command; Tab completes)\n");
 	cmds = cmd_table(&ncmds);
-	for (size_t i = 0; i < ncmds; i++)
-		if (cmds[i].flags & CMD_TUI)
-			strbuf_addf(&sb, "  %-40s %s\n", cmds[i].usage, cmds[i].summary);
+	for (size_t i = 0; i < ncmds; i++) {
+		if (!(cmds[i].flags & CMD_TUI))
+			continue;
+		char prefix[256];
+		if (width >= 70 && strlen(cmds[i].usage) <= 40) {
+			snprintf(prefix, sizeof prefix, "  %-40s ", cmds[i].usage);
+			add_wrapped(&sb, prefix, 43, cmds[i].summary, width);
+		} else {
+			add_wrapped(&sb, "  ", 4, cmds[i].usage, width);
+			add_wrapped(&sb, "      ", 6, cmds[i].summary, width);
+		}
+	}
 	tui_text_set(&t->help, "Help", sb.buf ? sb.buf : "");
 	strbuf_done(&sb);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "fmt.h"
 #include "sanitize.h"
 
 #define SCREEN_CCHAR_MAX CCHARW_MAX
@@ -111,73 +112,101 @@ screen_relayout(struct tui *t)
 		place_line(&t->status_win, &l->status);
 		place_line(&t->prompt_win, &l->prompt);
 	}
+	/* the help is wrapped for the width */
+	if (t->overlay == OVERLAY_HELP && t->help_width != COLS)
+		tui_build_help(t);
 	/* the graph pane centres its op for the new height */
 	if (t->panes[PANE_GRAPH].ops->open)
 		t->panes[PANE_GRAPH].ops->open(&t->panes[PANE_GRAPH]);
 	t->need_relayout = false;
 }
 
-static void
-status_add(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Segment priorities of the status bar: what says the view is partial or
+ * damaged stays longest, the host goes first. */
+enum { PRIO_HOST, PRIO_PATH, PRIO_FORMAT, PRIO_COUNTS, PRIO_STATE };
 
-static void
-status_add(struct strbuf *sb, const char *fmt, ...)
+/* The status line's segments into segs (texts in bufs); returns how many. */
+static size_t
+status_segments(struct tui *t, struct fmt_seg *segs, char bufs[][256])
 {
-	va_list ap;
+	struct model_info info;
+	const struct model_progress *pr = &t->progress;
+	const char *path;
+	size_t n = 0;
 
-	strbuf_adds(sb, sb->len ? "  " : " ");
-	va_start(ap, fmt);
-	strbuf_vaddf(sb, fmt, ap);
-	va_end(ap);
+	model_info(t->m, &info);
+	path = t->opt->dump_path ? t->opt->dump_path : info.path;
+	snprintf(bufs[n], 256, "%s", path ? path : "?");
+	const char *base = strrchr(bufs[n], '/');
+	while (base && base[1] == '\0' && base > bufs[n])     /* "dump/" */
+		base = memrchr(bufs[n], '/', (size_t)(base - bufs[n]));
+	segs[n] = (struct fmt_seg){ bufs[n], base && base[1] ? base + 1 : NULL, PRIO_PATH };
+	n++;
+	snprintf(bufs[n], 256, "%s%s%s", info.format ? info.format : "?",
+		 info.tensor_debug_mode ? " " : "", info.tensor_debug_mode ? info.tensor_debug_mode : "");
+	segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_FORMAT };
+	n++;
+	if (info.nhosts == 1)
+		snprintf(bufs[n], 256, "host %s", info.hosts[0]);
+	else if (info.nhosts > 1)
+		snprintf(bufs[n], 256, "%zu hosts", info.nhosts);
+	if (info.nhosts)
+		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_HOST }, n++;
+	snprintf(bufs[n], 256, "%llu exec  %llu traces  %llu alerts", (unsigned long long)info.executions,
+		 (unsigned long long)info.traces, (unsigned long long)info.alerts);
+	snprintf(bufs[n + 1], 256, "%llu exec %llu traces %llu alerts", (unsigned long long)info.executions,
+		 (unsigned long long)info.traces, (unsigned long long)info.alerts);
+	segs[n] = (struct fmt_seg){ bufs[n], bufs[n + 1], PRIO_COUNTS };
+	n += 2;                     /* bufs[n + 1] holds the shorter form */
+	segs[n - 1] = (struct fmt_seg){ NULL, NULL, PRIO_HOST };
+	if (!pr->done) {
+		snprintf(bufs[n], 256, "indexing %d%%", pr->bytes_total ?
+			 (int)(pr->bytes_done * 100 / pr->bytes_total) : 0);
+		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
+	}
+	if (t->filter) {
+		snprintf(bufs[n], 256, "filter: %s", model_filter_describe(t->filter));
+		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
+	}
+	if (info.corrupt_records || info.torn_files || info.missing_files) {
+		snprintf(bufs[n], 256, "corrupt %llu  torn %llu  missing %llu",
+			 (unsigned long long)info.corrupt_records, (unsigned long long)info.torn_files,
+			 (unsigned long long)info.missing_files);
+		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
+	}
+	if (t->follow) {
+		snprintf(bufs[n], 256, "[follow]");
+		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
+	}
+	return n;
 }
 
 void
 screen_draw_status(struct tui *t)
 {
-	struct model_info info;
-	struct strbuf sb = { 0 }, out = { 0 };
-	const struct model_progress *pr = &t->progress;
+	struct fmt_seg segs[10];
+	char bufs[10][256], line[1024];
+	struct strbuf out = { 0 };
+	size_t n;
 	int w;
 
 	if (!t->status_win)
 		return;
-	model_info(t->m, &info);
-	status_add(&sb, "%s", t->opt->dump_path ? t->opt->dump_path : info.path);
-	status_add(&sb, "%s%s%s", info.format ? info.format : "?",
-		   info.tensor_debug_mode ? " " : "", info.tensor_debug_mode ? info.tensor_debug_mode : "");
-	if (info.nhosts == 1)
-		status_add(&sb, "host %s", info.hosts[0]);
-	else if (info.nhosts > 1)
-		status_add(&sb, "%zu hosts", info.nhosts);
-	status_add(&sb, "%llu exec  %llu traces  %llu alerts", (unsigned long long)info.executions,
-		   (unsigned long long)info.traces, (unsigned long long)info.alerts);
-	if (!pr->done)
-		status_add(&sb, "indexing %d%%", pr->bytes_total ?
-			   (int)(pr->bytes_done * 100 / pr->bytes_total) : 0);
-	if (t->filter)
-		status_add(&sb, "filter: %s", model_filter_describe(t->filter));
-	if (info.corrupt_records || info.torn_files || info.missing_files)
-		status_add(&sb, "corrupt %llu  torn %llu  missing %llu",
-			   (unsigned long long)info.corrupt_records, (unsigned long long)info.torn_files,
-			   (unsigned long long)info.missing_files);
-	if (t->follow)
-		status_add(&sb, "[follow]");
+	n = status_segments(t, segs, bufs);
 	werase(t->status_win);
 	wbkgdset(t->status_win, ' ' | theme_style(STYLE_STATUS));
 	wattrset(t->status_win, theme_style(STYLE_STATUS));
 	mvwhline(t->status_win, 0, 0, ' ', COLS);
 	/* on small terminals, say how to reach the panes not shown */
 	const char *hint = t->layout.mode == LAYOUT_FULL ? "? help " : "w: more panes  ? help ";
-	int hw = (int)strlen(hint);
-	if (COLS < 100 && t->layout.mode != LAYOUT_FULL) {
-		hint = "w:panes ?:help ";
-		hw = (int)strlen(hint);
-	}
-	w = sanitize_str(sb.buf, COLS > hw + 1 ? COLS - hw - 1 : COLS, &out);
+	if (COLS < 100 && t->layout.mode != LAYOUT_FULL)
+		hint = COLS < 60 ? "?:help " : "w:panes ?:help ";
+	int hw = (int)strlen(hint), room = COLS > hw + 1 ? COLS - hw - 1 : COLS;
+	fmt_fit_segments(segs, n, room, line, sizeof line);
+	w = sanitize_str(line, room, &out);
 	mvwaddstr(t->status_win, 0, 0, out.buf ? out.buf : "");
 	if (COLS - w >= hw + 1)
 		mvwaddstr(t->status_win, 0, COLS - hw, hint);
-	strbuf_done(&sb);
 	strbuf_done(&out);
 	wnoutrefresh(t->status_win);
 }

@@ -54,6 +54,7 @@ struct tui {
 	enum tui_overlay overlay;
 	struct pane overlay_pane;   /* help / output / tensor text */
 	struct tui_text help, output, tensor;
+	int help_width;             /* COLS the help text was wrapped for */
 	WINDOW *status_win, *prompt_win;
 	char message[512];
 	bool message_error;

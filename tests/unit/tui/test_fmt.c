@@ -147,6 +147,52 @@ test_scope_unrelated_or_unscoped_names_are_copied(void **state)
 	assert_int_equal(fmt_scope_len("probs"), 0);
 }
 
+static const struct fmt_seg status_segs[] = {
+	{ "/data/runs/mnist_nan", "mnist_nan", 1 },
+	{ "tfdbg2 FULL_HEALTH", NULL, 2 },
+	{ "host a", NULL, 0 },
+	{ "224 exec  680 traces  568 alerts", "224 exec 680 traces 568 alerts", 3 },
+	{ "filter: type=Log", NULL, 4 },
+};
+
+static void
+test_segments_all_shown_when_wide(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(fmt_fit_segments(status_segs, 5, 200, buf, sizeof buf),
+			    " /data/runs/mnist_nan  tfdbg2 FULL_HEALTH  host a  224 exec  680 traces  "
+			    "568 alerts  filter: type=Log");
+}
+
+static void
+test_segments_path_shortens_before_anything_drops(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	/* the full line is 100 columns; with the base name it is 89 */
+	assert_string_equal(fmt_fit_segments(status_segs, 5, 90, buf, sizeof buf),
+			    " mnist_nan  tfdbg2 FULL_HEALTH  host a  224 exec  680 traces  568 alerts  "
+			    "filter: type=Log");
+}
+
+static void
+test_segments_lowest_priority_drop_first_filter_stays(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(fmt_fit_segments(status_segs, 5, 60, buf, sizeof buf),
+			    " 224 exec 680 traces 568 alerts  filter: type=Log");
+	assert_string_equal(fmt_fit_segments(status_segs, 5, 20, buf, sizeof buf),
+			    " filter: type=Log");
+	/* the last segment is kept even when it does not fit */
+	assert_string_equal(fmt_fit_segments(status_segs, 5, 5, buf, sizeof buf),
+			    " filter: type=Log");
+}
+
 int
 main(void)
 {
@@ -160,6 +206,9 @@ main(void)
 		cmocka_unit_test(test_scope_shared_components_become_dots),
 		cmocka_unit_test(test_scope_sibling_loses_its_scope),
 		cmocka_unit_test(test_scope_unrelated_or_unscoped_names_are_copied),
+		cmocka_unit_test(test_segments_all_shown_when_wide),
+		cmocka_unit_test(test_segments_path_shortens_before_anything_drops),
+		cmocka_unit_test(test_segments_lowest_priority_drop_first_filter_stays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
