@@ -46,6 +46,9 @@ run_pass(struct model *m)
 		st = m->ops->index(m->r, &sink);
 	while (st == TD_ERR_AGAIN && !atomic_load(&m->stopping));
 	m->last_status = st;
+	pthread_mutex_lock(&m->lock);
+	alerts_groups_rebuild(m);
+	pthread_mutex_unlock(&m->lock);
 	model_bump(m);
 }
 

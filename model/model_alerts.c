@@ -66,6 +66,33 @@ alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_
 	alerts_group_add(m, 0, "InfNan", new_sid, n, first);
 }
 
+/* Rebuilds the trace alert groups from the ops' own counts (nf_rows,
+ * first_alert), which stay exact whatever order types arrived in: the
+ * incremental groups cannot tell which alert of a group comes first once a
+ * placeholder op moved its alerts out.  O(ops), once per pass, under
+ * m->lock. */
+void
+alerts_groups_rebuild(struct model *m)
+{
+	size_t i, g;
+
+	m->ntgroups = 0;
+	for (i = 0; i < m->nops; i++) {
+		const struct op_entry *o = &m->opv[i];
+
+		if (!o->nf_rows)
+			continue;
+		for (g = 0; g < m->ntgroups && m->tgroups[g].type_sid != o->type_sid; g++)
+			;
+		if (g == m->ntgroups) {
+			alerts_group_add(m, 0, "InfNan", o->type_sid, o->nf_rows, o->first_alert);
+			continue;
+		}
+		m->tgroups[g].count += o->nf_rows;
+		m->tgroups[g].first = TD_MIN(m->tgroups[g].first, o->first_alert);
+	}
+}
+
 void
 alerts_done(struct model *m)
 {

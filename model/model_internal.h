@@ -438,6 +438,8 @@ void alerts_group_add(struct model *m, int which, const char *kind, uint32_t typ
 /* A placeholder op with trace alerts got its type: move them (under lock). */
 void alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n,
 			 uint64_t first);
+/* Makes the trace groups exact from the ops (end of a pass, under lock). */
+void alerts_groups_rebuild(struct model *m);
 void alerts_done(struct model *m);
 
 /* model_source.c */

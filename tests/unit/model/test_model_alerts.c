@@ -194,6 +194,34 @@ test_alerts_groups_follow_a_late_op_type(void **state)
 	fake_free(f);
 }
 
+/* Two typeless ops alert (alerts 0 and 1, group ""), then the first gets
+ * its type: the "" group left over starts at alert 1, not 0. */
+static void
+test_alerts_group_left_by_a_typed_placeholder_starts_at_its_own_first(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = fake_curt_health(true);
+	struct model_alert_group g[4];
+	struct model *m;
+
+	(void)state;
+	fake_trace(f, 1, "g", "p1", 0, 1, &bad);
+	fake_trace(f, 1, "g", "p2", 0, 1, &bad);
+	fake_trace(f, 1, "g", "p1", 0, 1, &bad);
+	fake_op(f, "g", "p1", "Log", NULL, NULL);       /* same pass, after its alerts */
+	m = open_fake(f);
+	assert_int_equal(model_alert_groups(m, g, 4), 2);
+	assert_string_equal(g[0].op_type, "Log");
+	assert_int_equal(g[0].count, 2);
+	assert_int_equal(g[0].first, 0);
+	assert_string_equal(g[1].op_type, "");
+	assert_int_equal(g[1].count, 1);
+	assert_int_equal(g[1].first, 1);
+	assert_int_equal(model_alert_next_in_group(m, 0, 1), 2);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_alerts_overflow_alert_fields(void **state)
 {
@@ -402,6 +430,7 @@ main(void)
 		cmocka_unit_test(test_alerts_execution_with_two_bad_outputs_gives_two),
 		cmocka_unit_test(test_alerts_groups_by_type_in_order_of_first_appearance),
 		cmocka_unit_test(test_alerts_groups_follow_a_late_op_type),
+		cmocka_unit_test(test_alerts_group_left_by_a_typed_placeholder_starts_at_its_own_first),
 		cmocka_unit_test(test_alerts_overflow_alert_fields),
 		cmocka_unit_test(test_alerts_containers_mark_executions_not_alert),
 		cmocka_unit_test(test_links_and_filters_stay_in_interleaved_executions),
