@@ -176,6 +176,8 @@ struct op_entry {
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
 	size_t nstack;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
+	uint32_t succ1;             /* writer: op of the trace row that last followed
+				     * a row of this op, + 1 (0 none) */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
 	uint64_t last_row;          /* last trace row, atomic builtins */
 	uint64_t nf_rows;           /* its non-finite rows (trace alerts) */
@@ -290,6 +292,7 @@ struct model {
 		uint32_t sid;
 	} gmemo[8];
 	unsigned gmemo_next, gmemo_last;
+	uint32_t last_trace_op1;    /* writer: op of the last trace row + 1 (0 none) */
 
 	/* executions */
 	struct exec_row *echunks[MODEL_MAX_CHUNKS];

@@ -357,6 +357,34 @@ trace_graph_sid(struct model *m, const char *graph)
 	return g->sid;
 }
 
+/* The op of a trace row.  A training loop repeats one op sequence step
+ * after step, so the op that followed the previous row's op last time is
+ * tried first (two string compares, no hashing); else the op hash, and a
+ * placeholder op when the dump has not described it (yet).  Writer only. */
+static uint32_t
+trace_op_of(struct model *m, const char *graph, const char *name)
+{
+	uint32_t op = NO_ID, guess1 = m->last_trace_op1 ? m->opv[m->last_trace_op1 - 1].succ1 : 0;
+
+	if (guess1 && strcmp(m->opv[guess1 - 1].name, name) == 0 &&
+	    strcmp(m->opv[guess1 - 1].graph_id, graph) == 0) {
+		op = guess1 - 1;
+	} else {
+		op = ops_lookup_sid(m, trace_graph_sid(m, graph), name);
+		if (op == NO_ID) {
+			struct reader_op ph = {.graph_id = graph, .op_name = name};
+
+			pthread_mutex_lock(&m->lock);
+			op = ops_add(m, &ph, true);
+			pthread_mutex_unlock(&m->lock);
+		}
+		if (m->last_trace_op1)
+			m->opv[m->last_trace_op1 - 1].succ1 = op + 1;
+	}
+	m->last_trace_op1 = op + 1;
+	return op;
+}
+
 static void
 on_trace(void *ctx, const struct reader_trace *t)
 {
@@ -369,14 +397,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
-	op = ops_lookup_sid(m, trace_graph_sid(m, graph), name);
-	if (op == NO_ID) {
-		struct reader_op ph = {.graph_id = graph, .op_name = name};
-
-		pthread_mutex_lock(&m->lock);
-		op = ops_add(m, &ph, true);
-		pthread_mutex_unlock(&m->lock);
-	}
+	op = trace_op_of(m, graph, name);
 	if (t->op_type && *t->op_type && m->opv[op].placeholder && !*m->opv[op].type) {
 		/* a format whose traces carry their type (no on_op) */
 		pthread_mutex_lock(&m->lock);
