@@ -380,6 +380,37 @@ test_model_placeholder_op_filled_later(void **state)
 	fake_free(f);
 }
 
+/* The sink guesses a row's op from the op sequence seen before; a guess
+ * with the right name in another graph must not be taken. */
+static void
+test_model_trace_op_same_name_in_two_graphs_never_confused(void **state)
+{
+	static const char *const seq[][2] = {
+		{"g1", "a"}, {"g1", "b"}, {"g1", "a"}, {"g2", "a"}, {"g1", "b"}, {"g2", "a"},
+		{"g1", "a"}, {"g1", "b"}, {"g1", "a"},
+	};
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_trace row;
+	struct model *m;
+	size_t i;
+
+	(void)state;
+	fake_op(f, "g1", "a", "Relu", NULL, NULL);
+	fake_op(f, "g2", "a", "Tanh", NULL, NULL);
+	for (i = 0; i < sizeof seq / sizeof seq[0]; i++)
+		fake_trace(f, 1, seq[i][0], seq[i][1], 0, 1, &ok);
+	m = open_fake(f, false, 0);
+	for (i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		assert_int_equal(model_trace_get(m, i, &row), TD_OK);
+		assert_string_equal(row.graph_id, seq[i][0]);
+		assert_string_equal(row.op_name, seq[i][1]);
+	}
+	assert_int_equal(model_op_count(m), 3);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_trace_type_fills_placeholder_without_on_op(void **state)
 {
@@ -826,6 +857,7 @@ main(void)
 		cmocka_unit_test(test_model_consumers_link_first_later_row),
 		cmocka_unit_test(test_model_op_find_forms_and_graphs),
 		cmocka_unit_test(test_model_placeholder_op_filled_later),
+		cmocka_unit_test(test_model_trace_op_same_name_in_two_graphs_never_confused),
 		cmocka_unit_test(test_model_trace_type_fills_placeholder_without_on_op),
 		cmocka_unit_test(test_model_details_move_decoded_fields_and_resolve_stack),
 		cmocka_unit_test(test_model_detail_of_op_without_stack_is_empty),
