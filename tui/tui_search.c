@@ -75,9 +75,16 @@ next_in(struct tui *t, enum model_table tab, struct model_filter *f, int64_t fro
 {
 	int64_t n = (int64_t)table_rows(t, tab), pos = from + (dir > 0 ? 1 : -1);
 	bool wrapped = false;
+	struct model_filter *walk = f, *check = t->filter;
 
 	if (n == 0)
 		return -1;
+	/* walk the rarer of the two (a search for a common op inside
+	 * :filter nonfinite walks the few non-finite rows) */
+	if (check && model_filter_count(t->m, check, tab) < model_filter_count(t->m, f, tab)) {
+		walk = t->filter;
+		check = f;
+	}
 	for (;;) {
 		if (pos >= n || pos < 0) {
 			if (wrapped)
@@ -87,14 +94,14 @@ next_in(struct tui *t, enum model_table tab, struct model_filter *f, int64_t fro
 		}
 		if (beyond(pos, from, dir, wrapped))
 			return -1;
-		int64_t r = model_filter_next(t->m, f, tab, (uint64_t)pos, dir);
+		int64_t r = model_filter_next(t->m, walk, tab, (uint64_t)pos, dir);
 		if (r < 0) {
 			pos = dir > 0 ? n : -1;
 			continue;
 		}
 		if (beyond(r, from, dir, wrapped))
 			return -1;
-		if (!t->filter || model_filter_match(t->m, t->filter, tab, (uint64_t)r))
+		if (!check || model_filter_match(t->m, check, tab, (uint64_t)r))
 			return r;
 		pos = r + (dir > 0 ? 1 : -1);
 	}
