@@ -21,7 +21,13 @@ struct tui_options {
 
 /* Runs the interface on an open model until the user quits.  Returns the
  * process exit code (0 on a normal quit).  Restores the terminal on every
- * path, including errors. */
+ * path, including errors.
+ *
+ * TDBG_TRACE_KEYS=FILE (environment): appends one line per key to FILE,
+ * "KEYNAME MICROSECONDS", the time from reading the key to the doupdate()
+ * of the screen it produced (key latency for make bench; a key that opens
+ * the prompt, : or /, includes the typing).  Example:
+ *	TDBG_TRACE_KEYS=/tmp/keys tdbg DUMP   ->   "G 1473", "KEY_NPAGE 1349" */
 int tui_run(struct model *m, const struct tui_options *opt);
 
 #endif
