@@ -23,7 +23,7 @@
 #define TF2_META_SUFFIX ".metadata"
 /* advance() reads headers through a window of about 256 bytes per record
  * to step over (a FULL_HEALTH trace is ~240), within these bounds. */
-#define ADVANCE_WINDOW_MIN 4096
+#define ADVANCE_WINDOW_MIN 1024
 #define ADVANCE_WINDOW_MAX 65536
 
 const char *const tf2_role_suffix[TF2_ROLE_COUNT] = {

@@ -524,48 +524,6 @@ set_mode(struct pass *ps, int mode)
 	meta(ps, "tensor_debug_mode", tf2_mode_name(mode));
 }
 
-/* Summary of a FULL_TENSOR value: the allocation-free path for numeric
- * tensor_content, else a full decode (strings, typed fields). */
-static bool
-full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s)
-{
-	struct td_tensor *t;
-
-	memset(s, 0, sizeof(*s));
-	if (tf_tensor_summarize_bytes(tp, len, s))
-		return true;
-	if (tf_tensor_decode_bytes(tp, len, &t) != TD_OK)
-		return false;
-	if (t)
-		td_tensor_summarize(t, s);
-	td_tensor_free(t);
-	return true;
-}
-
-/* Summary of one output's TensorProto in mode; false if it does not decode. */
-static bool
-output_summary(struct pass *ps, int mode, const uint8_t *tp, size_t len, struct td_summary *s)
-{
-	double vec[MAX_VECTOR];
-	long n;
-
-	if (mode == 7 && tp)
-		return full_tensor_summary(tp, len, s);
-	n = tp ? tf2_wire_vector(tp, len, vec, MAX_VECTOR) : 0;
-	if (n == 0) {
-		memset(s, 0, sizeof(*s));       /* NO_TENSOR, placeholder: nothing known */
-		return true;
-	}
-	/* tf2_summary_from_vector() defines every field of s */
-	if (n < 0 || !tf2_summary_from_vector(mode, vec, TD_MIN(n, MAX_VECTOR), s) || n > MAX_VECTOR) {
-		snprintf(ps->detail, sizeof ps->detail, "%s debug vector %s", tf2_mode_name(mode),
-			 n < 0 ? "is not a numeric vector" : "has the wrong length");
-		memset(s, 0, sizeof(*s));
-		return false;
-	}
-	return true;
-}
-
 static void
 clear_str(struct strbuf *sb)
 {
@@ -588,76 +546,92 @@ copy_str(struct strbuf *sb, const struct pbwire_field *f)
 	sb->len = f->len;
 }
 
-/* The payload of field num (LEN) of a DebugEvent and its wall_time. */
-static bool
-event_payload(struct pass *ps, const struct tfrecord *rec, uint32_t num, struct pbwire_field *out,
-	      double *wall_time)
+/* Sends the trace of a staged entry (a good, decoded record). */
+static void
+emit_trace(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
+	   const struct tf2_stage_entry *e)
 {
-	struct pbwire r;
-	struct pbwire_field f;
-	bool found = false;
+	struct reader_trace t = {
+		.loc = { f->id, e->offset }, .graph_id = b->arena + e->graph_id,
+		.op_name = b->arena + e->op_name, .slot = e->slot, .execution = -1,
+		.wall_time = e->wall_time, .summary = e->summary,
+	};
 
-	*wall_time = 0;
-	pbwire_init(&r, rec->data, rec->length);
-	while (pbwire_next(&r, &f)) {
-		if (f.num == 1 && f.type == PBWIRE_FIXED64)
-			*wall_time = pbwire_double(&f);
-		else if (f.num == num && f.type == PBWIRE_LEN) {
-			*out = f;
-			found = true;
-		}
-	}
-	if (r.error || !found)
-		snprintf(ps->detail, sizeof ps->detail, r.error ? "malformed DebugEvent" :
-			 "not a %s event", num == 10 ? "graph_execution_trace" : "execution");
-	return !r.error && found;
-}
-
-static bool
-on_trace_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const struct tfrecord *rec)
-{
-	struct reader_trace t;          /* every field set below: no memset per row */
-	struct pbwire_field ev, fl, tp = {0};
-	struct pbwire r;
-	int mode = 0;
-
-	(void)s;
-	t.loc.file = f->id;
-	t.loc.offset = rec->offset;
-	t.op_type = NULL;
-	t.slot = 0;
-	t.is_input = false;
-	t.execution = -1;
-	if (!event_payload(ps, rec, 10, &ev, &t.wall_time))
-		return false;
-	clear_str(&ps->a);
-	clear_str(&ps->b);
-	pbwire_init_field(&r, &ev);
-	while (pbwire_next(&r, &fl)) {
-		if (fl.num == 1 && fl.type == PBWIRE_LEN)
-			copy_str(&ps->a, &fl);
-		else if (fl.num == 2 && fl.type == PBWIRE_LEN)
-			copy_str(&ps->b, &fl);
-		else if (fl.num == 3 && fl.type == PBWIRE_VARINT)
-			t.slot = (uint32_t)fl.v;
-		else if (fl.num == 4 && fl.type == PBWIRE_VARINT)
-			mode = (int)(int32_t)fl.v;
-		else if (fl.num == 5 && fl.type == PBWIRE_LEN)
-			tp = fl;
-	}
-	if (r.error) {
-		snprintf(ps->detail, sizeof ps->detail, "malformed GraphExecutionTrace");
-		return false;
-	}
-	set_mode(ps, mode);
-	t.graph_id = ps->a.buf ? ps->a.buf : "";
-	t.op_name = ps->b.buf ? ps->b.buf : "";
-	if (!output_summary(ps, mode, tp.data, tp.len, &t.summary))
-		problem(ps, PROBLEM_DECODE_ERROR, f, rec->offset, (int64_t)f->cur.index - 1,
-			"%s (op %s); the trace is kept without a summary", ps->detail, t.op_name);
+	set_mode(ps, e->mode);
+	if (!e->summary_ok)
+		problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, e->recno,
+			"%s (op %s); the trace is kept without a summary", b->arena + e->why, t.op_name);
 	if (ps->sink->on_trace)
 		ps->sink->on_trace(ps->sink->ctx, &t);
-	return true;
+}
+
+/* One staged entry, as one_record() handles a record; false at the end. */
+static bool
+emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
+	   const struct tf2_stage_entry *e, uint64_t *before)
+{
+	struct tfrecord rec = { .offset = e->offset, .length = e->length, .next = e->next,
+				.stopped = e->stopped };
+	bool more = true;
+
+	switch (e->st) {
+	case TFRECORD_OK:
+		if (e->decoded) {
+			emit_trace(ps, f, b, e);
+		} else {
+			problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, e->recno, "%s", b->arena + e->why);
+			tf2_add_skip(ps->r, f, e->offset, e->next);
+		}
+		break;
+	case TFRECORD_BAD_DATA_CRC:
+	case TFRECORD_BAD_LENGTH_CRC:
+	case TFRECORD_BAD_LENGTH:
+		framing_problem(ps, f, e->st, &rec, e->recno);
+		break;
+	case TFRECORD_TORN:
+		torn(ps, f, &rec, e->recno);
+		more = false;
+		break;
+	case TFRECORD_IO:
+		problem(ps, PROBLEM_UNREADABLE, f, e->offset, e->recno, "read error or no memory");
+		more = false;
+		break;
+	case TFRECORD_END:
+		more = false;
+		break;
+	}
+	torn_resolved(ps, f, e->cur_off);
+	ps->done += e->cur_off - *before;
+	*before = e->cur_off;
+	__atomic_store_n(&f->indexed_end, e->cur_off, __ATOMIC_RELEASE);
+	progress(ps, false);
+	return more;
+}
+
+/* The traces file of a set, through the stage pipeline. */
+static void
+scan_traces(struct pass *ps, struct tf2_set *s)
+{
+	struct tf2_file *f = &s->files[TF2_TRACES];
+	const struct tf2_stage_block *b;
+	struct tf2_stage *sg;
+	uint64_t before = f->cur.off;
+	bool more = true;
+	size_t i;
+
+	if (!f->src)
+		return;
+	sg = tf2_stage_start(&f->cur);
+	while (more && (b = tf2_stage_next(sg))) {
+		for (i = 0; i < b->n && more; i++)
+			more = emit_entry(ps, f, b, &b->e[i], &before);
+		tf2_stage_release(sg);
+		/* reader.h should_stop: the consumer gives the pass up */
+		if (ps->sink->should_stop && ps->sink->should_stop(ps->sink->ctx))
+			break;
+	}
+	tf2_stage_stop(sg);
+	tfrecord_cursor_done(&f->cur);
 }
 
 /* Does output i (tensor proto tp) make an InfNanMonitor alert (7.5)? */
@@ -669,7 +643,7 @@ output_alerts(struct pass *ps, int mode, const uint8_t *tp, size_t len, bool *ha
 	long n;
 
 	if (mode == 7) {
-		if (!full_tensor_summary(tp, len, &s))
+		if (!tf2_full_tensor_summary(tp, len, &s))
 			return false;
 		*has_value |= (s.known & SUM_DTYPE) != 0;
 		return td_dtype_is_float(s.dtype) && s.elements > 0 &&
@@ -691,7 +665,8 @@ on_execution_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, cons
 	struct pbwire r;
 	int mode = 0;
 
-	if (!event_payload(ps, rec, 9, &ev, &e.wall_time))
+	if (!tf2_event_payload(rec->data, rec->length, 9, &ev, &e.wall_time, ps->detail,
+			       sizeof ps->detail))
 		return false;
 	clear_str(&ps->a);
 	clear_str(&ps->b);
@@ -747,7 +722,7 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 		scan_file(&ps, r->sets[i], TF2_GRAPHS, on_graph_record);
 	/* reader.h should_stop: skip the rest once the consumer gave up */
 	for (i = 0; i < r->nsets && !(sink->should_stop && sink->should_stop(sink->ctx)); i++)
-		scan_file(&ps, r->sets[i], TF2_TRACES, on_trace_record);
+		scan_traces(&ps, r->sets[i]);
 	for (i = 0; i < r->nsets && !(sink->should_stop && sink->should_stop(sink->ctx)); i++)
 		scan_file(&ps, r->sets[i], TF2_EXECUTION, on_execution_record);
 	/* the metadata file holds one record, read at open; mark it done */

@@ -107,6 +107,55 @@ void tf2_discover(struct reader *r, const struct reader_sink *sink);
 /* tfdbg2_index.c */
 enum td_status tf2_index(struct reader *r, const struct reader_sink *sink);
 
+/* tfdbg2_stage.c: the trace pipeline.  One entry per record framed, in
+ * file order: a framing status, and for a good record what the trace scan
+ * found.  Strings are offsets into the block's arena (NUL-terminated). */
+#define TF2_STAGE_ENTRIES 1024
+
+struct tf2_stage_entry {
+	enum tfrecord_status st;
+	bool stopped;                   /* tfrecord.stopped */
+	bool decoded;                   /* OK record that scans as a trace; else why */
+	bool summary_ok;                /* decoded, but the summary did not: why */
+	int mode;
+	uint32_t slot;
+	int64_t recno;                  /* record number in the file */
+	uint64_t offset, next, length;  /* as in struct tfrecord */
+	uint64_t cur_off;               /* cursor offset after this record */
+	double wall_time;
+	uint32_t graph_id, op_name, why;
+	struct td_summary summary;
+};
+
+struct tf2_stage_block {
+	struct tf2_stage_entry e[TF2_STAGE_ENTRIES];
+	size_t n;
+	bool last;                      /* the file ends (END, TORN, IO) with this block */
+	char *arena;
+	size_t alen, acap;
+};
+
+struct tf2_stage;
+/* Bytes left to read from which the producer runs on a thread of its own
+ * (0: always, whatever the processor count; tests set it). */
+extern uint64_t tf2_stage_thread_min;
+/* Starts staging the records of cur (which the stage owns until
+ * tf2_stage_stop); big files are staged on a thread of their own. */
+struct tf2_stage *tf2_stage_start(struct tfrecord_cursor *cur);
+/* The next block in file order, or NULL after the last one; valid until
+ * tf2_stage_release(). */
+const struct tf2_stage_block *tf2_stage_next(struct tf2_stage *sg);
+void tf2_stage_release(struct tf2_stage *sg);
+/* Ends the producer and frees the stage; NULL is accepted. */
+void tf2_stage_stop(struct tf2_stage *sg);
+/* The LEN field num of a DebugEvent and its wall_time; false (why set)
+ * when the event is malformed or has no such field. */
+struct pbwire_field;
+bool tf2_event_payload(const uint8_t *data, size_t len, uint32_t num, struct pbwire_field *out,
+		       double *wall_time, char *why, size_t whylen);
+/* Summary of a serialized FULL_TENSOR TensorProto; false if it does not decode. */
+bool tf2_full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s);
+
 /* tfdbg2_decode.c */
 const char *tf2_mode_name(int mode);
 /* Fills s from a debug vector of mode (section 6).  Returns false when the

@@ -19,6 +19,7 @@
 
 #include "reader/crc32c.h"
 #include "reader/reader.h"
+#include "reader/tfdbg2_internal.h"
 #include "tests/unit/helpers/record_sink.h"
 
 #define FIX "tests/fixtures/tfdbg2/mnist_nan"
@@ -306,6 +307,61 @@ test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
 	remove_dump(dir);
 }
 
+/* ---- the staged trace pipeline ---------------------------------------- */
+
+/* Traces file = the fixture's three times (2040 records, two stage blocks
+ * and a bit), record 300 with a bad payload CRC, record 1500 lying about
+ * its length: the producer thread gives exactly what the index thread
+ * gives on its own, in the same order, problems included. */
+static void
+test_tfdbg2_staged_thread_matches_inline(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	struct indexed a, b;
+	unsigned char *buf, *big;
+	size_t len, off, i;
+	uint32_t crc;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	buf = slurp(path, &len);
+	big = malloc(3 * len);
+	assert_non_null(big);
+	for (i = 0; i < 3; i++)
+		memcpy(big + i * len, buf, len);
+	big[record_offset(big, 300) + 13] ^= 0x40;
+	off = record_offset(big, 1500);
+	memset(big + off, 0, 8);
+	big[off + 2] = 0x30;
+	crc = crc32c_mask(crc32c(big + off, 8));
+	memcpy(big + off + 8, &crc, 4);
+	spit(path, big, 3 * len);
+	tf2_stage_thread_min = 0;
+	index_dir(dir, &a);
+	tf2_stage_thread_min = UINT64_MAX;
+	index_dir(dir, &b);
+	tf2_stage_thread_min = (uint64_t)8 << 20;
+	assert_int_equal(a.rs.ntraces, 3 * MNIST_TRACES - 2);
+	assert_int_equal(b.rs.ntraces, a.rs.ntraces);
+	for (i = 0; i < a.rs.ntraces; i++) {
+		assert_int_equal(a.rs.traces[i].loc.offset, b.rs.traces[i].loc.offset);
+		assert_string_equal(a.rs.traces[i].op_name, b.rs.traces[i].op_name);
+		assert_int_equal(a.rs.traces[i].summary.elements, b.rs.traces[i].summary.elements);
+	}
+	assert_int_equal(a.rs.nproblems, 2);
+	assert_int_equal(b.rs.nproblems, 2);
+	assert_int_equal(a.rs.problems[0].kind, PROBLEM_BAD_DATA_CRC);
+	assert_int_equal(a.rs.problems[0].record, 300);
+	assert_int_equal(a.rs.problems[1].kind, PROBLEM_BAD_LENGTH);
+	assert_int_equal(a.rs.problems[1].record, 1500);
+	assert_int_equal(b.rs.problems[1].offset, a.rs.problems[1].offset);
+	index_done(&a);
+	index_done(&b);
+	free(big);
+	free(buf);
+	remove_dump(dir);
+}
+
 int
 main(void)
 {
@@ -315,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
 		cmocka_unit_test(test_tfdbg2_advance_steps_over_skipped_record),
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
+		cmocka_unit_test(test_tfdbg2_staged_thread_matches_inline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
