@@ -200,3 +200,21 @@ fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, siz
 	}
 	return buf;
 }
+
+const char *
+fmt_cell_label(const char *label, int width, char *buf, size_t size)
+{
+	size_t len = strlen(label);
+	const char *last = strrchr(label, ' ');
+	int tail = last ? (int)(label + len - last) : 0;    /* " #1234" */
+
+	if ((int)len <= width || !last || tail > 7 || width - tail - 1 < 3) {
+		snprintf(buf, size, "%s", label);
+		return buf;
+	}
+	int keep = width - tail - 1;
+	while (keep > 1 && label[keep - 1] == ' ')
+		keep--;
+	snprintf(buf, size, "%.*s\xe2\x80\xa6%s", keep, label, last);
+	return buf;
+}

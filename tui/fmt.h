@@ -55,6 +55,12 @@ struct fmt_seg {
 };
 const char *fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, size_t size);
 
+/* A timeline cell label of at most width columns: a longer label whose
+ * last word is short (a run or iteration number) keeps it after an
+ * ellipsis ("Session.run #1234" in 14 -> "Session.r… #1234"); others are
+ * cut at the end by the caller.  Returns buf. */
+const char *fmt_cell_label(const char *label, int width, char *buf, size_t size);
+
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */
 const char *fmt_double(double v, char *buf, size_t size);

@@ -15,7 +15,7 @@
 
 #include "fmt.h"
 
-#define CELL_W 14
+#define CELL_W 16            /* "Session.run #12", "graph 0 iter 12" fit */
 
 struct timeline {
 	uint64_t sel;               /* selected view index */
@@ -59,7 +59,10 @@ timeline_count(struct pane *p)
 static void
 label_of(const struct model_execution *ex, char *buf, size_t size)
 {
-	fmt_function_name(ex->op_type ? ex->op_type : "?", buf, size);
+	char name[256];
+
+	fmt_function_name(ex->op_type ? ex->op_type : "?", name, sizeof name);
+	fmt_cell_label(name, CELL_W - 1, buf, size);
 }
 
 static void

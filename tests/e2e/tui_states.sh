@@ -2,6 +2,7 @@
 # tui_states.sh - what the panes say when a dump lacks something, and the
 # runs of a tfdbg1 dump on the timeline:
 #   - tfdbg1 holds no source or stack: both panes say so (not blank);
+#   - the timeline's cells name each run ("Session.run #1");
 #   - Enter on a run shows its traces and its fetches (README: runs are
 #     sess.run([train_op, cross_entropy]), 48 dumps each, target node
 #     GradientDescent); Enter again opens its details;
@@ -18,6 +19,10 @@ tui_wait "holds no source or stack information" && ok tfdbg1_source_says_why
 tui_keys 6
 tui_wait "[6] Stack" >/dev/null
 tui_wait "holds no source or stack information" && ok tfdbg1_stack_says_why
+
+# the three runs are told apart on the timeline (cells wide enough)
+tui_keys 2
+tui_wait "Session.run #1" && ok timeline_cells_name_each_run
 
 tui_keys 2 G Enter
 tui_wait "(48 traces, 1 executions)" && ok run_enter_shows_its_traces

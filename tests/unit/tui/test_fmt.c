@@ -193,6 +193,22 @@ test_segments_lowest_priority_drop_first_filter_stays(void **state)
 			    " filter: type=Log");
 }
 
+static void
+test_cell_label_keeps_the_run_number(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(fmt_cell_label("Session.run #2", 15, buf, sizeof buf), "Session.run #2");
+	assert_string_equal(fmt_cell_label("Session.run #1234", 14, buf, sizeof buf),
+			    "Session\xe2\x80\xa6 #1234");
+	assert_string_equal(fmt_cell_label("graph 0 iter 12345", 15, buf, sizeof buf),
+			    "graph 0\xe2\x80\xa6 12345");
+	/* a long last word: the caller cuts the end */
+	assert_string_equal(fmt_cell_label("train_step_long_name", 10, buf, sizeof buf),
+			    "train_step_long_name");
+}
+
 int
 main(void)
 {
@@ -206,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_scope_shared_components_become_dots),
 		cmocka_unit_test(test_scope_sibling_loses_its_scope),
 		cmocka_unit_test(test_scope_unrelated_or_unscoped_names_are_copied),
+		cmocka_unit_test(test_cell_label_keeps_the_run_number),
 		cmocka_unit_test(test_segments_all_shown_when_wide),
 		cmocka_unit_test(test_segments_path_shortens_before_anything_drops),
 		cmocka_unit_test(test_segments_lowest_priority_drop_first_filter_stays),
