@@ -141,22 +141,33 @@ link_at(struct graph *g, uint64_t row, bool *input)
 	return row < g->nout ? &g->out[row] : NULL;
 }
 
+/* Narrower than this, a link row drops its label ("input 0") for the
+ * arrow and number, so the name keeps the room. */
+#define GRAPH_NARROW 60
+
 static void
 draw_link(struct pane *p, const struct model_link *l, bool input, size_t k, int y)
 {
-	int x = 4, w = p->r.w;
+	bool narrow = p->r.w < GRAPH_NARROW;
+	int x = narrow ? 1 : 4, w = p->r.w;
 	char label[32];
 
-	snprintf(label, sizeof label, input ? "input %zu" : "consumer", k);
 	x += pane_print(p, y, x, STYLE_DIM, input ? "\xe2\x86\x91 " : "\xe2\x86\x93 ", 2);
-	pane_print(p, y, x, STYLE_DIM, label, 10);
-	x += 11;
+	if (narrow) {
+		snprintf(label, sizeof label, input ? "%zu" : "c", k);
+		x += pane_print(p, y, x, STYLE_DIM, label, 3) + 1;
+	} else {
+		snprintf(label, sizeof label, input ? "input %zu" : "consumer", k);
+		pane_print(p, y, x, STYLE_DIM, label, 10);
+		x += 11;
+	}
 	char name[1024], rel[1024];
 	const char *shown = l->op_name ? l->op_name : "?";
 	if (relative_names(get(p)))
 		shown = fmt_scope_relative(shown, get(p)->op.name, rel, sizeof rel);
 	snprintf(name, sizeof name, input ? "%s:%u" : "%s", shown, l->slot);
-	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name, w / 2 - x);
+	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name,
+			     narrow ? w - x - 1 : w / 2 - x);
 	if (!input)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, " (input %u)", l->slot);
 	x += 2;
@@ -255,7 +266,13 @@ graph_title(struct pane *p, char *buf, size_t size)
 {
 	struct graph *g = get(p);
 
-	if (g->have_op)
+	char name[512];
+
+	if (!g->have_op)
+		return;
+	if (p->r.w < GRAPH_NARROW)      /* the end of the name says the most */
+		snprintf(buf, size, "%s", pane_tail(g->op.name, p->r.w - 12, name, sizeof name));
+	else
 		snprintf(buf, size, "%s (%s) %zu inputs, %zu consumers", g->op.name, g->op.type,
 			 g->nin, g->nout);
 }

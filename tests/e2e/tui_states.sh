@@ -50,5 +50,11 @@ tui_keys 4 z
 tui_wait "graph: full op names" && ok z_toggles_full_names
 tui_screen >/dev/null
 expect_file_has graph_op_full_name "$TUI_SCREEN" "● Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10:0"
+# 40 columns: the link rows drop their labels so the names keep the room
+tui_keys z
+tui_resize 40 12
+tui_keys 4
+tui_wait "0 .../flatten-Flatten/Reshape-op9:0" && ok graph_40_input_name_readable
+tui_wait "MatMul-op10" && ok graph_40_title_keeps_name_end
 tui_keys q
 tui_expect_exit 0 quit_mindspore
