@@ -202,7 +202,7 @@ fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, siz
 }
 
 const char *
-fmt_cell_label(const char *label, int width, char *buf, size_t size)
+fmt_cell_label(const char *label, int width, const char *ellipsis, char *buf, size_t size)
 {
 	size_t len = strlen(label);
 	const char *last = strrchr(label, ' ');
@@ -215,6 +215,6 @@ fmt_cell_label(const char *label, int width, char *buf, size_t size)
 	int keep = width - tail - 1;
 	while (keep > 1 && label[keep - 1] == ' ')
 		keep--;
-	snprintf(buf, size, "%.*s\xe2\x80\xa6%s", keep, label, last);
+	snprintf(buf, size, "%.*s%s%s", keep, label, ellipsis, last);
 	return buf;
 }

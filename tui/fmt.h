@@ -56,10 +56,11 @@ struct fmt_seg {
 const char *fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, size_t size);
 
 /* A timeline cell label of at most width columns: a longer label whose
- * last word is short (a run or iteration number) keeps it after an
- * ellipsis ("Session.run #1234" in 14 -> "Session.r… #1234"); others are
- * cut at the end by the caller.  Returns buf. */
-const char *fmt_cell_label(const char *label, int width, char *buf, size_t size);
+ * last word is short (a run or iteration number) keeps it after the
+ * ellipsis string (one column: "\xe2\x80\xa6", or "~" on terminals without
+ * UTF-8): "Session.run #1234" in 14 -> "Session… #1234"; others are cut at
+ * the end by the caller.  Returns buf. */
+const char *fmt_cell_label(const char *label, int width, const char *ellipsis, char *buf, size_t size);
 
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */

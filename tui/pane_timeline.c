@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "sanitize.h"
 
 #define CELL_W 16            /* "Session.run #12", "graph 0 iter 12" fit */
 
@@ -62,7 +63,7 @@ label_of(const struct model_execution *ex, char *buf, size_t size)
 	char name[256];
 
 	fmt_function_name(ex->op_type ? ex->op_type : "?", name, sizeof name);
-	fmt_cell_label(name, CELL_W - 1, buf, size);
+	fmt_cell_label(name, CELL_W - 1, sanitize_utf8() ? "\xe2\x80\xa6" : "~", buf, size);
 }
 
 static void

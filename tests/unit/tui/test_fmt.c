@@ -199,13 +199,14 @@ test_cell_label_keeps_the_run_number(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_string_equal(fmt_cell_label("Session.run #2", 15, buf, sizeof buf), "Session.run #2");
-	assert_string_equal(fmt_cell_label("Session.run #1234", 14, buf, sizeof buf),
+	assert_string_equal(fmt_cell_label("Session.run #2", 15, "\xe2\x80\xa6", buf, sizeof buf), "Session.run #2");
+	assert_string_equal(fmt_cell_label("Session.run #1234", 14, "\xe2\x80\xa6", buf, sizeof buf),
 			    "Session\xe2\x80\xa6 #1234");
-	assert_string_equal(fmt_cell_label("graph 0 iter 12345", 15, buf, sizeof buf),
+	assert_string_equal(fmt_cell_label("graph 0 iter 12345", 15, "\xe2\x80\xa6", buf, sizeof buf),
 			    "graph 0\xe2\x80\xa6 12345");
+	assert_string_equal(fmt_cell_label("Session.run #1234", 14, "~", buf, sizeof buf), "Session~ #1234");
 	/* a long last word: the caller cuts the end */
-	assert_string_equal(fmt_cell_label("train_step_long_name", 10, buf, sizeof buf),
+	assert_string_equal(fmt_cell_label("train_step_long_name", 10, "\xe2\x80\xa6", buf, sizeof buf),
 			    "train_step_long_name");
 }
 
