@@ -7,7 +7,11 @@
 . "$(dirname "$0")/lib.sh"
 
 GEN=$("$TOP/tests/gen/build.sh") || { fail generator "tests/gen/build.sh failed"; exit 1; }
-"$GEN" -q -n 300K "$WORK/big" || { fail generator "gen_tfdbg2 failed"; exit 1; }
+# under valgrind or a sanitizer ($TDBG_WRAP) times mean nothing: a small
+# dump, and the behaviour checks only
+rows=300000
+[ -n "${TDBG_WRAP:-}" ] && rows=30000
+"$GEN" -q -n "$rows" "$WORK/big" || { fail generator "gen_tfdbg2 failed"; exit 1; }
 export TDBG_TRACE_KEYS=$WORK/keys.log
 
 # us_of KEY: the time of the last KEY line in the key log
@@ -15,8 +19,8 @@ us_of() { awk -v k="$1" '$1 == k { t = $2 } END { print t + 0 }' "$TDBG_TRACE_KE
 
 TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
 tui_start "$WORK/big"
-tui_wait "300000 traces" 20 || die "tdbg did not start"
-tui_wait_gone "indexing" 30 || die "index did not finish"
+tui_wait "$rows traces" 60 || die "tdbg did not start"
+tui_wait_gone "indexing" 120 || die "index did not finish"
 
 tui_keys 3 /
 tui_type 'zz_no_such_op'
@@ -26,10 +30,12 @@ tui_keys n
 tui_wait "not found" >/dev/null
 sleep 0.3
 us=$(us_of n)
-if [ "$us" -gt 0 ] && [ "$us" -lt 300000 ]; then
+if [ -n "${TDBG_WRAP:-}" ]; then
+	[ "$us" -gt 0 ] && ok key_time_logged
+elif [ "$us" -gt 0 ] && [ "$us" -lt 300000 ]; then
 	ok no_match_search_under_300ms
 else
-	fail no_match_search_under_300ms "n took ${us} us over 300K rows"
+	fail no_match_search_under_300ms "n took ${us} us over $rows rows"
 fi
 
 # a type match: ReluGrad rows have names ending in Relu_grad/ReluGrad, so
