@@ -39,10 +39,15 @@ struct pbwire {
 struct pbwire_field {
 	uint32_t num;
 	enum pbwire_type type;
+	uint32_t key;           /* num << 3 | type: compare with PBWIRE_KEY() in hot loops
+				 * (one 4-byte load; testing num and type together makes the
+				 * compiler load both as 8 bytes, a store-forwarding stall) */
 	uint64_t v;             /* VARINT, FIXED64, FIXED32: the raw value */
 	const uint8_t *data;    /* LEN: the bytes, inside the scanned buffer */
 	size_t len;
 };
+
+#define PBWIRE_KEY(num, type) ((uint32_t)(num) << 3 | (uint32_t)(type))
 
 static inline void pbwire_init(struct pbwire *r, const void *buf, size_t len);
 /* Initialises r on the bytes of a LEN field (a nested message). */
@@ -136,6 +141,7 @@ pbwire_next(struct pbwire *r, struct pbwire_field *f)
 		goto bad;
 	f->num = (uint32_t)(key >> 3);
 	f->type = (enum pbwire_type)(key & 7);
+	f->key = (uint32_t)key;
 	f->data = NULL;
 	f->len = 0;
 	f->v = 0;

@@ -169,14 +169,13 @@ tf2_wire_vector(const void *tp, size_t len, double *out, size_t max)
 
 	pbwire_init(&r, tp, len);
 	while (pbwire_next(&r, &f)) {
-		if (f.num == 1 && f.type == PBWIRE_VARINT)
-			dtype = (int)(int32_t)f.v;
-		else if (f.num == 4 && f.type == PBWIRE_LEN)
-			content = f;
-		else if (f.num == 6 && f.type == PBWIRE_LEN)
-			dvals = f;
-		else if (f.num == 5 && f.type == PBWIRE_LEN)
-			fvals = f;
+		switch (f.key) {
+		case PBWIRE_KEY(1, PBWIRE_VARINT): dtype = (int)(int32_t)f.v; break;
+		case PBWIRE_KEY(4, PBWIRE_LEN):    content = f; break;
+		case PBWIRE_KEY(6, PBWIRE_LEN):    dvals = f; break;
+		case PBWIRE_KEY(5, PBWIRE_LEN):    fvals = f; break;
+		default: break;
+		}
 	}
 	if (r.error)
 		return -1;

@@ -101,9 +101,9 @@ tf2_event_payload(const uint8_t *data, size_t len, uint32_t num, struct pbwire_f
 	*wall_time = 0;
 	pbwire_init(&r, data, len);
 	while (pbwire_next(&r, &f)) {
-		if (f.num == 1 && f.type == PBWIRE_FIXED64)
+		if (f.key == PBWIRE_KEY(1, PBWIRE_FIXED64))
 			*wall_time = pbwire_double(&f);
-		else if (f.num == num && f.type == PBWIRE_LEN) {
+		else if (f.key == PBWIRE_KEY(num, PBWIRE_LEN)) {
 			*out = f;
 			found = true;
 		}
@@ -154,16 +154,14 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	}
 	pbwire_init_field(&r, &ev);
 	while (pbwire_next(&r, &fl)) {
-		if (fl.num == 1 && fl.type == PBWIRE_LEN)
-			gid = fl;
-		else if (fl.num == 2 && fl.type == PBWIRE_LEN)
-			name = fl;
-		else if (fl.num == 3 && fl.type == PBWIRE_VARINT)
-			e->slot = (uint32_t)fl.v;
-		else if (fl.num == 4 && fl.type == PBWIRE_VARINT)
-			e->mode = (int)(int32_t)fl.v;
-		else if (fl.num == 5 && fl.type == PBWIRE_LEN)
-			tp = fl;
+		switch (fl.key) {
+		case PBWIRE_KEY(1, PBWIRE_LEN):    gid = fl; break;
+		case PBWIRE_KEY(2, PBWIRE_LEN):    name = fl; break;
+		case PBWIRE_KEY(3, PBWIRE_VARINT): e->slot = (uint32_t)fl.v; break;
+		case PBWIRE_KEY(4, PBWIRE_VARINT): e->mode = (int)(int32_t)fl.v; break;
+		case PBWIRE_KEY(5, PBWIRE_LEN):    tp = fl; break;
+		default: break;
+		}
 	}
 	if (r.error) {
 		entry_why(b, e, "malformed GraphExecutionTrace");

@@ -10,7 +10,7 @@
 #include "crc32c.h"
 
 /* Bytes read ahead per refill of the cursor window. */
-#define TFRECORD_CHUNK ((size_t)4 << 20)
+#define TFRECORD_CHUNK ((size_t)256 << 10)
 
 /* Little-endian loads (x86 and arm64 hosts are little-endian). */
 static inline uint64_t
