@@ -4,8 +4,10 @@
  * A trace row costs an op reference (4 bytes) and a flag byte; every
  * CKPT_EVERY rows (and whenever the file changes or a problem was reported
  * in between) one packed (row, locator) checkpoint; nothing else.  Row i's
- * record is found by taking the checkpoint at or before i and asking the
- * reader to advance().  Decoded rows (summary, wall time, device) go through
+ * record is found by taking the checkpoint at or before i, or a recently
+ * located row between it and i (a few cursors per table, so a listing or a
+ * page of the table steps one record per row), and asking the reader to
+ * advance().  Decoded rows (summary, wall time, device) go through
  * a direct-mapped cache of opt.cache_rows entries: neighbouring rows never
  * evict each other, so a screen of rows stays decoded.
  *
