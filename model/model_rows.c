@@ -192,6 +192,30 @@ rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint64_t 
 	return true;
 }
 
+/* Row i was decoded and the reader said where the next record starts
+ * (reader_detail.next_offset): the cursor that found i moves to i + 1, so
+ * reading in order needs no advance() at all.  Not when row i + 1 is not
+ * indexed yet or starts a checkpoint (another file, or a problem was
+ * reported between the two rows). */
+static void
+cursor_next(struct locidx *li, uint64_t n, uint64_t i, uint32_t file, uint64_t next)
+{
+	int64_t k = ckpt_find(li, i + 1);
+	int c;
+
+	if (i + 1 >= n || k < 0 || ckpt_at(li, (uint64_t)k)->row == i + 1)
+		return;
+	pthread_mutex_lock(&li->cur_lock);
+	for (c = 0; c < LOC_CURSORS && li->cur[c].row1 != i + 1; c++)
+		;
+	if (c == LOC_CURSORS)
+		c = (int)(li->cur_next++ % LOC_CURSORS);
+	li->cur[c].row1 = i + 2;
+	li->cur[c].loc.file = file;
+	li->cur[c].loc.offset = next;
+	pthread_mutex_unlock(&li->cur_lock);
+}
+
 uint32_t
 rows_trace_file(struct model *m, uint64_t i)
 {
@@ -326,6 +350,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 		reader_detail_done(&d);
 		return;
 	}
+	if (d.next_offset)
+		cursor_next(&m->tloc, rows_ntraces(m), i, loc.file, d.next_offset);
 	e->wall_time = d.wall_time;
 	if (d.noutputs && d.summaries)
 		e->summary = d.summaries[0];

@@ -220,6 +220,12 @@ struct reader_detail {
 	size_t nlines;
 	int64_t *input_tensor_ids, *output_tensor_ids;
 	size_t ninput_ids, noutput_ids;
+	/* Optional, 0 unknown: READER_TRACE / READER_EXECUTION, the offset
+	 * advance(loc, 1) would give (the next record of this kind in the
+	 * file, past what the index skipped).  A reader that knows it from
+	 * reading this record saves the model an advance() when rows are
+	 * read in order. */
+	uint64_t next_offset;
 };
 void reader_detail_done(struct reader_detail *d);
 

@@ -42,6 +42,7 @@ struct fake {
 	pthread_cond_t cv;
 	uint64_t decodes;
 	uint64_t steps;             /* records advance() stepped over */
+	bool next_offsets;          /* decode() fills next_offset */
 	unsigned index_returned;
 	uint64_t synth_n, synth_every;
 };
@@ -357,6 +358,14 @@ fake_decodes(struct fake *f)
 	return n;
 }
 
+void
+fake_next_offsets(struct fake *f, bool on)
+{
+	pthread_mutex_lock(&f->mu);
+	f->next_offsets = on;
+	pthread_mutex_unlock(&f->mu);
+}
+
 uint64_t
 fake_steps(struct fake *f)
 {
@@ -622,7 +631,21 @@ decode_synth(struct fake *f, const struct td_locator *loc, struct reader_detail 
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
 	out->summaries[0] = fake_curt_health(f->synth_every && i % f->synth_every == f->synth_every - 1);
 	out->wall_time = (double)i;
+	if (f->next_offsets && i + 1 < f->synth_n)
+		out->next_offset = loc->offset + FAKE_SYN_STEP;
 	return TD_OK;
+}
+
+/* What advance(loc, 1) gives for record at (under f->mu), 0 none. */
+static uint64_t
+next_of(const struct fake *f, size_t at)
+{
+	size_t i;
+
+	for (i = at + 1; i < f->n; i++)
+		if (f->recs[i].kind == f->recs[at].kind && f->recs[i].file == f->recs[at].file)
+			return f->recs[i].offset;
+	return 0;
 }
 
 static enum td_status
@@ -632,6 +655,7 @@ fake_decode(struct reader *rd, enum reader_kind kind, const struct td_locator *l
 	struct fake *f = (struct fake *)rd;
 	const struct fake_rec *r;
 	enum td_status st = TD_OK;
+	size_t at = 0;
 
 	pthread_mutex_lock(&f->mu);
 	f->decodes++;
@@ -641,11 +665,13 @@ fake_decode(struct reader *rd, enum reader_kind kind, const struct td_locator *l
 		return st;
 	}
 	r = find(f, kind == READER_TRACE ? FK_TRACE : kind == READER_EXECUTION ? FK_EXEC : FK_SOURCE,
-		 loc, NULL);
+		 loc, &at);
 	if (!r || r->broken) {
 		pthread_mutex_unlock(&f->mu);
 		return r ? TD_ERR_CORRUPT : TD_ERR_RANGE;
 	}
+	if (f->next_offsets && kind != READER_SOURCE)
+		out->next_offset = next_of(f, at);
 	out->wall_time = r->wall;
 	out->slot = r->slot;
 	out->device = xstrdup("/device:CPU:0");

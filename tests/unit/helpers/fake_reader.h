@@ -64,6 +64,8 @@ void fake_pause_after(struct fake *f, size_t n);
 void fake_wait_paused(struct fake *f);
 void fake_release(struct fake *f);
 uint64_t fake_decodes(struct fake *f);
+/* Makes decode() fill reader_detail.next_offset (as advance(loc, 1)). */
+void fake_next_offsets(struct fake *f, bool on);
 /* Records advance() has stepped over in total (the sum of its n). */
 uint64_t fake_steps(struct fake *f);
 /* The next index() sends the whole script again (a reader repeating itself). */

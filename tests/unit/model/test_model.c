@@ -181,6 +181,38 @@ test_model_sequential_reads_step_one_record_per_row(void **state)
 	fake_free(f);
 }
 
+/* A reader whose decode() gives the next record's offset: reading in order
+ * needs no advance() at all; rows after a problem (a new checkpoint) and
+ * in another file stay right. */
+static void
+test_model_sequential_reads_use_decoded_next_offset(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary s;
+	struct model_trace row;
+	struct model *m;
+	int i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	for (i = 0; i < 200; i++) {
+		s = fake_full_health(i, 0, 0, 0);
+		if (i == 77)
+			fake_problem(f, PROBLEM_BAD_DATA_CRC, 1, "f1");
+		fake_trace(f, i >= 150 ? 2 : 1, "g", "a", 0, i, &s);
+	}
+	fake_next_offsets(f, true);
+	m = open_fake(f, false, 1);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(model_trace_get(m, (uint64_t)i, &row), TD_OK);
+		assert_int_equal(row.summary.elements, i);
+		assert_false(row.flags & ROW_CORRUPT);
+	}
+	assert_int_equal(fake_steps(f), 0);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_cache_evicts_with_tiny_cache(void **state)
 {
@@ -851,6 +883,7 @@ main(void)
 		cmocka_unit_test(test_model_close_stops_the_reader_pass),
 		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
 		cmocka_unit_test(test_model_sequential_reads_step_one_record_per_row),
+		cmocka_unit_test(test_model_sequential_reads_use_decoded_next_offset),
 		cmocka_unit_test(test_model_cache_evicts_with_tiny_cache),
 		cmocka_unit_test(test_model_undecodable_row_is_corrupt_but_ok),
 		cmocka_unit_test(test_model_inputs_link_latest_earlier_row),
