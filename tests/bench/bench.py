@@ -299,7 +299,8 @@ def update_readme(path, text):
         doc = ""
     how = ("Reproduce with `make bench` (generates the dumps into tests/bench/cache/ on the "
            "first run, about 2.5 GB for 10M traces; `BENCH_SIZES=100K,1M make bench` for a "
-           "quick run).  Method: tests/bench/bench.py and tests/bench/ptydrive.py.\n\n")
+           "quick run).  Method: tests/bench/bench.py and tests/bench/ptydrive.py; the misses, "
+           "their profiles and what would close them: tests/bench/NOTES.md.\n\n")
     block = "<!-- bench -->\n" + how + text.replace("## Benchmark results", "### Results", 1) + \
         "<!-- /bench -->"
     a, b = doc.find("<!-- bench -->"), doc.find("<!-- /bench -->")
