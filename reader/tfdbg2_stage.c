@@ -124,7 +124,8 @@ arena_add(struct tf2_stage_block *b, const void *p, size_t len)
 		b->acap = TD_MAX(b->acap * 2, b->alen + len + 1);
 		b->arena = xrealloc(b->arena, b->acap);
 	}
-	memcpy(b->arena + b->alen, p, len);
+	if (len)                /* p is NULL for a field the record lacks */
+		memcpy(b->arena + b->alen, p, len);
 	b->arena[b->alen + len] = '\0';
 	b->alen += len + 1;
 	return at;

@@ -20,6 +20,7 @@
 #include "reader/crc32c.h"
 #include "reader/reader.h"
 #include "reader/tfdbg2_internal.h"
+#include "tf_debug_event.pb-c.h"
 #include "tests/unit/helpers/record_sink.h"
 
 #define FIX "tests/fixtures/tfdbg2/mnist_nan"
@@ -307,6 +308,46 @@ test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
 	remove_dump(dir);
 }
 
+/* ---- a trace without its optional fields -------------------------------- */
+
+/* A GraphExecutionTrace with only an op name (no graph id, slot, mode or
+ * tensor: proto3 leaves them off the wire) is indexed with graph id "". */
+static void
+test_tfdbg2_trace_without_graph_id_is_kept(void **state)
+{
+	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
+	Tensorflow__GraphExecutionTrace tr = TENSORFLOW__GRAPH_EXECUTION_TRACE__INIT;
+	char *dir = copy_dump(), path[1024];
+	unsigned char rec[256];
+	struct indexed ix;
+	uint32_t crc;
+	uint64_t n;
+	FILE *f;
+
+	(void)state;
+	tr.op_name = "lonely";
+	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_GRAPH_EXECUTION_TRACE;
+	ev.graph_execution_trace = &tr;
+	n = tensorflow__debug_event__pack(&ev, rec + 12);
+	memcpy(rec, &n, 8);
+	crc = crc32c_mask(crc32c(rec, 8));
+	memcpy(rec + 8, &crc, 4);
+	crc = crc32c_mask(crc32c(rec + 12, n));
+	memcpy(rec + 12 + n, &crc, 4);
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	assert_int_equal(fwrite(rec, 1, n + 16, f), n + 16);
+	fclose(f);
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES + 1);
+	assert_int_equal(ix.rs.nproblems, 0);
+	assert_string_equal(ix.rs.traces[MNIST_TRACES].op_name, "lonely");
+	assert_string_equal(ix.rs.traces[MNIST_TRACES].graph_id, "");
+	index_done(&ix);
+	remove_dump(dir);
+}
+
 /* ---- the staged trace pipeline ---------------------------------------- */
 
 /* Traces file = the fixture's three times (2040 records, two stage blocks
@@ -371,6 +412,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
 		cmocka_unit_test(test_tfdbg2_advance_steps_over_skipped_record),
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
+		cmocka_unit_test(test_tfdbg2_trace_without_graph_id_is_kept),
 		cmocka_unit_test(test_tfdbg2_staged_thread_matches_inline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
