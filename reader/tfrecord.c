@@ -31,6 +31,14 @@ get_u32le(const unsigned char *p)
 	return v;
 }
 
+/* A possible length: below 2^31, so its high bytes are zero; rejects most
+ * offsets of a resync scan before any CRC is computed. */
+static inline bool
+plausible_length(const unsigned char *h)
+{
+	return h[7] == 0 && h[6] == 0 && h[5] == 0 && h[4] == 0 && h[3] < 0x80;
+}
+
 static bool
 header_crc_ok(const unsigned char *h)
 {
@@ -126,7 +134,7 @@ resync(struct tfrecord_cursor *c, uint64_t bad, uint64_t *found)
 
 		if (!h)
 			return false;
-		if (!header_crc_ok(h))
+		if (!plausible_length(h) || !header_crc_ok(h))
 			continue;
 		len = get_u64le(h);
 		if (len <= TFRECORD_MAX_LENGTH &&
@@ -145,7 +153,7 @@ valid_record_at(struct tfrecord_cursor *c, uint64_t o, bool *unfit)
 	const unsigned char *p = cursor_bytes(c, o, TFRECORD_HEADER);
 	uint64_t len;
 
-	if (!p || !header_crc_ok(p))
+	if (!p || !plausible_length(p) || !header_crc_ok(p))
 		return false;
 	len = get_u64le(p);
 	if (len > TFRECORD_MAX_LENGTH || len > c->size - o - TFRECORD_HEADER - TFRECORD_FOOTER) {
