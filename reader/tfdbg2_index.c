@@ -615,22 +615,33 @@ scan_traces(struct pass *ps, struct tf2_set *s)
 	struct tf2_file *f = &s->files[TF2_TRACES];
 	const struct tf2_stage_block *b;
 	struct tf2_stage *sg;
-	uint64_t before = f->cur.off;
-	bool more = true;
+	uint64_t before = f->cur.off, index = f->cur.index;
+	bool more = true, stopped = false;
 	size_t i;
 
 	if (!f->src)
 		return;
 	sg = tf2_stage_start(&f->cur);
 	while (more && (b = tf2_stage_next(sg))) {
-		for (i = 0; i < b->n && more; i++)
+		for (i = 0; i < b->n && more; i++) {
 			more = emit_entry(ps, f, b, &b->e[i], &before);
+			index = (uint64_t)b->e[i].recno + 1;
+		}
 		tf2_stage_release(sg);
 		/* reader.h should_stop: the consumer gives the pass up */
-		if (ps->sink->should_stop && ps->sink->should_stop(ps->sink->ctx))
+		if (more && ps->sink->should_stop && ps->sink->should_stop(ps->sink->ctx)) {
+			stopped = true;
 			break;
+		}
 	}
 	tf2_stage_stop(sg);
+	if (stopped) {
+		/* the stage read ahead of what was sent: a later pass resumes
+		 * after the last record sent, not after the last one staged */
+		f->cur.off = before;
+		f->cur.index = index;
+		f->cur.stopped = false;
+	}
 	tfrecord_cursor_done(&f->cur);
 }
 

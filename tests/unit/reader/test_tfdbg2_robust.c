@@ -354,16 +354,14 @@ test_tfdbg2_trace_without_graph_id_is_kept(void **state)
  * and a bit), record 300 with a bad payload CRC, record 1500 lying about
  * its length: the producer thread gives exactly what the index thread
  * gives on its own, in the same order, problems included. */
-static void
-test_tfdbg2_staged_thread_matches_inline(void **state)
+static char *
+tripled_dump(void)
 {
 	char *dir = copy_dump(), path[1024];
-	struct indexed a, b;
 	unsigned char *buf, *big;
 	size_t len, off, i;
 	uint32_t crc;
 
-	(void)state;
 	path_of(path, sizeof path, dir, "graph_execution_traces");
 	buf = slurp(path, &len);
 	big = malloc(3 * len);
@@ -377,6 +375,19 @@ test_tfdbg2_staged_thread_matches_inline(void **state)
 	crc = crc32c_mask(crc32c(big + off, 8));
 	memcpy(big + off + 8, &crc, 4);
 	spit(path, big, 3 * len);
+	free(big);
+	free(buf);
+	return dir;
+}
+
+static void
+test_tfdbg2_staged_thread_matches_inline(void **state)
+{
+	char *dir = tripled_dump();
+	struct indexed a, b;
+	size_t i;
+
+	(void)state;
 	tf2_stage_thread_min = 0;
 	index_dir(dir, &a);
 	tf2_stage_thread_min = UINT64_MAX;
@@ -398,9 +409,51 @@ test_tfdbg2_staged_thread_matches_inline(void **state)
 	assert_int_equal(b.rs.problems[1].offset, a.rs.problems[1].offset);
 	index_done(&a);
 	index_done(&b);
-	free(big);
-	free(buf);
 	remove_dump(dir);
+}
+
+static bool
+stop_after_first_trace(void *ctx)
+{
+	return ((struct record_sink *)ctx)->ntraces > 0;
+}
+
+/* A pass the sink stops (should_stop) after the first block: the next
+ * pass sends exactly the traces the first did not, threaded or not. */
+static void
+test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
+{
+	int threaded;
+
+	(void)state;
+	for (threaded = 0; threaded < 2; threaded++) {
+		char *dir = tripled_dump();
+		struct record_sink rs2;
+		struct reader_sink sink2;
+		struct indexed a;
+		char err[256];
+
+		tf2_stage_thread_min = threaded ? 0 : UINT64_MAX;
+		assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &a.r, err,
+							sizeof err), TD_OK);
+		record_sink_init(&a.rs, &a.sink);
+		a.sink.should_stop = stop_after_first_trace;
+		assert_int_equal(tfdbg2_reader_ops.index(a.r, &a.sink), TD_OK);
+		assert_true(a.rs.ntraces > 0 && a.rs.ntraces < 3 * MNIST_TRACES - 2);
+		record_sink_init(&rs2, &sink2);
+		assert_int_equal(tfdbg2_reader_ops.index(a.r, &sink2), TD_OK);
+		assert_int_equal(a.rs.ntraces + rs2.ntraces, 3 * MNIST_TRACES - 2);
+		assert_true(rs2.traces[0].loc.offset > a.rs.traces[a.rs.ntraces - 1].loc.offset);
+		/* the two bad records (300 and 1500), each reported once */
+		assert_int_equal(record_sink_problems(&a.rs, PROBLEM_BAD_DATA_CRC) +
+				 record_sink_problems(&rs2, PROBLEM_BAD_DATA_CRC), 1);
+		assert_int_equal(record_sink_problems(&a.rs, PROBLEM_BAD_LENGTH) +
+				 record_sink_problems(&rs2, PROBLEM_BAD_LENGTH), 1);
+		tf2_stage_thread_min = (uint64_t)8 << 20;
+		record_sink_done(&rs2);
+		index_done(&a);
+		remove_dump(dir);
+	}
 }
 
 int
@@ -414,6 +467,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
 		cmocka_unit_test(test_tfdbg2_trace_without_graph_id_is_kept),
 		cmocka_unit_test(test_tfdbg2_staged_thread_matches_inline),
+		cmocka_unit_test(test_tfdbg2_stopped_pass_resumes_after_last_trace_sent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
