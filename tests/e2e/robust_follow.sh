@@ -6,6 +6,12 @@
 # (which appends whole records, as TensorFlow's writer flushes them).
 . "$(dirname "$0")/lib.sh"
 
+# wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
+wait_ok()
+{
+	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+}
+
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
 G="$GEN -q --ops 60 --nan-at -1"
 TUI_COLS=200 TUI_ROWS=10
@@ -14,7 +20,7 @@ D=$WORK/grow
 $G -n 200 --executions 9 "$D" || die "generator failed"
 tui_start --follow "$D"
 tui_wait "200 traces" || fail started "no status bar with 200 traces"
-tui_wait "[follow]" 2 && ok status_says_following
+wait_ok status_says_following "[follow]" 2
 
 # A running job appends 300 traces and 3 executions.
 $G -n 300 --executions 3 --append "$D"
@@ -25,13 +31,13 @@ if tui_wait "500 traces" 2; then
 else
 	fail appended_rows_seen "500 traces not shown within 2 s"
 fi
-tui_wait "12 exec" 2 && ok appended_executions_seen
+wait_ok appended_executions_seen "12 exec" 2
 
 # A second host starts writing: its file set appears (50 traces), host 0
 # writes 50 more.
 $G -n 100 --hosts 2 --executions 1 --append "$D"
-tui_wait "600 traces" 2 && ok new_host_rows_seen
-tui_wait "2 hosts" 2 && ok new_host_seen
+wait_ok new_host_rows_seen "600 traces" 2
+wait_ok new_host_seen "2 hosts" 2
 tui_keys q
 tui_expect_exit 0 quit_1
 tui_stop
@@ -48,14 +54,14 @@ cut=$(stat -c %s "$FIXTURES/robust/torn/$f")
 truncate -s "$cut" "$T/$f"
 tui_start --follow "$T"
 tui_wait "199 traces" || fail torn_start "no status bar with 199 traces"
-tui_wait "torn 1" 2 && ok torn_reported
+wait_ok torn_reported "torn 1" 2
 # Still reported once after a few refreshes.
 sleep 2
 tui_screen >/dev/null
 check torn_reported_once grep -qF "torn 1" "$TUI_SCREEN"
 tail -c +"$((cut + 1))" "$FIXTURES/robust/clean/$f" >>"$T/$f"
 check torn_completed_size test "$(stat -c %s "$T/$f")" = "$full"
-tui_wait "200 traces" 2 && ok torn_record_completed
-tui_wait "torn 0" 2 && ok torn_cleared
+wait_ok torn_record_completed "200 traces" 2
+if tui_wait_gone "torn 1" 2; then ok torn_cleared; else fail torn_cleared "still torn 1"; fi
 tui_keys q
 tui_expect_exit 0 quit_2

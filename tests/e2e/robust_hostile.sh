@@ -8,6 +8,12 @@
 # "long/" + 5000 x "L" + "/MatMul").
 . "$(dirname "$0")/lib.sh"
 
+# wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
+wait_ok()
+{
+	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+}
+
 D=$FIXTURES/robust/hostile
 
 # no_raw NAME FILE: no ESC, no C0 control but newline, valid UTF-8.
@@ -56,7 +62,7 @@ json_expect json_exact_name 'd["rows"][1]["op_name"] == "evil/\x1b[2J\x1b[H\x1b]
 TUI_COLS=120 TUI_ROWS=30
 tui_start "$D"
 tui_wait "? help" || fail tui_started "no status bar"
-tui_wait 'evil/^[[2J^[[H^[]0;P' && ok tui_esc_shown_as_text
+wait_ok tui_esc_shown_as_text 'evil/^[[2J^[[H^[]0;P'
 tui_screen >/dev/null
 check tui_ctl_shown_as_text grep -qF 'ctl/^M^H^?^Atab' "$TUI_SCREEN"
 check tui_status_bar_intact grep -qF '? help' "$TUI_SCREEN"
