@@ -162,7 +162,10 @@ send_files(struct pass *ps)
 				ps->sink->on_file(ps->sink->ctx, &rf);
 		}
 		if (s->unusable_why) {
-			problem(ps, PROBLEM_UNREADABLE, &s->files[TF2_METADATA], 0, 0, "%s", s->unusable_why);
+			/* a metadata file that did not open was reported above */
+			if (s->files[TF2_METADATA].src)
+				problem(ps, PROBLEM_UNREADABLE, &s->files[TF2_METADATA], 0, 0, "%s",
+					s->unusable_why);
 			free(s->unusable_why);
 			s->unusable_why = NULL;
 		}

@@ -183,6 +183,28 @@ test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
 	remove_dump(dir);
 }
 
+/* A FIFO as a set's metadata file: the open does not block and the file is
+ * reported once, as unreadable. */
+static void
+test_tfdbg2_fifo_metadata_reported_once(void **state)
+{
+	char *dir = strdup("/tmp/tdbg-test-tfdbg2r-XXXXXX"), path[1024], cmd[1100];
+	struct indexed ix;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/tfdbg_events.1.h.metadata", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	index_dir(dir, &ix);
+	assert_int_equal(record_sink_problems(&ix.rs, PROBLEM_UNREADABLE), 1);
+	assert_int_equal(record_sink_problems(&ix.rs, PROBLEM_MISSING_FILE), 5);
+	assert_int_equal(ix.rs.ntraces, 0);
+	index_done(&ix);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
 /* ---- a length past the end --------------------------------------------- */
 
 /* Record 300 of the traces claims 1 GiB (with a good length CRC): the
@@ -462,6 +484,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking),
 		cmocka_unit_test(test_tfdbg2_directory_in_place_of_file_is_unreadable),
+		cmocka_unit_test(test_tfdbg2_fifo_metadata_reported_once),
 		cmocka_unit_test(test_tfdbg2_length_past_end_mid_file_loses_one_trace),
 		cmocka_unit_test(test_tfdbg2_advance_steps_over_skipped_record),
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
