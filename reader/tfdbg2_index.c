@@ -552,26 +552,23 @@ copy_str(struct strbuf *sb, const struct pbwire_field *f)
 /* Sends the trace of a staged entry (a good, decoded record). */
 static void
 emit_trace(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
-	   const struct tf2_stage_entry *e)
+	   struct tf2_stage_entry *e)
 {
-	struct reader_trace t = {
-		.loc = { f->id, e->offset }, .graph_id = b->arena + e->graph_id,
-		.op_name = b->arena + e->op_name, .slot = e->slot, .execution = -1,
-		.wall_time = e->wall_time, .summary = e->summary,
-	};
-
+	e->t.loc.file = f->id;
+	e->t.graph_id = b->arena + e->graph_id;
+	e->t.op_name = b->arena + e->op_name;
 	set_mode(ps, e->mode);
 	if (!e->summary_ok)
 		problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, e->recno,
-			"%s (op %s); the trace is kept without a summary", b->arena + e->why, t.op_name);
+			"%s (op %s); the trace is kept without a summary", b->arena + e->why, e->t.op_name);
 	if (ps->sink->on_trace)
-		ps->sink->on_trace(ps->sink->ctx, &t);
+		ps->sink->on_trace(ps->sink->ctx, &e->t);
 }
 
 /* One staged entry, as one_record() handles a record; false at the end. */
 static bool
 emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
-	   const struct tf2_stage_entry *e, uint64_t *before)
+	   struct tf2_stage_entry *e, uint64_t *before)
 {
 	struct tfrecord rec = { .offset = e->offset, .length = e->length, .next = e->next,
 				.stopped = e->stopped };
@@ -616,7 +613,7 @@ static void
 scan_traces(struct pass *ps, struct tf2_set *s)
 {
 	struct tf2_file *f = &s->files[TF2_TRACES];
-	const struct tf2_stage_block *b;
+	struct tf2_stage_block *b;
 	struct tf2_stage *sg;
 	uint64_t before = f->cur.off, index = f->cur.index;
 	bool more = true, stopped = false;

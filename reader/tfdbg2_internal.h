@@ -118,13 +118,13 @@ struct tf2_stage_entry {
 	bool decoded;                   /* OK record that scans as a trace; else why */
 	bool summary_ok;                /* decoded, but the summary did not: why */
 	int mode;
-	uint32_t slot;
 	int64_t recno;                  /* record number in the file */
 	uint64_t offset, next, length;  /* as in struct tfrecord */
 	uint64_t cur_off;               /* cursor offset after this record */
-	double wall_time;
 	uint32_t graph_id, op_name, why;
-	struct td_summary summary;
+	/* The trace as sent, filled here so it is not copied again: the index
+	 * thread sets loc.file and points graph_id and op_name into the arena. */
+	struct reader_trace t;
 };
 
 struct tf2_stage_block {
@@ -144,7 +144,7 @@ extern uint64_t tf2_stage_thread_min;
 struct tf2_stage *tf2_stage_start(struct tfrecord_cursor *cur);
 /* The next block in file order, or NULL after the last one; valid until
  * tf2_stage_release(). */
-const struct tf2_stage_block *tf2_stage_next(struct tf2_stage *sg);
+struct tf2_stage_block *tf2_stage_next(struct tf2_stage *sg);
 void tf2_stage_release(struct tf2_stage *sg);
 /* Ends the producer and frees the stage; NULL is accepted. */
 void tf2_stage_stop(struct tf2_stage *sg);

@@ -147,9 +147,13 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 
 	e->decoded = false;
 	e->summary_ok = true;
-	e->slot = 0;
 	e->mode = 0;
-	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->wall_time, why, sizeof why)) {
+	e->t.loc.offset = rec->offset;
+	e->t.op_type = NULL;
+	e->t.slot = 0;
+	e->t.is_input = false;
+	e->t.execution = -1;
+	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
 		entry_why(b, e, why);
 		return;
 	}
@@ -158,7 +162,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 		switch (fl.key) {
 		case PBWIRE_KEY(1, PBWIRE_LEN):    gid = fl; break;
 		case PBWIRE_KEY(2, PBWIRE_LEN):    name = fl; break;
-		case PBWIRE_KEY(3, PBWIRE_VARINT): e->slot = (uint32_t)fl.v; break;
+		case PBWIRE_KEY(3, PBWIRE_VARINT): e->t.slot = (uint32_t)fl.v; break;
 		case PBWIRE_KEY(4, PBWIRE_VARINT): e->mode = (int)(int32_t)fl.v; break;
 		case PBWIRE_KEY(5, PBWIRE_LEN):    tp = fl; break;
 		default: break;
@@ -171,7 +175,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->decoded = true;
 	e->graph_id = arena_add(b, gid.data, gid.len);
 	e->op_name = arena_add(b, name.data, name.len);
-	if (!output_summary(e->mode, tp.data, tp.len, &e->summary, why, sizeof why)) {
+	if (!output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
 		e->summary_ok = false;
 		entry_why(b, e, why);
 	}
@@ -252,7 +256,7 @@ tf2_stage_start(struct tfrecord_cursor *cur)
 	return sg;
 }
 
-const struct tf2_stage_block *
+struct tf2_stage_block *
 tf2_stage_next(struct tf2_stage *sg)
 {
 	struct tf2_stage_block *b;
