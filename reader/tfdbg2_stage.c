@@ -102,7 +102,9 @@ tf2_event_payload(const uint8_t *data, size_t len, uint32_t num, struct pbwire_f
 	pbwire_init(&r, data, len);
 	while (pbwire_next(&r, &f)) {
 		if (f.key == PBWIRE_KEY(1, PBWIRE_FIXED64))
-			*wall_time = pbwire_double(&f);
+			memcpy(wall_time, &f.v, sizeof *wall_time);     /* not pbwire_double(&f):
+			 * taking f's address keeps it in memory, and copying it
+			 * out then stalls on store forwarding */
 		else if (f.key == PBWIRE_KEY(num, PBWIRE_LEN)) {
 			*out = f;
 			found = true;
