@@ -419,6 +419,14 @@ past_skips(struct reader *r, struct tf2_file *f, uint64_t next)
 	return next;
 }
 
+uint64_t
+tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end)
+{
+	uint64_t next = past_skips(r, f, record_end);
+
+	return next < __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE) ? next : 0;
+}
+
 /* Steps *off over n rows of f, reading the headers through one window of
  * about n records (one pread for a short step, no stat): only rows the
  * index framed (below indexed_end) are walked. */

@@ -198,7 +198,7 @@ tf2_wire_vector(const void *tp, size_t len, double *out, size_t max)
 /* Reads and unpacks the DebugEvent at loc of a file of the given role. */
 static enum td_status
 read_event(struct reader *r, const struct td_locator *loc, enum tf2_role role,
-	   Tensorflow__DebugEvent **ev, struct tf2_set **set)
+	   Tensorflow__DebugEvent **ev, struct tf2_set **set, uint64_t *next)
 {
 	struct tf2_file *f = tf2_file_by_id(r, loc->file);
 	struct source *src = NULL;
@@ -217,6 +217,8 @@ read_event(struct reader *r, const struct td_locator *loc, enum tf2_role role,
 	st = tfrecord_read_at(src, loc->offset, &buf, &len);
 	if (st != TD_OK)
 		return st;
+	if (next)
+		*next = tf2_next_row(r, f, loc->offset + TFRECORD_HEADER + len + TFRECORD_FOOTER);
 	*ev = tensorflow__debug_event__unpack(NULL, len, buf);
 	free(buf);
 	if (!*ev)
@@ -305,7 +307,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	Tensorflow__DebugEvent *ev;
 	struct strbuf text = {0};
 	struct tf2_set *set;
-	enum td_status st = read_event(r, loc, TF2_TRACES, &ev, &set);
+	enum td_status st = read_event(r, loc, TF2_TRACES, &ev, &set, &d->next_offset);
 
 	if (st != TD_OK)
 		return st;
@@ -385,7 +387,7 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	Tensorflow__DebugEvent *ev;
 	struct strbuf text = {0};
 	struct tf2_set *set;
-	enum td_status st = read_event(r, loc, TF2_EXECUTION, &ev, &set);
+	enum td_status st = read_event(r, loc, TF2_EXECUTION, &ev, &set, &d->next_offset);
 	size_t i, n;
 
 	if (st != TD_OK)
@@ -420,7 +422,7 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 	const Tensorflow__SourceFile *sf;
 	Tensorflow__DebugEvent *ev;
 	struct tf2_set *set;
-	enum td_status st = read_event(r, loc, TF2_SOURCE_FILES, &ev, &set);
+	enum td_status st = read_event(r, loc, TF2_SOURCE_FILES, &ev, &set, NULL);
 	size_t i;
 
 	if (st != TD_OK)

@@ -101,6 +101,9 @@ struct tf2_set *tf2_set_of_file(struct reader *r, const struct tf2_file *f);
  * in f->open_st and f->open_why. */
 struct source *tf2_open_source(struct tf2_file *f);
 void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to);
+/* Where the row after the record ending at record_end starts (past skipped
+ * records), or 0 when that is not an indexed row yet. */
+uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);
 

@@ -399,6 +399,28 @@ test_tfdbg2_advance_steps_records(void **state)
 	index_done(&ix);
 }
 
+/* decode() tells where the next row starts, so rows read in order need no
+ * advance(); the last indexed row has no next row yet. */
+static void
+test_tfdbg2_decode_gives_next_row_offset(void **state)
+{
+	struct indexed ix;
+	struct reader_detail d = {0};
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[88].loc, &d), TD_OK);
+	assert_int_equal(d.next_offset, ix.rs.traces[89].loc.offset);
+	reader_detail_done(&d);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[679].loc, &d), TD_OK);
+	assert_int_equal(d.next_offset, 0);
+	reader_detail_done(&d);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[0].loc, &d), TD_OK);
+	assert_int_equal(d.next_offset, ix.rs.executions[1].loc.offset);
+	reader_detail_done(&d);
+	index_done(&ix);
+}
+
 /* ---- modes -------------------------------------------------------------- */
 
 static void
@@ -911,6 +933,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_execution_alerts_match_decoded_outputs),
 		cmocka_unit_test(test_tfdbg2_second_pass_sends_nothing_new),
 		cmocka_unit_test(test_tfdbg2_advance_steps_records),
+		cmocka_unit_test(test_tfdbg2_decode_gives_next_row_offset),
 		cmocka_unit_test(test_tfdbg2_mode_curt_health),
 		cmocka_unit_test(test_tfdbg2_mode_concise_health),
 		cmocka_unit_test(test_tfdbg2_mode_shape),
