@@ -122,24 +122,26 @@ strbuf_adds(struct strbuf *sb, const char *s)
 }
 
 void
-strbuf_addc(struct strbuf *sb, char c)
-{
-	strbuf_add(sb, &c, 1);
-}
-
-void
 strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
+	size_t room;
 	int n;
 
+	/* Format once into the spare room; only a too-small buffer formats twice. */
+	TD_GROW(sb->buf, sb->cap, sb->len + 64);
+	room = sb->cap - sb->len;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	TD_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		TD_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 

@@ -62,7 +62,15 @@ struct strbuf {
 };
 void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);
-void strbuf_addc(struct strbuf *sb, char c);
+/* One byte; inline because JSON and text output append byte by byte. */
+static inline void
+strbuf_addc(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		td_grow((void **)&sb->buf, &sb->cap, sb->len + 2, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);

@@ -1,0 +1,106 @@
+/*
+ * test_util.c - growable strings, status messages, growth arithmetic.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reader/util.h"
+
+static void
+test_strbuf_addf_formats_short_and_long_text(void **state)
+{
+	struct strbuf sb = {0};
+	char want[1001];
+
+	(void)state;
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	assert_string_equal(sb.buf, "42-x");
+	memset(want, 'a', 1000);
+	want[1000] = '\0';
+	/* longer than the spare room: formatted a second time after growing */
+	strbuf_addf(&sb, "%s", want);
+	assert_int_equal(sb.len, 4 + 1000);
+	assert_memory_equal(sb.buf + 4, want, 1001);
+	strbuf_done(&sb);
+}
+
+static void
+test_strbuf_addc_grows_and_terminates(void **state)
+{
+	struct strbuf sb = {0};
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5000; i++)
+		strbuf_addc(&sb, (char)('a' + i % 26));
+	assert_int_equal(sb.len, 5000);
+	assert_int_equal(sb.buf[5000], '\0');
+	assert_int_equal(sb.buf[27], 'b');
+	strbuf_done(&sb);
+}
+
+static void
+test_strbuf_take_hands_over_and_resets(void **state)
+{
+	struct strbuf sb = {0};
+	char *p;
+
+	(void)state;
+	p = strbuf_take(&sb);            /* empty: still a string */
+	assert_string_equal(p, "");
+	free(p);
+	strbuf_adds(&sb, "abc");
+	p = strbuf_take(&sb);
+	assert_string_equal(p, "abc");
+	assert_null(sb.buf);
+	assert_int_equal(sb.len, 0);
+	free(p);
+}
+
+static void
+test_strerror_names_every_status(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < TD_STATUS_COUNT; i++)
+		assert_true(strlen(td_strerror((enum td_status)i)) > 0);
+	assert_string_equal(td_strerror(TD_OK), "ok");
+	assert_string_equal(td_strerror((enum td_status)999), "unknown error");
+}
+
+static void
+test_grow_doubles_until_enough(void **state)
+{
+	int *a = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	TD_GROW(a, cap, 3);
+	assert_int_equal(cap, 8);
+	TD_GROW(a, cap, 9);
+	assert_int_equal(cap, 16);
+	TD_GROW(a, cap, 5);              /* never shrinks */
+	assert_int_equal(cap, 16);
+	free(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf_addf_formats_short_and_long_text),
+		cmocka_unit_test(test_strbuf_addc_grows_and_terminates),
+		cmocka_unit_test(test_strbuf_take_hands_over_and_resets),
+		cmocka_unit_test(test_strerror_names_every_status),
+		cmocka_unit_test(test_grow_doubles_until_enough),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
