@@ -103,16 +103,27 @@ expect_eq()
 	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi
 }
 
-# expect_file_has NAME FILE TEXT: FILE contains TEXT (fixed string).
+# expect_file_has NAME FILE TEXT: FILE contains TEXT (fixed string).  When
+# FILE is the screen capture ($TUI_SCREEN) and tdbg's screen is still up, a
+# missing TEXT is waited for on the live screen (up to E2E_TIMEOUT): panes
+# fill in as the background index goes, so a capture taken the moment one
+# marker appeared may be a little early for the next.
 expect_file_has()
 {
-	if grep -qF -- "$3" "$2"; then
+	if grep -qF -- "$3" "$2" || _screen_catches_up "$2" "$3"; then
 		ok "$1"
 	else
 		fail "$1" "'$3' not found in $(basename "$2")"
 		sed 's/^/    | /' "$2" | head -40
 		return 1
 	fi
+}
+
+_screen_catches_up()
+{
+	[ "$1" = "${TUI_SCREEN:-}" ] || return 1
+	tmx has-session -t t 2>/dev/null || return 1
+	_tui_poll present "$2" "$E2E_TIMEOUT" >/dev/null
 }
 
 # expect_file_lacks NAME FILE TEXT
