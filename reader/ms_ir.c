@@ -142,7 +142,8 @@ parse_args(struct ms_node *n, const char *p, const char *end)
 			const char *s = arg + 1, *q;
 			size_t alen = (size_t)(p - arg);
 
-			if (strncmp(s, "para", 4) == 0 && (q = memchr(s, '_', p - s)))
+			/* bounded: the argument may end right after the % */
+			if (p - s >= 4 && memcmp(s, "para", 4) == 0 && (q = memchr(s, '_', p - s)))
 				s = q + 1, alen = (size_t)(p - s);
 			else
 				s = arg;

@@ -75,7 +75,8 @@ numeric_counts(struct td_summary *s, int64_t nan, int64_t ninf, int64_t neg, int
 	s->zero = zero;
 	s->positive = pos;
 	s->pos_inf = pinf;
-	s->has_inf_or_nan = nan + ninf + pinf > 0;
+	/* each count may be near 2^63 in a hostile file: no sum */
+	s->has_inf_or_nan = nan > 0 || ninf > 0 || pinf > 0;
 	s->known |= SUM_NAN | SUM_NEG_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_POS_INF |
 		    SUM_NONFINITE;
 }
