@@ -19,7 +19,7 @@
 
 #include "tui_internal.h"
 
-#define FOLLOW_INTERVAL 2.0     /* seconds between re-index passes in follow mode */
+#define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
 static const struct pane_ops *const pane_ops_of[PANE_COUNT] = {
 	[PANE_ALERTS] = &pane_alerts_ops,
@@ -273,7 +273,9 @@ event_loop(struct tui *t)
 		if (trace && last_key != ERR)
 			trace_key(trace, last_key, key_time);
 		last_key = ERR;
-		wtimeout(t->prompt_win, t->progress.done && !t->follow ? 1000 : 200);
+		/* Poll often while the index fills the panes (the first rows show
+		 * within ~50 ms), less when following, rarely when idle. */
+		wtimeout(t->prompt_win, !t->progress.done ? 50 : t->follow ? 250 : 1000);
 		int key = wgetch(t->prompt_win);
 		if (key == ERR) {
 			poll_model(t);
