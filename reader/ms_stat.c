@@ -127,7 +127,7 @@ fill_summary(char **cell, struct td_summary *s)
 	if (s->known & SUM_POSITIVE)
 		s->positive = TD_MAX(0, s->positive - s->pos_inf);
 	if ((s->known & SUM_NAN) && (s->known & both_inf) == both_inf) {
-		s->has_inf_or_nan = s->nan + s->neg_inf + s->pos_inf > 0;
+		s->has_inf_or_nan = s->nan > 0 || s->neg_inf > 0 || s->pos_inf > 0;
 		s->known |= SUM_NONFINITE;
 	}
 	if (parse_double(cell[COL_MAX], &s->max) && parse_double(cell[COL_MIN], &s->min))

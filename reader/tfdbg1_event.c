@@ -86,7 +86,7 @@ numeric_counts(struct td_summary *s, int64_t nan, int64_t ninf, int64_t neg, int
 static void
 numeric_moments(struct td_summary *s, double min, double max, double mean)
 {
-	if (s->negative + s->zero + s->positive == 0)
+	if (s->negative == 0 && s->zero == 0 && s->positive == 0)   /* no sum: hostile counts */
 		return;
 	s->min = min;
 	s->max = max;
