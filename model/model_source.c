@@ -9,13 +9,12 @@
  */
 #include "model_internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "../reader/fileio.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
 
@@ -276,41 +275,15 @@ model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_
 static enum td_status
 read_lines(const char *file, char ***out, size_t *n, char *err, size_t errlen)
 {
-	struct stat st;
 	char *buf, *p, *end;
-	size_t cap = 0;
-	ssize_t got;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* a FIFO must not block */
+	size_t cap = 0, got;
+	enum td_status st;
 
 	*out = NULL;
 	*n = 0;
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
-		return errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX_BYTES) {
-		snprintf(err, errlen, "%s: not a regular file of at most %u MB", file, SOURCE_MAX_BYTES >> 20);
-		close(fd);
-		return TD_ERR_IO;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	for (got = 0; got < st.st_size;) {
-		ssize_t r = pread(fd, buf + got, (size_t)(st.st_size - got), got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			got = r < 0 ? -1 : got;
-			break;
-		}
-		got += r;
-	}
-	close(fd);
-	if (got < 0) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
-		free(buf);
-		return TD_ERR_IO;
-	}
+	/* read-only, non-blocking on a FIFO, regular files only */
+	if ((st = td_read_file(file, SOURCE_MAX_BYTES, &buf, &got, err, errlen)) != TD_OK)
+		return st;
 	end = buf + got;
 	for (p = buf; p < end;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -11,6 +11,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *
+kind_name(mode_t mode)
+{
+	if (S_ISDIR(mode))  return "a directory";
+	if (S_ISFIFO(mode)) return "a FIFO";
+	if (S_ISSOCK(mode)) return "a socket";
+	if (S_ISCHR(mode))  return "a character device";
+	if (S_ISBLK(mode))  return "a block device";
+	return "a special file";
+}
+
 int
 td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		char *err, size_t errlen)
@@ -25,10 +36,17 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
 		if (status)
 			*status = TD_ERR_IO;
-		snprintf(err, errlen, "%s: not a regular file", path);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (status)
+			*status = TD_ERR_IO;
+		snprintf(err, errlen, "%s: %s, not a regular file", path, kind_name(st.st_mode));
 		close(fd);
 		return -1;
 	}

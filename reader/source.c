@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 struct source {
 	int fd;                 /* -1 for a byte array */
 	unsigned char *bytes;   /* owned copy for a byte array */
@@ -19,53 +21,25 @@ struct source {
 	char *path;
 };
 
-static const char *
-kind_name(mode_t mode)
-{
-	if (S_ISDIR(mode))  return "a directory";
-	if (S_ISFIFO(mode)) return "a FIFO";
-	if (S_ISSOCK(mode)) return "a socket";
-	if (S_ISCHR(mode))  return "a character device";
-	if (S_ISBLK(mode))  return "a block device";
-	return "a special file";
-}
-
-static struct source *
-open_failed(int fd, char *why, size_t whylen, const char *fmt, const char *arg)
-{
-	if (why && whylen)
-		snprintf(why, whylen, fmt, arg);
-	if (fd >= 0)
-		close(fd);
-	return NULL;
-}
-
-/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer; the
- * flag is cleared once fstat() says the file is a regular one. */
+/* fileio opens without blocking on a FIFO and refuses anything that is not
+ * a regular file. */
 struct source *
 source_open_file(const char *path, enum td_status *st, char *why, size_t whylen)
 {
+	char err[512];
 	struct source *s;
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	uint64_t size;
+	int fd = td_open_regular(path, &size, st, err, sizeof err);
 
 	if (fd < 0) {
-		*st = errno == ENOENT ? TD_ERR_NOENT : TD_ERR_IO;
-		return open_failed(-1, why, whylen, "%s", strerror(errno));
+		if (why && whylen)
+			snprintf(why, whylen, "%s", err);
+		return NULL;
 	}
-	if (fstat(fd, &sb) != 0) {
-		*st = TD_ERR_IO;
-		return open_failed(fd, why, whylen, "%s", strerror(errno));
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		*st = TD_ERR_UNSUPPORTED;
-		return open_failed(fd, why, whylen, "%s, not a regular file", kind_name(sb.st_mode));
-	}
-	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	s = xcalloc(1, sizeof(*s));
 	s->fd = fd;
-	s->size = sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+	s->size = size;
 	s->path = xstrdup(path);
 	*st = TD_OK;
 	return s;
