@@ -181,6 +181,28 @@ strbuf_done(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
+int
+td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, size_t msglen),
+	       void *ctx, char *err, size_t errlen)
+{
+	int bad = 0, lineno = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256], msg[200];
+
+		lineno++;
+		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
+		if (!fn(ctx, line, msg, sizeof msg) && bad++ == 0)
+			snprintf(err, errlen, "line %d: %s", lineno, msg);
+		p += len + (nl ? 1 : 0);
+	}
+	return bad;
+}
+
 double
 td_now(void)
 {

@@ -9,6 +9,7 @@
 #ifndef TD_UTIL_H
 #define TD_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -76,6 +77,13 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
 char *strbuf_take(struct strbuf *sb);
 void strbuf_done(struct strbuf *sb);
+
+/* Runs fn on each line of a configuration text (lines longer than 255
+ * bytes are cut), fn writing a message into msg when it rejects a line.
+ * Returns the number of rejected lines; err gets "line N: message" of the
+ * first one (or "" when none). */
+int td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, size_t msglen),
+		   void *ctx, char *err, size_t errlen);
 
 /* Monotonic clock in seconds. */
 double td_now(void);

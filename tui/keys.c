@@ -229,26 +229,16 @@ keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen)
 	return true;
 }
 
+static bool
+parse_one(void *km, char *line, char *msg, size_t msglen)
+{
+	return keymap_parse_line(km, line, msg, msglen);
+}
+
 int
 keymap_parse_text(struct keymap *km, const char *text, char *err, size_t errlen)
 {
-	int bad = 0, lineno = 0;
-	const char *p = text;
-
-	if (errlen)
-		err[0] = '\0';
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256], msg[200];
-
-		lineno++;
-		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
-		if (!keymap_parse_line(km, line, msg, sizeof msg) && bad++ == 0)
-			snprintf(err, errlen, "line %d: %s", lineno, msg);
-		p += len + (nl ? 1 : 0);
-	}
-	return bad;
+	return td_parse_lines(text, parse_one, km, err, errlen);
 }
 
 static const struct keybinding *

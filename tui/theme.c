@@ -182,25 +182,16 @@ parse_line(char *line, struct theme *t, char *msg, size_t msglen)
 	return true;
 }
 
+static bool
+parse_one(void *t, char *line, char *msg, size_t msglen)
+{
+	return parse_line(line, t, msg, msglen);
+}
+
 int
 theme_parse(const char *text, struct theme *t, char *err, size_t errlen)
 {
-	int bad = 0, lineno = 0;
-
-	if (errlen)
-		err[0] = '\0';
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256], msg[160];
-
-		lineno++;
-		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
-		if (!parse_line(line, t, msg, sizeof msg) && bad++ == 0)
-			snprintf(err, errlen, "line %d: %s", lineno, msg);
-		p += len + (nl ? 1 : 0);
-	}
-	return bad;
+	return td_parse_lines(text, parse_one, t, err, errlen);
 }
 
 bool

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,30 @@ test_grow_doubles_until_enough(void **state)
 	free(a);
 }
 
+static bool
+reject_x(void *ctx, char *line, char *msg, size_t msglen)
+{
+	++*(int *)ctx;
+	if (line[0] != 'x')
+		return true;
+	snprintf(msg, msglen, "no '%s'", line);
+	return false;
+}
+
+static void
+test_parse_lines_counts_rejects_and_names_the_first(void **state)
+{
+	char err[64];
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(td_parse_lines("a\nx1\nb\nx2", reject_x, &calls, err, sizeof err), 2);
+	assert_int_equal(calls, 4);
+	assert_string_equal(err, "line 2: no 'x1'");
+	assert_int_equal(td_parse_lines("", reject_x, &calls, err, sizeof err), 0);
+	assert_string_equal(err, "");
+}
+
 int
 main(void)
 {
@@ -100,6 +125,7 @@ main(void)
 		cmocka_unit_test(test_strbuf_take_hands_over_and_resets),
 		cmocka_unit_test(test_strerror_names_every_status),
 		cmocka_unit_test(test_grow_doubles_until_enough),
+		cmocka_unit_test(test_parse_lines_counts_rejects_and_names_the_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
