@@ -35,13 +35,11 @@ BUILD      ?= build
 OPT        ?= -O2 -g
 CFLAGS_STD  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS  = $(CFLAGS_STD) $(OPT) $(SAN_FLAGS) -I$(BUILD)/proto -I. $(PKG_CFLAGS) \
 	      -DTDBG_VERSION='"$(VERSION)"' -DTDBG_DATADIR='"$(DATADIR)"' $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
-LIBS        = $(PKG_LIBS) -lpthread -lm
 
 ifeq ($(V),1)
 Q =
@@ -55,24 +53,35 @@ quiet = @printf '  %-6s %s\n'
 endif
 
 # ---- sources, one list per layer -------------------------------------
+# reader/ (with its folders base/, parse/ and one per format), model/, the
+# command layer tui/cmd/, and the screen tui/.  Each layer links only the
+# libraries it uses, so a unit test's link line proves what it depends on.
 PROTOS      := $(wildcard proto/*.proto)
 PROTO_SRCS  := $(patsubst proto/%.proto,$(BUILD)/proto/%.pb-c.c,$(PROTOS))
 PROTO_HDRS  := $(PROTO_SRCS:.c=.h)
 PROTO_OBJS  := $(PROTO_SRCS:.c=.o)
-READER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard reader/*.c))
+READER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard reader/*.c reader/*/*.c))
 MODEL_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard model/*.c))
+CMD_OBJS    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tui/cmd/*.c))
 TUI_MAIN    := $(BUILD)/tui/main.o
 TUI_OBJS    := $(filter-out $(TUI_MAIN),$(patsubst %.c,$(BUILD)/%.o,$(wildcard tui/*.c)))
 
 LOW_OBJS    = $(PROTO_OBJS) $(READER_OBJS)
-ALL_OBJS    = $(LOW_OBJS) $(MODEL_OBJS) $(TUI_OBJS) $(TUI_MAIN)
+ALL_OBJS    = $(LOW_OBJS) $(MODEL_OBJS) $(CMD_OBJS) $(TUI_OBJS) $(TUI_MAIN)
+
+READER_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c 2>/dev/null) -lpthread -lm
+MODEL_LIBS  := $(READER_LIBS) $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null)
+CMD_LIBS    := $(MODEL_LIBS)
+TUI_LIBS    := $(MODEL_LIBS) $(shell $(PKG_CONFIG) --libs ncursesw libedit 2>/dev/null)
 
 # Unit tests: tests/unit/<layer>/test_*.c link only their layer and below,
-# so a wrong include shows up as a link error.
+# so a wrong include shows up as a link error (the cmd tests link without
+# ncurses and libedit).
 UNIT_READER := $(patsubst tests/unit/reader/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/reader/test_*.c))
 UNIT_MODEL  := $(patsubst tests/unit/model/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/model/test_*.c))
+UNIT_CMD    := $(patsubst tests/unit/cmd/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/cmd/test_*.c))
 UNIT_TUI    := $(patsubst tests/unit/tui/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/tui/test_*.c))
-UNIT_TESTS  := $(UNIT_READER) $(UNIT_MODEL) $(UNIT_TUI)
+UNIT_TESTS  := $(UNIT_READER) $(UNIT_MODEL) $(UNIT_CMD) $(UNIT_TUI)
 TEST_HELPER := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/helpers/*.c))
 
 # The binary the test targets drive (tdbg, or tdbg-asan under make asan).
@@ -116,7 +125,7 @@ all: tdbg
 # flags change (OPT, CFLAGS, PREFIX baked into TDBG_DATADIR ...), so a change
 # of flags rebuilds instead of silently mixing objects.
 FLAGS_FILE := $(BUILD)/.flags
-FLAGS_NOW   = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
+FLAGS_NOW   = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TUI_LIBS)
 DRY_RUN    := $(findstring n,$(firstword -$(MAKEFLAGS)))
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out clean deps uninstall format check-layers,$(or $(MAKECMDGOALS),all)),)
@@ -133,7 +142,7 @@ $(FLAGS_FILE):
 # ---- build ------------------------------------------------------------
 tdbg tdbg-asan: $(ALL_OBJS) $(FLAGS_FILE)
 	$(quiet) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(ALL_OBJS) $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(ALL_OBJS) $(TUI_LIBS)
 
 # Generated protobuf-c sources live in the build directory, never in git.
 $(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
@@ -162,15 +171,19 @@ $(BUILD)/tests/unit/helpers/%.o: tests/unit/helpers/%.c $(FLAGS_FILE) | $(PROTO_
 
 $(UNIT_READER): $(BUILD)/tests/%: $(BUILD)/tests/reader/%.o $(LOW_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READER_LIBS) $(TEST_LIBS)
 
 $(UNIT_MODEL): $(BUILD)/tests/%: $(BUILD)/tests/model/%.o $(LOW_OBJS) $(MODEL_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MODEL_LIBS) $(TEST_LIBS)
 
-$(UNIT_TUI): $(BUILD)/tests/%: $(BUILD)/tests/tui/%.o $(LOW_OBJS) $(MODEL_OBJS) $(TUI_OBJS) $(TEST_HELPER)
+$(UNIT_CMD): $(BUILD)/tests/%: $(BUILD)/tests/cmd/%.o $(LOW_OBJS) $(MODEL_OBJS) $(CMD_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMD_LIBS) $(TEST_LIBS)
+
+$(UNIT_TUI): $(BUILD)/tests/%: $(BUILD)/tests/tui/%.o $(LOW_OBJS) $(MODEL_OBJS) $(CMD_OBJS) $(TUI_OBJS) $(TEST_HELPER)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TUI_LIBS) $(TEST_LIBS)
 
 # ---- tests ------------------------------------------------------------
 # make test: layering check, batch and end-to-end tests (tmux), the fuzz
@@ -229,13 +242,16 @@ valgrind: tdbg
 	$(Q)[ -n "$(VALGRIND_TESTS)" ] || { echo "valgrind: no tests/e2e/batch_*.sh"; exit 1; }
 	$(Q)E2E_TIMEOUT=60 TDBG_WRAP="$(VALGRIND)" TDBG=$(CURDIR)/tdbg tests/run-e2e.sh $(VALGRIND_TESTS)
 
-# reader/ and model/ never include tui/ or curses; reader/ never includes
-# model/; the command layer, batch mode and the JSON writer (tui/cmd*,
-# tui/batch*, tui/json*) never include curses: batch mode needs no terminal.
+# The layering rules (HACKING.md): reader/ and model/ never include tui/
+# or curses; reader/ never includes model/; nothing above reader/ includes
+# a format folder; the command layer (tui/cmd/) includes neither curses
+# nor a screen header of tui/.
+FMT_DIRS = reader/(tfdbg2|tfdbg1|mindspore|parse)/
 check-layers:
-	$(Q)bad=$$(grep -nE '#include.*(curses|tui/|\.\./tui)' reader/*.[ch] model/*.[ch] 2>/dev/null; \
-		grep -nE '#include.*(model/|\.\./model)' reader/*.[ch] 2>/dev/null; \
-		grep -nE '#include.*curses' tui/cmd*.[ch] tui/batch*.[ch] tui/json*.[ch] 2>/dev/null); \
+	$(Q)bad=$$(grep -rnE '#include.*(curses|"tui/)' reader model --include='*.[ch]'; \
+		grep -rnE '#include.*"model/' reader --include='*.[ch]'; \
+		grep -rnE '#include.*"$(FMT_DIRS)' model tui --include='*.[ch]'; \
+		grep -rnE '#include.*(curses|editline|histedit|"tui/[a-z_]+\.h")' tui/cmd --include='*.[ch]'); \
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 
 # ---- setup ------------------------------------------------------------
@@ -274,7 +290,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 format:
-	clang-format -i reader/*.[ch] model/*.[ch] tui/*.[ch]
+	clang-format -i $$(find reader model tui -name '*.[ch]')
 
 clean:
 	rm -rf build build-asan build-fuzz tdbg tdbg-asan

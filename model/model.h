@@ -35,8 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../reader/tensor.h"
-#include "../reader/util.h"
+#include "reader/base/tensor.h"
+#include "reader/base/util.h"
 
 struct model;
 

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "model.h"
-#include "../reader/reader.h"
+#include "reader/reader.h"
 
 /* ---- sizes ---------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../reader/fileio.h"
+#include "reader/base/fileio.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
 

@@ -37,8 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tensor.h"
-#include "util.h"
+#include "reader/base/tensor.h"
+#include "reader/base/util.h"
 
 struct reader;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <curses.h>
 
-#include "../reader/util.h"
+#include "reader/base/util.h"
 
 const struct action_info action_table[ACT_COUNT] = {
 #define TD_ACTION_ROW(id, name, help) { ACT_##id, name, help },

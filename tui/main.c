@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
-#include "batch.h"
-#include "sanitize.h"
+#include "model/model.h"
+#include "tui/cmd/batch.h"
+#include "tui/cmd/sanitize.h"
 #include "tui.h"
 
 struct args {

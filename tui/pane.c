@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../reader/util.h"
-#include "sanitize.h"
+#include "reader/base/util.h"
+#include "tui/cmd/sanitize.h"
 #include "theme.h"
 #include "tui_internal.h"
 

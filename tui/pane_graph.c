@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "tui/cmd/fmt.h"
 
 struct graph {
 	struct model_link *in, *out;

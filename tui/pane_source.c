@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sanitize.h"
+#include "tui/cmd/sanitize.h"
 
 struct source {
 	const char *const *lines;   /* borrowed from the model */

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "sanitize.h"
+#include "tui/cmd/fmt.h"
+#include "tui/cmd/sanitize.h"
 
 #define TENSOR_MAX_ELEMS 2000
 #define HIST_BINS 20

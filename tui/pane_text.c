@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tui/cmd.h"
+#include "tui/cmd/cmd.h"
 
 static struct tui_text *
 current(struct tui *t)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "sanitize.h"
+#include "tui/cmd/fmt.h"
+#include "tui/cmd/sanitize.h"
 
 #define CELL_W 16            /* "Session.run #12", "graph 0 iter 12" fit */
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "tui/cmd/fmt.h"
 
 struct cols {
 	int idx, name, type, slot, shape, sum;  /* x positions, -1 hidden */

@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <wchar.h>
 
-#include "cmd.h"
-#include "sanitize.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/sanitize.h"
 
 #define PROMPT_MAX 1024
 #define COMPLETE_MAX 256

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "fmt.h"
-#include "sanitize.h"
+#include "tui/cmd/fmt.h"
+#include "tui/cmd/sanitize.h"
 
 #define SCREEN_CCHAR_MAX CCHARW_MAX
 

@@ -16,7 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "../reader/util.h"
+#include "reader/base/util.h"
 
 #ifndef TDBG_DATADIR
 #define TDBG_DATADIR "/usr/local/share/tdbg"

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "../model/model.h"
+#include "model/model.h"
 
 struct tui_options {
 	const char *dump_path;      /* shown in the status bar */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "model/model.h"
 #include "keys.h"
 #include "layout.h"
 #include "pane.h"

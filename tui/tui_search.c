@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../reader/util.h"
+#include "reader/base/util.h"
 
 void
 tui_search_reset(struct tui *t)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "tui/cmd/cmd.h"
 
 static void
 ui_jump(void *ctx, enum model_source_kind kind, uint64_t index)

@@ -48,7 +48,7 @@ for p in proto/*.proto; do
 	fi
 done
 objs=
-for c in reader/*.c "$out"/proto/*.pb-c.c; do
+for c in reader/*.c reader/*/*.c "$out"/proto/*.pb-c.c; do
 	o=$out/obj/$(echo "$c" | sed "s|^$out/||; s|\.c\$|.o|")
 	mkdir -p "$(dirname "$o")"
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find reader proto -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/csv.h"
-#include "reader/ms_parse.h"
+#include "reader/parse/csv.h"
+#include "reader/mindspore/ms_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

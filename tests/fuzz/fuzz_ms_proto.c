@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/ms_parse.h"
+#include "reader/mindspore/ms_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
  */
 #include <stdint.h>
 
-#include "reader/npy.h"
-#include "reader/tensor.h"
+#include "reader/parse/npy.h"
+#include "reader/base/tensor.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/tfdbg1.h"
+#include "reader/tfdbg1/tfdbg1_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/source.h"
-#include "reader/tfrecord.h"
+#include "reader/parse/source.h"
+#include "reader/parse/tfrecord.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

@@ -21,7 +21,7 @@ SAN=
 case $BUILD in *asan*)
 	SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
 esac
-objs=$(ls "$BUILD"/reader/*.o "$BUILD"/proto/*.pb-c.o 2>/dev/null | tr '\n' ' ')
+objs=$(ls "$BUILD"/reader/*.o "$BUILD"/reader/*/*.o "$BUILD"/proto/*.pb-c.o 2>/dev/null | tr '\n' ' ')
 if [ -z "$objs" ]; then
 	echo "FAIL fuzz-replay: no reader objects in $BUILD (run make first)"
 	exit 1

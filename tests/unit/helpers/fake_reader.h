@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../reader/reader.h"
+#include "reader/reader.h"
 
 struct fake;
 

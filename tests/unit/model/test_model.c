@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../../model/model.h"
-#include "../helpers/fake_reader.h"
+#include "model/model.h"
+#include "tests/unit/helpers/fake_reader.h"
 
 static struct model *
 open_fake(struct fake *f, bool thread, size_t cache_rows)

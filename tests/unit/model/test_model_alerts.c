@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../model/model.h"
-#include "../helpers/fake_reader.h"
+#include "model/model.h"
+#include "tests/unit/helpers/fake_reader.h"
 
 static struct model *
 open_fake(struct fake *f)

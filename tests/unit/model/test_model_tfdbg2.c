@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../model/model.h"
+#include "model/model.h"
 
 #define FIX "tests/fixtures/tfdbg2"
 

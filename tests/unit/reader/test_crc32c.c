@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/crc32c.h"
+#include "reader/parse/crc32c.h"
 
 /* The 43-byte DebugEvent payload of the worked example in section 2.5. */
 static const unsigned char example_payload[43] = {

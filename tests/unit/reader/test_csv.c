@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reader/csv.h"
-#include "reader/ms_parse.h"
+#include "reader/parse/csv.h"
+#include "reader/mindspore/ms_internal.h"
 
 static void
 test_csv_quoted_field_keeps_commas(void **state)

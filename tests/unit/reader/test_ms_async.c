@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader/ms_reader.h"
+#include "reader/mindspore/ms_internal.h"
 
 #define IT0 "tests/fixtures/mindspore/async_small/rank_0/Net/0/0/"
 #define ADD IT0 "Add.Default_Add-op1.1.2.1700000000000010"

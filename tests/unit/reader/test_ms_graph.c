@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/ms_parse.h"
-#include "reader/npy.h"
+#include "reader/mindspore/ms_internal.h"
+#include "reader/parse/npy.h"
 
 #define FIX "tests/fixtures/mindspore/"
 #define GRAPHS FIX "sync_lenet/rank_0/graphs/"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/ms_parse.h"
+#include "reader/mindspore/ms_internal.h"
 
 static void
 test_ms_name_sync_npy_scoped(void **state)

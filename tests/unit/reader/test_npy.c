@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader/npy.h"
+#include "reader/parse/npy.h"
 
 /* Builds an .npy image: magic, version, HLEN, dict text, data. */
 static uint8_t *

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "reader/pbwire.h"
+#include "reader/parse/pbwire.h"
 
 static void
 test_pbwire_varint_values(void **state)

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "reader/tensor.h"
+#include "reader/base/tensor.h"
 
 static void
 test_dtype_names_and_sizes(void **state)

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "reader/reader.h"
-#include "reader/tfdbg1.h"
+#include "reader/tfdbg1/tfdbg1_internal.h"
 #include "tf_event.pb-c.h"
 
 #include "test_tfdbg1_record.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/tfdbg1.h"
+#include "reader/tfdbg1/tfdbg1_internal.h"
 #include "tf_event.pb-c.h"
 
 struct shape {

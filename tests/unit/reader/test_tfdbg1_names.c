@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/tfdbg1.h"
+#include "reader/tfdbg1/tfdbg1_internal.h"
 
 /* ---- dump file names ---------------------------------------------- */
 

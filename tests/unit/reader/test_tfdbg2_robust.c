@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader/crc32c.h"
+#include "reader/parse/crc32c.h"
 #include "reader/reader.h"
-#include "reader/tfdbg2_internal.h"
+#include "reader/tfdbg2/tfdbg2_internal.h"
 #include "tf_debug_event.pb-c.h"
 #include "tests/unit/helpers/record_sink.h"
 

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "reader/tf_tensor.h"
+#include "reader/parse/tf_tensor.h"
 
 static Tensorflow__TensorShapeProto__Dim dim_a = TENSORFLOW__TENSOR_SHAPE_PROTO__DIM__INIT;
 static Tensorflow__TensorShapeProto__Dim dim_b = TENSORFLOW__TENSOR_SHAPE_PROTO__DIM__INIT;

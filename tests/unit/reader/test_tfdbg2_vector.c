@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "reader/tfdbg2_internal.h"
+#include "reader/tfdbg2/tfdbg2_internal.h"
 
 enum { NO_TENSOR = 1, CURT = 2, CONCISE = 3, FULL = 4, SHAPE = 5, FULL_TENSOR = 7 };
 

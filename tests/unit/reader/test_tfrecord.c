@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/crc32c.h"
-#include "reader/source.h"
-#include "reader/tfrecord.h"
+#include "reader/parse/crc32c.h"
+#include "reader/parse/source.h"
+#include "reader/parse/tfrecord.h"
 
 static const unsigned char worked_example[59] = {
 	0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x86, 0x1b, 0xc3, 0x4b, 0x09, 0x00, 0x00, 0x20,

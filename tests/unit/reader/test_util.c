@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "reader/util.h"
+#include "reader/base/util.h"
 
 static void
 test_strbuf_addf_formats_short_and_long_text(void **state)

@@ -1,0 +1,317 @@
+/*
+ * ms_decode.c - what the MindSpore reader gives back on demand: decode()
+ * of trace rows (the .npy / bin value and its summary), executions and
+ * source files (from disk, remapped by --source-root, else the lines the
+ * .ir trace lines recorded), advance(); and the index-time bookkeeping of
+ * sources and frames those rely on.  Problems are reported through
+ * ms_problem().
+ */
+#include "ms_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader/parse/npy.h"
+
+/* ---- problems, sources, frames ------------------------------------------ */
+
+void
+ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
+	   const char *what, const char *detail)
+{
+	struct reader_problem p = {
+		.kind = kind, .file = -1, .path = path, .record = -1, .what = what, .detail = detail,
+	};
+
+	if (sink && sink->on_problem)
+		sink->on_problem(sink->ctx, &p);
+}
+
+static int64_t
+source_for(struct reader *r, const char *host, const char *path)
+{
+	char *key = xasprintf("%s\t%s", host, path);
+	bool added;
+	size_t id = ms_strs_id(&r->source_keys, key, &added);
+
+	free(key);
+	if (added) {
+		TD_GROW(r->sources, r->capsources, r->nsources + 1);
+		memset(&r->sources[r->nsources], 0, sizeof(r->sources[0]));
+		r->sources[r->nsources].host = host;
+		r->sources[r->nsources].path = xstrdup(path);
+		r->nsources++;
+	}
+	return (int64_t)id;
+}
+
+/* Remembers the code the .ir recorded for a line of a source. */
+static void
+source_note_line(struct ms_source *s, uint32_t line, const char *code)
+{
+	if (!line || !code || line > 10000000)
+		return;
+	if (line > s->nlines) {
+		s->lines = xrealloc(s->lines, line * sizeof(*s->lines));
+		memset(s->lines + s->nlines, 0, (line - s->nlines) * sizeof(*s->lines));
+		s->nlines = line;
+	}
+	if (!s->lines[line - 1])
+		s->lines[line - 1] = xstrdup(code);
+}
+
+static const char *
+frame_for(struct reader *r, const char *host, const struct ms_frame *f)
+{
+	char *key = xasprintf("%s\t%s\t%u\t%s", host, f->file, f->line, f->code ? f->code : "");
+	bool added;
+	size_t id = ms_strs_id(&r->frame_keys, key, &added);
+	struct ms_frame_rec *rec;
+	char idbuf[32];
+
+	free(key);
+	if (!added)
+		return r->frames[id].id;
+	TD_GROW(r->frames, r->capframes, r->nframes + 1);
+	rec = &r->frames[r->nframes++];
+	snprintf(idbuf, sizeof idbuf, "ms%zu", id);
+	rec->id = ms_strs_add(&r->strs, idbuf);
+	rec->host = host;
+	rec->file = ms_strs_add(&r->strs, f->file);
+	rec->code = f->code ? ms_strs_add(&r->strs, f->code) : NULL;
+	rec->line = f->line;
+	rec->source = source_for(r, host, f->file);
+	source_note_line(&r->sources[rec->source], f->line, f->code);
+	return rec->id;
+}
+
+size_t
+ms_node_frames(struct reader *r, const char *host, const struct ms_node *n, const char ***ids)
+{
+	size_t i;
+
+	*ids = xcalloc(n->nframes ? n->nframes : 1, sizeof(**ids));
+	for (i = 0; i < n->nframes; i++)
+		(*ids)[i] = frame_for(r, host, &n->frames[i]);
+	return n->nframes;
+}
+
+/* ---- decode ------------------------------------------------------------ */
+
+/* Copies what decode needs of one entry under the lock. */
+static bool
+entry_copy(struct reader *r, const struct td_locator *loc, struct ms_entry *e, struct ms_run *run)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&r->lock);
+	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n) {
+		const struct ms_run *src = &r->runs[loc->file];
+
+		*e = src->entries[loc->offset];
+		e->path = e->path ? xstrdup(e->path) : NULL;
+		memset(run, 0, sizeof(*run));
+		run->host = src->host;
+		run->graph_id = src->graph_id;
+		run->label = xstrdup(src->label);
+		ok = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+/* The full value of an entry, when the file is small enough. */
+static struct td_tensor *
+entry_value(const struct ms_entry *e, struct strbuf *text)
+{
+	struct td_tensor *t = NULL;
+	char err[256] = "";
+	struct stat st;
+	enum td_status rc = TD_ERR_NOENT;
+
+	if (!e->path)
+		return NULL;
+	if (stat(e->path, &st) == 0 && (uint64_t)st.st_size > MS_VALUE_MAX) {
+		strbuf_addf(text, "value: not loaded (%lld bytes)\n", (long long)st.st_size);
+		return NULL;
+	}
+	if (e->kind == MS_ENTRY_NPY) {
+		rc = npy_read_file(e->path, e->hint, &t, err, sizeof err);
+	} else if (e->kind == MS_ENTRY_BIN) {
+		struct ms_bin b;
+
+		if ((rc = ms_bin_read(e->path, &b, err, sizeof err)) == TD_OK) {
+			size_t i;
+
+			rc = TD_ERR_NOTFOUND;
+			for (i = 0; i < b.n; i++)
+				if (b.t[i].is_input == e->is_input && b.t[i].slot == e->slot)
+					rc = ms_bin_tensor_value(e->path, &b.t[i], &t, err, sizeof err);
+			ms_bin_done(&b);
+		}
+	}
+	if (rc != TD_OK)
+		strbuf_addf(text, "value: %s%s%s\n", td_strerror(rc), *err ? ": " : "", err);
+	return t;
+}
+
+static enum td_status
+decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	struct ms_entry e;
+	struct ms_run run;
+	struct strbuf text = {0};
+	struct td_tensor *t;
+
+	if (!entry_copy(r, loc, &e, &run))
+		return TD_ERR_RANGE;
+	out->op_name = xstrdup(e.op_name);
+	out->op_type = xstrdup(e.op_type);
+	out->graph_id = xstrdup(run.graph_id);
+	out->host = xstrdup(run.host);
+	out->slot = e.slot;
+	out->wall_time = (double)e.ts / 1e6;
+	out->noutputs = 1;
+	out->summaries = xcalloc(1, sizeof(*out->summaries));
+	out->values = xcalloc(1, sizeof(*out->values));
+	out->summaries[0] = e.summary;
+	strbuf_addf(&text, "run: %s\nio: %s %u\nfile: %s\ntask: %llu\nstream: %llu\ntimestamp: %llu\n",
+		    run.label, e.is_input ? "input" : "output", e.slot,
+		    e.path ? e.path : "(statistic.csv only)", (unsigned long long)e.task,
+		    (unsigned long long)e.stream, (unsigned long long)e.ts);
+	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
+		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",
+			    td_dtype_name(e.hint), td_dtype_name(e.summary.dtype));
+	t = entry_value(&e, &text);
+	/* statistic.csv counts win; otherwise the data gives them (lazily, §7) */
+	if (t && !(e.summary.known & SUM_NONFINITE))
+		td_tensor_summarize(t, &out->summaries[0]);
+	out->values[0] = t;
+	out->text = strbuf_take(&text);
+	free(e.path);
+	free(run.label);
+	return TD_OK;
+}
+
+static enum td_status
+decode_execution(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	enum td_status rc = TD_ERR_RANGE;
+
+	pthread_mutex_lock(&r->lock);
+	if (loc->file < r->nruns) {
+		const struct ms_run *run = &r->runs[loc->file];
+
+		out->op_type = xstrdup(run->label);
+		out->graph_id = xstrdup(run->graph_id);
+		out->host = xstrdup(run->host);
+		out->text = xasprintf("directory: %s\niteration: %llu\ntensors: %zu\n", run->path,
+				      (unsigned long long)run->iteration, run->n);
+		rc = TD_OK;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}
+
+/* --source-root: DIR + path, then DIR + each shorter tail of path. */
+static char *
+source_on_disk(const struct reader *r, const char *path)
+{
+	struct stat st;
+	const char *p = path;
+
+	if (!r->source_root)
+		return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? xstrdup(path) : NULL;
+	while (p && *p) {
+		char *cand;
+
+		while (*p == '/' || *p == '\\')
+			p++;
+		cand = xasprintf("%s/%s", r->source_root, p);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode))
+			return cand;
+		free(cand);
+		p = strpbrk(p, "/\\");
+	}
+	return NULL;
+}
+
+static bool
+lines_from_file(const char *path, struct reader_detail *out)
+{
+	uint8_t *buf;
+	size_t len, pos = 0, cap = 0;
+
+	if (npy_slurp(path, &buf, &len) != TD_OK)
+		return false;
+	while (pos < len) {
+		const char *s = (const char *)buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		TD_GROW(out->lines, cap, out->nlines + 1);
+		out->lines[out->nlines++] = xstrndup(s, n && s[n - 1] == '\r' ? n - 1 : n);
+		pos += n + 1;
+	}
+	free(buf);
+	return true;
+}
+
+static enum td_status
+decode_source(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	const struct ms_source *s;
+	char *disk;
+	size_t i;
+
+	if (loc->offset >= r->nsources)
+		return TD_ERR_RANGE;
+	s = &r->sources[loc->offset];
+	disk = source_on_disk(r, s->path);
+	if (disk && lines_from_file(disk, out)) {
+		out->text = xasprintf("read from %s", disk);
+		free(disk);
+		return TD_OK;
+	}
+	free(disk);
+	/* Only the lines the trace lines recorded, at their line numbers. */
+	out->lines = xcalloc(s->nlines ? s->nlines : 1, sizeof(*out->lines));
+	for (i = 0; i < s->nlines; i++)
+		out->lines[i] = xstrdup(s->lines[i] ? s->lines[i] : "");
+	out->nlines = s->nlines;
+	out->text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
+	return TD_OK;
+}
+
+enum td_status
+ms_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+	  struct reader_detail *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (kind) {
+	case READER_TRACE:
+		return decode_trace(r, loc, out);
+	case READER_EXECUTION:
+		return decode_execution(r, loc, out);
+	case READER_SOURCE:
+		return decode_source(r, loc, out);
+	}
+	return TD_ERR_ARGS;
+}
+
+enum td_status
+ms_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, uint64_t n)
+{
+	enum td_status rc = TD_ERR_RANGE;
+
+	if (kind != READER_TRACE)
+		return n == 0 ? TD_OK : TD_ERR_RANGE;
+	pthread_mutex_lock(&r->lock);
+	if (loc->file < r->nruns && loc->offset + n < r->runs[loc->file].n) {
+		loc->offset += n;
+		rc = TD_OK;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}

@@ -1,0 +1,387 @@
+/*
+ * ms_reader.h - the MindSpore reader's internal state, shared by
+ * mindspore.c (reader_ops, open, index driver), ms_decode.c (decode,
+ * sources, frames), ms_strs.c (interner), ms_sync.c (the rank layout:
+ * ranks, graphs, iteration directories), ms_run.c (one iteration
+ * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
+ * files, the ACL layouts).  Not a public
+ * interface: nothing outside reader/ms_* and mindspore.c includes it.
+ */
+#ifndef TD_MS_READER_H
+#define TD_MS_READER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/base/tensor.h"
+#include "reader/base/util.h"
+#include "reader/reader.h"
+
+/* ==== parsers over bytes already read (statistic.csv, names, mapping.csv, .pb, .ir) ==== */
+
+/* ---- statistic.csv (§7) ------------------------------------------------ */
+
+struct ms_stat_row {
+	char *op_type, *op_name;    /* as written (file-name form or scoped) */
+	uint64_t task, stream, ts;
+	bool is_input;
+	uint32_t slot;
+	struct td_summary summary;  /* what the known columns say */
+};
+
+struct ms_stat {
+	struct ms_stat_row *rows;   /* sorted by (ts, is_input, slot) after parsing */
+	size_t n, cap;
+	size_t bad_rows;            /* lines that did not fit the header */
+	size_t ncolumns;
+};
+
+/* Parses a whole statistic.csv.  Columns are mapped by header name (the
+ * 20-, 22- and 15-column variants and unknown extra columns all work);
+ * "null" leaves a value unknown.  "Negative/Positive Zero Count" count
+ * elements < 0 / > 0 (infinities included: they are subtracted so that
+ * summary.negative/positive mean finite ones).  TD_ERR_CORRUPT with a
+ * message if a key column (Op Type, Op Name, Timestamp, IO, Slot) is
+ * missing.  Bad rows are skipped and counted. */
+enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
+			     char *err, size_t errlen);
+/* The row joined to a tensor file (§7.2: op type, timestamp, io, slot), or
+ * NULL.  op_type may be NULL to match any. */
+const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
+				       uint64_t ts, bool is_input, uint32_t slot);
+void ms_stat_done(struct ms_stat *st);
+
+/* Parses a statistic Shape cell "(2,3)", "(2, 3)", "()" into s (rank,
+ * dims, elements when no Count column).  false if malformed. */
+bool ms_stat_parse_shape(const char *text, struct td_summary *s);
+
+/* ---- mapping.csv (§13) ------------------------------------------------- */
+
+struct ms_mapping {
+	char **numbers, **names;    /* parallel, n entries */
+	size_t n, cap;
+};
+/* Parses mapping.csv text; a first row whose column 0 is not all digits is
+ * a header and skipped. */
+void ms_mapping_parse(const char *text, size_t len, struct ms_mapping *m);
+/* The original name for a numbered file, or NULL. */
+const char *ms_mapping_lookup(const struct ms_mapping *m, const char *number);
+void ms_mapping_done(struct ms_mapping *m);
+
+/* ---- tensor file names (§5) -------------------------------------------- */
+
+enum ms_name_kind {
+	MS_NAME_NONE,               /* not a tensor file (statistic.csv, *.txt ...) */
+	MS_NAME_NPY,                /* sync or async npy, msaccucmp npy */
+	MS_NAME_BIN,                /* async DumpData file, 5 fields */
+	MS_NAME_OVERFLOW_BIN,       /* Opdebug.Node_OpDebug.T.S.TS */
+	MS_NAME_OVERFLOW_JSON,      /* Opdebug.Node_OpDebug.T.S.TS.output.N.json */
+	MS_NAME_KERNEL_ARGS,        /* OPTYPE.OPNAME.json */
+};
+
+struct ms_name {
+	enum ms_name_kind kind;
+	char *op_type;
+	char *op_name;              /* file-name form; dots tolerated (joined back) */
+	uint64_t task, stream, ts;
+	bool has_io;                /* npy/json: io and slot valid */
+	bool is_input;
+	uint32_t slot;
+	char *format;               /* device format, or NULL */
+	char *shape;                /* msaccucmp "32x256x13x13", or NULL */
+	enum td_dtype dtype;        /* DTYPE field, DTYPE_INVALID if none */
+	char *dtype_word;           /* the DTYPE field as written, or NULL */
+	char *number;               /* numbered file: the number, else NULL */
+};
+
+/* Parses a basename per §5.3, from the right.  A numbered stem is resolved
+ * through map (may be NULL).  Returns false (kind MS_NAME_NONE, nothing to
+ * free) when the name does not fit: such files are listed as unparsed,
+ * never guessed.  Non-tensor side files also return false. */
+bool ms_name_parse(const char *base, const struct ms_mapping *map, struct ms_name *out);
+void ms_name_done(struct ms_name *n);
+/* The file-name form of a scoped name (§5.2: '/', '\\', '.', ' ' -> '_').
+ * Returns a new string. */
+char *ms_name_file_form(const char *full_name);
+/* The "{OpType}-op{N}" tail of a name (last '/' or '_' segment that
+ * matches), or NULL.  Points into name. */
+const char *ms_name_op_tail(const char *name);
+/* MindSpore's dtype words (§5.1) to the neutral dtype; DTYPE_INVALID if
+ * unknown.  int4/uint1 give the stored int8/uint8. */
+enum td_dtype ms_dtype_from_word(const char *word);
+
+/* ---- graph .pb (§8) and .ir (§9) --------------------------------------- */
+
+struct ms_frame {
+	char *file;
+	uint32_t line;              /* 0 unknown */
+	char *code;                 /* source text as recorded, or NULL */
+};
+
+struct ms_node {
+	char *name;                 /* .pb node name ("12") or .ir "%12" number */
+	char *full_name;            /* fullname_with_scope */
+	char *op_type;
+	char *scope;
+	char **inputs;              /* resolved: producer full name, parameter or cstN */
+	size_t ninputs;
+	uint32_t num_outputs;
+	struct ms_frame *frames;    /* trace lines as printed */
+	size_t nframes;
+};
+
+struct ms_graph {
+	char *name;                 /* "kernel_graph_0" */
+	struct ms_node *nodes;
+	size_t nnodes, cap;
+	char **params;              /* parameter names ("conv1.weight") */
+	size_t nparams, pcap;
+	char **consts;              /* const_vals keys ("cst1") */
+	size_t nconsts;
+	bool model_proto;           /* wrapped in a ModelProto (else a bare GraphProto) */
+};
+
+/* Decodes a .pb: ModelProto, else a bare GraphProto (§8.2).  Inputs naming
+ * other nodes are resolved to their full names; source_address gives the
+ * frames.  TD_ERR_DECODE with a message when neither decodes. */
+enum td_status ms_graph_decode(const uint8_t *buf, size_t len, struct ms_graph *g,
+			       char *err, size_t errlen);
+/* Parses .ir text (§9) into g (nodes with full names, op types, inputs and
+ * frames; parameters).  Tolerant: unknown lines are skipped.  Returns the
+ * number of nodes found. */
+size_t ms_ir_parse(const char *text, size_t len, struct ms_graph *g);
+/* Parses one "# In file PATH LOC/code/" line (leading spaces allowed) in
+ * any of the three LOC forms into f (owned strings).  false if the line is
+ * not a trace line. */
+bool ms_ir_parse_trace(const char *line, size_t len, struct ms_frame *f);
+/* True when path is not inside the installed mindspore package. */
+bool ms_path_is_user_code(const char *path);
+/* True for a non-empty string of ASCII digits. */
+bool ms_all_digits(const char *s);
+/* Puts a node's frames outermost first whatever order the producer printed
+ * them in (see ms_ir.c). */
+void ms_node_orient_frames(struct ms_node *n);
+/* Index of the node with full_name, or -1 (linear; callers build maps). */
+int64_t ms_graph_find(const struct ms_graph *g, const char *full_name);
+/* Completes g (from a .pb) with what the .ir (src) knows about the nodes
+ * with the same full name: frames when g's node has none, and (despite the
+ * name) the output count when the .ir's type line shows more outputs. */
+void ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src);
+void ms_frame_done(struct ms_frame *f);
+void ms_graph_done(struct ms_graph *g);
+
+/* decode() attaches the full value of tensors up to this size. */
+#define MS_VALUE_MAX ((uint64_t)256 << 20)
+
+enum ms_entry_kind {
+	MS_ENTRY_NPY,               /* one .npy file */
+	MS_ENTRY_BIN,               /* one input/output of a DumpData bin file */
+	MS_ENTRY_STAT,              /* a statistic.csv row without a data file */
+};
+
+/* One trace row. */
+struct ms_entry {
+	char *path;                 /* data file, NULL for MS_ENTRY_STAT */
+	const char *op_name;        /* interned (struct ms_strs) */
+	const char *op_type;        /* interned */
+	uint64_t task, stream, ts;
+	uint32_t slot;
+	bool is_input;
+	uint8_t kind;               /* enum ms_entry_kind */
+	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
+	struct td_summary summary;  /* statistic.csv row, else computed from the data */
+};
+
+/* One graph run = one iteration directory = one execution = one file id. */
+struct ms_run {
+	char *path;                 /* iteration directory */
+	const char *host;           /* interned "rank_0" / "device_0" */
+	const char *graph_id;       /* interned */
+	uint64_t iteration;
+	int rank_order;             /* position of its rank / device */
+	char *label;                /* "graph 0 iter 1" */
+	uint64_t order;             /* sort key: global-order position or iteration */
+	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
+	struct ms_entry *entries;
+	size_t n, cap;
+	uint32_t file_id;
+	int64_t execution;
+};
+
+/* A tiny string interner: lookups by hash, strings live until close. */
+struct ms_strs {
+	char **slots;
+	size_t cap, n;
+};
+const char *ms_strs_add(struct ms_strs *s, const char *str);
+/* Returns the string's insertion number (0-based); *added tells if new. */
+size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
+/* The insertion number of str, or -1 if absent (adds nothing). */
+int64_t ms_strs_find(const struct ms_strs *s, const char *str);
+void ms_strs_done(struct ms_strs *s);
+
+/* A source file named by trace lines, with the code lines the dump knows. */
+struct ms_source {
+	const char *host;
+	char *path;
+	char **lines;               /* index line-1, NULL where unknown */
+	size_t nlines;
+};
+
+/* A distinct trace frame, sent with on_frame. */
+struct ms_frame_rec {
+	const char *id;             /* interned "ms<k>" */
+	const char *host;
+	const char *file;           /* interned */
+	const char *code;           /* interned, or NULL */
+	uint32_t line;
+	int64_t source;             /* index into sources */
+};
+
+/* The execution_order/ files of one graph id (§10). */
+struct ms_order {
+	char *graph_id;
+	struct ms_strs kernels;     /* full name -> launch position */
+	struct ms_strs iters;       /* iteration text -> position in the global order */
+};
+
+/* Per rank (or ACL device): its graphs, used to map file names to ops. */
+struct ms_rank {
+	char *dir;                  /* rank_N directory ("" for ACL) */
+	const char *host;
+	int id;
+	struct ms_graph *graphs;    /* one per graph id (graphs/ .pb, else .ir) */
+	char **graph_ids;
+	size_t ngraphs;
+	struct ms_strs file_forms;  /* file-name form of every node / parameter */
+	const char **form_full;     /* file_forms id -> full name (interned) */
+	const char **form_type;     /* file_forms id -> op type (interned) */
+	size_t nforms, capforms;
+	struct ms_order *orders;
+	size_t norders;
+	size_t ngraphs_sent;        /* graphs already sent with on_graph */
+};
+
+struct reader {
+	char *root;                 /* the dump, or the rank holding the opened dir */
+	char *only;                 /* opened inside a rank: runs under this path only */
+	char *source_root;
+	bool async;                 /* mindspore-async */
+	bool acl;                   /* ACL {time}/{device}/... layout */
+	struct ms_rank *ranks;
+	size_t nranks;
+	struct ms_run *runs;
+	size_t nruns, capruns;
+	struct ms_strs strs;        /* interned names */
+	struct ms_strs frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
+	struct ms_frame_rec *frames;
+	size_t nframes, capframes;
+	struct ms_strs source_keys; /* "host\tpath" -> source number */
+	struct ms_source *sources;
+	size_t nsources, capsources;
+	char *net_name;
+	uint64_t tensors;
+	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
+	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
+	size_t nemitted;            /* runs sent to the sink so far */
+	size_t nranks_sent;         /* ranks announced in meta so far */
+	bool indexed;
+	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
+};
+
+/* ---- ms_sync.c: the rank layout ------------------------------------- */
+
+/* Names in dir (without "." and ".."), sorted; *n gets the count.  Returns
+ * NULL with *n = 0 when dir cannot be read.  Free with ms_names_free. */
+char **ms_list_dir(const char *dir, size_t *n);
+void ms_names_free(char **names, size_t n);
+bool ms_is_dir(const char *path);
+
+/* True when dir is (or holds) rank_N directories. */
+bool ms_sync_has_ranks(const char *dir);
+/* Finds ranks, loads their graphs and lists iteration directories into
+ * r->runs (no entries yet).  Problems go to the sink. */
+void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
+/* Follow mode: lists iteration directories that appeared since the last
+ * scan into r->runs (ranks and graphs are not reloaded). */
+void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
+/* Appends a run for dir unless it is known; takes r->lock around the
+ * array growth (decode() may read r->runs).  Returns NULL if known. */
+struct ms_run *ms_run_new(struct reader *r, const char *dir);
+/* Fills run->entries from its directory (names, statistic.csv, mapping,
+ * ordering, index-time summaries) and collects Opdebug files in *overflow
+ * (paths, caller frees). */
+void ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
+		 char ***overflow, size_t *noverflow);
+/* Op full name and type for a file-name op field in rank's graphs. */
+void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *op_type,
+		     const char *file_op, const char **full, const char **type);
+/* The execution orders of graph gid in rk, or NULL. */
+const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
+/* The rank of a run's host, or NULL. */
+const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
+
+/* ---- ms_async.c: bin files, overflow, ACL layout ---------------------- */
+
+struct ms_bin_tensor {
+	bool is_input;
+	uint32_t slot;
+	enum td_dtype dtype;        /* DTYPE_INVALID when unsupported */
+	int rank;
+	int64_t dims[TD_MAX_DIMS];
+	int64_t n;
+	uint64_t offset, size;      /* data bytes in the file */
+	int format;                 /* OutputFormat number */
+};
+
+struct ms_bin {
+	char *op_name;              /* DumpData.op_name (scoped), may be "" */
+	struct ms_bin_tensor *t;    /* inputs first, then outputs */
+	size_t n;
+	uint64_t data_start, file_size;
+};
+
+/* Reads the header of a DumpData bin file (§11): 8-byte length, proto,
+ * then the data segment.  TD_ERR_TRUNCATED / TD_ERR_CORRUPT (size sum does
+ * not match the file) / TD_ERR_DECODE with a message. */
+enum td_status ms_bin_read(const char *path, struct ms_bin *b, char *err, size_t errlen);
+void ms_bin_done(struct ms_bin *b);
+/* Reads one tensor's data into a new td_tensor. */
+enum td_status ms_bin_tensor_value(const char *path, const struct ms_bin_tensor *t,
+				   struct td_tensor **out, char *err, size_t errlen);
+/* OutputDataType (§11.2) to the neutral dtype. */
+enum td_dtype ms_bin_dtype(int data_type);
+
+struct ms_overflow {
+	char section[24];           /* "AI Core", "DHA Atomic Add", "L2 Atomic Add" */
+	uint64_t stream_id, task_id, status;
+};
+/* Parses an Opdebug file (bin §12 record or the json flavour); fills up to
+ * 3 sections.  Returns the count, 0 when unreadable (err says why). */
+size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, char *err,
+			size_t errlen);
+/* True when dir holds 14-digit time directories (ACL layout) directly or
+ * under numeric step directories. */
+bool ms_acl_detect(const char *dir);
+/* Walks the ACL layout into r->runs (one run per iteration directory);
+ * again in follow mode, adding only directories not seen before. */
+void ms_acl_scan(struct reader *r, const struct reader_sink *sink);
+
+/* ---- ms_decode.c ----------------------------------------------------- */
+
+/* reader_ops.decode and .advance of the MindSpore reader (see reader.h). */
+enum td_status ms_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+			 struct reader_detail *out);
+enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
+			  uint64_t n);
+/* Reports one problem to the sink (file -1, record -1). */
+void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
+		const char *what, const char *detail);
+/* Records frames for a node's trace lines: sources, frame ids; returns
+ * frame id strings (interned) in *ids (malloc'd array, caller frees). */
+size_t ms_node_frames(struct reader *r, const char *host, const struct ms_node *n,
+		      const char ***ids);
+
+#endif

@@ -1,0 +1,565 @@
+/*
+ * mindspore.c - the MindSpore dump reader (formats/mindspore.md): the
+ * reader_ops table, detection, open/close and the index driver that pushes
+ * records in dependency order.  Directory walking lives in ms_sync.c (rank
+ * layout) and ms_async.c (ACL layout, bin and overflow files), one run's
+ * tensors in ms_run.c, decode() and sources/frames in ms_decode.c, the
+ * interner in ms_strs.c; parsing in ms_*.c, npy.c and csv.c.
+ *
+ * Rows: one execution per graph run (iteration directory), labelled
+ * "graph G iter I" (ACL: "model M iter I [step S]"), host "rank_N" (ACL:
+ * "device_N"), ordered by the global execution order file (else by
+ * iteration), then rank, then graph id.  Its traces are the op inputs and
+ * outputs in kernel execution order (ms_sync.c says exactly how), with the
+ * scoped op name of the graph node whose file-name form matches.
+ * Summaries: the statistic.csv row when there is one; else the index pass
+ * computes them from the data, streamed in chunks (so every NaN/Inf tensor
+ * is an alert); a file that cannot be read keeps what its header says and
+ * decode() tries again.
+ * Locators: a trace is (file = run number, offset = entry number), an
+ * execution (run number, 0), a source (0, source number).
+ * Follow mode: a later index() call adds the iteration directories that
+ * appeared since; a run is read once, when first seen.
+ */
+#include "ms_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- detection and open ------------------------------------------------ */
+
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A directory that looks like one rank: graphs/, execution_order/ or
+ * .dump_metadata/ next to net directories. */
+static bool
+looks_like_rank(const char *dir)
+{
+	static const char *const marks[] = { "graphs", "execution_order", ".dump_metadata" };
+	size_t i;
+	bool hit = false;
+
+	for (i = 0; i < TD_ARRAY_SIZE(marks) && !hit; i++) {
+		char *p = xasprintf("%s/%s", dir, marks[i]);
+
+		hit = is_dir(p);
+		free(p);
+	}
+	return hit;
+}
+
+/* A net, graph or iteration directory inside a rank (§2: the user may open
+ * any level): the rank directory up to three levels up, or NULL. */
+static char *
+rank_ancestor(const char *dir)
+{
+	char *path = realpath(dir, NULL), *slash;
+	int up;
+
+	for (up = 0; path && up < 3; up++) {
+		if (!(slash = strrchr(path, '/')) || slash == path)
+			break;
+		*slash = '\0';
+		if (looks_like_rank(path))
+			return path;
+	}
+	free(path);
+	return NULL;
+}
+
+static int
+probe(const char *dir)
+{
+	char *anc;
+
+	if (ms_sync_has_ranks(dir))
+		return 60;
+	if (ms_acl_detect(dir))
+		return 50;
+	if (looks_like_rank(dir))
+		return 40;
+	if ((anc = rank_ancestor(dir))) {
+		free(anc);
+		return 30;
+	}
+	return 0;
+}
+
+static enum td_status
+ms_open(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
+	size_t errlen)
+{
+	struct reader *r;
+
+	*out = NULL;
+	if (!is_dir(dir)) {
+		snprintf(err, errlen, "%s: not a directory", dir);
+		return TD_ERR_NOENT;
+	}
+	if (!probe(dir)) {
+		snprintf(err, errlen, "%s: no rank_* or 14-digit time directories (MindSpore dump)", dir);
+		return TD_ERR_FORMAT;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->root = xstrdup(dir);
+	if (!ms_sync_has_ranks(dir) && !looks_like_rank(dir) && !ms_acl_detect(dir) &&
+	    (r->only = realpath(dir, NULL))) {
+		free(r->root);
+		r->root = rank_ancestor(dir);   /* probe() found it */
+	}
+	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
+	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
+	pthread_mutex_init(&r->lock, NULL);
+	*out = r;
+	return TD_OK;
+}
+
+static void
+run_free(struct ms_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		free(run->entries[i].path);
+	free(run->entries);
+	free(run->path);
+	free(run->label);
+	free(run->const_dir);
+}
+
+static void
+rank_free(struct ms_rank *rk)
+{
+	size_t i;
+
+	for (i = 0; i < rk->ngraphs; i++) {
+		ms_graph_done(&rk->graphs[i]);
+		free(rk->graph_ids[i]);
+	}
+	free(rk->graphs);
+	free(rk->graph_ids);
+	ms_strs_done(&rk->file_forms);
+	free(rk->form_full);
+	free(rk->form_type);
+	for (i = 0; i < rk->norders; i++) {
+		free(rk->orders[i].graph_id);
+		ms_strs_done(&rk->orders[i].kernels);
+		ms_strs_done(&rk->orders[i].iters);
+	}
+	free(rk->orders);
+	free(rk->dir);
+}
+
+static void
+ms_close(struct reader *r)
+{
+	size_t i, k;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nruns; i++)
+		run_free(&r->runs[i]);
+	free(r->runs);
+	for (i = 0; i < r->nranks; i++)
+		rank_free(&r->ranks[i]);
+	free(r->ranks);
+	for (i = 0; i < r->nsources; i++) {
+		for (k = 0; k < r->sources[i].nlines; k++)
+			free(r->sources[i].lines[k]);
+		free(r->sources[i].lines);
+		free(r->sources[i].path);
+	}
+	free(r->sources);
+	free(r->frames);
+	ms_strs_done(&r->frame_keys);
+	ms_strs_done(&r->run_paths);
+	ms_strs_done(&r->ops_sent);
+	ms_strs_done(&r->source_keys);
+	ms_strs_done(&r->strs);
+	pthread_mutex_destroy(&r->lock);
+	free(r->net_name);
+	free(r->source_root);
+	free(r->only);
+	free(r->root);
+	free(r);
+}
+
+/* ---- index ----------------------------------------------------------- */
+
+static void
+meta(const struct reader_sink *sink, const char *key, const char *value)
+{
+	if (sink->on_meta)
+		sink->on_meta(sink->ctx, key, value);
+}
+
+static void
+meta_u64(const struct reader_sink *sink, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	meta(sink, key, buf);
+}
+
+static void
+emit_sources_frames(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i;
+
+	for (i = 0; sink->on_source && i < r->nsources; i++) {
+		struct reader_source s = {
+			.id = (uint32_t)i, .host = r->sources[i].host, .path = r->sources[i].path,
+			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].nlines,
+		};
+
+		sink->on_source(sink->ctx, &s);
+	}
+	for (i = 0; sink->on_frame && i < r->nframes; i++) {
+		const struct ms_frame_rec *f = &r->frames[i];
+		struct reader_frame rf = {
+			.id = f->id, .host = f->host, .file = f->file, .source_id = f->source,
+			.line = f->line, .func = "", .code = f->code,
+		};
+
+		sink->on_frame(sink->ctx, &rf);
+	}
+}
+
+/* Remembers that (graph, op) went out with on_op; true if it was new. */
+static bool
+note_op_sent(struct reader *r, const char *graph_id, const char *op)
+{
+	char *key = xasprintf("%s\t%s", graph_id, op);
+	bool added;
+
+	ms_strs_id(&r->ops_sent, key, &added);
+	free(key);
+	return added;
+}
+
+static void
+emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
+	  const char *graph_id, const struct ms_node *n)
+{
+	const char **ids;
+	size_t nf = ms_node_frames(r, rk->host, n, &ids);
+	struct reader_op op = {
+		.graph_id = graph_id, .op_name = n->full_name, .op_type = n->op_type,
+		.host = rk->host, .inputs = (const char *const *)n->inputs,
+		.ninputs = n->ninputs, .num_outputs = n->num_outputs,
+		.frame_ids = ids, .nframes = nf,
+	};
+
+	sink->on_op(sink->ctx, &op);
+	note_op_sent(r, graph_id, n->full_name);
+	free(ids);
+}
+
+/* Parameters and constants: ops without inputs that other ops read. */
+static void
+emit_leaves(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
+	    const char *graph_id, char *const *names, size_t n, const char *type)
+{
+	size_t k;
+
+	for (k = 0; sink->on_op && k < n; k++) {
+		struct reader_op op = {
+			.graph_id = graph_id, .op_name = names[k], .op_type = type,
+			.host = rk->host, .num_outputs = 1,
+		};
+
+		sink->on_op(sink->ctx, &op);
+		note_op_sent(r, graph_id, names[k]);
+	}
+}
+
+static void
+emit_graphs(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i, g, k;
+
+	for (i = 0; i < r->nranks; i++) {
+		struct ms_rank *rk = &r->ranks[i];
+
+		for (g = rk->ngraphs_sent; g < rk->ngraphs; g++) {
+			const struct ms_graph *gr = &rk->graphs[g];
+			struct reader_graph rg = {
+				.graph_id = rk->graph_ids[g], .name = gr->name, .outer_id = "",
+				.host = rk->host,
+			};
+
+			if (sink->on_graph)
+				sink->on_graph(sink->ctx, &rg);
+			for (k = 0; sink->on_op && k < gr->nnodes; k++)
+				emit_node(r, sink, rk, rk->graph_ids[g], &gr->nodes[k]);
+			emit_leaves(r, sink, rk, rk->graph_ids[g], gr->params, gr->nparams, "Parameter");
+			emit_leaves(r, sink, rk, rk->graph_ids[g], gr->consts, gr->nconsts, "Constant");
+		}
+		rk->ngraphs_sent = rk->ngraphs;
+	}
+}
+
+/* Frames of every node are registered before anything is sent, so that
+ * sources and frames go out before the ops that use them. */
+static void
+register_frames(struct reader *r)
+{
+	size_t i, g, k;
+
+	for (i = 0; i < r->nranks; i++)
+		for (g = 0; g < r->ranks[i].ngraphs; g++)
+			for (k = 0; k < r->ranks[i].graphs[g].nnodes; k++) {
+				const char **ids;
+
+				ms_node_frames(r, r->ranks[i].host, &r->ranks[i].graphs[g].nodes[k], &ids);
+				free(ids);
+			}
+}
+
+static int
+run_cmp(const void *a, const void *b)
+{
+	const struct ms_run *x = a, *y = b;
+	unsigned long long gx = strtoull(x->graph_id, NULL, 10), gy = strtoull(y->graph_id, NULL, 10);
+	int c;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (x->iteration != y->iteration)
+		return x->iteration < y->iteration ? -1 : 1;
+	if (x->rank_order != y->rank_order)
+		return x->rank_order < y->rank_order ? -1 : 1;
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	c = strcmp(x->graph_id, y->graph_id);
+	return c ? c : strcmp(x->path, y->path);
+}
+
+static void
+emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
+{
+	const struct ms_entry *e = &run->entries[k];
+	struct reader_trace t = {
+		.loc = { .file = run->file_id, .offset = k },
+		.graph_id = run->graph_id, .op_name = e->op_name, .op_type = e->op_type,
+		.slot = e->slot, .is_input = e->is_input, .execution = run->execution,
+		.wall_time = (double)e->ts / 1e6, .summary = e->summary,
+	};
+
+	sink->on_trace(sink->ctx, &t);
+}
+
+/* Overflow files of a run: find the op by (stream_id, task_id), §12. */
+static void
+emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **files,
+	       size_t nfiles)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < nfiles; i++) {
+		struct ms_overflow ov[3];
+		char err[256] = "";
+		size_t len = strlen(files[i]);
+		bool json = len > 5 && strcmp(files[i] + len - 5, ".json") == 0;
+		size_t n = ms_overflow_read(files[i], json, ov, err, sizeof err);
+
+		if (!n)
+			ms_problem(sink, PROBLEM_DECODE_ERROR, files[i], "Opdebug overflow record", err);
+		for (k = 0; k < n; k++) {
+			const char *op = NULL;
+			char *detail;
+
+			if (!ov[k].status)
+				continue;
+			for (j = 0; j < run->n && !op; j++)
+				if (run->entries[j].task == ov[k].task_id &&
+				    run->entries[j].stream == ov[k].stream_id)
+					op = run->entries[j].op_name;
+			detail = xasprintf("%s overflow: status 0x%llx, stream %llu, task %llu%s (%s)",
+					   ov[k].section, (unsigned long long)ov[k].status,
+					   (unsigned long long)ov[k].stream_id,
+					   (unsigned long long)ov[k].task_id,
+					   op ? "" : ", no dumped op has these ids", run->label);
+			if (sink->on_overflow)
+				sink->on_overflow(sink->ctx, op ? op : "", run->execution, detail);
+			free(detail);
+		}
+	}
+}
+
+/* Ops only the tensor files name (no graph file, Parameter files,
+ * constants): sent once with their type so rows and alerts have one. */
+static void
+emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct ms_run *run)
+{
+	size_t k;
+
+	for (k = 0; sink->on_op && k < run->n; k++) {
+		const struct ms_entry *e = &run->entries[k];
+		struct reader_op op = {
+			.graph_id = run->graph_id, .op_name = e->op_name, .op_type = e->op_type,
+			.host = run->host, .num_outputs = 1,
+		};
+
+		if (note_op_sent(r, run->graph_id, e->op_name))
+			sink->on_op(sink->ctx, &op);
+	}
+}
+
+static void
+emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, int64_t exec)
+{
+	char **over = NULL;
+	size_t nover = 0, k;
+	uint64_t first_ts = UINT64_MAX;
+	struct reader_execution e = {0};
+
+	run->execution = exec;
+	ms_run_load(r, run, sink, &over, &nover);
+	for (k = 0; k < run->n; k++)
+		if (run->entries[k].ts)
+			first_ts = TD_MIN(first_ts, run->entries[k].ts);
+	e.loc.file = run->file_id;
+	e.op_type = run->label;
+	e.graph_id = run->graph_id;
+	e.host = run->host;
+	e.num_outputs = (uint32_t)run->n;
+	e.wall_time = first_ts == UINT64_MAX ? 0 : (double)first_ts / 1e6;
+	e.has_values = true;   /* bad_outputs stays 0: the traces carry the alerts */
+	emit_unlisted_ops(r, sink, run);
+	if (sink->on_execution)
+		sink->on_execution(sink->ctx, &e);
+	for (k = 0; sink->on_trace && k < run->n; k++)
+		emit_trace(sink, run, k);
+	r->tensors += run->n;
+	emit_overflows(sink, run, over, nover);
+	for (k = 0; k < nover; k++)
+		free(over[k]);
+	free(over);
+}
+
+static void
+emit_meta_counts(struct reader *r, const struct reader_sink *sink)
+{
+	struct ms_strs graphs = {0}, iters = {0};
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++) {
+		char buf[32];
+
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->runs[i].iteration);
+		ms_strs_add(&iters, buf);
+		ms_strs_add(&graphs, r->runs[i].graph_id);
+	}
+	for (i = 0; i < r->nranks; i++) {
+		size_t g;
+
+		for (g = 0; g < r->ranks[i].ngraphs; g++)
+			ms_strs_add(&graphs, r->ranks[i].graph_ids[g]);
+	}
+	meta_u64(sink, "graphs", graphs.n);
+	meta_u64(sink, "iterations", iters.n);
+	meta_u64(sink, "tensors", r->tensors);
+	ms_strs_done(&graphs);
+	ms_strs_done(&iters);
+}
+
+static void
+emit_rank_meta(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i;
+
+	meta_u64(sink, "ranks", r->nranks);
+	for (i = r->nranks_sent; i < r->nranks; i++) {
+		char buf[16];
+
+		snprintf(buf, sizeof buf, "%d", r->ranks[i].id);
+		meta(sink, "rank_ids[]", buf);
+		meta(sink, "host[]", r->ranks[i].host);
+	}
+	r->nranks_sent = r->nranks;
+}
+
+/* Sorts the runs found by this pass and announces them as files. */
+static void
+order_new_runs(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i, first = r->nemitted;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->nruns > first)
+		qsort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
+	for (i = first; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	for (i = first; sink->on_file && i < r->nruns; i++) {
+		struct reader_file f = {
+			.id = (uint32_t)i, .path = r->runs[i].path, .host = r->runs[i].host,
+			.role = "iteration",
+		};
+
+		sink->on_file(sink->ctx, &f);
+	}
+}
+
+/* First pass: everything.  Later passes (follow mode) add the iteration
+ * directories that appeared since; a run is read once, when first seen. */
+static enum td_status
+ms_index(struct reader *r, const struct reader_sink *sink)
+{
+	bool first = !r->indexed;
+	size_t i;
+
+	if (r->acl)
+		ms_acl_scan(r, sink);
+	else if (first)
+		ms_sync_scan(r, sink);
+	else
+		ms_sync_rescan(r, sink);
+	if (first) {
+		meta(sink, "format", r->async ? "mindspore-async" : "mindspore-sync");
+		if (r->net_name)
+			meta(sink, "net_name", r->net_name);
+	}
+	if (first || r->nranks > r->nranks_sent)
+		emit_rank_meta(r, sink);
+	order_new_runs(r, sink);
+	if (first) {
+		register_frames(r);
+		emit_sources_frames(r, sink);
+	}
+	emit_graphs(r, sink);
+	for (i = r->nemitted; i < r->nruns; i++) {
+		/* reader.h should_stop: the consumer gives the pass up */
+		if (sink->should_stop && sink->should_stop(sink->ctx))
+			return TD_OK;
+		emit_run(r, sink, &r->runs[i], (int64_t)i);
+		r->nemitted = i + 1;
+		if (sink->on_progress)
+			sink->on_progress(sink->ctx, i + 1, r->nruns);
+	}
+	emit_meta_counts(r, sink);
+	r->indexed = true;
+	return TD_OK;
+}
+
+const struct reader_ops mindspore_reader_ops = {
+	.name = "mindspore",
+	.looks_for = "rank_* directories or 14-digit time directories (MindSpore dump)",
+	.flags = READER_ROWS_TIME_ORDERED,
+	.probe = probe,
+	.open = ms_open,
+	.index = ms_index,
+	.decode = ms_decode,
+	.advance = ms_advance,
+	.close = ms_close,
+};

@@ -1,0 +1,356 @@
+/*
+ * ms_run.c - loads one graph run (an iteration directory) of a MindSpore
+ * dump into trace entries: parses file names (§5), joins statistic.csv
+ * rows (§7), reads DumpData bin headers (§11), computes the summaries of
+ * tensors statistic.csv does not cover (streamed, bounded memory),
+ * and orders the rows (ms_sync.c's header comment says how).
+ * Opdebug files are handed back to the caller for overflow alerts.
+ */
+#include "ms_internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader/base/fileio.h"
+#include "reader/parse/npy.h"
+
+struct load_ctx {
+	struct reader *r;
+	const struct ms_rank *rank;
+	const struct reader_sink *sink;
+	struct ms_entry *e;
+	size_t n, cap;
+	struct ms_stat stat;
+	bool have_stat;
+	bool *stat_used;
+	char ***over;
+	size_t *nover;
+};
+
+static struct ms_entry *
+new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_t kind)
+{
+	struct ms_entry *e;
+
+	TD_GROW(c->e, c->cap, c->n + 1);
+	e = &c->e[c->n++];
+	memset(e, 0, sizeof(*e));
+	e->path = path ? xstrdup(path) : NULL;
+	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
+	e->task = nm->task;
+	e->stream = nm->stream;
+	e->ts = nm->ts;
+	e->slot = nm->slot;
+	e->is_input = nm->is_input;
+	e->kind = kind;
+	e->hint = nm->dtype;
+	return e;
+}
+
+/* statistic.csv row for the entry (§7.2 join: op type, ts, io, slot). */
+static bool
+join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
+{
+	const struct ms_stat_row *row;
+
+	if (!c->have_stat)
+		return false;
+	row = ms_stat_find(&c->stat, file_op_type, e->ts, e->is_input, e->slot);
+	if (!row)
+		return false;
+	c->stat_used[row - c->stat.rows] = true;
+	e->summary = row->summary;
+	return true;
+}
+
+static void
+npy_summary(struct load_ctx *c, struct ms_entry *e)
+{
+	char err[256] = "";
+	enum td_status st = npy_summarize_file(e->path, e->hint, &e->summary, err, sizeof err);
+
+	if (st != TD_OK)
+		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
+			   e->path, ".npy tensor", err);
+}
+
+static void
+bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt)
+{
+	enum td_status st = TD_ERR_UNSUPPORTED;
+	char err[256];
+	int fd;
+
+	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size &&
+	    (fd = td_open_regular(e->path, NULL, NULL, err, sizeof err)) >= 0) {
+		st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, &e->summary);
+		close(fd);
+	}
+	if (st != TD_OK && bt->dtype != DTYPE_INVALID)
+		ms_problem(c->sink, PROBLEM_DECODE_ERROR, e->path, "bin tensor data", td_strerror(st));
+	if (st != TD_OK) {
+		/* unsupported dtype or unreadable data: what the header says */
+		memset(&e->summary, 0, sizeof(e->summary));
+		if (bt->dtype != DTYPE_INVALID) {
+			e->summary.dtype = bt->dtype;
+			e->summary.known |= SUM_DTYPE;
+		}
+		e->summary.elements = bt->n;
+		e->summary.known |= SUM_ELEMENTS;
+	}
+	e->summary.rank = bt->rank;
+	e->summary.ndims = TD_MIN(bt->rank, TD_MAX_DIMS);
+	memcpy(e->summary.dims, bt->dims, sizeof(bt->dims));
+	e->summary.known |= SUM_RANK | SUM_SHAPE;
+}
+
+static void
+add_bin(struct load_ctx *c, const char *path, struct ms_name *nm)
+{
+	struct ms_bin b;
+	char err[256] = "";
+	enum td_status st = ms_bin_read(path, &b, err, sizeof err);
+	size_t i;
+
+	if (st != TD_OK) {
+		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
+			   path, "DumpData bin file", err);
+		return;
+	}
+	for (i = 0; i < b.n; i++) {
+		struct ms_entry *e;
+
+		nm->is_input = b.t[i].is_input;
+		nm->slot = b.t[i].slot;
+		e = new_entry(c, path, nm, MS_ENTRY_BIN);
+		/* No graph knew the file-name form (ACL dumps have no graphs/):
+		 * the DumpData header holds the scoped name (§11.2). */
+		if (*b.op_name && strcmp(e->op_name, nm->op_name) == 0)
+			e->op_name = ms_strs_add(&c->r->strs, b.op_name);
+		if (!join_stat(c, e, nm->op_type))
+			bin_summary(c, e, &b.t[i]);
+	}
+	ms_bin_done(&b);
+}
+
+static bool
+is_side_file(const char *name)
+{
+	size_t len = strlen(name);
+
+	return strcmp(name, "statistic.csv") == 0 || strcmp(name, "mapping.csv") == 0 ||
+	       (len > 4 && (strcmp(name + len - 4, ".txt") == 0 ||
+			    strcmp(name + len - 5, ".json") == 0));
+}
+
+static void
+add_file(struct load_ctx *c, const char *dir, const char *name, const struct ms_mapping *map)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct ms_name nm;
+
+	if (ms_is_dir(path) || strcmp(name, "statistic.csv") == 0 || strcmp(name, "mapping.csv") == 0) {
+		free(path);
+		return;
+	}
+	if (!ms_name_parse(name, map, &nm)) {
+		if (!is_side_file(name))
+			ms_problem(c->sink, PROBLEM_UNPARSED_NAME, path, "MindSpore tensor file name",
+				   "does not fit the file-name grammar (formats/mindspore.md 5)");
+		free(path);
+		return;
+	}
+	if (nm.kind == MS_NAME_OVERFLOW_BIN || nm.kind == MS_NAME_OVERFLOW_JSON) {
+		*c->over = xrealloc(*c->over, (*c->nover + 1) * sizeof(**c->over));
+		(*c->over)[(*c->nover)++] = path;
+		path = NULL;
+	} else if (nm.kind == MS_NAME_NPY) {
+		struct ms_entry *e = new_entry(c, path, &nm, MS_ENTRY_NPY);
+
+		if (!join_stat(c, e, nm.op_type))
+			npy_summary(c, e);
+	} else if (nm.kind == MS_NAME_BIN) {
+		add_bin(c, path, &nm);
+	}
+	ms_name_done(&nm);
+	free(path);
+}
+
+static void
+load_side_files(struct load_ctx *c, const char *dir, struct ms_mapping *map)
+{
+	char *p = xasprintf("%s/mapping.csv", dir);
+	uint8_t *buf;
+	size_t len;
+	char err[256];
+
+	memset(map, 0, sizeof(*map));
+	if (npy_slurp(p, &buf, &len) == TD_OK) {
+		ms_mapping_parse((const char *)buf, len, map);
+		free(buf);
+	}
+	free(p);
+	p = xasprintf("%s/statistic.csv", dir);
+	if (npy_slurp(p, &buf, &len) == TD_OK) {
+		if (ms_stat_parse((const char *)buf, len, &c->stat, err, sizeof err) == TD_OK) {
+			c->have_stat = true;
+			c->stat_used = xcalloc(c->stat.n ? c->stat.n : 1, sizeof(bool));
+			if (c->stat.bad_rows)
+				ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv rows",
+					   "some rows do not fit the header and were skipped");
+		} else {
+			ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv header", err);
+		}
+		free(buf);
+	}
+	free(p);
+}
+
+/* statistic.csv rows with no data file (saved_data "statistic"). */
+static void
+add_stat_only(struct load_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; c->have_stat && i < c->stat.n; i++) {
+		const struct ms_stat_row *row = &c->stat.rows[i];
+		struct ms_name nm = {
+			.op_type = row->op_type, .op_name = row->op_name, .task = row->task,
+			.stream = row->stream, .ts = row->ts, .is_input = row->is_input,
+			.slot = row->slot,
+		};
+		struct ms_entry *e;
+
+		if (c->stat_used[i])
+			continue;
+		/* newest kernel-by-kernel dumps write the raw scoped name (§7.2) */
+		if (strchr(row->op_name, '/'))
+			nm.op_name = ms_name_file_form(row->op_name);
+		e = new_entry(c, NULL, &nm, MS_ENTRY_STAT);
+		e->summary = row->summary;
+		if (nm.op_name != row->op_name) {
+			/* no graph node matched: keep the scoped name as written */
+			if (strcmp(e->op_name, nm.op_name) == 0)
+				e->op_name = ms_strs_add(&c->r->strs, row->op_name);
+			free(nm.op_name);
+		}
+	}
+}
+
+static void
+load_dir(struct load_ctx *c, const char *dir, const struct ms_mapping *map)
+{
+	size_t n, i;
+	char **names = ms_list_dir(dir, &n);
+
+	if (!names && !ms_is_dir(dir))
+		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "cannot be read");
+	for (i = 0; i < n; i++)
+		add_file(c, dir, names[i], map);
+	ms_names_free(names, n);
+}
+
+/* Sort keys: class 0 = kernel in the order file (by position), 1 = other
+ * kernels, 2 = Parameter files, 3 = constants; then, for listed kernels,
+ * the launch number (a kernel launched twice in one step, §5.3), inputs
+ * before outputs, by slot; by timestamp otherwise. */
+struct order_key {
+	int cls;
+	uint64_t pos;
+	uint32_t occ;               /* launch number of the kernel in this run */
+	size_t idx;
+	const struct ms_entry *e;
+};
+
+static int
+order_cmp(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
+	if (x->cls == 0 && x->e->is_input != y->e->is_input)
+		return x->e->is_input ? -1 : 1;
+	if (x->cls == 0 && x->e->slot != y->e->slot)
+		return x->e->slot < y->e->slot ? -1 : 1;
+	if (x->e->ts != y->e->ts)
+		return x->e->ts < y->e->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
+{
+	const struct ms_order *o = ms_rank_order(c->rank, run->graph_id);
+	struct order_key *k = xcalloc(c->n ? c->n : 1, sizeof(*k));
+	struct ms_entry *sorted = xcalloc(c->n ? c->n : 1, sizeof(*sorted));
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct ms_entry *e = &c->e[i];
+		int64_t pos = o ? ms_strs_find(&o->kernels, e->op_name) : -1;
+
+		k[i].idx = i;
+		k[i].e = e;
+		if (i >= c->n - nconst)
+			k[i].cls = 3;
+		else if (pos >= 0)
+			k[i].cls = 0, k[i].pos = (uint64_t)pos;
+		else
+			k[i].cls = strcmp(e->op_type, "Parameter") == 0 ? 2 : 1;
+	}
+	if (c->n)
+		qsort(k, c->n, sizeof(*k), order_cmp);
+	/* the same (io, slot) of a kernel again, by timestamp: a later launch */
+	for (i = 1; i < c->n; i++)
+		if (k[i].cls == 0 && k[i - 1].cls == 0 && k[i].pos == k[i - 1].pos &&
+		    k[i].e->is_input == k[i - 1].e->is_input && k[i].e->slot == k[i - 1].e->slot)
+			k[i].occ = k[i - 1].occ + 1;
+	if (c->n)
+		qsort(k, c->n, sizeof(*k), order_cmp);
+	for (i = 0; i < c->n; i++)
+		sorted[i] = c->e[k[i].idx];
+	free(c->e);
+	c->e = sorted;
+	c->cap = c->n;
+	free(k);
+}
+
+void
+ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
+	    char ***overflow, size_t *noverflow)
+{
+	struct load_ctx c = {
+		.r = r, .sink = sink, .over = overflow, .nover = noverflow,
+		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
+	};
+	struct ms_mapping map;
+	size_t before_const;
+
+	*overflow = NULL;
+	*noverflow = 0;
+	load_side_files(&c, run->path, &map);
+	load_dir(&c, run->path, &map);
+	add_stat_only(&c);
+	ms_mapping_done(&map);
+	ms_stat_done(&c.stat);
+	free(c.stat_used);
+	c.have_stat = false;
+	before_const = c.n;
+	if (run->const_dir)
+		load_dir(&c, run->const_dir, NULL);
+	sort_entries(&c, run, c.n - before_const);
+	pthread_mutex_lock(&r->lock);
+	run->entries = c.e;
+	run->n = c.n;
+	run->cap = c.cap;
+	pthread_mutex_unlock(&r->lock);
+}

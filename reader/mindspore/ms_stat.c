@@ -1,0 +1,275 @@
+/*
+ * ms_stat.c - statistic.csv (formats/mindspore.md §7) into td_summary rows.
+ *
+ * Columns are found by header name, never by position, so the classic
+ * 20-column file, the 22-column one with L2 Value and MD5, the 15-column
+ * device-statistics file and newer category lists all load; unknown columns
+ * are ignored.  Not for: statistic values beyond the summary (MD5, L2).
+ */
+#include "ms_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/parse/csv.h"
+
+enum stat_col {
+	COL_OP_TYPE, COL_OP_NAME, COL_TASK, COL_STREAM, COL_TS, COL_IO, COL_SLOT,
+	COL_DTYPE, COL_SHAPE, COL_MAX, COL_MIN, COL_AVG, COL_COUNT, COL_NEG, COL_POS,
+	COL_NAN, COL_NEG_INF, COL_POS_INF, COL_ZERO, COL_COUNT_
+};
+
+static const char *const col_names[COL_COUNT_] = {
+	"Op Type", "Op Name", "Task ID", "Stream ID", "Timestamp", "IO", "Slot",
+	"Data Type", "Shape", "Max Value", "Min Value", "Avg Value", "Count",
+	"Negative Zero Count", "Positive Zero Count", "NaN Count", "Negative Inf Count",
+	"Positive Inf Count", "Zero Count",
+};
+
+static bool
+parse_u64(const char *s, uint64_t *v)
+{
+	char *e;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &e, 10);
+	return !errno && !*e;
+}
+
+static bool
+parse_double(const char *s, double *v)
+{
+	char *e;
+
+	if (!s || !*s || strcmp(s, "null") == 0)
+		return false;
+	*v = strtod(s, &e);
+	return !*e;
+}
+
+bool
+ms_stat_parse_shape(const char *text, struct td_summary *s)
+{
+	const char *p = text;
+	int64_t dims[64], n = 1;
+	int rank = 0, i;
+
+	while (*p == ' ')
+		p++;
+	if (*p++ != '(')
+		return false;
+	for (;;) {
+		char *e;
+		long long d;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (*p == ')')
+			break;
+		errno = 0;
+		d = strtoll(p, &e, 10);
+		if (e == p || errno || d < 0 || rank >= 64)
+			return false;
+		dims[rank++] = d;
+		n = (d && n > INT64_MAX / d) ? INT64_MAX : n * d;
+		p = e;
+	}
+	s->rank = rank;
+	s->dims_truncated = rank > TD_MAX_DIMS;
+	s->ndims = TD_MIN(rank, TD_MAX_DIMS);
+	for (i = 0; i < s->ndims; i++)
+		s->dims[i] = dims[rank - s->ndims + i];
+	s->elements = n;
+	s->known |= SUM_RANK | SUM_SHAPE;
+	return true;
+}
+
+/* Sets one count field from a cell. */
+static void
+set_count(const char *cell, int64_t *field, uint32_t bit, struct td_summary *s)
+{
+	uint64_t v;
+
+	if (parse_u64(cell, &v) && v <= INT64_MAX) {
+		*field = (int64_t)v;
+		s->known |= bit;
+	}
+}
+
+static void
+fill_summary(char **cell, struct td_summary *s)
+{
+	uint32_t both_inf = SUM_NEG_INF | SUM_POS_INF;
+	enum td_dtype dt = cell[COL_DTYPE] ? td_dtype_from_name(cell[COL_DTYPE]) : DTYPE_INVALID;
+
+	memset(s, 0, sizeof(*s));
+	if (dt != DTYPE_INVALID) {
+		s->dtype = dt;
+		s->known |= SUM_DTYPE;
+	}
+	if (cell[COL_SHAPE] && ms_stat_parse_shape(cell[COL_SHAPE], s))
+		s->known |= SUM_ELEMENTS;
+	set_count(cell[COL_COUNT], &s->elements, SUM_ELEMENTS, s);
+	set_count(cell[COL_NAN], &s->nan, SUM_NAN, s);
+	set_count(cell[COL_NEG_INF], &s->neg_inf, SUM_NEG_INF, s);
+	set_count(cell[COL_POS_INF], &s->pos_inf, SUM_POS_INF, s);
+	set_count(cell[COL_ZERO], &s->zero, SUM_ZERO, s);
+	/* §7.2: "Negative/Positive Zero Count" are elements < 0 / > 0,
+	 * infinities included; the neutral fields count finite ones. */
+	set_count(cell[COL_NEG], &s->negative, SUM_NEGATIVE, s);
+	set_count(cell[COL_POS], &s->positive, SUM_POSITIVE, s);
+	if (s->known & SUM_NEGATIVE)
+		s->negative = TD_MAX(0, s->negative - s->neg_inf);
+	if (s->known & SUM_POSITIVE)
+		s->positive = TD_MAX(0, s->positive - s->pos_inf);
+	if ((s->known & SUM_NAN) && (s->known & both_inf) == both_inf) {
+		s->has_inf_or_nan = s->nan > 0 || s->neg_inf > 0 || s->pos_inf > 0;
+		s->known |= SUM_NONFINITE;
+	}
+	if (parse_double(cell[COL_MAX], &s->max) && parse_double(cell[COL_MIN], &s->min))
+		s->known |= SUM_MINMAX;
+	if (parse_double(cell[COL_AVG], &s->mean))
+		s->known |= SUM_MEAN;
+}
+
+static bool
+fill_row(char **cell, struct ms_stat_row *r)
+{
+	uint64_t slot;
+
+	memset(r, 0, sizeof(*r));
+	if (!cell[COL_OP_TYPE] || !cell[COL_OP_NAME] || !parse_u64(cell[COL_TS], &r->ts) ||
+	    !parse_u64(cell[COL_SLOT], &slot) || slot > UINT32_MAX)
+		return false;
+	if (strcmp(cell[COL_IO], "input") == 0)
+		r->is_input = true;
+	else if (strcmp(cell[COL_IO], "output") != 0)
+		return false;
+	r->slot = (uint32_t)slot;
+	if (!parse_u64(cell[COL_TASK], &r->task))
+		r->task = 0;
+	if (!parse_u64(cell[COL_STREAM], &r->stream))
+		r->stream = 0;
+	fill_summary(cell, &r->summary);
+	r->op_type = xstrdup(cell[COL_OP_TYPE]);
+	r->op_name = xstrdup(cell[COL_OP_NAME]);
+	return true;
+}
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	const struct ms_stat_row *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->is_input != y->is_input)
+		return x->is_input ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* Maps header cells to columns; -1 for absent ones. */
+static enum td_status
+map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
+{
+	static const int key_cols[] = { COL_OP_TYPE, COL_OP_NAME, COL_TS, COL_IO, COL_SLOT };
+	size_t i, c;
+
+	for (c = 0; c < COL_COUNT_; c++)
+		colmap[c] = -1;
+	for (i = 0; i < hdr->n; i++)
+		for (c = 0; c < COL_COUNT_; c++)
+			if (strcmp(hdr->fields[i], col_names[c]) == 0)
+				colmap[c] = (int)i;
+	for (i = 0; i < TD_ARRAY_SIZE(key_cols); i++)
+		if (colmap[key_cols[i]] < 0) {
+			snprintf(err, errlen, "statistic.csv header lacks the \"%s\" column",
+				 col_names[key_cols[i]]);
+			return TD_ERR_CORRUPT;
+		}
+	return TD_OK;
+}
+
+enum td_status
+ms_stat_parse(const char *text, size_t len, struct ms_stat *st, char *err, size_t errlen)
+{
+	struct csv_row row = {0};
+	int colmap[COL_COUNT_];
+	size_t pos = 0, llen;
+	const char *line = csv_next_line(text, len, &pos, &llen);
+	enum td_status rc;
+
+	memset(st, 0, sizeof(*st));
+	if (!line) {
+		snprintf(err, errlen, "statistic.csv is empty");
+		return TD_ERR_CORRUPT;
+	}
+	csv_split(line, llen, &row);
+	st->ncolumns = row.n;
+	if ((rc = map_header(&row, colmap, err, errlen)) != TD_OK) {
+		csv_row_done(&row);
+		return rc;
+	}
+	while ((line = csv_next_line(text, len, &pos, &llen))) {
+		char *cell[COL_COUNT_];
+		size_t c;
+
+		if (llen == 0)
+			continue;
+		if (csv_split(line, llen, &row) != TD_OK || row.n != st->ncolumns) {
+			st->bad_rows++;
+			continue;
+		}
+		for (c = 0; c < COL_COUNT_; c++)
+			cell[c] = colmap[c] >= 0 ? row.fields[colmap[c]] : NULL;
+		TD_GROW(st->rows, st->cap, st->n + 1);
+		if (fill_row(cell, &st->rows[st->n]))
+			st->n++;
+		else
+			st->bad_rows++;
+	}
+	csv_row_done(&row);
+	if (st->n)
+		qsort(st->rows, st->n, sizeof(*st->rows), row_cmp);
+	return TD_OK;
+}
+
+const struct ms_stat_row *
+ms_stat_find(const struct ms_stat *st, const char *op_type, uint64_t ts, bool is_input,
+	     uint32_t slot)
+{
+	struct ms_stat_row key = { .ts = ts, .is_input = is_input, .slot = slot };
+	size_t lo = 0, hi = st->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row_cmp(&st->rows[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < st->n && row_cmp(&st->rows[lo], &key) == 0; lo++)
+		if (!op_type || strcmp(st->rows[lo].op_type, op_type) == 0)
+			return &st->rows[lo];
+	return NULL;
+}
+
+void
+ms_stat_done(struct ms_stat *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->n; i++) {
+		free(st->rows[i].op_type);
+		free(st->rows[i].op_name);
+	}
+	free(st->rows);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,45 @@
+/*
+ * source.h - a read-only byte source: a file read with pread(), or a byte
+ * array (tests build corrupt input byte by byte), in the spirit of redis's
+ * rio.
+ *
+ * A source never writes: files are opened O_RDONLY.  Reads are positional and
+ * keep no cursor, so one source may be read from several threads at once
+ * (the index pass and decode()).  Not for: buffering (see tfrecord.h).
+ */
+#ifndef TD_SOURCE_H
+#define TD_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "reader/base/util.h"
+
+struct source;
+
+/* Opens path read-only, without blocking (a FIFO never makes it wait), and
+ * only if it is a regular file.  Returns NULL on failure with TD_ERR_NOENT
+ * (no such file), TD_ERR_UNSUPPORTED (a directory, FIFO, socket or device)
+ * or TD_ERR_IO (permission, I/O) in *st and, when why is not NULL, a short
+ * reason ("a FIFO, not a regular file", "Permission denied") in why. */
+struct source *source_open_file(const char *path, enum td_status *st, char *why, size_t whylen);
+/* A source over len bytes at data.  The bytes are copied: the caller may
+ * free data after the call. */
+struct source *source_from_bytes(const void *data, size_t len);
+/* Closes the file or frees the copy.  NULL is accepted. */
+void source_close(struct source *s);
+
+/* Current size in bytes (files are re-stat'ed: they may grow); also
+ * updates the size source_known_size() returns. */
+uint64_t source_size(struct source *s);
+/* The size seen at open or at the last source_size() call, without a system
+ * call; any thread. */
+uint64_t source_known_size(const struct source *s);
+/* Reads up to len bytes at off into buf.  Returns the number of bytes read
+ * (fewer at the end of the source, 0 past it) or -1 on an I/O error. */
+ssize_t source_read(struct source *s, uint64_t off, void *buf, size_t len);
+/* Path given to source_open_file(), or "<bytes>". */
+const char *source_path(const struct source *s);
+
+#endif

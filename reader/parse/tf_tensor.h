@@ -1,0 +1,45 @@
+/*
+ * tf_tensor.h - TensorFlow TensorProto decoding shared by the tfdbg v2 and
+ * v1 readers (shared/formats/tensorflow.md sections 3.1-3.4).
+ *
+ * Maps TensorFlow DataType numbers to the neutral enum td_dtype and turns a
+ * TensorProto into a struct td_tensor the way tensor_util.MakeNdarray does:
+ * tensor_content first (raw little-endian elements; strings as n varint32
+ * lengths then the bytes), else the typed repeated field of the dtype with
+ * "edge" padding (the last value repeated up to the element count; no value
+ * at all means zeros).  Not for: reading files or framing.
+ */
+#ifndef TD_TF_TENSOR_H
+#define TD_TF_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "reader/base/tensor.h"
+#include "tf_tensor.pb-c.h"
+
+/* TensorFlow DataType number -> td_dtype.  Reference types (101..) map like
+ * their base type; quantized ints map to the int of the same width;
+ * unknown numbers (float8, int4, ...) give DTYPE_OTHER; 0 gives
+ * DTYPE_INVALID. */
+enum td_dtype tf_dtype_to_td(int tf_dtype);
+
+/* Decodes p into a new tensor in *out (free with td_tensor_free()).
+ * Returns TD_OK with *out == NULL for the DT_INVALID placeholder (tfdbg's
+ * "no value"); TD_ERR_UNSUPPORTED when the shape is unknown (a dim < 0 or
+ * unknown_rank); TD_ERR_CORRUPT when tensor_content does not hold the
+ * element count of the shape; TD_ERR_NOMEM when the value is too large.
+ * Resource, variant and unknown dtypes give a tensor with data == NULL. */
+enum td_status tf_tensor_decode(const Tensorflow__TensorProto *p, struct td_tensor **out);
+
+/* Unpacks a serialized TensorProto and decodes it as above (TD_ERR_DECODE
+ * when the bytes are not a TensorProto). */
+enum td_status tf_tensor_decode_bytes(const void *buf, size_t len, struct td_tensor **out);
+
+/* Summarises a serialized TensorProto without allocating when its value is
+ * in tensor_content with a known numeric dtype and shape (the FULL_TENSOR
+ * index path).  Returns false when the fast path does not apply (typed
+ * fields, strings, malformed bytes): the caller then decodes it fully. */
+bool tf_tensor_summarize_bytes(const void *buf, size_t len, struct td_summary *out);
+
+#endif

@@ -1,0 +1,352 @@
+/*
+ * tfdbg1_emit.c - what the tfdbg v1 index pass sends to the sink: files,
+ * problems, devices, partition graphs and their ops, run metadata text, and
+ * one trace per tensor dump.
+ *
+ * Listing reads names; a trace's summary needs the value, so every dump
+ * file is read once here (v1 dumps are one file per tensor): DebugIdentity
+ * numbers are summarised in place, other dumps decoded fully.  Bad files
+ * are reported and skipped; a dump whose name parses but whose content does
+ * not still gets its row, with an empty summary (decode() then reports it
+ * corrupt).
+ *
+ * Alert rows: a trace's summary describes the *watched* tensor, whatever
+ * the debug op: a DebugIdentity value with NaN/Inf, a DebugNumericSummary
+ * with NaN/Inf counts and a DebugNanCount above zero all prove a bad tensor,
+ * so each is an alert row.  The same tensor watched by two ops is two rows.
+ */
+#include "tfdbg1_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file, const char *path,
+	       const char *what, const char *detail)
+{
+	struct reader_problem pr = { kind, file, path, 0, -1, what, detail };
+
+	if (p->sink->on_problem)
+		p->sink->on_problem(p->sink->ctx, &pr);
+}
+
+void
+tfdbg1_progress(struct tfdbg1_pass *p, uint64_t bytes)
+{
+	p->done += bytes;
+	if (p->sink->on_progress)
+		p->sink->on_progress(p->sink->ctx, p->done, p->total);
+}
+
+static const char *
+role_name(enum tfdbg1_role role)
+{
+	switch (role) {
+	case TFDBG1_RUN: return "run";
+	case TFDBG1_DUMP: return "tensor_dump";
+	case TFDBG1_GRAPH: return "partition_graph";
+	case TFDBG1_CORE: return "core_metadata";
+	case TFDBG1_FETCHES: return "fetches_info";
+	case TFDBG1_FEEDS: return "feed_keys_info";
+	case TFDBG1_UNPARSED: return "unparsed";
+	}
+	return "other";
+}
+
+/* A file listed by the scan is gone by the time it is read: missing;
+ * anything else: unreadable. */
+static enum reader_problem_kind
+read_problem(enum td_status st)
+{
+	return st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE;
+}
+
+/* Adds f (taking its strings) and announces it; returns its id. */
+static uint32_t
+announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, uint64_t size)
+{
+	uint32_t id;
+	struct reader_file rf;
+
+	f->row = -1;
+	id = tfdbg1_add_file(p->r, f);
+	rf.id = id;
+	rf.path = f->path;
+	rf.size = size;
+	rf.host = NULL;
+	rf.role = role_name(f->role);
+	if (p->sink->on_file)
+		p->sink->on_file(p->sink->ctx, &rf);
+	return id;
+}
+
+uint32_t
+tfdbg1_announce_path(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role, uint32_t run,
+		     uint64_t size)
+{
+	struct tfdbg1_file f = { 0 };
+
+	f.path = xstrdup(path);
+	f.role = role;
+	f.run = run;
+	return announce_file(p, &f, size);
+}
+
+uint32_t
+tfdbg1_device_id(struct tfdbg1_pass *p, const char *name)
+{
+	struct reader *r = p->r;
+	struct reader_device d;
+	size_t i;
+
+	for (i = 0; i < r->ndevices; i++)
+		if (!strcmp(r->devices[i], name))
+			return (uint32_t)i;
+	pthread_mutex_lock(&r->lock);
+	TD_GROW(r->devices, r->devcap, r->ndevices + 1);
+	r->devices[r->ndevices++] = xstrdup(name);
+	pthread_mutex_unlock(&r->lock);
+	d.id = (int32_t)i;
+	d.name = name;
+	d.host = NULL;
+	if (p->sink->on_device)
+		p->sink->on_device(p->sink->ctx, &d);
+	return (uint32_t)i;
+}
+
+static void
+note_debug_op(struct reader *r, const char *op)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndebug_ops; i++)
+		if (!strcmp(r->debug_ops[i], op))
+			return;
+	TD_GROW(r->debug_ops, r->opcap, r->ndebug_ops + 1);
+	r->debug_ops[r->ndebug_ops++] = xstrdup(op);
+}
+
+/* ---- metadata files ------------------------------------------------- */
+
+/* Reads a log-message file; NULL (reported) when it does not decode. */
+static char *
+read_message(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role, uint32_t run)
+{
+	uint8_t *data;
+	size_t len;
+	char err[256], *msg = NULL;
+	enum td_status st;
+	uint32_t id;
+
+	st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
+	id = tfdbg1_announce_path(p, path, role, run, st == TD_OK ? len : 0);
+	if (st != TD_OK) {
+		tfdbg1_problem(p, read_problem(st), id, path, role_name(role), err);
+		return NULL;
+	}
+	tfdbg1_progress(p, len);
+	if (tfdbg1_log_message(data, len, &msg, NULL, err, sizeof(err)) != TD_OK)
+		tfdbg1_problem(p, PROBLEM_DECODE_ERROR, id, path, role_name(role), err);
+	free(data);
+	return msg;
+}
+
+static void
+add_list_line(struct strbuf *sb, const char *label, char **items, size_t n)
+{
+	size_t i;
+
+	strbuf_addf(sb, "%s: ", label);
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", items[i]);
+	strbuf_addc(sb, '\n');
+}
+
+static void
+add_number_line(struct strbuf *sb, const char *label, int64_t v)
+{
+	if (v != INT64_MIN)
+		strbuf_addf(sb, "%s: %" PRId64 "\n", label, v);
+}
+
+/* Core metadata into the run's text; returns the number of fetches
+ * (output tensors and target ops) of the first file, 0 if none. */
+/* The run's fetched tensor names, taken from m, for decode(EXECUTION). */
+static void
+keep_fetches(struct reader *r, uint32_t run, struct tfdbg1_core_meta *m)
+{
+	pthread_mutex_lock(&r->lock);
+	r->runs[run].fetched = m->output_names;
+	r->runs[run].nfetched = m->noutputs;
+	r->runs[run].ntargets = (uint32_t)m->ntargets;
+	pthread_mutex_unlock(&r->lock);
+	m->output_names = NULL;
+	m->noutputs = 0;
+}
+
+uint32_t
+tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
+		 struct strbuf *text)
+{
+	uint32_t fetches = 0;
+	size_t i;
+
+	for (i = 0; i < s->ncore; i++) {
+		struct tfdbg1_core_meta m;
+		char *json = read_message(p, s->core_paths[i], TFDBG1_CORE, run);
+		const char *base = strrchr(s->core_paths[i], '/');
+
+		if (!json)
+			continue;
+		tfdbg1_core_meta_parse(json, &m);
+		strbuf_addf(text, "core metadata: %s\n", base ? base + 1 : s->core_paths[i]);
+		add_number_line(text, "global step", m.global_step);
+		add_number_line(text, "session run index", m.session_run_index);
+		add_number_line(text, "executor step index", m.executor_step_index);
+		add_list_line(text, "input names", m.input_names, m.ninputs);
+		add_list_line(text, "output names", m.output_names, m.noutputs);
+		add_list_line(text, "target nodes", m.target_nodes, m.ntargets);
+		if (i == 0) {
+			fetches = (uint32_t)(m.noutputs + m.ntargets);
+			keep_fetches(p->r, run, &m);
+		}
+		tfdbg1_core_meta_done(&m);
+		free(json);
+	}
+	return fetches;
+}
+
+void
+tfdbg1_read_info(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role role, uint32_t run,
+		 const char *label, struct strbuf *text)
+{
+	char *msg;
+
+	if (!path)
+		return;
+	msg = read_message(p, path, role, run);
+	if (msg)
+		strbuf_addf(text, "%s: %s\n", label, msg);
+	free(msg);
+}
+
+/* ---- graphs ----------------------------------------------------------- */
+
+static void
+send_ops(struct tfdbg1_pass *p, const struct tfdbg1_graph *g, const char *graph_id, const char *dev)
+{
+	size_t i;
+
+	if (!p->sink->on_op)
+		return;
+	for (i = 0; i < g->nnodes; i++) {
+		const struct tfdbg1_graph_node *n = &g->nodes[i];
+		struct reader_op op = { 0 };
+
+		op.graph_id = graph_id;
+		op.op_name = n->name;
+		op.op_type = n->op;
+		op.device = n->device[0] ? n->device : dev;
+		op.inputs = (const char *const *)n->inputs;
+		op.ninputs = n->ninputs;
+		op.num_outputs = n->num_outputs;
+		op.wall_time = g->wall_time_us / 1e6;
+		p->sink->on_op(p->sink->ctx, &op);
+	}
+}
+
+/* Announces the partition of one device in a run and decodes its graph
+ * into *g (left empty when there is none or it does not decode). */
+void
+tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg1_scan_dev *dev,
+		  uint32_t run, struct tfdbg1_graph *g)
+{
+	char *graph_id = tfdbg1_graph_id(run_dir, dev->name);
+	struct reader_graph rg = { graph_id, graph_id, "", NULL };
+	uint8_t *data;
+	size_t len;
+	char err[256];
+	enum td_status st;
+	uint32_t id;
+
+	memset(g, 0, sizeof(*g));
+	tfdbg1_device_id(p, dev->name);
+	if (p->sink->on_graph)
+		p->sink->on_graph(p->sink->ctx, &rg);
+	if (dev->graph_path) {
+		id = tfdbg1_announce_path(p, dev->graph_path, TFDBG1_GRAPH, run, dev->graph_size);
+		st = tfdbg1_read_file(dev->graph_path, &data, &len, err, sizeof(err));
+		if (st != TD_OK) {
+			tfdbg1_problem(p, read_problem(st), id, dev->graph_path, "partition graph",
+				       err);
+		} else {
+			tfdbg1_progress(p, len);
+			if (tfdbg1_graph_decode(data, len, g, err, sizeof(err)) != TD_OK)
+				tfdbg1_problem(p, PROBLEM_DECODE_ERROR, id, dev->graph_path,
+					       "partition graph", err);
+			else
+				send_ops(p, g, graph_id, dev->name);
+			free(data);
+		}
+	}
+	free(graph_id);
+}
+
+/* The summary a trace row carries: DebugIdentity numbers are summarised in
+ * place (no unpacking); everything else goes through the full decode. */
+static void
+read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_trace *t)
+{
+	struct tfdbg1_datum d;
+	uint8_t *data;
+	size_t len;
+	char err[256];
+	enum td_status st = tfdbg1_read_file(f->path, &data, &len, err, sizeof(err));
+
+	if (st != TD_OK) {
+		tfdbg1_problem(p, read_problem(st), t->loc.file, f->path, "tensor dump", err);
+		return;
+	}
+	tfdbg1_progress(p, len);
+	if (!tfdbg1_fast_summary(data, len, f->name.debug_op, &t->summary)) {
+		if (tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err, sizeof(err)) == TD_OK)
+			t->summary = d.summary;
+		else
+			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, f->path, "tensor dump",
+				       err);
+		tfdbg1_datum_done(&d);
+	}
+	free(data);
+}
+
+void
+tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
+		  const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev)
+{
+	struct tfdbg1_file f = { 0 };
+	const struct tfdbg1_graph_node *node;
+	struct reader_trace t = { 0 };
+
+	f.path = sd->path;
+	f.name = sd->name;
+	sd->path = NULL;
+	memset(&sd->name, 0, sizeof(sd->name));
+	f.role = TFDBG1_DUMP;
+	f.run = run;
+	f.device = dev;
+	node = tfdbg1_graph_find(g, f.name.node);
+	f.op_type = node ? xstrdup(node->op) : NULL;
+	note_debug_op(p->r, f.name.debug_op);
+	t.loc.file = announce_file(p, &f, sd->size);
+	t.graph_id = graph_id;
+	t.op_name = f.name.node;
+	t.op_type = f.op_type;
+	t.slot = f.name.slot;
+	t.execution = run;
+	t.wall_time = (double)f.name.timestamp / 1e6;
+	read_summary(p, &f, &t);
+	if (p->sink->on_trace)
+		p->sink->on_trace(p->sink->ctx, &t);
+}

@@ -1,0 +1,177 @@
+/*
+ * tfdbg2_internal.h - shared state of the tfdbg v2 reader's files
+ * (tfdbg2.c: open/close/advance, tfdbg2_index.c: the index pass,
+ * tfdbg2_decode.c: decode and the debug-vector rules).  Not a public API.
+ */
+#ifndef TD_TFDBG2_INTERNAL_H
+#define TD_TFDBG2_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "reader/reader.h"
+#include "reader/parse/source.h"
+#include "reader/parse/tfrecord.h"
+
+/* The six files of a set, in the order of shared/formats/tensorflow.md 4.1. */
+enum tf2_role {
+	TF2_METADATA,
+	TF2_SOURCE_FILES,
+	TF2_STACK_FRAMES,
+	TF2_GRAPHS,
+	TF2_EXECUTION,
+	TF2_TRACES,
+	TF2_ROLE_COUNT
+};
+
+extern const char *const tf2_role_suffix[TF2_ROLE_COUNT];   /* "graph_execution_traces" */
+
+/* A record the index did not turn into a row (bad CRC, undecodable) and
+ * where the next record starts; advance() steps over these. */
+struct tf2_skip {
+	uint64_t from, to;
+};
+
+struct tf2_file {
+	uint32_t id;                    /* announced with on_file */
+	enum tf2_role role;
+	char *path;
+	struct source *src;             /* NULL while missing */
+	struct tfrecord_cursor cur;     /* index position, kept between passes */
+	bool announced;                 /* on_file sent */
+	bool missing_reported;          /* the missing/unreadable problem was sent */
+	enum td_status open_st;         /* why src is NULL: TD_ERR_NOENT missing, else unreadable */
+	char open_why[96];              /* the reason, e.g. "a FIFO, not a regular file" */
+	uint64_t torn_reported;         /* offset of the torn record reported + 1, or 0 */
+	/* Guarded by reader.lock: */
+	uint64_t indexed_end;           /* rows exist only below this offset */
+	struct tf2_skip *skips;         /* sorted by from */
+	size_t nskips, skipcap;
+};
+
+struct tf2_pending_frame {
+	char *id;
+	int32_t file_index;
+	uint32_t line;
+	char *func;
+};
+
+struct tf2_device {
+	int32_t id;
+	char *name;
+};
+
+struct tf2_set {
+	char *host;
+	double wall_time;
+	char *run_id, *tf_version, *file_version;
+	bool usable;                    /* metadata record read */
+	char *unusable_why;             /* reported once in index */
+	bool host_sent;
+	struct tf2_file files[TF2_ROLE_COUNT];
+	/* This host's source list: file_index -> global source id and path. */
+	uint32_t *source_ids;
+	char **source_paths;
+	size_t nsources, sourcecap;
+	struct tf2_pending_frame *pending;
+	size_t npending, pendingcap;
+	/* Guarded by reader.lock: */
+	struct tf2_device *devices;
+	size_t ndevices, devicecap;
+};
+
+struct reader {
+	char *dir;
+	pthread_mutex_t lock;           /* sets/files arrays, skips, devices, indexed_end */
+	struct tf2_set **sets;          /* sorted by metadata wall_time; new hosts appended */
+	size_t nsets, setcap;
+	struct tf2_file **files;        /* by id */
+	size_t nfiles, filecap;
+	char *run_id;                   /* the run's id ("" none) */
+	uint32_t next_source_id;
+	bool meta_sent;
+	bool mode_sent;
+};
+
+/* tfdbg2.c */
+struct tf2_file *tf2_file_by_id(struct reader *r, uint32_t id);
+struct tf2_set *tf2_set_of_file(struct reader *r, const struct tf2_file *f);
+/* Opens f's path (regular files only, never blocking); NULL with the reason
+ * in f->open_st and f->open_why. */
+struct source *tf2_open_source(struct tf2_file *f);
+void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to);
+/* Where the row after the record ending at record_end starts (past skipped
+ * records), or 0 when that is not an indexed row yet. */
+uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
+/* Rescans the directory for file sets not seen yet (index passes). */
+void tf2_discover(struct reader *r, const struct reader_sink *sink);
+
+/* tfdbg2_index.c */
+enum td_status tf2_index(struct reader *r, const struct reader_sink *sink);
+
+/* tfdbg2_stage.c: the trace pipeline.  One entry per record framed, in
+ * file order: a framing status, and for a good record what the trace scan
+ * found.  Strings are offsets into the block's arena (NUL-terminated). */
+#define TF2_STAGE_ENTRIES 1024
+
+struct tf2_stage_entry {
+	enum tfrecord_status st;
+	bool stopped;                   /* tfrecord.stopped */
+	bool decoded;                   /* OK record that scans as a trace; else why */
+	bool summary_ok;                /* decoded, but the summary did not: why */
+	int mode;
+	int64_t recno;                  /* record number in the file */
+	uint64_t offset, next, length;  /* as in struct tfrecord */
+	uint64_t cur_off;               /* cursor offset after this record */
+	uint32_t graph_id, op_name, why;
+	/* The trace as sent, filled here so it is not copied again: the index
+	 * thread sets loc.file and points graph_id and op_name into the arena. */
+	struct reader_trace t;
+};
+
+struct tf2_stage_block {
+	struct tf2_stage_entry e[TF2_STAGE_ENTRIES];
+	size_t n;
+	bool last;                      /* the file ends (END, TORN, IO) with this block */
+	char *arena;
+	size_t alen, acap;
+};
+
+struct tf2_stage;
+/* Bytes left to read from which the producer runs on a thread of its own
+ * (0: always, whatever the processor count; tests set it). */
+extern uint64_t tf2_stage_thread_min;
+/* Starts staging the records of cur (which the stage owns until
+ * tf2_stage_stop); big files are staged on a thread of their own. */
+struct tf2_stage *tf2_stage_start(struct tfrecord_cursor *cur);
+/* The next block in file order, or NULL after the last one; valid until
+ * tf2_stage_release(). */
+struct tf2_stage_block *tf2_stage_next(struct tf2_stage *sg);
+void tf2_stage_release(struct tf2_stage *sg);
+/* Ends the producer and frees the stage; NULL is accepted. */
+void tf2_stage_stop(struct tf2_stage *sg);
+/* The LEN field num of a DebugEvent and its wall_time; false (why set)
+ * when the event is malformed or has no such field. */
+struct pbwire_field;
+bool tf2_event_payload(const uint8_t *data, size_t len, uint32_t num, struct pbwire_field *out,
+		       double *wall_time, char *why, size_t whylen);
+/* Summary of a serialized FULL_TENSOR TensorProto; false if it does not decode. */
+bool tf2_full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s);
+
+/* tfdbg2_decode.c */
+const char *tf2_mode_name(int mode);
+/* Fills s from a debug vector of mode (section 6).  Returns false when the
+ * vector does not have the mode's length (s then knows nothing). */
+bool tf2_summary_from_vector(int mode, const double *v, long n, struct td_summary *s);
+/* True when output i with this vector proves NaN/Inf the InfNanMonitor way
+ * (section 7.5); FULL_TENSOR is handled by the caller. */
+bool tf2_vector_alerts(int mode, const double *v, long n);
+/* Reads the debug vector of a serialized TensorProto (DT_DOUBLE or DT_FLOAT
+ * content or typed values) into out; returns the count (may exceed max) or
+ * -1 when it is not a numeric vector. */
+long tf2_wire_vector(const void *tp, size_t len, double *out, size_t max);
+enum td_status tf2_decode(struct reader *r, enum reader_kind kind,
+			  const struct td_locator *loc, struct reader_detail *out);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * batch.h - batch mode (tdbg -e CMD ... DIR) and the tables that --help,
+ * the man page (tdbg --man > tui/tdbg.1) and the README command list are
+ * generated from or checked against.
+ *
+ * Curses-free: batch mode never initialises the terminal.
+ */
+#ifndef TD_BATCH_H
+#define TD_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/model.h"
+
+/* Process exit codes. */
+enum batch_exit {
+	EXIT_OK_ = 0,
+	EXIT_USAGE = 1,             /* bad option, or a command failed */
+	EXIT_OPEN = 2,              /* the dump cannot be opened */
+	EXIT_STRICT = 3,            /* --strict and the dump has problems */
+};
+
+/* One command-line option.  id is what getopt_long returns. */
+struct batch_option {
+	const char *name;           /* long name without dashes */
+	int id;                     /* short option character, or a value >= 256 */
+	const char *arg;            /* argument name, NULL for a flag */
+	const char *help;           /* one line */
+};
+const struct batch_option *batch_options(size_t *n);
+
+/* Writes the --help text / the complete man page (roff) to f. */
+void batch_print_help(FILE *f);
+void batch_print_man(FILE *f);
+
+/* Runs cmds[0..n) on m, printing each command's output on out (JSON: one
+ * line per command, {"error": ...} for a failed one) and each failure as
+ * "tdbg: CMD: cause" on err.  Every command runs even after a failure.
+ * Returns EXIT_OK_ or EXIT_USAGE when a command failed. */
+int batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
+	      FILE *out, FILE *err);
+
+/* With strict: prints the dump's problem counts on err and returns
+ * EXIT_STRICT when there are corrupt records, torn or missing files;
+ * else EXIT_OK_. */
+int batch_strict_check(struct model *m, FILE *err);
+
+#endif

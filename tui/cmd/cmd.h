@@ -1,0 +1,92 @@
+/*
+ * cmd.h - the command table shared by batch mode (-e) and the TUI prompt.
+ *
+ * Curses-free: batch mode and its tests run without a terminal.  A command
+ * prints into env->out (aligned text for people, or exactly one JSON
+ * document when env->json) and, inside the TUI, may ask the UI for a
+ * reaction (jump, filter, theme) through env->ui.  Batch mode, ":help", Tab
+ * completion and the README's command list all come from cmd_table().
+ */
+#ifndef TD_CMD_H
+#define TD_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+enum cmd_flags {
+	CMD_BATCH = 1u << 0,        /* available with -e */
+	CMD_TUI   = 1u << 1,        /* available at the ':' prompt */
+};
+
+enum cmd_complete {
+	COMPLETE_NONE,
+	COMPLETE_OP,                /* op names */
+	COMPLETE_SOURCE,            /* source paths */
+	COMPLETE_THEME,
+	COMPLETE_COMMAND,
+};
+
+/* Reactions a command may ask of the TUI.  NULL members are unsupported. */
+struct cmd_ui {
+	void *ctx;
+	void (*jump)(void *ctx, enum model_source_kind kind, uint64_t index);
+	void (*show_op)(void *ctx, uint32_t op);
+	/* Takes ownership of f (NULL clears the filter). */
+	void (*set_filter)(void *ctx, struct model_filter *f);
+	bool (*set_theme)(void *ctx, const char *name, char *err, size_t errlen);
+	void (*show_source)(void *ctx, uint32_t source, uint32_t line);
+	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]"). */
+	void (*show_tensor)(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice);
+	void (*follow)(void *ctx, bool on);
+	void (*save_display)(void *ctx, const char *path, char *err, size_t errlen);
+	void (*quit)(void *ctx);
+	/* Last selected trace row, for commands whose row argument is omitted; -1 none. */
+	int64_t (*current_trace)(void *ctx);
+};
+
+struct cmd_env {
+	struct model *m;
+	bool json;
+	struct strbuf *out;         /* the command's output */
+	struct strbuf *err;         /* one line "CMD: cause" on failure */
+	const struct cmd_ui *ui;    /* NULL in batch mode */
+	/* Batch: host/rank restriction set by "rank N" for the commands that
+	 * follow (borrowed from the model, NULL = all).  Zero-initialise. */
+	const char *host;
+	/* Batch: long listings call this between rows once env->out is large,
+	 * so output streams instead of growing without bound; it writes and
+	 * resets env->out.  NULL keeps everything in env->out (the TUI). */
+	void (*flush)(struct cmd_env *env);
+	void *flush_ctx;
+};
+
+struct cmd_info {
+	const char *name;
+	/* argv[0] is the command name (argc counts it); called by cmd_run
+	 * after the argument count and the BATCH/TUI flags were checked. */
+	enum td_status (*fn)(struct cmd_env *env, int argc, char **argv);
+	int min_args, max_args;     /* argc excluding the name; max -1 = any */
+	unsigned flags;             /* enum cmd_flags */
+	const char *usage;          /* "traces [A:B] [--op REGEX] [--type REGEX] [--nonfinite]" */
+	const char *summary;        /* one line */
+	enum cmd_complete complete;
+};
+
+/* The command table, in help order. */
+const struct cmd_info *cmd_table(size_t *n);
+const struct cmd_info *cmd_find(const char *name);
+
+/* Splits line into words as a POSIX shell does for quotes and backslashes
+ * (no expansion).  Returns the word count, or -1 with err set. */
+int cmd_split(const char *line, char ***argv, char *err, size_t errlen);
+void cmd_split_free(char **argv, int argc);
+
+/* Runs one command line.  On failure env->err holds one line naming the
+ * command and the cause, and in JSON mode env->out holds
+ * {"error": "..."}.  Returns the status. */
+enum td_status cmd_run(struct cmd_env *env, const char *line);
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * fmt.c - short text forms of summaries, shapes and function names.
+ */
+#include "fmt.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reader/base/util.h"
+
+#define ALL_COUNTS (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE)
+
+const char *
+fmt_double(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "nan");
+	else if (isinf(v))
+		snprintf(buf, size, v < 0 ? "-inf" : "inf");
+	else
+		snprintf(buf, size, "%.6g", v);
+	return buf;
+}
+
+const char *
+fmt_shape(const struct td_summary *s, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if ((s->known & SUM_DTYPE) && s->dtype != DTYPE_INVALID)
+		used += snprintf(buf, size, "%s", td_dtype_name(s->dtype));
+	if ((s->known & SUM_SHAPE) && used < size) {
+		used += snprintf(buf + used, size - used, "[%s", s->dims_truncated ? "...," : "");
+		for (int i = 0; i < s->ndims && i < TD_MAX_DIMS && used < size; i++)
+			used += snprintf(buf + used, size - used, "%s%lld", i ? "," : "",
+					 (long long)s->dims[i]);
+		if (used < size)
+			snprintf(buf + used, size - used, "]");
+	} else if ((s->known & SUM_ELEMENTS) && used < size) {
+		snprintf(buf + used, size - used, "(%lld)", (long long)s->elements);
+	}
+	return buf;
+}
+
+const char *
+fmt_summary(const struct td_summary *s, char *buf, size_t size)
+{
+	char a[32], b[32], c[32];
+
+	if ((s->known & ALL_COUNTS) == ALL_COUNTS) {
+		snprintf(buf, size, "%lld/%lld/%lld/%lld/%lld/%lld", (long long)s->neg_inf,
+			 (long long)s->nan, (long long)s->pos_inf, (long long)s->negative,
+			 (long long)s->zero, (long long)s->positive);
+	} else if (s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)) {
+		snprintf(buf, size, "-Inf:%lld NaN:%lld +Inf:%lld", (long long)s->neg_inf,
+			 (long long)s->nan, (long long)s->pos_inf);
+	} else if (s->known & SUM_MINMAX) {
+		snprintf(buf, size, "min %s max %s%s%s", fmt_double(s->min, a, sizeof a),
+			 fmt_double(s->max, b, sizeof b), (s->known & SUM_MEAN) ? " mean " : "",
+			 (s->known & SUM_MEAN) ? fmt_double(s->mean, c, sizeof c) : "");
+	} else if (s->known & SUM_NONFINITE) {
+		snprintf(buf, size, "%s", s->has_inf_or_nan ? "Inf/NaN" : "finite");
+	} else if (*fmt_shape(s, buf, size)) {
+		;                           /* SHAPE mode: the shape is all there is */
+	} else {
+		snprintf(buf, size, "-");
+	}
+	return buf;
+}
+
+/* Drops a trailing "_<digits>" group; returns the new length. */
+static size_t
+strip_number(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	if (i > 0 && i < len && s[i - 1] == '_')
+		return i - 1;
+	return len;
+}
+
+const char *
+fmt_function_name(const char *name, char *buf, size_t size)
+{
+	static const struct { const char *prefix, *suffix; int numbers; } kinds[] = {
+		{ "__inference_", "", 1 },
+		{ "__forward_", " (fwd)", 1 },
+		{ "__backward_", " (bwd)", 2 },
+	};
+
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t plen = strlen(kinds[k].prefix);
+		if (strncmp(name, kinds[k].prefix, plen) || !name[plen])
+			continue;
+		const char *base = name + plen;
+		size_t len = strlen(base);
+		/* "__inference___backward_loss_318_347": the inner kind names it */
+		if (k == 0 && !strncmp(base, "__", 2))
+			return fmt_function_name(base, buf, size);
+		for (int i = 0; i < kinds[k].numbers; i++)
+			len = strip_number(base, len);
+		snprintf(buf, size, "%.*s%s", (int)len, base, kinds[k].suffix);
+		return buf;
+	}
+	snprintf(buf, size, "%s", name);
+	return buf;
+}
+
+size_t
+fmt_scope_len(const char *name)
+{
+	const char *slash = name ? strrchr(name, '/') : NULL;
+
+	return slash ? (size_t)(slash - name) + 1 : 0;
+}
+
+const char *
+fmt_scope_relative(const char *name, const char *base, char *buf, size_t size)
+{
+	size_t scope = fmt_scope_len(base), shared = 0;
+
+	if (!name)
+		name = "";
+	/* the longest run of whole components both start with, within base's scope */
+	for (size_t i = 0; i < scope && name[i] == base[i]; i++)
+		if (base[i] == '/')
+			shared = i + 1;
+	if (shared == 0)
+		snprintf(buf, size, "%s", name);
+	else if (shared == scope && !strchr(name + shared, '/'))
+		snprintf(buf, size, "%s", name + shared);
+	else
+		snprintf(buf, size, ".../%s", name + shared);
+	return buf;
+}
+
+#define FMT_SEGS_MAX 16
+
+static size_t
+join_segments(const struct fmt_seg *segs, size_t n, const bool *use, const bool *shortv,
+	      char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!use[i])
+			continue;
+		int k = snprintf(buf + len, size - len, "%s%s", len ? "  " : " ",
+				 shortv[i] ? segs[i].shorter : segs[i].text);
+		len = TD_MIN(len + (size_t)(k > 0 ? k : 0), size - 1);
+	}
+	return len;
+}
+
+/* The used segment of lowest priority (the later on a tie) that can give
+ * way: shorten (it has a shorter form not in use) or drop; -1 none. */
+static int
+weakest(const struct fmt_seg *segs, size_t n, const bool *use, const bool *shortv, bool shorten)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!use[i] || (shorten && (!segs[i].shorter || shortv[i])))
+			continue;
+		if (best < 0 || segs[i].prio <= segs[best].prio)
+			best = (int)i;
+	}
+	return best;
+}
+
+const char *
+fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, char *buf, size_t size)
+{
+	bool use[FMT_SEGS_MAX], shortv[FMT_SEGS_MAX];
+	size_t left;
+
+	n = TD_MIN(n, (size_t)FMT_SEGS_MAX);
+	for (size_t i = 0; i < n; i++)
+		use[i] = segs[i].text != NULL, shortv[i] = false;
+	left = 0;
+	for (size_t i = 0; i < n; i++)
+		left += use[i];
+	while (join_segments(segs, n, use, shortv, buf, size) > (size_t)(width > 0 ? width : 0)) {
+		int k = weakest(segs, n, use, shortv, true);
+		if (k >= 0) {
+			shortv[k] = true;
+			continue;
+		}
+		if (left <= 1 || (k = weakest(segs, n, use, shortv, false)) < 0)
+			break;
+		use[k] = false;
+		left--;
+	}
+	return buf;
+}
+
+const char *
+fmt_cell_label(const char *label, int width, const char *ellipsis, char *buf, size_t size)
+{
+	size_t len = strlen(label);
+	const char *last = strrchr(label, ' ');
+	int tail = last ? (int)(label + len - last) : 0;    /* " #1234" */
+
+	if ((int)len <= width || !last || tail > 7 || width - tail - 1 < 3) {
+		snprintf(buf, size, "%s", label);
+		return buf;
+	}
+	int keep = width - tail - 1;
+	while (keep > 1 && label[keep - 1] == ' ')
+		keep--;
+	snprintf(buf, size, "%.*s%s%s", keep, label, ellipsis, last);
+	return buf;
+}
