@@ -155,6 +155,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->t.slot = 0;
 	e->t.is_input = false;
 	e->t.execution = -1;
+	e->t.step = -1;             /* no step number in the records */
 	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
 		entry_why(b, e, why);
 		return;
