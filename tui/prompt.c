@@ -581,14 +581,14 @@ tui_search_next(struct tui *t, int dir)
 		return;
 	}
 	if (!p->ops->grep) {
-		tui_message(t, true, "the %s pane cannot be searched", p->ops->name);
+		tui_message(t, true, "the %s pane cannot be searched", p->name);
 		return;
 	}
 	int64_t view;
 	uint64_t total;
 	if (t->overlay == OVERLAY_NONE && p->ops->find && p->ops->find(p, dir, &view, &total)) {
 		if (view < 0)
-			tui_message(t, true, "/%s: not found in %s", t->search_text, p->ops->title);
+			tui_message(t, true, "/%s: not found in %s", t->search_text, p->title);
 		else
 			tui_message(t, false, "/%s: %lld/%llu", t->search_text, (long long)view + 1,
 				    (unsigned long long)total);
@@ -599,7 +599,7 @@ tui_search_next(struct tui *t, int dir)
 	int64_t row = limit ? pane_search(p, t->search, dir, limit, &stopped, &scanned) : -1;
 	if (row < 0) {
 		t->search_scanned = 0;
-		tui_message(t, true, "/%s: not found in %s", t->search_text, p->ops->title[0] ? p->ops->title : "this view");
+		tui_message(t, true, "/%s: not found in %s", t->search_text, p->title[0] ? p->title : "this view");
 		return;
 	}
 	pane_goto(p, (uint64_t)row, true, false);

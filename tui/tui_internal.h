@@ -180,15 +180,14 @@ const struct cmd_ui *tui_cmd_ui(struct tui *t);
 
 /* Selects execution view index (not a line) in the timeline grid. */
 void pane_timeline_goto(struct pane *p, uint64_t view);
-/* A mouse click on line, column x of the timeline. */
-void pane_timeline_click(struct pane *p, uint64_t line, int x);
 
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
 
-/* The six panes. */
-extern const struct pane_ops pane_alerts_ops, pane_timeline_ops, pane_traces_ops,
-	pane_graph_ops, pane_source_ops, pane_stack_ops;
+/* The panes of the pane table, pane_<name>_ops in pane_<name>.c. */
+#define TD_PANE_DECL(id, name, key, title, page) extern const struct pane_ops pane_##name##_ops;
+PANE_INFO(TD_PANE_DECL)
+#undef TD_PANE_DECL
 
 #endif
