@@ -161,7 +161,7 @@ dispatch(struct tui *t, int key)
 	if (act == ACT_NONE)
 		return;
 	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
-		t->search_scanned = 0;      /* a resumed search starts over after a move */
+		tui_search_restart(t);      /* a resumed search starts over after a move */
 	if (t->overlay == OVERLAY_NONE && t->layout.mode == LAYOUT_TOO_SMALL && act != ACT_QUIT)
 		return;
 	res = p->win || t->overlay != OVERLAY_NONE ? pane_request(p, act) : RES_NONE;
@@ -359,8 +359,7 @@ tui_free(struct tui *t)
 	screen_done(t);
 	keymap_done(&t->keys);
 	model_filter_free(t->filter);
-	pcre2_code_free(t->search);
-	tui_search_reset(t);
+	tui_search_done(t);
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);
