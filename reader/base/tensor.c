@@ -122,14 +122,9 @@ td_tensor_new(enum td_dtype dt, int rank, const int64_t *dims, enum td_status *s
 			*st = TD_ERR_ARGS;
 			return NULL;
 		}
-		if (dims[i] && n > INT64_MAX / dims[i]) {
-			*st = TD_ERR_NOMEM;
-			return NULL;
-		}
-		n *= dims[i];
 	}
-	if (esize && (uint64_t)n > SIZE_MAX / esize) {
-		*st = TD_ERR_NOMEM;
+	if (!td_shape_elements(rank, dims, &n) || !td_tensor_fits(dt, n)) {
+		*st = TD_ERR_TOO_LARGE;
 		return NULL;
 	}
 	t = xcalloc(1, sizeof(*t));
@@ -277,6 +272,77 @@ td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summar
 	}
 	if (nfinite) {
 		out->mean = sum / (double)nfinite;
+		out->known |= SUM_MINMAX | SUM_MEAN;
+	}
+}
+
+bool
+td_shape_elements(int rank, const int64_t *dims, int64_t *n)
+{
+	int64_t p = 1;
+	bool zero = false;
+	int i;
+
+	/* A zero dim makes the product 0 whatever the others say, but the
+	 * others must still be a real shape (2^40 x 2^40 x 0 is not). */
+	for (i = 0; i < rank; i++) {
+		if (dims[i] < 0)
+			return false;
+		if (dims[i] == 0) {
+			zero = true;
+			continue;
+		}
+		if (p > INT64_MAX / dims[i])
+			return false;
+		p *= dims[i];
+	}
+	*n = zero ? 0 : p;
+	return true;
+}
+
+bool
+td_tensor_fits(enum td_dtype dt, int64_t n)
+{
+	size_t esize = td_dtype_size(dt);
+	uint64_t each = dt == DTYPE_STRING ? sizeof(char *) : esize;
+
+	return n >= 0 && (!each || (uint64_t)n <= TD_TENSOR_MAX_BYTES / each);
+}
+
+void
+td_summarize_fill(enum td_dtype dt, const void *data, int64_t k, int64_t n, struct td_summary *out)
+{
+	struct td_summary one;
+	size_t esize = td_dtype_size(dt);
+	static const unsigned char zero[16];
+	const void *last = k > 0 ? (const void *)((const char *)data + (size_t)(k - 1) * esize)
+				 : (const void *)zero;
+	double sum, onesum;
+	int64_t nfinite, rest = n - k;
+
+	td_summarize_raw(dt, data, k, out);
+	out->elements = n;
+	if (rest <= 0 || !esize)
+		return;
+	td_summarize_raw(dt, last, 1, &one);
+	nfinite = out->elements - rest - out->nan - out->neg_inf - out->pos_inf;
+	sum = (out->known & SUM_MEAN) ? out->mean * (double)nfinite : 0;
+	out->nan += one.nan * rest;
+	out->neg_inf += one.neg_inf * rest;
+	out->pos_inf += one.pos_inf * rest;
+	out->negative += one.negative * rest;
+	out->zero += one.zero * rest;
+	out->positive += one.positive * rest;
+	out->known |= one.known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO |
+				   SUM_POSITIVE | SUM_NONFINITE);
+	out->has_inf_or_nan = out->has_inf_or_nan || one.has_inf_or_nan;
+	if (one.known & SUM_MINMAX) {
+		onesum = one.mean * (double)rest;
+		if (!(out->known & SUM_MINMAX) || one.min < out->min)
+			out->min = one.min;
+		if (!(out->known & SUM_MINMAX) || one.max > out->max)
+			out->max = one.max;
+		out->mean = (sum + onesum) / (double)(nfinite + rest);
 		out->known |= SUM_MINMAX | SUM_MEAN;
 	}
 }
