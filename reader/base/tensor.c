@@ -381,18 +381,16 @@ td_tensor_histogram(const struct td_tensor *t, uint64_t *bins, int nbins, double
 		*lo -= 0.5;
 		*hi += 0.5;
 	}
-	width = (*hi - *lo) / nbins;
+	/* halves: hi - lo overflows to inf for -1e308..1e308 */
+	width = *hi / 2 - *lo / 2;
 	for (i = 0; i < t->n; i++) {
-		double v = raw_get(t->dtype, t->data, i);
+		double v = raw_get(t->dtype, t->data, i), f;
 		int b;
 
 		if (!isfinite(v))
 			continue;
-		b = (int)((v - *lo) / width);
-		if (b >= nbins)
-			b = nbins - 1;
-		if (b < 0)
-			b = 0;
+		f = (v / 2 - *lo / 2) / width * nbins;
+		b = f >= nbins ? nbins - 1 : f > 0 ? (int)f : 0;
 		bins[b]++;
 	}
 	return true;
@@ -508,11 +506,13 @@ td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen)
 	return TD_OK;
 }
 
-/* numpy's rules for one range on an axis of size n. */
+/* numpy's rules for one range on an axis of size n.  Counts are computed
+ * so that no step (INT64_MIN and INT64_MAX included) can overflow. */
 static void
 resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *count)
 {
 	int64_t step = d->step, a, b;
+	uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
 
 	if (step > 0) {
 		a = d->has_start ? d->start : 0;
@@ -523,7 +523,7 @@ resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *
 			b = TD_MAX(b + n, 0);
 		a = TD_MIN(a, n);
 		b = TD_MIN(b, n);
-		*count = b > a ? (b - a + step - 1) / step : 0;
+		*count = b > a ? (int64_t)((uint64_t)(b - a - 1) / mag) + 1 : 0;
 	} else {
 		a = d->has_start ? d->start : n - 1;
 		b = d->has_stop ? d->stop : -1 - n;
@@ -533,9 +533,34 @@ resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *
 			b = TD_MAX(b + n, -1);
 		a = TD_MIN(a, n - 1);
 		b = TD_MIN(b, n - 1);
-		*count = a > b ? (a - b + (-step) - 1) / (-step) : 0;
+		*count = a > b ? (int64_t)((uint64_t)(a - b - 1) / mag) + 1 : 0;
 	}
 	*start = a;
+}
+
+int64_t
+td_slice_view_elements(const struct td_slice_view *v)
+{
+	int64_t total = 1;
+	int k;
+
+	for (k = 0; k < v->ndims; k++)
+		if (v->count[k] == 0)
+			return 0;
+	for (k = 0; k < v->ndims; k++)
+		total = total > INT64_MAX / v->count[k] ? INT64_MAX : total * v->count[k];
+	return total;
+}
+
+int64_t
+td_slice_view_cost(const struct td_slice_view *v)
+{
+	int64_t cost = 1;
+	int k;
+
+	for (k = 0; k < v->ndims && v->count[k] > 0; k++)
+		cost = cost > INT64_MAX / v->count[k] ? INT64_MAX : cost * v->count[k];
+	return cost;
 }
 
 enum td_status
@@ -555,9 +580,12 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 		snprintf(err, errlen, "cannot print a tensor of rank %d (at most %d)", rank, TD_MAX_DIMS);
 		return TD_ERR_UNSUPPORTED;
 	}
+	/* strides of an empty tensor are never used, and its other dims
+	 * may multiply past int64 (0 x 2^40 x 2^40) */
 	for (k = rank - 1; k >= 0; k--) {
-		strides[k] = stride;
-		stride *= t->dims[k];
+		strides[k] = t->n > 0 ? stride : 0;
+		if (t->n > 0)
+			stride *= t->dims[k];
 	}
 	for (k = 0; k < rank; k++) {
 		const struct td_slice_dim *d = k < ns ? &s->dims[k] : NULL;
@@ -582,7 +610,8 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 		}
 		v->base += start * strides[k];
 		v->count[v->ndims] = count;
-		v->stride[v->ndims] = (d ? d->step : 1) * strides[k];
+		/* one element needs no stride (and a huge step would overflow) */
+		v->stride[v->ndims] = count > 1 ? (d ? d->step : 1) * strides[k] : 0;
 		v->ndims++;
 	}
 	return TD_OK;
@@ -750,7 +779,6 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 	struct td_slice_view v;
 	enum td_status st;
 	int64_t total = 1;
-	int k;
 
 	if (!t || (t->n > 0 && !t->data && !t->strings)) {
 		snprintf(err, errlen, "no printable value for dtype %s", t ? td_dtype_name(t->dtype) : "?");
@@ -759,8 +787,9 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 	st = td_slice_view(t, slice, &v, err, errlen);
 	if (st != TD_OK)
 		return st;
-	for (k = 0; k < v.ndims; k++)
-		total *= v.count[k];
+	/* what the printer walks: a shape (4e9, 0) holds nothing but is
+	 * 4e9 empty rows, elided like 4e9 elements */
+	total = td_slice_view_cost(&v);
 	c.v = &v;
 	if (max_elems && total > 0 && (uint64_t)total > max_elems)
 		c.edge = 3;

@@ -164,6 +164,12 @@ struct td_slice_view {
 };
 enum td_status td_slice_view(const struct td_tensor *t, const struct td_slice *s,
 			     struct td_slice_view *v, char *err, size_t errlen);
+/* Elements a view selects (0 when any count is 0; saturates at INT64_MAX). */
+int64_t td_slice_view_elements(const struct td_slice_view *v);
+/* What a printer walks: the product of the counts before the first zero
+ * count (a view of shape (4e9, 0) selects nothing but is 4e9 empty rows),
+ * saturating.  Printers elide or refuse past their limit on this. */
+int64_t td_slice_view_cost(const struct td_slice_view *v);
 /* Prints the selected part of t numpy-style into sb, eliding with "..." past
  * max_elems elements.  A NULL slice prints the whole tensor. */
 enum td_status td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
