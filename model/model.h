@@ -12,7 +12,8 @@
  *     demand through a bounded cache;
  *   - interns names for the lifetime of the model: every `const char *`
  *     returned here stays valid until model_close() unless said otherwise;
- *   - computes alerts (NaN/Inf as TensorFlow's InfNanMonitor does, overflow),
+ *   - computes alerts (NaN/Inf as TensorFlow's InfNanMonitor does) and keeps
+ *     those the reader states (overflow ...),
  *     links (trace -> op -> inputs/consumers -> their rows; -> stack ->
  *     source line) and regex filters (PCRE2, once per distinct name).
  *
@@ -306,20 +307,21 @@ enum td_status model_source_load_disk(struct model *m, const char *path, uint32_
 enum model_source_kind { SRC_TRACE, SRC_EXECUTION };
 
 struct model_alert {
-	const char *kind;           /* "InfNan", "Overflow" */
+	const char *kind;           /* "InfNan", or a reader alert's name ("Overflow") */
 	enum model_source_kind source;
 	uint64_t index;             /* trace or execution row */
 	uint32_t slot;
 	const char *op_type;
 	const char *op_name;
 	struct td_summary summary;  /* counts (known bits tell which are null) */
-	const char *detail;         /* overflow detail, or NULL */
+	const char *detail;         /* a reader alert's detail, or NULL */
 };
 uint64_t model_alert_count(struct model *m);
-/* The i-th alert in load order (traces, then executions, then overflow).
- * Counts come from decoding the row (an execution: its bad output's
- * summary).  Overflow alerts: source SRC_EXECUTION, index the execution
- * the reader named (0 if none), detail set. */
+/* The i-th alert in load order (traces, then executions, then the alerts
+ * the reader stated).  Counts come from decoding the row (an execution: its
+ * bad output's summary).  Reader alerts (kind from reader_alert_name()):
+ * source SRC_EXECUTION, index the execution the reader named (0 if none),
+ * detail set. */
 enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
 
 struct model_alert_group {

@@ -249,7 +249,8 @@ struct alert_group {
 	uint64_t first;             /* relative to its source list */
 };
 
-struct overflow_entry {
+struct reader_alert_entry {         /* an alert the reader stated (on_alert) */
+	enum reader_alert_kind kind;
 	const char *op_name, *op_type, *detail;
 	int64_t execution;
 };
@@ -372,8 +373,8 @@ struct model {
 	/* alerts */
 	struct alert_group *tgroups, *egroups, *ogroups;
 	size_t ntgroups, negroups, nogroups, captg, capeg, capog;
-	struct overflow_entry *overflows;
-	size_t noverflows, capoverflows;
+	struct reader_alert_entry *ralerts;
+	size_t nralerts, capralerts;
 };
 
 /* model.c */

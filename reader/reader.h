@@ -76,6 +76,21 @@ enum reader_problem_kind {
 const char *reader_problem_name(enum reader_problem_kind kind);  /* "bad-data-crc" */
 const char *reader_problem_text(enum reader_problem_kind kind);  /* "wrong CRC of ..." */
 
+/* Alerts a reader finds in the dump itself (the dump says so), as opposed
+ * to the NaN/Inf alerts the model derives from summaries.  name is the
+ * kind shown in alert lists and JSON ("Overflow"). */
+#define READER_ALERT_INFO(_) \
+	_(OVERFLOW, "Overflow", "the device flagged an arithmetic overflow in the op")
+
+enum reader_alert_kind {
+#define TD_ALERT_ENUM(id, name, text) READER_ALERT_##id,
+	READER_ALERT_INFO(TD_ALERT_ENUM)
+#undef TD_ALERT_ENUM
+	READER_ALERT_COUNT
+};
+const char *reader_alert_name(enum reader_alert_kind kind);  /* "Overflow" */
+const char *reader_alert_text(enum reader_alert_kind kind);  /* "the device flagged ..." */
+
 struct reader_file {
 	uint32_t id;
 	const char *path;       /* path as opened */
@@ -159,6 +174,18 @@ struct reader_trace {
 				     * when it has one), -1 unknown */
 };
 
+/* One alert the dump states (on_alert).  Fields the reader does not know
+ * stay at their "unknown" value. */
+struct reader_alert {
+	enum reader_alert_kind kind;
+	const char *op_name;        /* the op concerned, "" unknown */
+	int64_t execution;          /* execution row it happened in, -1 unknown */
+	bool has_trace;             /* trace locates a trace row of the op in that execution */
+	struct td_locator trace;
+	int64_t slot;               /* output slot concerned, -1 unknown or the whole op */
+	const char *detail;         /* free text for the alert view, or NULL */
+};
+
 struct reader_problem {
 	enum reader_problem_kind kind;
 	int64_t file;               /* file id, or -1 */
@@ -189,8 +216,9 @@ struct reader_sink {
 	void (*on_problem)(void *ctx, const struct reader_problem *p);
 	/* Bytes of the dump read so far in this pass, out of total. */
 	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
-	/* Overflow alert (MindSpore Opdebug): the op that overflowed. */
-	void (*on_overflow)(void *ctx, const char *op_name, int64_t execution, const char *detail);
+	/* An alert the dump states (an overflow record ...): see struct
+	 * reader_alert.  Sent after the execution it names. */
+	void (*on_alert)(void *ctx, const struct reader_alert *a);
 	/* Optional (may be NULL): a problem reported earlier no longer holds.
 	 * Today only for PROBLEM_TORN_TAIL: a later pass read past a tail
 	 * reported torn (the writer completed it); kind, file, path and

@@ -366,12 +366,49 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 	sink->on_trace(sink->ctx, &t);
 }
 
+/* The overflow record ov as an alert: the op is the run's entry of the same
+ * (task, stream); the alert locates that op's first output row. */
+static void
+emit_overflow(const struct reader_sink *sink, const struct ms_run *run,
+	      const struct ms_overflow *ov)
+{
+	struct reader_alert a = { .kind = READER_ALERT_OVERFLOW, .execution = run->execution,
+				  .slot = -1 };
+	const char *op = NULL;
+	size_t j;
+	char *detail;
+
+	for (j = 0; j < run->n; j++) {
+		const struct ms_entry *e = &run->entries[j];
+
+		if (e->task != ov->task_id || e->stream != ov->stream_id)
+			continue;
+		if (!op)
+			op = e->op_name;
+		if (!e->is_input && strcmp(e->op_name, op) == 0) {
+			a.has_trace = true;
+			a.trace.file = run->file_id;
+			a.trace.offset = j;
+			break;
+		}
+	}
+	detail = xasprintf("%s overflow: status 0x%llx, stream %llu, task %llu%s (%s)",
+			   ov->section, (unsigned long long)ov->status,
+			   (unsigned long long)ov->stream_id, (unsigned long long)ov->task_id,
+			   op ? "" : ", no dumped op has these ids", run->label);
+	a.op_name = op ? op : "";
+	a.detail = detail;
+	if (sink->on_alert)
+		sink->on_alert(sink->ctx, &a);
+	free(detail);
+}
+
 /* Overflow files of a run: find the op by (stream_id, task_id), §12. */
 static void
 emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **files,
 	       size_t nfiles)
 {
-	size_t i, k, j;
+	size_t i, k;
 
 	for (i = 0; i < nfiles; i++) {
 		struct ms_overflow ov[3];
@@ -382,25 +419,9 @@ emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **
 
 		if (!n)
 			ms_problem(sink, PROBLEM_DECODE_ERROR, files[i], "Opdebug overflow record", err);
-		for (k = 0; k < n; k++) {
-			const char *op = NULL;
-			char *detail;
-
-			if (!ov[k].status)
-				continue;
-			for (j = 0; j < run->n && !op; j++)
-				if (run->entries[j].task == ov[k].task_id &&
-				    run->entries[j].stream == ov[k].stream_id)
-					op = run->entries[j].op_name;
-			detail = xasprintf("%s overflow: status 0x%llx, stream %llu, task %llu%s (%s)",
-					   ov[k].section, (unsigned long long)ov[k].status,
-					   (unsigned long long)ov[k].stream_id,
-					   (unsigned long long)ov[k].task_id,
-					   op ? "" : ", no dumped op has these ids", run->label);
-			if (sink->on_overflow)
-				sink->on_overflow(sink->ctx, op ? op : "", run->execution, detail);
-			free(detail);
-		}
+		for (k = 0; k < n; k++)
+			if (ov[k].status)
+				emit_overflow(sink, run, &ov[k]);
 	}
 }
 

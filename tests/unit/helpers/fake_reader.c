@@ -549,9 +549,13 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 			sink->on_resolved(sink->ctx, &p);
 		break;
 	}
-	case FK_OVERFLOW:
-		sink->on_overflow(sink->ctx, r->s[0], r->execution, r->s[1]);
+	case FK_OVERFLOW: {
+		struct reader_alert a = {.kind = READER_ALERT_OVERFLOW, .op_name = r->s[0],
+					 .execution = r->execution, .slot = -1, .detail = r->s[1]};
+
+		sink->on_alert(sink->ctx, &a);
 		break;
+	}
 	case FK_SYNTH:
 		send_synth(r, sink);
 		break;

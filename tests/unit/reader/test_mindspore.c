@@ -42,6 +42,7 @@ struct rec {
 	size_t nframes;
 	char **overflows;            /* "op|detail" */
 	size_t noverflows;
+	struct reader_alert alert0;  /* the first alert (strings cleared) */
 	size_t nsources, nproblems;
 	int64_t last_exec;
 	bool order_ok;               /* executions arrive before their traces */
@@ -142,12 +143,17 @@ on_problem(void *ctx, const struct reader_problem *p)
 }
 
 static void
-on_overflow(void *ctx, const char *op, int64_t execution, const char *detail)
+on_alert(void *ctx, const struct reader_alert *a)
 {
 	struct rec *r = ctx;
 
-	(void)execution;
-	r->overflows = push_str(r->overflows, &r->noverflows, xasprintf("%s|%s", op, detail));
+	assert_int_equal(a->kind, READER_ALERT_OVERFLOW);
+	r->overflows = push_str(r->overflows, &r->noverflows,
+				xasprintf("%s|%s", a->op_name, a->detail));
+	if (r->noverflows == 1) {
+		r->alert0 = *a;
+		r->alert0.op_name = r->alert0.detail = NULL;
+	}
 }
 
 static struct reader *
@@ -156,7 +162,7 @@ index_dump(const char *dir, struct rec *rec)
 	struct reader_sink sink = {
 		.ctx = rec, .on_meta = on_meta, .on_execution = on_execution, .on_trace = on_trace,
 		.on_op = on_op, .on_frame = on_frame, .on_source = on_source,
-		.on_problem = on_problem, .on_overflow = on_overflow,
+		.on_problem = on_problem, .on_alert = on_alert,
 	};
 	struct reader_options opt = {0};
 	struct reader *r = NULL;
@@ -463,12 +469,25 @@ test_mindspore_async_overflow_names_mul_op2(void **state)
 {
 	struct rec rec;
 	struct reader *r = index_dump(ASYNC, &rec);
+	size_t i;
 
 	(void)state;
 	assert_int_equal(rec.noverflows, 1);
 	assert_true(strncmp(rec.overflows[0], "Default/network/Mul-op2|", 24) == 0);
 	assert_non_null(strstr(rec.overflows[0], "0x800"));
 	assert_non_null(strstr(rec.overflows[0], "iter 0"));
+	/* in iteration 0 (execution 0); it locates Mul-op2's output row, the
+	 * record names no slot */
+	assert_int_equal(rec.alert0.execution, 0);
+	assert_int_equal(rec.alert0.slot, -1);
+	assert_true(rec.alert0.has_trace);
+	for (i = 0; i < rec.ntraces; i++)
+		if (rec.traces[i].loc.file == rec.alert0.trace.file &&
+		    rec.traces[i].loc.offset == rec.alert0.trace.offset)
+			break;
+	assert_true(i < rec.ntraces);
+	assert_string_equal(rec.traces[i].op_name, "Default/network/Mul-op2");
+	assert_false(rec.traces[i].is_input);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 }
@@ -711,7 +730,7 @@ test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
 	struct reader_sink sink = {
 		.ctx = &rec, .on_meta = on_meta, .on_execution = on_execution, .on_trace = on_trace,
 		.on_op = on_op, .on_frame = on_frame, .on_source = on_source,
-		.on_problem = on_problem, .on_overflow = on_overflow,
+		.on_problem = on_problem, .on_alert = on_alert,
 	};
 	size_t ops = rec.nops, frames = rec.nframes;
 
