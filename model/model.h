@@ -79,6 +79,18 @@ struct model_progress {
 };
 void model_progress(struct model *m, struct model_progress *p);
 
+/* ---- formats ---------------------------------------------------------- */
+
+struct model_format {
+	const char *name;           /* what model_options.format takes */
+	const char *description;    /* one line for --help and the man page */
+	const char *values_in;      /* the dumps of it that keep full tensor values, or NULL */
+};
+/* The i-th format tdbg reads, in detection order; false past the last.
+ * Help text and messages name formats from here, never from code above
+ * the readers. */
+bool model_format_at(size_t i, struct model_format *f);
+
 /* ---- dump facts ---------------------------------------------------- */
 
 struct model_meta {
@@ -90,7 +102,7 @@ struct model_meta {
 
 struct model_info {
 	const char *path;
-	const char *format;             /* "tfdbg2", "tfdbg1", "mindspore-sync" ... */
+	const char *format;             /* the reader's "format" meta, else its name */
 	const char *tensor_debug_mode;  /* "FULL_HEALTH", or NULL */
 	const char *const *hosts;
 	size_t nhosts;
@@ -103,6 +115,8 @@ struct model_info {
 	uint64_t problems_by_kind[16];  /* indexed by enum reader_problem_kind */
 	const struct model_meta *meta;  /* every on_meta key, for extras (runs, ranks...) */
 	size_t nmeta;
+	const char *no_stacks_why;      /* why dumps of this format never hold source or
+					 * stacks (the reader's words), or NULL */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
@@ -134,7 +148,7 @@ enum model_row_flags {
 	ROW_NONFINITE  = 1u << 0,   /* this row's value has NaN/Inf (an alert) */
 	ROW_CONTAINS_NONFINITE = 1u << 1, /* execution: one of its traces has NaN/Inf */
 	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
-	ROW_INPUT      = 1u << 3,   /* trace is an op input (MindSpore), not an output */
+	ROW_INPUT      = 1u << 3,   /* trace is an op input dumped as a row, not an output */
 	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
 };
 
@@ -170,7 +184,7 @@ struct model_execution {
 	uint32_t num_outputs;
 	uint32_t bad_outputs;       /* outputs with NaN/Inf (alerts) */
 	double wall_time;
-	uint64_t first_trace, ntraces; /* traces owned by this execution (tfdbg1, MindSpore) */
+	uint64_t first_trace, ntraces; /* traces owned by this execution (runs that contain them) */
 	const char *host;
 	int64_t step;               /* its training step / iteration number, -1 unknown */
 };
@@ -226,8 +240,9 @@ uint32_t model_op_count(struct model *m);
 /* Pointers stay valid until model_close(). */
 bool model_op_get(struct model *m, uint32_t id, struct model_op *op);
 /* Finds an op by name, in graph_id when given (graph id or graph name).
- * A name may also be a MindSpore file-name form; exact name wins.
- * Returns -1 if none. */
+ * Without a graph, a name may also be an alias the reader sent with an op
+ * (reader_op.aliases) or the unique last "/" part of a scoped name; an
+ * exact name wins, then an alias.  Returns -1 if none. */
 int64_t model_op_find(struct model *m, const char *name, const char *graph);
 
 struct model_consumer {
@@ -278,7 +293,7 @@ struct model_frame {
 	const char *code;           /* source text recorded with the frame, or NULL */
 	uint32_t line;
 	int64_t source;             /* source file index, -1 not in the dump */
-	bool user_code;             /* not inside a framework package */
+	bool user_code;             /* the user's code, not the framework's (as the reader marked it) */
 };
 uint32_t model_frame_count(struct model *m);
 bool model_frame_get(struct model *m, uint32_t id, struct model_frame *f);

@@ -8,7 +8,7 @@
  * alerts a reader states (on_alert), of their kind.  Nothing is stored per
  * NaN/Inf alert: the k-th is found by rank/select over per-chunk counts (non-finite traces,
  * bad outputs) and a scan of one chunk; counts come from decoding the row.
- * When traces belong to executions (tfdbg1 runs, MindSpore graph runs) the
+ * When traces belong to executions (session runs, graph runs) the
  * executions are containers, marked ROW_CONTAINS_NONFINITE, and never alert.
  */
 #include "model_internal.h"

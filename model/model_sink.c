@@ -126,7 +126,7 @@ on_frame(void *ctx, const struct reader_frame *f)
 	e->code = str_or_null(m, f->code);
 	e->line = f->line;
 	e->source_id = f->source_id;
-	e->user_code = frames_is_user_code(e->file);
+	e->user_code = !f->framework;
 	pthread_mutex_unlock(&m->lock);
 }
 

@@ -126,6 +126,10 @@ struct reader_op {
 	const char *const *frame_ids;       /* creation stack, outermost first */
 	size_t nframes;
 	double wall_time;
+	/* Other names a user may type for the op (a file-name spelling of
+	 * the scoped name ...); name lookups accept them after exact names. */
+	const char *const *aliases;         /* may be NULL */
+	size_t naliases;
 };
 
 struct reader_source {
@@ -144,7 +148,14 @@ struct reader_frame {
 	uint32_t line;              /* 1-based; 0 unknown */
 	const char *func;           /* may be "" */
 	const char *code;           /* the source line as recorded (MindSpore .ir), or NULL */
+	bool framework;             /* the framework's own code, not the user's
+				     * (reader_path_is_framework(file)) */
 };
+
+/* True when path lies inside an installed ML framework package
+ * (site-packages/tensorflow/... ), outside its examples: the rule readers
+ * use for reader_frame.framework. */
+bool reader_path_is_framework(const char *path);
 
 struct reader_execution {
 	struct td_locator loc;
@@ -275,6 +286,15 @@ enum reader_flags {
 struct reader_ops {
 	const char *name;          /* "tfdbg2", "tfdbg1", "mindspore" */
 	const char *looks_for;     /* for the "cannot read" message: "tfdbg_events.*.metadata files" */
+	/* One line for --help and the man page: what the format is and
+	 * what of it tdbg reads. */
+	const char *description;
+	/* For "no stored values" messages: the dumps of this format that
+	 * keep full tensor values ("FULL_TENSOR"), or NULL. */
+	const char *values_in;
+	/* Why dumps of this format never hold source or stack frames (the
+	 * screens say it), or NULL when they may. */
+	const char *no_stacks;
 	uint32_t flags;
 	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
 	 * directory, reads a few bytes. */
@@ -297,6 +317,8 @@ extern const struct reader_ops tfdbg2_reader_ops;
 extern const struct reader_ops tfdbg1_reader_ops;
 extern const struct reader_ops mindspore_reader_ops;
 
+/* The i-th reader in probe order, NULL past the last (help text, tools). */
+const struct reader_ops *reader_at(size_t i);
 /* Returns the best reader for dir, or NULL with a message in why listing
  * what each reader looked for. */
 const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);

@@ -100,6 +100,12 @@ reader_detect(const char *dir, char *why, size_t whylen)
 }
 
 const struct reader_ops *
+reader_at(size_t i)
+{
+	return i < TD_ARRAY_SIZE(readers) ? readers[i] : NULL;
+}
+
+const struct reader_ops *
 reader_by_name(const char *name)
 {
 	size_t i;

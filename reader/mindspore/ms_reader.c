@@ -228,6 +228,7 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 		struct reader_frame rf = {
 			.id = f->id, .host = f->host, .file = f->file, .source_id = f->source,
 			.line = f->line, .func = "", .code = f->code,
+			.framework = reader_path_is_framework(f->file),
 		};
 
 		sink->on_frame(sink->ctx, &rf);
@@ -246,6 +247,23 @@ note_op_sent(struct reader *r, const char *graph_id, const char *op)
 	return added;
 }
 
+/* Sends op with its older file-name spelling as an alias (§5.2). */
+static void
+send_op(const struct reader_sink *sink, struct reader_op *op)
+{
+	char *dash = ms_name_dash_form(op->op_name);
+	const char *aliases[1] = { dash };
+
+	if (dash) {
+		op->aliases = aliases;
+		op->naliases = 1;
+	}
+	sink->on_op(sink->ctx, op);
+	op->aliases = NULL;
+	op->naliases = 0;
+	free(dash);
+}
+
 static void
 emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
 	  const char *graph_id, const struct ms_node *n)
@@ -259,7 +277,7 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 		.frame_ids = ids, .nframes = nf,
 	};
 
-	sink->on_op(sink->ctx, &op);
+	send_op(sink, &op);
 	note_op_sent(r, graph_id, n->full_name);
 	free(ids);
 }
@@ -277,7 +295,7 @@ emit_leaves(struct reader *r, const struct reader_sink *sink, const struct ms_ra
 			.host = rk->host, .num_outputs = 1,
 		};
 
-		sink->on_op(sink->ctx, &op);
+		send_op(sink, &op);
 		note_op_sent(r, graph_id, names[k]);
 	}
 }
@@ -440,7 +458,7 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 		};
 
 		if (note_op_sent(r, run->graph_id, e->op_name))
-			sink->on_op(sink->ctx, &op);
+			send_op(sink, &op);
 	}
 }
 
@@ -585,6 +603,8 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 const struct reader_ops mindspore_reader_ops = {
 	.name = "mindspore",
 	.looks_for = "rank_* directories or 14-digit time directories (MindSpore dump)",
+	.description = "MindSpore Dump: synchronous (.npy, statistic.csv) and asynchronous (bin) dumps",
+	.values_in = ".npy",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,
 	.open = ms_open,

@@ -38,6 +38,7 @@ struct rec {
 	size_t ntraces;
 	struct reader_op *ops;       /* op_name, op_type, frame ids copied */
 	size_t nops;
+	char **op_aliases;           /* per op: its first alias, or NULL */
 	struct reader_frame *frames; /* id, file, line, code copied */
 	size_t nframes;
 	char **overflows;            /* "op|detail" */
@@ -112,6 +113,9 @@ on_op(void *ctx, const struct reader_op *op)
 	o->frame_ids = (const char *const *)ids;
 	o->inputs = NULL;
 	o->ninputs = op->ninputs;
+	o->aliases = NULL;
+	r->op_aliases = realloc(r->op_aliases, r->nops * sizeof(*r->op_aliases));
+	r->op_aliases[r->nops - 1] = op->naliases ? xstrdup(op->aliases[0]) : NULL;
 }
 
 static void
@@ -229,7 +233,9 @@ rec_free(struct rec *r)
 		for (k = 0; k < r->ops[i].nframes; k++)
 			free((char *)r->ops[i].frame_ids[k]);
 		free((void *)r->ops[i].frame_ids);
+		free(r->op_aliases[i]);
 	}
+	free(r->op_aliases);
 	for (i = 0; i < r->nframes; i++) {
 		free((char *)r->frames[i].id);
 		free((char *)r->frames[i].file);
@@ -264,6 +270,15 @@ test_mindspore_sync_meta(void **state)
 	/* 50 .npy per iteration dir, 2 constants sent with the first run */
 	assert_true(has_meta(&rec, "tensors=102"));
 	assert_int_equal(rec.nproblems, 0);
+	/* ops go out with their older file-name spelling as an alias; a name
+	 * without scope has none */
+	for (size_t i = 0; i < rec.nops; i++) {
+		if (strcmp(rec.ops[i].op_name, MATMUL10) == 0)
+			assert_string_equal(rec.op_aliases[i], "Default--network-WithLossCell--"
+					    "_backbone-LeNet5--fc3-Dense--MatMul-op10");
+		if (!strchr(rec.ops[i].op_name, '/'))
+			assert_null(rec.op_aliases[i]);
+	}
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 }
