@@ -18,29 +18,6 @@
 
 #define SOURCE_MAX_BYTES (64u << 20)
 
-static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore" };
-
-bool
-frames_is_user_code(const char *path)
-{
-	static const char *const pkgs[] = { "site-packages/", "dist-packages/" };
-	size_t i, k;
-
-	if (strstr(path, "/examples/"))
-		return true;
-	for (i = 0; i < TD_ARRAY_SIZE(pkgs); i++) {
-		const char *p = strstr(path, pkgs[i]);
-
-		if (!p)
-			continue;
-		p += strlen(pkgs[i]);
-		for (k = 0; k < TD_ARRAY_SIZE(frameworks); k++)
-			if (strncmp(p, frameworks[k], strlen(frameworks[k])) == 0)
-				return false;
-	}
-	return true;
-}
-
 void
 frames_done(struct model *m)
 {

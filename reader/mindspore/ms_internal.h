@@ -105,6 +105,9 @@ void ms_name_done(struct ms_name *n);
 /* The file-name form of a scoped name (§5.2: '/', '\\', '.', ' ' -> '_').
  * Returns a new string. */
 char *ms_name_file_form(const char *full_name);
+/* The older file-name form of a scoped name ('/' -> "--"), or NULL when
+ * the name has no '/'.  Returns a new string. */
+char *ms_name_dash_form(const char *full_name);
 /* The "{OpType}-op{N}" tail of a name (last '/' or '_' segment that
  * matches), or NULL.  Points into name. */
 const char *ms_name_op_tail(const char *name);

@@ -1,8 +1,8 @@
 /*
  * cmd_source.c - "sources" and "source PATH [LINE | A:B]".
  *
- * Source text comes from the dump when it holds the file (tfdbg2
- * .source_files); otherwise the file is read from disk, only because the
+ * Source text comes from the dump when it holds the file (a dump's source
+ * files record); otherwise the file is read from disk, only because the
  * user asked for it (after --source-root remapping, done by the model).
  */
 #include "cmd_internal.h"

@@ -19,14 +19,15 @@ enum fake_kind {
 struct fake_rec {
 	enum fake_kind kind;
 	char *s[5];
-	char **inputs, **frames, **lines;
-	size_t ninputs, nframes, nlines;
+	char **inputs, **frames, **lines, **aliases;
+	size_t ninputs, nframes, nlines, naliases;
 	uint32_t file, slot, line;
 	uint64_t offset, n, every;
 	int64_t execution, id;
 	int64_t step;               /* traces and executions, -1 unknown */
 	double wall;
 	bool is_input, broken;
+	bool framework;             /* frames */
 	struct td_summary *summ;
 	size_t nsumm;
 	enum reader_problem_kind problem;
@@ -131,6 +132,7 @@ fake_free(struct fake *f)
 		freelist(f->recs[i].inputs, f->recs[i].ninputs);
 		freelist(f->recs[i].frames, f->recs[i].nframes);
 		freelist(f->recs[i].lines, f->recs[i].nlines);
+		freelist(f->recs[i].aliases, f->recs[i].naliases);
 		free(f->recs[i].summ);
 	}
 	free(f->recs);
@@ -275,6 +277,21 @@ fake_frame(struct fake *f, const char *id, const char *host, const char *file, u
 	r->s[3] = dup0(func);
 	r->line = line;
 	r->id = source_id;
+}
+
+void
+fake_op_alias(struct fake *f, const char *alias)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	r->aliases = xrealloc(r->aliases, (r->naliases + 1) * sizeof(*r->aliases));
+	r->aliases[r->naliases++] = xstrdup(alias);
+}
+
+void
+fake_frame_framework(struct fake *f)
+{
+	f->recs[f->n - 1].framework = true;
 }
 
 void
@@ -502,7 +519,9 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 		struct reader_op op = {.graph_id = r->s[0], .op_name = r->s[1], .op_type = r->s[2],
 				       .inputs = (const char *const *)r->inputs, .ninputs = r->ninputs,
 				       .frame_ids = (const char *const *)r->frames,
-				       .nframes = r->nframes, .num_outputs = 1};
+				       .nframes = r->nframes, .num_outputs = 1,
+				       .aliases = (const char *const *)r->aliases,
+				       .naliases = r->naliases};
 
 		sink->on_op(sink->ctx, &op);
 		break;
@@ -529,7 +548,8 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 	}
 	case FK_FRAME: {
 		struct reader_frame fr = {.id = r->s[0], .host = r->s[1], .file = r->s[2],
-					  .line = r->line, .func = r->s[3], .source_id = r->id};
+					  .line = r->line, .func = r->s[3], .source_id = r->id,
+					  .framework = r->framework};
 
 		sink->on_frame(sink->ctx, &fr);
 		break;
@@ -549,9 +569,13 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 			sink->on_resolved(sink->ctx, &p);
 		break;
 	}
-	case FK_OVERFLOW:
-		sink->on_overflow(sink->ctx, r->s[0], r->execution, r->s[1]);
+	case FK_OVERFLOW: {
+		struct reader_alert a = {.kind = READER_ALERT_OVERFLOW, .op_name = r->s[0],
+					 .execution = r->execution, .slot = -1, .detail = r->s[1]};
+
+		sink->on_alert(sink->ctx, &a);
 		break;
+	}
 	case FK_SYNTH:
 		send_synth(r, sink);
 		break;

@@ -50,6 +50,10 @@ void fake_source(struct fake *f, uint32_t id, const char *host, const char *path
 		 const char *const *lines);
 void fake_frame(struct fake *f, const char *id, const char *host, const char *file, uint32_t line,
 		const char *func, int64_t source_id);
+/* Gives the last op added an alias name (reader_op.aliases). */
+void fake_op_alias(struct fake *f, const char *alias);
+/* Marks the last frame added as the framework's code (reader_frame.framework). */
+void fake_frame_framework(struct fake *f);
 void fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);
 /* The problem reported as fake_problem(f, kind, file, path) no longer holds. */
 void fake_resolved(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);

@@ -366,11 +366,16 @@ test_model_op_find_forms_and_graphs(void **state)
 	fake_graph(f, "G0", "model", NULL);
 	fake_graph(f, "G1", "dense", "G0");
 	fake_op(f, "G0", "Default/fc3-Dense/MatMul-op10", "MatMul", NULL, NULL);
+	fake_op_alias(f, "Default--fc3-Dense--MatMul-op10");
 	fake_op(f, "G1", "Relu", "Relu", NULL, NULL);
 	fake_op(f, "G0", "Relu", "Relu", NULL, NULL);
+	fake_op(f, "G0", "Default/fc2-Dense/MatMul-op9", "MatMul", NULL, NULL);
 	m = open_fake(f, false, 0);
-	id = model_op_find(m, "Default--fc3-Dense--MatMul-op10", NULL);  /* file-name form */
+	id = model_op_find(m, "Default--fc3-Dense--MatMul-op10", NULL);  /* the alias */
 	assert_int_equal(id, 0);
+	/* the model knows no spelling of its own: no alias, no match */
+	assert_int_equal(model_op_find(m, "Default--fc2-Dense--MatMul-op9", NULL), -1);
+	assert_int_equal(model_op_find(m, "Default/fc2-Dense/MatMul-op9", NULL), 3);
 	assert_int_equal(model_op_find(m, "MatMul-op10", NULL), 0);      /* unique last part */
 	assert_int_equal(model_op_find(m, "Relu", "G0"), 2);
 	assert_int_equal(model_op_find(m, "Relu", "dense"), 1);
@@ -384,7 +389,7 @@ test_model_op_find_forms_and_graphs(void **state)
 	assert_int_equal(g.nops, 1);
 	assert_true(model_graph_get(m, 0, &g));
 	assert_int_equal(g.outer, -1);
-	assert_int_equal(g.nops, 2);
+	assert_int_equal(g.nops, 3);
 	assert_false(model_graph_get(m, 2, &g));
 	model_close(m);
 	fake_free(f);
@@ -677,6 +682,7 @@ test_model_frames_resolve_after_ops(void **state)
 	fake_source(f, 0, "h", "/home/u/train.py", (const char *[]){"import x", "y = log(x)", NULL});
 	fake_frame(f, "f-inner", "h", "/usr/lib/python3/dist-packages/tensorflow/ops/math.py", 7,
 		   "log", -1);
+	fake_frame_framework(f);
 	fake_frame(f, "f-outer", "h", "/home/u/train.py", 2, "main", 0);
 	model_refresh(m);
 	assert_true(model_op_get(m, 0, &op));
@@ -762,18 +768,22 @@ test_model_source_load_disk_remaps_by_root(void **state)
 	fake_free(f);
 }
 
+/* user_code is the reader's mark, whatever the path says: the model has
+ * no rule of its own about framework packages. */
 static void
-test_model_user_code_rule(void **state)
+test_model_user_code_is_the_readers_mark(void **state)
 {
 	struct fake *f = fake_new();
 	struct model_frame fr;
 	struct model *m;
 
 	(void)state;
-	fake_frame(f, "1", "h", "/usr/local/lib/python3.8/dist-packages/tensorflow/python/debug/"
-		   "examples/v2/debug_mnist_v2.py", 216, "loss", -1);
+	fake_frame(f, "1", "h", "/home/u/train.py", 216, "loss", -1);
 	fake_frame(f, "2", "h", "/venv/lib/python3.9/site-packages/keras/layers/core.py", 1, "f", -1);
-	fake_frame(f, "3", "h", "/venv/lib/python3.9/site-packages/numpy/core.py", 1, "f", -1);
+	fake_frame_framework(f);
+	fake_frame(f, "3", "h", "/venv/lib/python3.9/site-packages/keras/layers/core.py", 2, "g", -1);
+	fake_frame(f, "4", "h", "/home/u/my_framework.py", 1, "f", -1);
+	fake_frame_framework(f);
 	m = open_fake(f, false, 0);
 	assert_true(model_frame_get(m, 0, &fr));
 	assert_true(fr.user_code);
@@ -781,6 +791,8 @@ test_model_user_code_rule(void **state)
 	assert_false(fr.user_code);
 	assert_true(model_frame_get(m, 2, &fr));
 	assert_true(fr.user_code);
+	assert_true(model_frame_get(m, 3, &fr));
+	assert_false(fr.user_code);
 	model_close(m);
 	fake_free(f);
 }
@@ -941,7 +953,7 @@ main(void)
 		cmocka_unit_test(test_model_frames_resolve_after_ops),
 		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),
 		cmocka_unit_test(test_model_source_load_disk_remaps_by_root),
-		cmocka_unit_test(test_model_user_code_rule),
+		cmocka_unit_test(test_model_user_code_is_the_readers_mark),
 		cmocka_unit_test(test_model_steps_of_executions_and_traces),
 		cmocka_unit_test(test_model_follow_refresh_appends_rows),
 		cmocka_unit_test(test_model_row_storage_under_8_bytes_per_row),
