@@ -258,6 +258,35 @@ test_emit_done_reports_unbalanced(void **state)
 	strbuf_done(&sb);
 }
 
+static const struct emit_field narrow[] = {
+	{ "n", "number", -2, 0 },
+	{ "name", NULL, 3, EMIT_TAIL },
+	{ NULL, NULL, 0, 0 },
+};
+
+static void
+build_narrow(struct emit *e)
+{
+	emit_table_begin(e, narrow);
+	emit_object_begin(e, NULL);
+	emit_kv_int(e, "n", 7);
+	emit_kv_str(e, "name", "scope/Relu");
+	emit_object_end(e);
+	emit_table_end(e);
+}
+
+static void
+test_emit_header_wider_than_column_widens_it(void **state)
+{
+	char *t = run(build_narrow, false);
+
+	(void)state;
+	/* the label is never cut: the column takes its width; EMIT_TAIL keeps
+	 * the end of a long cell */
+	assert_string_equal(t, "number  name\n     7  \xe2\x80\xa6" "elu\n");
+	free(t);
+}
+
 int
 main(void)
 {
@@ -270,6 +299,7 @@ main(void)
 		cmocka_unit_test(test_emit_lines_sanitized_one_by_one),
 		cmocka_unit_test(test_emit_empty_table_has_no_header),
 		cmocka_unit_test(test_emit_done_reports_unbalanced),
+		cmocka_unit_test(test_emit_header_wider_than_column_widens_it),
 	};
 
 	sanitize_set_utf8(true);
