@@ -172,6 +172,10 @@ void ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src);
 void ms_frame_done(struct ms_frame *f);
 void ms_graph_done(struct ms_graph *g);
 
+/* The largest DumpData header (the protobuf before a bin file's data)
+ * believed; a larger length is a damaged file. */
+#define MS_BIN_HEADER_MAX ((uint64_t)64 << 20)
+
 /* decode() attaches the full value of tensors up to this size. */
 #define MS_VALUE_MAX ((uint64_t)256 << 20)
 
