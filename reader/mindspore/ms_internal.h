@@ -226,12 +226,25 @@ size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
 int64_t ms_strs_find(const struct ms_strs *s, const char *str);
 void ms_strs_done(struct ms_strs *s);
 
+/* One code line a trace line recorded: kept sparse, so a line number near
+ * the cap costs one entry, not an array that long. */
+struct ms_src_line {
+	uint32_t line;              /* 1-based */
+	const char *code;           /* interned in reader.strs */
+};
+
+/* Line numbers past this are not real source (decode() shows up to it). */
+#define MS_SOURCE_LINE_MAX 1000000u
+/* Code lines remembered for the whole dump, all files together. */
+#define MS_SOURCE_LINES_MAX (1u << 20)
+
 /* A source file named by trace lines, with the code lines the dump knows. */
 struct ms_source {
 	const char *host;
 	char *path;
-	char **lines;               /* index line-1, NULL where unknown */
-	size_t nlines;
+	struct ms_src_line *lines;  /* in the order first seen; first wins per line */
+	size_t nlines, caplines;
+	uint32_t maxline;           /* the largest line number in lines */
 };
 
 /* A distinct trace frame, sent with on_frame. */
@@ -285,6 +298,7 @@ struct reader {
 	struct ms_strs source_keys; /* "host\tpath" -> source number */
 	struct ms_source *sources;
 	size_t nsources, capsources;
+	size_t nsource_lines;       /* code lines kept, all sources (MS_SOURCE_LINES_MAX) */
 	char *net_name;
 	uint64_t tensors;
 	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
