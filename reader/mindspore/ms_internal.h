@@ -169,6 +169,18 @@ int64_t ms_graph_find(const struct ms_graph *g, const char *full_name);
  * with the same full name: frames when g's node has none, and (despite the
  * name) the output count when the .ir's type line shows more outputs. */
 void ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src);
+
+/* Nodes [first, nnodes) of g sorted by name (full_name when full), for
+ * lookups in O(log n): every name resolution of a graph goes through it,
+ * never through a scan per reference.  The names are borrowed from g.
+ * Free with free(). */
+struct ms_name_ix {
+	const char *name;
+	size_t node;                /* index in g->nodes */
+};
+struct ms_name_ix *ms_name_index(const struct ms_graph *g, size_t first, bool full);
+/* The entry named name among n entries, or NULL. */
+const struct ms_name_ix *ms_name_find(const struct ms_name_ix *ix, size_t n, const char *name);
 void ms_frame_done(struct ms_frame *f);
 void ms_graph_done(struct ms_graph *g);
 
