@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/parse/pbwire.h"
+
 #include "ms_graph.pb-c.h"
 
 #define MS_DT_TUPLE 31   /* DataType DT_TUPLE, §8.1 */
@@ -197,6 +199,11 @@ ms_graph_decode(const uint8_t *buf, size_t len, struct ms_graph *g, char *err, s
 	Debugger__GraphProto *gp;
 
 	memset(g, 0, sizeof(*g));
+	if (!pbwire_depth_within(buf, len, PBWIRE_DEPTH_MAX)) {
+		snprintf(err, errlen, "messages nested deeper than %d levels (%zu bytes): not decoded",
+			 PBWIRE_DEPTH_MAX, len);
+		return TD_ERR_DECODE;
+	}
 	mp = debugger__model_proto__unpack(NULL, len, buf);
 	if (mp && mp->graph) {
 		g->model_proto = true;

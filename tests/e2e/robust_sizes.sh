@@ -101,3 +101,15 @@ E2E_RUNS=$((E2E_RUNS + 1)); RC=0
 timeout 60 "$TDBG" --json -e "op Default/Add-op99999" "$IR" </dev/null >"$OUT" 2>"$ERR" || RC=$?
 expect_rc 0 ms_refs/unmatched_references_index_once
 json_expect ms_refs/reference_kept_as_written '"%599999" in [i if isinstance(i, str) else i.get("name", i.get("op_name")) for i in d["inputs"]]'
+
+# A graph .pb whose TypeProto nests 5,000 deep overflowed the index
+# thread's stack inside protobuf-c: now one decode problem, the .ir still
+# gives the graph, and every tensor is served.
+DP=$WORK/ms_deep
+cp -r "$FIXTURES/mindspore/sync_lenet" "$DP"
+cp "$R/deep_type.pb" "$DP/rank_0/graphs/ms_output_trace_code_graph_0.pb"
+tdbg_run --json -e info -e problems "$DP"
+expect_rc 0 ms_deep/exit_0
+json_expect ms_deep/all_tensors 'd[0]["graph_execution_traces"] == 102 and d[0]["alerts"] == 12'
+json_expect ms_deep/one_problem 'd[0]["corrupt_records"] == 1 and "nested deeper" in d[1]["items"][0]["detail"]'
+json_expect ms_deep/graph_from_ir 'd[0]["ops"] > 0'
