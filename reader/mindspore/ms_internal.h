@@ -305,6 +305,7 @@ struct reader {
 	size_t nruns, capruns;
 	struct ms_strs strs;        /* interned names */
 	struct ms_strs frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
+	struct ms_strs unreadable;  /* directories reported unreadable (once each) */
 	struct ms_frame_rec *frames;
 	size_t nframes, capframes;
 	struct ms_strs source_keys; /* "host\tpath" -> source number */
@@ -406,6 +407,14 @@ enum td_status ms_decode(struct reader *r, enum reader_kind kind, const struct t
 			 struct reader_detail *out);
 enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
 			  uint64_t n);
+/* Lists dir like ms_list_dir(); a directory that exists but cannot be
+ * listed (permissions, I/O) is reported once per dump as PROBLEM_UNREADABLE
+ * naming what it is ("iteration directory"), so a dump never looks smaller
+ * in silence.  A missing one is not reported (callers know which are
+ * optional). */
+char **ms_list_dir_report(struct reader *r, const char *dir, size_t *n,
+			  const struct reader_sink *sink, const char *what);
+
 /* Reports one problem to the sink (file -1, record -1). */
 void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
 		const char *what, const char *detail);

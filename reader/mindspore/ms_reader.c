@@ -178,6 +178,7 @@ ms_close(struct reader *r)
 	free(r->sources);
 	free(r->frames);
 	ms_strs_done(&r->frame_keys);
+	ms_strs_done(&r->unreadable);
 	ms_strs_done(&r->run_paths);
 	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
