@@ -161,7 +161,7 @@ rank_free(struct ms_rank *rk)
 static void
 ms_close(struct reader *r)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!r)
 		return;
@@ -172,14 +172,13 @@ ms_close(struct reader *r)
 		rank_free(&r->ranks[i]);
 	free(r->ranks);
 	for (i = 0; i < r->nsources; i++) {
-		for (k = 0; k < r->sources[i].nlines; k++)
-			free(r->sources[i].lines[k]);
 		free(r->sources[i].lines);
 		free(r->sources[i].path);
 	}
 	free(r->sources);
 	free(r->frames);
 	ms_strs_done(&r->frame_keys);
+	ms_strs_done(&r->unreadable);
 	ms_strs_done(&r->run_paths);
 	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
@@ -218,7 +217,7 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; sink->on_source && i < r->nsources; i++) {
 		struct reader_source s = {
 			.id = (uint32_t)i, .host = r->sources[i].host, .path = r->sources[i].path,
-			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].nlines,
+			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].maxline,
 		};
 
 		sink->on_source(sink->ctx, &s);
