@@ -275,11 +275,13 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 		return TD_OK;
 	}
 	free(disk);
-	/* Only the lines the trace lines recorded, at their line numbers. */
+	/* Only the lines the trace lines recorded, at their line numbers; the
+	 * others are unknown (NULL), not empty. */
 	out->lines = xcalloc(s->nlines ? s->nlines : 1, sizeof(*out->lines));
 	for (i = 0; i < s->nlines; i++)
-		out->lines[i] = xstrdup(s->lines[i] ? s->lines[i] : "");
+		out->lines[i] = s->lines[i] ? xstrdup(s->lines[i]) : NULL;
 	out->nlines = s->nlines;
+	out->lines_partial = true;
 	out->text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
 	return TD_OK;
 }
