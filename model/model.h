@@ -304,6 +304,8 @@ struct model_source {
 	const char *path;
 	uint64_t nlines;            /* 0 if not known before loading */
 	bool in_dump;               /* lines come from the dump (else from disk) */
+	bool partial;               /* once loaded: only some lines are known (the
+				     * file was not found; model_source_line_known) */
 };
 uint32_t model_source_count(struct model *m);
 bool model_source_get(struct model *m, uint32_t i, struct model_source *s);
@@ -316,6 +318,16 @@ enum td_status model_source_lines(struct model *m, uint32_t i, const char *const
  * source; only on request, never while indexing.  Returns the index. */
 enum td_status model_source_load_disk(struct model *m, const char *path, uint32_t *index,
 				      char *err, size_t errlen);
+/* Like model_source_load_disk, but reads from: a file, or a directory tried
+ * as a --source-root for path (from + each tail of path).  A source of that
+ * path already known (a partial one, say) gets the text in place, so its
+ * frames show it; else one is added.  Lines handed out before stay valid
+ * until model_close().  TD_ERR_* with a message in err if nothing is read. */
+enum td_status model_source_load_from(struct model *m, const char *path, const char *from,
+				      uint32_t *index, char *err, size_t errlen);
+/* Whether line (0-based) of source i is known: false only for the gaps of
+ * a partial source (model_source.partial) and past its end. */
+bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
 
 /* ---- alerts ----------------------------------------------------------- */
 

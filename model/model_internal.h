@@ -212,6 +212,7 @@ struct source_entry {
 	bool failed;
 	char **lines;               /* owned once loaded */
 	size_t nline_ptrs;
+	uint8_t *known;             /* partial text: 1 for each line recorded; NULL: whole file */
 };
 
 struct file_entry {

@@ -262,6 +262,9 @@ struct reader_detail {
 	char *text;                     /* free-form "key: value" lines for the details view */
 	char **lines;                   /* READER_SOURCE: the file's lines */
 	size_t nlines;
+	/* READER_SOURCE: the file itself was not read; only the lines that are
+	 * not NULL are known (recorded with the trace), the others are gaps. */
+	bool lines_partial;
 	int64_t *input_tensor_ids, *output_tensor_ids;
 	size_t ninput_ids, noutput_ids;
 	/* Optional, 0 unknown: READER_TRACE / READER_EXECUTION, the offset

@@ -273,16 +273,15 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 		return TD_OK;
 	}
 	free(disk);
-	/* Only the lines the trace lines recorded, at their line numbers
-	 * (the first code seen for a line wins). */
+	/* Only the lines the trace lines recorded, at their line numbers (the
+	 * first code seen for a line wins); the others are unknown (NULL),
+	 * not empty. */
 	out->lines = xcalloc(s->maxline ? s->maxline : 1, sizeof(*out->lines));
 	for (i = 0; i < s->nlines; i++)
 		if (!out->lines[s->lines[i].line - 1])
 			out->lines[s->lines[i].line - 1] = xstrdup(s->lines[i].code);
-	for (i = 0; i < s->maxline; i++)
-		if (!out->lines[i])
-			out->lines[i] = xstrdup("");
 	out->nlines = s->maxline;
+	out->lines_partial = true;
 	out->text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
 	return TD_OK;
 }

@@ -28,6 +28,7 @@ struct fake_rec {
 	double wall;
 	bool is_input, broken;
 	bool framework;             /* frames */
+	bool partial;               /* FK_SOURCE: lines has gaps (NULL) */
 	struct td_summary *summ;
 	size_t nsumm;
 	enum reader_problem_kind problem;
@@ -261,6 +262,24 @@ fake_source(struct fake *f, uint32_t id, const char *host, const char *path,
 	r->s[0] = dup0(host);
 	r->s[1] = dup0(path);
 	r->lines = duplist(lines, &r->nlines);
+	r->file = 50;
+	r->offset = next_offset(f, 50);
+}
+
+void
+fake_source_partial(struct fake *f, uint32_t id, const char *host, const char *path,
+		    const char *const *lines, size_t n)
+{
+	struct fake_rec *r = add(f, FK_SOURCE);
+
+	r->id = id;
+	r->s[0] = dup0(host);
+	r->s[1] = dup0(path);
+	r->lines = xcalloc(n + 1, sizeof(*r->lines));
+	for (size_t i = 0; i < n; i++)
+		r->lines[i] = dup0(lines[i]);
+	r->nlines = n;
+	r->partial = true;
 	r->file = 50;
 	r->offset = next_offset(f, 50);
 }
@@ -713,7 +732,15 @@ fake_decode(struct reader *rd, enum reader_kind kind, const struct td_locator *l
 	if (kind == READER_TRACE)
 		out->op_name = xstrdup(r->s[1]);
 	if (kind == READER_SOURCE) {
-		out->lines = duplist((const char *const *)r->lines, &out->nlines);
+		if (r->partial) {
+			out->lines = xcalloc(r->nlines + 1, sizeof(*out->lines));
+			for (size_t i = 0; i < r->nlines; i++)
+				out->lines[i] = dup0(r->lines[i]);
+			out->nlines = r->nlines;
+			out->lines_partial = true;
+		} else {
+			out->lines = duplist((const char *const *)r->lines, &out->nlines);
+		}
 	} else {
 		out->noutputs = r->nsumm;
 		out->summaries = xcalloc(r->nsumm + 1, sizeof(*out->summaries));

@@ -48,6 +48,9 @@ uint64_t fake_exec(struct fake *f, uint32_t file, const char *op_type, const cha
 		   const char *host, double wall, const struct td_summary *outs, size_t nout);
 void fake_source(struct fake *f, uint32_t id, const char *host, const char *path,
 		 const char *const *lines);
+/* A source the dump knows only in part: lines[0..n), NULL for a gap. */
+void fake_source_partial(struct fake *f, uint32_t id, const char *host, const char *path,
+			 const char *const *lines, size_t n);
 void fake_frame(struct fake *f, const char *id, const char *host, const char *file, uint32_t line,
 		const char *func, int64_t source_id);
 /* Gives the last op added an alias name (reader_op.aliases). */
