@@ -135,6 +135,9 @@ enum model_row_flags {
 	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
 	ROW_INPUT      = 1u << 3,   /* trace is an op input (MindSpore), not an output */
 	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
+	ROW_REPEAT     = 1u << 5,   /* trace shows a tensor another row of its step holds
+				     * (an input whose producer's row is there, a second
+				     * view of one tensor): no alert of its own */
 };
 
 struct model_trace {
@@ -150,6 +153,8 @@ struct model_trace {
 	double wall_time;
 	const char *device;         /* may be "" */
 	const char *host;           /* host or rank the row came from, "" unknown */
+	const char *debug_op;       /* the debug op that wrote the row when a tensor can
+				     * have several ("DebugNanCount"), else NULL */
 	struct td_summary summary;
 };
 uint64_t model_trace_count(struct model *m);
@@ -310,6 +315,7 @@ struct model_alert {
 	const char *op_name;
 	struct td_summary summary;  /* counts (known bits tell which are null) */
 	const char *detail;         /* overflow detail, or NULL */
+	bool is_input;              /* the row is an op's input (its producer was not dumped) */
 };
 uint64_t model_alert_count(struct model *m);
 /* The i-th alert in load order (traces, then executions, then overflow).

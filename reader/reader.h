@@ -149,6 +149,9 @@ struct reader_trace {
 	const char *op_type;        /* NULL: take it from the op table */
 	uint32_t slot;
 	bool is_input;              /* an op input tensor (MindSpore); else an output */
+	bool repeat;                /* another row of this step holds the same tensor and
+				     * carries its alert (tfdbg1: a second debug op on
+				     * one tensor): not an alert, not a link target */
 	int64_t execution;          /* owning execution row (tfdbg1 run, MS graph run), -1 none */
 	double wall_time;           /* seconds since the epoch, 0 unknown */
 	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
@@ -208,6 +211,9 @@ struct reader_detail {
 	char *op_name, *op_type, *graph_id, *device, *host;
 	uint32_t slot;
 	char *mode;                     /* tensor debug mode name, "FULL_HEALTH" ... */
+	char *debug_op;                 /* READER_TRACE: the debug op that wrote this record
+					 * when one tensor can have several ("DebugNanCount"),
+					 * else NULL */
 	size_t noutputs;                /* 1 for a trace */
 	struct td_summary *summaries;   /* noutputs summaries */
 	struct td_tensor **values;      /* noutputs full values (entries may be NULL) */

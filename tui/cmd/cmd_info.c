@@ -223,6 +223,7 @@ alert_json_item(struct json *j, const struct model_alert *a)
 	json_kv_string(j, "source", a->source == SRC_TRACE ? "trace" : "execution");
 	json_kv_uint(j, "index", a->index);
 	json_kv_uint(j, "output_slot", a->slot);
+	json_kv_bool(j, "is_input", a->is_input);
 	json_kv_string(j, "op_type", a->op_type);
 	json_kv_string(j, "op_name", a->op_name);
 	cmd_json_counts(j, &a->summary);
@@ -234,10 +235,10 @@ alert_json_item(struct json *j, const struct model_alert *a)
 static void
 alert_text_item(struct strbuf *o, const struct model_alert *a)
 {
-	strbuf_addf(o, "  %-9s %8llu  %-8s %s:%u (%s) ",
+	strbuf_addf(o, "  %-9s %8llu  %-8s %s%s:%u (%s) ",
 		    a->source == SRC_TRACE ? "trace" : "execution",
-		    (unsigned long long)a->index, cmd_txt(a->kind), cmd_txt(a->op_name), a->slot,
-		    cmd_txt(a->op_type));
+		    (unsigned long long)a->index, cmd_txt(a->kind), a->is_input ? "input " : "",
+		    cmd_txt(a->op_name), a->slot, cmd_txt(a->op_type));
 	cmd_text_summary(o, &a->summary);
 	if (a->detail)
 		strbuf_addf(o, "  %s", a->detail);
@@ -327,6 +328,10 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
 		return false;
 	row = model_filter_nth(env->m, f, TABLE_TRACES, 0);
+	/* a row repeating a tensor another row holds is not its alert */
+	while (row >= 0 && model_trace_get(env->m, (uint64_t)row, &t) == TD_OK &&
+	       (t.flags & ROW_REPEAT))
+		row = model_filter_next(env->m, f, TABLE_TRACES, (uint64_t)row + 1, 1);
 	model_filter_free(f);
 	if (row < 0 || model_trace_get(env->m, (uint64_t)row, &t) != TD_OK)
 		return false;
@@ -338,6 +343,7 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 	a->op_type = t.op_type;
 	a->op_name = t.op_name;
 	a->summary = t.summary;
+	a->is_input = (t.flags & ROW_INPUT) != 0;
 	return true;
 }
 
@@ -369,9 +375,10 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
 	if (!env->json) {
-		strbuf_addf(env->out, "%s %llu  %s:%u (%s)  graph %s%s%s\n  ",
+		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph %s%s%s\n  ",
 			    a.source == SRC_TRACE ? "trace" : "execution",
-			    (unsigned long long)a.index, cmd_txt(a.op_name), a.slot,
+			    (unsigned long long)a.index, a.is_input ? "input " : "",
+			    cmd_txt(a.op_name), a.slot,
 			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
 		cmd_text_summary(env->out, &a.summary);
 		strbuf_addc(env->out, '\n');
@@ -384,6 +391,7 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	json_kv_string(&j, "op_name", a.op_name);
 	json_kv_string(&j, "op_type", a.op_type);
 	json_kv_uint(&j, "output_slot", a.slot);
+	json_kv_bool(&j, "is_input", a.is_input);
 	json_kv_string(&j, "graph_id", graph);
 	json_kv_string(&j, "host", host);
 	cmd_json_counts(&j, &a.summary);

@@ -4,6 +4,7 @@
  * "stack" and "alerts" cannot drift apart.
  */
 #include "cmd_internal.h"
+#include "fmt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,20 +116,9 @@ void
 cmd_text_summary(struct strbuf *sb, const struct td_summary *s)
 {
 	size_t start = sb->len;
-	int i;
+	char shape[160];
 
-	if (s->known & SUM_DTYPE)
-		strbuf_adds(sb, td_dtype_name(s->dtype));
-	if (s->known & SUM_SHAPE) {
-		strbuf_addc(sb, '[');
-		if (s->dims_truncated)
-			strbuf_adds(sb, "...,");
-		for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
-			strbuf_addf(sb, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-		strbuf_addc(sb, ']');
-	} else if (s->known & SUM_ELEMENTS) {
-		strbuf_addf(sb, " n=%lld", (long long)s->elements);
-	}
+	strbuf_adds(sb, fmt_shape(s, shape, sizeof shape));
 	text_count(sb, s, SUM_NEG_INF, "-inf", s->neg_inf);
 	text_count(sb, s, SUM_NAN, "nan", s->nan);
 	text_count(sb, s, SUM_POS_INF, "+inf", s->pos_inf);

@@ -4,6 +4,7 @@
 #include "fmt.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,28 @@ fmt_double(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* Appends printf output at buf + *used, never past size. */
+static void
+fmt_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+fmt_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = TD_MIN(size, *used + (size_t)n);
+}
+
+/* The shape where it is known; else the rank and element count, never a
+ * shape made up from them ("float32 rank 2, 1000 el"). */
 const char *
 fmt_shape(const struct td_summary *s, char *buf, size_t size)
 {
@@ -32,17 +55,30 @@ fmt_shape(const struct td_summary *s, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if ((s->known & SUM_DTYPE) && s->dtype != DTYPE_INVALID)
-		used += snprintf(buf, size, "%s", td_dtype_name(s->dtype));
-	if ((s->known & SUM_SHAPE) && used < size) {
-		used += snprintf(buf + used, size - used, "[%s", s->dims_truncated ? "...," : "");
-		for (int i = 0; i < s->ndims && i < TD_MAX_DIMS && used < size; i++)
-			used += snprintf(buf + used, size - used, "%s%lld", i ? "," : "",
-					 (long long)s->dims[i]);
-		if (used < size)
-			snprintf(buf + used, size - used, "]");
-	} else if ((s->known & SUM_ELEMENTS) && used < size) {
-		snprintf(buf + used, size - used, "(%lld)", (long long)s->elements);
+		fmt_add(buf, size, &used, "%s", td_dtype_name(s->dtype));
+	if ((s->known & SUM_SHAPE) || ((s->known & SUM_RANK) && s->rank == 0)) {
+		fmt_add(buf, size, &used, "[%s", s->dims_truncated ? "...," : "");
+		for (int i = 0; (s->known & SUM_SHAPE) && i < s->ndims && i < TD_MAX_DIMS; i++)
+			fmt_add(buf, size, &used, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+		fmt_add(buf, size, &used, "]");
+	} else if (s->known & SUM_RANK) {
+		fmt_add(buf, size, &used, "%srank %d", used ? " " : "", s->rank);
+		if (s->known & SUM_ELEMENTS)
+			fmt_add(buf, size, &used, ", %lld el", (long long)s->elements);
+	} else if (s->known & SUM_ELEMENTS) {
+		fmt_add(buf, size, &used, "%s%lld el", used ? " " : "", (long long)s->elements);
 	}
+	return buf;
+}
+
+/* A count, or "-" when the summary does not know it. */
+static const char *
+fmt_count(const struct td_summary *s, uint32_t bit, int64_t v, char *buf, size_t size)
+{
+	if (s->known & bit)
+		snprintf(buf, size, "%lld", (long long)v);
+	else
+		snprintf(buf, size, "-");
 	return buf;
 }
 
@@ -56,8 +92,10 @@ fmt_summary(const struct td_summary *s, char *buf, size_t size)
 			 (long long)s->nan, (long long)s->pos_inf, (long long)s->negative,
 			 (long long)s->zero, (long long)s->positive);
 	} else if (s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)) {
-		snprintf(buf, size, "-Inf:%lld NaN:%lld +Inf:%lld", (long long)s->neg_inf,
-			 (long long)s->nan, (long long)s->pos_inf);
+		snprintf(buf, size, "-Inf:%s NaN:%s +Inf:%s",
+			 fmt_count(s, SUM_NEG_INF, s->neg_inf, a, sizeof a),
+			 fmt_count(s, SUM_NAN, s->nan, b, sizeof b),
+			 fmt_count(s, SUM_POS_INF, s->pos_inf, c, sizeof c));
 	} else if (s->known & SUM_MINMAX) {
 		snprintf(buf, size, "min %s max %s%s%s", fmt_double(s->min, a, sizeof a),
 			 fmt_double(s->max, b, sizeof b), (s->known & SUM_MEAN) ? " mean " : "",
