@@ -179,6 +179,10 @@ struct model_execution {
 	int64_t step;               /* its training step / iteration number, -1 unknown */
 };
 uint64_t model_execution_count(struct model *m);
+/* True when trace rows name the execution that owns them (traces of one
+ * run or graph run); false when the dump does not link them (then a trace's
+ * execution is -1 and filtering traces by execution finds nothing). */
+bool model_traces_name_executions(struct model *m);
 enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
 
 /* Details decoded on demand, owned by the caller: model_detail_done(). */

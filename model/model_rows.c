@@ -448,6 +448,12 @@ model_execution_count(struct model *m)
 	return rows_nexecs(m);
 }
 
+bool
+model_traces_name_executions(struct model *m)
+{
+	return atomic_load(&m->containers);
+}
+
 static uint32_t
 row_flags_public(uint8_t f)
 {

@@ -159,4 +159,14 @@ tdbg_run -e "traces 88" "$V2"
 check v2_shape_shows_rank grep -qF "float32 rank $RANK, 1000 el" "$OUT"
 check v2_shape_not_invented bash -c "! grep -qE 'float32[[(]1000[])]' '$OUT'"
 
+# ---- 10: traces --execution on a dump whose traces name no execution ------
+# mnist_nan (tfdbg v2): 224 executions and 680 graph execution traces; v2
+# traces record no execution, so filtering by one cannot find anything.
+tdbg_run --json -e "traces --execution 3" "$V2"
+expect_rc 1 v2_traces_execution_exit_1
+jx v2_traces_execution_says_why '"does not link traces to executions" in d["error"] and "--graph" in d["error"]'
+# tfdbg1 runs own their traces: the filter works there (runs 0 and 1 are finite)
+tdbg_run --json -e "traces --execution 1" "$V1"
+jx v1_traces_execution_works 'd["matched"] == 48 and all(r["execution"] == 1 for r in d["rows"])'
+
 [ "$E2E_FAILS" -eq 0 ]

@@ -65,6 +65,9 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	if (l->execution) {
 		if (!cmd_parse_i64(l->execution, &e) || e < 0)
 			return cmd_fail(env, TD_ERR_ARGS, "--execution wants a row number");
+		if (model_trace_count(env->m) && !model_traces_name_executions(env->m))
+			return cmd_fail(env, TD_ERR_ARGS, "this dump does not link traces to "
+					"executions; use --graph (see graphs)");
 		spec.execution = e;
 	}
 	st = model_filter_new(env->m, &spec, &l->filter, err, sizeof err);
