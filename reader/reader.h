@@ -278,6 +278,12 @@ extern const struct reader_ops mindspore_reader_ops;
 /* Returns the best reader for dir, or NULL with a message in why listing
  * what each reader looked for. */
 const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);
+/* What to open instead of path, when path is no dump: for a file, the
+ * dump directory holding it ("it is a file of the dump in DIR: open that
+ * directory"); for a directory, the dumps one or two levels below it.
+ * hint is "" when there is nothing to suggest.  reader_detect() appends
+ * it to its message. */
+void reader_open_hint(const char *path, char *hint, size_t hintlen);
 /* Looks a reader up by name ("tfdbg2"); NULL if none. */
 const struct reader_ops *reader_by_name(const char *name);
 

@@ -169,4 +169,50 @@ jx v2_traces_execution_says_why '"does not link traces to executions" in d["erro
 tdbg_run --json -e "traces --execution 1" "$V1"
 jx v1_traces_execution_works 'd["matched"] == 48 and all(r["execution"] == 1 for r in d["rows"])'
 
+# ---- batch friction: opening ------------------------------------------------
+# --json with a dump that cannot be opened: the error is on stdout too
+tdbg_run --json -e info "$WORK/empty"
+expect_rc 2 json_open_error_exit_2
+jx json_open_error_on_stdout '"cannot open" in d["error"]'
+# a folder holding dumps (tfdbg2/README.md: mnist_nan, modes/<5 modes>, torn)
+tdbg_run -e info "$FIXTURES/tfdbg2"
+expect_rc 2 folder_of_dumps_exit_2
+check folder_of_dumps_names_one_level grep -qF "$FIXTURES/tfdbg2/mnist_nan" "$ERR"
+check folder_of_dumps_names_two_levels grep -qF "$FIXTURES/tfdbg2/modes/curt_health" "$ERR"
+check folder_of_dumps_counts grep -qF "7 dumps are below it" "$ERR"
+# one file of a dump: the dump directory to open
+tdbg_run -e info "$(ls "$V2"/*.metadata)"
+expect_rc 2 dump_file_exit_2
+check dump_file_names_its_dump grep -qF "dump in $V2: open that directory" "$ERR"
+tdbg_run -e info "$S/rank_0/Lenet/0/1/statistic.csv"
+check ms_file_names_its_dump grep -qF "dump in $S: open that directory" "$ERR"
+# a hostile directory name below is shown escaped
+mkdir -p "$WORK/hostile/$(printf 'x\033]0;t\007y')"
+cp -r "$V2" "$WORK/hostile/$(printf 'x\033]0;t\007y')/"
+tdbg_run -e info "$WORK/hostile"
+check hint_names_are_sanitized bash -c "! grep -q $'\033' '$ERR'"
+
+# ---- batch friction: the summary without a terminal -------------------------
+tdbg_run "$V1"
+expect_rc 0 summary_exit_0
+# README: the first tensor with inf/NaN is cross_entropy/Log:0 (9 -inf)
+check summary_has_first_nonfinite grep -qE 'cross_entropy/Log:0 .*-inf=9' "$OUT"
+
+# ---- batch friction: first-nonfinite on an overflow-only dump ---------------
+# async_small/README.md: Mul-op2's output is [inf, -inf, 32752, 65504]
+# (float16) and the one overflow alert names Mul-op2.  Its infinities made
+# finite, the overflow alert is all that is left.
+cp -r "$FIXTURES/mindspore/async_small" "$WORK/ovf" && chmod -R u+w "$WORK/ovf"
+python3 - "$(ls "$WORK"/ovf/rank_0/Net/0/0/Mul.*)" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, "rb").read()
+inf_neginf = b"\x00\x7c\x00\xfc"            # float16 +inf, -inf, little-endian
+assert b.count(inf_neginf) == 1
+open(p, "wb").write(b.replace(inf_neginf, b"\x00\x00\x00\x00"))
+PY
+tdbg_run -e first-nonfinite -e alerts "$WORK/ovf"
+expect_rc 0 overflow_only_exit_0
+check overflow_only_mentions_overflow grep -qE 'no NaN or Inf found, but 1 Overflow alert' "$OUT"
+
 [ "$E2E_FAILS" -eq 0 ]

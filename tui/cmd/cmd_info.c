@@ -347,6 +347,49 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 	return true;
 }
 
+/* Alerts of other kinds than NaN/Inf (overflow): a first-nonfinite that
+ * finds nothing must not read as "all clear" when there are some. */
+static uint64_t
+alerts_not_infnan(struct cmd_env *env)
+{
+	struct model_alert_group *g;
+	size_t ng = model_alert_groups(env->m, NULL, 0), i;
+	uint64_t n = 0;
+
+	g = xcalloc(ng ? ng : 1, sizeof(*g));
+	ng = TD_MIN(ng, model_alert_groups(env->m, g, ng));
+	for (i = 0; i < ng; i++)
+		if (strcmp(g[i].kind, "InfNan") != 0)
+			n += g[i].count;
+	free(g);
+	return n;
+}
+
+/* Their kinds, "Overflow" or "Overflow, X" (static buffer). */
+static const char *
+alert_kinds_not_infnan(struct cmd_env *env)
+{
+	static char buf[256];
+	struct model_alert_group *g;
+	size_t ng = model_alert_groups(env->m, NULL, 0), i, k, used = 0;
+
+	buf[0] = '\0';
+	g = xcalloc(ng ? ng : 1, sizeof(*g));
+	ng = TD_MIN(ng, model_alert_groups(env->m, g, ng));
+	for (i = 0; i < ng; i++) {
+		if (strcmp(g[i].kind, "InfNan") == 0)
+			continue;
+		for (k = 0; k < i && strcmp(g[k].kind, g[i].kind) != 0; k++)
+			;
+		if (k < i || used >= sizeof buf)
+			continue;
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", used ? ", " : "",
+					 g[i].kind);
+	}
+	free(g);
+	return buf;
+}
+
 enum td_status
 cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 {
@@ -359,8 +402,14 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (!first_nonfinite(env, &a)) {
+		uint64_t other = alerts_not_infnan(env);
+
 		if (env->json)
 			strbuf_adds(env->out, "null");
+		else if (other)
+			strbuf_addf(env->out, "no NaN or Inf found, but %llu %s alert%s (see alerts)\n",
+				    (unsigned long long)other, alert_kinds_not_infnan(env),
+				    other == 1 ? "" : "s");
 		else
 			strbuf_adds(env->out, "no NaN or Inf found\n");
 		return TD_OK;
