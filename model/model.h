@@ -150,6 +150,9 @@ enum model_row_flags {
 	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
 	ROW_INPUT      = 1u << 3,   /* trace is an op input dumped as a row, not an output */
 	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
+	ROW_REPEAT     = 1u << 5,   /* trace shows a tensor another row of its step holds
+				     * (an input whose producer's row is there, a second
+				     * view of one tensor): no alert of its own */
 };
 
 struct model_trace {
@@ -165,6 +168,8 @@ struct model_trace {
 	double wall_time;
 	const char *device;         /* may be "" */
 	const char *host;           /* host or rank the row came from, "" unknown */
+	const char *debug_op;       /* the debug op that wrote the row when a tensor can
+				     * have several ("DebugNanCount"), else NULL */
 	struct td_summary summary;
 	int64_t step;               /* training step / iteration the dump gives the
 				     * row (its run's or iteration's number), -1
@@ -189,6 +194,10 @@ struct model_execution {
 	int64_t step;               /* its training step / iteration number, -1 unknown */
 };
 uint64_t model_execution_count(struct model *m);
+/* True when trace rows name the execution that owns them (traces of one
+ * run or graph run); false when the dump does not link them (then a trace's
+ * execution is -1 and filtering traces by execution finds nothing). */
+bool model_traces_name_executions(struct model *m);
 enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
 
 /* Details decoded on demand, owned by the caller: model_detail_done(). */
@@ -342,6 +351,7 @@ struct model_alert {
 	const char *op_name;
 	struct td_summary summary;  /* counts (known bits tell which are null) */
 	const char *detail;         /* a reader alert's detail, or NULL */
+	bool is_input;              /* the row is an op's input (its producer was not dumped) */
 };
 uint64_t model_alert_count(struct model *m);
 /* The i-th alert in load order (traces, then executions, then the alerts

@@ -151,7 +151,7 @@ select_trace(struct model *m, uint64_t k)
 		j = (c << MODEL_CHUNK_SHIFT) + (b << NF_BLOCK_SHIFT);
 		end = TD_MIN(n, j + (1u << NF_BLOCK_SHIFT));
 		for (; j < end; j++)
-			if ((trace_flags(m, j) & TF_NONFINITE) && k-- == 0)
+			if (TF_IS_ALERT(trace_flags(m, j)) && k-- == 0)
 				return (int64_t)j;
 		return -1;
 	}
@@ -200,6 +200,7 @@ fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
 	a->index = row;
 	a->slot = e.slot;
 	a->summary = e.summary;
+	a->is_input = (trace_flags(m, row) & TF_INPUT) != 0;
 	pthread_mutex_lock(&m->lock);
 	a->op_name = op < m->nops ? m->opv[op].name : "";
 	a->op_type = op < m->nops ? m->opv[op].type : "";
@@ -385,7 +386,7 @@ next_trace_alert(struct model *m, uint64_t i, int dir, const char *type)
 		return -1;
 	pthread_mutex_lock(&m->lock);
 	for (j = row + dir; j >= 0 && (uint64_t)j < n; j += dir) {
-		if (!(trace_flags(m, (uint64_t)j) & TF_NONFINITE))
+		if (!TF_IS_ALERT(trace_flags(m, (uint64_t)j)))
 			continue;
 		k += (uint64_t)dir;
 		if (strcmp(m->opv[trace_op(m, (uint64_t)j)].type, type) == 0) {

@@ -42,13 +42,23 @@
 #define MODEL_MAX_PROBLEMS 200
 #define NO_ID UINT32_MAX
 
-/* Trace flag byte: bit 0 nonfinite, bit 1 input, bit 2 corrupt, bits 3..7
- * the output slot, TF_SLOT_ESC meaning "slot too large, decode to know". */
+/* Trace flag byte: bit 0 nonfinite, bit 1 input, bit 2 corrupt, bits 3..6
+ * the output slot, TF_SLOT_ESC meaning "slot too large, decode to know",
+ * bit 7 repeat: the row shows a tensor another row of the same step
+ * already holds (an input whose producer's output row is there, another
+ * debug view of one tensor): never an alert of its own, never a link
+ * target. */
 #define TF_NONFINITE 0x01u
 #define TF_INPUT 0x02u
 #define TF_CORRUPT 0x04u
 #define TF_SLOT_SHIFT 3
-#define TF_SLOT_ESC 31u
+#define TF_SLOT_MASK 0x0fu
+#define TF_SLOT_ESC 15u
+#define TF_REPEAT 0x80u
+/* The slot bits of a flag byte (TF_SLOT_ESC: decode to know). */
+#define TF_SLOT(f) (((uint32_t)(f) >> TF_SLOT_SHIFT) & TF_SLOT_MASK)
+/* A flag byte's row is an alert: non-finite and not a repeat. */
+#define TF_IS_ALERT(f) (((f) & (TF_NONFINITE | TF_REPEAT)) == TF_NONFINITE)
 
 /* ---- strings (model_intern.c) ------------------------------------------ */
 
@@ -142,6 +152,7 @@ struct cache_ent {
 	uint64_t key;               /* row + 1; 0 empty (calloc'd pages stay untouched) */
 	double wall_time;
 	uint32_t device;            /* string id, NO_ID none */
+	uint32_t debug_op;          /* string id, NO_ID none */
 	uint32_t slot;
 	bool corrupt;
 	struct td_summary summary;
@@ -448,6 +459,12 @@ bool graphs_is_inside(struct model *m, int32_t g, int32_t outer);
 void ops_graph_added(struct model *m, uint32_t graph_sid);
 void ops_done(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
+
+/* model_links.c */
+/* The latest output row before row before of the producer of input k of
+ * op, in execution exec when exec >= 0; -1 none (writer or consumer). */
+int64_t links_input_producer_row(struct model *m, uint32_t op, uint32_t k, uint64_t before,
+				 int64_t exec);
 
 /* model_alerts.c */
 void alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid,

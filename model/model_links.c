@@ -15,18 +15,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Row j is an input row of its op with input slot slot (UINT32_MAX: any). */
+static bool
+input_slot_matches(struct model *m, uint64_t j, uint32_t slot)
+{
+	uint8_t f = trace_flags(m, j);
+
+	if (!(f & TF_INPUT))
+		return false;
+	if (slot == UINT32_MAX)
+		return true;
+	if (TF_SLOT(f) == TF_SLOT_ESC)
+		return rows_trace_slot(m, j) == slot;
+	return TF_SLOT(f) == slot;
+}
+
 static bool
 slot_matches(struct model *m, uint64_t j, uint32_t slot)
 {
 	uint8_t f = trace_flags(m, j);
 
-	if (f & TF_INPUT)
+	if (f & (TF_INPUT | TF_REPEAT))
 		return false;
 	if (slot == UINT32_MAX)
 		return true;
-	if ((uint32_t)(f >> TF_SLOT_SHIFT) == TF_SLOT_ESC)
+	if (TF_SLOT(f) == TF_SLOT_ESC)
 		return rows_trace_slot(m, j) == slot;
-	return (uint32_t)(f >> TF_SLOT_SHIFT) == slot;
+	return TF_SLOT(f) == slot;
 }
 
 /* The first and last trace rows of op; false if it has none. */
@@ -61,9 +76,11 @@ same_execution(struct model *m, uint64_t j, int64_t e)
 }
 
 /* Latest row j with lo <= j < from of (op, slot); -1 none.  The op's own
- * first and last rows bound the scan. */
+ * first and last rows bound the scan.  input: look for the op's input rows
+ * of input slot slot instead of its outputs. */
 static int64_t
-scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo, int64_t e)
+scan_back_rows(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo, int64_t e,
+	       bool input)
 {
 	uint64_t j = from, first, last;
 
@@ -78,11 +95,52 @@ scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t l
 		uint64_t stop = TD_MAX(base, lo);
 
 		for (; j > stop; j--)
-			if (a[(j - 1) - base] == op && slot_matches(m, j - 1, slot) &&
+			if (a[(j - 1) - base] == op &&
+			    (input ? input_slot_matches(m, j - 1, slot) : slot_matches(m, j - 1, slot)) &&
 			    same_execution(m, j - 1, e))
 				return (int64_t)(j - 1);
 	}
 	return -1;
+}
+
+static int64_t
+scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t lo, int64_t e)
+{
+	return scan_back_rows(m, op, slot, from, lo, e, false);
+}
+
+/* The producer (op id, output slot) of input k of op; false if unknown. */
+static bool
+input_producer(struct model *m, uint32_t op, uint32_t k, uint32_t *pop, uint32_t *pslot)
+{
+	uint32_t id = NO_ID;
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops && k < m->opv[op].ninputs) {
+		id = ops_lookup(m, m->opv[op].graph_id, m->opv[op].inputs[k].op_name);
+		*pslot = m->opv[op].inputs[k].slot;
+	}
+	pthread_mutex_unlock(&m->lock);
+	*pop = id;
+	return id != NO_ID;
+}
+
+int64_t
+links_input_producer_row(struct model *m, uint32_t op, uint32_t k, uint64_t before, int64_t exec)
+{
+	uint32_t pop, pslot;
+	int64_t j;
+
+	if (!input_producer(m, op, k, &pop, &pslot))
+		return -1;
+	j = scan_back(m, pop, pslot, before, 0, exec);
+	if (j >= 0 && exec >= 0) {
+		pthread_mutex_lock(&m->lock);
+		if (rows_trace_execution(m, (uint64_t)j) != exec)
+			j = -1;
+		pthread_mutex_unlock(&m->lock);
+	}
+	return j;
 }
 
 /* First row j with from < j < hi of (op, slot); -1 none. */
@@ -144,6 +202,40 @@ model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, in
 	return scan_back(m, op, slot, TD_MIN(from, n), 0, -1);
 }
 
+/* Input row i of op: the one tensor it shows, linked to its producer's
+ * output row in the same step (-1 when the producer was not dumped). */
+static size_t
+input_row_producer(struct model *m, uint64_t i, uint32_t op, struct model_link **out)
+{
+	struct model_link *l;
+	uint32_t k = rows_trace_slot(m, i), pop, pslot;
+	uint64_t lo, hi;
+	int64_t e;
+
+	pthread_mutex_lock(&m->lock);
+	if (op >= m->nops || k >= m->opv[op].ninputs) {
+		pthread_mutex_unlock(&m->lock);
+		return 0;
+	}
+	l = xcalloc(1, sizeof(*l));
+	l->op_name = m->opv[op].inputs[k].op_name;
+	l->slot = m->opv[op].inputs[k].slot;
+	l->op = -1;
+	l->op_type = "";
+	l->trace_index = -1;
+	pthread_mutex_unlock(&m->lock);
+	if (input_producer(m, op, k, &pop, &pslot)) {
+		l->op = pop;
+		pthread_mutex_lock(&m->lock);
+		l->op_type = m->opv[pop].type;
+		pthread_mutex_unlock(&m->lock);
+		link_bounds(m, i, &lo, &hi, &e);
+		l->trace_index = scan_back(m, pop, pslot, i, lo, e);
+	}
+	*out = l;
+	return 1;
+}
+
 size_t
 model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 {
@@ -157,6 +249,8 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 	if (i >= rows_ntraces(m))
 		return 0;
 	op = trace_op(m, i);
+	if (trace_flags(m, i) & TF_INPUT)
+		return input_row_producer(m, i, op, out);
 	pthread_mutex_lock(&m->lock);
 	if (op < m->nops && m->opv[op].ninputs) {
 		const struct op_entry *o = &m->opv[op];
@@ -175,10 +269,14 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 	}
 	pthread_mutex_unlock(&m->lock);
 	link_bounds(m, i, &lo, &hi, &e);
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		if (links[k].op >= 0)
 			links[k].trace_index = scan_back(m, (uint32_t)links[k].op, links[k].slot, i,
 							 lo, e);
+		/* no dumped producer (a parameter, data): the op's own input row */
+		if (links[k].trace_index < 0)
+			links[k].trace_index = scan_back_rows(m, op, (uint32_t)k, i, lo, e, true);
+	}
 	*out = links;
 	return n;
 }

@@ -244,7 +244,7 @@ rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_loca
 	}
 	c->op[i & (MODEL_CHUNK - 1)] = op;
 	c->flags[i & (MODEL_CHUNK - 1)] = flags;
-	if (flags & TF_NONFINITE) {
+	if (TF_IS_ALERT(flags)) {
 		__atomic_fetch_add(&m->tnonfinite[i >> MODEL_CHUNK_SHIFT], 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&c->nfblock[(i & (MODEL_CHUNK - 1)) >> NF_BLOCK_SHIFT], 1,
 				   __ATOMIC_RELAXED);
@@ -363,7 +363,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	memset(e, 0, sizeof(*e));
 	e->key = i + 1;
 	e->device = NO_ID;
-	e->slot = (trace_flags(m, i) >> TF_SLOT_SHIFT);
+	e->debug_op = NO_ID;
+	e->slot = TF_SLOT(trace_flags(m, i));
 	m->decodes++;
 	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
 	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
@@ -378,9 +379,12 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 		e->summary = d.summaries[0];
 	if (e->slot == TF_SLOT_ESC)
 		e->slot = d.slot;
-	if (d.device) {
+	if (d.device || d.debug_op) {
 		pthread_mutex_lock(&m->lock);
-		e->device = intern_add(&m->str, d.device);
+		if (d.device)
+			e->device = intern_add(&m->str, d.device);
+		if (d.debug_op)
+			e->debug_op = intern_add(&m->str, d.debug_op);
 		pthread_mutex_unlock(&m->lock);
 	}
 	reader_detail_done(&d);
@@ -421,7 +425,7 @@ rows_mark_corrupt(struct model *m, uint64_t i)
 uint32_t
 rows_trace_slot(struct model *m, uint64_t i)
 {
-	uint32_t slot = trace_flags(m, i) >> TF_SLOT_SHIFT;
+	uint32_t slot = TF_SLOT(trace_flags(m, i));
 	struct cache_ent e;
 
 	if (slot != TF_SLOT_ESC)
@@ -444,11 +448,17 @@ model_execution_count(struct model *m)
 	return rows_nexecs(m);
 }
 
+bool
+model_traces_name_executions(struct model *m)
+{
+	return atomic_load(&m->containers);
+}
+
 static uint32_t
 row_flags_public(uint8_t f)
 {
 	return ((f & TF_NONFINITE) ? ROW_NONFINITE : 0) | ((f & TF_INPUT) ? ROW_INPUT : 0) |
-	       ((f & TF_CORRUPT) ? ROW_CORRUPT : 0);
+	       ((f & TF_CORRUPT) ? ROW_CORRUPT : 0) | ((f & TF_REPEAT) ? ROW_REPEAT : 0);
 }
 
 enum td_status
@@ -468,6 +478,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	row->wall_time = e.wall_time;
 	row->summary = e.summary;
 	row->device = intern_str(&m->str, e.device);
+	row->debug_op = e.debug_op == NO_ID ? NULL : intern_str(&m->str, e.debug_op);
 	pthread_mutex_lock(&m->lock);
 	if (op < m->nops) {
 		struct op_entry *o = &m->opv[op];

@@ -432,11 +432,14 @@ on_trace(void *ctx, const struct reader_trace *t)
 	}
 	flags = (uint8_t)((nonfinite ? TF_NONFINITE : 0) | (t->is_input ? TF_INPUT : 0) |
 			  (TD_MIN(t->slot, TF_SLOT_ESC) << TF_SLOT_SHIFT));
-	trace_segment(m, row, t, nonfinite);
+	if (t->repeat || (nonfinite && t->is_input &&
+			  links_input_producer_row(m, op, t->slot, row, t->execution) >= 0))
+		flags |= TF_REPEAT;
+	trace_segment(m, row, t, TF_IS_ALERT(flags));
 	if (t->execution >= 0 || m->nruns)
 		trace_execution(m, row, t->execution, nonfinite);
 	trace_step(m, row, t->step);
-	if (nonfinite) {
+	if (TF_IS_ALERT(flags)) {
 		struct op_entry *o = &m->opv[op];
 		uint64_t alert = atomic_load(&m->trace_alerts);
 

@@ -178,6 +178,9 @@ struct reader_trace {
 	const char *op_type;        /* NULL: take it from the op table */
 	uint32_t slot;
 	bool is_input;              /* an op input tensor (MindSpore); else an output */
+	bool repeat;                /* another row of this step holds the same tensor and
+				     * carries its alert (tfdbg1: a second debug op on
+				     * one tensor): not an alert, not a link target */
 	int64_t execution;          /* owning execution row (tfdbg1 run, MS graph run), -1 none */
 	double wall_time;           /* seconds since the epoch, 0 unknown */
 	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
@@ -252,6 +255,9 @@ struct reader_detail {
 	char *op_name, *op_type, *graph_id, *device, *host;
 	uint32_t slot;
 	char *mode;                     /* tensor debug mode name, "FULL_HEALTH" ... */
+	char *debug_op;                 /* READER_TRACE: the debug op that wrote this record
+					 * when one tensor can have several ("DebugNanCount"),
+					 * else NULL */
 	size_t noutputs;                /* 1 for a trace */
 	struct td_summary *summaries;   /* noutputs summaries */
 	struct td_tensor **values;      /* noutputs full values (entries may be NULL) */
@@ -325,6 +331,12 @@ const struct reader_ops *reader_at(size_t i);
 /* Returns the best reader for dir, or NULL with a message in why listing
  * what each reader looked for. */
 const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);
+/* What to open instead of path, when path is no dump: for a file, the
+ * dump directory holding it ("it is a file of the dump in DIR: open that
+ * directory"); for a directory, the dumps one or two levels below it.
+ * hint is "" when there is nothing to suggest.  reader_detect() appends
+ * it to its message. */
+void reader_open_hint(const char *path, char *hint, size_t hintlen);
 /* Looks a reader up by name ("tfdbg2"); NULL if none. */
 const struct reader_ops *reader_by_name(const char *name);
 

@@ -3,10 +3,19 @@
  */
 #include "reader.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* Where a hint looks: dumps at most HINT_DEPTH levels below a directory
+ * (HINT_DIRS directories probed at most, HINT_SHOW named), the enclosing
+ * dump of a file at most HINT_UP levels up. */
+#define HINT_DEPTH 2
+#define HINT_DIRS 256
+#define HINT_SHOW 8
+#define HINT_UP 8
 
 static const struct reader_ops *const readers[] = {
 	&tfdbg2_reader_ops,
@@ -62,6 +71,140 @@ reader_problem_text(enum reader_problem_kind kind)
 	return (unsigned)kind < PROBLEM_COUNT ? problem_texts[kind] : "unknown problem";
 }
 
+static bool
+probe_any(const char *dir)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	for (i = 0; i < TD_ARRAY_SIZE(readers); i++)
+		if (readers[i]->probe(dir) > 0)
+			return true;
+	return false;
+}
+
+struct found {
+	char **v;
+	size_t n, cap;
+	int probed;
+};
+
+/* Collects the dumps found below dir (depth levels at most). */
+static void
+find_below(const char *dir, int depth, struct found *f)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while (f->probed < HINT_DIRS && (de = readdir(d))) {
+		struct stat st;
+		char *sub;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			f->probed++;
+			if (probe_any(sub)) {
+				TD_GROW(f->v, f->cap, f->n + 1);
+				f->v[f->n++] = sub;
+				continue;
+			}
+			if (depth > 1)
+				find_below(sub, depth - 1, f);
+		}
+		free(sub);
+	}
+	closedir(d);
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The outermost directory that opens as a dump among the nearest run of
+ * ancestors of file that do; NULL if none within HINT_UP levels. */
+static char *
+enclosing_dump(const char *file)
+{
+	char *p = xstrdup(file), *best = NULL, *slash;
+	int up;
+
+	for (up = 0; up < HINT_UP && (slash = strrchr(p, '/')); up++) {
+		if (slash == p)
+			slash[1] = '\0';       /* "/" */
+		else
+			*slash = '\0';
+		if (probe_any(p)) {
+			free(best);
+			best = xstrdup(p);
+		} else if (best) {
+			break;
+		}
+		if (!strcmp(p, "/"))
+			break;
+	}
+	if (!best && !strchr(file, '/') && probe_any("."))
+		best = xstrdup(".");
+	free(p);
+	return best;
+}
+
+void
+reader_open_hint(const char *path, char *hint, size_t hintlen)
+{
+	struct stat st;
+	struct strbuf sb = {0};
+	struct found f = {0};
+	size_t i;
+
+	hint[0] = '\0';
+	if (stat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		char *dump = enclosing_dump(path);
+
+		if (dump)
+			snprintf(hint, hintlen, "it is a file of the dump in %s: open that directory",
+				 dump);
+		free(dump);
+		return;
+	}
+	find_below(path, HINT_DEPTH, &f);
+	qsort(f.v, f.n, sizeof(*f.v), cmp_path);
+	for (i = 0; i < f.n && i < HINT_SHOW; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", f.v[i]);
+	if (f.n == 1)
+		snprintf(hint, hintlen, "a dump is below it: open %s", sb.buf);
+	else if (f.n > HINT_SHOW)
+		snprintf(hint, hintlen, "%zu dumps are below it (%s, ...): open one of them", f.n,
+			 sb.buf);
+	else if (f.n)
+		snprintf(hint, hintlen, "%zu dumps are below it (%s): open one of them", f.n, sb.buf);
+	for (i = 0; i < f.n; i++)
+		free(f.v[i]);
+	free(f.v);
+	strbuf_done(&sb);
+}
+
+/* why += "; " + the hint for path, if there is one. */
+static void
+add_hint(const char *path, char *why, size_t whylen)
+{
+	char hint[2048];
+	size_t n = strlen(why);
+
+	reader_open_hint(path, hint, sizeof hint);
+	if (*hint && n + 2 < whylen)
+		snprintf(why + n, whylen - n, "; %s", hint);
+}
+
 const struct reader_ops *
 reader_detect(const char *dir, char *why, size_t whylen)
 {
@@ -76,6 +219,7 @@ reader_detect(const char *dir, char *why, size_t whylen)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(why, whylen, "%s: not a directory (tdbg opens a dump directory)", dir);
+		add_hint(dir, why, whylen);
 		return NULL;
 	}
 	for (i = 0; i < TD_ARRAY_SIZE(readers); i++) {
@@ -95,6 +239,7 @@ reader_detect(const char *dir, char *why, size_t whylen)
 				    readers[i]->looks_for, readers[i]->name);
 		snprintf(why, whylen, "%s", sb.buf);
 		strbuf_done(&sb);
+		add_hint(dir, why, whylen);
 	}
 	return best;
 }
@@ -129,6 +274,7 @@ reader_detail_done(struct reader_detail *d)
 	free(d->device);
 	free(d->host);
 	free(d->mode);
+	free(d->debug_op);
 	free(d->summaries);
 	for (i = 0; i < d->noutputs; i++) {
 		if (d->values)

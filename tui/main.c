@@ -137,7 +137,7 @@ run_tui(struct model *m, const struct args *a)
 static int
 run(struct model *m, struct args *a)
 {
-	static const char *const summary[] = { "info", "alerts --limit 20" };
+	static const char *const summary[] = { "info", "first-nonfinite", "alerts --limit 20" };
 	const char *why = no_terminal_reason();
 	int rc;
 
@@ -181,11 +181,23 @@ main(int argc, char **argv)
 	mo.format = a.format;
 	st = model_open(a.dump, &mo, &m, err, sizeof err);
 	if (st != TD_OK) {
+		char msg[2048];
+
 		/* the model's message usually starts with the path already */
 		if (*err && strncmp(err, a.dump, strlen(a.dump)) == 0)
-			fprintf(stderr, "tdbg: cannot open %s\n", err);
+			snprintf(msg, sizeof msg, "cannot open %s", err);
 		else
-			fprintf(stderr, "tdbg: cannot open %s: %s\n", a.dump, *err ? err : td_strerror(st));
+			snprintf(msg, sizeof msg, "cannot open %s: %s", a.dump,
+				 *err ? err : td_strerror(st));
+		{
+			struct strbuf safe = {0};
+
+			sanitize_str(msg, -1, &safe);     /* names from the disk */
+			fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
+			strbuf_done(&safe);
+		}
+		if (a.json)
+			batch_json_error(stdout, msg);
 		free(a.cmds);
 		return EXIT_OPEN;
 	}

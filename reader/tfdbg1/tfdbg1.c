@@ -354,6 +354,7 @@ fill_trace_detail(const struct dump_ref *ref, struct tfdbg1_datum *d, struct rea
 	out->device = xstrdup(ref->device);
 	out->slot = ref->slot;
 	out->mode = xstrdup(ref->debug_op);
+	out->debug_op = xstrdup(ref->debug_op);
 	out->noutputs = 1;
 	out->summaries = xmalloc(sizeof(*out->summaries));
 	out->summaries[0] = d->summary;

@@ -323,7 +323,7 @@ read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_t
 
 void
 tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
-		  const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev)
+		  const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev, bool repeat)
 {
 	struct tfdbg1_file f = { 0 };
 	const struct tfdbg1_graph_node *node;
@@ -345,6 +345,7 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	t.op_type = f.op_type;
 	t.slot = f.name.slot;
 	t.execution = run;
+	t.repeat = repeat;
 	pthread_mutex_lock(&p->r->lock);
 	t.step = p->r->runs[run].counter;
 	pthread_mutex_unlock(&p->r->lock);

@@ -212,12 +212,65 @@ report_scan_problems(struct tfdbg1_pass *p, const struct tfdbg1_scan *s)
 	}
 }
 
+#define IDENTITY_OP "DebugIdentity"
+
+/* Dumps of one tensor together: (device, node, slot), then scan (time)
+ * order, which is their order in the scan's array. */
+static int
+cmp_tensor(const void *a, const void *b)
+{
+	const struct tfdbg1_scan_dump *x = *(const struct tfdbg1_scan_dump *const *)a;
+	const struct tfdbg1_scan_dump *y = *(const struct tfdbg1_scan_dump *const *)b;
+	int c;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if ((c = strcmp(x->name.node, y->name.node)))
+		return c;
+	if (x->name.slot != y->name.slot)
+		return x->name.slot < y->name.slot ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Marks the dumps that repeat a tensor another dump of the run holds: when
+ * one tensor has several debug ops, the DebugIdentity dumps (the values)
+ * carry it, else the debug op of its first dump; dumps of that op are
+ * distinct tensors (a node run twice in one step), the others repeats.
+ * Returns a malloc'd flag per dump. */
+static bool *
+mark_repeats(const struct tfdbg1_scan *s)
+{
+	bool *rep = xcalloc(s->ndumps ? s->ndumps : 1, sizeof(*rep));
+	const struct tfdbg1_scan_dump **ix = xcalloc(s->ndumps ? s->ndumps : 1, sizeof(*ix));
+	size_t i, j, k;
+
+	for (i = 0; i < s->ndumps; i++)
+		ix[i] = &s->dumps[i];
+	qsort(ix, s->ndumps, sizeof(*ix), cmp_tensor);
+	for (i = 0; i < s->ndumps; i = j) {
+		const char *keep = ix[i]->name.debug_op;
+
+		for (j = i + 1; j < s->ndumps; j++) {
+			if (ix[j]->dev != ix[i]->dev || ix[j]->name.slot != ix[i]->name.slot ||
+			    strcmp(ix[j]->name.node, ix[i]->name.node))
+				break;
+			if (!strcmp(ix[j]->name.debug_op, IDENTITY_OP))
+				keep = IDENTITY_OP;
+		}
+		for (k = i; k < j; k++)
+			rep[ix[k] - s->dumps] = strcmp(ix[k]->name.debug_op, keep) != 0;
+	}
+	free(ix);
+	return rep;
+}
+
 /* The scan's dumps not sent before, in the scan's (time) order. */
 static void
 send_new_dumps(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
 {
 	struct tfdbg1_live *l = &p->r->live;
 	size_t i, before = l->npaths;
+	bool *repeat = mark_repeats(s);
 
 	for (i = 0; i < s->ndumps; i++) {
 		struct tfdbg1_scan_dump *sd = &s->dumps[i];
@@ -230,8 +283,9 @@ send_new_dumps(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
 			continue;
 		d = live_dev(p, &s->devs[sd->dev]);
 		live_note(l, sd->path);
-		tfdbg1_send_trace(p, sd, l->run, d->graph_id, &d->graph, d->dev_id);
+		tfdbg1_send_trace(p, sd, l->run, d->graph_id, &d->graph, d->dev_id, repeat[i]);
 	}
+	free(repeat);
 	live_sort(l);
 }
 

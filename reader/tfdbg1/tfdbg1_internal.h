@@ -321,8 +321,10 @@ void tfdbg1_read_info(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role 
 void tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg1_scan_dev *dev,
 		       uint32_t run, struct tfdbg1_graph *g);
 /* Sends one dump as a trace of run (taking sd's path and name). */
+/* repeat: another dump of the run holds the same tensor (reader.h). */
 void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
-		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev);
+		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev,
+		       bool repeat);
 /* Adds a file to the table under the lock; returns its id. */
 uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f);
 /* The graph id of a run's device partition: "<run dir><device>". */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "sanitize.h"
 
 /* Writes text line by line through sanitize(); tabs are expanded. */
@@ -121,4 +122,19 @@ batch_strict_check(struct model *m, FILE *err)
 		"(see the problems command)\n", (unsigned long long)in.corrupt_records,
 		(unsigned long long)in.torn_files, (unsigned long long)in.missing_files);
 	return EXIT_STRICT;
+}
+
+void
+batch_json_error(FILE *out, const char *msg)
+{
+	struct strbuf sb = {0};
+	struct json j;
+
+	json_init(&j, &sb);
+	json_object_begin(&j);
+	json_kv_string(&j, "error", msg);
+	json_object_end(&j);
+	fprintf(out, "%s\n", sb.buf ? sb.buf : "{}");
+	fflush(out);
+	strbuf_done(&sb);
 }

@@ -42,6 +42,10 @@ void batch_print_man(FILE *f);
 int batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
 	      FILE *out, FILE *err);
 
+/* --json when the dump cannot be opened: {"error": msg} as one line on
+ * out, so a pipeline reading stdout (| jq) sees the failure too. */
+void batch_json_error(FILE *out, const char *msg);
+
 /* With strict: prints the dump's problem counts on err and returns
  * EXIT_STRICT when there are corrupt records, torn or missing files;
  * else EXIT_OK_. */

@@ -179,6 +179,7 @@ alert_json_item(struct json *j, const struct model_alert *a)
 	json_kv_string(j, "source", a->source == SRC_TRACE ? "trace" : "execution");
 	json_kv_uint(j, "index", a->index);
 	json_kv_uint(j, "output_slot", a->slot);
+	json_kv_bool(j, "is_input", a->is_input);
 	json_kv_string(j, "op_type", a->op_type);
 	json_kv_string(j, "op_name", a->op_name);
 	cmd_json_counts(j, &a->summary);
@@ -190,10 +191,10 @@ alert_json_item(struct json *j, const struct model_alert *a)
 static void
 alert_text_item(struct strbuf *o, const struct model_alert *a)
 {
-	strbuf_addf(o, "  %-9s %8llu  %-8s %s:%u (%s) ",
+	strbuf_addf(o, "  %-9s %8llu  %-8s %s%s:%u (%s) ",
 		    a->source == SRC_TRACE ? "trace" : "execution",
-		    (unsigned long long)a->index, cmd_txt(a->kind), cmd_txt(a->op_name), a->slot,
-		    cmd_txt(a->op_type));
+		    (unsigned long long)a->index, cmd_txt(a->kind), a->is_input ? "input " : "",
+		    cmd_txt(a->op_name), a->slot, cmd_txt(a->op_type));
 	cmd_text_summary(o, &a->summary);
 	if (a->detail)
 		strbuf_addf(o, "  %s", a->detail);
@@ -283,6 +284,10 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
 		return false;
 	row = model_filter_nth(env->m, f, TABLE_TRACES, 0);
+	/* a row repeating a tensor another row holds is not its alert */
+	while (row >= 0 && model_trace_get(env->m, (uint64_t)row, &t) == TD_OK &&
+	       (t.flags & ROW_REPEAT))
+		row = model_filter_next(env->m, f, TABLE_TRACES, (uint64_t)row + 1, 1);
 	model_filter_free(f);
 	if (row < 0 || model_trace_get(env->m, (uint64_t)row, &t) != TD_OK)
 		return false;
@@ -294,7 +299,51 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 	a->op_type = t.op_type;
 	a->op_name = t.op_name;
 	a->summary = t.summary;
+	a->is_input = (t.flags & ROW_INPUT) != 0;
 	return true;
+}
+
+/* Alerts of other kinds than NaN/Inf (overflow): a first-nonfinite that
+ * finds nothing must not read as "all clear" when there are some. */
+static uint64_t
+alerts_not_infnan(struct cmd_env *env)
+{
+	struct model_alert_group *g;
+	size_t ng = model_alert_groups(env->m, NULL, 0), i;
+	uint64_t n = 0;
+
+	g = xcalloc(ng ? ng : 1, sizeof(*g));
+	ng = TD_MIN(ng, model_alert_groups(env->m, g, ng));
+	for (i = 0; i < ng; i++)
+		if (strcmp(g[i].kind, "InfNan") != 0)
+			n += g[i].count;
+	free(g);
+	return n;
+}
+
+/* Their kinds, "Overflow" or "Overflow, X" (static buffer). */
+static const char *
+alert_kinds_not_infnan(struct cmd_env *env)
+{
+	static char buf[256];
+	struct model_alert_group *g;
+	size_t ng = model_alert_groups(env->m, NULL, 0), i, k, used = 0;
+
+	buf[0] = '\0';
+	g = xcalloc(ng ? ng : 1, sizeof(*g));
+	ng = TD_MIN(ng, model_alert_groups(env->m, g, ng));
+	for (i = 0; i < ng; i++) {
+		if (strcmp(g[i].kind, "InfNan") == 0)
+			continue;
+		for (k = 0; k < i && strcmp(g[k].kind, g[i].kind) != 0; k++)
+			;
+		if (k < i || used >= sizeof buf)
+			continue;
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", used ? ", " : "",
+					 g[i].kind);
+	}
+	free(g);
+	return buf;
 }
 
 enum td_status
@@ -309,8 +358,14 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (!first_nonfinite(env, &a)) {
+		uint64_t other = alerts_not_infnan(env);
+
 		if (env->json)
 			strbuf_adds(env->out, "null");
+		else if (other)
+			strbuf_addf(env->out, "no NaN or Inf found, but %llu %s alert%s (see alerts)\n",
+				    (unsigned long long)other, alert_kinds_not_infnan(env),
+				    other == 1 ? "" : "s");
 		else
 			strbuf_adds(env->out, "no NaN or Inf found\n");
 		return TD_OK;
@@ -325,9 +380,10 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
 	if (!env->json) {
-		strbuf_addf(env->out, "%s %llu  %s:%u (%s)  graph %s%s%s\n  ",
+		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph %s%s%s\n  ",
 			    a.source == SRC_TRACE ? "trace" : "execution",
-			    (unsigned long long)a.index, cmd_txt(a.op_name), a.slot,
+			    (unsigned long long)a.index, a.is_input ? "input " : "",
+			    cmd_txt(a.op_name), a.slot,
 			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
 		cmd_text_summary(env->out, &a.summary);
 		strbuf_addc(env->out, '\n');
@@ -340,6 +396,7 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	json_kv_string(&j, "op_name", a.op_name);
 	json_kv_string(&j, "op_type", a.op_type);
 	json_kv_uint(&j, "output_slot", a.slot);
+	json_kv_bool(&j, "is_input", a.is_input);
 	json_kv_string(&j, "graph_id", graph);
 	json_kv_string(&j, "host", host);
 	cmd_json_counts(&j, &a.summary);

@@ -111,6 +111,7 @@ trace_json_head(struct json *j, const struct model_trace *t)
 	json_kv_bool(j, "nonfinite", t->flags & ROW_NONFINITE);
 	json_kv_bool(j, "is_input", t->flags & ROW_INPUT);
 	json_kv_bool(j, "corrupt", t->flags & ROW_CORRUPT);
+	json_kv_string(j, "debug_op", t->debug_op);
 }
 
 static enum td_status
@@ -169,6 +170,10 @@ trace_text(struct cmd_env *env, const struct model_trace *t, struct model_detail
 		strbuf_addf(env->out, "execution %lld\n", (long long)t->execution);
 	if (t->host && *t->host)
 		strbuf_addf(env->out, "host      %s\n", t->host);
+	if (t->debug_op)
+		strbuf_addf(env->out, "debug op  %s%s\n", cmd_txt(t->debug_op),
+			    (t->flags & ROW_REPEAT) ? "  (another debug op's row of this tensor "
+			    "holds its values)" : "");
 	if (dst == TD_OK) {
 		text_detail_extra(env, d);
 		if (d->noutputs > 0)

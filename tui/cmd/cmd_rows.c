@@ -65,6 +65,9 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	if (l->execution) {
 		if (!cmd_parse_i64(l->execution, &e) || e < 0)
 			return cmd_fail(env, TD_ERR_ARGS, "--execution wants a row number");
+		if (model_trace_count(env->m) && !model_traces_name_executions(env->m))
+			return cmd_fail(env, TD_ERR_ARGS, "this dump does not link traces to "
+					"executions; use --graph (see graphs)");
 		spec.execution = e;
 	}
 	st = model_filter_new(env->m, &spec, &l->filter, err, sizeof err);
@@ -108,8 +111,9 @@ trace_json(struct cmd_env *env, struct json *j, uint64_t row)
 	else
 		json_null(j);
 	json_kv_bool(j, "nonfinite", t.flags & ROW_NONFINITE);
-	if (t.flags & ROW_INPUT)
-		json_kv_bool(j, "is_input", true);
+	json_kv_bool(j, "is_input", t.flags & ROW_INPUT);
+	if (t.debug_op)
+		json_kv_string(j, "debug_op", t.debug_op);
 	if (t.flags & ROW_CORRUPT)
 		json_kv_bool(j, "corrupt", true);
 	json_key(j, "summary");
@@ -131,7 +135,11 @@ trace_text(struct cmd_env *env, uint64_t row)
 	cmd_cell(env->out, t.op_name, 40);
 	strbuf_addc(env->out, ' ');
 	cmd_cell(env->out, t.op_type, 18);
-	strbuf_addf(env->out, " %4u  ", t.slot);
+	if (t.debug_op) {
+		strbuf_addc(env->out, ' ');
+		cmd_cell(env->out, t.debug_op, 19);
+	}
+	strbuf_addf(env->out, " %-3s %4u  ", (t.flags & ROW_INPUT) ? "in" : "out", t.slot);
 	cmd_text_summary(env->out, &t.summary);
 	strbuf_addc(env->out, '\n');
 }

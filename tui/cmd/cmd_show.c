@@ -4,6 +4,7 @@
  * "stack" and "alerts" cannot drift apart.
  */
 #include "cmd_internal.h"
+#include "fmt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

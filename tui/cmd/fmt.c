@@ -5,6 +5,7 @@
 #include "fmt.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,28 @@ fmt_double(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* Appends printf output at buf + *used, never past size. */
+static void
+fmt_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+fmt_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = TD_MIN(size, *used + (size_t)n);
+}
+
+/* The shape where it is known; else the rank and element count, never a
+ * shape made up from them ("float32 rank 2, 1000 el"). */
 const char *
 fmt_shape(const struct td_summary *s, char *buf, size_t size)
 {
@@ -32,16 +55,18 @@ fmt_shape(const struct td_summary *s, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if ((s->known & SUM_DTYPE) && s->dtype != DTYPE_INVALID)
-		used += snprintf(buf, size, "%s", td_dtype_name(s->dtype));
-	if ((s->known & SUM_SHAPE) && used < size) {
-		used += snprintf(buf + used, size - used, "[%s", s->dims_truncated ? "...," : "");
-		for (int i = 0; i < s->ndims && i < TD_MAX_DIMS && used < size; i++)
-			used += snprintf(buf + used, size - used, "%s%lld", i ? "," : "",
-					 (long long)s->dims[i]);
-		if (used < size)
-			snprintf(buf + used, size - used, "]");
-	} else if ((s->known & SUM_ELEMENTS) && used < size) {
-		snprintf(buf + used, size - used, "(%lld)", (long long)s->elements);
+		fmt_add(buf, size, &used, "%s", td_dtype_name(s->dtype));
+	if ((s->known & SUM_SHAPE) || ((s->known & SUM_RANK) && s->rank == 0)) {
+		fmt_add(buf, size, &used, "[%s", s->dims_truncated ? "...," : "");
+		for (int i = 0; (s->known & SUM_SHAPE) && i < s->ndims && i < TD_MAX_DIMS; i++)
+			fmt_add(buf, size, &used, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+		fmt_add(buf, size, &used, "]");
+	} else if (s->known & SUM_RANK) {
+		fmt_add(buf, size, &used, "%srank %d", used ? " " : "", s->rank);
+		if (s->known & SUM_ELEMENTS)
+			fmt_add(buf, size, &used, ", %lld el", (long long)s->elements);
+	} else if (s->known & SUM_ELEMENTS) {
+		fmt_add(buf, size, &used, "%s%lld el", used ? " " : "", (long long)s->elements);
 	}
 	return buf;
 }
@@ -58,9 +83,14 @@ join_counts(const struct td_summary *s, unsigned flags, bool labels, const char 
 	for (int pos = 0; (f = summary_by_order(pos)) && used < size; pos++) {
 		if ((f->flags & flags) != flags)
 			continue;
-		used += snprintf(buf + used, size - used, "%s%s%s%lld", first ? "" : sep,
-				 labels ? f->long_label : "", labels ? ":" : "",
-				 (long long)summary_int(s, f->id));
+		/* a count the summary does not know is "-", never 0 */
+		if (s->known & f->bit)
+			used += snprintf(buf + used, size - used, "%s%s%s%lld", first ? "" : sep,
+					 labels ? f->long_label : "", labels ? ":" : "",
+					 (long long)summary_int(s, f->id));
+		else
+			used += snprintf(buf + used, size - used, "%s%s%s-", first ? "" : sep,
+					 labels ? f->long_label : "", labels ? ":" : "");
 		first = false;
 	}
 	return used;

@@ -12,12 +12,15 @@
 
 #include "reader/base/tensor.h"
 
-/* "float32[10,1000]", "float32", "[10,1000]" or "" from what s knows. */
+/* "float32[10,1000]", "float32", "[10,1000]" or "" from what s knows;
+ * without the shape the rank and element count ("float32 rank 2, 1000 el",
+ * "float32 1000 el"), never a shape made up from them. */
 const char *fmt_shape(const struct td_summary *s, char *buf, size_t size);
 
 /* The breakdown for the trace table:
  *   all six counts known (FULL_HEALTH):  "1/0/0/0/1/998"  (-Inf/NaN/+Inf/-/0/+)
- *   Inf/NaN counts only (CONCISE_HEALTH): "-Inf:1 NaN:0 +Inf:0"
+ *   Inf/NaN counts only (CONCISE_HEALTH): "-Inf:1 NaN:0 +Inf:0" (an unknown
+ *                                          count is "-": "-Inf:- NaN:8 +Inf:-")
  *   a flag only (CURT_HEALTH):            "Inf/NaN" or "finite"
  *   values (FULL_TENSOR):                 "min -1 max 3.2 mean 0.5"
  *   nothing:                              "-" */

@@ -159,33 +159,20 @@ summary_json_counts(struct json *j, const struct td_summary *s)
 /* ---- compact text -------------------------------------------------------------- */
 
 static void
-text_shape(struct strbuf *sb, const struct td_summary *s)
-{
-	strbuf_addc(sb, '[');
-	if (s->dims_truncated)
-		strbuf_adds(sb, "...,");
-	for (int i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
-		strbuf_addf(sb, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-	strbuf_addc(sb, ']');
-}
-
-static void
 text_field(struct strbuf *sb, const struct td_summary *s, const struct summary_field *f)
 {
 	char buf[40];
 
 	if (!f->short_label || !(s->known & f->bit))
 		return;
-	if ((f->flags & SF_NO_SHAPE) && (s->known & SUM_SHAPE))
+	/* type, shape, rank and element count come first, from fmt_shape() */
+	if (f->kind == SK_DTYPE || f->kind == SK_SHAPE || (f->flags & SF_NO_SHAPE))
 		return;
 	if ((f->flags & SF_ALONE) && (s->known & summary_bits(SF_NONFINITE)))
 		return;
 	switch (f->kind) {
 	case SK_DTYPE:
-		strbuf_adds(sb, td_dtype_name(s->dtype));
-		break;
 	case SK_SHAPE:
-		text_shape(sb, s);
 		break;
 	case SK_COUNT:
 		strbuf_addf(sb, " %s=%lld", f->short_label, (long long)summary_int(s, f->id));
@@ -207,7 +194,11 @@ summary_text(struct strbuf *sb, const struct td_summary *s)
 {
 	size_t start = sb->len;
 	const struct summary_field *f;
+	char shape[160];
 
+	/* the shape where it is known, else rank and elements, never one
+	 * made up from them: "float32 rank 2, 1000 el" */
+	strbuf_adds(sb, fmt_shape(s, shape, sizeof shape));
 	for (int pos = 0; (f = summary_by_order(pos)); pos++)
 		text_field(sb, s, f);
 	if (sb->len == start) {

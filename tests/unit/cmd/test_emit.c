@@ -179,7 +179,7 @@ test_emit_counts_json_members_text_summary(void **state)
 
 	(void)state;
 	assert_string_equal(j, "{\"nan\":2,\"neg_inf\":null,\"pos_inf\":null,\"elements\":10}");
-	assert_string_equal(t, "summary  float32 n=10 nan=2\n");
+	assert_string_equal(t, "summary  float32 10 el nan=2\n");   /* issue 12 item 4 */
 	free(j);
 	free(t);
 }

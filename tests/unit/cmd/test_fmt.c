@@ -73,9 +73,43 @@ test_shape_with_dtype_and_dims(void **state)
 	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "float32[10,100]");
 	s.known = SUM_ELEMENTS;
 	s.elements = 1000;
-	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "(1000)");
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "1000 el");
 	s.known = 0;
 	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "");
+}
+
+/* Health modes know the rank and element count, not the shape: say so,
+ * never invent a shape from them (issue 12, item 4). */
+static void
+test_shape_unknown_shows_rank_and_elements(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	s.known = SUM_DTYPE | SUM_RANK | SUM_ELEMENTS;
+	s.dtype = DTYPE_FLOAT32;
+	s.rank = 2, s.elements = 1000;
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "float32 rank 2, 1000 el");
+	s.rank = 0, s.elements = 1;                 /* a scalar's shape is known: [] */
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "float32[]");
+	s.known = SUM_DTYPE | SUM_ELEMENTS;
+	s.elements = 1000;
+	assert_string_equal(fmt_shape(&s, buf, sizeof buf), "float32 1000 el");
+}
+
+/* A record that knows only some counts (a NaN count alone) shows the
+ * others as unknown, never as 0 (issue 12, item 3). */
+static void
+test_unknown_counts_are_dashes(void **state)
+{
+	struct td_summary s = { 0 };
+	char buf[64];
+
+	(void)state;
+	s.known = SUM_NAN;
+	s.nan = 8;
+	assert_string_equal(fmt_summary(&s, buf, sizeof buf), "-Inf:- NaN:8 +Inf:-");
 }
 
 static void
@@ -218,6 +252,8 @@ main(void)
 		cmocka_unit_test(test_concise_and_curt_health_show_what_is_known),
 		cmocka_unit_test(test_values_mode_shows_min_max_mean),
 		cmocka_unit_test(test_shape_with_dtype_and_dims),
+		cmocka_unit_test(test_shape_unknown_shows_rank_and_elements),
+		cmocka_unit_test(test_unknown_counts_are_dashes),
 		cmocka_unit_test(test_function_names_shortened_like_debugger_v2),
 		cmocka_unit_test(test_doubles_print_nonfinite_words),
 		cmocka_unit_test(test_scope_shared_components_become_dots),

@@ -106,7 +106,7 @@ test_summary_text_compact(void **state)
 	s.known = SUM_ELEMENTS | SUM_NONFINITE;     /* no shape: the size; a flag alone */
 	s.has_inf_or_nan = false;
 	summary_text(&sb, &s);
-	assert_string_equal(sb.buf, "n=1000 finite");
+	assert_string_equal(sb.buf, "1000 el finite");   /* issue 12 item 4: never an invented shape */
 	strbuf_reset(&sb);
 	s.known = 0;
 	summary_text(&sb, &s);
