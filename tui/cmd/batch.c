@@ -122,3 +122,24 @@ batch_strict_check(struct model *m, FILE *err)
 		(unsigned long long)in.torn_files, (unsigned long long)in.missing_files);
 	return EXIT_STRICT;
 }
+
+int
+batch_check(struct model *m, bool json, FILE *out, FILE *err)
+{
+	struct strbuf ob = {0}, eb = {0};
+	struct sink k = { .out = out, .json = json };
+	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb,
+			       .flush = emit, .flush_ctx = &k };
+	bool bad = false;
+
+	k.last = '\n';
+	if (cmd_check(&env, &bad) != TD_OK)
+		report_error(err, &eb);
+	emit(&env);
+	if (json || k.last != '\n')
+		fputc('\n', out);
+	fflush(out);
+	strbuf_done(&ob);
+	strbuf_done(&eb);
+	return bad ? EXIT_NONFINITE : EXIT_OK_;
+}
