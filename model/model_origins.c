@@ -127,14 +127,6 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 	return (int64_t)c->calls[k].exec;
 }
 
-/* The reader's own step of trace i, -1 when it has none. */
-static int64_t
-reader_step(struct model *m, uint64_t i)
-{
-	(void)m;
-	(void)i;
-	return -1;
-}
 
 static int64_t
 row_step(struct octx *c, uint64_t i)
@@ -143,16 +135,19 @@ row_step(struct octx *c, uint64_t i)
 	struct cache_ent e;
 	uint32_t op = trace_op(m, i), host;
 	int32_t graph = -1;
-	int64_t s = reader_step(m, i), x;
+	int64_t s, x;
 
-	if (s >= 0)
-		return s;
 	pthread_mutex_lock(&m->lock);
+	s = rows_trace_step(m, i);      /* the reader's own step */
 	x = rows_trace_execution(m, i);
 	host = rows_trace_host_sid(m, i);
 	if (op < m->nops)
 		graph = graphs_index_of_sid(m, m->opv[op].graph_sid);
+	if (s < 0 && x >= 0 && (uint64_t)x < rows_nexecs(m))
+		s = exec_row(m, (uint64_t)x)->step;
 	pthread_mutex_unlock(&m->lock);
+	if (s >= 0)
+		return s;
 	if (x >= 0)
 		return x;
 	rows_trace_decoded(m, i, &e);
