@@ -401,6 +401,21 @@ cmd_why(struct cmd_env *env, int argc, char **argv)
 
 /* ---- tdbg --check ------------------------------------------------------------------ */
 
+/* Whether the dump's rows can show NaN/Inf at all: some of the first rows
+ * (or executions) carry a NaN/Inf flag or counts. */
+static bool
+can_tell(struct model *m)
+{
+	uint32_t bits = SUM_NONFINITE | SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
+	uint64_t n = model_trace_count(m), i;
+	struct model_trace t;
+
+	for (i = 0; i < n && i < 64; i++)
+		if (model_trace_get(m, i, &t) == TD_OK && (t.summary.known & bits))
+			return true;
+	return n == 0 && model_execution_count(m) > 0;
+}
+
 enum td_status
 cmd_check(struct cmd_env *env, bool *bad)
 {
@@ -415,6 +430,7 @@ cmd_check(struct cmd_env *env, bool *bad)
 		json_init(&j, env->out);
 		json_object_begin(&j);
 		json_kv_bool(&j, "nonfinite", alerts > 0);
+		json_kv_bool(&j, "known", alerts > 0 || can_tell(env->m));
 		json_kv_uint(&j, "alerts", alerts);
 		json_kv_uint(&j, "origins", n);
 		json_key(&j, "first");
@@ -423,6 +439,9 @@ cmd_check(struct cmd_env *env, bool *bad)
 		else
 			json_null(&j);
 		json_object_end(&j);
+	} else if (!alerts && !can_tell(env->m)) {
+		strbuf_adds(env->out, "no NaN/Inf found, but the dump's rows do not record NaN/Inf "
+			    "(a mode without counts): unknown\n");
 	} else if (!alerts) {
 		strbuf_adds(env->out, "no NaN/Inf\n");
 	} else {
