@@ -429,6 +429,9 @@ void model_origin_done(struct model_origin *o);
 struct model_origins_query {
 	int64_t step;               /* only this step, -1 any */
 	const char *host;           /* only this host / rank, NULL any */
+	size_t per_host;            /* at most this many per host, the first in
+				     * row order (0: all); the headline is still
+				     * the first in time */
 };
 /* The origins of the NaN/Inf in the dump (among what is indexed), first in
  * time first (wall time when the rows have one, else row order; the first

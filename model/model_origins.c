@@ -616,6 +616,27 @@ origin_cmp(const void *a, const void *b)
 	return origin_before(x, y) ? -1 : origin_before(y, x);
 }
 
+/* Origins found per host (the per_host limit). */
+struct host_count {
+	uint32_t sid;
+	size_t n;
+};
+
+/* The count slot of host sid (added at 0). */
+static size_t *
+host_slot(struct host_count **v, size_t *n, size_t *cap, uint32_t sid)
+{
+	size_t k;
+
+	for (k = 0; k < *n; k++)
+		if ((*v)[k].sid == sid)
+			return &(*v)[k].n;
+	TD_GROW(*v, *cap, *n + 1);
+	(*v)[*n].sid = sid;
+	(*v)[*n].n = 0;
+	return &(*v)[(*n)++].n;
+}
+
 static bool
 host_matches(struct model *m, const char *want, uint32_t host_sid)
 {
@@ -636,6 +657,8 @@ model_origins(struct model *m, const struct model_origins_query *q, struct model
 	size_t n = 0, cap = 0;
 	int64_t step = q ? q->step : -1;
 	const char *host = q ? q->host : NULL;
+	size_t limit = q ? q->per_host : 0, nhc = 0, caphc = 0, *cnt = NULL;
+	struct host_count *hc = NULL;
 
 	for (ch = 0; (ch << MODEL_CHUNK_SHIFT) < nt; ch++) {
 		if (!__atomic_load_n(&m->tnonfinite[ch], __ATOMIC_RELAXED))
@@ -647,11 +670,14 @@ model_origins(struct model *m, const struct model_origins_query *q, struct model
 
 			if (!(trace_flags(m, j) & TF_NONFINITE))
 				continue;
-			if (host) {
+			if (host || limit) {
 				pthread_mutex_lock(&m->lock);
 				hs = rows_trace_host_sid(m, j);
 				pthread_mutex_unlock(&m->lock);
 				if (!host_matches(m, host, hs))
+					continue;
+				cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
+				if (cnt && *cnt >= limit)
 					continue;
 			}
 			classify(&c, j, &t, false);
@@ -662,6 +688,8 @@ model_origins(struct model *m, const struct model_origins_query *q, struct model
 			model_origin_done(&t);
 			TD_GROW(v, cap, n + 1);
 			explain(&c, j, &v[n++]);
+			if (cnt)
+				(*cnt)++;
 		}
 	}
 	ne = atomic_load(&m->containers) ? 0 : rows_nexecs(m);
@@ -676,9 +704,13 @@ model_origins(struct model *m, const struct model_origins_query *q, struct model
 		pthread_mutex_unlock(&m->lock);
 		if (!host_matches(m, host, hs))
 			continue;
+		cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
+		if (cnt && (*cnt)++ >= limit)
+			continue;
 		TD_GROW(v, cap, n + 1);
 		exec_origin(m, j, &v[n++]);
 	}
+	free(hc);
 	octx_done(&c);
 	if (n > 1)
 		qsort(v, n, sizeof(*v), origin_cmp);

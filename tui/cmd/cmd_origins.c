@@ -419,7 +419,7 @@ can_tell(struct model *m)
 enum td_status
 cmd_check(struct cmd_env *env, bool *bad)
 {
-	struct model_origins_query q = { .step = -1 };
+	struct model_origins_query q = { .step = -1, .per_host = 1 };
 	struct model_origin *v = NULL;
 	uint64_t alerts = model_alert_count(env->m);
 	size_t n = alerts ? model_origins(env->m, &q, &v) : 0;
@@ -432,7 +432,6 @@ cmd_check(struct cmd_env *env, bool *bad)
 		json_kv_bool(&j, "nonfinite", alerts > 0);
 		json_kv_bool(&j, "known", alerts > 0 || can_tell(env->m));
 		json_kv_uint(&j, "alerts", alerts);
-		json_kv_uint(&j, "origins", n);
 		json_key(&j, "first");
 		if (n)
 			json_origin(&j, &v[0]);
@@ -445,8 +444,8 @@ cmd_check(struct cmd_env *env, bool *bad)
 	} else if (!alerts) {
 		strbuf_adds(env->out, "no NaN/Inf\n");
 	} else {
-		strbuf_addf(env->out, "NaN/Inf: %llu alert%s, %zu origin%s\n", (unsigned long long)alerts,
-			    alerts == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		strbuf_addf(env->out, "NaN/Inf: %llu alert%s\n", (unsigned long long)alerts,
+			    alerts == 1 ? "" : "s");
 		if (n)
 			text_origin(env, &v[0], "Origin");
 	}
