@@ -431,6 +431,20 @@ model_info(struct model *m, struct model_info *info)
 				info->missing_files;
 	info_meta(m, info);
 	pthread_mutex_unlock(&m->lock);
+	info->no_stacks_why = m->ops->no_stacks;
+}
+
+bool
+model_format_at(size_t i, struct model_format *f)
+{
+	const struct reader_ops *ops = reader_at(i);
+
+	if (!ops)
+		return false;
+	f->name = ops->name;
+	f->description = ops->description ? ops->description : "";
+	f->values_in = ops->values_in;
+	return true;
 }
 
 bool

@@ -12,7 +12,8 @@
  *     demand through a bounded cache;
  *   - interns names for the lifetime of the model: every `const char *`
  *     returned here stays valid until model_close() unless said otherwise;
- *   - computes alerts (NaN/Inf as TensorFlow's InfNanMonitor does, overflow),
+ *   - computes alerts (NaN/Inf as TensorFlow's InfNanMonitor does) and keeps
+ *     those the reader states (overflow ...),
  *     links (trace -> op -> inputs/consumers -> their rows; -> stack ->
  *     source line) and regex filters (PCRE2, once per distinct name).
  *
@@ -78,6 +79,18 @@ struct model_progress {
 };
 void model_progress(struct model *m, struct model_progress *p);
 
+/* ---- formats ---------------------------------------------------------- */
+
+struct model_format {
+	const char *name;           /* what model_options.format takes */
+	const char *description;    /* one line for --help and the man page */
+	const char *values_in;      /* the dumps of it that keep full tensor values, or NULL */
+};
+/* The i-th format tdbg reads, in detection order; false past the last.
+ * Help text and messages name formats from here, never from code above
+ * the readers. */
+bool model_format_at(size_t i, struct model_format *f);
+
 /* ---- dump facts ---------------------------------------------------- */
 
 struct model_meta {
@@ -89,7 +102,7 @@ struct model_meta {
 
 struct model_info {
 	const char *path;
-	const char *format;             /* "tfdbg2", "tfdbg1", "mindspore-sync" ... */
+	const char *format;             /* the reader's "format" meta, else its name */
 	const char *tensor_debug_mode;  /* "FULL_HEALTH", or NULL */
 	const char *const *hosts;
 	size_t nhosts;
@@ -102,6 +115,8 @@ struct model_info {
 	uint64_t problems_by_kind[16];  /* indexed by enum reader_problem_kind */
 	const struct model_meta *meta;  /* every on_meta key, for extras (runs, ranks...) */
 	size_t nmeta;
+	const char *no_stacks_why;      /* why dumps of this format never hold source or
+					 * stacks (the reader's words), or NULL */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
@@ -133,7 +148,7 @@ enum model_row_flags {
 	ROW_NONFINITE  = 1u << 0,   /* this row's value has NaN/Inf (an alert) */
 	ROW_CONTAINS_NONFINITE = 1u << 1, /* execution: one of its traces has NaN/Inf */
 	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
-	ROW_INPUT      = 1u << 3,   /* trace is an op input (MindSpore), not an output */
+	ROW_INPUT      = 1u << 3,   /* trace is an op input dumped as a row, not an output */
 	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
 };
 
@@ -169,7 +184,7 @@ struct model_execution {
 	uint32_t num_outputs;
 	uint32_t bad_outputs;       /* outputs with NaN/Inf (alerts) */
 	double wall_time;
-	uint64_t first_trace, ntraces; /* traces owned by this execution (tfdbg1, MindSpore) */
+	uint64_t first_trace, ntraces; /* traces owned by this execution (runs that contain them) */
 	const char *host;
 	int64_t step;               /* its training step / iteration number, -1 unknown */
 };
@@ -225,8 +240,9 @@ uint32_t model_op_count(struct model *m);
 /* Pointers stay valid until model_close(). */
 bool model_op_get(struct model *m, uint32_t id, struct model_op *op);
 /* Finds an op by name, in graph_id when given (graph id or graph name).
- * A name may also be a MindSpore file-name form; exact name wins.
- * Returns -1 if none. */
+ * Without a graph, a name may also be an alias the reader sent with an op
+ * (reader_op.aliases) or the unique last "/" part of a scoped name; an
+ * exact name wins, then an alias.  Returns -1 if none. */
 int64_t model_op_find(struct model *m, const char *name, const char *graph);
 
 struct model_consumer {
@@ -277,7 +293,7 @@ struct model_frame {
 	const char *code;           /* source text recorded with the frame, or NULL */
 	uint32_t line;
 	int64_t source;             /* source file index, -1 not in the dump */
-	bool user_code;             /* not inside a framework package */
+	bool user_code;             /* the user's code, not the framework's (as the reader marked it) */
 };
 uint32_t model_frame_count(struct model *m);
 bool model_frame_get(struct model *m, uint32_t id, struct model_frame *f);
@@ -288,6 +304,8 @@ struct model_source {
 	const char *path;
 	uint64_t nlines;            /* 0 if not known before loading */
 	bool in_dump;               /* lines come from the dump (else from disk) */
+	bool partial;               /* once loaded: only some lines are known (the
+				     * file was not found; model_source_line_known) */
 };
 uint32_t model_source_count(struct model *m);
 bool model_source_get(struct model *m, uint32_t i, struct model_source *s);
@@ -300,26 +318,37 @@ enum td_status model_source_lines(struct model *m, uint32_t i, const char *const
  * source; only on request, never while indexing.  Returns the index. */
 enum td_status model_source_load_disk(struct model *m, const char *path, uint32_t *index,
 				      char *err, size_t errlen);
+/* Like model_source_load_disk, but reads from: a file, or a directory tried
+ * as a --source-root for path (from + each tail of path).  A source of that
+ * path already known (a partial one, say) gets the text in place, so its
+ * frames show it; else one is added.  Lines handed out before stay valid
+ * until model_close().  TD_ERR_* with a message in err if nothing is read. */
+enum td_status model_source_load_from(struct model *m, const char *path, const char *from,
+				      uint32_t *index, char *err, size_t errlen);
+/* Whether line (0-based) of source i is known: false only for the gaps of
+ * a partial source (model_source.partial) and past its end. */
+bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
 
 /* ---- alerts ----------------------------------------------------------- */
 
 enum model_source_kind { SRC_TRACE, SRC_EXECUTION };
 
 struct model_alert {
-	const char *kind;           /* "InfNan", "Overflow" */
+	const char *kind;           /* "InfNan", or a reader alert's name ("Overflow") */
 	enum model_source_kind source;
 	uint64_t index;             /* trace or execution row */
 	uint32_t slot;
 	const char *op_type;
 	const char *op_name;
 	struct td_summary summary;  /* counts (known bits tell which are null) */
-	const char *detail;         /* overflow detail, or NULL */
+	const char *detail;         /* a reader alert's detail, or NULL */
 };
 uint64_t model_alert_count(struct model *m);
-/* The i-th alert in load order (traces, then executions, then overflow).
- * Counts come from decoding the row (an execution: its bad output's
- * summary).  Overflow alerts: source SRC_EXECUTION, index the execution
- * the reader named (0 if none), detail set. */
+/* The i-th alert in load order (traces, then executions, then the alerts
+ * the reader stated).  Counts come from decoding the row (an execution: its
+ * bad output's summary).  Reader alerts (kind from reader_alert_name()):
+ * source SRC_EXECUTION, index the execution the reader named (0 if none),
+ * detail set. */
 enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
 
 struct model_alert_group {

@@ -1,14 +1,14 @@
 /*
- * model_alerts.c - NaN/Inf and overflow alerts, their groups, and the first
- * non-finite tensor.
+ * model_alerts.c - NaN/Inf alerts and the alerts readers state (overflow
+ * ...), their groups, and the first non-finite tensor.
  *
  * Alerts follow TensorFlow's InfNanMonitor (shared/formats/tensorflow.md
  * §7.5) without its per-type limit: one alert per non-finite trace row, in
  * row order, then one per bad output of each execution, in order, then the
- * overflow alerts a reader reports.  Nothing is stored per alert: the k-th
- * alert is found by rank/select over per-chunk counts (non-finite traces,
+ * alerts a reader states (on_alert), of their kind.  Nothing is stored per
+ * NaN/Inf alert: the k-th is found by rank/select over per-chunk counts (non-finite traces,
  * bad outputs) and a scan of one chunk; counts come from decoding the row.
- * When traces belong to executions (tfdbg1 runs, MindSpore graph runs) the
+ * When traces belong to executions (session runs, graph runs) the
  * executions are containers, marked ROW_CONTAINS_NONFINITE, and never alert.
  */
 #include "model_internal.h"
@@ -99,7 +99,7 @@ alerts_done(struct model *m)
 	free(m->tgroups);
 	free(m->egroups);
 	free(m->ogroups);
-	free(m->overflows);
+	free(m->ralerts);
 }
 
 static uint64_t
@@ -121,7 +121,7 @@ model_alert_count(struct model *m)
 	uint64_t n = trace_alerts(m) + exec_alerts(m);
 
 	pthread_mutex_lock(&m->lock);
-	n += m->noverflows;
+	n += m->nralerts;
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }
@@ -264,17 +264,17 @@ model_alert_get(struct model *m, uint64_t i, struct model_alert *a)
 	}
 	i -= ea;
 	pthread_mutex_lock(&m->lock);
-	if (i >= m->noverflows) {
+	if (i >= m->nralerts) {
 		pthread_mutex_unlock(&m->lock);
 		return TD_ERR_RANGE;
 	}
 	memset(a, 0, sizeof(*a));
-	a->kind = "Overflow";
+	a->kind = reader_alert_name(m->ralerts[i].kind);
 	a->source = SRC_EXECUTION;
-	a->index = m->overflows[i].execution >= 0 ? (uint64_t)m->overflows[i].execution : 0;
-	a->op_name = m->overflows[i].op_name;
-	a->op_type = m->overflows[i].op_type;
-	a->detail = m->overflows[i].detail;
+	a->index = m->ralerts[i].execution >= 0 ? (uint64_t)m->ralerts[i].execution : 0;
+	a->op_name = m->ralerts[i].op_name;
+	a->op_type = m->ralerts[i].op_type;
+	a->detail = m->ralerts[i].detail;
 	pthread_mutex_unlock(&m->lock);
 	return TD_OK;
 }
@@ -364,9 +364,9 @@ alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
 		return true;
 	}
 	pthread_mutex_lock(&m->lock);
-	if (i - ta - ea < m->noverflows) {
-		*kind = "Overflow";
-		*type = m->overflows[i - ta - ea].op_type;
+	if (i - ta - ea < m->nralerts) {
+		*kind = reader_alert_name(m->ralerts[i - ta - ea].kind);
+		*type = m->ralerts[i - ta - ea].op_type;
 	} else {
 		ok = false;
 	}

@@ -157,8 +157,8 @@ struct step_run {                   /* traces from first on have step */
 	int64_t step;
 };
 
-/* Where trace rows come from for first_nonfinite: one per host (a tfdbg2
- * file set, a MindSpore rank), or per file when files name no host.  Rows
+/* Where trace rows come from for first_nonfinite: one per host (a file set
+ * of one host, a rank), or per file when files name no host.  Rows
  * of one segment are in execution order; segments are not ordered. */
 struct segment {
 	uint64_t key;               /* host string address, or 1 << 63 | file id */
@@ -212,6 +212,7 @@ struct source_entry {
 	bool failed;
 	char **lines;               /* owned once loaded */
 	size_t nline_ptrs;
+	uint8_t *known;             /* partial text: 1 for each line recorded; NULL: whole file */
 };
 
 struct file_entry {
@@ -249,7 +250,8 @@ struct alert_group {
 	uint64_t first;             /* relative to its source list */
 };
 
-struct overflow_entry {
+struct reader_alert_entry {         /* an alert the reader stated (on_alert) */
+	enum reader_alert_kind kind;
 	const char *op_name, *op_type, *detail;
 	int64_t execution;
 };
@@ -325,6 +327,7 @@ struct model {
 	uint32_t *ophash_h;         /* their key hashes */
 	size_t ophash_cap;
 	struct u64map op_by_name;   /* name sid -> first op id */
+	struct u64map op_by_alias;  /* alias name sid -> first op id sent with it */
 	struct u64map consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
 	struct consumer_list *cons;
 	size_t ncons, capcons;
@@ -372,8 +375,8 @@ struct model {
 	/* alerts */
 	struct alert_group *tgroups, *egroups, *ogroups;
 	size_t ntgroups, negroups, nogroups, captg, capeg, capog;
-	struct overflow_entry *overflows;
-	size_t noverflows, capoverflows;
+	struct reader_alert_entry *ralerts;
+	size_t nralerts, capralerts;
 };
 
 /* model.c */
@@ -457,7 +460,6 @@ void alerts_groups_rebuild(struct model *m);
 void alerts_done(struct model *m);
 
 /* model_source.c */
-bool frames_is_user_code(const char *path);
 void frames_done(struct model *m);
 /* Resolves an op's frame id strings into frame indices (under m->lock). */
 void frames_resolve_op(struct model *m, struct op_entry *op);

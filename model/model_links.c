@@ -7,8 +7,8 @@
  * consumer's row the first later row of that op (shared/formats/
  * tensorflow.md §7.3: time order is the only link).  The search is a scan
  * of the 4-byte op-reference array, chunk by chunk, bounded by the owning
- * execution's rows when the format has containers (tfdbg1 runs, MindSpore
- * graph runs).  Input rows (MindSpore op inputs) never count as producers.
+ * execution's rows when the format has containers (session runs, graph
+ * runs).  Input rows (op inputs dumped as rows) never count as producers.
  */
 #include "model_internal.h"
 

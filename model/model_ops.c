@@ -185,6 +185,9 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 			o->frame_sids[i] = intern_add(&m->str, op->frame_ids[i] ? op->frame_ids[i] : "");
 		o->nframes = op->nframes;
 	}
+	for (i = 0; op->aliases && i < op->naliases; i++)
+		if (op->aliases[i] && *op->aliases[i])
+			u64map_put(&m->op_by_alias, intern_add(&m->str, op->aliases[i]), id);
 	if (o->placeholder) {
 		o->placeholder = false;
 		m->fill_gen++;
@@ -245,6 +248,7 @@ ops_done(struct model *m)
 	free(m->ophash);
 	free(m->ophash_h);
 	u64map_done(&m->op_by_name);
+	u64map_done(&m->op_by_alias);
 	u64map_done(&m->consumer_idx);
 	for (i = 0; i < m->ncons; i++)
 		free(m->cons[i].items);
@@ -420,29 +424,25 @@ op_by_name_locked(struct model *m, const char *name)
 	return any;
 }
 
-/* MindSpore dump file names spell "/" as "--"; also accept a unique
- * "/"-suffix of a scoped name. */
+/* The op a reader gave the alias name (the first one), -1 none. */
 static int64_t
-op_by_other_form(struct model *m, const char *name)
+op_by_alias_locked(struct model *m, const char *name)
 {
-	struct strbuf sb = {0};
-	const char *p;
+	uint32_t sid = intern_find(&m->str, name);
+	uint64_t id;
+
+	if (sid == NO_ID || !u64map_get(&m->op_by_alias, sid, &id))
+		return -1;
+	return (int64_t)id;
+}
+
+/* The op whose scoped name ends in "/" + name, if only one name does. */
+static int64_t
+op_by_suffix_locked(struct model *m, const char *name)
+{
 	int64_t found = -1;
 	size_t i, len = strlen(name);
 
-	for (p = name; *p; p++) {
-		if (p[0] == '-' && p[1] == '-') {
-			strbuf_addc(&sb, '/');
-			p++;
-		} else {
-			strbuf_addc(&sb, *p);
-		}
-	}
-	if (sb.buf && strcmp(sb.buf, name) != 0)
-		found = op_by_name_locked(m, sb.buf);
-	strbuf_done(&sb);
-	if (found >= 0)
-		return found;
 	for (i = 0; i < m->nops; i++) {
 		const char *n = m->opv[i].name;
 		size_t nl = strlen(n);
@@ -474,7 +474,9 @@ model_op_find(struct model *m, const char *name, const char *graph)
 	} else {
 		id = op_by_name_locked(m, name);
 		if (id < 0)
-			id = op_by_other_form(m, name);
+			id = op_by_alias_locked(m, name);
+		if (id < 0)
+			id = op_by_suffix_locked(m, name);
 	}
 	pthread_mutex_unlock(&m->lock);
 	return id;

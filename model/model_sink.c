@@ -126,7 +126,7 @@ on_frame(void *ctx, const struct reader_frame *f)
 	e->code = str_or_null(m, f->code);
 	e->line = f->line;
 	e->source_id = f->source_id;
-	e->user_code = frames_is_user_code(e->file);
+	e->user_code = !f->framework;
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -557,30 +557,40 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 	atomic_store_explicit(&m->bytes_total, total, memory_order_relaxed);
 }
 
+/* The type of the op named op_name (the first described op of that name),
+ * string id 0 ("") if none.  Under m->lock. */
+static uint32_t
+alert_op_type(struct model *m, const char *op_name)
+{
+	uint64_t first;
+	uint32_t j;
+
+	if (!op_name || !u64map_get(&m->op_by_name, intern_add(&m->str, op_name), &first))
+		return 0;
+	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
+		if (!m->opv[j].placeholder)
+			return m->opv[j].type_sid;
+	return 0;
+}
+
 static void
-on_overflow(void *ctx, const char *op_name, int64_t execution, const char *detail)
+on_alert(void *ctx, const struct reader_alert *a)
 {
 	struct model *m = ctx;
-	struct overflow_entry *o;
-	uint64_t first;
-	uint32_t type_sid = 0, j;
+	struct reader_alert_entry *o;
+	uint32_t type_sid;
 
 	pthread_mutex_lock(&m->lock);
-	if (op_name && u64map_get(&m->op_by_name, intern_add(&m->str, op_name), &first)) {
-		for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
-			if (!m->opv[j].placeholder) {
-				type_sid = m->opv[j].type_sid;
-				break;
-			}
-	}
-	TD_GROW(m->overflows, m->capoverflows, m->noverflows + 1);
-	o = &m->overflows[m->noverflows];
-	o->op_name = str_or_null(m, op_name ? op_name : "");
+	type_sid = alert_op_type(m, a->op_name);
+	TD_GROW(m->ralerts, m->capralerts, m->nralerts + 1);
+	o = &m->ralerts[m->nralerts];
+	o->kind = a->kind;
+	o->op_name = str_or_null(m, a->op_name ? a->op_name : "");
 	o->op_type = intern_str(&m->str, type_sid);
-	o->detail = str_or_null(m, detail);
-	o->execution = execution;
-	alerts_group_add(m, 2, "Overflow", type_sid, 1, m->noverflows);
-	m->noverflows++;
+	o->detail = str_or_null(m, a->detail);
+	o->execution = a->execution;
+	alerts_group_add(m, 2, reader_alert_name(a->kind), type_sid, 1, m->nralerts);
+	m->nralerts++;
 	pthread_mutex_unlock(&m->lock);
 	model_bump(m);
 }
@@ -608,7 +618,7 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_trace = on_trace;
 	sink->on_problem = on_problem;
 	sink->on_progress = on_progress;
-	sink->on_overflow = on_overflow;
+	sink->on_alert = on_alert;
 	sink->should_stop = should_stop;
 	sink->on_resolved = on_resolved;
 }

@@ -12,34 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader/base/fileio.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
-
-static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore" };
-
-bool
-frames_is_user_code(const char *path)
-{
-	static const char *const pkgs[] = { "site-packages/", "dist-packages/" };
-	size_t i, k;
-
-	if (strstr(path, "/examples/"))
-		return true;
-	for (i = 0; i < TD_ARRAY_SIZE(pkgs); i++) {
-		const char *p = strstr(path, pkgs[i]);
-
-		if (!p)
-			continue;
-		p += strlen(pkgs[i]);
-		for (k = 0; k < TD_ARRAY_SIZE(frameworks); k++)
-			if (strncmp(p, frameworks[k], strlen(frameworks[k])) == 0)
-				return false;
-	}
-	return true;
-}
 
 void
 frames_done(struct model *m)
@@ -52,6 +30,7 @@ frames_done(struct model *m)
 		for (j = 0; j < m->sources[i].nline_ptrs; j++)
 			free(m->sources[i].lines[j]);
 		free(m->sources[i].lines);
+		free(m->sources[i].known);
 	}
 	free(m->sources);
 	u64map_done(&m->source_by_rid);
@@ -174,6 +153,7 @@ model_source_get(struct model *m, uint32_t i, struct model_source *s)
 		s->path = e->path;
 		s->nlines = e->loaded ? e->nline_ptrs : e->nlines;
 		s->in_dump = e->in_dump;
+		s->partial = e->known != NULL;
 	}
 	pthread_mutex_unlock(&m->lock);
 	return ok;
@@ -226,6 +206,34 @@ model_source_find(struct model *m, const char *path, const char *host)
 	return i;
 }
 
+/* A partial text: remembers which lines are known and fills the gaps
+ * with "" (callers get a line for every number). */
+static void
+source_mark_known(struct source_entry *e, char **lines, size_t n)
+{
+	e->known = xcalloc(n ? n : 1, 1);
+	for (size_t k = 0; k < n; k++) {
+		e->known[k] = lines[k] != NULL;
+		if (!lines[k])
+			lines[k] = xstrdup("");
+	}
+}
+
+bool
+model_source_line_known(struct model *m, uint32_t i, uint64_t line)
+{
+	bool known = false;
+
+	pthread_mutex_lock(&m->lock);
+	if (i < m->nsources) {
+		const struct source_entry *e = &m->sources[i];
+
+		known = e->loaded && line < e->nline_ptrs && (!e->known || e->known[line]);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return known;
+}
+
 enum td_status
 model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_t *n)
 {
@@ -257,6 +265,8 @@ model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_
 			return TD_ERR_NOTFOUND;
 		}
 		if (!e->loaded) {
+			if (d.lines_partial)
+				source_mark_known(e, d.lines, d.nlines);
 			e->lines = d.lines;
 			e->nline_ptrs = d.nlines;
 			e->loaded = true;
@@ -299,28 +309,86 @@ read_lines(const char *file, char ***out, size_t *n, char *err, size_t errlen)
 	return TD_OK;
 }
 
+/* Tries root + each suffix of path; TD_ERR_NOENT if none is there. */
+static enum td_status
+read_under(const char *root, const char *path, char ***lines, size_t *n, char *err, size_t errlen)
+{
+	const char *p;
+	char *cand;
+
+	for (p = path; p; p = strchr(p + 1, '/')) {
+		const char *suffix = *p == '/' ? p + 1 : p;
+
+		if (!*suffix)
+			break;
+		cand = xasprintf("%s/%s", root, suffix);
+		enum td_status st = read_lines(cand, lines, n, err, errlen);
+		free(cand);
+		if (st == TD_OK)
+			return st;
+	}
+	snprintf(err, errlen, "%s: no file of that name under %s", path, root);
+	return TD_ERR_NOENT;
+}
+
 /* Tries source_root + each suffix of path, then path itself. */
 static enum td_status
 read_remapped(struct model *m, const char *path, char ***lines, size_t *n, char *err, size_t errlen)
 {
-	const char *p;
-	char *cand;
-	enum td_status st;
-
-	if (m->source_root && *m->source_root) {
-		for (p = path; p; p = strchr(p + 1, '/')) {
-			const char *suffix = *p == '/' ? p + 1 : p;
-
-			if (!*suffix)
-				break;
-			cand = xasprintf("%s/%s", m->source_root, suffix);
-			st = read_lines(cand, lines, n, err, errlen);
-			free(cand);
-			if (st == TD_OK)
-				return st;
-		}
-	}
+	if (m->source_root && *m->source_root &&
+	    read_under(m->source_root, path, lines, n, err, errlen) == TD_OK)
+		return TD_OK;
 	return read_lines(path, lines, n, err, errlen);
+}
+
+/* Puts lines in source e, handing its old text to the graveyard (callers
+ * may hold it); the lock is held. */
+static void
+source_replace_locked(struct model *m, struct source_entry *e, char **lines, size_t n)
+{
+	if (e->loaded) {
+		for (size_t k = 0; k < e->nline_ptrs; k++)
+			model_graveyard(m, e->lines[k]);
+		model_graveyard(m, e->lines);
+	}
+	free(e->known);
+	e->known = NULL;
+	e->lines = lines;
+	e->nline_ptrs = e->nlines = n;
+	e->loaded = true;
+	e->failed = false;
+}
+
+enum td_status
+model_source_load_from(struct model *m, const char *path, const char *from, uint32_t *index,
+		       char *err, size_t errlen)
+{
+	struct stat st;
+	char **lines;
+	size_t n, i;
+	enum td_status rc;
+
+	if (stat(from, &st) == 0 && S_ISDIR(st.st_mode))
+		rc = read_under(from, path, &lines, &n, err, errlen);
+	else
+		rc = read_lines(from, &lines, &n, err, errlen);
+	if (rc != TD_OK)
+		return rc;
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->nsources && strcmp(m->sources[i].path, path) != 0; i++)
+		;
+	if (i == m->nsources) {
+		TD_GROW(m->sources, m->capsources, m->nsources + 1);
+		memset(&m->sources[i], 0, sizeof(m->sources[i]));
+		m->sources[i].host = "";
+		m->sources[i].path = intern_str(&m->str, intern_add(&m->str, path));
+		m->sources[i].reader_id = UINT32_MAX;
+		m->nsources++;
+	}
+	source_replace_locked(m, &m->sources[i], lines, n);
+	*index = (uint32_t)i;
+	pthread_mutex_unlock(&m->lock);
+	return TD_OK;
 }
 
 enum td_status

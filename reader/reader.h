@@ -76,6 +76,21 @@ enum reader_problem_kind {
 const char *reader_problem_name(enum reader_problem_kind kind);  /* "bad-data-crc" */
 const char *reader_problem_text(enum reader_problem_kind kind);  /* "wrong CRC of ..." */
 
+/* Alerts a reader finds in the dump itself (the dump says so), as opposed
+ * to the NaN/Inf alerts the model derives from summaries.  name is the
+ * kind shown in alert lists and JSON ("Overflow"). */
+#define READER_ALERT_INFO(_) \
+	_(OVERFLOW, "Overflow", "the device flagged an arithmetic overflow in the op")
+
+enum reader_alert_kind {
+#define TD_ALERT_ENUM(id, name, text) READER_ALERT_##id,
+	READER_ALERT_INFO(TD_ALERT_ENUM)
+#undef TD_ALERT_ENUM
+	READER_ALERT_COUNT
+};
+const char *reader_alert_name(enum reader_alert_kind kind);  /* "Overflow" */
+const char *reader_alert_text(enum reader_alert_kind kind);  /* "the device flagged ..." */
+
 struct reader_file {
 	uint32_t id;
 	const char *path;       /* path as opened */
@@ -111,6 +126,10 @@ struct reader_op {
 	const char *const *frame_ids;       /* creation stack, outermost first */
 	size_t nframes;
 	double wall_time;
+	/* Other names a user may type for the op (a file-name spelling of
+	 * the scoped name ...); name lookups accept them after exact names. */
+	const char *const *aliases;         /* may be NULL */
+	size_t naliases;
 };
 
 struct reader_source {
@@ -129,7 +148,14 @@ struct reader_frame {
 	uint32_t line;              /* 1-based; 0 unknown */
 	const char *func;           /* may be "" */
 	const char *code;           /* the source line as recorded (MindSpore .ir), or NULL */
+	bool framework;             /* the framework's own code, not the user's
+				     * (reader_path_is_framework(file)) */
 };
+
+/* True when path lies inside an installed ML framework package
+ * (site-packages/tensorflow/... ), outside its examples: the rule readers
+ * use for reader_frame.framework. */
+bool reader_path_is_framework(const char *path);
 
 struct reader_execution {
 	struct td_locator loc;
@@ -157,6 +183,18 @@ struct reader_trace {
 	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
 	int64_t step;               /* as reader_execution.step (its execution's step
 				     * when it has one), -1 unknown */
+};
+
+/* One alert the dump states (on_alert).  Fields the reader does not know
+ * stay at their "unknown" value. */
+struct reader_alert {
+	enum reader_alert_kind kind;
+	const char *op_name;        /* the op concerned, "" unknown */
+	int64_t execution;          /* execution row it happened in, -1 unknown */
+	bool has_trace;             /* trace locates a trace row of the op in that execution */
+	struct td_locator trace;
+	int64_t slot;               /* output slot concerned, -1 unknown or the whole op */
+	const char *detail;         /* free text for the alert view, or NULL */
 };
 
 struct reader_problem {
@@ -189,8 +227,9 @@ struct reader_sink {
 	void (*on_problem)(void *ctx, const struct reader_problem *p);
 	/* Bytes of the dump read so far in this pass, out of total. */
 	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
-	/* Overflow alert (MindSpore Opdebug): the op that overflowed. */
-	void (*on_overflow)(void *ctx, const char *op_name, int64_t execution, const char *detail);
+	/* An alert the dump states (an overflow record ...): see struct
+	 * reader_alert.  Sent after the execution it names. */
+	void (*on_alert)(void *ctx, const struct reader_alert *a);
 	/* Optional (may be NULL): a problem reported earlier no longer holds.
 	 * Today only for PROBLEM_TORN_TAIL: a later pass read past a tail
 	 * reported torn (the writer completed it); kind, file, path and
@@ -223,6 +262,9 @@ struct reader_detail {
 	char *text;                     /* free-form "key: value" lines for the details view */
 	char **lines;                   /* READER_SOURCE: the file's lines */
 	size_t nlines;
+	/* READER_SOURCE: the file itself was not read; only the lines that are
+	 * not NULL are known (recorded with the trace), the others are gaps. */
+	bool lines_partial;
 	int64_t *input_tensor_ids, *output_tensor_ids;
 	size_t ninput_ids, noutput_ids;
 	/* Optional, 0 unknown: READER_TRACE / READER_EXECUTION, the offset
@@ -247,6 +289,15 @@ enum reader_flags {
 struct reader_ops {
 	const char *name;          /* "tfdbg2", "tfdbg1", "mindspore" */
 	const char *looks_for;     /* for the "cannot read" message: "tfdbg_events.*.metadata files" */
+	/* One line for --help and the man page: what the format is and
+	 * what of it tdbg reads. */
+	const char *description;
+	/* For "no stored values" messages: the dumps of this format that
+	 * keep full tensor values ("FULL_TENSOR"), or NULL. */
+	const char *values_in;
+	/* Why dumps of this format never hold source or stack frames (the
+	 * screens say it), or NULL when they may. */
+	const char *no_stacks;
 	uint32_t flags;
 	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
 	 * directory, reads a few bytes. */
@@ -269,6 +320,8 @@ extern const struct reader_ops tfdbg2_reader_ops;
 extern const struct reader_ops tfdbg1_reader_ops;
 extern const struct reader_ops mindspore_reader_ops;
 
+/* The i-th reader in probe order, NULL past the last (help text, tools). */
+const struct reader_ops *reader_at(size_t i);
 /* Returns the best reader for dir, or NULL with a message in why listing
  * what each reader looked for. */
 const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);

@@ -26,6 +26,30 @@ static const char *const problem_texts[] = {
 #undef TD_PROBLEM_TEXT
 };
 
+static const char *const alert_names[] = {
+#define TD_ALERT_NAME(id, name, text) name,
+	READER_ALERT_INFO(TD_ALERT_NAME)
+#undef TD_ALERT_NAME
+};
+
+static const char *const alert_texts[] = {
+#define TD_ALERT_TEXT(id, name, text) text,
+	READER_ALERT_INFO(TD_ALERT_TEXT)
+#undef TD_ALERT_TEXT
+};
+
+const char *
+reader_alert_name(enum reader_alert_kind kind)
+{
+	return (unsigned)kind < READER_ALERT_COUNT ? alert_names[kind] : "Alert";
+}
+
+const char *
+reader_alert_text(enum reader_alert_kind kind)
+{
+	return (unsigned)kind < READER_ALERT_COUNT ? alert_texts[kind] : "unknown alert";
+}
+
 const char *
 reader_problem_name(enum reader_problem_kind kind)
 {
@@ -73,6 +97,12 @@ reader_detect(const char *dir, char *why, size_t whylen)
 		strbuf_done(&sb);
 	}
 	return best;
+}
+
+const struct reader_ops *
+reader_at(size_t i)
+{
+	return i < TD_ARRAY_SIZE(readers) ? readers[i] : NULL;
 }
 
 const struct reader_ops *

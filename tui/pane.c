@@ -69,10 +69,16 @@ pane_place(struct pane *p, const struct rect *r, bool shown)
 	pane_clamp(p);
 }
 
+static bool
+has_header(const struct pane *p)
+{
+	return p->ops->header && (!p->ops->header_shown || p->ops->header_shown(p));
+}
+
 int
 pane_first_line(const struct pane *p)
 {
-	return 1 + (p->ops->header ? 1 : 0);
+	return 1 + (has_header(p) ? 1 : 0);
 }
 
 int
@@ -197,7 +203,7 @@ pane_draw(struct pane *p)
 	pane_clamp(p);
 	n = pane_count(p);
 	draw_title(p);
-	if (p->ops->header && h > 0) {
+	if (has_header(p) && h > 0) {
 		wattrset(p->win, theme_style(STYLE_HEADER));
 		mvwhline(p->win, 1, 0, ' ', p->r.w);
 		p->ops->header(p, 1);

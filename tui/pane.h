@@ -71,6 +71,8 @@ struct pane_ops {
 	void (*done)(struct pane *p);
 	/* Column header line (drawn under the title), optional. */
 	void (*header)(struct pane *p, int y);
+	/* Whether the header line shows now (optional: always). */
+	bool (*header_shown)(const struct pane *p);
 	/* Extra title text after the name ("exec 12 __inference_f"), optional. */
 	void (*title_extra)(struct pane *p, char *buf, size_t size);
 	/* Why there is nothing to show ("no source in this dump"). */

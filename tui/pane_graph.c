@@ -28,7 +28,7 @@ struct graph {
 };
 
 /* Names are shown relative to the op's scope when that scope is deep
- * (MindSpore's "Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/"):
+ * ("Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/"):
  * three components or more; shallow names ("cross_entropy/mul") stay whole. */
 #define DEEP_SCOPE 3
 

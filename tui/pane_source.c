@@ -4,7 +4,9 @@
  * Lines come from the dump (model_source_lines) or, only when the user
  * presses L, from disk (model_source_load_disk).  The frame's line is
  * highlighted and centred.  A file the dump does not hold says so instead
- * of showing anything.
+ * of showing anything.  When the dump knows only the lines its traces
+ * recorded (the file itself was not found), those lines are marked, the
+ * others are blank and grey, and a header line says how to get the file.
  */
 #include "tui_internal.h"
 
@@ -20,6 +22,7 @@ struct source {
 	const char *path;
 	int hscroll;                /* columns scrolled right (h/l) */
 	int64_t index;              /* source shown, to reset hscroll on a new file */
+	bool partial;               /* only the traced lines are known */
 };
 
 static struct source *
@@ -40,6 +43,7 @@ source_open(struct pane *p)
 	src->lines = NULL;
 	src->n = 0;
 	src->path = NULL;
+	src->partial = false;
 	if (src->index != t->src_index)
 		src->hscroll = 0;
 	src->index = t->src_index;
@@ -52,7 +56,32 @@ source_open(struct pane *p)
 		if (!t->src_error[0])
 			snprintf(t->src_error, sizeof t->src_error,
 				 "%s: the dump holds no text for it: press L to read it from disk", s.path);
+	} else if (model_source_get(t->m, (uint32_t)t->src_index, &s)) {
+		src->partial = s.partial;      /* known once the lines are loaded */
 	}
+}
+
+static bool
+source_header_shown(const struct pane *p)
+{
+	return p->priv && ((const struct source *)p->priv)->partial;
+}
+
+/* Says why most lines are blank, as long as the pane allows. */
+static void
+source_header(struct pane *p, int y)
+{
+	static const char *const why[] = {
+		"traced lines only: file not found on this machine; --source-root DIR, or L to name it",
+		"traced lines only: file not found here; L or --source-root DIR",
+		"traced lines only; L: read the file",
+	};
+	const char *mark = sanitize_utf8() ? "\xe2\x80\xa2" : "*";
+	size_t i = 0;
+
+	while (i + 1 < TD_ARRAY_SIZE(why) && (int)strlen(why[i]) + 3 > p->r.w)
+		i++;
+	pane_printf(p, y, 0, STYLE_HEADER, -1, " %s %s", mark, why[i]);
 }
 
 static uint64_t
@@ -71,7 +100,15 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 	/* the frame's line keeps its highlight unless the user is moving here */
 	if (hl && !p->focused)
 		p->drawing_cursor = false;
-	x = pane_printf(p, y, 0, STYLE_LINE_NUMBER, -1, "%5llu ", (unsigned long long)row + 1);
+	if (get(p)->partial && !model_source_line_known(p->tui->m, (uint32_t)p->tui->src_index, row)) {
+		/* a line the dump did not record: its number, greyed, nothing else */
+		pane_printf(p, y, 0, STYLE_DIM, -1, "%5llu", (unsigned long long)row + 1);
+		return;
+	}
+	x = pane_printf(p, y, 0, STYLE_LINE_NUMBER, -1, "%5llu", (unsigned long long)row + 1);
+	/* a recorded line of a partial file carries the header's mark */
+	x += pane_print(p, y, x, STYLE_LINE_NUMBER,
+			!get(p)->partial ? " " : sanitize_utf8() ? "\xe2\x80\xa2" : "*", -1);
 	if (hl && !p->drawing_cursor) {
 		wattrset(p->win, theme_style(STYLE_HIGHLIGHT_LINE));
 		mvwhline(p->win, y, x, ' ', p->r.w - x);
@@ -162,6 +199,8 @@ const struct pane_ops pane_source_ops = {
 	.draw_row = source_draw_row,
 	.grep = source_grep,
 	.request = source_request,
+	.header = source_header,
+	.header_shown = source_header_shown,
 	.title_extra = source_title,
 	.empty = source_empty,
 	.done = source_done,

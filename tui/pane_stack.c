@@ -95,9 +95,8 @@ tui_no_stacks_why(struct tui *t)
 	struct model_info info;
 
 	model_info(t->m, &info);
-	if (info.format && !strcmp(info.format, "tfdbg1"))
-		return "this dump holds no source or stack information: tfdbg v1 records "
-		       "tensors and graphs, not Python stacks (tfdbg v2 and MindSpore do)";
+	if (info.no_stacks_why)
+		return info.no_stacks_why;   /* the reader's words, valid until close */
 	if (model_source_count(t->m) == 0)
 		return "this dump holds no source files or stack frames";
 	return "this dump holds no stack frames";

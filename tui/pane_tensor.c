@@ -3,9 +3,9 @@
  * selected row's tensors.
  *
  * The full summary (dtype, shape, the NaN/Inf/negative/zero/positive
- * counts, min/max/mean), and where the dump stores values (FULL_TENSOR,
- * .npy) the values with numpy-style slicing, their statistics and a
- * histogram drawn with block characters.  Built as text for the text
+ * counts, min/max/mean), and where the dump stores values (full-tensor
+ * modes, array files) the values with numpy-style slicing, their
+ * statistics and a histogram drawn with block characters.  Built as text for the text
  * overlay; values come from model_*_detail, never from a guess.
  */
 #include "tui_internal.h"

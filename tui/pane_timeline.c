@@ -146,7 +146,7 @@ timeline_click(struct pane *p, uint64_t line, int x)
 		move_to_view(p, view);
 }
 
-/* The fetches of a run (tfdbg1 Session.run) for the message after Enter,
+/* The fetches of a run (a session run's outputs) for the message after Enter,
  * from the "fetches: " line of its details: the quoted names of the
  * Python repr ("[<tf.Operation 'GradientDescent' type=NoOp>, ...]" ->
  * "GradientDescent, ..."), else the line itself; "" when there is none. */

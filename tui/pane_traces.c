@@ -49,7 +49,7 @@ traces_count(struct pane *p)
 	return tui_view_count(p->tui, TABLE_TRACES);
 }
 
-/* Whether a row on screen is an op input (MindSpore): the slot column then
+/* Whether a row on screen is an op input (ROW_INPUT): the slot column then
  * says "in0" / "out0" on every row.  Set by the header, which is drawn
  * before the rows; the rows it decodes stay in the model's cache. */
 static bool
@@ -72,7 +72,7 @@ traces_header(struct pane *p, int y)
 {
 	struct cols c = columns(p->r.w);
 	/* the breakdown's legend when the rows on screen carry the six counts
-	 * (FULL_HEALTH, MindSpore statistics), else a plain title */
+	 * (full-health modes, per-tensor statistics), else a plain title */
 	const uint32_t six = SUM_NEG_INF | SUM_NAN | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, p->top);
@@ -112,7 +112,7 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
-	if (c.slot >= 0 && p->priv) {                   /* MindSpore: inputs and outputs */
+	if (c.slot >= 0 && p->priv) {                   /* rows of inputs and outputs */
 		snprintf(buf, sizeof buf, "%s%u", tr.flags & ROW_INPUT ? "in" : "out", tr.slot);
 		pane_printf(p, y, c.slot - 1, s, 5, "%5s", buf);
 	} else if (c.slot >= 0) {

@@ -242,6 +242,21 @@ draw_too_small(struct tui *t)
 	(void)t;
 }
 
+/* A pane separator: Unicode box drawing in a UTF-8 locale (what tmux
+ * captures and copy-paste then read), else the terminal's line. */
+static void
+draw_vline(int y, int x, int h)
+{
+	cchar_t bar;
+	const wchar_t wbar[] = { 0x2502, 0 };
+	attr_t a = theme_style(STYLE_SEPARATOR);
+
+	if (sanitize_utf8() && setcchar(&bar, wbar, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL) == OK)
+		mvwvline_set(stdscr, y, x, &bar, h);
+	else
+		mvwvline(stdscr, y, x, ACS_VLINE | a, h);
+}
+
 void
 screen_draw(struct tui *t)
 {
@@ -257,10 +272,8 @@ screen_draw(struct tui *t)
 		return;
 	}
 	werase(stdscr);
-	wattrset(stdscr, theme_style(STYLE_SEPARATOR));
 	for (int i = 0; i < l->nsep && t->overlay == OVERLAY_NONE; i++)
-		mvwvline(stdscr, l->sep[i].y, l->sep[i].x, ACS_VLINE, l->sep[i].h);
-	wattrset(stdscr, A_NORMAL);
+		draw_vline(l->sep[i].y, l->sep[i].x, l->sep[i].h);
 	wnoutrefresh(stdscr);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		if (!t->panes[i].shown)
@@ -275,6 +288,28 @@ screen_draw(struct tui *t)
 	screen_draw_status(t);
 	draw_message(t);
 	doupdate();
+}
+
+/* The text of a line-drawing character curses keeps as an
+ * alternate-charset letter (VT100 'x' for a vertical line): box drawing
+ * in a UTF-8 locale, ASCII otherwise, never the letter. */
+static const char *
+acs_text(wchar_t c)
+{
+	static const struct { wchar_t acs; const char *utf8, *ascii; } map[] = {
+		{ 'x', "\xe2\x94\x82", "|" }, { 'q', "\xe2\x94\x80", "-" },
+		{ 'l', "\xe2\x94\x8c", "+" }, { 'k', "\xe2\x94\x90", "+" },
+		{ 'm', "\xe2\x94\x94", "+" }, { 'j', "\xe2\x94\x98", "+" },
+		{ 't', "\xe2\x94\x9c", "+" }, { 'u', "\xe2\x94\xa4", "+" },
+		{ 'v', "\xe2\x94\xb4", "+" }, { 'w', "\xe2\x94\xac", "+" },
+		{ 'n', "\xe2\x94\xbc", "+" }, { 'a', "\xe2\x96\x92", "#" },
+		{ '~', "\xc2\xb7", "o" }, { '`', "\xe2\x97\x86", "+" },
+	};
+
+	for (size_t i = 0; i < TD_ARRAY_SIZE(map); i++)
+		if (map[i].acs == c)
+			return sanitize_utf8() ? map[i].utf8 : map[i].ascii;
+	return NULL;
 }
 
 /* One screen line as UTF-8 text, trailing blanks dropped. */
@@ -296,6 +331,12 @@ dump_line(int y, struct strbuf *sb)
 			break;
 		if (getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
 			continue;
+		const char *acs = (attrs & A_ALTCHARSET) ? acs_text(wch[0]) : NULL;
+		if (acs) {
+			strbuf_adds(sb, acs);
+			keep = sb->len;
+			continue;
+		}
 		memset(&st, 0, sizeof st);
 		for (int i = 0; wch[i] && i < SCREEN_CCHAR_MAX; i++) {
 			size_t k = wcrtomb(mb + n, wch[i], &st);

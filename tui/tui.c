@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tui_internal.h"
+#include "keyseq.h"
 
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
@@ -263,6 +264,22 @@ trace_key(FILE *f, int key, double since)
 	fflush(f);
 }
 
+struct key_input {
+	WINDOW *win;
+	int wait_ms;                /* the loop's timeout for the next key */
+};
+
+/* keyseq_next's source: the loop's wait for a key, a short one for the
+ * rest of an escape sequence. */
+static int
+get_code(void *ctx, bool more)
+{
+	struct key_input *in = ctx;
+
+	wtimeout(in->win, more ? KEYSEQ_WAIT_MS : in->wait_ms);
+	return wgetch(in->win);
+}
+
 static void
 event_loop(struct tui *t)
 {
@@ -270,6 +287,7 @@ event_loop(struct tui *t)
 	FILE *trace = path && *path ? fopen(path, "a") : NULL;
 	int last_key = ERR;
 	double key_time = 0;
+	struct keyseq_reader seq = { { 0 }, 0, false };
 
 	while (!t->quit) {
 		screen_draw(t);
@@ -278,8 +296,9 @@ event_loop(struct tui *t)
 		last_key = ERR;
 		/* Poll often while the index fills the panes (the first rows show
 		 * within ~50 ms), less when following, rarely when idle. */
-		wtimeout(t->prompt_win, !t->progress.done ? 50 : t->follow ? 250 : 1000);
-		int key = wgetch(t->prompt_win);
+		struct key_input in = { t->prompt_win, !t->progress.done ? 50 : t->follow ? 250 : 1000 };
+		/* escape sequences terminfo does not list still make one key */
+		int key = keyseq_next(&seq, get_code, &in);
 		if (key == ERR) {
 			poll_model(t);
 			continue;

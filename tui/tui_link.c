@@ -273,6 +273,53 @@ tui_show_source(struct tui *t, int64_t source, uint32_t line, const char *path)
 		pane_goto(sp, line - 1, true, false);
 }
 
+/* Whether the Source pane already shows the whole of its file. */
+static bool
+source_complete(struct tui *t)
+{
+	struct model_source s;
+	const char *const *lines;
+	size_t n;
+
+	return t->src_index >= 0 &&
+	       model_source_lines(t->m, (uint32_t)t->src_index, &lines, &n) == TD_OK &&
+	       model_source_get(t->m, (uint32_t)t->src_index, &s) && !s.partial;
+}
+
+/* Asks where the selected file is (a file, or a directory to use as its
+ * source root) and reads it from there. */
+static void
+ask_source_path(struct tui *t, const char *why)
+{
+	char prefix[160], path[512], from[1024], err[256];
+	const char *base = strrchr(t->src_path, '/');
+	uint32_t idx;
+
+	snprintf(path, sizeof path, "%s", t->src_path);
+	if (why)
+		tui_message(t, true, "%s", why);
+	screen_draw(t);
+	snprintf(prefix, sizeof prefix, "%.80s: file or source root: ", base ? base + 1 : path);
+	char *answer = prompt_read(t, prefix, false);
+	if (!answer || !*answer) {
+		free(answer);
+		tui_message(t, false, "not read");
+		return;
+	}
+	const char *home = getenv("HOME");
+	if (answer[0] == '~' && (answer[1] == '/' || !answer[1]) && home)
+		snprintf(from, sizeof from, "%s%s", home, answer + 1);
+	else
+		snprintf(from, sizeof from, "%s", answer);
+	free(answer);
+	if (model_source_load_from(t->m, path, from, &idx, err, sizeof err) != TD_OK) {
+		tui_message(t, true, "%s (L to try another path)", err);
+		return;
+	}
+	tui_show_source(t, idx, t->src_line, path);
+	tui_message(t, false, "read %s from %s", path, from);
+}
+
 void
 tui_load_source(struct tui *t)
 {
@@ -283,19 +330,21 @@ tui_load_source(struct tui *t)
 		tui_message(t, true, "no file selected: pick a stack frame first");
 		return;
 	}
-	if (t->src_index >= 0) {
+	if (source_complete(t)) {
 		tui_message(t, false, "%s is already loaded", t->src_path);
 		return;
 	}
-	if (model_source_load_disk(t->m, t->src_path, &idx, err, sizeof err) != TD_OK) {
-		snprintf(t->src_error, sizeof t->src_error, "%s", err);
-		tui_message(t, true, "%s", err);
+	/* a file the dump knows in part, or not at all: its recorded path
+	 * (after --source-root) first, then where the user says */
+	if (t->src_index < 0 &&
+	    model_source_load_disk(t->m, t->src_path, &idx, err, sizeof err) == TD_OK) {
+		char path[512];
+		snprintf(path, sizeof path, "%s", t->src_path);
+		tui_show_source(t, idx, t->src_line, path);
+		tui_message(t, false, "read %s from disk", path);
 		return;
 	}
-	char path[512];
-	snprintf(path, sizeof path, "%s", t->src_path);
-	tui_show_source(t, idx, t->src_line, path);
-	tui_message(t, false, "read %s from disk", path);
+	ask_source_path(t, t->src_index < 0 ? err : NULL);
 }
 
 void

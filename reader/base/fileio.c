@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *
-kind_name(mode_t mode)
+const char *
+td_file_kind_name(mode_t mode)
 {
 	if (S_ISDIR(mode))  return "a directory";
 	if (S_ISFIFO(mode)) return "a FIFO";
@@ -46,7 +46,7 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 	if (!S_ISREG(st.st_mode)) {
 		if (status)
 			*status = TD_ERR_IO;
-		snprintf(err, errlen, "%s: %s, not a regular file", path, kind_name(st.st_mode));
+		snprintf(err, errlen, "%s: %s, not a regular file", path, td_file_kind_name(st.st_mode));
 		close(fd);
 		return -1;
 	}

@@ -11,12 +11,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util.h"
 
 /* Opens path read-only and checks it is a regular file.  Returns the
  * descriptor (blocking mode restored) or -1 with a message in err;
  * *status (if not NULL) gets TD_ERR_NOENT or TD_ERR_IO. */
+/* "a directory", "a FIFO", "a socket", ... for a message about a file that
+ * is not a regular one. */
+const char *td_file_kind_name(mode_t mode);
+
 int td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		    char *err, size_t errlen);
 

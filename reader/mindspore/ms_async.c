@@ -161,10 +161,13 @@ ms_bin_read(const char *path, struct ms_bin *b, char *err, size_t errlen)
 	}
 	for (i = 7; i >= 0; i--)
 		hlen = hlen << 8 | lenbuf[i];
-	if (hlen > b->file_size - 8) {
+	/* fstat may say less than pread gave (a /proc file, a file growing
+	 * meanwhile): never subtract past zero, never trust hlen beyond it */
+	if (b->file_size < 8 || hlen > b->file_size - 8 || hlen > MS_BIN_HEADER_MAX) {
 		close(fd);
 		snprintf(err, errlen, "header length %llu past the end (%llu bytes left)",
-			 (unsigned long long)hlen, (unsigned long long)(b->file_size - 8));
+			 (unsigned long long)hlen,
+			 (unsigned long long)(b->file_size < 8 ? 0 : b->file_size - 8));
 		return TD_ERR_TRUNCATED;
 	}
 	if (!(hdr = malloc(hlen ? hlen : 1))) {

@@ -47,19 +47,17 @@ source_for(struct reader *r, const char *host, const char *path)
 	return (int64_t)id;
 }
 
-/* Remembers the code the .ir recorded for a line of a source. */
+/* Remembers the code the .ir recorded for a line of a source (interned,
+ * sparse; the per-dump budget bounds the memory whatever the numbers). */
 static void
-source_note_line(struct ms_source *s, uint32_t line, const char *code)
+source_note_line(struct reader *r, struct ms_source *s, uint32_t line, const char *code)
 {
-	if (!line || !code || line > 10000000)
+	if (!line || !code || line > MS_SOURCE_LINE_MAX || r->nsource_lines >= MS_SOURCE_LINES_MAX)
 		return;
-	if (line > s->nlines) {
-		s->lines = xrealloc(s->lines, line * sizeof(*s->lines));
-		memset(s->lines + s->nlines, 0, (line - s->nlines) * sizeof(*s->lines));
-		s->nlines = line;
-	}
-	if (!s->lines[line - 1])
-		s->lines[line - 1] = xstrdup(code);
+	TD_GROW(s->lines, s->caplines, s->nlines + 1);
+	s->lines[s->nlines++] = (struct ms_src_line){ line, code };
+	s->maxline = TD_MAX(s->maxline, line);
+	r->nsource_lines++;
 }
 
 static const char *
@@ -83,7 +81,7 @@ frame_for(struct reader *r, const char *host, const struct ms_frame *f)
 	rec->code = f->code ? ms_strs_add(&r->strs, f->code) : NULL;
 	rec->line = f->line;
 	rec->source = source_for(r, host, f->file);
-	source_note_line(&r->sources[rec->source], f->line, f->code);
+	source_note_line(r, &r->sources[rec->source], f->line, rec->code);
 	return rec->id;
 }
 
@@ -275,11 +273,15 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 		return TD_OK;
 	}
 	free(disk);
-	/* Only the lines the trace lines recorded, at their line numbers. */
-	out->lines = xcalloc(s->nlines ? s->nlines : 1, sizeof(*out->lines));
+	/* Only the lines the trace lines recorded, at their line numbers (the
+	 * first code seen for a line wins); the others are unknown (NULL),
+	 * not empty. */
+	out->lines = xcalloc(s->maxline ? s->maxline : 1, sizeof(*out->lines));
 	for (i = 0; i < s->nlines; i++)
-		out->lines[i] = xstrdup(s->lines[i] ? s->lines[i] : "");
-	out->nlines = s->nlines;
+		if (!out->lines[s->lines[i].line - 1])
+			out->lines[s->lines[i].line - 1] = xstrdup(s->lines[i].code);
+	out->nlines = s->maxline;
+	out->lines_partial = true;
 	out->text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
 	return TD_OK;
 }

@@ -13,19 +13,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/parse/pbwire.h"
+
 #include "ms_graph.pb-c.h"
 
 #define MS_DT_TUPLE 31   /* DataType DT_TUPLE, §8.1 */
 
-struct name_ix {
-	const char *name;
-	size_t node;
-};
-
 static int
 name_ix_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct name_ix *)a)->name, ((const struct name_ix *)b)->name);
+	return strcmp(((const struct ms_name_ix *)a)->name, ((const struct ms_name_ix *)b)->name);
+}
+
+struct ms_name_ix *
+ms_name_index(const struct ms_graph *g, size_t first, bool full)
+{
+	size_t n = g->nnodes > first ? g->nnodes - first : 0, i;
+	struct ms_name_ix *ix = xcalloc(n ? n : 1, sizeof(*ix));
+
+	for (i = 0; i < n; i++) {
+		ix[i].name = full ? g->nodes[first + i].full_name : g->nodes[first + i].name;
+		ix[i].node = first + i;
+	}
+	qsort(ix, n, sizeof(*ix), name_ix_cmp);
+	return ix;
+}
+
+const struct ms_name_ix *
+ms_name_find(const struct ms_name_ix *ix, size_t n, const char *name)
+{
+	struct ms_name_ix key = { .name = name };
+
+	return name ? bsearch(&key, ix, n, sizeof(*ix), name_ix_cmp) : NULL;
 }
 
 static uint32_t
@@ -87,18 +106,12 @@ copy_node(struct ms_node *n, const Debugger__NodeProto *np)
 static void
 resolve_inputs(struct ms_graph *g)
 {
-	struct name_ix *ix = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*ix));
+	struct ms_name_ix *ix = ms_name_index(g, 0, false);
 	size_t i, k;
 
-	for (i = 0; i < g->nnodes; i++) {
-		ix[i].name = g->nodes[i].name;
-		ix[i].node = i;
-	}
-	qsort(ix, g->nnodes, sizeof(*ix), name_ix_cmp);
 	for (i = 0; i < g->nnodes; i++)
 		for (k = 0; k < g->nodes[i].ninputs; k++) {
-			struct name_ix key = { .name = g->nodes[i].inputs[k] };
-			struct name_ix *hit = bsearch(&key, ix, g->nnodes, sizeof(*ix), name_ix_cmp);
+			const struct ms_name_ix *hit = ms_name_find(ix, g->nnodes, g->nodes[i].inputs[k]);
 
 			if (hit) {
 				char *full = xstrdup(g->nodes[hit->node].full_name);
@@ -135,21 +148,15 @@ const_int(const Debugger__GraphProto *gp, const char *name)
 static void
 resolve_getitems(struct ms_graph *g, const Debugger__GraphProto *gp)
 {
-	struct name_ix *ix = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*ix));
+	struct ms_name_ix *ix = ms_name_index(g, 0, true);
 	size_t i, k;
 
-	for (i = 0; i < g->nnodes; i++) {
-		ix[i].name = g->nodes[i].full_name;
-		ix[i].node = i;
-	}
-	qsort(ix, g->nnodes, sizeof(*ix), name_ix_cmp);
 	for (i = 0; i < g->nnodes; i++)
 		for (k = 0; k < g->nodes[i].ninputs; k++) {
-			struct name_ix key = { .name = g->nodes[i].inputs[k] }, *hit;
+			const struct ms_name_ix *hit = ms_name_find(ix, g->nnodes, g->nodes[i].inputs[k]);
 			const struct ms_node *gi;
 			int64_t idx;
 
-			hit = bsearch(&key, ix, g->nnodes, sizeof(*ix), name_ix_cmp);
 			if (!hit)
 				continue;
 			gi = &g->nodes[hit->node];
@@ -192,6 +199,11 @@ ms_graph_decode(const uint8_t *buf, size_t len, struct ms_graph *g, char *err, s
 	Debugger__GraphProto *gp;
 
 	memset(g, 0, sizeof(*g));
+	if (!pbwire_depth_within(buf, len, PBWIRE_DEPTH_MAX)) {
+		snprintf(err, errlen, "messages nested deeper than %d levels (%zu bytes): not decoded",
+			 PBWIRE_DEPTH_MAX, len);
+		return TD_ERR_DECODE;
+	}
 	mp = debugger__model_proto__unpack(NULL, len, buf);
 	if (mp && mp->graph) {
 		g->model_proto = true;
@@ -243,18 +255,12 @@ copy_frames(struct ms_node *dst, const struct ms_node *src)
 void
 ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src)
 {
-	struct name_ix *ix = xcalloc(src->nnodes ? src->nnodes : 1, sizeof(*ix));
+	struct ms_name_ix *ix = ms_name_index(src, 0, true);
 	size_t i;
 
-	for (i = 0; i < src->nnodes; i++) {
-		ix[i].name = src->nodes[i].full_name;
-		ix[i].node = i;
-	}
-	qsort(ix, src->nnodes, sizeof(*ix), name_ix_cmp);
 	for (i = 0; i < g->nnodes; i++) {
-		struct name_ix key = { .name = g->nodes[i].full_name }, *hit;
+		const struct ms_name_ix *hit = ms_name_find(ix, src->nnodes, g->nodes[i].full_name);
 
-		hit = bsearch(&key, ix, src->nnodes, sizeof(*ix), name_ix_cmp);
 		if (!hit)
 			continue;
 		if (!g->nodes[i].nframes && src->nodes[hit->node].nframes)

@@ -105,6 +105,9 @@ void ms_name_done(struct ms_name *n);
 /* The file-name form of a scoped name (§5.2: '/', '\\', '.', ' ' -> '_').
  * Returns a new string. */
 char *ms_name_file_form(const char *full_name);
+/* The older file-name form of a scoped name ('/' -> "--"), or NULL when
+ * the name has no '/'.  Returns a new string. */
+char *ms_name_dash_form(const char *full_name);
 /* The "{OpType}-op{N}" tail of a name (last '/' or '_' segment that
  * matches), or NULL.  Points into name. */
 const char *ms_name_op_tail(const char *name);
@@ -169,8 +172,24 @@ int64_t ms_graph_find(const struct ms_graph *g, const char *full_name);
  * with the same full name: frames when g's node has none, and (despite the
  * name) the output count when the .ir's type line shows more outputs. */
 void ms_graph_merge_frames(struct ms_graph *g, const struct ms_graph *src);
+
+/* Nodes [first, nnodes) of g sorted by name (full_name when full), for
+ * lookups in O(log n): every name resolution of a graph goes through it,
+ * never through a scan per reference.  The names are borrowed from g.
+ * Free with free(). */
+struct ms_name_ix {
+	const char *name;
+	size_t node;                /* index in g->nodes */
+};
+struct ms_name_ix *ms_name_index(const struct ms_graph *g, size_t first, bool full);
+/* The entry named name among n entries, or NULL. */
+const struct ms_name_ix *ms_name_find(const struct ms_name_ix *ix, size_t n, const char *name);
 void ms_frame_done(struct ms_frame *f);
 void ms_graph_done(struct ms_graph *g);
+
+/* The largest DumpData header (the protobuf before a bin file's data)
+ * believed; a larger length is a damaged file. */
+#define MS_BIN_HEADER_MAX ((uint64_t)64 << 20)
 
 /* decode() attaches the full value of tensors up to this size. */
 #define MS_VALUE_MAX ((uint64_t)256 << 20)
@@ -222,12 +241,25 @@ size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
 int64_t ms_strs_find(const struct ms_strs *s, const char *str);
 void ms_strs_done(struct ms_strs *s);
 
+/* One code line a trace line recorded: kept sparse, so a line number near
+ * the cap costs one entry, not an array that long. */
+struct ms_src_line {
+	uint32_t line;              /* 1-based */
+	const char *code;           /* interned in reader.strs */
+};
+
+/* Line numbers past this are not real source (decode() shows up to it). */
+#define MS_SOURCE_LINE_MAX 1000000u
+/* Code lines remembered for the whole dump, all files together. */
+#define MS_SOURCE_LINES_MAX (1u << 20)
+
 /* A source file named by trace lines, with the code lines the dump knows. */
 struct ms_source {
 	const char *host;
 	char *path;
-	char **lines;               /* index line-1, NULL where unknown */
-	size_t nlines;
+	struct ms_src_line *lines;  /* in the order first seen; first wins per line */
+	size_t nlines, caplines;
+	uint32_t maxline;           /* the largest line number in lines */
 };
 
 /* A distinct trace frame, sent with on_frame. */
@@ -276,11 +308,13 @@ struct reader {
 	size_t nruns, capruns;
 	struct ms_strs strs;        /* interned names */
 	struct ms_strs frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
+	struct ms_strs unreadable;  /* directories reported unreadable (once each) */
 	struct ms_frame_rec *frames;
 	size_t nframes, capframes;
 	struct ms_strs source_keys; /* "host\tpath" -> source number */
 	struct ms_source *sources;
 	size_t nsources, capsources;
+	size_t nsource_lines;       /* code lines kept, all sources (MS_SOURCE_LINES_MAX) */
 	char *net_name;
 	uint64_t tensors;
 	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
@@ -376,6 +410,14 @@ enum td_status ms_decode(struct reader *r, enum reader_kind kind, const struct t
 			 struct reader_detail *out);
 enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
 			  uint64_t n);
+/* Lists dir like ms_list_dir(); a directory that exists but cannot be
+ * listed (permissions, I/O) is reported once per dump as PROBLEM_UNREADABLE
+ * naming what it is ("iteration directory"), so a dump never looks smaller
+ * in silence.  A missing one is not reported (callers know which are
+ * optional). */
+char **ms_list_dir_report(struct reader *r, const char *dir, size_t *n,
+			  const struct reader_sink *sink, const char *what);
+
 /* Reports one problem to the sink (file -1, record -1). */
 void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
 		const char *what, const char *detail);

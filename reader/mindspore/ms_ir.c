@@ -276,6 +276,8 @@ parse_line(struct ir_state *st, const char *s, size_t len)
 static void
 resolve_refs(struct ms_graph *g, size_t first)
 {
+	struct ms_name_ix *ix = NULL;   /* names, sorted once at the first miss */
+	const struct ms_name_ix *hit;
 	size_t i, k, j;
 
 	for (i = first; i < g->nnodes; i++)
@@ -286,18 +288,18 @@ resolve_refs(struct ms_graph *g, size_t first)
 				continue;
 			/* Fast path: "%k" is usually the k-th record. */
 			j = first + strtoul(in + 1, NULL, 10);
-			if (j < g->nnodes && strcmp(g->nodes[j].name, in + 1) == 0) {
-				g->nodes[i].inputs[k] = xstrdup(g->nodes[j].full_name);
-				free(in);
-				continue;
+			if (!(j < g->nnodes && strcmp(g->nodes[j].name, in + 1) == 0)) {
+				if (!ix)
+					ix = ms_name_index(g, first, false);
+				hit = ms_name_find(ix, g->nnodes - first, in + 1);
+				if (!hit)
+					continue;   /* a reference to nothing stays as written */
+				j = hit->node;
 			}
-			for (j = first; j < g->nnodes; j++)
-				if (strcmp(g->nodes[j].name, in + 1) == 0) {
-					g->nodes[i].inputs[k] = xstrdup(g->nodes[j].full_name);
-					free(in);
-					break;
-				}
+			g->nodes[i].inputs[k] = xstrdup(g->nodes[j].full_name);
+			free(in);
 		}
+	free(ix);
 }
 
 /*

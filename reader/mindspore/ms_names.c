@@ -262,6 +262,23 @@ ms_name_file_form(const char *full_name)
 	return s;
 }
 
+char *
+ms_name_dash_form(const char *full_name)
+{
+	struct strbuf sb = {0};
+	const char *p;
+
+	if (!strchr(full_name, '/'))
+		return NULL;
+	for (p = full_name; *p; p++) {
+		if (*p == '/')
+			strbuf_adds(&sb, "--");
+		else
+			strbuf_addc(&sb, *p);
+	}
+	return strbuf_take(&sb);
+}
+
 const char *
 ms_name_op_tail(const char *name)
 {

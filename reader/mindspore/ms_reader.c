@@ -161,7 +161,7 @@ rank_free(struct ms_rank *rk)
 static void
 ms_close(struct reader *r)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!r)
 		return;
@@ -172,14 +172,13 @@ ms_close(struct reader *r)
 		rank_free(&r->ranks[i]);
 	free(r->ranks);
 	for (i = 0; i < r->nsources; i++) {
-		for (k = 0; k < r->sources[i].nlines; k++)
-			free(r->sources[i].lines[k]);
 		free(r->sources[i].lines);
 		free(r->sources[i].path);
 	}
 	free(r->sources);
 	free(r->frames);
 	ms_strs_done(&r->frame_keys);
+	ms_strs_done(&r->unreadable);
 	ms_strs_done(&r->run_paths);
 	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
@@ -218,7 +217,7 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; sink->on_source && i < r->nsources; i++) {
 		struct reader_source s = {
 			.id = (uint32_t)i, .host = r->sources[i].host, .path = r->sources[i].path,
-			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].nlines,
+			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].maxline,
 		};
 
 		sink->on_source(sink->ctx, &s);
@@ -228,6 +227,7 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 		struct reader_frame rf = {
 			.id = f->id, .host = f->host, .file = f->file, .source_id = f->source,
 			.line = f->line, .func = "", .code = f->code,
+			.framework = reader_path_is_framework(f->file),
 		};
 
 		sink->on_frame(sink->ctx, &rf);
@@ -246,6 +246,23 @@ note_op_sent(struct reader *r, const char *graph_id, const char *op)
 	return added;
 }
 
+/* Sends op with its older file-name spelling as an alias (§5.2). */
+static void
+send_op(const struct reader_sink *sink, struct reader_op *op)
+{
+	char *dash = ms_name_dash_form(op->op_name);
+	const char *aliases[1] = { dash };
+
+	if (dash) {
+		op->aliases = aliases;
+		op->naliases = 1;
+	}
+	sink->on_op(sink->ctx, op);
+	op->aliases = NULL;
+	op->naliases = 0;
+	free(dash);
+}
+
 static void
 emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank *rk,
 	  const char *graph_id, const struct ms_node *n)
@@ -259,7 +276,7 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 		.frame_ids = ids, .nframes = nf,
 	};
 
-	sink->on_op(sink->ctx, &op);
+	send_op(sink, &op);
 	note_op_sent(r, graph_id, n->full_name);
 	free(ids);
 }
@@ -277,7 +294,7 @@ emit_leaves(struct reader *r, const struct reader_sink *sink, const struct ms_ra
 			.host = rk->host, .num_outputs = 1,
 		};
 
-		sink->on_op(sink->ctx, &op);
+		send_op(sink, &op);
 		note_op_sent(r, graph_id, names[k]);
 	}
 }
@@ -366,12 +383,49 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 	sink->on_trace(sink->ctx, &t);
 }
 
+/* The overflow record ov as an alert: the op is the run's entry of the same
+ * (task, stream); the alert locates that op's first output row. */
+static void
+emit_overflow(const struct reader_sink *sink, const struct ms_run *run,
+	      const struct ms_overflow *ov)
+{
+	struct reader_alert a = { .kind = READER_ALERT_OVERFLOW, .execution = run->execution,
+				  .slot = -1 };
+	const char *op = NULL;
+	size_t j;
+	char *detail;
+
+	for (j = 0; j < run->n; j++) {
+		const struct ms_entry *e = &run->entries[j];
+
+		if (e->task != ov->task_id || e->stream != ov->stream_id)
+			continue;
+		if (!op)
+			op = e->op_name;
+		if (!e->is_input && strcmp(e->op_name, op) == 0) {
+			a.has_trace = true;
+			a.trace.file = run->file_id;
+			a.trace.offset = j;
+			break;
+		}
+	}
+	detail = xasprintf("%s overflow: status 0x%llx, stream %llu, task %llu%s (%s)",
+			   ov->section, (unsigned long long)ov->status,
+			   (unsigned long long)ov->stream_id, (unsigned long long)ov->task_id,
+			   op ? "" : ", no dumped op has these ids", run->label);
+	a.op_name = op ? op : "";
+	a.detail = detail;
+	if (sink->on_alert)
+		sink->on_alert(sink->ctx, &a);
+	free(detail);
+}
+
 /* Overflow files of a run: find the op by (stream_id, task_id), §12. */
 static void
 emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **files,
 	       size_t nfiles)
 {
-	size_t i, k, j;
+	size_t i, k;
 
 	for (i = 0; i < nfiles; i++) {
 		struct ms_overflow ov[3];
@@ -382,25 +436,9 @@ emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **
 
 		if (!n)
 			ms_problem(sink, PROBLEM_DECODE_ERROR, files[i], "Opdebug overflow record", err);
-		for (k = 0; k < n; k++) {
-			const char *op = NULL;
-			char *detail;
-
-			if (!ov[k].status)
-				continue;
-			for (j = 0; j < run->n && !op; j++)
-				if (run->entries[j].task == ov[k].task_id &&
-				    run->entries[j].stream == ov[k].stream_id)
-					op = run->entries[j].op_name;
-			detail = xasprintf("%s overflow: status 0x%llx, stream %llu, task %llu%s (%s)",
-					   ov[k].section, (unsigned long long)ov[k].status,
-					   (unsigned long long)ov[k].stream_id,
-					   (unsigned long long)ov[k].task_id,
-					   op ? "" : ", no dumped op has these ids", run->label);
-			if (sink->on_overflow)
-				sink->on_overflow(sink->ctx, op ? op : "", run->execution, detail);
-			free(detail);
-		}
+		for (k = 0; k < n; k++)
+			if (ov[k].status)
+				emit_overflow(sink, run, &ov[k]);
 	}
 }
 
@@ -419,7 +457,7 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 		};
 
 		if (note_op_sent(r, run->graph_id, e->op_name))
-			sink->on_op(sink->ctx, &op);
+			send_op(sink, &op);
 	}
 }
 
@@ -564,6 +602,8 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 const struct reader_ops mindspore_reader_ops = {
 	.name = "mindspore",
 	.looks_for = "rank_* directories or 14-digit time directories (MindSpore dump)",
+	.description = "MindSpore Dump: synchronous (.npy, statistic.csv) and asynchronous (bin) dumps",
+	.values_in = ".npy",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,
 	.open = ms_open,

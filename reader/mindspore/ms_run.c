@@ -245,10 +245,10 @@ static void
 load_dir(struct load_ctx *c, const char *dir, const struct ms_mapping *map)
 {
 	size_t n, i;
-	char **names = ms_list_dir(dir, &n);
+	char **names = ms_list_dir_report(c->r, dir, &n, c->sink, "iteration directory");
 
 	if (!names && !ms_is_dir(dir))
-		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "cannot be read");
+		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
 	for (i = 0; i < n; i++)
 		add_file(c, dir, names[i], map);
 	ms_names_free(names, n);

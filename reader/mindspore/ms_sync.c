@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,25 @@ ms_list_dir(const char *dir, size_t *n)
 	closedir(d);
 	if (*n)
 		qsort(names, *n, sizeof(*names), name_cmp);
+	return names;
+}
+
+char **
+ms_list_dir_report(struct reader *r, const char *dir, size_t *n, const struct reader_sink *sink,
+		   const char *what)
+{
+	char **names;
+	bool added;
+	int e;
+
+	errno = 0;
+	names = ms_list_dir(dir, n);
+	e = errno;
+	if (!names && *n == 0 && e && e != ENOENT && e != ENOTDIR) {
+		ms_strs_id(&r->unreadable, dir, &added);
+		if (added)
+			ms_problem(sink, PROBLEM_UNREADABLE, dir, what, strerror(e));
+	}
 	return names;
 }
 
@@ -531,10 +551,10 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 
 static void
 scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
-	       const char *gid)
+	       const char *gid, const struct reader_sink *sink)
 {
 	size_t n, i, first_run = r->nruns;
-	char **names = ms_list_dir(gdir, &n);
+	char **names = ms_list_dir_report(r, gdir, &n, sink, "graph directory");
 	struct ms_run *lowest = NULL;
 	bool constants = false, known = false;
 
@@ -570,11 +590,11 @@ is_side_dir(const char *name)
 
 /* Lists the graph runs of rank rank_idx: NET/GRAPH/ITER directories. */
 static void
-scan_rank_runs(struct reader *r, size_t rank_idx)
+scan_rank_runs(struct reader *r, size_t rank_idx, const struct reader_sink *sink)
 {
 	struct ms_rank *rk = &r->ranks[rank_idx];
 	size_t n, i, k, ng;
-	char **names = ms_list_dir(rk->dir, &n);
+	char **names = ms_list_dir_report(r, rk->dir, &n, sink, "rank directory");
 
 	for (i = 0; i < n; i++) {
 		char *net = xasprintf("%s/%s", rk->dir, names[i]), **gids;
@@ -585,12 +605,12 @@ scan_rank_runs(struct reader *r, size_t rank_idx)
 		}
 		if (!r->net_name)
 			r->net_name = xstrdup(names[i]);
-		gids = ms_list_dir(net, &ng);
+		gids = ms_list_dir_report(r, net, &ng, sink, "network directory");
 		for (k = 0; k < ng; k++) {
 			char *gdir = xasprintf("%s/%s", net, gids[k]);
 
 			if (ms_all_digits(gids[k]) && ms_is_dir(gdir))
-				scan_graph_dir(r, rk, rank_idx, gdir, gids[k]);
+				scan_graph_dir(r, rk, rank_idx, gdir, gids[k], sink);
 			free(gdir);
 		}
 		ms_names_free(gids, ng);
@@ -617,7 +637,7 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 	e2e = read_metadata(r, dir);
 	load_graphs(r, rk, sink);
 	load_orders(rk);
-	scan_rank_runs(r, r->nranks - 1);
+	scan_rank_runs(r, r->nranks - 1, sink);
 	if (e2e == 0 || (e2e < 0 && r->nruns > first_run && dir_has_bin_files(r->runs[first_run].path)))
 		r->async = true;
 }
@@ -627,9 +647,8 @@ ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
 {
 	size_t i;
 
-	(void)sink;
 	for (i = 0; i < r->nranks; i++)
-		scan_rank_runs(r, i);
+		scan_rank_runs(r, i, sink);
 }
 
 static int

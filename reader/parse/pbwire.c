@@ -64,3 +64,29 @@ pbwire_packed_varints(const struct pbwire_field *f, uint64_t *out, size_t max)
 	}
 	return (long)n;
 }
+
+bool
+pbwire_depth_within(const void *buf, size_t len, int max)
+{
+	struct pbwire stack[PBWIRE_DEPTH_MAX + 1];
+	struct pbwire_field f;
+	int top = 0;
+
+	if (max > PBWIRE_DEPTH_MAX)
+		max = PBWIRE_DEPTH_MAX;
+	pbwire_init(&stack[0], buf, len);
+	while (top >= 0) {
+		/* a field that does not scan is bytes, not a message: its
+		 * level simply ends (no error: the decoder judges it) */
+		if (!pbwire_next(&stack[top], &f)) {
+			top--;
+			continue;
+		}
+		if (f.type != PBWIRE_LEN || f.len < 2)
+			continue;
+		if (top == max)
+			return false;
+		pbwire_init_field(&stack[++top], &f);
+	}
+	return true;
+}

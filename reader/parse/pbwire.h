@@ -55,6 +55,14 @@ static inline void pbwire_init_field(struct pbwire *r, const struct pbwire_field
 /* Reads the next field; false at the end or on malformed input (r->error). */
 static inline bool pbwire_next(struct pbwire *r, struct pbwire_field *f);
 
+/* Whether no chain of length-delimited fields that scan as messages nests
+ * deeper than max (at most PBWIRE_DEPTH_MAX) levels.  Run before handing
+ * bytes of a recursive message type (MindSpore's TypeProto) to protobuf-c,
+ * whose unpacker recurses once per level: 5,000 levels overflow a thread's
+ * stack.  Reads each byte about once; allocates nothing. */
+#define PBWIRE_DEPTH_MAX 100
+bool pbwire_depth_within(const void *buf, size_t len, int max);
+
 /* Decodes a varint at *p (not past end) into *v and advances *p.  At most 10
  * bytes; false if truncated or longer. */
 static inline bool pbwire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);

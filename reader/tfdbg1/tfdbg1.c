@@ -515,6 +515,9 @@ advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, uint64_
 const struct reader_ops tfdbg1_reader_ops = {
 	.name = "tfdbg1",
 	.looks_for = "run_* directories or _tfdbg_device_* directories (tfdbg v1)",
+	.description = "TensorFlow debugger v1 (tfdbg): run_* session roots and v1 dump roots",
+	.no_stacks = "this dump holds no source or stack information: tfdbg v1 records "
+		     "tensors and graphs, not Python stacks (tfdbg v2 and MindSpore do)",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,
 	.open = open_reader,

@@ -188,6 +188,18 @@ report_scan_problems(struct tfdbg1_pass *p, const struct tfdbg1_scan *s)
 			       "the entry cannot be read (a dangling link?)");
 		live_note(l, s->broken[i]);
 	}
+	for (i = 0; i < s->nskipped; i++) {
+		char *path, *why;
+
+		if (live_has(l, s->skipped[i]))
+			continue;
+		path = xstrdup(s->skipped[i]);
+		why = strchr(path, '\t');
+		*why++ = '\0';
+		tfdbg1_problem(p, PROBLEM_UNREADABLE, -1, path, "tensor dump", why);
+		live_note(l, s->skipped[i]);
+		free(path);
+	}
 	for (i = 0; i < s->nunparsed; i++) {
 		uint32_t id;
 

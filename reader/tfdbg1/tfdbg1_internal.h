@@ -276,6 +276,9 @@ struct tfdbg1_scan {
 	size_t nunreadable;
 	char **broken;              /* entries that cannot be stat()ed (dangling links) */
 	size_t nbroken;
+	char **skipped;             /* "path\twhy": entries not followed or not files
+				     * (a link loop, a link out of the dump, a FIFO) */
+	size_t nskipped;
 	uint64_t bytes;             /* total size of the files found */
 };
 

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reader/base/fileio.h"
+
 /* Nested node-scope directories followed before giving up (link loops). */
 #define MAX_DEPTH 64
 
@@ -93,11 +95,57 @@ note_dump(struct tfdbg1_scan *s, uint32_t dev, const char *path, const char *rel
 	s->dumps[s->ndumps++] = d;
 }
 
+/* Directories walked, by (device, inode): a link back up the tree (a ->
+ * .) is seen again instead of being followed forever. */
+struct dir_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct walk {
 	struct tfdbg1_scan *scan;
 	uint32_t dev;
 	bool skip_tfdbg_top; /* legacy layout: the root's own _tfdbg_ files */
+	const char *root;    /* the dump root, resolved (links must stay in it) */
+	struct dir_id *seen;
+	size_t nseen, capseen;
 };
+
+static void
+skip_entry(struct tfdbg1_scan *s, const char *path, const char *why)
+{
+	char *e = xasprintf("%s\t%s", path, why);
+
+	add_path(&s->skipped, &s->nskipped, e);
+	free(e);
+}
+
+/* Records directory st as walked; false if it was already. */
+static bool
+first_visit(struct walk *w, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen; i++)
+		if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
+			return false;
+	TD_GROW(w->seen, w->capseen, w->nseen + 1);
+	w->seen[w->nseen++] = (struct dir_id){ st->st_dev, st->st_ino };
+	return true;
+}
+
+/* A symbolic link is followed only when its target stays inside the dump. */
+static bool
+link_inside(const struct walk *w, const char *full)
+{
+	char *real = realpath(full, NULL);
+	size_t n = w->root ? strlen(w->root) : 0;
+	bool in = real && w->root && strncmp(real, w->root, n) == 0 &&
+		  (real[n] == '/' || real[n] == '\0');
+
+	free(real);
+	return in;
+}
 
 static void walk_dir(struct walk *w, const char *path, const char *rel, int depth);
 
@@ -109,8 +157,16 @@ walk_entry(struct walk *w, const char *path, const char *rel, const char *name,
 	char *sub = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
 
 	if (S_ISDIR(st->st_mode)) {
-		walk_dir(w, full, sub, depth + 1);
-	} else if (S_ISREG(st->st_mode)) {
+		if (first_visit(w, st))
+			walk_dir(w, full, sub, depth + 1);
+		else
+			skip_entry(w->scan, full, "directory seen before (a link loop): not followed");
+	} else if (!S_ISREG(st->st_mode)) {
+		char *why = xasprintf("%s, not a regular file: skipped", td_file_kind_name(st->st_mode));
+
+		skip_entry(w->scan, full, why);
+		free(why);
+	} else {
 		w->scan->bytes += (uint64_t)st->st_size;
 		if (starts_with(name, TFDBG1_GRAPH_PREFIX))
 			note_graph(&w->scan->devs[w->dev], full, name, (uint64_t)st->st_size);
@@ -138,6 +194,18 @@ walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 		if (depth == 0 && w->skip_tfdbg_top &&
 		    (starts_with(de->d_name, "_tfdbg_") || starts_with(de->d_name, "run_")))
 			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			char *full = xasprintf("%s/%s", path, de->d_name);
+			/* a dangling link falls through to the "broken" report */
+			bool out = !link_inside(w, full) && fstatat(dirfd(d), de->d_name, &st, 0) == 0;
+
+			if (out)
+				skip_entry(w->scan, full, "symbolic link out of the dump: not followed");
+			free(full);
+			if (out)
+				continue;
+		}
 		if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) {
 			/* e.g. a dangling symbolic link */
 			char *full = xasprintf("%s/%s", path, de->d_name);
@@ -149,6 +217,21 @@ walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 		walk_entry(w, path, rel, de->d_name, &st, depth);
 	}
 	closedir(d);
+}
+
+/* Walks a device directory (or a legacy root) as the top of a tree. */
+static void
+walk_root(struct walk *w, const char *path, const struct stat *st)
+{
+	char *root = realpath(path, NULL);
+
+	w->root = root;
+	first_visit(w, st);
+	walk_dir(w, path, "", 0);
+	free(root);
+	free(w->seen);
+	w->seen = NULL;
+	w->nseen = w->capseen = 0;
 }
 
 static uint32_t
@@ -178,9 +261,9 @@ scan_top(struct tfdbg1_scan *s, DIR *d, const char *path)
 		full = xasprintf("%s/%s", path, de->d_name);
 		if (S_ISDIR(st.st_mode) && starts_with(de->d_name, TFDBG1_DEVICE_PREFIX)) {
 			char *dev = tfdbg1_device_decode(de->d_name);
-			struct walk w = { s, add_dev(s, dev), false };
+			struct walk w = { s, add_dev(s, dev), false, NULL, NULL, 0, 0 };
 
-			walk_dir(&w, full, "", 0);
+			walk_root(&w, full, &st);
 			free(dev);
 		} else if (S_ISREG(st.st_mode)) {
 			s->bytes += (uint64_t)st.st_size;
@@ -278,9 +361,11 @@ tfdbg1_scan_root(const char *path, const char *dir, struct tfdbg1_scan *out)
 	closedir(d);
 	if (out->ndevs == 0) {
 		/* legacy layout: node paths directly in the dump root */
-		struct walk w = { out, add_dev(out, ""), true };
+		struct walk w = { out, add_dev(out, ""), true, NULL, NULL, 0, 0 };
+		struct stat st;
 
-		walk_dir(&w, path, "", 0);
+		if (stat(path, &st) == 0)
+			walk_root(&w, path, &st);
 		if (out->ndumps == 0 && !out->devs[0].graph_path) {
 			free(out->devs[0].name);
 			out->ndevs = 0;
@@ -320,6 +405,7 @@ tfdbg1_scan_done(struct tfdbg1_scan *s)
 	free_list(s->unparsed, s->nunparsed);
 	free_list(s->unreadable, s->nunreadable);
 	free_list(s->broken, s->nbroken);
+	free_list(s->skipped, s->nskipped);
 	free(s->dir);
 	free(s->path);
 	free(s->fetches_path);

@@ -499,6 +499,8 @@ tfdbg2_decode(struct reader *r, enum reader_kind kind, const struct td_locator *
 const struct reader_ops tfdbg2_reader_ops = {
 	.name = "tfdbg2",
 	.looks_for = "tfdbg_events.*.metadata files (tfdbg v2)",
+	.description = "TensorFlow Debugger V2 (tfdbg v2): tfdbg_events.* DebugEvent file sets",
+	.values_in = "FULL_TENSOR",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = tfdbg2_probe,
 	.open = tfdbg2_open,

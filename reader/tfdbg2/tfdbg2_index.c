@@ -365,6 +365,7 @@ send_frame(struct pass *ps, struct tf2_set *s, const char *id, int32_t file_inde
 			 s->host);
 		fr.file = unknown;
 	}
+	fr.framework = reader_path_is_framework(fr.file);
 	if (ps->sink->on_frame)
 		ps->sink->on_frame(ps->sink->ctx, &fr);
 }

@@ -33,115 +33,71 @@ is_info_field(const char *key)
 
 /* Meta values are decimal text for numbers: an integer becomes a number. */
 static void
-json_meta_value(struct json *j, const char *v)
+emit_meta_value(struct emit *e, const char *v)
 {
 	int64_t n;
 
 	if (v && cmd_parse_i64(v, &n) && !(v[0] == '0' && v[1]) && !(v[0] == '-' && v[1] == '0'))
-		json_int(j, n);
+		emit_int(e, n);
 	else
-		json_string(j, v);
+		emit_str(e, v);
 }
 
 static void
-json_meta(struct json *j, const struct model_meta *mm)
+emit_meta(struct emit *e, const struct model_meta *mm)
 {
 	size_t i;
 
-	json_key(j, mm->key);
+	emit_key(e, mm->key);
 	if (!mm->list) {
-		json_meta_value(j, mm->nvalues ? mm->values[mm->nvalues - 1] : NULL);
+		emit_meta_value(e, mm->nvalues ? mm->values[mm->nvalues - 1] : NULL);
 		return;
 	}
-	json_array_begin(j);
+	emit_list_begin(e);
 	for (i = 0; i < mm->nvalues; i++)
-		json_meta_value(j, mm->values[i]);
-	json_array_end(j);
-}
-
-static void
-info_json(struct cmd_env *env, const struct model_info *in)
-{
-	struct json j;
-	size_t i;
-
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "format", in->format);
-	json_kv_string(&j, "path", in->path);
-	json_key(&j, "hosts");
-	json_array_begin(&j);
-	for (i = 0; i < in->nhosts; i++)
-		json_string(&j, in->hosts[i]);
-	json_array_end(&j);
-	json_kv_string(&j, "tensor_debug_mode", in->tensor_debug_mode);
-	json_kv_uint(&j, "executions", in->executions);
-	json_kv_uint(&j, "graph_execution_traces", in->traces);
-	json_kv_uint(&j, "ops", in->ops);
-	json_kv_uint(&j, "graphs", in->graphs);
-	json_kv_uint(&j, "devices", in->devices);
-	json_kv_uint(&j, "source_files", in->source_files);
-	json_kv_uint(&j, "stack_frames", in->stack_frames);
-	json_kv_uint(&j, "alerts", in->alerts);
-	json_kv_uint(&j, "corrupt_records", in->corrupt_records);
-	json_kv_uint(&j, "torn_files", in->torn_files);
-	json_kv_uint(&j, "missing_files", in->missing_files);
-	for (i = 0; i < in->nmeta; i++)
-		if (!is_info_field(in->meta[i].key))
-			json_meta(&j, &in->meta[i]);
-	if (env->host)
-		json_kv_string(&j, "restricted_to_host", env->host);
-	json_object_end(&j);
-}
-
-static void
-info_text(struct cmd_env *env, const struct model_info *in)
-{
-	struct strbuf *o = env->out;
-	size_t i, k;
-
-	strbuf_addf(o, "%-24s %s\n%-24s %s\n", "format", cmd_txt(in->format), "path", in->path);
-	strbuf_addf(o, "%-24s", "hosts");
-	for (i = 0; i < in->nhosts; i++)
-		strbuf_addf(o, " %s", in->hosts[i]);
-	strbuf_addf(o, "\n%-24s %s\n", "tensor_debug_mode", cmd_txt(in->tensor_debug_mode));
-#define ROW(name, v) strbuf_addf(o, "%-24s %llu\n", name, (unsigned long long)(v))
-	ROW("executions", in->executions);
-	ROW("graph_execution_traces", in->traces);
-	ROW("ops", in->ops);
-	ROW("graphs", in->graphs);
-	ROW("devices", in->devices);
-	ROW("source_files", in->source_files);
-	ROW("stack_frames", in->stack_frames);
-	ROW("alerts", in->alerts);
-	ROW("corrupt_records", in->corrupt_records);
-	ROW("torn_files", in->torn_files);
-	ROW("missing_files", in->missing_files);
-#undef ROW
-	for (i = 0; i < in->nmeta; i++) {
-		if (is_info_field(in->meta[i].key))
-			continue;
-		strbuf_addf(o, "%-24s", in->meta[i].key);
-		for (k = 0; k < in->meta[i].nvalues; k++)
-			strbuf_addf(o, " %s", in->meta[i].values[k]);
-		strbuf_addc(o, '\n');
-	}
-	if (env->host)
-		strbuf_addf(o, "%-24s %s\n", "restricted_to_host", env->host);
+		emit_meta_value(e, mm->values[i]);
+	emit_list_end(e);
 }
 
 enum td_status
 cmd_info(struct cmd_env *env, int argc, char **argv)
 {
 	struct model_info in;
+	struct emit e;
+	size_t i;
 
 	(void)argc;
 	(void)argv;
 	model_info(env->m, &in);
-	if (env->json)
-		info_json(env, &in);
-	else
-		info_text(env, &in);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, NULL);
+	emit_label_width(&e, 25);           /* the layout scripts cut on */
+	emit_kv_str(&e, "format", in.format);
+	emit_kv_str(&e, "path", in.path);
+	emit_key(&e, "hosts");
+	emit_list_begin(&e);
+	for (i = 0; i < in.nhosts; i++)
+		emit_str(&e, in.hosts[i]);
+	emit_list_end(&e);
+	emit_kv_str(&e, "tensor_debug_mode", in.tensor_debug_mode);
+	emit_kv_uint(&e, "executions", in.executions);
+	emit_kv_uint(&e, "graph_execution_traces", in.traces);
+	emit_kv_uint(&e, "ops", in.ops);
+	emit_kv_uint(&e, "graphs", in.graphs);
+	emit_kv_uint(&e, "devices", in.devices);
+	emit_kv_uint(&e, "source_files", in.source_files);
+	emit_kv_uint(&e, "stack_frames", in.stack_frames);
+	emit_kv_uint(&e, "alerts", in.alerts);
+	emit_kv_uint(&e, "corrupt_records", in.corrupt_records);
+	emit_kv_uint(&e, "torn_files", in.torn_files);
+	emit_kv_uint(&e, "missing_files", in.missing_files);
+	for (i = 0; i < in.nmeta; i++)
+		if (!is_info_field(in.meta[i].key))
+			emit_meta(&e, &in.meta[i]);
+	if (env->host)
+		emit_kv_str(&e, "restricted_to_host", env->host);
+	emit_object_end(&e);
+	emit_done(&e);
 	return TD_OK;
 }
 
@@ -448,40 +404,38 @@ cmd_problems(struct cmd_env *env, int argc, char **argv)
 
 /* ---- graphs ------------------------------------------------------------------- */
 
+static const struct emit_field graph_cols[] = {
+	{ "index", NULL, -5, 0 },
+	{ "graph_id", NULL, 36, 0 },
+	{ "name", NULL, 30, 0 },
+	{ "outer", NULL, 36, 0 },
+	{ "ops", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 enum td_status
 cmd_graphs(struct cmd_env *env, int argc, char **argv)
 {
 	uint32_t i, n = model_graph_count(env->m);
 	struct model_graph g;
-	struct json j;
+	struct emit e;
 
 	(void)argc;
 	(void)argv;
-	if (env->json) {
-		json_init(&j, env->out);
-		json_array_begin(&j);
-	} else {
-		strbuf_addf(env->out, "%5s  %-38s %-30s %-38s %s\n", "index", "graph_id", "name",
-			    "outer", "ops");
-	}
+	emit_init(&e, env->out, env->json);
+	emit_table_begin(&e, graph_cols);
 	for (i = 0; i < n; i++) {
 		if (!model_graph_get(env->m, i, &g))
 			continue;
-		if (!env->json) {
-			strbuf_addf(env->out, "%5u  %-38s %-30s %-38s %u\n", g.index,
-				    cmd_txt(g.graph_id), cmd_txt(g.name),
-				    cmd_txt(cmd_graph_id(env, g.outer)), g.nops);
-			continue;
-		}
-		json_object_begin(&j);
-		json_kv_uint(&j, "index", g.index);
-		json_kv_string(&j, "graph_id", g.graph_id);
-		json_kv_string(&j, "name", cmd_nz(g.name));
-		json_kv_string(&j, "outer", cmd_graph_id(env, g.outer));
-		json_kv_uint(&j, "ops", g.nops);
-		json_object_end(&j);
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "index", g.index);
+		emit_kv_str(&e, "graph_id", g.graph_id);
+		emit_kv_str(&e, "name", cmd_nz(g.name));
+		emit_kv_str(&e, "outer", cmd_graph_id(env, g.outer));
+		emit_kv_uint(&e, "ops", g.nops);
+		emit_object_end(&e);
 	}
-	if (env->json)
-		json_array_end(&j);
+	emit_table_end(&e);
+	emit_done(&e);
 	return TD_OK;
 }

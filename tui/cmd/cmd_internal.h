@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "emit.h"
 #include "json.h"
 
 /* ---- handlers (one per table entry) ---------------------------------- */

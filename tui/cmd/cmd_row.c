@@ -300,6 +300,37 @@ cmd_execution(struct cmd_env *env, int argc, char **argv)
 
 /* ---- print N [SLICE] ------------------------------------------------------------ */
 
+/* "A, B and C": the dumps that keep full values, as the formats name them. */
+static char *
+values_in_formats(void)
+{
+	struct model_format f;
+	struct strbuf sb = {0};
+	const char *names[16];
+	size_t i, n = 0;
+
+	for (i = 0; model_format_at(i, &f) && n < TD_ARRAY_SIZE(names); i++)
+		if (f.values_in)
+			names[n++] = f.values_in;
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+	if (!n)
+		strbuf_adds(&sb, "full-value");
+	return strbuf_take(&sb);
+}
+
+static enum td_status
+no_values(struct cmd_env *env, uint64_t row, const char *mode)
+{
+	char *which = values_in_formats();
+	enum td_status st = cmd_fail(env, TD_ERR_NOTFOUND,
+				     "trace %llu has no stored values (mode %s; %s dumps keep them)",
+				     (unsigned long long)row, mode ? mode : "unknown", which);
+
+	free(which);
+	return st;
+}
+
 enum td_status
 cmd_print(struct cmd_env *env, int argc, char **argv)
 {
@@ -316,9 +347,7 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (d.noutputs == 0 || !d.values || !d.values[0]) {
-		st = cmd_fail(env, TD_ERR_NOTFOUND,
-			      "trace %llu has no stored values (mode %s; FULL_TENSOR and .npy dumps keep them)",
-			      (unsigned long long)row, d.mode ? d.mode : "unknown");
+		st = no_values(env, row, d.mode);
 		goto out;
 	}
 	if (env->ui && env->ui->show_tensor)

@@ -9,146 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-kv_count(struct json *j, const struct td_summary *s, uint32_t bit, const char *key, int64_t v)
-{
-	json_key(j, key);
-	if (s->known & bit)
-		json_int(j, v);
-	else
-		json_null(j);
-}
+#include "summary.h"
 
 void
 cmd_json_counts(struct json *j, const struct td_summary *s)
 {
-	kv_count(j, s, SUM_NAN, "nan", s->nan);
-	kv_count(j, s, SUM_NEG_INF, "neg_inf", s->neg_inf);
-	kv_count(j, s, SUM_POS_INF, "pos_inf", s->pos_inf);
-	kv_count(j, s, SUM_ELEMENTS, "elements", s->elements);
-}
-
-static void
-json_shape(struct json *j, const struct td_summary *s)
-{
-	int i;
-
-	json_key(j, "shape");
-	if (!(s->known & SUM_SHAPE)) {
-		json_null(j);
-		return;
-	}
-	json_array_begin(j);
-	for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
-		json_int(j, s->dims[i]);
-	json_array_end(j);
-	if (s->dims_truncated)
-		json_kv_bool(j, "shape_truncated", true);
-}
-
-/* A min/max of a float32 (or narrower) tensor is a float: print it with
- * float precision (-0.9274042, not -0.9274041652679443). */
-static bool
-float_origin(const struct td_summary *s, double v)
-{
-	return (s->known & SUM_DTYPE) && td_dtype_is_float(s->dtype) && s->dtype != DTYPE_FLOAT64 &&
-	       (double)(float)v == v;
-}
-
-static void
-kv_real(struct json *j, const struct td_summary *s, uint32_t bit, const char *key, double v)
-{
-	json_key(j, key);
-	if (!(s->known & bit))
-		json_null(j);
-	else if (float_origin(s, v))
-		json_float(j, (float)v);
-	else
-		json_double(j, v);
-}
-
-static void
-text_real(struct strbuf *sb, const struct td_summary *s, const char *label, double v)
-{
-	char buf[40];
-
-	if (float_origin(s, v))
-		json_format_float(buf, sizeof buf, (float)v);
-	else
-		json_format_double(buf, sizeof buf, v);
-	strbuf_addf(sb, " %s=%s", label, buf);
+	summary_json_counts(j, s);
 }
 
 void
 cmd_json_summary(struct json *j, const struct td_summary *s)
 {
-	json_object_begin(j);
-	json_kv_string(j, "dtype", (s->known & SUM_DTYPE) ? td_dtype_name(s->dtype) : NULL);
-	kv_count(j, s, SUM_RANK, "rank", s->rank);
-	json_shape(j, s);
-	cmd_json_counts(j, s);
-	kv_count(j, s, SUM_NEGATIVE, "negative", s->negative);
-	kv_count(j, s, SUM_ZERO, "zero", s->zero);
-	kv_count(j, s, SUM_POSITIVE, "positive", s->positive);
-	json_key(j, "has_inf_or_nan");
-	if (s->known & (SUM_NONFINITE | SUM_NAN | SUM_NEG_INF | SUM_POS_INF))
-		json_bool(j, td_summary_nonfinite(s));
-	else
-		json_null(j);
-	kv_real(j, s, SUM_MINMAX, "min", s->min);
-	kv_real(j, s, SUM_MINMAX, "max", s->max);
-	kv_real(j, s, SUM_MEAN, "mean", s->mean);
-	kv_count(j, s, SUM_TENSOR_ID, "tensor_id", s->tensor_id);
-	if (s->known & SUM_UNINITIALIZED)
-		json_kv_bool(j, "uninitialized", true);
-	json_object_end(j);
-}
-
-static void
-text_count(struct strbuf *sb, const struct td_summary *s, uint32_t bit, const char *label, int64_t v)
-{
-	if (s->known & bit)
-		strbuf_addf(sb, " %s=%lld", label, (long long)v);
+	summary_json(j, s);
 }
 
 void
 cmd_text_summary(struct strbuf *sb, const struct td_summary *s)
 {
-	size_t start = sb->len;
-	int i;
-
-	if (s->known & SUM_DTYPE)
-		strbuf_adds(sb, td_dtype_name(s->dtype));
-	if (s->known & SUM_SHAPE) {
-		strbuf_addc(sb, '[');
-		if (s->dims_truncated)
-			strbuf_adds(sb, "...,");
-		for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
-			strbuf_addf(sb, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-		strbuf_addc(sb, ']');
-	} else if (s->known & SUM_ELEMENTS) {
-		strbuf_addf(sb, " n=%lld", (long long)s->elements);
-	}
-	text_count(sb, s, SUM_NEG_INF, "-inf", s->neg_inf);
-	text_count(sb, s, SUM_NAN, "nan", s->nan);
-	text_count(sb, s, SUM_POS_INF, "+inf", s->pos_inf);
-	text_count(sb, s, SUM_NEGATIVE, "-", s->negative);
-	text_count(sb, s, SUM_ZERO, "0", s->zero);
-	text_count(sb, s, SUM_POSITIVE, "+", s->positive);
-	if ((s->known & SUM_NONFINITE) && !(s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)))
-		strbuf_adds(sb, s->has_inf_or_nan ? " inf/nan" : " finite");
-	if (s->known & SUM_MINMAX) {
-		text_real(sb, s, "min", s->min);
-		text_real(sb, s, "max", s->max);
-	}
-	if (s->known & SUM_MEAN)
-		text_real(sb, s, "mean", s->mean);
-	if (sb->len == start) {
-		strbuf_adds(sb, "(no summary)");
-	} else if (sb->buf[start] == ' ') {
-		memmove(sb->buf + start, sb->buf + start + 1, sb->len - start);
-		sb->len--;
-	}
+	summary_text(sb, s);
 }
 
 /* ---- stacks ---------------------------------------------------------- */

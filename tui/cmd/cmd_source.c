@@ -1,8 +1,8 @@
 /*
  * cmd_source.c - "sources" and "source PATH [LINE | A:B]".
  *
- * Source text comes from the dump when it holds the file (tfdbg2
- * .source_files); otherwise the file is read from disk, only because the
+ * Source text comes from the dump when it holds the file (a dump's source
+ * files record); otherwise the file is read from disk, only because the
  * user asked for it (after --source-root remapping, done by the model).
  */
 #include "cmd_internal.h"
@@ -11,39 +11,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct emit_field source_cols[] = {
+	{ "index", NULL, -4, 0 },
+	{ "host", NULL, 18, 0 },
+	{ "lines", NULL, -6, 0 },
+	{ "in_dump", "in dump", 7, 0 },
+	{ "path", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 enum td_status
 cmd_sources(struct cmd_env *env, int argc, char **argv)
 {
 	uint32_t i, n = model_source_count(env->m);
 	struct model_source s;
-	struct json j;
+	struct emit e;
 
 	(void)argc;
 	(void)argv;
-	if (env->json) {
-		json_init(&j, env->out);
-		json_array_begin(&j);
-	}
+	emit_init(&e, env->out, env->json);
+	emit_table_begin(&e, source_cols);
 	for (i = 0; i < n; i++) {
 		if (!model_source_get(env->m, i, &s))
 			continue;
-		if (!env->json) {
-			strbuf_addf(env->out, "%4u  %-16s %6llu lines%s  %s\n", s.index, cmd_txt(s.host),
-				    (unsigned long long)s.nlines, s.in_dump ? "" : " (disk)", s.path);
-			continue;
-		}
-		json_object_begin(&j);
-		json_kv_uint(&j, "index", s.index);
-		json_kv_string(&j, "path", s.path);
-		json_kv_string(&j, "host", cmd_nz(s.host));
-		json_kv_uint(&j, "lines", s.nlines);
-		json_kv_bool(&j, "in_dump", s.in_dump);
-		json_object_end(&j);
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "index", s.index);
+		emit_kv_str(&e, "path", s.path);
+		emit_kv_str(&e, "host", cmd_nz(s.host));
+		emit_kv_uint(&e, "lines", s.nlines);
+		emit_kv_bool(&e, "in_dump", s.in_dump);
+		emit_object_end(&e);
 	}
-	if (env->json)
-		json_array_end(&j);
-	else if (n == 0)
-		strbuf_adds(env->out, "the dump holds no source files\n");
+	emit_table_end(&e);
+	if (n == 0)
+		emit_note(&e, "the dump holds no source files");
+	emit_done(&e);
 	return TD_OK;
 }
 

@@ -23,7 +23,7 @@ unsupported(struct cmd_env *env)
 
 /* ---- rank ------------------------------------------------------------------ */
 
-/* Trailing decimal number of s ("rank_3" -> 3, "tfdbg-host-1" -> 1). */
+/* Trailing decimal number of s ("rank_3" -> 3, "worker-host-1" -> 1). */
 static bool
 trailing_number(const char *s, int64_t *v)
 {

@@ -1,5 +1,6 @@
 /*
- * fmt.c - short text forms of summaries, shapes and function names.
+ * fmt.c - short text forms of summaries, shapes and function names.  The
+ * summary column reads the field table of summary.h.
  */
 #include "fmt.h"
 
@@ -10,8 +11,7 @@
 #include <string.h>
 
 #include "reader/base/util.h"
-
-#define ALL_COUNTS (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE)
+#include "summary.h"
 
 const char *
 fmt_double(double v, char *buf, size_t size)
@@ -46,29 +46,61 @@ fmt_shape(const struct td_summary *s, char *buf, size_t size)
 	return buf;
 }
 
+/* Appends the known-or-not fields with flags, in people's order: "a/b/c"
+ * (values only) or "L:a L:b" (long label, sep between them). */
+static size_t
+join_counts(const struct td_summary *s, unsigned flags, bool labels, const char *sep,
+	    char *buf, size_t size, size_t used)
+{
+	const struct summary_field *f;
+	bool first = true;
+
+	for (int pos = 0; (f = summary_by_order(pos)) && used < size; pos++) {
+		if ((f->flags & flags) != flags)
+			continue;
+		used += snprintf(buf + used, size - used, "%s%s%s%lld", first ? "" : sep,
+				 labels ? f->long_label : "", labels ? ":" : "",
+				 (long long)summary_int(s, f->id));
+		first = false;
+	}
+	return used;
+}
+
+/* "min -1 max 3.2 mean 0.5": the known real fields, long labels. */
+static void
+join_reals(const struct td_summary *s, char *buf, size_t size)
+{
+	const struct summary_field *f;
+	size_t used = 0;
+	char v[32];
+
+	buf[0] = '\0';
+	for (int pos = 0; (f = summary_by_order(pos)) && used < size; pos++) {
+		if (f->kind != SK_REAL || !(s->known & f->bit))
+			continue;
+		used += snprintf(buf + used, size - used, "%s%s %s", used ? " " : "", f->long_label,
+				 fmt_double(summary_real(s, f->id), v, sizeof v));
+	}
+}
+
 const char *
 fmt_summary(const struct td_summary *s, char *buf, size_t size)
 {
-	char a[32], b[32], c[32];
+	uint32_t breakdown = summary_bits(SF_BREAKDOWN);
 
-	if ((s->known & ALL_COUNTS) == ALL_COUNTS) {
-		snprintf(buf, size, "%lld/%lld/%lld/%lld/%lld/%lld", (long long)s->neg_inf,
-			 (long long)s->nan, (long long)s->pos_inf, (long long)s->negative,
-			 (long long)s->zero, (long long)s->positive);
-	} else if (s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)) {
-		snprintf(buf, size, "-Inf:%lld NaN:%lld +Inf:%lld", (long long)s->neg_inf,
-			 (long long)s->nan, (long long)s->pos_inf);
-	} else if (s->known & SUM_MINMAX) {
-		snprintf(buf, size, "min %s max %s%s%s", fmt_double(s->min, a, sizeof a),
-			 fmt_double(s->max, b, sizeof b), (s->known & SUM_MEAN) ? " mean " : "",
-			 (s->known & SUM_MEAN) ? fmt_double(s->mean, c, sizeof c) : "");
-	} else if (s->known & SUM_NONFINITE) {
+	buf[0] = '\0';
+	if ((s->known & breakdown) == breakdown)
+		join_counts(s, SF_BREAKDOWN, false, "/", buf, size, 0);
+	else if (s->known & summary_bits(SF_NONFINITE))
+		join_counts(s, SF_NONFINITE, true, " ", buf, size, 0);
+	else if (s->known & summary_fields[SUMMARY_MIN].bit)
+		join_reals(s, buf, size);
+	else if (s->known & summary_fields[SUMMARY_HAS_INF_OR_NAN].bit)
 		snprintf(buf, size, "%s", s->has_inf_or_nan ? "Inf/NaN" : "finite");
-	} else if (*fmt_shape(s, buf, size)) {
+	else if (*fmt_shape(s, buf, size))
 		;                           /* SHAPE mode: the shape is all there is */
-	} else {
+	else
 		snprintf(buf, size, "-");
-	}
 	return buf;
 }
 

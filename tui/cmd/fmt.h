@@ -31,7 +31,7 @@ const char *fmt_summary(const struct td_summary *s, char *buf, size_t size);
 const char *fmt_function_name(const char *name, char *buf, size_t size);
 
 /* Op names are scoped paths ("Default/network-WithLossCell/_backbone-LeNet5/
- * fc3-Dense/MatMul-op10" in MindSpore).  fmt_scope_len() is the length of
+ * fc3-Dense/MatMul-op10").  fmt_scope_len() is the length of
  * name's scope with its final '/', 0 when it has none.
  * fmt_scope_relative() writes name relative to base's scope: the leading
  * scope components the two share become ".../" ("Default/a/b/Relu-op1"

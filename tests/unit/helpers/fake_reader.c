@@ -19,14 +19,16 @@ enum fake_kind {
 struct fake_rec {
 	enum fake_kind kind;
 	char *s[5];
-	char **inputs, **frames, **lines;
-	size_t ninputs, nframes, nlines;
+	char **inputs, **frames, **lines, **aliases;
+	size_t ninputs, nframes, nlines, naliases;
 	uint32_t file, slot, line;
 	uint64_t offset, n, every;
 	int64_t execution, id;
 	int64_t step;               /* traces and executions, -1 unknown */
 	double wall;
 	bool is_input, broken;
+	bool framework;             /* frames */
+	bool partial;               /* FK_SOURCE: lines has gaps (NULL) */
 	struct td_summary *summ;
 	size_t nsumm;
 	enum reader_problem_kind problem;
@@ -131,6 +133,7 @@ fake_free(struct fake *f)
 		freelist(f->recs[i].inputs, f->recs[i].ninputs);
 		freelist(f->recs[i].frames, f->recs[i].nframes);
 		freelist(f->recs[i].lines, f->recs[i].nlines);
+		freelist(f->recs[i].aliases, f->recs[i].naliases);
 		free(f->recs[i].summ);
 	}
 	free(f->recs);
@@ -264,6 +267,24 @@ fake_source(struct fake *f, uint32_t id, const char *host, const char *path,
 }
 
 void
+fake_source_partial(struct fake *f, uint32_t id, const char *host, const char *path,
+		    const char *const *lines, size_t n)
+{
+	struct fake_rec *r = add(f, FK_SOURCE);
+
+	r->id = id;
+	r->s[0] = dup0(host);
+	r->s[1] = dup0(path);
+	r->lines = xcalloc(n + 1, sizeof(*r->lines));
+	for (size_t i = 0; i < n; i++)
+		r->lines[i] = dup0(lines[i]);
+	r->nlines = n;
+	r->partial = true;
+	r->file = 50;
+	r->offset = next_offset(f, 50);
+}
+
+void
 fake_frame(struct fake *f, const char *id, const char *host, const char *file, uint32_t line,
 	   const char *func, int64_t source_id)
 {
@@ -275,6 +296,21 @@ fake_frame(struct fake *f, const char *id, const char *host, const char *file, u
 	r->s[3] = dup0(func);
 	r->line = line;
 	r->id = source_id;
+}
+
+void
+fake_op_alias(struct fake *f, const char *alias)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	r->aliases = xrealloc(r->aliases, (r->naliases + 1) * sizeof(*r->aliases));
+	r->aliases[r->naliases++] = xstrdup(alias);
+}
+
+void
+fake_frame_framework(struct fake *f)
+{
+	f->recs[f->n - 1].framework = true;
 }
 
 void
@@ -502,7 +538,9 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 		struct reader_op op = {.graph_id = r->s[0], .op_name = r->s[1], .op_type = r->s[2],
 				       .inputs = (const char *const *)r->inputs, .ninputs = r->ninputs,
 				       .frame_ids = (const char *const *)r->frames,
-				       .nframes = r->nframes, .num_outputs = 1};
+				       .nframes = r->nframes, .num_outputs = 1,
+				       .aliases = (const char *const *)r->aliases,
+				       .naliases = r->naliases};
 
 		sink->on_op(sink->ctx, &op);
 		break;
@@ -529,7 +567,8 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 	}
 	case FK_FRAME: {
 		struct reader_frame fr = {.id = r->s[0], .host = r->s[1], .file = r->s[2],
-					  .line = r->line, .func = r->s[3], .source_id = r->id};
+					  .line = r->line, .func = r->s[3], .source_id = r->id,
+					  .framework = r->framework};
 
 		sink->on_frame(sink->ctx, &fr);
 		break;
@@ -549,9 +588,13 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 			sink->on_resolved(sink->ctx, &p);
 		break;
 	}
-	case FK_OVERFLOW:
-		sink->on_overflow(sink->ctx, r->s[0], r->execution, r->s[1]);
+	case FK_OVERFLOW: {
+		struct reader_alert a = {.kind = READER_ALERT_OVERFLOW, .op_name = r->s[0],
+					 .execution = r->execution, .slot = -1, .detail = r->s[1]};
+
+		sink->on_alert(sink->ctx, &a);
 		break;
+	}
 	case FK_SYNTH:
 		send_synth(r, sink);
 		break;
@@ -689,7 +732,15 @@ fake_decode(struct reader *rd, enum reader_kind kind, const struct td_locator *l
 	if (kind == READER_TRACE)
 		out->op_name = xstrdup(r->s[1]);
 	if (kind == READER_SOURCE) {
-		out->lines = duplist((const char *const *)r->lines, &out->nlines);
+		if (r->partial) {
+			out->lines = xcalloc(r->nlines + 1, sizeof(*out->lines));
+			for (size_t i = 0; i < r->nlines; i++)
+				out->lines[i] = dup0(r->lines[i]);
+			out->nlines = r->nlines;
+			out->lines_partial = true;
+		} else {
+			out->lines = duplist((const char *const *)r->lines, &out->nlines);
+		}
 	} else {
 		out->noutputs = r->nsumm;
 		out->summaries = xcalloc(r->nsumm + 1, sizeof(*out->summaries));

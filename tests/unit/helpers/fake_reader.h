@@ -48,8 +48,15 @@ uint64_t fake_exec(struct fake *f, uint32_t file, const char *op_type, const cha
 		   const char *host, double wall, const struct td_summary *outs, size_t nout);
 void fake_source(struct fake *f, uint32_t id, const char *host, const char *path,
 		 const char *const *lines);
+/* A source the dump knows only in part: lines[0..n), NULL for a gap. */
+void fake_source_partial(struct fake *f, uint32_t id, const char *host, const char *path,
+			 const char *const *lines, size_t n);
 void fake_frame(struct fake *f, const char *id, const char *host, const char *file, uint32_t line,
 		const char *func, int64_t source_id);
+/* Gives the last op added an alias name (reader_op.aliases). */
+void fake_op_alias(struct fake *f, const char *alias);
+/* Marks the last frame added as the framework's code (reader_frame.framework). */
+void fake_frame_framework(struct fake *f);
 void fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);
 /* The problem reported as fake_problem(f, kind, file, path) no longer holds. */
 void fake_resolved(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);

@@ -366,11 +366,16 @@ test_model_op_find_forms_and_graphs(void **state)
 	fake_graph(f, "G0", "model", NULL);
 	fake_graph(f, "G1", "dense", "G0");
 	fake_op(f, "G0", "Default/fc3-Dense/MatMul-op10", "MatMul", NULL, NULL);
+	fake_op_alias(f, "Default--fc3-Dense--MatMul-op10");
 	fake_op(f, "G1", "Relu", "Relu", NULL, NULL);
 	fake_op(f, "G0", "Relu", "Relu", NULL, NULL);
+	fake_op(f, "G0", "Default/fc2-Dense/MatMul-op9", "MatMul", NULL, NULL);
 	m = open_fake(f, false, 0);
-	id = model_op_find(m, "Default--fc3-Dense--MatMul-op10", NULL);  /* file-name form */
+	id = model_op_find(m, "Default--fc3-Dense--MatMul-op10", NULL);  /* the alias */
 	assert_int_equal(id, 0);
+	/* the model knows no spelling of its own: no alias, no match */
+	assert_int_equal(model_op_find(m, "Default--fc2-Dense--MatMul-op9", NULL), -1);
+	assert_int_equal(model_op_find(m, "Default/fc2-Dense/MatMul-op9", NULL), 3);
 	assert_int_equal(model_op_find(m, "MatMul-op10", NULL), 0);      /* unique last part */
 	assert_int_equal(model_op_find(m, "Relu", "G0"), 2);
 	assert_int_equal(model_op_find(m, "Relu", "dense"), 1);
@@ -384,7 +389,7 @@ test_model_op_find_forms_and_graphs(void **state)
 	assert_int_equal(g.nops, 1);
 	assert_true(model_graph_get(m, 0, &g));
 	assert_int_equal(g.outer, -1);
-	assert_int_equal(g.nops, 2);
+	assert_int_equal(g.nops, 3);
 	assert_false(model_graph_get(m, 2, &g));
 	model_close(m);
 	fake_free(f);
@@ -677,6 +682,7 @@ test_model_frames_resolve_after_ops(void **state)
 	fake_source(f, 0, "h", "/home/u/train.py", (const char *[]){"import x", "y = log(x)", NULL});
 	fake_frame(f, "f-inner", "h", "/usr/lib/python3/dist-packages/tensorflow/ops/math.py", 7,
 		   "log", -1);
+	fake_frame_framework(f);
 	fake_frame(f, "f-outer", "h", "/home/u/train.py", 2, "main", 0);
 	model_refresh(m);
 	assert_true(model_op_get(m, 0, &op));
@@ -762,18 +768,84 @@ test_model_source_load_disk_remaps_by_root(void **state)
 	fake_free(f);
 }
 
+/* Issue 12 item 11: a source the dump knows only in part says so, line by
+ * line, and a file the user names later replaces it in place. */
 static void
-test_model_user_code_rule(void **state)
+test_model_partial_source_marks_known_lines_and_loads_from(void **state)
+{
+	char dir[] = "/tmp/tdbg-model-XXXXXX", sub[128], file[160], err[256];
+	const char *gaps[] = { NULL, "    x = f(x)", NULL, "    return x" };
+	const char *const *lines;
+	struct fake *f = fake_new();
+	struct model_source s;
+	struct model *m;
+	uint32_t idx;
+	size_t n;
+	FILE *fp;
+
+	(void)state;
+	fake_source_partial(f, 0, "h", "/remote/job/proj/net.py", gaps, 4);
+	fake_frame(f, "1", "h", "/remote/job/proj/net.py", 2, "", 0);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_source_lines(m, 0, &lines, &n), TD_OK);
+	assert_int_equal(n, 4);
+	assert_string_equal(lines[0], "");              /* a gap reads as empty */
+	assert_string_equal(lines[1], "    x = f(x)");
+	assert_true(model_source_get(m, 0, &s));
+	assert_true(s.partial);
+	assert_false(model_source_line_known(m, 0, 0));
+	assert_true(model_source_line_known(m, 0, 1));
+	assert_false(model_source_line_known(m, 0, 2));
+	assert_true(model_source_line_known(m, 0, 3));
+	assert_false(model_source_line_known(m, 0, 4));
+
+	/* the user names a directory: it is tried as a source root */
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/proj", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(file, sizeof file, "%s/net.py", sub);
+	fp = fopen(file, "w");
+	fputs("def f(x):\n    x = f(x)\n    y = 1\n    return x\n", fp);
+	fclose(fp);
+	assert_int_not_equal(model_source_load_from(m, "/remote/job/proj/net.py", "/nonexistent-dir/x.py",
+						    &idx, err, sizeof err), TD_OK);
+	assert_true(model_source_get(m, 0, &s) && s.partial);   /* unchanged */
+	assert_int_equal(model_source_load_from(m, "/remote/job/proj/net.py", dir, &idx, err, sizeof err),
+			 TD_OK);
+	assert_int_equal(idx, 0);                       /* in place: the frame shows it */
+	assert_int_equal(model_source_count(m), 1);
+	assert_true(model_source_get(m, 0, &s));
+	assert_false(s.partial);
+	assert_true(model_source_line_known(m, 0, 0));
+	assert_int_equal(model_source_lines(m, 0, &lines, &n), TD_OK);
+	assert_int_equal(n, 4);
+	assert_string_equal(lines[2], "    y = 1");
+	/* a file named directly works too, for a path the dump never had */
+	assert_int_equal(model_source_load_from(m, "/elsewhere/net.py", file, &idx, err, sizeof err), TD_OK);
+	assert_int_equal(idx, 1);
+	model_close(m);
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	fake_free(f);
+}
+
+/* user_code is the reader's mark, whatever the path says: the model has
+ * no rule of its own about framework packages. */
+static void
+test_model_user_code_is_the_readers_mark(void **state)
 {
 	struct fake *f = fake_new();
 	struct model_frame fr;
 	struct model *m;
 
 	(void)state;
-	fake_frame(f, "1", "h", "/usr/local/lib/python3.8/dist-packages/tensorflow/python/debug/"
-		   "examples/v2/debug_mnist_v2.py", 216, "loss", -1);
+	fake_frame(f, "1", "h", "/home/u/train.py", 216, "loss", -1);
 	fake_frame(f, "2", "h", "/venv/lib/python3.9/site-packages/keras/layers/core.py", 1, "f", -1);
-	fake_frame(f, "3", "h", "/venv/lib/python3.9/site-packages/numpy/core.py", 1, "f", -1);
+	fake_frame_framework(f);
+	fake_frame(f, "3", "h", "/venv/lib/python3.9/site-packages/keras/layers/core.py", 2, "g", -1);
+	fake_frame(f, "4", "h", "/home/u/my_framework.py", 1, "f", -1);
+	fake_frame_framework(f);
 	m = open_fake(f, false, 0);
 	assert_true(model_frame_get(m, 0, &fr));
 	assert_true(fr.user_code);
@@ -781,6 +853,8 @@ test_model_user_code_rule(void **state)
 	assert_false(fr.user_code);
 	assert_true(model_frame_get(m, 2, &fr));
 	assert_true(fr.user_code);
+	assert_true(model_frame_get(m, 3, &fr));
+	assert_false(fr.user_code);
 	model_close(m);
 	fake_free(f);
 }
@@ -941,7 +1015,8 @@ main(void)
 		cmocka_unit_test(test_model_frames_resolve_after_ops),
 		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),
 		cmocka_unit_test(test_model_source_load_disk_remaps_by_root),
-		cmocka_unit_test(test_model_user_code_rule),
+		cmocka_unit_test(test_model_user_code_is_the_readers_mark),
+		cmocka_unit_test(test_model_partial_source_marks_known_lines_and_loads_from),
 		cmocka_unit_test(test_model_steps_of_executions_and_traces),
 		cmocka_unit_test(test_model_follow_refresh_appends_rows),
 		cmocka_unit_test(test_model_row_storage_under_8_bytes_per_row),

@@ -38,10 +38,12 @@ struct rec {
 	size_t ntraces;
 	struct reader_op *ops;       /* op_name, op_type, frame ids copied */
 	size_t nops;
+	char **op_aliases;           /* per op: its first alias, or NULL */
 	struct reader_frame *frames; /* id, file, line, code copied */
 	size_t nframes;
 	char **overflows;            /* "op|detail" */
 	size_t noverflows;
+	struct reader_alert alert0;  /* the first alert (strings cleared) */
 	size_t nsources, nproblems;
 	int64_t last_exec;
 	bool order_ok;               /* executions arrive before their traces */
@@ -111,6 +113,9 @@ on_op(void *ctx, const struct reader_op *op)
 	o->frame_ids = (const char *const *)ids;
 	o->inputs = NULL;
 	o->ninputs = op->ninputs;
+	o->aliases = NULL;
+	r->op_aliases = realloc(r->op_aliases, r->nops * sizeof(*r->op_aliases));
+	r->op_aliases[r->nops - 1] = op->naliases ? xstrdup(op->aliases[0]) : NULL;
 }
 
 static void
@@ -142,12 +147,17 @@ on_problem(void *ctx, const struct reader_problem *p)
 }
 
 static void
-on_overflow(void *ctx, const char *op, int64_t execution, const char *detail)
+on_alert(void *ctx, const struct reader_alert *a)
 {
 	struct rec *r = ctx;
 
-	(void)execution;
-	r->overflows = push_str(r->overflows, &r->noverflows, xasprintf("%s|%s", op, detail));
+	assert_int_equal(a->kind, READER_ALERT_OVERFLOW);
+	r->overflows = push_str(r->overflows, &r->noverflows,
+				xasprintf("%s|%s", a->op_name, a->detail));
+	if (r->noverflows == 1) {
+		r->alert0 = *a;
+		r->alert0.op_name = r->alert0.detail = NULL;
+	}
 }
 
 static struct reader *
@@ -156,7 +166,7 @@ index_dump(const char *dir, struct rec *rec)
 	struct reader_sink sink = {
 		.ctx = rec, .on_meta = on_meta, .on_execution = on_execution, .on_trace = on_trace,
 		.on_op = on_op, .on_frame = on_frame, .on_source = on_source,
-		.on_problem = on_problem, .on_overflow = on_overflow,
+		.on_problem = on_problem, .on_alert = on_alert,
 	};
 	struct reader_options opt = {0};
 	struct reader *r = NULL;
@@ -223,7 +233,9 @@ rec_free(struct rec *r)
 		for (k = 0; k < r->ops[i].nframes; k++)
 			free((char *)r->ops[i].frame_ids[k]);
 		free((void *)r->ops[i].frame_ids);
+		free(r->op_aliases[i]);
 	}
+	free(r->op_aliases);
 	for (i = 0; i < r->nframes; i++) {
 		free((char *)r->frames[i].id);
 		free((char *)r->frames[i].file);
@@ -258,6 +270,15 @@ test_mindspore_sync_meta(void **state)
 	/* 50 .npy per iteration dir, 2 constants sent with the first run */
 	assert_true(has_meta(&rec, "tensors=102"));
 	assert_int_equal(rec.nproblems, 0);
+	/* ops go out with their older file-name spelling as an alias; a name
+	 * without scope has none */
+	for (size_t i = 0; i < rec.nops; i++) {
+		if (strcmp(rec.ops[i].op_name, MATMUL10) == 0)
+			assert_string_equal(rec.op_aliases[i], "Default--network-WithLossCell--"
+					    "_backbone-LeNet5--fc3-Dense--MatMul-op10");
+		if (!strchr(rec.ops[i].op_name, '/'))
+			assert_null(rec.op_aliases[i]);
+	}
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 }
@@ -395,7 +416,8 @@ test_mindspore_sync_source_lines_from_trace_or_source_root(void **state)
 	assert_int_equal(mindspore_reader_ops.decode(r, READER_SOURCE, &loc, &d), TD_OK);
 	assert_true(d.nlines >= 26);
 	assert_string_equal(d.lines[25], "        x = self.fc1(x)");
-	assert_string_equal(d.lines[0], "");   /* the .ir knows only some lines */
+	assert_true(d.lines_partial);          /* the .ir knows only some lines */
+	assert_null(d.lines[0]);
 	reader_detail_done(&d);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
@@ -408,6 +430,7 @@ test_mindspore_sync_source_lines_from_trace_or_source_root(void **state)
 		assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
 	}
 	assert_int_equal(mindspore_reader_ops.decode(r, READER_SOURCE, &loc, &d), TD_OK);
+	assert_false(d.lines_partial);
 	assert_string_equal(d.lines[0], "import mindspore.nn as nn");
 	assert_string_equal(d.lines[25], "        x = self.fc1(x)");
 	reader_detail_done(&d);
@@ -463,12 +486,25 @@ test_mindspore_async_overflow_names_mul_op2(void **state)
 {
 	struct rec rec;
 	struct reader *r = index_dump(ASYNC, &rec);
+	size_t i;
 
 	(void)state;
 	assert_int_equal(rec.noverflows, 1);
 	assert_true(strncmp(rec.overflows[0], "Default/network/Mul-op2|", 24) == 0);
 	assert_non_null(strstr(rec.overflows[0], "0x800"));
 	assert_non_null(strstr(rec.overflows[0], "iter 0"));
+	/* in iteration 0 (execution 0); it locates Mul-op2's output row, the
+	 * record names no slot */
+	assert_int_equal(rec.alert0.execution, 0);
+	assert_int_equal(rec.alert0.slot, -1);
+	assert_true(rec.alert0.has_trace);
+	for (i = 0; i < rec.ntraces; i++)
+		if (rec.traces[i].loc.file == rec.alert0.trace.file &&
+		    rec.traces[i].loc.offset == rec.alert0.trace.offset)
+			break;
+	assert_true(i < rec.ntraces);
+	assert_string_equal(rec.traces[i].op_name, "Default/network/Mul-op2");
+	assert_false(rec.traces[i].is_input);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 }
@@ -711,7 +747,7 @@ test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
 	struct reader_sink sink = {
 		.ctx = &rec, .on_meta = on_meta, .on_execution = on_execution, .on_trace = on_trace,
 		.on_op = on_op, .on_frame = on_frame, .on_source = on_source,
-		.on_problem = on_problem, .on_overflow = on_overflow,
+		.on_problem = on_problem, .on_alert = on_alert,
 	};
 	size_t ops = rec.nops, frames = rec.nframes;
 

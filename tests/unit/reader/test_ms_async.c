@@ -186,6 +186,20 @@ test_ms_overflow_json_without_sections_is_an_error(void **state)
 	free(p);
 }
 
+/* issue 13: a file whose fstat size is under 8 bytes while a read gives 8
+ * (a /proc file linked into the dump) must not wrap file_size - 8 and
+ * allocate the header length it reads */
+static void
+test_ms_bin_size_below_header_is_truncated(void **state)
+{
+	struct ms_bin b;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ms_bin_read("/proc/self/stat", &b, err, sizeof err), TD_ERR_TRUNCATED);
+	assert_non_null(strstr(err, "past the end"));
+}
+
 int
 main(void)
 {
@@ -198,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_ms_overflow_bin_record_ai_core),
 		cmocka_unit_test(test_ms_overflow_json_nonzero_status),
 		cmocka_unit_test(test_ms_overflow_json_without_sections_is_an_error),
+		cmocka_unit_test(test_ms_bin_size_below_header_is_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,10 +216,52 @@ test_pbwire_packed_varints(void **state)
 	assert_int_equal(pbwire_packed_varints(&f, out, 4), -1);
 }
 
+/* Wraps buf[*start, end) in `levels` messages of field 1, building
+ * backwards from the end of buf. */
+static void
+nest(uint8_t *buf, size_t *start, size_t end, int levels)
+{
+	int i;
+
+	for (i = 0; i < levels; i++) {
+		size_t len = end - *start;
+		uint8_t v[10];
+		int nv = 0;
+
+		do {
+			v[nv++] = (uint8_t)((len & 0x7f) | (len > 0x7f ? 0x80 : 0));
+			len >>= 7;
+		} while (len);
+		*start -= (size_t)nv;
+		memcpy(buf + *start, v, (size_t)nv);
+		buf[--*start] = 0x0a;
+	}
+}
+
+/* issue 13: nesting is checked before protobuf-c recurses into it */
+static void
+test_depth_within_counts_nested_messages(void **state)
+{
+	static uint8_t buf[8192];
+	size_t end = sizeof buf, start;
+
+	(void)state;
+	start = end - 2;
+	buf[start] = 0x08;          /* innermost: field 1 varint 1 */
+	buf[start + 1] = 0x01;
+	nest(buf, &start, end, 100);
+	assert_true(pbwire_depth_within(buf + start, end - start, 100));
+	nest(buf, &start, end, 1);
+	assert_false(pbwire_depth_within(buf + start, end - start, 100));
+	nest(buf, &start, end, 1000);
+	assert_false(pbwire_depth_within(buf + start, end - start, 100));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_depth_within_counts_nested_messages),
 		cmocka_unit_test(test_pbwire_varint_values),
 		cmocka_unit_test(test_pbwire_truncated_varint_fails),
 		cmocka_unit_test(test_pbwire_overlong_varint_fails),

@@ -1,0 +1,32 @@
+/*
+ * reader_frame.c - the rule readers use to mark a stack frame as the
+ * framework's own code (reader_frame.framework) rather than the user's.
+ */
+#include "reader.h"
+
+#include <string.h>
+
+/* Packages whose frames are the framework's, below an installed-package
+ * directory. */
+static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore" };
+
+bool
+reader_path_is_framework(const char *path)
+{
+	static const char *const pkgs[] = { "site-packages/", "dist-packages/" };
+	size_t i, k;
+
+	if (!path || strstr(path, "/examples/"))
+		return false;   /* a framework's examples are the user's kind of code */
+	for (i = 0; i < TD_ARRAY_SIZE(pkgs); i++) {
+		const char *p = strstr(path, pkgs[i]);
+
+		if (!p)
+			continue;
+		p += strlen(pkgs[i]);
+		for (k = 0; k < TD_ARRAY_SIZE(frameworks); k++)
+			if (strncmp(p, frameworks[k], strlen(frameworks[k])) == 0)
+				return true;
+	}
+	return false;
+}
