@@ -406,4 +406,80 @@ int64_t model_filter_next(struct model *m, struct model_filter *f, enum model_ta
 			  uint64_t from, int dir);
 bool model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
 
+/* ---- origins: where NaN/Inf started, and why --------------------------- */
+
+/* What a trace row is for the bad values (model_why):
+ *   ORIGIN_FINITE       the row holds no NaN/Inf (as far as its summary says);
+ *   ORIGIN_ORIGIN       NaN/Inf that its op made: every input was finite
+ *                       when it ran, or unknown (never traced), or the op has
+ *                       no inputs (a source: placeholder, parameter, data);
+ *   ORIGIN_PROPAGATION  an input was already non-finite: the op carried it;
+ *   ORIGIN_REPEAT       another record of a value an earlier row holds (the
+ *                       same tensor dumped twice, no new input since). */
+enum model_origin_role { ORIGIN_FINITE, ORIGIN_ORIGIN, ORIGIN_PROPAGATION, ORIGIN_REPEAT };
+
+/* What an op's input held when it ran. */
+enum model_input_state { INPUT_FINITE, INPUT_NONFINITE, INPUT_UNKNOWN };
+
+struct model_origin_input {
+	const char *op_name;        /* producer */
+	const char *op_type;        /* "" unknown */
+	uint32_t slot;              /* producer output slot */
+	int64_t trace_index;        /* row holding the value the op read, -1 none */
+	enum model_input_state state;
+	struct td_summary summary;  /* of trace_index (known == 0 when none) */
+};
+
+#define MODEL_CAUSE_LEN 200
+#define MODEL_EVIDENCE_MAX 8
+
+struct model_origin {
+	enum model_origin_role role;
+	enum model_source_kind source; /* a trace row, or an execution's output */
+	uint64_t index;
+	const char *op_name;
+	const char *op_type;
+	uint32_t slot;
+	const char *host;           /* "" unknown */
+	int64_t step;               /* training step / top-level call, -1 unknown */
+	double wall_time;
+	struct td_summary summary;
+	bool source_op;             /* the op has no inputs: the value came from outside */
+	struct model_origin_input *inputs;
+	size_t ninputs;
+	char cause[MODEL_CAUSE_LEN];
+	char evidence[MODEL_EVIDENCE_MAX][MODEL_CAUSE_LEN];
+	size_t nevidence;
+	/* Origin: the consumers that carried the bad values to the last alert
+	 * of its step, origin first.  Propagation / repeat: the rows from its
+	 * origin to this row.  Trace rows. */
+	uint64_t *path;
+	size_t npath;
+	int64_t origin;             /* the origin row this one goes back to, -1 */
+	int64_t *from;              /* propagation: the non-finite input rows */
+	size_t nfrom;
+};
+
+/* Explains trace row i (role, inputs, cause, evidence, path).  TD_ERR_RANGE
+ * past the indexed rows.  Free with model_origin_done(). */
+enum td_status model_why(struct model *m, uint64_t i, struct model_origin *o);
+void model_origin_done(struct model_origin *o);
+
+struct model_origins_query {
+	int64_t step;               /* only this step, -1 any */
+	const char *host;           /* only this host / rank, NULL any */
+	size_t per_host;            /* at most this many per host, the first in
+				     * row order (0: all); the headline is still
+				     * the first in time */
+};
+/* The origins of the NaN/Inf in the dump (among what is indexed), first in
+ * time first (wall time when the rows have one, else row order; the first
+ * is the headline).  Returns the count and a malloc'd array in *out: free
+ * each with model_origin_done() and the array with free(), or use
+ * model_origins_free(). */
+size_t model_origins(struct model *m, const struct model_origins_query *q, struct model_origin **out);
+void model_origins_free(struct model_origin *v, size_t n);
+/* The step of trace row i (see model_origin.step), -1 unknown. */
+int64_t model_trace_step(struct model *m, uint64_t i);
+
 #endif

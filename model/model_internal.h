@@ -482,4 +482,8 @@ void frames_done(struct model *m);
 void frames_resolve_op(struct model *m, struct op_entry *op);
 void frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout);
 
+/* model_cause.c */
+/* Words o->cause and o->evidence from its role, inputs and summaries. */
+void origin_explain(struct model_origin *o);
+
 #endif

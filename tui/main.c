@@ -5,7 +5,8 @@
  * Batch mode (any -e) never initialises curses.  Without -e, when stdout
  * is not a terminal or TERM is unset or dumb, a short note goes to stderr
  * and the default summary (info, alerts) is printed instead of the TUI.
- * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict).
+ * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict,
+ * 4 --check found NaN/Inf).
  */
 #include <getopt.h>
 #include <langinfo.h>
@@ -24,7 +25,7 @@
 struct args {
 	const char **cmds;
 	size_t ncmds, cap;
-	bool json, strict, no_color, no_mouse, follow, man;
+	bool json, strict, no_color, no_mouse, follow, man, check;
 	const char *format, *source_root, *theme, *dump;
 };
 
@@ -74,6 +75,7 @@ parse_option(struct args *a, int c)
 	case 'C': a->no_color = true; return -1;
 	case 'M': a->no_mouse = true; return -1;
 	case 'F': a->follow = true; return -1;
+	case 'c': a->check = true; return -1;
 	case 256: batch_print_man(stdout); return EXIT_OK_;
 	case 'h': batch_print_help(stdout); return EXIT_OK_;
 	case 'V': printf("tdbg %s\n", TDBG_VERSION); return EXIT_OK_;
@@ -134,6 +136,26 @@ run_tui(struct model *m, const struct args *a)
 	return tui_run(m, &to);
 }
 
+/* --check: the -e commands if any, then the headline origin; exit 4 when
+ * the dump has NaN/Inf (3 when --strict fails). */
+static int
+run_check(struct model *m, const struct args *a)
+{
+	int rc = EXIT_OK_, crc;
+
+	setlocale(LC_CTYPE, "");
+	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	model_wait(m);
+	if (a->ncmds)
+		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
+	crc = batch_check(m, a->json, stdout, stderr);
+	if (rc == EXIT_OK_)
+		rc = crc;
+	if (a->strict && batch_strict_check(m, stderr) == EXIT_STRICT)
+		rc = EXIT_STRICT;
+	return rc;
+}
+
 static int
 run(struct model *m, struct args *a)
 {
@@ -141,6 +163,8 @@ run(struct model *m, struct args *a)
 	const char *why = no_terminal_reason();
 	int rc;
 
+	if (a->check)
+		return run_check(m, a);
 	if (a->ncmds == 0 && !a->json && !why) {
 		rc = run_tui(m, a);
 		if (rc == EXIT_OK_ && a->strict)

@@ -10,10 +10,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=${BUILD:-$top/build}/gen
 bin=$out/gen_tfdbg2
-srcs="$here/gen_tfdbg2.c $here/gen_prog.c $here/gen_wire.c"
+srcs="$here/gen_tfdbg2.c $here/gen_prog.c $here/gen_wire.c $here/gen_cause.c"
 stale=0
 [ -x "$bin" ] || stale=1
-for f in $srcs "$here/gen_prog.h" "$here/gen_wire.h"; do
+for f in $srcs "$here/gen_prog.h" "$here/gen_wire.h" "$here/gen_cause.h"; do
 	[ "$f" -nt "$bin" ] && stale=1
 done
 if [ "$stale" = 1 ]; then

@@ -47,7 +47,10 @@ struct gen_frame {
 	const char *func;
 };
 
+struct cause;
+
 struct gen_prog {
+	const struct cause *cause;  /* a --cause program (gen_cause.c), else NULL */
 	int nlayers;
 	int hostile;
 	struct gen_op *ops;

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gen_cause.h"
 #include "gen_prog.h"
 #include "gen_wire.h"
 
@@ -65,6 +66,7 @@ struct opts {
 	struct damage *dmg;
 	size_t ndmg;
 	const char *facts;
+	const char *cause;          /* --cause NAME, or NULL */
 	int quiet;
 };
 
@@ -118,7 +120,9 @@ row_nonfinite(const struct opts *o, uint64_t row)
 static int
 row_bad(const struct opts *o, uint64_t row)
 {
-	return o->mode != M_SHAPE && o->mode != M_NO_TENSOR && row_nonfinite(o, row);
+	if (o->mode == M_SHAPE || o->mode == M_NO_TENSOR)
+		return 0;
+	return prog.cause ? gen_cause_bad(&prog, row) : row_nonfinite(o, row);
 }
 
 static void
@@ -391,7 +395,10 @@ trace_payload(const struct opts *o, struct host *h, uint64_t row, int bad)
 	uint64_t hv = gen_mix(o->seed ^ (uint64_t)h->index << 48 ^ row);
 
 	tp->len = 0;
-	tensor_proto(tp, o->mode, op->d0, op->d1, op->first_tid + prog.tens[t].slot, hv, bad);
+	if (prog.cause)
+		gen_cause_tensor(tp, &prog, (int)o->mode, row);
+	else
+		tensor_proto(tp, o->mode, op->d0, op->d1, op->first_tid + prog.tens[t].slot, hv, bad);
 	size_t inner = plen + 1 + pb_varint_len(tp->len) + tp->len + slen;
 	e->len = 0;
 	pb_double(e, 1, row_time(o, h->index, row));
@@ -479,7 +486,10 @@ write_executions(const struct opts *o, struct host *h, uint64_t n)
 	for (uint64_t k = 0; k < E; k++) {
 		uint64_t j = h->exec0 + k;
 		uint64_t step = o->executions >= 0 ? s0 + (s1 > s0 ? k * (s1 - s0) / E : 0) : s0 + k / 3;
-		double t = row_time(o, h->index, step * T) - (double)(3 - j % 3) * 1e-6;
+		/* The input op runs before the step's traces; the function call
+		 * is recorded when it returns (after them), then the update. */
+		double t = j % 3 == 0 ? row_time(o, h->index, step * T) - 5e-7
+				      : row_time(o, h->index, (step + 1) * T) - (double)(3 - j % 3) * 1e-6;
 		exec_payload(o, h, j, t);
 		put(o, h, R_EXECUTION, &h->scratch);
 		h->out.executions++;
@@ -584,8 +594,13 @@ usage(FILE *fp)
 "      --append          grow an existing dump: N more traces (and their\n"
 "                        executions); hosts without a file set get a new one\n"
 "      --facts FILE      write what a reader must find as \"key value\" lines\n"
+"      --cause NAME      instead of the network: a small program whose NaN/Inf\n"
+"                        has a known cause, two steps (the bad value in step 1);\n"
+"                        -n is ignored; --facts adds origin_row, origin_op...\n"
+"                        NAME is one of:\n"
 "  -q, --quiet           no summary line\n"
 "  -h, --help\n");
+	gen_cause_list(fp);
 }
 
 static uint64_t
@@ -691,6 +706,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		{ "hostile", 0, 0, 'X' }, { "corrupt", 1, 0, 'c' }, { "damage", 1, 0, 'd' },
 		{ "torn", 0, 0, 'T' }, { "omit", 1, 0, 'O' }, { "append", 0, 0, 'A' },
 		{ "facts", 1, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
+		{ "cause", 1, 0, 'K' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
@@ -715,6 +731,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		case 'O': o->omit[parse_role(optarg)] = 1; break;
 		case 'A': o->append = 1; break;
 		case 'f': o->facts = optarg; break;
+		case 'K': o->cause = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
@@ -777,6 +794,12 @@ facts(const struct opts *o, struct host *hs, double secs)
 			(unsigned long long)nonfinite, (long long)first, o->ndmg + (size_t)o->torn);
 		fprintf(fp, "records %llu\nbytes %llu\nseconds %.3f\n", (unsigned long long)records,
 			(unsigned long long)bytes, secs);
+		if (prog.cause) {
+			gen_cause_facts(fp, &prog);
+			/* step 1's function call: executions 3 per step, the call second */
+			if (o->executions < 0)
+				fprintf(fp, "origin_step %d\n", 3 * 1 + 1);
+		}
 		fclose(fp);
 	}
 	/* Wall time includes waiting for the disk to take the pages; CPU time
@@ -815,7 +838,17 @@ main(int argc, char **argv)
 		return 2;
 	}
 	double t0 = now();
-	gen_prog_build(&prog, o.ops, o.hostile, o.seed);
+	if (o.cause) {
+		if (gen_cause_build(&prog, o.cause) != 0) {
+			fprintf(stderr, "gen_tfdbg2: unknown cause '%s'; one of:\n", o.cause);
+			gen_cause_list(stderr);
+			return 2;
+		}
+		o.traces = 2 * (uint64_t)prog.ntens * (uint64_t)o.hosts;
+		o.nan_at = -1;
+	} else {
+		gen_prog_build(&prog, o.ops, o.hostile, o.seed);
+	}
 	struct host *hs = calloc((size_t)o.hosts, sizeof *hs);
 	if (!hs)
 		return 2;

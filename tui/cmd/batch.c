@@ -138,3 +138,24 @@ batch_json_error(FILE *out, const char *msg)
 	fflush(out);
 	strbuf_done(&sb);
 }
+
+int
+batch_check(struct model *m, bool json, FILE *out, FILE *err)
+{
+	struct strbuf ob = {0}, eb = {0};
+	struct sink k = { .out = out, .json = json };
+	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb,
+			       .flush = emit, .flush_ctx = &k };
+	bool bad = false;
+
+	k.last = '\n';
+	if (cmd_check(&env, &bad) != TD_OK)
+		report_error(err, &eb);
+	emit(&env);
+	if (json || k.last != '\n')
+		fputc('\n', out);
+	fflush(out);
+	strbuf_done(&ob);
+	strbuf_done(&eb);
+	return bad ? EXIT_NONFINITE : EXIT_OK_;
+}

@@ -20,6 +20,7 @@ enum batch_exit {
 	EXIT_USAGE = 1,             /* bad option, or a command failed */
 	EXIT_OPEN = 2,              /* the dump cannot be opened */
 	EXIT_STRICT = 3,            /* --strict and the dump has problems */
+	EXIT_NONFINITE = 4,         /* --check and the dump has NaN/Inf */
 };
 
 /* One command-line option.  id is what getopt_long returns. */
@@ -50,5 +51,10 @@ void batch_json_error(FILE *out, const char *msg);
  * EXIT_STRICT when there are corrupt records, torn or missing files;
  * else EXIT_OK_. */
 int batch_strict_check(struct model *m, FILE *err);
+
+/* --check: prints the headline origin of the NaN/Inf (or that there is
+ * none) on out, as text or one JSON line; returns EXIT_NONFINITE when the
+ * dump has any NaN/Inf alert, else EXIT_OK_. */
+int batch_check(struct model *m, bool json, FILE *out, FILE *err);
 
 #endif

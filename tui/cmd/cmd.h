@@ -89,4 +89,9 @@ void cmd_split_free(char **argv, int argc);
  * {"error": "..."}.  Returns the status. */
 enum td_status cmd_run(struct cmd_env *env, const char *line);
 
+/* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
+ * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; *bad tells
+ * whether the dump has any NaN/Inf alert. */
+enum td_status cmd_check(struct cmd_env *env, bool *bad);
+
 #endif

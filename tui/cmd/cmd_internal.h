@@ -43,6 +43,8 @@ CMD_HANDLER(cmd_save_display);
 CMD_HANDLER(cmd_quit);
 CMD_HANDLER(cmd_tensor);
 CMD_HANDLER(cmd_help);
+CMD_HANDLER(cmd_origins);
+CMD_HANDLER(cmd_why);
 
 /* ---- errors and parsing ---------------------------------------------- */
 

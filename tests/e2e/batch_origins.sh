@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# batch_origins.sh - origins, why and --check on every sample dump.
+#
+# Expected values are facts from the fixtures' READMEs, never tdbg's own
+# output:
+#   tfdbg2/mnist_nan: row 85 is probs:0 (Placeholder, 1000 elements, one 0,
+#     the rest positive); row 88 is Log:0, only input probs:0, one -Inf: the
+#     first trace with Inf or NaN.  modes/: the same Log story in the health
+#     modes; SHAPE and NO_TENSOR carry no Inf/NaN information.
+#   tfdbg1/mlp_nan: the first tensor with inf/NaN is cross_entropy/Log:0 of
+#     run 2 (the 27th dump of the run; runs 0 and 1 hold 48 rows each), its
+#     only input Softmax:0, finite with nine zeros (80 elements); next
+#     cross_entropy/mul:0; runs 0 and 1 hold no inf/NaN.
+#   mindspore/sync_lenet: in iteration 1 the output 0 of
+#     .../fc3-Dense/MatMul-op10 holds 2 NaN and 1 -inf (rank_0).
+. "$(dirname "$0")/lib.sh"
+
+jx()
+{
+	json_expect "$1" "($2)" "${3:-$OUT}"
+}
+
+doc()
+{
+	sed -n "${1}p" "$OUT" >"$WORK/doc.$1"
+	echo "$WORK/doc.$1"
+}
+
+# ---- tfdbg2 mnist_nan ------------------------------------------------------
+D=$FIXTURES/tfdbg2/mnist_nan
+tdbg_run --json -e origins -e 'why 88' -e 'origins --by-host' "$D"
+expect_rc 0 mnist_exit_0
+jx mnist_first_is_log_88 'd["first"]["index"] == 88 and d["first"]["source"] == "trace"
+	and d["first"]["op_name"] == "Log" and d["first"]["op_type"] == "Log"
+	and d["first"]["output_slot"] == 0 and d["first"]["neg_inf"] == 1
+	and d["first"]["elements"] == 1000 and d["first"]["host"] == "tfdbg-host-a"
+	and d["items"][0] == d["first"] and d["total"] == len(d["items"])' "$(doc 1)"
+jx mnist_input_probs_finite_one_zero '[(i["op_name"], i["output_slot"], i["trace_index"], i["state"],
+	i["summary"]["zero"], i["summary"]["elements"]) for i in d["first"]["inputs"]]
+	== [("probs", 0, 85, "finite", 1, 1000)]' "$(doc 1)"
+jx mnist_cause_log_of_zero '"log of a zero in probs:0" in d["first"]["cause"]
+	and any("1 zero in 1000 elements" in e for e in d["first"]["evidence"])' "$(doc 1)"
+jx mnist_path_starts_at_origin 'd["first"]["path"][0] == 88 and len(d["first"]["path"]) >= 2
+	and all(a < b for a, b in zip(d["first"]["path"], d["first"]["path"][1:]))' "$(doc 1)"
+jx mnist_contract_keys 'set(d) == {"total", "first", "items"} and all(set(o) == {"source", "index",
+	"op_name", "op_type", "output_slot", "host", "step", "nan", "neg_inf", "pos_inf", "elements",
+	"inputs", "cause", "evidence", "path"} for o in d["items"]) and all(set(i) == {"op_name",
+	"output_slot", "trace_index", "state", "summary"} for o in d["items"] for i in o["inputs"])' "$(doc 1)"
+jx mnist_no_origin_before_88 'all(o["index"] >= 88 for o in d["items"] if o["source"] == "trace")' "$(doc 1)"
+jx mnist_why_88_origin 'd["role"] == "origin" and d["index"] == 88 and d["origin"] == 88
+	and d["inputs"][0]["trace_index"] == 85 and d["from"] == []' "$(doc 2)"
+jx mnist_by_host 'len(d["hosts"]) == 1 and d["hosts"][0]["host"] == "tfdbg-host-a"
+	and d["hosts"][0]["index"] == 88 and d["hosts"][0]["op_name"] == "Log"' "$(doc 3)"
+
+# the path's rows, asked one by one, go back to the origin at 88
+P=$(json_get 'd["first"]["path"][1]' "$WORK/doc.1")
+tdbg_run --json -e "why $P" -e 'why 85' "$D"
+jx mnist_path_row_is_propagation 'd["role"] == "propagation" and d["origin"] == 88
+	and d["path"][0] == 88 and d["path"][-1] == '"$P" "$(doc 1)"
+jx mnist_probs_finite 'd["role"] == "finite" and d["origin"] is None' "$(doc 2)"
+
+tdbg_run -e origins "$D"
+expect_file_has mnist_text_headline "$OUT" "Origin: Log:0 (Log) at row 88"
+expect_file_has mnist_text_cause "$OUT" "cause: log of a zero in probs:0"
+
+tdbg_run --check "$D"
+expect_rc 4 mnist_check_exit_4
+expect_file_has mnist_check_text "$OUT" "Origin: Log:0 (Log) at row 88"
+tdbg_run --json --check "$D"
+expect_rc 4 mnist_check_json_exit_4
+jx mnist_check_json 'd["nonfinite"] and d["known"] and d["alerts"] > 0
+	and d["first"]["index"] == 88' "$(doc 1)"
+
+# ---- tfdbg2 modes ------------------------------------------------------------
+for m in curt_health concise_health full_tensor; do
+	tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/$m"
+	jx "modes_${m}_origin_is_log" 'd["first"]["op_type"] == "Log"
+		and [(i["op_name"], i["state"]) for i in d["first"]["inputs"]] == [("probs", "finite")]' "$(doc 1)"
+done
+tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/curt_health"
+jx modes_curt_says_what_is_unknown '"likely" in d["first"]["cause"]
+	and any(e.startswith("unknown:") for e in d["first"]["evidence"])' "$(doc 1)"
+for m in shape no_tensor; do
+	tdbg_run --check "$FIXTURES/tfdbg2/modes/$m"
+	expect_rc 0 "modes_${m}_check_exit_0"
+	expect_file_has "modes_${m}_check_says_unknown" "$OUT" "unknown"
+	tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/$m"
+	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": []}' "$(doc 1)"
+done
+
+# ---- tfdbg1 mlp_nan -------------------------------------------------------------
+D=$FIXTURES/tfdbg1/mlp_nan
+tdbg_run --json -e origins -e 'origins --step 0' -e 'origins --step 2' "$D"
+expect_rc 0 v1_exit_0
+jx v1_first_is_log_in_run_2 'd["first"]["op_name"] == "cross_entropy/Log"
+	and d["first"]["index"] == 2 * 48 + 26 and d["first"]["step"] == 2
+	and d["first"]["neg_inf"] == 9 and d["first"]["elements"] == 80' "$(doc 1)"
+jx v1_input_softmax_finite_nine_zeros '[(i["op_name"], i["state"], i["summary"]["zero"])
+	for i in d["first"]["inputs"]] == [("Softmax", "finite", 9)]
+	and "zero in Softmax:0" in d["first"]["cause"]' "$(doc 1)"
+jx v1_one_log_origin 'sum(o["op_name"] == "cross_entropy/Log" for o in d["items"]) == 1
+	and all(o["step"] == 2 for o in d["items"])' "$(doc 1)"
+jx v1_run_0_clean 'd["total"] == 0 and d["first"] is None' "$(doc 2)"
+jx v1_run_2_has_it 'd["first"]["op_name"] == "cross_entropy/Log"' "$(doc 3)"
+MUL=$(json_get '[o for o in d["first"]["path"]][1]' "$WORK/doc.1")
+tdbg_run --json -e "why $MUL" -e "trace $MUL" "$D"
+jx v1_next_is_mul_propagation 'd["role"] == "propagation" and d["origin"] == 2 * 48 + 26' "$(doc 1)"
+jx v1_next_is_mul 'd["op_name"] == "cross_entropy/mul"' "$(doc 2)"
+tdbg_run --check "$D"
+expect_rc 4 v1_check_exit_4
+expect_file_has v1_check_names_log "$OUT" "cross_entropy/Log:0 (Log)"
+
+# ---- MindSpore sync_lenet ---------------------------------------------------------
+D=$FIXTURES/mindspore/sync_lenet
+OP=Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10
+tdbg_run --json -e origins -e 'origins --by-host' -e 'origins --host rank_0 --step 0' "$D"
+expect_rc 0 ms_exit_0
+jx ms_origin_matmul_iteration_1 'd["first"]["op_name"] == "'"$OP"'" and d["first"]["output_slot"] == 0
+	and d["first"]["step"] == 1 and d["first"]["nan"] == 2 and d["first"]["neg_inf"] == 1
+	and d["first"]["host"] == "rank_0"' "$(doc 1)"
+jx ms_inputs_finite 'len(d["first"]["inputs"]) == 2
+	and all(i["state"] == "finite" for i in d["first"]["inputs"])' "$(doc 1)"
+jx ms_by_host '[(h["host"], h["step"], h["op_name"]) for h in d["hosts"]] == [("rank_0", 1, "'"$OP"'")]' "$(doc 2)"
+jx ms_iteration_0_clean 'd["total"] == 0' "$(doc 3)"
+tdbg_run -e 'origins --by-host' "$D"
+expect_file_has ms_text_rank_table "$OUT" "rank_0"
+tdbg_run --check "$D"
+expect_rc 4 ms_check_exit_4
+
+# ---- usage -----------------------------------------------------------------------
+tdbg_run --json -e 'origins --step x' -e 'why' -e 'why 99999' "$FIXTURES/tfdbg2/mnist_nan"
+expect_rc 1 bad_args_exit_1
+jx bad_step_error '"error" in d' "$(doc 1)"
+jx why_needs_row '"error" in d' "$(doc 2)"
+jx why_out_of_range '"error" in d' "$(doc 3)"
+
+[ "$E2E_FAILS" -eq 0 ]
