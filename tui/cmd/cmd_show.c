@@ -98,6 +98,9 @@ cmd_json_summary(struct json *j, const struct td_summary *s)
 	kv_real(j, s, SUM_MINMAX, "min", s->min);
 	kv_real(j, s, SUM_MINMAX, "max", s->max);
 	kv_real(j, s, SUM_MEAN, "mean", s->mean);
+	kv_real(j, s, SUM_ABS_MEAN, "abs_mean", s->abs_mean);
+	kv_real(j, s, SUM_STD, "std", s->std);
+	kv_real(j, s, SUM_L2NORM, "l2norm", s->l2norm);
 	kv_count(j, s, SUM_TENSOR_ID, "tensor_id", s->tensor_id);
 	if (s->known & SUM_UNINITIALIZED)
 		json_kv_bool(j, "uninitialized", true);
