@@ -155,6 +155,15 @@ enum model_row_flags {
 				     * view of one tensor): no alert of its own */
 };
 
+/* What a tensor is in training, from its op's type and name (one neutral
+ * rule set: variables, parameters and their reads are weights; gradient
+ * scopes, `*_grad` names and *Grad/Backprop ops gradients; outputs of
+ * activation ops activations). */
+enum model_role { ROLE_NONE, ROLE_WEIGHT, ROLE_GRADIENT, ROLE_ACTIVATION };
+enum model_role model_role_of(const char *op_name, const char *op_type);
+/* "weight", "gradient", "activation", or "" for ROLE_NONE. */
+const char *model_role_name(enum model_role r);
+
 struct model_trace {
 	uint64_t index;
 	uint32_t op;                /* op id (model_op_get) */
@@ -174,6 +183,7 @@ struct model_trace {
 	int64_t step;               /* training step / iteration the dump gives the
 				     * row (its run's or iteration's number), -1
 				     * unknown; compare rows of one op across steps */
+	enum model_role role;       /* from the op's type and name */
 };
 uint64_t model_trace_count(struct model *m);
 /* Fills row i (decoding through the cache).  TD_ERR_RANGE past the indexed
@@ -385,6 +395,7 @@ struct model_filter_spec {
 	int32_t graph;              /* only ops of this graph and its inner graphs, -1 any */
 	int64_t execution;          /* only traces of this execution (timeline: that row), -1 any */
 	const char *host;           /* only rows of this host / rank, NULL any */
+	const char *where;          /* a condition (model_expr.h), NULL none */
 };
 struct model_filter;
 /* Compiles spec.  TD_ERR_REGEX with PCRE2's message and offset in err. */
@@ -405,6 +416,10 @@ uint64_t model_filter_rank(struct model *m, struct model_filter *f, enum model_t
 int64_t model_filter_next(struct model *m, struct model_filter *f, enum model_table t,
 			  uint64_t from, int dir);
 bool model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
+/* Rows of table whose `where` condition is unknown (a field the row does
+ * not carry decides it): neither matched nor counted by model_filter_count.
+ * 0 without a condition. */
+uint64_t model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t);
 
 /* ---- origins: where NaN/Inf started, and why --------------------------- */
 

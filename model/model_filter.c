@@ -8,6 +8,12 @@
  * rows arrive), so nth/rank over ten million rows walk a few hundred counts
  * and scan one chunk.  An op evaluated while it was a placeholder (type not
  * known yet) is evaluated again once the model fills any placeholder.
+ *
+ * A `where` condition is decided per op first (op name, type and role);
+ * only rows of ops it leaves open are evaluated one by one, decoding a row
+ * only when a summary field is reached, and the answer is kept at two bits
+ * per row, so a listing that counts and then walks its matches decodes
+ * each row once.  Rows whose answer is unknown are counted apart.
  */
 #include "model_internal.h"
 
@@ -22,11 +28,19 @@
 #define FBLOCK_SHIFT 11
 #define FBLOCK (1u << FBLOCK_SHIFT)
 
-enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_PROVISIONAL = 4 };
+/* op states: ST_ROWS = the where condition needs each row */
+enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_ROWS = 3, ST_PROVISIONAL = 4 };
+
+/* row answers (2 bits per row, W_NONE = not evaluated yet) */
+enum { W_NONE = 0, W_NO = 1, W_MATCH = 2, W_UNKNOWN = 3 };
+
+/* What row_state() says of a row. */
+enum { R_NO = 0, R_MATCH = 1, R_UNKNOWN = 2 };
 
 struct fcount {
 	uint64_t rows;              /* rows of the chunk counted */
 	uint64_t count;             /* matches among them */
+	uint64_t unknown;           /* rows whose where answer is unknown */
 };
 
 struct host_cursor {
@@ -46,6 +60,9 @@ struct model_filter {
 	int64_t execution;
 	char *host;
 	char *desc;
+	struct expr *where;
+	uint8_t *wrow[2];           /* per table: 2-bit answers, 4 rows a byte */
+	size_t capw[2];
 	uint8_t *op_state;
 	size_t nop_state, capop;
 	uint64_t fill_gen;
@@ -79,6 +96,17 @@ compile(const char *what, const char *re, pcre2_code **out, char *err, size_t er
 	return TD_OK;
 }
 
+static enum td_status
+where_compile(const char *text, struct expr **out, char *err, size_t errlen)
+{
+	char why[400];
+	enum td_status st = expr_parse(text, out, why, sizeof why);
+
+	if (st != TD_OK)
+		snprintf(err, errlen, "where \"%s\": %s", text, why);
+	return st;
+}
+
 static void
 describe(struct model_filter *f, const struct model_filter_spec *spec)
 {
@@ -102,6 +130,8 @@ describe(struct model_filter *f, const struct model_filter_spec *spec)
 		strbuf_addf(&sb, " execution=%lld", (long long)spec->execution);
 	if (spec->host)
 		strbuf_addf(&sb, " host=%s", spec->host);
+	if (spec->where && *spec->where)
+		strbuf_addf(&sb, " where=%s", spec->where);
 	f->desc = xstrdup(sb.len ? sb.buf + 1 : "");
 	strbuf_done(&sb);
 }
@@ -118,6 +148,8 @@ model_filter_new(struct model *m, const struct model_filter_spec *spec, struct m
 	st = compile("op", spec->op_regex, &f->op_re, err, errlen);
 	if (st == TD_OK)
 		st = compile("type", spec->type_regex, &f->type_re, err, errlen);
+	if (st == TD_OK && spec->where && *spec->where)
+		st = where_compile(spec->where, &f->where, err, errlen);
 	if (st != TD_OK) {
 		model_filter_free(f);
 		return st;
@@ -146,6 +178,9 @@ model_filter_free(struct model_filter *f)
 	free(f->str_state);
 	free(f->cnt[0]);
 	free(f->cnt[1]);
+	expr_free(f->where);
+	free(f->wrow[0]);
+	free(f->wrow[1]);
 	free(f);
 }
 
@@ -171,9 +206,17 @@ eval_op(struct model_filter *f, const struct op_entry *o)
 	struct model *m = f->m;
 	bool ok = re_match(f, f->op_re, o->name) && re_match(f, f->type_re, o->type);
 
+	uint8_t st;
+
 	if (ok && f->graph >= 0)
 		ok = graphs_is_inside(m, graphs_index_of_sid(m, o->graph_sid), f->graph);
-	return (uint8_t)((ok ? ST_MATCH : ST_NO) | (o->placeholder ? ST_PROVISIONAL : 0));
+	st = ok ? ST_MATCH : ST_NO;
+	if (ok && f->where) {
+		enum expr_result r = where_op(f->where, o->name, o->type);
+
+		st = r == EXPR_TRUE ? ST_MATCH : r == EXPR_FALSE ? ST_NO : ST_ROWS;
+	}
+	return (uint8_t)(st | (o->placeholder ? ST_PROVISIONAL : 0));
 }
 
 /* Evaluates ops not seen yet; drops provisional answers once placeholders
@@ -192,6 +235,8 @@ ensure_ops(struct model_filter *f)
 		if (f->cnt[TABLE_TRACES])       /* NULL until the first count */
 			memset(f->cnt[TABLE_TRACES], 0,
 			       f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
+		if (f->wrow[TABLE_TRACES])      /* an op's type may decide rows */
+			memset(f->wrow[TABLE_TRACES], 0, f->capw[TABLE_TRACES]);
 		f->memo_valid[TABLE_TRACES] = false;
 		f->fill_gen = m->fill_gen;
 	}
@@ -283,13 +328,38 @@ trace_bounds(struct model_filter *f, struct trace_bounds *b)
 	}
 }
 
-static bool
+/* The where answer of row j of table t, from the 2-bit cache or evaluated
+ * (and kept). */
+static int
+where_row(struct model_filter *f, enum model_table t, uint64_t j)
+{
+	size_t byte = (size_t)(j >> 2);
+	unsigned shift = (unsigned)(j & 3) * 2, w;
+	enum expr_result r;
+
+	if (byte >= f->capw[t]) {
+		size_t old = f->capw[t];
+
+		TD_GROW(f->wrow[t], f->capw[t], byte + 1);
+		memset(f->wrow[t] + old, 0, f->capw[t] - old);
+	}
+	w = (f->wrow[t][byte] >> shift) & 3;
+	if (w == W_NONE) {
+		r = t == TABLE_TRACES ? where_trace(f->m, f->where, j) : where_exec(f->m, f->where, j);
+		w = r == EXPR_TRUE ? W_MATCH : r == EXPR_FALSE ? W_NO : W_UNKNOWN;
+		f->wrow[t][byte] |= (uint8_t)(w << shift);
+	}
+	return w == W_MATCH ? R_MATCH : w == W_NO ? R_NO : R_UNKNOWN;
+}
+
+static int
 trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, struct host_cursor *hc)
 {
 	uint32_t op = trace_op(f->m, j);
+	uint8_t st;
 
 	if (j < b->lo || j >= b->hi)
-		return false;
+		return R_NO;
 	if (f->execution >= 0 && atomic_load(&f->m->split_runs)) {
 		bool mine;
 
@@ -297,16 +367,18 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 		mine = rows_trace_execution(f->m, j) == f->execution;
 		pthread_mutex_unlock(&f->m->lock);
 		if (!mine)
-			return false;
+			return R_NO;
 	}
-	if (op >= f->nop_state || (f->op_state[op] & 3) != ST_MATCH)
-		return false;
+	if (op >= f->nop_state || ((st = f->op_state[op] & 3) != ST_MATCH && st != ST_ROWS))
+		return R_NO;
 	if (f->nonfinite && !(trace_flags(f->m, j) & TF_NONFINITE))
-		return false;
-	return !f->host || host_match(f, j, hc);
+		return R_NO;
+	if (f->host && !host_match(f, j, hc))
+		return R_NO;
+	return st == ST_ROWS ? where_row(f, TABLE_TRACES, j) : R_MATCH;
 }
 
-static bool
+static int
 exec_match(struct model_filter *f, uint64_t j)
 {
 	struct model *m = f->m;
@@ -315,11 +387,11 @@ exec_match(struct model_filter *f, uint64_t j)
 	bool ok = true;
 
 	if (f->execution >= 0 && j != (uint64_t)f->execution)
-		return false;
+		return R_NO;
 	if (f->nonfinite && !(flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
-		return false;
+		return R_NO;
 	if (!exec_type_match(f, x->op_type))
-		return false;
+		return R_NO;
 	if (f->graph >= 0 || f->host) {
 		pthread_mutex_lock(&m->lock);
 		if (f->graph >= 0)
@@ -328,7 +400,9 @@ exec_match(struct model_filter *f, uint64_t j)
 			ok = strcmp(intern_str(&m->str, m->hosts[x->host]), f->host) == 0;
 		pthread_mutex_unlock(&m->lock);
 	}
-	return ok;
+	if (!ok)
+		return R_NO;
+	return f->where ? where_row(f, TABLE_EXECUTIONS, j) : R_MATCH;
 }
 
 struct scan {
@@ -350,10 +424,16 @@ scan_init(struct model_filter *f, enum model_table t, struct scan *s)
 	s->hc.file_match = -1;
 }
 
+static int
+row_state(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j)
+{
+	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j);
+}
+
 static bool
 row_match(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j)
 {
-	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j);
+	return row_state(f, t, s, j) == R_MATCH;
 }
 
 /* Brings the per-chunk counts up to the rows indexed now. */
@@ -374,9 +454,12 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 		uint64_t base = (uint64_t)c << FBLOCK_SHIFT;
 		uint64_t rows = TD_MIN(s->n - base, (uint64_t)FBLOCK), j;
 
-		for (j = cnt[c].rows; j < rows; j++)
-			if (row_match(f, t, s, base + j))
-				cnt[c].count++;
+		for (j = cnt[c].rows; j < rows; j++) {
+			int r = row_state(f, t, s, base + j);
+
+			cnt[c].count += r == R_MATCH;
+			cnt[c].unknown += r == R_UNKNOWN;
+		}
 		cnt[c].rows = rows;
 	}
 }
@@ -509,4 +592,21 @@ model_filter_match(struct model *m, struct model_filter *f, enum model_table t, 
 	(void)m;
 	scan_init(f, t, &s);
 	return row < s.n && row_match(f, t, &s, row);
+}
+
+uint64_t
+model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t)
+{
+	struct scan s;
+	uint64_t total = 0;
+	size_t c;
+
+	(void)m;
+	if (!f->where)
+		return 0;
+	scan_init(f, t, &s);
+	update_counts(f, t, &s);
+	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
+		total += f->cnt[t][c].unknown;
+	return total;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "model_expr.h"
 #include "reader/reader.h"
 
 /* ---- sizes ---------------------------------------------------------- */
@@ -475,6 +476,17 @@ void alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, ui
 /* Makes the trace groups exact from the ops (end of a pass, under lock). */
 void alerts_groups_rebuild(struct model *m);
 void alerts_done(struct model *m);
+
+/* model_where.c: the condition language's fields for rows */
+/* A summary field of s (counts, min/max, mean, abs_mean, dtype...). */
+enum expr_avail where_summary_field(const struct td_summary *s, enum expr_field f, double *num,
+				    const char **str);
+/* e on an op alone (name, type, role; the rest deferred).  Any thread. */
+enum expr_result where_op(const struct expr *e, const char *name, const char *type);
+/* e on trace row j, decoding it only if a summary field is reached. */
+enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
+/* e on execution j: true when one of its outputs matches. */
+enum expr_result where_exec(struct model *m, const struct expr *e, uint64_t j);
 
 /* model_source.c */
 void frames_done(struct model *m);

@@ -495,6 +495,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	pthread_mutex_unlock(&m->lock);
 	if (!row->op_name)
 		row->op_name = row->op_type = row->graph_id = row->graph_name = "";
+	row->role = model_role_of(row->op_name, row->op_type);
 	return TD_OK;
 }
 

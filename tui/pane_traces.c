@@ -1,8 +1,9 @@
 /*
  * pane_traces.c - the Graph executions pane: the trace table.
  *
- * One line per graph execution trace (index, op name, op type, output slot,
- * shape, summary in the dump's mode), NaN/Inf rows in the alert colour.
+ * One line per graph execution trace (index, op name, role when the pane is
+ * wide, op type, output slot, shape, summary in the dump's mode), NaN/Inf
+ * rows in the alert colour.
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -14,19 +15,38 @@
 #include "tui/cmd/fmt.h"
 
 struct cols {
-	int idx, name, type, slot, shape, sum;  /* x positions, -1 hidden */
+	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
 	int name_w, type_w, shape_w;
 };
+
+/* The role column: weight, gradient, activation in four letters. */
+#define ROLE_W 5
+static const char *
+role_abbrev(enum model_role r)
+{
+	switch (r) {
+	case ROLE_WEIGHT:     return "wgt";
+	case ROLE_GRADIENT:   return "grad";
+	case ROLE_ACTIVATION: return "act";
+	default:              return "";
+	}
+}
 
 /* Column positions for width w: name gets what is left; shape and type go
  * first when the pane is narrow. */
 static struct cols
 columns(int w)
 {
-	struct cols c = { 0, 8, -1, -1, -1, -1, 0, 14, 16 };
+	struct cols c = { 0, 8, -1, -1, -1, -1, -1, 0, 14, 16 };
 	int sum_w = 22;
 
-	if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
+	if (w >= 8 + 31 + ROLE_W + 15 + 5 + 17 + sum_w) {     /* names keep 30 */
+		c.sum = w - sum_w;
+		c.shape = c.sum - 17;
+		c.slot = c.shape - 5;
+		c.type = c.slot - 15;
+		c.role = c.type - ROLE_W;
+	} else if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
 		c.sum = w - sum_w;
 		c.shape = c.sum - 17;
 		c.slot = c.shape - 5;
@@ -38,7 +58,7 @@ columns(int w)
 	} else if (w >= 8 + 16 + sum_w) {
 		c.sum = w - sum_w;
 	}
-	int end = c.type >= 0 ? c.type : c.sum >= 0 ? c.sum : w;
+	int end = c.role >= 0 ? c.role : c.type >= 0 ? c.type : c.sum >= 0 ? c.sum : w;
 	c.name_w = end - c.name - 1;
 	return c;
 }
@@ -83,6 +103,8 @@ traces_header(struct pane *p, int y)
 	p->priv = io ? (void *)p : NULL;    /* a flag: no state to free */
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
+	if (c.role >= 0)
+		pane_print(p, y, c.role, STYLE_HEADER, "Role", ROLE_W - 1);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
@@ -110,6 +132,8 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
+	if (c.role >= 0)
+		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
 	if (c.slot >= 0 && p->priv) {                   /* rows of inputs and outputs */

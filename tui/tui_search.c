@@ -14,12 +14,15 @@
  * these two panes show that can be searched) answers at once even on tens
  * of millions of rows.  The filters are built on the first n after a new
  * search text and kept until the next one.  The search runs inside the
- * current :filter: a match the filter hides is skipped.
+ * current :filter: a match the filter hides is skipped.  A search text
+ * "where EXPR" (or "where=EXPR") searches with a condition instead
+ * (model_expr.h): the next row it holds for.
  * Not for the other panes: they hold few rows and use pane_search().
  */
 #include "tui_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "reader/base/util.h"
 
@@ -132,17 +135,22 @@ static bool
 build(struct tui *t, enum model_table tab)
 {
 	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
-	char re[sizeof t->search.text + 8], err[256];
+	char re[sizeof t->search.text + 8], err[512];
 	int nk = tab == TABLE_TRACES ? 2 : 1;   /* executions: the label only */
+	bool where = strncmp(t->search.text, "where", 5) == 0 &&
+		     (t->search.text[5] == ' ' || t->search.text[5] == '=');
 
 	if (t->search.f[tab][0])
 		return true;
 	if (t->search.f_failed)
 		return false;
 	snprintf(re, sizeof re, "%s%s", t->search.caseless ? "(?i)" : "", t->search.text);
+	if (where)
+		nk = 1;
 	for (int k = 0; k < nk; k++) {
-		spec.op_regex = k == 0 ? re : NULL;
+		spec.op_regex = k == 0 && !where ? re : NULL;
 		spec.type_regex = k == 1 ? re : NULL;
+		spec.where = where ? t->search.text + 6 : NULL;
 		if (model_filter_new(t->m, &spec, &t->search.f[tab][k], err, sizeof err) != TD_OK) {
 			tui_search_reset(t);
 			t->search.f_failed = true;

@@ -205,9 +205,15 @@ td_tensor_get(const struct td_tensor *t, int64_t i)
 	return raw_get(t->dtype, t->data, i);
 }
 
+/* Running sums over the finite elements. */
+struct sums {
+	double sum, abs_sum, sq_sum;
+	int64_t nfinite;
+};
+
 /* Adds one value to the running counts of a summary. */
 static void
-count_value(struct td_summary *s, double v, double *sum, int64_t *nfinite)
+count_value(struct td_summary *s, double v, struct sums *a)
 {
 	if (isnan(v)) {
 		s->nan++;
@@ -223,20 +229,36 @@ count_value(struct td_summary *s, double v, double *sum, int64_t *nfinite)
 			s->positive++;
 		else
 			s->zero++;
-		if (*nfinite == 0 || v < s->min)
+		if (a->nfinite == 0 || v < s->min)
 			s->min = v;
-		if (*nfinite == 0 || v > s->max)
+		if (a->nfinite == 0 || v > s->max)
 			s->max = v;
-		*sum += v;
-		(*nfinite)++;
+		a->sum += v;
+		a->abs_sum += fabs(v);
+		a->sq_sum += v * v;
+		a->nfinite++;
 	}
+}
+
+/* mean, abs_mean, std and l2norm from the sums. */
+static void
+sums_finish(struct td_summary *s, const struct sums *a)
+{
+	double n = (double)a->nfinite, var;
+
+	s->mean = a->sum / n;
+	s->abs_mean = a->abs_sum / n;
+	var = a->sq_sum / n - s->mean * s->mean;
+	s->std = var > 0 ? sqrt(var) : 0;
+	s->l2norm = sqrt(a->sq_sum);
+	s->known |= SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN | SUM_STD | SUM_L2NORM;
 }
 
 void
 td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summary *out)
 {
-	double sum = 0;
-	int64_t nfinite = 0, i;
+	struct sums a = {0};
+	int64_t i;
 	const float *fp = data;
 
 	memset(out, 0, sizeof(*out));
@@ -255,11 +277,11 @@ td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summar
 			float f;
 
 			memcpy(&f, fp + i, sizeof(f));
-			count_value(out, f, &sum, &nfinite);
+			count_value(out, f, &a);
 		}
 	} else {
 		for (i = 0; i < n; i++)
-			count_value(out, raw_get(dt, data, i), &sum, &nfinite);
+			count_value(out, raw_get(dt, data, i), &a);
 	}
 	out->known |= SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
 	if (dt != DTYPE_COMPLEX64 && dt != DTYPE_COMPLEX128) {
@@ -270,10 +292,8 @@ td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summar
 	} else {
 		out->nan = out->neg_inf = out->pos_inf = 0;
 	}
-	if (nfinite) {
-		out->mean = sum / (double)nfinite;
-		out->known |= SUM_MINMAX | SUM_MEAN;
-	}
+	if (a.nfinite)
+		sums_finish(out, &a);
 }
 
 bool

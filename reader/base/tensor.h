@@ -72,6 +72,9 @@ enum td_summary_field {
 	SUM_MEAN     = 1u << 12,
 	SUM_TENSOR_ID = 1u << 13,
 	SUM_UNINITIALIZED = 1u << 14, /* value known to be uninitialised */
+	SUM_ABS_MEAN = 1u << 15,  /* mean of |x| over finite elements */
+	SUM_STD      = 1u << 16,  /* population standard deviation, finite elements */
+	SUM_L2NORM   = 1u << 17,  /* sqrt of the sum of squares, finite elements */
 };
 
 /* One tensor summary.  Plain data, copied by value. */
@@ -88,6 +91,7 @@ struct td_summary {
 	bool has_inf_or_nan;
 	double min, max, mean;
 	int64_t tensor_id;
+	double abs_mean, std, l2norm;   /* SUM_ABS_MEAN, SUM_STD, SUM_L2NORM */
 };
 
 /* True when the summary proves a NaN or Inf (has_inf_or_nan or a count). */

@@ -4,7 +4,7 @@
  * Columns are found by header name, never by position, so the classic
  * 20-column file, the 22-column one with L2 Value and MD5, the 15-column
  * device-statistics file and newer category lists all load; unknown columns
- * are ignored.  Not for: statistic values beyond the summary (MD5, L2).
+ * are ignored.  Not for: statistic values beyond the summary (MD5).
  */
 #include "ms_internal.h"
 
@@ -18,14 +18,14 @@
 enum stat_col {
 	COL_OP_TYPE, COL_OP_NAME, COL_TASK, COL_STREAM, COL_TS, COL_IO, COL_SLOT,
 	COL_DTYPE, COL_SHAPE, COL_MAX, COL_MIN, COL_AVG, COL_COUNT, COL_NEG, COL_POS,
-	COL_NAN, COL_NEG_INF, COL_POS_INF, COL_ZERO, COL_COUNT_
+	COL_NAN, COL_NEG_INF, COL_POS_INF, COL_ZERO, COL_L2, COL_L2NORM, COL_COUNT_
 };
 
 static const char *const col_names[COL_COUNT_] = {
 	"Op Type", "Op Name", "Task ID", "Stream ID", "Timestamp", "IO", "Slot",
 	"Data Type", "Shape", "Max Value", "Min Value", "Avg Value", "Count",
 	"Negative Zero Count", "Positive Zero Count", "NaN Count", "Negative Inf Count",
-	"Positive Inf Count", "Zero Count",
+	"Positive Inf Count", "Zero Count", "L2 Value", "L2Norm Value",
 };
 
 static bool
@@ -134,6 +134,9 @@ fill_summary(char **cell, struct td_summary *s)
 		s->known |= SUM_MINMAX;
 	if (parse_double(cell[COL_AVG], &s->mean))
 		s->known |= SUM_MEAN;
+	/* §7: 22-column files say "L2 Value", device statistics "L2Norm Value" */
+	if (parse_double(cell[COL_L2], &s->l2norm) || parse_double(cell[COL_L2NORM], &s->l2norm))
+		s->known |= SUM_L2NORM;
 }
 
 static bool

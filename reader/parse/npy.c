@@ -10,6 +10,7 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,7 +383,18 @@ summary_merge(struct td_summary *acc, const struct td_summary *part)
 	if ((part->known & SUM_MEAN) && fa + fp > 0)
 		acc->mean = ((acc->known & SUM_MEAN) ? acc->mean * (double)fa : 0) / (double)(fa + fp) +
 			    part->mean * ((double)fp / (double)(fa + fp));
-	acc->known |= part->known & (SUM_MINMAX | SUM_MEAN);
+	if ((part->known & SUM_ABS_MEAN) && fa + fp > 0)
+		acc->abs_mean = ((acc->known & SUM_ABS_MEAN) ? acc->abs_mean * (double)fa : 0) /
+				(double)(fa + fp) + part->abs_mean * ((double)fp / (double)(fa + fp));
+	if ((part->known & SUM_L2NORM) && fa + fp > 0) {
+		double sq = ((acc->known & SUM_L2NORM) ? acc->l2norm * acc->l2norm : 0) +
+			    part->l2norm * part->l2norm;
+		double var = sq / (double)(fa + fp) - acc->mean * acc->mean;
+
+		acc->l2norm = sqrt(sq);
+		acc->std = var > 0 ? sqrt(var) : 0;
+	}
+	acc->known |= part->known & (SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN | SUM_STD | SUM_L2NORM);
 	acc->elements += part->elements;
 	acc->nan += part->nan;
 	acc->neg_inf += part->neg_inf;

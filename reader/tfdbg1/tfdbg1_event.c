@@ -84,7 +84,7 @@ numeric_counts(struct td_summary *s, int64_t nan, int64_t ninf, int64_t neg, int
 /* min, max and mean are over finite values; with none the vector holds
  * +inf, -inf and NaN there, which are not values of the tensor. */
 static void
-numeric_moments(struct td_summary *s, double min, double max, double mean)
+numeric_moments(struct td_summary *s, double min, double max, double mean, double variance)
 {
 	if (s->negative == 0 && s->zero == 0 && s->positive == 0)   /* no sum: hostile counts */
 		return;
@@ -92,6 +92,10 @@ numeric_moments(struct td_summary *s, double min, double max, double mean)
 	s->max = max;
 	s->mean = mean;
 	s->known |= SUM_MINMAX | SUM_MEAN;
+	if (isfinite(variance) && variance >= 0) {
+		s->std = sqrt(variance);
+		s->known |= SUM_STD;
+	}
 }
 
 static void
@@ -136,7 +140,7 @@ tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out)
 		numeric_counts(out, count_of(v[7]), count_of(v[2]), count_of(v[3]), count_of(v[4]),
 			       count_of(v[5]), count_of(v[6]));
 	}
-	numeric_moments(out, v[8], v[9], v[10]);
+	numeric_moments(out, v[8], v[9], v[10], v[11]);
 	return current ? "DebugNumericSummary (14 + rank)" : "DebugNumericSummary (12, old)";
 }
 

@@ -6,7 +6,8 @@
  * A:B counts matches ("traces 0:5 --nonfinite" = the first five bad rows).
  * A single number "traces 7" is the slice 7:8.  Negative ends count from
  * the end.  Without A:B, batch mode lists every match; the TUI prompt at
- * most TUI_PAGE of them.
+ * most TUI_PAGE of them.  --where EXPR keeps the rows a condition holds
+ * for (model_expr.h); rows it cannot decide are counted as "unknown".
  */
 #include "cmd_internal.h"
 
@@ -18,10 +19,10 @@
 
 struct listing {
 	enum model_table table;
-	const char *range, *op, *type, *graph, *host, *execution;
+	const char *range, *op, *type, *graph, *host, *execution, *where;
 	bool nonfinite;
 	struct model_filter *filter;        /* NULL: every row */
-	uint64_t total, matched;
+	uint64_t total, matched, unknown;
 };
 
 static enum td_status
@@ -30,14 +31,17 @@ listing_parse(struct cmd_env *env, int argc, char **argv, struct listing *l)
 	struct cmd_opt opts[] = {
 		{ "op", &l->op, NULL }, { "type", &l->type, NULL }, { "graph", &l->graph, NULL },
 		{ "host", &l->host, NULL }, { "nonfinite", NULL, &l->nonfinite },
-		{ "execution", &l->execution, NULL }, { NULL, NULL, NULL },
+		{ "execution", &l->execution, NULL }, { "where", &l->where, NULL },
+		{ NULL, NULL, NULL },
 	};
 	char *pos[1];
 	int npos;
 	enum td_status st;
 
-	if (l->table == TABLE_EXECUTIONS)
-		opts[5].name = NULL;    /* executions have no --execution */
+	if (l->table == TABLE_EXECUTIONS) {
+		opts[5] = opts[6];      /* executions have no --execution */
+		opts[6].name = NULL;
+	}
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
 		return st;
 	l->range = npos ? pos[0] : NULL;
@@ -54,8 +58,12 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	int64_t e;
 	enum td_status st;
 
-	if (!l->op && !l->type && !l->graph && !l->host && !l->execution && !l->nonfinite)
+	if (!l->op && !l->type && !l->graph && !l->host && !l->execution && !l->nonfinite &&
+	    !l->where)
 		return TD_OK;
+	if (l->where && !*l->where)
+		return cmd_fail(env, TD_ERR_ARGS, "--where wants a condition, e.g. 'nan > 0'");
+	spec.where = l->where;
 	spec.op_regex = l->op;
 	spec.type_regex = l->type;
 	spec.nonfinite = l->nonfinite;
@@ -118,6 +126,7 @@ trace_json(struct cmd_env *env, struct json *j, uint64_t row)
 		json_kv_bool(j, "corrupt", true);
 	json_key(j, "summary");
 	cmd_json_summary(j, &t.summary);
+	json_kv_string(j, "role", cmd_nz(model_role_name(t.role)));
 	json_object_end(j);
 }
 
@@ -227,8 +236,11 @@ listing_print(struct cmd_env *env, struct listing *l)
 	if (!l->range && env->ui && r.stop > TUI_PAGE)
 		r.stop = TUI_PAGE;
 	if (!env->json) {
-		strbuf_addf(env->out, "%llu of %llu rows match\n", (unsigned long long)l->matched,
+		strbuf_addf(env->out, "%llu of %llu rows match", (unsigned long long)l->matched,
 			    (unsigned long long)l->total);
+		if (l->where)
+			strbuf_addf(env->out, ", %llu unknown", (unsigned long long)l->unknown);
+		strbuf_addc(env->out, '\n');
 		listing_rows(env, l, NULL, &r);
 		if (!l->range && r.stop < l->matched)
 			strbuf_addf(env->out, "... %llu more (give A:B)\n",
@@ -239,6 +251,8 @@ listing_print(struct cmd_env *env, struct listing *l)
 	json_object_begin(&j);
 	json_kv_uint(&j, "total", l->total);
 	json_kv_uint(&j, "matched", l->matched);
+	if (l->where)
+		json_kv_uint(&j, "unknown", l->unknown);
 	json_key(&j, "rows");
 	json_array_begin(&j);
 	listing_rows(env, l, &j, &r);
@@ -259,6 +273,8 @@ listing_run(struct cmd_env *env, int argc, char **argv, enum model_table table)
 		return st;
 	l.total = table == TABLE_TRACES ? model_trace_count(env->m) : model_execution_count(env->m);
 	l.matched = l.filter ? model_filter_count(env->m, l.filter, table) : l.total;
+	if (l.filter && l.where)
+		l.unknown = model_filter_unknown(env->m, l.filter, table);
 	st = listing_print(env, &l);
 	model_filter_free(l.filter);
 	return st;

@@ -140,7 +140,7 @@ filter_word(struct cmd_env *env, const char *w, struct model_filter_spec *spec)
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\"", w + 6);
 	} else
 		return cmd_fail(env, TD_ERR_ARGS, "\"%s\": want op=REGEX, type=REGEX, nonfinite, "
-				"graph=G, host=H or off", w);
+				"graph=G, host=H, where=EXPR or off", w);
 	return TD_OK;
 }
 
@@ -149,8 +149,8 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 {
 	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
 	struct model_filter *f = NULL;
-	char err[512];
-	enum td_status st;
+	char err[512], *where = NULL;
+	enum td_status st = TD_OK;
 	int i;
 
 	if (!UI_CAN(env, set_filter))
@@ -160,11 +160,20 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 		strbuf_adds(env->out, env->json ? "{\"filter\":null}" : "filter off\n");
 		return TD_OK;
 	}
-	for (i = 1; i < argc; i++)
-		if ((st = filter_word(env, argv[i], &spec)) != TD_OK)
-			return st;
-	if ((st = model_filter_new(env->m, &spec, &f, err, sizeof err)) != TD_OK)
-		return cmd_fail(env, st, "%s", err);
+	for (i = 1; i < argc && st == TD_OK; i++) {
+		if (strncmp(argv[i], "where=", 6) == 0) {
+			/* the condition is the rest of the line: where=nan > 0 */
+			where = cmd_join(argc, argv, i);
+			spec.where = where + 6;
+			break;
+		}
+		st = filter_word(env, argv[i], &spec);
+	}
+	if (st == TD_OK && (st = model_filter_new(env->m, &spec, &f, err, sizeof err)) != TD_OK)
+		cmd_fail(env, st, "%s", err);
+	free(where);
+	if (st != TD_OK)
+		return st;
 	if (env->json) {
 		struct json j;
 

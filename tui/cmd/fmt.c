@@ -106,7 +106,7 @@ join_reals(const struct td_summary *s, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int pos = 0; (f = summary_by_order(pos)) && used < size; pos++) {
-		if (f->kind != SK_REAL || !(s->known & f->bit))
+		if (f->kind != SK_REAL || !f->short_label || !(s->known & f->bit))
 			continue;
 		used += snprintf(buf + used, size - used, "%s%s %s", used ? " " : "", f->long_label,
 				 fmt_double(summary_real(s, f->id), v, sizeof v));

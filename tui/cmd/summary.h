@@ -63,8 +63,11 @@ enum summary_flags {
 	_(MIN,           SUM_MINMAX,        "min",            "min",  "min",      SK_REAL,  10, 0,                                (s)->min) \
 	_(MAX,           SUM_MINMAX,        "max",            "max",  "max",      SK_REAL,  11, 0,                                (s)->max) \
 	_(MEAN,          SUM_MEAN,          "mean",           "mean", "mean",     SK_REAL,  12, 0,                                (s)->mean) \
+	_(ABS_MEAN,      SUM_ABS_MEAN,      "abs_mean",       NULL,   "|mean|",   SK_REAL,  13, 0,                                (s)->abs_mean) \
+	_(STD,           SUM_STD,           "std",            NULL,   "std",      SK_REAL,  14, 0,                                (s)->std) \
+	_(L2NORM,        SUM_L2NORM,        "l2norm",         NULL,   "l2 norm",  SK_REAL,  15, 0,                                (s)->l2norm) \
 	_(TENSOR_ID,     SUM_TENSOR_ID,     "tensor_id",      NULL,   NULL,       SK_COUNT, -1, 0,                                (s)->tensor_id) \
-	_(UNINITIALIZED, SUM_UNINITIALIZED, "uninitialized",  NULL,   "value known to be uninitialised", SK_MARK, 13, 0,     0)
+	_(UNINITIALIZED, SUM_UNINITIALIZED, "uninitialized",  NULL,   "value known to be uninitialised", SK_MARK, 16, 0,     0)
 
 #define SUMMARY_ENUM(id, bit, key, sh, lg, kind, order, flags, value) SUMMARY_##id,
 enum summary_id {

@@ -1,0 +1,216 @@
+/*
+ * model_where.c - answers the condition language's fields (model_expr.h)
+ * for the model's rows: op fields from the op table, host and step from
+ * the row's place, summary fields from the decoded summary.
+ *
+ * A summary field the row's summary does not carry is EXPR_ABSENT
+ * (unknown), never 0: a FULL-HEALTH-like summary has counts but no mean.
+ * Rows are decoded only when the expression reaches a summary field.
+ * Not for: caching results (model_filter.c keeps those).
+ */
+#include "model_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* The largest finite value of a dtype, 0 when it has none. */
+static double
+dtype_max(enum td_dtype dt)
+{
+	switch (dt) {
+	case DTYPE_FLOAT16:  return 65504.0;
+	case DTYPE_BFLOAT16: return 3.38953139e38;
+	case DTYPE_FLOAT32:  return FLT_MAX;
+	case DTYPE_FLOAT64:  return DBL_MAX;
+	case DTYPE_INT8:     return INT8_MAX;
+	case DTYPE_INT16:    return INT16_MAX;
+	case DTYPE_INT32:    return INT32_MAX;
+	case DTYPE_INT64:    return (double)INT64_MAX;
+	case DTYPE_UINT8:    return UINT8_MAX;
+	case DTYPE_UINT16:   return UINT16_MAX;
+	case DTYPE_UINT32:   return UINT32_MAX;
+	case DTYPE_UINT64:   return (double)UINT64_MAX;
+	default:             return 0;
+	}
+}
+
+static enum expr_avail
+count(const struct td_summary *s, uint32_t bit, int64_t v, double *num)
+{
+	if (!(s->known & bit))
+		return EXPR_ABSENT;
+	*num = (double)v;
+	return EXPR_KNOWN;
+}
+
+static enum expr_avail
+real(const struct td_summary *s, uint32_t bit, double v, double *num)
+{
+	if (!(s->known & bit))
+		return EXPR_ABSENT;
+	*num = v;
+	return EXPR_KNOWN;
+}
+
+enum expr_avail
+where_summary_field(const struct td_summary *s, enum expr_field f, double *num, const char **str)
+{
+	switch (f) {
+	case EXPR_F_NAN:      return count(s, SUM_NAN, s->nan, num);
+	case EXPR_F_NEG_INF:  return count(s, SUM_NEG_INF, s->neg_inf, num);
+	case EXPR_F_POS_INF:  return count(s, SUM_POS_INF, s->pos_inf, num);
+	case EXPR_F_NEGATIVE: return count(s, SUM_NEGATIVE, s->negative, num);
+	case EXPR_F_ZERO:     return count(s, SUM_ZERO, s->zero, num);
+	case EXPR_F_POSITIVE: return count(s, SUM_POSITIVE, s->positive, num);
+	case EXPR_F_ELEMENTS: return count(s, SUM_ELEMENTS, s->elements, num);
+	case EXPR_F_RANK:     return count(s, SUM_RANK, s->rank, num);
+	case EXPR_F_MIN:      return real(s, SUM_MINMAX, s->min, num);
+	case EXPR_F_MAX:      return real(s, SUM_MINMAX, s->max, num);
+	case EXPR_F_MEAN:     return real(s, SUM_MEAN, s->mean, num);
+	case EXPR_F_ABS_MEAN: return real(s, SUM_ABS_MEAN, s->abs_mean, num);
+	case EXPR_F_STD:      return real(s, SUM_STD, s->std, num);
+	case EXPR_F_L2NORM:   return real(s, SUM_L2NORM, s->l2norm, num);
+	case EXPR_F_MAX_ABS:
+		if (!(s->known & SUM_MINMAX))
+			return EXPR_ABSENT;
+		*num = fmax(fabs(s->min), fabs(s->max));
+		return EXPR_KNOWN;
+	case EXPR_F_ZERO_FRACTION:
+		if ((s->known & (SUM_ZERO | SUM_ELEMENTS)) != (SUM_ZERO | SUM_ELEMENTS) ||
+		    s->elements <= 0)
+			return EXPR_ABSENT;
+		*num = (double)s->zero / (double)s->elements;
+		return EXPR_KNOWN;
+	case EXPR_F_DTYPE:
+		if (!(s->known & SUM_DTYPE) || s->dtype == DTYPE_INVALID)
+			return EXPR_ABSENT;
+		*str = td_dtype_name(s->dtype);
+		return EXPR_KNOWN;
+	case EXPR_F_DTYPE_MAX:
+		if (!(s->known & SUM_DTYPE) || dtype_max(s->dtype) == 0)
+			return EXPR_ABSENT;
+		*num = dtype_max(s->dtype);
+		return EXPR_KNOWN;
+	default:
+		return EXPR_ABSENT;
+	}
+}
+
+/* ---- op stage ----------------------------------------------------------- */
+
+struct op_ctx {
+	const char *name, *type;
+};
+
+static enum expr_avail
+op_field(void *ctx, enum expr_field f, double *num, const char **str)
+{
+	struct op_ctx *c = ctx;
+
+	(void)num;
+	switch (f) {
+	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
+	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
+	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	default:          return EXPR_LATER;
+	}
+}
+
+enum expr_result
+where_op(const struct expr *e, const char *name, const char *type)
+{
+	struct op_ctx c = { name, type };
+
+	return expr_eval(e, op_field, &c);
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+struct row_ctx {
+	struct model *m;
+	uint64_t row;
+	const char *name, *type, *host;
+	bool summary_later;             /* answer summary fields EXPR_LATER */
+	const struct td_summary *s;     /* executions: the output being tested */
+	struct cache_ent ent;
+};
+
+static enum expr_avail
+row_field(void *ctx, enum expr_field f, double *num, const char **str)
+{
+	struct row_ctx *c = ctx;
+
+	switch (f) {
+	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
+	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
+	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	case EXPR_F_HOST: *str = c->host; return EXPR_KNOWN;
+	case EXPR_F_STEP:
+	case EXPR_F_DELTA_ABS_MEAN:
+	case EXPR_F_UPDATE_RATIO:
+	case EXPR_F_UNCHANGED:
+		return EXPR_ABSENT;
+	default:
+		break;
+	}
+	if (c->summary_later)
+		return EXPR_LATER;
+	if (!c->s) {
+		rows_trace_decoded(c->m, c->row, &c->ent);
+		c->s = &c->ent.summary;
+	}
+	return where_summary_field(c->s, f, num, str);
+}
+
+enum expr_result
+where_trace(struct model *m, const struct expr *e, uint64_t j)
+{
+	struct row_ctx c = { .m = m, .row = j };
+	uint32_t op = trace_op(m, j);
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		c.name = m->opv[op].name;
+		c.type = m->opv[op].type;
+	}
+	c.host = rows_trace_host(m, j);
+	pthread_mutex_unlock(&m->lock);
+	if (!c.name)
+		c.name = c.type = "";
+	return expr_eval(e, row_field, &c);
+}
+
+/* An execution matches when one of its outputs does; unknown when none
+ * does and one is unknown. */
+enum expr_result
+where_exec(struct model *m, const struct expr *e, uint64_t j)
+{
+	struct model_execution x;
+	struct model_detail d = {0};
+	struct td_summary none = {0};
+	struct row_ctx c = { .m = m, .row = j, .summary_later = true };
+	enum expr_result r, best = EXPR_FALSE;
+	size_t i;
+
+	if (model_execution_get(m, j, &x) != TD_OK)
+		return EXPR_UNKNOWN;
+	c.name = c.type = x.op_type;
+	c.host = x.host ? x.host : "";
+	if ((r = expr_eval(e, row_field, &c)) != EXPR_DEFER)
+		return r;               /* decided without a summary */
+	c.summary_later = false;
+	c.s = &none;
+	if (model_execution_detail(m, j, &d) != TD_OK || !d.noutputs) {
+		model_detail_done(&d);
+		return expr_eval(e, row_field, &c);
+	}
+	for (i = 0; i < d.noutputs && best != EXPR_TRUE; i++) {
+		c.s = &d.summaries[i];
+		r = expr_eval(e, row_field, &c);
+		if (r == EXPR_TRUE || (r == EXPR_UNKNOWN && best == EXPR_FALSE))
+			best = r;
+	}
+	model_detail_done(&d);
+	return best;
+}
