@@ -42,6 +42,7 @@ CMD_HANDLER(cmd_save_display);
 CMD_HANDLER(cmd_quit);
 CMD_HANDLER(cmd_tensor);
 CMD_HANDLER(cmd_help);
+CMD_HANDLER(cmd_diff);
 
 /* ---- errors and parsing ---------------------------------------------- */
 
