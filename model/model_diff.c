@@ -9,6 +9,8 @@
  */
 #include "model_diff.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +125,7 @@ host_groups(struct model_diff *d, const struct model_diff_options *o, char *err,
 	for (i = 0; i < nb + 1; i++)
 		d->side[1].group[i] = NONE32;
 	d->any_host = false;
+	d->explicit_pairs = o->npairs > 0;
 	if (o->npairs) {
 		for (i = 0; i < o->npairs && st == TD_OK; i++) {
 			int x = find_name(ha, na, o->pairs[i].a), y = find_name(hb, nb, o->pairs[i].b);
@@ -207,8 +210,15 @@ chain_table_init(struct chain_table *t)
 static size_t
 chain_slot(const struct chain_table *t, uint64_t key)
 {
-	uint64_t h = key * 0x9E3779B97F4A7C15ull;
-	size_t i = (size_t)(h >> 20) & (t->cap - 1);
+	uint64_t h = key;
+	size_t i;
+
+	h ^= h >> 33;               /* splitmix64's finaliser: every key bit counts */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	i = (size_t)h & (t->cap - 1);
 
 	while (t->v[i].key != UINT64_MAX && t->v[i].key != key)
 		i = (i + 1) & (t->cap - 1);
@@ -268,11 +278,12 @@ row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_
 	       (uint64_t)slot << 1 | ((f & TF_INPUT) ? 1u : 0u);
 }
 
-/* Rows of a side that take part (their op and host are compared). */
+/* Rows of a side that count when unpaired: all of them, but with explicit
+ * pairs only those of the hosts named. */
 static bool
 row_counts(struct model_diff *d, int s, uint64_t i)
 {
-	return d->any_host || row_group(d, s, i) != NONE32;
+	return !d->explicit_pairs || row_group(d, s, i) != NONE32;
 }
 
 static void
@@ -428,6 +439,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pa);
 	free(d->pb);
 	free(d->status);
+	free(d->sel);
 	free(d);
 }
 
@@ -475,4 +487,52 @@ model_diff_pair_of_a(const struct model_diff *d, uint64_t a_row)
 			hi = mid;
 	}
 	return lo < d->npairs && d->pa[lo] == a_row ? (int64_t)lo : -1;
+}
+
+/* ---- selection by op name -------------------------------------------- */
+
+enum td_status
+model_diff_select(struct model_diff *d, const char *op_regex, char *err, size_t errlen)
+{
+	pcre2_code *re;
+	pcre2_match_data *md;
+	struct model_op op;
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE off;
+	uint32_t i;
+	int code;
+
+	free(d->sel);
+	d->sel = NULL;
+	if (!op_regex || !*op_regex)
+		return TD_OK;
+	re = pcre2_compile((PCRE2_SPTR)op_regex, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	if (!re) {
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		snprintf(err, errlen, "op regex \"%s\": %s at offset %zu", op_regex, (char *)msg,
+			 (size_t)off);
+		return TD_ERR_REGEX;
+	}
+	md = pcre2_match_data_create(4, NULL);
+	d->nsel = model_op_count(d->a);
+	d->sel = xcalloc(d->nsel ? d->nsel : 1, 1);
+	for (i = 0; i < d->nsel; i++)   /* once per op, not per row */
+		d->sel[i] = model_op_get(d->a, i, &op) &&
+			    pcre2_match(re, (PCRE2_SPTR)op.name, strlen(op.name), 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return TD_OK;
+}
+
+bool
+model_diff_selected(const struct model_diff *d, uint64_t k)
+{
+	uint32_t op;
+
+	if (k >= d->npairs)
+		return false;
+	if (!d->sel)
+		return true;
+	op = trace_op(d->a, d->pa[k]);
+	return op < d->nsel && d->sel[op];
 }

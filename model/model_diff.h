@@ -10,7 +10,8 @@
  * in the rows and holds 8 bytes per aligned pair plus 4 per row of B while
  * it runs.  Host groups: by default hosts of the same name are paired (and
  * two single-host dumps are paired whatever their host names; two dumps with
- * no name in common and as many hosts pair them in order); explicit pairs
+ * no name in common and as many hosts pair them in order), the rows of a
+ * host without a counterpart being only in A / only in B; explicit pairs
  * (--pair, --compare-hosts) replace that and leave the other hosts out.
  * Steps take part where both rows know theirs: within a key, rows of B with
  * an earlier step than A's row are skipped (only in B), a later one leaves
@@ -116,6 +117,14 @@ struct model_diff_pair {
 };
 /* Fills pair k (decoding both rows).  TD_ERR_RANGE past the pairs. */
 enum td_status model_diff_pair_get(struct model_diff *d, uint64_t k, struct model_diff_pair *p);
+/* Restricts model_diff_selected() to the pairs whose op name (in A) matches
+ * the PCRE2 regex (evaluated once per op); NULL or "" selects every pair
+ * again.  TD_ERR_REGEX with PCRE2's message and offset in err. */
+enum td_status model_diff_select(struct model_diff *d, const char *op_regex, char *err,
+				 size_t errlen);
+/* Whether pair k is selected (every pair when no regex is set). */
+bool model_diff_selected(const struct model_diff *d, uint64_t k);
+
 /* Whether pair k diverged (metrics computed once, then remembered). */
 bool model_diff_diverged(struct model_diff *d, uint64_t k);
 /* The first diverged pair in A's row order, -1 if none (remembered). */

@@ -28,11 +28,14 @@ struct model_diff {
 	double rtol, atol, cos_min;     /* < 0: per-dtype default */
 	struct diff_side side[2];
 	bool any_host;                  /* one host a side: hosts are not compared */
+	bool explicit_pairs;            /* --pair / --compare-hosts: other hosts left out */
 	uint32_t *pa, *pb;              /* pair k: rows of A and B, pa ascending */
 	uint64_t npairs, cappairs;
 	uint64_t only_a, only_b;
 	uint8_t *status;                /* enum diff_status per pair */
 	int64_t first;                  /* -2 not looked for yet, -1 none */
+	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
+	uint32_t nsel;
 };
 
 /* The step of trace row i, -1 unknown. */

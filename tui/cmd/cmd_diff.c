@@ -9,8 +9,8 @@
  * aligned/only_a/only_b count the pairs and unpaired rows (pairs of ops
  * matching --op with it); diverged counts the diverged pairs among them;
  * rows are the pairs (--nonequal: the diverged ones), A:B slicing them.
- * --first stops at the first divergence: rows holds it alone and diverged
- * is 0 or 1.
+ * --first stops comparing at the first divergence: rows holds it alone and
+ * diverged is 0 or 1.
  */
 #include "cmd_internal.h"
 
@@ -22,7 +22,6 @@
 struct diff_req {
 	bool first, nonequal;
 	const char *op, *range;
-	struct model_filter *f;     /* over A's trace rows, NULL all */
 };
 
 struct diff_tally {
@@ -33,12 +32,8 @@ struct diff_tally {
 static bool
 selected(struct cmd_env *env, const struct diff_req *q, uint64_t k)
 {
-	uint64_t a, b;
-
-	if (!q->f)
-		return true;
-	return model_diff_rows(env->diff, k, &a, &b) &&
-	       model_filter_match(model_diff_a(env->diff), q->f, TABLE_TRACES, a);
+	(void)q;
+	return model_diff_selected(env->diff, k);
 }
 
 /* One pass over the pairs: counts (every pair's divergence is computed,
@@ -56,13 +51,13 @@ tally(struct cmd_env *env, const struct diff_req *q, struct diff_tally *t)
 		if (!selected(env, q, k))
 			continue;
 		t->aligned++;
+		if (q->first && t->first >= 0)
+			continue;           /* --first: only counting from here */
 		div = model_diff_diverged(env->diff, k);
 		if (div && t->first < 0)
 			t->first = (int64_t)k;
 		t->diverged += div;
 		t->rows += !q->nonequal || div;
-		if (q->first && div)
-			break;
 	}
 	if (q->first)
 		t->rows = t->diverged;
@@ -279,7 +274,6 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 		{ "first", NULL, &q.first }, { "nonequal", NULL, &q.nonequal },
 		{ "op", &q.op, NULL }, { NULL, NULL, NULL },
 	};
-	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
 	char *pos[1], err[512];
 	enum td_status st;
 	int npos;
@@ -290,13 +284,9 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "needs two dumps: tdbg DUMP_A DUMP_B, "
 				"or tdbg --compare-hosts A,B DUMP");
 	q.range = npos ? pos[0] : NULL;
-	if (q.op) {
-		spec.op_regex = q.op;
-		st = model_filter_new(model_diff_a(env->diff), &spec, &q.f, err, sizeof err);
-		if (st != TD_OK)
-			return cmd_fail(env, st, "%s", err);
-	}
+	if ((st = model_diff_select(env->diff, q.op, err, sizeof err)) != TD_OK)
+		return cmd_fail(env, st, "%s", err);
 	st = diff_output(env, &q);
-	model_filter_free(q.f);
+	model_diff_select(env->diff, NULL, err, sizeof err);
 	return st;
 }
