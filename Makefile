@@ -205,7 +205,7 @@ test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
 
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g' \
-		SAN_FLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+		SAN_FLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		TDBG_BIN=tdbg-asan asan-test
 
 demo: tdbg

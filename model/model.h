@@ -151,6 +151,9 @@ struct model_trace {
 	const char *device;         /* may be "" */
 	const char *host;           /* host or rank the row came from, "" unknown */
 	struct td_summary summary;
+	int64_t step;               /* training step / iteration the dump gives the
+				     * row (its run's or iteration's number), -1
+				     * unknown; compare rows of one op across steps */
 };
 uint64_t model_trace_count(struct model *m);
 /* Fills row i (decoding through the cache).  TD_ERR_RANGE past the indexed
@@ -168,6 +171,7 @@ struct model_execution {
 	double wall_time;
 	uint64_t first_trace, ntraces; /* traces owned by this execution (tfdbg1, MindSpore) */
 	const char *host;
+	int64_t step;               /* its training step / iteration number, -1 unknown */
 };
 uint64_t model_execution_count(struct model *m);
 enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);

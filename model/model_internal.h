@@ -105,6 +105,7 @@ struct exec_row {
 	uint32_t graph_sid;         /* called graph's id string, NO_ID none */
 	uint32_t num_outputs;
 	uint32_t bad_outputs;
+	int64_t step;               /* -1 unknown */
 	uint16_t host;              /* index into m->hosts */
 	uint8_t flags;              /* enum model_row_flags (atomic builtins) */
 };
@@ -149,6 +150,11 @@ struct cache_ent {
 struct run {                        /* traces from first on belong to execution */
 	uint64_t first;
 	int64_t execution;
+};
+
+struct step_run {                   /* traces from first on have step */
+	uint64_t first;
+	int64_t step;
 };
 
 /* Where trace rows come from for first_nonfinite: one per host (a tfdbg2
@@ -279,6 +285,9 @@ struct model {
 	struct run *runs;
 	size_t nruns, capruns;
 	int64_t last_exec_of_trace;
+	struct step_run *steps;     /* where the trace step changes (under m->lock) */
+	size_t nsteps, capsteps;
+	int64_t last_step_of_trace; /* writer: step of the last trace row */
 	_Atomic bool containers;    /* traces carry their execution */
 	_Atomic bool split_runs;    /* some execution's rows are not contiguous */
 	struct segment *segs;
@@ -410,6 +419,8 @@ bool rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint
 uint32_t rows_trace_file(struct model *m, uint64_t i);
 /* Execution owning trace i (runs), -1 none.  Under m->lock. */
 int64_t rows_trace_execution(struct model *m, uint64_t i);
+/* Step of trace i, -1 unknown.  Under m->lock. */
+int64_t rows_trace_step(struct model *m, uint64_t i);
 void rows_mark_corrupt(struct model *m, uint64_t i);
 /* Trace slot; decodes when the flag byte cannot tell. */
 uint32_t rows_trace_slot(struct model *m, uint64_t i);

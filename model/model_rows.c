@@ -30,6 +30,7 @@ rows_init(struct model *m)
 	pthread_mutex_init(&m->tloc.cur_lock, NULL);
 	pthread_mutex_init(&m->eloc.cur_lock, NULL);
 	m->last_exec_of_trace = -1;
+	m->last_step_of_trace = -1;
 	m->first_bad_exec = -1;
 	pthread_mutex_init(&m->cache_lock, NULL);
 }
@@ -59,6 +60,7 @@ rows_done(struct model *m)
 	free(m->ebad);
 	free(m->cache);
 	free(m->runs);
+	free(m->steps);
 	free(m->segs);
 	u64map_done(&m->seg_by_key);
 	pthread_mutex_destroy(&m->cache_lock);
@@ -287,6 +289,7 @@ rows_memory(const struct model *m)
 	for (i = 0; i < CKPT_MAX_CHUNKS && m->tloc.dir[i]; i++)
 		bytes += CKPT_CHUNK * sizeof(struct ckpt);
 	bytes += m->capruns * sizeof(struct run) + m->capsegs * sizeof(struct segment);
+	bytes += m->capsteps * sizeof(struct step_run);
 	return bytes;
 }
 
@@ -308,6 +311,24 @@ rows_trace_execution(struct model *m, uint64_t i)
 			hi = mid;
 	}
 	return m->runs[lo].execution;
+}
+
+int64_t
+rows_trace_step(struct model *m, uint64_t i)
+{
+	size_t lo = 0, hi = m->nsteps;
+
+	if (!hi || m->steps[0].first > i)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->steps[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return m->steps[lo].step;
 }
 
 uint32_t
@@ -458,6 +479,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 		row->graph_name = g >= 0 ? intern_str(&m->str, m->graphs[g].name_sid) : "";
 	}
 	row->execution = rows_trace_execution(m, i);
+	row->step = rows_trace_step(m, i);
 	row->host = rows_trace_host(m, i);
 	pthread_mutex_unlock(&m->lock);
 	if (!row->op_name)
@@ -482,6 +504,7 @@ model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
 	row->num_outputs = x->num_outputs;
 	row->bad_outputs = m->containers ? 0 : x->bad_outputs;
 	row->wall_time = x->wall_time;
+	row->step = x->step;
 	row->first_trace = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
 	row->ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&m->lock);

@@ -240,6 +240,7 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x->wall_time = e->wall_time;
 	x->num_outputs = e->num_outputs;
 	x->bad_outputs = e->bad_outputs;
+	x->step = e->step < 0 ? -1 : e->step;
 	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
 	if (m->nruns)
 		exec_claim_runs(m, idx, x);
@@ -287,6 +288,24 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 			__atomic_fetch_or(&x->flags, ROW_CONTAINS_NONFINITE, __ATOMIC_RELAXED);
 	}
 	m->last_exec_of_trace = execution;
+}
+
+/* Keeps the step list: a new entry where the step changes (a few per
+ * dump: readers send the rows of one step together). */
+static void
+trace_step(struct model *m, uint64_t row, int64_t step)
+{
+	if (step < 0)
+		step = -1;
+	if (step == m->last_step_of_trace)
+		return;
+	pthread_mutex_lock(&m->lock);
+	TD_GROW(m->steps, m->capsteps, m->nsteps + 1);
+	m->steps[m->nsteps].first = row;
+	m->steps[m->nsteps].step = step;
+	m->nsteps++;
+	pthread_mutex_unlock(&m->lock);
+	m->last_step_of_trace = step;
 }
 
 /* The segment of a trace's file (writer; the file map is writer-owned). */
@@ -416,6 +435,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 	trace_segment(m, row, t, nonfinite);
 	if (t->execution >= 0 || m->nruns)
 		trace_execution(m, row, t->execution, nonfinite);
+	trace_step(m, row, t->step);
 	if (nonfinite) {
 		struct op_entry *o = &m->opv[op];
 		uint64_t alert = atomic_load(&m->trace_alerts);

@@ -140,6 +140,9 @@ struct reader_execution {
 	double wall_time;           /* seconds since the epoch, 0 unknown */
 	uint32_t bad_outputs;       /* outputs whose value proves NaN/Inf (alerts) */
 	bool has_values;            /* outputs carry summaries or values */
+	int64_t step;               /* training step / iteration number as the dump
+				     * numbers it (a run counter, an iteration
+				     * directory), -1 unknown.  Set it: 0 is a step. */
 };
 
 struct reader_trace {
@@ -152,6 +155,8 @@ struct reader_trace {
 	int64_t execution;          /* owning execution row (tfdbg1 run, MS graph run), -1 none */
 	double wall_time;           /* seconds since the epoch, 0 unknown */
 	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
+	int64_t step;               /* as reader_execution.step (its execution's step
+				     * when it has one), -1 unknown */
 };
 
 struct reader_problem {

@@ -3,10 +3,14 @@
  *
  * ACTION_INFO(_) generates enum action and the name/help table used by the
  * key table (keys.c), the help overlay and `bind` lines, so the three cannot
- * drift apart (tig's REQ_INFO).  Nothing here knows a key or a pane.
+ * drift apart (tig's REQ_INFO).  The actions that focus a pane come from the
+ * pane table (pane_info.h: ACT_PANE_ALERTS, ...), in its order.  Nothing here
+ * knows a key.
  */
 #ifndef TD_ACTION_H
 #define TD_ACTION_H
+
+#include "pane_info.h"
 
 #define ACTION_INFO(_) \
 	_(NONE,          "none",           "Do nothing") \
@@ -21,12 +25,7 @@
 	_(FOCUS_NEXT,    "focus-next",     "Focus the next pane") \
 	_(FOCUS_PREV,    "focus-prev",     "Focus the previous pane") \
 	_(CYCLE_PANES,   "cycle-panes",    "Show the next pane(s) on small terminals") \
-	_(PANE_ALERTS,   "pane-alerts",    "Jump to the Alerts pane") \
-	_(PANE_TIMELINE, "pane-timeline",  "Jump to the Timeline pane") \
-	_(PANE_TRACES,   "pane-traces",    "Jump to the Graph executions pane") \
-	_(PANE_GRAPH,    "pane-graph",     "Jump to the Graph pane") \
-	_(PANE_SOURCE,   "pane-source",    "Jump to the Source pane") \
-	_(PANE_STACK,    "pane-stack",     "Jump to the Stack pane") \
+	PANE_ACTION_INFO(_) \
 	_(ENTER,         "enter",          "Follow the link of the selected row") \
 	_(BACK,          "back",           "Go back to the previous location") \
 	_(FORWARD,       "forward",        "Go forward again") \

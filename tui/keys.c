@@ -44,12 +44,9 @@ const char keymap_default_text[] =
 	"bind generic Tab focus-next\n"
 	"bind generic S-Tab focus-prev\n"
 	"bind generic w cycle-panes\n"
-	"bind generic 1 pane-alerts\n"
-	"bind generic 2 pane-timeline\n"
-	"bind generic 3 pane-traces\n"
-	"bind generic 4 pane-graph\n"
-	"bind generic 5 pane-source\n"
-	"bind generic 6 pane-stack\n"
+#define TD_PANE_BIND(id, name, key, title, page) "bind generic " key " pane-" #name "\n"
+	PANE_INFO(TD_PANE_BIND)
+#undef TD_PANE_BIND
 	"# Links and history\n"
 	"bind generic Enter enter\n"
 	"bind generic Backspace back\n"

@@ -10,14 +10,6 @@
 
 #include <string.h>
 
-/* Pages of LAYOUT_TWO, in workflow order: alerts -> traces, timeline ->
- * graph, stack -> source. */
-static const enum pane_id pages[LAYOUT_PAGES][2] = {
-	{ PANE_ALERTS, PANE_TRACES },
-	{ PANE_TIMELINE, PANE_GRAPH },
-	{ PANE_SOURCE, PANE_STACK },
-};
-
 static struct rect
 mkrect(int y, int x, int h, int w)
 {
@@ -34,16 +26,24 @@ clamp(int v, int lo, int hi)
 int
 layout_page_of(enum pane_id id)
 {
-	for (int p = 0; p < LAYOUT_PAGES; p++)
-		if (pages[p][0] == id || pages[p][1] == id)
-			return p;
-	return 0;
+	return (int)id >= 0 && id < PANE_COUNT ? pane_info[id].page : 0;
+}
+
+/* The n-th pane (0, 1) of page in table order; PANE_COUNT if none. */
+static enum pane_id
+page_pane(int page, int n)
+{
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (pane_info[i].page == page && n-- == 0)
+			return (enum pane_id)i;
+	return PANE_COUNT;
 }
 
 enum pane_id
 layout_page_first(int page)
 {
-	return pages[clamp(page, 0, LAYOUT_PAGES - 1)][0];
+	enum pane_id id = page_pane(clamp(page, 0, LAYOUT_PAGES - 1), 0);
+	return id < PANE_COUNT ? id : PANE_ALERTS;
 }
 
 enum pane_id
@@ -103,9 +103,11 @@ layout_two(struct layout *l, enum pane_id visible)
 {
 	const struct rect b = l->body;
 	int page = layout_page_of(visible);
-	enum pane_id a = pages[page][0], c = pages[page][1];
+	enum pane_id a = page_pane(page, 0), c = page_pane(page, 1);
 
-	if (b.w >= LAYOUT_SIDE_COLS) {
+	if (c == PANE_COUNT) {                  /* a page of one pane */
+		show(l, a, b);
+	} else if (b.w >= LAYOUT_SIDE_COLS) {
 		int aw = page == 0 ? clamp(b.w / 4, 24, 40) : (b.w - 1) / 2;
 		show(l, a, mkrect(b.y, b.x, b.h, aw));
 		add_sep(l, b.y, b.x + aw, b.h);

@@ -14,15 +14,7 @@
 
 #include <stdbool.h>
 
-enum pane_id {
-	PANE_ALERTS,
-	PANE_TIMELINE,
-	PANE_TRACES,
-	PANE_GRAPH,
-	PANE_SOURCE,
-	PANE_STACK,
-	PANE_COUNT
-};
+#include "pane_info.h"
 
 #define LAYOUT_FULL_COLS 160
 #define LAYOUT_FULL_ROWS 45
@@ -60,11 +52,12 @@ struct layout {
  * shown (status and prompt are still set when rows >= 2). */
 void layout_compute(int cols, int rows, enum pane_id visible, struct layout *out);
 
-/* The page of two panes that holds id in LAYOUT_TWO (0..2), and the pane
- * shown first on a page. */
+/* The page of two panes that holds id in LAYOUT_TWO (its pane_info page),
+ * and the pane shown first on a page (the first of the page in table
+ * order). */
 int layout_page_of(enum pane_id id);
 enum pane_id layout_page_first(int page);
-#define LAYOUT_PAGES 3
+#define LAYOUT_PAGES PANE_PAGES
 
 /* The first pane after id (dir > 0) or before it that would not be on
  * screen together with id in mode: what the cycle key goes to. */

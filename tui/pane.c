@@ -26,6 +26,8 @@ pane_init(struct pane *p, const struct pane_ops *ops, struct tui *tui, int id)
 	p->ops = ops;
 	p->tui = tui;
 	p->id = id;
+	p->name = id >= 0 && id < PANE_COUNT ? pane_info[id].name : ops->name;
+	p->title = id >= 0 && id < PANE_COUNT ? pane_info[id].title : ops->title;
 }
 
 void
@@ -139,9 +141,9 @@ draw_title(struct pane *p)
 	wattrset(p->win, theme_style(s));
 	mvwhline(p->win, 0, 0, ' ', p->r.w);
 	if (p->id >= 0)
-		x = pane_printf(p, 0, 0, s, -1, "[%d] %s", p->id + 1, p->ops->title);
+		x = pane_printf(p, 0, 0, s, -1, "[%d] %s", p->id + 1, p->title);
 	else
-		x = pane_printf(p, 0, 0, s, -1, " %s", p->ops->title);
+		x = pane_printf(p, 0, 0, s, -1, " %s", p->title);
 	if (p->ops->title_extra)
 		p->ops->title_extra(p, extra, sizeof extra);
 	if (p->ops->flags & PANE_NO_POSITION)

@@ -46,8 +46,10 @@ enum pane_flags {
 };
 
 struct pane_ops {
-	const char *name;           /* key scope and short name: "traces" */
-	const char *title;          /* "Graph executions" */
+	/* Key scope and title of an overlay; the panes of the main screen take
+	 * theirs from the pane table (pane_info.h) and leave these NULL. */
+	const char *name;           /* "overlay" */
+	const char *title;
 	unsigned flags;             /* enum pane_flags */
 	/* (Re)reads what the pane shows from the model; called on start, when
 	 * the model grows, and when a linked selection changes.  Optional. */
@@ -73,12 +75,17 @@ struct pane_ops {
 	void (*title_extra)(struct pane *p, char *buf, size_t size);
 	/* Why there is nothing to show ("no source in this dump"). */
 	const char *(*empty)(struct pane *p);
+	/* A mouse click on row (the line under the pointer, maybe past the
+	 * last row) at column x.  Optional: the default selects the row. */
+	void (*click)(struct pane *p, uint64_t row, int x);
 };
 
 struct pane {
 	const struct pane_ops *ops;
 	struct tui *tui;
 	int id;                     /* enum pane_id, or -1 for overlays */
+	const char *name;           /* key scope: "traces" (pane_info or ops) */
+	const char *title;          /* "Graph executions" */
 	WINDOW *win;
 	struct rect r;
 	bool shown, focused;
@@ -87,6 +94,8 @@ struct pane {
 	void *priv;                 /* the pane file's state */
 };
 
+/* id is an enum pane_id (name and title from pane_info[id]) or -1 for an
+ * overlay (name and title from ops). */
 void pane_init(struct pane *p, const struct pane_ops *ops, struct tui *tui, int id);
 void pane_done(struct pane *p);
 /* Places the pane's window at r (creating, resizing or moving it); a pane

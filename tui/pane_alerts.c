@@ -187,8 +187,6 @@ alerts_done(struct pane *p)
 }
 
 const struct pane_ops pane_alerts_ops = {
-	.name = "alerts",
-	.title = "Alerts",
 	.open = alerts_open,
 	.row_count = alerts_count,
 	.draw_row = alerts_draw_row,

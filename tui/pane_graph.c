@@ -296,8 +296,6 @@ graph_done(struct pane *p)
 }
 
 const struct pane_ops pane_graph_ops = {
-	.name = "graph",
-	.title = "Graph",
 	.flags = PANE_NO_POSITION,
 	.open = graph_open,
 	.row_count = graph_count,

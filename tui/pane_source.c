@@ -157,8 +157,6 @@ source_done(struct pane *p)
 }
 
 const struct pane_ops pane_source_ops = {
-	.name = "source",
-	.title = "Source",
 	.open = source_open,
 	.row_count = source_count,
 	.draw_row = source_draw_row,

@@ -116,8 +116,6 @@ stack_empty(struct pane *p)
 }
 
 const struct pane_ops pane_stack_ops = {
-	.name = "stack",
-	.title = "Stack",
 	.row_count = stack_count,
 	.draw_row = stack_draw_row,
 	.grep = stack_grep,

@@ -223,12 +223,14 @@ void
 tui_build_help(struct tui *t)
 {
 	struct strbuf sb = { 0 };
-	static const char *const scopes[] = { "alerts", "timeline", "traces", "graph", "source",
-					      "stack", "overlay" };
+	const char *scopes[PANE_COUNT + 1];
 	const struct cmd_info *cmds;
 	size_t ncmds;
 	int width = COLS - 2;                   /* the overlay prints from column 1 */
 
+	for (int i = 0; i < PANE_COUNT; i++)
+		scopes[i] = pane_info[i].name;
+	scopes[PANE_COUNT] = pane_text_ops.name;
 	t->help_width = COLS;
 	add_wrapped(&sb, "", 0, "j/k, PgDn/PgUp, g/G scroll this help; / searches it; Esc or q closes.", width);
 	add_wrapped(&sb, "", 0, "Rebind keys in $XDG_CONFIG_HOME/tdbg/keys (~/.config/tdbg/keys) with lines "

@@ -137,8 +137,8 @@ pane_timeline_goto(struct pane *p, uint64_t view)
 	move_to_view(p, view);
 }
 
-void
-pane_timeline_click(struct pane *p, uint64_t line, int x)
+static void
+timeline_click(struct pane *p, uint64_t line, int x)
 {
 	uint64_t view = line * (uint64_t)per_line(p) + (uint64_t)(x / CELL_W);
 
@@ -314,8 +314,6 @@ timeline_done(struct pane *p)
 }
 
 const struct pane_ops pane_timeline_ops = {
-	.name = "timeline",
-	.title = "Timeline",
 	.flags = PANE_OWN_CURSOR,
 	.row_count = timeline_count,
 	.draw_row = timeline_draw_row,
@@ -326,4 +324,5 @@ const struct pane_ops pane_timeline_ops = {
 	.done = timeline_done,
 	.title_extra = timeline_title,
 	.empty = timeline_empty,
+	.click = timeline_click,
 };

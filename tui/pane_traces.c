@@ -195,8 +195,6 @@ traces_empty(struct pane *p)
 }
 
 const struct pane_ops pane_traces_ops = {
-	.name = "traces",
-	.title = "Graph executions",
 	.row_count = traces_count,
 	.draw_row = traces_draw_row,
 	.grep = traces_grep,

@@ -22,21 +22,9 @@
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
 static const struct pane_ops *const pane_ops_of[PANE_COUNT] = {
-	[PANE_ALERTS] = &pane_alerts_ops,
-	[PANE_TIMELINE] = &pane_timeline_ops,
-	[PANE_TRACES] = &pane_traces_ops,
-	[PANE_GRAPH] = &pane_graph_ops,
-	[PANE_SOURCE] = &pane_source_ops,
-	[PANE_STACK] = &pane_stack_ops,
-};
-
-/* Tab order: on screen left to right, top to bottom; by pages when only a
- * page shows. */
-static const enum pane_id order_full[PANE_COUNT] = {
-	PANE_ALERTS, PANE_TIMELINE, PANE_TRACES, PANE_GRAPH, PANE_SOURCE, PANE_STACK,
-};
-static const enum pane_id order_pages[PANE_COUNT] = {
-	PANE_ALERTS, PANE_TRACES, PANE_TIMELINE, PANE_GRAPH, PANE_SOURCE, PANE_STACK,
+#define TD_PANE_OPS(id, name, key, title, page) [PANE_##id] = &pane_##name##_ops,
+	PANE_INFO(TD_PANE_OPS)
+#undef TD_PANE_OPS
 };
 
 void
@@ -62,12 +50,26 @@ tui_focus(struct tui *t, enum pane_id id)
 		t->need_relayout = true;
 }
 
+/* Tab order: on screen left to right, top to bottom (the table's order);
+ * by pages when only a page shows. */
+static void
+tab_order(const struct tui *t, enum pane_id order[PANE_COUNT])
+{
+	int n = 0;
+
+	for (int page = 0; page < PANE_PAGES; page++)
+		for (int i = 0; i < PANE_COUNT; i++)
+			if (t->layout.mode == LAYOUT_FULL ? page == 0 : pane_info[i].page == page)
+				order[n++] = (enum pane_id)i;
+}
+
 static void
 focus_step(struct tui *t, int dir)
 {
-	const enum pane_id *order = t->layout.mode == LAYOUT_FULL ? order_full : order_pages;
+	enum pane_id order[PANE_COUNT];
 	int i = 0;
 
+	tab_order(t, order);
 	while (i < PANE_COUNT && order[i] != t->focus)
 		i++;
 	i = (i + (dir > 0 ? 1 : PANE_COUNT - 1)) % PANE_COUNT;
@@ -96,8 +98,9 @@ global_action(struct tui *t, enum action act)
 	case ACT_CYCLE_PANES:
 		tui_focus(t, layout_cycle(t->layout.mode, t->focus, 1));
 		break;
-	case ACT_PANE_ALERTS: case ACT_PANE_TIMELINE: case ACT_PANE_TRACES:
-	case ACT_PANE_GRAPH: case ACT_PANE_SOURCE: case ACT_PANE_STACK:
+#define TD_PANE_CASE(id, name, key, title, page) case ACT_PANE_##id:
+	PANE_INFO(TD_PANE_CASE)
+#undef TD_PANE_CASE
 		tui_focus(t, (enum pane_id)(act - ACT_PANE_ALERTS));
 		break;
 	case ACT_BACK:
@@ -151,14 +154,14 @@ static void
 dispatch(struct tui *t, int key)
 {
 	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
-	const char *scope = t->overlay != OVERLAY_NONE ? "overlay" : p->ops->name;
+	const char *scope = p->name;
 	enum action act = keymap_lookup(&t->keys, scope, key);
 	unsigned res;
 
 	if (act == ACT_NONE)
 		return;
 	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
-		t->search_scanned = 0;      /* a resumed search starts over after a move */
+		tui_search_restart(t);      /* a resumed search starts over after a move */
 	if (t->overlay == OVERLAY_NONE && t->layout.mode == LAYOUT_TOO_SMALL && act != ACT_QUIT)
 		return;
 	res = p->win || t->overlay != OVERLAY_NONE ? pane_request(p, act) : RES_NONE;
@@ -199,8 +202,8 @@ mouse(struct tui *t)
 		if (line < 0)
 			return;
 		uint64_t row = p->top + (uint64_t)line;
-		if (i == PANE_TIMELINE)
-			pane_timeline_click(p, row, ev.x - p->r.x);
+		if (p->ops->click)
+			p->ops->click(p, row, ev.x - p->r.x);
 		else if (row < pane_count(p))
 			pane_goto(p, row, false, false);
 		return;
@@ -356,8 +359,7 @@ tui_free(struct tui *t)
 	screen_done(t);
 	keymap_done(&t->keys);
 	model_filter_free(t->filter);
-	pcre2_code_free(t->search);
-	tui_search_reset(t);
+	tui_search_done(t);
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);

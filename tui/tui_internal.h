@@ -43,6 +43,18 @@ struct tui_text {
 	size_t mark;                /* first line of the latest addition */
 };
 
+/* The last search and what n/N need to go on with it. */
+struct tui_search {
+	pcre2_code *re;             /* NULL before the first '/' */
+	char text[256];
+	bool caseless;              /* smart case: the text has no capital */
+	uint64_t scanned;           /* rows looked at by a search still going on */
+	/* the search as model filters, built on first use: [table][0] over
+	 * op names, [table][1] over op types */
+	struct model_filter *f[2][2];
+	bool f_failed;              /* the model could not compile it */
+};
+
 struct tui {
 	struct model *m;
 	const struct tui_options *opt;
@@ -67,15 +79,7 @@ struct tui {
 
 	/* filter on the timeline and the trace table (owned) */
 	struct model_filter *filter;
-	/* last search */
-	pcre2_code *search;
-	char search_text[256];
-	uint64_t search_scanned;    /* rows looked at by a search still going on */
-	bool search_caseless;       /* smart case: the text has no capital */
-	/* the search as model filters, built on first use (tui_search.c):
-	 * [table][0] over op names, [table][1] over op types */
-	struct model_filter *search_f[2][2];
-	bool search_f_failed;       /* the model could not compile it */
+	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
 	struct tui_location hist[TUI_HISTORY_MAX];
@@ -139,9 +143,18 @@ void screen_draw_status(struct tui *t);
 /* Writes the screen as text to path (":save-display"). */
 bool screen_save(struct tui *t, const char *path, char *err, size_t errlen);
 
-/* ---- tui_search.c: search over names through the model's filters ---- */
-/* Forgets the filters of the previous search (a new text, or the end). */
+/* ---- tui_search.c: '/', n and N ------------------------------------- */
+/* Compiles re (an error goes to the message line), makes it the search
+ * and goes to its first match in the focused pane or overlay. */
+void tui_search_start(struct tui *t, const char *re);
+/* n / N: the next (dir > 0) or previous match of the search. */
+void tui_search_next(struct tui *t, int dir);
+/* A key other than n/N: a search that ran out of time starts over. */
+void tui_search_restart(struct tui *t);
+/* Forgets the model filters of the search (a new text, or the end). */
 void tui_search_reset(struct tui *t);
+/* Frees everything (the end of the run). */
+void tui_search_done(struct tui *t);
 /* The model row after (dir > 0) or before `from` whose op name or op type
  * (traces) or label (executions) matches the current search and that the
  * current filter shows, wrapping once; `from` itself is found last.  -1 when
@@ -163,32 +176,32 @@ void tui_build_help(struct tui *t);
 /* ---- pane_tensor.c ------------------------------------------------- */
 void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice);
 
-/* ---- prompt.c ------------------------------------------------------ */
+/* ---- prompt_line.c: the line editor -------------------------------- */
 struct prompt *prompt_new(struct tui *t);
 void prompt_free(struct prompt *p);
-/* Reads a line on the prompt row with editing, history and completion.
- * Returns a malloc'd line, or NULL when cancelled (Esc, ^C, ^G). */
+/* Reads a line on the prompt row with editing, history and (commands)
+ * completion.  Returns a malloc'd line, or NULL when cancelled (Esc, ^C,
+ * ^G). */
 char *prompt_read(struct tui *t, const char *prefix, bool commands);
+
+/* ---- prompt.c: ':' and '/' ------------------------------------------ */
 /* ':' : reads and runs one command. */
 void prompt_command(struct tui *t);
 /* '/' : reads a regex and searches the focused pane. */
 void prompt_search(struct tui *t);
-/* n / N */
-void tui_search_next(struct tui *t, int dir);
 /* The struct cmd_ui of this TUI. */
 const struct cmd_ui *tui_cmd_ui(struct tui *t);
 
 /* Selects execution view index (not a line) in the timeline grid. */
 void pane_timeline_goto(struct pane *p, uint64_t view);
-/* A mouse click on line, column x of the timeline. */
-void pane_timeline_click(struct pane *p, uint64_t line, int x);
 
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
 
-/* The six panes. */
-extern const struct pane_ops pane_alerts_ops, pane_timeline_ops, pane_traces_ops,
-	pane_graph_ops, pane_source_ops, pane_stack_ops;
+/* The panes of the pane table, pane_<name>_ops in pane_<name>.c. */
+#define TD_PANE_DECL(id, name, key, title, page) extern const struct pane_ops pane_##name##_ops;
+PANE_INFO(TD_PANE_DECL)
+#undef TD_PANE_DECL
 
 #endif

@@ -1,7 +1,13 @@
 /*
- * tui_search.c - '/' in the trace table and the timeline, through the
- * model's filters.
+ * tui_search.c - the search: '/' text, n and N, in every pane and overlay.
  *
+ * The regex is compiled once per '/' with smart case (caseless when the
+ * text has no capital, as less -i does).  n/N ask the focused pane's find
+ * op first (the trace table and the timeline, below), else walk the pane's
+ * rows with its grep op (pane_search), resuming a search that ran out of
+ * time where it stopped.
+ *
+ * The trace table and the timeline search through the model's filters.
  * Decoding every row to match its name costs seconds per million rows; the
  * model's filter evaluates a regex once per distinct op and then scans a
  * few bytes per row, so a search over op names and op types (the text
@@ -17,15 +23,108 @@
 
 #include "reader/base/util.h"
 
+static bool
+has_upper(const char *re)
+{
+	for (const char *s = re; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			return true;
+	return false;
+}
+
+static pcre2_code *
+compile(struct tui *t, const char *re)
+{
+	int errcode;
+	PCRE2_SIZE off;
+	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+
+	if (!has_upper(re))
+		opts |= PCRE2_CASELESS;         /* smart case, as less -i does */
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, opts, &errcode, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		tui_message(t, true, "search: %s at offset %zu", (char *)msg, (size_t)off);
+	}
+	return code;
+}
+
+void
+tui_search_next(struct tui *t, int dir)
+{
+	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
+	bool stopped;
+
+	if (!t->search.re) {
+		tui_message(t, true, "no search yet: / starts one");
+		return;
+	}
+	if (!p->ops->grep) {
+		tui_message(t, true, "the %s pane cannot be searched", p->name);
+		return;
+	}
+	int64_t view;
+	uint64_t total;
+	if (t->overlay == OVERLAY_NONE && p->ops->find && p->ops->find(p, dir, &view, &total)) {
+		if (view < 0)
+			tui_message(t, true, "/%s: not found in %s", t->search.text, p->title);
+		else
+			tui_message(t, false, "/%s: %lld/%llu", t->search.text, (long long)view + 1,
+				    (unsigned long long)total);
+		return;
+	}
+	uint64_t n = pane_count(p), scanned;
+	uint64_t limit = t->search.scanned < n ? n - t->search.scanned : 0;
+	int64_t row = limit ? pane_search(p, t->search.re, dir, limit, &stopped, &scanned) : -1;
+	if (row < 0) {
+		t->search.scanned = 0;
+		tui_message(t, true, "/%s: not found in %s", t->search.text, p->title[0] ? p->title : "this view");
+		return;
+	}
+	pane_goto(p, (uint64_t)row, true, false);
+	t->search.scanned = stopped ? t->search.scanned + scanned : 0;
+	if (stopped)
+		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",
+			    t->search.text, (long long)row + 1);
+	else
+		tui_message(t, false, "/%s: %lld/%llu", t->search.text, (long long)row + 1,
+			    (unsigned long long)pane_count(p));
+}
+
+void
+tui_search_start(struct tui *t, const char *re)
+{
+	pcre2_code *code = compile(t, re);
+
+	if (!code)
+		return;
+	tui_search_reset(t);
+	pcre2_code_free(t->search.re);
+	t->search.re = code;
+	t->search.scanned = 0;
+	snprintf(t->search.text, sizeof t->search.text, "%s", re);
+	t->search.caseless = !has_upper(re);
+	tui_search_next(t, 1);
+}
+
+void
+tui_search_done(struct tui *t)
+{
+	tui_search_reset(t);
+	pcre2_code_free(t->search.re);
+	t->search.re = NULL;
+}
+
 void
 tui_search_reset(struct tui *t)
 {
 	for (int tab = 0; tab < 2; tab++)
 		for (int k = 0; k < 2; k++) {
-			model_filter_free(t->search_f[tab][k]);
-			t->search_f[tab][k] = NULL;
+			model_filter_free(t->search.f[tab][k]);
+			t->search.f[tab][k] = NULL;
 		}
-	t->search_f_failed = false;
+	t->search.f_failed = false;
 }
 
 /* The model compiles without flags: smart case becomes an inline (?i). */
@@ -33,20 +132,20 @@ static bool
 build(struct tui *t, enum model_table tab)
 {
 	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
-	char re[sizeof t->search_text + 8], err[256];
+	char re[sizeof t->search.text + 8], err[256];
 	int nk = tab == TABLE_TRACES ? 2 : 1;   /* executions: the label only */
 
-	if (t->search_f[tab][0])
+	if (t->search.f[tab][0])
 		return true;
-	if (t->search_f_failed)
+	if (t->search.f_failed)
 		return false;
-	snprintf(re, sizeof re, "%s%s", t->search_caseless ? "(?i)" : "", t->search_text);
+	snprintf(re, sizeof re, "%s%s", t->search.caseless ? "(?i)" : "", t->search.text);
 	for (int k = 0; k < nk; k++) {
 		spec.op_regex = k == 0 ? re : NULL;
 		spec.type_regex = k == 1 ? re : NULL;
-		if (model_filter_new(t->m, &spec, &t->search_f[tab][k], err, sizeof err) != TD_OK) {
+		if (model_filter_new(t->m, &spec, &t->search.f[tab][k], err, sizeof err) != TD_OK) {
 			tui_search_reset(t);
-			t->search_f_failed = true;
+			t->search.f_failed = true;
 			return false;
 		}
 	}
@@ -126,10 +225,16 @@ tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool
 		return -1;
 	if (from < 0 || (uint64_t)from >= n)
 		from = dir > 0 ? -1 : (int64_t)n;
-	for (int k = 0; k < 2 && t->search_f[tab][k]; k++) {
-		int64_t r = next_in(t, tab, t->search_f[tab][k], from, dir);
+	for (int k = 0; k < 2 && t->search.f[tab][k]; k++) {
+		int64_t r = next_in(t, tab, t->search.f[tab][k], from, dir);
 		if (r >= 0 && (best < 0 || distance(r, from, dir, n) < distance(best, from, dir, n)))
 			best = r;
 	}
 	return best;
+}
+
+void
+tui_search_restart(struct tui *t)
+{
+	t->search.scanned = 0;
 }

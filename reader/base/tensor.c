@@ -122,14 +122,9 @@ td_tensor_new(enum td_dtype dt, int rank, const int64_t *dims, enum td_status *s
 			*st = TD_ERR_ARGS;
 			return NULL;
 		}
-		if (dims[i] && n > INT64_MAX / dims[i]) {
-			*st = TD_ERR_NOMEM;
-			return NULL;
-		}
-		n *= dims[i];
 	}
-	if (esize && (uint64_t)n > SIZE_MAX / esize) {
-		*st = TD_ERR_NOMEM;
+	if (!td_shape_elements(rank, dims, &n) || !td_tensor_fits(dt, n)) {
+		*st = TD_ERR_TOO_LARGE;
 		return NULL;
 	}
 	t = xcalloc(1, sizeof(*t));
@@ -281,6 +276,77 @@ td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summar
 	}
 }
 
+bool
+td_shape_elements(int rank, const int64_t *dims, int64_t *n)
+{
+	int64_t p = 1;
+	bool zero = false;
+	int i;
+
+	/* A zero dim makes the product 0 whatever the others say, but the
+	 * others must still be a real shape (2^40 x 2^40 x 0 is not). */
+	for (i = 0; i < rank; i++) {
+		if (dims[i] < 0)
+			return false;
+		if (dims[i] == 0) {
+			zero = true;
+			continue;
+		}
+		if (p > INT64_MAX / dims[i])
+			return false;
+		p *= dims[i];
+	}
+	*n = zero ? 0 : p;
+	return true;
+}
+
+bool
+td_tensor_fits(enum td_dtype dt, int64_t n)
+{
+	size_t esize = td_dtype_size(dt);
+	uint64_t each = dt == DTYPE_STRING ? sizeof(char *) : esize;
+
+	return n >= 0 && (!each || (uint64_t)n <= TD_TENSOR_MAX_BYTES / each);
+}
+
+void
+td_summarize_fill(enum td_dtype dt, const void *data, int64_t k, int64_t n, struct td_summary *out)
+{
+	struct td_summary one;
+	size_t esize = td_dtype_size(dt);
+	static const unsigned char zero[16];
+	const void *last = k > 0 ? (const void *)((const char *)data + (size_t)(k - 1) * esize)
+				 : (const void *)zero;
+	double sum, onesum;
+	int64_t nfinite, rest = n - k;
+
+	td_summarize_raw(dt, data, k, out);
+	out->elements = n;
+	if (rest <= 0 || !esize)
+		return;
+	td_summarize_raw(dt, last, 1, &one);
+	nfinite = out->elements - rest - out->nan - out->neg_inf - out->pos_inf;
+	sum = (out->known & SUM_MEAN) ? out->mean * (double)nfinite : 0;
+	out->nan += one.nan * rest;
+	out->neg_inf += one.neg_inf * rest;
+	out->pos_inf += one.pos_inf * rest;
+	out->negative += one.negative * rest;
+	out->zero += one.zero * rest;
+	out->positive += one.positive * rest;
+	out->known |= one.known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO |
+				   SUM_POSITIVE | SUM_NONFINITE);
+	out->has_inf_or_nan = out->has_inf_or_nan || one.has_inf_or_nan;
+	if (one.known & SUM_MINMAX) {
+		onesum = one.mean * (double)rest;
+		if (!(out->known & SUM_MINMAX) || one.min < out->min)
+			out->min = one.min;
+		if (!(out->known & SUM_MINMAX) || one.max > out->max)
+			out->max = one.max;
+		out->mean = (sum + onesum) / (double)(nfinite + rest);
+		out->known |= SUM_MINMAX | SUM_MEAN;
+	}
+}
+
 void
 td_tensor_summarize(const struct td_tensor *t, struct td_summary *out)
 {
@@ -315,18 +381,16 @@ td_tensor_histogram(const struct td_tensor *t, uint64_t *bins, int nbins, double
 		*lo -= 0.5;
 		*hi += 0.5;
 	}
-	width = (*hi - *lo) / nbins;
+	/* halves: hi - lo overflows to inf for -1e308..1e308 */
+	width = *hi / 2 - *lo / 2;
 	for (i = 0; i < t->n; i++) {
-		double v = raw_get(t->dtype, t->data, i);
+		double v = raw_get(t->dtype, t->data, i), f;
 		int b;
 
 		if (!isfinite(v))
 			continue;
-		b = (int)((v - *lo) / width);
-		if (b >= nbins)
-			b = nbins - 1;
-		if (b < 0)
-			b = 0;
+		f = (v / 2 - *lo / 2) / width * nbins;
+		b = f >= nbins ? nbins - 1 : f > 0 ? (int)f : 0;
 		bins[b]++;
 	}
 	return true;
@@ -442,11 +506,13 @@ td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen)
 	return TD_OK;
 }
 
-/* numpy's rules for one range on an axis of size n. */
+/* numpy's rules for one range on an axis of size n.  Counts are computed
+ * so that no step (INT64_MIN and INT64_MAX included) can overflow. */
 static void
 resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *count)
 {
 	int64_t step = d->step, a, b;
+	uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
 
 	if (step > 0) {
 		a = d->has_start ? d->start : 0;
@@ -457,7 +523,7 @@ resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *
 			b = TD_MAX(b + n, 0);
 		a = TD_MIN(a, n);
 		b = TD_MIN(b, n);
-		*count = b > a ? (b - a + step - 1) / step : 0;
+		*count = b > a ? (int64_t)((uint64_t)(b - a - 1) / mag) + 1 : 0;
 	} else {
 		a = d->has_start ? d->start : n - 1;
 		b = d->has_stop ? d->stop : -1 - n;
@@ -467,9 +533,34 @@ resolve_range(const struct td_slice_dim *d, int64_t n, int64_t *start, int64_t *
 			b = TD_MAX(b + n, -1);
 		a = TD_MIN(a, n - 1);
 		b = TD_MIN(b, n - 1);
-		*count = a > b ? (a - b + (-step) - 1) / (-step) : 0;
+		*count = a > b ? (int64_t)((uint64_t)(a - b - 1) / mag) + 1 : 0;
 	}
 	*start = a;
+}
+
+int64_t
+td_slice_view_elements(const struct td_slice_view *v)
+{
+	int64_t total = 1;
+	int k;
+
+	for (k = 0; k < v->ndims; k++)
+		if (v->count[k] == 0)
+			return 0;
+	for (k = 0; k < v->ndims; k++)
+		total = total > INT64_MAX / v->count[k] ? INT64_MAX : total * v->count[k];
+	return total;
+}
+
+int64_t
+td_slice_view_cost(const struct td_slice_view *v)
+{
+	int64_t cost = 1;
+	int k;
+
+	for (k = 0; k < v->ndims && v->count[k] > 0; k++)
+		cost = cost > INT64_MAX / v->count[k] ? INT64_MAX : cost * v->count[k];
+	return cost;
 }
 
 enum td_status
@@ -489,9 +580,12 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 		snprintf(err, errlen, "cannot print a tensor of rank %d (at most %d)", rank, TD_MAX_DIMS);
 		return TD_ERR_UNSUPPORTED;
 	}
+	/* strides of an empty tensor are never used, and its other dims
+	 * may multiply past int64 (0 x 2^40 x 2^40) */
 	for (k = rank - 1; k >= 0; k--) {
-		strides[k] = stride;
-		stride *= t->dims[k];
+		strides[k] = t->n > 0 ? stride : 0;
+		if (t->n > 0)
+			stride *= t->dims[k];
 	}
 	for (k = 0; k < rank; k++) {
 		const struct td_slice_dim *d = k < ns ? &s->dims[k] : NULL;
@@ -516,7 +610,8 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 		}
 		v->base += start * strides[k];
 		v->count[v->ndims] = count;
-		v->stride[v->ndims] = (d ? d->step : 1) * strides[k];
+		/* one element needs no stride (and a huge step would overflow) */
+		v->stride[v->ndims] = count > 1 ? (d ? d->step : 1) * strides[k] : 0;
 		v->ndims++;
 	}
 	return TD_OK;
@@ -684,7 +779,6 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 	struct td_slice_view v;
 	enum td_status st;
 	int64_t total = 1;
-	int k;
 
 	if (!t || (t->n > 0 && !t->data && !t->strings)) {
 		snprintf(err, errlen, "no printable value for dtype %s", t ? td_dtype_name(t->dtype) : "?");
@@ -693,8 +787,9 @@ td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 	st = td_slice_view(t, slice, &v, err, errlen);
 	if (st != TD_OK)
 		return st;
-	for (k = 0; k < v.ndims; k++)
-		total *= v.count[k];
+	/* what the printer walks: a shape (4e9, 0) holds nothing but is
+	 * 4e9 empty rows, elided like 4e9 elements */
+	total = td_slice_view_cost(&v);
 	c.v = &v;
 	if (max_elems && total > 0 && (uint64_t)total > max_elems)
 		c.edge = 3;

@@ -105,8 +105,21 @@ struct td_tensor {
 	char **strings;
 };
 
+/* The largest tensor value tdbg decodes into memory (bytes of element data,
+ * or 8 bytes per string element).  A larger value is summarised without
+ * being materialised where the format allows it (a repeated fill), else
+ * reported as TD_ERR_TOO_LARGE; the README lists this limit. */
+#define TD_TENSOR_MAX_BYTES ((uint64_t)256 << 20)
+
+/* Element count of a shape: false when a dim is negative or the product
+ * overflows int64. */
+bool td_shape_elements(int rank, const int64_t *dims, int64_t *n);
+/* Whether a tensor of n elements of dt fits TD_TENSOR_MAX_BYTES. */
+bool td_tensor_fits(enum td_dtype dt, int64_t n);
+
 /* Allocates a tensor of dtype and shape with zeroed storage.  Returns NULL and
- * TD_ERR_NOMEM via *st if the data is too large to allocate. */
+ * TD_ERR_TOO_LARGE via *st when the shape overflows or is larger than
+ * TD_TENSOR_MAX_BYTES, TD_ERR_NOMEM when the allocation fails. */
 struct td_tensor *td_tensor_new(enum td_dtype dt, int rank, const int64_t *dims, enum td_status *st);
 void td_tensor_free(struct td_tensor *t);
 /* Element i as a double (complex: the real part; bool: 0/1; string: NaN). */
@@ -115,6 +128,11 @@ double td_tensor_get(const struct td_tensor *t, int64_t i);
 void td_tensor_summarize(const struct td_tensor *t, struct td_summary *out);
 /* Summary of raw little-endian element bytes without building a tensor. */
 void td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summary *out);
+/* Summary of n elements of which the first k are data[0..k) and the other
+ * n - k repeat the last of them (k == 0: all zeros), computed without
+ * materialising them: the "edge" fill of a typed TensorProto.  k <= n. */
+void td_summarize_fill(enum td_dtype dt, const void *data, int64_t k, int64_t n,
+		       struct td_summary *out);
 
 /* IEEE half and bfloat16 bit patterns to float. */
 float td_half_to_float(uint16_t h);
@@ -146,6 +164,12 @@ struct td_slice_view {
 };
 enum td_status td_slice_view(const struct td_tensor *t, const struct td_slice *s,
 			     struct td_slice_view *v, char *err, size_t errlen);
+/* Elements a view selects (0 when any count is 0; saturates at INT64_MAX). */
+int64_t td_slice_view_elements(const struct td_slice_view *v);
+/* What a printer walks: the product of the counts before the first zero
+ * count (a view of shape (4e9, 0) selects nothing but is 4e9 empty rows),
+ * saturating.  Printers elide or refuse past their limit on this. */
+int64_t td_slice_view_cost(const struct td_slice_view *v);
 /* Prints the selected part of t numpy-style into sb, eliding with "..." past
  * max_elems elements.  A NULL slice prints the whole tensor. */
 enum td_status td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,

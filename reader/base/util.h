@@ -28,7 +28,8 @@
 	_(ERR_REGEX,      "bad regular expression") \
 	_(ERR_NOTFOUND,   "not found") \
 	_(ERR_UNSUPPORTED,"not supported") \
-	_(ERR_AGAIN,      "not indexed yet")
+	_(ERR_AGAIN,      "not indexed yet") \
+	_(ERR_TOO_LARGE,  "larger than tdbg's limit")
 
 enum td_status {
 #define TD_STATUS_ENUM(name, msg) TD_##name,

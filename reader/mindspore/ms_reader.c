@@ -344,6 +344,13 @@ run_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
+/* The iteration number as a step (one beyond INT64_MAX is not a step). */
+static int64_t
+ms_run_step(const struct ms_run *run)
+{
+	return run->iteration <= INT64_MAX ? (int64_t)run->iteration : -1;
+}
+
 static void
 emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 {
@@ -353,6 +360,7 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 		.graph_id = run->graph_id, .op_name = e->op_name, .op_type = e->op_type,
 		.slot = e->slot, .is_input = e->is_input, .execution = run->execution,
 		.wall_time = (double)e->ts / 1e6, .summary = e->summary,
+		.step = ms_run_step(run),
 	};
 
 	sink->on_trace(sink->ctx, &t);
@@ -435,6 +443,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	e.num_outputs = (uint32_t)run->n;
 	e.wall_time = first_ts == UINT64_MAX ? 0 : (double)first_ts / 1e6;
 	e.has_values = true;   /* bad_outputs stays 0: the traces carry the alerts */
+	e.step = ms_run_step(run);
 	emit_unlisted_ops(r, sink, run);
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &e);

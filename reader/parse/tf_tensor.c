@@ -185,20 +185,70 @@ fill_typed(const Tensorflow__TensorProto *p, struct td_tensor *t)
 #undef FILL
 }
 
+/* The number of values in the typed repeated field of t's dtype (for
+ * complex dtypes: of re/im pairs). */
+static size_t
+typed_count(const Tensorflow__TensorProto *p, enum td_dtype dt)
+{
+	switch (dt) {
+	case DTYPE_FLOAT32: return p->n_float_val;
+	case DTYPE_FLOAT64: return p->n_double_val;
+	case DTYPE_INT8: case DTYPE_INT16: case DTYPE_INT32:
+	case DTYPE_UINT8: case DTYPE_UINT16: return p->n_int_val;
+	case DTYPE_INT64: return p->n_int64_val;
+	case DTYPE_BOOL: return p->n_bool_val;
+	case DTYPE_FLOAT16: case DTYPE_BFLOAT16: return p->n_half_val;
+	case DTYPE_UINT32: return p->n_uint32_val;
+	case DTYPE_UINT64: return p->n_uint64_val;
+	case DTYPE_COMPLEX64: return p->n_scomplex_val / 2;
+	case DTYPE_COMPLEX128: return p->n_dcomplex_val / 2;
+	case DTYPE_STRING: return p->n_string_val;
+	default: return 0;
+	}
+}
+
+/* Shape and element count of p, checked before anything is allocated:
+ * TD_ERR_UNSUPPORTED for an unknown shape, TD_ERR_CORRUPT for a shape
+ * whose element count overflows or that tensor_content cannot hold. */
+static enum td_status
+checked_shape(const Tensorflow__TensorProto *p, enum td_dtype dt, int *rank, int64_t **dims,
+	      int64_t *n)
+{
+	size_t esize = td_dtype_size(dt);
+
+	if (!proto_shape(p, rank, dims))
+		return TD_ERR_UNSUPPORTED;
+	if (!td_shape_elements(*rank, *dims, n))
+		goto corrupt;
+	if (p->tensor_content.len > 0) {
+		/* numbers: exactly n elements; strings: at least a length byte each */
+		if (dt == DTYPE_STRING ? (uint64_t)*n > p->tensor_content.len
+				       : esize && (uint64_t)*n != p->tensor_content.len / esize)
+			goto corrupt;
+		if (esize && p->tensor_content.len % esize)
+			goto corrupt;
+	}
+	return TD_OK;
+corrupt:
+	free(*dims);
+	*dims = NULL;
+	return TD_ERR_CORRUPT;
+}
+
 enum td_status
 tf_tensor_decode(const Tensorflow__TensorProto *p, struct td_tensor **out)
 {
 	enum td_dtype dt = tf_dtype_to_td(p->dtype);
 	struct td_tensor *t;
 	enum td_status st;
-	int64_t *dims;
+	int64_t *dims, n;
 	int rank;
 
 	*out = NULL;
 	if (dt == DTYPE_INVALID)
 		return TD_OK;
-	if (!proto_shape(p, &rank, &dims))
-		return TD_ERR_UNSUPPORTED;
+	if ((st = checked_shape(p, dt, &rank, &dims, &n)) != TD_OK)
+		return st;
 	t = td_tensor_new(dt, rank, dims, &st);
 	free(dims);
 	if (!t)
@@ -213,6 +263,50 @@ tf_tensor_decode(const Tensorflow__TensorProto *p, struct td_tensor **out)
 		fill_typed(p, t);
 	}
 	*out = t;
+	return TD_OK;
+}
+
+enum td_status
+tf_tensor_summarize(const Tensorflow__TensorProto *p, struct td_summary *out)
+{
+	enum td_dtype dt = tf_dtype_to_td(p->dtype);
+	struct td_tensor *head;
+	enum td_status st;
+	int64_t *dims, n, k;
+	int rank, i;
+
+	memset(out, 0, sizeof(*out));
+	if (dt == DTYPE_INVALID)
+		return TD_OK;
+	if ((st = checked_shape(p, dt, &rank, &dims, &n)) != TD_OK)
+		return st;
+	if (p->tensor_content.len > 0 && dt != DTYPE_STRING) {
+		td_summarize_raw(dt, p->tensor_content.data, n, out);
+	} else if (dt == DTYPE_STRING || !td_dtype_size(dt)) {
+		out->dtype = dt;
+		out->elements = n;
+		out->known = SUM_DTYPE | SUM_ELEMENTS;
+	} else {
+		/* the explicit values only (bounded by the record), then the
+		 * last one repeated arithmetically */
+		k = (int64_t)typed_count(p, dt);
+		k = TD_MIN(k, n);
+		head = td_tensor_new(dt, 1, &k, &st);
+		if (!head) {
+			free(dims);
+			return st;
+		}
+		fill_typed(p, head);
+		td_summarize_fill(dt, head->data, k, n, out);
+		td_tensor_free(head);
+	}
+	out->rank = rank;
+	out->ndims = TD_MIN(rank, TD_MAX_DIMS);
+	out->dims_truncated = rank > TD_MAX_DIMS;
+	for (i = 0; i < out->ndims; i++)
+		out->dims[i] = dims[rank - out->ndims + i];
+	out->known |= SUM_RANK | SUM_SHAPE;
+	free(dims);
 	return TD_OK;
 }
 

@@ -28,9 +28,18 @@ enum td_dtype tf_dtype_to_td(int tf_dtype);
  * Returns TD_OK with *out == NULL for the DT_INVALID placeholder (tfdbg's
  * "no value"); TD_ERR_UNSUPPORTED when the shape is unknown (a dim < 0 or
  * unknown_rank); TD_ERR_CORRUPT when tensor_content does not hold the
- * element count of the shape; TD_ERR_NOMEM when the value is too large.
+ * element count of the shape (checked before anything is allocated);
+ * TD_ERR_TOO_LARGE when the value is larger than TD_TENSOR_MAX_BYTES.
  * Resource, variant and unknown dtypes give a tensor with data == NULL. */
 enum td_status tf_tensor_decode(const Tensorflow__TensorProto *p, struct td_tensor **out);
+
+/* The summary of p's value without materialising it: tensor_content is
+ * summarised in place, a typed field's explicit values are decoded (they
+ * are bounded by the record) and the "edge" fill of the remaining
+ * elements is added arithmetically, so a shape of 2^32 elements with one
+ * value costs nothing.  Same errors as tf_tensor_decode() except
+ * TD_ERR_TOO_LARGE; TD_OK with an empty summary for DT_INVALID. */
+enum td_status tf_tensor_summarize(const Tensorflow__TensorProto *p, struct td_summary *out);
 
 /* Unpacks a serialized TensorProto and decodes it as above (TD_ERR_DECODE
  * when the bytes are not a TensorProto). */

@@ -95,12 +95,83 @@ probe(const char *dir)
 	return score;
 }
 
+/* Entries a legacy-layout search (dump files below the root, no device
+ * directory) looks at before giving up, and how deep it goes. */
+#define LEGACY_BUDGET 4096
+#define LEGACY_DEPTH 8
+
+/* True when a regular file named like a tensor dump lies at most depth
+ * directories below path (rel is path relative to the root). */
+static bool
+has_legacy_dump(const char *path, const char *rel, int depth, int *budget)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && *budget > 0 && (de = readdir(d))) {
+		struct tfdbg1_dump_name n;
+		struct stat st;
+		char *full, *sub;
+
+		if (de->d_name[0] == '.')
+			continue;
+		(*budget)--;
+		full = xasprintf("%s/%s", path, de->d_name);
+		sub = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+			found = tfdbg1_parse_dump_name(sub, &n);
+			tfdbg1_dump_name_done(&n);
+		} else if (stat(full, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) {
+			found = has_legacy_dump(full, sub, depth - 1, budget);
+		}
+		free(full);
+		free(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+/* What dir is: a session root when it holds a run directory (even an
+ * empty one: a session that has just started), a dump root when it holds a
+ * v1 metadata or device entry or dump files in the old layout, else not a
+ * v1 dump at all, however it was chosen. */
+enum v1_root { V1_NONE, V1_SESSION, V1_DUMP_ROOT };
+
+static enum v1_root
+v1_root_kind(const char *dir)
+{
+	DIR *d;
+	struct dirent *de;
+	bool run = false;
+	int budget = LEGACY_BUDGET;
+
+	if (dir_has_tfdbg_entry(dir, true))
+		return V1_DUMP_ROOT;
+	if ((d = opendir(dir))) {
+		while (!run && (de = readdir(d))) {
+			uint64_t us;
+			const char *token;
+			int64_t counter;
+
+			run = tfdbg1_parse_run_dir(de->d_name, &us, &token, &counter);
+		}
+		closedir(d);
+	}
+	if (run)
+		return V1_SESSION;
+	return has_legacy_dump(dir, "", LEGACY_DEPTH, &budget) ? V1_DUMP_ROOT : V1_NONE;
+}
+
 static enum td_status
 open_reader(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
 	    size_t errlen)
 {
 	struct reader *r;
 	struct stat st;
+	enum v1_root kind;
 
 	(void)opt;
 	*out = NULL;
@@ -108,9 +179,15 @@ open_reader(const char *dir, const struct reader_options *opt, struct reader **o
 		snprintf(err, errlen, "%s: not a directory", dir);
 		return TD_ERR_NOENT;
 	}
+	kind = v1_root_kind(dir);
+	if (kind == V1_NONE) {
+		snprintf(err, errlen, "%s: no run_* directory, _tfdbg_* file or v1 tensor dump file "
+			 "(not a tfdbg v1 dump)", dir);
+		return TD_ERR_NOENT;
+	}
 	r = xcalloc(1, sizeof(*r));
 	r->root = xstrdup(dir);
-	r->session = !dir_has_tfdbg_entry(dir, true);
+	r->session = kind == V1_SESSION;
 	pthread_mutex_init(&r->lock, NULL);
 	*out = r;
 	return TD_OK;

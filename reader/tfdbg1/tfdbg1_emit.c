@@ -345,6 +345,9 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	t.op_type = f.op_type;
 	t.slot = f.name.slot;
 	t.execution = run;
+	pthread_mutex_lock(&p->r->lock);
+	t.step = p->r->runs[run].counter;
+	pthread_mutex_unlock(&p->r->lock);
 	t.wall_time = (double)f.name.timestamp / 1e6;
 	read_summary(p, &f, &t);
 	if (p->sink->on_trace)

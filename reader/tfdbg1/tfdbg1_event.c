@@ -192,7 +192,11 @@ summarize_debug_op(struct tfdbg1_datum *d, const char *op, const Tensorflow__Ten
 {
 	if (is_identity_op(op)) {
 		if (uninit || !t) {
-			proto_shape(tp, &d->summary);
+			/* no value in memory: a value past TD_TENSOR_MAX_BYTES is
+			 * still summarised, without materialising it */
+			if (uninit || tf_tensor_summarize(tp, &d->summary) != TD_OK ||
+			    !(d->summary.known & SUM_ELEMENTS))
+				proto_shape(tp, &d->summary);
 			if (uninit)
 				d->summary.known |= SUM_UNINITIALIZED;
 		} else {

@@ -86,6 +86,7 @@ send_execution(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t run,
 	e.op_type = p->r->runs[run].label;
 	e.wall_time = p->r->runs[run].wall_time;
 	e.has_values = p->r->runs[run].nfetched > 0;     /* decode gives the fetched values */
+	e.step = p->r->runs[run].counter;                /* Session.run #counter, -1 unknown */
 	pthread_mutex_unlock(&p->r->lock);
 	e.graph_id = graph_id ? graph_id : "";
 	e.num_outputs = fetches;

@@ -60,8 +60,8 @@ tfdbg1_tensor_decode(const Tensorflow__TensorProto *tp, struct td_tensor **out, 
 		return TD_OK;
 	}
 	st = tf_tensor_decode(tp, out);
-	if (st == TD_ERR_UNSUPPORTED)
-		return TD_OK;
+	if (st == TD_ERR_UNSUPPORTED || st == TD_ERR_TOO_LARGE)
+		return TD_OK;   /* metadata only; a large value is summarised without it */
 	if (st != TD_OK)
 		snprintf(err, errlen, "tensor of %lld elements: %s", (long long)n, td_strerror(st));
 	return st;

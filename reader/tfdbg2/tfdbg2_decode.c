@@ -264,7 +264,12 @@ decode_output(int mode, const Tensorflow__TensorProto *tp, struct reader_detail 
 		return;
 	if (mode == MODE_FULL_TENSOR) {
 		st = tf_tensor_decode(tp, &d->values[i]);
-		if (st != TD_OK)
+		if (st == TD_ERR_TOO_LARGE && tf_tensor_summarize(tp, &d->summaries[i]) == TD_OK)
+			strbuf_addf(text, "output %zu: value of %lld elements is larger than the "
+				    "%llu MiB tdbg decodes: summary only\n", i,
+				    (long long)d->summaries[i].elements,
+				    (unsigned long long)(TD_TENSOR_MAX_BYTES >> 20));
+		else if (st != TD_OK)
 			strbuf_addf(text, "output %zu: value does not decode: %s\n", i, td_strerror(st));
 		else if (d->values[i])
 			td_tensor_summarize(d->values[i], &d->summaries[i]);
@@ -367,6 +372,10 @@ execution_text(struct reader *r, struct tf2_set *set, const Tensorflow__Executio
 	}
 }
 
+/* Outputs shown for an execution whose record carries no tensor and no
+ * output id (NO_TENSOR mode): up to this many of those it declares. */
+#define EXEC_MAX_BARE_OUTPUTS 4096
+
 static int64_t *
 copy_ids(const int64_t *ids, size_t n, size_t *nout)
 {
@@ -403,7 +412,11 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	d->host = xstrdup(e->code_location && e->code_location->host_name[0] ?
 			  e->code_location->host_name : set->host);
 	d->mode = xstrdup(tf2_mode_name(e->tensor_debug_mode));
-	n = TD_MAX(e->num_outputs > 0 ? (size_t)e->num_outputs : 0, e->n_tensor_protos);
+	/* outputs the record holds, not what it declares: num_outputs is
+	 * only believed up to the tensors and ids it carries */
+	n = TD_MAX(e->n_tensor_protos, e->n_output_tensor_ids);
+	if (n == 0 && e->num_outputs > 0)
+		n = TD_MIN((size_t)e->num_outputs, EXEC_MAX_BARE_OUTPUTS);
 	alloc_outputs(d, n);
 	execution_text(r, set, e, d, &text);
 	for (i = 0; i < e->n_tensor_protos; i++)

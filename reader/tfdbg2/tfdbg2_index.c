@@ -671,7 +671,9 @@ output_alerts(struct pass *ps, int mode, const uint8_t *tp, size_t len, bool *ha
 static bool
 on_execution_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const struct tfrecord *rec)
 {
-	struct reader_execution e = { .loc = { f->id, rec->offset }, .host = s->host };
+	/* step -1: the records carry no step number (the model places traces by
+	 * wall time when it needs one) */
+	struct reader_execution e = { .loc = { f->id, rec->offset }, .host = s->host, .step = -1 };
 	struct pbwire_field ev, fl;
 	struct pbwire r;
 	int mode = 0;

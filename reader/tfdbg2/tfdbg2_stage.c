@@ -53,17 +53,19 @@ struct tf2_stage {
 bool
 tf2_full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s)
 {
-	struct td_tensor *t;
+	Tensorflow__TensorProto *p;
+	enum td_status st;
 
 	memset(s, 0, sizeof(*s));
 	if (tf_tensor_summarize_bytes(tp, len, s))
 		return true;
-	if (tf_tensor_decode_bytes(tp, len, &t) != TD_OK)
+	/* typed values, strings, odd shapes: never materialised here (a
+	 * declared 2^32 elements with one value costs nothing) */
+	if (!(p = tensorflow__tensor_proto__unpack(NULL, len, tp)))
 		return false;
-	if (t)
-		td_tensor_summarize(t, s);
-	td_tensor_free(t);
-	return true;
+	st = tf_tensor_summarize(p, s);
+	tensorflow__tensor_proto__free_unpacked(p, NULL);
+	return st == TD_OK;
 }
 
 /* Summary of one output's TensorProto in mode; false (why set) if it does
@@ -155,6 +157,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->t.slot = 0;
 	e->t.is_input = false;
 	e->t.execution = -1;
+	e->t.step = -1;             /* no step number in the records */
 	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
 		entry_why(b, e, why);
 		return;

@@ -53,6 +53,18 @@ jx ms_rank_restricts_traces 'd["rows"][0]["host"] == "rank_0"' "$(doc 4)"
 jx ms_rank_all_clears 'd["host"] is None' "$(doc 5)"
 jx ms_rank_7_error '"rank 7" in d["error"] or "\"7\"" in d["error"]' "$(doc 6)"
 
+# two ranks (the fixture's rank copied): iteration 1 is execution row 2 on
+# rank_0 and row 3 on rank_1; compare numbers rows by iteration, not by row
+mkdir -p "$WORK/ms2"
+cp -r "$M/rank_0" "$WORK/ms2/rank_0"
+cp -r "$M/rank_0" "$WORK/ms2/rank_1"
+tdbg_run --json -e "compare $OP" -e "compare $OP --iterations 1" "$WORK/ms2"
+expect_rc 0 ms2_compare_exit_0
+jx ms2_compare_iterations 'sorted({(r["iteration"], r["host"]) for r in d["rows"]}) ==
+	[(0, "rank_0"), (0, "rank_1"), (1, "rank_0"), (1, "rank_1")]' "$(doc 1)"
+jx ms2_compare_iteration_1_both_ranks 'sorted({(r["execution"], r["host"]) for r in d["rows"]}) ==
+	[(2, "rank_0"), (3, "rank_1")] and all(r["iteration"] == 1 for r in d["rows"])' "$(doc 2)"
+
 tdbg_run --json --source-root "$FIXTURES/mindspore" -e 'source /home/user/lenet/train_lenet.py 26' "$M"
 expect_rc 0 ms_source_exit_0
 jx ms_source_line_26 'd["line"] == 26 and "self.fc1(x)" in d["text"]'

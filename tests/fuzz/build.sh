@@ -36,7 +36,7 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 "$CLANG" -fsanitize=fuzzer -o "$out/probe" "$out/probe.c" >/dev/null 2>&1 ||
 	need_help "$CLANG cannot link -fsanitize=fuzzer (libFuzzer runtime missing)"
 
-SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer"
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -I. -I$out/proto $($PKG_CONFIG --cflags libprotobuf-c)"
 LIBS="$($PKG_CONFIG --libs libprotobuf-c) -lpthread -lm"
 

@@ -19,7 +19,7 @@ CC=${CC:-cc}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 SAN=
 case $BUILD in *asan*)
-	SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
+	SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
 esac
 objs=$(ls "$BUILD"/reader/*.o "$BUILD"/reader/*/*.o "$BUILD"/proto/*.pb-c.o 2>/dev/null | tr '\n' ' ')
 if [ -z "$objs" ]; then

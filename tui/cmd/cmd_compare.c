@@ -4,18 +4,15 @@
  * value diverged.
  *
  * Rows are the trace rows whose op name is exactly OP (on every host; a
- * "rank" restriction narrows them).  The iteration of a row is the number
- * that follows "iteration" or "iter" in its execution's label (MindSpore
- * graph runs), else the execution row number (tfdbg1 runs, tfdbg2).
- * --iterations A,B keeps the rows of those iterations.
+ * "rank" restriction narrows them).  The iteration of a row is the step
+ * number the reader gives it (model_trace.step), else its execution row
+ * number.  --iterations A,B keeps the rows of those iterations.
  */
 #include "cmd_internal.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define MAX_ITERATIONS 64
 
@@ -39,26 +36,12 @@ exact_regex(const char *name)
 	return strbuf_take(&sb);
 }
 
+/* The iteration of a trace row: its step, else its execution row (a dump
+ * that numbers no steps), -1 neither. */
 static int64_t
-iteration_of(struct cmd_env *env, int64_t exec)
+iteration_of(const struct model_trace *t)
 {
-	struct model_execution e;
-	const char *p;
-
-	if (exec < 0 || model_execution_get(env->m, (uint64_t)exec, &e) != TD_OK || !e.op_type)
-		return exec;
-	for (p = e.op_type; *p; p++) {
-		if (strncasecmp(p, "iter", 4) != 0)
-			continue;
-		p += 4;
-		while (isalpha((unsigned char)*p))
-			p++;
-		while (*p == ' ' || *p == '_' || *p == '=' || *p == ':' || *p == '-')
-			p++;
-		if (isdigit((unsigned char)*p))
-			return strtoll(p, NULL, 10);
-	}
-	return exec;
+	return t->step >= 0 ? t->step : t->execution;
 }
 
 static enum td_status
@@ -132,7 +115,7 @@ compare_rows(struct cmd_env *env, struct model_filter *f, struct json *j,
 	for (; row >= 0; row = model_filter_next(env->m, f, TABLE_TRACES, (uint64_t)row + 1, 1)) {
 		if (model_trace_get(env->m, (uint64_t)row, &t) != TD_OK)
 			continue;
-		iter = iteration_of(env, t.execution);
+		iter = iteration_of(&t);
 		if (!wanted(it, nit, iter))
 			continue;
 		compare_row(env, j, &t, iter);

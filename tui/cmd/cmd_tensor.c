@@ -104,8 +104,7 @@ cmd_json_value(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 		return cmd_fail(env, TD_ERR_ARGS, "%s", err);
 	if ((st = make_view(env, t, slice_text ? &slice : NULL, &v)) != TD_OK)
 		return st;
-	for (k = 0; k < v.ndims; k++)
-		selected *= v.count[k];
+	selected = td_slice_view_elements(&v);
 	json_object_begin(j);
 	json_kv_string(j, "dtype", td_dtype_name(t->dtype));
 	json_key(j, "shape");
@@ -120,9 +119,10 @@ cmd_json_value(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 		json_int(j, v.count[k]);
 	json_array_end(j);
 	json_kv_int(j, "elements", selected);
-	json_kv_bool(j, "truncated", (uint64_t)selected > limit);
+	json_kv_bool(j, "truncated", (uint64_t)td_slice_view_cost(&v) > limit);
 	json_key(j, "data");
-	if ((uint64_t)selected > limit || !value_printable(t))
+	/* the cost, not the element count: (4e9, 0) would be 4e9 "[]" */
+	if ((uint64_t)td_slice_view_cost(&v) > limit || !value_printable(t))
 		json_null(j);
 	else
 		json_axis(j, t, &v, 0, v.base);

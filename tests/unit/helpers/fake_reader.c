@@ -24,6 +24,7 @@ struct fake_rec {
 	uint32_t file, slot, line;
 	uint64_t offset, n, every;
 	int64_t execution, id;
+	int64_t step;               /* traces and executions, -1 unknown */
 	double wall;
 	bool is_input, broken;
 	struct td_summary *summ;
@@ -93,6 +94,7 @@ add(struct fake *f, enum fake_kind kind)
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
 	r->execution = -1;
+	r->step = -1;
 	pthread_mutex_unlock(&f->mu);
 	return r;
 }
@@ -213,6 +215,12 @@ fake_trace_type(struct fake *f, const char *type)
 
 	free(r->s[2]);
 	r->s[2] = dup0(type);
+}
+
+void
+fake_step(struct fake *f, int64_t step)
+{
+	f->recs[f->n - 1].step = step;
 }
 
 uint64_t
@@ -435,6 +443,7 @@ send_synth(const struct fake_rec *r, const struct reader_sink *sink)
 	t.graph_id = "g";
 	t.op_name = "syn";
 	t.execution = -1;
+	t.step = -1;
 	t.loc.file = FAKE_SYN_FILE;
 	for (i = 0; i < r->n; i++) {
 		bool bad = r->every && i % r->every == r->every - 1;
@@ -463,6 +472,7 @@ send_exec(const struct fake_rec *r, const struct reader_sink *sink)
 	e.num_outputs = (uint32_t)r->nsumm;
 	e.wall_time = r->wall;
 	e.has_values = true;
+	e.step = r->step;
 	for (k = 0; k < r->nsumm; k++)
 		if (td_summary_nonfinite(&r->summ[k]))
 			e.bad_outputs++;
@@ -502,7 +512,7 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 					 .op_name = r->s[1], .op_type = r->s[2], .slot = r->slot,
 					 .is_input = r->is_input,
 					 .execution = r->execution, .wall_time = r->wall,
-					 .summary = r->summ[0]};
+					 .summary = r->summ[0], .step = r->step};
 
 		sink->on_trace(sink->ctx, &t);
 		break;

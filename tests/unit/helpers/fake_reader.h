@@ -41,6 +41,8 @@ uint64_t fake_trace_ex(struct fake *f, uint32_t file, const char *graph, const c
 		       bool is_input);
 /* Gives the last trace added an op type, as formats without on_op do. */
 void fake_trace_type(struct fake *f, const char *type);
+/* Gives the last trace or execution added a step number (else -1). */
+void fake_step(struct fake *f, int64_t step);
 /* An execution with nout output summaries (bad outputs counted from them). */
 uint64_t fake_exec(struct fake *f, uint32_t file, const char *op_type, const char *graph_id,
 		   const char *host, double wall, const struct td_summary *outs, size_t nout);

@@ -120,7 +120,7 @@ rs_execution(void *ctx, const struct reader_execution *e)
 	TD_GROW(rs->executions, rs->executioncap, rs->nexecutions + 1);
 	rs->executions[rs->nexecutions++] = (struct rs_execution){
 		e->loc, dup(e->op_type), dup(e->graph_id), dup(e->host), e->num_outputs,
-		e->bad_outputs, e->has_values, e->wall_time,
+		e->bad_outputs, e->has_values, e->wall_time, e->step,
 	};
 }
 
@@ -132,6 +132,7 @@ rs_trace(void *ctx, const struct reader_trace *t)
 	TD_GROW(rs->traces, rs->tracecap, rs->ntraces + 1);
 	rs->traces[rs->ntraces++] = (struct rs_trace){
 		t->loc, dup(t->graph_id), dup(t->op_name), dup(t->op_type), t->slot, t->wall_time, t->summary,
+		t->step,
 	};
 }
 

@@ -37,6 +37,7 @@ struct rs_execution {
 	uint32_t num_outputs, bad_outputs;
 	bool has_values;
 	double wall_time;
+	int64_t step;
 };
 struct rs_trace {
 	struct td_locator loc;
@@ -44,6 +45,7 @@ struct rs_trace {
 	uint32_t slot;
 	double wall_time;
 	struct td_summary summary;
+	int64_t step;
 };
 struct rs_problem {
 	enum reader_problem_kind kind;

@@ -785,6 +785,45 @@ test_model_user_code_rule(void **state)
 	fake_free(f);
 }
 
+/* Steps as the reader numbers them, on executions and on trace rows; a
+ * row with no step reads -1, also after rows that had one. */
+static void
+test_model_steps_of_executions_and_traces(void **state)
+{
+	static const int64_t want[] = {-1, 7, 7, 9, -1};
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(1, 0, 0, 0);
+	struct model_execution e;
+	struct model_trace row;
+	struct model *m;
+	size_t i;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_exec(f, 2, "graph 0 iter 7", "", "h", 1, NULL, 0);
+	fake_step(f, 7);
+	fake_exec(f, 2, "run", "", "h", 2, NULL, 0);
+	fake_trace(f, 1, "g", "a", 0, 1, &ok);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 0, false);
+	fake_step(f, 7);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 0, false);
+	fake_step(f, 7);
+	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 1, false);
+	fake_step(f, 9);
+	fake_trace(f, 1, "g", "a", 0, 1, &ok);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_execution_get(m, 0, &e), TD_OK);
+	assert_int_equal(e.step, 7);
+	assert_int_equal(model_execution_get(m, 1, &e), TD_OK);
+	assert_int_equal(e.step, -1);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		assert_int_equal(model_trace_get(m, i, &row), TD_OK);
+		assert_int_equal(row.step, want[i]);
+	}
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_follow_refresh_appends_rows(void **state)
 {
@@ -903,6 +942,7 @@ main(void)
 		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),
 		cmocka_unit_test(test_model_source_load_disk_remaps_by_root),
 		cmocka_unit_test(test_model_user_code_rule),
+		cmocka_unit_test(test_model_steps_of_executions_and_traces),
 		cmocka_unit_test(test_model_follow_refresh_appends_rows),
 		cmocka_unit_test(test_model_row_storage_under_8_bytes_per_row),
 		cmocka_unit_test(test_model_queries_while_indexing_see_growing_prefix),

@@ -23,6 +23,7 @@ struct rec_trace {
 	uint32_t slot;
 	bool is_input;
 	int64_t execution;
+	int64_t step;
 	struct td_summary summary;
 	struct td_locator loc;
 };
@@ -32,6 +33,7 @@ struct rec {
 	size_t nmeta;
 	char **execs;                /* "label@host" */
 	size_t nexecs;
+	int64_t exec_steps[8];       /* steps of the first executions */
 	struct rec_trace *traces;
 	size_t ntraces;
 	struct reader_op *ops;       /* op_name, op_type, frame ids copied */
@@ -66,6 +68,8 @@ on_execution(void *ctx, const struct reader_execution *e)
 {
 	struct rec *r = ctx;
 
+	if (r->nexecs < TD_ARRAY_SIZE(r->exec_steps))
+		r->exec_steps[r->nexecs] = e->step;
 	r->execs = push_str(r->execs, &r->nexecs, xasprintf("%s@%s", e->op_type, e->host));
 }
 
@@ -82,6 +86,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 	x->slot = t->slot;
 	x->is_input = t->is_input;
 	x->execution = t->execution;
+	x->step = t->step;
 	x->summary = t->summary;
 	x->loc = t->loc;
 	if (t->execution >= (int64_t)r->nexecs)
@@ -589,6 +594,13 @@ test_mindspore_two_ranks_interleave_by_iteration(void **state)
 	assert_string_equal(rec.execs[2], "graph 0 iter 1@rank_0");
 	assert_string_equal(rec.execs[3], "graph 0 iter 1@rank_1");
 	assert_int_equal(rec.ntraces, 204);
+	/* steps are the iteration numbers, not the execution rows */
+	assert_int_equal(rec.exec_steps[0], 0);
+	assert_int_equal(rec.exec_steps[1], 0);
+	assert_int_equal(rec.exec_steps[2], 1);
+	assert_int_equal(rec.exec_steps[3], 1);
+	for (size_t i = 0; i < rec.ntraces; i++)
+		assert_int_equal(rec.traces[i].step, rec.exec_steps[rec.traces[i].execution]);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	tmp_remove(t);

@@ -180,7 +180,7 @@ test_tensor_new_rejects_huge_and_negative(void **state)
 
 	(void)state;
 	assert_null(td_tensor_new(DTYPE_FLOAT64, 2, huge, &st));
-	assert_int_equal(st, TD_ERR_NOMEM);
+	assert_int_equal(st, TD_ERR_TOO_LARGE);
 	assert_null(td_tensor_new(DTYPE_FLOAT64, 1, neg, &st));
 	assert_int_equal(st, TD_ERR_ARGS);
 }
@@ -338,6 +338,134 @@ test_histogram_skips_nonfinite(void **state)
 	td_tensor_free(t);
 }
 
+/* issue 13: an edge fill of a huge shape is summarised, not materialised */
+static void
+test_summarize_fill_repeats_last_value_arithmetically(void **state)
+{
+	const float v[2] = { -1.0f, 2.0f };
+	struct td_summary s;
+
+	(void)state;
+	td_summarize_fill(DTYPE_FLOAT32, v, 2, (int64_t)1 << 40, &s);
+	assert_int_equal(s.elements, (int64_t)1 << 40);
+	assert_int_equal(s.negative, 1);
+	assert_int_equal(s.positive, ((int64_t)1 << 40) - 1);
+	assert_true(s.min == -1.0 && s.max == 2.0);
+	assert_true(fabs(s.mean - 2.0) < 1e-9);
+	td_summarize_fill(DTYPE_FLOAT32, NULL, 0, 1000, &s);
+	assert_int_equal(s.zero, 1000);
+	assert_true(s.min == 0.0 && s.max == 0.0 && s.mean == 0.0);
+}
+
+static void
+test_fill_of_nan_counts_every_element(void **state)
+{
+	const float v[1] = { NAN };
+	struct td_summary s;
+
+	(void)state;
+	td_summarize_fill(DTYPE_FLOAT32, v, 1, 5000000000LL, &s);
+	assert_int_equal(s.nan, 5000000000LL);
+	assert_true(s.has_inf_or_nan);
+	assert_false(s.known & SUM_MINMAX);
+}
+
+static void
+test_shape_elements_rejects_overflow_even_with_a_zero_dim(void **state)
+{
+	const int64_t big[3] = { 0, (int64_t)1 << 40, (int64_t)1 << 40 };
+	const int64_t ok[3] = { 4000000000LL, 0, 7 };
+	int64_t n = -1;
+
+	(void)state;
+	assert_false(td_shape_elements(3, big, &n));
+	assert_true(td_shape_elements(3, ok, &n));
+	assert_int_equal(n, 0);
+}
+
+static void
+test_tensor_new_refuses_past_the_limit(void **state)
+{
+	const int64_t dims[1] = { (int64_t)1 << 32 };
+	enum td_status st;
+
+	(void)state;
+	assert_null(td_tensor_new(DTYPE_FLOAT32, 1, dims, &st));
+	assert_int_equal(st, TD_ERR_TOO_LARGE);
+}
+
+/* issue 13: shape (4e9, 0) holds nothing; the printer must not walk 4e9 rows */
+static void
+test_format_empty_rows_elided(void **state)
+{
+	const int64_t dims[2] = { 4000000000LL, 0 };
+	struct td_tensor *t;
+	struct strbuf sb = {0};
+	enum td_status st;
+	char err[128];
+
+	(void)state;
+	t = td_tensor_new(DTYPE_FLOAT32, 2, dims, &st);
+	assert_non_null(t);
+	assert_int_equal(td_tensor_format(t, NULL, 1000, &sb, err, sizeof err), TD_OK);
+	assert_true(sb.len < 200);
+	assert_non_null(strstr(sb.buf, "..."));
+	strbuf_done(&sb);
+	td_tensor_free(t);
+}
+
+/* issue 13: (0, 2^40, 2^40) and extreme steps must not overflow (UBSan) */
+static void
+test_slice_extreme_steps_and_empty_huge_shape(void **state)
+{
+	const int64_t dims[3] = { 0, (int64_t)1 << 40, (int64_t)1 << 40 };
+	const int64_t d1[1] = { 10 };
+	struct td_tensor *t, *u;
+	struct td_slice sl;
+	struct td_slice_view v;
+	enum td_status st;
+	char err[128];
+
+	(void)state;
+	t = td_tensor_new(DTYPE_FLOAT32, 3, dims, &st);
+	assert_null(t);   /* the other dims multiply past int64: not a shape */
+	u = td_tensor_new(DTYPE_FLOAT32, 1, d1, &st);
+	assert_int_equal(td_slice_parse("[::9223372036854775807]", &sl, err, sizeof err), TD_OK);
+	assert_int_equal(td_slice_view(u, &sl, &v, err, sizeof err), TD_OK);
+	assert_int_equal(v.count[0], 1);
+	assert_int_equal(td_slice_parse("[::-9223372036854775808]", &sl, err, sizeof err), TD_OK);
+	assert_int_equal(td_slice_view(u, &sl, &v, err, sizeof err), TD_OK);
+	assert_int_equal(v.count[0], 1);
+	assert_int_equal(v.base, 9);
+	assert_int_equal(td_slice_parse("[-9223372036854775808:9223372036854775807:3]", &sl, err, sizeof err), TD_OK);
+	assert_int_equal(td_slice_view(u, &sl, &v, err, sizeof err), TD_OK);
+	assert_int_equal(v.count[0], 4);
+	td_tensor_free(u);
+}
+
+/* issue 13: a range of -1e308..1e308 must still spread values over bins */
+static void
+test_histogram_of_extreme_range(void **state)
+{
+	const int64_t d1[1] = { 3 };
+	struct td_tensor *t;
+	enum td_status st;
+	uint64_t bins[4];
+	double lo, hi, *p;
+
+	(void)state;
+	t = td_tensor_new(DTYPE_FLOAT64, 1, d1, &st);
+	p = t->data;
+	p[0] = -1e308;
+	p[1] = 0;
+	p[2] = 1e308;
+	assert_true(td_tensor_histogram(t, bins, 4, &lo, &hi));
+	assert_int_equal(bins[0], 1);
+	assert_int_equal(bins[2], 1);
+	assert_int_equal(bins[3], 1);
+	td_tensor_free(t);
+}
+
 int
 main(void)
 {
@@ -360,6 +488,13 @@ main(void)
 		cmocka_unit_test(test_format_elides_long_axis),
 		cmocka_unit_test(test_format_strings_quoted),
 		cmocka_unit_test(test_histogram_skips_nonfinite),
+		cmocka_unit_test(test_summarize_fill_repeats_last_value_arithmetically),
+		cmocka_unit_test(test_fill_of_nan_counts_every_element),
+		cmocka_unit_test(test_shape_elements_rejects_overflow_even_with_a_zero_dim),
+		cmocka_unit_test(test_tensor_new_refuses_past_the_limit),
+		cmocka_unit_test(test_format_empty_rows_elided),
+		cmocka_unit_test(test_slice_extreme_steps_and_empty_huge_shape),
+		cmocka_unit_test(test_histogram_of_extreme_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

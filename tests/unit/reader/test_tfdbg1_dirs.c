@@ -179,6 +179,13 @@ test_tfdbg1_dirs_runs_sorted_by_us_then_counter(void **state)
 	assert_true(fabs(rec.traces[2].wall_time - 300e-6) < 1e-9);
 	assert_string_equal(rec.traces[1].graph_id,
 			    "run_100_2/job:localhost/replica:0/task:0/device:CPU:0");
+	/* the step is the run counter, not the row */
+	assert_int_equal(rec.execs[0].step, 3);
+	assert_int_equal(rec.execs[1].step, 2);
+	assert_int_equal(rec.execs[2].step, 10);
+	assert_int_equal(rec.traces[0].step, 3);
+	assert_int_equal(rec.traces[1].step, 2);
+	assert_int_equal(rec.traces[2].step, 10);
 	tfdbg1_reader_ops.close(r);
 	rec_free(&rec);
 }
@@ -290,6 +297,8 @@ test_tfdbg1_dirs_legacy_layout_without_device_dirs(void **state)
 	assert_int_equal(rec.ntraces, 1);
 	assert_string_equal(rec.traces[0].op_name, "scope/x");
 	assert_int_equal(rec.execs[0].num_outputs, 1);
+	assert_int_equal(rec.execs[0].step, -1);    /* no run directory: no counter */
+	assert_int_equal(rec.traces[0].step, -1);
 	assert_int_equal(rec.nproblems, 0);
 	tfdbg1_reader_ops.close(r);
 	rec_free(&rec);

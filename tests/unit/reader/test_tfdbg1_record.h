@@ -18,6 +18,7 @@ struct rec_trace {
 	char *graph_id, *op_name, *op_type;
 	uint32_t slot;
 	int64_t execution;
+	int64_t step;
 	double wall_time;
 	struct td_summary summary;
 };
@@ -25,6 +26,7 @@ struct rec_exec {
 	struct td_locator loc;
 	char *op_type, *graph_id;
 	uint32_t num_outputs;
+	int64_t step;
 	double wall_time;
 };
 struct rec_op {
@@ -127,6 +129,7 @@ rec_execution(void *ctx, const struct reader_execution *e)
 	x->op_type = xstrdup(e->op_type);
 	x->graph_id = xstrdup(e->graph_id);
 	x->num_outputs = e->num_outputs;
+	x->step = e->step;
 	x->wall_time = e->wall_time;
 }
 
@@ -146,6 +149,7 @@ rec_trace(void *ctx, const struct reader_trace *t)
 	x->op_type = dup_or_null(t->op_type);
 	x->slot = t->slot;
 	x->execution = t->execution;
+	x->step = t->step;
 	x->wall_time = t->wall_time;
 	x->summary = t->summary;
 }

@@ -232,6 +232,22 @@ test_tfdbg2_mnist_counts_and_meta(void **state)
 	index_done(&ix);
 }
 
+/* The records number no steps: every row says -1 (unknown), never 0. */
+static void
+test_tfdbg2_rows_have_no_step(void **state)
+{
+	struct indexed ix;
+	size_t i;
+
+	(void)state;
+	index_dir(FIX "/mnist_nan", &ix);
+	for (i = 0; i < ix.rs.nexecutions; i++)
+		assert_int_equal(ix.rs.executions[i].step, -1);
+	for (i = 0; i < ix.rs.ntraces; i++)
+		assert_int_equal(ix.rs.traces[i].step, -1);
+	index_done(&ix);
+}
+
 static void
 test_tfdbg2_probs_trace_has_one_zero(void **state)
 {
@@ -926,6 +942,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_probe),
 		cmocka_unit_test(test_tfdbg2_open_rejects_non_dump),
 		cmocka_unit_test(test_tfdbg2_mnist_counts_and_meta),
+		cmocka_unit_test(test_tfdbg2_rows_have_no_step),
 		cmocka_unit_test(test_tfdbg2_probs_trace_has_one_zero),
 		cmocka_unit_test(test_tfdbg2_log_trace_is_first_nonfinite),
 		cmocka_unit_test(test_tfdbg2_log_op_links_to_probs_and_source),

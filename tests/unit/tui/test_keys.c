@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include <curses.h>
@@ -180,6 +181,28 @@ test_every_action_but_none_has_a_default_key(void **state)
 	keymap_done(&km);
 }
 
+/* The pane table gives every pane a focus action "pane-NAME" bound to its
+ * key, in table order. */
+static void
+test_pane_table_makes_focus_actions_and_keys(void **state)
+{
+	struct keymap km;
+
+	(void)state;
+	keymap_init_defaults(&km);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		char want[64];
+		enum action act = (enum action)(ACT_PANE_ALERTS + i);
+		snprintf(want, sizeof want, "pane-%s", pane_info[i].name);
+		assert_string_equal(action_table[act].name, want);
+		assert_int_equal(action_from_name(want), act);
+		assert_int_equal(keymap_lookup(&km, NULL, keymap_key_from_name(pane_info[i].key)), act);
+		assert_non_null(strstr(action_table[act].help, pane_info[i].title));
+	}
+	assert_int_equal(ACT_PANE_STACK - ACT_PANE_ALERTS, PANE_STACK - PANE_ALERTS);
+	keymap_done(&km);
+}
+
 int
 main(void)
 {
@@ -194,6 +217,7 @@ main(void)
 		cmocka_unit_test(test_bad_lines_report_and_leave_map_unchanged),
 		cmocka_unit_test(test_keys_for_lists_every_key_of_an_action),
 		cmocka_unit_test(test_every_action_but_none_has_a_default_key),
+		cmocka_unit_test(test_pane_table_makes_focus_actions_and_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
