@@ -18,9 +18,12 @@
 int64_t
 diff_row_step(struct model *m, uint64_t i)
 {
-	(void)m;
-	(void)i;
-	return -1;
+	int64_t step;
+
+	pthread_mutex_lock(&m->lock);
+	step = rows_trace_step(m, i);
+	pthread_mutex_unlock(&m->lock);
+	return step;
 }
 
 const char *

@@ -340,6 +340,46 @@ test_diff_hosts_by_name_and_explicit_pairs(void **state)
 	fake_free(fa), fake_free(fb);
 }
 
+/* Steps take part where both know them: A's steps 0-2 against B's 1-3. */
+static void
+test_diff_steps_align_when_known(void **state)
+{
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct td_summary ok = fake_full_health(4, 0, 0, 0);
+	struct model_diff_counts c;
+	struct model_diff_pair p;
+	struct model *a, *b;
+	struct model_diff *d;
+	uint64_t ra, rb;
+	int s;
+
+	(void)state;
+	fake_op(fa, "g", "t", "Relu", NULL, NULL);
+	fake_op(fb, "g", "t", "Relu", NULL, NULL);
+	for (s = 0; s < 3; s++) {
+		fake_trace(fa, 1, "g", "t", 0, s, &ok);
+		fake_step(fa, s);
+		fake_trace(fb, 1, "g", "t", 0, s, &ok);
+		fake_step(fb, s + 1);
+	}
+	a = open_fake(fa), b = open_fake(fb);
+	d = diff_of(a, b, NULL);
+	model_diff_counts(d, &c);
+	assert_int_equal(c.aligned, 2);
+	assert_int_equal(c.only_a, 1);
+	assert_int_equal(c.only_b, 1);
+	assert_true(model_diff_rows(d, 0, &ra, &rb));
+	assert_int_equal(ra, 1), assert_int_equal(rb, 0);
+	assert_true(model_diff_rows(d, 1, &ra, &rb));
+	assert_int_equal(ra, 2), assert_int_equal(rb, 1);
+	assert_int_equal(model_diff_pair_get(d, 1, &p), TD_OK);
+	assert_int_equal(p.step, 2);
+	assert_int_equal(p.b.step, 2);
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
 static void
 test_diff_select_by_op_regex(void **state)
 {
@@ -377,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_diff_first_divergence_and_its_cause),
 		cmocka_unit_test(test_diff_tolerances_per_dtype),
 		cmocka_unit_test(test_diff_hosts_by_name_and_explicit_pairs),
+		cmocka_unit_test(test_diff_steps_align_when_known),
 		cmocka_unit_test(test_diff_select_by_op_regex),
 	};
 
