@@ -129,5 +129,10 @@ bool model_diff_selected(const struct model_diff *d, uint64_t k);
 bool model_diff_diverged(struct model_diff *d, uint64_t k);
 /* The first diverged pair in A's row order, -1 if none (remembered). */
 int64_t model_diff_first(struct model_diff *d);
+/* The same in steps (an interface polling between keys): looks at up to
+ * budget more pairs; -2 while not known yet. */
+int64_t model_diff_first_step(struct model_diff *d, uint64_t budget);
+/* Pairs the first-divergence search has found equal so far. */
+uint64_t model_diff_scanned(const struct model_diff *d);
 
 #endif

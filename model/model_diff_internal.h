@@ -33,7 +33,8 @@ struct model_diff {
 	uint64_t npairs, cappairs;
 	uint64_t only_a, only_b;
 	uint8_t *status;                /* enum diff_status per pair */
-	int64_t first;                  /* -2 not looked for yet, -1 none */
+	int64_t first;                  /* -2 not known yet, -1 none */
+	uint64_t first_scan;            /* pairs below it are known equal */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
 };

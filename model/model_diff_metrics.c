@@ -342,17 +342,27 @@ model_diff_pair_get(struct model_diff *d, uint64_t k, struct model_diff_pair *p)
 }
 
 int64_t
+model_diff_first_step(struct model_diff *d, uint64_t budget)
+{
+	while (d->first == -2 && budget-- > 0) {
+		if (d->first_scan >= d->npairs)
+			d->first = -1;
+		else if (model_diff_diverged(d, d->first_scan))
+			d->first = (int64_t)d->first_scan;
+		else
+			d->first_scan++;
+	}
+	return d->first;
+}
+
+int64_t
 model_diff_first(struct model_diff *d)
 {
-	uint64_t k;
+	return model_diff_first_step(d, UINT64_MAX);
+}
 
-	if (d->first != -2)
-		return d->first;
-	for (k = 0; k < d->npairs; k++)
-		if (model_diff_diverged(d, k)) {
-			d->first = (int64_t)k;
-			return d->first;
-		}
-	d->first = -1;
-	return -1;
+uint64_t
+model_diff_scanned(const struct model_diff *d)
+{
+	return d->first_scan;
 }

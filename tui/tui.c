@@ -244,6 +244,7 @@ poll_model(struct tui *t)
 			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}
 	t->progress = pr;
+	t->diff_scanning = tui_diff_poll(t);
 	follow_tail(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
@@ -278,7 +279,8 @@ event_loop(struct tui *t)
 		last_key = ERR;
 		/* Poll often while the index fills the panes (the first rows show
 		 * within ~50 ms), less when following, rarely when idle. */
-		wtimeout(t->prompt_win, !t->progress.done ? 50 : t->follow ? 250 : 1000);
+		wtimeout(t->prompt_win, !t->progress.done || t->diff_scanning ? 50 :
+			 t->follow ? 250 : 1000);
 		int key = wgetch(t->prompt_win);
 		if (key == ERR) {
 			poll_model(t);
@@ -379,6 +381,7 @@ tui_run(struct model *m, const struct tui_options *opt)
 	}
 	t.prompt = prompt_new(&t);
 	model_progress(m, &t.progress);
+	t.diff_scanning = tui_diff(&t) != NULL;
 	screen_relayout(&t);
 	tui_reopen(&t);
 	follow_tail(&t);            /* selects the first row if there is one yet */
