@@ -351,6 +351,11 @@ classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
 		struct model_origin_input *in = NULL;
 		size_t n = row_inputs(m, i, &of, &in, decode), slot = rows_trace_slot(m, i);
 
+		/* an input row links to the one tensor it holds (its producer's
+		 * row, or itself when none was dumped): that link is the input */
+		if (n == 1)
+			slot = 0;
+
 		if (!(f & TF_NONFINITE)) {
 			free(in);
 			return;

@@ -7,6 +7,10 @@
  * and the default summary (info, alerts) is printed instead of the TUI.
  * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict,
  * 4 --check found NaN/Inf).
+ *
+ * Two dumps (DUMP_A DUMP_B), or one with --compare-hosts A,B, are compared:
+ * both are indexed fully, aligned (model_diff.h), and the commands and the
+ * interface see the alignment (the diff command, the diff layout).
  */
 #include <getopt.h>
 #include <langinfo.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_diff.h"
 #include "tui/cmd/batch.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
@@ -26,7 +31,11 @@ struct args {
 	const char **cmds;
 	size_t ncmds, cap;
 	bool json, strict, no_color, no_mouse, follow, man, check;
-	const char *format, *source_root, *theme, *dump;
+	const char *format, *source_root, *theme, *dump, *dump_b;
+	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
+	size_t npairs, cappairs;
+	bool compare_hosts;
+	double rtol, atol, cos_min;         /* < 0: per-dtype default */
 };
 
 static void
@@ -49,6 +58,8 @@ build_getopt(struct option *longs, char *shorts)
 	for (i = 0; i < n; i++) {
 		longs[i] = (struct option){ o[i].name, o[i].arg ? required_argument : no_argument,
 					    NULL, o[i].id };
+		if (o[i].id >= 256)
+			continue;               /* long only */
 		*p++ = (char)o[i].id;
 		if (o[i].arg)
 			*p++ = ':';
@@ -58,11 +69,52 @@ build_getopt(struct option *longs, char *shorts)
 	*p = '\0';
 }
 
+/* "A=B" or "A,B" split at sep into a new host pair (copies kept in a). */
+static int
+add_pair(struct args *a, const char *text, char sep, const char *opt)
+{
+	const char *mid = strchr(text, sep);
+	char *copy;
+
+	if (!mid || mid == text || !mid[1] || strchr(mid + 1, sep)) {
+		fprintf(stderr, "tdbg: %s wants A%cB, not \"%s\"\nTry 'tdbg --help'.\n", opt, sep, text);
+		return EXIT_USAGE;
+	}
+	copy = xstrdup(text);
+	copy[mid - text] = '\0';
+	TD_GROW(a->pairs, a->cappairs, a->npairs + 1);
+	a->pairs[a->npairs].a = copy;
+	a->pairs[a->npairs].b = copy + (mid - text) + 1;
+	a->npairs++;
+	return -1;
+}
+
+static int
+parse_tol(double *out, const char *opt)
+{
+	char *end;
+	double v = strtod(optarg, &end);
+
+	if (end == optarg || *end || !(v >= 0)) {
+		fprintf(stderr, "tdbg: %s wants a number >= 0, not \"%s\"\nTry 'tdbg --help'.\n", opt, optarg);
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int
 parse_option(struct args *a, int c)
 {
 	switch (c) {
+	case BATCH_OPT_PAIR: return add_pair(a, optarg, '=', "--pair");
+	case BATCH_OPT_COMPARE_HOSTS:
+		a->compare_hosts = true;
+		return add_pair(a, optarg, ',', "--compare-hosts");
+	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
+	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
+	case BATCH_OPT_COS_MIN: return parse_tol(&a->cos_min, "--cos-min");
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -98,11 +150,20 @@ parse_args(int argc, char **argv, struct args *a)
 		usage_error("%s", "missing DUMP_DIR");
 		return EXIT_USAGE;
 	}
-	if (optind + 1 < argc) {
-		usage_error("one DUMP_DIR only (extra: %s)", argv[optind + 1]);
+	if (optind + 2 < argc) {
+		usage_error("one DUMP_DIR, or two to compare (extra: %s)", argv[optind + 2]);
 		return EXIT_USAGE;
 	}
 	a->dump = argv[optind];
+	a->dump_b = optind + 1 < argc ? argv[optind + 1] : NULL;
+	if (a->compare_hosts && (a->dump_b || a->npairs != 1)) {
+		usage_error("%s", "--compare-hosts A,B compares two hosts of one dump (once, without --pair)");
+		return EXIT_USAGE;
+	}
+	if (a->npairs && !a->dump_b && !a->compare_hosts) {
+		usage_error("%s", "--pair needs two dumps: tdbg --pair A=B DUMP_A DUMP_B");
+		return EXIT_USAGE;
+	}
 	return -1;
 }
 
@@ -122,7 +183,7 @@ no_terminal_reason(void)
 }
 
 static int
-run_tui(struct model *m, const struct args *a)
+run_tui(struct model *m, struct model_diff *d, const struct args *a)
 {
 	const char *nc = getenv("NO_COLOR");
 	struct tui_options to = {
@@ -131,6 +192,8 @@ run_tui(struct model *m, const struct args *a)
 		.no_color = a->no_color || (nc && *nc),
 		.follow = a->follow,
 		.mouse = !a->no_mouse,
+		.diff = d,
+		.dump_b_path = a->dump_b,
 	};
 
 	return tui_run(m, &to);
@@ -157,16 +220,17 @@ run_check(struct model *m, const struct args *a)
 }
 
 static int
-run(struct model *m, struct args *a)
+run(struct model *m, struct model_diff *d, struct args *a)
 {
 	static const char *const summary[] = { "info", "first-nonfinite", "alerts --limit 20" };
+	static const char *const diff_summary[] = { "diff --first" };
 	const char *why = no_terminal_reason();
 	int rc;
 
 	if (a->check)
 		return run_check(m, a);
 	if (a->ncmds == 0 && !a->json && !why) {
-		rc = run_tui(m, a);
+		rc = run_tui(m, d, a);
 		if (rc == EXIT_OK_ && a->strict)
 			rc = batch_strict_check(m, stderr);
 		return rc;
@@ -178,55 +242,105 @@ run(struct model *m, struct args *a)
 	if (a->ncmds == 0) {
 		fprintf(stderr, "tdbg: %s; printing a summary (use -e CMD for more, see tdbg --help)\n",
 			why ? why : "--json");
-		rc = batch_run(m, summary, TD_ARRAY_SIZE(summary), a->json, stdout, stderr);
+		if (d)
+			rc = batch_run_diff(m, d, diff_summary, TD_ARRAY_SIZE(diff_summary), a->json,
+					    stdout, stderr);
+		else
+			rc = batch_run(m, summary, TD_ARRAY_SIZE(summary), a->json, stdout, stderr);
 	} else {
-		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
+		rc = batch_run_diff(m, d, a->cmds, a->ncmds, a->json, stdout, stderr);
 	}
 	if (a->strict && batch_strict_check(m, stderr) == EXIT_STRICT)
 		rc = EXIT_STRICT;
 	return rc;
 }
 
+static void
+args_done(struct args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->npairs; i++)
+		free((char *)a->pairs[i].a);
+	free(a->pairs);
+	free(a->cmds);
+}
+
+static struct model *
+open_dump(const char *path, const struct model_options *mo, bool json)
+{
+	struct model *m = NULL;
+	char err[1024] = "";
+	enum td_status st = model_open(path, mo, &m, err, sizeof err);
+
+	char msg[2048];
+	struct strbuf safe = {0};
+
+	if (st == TD_OK)
+		return m;
+	/* the model's message usually starts with the path already */
+	if (*err && strncmp(err, path, strlen(path)) == 0)
+		snprintf(msg, sizeof msg, "cannot open %s", err);
+	else
+		snprintf(msg, sizeof msg, "cannot open %s: %s", path, *err ? err : td_strerror(st));
+	sanitize_str(msg, -1, &safe);     /* names from the disk */
+	fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
+	strbuf_done(&safe);
+	if (json)
+		batch_json_error(stdout, msg);
+	return NULL;
+}
+
+/* Two dumps, or two hosts of one: waits for both indexes and aligns them.
+ * Returns -1 to go on (*d set, NULL when not comparing), else the exit code. */
+static int
+open_diff(struct model *a, struct model *b, const struct args *o, struct model_diff **d)
+{
+	struct model_diff_options opt;
+	char err[512] = "";
+
+	*d = NULL;
+	if (!b && !o->compare_hosts)
+		return -1;
+	model_diff_options_init(&opt);
+	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
+	opt.pairs = o->pairs;
+	opt.npairs = o->npairs;
+	model_wait(a);
+	if (b)
+		model_wait(b);
+	if (model_diff_new(a, b ? b : a, &opt, d, err, sizeof err) != TD_OK) {
+		fprintf(stderr, "tdbg: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct args a = {0};
+	struct args a = { .rtol = -1, .atol = -1, .cos_min = -1 };
 	struct model_options mo = {0};
-	struct model *m = NULL;
-	char err[1024] = "";
-	enum td_status st;
+	struct model *m = NULL, *mb = NULL;
+	struct model_diff *d = NULL;
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &a)) >= 0) {
-		free(a.cmds);
+		args_done(&a);
 		return rc;
 	}
 	mo.source_root = a.source_root;
 	mo.format = a.format;
-	st = model_open(a.dump, &mo, &m, err, sizeof err);
-	if (st != TD_OK) {
-		char msg[2048];
-
-		/* the model's message usually starts with the path already */
-		if (*err && strncmp(err, a.dump, strlen(a.dump)) == 0)
-			snprintf(msg, sizeof msg, "cannot open %s", err);
-		else
-			snprintf(msg, sizeof msg, "cannot open %s: %s", a.dump,
-				 *err ? err : td_strerror(st));
-		{
-			struct strbuf safe = {0};
-
-			sanitize_str(msg, -1, &safe);     /* names from the disk */
-			fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
-			strbuf_done(&safe);
-		}
-		if (a.json)
-			batch_json_error(stdout, msg);
-		free(a.cmds);
+	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
+		model_close(m);
+		args_done(&a);
 		return EXIT_OPEN;
 	}
-	rc = run(m, &a);
+	if ((rc = open_diff(m, mb, &a, &d)) < 0)
+		rc = run(m, d, &a);
+	model_diff_free(d);
+	model_close(mb);
 	model_close(m);
-	free(a.cmds);
+	args_done(&a);
 	return rc;
 }

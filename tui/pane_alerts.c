@@ -4,7 +4,8 @@
  * One row per (kind, op type) group, as Debugger V2 lists "InfNan: Log x1".
  * Enter jumps to the first row that raised the group's alert; n/N walk the
  * group's other alerts (instead of searching).  The groups are asked again
- * when the model grows.
+ * when the model grows.  With two dumps compared, a first line leads with
+ * the first divergence (pane_diff.c); Enter on it goes there.
  */
 #include "tui_internal.h"
 
@@ -34,6 +35,13 @@ get(struct pane *p)
 	return p->priv;
 }
 
+/* Rows before the groups: the first divergence's line in the diff layout. */
+static uint64_t
+lead(struct pane *p)
+{
+	return tui_diff(p->tui) ? 1 : 0;
+}
+
 static void
 alerts_open(struct pane *p)
 {
@@ -46,13 +54,17 @@ alerts_open(struct pane *p)
 static uint64_t
 alerts_count(struct pane *p)
 {
-	return get(p)->n;
+	return get(p)->n + lead(p);
 }
 
 static void
 alerts_draw_row(struct pane *p, uint64_t row, int y)
 {
-	const struct model_alert_group *g = &get(p)->groups[row];
+	if (row < lead(p)) {
+		pane_diff_alert_draw(p, y);
+		return;
+	}
+	const struct model_alert_group *g = &get(p)->groups[row - lead(p)];
 	char count[32];
 	int cw = snprintf(count, sizeof count, "%llu", (unsigned long long)g->count);
 	int x = pane_print(p, y, 1, STYLE_ALERT, g->kind, p->r.w / 2);
@@ -65,7 +77,9 @@ alerts_draw_row(struct pane *p, uint64_t row, int y)
 static bool
 alerts_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 {
-	const struct model_alert_group *g = &get(p)->groups[row];
+	if (row < lead(p))
+		return false;
+	const struct model_alert_group *g = &get(p)->groups[row - lead(p)];
 	return pane_match(re, g->kind) || pane_match(re, g->op_type);
 }
 
@@ -117,7 +131,8 @@ alerts_step(struct pane *p, int dir)
 	if (a->n == 0)
 		return;
 	if (a->group < 0 || a->alert < 0) {
-		start_group(p, p->cursor);
+		if (p->cursor >= lead(p))
+			start_group(p, p->cursor - lead(p));
 		return;
 	}
 	int64_t next = model_alert_next_in_group(t->m, (uint64_t)a->alert, dir);
@@ -142,12 +157,14 @@ alerts_request(struct pane *p, enum action act)
 
 	switch (act) {
 	case ACT_ENTER:
-		if (a->n)
-			start_group(p, p->cursor);
+		if (p->cursor < lead(p))
+			tui_diff_goto_first(p->tui);
+		else if (a->n)
+			start_group(p, p->cursor - lead(p));
 		return ACT_NONE;
 	case ACT_SEARCH_NEXT:
 	case ACT_SEARCH_PREV:
-		if (a->group != (int64_t)p->cursor)
+		if (a->group + (int64_t)lead(p) != (int64_t)p->cursor)
 			a->alert = -1;
 		alerts_step(p, act == ACT_SEARCH_NEXT ? 1 : -1);
 		return ACT_NONE;

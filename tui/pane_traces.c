@@ -96,10 +96,15 @@ traces_header(struct pane *p, int y)
 	const uint32_t six = SUM_NEG_INF | SUM_NAN | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, p->top);
-	bool full = row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
+	bool full = !tui_diff(p->tui) && row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
 		    (tr.summary.known & six) == six;
-	bool io = screen_has_inputs(p);
+	bool io;
 
+	if (tui_diff(p->tui)) {
+		pane_diff_header(p, y);
+		return;
+	}
+	io = screen_has_inputs(p);
 	p->priv = io ? (void *)p : NULL;    /* a flag: no state to free */
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
@@ -124,6 +129,10 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	char buf[96];
 	enum style_slot s = STYLE_DEFAULT;
 
+	if (tui_diff(p->tui)) {
+		pane_diff_draw_row(p, view, y);
+		return;
+	}
 	if (row < 0 || model_trace_get(p->tui->m, (uint64_t)row, &tr) != TD_OK)
 		return;
 	if (tr.flags & ROW_NONFINITE)
@@ -169,8 +178,11 @@ traces_find(struct pane *p, int dir, int64_t *view, uint64_t *total)
 	struct tui *t = p->tui;
 	int64_t from = pane_count(p) ? tui_view_to_row(t, TABLE_TRACES, p->cursor) : -1;
 	bool ok, hidden;
-	int64_t row = tui_search_rows(t, TABLE_TRACES, from, dir, &ok);
+	int64_t row;
 
+	if (tui_diff(t))
+		return false;           /* pairs: the generic search over op names */
+	row = tui_search_rows(t, TABLE_TRACES, from, dir, &ok);
 	*view = -1;
 	*total = pane_count(p);
 	if (!ok || row < 0)
@@ -195,6 +207,10 @@ traces_request(struct pane *p, enum action act)
 	if (act == ACT_ENTER) {
 		if (pane_count(p) == 0)
 			return ACT_NONE;
+		if (tui_diff(p->tui)) {         /* both tensors side by side */
+			tui_diff_show_pair(p->tui, p->cursor);
+			return ACT_NONE;
+		}
 		tui_focus(p->tui, PANE_GRAPH);
 		return ACT_NONE;
 	}
@@ -204,7 +220,9 @@ traces_request(struct pane *p, enum action act)
 static void
 traces_title(struct pane *p, char *buf, size_t size)
 {
-	if (p->tui->filter)
+	if (tui_diff(p->tui))
+		pane_diff_title(p, buf, size);
+	else if (p->tui->filter)
 		snprintf(buf, size, "filter: %s", model_filter_describe(p->tui->filter));
 }
 

@@ -58,7 +58,8 @@ prompt_command(struct tui *t)
 	}
 	t->message[0] = '\0';
 	t->ui_acted = false;
-	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t) };
+	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t),
+			       .diff = tui_diff(t) };
 	enum td_status st = cmd_run(&env, line);
 	if (st != TD_OK)
 		tui_message(t, true, "%s", err.len ? err.buf : td_strerror(st));

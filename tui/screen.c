@@ -136,8 +136,12 @@ status_segments(struct tui *t, struct fmt_seg *segs, char bufs[][256])
 
 	model_info(t->m, &info);
 	path = t->opt->dump_path ? t->opt->dump_path : info.path;
-	snprintf(bufs[n], 256, "%s", path ? path : "?");
-	const char *base = strrchr(bufs[n], '/');
+	if (t->opt->diff)           /* two dumps compared: "A vs B" */
+		snprintf(bufs[n], 256, "%s vs %s", path ? path : "?",
+			 t->opt->dump_b_path ? t->opt->dump_b_path : "its other host");
+	else
+		snprintf(bufs[n], 256, "%s", path ? path : "?");
+	const char *base = t->opt->diff ? NULL : strrchr(bufs[n], '/');
 	while (base && base[1] == '\0' && base > bufs[n])     /* "dump/" */
 		base = memrchr(bufs[n], '/', (size_t)(base - bufs[n]));
 	segs[n] = (struct fmt_seg){ bufs[n], base && base[1] ? base + 1 : NULL, PRIO_PATH };

@@ -245,6 +245,7 @@ poll_model(struct tui *t)
 			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}
 	t->progress = pr;
+	t->diff_scanning = tui_diff_poll(t);
 	follow_tail(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
@@ -296,7 +297,8 @@ event_loop(struct tui *t)
 		last_key = ERR;
 		/* Poll often while the index fills the panes (the first rows show
 		 * within ~50 ms), less when following, rarely when idle. */
-		struct key_input in = { t->prompt_win, !t->progress.done ? 50 : t->follow ? 250 : 1000 };
+		struct key_input in = { t->prompt_win, !t->progress.done || t->diff_scanning ? 50 :
+					t->follow ? 250 : 1000 };
 		/* escape sequences terminfo does not list still make one key */
 		int key = keyseq_next(&seq, get_code, &in);
 		if (key == ERR) {
@@ -398,6 +400,7 @@ tui_run(struct model *m, const struct tui_options *opt)
 	}
 	t.prompt = prompt_new(&t);
 	model_progress(m, &t.progress);
+	t.diff_scanning = tui_diff(&t) != NULL;
 	screen_relayout(&t);
 	tui_reopen(&t);
 	follow_tail(&t);            /* selects the first row if there is one yet */

@@ -11,12 +11,16 @@
 
 #include "model/model.h"
 
+struct model_diff;
+
 struct tui_options {
 	const char *dump_path;      /* shown in the status bar */
 	const char *theme;          /* theme name or path, NULL = default ("dark") */
 	bool no_color;              /* NO_COLOR set or --no-color */
 	bool follow;                /* start in follow mode */
 	bool mouse;                 /* enable mouse reporting (default on) */
+	struct model_diff *diff;    /* two dumps compared: the diff layout; NULL one dump */
+	const char *dump_b_path;    /* the second dump (NULL: two hosts of one) */
 };
 
 /* Runs the interface on an open model until the user quits.  Returns the

@@ -72,6 +72,7 @@ struct tui {
 	bool message_error;
 	bool quit, follow, need_relayout;
 	bool ui_acted;              /* the running command moved the panes */
+	bool diff_scanning;         /* two dumps: the first divergence is being looked for */
 	uint64_t tail_count;        /* trace rows seen at the last poll (follow) */
 	int exit_code;
 	double last_refresh;
@@ -198,6 +199,23 @@ void pane_timeline_goto(struct pane *p, uint64_t view);
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
+
+/* ---- pane_diff.c: the diff layout (two dumps compared) ---------------- */
+struct model_diff;
+/* The alignment when two dumps are compared, else NULL. */
+struct model_diff *tui_diff(const struct tui *t);
+/* The trace table in the diff layout (its view index is the pair). */
+void pane_diff_header(struct pane *p, int y);
+void pane_diff_draw_row(struct pane *p, uint64_t view, int y);
+void pane_diff_title(struct pane *p, char *buf, size_t size);
+/* Enter: both tensors of pair side by side in the tensor overlay. */
+void tui_diff_show_pair(struct tui *t, uint64_t pair);
+/* The Alerts pane's first line: the first divergence (or the search). */
+void pane_diff_alert_draw(struct pane *p, int y);
+void tui_diff_goto_first(struct tui *t);
+/* Between keys: goes on looking for the first divergence; true while it
+ * is not known yet (poll again soon). */
+bool tui_diff_poll(struct tui *t);
 
 /* The panes of the pane table, pane_<name>_ops in pane_<name>.c. */
 #define TD_PANE_DECL(id, name, key, title, page) extern const struct pane_ops pane_##name##_ops;

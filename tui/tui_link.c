@@ -12,9 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_diff.h"
+
 int64_t
 tui_view_to_row(struct tui *t, enum model_table tab, uint64_t view)
 {
+	uint64_t a, b;
+
+	if (tab == TABLE_TRACES && tui_diff(t))      /* diff layout: view = pair */
+		return model_diff_rows(tui_diff(t), view, &a, &b) ? (int64_t)a : -1;
 	if (t->filter)
 		return model_filter_nth(t->m, t->filter, tab, view);
 	uint64_t n = tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
@@ -25,6 +31,12 @@ uint64_t
 tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool *hidden)
 {
 	*hidden = false;
+	if (tab == TABLE_TRACES && tui_diff(t)) {
+		int64_t k = model_diff_pair_of_a(tui_diff(t), row);
+
+		*hidden = k < 0;
+		return k < 0 ? 0 : (uint64_t)k;
+	}
 	if (!t->filter)
 		return row;
 	if (!model_filter_match(t->m, t->filter, tab, row))
@@ -35,6 +47,12 @@ tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool *hidden)
 uint64_t
 tui_view_count(struct tui *t, enum model_table tab)
 {
+	struct model_diff_counts n;
+
+	if (tab == TABLE_TRACES && tui_diff(t)) {
+		model_diff_counts(tui_diff(t), &n);
+		return n.aligned;
+	}
 	if (t->filter)
 		return model_filter_count(t->m, t->filter, tab);
 	return tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
@@ -118,7 +136,8 @@ tui_jump_trace(struct tui *t, uint64_t row, bool history)
 		tui_history_push(t);
 	view = tui_row_to_view(t, TABLE_TRACES, row, &hidden);
 	if (hidden) {
-		tui_message(t, true, "trace row %llu is hidden by the filter (:filter off)",
+		tui_message(t, true, tui_diff(t) ? "trace row %llu has no counterpart in the other dump"
+			    : "trace row %llu is hidden by the filter (:filter off)",
 			    (unsigned long long)row);
 		return;
 	}

@@ -8,12 +8,12 @@ tdbg_run --help
 expect_rc 0 help_exit_0
 expect_file_has help_usage "$OUT" "usage: tdbg [OPTIONS] DUMP_DIR"
 for c in info alerts first-nonfinite traces executions trace execution op inputs consumers \
-	stack sources source print compare rank problems graphs; do
+	stack sources source print compare rank problems graphs diff; do
 	grep -qE "^  $c( |$)" "$OUT" || fail "help_lists_$c" "--help does not list $c"
 done
 ok help_lists_batch_commands
 for o in --execute --json --strict --format --source-root --theme --no-color --follow \
-	--help --version; do
+	--help --version --pair --compare-hosts --rtol --atol --cos-min; do
 	grep -qF -- "$o" "$OUT" || fail "help_lists_$o" "--help does not list $o"
 done
 ok help_lists_options
@@ -28,8 +28,14 @@ expect_rc 1 unknown_option_exit_1
 tdbg_run -e info
 expect_rc 1 missing_dump_exit_1
 expect_file_has missing_dump_says_so "$ERR" "missing DUMP_DIR"
+tdbg_run -e info a b c
+expect_rc 1 three_dumps_exit_1
 tdbg_run -e info a b
-expect_rc 1 two_dumps_exit_1
+expect_rc 2 two_dumps_open_both_exit_2
+tdbg_run --pair x=y -e info "$FIXTURES/tfdbg2/mnist_nan"
+expect_rc 1 pair_needs_two_dumps_exit_1
+tdbg_run --compare-hosts x "$FIXTURES/tfdbg2/mnist_nan"
+expect_rc 1 compare_hosts_wants_two_names_exit_1
 
 tdbg_run --man
 expect_rc 0 man_exit_0

@@ -77,6 +77,7 @@ tui_keys :
 tui_type 'filter op=^gradients/Relu_grad/ReluGrad$'
 tui_keys Enter
 tui_wait "Role" >/dev/null
+tui_wait "grad ReluGrad" >/dev/null   # the filter has applied
 expect_file_has role_column_header "$TUI_SCREEN" "Role"
 if grep -E "gradients/Relu_grad/ReluGrad +grad +ReluGrad" "$TUI_SCREEN" >/dev/null; then
 	ok role_column_says_grad

@@ -68,6 +68,10 @@ struct opts {
 	const char *facts;
 	const char *cause;          /* --cause NAME, or NULL */
 	int quiet;
+	int half;                   /* FULL_TENSOR values as float16 (DT_HALF) */
+	int round_half;             /* float32 values rounded to float16 precision */
+	int64_t perturb_at;         /* -1 none: this row and what depends on it differ */
+	double perturb;             /* by this relative amount */
 };
 
 /* What one host's writing produced (for the facts). */
@@ -97,6 +101,95 @@ struct host {
 #define TD_MIN_U(a, b) ((a) < (b) ? (a) : (b))
 
 static struct gen_prog prog;
+static unsigned char *taint;    /* --perturb-at: per op, depends on the perturbed op */
+
+/* ---- comparisons: float16 values, perturbed rows -------------------------- */
+
+/* IEEE binary16 bits of f, rounded to nearest even. */
+static uint16_t
+half_bits(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+	if (e == 0xff)
+		return (uint16_t)(sign | 0x7c00u | (m ? 0x200u : 0));
+	int ee = (int)e - 127 + 15;
+	if (ee >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (ee <= 0) {
+		if (ee < -10)
+			return (uint16_t)sign;
+		m |= 0x800000u;
+		uint32_t shift = (uint32_t)(14 - ee), h = m >> shift, rem = m & ((1u << shift) - 1);
+		uint32_t halfway = 1u << (shift - 1);
+		if (rem > halfway || (rem == halfway && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = sign | (uint32_t)ee << 10 | m >> 13, rem = m & 0x1fffu;
+	if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
+		h++;
+	return (uint16_t)h;
+}
+
+static float
+half_value(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+	if (e == 0) {
+		float v = (float)m / 1024.0f / 16384.0f;
+		return sign ? -v : v;
+	}
+	if (e == 31)
+		x = sign | 0x7f800000u | m << 13;
+	else
+		x = sign | (e - 15 + 127) << 23 | m << 13;
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+static int
+op_index(const char *name, size_t len)
+{
+	for (int i = 0; i < prog.nops; i++)
+		if (strlen(prog.ops[i].name) == len && !strncmp(prog.ops[i].name, name, len))
+			return i;
+	return -1;
+}
+
+/* taint[op]: op is the perturbed row's op or reads (through any chain of
+ * inputs) one that is.  Ops are built in dependency order. */
+static void
+build_taint(const struct opts *o)
+{
+	if (o->perturb_at < 0)
+		return;
+	taint = calloc((size_t)prog.nops, 1);
+	if (!taint)
+		exit(2);
+	taint[prog.tens[o->perturb_at % prog.ntens].op] = 1;
+	for (int i = 0; i < prog.nops; i++)
+		for (int k = 0; k < prog.ops[i].ninputs && !taint[i]; k++) {
+			const char *in = prog.ops[i].inputs[k], *colon = strrchr(in, ':');
+			int j = op_index(in, colon ? (size_t)(colon - in) : strlen(in));
+			taint[i] = j >= 0 && taint[j];
+		}
+}
+
+/* Row's value differs from the unperturbed run: the perturbed row, rows of
+ * its step after it whose op depends on it, every row of later steps. */
+static int
+row_perturbed(const struct opts *o, uint64_t row)
+{
+	uint64_t T = (uint64_t)prog.ntens;
+	if (o->perturb_at < 0 || row < (uint64_t)o->perturb_at)
+		return 0;
+	if (row / T > (uint64_t)o->perturb_at / T)
+		return 1;
+	return taint[prog.tens[row % T].op];
+}
 
 /* ---- rows: time, values, non-finite placement --------------------------- */
 
@@ -154,8 +247,8 @@ shape1(struct gen_buf *b, uint64_t n)
 
 /* The debug value of one tensor in mode m (tensorflow.md 6). */
 static void
-tensor_proto(struct gen_buf *b, enum mode m, uint32_t d0, uint32_t d1, int64_t tid,
-	     uint64_t h, int bad)
+tensor_proto(const struct opts *o, struct gen_buf *b, enum mode m, uint32_t d0, uint32_t d1,
+	     int64_t tid, uint64_t h, int bad, int perturbed)
 {
 	double v[11];
 	uint64_t n = (uint64_t)d0 * d1, nan = 0, ninf = 0, pinf = 0;
@@ -195,11 +288,24 @@ tensor_proto(struct gen_buf *b, enum mode m, uint32_t d0, uint32_t d1, int64_t t
 		/* Small tensors: 4..16 float32 values, NaN and -Inf where asked. */
 		float f[16];
 		size_t k = 4 + (size_t)(h % 13);
-		for (size_t i = 0; i < k; i++)
+		uint16_t hb[16];
+		for (size_t i = 0; i < k; i++) {
 			f[i] = (float)((int64_t)(gen_mix(h + i) % 2001) - 1000) / 100.0f;
+			if (perturbed)
+				f[i] = (float)(f[i] * (1.0 + o->perturb));
+			if (o->round_half)
+				f[i] = half_value(half_bits(f[i]));
+		}
 		if (bad) {
 			f[0] = NAN;
 			f[1] = -INFINITY;
+		}
+		if (o->half) {
+			for (size_t i = 0; i < k; i++)
+				hb[i] = half_bits(f[i]);
+			pb_uint(b, 1, 19), shape1(b, k);        /* DT_HALF */
+			pb_key(b, 4, 2), pb_varint(b, k * 2), gen_buf_add(b, hb, k * 2);
+			return;
 		}
 		pb_uint(b, 1, 1), shape1(b, k);
 		pb_key(b, 4, 2), pb_varint(b, k * 4), gen_buf_add(b, f, k * 4);
@@ -398,7 +504,8 @@ trace_payload(const struct opts *o, struct host *h, uint64_t row, int bad)
 	if (prog.cause)
 		gen_cause_tensor(tp, &prog, (int)o->mode, row);
 	else
-		tensor_proto(tp, o->mode, op->d0, op->d1, op->first_tid + prog.tens[t].slot, hv, bad);
+		tensor_proto(o, tp, o->mode, op->d0, op->d1, op->first_tid + prog.tens[t].slot, hv, bad,
+			     row_perturbed(o, row));
 	size_t inner = plen + 1 + pb_varint_len(tp->len) + tp->len + slen;
 	e->len = 0;
 	pb_double(e, 1, row_time(o, h->index, row));
@@ -467,8 +574,8 @@ exec_payload(const struct opts *o, struct host *h, uint64_t j, double t)
 	pb_uint(m, 6, (uint64_t)o->mode);
 	for (int s = 0; s < nout && o->mode != M_NO_TENSOR; s++) {
 		tp->len = 0;
-		tensor_proto(tp, o->mode, shapes[kind][s][0], shapes[kind][s][1], -1,
-			     gen_mix(o->seed ^ j << 2 ^ (uint64_t)s), 0);
+		tensor_proto(o, tp, o->mode, shapes[kind][s][0], shapes[kind][s][1], -1,
+			     gen_mix(o->seed ^ j << 2 ^ (uint64_t)s), 0, 0);
 		pb_msg(m, 7, tp);
 	}
 	code_location(o, h, m, 8, prog.exec_frames[kind], 2);
@@ -598,6 +705,12 @@ usage(FILE *fp)
 "                        has a known cause, two steps (the bad value in step 1);\n"
 "                        -n is ignored; --facts adds origin_row, origin_op...\n"
 "                        NAME is one of:\n"
+"      --half            FULL_TENSOR: values as float16 (rounded from float32)\n"
+"      --round-half      FULL_TENSOR: float32 values rounded to float16 precision\n"
+"      --perturb-at ROW  FULL_TENSOR: scale the values of trace ROW (per host),\n"
+"                        of the rows of its step that depend on its op, and of\n"
+"                        every later step (a difference that propagates)\n"
+"      --perturb REL     by 1 + REL (default 0.01)\n"
 "  -q, --quiet           no summary line\n"
 "  -h, --help\n");
 	gen_cause_list(fp);
@@ -707,12 +820,14 @@ parse_args(struct opts *o, int argc, char **argv)
 		{ "torn", 0, 0, 'T' }, { "omit", 1, 0, 'O' }, { "append", 0, 0, 'A' },
 		{ "facts", 1, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
 		{ "cause", 1, 0, 'K' },
+		{ "half", 0, 0, 'F' }, { "round-half", 0, 0, 'R' }, { "perturb-at", 1, 0, 'P' },
+		{ "perturb", 1, 0, 'p' },
 		{ 0, 0, 0, 0 },
 	};
 	int c;
 	*o = (struct opts){ .traces = 100000, .executions = -1, .mode = M_FULL_HEALTH,
 			    .ops = 3000, .nan_at = -2, .nan_every = 997, .hosts = 1, .seed = 1,
-			    .time0 = 1700000000 };
+			    .time0 = 1700000000, .perturb_at = -1, .perturb = 0.01 };
 	while ((c = getopt_long(argc, argv, "n:m:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': o->traces = parse_count(optarg); break;
@@ -733,6 +848,10 @@ parse_args(struct opts *o, int argc, char **argv)
 		case 'f': o->facts = optarg; break;
 		case 'K': o->cause = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'F': o->half = 1; break;
+		case 'R': o->round_half = 1; break;
+		case 'P': o->perturb_at = (int64_t)parse_count(optarg); break;
+		case 'p': o->perturb = strtod(optarg, NULL); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -849,6 +968,7 @@ main(int argc, char **argv)
 	} else {
 		gen_prog_build(&prog, o.ops, o.hostile, o.seed);
 	}
+	build_taint(&o);
 	struct host *hs = calloc((size_t)o.hosts, sizeof *hs);
 	if (!hs)
 		return 2;
@@ -862,6 +982,7 @@ main(int argc, char **argv)
 	}
 	facts(&o, hs, now() - t0);
 	free(hs);
+	free(taint);
 	free(o.dmg);
 	gen_prog_free(&prog);
 	return 0;

@@ -86,10 +86,17 @@ int
 batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
 	  FILE *out, FILE *err)
 {
+	return batch_run_diff(m, NULL, cmds, n, json, out, err);
+}
+
+int
+batch_run_diff(struct model *m, struct model_diff *d, const char *const *cmds, size_t n,
+	       bool json, FILE *out, FILE *err)
+{
 	struct strbuf ob = {0}, eb = {0};
 	struct sink k = { .out = out, .json = json };
 	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb,
-			       .flush = emit, .flush_ctx = &k };
+			       .flush = emit, .flush_ctx = &k, .diff = d };
 	int rc = EXIT_OK_;
 	size_t i;
 

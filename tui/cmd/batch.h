@@ -23,6 +23,15 @@ enum batch_exit {
 	EXIT_NONFINITE = 4,         /* --check and the dump has NaN/Inf */
 };
 
+/* Ids of the options without a short form (getopt_long returns them). */
+enum batch_long_option {
+	BATCH_OPT_PAIR = 300,
+	BATCH_OPT_COMPARE_HOSTS,
+	BATCH_OPT_RTOL,
+	BATCH_OPT_ATOL,
+	BATCH_OPT_COS_MIN,
+};
+
 /* One command-line option.  id is what getopt_long returns. */
 struct batch_option {
 	const char *name;           /* long name without dashes */
@@ -42,6 +51,11 @@ void batch_print_man(FILE *f);
  * Returns EXIT_OK_ or EXIT_USAGE when a command failed. */
 int batch_run(struct model *m, const char *const *cmds, size_t n, bool json,
 	      FILE *out, FILE *err);
+struct model_diff;
+/* Like batch_run() with two dumps compared: m is the first, and the
+ * commands see d (may be NULL) as env->diff. */
+int batch_run_diff(struct model *m, struct model_diff *d, const char *const *cmds, size_t n,
+		   bool json, FILE *out, FILE *err);
 
 /* --json when the dump cannot be opened: {"error": msg} as one line on
  * out, so a pipeline reading stdout (| jq) sees the failure too. */

@@ -22,6 +22,11 @@ static const struct batch_option options[] = {
 	{ "no-color",    'C', NULL,   "no colours (the NO_COLOR environment variable does the same)" },
 	{ "no-mouse",    'M', NULL,   "do not ask the terminal for mouse events" },
 	{ "follow",      'F', NULL,   "TUI: keep reading records appended to a growing dump" },
+	{ "pair",        BATCH_OPT_PAIR, "A=B", "two dumps: compare host or rank A of the first with B of the second (repeatable)" },
+	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
+	{ "rtol",        BATCH_OPT_RTOL, "X", "diff: relative tolerance (default per dtype: float32 1e-5, float16 1e-3)" },
+	{ "atol",        BATCH_OPT_ATOL, "X", "diff: absolute tolerance (default per dtype: float32 1e-7, float16 1e-5)" },
+	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees (default per dtype)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },
@@ -50,7 +55,8 @@ batch_print_help(FILE *f)
 	size_t i, n;
 
 	fprintf(f, "usage: tdbg [OPTIONS] DUMP_DIR\n"
-		   "       tdbg [OPTIONS] -e CMD [-e CMD ...] DUMP_DIR\n\n"
+		   "       tdbg [OPTIONS] -e CMD [-e CMD ...] DUMP_DIR\n"
+		   "       tdbg [OPTIONS] [-e CMD ...] DUMP_A DUMP_B   (compare: diff)\n\n"
 		   "Terminal debugger for machine-learning debug dumps (formats below).\n"
 		   "Without -e it opens the full-screen interface (press ? for keys);\n"
 		   "when stdout is not a terminal it prints a summary (info, alerts).\n\n"
@@ -58,8 +64,12 @@ batch_print_help(FILE *f)
 	for (i = 0; i < TD_ARRAY_SIZE(options); i++) {
 		char left[48];
 
-		snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].id, options[i].name,
-			 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+		if (options[i].id < 256)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].id, options[i].name,
+				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", options[i].name,
+				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
 		fprintf(f, "  %-26s %s\n", left, options[i].help);
 	}
 	fprintf(f, "\nFormats (detected from the directory's content; --format NAME forces one):\n");
@@ -104,7 +114,10 @@ man_options(FILE *f)
 
 	fputs(".SH OPTIONS\n", f);
 	for (i = 0; i < TD_ARRAY_SIZE(options); i++) {
-		fprintf(f, ".TP\n.BR \\-%c \", \" \\-\\-", options[i].id);
+		if (options[i].id < 256)
+			fprintf(f, ".TP\n.BR \\-%c \", \" \\-\\-", options[i].id);
+		else
+			fputs(".TP\n.B \\-\\-", f);
 		roff(f, options[i].name);
 		if (options[i].arg)
 			fprintf(f, " \" \" \\fI%s\\fR", options[i].arg);
@@ -163,7 +176,8 @@ batch_print_man(FILE *f)
 	      ".TH TDBG 1 \"\" \"tdbg " TDBG_VERSION "\" \"User Commands\"\n"
 	      ".SH NAME\ntdbg \\- terminal debugger for machine\\-learning debug dumps\n"
 	      ".SH SYNOPSIS\n.B tdbg\n[\\fIOPTIONS\\fR] \\fIDUMP_DIR\\fR\n.br\n"
-	      ".B tdbg\n[\\fIOPTIONS\\fR] \\fB\\-e\\fR \\fICMD\\fR ... \\fIDUMP_DIR\\fR\n"
+	      ".B tdbg\n[\\fIOPTIONS\\fR] \\fB\\-e\\fR \\fICMD\\fR ... \\fIDUMP_DIR\\fR\n.br\n"
+	      ".B tdbg\n[\\fIOPTIONS\\fR] [\\fB\\-e\\fR \\fICMD\\fR ...] \\fIDUMP_A\\fR \\fIDUMP_B\\fR\n"
 	      ".SH DESCRIPTION\n"
 	      "tdbg opens a debug dump written by a machine-learning framework's debugger\n"
 	      "(see FORMATS) and shows it in six linked panes: Alerts, Timeline,\n"

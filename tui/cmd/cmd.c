@@ -61,6 +61,8 @@ static const struct cmd_info commands[] = {
 	  "Corrupt, torn and missing records: file, offset, record, what", COMPLETE_NONE },
 	{ "compare", cmd_compare, 1, 3, B | T, "compare OP [--iterations A,B]",
 	  "The same op's summary across executions, hosts and ranks", COMPLETE_OP },
+	{ "diff", cmd_diff, 0, -1, B | T, "diff [--first] [--op REGEX] [--nonequal] [A:B]",
+	  "Two dumps (or two ranks) pair by pair: metrics, divergences, the first one", COMPLETE_OP },
 	{ "rank", cmd_rank, 0, 1, B | T, "rank [N | HOST | all]",
 	  "Restrict to one rank/host (batch: the following commands)", COMPLETE_NONE },
 	{ "filter", cmd_filter, 1, -1, T,

@@ -47,6 +47,8 @@ struct cmd_ui {
 	int64_t (*current_trace)(void *ctx);
 };
 
+struct model_diff;
+
 struct cmd_env {
 	struct model *m;
 	bool json;
@@ -61,6 +63,9 @@ struct cmd_env {
 	 * resets env->out.  NULL keeps everything in env->out (the TUI). */
 	void (*flush)(struct cmd_env *env);
 	void *flush_ctx;
+	/* Two dumps compared (tdbg DUMP_A DUMP_B, --compare-hosts): their
+	 * alignment, m being A.  NULL with one dump. */
+	struct model_diff *diff;
 };
 
 struct cmd_info {

@@ -1,0 +1,538 @@
+/*
+ * model_diff.c - aligning the trace rows of two models (see model_diff.h):
+ * op-name classes shared by both sides, host groups, one chain of B's rows
+ * per key, then one pass over A taking from the chains.
+ *
+ * Reads only the row index (op id, flag byte, host, step), never decodes a
+ * row, except for the rare slot too large for the flag byte.  Metrics and
+ * the first divergence are in model_diff_metrics.c.
+ */
+#include "model_diff.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_diff_internal.h"
+
+#define NONE32 UINT32_MAX
+#define CLASS_BITS 28
+#define GROUP_BITS 16
+#define SLOT_BITS 19
+
+/* ---- op-name classes ------------------------------------------------- */
+
+/* Open addressing over borrowed name strings -> class number. */
+struct name_table {
+	const char **names;
+	uint32_t *cls;
+	size_t cap, n;
+};
+
+static size_t
+name_slot(const struct name_table *t, const char *s, uint32_t h)
+{
+	size_t i = h & (t->cap - 1);
+
+	while (t->names[i] && strcmp(t->names[i], s) != 0)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static void
+name_table_init(struct name_table *t, size_t expect)
+{
+	t->cap = 16;
+	while (t->cap < expect * 2 + 16)
+		t->cap <<= 1;
+	t->names = xcalloc(t->cap, sizeof(*t->names));
+	t->cls = xcalloc(t->cap, sizeof(*t->cls));
+	t->n = 0;
+}
+
+/* The class of name, adding one when add; NONE32 when absent. */
+static uint32_t
+name_class(struct name_table *t, const char *s, bool add)
+{
+	size_t i = name_slot(t, s, str_hash(s));
+
+	if (t->names[i])
+		return t->cls[i];
+	if (!add || t->n + 1 >= (1u << CLASS_BITS))
+		return NONE32;
+	t->names[i] = s;
+	t->cls[i] = (uint32_t)t->n++;
+	return t->cls[i];
+}
+
+/* op id -> class, for every op of m.  Names are borrowed from m. */
+static uint32_t *
+op_classes(struct model *m, struct name_table *t, bool add, uint32_t *nops)
+{
+	uint32_t n = model_op_count(m), i;
+	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
+	struct model_op op;
+
+	for (i = 0; i < n; i++)
+		cls[i] = model_op_get(m, i, &op) ? name_class(t, op.name, add) : NONE32;
+	*nops = n;
+	return cls;
+}
+
+/* ---- host groups ------------------------------------------------------ */
+
+/* The host names a model's rows carry (model_info's list, "" if none). */
+static size_t
+host_list(struct model *m, const char ***out)
+{
+	struct model_info in;
+	size_t i;
+
+	model_info(m, &in);
+	*out = xcalloc(in.nhosts + 1, sizeof(**out));
+	for (i = 0; i < in.nhosts; i++)
+		(*out)[i] = in.hosts[i];
+	return in.nhosts;
+}
+
+static int
+find_name(const char *const *v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Fills side->hosts / groups for both sides.  Returns the group count. */
+static enum td_status
+host_groups(struct model_diff *d, const struct model_diff_options *o, char *err, size_t errlen)
+{
+	const char **ha, **hb;
+	size_t na = host_list(d->a, &ha), nb = host_list(d->b, &hb), i, common = 0;
+	enum td_status st = TD_OK;
+
+	d->side[0].nhosts = na, d->side[0].hosts = ha;
+	d->side[1].nhosts = nb, d->side[1].hosts = hb;
+	d->side[0].group = xcalloc(na + 1, sizeof(uint32_t));
+	d->side[1].group = xcalloc(nb + 1, sizeof(uint32_t));
+	for (i = 0; i < na + 1; i++)
+		d->side[0].group[i] = NONE32;
+	for (i = 0; i < nb + 1; i++)
+		d->side[1].group[i] = NONE32;
+	d->any_host = false;
+	d->explicit_pairs = o->npairs > 0;
+	if (o->npairs) {
+		for (i = 0; i < o->npairs && st == TD_OK; i++) {
+			int x = find_name(ha, na, o->pairs[i].a), y = find_name(hb, nb, o->pairs[i].b);
+
+			if (x < 0 || y < 0) {
+				snprintf(err, errlen, "no host or rank \"%s\" in %s", x < 0 ? o->pairs[i].a
+					 : o->pairs[i].b, x < 0 ? "the first dump" : "the second dump");
+				st = TD_ERR_ARGS;
+				break;
+			}
+			d->side[0].group[x] = d->side[1].group[y] = (uint32_t)i;
+		}
+		return st;
+	}
+	if (na <= 1 && nb <= 1) {
+		d->any_host = true;         /* one host each (or none): hosts do not matter */
+		return TD_OK;
+	}
+	for (i = 0; i < na; i++) {
+		int y = find_name(hb, nb, ha[i]);
+
+		if (y >= 0) {
+			d->side[0].group[i] = d->side[1].group[y] = (uint32_t)i;
+			common++;
+		}
+	}
+	if (common == 0 && na == nb)
+		for (i = 0; i < na; i++)
+			d->side[0].group[i] = d->side[1].group[i] = (uint32_t)i;
+	return TD_OK;
+}
+
+/* The host group of row i of a side; NONE32 when its host takes no part. */
+static uint32_t
+row_group(struct model_diff *d, int s, uint64_t i)
+{
+	struct diff_side *sd = &d->side[s];
+	struct model *m = s ? d->b : d->a;
+	uint32_t sid;
+	const char *host;
+	int k;
+
+	if (d->any_host)
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	sid = rows_trace_host_sid(m, i);
+	pthread_mutex_unlock(&m->lock);
+	if (sid == sd->memo_sid && sd->memo_valid)
+		return sd->memo_group;
+	host = intern_str(&m->str, sid);
+	k = find_name(sd->hosts, sd->nhosts, host ? host : "");
+	sd->memo_sid = sid;
+	sd->memo_valid = true;
+	sd->memo_group = k < 0 ? NONE32 : sd->group[k];
+	return sd->memo_group;
+}
+
+/* ---- keys and chains -------------------------------------------------- */
+
+struct chain {
+	uint64_t key;               /* UINT64_MAX empty */
+	uint32_t head, tail;        /* rows of B; head advances as A takes them */
+};
+
+struct chain_table {
+	struct chain *v;
+	size_t cap, n;
+};
+
+static void
+chain_table_init(struct chain_table *t)
+{
+	size_t i;
+
+	t->cap = 1024;
+	t->n = 0;
+	t->v = xmalloc(t->cap * sizeof(*t->v));
+	for (i = 0; i < t->cap; i++)
+		t->v[i].key = UINT64_MAX;
+}
+
+static size_t
+chain_slot(const struct chain_table *t, uint64_t key)
+{
+	uint64_t h = key;
+	size_t i;
+
+	h ^= h >> 33;               /* splitmix64's finaliser: every key bit counts */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	i = (size_t)h & (t->cap - 1);
+
+	while (t->v[i].key != UINT64_MAX && t->v[i].key != key)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static void
+chain_grow(struct chain_table *t)
+{
+	struct chain *old = t->v;
+	size_t oldcap = t->cap, i;
+
+	t->cap *= 2;
+	t->v = xmalloc(t->cap * sizeof(*t->v));
+	for (i = 0; i < t->cap; i++)
+		t->v[i].key = UINT64_MAX;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].key != UINT64_MAX)
+			t->v[chain_slot(t, old[i].key)] = old[i];
+	free(old);
+}
+
+static struct chain *
+chain_get(struct chain_table *t, uint64_t key, bool add)
+{
+	size_t i;
+
+	if (add && (t->n + 1) * 2 > t->cap)
+		chain_grow(t);
+	i = chain_slot(t, key);
+	if (t->v[i].key == UINT64_MAX) {
+		if (!add)
+			return NULL;
+		t->v[i].key = key;
+		t->v[i].head = t->v[i].tail = NONE32;
+		t->n++;
+	}
+	return &t->v[i];
+}
+
+/* The key of row i of a side, or UINT64_MAX when it takes no part. */
+static uint64_t
+row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i)
+{
+	struct model *m = s ? d->b : d->a;
+	uint32_t op = trace_op(m, i), c, g, slot;
+	uint8_t f = trace_flags(m, i);
+
+	if (op >= nops || (c = cls[op]) == NONE32)
+		return UINT64_MAX;
+	if ((g = row_group(d, s, i)) == NONE32 || g >= (1u << GROUP_BITS))
+		return UINT64_MAX;
+	slot = rows_trace_slot(m, i);
+	if (slot >= (1u << SLOT_BITS) - 1)
+		slot = (1u << SLOT_BITS) - 1;
+	return (uint64_t)c << (GROUP_BITS + SLOT_BITS + 1) | (uint64_t)g << (SLOT_BITS + 1) |
+	       (uint64_t)slot << 1 | ((f & TF_INPUT) ? 1u : 0u);
+}
+
+/* Rows of a side that count when unpaired: all of them, but with explicit
+ * pairs only those of the hosts named. */
+static bool
+row_counts(struct model_diff *d, int s, uint64_t i)
+{
+	return !d->explicit_pairs || row_group(d, s, i) != NONE32;
+}
+
+static void
+pairs_add(struct model_diff *d, uint64_t a, uint64_t b)
+{
+	if (d->npairs == d->cappairs) {
+		d->cappairs = d->cappairs ? d->cappairs * 2 : 1024;
+		d->pa = xrealloc(d->pa, d->cappairs * sizeof(*d->pa));
+		d->pb = xrealloc(d->pb, d->cappairs * sizeof(*d->pb));
+	}
+	d->pa[d->npairs] = (uint32_t)a;
+	d->pb[d->npairs] = (uint32_t)b;
+	d->npairs++;
+}
+
+/* B pass: chains every row of B under its key.  Returns the rows chained. */
+static uint64_t
+chain_b(struct model_diff *d, struct chain_table *t, uint32_t *next, const uint32_t *cls,
+	uint32_t nops, uint64_t nb)
+{
+	uint64_t j, key, keyed = 0;
+	struct chain *c;
+
+	for (j = 0; j < nb; j++) {
+		next[j] = NONE32;
+		if ((key = row_key(d, 1, cls, nops, j)) == UINT64_MAX) {
+			d->only_b += row_counts(d, 1, j);
+			continue;
+		}
+		c = chain_get(t, key, true);
+		if (c->tail == NONE32)
+			c->head = (uint32_t)j;
+		else
+			next[c->tail] = (uint32_t)j;
+		c->tail = (uint32_t)j;
+		keyed++;
+	}
+	return keyed;
+}
+
+/* The next row of B for A's row i in chain c (skipping B rows of earlier
+ * steps); NONE32 when A's row stays unpaired. */
+static uint32_t
+chain_take(struct model_diff *d, struct chain *c, const uint32_t *next, uint64_t i)
+{
+	int64_t sa = diff_row_step(d->a, i), sb;
+
+	while (c->head != NONE32) {
+		sb = diff_row_step(d->b, c->head);
+		if (sa < 0 || sb < 0 || sb == sa) {
+			uint32_t j = c->head;
+
+			c->head = next[j];
+			return j;
+		}
+		if (sb > sa)
+			return NONE32;
+		c->head = next[c->head];    /* an earlier step only B has */
+	}
+	return NONE32;
+}
+
+/* A pass: takes from the chains in A's row order. */
+static void
+take_a(struct model_diff *d, struct chain_table *t, const uint32_t *next, const uint32_t *cls,
+       uint32_t nops, uint64_t na)
+{
+	uint64_t i, key;
+	struct chain *c;
+	uint32_t j;
+
+	for (i = 0; i < na; i++) {
+		key = row_key(d, 0, cls, nops, i);
+		c = key == UINT64_MAX ? NULL : chain_get(t, key, false);
+		j = c ? chain_take(d, c, next, i) : NONE32;
+		if (j == NONE32)
+			d->only_a += key != UINT64_MAX || row_counts(d, 0, i);
+		else
+			pairs_add(d, i, j);
+	}
+}
+
+static void
+align(struct model_diff *d)
+{
+	struct name_table names;
+	struct chain_table t;
+	uint32_t *cls_a, *cls_b, nops_a, nops_b, *next;
+	uint64_t na = model_trace_count(d->a), nb = model_trace_count(d->b);
+	uint64_t keyed_b;
+
+	name_table_init(&names, model_op_count(d->b));
+	cls_b = op_classes(d->b, &names, true, &nops_b);
+	cls_a = op_classes(d->a, &names, false, &nops_a);
+	next = xmalloc((nb ? nb : 1) * sizeof(*next));
+	chain_table_init(&t);
+	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb);
+	take_a(d, &t, next, cls_a, nops_a, na);
+	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
+	free(t.v);
+	free(next);
+	free(cls_a);
+	free(cls_b);
+	free(names.names);
+	free(names.cls);
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+void
+model_diff_options_init(struct model_diff_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rtol = o->atol = o->cos_min = -1;
+}
+
+enum td_status
+model_diff_new(struct model *a, struct model *b, const struct model_diff_options *o,
+	       struct model_diff **out, char *err, size_t errlen)
+{
+	struct model_diff *d = xcalloc(1, sizeof(*d));
+	struct model_diff_options def;
+	enum td_status st;
+
+	if (!o) {
+		model_diff_options_init(&def);
+		o = &def;
+	}
+	d->a = a;
+	d->b = b;
+	d->rtol = o->rtol, d->atol = o->atol, d->cos_min = o->cos_min;
+	d->first = -2;
+	if ((st = host_groups(d, o, err, errlen)) != TD_OK) {
+		model_diff_free(d);
+		*out = NULL;
+		return st;
+	}
+	align(d);
+	d->status = xcalloc(d->npairs ? d->npairs : 1, 1);
+	*out = d;
+	return TD_OK;
+}
+
+void
+model_diff_free(struct model_diff *d)
+{
+	if (!d)
+		return;
+	free(d->side[0].hosts);
+	free(d->side[1].hosts);
+	free(d->side[0].group);
+	free(d->side[1].group);
+	free(d->pa);
+	free(d->pb);
+	free(d->status);
+	free(d->sel);
+	free(d);
+}
+
+struct model *
+model_diff_a(const struct model_diff *d)
+{
+	return d->a;
+}
+
+struct model *
+model_diff_b(const struct model_diff *d)
+{
+	return d->b;
+}
+
+void
+model_diff_counts(const struct model_diff *d, struct model_diff_counts *c)
+{
+	c->aligned = d->npairs;
+	c->only_a = d->only_a;
+	c->only_b = d->only_b;
+}
+
+bool
+model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, uint64_t *b_row)
+{
+	if (k >= d->npairs)
+		return false;
+	*a_row = d->pa[k];
+	*b_row = d->pb[k];
+	return true;
+}
+
+int64_t
+model_diff_pair_of_a(const struct model_diff *d, uint64_t a_row)
+{
+	size_t lo = 0, hi = d->npairs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->pa[mid] < a_row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->npairs && d->pa[lo] == a_row ? (int64_t)lo : -1;
+}
+
+/* ---- selection by op name -------------------------------------------- */
+
+enum td_status
+model_diff_select(struct model_diff *d, const char *op_regex, char *err, size_t errlen)
+{
+	pcre2_code *re;
+	pcre2_match_data *md;
+	struct model_op op;
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE off;
+	uint32_t i;
+	int code;
+
+	free(d->sel);
+	d->sel = NULL;
+	if (!op_regex || !*op_regex)
+		return TD_OK;
+	re = pcre2_compile((PCRE2_SPTR)op_regex, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	if (!re) {
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		snprintf(err, errlen, "op regex \"%s\": %s at offset %zu", op_regex, (char *)msg,
+			 (size_t)off);
+		return TD_ERR_REGEX;
+	}
+	md = pcre2_match_data_create(4, NULL);
+	d->nsel = model_op_count(d->a);
+	d->sel = xcalloc(d->nsel ? d->nsel : 1, 1);
+	for (i = 0; i < d->nsel; i++)   /* once per op, not per row */
+		d->sel[i] = model_op_get(d->a, i, &op) &&
+			    pcre2_match(re, (PCRE2_SPTR)op.name, strlen(op.name), 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return TD_OK;
+}
+
+bool
+model_diff_selected(const struct model_diff *d, uint64_t k)
+{
+	uint32_t op;
+
+	if (k >= d->npairs)
+		return false;
+	if (!d->sel)
+		return true;
+	op = trace_op(d->a, d->pa[k]);
+	return op < d->nsel && d->sel[op];
+}

@@ -1,0 +1,45 @@
+/*
+ * model_diff_internal.h - the diff's private state, shared by model_diff.c
+ * (alignment) and model_diff_metrics.c (metrics, divergence, cause).
+ * Not a contract: model_diff.h is.
+ */
+#ifndef TD_MODEL_DIFF_INTERNAL_H
+#define TD_MODEL_DIFF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model_diff.h"
+#include "model_internal.h"
+
+/* Per-pair status byte. */
+enum diff_status { DS_UNKNOWN, DS_EQUAL, DS_DIVERGED };
+
+struct diff_side {
+	const char **hosts;         /* the model's host names (borrowed strings) */
+	size_t nhosts;
+	uint32_t *group;            /* host i -> group, UINT32_MAX: not compared */
+	uint32_t memo_sid, memo_group;  /* last host string id looked up */
+	bool memo_valid;
+};
+
+struct model_diff {
+	struct model *a, *b;
+	double rtol, atol, cos_min;     /* < 0: per-dtype default */
+	struct diff_side side[2];
+	bool any_host;                  /* one host a side: hosts are not compared */
+	bool explicit_pairs;            /* --pair / --compare-hosts: other hosts left out */
+	uint32_t *pa, *pb;              /* pair k: rows of A and B, pa ascending */
+	uint64_t npairs, cappairs;
+	uint64_t only_a, only_b;
+	uint8_t *status;                /* enum diff_status per pair */
+	int64_t first;                  /* -2 not known yet, -1 none */
+	uint64_t first_scan;            /* pairs below it are known equal */
+	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
+	uint32_t nsel;
+};
+
+/* The step of trace row i, -1 unknown. */
+int64_t diff_row_step(struct model *m, uint64_t i);
+
+#endif

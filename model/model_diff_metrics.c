@@ -1,0 +1,368 @@
+/*
+ * model_diff_metrics.c - how far apart the two tensors of an aligned pair
+ * are, whether that is a divergence, the first divergence in A's row order
+ * and its cause (see model_diff.h for the rules).
+ *
+ * Values are compared element by element in one pass over both decoded
+ * tensors, accumulating sums (no copy, no per-element allocation): memory is
+ * the two decoded tensors, released before the next pair.
+ */
+#include "model_diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_diff_internal.h"
+
+int64_t
+diff_row_step(struct model *m, uint64_t i)
+{
+	int64_t step;
+
+	pthread_mutex_lock(&m->lock);
+	step = rows_trace_step(m, i);
+	pthread_mutex_unlock(&m->lock);
+	return step;
+}
+
+const char *
+model_diff_cause_name(enum model_diff_cause c)
+{
+	switch (c) {
+	case DIFF_CAUSE_INPUTS: return "inputs differ";
+	case DIFF_CAUSE_OP: return "op diverged";
+	default: return NULL;
+	}
+}
+
+/* ---- tolerances ------------------------------------------------------- */
+
+struct tol {
+	double rtol, atol, cos_min;
+};
+
+static struct tol
+dtype_tol(enum td_dtype dt)
+{
+	switch (dt) {
+	case DTYPE_FLOAT64: return (struct tol){ 1e-7, 1e-9, 0.99999 };
+	case DTYPE_FLOAT32: return (struct tol){ 1e-5, 1e-7, 0.9999 };
+	case DTYPE_FLOAT16: return (struct tol){ 1e-3, 1e-5, 0.999 };
+	case DTYPE_BFLOAT16: return (struct tol){ 8e-3, 1e-4, 0.99 };
+	default: return (struct tol){ 0, 0, -2 };
+	}
+}
+
+/* The looser of the two dtypes' defaults, then the user's overrides. */
+static struct tol
+pair_tol(const struct model_diff *d, const struct td_summary *a, const struct td_summary *b)
+{
+	struct tol ta = dtype_tol((a->known & SUM_DTYPE) ? a->dtype : DTYPE_FLOAT32);
+	struct tol tb = dtype_tol((b->known & SUM_DTYPE) ? b->dtype : DTYPE_FLOAT32);
+	struct tol t = {
+		fmax(ta.rtol, tb.rtol), fmax(ta.atol, tb.atol), fmin(ta.cos_min, tb.cos_min),
+	};
+
+	if (d->rtol >= 0)
+		t.rtol = d->rtol;
+	if (d->atol >= 0)
+		t.atol = d->atol;
+	if (d->cos_min >= 0)
+		t.cos_min = d->cos_min;
+	return t;
+}
+
+/* ---- summaries ---------------------------------------------------------- */
+
+static bool
+close_enough(double x, double y, const struct tol *t)
+{
+	if (isnan(x) || isnan(y))
+		return isnan(x) && isnan(y);
+	if (isinf(x) || isinf(y))
+		return x == y;
+	return fabs(x - y) <= t->atol + t->rtol * fabs(x);
+}
+
+static int
+dtype_kind(enum td_dtype dt)
+{
+	if (td_dtype_is_float(dt))
+		return 1;
+	if (dt == DTYPE_BOOL)
+		return 2;
+	if (dt >= DTYPE_INT8 && dt <= DTYPE_UINT64)
+		return 3;
+	return 4 + (int)dt;
+}
+
+static bool
+shape_differs(const struct td_summary *a, const struct td_summary *b)
+{
+	if ((a->known & SUM_SHAPE) && (b->known & SUM_SHAPE)) {
+		if (a->rank != b->rank || a->ndims != b->ndims)
+			return true;
+		if (memcmp(a->dims, b->dims, (size_t)a->ndims * sizeof(a->dims[0])) != 0)
+			return true;
+	}
+	return (a->known & SUM_ELEMENTS) && (b->known & SUM_ELEMENTS) && a->elements != b->elements;
+}
+
+static bool
+nonfinite_differs(const struct td_summary *a, const struct td_summary *b, struct model_diff_metrics *x)
+{
+	bool counts = false, differs = false;
+
+	if ((a->known & SUM_NAN) && (b->known & SUM_NAN)) {
+		x->nan_delta = (double)(b->nan - a->nan);
+		differs |= a->nan != b->nan;
+		counts = true;
+	}
+	if ((a->known & SUM_NEG_INF) && (b->known & SUM_NEG_INF) && (a->known & SUM_POS_INF) &&
+	    (b->known & SUM_POS_INF)) {
+		x->inf_delta = (double)(b->neg_inf + b->pos_inf) - (double)(a->neg_inf + a->pos_inf);
+		differs |= a->neg_inf != b->neg_inf || a->pos_inf != b->pos_inf;
+		counts = true;
+	}
+	if (!counts)
+		differs = td_summary_nonfinite(a) != td_summary_nonfinite(b);
+	return differs;
+}
+
+static double
+zero_fraction(const struct td_summary *s)
+{
+	if (!(s->known & SUM_ZERO) || !(s->known & SUM_ELEMENTS) || s->elements <= 0)
+		return NAN;
+	return (double)s->zero / (double)s->elements;
+}
+
+/* Summary metrics; returns the reason of a divergence seen in them, or NULL. */
+static const char *
+summary_metrics(const struct td_summary *a, const struct td_summary *b, const struct tol *t,
+		bool values, struct model_diff_metrics *x)
+{
+	const char *why = NULL;
+
+	x->shape_differs = shape_differs(a, b);
+	x->dtype_differs = (a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype;
+	if (nonfinite_differs(a, b, x))
+		why = "nonfinite";
+	if (x->dtype_differs && dtype_kind(a->dtype) != dtype_kind(b->dtype))
+		why = "dtype";
+	if (x->shape_differs)
+		why = "shape";
+	if ((a->known & SUM_MINMAX) && (b->known & SUM_MINMAX)) {
+		x->min_delta = b->min - a->min;
+		x->max_delta = b->max - a->max;
+		if (!why && !values && (!close_enough(a->min, b->min, t) || !close_enough(a->max, b->max, t)))
+			why = "summary";
+	}
+	if ((a->known & SUM_MEAN) && (b->known & SUM_MEAN)) {
+		x->mean_delta = b->mean - a->mean;
+		if (!why && !values && !close_enough(a->mean, b->mean, t))
+			why = "summary";
+	}
+	x->zero_fraction_delta = zero_fraction(b) - zero_fraction(a);
+	return why;
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+struct acc {
+	double dot, na2, nb2, sq, max_abs, max_rel, abs_a, abs_b;
+	int64_t within, finite, rel_n;
+};
+
+static void
+acc_add(struct acc *s, double x, double y, const struct tol *t)
+{
+	double e;
+
+	if (close_enough(x, y, t))
+		s->within++;
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	e = fabs(x - y);
+	s->dot += x * y;
+	s->na2 += x * x;
+	s->nb2 += y * y;
+	s->sq += e * e;
+	s->abs_a += fabs(x);
+	s->abs_b += fabs(y);
+	s->finite++;
+	if (e > s->max_abs)
+		s->max_abs = e;
+	if (x != 0) {
+		s->rel_n++;
+		if (e / fabs(x) > s->max_rel)
+			s->max_rel = e / fabs(x);
+	}
+}
+
+static double
+cosine(const struct acc *s)
+{
+	if (s->na2 == 0 && s->nb2 == 0)
+		return 1.0;
+	if (s->na2 == 0 || s->nb2 == 0)
+		return 0.0;
+	return s->dot / sqrt(s->na2) / sqrt(s->nb2);
+}
+
+/* Value metrics over equal element counts; returns a reason or NULL. */
+static const char *
+value_metrics(const struct td_tensor *a, const struct td_tensor *b, const struct tol *t,
+	      struct model_diff_metrics *x)
+{
+	struct acc s = {0};
+	int64_t i;
+
+	for (i = 0; i < a->n; i++)
+		acc_add(&s, td_tensor_get(a, i), td_tensor_get(b, i), t);
+	x->within = a->n ? (double)s.within / (double)a->n : 1.0;
+	if (s.finite) {
+		x->cosine = cosine(&s);
+		x->max_abs_err = s.max_abs;
+		x->rmse = sqrt(s.sq / (double)s.finite);
+		x->abs_mean_delta = (s.abs_b - s.abs_a) / (double)s.finite;
+	}
+	if (s.rel_n)
+		x->max_rel_err = s.max_rel;
+	if (s.within < a->n)
+		return "values";
+	if (s.finite && x->cosine < t->cos_min)
+		return "cosine";
+	return NULL;
+}
+
+static bool
+has_values(const struct model_detail *d)
+{
+	return d->noutputs && d->values && d->values[0] && d->values[0]->data;
+}
+
+static void
+metrics_init(struct model_diff_metrics *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->cosine = x->max_abs_err = x->max_rel_err = x->rmse = x->within = NAN;
+	x->nan_delta = x->inf_delta = NAN;
+	x->min_delta = x->max_delta = x->mean_delta = x->abs_mean_delta = NAN;
+	x->zero_fraction_delta = NAN;
+}
+
+/* Decodes both rows of pair k and fills x; returns whether it diverged. */
+static bool
+pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
+{
+	struct model_detail da = {0}, db = {0};
+	struct td_summary sa = {0}, sb = {0};
+	const char *why, *vwhy = NULL;
+	bool values;
+	struct tol t;
+
+	metrics_init(x);
+	model_trace_detail(d->a, d->pa[k], &da);
+	model_trace_detail(d->b, d->pb[k], &db);
+	if (da.noutputs && da.summaries)
+		sa = da.summaries[0];
+	if (db.noutputs && db.summaries)
+		sb = db.summaries[0];
+	t = pair_tol(d, &sa, &sb);
+	values = has_values(&da) && has_values(&db) && da.values[0]->n == db.values[0]->n &&
+		 da.values[0]->dtype != DTYPE_STRING && db.values[0]->dtype != DTYPE_STRING;
+	why = summary_metrics(&sa, &sb, &t, values, x);
+	if (values) {
+		x->values = true;
+		vwhy = value_metrics(da.values[0], db.values[0], &t, x);
+	}
+	model_detail_done(&da);
+	model_detail_done(&db);
+	x->rtol = t.rtol, x->atol = t.atol, x->cos_min = t.cos_min;
+	x->reason = why ? why : vwhy;
+	return x->reason != NULL;
+}
+
+/* ---- divergence and cause ----------------------------------------------- */
+
+bool
+model_diff_diverged(struct model_diff *d, uint64_t k)
+{
+	struct model_diff_metrics x;
+
+	if (k >= d->npairs)
+		return false;
+	if (d->status[k] == DS_UNKNOWN)
+		d->status[k] = pair_metrics(d, k, &x) ? DS_DIVERGED : DS_EQUAL;
+	return d->status[k] == DS_DIVERGED;
+}
+
+/* "inputs differ" when an input of A's row (its latest trace row before
+ * it) is paired and diverged, else "op diverged". */
+static enum model_diff_cause
+cause_of(struct model_diff *d, uint64_t k)
+{
+	struct model_link *in = NULL;
+	size_t n = model_trace_inputs(d->a, d->pa[k], &in), i;
+	enum model_diff_cause c = DIFF_CAUSE_OP;
+	int64_t p;
+
+	for (i = 0; i < n && c == DIFF_CAUSE_OP; i++) {
+		if (in[i].trace_index < 0)
+			continue;
+		p = model_diff_pair_of_a(d, (uint64_t)in[i].trace_index);
+		if (p >= 0 && model_diff_diverged(d, (uint64_t)p))
+			c = DIFF_CAUSE_INPUTS;
+	}
+	free(in);
+	return c;
+}
+
+enum td_status
+model_diff_pair_get(struct model_diff *d, uint64_t k, struct model_diff_pair *p)
+{
+	bool div;
+
+	if (k >= d->npairs)
+		return TD_ERR_RANGE;
+	memset(p, 0, sizeof(*p));
+	p->pair = k;
+	p->a_index = d->pa[k];
+	p->b_index = d->pb[k];
+	p->step = diff_row_step(d->a, p->a_index);
+	model_trace_get(d->a, p->a_index, &p->a);
+	model_trace_get(d->b, p->b_index, &p->b);
+	div = pair_metrics(d, k, &p->metrics);
+	d->status[k] = div ? DS_DIVERGED : DS_EQUAL;
+	p->diverged = div;
+	p->cause = div ? cause_of(d, k) : DIFF_CAUSE_NONE;
+	return TD_OK;
+}
+
+int64_t
+model_diff_first_step(struct model_diff *d, uint64_t budget)
+{
+	while (d->first == -2 && budget-- > 0) {
+		if (d->first_scan >= d->npairs)
+			d->first = -1;
+		else if (model_diff_diverged(d, d->first_scan))
+			d->first = (int64_t)d->first_scan;
+		else
+			d->first_scan++;
+	}
+	return d->first;
+}
+
+int64_t
+model_diff_first(struct model_diff *d)
+{
+	return model_diff_first_step(d, UINT64_MAX);
+}
+
+uint64_t
+model_diff_scanned(const struct model_diff *d)
+{
+	return d->first_scan;
+}
