@@ -330,7 +330,7 @@ model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 		n = merge_group(tmp, n, cap, &m->ogroups[i], intern_str(&m->str, m->ogroups[i].type_sid),
 				ta + ea);
 	pthread_mutex_unlock(&m->lock);
-	qsort(tmp, TD_MIN(n, cap), sizeof(*tmp), group_cmp);
+	td_sort(tmp, TD_MIN(n, cap), sizeof(*tmp), group_cmp);
 	for (i = 0; i < n && i < max; i++)
 		out[i] = tmp[i];
 	free(tmp);

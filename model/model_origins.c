@@ -78,7 +78,7 @@ calls_build(struct octx *c)
 	}
 	pthread_mutex_unlock(&m->lock);
 	if (c->ncalls)
-		qsort(c->calls, c->ncalls, sizeof(*c->calls), call_cmp);
+		td_sort(c->calls, c->ncalls, sizeof(*c->calls), call_cmp);
 }
 
 static void
@@ -718,7 +718,7 @@ model_origins(struct model *m, const struct model_origins_query *q, struct model
 	free(hc);
 	octx_done(&c);
 	if (n > 1)
-		qsort(v, n, sizeof(*v), origin_cmp);
+		td_sort(v, n, sizeof(*v), origin_cmp);
 	*out = v;
 	return n;
 }

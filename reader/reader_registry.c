@@ -177,7 +177,7 @@ reader_open_hint(const char *path, char *hint, size_t hintlen)
 		return;
 	}
 	find_below(path, HINT_DEPTH, &f);
-	qsort(f.v, f.n, sizeof(*f.v), cmp_path);
+	td_sort(f.v, f.n, sizeof(*f.v), cmp_path);
 	for (i = 0; i < f.n && i < HINT_SHOW; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", f.v[i]);
 	if (f.n == 1)

@@ -203,6 +203,13 @@ td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, si
 	return bad;
 }
 
+void
+td_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 double
 td_now(void)
 {

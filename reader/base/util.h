@@ -86,6 +86,11 @@ void strbuf_done(struct strbuf *sb);
 int td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, size_t msglen),
 		   void *ctx, char *err, size_t errlen);
 
+/* qsort that accepts an empty array: qsort(NULL, 0, ...) is undefined
+ * behaviour (its base is declared non-null), and an empty list's pointer
+ * is often NULL. */
+void td_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Monotonic clock in seconds. */
 double td_now(void);
 

@@ -35,7 +35,7 @@ ms_name_index(const struct ms_graph *g, size_t first, bool full)
 		ix[i].name = full ? g->nodes[first + i].full_name : g->nodes[first + i].name;
 		ix[i].node = first + i;
 	}
-	qsort(ix, n, sizeof(*ix), name_ix_cmp);
+	td_sort(ix, n, sizeof(*ix), name_ix_cmp);
 	return ix;
 }
 

@@ -544,7 +544,7 @@ order_new_runs(struct reader *r, const struct reader_sink *sink)
 
 	pthread_mutex_lock(&r->lock);
 	if (r->nruns > first)
-		qsort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
+		td_sort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
 	for (i = first; i < r->nruns; i++)
 		r->runs[i].file_id = (uint32_t)i;
 	pthread_mutex_unlock(&r->lock);

@@ -308,14 +308,14 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 			k[i].cls = strcmp(e->op_type, "Parameter") == 0 ? 2 : 1;
 	}
 	if (c->n)
-		qsort(k, c->n, sizeof(*k), order_cmp);
+		td_sort(k, c->n, sizeof(*k), order_cmp);
 	/* the same (io, slot) of a kernel again, by timestamp: a later launch */
 	for (i = 1; i < c->n; i++)
 		if (k[i].cls == 0 && k[i - 1].cls == 0 && k[i].pos == k[i - 1].pos &&
 		    k[i].e->is_input == k[i - 1].e->is_input && k[i].e->slot == k[i - 1].e->slot)
 			k[i].occ = k[i - 1].occ + 1;
 	if (c->n)
-		qsort(k, c->n, sizeof(*k), order_cmp);
+		td_sort(k, c->n, sizeof(*k), order_cmp);
 	for (i = 0; i < c->n; i++)
 		sorted[i] = c->e[k[i].idx];
 	free(c->e);

@@ -237,7 +237,7 @@ ms_stat_parse(const char *text, size_t len, struct ms_stat *st, char *err, size_
 	}
 	csv_row_done(&row);
 	if (st->n)
-		qsort(st->rows, st->n, sizeof(*st->rows), row_cmp);
+		td_sort(st->rows, st->n, sizeof(*st->rows), row_cmp);
 	return TD_OK;
 }
 

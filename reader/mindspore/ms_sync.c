@@ -47,7 +47,7 @@ ms_list_dir(const char *dir, size_t *n)
 	}
 	closedir(d);
 	if (*n)
-		qsort(names, *n, sizeof(*names), name_cmp);
+		td_sort(names, *n, sizeof(*names), name_cmp);
 	return names;
 }
 
@@ -672,7 +672,7 @@ ms_sync_scan(struct reader *r, const struct reader_sink *sink)
 			ranks[nr++] = names[i];
 		free(p);
 	}
-	qsort(ranks, nr, sizeof(*ranks), rank_id_cmp);
+	td_sort(ranks, nr, sizeof(*ranks), rank_id_cmp);
 	for (i = 0; i < nr; i++) {
 		char *p = xasprintf("%s/%s", r->root, ranks[i]);
 

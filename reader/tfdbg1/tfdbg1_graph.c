@@ -194,7 +194,7 @@ sort_by_name(struct tfdbg1_graph *g)
 	for (i = 0; i < g->nnodes; i++)
 		g->by_name[i] = i;
 	sorting = g;
-	qsort(g->by_name, g->nnodes, sizeof(*g->by_name), cmp_by_name);
+	td_sort(g->by_name, g->nnodes, sizeof(*g->by_name), cmp_by_name);
 	sorting = NULL;
 }
 

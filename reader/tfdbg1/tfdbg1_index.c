@@ -121,7 +121,7 @@ static void
 live_sort(struct tfdbg1_live *l)
 {
 	if (l->npaths > 1)
-		qsort(l->paths, l->npaths, sizeof(char *), cmp_str);
+		td_sort(l->paths, l->npaths, sizeof(char *), cmp_str);
 }
 
 void
@@ -246,7 +246,7 @@ mark_repeats(const struct tfdbg1_scan *s)
 
 	for (i = 0; i < s->ndumps; i++)
 		ix[i] = &s->dumps[i];
-	qsort(ix, s->ndumps, sizeof(*ix), cmp_tensor);
+	td_sort(ix, s->ndumps, sizeof(*ix), cmp_tensor);
 	for (i = 0; i < s->ndumps; i = j) {
 		const char *keep = ix[i]->name.debug_op;
 
@@ -434,7 +434,7 @@ collect(struct tfdbg1_pass *p, struct tfdbg1_scan **out, size_t *n)
 	}
 	closedir(d);
 	if (*n > 1)
-		qsort(*out, *n, sizeof(**out), cmp_scan);
+		td_sort(*out, *n, sizeof(**out), cmp_scan);
 	return TD_OK;
 }
 

@@ -319,7 +319,7 @@ sort_scan(struct tfdbg1_scan *s)
 
 		for (i = 0; i < s->ndevs; i++)
 			before[i] = s->devs[i].name;
-		qsort(s->devs, s->ndevs, sizeof(*s->devs), cmp_dev_name);
+		td_sort(s->devs, s->ndevs, sizeof(*s->devs), cmp_dev_name);
 		where = xmalloc(s->ndevs * sizeof(*where));
 		for (i = 0; i < s->ndevs; i++)
 			for (j = 0; j < s->ndevs; j++)
@@ -332,11 +332,11 @@ sort_scan(struct tfdbg1_scan *s)
 	}
 	/* qsort's base must not be NULL, even for no elements */
 	if (s->ndumps > 1)
-		qsort(s->dumps, s->ndumps, sizeof(*s->dumps), cmp_dump);
+		td_sort(s->dumps, s->ndumps, sizeof(*s->dumps), cmp_dump);
 	if (s->ncore > 1)
-		qsort(s->core_paths, s->ncore, sizeof(char *), cmp_str);
+		td_sort(s->core_paths, s->ncore, sizeof(char *), cmp_str);
 	if (s->nunparsed > 1)
-		qsort(s->unparsed, s->nunparsed, sizeof(char *), cmp_str);
+		td_sort(s->unparsed, s->nunparsed, sizeof(char *), cmp_str);
 }
 
 void

@@ -83,7 +83,7 @@ list_metadata(const char *dir, size_t *n)
 	}
 	closedir(d);
 	if (*n)
-		qsort(names, *n, sizeof(*names), cmp_str);
+		td_sort(names, *n, sizeof(*names), cmp_str);
 	return names;
 }
 
@@ -319,7 +319,7 @@ tfdbg2_open(const char *dir, const struct reader_options *opt, struct reader **o
 		free(names[i]);
 	}
 	free(names);
-	qsort(sets, n, sizeof(*sets), cmp_set_time);
+	td_sort(sets, n, sizeof(*sets), cmp_set_time);
 	if (!check_run_ids(sets, n, &run_id, err, errlen)) {
 		for (i = 0; i < n; i++)
 			free_set(sets[i]);
