@@ -329,6 +329,25 @@ tui_expect()
 	fi
 }
 
+# tui_settle [SECONDS]: waits until two captures 0.2 s apart are the same
+# (a redraw that tui_wait caught half way, under load, has finished);
+# leaves the settled screen in $TUI_SCREEN.  Returns 1 if the screen is
+# still changing after SECONDS (default 5).
+tui_settle()
+{
+	local i=0 n prev
+	n=$(awk -v s="${1:-5}" 'BEGIN { print int(s * 5) }')
+	prev=$(tmx capture-pane -p -t t 2>/dev/null)
+	while [ "$i" -le "$n" ]; do
+		sleep 0.2
+		tmx capture-pane -p -t t >"$TUI_SCREEN" 2>/dev/null
+		[ "$(cat "$TUI_SCREEN")" = "$prev" ] && return 0
+		prev=$(cat "$TUI_SCREEN")
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # tui_wait_gone TEXT [SECONDS]: waits until TEXT is no longer on screen.
 tui_wait_gone()
 {

@@ -14,6 +14,7 @@ tui_type 'filter op=^Log$'
 tui_keys Enter
 if tui_wait "filter: op=^Log$"; then
 	ok filter_in_title
+	tui_settle
 	status=$(sed -n "$((TUI_ROWS - 1))p" "$TUI_SCREEN")
 	case $status in *"filter: op=^Log\$"*) ok filter_in_status_bar ;;
 	*) fail filter_in_status_bar "status: $status" ;; esac
