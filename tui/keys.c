@@ -61,6 +61,7 @@ const char keymap_default_text[] =
 	"bind generic F1 help\n"
 	"bind generic Esc close\n"
 	"bind generic t tensor\n"
+	"bind generic O go-origin\n"
 	"bind generic o output\n"
 	"bind generic f follow\n"
 	"bind generic ^L redraw\n"

@@ -4,8 +4,9 @@
  * One row per (kind, op type) group, as Debugger V2 lists "InfNan: Log x1".
  * Enter jumps to the first row that raised the group's alert; n/N walk the
  * group's other alerts (instead of searching).  The groups are asked again
- * when the model grows.  With two dumps compared, a first line leads with
- * the first divergence (pane_diff.c); Enter on it goes there.
+ * when the model grows.  The origins of the NaN/Inf lead the list
+ * (tui_origins.c); with two dumps compared, a first line leads with the
+ * first divergence instead (pane_diff.c); Enter on such a line goes there.
  */
 #include "tui_internal.h"
 
@@ -35,11 +36,12 @@ get(struct pane *p)
 	return p->priv;
 }
 
-/* Rows before the groups: the first divergence's line in the diff layout. */
+/* Rows before the groups: the first divergence's line in the diff layout,
+ * else the origins (tui_origins.c). */
 static uint64_t
 lead(struct pane *p)
 {
-	return tui_diff(p->tui) ? 1 : 0;
+	return tui_diff(p->tui) ? 1 : tui_origins_lines(p->tui);
 }
 
 static void
@@ -61,7 +63,10 @@ static void
 alerts_draw_row(struct pane *p, uint64_t row, int y)
 {
 	if (row < lead(p)) {
-		pane_diff_alert_draw(p, y);
+		if (tui_diff(p->tui))
+			pane_diff_alert_draw(p, y);
+		else
+			tui_origins_draw(p, row, y);
 		return;
 	}
 	const struct model_alert_group *g = &get(p)->groups[row - lead(p)];
@@ -157,11 +162,23 @@ alerts_request(struct pane *p, enum action act)
 
 	switch (act) {
 	case ACT_ENTER:
-		if (p->cursor < lead(p))
+		if (p->cursor < lead(p) && tui_diff(p->tui))
 			tui_diff_goto_first(p->tui);
+		else if (p->cursor < lead(p))
+			tui_origins_enter(p->tui, p->cursor);
 		else if (a->n)
 			start_group(p, p->cursor - lead(p));
 		return ACT_NONE;
+	case ACT_GO_ORIGIN:             /* from the selected group's first alert */
+		if (p->cursor >= lead(p) && a->n) {
+			struct model_alert al;
+			if (model_alert_get(p->tui->m, a->groups[p->cursor - lead(p)].first, &al) == TD_OK &&
+			    al.source == SRC_TRACE) {
+				tui_goto_origin(p->tui, (int64_t)al.index);
+				return ACT_NONE;
+			}
+		}
+		return act;
 	case ACT_SEARCH_NEXT:
 	case ACT_SEARCH_PREV:
 		if (a->group + (int64_t)lead(p) != (int64_t)p->cursor)

@@ -140,6 +140,9 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	else if (tr.flags & ROW_CORRUPT)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
+	char mark = tui_origins_mark(p->tui, tr.index);
+	if (mark && tr.index < 1000000)         /* the index leaves column 0 free */
+		pane_printf(p, y, c.idx, STYLE_ALERT, 1, "%c", mark);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0)
 		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);

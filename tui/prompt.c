@@ -48,14 +48,17 @@ void
 prompt_command(struct tui *t)
 {
 	char *line = prompt_read(t, ":", true);
+
+	if (line && *line)
+		tui_run_command(t, line);
+	free(line);
+}
+
+void
+tui_run_command(struct tui *t, const char *line)
+{
 	struct strbuf out = { 0 }, err = { 0 };
 
-	if (!line)
-		return;
-	if (!*line) {
-		free(line);
-		return;
-	}
 	t->message[0] = '\0';
 	t->ui_acted = false;
 	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t),
@@ -67,7 +70,6 @@ prompt_command(struct tui *t)
 		show_output(t, line, &out);
 	strbuf_done(&out);
 	strbuf_done(&err);
-	free(line);
 }
 void
 prompt_search(struct tui *t)

@@ -129,6 +129,9 @@ global_action(struct tui *t, enum action act)
 	case ACT_TENSOR:
 		show_tensor_of_selection(t);
 		break;
+	case ACT_GO_ORIGIN:
+		tui_goto_origin(t, t->sel_trace);
+		break;
 	case ACT_LOAD_SOURCE:
 		tui_load_source(t);
 		break;
@@ -381,6 +384,7 @@ tui_free(struct tui *t)
 	keymap_done(&t->keys);
 	model_filter_free(t->filter);
 	tui_search_done(t);
+	tui_origins_done(t);
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);

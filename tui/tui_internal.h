@@ -99,6 +99,7 @@ struct tui {
 	char src_error[512];        /* why the source cannot be shown */
 
 	struct prompt *prompt;      /* prompt.c state */
+	struct tui_origins *origins; /* tui_origins.c state (owned) */
 };
 
 /* ---- tui.c --------------------------------------------------------- */
@@ -188,6 +189,9 @@ char *prompt_read(struct tui *t, const char *prefix, bool commands);
 /* ---- prompt.c: ':' and '/' ------------------------------------------ */
 /* ':' : reads and runs one command. */
 void prompt_command(struct tui *t);
+/* Runs one command line as ':' does (its output in the output pane or on
+ * the message line, its error on the message line). */
+void tui_run_command(struct tui *t, const char *line);
 /* '/' : reads a regex and searches the focused pane. */
 void prompt_search(struct tui *t);
 /* The struct cmd_ui of this TUI. */
@@ -199,6 +203,21 @@ void pane_timeline_goto(struct pane *p, uint64_t view);
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
+
+/* ---- tui_origins.c: where the NaN/Inf started ------------------------ */
+/* Lines the Alerts pane leads with: the origins, first in time first, or
+ * with several hosts each host's first origin (0 before the index pass is
+ * done, and in the diff layout). */
+uint64_t tui_origins_lines(struct tui *t);
+void tui_origins_draw(struct pane *p, uint64_t i, int y);
+/* Enter on line i: selects that origin's trace row, marks its path. */
+void tui_origins_enter(struct tui *t, uint64_t i);
+/* The go-origin key: from trace row (-1 none) to the origin of its bad
+ * values, marking the path; says so when the row holds no NaN/Inf. */
+void tui_goto_origin(struct tui *t, int64_t trace_row);
+/* The trace table's mark for row: '>' on the marked path, else 0. */
+char tui_origins_mark(struct tui *t, uint64_t row);
+void tui_origins_done(struct tui *t);
 
 /* ---- pane_diff.c: the diff layout (two dumps compared) ---------------- */
 struct model_diff;

@@ -11,11 +11,25 @@ TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
 tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "no alerts on screen"
 
-# Alerts is focused at start; its first group is Log.  Enter jumps.
+# Alerts is focused at start; it leads with the origin (Log:0, row 88) and
+# lists the "InfNan Log" group below.  Enter on either jumps to row 88.
 tui_keys Enter
 if tui_wait "89/680"; then             # cursor on row 88 (position is 1-based)
+	ok origin_enter_lands_on_row_88
+	tui_wait "origin: Log at row 88" >/dev/null
+	expect_file_has origin_message "$TUI_SCREEN" "origin: Log at row 88: log of a zero in probs:0"
+else
+	fail origin_enter_lands_on_row_88 "trace table not at row 88"
+fi
+tui_keys 3 g 1 /
+tui_type '^Log$'
+tui_keys Enter
+tui_wait_gone "89/680" >/dev/null
+tui_keys Enter
+if tui_wait "89/680"; then
 	ok alert_enter_lands_on_row_88
 	expect_file_has row_88_is_log "$TUI_SCREEN" "Log (Log)"
+	tui_wait "InfNan Log: alert 1 of" >/dev/null
 	expect_file_has alert_message "$TUI_SCREEN" "InfNan Log: alert 1 of"
 else
 	fail alert_enter_lands_on_row_88 "trace table not at row 88"

@@ -1,0 +1,233 @@
+/*
+ * tui_origins.c - where the NaN/Inf started, on screen.
+ *
+ * The Alerts pane leads with the origins (model_origins): one line per
+ * origin, first in time first ("Origin: Log:0 at row 88, step 74: log of a
+ * zero in probs:0"); a dump of several hosts or ranks gets one line per
+ * host instead, its first origin (a small per-rank table: host, first bad
+ * step, origin op).  Enter on a line (or the go-origin key from any row)
+ * selects the origin's trace row, so the graph pane shows its inputs, and
+ * marks the propagation path in the trace table.
+ *
+ * The origins are asked once per model generation, after the index pass
+ * (they need every row); the lines are rebuilt only then.  Dump strings
+ * are sanitized where they are drawn (pane_print, the message line).
+ * Not for: the diff layout (pane_diff.c leads the Alerts pane with the first divergence).
+ */
+#include "tui_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ORIGIN_LINES 8          /* hosts listed at most */
+#define ORIGIN_LINES_ONE_HOST 3 /* origins listed at most on one host */
+
+struct origin_line {
+	uint64_t row;               /* the origin's trace row */
+	char text[256];             /* raw: pane_print sanitizes */
+};
+
+struct tui_origins {
+	uint64_t generation;        /* of the model when computed, 0 never */
+	struct origin_line lines[ORIGIN_LINES];
+	size_t n;                   /* lines held */
+	size_t total;               /* origins (or hosts) found */
+	bool more;                  /* a last line: "N origins in all" */
+	bool by_host;
+	uint64_t *path;             /* marked rows, origin first (owned) */
+	size_t npath;
+	int64_t marked;             /* the origin whose path is marked, -1 */
+};
+
+static struct tui_origins *
+get(struct tui *t)
+{
+	if (!t->origins) {
+		t->origins = xcalloc(1, sizeof *t->origins);
+		t->origins->marked = -1;
+	}
+	return t->origins;
+}
+
+static void
+format_line(const struct model_origin *o, bool by_host, char *buf, size_t size)
+{
+	char step[32] = "";
+	const char *host = o->host && *o->host ? o->host : "?";
+
+	if (o->step >= 0)
+		snprintf(step, sizeof step, ", step %lld", (long long)o->step);
+	if (by_host)                /* one line of the per-host table */
+		snprintf(buf, size, "%s%s: %s:%u (%s) at row %llu: %s", host, step, o->op_name, o->slot,
+			 o->op_type, (unsigned long long)o->index, o->cause);
+	else
+		snprintf(buf, size, "Origin: %s:%u at row %llu%s: %s", o->op_name, o->slot,
+			 (unsigned long long)o->index, step, o->cause);
+}
+
+/* Asks the model again when it changed since the last time. */
+static void
+origins_refresh(struct tui *t)
+{
+	struct tui_origins *s = get(t);
+	struct model_info info;
+	struct model_origin *v = NULL;
+	size_t n;
+
+	if (!t->progress.done || s->generation == t->progress.generation + 1)
+		return;
+	s->generation = t->progress.generation + 1;
+	s->n = s->total = 0;
+	model_info(t->m, &info);
+	s->by_host = info.nhosts > 1;
+	size_t max = s->by_host ? ORIGIN_LINES : ORIGIN_LINES_ONE_HOST;
+	struct model_origins_query q = { .step = -1, .per_host = s->by_host ? 1 : 0 };
+	n = model_origins(t->m, &q, &v);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].source != SRC_TRACE)
+			continue;
+		s->total++;
+		if (s->n == max)
+			continue;
+		s->lines[s->n].row = v[i].index;
+		format_line(&v[i], s->by_host, s->lines[s->n].text, sizeof s->lines[s->n].text);
+		s->n++;
+	}
+	model_origins_free(v, n);
+	s->more = s->total > s->n;
+}
+
+uint64_t
+tui_origins_lines(struct tui *t)
+{
+	if (tui_diff(t))
+		return 0;
+	origins_refresh(t);
+	return get(t)->n + get(t)->more;
+}
+
+void
+tui_origins_draw(struct pane *p, uint64_t i, int y)
+{
+	struct tui_origins *s = get(p->tui);
+	char buf[96];
+
+	if (i < s->n) {
+		pane_print(p, y, 1, STYLE_ALERT, s->lines[i].text, p->r.w - 2);
+	} else if (s->more) {
+		snprintf(buf, sizeof buf, "%zu %s in all (Enter: list)", s->total,
+			 s->by_host ? "hosts with origins" : "origins");
+		pane_print(p, y, 1, STYLE_DIM, buf, p->r.w - 2);
+	}
+}
+
+/* Marks the path of the origin of row (the rows that carried its bad
+ * values) in the trace table; returns the origin row, -1 none. */
+static int64_t
+mark_path(struct tui *t, uint64_t row, struct model_origin *o)
+{
+	struct tui_origins *s = get(t);
+
+	free(s->path);
+	s->path = NULL;
+	s->npath = 0;
+	s->marked = -1;
+	if (o->role == ORIGIN_FINITE)
+		return -1;
+	int64_t origin = o->role == ORIGIN_ORIGIN ? (int64_t)row : o->origin;
+	struct model_origin oo = {0};
+	const struct model_origin *src = o;
+	if (origin >= 0 && (uint64_t)origin != row) {
+		if (model_why(t->m, (uint64_t)origin, &oo) == TD_OK)
+			src = &oo;
+	}
+	if (src->npath) {
+		s->path = xmalloc(src->npath * sizeof *s->path);
+		memcpy(s->path, src->path, src->npath * sizeof *s->path);
+		s->npath = src->npath;
+	}
+	s->marked = origin;
+	model_origin_done(&oo);
+	return origin;
+}
+
+/* Jumps to the origin of trace row `row`, marking its path. */
+static void
+goto_origin_of(struct tui *t, uint64_t row)
+{
+	struct model_origin o = {0};
+
+	if (model_why(t->m, row, &o) != TD_OK) {
+		tui_message(t, true, "row %llu cannot be explained yet", (unsigned long long)row);
+		return;
+	}
+	int64_t origin = mark_path(t, row, &o);
+	const char *name = o.op_name ? o.op_name : "";
+	if (origin < 0) {
+		tui_message(t, false, "trace %llu (%s) holds no NaN/Inf", (unsigned long long)row, name);
+	} else if (o.role == ORIGIN_ORIGIN) {
+		tui_jump_trace(t, row, true);
+		tui_focus(t, PANE_TRACES);
+		tui_message(t, false, "origin: %s at row %llu: %s (path marked >)", name,
+			    (unsigned long long)row, o.cause);
+	} else {
+		tui_jump_trace(t, (uint64_t)origin, true);
+		tui_focus(t, PANE_TRACES);
+		tui_message(t, false, "trace %llu (%s) %s; its origin is row %lld (path marked >)",
+			    (unsigned long long)row, name,
+			    o.role == ORIGIN_REPEAT ? "repeats a value dumped before" : "carries bad inputs",
+			    (long long)origin);
+	}
+	model_origin_done(&o);
+}
+
+void
+tui_origins_enter(struct tui *t, uint64_t i)
+{
+	struct tui_origins *s = get(t);
+
+	if (i < s->n)
+		goto_origin_of(t, s->lines[i].row);
+	else if (s->more)
+		tui_run_command(t, s->by_host ? "origins --by-host" : "origins");
+}
+
+void
+tui_goto_origin(struct tui *t, int64_t trace_row)
+{
+	if (tui_diff(t)) {
+		tui_message(t, false, "go-origin: not in the diff layout (the first divergence leads the Alerts pane)");
+		return;
+	}
+	if (trace_row < 0) {
+		tui_message(t, false, "go-origin: select a trace row or an alert first");
+		return;
+	}
+	goto_origin_of(t, (uint64_t)trace_row);
+}
+
+char
+tui_origins_mark(struct tui *t, uint64_t row)
+{
+	struct tui_origins *s = t->origins;
+
+	if (!s || !s->npath)
+		return 0;
+	if (s->marked >= 0 && (uint64_t)s->marked == row)
+		return '>';
+	for (size_t i = 0; i < s->npath; i++)   /* a path is a few rows long */
+		if (s->path[i] == row)
+			return '>';
+	return 0;
+}
+
+void
+tui_origins_done(struct tui *t)
+{
+	if (!t->origins)
+		return;
+	free(t->origins->path);
+	free(t->origins);
+	t->origins = NULL;
+}
