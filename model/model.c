@@ -112,6 +112,8 @@ model_free(struct model *m)
 	u64map_done(&m->problem_seen);
 	free(m->files);
 	u64map_done(&m->file_by_id);
+	step_free(m);
+	watch_free(m);
 	intern_done(&m->str);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);

@@ -421,6 +421,82 @@ bool model_filter_match(struct model *m, struct model_filter *f, enum model_tabl
  * 0 without a condition. */
 uint64_t model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t);
 
+/* ---- watches: named numerical checks (model_watch.c) ------------------- */
+
+/* A named condition: a shorthand for an expression, with MindInsight's
+ * names and parameters. */
+struct model_condition {
+	const char *name;           /* "gradient_vanishing" */
+	const char *base;           /* the expression its parameters extend; NULL
+				     * when built otherwise (operator_overflow:
+				     * the dump's overflow records; fp16_overflow_risk) */
+	const char *params;         /* the parameters it takes, space-separated */
+	const char *defaults;       /* "abs_mean_lt=1e-09", "" none */
+	bool recommended;           /* in the recommended set */
+	const char *summary;        /* one line for help */
+};
+/* The i-th named condition; false past the last. */
+bool model_condition_at(size_t i, struct model_condition *c);
+
+struct model_watch {
+	const char *name;
+	const char *text;           /* as given: "gradient_vanishing(abs_mean_lt=1e-7)" */
+	const char *expr;           /* the expression it stands for; NULL for
+				     * the dump's own overflow records */
+	bool recommended;           /* added by the recommended set */
+	double rtol, atol;          /* the tolerance of `unchanged` */
+};
+/* Adds (or replaces) watch name: text is a named condition, optionally
+ * with "(name=value, ...)", or an expression (model_expr.h).  TD_ERR_ARGS
+ * or TD_ERR_REGEX with err ("NAME: column 7: ...") when it does not
+ * compile.  The recommended set is added on first use unless switched off. */
+enum td_status model_watch_add(struct model *m, const char *name, const char *text, char *err,
+			       size_t errlen);
+/* TD_ERR_NOTFOUND when there is no such watch. */
+enum td_status model_watch_rm(struct model *m, const char *name);
+/* Switches the recommended set (the conditions marked so, with their
+ * defaults) on or off; on by default. */
+void model_watch_recommended(struct model *m, bool on);
+bool model_watch_recommended_on(struct model *m);
+size_t model_watch_count(struct model *m);
+/* The i-th watch; strings borrowed until it is removed or replaced. */
+bool model_watch_at(struct model *m, size_t i, struct model_watch *w);
+
+#define MODEL_WATCH_VALUES 8
+struct model_watch_hit {
+	size_t watch;               /* model_watch_at index */
+	enum model_source_kind source;
+	uint64_t index;             /* trace or execution row */
+	struct { const char *field; double value; } values[MODEL_WATCH_VALUES];
+	size_t nvalues;             /* the numeric fields the condition read, as found */
+	struct { const char *field; const char *op; double value; } thresholds[MODEL_WATCH_VALUES];
+	size_t nthresholds;         /* its comparisons with numbers */
+	const char *basis;          /* step fields from "values" or "statistics", NULL none */
+	/* The dump's own record (operator_overflow): its op and what it says,
+	 * borrowed from the model; NULL for the other conditions. */
+	const char *op_name, *op_type, *detail;
+};
+/* A check of every watch over the rows (traces, then executions), run a
+ * budget of rows at a time.  Watches must not change while it runs. */
+struct model_watch_run {
+	int64_t step;               /* only rows of this step, -1 all */
+	uint64_t next_trace, next_exec; /* the next rows to check */
+	uint64_t checked;           /* rows checked */
+	uint64_t unknown;           /* rows some condition could not decide */
+	struct model_watch_hit *hits;
+	size_t nhits, cap;
+	bool done;
+};
+void model_watch_run_init(struct model_watch_run *r, int64_t step);
+/* Checks up to budget more rows; true once every row is checked and the
+ * index pass is done (the dump's overflow records are added then). */
+bool model_watch_run_step(struct model *m, struct model_watch_run *r, uint64_t budget);
+void model_watch_run_done(struct model_watch_run *r);
+/* "abs_mean 3.2e+04 > 1000, max 7 > 5 (from values)": the comparisons of
+ * the hit that hold, with the row's values (all of them when none can be
+ * shown so), into buf. */
+void model_watch_hit_describe(const struct model_watch_hit *h, char *buf, size_t size);
+
 /* ---- origins: where NaN/Inf started, and why --------------------------- */
 
 /* What a trace row is for the bad values (model_why):

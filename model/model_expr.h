@@ -73,7 +73,8 @@ enum expr_stage { EXPR_STAGE_OP, EXPR_STAGE_ROW, EXPR_STAGE_STEP };
 	_(DTYPE_MAX,      "dtype_max",      NUM, ROW) \
 	_(DELTA_ABS_MEAN, "delta_abs_mean", NUM, STEP) \
 	_(UPDATE_RATIO,   "update_ratio",   NUM, STEP) \
-	_(UNCHANGED,      "unchanged",      NUM, STEP)
+	_(UNCHANGED,      "unchanged",      NUM, STEP) \
+	_(FIRST_RECORD,   "first_record",   NUM, STEP)
 
 enum expr_field {
 #define EXPR_FIELD_ENUM(id, name, kind, stage) EXPR_F_##id,

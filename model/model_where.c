@@ -130,7 +130,10 @@ where_op(const struct expr *e, const char *name, const char *type)
 struct row_ctx {
 	struct model *m;
 	uint64_t row;
+	bool trace;                     /* a trace row (step fields apply) */
+	struct where_opts *opts;        /* NULL: defaults */
 	const char *name, *type, *host;
+	int64_t step;                   /* executions: the row's step, -1 */
 	bool summary_later;             /* answer summary fields EXPR_LATER */
 	const struct td_summary *s;     /* executions: the output being tested */
 	struct cache_ent ent;
@@ -146,11 +149,13 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
 	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
 	case EXPR_F_HOST: *str = c->host; return EXPR_KNOWN;
-	case EXPR_F_STEP:
-	case EXPR_F_DELTA_ABS_MEAN:
-	case EXPR_F_UPDATE_RATIO:
-	case EXPR_F_UNCHANGED:
-		return EXPR_ABSENT;
+	case EXPR_F_STEP: {
+		int64_t s = c->trace ? model_trace_step(c->m, c->row) : c->step;
+		if (s < 0)
+			return EXPR_ABSENT;
+		*num = (double)s;
+		return EXPR_KNOWN;
+	}
 	default:
 		break;
 	}
@@ -160,25 +165,60 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 		rows_trace_decoded(c->m, c->row, &c->ent);
 		c->s = &c->ent.summary;
 	}
+	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
+		if (!c->trace)
+			return EXPR_ABSENT;
+		enum step_basis b = STEP_FROM_NONE;
+		enum expr_avail r = step_field(c->m, c->row, c->s, f, c->opts ? c->opts->tol : NULL,
+					       num, &b);
+		if (c->opts && b != STEP_FROM_NONE && (c->opts->basis == STEP_FROM_NONE ||
+						       b == STEP_FROM_STATISTICS))
+			c->opts->basis = b;
+		return r;
+	}
 	return where_summary_field(c->s, f, num, str);
+}
+
+static void
+trace_ctx(struct model *m, uint64_t j, struct row_ctx *c)
+{
+	uint32_t op = trace_op(m, j);
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops) {
+		c->name = m->opv[op].name;
+		c->type = m->opv[op].type;
+	}
+	c->host = rows_trace_host(m, j);
+	pthread_mutex_unlock(&m->lock);
+	if (!c->name)
+		c->name = c->type = "";
+}
+
+enum expr_result
+where_trace_opts(struct model *m, const struct expr *e, uint64_t j, struct where_opts *opts)
+{
+	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = opts };
+
+	trace_ctx(m, j, &c);
+	return expr_eval(e, row_field, &c);
 }
 
 enum expr_result
 where_trace(struct model *m, const struct expr *e, uint64_t j)
 {
-	struct row_ctx c = { .m = m, .row = j };
-	uint32_t op = trace_op(m, j);
+	return where_trace_opts(m, e, j, NULL);
+}
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		c.name = m->opv[op].name;
-		c.type = m->opv[op].type;
-	}
-	c.host = rows_trace_host(m, j);
-	pthread_mutex_unlock(&m->lock);
-	if (!c.name)
-		c.name = c.type = "";
-	return expr_eval(e, row_field, &c);
+enum expr_avail
+where_trace_field(struct model *m, uint64_t j, enum expr_field f, const struct step_tol *tol,
+		  double *num, const char **str)
+{
+	struct where_opts o = { .tol = tol };
+	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = &o };
+
+	trace_ctx(m, j, &c);
+	return row_field(&c, f, num, str);
 }
 
 /* An execution matches when one of its outputs does; unknown when none
@@ -197,6 +237,7 @@ where_exec(struct model *m, const struct expr *e, uint64_t j)
 		return EXPR_UNKNOWN;
 	c.name = c.type = x.op_type;
 	c.host = x.host ? x.host : "";
+	c.step = x.step;
 	if ((r = expr_eval(e, row_field, &c)) != EXPR_DEFER)
 		return r;               /* decided without a summary */
 	c.summary_later = false;

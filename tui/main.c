@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "model/model_diff.h"
 #include "tui/cmd/batch.h"
+#include "tui/cmd/cmd.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -31,6 +32,7 @@ struct args {
 	const char **cmds;
 	size_t ncmds, cap;
 	bool json, strict, no_color, no_mouse, follow, man, check;
+	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
 	size_t npairs, cappairs;
@@ -115,6 +117,19 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_tol(&a->cos_min, "--cos-min");
+	case BATCH_OPT_FAIL_ON:
+		for (char *w = optarg, *end; *w; w = *end ? end + 1 : end) {
+			end = w + strcspn(w, ",");
+			size_t len = (size_t)(end - w);
+			if (len == 7 && !strncmp(w, "watches", 7))
+				a->fail_on_watches = true;
+			else if (!(len == 9 && !strncmp(w, "nonfinite", 9))) {
+				usage_error("--fail-on takes nonfinite and watches, not \"%s\"", optarg);
+				return EXIT_USAGE;
+			}
+		}
+		a->check = true;
+		return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -211,7 +226,7 @@ run_check(struct model *m, const struct args *a)
 	model_wait(m);
 	if (a->ncmds)
 		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
-	crc = batch_check(m, a->json, stdout, stderr);
+	crc = batch_check(m, a->json, a->fail_on_watches, stdout, stderr);
 	if (rc == EXIT_OK_)
 		rc = crc;
 	if (a->strict && batch_strict_check(m, stderr) == EXIT_STRICT)
@@ -291,6 +306,21 @@ open_dump(const char *path, const struct model_options *mo, bool json)
 	return NULL;
 }
 
+/* The user's watches file; a bad line is said once on stderr (the file is
+ * the user's, not the dump's, but its text is sanitized all the same). */
+static void
+load_watches(struct model *m)
+{
+	char err[1024];
+	struct strbuf safe = {0};
+
+	if (!cmd_watches_load(m, err, sizeof err))
+		return;
+	sanitize_str(err, -1, &safe);
+	fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
+	strbuf_done(&safe);
+}
+
 /* Two dumps, or two hosts of one: waits for both indexes and aligns them.
  * Returns -1 to go on (*d set, NULL when not comparing), else the exit code. */
 static int
@@ -336,6 +366,7 @@ main(int argc, char **argv)
 		args_done(&a);
 		return EXIT_OPEN;
 	}
+	load_watches(m);
 	if ((rc = open_diff(m, mb, &a, &d)) < 0)
 		rc = run(m, d, &a);
 	model_diff_free(d);

@@ -56,7 +56,17 @@ alerts_open(struct pane *p)
 static uint64_t
 alerts_count(struct pane *p)
 {
-	return get(p)->n + lead(p);
+	return lead(p) + get(p)->n + tui_watches_groups(p->tui);
+}
+
+/* The watch group of view row `row`, -1 when the row is not one (the
+ * watches' groups follow the NaN/Inf groups). */
+static int64_t
+watch_group(struct pane *p, uint64_t row)
+{
+	uint64_t first = lead(p) + get(p)->n;
+
+	return row >= first ? (int64_t)(row - first) : -1;
 }
 
 static void
@@ -67,6 +77,10 @@ alerts_draw_row(struct pane *p, uint64_t row, int y)
 			pane_diff_alert_draw(p, y);
 		else
 			tui_origins_draw(p, row, y);
+		return;
+	}
+	if (watch_group(p, row) >= 0) {
+		tui_watches_draw(p, (uint64_t)watch_group(p, row), y);
 		return;
 	}
 	const struct model_alert_group *g = &get(p)->groups[row - lead(p)];
@@ -84,6 +98,8 @@ alerts_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 {
 	if (row < lead(p))
 		return false;
+	if (watch_group(p, row) >= 0)
+		return tui_watches_grep(p->tui, (uint64_t)watch_group(p, row), re);
 	const struct model_alert_group *g = &get(p)->groups[row - lead(p)];
 	return pane_match(re, g->kind) || pane_match(re, g->op_type);
 }
@@ -166,6 +182,10 @@ alerts_request(struct pane *p, enum action act)
 			tui_diff_goto_first(p->tui);
 		else if (p->cursor < lead(p))
 			tui_origins_enter(p->tui, p->cursor);
+		else if (watch_group(p, p->cursor) >= 0) {
+			a->group = -1;      /* n/N walk the watch group now */
+			tui_watches_enter(p->tui, (uint64_t)watch_group(p, p->cursor));
+		}
 		else if (a->n)
 			start_group(p, p->cursor - lead(p));
 		return ACT_NONE;
@@ -181,6 +201,11 @@ alerts_request(struct pane *p, enum action act)
 		return act;
 	case ACT_SEARCH_NEXT:
 	case ACT_SEARCH_PREV:
+		if (watch_group(p, p->cursor) >= 0) {
+			if (!tui_watches_step(p->tui, act == ACT_SEARCH_NEXT ? 1 : -1))
+				tui_watches_enter(p->tui, (uint64_t)watch_group(p, p->cursor));
+			return ACT_NONE;
+		}
 		if (a->group + (int64_t)lead(p) != (int64_t)p->cursor)
 			a->alert = -1;
 		alerts_step(p, act == ACT_SEARCH_NEXT ? 1 : -1);
@@ -193,7 +218,10 @@ alerts_request(struct pane *p, enum action act)
 static void
 alerts_title(struct pane *p, char *buf, size_t size)
 {
-	snprintf(buf, size, "(%llu)", (unsigned long long)model_alert_count(p->tui->m));
+	char w[64];
+
+	tui_watches_title(p->tui, w, sizeof w);
+	snprintf(buf, size, "(%llu%s)", (unsigned long long)model_alert_count(p->tui->m), w);
 }
 
 static const char *

@@ -249,6 +249,7 @@ poll_model(struct tui *t)
 	}
 	t->progress = pr;
 	t->diff_scanning = tui_diff_poll(t);
+	t->watch_checking = tui_watches_poll(t);
 	follow_tail(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
@@ -300,7 +301,7 @@ event_loop(struct tui *t)
 		last_key = ERR;
 		/* Poll often while the index fills the panes (the first rows show
 		 * within ~50 ms), less when following, rarely when idle. */
-		struct key_input in = { t->prompt_win, !t->progress.done || t->diff_scanning ? 50 :
+		struct key_input in = { t->prompt_win, !t->progress.done || t->diff_scanning || t->watch_checking ? 50 :
 					t->follow ? 250 : 1000 };
 		/* escape sequences terminfo does not list still make one key */
 		int key = keyseq_next(&seq, get_code, &in);
@@ -385,6 +386,7 @@ tui_free(struct tui *t)
 	model_filter_free(t->filter);
 	tui_search_done(t);
 	tui_origins_done(t);
+	tui_watches_done(t);
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);

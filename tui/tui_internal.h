@@ -100,6 +100,8 @@ struct tui {
 
 	struct prompt *prompt;      /* prompt.c state */
 	struct tui_origins *origins; /* tui_origins.c state (owned) */
+	struct tui_watches *watches; /* tui_watches.c state (owned) */
+	bool watch_checking;        /* the watches' check is still going */
 };
 
 /* ---- tui.c --------------------------------------------------------- */
@@ -218,6 +220,23 @@ void tui_goto_origin(struct tui *t, int64_t trace_row);
 /* The trace table's mark for row: '>' on the marked path, else 0. */
 char tui_origins_mark(struct tui *t, uint64_t row);
 void tui_origins_done(struct tui *t);
+
+/* ---- tui_watches.c: the watches' hits in the Alerts pane -------------- */
+/* Checks a budget of rows; true while the check goes on. */
+bool tui_watches_poll(struct tui *t);
+/* The watches changed: the check starts over. */
+void tui_watches_restart(struct tui *t);
+/* Groups of hits (watch, op type), listed after the NaN/Inf groups. */
+uint64_t tui_watches_groups(struct tui *t);
+void tui_watches_draw(struct pane *p, uint64_t i, int y);
+bool tui_watches_grep(struct tui *t, uint64_t i, const pcre2_code *re);
+/* Enter on group i: its first hit. */
+void tui_watches_enter(struct tui *t, uint64_t i);
+/* n/N: the next/previous hit of the group walked; false when none is. */
+bool tui_watches_step(struct tui *t, int dir);
+/* ", watches 45%" while checking, ", 12 watch hits" after; "" without watches. */
+void tui_watches_title(struct tui *t, char *buf, size_t size);
+void tui_watches_done(struct tui *t);
 
 /* ---- pane_diff.c: the diff layout (two dumps compared) ---------------- */
 struct model_diff;

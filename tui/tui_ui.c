@@ -101,6 +101,12 @@ ui_quit(void *ctx)
 	((struct tui *)ctx)->quit = true;
 }
 
+static void
+ui_watches_changed(void *ctx)
+{
+	tui_watches_restart(ctx);
+}
+
 static int64_t
 ui_current_trace(void *ctx)
 {
@@ -121,6 +127,7 @@ tui_cmd_ui(struct tui *t)
 		.save_display = ui_save_display,
 		.quit = ui_quit,
 		.current_trace = ui_current_trace,
+		.watches_changed = ui_watches_changed,
 	};
 
 	ui.ctx = t;

@@ -147,7 +147,7 @@ batch_json_error(FILE *out, const char *msg)
 }
 
 int
-batch_check(struct model *m, bool json, FILE *out, FILE *err)
+batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err)
 {
 	struct strbuf ob = {0}, eb = {0};
 	struct sink k = { .out = out, .json = json };
@@ -156,7 +156,7 @@ batch_check(struct model *m, bool json, FILE *out, FILE *err)
 	bool bad = false;
 
 	k.last = '\n';
-	if (cmd_check(&env, &bad) != TD_OK)
+	if (cmd_check(&env, watches, &bad) != TD_OK)
 		report_error(err, &eb);
 	emit(&env);
 	if (json || k.last != '\n')

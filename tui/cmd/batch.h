@@ -30,6 +30,7 @@ enum batch_long_option {
 	BATCH_OPT_RTOL,
 	BATCH_OPT_ATOL,
 	BATCH_OPT_COS_MIN,
+	BATCH_OPT_FAIL_ON,
 };
 
 /* One command-line option.  id is what getopt_long returns. */
@@ -68,7 +69,8 @@ int batch_strict_check(struct model *m, FILE *err);
 
 /* --check: prints the headline origin of the NaN/Inf (or that there is
  * none) on out, as text or one JSON line; returns EXIT_NONFINITE when the
- * dump has any NaN/Inf alert, else EXIT_OK_. */
-int batch_check(struct model *m, bool json, FILE *out, FILE *err);
+ * dump has any NaN/Inf alert (or, with watches, a watch hit), else
+ * EXIT_OK_. */
+int batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err);
 
 #endif

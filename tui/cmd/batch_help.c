@@ -30,6 +30,7 @@ static const struct batch_option options[] = {
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },
+	{ "fail-on",     BATCH_OPT_FAIL_ON, "WHAT", "--check: also exit 4 on \"watches\" hits (NaN/Inf always fail)" },
 };
 
 const struct batch_option *
@@ -44,7 +45,7 @@ static const char *const exit_codes[][2] = {
 	{ "1", "usage error, or a batch command failed (the other commands still ran)" },
 	{ "2", "the dump cannot be opened (missing directory, unknown format)" },
 	{ "3", "--strict and the dump has corrupt, torn or missing records" },
-	{ "4", "--check and the dump has NaN/Inf (3 wins when --strict also fails)" },
+	{ "4", "--check and the dump has NaN/Inf, or a watch hit with --fail-on watches (3 wins when --strict also fails)" },
 };
 
 void

@@ -45,6 +45,8 @@ struct cmd_ui {
 	void (*quit)(void *ctx);
 	/* Last selected trace row, for commands whose row argument is omitted; -1 none. */
 	int64_t (*current_trace)(void *ctx);
+	/* The watches changed: the background check starts over. */
+	void (*watches_changed)(void *ctx);
 };
 
 struct model_diff;
@@ -95,8 +97,18 @@ void cmd_split_free(char **argv, int argc);
 enum td_status cmd_run(struct cmd_env *env, const char *line);
 
 /* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
- * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; *bad tells
- * whether the dump has any NaN/Inf alert. */
-enum td_status cmd_check(struct cmd_env *env, bool *bad);
+ * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; with watches
+ * (--fail-on watches) also "watches": {"hits", "unknown"}.  *bad tells
+ * whether the dump has any NaN/Inf alert (or, with watches, a hit). */
+enum td_status cmd_check(struct cmd_env *env, bool watches, bool *bad);
+
+/* cmd_watch.c: the user's watches file ($XDG_CONFIG_HOME/tdbg/watches).
+ * Loads it into m (no file: the defaults); returns the number of bad
+ * lines, err saying the first.  Never writes. */
+int cmd_watches_load(struct model *m, char *err, size_t errlen);
+bool cmd_watches_path(char *buf, size_t size);
+/* Checks every watch over the whole dump (waits for the index); the hits,
+ * and in *unknown (may be NULL) the rows no condition could decide. */
+uint64_t cmd_watch_hits(struct model *m, uint64_t *unknown);
 
 #endif

@@ -45,6 +45,8 @@ CMD_HANDLER(cmd_tensor);
 CMD_HANDLER(cmd_help);
 CMD_HANDLER(cmd_origins);
 CMD_HANDLER(cmd_why);
+CMD_HANDLER(cmd_watch);
+CMD_HANDLER(cmd_watches);
 CMD_HANDLER(cmd_diff);
 
 /* ---- errors and parsing ---------------------------------------------- */

@@ -417,15 +417,18 @@ can_tell(struct model *m)
 }
 
 enum td_status
-cmd_check(struct cmd_env *env, bool *bad)
+cmd_check(struct cmd_env *env, bool watches, bool *bad)
 {
 	struct model_origins_query q = { .step = -1, .per_host = 1 };
 	struct model_origin *v = NULL;
 	uint64_t alerts = model_alert_count(env->m);
 	size_t n = alerts ? model_origins(env->m, &q, &v) : 0;
 	struct json j;
+	uint64_t hits = 0, unknown = 0;
 
-	*bad = alerts > 0;
+	if (watches)
+		hits = cmd_watch_hits(env->m, &unknown);
+	*bad = alerts > 0 || hits > 0;
 	if (env->json) {
 		json_init(&j, env->out);
 		json_object_begin(&j);
@@ -437,8 +440,18 @@ cmd_check(struct cmd_env *env, bool *bad)
 			json_origin(&j, &v[0]);
 		else
 			json_null(&j);
+		if (watches) {
+			json_key(&j, "watches");
+			json_object_begin(&j);
+			json_kv_uint(&j, "hits", hits);
+			json_kv_uint(&j, "unknown", unknown);
+			json_object_end(&j);
+		}
 		json_object_end(&j);
-	} else if (!alerts && !can_tell(env->m)) {
+		model_origins_free(v, n);
+		return TD_OK;
+	}
+	if (!alerts && !can_tell(env->m)) {
 		strbuf_adds(env->out, "no NaN/Inf found, but the dump's rows do not record NaN/Inf "
 			    "(a mode without counts): unknown\n");
 	} else if (!alerts) {
@@ -449,6 +462,10 @@ cmd_check(struct cmd_env *env, bool *bad)
 		if (n)
 			text_origin(env, &v[0], "Origin");
 	}
+	if (watches)
+		strbuf_addf(env->out, "watches: %llu hit%s, %llu row%s unknown%s\n",
+			    (unsigned long long)hits, hits == 1 ? "" : "s", (unsigned long long)unknown,
+			    unknown == 1 ? "" : "s", hits ? " (watches check lists them)" : "");
 	model_origins_free(v, n);
 	return TD_OK;
 }

@@ -1,0 +1,254 @@
+/*
+ * model_step.c - a tensor against itself at the previous step: the step
+ * fields of the condition language (delta_abs_mean, update_ratio,
+ * unchanged, first_record).
+ *
+ * "The same tensor" is the same op, output slot and host; "the previous
+ * step" is that tensor's last record in an earlier step (the reader's step:
+ * run, iteration), or its previous record when the dump gives rows no step.
+ * The index (one int64 per trace row, the earlier record's row) is built on
+ * first use, in row order, and extended as the dump grows; nothing is spent
+ * on it while no condition reads a step field.
+ *
+ * update_ratio (mean |w_t - w_(t-1)| / mean |w_(t-1)|) and unchanged (every
+ * element within rtol/atol) come from the values when both records hold
+ * them, else from the statistics (|abs_mean_t - abs_mean_(t-1)| /
+ * abs_mean_(t-1), a lower bound; equal counts, min, max and means within
+ * the tolerance); the caller learns which.
+ * Not for: rows of executions (eager ops have no steps to compare).
+ */
+#include "model_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct step_ent {
+	uint64_t last_row;          /* the tensor's latest record */
+	int64_t last_step;          /* its step (-1 none) */
+	int64_t prev_row;           /* latest record of an earlier step, -1 */
+};
+
+struct step_index {
+	pthread_mutex_t lock;
+	int64_t *prev;              /* per trace row: the previous step's record, -1 */
+	uint64_t n, cap;
+	struct u64map by_key;       /* tensor key -> ents index */
+	struct step_ent *ents;
+	size_t nents, capents;
+};
+
+/* One key per (op, slot, host); false when it does not fit (slot > 255 or
+ * a host id past 2^24): such rows have no previous step. */
+static bool
+tensor_key(uint32_t op, uint32_t slot, uint32_t host, uint64_t *key)
+{
+	if (slot > 0xff || host > 0xffffff)
+		return false;
+	*key = (uint64_t)op | (uint64_t)slot << 32 | (uint64_t)host << 40;
+	return true;
+}
+
+static struct step_index *
+step_index(struct model *m)
+{
+	struct step_index *s;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->step_ix) {
+		s = xcalloc(1, sizeof *s);
+		pthread_mutex_init(&s->lock, NULL);
+		m->step_ix = s;
+	}
+	s = m->step_ix;
+	pthread_mutex_unlock(&m->lock);
+	return s;
+}
+
+static void
+add_row(struct model *m, struct step_index *s, uint64_t i)
+{
+	uint32_t op = trace_op(m, i), slot = rows_trace_slot(m, i), host;
+	int64_t step, prev = -1;
+	uint64_t key, *slotp;
+
+	pthread_mutex_lock(&m->lock);
+	host = rows_trace_host_sid(m, i);
+	step = rows_trace_step(m, i);
+	pthread_mutex_unlock(&m->lock);
+	if (tensor_key(op, slot, host, &key)) {
+		slotp = u64map_put(&s->by_key, key, UINT64_MAX);
+		if (*slotp == UINT64_MAX) {
+			if (s->nents == s->capents)
+				td_grow((void **)&s->ents, &s->capents, s->nents + 1, sizeof *s->ents);
+			*slotp = s->nents;
+			s->ents[s->nents++] = (struct step_ent){ i, step, -1 };
+		} else {
+			struct step_ent *e = &s->ents[*slotp];
+			if (step < 0 || e->last_step < 0 || step != e->last_step)
+				e->prev_row = (int64_t)e->last_row;
+			prev = e->prev_row;
+			e->last_row = i;
+			e->last_step = step;
+		}
+	}
+	if (s->n == s->cap)
+		td_grow((void **)&s->prev, &s->cap, s->n + 1, sizeof *s->prev);
+	s->prev[s->n++] = prev;
+}
+
+int64_t
+step_prev(struct model *m, uint64_t row)
+{
+	struct step_index *s = step_index(m);
+	uint64_t n = rows_ntraces(m);
+	int64_t r = -1;
+
+	if (row >= n)
+		return -1;
+	pthread_mutex_lock(&s->lock);
+	while (s->n <= row)
+		add_row(m, s, s->n);
+	r = s->prev[row];
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+void
+step_free(struct model *m)
+{
+	struct step_index *s = m->step_ix;
+
+	if (!s)
+		return;
+	free(s->prev);
+	free(s->ents);
+	u64map_done(&s->by_key);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+	m->step_ix = NULL;
+}
+
+/* ---- the fields ---------------------------------------------------------- */
+
+static bool
+close_to(double a, double b, const struct step_tol *tol)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	if (isinf(a) || isinf(b))
+		return a == b;
+	return fabs(a - b) <= tol->atol + tol->rtol * fabs(b);
+}
+
+/* Both records' values, when the dump holds them with the same element
+ * count; false otherwise (the caller falls back to the statistics). */
+static bool
+values_of(struct model *m, uint64_t a, uint64_t b, struct model_detail *da, struct model_detail *db)
+{
+	if (model_trace_detail(m, a, da) != TD_OK || !da->noutputs || !da->values || !da->values[0])
+		return false;
+	if (model_trace_detail(m, b, db) != TD_OK || !db->noutputs || !db->values || !db->values[0])
+		return false;
+	return da->values[0]->n == db->values[0]->n && da->values[0]->n > 0 &&
+	       !da->values[0]->strings && !db->values[0]->strings;
+}
+
+static enum expr_avail
+from_values(const struct td_tensor *now, const struct td_tensor *was, enum expr_field f,
+	    const struct step_tol *tol, double *num)
+{
+	double diff = 0, base = 0;
+	bool same = true;
+
+	for (int64_t i = 0; i < now->n; i++) {
+		double x = td_tensor_get(now, i), y = td_tensor_get(was, i);
+		if (f == EXPR_F_UNCHANGED) {
+			if (!close_to(x, y, tol)) {
+				same = false;
+				break;
+			}
+			continue;
+		}
+		diff += fabs(x - y);
+		base += fabs(y);
+	}
+	if (f == EXPR_F_UNCHANGED) {
+		*num = same;
+		return EXPR_KNOWN;
+	}
+	if (!isfinite(diff) || !isfinite(base) || base == 0)
+		return EXPR_ABSENT;
+	*num = diff / base;             /* the element counts are equal */
+	return EXPR_KNOWN;
+}
+
+static enum expr_avail
+from_summaries(const struct td_summary *now, const struct td_summary *was, enum expr_field f,
+	       const struct step_tol *tol, double *num)
+{
+	if (f == EXPR_F_UPDATE_RATIO) {
+		if (!(now->known & was->known & SUM_ABS_MEAN) || was->abs_mean == 0)
+			return EXPR_ABSENT;
+		*num = fabs(now->abs_mean - was->abs_mean) / was->abs_mean;
+		return EXPR_KNOWN;
+	}
+	/* unchanged: every statistic both carry agrees; at least one real one */
+	uint32_t both = now->known & was->known;
+	if (!(both & (SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN)))
+		return EXPR_ABSENT;
+	bool same = true;
+	if (both & SUM_MINMAX)
+		same = same && close_to(now->min, was->min, tol) && close_to(now->max, was->max, tol);
+	if (both & SUM_MEAN)
+		same = same && close_to(now->mean, was->mean, tol);
+	if (both & SUM_ABS_MEAN)
+		same = same && close_to(now->abs_mean, was->abs_mean, tol);
+	if (both & SUM_NAN)
+		same = same && now->nan == was->nan;
+	if (both & SUM_ELEMENTS)
+		same = same && now->elements == was->elements;
+	*num = same;
+	return EXPR_KNOWN;
+}
+
+enum expr_avail
+step_field(struct model *m, uint64_t row, const struct td_summary *now, enum expr_field f,
+	   const struct step_tol *tol, double *num, enum step_basis *basis)
+{
+	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
+	int64_t prev = step_prev(m, row);
+	struct cache_ent was;
+	enum expr_avail r;
+
+	if (!tol)
+		tol = &def;
+	if (f == EXPR_F_FIRST_RECORD) {
+		*num = prev < 0;
+		return EXPR_KNOWN;
+	}
+	if (prev < 0)
+		return EXPR_ABSENT;
+	rows_trace_decoded(m, (uint64_t)prev, &was);
+	if (f == EXPR_F_DELTA_ABS_MEAN) {
+		if (!(now->known & was.summary.known & SUM_ABS_MEAN))
+			return EXPR_ABSENT;
+		*num = now->abs_mean - was.summary.abs_mean;
+		if (basis)
+			*basis = STEP_FROM_STATISTICS;
+		return EXPR_KNOWN;
+	}
+	struct model_detail da = {0}, db = {0};
+	if (values_of(m, row, (uint64_t)prev, &da, &db)) {
+		r = from_values(da.values[0], db.values[0], f, tol, num);
+		if (basis)
+			*basis = STEP_FROM_VALUES;
+	} else {
+		r = from_summaries(now, &was.summary, f, tol, num);
+		if (basis)
+			*basis = STEP_FROM_STATISTICS;
+	}
+	model_detail_done(&da);
+	model_detail_done(&db);
+	return r;
+}
