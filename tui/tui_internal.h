@@ -234,7 +234,7 @@ bool tui_watches_grep(struct tui *t, uint64_t i, const pcre2_code *re);
 void tui_watches_enter(struct tui *t, uint64_t i);
 /* n/N: the next/previous hit of the group walked; false when none is. */
 bool tui_watches_step(struct tui *t, int dir);
-/* ", watches 45%" while checking, ", 12 watch hits" after; "" without watches. */
+/* ", watch 45%" while checking, ", 12 hits" after; "" without watches. */
 void tui_watches_title(struct tui *t, char *buf, size_t size);
 void tui_watches_done(struct tui *t);
 

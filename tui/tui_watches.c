@@ -127,7 +127,7 @@ tui_watches_draw(struct pane *p, uint64_t i, int y)
 	if (i >= w->ngroups || !model_watch_at(p->tui->m, w->groups[i].watch, &mw))
 		return;
 	int cw = snprintf(count, sizeof count, "%llu", (unsigned long long)w->groups[i].count);
-	int x = pane_print(p, y, 1, STYLE_ALERT, mw.name, p->r.w / 2);
+	int x = pane_print(p, y, 1, STYLE_ALERT, mw.name, TD_MAX(p->r.w - cw - 12, p->r.w / 2));
 	pane_print(p, y, x + 2, STYLE_DEFAULT, *w->groups[i].op_type ? w->groups[i].op_type : "(unknown op)",
 		   p->r.w - x - cw - 5);
 	pane_print(p, y, p->r.w - cw - 1, STYLE_ALERT, count, cw);
@@ -223,10 +223,10 @@ tui_watches_title(struct tui *t, char *buf, size_t size)
 	if (tui_diff(t) || !model_watch_count(t->m))
 		buf[0] = '\0';
 	else if (!w->run.done)
-		snprintf(buf, size, ", watches %llu%%",
+		snprintf(buf, size, ", watch %llu%%",
 			 (unsigned long long)(total ? at * 100 / total : 0));
 	else
-		snprintf(buf, size, ", %zu watch hit%s", w->run.nhits, w->run.nhits == 1 ? "" : "s");
+		snprintf(buf, size, ", %zu hit%s", w->run.nhits, w->run.nhits == 1 ? "" : "s");
 }
 
 void

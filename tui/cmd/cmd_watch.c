@@ -2,8 +2,9 @@
  * cmd_watch.c - watch and watches: named numerical checks (the model does
  * the checking, model_watch.c); the user's watches file.
  *
- *	watch add NAME CONDITION    a named condition (with "(k=v, ...)") or
+ *	watch add NAME 'CONDITION'  a named condition (with "(k=v, ...)") or
  *	                            an expression of the condition language
+ *	                            (quoted as one word when it holds strings)
  *	watch rm NAME | watch list | watch conditions
  *	watch recommended on|off    the recommended set (on by default)
  *	watches check [--step S]    every watch over every row
@@ -238,14 +239,22 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 		   (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
 		model_watch_recommended(env->m, !strcmp(argv[2], "on"));
 	} else {
-		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME CONDITION | watch rm NAME | "
+		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME 'CONDITION' | watch rm NAME | "
 			       "watch list | watch conditions | watch recommended on|off");
 	}
 	if (env->ui && (st = save(env)) != TD_OK)
 		return st;
 	if (env->ui && env->ui->watches_changed)
 		env->ui->watches_changed(env->ui->ctx);
-	list(env);
+	if (env->json) {
+		list(env);
+		return TD_OK;
+	}
+	/* one line, so the TUI shows it on the message line */
+	strbuf_addf(env->out, "%s: %zu watch%s%s (watch list shows them)\n",
+		    !strcmp(sub, "add") ? "added" : !strcmp(sub, "rm") ? "removed" : "recommended set switched",
+		    model_watch_count(env->m), model_watch_count(env->m) == 1 ? "" : "es",
+		    model_watch_recommended_on(env->m) ? ", the recommended set on" : "");
 	return TD_OK;
 }
 

@@ -1,0 +1,306 @@
+/*
+ * test_model_watch.c - watches over a fake dump: named conditions and their
+ * parameters, errors, the recommended set, step conditions against the same
+ * tensor's previous step (by the reader's step; values before statistics),
+ * unknown rows counted apart, the dump's overflow records, the budgeted run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "tests/unit/helpers/fake_reader.h"
+
+static struct model *
+open_fake(struct fake *f)
+{
+	struct model_options opt = {.no_thread = true};
+	struct model *m = NULL;
+	char err[256];
+
+	fake_use(f);
+	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
+	model_wait(m);
+	return m;
+}
+
+static struct td_summary
+values(const float *v, int64_t n)
+{
+	struct td_summary s;
+
+	td_summarize_raw(DTYPE_FLOAT32, v, n, &s);
+	return s;
+}
+
+/* Two steps of: a weight w (step 0 {1, -1}, step 1 the same), a weight v
+ * (doubles), a gradient g ({1e-12, -1e-12}, then health only: no mean),
+ * an activation r with one NaN (health).  Rows: step 0 = 0..3, step 1 =
+ * 4..7; and an overflow record on execution 0. */
+static struct fake *
+script(void)
+{
+	static const float w[] = { 1, -1 }, v0[] = { 1, 2 }, v1[] = { 2, 4 }, g[] = { 1e-12f, -1e-12f };
+	struct fake *f = fake_new();
+	struct td_summary sw = values(w, 2), sv0 = values(v0, 2), sv1 = values(v1, 2), sg = values(g, 2);
+	struct td_summary health = fake_full_health(2, 0, 0, 0), nan = fake_full_health(2, 0, 0, 1);
+
+	fake_file(f, 1, "f1", "rank_0");
+	fake_graph(f, "G", "train", NULL);
+	fake_op(f, "G", "w/kernel", "VariableV2", NULL, NULL);
+	fake_op(f, "G", "v/kernel", "VariableV2", NULL, NULL);
+	fake_op(f, "G", "gradients/MatMul_grad/MatMul", "MatMul", NULL, NULL);
+	fake_op(f, "G", "dense/Relu", "Relu", NULL, NULL);
+	for (int step = 0; step < 2; step++) {
+		fake_trace(f, 1, "G", "w/kernel", 0, 1 + step * 10, &sw);
+		fake_step(f, step);
+		fake_trace(f, 1, "G", "v/kernel", 0, 2 + step * 10, step ? &sv1 : &sv0);
+		fake_step(f, step);
+		fake_trace(f, 1, "G", "gradients/MatMul_grad/MatMul", 0, 3 + step * 10, step ? &health : &sg);
+		fake_step(f, step);
+		fake_trace(f, 1, "G", "dense/Relu", 0, 4 + step * 10, &nan);
+		fake_step(f, step);
+	}
+	fake_exec(f, 1, "Train", NULL, "rank_0", 30, &health, 1);
+	fake_overflow(f, "dense/Relu", 0, "overflow status 0x800");
+	return f;
+}
+
+/* Runs every watch to the end, a few rows at a time. */
+static void
+run(struct model *m, struct model_watch_run *r)
+{
+	int calls = 0;
+
+	model_watch_run_init(r, -1);
+	while (!model_watch_run_step(m, r, 3))
+		assert_true(++calls < 100);
+	assert_true(calls >= 2);         /* the budget holds */
+}
+
+static size_t
+hits_of(struct model *m, const struct model_watch_run *r, const char *name, uint64_t *rows, size_t max)
+{
+	struct model_watch w;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nhits; i++) {
+		assert_true(model_watch_at(m, r->hits[i].watch, &w));
+		if (!strcmp(w.name, name) && n < max)
+			rows[n++] = r->hits[i].index;
+	}
+	return n;
+}
+
+static void
+test_named_conditions_expand_with_parameters(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_watch w;
+	char err[256];
+
+	(void)state;
+	model_watch_recommended(m, false);
+	assert_int_equal(model_watch_count(m), 0);
+	assert_int_equal(model_watch_add(m, "g", "gradient_vanishing(abs_mean_lt=1e-7, max_lt=5)", err,
+					 sizeof err), TD_OK);
+	assert_true(model_watch_at(m, 0, &w));
+	assert_string_equal(w.name, "g");
+	assert_string_equal(w.text, "gradient_vanishing(abs_mean_lt=1e-7, max_lt=5)");
+	assert_non_null(strstr(w.expr, "role == \"gradient\""));
+	assert_non_null(strstr(w.expr, "abs_mean < 9.9999999999999995e-08"));
+	assert_non_null(strstr(w.expr, " or max < 5"));
+	/* zero_percentage_ge is a percentage; zero_fraction is a fraction */
+	assert_int_equal(model_watch_add(m, "z", "tensor_all_zero(zero_percentage_ge=50)", err, sizeof err),
+			 TD_OK);
+	assert_true(model_watch_at(m, 1, &w));
+	assert_non_null(strstr(w.expr, "zero_fraction >= 0.5"));
+	/* replacing keeps one watch of that name */
+	assert_int_equal(model_watch_add(m, "g", "nan > 0", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_count(m), 2);
+	assert_true(model_watch_at(m, 0, &w));
+	assert_string_equal(w.expr, "nan > 0");
+	assert_int_equal(model_watch_rm(m, "g"), TD_OK);
+	assert_int_equal(model_watch_rm(m, "g"), TD_ERR_NOTFOUND);
+	assert_int_equal(model_watch_count(m), 1);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_bad_watches_say_why(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(model_watch_add(m, "a", "tensor_too_large", err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "needs one of"));
+	assert_int_equal(model_watch_add(m, "a", "weight_overflow(max_gt=1)", err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "takes no parameters"));
+	assert_int_equal(model_watch_add(m, "a", "gradient_vanishing(abs_mean_lt)", err, sizeof err),
+			 TD_ERR_ARGS);
+	assert_non_null(strstr(err, "expected name=value"));
+	assert_int_equal(model_watch_add(m, "a", "gradient_vanishing(abs_mean_lt=1", err, sizeof err),
+			 TD_ERR_ARGS);
+	assert_int_equal(model_watch_add(m, "a", "max >", err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "column"));
+	assert_int_equal(model_watch_add(m, "a b", "nan > 0", err, sizeof err), TD_ERR_ARGS);
+	assert_int_equal(model_watch_add(m, "a", "fp16_overflow_risk(factor=0.5)", err, sizeof err),
+			 TD_ERR_ARGS);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_recommended_set_on_by_default(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_watch w;
+	struct model_condition c;
+	size_t rec = 0;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; model_condition_at(i, &c); i++)
+		rec += c.recommended;
+	assert_true(model_watch_recommended_on(m));
+	assert_int_equal(model_watch_count(m), rec);
+	assert_true(model_watch_at(m, 0, &w));
+	assert_true(w.recommended);
+	/* a user watch survives switching the set off */
+	assert_int_equal(model_watch_add(m, "mine", "nan > 0", err, sizeof err), TD_OK);
+	model_watch_recommended(m, false);
+	assert_int_equal(model_watch_count(m), 1);
+	model_watch_recommended(m, true);
+	assert_int_equal(model_watch_count(m), rec + 1);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_step_conditions_compare_the_previous_step(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_watch_run r;
+	uint64_t rows[8];
+	char err[256];
+
+	(void)state;
+	model_watch_recommended(m, false);
+	assert_int_equal(model_watch_add(m, "same", "weight_not_changed", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_add(m, "jump", "weight_change_too_large", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_add(m, "first", "first_record and role == \"weight\"", err, sizeof err),
+			 TD_OK);
+	assert_int_equal(model_watch_add(m, "grew", "delta_abs_mean > 1", err, sizeof err), TD_OK);
+	run(m, &r);
+	/* w is the same at step 1 (row 4), v doubled (row 5): ratio 1 */
+	assert_int_equal(hits_of(m, &r, "same", rows, 8), 1);
+	assert_int_equal(rows[0], 4);
+	assert_int_equal(hits_of(m, &r, "jump", rows, 8), 1);
+	assert_int_equal(rows[0], 5);
+	for (size_t i = 0; i < r.nhits; i++) {
+		struct model_watch w;
+		assert_true(model_watch_at(m, r.hits[i].watch, &w));
+		if (!strcmp(w.name, "jump")) {
+			assert_non_null(r.hits[i].basis);      /* values or statistics agree */
+			assert_string_equal(r.hits[i].values[0].field, "update_ratio");
+			assert_true(fabs(r.hits[i].values[0].value - 1.0) < 1e-9);
+		}
+	}
+	/* the first record of each weight, at step 0 */
+	assert_int_equal(hits_of(m, &r, "first", rows, 8), 2);
+	assert_int_equal(rows[0], 0);
+	assert_int_equal(rows[1], 1);
+	/* v's abs_mean 1.5 -> 3 */
+	assert_int_equal(hits_of(m, &r, "grew", rows, 8), 1);
+	assert_int_equal(rows[0], 5);
+	model_watch_run_done(&r);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_unknown_rows_are_counted_not_hit(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_watch_run r;
+	uint64_t rows[8];
+	char err[256];
+
+	(void)state;
+	model_watch_recommended(m, false);
+	/* the gradient has a mean at step 0 (values) and none at step 1 (health) */
+	assert_int_equal(model_watch_add(m, "v", "gradient_vanishing", err, sizeof err), TD_OK);
+	run(m, &r);
+	assert_int_equal(hits_of(m, &r, "v", rows, 8), 1);
+	assert_int_equal(rows[0], 2);
+	assert_int_equal(r.unknown, 1);
+	assert_int_equal(r.checked, 9);     /* 8 traces, 1 execution */
+	model_watch_run_done(&r);
+	model_close(m);
+	fake_free(f);
+}
+
+static void
+test_overflow_records_and_hit_text(void **state)
+{
+	struct fake *f = script();
+	struct model *m = open_fake(f);
+	struct model_watch_run r;
+	char err[256], text[256];
+	uint64_t rows[8];
+
+	(void)state;
+	model_watch_recommended(m, false);
+	assert_int_equal(model_watch_add(m, "o", "operator_overflow", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_add(m, "n", "tensor_overflow", err, sizeof err), TD_OK);
+	run(m, &r);
+	assert_int_equal(hits_of(m, &r, "n", rows, 8), 2);  /* the Relu rows */
+	assert_int_equal(rows[0], 3);
+	assert_int_equal(rows[1], 7);
+	model_watch_run_done(&r);
+	model_watch_run_init(&r, -1);
+	while (!model_watch_run_step(m, &r, 100))
+		;
+	for (size_t i = 0; i < r.nhits; i++) {
+		struct model_watch w;
+		model_watch_at(m, r.hits[i].watch, &w);
+		model_watch_hit_describe(&r.hits[i], text, sizeof text);
+		if (!strcmp(w.name, "o")) {
+			assert_int_equal(r.hits[i].source, SRC_EXECUTION);
+			assert_string_equal(r.hits[i].op_name, "dense/Relu");
+			assert_non_null(strstr(text, "overflow status 0x800"));
+		} else if (r.hits[i].source == SRC_TRACE) {
+			assert_string_equal(text, "nan 1 > 0");
+		}
+	}
+	model_watch_run_done(&r);
+	model_close(m);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_named_conditions_expand_with_parameters),
+		cmocka_unit_test(test_bad_watches_say_why),
+		cmocka_unit_test(test_recommended_set_on_by_default),
+		cmocka_unit_test(test_step_conditions_compare_the_previous_step),
+		cmocka_unit_test(test_unknown_rows_are_counted_not_hit),
+		cmocka_unit_test(test_overflow_records_and_hit_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
