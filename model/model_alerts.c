@@ -2,8 +2,8 @@
  * model_alerts.c - NaN/Inf alerts and the alerts readers state (overflow
  * ...), their groups, and the first non-finite tensor.
  *
- * Alerts follow TensorFlow's InfNanMonitor (shared/formats/tensorflow.md
- * §7.5) without its per-type limit: one alert per non-finite trace row, in
+ * Alerts follow TensorFlow's InfNanMonitor (the TensorFlow v2
+ * reader's FORMAT.md, section Alerts) without its per-type limit: one alert per non-finite trace row, in
  * row order, then one per bad output of each execution, in order, then the
  * alerts a reader states (on_alert), of their kind.  Nothing is stored per
  * NaN/Inf alert: the k-th is found by rank/select over per-chunk counts (non-finite traces,

@@ -5,8 +5,8 @@
  * on_trace, takes no lock unless it meets something new (an op the dump
  * has not described, a file change, a non-finite row): it looks the op up,
  * appends 5 bytes and maybe a checkpoint, and publishes the row count.
- * Alert groups are counted here, as InfNanMonitor counts while loading
- * (shared/formats/tensorflow.md §7.5).
+ * Alert groups are counted here, as TensorFlow's InfNanMonitor counts
+ * while loading (the TensorFlow v2 reader's FORMAT.md, section Alerts).
  */
 #include "model_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * mindspore.c - the MindSpore dump reader (formats/mindspore.md): the
+ * ms_reader.c - the MindSpore dump reader (FORMAT.md): the
  * reader_ops table, detection, open/close and the index driver that pushes
  * records in dependency order.  Directory walking lives in ms_sync.c (rank
  * layout) and ms_async.c (ACL layout, bin and overflow files), one run's

@@ -1,6 +1,6 @@
 /*
  * tfdbg2.c - the tfdbg v2 reader: a dump root of DebugEvent TFRecord file
- * sets, one per host (shared/formats/tensorflow.md sections 4 and 7).
+ * sets, one per host (FORMAT.md §1-§4 and §7).
  *
  * This file finds the file sets (by the literal "tfdbg_events." prefix and
  * the known suffixes, never by splitting on '.': host names contain dots),
@@ -232,7 +232,7 @@ cmp_set_time(const void *a, const void *b)
 	return (x->wall_time > y->wall_time) - (x->wall_time < y->wall_time);
 }
 
-/* Section 7.1: several sets must share one run id.  Empty ids (older TF)
+/* FORMAT.md §7.1: several sets must share one run id.  Empty ids (older TF)
  * are tolerated; two different non-empty ids are a mixed directory. */
 static bool
 check_run_ids(struct tf2_set **sets, size_t n, char **run_id, char *err, size_t errlen)

@@ -1,6 +1,5 @@
 /*
- * tfdbg2_index.c - the tfdbg v2 index pass (shared/formats/tensorflow.md
- * 7.2): dump facts, files, source files, stack frames, graphs/ops/devices,
+ * tfdbg2_index.c - the tfdbg v2 index pass (FORMAT.md §7.2): dump facts, files, source files, stack frames, graphs/ops/devices,
  * then graph execution traces of every set, then executions.
  *
  * The pass is resumable: every file keeps its cursor (next offset) between

@@ -1,7 +1,7 @@
 /*
  * cmd_info.c - dump-level commands: info, alerts, first-nonfinite,
  * problems, graphs.  Their JSON shapes are documented in README.md
- * (section Commands) and checked by ../shared/cases.json.
+ * (section Commands) and checked by the batch e2e tests (tests/e2e/batch_*.sh).
  */
 #include "cmd_internal.h"
 

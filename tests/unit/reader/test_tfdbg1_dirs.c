@@ -3,7 +3,7 @@
  * the test into a temporary directory: run ordering by (<us>, counter),
  * collisions and several devices in one run, plain and legacy dump roots,
  * follow mode, uninitialised tensors, and bad files that are reported while
- * the rest of the dump is kept (shared/formats/tensorflow.md section 8).
+ * the rest of the dump is kept (reader/tfdbg1/FORMAT.md).
  */
 #include <setjmp.h>
 #include <stdarg.h>

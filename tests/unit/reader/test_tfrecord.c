@@ -1,7 +1,7 @@
 /*
  * test_tfrecord.c - TFRecord framing over byte sources built in the test:
  * good records, the worked example and zero-length record of
- * shared/formats/tensorflow.md 2.5, flipped CRC bytes, cut tails, lying
+ * reader/parse/FORMAT.md §2.5, flipped CRC bytes, cut tails, lying
  * lengths; each test checks the report and that the good records survive.
  */
 #include <setjmp.h>
