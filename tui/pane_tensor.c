@@ -154,7 +154,7 @@ add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
 }
 
 void
-tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice)
+tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice)
 {
 	struct model_detail d;
 	struct strbuf sb = { 0 };
@@ -162,7 +162,7 @@ tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, cons
 	enum td_status st;
 
 	memset(&d, 0, sizeof d);
-	if (kind == SRC_TRACE) {
+	if (kind == TABLE_TRACES) {
 		struct model_trace tr;
 		if (model_trace_get(t->m, index, &tr) != TD_OK) {
 			tui_message(t, true, "tensor: trace %llu is not indexed", (unsigned long long)index);

@@ -28,6 +28,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reader/reader_report.h"
+
 /* ---- detection and open ------------------------------------------------ */
 
 static bool
@@ -564,6 +566,7 @@ static enum td_status
 ms_index(struct reader *r, const struct reader_sink *sink)
 {
 	bool first = !r->indexed;
+	struct reader_progress progress = { 0 };   /* runs */
 	size_t i;
 
 	if (r->acl)
@@ -585,14 +588,15 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 		emit_sources_frames(r, sink);
 	}
 	emit_graphs(r, sink);
+	progress.total = r->nruns;
 	for (i = r->nemitted; i < r->nruns; i++) {
 		/* reader.h should_stop: the consumer gives the pass up */
 		if (sink->should_stop && sink->should_stop(sink->ctx))
 			return TD_OK;
 		emit_run(r, sink, &r->runs[i], (int64_t)i);
 		r->nemitted = i + 1;
-		if (sink->on_progress)
-			sink->on_progress(sink->ctx, i + 1, r->nruns);
+		progress.done = i + 1;
+		reader_report_progress(sink, &progress, true);
 	}
 	emit_meta_counts(r, sink);
 	r->indexed = true;

@@ -20,6 +20,7 @@
 #include <pthread.h>
 
 #include "reader/reader.h"
+#include "reader/reader_report.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 
@@ -298,7 +299,7 @@ enum td_status tfdbg1_index(struct reader *r, const struct reader_sink *sink);
 struct tfdbg1_pass {
 	struct reader *r;
 	const struct reader_sink *sink;
-	uint64_t done, total;       /* bytes, for on_progress */
+	struct reader_progress progress;   /* bytes of dump files, sent each file */
 };
 void tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file,
 		    const char *path, const char *what, const char *detail);

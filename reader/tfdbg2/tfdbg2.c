@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader_report.h"
 #include "tf_debug_event.pb-c.h"
 #include "tfdbg2_internal.h"
 
@@ -278,13 +279,9 @@ tf2_discover(struct reader *r, const struct reader_sink *sink)
 		if (!set_known(r, path)) {
 			s = make_set(r->dir, names[i]);
 			if (s->usable && s->run_id[0] && r->run_id[0] && strcmp(s->run_id, r->run_id)) {
-				struct reader_problem p = {
-					.kind = PROBLEM_INCONSISTENT, .file = -1, .path = path,
-					.record = 0, .what = "debug_metadata",
-					.detail = "file set of another tfdbg run; ignored",
-				};
-				if (sink->on_problem)
-					sink->on_problem(sink->ctx, &p);
+				reader_report_problem(sink, PROBLEM_INCONSISTENT, -1, path, 0, 0,
+						      "debug_metadata",
+						      "file set of another tfdbg run; ignored");
 				free_set(s);
 			} else {
 				register_set(r, s);

@@ -51,7 +51,7 @@ test_alerts_curt_health_counts_are_null(void **state)
 	assert_int_equal(model_alert_count(m), 1);
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
 	assert_string_equal(a.kind, "InfNan");
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(a.index, 1);
 	assert_string_equal(a.op_type, "Log");
 	assert_string_equal(a.op_name, "Log");
@@ -104,9 +104,9 @@ test_alerts_execution_with_two_bad_outputs_gives_two(void **state)
 	assert_int_equal(model_alert_count(m), 3);
 	/* traces first, then executions, as InfNanMonitor's load order */
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(model_alert_get(m, 1, &a), TD_OK);
-	assert_int_equal(a.source, SRC_EXECUTION);
+	assert_int_equal(a.source, TABLE_EXECUTIONS);
 	assert_int_equal(a.index, 0);
 	assert_int_equal(a.slot, 0);
 	assert_int_equal(a.summary.nan, 2);
@@ -350,7 +350,7 @@ test_first_nonfinite_smallest_wall_time_across_file_segments(void **state)
 	fake_exec(f, 3, "Relu", NULL, "h", 120, &out, 1);
 	m = open_fake(f);
 	assert_true(model_first_nonfinite(m, &a));
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(a.index, 4);
 	assert_string_equal(a.op_name, "Log");
 	assert_int_equal(a.slot, 1);
@@ -395,7 +395,7 @@ test_first_nonfinite_known_time_beats_unknown(void **state)
 	fake_exec(f, 3, "Relu", NULL, "h", 120, outs, 2);
 	m = open_fake(f);
 	assert_true(model_first_nonfinite(m, &a));
-	assert_int_equal(a.source, SRC_EXECUTION);
+	assert_int_equal(a.source, TABLE_EXECUTIONS);
 	assert_int_equal(a.index, 0);
 	assert_int_equal(a.slot, 1);
 	assert_int_equal(a.summary.neg_inf, 1);
