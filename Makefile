@@ -244,9 +244,10 @@ valgrind: tdbg
 
 # The layering rules (HACKING.md): reader/ and model/ never include tui/
 # or curses; reader/ never includes model/; nothing above reader/ includes
-# a format folder or names a dump format (code, strings or comments: format
-# names reach the screen from the readers' table and facts); the command
-# layer (tui/cmd/) includes neither curses nor a screen header of tui/.
+# a format folder or reader/parse/, or names a dump format (code, strings
+# or comments: format names reach the screen from the readers' table and
+# facts); the command layer (tui/cmd/) includes neither curses nor a screen
+# header of tui/.
 FMT_DIRS = reader/(tfdbg2|tfdbg1|mindspore|parse)/
 check-layers:
 	$(Q)bad=$$(grep -rnE '#include.*(curses|"tui/)' reader model --include='*.[ch]'; \

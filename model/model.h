@@ -350,11 +350,16 @@ bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
 
 /* ---- alerts ----------------------------------------------------------- */
 
-enum model_source_kind { SRC_TRACE, SRC_EXECUTION };
+/* The two row tables: what a row number, an alert's source or a filter
+ * refers to (trace rows or executions).  The one "trace or execution"
+ * type of the model and everything above it. */
+enum model_table { TABLE_TRACES, TABLE_EXECUTIONS };
+/* "trace" or "execution": the word batch output and the screen use. */
+const char *model_table_name(enum model_table t);
 
 struct model_alert {
 	const char *kind;           /* "InfNan", or a reader alert's name ("Overflow") */
-	enum model_source_kind source;
+	enum model_table source;
 	uint64_t index;             /* trace or execution row */
 	uint32_t slot;
 	const char *op_type;
@@ -367,7 +372,7 @@ uint64_t model_alert_count(struct model *m);
 /* The i-th alert in load order (traces, then executions, then the alerts
  * the reader stated).  Counts come from decoding the row (an execution: its
  * bad output's summary).  Reader alerts (kind from reader_alert_name()):
- * source SRC_EXECUTION, index the execution the reader named (0 if none),
+ * source TABLE_EXECUTIONS, index the execution the reader named (0 if none),
  * detail set. */
 enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
 
@@ -405,7 +410,6 @@ void model_filter_free(struct model_filter *f);
 /* Text form for the status bar ("op=dense type=MatMul nonfinite"). */
 const char *model_filter_describe(const struct model_filter *f);
 
-enum model_table { TABLE_TRACES, TABLE_EXECUTIONS };
 /* Rows of table that match (over what is indexed now). */
 uint64_t model_filter_count(struct model *m, struct model_filter *f, enum model_table t);
 /* Row number of the k-th match, -1 if none. */
@@ -526,7 +530,7 @@ struct model_origin_input {
 
 struct model_origin {
 	enum model_origin_role role;
-	enum model_source_kind source; /* a trace row, or an execution's output */
+	enum model_table source; /* a trace row, or an execution's output */
 	uint64_t index;
 	const char *op_name;
 	const char *op_type;

@@ -2,8 +2,8 @@
  * model_alerts.c - NaN/Inf alerts and the alerts readers state (overflow
  * ...), their groups, and the first non-finite tensor.
  *
- * Alerts follow TensorFlow's InfNanMonitor (shared/formats/tensorflow.md
- * §7.5) without its per-type limit: one alert per non-finite trace row, in
+ * Alerts follow TensorFlow's InfNanMonitor (the TensorFlow v2
+ * reader's FORMAT.md, section Alerts) without its per-type limit: one alert per non-finite trace row, in
  * row order, then one per bad output of each execution, in order, then the
  * alerts a reader states (on_alert), of their kind.  Nothing is stored per
  * NaN/Inf alert: the k-th is found by rank/select over per-chunk counts (non-finite traces,
@@ -17,53 +17,52 @@
 #include <string.h>
 
 void
-alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid, uint64_t n,
-		 uint64_t first)
+alerts_group_add(struct model *m, enum alert_source from, const char *kind, uint32_t type_sid,
+		 uint64_t n, uint64_t first)
 {
-	struct alert_group **v = which == 0 ? &m->tgroups : which == 1 ? &m->egroups : &m->ogroups;
-	size_t *nv = which == 0 ? &m->ntgroups : which == 1 ? &m->negroups : &m->nogroups;
-	size_t *cap = which == 0 ? &m->captg : which == 1 ? &m->capeg : &m->capog;
+	struct alert_group_list *l = &m->groups[from];
 	size_t i;
 
-	for (i = 0; i < *nv; i++) {
-		if ((*v)[i].type_sid == type_sid && strcmp((*v)[i].kind, kind) == 0) {
-			(*v)[i].count += n;
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].type_sid == type_sid && strcmp(l->v[i].kind, kind) == 0) {
+			l->v[i].count += n;
 			return;
 		}
 	}
-	td_grow((void **)v, cap, *nv + 1, sizeof(**v));
-	(*v)[*nv].kind = kind;
-	(*v)[*nv].type_sid = type_sid;
-	(*v)[*nv].count = n;
-	(*v)[*nv].first = first;
-	(*nv)++;
+	td_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n].kind = kind;
+	l->v[l->n].type_sid = type_sid;
+	l->v[l->n].count = n;
+	l->v[l->n].first = first;
+	l->n++;
 }
 
 void
 alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n, uint64_t first)
 {
+	struct alert_group_list *l = &m->groups[ALERTS_OF_TRACES];
 	size_t i;
 
-	for (i = 0; i < m->ntgroups; i++) {
-		struct alert_group *g = &m->tgroups[i];
+	for (i = 0; i < l->n; i++) {
+		struct alert_group *g = &l->v[i];
 
 		if (g->type_sid != old_sid || strcmp(g->kind, "InfNan") != 0)
 			continue;
 		g->count -= TD_MIN(g->count, n);
 		if (!g->count) {
-			memmove(g, g + 1, (m->ntgroups - i - 1) * sizeof(*g));
-			m->ntgroups--;
+			memmove(g, g + 1, (l->n - i - 1) * sizeof(*g));
+			l->n--;
 		}
 		break;
 	}
-	for (i = 0; i < m->ntgroups; i++) {
-		if (m->tgroups[i].type_sid == new_sid && strcmp(m->tgroups[i].kind, "InfNan") == 0) {
-			m->tgroups[i].count += n;
-			m->tgroups[i].first = TD_MIN(m->tgroups[i].first, first);
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].type_sid == new_sid && strcmp(l->v[i].kind, "InfNan") == 0) {
+			l->v[i].count += n;
+			l->v[i].first = TD_MIN(l->v[i].first, first);
 			return;
 		}
 	}
-	alerts_group_add(m, 0, "InfNan", new_sid, n, first);
+	alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", new_sid, n, first);
 }
 
 /* Rebuilds the trace alert groups from the ops' own counts (nf_rows,
@@ -74,31 +73,32 @@ alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_
 void
 alerts_groups_rebuild(struct model *m)
 {
+	struct alert_group_list *l = &m->groups[ALERTS_OF_TRACES];
 	size_t i, g;
 
-	m->ntgroups = 0;
+	l->n = 0;
 	for (i = 0; i < m->nops; i++) {
 		const struct op_entry *o = &m->opv[i];
 
 		if (!o->nf_rows)
 			continue;
-		for (g = 0; g < m->ntgroups && m->tgroups[g].type_sid != o->type_sid; g++)
+		for (g = 0; g < l->n && l->v[g].type_sid != o->type_sid; g++)
 			;
-		if (g == m->ntgroups) {
-			alerts_group_add(m, 0, "InfNan", o->type_sid, o->nf_rows, o->first_alert);
+		if (g == l->n) {
+			alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, o->nf_rows,
+					 o->first_alert);
 			continue;
 		}
-		m->tgroups[g].count += o->nf_rows;
-		m->tgroups[g].first = TD_MIN(m->tgroups[g].first, o->first_alert);
+		l->v[g].count += o->nf_rows;
+		l->v[g].first = TD_MIN(l->v[g].first, o->first_alert);
 	}
 }
 
 void
 alerts_done(struct model *m)
 {
-	free(m->tgroups);
-	free(m->egroups);
-	free(m->ogroups);
+	for (size_t i = 0; i < ALERT_SOURCE_COUNT; i++)
+		free(m->groups[i].v);
 	free(m->ralerts);
 }
 
@@ -196,7 +196,7 @@ fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
 	rows_trace_decoded(m, row, &e);
 	memset(a, 0, sizeof(*a));
 	a->kind = "InfNan";
-	a->source = SRC_TRACE;
+	a->source = TABLE_TRACES;
 	a->index = row;
 	a->slot = e.slot;
 	a->summary = e.summary;
@@ -218,7 +218,7 @@ fill_exec_alert(struct model *m, uint64_t x, uint32_t nth, struct model_alert *a
 
 	memset(a, 0, sizeof(*a));
 	a->kind = "InfNan";
-	a->source = SRC_EXECUTION;
+	a->source = TABLE_EXECUTIONS;
 	a->index = x;
 	a->slot = nth;
 	a->op_type = intern_str(&m->str, exec_row(m, x)->op_type);
@@ -271,7 +271,7 @@ model_alert_get(struct model *m, uint64_t i, struct model_alert *a)
 	}
 	memset(a, 0, sizeof(*a));
 	a->kind = reader_alert_name(m->ralerts[i].kind);
-	a->source = SRC_EXECUTION;
+	a->source = TABLE_EXECUTIONS;
 	a->index = m->ralerts[i].execution >= 0 ? (uint64_t)m->ralerts[i].execution : 0;
 	a->op_name = m->ralerts[i].op_name;
 	a->op_type = m->ralerts[i].op_type;
@@ -316,19 +316,25 @@ size_t
 model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 {
 	uint64_t ta = trace_alerts(m), ea = exec_alerts(m);
-	size_t n = 0, i, cap;
+	/* alert numbers: traces first, then executions, then stated alerts */
+	const uint64_t base[ALERT_SOURCE_COUNT] = { 0, ta, ta + ea };
+	size_t n = 0, i, cap = 0;
+	enum alert_source from;
 	struct model_alert_group *tmp;
 
 	pthread_mutex_lock(&m->lock);
-	cap = m->ntgroups + m->negroups + m->nogroups;
+	for (from = 0; from < ALERT_SOURCE_COUNT; from++)
+		cap += m->groups[from].n;
 	tmp = xcalloc(cap + 1, sizeof(*tmp));
-	for (i = 0; i < m->ntgroups; i++)
-		n = merge_group(tmp, n, cap, &m->tgroups[i], intern_str(&m->str, m->tgroups[i].type_sid), 0);
-	for (i = 0; ea && i < m->negroups; i++)
-		n = merge_group(tmp, n, cap, &m->egroups[i], intern_str(&m->str, m->egroups[i].type_sid), ta);
-	for (i = 0; i < m->nogroups; i++)
-		n = merge_group(tmp, n, cap, &m->ogroups[i], intern_str(&m->str, m->ogroups[i].type_sid),
-				ta + ea);
+	for (from = 0; from < ALERT_SOURCE_COUNT; from++) {
+		const struct alert_group_list *l = &m->groups[from];
+
+		if (from == ALERTS_OF_EXECUTIONS && !ea)
+			continue;
+		for (i = 0; i < l->n; i++)
+			n = merge_group(tmp, n, cap, &l->v[i], intern_str(&m->str, l->v[i].type_sid),
+					base[from]);
+	}
 	pthread_mutex_unlock(&m->lock);
 	td_sort(tmp, TD_MIN(n, cap), sizeof(*tmp), group_cmp);
 	for (i = 0; i < n && i < max; i++)
@@ -432,7 +438,7 @@ model_alert_next_in_group(struct model *m, uint64_t i, int dir)
 /* ---- first non-finite ------------------------------------------------------ */
 
 struct candidate {
-	enum model_source_kind source;
+	enum model_table source;
 	uint64_t index;
 	double wall;
 };
@@ -445,7 +451,7 @@ candidate_before(const struct candidate *a, const struct candidate *b)
 	if (a->wall != b->wall)
 		return a->wall < b->wall;
 	if (a->source != b->source)
-		return a->source == SRC_TRACE;
+		return a->source == TABLE_TRACES;
 	return a->index < b->index;
 }
 
@@ -462,19 +468,19 @@ model_first_nonfinite(struct model *m, struct model_alert *a)
 	for (i = 0; i < m->nsegs; i++) {
 		if (m->segs[i].cand < 0 || (uint64_t)m->segs[i].cand >= rows_ntraces(m))
 			continue;
-		c[n].source = SRC_TRACE;
+		c[n].source = TABLE_TRACES;
 		c[n].index = (uint64_t)m->segs[i].cand;
 		c[n++].wall = m->segs[i].cand_wall;
 	}
 	if (!atomic_load(&m->containers) && m->first_bad_exec >= 0 &&
 	    (uint64_t)m->first_bad_exec < rows_nexecs(m)) {
-		c[n].source = SRC_EXECUTION;
+		c[n].source = TABLE_EXECUTIONS;
 		c[n].index = (uint64_t)m->first_bad_exec;
 		c[n++].wall = m->first_bad_exec_wall;
 	}
 	pthread_mutex_unlock(&m->lock);
 	for (i = 0; i < n; i++) {
-		if (c[i].wall == 0 && c[i].source == SRC_TRACE) {
+		if (c[i].wall == 0 && c[i].source == TABLE_TRACES) {
 			struct cache_ent e;
 
 			rows_trace_decoded(m, c[i].index, &e);
@@ -487,7 +493,7 @@ model_first_nonfinite(struct model *m, struct model_alert *a)
 	free(c);
 	if (!have)
 		return false;
-	if (best.source == SRC_TRACE)
+	if (best.source == TABLE_TRACES)
 		fill_trace_alert(m, best.index, a);
 	else
 		fill_exec_alert(m, best.index, 0, a);

@@ -466,7 +466,7 @@ explain_origin(struct model_origin *o)
 	enum td_dtype dt = out_dtype(o);
 	size_t k, unknown = 0;
 
-	if (o->source == SRC_EXECUTION) {
+	if (o->source == TABLE_EXECUTIONS) {
 		cause(o, "%s made NaN/Inf; the inputs of this execution are not linked to rows", type);
 		return;
 	}

@@ -51,6 +51,17 @@ struct host_cursor {
 	int file_match;             /* -1 unknown, 0/1, 2 = file has no host */
 };
 
+/* What a filter keeps per table (trace rows, executions). */
+struct filter_table {
+	uint8_t *wrow;              /* 2-bit answers, 4 rows a byte */
+	size_t capw;
+	struct fcount *cnt;         /* matches per chunk, NULL until the first count */
+	size_t capcnt;
+	bool memo_valid;            /* the last nth answer */
+	uint64_t memo_k;
+	int64_t memo_row;
+};
+
 struct model_filter {
 	struct model *m;
 	pcre2_code *op_re, *type_re;
@@ -61,18 +72,12 @@ struct model_filter {
 	char *host;
 	char *desc;
 	struct expr *where;
-	uint8_t *wrow[2];           /* per table: 2-bit answers, 4 rows a byte */
-	size_t capw[2];
 	uint8_t *op_state;
 	size_t nop_state, capop;
 	uint64_t fill_gen;
 	uint8_t *str_state;
 	size_t nstr_state, capstr;
-	struct fcount *cnt[2];
-	size_t capcnt[2];
-	bool memo_valid[2];         /* the last nth answer, per table */
-	uint64_t memo_k[2];
-	int64_t memo_row[2];
+	struct filter_table tab[2];    /* indexed by enum model_table */
 };
 
 static enum td_status
@@ -176,11 +181,11 @@ model_filter_free(struct model_filter *f)
 	free(f->desc);
 	free(f->op_state);
 	free(f->str_state);
-	free(f->cnt[0]);
-	free(f->cnt[1]);
 	expr_free(f->where);
-	free(f->wrow[0]);
-	free(f->wrow[1]);
+	for (size_t t = 0; t < TD_ARRAY_SIZE(f->tab); t++) {
+		free(f->tab[t].cnt);
+		free(f->tab[t].wrow);
+	}
 	free(f);
 }
 
@@ -232,12 +237,12 @@ ensure_ops(struct model_filter *f)
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
-		if (f->cnt[TABLE_TRACES])       /* NULL until the first count */
-			memset(f->cnt[TABLE_TRACES], 0,
-			       f->capcnt[TABLE_TRACES] * sizeof(struct fcount));
-		if (f->wrow[TABLE_TRACES])      /* an op's type may decide rows */
-			memset(f->wrow[TABLE_TRACES], 0, f->capw[TABLE_TRACES]);
-		f->memo_valid[TABLE_TRACES] = false;
+		if (f->tab[TABLE_TRACES].cnt)       /* NULL until the first count */
+			memset(f->tab[TABLE_TRACES].cnt, 0,
+			       f->tab[TABLE_TRACES].capcnt * sizeof(struct fcount));
+		if (f->tab[TABLE_TRACES].wrow)      /* an op's type may decide rows */
+			memset(f->tab[TABLE_TRACES].wrow, 0, f->tab[TABLE_TRACES].capw);
+		f->tab[TABLE_TRACES].memo_valid = false;
 		f->fill_gen = m->fill_gen;
 	}
 	if (m->nops > f->nop_state) {
@@ -337,17 +342,17 @@ where_row(struct model_filter *f, enum model_table t, uint64_t j)
 	unsigned shift = (unsigned)(j & 3) * 2, w;
 	enum expr_result r;
 
-	if (byte >= f->capw[t]) {
-		size_t old = f->capw[t];
+	if (byte >= f->tab[t].capw) {
+		size_t old = f->tab[t].capw;
 
-		TD_GROW(f->wrow[t], f->capw[t], byte + 1);
-		memset(f->wrow[t] + old, 0, f->capw[t] - old);
+		TD_GROW(f->tab[t].wrow, f->tab[t].capw, byte + 1);
+		memset(f->tab[t].wrow + old, 0, f->tab[t].capw - old);
 	}
-	w = (f->wrow[t][byte] >> shift) & 3;
+	w = (f->tab[t].wrow[byte] >> shift) & 3;
 	if (w == W_NONE) {
 		r = t == TABLE_TRACES ? where_trace(f->m, f->where, j) : where_exec(f->m, f->where, j);
 		w = r == EXPR_TRUE ? W_MATCH : r == EXPR_FALSE ? W_NO : W_UNKNOWN;
-		f->wrow[t][byte] |= (uint8_t)(w << shift);
+		f->tab[t].wrow[byte] |= (uint8_t)(w << shift);
 	}
 	return w == W_MATCH ? R_MATCH : w == W_NO ? R_NO : R_UNKNOWN;
 }
@@ -443,13 +448,13 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	size_t nchunks = (size_t)((s->n + FBLOCK - 1) >> FBLOCK_SHIFT), c;
 	struct fcount *cnt;
 
-	if (nchunks > f->capcnt[t]) {
-		size_t old = f->capcnt[t];
+	if (nchunks > f->tab[t].capcnt) {
+		size_t old = f->tab[t].capcnt;
 
-		TD_GROW(f->cnt[t], f->capcnt[t], nchunks);
-		memset(f->cnt[t] + old, 0, (f->capcnt[t] - old) * sizeof(struct fcount));
+		TD_GROW(f->tab[t].cnt, f->tab[t].capcnt, nchunks);
+		memset(f->tab[t].cnt + old, 0, (f->tab[t].capcnt - old) * sizeof(struct fcount));
 	}
-	cnt = f->cnt[t];
+	cnt = f->tab[t].cnt;
 	for (c = 0; c < nchunks; c++) {
 		uint64_t base = (uint64_t)c << FBLOCK_SHIFT;
 		uint64_t rows = TD_MIN(s->n - base, (uint64_t)FBLOCK), j;
@@ -475,7 +480,7 @@ model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
 	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
-		total += f->cnt[t][c].count;
+		total += f->tab[t].cnt[c].count;
 	return total;
 }
 
@@ -485,10 +490,10 @@ model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
 static int64_t
 nth_from_memo(struct model_filter *f, enum model_table t, struct scan *s, uint64_t k)
 {
-	uint64_t have = f->memo_k[t], budget = 2 * FBLOCK;
-	int64_t j = f->memo_row[t];
+	uint64_t have = f->tab[t].memo_k, budget = 2 * FBLOCK;
+	int64_t j = f->tab[t].memo_row;
 
-	if (!f->memo_valid[t] || (k > have ? k - have : have - k) > 64)
+	if (!f->tab[t].memo_valid || (k > have ? k - have : have - k) > 64)
 		return -2;
 	while (have != k && budget--) {
 		j += k > have ? 1 : -1;
@@ -513,11 +518,11 @@ model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, ui
 	update_counts(f, t, &s);
 	r = nth_from_memo(f, t, &s, k);
 	for (c = 0; r == -2 && (uint64_t)c << FBLOCK_SHIFT < s.n; c++) {
-		if (k >= f->cnt[t][c].count) {
-			k -= f->cnt[t][c].count;
+		if (k >= f->tab[t].cnt[c].count) {
+			k -= f->tab[t].cnt[c].count;
 			continue;
 		}
-		end = ((uint64_t)c << FBLOCK_SHIFT) + f->cnt[t][c].rows;
+		end = ((uint64_t)c << FBLOCK_SHIFT) + f->tab[t].cnt[c].rows;
 		for (j = (uint64_t)c << FBLOCK_SHIFT; r == -2 && j < end; j++)
 			if (row_match(f, t, &s, j) && k-- == 0)
 				r = (int64_t)j;
@@ -525,9 +530,9 @@ model_filter_nth(struct model *m, struct model_filter *f, enum model_table t, ui
 	}
 	if (r < 0)
 		return -1;
-	f->memo_valid[t] = true;
-	f->memo_k[t] = want;
-	f->memo_row[t] = r;
+	f->tab[t].memo_valid = true;
+	f->tab[t].memo_k = want;
+	f->tab[t].memo_row = r;
 	return r;
 }
 
@@ -543,7 +548,7 @@ model_filter_rank(struct model *m, struct model_filter *f, enum model_table t, u
 	update_counts(f, t, &s);
 	row = TD_MIN(row, s.n);
 	for (c = 0; ((uint64_t)c + 1) << FBLOCK_SHIFT <= row; c++)
-		rank += f->cnt[t][c].count;
+		rank += f->tab[t].cnt[c].count;
 	for (j = (uint64_t)c << FBLOCK_SHIFT; j < row; j++)
 		if (row_match(f, t, &s, j))
 			rank++;
@@ -564,7 +569,7 @@ model_filter_next(struct model *m, struct model_filter *f, enum model_table t, u
 		return -1;
 	if (dir >= 0) {
 		for (j = (int64_t)from; (uint64_t)j < s.n; j++) {
-			if (!(j & (FBLOCK - 1)) && !f->cnt[t][j >> FBLOCK_SHIFT].count) {
+			if (!(j & (FBLOCK - 1)) && !f->tab[t].cnt[j >> FBLOCK_SHIFT].count) {
 				j += FBLOCK - 1;
 				continue;
 			}
@@ -574,7 +579,7 @@ model_filter_next(struct model *m, struct model_filter *f, enum model_table t, u
 		return -1;
 	}
 	for (j = (int64_t)TD_MIN(from, s.n - 1); j >= 0; j--) {
-		if ((j & (FBLOCK - 1)) == FBLOCK - 1 && !f->cnt[t][j >> FBLOCK_SHIFT].count) {
+		if ((j & (FBLOCK - 1)) == FBLOCK - 1 && !f->tab[t].cnt[j >> FBLOCK_SHIFT].count) {
 			j -= FBLOCK - 1;
 			continue;
 		}
@@ -607,6 +612,6 @@ model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
 	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
-		total += f->cnt[t][c].unknown;
+		total += f->tab[t].cnt[c].unknown;
 	return total;
 }

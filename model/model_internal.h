@@ -262,6 +262,19 @@ struct alert_group {
 	uint64_t first;             /* relative to its source list */
 };
 
+/* Where the alerts of a group list come from. */
+enum alert_source {
+	ALERTS_OF_TRACES,           /* non-finite trace rows */
+	ALERTS_OF_EXECUTIONS,       /* bad outputs of executions */
+	ALERTS_STATED,              /* alerts the reader stated (on_alert) */
+	ALERT_SOURCE_COUNT
+};
+
+struct alert_group_list {
+	struct alert_group *v;
+	size_t n, cap;
+};
+
 struct reader_alert_entry {         /* an alert the reader stated (on_alert) */
 	enum reader_alert_kind kind;
 	const char *op_name, *op_type, *detail;
@@ -387,8 +400,7 @@ struct model {
 	size_t ntorn, captorn;
 
 	/* alerts */
-	struct alert_group *tgroups, *egroups, *ogroups;
-	size_t ntgroups, negroups, nogroups, captg, capeg, capog;
+	struct alert_group_list groups[ALERT_SOURCE_COUNT];
 	struct reader_alert_entry *ralerts;
 	size_t nralerts, capralerts;
 };
@@ -470,8 +482,8 @@ int64_t links_input_producer_row(struct model *m, uint32_t op, uint32_t k, uint6
 				 int64_t exec);
 
 /* model_alerts.c */
-void alerts_group_add(struct model *m, int which, const char *kind, uint32_t type_sid,
-		      uint64_t n, uint64_t first);
+void alerts_group_add(struct model *m, enum alert_source from, const char *kind,
+		      uint32_t type_sid, uint64_t n, uint64_t first);
 /* A placeholder op with trace alerts got its type: move them (under lock). */
 void alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n,
 			 uint64_t first);

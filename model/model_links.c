@@ -4,8 +4,8 @@
  *
  * TensorFlow records no edge from a trace to the trace that fed it; the
  * producer of an input is the latest earlier row of that (op, slot), the
- * consumer's row the first later row of that op (shared/formats/
- * tensorflow.md §7.3: time order is the only link).  The search is a scan
+ * consumer's row the first later row of that op (the
+ * TensorFlow v2 reader's FORMAT.md, Links: time order is the only link).  The search is a scan
  * of the 4-byte op-reference array, chunk by chunk, bounded by the owning
  * execution's rows when the format has containers (session runs, graph
  * runs).  Input rows (op inputs dumped as rows) never count as producers.

@@ -7,7 +7,8 @@
  * Inputs are kept as names and resolved in the op's own graph when asked
  * (an input from an outer graph may not resolve; it keeps op = -1).
  * Links from a row to its producers/consumers scan the op-reference array,
- * a plain memory scan (§7.3 of shared/formats/tensorflow.md).
+ * a plain memory scan (time order is the only link: the TensorFlow v2
+ * reader's FORMAT.md, section Links).
  */
 #include "model_internal.h"
 

@@ -527,7 +527,7 @@ fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 	struct model_trace t;
 
 	memset(o, 0, sizeof(*o));
-	o->source = SRC_TRACE;
+	o->source = TABLE_TRACES;
 	o->index = i;
 	o->origin = -1;
 	if (model_trace_get(c->m, i, &t) != TD_OK)
@@ -579,7 +579,7 @@ exec_origin(struct model *m, uint64_t x, struct model_origin *o)
 
 	memset(o, 0, sizeof(*o));
 	o->role = ORIGIN_ORIGIN;
-	o->source = SRC_EXECUTION;
+	o->source = TABLE_EXECUTIONS;
 	o->index = x;
 	o->origin = (int64_t)x;
 	o->step = -1;
@@ -609,7 +609,7 @@ origin_before(const struct model_origin *a, const struct model_origin *b)
 	if (a->wall_time != b->wall_time)
 		return a->wall_time < b->wall_time;
 	if (a->source != b->source)
-		return a->source == SRC_TRACE;
+		return a->source == TABLE_TRACES;
 	return a->index < b->index;
 }
 

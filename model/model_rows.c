@@ -436,6 +436,12 @@ rows_trace_slot(struct model *m, uint64_t i)
 
 /* ---- public row access ----------------------------------------------- */
 
+const char *
+model_table_name(enum model_table t)
+{
+	return t == TABLE_TRACES ? "trace" : "execution";
+}
+
 uint64_t
 model_trace_count(struct model *m)
 {

@@ -5,8 +5,8 @@
  * on_trace, takes no lock unless it meets something new (an op the dump
  * has not described, a file change, a non-finite row): it looks the op up,
  * appends 5 bytes and maybe a checkpoint, and publishes the row count.
- * Alert groups are counted here, as InfNanMonitor counts while loading
- * (shared/formats/tensorflow.md §7.5).
+ * Alert groups are counted here, as TensorFlow's InfNanMonitor counts
+ * while loading (the TensorFlow v2 reader's FORMAT.md, section Alerts).
  */
 #include "model_internal.h"
 
@@ -248,7 +248,7 @@ on_execution(void *ctx, const struct reader_execution *e)
 		uint64_t before = atomic_load(&m->exec_alerts);
 
 		m->ebad[idx >> MODEL_CHUNK_SHIFT] += e->bad_outputs;
-		alerts_group_add(m, 1, "InfNan", type_sid, e->bad_outputs, before);
+		alerts_group_add(m, ALERTS_OF_EXECUTIONS, "InfNan", type_sid, e->bad_outputs, before);
 		atomic_store_explicit(&m->exec_alerts, before + e->bad_outputs, memory_order_release);
 		if (m->first_bad_exec < 0) {
 			m->first_bad_exec = (int64_t)idx;
@@ -446,7 +446,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 		pthread_mutex_lock(&m->lock);
 		if (!o->nf_rows++)
 			o->first_alert = alert;
-		alerts_group_add(m, 0, "InfNan", o->type_sid, 1, alert);
+		alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, 1, alert);
 		pthread_mutex_unlock(&m->lock);
 	}
 	if (!m->opv[op].first_row1)
@@ -592,7 +592,7 @@ on_alert(void *ctx, const struct reader_alert *a)
 	o->op_type = intern_str(&m->str, type_sid);
 	o->detail = str_or_null(m, a->detail);
 	o->execution = a->execution;
-	alerts_group_add(m, 2, reader_alert_name(a->kind), type_sid, 1, m->nralerts);
+	alerts_group_add(m, ALERTS_STATED, reader_alert_name(a->kind), type_sid, 1, m->nralerts);
 	m->nralerts++;
 	pthread_mutex_unlock(&m->lock);
 	model_bump(m);

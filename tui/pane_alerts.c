@@ -117,7 +117,7 @@ goto_alert(struct pane *p, uint64_t alert)
 		return;
 	}
 	a->alert = (int64_t)alert;
-	if (al.source == SRC_TRACE) {
+	if (al.source == TABLE_TRACES) {
 		tui_jump_trace(t, al.index, true);
 		tui_focus(t, PANE_TRACES);
 	} else {
@@ -127,7 +127,7 @@ goto_alert(struct pane *p, uint64_t alert)
 	tui_message(t, false, "%s %s: alert %llu of %llu (%s row %llu)%s", al.kind, al.op_type,
 		    (unsigned long long)a->nth + 1,
 		    (unsigned long long)a->groups[a->group].count,
-		    al.source == SRC_TRACE ? "trace" : "execution", (unsigned long long)al.index,
+		    model_table_name(al.source), (unsigned long long)al.index,
 		    a->nth + 1 < a->groups[a->group].count ? "; n: next" : "");
 }
 

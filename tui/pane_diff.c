@@ -18,6 +18,7 @@
 
 #include "model/model_diff.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/summary.h"
 
 #define DIFF_SCAN_BUDGET 256        /* pairs compared per poll */
 #define DIFF_VALUES_SHOWN 64
@@ -138,50 +139,24 @@ side(struct strbuf *sb, const char *label, const char *a, const char *b)
 	strbuf_addf(sb, "%-14s %-30s %s\n", label, a, b);
 }
 
-static void
-side_count(struct strbuf *sb, const char *label, uint32_t bit, const struct td_summary *a,
-	   const struct td_summary *b, int64_t va, int64_t vb)
-{
-	char x[32] = "-", y[32] = "-";
-
-	if (a->known & bit)
-		snprintf(x, sizeof x, "%lld", (long long)va);
-	if (b->known & bit)
-		snprintf(y, sizeof y, "%lld", (long long)vb);
-	side(sb, label, x, y);
-}
-
-static void
-side_real(struct strbuf *sb, const char *label, bool ka, bool kb, double va, double vb)
-{
-	char x[40] = "-", y[40] = "-";
-
-	if (ka)
-		fmt_double(va, x, sizeof x);
-	if (kb)
-		fmt_double(vb, y, sizeof y);
-	side(sb, label, x, y);
-}
-
+/* Every field of the summary table the tensor view shows, A beside B
+ * ("-" where a side does not know it). */
 static void
 side_summaries(struct strbuf *sb, const struct td_summary *a, const struct td_summary *b)
 {
+	const struct summary_field *f;
 	char x[96], y[96];
 
 	side(sb, "", "A", "B");
-	side(sb, "dtype", (a->known & SUM_DTYPE) ? td_dtype_name(a->dtype) : "-",
-	     (b->known & SUM_DTYPE) ? td_dtype_name(b->dtype) : "-");
-	side(sb, "shape", fmt_shape(a, x, sizeof x), fmt_shape(b, y, sizeof y));
-	side_count(sb, "elements", SUM_ELEMENTS, a, b, a->elements, b->elements);
-	side_count(sb, "nan", SUM_NAN, a, b, a->nan, b->nan);
-	side_count(sb, "-inf", SUM_NEG_INF, a, b, a->neg_inf, b->neg_inf);
-	side_count(sb, "+inf", SUM_POS_INF, a, b, a->pos_inf, b->pos_inf);
-	side_count(sb, "negative", SUM_NEGATIVE, a, b, a->negative, b->negative);
-	side_count(sb, "zero", SUM_ZERO, a, b, a->zero, b->zero);
-	side_count(sb, "positive", SUM_POSITIVE, a, b, a->positive, b->positive);
-	side_real(sb, "min", a->known & SUM_MINMAX, b->known & SUM_MINMAX, a->min, b->min);
-	side_real(sb, "max", a->known & SUM_MINMAX, b->known & SUM_MINMAX, a->max, b->max);
-	side_real(sb, "mean", a->known & SUM_MEAN, b->known & SUM_MEAN, a->mean, b->mean);
+	for (int pos = 0; (f = summary_by_order(pos)); pos++) {
+		const char *va, *vb;
+
+		if (!f->long_label || !*f->long_label)
+			continue;
+		va = summary_value(a, f, x, sizeof x);
+		vb = summary_value(b, f, y, sizeof y);
+		side(sb, f->long_label, va ? va : "-", vb ? vb : "-");
+	}
 }
 
 static void

@@ -2,8 +2,8 @@
  * pane_tensor.c - the tensor overlay: everything the dump knows about the
  * selected row's tensors.
  *
- * The full summary (dtype, shape, the NaN/Inf/negative/zero/positive
- * counts, min/max/mean), and where the dump stores values (full-tensor
+ * The full summary (every field of the summary table, tui/cmd/summary.h,
+ * printed by summary_lines), and where the dump stores values (full-tensor
  * modes, array files) the values with numpy-style slicing, their
  * statistics and a histogram drawn with block characters.  Built as text for the text
  * overlay; values come from model_*_detail, never from a guess.
@@ -17,42 +17,11 @@
 
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/sanitize.h"
+#include "tui/cmd/summary.h"
 
 #define TENSOR_MAX_ELEMS 2000
 #define HIST_BINS 20
 #define HIST_WIDTH 40
-
-static void
-add_count(struct strbuf *sb, const struct td_summary *s, unsigned bit, const char *name, int64_t v)
-{
-	if (s->known & bit)
-		strbuf_addf(sb, "  %-10s %lld\n", name, (long long)v);
-}
-
-static void
-add_summary(struct strbuf *sb, const struct td_summary *s)
-{
-	char buf[96], a[32];
-
-	strbuf_addf(sb, "  %-10s %s\n", "tensor", *fmt_shape(s, buf, sizeof buf) ? buf : "(unknown)");
-	add_count(sb, s, SUM_ELEMENTS, "elements", s->elements);
-	add_count(sb, s, SUM_NEG_INF, "-Inf", s->neg_inf);
-	add_count(sb, s, SUM_NAN, "NaN", s->nan);
-	add_count(sb, s, SUM_POS_INF, "+Inf", s->pos_inf);
-	add_count(sb, s, SUM_NEGATIVE, "negative", s->negative);
-	add_count(sb, s, SUM_ZERO, "zero", s->zero);
-	add_count(sb, s, SUM_POSITIVE, "positive", s->positive);
-	if (s->known & SUM_NONFINITE)
-		strbuf_addf(sb, "  %-10s %s\n", "Inf/NaN", s->has_inf_or_nan ? "yes" : "no");
-	if (s->known & SUM_MINMAX) {
-		strbuf_addf(sb, "  %-10s %s\n", "min", fmt_double(s->min, a, sizeof a));
-		strbuf_addf(sb, "  %-10s %s\n", "max", fmt_double(s->max, a, sizeof a));
-	}
-	if (s->known & SUM_MEAN)
-		strbuf_addf(sb, "  %-10s %s\n", "mean", fmt_double(s->mean, a, sizeof a));
-	if (s->known & SUM_UNINITIALIZED)
-		strbuf_adds(sb, "  value known to be uninitialised\n");
-}
 
 /* One bar of HIST_WIDTH columns at most, in eighths of a block. */
 static void
@@ -110,7 +79,7 @@ add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text,
 	if (stats) {                /* the dump gave no summary: compute it */
 		td_tensor_summarize(x, &s);
 		strbuf_adds(sb, "\n# Value statistics\n");
-		add_summary(sb, &s);
+		summary_lines(sb, &s);
 	}
 	strbuf_addf(sb, "\n# Values%s%s\n", sl ? " " : " (slice with :print ROW [0:10, :])",
 		    sl ? slice_text : "");
@@ -138,7 +107,7 @@ add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
 	for (size_t i = 0; i < d->noutputs; i++) {
 		strbuf_addf(sb, "\n# Output %zu\n", i);
 		if (d->summaries)
-			add_summary(sb, &d->summaries[i]);
+			summary_lines(sb, &d->summaries[i]);
 		if (d->ndebug_values && d->ndebug_values[i]) {
 			strbuf_adds(sb, "  debug values [");
 			for (size_t k = 0; k < d->ndebug_values[i]; k++)
@@ -154,7 +123,7 @@ add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
 }
 
 void
-tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice)
+tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice)
 {
 	struct model_detail d;
 	struct strbuf sb = { 0 };
@@ -162,7 +131,7 @@ tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, cons
 	enum td_status st;
 
 	memset(&d, 0, sizeof d);
-	if (kind == SRC_TRACE) {
+	if (kind == TABLE_TRACES) {
 		struct model_trace tr;
 		if (model_trace_get(t->m, index, &tr) != TD_OK) {
 			tui_message(t, true, "tensor: trace %llu is not indexed", (unsigned long long)index);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/summary.h"
 
 struct cols {
 	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
@@ -93,7 +94,7 @@ traces_header(struct pane *p, int y)
 	struct cols c = columns(p->r.w);
 	/* the breakdown's legend when the rows on screen carry the six counts
 	 * (full-health modes, per-tensor statistics), else a plain title */
-	const uint32_t six = SUM_NEG_INF | SUM_NAN | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
+	const uint32_t six = summary_bits(SF_BREAKDOWN);   /* the breakdown column's counts */
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, p->top);
 	bool full = !tui_diff(p->tui) && row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&

@@ -81,9 +81,9 @@ static void
 show_tensor_of_selection(struct tui *t)
 {
 	if (t->focus == PANE_TIMELINE && t->sel_exec >= 0)
-		tui_show_tensor(t, SRC_EXECUTION, (uint64_t)t->sel_exec, NULL);
+		tui_show_tensor(t, TABLE_EXECUTIONS, (uint64_t)t->sel_exec, NULL);
 	else if (t->sel_trace >= 0)
-		tui_show_tensor(t, SRC_TRACE, (uint64_t)t->sel_trace, NULL);
+		tui_show_tensor(t, TABLE_TRACES, (uint64_t)t->sel_trace, NULL);
 	else
 		tui_message(t, true, "no row selected");
 }

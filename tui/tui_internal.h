@@ -44,14 +44,18 @@ struct tui_text {
 };
 
 /* The last search and what n/N need to go on with it. */
+/* What a search matches: the op name (executions: their label), and for
+ * trace rows also the op type. */
+enum search_field { SEARCH_OP_NAME, SEARCH_OP_TYPE, SEARCH_FIELDS };
+
 struct tui_search {
 	pcre2_code *re;             /* NULL before the first '/' */
 	char text[256];
 	bool caseless;              /* smart case: the text has no capital */
 	uint64_t scanned;           /* rows looked at by a search still going on */
-	/* the search as model filters, built on first use: [table][0] over
-	 * op names, [table][1] over op types */
-	struct model_filter *f[2][2];
+	/* the search as model filters, built on first use, per table (enum
+	 * model_table) and per field searched */
+	struct model_filter *f[2][SEARCH_FIELDS];
 	bool f_failed;              /* the model could not compile it */
 };
 
@@ -178,7 +182,7 @@ void tui_close_overlay(struct tui *t);
 void tui_build_help(struct tui *t);
 
 /* ---- pane_tensor.c ------------------------------------------------- */
-void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice);
+void tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice);
 
 /* ---- prompt_line.c: the line editor -------------------------------- */
 struct prompt *prompt_new(struct tui *t);

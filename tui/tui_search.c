@@ -123,7 +123,7 @@ void
 tui_search_reset(struct tui *t)
 {
 	for (int tab = 0; tab < 2; tab++)
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < SEARCH_FIELDS; k++) {
 			model_filter_free(t->search.f[tab][k]);
 			t->search.f[tab][k] = NULL;
 		}
@@ -136,11 +136,11 @@ build(struct tui *t, enum model_table tab)
 {
 	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
 	char re[sizeof t->search.text + 8], err[512];
-	int nk = tab == TABLE_TRACES ? 2 : 1;   /* executions: the label only */
+	int nk = tab == TABLE_TRACES ? SEARCH_FIELDS : 1;   /* executions: the label only */
 	bool where = strncmp(t->search.text, "where", 5) == 0 &&
 		     (t->search.text[5] == ' ' || t->search.text[5] == '=');
 
-	if (t->search.f[tab][0])
+	if (t->search.f[tab][SEARCH_OP_NAME])
 		return true;
 	if (t->search.f_failed)
 		return false;
@@ -148,8 +148,8 @@ build(struct tui *t, enum model_table tab)
 	if (where)
 		nk = 1;
 	for (int k = 0; k < nk; k++) {
-		spec.op_regex = k == 0 && !where ? re : NULL;
-		spec.type_regex = k == 1 ? re : NULL;
+		spec.op_regex = k == SEARCH_OP_NAME && !where ? re : NULL;
+		spec.type_regex = k == SEARCH_OP_TYPE ? re : NULL;
 		spec.where = where ? t->search.text + 6 : NULL;
 		if (model_filter_new(t->m, &spec, &t->search.f[tab][k], err, sizeof err) != TD_OK) {
 			tui_search_reset(t);
@@ -233,7 +233,7 @@ tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool
 		return -1;
 	if (from < 0 || (uint64_t)from >= n)
 		from = dir > 0 ? -1 : (int64_t)n;
-	for (int k = 0; k < 2 && t->search.f[tab][k]; k++) {
+	for (int k = 0; k < SEARCH_FIELDS && t->search.f[tab][k]; k++) {
 		int64_t r = next_in(t, tab, t->search.f[tab][k], from, dir);
 		if (r >= 0 && (best < 0 || distance(r, from, dir, n) < distance(best, from, dir, n)))
 			best = r;

@@ -11,12 +11,12 @@
 #include "tui/cmd/cmd.h"
 
 static void
-ui_jump(void *ctx, enum model_source_kind kind, uint64_t index)
+ui_jump(void *ctx, enum model_table kind, uint64_t index)
 {
 	((struct tui *)ctx)->ui_acted = true;
 	struct tui *t = ctx;
 
-	if (kind == SRC_TRACE) {
+	if (kind == TABLE_TRACES) {
 		tui_jump_trace(t, index, true);
 		tui_focus(t, PANE_TRACES);
 	} else {
@@ -70,7 +70,7 @@ ui_show_source(void *ctx, uint32_t source, uint32_t line)
 }
 
 static void
-ui_show_tensor(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice)
+ui_show_tensor(void *ctx, enum model_table kind, uint64_t index, const char *slice)
 {
 	((struct tui *)ctx)->ui_acted = true;
 	tui_show_tensor(ctx, kind, index, slice);

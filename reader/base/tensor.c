@@ -5,7 +5,7 @@
  * Every reader builds struct td_tensor / struct td_summary through these
  * functions so that the counting rules are the same for all formats: finite
  * values split into < 0, == 0 (-0.0 included) and > 0; non-finite into -inf,
- * +inf and NaN (shared/formats/tensorflow.md section 6).  min, max and mean
+ * +inf and NaN (reader/tfdbg2/FORMAT.md §6).  min, max and mean
  * cover the finite elements only.  Nothing here reads files.
  */
 #include "tensor.h"
@@ -285,7 +285,7 @@ td_summarize_raw(enum td_dtype dt, const void *data, int64_t n, struct td_summar
 	}
 	out->known |= SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
 	if (dt != DTYPE_COMPLEX64 && dt != DTYPE_COMPLEX128) {
-		/* complex is neither floating nor integer for tfdbg's alerts (section 7.5) */
+		/* complex is neither floating nor integer for tfdbg's alerts (reader/tfdbg2/FORMAT.md §7.5) */
 		out->known |= SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NONFINITE;
 		out->has_inf_or_nan = td_dtype_is_float(dt) &&
 				      (out->nan || out->neg_inf || out->pos_inf);

@@ -1,10 +1,10 @@
 /*
- * ms_async.c - Ascend async dumps: DumpData "bin" files (formats/mindspore.md
+ * ms_async.c - Ascend async dumps: DumpData "bin" files (FORMAT.md
  * §11), Opdebug overflow records in bin and json form (§12), and the ACL
  * directory layouts {[step]/}{time}/{device}/{[model]}/{model_id}/{iter}
  * (§4.2, §4.3).  The rank layout of async dumps is walked by ms_sync.c.
  * Not for: converting fractal device formats to NCHW (data is shown flat in
- * its device shape when the original shape does not fit, §11.3).
+ * its device shape when the original shape does not fit, §11).
  */
 #include "ms_internal.h"
 
@@ -64,7 +64,7 @@ shape_elems(const Toolkit__Dumpdata__Shape *s, int64_t *dims, int *rank)
 }
 
 /* Logical shape when its element count fits the bytes, else the device
- * shape, else flat (§11.3). */
+ * shape, else flat (§11). */
 static void
 set_tensor(struct ms_bin_tensor *t, int dtype, uint64_t size, const Toolkit__Dumpdata__Shape *orig,
 	   const Toolkit__Dumpdata__Shape *dev)
@@ -139,7 +139,7 @@ check_sizes(const struct ms_bin *b, char *err, size_t errlen)
 		}
 		sum += b->t[i].size;
 	}
-	return TD_OK;   /* extra bytes may be buffers (§11.1) */
+	return TD_OK;   /* extra bytes may be buffers (§11) */
 }
 
 enum td_status

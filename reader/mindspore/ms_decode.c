@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "reader/parse/npy.h"
+#include "reader/reader_report.h"
 
 /* ---- problems, sources, frames ------------------------------------------ */
 
@@ -21,12 +22,7 @@ void
 ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,
 	   const char *what, const char *detail)
 {
-	struct reader_problem p = {
-		.kind = kind, .file = -1, .path = path, .record = -1, .what = what, .detail = detail,
-	};
-
-	if (sink && sink->on_problem)
-		sink->on_problem(sink->ctx, &p);
+	reader_report_problem(sink, kind, -1, path, 0, -1, what, detail);
 }
 
 static int64_t

@@ -1,9 +1,9 @@
 /*
- * ms_graph.c - the debugger graph .pb (formats/mindspore.md §8) into a
+ * ms_graph.c - the debugger graph .pb (FORMAT.md §8) into a
  * struct ms_graph, plus the helpers every graph source shares.
  *
  * The file is a ModelProto in real dumps and a bare GraphProto in
- * MindInsight's test data (lenet_graph.pb); both are accepted (§8.2).
+ * MindInsight's test data (lenet_graph.pb); both are accepted (§8).
  * protobuf-c messages are unpacked, copied and freed inside one call.
  * Not for: attributes, constant values, MindIR files.
  */
@@ -17,7 +17,7 @@
 
 #include "ms_graph.pb-c.h"
 
-#define MS_DT_TUPLE 31   /* DataType DT_TUPLE, §8.1 */
+#define MS_DT_TUPLE 31   /* DataType DT_TUPLE, §8 */
 
 static int
 name_ix_cmp(const void *a, const void *b)
@@ -56,7 +56,7 @@ count_outputs(const Debugger__TypeProto *t)
 	return 1;
 }
 
-/* source_address: one "      # In file ..." text per frame (§8.1). */
+/* source_address: one "      # In file ..." text per frame (§8). */
 static void
 add_source_frames(struct ms_node *n, const char *text)
 {
@@ -213,7 +213,7 @@ ms_graph_decode(const uint8_t *buf, size_t len, struct ms_graph *g, char *err, s
 	}
 	if (mp)
 		debugger__model_proto__free_unpacked(mp, NULL);
-	/* §8.2: MindInsight's lenet.pb is a bare GraphProto. */
+	/* §8: MindInsight's lenet.pb is a bare GraphProto. */
 	gp = debugger__graph_proto__unpack(NULL, len, buf);
 	if (!gp || gp->n_node == 0) {
 		if (gp)

@@ -1,11 +1,12 @@
 /*
- * ms_reader.h - the MindSpore reader's internal state, shared by
- * mindspore.c (reader_ops, open, index driver), ms_decode.c (decode,
+ * ms_internal.h - the MindSpore reader's internal state, shared by
+ * ms_reader.c (reader_ops, open, index driver), ms_decode.c (decode,
  * sources, frames), ms_strs.c (interner), ms_sync.c (the rank layout:
  * ranks, graphs, iteration directories), ms_run.c (one iteration
  * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
- * files, the ACL layouts).  Not a public
- * interface: nothing outside reader/ms_* and mindspore.c includes it.
+ * files, the ACL layouts).  Not a public interface: nothing outside
+ * reader/mindspore/ and its unit tests includes it.  "§N" in this folder's comments is a
+ * section of FORMAT.md here.
  */
 #ifndef TD_MS_READER_H
 #define TD_MS_READER_H
@@ -47,7 +48,7 @@ struct ms_stat {
  * missing.  Bad rows are skipped and counted. */
 enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
 			     char *err, size_t errlen);
-/* The row joined to a tensor file (§7.2: op type, timestamp, io, slot), or
+/* The row joined to a tensor file (§7: op type, timestamp, io, slot), or
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
 				       uint64_t ts, bool is_input, uint32_t slot);
@@ -146,7 +147,7 @@ struct ms_graph {
 	bool model_proto;           /* wrapped in a ModelProto (else a bare GraphProto) */
 };
 
-/* Decodes a .pb: ModelProto, else a bare GraphProto (§8.2).  Inputs naming
+/* Decodes a .pb: ModelProto, else a bare GraphProto (§8).  Inputs naming
  * other nodes are resolved to their full names; source_address gives the
  * frames.  TD_ERR_DECODE with a message when neither decodes. */
 enum td_status ms_graph_decode(const uint8_t *buf, size_t len, struct ms_graph *g,
@@ -385,7 +386,7 @@ void ms_bin_done(struct ms_bin *b);
 /* Reads one tensor's data into a new td_tensor. */
 enum td_status ms_bin_tensor_value(const char *path, const struct ms_bin_tensor *t,
 				   struct td_tensor **out, char *err, size_t errlen);
-/* OutputDataType (§11.2) to the neutral dtype. */
+/* OutputDataType (§11) to the neutral dtype. */
 enum td_dtype ms_bin_dtype(int data_type);
 
 struct ms_overflow {

@@ -1,5 +1,5 @@
 /*
- * ms_ir.c - the .ir text dump of a kernel graph (formats/mindspore.md §9):
+ * ms_ir.c - the .ir text dump of a kernel graph (FORMAT.md §9):
  * op lines, full-name lines (both markers) and "# In file" trace lines in
  * the three LOC forms.  Line-wise and tolerant: anything unrecognised is
  * skipped.  Not for: types, attributes, multi-subgraph call structure.
@@ -303,8 +303,8 @@ resolve_refs(struct ms_graph *g, size_t first)
 }
 
 /*
- * The order of trace lines changed across MindSpore versions (mindspore.md
- * §9: "exact ordering across versions is UNVERIFIED"): 1.x files print the
+ * The order of trace lines changed across MindSpore versions (FORMAT.md
+ * §9: the order across versions is not confirmed): 1.x files print the
  * framework frame first and the user's call after it, newer ones the outer
  * definition first.  User code calls the framework, never the reverse, so
  * a record that starts inside mindspore and ends in user code was printed

@@ -1,5 +1,5 @@
 /*
- * ms_names.c - MindSpore tensor file names (formats/mindspore.md §5) and
+ * ms_names.c - MindSpore tensor file names (FORMAT.md §5) and
  * mapping.csv (§13).
  *
  * Names are parsed from the right with a fixed tail, so an op name holding

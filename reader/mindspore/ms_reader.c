@@ -1,5 +1,5 @@
 /*
- * mindspore.c - the MindSpore dump reader (formats/mindspore.md): the
+ * ms_reader.c - the MindSpore dump reader (FORMAT.md): the
  * reader_ops table, detection, open/close and the index driver that pushes
  * records in dependency order.  Directory walking lives in ms_sync.c (rank
  * layout) and ms_async.c (ACL layout, bin and overflow files), one run's
@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "reader/reader_report.h"
 
 /* ---- detection and open ------------------------------------------------ */
 
@@ -564,6 +566,7 @@ static enum td_status
 ms_index(struct reader *r, const struct reader_sink *sink)
 {
 	bool first = !r->indexed;
+	struct reader_progress progress = { 0 };   /* runs */
 	size_t i;
 
 	if (r->acl)
@@ -585,14 +588,15 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 		emit_sources_frames(r, sink);
 	}
 	emit_graphs(r, sink);
+	progress.total = r->nruns;
 	for (i = r->nemitted; i < r->nruns; i++) {
 		/* reader.h should_stop: the consumer gives the pass up */
 		if (sink->should_stop && sink->should_stop(sink->ctx))
 			return TD_OK;
 		emit_run(r, sink, &r->runs[i], (int64_t)i);
 		r->nemitted = i + 1;
-		if (sink->on_progress)
-			sink->on_progress(sink->ctx, i + 1, r->nruns);
+		progress.done = i + 1;
+		reader_report_progress(sink, &progress, true);
 	}
 	emit_meta_counts(r, sink);
 	r->indexed = true;

@@ -51,7 +51,7 @@ new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_
 	return e;
 }
 
-/* statistic.csv row for the entry (§7.2 join: op type, ts, io, slot). */
+/* statistic.csv row for the entry (§7 join: op type, ts, io, slot). */
 static bool
 join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 {
@@ -128,7 +128,7 @@ add_bin(struct load_ctx *c, const char *path, struct ms_name *nm)
 		nm->slot = b.t[i].slot;
 		e = new_entry(c, path, nm, MS_ENTRY_BIN);
 		/* No graph knew the file-name form (ACL dumps have no graphs/):
-		 * the DumpData header holds the scoped name (§11.2). */
+		 * the DumpData header holds the scoped name (§11). */
 		if (*b.op_name && strcmp(e->op_name, nm->op_name) == 0)
 			e->op_name = ms_strs_add(&c->r->strs, b.op_name);
 		if (!join_stat(c, e, nm->op_type))
@@ -160,7 +160,7 @@ add_file(struct load_ctx *c, const char *dir, const char *name, const struct ms_
 	if (!ms_name_parse(name, map, &nm)) {
 		if (!is_side_file(name))
 			ms_problem(c->sink, PROBLEM_UNPARSED_NAME, path, "MindSpore tensor file name",
-				   "does not fit the file-name grammar (formats/mindspore.md 5)");
+				   "does not fit the file-name grammar (reader/mindspore/FORMAT.md §5)");
 		free(path);
 		return;
 	}
@@ -227,7 +227,7 @@ add_stat_only(struct load_ctx *c)
 
 		if (c->stat_used[i])
 			continue;
-		/* newest kernel-by-kernel dumps write the raw scoped name (§7.2) */
+		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
 		if (strchr(row->op_name, '/'))
 			nm.op_name = ms_name_file_form(row->op_name);
 		e = new_entry(c, NULL, &nm, MS_ENTRY_STAT);

@@ -1,5 +1,5 @@
 /*
- * ms_stat.c - statistic.csv (formats/mindspore.md §7) into td_summary rows.
+ * ms_stat.c - statistic.csv (FORMAT.md §7) into td_summary rows.
  *
  * Columns are found by header name, never by position, so the classic
  * 20-column file, the 22-column one with L2 Value and MD5, the 15-column
@@ -118,7 +118,7 @@ fill_summary(char **cell, struct td_summary *s)
 	set_count(cell[COL_NEG_INF], &s->neg_inf, SUM_NEG_INF, s);
 	set_count(cell[COL_POS_INF], &s->pos_inf, SUM_POS_INF, s);
 	set_count(cell[COL_ZERO], &s->zero, SUM_ZERO, s);
-	/* §7.2: "Negative/Positive Zero Count" are elements < 0 / > 0,
+	/* §7: "Negative/Positive Zero Count" are elements < 0 / > 0,
 	 * infinities included; the neutral fields count finite ones. */
 	set_count(cell[COL_NEG], &s->negative, SUM_NEGATIVE, s);
 	set_count(cell[COL_POS], &s->positive, SUM_POSITIVE, s);

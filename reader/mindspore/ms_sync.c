@@ -1,5 +1,5 @@
 /*
- * ms_sync.c - the rank layout of MindSpore dumps (formats/mindspore.md §3,
+ * ms_sync.c - the rank layout of MindSpore dumps (FORMAT.md §3,
  * §4.1): rank_N/{.dump_metadata, graphs, execution_order, NET/GRAPH/ITER}.
  * Finds ranks, loads their graphs and execution orders, lists graph runs,
  * and loads one run's tensors (ms_run_load, shared with the ACL layout).

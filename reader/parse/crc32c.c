@@ -2,7 +2,7 @@
  * crc32c.c - CRC-32C with the SSE4.2 instruction or a slicing-by-8 table.
  *
  * The reflected polynomial 0x82F63B78, initial value and final XOR
- * 0xFFFFFFFF (shared/formats/tensorflow.md 2.2).  The table is built on
+ * 0xFFFFFFFF (FORMAT.md §2.2).  The table is built on
  * first use; the hardware check runs once.  Not for: other CRC variants.
  */
 #include "crc32c.h"

@@ -1,6 +1,6 @@
 /*
  * crc32c.h - CRC-32C (Castagnoli) as used by TFRecord framing, and the
- * TFRecord masking of stored CRCs (shared/formats/tensorflow.md 2.2, 2.3).
+ * TFRecord masking of stored CRCs (FORMAT.md §2.2, §2.3).
  *
  * The SSE4.2 crc32 instruction is used when the CPU has it (checked once at
  * run time); a slicing-by-8 table otherwise.  Both give identical results.

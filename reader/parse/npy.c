@@ -1,5 +1,5 @@
 /*
- * npy.c - .npy header parsing and data decoding (formats/mindspore.md §6).
+ * npy.c - .npy header parsing and data decoding (FORMAT.md §4).
  *
  * The header dict is parsed with a tiny tolerant scanner, not a Python
  * literal parser: it finds the three keys wherever they are, accepts either
@@ -65,7 +65,7 @@ static const struct descr_map descr_table[] = {
 	{ 'f', 2, DTYPE_FLOAT16 }, { 'f', 4, DTYPE_FLOAT32 },
 	{ 'f', 8, DTYPE_FLOAT64 }, { 'c', 8, DTYPE_COMPLEX64 },
 	{ 'c', 16, DTYPE_COMPLEX128 },
-	{ 'T', 2, DTYPE_BFLOAT16 },   /* MindSpore's own bfloat16 code, §6 */
+	{ 'T', 2, DTYPE_BFLOAT16 },   /* MindSpore's own bfloat16 code, FORMAT.md §4 */
 };
 
 /* Parses "<f4", "|b1", ">i8", "<T2", "|V2". */

@@ -4,7 +4,7 @@
  * Parses the header dict tolerantly (MindSpore's C++ writer prints
  * "(2,3,)" and a trailing ", }", NumPy prints "(2, 3)") and turns the data
  * into a struct td_tensor in C order and host byte order.  Knows nothing of
- * MindSpore's directory layout; see formats/mindspore.md section 6.
+ * MindSpore's directory layout; see FORMAT.md §4.
  */
 #ifndef TD_NPY_H
 #define TD_NPY_H

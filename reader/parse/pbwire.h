@@ -1,6 +1,6 @@
 /*
  * pbwire.h - a tiny bounds-checked protobuf wire-format scanner for the hot
- * index path (shared/formats/tensorflow.md section 1).
+ * index path (FORMAT.md §1).
  *
  * It walks the fields of one message buffer without allocating: each call
  * returns the next field's number, wire type and value (varint or fixed

@@ -24,7 +24,7 @@ tf_dtype_to_td(int tf_dtype)
 	};
 
 	if (tf_dtype > 100 && tf_dtype < 200)
-		tf_dtype -= 100;        /* _REF types (section 3.1) */
+		tf_dtype -= 100;        /* _REF types (FORMAT.md §3.1) */
 	if (tf_dtype >= 0 && (size_t)tf_dtype < TD_ARRAY_SIZE(map))
 		return map[tf_dtype];
 	return DTYPE_OTHER;

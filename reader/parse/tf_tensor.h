@@ -1,6 +1,6 @@
 /*
  * tf_tensor.h - TensorFlow TensorProto decoding shared by the tfdbg v2 and
- * v1 readers (shared/formats/tensorflow.md sections 3.1-3.4).
+ * v1 readers (FORMAT.md §3).
  *
  * Maps TensorFlow DataType numbers to the neutral enum td_dtype and turns a
  * TensorProto into a struct td_tensor the way tensor_util.MakeNdarray does:

@@ -1,5 +1,5 @@
 /*
- * tfrecord.h - TFRecord framing (shared/formats/tensorflow.md section 2):
+ * tfrecord.h - TFRecord framing (FORMAT.md §2):
  * an 8-byte little-endian length, its masked CRC32C, the payload, the
  * payload's masked CRC32C.
  *

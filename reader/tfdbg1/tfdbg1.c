@@ -3,7 +3,7 @@
  * (run_<us>_<counter> directories) and plain v1 dump roots
  * (_tfdbg_device_* directories directly inside).
  *
- * What it sends (shared/formats/tensorflow.md section 8):
+ * What it sends (FORMAT.md):
  *   - one execution per run directory, in (<us>, counter) order, labelled
  *     "Session.run #<counter>" ("Session.run <token>" for the old UUID
  *     names, "Session.run" for a plain dump root); num_outputs = fetched

@@ -26,18 +26,14 @@ void
 tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file, const char *path,
 	       const char *what, const char *detail)
 {
-	struct reader_problem pr = { kind, file, path, 0, -1, what, detail };
-
-	if (p->sink->on_problem)
-		p->sink->on_problem(p->sink->ctx, &pr);
+	reader_report_problem(p->sink, kind, file, path, 0, -1, what, detail);
 }
 
 void
 tfdbg1_progress(struct tfdbg1_pass *p, uint64_t bytes)
 {
-	p->done += bytes;
-	if (p->sink->on_progress)
-		p->sink->on_progress(p->sink->ctx, p->done, p->total);
+	p->progress.done += bytes;
+	reader_report_progress(p->sink, &p->progress, true);
 }
 
 static const char *

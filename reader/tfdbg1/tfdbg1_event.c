@@ -1,9 +1,9 @@
 /*
  * tfdbg1_event.c - the contents of one tfdbg v1 file: a single serialized
- * Event, no framing (shared/formats/tensorflow.md section 8).
+ * Event, no framing (FORMAT.md §1).
  *
  * Tensor dump files carry the dumped tensor in summary.value[0].tensor; what
- * it means depends on the debug op in the file name (section 8.9):
+ * it means depends on the debug op in the file name (FORMAT.md §10):
  * DebugIdentity dumps the watched tensor, DebugNumericSummary a health
  * vector, DebugNanCount a NaN count.  This file turns each into a
  * td_summary of the *watched* tensor as far as the op tells, so alerts work
@@ -136,7 +136,7 @@ tfdbg1_numeric_summary(const double *v, size_t n, struct td_summary *out)
 		numeric_counts(out, count_of(v[2]), count_of(v[3]), count_of(v[4]), count_of(v[5]),
 			       count_of(v[6]), count_of(v[7]));
 	} else {
-		/* old layout: NaN sits at index 7 (section 8.9) */
+		/* old layout: NaN sits at index 7 (FORMAT.md §10) */
 		numeric_counts(out, count_of(v[7]), count_of(v[2]), count_of(v[3]), count_of(v[4]),
 			       count_of(v[5]), count_of(v[6]));
 	}

@@ -2,9 +2,9 @@
  * tfdbg1_graph.c - tfdbg v1 partition graphs as the user wrote them.
  *
  * A _tfdbg_graph_* file is an Event whose graph_def holds the serialized
- * partition GraphDef (section 8.5).  The runtime has inserted, per watched
+ * partition GraphDef (FORMAT.md §6).  The runtime has inserted, per watched
  * tensor, a "__copy_..." Copy node between the producer and its consumers
- * and one "__dbg_..." node per debug op (section 8.10).  This file hides
+ * and one "__dbg_..." node per debug op (FORMAT.md §11).  This file hides
  * those nodes and rewires every data input that goes through a copy node to
  * the tensor the copy node reads, so the graph pane shows the user's graph.
  * Control inputs ("^x") are dropped.  It does not interpret attributes.

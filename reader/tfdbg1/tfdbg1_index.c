@@ -331,7 +331,7 @@ rescan_live(struct tfdbg1_pass *p)
 	tfdbg1_scan_root(l->path, l->dir, &s);
 	for (i = 0; i < s.ndumps; i++)
 		if (!live_has(l, s.dumps[i].path))
-			p->total += s.dumps[i].size;
+			p->progress.total += s.dumps[i].size;
 	report_scan_problems(p, &s);
 	live_sort(l);
 	send_new_dumps(p, &s);
@@ -467,7 +467,7 @@ send_debug_ops(struct tfdbg1_pass *p)
 enum td_status
 tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 {
-	struct tfdbg1_pass p = { r, sink, 0, 0 };
+	struct tfdbg1_pass p = { .r = r, .sink = sink };
 	struct tfdbg1_scan *scans;
 	size_t n, i;
 	enum td_status st;
@@ -481,7 +481,7 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 	rescan_live(&p);
 	st = collect(&p, &scans, &n);
 	for (i = 0; i < n; i++)
-		p.total += scans[i].bytes;
+		p.progress.total += scans[i].bytes;
 	for (i = 0; i < n; i++) {
 		/* reader.h should_stop: skip the rest once the consumer gave up */
 		if (!(sink->should_stop && sink->should_stop(sink->ctx)))

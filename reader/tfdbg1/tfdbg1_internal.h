@@ -1,5 +1,5 @@
 /*
- * tfdbg1.h - internals shared by the tfdbg v1 reader files and their unit
+ * tfdbg1_internal.h - internals shared by the tfdbg v1 reader files and their unit
  * tests (the reader itself is tfdbg1_reader_ops in reader.h).
  *
  * Pure parts first: the names tfdbg v1 writes (run directories, device
@@ -8,7 +8,7 @@
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
  * user's ops (tfdbg1_graph.c).  Then the reader's tables, the directory
  * scan (tfdbg1_scan.c), the index pass (tfdbg1_index.c) and the records it
- * sends (tfdbg1_emit.c).  See shared/formats/tensorflow.md section 8.
+ * sends (tfdbg1_emit.c).  See FORMAT.md.
  */
 #ifndef TD_TFDBG1_H
 #define TD_TFDBG1_H
@@ -20,6 +20,7 @@
 #include <pthread.h>
 
 #include "reader/reader.h"
+#include "reader/reader_report.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 
@@ -33,7 +34,7 @@
 #define TFDBG1_FETCHES_FILE "_tfdbg_fetches_info_"
 #define TFDBG1_FEEDS_FILE "_tfdbg_feed_keys_info_"
 
-/* One tensor dump file name, parsed (section 8.8). */
+/* One tensor dump file name, parsed (FORMAT.md §9). */
 struct tfdbg1_dump_name {
 	char *node;             /* "dense/MatMul": directories joined with '/' */
 	uint32_t slot;
@@ -51,19 +52,19 @@ struct tfdbg1_dump_name {
 bool tfdbg1_parse_dump_name(const char *relpath, struct tfdbg1_dump_name *out);
 void tfdbg1_dump_name_done(struct tfdbg1_dump_name *n);
 
-/* Decodes a device directory name (section 8.3):
+/* Decodes a device directory name (FORMAT.md §4):
  * "_tfdbg_device_,job_localhost,replica_0,task_0,device_CPU_0" ->
  * "/job:localhost/replica:0/task:0/device:CPU:0".  Returns a malloc'd
  * string, or NULL when name lacks the "_tfdbg_device_" prefix. */
 char *tfdbg1_device_decode(const char *name);
 
-/* Parses a run directory name "run_<us>_<token>" (section 8.1).  *token
+/* Parses a run directory name "run_<us>_<token>" (FORMAT.md §2).  *token
  * points into name (the counter, or an opaque UUID in older releases);
  * *counter is the token as a number, or -1 when it is not decimal.
  * Returns false when name is not a run directory name. */
 bool tfdbg1_parse_run_dir(const char *name, uint64_t *us, const char **token, int64_t *counter);
 
-/* Debugger-inserted partition graph nodes (section 8.10): true for
+/* Debugger-inserted partition graph nodes (FORMAT.md §11): true for
  * "__copy_..." and "__dbg_..." names. */
 bool tfdbg1_is_debug_node(const char *name);
 
@@ -72,7 +73,7 @@ bool tfdbg1_is_debug_node(const char *name);
  * the length of the node part in input. */
 bool tfdbg1_parse_input(const char *input, size_t *node_len, uint32_t *slot);
 
-/* Core metadata JSON (section 8.6), parsed leniently.  Absent numbers stay
+/* Core metadata JSON (FORMAT.md §7), parsed leniently.  Absent numbers stay
  * at INT64_MIN, absent lists empty. */
 struct tfdbg1_core_meta {
 	int64_t global_step, session_run_index, executor_step_index;
@@ -84,7 +85,7 @@ void tfdbg1_core_meta_done(struct tfdbg1_core_meta *m);
 
 /* ---- tensors (tfdbg1_tensor.c) ---------------------------------------- */
 
-/* Decodes the TensorProto of a v1 dump (sections 3.4 and 8.4) into *out
+/* Decodes the TensorProto of a v1 dump (parse/FORMAT.md §3.4, FORMAT.md §5) into *out
  * through tf_tensor_decode() (tf_tensor.h).
  * A proto with dtype and shape but no data (no tensor_content, no typed
  * values, more than zero elements) is an uninitialised tensor: *out = NULL,
@@ -103,7 +104,7 @@ enum td_status tfdbg1_tensor_decode(const Tensorflow__TensorProto *tp, struct td
 enum td_status tfdbg1_read_file(const char *path, uint8_t **data, size_t *len,
 				char *err, size_t errlen);
 
-/* What one dump file holds, decoded for the given debug op (section 8.9). */
+/* What one dump file holds, decoded for the given debug op (FORMAT.md §10). */
 struct tfdbg1_datum {
 	double wall_time_us;        /* Event.wall_time (microseconds), 0 if unset */
 	char *tag;                  /* Summary.Value.tag, or NULL */
@@ -146,7 +147,7 @@ enum td_status tfdbg1_log_message(const uint8_t *data, size_t len, char **messag
 /* ---- partition graphs (tfdbg1_graph.c) ------------------------------- */
 
 /* A partition graph with the debugger's nodes hidden and data inputs
- * rewired through them to the original tensors (section 8.10). */
+ * rewired through them to the original tensors (FORMAT.md §11). */
 struct tfdbg1_graph_node {
 	char *name, *op, *device;
 	char **inputs;              /* "node:slot", control inputs dropped */
@@ -298,7 +299,7 @@ enum td_status tfdbg1_index(struct reader *r, const struct reader_sink *sink);
 struct tfdbg1_pass {
 	struct reader *r;
 	const struct reader_sink *sink;
-	uint64_t done, total;       /* bytes, for on_progress */
+	struct reader_progress progress;   /* bytes of dump files, sent each file */
 };
 void tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file,
 		    const char *path, const char *what, const char *detail);

@@ -1,5 +1,5 @@
 /*
- * tfdbg1_meta.c - the core metadata JSON of a tfdbg v1 run (section 8.6).
+ * tfdbg1_meta.c - the core metadata JSON of a tfdbg v1 run (FORMAT.md §7).
  *
  * TensorFlow builds this JSON by hand: one flat object of integers and
  * lists of strings.  This is a small lenient walker for exactly that shape,

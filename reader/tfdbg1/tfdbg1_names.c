@@ -5,7 +5,7 @@
  *
  * These are pure string functions (no I/O), so the unit tests can feed them
  * every odd name.  Node names may contain '_' and digits, so dump file names
- * are split from the right (shared/formats/tensorflow.md section 8.8).
+ * are split from the right (FORMAT.md §9).
  */
 #include "tfdbg1_internal.h"
 
@@ -52,7 +52,7 @@ last_underscore(const char *s, size_t n)
 	return NULL;
 }
 
-/* "<us>" or "<us>-<n>" (section 8.2 collisions). */
+/* "<us>" or "<us>-<n>" (FORMAT.md §3, collisions). */
 static bool
 parse_extended_ts(const char *s, size_t n, uint64_t *ts, uint32_t *collision)
 {
@@ -121,7 +121,7 @@ tfdbg1_dump_name_done(struct tfdbg1_dump_name *n)
 }
 
 /* One ','-separated item of a device path: "device_" -> "device:" (all),
- * then the first remaining '_' -> ':' (section 8.3). */
+ * then the first remaining '_' -> ':' (FORMAT.md §4). */
 static void
 decode_device_item(struct strbuf *sb, const char *item, size_t n)
 {

@@ -3,7 +3,7 @@
  *
  * A dump root (a run directory of a session root, or a plain dump root)
  * holds core metadata files, the fetch and feed info files, and one
- * _tfdbg_device_* directory per device (shared/formats/tensorflow.md 8.2).
+ * _tfdbg_device_* directory per device (FORMAT.md §3).
  * Inside a device directory node names with '/' are nested directories; a
  * file whose name starts with _tfdbg_graph_ is a partition graph, anything
  * else a tensor dump named <node>_<slot>_<debug_op>_<us>[-<n>].  Old dumps
@@ -291,7 +291,7 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Execution order within a run (section 8.8 step 4): numerically by
+/* Execution order within a run (FORMAT.md §9 step 4): numerically by
  * (timestamp, collision), then by device and path for a stable order. */
 static int
 cmp_dump(const void *a, const void *b)

@@ -2,7 +2,7 @@
  * tfdbg1_tensor.c - the TensorProto of a tfdbg v1 dump file.
  *
  * Decoding is tf_tensor.c's (shared with tfdbg2); what is v1-specific is
- * the rule for a tensor without data (shared/formats/tensorflow.md 8.4):
+ * the rule for a tensor without data (FORMAT.md §5):
  * TensorFlow's v1 reader treats a proto with a dtype and a non-empty shape
  * but no values as an *uninitialised* tensor (an uninitialised variable),
  * not as zeros as MakeNdarray would.

@@ -1,6 +1,6 @@
 /*
  * tfdbg2.c - the tfdbg v2 reader: a dump root of DebugEvent TFRecord file
- * sets, one per host (shared/formats/tensorflow.md sections 4 and 7).
+ * sets, one per host (FORMAT.md §1-§4 and §7).
  *
  * This file finds the file sets (by the literal "tfdbg_events." prefix and
  * the known suffixes, never by splitting on '.': host names contain dots),
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader_report.h"
 #include "tf_debug_event.pb-c.h"
 #include "tfdbg2_internal.h"
 
@@ -232,7 +233,7 @@ cmp_set_time(const void *a, const void *b)
 	return (x->wall_time > y->wall_time) - (x->wall_time < y->wall_time);
 }
 
-/* Section 7.1: several sets must share one run id.  Empty ids (older TF)
+/* FORMAT.md §7.1: several sets must share one run id.  Empty ids (older TF)
  * are tolerated; two different non-empty ids are a mixed directory. */
 static bool
 check_run_ids(struct tf2_set **sets, size_t n, char **run_id, char *err, size_t errlen)
@@ -278,13 +279,9 @@ tf2_discover(struct reader *r, const struct reader_sink *sink)
 		if (!set_known(r, path)) {
 			s = make_set(r->dir, names[i]);
 			if (s->usable && s->run_id[0] && r->run_id[0] && strcmp(s->run_id, r->run_id)) {
-				struct reader_problem p = {
-					.kind = PROBLEM_INCONSISTENT, .file = -1, .path = path,
-					.record = 0, .what = "debug_metadata",
-					.detail = "file set of another tfdbg run; ignored",
-				};
-				if (sink->on_problem)
-					sink->on_problem(sink->ctx, &p);
+				reader_report_problem(sink, PROBLEM_INCONSISTENT, -1, path, 0, 0,
+						      "debug_metadata",
+						      "file set of another tfdbg run; ignored");
 				free_set(s);
 			} else {
 				register_set(r, s);

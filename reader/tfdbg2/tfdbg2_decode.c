@@ -1,6 +1,6 @@
 /*
- * tfdbg2_decode.c - the tfdbg v2 debug-vector rules (shared/formats/
- * tensorflow.md sections 6 and 7.5) and decode(): re-reading one trace,
+ * tfdbg2_decode.c - the tfdbg v2 debug-vector rules (FORMAT.md
+ * §6 and §7.5) and decode(): re-reading one trace,
  * execution or source file by locator with protobuf-c.
  *
  * decode() may run on another thread than the index pass: it reads with

@@ -1,6 +1,5 @@
 /*
- * tfdbg2_index.c - the tfdbg v2 index pass (shared/formats/tensorflow.md
- * 7.2): dump facts, files, source files, stack frames, graphs/ops/devices,
+ * tfdbg2_index.c - the tfdbg v2 index pass (FORMAT.md §7.2): dump facts, files, source files, stack frames, graphs/ops/devices,
  * then graph execution traces of every set, then executions.
  *
  * The pass is resumable: every file keeps its cursor (next offset) between
@@ -17,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader_report.h"
 #include "reader/parse/pbwire.h"
 #include "tf_debug_event.pb-c.h"
 #include "reader/parse/tf_tensor.h"
@@ -28,9 +28,7 @@
 struct pass {
 	struct reader *r;
 	const struct reader_sink *sink;
-	uint64_t total;                 /* bytes of all files now */
-	uint64_t done;                  /* bytes indexed, this and earlier passes */
-	uint64_t last_progress;
+	struct reader_progress progress;        /* bytes: of all files now, indexed */
 	struct strbuf a, b;             /* reusable strings of the hot path */
 	char detail[512];
 };
@@ -44,19 +42,14 @@ static void
 problem(struct pass *ps, enum reader_problem_kind kind, const struct tf2_file *f, uint64_t off,
 	int64_t record, const char *fmt, ...)
 {
-	struct reader_problem p = {
-		.kind = kind, .file = f && f->announced ? (int64_t)f->id : -1,
-		.path = f ? f->path : NULL, .offset = off, .record = record,
-		.what = f ? role_what[f->role] : "dump",
-	};
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(ps->detail, sizeof ps->detail, fmt, ap);
 	va_end(ap);
-	p.detail = ps->detail;
-	if (ps->sink->on_problem)
-		ps->sink->on_problem(ps->sink->ctx, &p);
+	reader_report_problem(ps->sink, kind, f && f->announced ? (int64_t)f->id : -1,
+			      f ? f->path : NULL, off, record, f ? role_what[f->role] : "dump",
+			      ps->detail);
 }
 
 static void
@@ -69,12 +62,7 @@ meta(struct pass *ps, const char *key, const char *value)
 static void
 progress(struct pass *ps, bool force)
 {
-	if (!ps->sink->on_progress)
-		return;
-	if (force || ps->done - ps->last_progress >= PROGRESS_STEP) {
-		ps->last_progress = ps->done;
-		ps->sink->on_progress(ps->sink->ctx, ps->done, TD_MAX(ps->done, ps->total));
-	}
+	reader_report_progress(ps->sink, &ps->progress, force);
 }
 
 /* ---- dump facts and files --------------------------------------------- */
@@ -151,8 +139,8 @@ send_files(struct pass *ps)
 				continue;
 			}
 			tfrecord_cursor_refresh(&f->cur);
-			ps->total += f->cur.size;
-			ps->done += TD_MIN(f->cur.off, f->cur.size);
+			ps->progress.total += f->cur.size;
+			ps->progress.done += TD_MIN(f->cur.off, f->cur.size);
 			if (f->announced)
 				continue;
 			f->announced = true;
@@ -277,7 +265,7 @@ one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
 		break;
 	}
 	torn_resolved(ps, f, f->cur.off);
-	ps->done += f->cur.off - before;
+	ps->progress.done += f->cur.off - before;
 	__atomic_store_n(&f->indexed_end, f->cur.off, __ATOMIC_RELEASE);
 	progress(ps, false);
 	return more;
@@ -602,7 +590,7 @@ emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
 		break;
 	}
 	torn_resolved(ps, f, e->cur_off);
-	ps->done += e->cur_off - *before;
+	ps->progress.done += e->cur_off - *before;
 	*before = e->cur_off;
 	__atomic_store_n(&f->indexed_end, e->cur_off, __ATOMIC_RELEASE);
 	progress(ps, false);
@@ -718,7 +706,7 @@ on_execution_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, cons
 enum td_status
 tf2_index(struct reader *r, const struct reader_sink *sink)
 {
-	struct pass ps = { .r = r, .sink = sink };
+	struct pass ps = { .r = r, .sink = sink, .progress.step = PROGRESS_STEP };
 	size_t i;
 
 	tf2_discover(r, sink);
@@ -744,7 +732,7 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 		struct tf2_file *m = &r->sets[i]->files[TF2_METADATA];
 
 		if (m->src && m->cur.off < m->cur.size) {
-			ps.done += m->cur.size - m->cur.off;
+			ps.progress.done += m->cur.size - m->cur.off;
 			m->cur.off = m->cur.size;
 		}
 	}

@@ -14,7 +14,7 @@
 #include "reader/parse/source.h"
 #include "reader/parse/tfrecord.h"
 
-/* The six files of a set, in the order of shared/formats/tensorflow.md 4.1. */
+/* The six files of a set, in the order of FORMAT.md §1. */
 enum tf2_role {
 	TF2_METADATA,
 	TF2_SOURCE_FILES,
@@ -161,11 +161,11 @@ bool tf2_full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s
 
 /* tfdbg2_decode.c */
 const char *tf2_mode_name(int mode);
-/* Fills s from a debug vector of mode (section 6).  Returns false when the
+/* Fills s from a debug vector of mode (FORMAT.md §6).  Returns false when the
  * vector does not have the mode's length (s then knows nothing). */
 bool tf2_summary_from_vector(int mode, const double *v, long n, struct td_summary *s);
 /* True when output i with this vector proves NaN/Inf the InfNanMonitor way
- * (section 7.5); FULL_TENSOR is handled by the caller. */
+ * (FORMAT.md §7.5); FULL_TENSOR is handled by the caller. */
 bool tf2_vector_alerts(int mode, const double *v, long n);
 /* Reads the debug vector of a serialized TensorProto (DT_DOUBLE or DT_FLOAT
  * content or typed values) into out; returns the count (may exceed max) or

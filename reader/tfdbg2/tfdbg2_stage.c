@@ -9,7 +9,7 @@
  * the sink callbacks on the index thread.  A small file (or a follow pass
  * that finds a few new records) is staged on the index thread itself: the
  * same code path, no thread.  Also here: the allocation-free scan of a
- * trace record (pbwire, shared/formats/tensorflow.md 5.5 and 6).
+ * trace record (pbwire, FORMAT.md §5.4 and §6).
  */
 #include "tfdbg2_internal.h"
 

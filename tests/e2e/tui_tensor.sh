@@ -2,7 +2,8 @@
 # tui_tensor.sh - the tensor overlay: on a FULL_HEALTH dump `t` shows the
 # full summary of the selected row (row 88 Log:0: 1000 elements, one -Inf,
 # README) and says that the mode stores no values; on the FULL_TENSOR dump
-# :print ROW [SLICE] shows the sliced values and a block histogram.
+# :print ROW [SLICE] shows the sliced values and a block histogram; the
+# summary lines come from the one summary field table (|mean|, l2 norm too).
 . "$(dirname "$0")/lib.sh"
 
 TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
@@ -36,6 +37,10 @@ tui_keys 3 t
 if tui_wait "(MatMul)   (Esc or q closes)"; then
 	ok tensor_of_filtered_row
 	expect_file_has histogram_section "$TUI_SCREEN" "Histogram"
+	# the view prints the summary field table (tui/cmd/summary.h) whole:
+	# the fields batch JSON has, |mean|, std and l2 norm included
+	grep -qE '^ +\|mean\| +[0-9]' "$TUI_SCREEN" && ok summary_abs_mean || fail summary_abs_mean "no '|mean|' line"
+	grep -qE '^ +l2 norm +[0-9]' "$TUI_SCREEN" && ok summary_l2norm || fail summary_l2norm "no 'l2 norm' line"
 fi
 row=$(grep -oE 'Tensor: trace [0-9]+' "$TUI_SCREEN" | grep -oE '[0-9]+$')
 tui_keys Escape :

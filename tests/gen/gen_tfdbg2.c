@@ -4,7 +4,7 @@
  *
  * The dump is what tf.debugging.experimental.enable_dump_debug_info would
  * write for a made-up training loop (gen_prog.c) with the circular buffer
- * disabled: per host one file set of six TFRecord files (tensorflow.md 4.1),
+ * disabled: per host one file set of six TFRecord files (reader/tfdbg2/FORMAT.md §1),
  * N graph execution traces in training-step order, the eager executions
  * (input pipeline op, the train_step function call, a variable update), the
  * graphs and ops with their inputs and creation stacks, the source files and
@@ -245,7 +245,7 @@ shape1(struct gen_buf *b, uint64_t n)
 	gen_buf_add(b, dim, dl);
 }
 
-/* The debug value of one tensor in mode m (tensorflow.md 6). */
+/* The debug value of one tensor in mode m (reader/tfdbg2/FORMAT.md §6). */
 static void
 tensor_proto(const struct opts *o, struct gen_buf *b, enum mode m, uint32_t d0, uint32_t d1,
 	     int64_t tid, uint64_t h, int bad, int perturbed)

@@ -4,7 +4,7 @@
  *
  * Self-contained on purpose: the generator must not share code with the
  * reader it tests (a bug copied into both would pass every test).  Formats:
- * /work/shared/formats/tensorflow.md section 1 (wire), section 2 (framing).
+ * reader/parse/FORMAT.md §1 (wire), §2 (framing).
  * Not a general protobuf library: it writes, never parses (apart from
  * counting the records of a file for append mode).
  */
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- CRC32C (Castagnoli), tensorflow.md 2.2/2.3 ---------------------- */
+/* ---- CRC32C (Castagnoli), reader/parse/FORMAT.md §2.2, §2.3 ---------------------- */
 
 void gen_crc32c_init(void);
 uint32_t gen_crc32c(const void *data, size_t len);

@@ -2,7 +2,7 @@
 """verify_dump.py - an independent check of gen_tfdbg2's output.
 
 Reads a tfdbg v2 dump directory with nothing but the format notes
-(/work/shared/formats/tensorflow.md sections 2, 4, 6): TFRecord framing and
+(reader/parse/FORMAT.md §2, reader/tfdbg2/FORMAT.md §1-§4, §6): TFRecord framing and
 masked CRC32C, a generic protobuf wire walk, the DebugEvent fields.  Prints
 the facts a reader must find (traces, executions, ops, first non-finite row,
 bad records) as "key value" lines, so the generator's own --facts can be

@@ -32,14 +32,14 @@ enum cmd_complete {
 /* Reactions a command may ask of the TUI.  NULL members are unsupported. */
 struct cmd_ui {
 	void *ctx;
-	void (*jump)(void *ctx, enum model_source_kind kind, uint64_t index);
+	void (*jump)(void *ctx, enum model_table kind, uint64_t index);
 	void (*show_op)(void *ctx, uint32_t op);
 	/* Takes ownership of f (NULL clears the filter). */
 	void (*set_filter)(void *ctx, struct model_filter *f);
 	bool (*set_theme)(void *ctx, const char *name, char *err, size_t errlen);
 	void (*show_source)(void *ctx, uint32_t source, uint32_t line);
 	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]"). */
-	void (*show_tensor)(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice);
+	void (*show_tensor)(void *ctx, enum model_table kind, uint64_t index, const char *slice);
 	void (*follow)(void *ctx, bool on);
 	void (*save_display)(void *ctx, const char *path, char *err, size_t errlen);
 	void (*quit)(void *ctx);

@@ -1,7 +1,7 @@
 /*
  * cmd_info.c - dump-level commands: info, alerts, first-nonfinite,
  * problems, graphs.  Their JSON shapes are documented in README.md
- * (section Commands) and checked by ../shared/cases.json.
+ * (section Commands) and checked by the batch e2e tests (tests/e2e/batch_*.sh).
  */
 #include "cmd_internal.h"
 
@@ -105,12 +105,12 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 
 /* The host a trace/execution row came from, "" unknown. */
 static const char *
-row_host(struct cmd_env *env, enum model_source_kind kind, uint64_t index)
+row_host(struct cmd_env *env, enum model_table kind, uint64_t index)
 {
 	struct model_trace t;
 	struct model_execution e;
 
-	if (kind == SRC_TRACE)
+	if (kind == TABLE_TRACES)
 		return model_trace_get(env->m, index, &t) == TD_OK && t.host ? t.host : "";
 	return model_execution_get(env->m, index, &e) == TD_OK && e.host ? e.host : "";
 }
@@ -176,7 +176,7 @@ alert_json_item(struct json *j, const struct model_alert *a)
 {
 	json_object_begin(j);
 	json_kv_string(j, "kind", a->kind);
-	json_kv_string(j, "source", a->source == SRC_TRACE ? "trace" : "execution");
+	json_kv_string(j, "source", model_table_name(a->source));
 	json_kv_uint(j, "index", a->index);
 	json_kv_uint(j, "output_slot", a->slot);
 	json_kv_bool(j, "is_input", a->is_input);
@@ -192,7 +192,7 @@ static void
 alert_text_item(struct strbuf *o, const struct model_alert *a)
 {
 	strbuf_addf(o, "  %-9s %8llu  %-8s %s%s:%u (%s) ",
-		    a->source == SRC_TRACE ? "trace" : "execution",
+		    model_table_name(a->source),
 		    (unsigned long long)a->index, cmd_txt(a->kind), a->is_input ? "input " : "",
 		    cmd_txt(a->op_name), a->slot, cmd_txt(a->op_type));
 	cmd_text_summary(o, &a->summary);
@@ -293,7 +293,7 @@ first_nonfinite(struct cmd_env *env, struct model_alert *a)
 		return false;
 	memset(a, 0, sizeof(*a));
 	a->kind = "InfNan";
-	a->source = SRC_TRACE;
+	a->source = TABLE_TRACES;
 	a->index = (uint64_t)row;
 	a->slot = t.slot;
 	a->op_type = t.op_type;
@@ -370,10 +370,10 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 			strbuf_adds(env->out, "no NaN or Inf found\n");
 		return TD_OK;
 	}
-	if (a.source == SRC_TRACE && model_trace_get(env->m, a.index, &t) == TD_OK) {
+	if (a.source == TABLE_TRACES && model_trace_get(env->m, a.index, &t) == TD_OK) {
 		graph = cmd_nz(t.graph_id);
 		host = cmd_nz(t.host);
-	} else if (a.source == SRC_EXECUTION && model_execution_get(env->m, a.index, &e) == TD_OK) {
+	} else if (a.source == TABLE_EXECUTIONS && model_execution_get(env->m, a.index, &e) == TD_OK) {
 		graph = cmd_graph_id(env, e.graph);
 		host = cmd_nz(e.host);
 	}
@@ -381,7 +381,7 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
 	if (!env->json) {
 		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph %s%s%s\n  ",
-			    a.source == SRC_TRACE ? "trace" : "execution",
+			    model_table_name(a.source),
 			    (unsigned long long)a.index, a.is_input ? "input " : "",
 			    cmd_txt(a.op_name), a.slot,
 			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
@@ -391,7 +391,7 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	}
 	json_init(&j, env->out);
 	json_object_begin(&j);
-	json_kv_string(&j, "source", a.source == SRC_TRACE ? "trace" : "execution");
+	json_kv_string(&j, "source", model_table_name(a.source));
 	json_kv_uint(&j, "index", a.index);
 	json_kv_string(&j, "op_name", a.op_name);
 	json_kv_string(&j, "op_type", a.op_type);

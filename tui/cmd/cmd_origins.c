@@ -53,7 +53,7 @@ json_origin_members(struct json *j, const struct model_origin *o)
 {
 	size_t k;
 
-	json_kv_string(j, "source", o->source == SRC_TRACE ? "trace" : "execution");
+	json_kv_string(j, "source", model_table_name(o->source));
 	json_kv_uint(j, "index", o->index);
 	json_kv_string(j, "op_name", o->op_name ? o->op_name : "");
 	json_kv_string(j, "op_type", cmd_nz(o->op_type));
@@ -115,7 +115,7 @@ text_headline(struct cmd_env *env, const struct model_origin *o, const char *lab
 	text_str(env, o->op_name && *o->op_name ? o->op_name : "?");
 	strbuf_addf(env->out, ":%u (", o->slot);
 	text_str(env, cmd_txt(o->op_type));
-	strbuf_addf(env->out, ") at %s %llu", o->source == SRC_TRACE ? "row" : "execution",
+	strbuf_addf(env->out, ") at %s %llu", o->source == TABLE_TRACES ? "row" : "execution",
 		    (unsigned long long)o->index);
 	if (o->step >= 0)
 		strbuf_addf(env->out, ", step %lld", (long long)o->step);
@@ -287,7 +287,7 @@ origins_text(struct cmd_env *env, const struct model_origin *v, size_t n)
 				    n - i);
 			break;
 		}
-		strbuf_addf(env->out, "  %s %-7llu ", v[i].source == SRC_TRACE ? "row " : "exec",
+		strbuf_addf(env->out, "  %s %-7llu ", v[i].source == TABLE_TRACES ? "row " : "exec",
 			    (unsigned long long)v[i].index);
 		sanitize_str(v[i].op_name, 40, env->out);
 		strbuf_addf(env->out, ":%u", v[i].slot);

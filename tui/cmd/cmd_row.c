@@ -208,7 +208,7 @@ cmd_trace(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, st, "row %llu: %s", (unsigned long long)row, td_strerror(st));
 	dst = model_trace_detail(env->m, row, &d);
 	if (env->ui && env->ui->jump && a.row)
-		env->ui->jump(env->ui->ctx, SRC_TRACE, row);
+		env->ui->jump(env->ui->ctx, TABLE_TRACES, row);
 	st = env->json ? trace_json(env, &t, &d, dst, a.slice) : trace_text(env, &t, &d, dst, a.slice);
 	model_detail_done(&d);
 	return st;
@@ -296,7 +296,7 @@ cmd_execution(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, st, "row %llu: %s", (unsigned long long)row, td_strerror(st));
 	dst = model_execution_detail(env->m, row, &d);
 	if (env->ui && env->ui->jump)
-		env->ui->jump(env->ui->ctx, SRC_EXECUTION, row);
+		env->ui->jump(env->ui->ctx, TABLE_EXECUTIONS, row);
 	st = env->json ? execution_json(env, &e, &d, dst, a.slice)
 		       : execution_text(env, &e, &d, dst, a.slice);
 	model_detail_done(&d);
@@ -356,7 +356,7 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (env->ui && env->ui->show_tensor)
-		env->ui->show_tensor(env->ui->ctx, SRC_TRACE, row, slice);
+		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice);
 	if (!env->json) {
 		st = cmd_text_value(env, d.values[0], slice, VALUE_LIMIT_TEXT);
 		goto out;

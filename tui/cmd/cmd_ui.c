@@ -193,19 +193,20 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 enum td_status
 cmd_goto(struct cmd_env *env, int argc, char **argv)
 {
-	bool exec = argc > 2 && strcmp(argv[1], "execution") == 0;
+	enum model_table tab = argc > 2 && strcmp(argv[1], model_table_name(TABLE_EXECUTIONS)) == 0
+			       ? TABLE_EXECUTIONS : TABLE_TRACES;
 	const char *arg = argv[argc - 1];
 	uint64_t row;
 	enum td_status st;
 
-	if (argc > 2 && !exec && strcmp(argv[1], "trace") != 0)
+	if (argc > 2 && strcmp(argv[1], model_table_name(tab)) != 0)
 		return cmd_fail(env, TD_ERR_ARGS, "usage: goto [trace | execution] N");
 	if (!UI_CAN(env, jump))
 		return unsupported(env);
-	st = exec ? cmd_execution_arg(env, arg, &row) : cmd_trace_arg(env, arg, &row);
+	st = tab == TABLE_EXECUTIONS ? cmd_execution_arg(env, arg, &row) : cmd_trace_arg(env, arg, &row);
 	if (st != TD_OK)
 		return st;
-	env->ui->jump(env->ui->ctx, exec ? SRC_EXECUTION : SRC_TRACE, row);
+	env->ui->jump(env->ui->ctx, tab, row);
 	return TD_OK;
 }
 
@@ -277,7 +278,7 @@ cmd_tensor(struct cmd_env *env, int argc, char **argv)
 	} else if (slice && (st = td_slice_parse(slice, &parsed, err, sizeof err)) != TD_OK) {
 		cmd_fail(env, st, "%s", err);
 	} else {
-		env->ui->show_tensor(env->ui->ctx, SRC_TRACE, row, slice);
+		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice);
 	}
 	free(slice);
 	return st;

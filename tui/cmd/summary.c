@@ -211,37 +211,45 @@ summary_text(struct strbuf *sb, const struct td_summary *s)
 
 /* ---- the tensor view's lines ------------------------------------------------------- */
 
+const char *
+summary_value(const struct td_summary *s, const struct summary_field *f, char *buf, size_t size)
+{
+	if (f->kind == SK_DTYPE)     /* type and shape together */
+		return *fmt_shape(s, buf, size) ? buf : NULL;
+	if (!(s->known & f->bit))
+		return NULL;
+	switch (f->kind) {
+	case SK_COUNT:
+		snprintf(buf, size, "%lld", (long long)summary_int(s, f->id));
+		return buf;
+	case SK_FLAG:
+		snprintf(buf, size, "%s", s->has_inf_or_nan ? "yes" : "no");
+		return buf;
+	case SK_REAL:
+		return fmt_double(summary_real(s, f->id), buf, size);
+	case SK_MARK:
+		snprintf(buf, size, "yes");
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
 static void
 line_field(struct strbuf *sb, const struct td_summary *s, const struct summary_field *f)
 {
 	char buf[96];
+	const char *v;
 
 	if (!f->long_label || !*f->long_label)
 		return;
-	if (f->kind == SK_DTYPE) {   /* type and shape on one line, known or not */
-		strbuf_addf(sb, "  %-10s %s\n", f->long_label,
-			    *fmt_shape(s, buf, sizeof buf) ? buf : "(unknown)");
-		return;
-	}
-	if (!(s->known & f->bit))
-		return;
-	switch (f->kind) {
-	case SK_COUNT:
-		strbuf_addf(sb, "  %-10s %lld\n", f->long_label, (long long)summary_int(s, f->id));
-		break;
-	case SK_FLAG:
-		strbuf_addf(sb, "  %-10s %s\n", f->long_label, s->has_inf_or_nan ? "yes" : "no");
-		break;
-	case SK_REAL:
-		strbuf_addf(sb, "  %-10s %s\n", f->long_label,
-			    fmt_double(summary_real(s, f->id), buf, sizeof buf));
-		break;
-	case SK_MARK:
+	v = summary_value(s, f, buf, sizeof buf);
+	if (f->kind == SK_DTYPE)     /* type and shape on one line, known or not */
+		strbuf_addf(sb, "  %-10s %s\n", f->long_label, v ? v : "(unknown)");
+	else if (v && f->kind == SK_MARK)
 		strbuf_addf(sb, "  %s\n", f->long_label);
-		break;
-	default:
-		break;
-	}
+	else if (v)
+		strbuf_addf(sb, "  %-10s %s\n", f->long_label, v);
 }
 
 void

@@ -112,5 +112,13 @@ void summary_text(struct strbuf *sb, const struct td_summary *s);
 /* The tensor view's block: one "  label      value" line per known field
  * ("  tensor     float32[1000]", "  NaN        0" ...).  Appends to sb. */
 void summary_lines(struct strbuf *sb, const struct td_summary *s);
+/* The value of field f of s as the tensor view writes it, in buf:
+ * "float32[1000]" (SK_DTYPE: type and shape), "1000", "yes", "-2.5", and
+ * "yes" for a mark that holds.  NULL when the field is not known (SK_DTYPE:
+ * when neither type nor shape is) and for SK_SHAPE, which SK_DTYPE shows.
+ * Printers that lay fields out their own way (the diff pane's two
+ * columns) take labels from the table and values from here. */
+const char *summary_value(const struct td_summary *s, const struct summary_field *f,
+			  char *buf, size_t size);
 
 #endif

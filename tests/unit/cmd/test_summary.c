@@ -145,6 +145,36 @@ test_summary_lines_for_the_tensor_view(void **state)
 	strbuf_done(&sb);
 }
 
+/* summary_value is what the diff pane's two columns print: the same text
+ * as the tensor view's lines, NULL where the field is unknown. */
+static void
+test_summary_value_matches_the_lines(void **state)
+{
+	struct td_summary s = log_summary();
+	char buf[96];
+
+	(void)state;
+	s.known |= SUM_MINMAX | SUM_L2NORM;
+	s.min = -2.5, s.l2norm = 4;
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_DTYPE], buf, sizeof buf),
+			    "float32[1000]");
+	assert_null(summary_value(&s, &summary_fields[SUMMARY_SHAPE], buf, sizeof buf));
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_NEG_INF], buf, sizeof buf), "1");
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_MIN], buf, sizeof buf), "-2.5");
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_L2NORM], buf, sizeof buf), "4");
+	assert_null(summary_value(&s, &summary_fields[SUMMARY_MEAN], buf, sizeof buf));
+	assert_null(summary_value(&s, &summary_fields[SUMMARY_HAS_INF_OR_NAN], buf, sizeof buf));
+	assert_null(summary_value(&s, &summary_fields[SUMMARY_UNINITIALIZED], buf, sizeof buf));
+	s.known |= SUM_NONFINITE | SUM_UNINITIALIZED;
+	s.has_inf_or_nan = true;
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_HAS_INF_OR_NAN], buf, sizeof buf),
+			    "yes");
+	assert_string_equal(summary_value(&s, &summary_fields[SUMMARY_UNINITIALIZED], buf, sizeof buf),
+			    "yes");
+	s.known = 0;
+	assert_null(summary_value(&s, &summary_fields[SUMMARY_DTYPE], buf, sizeof buf));
+}
+
 int
 main(void)
 {
@@ -154,6 +184,7 @@ main(void)
 		cmocka_unit_test(test_summary_json_float_precision_and_marks),
 		cmocka_unit_test(test_summary_text_compact),
 		cmocka_unit_test(test_summary_lines_for_the_tensor_view),
+		cmocka_unit_test(test_summary_value_matches_the_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

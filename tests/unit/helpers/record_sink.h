@@ -68,6 +68,20 @@ struct record_sink {
 	uint64_t progress_calls, progress_done, progress_total;
 };
 
+/* A reader opened on a directory, with what its index pass sent. */
+struct recorded {
+	const struct reader_ops *ops;
+	struct reader *r;
+	struct record_sink rs;
+	struct reader_sink sink;
+};
+/* Opens dir with ops (default options) and runs one index pass into
+ * ix->rs, under a 20-second alarm (a reader that blocks fails the test
+ * instead of hanging it); asserts that open and index succeed. */
+void record_sink_index(const struct reader_ops *ops, const char *dir, struct recorded *ix);
+/* Closes the reader and frees the record. */
+void record_sink_index_done(struct recorded *ix);
+
 /* Zeroes rs and points every callback of sink at it. */
 void record_sink_init(struct record_sink *rs, struct reader_sink *sink);
 void record_sink_done(struct record_sink *rs);

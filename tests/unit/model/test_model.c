@@ -16,18 +16,14 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
+#include "tests/unit/helpers/fake_model.h"
 
 static struct model *
 open_fake(struct fake *f, bool thread, size_t cache_rows)
 {
 	struct model_options opt = {.no_thread = !thread, .cache_rows = cache_rows};
-	struct model *m = NULL;
-	char err[256];
 
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
+	return fake_model_open(f, &opt);
 }
 
 static void

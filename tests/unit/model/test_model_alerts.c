@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 static void
 ops(struct fake *f)
@@ -47,11 +35,11 @@ test_alerts_curt_health_counts_are_null(void **state)
 	ops(f);
 	fake_trace(f, 1, "g", "relu", 0, 1, &ok);
 	fake_trace(f, 1, "g", "Log", 0, 2, &bad);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_count(m), 1);
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
 	assert_string_equal(a.kind, "InfNan");
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(a.index, 1);
 	assert_string_equal(a.op_type, "Log");
 	assert_string_equal(a.op_name, "Log");
@@ -73,7 +61,7 @@ test_alerts_full_health_counts_come_from_the_row(void **state)
 	(void)state;
 	ops(f);
 	fake_trace(f, 1, "g", "Log", 3, 2, &bad);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
 	assert_true(a.summary.known & SUM_NEG_INF);
 	assert_int_equal(a.summary.neg_inf, 1);
@@ -100,13 +88,13 @@ test_alerts_execution_with_two_bad_outputs_gives_two(void **state)
 	ops(f);
 	fake_exec(f, 2, "Unpack", NULL, "h", 5, outs, 3);
 	fake_trace(f, 1, "g", "add", 0, 2, &bad);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_count(m), 3);
 	/* traces first, then executions, as InfNanMonitor's load order */
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(model_alert_get(m, 1, &a), TD_OK);
-	assert_int_equal(a.source, SRC_EXECUTION);
+	assert_int_equal(a.source, TABLE_EXECUTIONS);
 	assert_int_equal(a.index, 0);
 	assert_int_equal(a.slot, 0);
 	assert_int_equal(a.summary.nan, 2);
@@ -140,7 +128,7 @@ test_alerts_groups_by_type_in_order_of_first_appearance(void **state)
 	fake_trace(f, 1, "g", "add", 0, 1, &bad);       /* alert 2 */
 	fake_exec(f, 2, "Log", NULL, "h", 1, &out, 1);
 	fake_overflow(f, "relu", 0, "overflow in Relu");
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_count(m), 6);
 	n = model_alert_groups(m, g, 8);
 	assert_int_equal(n, 4);
@@ -179,7 +167,7 @@ test_alerts_groups_follow_a_late_op_type(void **state)
 	fake_trace(f, 1, "g", "late", 0, 1, &bad);      /* op not described yet */
 	fake_trace(f, 1, "g", "add", 0, 1, &bad);
 	fake_trace(f, 1, "g", "late", 0, 1, &bad);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_groups(m, g, 4), 2);
 	assert_string_equal(g[0].op_type, "");
 	fake_op(f, "g", "late", "Sqrt", NULL, NULL);
@@ -209,7 +197,7 @@ test_alerts_group_left_by_a_typed_placeholder_starts_at_its_own_first(void **sta
 	fake_trace(f, 1, "g", "p2", 0, 1, &bad);
 	fake_trace(f, 1, "g", "p1", 0, 1, &bad);
 	fake_op(f, "g", "p1", "Log", NULL, NULL);       /* same pass, after its alerts */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_groups(m, g, 4), 2);
 	assert_string_equal(g[0].op_type, "Log");
 	assert_int_equal(g[0].count, 2);
@@ -232,7 +220,7 @@ test_alerts_overflow_alert_fields(void **state)
 	(void)state;
 	ops(f);
 	fake_overflow(f, "add", 7, "float16 overflow");
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_count(m), 1);
 	assert_int_equal(model_alert_get(m, 0, &a), TD_OK);
 	assert_string_equal(a.kind, "Overflow");
@@ -264,7 +252,7 @@ test_alerts_containers_mark_executions_not_alert(void **state)
 	fake_trace_ex(f, 1, "g", "y", 0, 2, &bad, 1, false);    /* run 1 has no x */
 	fake_trace_ex(f, 1, "g", "x", 0, 2, &ok, 1, true);      /* an input row */
 	fake_break(f, 1, fake_trace_ex(f, 1, "g", "x", 0, 3, &ok, 1, false));
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_alert_count(m), 1);
 	assert_int_equal(model_execution_get(m, 1, &x), TD_OK);
 	assert_true(x.flags & ROW_CONTAINS_NONFINITE);
@@ -313,7 +301,7 @@ test_links_and_filters_stay_in_interleaved_executions(void **state)
 	fake_trace_ex(f, 1, "g", "x", 0, 1, &ok, 1, false);     /* 1 */
 	fake_trace_ex(f, 1, "g", "y", 0, 1, &ok, 0, false);     /* 2 */
 	fake_trace_ex(f, 1, "g", "y", 0, 1, &ok, 1, false);     /* 3 */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_trace_inputs(m, 2, &l), 1);
 	assert_int_equal(l[0].trace_index, 0);
 	free(l);
@@ -348,9 +336,9 @@ test_first_nonfinite_smallest_wall_time_across_file_segments(void **state)
 	fake_trace(f, 2, "g", "relu", 0, 50, &ok);
 	fake_trace(f, 2, "g", "Log", 1, 100, &bad);     /* host 2's first: t=100 */
 	fake_exec(f, 3, "Relu", NULL, "h", 120, &out, 1);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_true(model_first_nonfinite(m, &a));
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(a.index, 4);
 	assert_string_equal(a.op_name, "Log");
 	assert_int_equal(a.slot, 1);
@@ -373,7 +361,7 @@ test_first_nonfinite_files_of_one_host_are_one_segment(void **state)
 	fake_file(f, 2, "run0/b.npy", "rank0");
 	fake_trace(f, 1, "g", "add", 0, 200, &bad);     /* rank 0's first in row order */
 	fake_trace(f, 2, "g", "Log", 0, 100, &bad);     /* same rank: not a candidate */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_true(model_first_nonfinite(m, &a));
 	assert_int_equal(a.index, 0);
 	model_close(m);
@@ -393,9 +381,9 @@ test_first_nonfinite_known_time_beats_unknown(void **state)
 	ops(f);
 	fake_trace(f, 1, "g", "add", 0, 0, &bad);       /* time unknown */
 	fake_exec(f, 3, "Relu", NULL, "h", 120, outs, 2);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_true(model_first_nonfinite(m, &a));
-	assert_int_equal(a.source, SRC_EXECUTION);
+	assert_int_equal(a.source, TABLE_EXECUTIONS);
 	assert_int_equal(a.index, 0);
 	assert_int_equal(a.slot, 1);
 	assert_int_equal(a.summary.neg_inf, 1);
@@ -414,7 +402,7 @@ test_first_nonfinite_none(void **state)
 	(void)state;
 	ops(f);
 	fake_trace(f, 1, "g", "add", 0, 1, &ok);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_false(model_first_nonfinite(m, &a));
 	assert_int_equal(model_alert_count(m), 0);
 	model_close(m);

@@ -15,19 +15,7 @@
 
 #include "model/model.h"
 #include "model/model_diff.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 static struct model_diff *
 diff_of(struct model *a, struct model *b, const struct model_diff_options *o)
@@ -93,7 +81,7 @@ test_diff_same_run_twice_nothing_diverges(void **state)
 	(void)state;
 	chain_ops(fa), chain_ops(fb);
 	chain_rows(fa, 3, -1), chain_rows(fb, 3, -1);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	model_diff_counts(d, &c);
 	assert_int_equal(c.aligned, 12);
@@ -137,7 +125,7 @@ test_diff_aligns_by_order_within_the_op(void **state)
 	fake_trace(fb, 1, "other", "p", 0, 2, &ok);
 	fake_trace(fb, 1, "other", "r", 0, 3, &ok);
 	fake_trace(fb, 1, "other", "p", 0, 4, &ok);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	model_diff_counts(d, &c);
 	assert_int_equal(c.aligned, 3);
@@ -175,7 +163,7 @@ test_diff_slots_do_not_mix(void **state)
 	fake_trace(fa, 1, "g", "split", 1, 2, &ok);
 	fake_trace(fb, 1, "g", "split", 1, 1, &ok);
 	fake_trace(fb, 1, "g", "split", 0, 2, &ok);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	model_diff_counts(d, &c);
 	assert_int_equal(c.aligned, 2);
@@ -202,7 +190,7 @@ test_diff_first_divergence_and_its_cause(void **state)
 	chain_ops(fa), chain_ops(fb);
 	chain_rows(fa, 3, -1);
 	chain_rows(fb, 3, 1);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	assert_int_equal(model_diff_first(d), 5);
 	assert_int_equal(model_diff_pair_get(d, 5, &p), TD_OK);
@@ -239,7 +227,7 @@ one_pair_diverges(struct td_summary sa, struct td_summary sb, const struct model
 	fake_op(fb, "g", "t", "MatMul", NULL, NULL);
 	fake_trace(fa, 1, "g", "t", 0, 1, &sa);
 	fake_trace(fb, 1, "g", "t", 0, 1, &sb);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, o);
 	assert_int_equal(model_diff_pair_get(d, 0, p), TD_OK);
 	model_diff_free(d);
@@ -307,7 +295,7 @@ test_diff_hosts_by_name_and_explicit_pairs(void **state)
 	fake_trace(fa, 2, "g", "t", 0, 1, &nan);
 	fake_trace(fb, 1, "g", "t", 0, 1, &nan);        /* rank_1 first in B */
 	fake_trace(fb, 2, "g", "t", 0, 1, &ok);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	model_diff_counts(d, &c);
 	assert_int_equal(c.aligned, 2);
@@ -362,7 +350,7 @@ test_diff_steps_align_when_known(void **state)
 		fake_trace(fb, 1, "g", "t", 0, s, &ok);
 		fake_step(fb, s + 1);
 	}
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	model_diff_counts(d, &c);
 	assert_int_equal(c.aligned, 2);
@@ -392,7 +380,7 @@ test_diff_select_by_op_regex(void **state)
 	(void)state;
 	chain_ops(fa), chain_ops(fb);
 	chain_rows(fa, 2, -1), chain_rows(fb, 2, -1);
-	a = open_fake(fa), b = open_fake(fb);
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
 	d = diff_of(a, b, NULL);
 	assert_int_equal(model_diff_select(d, "^(relu|out)$", err, sizeof err), TD_OK);
 	for (k = 0; k < 8; k++)

@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 /* graphs: outer "model" > inner "dense_1"; "loss" separate.
  * rows: 0 dense_1/MatMul  1 dense_1/BiasAdd  2 dense_12/MatMul(nan)  3 Log(-inf)
@@ -73,7 +61,7 @@ static void
 test_filter_op_regex_matches_names(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.op_regex = "^dense_[0-9]+/MatMul$", .graph = -1,
 					 .execution = -1};
 	struct model_filter *fl = filter(m, &spec);
@@ -103,7 +91,7 @@ static void
 test_filter_type_regex_and_nonfinite(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.type_regex = "MatMul", .nonfinite = true, .graph = -1,
 					 .execution = -1};
 	struct model_filter *fl = filter(m, &spec);
@@ -123,7 +111,7 @@ static void
 test_filter_graph_includes_inner_graphs(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.graph = model_graph_find(m, "model"), .execution = -1};
 	struct model_filter *fl;
 
@@ -146,7 +134,7 @@ static void
 test_filter_host(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.graph = -1, .execution = -1, .host = "b"};
 	struct model_filter *fl = filter(m, &spec);
 
@@ -184,7 +172,7 @@ test_filter_execution_restricts_to_its_rows(void **state)
 	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 0, false);
 	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 1, false);
 	fake_trace_ex(f, 1, "g", "a", 0, 1, &ok, 1, false);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	fl = filter(m, &spec);
 	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 2);
 	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 0), 1);
@@ -198,7 +186,7 @@ static void
 test_filter_bad_regex_reports_pcre2_message_and_offset(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.op_regex = "dense(", .graph = -1, .execution = -1};
 	struct model_filter *fl = (struct model_filter *)1;
 	char err[256] = "";
@@ -223,7 +211,7 @@ test_filter_counts_grow_with_rows_and_filled_ops(void **state)
 
 	(void)state;
 	fake_trace(f, 1, "g", "lg", 0, 1, &ok);         /* op not described yet */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	fl = filter(m, &spec);
 	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 0);
 	fake_op(f, "g", "lg", "Log", NULL, NULL);
@@ -249,7 +237,7 @@ test_filter_made_after_a_fill_counts_right(void **state)
 	(void)state;
 	fake_trace(f, 1, "g", "lg", 0, 1, &ok);         /* placeholder op */
 	fake_op(f, "g", "lg", "Log", NULL, NULL);       /* filled in the same pass */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	fl = filter(m, &spec);
 	assert_true(model_filter_match(m, fl, TABLE_TRACES, 0));
 	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 1);
@@ -269,7 +257,7 @@ test_filter_over_a_million_rows_by_chunks(void **state)
 
 	(void)state;
 	fake_synth(f, 1000000, 7);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	fl = filter(m, &spec);
 	assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), 142857);
 	assert_int_equal(model_filter_nth(m, fl, TABLE_TRACES, 100000), 700006);

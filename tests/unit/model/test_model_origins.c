@@ -14,19 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 /* A FULL_HEALTH-like summary with sign counts. */
 static struct td_summary
@@ -93,7 +81,7 @@ static void
 test_origin_versus_propagation(void **state)
 {
 	struct fake *f = log_script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_origin *v, o;
 	size_t n;
 
@@ -152,7 +140,7 @@ test_repeat_is_not_a_second_origin(void **state)
 
 	(void)state;
 	fake_trace(f, 1, "g", "Log", 0, 5, &log);       /* 4: Log again, no new x row */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].index, 1);
@@ -185,7 +173,7 @@ test_unknown_inputs_are_not_finite(void **state)
 	fake_trace(f, 1, "g", "r", 0, 1, &bad);         /* 0 */
 	fake_trace(f, 1, "g", "s", 0, 2, &shape);       /* 1 */
 	fake_trace(f, 1, "g", "t", 0, 3, &bad);         /* 2 */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].index, 0);
@@ -217,7 +205,7 @@ test_source_op_came_from_outside(void **state)
 	fake_op(f, "g", "odd", "Relu", NULL, NULL);     /* no input recorded: not a source */
 	fake_trace(f, 1, "g", "x", 0, 1, &bad);
 	fake_trace(f, 1, "g", "odd", 0, 2, &bad);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);
 	assert_true(v[0].source_op);
@@ -256,7 +244,7 @@ test_several_origins_in_one_step(void **state)
 	fake_step(f, 7);
 	fake_trace(f, 1, "g", "add", 0, 5, &sq);        /* 4 */
 	fake_step(f, 7);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].index, 2);                /* first in time */
@@ -292,7 +280,7 @@ test_several_steps(void **state)
 		fake_trace(f, 1, "g", "Log", 0, 10.0 * (double)s + 2, s ? &bad : &ok);
 		fake_step(f, (int64_t)s);
 	}
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);                         /* steps 1 and 2, one each */
 	assert_int_equal(v[0].index, 3);
@@ -337,7 +325,7 @@ test_steps_placed_by_function_calls(void **state)
 	fake_trace(f, 1, "other", "b", 0, 6, &ok);                      /* 3 */
 	fake_exec(f, 2, "__inference_train_step", "outer", NULL, 7, NULL, 0); /* exec 3 */
 	fake_trace(f, 1, "inner", "a", 0, 8, &ok);                      /* 4: no call after */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_trace_step(m, 0), 1);
 	assert_int_equal(model_trace_step(m, 1), 1);
 	assert_int_equal(model_trace_step(m, 2), 2);
@@ -367,7 +355,7 @@ test_several_ranks_first_in_time_leads(void **state)
 	fake_trace(f, 1, "g", "Log", 0, 20, &bad);      /* 1 */
 	fake_trace(f, 2, "g", "x", 0, 9, &x);           /* 2: rank 1, earlier */
 	fake_trace(f, 2, "g", "Log", 0, 10, &bad);      /* 3 */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].index, 3);
@@ -406,7 +394,7 @@ test_own_input_rows_and_outside_inputs(void **state)
 	fake_trace_ex(f, 1, "g", "mm", 1, 2, &w, 0, true);     /* 2: mm's input 1 (w) */
 	fake_trace_ex(f, 1, "g", "mm", 0, 3, &out, 0, false);  /* 3 */
 	fake_trace_ex(f, 1, "g", "mm2", 1, 4, &wbad, 0, true); /* 4: w read with NaN */
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	n = model_origins(m, NULL, &v);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].index, 3);
@@ -444,7 +432,7 @@ expect_cause(const char *type, const struct td_summary *in, size_t nin, const st
 	for (k = 0; k < nin; k++)
 		fake_trace(f, 1, "g", k ? "q" : "p", 0, (double)k + 1, &in[k]);
 	fake_trace(f, 1, "g", "op", 0, 5, out);
-	m = open_fake(f);
+	m = fake_model_open(f, NULL);
 	assert_int_equal(model_why(m, nin, &o), TD_OK);
 	assert_int_equal(o.role, ORIGIN_ORIGIN);
 	if (!strstr(o.cause, cause))

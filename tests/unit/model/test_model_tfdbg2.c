@@ -60,7 +60,7 @@ test_tfdbg2_mnist_first_nonfinite_is_log_row_88(void **state)
 
 	(void)state;
 	assert_true(model_first_nonfinite(m, &a));
-	assert_int_equal(a.source, SRC_TRACE);
+	assert_int_equal(a.source, TABLE_TRACES);
 	assert_int_equal(a.index, 88);
 	assert_string_equal(a.op_name, "Log");
 	assert_string_equal(a.op_type, "Log");

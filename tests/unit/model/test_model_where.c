@@ -14,19 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 /* A full summary computed from values, as readers do for stored tensors. */
 static struct td_summary
@@ -98,7 +86,7 @@ static void
 test_where_unknown_rows_are_counted_apart(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 
 	(void)state;
 	/* rows 1 and 3 carry counts only: mean is unknown there */
@@ -116,7 +104,7 @@ static void
 test_where_summary_fields_from_values(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 
 	(void)state;
 	expect(m, "abs_mean == 2", 1, 2, 0);
@@ -135,7 +123,7 @@ static void
 test_where_op_fields_need_no_decoding(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	uint64_t before = fake_decodes(f);
 
 	(void)state;
@@ -176,7 +164,7 @@ static void
 test_where_executions_match_through_outputs(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter *fl = where(m, "nan > 0");
 
 	(void)state;
@@ -196,7 +184,7 @@ static void
 test_where_bad_condition_names_the_column(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_filter_spec spec = {.where = "mean > 0 and meen < 1", .graph = -1,
 					 .execution = -1};
 	struct model_filter *fl = NULL;

@@ -1,5 +1,5 @@
 /*
- * test_crc32c.c - CRC-32C vectors (shared/formats/tensorflow.md 2.2, 2.5) on
+ * test_crc32c.c - CRC-32C vectors (reader/parse/FORMAT.md §2.2, §2.5) on
  * both the SSE4.2 and the table path, and TFRecord masking.
  */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include "reader/parse/crc32c.h"
 
-/* The 43-byte DebugEvent payload of the worked example in section 2.5. */
+/* The 43-byte DebugEvent payload of the worked example in FORMAT.md §2.5. */
 static const unsigned char example_payload[43] = {
 	0x09, 0x00, 0x00, 0x20, 0x00, 0x84, 0xd7, 0xd7, 0x41, 0x1a, 0x20, 0x0a,
 	0x05, 0x32, 0x2e, 0x34, 0x2e, 0x30, 0x12, 0x0d, 0x64, 0x65, 0x62, 0x75,

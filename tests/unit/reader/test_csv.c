@@ -1,5 +1,5 @@
 /*
- * test_csv.c - CSV line splitting and statistic.csv column mapping (§7).
+ * test_csv.c - CSV line splitting and statistic.csv column mapping (reader/mindspore/FORMAT.md §7).
  */
 #include <stdarg.h>
 #include <stddef.h>

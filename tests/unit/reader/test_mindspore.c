@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "reader/reader.h"
+#include "tests/unit/helpers/files.h"
 
 #define SYNC "tests/fixtures/mindspore/sync_lenet"
 #define ASYNC "tests/fixtures/mindspore/async_small"
@@ -564,12 +565,11 @@ test_mindspore_async_bin_values_and_infinities(void **state)
 static void
 test_mindspore_async_truncated_bin_is_reported_and_rest_survives(void **state)
 {
-	char tmp[] = "/tmp/tdbg-ms-XXXXXX", cmd[512];
+	char *tmp = test_tmpdir("ms"), cmd[512];
 	struct rec rec;
 	struct reader *r;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmp));
 	snprintf(cmd, sizeof cmd, "cp -r %s %s/ && chmod -R u+w %s && truncate -s 100 "
 		 "%s/async_small/rank_0/Net/0/1/Add.Default_Add-op1.1.2.1700000001000010",
 		 ASYNC, tmp, tmp, tmp);
@@ -582,8 +582,7 @@ test_mindspore_async_truncated_bin_is_reported_and_rest_survives(void **state)
 	assert_int_equal(rec.noverflows, 1);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-	assert_int_equal(system(cmd), 0);
+	test_rmtree(tmp);
 }
 
 /* ---- layouts built in a temp dir from the fixtures -------------------------- */
@@ -592,23 +591,12 @@ test_mindspore_async_truncated_bin_is_reported_and_rest_survives(void **state)
 static char *
 tmp_layout(const char *script)
 {
-	char *tmp = xstrdup("/tmp/tdbg-ms-XXXXXX"), *cmd;
+	char *tmp = test_tmpdir("ms"), *cmd;
 
-	assert_non_null(mkdtemp(tmp));
 	cmd = xasprintf("T=%s; set -e; %s", tmp, script);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	return tmp;
-}
-
-static void
-tmp_remove(char *tmp)
-{
-	char *cmd = xasprintf("rm -rf %s", tmp);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(tmp);
 }
 
 static void
@@ -639,7 +627,7 @@ test_mindspore_two_ranks_interleave_by_iteration(void **state)
 		assert_int_equal(rec.traces[i].step, rec.exec_steps[rec.traces[i].execution]);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 static void
@@ -666,7 +654,7 @@ test_mindspore_acl_layout_with_step_dir(void **state)
 	assert_int_equal(rec.nops, 3);
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 static void
@@ -689,7 +677,7 @@ test_mindspore_short_op_name_matches_by_op_tail(void **state)
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	free(dir);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 static void
@@ -733,7 +721,7 @@ test_mindspore_statistic_only_dump_gives_rows_from_the_csv(void **state)
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	free(dir);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 static void
@@ -772,7 +760,7 @@ test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	free(dir);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 static void
@@ -804,7 +792,7 @@ test_mindspore_kernel_launched_twice_keeps_launches_apart(void **state)
 	mindspore_reader_ops.close(r);
 	rec_free(&rec);
 	free(dir);
-	tmp_remove(t);
+	test_rmtree(t);
 }
 
 int

@@ -1,5 +1,5 @@
 /*
- * test_ms_async.c - DumpData bin files (§11) and Opdebug overflow records
+ * test_ms_async.c - DumpData bin files (reader/mindspore/FORMAT.md §11) and Opdebug overflow records
  * (§12): the async_small fixture plus corrupt copies built byte by byte.
  */
 #include <stdarg.h>

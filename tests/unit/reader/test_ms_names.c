@@ -1,5 +1,5 @@
 /*
- * test_ms_names.c - MindSpore tensor file-name grammar (§5) and mapping.csv.
+ * test_ms_names.c - MindSpore tensor file-name grammar (reader/mindspore/FORMAT.md §5) and mapping.csv.
  */
 #include <stdarg.h>
 #include <stddef.h>

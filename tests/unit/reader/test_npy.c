@@ -1,5 +1,5 @@
 /*
- * test_npy.c - the .npy header parser and decoder (formats/mindspore.md §6).
+ * test_npy.c - the .npy header parser and decoder (reader/parse/FORMAT.md §4).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -67,7 +67,7 @@ test_pbwire_overlong_varint_fails(void **state)
 static void
 test_pbwire_fields_of_worked_example(void **state)
 {
-	/* DebugEvent of shared/formats/tensorflow.md 2.5 */
+	/* DebugEvent of reader/parse/FORMAT.md §2.5 */
 	static const uint8_t ev[] = {
 		0x09, 0x00, 0x00, 0x20, 0x00, 0x84, 0xd7, 0xd7, 0x41, 0x1a, 0x20, 0x0a,
 		0x05, 0x32, 0x2e, 0x34, 0x2e, 0x30, 0x12, 0x0d, 0x64, 0x65, 0x62, 0x75,
@@ -180,7 +180,7 @@ test_pbwire_skips_unknown_fields(void **state)
 static void
 test_pbwire_packed_doubles(void **state)
 {
-	/* the CURT_HEALTH content of section 7.7: doubles 2.0 and 1.0 */
+	/* the CURT_HEALTH content of reader/tfdbg2/FORMAT.md §7.6: doubles 2.0 and 1.0 */
 	static const uint8_t content[] = { 0x22, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x40,
 					   0, 0, 0, 0, 0, 0, 0xf0, 0x3f };
 	struct pbwire r;

@@ -3,7 +3,7 @@
  * the test into a temporary directory: run ordering by (<us>, counter),
  * collisions and several devices in one run, plain and legacy dump roots,
  * follow mode, uninitialised tensors, and bad files that are reported while
- * the rest of the dump is kept (shared/formats/tensorflow.md section 8).
+ * the rest of the dump is kept (reader/tfdbg1/FORMAT.md).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "tf_event.pb-c.h"
 
 #include "test_tfdbg1_record.h"
+#include "tests/unit/helpers/files.h"
 
 #define CPU0 "_tfdbg_device_,job_localhost,replica_0,task_0,device_CPU_0"
 #define GPU0 "_tfdbg_device_,job_localhost,replica_0,task_0,device_GPU_0"
@@ -115,32 +115,16 @@ write_log(const char *root, const char *rel, const char *msg)
 }
 
 static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 tree_setup(void **state)
 {
-	char *root = xstrdup("/tmp/tdbg_t1_XXXXXX");
-
-	if (!mkdtemp(root))
-		return -1;
-	*state = root;
+	*state = test_tmpdir("tfdbg1");
 	return 0;
 }
 
 static int
 tree_teardown(void **state)
 {
-	char *root = *state;
-
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(root);
+	test_rmtree(*state);
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * dumps of several dtypes per debug op, uninitialised tensors, log messages,
  * partition graphs with the debugger's nodes hidden, and bad bytes.  Event
  * bytes are built here with protobuf-c; expected values follow
- * shared/formats/tensorflow.md sections 3.4, 8.4, 8.9 and 8.10.
+ * reader/parse/FORMAT.md §3.4, reader/tfdbg1/FORMAT.md §5, §10, §11.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,7 +91,7 @@ decode_content(int dtype, int rank, const int64_t *dims, const void *content, si
 static void
 test_tfdbg1_event_doc_example_float32(void **state)
 {
-	/* the 77-byte worked example of section 8.11 */
+	/* the 77-byte worked example of reader/tfdbg1/FORMAT.md §12 */
 	static const uint8_t bytes[] = {
 		0x09, 0x00, 0x89, 0x97, 0x1e, 0xc4, 0xbc, 0x16, 0x43, 0x2a, 0x42, 0x0a, 0x40, 0x0a, 0x0c, 0x64,
 		0x65, 0x6e, 0x73, 0x65, 0x2f, 0x4d, 0x61, 0x74, 0x4d, 0x75, 0x6c, 0x3a, 0x1c, 0x64, 0x65, 0x6e,
@@ -442,7 +442,7 @@ static void
 test_tfdbg1_graph_hides_debugger_nodes_and_rewires(void **state)
 {
 	/* split:1 -> (copy) -> b; a -> (copy) -> b, with debug nodes and a
-	 * control input, the way DebugNodeInserter wires them (section 8.10) */
+	 * control input, the way DebugNodeInserter wires them (FORMAT.md §11) */
 	char *b_in[] = { "__copy_a_0", "__copy_split_1", "^__dbg_a:0_0_DebugIdentity", "^c" };
 	char *ca_in[] = { "a" }, *cs_in[] = { "split:1" };
 	char *da_in[] = { "__copy_a_0" }, *ds_in[] = { "__copy_split_1" };

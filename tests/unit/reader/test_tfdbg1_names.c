@@ -2,7 +2,7 @@
  * test_tfdbg1_names.c - the tfdbg v1 name parsers (dump files, device and
  * run directories, graph inputs), the core metadata JSON and the
  * DebugNumericSummary layouts.  Expected values come from
- * shared/formats/tensorflow.md section 8 and the mlp_nan fixture README.
+ * reader/tfdbg1/FORMAT.md and the mlp_nan fixture README.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,7 +135,7 @@ test_tfdbg1_device_decode_keeps_later_underscores(void **state)
 	char *d;
 
 	(void)state;
-	/* only the first '_' of an item becomes ':' (section 8.3) */
+	/* only the first '_' of an item becomes ':' (FORMAT.md §4) */
 	d = tfdbg1_device_decode("_tfdbg_device_,job_my_job,replica_0,task_1,device_CPU_0");
 	assert_string_equal(d, "/job:my_job/replica:0/task:1/device:CPU:0");
 	free(d);

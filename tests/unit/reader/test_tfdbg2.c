@@ -23,112 +23,16 @@
 #include "reader/parse/crc32c.h"
 #include "reader/reader.h"
 #include "tf_debug_event.pb-c.h"
+#include "tests/unit/helpers/files.h"
 #include "tests/unit/helpers/record_sink.h"
+#include "tests/unit/helpers/tfrecord_bytes.h"
 
 #define FIX "tests/fixtures/tfdbg2"
-
-struct indexed {
-	struct reader *r;
-	struct record_sink rs;
-	struct reader_sink sink;
-};
-
-static void
-index_dir(const char *dir, struct indexed *ix)
-{
-	char err[512] = "";
-
-	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &ix->r, err, sizeof err), TD_OK);
-	record_sink_init(&ix->rs, &ix->sink);
-	assert_int_equal(tfdbg2_reader_ops.index(ix->r, &ix->sink), TD_OK);
-}
-
-static void
-index_done(struct indexed *ix)
-{
-	tfdbg2_reader_ops.close(ix->r);
-	record_sink_done(&ix->rs);
-}
 
 
 #define SET "tfdbg_events.1586979375.tfdbg-host-a."
 
 /* ---- temp dumps -------------------------------------------------------- */
-
-static unsigned char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-static void
-spit(const char *path, const void *buf, size_t len, const char *mode)
-{
-	FILE *f = fopen(path, mode);
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(buf, 1, len, f), len);
-	fclose(f);
-}
-
-/* Copies every file of src into a new temp dir; returns its path. */
-static char *
-copy_dump(const char *src)
-{
-	char *dir = strdup("/tmp/tdbg-test-tfdbg2-XXXXXX");
-	DIR *d = opendir(src);
-	struct dirent *e;
-
-	assert_non_null(mkdtemp(dir));
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char from[1024], to[1024];
-		unsigned char *buf;
-		size_t len;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(from, sizeof from, "%s/%s", src, e->d_name);
-		snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-		buf = slurp(from, &len);
-		spit(to, buf, len, "wb");
-		free(buf);
-	}
-	closedir(d);
-	return dir;
-}
-
-static void
-remove_dump(char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char path[1024];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-	free(dir);
-}
 
 static char *
 file_in(const char *dir, const char *suffix)
@@ -137,21 +41,6 @@ file_in(const char *dir, const char *suffix)
 
 	snprintf(p, 1024, "%s/" SET "%s", dir, suffix);
 	return p;
-}
-
-/* Offset of record k of a TFRecord buffer (headers trusted). */
-static size_t
-record_offset(const unsigned char *buf, size_t k)
-{
-	size_t off = 0;
-
-	while (k--) {
-		uint64_t n;
-
-		memcpy(&n, buf + off, 8);
-		off += 16 + (size_t)n;
-	}
-	return off;
 }
 
 static const struct rs_trace *
@@ -214,10 +103,10 @@ test_tfdbg2_open_rejects_non_dump(void **state)
 static void
 test_tfdbg2_mnist_counts_and_meta(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	assert_int_equal(ix.rs.nexecutions, 224);
 	assert_int_equal(ix.rs.ntraces, 680);
 	assert_int_equal(ix.rs.nproblems, 0);
@@ -229,33 +118,33 @@ test_tfdbg2_mnist_counts_and_meta(void **state)
 	assert_string_equal(record_sink_meta(&ix.rs, "file_version", 0), "debug.Event:1");
 	assert_true(ix.rs.progress_calls >= 2);
 	assert_int_equal(ix.rs.progress_done, ix.rs.progress_total);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* The records number no steps: every row says -1 (unknown), never 0. */
 static void
 test_tfdbg2_rows_have_no_step(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	size_t i;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	for (i = 0; i < ix.rs.nexecutions; i++)
 		assert_int_equal(ix.rs.executions[i].step, -1);
 	for (i = 0; i < ix.rs.ntraces; i++)
 		assert_int_equal(ix.rs.traces[i].step, -1);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_probs_trace_has_one_zero(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *t;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	t = &ix.rs.traces[85];
 	assert_string_equal(t->op_name, "probs");
 	assert_int_equal(t->slot, 0);
@@ -265,18 +154,18 @@ test_tfdbg2_probs_trace_has_one_zero(void **state)
 	assert_int_equal(t->summary.positive, 999);
 	assert_int_equal(t->summary.dtype, DTYPE_FLOAT32);
 	assert_false(td_summary_nonfinite(&t->summary));
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_log_trace_is_first_nonfinite(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *t;
 	size_t i;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	t = &ix.rs.traces[88];
 	assert_string_equal(t->op_name, "Log");
 	assert_null(t->op_type);        /* resolved from the op table by the model */
@@ -287,13 +176,13 @@ test_tfdbg2_log_trace_is_first_nonfinite(void **state)
 	assert_true(td_summary_nonfinite(&t->summary));
 	for (i = 0; i < 88; i++)
 		assert_false(td_summary_nonfinite(&ix.rs.traces[i].summary));
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_log_op_links_to_probs_and_source(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_op *op;
 	const struct rs_frame *fr;
 	struct reader_detail d;
@@ -301,7 +190,7 @@ test_tfdbg2_log_op_links_to_probs_and_source(void **state)
 	size_t i;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	op = record_sink_op(&ix.rs, "Log");
 	assert_non_null(op);
 	assert_string_equal(op->op_type, "Log");
@@ -328,17 +217,17 @@ test_tfdbg2_log_op_links_to_probs_and_source(void **state)
 	assert_true(d.nlines >= 216);
 	assert_non_null(strstr(d.lines[215], "tf.math.log(probs)"));
 	reader_detail_done(&d);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_decode_log_trace(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	struct reader_detail d;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[88].loc, &d), TD_OK);
 	assert_string_equal(d.op_name, "Log");
 	assert_string_equal(d.mode, "FULL_HEALTH");
@@ -350,18 +239,18 @@ test_tfdbg2_decode_log_trace(void **state)
 	assert_int_equal(d.summaries[0].elements, 1000);
 	assert_non_null(d.text);
 	reader_detail_done(&d);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* Executions flagged bad by the index prove it when decoded. */
 static void
 test_tfdbg2_execution_alerts_match_decoded_outputs(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	size_t i, j, flagged = 0;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	for (i = 0; i < ix.rs.nexecutions; i++) {
 		struct reader_detail d;
 		uint32_t bad = 0;
@@ -375,34 +264,34 @@ test_tfdbg2_execution_alerts_match_decoded_outputs(void **state)
 		reader_detail_done(&d);
 	}
 	assert_true(flagged > 0);       /* NaN reaches the eager loss after the Log */
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_second_pass_sends_nothing_new(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	struct record_sink rs2;
 	struct reader_sink sink2;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	record_sink_init(&rs2, &sink2);
 	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
 	assert_int_equal(rs2.ntraces + rs2.nexecutions + rs2.nops + rs2.nsources + rs2.nframes + rs2.nfiles, 0);
 	assert_int_equal(rs2.nproblems, 0);
 	record_sink_done(&rs2);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_advance_steps_records(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	struct td_locator loc;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	loc = ix.rs.traces[0].loc;
 	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 88), TD_OK);
 	assert_int_equal(loc.offset, ix.rs.traces[88].loc.offset);
@@ -412,7 +301,7 @@ test_tfdbg2_advance_steps_records(void **state)
 	loc = ix.rs.executions[0].loc;
 	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_EXECUTION, &loc, 223), TD_OK);
 	assert_int_equal(loc.offset, ix.rs.executions[223].loc.offset);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* decode() tells where the next row starts, so rows read in order need no
@@ -420,11 +309,11 @@ test_tfdbg2_advance_steps_records(void **state)
 static void
 test_tfdbg2_decode_gives_next_row_offset(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	struct reader_detail d = {0};
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[88].loc, &d), TD_OK);
 	assert_int_equal(d.next_offset, ix.rs.traces[89].loc.offset);
 	reader_detail_done(&d);
@@ -434,7 +323,7 @@ test_tfdbg2_decode_gives_next_row_offset(void **state)
 	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[0].loc, &d), TD_OK);
 	assert_int_equal(d.next_offset, ix.rs.executions[1].loc.offset);
 	reader_detail_done(&d);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* ---- modes -------------------------------------------------------------- */
@@ -442,11 +331,11 @@ test_tfdbg2_decode_gives_next_row_offset(void **state)
 static void
 check_mode(const char *dir, const char *mode, bool flags_log)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *log;
 	size_t i, nonfinite = 0;
 
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.nproblems, 0);
 	assert_int_equal(ix.rs.nexecutions > 0 && ix.rs.ntraces > 0, 1);
 	assert_string_equal(record_sink_meta(&ix.rs, "tensor_debug_mode", 0), mode);
@@ -462,7 +351,7 @@ check_mode(const char *dir, const char *mode, bool flags_log)
 		assert_int_equal(nonfinite, 0);
 	for (i = 0; i < ix.rs.nexecutions && !flags_log; i++)
 		assert_int_equal(ix.rs.executions[i].bad_outputs, 0);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
@@ -475,60 +364,60 @@ test_tfdbg2_mode_curt_health(void **state)
 static void
 test_tfdbg2_mode_concise_health(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *log;
 
 	(void)state;
 	check_mode(FIX "/modes/concise_health", "CONCISE_HEALTH", true);
-	index_dir(FIX "/modes/concise_health", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/modes/concise_health", &ix);
 	log = first_nonfinite(&ix.rs);
 	assert_true(log->summary.known & SUM_NEG_INF);
 	assert_true(log->summary.neg_inf >= 1);
 	assert_false(log->summary.known & SUM_ZERO);  /* CONCISE carries no sign counts */
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_mode_shape(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *probs;
 
 	(void)state;
 	check_mode(FIX "/modes/shape", "SHAPE", false);
-	index_dir(FIX "/modes/shape", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/modes/shape", &ix);
 	probs = first_trace(&ix.rs, "probs");
 	assert_non_null(probs);
 	assert_true(probs->summary.known & SUM_SHAPE);
 	assert_true(probs->summary.rank >= 1);
 	assert_int_equal(probs->summary.dtype, DTYPE_FLOAT32);
 	assert_false(probs->summary.known & SUM_NONFINITE);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_mode_no_tensor(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
 	check_mode(FIX "/modes/no_tensor", "NO_TENSOR", false);
-	index_dir(FIX "/modes/no_tensor", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/modes/no_tensor", &ix);
 	assert_int_equal(first_trace(&ix.rs, "Log")->summary.known, 0);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_mode_full_tensor_log_has_one_neg_inf(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	const struct rs_trace *log;
 	struct reader_detail d;
 	int64_t i, neg_inf = 0;
 
 	(void)state;
 	check_mode(FIX "/modes/full_tensor", "FULL_TENSOR", true);
-	index_dir(FIX "/modes/full_tensor", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/modes/full_tensor", &ix);
 	log = first_nonfinite(&ix.rs);
 	assert_string_equal(log->op_name, "Log");
 	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &log->loc, &d), TD_OK);
@@ -542,7 +431,7 @@ test_tfdbg2_mode_full_tensor_log_has_one_neg_inf(void **state)
 	assert_int_equal(d.summaries[0].neg_inf, 1);
 	assert_int_equal(log->summary.neg_inf, 1);
 	reader_detail_done(&d);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* ---- damaged dumps ------------------------------------------------------ */
@@ -550,69 +439,69 @@ test_tfdbg2_mode_full_tensor_log_has_one_neg_inf(void **state)
 static void
 test_tfdbg2_torn_fixture_keeps_679_traces(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
-	index_dir(FIX "/torn", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/torn", &ix);
 	assert_int_equal(ix.rs.ntraces, 679);
 	assert_int_equal(ix.rs.nexecutions, 224);
 	assert_int_equal(ix.rs.nproblems, 1);
 	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_TORN_TAIL);
 	assert_non_null(strstr(ix.rs.problems[0].path, "graph_execution_traces"));
 	assert_string_equal(ix.rs.traces[88].op_name, "Log");
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 static void
 test_tfdbg2_torn_tail_completes_on_next_pass(void **state)
 {
-	char *dir = copy_dump(FIX "/torn");
+	char *dir = test_copy_dir(FIX "/torn", "tfdbg2");
 	char *traces = file_in(dir, "graph_execution_traces");
 	char *full = file_in(FIX "/mnist_nan", "graph_execution_traces");
 	struct record_sink rs2;
 	struct reader_sink sink2;
-	struct indexed ix;
+	struct recorded ix;
 	unsigned char *buf;
 	size_t len;
 
 	(void)state;
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, 679);
 	/* the producer finishes writing the record */
-	buf = slurp(full, &len);
-	spit(traces, buf, len, "wb");
+	buf = test_slurp(full, &len);
+	test_spit(traces, buf, len, "wb");
 	record_sink_init(&rs2, &sink2);
 	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
 	assert_int_equal(rs2.ntraces, 1);
 	assert_int_equal(rs2.nproblems, 0);
-	assert_int_equal(rs2.traces[0].loc.offset, record_offset(buf, 679));
+	assert_int_equal(rs2.traces[0].loc.offset, tfrecord_offset(buf, 679));
 	free(buf);
 	record_sink_done(&rs2);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 	free(traces);
 	free(full);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_flipped_payload_crc_loses_one_trace(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	char *traces = file_in(dir, "graph_execution_traces");
-	struct indexed ix, good;
+	struct recorded ix, good;
 	struct td_locator loc;
 	unsigned char *buf;
 	size_t len, off, next, i;
 
 	(void)state;
-	buf = slurp(traces, &len);
-	off = record_offset(buf, 300);
-	next = record_offset(buf, 301);
+	buf = test_slurp(traces, &len);
+	off = tfrecord_offset(buf, 300);
+	next = tfrecord_offset(buf, 301);
 	buf[next - 1] ^= 0xff;          /* payload CRC of record 300 */
-	spit(traces, buf, len, "wb");
+	test_spit(traces, buf, len, "wb");
 	free(buf);
-	index_dir(dir, &ix);
-	index_dir(FIX "/mnist_nan", &good);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &good);
 	assert_int_equal(ix.rs.ntraces, 679);
 	assert_int_equal(ix.rs.nproblems, 1);
 	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_BAD_DATA_CRC);
@@ -628,79 +517,79 @@ test_tfdbg2_flipped_payload_crc_loses_one_trace(void **state)
 	loc = ix.rs.traces[290].loc;
 	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, 20), TD_OK);
 	assert_int_equal(loc.offset, ix.rs.traces[310].loc.offset);
-	index_done(&good);
-	index_done(&ix);
+	record_sink_index_done(&good);
+	record_sink_index_done(&ix);
 	free(traces);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_bad_length_crc_resyncs_in_traces(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	char *traces = file_in(dir, "graph_execution_traces");
-	struct indexed ix;
+	struct recorded ix;
 	unsigned char *buf;
 	size_t len;
 
 	(void)state;
-	buf = slurp(traces, &len);
-	buf[record_offset(buf, 400) + 9] ^= 0x01;      /* length CRC of record 400 */
-	spit(traces, buf, len, "wb");
+	buf = test_slurp(traces, &len);
+	buf[tfrecord_offset(buf, 400) + 9] ^= 0x01;      /* length CRC of record 400 */
+	test_spit(traces, buf, len, "wb");
 	free(buf);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, 679);
 	assert_int_equal(ix.rs.nproblems, 1);
 	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_BAD_LENGTH_CRC);
 	assert_int_equal(ix.rs.problems[0].record, 400);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 	free(traces);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_missing_file_reported_rest_read(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	char *exec = file_in(dir, "execution");
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
 	unlink(exec);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.nexecutions, 0);
 	assert_int_equal(ix.rs.ntraces, 680);
 	assert_int_equal(ix.rs.nproblems, 1);
 	assert_int_equal(ix.rs.problems[0].kind, PROBLEM_MISSING_FILE);
 	assert_non_null(strstr(ix.rs.problems[0].path, ".execution"));
 	assert_int_equal(ix.rs.nfiles, 5);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 	free(exec);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_appended_records_indexed_once(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	char *traces = file_in(dir, "graph_execution_traces");
 	struct record_sink rs2;
 	struct reader_sink sink2;
-	struct indexed ix, good;
+	struct recorded ix, good;
 	unsigned char *buf;
 	char first_op[256];
 	size_t len, half;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &good);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &good);
 	snprintf(first_op, sizeof first_op, "%s", good.rs.traces[100].op_name);
-	index_done(&good);
-	buf = slurp(traces, &len);
-	half = record_offset(buf, 100);
-	spit(traces, buf, half, "wb");
-	index_dir(dir, &ix);
+	record_sink_index_done(&good);
+	buf = test_slurp(traces, &len);
+	half = tfrecord_offset(buf, 100);
+	test_spit(traces, buf, half, "wb");
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, 100);
-	spit(traces, buf + half, len - half, "ab");
+	test_spit(traces, buf + half, len - half, "ab");
 	free(buf);
 	record_sink_init(&rs2, &sink2);
 	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &sink2), TD_OK);
@@ -710,9 +599,9 @@ test_tfdbg2_appended_records_indexed_once(void **state)
 	assert_string_equal(ix.rs.traces[88].op_name, "Log");
 	assert_string_equal(rs2.traces[0].op_name, first_op);
 	record_sink_done(&rs2);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 	free(traces);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 /* A second host whose name has dots: both sets are read, sources get ids
@@ -720,8 +609,8 @@ test_tfdbg2_appended_records_indexed_once(void **state)
 static void
 test_tfdbg2_two_hosts_merged(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
-	struct indexed ix;
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
+	struct recorded ix;
 	size_t i, j;
 	int k;
 
@@ -734,12 +623,12 @@ test_tfdbg2_two_hosts_merged(void **state)
 		size_t len;
 
 		snprintf(to, sizeof to, "%s/tfdbg_events.1586979375.worker.b.example.%s", dir, suf[k]);
-		buf = slurp(from, &len);
-		spit(to, buf, len, "wb");
+		buf = test_slurp(from, &len);
+		test_spit(to, buf, len, "wb");
 		free(buf);
 		free(from);
 	}
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, 1360);
 	assert_int_equal(ix.rs.nexecutions, 448);
 	assert_int_equal(ix.rs.nproblems, 0);
@@ -753,22 +642,22 @@ test_tfdbg2_two_hosts_merged(void **state)
 		for (j = 0; j < ix.rs.nsources; j++)
 			if ((int64_t)ix.rs.sources[j].id == ix.rs.frames[i].source_id)
 				assert_string_equal(ix.rs.sources[j].path, ix.rs.frames[i].file);
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* A host that starts writing after the first pass is picked up by the next. */
 static void
 test_tfdbg2_new_host_found_on_next_pass(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	struct record_sink rs2;
 	struct reader_sink sink2;
-	struct indexed ix;
+	struct recorded ix;
 	int k;
 
 	(void)state;
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	for (k = 0; k < 6; k++) {
 		static const char *const suf[] = { "metadata", "source_files", "stack_frames", "graphs",
 						   "execution", "graph_execution_traces" };
@@ -777,8 +666,8 @@ test_tfdbg2_new_host_found_on_next_pass(void **state)
 		size_t len;
 
 		snprintf(to, sizeof to, "%s/tfdbg_events.1586979400.late-host.%s", dir, suf[k]);
-		buf = slurp(from, &len);
-		spit(to, buf, len, "wb");
+		buf = test_slurp(from, &len);
+		test_spit(to, buf, len, "wb");
 		free(buf);
 		free(from);
 	}
@@ -793,19 +682,19 @@ test_tfdbg2_new_host_found_on_next_pass(void **state)
 	assert_int_equal(rs2.sources[0].id, ix.rs.nsources);   /* ids continue */
 	assert_string_equal(rs2.traces[88].op_name, "Log");
 	record_sink_done(&rs2);
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_decode_execution_details(void **state)
 {
-	struct indexed ix;
+	struct recorded ix;
 	struct reader_detail d;
 	size_t i, with_devices = 0;
 
 	(void)state;
-	index_dir(FIX "/mnist_nan", &ix);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
 	for (i = 0; i < ix.rs.nexecutions; i++) {
 		assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[i].loc, &d), TD_OK);
 		assert_string_equal(d.mode, "FULL_HEALTH");
@@ -818,7 +707,7 @@ test_tfdbg2_decode_execution_details(void **state)
 	}
 	assert_true(with_devices > 0);
 	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.traces[0].loc, &d), TD_ERR_ARGS);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 }
 
 /* decode() and advance() on another thread while index() runs (reader.h's
@@ -902,13 +791,12 @@ test_tfdbg2_decode_while_indexing(void **state)
 static void
 test_tfdbg2_mixed_run_ids_refused(void **state)
 {
-	char *dir = copy_dump(FIX "/mnist_nan");
+	char *dir = test_copy_dir(FIX "/mnist_nan", "tfdbg2");
 	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
 	Tensorflow__DebugMetadata md = TENSORFLOW__DEBUG_METADATA__INIT;
-	unsigned char rec[256], len8[8] = {0};
+	unsigned char rec[256];
 	struct reader *r = NULL;
 	char path[1024], err[512] = "";
-	uint32_t crc;
 	size_t n;
 
 	(void)state;
@@ -918,21 +806,15 @@ test_tfdbg2_mixed_run_ids_refused(void **state)
 	ev.wall_time = 1586979999.0;
 	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_DEBUG_METADATA;
 	ev.debug_metadata = &md;
-	n = tensorflow__debug_event__pack(&ev, rec + 12);
-	len8[0] = (unsigned char)n;
-	memcpy(rec, len8, 8);
-	crc = crc32c_mask(crc32c(len8, 8));
-	memcpy(rec + 8, &crc, 4);
-	crc = crc32c_mask(crc32c(rec + 12, n));
-	memcpy(rec + 12 + n, &crc, 4);
+	n = tfrecord_frame(rec, rec + 12, tensorflow__debug_event__pack(&ev, rec + 12));
 	snprintf(path, sizeof path, "%s/tfdbg_events.1586979999.other.metadata", dir);
-	spit(path, rec, n + 16, "wb");
+	test_spit(path, rec, n, "wb");
 	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &r, err, sizeof err),
 			 TD_ERR_FORMAT);
 	assert_null(r);
 	assert_non_null(strstr(err, "ffffffff"));
 	assert_non_null(strstr(err, "2265b1f5"));
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 int

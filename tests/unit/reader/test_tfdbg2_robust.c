@@ -21,58 +21,13 @@
 #include "reader/reader.h"
 #include "reader/tfdbg2/tfdbg2_internal.h"
 #include "tf_debug_event.pb-c.h"
+#include "tests/unit/helpers/files.h"
 #include "tests/unit/helpers/record_sink.h"
+#include "tests/unit/helpers/tfrecord_bytes.h"
 
 #define FIX "tests/fixtures/tfdbg2/mnist_nan"
 #define SET "tfdbg_events.1586979375.tfdbg-host-a."
 #define MNIST_TRACES 680
-
-struct indexed {
-	struct reader *r;
-	struct record_sink rs;
-	struct reader_sink sink;
-};
-
-static void
-index_dir(const char *dir, struct indexed *ix)
-{
-	char err[512] = "";
-
-	assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &ix->r, err,
-						sizeof err), TD_OK);
-	record_sink_init(&ix->rs, &ix->sink);
-	alarm(20);      /* a reader that blocks fails the test instead of hanging it */
-	assert_int_equal(tfdbg2_reader_ops.index(ix->r, &ix->sink), TD_OK);
-	alarm(0);
-}
-
-static void
-index_done(struct indexed *ix)
-{
-	tfdbg2_reader_ops.close(ix->r);
-	record_sink_done(&ix->rs);
-}
-
-static char *
-copy_dump(void)
-{
-	char *dir = strdup("/tmp/tdbg-test-tfdbg2r-XXXXXX"), cmd[512];
-
-	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof cmd, "cp " FIX "/" SET "* '%s'/ && chmod u+w '%s'/*", dir, dir);
-	assert_int_equal(system(cmd), 0);
-	return dir;
-}
-
-static void
-remove_dump(char *dir)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(dir);
-}
 
 static void
 path_of(char *out, size_t len, const char *dir, const char *suffix)
@@ -91,64 +46,20 @@ problem_of(const struct record_sink *rs, enum reader_problem_kind kind)
 	return NULL;
 }
 
-static unsigned char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-static void
-spit(const char *path, const void *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(buf, 1, len, f), len);
-	fclose(f);
-}
-
-/* Offset of record k of a TFRecord buffer (headers trusted). */
-static size_t
-record_offset(const unsigned char *buf, size_t k)
-{
-	size_t off = 0;
-
-	while (k--) {
-		uint64_t n;
-
-		memcpy(&n, buf + off, 8);
-		off += 16 + (size_t)n;
-	}
-	return off;
-}
-
 /* ---- special files ------------------------------------------------------ */
 
 static void
 test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	const struct rs_problem *p;
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
 	path_of(path, sizeof path, dir, "execution");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
 	assert_int_equal(ix.rs.nexecutions, 0);
 	p = problem_of(&ix.rs, PROBLEM_UNREADABLE);
@@ -156,22 +67,22 @@ test_tfdbg2_fifo_in_place_of_file_is_unreadable_not_blocking(void **state)
 	assert_non_null(strstr(p->path, ".execution"));
 	assert_non_null(strstr(p->detail, "FIFO"));
 	assert_null(problem_of(&ix.rs, PROBLEM_MISSING_FILE));
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 static void
 test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	const struct rs_problem *p;
-	struct indexed ix;
+	struct recorded ix;
 
 	(void)state;
 	path_of(path, sizeof path, dir, "graphs");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mkdir(path, 0700), 0);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
 	assert_int_equal(ix.rs.nops, 0);
 	assert_int_equal(ix.rs.nproblems, 1);
@@ -179,8 +90,8 @@ test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
 	assert_non_null(p);
 	assert_non_null(strstr(p->path, ".graphs"));
 	assert_non_null(strstr(p->detail, "directory"));
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* A FIFO as a set's metadata file: the open does not block and the file is
@@ -188,21 +99,18 @@ test_tfdbg2_directory_in_place_of_file_is_unreadable(void **state)
 static void
 test_tfdbg2_fifo_metadata_reported_once(void **state)
 {
-	char *dir = strdup("/tmp/tdbg-test-tfdbg2r-XXXXXX"), path[1024], cmd[1100];
-	struct indexed ix;
+	char *dir = test_tmpdir("tfdbg2r"), path[1024];
+	struct recorded ix;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/tfdbg_events.1.h.metadata", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(record_sink_problems(&ix.rs, PROBLEM_UNREADABLE), 1);
 	assert_int_equal(record_sink_problems(&ix.rs, PROBLEM_MISSING_FILE), 5);
 	assert_int_equal(ix.rs.ntraces, 0);
-	index_done(&ix);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* ---- a length past the end --------------------------------------------- */
@@ -212,24 +120,22 @@ test_tfdbg2_fifo_metadata_reported_once(void **state)
 static void
 test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	const struct rs_problem *p;
-	struct indexed ix;
+	struct recorded ix;
 	unsigned char *buf;
-	uint32_t crc;
 	size_t len, off, next;
 
 	(void)state;
 	path_of(path, sizeof path, dir, "graph_execution_traces");
-	buf = slurp(path, &len);
-	off = record_offset(buf, 300);
-	next = record_offset(buf, 301);
+	buf = test_slurp(path, &len);
+	off = tfrecord_offset(buf, 300);
+	next = tfrecord_offset(buf, 301);
 	memset(buf + off, 0, 8);
 	buf[off + 3] = 0x40;
-	crc = crc32c_mask(crc32c(buf + off, 8));
-	memcpy(buf + off + 8, &crc, 4);
-	spit(path, buf, len);
-	index_dir(dir, &ix);
+	tfrecord_sign_length(buf + off);
+	test_spit(path, buf, len, "wb");
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES - 1);
 	assert_int_equal(ix.rs.nproblems, 1);
 	p = problem_of(&ix.rs, PROBLEM_BAD_LENGTH);
@@ -237,9 +143,9 @@ test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
 	assert_int_equal(p->record, 300);
 	assert_int_equal(p->offset, off);
 	assert_int_equal(ix.rs.traces[300].loc.offset, next);
-	index_done(&ix);
+	record_sink_index_done(&ix);
 	free(buf);
-	remove_dump(dir);
+	test_rmtree(dir);
 }
 
 /* advance() from row 0 by k lands on row k for every k, across the skipped
@@ -247,20 +153,20 @@ test_tfdbg2_length_past_end_mid_file_loses_one_trace(void **state)
 static void
 test_tfdbg2_advance_steps_over_skipped_record(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	struct td_locator loc;
-	struct indexed ix;
+	struct recorded ix;
 	unsigned char *buf;
 	size_t len, off, k;
 
 	(void)state;
 	path_of(path, sizeof path, dir, "graph_execution_traces");
-	buf = slurp(path, &len);
-	off = record_offset(buf, 300);
+	buf = test_slurp(path, &len);
+	off = tfrecord_offset(buf, 300);
 	buf[off + 12] ^= 0xff;                  /* payload CRC of record 300 now wrong */
-	spit(path, buf, len);
+	test_spit(path, buf, len, "wb");
 	free(buf);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES - 1);
 	for (k = 0; k < ix.rs.ntraces; k++) {
 		loc = ix.rs.traces[0].loc;
@@ -270,8 +176,8 @@ test_tfdbg2_advance_steps_over_skipped_record(void **state)
 	loc = ix.rs.traces[0].loc;
 	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &loc, k), TD_ERR_RANGE);
 	assert_int_equal(loc.offset, ix.rs.traces[0].loc.offset);
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* ---- frames without source files --------------------------------------- */
@@ -280,7 +186,7 @@ static size_t
 count_records(const char *path)
 {
 	size_t len, n = 0, off = 0;
-	unsigned char *buf = slurp(path, &len);
+	unsigned char *buf = test_slurp(path, &len);
 
 	while (off + 16 <= len) {
 		uint64_t l;
@@ -298,10 +204,10 @@ count_records(const char *path)
 static void
 test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	const struct rs_frame *fr = NULL;
 	const struct rs_op *op;
-	struct indexed ix;
+	struct recorded ix;
 	size_t i, nframes;
 
 	(void)state;
@@ -309,7 +215,7 @@ test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
 	nframes = count_records(path);
 	path_of(path, sizeof path, dir, "source_files");
 	assert_int_equal(unlink(path), 0);
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.nsources, 0);
 	assert_int_equal(ix.rs.nframes, nframes);
 	assert_non_null(problem_of(&ix.rs, PROBLEM_MISSING_FILE));
@@ -326,8 +232,8 @@ test_tfdbg2_frames_without_source_files_keep_line_and_function(void **state)
 			fr = f;
 	}
 	assert_non_null(fr);
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* ---- a trace without its optional fields -------------------------------- */
@@ -339,35 +245,25 @@ test_tfdbg2_trace_without_graph_id_is_kept(void **state)
 {
 	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
 	Tensorflow__GraphExecutionTrace tr = TENSORFLOW__GRAPH_EXECUTION_TRACE__INIT;
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	unsigned char rec[256];
-	struct indexed ix;
-	uint32_t crc;
-	uint64_t n;
-	FILE *f;
+	struct recorded ix;
+	size_t n;
 
 	(void)state;
 	tr.op_name = "lonely";
 	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_GRAPH_EXECUTION_TRACE;
 	ev.graph_execution_trace = &tr;
-	n = tensorflow__debug_event__pack(&ev, rec + 12);
-	memcpy(rec, &n, 8);
-	crc = crc32c_mask(crc32c(rec, 8));
-	memcpy(rec + 8, &crc, 4);
-	crc = crc32c_mask(crc32c(rec + 12, n));
-	memcpy(rec + 12 + n, &crc, 4);
+	n = tfrecord_frame(rec, rec + 12, tensorflow__debug_event__pack(&ev, rec + 12));
 	path_of(path, sizeof path, dir, "graph_execution_traces");
-	f = fopen(path, "ab");
-	assert_non_null(f);
-	assert_int_equal(fwrite(rec, 1, n + 16, f), n + 16);
-	fclose(f);
-	index_dir(dir, &ix);
+	test_spit(path, rec, n, "ab");
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES + 1);
 	assert_int_equal(ix.rs.nproblems, 0);
 	assert_string_equal(ix.rs.traces[MNIST_TRACES].op_name, "lonely");
 	assert_string_equal(ix.rs.traces[MNIST_TRACES].graph_id, "");
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* ---- the staged trace pipeline ---------------------------------------- */
@@ -379,24 +275,22 @@ test_tfdbg2_trace_without_graph_id_is_kept(void **state)
 static char *
 tripled_dump(void)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	unsigned char *buf, *big;
 	size_t len, off, i;
-	uint32_t crc;
 
 	path_of(path, sizeof path, dir, "graph_execution_traces");
-	buf = slurp(path, &len);
+	buf = test_slurp(path, &len);
 	big = malloc(3 * len);
 	assert_non_null(big);
 	for (i = 0; i < 3; i++)
 		memcpy(big + i * len, buf, len);
-	big[record_offset(big, 300) + 13] ^= 0x40;
-	off = record_offset(big, 1500);
+	big[tfrecord_offset(big, 300) + 13] ^= 0x40;
+	off = tfrecord_offset(big, 1500);
 	memset(big + off, 0, 8);
 	big[off + 2] = 0x30;
-	crc = crc32c_mask(crc32c(big + off, 8));
-	memcpy(big + off + 8, &crc, 4);
-	spit(path, big, 3 * len);
+	tfrecord_sign_length(big + off);
+	test_spit(path, big, 3 * len, "wb");
 	free(big);
 	free(buf);
 	return dir;
@@ -406,14 +300,14 @@ static void
 test_tfdbg2_staged_thread_matches_inline(void **state)
 {
 	char *dir = tripled_dump();
-	struct indexed a, b;
+	struct recorded a, b;
 	size_t i;
 
 	(void)state;
 	tf2_stage_thread_min = 0;
-	index_dir(dir, &a);
+	record_sink_index(&tfdbg2_reader_ops, dir, &a);
 	tf2_stage_thread_min = UINT64_MAX;
-	index_dir(dir, &b);
+	record_sink_index(&tfdbg2_reader_ops, dir, &b);
 	tf2_stage_thread_min = (uint64_t)8 << 20;
 	assert_int_equal(a.rs.ntraces, 3 * MNIST_TRACES - 2);
 	assert_int_equal(b.rs.ntraces, a.rs.ntraces);
@@ -429,9 +323,9 @@ test_tfdbg2_staged_thread_matches_inline(void **state)
 	assert_int_equal(a.rs.problems[1].kind, PROBLEM_BAD_LENGTH);
 	assert_int_equal(a.rs.problems[1].record, 1500);
 	assert_int_equal(b.rs.problems[1].offset, a.rs.problems[1].offset);
-	index_done(&a);
-	index_done(&b);
-	remove_dump(dir);
+	record_sink_index_done(&a);
+	record_sink_index_done(&b);
+	test_rmtree(dir);
 }
 
 static bool
@@ -452,7 +346,7 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 		char *dir = tripled_dump();
 		struct record_sink rs2;
 		struct reader_sink sink2;
-		struct indexed a;
+		struct recorded a;
 		char err[256];
 
 		tf2_stage_thread_min = threaded ? 0 : UINT64_MAX;
@@ -473,8 +367,8 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 				 record_sink_problems(&rs2, PROBLEM_BAD_LENGTH), 1);
 		tf2_stage_thread_min = (uint64_t)8 << 20;
 		record_sink_done(&rs2);
-		index_done(&a);
-		remove_dump(dir);
+		record_sink_index_done(&a);
+		test_rmtree(dir);
 	}
 }
 

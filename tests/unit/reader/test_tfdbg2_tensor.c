@@ -1,6 +1,6 @@
 /*
  * test_tfdbg2_tensor.c - TensorProto decoding of reader/tf_tensor.c
- * (shared/formats/tensorflow.md 3.1-3.4): tensor_content, typed fields with
+ * (reader/parse/FORMAT.md §3): tensor_content, typed fields with
  * edge padding, half_val, both string encodings, the DT_INVALID
  * placeholder, corrupt content, and the allocation-free summary path.
  */
@@ -204,7 +204,7 @@ test_tf_tensor_unknown_dim_unsupported(void **state)
 static void
 test_tf_tensor_summarize_bytes_worked_example(void **state)
 {
-	/* section 7.7: DT_DOUBLE, shape [2], content 2.0, 1.0 */
+	/* reader/tfdbg2/FORMAT.md §7.6: DT_DOUBLE, shape [2], content 2.0, 1.0 */
 	static const uint8_t b[] = { 0x08, 0x02, 0x12, 0x04, 0x12, 0x02, 0x08, 0x02, 0x22, 0x10,
 				     0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f };
 	struct td_summary s;

@@ -1,7 +1,7 @@
 /*
  * test_tfdbg2_vector.c - the tfdbg v2 debug-vector layouts per tensor debug
- * mode (shared/formats/tensorflow.md section 6) and the InfNanMonitor alert
- * rules (section 7.5), on vectors written in the test.
+ * mode (reader/tfdbg2/FORMAT.md §6) and the InfNanMonitor alert
+ * rules (§7.5), on vectors written in the test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,7 +110,7 @@ test_tfdbg2_wrong_vector_length_rejected(void **state)
 static void
 test_tfdbg2_wire_vector_reads_double_content(void **state)
 {
-	/* section 7.7's CURT_HEALTH tensor: DT_DOUBLE [2] = 2.0, 1.0 */
+	/* FORMAT.md §7.6's CURT_HEALTH tensor: DT_DOUBLE [2] = 2.0, 1.0 */
 	static const uint8_t tp[] = { 0x08, 0x02, 0x12, 0x04, 0x12, 0x02, 0x08, 0x02, 0x22, 0x10,
 				      0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f };
 	static const uint8_t placeholder[] = { 0 };

@@ -1,7 +1,7 @@
 /*
  * test_tfrecord.c - TFRecord framing over byte sources built in the test:
  * good records, the worked example and zero-length record of
- * shared/formats/tensorflow.md 2.5, flipped CRC bytes, cut tails, lying
+ * reader/parse/FORMAT.md §2.5, flipped CRC bytes, cut tails, lying
  * lengths; each test checks the report and that the good records survive.
  */
 #include <setjmp.h>
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/parse/crc32c.h"
 #include "reader/parse/source.h"
 #include "reader/parse/tfrecord.h"
+#include "tests/unit/helpers/tfrecord_bytes.h"
 
 static const unsigned char worked_example[59] = {
 	0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x86, 0x1b, 0xc3, 0x4b, 0x09, 0x00, 0x00, 0x20,
@@ -28,25 +28,15 @@ static const unsigned char zero_length_record[16] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0x29, 0x03, 0x98, 0x07, 0xd8, 0xea, 0x82, 0xa2,
 };
 
-static void
-put_u32(unsigned char *p, uint32_t v)
-{
-	p[0] = v & 0xff; p[1] = (v >> 8) & 0xff; p[2] = (v >> 16) & 0xff; p[3] = v >> 24;
-}
-
-/* Frames payload "record <i>" padded to 20 + i bytes; returns bytes written. */
+/* Frames a payload of 20 + i letters; returns bytes written. */
 static size_t
 put_record(unsigned char *out, int i)
 {
 	size_t n = 20 + (size_t)i, k;
 
-	memset(out, 0, 12);
-	out[0] = (unsigned char)n;
-	put_u32(out + 8, crc32c_mask(crc32c(out, 8)));
 	for (k = 0; k < n; k++)
 		out[12 + k] = (unsigned char)('a' + (i + k) % 26);
-	put_u32(out + 12 + n, crc32c_mask(crc32c(out + 12, n)));
-	return n + 16;
+	return tfrecord_frame(out, out + 12, n);
 }
 
 struct built {
@@ -263,7 +253,7 @@ test_tfrecord_lying_length_with_crc_loses_neighbour_only(void **state)
 	(void)state;
 	build(&b, 5);
 	b.bytes[b.off[1]] += 30;                /* record 1 claims to cover record 2's header */
-	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	tfrecord_sign_length(b.bytes + b.off[1]);
 	scan(b.bytes, b.len, r, offs);
 	assert_string_equal(r, "odlooe");
 	assert_int_equal(offs[3], b.off[3]);
@@ -279,7 +269,7 @@ test_tfrecord_impossible_length_with_good_crc(void **state)
 	(void)state;
 	build(&b, 3);
 	b.bytes[b.off[1] + 4] = 0x01;           /* length >= 2^32 */
-	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	tfrecord_sign_length(b.bytes + b.off[1]);
 	scan(b.bytes, b.len, r, NULL);
 	assert_string_equal(r, "oLoe");
 }
@@ -296,7 +286,7 @@ test_tfrecord_length_past_end_mid_file_resumes_at_next_record(void **state)
 	(void)state;
 	build(&b, 5);
 	b.bytes[b.off[1] + 2] = 0x10;           /* record 1 claims 1 MiB */
-	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	tfrecord_sign_length(b.bytes + b.off[1]);
 	scan(b.bytes, b.len, r, offs);
 	assert_string_equal(r, "oLoooe");
 	assert_int_equal(offs[1], b.off[1]);
@@ -315,7 +305,7 @@ test_tfrecord_length_past_end_in_last_record_is_torn(void **state)
 	(void)state;
 	build(&b, 3);
 	b.bytes[b.off[2] + 2] = 0x10;
-	put_u32(b.bytes + b.off[2] + 8, crc32c_mask(crc32c(b.bytes + b.off[2], 8)));
+	tfrecord_sign_length(b.bytes + b.off[2]);
 	scan(b.bytes, b.len, r, offs);
 	assert_string_equal(r, "oot");
 	assert_int_equal(offs[2], b.off[2]);
@@ -332,7 +322,7 @@ test_tfrecord_length_past_end_needs_payload_crc_to_resume(void **state)
 	(void)state;
 	build(&b, 3);
 	b.bytes[b.off[1] + 2] = 0x10;
-	put_u32(b.bytes + b.off[1] + 8, crc32c_mask(crc32c(b.bytes + b.off[1], 8)));
+	tfrecord_sign_length(b.bytes + b.off[1]);
 	b.bytes[b.off[2] + 14] ^= 0x01;         /* payload of record 2 */
 	scan(b.bytes, b.len, r, NULL);
 	assert_string_equal(r, "ot");
@@ -350,13 +340,9 @@ test_tfrecord_read_at_long_record(void **state)
 
 	(void)state;
 	assert_non_null(rec);
-	memset(rec, 0, 8);
-	rec[0] = (unsigned char)(n & 0xff);
-	rec[1] = (unsigned char)(n >> 8);
-	put_u32(rec + 8, crc32c_mask(crc32c(rec, 8)));
 	for (k = 0; k < n; k++)
 		rec[12 + k] = (unsigned char)(k * 7);
-	put_u32(rec + 12 + n, crc32c_mask(crc32c(rec + 12, n)));
+	tfrecord_frame(rec, rec + 12, n);
 	src = source_from_bytes(rec, n + 16);
 	assert_int_equal(tfrecord_read_at(src, 0, &data, &len), TD_OK);
 	assert_int_equal(len, n);
