@@ -31,22 +31,40 @@ struct ms_stat_row {
 	struct td_summary summary;  /* what the known columns say */
 };
 
+/* Columns ms_stat.c maps by header name (its enum stat_col). */
+#define MS_STAT_NCOLS 21
+
+/* statistic.csv rows kept per file; further rows are counted, not kept. */
+#define MS_STAT_ROWS_MAX ((size_t)1 << 20)
+
 struct ms_stat {
 	struct ms_stat_row *rows;   /* sorted by (ts, is_input, slot) after parsing */
 	size_t n, cap;
 	size_t bad_rows;            /* lines that did not fit the header */
 	size_t ncolumns;
+	uint64_t long_lines;        /* lines longer than the line cap, skipped */
+	uint64_t over_rows;         /* good rows past MS_STAT_ROWS_MAX, not kept */
+	int colmap[MS_STAT_NCOLS];  /* column of each known header name, -1 absent */
+	bool header;                /* the header line was read */
 };
 
-/* Parses a whole statistic.csv.  Columns are mapped by header name (the
- * 20-, 22- and 15-column variants and unknown extra columns all work);
- * "null" leaves a value unknown.  "Negative/Positive Zero Count" count
- * elements < 0 / > 0 (infinities included: they are subtracted so that
- * summary.negative/positive mean finite ones).  TD_ERR_CORRUPT with a
- * message if a key column (Op Type, Op Name, Timestamp, IO, Slot) is
- * missing.  Bad rows are skipped and counted. */
+/* Parses a whole statistic.csv held in memory (tests, the fuzzer): the
+ * same as ms_stat_read on a file of these bytes. */
 enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
 			     char *err, size_t errlen);
+/* Streams statistic.csv at path line by line (never the whole file in
+ * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX).  Columns
+ * are mapped by header name (the 20-, 22- and 15-column variants and
+ * unknown extra columns all work); "null" leaves a value unknown.
+ * "Negative/Positive Zero Count" count elements < 0 / > 0 (infinities
+ * included: they are subtracted so that summary.negative/positive mean
+ * finite ones).  TD_ERR_CORRUPT with a message if the file is empty or a
+ * key column (Op Type, Op Name, Timestamp, IO, Slot) is missing;
+ * TD_ERR_NOENT / TD_ERR_IO when it cannot be opened.  Bad rows are skipped
+ * and counted (bad_rows), overlong lines too (long_lines), and rows past
+ * MS_STAT_ROWS_MAX (over_rows).  st needs ms_stat_done in every case. */
+enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *st,
+			    char *err, size_t errlen);
 /* The row joined to a tensor file (§7.2: op type, timestamp, io, slot), or
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
@@ -66,6 +84,9 @@ struct ms_mapping {
 /* Parses mapping.csv text; a first row whose column 0 is not all digits is
  * a header and skipped. */
 void ms_mapping_parse(const char *text, size_t len, struct ms_mapping *m);
+/* The same, streamed from the file at path (ms_read_lines); a missing or
+ * unreadable file leaves m empty. */
+void ms_mapping_read(const struct reader_sink *sink, const char *path, struct ms_mapping *m);
 /* The original name for a numbered file, or NULL. */
 const char *ms_mapping_lookup(const struct ms_mapping *m, const char *number);
 void ms_mapping_done(struct ms_mapping *m);
@@ -417,6 +438,26 @@ enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_loc
  * optional). */
 char **ms_list_dir_report(struct reader *r, const char *dir, size_t *n,
 			  const struct reader_sink *sink, const char *what);
+
+/* ---- ms_side.c: side files within the limits ------------------------- */
+
+/* Reads a side file whole (graph .pb/.ir, JSON, Opdebug JSON, a source
+ * file) into a malloc'd NUL-terminated buffer, like td_read_file with
+ * TD_SIDE_FILE_MAX.  A larger file is not read: TD_ERR_TOO_LARGE, and a
+ * PROBLEM_UNREADABLE naming path, what and the limit goes to sink (may be
+ * NULL).  Other failures (TD_ERR_NOENT, TD_ERR_IO) are left to the caller. */
+enum td_status ms_read_side(const struct reader_sink *sink, const char *path, const char *what,
+			    uint8_t **buf, size_t *len);
+/* Streams the text file at path line by line (td_lines, TD_LINE_MAX) into
+ * fn; overlong lines are skipped and reported once (ms_report_long_lines),
+ * a read error too.  false when the file cannot be opened (nothing
+ * reported: callers know which files are optional). */
+bool ms_read_lines(const struct reader_sink *sink, const char *path, const char *what,
+		   void (*fn)(void *ctx, const char *line, size_t len), void *ctx);
+/* One PROBLEM_DECODE_ERROR "N lines longer than ... skipped" for path, or
+ * nothing when long_lines is 0. */
+void ms_report_long_lines(const struct reader_sink *sink, const char *path, const char *what,
+			  uint64_t long_lines);
 
 /* Reports one problem to the sink (file -1, record -1). */
 void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,

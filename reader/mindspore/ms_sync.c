@@ -151,14 +151,14 @@ json_e2e_enable(const char *text)
 
 /* Returns the e2e flag (-1 unknown) and sets r->net_name if unset. */
 static int
-read_metadata(struct reader *r, const char *rank_dir)
+read_metadata(struct reader *r, const char *rank_dir, const struct reader_sink *sink)
 {
 	char *path = xasprintf("%s/.dump_metadata/data_dump.json", rank_dir);
 	uint8_t *buf;
 	size_t len;
 	int e2e = -1;
 
-	if (npy_slurp(path, &buf, &len) == TD_OK) {
+	if (ms_read_side(sink, path, "dump metadata", &buf, &len) == TD_OK) {
 		char *net = json_string((const char *)buf, "net_name");
 
 		e2e = json_e2e_enable((const char *)buf);
@@ -171,7 +171,7 @@ read_metadata(struct reader *r, const char *rank_dir)
 	free(path);
 	/* MindInsight forces sync when config.json names a GPU target (§2) */
 	path = xasprintf("%s/.dump_metadata/config.json", rank_dir);
-	if (e2e < 0 && npy_slurp(path, &buf, &len) == TD_OK) {
+	if (e2e < 0 && ms_read_side(sink, path, "dump config", &buf, &len) == TD_OK) {
 		char *target = json_string((const char *)buf, "device_target");
 
 		if (target && strcmp(target, "GPU") == 0)
@@ -311,10 +311,11 @@ load_pb(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	size_t len;
 	char err[256];
 	struct ms_graph g, *slot;
-	enum td_status st = npy_slurp(path, &buf, &len);
+	enum td_status st = ms_read_side(sink, path, "graph .pb", &buf, &len);
 
 	if (st != TD_OK) {
-		ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .pb", td_strerror(st));
+		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .pb", td_strerror(st));
 		return;
 	}
 	st = ms_graph_decode(buf, len, &g, err, sizeof err);
@@ -334,10 +335,11 @@ load_ir(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	uint8_t *buf;
 	size_t len;
 	struct ms_graph ir = {0}, *slot;
-	enum td_status st = npy_slurp(path, &buf, &len);
+	enum td_status st = ms_read_side(sink, path, "graph .ir", &buf, &len);
 
 	if (st != TD_OK) {
-		ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .ir", td_strerror(st));
+		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .ir", td_strerror(st));
 		return;
 	}
 	ms_ir_parse((const char *)buf, len, &ir);
@@ -395,33 +397,39 @@ rank_order_slot(struct ms_rank *rk, const char *gid)
 	return &rk->orders[rk->norders++];
 }
 
-/* One name (kernels) or iteration number (global) per line, §10. */
+struct order_ctx {
+	struct ms_strs *into;
+	bool skip_header, first;
+};
+
 static void
-load_order_file(const char *path, struct ms_strs *into, bool skip_header)
+order_line(void *ctx, const char *line, size_t llen)
 {
-	uint8_t *buf;
-	size_t len, pos = 0, llen;
-	const char *line;
-	bool first = true;
+	struct order_ctx *o = ctx;
+	char *s = xstrndup(line, llen), *comma = strchr(s, ',');
+	bool added;
 
-	if (npy_slurp(path, &buf, &len) != TD_OK)
-		return;
-	while ((line = csv_next_line((const char *)buf, len, &pos, &llen))) {
-		char *s = xstrndup(line, llen), *comma = strchr(s, ',');
-		bool added;
+	if (comma && !o->skip_header)
+		*comma = '\0';   /* MindInsight reads column 0 */
+	if (*s && !(o->first && o->skip_header))
+		ms_strs_id(o->into, s, &added);
+	o->first = false;
+	free(s);
+}
 
-		if (comma && !skip_header)
-			*comma = '\0';   /* MindInsight reads column 0 */
-		if (*s && !(first && skip_header))
-			ms_strs_id(into, s, &added);
-		first = false;
-		free(s);
-	}
-	free(buf);
+/* One name (kernels) or iteration number (global) per line, §10;
+ * streamed, as the file may be large. */
+static void
+load_order_file(const char *path, struct ms_strs *into, bool skip_header,
+		const struct reader_sink *sink)
+{
+	struct order_ctx o = { into, skip_header, true };
+
+	ms_read_lines(sink, path, "execution order", order_line, &o);
 }
 
 static void
-load_orders(struct ms_rank *rk)
+load_orders(struct ms_rank *rk, const struct reader_sink *sink)
 {
 	static const char kprefix[] = "ms_execution_order_graph_";
 	static const char gprefix[] = "ms_global_execution_order_graph_";
@@ -443,7 +451,7 @@ load_orders(struct ms_rank *rk)
 		if (ms_all_digits(gid)) {
 			struct ms_order *o = rank_order_slot(rk, gid);
 
-			load_order_file(p, k ? &o->kernels : &o->iters, k);
+			load_order_file(p, k ? &o->kernels : &o->iters, k, sink);
 		}
 		free(p);
 		free(gid);
@@ -634,9 +642,9 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 	rk->id = id;
 	snprintf(host, sizeof host, "rank_%d", id);
 	rk->host = ms_strs_add(&r->strs, host);
-	e2e = read_metadata(r, dir);
+	e2e = read_metadata(r, dir, sink);
 	load_graphs(r, rk, sink);
-	load_orders(rk);
+	load_orders(rk, sink);
 	scan_rank_runs(r, r->nranks - 1, sink);
 	if (e2e == 0 || (e2e < 0 && r->nruns > first_run && dir_has_bin_files(r->runs[first_run].path)))
 		r->async = true;
