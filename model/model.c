@@ -162,6 +162,7 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 	m->ops = ops;
 	ropt.source_root = m->source_root;
 	ropt.strict = m->opt.strict;
+	ropt.follow = m->opt.follow;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
 	intern_init(&m->str);

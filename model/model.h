@@ -47,6 +47,7 @@ struct model_options {
 	bool strict;                /* make corrupt records an error (model_open fails) */
 	bool no_thread;             /* index synchronously inside model_open (tests) */
 	size_t cache_rows;          /* decoded-row cache size, 0 = default */
+	bool follow;                /* follow mode from the start (reader_options.follow) */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was

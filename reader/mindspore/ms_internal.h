@@ -231,7 +231,15 @@ struct ms_entry {
 	bool is_input;
 	uint8_t kind;               /* enum ms_entry_kind */
 	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
+	bool flagged;               /* follow mode: its change was reported */
+	uint64_t size;              /* data file size when read (follow mode compares) */
 	struct td_summary summary;  /* statistic.csv row, else computed from the data */
+};
+
+/* What follow mode compares of a directory (ms_follow.c). */
+struct ms_sig {
+	uint64_t files, bytes;
+	int64_t newest;             /* newest mtime, ns, the directory's own included */
 };
 
 /* One graph run = one iteration directory = one execution = one file id. */
@@ -248,6 +256,13 @@ struct ms_run {
 	size_t n, cap;
 	uint32_t file_id;
 	int64_t execution;
+	/* follow mode (ms_follow.c) */
+	struct ms_sig sig;          /* while held back: the last look */
+	int64_t quiet_since;        /* ns: sig has not changed since */
+	bool looked;                /* sig taken */
+	int64_t dir_mtime;          /* ns, when read */
+	size_t nnames;              /* directory entries when read */
+	bool gone, changed;         /* reported deleted / changed after it was read */
 };
 
 /* A tiny string interner: lookups by hash, strings live until close. */
@@ -341,6 +356,11 @@ struct reader {
 	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
 	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
 	size_t nemitted;            /* runs sent to the sink so far */
+	bool follow;                /* reader_options.follow */
+	bool rank_parent;           /* root holds rank_N directories (more may come) */
+	size_t check_run, check_entry;  /* follow mode: round-robin position (ms_follow.c) */
+	size_t nsources_sent, nframes_sent;
+	size_t nranks_framed;       /* ranks whose frames are registered */
 	size_t nranks_sent;         /* ranks announced in meta so far */
 	bool indexed;
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
@@ -360,7 +380,8 @@ bool ms_sync_has_ranks(const char *dir);
  * r->runs (no entries yet).  Problems go to the sink. */
 void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
 /* Follow mode: lists iteration directories that appeared since the last
- * scan into r->runs (ranks and graphs are not reloaded). */
+ * scan into r->runs, and rank directories that appeared in the root (with
+ * their graphs); known ranks' graphs are not reloaded. */
 void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
 /* Appends a run for dir unless it is known; takes r->lock around the
  * array growth (decode() may read r->runs).  Returns NULL if known. */
@@ -377,6 +398,31 @@ void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *o
 const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
 /* The rank of a run's host, or NULL. */
 const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
+
+/* ---- ms_follow.c: what changes after it was seen ------------------------ */
+
+/* An iteration whose files stopped changing this long ago is complete. */
+#define MS_SETTLE_SEC 2
+/* Tensor files looked at per follow pass (round robin over the dump). */
+#define MS_CHECK_BUDGET 4096
+
+/* Wall-clock time in ns (file times are wall-clock). */
+int64_t ms_now_ns(void);
+/* True when run (not sent yet) may be read: its directory is gone or has
+ * not changed for MS_SETTLE_SEC (first look: by its files' times; later:
+ * by its listing, sizes and times staying the same), or a later iteration
+ * of the same rank and graph exists (the writer moved on).  Remembers
+ * what it saw in run. */
+bool ms_run_settled(const struct reader *r, struct ms_run *run, int64_t now);
+/* Records what follow mode compares later: the directory's time and
+ * entry count (call before listing it for the load). */
+void ms_run_note_dir(struct ms_run *run);
+/* Follow passes: for the runs already sent, reports (once each) an
+ * iteration directory deleted (PROBLEM_MISSING_FILE) or holding other files
+ * than when read (PROBLEM_INCONSISTENT), and for up to MS_CHECK_BUDGET
+ * tensor files a file deleted, truncated or rewritten since.  The model's
+ * rows cannot be taken back: they stay, and the problems say what changed. */
+void ms_follow_check(struct reader *r, const struct reader_sink *sink);
 
 /* ---- ms_async.c: bin files, overflow, ACL layout ---------------------- */
 

@@ -40,6 +40,11 @@ new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_
 	e = &c->e[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->path = path ? xstrdup(path) : NULL;
+	if (path) {
+		struct stat st;
+
+		e->size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	}
 	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
 	e->task = nm->task;
 	e->stream = nm->stream;
@@ -351,6 +356,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 
 	*overflow = NULL;
 	*noverflow = 0;
+	ms_run_note_dir(run);
 	load_side_files(&c, run->path, &map);
 	load_dir(&c, run->path, &map);
 	add_stat_only(&c);

@@ -650,15 +650,6 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 		r->async = true;
 }
 
-void
-ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
-{
-	size_t i;
-
-	for (i = 0; i < r->nranks; i++)
-		scan_rank_runs(r, i, sink);
-}
-
 static int
 rank_id_cmp(const void *a, const void *b)
 {
@@ -667,8 +658,21 @@ rank_id_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void
-ms_sync_scan(struct reader *r, const struct reader_sink *sink)
+static bool
+rank_known(const struct reader *r, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++)
+		if (strcmp(r->ranks[i].dir, dir) == 0)
+			return true;
+	return false;
+}
+
+/* The rank_N directories of the root not scanned yet, by id; returns how
+ * many were added. */
+static size_t
+scan_new_ranks(struct reader *r, const struct reader_sink *sink)
 {
 	size_t n, i, nr = 0;
 	char **names = ms_list_dir(r->root, &n), **ranks = xcalloc(n ? n : 1, sizeof(*ranks));
@@ -676,7 +680,7 @@ ms_sync_scan(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", r->root, names[i]);
 
-		if (is_rank_name(names[i]) && ms_is_dir(p))
+		if (is_rank_name(names[i]) && ms_is_dir(p) && !rank_known(r, p))
 			ranks[nr++] = names[i];
 		free(p);
 	}
@@ -687,12 +691,30 @@ ms_sync_scan(struct reader *r, const struct reader_sink *sink)
 		scan_rank(r, p, atoi(ranks[i] + 5), sink);
 		free(p);
 	}
-	if (nr == 0) {   /* the user opened one rank_N directory */
+	free(ranks);
+	ms_names_free(names, n);
+	return nr;
+}
+
+void
+ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i, known = r->nranks;
+
+	for (i = 0; i < known; i++)
+		scan_rank_runs(r, i, sink);
+	if (r->rank_parent)   /* a rank directory that appeared since (follow mode) */
+		scan_new_ranks(r, sink);
+}
+
+void
+ms_sync_scan(struct reader *r, const struct reader_sink *sink)
+{
+	r->rank_parent = scan_new_ranks(r, sink) > 0;
+	if (!r->rank_parent) {   /* the user opened one rank_N directory */
 		const char *base = strrchr(r->root, '/');
 
 		base = base && base[1] ? base + 1 : r->root;
 		scan_rank(r, r->root, is_rank_name(base) ? atoi(base + 5) : 0, sink);
 	}
-	free(ranks);
-	ms_names_free(names, n);
 }
