@@ -348,7 +348,9 @@ model_meta_get(struct model *m, const char *key)
 	pthread_mutex_lock(&m->lock);
 	e = meta_find(m, key);
 	if (e) {
-		if (!e->snap || e->snap->nvalues != e->n) {
+		/* a scalar's value is replaced in place: compare the values too */
+		if (!e->snap || e->snap->nvalues != e->n ||
+		    memcmp(e->snap->values, e->values, e->n * sizeof(*e->values)) != 0) {
 			model_graveyard(m, e->snap);
 			e->snap = xmalloc(sizeof(*e->snap) + e->n * sizeof(char *));
 			meta_copy(e, e->snap, (const char **)(e->snap + 1));

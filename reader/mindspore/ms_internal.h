@@ -354,6 +354,7 @@ struct reader {
 	char *net_name;
 	uint64_t tensors;
 	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
+	struct ms_strs const_dirs;  /* constants/ directories given to a run */
 	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
 	size_t nemitted;            /* runs sent to the sink so far */
 	bool follow;                /* reader_options.follow */

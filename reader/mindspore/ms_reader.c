@@ -181,6 +181,7 @@ ms_close(struct reader *r)
 	ms_strs_done(&r->frame_keys);
 	ms_strs_done(&r->unreadable);
 	ms_strs_done(&r->run_paths);
+	ms_strs_done(&r->const_dirs);
 	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
 	ms_strs_done(&r->strs);

@@ -564,13 +564,13 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	size_t n, i, first_run = r->nruns;
 	char **names = ms_list_dir_report(r, gdir, &n, sink, "graph directory");
 	struct ms_run *lowest = NULL;
-	bool constants = false, known = false;
+	bool constants = false;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", gdir, names[i]);
 
 		if (ms_all_digits(names[i]) && ms_is_dir(p))
-			known |= !add_run(r, rk, rank_idx, gdir, gid, names[i]);
+			add_run(r, rk, rank_idx, gdir, gid, names[i]);
 		else if (strcmp(names[i], "constants") == 0 && ms_is_dir(p))
 			constants = true;
 		free(p);
@@ -582,11 +582,24 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 
 		g->name = xstrdup("");
 	}
-	for (i = first_run; i < r->nruns; i++)
-		if (!lowest || r->runs[i].iteration < lowest->iteration)
+	if (!constants)
+		return;
+	/* sent once, with the graph's first run not sent yet (constants/ may
+	 * appear after the first iteration in follow mode) */
+	for (i = r->nemitted; i < r->nruns; i++)
+		if (r->runs[i].host == rk->host && strcmp(r->runs[i].graph_id, gid) == 0 &&
+		    (!lowest || r->runs[i].iteration < lowest->iteration))
 			lowest = &r->runs[i];
-	if (constants && lowest && !known)   /* sent once, with the graph's first run */
-		lowest->const_dir = xasprintf("%s/constants", gdir);
+	if (lowest) {
+		char *cdir = xasprintf("%s/constants", gdir);
+		bool added;
+
+		ms_strs_id(&r->const_dirs, cdir, &added);
+		if (added)
+			lowest->const_dir = cdir;
+		else
+			free(cdir);
+	}
 }
 
 static bool

@@ -5,6 +5,8 @@
 # up; an iteration deleted after it was read is reported.  Facts from
 # tests/fixtures/mindspore/README.md: sync_lenet iteration 0 gives 52 rows
 # (with the 2 constants), iteration 1 50 .npy files and its statistic.csv.
+# While an iteration is held back the status bar says
+# "[follow: N being written]".
 . "$(dirname "$0")/lib.sh"
 
 # wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
@@ -39,12 +41,20 @@ if grep -qE "\b(5[3-9]|[6-9][0-9]|10[01]) traces" "$TUI_SCREEN" || [ $half = 1 ]
 else
 	ok never_half_an_iteration
 fi
-# Whole once the files have been quiet for 2 s.
+# The status bar says an iteration is being written (unless it already
+# settled: the loop may have been slow), then shows it whole once its
+# files have been quiet for 2 s.
+if ! grep -qF "102 traces" "$TUI_SCREEN"; then
+	wait_ok status_says_being_written "[follow: 1 being written]" 2
+fi
 wait_ok whole_iteration_after_it_settles "102 traces" 6
+if tui_wait_gone "being written" 2; then ok status_back_to_follow; else fail status_back_to_follow "still 'being written'"; fi
 wait_ok two_executions "2 exec" 2
 
-# A second rank starts writing: its directory is picked up.
-cp -r "$D/rank_0" "$D/rank_1"
+# A second rank appears (written elsewhere, moved in: its files are new):
+# its directory is picked up, its iterations shown once settled.
+cp -r "$D/rank_0" "$WORK/rank_1"
+mv "$WORK/rank_1" "$D/rank_1"
 wait_ok new_rank_rows "204 traces" 8
 wait_ok new_rank_host "2 hosts" 2
 

@@ -198,6 +198,26 @@ test_follow_picks_up_a_new_rank(void **state)
 	fx_close(&f);
 }
 
+/* constants/ written after the first iterations were read: its rows come
+ * with the graph's next iteration, once, not lost. */
+static void
+test_follow_late_constants_come_with_the_next_iteration(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	fx_open(&f, "mv $T/d/" IT "/constants $T/constants", true);
+	fx_index(&f);
+	assert_int_equal(f.rs.ntraces, 100);         /* 52 + 50 without the 2 constants */
+	sh(&f, "mv $T/constants $T/d/" IT "/ && cp -r $T/d/" IT "/1 $T/d/" IT "/2 && " OLD);
+	fx_index(&f);
+	assert_int_equal(f.rs.nexecutions, 3);
+	assert_int_equal(f.rs.ntraces, 152);         /* iteration 2: 50 + the 2 constants */
+	fx_index(&f);
+	assert_int_equal(f.rs.ntraces, 152);
+	fx_close(&f);
+}
+
 int
 main(void)
 {
@@ -207,6 +227,7 @@ main(void)
 		cmocka_unit_test(test_follow_a_later_iteration_releases_a_held_one),
 		cmocka_unit_test(test_follow_flags_deleted_truncated_and_changed_once),
 		cmocka_unit_test(test_follow_picks_up_a_new_rank),
+		cmocka_unit_test(test_follow_late_constants_come_with_the_next_iteration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
