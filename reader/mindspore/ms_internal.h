@@ -75,11 +75,26 @@ void ms_stat_done(struct ms_stat *st);
  * dims, elements when no Count column).  false if malformed. */
 bool ms_stat_parse_shape(const char *text, struct td_summary *s);
 
+/* A tiny string interner: lookups by hash, strings live until close. */
+struct ms_strs {
+	char **slots;
+	size_t cap, n;
+};
+const char *ms_strs_add(struct ms_strs *s, const char *str);
+/* Returns the string's insertion number (0-based); *added tells if new. */
+size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
+/* The insertion number of str, or -1 if absent (adds nothing). */
+int64_t ms_strs_find(const struct ms_strs *s, const char *str);
+void ms_strs_done(struct ms_strs *s);
+
 /* ---- mapping.csv (§13) ------------------------------------------------- */
 
 struct ms_mapping {
 	char **numbers, **names;    /* parallel, n entries */
 	size_t n, cap;
+	struct ms_strs ix;          /* number -> its id (first row wins) */
+	size_t *row_of;             /* id -> row */
+	size_t caprow;
 };
 /* Parses mapping.csv text; a first row whose column 0 is not all digits is
  * a header and skipped. */
@@ -265,17 +280,6 @@ struct ms_run {
 	bool gone, changed;         /* reported deleted / changed after it was read */
 };
 
-/* A tiny string interner: lookups by hash, strings live until close. */
-struct ms_strs {
-	char **slots;
-	size_t cap, n;
-};
-const char *ms_strs_add(struct ms_strs *s, const char *str);
-/* Returns the string's insertion number (0-based); *added tells if new. */
-size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
-/* The insertion number of str, or -1 if absent (adds nothing). */
-int64_t ms_strs_find(const struct ms_strs *s, const char *str);
-void ms_strs_done(struct ms_strs *s);
 
 /* One code line a trace line recorded: kept sparse, so a line number near
  * the cap costs one entry, not an array that long. */

@@ -304,12 +304,9 @@ ms_name_op_tail(const char *name)
 const char *
 ms_mapping_lookup(const struct ms_mapping *m, const char *number)
 {
-	size_t i;
+	int64_t id = m ? ms_strs_find(&m->ix, number) : -1;
 
-	for (i = 0; m && i < m->n; i++)
-		if (strcmp(m->numbers[i], number) == 0)
-			return m->names[i];
-	return NULL;
+	return id >= 0 ? m->names[m->row_of[id]] : NULL;
 }
 
 void
@@ -325,5 +322,7 @@ ms_mapping_done(struct ms_mapping *m)
 	}
 	free(m->numbers);
 	free(m->names);
+	ms_strs_done(&m->ix);
+	free(m->row_of);
 	memset(m, 0, sizeof(*m));
 }

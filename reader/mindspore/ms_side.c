@@ -79,6 +79,13 @@ mapping_line(void *ctx, const char *line, size_t len)
 	struct csv_row row = {0};
 
 	if (csv_split(line, len, &row) == TD_OK && row.n >= 2 && ms_all_digits(row.fields[0])) {
+		bool added;
+		size_t id = ms_strs_id(&m->ix, row.fields[0], &added);
+
+		if (added) {   /* lookups by hash: no scan per numbered file */
+			TD_GROW(m->row_of, m->caprow, id + 1);
+			m->row_of[id] = m->n;
+		}
 		TD_GROW(m->numbers, m->cap, m->n + 1);
 		m->names = xrealloc(m->names, m->cap * sizeof(*m->names));
 		m->numbers[m->n] = xstrdup(row.fields[0]);
