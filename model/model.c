@@ -164,6 +164,7 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 	m->ops = ops;
 	ropt.source_root = m->source_root;
 	ropt.strict = m->opt.strict;
+	ropt.follow = m->opt.follow;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
 	intern_init(&m->str);
@@ -349,7 +350,9 @@ model_meta_get(struct model *m, const char *key)
 	pthread_mutex_lock(&m->lock);
 	e = meta_find(m, key);
 	if (e) {
-		if (!e->snap || e->snap->nvalues != e->n) {
+		/* a scalar's value is replaced in place: compare the values too */
+		if (!e->snap || e->snap->nvalues != e->n ||
+		    memcmp(e->snap->values, e->values, e->n * sizeof(*e->values)) != 0) {
 			model_graveyard(m, e->snap);
 			e->snap = xmalloc(sizeof(*e->snap) + e->n * sizeof(char *));
 			meta_copy(e, e->snap, (const char **)(e->snap + 1));

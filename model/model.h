@@ -47,6 +47,7 @@ struct model_options {
 	bool strict;                /* make corrupt records an error (model_open fails) */
 	bool no_thread;             /* index synchronously inside model_open (tests) */
 	size_t cache_rows;          /* decoded-row cache size, 0 = default */
+	bool follow;                /* follow mode from the start (reader_options.follow) */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
@@ -469,7 +470,7 @@ bool model_watch_at(struct model *m, size_t i, struct model_watch *w);
 #define MODEL_WATCH_VALUES 8
 struct model_watch_hit {
 	size_t watch;               /* model_watch_at index */
-	enum model_source_kind source;
+	enum model_table source;
 	uint64_t index;             /* trace or execution row */
 	struct { const char *field; double value; } values[MODEL_WATCH_VALUES];
 	size_t nvalues;             /* the numeric fields the condition read, as found */

@@ -17,7 +17,7 @@
 
 #include "reader/base/fileio.h"
 
-#define SOURCE_MAX_BYTES (64u << 20)
+#define SOURCE_MAX_BYTES TD_SIDE_FILE_MAX   /* the side-file limit (README: Limits) */
 
 void
 frames_done(struct model *m)

@@ -461,7 +461,7 @@ model_watch_run_done(struct model_watch_run *r)
 }
 
 static struct model_watch_hit *
-new_hit(struct model_watch_run *r, size_t watch, enum model_source_kind src, uint64_t index)
+new_hit(struct model_watch_run *r, size_t watch, enum model_table src, uint64_t index)
 {
 	if (r->nhits == r->cap)
 		td_grow((void **)&r->hits, &r->cap, r->nhits + 1, sizeof *r->hits);
@@ -490,7 +490,7 @@ fill_hit(struct model *m, const struct watch *w, struct model_watch_hit *h,
 		if (!(fields & (UINT64_C(1) << f)) || expr_field_kind(f) != EXPR_NUM ||
 		    f == EXPR_F_FIRST_RECORD)
 			continue;
-		if (h->source == SRC_TRACE)
+		if (h->source == TABLE_TRACES)
 			a = where_trace_field(m, h->index, f, &w->tol, &v, &str);
 		else if (exec_summary && expr_field_stage(f) == EXPR_STAGE_ROW && f != EXPR_F_STEP)
 			a = where_summary_field(exec_summary, f, &v, &str);
@@ -532,7 +532,7 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 			unknown = true;
 		if (res != EXPR_TRUE)
 			continue;
-		struct model_watch_hit *h = new_hit(r, k, SRC_TRACE, j);
+		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
 		h->basis = basis_name(o.basis);
 		fill_hit(m, &s->v[k], h, NULL);
 	}
@@ -557,7 +557,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 			unknown = true;
 		if (res != EXPR_TRUE)
 			continue;
-		struct model_watch_hit *h = new_hit(r, k, SRC_EXECUTION, j);
+		struct model_watch_hit *h = new_hit(r, k, TABLE_EXECUTIONS, j);
 		struct model_detail d = {0};
 		const struct td_summary *sum = NULL;
 		if (model_execution_detail(m, j, &d) == TD_OK && d.noutputs)
@@ -586,7 +586,7 @@ check_overflow(struct model *m, struct model_watch_run *r)
 		for (uint64_t i = first; i < n; i++) {
 			if (model_alert_get(m, i, &a) != TD_OK)
 				continue;
-			if (r->step >= 0 && a.source == SRC_TRACE && model_trace_step(m, a.index) != r->step)
+			if (r->step >= 0 && a.source == TABLE_TRACES && model_trace_step(m, a.index) != r->step)
 				continue;
 			struct model_watch_hit *h = new_hit(r, k, a.source, a.index);
 			h->op_name = a.op_name;

@@ -285,6 +285,11 @@ void reader_detail_done(struct reader_detail *d);
 struct reader_options {
 	const char *source_root;   /* remap producer paths (MindSpore) */
 	bool strict;
+	/* The consumer will call index() again for what changes (follow mode
+	 * from the start): a reader may hold back records still being
+	 * written until they settle, rather than send them half done.
+	 * Passes after the first are follow passes whatever this says. */
+	bool follow;
 };
 
 enum reader_flags {

@@ -361,6 +361,8 @@ main(int argc, char **argv)
 	}
 	mo.source_root = a.source_root;
 	mo.format = a.format;
+	/* the screen will follow: the reader may hold back what is being written */
+	mo.follow = a.follow && a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);
 		args_done(&a);

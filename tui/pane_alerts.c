@@ -193,7 +193,7 @@ alerts_request(struct pane *p, enum action act)
 		if (p->cursor >= lead(p) && a->n) {
 			struct model_alert al;
 			if (model_alert_get(p->tui->m, a->groups[p->cursor - lead(p)].first, &al) == TD_OK &&
-			    al.source == SRC_TRACE) {
+			    al.source == TABLE_TRACES) {
 				tui_goto_origin(p->tui, (int64_t)al.index);
 				return ACT_NONE;
 			}

@@ -179,7 +179,14 @@ status_segments(struct tui *t, struct fmt_seg *segs, char bufs[][256])
 		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
 	}
 	if (t->follow) {
-		snprintf(bufs[n], 256, "[follow]");
+		/* a reader holding back what is still being written says how much */
+		const struct model_meta *w = model_meta_get(t->m, "incomplete_iterations");
+		const char *v = w && w->nvalues ? w->values[w->nvalues - 1] : "0";
+
+		if (strcmp(v, "0") != 0)
+			snprintf(bufs[n], 256, "[follow: %s being written]", v);
+		else
+			snprintf(bufs[n], 256, "[follow]");
 		segs[n] = (struct fmt_seg){ bufs[n], NULL, PRIO_STATE }, n++;
 	}
 	return n;

@@ -85,7 +85,7 @@ origins_refresh(struct tui *t)
 	struct model_origins_query q = { .step = -1, .per_host = s->by_host ? 1 : 0 };
 	n = model_origins(t->m, &q, &v);
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].source != SRC_TRACE)
+		if (v[i].source != TABLE_TRACES)
 			continue;
 		s->total++;
 		if (s->n == max)

@@ -55,9 +55,9 @@ hit_op_type(struct tui *t, const struct model_watch_hit *h)
 
 	if (h->op_type)
 		return h->op_type;
-	if (h->source == SRC_TRACE && model_trace_get(t->m, h->index, &tr) == TD_OK)
+	if (h->source == TABLE_TRACES && model_trace_get(t->m, h->index, &tr) == TD_OK)
 		return tr.op_type;
-	if (h->source == SRC_EXECUTION && model_execution_get(t->m, h->index, &x) == TD_OK)
+	if (h->source == TABLE_EXECUTIONS && model_execution_get(t->m, h->index, &x) == TD_OK)
 		return x.op_type;
 	return "";
 }
@@ -156,7 +156,7 @@ goto_hit(struct tui *t, struct tui_watches *w, size_t hit, uint64_t nth)
 	w->walk_nth = nth;
 	model_watch_at(t->m, h->watch, &mw);
 	model_watch_hit_describe(h, check, sizeof check);
-	if (h->source == SRC_TRACE) {
+	if (h->source == TABLE_TRACES) {
 		tui_jump_trace(t, h->index, true);
 		tui_focus(t, PANE_TRACES);
 	} else {
@@ -165,7 +165,7 @@ goto_hit(struct tui *t, struct tui_watches *w, size_t hit, uint64_t nth)
 	}
 	tui_message(t, false, "%s %s: hit %llu of %llu (%s row %llu)%s%s", mw.name, g->op_type,
 		    (unsigned long long)nth + 1, (unsigned long long)g->count,
-		    h->source == SRC_TRACE ? "trace" : "execution", (unsigned long long)h->index,
+		    h->source == TABLE_TRACES ? "trace" : "execution", (unsigned long long)h->index,
 		    *check ? ": " : "", check);
 }
 

@@ -313,8 +313,10 @@ overflow_json(const char *path, struct ms_overflow *out, char *err, size_t errle
 	uint8_t *buf;
 	size_t len, i, n = 0;
 
-	if (npy_slurp(path, &buf, &len) != TD_OK) {
-		snprintf(err, errlen, "cannot read the file");
+	if (ms_read_side(NULL, path, "Opdebug overflow record", &buf, &len) != TD_OK) {
+		/* the caller reports err: one problem per file */
+		snprintf(err, errlen, "cannot read the file (missing, unreadable, or larger than "
+			 "the side-file limit of %llu MiB)", (unsigned long long)(TD_SIDE_FILE_MAX >> 20));
 		return 0;
 	}
 	for (i = 0; i < 3; i++) {

@@ -238,8 +238,8 @@ lines_from_file(const char *path, struct reader_detail *out)
 	uint8_t *buf;
 	size_t len, pos = 0, cap = 0;
 
-	if (npy_slurp(path, &buf, &len) != TD_OK)
-		return false;
+	if (ms_read_side(NULL, path, "source file", &buf, &len) != TD_OK)
+		return false;   /* gone, unreadable or over the limit: the traced lines serve */
 	while (pos < len) {
 		const char *s = (const char *)buf + pos, *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
@@ -252,33 +252,48 @@ lines_from_file(const char *path, struct reader_detail *out)
 	return true;
 }
 
-static enum td_status
-decode_source(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+/* The lines the trace lines recorded for source s, at their line numbers
+ * (the first code seen for a line wins); the others are unknown (NULL),
+ * not empty. */
+static void
+recorded_lines(const struct ms_source *s, struct reader_detail *out)
 {
-	const struct ms_source *s;
-	char *disk;
 	size_t i;
 
-	if (loc->offset >= r->nsources)
-		return TD_ERR_RANGE;
-	s = &r->sources[loc->offset];
-	disk = source_on_disk(r, s->path);
-	if (disk && lines_from_file(disk, out)) {
-		out->text = xasprintf("read from %s", disk);
-		free(disk);
-		return TD_OK;
-	}
-	free(disk);
-	/* Only the lines the trace lines recorded, at their line numbers (the
-	 * first code seen for a line wins); the others are unknown (NULL),
-	 * not empty. */
 	out->lines = xcalloc(s->maxline ? s->maxline : 1, sizeof(*out->lines));
 	for (i = 0; i < s->nlines; i++)
 		if (!out->lines[s->lines[i].line - 1])
 			out->lines[s->lines[i].line - 1] = xstrdup(s->lines[i].code);
 	out->nlines = s->maxline;
 	out->lines_partial = true;
-	out->text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
+}
+
+static enum td_status
+decode_source(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	struct reader_detail rec = {0};
+	char *path, *disk;
+
+	/* the index thread adds sources (a new rank in follow mode) */
+	pthread_mutex_lock(&r->lock);
+	if (loc->offset >= r->nsources) {
+		pthread_mutex_unlock(&r->lock);
+		return TD_ERR_RANGE;
+	}
+	path = xstrdup(r->sources[loc->offset].path);
+	recorded_lines(&r->sources[loc->offset], &rec);
+	pthread_mutex_unlock(&r->lock);
+	disk = source_on_disk(r, path);
+	free(path);
+	if (disk && lines_from_file(disk, out)) {
+		out->text = xasprintf("read from %s", disk);
+		free(disk);
+		reader_detail_done(&rec);
+		return TD_OK;
+	}
+	free(disk);
+	rec.text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
+	*out = rec;
 	return TD_OK;
 }
 

@@ -32,22 +32,40 @@ struct ms_stat_row {
 	struct td_summary summary;  /* what the known columns say */
 };
 
+/* Columns ms_stat.c maps by header name (its enum stat_col). */
+#define MS_STAT_NCOLS 21
+
+/* statistic.csv rows kept per file; further rows are counted, not kept. */
+#define MS_STAT_ROWS_MAX ((size_t)1 << 20)
+
 struct ms_stat {
 	struct ms_stat_row *rows;   /* sorted by (ts, is_input, slot) after parsing */
 	size_t n, cap;
 	size_t bad_rows;            /* lines that did not fit the header */
 	size_t ncolumns;
+	uint64_t long_lines;        /* lines longer than the line cap, skipped */
+	uint64_t over_rows;         /* good rows past MS_STAT_ROWS_MAX, not kept */
+	int colmap[MS_STAT_NCOLS];  /* column of each known header name, -1 absent */
+	bool header;                /* the header line was read */
 };
 
-/* Parses a whole statistic.csv.  Columns are mapped by header name (the
- * 20-, 22- and 15-column variants and unknown extra columns all work);
- * "null" leaves a value unknown.  "Negative/Positive Zero Count" count
- * elements < 0 / > 0 (infinities included: they are subtracted so that
- * summary.negative/positive mean finite ones).  TD_ERR_CORRUPT with a
- * message if a key column (Op Type, Op Name, Timestamp, IO, Slot) is
- * missing.  Bad rows are skipped and counted. */
+/* Parses a whole statistic.csv held in memory (tests, the fuzzer): the
+ * same as ms_stat_read on a file of these bytes. */
 enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
 			     char *err, size_t errlen);
+/* Streams statistic.csv at path line by line (never the whole file in
+ * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX).  Columns
+ * are mapped by header name (the 20-, 22- and 15-column variants and
+ * unknown extra columns all work); "null" leaves a value unknown.
+ * "Negative/Positive Zero Count" count elements < 0 / > 0 (infinities
+ * included: they are subtracted so that summary.negative/positive mean
+ * finite ones).  TD_ERR_CORRUPT with a message if the file is empty or a
+ * key column (Op Type, Op Name, Timestamp, IO, Slot) is missing;
+ * TD_ERR_NOENT / TD_ERR_IO when it cannot be opened.  Bad rows are skipped
+ * and counted (bad_rows), overlong lines too (long_lines), and rows past
+ * MS_STAT_ROWS_MAX (over_rows).  st needs ms_stat_done in every case. */
+enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *st,
+			    char *err, size_t errlen);
 /* The row joined to a tensor file (§7: op type, timestamp, io, slot), or
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
@@ -58,15 +76,33 @@ void ms_stat_done(struct ms_stat *st);
  * dims, elements when no Count column).  false if malformed. */
 bool ms_stat_parse_shape(const char *text, struct td_summary *s);
 
+/* A tiny string interner: lookups by hash, strings live until close. */
+struct ms_strs {
+	char **slots;
+	size_t cap, n;
+};
+const char *ms_strs_add(struct ms_strs *s, const char *str);
+/* Returns the string's insertion number (0-based); *added tells if new. */
+size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
+/* The insertion number of str, or -1 if absent (adds nothing). */
+int64_t ms_strs_find(const struct ms_strs *s, const char *str);
+void ms_strs_done(struct ms_strs *s);
+
 /* ---- mapping.csv (§13) ------------------------------------------------- */
 
 struct ms_mapping {
 	char **numbers, **names;    /* parallel, n entries */
 	size_t n, cap;
+	struct ms_strs ix;          /* number -> its id (first row wins) */
+	size_t *row_of;             /* id -> row */
+	size_t caprow;
 };
 /* Parses mapping.csv text; a first row whose column 0 is not all digits is
  * a header and skipped. */
 void ms_mapping_parse(const char *text, size_t len, struct ms_mapping *m);
+/* The same, streamed from the file at path (ms_read_lines); a missing or
+ * unreadable file leaves m empty. */
+void ms_mapping_read(const struct reader_sink *sink, const char *path, struct ms_mapping *m);
 /* The original name for a numbered file, or NULL. */
 const char *ms_mapping_lookup(const struct ms_mapping *m, const char *number);
 void ms_mapping_done(struct ms_mapping *m);
@@ -211,7 +247,15 @@ struct ms_entry {
 	bool is_input;
 	uint8_t kind;               /* enum ms_entry_kind */
 	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
+	bool flagged;               /* follow mode: its change was reported */
+	uint64_t size;              /* data file size when read (follow mode compares) */
 	struct td_summary summary;  /* statistic.csv row, else computed from the data */
+};
+
+/* What follow mode compares of a directory (ms_follow.c). */
+struct ms_sig {
+	uint64_t files, bytes;
+	int64_t newest;             /* newest mtime, ns, the directory's own included */
 };
 
 /* One graph run = one iteration directory = one execution = one file id. */
@@ -228,19 +272,15 @@ struct ms_run {
 	size_t n, cap;
 	uint32_t file_id;
 	int64_t execution;
+	/* follow mode (ms_follow.c) */
+	struct ms_sig sig;          /* while held back: the last look */
+	int64_t quiet_since;        /* ns: sig has not changed since */
+	bool looked;                /* sig taken */
+	int64_t dir_mtime;          /* ns, when read */
+	size_t nnames;              /* directory entries when read */
+	bool gone, changed;         /* reported deleted / changed after it was read */
 };
 
-/* A tiny string interner: lookups by hash, strings live until close. */
-struct ms_strs {
-	char **slots;
-	size_t cap, n;
-};
-const char *ms_strs_add(struct ms_strs *s, const char *str);
-/* Returns the string's insertion number (0-based); *added tells if new. */
-size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
-/* The insertion number of str, or -1 if absent (adds nothing). */
-int64_t ms_strs_find(const struct ms_strs *s, const char *str);
-void ms_strs_done(struct ms_strs *s);
 
 /* One code line a trace line recorded: kept sparse, so a line number near
  * the cap costs one entry, not an array that long. */
@@ -319,8 +359,14 @@ struct reader {
 	char *net_name;
 	uint64_t tensors;
 	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
+	struct ms_strs const_dirs;  /* constants/ directories given to a run */
 	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
 	size_t nemitted;            /* runs sent to the sink so far */
+	bool follow;                /* reader_options.follow */
+	bool rank_parent;           /* root holds rank_N directories (more may come) */
+	size_t check_run, check_entry;  /* follow mode: round-robin position (ms_follow.c) */
+	size_t nsources_sent, nframes_sent;
+	size_t nranks_framed;       /* ranks whose frames are registered */
 	size_t nranks_sent;         /* ranks announced in meta so far */
 	bool indexed;
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
@@ -340,7 +386,8 @@ bool ms_sync_has_ranks(const char *dir);
  * r->runs (no entries yet).  Problems go to the sink. */
 void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
 /* Follow mode: lists iteration directories that appeared since the last
- * scan into r->runs (ranks and graphs are not reloaded). */
+ * scan into r->runs, and rank directories that appeared in the root (with
+ * their graphs); known ranks' graphs are not reloaded. */
 void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
 /* Appends a run for dir unless it is known; takes r->lock around the
  * array growth (decode() may read r->runs).  Returns NULL if known. */
@@ -357,6 +404,31 @@ void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *o
 const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
 /* The rank of a run's host, or NULL. */
 const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
+
+/* ---- ms_follow.c: what changes after it was seen ------------------------ */
+
+/* An iteration whose files stopped changing this long ago is complete. */
+#define MS_SETTLE_SEC 2
+/* Tensor files looked at per follow pass (round robin over the dump). */
+#define MS_CHECK_BUDGET 4096
+
+/* Wall-clock time in ns (file times are wall-clock). */
+int64_t ms_now_ns(void);
+/* True when run (not sent yet) may be read: its directory is gone or has
+ * not changed for MS_SETTLE_SEC (first look: by its files' times; later:
+ * by its listing, sizes and times staying the same), or a later iteration
+ * of the same rank and graph exists (the writer moved on).  Remembers
+ * what it saw in run. */
+bool ms_run_settled(const struct reader *r, struct ms_run *run, int64_t now);
+/* Records what follow mode compares later: the directory's time and
+ * entry count (call before listing it for the load). */
+void ms_run_note_dir(struct ms_run *run);
+/* Follow passes: for the runs already sent, reports (once each) an
+ * iteration directory deleted (PROBLEM_MISSING_FILE) or holding other files
+ * than when read (PROBLEM_INCONSISTENT), and for up to MS_CHECK_BUDGET
+ * tensor files a file deleted, truncated or rewritten since.  The model's
+ * rows cannot be taken back: they stay, and the problems say what changed. */
+void ms_follow_check(struct reader *r, const struct reader_sink *sink);
 
 /* ---- ms_async.c: bin files, overflow, ACL layout ---------------------- */
 
@@ -418,6 +490,26 @@ enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_loc
  * optional). */
 char **ms_list_dir_report(struct reader *r, const char *dir, size_t *n,
 			  const struct reader_sink *sink, const char *what);
+
+/* ---- ms_side.c: side files within the limits ------------------------- */
+
+/* Reads a side file whole (graph .pb/.ir, JSON, Opdebug JSON, a source
+ * file) into a malloc'd NUL-terminated buffer, like td_read_file with
+ * TD_SIDE_FILE_MAX.  A larger file is not read: TD_ERR_TOO_LARGE, and a
+ * PROBLEM_UNREADABLE naming path, what and the limit goes to sink (may be
+ * NULL).  Other failures (TD_ERR_NOENT, TD_ERR_IO) are left to the caller. */
+enum td_status ms_read_side(const struct reader_sink *sink, const char *path, const char *what,
+			    uint8_t **buf, size_t *len);
+/* Streams the text file at path line by line (td_lines, TD_LINE_MAX) into
+ * fn; overlong lines are skipped and reported once (ms_report_long_lines),
+ * a read error too.  false when the file cannot be opened (nothing
+ * reported: callers know which files are optional). */
+bool ms_read_lines(const struct reader_sink *sink, const char *path, const char *what,
+		   void (*fn)(void *ctx, const char *line, size_t len), void *ctx);
+/* One PROBLEM_DECODE_ERROR "N lines longer than ... skipped" for path, or
+ * nothing when long_lines is 0. */
+void ms_report_long_lines(const struct reader_sink *sink, const char *path, const char *what,
+			  uint64_t long_lines);
 
 /* Reports one problem to the sink (file -1, record -1). */
 void ms_problem(const struct reader_sink *sink, enum reader_problem_kind kind, const char *path,

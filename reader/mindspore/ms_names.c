@@ -301,36 +301,12 @@ ms_name_op_tail(const char *name)
 	return start == op ? NULL : start;
 }
 
-void
-ms_mapping_parse(const char *text, size_t len, struct ms_mapping *m)
-{
-	struct csv_row row = {0};
-	size_t pos = 0, llen;
-	const char *line;
-
-	memset(m, 0, sizeof(*m));
-	while ((line = csv_next_line(text, len, &pos, &llen))) {
-		/* A header row (column 0 not digits, §13) or junk is skipped. */
-		if (csv_split(line, llen, &row) != TD_OK || row.n < 2 || !ms_all_digits(row.fields[0]))
-			continue;
-		TD_GROW(m->numbers, m->cap, m->n + 1);
-		m->names = xrealloc(m->names, m->cap * sizeof(*m->names));
-		m->numbers[m->n] = xstrdup(row.fields[0]);
-		m->names[m->n] = xstrdup(row.fields[1]);
-		m->n++;
-	}
-	csv_row_done(&row);
-}
-
 const char *
 ms_mapping_lookup(const struct ms_mapping *m, const char *number)
 {
-	size_t i;
+	int64_t id = m ? ms_strs_find(&m->ix, number) : -1;
 
-	for (i = 0; m && i < m->n; i++)
-		if (strcmp(m->numbers[i], number) == 0)
-			return m->names[i];
-	return NULL;
+	return id >= 0 ? m->names[m->row_of[id]] : NULL;
 }
 
 void
@@ -346,5 +322,7 @@ ms_mapping_done(struct ms_mapping *m)
 	}
 	free(m->numbers);
 	free(m->names);
+	ms_strs_done(&m->ix);
+	free(m->row_of);
 	memset(m, 0, sizeof(*m));
 }

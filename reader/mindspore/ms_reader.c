@@ -118,6 +118,7 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 		r->root = rank_ancestor(dir);   /* probe() found it */
 	}
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
+	r->follow = opt && opt->follow;
 	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
 	pthread_mutex_init(&r->lock, NULL);
 	*out = r;
@@ -182,6 +183,7 @@ ms_close(struct reader *r)
 	ms_strs_done(&r->frame_keys);
 	ms_strs_done(&r->unreadable);
 	ms_strs_done(&r->run_paths);
+	ms_strs_done(&r->const_dirs);
 	ms_strs_done(&r->ops_sent);
 	ms_strs_done(&r->source_keys);
 	ms_strs_done(&r->strs);
@@ -211,12 +213,13 @@ meta_u64(const struct reader_sink *sink, const char *key, uint64_t v)
 	meta(sink, key, buf);
 }
 
+/* Sources and frames not sent yet (a new rank's in follow mode). */
 static void
 emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 {
 	size_t i;
 
-	for (i = 0; sink->on_source && i < r->nsources; i++) {
+	for (i = r->nsources_sent; sink->on_source && i < r->nsources; i++) {
 		struct reader_source s = {
 			.id = (uint32_t)i, .host = r->sources[i].host, .path = r->sources[i].path,
 			.loc = { .file = 0, .offset = i }, .nlines = r->sources[i].maxline,
@@ -224,7 +227,7 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 
 		sink->on_source(sink->ctx, &s);
 	}
-	for (i = 0; sink->on_frame && i < r->nframes; i++) {
+	for (i = r->nframes_sent; sink->on_frame && i < r->nframes; i++) {
 		const struct ms_frame_rec *f = &r->frames[i];
 		struct reader_frame rf = {
 			.id = f->id, .host = f->host, .file = f->file, .source_id = f->source,
@@ -234,6 +237,8 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 
 		sink->on_frame(sink->ctx, &rf);
 	}
+	r->nsources_sent = r->nsources;
+	r->nframes_sent = r->nframes;
 }
 
 /* Remembers that (graph, op) went out with on_op; true if it was new. */
@@ -328,13 +333,16 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 }
 
 /* Frames of every node are registered before anything is sent, so that
- * sources and frames go out before the ops that use them. */
+ * sources and frames go out before the ops that use them; in follow mode,
+ * those of ranks that appeared since.  Under the lock: decode() reads the
+ * sources. */
 static void
 register_frames(struct reader *r)
 {
 	size_t i, g, k;
 
-	for (i = 0; i < r->nranks; i++)
+	pthread_mutex_lock(&r->lock);
+	for (i = r->nranks_framed; i < r->nranks; i++)
 		for (g = 0; g < r->ranks[i].ngraphs; g++)
 			for (k = 0; k < r->ranks[i].graphs[g].nnodes; k++) {
 				const char **ids;
@@ -342,6 +350,8 @@ register_frames(struct reader *r)
 				ms_node_frames(r, r->ranks[i].host, &r->ranks[i].graphs[g].nodes[k], &ids);
 				free(ids);
 			}
+	r->nranks_framed = r->nranks;
+	pthread_mutex_unlock(&r->lock);
 }
 
 static int
@@ -538,9 +548,10 @@ emit_rank_meta(struct reader *r, const struct reader_sink *sink)
 	r->nranks_sent = r->nranks;
 }
 
-/* Sorts the runs found by this pass and announces them as files. */
+/* Sorts the runs not sent yet (found by this pass or held back); their
+ * file ids are their places.  Nothing is announced before it is sent. */
 static void
-order_new_runs(struct reader *r, const struct reader_sink *sink)
+order_new_runs(struct reader *r)
 {
 	size_t i, first = r->nemitted;
 
@@ -550,24 +561,54 @@ order_new_runs(struct reader *r, const struct reader_sink *sink)
 	for (i = first; i < r->nruns; i++)
 		r->runs[i].file_id = (uint32_t)i;
 	pthread_mutex_unlock(&r->lock);
-	for (i = first; sink->on_file && i < r->nruns; i++) {
-		struct reader_file f = {
-			.id = (uint32_t)i, .path = r->runs[i].path, .host = r->runs[i].host,
-			.role = "iteration",
-		};
-
-		sink->on_file(sink->ctx, &f);
-	}
 }
 
-/* First pass: everything.  Later passes (follow mode) add the iteration
- * directories that appeared since; a run is read once, when first seen. */
+static void
+announce_run(const struct reader_sink *sink, const struct ms_run *run)
+{
+	struct reader_file f = {
+		.id = run->file_id, .path = run->path, .host = run->host, .role = "iteration",
+	};
+
+	if (sink->on_file)
+		sink->on_file(sink->ctx, &f);
+}
+
+/* Sends the runs in order up to the first still being written (follow
+ * mode: ms_follow.c); returns false when the consumer gave the pass up. */
+static bool
+emit_runs(struct reader *r, const struct reader_sink *sink)
+{
+	bool hold = r->follow || r->indexed;
+	int64_t now = ms_now_ns();
+	struct reader_progress progress = { .done = r->nemitted, .total = r->nruns };  /* runs */
+	size_t i;
+
+	for (i = r->nemitted; i < r->nruns; i++) {
+		/* reader.h should_stop: the consumer gives the pass up */
+		if (sink->should_stop && sink->should_stop(sink->ctx))
+			return false;
+		if (hold && !ms_run_settled(r, &r->runs[i], now))
+			break;             /* it and the runs after it wait */
+		announce_run(sink, &r->runs[i]);
+		emit_run(r, sink, &r->runs[i], (int64_t)i);
+		r->nemitted = i + 1;
+		progress.done = i + 1;
+		reader_report_progress(sink, &progress, true);
+	}
+	if (hold)   /* 0 once everything is in: a scalar, the last value wins */
+		meta_u64(sink, "incomplete_iterations", r->nruns - r->nemitted);
+	return true;
+}
+
+/* First pass: everything (in follow mode, up to an iteration still being
+ * written).  Later passes (follow mode) add the ranks and iteration
+ * directories that appeared since and the iterations that settled, and
+ * report what changed after it was read; a run is read once. */
 static enum td_status
 ms_index(struct reader *r, const struct reader_sink *sink)
 {
 	bool first = !r->indexed;
-	struct reader_progress progress = { 0 };   /* runs */
-	size_t i;
 
 	if (r->acl)
 		ms_acl_scan(r, sink);
@@ -582,22 +623,14 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 	}
 	if (first || r->nranks > r->nranks_sent)
 		emit_rank_meta(r, sink);
-	order_new_runs(r, sink);
-	if (first) {
-		register_frames(r);
-		emit_sources_frames(r, sink);
-	}
+	order_new_runs(r);
+	register_frames(r);
+	emit_sources_frames(r, sink);
 	emit_graphs(r, sink);
-	progress.total = r->nruns;
-	for (i = r->nemitted; i < r->nruns; i++) {
-		/* reader.h should_stop: the consumer gives the pass up */
-		if (sink->should_stop && sink->should_stop(sink->ctx))
-			return TD_OK;
-		emit_run(r, sink, &r->runs[i], (int64_t)i);
-		r->nemitted = i + 1;
-		progress.done = i + 1;
-		reader_report_progress(sink, &progress, true);
-	}
+	if (!first)
+		ms_follow_check(r, sink);
+	if (!emit_runs(r, sink))
+		return TD_OK;
 	emit_meta_counts(r, sink);
 	r->indexed = true;
 	return TD_OK;

@@ -40,6 +40,11 @@ new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_
 	e = &c->e[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->path = path ? xstrdup(path) : NULL;
+	if (path) {
+		struct stat st;
+
+		e->size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	}
 	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
 	e->task = nm->task;
 	e->stream = nm->stream;
@@ -180,33 +185,47 @@ add_file(struct load_ctx *c, const char *dir, const char *name, const struct ms_
 	free(path);
 }
 
+/* statistic.csv, streamed (ms_stat_read): every skipped line is said. */
+static void
+load_stat(struct load_ctx *c, const char *p)
+{
+	char err[512];
+	enum td_status st = ms_stat_read(p, 0, &c->stat, err, sizeof err);
+
+	if (st == TD_OK) {
+		c->have_stat = true;
+		c->stat_used = xcalloc(c->stat.n ? c->stat.n : 1, sizeof(bool));
+		if (c->stat.bad_rows)
+			ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv rows",
+				   "some rows do not fit the header and were skipped");
+		if (c->stat.over_rows) {
+			char *d = xasprintf("%llu rows past the first %zu not read",
+					    (unsigned long long)c->stat.over_rows,
+					    MS_STAT_ROWS_MAX);
+
+			ms_problem(c->sink, PROBLEM_UNREADABLE, p, "statistic.csv rows", d);
+			free(d);
+		}
+	} else if (st == TD_ERR_CORRUPT) {
+		ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv header", err);
+	} else if (st != TD_ERR_NOENT) {
+		ms_problem(c->sink, PROBLEM_UNREADABLE, p, "statistic.csv", err);
+	}
+	if (st != TD_ERR_NOENT && st != TD_ERR_IO)
+		ms_report_long_lines(c->sink, p, "statistic.csv", c->stat.long_lines);
+	if (st != TD_OK)
+		ms_stat_done(&c->stat);
+}
+
 static void
 load_side_files(struct load_ctx *c, const char *dir, struct ms_mapping *map)
 {
 	char *p = xasprintf("%s/mapping.csv", dir);
-	uint8_t *buf;
-	size_t len;
-	char err[256];
 
-	memset(map, 0, sizeof(*map));
-	if (npy_slurp(p, &buf, &len) == TD_OK) {
-		ms_mapping_parse((const char *)buf, len, map);
-		free(buf);
-	}
+	ms_mapping_read(c->sink, p, map);
 	free(p);
 	p = xasprintf("%s/statistic.csv", dir);
-	if (npy_slurp(p, &buf, &len) == TD_OK) {
-		if (ms_stat_parse((const char *)buf, len, &c->stat, err, sizeof err) == TD_OK) {
-			c->have_stat = true;
-			c->stat_used = xcalloc(c->stat.n ? c->stat.n : 1, sizeof(bool));
-			if (c->stat.bad_rows)
-				ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv rows",
-					   "some rows do not fit the header and were skipped");
-		} else {
-			ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv header", err);
-		}
-		free(buf);
-	}
+	load_stat(c, p);
 	free(p);
 }
 
@@ -337,6 +356,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 
 	*overflow = NULL;
 	*noverflow = 0;
+	ms_run_note_dir(run);
 	load_side_files(&c, run->path, &map);
 	load_dir(&c, run->path, &map);
 	add_stat_only(&c);

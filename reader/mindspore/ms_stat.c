@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/fileio.h"
 #include "reader/parse/csv.h"
 
 enum stat_col {
@@ -175,6 +176,8 @@ row_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+_Static_assert(COL_COUNT_ == MS_STAT_NCOLS, "ms_stat.colmap holds every column");
+
 /* Maps header cells to columns; -1 for absent ones. */
 static enum td_status
 map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
@@ -197,48 +200,94 @@ map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
 	return TD_OK;
 }
 
+/* One line of the file: the header first, then rows.  row is scratch. */
+static enum td_status
+stat_line(struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
+	  char *err, size_t errlen)
+{
+	char *cell[COL_COUNT_];
+	size_t c;
+	struct ms_stat_row r;
+
+	if (!st->header) {
+		st->header = true;
+		csv_split(line, len, row);
+		st->ncolumns = row->n;
+		return map_header(row, st->colmap, err, errlen);
+	}
+	if (len == 0)
+		return TD_OK;
+	if (csv_split(line, len, row) != TD_OK || row->n != st->ncolumns) {
+		st->bad_rows++;
+		return TD_OK;
+	}
+	for (c = 0; c < COL_COUNT_; c++)
+		cell[c] = st->colmap[c] >= 0 ? row->fields[st->colmap[c]] : NULL;
+	if (!fill_row(cell, &r)) {
+		st->bad_rows++;
+	} else if (st->n >= MS_STAT_ROWS_MAX) {
+		st->over_rows++;
+		free(r.op_type);
+		free(r.op_name);
+	} else {
+		TD_GROW(st->rows, st->cap, st->n + 1);
+		st->rows[st->n++] = r;
+	}
+	return TD_OK;
+}
+
+static enum td_status
+stat_finish(struct ms_stat *st, char *err, size_t errlen)
+{
+	if (!st->header) {
+		snprintf(err, errlen, "statistic.csv is empty");
+		return TD_ERR_CORRUPT;
+	}
+	if (st->n)
+		td_sort(st->rows, st->n, sizeof(*st->rows), row_cmp);
+	return TD_OK;
+}
+
 enum td_status
 ms_stat_parse(const char *text, size_t len, struct ms_stat *st, char *err, size_t errlen)
 {
 	struct csv_row row = {0};
-	int colmap[COL_COUNT_];
 	size_t pos = 0, llen;
-	const char *line = csv_next_line(text, len, &pos, &llen);
+	const char *line;
+	enum td_status rc = TD_OK;
+
+	memset(st, 0, sizeof(*st));
+	while (rc == TD_OK && (line = csv_next_line(text, len, &pos, &llen)))
+		rc = stat_line(st, line, llen, &row, err, errlen);
+	csv_row_done(&row);
+	return rc == TD_OK ? stat_finish(st, err, errlen) : rc;
+}
+
+enum td_status
+ms_stat_read(const char *path, size_t max_line, struct ms_stat *st, char *err, size_t errlen)
+{
+	struct csv_row row = {0};
+	struct td_lines lines;
+	const char *line;
+	size_t llen;
 	enum td_status rc;
 
 	memset(st, 0, sizeof(*st));
-	if (!line) {
-		snprintf(err, errlen, "statistic.csv is empty");
-		return TD_ERR_CORRUPT;
-	}
-	csv_split(line, llen, &row);
-	st->ncolumns = row.n;
-	if ((rc = map_header(&row, colmap, err, errlen)) != TD_OK) {
-		csv_row_done(&row);
+	if ((rc = td_lines_open(&lines, path, max_line, err, errlen)) != TD_OK) {
+		td_lines_close(&lines);
 		return rc;
 	}
-	while ((line = csv_next_line(text, len, &pos, &llen))) {
-		char *cell[COL_COUNT_];
-		size_t c;
-
-		if (llen == 0)
-			continue;
-		if (csv_split(line, llen, &row) != TD_OK || row.n != st->ncolumns) {
-			st->bad_rows++;
-			continue;
-		}
-		for (c = 0; c < COL_COUNT_; c++)
-			cell[c] = colmap[c] >= 0 ? row.fields[colmap[c]] : NULL;
-		TD_GROW(st->rows, st->cap, st->n + 1);
-		if (fill_row(cell, &st->rows[st->n]))
-			st->n++;
-		else
-			st->bad_rows++;
+	while (rc == TD_OK && (line = td_lines_next(&lines, &llen)))
+		rc = stat_line(st, line, llen, &row, err, errlen);
+	st->long_lines = lines.long_lines;
+	if (rc == TD_OK && lines.error) {
+		snprintf(err, errlen, "%s: read error after %llu lines", path,
+			 (unsigned long long)lines.lines);
+		rc = TD_ERR_IO;
 	}
+	td_lines_close(&lines);
 	csv_row_done(&row);
-	if (st->n)
-		td_sort(st->rows, st->n, sizeof(*st->rows), row_cmp);
-	return TD_OK;
+	return rc == TD_OK ? stat_finish(st, err, errlen) : rc;
 }
 
 const struct ms_stat_row *

@@ -151,14 +151,14 @@ json_e2e_enable(const char *text)
 
 /* Returns the e2e flag (-1 unknown) and sets r->net_name if unset. */
 static int
-read_metadata(struct reader *r, const char *rank_dir)
+read_metadata(struct reader *r, const char *rank_dir, const struct reader_sink *sink)
 {
 	char *path = xasprintf("%s/.dump_metadata/data_dump.json", rank_dir);
 	uint8_t *buf;
 	size_t len;
 	int e2e = -1;
 
-	if (npy_slurp(path, &buf, &len) == TD_OK) {
+	if (ms_read_side(sink, path, "dump metadata", &buf, &len) == TD_OK) {
 		char *net = json_string((const char *)buf, "net_name");
 
 		e2e = json_e2e_enable((const char *)buf);
@@ -171,7 +171,7 @@ read_metadata(struct reader *r, const char *rank_dir)
 	free(path);
 	/* MindInsight forces sync when config.json names a GPU target (§2) */
 	path = xasprintf("%s/.dump_metadata/config.json", rank_dir);
-	if (e2e < 0 && npy_slurp(path, &buf, &len) == TD_OK) {
+	if (e2e < 0 && ms_read_side(sink, path, "dump config", &buf, &len) == TD_OK) {
 		char *target = json_string((const char *)buf, "device_target");
 
 		if (target && strcmp(target, "GPU") == 0)
@@ -311,10 +311,11 @@ load_pb(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	size_t len;
 	char err[256];
 	struct ms_graph g, *slot;
-	enum td_status st = npy_slurp(path, &buf, &len);
+	enum td_status st = ms_read_side(sink, path, "graph .pb", &buf, &len);
 
 	if (st != TD_OK) {
-		ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .pb", td_strerror(st));
+		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .pb", td_strerror(st));
 		return;
 	}
 	st = ms_graph_decode(buf, len, &g, err, sizeof err);
@@ -334,10 +335,11 @@ load_ir(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	uint8_t *buf;
 	size_t len;
 	struct ms_graph ir = {0}, *slot;
-	enum td_status st = npy_slurp(path, &buf, &len);
+	enum td_status st = ms_read_side(sink, path, "graph .ir", &buf, &len);
 
 	if (st != TD_OK) {
-		ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .ir", td_strerror(st));
+		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .ir", td_strerror(st));
 		return;
 	}
 	ms_ir_parse((const char *)buf, len, &ir);
@@ -395,33 +397,39 @@ rank_order_slot(struct ms_rank *rk, const char *gid)
 	return &rk->orders[rk->norders++];
 }
 
-/* One name (kernels) or iteration number (global) per line, §10. */
+struct order_ctx {
+	struct ms_strs *into;
+	bool skip_header, first;
+};
+
 static void
-load_order_file(const char *path, struct ms_strs *into, bool skip_header)
+order_line(void *ctx, const char *line, size_t llen)
 {
-	uint8_t *buf;
-	size_t len, pos = 0, llen;
-	const char *line;
-	bool first = true;
+	struct order_ctx *o = ctx;
+	char *s = xstrndup(line, llen), *comma = strchr(s, ',');
+	bool added;
 
-	if (npy_slurp(path, &buf, &len) != TD_OK)
-		return;
-	while ((line = csv_next_line((const char *)buf, len, &pos, &llen))) {
-		char *s = xstrndup(line, llen), *comma = strchr(s, ',');
-		bool added;
+	if (comma && !o->skip_header)
+		*comma = '\0';   /* MindInsight reads column 0 */
+	if (*s && !(o->first && o->skip_header))
+		ms_strs_id(o->into, s, &added);
+	o->first = false;
+	free(s);
+}
 
-		if (comma && !skip_header)
-			*comma = '\0';   /* MindInsight reads column 0 */
-		if (*s && !(first && skip_header))
-			ms_strs_id(into, s, &added);
-		first = false;
-		free(s);
-	}
-	free(buf);
+/* One name (kernels) or iteration number (global) per line, §10;
+ * streamed, as the file may be large. */
+static void
+load_order_file(const char *path, struct ms_strs *into, bool skip_header,
+		const struct reader_sink *sink)
+{
+	struct order_ctx o = { into, skip_header, true };
+
+	ms_read_lines(sink, path, "execution order", order_line, &o);
 }
 
 static void
-load_orders(struct ms_rank *rk)
+load_orders(struct ms_rank *rk, const struct reader_sink *sink)
 {
 	static const char kprefix[] = "ms_execution_order_graph_";
 	static const char gprefix[] = "ms_global_execution_order_graph_";
@@ -443,7 +451,7 @@ load_orders(struct ms_rank *rk)
 		if (ms_all_digits(gid)) {
 			struct ms_order *o = rank_order_slot(rk, gid);
 
-			load_order_file(p, k ? &o->kernels : &o->iters, k);
+			load_order_file(p, k ? &o->kernels : &o->iters, k, sink);
 		}
 		free(p);
 		free(gid);
@@ -556,13 +564,13 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	size_t n, i, first_run = r->nruns;
 	char **names = ms_list_dir_report(r, gdir, &n, sink, "graph directory");
 	struct ms_run *lowest = NULL;
-	bool constants = false, known = false;
+	bool constants = false;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", gdir, names[i]);
 
 		if (ms_all_digits(names[i]) && ms_is_dir(p))
-			known |= !add_run(r, rk, rank_idx, gdir, gid, names[i]);
+			add_run(r, rk, rank_idx, gdir, gid, names[i]);
 		else if (strcmp(names[i], "constants") == 0 && ms_is_dir(p))
 			constants = true;
 		free(p);
@@ -574,11 +582,24 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 
 		g->name = xstrdup("");
 	}
-	for (i = first_run; i < r->nruns; i++)
-		if (!lowest || r->runs[i].iteration < lowest->iteration)
+	if (!constants)
+		return;
+	/* sent once, with the graph's first run not sent yet (constants/ may
+	 * appear after the first iteration in follow mode) */
+	for (i = r->nemitted; i < r->nruns; i++)
+		if (r->runs[i].host == rk->host && strcmp(r->runs[i].graph_id, gid) == 0 &&
+		    (!lowest || r->runs[i].iteration < lowest->iteration))
 			lowest = &r->runs[i];
-	if (constants && lowest && !known)   /* sent once, with the graph's first run */
-		lowest->const_dir = xasprintf("%s/constants", gdir);
+	if (lowest) {
+		char *cdir = xasprintf("%s/constants", gdir);
+		bool added;
+
+		ms_strs_id(&r->const_dirs, cdir, &added);
+		if (added)
+			lowest->const_dir = cdir;
+		else
+			free(cdir);
+	}
 }
 
 static bool
@@ -634,21 +655,12 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 	rk->id = id;
 	snprintf(host, sizeof host, "rank_%d", id);
 	rk->host = ms_strs_add(&r->strs, host);
-	e2e = read_metadata(r, dir);
+	e2e = read_metadata(r, dir, sink);
 	load_graphs(r, rk, sink);
-	load_orders(rk);
+	load_orders(rk, sink);
 	scan_rank_runs(r, r->nranks - 1, sink);
 	if (e2e == 0 || (e2e < 0 && r->nruns > first_run && dir_has_bin_files(r->runs[first_run].path)))
 		r->async = true;
-}
-
-void
-ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
-{
-	size_t i;
-
-	for (i = 0; i < r->nranks; i++)
-		scan_rank_runs(r, i, sink);
 }
 
 static int
@@ -659,8 +671,21 @@ rank_id_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void
-ms_sync_scan(struct reader *r, const struct reader_sink *sink)
+static bool
+rank_known(const struct reader *r, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++)
+		if (strcmp(r->ranks[i].dir, dir) == 0)
+			return true;
+	return false;
+}
+
+/* The rank_N directories of the root not scanned yet, by id; returns how
+ * many were added. */
+static size_t
+scan_new_ranks(struct reader *r, const struct reader_sink *sink)
 {
 	size_t n, i, nr = 0;
 	char **names = ms_list_dir(r->root, &n), **ranks = xcalloc(n ? n : 1, sizeof(*ranks));
@@ -668,7 +693,7 @@ ms_sync_scan(struct reader *r, const struct reader_sink *sink)
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", r->root, names[i]);
 
-		if (is_rank_name(names[i]) && ms_is_dir(p))
+		if (is_rank_name(names[i]) && ms_is_dir(p) && !rank_known(r, p))
 			ranks[nr++] = names[i];
 		free(p);
 	}
@@ -679,12 +704,30 @@ ms_sync_scan(struct reader *r, const struct reader_sink *sink)
 		scan_rank(r, p, atoi(ranks[i] + 5), sink);
 		free(p);
 	}
-	if (nr == 0) {   /* the user opened one rank_N directory */
+	free(ranks);
+	ms_names_free(names, n);
+	return nr;
+}
+
+void
+ms_sync_rescan(struct reader *r, const struct reader_sink *sink)
+{
+	size_t i, known = r->nranks;
+
+	for (i = 0; i < known; i++)
+		scan_rank_runs(r, i, sink);
+	if (r->rank_parent)   /* a rank directory that appeared since (follow mode) */
+		scan_new_ranks(r, sink);
+}
+
+void
+ms_sync_scan(struct reader *r, const struct reader_sink *sink)
+{
+	r->rank_parent = scan_new_ranks(r, sink) > 0;
+	if (!r->rank_parent) {   /* the user opened one rank_N directory */
 		const char *base = strrchr(r->root, '/');
 
 		base = base && base[1] ? base + 1 : r->root;
 		scan_rank(r, r->root, is_rank_name(base) ? atoi(base + 5) : 0, sink);
 	}
-	free(ranks);
-	ms_names_free(names, n);
 }

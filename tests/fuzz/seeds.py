@@ -10,6 +10,11 @@ Writes OUT/<target>/<name> files (build output, not committed):
   fuzz_npy             MindSpore .npy files
   fuzz_csv             statistic.csv / mapping.csv files
   fuzz_ms_proto        MindSpore graph .pb and .ir files
+  fuzz_ms_pb_nest      nesting programs: depths 0..6000 of a TypeProto chain
+                       under ModelProto graph/node/output_type, around the
+                       fixtures' .pb files and a small type
+  fuzz_ms_ir_refs      .ir-writing programs (see the target): a few shapes
+  fuzz_ms_stat_stream  a line-cap byte, then each statistic.csv
 Large inputs are cut at 256 KiB (libFuzzer's -max_len in run.sh).
 """
 import os
@@ -29,6 +34,29 @@ def files(sub, pred):
         for f in sorted(fs):
             if pred(f):
                 yield os.path.join(dp, f)
+
+
+def nest_seed(depth, payload):
+    # two bytes of depth, k = 5, fields 4 1 6 3 1 (stored as number - 1)
+    return struct.pack("<HB", depth, 4) + bytes([3, 0, 5, 2, 0]) + payload
+
+
+def ms_extra(out):
+    """Seeds of the targets that read programs, not files."""
+    small_type = bytes([0x08, 0x01])    # TypeProto.data_type = 1
+    for depth in (0, 3, 50, 99, 100, 101, 5000):
+        put(out, "fuzz_ms_pb_nest", "type_depth_%d" % depth, nest_seed(depth, small_type))
+    for p in files("mindspore", lambda f: f.endswith(".pb")):
+        data = open(p, "rb").read()
+        put(out, "fuzz_ms_pb_nest", os.path.relpath(p, FIX), bytes([0, 0, 0, 0]) + data)
+    put(out, "fuzz_ms_ir_refs", "chain", bytes([3]) + bytes([0, 1, 0, 0] * 40))
+    put(out, "fuzz_ms_ir_refs", "misses", bytes([2]) + bytes([1, 7] + [1, 9] * 7) * 60)
+    put(out, "fuzz_ms_ir_refs", "mixed", bytes(range(256)))
+    for p in files("mindspore", lambda f: f == "statistic.csv"):
+        data = open(p, "rb").read()
+        for cap in (0, 40, 255):
+            put(out, "fuzz_ms_stat_stream", "cap%d_%s" % (cap, os.path.relpath(p, FIX)),
+                bytes([cap]) + data)
 
 
 def put(out, target, name, data):
@@ -88,6 +116,7 @@ def main():
         put(out, "fuzz_csv", os.path.relpath(p, FIX), open(p, "rb").read())
     for p in files("mindspore", lambda f: f.endswith((".pb", ".ir"))):
         put(out, "fuzz_ms_proto", os.path.relpath(p, FIX), open(p, "rb").read())
+    ms_extra(out)
     n = sum(len(fs) for _, _, fs in os.walk(out))
     print("seeds: %d file(s) in %s" % (n, out))
 

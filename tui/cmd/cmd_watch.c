@@ -280,13 +280,13 @@ emit_hit(struct cmd_env *env, struct emit *e, const struct model_watch_hit *h)
 	struct model_execution x;
 
 	model_watch_at(env->m, h->watch, &w);
-	if (h->source == SRC_TRACE && model_trace_get(env->m, h->index, &t) == TD_OK) {
+	if (h->source == TABLE_TRACES && model_trace_get(env->m, h->index, &t) == TD_OK) {
 		op_name = t.op_name;
 		op_type = t.op_type;
 		host = t.host;
 		slot = t.slot;
 		step = model_trace_step(env->m, h->index);
-	} else if (h->source == SRC_EXECUTION && model_execution_get(env->m, h->index, &x) == TD_OK) {
+	} else if (h->source == TABLE_EXECUTIONS && model_execution_get(env->m, h->index, &x) == TD_OK) {
 		op_name = op_type = x.op_type;
 		host = x.host;
 		step = x.step;
@@ -297,7 +297,7 @@ emit_hit(struct cmd_env *env, struct emit *e, const struct model_watch_hit *h)
 	}
 	emit_object_begin(e, NULL);
 	emit_kv_str(e, "condition", w.name);
-	emit_kv_str(e, "source", h->source == SRC_TRACE ? "trace" : "execution");
+	emit_kv_str(e, "source", h->source == TABLE_TRACES ? "trace" : "execution");
 	emit_kv_uint(e, "index", h->index);
 	emit_kv_str(e, "op_name", op_name);
 	emit_kv_str(e, "op_type", op_type);
@@ -356,7 +356,7 @@ host_ok(struct cmd_env *env, const struct model_watch_hit *h)
 
 	if (!env->host)
 		return true;
-	if (h->source == SRC_TRACE)
+	if (h->source == TABLE_TRACES)
 		return model_trace_get(env->m, h->index, &t) == TD_OK && t.host && !strcmp(t.host, env->host);
 	return model_execution_get(env->m, h->index, &x) == TD_OK && x.host && !strcmp(x.host, env->host);
 }

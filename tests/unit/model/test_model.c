@@ -642,6 +642,29 @@ test_model_meta_lists_and_scalars(void **state)
 	fake_free(f);
 }
 
+/* A scalar sent again on a later pass (follow mode: "incomplete_iterations"
+ * 1, then 0) reads as its new value, though its count stays 1. */
+static void
+test_model_meta_scalar_changed_by_a_later_pass(void **state)
+{
+	struct fake *f = fake_new();
+	const struct model_meta *mm;
+	struct model *m;
+
+	(void)state;
+	fake_meta(f, "waiting", "1");
+	m = open_fake(f, false, 0);
+	mm = model_meta_get(m, "waiting");
+	assert_string_equal(mm->values[0], "1");
+	fake_meta(f, "waiting", "0");
+	model_refresh(m);
+	mm = model_meta_get(m, "waiting");
+	assert_int_equal(mm->nvalues, 1);
+	assert_string_equal(mm->values[0], "0");
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_hosts_without_meta_come_from_files(void **state)
 {
@@ -1007,6 +1030,7 @@ main(void)
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),
 		cmocka_unit_test(test_model_torn_tail_completed_later_clears_torn_files),
 		cmocka_unit_test(test_model_meta_lists_and_scalars),
+		cmocka_unit_test(test_model_meta_scalar_changed_by_a_later_pass),
 		cmocka_unit_test(test_model_hosts_without_meta_come_from_files),
 		cmocka_unit_test(test_model_frames_resolve_after_ops),
 		cmocka_unit_test(test_model_source_suffix_lookup_and_lines_once),

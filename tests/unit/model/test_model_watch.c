@@ -278,10 +278,10 @@ test_overflow_records_and_hit_text(void **state)
 		model_watch_at(m, r.hits[i].watch, &w);
 		model_watch_hit_describe(&r.hits[i], text, sizeof text);
 		if (!strcmp(w.name, "o")) {
-			assert_int_equal(r.hits[i].source, SRC_EXECUTION);
+			assert_int_equal(r.hits[i].source, TABLE_EXECUTIONS);
 			assert_string_equal(r.hits[i].op_name, "dense/Relu");
 			assert_non_null(strstr(text, "overflow status 0x800"));
-		} else if (r.hits[i].source == SRC_TRACE) {
+		} else if (r.hits[i].source == TABLE_TRACES) {
 			assert_string_equal(text, "nan 1 > 0");
 		}
 	}

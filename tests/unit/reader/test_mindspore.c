@@ -727,8 +727,11 @@ test_mindspore_statistic_only_dump_gives_rows_from_the_csv(void **state)
 static void
 test_mindspore_follow_picks_up_a_new_iteration_once(void **state)
 {
+	/* written a minute ago (else follow mode waits for it to settle:
+	 * test_ms_follow.c) */
 	char *t = tmp_layout("cp -r " SYNC " $T/d && chmod -R u+w $T && "
-			     "mv $T/d/rank_0/Lenet/0/1 $T/later");
+			     "mv $T/d/rank_0/Lenet/0/1 $T/later && "
+			     "find $T -exec touch -d '-1 min' {} +");
 	char *dir = xasprintf("%s/d", t), *cmd;
 	struct rec rec;
 	struct reader *r = index_dump(dir, &rec);

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,33 @@ test_ms_mapping_header_row_is_skipped(void **state)
 	ms_mapping_done(&map);
 }
 
+/* 100,000 rows (a hostile mapping.csv): every number found, the first row
+ * of a repeated number wins, an absent number is NULL.  Lookups go through
+ * a hash (they scanned every row: O(files x rows)). */
+static void
+test_ms_mapping_many_rows_first_wins(void **state)
+{
+	struct strbuf csv = {0};
+	struct ms_mapping map;
+	char num[32], want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++)
+		strbuf_addf(&csv, "%zu,Op.n%zu.0.0.1\n", i, i);
+	strbuf_addf(&csv, "7,Other.repeat.0.0.1\n");
+	ms_mapping_parse(csv.buf, csv.len, &map);
+	assert_int_equal(map.n, 100001);
+	for (i = 0; i < 100000; i++) {
+		snprintf(num, sizeof num, "%zu", i);
+		snprintf(want, sizeof want, "Op.n%zu.0.0.1", i);
+		assert_string_equal(ms_mapping_lookup(&map, num), want);
+	}
+	assert_null(ms_mapping_lookup(&map, "100000"));
+	ms_mapping_done(&map);
+	strbuf_done(&csv);
+}
+
 static void
 test_ms_name_rejects_what_does_not_fit(void **state)
 {
@@ -240,6 +268,7 @@ main(void)
 		cmocka_unit_test(test_ms_name_rejects_what_does_not_fit),
 		cmocka_unit_test(test_ms_name_file_form_replaces_separators),
 		cmocka_unit_test(test_ms_name_op_tail),
+		cmocka_unit_test(test_ms_mapping_many_rows_first_wins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
