@@ -117,6 +117,11 @@ read_metadata(struct tf2_set *s)
 		return;
 	}
 	st = tfrecord_read_at(f->src, 0, &buf, &len);
+	if (st == TD_ERR_RANGE) {
+		s->unusable_why = xstrdup("the metadata file is empty (no DebugMetadata record): "
+					  "not a host until its writer writes one");
+		return;
+	}
 	if (st != TD_OK) {
 		s->unusable_why = xasprintf("metadata record 0: %s", td_strerror(st));
 		return;
@@ -148,6 +153,28 @@ tf2_open_source(struct tf2_file *f)
 	return src;
 }
 
+void
+tf2_open_file(struct tf2_file *f)
+{
+	f->src = tf2_open_source(f);
+	if (f->src)
+		tfrecord_cursor_init(&f->cur, f->src, 0);
+}
+
+void
+tf2_retry_metadata(struct tf2_set *s)
+{
+	struct tf2_file *f = &s->files[TF2_METADATA];
+
+	if (s->usable)
+		return;
+	if (!f->src)
+		tf2_open_file(f);
+	free(s->unusable_why);
+	s->unusable_why = NULL;
+	read_metadata(s);
+}
+
 /* A set for metadata file name: paths of the six files, opened when they
  * exist.  File ids are assigned later by register_set(). */
 static struct tf2_set *
@@ -162,11 +189,14 @@ make_set(const char *dir, const char *name)
 		struct tf2_file *f = &s->files[k];
 		f->role = (enum tf2_role)k;
 		f->path = xasprintf("%s/%.*s.%s", dir, (int)plen, name, tf2_role_suffix[k]);
-		f->src = tf2_open_source(f);
-		if (f->src)
-			tfrecord_cursor_init(&f->cur, f->src, 0);
 	}
+	tf2_open_file(&s->files[TF2_METADATA]);
 	read_metadata(s);
+	/* a set without its metadata record is no host (yet): its other files
+	 * are opened by the index pass once the record is there */
+	for (k = 0; s->usable && k < TF2_ROLE_COUNT; k++)
+		if (k != TF2_METADATA)
+			tf2_open_file(&s->files[k]);
 	return s;
 }
 
@@ -201,6 +231,7 @@ free_set(struct tf2_set *s)
 	free(s->tf_version);
 	free(s->file_version);
 	free(s->unusable_why);
+	free(s->unusable_said);
 	free(s);
 }
 

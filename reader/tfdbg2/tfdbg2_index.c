@@ -89,6 +89,8 @@ send_meta(struct pass *ps)
 	if (!r->meta_sent)
 		meta(ps, "format", "tfdbg2");
 	for (i = 0; i < r->nsets; i++) {
+		if (!r->sets[i]->usable)
+			continue;       /* a problem, not a host */
 		if (!r->sets[i]->host_sent)
 			meta(ps, "host[]", r->sets[i]->host);
 		r->sets[i]->host_sent = true;
@@ -119,6 +121,62 @@ missing_file(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
 			tf2_role_suffix[f->role], s->host, f->open_why);
 }
 
+/* A file set whose metadata record cannot be read is a problem, not a
+ * host: only its metadata file is announced, and the reason is reported
+ * once (again when it changes).  Follow mode retries the record each pass;
+ * once it reads, the set's files are opened.  Returns true when s is a
+ * host to index. */
+static bool
+set_is_host(struct pass *ps, struct tf2_set *s)
+{
+	struct tf2_file *m = &s->files[TF2_METADATA];
+	int k;
+
+	if (!s->usable && !s->unusable_why && !s->foreign)
+		tf2_retry_metadata(s);
+	if (s->usable && s->run_id[0] && ps->r->run_id[0] && strcmp(s->run_id, ps->r->run_id)) {
+		s->usable = false;
+		s->foreign = true;
+		s->unusable_why = xstrdup("file set of another tfdbg run; ignored");
+	}
+	if (s->usable) {
+		for (k = 0; !s->opened && k < TF2_ROLE_COUNT; k++)
+			if (!s->files[k].src)
+				tf2_open_file(&s->files[k]);
+		s->opened = true;
+		return true;
+	}
+	if (m->src && !m->announced) {
+		struct reader_file rf = { .id = m->id, .path = m->path, .size = source_known_size(m->src),
+					  .role = tf2_role_suffix[TF2_METADATA] };
+
+		m->announced = true;
+		if (ps->sink->on_file)
+			ps->sink->on_file(ps->sink->ctx, &rf);
+	}
+	if (s->unusable_why && (!s->unusable_said || strcmp(s->unusable_said, s->unusable_why))) {
+		problem(ps, !m->src && m->open_st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE,
+			m, 0, 0,
+			"%s; this file set is not read", s->unusable_why);
+		free(s->unusable_said);
+		s->unusable_said = s->unusable_why;
+	} else {
+		free(s->unusable_why);
+	}
+	s->unusable_why = NULL;
+	return false;
+}
+
+/* Which sets are hosts this pass (see set_is_host). */
+static void
+settle_sets(struct pass *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->r->nsets; i++)
+		ps->r->sets[i]->host_now = set_is_host(ps, ps->r->sets[i]);
+}
+
 /* Opens files that appeared since, announces new files, reports missing
  * ones once, and adds up the sizes for progress. */
 static void
@@ -131,6 +189,8 @@ send_files(struct pass *ps)
 	for (i = 0; i < r->nsets; i++) {
 		struct tf2_set *s = r->sets[i];
 
+		if (!s->host_now)
+			continue;
 		for (k = 0; k < TF2_ROLE_COUNT; k++) {
 			struct tf2_file *f = &s->files[k];
 			struct reader_file rf;
@@ -160,14 +220,6 @@ send_files(struct pass *ps)
 						   .host = s->host, .role = tf2_role_suffix[k] };
 			if (ps->sink->on_file)
 				ps->sink->on_file(ps->sink->ctx, &rf);
-		}
-		if (s->unusable_why) {
-			/* a metadata file that did not open was reported above */
-			if (s->files[TF2_METADATA].src)
-				problem(ps, PROBLEM_UNREADABLE, &s->files[TF2_METADATA], 0, 0, "%s",
-					s->unusable_why);
-			free(s->unusable_why);
-			s->unusable_why = NULL;
 		}
 	}
 }
@@ -722,6 +774,7 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	size_t i;
 
 	tf2_discover(r, sink);
+	settle_sets(&ps);
 	send_meta(&ps);
 	send_files(&ps);
 	progress(&ps, true);

@@ -66,8 +66,12 @@ struct tf2_set {
 	char *host;
 	double wall_time;
 	char *run_id, *tf_version, *file_version;
-	bool usable;                    /* metadata record read */
-	char *unusable_why;             /* reported once in index */
+	bool usable;                    /* metadata record read: a host */
+	char *unusable_why;             /* why not (NULL once reported) */
+	char *unusable_said;            /* the last reason reported */
+	bool foreign;                   /* of another run: never read */
+	bool opened;                    /* its files were opened (usable) */
+	bool host_now;                  /* usable this pass (index) */
 	bool host_sent;
 	struct tf2_file files[TF2_ROLE_COUNT];
 	/* This host's source list: file_index -> global source id and path. */
@@ -100,6 +104,11 @@ struct tf2_set *tf2_set_of_file(struct reader *r, const struct tf2_file *f);
 /* Opens f's path (regular files only, never blocking); NULL with the reason
  * in f->open_st and f->open_why. */
 struct source *tf2_open_source(struct tf2_file *f);
+/* tf2_open_source() into f->src, with its cursor at 0. */
+void tf2_open_file(struct tf2_file *f);
+/* Reads the metadata record of a set that had none (follow mode: the
+ * writer may have written it since); sets s->usable or s->unusable_why. */
+void tf2_retry_metadata(struct tf2_set *s);
 void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to);
 /* Where the row after the record ending at record_end starts (past skipped
  * records), or 0 when that is not an indexed row yet. */
