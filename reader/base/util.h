@@ -29,7 +29,8 @@
 	_(ERR_NOTFOUND,   "not found") \
 	_(ERR_UNSUPPORTED,"not supported") \
 	_(ERR_AGAIN,      "not indexed yet") \
-	_(ERR_TOO_LARGE,  "larger than tdbg's limit")
+	_(ERR_TOO_LARGE,  "larger than tdbg's limit") \
+	_(ERR_STALE,      "the file changed since this row was read (truncated, replaced or rewritten)")
 
 enum td_status {
 #define TD_STATUS_ENUM(name, msg) TD_##name,

@@ -210,8 +210,12 @@ read_event(struct reader *r, const struct td_locator *loc, enum tf2_role role,
 	if (!f || f->role != role)
 		return TD_ERR_ARGS;
 	pthread_mutex_lock(&r->lock);
+	/* f->id moves on when the file is retired (tf2_retire_file) */
+	st = f->stale || f->id != loc->file ? TD_ERR_STALE : TD_OK;
 	src = f->src;
 	pthread_mutex_unlock(&r->lock);
+	if (st != TD_OK)
+		return st;
 	if (!src)
 		return TD_ERR_NOENT;
 	st = tfrecord_read_at(src, loc->offset, &buf, &len);

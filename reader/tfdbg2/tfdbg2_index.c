@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/parse/crc32c.h"
 #include "reader/parse/pbwire.h"
 #include "tf_debug_event.pb-c.h"
 #include "reader/parse/tf_tensor.h"
@@ -177,6 +178,75 @@ settle_sets(struct pass *ps)
 		ps->r->sets[i]->host_now = set_is_host(ps, ps->r->sets[i]);
 }
 
+static void torn_resolved(struct pass *ps, struct tf2_file *f, uint64_t off);
+
+/* ---- follow mode: files that change under the index ------------------- */
+
+/* Bytes of a file's start whose CRC tells a rewrite from growth: the first
+ * records (a FULL_HEALTH trace is ~240 bytes). */
+#define SIG_BYTES 4096
+
+/* CRC32C of the first len bytes of src; false when they cannot be read. */
+static bool
+head_sig(struct source *src, uint64_t len, uint32_t *sig)
+{
+	unsigned char buf[SIG_BYTES];
+	ssize_t got = source_read(src, 0, buf, (size_t)len);
+
+	if (got != (ssize_t)len)
+		return false;
+	*sig = crc32c(buf, (size_t)len);
+	return true;
+}
+
+/* Records the signature of what the index has read of f so far. */
+static void
+take_sig(struct tf2_file *f)
+{
+	uint64_t want = TD_MIN((uint64_t)SIG_BYTES, f->indexed_end);
+
+	if (f->src && want > f->sig_len && head_sig(f->src, want, &f->sig))
+		f->sig_len = want;
+}
+
+/* Follow mode: a file indexed before may have been truncated (a restarted
+ * job reopening it for writing), renamed over (the path names another
+ * file) or rewritten in place (same inode, its first records changed).
+ * Its rows would then decode other bytes under their old names, so the
+ * file is retired (its rows stay, marked stale: decoding them fails with
+ * TD_ERR_STALE), a problem says what happened, and it is read again from
+ * its start under a new file id.  Returns true when it was retired. */
+static bool
+check_change(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
+{
+	uint64_t size, end = __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE);
+	enum source_change ch;
+	char what[160];
+	uint32_t sig;
+
+	if (!f->announced || !f->src)
+		return false;
+	ch = source_check(f->src);
+	size = source_size(f->src);
+	if (ch == SOURCE_REPLACED)
+		snprintf(what, sizeof what, "file replaced (another file renamed over it)");
+	else if (ch == SOURCE_SAME && size < end)
+		snprintf(what, sizeof what, "file truncated from %llu indexed bytes to %llu",
+			 (unsigned long long)end, (unsigned long long)size);
+	else if (ch == SOURCE_SAME && f->sig_len && (!head_sig(f->src, f->sig_len, &sig) || sig != f->sig))
+		snprintf(what, sizeof what, "file rewritten (its first %llu bytes changed)",
+			 (unsigned long long)f->sig_len);
+	else
+		return false;   /* growing, unchanged, or deleted (the open file still reads) */
+	problem(ps, PROBLEM_INCONSISTENT, f, 0, -1,
+		"%s: its %llu earlier records are stale (kept, values gone); read again from the start; "
+		"the %s file of host %s", 
+		what, (unsigned long long)f->cur.index, tf2_role_suffix[f->role], s->host);
+	torn_resolved(ps, f, UINT64_MAX);
+	tf2_retire_file(ps->r, s, f);
+	return true;
+}
+
 /* Opens files that appeared since, announces new files, reports missing
  * ones once, and adds up the sizes for progress. */
 static void
@@ -210,6 +280,8 @@ send_files(struct pass *ps)
 				f->missing_reported = true;
 				continue;
 			}
+			if (k != TF2_METADATA && check_change(ps, s, f) && !f->src)
+				continue;
 			tfrecord_cursor_refresh(&f->cur);
 			ps->total += f->cur.size;
 			ps->done += TD_MIN(f->cur.off, f->cur.size);
@@ -794,6 +866,8 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 		scan_file(&ps, r->sets[i], TF2_EXECUTION, on_execution_record);
 	/* the metadata file holds one record, read at open; mark it done */
 	for (i = 0; i < r->nsets; i++) {
+		for (int k = TF2_SOURCE_FILES; k < TF2_ROLE_COUNT; k++)
+			take_sig(&r->sets[i]->files[k]);
 		struct tf2_file *m = &r->sets[i]->files[TF2_METADATA];
 
 		if (m->src && m->cur.off < m->cur.size) {

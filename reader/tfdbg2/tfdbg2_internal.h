@@ -44,6 +44,11 @@ struct tf2_file {
 	enum td_status open_st;         /* why src is NULL: TD_ERR_NOENT missing, else unreadable */
 	char open_why[96];              /* the reason, e.g. "a FIFO, not a regular file" */
 	uint64_t torn_reported;         /* offset of the torn record reported + 1, or 0 */
+	/* Follow mode (see tf2_check_change): a CRC32C of the first sig_len
+	 * bytes as first indexed, to tell a rewrite in place from growth. */
+	uint32_t sig;
+	uint64_t sig_len;
+	bool stale;                     /* retired: its rows' bytes are gone */
 	/* Guarded by reader.lock: */
 	uint64_t indexed_end;           /* rows exist only below this offset */
 	struct tf2_skip *skips;         /* sorted by from */
@@ -113,6 +118,11 @@ void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t 
 /* Where the row after the record ending at record_end starts (past skipped
  * records), or 0 when that is not an indexed row yet. */
 uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
+/* Retires f (truncated, replaced or rewritten under the index): its id
+ * keeps naming the old rows, whose decode now fails with TD_ERR_STALE,
+ * and f gets a new id and is read again from offset 0 (reopened by path).
+ * Under no lock; takes reader.lock. */
+void tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);
 
