@@ -475,20 +475,40 @@ detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* Why a row could not be read: TD_ERR_STALE when the reader says the file
+ * changed since the row was indexed (follow mode; loc is the row's, or a
+ * row's before it in the same file when the step to it failed), else
+ * TD_ERR_CORRUPT. */
+static enum td_status
+row_failure(struct model *m, enum reader_kind kind, const struct td_locator *loc,
+	    enum td_status st)
+{
+	struct reader_detail d = {0};
+
+	if (st == TD_ERR_STALE)
+		return st;
+	if (st == TD_OK)        /* the row was not located: ask about its file */
+		st = m->ops->decode(m->r, kind, loc, &d);
+	reader_detail_done(&d);
+	return st == TD_ERR_STALE ? TD_ERR_STALE : TD_ERR_CORRUPT;
+}
+
 enum td_status
 model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 {
+	enum td_status st = TD_OK;
 	struct reader_detail d = {0};
 	struct td_locator loc;
 
 	memset(md, 0, sizeof(*md));
 	if (i >= rows_ntraces(m))
 		return TD_ERR_RANGE;
+	loc = (struct td_locator){ UINT32_MAX, 0 };
 	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
-	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
+	    (st = m->ops->decode(m->r, READER_TRACE, &loc, &d)) != TD_OK) {
 		reader_detail_done(&d);
 		rows_mark_corrupt(m, i);
-		return TD_ERR_CORRUPT;
+		return row_failure(m, READER_TRACE, &loc, st);
 	}
 	detail_take(m, &d, md);
 	if (!md->nstack)
@@ -505,17 +525,19 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 enum td_status
 model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
 {
+	enum td_status st = TD_OK;
 	struct reader_detail d = {0};
 	struct td_locator loc;
 
 	memset(md, 0, sizeof(*md));
 	if (i >= rows_nexecs(m))
 		return TD_ERR_RANGE;
+	loc = (struct td_locator){ UINT32_MAX, 0 };
 	if (!rows_locate(m, &m->eloc, READER_EXECUTION, i, &loc) ||
-	    m->ops->decode(m->r, READER_EXECUTION, &loc, &d) != TD_OK) {
+	    (st = m->ops->decode(m->r, READER_EXECUTION, &loc, &d)) != TD_OK) {
 		reader_detail_done(&d);
 		__atomic_fetch_or(&exec_row(m, i)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
-		return TD_ERR_CORRUPT;
+		return row_failure(m, READER_EXECUTION, &loc, st);
 	}
 	detail_take(m, &d, md);
 	if (!md->host || !*md->host) {

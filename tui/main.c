@@ -40,12 +40,27 @@ struct args {
 	double rtol, atol, cos_min;         /* < 0: per-dtype default */
 };
 
+/* "tdbg: MSG" on stderr, MSG made safe for the terminal (it may name a
+ * dump's hosts or paths, or echo an argument). */
+static void
+print_error(const char *msg)
+{
+	struct strbuf safe = {0};
+
+	sanitize_str(msg, -1, &safe);
+	fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
+	strbuf_done(&safe);
+}
+
 static void
 usage_error(const char *fmt, const char *arg)
 {
-	fputs("tdbg: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'tdbg --help'.\n", stderr);
+	struct strbuf msg = {0};
+
+	strbuf_addf(&msg, fmt, arg);
+	print_error(msg.buf);
+	strbuf_done(&msg);
+	fputs("Try 'tdbg --help'.\n", stderr);
 }
 
 /* getopt_long tables from batch_options(), plus the hidden --man. */
@@ -79,7 +94,10 @@ add_pair(struct args *a, const char *text, char sep, const char *opt)
 	char *copy;
 
 	if (!mid || mid == text || !mid[1] || strchr(mid + 1, sep)) {
-		fprintf(stderr, "tdbg: %s wants A%cB, not \"%s\"\nTry 'tdbg --help'.\n", opt, sep, text);
+		char fmt[64];
+
+		snprintf(fmt, sizeof fmt, "%s wants A%cB, not \"%%s\"", opt, sep);
+		usage_error(fmt, text);
 		return EXIT_USAGE;
 	}
 	copy = xstrdup(text);
@@ -98,7 +116,10 @@ parse_tol(double *out, const char *opt)
 	double v = strtod(optarg, &end);
 
 	if (end == optarg || *end || !(v >= 0)) {
-		fprintf(stderr, "tdbg: %s wants a number >= 0, not \"%s\"\nTry 'tdbg --help'.\n", opt, optarg);
+		char fmt[64];
+
+		snprintf(fmt, sizeof fmt, "%s wants a number >= 0, not \"%%s\"", opt);
+		usage_error(fmt, optarg);
 		return EXIT_USAGE;
 	}
 	*out = v;
@@ -289,7 +310,6 @@ open_dump(const char *path, const struct model_options *mo, bool json)
 	enum td_status st = model_open(path, mo, &m, err, sizeof err);
 
 	char msg[2048];
-	struct strbuf safe = {0};
 
 	if (st == TD_OK)
 		return m;
@@ -298,9 +318,7 @@ open_dump(const char *path, const struct model_options *mo, bool json)
 		snprintf(msg, sizeof msg, "cannot open %s", err);
 	else
 		snprintf(msg, sizeof msg, "cannot open %s: %s", path, *err ? err : td_strerror(st));
-	sanitize_str(msg, -1, &safe);     /* names from the disk */
-	fprintf(stderr, "tdbg: %s\n", safe.buf ? safe.buf : "");
-	strbuf_done(&safe);
+	print_error(msg);                 /* names from the disk */
 	if (json)
 		batch_json_error(stdout, msg);
 	return NULL;
@@ -340,7 +358,7 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 	if (b)
 		model_wait(b);
 	if (model_diff_new(a, b ? b : a, &opt, d, err, sizeof err) != TD_OK) {
-		fprintf(stderr, "tdbg: %s\n", err);
+		print_error(err);
 		return EXIT_USAGE;
 	}
 	return -1;

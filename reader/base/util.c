@@ -155,6 +155,27 @@ strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+#define ONELINE_RING 8
+
+const char *
+td_oneline(const char *s)
+{
+	static _Thread_local struct strbuf ring[ONELINE_RING];
+	static _Thread_local unsigned next;
+	struct strbuf *sb = &ring[next++ % ONELINE_RING];
+
+	strbuf_reset(sb);
+	for (; s && *s; s++) {
+		if (*s == '\n')
+			strbuf_adds(sb, "^J");
+		else if (*s == '\r')
+			strbuf_adds(sb, "^M");
+		else
+			strbuf_addc(sb, *s);
+	}
+	return sb->buf ? sb->buf : "";
+}
+
 void
 strbuf_reset(struct strbuf *sb)
 {

@@ -29,7 +29,8 @@
 	_(ERR_NOTFOUND,   "not found") \
 	_(ERR_UNSUPPORTED,"not supported") \
 	_(ERR_AGAIN,      "not indexed yet") \
-	_(ERR_TOO_LARGE,  "larger than tdbg's limit")
+	_(ERR_TOO_LARGE,  "larger than tdbg's limit") \
+	_(ERR_STALE,      "the file changed since this row was read (truncated, replaced or rewritten)")
 
 enum td_status {
 #define TD_STATUS_ENUM(name, msg) TD_##name,
@@ -75,6 +76,12 @@ strbuf_addc(struct strbuf *sb, char c)
 }
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* s (NULL as "") as one field of a "key: value" text line: a newline or
+ * carriage return becomes "^J" / "^M", so a value from a dump cannot start
+ * a line of its own (other control bytes are left to the terminal layer's
+ * sanitizer).  The result lives in a ring of buffers: valid until 8 more
+ * calls on the same thread. */
+const char *td_oneline(const char *s);
 void strbuf_reset(struct strbuf *sb);
 char *strbuf_take(struct strbuf *sb);
 void strbuf_done(struct strbuf *sb);

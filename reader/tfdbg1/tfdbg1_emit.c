@@ -156,7 +156,7 @@ add_list_line(struct strbuf *sb, const char *label, char **items, size_t n)
 
 	strbuf_addf(sb, "%s: ", label);
 	for (i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s", i ? ", " : "", items[i]);
+		strbuf_addf(sb, "%s%s", i ? ", " : "", td_oneline(items[i]));
 	strbuf_addc(sb, '\n');
 }
 
@@ -197,7 +197,7 @@ tfdbg1_read_core(struct tfdbg1_pass *p, const struct tfdbg1_scan *s, uint32_t ru
 		if (!json)
 			continue;
 		tfdbg1_core_meta_parse(json, &m);
-		strbuf_addf(text, "core metadata: %s\n", base ? base + 1 : s->core_paths[i]);
+		strbuf_addf(text, "core metadata: %s\n", td_oneline(base ? base + 1 : s->core_paths[i]));
 		add_number_line(text, "global step", m.global_step);
 		add_number_line(text, "session run index", m.session_run_index);
 		add_number_line(text, "executor step index", m.executor_step_index);

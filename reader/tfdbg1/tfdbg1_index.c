@@ -64,14 +64,14 @@ run_text_head(const struct tfdbg1_scan *s, struct strbuf *text)
 {
 	size_t i;
 
-	strbuf_addf(text, "run: %s\n", s->dir);
+	strbuf_addf(text, "run: %s\n", td_oneline(s->dir));
 	if (s->is_run) {
-		strbuf_addf(text, "run counter: %s\n", s->token);
+		strbuf_addf(text, "run counter: %s\n", td_oneline(s->token));
 		strbuf_addf(text, "run start: %" PRIu64 " us\n", s->us);
 	}
-	strbuf_addf(text, "dump root: %s\n", s->path);
+	strbuf_addf(text, "dump root: %s\n", td_oneline(s->path));
 	for (i = 0; i < s->ndevs; i++)
-		strbuf_addf(text, "device: %s%s\n", s->devs[i].name[0] ? s->devs[i].name : "(none)",
+		strbuf_addf(text, "device: %s%s\n", s->devs[i].name[0] ? td_oneline(s->devs[i].name) : "(none)",
 			    s->devs[i].graph_path ? "" : " (no partition graph)");
 }
 

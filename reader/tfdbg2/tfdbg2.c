@@ -118,6 +118,11 @@ read_metadata(struct tf2_set *s)
 		return;
 	}
 	st = tfrecord_read_at(f->src, 0, &buf, &len);
+	if (st == TD_ERR_RANGE) {
+		s->unusable_why = xstrdup("the metadata file is empty (no DebugMetadata record): "
+					  "not a host until its writer writes one");
+		return;
+	}
 	if (st != TD_OK) {
 		s->unusable_why = xasprintf("metadata record 0: %s", td_strerror(st));
 		return;
@@ -149,6 +154,28 @@ tf2_open_source(struct tf2_file *f)
 	return src;
 }
 
+void
+tf2_open_file(struct tf2_file *f)
+{
+	f->src = tf2_open_source(f);
+	if (f->src)
+		tfrecord_cursor_init(&f->cur, f->src, 0);
+}
+
+void
+tf2_retry_metadata(struct tf2_set *s)
+{
+	struct tf2_file *f = &s->files[TF2_METADATA];
+
+	if (s->usable)
+		return;
+	if (!f->src)
+		tf2_open_file(f);
+	free(s->unusable_why);
+	s->unusable_why = NULL;
+	read_metadata(s);
+}
+
 /* A set for metadata file name: paths of the six files, opened when they
  * exist.  File ids are assigned later by register_set(). */
 static struct tf2_set *
@@ -163,12 +190,51 @@ make_set(const char *dir, const char *name)
 		struct tf2_file *f = &s->files[k];
 		f->role = (enum tf2_role)k;
 		f->path = xasprintf("%s/%.*s.%s", dir, (int)plen, name, tf2_role_suffix[k]);
-		f->src = tf2_open_source(f);
-		if (f->src)
-			tfrecord_cursor_init(&f->cur, f->src, 0);
 	}
+	tf2_open_file(&s->files[TF2_METADATA]);
 	read_metadata(s);
+	/* a set without its metadata record is no host (yet): its other files
+	 * are opened by the index pass once the record is there */
+	for (k = 0; s->usable && k < TF2_ROLE_COUNT; k++)
+		if (k != TF2_METADATA)
+			tf2_open_file(&s->files[k]);
 	return s;
+}
+
+void
+tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f)
+{
+	struct tf2_file *old = xmalloc(sizeof(*old));
+
+	size_t i;
+
+	if (f->role == TF2_SOURCE_FILES) {
+		/* read again from the start: file_index counts from 0 again */
+		for (i = 0; i < s->nsources; i++)
+			free(s->source_paths[i]);
+		s->nsources = 0;
+	}
+	tfrecord_cursor_done(&f->cur);
+	source_retire(f->src);          /* in-flight decodes of old rows fail */
+	pthread_mutex_lock(&r->lock);
+	*old = *f;
+	old->stale = true;
+	old->path = xstrdup(f->path);
+	r->files[f->id] = old;
+	TD_GROW(r->files, r->filecap, r->nfiles + 1);
+	f->id = (uint32_t)r->nfiles;
+	r->files[r->nfiles++] = f;
+	f->src = NULL;
+	f->skips = NULL;
+	f->nskips = f->skipcap = 0;
+	f->indexed_end = 0;
+	pthread_mutex_unlock(&r->lock);
+	f->announced = f->missing_reported = false;
+	f->torn_reported = 0;
+	f->sig = 0;
+	f->sig_len = 0;
+	memset(&f->cur, 0, sizeof f->cur);
+	tf2_open_file(f);
 }
 
 static void
@@ -202,6 +268,7 @@ free_set(struct tf2_set *s)
 	free(s->tf_version);
 	free(s->file_version);
 	free(s->unusable_why);
+	free(s->unusable_said);
 	free(s);
 }
 
@@ -341,6 +408,16 @@ tfdbg2_close(struct reader *r)
 
 	if (!r)
 		return;
+	for (i = 0; i < r->nfiles; i++) {
+		struct tf2_file *f = r->files[i];
+
+		if (f->stale) {         /* retired copies are the reader's own */
+			source_close(f->src);
+			free(f->path);
+			free(f->skips);
+			free(f);
+		}
+	}
 	for (i = 0; i < r->nsets; i++)
 		free_set(r->sets[i]);
 	free(r->sets);
@@ -469,14 +546,16 @@ tfdbg2_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, 
 
 	if (!f)
 		return TD_ERR_RANGE;
+	if (f->stale)
+		return TD_ERR_STALE;
 	if ((kind == READER_TRACE && f->role != TF2_TRACES) ||
 	    (kind == READER_EXECUTION && f->role != TF2_EXECUTION) || kind == READER_SOURCE)
 		return TD_ERR_ARGS;
 	pthread_mutex_lock(&r->lock);
-	src = f->src;
+	src = f->id == loc->file ? f->src : NULL;
 	pthread_mutex_unlock(&r->lock);
 	if (!src)
-		return TD_ERR_RANGE;
+		return f->id == loc->file ? TD_ERR_RANGE : TD_ERR_STALE;
 	return advance_file(r, f, src, &loc->offset, n);
 }
 

@@ -210,8 +210,12 @@ read_event(struct reader *r, const struct td_locator *loc, enum tf2_role role,
 	if (!f || f->role != role)
 		return TD_ERR_ARGS;
 	pthread_mutex_lock(&r->lock);
+	/* f->id moves on when the file is retired (tf2_retire_file) */
+	st = f->stale || f->id != loc->file ? TD_ERR_STALE : TD_OK;
 	src = f->src;
 	pthread_mutex_unlock(&r->lock);
+	if (st != TD_OK)
+		return st;
 	if (!src)
 		return TD_ERR_NOENT;
 	st = tfrecord_read_at(src, loc->offset, &buf, &len);
@@ -331,7 +335,8 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	alloc_outputs(d, 1);
 	decode_output(t->tensor_debug_mode, t->tensor_proto, d, 0, &text);
 	strbuf_addf(&text, "graph id: %s\ndevice: %s\nhost: %s\ntensor debug mode: %s\n",
-		    t->tfdbg_context_id, t->device_name, set->host, d->mode);
+		    td_oneline(t->tfdbg_context_id), td_oneline(t->device_name), td_oneline(set->host),
+		    d->mode);
 	d->text = strbuf_take(&text);
 	tensorflow__debug_event__free_unpacked(ev, NULL);
 	return TD_OK;
@@ -358,16 +363,17 @@ execution_text(struct reader *r, struct tf2_set *set, const Tensorflow__Executio
 	char buf[256];
 	size_t i;
 
-	strbuf_addf(text, "op type: %s\n", e->op_type);
+	strbuf_addf(text, "op type: %s\n", td_oneline(e->op_type));
 	if (e->graph_id[0])
-		strbuf_addf(text, "graph id: %s\n", e->graph_id);
-	strbuf_addf(text, "host: %s\ntensor debug mode: %s\noutputs: %d\n", d->host, d->mode,
+		strbuf_addf(text, "graph id: %s\n", td_oneline(e->graph_id));
+	strbuf_addf(text, "host: %s\ntensor debug mode: %s\noutputs: %d\n", td_oneline(d->host), d->mode,
 		    e->num_outputs);
 	if (e->n_output_tensor_device_ids) {
 		strbuf_adds(text, "output devices:");
 		for (i = 0; i < e->n_output_tensor_device_ids; i++)
 			strbuf_addf(text, "%s %s", i ? "," : "",
-				    device_name(r, set, e->output_tensor_device_ids[i], buf, sizeof buf));
+				    td_oneline(device_name(r, set, e->output_tensor_device_ids[i], buf,
+							       sizeof buf)));
 		strbuf_addc(text, '\n');
 	}
 }

@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/reader_report.h"
+#include "reader/parse/crc32c.h"
 #include "reader/parse/pbwire.h"
+#include "reader/reader_report.h"
 #include "tf_debug_event.pb-c.h"
 #include "reader/parse/tf_tensor.h"
 #include "tfdbg2_internal.h"
@@ -77,6 +78,8 @@ send_meta(struct pass *ps)
 	if (!r->meta_sent)
 		meta(ps, "format", "tfdbg2");
 	for (i = 0; i < r->nsets; i++) {
+		if (!r->sets[i]->usable)
+			continue;       /* a problem, not a host */
 		if (!r->sets[i]->host_sent)
 			meta(ps, "host[]", r->sets[i]->host);
 		r->sets[i]->host_sent = true;
@@ -107,6 +110,131 @@ missing_file(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
 			tf2_role_suffix[f->role], s->host, f->open_why);
 }
 
+/* A file set whose metadata record cannot be read is a problem, not a
+ * host: only its metadata file is announced, and the reason is reported
+ * once (again when it changes).  Follow mode retries the record each pass;
+ * once it reads, the set's files are opened.  Returns true when s is a
+ * host to index. */
+static bool
+set_is_host(struct pass *ps, struct tf2_set *s)
+{
+	struct tf2_file *m = &s->files[TF2_METADATA];
+	int k;
+
+	if (!s->usable && !s->unusable_why && !s->foreign)
+		tf2_retry_metadata(s);
+	if (s->usable && s->run_id[0] && ps->r->run_id[0] && strcmp(s->run_id, ps->r->run_id)) {
+		s->usable = false;
+		s->foreign = true;
+		s->unusable_why = xstrdup("file set of another tfdbg run; ignored");
+	}
+	if (s->usable) {
+		for (k = 0; !s->opened && k < TF2_ROLE_COUNT; k++)
+			if (!s->files[k].src)
+				tf2_open_file(&s->files[k]);
+		s->opened = true;
+		return true;
+	}
+	if (m->src && !m->announced) {
+		struct reader_file rf = { .id = m->id, .path = m->path, .size = source_known_size(m->src),
+					  .role = tf2_role_suffix[TF2_METADATA] };
+
+		m->announced = true;
+		if (ps->sink->on_file)
+			ps->sink->on_file(ps->sink->ctx, &rf);
+	}
+	if (s->unusable_why && (!s->unusable_said || strcmp(s->unusable_said, s->unusable_why))) {
+		problem(ps, !m->src && m->open_st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE,
+			m, 0, 0,
+			"%s; this file set is not read", s->unusable_why);
+		free(s->unusable_said);
+		s->unusable_said = s->unusable_why;
+	} else {
+		free(s->unusable_why);
+	}
+	s->unusable_why = NULL;
+	return false;
+}
+
+/* Which sets are hosts this pass (see set_is_host). */
+static void
+settle_sets(struct pass *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->r->nsets; i++)
+		ps->r->sets[i]->host_now = set_is_host(ps, ps->r->sets[i]);
+}
+
+static void torn_resolved(struct pass *ps, struct tf2_file *f, uint64_t off);
+
+/* ---- follow mode: files that change under the index ------------------- */
+
+/* Bytes of a file's start whose CRC tells a rewrite from growth: the first
+ * records (a FULL_HEALTH trace is ~240 bytes). */
+#define SIG_BYTES 4096
+
+/* CRC32C of the first len bytes of src; false when they cannot be read. */
+static bool
+head_sig(struct source *src, uint64_t len, uint32_t *sig)
+{
+	unsigned char buf[SIG_BYTES];
+	ssize_t got = source_read(src, 0, buf, (size_t)len);
+
+	if (got != (ssize_t)len)
+		return false;
+	*sig = crc32c(buf, (size_t)len);
+	return true;
+}
+
+/* Records the signature of what the index has read of f so far. */
+static void
+take_sig(struct tf2_file *f)
+{
+	uint64_t want = TD_MIN((uint64_t)SIG_BYTES, f->indexed_end);
+
+	if (f->src && want > f->sig_len && head_sig(f->src, want, &f->sig))
+		f->sig_len = want;
+}
+
+/* Follow mode: a file indexed before may have been truncated (a restarted
+ * job reopening it for writing), renamed over (the path names another
+ * file) or rewritten in place (same inode, its first records changed).
+ * Its rows would then decode other bytes under their old names, so the
+ * file is retired (its rows stay, marked stale: decoding them fails with
+ * TD_ERR_STALE), a problem says what happened, and it is read again from
+ * its start under a new file id.  Returns true when it was retired. */
+static bool
+check_change(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
+{
+	uint64_t size, end = __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE);
+	enum source_change ch;
+	char what[160];
+	uint32_t sig;
+
+	if (!f->announced || !f->src)
+		return false;
+	ch = source_check(f->src);
+	size = source_size(f->src);
+	if (ch == SOURCE_REPLACED)
+		snprintf(what, sizeof what, "file replaced (another file renamed over it)");
+	else if (ch == SOURCE_SAME && size < end)
+		snprintf(what, sizeof what, "file truncated from %llu indexed bytes to %llu",
+			 (unsigned long long)end, (unsigned long long)size);
+	else if (ch == SOURCE_SAME && f->sig_len && (!head_sig(f->src, f->sig_len, &sig) || sig != f->sig))
+		snprintf(what, sizeof what, "file rewritten (its first %llu bytes changed)",
+			 (unsigned long long)f->sig_len);
+	else
+		return false;   /* growing, unchanged, or deleted (the open file still reads) */
+	problem(ps, PROBLEM_INCONSISTENT, f, 0, -1,
+		"%s: its %llu earlier records are stale (kept, values gone); read again from the start; "
+		"the %s file of host %s", 
+		what, (unsigned long long)f->cur.index, tf2_role_suffix[f->role], s->host);
+	torn_resolved(ps, f, UINT64_MAX);
+	tf2_retire_file(ps->r, s, f);
+	return true;
+}
+
 /* Opens files that appeared since, announces new files, reports missing
  * ones once, and adds up the sizes for progress. */
 static void
@@ -119,6 +247,8 @@ send_files(struct pass *ps)
 	for (i = 0; i < r->nsets; i++) {
 		struct tf2_set *s = r->sets[i];
 
+		if (!s->host_now)
+			continue;
 		for (k = 0; k < TF2_ROLE_COUNT; k++) {
 			struct tf2_file *f = &s->files[k];
 			struct reader_file rf;
@@ -138,6 +268,8 @@ send_files(struct pass *ps)
 				f->missing_reported = true;
 				continue;
 			}
+			if (k != TF2_METADATA && check_change(ps, s, f) && !f->src)
+				continue;
 			tfrecord_cursor_refresh(&f->cur);
 			ps->progress.total += f->cur.size;
 			ps->progress.done += TD_MIN(f->cur.off, f->cur.size);
@@ -148,14 +280,6 @@ send_files(struct pass *ps)
 						   .host = s->host, .role = tf2_role_suffix[k] };
 			if (ps->sink->on_file)
 				ps->sink->on_file(ps->sink->ctx, &rf);
-		}
-		if (s->unusable_why) {
-			/* a metadata file that did not open was reported above */
-			if (s->files[TF2_METADATA].src)
-				problem(ps, PROBLEM_UNREADABLE, &s->files[TF2_METADATA], 0, 0, "%s",
-					s->unusable_why);
-			free(s->unusable_why);
-			s->unusable_why = NULL;
 		}
 	}
 }
@@ -710,6 +834,7 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	size_t i;
 
 	tf2_discover(r, sink);
+	settle_sets(&ps);
 	send_meta(&ps);
 	send_files(&ps);
 	progress(&ps, true);
@@ -729,6 +854,8 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 		scan_file(&ps, r->sets[i], TF2_EXECUTION, on_execution_record);
 	/* the metadata file holds one record, read at open; mark it done */
 	for (i = 0; i < r->nsets; i++) {
+		for (int k = TF2_SOURCE_FILES; k < TF2_ROLE_COUNT; k++)
+			take_sig(&r->sets[i]->files[k]);
 		struct tf2_file *m = &r->sets[i]->files[TF2_METADATA];
 
 		if (m->src && m->cur.off < m->cur.size) {

@@ -44,6 +44,11 @@ struct tf2_file {
 	enum td_status open_st;         /* why src is NULL: TD_ERR_NOENT missing, else unreadable */
 	char open_why[96];              /* the reason, e.g. "a FIFO, not a regular file" */
 	uint64_t torn_reported;         /* offset of the torn record reported + 1, or 0 */
+	/* Follow mode (see tf2_check_change): a CRC32C of the first sig_len
+	 * bytes as first indexed, to tell a rewrite in place from growth. */
+	uint32_t sig;
+	uint64_t sig_len;
+	bool stale;                     /* retired: its rows' bytes are gone */
 	/* Guarded by reader.lock: */
 	uint64_t indexed_end;           /* rows exist only below this offset */
 	struct tf2_skip *skips;         /* sorted by from */
@@ -66,8 +71,12 @@ struct tf2_set {
 	char *host;
 	double wall_time;
 	char *run_id, *tf_version, *file_version;
-	bool usable;                    /* metadata record read */
-	char *unusable_why;             /* reported once in index */
+	bool usable;                    /* metadata record read: a host */
+	char *unusable_why;             /* why not (NULL once reported) */
+	char *unusable_said;            /* the last reason reported */
+	bool foreign;                   /* of another run: never read */
+	bool opened;                    /* its files were opened (usable) */
+	bool host_now;                  /* usable this pass (index) */
 	bool host_sent;
 	struct tf2_file files[TF2_ROLE_COUNT];
 	/* This host's source list: file_index -> global source id and path. */
@@ -100,10 +109,20 @@ struct tf2_set *tf2_set_of_file(struct reader *r, const struct tf2_file *f);
 /* Opens f's path (regular files only, never blocking); NULL with the reason
  * in f->open_st and f->open_why. */
 struct source *tf2_open_source(struct tf2_file *f);
+/* tf2_open_source() into f->src, with its cursor at 0. */
+void tf2_open_file(struct tf2_file *f);
+/* Reads the metadata record of a set that had none (follow mode: the
+ * writer may have written it since); sets s->usable or s->unusable_why. */
+void tf2_retry_metadata(struct tf2_set *s);
 void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t to);
 /* Where the row after the record ending at record_end starts (past skipped
  * records), or 0 when that is not an indexed row yet. */
 uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
+/* Retires f (truncated, replaced or rewritten under the index): its id
+ * keeps naming the old rows, whose decode now fails with TD_ERR_STALE,
+ * and f gets a new id and is read again from offset 0 (reopened by path).
+ * Under no lock; takes reader.lock. */
+void tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);
 

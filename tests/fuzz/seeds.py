@@ -6,6 +6,7 @@ Writes OUT/<target>/<name> files (build output, not committed):
   fuzz_tfdbg2_event    records of the tfdbg v2 fixtures in the target's input
                        format (role byte, 3-byte length, payload): one seed per
                        record kind and a small mixed file set per dump
+  fuzz_tfdbg2_follow   the robust/clean fixture grown, then rewritten, replaced, truncated
   fuzz_tfdbg1_event    tfdbg v1 dump, graph and metadata files
   fuzz_npy             MindSpore .npy files
   fuzz_csv             statistic.csv / mapping.csv files
@@ -104,9 +105,33 @@ def tfdbg2(out):
         put(out, "fuzz_tfdbg2_event", name + "_mixed", mixed)
 
 
+def step(action, role, payload):
+    return bytes([action, role]) + struct.pack("<I", len(payload))[:3] + payload
+
+
+def follow(out):
+    """fuzz_tfdbg2_follow: the clean fixture's traces and executions
+    appended, then the traces file rewritten, replaced, truncated."""
+    d = os.path.join(FIX, "robust", "clean")
+    fs = {role: os.path.join(d, f) for f in os.listdir(d) for role in ROLES
+          if f.endswith("." + role)}
+    tr = records(fs["graph_execution_traces"], 12)
+    ex = records(fs["execution"], 3)
+    gr = records(fs["graphs"], 8)
+    grow = b"".join(step(0, 3, r) for r in gr) + b"".join(step(0, 5, r) for r in tr[:6]) + \
+        b"".join(step(0, 4, r) for r in ex)
+    put(out, "fuzz_tfdbg2_follow", "grow", grow)
+    for action, name in ((2, "truncate"), (3, "replace"), (4, "rewrite")):
+        payload = bytes(100) if action == 2 else tr[7]
+        put(out, "fuzz_tfdbg2_follow", name, grow + step(action, 5, payload) +
+            b"".join(step(0, 5, r) for r in tr[8:]))
+    put(out, "fuzz_tfdbg2_follow", "torn", grow + step(1, 5, tr[6][:20]) + step(1, 5, tr[6][20:]))
+
+
 def main():
     out = sys.argv[1]
     tfdbg2(out)
+    follow(out)
     for p in files("tfdbg1", lambda f: True):
         if os.path.getsize(p) <= CUT and not p.endswith((".md", ".py")):
             put(out, "fuzz_tfdbg1_event", os.path.relpath(p, FIX), open(p, "rb").read())

@@ -166,7 +166,7 @@ cmd_compare(struct cmd_env *env, int argc, char **argv)
 		json_array_end(&j);
 		json_object_end(&j);
 	} else {
-		strbuf_addf(env->out, "%s\n", pos[0]);
+		strbuf_addf(env->out, "%s\n", cmd_safe(pos[0]));
 		if (compare_rows(env, f, NULL, it, nit) == 0)
 			strbuf_adds(env->out, "  no rows in those iterations\n");
 	}

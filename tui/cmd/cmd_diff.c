@@ -170,9 +170,9 @@ text_head(struct cmd_env *env, const struct diff_tally *t)
 
 	model_diff_counts(env->diff, &c);
 	model_info(model_diff_a(env->diff), &in);
-	strbuf_addf(env->out, "A %s\n", in.path);
+	strbuf_addf(env->out, "A %s\n", cmd_safe(in.path));
 	model_info(model_diff_b(env->diff), &in);
-	strbuf_addf(env->out, "B %s\n", in.path);
+	strbuf_addf(env->out, "B %s\n", cmd_safe(in.path));
 	strbuf_addf(env->out, "aligned %llu  only in A %llu  only in B %llu  diverged %llu\n",
 		    (unsigned long long)t->aligned, (unsigned long long)c.only_a,
 		    (unsigned long long)c.only_b, (unsigned long long)t->diverged);
@@ -181,7 +181,7 @@ text_head(struct cmd_env *env, const struct diff_tally *t)
 		return;
 	}
 	strbuf_addf(env->out, "first divergence: A row %llu, B row %llu, %s:%u (%s; %s)\n",
-		    (unsigned long long)p.a_index, (unsigned long long)p.b_index, p.a.op_name,
+		    (unsigned long long)p.a_index, (unsigned long long)p.b_index, cmd_txt(p.a.op_name),
 		    p.a.slot, p.metrics.reason, model_diff_cause_name(p.cause));
 }
 

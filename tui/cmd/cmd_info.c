@@ -197,7 +197,7 @@ alert_text_item(struct strbuf *o, const struct model_alert *a)
 		    cmd_txt(a->op_name), a->slot, cmd_txt(a->op_type));
 	cmd_text_summary(o, &a->summary);
 	if (a->detail)
-		strbuf_addf(o, "  %s", a->detail);
+		strbuf_addf(o, "  %s", cmd_safe(a->detail));
 	strbuf_addc(o, '\n');
 }
 
@@ -384,7 +384,7 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 			    model_table_name(a.source),
 			    (unsigned long long)a.index, a.is_input ? "input " : "",
 			    cmd_txt(a.op_name), a.slot,
-			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
+			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? cmd_safe(host) : "");
 		cmd_text_summary(env->out, &a.summary);
 		strbuf_addc(env->out, '\n');
 		return TD_OK;
@@ -428,7 +428,7 @@ cmd_problems(struct cmd_env *env, int argc, char **argv)
 				strbuf_addf(env->out, "  %-14s %s offset %llu record %lld: %s%s%s\n",
 					    p.kind, cmd_txt(p.path), (unsigned long long)p.offset,
 					    (long long)p.record, cmd_txt(p.what),
-					    p.detail ? ": " : "", p.detail ? p.detail : "");
+					    p.detail ? ": " : "", cmd_safe(p.detail));
 		return TD_OK;
 	}
 	json_init(&j, env->out);

@@ -140,11 +140,19 @@ cmd_nz(const char *s)
 	return s && *s ? s : NULL;
 }
 
-/* Text for a possibly NULL/empty string in aligned output. */
+/* A string from the dump (NULL as "") made safe as one field of text
+ * output, before it is formatted into a line: control bytes and escape
+ * sequences visible (sanitize.h), a newline as "^J", so a name can never
+ * start a row of its own.  The result lives in a ring of buffers: valid
+ * until 16 more cmd_safe()/cmd_txt() calls on the same thread. */
+const char *cmd_safe(const char *s);
+
+/* Text for a possibly NULL/empty string in aligned output: "-", else
+ * cmd_safe(s) (same lifetime). */
 static inline const char *
 cmd_txt(const char *s)
 {
-	return s && *s ? s : "-";
+	return s && *s ? cmd_safe(s) : "-";
 }
 
 #endif

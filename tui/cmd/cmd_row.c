@@ -71,7 +71,7 @@ static void
 text_detail_extra(struct cmd_env *env, const struct model_detail *d)
 {
 	if (d->mode)
-		strbuf_addf(env->out, "mode      %s\n", d->mode);
+		strbuf_addf(env->out, "mode      %s\n", cmd_safe(d->mode));
 	if (d->text && *d->text)
 		strbuf_addf(env->out, "%s%s", d->text, d->text[strlen(d->text) - 1] == '\n' ? "" : "\n");
 }
@@ -169,7 +169,7 @@ trace_text(struct cmd_env *env, const struct model_trace *t, struct model_detail
 	if (t->execution >= 0)
 		strbuf_addf(env->out, "execution %lld\n", (long long)t->execution);
 	if (t->host && *t->host)
-		strbuf_addf(env->out, "host      %s\n", t->host);
+		strbuf_addf(env->out, "host      %s\n", cmd_safe(t->host));
 	if (t->debug_op)
 		strbuf_addf(env->out, "debug op  %s%s\n", cmd_txt(t->debug_op),
 			    (t->flags & ROW_REPEAT) ? "  (another debug op's row of this tensor "
@@ -261,7 +261,7 @@ execution_text(struct cmd_env *env, const struct model_execution *e, struct mode
 	enum td_status st = TD_OK;
 
 	strbuf_addf(env->out, "execution %llu  %s\noutputs   %u (%u with NaN/Inf)\n",
-		    (unsigned long long)e->index, e->op_type, e->num_outputs, e->bad_outputs);
+		    (unsigned long long)e->index, cmd_txt(e->op_type), e->num_outputs, e->bad_outputs);
 	if (e->ntraces)
 		strbuf_addf(env->out, "traces    %llu..%llu\n", (unsigned long long)e->first_trace,
 			    (unsigned long long)(e->first_trace + e->ntraces - 1));

@@ -75,7 +75,7 @@ cmd_text_frames(struct cmd_env *env, const uint32_t *ids, size_t n)
 		strbuf_addf(env->out, "  #%-3zu %s:%u in %s\n", i, cmd_txt(f.file), f.line,
 			    cmd_txt(f.func));
 		if (f.code)
-			strbuf_addf(env->out, "        %s\n", f.code);
+			strbuf_addf(env->out, "        %s\n", cmd_safe(f.code));
 	}
 }
 
@@ -197,19 +197,19 @@ cmd_text_op(struct cmd_env *env, uint32_t op)
 		return;
 	gname = o.graph_name && o.graph_id && strcmp(o.graph_name, o.graph_id) != 0 ? o.graph_name : "";
 	strbuf_addf(out, "op        %s\ntype      %s\ngraph     %s%s%s%s\ndevice    %s\n",
-		    o.name, cmd_txt(o.type), cmd_txt(o.graph_id),
-		    *gname ? " (" : "", gname, *gname ? ")" : "", cmd_txt(o.device));
+		    cmd_txt(o.name), cmd_txt(o.type), cmd_txt(o.graph_id),
+		    *gname ? " (" : "", cmd_safe(gname), *gname ? ")" : "", cmd_txt(o.device));
 	if (o.host && *o.host)
-		strbuf_addf(out, "host      %s\n", o.host);
+		strbuf_addf(out, "host      %s\n", cmd_safe(o.host));
 	strbuf_addf(out, "inputs    %zu\n", o.ninputs);
 	for (i = 0; i < o.ninputs; i++)
-		strbuf_addf(out, "  %s:%u  %s\n", o.inputs[i].op_name, o.inputs[i].slot,
+		strbuf_addf(out, "  %s:%u  %s\n", cmd_txt(o.inputs[i].op_name), o.inputs[i].slot,
 			    cmd_txt(op_type_of(env, o.inputs[i].op)));
 	n = op_consumers(env, op, &c);
 	strbuf_addf(out, "consumers %zu\n", n);
 	for (i = 0; i < n; i++)
 		if (model_op_get(env->m, c[i].op, &co))
-			strbuf_addf(out, "  %s (input %u <- output %u)  %s\n", co.name,
+			strbuf_addf(out, "  %s (input %u <- output %u)  %s\n", cmd_txt(co.name),
 				    c[i].input_slot, c[i].output_slot, cmd_txt(co.type));
 	free(c);
 	if (o.noutput_tensor_ids) {

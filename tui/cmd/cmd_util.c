@@ -214,6 +214,20 @@ cmd_graph_id(struct cmd_env *env, int32_t g)
 	return mg.graph_id;
 }
 
+#define SAFE_RING 16
+
+const char *
+cmd_safe(const char *s)
+{
+	static _Thread_local struct strbuf ring[SAFE_RING];
+	static _Thread_local unsigned next;
+	struct strbuf *sb = &ring[next++ % SAFE_RING];
+
+	strbuf_reset(sb);
+	sanitize_str(s, -1, sb);
+	return sb->buf ? sb->buf : "";
+}
+
 void
 cmd_cell(struct strbuf *sb, const char *s, int width)
 {
