@@ -117,7 +117,8 @@ void tui_jump_execution(struct tui *t, uint64_t row, bool history);
 /* Called by the panes when their cursor lands on a row. */
 void tui_select_trace(struct tui *t, uint64_t row);
 void tui_select_execution(struct tui *t, uint64_t row);
-/* Shows op in the graph pane (with its creation stack). */
+/* Shows op in the graph pane (with its creation stack) and selects its
+ * trace row nearest the selected one (none when the op has no row). */
 void tui_select_op(struct tui *t, uint32_t op);
 /* Replaces the stack shown (copied), origin for the title. */
 void tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origin);

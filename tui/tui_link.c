@@ -205,6 +205,22 @@ tui_select_execution(struct tui *t, uint64_t row)
 	model_detail_done(&d);
 }
 
+/* The trace row of op (any output slot) nearest the selected row, the
+ * earlier one on a tie; the first one when no row is selected; -1 none. */
+static int64_t
+nearest_trace_of_op(struct tui *t, uint32_t op)
+{
+	uint64_t cur = t->sel_trace >= 0 ? (uint64_t)t->sel_trace : 0;
+	int64_t before = model_trace_of_op(t->m, op, UINT32_MAX, cur + 1, -1);   /* <= cur */
+	int64_t after = model_trace_of_op(t->m, op, UINT32_MAX, cur, 1);         /* > cur */
+
+	if (before < 0)
+		return after;
+	if (after < 0 || cur - (uint64_t)before <= (uint64_t)after - cur)
+		return before;
+	return after;
+}
+
 void
 tui_select_op(struct tui *t, uint32_t opid)
 {
@@ -213,7 +229,8 @@ tui_select_op(struct tui *t, uint32_t opid)
 	if (!model_op_get(t->m, opid, &op))
 		return;
 	t->sel_op = opid;
-	t->sel_trace = model_trace_of_op(t->m, opid, 0, model_trace_count(t->m), -1);
+	/* near the user's place, not the op's last row (issue 12 item 12) */
+	t->sel_trace = nearest_trace_of_op(t, opid);
 	if (t->sel_trace >= 0) {
 		tui_jump_trace(t, (uint64_t)t->sel_trace, false);
 		return;
