@@ -80,6 +80,8 @@ struct tui {
 
 	/* filter on the timeline and the trace table (owned) */
 	struct model_filter *filter;
+	uint64_t filter_serial;     /* counts filter changes (panes cache per filter) */
+	bool alert_walk;            /* n/N walk the Alerts pane's group (after its Enter) */
 	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
@@ -111,9 +113,11 @@ bool tui_history_go(struct tui *t, int dir);
 
 /* ---- tui_link.c: the linked selection ------------------------------- */
 /* Moves the trace table to model row (through the filter), selects it and
- * updates graph, stack and source.  history: push the old place first. */
-void tui_jump_trace(struct tui *t, uint64_t row, bool history);
-void tui_jump_execution(struct tui *t, uint64_t row, bool history);
+ * updates graph, stack and source.  history: push the old place first.
+ * false (and an error message saying why) when the row is not indexed or
+ * the filter hides it. */
+bool tui_jump_trace(struct tui *t, uint64_t row, bool history);
+bool tui_jump_execution(struct tui *t, uint64_t row, bool history);
 /* Called by the panes when their cursor lands on a row. */
 void tui_select_trace(struct tui *t, uint64_t row);
 void tui_select_execution(struct tui *t, uint64_t row);
@@ -165,6 +169,10 @@ void tui_search_done(struct tui *t);
  * returns -1) when the model cannot take the regex: the caller then falls
  * back to pane_search(). */
 int64_t tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool *ok);
+
+/* ---- pane_alerts.c -------------------------------------------------- */
+/* n/N after Enter on an alert: the next/previous alert of that group. */
+void tui_alerts_step(struct tui *t, int dir);
 
 /* ---- pane_text.c: help / output / tensor overlays -------------------- */
 extern const struct pane_ops pane_text_ops;

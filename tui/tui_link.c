@@ -121,7 +121,7 @@ tui_history_go(struct tui *t, int dir)
 	return true;
 }
 
-void
+bool
 tui_jump_trace(struct tui *t, uint64_t row, bool history)
 {
 	bool hidden;
@@ -130,21 +130,22 @@ tui_jump_trace(struct tui *t, uint64_t row, bool history)
 	if (row >= model_trace_count(t->m)) {
 		tui_message(t, true, "trace row %llu is not indexed (%llu rows)",
 			    (unsigned long long)row, (unsigned long long)model_trace_count(t->m));
-		return;
+		return false;
 	}
 	if (history)
 		tui_history_push(t);
 	view = tui_row_to_view(t, TABLE_TRACES, row, &hidden);
 	if (hidden) {
 		tui_message(t, true, tui_diff(t) ? "trace row %llu has no counterpart in the other dump"
-			    : "trace row %llu is hidden by the filter (:filter off)",
+			    : "trace row %llu is hidden by the filter (:filter off shows it)",
 			    (unsigned long long)row);
-		return;
+		return false;
 	}
 	pane_goto(&t->panes[PANE_TRACES], view, true, true);
+	return true;
 }
 
-void
+bool
 tui_jump_execution(struct tui *t, uint64_t row, bool history)
 {
 	bool hidden;
@@ -152,18 +153,19 @@ tui_jump_execution(struct tui *t, uint64_t row, bool history)
 
 	if (row >= model_execution_count(t->m)) {
 		tui_message(t, true, "execution %llu is not indexed", (unsigned long long)row);
-		return;
+		return false;
 	}
 	if (history)
 		tui_history_push(t);
 	view = tui_row_to_view(t, TABLE_EXECUTIONS, row, &hidden);
 	if (hidden) {
-		tui_message(t, true, "execution %llu is hidden by the filter (:filter off)",
+		tui_message(t, true, "execution %llu is hidden by the filter (:filter off shows it)",
 			    (unsigned long long)row);
-		return;
+		return false;
 	}
 	/* the timeline's cursor is a grid: it selects through its own goto */
 	pane_timeline_goto(&t->panes[PANE_TIMELINE], view);
+	return true;
 }
 
 void
@@ -388,6 +390,7 @@ tui_set_filter(struct tui *t, struct model_filter *f)
 {
 	model_filter_free(t->filter);
 	t->filter = f;
+	t->filter_serial++;
 	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);
