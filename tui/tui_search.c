@@ -59,6 +59,10 @@ tui_search_next(struct tui *t, int dir)
 	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
 	bool stopped;
 
+	if (t->alert_walk && t->overlay == OVERLAY_NONE && t->focus != PANE_ALERTS) {
+		tui_alerts_step(t, dir);        /* after Enter on an alert, until the next '/' */
+		return;
+	}
 	if (!t->search.re) {
 		tui_message(t, true, "no search yet: / starts one");
 		return;
@@ -103,6 +107,7 @@ tui_search_start(struct tui *t, const char *re)
 	if (!code)
 		return;
 	tui_search_reset(t);
+	t->alert_walk = false;
 	pcre2_code_free(t->search.re);
 	t->search.re = code;
 	t->search.scanned = 0;
