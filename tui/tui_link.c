@@ -385,6 +385,31 @@ tui_load_source(struct tui *t)
 	ask_source_path(t, t->src_index < 0 ? err : NULL);
 }
 
+/* After a filter change: the selected trace row again (by its model row). */
+static void
+keep_trace(struct tui *t)
+{
+	bool hidden;
+	uint64_t v = t->sel_trace >= 0 ? tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden) : 0;
+
+	pane_goto(&t->panes[PANE_TRACES], v, true, true);
+}
+
+/* After a filter change: the selected execution again (by its model row). */
+static void
+keep_execution(struct tui *t)
+{
+	bool hidden;
+	uint64_t v;
+
+	if (t->sel_exec < 0 || tui_view_count(t, TABLE_EXECUTIONS) == 0)
+		return;
+	v = tui_row_to_view(t, TABLE_EXECUTIONS, (uint64_t)t->sel_exec, &hidden);
+	if (v >= tui_view_count(t, TABLE_EXECUTIONS))
+		v = tui_view_count(t, TABLE_EXECUTIONS) - 1;
+	pane_timeline_goto(&t->panes[PANE_TIMELINE], v);
+}
+
 void
 tui_set_filter(struct tui *t, struct model_filter *f)
 {
@@ -394,10 +419,16 @@ tui_set_filter(struct tui *t, struct model_filter *f)
 	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);
-	/* keep the selected row, or select the next one the filter shows */
-	bool hidden;
-	uint64_t v = t->sel_trace >= 0 ? tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden) : 0;
-	pane_goto(&t->panes[PANE_TRACES], v, true, true);
+	/* keep the selected trace and execution (by row, not by position), or
+	 * select the next one the filter shows; the focused pane's selection
+	 * goes last, so the stack shown is its own */
+	if (t->focus == PANE_TIMELINE) {
+		keep_trace(t);
+		keep_execution(t);
+	} else {
+		keep_execution(t);
+		keep_trace(t);
+	}
 	t->tail_count = tui_view_count(t, TABLE_TRACES);   /* not "new rows" for follow_tail */
 	if (f)
 		tui_message(t, false, "filter: %s (%llu traces, %llu executions)", model_filter_describe(f),
