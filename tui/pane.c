@@ -160,8 +160,12 @@ draw_title(struct pane *p)
 	else if (!(p->ops->flags & PANE_OWN_CURSOR))
 		snprintf(pos, sizeof pos, " 0/0 ");
 	int posw = (int)strlen(pos);
+	if ((p->ops->flags & PANE_EXTRA_FIRST) && x + 2 + (int)strlen(extra) > p->r.w - posw) {
+		pos[0] = '\0';
+		posw = 0;
+	}
 	if (extra[0] && x + 2 < p->r.w - posw)
-		pane_print(p, 0, x + 2, s, extra, p->r.w - posw - x - 3);
+		pane_print(p, 0, x + 2, s, extra, p->r.w - posw - x - (posw ? 3 : 2));
 	if (posw < p->r.w - x)
 		pane_print(p, 0, p->r.w - posw, s, pos, posw);
 }

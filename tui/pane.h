@@ -43,6 +43,8 @@ enum pane_flags {
 	PANE_OWN_CURSOR = 1u << 0,  /* draw_row draws the cursor itself (grids) */
 	PANE_NO_CURSOR  = 1u << 1,  /* text views: the cursor is the top row */
 	PANE_NO_POSITION = 1u << 2, /* no "row/total" in the title */
+	PANE_EXTRA_FIRST = 1u << 3, /* the title's extra text (a count) is never cut:
+				     * the position goes first when both do not fit */
 };
 
 struct pane_ops {

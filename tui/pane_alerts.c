@@ -291,8 +291,9 @@ alerts_title(struct pane *p, char *buf, size_t size)
 	struct alerts *a = get(p);
 	uint64_t na = model_alert_count(p->tui->m);
 
-	if (a->filtered)
-		snprintf(buf, size, "(%llu of %llu)", (unsigned long long)a->shown, (unsigned long long)na);
+	if (a->filtered)   /* "of" when it fits beside "[1] Alerts" */
+		snprintf(buf, size, p->r.w >= 26 ? "(%llu of %llu)" : "(%llu/%llu)", (unsigned long long)a->shown,
+			 (unsigned long long)na);
 	else if (a->too_many)
 		snprintf(buf, size, "(%llu, filter not applied)", (unsigned long long)na);
 	else
@@ -326,6 +327,7 @@ alerts_done(struct pane *p)
 }
 
 const struct pane_ops pane_alerts_ops = {
+	.flags = PANE_EXTRA_FIRST,
 	.open = alerts_open,
 	.row_count = alerts_count,
 	.draw_row = alerts_draw_row,
