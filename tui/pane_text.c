@@ -150,6 +150,7 @@ tui_open_overlay(struct tui *t, enum tui_overlay which)
 {
 	t->overlay = which;
 	t->overlay_pane.cursor = t->overlay_pane.top = 0;
+	t->overlay_pane.match = -1;
 	hscroll = 0;
 	if (which == OVERLAY_OUTPUT)                  /* from the latest command's output */
 		t->overlay_pane.cursor = t->overlay_pane.top = t->output.mark;

@@ -86,10 +86,13 @@ tui_search_next(struct tui *t, int dir)
 	int64_t row = limit ? pane_search(p, t->search.re, dir, limit, &stopped, &scanned) : -1;
 	if (row < 0) {
 		t->search.scanned = 0;
+		p->match = -1;
 		tui_message(t, true, "/%s: not found in %s", t->search.text, p->title[0] ? p->title : "this view");
 		return;
 	}
 	pane_goto(p, (uint64_t)row, true, false);
+	if (p->ops->flags & PANE_NO_CURSOR)
+		p->match = stopped ? -1 : row;
 	t->search.scanned = stopped ? t->search.scanned + scanned : 0;
 	if (stopped)
 		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",

@@ -6,16 +6,10 @@
  * A source never writes: files are opened O_RDONLY.  Reads are positional and
  * keep no cursor, so one source may be read from several threads at once
  * (the index pass and decode()).  Not for: buffering (see tfrecord.h).
- *
- * File sources share a bounded pool of descriptors (a quarter of the
- * descriptor limit, at most 256): the least recently read file is closed
- * when the pool is full and reopened by path on its next read, which fails
- * (errno ESTALE) when the path names another file by then.
  */
 #ifndef TD_SOURCE_H
 #define TD_SOURCE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -47,25 +41,5 @@ uint64_t source_known_size(const struct source *s);
 ssize_t source_read(struct source *s, uint64_t off, void *buf, size_t len);
 /* Path given to source_open_file(), or "<bytes>". */
 const char *source_path(const struct source *s);
-
-enum source_change {
-	SOURCE_SAME,            /* the path still names the file opened */
-	SOURCE_REPLACED,        /* the path names another file (renamed over) */
-	SOURCE_GONE,            /* the path names nothing now */
-};
-/* Whether the path still names the file that was opened (one stat; a byte
- * array is always SOURCE_SAME).  Changes of content in place (truncation,
- * a rewrite) are the caller's to detect, by size and content. */
-enum source_change source_check(struct source *s);
-/* Makes every later read fail (-1, errno ESTALE) and gives the descriptor
- * back: the caller found the file changed and stops trusting it.  The
- * source is still freed with source_close().  NULL is accepted. */
-void source_retire(struct source *s);
-
-/* Caps the descriptors file sources keep open at once (0: the default,
- * a quarter of RLIMIT_NOFILE within 8..256); closes the excess now. */
-void source_set_fd_limit(size_t n);
-/* Descriptors the pool holds open now (tests). */
-size_t source_open_fds(void);
 
 #endif
