@@ -241,11 +241,11 @@ enter(struct pane *p)
 			int64_t first = first_trace_of_call(t, (uint64_t)row, &ex);
 			pane_goto(&t->panes[PANE_TRACES], first >= 0 ? (uint64_t)first : 0, first >= 0, true);
 			fetches_of(t, (uint64_t)row, fetches, sizeof fetches);
-			tui_message(t, false, "%s #%lld (%llu traces, %llu executions)%s%s%s; Enter: details",
-				    ex.op_type, (long long)row, (unsigned long long)tui_view_count(t, TABLE_TRACES),
+			tui_message(t, false, "%s (%llu traces, %llu executions)%s%s%s; Enter: details",
+				    ex.op_type, (unsigned long long)tui_view_count(t, TABLE_TRACES),
 				    (unsigned long long)tui_view_count(t, TABLE_EXECUTIONS),
-				    first >= 0 ? "" : ", this call's own traces unknown",
-				    fetches[0] ? " fetches " : "", fetches);
+				    fetches[0] ? " fetches " : "", fetches,
+				    first >= 0 ? "" : "; this call's own rows are not known");
 			return;
 		}
 		tui_message(t, true, "%s", err);
