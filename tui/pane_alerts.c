@@ -291,9 +291,11 @@ alerts_title(struct pane *p, char *buf, size_t size)
 	struct alerts *a = get(p);
 	uint64_t na = model_alert_count(p->tui->m);
 
-	if (a->filtered)   /* "of" when it fits beside "[1] Alerts" */
-		snprintf(buf, size, p->r.w >= 26 ? "(%llu of %llu)" : "(%llu/%llu)", (unsigned long long)a->shown,
-			 (unsigned long long)na);
+	if (a->filtered) { /* "of" when it fits beside "[1] Alerts  " */
+		int n = snprintf(buf, size, "(%llu of %llu)", (unsigned long long)a->shown, (unsigned long long)na);
+		if (n > p->r.w - 12)
+			snprintf(buf, size, "(%llu/%llu)", (unsigned long long)a->shown, (unsigned long long)na);
+	}
 	else if (a->too_many)
 		snprintf(buf, size, "(%llu, filter not applied)", (unsigned long long)na);
 	else

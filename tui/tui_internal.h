@@ -208,6 +208,10 @@ void pane_timeline_goto(struct pane *p, uint64_t view);
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
+/* Whether the Source and Stack panes can only stay empty: the format never
+ * holds stacks, or the indexed dump has no source file and no frame (the
+ * layout then gives their rows to the others). */
+bool tui_no_source(struct tui *t);
 
 /* ---- pane_diff.c: the diff layout (two dumps compared) ---------------- */
 struct model_diff;
