@@ -183,6 +183,12 @@ void tui_open_overlay(struct tui *t, enum tui_overlay which);
 void tui_close_overlay(struct tui *t);
 void tui_build_help(struct tui *t);
 
+/* ---- tui_output.c: links in the command output ----------------------- */
+/* Enter on line of the output pane: goes to the trace row, execution, op
+ * or source line the line names (closing the pane, the old place on the
+ * back history).  false when the line names none. */
+bool tui_output_follow(struct tui *t, size_t line);
+
 /* ---- pane_tensor.c ------------------------------------------------- */
 void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice);
 
