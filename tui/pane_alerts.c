@@ -169,6 +169,31 @@ alerts_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 	return pane_match(re, g->kind) || pane_match(re, g->op_type);
 }
 
+/* The trace row of the op a reader's alert names (an overflow): its output
+ * row among the rows the alert's execution owns, else the op's first output
+ * row; -1 when the op has no row (issue 12 item 9: the alert then lands on
+ * the op with its graph, stack and source, as a NaN alert does). */
+static int64_t
+alert_op_row(struct tui *t, const struct model_alert *al)
+{
+	struct model_execution ex;
+	struct model_trace tr;
+	int64_t op;
+
+	if (al->source != SRC_EXECUTION || !al->detail || !al->op_name || !*al->op_name ||
+	    (op = model_op_find(t->m, al->op_name, NULL)) < 0)
+		return -1;
+	if (model_execution_get(t->m, al->index, &ex) == TD_OK)
+		for (uint64_t r = ex.first_trace; r < ex.first_trace + ex.ntraces; r++)
+			if (model_trace_get(t->m, r, &tr) == TD_OK && tr.op == (uint32_t)op &&
+			    !(tr.flags & ROW_INPUT) && tr.slot == al->slot)
+				return (int64_t)r;
+	if (model_trace_get(t->m, 0, &tr) == TD_OK && tr.op == (uint32_t)op && !(tr.flags & ROW_INPUT) &&
+	    tr.slot == al->slot)
+		return 0;
+	return model_trace_of_op(t->m, (uint32_t)op, al->slot, 0, 1);      /* the first row > 0 */
+}
+
 /* Shows alert number `alert` of the current group in its pane. */
 static void
 goto_alert(struct pane *p, uint64_t alert)
@@ -183,6 +208,11 @@ goto_alert(struct pane *p, uint64_t alert)
 		return;
 	}
 	a->alert = (int64_t)alert;
+	int64_t oprow = alert_op_row(t, &al);
+	if (oprow >= 0) {           /* a reader's alert on an op: its row */
+		al.source = SRC_TRACE;
+		al.index = (uint64_t)oprow;
+	}
 	if (al.source == SRC_TRACE) {
 		if ((shown = tui_jump_trace(t, al.index, true)))
 			tui_focus(t, PANE_TRACES);
