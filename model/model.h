@@ -377,6 +377,11 @@ uint64_t model_alert_count(struct model *m);
  * detail set. */
 enum td_status model_alert_get(struct model *m, uint64_t i, struct model_alert *a);
 
+/* Where alert i is without decoding its row: kind, op_type, source and
+ * index only (the rest zero).  Cheap enough to walk every alert (a
+ * rank/select over per-chunk counts).  false past the end. */
+bool model_alert_locate(struct model *m, uint64_t i, struct model_alert *a);
+
 struct model_alert_group {
 	const char *kind;
 	const char *op_type;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool alert_key(struct model *m, uint64_t i, const char **kind, const char **type);
+
 void
 alerts_group_add(struct model *m, enum alert_source from, const char *kind, uint32_t type_sid,
 		 uint64_t n, uint64_t first)
@@ -278,6 +280,30 @@ model_alert_get(struct model *m, uint64_t i, struct model_alert *a)
 	a->detail = m->ralerts[i].detail;
 	pthread_mutex_unlock(&m->lock);
 	return TD_OK;
+}
+
+bool
+model_alert_locate(struct model *m, uint64_t i, struct model_alert *a)
+{
+	uint64_t ta = trace_alerts(m), ea = exec_alerts(m);
+	uint32_t nth = 0;
+	int64_t r;
+
+	memset(a, 0, sizeof(*a));
+	if (!alert_key(m, i, &a->kind, &a->op_type))
+		return false;
+	a->source = i < ta ? TABLE_TRACES : TABLE_EXECUTIONS;
+	if (i < ta) {
+		r = select_trace(m, i);
+	} else if (i < ta + ea) {
+		r = select_exec(m, i - ta, &nth);
+	} else {
+		pthread_mutex_lock(&m->lock);
+		r = m->ralerts[i - ta - ea].execution >= 0 ? m->ralerts[i - ta - ea].execution : 0;
+		pthread_mutex_unlock(&m->lock);
+	}
+	a->index = r >= 0 ? (uint64_t)r : 0;
+	return r >= 0;
 }
 
 /* ---- groups -------------------------------------------------------------- */

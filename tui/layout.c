@@ -4,7 +4,7 @@
  * No curses here: tui.c turns the rectangles into windows.  Sizes follow
  * Debugger V2's proportions: the top row (alerts, timeline, trace table)
  * takes about a third of the height, the graph a quarter, source and stack
- * the rest.
+ * the rest (the story layout keeps the shape with five panes).
  */
 #include "layout.h"
 
@@ -51,6 +51,8 @@ layout_cycle(enum layout_mode mode, enum pane_id id, int dir)
 {
 	int step = dir < 0 ? PANE_COUNT - 1 : 1;
 
+	if (mode == LAYOUT_STORY)   /* the one pane not shown beside the other */
+		return id == PANE_TIMELINE ? PANE_TRACES : PANE_TIMELINE;
 	if (mode == LAYOUT_TWO) {
 		int p = (layout_page_of(id) + (dir < 0 ? LAYOUT_PAGES - 1 : 1)) % LAYOUT_PAGES;
 		return layout_page_first(p);
@@ -72,18 +74,29 @@ show(struct layout *l, enum pane_id id, struct rect r)
 	l->pane[id] = r;
 }
 
+/* Source and Stack at the bottom from row y, h rows. */
 static void
-layout_full(struct layout *l)
+bottom_row(struct layout *l, int y, int h)
 {
 	const struct rect b = l->body;
-	int top_h = b.h * 35 / 100, mid_h = b.h / 4;
+	int source_w = (b.w - 1) * 3 / 5;
+	int stack_w = b.w - 1 - source_w;
+
+	show(l, PANE_SOURCE, mkrect(y, b.x, h, source_w));
+	add_sep(l, y, b.x + source_w, h);
+	show(l, PANE_STACK, mkrect(y, b.x + source_w + 1, h, stack_w));
+}
+
+static void
+layout_full(struct layout *l, bool no_source)
+{
+	const struct rect b = l->body;
+	int top_h = b.h * 35 / 100, mid_h = no_source ? b.h - top_h : b.h / 4;
 	int bot_h = b.h - top_h - mid_h;
 	int alerts_w = clamp(b.w / 6, 20, 36);
 	int rest = b.w - alerts_w - 2;
 	int timeline_w = rest * 2 / 5;
 	int traces_w = rest - timeline_w;
-	int source_w = (b.w - 1) * 3 / 5;
-	int stack_w = b.w - 1 - source_w;
 
 	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
 	add_sep(l, b.y, b.x + alerts_w, top_h);
@@ -91,9 +104,28 @@ layout_full(struct layout *l)
 	add_sep(l, b.y, b.x + alerts_w + 1 + timeline_w, top_h);
 	show(l, PANE_TRACES, mkrect(b.y, b.x + alerts_w + 2 + timeline_w, top_h, traces_w));
 	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x, mid_h, b.w));
-	show(l, PANE_SOURCE, mkrect(b.y + top_h + mid_h, b.x, bot_h, source_w));
-	add_sep(l, b.y + top_h + mid_h, b.x + source_w, bot_h);
-	show(l, PANE_STACK, mkrect(b.y + top_h + mid_h, b.x + source_w + 1, bot_h, stack_w));
+	if (bot_h > 0)
+		bottom_row(l, b.y + top_h + mid_h, bot_h);
+}
+
+/* Five panes: Alerts | (Graph executions or Timeline), Graph, Source |
+ * Stack; heights about 2/5, 1/4, the rest. */
+static void
+layout_story(struct layout *l, enum pane_id visible, const struct layout_opts *o, bool no_source)
+{
+	const struct rect b = l->body;
+	int top_h = b.h * 2 / 5, mid_h = no_source ? b.h - top_h : (b.h - top_h) * 2 / 5;
+	int bot_h = b.h - top_h - mid_h;
+	int alerts_w = clamp(b.w / 5, 20, 30);
+	enum pane_id beside = visible == PANE_TIMELINE || visible == PANE_TRACES ? visible
+			      : o->beside_alerts == PANE_TIMELINE ? PANE_TIMELINE : PANE_TRACES;
+
+	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
+	add_sep(l, b.y, b.x + alerts_w, top_h);
+	show(l, beside, mkrect(b.y, b.x + alerts_w + 1, top_h, b.w - alerts_w - 1));
+	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x, mid_h, b.w));
+	if (bot_h > 0)
+		bottom_row(l, b.y + top_h + mid_h, bot_h);
 }
 
 /* Two panes of one page: side by side on wide terminals (the first one
@@ -122,6 +154,18 @@ layout_two(struct layout *l, enum pane_id visible)
 void
 layout_compute(int cols, int rows, enum pane_id visible, struct layout *l)
 {
+	const struct layout_opts o = { PANE_TRACES, false };
+
+	layout_compute_opts(cols, rows, visible, &o, l);
+}
+
+void
+layout_compute_opts(int cols, int rows, enum pane_id visible, const struct layout_opts *o,
+		    struct layout *l)
+{
+	/* empty source panes give way, unless the user asked for one */
+	bool no_source = o->no_source && visible != PANE_SOURCE && visible != PANE_STACK;
+
 	memset(l, 0, sizeof *l);
 	l->cols = cols;
 	l->rows = rows;
@@ -138,7 +182,10 @@ layout_compute(int cols, int rows, enum pane_id visible, struct layout *l)
 	l->body = mkrect(0, 0, rows - 2, cols);
 	if (cols >= LAYOUT_FULL_COLS && rows >= LAYOUT_FULL_ROWS) {
 		l->mode = LAYOUT_FULL;
-		layout_full(l);
+		layout_full(l, no_source);
+	} else if (cols >= LAYOUT_STORY_COLS && rows >= LAYOUT_STORY_ROWS) {
+		l->mode = LAYOUT_STORY;
+		layout_story(l, visible, o, no_source);
 	} else if (cols >= LAYOUT_TWO_COLS && rows >= LAYOUT_TWO_ROWS) {
 		l->mode = LAYOUT_TWO;
 		layout_two(l, visible);

@@ -26,6 +26,7 @@ pane_init(struct pane *p, const struct pane_ops *ops, struct tui *tui, int id)
 	p->ops = ops;
 	p->tui = tui;
 	p->id = id;
+	p->match = -1;
 	p->name = id >= 0 && id < PANE_COUNT ? pane_info[id].name : ops->name;
 	p->title = id >= 0 && id < PANE_COUNT ? pane_info[id].title : ops->title;
 }
@@ -160,8 +161,12 @@ draw_title(struct pane *p)
 	else if (!(p->ops->flags & PANE_OWN_CURSOR))
 		snprintf(pos, sizeof pos, " 0/0 ");
 	int posw = (int)strlen(pos);
+	if ((p->ops->flags & PANE_EXTRA_FIRST) && x + 2 + (int)strlen(extra) > p->r.w - posw) {
+		pos[0] = '\0';
+		posw = 0;
+	}
 	if (extra[0] && x + 2 < p->r.w - posw)
-		pane_print(p, 0, x + 2, s, extra, p->r.w - posw - x - 3);
+		pane_print(p, 0, x + 2, s, extra, p->r.w - posw - x - (posw ? 3 : 2));
 	if (posw < p->r.w - x)
 		pane_print(p, 0, p->r.w - posw, s, pos, posw);
 }
@@ -217,11 +222,15 @@ pane_draw(struct pane *p)
 		bool cur = row == p->cursor && !(p->ops->flags & (PANE_OWN_CURSOR | PANE_NO_CURSOR));
 		enum style_slot s = p->focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
 
+		p->drawing_match = (p->ops->flags & PANE_NO_CURSOR) && (int64_t)row == p->match;
+		if (p->drawing_match)
+			s = STYLE_SEARCH_MATCH; /* a text view's search match */
+
 		p->drawing_cursor = cur;
-		wattrset(p->win, theme_style(cur ? s : STYLE_DEFAULT));
+		wattrset(p->win, theme_style(cur || p->drawing_match ? s : STYLE_DEFAULT));
 		mvwhline(p->win, first + y, 0, ' ', p->r.w);
 		p->ops->draw_row(p, row, first + y);
-		p->drawing_cursor = false;
+		p->drawing_cursor = p->drawing_match = false;
 	}
 	wattrset(p->win, theme_style(STYLE_DEFAULT));
 }
@@ -238,6 +247,8 @@ print_impl(struct pane *p, int y, int x, enum style_slot s, const char *text, in
 		maxcols = room;
 	if (p->drawing_cursor && s != STYLE_TITLE_FOCUS && s != STYLE_TITLE_BLUR)
 		s = p->focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
+	else if (p->drawing_match)
+		s = STYLE_SEARCH_MATCH;
 	w = tail ? sanitize_tail(text ? text : "", maxcols, &sb) : sanitize_str(text, maxcols, &sb);
 	wattrset(p->win, theme_style(s));
 	mvwaddstr(p->win, y, x, sb.buf ? sb.buf : "");
@@ -305,6 +316,10 @@ pane_search(struct pane *p, const pcre2_code *re, int dir, uint64_t limit, bool 
 {
 	uint64_t n = pane_count(p), row = p->cursor;
 	double start = td_now();
+
+	if ((p->ops->flags & PANE_NO_CURSOR) && p->match >= 0 && (uint64_t)p->match >= p->top &&
+	    (uint64_t)p->match < p->top + (uint64_t)pane_height(p) && (uint64_t)p->match < n)
+		row = (uint64_t)p->match;
 
 	*stopped = false;
 	*scanned = 0;

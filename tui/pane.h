@@ -43,6 +43,8 @@ enum pane_flags {
 	PANE_OWN_CURSOR = 1u << 0,  /* draw_row draws the cursor itself (grids) */
 	PANE_NO_CURSOR  = 1u << 1,  /* text views: the cursor is the top row */
 	PANE_NO_POSITION = 1u << 2, /* no "row/total" in the title */
+	PANE_EXTRA_FIRST = 1u << 3, /* the title's extra text (a count) is never cut:
+				     * the position goes first when both do not fit */
 };
 
 struct pane_ops {
@@ -92,7 +94,12 @@ struct pane {
 	struct rect r;
 	bool shown, focused;
 	uint64_t top, cursor;
+	/* text views (PANE_NO_CURSOR): the line the last search found, -1
+	 * none; n/N go on from it while it is on screen (the top line cannot
+	 * reach the last screenful, so it cannot serve as the position) */
+	int64_t match;
 	bool drawing_cursor;        /* set while the cursor row is drawn */
+	bool drawing_match;         /* set while a text view's match line is drawn */
 	void *priv;                 /* the pane file's state */
 };
 
@@ -123,7 +130,8 @@ void pane_clamp(struct pane *p);
 /* Generic handling of act after ops->request; returns enum pane_result. */
 unsigned pane_request(struct pane *p, enum action act);
 
-/* Searches from the row after (dir > 0) or before the cursor for a row that
+/* Searches from the row after (dir > 0) or before the cursor (a text
+ * view's match line while it shows) for a row that
  * ops->grep matches, wrapping once, looking at most at limit rows.  Returns
  * the row or -1.  After a time budget it stops and returns the row it got
  * to with *stopped set; *scanned tells how many rows it looked at, so a

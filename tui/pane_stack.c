@@ -102,6 +102,17 @@ tui_no_stacks_why(struct tui *t)
 	return "this dump holds no stack frames";
 }
 
+bool
+tui_no_source(struct tui *t)
+{
+	struct model_info info;
+
+	model_info(t->m, &info);
+	if (info.no_stacks_why)
+		return true;
+	return t->progress.done && model_frame_count(t->m) == 0 && model_source_count(t->m) == 0;
+}
+
 static const char *
 stack_empty(struct pane *p)
 {

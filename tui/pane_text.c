@@ -124,7 +124,18 @@ text_title(struct pane *p, char *buf, size_t size)
 {
 	const struct tui_text *x = current(p->tui);
 
-	snprintf(buf, size, "%s   (Esc or q closes)", x->title ? x->title : "");
+	snprintf(buf, size, "%s   (%sEsc or q closes)", x->title ? x->title : "",
+		 p->tui->overlay == OVERLAY_OUTPUT ? "Enter follows the line's row, op or frame; " : "");
+}
+
+/* The output pane has a cursor: Enter follows the row, op or frame its
+ * line names (tui_output.c), else closes as in the other overlays. */
+static enum action
+output_request(struct pane *p, enum action act)
+{
+	if (act == ACT_ENTER && tui_output_follow(p->tui, p->cursor))
+		return ACT_NONE;
+	return text_request(p, act);
 }
 
 static const char *
@@ -145,11 +156,25 @@ const struct pane_ops pane_text_ops = {
 	.empty = text_empty,
 };
 
+/* The command output: the same text view with a cursor on a line. */
+static const struct pane_ops pane_output_ops = {
+	.name = "overlay",
+	.title = "",
+	.row_count = text_count,
+	.draw_row = text_draw_row,
+	.grep = text_grep,
+	.request = output_request,
+	.title_extra = text_title,
+	.empty = text_empty,
+};
+
 void
 tui_open_overlay(struct tui *t, enum tui_overlay which)
 {
 	t->overlay = which;
+	t->overlay_pane.ops = which == OVERLAY_OUTPUT ? &pane_output_ops : &pane_text_ops;
 	t->overlay_pane.cursor = t->overlay_pane.top = 0;
+	t->overlay_pane.match = -1;
 	hscroll = 0;
 	if (which == OVERLAY_OUTPUT)                  /* from the latest command's output */
 		t->overlay_pane.cursor = t->overlay_pane.top = t->output.mark;

@@ -177,9 +177,45 @@ fetches_of(struct tui *t, uint64_t row, char *buf, size_t size)
 	model_detail_done(&d);
 }
 
+/* The step (function call) of the trace at view v, -1 unknown. */
+static int64_t
+step_at(struct tui *t, uint64_t v)
+{
+	int64_t r = tui_view_to_row(t, TABLE_TRACES, v);
+
+	return r < 0 ? -1 : model_trace_step(t->m, (uint64_t)r);
+}
+
+/* The view index of the first trace of call `row` in the trace table: the
+ * rows it owns when traces name their execution, else the first trace
+ * whose step (the function call recorded after it, model_trace_step) is
+ * this call, found by bisection (steps grow with the rows).  -1 unknown. */
+static int64_t
+first_trace_of_call(struct tui *t, uint64_t row, const struct model_execution *ex)
+{
+	uint64_t lo = 0, hi = tui_view_count(t, TABLE_TRACES);
+	bool hidden;
+
+	if (model_traces_name_executions(t->m)) {
+		if (!ex->ntraces)
+			return -1;
+		uint64_t v = tui_row_to_view(t, TABLE_TRACES, ex->first_trace, &hidden);
+		return hidden ? -1 : (int64_t)v;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (step_at(t, mid) < (int64_t)row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return step_at(t, lo) == (int64_t)row ? (int64_t)lo : -1;
+}
+
 /* Enter on a function call or a run: the trace table shows its graph's
- * traces (the message names the run's fetches); Enter again on the same
- * cell, or on an eager op: its details in the tensor overlay. */
+ * traces from this call's first one, the timeline keeps the call selected
+ * (the message names the run's fetches); Enter again on the same cell, or
+ * on an eager op: its details in the tensor overlay. */
 static void
 enter(struct pane *p)
 {
@@ -197,16 +233,19 @@ enter(struct pane *p)
 		char err[256], fetches[400];
 		if (model_filter_new(t->m, &spec, &f, err, sizeof err) == TD_OK) {
 			tui_history_push(t);
+			t->sel_exec = row;      /* the filter keeps this call selected */
 			tui_set_filter(t, f);
 			tl->filter = f;
 			tl->filter_row = row;
 			tui_focus(t, PANE_TRACES);
-			pane_goto(&t->panes[PANE_TRACES], 0, false, true);
+			int64_t first = first_trace_of_call(t, (uint64_t)row, &ex);
+			pane_goto(&t->panes[PANE_TRACES], first >= 0 ? (uint64_t)first : 0, first >= 0, true);
 			fetches_of(t, (uint64_t)row, fetches, sizeof fetches);
-			tui_message(t, false, "%s (%llu traces, %llu executions)%s%s; Enter: details",
+			tui_message(t, false, "%s (%llu traces, %llu executions)%s%s%s; Enter: details",
 				    ex.op_type, (unsigned long long)tui_view_count(t, TABLE_TRACES),
 				    (unsigned long long)tui_view_count(t, TABLE_EXECUTIONS),
-				    fetches[0] ? " fetches " : "", fetches);
+				    fetches[0] ? " fetches " : "", fetches,
+				    first >= 0 ? "" : "; this call's own rows are not known");
 			return;
 		}
 		tui_message(t, true, "%s", err);

@@ -2,13 +2,15 @@
  * pane_traces.c - the Graph executions pane: the trace table.
  *
  * One line per graph execution trace (index, op name, role when the pane is
- * wide, op type, output slot, shape, summary in the dump's mode), NaN/Inf
- * rows in the alert colour.
+ * wide, or the debug op when the dump has several per tensor, op type,
+ * output slot, shape, summary in the dump's mode), NaN/Inf rows in the
+ * alert colour.
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
 #include "tui_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,20 +35,46 @@ role_abbrev(enum model_role r)
 	}
 }
 
+/* The debug op column (dumps whose tensors have several debug ops' rows,
+ * which otherwise look alike): in the role column's place. */
+#define DEBUG_W 7
+static const char *
+debug_abbrev(const char *op)
+{
+	if (!strcmp(op, "DebugIdentity"))
+		return "ident";
+	if (!strcmp(op, "DebugNumericSummary"))
+		return "numsum";
+	if (!strcmp(op, "DebugNanCount"))
+		return "nancnt";
+	return strncmp(op, "Debug", 5) ? op : op + 5;
+}
+
+/* What the rows on screen hold, in pane.priv (a bitmask, nothing to free):
+ * op inputs (the slot column says in0/out0), debug ops (their column). */
+enum { ROWS_IO = 1, ROWS_DEBUG = 2 };
+#define ROWS_OF(p) ((unsigned)(uintptr_t)(p)->priv)
+
 /* Column positions for width w: name gets what is left; shape and type go
- * first when the pane is narrow. */
+ * first when the pane is narrow.  debug: the role column is the debug
+ * op's, kept down to narrower widths (it tells rows apart). */
 static struct cols
-columns(int w)
+columns(int w, bool debug)
 {
 	struct cols c = { 0, 8, -1, -1, -1, -1, -1, 0, 14, 16 };
-	int sum_w = 22;
+	int sum_w = 22, rw = debug ? DEBUG_W : ROLE_W;
 
-	if (w >= 8 + 31 + ROLE_W + 15 + 5 + 17 + sum_w) {     /* names keep 30 */
+	if (w >= 8 + (debug ? 16 : 31) + rw + 15 + 5 + 17 + sum_w) {     /* names keep 30 (15) */
 		c.sum = w - sum_w;
 		c.shape = c.sum - 17;
 		c.slot = c.shape - 5;
 		c.type = c.slot - 15;
-		c.role = c.type - ROLE_W;
+		c.role = c.type - rw;
+	} else if (debug && w >= 8 + 16 + rw + 15 + 5 + sum_w) {   /* the debug op before the shape */
+		c.sum = w - sum_w;
+		c.slot = c.sum - 5;
+		c.type = c.slot - 15;
+		c.role = c.type - rw;
 	} else if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
 		c.sum = w - sum_w;
 		c.shape = c.sum - 17;
@@ -70,28 +98,31 @@ traces_count(struct pane *p)
 	return tui_view_count(p->tui, TABLE_TRACES);
 }
 
-/* Whether a row on screen is an op input (ROW_INPUT): the slot column then
- * says "in0" / "out0" on every row.  Set by the header, which is drawn
- * before the rows; the rows it decodes stay in the model's cache. */
-static bool
-screen_has_inputs(struct pane *p)
+/* ROWS_IO when a row on screen is an op input (ROW_INPUT): the slot column
+ * then says "in0" / "out0" on every row; ROWS_DEBUG when a row names its
+ * debug op.  Set by the header, which is drawn before the rows; the rows it
+ * decodes stay in the model's cache. */
+static unsigned
+screen_rows(struct pane *p)
 {
 	struct model_trace tr;
 	uint64_t n = pane_count(p), h = (uint64_t)pane_height(p);
+	unsigned f = 0;
 
 	for (uint64_t v = p->top; v < p->top + h && v < n; v++) {
 		int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, v);
-		if (row >= 0 && model_trace_get(p->tui->m, (uint64_t)row, &tr) == TD_OK &&
-		    (tr.flags & ROW_INPUT))
-			return true;
+		if (row < 0 || model_trace_get(p->tui->m, (uint64_t)row, &tr) != TD_OK)
+			continue;
+		f |= (tr.flags & ROW_INPUT) ? ROWS_IO : 0;
+		f |= tr.debug_op && *tr.debug_op ? ROWS_DEBUG : 0;
 	}
-	return false;
+	return f;
 }
 
 static void
 traces_header(struct pane *p, int y)
 {
-	struct cols c = columns(p->r.w);
+	struct cols c;
 	/* the breakdown's legend when the rows on screen carry the six counts
 	 * (full-health modes, per-tensor statistics), else a plain title */
 	const uint32_t six = summary_bits(SF_BREAKDOWN);   /* the breakdown column's counts */
@@ -105,12 +136,15 @@ traces_header(struct pane *p, int y)
 		pane_diff_header(p, y);
 		return;
 	}
-	io = screen_has_inputs(p);
-	p->priv = io ? (void *)p : NULL;    /* a flag: no state to free */
+	unsigned rows = screen_rows(p);
+	p->priv = (void *)(uintptr_t)rows;
+	io = rows & ROWS_IO;
+	c = columns(p->r.w, rows & ROWS_DEBUG);
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
 	if (c.role >= 0)
-		pane_print(p, y, c.role, STYLE_HEADER, "Role", ROLE_W - 1);
+		pane_print(p, y, c.role, STYLE_HEADER, rows & ROWS_DEBUG ? "Debug" : "Role",
+			   (rows & ROWS_DEBUG ? DEBUG_W : ROLE_W) - 1);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
@@ -124,7 +158,8 @@ traces_header(struct pane *p, int y)
 static void
 traces_draw_row(struct pane *p, uint64_t view, int y)
 {
-	struct cols c = columns(p->r.w);
+	bool debug = ROWS_OF(p) & ROWS_DEBUG;
+	struct cols c = columns(p->r.w, debug);
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
 	char buf[96];
@@ -145,11 +180,13 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	if (mark && tr.index < 1000000)         /* the index leaves column 0 free */
 		pane_printf(p, y, c.idx, STYLE_ALERT, 1, "%c", mark);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
-	if (c.role >= 0)
+	if (c.role >= 0 && debug)
+		pane_print(p, y, c.role, s, tr.debug_op ? debug_abbrev(tr.debug_op) : "", DEBUG_W - 1);
+	else if (c.role >= 0)
 		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, s, tr.op_type, c.type_w);
-	if (c.slot >= 0 && p->priv) {                   /* rows of inputs and outputs */
+	if (c.slot >= 0 && (ROWS_OF(p) & ROWS_IO)) {    /* rows of inputs and outputs */
 		snprintf(buf, sizeof buf, "%s%u", tr.flags & ROW_INPUT ? "in" : "out", tr.slot);
 		pane_printf(p, y, c.slot - 1, s, 5, "%5s", buf);
 	} else if (c.slot >= 0) {

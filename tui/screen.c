@@ -101,7 +101,13 @@ screen_relayout(struct tui *t)
 {
 	struct layout *l = &t->layout;
 
-	layout_compute(COLS, LINES, t->focus, l);
+	struct layout_opts o = { PANE_TRACES, tui_no_source(t) };
+
+	/* the story layout keeps the Timeline beside Alerts until the trace
+	 * table is wanted */
+	if (l->mode == LAYOUT_STORY && l->shown[PANE_TIMELINE])
+		o.beside_alerts = PANE_TIMELINE;
+	layout_compute_opts(COLS, LINES, t->focus, &o, l);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		t->panes[i].focused = i == (int)t->focus && t->overlay == OVERLAY_NONE;
 		pane_place(&t->panes[i], &l->pane[i], l->shown[i] && t->overlay == OVERLAY_NONE);
@@ -209,7 +215,8 @@ screen_draw_status(struct tui *t)
 	wattrset(t->status_win, theme_style(STYLE_STATUS));
 	mvwhline(t->status_win, 0, 0, ' ', COLS);
 	/* on small terminals, say how to reach the panes not shown */
-	const char *hint = t->layout.mode == LAYOUT_FULL ? "? help " : "w: more panes  ? help ";
+	const char *hint = t->layout.mode == LAYOUT_FULL ? "? help "
+			   : t->layout.mode == LAYOUT_STORY ? "w: timeline/traces  ? help " : "w: more panes  ? help ";
 	if (COLS < 100 && t->layout.mode != LAYOUT_FULL)
 		hint = COLS < 60 ? "?:help " : "w:panes ?:help ";
 	int hw = (int)strlen(hint), room = COLS > hw + 1 ? COLS - hw - 1 : COLS;

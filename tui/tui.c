@@ -44,6 +44,10 @@ tui_focus(struct tui *t, enum pane_id id)
 {
 	if ((int)id < 0 || id >= PANE_COUNT)
 		return;
+	/* empty source panes show only while one of them is focused */
+	bool src = id == PANE_SOURCE || id == PANE_STACK, was = t->focus == PANE_SOURCE || t->focus == PANE_STACK;
+	if (src != was && tui_no_source(t))
+		t->need_relayout = true;
 	t->focus = id;
 	for (int i = 0; i < PANE_COUNT; i++)
 		t->panes[i].focused = i == (int)id && t->overlay == OVERLAY_NONE;
@@ -51,8 +55,9 @@ tui_focus(struct tui *t, enum pane_id id)
 		t->need_relayout = true;
 }
 
-/* Tab order: on screen left to right, top to bottom (the table's order);
- * by pages when only a page shows. */
+/* Tab order: on screen left to right, top to bottom (the table's order;
+ * the story layout swaps the Timeline in when Tab reaches it); by pages
+ * when only a page shows. */
 static void
 tab_order(const struct tui *t, enum pane_id order[PANE_COUNT])
 {
@@ -60,7 +65,7 @@ tab_order(const struct tui *t, enum pane_id order[PANE_COUNT])
 
 	for (int page = 0; page < PANE_PAGES; page++)
 		for (int i = 0; i < PANE_COUNT; i++)
-			if (t->layout.mode == LAYOUT_FULL ? page == 0 : pane_info[i].page == page)
+			if (t->layout.mode >= LAYOUT_STORY ? page == 0 : pane_info[i].page == page)
 				order[n++] = (enum pane_id)i;
 }
 
@@ -244,6 +249,8 @@ poll_model(struct tui *t)
 		bool finished = pr.done && !t->progress.done;
 		t->progress = pr;
 		tui_reopen(t);
+		if (finished)               /* empty source panes give way now */
+			t->need_relayout = true;
 		if (finished && t->sel_trace >= 0)  /* ops and stacks may have come later */
 			tui_select_trace(t, (uint64_t)t->sel_trace);
 	}

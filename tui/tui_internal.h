@@ -84,6 +84,8 @@ struct tui {
 
 	/* filter on the timeline and the trace table (owned) */
 	struct model_filter *filter;
+	uint64_t filter_serial;     /* counts filter changes (panes cache per filter) */
+	bool alert_walk;            /* n/N walk the Alerts pane's group (after its Enter) */
 	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
@@ -118,13 +120,16 @@ bool tui_history_go(struct tui *t, int dir);
 
 /* ---- tui_link.c: the linked selection ------------------------------- */
 /* Moves the trace table to model row (through the filter), selects it and
- * updates graph, stack and source.  history: push the old place first. */
-void tui_jump_trace(struct tui *t, uint64_t row, bool history);
-void tui_jump_execution(struct tui *t, uint64_t row, bool history);
+ * updates graph, stack and source.  history: push the old place first.
+ * false (and an error message saying why) when the row is not indexed or
+ * the filter hides it. */
+bool tui_jump_trace(struct tui *t, uint64_t row, bool history);
+bool tui_jump_execution(struct tui *t, uint64_t row, bool history);
 /* Called by the panes when their cursor lands on a row. */
 void tui_select_trace(struct tui *t, uint64_t row);
 void tui_select_execution(struct tui *t, uint64_t row);
-/* Shows op in the graph pane (with its creation stack). */
+/* Shows op in the graph pane (with its creation stack) and selects its
+ * trace row nearest the selected one (none when the op has no row). */
 void tui_select_op(struct tui *t, uint32_t op);
 /* Replaces the stack shown (copied), origin for the title. */
 void tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origin);
@@ -172,6 +177,10 @@ void tui_search_done(struct tui *t);
  * back to pane_search(). */
 int64_t tui_search_rows(struct tui *t, enum model_table tab, int64_t from, int dir, bool *ok);
 
+/* ---- pane_alerts.c -------------------------------------------------- */
+/* n/N after Enter on an alert: the next/previous alert of that group. */
+void tui_alerts_step(struct tui *t, int dir);
+
 /* ---- pane_text.c: help / output / tensor overlays -------------------- */
 extern const struct pane_ops pane_text_ops;
 void tui_text_set(struct tui_text *x, const char *title, const char *text);
@@ -180,6 +189,12 @@ void tui_text_done(struct tui_text *x);
 void tui_open_overlay(struct tui *t, enum tui_overlay which);
 void tui_close_overlay(struct tui *t);
 void tui_build_help(struct tui *t);
+
+/* ---- tui_output.c: links in the command output ----------------------- */
+/* Enter on line of the output pane: goes to the trace row, execution, op
+ * or source line the line names (closing the pane, the old place on the
+ * back history).  false when the line names none. */
+bool tui_output_follow(struct tui *t, size_t line);
 
 /* ---- pane_tensor.c ------------------------------------------------- */
 void tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice);
@@ -209,6 +224,10 @@ void pane_timeline_goto(struct pane *p, uint64_t view);
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);
+/* Whether the Source and Stack panes can only stay empty: the format never
+ * holds stacks, or the indexed dump has no source file and no frame (the
+ * layout then gives their rows to the others). */
+bool tui_no_source(struct tui *t);
 
 /* ---- tui_origins.c: where the NaN/Inf started ------------------------ */
 /* Lines the Alerts pane leads with: the origins, first in time first, or

@@ -121,7 +121,7 @@ tui_history_go(struct tui *t, int dir)
 	return true;
 }
 
-void
+bool
 tui_jump_trace(struct tui *t, uint64_t row, bool history)
 {
 	bool hidden;
@@ -130,21 +130,22 @@ tui_jump_trace(struct tui *t, uint64_t row, bool history)
 	if (row >= model_trace_count(t->m)) {
 		tui_message(t, true, "trace row %llu is not indexed (%llu rows)",
 			    (unsigned long long)row, (unsigned long long)model_trace_count(t->m));
-		return;
+		return false;
 	}
 	if (history)
 		tui_history_push(t);
 	view = tui_row_to_view(t, TABLE_TRACES, row, &hidden);
 	if (hidden) {
 		tui_message(t, true, tui_diff(t) ? "trace row %llu has no counterpart in the other dump"
-			    : "trace row %llu is hidden by the filter (:filter off)",
+			    : "trace row %llu is hidden by the filter (:filter off shows it)",
 			    (unsigned long long)row);
-		return;
+		return false;
 	}
 	pane_goto(&t->panes[PANE_TRACES], view, true, true);
+	return true;
 }
 
-void
+bool
 tui_jump_execution(struct tui *t, uint64_t row, bool history)
 {
 	bool hidden;
@@ -152,18 +153,19 @@ tui_jump_execution(struct tui *t, uint64_t row, bool history)
 
 	if (row >= model_execution_count(t->m)) {
 		tui_message(t, true, "execution %llu is not indexed", (unsigned long long)row);
-		return;
+		return false;
 	}
 	if (history)
 		tui_history_push(t);
 	view = tui_row_to_view(t, TABLE_EXECUTIONS, row, &hidden);
 	if (hidden) {
-		tui_message(t, true, "execution %llu is hidden by the filter (:filter off)",
+		tui_message(t, true, "execution %llu is hidden by the filter (:filter off shows it)",
 			    (unsigned long long)row);
-		return;
+		return false;
 	}
 	/* the timeline's cursor is a grid: it selects through its own goto */
 	pane_timeline_goto(&t->panes[PANE_TIMELINE], view);
+	return true;
 }
 
 void
@@ -205,6 +207,22 @@ tui_select_execution(struct tui *t, uint64_t row)
 	model_detail_done(&d);
 }
 
+/* The trace row of op (any output slot) nearest the selected row, the
+ * earlier one on a tie; the first one when no row is selected; -1 none. */
+static int64_t
+nearest_trace_of_op(struct tui *t, uint32_t op)
+{
+	uint64_t cur = t->sel_trace >= 0 ? (uint64_t)t->sel_trace : 0;
+	int64_t before = model_trace_of_op(t->m, op, UINT32_MAX, cur + 1, -1);   /* <= cur */
+	int64_t after = model_trace_of_op(t->m, op, UINT32_MAX, cur, 1);         /* > cur */
+
+	if (before < 0)
+		return after;
+	if (after < 0 || cur - (uint64_t)before <= (uint64_t)after - cur)
+		return before;
+	return after;
+}
+
 void
 tui_select_op(struct tui *t, uint32_t opid)
 {
@@ -213,7 +231,8 @@ tui_select_op(struct tui *t, uint32_t opid)
 	if (!model_op_get(t->m, opid, &op))
 		return;
 	t->sel_op = opid;
-	t->sel_trace = model_trace_of_op(t->m, opid, 0, model_trace_count(t->m), -1);
+	/* near the user's place, not the op's last row (issue 12 item 12) */
+	t->sel_trace = nearest_trace_of_op(t, opid);
 	if (t->sel_trace >= 0) {
 		tui_jump_trace(t, (uint64_t)t->sel_trace, false);
 		return;
@@ -366,18 +385,50 @@ tui_load_source(struct tui *t)
 	ask_source_path(t, t->src_index < 0 ? err : NULL);
 }
 
+/* After a filter change: the selected trace row again (by its model row). */
+static void
+keep_trace(struct tui *t)
+{
+	bool hidden;
+	uint64_t v = t->sel_trace >= 0 ? tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden) : 0;
+
+	pane_goto(&t->panes[PANE_TRACES], v, true, true);
+}
+
+/* After a filter change: the selected execution again (by its model row). */
+static void
+keep_execution(struct tui *t)
+{
+	bool hidden;
+	uint64_t v;
+
+	if (t->sel_exec < 0 || tui_view_count(t, TABLE_EXECUTIONS) == 0)
+		return;
+	v = tui_row_to_view(t, TABLE_EXECUTIONS, (uint64_t)t->sel_exec, &hidden);
+	if (v >= tui_view_count(t, TABLE_EXECUTIONS))
+		v = tui_view_count(t, TABLE_EXECUTIONS) - 1;
+	pane_timeline_goto(&t->panes[PANE_TIMELINE], v);
+}
+
 void
 tui_set_filter(struct tui *t, struct model_filter *f)
 {
 	model_filter_free(t->filter);
 	t->filter = f;
+	t->filter_serial++;
 	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);
-	/* keep the selected row, or select the next one the filter shows */
-	bool hidden;
-	uint64_t v = t->sel_trace >= 0 ? tui_row_to_view(t, TABLE_TRACES, (uint64_t)t->sel_trace, &hidden) : 0;
-	pane_goto(&t->panes[PANE_TRACES], v, true, true);
+	/* keep the selected trace and execution (by row, not by position), or
+	 * select the next one the filter shows; the focused pane's selection
+	 * goes last, so the stack shown is its own */
+	if (t->focus == PANE_TIMELINE) {
+		keep_trace(t);
+		keep_execution(t);
+	} else {
+		keep_execution(t);
+		keep_trace(t);
+	}
 	t->tail_count = tui_view_count(t, TABLE_TRACES);   /* not "new rows" for follow_tail */
 	if (f)
 		tui_message(t, false, "filter: %s (%llu traces, %llu executions)", model_filter_describe(f),

@@ -9,8 +9,9 @@
  * selects the origin's trace row, so the graph pane shows its inputs, and
  * marks the propagation path in the trace table.
  *
- * The origins are asked once per model generation, after the index pass
- * (they need every row); the lines are rebuilt only then.  Dump strings
+ * The origins are asked once per model generation and filter, after the
+ * index pass (they need every row); a filter or rank hides the origins
+ * whose rows it hides.  Dump strings
  * are sanitized where they are drawn (pane_print, the message line).
  * Not for: the diff layout (pane_diff.c leads the Alerts pane with the first divergence).
  */
@@ -30,6 +31,7 @@ struct origin_line {
 
 struct tui_origins {
 	uint64_t generation;        /* of the model when computed, 0 never */
+	uint64_t filter_serial;     /* t->filter_serial they were listed under */
 	struct origin_line lines[ORIGIN_LINES];
 	size_t n;                   /* lines held */
 	size_t total;               /* origins (or hosts) found */
@@ -75,9 +77,11 @@ origins_refresh(struct tui *t)
 	struct model_origin *v = NULL;
 	size_t n;
 
-	if (!t->progress.done || s->generation == t->progress.generation + 1)
+	if (!t->progress.done ||
+	    (s->generation == t->progress.generation + 1 && s->filter_serial == t->filter_serial))
 		return;
 	s->generation = t->progress.generation + 1;
+	s->filter_serial = t->filter_serial;
 	s->n = s->total = 0;
 	model_info(t->m, &info);
 	s->by_host = info.nhosts > 1;
@@ -85,8 +89,9 @@ origins_refresh(struct tui *t)
 	struct model_origins_query q = { .step = -1, .per_host = s->by_host ? 1 : 0 };
 	n = model_origins(t->m, &q, &v);
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].source != TABLE_TRACES)
-			continue;
+		if (v[i].source != TABLE_TRACES ||
+		    (t->filter && !model_filter_match(t->m, t->filter, TABLE_TRACES, v[i].index)))
+			continue;   /* a filter or rank hides its row */
 		s->total++;
 		if (s->n == max)
 			continue;

@@ -59,6 +59,10 @@ tui_search_next(struct tui *t, int dir)
 	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
 	bool stopped;
 
+	if (t->alert_walk && t->overlay == OVERLAY_NONE && t->focus != PANE_ALERTS) {
+		tui_alerts_step(t, dir);        /* after Enter on an alert, until the next '/' */
+		return;
+	}
 	if (!t->search.re) {
 		tui_message(t, true, "no search yet: / starts one");
 		return;
@@ -82,10 +86,13 @@ tui_search_next(struct tui *t, int dir)
 	int64_t row = limit ? pane_search(p, t->search.re, dir, limit, &stopped, &scanned) : -1;
 	if (row < 0) {
 		t->search.scanned = 0;
+		p->match = -1;
 		tui_message(t, true, "/%s: not found in %s", t->search.text, p->title[0] ? p->title : "this view");
 		return;
 	}
 	pane_goto(p, (uint64_t)row, true, false);
+	if (p->ops->flags & PANE_NO_CURSOR)
+		p->match = stopped ? -1 : row;
 	t->search.scanned = stopped ? t->search.scanned + scanned : 0;
 	if (stopped)
 		tui_message(t, true, "/%s: still searching, stopped at row %lld (n continues)",
@@ -103,6 +110,7 @@ tui_search_start(struct tui *t, const char *re)
 	if (!code)
 		return;
 	tui_search_reset(t);
+	t->alert_walk = false;
 	pcre2_code_free(t->search.re);
 	t->search.re = code;
 	t->search.scanned = 0;

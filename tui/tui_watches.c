@@ -33,6 +33,7 @@ struct tui_watches {
 	size_t ngroups;
 	int64_t walk_group;         /* group walked with n/N, -1 none */
 	size_t walk_hit;            /* current hit in run.hits */
+	uint64_t filter_serial;     /* t->filter_serial the groups were made under */
 	uint64_t walk_nth;          /* its position in the group, 0-based */
 };
 
@@ -62,14 +63,31 @@ hit_op_type(struct tui *t, const struct model_watch_hit *h)
 	return "";
 }
 
-/* Adds the hits found since the last call to their groups. */
+/* Whether the current filter (or rank) shows the hit's row. */
+static bool
+hit_shown(struct tui *t, const struct model_watch_hit *h)
+{
+	return !t->filter || model_filter_match(t->m, t->filter, h->source, h->index);
+}
+
+/* Adds the hits found since the last call to their groups; all of them
+ * again when the filter changed. */
 static void
 group_new_hits(struct tui *t, struct tui_watches *w)
 {
+	if (w->filter_serial != t->filter_serial) {
+		w->filter_serial = t->filter_serial;
+		w->grouped = w->ngroups = 0;
+		w->walk_group = -1;
+	}
 	for (; w->grouped < w->run.nhits; w->grouped++) {
 		const struct model_watch_hit *h = &w->run.hits[w->grouped];
-		const char *type = hit_op_type(t, h);
+		const char *type;
 		size_t g;
+
+		if (!hit_shown(t, h))
+			continue;
+		type = hit_op_type(t, h);
 		for (g = 0; g < w->ngroups; g++)
 			if (w->groups[g].watch == h->watch && !strcmp(w->groups[g].op_type, type))
 				break;
@@ -109,12 +127,16 @@ tui_watches_restart(struct tui *t)
 	model_watch_run_init(&w->run, -1);
 	w->grouped = w->ngroups = 0;
 	w->walk_group = -1;
+	w->filter_serial = t->filter_serial;
 }
 
 uint64_t
 tui_watches_groups(struct tui *t)
 {
-	return tui_diff(t) ? 0 : get(t)->ngroups;
+	if (tui_diff(t))
+		return 0;
+	group_new_hits(t, get(t));      /* regroups when the filter changed */
+	return get(t)->ngroups;
 }
 
 void
@@ -172,7 +194,7 @@ goto_hit(struct tui *t, struct tui_watches *w, size_t hit, uint64_t nth)
 static bool
 in_group(struct tui *t, const struct watch_group *g, const struct model_watch_hit *h)
 {
-	return h->watch == g->watch && !strcmp(hit_op_type(t, h), g->op_type);
+	return h->watch == g->watch && hit_shown(t, h) && !strcmp(hit_op_type(t, h), g->op_type);
 }
 
 void
@@ -184,6 +206,7 @@ tui_watches_enter(struct tui *t, uint64_t i)
 		return;
 	w->walk_group = (int64_t)i;
 	goto_hit(t, w, w->groups[i].first, 0);
+	t->alert_walk = true;       /* n/N go on with the group where we land */
 }
 
 bool
@@ -225,8 +248,12 @@ tui_watches_title(struct tui *t, char *buf, size_t size)
 	else if (!w->run.done)
 		snprintf(buf, size, ", watch %llu%%",
 			 (unsigned long long)(total ? at * 100 / total : 0));
-	else
-		snprintf(buf, size, ", %zu hit%s", w->run.nhits, w->run.nhits == 1 ? "" : "s");
+	else {
+		uint64_t n = 0;
+		for (size_t g = 0; g < w->ngroups; g++)
+			n += w->groups[g].count;
+		snprintf(buf, size, ", %llu hit%s", (unsigned long long)n, n == 1 ? "" : "s");
+	}
 }
 
 void

@@ -348,6 +348,18 @@ tui_settle()
 	return 1
 }
 
+# tui_alert_group REGEX: focuses the Alerts pane and puts its cursor on the
+# first group whose kind or op type REGEX matches (the origins' lines that
+# lead the pane are not searched), ready for Enter.
+tui_alert_group()
+{
+	tui_keys 1 g /
+	tui_type "$1"
+	tui_keys Enter
+	tui_wait "/$1" >/dev/null
+	tui_settle
+}
+
 # tui_wait_gone TEXT [SECONDS]: waits until TEXT is no longer on screen.
 tui_wait_gone()
 {

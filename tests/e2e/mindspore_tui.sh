@@ -47,6 +47,12 @@ if tui_wait "Overflow Mul: alert 1 of 1"; then
 else
 	fail overflow_alert_opens "no overflow alert message after Enter"
 fi
+# issue 12 item 9: the overflow lands on the op's trace row, with its graph
+# and its source line (async_small/README.md: Mul-op2 is the second kernel,
+# source lines 12, 13, 14 in kernel order: train.py line 13)
+tui_expect overflow_lands_on_a_trace_row "Overflow Mul: alert 1 of 1 (trace row"
+tui_expect overflow_graph_shows_mul "Default/network/Mul-op2 (Mul)"
+tui_expect overflow_source_line "train.py:13"
 tui_keys q
 tui_expect_exit 0 async_quit_exits_0
 

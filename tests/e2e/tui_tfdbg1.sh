@@ -17,8 +17,16 @@ tui_wait "alerts" >/dev/null
 tui_screen >/dev/null
 expect_file_has opens_with_runs_on_the_timeline "$TUI_SCREEN" "Session.run"
 expect_file_has status_names_format "$TUI_SCREEN" "tfdbg1"
-expect_file_has source_pane_says_none "$TUI_SCREEN" "holds no source or stack information"
-expect_file_has stack_pane_says_none "$TUI_SCREEN" "holds no source or stack information"
+# issue 12 (friction): the Source and Stack panes can only stay empty, so
+# their rows go to the graph; focused, they show and say why
+expect_file_lacks empty_source_gives_way "$TUI_SCREEN" "[5] Source"
+expect_file_lacks empty_stack_gives_way "$TUI_SCREEN" "[6] Stack"
+tui_keys 5
+tui_expect source_pane_says_none "holds no source or stack information"
+tui_keys 6
+tui_expect stack_pane_says_none "holds no source or stack information"
+tui_keys 3
+tui_wait_gone "[5] Source" && ok source_gives_way_again || fail source_gives_way_again "still shown"
 expect_file_has alerts_group_log "$TUI_SCREEN" "InfNan Log"
 
 # The first alert (op type Log) leads to cross_entropy/Log:0 in run 2.

@@ -24,8 +24,10 @@ tui_expect enter_first_hit "gradient_vanishing MatMul: hit 1 of 3 (trace row 0):
 tui_settle
 [ "$(pos)" = 1/42 ] && ok trace_table_at_row_0 || fail trace_table_at_row_0 "at $(pos)"
 tui_expect graph_shows_op "[4] Graph  Gradients_Default_vanish_grad-op1"
+tui_keys n
+tui_expect n_second_hit_from_trace_table "hit 2 of 3 (trace row 14)"
 tui_keys 1 n
-tui_expect n_second_hit "hit 2 of 3 (trace row 14)"
+tui_expect n_third_hit_in_alerts "hit 3 of 3 (trace row 28)"
 
 tui_keys :
 tui_type "watch add wide 'max > 40'"

@@ -126,7 +126,7 @@ test_wide_medium_terminal_puts_a_page_side_by_side(void **state)
 	struct layout l;
 
 	(void)state;
-	layout_compute(140, 30, PANE_GRAPH, &l);
+	layout_compute(140, 26, PANE_GRAPH, &l);
 	assert_int_equal(l.mode, LAYOUT_TWO);
 	assert_int_equal(l.pane[PANE_TIMELINE].y, l.pane[PANE_GRAPH].y);
 	assert_int_equal(l.nsep, 1);
@@ -179,6 +179,61 @@ test_cycle_visits_every_page_then_wraps(void **state)
 	assert_int_equal(layout_cycle(LAYOUT_ONE, PANE_ALERTS, -1), PANE_STACK);
 }
 
+/* Issue 12 (friction): at 120x40 the story's panes all show, so Enter on
+ * an alert shows the op, its source line and its stack at once. */
+static void
+test_120x40_shows_the_story_alerts_traces_graph_source_stack(void **state)
+{
+	struct layout l;
+
+	(void)state;
+	layout_compute(120, 40, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_STORY);
+	assert_int_equal(count_shown(&l), 5);
+	assert_true(l.shown[PANE_ALERTS] && l.shown[PANE_TRACES] && l.shown[PANE_GRAPH] &&
+		    l.shown[PANE_SOURCE] && l.shown[PANE_STACK]);
+	assert_false(l.shown[PANE_TIMELINE]);
+	/* Alerts | traces on top, the graph below, source | stack at the bottom */
+	assert_int_equal(l.pane[PANE_ALERTS].y, l.pane[PANE_TRACES].y);
+	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TRACES].x);
+	assert_true(l.pane[PANE_GRAPH].y > l.pane[PANE_TRACES].y);
+	assert_int_equal(l.pane[PANE_SOURCE].y, l.pane[PANE_STACK].y);
+	assert_true(l.pane[PANE_SOURCE].y > l.pane[PANE_GRAPH].y);
+	assert_int_equal(l.pane[PANE_SOURCE].y + l.pane[PANE_SOURCE].h, 38);
+	/* the timeline takes the traces' place when focused, and keeps it */
+	layout_compute(120, 40, PANE_TIMELINE, &l);
+	assert_true(l.shown[PANE_TIMELINE] && !l.shown[PANE_TRACES]);
+	struct layout_opts o = { PANE_TIMELINE, false };
+	layout_compute_opts(120, 40, PANE_GRAPH, &o, &l);
+	assert_true(l.shown[PANE_TIMELINE] && !l.shown[PANE_TRACES]);
+	assert_int_equal(layout_cycle(LAYOUT_STORY, PANE_TRACES, 1), PANE_TIMELINE);
+	assert_int_equal(layout_cycle(LAYOUT_STORY, PANE_TIMELINE, 1), PANE_TRACES);
+}
+
+/* Issue 12 (friction): a dump with no source and no stack gives the empty
+ * panes' rows to the graph, unless the user focuses one of them. */
+static void
+test_no_source_gives_the_bottom_to_the_graph(void **state)
+{
+	struct layout l;
+	struct layout_opts o = { PANE_TRACES, true };
+	static const int sizes[][2] = { { 160, 45 }, { 120, 40 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		layout_compute_opts(sizes[i][0], sizes[i][1], PANE_TRACES, &o, &l);
+		assert_false(l.shown[PANE_SOURCE]);
+		assert_false(l.shown[PANE_STACK]);
+		assert_int_equal(l.pane[PANE_GRAPH].y + l.pane[PANE_GRAPH].h, sizes[i][1] - 2);
+		layout_compute_opts(sizes[i][0], sizes[i][1], PANE_STACK, &o, &l);
+		assert_true(l.shown[PANE_SOURCE] && l.shown[PANE_STACK]);
+	}
+	for (int p = 0; p < PANE_COUNT; p++) {
+		layout_compute_opts(120, 40, (enum pane_id)p, &o, &l);
+		assert_true(l.shown[p]);
+	}
+}
+
 int
 main(void)
 {
@@ -190,6 +245,8 @@ main(void)
 		cmocka_unit_test(test_40x12_shows_only_the_focused_pane),
 		cmocka_unit_test(test_below_minimum_is_too_small_but_keeps_status),
 		cmocka_unit_test(test_cycle_visits_every_page_then_wraps),
+		cmocka_unit_test(test_120x40_shows_the_story_alerts_traces_graph_source_stack),
+		cmocka_unit_test(test_no_source_gives_the_bottom_to_the_graph),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
