@@ -129,11 +129,11 @@ arena_str(struct model *m, const char *s)
 }
 
 static void
-consumers_add(struct model *m, uint32_t graph_sid, const char *src, uint32_t op,
+consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const char *src, uint32_t op,
 	      uint32_t input_slot, uint32_t output_slot)
 {
 	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
-	uint64_t *idx = u64map_put(&m->consumer_idx, key, UINT64_MAX);
+	uint64_t *idx = u64map_put(map, key, UINT64_MAX);
 	struct consumer_list *cl;
 
 	if (*idx == UINT64_MAX) {
@@ -169,10 +169,20 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
 			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
-			consumers_add(m, o->graph_sid, o->inputs[i].op_name, id, (uint32_t)i,
-				      o->inputs[i].slot);
+			consumers_add(m, &m->consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
+				      (uint32_t)i, o->inputs[i].slot);
 		}
 		o->ninputs = op->ninputs;
+	}
+	if (op->ncontrol_inputs && op->control_inputs) {
+		o->ctrl = xcalloc(op->ncontrol_inputs, sizeof(*o->ctrl));
+		for (i = 0; i < op->ncontrol_inputs; i++) {
+			o->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
+			o->ctrl[i].op = -1;
+			consumers_add(m, &m->ctrl_consumer_idx, o->graph_sid, o->ctrl[i].op_name, id,
+				      (uint32_t)i, 0);
+		}
+		o->nctrl = op->ncontrol_inputs;
 	}
 	if (op->noutput_tensor_ids && op->output_tensor_ids) {
 		o->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*o->out_ids));
@@ -240,6 +250,7 @@ ops_done(struct model *m)
 
 	for (i = 0; i < m->nops; i++) {
 		free(m->opv[i].inputs);
+		free(m->opv[i].ctrl);
 		free(m->opv[i].out_ids);
 		free(m->opv[i].frame_sids);
 		free(m->opv[i].stack);
@@ -250,6 +261,7 @@ ops_done(struct model *m)
 	u64map_done(&m->op_by_name);
 	u64map_done(&m->op_by_alias);
 	u64map_done(&m->consumer_idx);
+	u64map_done(&m->ctrl_consumer_idx);
 	for (i = 0; i < m->ncons; i++)
 		free(m->cons[i].items);
 	free(m->cons);
@@ -370,6 +382,13 @@ op_resolve_inputs(struct model *m, struct op_entry *o)
 			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
 		}
 	}
+	for (i = 0; i < o->nctrl; i++) {
+		if (o->ctrl[i].op < 0) {
+			uint32_t id = ops_lookup(m, o->graph_id, o->ctrl[i].op_name);
+
+			o->ctrl[i].op = id == NO_ID ? -1 : (int64_t)id;
+		}
+	}
 }
 
 bool
@@ -396,6 +415,8 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		op->num_outputs = o->num_outputs;
 		op->inputs = o->inputs;
 		op->ninputs = o->ninputs;
+		op->control_inputs = o->ctrl;
+		op->ncontrol_inputs = o->nctrl;
 		op->output_tensor_ids = o->out_ids;
 		op->noutput_tensor_ids = o->nout_ids;
 		op->stack = o->stack;
@@ -482,8 +503,9 @@ model_op_find(struct model *m, const char *name, const char *graph)
 	return id;
 }
 
-size_t
-model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+static size_t
+consumers_of(struct model *m, struct u64map *map, uint32_t op, struct model_consumer *out,
+	     size_t max)
 {
 	uint64_t idx;
 	size_t n = 0, i;
@@ -492,7 +514,7 @@ model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, siz
 	if (op < m->nops) {
 		const struct op_entry *o = &m->opv[op];
 
-		if (u64map_get(&m->consumer_idx, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
+		if (u64map_get(map, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
 			n = m->cons[idx].n;
 			for (i = 0; i < n && i < max; i++)
 				out[i] = m->cons[idx].items[i];
@@ -500,4 +522,16 @@ model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, siz
 	}
 	pthread_mutex_unlock(&m->lock);
 	return n;
+}
+
+size_t
+model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+{
+	return consumers_of(m, &m->consumer_idx, op, out, max);
+}
+
+size_t
+model_op_control_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+{
+	return consumers_of(m, &m->ctrl_consumer_idx, op, out, max);
 }

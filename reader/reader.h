@@ -120,6 +120,10 @@ struct reader_op {
 	const char *host;                   /* may be NULL */
 	const char *const *inputs;          /* "op:slot" or "op" (slot 0); control inputs not listed */
 	size_t ninputs;
+	/* Control inputs: ops that must run first, no tensor flows (tfdbg's
+	 * "^x" inputs); op names.  NULL when none or the format has none. */
+	const char *const *control_inputs;
+	size_t ncontrol_inputs;
 	uint32_t num_outputs;
 	const int64_t *output_tensor_ids;   /* may be NULL */
 	size_t noutput_tensor_ids;
@@ -304,6 +308,9 @@ struct reader_ops {
 	/* Why dumps of this format never hold source or stack frames (the
 	 * screens say it), or NULL when they may. */
 	const char *no_stacks;
+	/* Why ops of this format never list control inputs (the screens and
+	 * JSON say it), or NULL when they may. */
+	const char *no_control_inputs;
 	uint32_t flags;
 	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
 	 * directory, reads a few bytes. */

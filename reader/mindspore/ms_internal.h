@@ -130,6 +130,8 @@ struct ms_node {
 	char *scope;
 	char **inputs;              /* resolved: producer full name, parameter or cstN */
 	size_t ninputs;
+	char **controls;            /* control edges (.pb EdgeType 1), resolved like inputs */
+	size_t ncontrols;
 	uint32_t num_outputs;
 	struct ms_frame *frames;    /* trace lines as printed */
 	size_t nframes;

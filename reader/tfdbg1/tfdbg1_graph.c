@@ -7,7 +7,7 @@
  * and one "__dbg_..." node per debug op (section 8.10).  This file hides
  * those nodes and rewires every data input that goes through a copy node to
  * the tensor the copy node reads, so the graph pane shows the user's graph.
- * Control inputs ("^x") are dropped.  It does not interpret attributes.
+ * Control inputs ("^x") are kept apart, as op names.  It does not interpret attributes.
  */
 #include "tfdbg1_internal.h"
 
@@ -134,11 +134,17 @@ fill_node(const struct name_index *ix, const Tensorflow__NodeDef *nd, struct tfd
 	out->op = xstrdup(nd->op ? nd->op : "");
 	out->device = xstrdup(nd->device ? nd->device : "");
 	out->inputs = nd->n_input ? xcalloc(nd->n_input, sizeof(char *)) : NULL;
+	out->controls = nd->n_input ? xcalloc(nd->n_input, sizeof(char *)) : NULL;
 	for (k = 0; k < nd->n_input; k++) {
 		const char *name;
 		size_t len;
 		uint32_t slot;
 
+		if (nd->input[k] && nd->input[k][0] == '^' && nd->input[k][1]) {
+			if (!tfdbg1_is_debug_node(nd->input[k] + 1))
+				out->controls[out->ncontrols++] = xstrdup(nd->input[k] + 1);
+			continue;
+		}
 		if (!nd->input[k] || !tfdbg1_parse_input(nd->input[k], &len, &slot))
 			continue;
 		resolve_input(ix, nd->input[k], &name, &len, &slot);
@@ -276,6 +282,9 @@ tfdbg1_graph_done(struct tfdbg1_graph *g)
 		for (k = 0; k < n->ninputs; k++)
 			free(n->inputs[k]);
 		free(n->inputs);
+		for (k = 0; k < n->ncontrols; k++)
+			free(n->controls[k]);
+		free(n->controls);
 	}
 	free(g->nodes);
 	free(g->by_name);

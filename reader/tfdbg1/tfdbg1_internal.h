@@ -149,8 +149,10 @@ enum td_status tfdbg1_log_message(const uint8_t *data, size_t len, char **messag
  * rewired through them to the original tensors (section 8.10). */
 struct tfdbg1_graph_node {
 	char *name, *op, *device;
-	char **inputs;              /* "node:slot", control inputs dropped */
+	char **inputs;              /* "node:slot", control inputs apart */
 	size_t ninputs;
+	char **controls;            /* control inputs ("^x" without the '^') */
+	size_t ncontrols;
 	uint32_t num_outputs;       /* highest slot any consumer or watch reads, + 1 */
 };
 struct tfdbg1_graph {

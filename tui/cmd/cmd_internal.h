@@ -47,6 +47,11 @@ CMD_HANDLER(cmd_origins);
 CMD_HANDLER(cmd_why);
 CMD_HANDLER(cmd_diff);
 
+/* inputs / consumers with --depth D or --op NAME (cmd_tree.c): the tree
+ * below trace row row_arg (NULL: the selected row) or op op_name. */
+enum td_status cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name,
+			unsigned depth, bool consumers);
+
 /* ---- errors and parsing ---------------------------------------------- */
 
 /* Sets the cause of a failure (cmd_run prefixes the command name) and
