@@ -406,6 +406,18 @@ enum td_status model_source_load_from(struct model *m, const char *path, const c
  * a partial source (model_source.partial) and past its end. */
 bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
 
+/* Source to ops (the debugger's source view): an op was created at a line
+ * when a frame of its creation stack is that line of that file (a frame's
+ * source, model_frame.source).  Each op counts once per line. */
+/* The ops created at line (1-based) of source i, in op id order: returns
+ * the count and a malloc'd array of op ids in *ops (free(); NULL when 0). */
+size_t model_source_ops(struct model *m, uint32_t i, uint32_t line, uint32_t **ops);
+/* For every line of source i, how many ops were created there: returns n
+ * and a malloc'd array of n counts in *counts, indexed by line number (so
+ * counts[0] is 0 and n is the highest such line + 1); 0 and NULL when no
+ * op was created in the file. */
+size_t model_source_op_counts(struct model *m, uint32_t i, uint32_t **counts);
+
 /* ---- alerts ----------------------------------------------------------- */
 
 enum model_source_kind { SRC_TRACE, SRC_EXECUTION };

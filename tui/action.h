@@ -39,6 +39,7 @@
 	_(OUTPUT,        "output",         "Show the command output pane") \
 	_(LOAD_SOURCE,   "load-source",    "Read the selected frame's file from disk") \
 	_(TOGGLE_SCOPES, "toggle-scopes",  "Graph: full op names, or names relative to the op's scope") \
+	_(USER_CODE,     "user-code",      "Stack: only the user's frames (hide the framework's), or all") \
 	_(EXPAND,        "expand",         "Graph: expand or fold the selected input's inputs / consumer's consumers") \
 	_(FOLLOW,        "follow",         "Toggle follow mode (re-index appended data)") \
 	_(REDRAW,        "redraw",         "Redraw the screen") \

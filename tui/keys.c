@@ -67,6 +67,7 @@ const char keymap_default_text[] =
 	"bind generic q quit\n"
 	"bind source L load-source\n"
 	"bind stack L load-source\n"
+	"bind stack u user-code\n"
 	"bind graph z toggle-scopes\n"
 	"bind graph x expand\n";
 

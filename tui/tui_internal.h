@@ -196,6 +196,10 @@ const struct cmd_ui *tui_cmd_ui(struct tui *t);
 /* Selects execution view index (not a line) in the timeline grid. */
 void pane_timeline_goto(struct pane *p, uint64_t view);
 
+/* The Stack pane's row of frame i of t->stack (rows skip the framework's
+ * frames while only the user's code shows). */
+uint64_t pane_stack_row_of(struct pane *p, size_t i);
+
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */
 const char *tui_no_stacks_why(struct tui *t);

@@ -250,7 +250,7 @@ tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origi
 		pick = (int64_t)n - 1;
 	sp->cursor = sp->top = 0;
 	if (n) {
-		pane_goto(sp, (uint64_t)pick, true, true);
+		pane_goto(sp, pane_stack_row_of(sp, (size_t)pick), true, true);
 	} else {
 		t->src_index = -1;
 		t->src_line = 0;

@@ -46,11 +46,18 @@ CMD_HANDLER(cmd_help);
 CMD_HANDLER(cmd_origins);
 CMD_HANDLER(cmd_why);
 CMD_HANDLER(cmd_diff);
+CMD_HANDLER(cmd_source_ops);
 
 /* inputs / consumers with --depth D or --op NAME (cmd_tree.c): the tree
  * below trace row row_arg (NULL: the selected row) or op op_name. */
 enum td_status cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name,
 			unsigned depth, bool consumers);
+
+/* Finds path among the dump's sources (a unique suffix will do), else
+ * reads it from disk; its index and lines (borrowed until model_close).
+ * Errors go to env. */
+enum td_status cmd_source_open(struct cmd_env *env, const char *path, uint32_t *index,
+			       const char *const **lines, size_t *n);
 
 /* ---- errors and parsing ---------------------------------------------- */
 
