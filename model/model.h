@@ -118,6 +118,7 @@ struct model_info {
 	const char *no_stacks_why;      /* why dumps of this format never hold source or
 					 * stacks (the reader's words), or NULL */
 	const char *no_control_why;     /* why its ops never list control inputs, or NULL */
+	const char *no_attrs_why;       /* why its ops never carry attributes, or NULL */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
@@ -239,6 +240,19 @@ struct model_tensor_ref {
 	int64_t op;                 /* resolved op id, -1 if not in the graph */
 };
 
+struct model_attr {
+	const char *name;
+	const char *value;          /* as text */
+};
+
+/* An output's type as the graph records it (dtype DTYPE_INVALID, rank -1
+ * where it does not). */
+struct model_output_type {
+	enum td_dtype dtype;
+	int rank;
+	const int64_t *dims;        /* rank entries, -1 an unknown dim */
+};
+
 struct model_op {
 	uint32_t id;
 	const char *name;
@@ -253,6 +267,10 @@ struct model_op {
 	size_t ninputs;
 	const struct model_tensor_ref *control_inputs; /* ops that run first (slot 0) */
 	size_t ncontrol_inputs;
+	const struct model_attr *attrs;  /* the graph's attributes, in its order */
+	size_t nattrs;
+	const struct model_output_type *output_types; /* per output slot, where recorded */
+	size_t noutput_types;
 	const int64_t *output_tensor_ids;
 	size_t noutput_tensor_ids;
 	const uint32_t *stack;      /* frame ids, outermost first */

@@ -189,6 +189,10 @@ struct op_entry {
 	size_t ninputs;
 	struct model_tensor_ref *ctrl;  /* control inputs (slot 0) */
 	size_t nctrl;
+	struct model_attr *attrs;       /* arena strings */
+	size_t nattrs;
+	struct model_output_type *out_types;  /* dims owned */
+	size_t nout_types;
 	int64_t *out_ids;
 	size_t nout_ids;
 	uint32_t *frame_sids;       /* creation stack as frame id strings */

@@ -149,6 +149,37 @@ consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const cha
 	cl->n++;
 }
 
+/* Attributes and output types (under m->lock). */
+static void
+ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op)
+{
+	size_t i;
+
+	if (op->nattrs && op->attrs) {
+		o->attrs = xcalloc(op->nattrs, sizeof(*o->attrs));
+		for (i = 0; i < op->nattrs; i++) {
+			o->attrs[i].name = arena_str(m, op->attrs[i].name);
+			o->attrs[i].value = arena_str(m, op->attrs[i].value);
+		}
+		o->nattrs = op->nattrs;
+	}
+	if (op->noutput_types && op->output_types) {
+		o->out_types = xcalloc(op->noutput_types, sizeof(*o->out_types));
+		for (i = 0; i < op->noutput_types; i++) {
+			const struct reader_output_type *t = &op->output_types[i];
+			int64_t *d = NULL;
+
+			if (t->rank > 0 && t->dims) {
+				d = xmalloc((size_t)t->rank * sizeof(*d));
+				memcpy(d, t->dims, (size_t)t->rank * sizeof(*d));
+			}
+			o->out_types[i] = (struct model_output_type){ t->dtype,
+								      t->rank > 0 && !d ? -1 : t->rank, d };
+		}
+		o->nout_types = op->noutput_types;
+	}
+}
+
 /* Copies the descriptive fields of op into entry id (under m->lock). */
 void
 ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
@@ -184,6 +215,7 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		}
 		o->nctrl = op->ncontrol_inputs;
 	}
+	ops_fill_details(m, o, op);
 	if (op->noutput_tensor_ids && op->output_tensor_ids) {
 		o->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*o->out_ids));
 		memcpy(o->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*o->out_ids));
@@ -251,6 +283,10 @@ ops_done(struct model *m)
 	for (i = 0; i < m->nops; i++) {
 		free(m->opv[i].inputs);
 		free(m->opv[i].ctrl);
+		free(m->opv[i].attrs);
+		for (size_t k = 0; k < m->opv[i].nout_types; k++)
+			free((void *)m->opv[i].out_types[k].dims);
+		free(m->opv[i].out_types);
 		free(m->opv[i].out_ids);
 		free(m->opv[i].frame_sids);
 		free(m->opv[i].stack);
@@ -417,6 +453,10 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		op->ninputs = o->ninputs;
 		op->control_inputs = o->ctrl;
 		op->ncontrol_inputs = o->nctrl;
+		op->attrs = o->attrs;
+		op->nattrs = o->nattrs;
+		op->output_types = o->out_types;
+		op->noutput_types = o->nout_types;
 		op->output_tensor_ids = o->out_ids;
 		op->noutput_tensor_ids = o->nout_ids;
 		op->stack = o->stack;

@@ -69,7 +69,8 @@ const char keymap_default_text[] =
 	"bind stack L load-source\n"
 	"bind stack u user-code\n"
 	"bind graph z toggle-scopes\n"
-	"bind graph x expand\n";
+	"bind graph x expand\n"
+	"bind graph i op-info\n";
 
 enum action
 action_from_name(const char *name)

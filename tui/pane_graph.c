@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/cmd/cmd.h"
 #include "tui/cmd/fmt.h"
 
 /* A listed input or consumer; depth 1 are the op's own. */
@@ -270,6 +271,36 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 		pane_printf(p, y, x, STYLE_DIM, -1, "trace %lld", (long long)g->trace);
 }
 
+/* i: the details of the selected op (an input, a consumer, or the op
+ * itself) in the output pane. */
+static void
+graph_op_info(struct pane *p, struct graph *g)
+{
+	struct tui *t = p->tui;
+	bool input = false;
+	const struct gnode *gn = link_at(g, p->cursor, &input);
+	int64_t op = gn ? gn->n.op : (int64_t)g->op.id;
+	struct strbuf out = { 0 }, err = { 0 };
+	struct cmd_env env = { .m = t->m, .out = &out, .err = &err };
+
+	if (op < 0) {
+		tui_message(t, true, "%s is not an op of this dump's graphs", gn->n.op_name);
+		return;
+	}
+	if (cmd_describe_op(&env, (uint32_t)op)) {
+		if (t->output.n)
+			tui_text_append(&t->output, " ");
+		t->output.mark = t->output.n;
+		tui_text_append(&t->output, "# op details");
+		tui_text_append(&t->output, out.buf ? out.buf : "");
+		if (!t->output.title)
+			t->output.title = xstrdup("Command output");
+		tui_open_overlay(t, OVERLAY_OUTPUT);
+	}
+	strbuf_done(&out);
+	strbuf_done(&err);
+}
+
 /* x: expands the selected input / consumer one level, or folds it. */
 static void
 graph_expand(struct pane *p, struct graph *g)
@@ -322,6 +353,11 @@ graph_request(struct pane *p, enum action act)
 	}
 	if (act == ACT_EXPAND) {
 		graph_expand(p, g);
+		return ACT_NONE;
+	}
+	if (act == ACT_OP_INFO) {
+		if (g->have_op)
+			graph_op_info(p, g);
 		return ACT_NONE;
 	}
 	if (act != ACT_ENTER)

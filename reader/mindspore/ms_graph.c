@@ -99,6 +99,7 @@ copy_node(struct ms_node *n, const Debugger__NodeProto *np)
 		}
 		n->inputs[n->ninputs++] = xstrdup(in->name ? in->name : "");
 	}
+	ms_node_pb_details(n, np);
 	if (np->source_address) {
 		add_source_frames(n, np->source_address);
 		ms_node_orient_frames(n);
@@ -315,6 +316,7 @@ ms_graph_done(struct ms_graph *g)
 		for (k = 0; k < n->ncontrols; k++)
 			free(n->controls[k]);
 		free(n->controls);
+		ms_node_details_done(n);
 		for (k = 0; k < n->nframes; k++)
 			ms_frame_done(&n->frames[k]);
 		free(n->frames);

@@ -7,7 +7,8 @@
  * and one "__dbg_..." node per debug op (section 8.10).  This file hides
  * those nodes and rewires every data input that goes through a copy node to
  * the tensor the copy node reads, so the graph pane shows the user's graph.
- * Control inputs ("^x") are kept apart, as op names.  It does not interpret attributes.
+ * Control inputs ("^x") are kept apart, as op names; attributes become text
+ * (tfdbg1_attr.c).
  */
 #include "tfdbg1_internal.h"
 
@@ -150,6 +151,13 @@ fill_node(const struct name_index *ix, const Tensorflow__NodeDef *nd, struct tfd
 		resolve_input(ix, nd->input[k], &name, &len, &slot);
 		out->inputs[out->ninputs++] = xasprintf("%.*s:%u", (int)len, name, slot);
 	}
+	out->attrs = nd->n_attr ? xcalloc(nd->n_attr, sizeof(*out->attrs)) : NULL;
+	for (k = 0; k < nd->n_attr; k++) {
+		if (!nd->attr[k] || !nd->attr[k]->key)
+			continue;
+		out->attrs[out->nattrs].name = xstrdup(nd->attr[k]->key);
+		out->attrs[out->nattrs++].value = tfdbg1_attr_text(nd->attr[k]->value);
+	}
 }
 
 /* Output counts: every data edge (also from hidden nodes, which read the
@@ -285,6 +293,11 @@ tfdbg1_graph_done(struct tfdbg1_graph *g)
 		for (k = 0; k < n->ncontrols; k++)
 			free(n->controls[k]);
 		free(n->controls);
+		for (k = 0; k < n->nattrs; k++) {
+			free((char *)n->attrs[k].name);
+			free((char *)n->attrs[k].value);
+		}
+		free(n->attrs);
 	}
 	free(g->nodes);
 	free(g->by_name);

@@ -503,6 +503,8 @@ const struct reader_ops tfdbg2_reader_ops = {
 	.values_in = "FULL_TENSOR",
 	.no_control_inputs = "tfdbg v2 op creation records list data inputs only, "
 			     "not control inputs",
+	.no_op_attrs = "tfdbg v2 op creation records carry no attributes or output types "
+		       "(type, device, inputs, outputs and stack only)",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = tfdbg2_probe,
 	.open = tfdbg2_open,

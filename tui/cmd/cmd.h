@@ -107,6 +107,11 @@ void cmd_split_free(char **argv, int argc);
  * {"error": "..."}.  Returns the status. */
 enum td_status cmd_run(struct cmd_env *env, const char *line);
 
+/* The text of `op` for op id op (type, graph, device, inputs, consumers,
+ * control inputs, outputs, attributes, stack) into env->out, for a view of
+ * it.  False when there is no such op. */
+bool cmd_describe_op(struct cmd_env *env, uint32_t op);
+
 /* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
  * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; *bad tells
  * whether the dump has any NaN/Inf alert. */

@@ -127,6 +127,11 @@ void cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op);
 /* The same members, written into an object the caller has begun. */
 void cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op);
 void cmd_text_op(struct cmd_env *env, uint32_t op);
+/* The details of an op (cmd_op_info.c): control inputs, attributes,
+ * output dtypes and shapes, as members of the current JSON object / text
+ * lines. */
+void cmd_json_op_details(struct cmd_env *env, struct json *j, const struct model_op *o);
+void cmd_text_op_details(struct cmd_env *env, const struct model_op *o);
 
 /* A full tensor value with an optional numpy slice text ("[0:10, :]") as
  * JSON (see cmd_tensor.c for the shape) or as numpy-style text; at most

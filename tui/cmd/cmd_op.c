@@ -87,6 +87,17 @@ cmd_op(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
+bool
+cmd_describe_op(struct cmd_env *env, uint32_t op)
+{
+	struct model_op o;
+
+	if (!model_op_get(env->m, op, &o))
+		return false;
+	cmd_text_op(env, op);
+	return true;
+}
+
 /* inputs and consumers print the same list; slot_key names what slot is. */
 static enum td_status
 links(struct cmd_env *env, int argc, char **argv, bool consumers)
