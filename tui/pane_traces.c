@@ -3,7 +3,8 @@
  *
  * One line per graph execution trace (index, op name, role when the pane is
  * wide, op type, output slot, shape, summary in the dump's mode), NaN/Inf
- * rows in the alert colour.
+ * rows in the alert colour; the rows of the execution in step with the
+ * timeline carry a bar after their index.
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/sanitize.h"
 
 struct cols {
 	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
@@ -140,6 +142,8 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	else if (tr.flags & ROW_CORRUPT)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
+	if (tui_trace_in_step(p->tui, &tr))     /* a row of the execution in step */
+		pane_print(p, y, c.idx + 7, STYLE_LINK, sanitize_utf8() ? "\xe2\x96\x8f" : "|", 1);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0)
 		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);
@@ -199,6 +203,22 @@ traces_select(struct pane *p, uint64_t view)
 
 	if (row >= 0)
 		tui_select_trace(p->tui, (uint64_t)row);
+}
+
+void
+pane_traces_follow(struct pane *p, uint64_t row)
+{
+	bool hidden;
+	uint64_t view;
+
+	if (tui_diff(p->tui))
+		return;
+	view = tui_row_to_view(p->tui, TABLE_TRACES, row, &hidden);
+	if (hidden)
+		return;
+	p->cursor = p->top = view;  /* no select: the panes stay the execution's */
+	pane_clamp(p);
+	p->tui->traces_followed = true;
 }
 
 static enum action
