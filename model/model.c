@@ -437,6 +437,8 @@ model_info(struct model *m, struct model_info *info)
 	info_meta(m, info);
 	pthread_mutex_unlock(&m->lock);
 	info->no_stacks_why = m->ops->no_stacks;
+	info->no_control_why = m->ops->no_control_inputs;
+	info->no_attrs_why = m->ops->no_op_attrs;
 }
 
 bool

@@ -118,6 +118,8 @@ struct model_info {
 	size_t nmeta;
 	const char *no_stacks_why;      /* why dumps of this format never hold source or
 					 * stacks (the reader's words), or NULL */
+	const char *no_control_why;     /* why its ops never list control inputs, or NULL */
+	const char *no_attrs_why;       /* why its ops never carry attributes, or NULL */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
@@ -239,6 +241,19 @@ struct model_tensor_ref {
 	int64_t op;                 /* resolved op id, -1 if not in the graph */
 };
 
+struct model_attr {
+	const char *name;
+	const char *value;          /* as text */
+};
+
+/* An output's type as the graph records it (dtype DTYPE_INVALID, rank -1
+ * where it does not). */
+struct model_output_type {
+	enum td_dtype dtype;
+	int rank;
+	const int64_t *dims;        /* rank entries, -1 an unknown dim */
+};
+
 struct model_op {
 	uint32_t id;
 	const char *name;
@@ -251,6 +266,12 @@ struct model_op {
 	uint32_t num_outputs;
 	const struct model_tensor_ref *inputs;
 	size_t ninputs;
+	const struct model_tensor_ref *control_inputs; /* ops that run first (slot 0) */
+	size_t ncontrol_inputs;
+	const struct model_attr *attrs;  /* the graph's attributes, in its order */
+	size_t nattrs;
+	const struct model_output_type *output_types; /* per output slot, where recorded */
+	size_t noutput_types;
 	const int64_t *output_tensor_ids;
 	size_t noutput_tensor_ids;
 	const uint32_t *stack;      /* frame ids, outermost first */
@@ -272,6 +293,10 @@ struct model_consumer {
 };
 /* Consumers of op, up to max; returns the total number. */
 size_t model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max);
+/* The ops that list op as a control input (input_slot: which of their
+ * control inputs, output_slot 0), up to max; returns the total number. */
+size_t model_op_control_consumers(struct model *m, uint32_t op, struct model_consumer *out,
+				  size_t max);
 
 struct model_graph {
 	uint32_t index;
@@ -302,6 +327,57 @@ size_t model_trace_consumers(struct model *m, uint64_t i, struct model_link **ou
 /* Latest trace row < before (or first row > after when dir > 0) of (op, slot); -1 none.
  * slot UINT32_MAX matches any output slot. */
 int64_t model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, int dir);
+
+/* ---- link trees (the debugger CLI's `li -r -d N` and `lo -r`) ---------- */
+
+/* What a trace row shows of NaN/Inf. */
+enum model_health { HEALTH_UNKNOWN, HEALTH_FINITE, HEALTH_NONFINITE };
+/* "unknown", "finite", "nonfinite". */
+const char *model_health_name(enum model_health h);
+/* The health of trace row r (decoded through the cache when its flags do
+ * not tell); HEALTH_UNKNOWN for r < 0, past the rows, a corrupt row or a
+ * mode without NaN/Inf counts. */
+enum model_health model_trace_health(struct model *m, int64_t r);
+
+enum model_tree_dir { TREE_INPUTS, TREE_CONSUMERS };
+
+struct model_tree_node {
+	uint32_t depth;             /* 1: a direct input / consumer of the root */
+	int64_t parent;             /* index of the parent node, -1: the root */
+	int64_t op;                 /* op id, -1 not in the dump's graphs */
+	const char *op_name;
+	const char *op_type;        /* "" unknown */
+	uint32_t slot;              /* inputs: the producer's output slot; consumers:
+				     * the consumer's input slot (control: which
+				     * control input) */
+	bool control;               /* a control edge: runs first, no tensor flows */
+	int64_t trace_index;        /* inputs: the latest row of the tensor before the
+				     * parent's row; consumers: the first row of the
+				     * consumer after it; -1 none */
+	int64_t bound;              /* the row the search started from (the parent's
+				     * row, else its bound), -1 none: for expanding */
+	enum model_health health;   /* of trace_index */
+	bool repeat;                /* the op was expanded above: not again */
+};
+
+/* One level: the inputs (data, then control) or consumers of op, seen
+ * from its trace row row (-1: no row; then the rows are searched from
+ * bound, the latest before it / the first after it, or over all rows when
+ * bound < 0).  A row that is an op's input row (ROW_INPUT) has its
+ * producer as its one input and no control inputs.  Returns the count and
+ * a malloc'd array in *out (depth 1, parent -1); free() it. */
+size_t model_tree_children(struct model *m, uint32_t op, int64_t row, int64_t bound,
+			   enum model_tree_dir dir, struct model_tree_node **out);
+
+/* The nodes a tree holds at most; past it *truncated is set. */
+#define MODEL_TREE_MAX 2000
+/* The tree of inputs / consumers of op (seen from row, -1 none) down to
+ * depth levels (>= 1), in pre-order (each node followed by its subtree):
+ * an op met a second time is listed with repeat set and not expanded, so
+ * a graph with shared producers stays linear.  Returns the count and a
+ * malloc'd array in *out (free()). */
+size_t model_tree(struct model *m, uint32_t op, int64_t row, enum model_tree_dir dir,
+		  unsigned depth, struct model_tree_node **out, bool *truncated);
 
 /* ---- stacks and source ----------------------------------------------- */
 
@@ -348,6 +424,18 @@ enum td_status model_source_load_from(struct model *m, const char *path, const c
 /* Whether line (0-based) of source i is known: false only for the gaps of
  * a partial source (model_source.partial) and past its end. */
 bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
+
+/* Source to ops (the debugger's source view): an op was created at a line
+ * when a frame of its creation stack is that line of that file (a frame's
+ * source, model_frame.source).  Each op counts once per line. */
+/* The ops created at line (1-based) of source i, in op id order: returns
+ * the count and a malloc'd array of op ids in *ops (free(); NULL when 0). */
+size_t model_source_ops(struct model *m, uint32_t i, uint32_t line, uint32_t **ops);
+/* For every line of source i, how many ops were created there: returns n
+ * and a malloc'd array of n counts in *counts, indexed by line number (so
+ * counts[0] is 0 and n is the highest such line + 1); 0 and NULL when no
+ * op was created in the file. */
+size_t model_source_op_counts(struct model *m, uint32_t i, uint32_t **counts);
 
 /* ---- alerts ----------------------------------------------------------- */
 

@@ -187,6 +187,12 @@ struct op_entry {
 	uint32_t num_outputs;
 	struct model_tensor_ref *inputs;
 	size_t ninputs;
+	struct model_tensor_ref *ctrl;  /* control inputs (slot 0) */
+	size_t nctrl;
+	struct model_attr *attrs;       /* arena strings */
+	size_t nattrs;
+	struct model_output_type *out_types;  /* dims owned */
+	size_t nout_types;
 	int64_t *out_ids;
 	size_t nout_ids;
 	uint32_t *frame_sids;       /* creation stack as frame id strings */
@@ -356,6 +362,7 @@ struct model {
 	struct u64map op_by_name;   /* name sid -> first op id */
 	struct u64map op_by_alias;  /* alias name sid -> first op id sent with it */
 	struct u64map consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
+	struct u64map ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
 	struct consumer_list *cons;
 	size_t ncons, capcons;
 	uint64_t fill_gen;          /* placeholders filled so far */
@@ -545,6 +552,11 @@ void frames_done(struct model *m);
 /* Resolves an op's frame id strings into frame indices (under m->lock). */
 void frames_resolve_op(struct model *m, struct op_entry *op);
 void frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout);
+
+/* model_origins.c */
+/* The summary proves the value finite (no NaN/Inf counted, or the
+ * has_inf_or_nan bit known and clear). */
+bool origins_summary_finite(const struct td_summary *s);
 
 /* model_cause.c */
 /* Words o->cause and o->evidence from its role, inputs and summaries. */

@@ -130,11 +130,11 @@ arena_str(struct model *m, const char *s)
 }
 
 static void
-consumers_add(struct model *m, uint32_t graph_sid, const char *src, uint32_t op,
+consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const char *src, uint32_t op,
 	      uint32_t input_slot, uint32_t output_slot)
 {
 	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
-	uint64_t *idx = u64map_put(&m->consumer_idx, key, UINT64_MAX);
+	uint64_t *idx = u64map_put(map, key, UINT64_MAX);
 	struct consumer_list *cl;
 
 	if (*idx == UINT64_MAX) {
@@ -148,6 +148,37 @@ consumers_add(struct model *m, uint32_t graph_sid, const char *src, uint32_t op,
 	cl->items[cl->n].input_slot = input_slot;
 	cl->items[cl->n].output_slot = output_slot;
 	cl->n++;
+}
+
+/* Attributes and output types (under m->lock). */
+static void
+ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op)
+{
+	size_t i;
+
+	if (op->nattrs && op->attrs) {
+		o->attrs = xcalloc(op->nattrs, sizeof(*o->attrs));
+		for (i = 0; i < op->nattrs; i++) {
+			o->attrs[i].name = arena_str(m, op->attrs[i].name);
+			o->attrs[i].value = arena_str(m, op->attrs[i].value);
+		}
+		o->nattrs = op->nattrs;
+	}
+	if (op->noutput_types && op->output_types) {
+		o->out_types = xcalloc(op->noutput_types, sizeof(*o->out_types));
+		for (i = 0; i < op->noutput_types; i++) {
+			const struct reader_output_type *t = &op->output_types[i];
+			int64_t *d = NULL;
+
+			if (t->rank > 0 && t->dims) {
+				d = xmalloc((size_t)t->rank * sizeof(*d));
+				memcpy(d, t->dims, (size_t)t->rank * sizeof(*d));
+			}
+			o->out_types[i] = (struct model_output_type){ t->dtype,
+								      t->rank > 0 && !d ? -1 : t->rank, d };
+		}
+		o->nout_types = op->noutput_types;
+	}
 }
 
 /* Copies the descriptive fields of op into entry id (under m->lock). */
@@ -170,11 +201,22 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
 			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
-			consumers_add(m, o->graph_sid, o->inputs[i].op_name, id, (uint32_t)i,
-				      o->inputs[i].slot);
+			consumers_add(m, &m->consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
+				      (uint32_t)i, o->inputs[i].slot);
 		}
 		o->ninputs = op->ninputs;
 	}
+	if (op->ncontrol_inputs && op->control_inputs) {
+		o->ctrl = xcalloc(op->ncontrol_inputs, sizeof(*o->ctrl));
+		for (i = 0; i < op->ncontrol_inputs; i++) {
+			o->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
+			o->ctrl[i].op = -1;
+			consumers_add(m, &m->ctrl_consumer_idx, o->graph_sid, o->ctrl[i].op_name, id,
+				      (uint32_t)i, 0);
+		}
+		o->nctrl = op->ncontrol_inputs;
+	}
+	ops_fill_details(m, o, op);
 	if (op->noutput_tensor_ids && op->output_tensor_ids) {
 		o->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*o->out_ids));
 		memcpy(o->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*o->out_ids));
@@ -241,6 +283,11 @@ ops_done(struct model *m)
 
 	for (i = 0; i < m->nops; i++) {
 		free(m->opv[i].inputs);
+		free(m->opv[i].ctrl);
+		free(m->opv[i].attrs);
+		for (size_t k = 0; k < m->opv[i].nout_types; k++)
+			free((void *)m->opv[i].out_types[k].dims);
+		free(m->opv[i].out_types);
 		free(m->opv[i].out_ids);
 		free(m->opv[i].frame_sids);
 		free(m->opv[i].stack);
@@ -251,6 +298,7 @@ ops_done(struct model *m)
 	u64map_done(&m->op_by_name);
 	u64map_done(&m->op_by_alias);
 	u64map_done(&m->consumer_idx);
+	u64map_done(&m->ctrl_consumer_idx);
 	for (i = 0; i < m->ncons; i++)
 		free(m->cons[i].items);
 	free(m->cons);
@@ -371,6 +419,13 @@ op_resolve_inputs(struct model *m, struct op_entry *o)
 			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
 		}
 	}
+	for (i = 0; i < o->nctrl; i++) {
+		if (o->ctrl[i].op < 0) {
+			uint32_t id = ops_lookup(m, o->graph_id, o->ctrl[i].op_name);
+
+			o->ctrl[i].op = id == NO_ID ? -1 : (int64_t)id;
+		}
+	}
 }
 
 bool
@@ -397,6 +452,12 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		op->num_outputs = o->num_outputs;
 		op->inputs = o->inputs;
 		op->ninputs = o->ninputs;
+		op->control_inputs = o->ctrl;
+		op->ncontrol_inputs = o->nctrl;
+		op->attrs = o->attrs;
+		op->nattrs = o->nattrs;
+		op->output_types = o->out_types;
+		op->noutput_types = o->nout_types;
 		op->output_tensor_ids = o->out_ids;
 		op->noutput_tensor_ids = o->nout_ids;
 		op->stack = o->stack;
@@ -483,8 +544,9 @@ model_op_find(struct model *m, const char *name, const char *graph)
 	return id;
 }
 
-size_t
-model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+static size_t
+consumers_of(struct model *m, struct u64map *map, uint32_t op, struct model_consumer *out,
+	     size_t max)
 {
 	uint64_t idx;
 	size_t n = 0, i;
@@ -493,7 +555,7 @@ model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, siz
 	if (op < m->nops) {
 		const struct op_entry *o = &m->opv[op];
 
-		if (u64map_get(&m->consumer_idx, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
+		if (u64map_get(map, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
 			n = m->cons[idx].n;
 			for (i = 0; i < n && i < max; i++)
 				out[i] = m->cons[idx].items[i];
@@ -501,4 +563,16 @@ model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, siz
 	}
 	pthread_mutex_unlock(&m->lock);
 	return n;
+}
+
+size_t
+model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+{
+	return consumers_of(m, &m->consumer_idx, op, out, max);
+}
+
+size_t
+model_op_control_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
+{
+	return consumers_of(m, &m->ctrl_consumer_idx, op, out, max);
 }

@@ -207,8 +207,8 @@ own_input_row(struct model *m, uint32_t op, uint32_t k, uint64_t i)
 	return -1;
 }
 
-static bool
-summary_finite(const struct td_summary *s)
+bool
+origins_summary_finite(const struct td_summary *s)
 {
 	uint32_t counts = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
 
@@ -236,7 +236,7 @@ row_state(struct model *m, int64_t r, struct td_summary *s, bool decode)
 		return INPUT_UNKNOWN;
 	if ((f & TF_NONFINITE) || td_summary_nonfinite(s))
 		return INPUT_NONFINITE;
-	return summary_finite(s) ? INPUT_FINITE : INPUT_UNKNOWN;
+	return origins_summary_finite(s) ? INPUT_FINITE : INPUT_UNKNOWN;
 }
 
 struct op_facts {

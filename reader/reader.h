@@ -112,6 +112,20 @@ struct reader_device {
 	const char *host;
 };
 
+/* One attribute of an op, its value written as text ("float32",
+ * "[1, 2]", "\"NCHW\"", "true"). */
+struct reader_attr {
+	const char *name;
+	const char *value;
+};
+
+/* What the graph says an output is; fields unknown stay DTYPE_INVALID / -1. */
+struct reader_output_type {
+	enum td_dtype dtype;
+	int rank;                           /* -1 unknown */
+	const int64_t *dims;                /* rank entries, -1 an unknown dim */
+};
+
 struct reader_op {
 	const char *graph_id;
 	const char *op_name;
@@ -120,6 +134,17 @@ struct reader_op {
 	const char *host;                   /* may be NULL */
 	const char *const *inputs;          /* "op:slot" or "op" (slot 0); control inputs not listed */
 	size_t ninputs;
+	/* Control inputs: ops that must run first, no tensor flows (tfdbg's
+	 * "^x" inputs); op names.  NULL when none or the format has none. */
+	const char *const *control_inputs;
+	size_t ncontrol_inputs;
+	/* Attributes as the graph records them, in its order (may be NULL). */
+	const struct reader_attr *attrs;
+	size_t nattrs;
+	/* Output types per output slot where the graph records them (may be
+	 * NULL; fewer entries than outputs is fine). */
+	const struct reader_output_type *output_types;
+	size_t noutput_types;
 	uint32_t num_outputs;
 	const int64_t *output_tensor_ids;   /* may be NULL */
 	size_t noutput_tensor_ids;
@@ -309,6 +334,11 @@ struct reader_ops {
 	/* Why dumps of this format never hold source or stack frames (the
 	 * screens say it), or NULL when they may. */
 	const char *no_stacks;
+	/* Why ops of this format never list control inputs (the screens and
+	 * JSON say it), or NULL when they may. */
+	const char *no_control_inputs;
+	/* Why ops of this format never carry attributes, or NULL when they may. */
+	const char *no_op_attrs;
 	uint32_t flags;
 	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
 	 * directory, reads a few bytes. */

@@ -40,6 +40,9 @@
 	_(OUTPUT,        "output",         "Show the command output pane") \
 	_(LOAD_SOURCE,   "load-source",    "Read the selected frame's file from disk") \
 	_(TOGGLE_SCOPES, "toggle-scopes",  "Graph: full op names, or names relative to the op's scope") \
+	_(USER_CODE,     "user-code",      "Stack: only the user's frames (hide the framework's), or all") \
+	_(OP_INFO,       "op-info",        "Graph: the selected op's details (attributes, outputs, device, stack)") \
+	_(EXPAND,        "expand",         "Graph: expand or fold the selected input's inputs / consumer's consumers") \
 	_(FOLLOW,        "follow",         "Toggle follow mode (re-index appended data)") \
 	_(REDRAW,        "redraw",         "Redraw the screen") \
 	_(QUIT,          "quit",           "Quit tdbg")

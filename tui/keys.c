@@ -68,7 +68,10 @@ const char keymap_default_text[] =
 	"bind generic q quit\n"
 	"bind source L load-source\n"
 	"bind stack L load-source\n"
-	"bind graph z toggle-scopes\n";
+	"bind stack u user-code\n"
+	"bind graph z toggle-scopes\n"
+	"bind graph x expand\n"
+	"bind graph i op-info\n";
 
 enum action
 action_from_name(const char *name)

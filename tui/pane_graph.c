@@ -4,9 +4,13 @@
  *
  * Enter on an input jumps to the latest trace row that produced it before
  * the current one (the tutorial's step from Log:0 back to probs:0); on a
- * consumer, to the first row it produced after.  Links come from the model
- * (model_trace_inputs / model_trace_consumers); without a trace row (an op
- * chosen with :op) the op's own inputs and consumers are listed unlinked.
+ * consumer, to the first row it produced after.  x expands an input (its
+ * own inputs) or a consumer (its consumers) in place, as a tree listing
+ * of inputs / consumers does: the depth shown, control edges marked, each node
+ * with its row and a NaN/Inf mark.  Links come from the model
+ * (model_tree_children: model_trace_inputs / model_trace_consumers plus
+ * control edges); without a trace row (an op chosen with :op) the rows are
+ * the latest / first of each op.
  */
 #include "tui_internal.h"
 
@@ -14,11 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/cmd/cmd.h"
 #include "tui/cmd/fmt.h"
 
+/* A listed input or consumer; depth 1 are the op's own. */
+struct gnode {
+	struct model_tree_node n;
+	bool expanded;
+};
+
+/* Nodes a side may hold (expansions stop there). */
+#define GRAPH_NODES_MAX 4000
+
 struct graph {
-	struct model_link *in, *out;
-	size_t nin, nout;
+	struct gnode *in, *out;     /* pre-order: a node, then its expanded subtree */
+	size_t nin, nout, capin, capout;
 	bool have_op;
 	struct model_op op;
 	int64_t trace;              /* trace row shown, -1 none */
@@ -58,37 +72,60 @@ graph_clear(struct graph *g)
 	free(g->in);
 	free(g->out);
 	g->in = g->out = NULL;
-	g->nin = g->nout = 0;
+	g->nin = g->nout = g->capin = g->capout = 0;
 	g->have_op = false;
 	g->trace = -1;
 }
 
-/* Inputs and consumers of an op without a trace row: unlinked. */
+/* Inserts the children of side[at] (or of the op itself when at < 0) after
+ * it, one level deeper. */
 static void
-links_of_op(struct pane *p, struct graph *g)
+side_expand(struct pane *p, struct graph *g, bool input, int64_t at)
 {
-	struct model_consumer cons[256];
-	size_t n;
+	struct gnode **v = input ? &g->in : &g->out;
+	size_t *n = input ? &g->nin : &g->nout, *cap = input ? &g->capin : &g->capout;
+	struct model_tree_node *kids;
+	uint32_t op = g->op.id, depth = 1;
+	int64_t row = g->trace, bound = -1;
+	size_t nk, k, pos = 0;
 
-	g->in = xcalloc(g->op.ninputs ? g->op.ninputs : 1, sizeof *g->in);
-	for (size_t i = 0; i < g->op.ninputs; i++) {
-		struct model_op src;
-		g->in[i].op = g->op.inputs[i].op;
-		g->in[i].op_name = g->op.inputs[i].op_name;
-		g->in[i].slot = g->op.inputs[i].slot;
-		g->in[i].op_type = g->in[i].op >= 0 && model_op_get(p->tui->m, (uint32_t)g->in[i].op, &src)
-				   ? src.type : "";
-		g->in[i].trace_index = -1;
+	if (at >= 0) {
+		const struct model_tree_node *x = &(*v)[at].n;
+
+		if (x->op < 0)
+			return;
+		op = (uint32_t)x->op;
+		row = x->trace_index;
+		bound = x->bound;
+		depth = x->depth + 1;
+		pos = (size_t)at + 1;
+		(*v)[at].expanded = true;
 	}
-	g->nin = g->op.ninputs;
-	n = TD_MIN(model_op_consumers(p->tui->m, g->op.id, cons, 256), (size_t)256);
-	g->out = xcalloc(n ? n : 1, sizeof *g->out);
-	for (size_t i = 0; i < n; i++) {
-		struct model_op c;
-		if (!model_op_get(p->tui->m, cons[i].op, &c))
-			continue;
-		g->out[g->nout++] = (struct model_link){ cons[i].op, c.name, c.type, cons[i].input_slot, -1 };
+	nk = model_tree_children(p->tui->m, op, row, bound, input ? TREE_INPUTS : TREE_CONSUMERS, &kids);
+	nk = TD_MIN(nk, GRAPH_NODES_MAX > *n ? GRAPH_NODES_MAX - *n : 0);
+	TD_GROW(*v, *cap, *n + nk + 1);
+	memmove(*v + pos + nk, *v + pos, (*n - pos) * sizeof(**v));
+	for (k = 0; k < nk; k++) {
+		(*v)[pos + k].n = kids[k];
+		(*v)[pos + k].n.depth = depth;
+		(*v)[pos + k].expanded = false;
 	}
+	*n += nk;
+	free(kids);
+}
+
+/* Removes the subtree under side[at]. */
+static void
+side_fold(struct graph *g, bool input, size_t at)
+{
+	struct gnode *v = input ? g->in : g->out;
+	size_t *n = input ? &g->nin : &g->nout, end = at + 1;
+
+	while (end < *n && v[end].n.depth > v[at].n.depth)
+		end++;
+	memmove(v + at + 1, v + end, (*n - end) * sizeof(*v));
+	*n -= end - at - 1;
+	v[at].expanded = false;
 }
 
 static void
@@ -106,11 +143,9 @@ graph_open(struct pane *p)
 	    tr.op == g->op.id) {
 		g->trace = t->sel_trace;
 		g->slot = tr.slot;
-		g->nin = model_trace_inputs(t->m, (uint64_t)g->trace, &g->in);
-		g->nout = model_trace_consumers(t->m, (uint64_t)g->trace, &g->out);
-	} else {
-		links_of_op(p, g);
 	}
+	side_expand(p, g, true, -1);
+	side_expand(p, g, false, -1);
 	int half = pane_height(p) / 2;
 	g->pad = half > (int)g->nin ? half - (int)g->nin : 0;
 	p->top = 0;
@@ -125,8 +160,8 @@ graph_count(struct pane *p)
 	return g->have_op ? (uint64_t)g->pad + g->nin + 1 + g->nout : 0;
 }
 
-/* The link of a row, NULL for padding and the op itself. */
-static const struct model_link *
+/* The node of a row, NULL for padding and the op itself. */
+static struct gnode *
 link_at(struct graph *g, uint64_t row, bool *input)
 {
 	if (row < (uint64_t)g->pad)
@@ -145,37 +180,63 @@ link_at(struct graph *g, uint64_t row, bool *input)
  * arrow and number, so the name keeps the room. */
 #define GRAPH_NARROW 60
 
+/* The label column: "input 0" / "consumer" for the op's own, "control"
+ * for a control edge, the depth indented below. */
 static void
-draw_link(struct pane *p, const struct model_link *l, bool input, size_t k, int y)
+link_label(const struct model_tree_node *l, bool input, size_t k, bool narrow, char *buf, size_t size)
 {
-	bool narrow = p->r.w < GRAPH_NARROW;
-	int x = narrow ? 1 : 4, w = p->r.w;
-	char label[32];
+	int indent = 2 * (int)(l->depth - 1);
 
+	if (narrow)
+		snprintf(buf, size, l->depth > 1 || input ? "%u" : "c",
+			 l->depth > 1 ? l->depth : (unsigned)k);
+	else if (l->depth > 1)
+		snprintf(buf, size, "%*s(%u)%s", indent, "", l->depth, l->control ? " ctl" : "");
+	else if (l->control)
+		snprintf(buf, size, "control");
+	else
+		snprintf(buf, size, input ? "input %zu" : "consumer", k);
+}
+
+static void
+draw_link(struct pane *p, const struct gnode *gn, bool input, size_t k, int y)
+{
+	const struct model_tree_node *l = &gn->n;
+	bool narrow = p->r.w < GRAPH_NARROW;
+	int x = narrow ? 1 : 4, w = p->r.w, lw = 10 + 2 * (int)(l->depth - 1);
+	char label[64];
+
+	if (!narrow && l->op >= 0 && !l->repeat)
+		pane_print(p, y, 2, STYLE_DIM, gn->expanded ? "-" : "+", 1);
 	x += pane_print(p, y, x, STYLE_DIM, input ? "\xe2\x86\x91 " : "\xe2\x86\x93 ", 2);
+	link_label(l, input, k, narrow, label, sizeof label);
 	if (narrow) {
-		snprintf(label, sizeof label, input ? "%zu" : "c", k);
 		x += pane_print(p, y, x, STYLE_DIM, label, 3) + 1;
 	} else {
-		snprintf(label, sizeof label, input ? "input %zu" : "consumer", k);
-		pane_print(p, y, x, STYLE_DIM, label, 10);
-		x += 11;
+		pane_print(p, y, x, STYLE_DIM, label, lw);
+		x += lw + 1;
 	}
 	char name[1024], rel[1024];
 	const char *shown = l->op_name ? l->op_name : "?";
 	if (relative_names(get(p)))
 		shown = fmt_scope_relative(shown, get(p)->op.name, rel, sizeof rel);
-	snprintf(name, sizeof name, input ? "%s:%u" : "%s", shown, l->slot);
+	snprintf(name, sizeof name, input && !l->control ? "%s:%u" : "%s", shown, l->slot);
 	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name,
 			     narrow ? w - x - 1 : w / 2 - x);
-	if (!input)
+	if (!input && !l->control)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, " (input %u)", l->slot);
+	else if (l->control && narrow)
+		x += pane_print(p, y, x, STYLE_DIM, " ctl", -1);
 	x += 2;
 	x += pane_print(p, y, x, STYLE_DEFAULT, l->op_type && *l->op_type ? l->op_type : "", 20) + 2;
 	if (l->trace_index >= 0)
-		pane_printf(p, y, x, STYLE_LINK, -1, "-> trace %lld", (long long)l->trace_index);
+		x += pane_printf(p, y, x, STYLE_LINK, -1, "-> trace %lld", (long long)l->trace_index);
 	else if (l->op < 0)
-		pane_print(p, y, x, STYLE_DIM, "(not in the graph)", -1);
+		x += pane_print(p, y, x, STYLE_DIM, "(not in the graph)", -1);
+	if (l->health == HEALTH_NONFINITE)
+		x += pane_print(p, y, x + 1, STYLE_NONFINITE, "NaN/Inf", -1) + 1;
+	if (l->repeat)
+		pane_print(p, y, x + 1, STYLE_DIM, "(above)", -1);
 }
 
 static void
@@ -183,11 +244,15 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 {
 	struct graph *g = get(p);
 	bool input = false;
-	const struct model_link *l = link_at(g, row, &input);
+	const struct gnode *l = link_at(g, row, &input);
 
 	if (l) {
-		uint64_t k = row - (uint64_t)g->pad - (input ? 0 : g->nin + 1);
-		draw_link(p, l, input, (size_t)k, y);
+		const struct gnode *side = input ? g->in : g->out;
+		size_t k = 0;
+
+		for (const struct gnode *q = side; q < l; q++)     /* its number among the op's own */
+			k += q->n.depth == 1 && !q->n.control;
+		draw_link(p, l, input, k, y);
 		return;
 	}
 	if (row < (uint64_t)g->pad)
@@ -204,6 +269,67 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, "graph %s  ", g->op.graph_name);
 	if (g->trace >= 0)
 		pane_printf(p, y, x, STYLE_DIM, -1, "trace %lld", (long long)g->trace);
+}
+
+/* i: the details of the selected op (an input, a consumer, or the op
+ * itself) in the output pane. */
+static void
+graph_op_info(struct pane *p, struct graph *g)
+{
+	struct tui *t = p->tui;
+	bool input = false;
+	const struct gnode *gn = link_at(g, p->cursor, &input);
+	int64_t op = gn ? gn->n.op : (int64_t)g->op.id;
+	struct strbuf out = { 0 }, err = { 0 };
+	struct cmd_env env = { .m = t->m, .out = &out, .err = &err };
+
+	if (op < 0) {
+		tui_message(t, true, "%s is not an op of this dump's graphs", gn->n.op_name);
+		return;
+	}
+	if (cmd_describe_op(&env, (uint32_t)op)) {
+		if (t->output.n)
+			tui_text_append(&t->output, " ");
+		t->output.mark = t->output.n;
+		tui_text_append(&t->output, "# op details");
+		tui_text_append(&t->output, out.buf ? out.buf : "");
+		if (!t->output.title)
+			t->output.title = xstrdup("Command output");
+		tui_open_overlay(t, OVERLAY_OUTPUT);
+	}
+	strbuf_done(&out);
+	strbuf_done(&err);
+}
+
+/* x: expands the selected input / consumer one level, or folds it. */
+static void
+graph_expand(struct pane *p, struct graph *g)
+{
+	struct tui *t = p->tui;
+	bool input = false;
+	struct gnode *gn = link_at(g, p->cursor, &input);
+	size_t at, before;
+
+	if (!gn) {
+		tui_message(t, false, "x expands an input or a consumer (its own inputs / consumers)");
+		return;
+	}
+	at = (size_t)(gn - (input ? g->in : g->out));
+	if (gn->expanded) {
+		side_fold(g, input, at);
+	} else if (gn->n.op < 0) {
+		tui_message(t, true, "%s is not an op of this dump's graphs", gn->n.op_name);
+		return;
+	} else {
+		before = input ? g->nin : g->nout;
+		side_expand(p, g, input, (int64_t)at);
+		if ((input ? g->nin : g->nout) == before)
+			tui_message(t, false, "%s has no %s", gn->n.op_name, input ? "inputs" : "consumers");
+	}
+	/* inputs grow above the op: keep the cursor on the same node */
+	if (input)
+		p->cursor = (uint64_t)g->pad + at;
+	pane_clamp(p);
 }
 
 static enum action
@@ -225,9 +351,19 @@ graph_request(struct pane *p, enum action act)
 		pane_goto(p, (uint64_t)g->pad, false, false);
 		return ACT_NONE;
 	}
+	if (act == ACT_EXPAND) {
+		graph_expand(p, g);
+		return ACT_NONE;
+	}
+	if (act == ACT_OP_INFO) {
+		if (g->have_op)
+			graph_op_info(p, g);
+		return ACT_NONE;
+	}
 	if (act != ACT_ENTER)
 		return act;
-	const struct model_link *l = link_at(g, p->cursor, &input);
+	const struct gnode *gn = link_at(g, p->cursor, &input);
+	const struct model_tree_node *l = gn ? &gn->n : NULL;
 	if (!l) {                   /* the op itself: back to its trace row */
 		if (g->trace >= 0) {
 			tui_jump_trace(t, (uint64_t)g->trace, false);
@@ -254,10 +390,10 @@ graph_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 {
 	struct graph *g = get(p);
 	bool input;
-	const struct model_link *l = link_at(g, row, &input);
+	const struct gnode *l = link_at(g, row, &input);
 
 	if (l)
-		return pane_match(re, l->op_name) || pane_match(re, l->op_type);
+		return pane_match(re, l->n.op_name) || pane_match(re, l->n.op_type);
 	return row == (uint64_t)g->pad + g->nin && pane_match(re, g->op.name);
 }
 

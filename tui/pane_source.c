@@ -7,6 +7,9 @@
  * of showing anything.  When the dump knows only the lines its traces
  * recorded (the file itself was not found), those lines are marked, the
  * others are blank and grey, and a header line says how to get the file.
+ * Lines that created ops (a frame of an op's creation stack) carry the
+ * number of ops in a gutter; Enter on such a line filters the trace table
+ * to those ops' rows (model_source_ops).
  */
 #include "tui_internal.h"
 
@@ -23,6 +26,10 @@ struct source {
 	int hscroll;                /* columns scrolled right (h/l) */
 	int64_t index;              /* source shown, to reset hscroll on a new file */
 	bool partial;               /* only the traced lines are known */
+	uint32_t *ops;              /* ops created per line number, NULL none */
+	size_t nops;                /* entries of ops */
+	int64_t ops_index;          /* source and model generation ops[] is for */
+	uint64_t ops_gen;
 };
 
 static struct source *
@@ -31,6 +38,22 @@ get(struct pane *p)
 	if (!p->priv)
 		p->priv = xcalloc(1, sizeof(struct source));
 	return p->priv;
+}
+
+/* The op counts per line of the source shown, recounted when the file or
+ * the model changed. */
+static void
+load_op_counts(struct tui *t, struct source *src)
+{
+	if (src->ops && src->ops_index == t->src_index && src->ops_gen == t->progress.generation)
+		return;
+	free(src->ops);
+	src->ops = NULL;
+	src->nops = 0;
+	src->ops_index = t->src_index;
+	src->ops_gen = t->progress.generation;
+	if (t->src_index >= 0)
+		src->nops = model_source_op_counts(t->m, (uint32_t)t->src_index, &src->ops);
 }
 
 static void
@@ -59,6 +82,32 @@ source_open(struct pane *p)
 	} else if (model_source_get(t->m, (uint32_t)t->src_index, &s)) {
 		src->partial = s.partial;      /* known once the lines are loaded */
 	}
+	load_op_counts(t, src);
+}
+
+/* Ops created at line (1-based), 0 none. */
+static uint32_t
+ops_at(const struct source *src, uint64_t line)
+{
+	return line < src->nops ? src->ops[line] : 0;
+}
+
+/* The gutter before the line number: the count of ops created at the
+ * line, when the file created any.  Returns the columns used. */
+static int
+draw_op_count(struct pane *p, uint64_t row, int y)
+{
+	const struct source *src = get(p);
+	uint32_t n = ops_at(src, row + 1);
+
+	if (!src->nops)
+		return 0;
+	if (!n)
+		return 4;
+	if (n > 999)
+		return pane_print(p, y, 0, STYLE_LINK, "999+", 4);
+	pane_printf(p, y, 0, STYLE_LINK, 4, "%3u ", n);
+	return 4;
 }
 
 static bool
@@ -95,17 +144,18 @@ source_draw_row(struct pane *p, uint64_t row, int y)
 {
 	struct strbuf sb = { 0 };
 	bool hl = p->tui->src_line && row + 1 == p->tui->src_line;
-	int x;
+	int x, g;
 
 	/* the frame's line keeps its highlight unless the user is moving here */
 	if (hl && !p->focused)
 		p->drawing_cursor = false;
+	g = draw_op_count(p, row, y);
 	if (get(p)->partial && !model_source_line_known(p->tui->m, (uint32_t)p->tui->src_index, row)) {
 		/* a line the dump did not record: its number, greyed, nothing else */
-		pane_printf(p, y, 0, STYLE_DIM, -1, "%5llu", (unsigned long long)row + 1);
+		pane_printf(p, y, g, STYLE_DIM, -1, "%5llu", (unsigned long long)row + 1);
 		return;
 	}
-	x = pane_printf(p, y, 0, STYLE_LINE_NUMBER, -1, "%5llu", (unsigned long long)row + 1);
+	x = g + pane_printf(p, y, g, STYLE_LINE_NUMBER, -1, "%5llu", (unsigned long long)row + 1);
 	/* a recorded line of a partial file carries the header's mark */
 	x += pane_print(p, y, x, STYLE_LINE_NUMBER,
 			!get(p)->partial ? " " : sanitize_utf8() ? "\xe2\x80\xa2" : "*", -1);
@@ -135,11 +185,68 @@ source_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 	return pane_match(re, get(p)->lines[row]);
 }
 
+/* Appends op name as a PCRE2 literal: every ASCII punctuation escaped. */
+static void
+add_literal(struct strbuf *sb, const char *name)
+{
+	for (; *name; name++) {
+		unsigned char c = (unsigned char)*name;
+
+		if (c < 0x80 && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+				  (c >= 'A' && c <= 'Z') || c == '_'))
+			strbuf_addc(sb, '\\');
+		strbuf_addc(sb, (char)c);
+	}
+}
+
+/* Enter on a line that created ops: the trace table shows their rows. */
+static void
+show_line_ops(struct pane *p, uint32_t line)
+{
+	struct tui *t = p->tui;
+	struct model_filter_spec spec = { .graph = -1, .execution = -1 };
+	struct model_filter *f = NULL;
+	struct strbuf re = { 0 };
+	struct model_op o;
+	uint32_t *ops;
+	size_t n = model_source_ops(t->m, (uint32_t)t->src_index, line, &ops);
+	char err[256], first[128] = "";
+
+	strbuf_adds(&re, "^(?:");
+	for (size_t k = 0; k < n; k++) {
+		if (!model_op_get(t->m, ops[k], &o))
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof first, "%s", o.name);
+		if (k)
+			strbuf_addc(&re, '|');
+		add_literal(&re, o.name);
+	}
+	strbuf_adds(&re, ")$");
+	free(ops);
+	spec.op_regex = re.buf;
+	if (n && model_filter_new(t->m, &spec, &f, err, sizeof err) == TD_OK) {
+		tui_history_push(t);
+		tui_set_filter(t, f);
+		tui_focus(t, PANE_TRACES);
+		tui_message(t, false, "line %u created %zu op%s (%s%s): the trace table shows their "
+			    "rows (:filter off to clear)", line, n, n == 1 ? "" : "s", first,
+			    n > 1 ? ", ..." : "");
+	} else if (n) {
+		tui_message(t, true, "line %u: %s", line, err);
+	}
+	strbuf_done(&re);
+}
+
 static enum action
 source_request(struct pane *p, enum action act)
 {
 	if (act == ACT_LOAD_SOURCE) {
 		tui_load_source(p->tui);
+		return ACT_NONE;
+	}
+	if (act == ACT_ENTER && ops_at(get(p), p->cursor + 1)) {
+		show_line_ops(p, (uint32_t)p->cursor + 1);
 		return ACT_NONE;
 	}
 	if (act == ACT_ENTER) {
@@ -190,6 +297,8 @@ source_empty(struct pane *p)
 static void
 source_done(struct pane *p)
 {
+	if (p->priv)
+		free(get(p)->ops);
 	free(p->priv);
 }
 

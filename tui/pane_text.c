@@ -284,6 +284,13 @@ tui_build_help(struct tui *t)
 			add_wrapped(&sb, "      ", 6, cmds[i].summary, width);
 		}
 	}
+	strbuf_adds(&sb, "\n# Aliases (the verbs of the older debugger CLI)\n");
+	const struct cmd_alias *al = cmd_aliases(&ncmds);
+	for (size_t i = 0; i < ncmds; i++) {
+		char line[128];
+		snprintf(line, sizeof line, "  %-4s %-12s %s", al[i].alias, al[i].command, al[i].what);
+		add_wrapped(&sb, "", 0, line, width);
+	}
 	tui_text_set(&t->help, "Help", sb.buf ? sb.buf : "");
 	strbuf_done(&sb);
 }

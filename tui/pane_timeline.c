@@ -5,7 +5,10 @@
  * Debugger V2 labels them (function names shortened), cells with NaN/Inf in
  * the alert colour, function calls in the link colour.  Cells fill the pane
  * line by line; the engine's cursor is the line and this file keeps the
- * selected execution, so h/l move by cell and j/k by line.
+ * selected execution, so h/l move by cell and j/k by line.  In step with
+ * the trace table: the cell of the execution the selected trace row belongs
+ * to is selected (without moving the other panes) and marked, when the
+ * dump says which execution a row belongs to; the title says when not.
  */
 #include "tui_internal.h"
 
@@ -90,6 +93,9 @@ timeline_draw_row(struct pane *p, uint64_t line, int y)
 		label_of(&ex, label, sizeof label);
 		pane_printf(p, y, c * CELL_W, s, CELL_W - 1, "%-*.*s", CELL_W - 1, CELL_W - 1, "");
 		pane_print(p, y, c * CELL_W, s, label, CELL_W - 1);
+		if (row == p->tui->step_exec && p->tui->sel_trace >= 0 && !p->focused)
+			pane_print(p, y, c * CELL_W + CELL_W - 1, STYLE_LINK,
+				   sanitize_utf8() ? "\xe2\x97\x82" : "<", 1);
 	}
 }
 
@@ -135,6 +141,20 @@ void
 pane_timeline_goto(struct pane *p, uint64_t view)
 {
 	move_to_view(p, view);
+}
+
+void
+pane_timeline_follow(struct pane *p, uint64_t row)
+{
+	bool hidden;
+	uint64_t view = tui_row_to_view(p->tui, TABLE_EXECUTIONS, row, &hidden);
+	uint64_t per = (uint64_t)per_line(p);
+
+	if (hidden)
+		return;
+	get(p)->sel = view;
+	p->cursor = view / per;     /* no select: the stack stays the trace's */
+	pane_clamp(p);
 }
 
 static void
@@ -331,7 +351,10 @@ timeline_title(struct pane *p, char *buf, size_t size)
 		snprintf(buf, size, "0 executions");
 		return;
 	}
-	snprintf(buf, size, "%llu/%llu #%lld %s%s", (unsigned long long)tl->sel + 1,
+	/* the dump does not say which execution a trace row belongs to */
+	snprintf(buf, size, "%s%llu/%llu #%lld %s%s",
+		 p->tui->sel_trace >= 0 && !model_traces_name_executions(p->tui->m)
+		 ? "rows not linked: " : "", (unsigned long long)tl->sel + 1,
 		 (unsigned long long)n, (long long)row, ex.op_type,
 		 ex.bad_outputs ? " (NaN/Inf)" : "");
 }

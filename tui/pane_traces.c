@@ -4,7 +4,8 @@
  * One line per graph execution trace (index, op name, role when the pane is
  * wide, or the debug op when the dump has several per tensor, op type,
  * output slot, shape, summary in the dump's mode), NaN/Inf rows in the
- * alert colour.
+ * alert colour; the rows of the execution in step with the timeline carry
+ * a bar after their index, the rows of a marked origin path a '>' before.
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -16,6 +17,7 @@
 
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/summary.h"
+#include "tui/cmd/sanitize.h"
 
 struct cols {
 	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
@@ -179,6 +181,8 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	char mark = tui_origins_mark(p->tui, tr.index);
 	if (mark && tr.index < 1000000)         /* the index leaves column 0 free */
 		pane_printf(p, y, c.idx, STYLE_ALERT, 1, "%c", mark);
+	if (tui_trace_in_step(p->tui, &tr))     /* a row of the execution in step */
+		pane_print(p, y, c.idx + 7, STYLE_LINK, sanitize_utf8() ? "\xe2\x96\x8f" : "|", 1);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0 && debug)
 		pane_print(p, y, c.role, s, tr.debug_op ? debug_abbrev(tr.debug_op) : "", DEBUG_W - 1);
@@ -240,6 +244,22 @@ traces_select(struct pane *p, uint64_t view)
 
 	if (row >= 0)
 		tui_select_trace(p->tui, (uint64_t)row);
+}
+
+void
+pane_traces_follow(struct pane *p, uint64_t row)
+{
+	bool hidden;
+	uint64_t view;
+
+	if (tui_diff(p->tui))
+		return;
+	view = tui_row_to_view(p->tui, TABLE_TRACES, row, &hidden);
+	if (hidden)
+		return;
+	p->cursor = p->top = view;  /* no select: the panes stay the execution's */
+	pane_clamp(p);
+	p->tui->traces_followed = true;
 }
 
 static enum action

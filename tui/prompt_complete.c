@@ -46,12 +46,19 @@ gather(struct tui *t, enum cmd_complete kind, struct cands *c)
 	const struct cmd_info *cmds;
 
 	switch (kind) {
-	case COMPLETE_COMMAND:
+	case COMPLETE_COMMAND: {
+		const struct cmd_alias *al;
+		size_t na;
+
 		cmds = cmd_table(&n);
 		for (size_t i = 0; i < n; i++)
 			if (cmds[i].flags & CMD_TUI)
 				cand_add(cmds[i].name, c);
+		al = cmd_aliases(&na);
+		for (size_t i = 0; i < na; i++)
+			cand_add(al[i].alias, c);
 		break;
+	}
 	case COMPLETE_OP: {
 		uint32_t nops = model_op_count(t->m);
 		for (uint32_t i = 0; i < nops && i < COMPLETE_OPS_SCAN && !c->more; i++) {

@@ -51,6 +51,8 @@ tui_focus(struct tui *t, enum pane_id id)
 	t->focus = id;
 	for (int i = 0; i < PANE_COUNT; i++)
 		t->panes[i].focused = i == (int)id && t->overlay == OVERLAY_NONE;
+	if (id == PANE_TRACES && t->traces_followed)    /* in step with the timeline */
+		pane_goto(&t->panes[PANE_TRACES], t->panes[PANE_TRACES].cursor, false, true);
 	if (!t->layout.shown[id])
 		t->need_relayout = true;
 }
@@ -369,7 +371,7 @@ tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 	memset(t, 0, sizeof *t);
 	t->m = m;
 	t->opt = opt;
-	t->sel_trace = t->sel_exec = t->sel_op = t->src_index = -1;
+	t->sel_trace = t->sel_exec = t->sel_op = t->src_index = t->step_exec = -1;
 	t->follow = opt->follow;
 	t->need_relayout = true;
 	keymap_init_defaults(&t->keys);

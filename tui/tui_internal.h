@@ -96,6 +96,13 @@ struct tui {
 	int64_t sel_trace;          /* model trace row, -1 none */
 	int64_t sel_exec;           /* model execution row, -1 none */
 	int64_t sel_op;             /* op shown in the graph pane, -1 none */
+	/* The execution the timeline and the trace table are in step on: the
+	 * one the selected trace row belongs to (when the dump says which), or
+	 * the execution selected last.  -1 none.  Its cell and its trace rows
+	 * are marked (tui_trace_in_step). */
+	int64_t step_exec;
+	bool traces_followed;       /* the trace table's cursor followed the timeline
+				     * without selecting: select on focus */
 	uint32_t *stack;            /* frame ids, outermost first (owned) */
 	size_t nstack;
 	char stack_origin[160];     /* "trace 88 Log" */
@@ -128,6 +135,15 @@ bool tui_jump_execution(struct tui *t, uint64_t row, bool history);
 /* Called by the panes when their cursor lands on a row. */
 void tui_select_trace(struct tui *t, uint64_t row);
 void tui_select_execution(struct tui *t, uint64_t row);
+/* Whether trace row tr belongs to the execution in step (its mark in the
+ * trace table). */
+bool tui_trace_in_step(const struct tui *t, const struct model_trace *tr);
+/* Timeline: keeps the selected cell on execution row without selecting it
+ * (the trace table's row moved; pane_timeline.c). */
+void pane_timeline_follow(struct pane *p, uint64_t row);
+/* Trace table: puts the cursor on model row without selecting it (the
+ * timeline's execution moved); focusing the table selects it then. */
+void pane_traces_follow(struct pane *p, uint64_t row);
 /* Shows op in the graph pane (with its creation stack) and selects its
  * trace row nearest the selected one (none when the op has no row). */
 void tui_select_op(struct tui *t, uint32_t op);
@@ -220,6 +236,10 @@ const struct cmd_ui *tui_cmd_ui(struct tui *t);
 
 /* Selects execution view index (not a line) in the timeline grid. */
 void pane_timeline_goto(struct pane *p, uint64_t view);
+
+/* The Stack pane's row of frame i of t->stack (rows skip the framework's
+ * frames while only the user's code shows). */
+uint64_t pane_stack_row_of(struct pane *p, size_t i);
 
 /* Why the source and stack panes are empty when the dump holds no frames
  * (pane_stack.c); a static string. */

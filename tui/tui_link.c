@@ -177,6 +177,11 @@ tui_select_trace(struct tui *t, uint64_t row)
 		return;
 	t->sel_trace = (int64_t)row;
 	t->sel_op = tr.op;
+	t->traces_followed = false;
+	/* the timeline follows the row's execution, when the dump names it */
+	t->step_exec = model_traces_name_executions(t->m) ? tr.execution : -1;
+	if (t->step_exec >= 0 && t->focus != PANE_TIMELINE)
+		pane_timeline_follow(&t->panes[PANE_TIMELINE], (uint64_t)t->step_exec);
 	if (t->panes[PANE_GRAPH].ops->open)
 		t->panes[PANE_GRAPH].ops->open(&t->panes[PANE_GRAPH]);
 	struct model_op op;
@@ -186,6 +191,12 @@ tui_select_trace(struct tui *t, uint64_t row)
 			 op.name, tr.slot);
 		tui_set_stack(t, op.stack, op.nstack, origin);
 	}
+}
+
+bool
+tui_trace_in_step(const struct tui *t, const struct model_trace *tr)
+{
+	return t->step_exec >= 0 && tr->execution == t->step_exec;
 }
 
 void
@@ -198,6 +209,11 @@ tui_select_execution(struct tui *t, uint64_t row)
 	if (model_execution_get(t->m, row, &ex) != TD_OK)
 		return;
 	t->sel_exec = (int64_t)row;
+	t->step_exec = (int64_t)row;
+	/* the trace table follows to the execution's first row (the dump
+	 * says which rows are its own) */
+	if (ex.ntraces && model_traces_name_executions(t->m) && t->focus == PANE_TIMELINE)
+		pane_traces_follow(&t->panes[PANE_TRACES], ex.first_trace);
 	memset(&d, 0, sizeof d);
 	snprintf(origin, sizeof origin, "execution %llu %s", (unsigned long long)row, ex.op_type);
 	if (model_execution_detail(t->m, row, &d) == TD_OK)
@@ -269,7 +285,7 @@ tui_set_stack(struct tui *t, const uint32_t *frames, size_t n, const char *origi
 		pick = (int64_t)n - 1;
 	sp->cursor = sp->top = 0;
 	if (n) {
-		pane_goto(sp, (uint64_t)pick, true, true);
+		pane_goto(sp, pane_stack_row_of(sp, (size_t)pick), true, true);
 	} else {
 		t->src_index = -1;
 		t->src_line = 0;

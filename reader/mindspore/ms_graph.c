@@ -89,37 +89,52 @@ copy_node(struct ms_node *n, const Debugger__NodeProto *np)
 	n->full_name = xstrdup(np->full_name && *np->full_name ? np->full_name : n->name);
 	n->num_outputs = count_outputs(np->output_type);
 	n->inputs = xcalloc(np->n_input ? np->n_input : 1, sizeof(*n->inputs));
+	n->controls = xcalloc(np->n_input ? np->n_input : 1, sizeof(*n->controls));
 	for (i = 0; i < np->n_input; i++) {
 		const Debugger__InputProto *in = np->input[i];
 
-		if (in->has_type && in->type == 1)
-			continue;   /* control edge: not a data input */
+		if (in->has_type && in->type == 1) {    /* control edge: not a data input */
+			n->controls[n->ncontrols++] = xstrdup(in->name ? in->name : "");
+			continue;
+		}
 		n->inputs[n->ninputs++] = xstrdup(in->name ? in->name : "");
 	}
+	ms_node_pb_details(n, np);
 	if (np->source_address) {
 		add_source_frames(n, np->source_address);
 		ms_node_orient_frames(n);
 	}
 }
 
-/* Rewrites inputs that name another node ("5") to its full name. */
+static void
+resolve_names(struct ms_graph *g, const struct ms_name_ix *ix, char **names, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct ms_name_ix *hit = ms_name_find(ix, g->nnodes, names[k]);
+
+		if (hit) {
+			char *full = xstrdup(g->nodes[hit->node].full_name);
+
+			free(names[k]);
+			names[k] = full;
+		}
+	}
+}
+
+/* Rewrites inputs (and control edges) that name another node ("5") to its
+ * full name. */
 static void
 resolve_inputs(struct ms_graph *g)
 {
 	struct ms_name_ix *ix = ms_name_index(g, 0, false);
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < g->nnodes; i++)
-		for (k = 0; k < g->nodes[i].ninputs; k++) {
-			const struct ms_name_ix *hit = ms_name_find(ix, g->nnodes, g->nodes[i].inputs[k]);
-
-			if (hit) {
-				char *full = xstrdup(g->nodes[hit->node].full_name);
-
-				free(g->nodes[i].inputs[k]);
-				g->nodes[i].inputs[k] = full;
-			}
-		}
+	for (i = 0; i < g->nnodes; i++) {
+		resolve_names(g, ix, g->nodes[i].inputs, g->nodes[i].ninputs);
+		resolve_names(g, ix, g->nodes[i].controls, g->nodes[i].ncontrols);
+	}
 	free(ix);
 }
 
@@ -298,6 +313,10 @@ ms_graph_done(struct ms_graph *g)
 		for (k = 0; k < n->ninputs; k++)
 			free(n->inputs[k]);
 		free(n->inputs);
+		for (k = 0; k < n->ncontrols; k++)
+			free(n->controls[k]);
+		free(n->controls);
+		ms_node_details_done(n);
 		for (k = 0; k < n->nframes; k++)
 			ms_frame_done(&n->frames[k]);
 		free(n->frames);

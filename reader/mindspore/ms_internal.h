@@ -167,6 +167,12 @@ struct ms_node {
 	char *scope;
 	char **inputs;              /* resolved: producer full name, parameter or cstN */
 	size_t ninputs;
+	char **controls;            /* control edges (.pb EdgeType 1), resolved like inputs */
+	size_t ncontrols;
+	struct reader_attr *attrs;  /* .pb attributes / .ir primitive_attrs, owned */
+	size_t nattrs;
+	struct reader_output_type *otypes; /* output types (dims owned) */
+	size_t notypes;
 	uint32_t num_outputs;
 	struct ms_frame *frames;    /* trace lines as printed */
 	size_t nframes;
@@ -223,6 +229,17 @@ struct ms_name_ix *ms_name_index(const struct ms_graph *g, size_t first, bool fu
 const struct ms_name_ix *ms_name_find(const struct ms_name_ix *ix, size_t n, const char *name);
 void ms_frame_done(struct ms_frame *f);
 void ms_graph_done(struct ms_graph *g);
+
+/* ms_attr.c: attributes and output types of a node for the op details. */
+struct Debugger__NodeProto;
+/* From the .pb node (attribute, output_type). */
+void ms_node_pb_details(struct ms_node *n, const struct Debugger__NodeProto *np);
+/* From an .ir op line's primitive_attrs (when the node has none yet). */
+void ms_node_ir_attrs(struct ms_node *n, const char *s, size_t len);
+/* From an .ir type line (when the node has no output type yet). */
+void ms_node_ir_types(struct ms_node *n, const char *s, size_t len);
+/* Frees them. */
+void ms_node_details_done(struct ms_node *n);
 
 /* The largest DumpData header (the protobuf before a bin file's data)
  * believed; a larger length is a damaged file. */

@@ -188,6 +188,7 @@ parse_op_line(struct ir_state *st, const char *s, size_t len)
 			break;
 	}
 	parse_args(n, open + 1, q < end ? q : end);
+	ms_node_ir_attrs(n, s, len);
 	st->cur = n;
 	return true;
 }
@@ -264,8 +265,10 @@ parse_line(struct ir_state *st, const char *s, size_t len)
 	if (memmem(s, len, "full_name_with_scope: (", 23) ||
 	    memmem(s, len, "# Fullname with scope: (", 24))
 		parse_full_name(st->cur, s, len);
-	else if (len > 8 && memcmp(s, "      : (", 9) == 0)
+	else if (len > 8 && memcmp(s, "      : (", 9) == 0) {
 		parse_type_line(st->cur, s, len);
+		ms_node_ir_types(st->cur, s, len);
+	}
 	else if (ms_ir_parse_trace(s, len, &f)) {
 		st->cur->frames = xrealloc(st->cur->frames, (st->cur->nframes + 1) * sizeof(f));
 		st->cur->frames[st->cur->nframes++] = f;

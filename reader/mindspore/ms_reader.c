@@ -280,6 +280,9 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 		.graph_id = graph_id, .op_name = n->full_name, .op_type = n->op_type,
 		.host = rk->host, .inputs = (const char *const *)n->inputs,
 		.ninputs = n->ninputs, .num_outputs = n->num_outputs,
+		.control_inputs = (const char *const *)n->controls, .ncontrol_inputs = n->ncontrols,
+		.attrs = n->attrs, .nattrs = n->nattrs, .output_types = n->otypes,
+		.noutput_types = n->notypes,
 		.frame_ids = ids, .nframes = nf,
 	};
 

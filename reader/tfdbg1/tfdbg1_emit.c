@@ -247,6 +247,10 @@ send_ops(struct tfdbg1_pass *p, const struct tfdbg1_graph *g, const char *graph_
 		op.device = n->device[0] ? n->device : dev;
 		op.inputs = (const char *const *)n->inputs;
 		op.ninputs = n->ninputs;
+		op.control_inputs = (const char *const *)n->controls;
+		op.ncontrol_inputs = n->ncontrols;
+		op.attrs = n->attrs;
+		op.nattrs = n->nattrs;
 		op.num_outputs = n->num_outputs;
 		op.wall_time = g->wall_time_us / 1e6;
 		p->sink->on_op(p->sink->ctx, &op);

@@ -7,7 +7,8 @@
  * and one "__dbg_..." node per debug op (FORMAT.md §11).  This file hides
  * those nodes and rewires every data input that goes through a copy node to
  * the tensor the copy node reads, so the graph pane shows the user's graph.
- * Control inputs ("^x") are dropped.  It does not interpret attributes.
+ * Control inputs ("^x") are kept apart, as op names; attributes become text
+ * (tfdbg1_attr.c).
  */
 #include "tfdbg1_internal.h"
 
@@ -134,15 +135,28 @@ fill_node(const struct name_index *ix, const Tensorflow__NodeDef *nd, struct tfd
 	out->op = xstrdup(nd->op ? nd->op : "");
 	out->device = xstrdup(nd->device ? nd->device : "");
 	out->inputs = nd->n_input ? xcalloc(nd->n_input, sizeof(char *)) : NULL;
+	out->controls = nd->n_input ? xcalloc(nd->n_input, sizeof(char *)) : NULL;
 	for (k = 0; k < nd->n_input; k++) {
 		const char *name;
 		size_t len;
 		uint32_t slot;
 
+		if (nd->input[k] && nd->input[k][0] == '^' && nd->input[k][1]) {
+			if (!tfdbg1_is_debug_node(nd->input[k] + 1))
+				out->controls[out->ncontrols++] = xstrdup(nd->input[k] + 1);
+			continue;
+		}
 		if (!nd->input[k] || !tfdbg1_parse_input(nd->input[k], &len, &slot))
 			continue;
 		resolve_input(ix, nd->input[k], &name, &len, &slot);
 		out->inputs[out->ninputs++] = xasprintf("%.*s:%u", (int)len, name, slot);
+	}
+	out->attrs = nd->n_attr ? xcalloc(nd->n_attr, sizeof(*out->attrs)) : NULL;
+	for (k = 0; k < nd->n_attr; k++) {
+		if (!nd->attr[k] || !nd->attr[k]->key)
+			continue;
+		out->attrs[out->nattrs].name = xstrdup(nd->attr[k]->key);
+		out->attrs[out->nattrs++].value = tfdbg1_attr_text(nd->attr[k]->value);
 	}
 }
 
@@ -276,6 +290,14 @@ tfdbg1_graph_done(struct tfdbg1_graph *g)
 		for (k = 0; k < n->ninputs; k++)
 			free(n->inputs[k]);
 		free(n->inputs);
+		for (k = 0; k < n->ncontrols; k++)
+			free(n->controls[k]);
+		free(n->controls);
+		for (k = 0; k < n->nattrs; k++) {
+			free((char *)n->attrs[k].name);
+			free((char *)n->attrs[k].value);
+		}
+		free(n->attrs);
 	}
 	free(g->nodes);
 	free(g->by_name);

@@ -150,8 +150,12 @@ enum td_status tfdbg1_log_message(const uint8_t *data, size_t len, char **messag
  * rewired through them to the original tensors (FORMAT.md §11). */
 struct tfdbg1_graph_node {
 	char *name, *op, *device;
-	char **inputs;              /* "node:slot", control inputs dropped */
+	char **inputs;              /* "node:slot", control inputs apart */
 	size_t ninputs;
+	char **controls;            /* control inputs ("^x" without the '^') */
+	size_t ncontrols;
+	struct reader_attr *attrs;  /* name and value text, owned */
+	size_t nattrs;
 	uint32_t num_outputs;       /* highest slot any consumer or watch reads, + 1 */
 };
 struct tfdbg1_graph {
@@ -161,6 +165,10 @@ struct tfdbg1_graph {
 	size_t ncopy, ndebug;       /* hidden __copy_ and __dbg_ nodes */
 	double wall_time_us;
 };
+
+struct Tensorflow__AttrValue;
+/* An attribute value as text (tfdbg1_attr.c); malloc'd.  NULL is "?". */
+char *tfdbg1_attr_text(const struct Tensorflow__AttrValue *v);
 
 /* Decodes the bytes of a _tfdbg_graph_* file.  TD_ERR_DECODE with a
  * message in err if they are not an Event holding a GraphDef. */

@@ -577,6 +577,10 @@ const struct reader_ops tfdbg2_reader_ops = {
 	.looks_for = "tfdbg_events.*.metadata files (tfdbg v2)",
 	.description = "TensorFlow Debugger V2 (tfdbg v2): tfdbg_events.* DebugEvent file sets",
 	.values_in = "FULL_TENSOR",
+	.no_control_inputs = "tfdbg v2 op creation records list data inputs only, "
+			     "not control inputs",
+	.no_op_attrs = "tfdbg v2 op creation records carry no attributes or output types "
+		       "(type, device, inputs, outputs and stack only)",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = tfdbg2_probe,
 	.open = tfdbg2_open,

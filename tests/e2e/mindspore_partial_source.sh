@@ -18,7 +18,7 @@ tui_wait "train_lenet.py:26" || die "the alert did not lead to the source line"
 tui_expect says_only_traced_lines "traced lines only: file not found on this machine"
 expect_file_has says_source_root "$TUI_SCREEN" "--source-root DIR, or L to name it"
 # the recorded line is marked; line 23 (not recorded) is a bare number
-grep -qE '^ +26• +x = self\.fc1\(x\)' "$TUI_SCREEN" && ok traced_line_marked ||
+grep -qE '^ +([0-9]+ +)?26• +x = self\.fc1\(x\)' "$TUI_SCREEN" && ok traced_line_marked ||
 	fail traced_line_marked "line 26 not marked"
 grep -qE '^ +23 *│' "$TUI_SCREEN" && ok unknown_line_blank || fail unknown_line_blank "line 23 not blank"
 

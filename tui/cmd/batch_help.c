@@ -51,6 +51,8 @@ static const char *const exit_codes[][2] = {
 void
 batch_print_help(FILE *f)
 {
+	const struct cmd_alias *a;
+	size_t na;
 	const struct cmd_info *c;
 	struct model_format fmt;
 	size_t i, n;
@@ -85,6 +87,10 @@ batch_print_help(FILE *f)
 	for (i = 0; i < n; i++)
 		if (!(c[i].flags & CMD_BATCH))
 			fprintf(f, " %s", c[i].name);
+	fprintf(f, "\nAliases:");
+	a = cmd_aliases(&na);
+	for (i = 0; i < na; i++)
+		fprintf(f, " %s=%s", a[i].alias, a[i].command);
 	fprintf(f, "\n\nExit status:\n");
 	for (i = 0; i < TD_ARRAY_SIZE(exit_codes); i++)
 		fprintf(f, "  %s  %s\n", exit_codes[i][0], exit_codes[i][1]);
@@ -166,6 +172,25 @@ man_commands(FILE *f)
 	}
 }
 
+static void
+man_aliases(FILE *f)
+{
+	size_t i, n;
+	const struct cmd_alias *a = cmd_aliases(&n);
+
+	fputs(".SH ALIASES\n"
+	      "Short verbs of the older debugger CLI, accepted wherever the command is:\n", f);
+	for (i = 0; i < n; i++) {
+		fputs(".TP\n.B ", f);
+		roff(f, a[i].alias);
+		fputc('\n', f);
+		roff(f, a[i].command);
+		fputs(" (", f);
+		roff(f, a[i].what);
+		fputs(").\n", f);
+	}
+}
+
 void
 batch_print_man(FILE *f)
 {
@@ -191,6 +216,7 @@ batch_print_man(FILE *f)
 	man_options(f);
 	man_formats(f);
 	man_commands(f);
+	man_aliases(f);
 	fputs(".SH EXIT STATUS\n", f);
 	for (i = 0; i < TD_ARRAY_SIZE(exit_codes); i++) {
 		fprintf(f, ".TP\n.B %s\n", exit_codes[i][0]);

@@ -45,16 +45,19 @@ static const struct cmd_info commands[] = {
 	  "Tensor values of trace N with numpy slicing, e.g. print 88 [0:10]", COMPLETE_NONE },
 	{ "op", cmd_op, 1, 3, B | T, "op NAME [--graph ID]",
 	  "An op: type, graph, device, inputs, consumers, output tensor ids, stack", COMPLETE_OP },
-	{ "inputs", cmd_inputs, 0, 1, B | T, "inputs N",
-	  "Inputs of trace N's op, each with the latest trace row before N", COMPLETE_NONE },
-	{ "consumers", cmd_consumers, 0, 1, B | T, "consumers N",
-	  "Consumers of trace N's tensor, each with its first trace row after N", COMPLETE_NONE },
+	{ "inputs", cmd_inputs, 0, 4, B | T, "inputs N [--depth D] | inputs --op NAME [--depth D]",
+	  "Inputs of trace N's op, each with the latest trace row before N; --depth: the tree", COMPLETE_OP },
+	{ "consumers", cmd_consumers, 0, 4, B | T, "consumers N [--depth D] | consumers --op NAME [--depth D]",
+	  "Consumers of trace N's tensor, each with its first trace row after N; --depth: the tree", COMPLETE_OP },
 	{ "stack", cmd_stack, 0, 2, B | T, "stack trace N | stack execution N | stack op NAME",
 	  "Creation stack, outermost frame first", COMPLETE_OP },
 	{ "sources", cmd_sources, 0, 0, B | T, "sources",
 	  "The source files the dump holds", COMPLETE_NONE },
 	{ "source", cmd_source, 1, 2, B | T, "source PATH [LINE | A:B]",
 	  "Lines of a source file (from the dump, else from disk)", COMPLETE_SOURCE },
+	{ "source-ops", cmd_source_ops, 1, 2, B | T, "source-ops PATH [LINE]",
+	  "Ops created at a source line, with their trace rows (no LINE: the lines that made ops)",
+	  COMPLETE_SOURCE },
 	{ "graphs", cmd_graphs, 0, 0, B | T, "graphs",
 	  "Graphs with their ids, names, enclosing graph and op counts", COMPLETE_NONE },
 	{ "watch", cmd_watch, 1, -1, B | T,
@@ -93,6 +96,16 @@ static const struct cmd_info commands[] = {
 #undef B
 #undef T
 
+static const struct cmd_alias aliases[] = {
+	{ "lt", "traces", "list tensors" },
+	{ "pt", "print", "print tensor" },
+	{ "ni", "op", "node info" },
+	{ "li", "inputs", "list inputs" },
+	{ "lo", "consumers", "list outputs" },
+	{ "ls", "sources", "list source files" },
+	{ "ps", "source-ops", "print source, annotated with ops" },
+};
+
 const struct cmd_info *
 cmd_table(size_t *n)
 {
@@ -100,8 +113,15 @@ cmd_table(size_t *n)
 	return commands;
 }
 
-const struct cmd_info *
-cmd_find(const char *name)
+const struct cmd_alias *
+cmd_aliases(size_t *n)
+{
+	*n = TD_ARRAY_SIZE(aliases);
+	return aliases;
+}
+
+static const struct cmd_info *
+find_command(const char *name)
 {
 	size_t i;
 
@@ -109,6 +129,18 @@ cmd_find(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+const struct cmd_info *
+cmd_find(const char *name)
+{
+	const struct cmd_info *c = find_command(name);
+	size_t i;
+
+	for (i = 0; !c && i < TD_ARRAY_SIZE(aliases); i++)
+		if (strcmp(aliases[i].alias, name) == 0)
+			c = find_command(aliases[i].command);
+	return c;
 }
 
 /* ---- word splitting ------------------------------------------------- */
@@ -286,20 +318,65 @@ cmd_run(struct cmd_env *env, const char *line)
 static void
 help_json_one(struct json *j, const struct cmd_info *c)
 {
+	size_t i;
+
 	json_object_begin(j);
 	json_kv_string(j, "name", c->name);
 	json_kv_string(j, "usage", c->usage);
 	json_kv_string(j, "summary", c->summary);
 	json_kv_bool(j, "batch", c->flags & CMD_BATCH);
 	json_kv_bool(j, "tui", c->flags & CMD_TUI);
+	json_key(j, "aliases");
+	json_array_begin(j);
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
+		if (strcmp(aliases[i].command, c->name) == 0)
+			json_string(j, aliases[i].alias);
+	json_array_end(j);
 	json_object_end(j);
+}
+
+static void
+help_json_aliases(struct json *j)
+{
+	size_t i;
+
+	json_key(j, "aliases");
+	json_array_begin(j);
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++) {
+		json_object_begin(j);
+		json_kv_string(j, "alias", aliases[i].alias);
+		json_kv_string(j, "command", aliases[i].command);
+		json_kv_string(j, "what", aliases[i].what);
+		json_object_end(j);
+	}
+	json_array_end(j);
 }
 
 static void
 help_text_one(struct strbuf *out, const struct cmd_info *c)
 {
-	strbuf_addf(out, "%s%s\n    %s\n", c->usage,
+	const char *sep = "   (alias ";
+	size_t i;
+
+	strbuf_adds(out, c->usage);
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
+		if (strcmp(aliases[i].command, c->name) == 0) {
+			strbuf_addf(out, "%s%s", sep, aliases[i].alias);
+			sep = ", ";
+		}
+	strbuf_addf(out, "%s%s\n    %s\n", *sep == ',' ? ")" : "",
 		    (c->flags & CMD_BATCH) ? "" : "   (TUI only)", c->summary);
+}
+
+static void
+help_text_aliases(struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_adds(out, "\nAliases (the verbs of the older debugger CLI):\n");
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
+		strbuf_addf(out, "  %-4s %-12s %s\n", aliases[i].alias, aliases[i].command,
+			    aliases[i].what);
 }
 
 enum td_status
@@ -323,6 +400,7 @@ cmd_help(struct cmd_env *env, int argc, char **argv)
 		for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
 			help_json_one(&j, &commands[i]);
 		json_array_end(&j);
+		help_json_aliases(&j);
 		json_object_end(&j);
 		return TD_OK;
 	}
@@ -332,5 +410,6 @@ cmd_help(struct cmd_env *env, int argc, char **argv)
 	}
 	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
 		help_text_one(env->out, &commands[i]);
+	help_text_aliases(env->out);
 	return TD_OK;
 }

@@ -82,9 +82,22 @@ struct cmd_info {
 	enum cmd_complete complete;
 };
 
+/* Short verbs users of the older debugger CLI type (lt, pt, ni ...), each
+ * the alias of one command: one table, listed by help, --help, the man
+ * page, Tab completion and the README (tests/e2e/batch_aliases.sh checks
+ * the README against it). */
+struct cmd_alias {
+	const char *alias;          /* "lt" */
+	const char *command;        /* "traces" */
+	const char *what;           /* what the verb stood for: "list tensors" */
+};
+
 /* The command table, in help order. */
 const struct cmd_info *cmd_table(size_t *n);
+/* The command named name, or the command an alias stands for; NULL. */
 const struct cmd_info *cmd_find(const char *name);
+/* The alias table, in help order. */
+const struct cmd_alias *cmd_aliases(size_t *n);
 
 /* Splits line into words as a POSIX shell does for quotes and backslashes
  * (no expansion).  Returns the word count, or -1 with err set. */
@@ -95,6 +108,11 @@ void cmd_split_free(char **argv, int argc);
  * command and the cause, and in JSON mode env->out holds
  * {"error": "..."}.  Returns the status. */
 enum td_status cmd_run(struct cmd_env *env, const char *line);
+
+/* The text of `op` for op id op (type, graph, device, inputs, consumers,
+ * control inputs, outputs, attributes, stack) into env->out, for a view of
+ * it.  False when there is no such op. */
+bool cmd_describe_op(struct cmd_env *env, uint32_t op);
 
 /* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
  * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; with watches

@@ -48,6 +48,18 @@ CMD_HANDLER(cmd_why);
 CMD_HANDLER(cmd_watch);
 CMD_HANDLER(cmd_watches);
 CMD_HANDLER(cmd_diff);
+CMD_HANDLER(cmd_source_ops);
+
+/* inputs / consumers with --depth D or --op NAME (cmd_tree.c): the tree
+ * below trace row row_arg (NULL: the selected row) or op op_name. */
+enum td_status cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name,
+			unsigned depth, bool consumers);
+
+/* Finds path among the dump's sources (a unique suffix will do), else
+ * reads it from disk; its index and lines (borrowed until model_close).
+ * Errors go to env. */
+enum td_status cmd_source_open(struct cmd_env *env, const char *path, uint32_t *index,
+			       const char *const **lines, size_t *n);
 
 /* ---- errors and parsing ---------------------------------------------- */
 
@@ -117,6 +129,11 @@ void cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op);
 /* The same members, written into an object the caller has begun. */
 void cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op);
 void cmd_text_op(struct cmd_env *env, uint32_t op);
+/* The details of an op (cmd_op_info.c): control inputs, attributes,
+ * output dtypes and shapes, as members of the current JSON object / text
+ * lines. */
+void cmd_json_op_details(struct cmd_env *env, struct json *j, const struct model_op *o);
+void cmd_text_op_details(struct cmd_env *env, const struct model_op *o);
 
 /* A full tensor value with an optional numpy slice text ("[0:10, :]") as
  * JSON (see cmd_tensor.c for the shape) or as numpy-style text; at most

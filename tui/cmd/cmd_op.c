@@ -5,6 +5,7 @@
  * of that producer tensor before N (the step from Log:0 to probs:0).
  * consumers N: the ops that read row N's tensor, each with the first trace
  * row the consumer produced after N.  trace_index is null when none.
+ * With --depth D or --op NAME both print a tree instead (cmd_tree.c).
  */
 #include "cmd_internal.h"
 
@@ -86,18 +87,44 @@ cmd_op(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
+bool
+cmd_describe_op(struct cmd_env *env, uint32_t op)
+{
+	struct model_op o;
+
+	if (!model_op_get(env->m, op, &o))
+		return false;
+	cmd_text_op(env, op);
+	return true;
+}
+
 /* inputs and consumers print the same list; slot_key names what slot is. */
 static enum td_status
 links(struct cmd_env *env, int argc, char **argv, bool consumers)
 {
 	const char *slot_key = consumers ? "input_slot" : "output_slot";
+	const char *depth_s = NULL, *op_name = NULL;
+	const struct cmd_opt opts[] = { { "depth", &depth_s, NULL }, { "op", &op_name, NULL },
+					{ NULL, NULL, NULL } };
 	struct model_link *l = NULL;
+	char *pos[1];
+	int npos;
+	uint64_t depth = 1;
 	struct json j;
 	uint64_t row;
 	size_t i, n;
 	enum td_status st;
 
-	if ((st = cmd_trace_arg(env, argc > 1 ? argv[1] : NULL, &row)) != TD_OK)
+	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
+		return st;
+	if (depth_s && (!cmd_parse_u64(depth_s, &depth) || depth < 1 || depth > 100))
+		return cmd_fail(env, TD_ERR_ARGS, "--depth takes a number from 1 to 100, not \"%s\"",
+				depth_s);
+	if (op_name && npos)
+		return cmd_fail(env, TD_ERR_ARGS, "give a trace row or --op NAME, not both");
+	if (depth_s || op_name)
+		return cmd_tree(env, npos ? pos[0] : NULL, op_name, (unsigned)depth, consumers);
+	if ((st = cmd_trace_arg(env, npos ? pos[0] : NULL, &row)) != TD_OK)
 		return st;
 	n = consumers ? model_trace_consumers(env->m, row, &l) : model_trace_inputs(env->m, row, &l);
 	if (env->json) {

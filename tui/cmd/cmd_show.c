@@ -180,6 +180,7 @@ cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op)
 	for (i = 0; i < o.noutput_tensor_ids; i++)
 		json_int(j, o.output_tensor_ids[i]);
 	json_array_end(j);
+	cmd_json_op_details(env, j, &o);
 	json_key(j, "stack");
 	cmd_json_frames(env, j, o.stack, o.nstack);
 }
@@ -218,6 +219,7 @@ cmd_text_op(struct cmd_env *env, uint32_t op)
 			strbuf_addf(out, " %lld", (long long)o.output_tensor_ids[i]);
 		strbuf_addc(out, '\n');
 	}
+	cmd_text_op_details(env, &o);
 	strbuf_adds(out, "stack\n");
 	cmd_text_frames(env, o.stack, o.nstack);
 }

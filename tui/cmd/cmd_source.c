@@ -49,9 +49,8 @@ cmd_sources(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
-/* Finds path among the dump's sources, else loads it from disk. */
-static enum td_status
-source_open(struct cmd_env *env, const char *path, uint32_t *index,
+enum td_status
+cmd_source_open(struct cmd_env *env, const char *path, uint32_t *index,
 	    const char *const **lines, size_t *n)
 {
 	char err[512] = "";
@@ -138,7 +137,7 @@ cmd_source(struct cmd_env *env, int argc, char **argv)
 	size_t n;
 	enum td_status st;
 
-	if ((st = source_open(env, argv[1], &index, &lines, &n)) != TD_OK)
+	if ((st = cmd_source_open(env, argv[1], &index, &lines, &n)) != TD_OK)
 		return st;
 	if (!model_source_get(env->m, index, &s))
 		return cmd_fail(env, TD_ERR_NOTFOUND, "%s: not found", argv[1]);

@@ -276,9 +276,30 @@ test_cmd_help_json_for_one_command(void **state)
 
 	f->env.json = true;
 	assert_int_equal(cmd_run(&f->env, "help inputs"), TD_OK);
-	assert_string_equal(f->out.buf, "{\"name\":\"inputs\",\"usage\":\"inputs N\",\"summary\":"
-			    "\"Inputs of trace N's op, each with the latest trace row before N\","
-			    "\"batch\":true,\"tui\":true}");
+	assert_string_equal(f->out.buf, "{\"name\":\"inputs\",\"usage\":\"inputs N [--depth D] | "
+			    "inputs --op NAME [--depth D]\",\"summary\":"
+			    "\"Inputs of trace N's op, each with the latest trace row before N; "
+			    "--depth: the tree\",\"batch\":true,\"tui\":true,\"aliases\":[\"li\"]}");
+}
+
+static void
+test_cmd_alias_runs_its_command(void **state)
+{
+	struct fixture *f = *state;
+	size_t n, i;
+	const struct cmd_alias *a = cmd_aliases(&n);
+
+	assert_true(n >= 7);
+	for (i = 0; i < n; i++) {
+		assert_non_null(cmd_find(a[i].alias));
+		assert_string_equal(cmd_find(a[i].alias)->name, a[i].command);
+		assert_null(cmd_find(a[i].command) == cmd_find(a[i].alias) ? NULL : "alias and command differ");
+	}
+	assert_string_equal(cmd_find("lt")->name, "traces");
+	assert_null(cmd_find("lx"));
+	f->env.json = true;
+	assert_int_equal(cmd_run(&f->env, "help ps"), TD_OK);
+	assert_non_null(strstr(f->out.buf, "\"name\":\"source-ops\""));
 }
 
 static void
@@ -513,6 +534,7 @@ main(void)
 		T(test_cmd_empty_line_is_an_error),
 		T(test_cmd_help_lists_every_command),
 		T(test_cmd_help_json_for_one_command),
+		T(test_cmd_alias_runs_its_command),
 		T(test_cmd_help_unknown_command_fails),
 		T(test_cmd_tui_commands_call_the_ui),
 		T(test_cmd_tui_command_failures_are_reported),

@@ -19,8 +19,8 @@ enum fake_kind {
 struct fake_rec {
 	enum fake_kind kind;
 	char *s[5];
-	char **inputs, **frames, **lines, **aliases;
-	size_t ninputs, nframes, nlines, naliases;
+	char **inputs, **frames, **lines, **aliases, **controls;
+	size_t ninputs, nframes, nlines, naliases, ncontrols;
 	uint32_t file, slot, line;
 	uint64_t offset, n, every;
 	int64_t execution, id;
@@ -134,6 +134,7 @@ fake_free(struct fake *f)
 		freelist(f->recs[i].frames, f->recs[i].nframes);
 		freelist(f->recs[i].lines, f->recs[i].nlines);
 		freelist(f->recs[i].aliases, f->recs[i].naliases);
+		freelist(f->recs[i].controls, f->recs[i].ncontrols);
 		free(f->recs[i].summ);
 	}
 	free(f->recs);
@@ -305,6 +306,15 @@ fake_op_alias(struct fake *f, const char *alias)
 
 	r->aliases = xrealloc(r->aliases, (r->naliases + 1) * sizeof(*r->aliases));
 	r->aliases[r->naliases++] = xstrdup(alias);
+}
+
+void
+fake_op_control(struct fake *f, const char *op_name)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	r->controls = xrealloc(r->controls, (r->ncontrols + 1) * sizeof(*r->controls));
+	r->controls[r->ncontrols++] = xstrdup(op_name);
 }
 
 void
@@ -540,7 +550,9 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 				       .frame_ids = (const char *const *)r->frames,
 				       .nframes = r->nframes, .num_outputs = 1,
 				       .aliases = (const char *const *)r->aliases,
-				       .naliases = r->naliases};
+				       .naliases = r->naliases,
+				       .control_inputs = (const char *const *)r->controls,
+				       .ncontrol_inputs = r->ncontrols};
 
 		sink->on_op(sink->ctx, &op);
 		break;

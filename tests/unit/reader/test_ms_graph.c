@@ -315,6 +315,65 @@ test_ms_ir_newest_fullname_marker_and_primfunc(void **state)
 	ms_graph_done(&g);
 }
 
+/* Op details: .ir primitive_attrs become name/value pairs (values as
+ * written, nested brackets and quoted commas kept), the first type line
+ * the output type; a tuple output stays unknown. */
+static void
+test_ms_ir_attributes_and_output_types(void **state)
+{
+	const char *ir =
+		"subgraph @g() {\n"
+		"  %0(MatMul-op10) = MatMul(%para1_x, %para2_w) primitive_attrs: {format: \"NC,HW\", "
+		"input_names: [x1, x2], transpose_a: false} cnode_attrs: {a: b}\n"
+		"      : (<Tensor[Float32], (2, 400)>) -> (<Tensor[Float32], (2, 120)>)\n"
+		"      : (<Float16xNC1HWC0[const vector][32, 16]>) -> (<Tensor[Float16], (9)>)\n"
+		"      # Fullname with scope: (Default/MatMul-op10)\n"
+		"  %1(T-op1) = Split(%0)\n"
+		"      : (<Tensor[Float32], (2, 120)>) -> (<Tuple[Tensor[Float32],Tensor[Float32]]>)\n"
+		"  Return(%1)\n"
+		"}\n";
+	struct ms_graph g = {0};
+
+	(void)state;
+	assert_int_equal(ms_ir_parse(ir, strlen(ir), &g), 2);
+	assert_int_equal(g.nodes[0].nattrs, 3);
+	assert_string_equal(g.nodes[0].attrs[0].name, "format");
+	assert_string_equal(g.nodes[0].attrs[0].value, "\"NC,HW\"");
+	assert_string_equal(g.nodes[0].attrs[1].name, "input_names");
+	assert_string_equal(g.nodes[0].attrs[1].value, "[x1, x2]");
+	assert_string_equal(g.nodes[0].attrs[2].value, "false");
+	assert_int_equal(g.nodes[0].notypes, 1);        /* the first type line only */
+	assert_int_equal(g.nodes[0].otypes[0].dtype, DTYPE_FLOAT32);
+	assert_int_equal(g.nodes[0].otypes[0].rank, 2);
+	assert_int_equal(g.nodes[0].otypes[0].dims[0], 2);
+	assert_int_equal(g.nodes[0].otypes[0].dims[1], 120);
+	assert_int_equal(g.nodes[1].nattrs, 0);
+	assert_int_equal(g.nodes[1].notypes, 0);        /* a tuple: unknown */
+	ms_graph_done(&g);
+}
+
+/* The sync_lenet .pb records MatMul-op10's output float32 (2, 120) and the
+ * attribute format "NCHW" (as its .ir shows). */
+static void
+test_ms_graph_pb_attributes_and_output_type(void **state)
+{
+	struct ms_graph g;
+	int64_t i;
+
+	(void)state;
+	load_pb(GRAPHS "ms_output_trace_code_graph_0.pb", &g);
+	i = ms_graph_find(&g, MATMUL10);
+	assert_true(i >= 0);
+	assert_int_equal(g.nodes[i].notypes, 1);
+	assert_int_equal(g.nodes[i].otypes[0].dtype, DTYPE_FLOAT32);
+	assert_int_equal(g.nodes[i].otypes[0].rank, 2);
+	assert_int_equal(g.nodes[i].otypes[0].dims[1], 120);
+	assert_true(g.nodes[i].nattrs >= 1);
+	assert_string_equal(g.nodes[i].attrs[0].name, "format");
+	assert_string_equal(g.nodes[i].attrs[0].value, "\"NCHW\"");
+	ms_graph_done(&g);
+}
+
 int
 main(void)
 {
@@ -332,6 +391,8 @@ main(void)
 		cmocka_unit_test(test_ms_ir_trace_line_shared_marker_and_missing_code),
 		cmocka_unit_test(test_ms_ir_trace_line_windows_path_with_colon),
 		cmocka_unit_test(test_ms_ir_newest_fullname_marker_and_primfunc),
+		cmocka_unit_test(test_ms_ir_attributes_and_output_types),
+		cmocka_unit_test(test_ms_graph_pb_attributes_and_output_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "reader/tfdbg1/tfdbg1_internal.h"
+#include "tf_event.pb-c.h"
 
 /* ---- dump file names ---------------------------------------------- */
 
@@ -337,6 +338,63 @@ test_tfdbg1_numeric_summary_garbage_dtype_is_other(void **state)
 	assert_int_equal(s.dtype, DTYPE_OTHER);
 }
 
+static void
+check_attr(const Tensorflow__AttrValue *v, const char *want)
+{
+	char *got = tfdbg1_attr_text(v);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* NodeDef attributes as text for the op details (`ni -a`). */
+static void
+test_tfdbg1_attr_text_forms(void **state)
+{
+	Tensorflow__AttrValue v = TENSORFLOW__ATTR_VALUE__INIT;
+	Tensorflow__AttrValue__ListValue l = TENSORFLOW__ATTR_VALUE__LIST_VALUE__INIT;
+	Tensorflow__TensorShapeProto sh = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
+	Tensorflow__TensorShapeProto__Dim d0 = TENSORFLOW__TENSOR_SHAPE_PROTO__DIM__INIT, d1 = d0;
+	Tensorflow__TensorShapeProto__Dim *dims[] = { &d0, &d1 };
+	Tensorflow__TensorProto t = TENSORFLOW__TENSOR_PROTO__INIT;
+	int64_t ints[] = { 1, -2 };
+
+	(void)state;
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_TYPE;
+	v.type = 1;                                     /* DT_FLOAT */
+	check_attr(&v, "float32");
+	v.type = 999;
+	check_attr(&v, "DataType(999)");
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_B;
+	v.b = 1;
+	check_attr(&v, "true");
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_I;
+	v.i = -7;
+	check_attr(&v, "-7");
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_S;
+	v.s.data = (uint8_t *)"SAME";
+	v.s.len = 4;
+	check_attr(&v, "\"SAME\"");
+	d0.size = 8;
+	d1.size = -1;
+	sh.n_dim = 2;
+	sh.dim = dims;
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_SHAPE;
+	v.shape = &sh;
+	check_attr(&v, "[8,-1]");
+	t.dtype = 1;
+	t.tensor_shape = &sh;
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_TENSOR;
+	v.tensor = &t;
+	check_attr(&v, "tensor float32[8,-1]");
+	l.n_i = 2;
+	l.i = ints;
+	v.value_case = TENSORFLOW__ATTR_VALUE__VALUE_LIST;
+	v.list = &l;
+	check_attr(&v, "[1, -2]");
+	check_attr(NULL, "?");
+}
+
 int
 main(void)
 {
@@ -359,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg1_numeric_summary_no_finite_values_has_no_minmax),
 		cmocka_unit_test(test_tfdbg1_numeric_summary_uninitialized_and_bad_lengths),
 		cmocka_unit_test(test_tfdbg1_numeric_summary_garbage_dtype_is_other),
+		cmocka_unit_test(test_tfdbg1_attr_text_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
