@@ -36,6 +36,7 @@
 	_(HELP,          "help",           "Show this help") \
 	_(CLOSE,         "close",          "Close the overlay") \
 	_(TENSOR,        "tensor",         "Show the tensor of the selected row") \
+	_(JUMP_ELEMENT,  "jump-element",   "Tensor view: go to an element, e.g. @[3,7]") \
 	_(OUTPUT,        "output",         "Show the command output pane") \
 	_(LOAD_SOURCE,   "load-source",    "Read the selected frame's file from disk") \
 	_(TOGGLE_SCOPES, "toggle-scopes",  "Graph: full op names, or names relative to the op's scope") \

@@ -67,7 +67,8 @@ const char keymap_default_text[] =
 	"bind generic q quit\n"
 	"bind source L load-source\n"
 	"bind stack L load-source\n"
-	"bind graph z toggle-scopes\n";
+	"bind graph z toggle-scopes\n"
+	"bind overlay @ jump-element\n";
 
 enum action
 action_from_name(const char *name)

@@ -81,9 +81,9 @@ static void
 show_tensor_of_selection(struct tui *t)
 {
 	if (t->focus == PANE_TIMELINE && t->sel_exec >= 0)
-		tui_show_tensor(t, SRC_EXECUTION, (uint64_t)t->sel_exec, NULL);
+		tui_show_tensor(t, SRC_EXECUTION, (uint64_t)t->sel_exec, NULL, NULL);
 	else if (t->sel_trace >= 0)
-		tui_show_tensor(t, SRC_TRACE, (uint64_t)t->sel_trace, NULL);
+		tui_show_tensor(t, SRC_TRACE, (uint64_t)t->sel_trace, NULL, NULL);
 	else
 		tui_message(t, true, "no row selected");
 }
@@ -384,6 +384,7 @@ tui_free(struct tui *t)
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);
+	tui_tensor_view_free(t);
 	free(t->stack);
 }
 

@@ -66,6 +66,7 @@ struct tui {
 	enum tui_overlay overlay;
 	struct pane overlay_pane;   /* help / output / tensor text */
 	struct tui_text help, output, tensor;
+	struct tui_tensor_view *tview;  /* the tensor overlay's elements (pane_tensor.c) */
 	int help_width;             /* COLS the help text was wrapped for */
 	WINDOW *status_win, *prompt_win;
 	char message[512];
@@ -170,12 +171,34 @@ extern const struct pane_ops pane_text_ops;
 void tui_text_set(struct tui_text *x, const char *title, const char *text);
 void tui_text_append(struct tui_text *x, const char *text);
 void tui_text_done(struct tui_text *x);
+/* Scrolls the overlay sideways so columns [col, col + len) show in width. */
+void tui_text_hscroll_to(int col, int len, int width);
 void tui_open_overlay(struct tui *t, enum tui_overlay which);
 void tui_close_overlay(struct tui *t);
 void tui_build_help(struct tui *t);
 
 /* ---- pane_tensor.c ------------------------------------------------- */
-void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice);
+/* Opens the tensor overlay on a row's tensors, with an optional numpy
+ * slice text and value ranges to highlight ("[[-inf,-1],[1,inf]]"); a bad
+ * range text is a message and leaves the overlay as it was. */
+void tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, const char *slice,
+		     const char *ranges);
+/* Frees the overlay's element state (t->tview). */
+void tui_tensor_view_free(struct tui *t);
+/* The heatmap's shade character of a level (tensor_view.h). */
+const char *tui_heat_char(uint8_t level);
+
+/* ---- tensor_tools.c: ranges, value search, @ in the tensor overlay ---- */
+/* Draws the highlighted elements and heat colours of overlay line row. */
+void tui_tensor_draw_row(struct pane *p, uint64_t row, int y, int hscroll);
+/* '/' in the tensor overlay: when text is a value (tensor values.h), finds
+ * its first element and returns true; false: a regex for the lines. */
+bool tui_tensor_search(struct tui *t, const char *text);
+/* n / N after a value search; false when none is going on. */
+bool tui_tensor_search_next(struct tui *t, int dir);
+/* '@': reads "[i,j]" and goes to that element (re-slicing when elided). */
+void tui_tensor_jump_prompt(struct tui *t);
+void tui_tensor_jump(struct tui *t, const char *text);
 
 /* ---- prompt_line.c: the line editor -------------------------------- */
 struct prompt *prompt_new(struct tui *t);

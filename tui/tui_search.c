@@ -59,6 +59,8 @@ tui_search_next(struct tui *t, int dir)
 	struct pane *p = t->overlay != OVERLAY_NONE ? &t->overlay_pane : &t->panes[t->focus];
 	bool stopped;
 
+	if (tui_tensor_search_next(t, dir))     /* a value in the tensor view */
+		return;
 	if (!t->search.re) {
 		tui_message(t, true, "no search yet: / starts one");
 		return;
@@ -108,6 +110,8 @@ tui_search_start(struct tui *t, const char *re)
 	t->search.scanned = 0;
 	snprintf(t->search.text, sizeof t->search.text, "%s", re);
 	t->search.caseless = !has_upper(re);
+	if (tui_tensor_search(t, re))
+		return;
 	tui_search_next(t, 1);
 }
 

@@ -70,10 +70,11 @@ ui_show_source(void *ctx, uint32_t source, uint32_t line)
 }
 
 static void
-ui_show_tensor(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice)
+ui_show_tensor(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice,
+	       const char *ranges)
 {
 	((struct tui *)ctx)->ui_acted = true;
-	tui_show_tensor(ctx, kind, index, slice);
+	tui_show_tensor(ctx, kind, index, slice, ranges);
 }
 
 static void

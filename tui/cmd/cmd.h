@@ -38,8 +38,10 @@ struct cmd_ui {
 	void (*set_filter)(void *ctx, struct model_filter *f);
 	bool (*set_theme)(void *ctx, const char *name, char *err, size_t errlen);
 	void (*show_source)(void *ctx, uint32_t source, uint32_t line);
-	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]"). */
-	void (*show_tensor)(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice);
+	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]")
+	 * and value ranges to highlight ("[[-inf,-1],[1,inf]]", values.h). */
+	void (*show_tensor)(void *ctx, enum model_source_kind kind, uint64_t index, const char *slice,
+			    const char *ranges);
 	void (*follow)(void *ctx, bool on);
 	void (*save_display)(void *ctx, const char *path, char *err, size_t errlen);
 	void (*quit)(void *ctx);
@@ -93,6 +95,12 @@ void cmd_split_free(char **argv, int argc);
  * command and the cause, and in JSON mode env->out holds
  * {"error": "..."}.  Returns the status. */
 enum td_status cmd_run(struct cmd_env *env, const char *line);
+
+/* Completes the summaries of d from its values where it has them: the
+ * fields the dump did not store (std, abs_mean, ...) and the percentiles
+ * (cmd_values.c).  The trace and execution commands and the tensor view
+ * call it after model_*_detail. */
+void cmd_detail_complete(struct model_detail *d);
 
 /* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
  * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; *bad tells

@@ -82,6 +82,9 @@ bool cmd_parse_range(const char *text, uint64_t n, struct cmd_range *r);
 enum td_status cmd_trace_arg(struct cmd_env *env, const char *arg, uint64_t *row);
 enum td_status cmd_execution_arg(struct cmd_env *env, const char *arg, uint64_t *row);
 
+/* Fails with "trace N has no stored values (mode M; ... dumps keep them)". */
+enum td_status cmd_no_values(struct cmd_env *env, uint64_t row, const char *mode);
+
 /* Joins argv[from..argc) with single spaces (a numpy slice split by the
  * shell rules: "[0:10," ":]").  Caller frees. */
 char *cmd_join(int argc, char **argv, int from);

@@ -1,6 +1,6 @@
 /*
  * cmd_ui.c - commands that ask the TUI for a reaction (filter, goto,
- * theme, follow, save-display, quit, tensor) and "rank", which in batch
+ * theme, follow, save-display, quit) and "rank", which in batch
  * mode restricts the commands that follow to one host/rank.
  *
  * The cmd_run dispatcher already refuses TUI-only commands when env->ui is
@@ -188,7 +188,7 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
-/* ---- goto, theme, follow, save-display, quit, tensor ----------------------------- */
+/* ---- goto, theme, follow, save-display, quit ----------------------------- */
 
 enum td_status
 cmd_goto(struct cmd_env *env, int argc, char **argv)
@@ -259,26 +259,4 @@ cmd_quit(struct cmd_env *env, int argc, char **argv)
 		return unsupported(env);
 	env->ui->quit(env->ui->ctx);
 	return TD_OK;
-}
-
-enum td_status
-cmd_tensor(struct cmd_env *env, int argc, char **argv)
-{
-	char *slice = argc > 1 ? cmd_join(argc, argv, 1) : NULL;
-	struct td_slice parsed;
-	char err[256];
-	uint64_t row;
-	enum td_status st;
-
-	if (!UI_CAN(env, show_tensor)) {
-		st = unsupported(env);
-	} else if ((st = cmd_trace_arg(env, NULL, &row)) != TD_OK) {
-		;
-	} else if (slice && (st = td_slice_parse(slice, &parsed, err, sizeof err)) != TD_OK) {
-		cmd_fail(env, st, "%s", err);
-	} else {
-		env->ui->show_tensor(env->ui->ctx, SRC_TRACE, row, slice);
-	}
-	free(slice);
-	return st;
 }

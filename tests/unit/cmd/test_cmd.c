@@ -90,10 +90,10 @@ test_cmd_table_has_the_issue_commands(void **state)
 	static const char *const batch[] = {
 		"info", "alerts", "first-nonfinite", "traces", "executions", "trace", "execution",
 		"op", "inputs", "consumers", "stack", "sources", "source", "print", "compare",
-		"rank", "problems", "graphs", "help",
+		"rank", "problems", "graphs", "help", "tensor",
 	};
 	static const char *const tui_only[] = {
-		"filter", "goto", "theme", "follow", "save-display", "quit", "tensor",
+		"filter", "goto", "theme", "follow", "save-display", "quit",
 	};
 	size_t i;
 
