@@ -43,6 +43,8 @@ static const struct cmd_info commands[] = {
 	  "One execution: per-output summaries, values and stack", COMPLETE_NONE },
 	{ "print", cmd_print, 1, -1, B | T, "print N [SLICE]",
 	  "Tensor values of trace N with numpy slicing, e.g. print 88 [0:10]", COMPLETE_NONE },
+	{ "export", cmd_export, 1, -1, B | T, "export [N] [SLICE] FILE [--force]",
+	  "Write trace N's values (or a slice) to a numpy array file or CSV, never into the dump", COMPLETE_NONE },
 	{ "op", cmd_op, 1, 3, B | T, "op NAME [--graph ID]",
 	  "An op: type, graph, device, inputs, consumers, output tensor ids, stack", COMPLETE_OP },
 	{ "inputs", cmd_inputs, 0, 1, B | T, "inputs N",

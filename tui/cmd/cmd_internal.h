@@ -46,6 +46,7 @@ CMD_HANDLER(cmd_help);
 CMD_HANDLER(cmd_origins);
 CMD_HANDLER(cmd_why);
 CMD_HANDLER(cmd_diff);
+CMD_HANDLER(cmd_export);
 
 /* ---- errors and parsing ---------------------------------------------- */
 

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_diff.h"
+#include "outfile.h"
+
 #define UI_CAN(env, member) ((env)->ui && (env)->ui->member)
 
 static enum td_status
@@ -244,6 +247,10 @@ cmd_save_display(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	if (!UI_CAN(env, save_display))
 		return unsupported(env);
+	/* replaces an older screen dump, never writes into a dump */
+	struct model *dumps[2] = { env->m, env->diff ? model_diff_b(env->diff) : NULL };
+	if (outfile_check(argv[1], dumps, 2, true, err, sizeof err) != TD_OK)
+		return cmd_fail(env, TD_ERR_ARGS, "%s", err);
 	env->ui->save_display(env->ui->ctx, argv[1], err, sizeof err);
 	if (*err)
 		return cmd_fail(env, TD_ERR_IO, "%s", err);

@@ -327,7 +327,7 @@ fake_quit(void *ctx)
 static void
 fake_save(void *ctx, const char *path, char *err, size_t errlen)
 {
-	if (strcmp(path, "/nonexistent/x") == 0)
+	if (strcmp(path, "/tmp/tdbg-unit-no-such-file") == 0)
 		snprintf(err, errlen, "%s: cannot write", path);
 	else
 		snprintf(((struct fake_ui *)ctx)->saved, 64, "%s", path);
@@ -365,8 +365,10 @@ test_cmd_tui_command_failures_are_reported(void **state)
 	assert_string_equal(f->err.buf, "theme: no theme neon");
 	assert_int_equal(cmd_run(&f->env, "follow maybe"), TD_ERR_ARGS);
 	assert_int_equal(u.follow, -1);
+	assert_int_not_equal(cmd_run(&f->env, "save-display /tmp/tdbg-unit-no-such-file"), TD_OK);
+	assert_string_equal(f->err.buf, "save-display: /tmp/tdbg-unit-no-such-file: cannot write");
 	assert_int_not_equal(cmd_run(&f->env, "save-display /nonexistent/x"), TD_OK);
-	assert_string_equal(f->err.buf, "save-display: /nonexistent/x: cannot write");
+	assert_string_equal(f->err.buf, "save-display: /nonexistent/x: no such directory");
 	assert_int_equal(cmd_run(&f->env, "quit"), TD_ERR_UNSUPPORTED);
 	assert_string_equal(f->err.buf, "quit: not supported by this interface");
 }
