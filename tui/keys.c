@@ -68,7 +68,9 @@ const char keymap_default_text[] =
 	"bind source L load-source\n"
 	"bind stack L load-source\n"
 	"bind graph z toggle-scopes\n"
-	"bind overlay @ jump-element\n";
+	"bind overlay @ jump-element\n"
+	"bind traces s sort-next\n"
+	"bind traces S sort-reverse\n";
 
 enum action
 action_from_name(const char *name)

@@ -2,8 +2,9 @@
  * pane_traces.c - the Graph executions pane: the trace table.
  *
  * One line per graph execution trace (index, op name, role when the pane is
- * wide, op type, output slot, shape, summary in the dump's mode), NaN/Inf
- * rows in the alert colour.
+ * wide, op type, output slot, the optional time, dtype and size columns
+ * (:columns), shape, summary in the dump's mode), NaN/Inf rows in the
+ * alert colour; s / S sort the table (trace_sort.c).
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -13,9 +14,11 @@
 #include <string.h>
 
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/rowsort.h"
 
 struct cols {
 	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
+	int time, dtype, size;      /* optional columns (:columns), -1 hidden */
 	int name_w, type_w, shape_w;
 };
 
@@ -32,34 +35,37 @@ role_abbrev(enum model_role r)
 	}
 }
 
-/* Column positions for width w: name gets what is left; shape and type go
- * first when the pane is narrow. */
+/* Column positions for width w and the optional columns opt (ROWCOL_*),
+ * placed from the right: the summary, the optional ones while the name,
+ * type and slot keep their room, slot and type, the role when names keep
+ * 30; the name gets what is left. */
 static struct cols
-columns(int w)
+columns(int w, unsigned opt)
 {
-	struct cols c = { 0, 8, -1, -1, -1, -1, -1, 0, 14, 16 };
-	int sum_w = 22;
+	struct cols c = { 0, 8, -1, -1, -1, -1, -1, -1, -1, -1, 0, 14, 16 };
+	const int sum_w = 22, keep = 8 + 16 + 15 + 5;
+	int x = w;
 
-	if (w >= 8 + 31 + ROLE_W + 15 + 5 + 17 + sum_w) {     /* names keep 30 */
-		c.sum = w - sum_w;
-		c.shape = c.sum - 17;
-		c.slot = c.shape - 5;
-		c.type = c.slot - 15;
-		c.role = c.type - ROLE_W;
-	} else if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
-		c.sum = w - sum_w;
-		c.shape = c.sum - 17;
-		c.slot = c.shape - 5;
-		c.type = c.slot - 15;
-	} else if (w >= 8 + 16 + 15 + 5 + sum_w) {
-		c.sum = w - sum_w;
-		c.slot = c.sum - 5;
-		c.type = c.slot - 15;
-	} else if (w >= 8 + 16 + sum_w) {
-		c.sum = w - sum_w;
+	if (w >= 8 + 16 + sum_w) {
+		x = c.sum = w - sum_w;
+#define PLACE(field, width, bit) \
+		if ((opt & (bit)) && x - (width) >= keep) { \
+			x -= (width); \
+			c.field = x; \
+		}
+		PLACE(shape, 17, ROWCOL_SHAPE)
+		PLACE(size, 11, ROWCOL_SIZE)
+		PLACE(dtype, 9, ROWCOL_DTYPE)
+		PLACE(time, 13, ROWCOL_TIME)
+#undef PLACE
+		if (x - 5 - 15 >= 8 + 16) {
+			c.slot = x - 5;
+			c.type = x = c.slot - 15;
+		}
+		if (c.type >= 0 && x - ROLE_W >= 8 + 31)
+			c.role = x -= ROLE_W;
 	}
-	int end = c.role >= 0 ? c.role : c.type >= 0 ? c.type : c.sum >= 0 ? c.sum : w;
-	c.name_w = end - c.name - 1;
+	c.name_w = x - c.name - 1;
 	return c;
 }
 
@@ -90,7 +96,7 @@ screen_has_inputs(struct pane *p)
 static void
 traces_header(struct pane *p, int y)
 {
-	struct cols c = columns(p->r.w);
+	struct cols c = columns(p->r.w, p->tui->trace_cols);
 	/* the breakdown's legend when the rows on screen carry the six counts
 	 * (full-health modes, per-tensor statistics), else a plain title */
 	const uint32_t six = SUM_NEG_INF | SUM_NAN | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE;
@@ -114,16 +120,49 @@ traces_header(struct pane *p, int y)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
 		pane_print(p, y, c.slot, STYLE_HEADER, io ? " I/O" : "Slot", 4);
+	if (c.time >= 0)
+		pane_print(p, y, c.time, STYLE_HEADER, "    Time (s)", 12);
+	if (c.dtype >= 0)
+		pane_print(p, y, c.dtype, STYLE_HEADER, "Dtype", 8);
+	if (c.size >= 0)
+		pane_print(p, y, c.size, STYLE_HEADER, "      Size", 10);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, STYLE_HEADER, "Shape", 16);
 	if (c.sum >= 0)
 		pane_print(p, y, c.sum, STYLE_HEADER, full ? FMT_BREAKDOWN_HEADER : "Summary", -1);
 }
 
+/* Wall time of the first trace row: the time column counts from it. */
+static double
+time_base(struct tui *t)
+{
+	struct model_trace tr;
+
+	return model_trace_get(t->m, 0, &tr) == TD_OK ? tr.wall_time : 0;
+}
+
+static void
+draw_optional(struct pane *p, const struct cols *c, const struct model_trace *tr, int y,
+	      enum style_slot s)
+{
+	const struct td_summary *sum = &tr->summary;
+
+	if (c->time >= 0 && tr->wall_time > 0)
+		pane_printf(p, y, c->time, s, 12, "%12.6f", tr->wall_time - time_base(p->tui));
+	else if (c->time >= 0)
+		pane_print(p, y, c->time, s, "           -", 12);
+	if (c->dtype >= 0)
+		pane_print(p, y, c->dtype, s, sum->known & SUM_DTYPE ? td_dtype_name(sum->dtype) : "-", 8);
+	if (c->size >= 0 && (sum->known & SUM_ELEMENTS))
+		pane_printf(p, y, c->size, s, 10, "%10lld", (long long)sum->elements);
+	else if (c->size >= 0)
+		pane_print(p, y, c->size, s, "         -", 10);
+}
+
 static void
 traces_draw_row(struct pane *p, uint64_t view, int y)
 {
-	struct cols c = columns(p->r.w);
+	struct cols c = columns(p->r.w, p->tui->trace_cols);
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
 	char buf[96];
@@ -151,6 +190,7 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	} else if (c.slot >= 0) {
 		pane_printf(p, y, c.slot, s, 4, "%4u", tr.slot);
 	}
+	draw_optional(p, &c, &tr, y, s);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, s, fmt_shape(&tr.summary, buf, sizeof buf), c.shape_w);
 	if (c.sum >= 0) {
@@ -204,6 +244,14 @@ traces_select(struct pane *p, uint64_t view)
 static enum action
 traces_request(struct pane *p, enum action act)
 {
+	if (act == ACT_SORT_NEXT || act == ACT_SORT_REVERSE) {
+		struct tui *t = p->tui;
+		if (act == ACT_SORT_NEXT)
+			tui_sort_set(t, (t->sort.field + 1) % SORT_COUNT, t->sort.desc);
+		else
+			tui_sort_set(t, t->sort.field, !t->sort.desc);
+		return ACT_NONE;
+	}
 	if (act == ACT_ENTER) {
 		if (pane_count(p) == 0)
 			return ACT_NONE;
@@ -220,10 +268,20 @@ traces_request(struct pane *p, enum action act)
 static void
 traces_title(struct pane *p, char *buf, size_t size)
 {
-	if (tui_diff(p->tui))
+	struct tui *t = p->tui;
+	char order[48] = "";
+
+	if (tui_diff(t)) {
 		pane_diff_title(p, buf, size);
-	else if (p->tui->filter)
-		snprintf(buf, size, "filter: %s", model_filter_describe(p->tui->filter));
+		return;
+	}
+	if (t->sort.active)
+		snprintf(order, sizeof order, "%ssorted by %s%s", t->filter ? "; " : "",
+			 rowsort_name((enum rowsort_field)t->sort.field), t->sort.desc ? " desc" : "");
+	if (t->filter)
+		snprintf(buf, size, "filter: %s%s", model_filter_describe(t->filter), order);
+	else
+		snprintf(buf, size, "%s", order);
 }
 
 static const char *

@@ -19,6 +19,7 @@
 
 #include "tui_internal.h"
 #include "keyseq.h"
+#include "tui/cmd/rowsort.h"
 
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
@@ -361,6 +362,7 @@ tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 	t->sel_trace = t->sel_exec = t->sel_op = t->src_index = -1;
 	t->follow = opt->follow;
 	t->need_relayout = true;
+	t->trace_cols = ROWCOL_DEFAULT;
 	keymap_init_defaults(&t->keys);
 	load_user_keys(t);
 	if (!theme_load(opt->theme ? opt->theme : "dark", &t->theme, err, sizeof err)) {
@@ -385,6 +387,7 @@ tui_free(struct tui *t)
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);
 	tui_tensor_view_free(t);
+	tui_sort_free(t);
 	free(t->stack);
 }
 

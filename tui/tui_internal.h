@@ -81,6 +81,14 @@ struct tui {
 
 	/* filter on the timeline and the trace table (owned) */
 	struct model_filter *filter;
+	/* the trace table's order (trace_sort.c) and optional columns */
+	struct {
+		int field;              /* enum rowsort_field */
+		bool desc, active;
+		uint64_t *rows, n;      /* view -> model row while active (owned) */
+		uint64_t built_count;   /* model rows when it was built */
+	} sort;
+	unsigned trace_cols;        /* rowsort.h ROWCOL_* bits */
 	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
@@ -135,6 +143,17 @@ uint64_t tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool
 uint64_t tui_view_count(struct tui *t, enum model_table tab);
 /* Re-opens every pane (the model grew or the selection changed). */
 void tui_reopen(struct tui *t);
+
+/* ---- trace_sort.c: the trace table's order ------------------------- */
+/* Sorts the trace table by field (enum rowsort_field), keeping the
+ * selected row in view; SORT_ROW ascending is the dump's order. */
+void tui_sort_set(struct tui *t, int field, bool desc);
+/* Rebuilds an active sort when the filter changed or the model grew. */
+void tui_sort_refresh(struct tui *t, bool filter_changed);
+void tui_sort_free(struct tui *t);
+/* View <-> model row while a sort is active (tui_view_to_row uses them). */
+int64_t tui_sort_row(const struct tui *t, uint64_t view);
+uint64_t tui_sort_view(const struct tui *t, uint64_t row, bool *hidden);
 
 /* ---- screen.c ------------------------------------------------------ */
 bool screen_init(struct tui *t);

@@ -102,6 +102,25 @@ ui_quit(void *ctx)
 	((struct tui *)ctx)->quit = true;
 }
 
+static void
+ui_sort(void *ctx, int field, bool desc)
+{
+	((struct tui *)ctx)->ui_acted = true;
+	tui_sort_set(ctx, field, desc);
+}
+
+static unsigned
+ui_columns(void *ctx, bool set, unsigned mask)
+{
+	struct tui *t = ctx;
+
+	if (set) {
+		t->trace_cols = mask;
+		t->ui_acted = true;
+	}
+	return t->trace_cols;
+}
+
 static int64_t
 ui_current_trace(void *ctx)
 {
@@ -122,6 +141,8 @@ tui_cmd_ui(struct tui *t)
 		.save_display = ui_save_display,
 		.quit = ui_quit,
 		.current_trace = ui_current_trace,
+		.sort = ui_sort,
+		.columns = ui_columns,
 	};
 
 	ui.ctx = t;

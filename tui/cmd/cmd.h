@@ -45,6 +45,12 @@ struct cmd_ui {
 	void (*follow)(void *ctx, bool on);
 	void (*save_display)(void *ctx, const char *path, char *err, size_t errlen);
 	void (*quit)(void *ctx);
+	/* Sorts the trace table by a rowsort.h field (desc: descending);
+	 * SORT_ROW ascending is the dump's order. */
+	void (*sort)(void *ctx, int field, bool desc);
+	/* Shows the optional trace table columns of mask (rowsort.h ROWCOL_*);
+	 * returns the mask now shown. */
+	unsigned (*columns)(void *ctx, bool set, unsigned mask);
 	/* Last selected trace row, for commands whose row argument is omitted; -1 none. */
 	int64_t (*current_trace)(void *ctx);
 };

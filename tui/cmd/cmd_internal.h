@@ -47,6 +47,8 @@ CMD_HANDLER(cmd_origins);
 CMD_HANDLER(cmd_why);
 CMD_HANDLER(cmd_diff);
 CMD_HANDLER(cmd_export);
+CMD_HANDLER(cmd_sort);
+CMD_HANDLER(cmd_columns);
 
 /* ---- errors and parsing ---------------------------------------------- */
 

@@ -15,6 +15,7 @@
 
 #include "model/model_diff.h"
 #include "outfile.h"
+#include "rowsort.h"
 
 #define UI_CAN(env, member) ((env)->ui && (env)->ui->member)
 
@@ -265,5 +266,57 @@ cmd_quit(struct cmd_env *env, int argc, char **argv)
 	if (!UI_CAN(env, quit))
 		return unsupported(env);
 	env->ui->quit(env->ui->ctx);
+	return TD_OK;
+}
+
+/* ---- sort, columns ----------------------------------------------------------- */
+
+enum td_status
+cmd_sort(struct cmd_env *env, int argc, char **argv)
+{
+	enum rowsort_field f;
+	bool desc;
+	char *spec = cmd_join(argc, argv, 1);
+
+	if (!UI_CAN(env, sort)) {
+		free(spec);
+		return unsupported(env);
+	}
+	if (!rowsort_parse(spec, &f, &desc)) {
+		enum td_status st = cmd_fail(env, TD_ERR_ARGS, "%s: sort by %s (-FIELD or FIELD desc: descending)",
+					     spec, rowsort_names());
+		free(spec);
+		return st;
+	}
+	free(spec);
+	env->ui->sort(env->ui->ctx, f, desc);
+	return TD_OK;
+}
+
+enum td_status
+cmd_columns(struct cmd_env *env, int argc, char **argv)
+{
+	unsigned mask;
+
+	if (!UI_CAN(env, columns))
+		return unsupported(env);
+	mask = env->ui->columns(env->ui->ctx, false, 0);
+	for (int i = 1; i < argc; i++) {
+		const char *name = argv[i] + (argv[i][0] == '+' || argv[i][0] == '-');
+		unsigned bit = rowcol_parse(name);
+
+		if (!bit)
+			return cmd_fail(env, TD_ERR_ARGS, "%s: columns are time, dtype, shape, size", argv[i]);
+		if (argv[i][0] == '+')
+			mask |= bit;
+		else if (argv[i][0] == '-')
+			mask &= ~bit;
+		else
+			mask ^= bit;
+	}
+	mask = env->ui->columns(env->ui->ctx, true, mask);
+	strbuf_adds(env->out, "columns: ");
+	rowcol_describe(mask, env->out);
+	strbuf_addc(env->out, '\n');
 	return TD_OK;
 }
