@@ -69,6 +69,8 @@ const char keymap_default_text[] =
 	"bind stack L load-source\n"
 	"bind graph z toggle-scopes\n"
 	"bind overlay @ jump-element\n"
+	"bind generic m mark\n"
+	"bind generic ' mark-jump\n"
 	"bind traces s sort-next\n"
 	"bind traces S sort-reverse\n";
 

@@ -30,7 +30,7 @@
 struct args {
 	const char **cmds;
 	size_t ncmds, cap;
-	bool json, strict, no_color, no_mouse, follow, man, check;
+	bool json, strict, no_color, no_mouse, follow, man, check, fresh;
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
 	size_t npairs, cappairs;
@@ -115,6 +115,7 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_tol(&a->cos_min, "--cos-min");
+	case BATCH_OPT_FRESH: a->fresh = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -194,6 +195,7 @@ run_tui(struct model *m, struct model_diff *d, const struct args *a)
 		.mouse = !a->no_mouse,
 		.diff = d,
 		.dump_b_path = a->dump_b,
+		.fresh = a->fresh,
 	};
 
 	return tui_run(m, &to);

@@ -179,6 +179,9 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	else if (tr.flags & ROW_CORRUPT)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
+	char mark = tui_mark_of_trace(p->tui, tr.index);
+	if (mark)
+		pane_printf(p, y, c.idx + 7, STYLE_LINK, 1, "%c", mark);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0)
 		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);

@@ -20,6 +20,7 @@
 #include "tui_internal.h"
 #include "keyseq.h"
 #include "tui/cmd/rowsort.h"
+#include "tui/cmd/state.h"
 
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
@@ -133,6 +134,10 @@ global_action(struct tui *t, enum action act)
 	case ACT_LOAD_SOURCE:
 		tui_load_source(t);
 		break;
+	case ACT_MARK:
+	case ACT_MARK_JUMP:
+		tui_mark_start(t, act == ACT_MARK_JUMP);
+		break;
 	case ACT_CLOSE:
 		t->message[0] = '\0';
 		break;
@@ -160,6 +165,8 @@ dispatch(struct tui *t, int key)
 	enum action act = keymap_lookup(&t->keys, scope, key);
 	unsigned res;
 
+	if (tui_mark_key(t, key))          /* the letter after m or ' */
+		return;
 	if (act == ACT_NONE)
 		return;
 	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
@@ -248,6 +255,7 @@ poll_model(struct tui *t)
 	t->progress = pr;
 	t->diff_scanning = tui_diff_poll(t);
 	follow_tail(t);
+	tui_state_poll(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
 		model_refresh(t->m);
@@ -363,6 +371,9 @@ tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 	t->follow = opt->follow;
 	t->need_relayout = true;
 	t->trace_cols = ROWCOL_DEFAULT;
+	t->marks = xcalloc(1, sizeof *t->marks);
+	state_init(t->marks);
+	t->restore_trace = t->restore_exec = -1;
 	keymap_init_defaults(&t->keys);
 	load_user_keys(t);
 	if (!theme_load(opt->theme ? opt->theme : "dark", &t->theme, err, sizeof err)) {
@@ -388,6 +399,7 @@ tui_free(struct tui *t)
 	tui_text_done(&t->tensor);
 	tui_tensor_view_free(t);
 	tui_sort_free(t);
+	free(t->marks);
 	free(t->stack);
 }
 
@@ -408,7 +420,9 @@ tui_run(struct model *m, const struct tui_options *opt)
 	screen_relayout(&t);
 	tui_reopen(&t);
 	follow_tail(&t);            /* selects the first row if there is one yet */
+	tui_state_load(&t);
 	event_loop(&t);
+	tui_state_save(&t);
 	tui_free(&t);
 	return t.exit_code;
 }

@@ -21,6 +21,8 @@
 #include "theme.h"
 #include "tui.h"
 
+struct ui_state;
+
 #define TUI_HISTORY_MAX 128
 
 enum tui_overlay {
@@ -89,6 +91,11 @@ struct tui {
 		uint64_t built_count;   /* model rows when it was built */
 	} sort;
 	unsigned trace_cols;        /* rowsort.h ROWCOL_* bits */
+	/* marks and the saved state (tui_state.c) */
+	struct ui_state *marks;     /* the marks (owned; the other fields unused) */
+	int pending_mark;           /* 'm' or '\'' while waiting for a letter, else 0 */
+	int64_t restore_trace, restore_exec;  /* saved selection not indexed yet, -1 */
+	char state_path[4096], dump_real[4096];
 	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
@@ -154,6 +161,23 @@ void tui_sort_free(struct tui *t);
 /* View <-> model row while a sort is active (tui_view_to_row uses them). */
 int64_t tui_sort_row(const struct tui *t, uint64_t view);
 uint64_t tui_sort_view(const struct tui *t, uint64_t row, bool *hidden);
+
+/* ---- tui_state.c: marks and the saved state ------------------------ */
+/* m (jump false) / ' (jump true): waits for the mark's letter. */
+void tui_mark_start(struct tui *t, bool jump);
+/* The key after m or '; false when no mark key is awaited. */
+bool tui_mark_key(struct tui *t, int key);
+/* The letter of a mark on trace row, 0 none. */
+char tui_mark_of_trace(const struct tui *t, uint64_t row);
+/* "a trace 88 Log:0" per mark, joined with sep, appended to sb. */
+void tui_marks_text(struct tui *t, struct strbuf *sb, const char *sep);
+/* Loads and applies the dump's saved state (not with --fresh); a file
+ * that does not parse is ignored with a message. */
+void tui_state_load(struct tui *t);
+/* Selects the saved rows once the index has reached them. */
+void tui_state_poll(struct tui *t);
+/* Saves the state for the next session (errors to stderr). */
+void tui_state_save(struct tui *t);
 
 /* ---- screen.c ------------------------------------------------------ */
 bool screen_init(struct tui *t);
