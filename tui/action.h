@@ -37,6 +37,11 @@
 	_(CLOSE,         "close",          "Close the overlay") \
 	_(TENSOR,        "tensor",         "Show the tensor of the selected row") \
 	_(GO_ORIGIN,     "go-origin",      "Go to where the NaN/Inf of the selected row or alert started (its origin); marks the path") \
+	_(JUMP_ELEMENT,  "jump-element",   "Tensor view: go to an element, e.g. @[3,7]") \
+	_(SORT_NEXT,     "sort-next",      "Trace table: sort by the next field (row, op, type, size, time, nonfinite)") \
+	_(SORT_REVERSE,  "sort-reverse",   "Trace table: reverse the sort order") \
+	_(MARK,          "mark",           "Set a mark on the selected row: m then a letter") \
+	_(MARK_JUMP,     "mark-jump",      "List the marks; a letter jumps to one") \
 	_(OUTPUT,        "output",         "Show the command output pane") \
 	_(LOAD_SOURCE,   "load-source",    "Read the selected frame's file from disk") \
 	_(TOGGLE_SCOPES, "toggle-scopes",  "Graph: full op names, or names relative to the op's scope") \

@@ -71,7 +71,12 @@ const char keymap_default_text[] =
 	"bind stack u user-code\n"
 	"bind graph z toggle-scopes\n"
 	"bind graph x expand\n"
-	"bind graph i op-info\n";
+	"bind graph i op-info\n"
+	"bind overlay @ jump-element\n"
+	"bind generic m mark\n"
+	"bind generic ' mark-jump\n"
+	"bind traces s sort-next\n"
+	"bind traces S sort-reverse\n";
 
 enum action
 action_from_name(const char *name)

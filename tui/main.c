@@ -31,7 +31,7 @@
 struct args {
 	const char **cmds;
 	size_t ncmds, cap;
-	bool json, strict, no_color, no_mouse, follow, man, check;
+	bool json, strict, no_color, no_mouse, follow, man, check, fresh;
 	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
@@ -151,6 +151,7 @@ parse_option(struct args *a, int c)
 		}
 		a->check = true;
 		return -1;
+	case BATCH_OPT_FRESH: a->fresh = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -230,6 +231,7 @@ run_tui(struct model *m, struct model_diff *d, const struct args *a)
 		.mouse = !a->no_mouse,
 		.diff = d,
 		.dump_b_path = a->dump_b,
+		.fresh = a->fresh,
 	};
 
 	return tui_run(m, &to);

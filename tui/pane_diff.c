@@ -246,6 +246,7 @@ tui_diff_show_pair(struct tui *t, uint64_t pair)
 	side_summaries(&sb, &q.a.summary, &q.b.summary);
 	side_metrics(&sb, &q);
 	side_values(&sb, model_diff_a(d), model_diff_b(d), &q);
+	tui_tensor_view_free(t);         /* no element tools on a pair */
 	tui_text_set(&t->tensor, title, sb.buf ? sb.buf : "");
 	strbuf_done(&sb);
 	tui_open_overlay(t, OVERLAY_TENSOR);

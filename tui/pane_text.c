@@ -91,6 +91,17 @@ text_draw_row(struct pane *p, uint64_t row, int y)
 		line += 2;
 	}
 	pane_print(p, y, 1, s, skip_chars(line, hscroll), p->r.w - 2);
+	if (p->tui->overlay == OVERLAY_TENSOR)
+		tui_tensor_draw_row(p, row, y, hscroll);
+}
+
+void
+tui_text_hscroll_to(int col, int len, int width)
+{
+	if (col < hscroll)
+		hscroll = col > 8 ? col - 8 : 0;
+	else if (col + len > hscroll + width)
+		hscroll = col + len - width + 8;
 }
 
 static bool
@@ -113,6 +124,11 @@ text_request(struct pane *p, enum action act)
 		return ACT_NONE;
 	case ACT_MOVE_RIGHT:
 		hscroll += 8;
+		return ACT_NONE;
+	case ACT_JUMP_ELEMENT:
+		if (p->tui->overlay != OVERLAY_TENSOR)
+			return act;
+		tui_tensor_jump_prompt(p->tui);
 		return ACT_NONE;
 	default:
 		return act;

@@ -270,7 +270,7 @@ enter(struct pane *p)
 		}
 		tui_message(t, true, "%s", err);
 	}
-	tui_show_tensor(t, TABLE_EXECUTIONS, (uint64_t)row, NULL);
+	tui_show_tensor(t, TABLE_EXECUTIONS, (uint64_t)row, NULL, NULL);
 }
 
 static enum action

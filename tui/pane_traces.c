@@ -3,9 +3,11 @@
  *
  * One line per graph execution trace (index, op name, role when the pane is
  * wide, or the debug op when the dump has several per tensor, op type,
- * output slot, shape, summary in the dump's mode), NaN/Inf rows in the
- * alert colour; the rows of the execution in step with the timeline carry
- * a bar after their index, the rows of a marked origin path a '>' before.
+ * output slot, the optional time, dtype and size columns (:columns),
+ * shape, summary in the dump's mode), NaN/Inf rows in the alert colour;
+ * after the index a mark's letter, or a bar on the rows of the execution
+ * in step with the timeline; before it '>' on a marked origin path.
+ * s / S sort the table (trace_sort.c).
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -18,9 +20,11 @@
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/summary.h"
 #include "tui/cmd/sanitize.h"
+#include "tui/cmd/rowsort.h"
 
 struct cols {
 	int idx, name, role, type, slot, shape, sum;  /* x positions, -1 hidden */
+	int time, dtype, size;      /* optional columns (:columns), -1 hidden */
 	int name_w, type_w, shape_w;
 };
 
@@ -57,40 +61,40 @@ debug_abbrev(const char *op)
 enum { ROWS_IO = 1, ROWS_DEBUG = 2 };
 #define ROWS_OF(p) ((unsigned)(uintptr_t)(p)->priv)
 
-/* Column positions for width w: name gets what is left; shape and type go
- * first when the pane is narrow.  debug: the role column is the debug
- * op's, kept down to narrower widths (it tells rows apart). */
+/* Column positions for width w and the optional columns opt (ROWCOL_*),
+ * placed from the right: the summary, the optional ones while the name,
+ * type and slot (and the debug op column, debug) keep their room, slot
+ * and type, the role when names keep 30 (the debug op when they keep 16:
+ * it tells rows apart); the name gets what is left. */
 static struct cols
-columns(int w, bool debug)
+columns(int w, unsigned opt, bool debug)
 {
-	struct cols c = { 0, 8, -1, -1, -1, -1, -1, 0, 14, 16 };
-	int sum_w = 22, rw = debug ? DEBUG_W : ROLE_W;
+	struct cols c = { 0, 8, -1, -1, -1, -1, -1, -1, -1, -1, 0, 14, 16 };
+	const int sum_w = 22, keep = 8 + 16 + 15 + 5 + (debug ? DEBUG_W : 0);
+	int x = w;
 
-	if (w >= 8 + (debug ? 16 : 31) + rw + 15 + 5 + 17 + sum_w) {     /* names keep 30 (15) */
-		c.sum = w - sum_w;
-		c.shape = c.sum - 17;
-		c.slot = c.shape - 5;
-		c.type = c.slot - 15;
-		c.role = c.type - rw;
-	} else if (debug && w >= 8 + 16 + rw + 15 + 5 + sum_w) {   /* the debug op before the shape */
-		c.sum = w - sum_w;
-		c.slot = c.sum - 5;
-		c.type = c.slot - 15;
-		c.role = c.type - rw;
-	} else if (w >= 8 + 16 + 15 + 5 + 17 + sum_w) {
-		c.sum = w - sum_w;
-		c.shape = c.sum - 17;
-		c.slot = c.shape - 5;
-		c.type = c.slot - 15;
-	} else if (w >= 8 + 16 + 15 + 5 + sum_w) {
-		c.sum = w - sum_w;
-		c.slot = c.sum - 5;
-		c.type = c.slot - 15;
-	} else if (w >= 8 + 16 + sum_w) {
-		c.sum = w - sum_w;
+	if (w >= 8 + 16 + sum_w) {
+		x = c.sum = w - sum_w;
+#define PLACE(field, width, bit) \
+		if ((opt & (bit)) && x - (width) >= keep) { \
+			x -= (width); \
+			c.field = x; \
+		}
+		PLACE(shape, 17, ROWCOL_SHAPE)
+		PLACE(size, 11, ROWCOL_SIZE)
+		PLACE(dtype, 9, ROWCOL_DTYPE)
+		PLACE(time, 13, ROWCOL_TIME)
+#undef PLACE
+		if (x - 5 - 15 >= 8 + 16) {
+			c.slot = x - 5;
+			c.type = x = c.slot - 15;
+		}
+		if (c.type >= 0 && debug && x - DEBUG_W >= 8 + 16)
+			c.role = x -= DEBUG_W;
+		else if (c.type >= 0 && !debug && x - ROLE_W >= 8 + 31)
+			c.role = x -= ROLE_W;
 	}
-	int end = c.role >= 0 ? c.role : c.type >= 0 ? c.type : c.sum >= 0 ? c.sum : w;
-	c.name_w = end - c.name - 1;
+	c.name_w = x - c.name - 1;
 	return c;
 }
 
@@ -141,7 +145,7 @@ traces_header(struct pane *p, int y)
 	unsigned rows = screen_rows(p);
 	p->priv = (void *)(uintptr_t)rows;
 	io = rows & ROWS_IO;
-	c = columns(p->r.w, rows & ROWS_DEBUG);
+	c = columns(p->r.w, p->tui->trace_cols, rows & ROWS_DEBUG);
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
 	if (c.role >= 0)
@@ -151,17 +155,50 @@ traces_header(struct pane *p, int y)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
 		pane_print(p, y, c.slot, STYLE_HEADER, io ? " I/O" : "Slot", 4);
+	if (c.time >= 0)
+		pane_print(p, y, c.time, STYLE_HEADER, "    Time (s)", 12);
+	if (c.dtype >= 0)
+		pane_print(p, y, c.dtype, STYLE_HEADER, "Dtype", 8);
+	if (c.size >= 0)
+		pane_print(p, y, c.size, STYLE_HEADER, "      Size", 10);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, STYLE_HEADER, "Shape", 16);
 	if (c.sum >= 0)
 		pane_print(p, y, c.sum, STYLE_HEADER, full ? FMT_BREAKDOWN_HEADER : "Summary", -1);
 }
 
+/* Wall time of the first trace row: the time column counts from it. */
+static double
+time_base(struct tui *t)
+{
+	struct model_trace tr;
+
+	return model_trace_get(t->m, 0, &tr) == TD_OK ? tr.wall_time : 0;
+}
+
+static void
+draw_optional(struct pane *p, const struct cols *c, const struct model_trace *tr, int y,
+	      enum style_slot s)
+{
+	const struct td_summary *sum = &tr->summary;
+
+	if (c->time >= 0 && tr->wall_time > 0)
+		pane_printf(p, y, c->time, s, 12, "%12.6f", tr->wall_time - time_base(p->tui));
+	else if (c->time >= 0)
+		pane_print(p, y, c->time, s, "           -", 12);
+	if (c->dtype >= 0)
+		pane_print(p, y, c->dtype, s, sum->known & SUM_DTYPE ? td_dtype_name(sum->dtype) : "-", 8);
+	if (c->size >= 0 && (sum->known & SUM_ELEMENTS))
+		pane_printf(p, y, c->size, s, 10, "%10lld", (long long)sum->elements);
+	else if (c->size >= 0)
+		pane_print(p, y, c->size, s, "         -", 10);
+}
+
 static void
 traces_draw_row(struct pane *p, uint64_t view, int y)
 {
 	bool debug = ROWS_OF(p) & ROWS_DEBUG;
-	struct cols c = columns(p->r.w, debug);
+	struct cols c = columns(p->r.w, p->tui->trace_cols, debug);
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
 	char buf[96];
@@ -178,10 +215,12 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	else if (tr.flags & ROW_CORRUPT)
 		s = STYLE_CORRUPT;
 	pane_printf(p, y, c.idx, s, 7, "%7llu", (unsigned long long)tr.index);
-	char mark = tui_origins_mark(p->tui, tr.index);
-	if (mark && tr.index < 1000000)         /* the index leaves column 0 free */
-		pane_printf(p, y, c.idx, STYLE_ALERT, 1, "%c", mark);
-	if (tui_trace_in_step(p->tui, &tr))     /* a row of the execution in step */
+	char path = tui_origins_mark(p->tui, tr.index), mark = tui_mark_of_trace(p->tui, tr.index);
+	if (path && tr.index < 1000000)         /* the index leaves column 0 free */
+		pane_printf(p, y, c.idx, STYLE_ALERT, 1, "%c", path);
+	if (mark)                               /* a mark's letter (m) */
+		pane_printf(p, y, c.idx + 7, STYLE_LINK, 1, "%c", mark);
+	else if (tui_trace_in_step(p->tui, &tr)) /* a row of the execution in step */
 		pane_print(p, y, c.idx + 7, STYLE_LINK, sanitize_utf8() ? "\xe2\x96\x8f" : "|", 1);
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0 && debug)
@@ -196,6 +235,7 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	} else if (c.slot >= 0) {
 		pane_printf(p, y, c.slot, s, 4, "%4u", tr.slot);
 	}
+	draw_optional(p, &c, &tr, y, s);
 	if (c.shape >= 0)
 		pane_print(p, y, c.shape, s, fmt_shape(&tr.summary, buf, sizeof buf), c.shape_w);
 	if (c.sum >= 0) {
@@ -265,6 +305,14 @@ pane_traces_follow(struct pane *p, uint64_t row)
 static enum action
 traces_request(struct pane *p, enum action act)
 {
+	if (act == ACT_SORT_NEXT || act == ACT_SORT_REVERSE) {
+		struct tui *t = p->tui;
+		if (act == ACT_SORT_NEXT)
+			tui_sort_set(t, (t->sort.field + 1) % SORT_COUNT, t->sort.desc);
+		else
+			tui_sort_set(t, t->sort.field, !t->sort.desc);
+		return ACT_NONE;
+	}
 	if (act == ACT_ENTER) {
 		if (pane_count(p) == 0)
 			return ACT_NONE;
@@ -281,10 +329,20 @@ traces_request(struct pane *p, enum action act)
 static void
 traces_title(struct pane *p, char *buf, size_t size)
 {
-	if (tui_diff(p->tui))
+	struct tui *t = p->tui;
+	char order[48] = "";
+
+	if (tui_diff(t)) {
 		pane_diff_title(p, buf, size);
-	else if (p->tui->filter)
-		snprintf(buf, size, "filter: %s", model_filter_describe(p->tui->filter));
+		return;
+	}
+	if (t->sort.active)
+		snprintf(order, sizeof order, "%ssorted by %s%s", t->filter ? "; " : "",
+			 rowsort_name((enum rowsort_field)t->sort.field), t->sort.desc ? " desc" : "");
+	if (t->filter)
+		snprintf(buf, size, "filter: %s%s", model_filter_describe(t->filter), order);
+	else
+		snprintf(buf, size, "%s", order);
 }
 
 static const char *

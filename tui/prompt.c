@@ -2,7 +2,8 @@
  * prompt.c - the ':' command prompt and the '/' search prompt.
  *
  * Both read a line with the line editor (prompt_line.c): ':' runs it
- * through the command table and shows what it printed, '/' hands the regex
+ * through the command table and shows what it printed (or writes it to
+ * FILE after "> FILE", ">| FILE" replacing a file), '/' hands the regex
  * to the search (tui_search.c).
  */
 #include "tui_internal.h"
@@ -11,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_diff.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/outfile.h"
 
 static void
 show_output(struct tui *t, const char *line, const struct strbuf *out)
@@ -44,6 +47,21 @@ show_output(struct tui *t, const char *line, const struct strbuf *out)
 	}
 }
 
+/* "COMMAND > FILE": the output goes to FILE instead of the screen. */
+static void
+write_output(struct tui *t, struct model_diff *diff, const char *file, bool force,
+	     const struct strbuf *out)
+{
+	struct model *dumps[2] = { t->m, diff ? model_diff_b(diff) : NULL };
+	char err[4200];
+
+	if (outfile_write(file, dumps, 2, force, out->buf ? out->buf : "", out->len, err,
+			  sizeof err) != TD_OK)
+		tui_message(t, true, "> %s", err);
+	else
+		tui_message(t, false, "wrote %zu bytes to %s", out->len, file);
+}
+
 void
 prompt_command(struct tui *t)
 {
@@ -63,11 +81,22 @@ tui_run_command(struct tui *t, const char *line)
 	t->ui_acted = false;
 	struct cmd_env env = { .m = t->m, .json = false, .out = &out, .err = &err, .ui = tui_cmd_ui(t),
 			       .diff = tui_diff(t) };
-	enum td_status st = cmd_run(&env, line);
-	if (st != TD_OK)
+	char *cmd = NULL, *file = NULL, why[4200];
+	bool force;
+	enum td_status st;
+	struct model *dumps[2] = { t->m, env.diff ? model_diff_b(env.diff) : NULL };
+	if (outfile_split_redirect(line, &cmd, &file, &force, why, sizeof why) && !file)
+		tui_message(t, true, "%s", why);
+	else if (file && outfile_check(file, dumps, 2, force, why, sizeof why) != TD_OK)
+		tui_message(t, true, "> %s", why);     /* checked before the command runs */
+	else if ((st = cmd_run(&env, cmd ? cmd : line)) != TD_OK)
 		tui_message(t, true, "%s", err.len ? err.buf : td_strerror(st));
+	else if (file)
+		write_output(t, env.diff, file, force, &out);
 	else
 		show_output(t, line, &out);
+	free(cmd);
+	free(file);
 	strbuf_done(&out);
 	strbuf_done(&err);
 }

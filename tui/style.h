@@ -31,7 +31,8 @@
 	_(OVERLAY_TITLE,  "overlay-title",  "Overlay title") \
 	_(CELL,           "cell",           "Timeline cell") \
 	_(HISTOGRAM,      "histogram",      "Histogram bars") \
-	_(CORRUPT,        "corrupt",        "Corrupt rows and problem counts")
+	_(CORRUPT,        "corrupt",        "Corrupt rows and problem counts") \
+	_(RANGE,          "range",          "Tensor values inside the tensor --range ranges")
 
 enum style_slot {
 #define TD_STYLE_ENUM(id, name, help) STYLE_##id,

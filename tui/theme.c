@@ -53,7 +53,8 @@ static const char dark_text[] =
 	"overlay-title  black    cyan     bold\n"
 	"cell           default  color236\n"
 	"histogram      green    default\n"
-	"corrupt        magenta  default  bold\n";
+	"corrupt        magenta  default  bold\n"
+	"range          black    green    bold\n";
 
 static const char mono_text[] =
 	"default        default default\n"
@@ -78,7 +79,8 @@ static const char mono_text[] =
 	"overlay-title  default default reverse,bold\n"
 	"cell           default default\n"
 	"histogram      default default\n"
-	"corrupt        default default bold\n";
+	"corrupt        default default bold\n"
+	"range          default default reverse\n";
 
 static const char *const color_names[8] = {
 	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",

@@ -78,6 +78,11 @@ void theme_list(void (*fn)(const char *name, void *arg), void *arg);
 void theme_apply(const struct theme *t, bool no_color);
 /* The curses attributes of a slot (as attr_t), valid after theme_apply(). */
 unsigned theme_style(enum style_slot slot);
+/* Heatmap colours: the attributes of level 0 (lowest) .. THEME_HEAT_LEVELS-1
+ * on a 256-colour terminal with a colour theme; 0 when there are none
+ * (mono, NO_COLOR, fewer colours): draw shade characters alone then. */
+#define THEME_HEAT_LEVELS 24
+unsigned theme_heat(int level);
 /* Maps a 256-colour index to the nearest colour of a palette of ncolors
  * (8, 16 or 256); pure, for the tests.  (theme_apply() falls back to the
  * mono attributes where a background is lost on 8 colours.) */

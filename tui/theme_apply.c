@@ -10,8 +10,34 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <string.h>
 
 static attr_t slot_attr[STYLE_COUNT];
+static attr_t heat_attr[THEME_HEAT_LEVELS];   /* 0: no colour heatmap */
+
+/* A dark-blue -> cyan -> green -> yellow -> red ramp of the xterm 256
+ * palette, low values first. */
+static const short heat_ramp[THEME_HEAT_LEVELS] = {
+	17, 18, 19, 20, 21, 27, 33, 39, 45, 51, 50, 49,
+	48, 47, 46, 82, 118, 154, 190, 226, 220, 214, 208, 196,
+};
+
+/* One pair per heat level after the slots' pairs, on 256-colour terminals
+ * with colours on and a theme that has colours (not mono). */
+static void
+heat_apply(const struct theme *t, int ncolors)
+{
+	for (int k = 0; k < THEME_HEAT_LEVELS; k++)
+		heat_attr[k] = 0;
+	if (ncolors < 256 || strcmp(t->name, "mono") == 0 ||
+	    STYLE_COUNT + 1 + THEME_HEAT_LEVELS >= COLOR_PAIRS)
+		return;
+	for (int k = 0; k < THEME_HEAT_LEVELS; k++) {
+		short pair = (short)(STYLE_COUNT + 1 + k);
+		init_pair(pair, heat_ramp[k], theme_map_color(t->slot[STYLE_OVERLAY].bg, ncolors));
+		heat_attr[k] = COLOR_PAIR(pair);
+	}
+}
 
 /* The xterm palette of the first 16 colours. */
 static const unsigned char basic_rgb[16][3] = {
@@ -88,6 +114,7 @@ theme_apply(const struct theme *t, bool no_color)
 		theme_builtin("mono", &mono);
 		for (int i = 0; i < STYLE_COUNT; i++)
 			slot_attr[i] = curses_attrs(mono.slot[i].attrs);
+		heat_apply(t, 0);
 		return;
 	}
 	ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
@@ -113,6 +140,13 @@ theme_apply(const struct theme *t, bool no_color)
 		init_pair((short)(i + 1), fg, bg);
 		slot_attr[i] = COLOR_PAIR(i + 1) | curses_attrs(attrs);
 	}
+	heat_apply(t, ncolors);
+}
+
+unsigned
+theme_heat(int level)
+{
+	return level >= 0 && level < THEME_HEAT_LEVELS ? (unsigned)heat_attr[level] : 0;
 }
 
 unsigned

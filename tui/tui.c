@@ -19,6 +19,8 @@
 
 #include "tui_internal.h"
 #include "keyseq.h"
+#include "tui/cmd/rowsort.h"
+#include "tui/cmd/state.h"
 
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
@@ -88,9 +90,9 @@ static void
 show_tensor_of_selection(struct tui *t)
 {
 	if (t->focus == PANE_TIMELINE && t->sel_exec >= 0)
-		tui_show_tensor(t, TABLE_EXECUTIONS, (uint64_t)t->sel_exec, NULL);
+		tui_show_tensor(t, TABLE_EXECUTIONS, (uint64_t)t->sel_exec, NULL, NULL);
 	else if (t->sel_trace >= 0)
-		tui_show_tensor(t, TABLE_TRACES, (uint64_t)t->sel_trace, NULL);
+		tui_show_tensor(t, TABLE_TRACES, (uint64_t)t->sel_trace, NULL, NULL);
 	else
 		tui_message(t, true, "no row selected");
 }
@@ -142,6 +144,10 @@ global_action(struct tui *t, enum action act)
 	case ACT_LOAD_SOURCE:
 		tui_load_source(t);
 		break;
+	case ACT_MARK:
+	case ACT_MARK_JUMP:
+		tui_mark_start(t, act == ACT_MARK_JUMP);
+		break;
 	case ACT_CLOSE:
 		t->message[0] = '\0';
 		break;
@@ -169,6 +175,8 @@ dispatch(struct tui *t, int key)
 	enum action act = keymap_lookup(&t->keys, scope, key);
 	unsigned res;
 
+	if (tui_mark_key(t, key))          /* the letter after m or ' */
+		return;
 	if (act == ACT_NONE)
 		return;
 	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
@@ -260,6 +268,7 @@ poll_model(struct tui *t)
 	t->diff_scanning = tui_diff_poll(t);
 	t->watch_checking = tui_watches_poll(t);
 	follow_tail(t);
+	tui_state_poll(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
 		t->last_refresh = td_now();
 		model_refresh(t->m);
@@ -374,6 +383,10 @@ tui_init(struct tui *t, struct model *m, const struct tui_options *opt)
 	t->sel_trace = t->sel_exec = t->sel_op = t->src_index = t->step_exec = -1;
 	t->follow = opt->follow;
 	t->need_relayout = true;
+	t->trace_cols = ROWCOL_DEFAULT;
+	t->marks = xcalloc(1, sizeof *t->marks);
+	state_init(t->marks);
+	t->restore_trace = t->restore_exec = -1;
 	keymap_init_defaults(&t->keys);
 	load_user_keys(t);
 	if (!theme_load(opt->theme ? opt->theme : "dark", &t->theme, err, sizeof err)) {
@@ -399,6 +412,9 @@ tui_free(struct tui *t)
 	tui_text_done(&t->help);
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);
+	tui_tensor_view_free(t);
+	tui_sort_free(t);
+	free(t->marks);
 	free(t->stack);
 }
 
@@ -419,7 +435,9 @@ tui_run(struct model *m, const struct tui_options *opt)
 	screen_relayout(&t);
 	tui_reopen(&t);
 	follow_tail(&t);            /* selects the first row if there is one yet */
+	tui_state_load(&t);
 	event_loop(&t);
+	tui_state_save(&t);
 	tui_free(&t);
 	return t.exit_code;
 }

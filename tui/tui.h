@@ -21,6 +21,7 @@ struct tui_options {
 	bool mouse;                 /* enable mouse reporting (default on) */
 	struct model_diff *diff;    /* two dumps compared: the diff layout; NULL one dump */
 	const char *dump_b_path;    /* the second dump (NULL: two hosts of one) */
+	bool fresh;                 /* --fresh: do not restore the saved state */
 };
 
 /* Runs the interface on an open model until the user quits.  Returns the

@@ -21,6 +21,8 @@
 #include "theme.h"
 #include "tui.h"
 
+struct ui_state;
+
 #define TUI_HISTORY_MAX 128
 
 enum tui_overlay {
@@ -70,6 +72,7 @@ struct tui {
 	enum tui_overlay overlay;
 	struct pane overlay_pane;   /* help / output / tensor text */
 	struct tui_text help, output, tensor;
+	struct tui_tensor_view *tview;  /* the tensor overlay's elements (pane_tensor.c) */
 	int help_width;             /* COLS the help text was wrapped for */
 	WINDOW *status_win, *prompt_win;
 	char message[512];
@@ -86,6 +89,19 @@ struct tui {
 	struct model_filter *filter;
 	uint64_t filter_serial;     /* counts filter changes (panes cache per filter) */
 	bool alert_walk;            /* n/N walk the Alerts pane's group (after its Enter) */
+	/* the trace table's order (trace_sort.c) and optional columns */
+	struct {
+		int field;              /* enum rowsort_field */
+		bool desc, active;
+		uint64_t *rows, n;      /* view -> model row while active (owned) */
+		uint64_t built_count;   /* model rows when it was built */
+	} sort;
+	unsigned trace_cols;        /* rowsort.h ROWCOL_* bits */
+	/* marks and the saved state (tui_state.c) */
+	struct ui_state *marks;     /* the marks (owned; the other fields unused) */
+	int pending_mark;           /* 'm' or '\'' while waiting for a letter, else 0 */
+	int64_t restore_trace, restore_exec;  /* saved selection not indexed yet, -1 */
+	char state_path[4096], dump_real[4096];
 	struct tui_search search;  /* the last '/' (tui_search.c) */
 
 	/* back/forward */
@@ -163,6 +179,34 @@ uint64_t tui_view_count(struct tui *t, enum model_table tab);
 /* Re-opens every pane (the model grew or the selection changed). */
 void tui_reopen(struct tui *t);
 
+/* ---- trace_sort.c: the trace table's order ------------------------- */
+/* Sorts the trace table by field (enum rowsort_field), keeping the
+ * selected row in view; SORT_ROW ascending is the dump's order. */
+void tui_sort_set(struct tui *t, int field, bool desc);
+/* Rebuilds an active sort when the filter changed or the model grew. */
+void tui_sort_refresh(struct tui *t, bool filter_changed);
+void tui_sort_free(struct tui *t);
+/* View <-> model row while a sort is active (tui_view_to_row uses them). */
+int64_t tui_sort_row(const struct tui *t, uint64_t view);
+uint64_t tui_sort_view(const struct tui *t, uint64_t row, bool *hidden);
+
+/* ---- tui_state.c: marks and the saved state ------------------------ */
+/* m (jump false) / ' (jump true): waits for the mark's letter. */
+void tui_mark_start(struct tui *t, bool jump);
+/* The key after m or '; false when no mark key is awaited. */
+bool tui_mark_key(struct tui *t, int key);
+/* The letter of a mark on trace row, 0 none. */
+char tui_mark_of_trace(const struct tui *t, uint64_t row);
+/* "a trace 88 Log:0" per mark, joined with sep, appended to sb. */
+void tui_marks_text(struct tui *t, struct strbuf *sb, const char *sep);
+/* Loads and applies the dump's saved state (not with --fresh); a file
+ * that does not parse is ignored with a message. */
+void tui_state_load(struct tui *t);
+/* Selects the saved rows once the index has reached them. */
+void tui_state_poll(struct tui *t);
+/* Saves the state for the next session (errors to stderr). */
+void tui_state_save(struct tui *t);
+
 /* ---- screen.c ------------------------------------------------------ */
 bool screen_init(struct tui *t);
 void screen_done(struct tui *t);
@@ -202,6 +246,8 @@ extern const struct pane_ops pane_text_ops;
 void tui_text_set(struct tui_text *x, const char *title, const char *text);
 void tui_text_append(struct tui_text *x, const char *text);
 void tui_text_done(struct tui_text *x);
+/* Scrolls the overlay sideways so columns [col, col + len) show in width. */
+void tui_text_hscroll_to(int col, int len, int width);
 void tui_open_overlay(struct tui *t, enum tui_overlay which);
 void tui_close_overlay(struct tui *t);
 void tui_build_help(struct tui *t);
@@ -213,7 +259,27 @@ void tui_build_help(struct tui *t);
 bool tui_output_follow(struct tui *t, size_t line);
 
 /* ---- pane_tensor.c ------------------------------------------------- */
-void tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice);
+/* Opens the tensor overlay on a row's tensors, with an optional numpy
+ * slice text and value ranges to highlight ("[[-inf,-1],[1,inf]]"); a bad
+ * range text is a message and leaves the overlay as it was. */
+void tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const char *slice,
+		     const char *ranges);
+/* Frees the overlay's element state (t->tview). */
+void tui_tensor_view_free(struct tui *t);
+/* The heatmap's shade character of a level (tensor_view.h). */
+const char *tui_heat_char(uint8_t level);
+
+/* ---- tensor_tools.c: ranges, value search, @ in the tensor overlay ---- */
+/* Draws the highlighted elements and heat colours of overlay line row. */
+void tui_tensor_draw_row(struct pane *p, uint64_t row, int y, int hscroll);
+/* '/' in the tensor overlay: when text is a value (tensor values.h), finds
+ * its first element and returns true; false: a regex for the lines. */
+bool tui_tensor_search(struct tui *t, const char *text);
+/* n / N after a value search; false when none is going on. */
+bool tui_tensor_search_next(struct tui *t, int dir);
+/* '@': reads "[i,j]" and goes to that element (re-slicing when elided). */
+void tui_tensor_jump_prompt(struct tui *t);
+void tui_tensor_jump(struct tui *t, const char *text);
 
 /* ---- prompt_line.c: the line editor -------------------------------- */
 struct prompt *prompt_new(struct tui *t);

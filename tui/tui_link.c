@@ -21,6 +21,8 @@ tui_view_to_row(struct tui *t, enum model_table tab, uint64_t view)
 
 	if (tab == TABLE_TRACES && tui_diff(t))      /* diff layout: view = pair */
 		return model_diff_rows(tui_diff(t), view, &a, &b) ? (int64_t)a : -1;
+	if (tab == TABLE_TRACES && t->sort.active)
+		return tui_sort_row(t, view);
 	if (t->filter)
 		return model_filter_nth(t->m, t->filter, tab, view);
 	uint64_t n = tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
@@ -37,6 +39,8 @@ tui_row_to_view(struct tui *t, enum model_table tab, uint64_t row, bool *hidden)
 		*hidden = k < 0;
 		return k < 0 ? 0 : (uint64_t)k;
 	}
+	if (tab == TABLE_TRACES && t->sort.active)
+		return tui_sort_view(t, row, hidden);
 	if (!t->filter)
 		return row;
 	if (!model_filter_match(t->m, t->filter, tab, row))
@@ -53,6 +57,8 @@ tui_view_count(struct tui *t, enum model_table tab)
 		model_diff_counts(tui_diff(t), &n);
 		return n.aligned;
 	}
+	if (tab == TABLE_TRACES && t->sort.active)
+		return t->sort.n;
 	if (t->filter)
 		return model_filter_count(t->m, t->filter, tab);
 	return tab == TABLE_TRACES ? model_trace_count(t->m) : model_execution_count(t->m);
@@ -61,6 +67,7 @@ tui_view_count(struct tui *t, enum model_table tab)
 void
 tui_reopen(struct tui *t)
 {
+	tui_sort_refresh(t, false);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		struct pane *p = &t->panes[i];
 		if (p->ops->open)
@@ -432,6 +439,7 @@ tui_set_filter(struct tui *t, struct model_filter *f)
 	model_filter_free(t->filter);
 	t->filter = f;
 	t->filter_serial++;
+	tui_sort_refresh(t, true);
 	t->panes[PANE_TRACES].cursor = t->panes[PANE_TRACES].top = 0;
 	t->panes[PANE_TIMELINE].cursor = t->panes[PANE_TIMELINE].top = 0;
 	tui_reopen(t);

@@ -63,6 +63,8 @@ tui_search_next(struct tui *t, int dir)
 		tui_alerts_step(t, dir);        /* after Enter on an alert, until the next '/' */
 		return;
 	}
+	if (tui_tensor_search_next(t, dir))     /* a value in the tensor view */
+		return;
 	if (!t->search.re) {
 		tui_message(t, true, "no search yet: / starts one");
 		return;
@@ -116,6 +118,8 @@ tui_search_start(struct tui *t, const char *re)
 	t->search.scanned = 0;
 	snprintf(t->search.text, sizeof t->search.text, "%s", re);
 	t->search.caseless = !has_upper(re);
+	if (tui_tensor_search(t, re))
+		return;
 	tui_search_next(t, 1);
 }
 

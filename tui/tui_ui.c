@@ -70,10 +70,11 @@ ui_show_source(void *ctx, uint32_t source, uint32_t line)
 }
 
 static void
-ui_show_tensor(void *ctx, enum model_table kind, uint64_t index, const char *slice)
+ui_show_tensor(void *ctx, enum model_table kind, uint64_t index, const char *slice,
+	       const char *ranges)
 {
 	((struct tui *)ctx)->ui_acted = true;
-	tui_show_tensor(ctx, kind, index, slice);
+	tui_show_tensor(ctx, kind, index, slice, ranges);
 }
 
 static void
@@ -107,6 +108,25 @@ ui_watches_changed(void *ctx)
 	tui_watches_restart(ctx);
 }
 
+static void
+ui_sort(void *ctx, int field, bool desc)
+{
+	((struct tui *)ctx)->ui_acted = true;
+	tui_sort_set(ctx, field, desc);
+}
+
+static unsigned
+ui_columns(void *ctx, bool set, unsigned mask)
+{
+	struct tui *t = ctx;
+
+	if (set) {
+		t->trace_cols = mask;
+		t->ui_acted = true;
+	}
+	return t->trace_cols;
+}
+
 static int64_t
 ui_current_trace(void *ctx)
 {
@@ -128,6 +148,8 @@ tui_cmd_ui(struct tui *t)
 		.quit = ui_quit,
 		.current_trace = ui_current_trace,
 		.watches_changed = ui_watches_changed,
+		.sort = ui_sort,
+		.columns = ui_columns,
 	};
 
 	ui.ctx = t;

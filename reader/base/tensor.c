@@ -727,6 +727,8 @@ struct format_ctx {
 	int64_t edge;           /* elements kept at each end of an axis; 0 = all */
 	size_t width;           /* pass 1 measures, pass 2 pads to it */
 	bool measure;
+	td_format_elem_fn on_elem;  /* optional: where each element went */
+	void *arg;
 	struct strbuf *sb;
 	struct strbuf tmp;
 };
@@ -745,6 +747,8 @@ emit_elem(struct format_ctx *c, int64_t i)
 	}
 	for (; len < c->width; len++)
 		strbuf_addc(c->sb, ' ');
+	if (c->on_elem)
+		c->on_elem(c->arg, i, c->sb->len, c->tmp.len);
 	strbuf_add(c->sb, c->tmp.buf, c->tmp.len);
 }
 
@@ -795,7 +799,15 @@ enum td_status
 td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 		 size_t max_elems, struct strbuf *sb, char *err, size_t errlen)
 {
-	struct format_ctx c = { .t = t, .sb = sb };
+	return td_tensor_format_cb(t, slice, max_elems, sb, NULL, NULL, err, errlen);
+}
+
+enum td_status
+td_tensor_format_cb(const struct td_tensor *t, const struct td_slice *slice,
+		    size_t max_elems, struct strbuf *sb, td_format_elem_fn on_elem,
+		    void *arg, char *err, size_t errlen)
+{
+	struct format_ctx c = { .t = t, .sb = sb, .on_elem = on_elem, .arg = arg };
 	struct td_slice_view v;
 	enum td_status st;
 	int64_t total = 1;

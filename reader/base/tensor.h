@@ -75,7 +75,13 @@ enum td_summary_field {
 	SUM_ABS_MEAN = 1u << 15,  /* mean of |x| over finite elements */
 	SUM_STD      = 1u << 16,  /* population standard deviation, finite elements */
 	SUM_L2NORM   = 1u << 17,  /* sqrt of the sum of squares, finite elements */
+	SUM_PERCENTILES = 1u << 18, /* pct[]: computed from values only (never a dump's) */
 };
+
+/* The percentiles a summary carries (pct[k] is the TD_PERCENTILES[k]-th),
+ * numpy's default "linear" method over the finite elements. */
+#define TD_NPERCENTILES 5
+extern const double TD_PERCENTILES[TD_NPERCENTILES];   /* 1 25 50 75 99 */
 
 /* One tensor summary.  Plain data, copied by value. */
 struct td_summary {
@@ -92,6 +98,7 @@ struct td_summary {
 	double min, max, mean;
 	int64_t tensor_id;
 	double abs_mean, std, l2norm;   /* SUM_ABS_MEAN, SUM_STD, SUM_L2NORM */
+	double pct[TD_NPERCENTILES];    /* SUM_PERCENTILES */
 };
 
 /* True when the summary proves a NaN or Inf (has_inf_or_nan or a count). */
@@ -178,6 +185,27 @@ int64_t td_slice_view_cost(const struct td_slice_view *v);
  * max_elems elements.  A NULL slice prints the whole tensor. */
 enum td_status td_tensor_format(const struct td_tensor *t, const struct td_slice *slice,
 				size_t max_elems, struct strbuf *sb, char *err, size_t errlen);
+/* The same, calling on_elem(arg, i, off, len) for every element printed: i
+ * its index in t's data, off and len where its text (without the padding)
+ * lies in sb.  Lets a viewer find, colour and jump to elements. */
+typedef void (*td_format_elem_fn)(void *arg, int64_t i, size_t off, size_t len);
+enum td_status td_tensor_format_cb(const struct td_tensor *t, const struct td_slice *slice,
+				   size_t max_elems, struct strbuf *sb, td_format_elem_fn on_elem,
+				   void *arg, char *err, size_t errlen);
+/* The storage index (into t's data) of the k-th element of view v in
+ * row-major order, 0 <= k < td_slice_view_elements(v). */
+int64_t td_slice_view_index(const struct td_slice_view *v, int64_t k);
+/* Summary (td_tensor_summarize) of the elements v selects of t. */
+void td_view_summarize(const struct td_tensor *t, const struct td_slice_view *v,
+		       struct td_summary *out);
+/* Adds the TD_PERCENTILES of the finite elements v (NULL: all) selects of t
+ * to s (pct[], SUM_PERCENTILES).  Returns false, leaving s alone, when
+ * there is no finite element, t has no numeric data, or more elements
+ * than TD_PERCENTILE_MAX (sorting a copy would cost too much memory). */
+#define TD_PERCENTILE_MAX ((int64_t)16 << 20)
+bool td_tensor_percentiles(const struct td_tensor *t, const struct td_slice_view *v,
+			   struct td_summary *s);
+
 /* Histogram of the finite values of t into nbins counts between lo and hi
  * (set from the finite min/max).  Returns false if t has no finite value. */
 bool td_tensor_histogram(const struct td_tensor *t, uint64_t *bins, int nbins, double *lo, double *hi);

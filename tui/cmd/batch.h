@@ -31,6 +31,7 @@ enum batch_long_option {
 	BATCH_OPT_ATOL,
 	BATCH_OPT_COS_MIN,
 	BATCH_OPT_FAIL_ON,
+	BATCH_OPT_FRESH,
 };
 
 /* One command-line option.  id is what getopt_long returns. */

@@ -22,6 +22,7 @@ static const struct batch_option options[] = {
 	{ "no-color",    'C', NULL,   "no colours (the NO_COLOR environment variable does the same)" },
 	{ "no-mouse",    'M', NULL,   "do not ask the terminal for mouse events" },
 	{ "follow",      'F', NULL,   "TUI: keep reading records appended to a growing dump" },
+	{ "fresh",       BATCH_OPT_FRESH, NULL, "TUI: start clean, without the focus, filter, sort and marks saved for this dump" },
 	{ "pair",        BATCH_OPT_PAIR, "A=B", "two dumps: compare host or rank A of the first with B of the second (repeatable)" },
 	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
 	{ "rtol",        BATCH_OPT_RTOL, "X", "diff: relative tolerance (default per dtype: float32 1e-5, float16 1e-3)" },
@@ -226,7 +227,9 @@ batch_print_man(FILE *f)
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
 	      ".TP\n.B TERM\nUnset or \\fBdumb\\fR: print a summary instead of the interface.\n"
-	      ".TP\n.B XDG_STATE_HOME\nThe prompt history is kept in \\fI$XDG_STATE_HOME/tdbg/history\\fR.\n"
+	      ".TP\n.B XDG_STATE_HOME\nThe prompt history is kept in \\fI$XDG_STATE_HOME/tdbg/history\\fR, and each dump's "
+	      "saved state (focus, filter, sort, columns, selection, marks; \\fB\\-\\-fresh\\fR ignores it) in "
+	      "\\fI$XDG_STATE_HOME/tdbg/HASH.state\\fR (default \\fI~/.local/state/tdbg\\fR).\n"
 	      ".SH EXAMPLES\n"
 	      ".nf\n"
 	      "tdbg DIR\n"

@@ -38,11 +38,19 @@ struct cmd_ui {
 	void (*set_filter)(void *ctx, struct model_filter *f);
 	bool (*set_theme)(void *ctx, const char *name, char *err, size_t errlen);
 	void (*show_source)(void *ctx, uint32_t source, uint32_t line);
-	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]"). */
-	void (*show_tensor)(void *ctx, enum model_table kind, uint64_t index, const char *slice);
+	/* Tensor view of a row with an optional numpy slice text ("[0:10, :]")
+	 * and value ranges to highlight ("[[-inf,-1],[1,inf]]", values.h). */
+	void (*show_tensor)(void *ctx, enum model_table kind, uint64_t index, const char *slice,
+			    const char *ranges);
 	void (*follow)(void *ctx, bool on);
 	void (*save_display)(void *ctx, const char *path, char *err, size_t errlen);
 	void (*quit)(void *ctx);
+	/* Sorts the trace table by a rowsort.h field (desc: descending);
+	 * SORT_ROW ascending is the dump's order. */
+	void (*sort)(void *ctx, int field, bool desc);
+	/* Shows the optional trace table columns of mask (rowsort.h ROWCOL_*);
+	 * returns the mask now shown. */
+	unsigned (*columns)(void *ctx, bool set, unsigned mask);
 	/* Last selected trace row, for commands whose row argument is omitted; -1 none. */
 	int64_t (*current_trace)(void *ctx);
 	/* The watches changed: the background check starts over. */
@@ -113,6 +121,11 @@ enum td_status cmd_run(struct cmd_env *env, const char *line);
  * control inputs, outputs, attributes, stack) into env->out, for a view of
  * it.  False when there is no such op. */
 bool cmd_describe_op(struct cmd_env *env, uint32_t op);
+/* Completes the summaries of d from its values where it has them: the
+ * fields the dump did not store (std, abs_mean, ...) and the percentiles
+ * (cmd_values.c).  The trace and execution commands and the tensor view
+ * call it after model_*_detail. */
+void cmd_detail_complete(struct model_detail *d);
 
 /* tdbg --check: the headline origin of the NaN/Inf as text, or as JSON
  * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; with watches

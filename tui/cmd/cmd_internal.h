@@ -60,6 +60,9 @@ enum td_status cmd_tree(struct cmd_env *env, const char *row_arg, const char *op
  * Errors go to env. */
 enum td_status cmd_source_open(struct cmd_env *env, const char *path, uint32_t *index,
 			       const char *const **lines, size_t *n);
+CMD_HANDLER(cmd_export);
+CMD_HANDLER(cmd_sort);
+CMD_HANDLER(cmd_columns);
 
 /* ---- errors and parsing ---------------------------------------------- */
 
@@ -95,6 +98,9 @@ bool cmd_parse_range(const char *text, uint64_t n, struct cmd_range *r);
  * table; errors name the valid range. */
 enum td_status cmd_trace_arg(struct cmd_env *env, const char *arg, uint64_t *row);
 enum td_status cmd_execution_arg(struct cmd_env *env, const char *arg, uint64_t *row);
+
+/* Fails with "trace N has no stored values (mode M; ... dumps keep them)". */
+enum td_status cmd_no_values(struct cmd_env *env, uint64_t row, const char *mode);
 
 /* Joins argv[from..argc) with single spaces (a numpy slice split by the
  * shell rules: "[0:10," ":]").  Caller frees. */

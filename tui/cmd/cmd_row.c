@@ -207,6 +207,8 @@ cmd_trace(struct cmd_env *env, int argc, char **argv)
 	if ((st = model_trace_get(env->m, row, &t)) != TD_OK)
 		return cmd_fail(env, st, "row %llu: %s", (unsigned long long)row, td_strerror(st));
 	dst = model_trace_detail(env->m, row, &d);
+	if (dst == TD_OK)
+		cmd_detail_complete(&d);
 	if (env->ui && env->ui->jump && a.row)
 		env->ui->jump(env->ui->ctx, TABLE_TRACES, row);
 	st = env->json ? trace_json(env, &t, &d, dst, a.slice) : trace_text(env, &t, &d, dst, a.slice);
@@ -295,6 +297,8 @@ cmd_execution(struct cmd_env *env, int argc, char **argv)
 	if ((st = model_execution_get(env->m, row, &e)) != TD_OK)
 		return cmd_fail(env, st, "row %llu: %s", (unsigned long long)row, td_strerror(st));
 	dst = model_execution_detail(env->m, row, &d);
+	if (dst == TD_OK)
+		cmd_detail_complete(&d);
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, TABLE_EXECUTIONS, row);
 	st = env->json ? execution_json(env, &e, &d, dst, a.slice)
@@ -324,8 +328,8 @@ values_in_formats(void)
 	return strbuf_take(&sb);
 }
 
-static enum td_status
-no_values(struct cmd_env *env, uint64_t row, const char *mode)
+enum td_status
+cmd_no_values(struct cmd_env *env, uint64_t row, const char *mode)
 {
 	char *which = values_in_formats();
 	enum td_status st = cmd_fail(env, TD_ERR_NOTFOUND,
@@ -352,11 +356,11 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (d.noutputs == 0 || !d.values || !d.values[0]) {
-		st = no_values(env, row, d.mode);
+		st = cmd_no_values(env, row, d.mode);
 		goto out;
 	}
 	if (env->ui && env->ui->show_tensor)
-		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice);
+		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice, NULL);
 	if (!env->json) {
 		st = cmd_text_value(env, d.values[0], slice, VALUE_LIMIT_TEXT);
 		goto out;

@@ -8,8 +8,11 @@
  * the end.  Without A:B, batch mode lists every match; the TUI prompt at
  * most TUI_PAGE of them.  --where EXPR keeps the rows a condition holds
  * for (model_expr.h); rows it cannot decide are counted as "unknown".
+ * traces --sort FIELD lists the matches in that order (rowsort.h); A:B
+ * then slices the sorted list ("--sort -nonfinite 0:10": the ten worst).
  */
 #include "cmd_internal.h"
+#include "rowsort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +22,9 @@
 
 struct listing {
 	enum model_table table;
-	const char *range, *op, *type, *graph, *host, *execution, *where;
+	const char *range, *op, *type, *graph, *host, *execution, *where, *sort;
 	bool nonfinite;
+	uint64_t *sorted;                   /* --sort: the matching rows in order (owned) */
 	struct model_filter *filter;        /* NULL: every row */
 	uint64_t total, matched, unknown;
 };
@@ -32,14 +36,14 @@ listing_parse(struct cmd_env *env, int argc, char **argv, struct listing *l)
 		{ "op", &l->op, NULL }, { "type", &l->type, NULL }, { "graph", &l->graph, NULL },
 		{ "host", &l->host, NULL }, { "nonfinite", NULL, &l->nonfinite },
 		{ "execution", &l->execution, NULL }, { "where", &l->where, NULL },
-		{ NULL, NULL, NULL },
+		{ "sort", &l->sort, NULL }, { NULL, NULL, NULL },
 	};
 	char *pos[1];
 	int npos;
 	enum td_status st;
 
 	if (l->table == TABLE_EXECUTIONS) {
-		opts[5] = opts[6];      /* executions have no --execution */
+		opts[5] = opts[6];      /* executions have no --execution, no --sort */
 		opts[6].name = NULL;
 	}
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
@@ -89,6 +93,8 @@ listing_filter(struct cmd_env *env, struct listing *l)
 static int64_t
 listing_row(struct cmd_env *env, const struct listing *l, uint64_t k, int64_t prev, uint64_t step)
 {
+	if (l->sorted)
+		return k < l->matched ? (int64_t)l->sorted[k] : -1;
 	if (!l->filter)
 		return (int64_t)k;
 	if (prev >= 0 && step == 1)
@@ -238,6 +244,8 @@ listing_print(struct cmd_env *env, struct listing *l)
 	if (!env->json) {
 		strbuf_addf(env->out, "%llu of %llu rows match", (unsigned long long)l->matched,
 			    (unsigned long long)l->total);
+		if (l->sort)
+			strbuf_addf(env->out, ", sorted by %s", l->sort);
 		if (l->where)
 			strbuf_addf(env->out, ", %llu unknown", (unsigned long long)l->unknown);
 		strbuf_addc(env->out, '\n');
@@ -251,6 +259,8 @@ listing_print(struct cmd_env *env, struct listing *l)
 	json_object_begin(&j);
 	json_kv_uint(&j, "total", l->total);
 	json_kv_uint(&j, "matched", l->matched);
+	if (l->sort)
+		json_kv_string(&j, "sort", l->sort);
 	if (l->where)
 		json_kv_uint(&j, "unknown", l->unknown);
 	json_key(&j, "rows");
@@ -258,6 +268,32 @@ listing_print(struct cmd_env *env, struct listing *l)
 	listing_rows(env, l, &j, &r);
 	json_array_end(&j);
 	json_object_end(&j);
+	return TD_OK;
+}
+
+/* --sort FIELD: the matching rows, sorted (rowsort.h). */
+static enum td_status
+listing_sort(struct cmd_env *env, struct listing *l)
+{
+	enum rowsort_field f;
+	bool desc;
+	int64_t row = -1;
+	enum td_status st;
+
+	if (!rowsort_parse(l->sort, &f, &desc))
+		return cmd_fail(env, TD_ERR_ARGS, "--sort %s: sort by %s (-FIELD: descending)", l->sort,
+				rowsort_names());
+	l->sorted = malloc((size_t)l->matched * sizeof *l->sorted + 1);
+	if (!l->sorted)
+		return cmd_fail(env, TD_ERR_NOMEM, "--sort: %llu rows do not fit in memory",
+				(unsigned long long)l->matched);
+	for (uint64_t k = 0; k < l->matched; k++) {
+		row = l->filter ? model_filter_next(env->m, l->filter, l->table, (uint64_t)(row + 1), 1)
+				: (int64_t)k;
+		l->sorted[k] = (uint64_t)row;
+	}
+	if ((st = rowsort_traces(env->m, l->sorted, (size_t)l->matched, f, desc)) != TD_OK)
+		return cmd_fail(env, st, "--sort: out of memory");
 	return TD_OK;
 }
 
@@ -275,8 +311,13 @@ listing_run(struct cmd_env *env, int argc, char **argv, enum model_table table)
 	l.matched = l.filter ? model_filter_count(env->m, l.filter, table) : l.total;
 	if (l.filter && l.where)
 		l.unknown = model_filter_unknown(env->m, l.filter, table);
+	if (l.sort && (st = listing_sort(env, &l)) != TD_OK) {
+		model_filter_free(l.filter);
+		return st;
+	}
 	st = listing_print(env, &l);
 	model_filter_free(l.filter);
+	free(l.sorted);
 	return st;
 }
 

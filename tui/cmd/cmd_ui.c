@@ -1,6 +1,6 @@
 /*
  * cmd_ui.c - commands that ask the TUI for a reaction (filter, goto,
- * theme, follow, save-display, quit, tensor) and "rank", which in batch
+ * theme, follow, save-display, quit) and "rank", which in batch
  * mode restricts the commands that follow to one host/rank.
  *
  * The cmd_run dispatcher already refuses TUI-only commands when env->ui is
@@ -12,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/model_diff.h"
+#include "outfile.h"
+#include "rowsort.h"
 
 #define UI_CAN(env, member) ((env)->ui && (env)->ui->member)
 
@@ -188,7 +192,7 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
-/* ---- goto, theme, follow, save-display, quit, tensor ----------------------------- */
+/* ---- goto, theme, follow, save-display, quit ----------------------------- */
 
 enum td_status
 cmd_goto(struct cmd_env *env, int argc, char **argv)
@@ -245,6 +249,10 @@ cmd_save_display(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	if (!UI_CAN(env, save_display))
 		return unsupported(env);
+	/* replaces an older screen dump, never writes into a dump */
+	struct model *dumps[2] = { env->m, env->diff ? model_diff_b(env->diff) : NULL };
+	if (outfile_check(argv[1], dumps, 2, true, err, sizeof err) != TD_OK)
+		return cmd_fail(env, TD_ERR_ARGS, "%s", err);
 	env->ui->save_display(env->ui->ctx, argv[1], err, sizeof err);
 	if (*err)
 		return cmd_fail(env, TD_ERR_IO, "%s", err);
@@ -262,24 +270,54 @@ cmd_quit(struct cmd_env *env, int argc, char **argv)
 	return TD_OK;
 }
 
-enum td_status
-cmd_tensor(struct cmd_env *env, int argc, char **argv)
-{
-	char *slice = argc > 1 ? cmd_join(argc, argv, 1) : NULL;
-	struct td_slice parsed;
-	char err[256];
-	uint64_t row;
-	enum td_status st;
+/* ---- sort, columns ----------------------------------------------------------- */
 
-	if (!UI_CAN(env, show_tensor)) {
-		st = unsupported(env);
-	} else if ((st = cmd_trace_arg(env, NULL, &row)) != TD_OK) {
-		;
-	} else if (slice && (st = td_slice_parse(slice, &parsed, err, sizeof err)) != TD_OK) {
-		cmd_fail(env, st, "%s", err);
-	} else {
-		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice);
+enum td_status
+cmd_sort(struct cmd_env *env, int argc, char **argv)
+{
+	enum rowsort_field f;
+	bool desc;
+	char *spec = cmd_join(argc, argv, 1);
+
+	if (!UI_CAN(env, sort)) {
+		free(spec);
+		return unsupported(env);
 	}
-	free(slice);
-	return st;
+	if (!rowsort_parse(spec, &f, &desc)) {
+		enum td_status st = cmd_fail(env, TD_ERR_ARGS, "%s: sort by %s (-FIELD or FIELD desc: descending)",
+					     spec, rowsort_names());
+		free(spec);
+		return st;
+	}
+	free(spec);
+	env->ui->sort(env->ui->ctx, f, desc);
+	return TD_OK;
+}
+
+enum td_status
+cmd_columns(struct cmd_env *env, int argc, char **argv)
+{
+	unsigned mask;
+
+	if (!UI_CAN(env, columns))
+		return unsupported(env);
+	mask = env->ui->columns(env->ui->ctx, false, 0);
+	for (int i = 1; i < argc; i++) {
+		const char *name = argv[i] + (argv[i][0] == '+' || argv[i][0] == '-');
+		unsigned bit = rowcol_parse(name);
+
+		if (!bit)
+			return cmd_fail(env, TD_ERR_ARGS, "%s: columns are time, dtype, shape, size", argv[i]);
+		if (argv[i][0] == '+')
+			mask |= bit;
+		else if (argv[i][0] == '-')
+			mask &= ~bit;
+		else
+			mask ^= bit;
+	}
+	mask = env->ui->columns(env->ui->ctx, true, mask);
+	strbuf_adds(env->out, "columns: ");
+	rowcol_describe(mask, env->out);
+	strbuf_addc(env->out, '\n');
+	return TD_OK;
 }

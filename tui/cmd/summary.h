@@ -44,7 +44,8 @@ enum summary_flags {
  * V2; -1 for fields shown in JSON only.  short is the compact text label
  * ("nan=3"), long the tensor view's and trace table's label ("NaN   3");
  * NULL where the printer does not show the field.  value reads it from
- * the summary s.
+ * the summary s.  The percentiles p1..p99 are known only where tdbg had the
+ * values and computed them (trace, tensor): no dump stores them.
  *
  *  id              known bit           JSON key          short   long        kind      order  flags                             value
  */
@@ -67,7 +68,12 @@ enum summary_flags {
 	_(STD,           SUM_STD,           "std",            NULL,   "std",      SK_REAL,  14, 0,                                (s)->std) \
 	_(L2NORM,        SUM_L2NORM,        "l2norm",         NULL,   "l2 norm",  SK_REAL,  15, 0,                                (s)->l2norm) \
 	_(TENSOR_ID,     SUM_TENSOR_ID,     "tensor_id",      NULL,   NULL,       SK_COUNT, -1, 0,                                (s)->tensor_id) \
-	_(UNINITIALIZED, SUM_UNINITIALIZED, "uninitialized",  NULL,   "value known to be uninitialised", SK_MARK, 16, 0,     0)
+	_(P1,            SUM_PERCENTILES,   "p1",             "p1",   "p1",       SK_REAL,  16, 0,                                (s)->pct[0]) \
+	_(P25,           SUM_PERCENTILES,   "p25",            "p25",  "p25",      SK_REAL,  17, 0,                                (s)->pct[1]) \
+	_(P50,           SUM_PERCENTILES,   "p50",            "p50",  "p50",      SK_REAL,  18, 0,                                (s)->pct[2]) \
+	_(P75,           SUM_PERCENTILES,   "p75",            "p75",  "p75",      SK_REAL,  19, 0,                                (s)->pct[3]) \
+	_(P99,           SUM_PERCENTILES,   "p99",            "p99",  "p99",      SK_REAL,  20, 0,                                (s)->pct[4]) \
+	_(UNINITIALIZED, SUM_UNINITIALIZED, "uninitialized",  NULL,   "value known to be uninitialised", SK_MARK, 21, 0,     0)
 
 #define SUMMARY_ENUM(id, bit, key, sh, lg, kind, order, flags, value) SUMMARY_##id,
 enum summary_id {

@@ -90,10 +90,10 @@ test_cmd_table_has_the_issue_commands(void **state)
 	static const char *const batch[] = {
 		"info", "alerts", "first-nonfinite", "traces", "executions", "trace", "execution",
 		"op", "inputs", "consumers", "stack", "sources", "source", "print", "compare",
-		"rank", "problems", "graphs", "help",
+		"rank", "problems", "graphs", "help", "tensor",
 	};
 	static const char *const tui_only[] = {
-		"filter", "goto", "theme", "follow", "save-display", "quit", "tensor",
+		"filter", "goto", "theme", "follow", "save-display", "quit",
 	};
 	size_t i;
 
@@ -348,7 +348,7 @@ fake_quit(void *ctx)
 static void
 fake_save(void *ctx, const char *path, char *err, size_t errlen)
 {
-	if (strcmp(path, "/nonexistent/x") == 0)
+	if (strcmp(path, "/tmp/tdbg-unit-no-such-file") == 0)
 		snprintf(err, errlen, "%s: cannot write", path);
 	else
 		snprintf(((struct fake_ui *)ctx)->saved, 64, "%s", path);
@@ -386,8 +386,10 @@ test_cmd_tui_command_failures_are_reported(void **state)
 	assert_string_equal(f->err.buf, "theme: no theme neon");
 	assert_int_equal(cmd_run(&f->env, "follow maybe"), TD_ERR_ARGS);
 	assert_int_equal(u.follow, -1);
+	assert_int_not_equal(cmd_run(&f->env, "save-display /tmp/tdbg-unit-no-such-file"), TD_OK);
+	assert_string_equal(f->err.buf, "save-display: /tmp/tdbg-unit-no-such-file: cannot write");
 	assert_int_not_equal(cmd_run(&f->env, "save-display /nonexistent/x"), TD_OK);
-	assert_string_equal(f->err.buf, "save-display: /nonexistent/x: cannot write");
+	assert_string_equal(f->err.buf, "save-display: /nonexistent/x: no such directory");
 	assert_int_equal(cmd_run(&f->env, "quit"), TD_ERR_UNSUPPORTED);
 	assert_string_equal(f->err.buf, "quit: not supported by this interface");
 }

@@ -64,7 +64,8 @@ test_summary_json_keys_in_contract_order(void **state)
 	assert_string_equal(sb.buf, "{\"dtype\":\"float32\",\"rank\":1,\"shape\":[1000],\"nan\":0,"
 			    "\"neg_inf\":1,\"pos_inf\":0,\"elements\":1000,\"negative\":999,\"zero\":0,"
 			    "\"positive\":0,\"has_inf_or_nan\":true,\"min\":null,\"max\":null,"
-			    "\"mean\":null,\"abs_mean\":null,\"std\":null,\"l2norm\":null,\"tensor_id\":null}");
+			    "\"mean\":null,\"abs_mean\":null,\"std\":null,\"l2norm\":null,\"tensor_id\":null,"
+			    "\"p1\":null,\"p25\":null,\"p50\":null,\"p75\":null,\"p99\":null}");
 	strbuf_reset(&sb);
 	json_init(&j, &sb);
 	json_object_begin(&j);

@@ -175,7 +175,9 @@ test_every_action_but_none_has_a_default_key(void **state)
 		int n = keymap_keys_for(&km, "generic", a, buf, sizeof buf) +
 			keymap_keys_for(&km, "source", a, buf, sizeof buf) +
 			keymap_keys_for(&km, "graph", a, buf, sizeof buf) +
-			keymap_keys_for(&km, "stack", a, buf, sizeof buf);
+			keymap_keys_for(&km, "stack", a, buf, sizeof buf) +
+			keymap_keys_for(&km, "overlay", a, buf, sizeof buf) +
+			keymap_keys_for(&km, "traces", a, buf, sizeof buf);
 		if (n == 0)
 			fail_msg("action %s has no default key", action_table[a].name);
 	}

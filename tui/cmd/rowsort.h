@@ -1,0 +1,74 @@
+/*
+ * rowsort.h - sorting trace rows by a field, as the TensorFlow debugger's
+ * `list_tensors -s`: row number, op name, op type, size (elements), wall
+ * time, NaN/Inf count.  Shared by "traces --sort" (batch) and the trace
+ * table's sort (TUI).  Curses-free.
+ *
+ * A row whose value for the field is unknown (a mode without counts, no
+ * shape) sorts after the known ones in either direction; ties keep row
+ * order.  Sorting by size, time or NaN/Inf count reads every row's summary
+ * (model_trace_get), a pass like the first index's.
+ */
+#ifndef TD_ROWSORT_H
+#define TD_ROWSORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+#define ROWSORT_FIELDS(_) \
+	_(ROW,       "row",       "row number (the dump's order)") \
+	_(OP,        "op",        "op name") \
+	_(TYPE,      "type",      "op type") \
+	_(SIZE,      "size",      "element count") \
+	_(TIME,      "time",      "wall time") \
+	_(NONFINITE, "nonfinite", "NaN/Inf count")
+
+enum rowsort_field {
+#define ROWSORT_ENUM(id, name, help) SORT_##id,
+	ROWSORT_FIELDS(ROWSORT_ENUM)
+#undef ROWSORT_ENUM
+	SORT_COUNT
+};
+
+/* The optional columns of the trace table (the TUI's "columns" command). */
+#define ROWCOL_FIELDS(_) \
+	_(TIME,  "time",  "wall time, seconds after the first row") \
+	_(DTYPE, "dtype", "element type") \
+	_(SHAPE, "shape", "shape (on by default)") \
+	_(SIZE,  "size",  "element count")
+
+enum rowcol {
+#define ROWCOL_ENUM(id, name, help) ROWCOL_##id##_BIT,
+	ROWCOL_FIELDS(ROWCOL_ENUM)
+#undef ROWCOL_ENUM
+	ROWCOL_COUNT
+};
+#define ROWCOL_TIME  (1u << ROWCOL_TIME_BIT)
+#define ROWCOL_DTYPE (1u << ROWCOL_DTYPE_BIT)
+#define ROWCOL_SHAPE (1u << ROWCOL_SHAPE_BIT)
+#define ROWCOL_SIZE  (1u << ROWCOL_SIZE_BIT)
+#define ROWCOL_DEFAULT ROWCOL_SHAPE
+
+/* The bit of column name ("time"), 0 if none. */
+unsigned rowcol_parse(const char *name);
+/* "time shape" for mask, or "none"; appended to sb. */
+void rowcol_describe(unsigned mask, struct strbuf *sb);
+
+/* "op", "nonfinite", ... */
+const char *rowsort_name(enum rowsort_field f);
+/* Parses "op", "-time" (a leading '-' sorts descending) or "time desc".
+ * false when the name is none of ROWSORT_FIELDS. */
+bool rowsort_parse(const char *text, enum rowsort_field *f, bool *desc);
+/* "time, size, ..." for messages.  Static. */
+const char *rowsort_names(void);
+
+/* Sorts the trace row numbers rows[0..n) in place by f (descending when
+ * desc).  TD_ERR_NOMEM when the keys do not fit in memory (rows are then
+ * left as they were). */
+enum td_status rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f,
+			      bool desc);
+
+#endif
