@@ -41,7 +41,8 @@ tui_wait "mindspore-async" || die "the async sample did not open"
 ok async_opens
 expect_file_has async_overflow_alert "$TUI_SCREEN" "Overflow Mul"
 # the alert group is by op type: Mul is Default/network/Mul-op2's type
-tui_keys 1 G Enter
+tui_alert_group '^Overflow$'
+tui_keys Enter
 if tui_wait "Overflow Mul: alert 1 of 1"; then
 	ok overflow_alert_opens
 else
