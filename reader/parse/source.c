@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,6 +121,35 @@ source_read(struct source *s, uint64_t off, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+const unsigned char *
+source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
+{
+	uint64_t start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	v->map = NULL;
+	v->maplen = 0;
+	if (s->fd < 0)
+		return off <= s->nbytes && len <= s->nbytes - off ? s->bytes + off : NULL;
+	if (off > source_known_size(s) || len > source_known_size(s) - off || len == 0)
+		return NULL;
+	start = off - off % page;
+	m = mmap(NULL, (size_t)(off - start) + len, PROT_READ, MAP_PRIVATE, s->fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	v->map = m;
+	v->maplen = (size_t)(off - start) + len;
+	return (const unsigned char *)m + (off - start);
+}
+
+void
+source_unview(struct source_view *v)
+{
+	if (v->map)
+		munmap(v->map, v->maplen);
+	v->map = NULL;
+	v->maplen = 0;
+}
 
 const char *
 source_path(const struct source *s)

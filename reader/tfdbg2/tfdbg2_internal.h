@@ -131,19 +131,25 @@ struct tf2_stage_entry {
 };
 
 struct tf2_stage_block {
-	struct tf2_stage_entry e[TF2_STAGE_ENTRIES];
-	size_t n;
+	struct tf2_stage_entry *e;      /* n entries (room for cap) */
+	size_t n, cap;
 	bool last;                      /* the file ends (END, TORN, IO) with this block */
 	char *arena;
 	size_t alen, acap;
 };
 
 struct tf2_stage;
-/* Bytes left to read from which the producer runs on a thread of its own
- * (0: always, whatever the processor count; tests set it). */
+/* Bytes left to read from which a file is staged in parallel (0: always,
+ * whatever the processor count; tests set it). */
 extern uint64_t tf2_stage_thread_min;
+/* Bytes per range in parallel staging (tests set it small to put many
+ * range boundaries inside records). */
+extern uint64_t tf2_stage_chunk;
 /* Starts staging the records of cur (which the stage owns until
- * tf2_stage_stop); big files are staged on a thread of their own. */
+ * tf2_stage_stop, and leaves after the last record handed out).  A big
+ * file is cut into byte ranges that threads on every core frame, check
+ * and parse at once; the blocks still come out in file order, the same
+ * as one pass from cur would make them. */
 struct tf2_stage *tf2_stage_start(struct tfrecord_cursor *cur);
 /* The next block in file order, or NULL after the last one; valid until
  * tf2_stage_release(). */
