@@ -1,6 +1,7 @@
 /*
  * reader_frame.c - the rule readers use to mark a stack frame as the
- * framework's own code (reader_frame.framework) rather than the user's.
+ * framework's own code (reader_frame.framework) rather than the user's,
+ * and the op key of a trace (reader_trace.op_key).
  */
 #include "reader.h"
 
@@ -29,4 +30,12 @@ reader_path_is_framework(const char *path)
 				return true;
 	}
 	return false;
+}
+
+uint64_t
+reader_op_key(const char *graph_id, size_t glen, const char *op_name, size_t nlen)
+{
+	uint64_t k = td_hash_bytes(op_name, nlen, td_hash_bytes(graph_id, glen, 0));
+
+	return k ? k : 1;
 }

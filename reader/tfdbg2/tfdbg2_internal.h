@@ -121,7 +121,7 @@ struct tf2_stage_entry {
 	bool decoded;                   /* OK record that scans as a trace; else why */
 	bool summary_ok;                /* decoded, but the summary did not: why */
 	int mode;
-	int64_t recno;                  /* record number in the file */
+	int64_t recno;                  /* record number in the file - the block's recno_base */
 	uint64_t offset, next, length;  /* as in struct tfrecord */
 	uint64_t cur_off;               /* cursor offset after this record */
 	uint32_t graph_id, op_name, why;
@@ -134,6 +134,7 @@ struct tf2_stage_block {
 	struct tf2_stage_entry *e;      /* n entries (room for cap) */
 	size_t n, cap;
 	bool last;                      /* the file ends (END, TORN, IO) with this block */
+	int64_t recno_base;             /* added to the entries' recno */
 	char *arena;
 	size_t alen, acap;
 };

@@ -170,6 +170,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->decoded = true;
 	e->graph_id = arena_add(b, gid.data, gid.len);
 	e->op_name = arena_add(b, name.data, name.len);
+	e->t.op_key = reader_op_key((const char *)gid.data, gid.len, (const char *)name.data, name.len);
 	if (!output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
 		e->summary_ok = false;
 		entry_why(b, e, why);
@@ -332,12 +333,9 @@ helper(void *arg)
 
 /* The file's cursor continues after what a block handed out covers. */
 static void
-advance_cursor(struct tf2_stage *sg, const struct stage_slot *slot, uint64_t first_index)
+advance_cursor(struct tf2_stage *sg, struct stage_slot *slot, uint64_t first_index)
 {
-	size_t k;
-
-	for (k = 0; k < slot->b.n; k++)
-		slot->b.e[k].recno += (int64_t)first_index;
+	slot->b.recno_base = (int64_t)first_index;
 	sg->cur->off = slot->end.off;
 	sg->cur->index = first_index + slot->end.index;
 	sg->cur->stopped = slot->end.stopped;
