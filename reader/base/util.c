@@ -218,25 +218,3 @@ td_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
-
-uint64_t
-td_hash_bytes(const void *p, size_t len, uint64_t seed)
-{
-	const unsigned char *b = p;
-	uint64_t h = (seed ^ 0x9e3779b97f4a7c15ULL) + len, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, b + i, len - i);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
-	}
-	h *= 0x9e3779b97f4a7c15ULL;
-	return h ^ h >> 32;
-}

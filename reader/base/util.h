@@ -89,9 +89,6 @@ int td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg
 /* qsort that accepts an empty array: qsort(NULL, 0, ...) is undefined
  * behaviour (its base is declared non-null), and an empty list's pointer
  * is often NULL. */
-/* A 64-bit hash of len bytes at p, word at a time, chained through seed
- * (hash a, then b with a's hash as seed).  For memo keys, not security. */
-uint64_t td_hash_bytes(const void *p, size_t len, uint64_t seed);
 void td_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* Monotonic clock in seconds. */
