@@ -467,7 +467,7 @@ send_debug_ops(struct tfdbg1_pass *p)
 enum td_status
 tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 {
-	struct tfdbg1_pass p = { r, sink, 0, 0 };
+	struct tfdbg1_pass p = { .r = r, .sink = sink };
 	struct tfdbg1_scan *scans;
 	size_t n, i;
 	enum td_status st;
@@ -494,5 +494,6 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 		sink->on_meta(sink->ctx, "runs", buf);
 	}
 	send_debug_ops(&p);
+	tfdbg1_pass_done(&p);
 	return st;
 }
