@@ -200,6 +200,9 @@ struct op_entry {
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
 	size_t nstack;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
+	uint32_t last_same_name;    /* the chain's head: its last op (appends in O(1):
+				     * a tfdbg v1 dump repeats each name once per run) */
+	uint64_t key;               /* writer: reader_trace.op_key last seen with it, 0 none */
 	uint32_t succ1;             /* writer: op of the trace row that last followed
 				     * a row of this op, + 1 (0 none) */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */

@@ -259,13 +259,13 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	o->type_sid = 0;
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
+	o->last_same_name = id;
 	chain = u64map_put(&m->op_by_name, o->name_sid, id);
 	if (*chain != id) {
-		uint32_t j = (uint32_t)*chain;
+		struct op_entry *head = &m->opv[*chain];
 
-		while (m->opv[j].next_same_name != NO_ID)
-			j = m->opv[j].next_same_name;
-		m->opv[j].next_same_name = id;
+		m->opv[head->last_same_name].next_same_name = id;
+		head->last_same_name = id;
 	}
 	n = u64map_put(&m->graph_nops, o->graph_sid, 0);
 	(*n)++;

@@ -381,11 +381,15 @@ trace_graph_sid(struct model *m, const char *graph)
  * tried first (two string compares, no hashing); else the op hash, and a
  * placeholder op when the dump has not described it (yet).  Writer only. */
 static uint32_t
-trace_op_of(struct model *m, const char *graph, const char *name)
+trace_op_of(struct model *m, const char *graph, const char *name, uint64_t key)
 {
 	uint32_t op = NO_ID, guess1 = m->last_trace_op1 ? m->opv[m->last_trace_op1 - 1].succ1 : 0;
 
-	if (guess1 && strcmp(m->opv[guess1 - 1].name, name) == 0 &&
+	/* the reader's op key (reader.h) spares the compares when it is the
+	 * one this op was last matched with */
+	if (guess1 && key && m->opv[guess1 - 1].key == key) {
+		op = guess1 - 1;
+	} else if (guess1 && strcmp(m->opv[guess1 - 1].name, name) == 0 &&
 	    strcmp(m->opv[guess1 - 1].graph_id, graph) == 0) {
 		op = guess1 - 1;
 	} else {
@@ -401,6 +405,8 @@ trace_op_of(struct model *m, const char *graph, const char *name)
 			m->opv[m->last_trace_op1 - 1].succ1 = op + 1;
 	}
 	m->last_trace_op1 = op + 1;
+	if (key)
+		m->opv[op].key = key;
 	return op;
 }
 
@@ -416,7 +422,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
-	op = trace_op_of(m, graph, name);
+	op = trace_op_of(m, graph, name, t->op_key);
 	if (t->op_type && *t->op_type && m->opv[op].placeholder && !*m->opv[op].type) {
 		/* a format whose traces carry their type (no on_op) */
 		pthread_mutex_lock(&m->lock);

@@ -211,7 +211,16 @@ struct reader_trace {
 	struct td_summary summary;  /* what the index pass knows, at least nonfinite when it can */
 	int64_t step;               /* as reader_execution.step (its execution's step
 				     * when it has one), -1 unknown */
+	/* Optional, 0 none: reader_op_key(graph_id, op_name).  Equal pairs
+	 * give equal keys, so a consumer that saw the key with the op before
+	 * knows the op without comparing strings (readers compute it where
+	 * they parse, off the index thread). */
+	uint64_t op_key;
 };
+
+/* The op_key of a trace naming (graph_id, op_name), lengths in bytes;
+ * never 0. */
+uint64_t reader_op_key(const char *graph_id, size_t glen, const char *op_name, size_t nlen);
 
 /* One alert the dump states (on_alert).  Fields the reader does not know
  * stay at their "unknown" value. */

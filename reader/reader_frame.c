@@ -1,10 +1,13 @@
 /*
  * reader_frame.c - the rule readers use to mark a stack frame as the
- * framework's own code (reader_frame.framework) rather than the user's.
+ * framework's own code (reader_frame.framework) rather than the user's,
+ * and the op key of a trace (reader_trace.op_key).
  */
 #include "reader.h"
 
 #include <string.h>
+
+#include "reader/parse/crc32c.h"
 
 /* Packages whose frames are the framework's, below an installed-package
  * directory. */
@@ -29,4 +32,16 @@ reader_path_is_framework(const char *path)
 				return true;
 	}
 	return false;
+}
+
+uint64_t
+reader_op_key(const char *graph_id, size_t glen, const char *op_name, size_t nlen)
+{
+	/* the CRC instruction hashes these short strings in a few cycles;
+	 * a multiplicative hash's dependency chain cost more than the
+	 * string compares it replaces */
+	uint64_t k = ((uint64_t)crc32c(graph_id, glen) << 32 | crc32c(op_name, nlen)) ^
+		     ((uint64_t)glen << 48 ^ (uint64_t)nlen << 16);
+
+	return k ? k : 1;
 }

@@ -28,7 +28,6 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	int flags;
 
 	if (fd < 0) {
 		if (status)
@@ -50,9 +49,10 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		close(fd);
 		return -1;
 	}
-	/* Regular files never block; clear the flag so reads behave normally. */
-	if ((flags = fcntl(fd, F_GETFL)) >= 0)
-		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	/* O_NONBLOCK stays: it changes nothing for a regular file (reads of
+	 * file data never return EAGAIN), and clearing it cost two system
+	 * calls per file, which a dump of a million files on a network file
+	 * system pays in round trips (issue 18). */
 	if (size)
 		*size = (uint64_t)st.st_size;
 	return fd;

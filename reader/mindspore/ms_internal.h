@@ -394,6 +394,12 @@ struct reader {
 /* Names in dir (without "." and ".."), sorted; *n gets the count.  Returns
  * NULL with *n = 0 when dir cannot be read.  Free with ms_names_free. */
 char **ms_list_dir(const char *dir, size_t *n);
+/* The entry types ms_list_dir_typed() gives, from the directory entry
+ * itself (no stat): MS_DT_OTHER when the file system does not say. */
+enum { MS_DT_OTHER, MS_DT_DIR, MS_DT_REG };
+/* As ms_list_dir(), and when types is not NULL, *types gets n entry types
+ * (MS_DT_*) in the order of the names (free it with free()). */
+char **ms_list_dir_typed(const char *dir, size_t *n, unsigned char **types);
 void ms_names_free(char **names, size_t n);
 bool ms_is_dir(const char *path);
 
@@ -507,6 +513,9 @@ enum td_status ms_advance(struct reader *r, enum reader_kind kind, struct td_loc
  * optional). */
 char **ms_list_dir_report(struct reader *r, const char *dir, size_t *n,
 			  const struct reader_sink *sink, const char *what);
+/* ms_list_dir_report() with the entry types of ms_list_dir_typed(). */
+char **ms_list_dir_report_typed(struct reader *r, const char *dir, size_t *n, unsigned char **types,
+				const struct reader_sink *sink, const char *what);
 
 /* ---- ms_side.c: side files within the limits ------------------------- */
 

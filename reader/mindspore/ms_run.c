@@ -152,13 +152,16 @@ is_side_file(const char *name)
 			    strcmp(name + len - 5, ".json") == 0));
 }
 
+/* type: the directory entry's (MS_DT_*); only MS_DT_OTHER costs a stat. */
 static void
-add_file(struct load_ctx *c, const char *dir, const char *name, const struct ms_mapping *map)
+add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char type,
+	 const struct ms_mapping *map)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	struct ms_name nm;
 
-	if (ms_is_dir(path) || strcmp(name, "statistic.csv") == 0 || strcmp(name, "mapping.csv") == 0) {
+	if (type == MS_DT_DIR || (type == MS_DT_OTHER && ms_is_dir(path)) ||
+	    strcmp(name, "statistic.csv") == 0 || strcmp(name, "mapping.csv") == 0) {
 		free(path);
 		return;
 	}
@@ -264,13 +267,15 @@ static void
 load_dir(struct load_ctx *c, const char *dir, const struct ms_mapping *map)
 {
 	size_t n, i;
-	char **names = ms_list_dir_report(c->r, dir, &n, c->sink, "iteration directory");
+	unsigned char *types;
+	char **names = ms_list_dir_report_typed(c->r, dir, &n, &types, c->sink, "iteration directory");
 
 	if (!names && !ms_is_dir(dir))
 		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
 	for (i = 0; i < n; i++)
-		add_file(c, dir, names[i], map);
+		add_file(c, dir, names[i], types[i], map);
 	ms_names_free(names, n);
+	free(types);
 }
 
 /* Sort keys: class 0 = kernel in the order file (by position), 1 = other

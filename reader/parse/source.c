@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -358,6 +359,40 @@ source_retire(struct source *s)
 		pool.open--;
 	}
 	pthread_mutex_unlock(&pool.lock);
+}
+
+const unsigned char *
+source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
+{
+	uint64_t start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	void *m;
+	int fd;
+
+	v->map = NULL;
+	v->maplen = 0;
+	if (!s->is_file)
+		return off <= s->nbytes && len <= s->nbytes - off ? s->bytes + off : NULL;
+	if (off > source_known_size(s) || len > source_known_size(s) - off || len == 0)
+		return NULL;
+	if ((fd = pin(s)) < 0)          /* the pool may have closed it: reopen */
+		return NULL;
+	start = off - off % page;
+	m = mmap(NULL, (size_t)(off - start) + len, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
+	unpin(s);                       /* the mapping outlives the descriptor */
+	if (m == MAP_FAILED)
+		return NULL;
+	v->map = m;
+	v->maplen = (size_t)(off - start) + len;
+	return (const unsigned char *)m + (off - start);
+}
+
+void
+source_unview(struct source_view *v)
+{
+	if (v->map)
+		munmap(v->map, v->maplen);
+	v->map = NULL;
+	v->maplen = 0;
 }
 
 const char *

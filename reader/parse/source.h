@@ -45,6 +45,21 @@ uint64_t source_known_size(const struct source *s);
 /* Reads up to len bytes at off into buf.  Returns the number of bytes read
  * (fewer at the end of the source, 0 past it) or -1 on an I/O error. */
 ssize_t source_read(struct source *s, uint64_t off, void *buf, size_t len);
+/* A read-only view of bytes [off, off + len) without a copy: the file's
+ * pages mapped (mmap) or, for a byte array, a pointer into the copy.
+ * Returns a pointer to byte off, or NULL when the range is not inside the
+ * source (for a file: below the size last seen) or cannot be mapped; the
+ * caller then falls back on source_read().  Release with source_unview()
+ * (the view stays valid until then, whatever other threads do with the
+ * source).  For a file, the bytes must not be truncated away while the
+ * view is used (tdbg never writes a dump; a writer that truncates a file
+ * under the index is not supported). */
+struct source_view {
+	void *map;              /* mapping to release, NULL for a byte array */
+	size_t maplen;
+};
+const unsigned char *source_view(struct source *s, uint64_t off, size_t len, struct source_view *v);
+void source_unview(struct source_view *v);
 /* Path given to source_open_file(), or "<bytes>". */
 const char *source_path(const struct source *s);
 

@@ -9,8 +9,12 @@
 
 #include "crc32c.h"
 
-/* Bytes read ahead per refill of the cursor window. */
+/* Bytes read ahead per refill of the cursor window when the file cannot be
+ * mapped, and bytes mapped per view when it can (a view costs no copy: the
+ * kernel's copy into a read buffer was the biggest single cost of the index
+ * pass, tests/bench/NOTES.md). */
 #define TFRECORD_CHUNK ((size_t)256 << 10)
+#define TFRECORD_VIEW ((size_t)64 << 20)
 
 /* Little-endian loads (x86 and arm64 hosts are little-endian). */
 static inline uint64_t
@@ -84,9 +88,30 @@ tfrecord_cursor_refresh(struct tfrecord_cursor *c)
 void
 tfrecord_cursor_done(struct tfrecord_cursor *c)
 {
+	source_unview(&c->view);
 	free(c->buf);
 	c->buf = NULL;
+	c->win = NULL;
 	c->cap = c->buf_len = 0;
+}
+
+/* Views bytes [off, off + max(need, TFRECORD_VIEW)) below c->size. */
+static const unsigned char *
+cursor_view(struct tfrecord_cursor *c, uint64_t off, uint64_t need)
+{
+	size_t want = (size_t)TD_MIN(c->size - off, TD_MAX(need, (uint64_t)TFRECORD_VIEW));
+	const unsigned char *p;
+
+	source_unview(&c->view);
+	c->win = NULL;
+	c->buf_len = 0;
+	p = source_view(c->src, off, want, &c->view);
+	if (!p)
+		return NULL;
+	c->win = p;
+	c->buf_off = off;
+	c->buf_len = want;
+	return p;
 }
 
 /* Makes bytes [off, off+need) of the source available in the window and
@@ -95,11 +120,14 @@ tfrecord_cursor_done(struct tfrecord_cursor *c)
 static const unsigned char *
 cursor_bytes(struct tfrecord_cursor *c, uint64_t off, uint64_t need)
 {
+	const unsigned char *p;
 	size_t want;
 	ssize_t got;
 
-	if (off >= c->buf_off && off + need <= c->buf_off + c->buf_len)
-		return c->buf + (off - c->buf_off);
+	if (c->win && off >= c->buf_off && off + need <= c->buf_off + c->buf_len)
+		return c->win + (off - c->buf_off);
+	if ((p = cursor_view(c, off, need)))
+		return p;
 	want = (size_t)TD_MIN(c->size - off, TD_MAX(need, (uint64_t)TFRECORD_CHUNK));
 	if (want > c->cap) {
 		unsigned char *nb = realloc(c->buf, want);
@@ -111,6 +139,7 @@ cursor_bytes(struct tfrecord_cursor *c, uint64_t off, uint64_t need)
 	}
 	c->buf_off = off;
 	c->buf_len = 0;
+	c->win = c->buf;
 	got = source_read(c->src, off, c->buf, want);
 	if (got < 0 || (uint64_t)got < need)
 		return NULL;
@@ -162,6 +191,24 @@ valid_record_at(struct tfrecord_cursor *c, uint64_t o, bool *unfit)
 	}
 	p = cursor_bytes(c, o, TFRECORD_HEADER + len + TFRECORD_FOOTER);
 	return p && data_crc_ok(p + TFRECORD_HEADER, len);
+}
+
+bool
+tfrecord_find(struct tfrecord_cursor *c, uint64_t from, uint64_t limit, uint64_t *found)
+{
+	uint64_t o;
+
+	for (o = from; o < limit && o < c->size; o++) {
+		bool unfit = false;
+
+		if (c->size - o < TFRECORD_HEADER + TFRECORD_FOOTER)
+			return false;
+		if (valid_record_at(c, o, &unfit)) {
+			*found = o;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Looks for a valid record (length and payload CRCs right) after the header

@@ -62,7 +62,9 @@ struct tfrecord_cursor {
 	bool stopped;                   /* framing lost for good: no more records */
 	uint64_t torn_at;               /* torn header offset + 1 whose tail was scanned, or 0 */
 	uint64_t torn_scanned;          /* offsets below this were scanned for it */
-	unsigned char *buf;             /* read-ahead window */
+	const unsigned char *win;       /* bytes [buf_off, buf_off + buf_len): in view or buf */
+	struct source_view view;        /* the file's pages mapped, when they could be */
+	unsigned char *buf;             /* read-ahead copy when they could not */
 	size_t cap;
 	uint64_t buf_off;
 	size_t buf_len;
@@ -75,6 +77,13 @@ void tfrecord_cursor_refresh(struct tfrecord_cursor *c);
 void tfrecord_cursor_done(struct tfrecord_cursor *c);
 /* Frames the record at c->off (see the statuses). */
 enum tfrecord_status tfrecord_next(struct tfrecord_cursor *c, struct tfrecord *rec);
+
+/* The first offset in [from, limit) where a whole record with both CRCs
+ * right lies below c->size; false when there is none.  For readers that
+ * index byte ranges of one file in parallel: a range's records start at
+ * the first such offset, and the caller checks that the range before it
+ * ended there (a payload may hold bytes that look like a record). */
+bool tfrecord_find(struct tfrecord_cursor *c, uint64_t from, uint64_t limit, uint64_t *found);
 
 /* Bytes the first read of tfrecord_read_at() asks for. */
 #define TFRECORD_READ_GUESS 4096

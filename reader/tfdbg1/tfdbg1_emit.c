@@ -257,6 +257,40 @@ send_ops(struct tfdbg1_pass *p, const struct tfdbg1_graph *g, const char *graph_
 	}
 }
 
+/* Decodes a partition graph's file bytes (taking data), or shares the last
+ * graph decoded when the bytes are the same. */
+static enum td_status
+decode_graph(struct tfdbg1_pass *p, uint8_t *data, size_t len, struct tfdbg1_graph *g,
+	     char *err, size_t errlen)
+{
+	enum td_status st;
+
+	if (p->graph_bytes && len == p->graph_len && memcmp(data, p->graph_bytes, len) == 0) {
+		free(data);
+		tfdbg1_graph_share(&p->graph, g);
+		return TD_OK;
+	}
+	st = tfdbg1_graph_decode(data, len, g, err, errlen);
+	if (st != TD_OK) {
+		free(data);
+		return st;
+	}
+	tfdbg1_pass_done(p);
+	p->graph_bytes = data;
+	p->graph_len = len;
+	tfdbg1_graph_share(g, &p->graph);
+	return TD_OK;
+}
+
+void
+tfdbg1_pass_done(struct tfdbg1_pass *p)
+{
+	free(p->graph_bytes);
+	p->graph_bytes = NULL;
+	p->graph_len = 0;
+	tfdbg1_graph_done(&p->graph);
+}
+
 /* Announces the partition of one device in a run and decodes its graph
  * into *g (left empty when there is none or it does not decode). */
 void
@@ -283,12 +317,11 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 				       err);
 		} else {
 			tfdbg1_progress(p, len);
-			if (tfdbg1_graph_decode(data, len, g, err, sizeof(err)) != TD_OK)
+			if (decode_graph(p, data, len, g, err, sizeof(err)) != TD_OK)
 				tfdbg1_problem(p, PROBLEM_DECODE_ERROR, id, dev->graph_path,
 					       "partition graph", err);
 			else
 				send_ops(p, g, graph_id, dev->name);
-			free(data);
 		}
 	}
 	free(graph_id);

@@ -281,6 +281,11 @@ tfdbg1_graph_done(struct tfdbg1_graph *g)
 
 	if (!g)
 		return;
+	if (g->refs && --*g->refs > 0) {
+		memset(g, 0, sizeof(*g));
+		return;
+	}
+	free(g->refs);
 	for (i = 0; i < g->nnodes; i++) {
 		struct tfdbg1_graph_node *n = &g->nodes[i];
 
@@ -302,6 +307,17 @@ tfdbg1_graph_done(struct tfdbg1_graph *g)
 	free(g->nodes);
 	free(g->by_name);
 	memset(g, 0, sizeof(*g));
+}
+
+void
+tfdbg1_graph_share(struct tfdbg1_graph *src, struct tfdbg1_graph *dst)
+{
+	if (!src->refs) {
+		src->refs = xmalloc(sizeof(*src->refs));
+		*src->refs = 1;
+	}
+	++*src->refs;
+	*dst = *src;
 }
 
 const struct tfdbg1_graph_node *

@@ -494,5 +494,6 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 		sink->on_meta(sink->ctx, "runs", buf);
 	}
 	send_debug_ops(&p);
+	tfdbg1_pass_done(&p);
 	return st;
 }

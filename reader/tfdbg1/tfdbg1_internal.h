@@ -164,6 +164,7 @@ struct tfdbg1_graph {
 	size_t *by_name;            /* node indices sorted by name */
 	size_t ncopy, ndebug;       /* hidden __copy_ and __dbg_ nodes */
 	double wall_time_us;
+	unsigned *refs;             /* holders of these arrays when shared, else NULL */
 };
 
 struct Tensorflow__AttrValue;
@@ -174,7 +175,10 @@ char *tfdbg1_attr_text(const struct Tensorflow__AttrValue *v);
  * message in err if they are not an Event holding a GraphDef. */
 enum td_status tfdbg1_graph_decode(const uint8_t *data, size_t len, struct tfdbg1_graph *out,
 				   char *err, size_t errlen);
+/* Releases g's share (the arrays go with the last one). */
 void tfdbg1_graph_done(struct tfdbg1_graph *g);
+/* *dst shares src's arrays (read-only) until tfdbg1_graph_done(dst). */
+void tfdbg1_graph_share(struct tfdbg1_graph *src, struct tfdbg1_graph *dst);
 /* The node called name, or NULL. */
 const struct tfdbg1_graph_node *tfdbg1_graph_find(const struct tfdbg1_graph *g, const char *name);
 
@@ -308,7 +312,14 @@ struct tfdbg1_pass {
 	struct reader *r;
 	const struct reader_sink *sink;
 	struct reader_progress progress;   /* bytes of dump files, sent each file */
+	/* The last partition graph decoded and its file's bytes: the runs of
+	 * a training loop dump the same graph, decoded once (issue 18). */
+	uint8_t *graph_bytes;
+	size_t graph_len;
+	struct tfdbg1_graph graph;
 };
+/* Frees what a pass keeps between runs (the graph cache). */
+void tfdbg1_pass_done(struct tfdbg1_pass *p);
 void tfdbg1_problem(struct tfdbg1_pass *p, enum reader_problem_kind kind, int64_t file,
 		    const char *path, const char *what, const char *detail);
 void tfdbg1_progress(struct tfdbg1_pass *p, uint64_t bytes);

@@ -177,6 +177,19 @@ walk_entry(struct walk *w, const char *path, const char *rel, const char *name,
 	free(sub);
 }
 
+/* False when the directory entry's type rules a symbolic link out; a
+ * file system that does not fill d_type says DT_UNKNOWN. */
+static bool
+may_be_link(const struct dirent *de)
+{
+#ifdef _DIRENT_HAVE_D_TYPE
+	return de->d_type == DT_LNK || de->d_type == DT_UNKNOWN;
+#else
+	(void)de;
+	return true;
+#endif
+}
+
 static void
 walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 {
@@ -194,7 +207,10 @@ walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 		if (depth == 0 && w->skip_tfdbg_top &&
 		    (starts_with(de->d_name, "_tfdbg_") || starts_with(de->d_name, "run_")))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		/* the directory entry's type says when it is no link: one stat
+		 * per entry instead of two (issue 18: system calls per file) */
+		if (may_be_link(de) &&
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode)) {
 			char *full = xasprintf("%s/%s", path, de->d_name);
 			/* a dangling link falls through to the "broken" report */

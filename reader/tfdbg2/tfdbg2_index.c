@@ -665,14 +665,14 @@ copy_str(struct strbuf *sb, const struct pbwire_field *f)
 /* Sends the trace of a staged entry (a good, decoded record). */
 static void
 emit_trace(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
-	   struct tf2_stage_entry *e)
+	   struct tf2_stage_entry *e, int64_t recno)
 {
 	e->t.loc.file = f->id;
 	e->t.graph_id = b->arena + e->graph_id;
 	e->t.op_name = b->arena + e->op_name;
 	set_mode(ps, e->mode);
 	if (!e->summary_ok)
-		problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, e->recno,
+		problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, recno,
 			"%s (op %s); the trace is kept without a summary", b->arena + e->why, e->t.op_name);
 	if (ps->sink->on_trace)
 		ps->sink->on_trace(ps->sink->ctx, &e->t);
@@ -685,28 +685,29 @@ emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
 {
 	struct tfrecord rec = { .offset = e->offset, .length = e->length, .next = e->next,
 				.stopped = e->stopped };
+	int64_t recno = e->recno + b->recno_base;
 	bool more = true;
 
 	switch (e->st) {
 	case TFRECORD_OK:
 		if (e->decoded) {
-			emit_trace(ps, f, b, e);
+			emit_trace(ps, f, b, e, recno);
 		} else {
-			problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, e->recno, "%s", b->arena + e->why);
+			problem(ps, PROBLEM_DECODE_ERROR, f, e->offset, recno, "%s", b->arena + e->why);
 			tf2_add_skip(ps->r, f, e->offset, e->next);
 		}
 		break;
 	case TFRECORD_BAD_DATA_CRC:
 	case TFRECORD_BAD_LENGTH_CRC:
 	case TFRECORD_BAD_LENGTH:
-		framing_problem(ps, f, e->st, &rec, e->recno);
+		framing_problem(ps, f, e->st, &rec, recno);
 		break;
 	case TFRECORD_TORN:
-		torn(ps, f, &rec, e->recno);
+		torn(ps, f, &rec, recno);
 		more = false;
 		break;
 	case TFRECORD_IO:
-		problem(ps, PROBLEM_UNREADABLE, f, e->offset, e->recno, "read error or no memory");
+		problem(ps, PROBLEM_UNREADABLE, f, e->offset, recno, "read error or no memory");
 		more = false;
 		break;
 	case TFRECORD_END:
@@ -738,7 +739,7 @@ scan_traces(struct pass *ps, struct tf2_set *s)
 	while (more && (b = tf2_stage_next(sg))) {
 		for (i = 0; i < b->n && more; i++) {
 			more = emit_entry(ps, f, b, &b->e[i], &before);
-			index = (uint64_t)b->e[i].recno + 1;
+			index = (uint64_t)(b->e[i].recno + b->recno_base) + 1;
 		}
 		tf2_stage_release(sg);
 		/* reader.h should_stop: the consumer gives the pass up */

@@ -140,7 +140,7 @@ struct tf2_stage_entry {
 	bool decoded;                   /* OK record that scans as a trace; else why */
 	bool summary_ok;                /* decoded, but the summary did not: why */
 	int mode;
-	int64_t recno;                  /* record number in the file */
+	int64_t recno;                  /* record number in the file - the block's recno_base */
 	uint64_t offset, next, length;  /* as in struct tfrecord */
 	uint64_t cur_off;               /* cursor offset after this record */
 	uint32_t graph_id, op_name, why;
@@ -150,19 +150,26 @@ struct tf2_stage_entry {
 };
 
 struct tf2_stage_block {
-	struct tf2_stage_entry e[TF2_STAGE_ENTRIES];
-	size_t n;
+	struct tf2_stage_entry *e;      /* n entries (room for cap) */
+	size_t n, cap;
 	bool last;                      /* the file ends (END, TORN, IO) with this block */
+	int64_t recno_base;             /* added to the entries' recno */
 	char *arena;
 	size_t alen, acap;
 };
 
 struct tf2_stage;
-/* Bytes left to read from which the producer runs on a thread of its own
- * (0: always, whatever the processor count; tests set it). */
+/* Bytes left to read from which a file is staged in parallel (0: always,
+ * whatever the processor count; tests set it). */
 extern uint64_t tf2_stage_thread_min;
+/* Bytes per range in parallel staging (tests set it small to put many
+ * range boundaries inside records). */
+extern uint64_t tf2_stage_chunk;
 /* Starts staging the records of cur (which the stage owns until
- * tf2_stage_stop); big files are staged on a thread of their own. */
+ * tf2_stage_stop, and leaves after the last record handed out).  A big
+ * file is cut into byte ranges that threads on every core frame, check
+ * and parse at once; the blocks still come out in file order, the same
+ * as one pass from cur would make them. */
 struct tf2_stage *tf2_stage_start(struct tfrecord_cursor *cur);
 /* The next block in file order, or NULL after the last one; valid until
  * tf2_stage_release(). */

@@ -1,14 +1,21 @@
 /*
  * tfdbg2_stage.c - the producer side of the trace index pipeline: frames,
  * CRC-checks and parses graph execution trace records into blocks of small
- * fixed entries, on a thread of its own for big files, while the index
- * thread empties earlier blocks into the sink (tfdbg2_index.c) in order.
+ * fixed entries, which the index thread empties into the sink
+ * (tfdbg2_index.c) in file order.
  *
- * The work per trace is split so that the two cores of a small machine both
- * work: reading, CRC and protobuf scanning here; the model's bookkeeping in
- * the sink callbacks on the index thread.  A small file (or a follow pass
- * that finds a few new records) is staged on the index thread itself: the
- * same code path, no thread.  Also here: the allocation-free scan of a
+ * A big traces file is cut into byte ranges (tf2_stage_chunk bytes) that
+ * helper threads and the index thread itself stage at once, one range per
+ * block, on every core.  A range other than the first starts at its first
+ * offset holding a whole record with both CRCs right (tfrecord_find) and
+ * stages the records that start inside it; the index thread accepts a
+ * range only when the range before it ended exactly where this one
+ * started, else it stages that range again itself from the right offset
+ * (bytes inside a payload that look like a record, a resync across the
+ * boundary).  So the records, problems and record numbers handed out are
+ * those of one pass from the start, whatever the cutting.  A small file
+ * (or a follow pass that finds a few new records) is staged on the index
+ * thread, one block at a time.  Also here: the allocation-free scan of a
  * trace record (pbwire, FORMAT.md §5.4 and §6).
  */
 #include "tfdbg2_internal.h"
@@ -22,31 +29,13 @@
 #include "reader/parse/tf_tensor.h"
 
 #define MAX_VECTOR 16
-#define STAGE_BLOCKS 8                          /* blocks in flight */
-#define STAGE_ARENA_SOFT ((size_t)256 << 10)     /* a block's strings */
-/* The producer gets a thread of its own only for this many bytes or more
- * to read and with at least STAGE_THREAD_CPUS processors online.  On the
- * 2-vCPU test machine the thread measured slower (1M FULL_HEALTH traces:
- * `info` 0.74 s against 0.48 s on the index thread): handing ~250-byte
- * entries between cores costs more than the model's share of the work
- * (about a quarter) saves when the two vCPUs are not really free. */
-#define STAGE_THREAD_CPUS 4
+#define STAGE_ARENA_SOFT ((size_t)256 << 10)     /* a block's strings (inline staging) */
+#define STAGE_MAX_HELPERS 7                     /* helper threads besides the index thread */
+#define STAGE_SLOTS_PER_THREAD 4                /* ranges in flight per thread */
 uint64_t tf2_stage_thread_min = (uint64_t)8 << 20;
+uint64_t tf2_stage_chunk = (uint64_t)1 << 20;
 
 static const struct td_summary summary_zero;   /* see tf2_summary_from_vector */
-
-struct tf2_stage {
-	struct tfrecord_cursor *cur;    /* owned by the producer while it runs */
-	bool threaded, finished;        /* finished: the last block was made */
-	pthread_t th;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct tf2_stage_block *blocks[STAGE_BLOCKS];
-	size_t head, nfull;             /* ring: full blocks from head */
-	bool stop;                      /* consumer gave up: producer ends */
-	bool producer_done;
-	size_t taken;                   /* consumer holds blocks[head] */
-};
 
 /* ---- parsing one trace ------------------------------------------------- */
 
@@ -156,6 +145,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->t.op_type = NULL;
 	e->t.slot = 0;
 	e->t.is_input = false;
+	e->t.repeat = false;
 	e->t.execution = -1;
 	e->t.step = -1;             /* no step number in the records */
 	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
@@ -180,34 +170,83 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->decoded = true;
 	e->graph_id = arena_add(b, gid.data, gid.len);
 	e->op_name = arena_add(b, name.data, name.len);
+	e->t.op_key = reader_op_key((const char *)gid.data, gid.len, (const char *)name.data, name.len);
 	if (!output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
 		e->summary_ok = false;
 		entry_why(b, e, why);
 	}
 }
 
-/* ---- the producer ------------------------------------------------------ */
+/* ---- staging a run of records ---------------------------------------- */
 
-/* Fills b from the cursor; sets b->last at the end of what can be read. */
+enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_READY };
+
+/* One range of a parallel stage, or the block of an inline one. */
+struct stage_slot {
+	enum slot_state state;
+	size_t idx;                     /* range number held */
+	uint64_t start;                 /* offset of its first record, UINT64_MAX none */
+	struct tfrecord_cursor end;     /* the walk's cursor after it (no window) */
+	struct tf2_stage_block b;
+};
+
+struct tf2_stage {
+	struct tfrecord_cursor *cur;    /* the file's cursor, left after the last record */
+	bool threaded, finished;
+	struct stage_slot one;          /* inline staging; a range staged again */
+	/* parallel staging: */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th[STAGE_MAX_HELPERS];
+	int nth;
+	uint64_t base, size, chunk;     /* ranges [base + i * chunk, +chunk) below size */
+	size_t nranges, next_job, next_emit;
+	struct stage_slot *slots;       /* range i in slots[i % nslots] */
+	size_t nslots;
+	bool stop;                      /* the consumer gave up: helpers end */
+	struct stage_slot *held;        /* handed out by tf2_stage_next */
+	bool held_range;                /* held is the range next_emit */
+};
+
+static struct tf2_stage_entry *
+new_entry(struct tf2_stage_block *b)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 256;
+		b->e = xrealloc(b->e, b->cap * sizeof(*b->e));
+	}
+	return &b->e[b->n++];
+}
+
+/* Stages records from c into b (emptied first): up to max entries or
+ * STAGE_ARENA_SOFT bytes of strings (max 0: no such limits), and then only
+ * records that start below hi unless all is set (the file's last range);
+ * always to the first END, TORN or IO, which sets b->last.  Record numbers
+ * are c->index's. */
 static void
-fill_block(struct tfrecord_cursor *cur, struct tf2_stage_block *b)
+walk(struct tfrecord_cursor *c, struct tf2_stage_block *b, size_t max, uint64_t hi, bool all)
 {
 	b->n = 0;
 	b->alen = 0;
 	b->last = false;
-	while (b->n < TF2_STAGE_ENTRIES && b->alen < STAGE_ARENA_SOFT) {
-		struct tf2_stage_entry *e = &b->e[b->n++];
+	for (;;) {
+		struct tf2_stage_entry *e;
 		struct tfrecord rec;
 
-		e->recno = (int64_t)cur->index;
-		e->st = tfrecord_next(cur, &rec);
+		if (max && (b->n >= max || b->alen >= STAGE_ARENA_SOFT))
+			break;
+		if (!all && !c->stopped && c->off >= hi)
+			break;
+		e = new_entry(b);
+		e->recno = (int64_t)c->index;
+		e->st = tfrecord_next(c, &rec);
 		e->offset = rec.offset;
 		e->next = rec.next;
 		e->length = rec.length;
 		e->stopped = rec.stopped;
 		if (e->st == TFRECORD_OK)
 			parse_trace(b, e, &rec);
-		e->cur_off = cur->off;
+		e->cur_off = c->off;
 		if (e->st == TFRECORD_END || e->st == TFRECORD_TORN || e->st == TFRECORD_IO) {
 			b->last = true;
 			break;
@@ -215,50 +254,199 @@ fill_block(struct tfrecord_cursor *cur, struct tf2_stage_block *b)
 	}
 }
 
+/* A cursor like the file's, at off, over the size the stage started with
+ * (the file may grow meanwhile: this pass stops where it began). */
+static void
+range_cursor(const struct tf2_stage *sg, struct tfrecord_cursor *c, uint64_t off)
+{
+	memset(c, 0, sizeof(*c));
+	c->src = sg->cur->src;
+	c->off = off;
+	c->size = sg->size;
+	c->index = 0;
+	c->torn_at = sg->cur->torn_at;
+	c->torn_scanned = sg->cur->torn_scanned;
+}
+
+/* Stages range i into slot (any thread). */
+static void
+stage_range(struct tf2_stage *sg, size_t i, struct stage_slot *slot)
+{
+	uint64_t lo = sg->base + i * sg->chunk, hi = TD_MIN(lo + sg->chunk, sg->size);
+	struct tfrecord_cursor c;
+
+	range_cursor(sg, &c, lo);
+	slot->start = lo;
+	slot->b.n = 0;
+	slot->b.last = false;
+	if (i > 0 && !tfrecord_find(&c, lo, hi, &slot->start)) {
+		slot->start = UINT64_MAX;
+	} else {
+		c.off = slot->start;
+		walk(&c, &slot->b, 0, hi, i + 1 == sg->nranges);
+	}
+	tfrecord_cursor_done(&c);
+	slot->end = c;
+}
+
+/* Under sg->lock: takes the next range to stage, if one may start. */
+static bool
+take_range(struct tf2_stage *sg, size_t *i)
+{
+	if (sg->stop || sg->next_job >= sg->nranges || sg->next_job >= sg->next_emit + sg->nslots)
+		return false;
+	*i = sg->next_job++;
+	sg->slots[*i % sg->nslots].state = SLOT_BUSY;
+	sg->slots[*i % sg->nslots].idx = *i;
+	return true;
+}
+
+/* Under sg->lock: stages range i (the lock is dropped meanwhile). */
+static void
+run_range(struct tf2_stage *sg, size_t i)
+{
+	struct stage_slot *slot = &sg->slots[i % sg->nslots];
+
+	pthread_mutex_unlock(&sg->lock);
+	stage_range(sg, i, slot);
+	pthread_mutex_lock(&sg->lock);
+	slot->state = SLOT_READY;
+	pthread_cond_broadcast(&sg->cond);
+}
+
 static void *
-producer(void *arg)
+helper(void *arg)
 {
 	struct tf2_stage *sg = arg;
+	size_t i;
 
 	pthread_mutex_lock(&sg->lock);
-	while (!sg->stop) {
-		size_t slot = (sg->head + sg->nfull) % STAGE_BLOCKS;
-		struct tf2_stage_block *b = sg->blocks[slot];
-
-		if (sg->nfull + sg->taken >= STAGE_BLOCKS) {
+	while (!sg->stop && sg->next_job < sg->nranges) {
+		if (take_range(sg, &i))
+			run_range(sg, i);
+		else
 			pthread_cond_wait(&sg->cond, &sg->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&sg->lock);
-		fill_block(sg->cur, b);
-		pthread_mutex_lock(&sg->lock);
-		sg->nfull++;
-		pthread_cond_broadcast(&sg->cond);
-		if (b->last)
-			break;
 	}
-	sg->producer_done = true;
-	pthread_cond_broadcast(&sg->cond);
 	pthread_mutex_unlock(&sg->lock);
 	return NULL;
+}
+
+/* The file's cursor continues after what a block handed out covers. */
+static void
+advance_cursor(struct tf2_stage *sg, struct stage_slot *slot, uint64_t first_index)
+{
+	slot->b.recno_base = (int64_t)first_index;
+	sg->cur->off = slot->end.off;
+	sg->cur->index = first_index + slot->end.index;
+	sg->cur->stopped = slot->end.stopped;
+	sg->cur->torn_at = slot->end.torn_at;
+	sg->cur->torn_scanned = slot->end.torn_scanned;
+}
+
+/* Stages on the index thread from the file's cursor position: a block of
+ * an inline stage, or range i again when the ranges did not join up (or
+ * after the last range, for the END entry). */
+static struct tf2_stage_block *
+stage_here(struct tf2_stage *sg, size_t max, uint64_t hi, bool all)
+{
+	struct tfrecord_cursor c;
+	uint64_t first = sg->cur->index;
+
+	range_cursor(sg, &c, sg->cur->off);
+	c.stopped = sg->cur->stopped;
+	walk(&c, &sg->one.b, max, hi, all);
+	tfrecord_cursor_done(&c);
+	sg->one.end = c;
+	advance_cursor(sg, &sg->one, first);
+	return &sg->one.b;
+}
+
+static void
+stage_threads(struct tf2_stage *sg)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int want = (int)TD_MIN(TD_MAX(cpus - 1, tf2_stage_thread_min == 0 ? 1 : 0), STAGE_MAX_HELPERS);
+
+	sg->chunk = TD_MAX(tf2_stage_chunk, (uint64_t)TFRECORD_HEADER + TFRECORD_FOOTER);
+	sg->nranges = (size_t)((sg->size - sg->base + sg->chunk - 1) / sg->chunk);
+	sg->nslots = STAGE_SLOTS_PER_THREAD * (size_t)(want + 1);
+	sg->slots = xcalloc(sg->nslots, sizeof(*sg->slots));
+	pthread_mutex_init(&sg->lock, NULL);
+	pthread_cond_init(&sg->cond, NULL);
+	for (sg->nth = 0; sg->nth < want; sg->nth++)
+		if (pthread_create(&sg->th[sg->nth], NULL, helper, sg) != 0)
+			break;
 }
 
 struct tf2_stage *
 tf2_stage_start(struct tfrecord_cursor *cur)
 {
 	struct tf2_stage *sg = xcalloc(1, sizeof(*sg));
-	int i;
+	uint64_t left = cur->size > cur->off ? cur->size - cur->off : 0;
 
 	sg->cur = cur;
-	pthread_mutex_init(&sg->lock, NULL);
-	pthread_cond_init(&sg->cond, NULL);
-	sg->threaded = cur->size > cur->off && cur->size - cur->off >= tf2_stage_thread_min &&
-		       (tf2_stage_thread_min == 0 || sysconf(_SC_NPROCESSORS_ONLN) >= STAGE_THREAD_CPUS);
-	for (i = 0; i < (sg->threaded ? STAGE_BLOCKS : 1); i++)
-		sg->blocks[i] = xcalloc(1, sizeof(*sg->blocks[i]));
-	if (sg->threaded && pthread_create(&sg->th, NULL, producer, sg) != 0)
-		sg->threaded = false;
+	sg->base = cur->off;
+	sg->size = cur->size;
+	sg->threaded = !cur->stopped && left > 0 && left >= tf2_stage_thread_min &&
+		       (tf2_stage_thread_min == 0 || sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+	if (sg->threaded)
+		stage_threads(sg);
 	return sg;
+}
+
+/* Under sg->lock: waits for range next_emit, staging ranges meanwhile. */
+static struct stage_slot *
+wait_range(struct tf2_stage *sg)
+{
+	struct stage_slot *slot = &sg->slots[sg->next_emit % sg->nslots];
+	size_t i;
+
+	while (!(slot->state == SLOT_READY && slot->idx == sg->next_emit)) {
+		if (take_range(sg, &i))
+			run_range(sg, i);
+		else
+			pthread_cond_wait(&sg->cond, &sg->lock);
+	}
+	return slot;
+}
+
+/* Under sg->lock: range next_emit is done with. */
+static void
+free_range(struct tf2_stage *sg)
+{
+	sg->slots[sg->next_emit % sg->nslots].state = SLOT_FREE;
+	sg->next_emit++;
+	pthread_cond_broadcast(&sg->cond);
+}
+
+static struct tf2_stage_block *
+next_range(struct tf2_stage *sg)
+{
+	pthread_mutex_lock(&sg->lock);
+	while (sg->next_emit < sg->nranges) {
+		struct stage_slot *slot = wait_range(sg);
+		uint64_t hi = TD_MIN(sg->base + (sg->next_emit + 1) * sg->chunk, sg->size);
+		bool all = sg->next_emit + 1 == sg->nranges;
+
+		if (slot->start == sg->cur->off) {
+			pthread_mutex_unlock(&sg->lock);
+			advance_cursor(sg, slot, sg->cur->index);
+			sg->held = slot;
+			sg->held_range = true;
+			return &slot->b;
+		}
+		if (sg->cur->off < hi || all) {
+			/* the ranges did not join up: this one again, from
+			 * where the one before it ended */
+			free_range(sg);
+			pthread_mutex_unlock(&sg->lock);
+			return stage_here(sg, 0, hi, all);
+		}
+		free_range(sg);         /* no record starts in it */
+	}
+	pthread_mutex_unlock(&sg->lock);
+	/* the last range was passed over: its END (or torn tail) entry */
+	return stage_here(sg, 0, sg->size, true);
 }
 
 struct tf2_stage_block *
@@ -268,43 +456,37 @@ tf2_stage_next(struct tf2_stage *sg)
 
 	if (sg->finished)
 		return NULL;
-	if (!sg->threaded) {
-		b = sg->blocks[0];
-		fill_block(sg->cur, b);
-		sg->finished = b->last;
-		return b;
-	}
-	pthread_mutex_lock(&sg->lock);
-	while (!sg->nfull && !sg->producer_done)
-		pthread_cond_wait(&sg->cond, &sg->lock);
-	b = sg->nfull ? sg->blocks[sg->head] : NULL;
-	if (b)
-		sg->taken = 1;
-	pthread_mutex_unlock(&sg->lock);
-	if (!b || b->last)
-		sg->finished = true;
+	if (sg->threaded)
+		b = next_range(sg);
+	else
+		b = stage_here(sg, TF2_STAGE_ENTRIES, sg->size, true);
+	sg->finished = b->last;
 	return b;
 }
 
 void
 tf2_stage_release(struct tf2_stage *sg)
 {
-	if (!sg->threaded)
+	if (!sg->threaded || !sg->held_range)
 		return;
 	pthread_mutex_lock(&sg->lock);
-	if (sg->taken) {
-		sg->taken = 0;
-		sg->nfull--;
-		sg->head = (sg->head + 1) % STAGE_BLOCKS;
-		pthread_cond_broadcast(&sg->cond);
-	}
+	free_range(sg);
+	sg->held_range = false;
 	pthread_mutex_unlock(&sg->lock);
+}
+
+static void
+block_free(struct tf2_stage_block *b)
+{
+	free(b->e);
+	free(b->arena);
 }
 
 void
 tf2_stage_stop(struct tf2_stage *sg)
 {
-	int i;
+	size_t i;
+	int k;
 
 	if (!sg)
 		return;
@@ -313,14 +495,14 @@ tf2_stage_stop(struct tf2_stage *sg)
 		sg->stop = true;
 		pthread_cond_broadcast(&sg->cond);
 		pthread_mutex_unlock(&sg->lock);
-		pthread_join(sg->th, NULL);
+		for (k = 0; k < sg->nth; k++)
+			pthread_join(sg->th[k], NULL);
+		for (i = 0; i < sg->nslots; i++)
+			block_free(&sg->slots[i].b);
+		free(sg->slots);
+		pthread_cond_destroy(&sg->cond);
+		pthread_mutex_destroy(&sg->lock);
 	}
-	for (i = 0; i < STAGE_BLOCKS; i++) {
-		if (sg->blocks[i])
-			free(sg->blocks[i]->arena);
-		free(sg->blocks[i]);
-	}
-	pthread_cond_destroy(&sg->cond);
-	pthread_mutex_destroy(&sg->lock);
+	block_free(&sg->one.b);
 	free(sg);
 }

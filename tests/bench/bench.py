@@ -19,7 +19,12 @@ median of RUNS runs:
   key G          TUI, after the index is done: jump to the last row;
   key PgDn       TUI, page-down in the middle (after `:goto trace N/2`);
   TUI filter     TUI: `:filter op=REGEX` then Enter, to the end of the redraw;
-  peak RSS       from wait4(): the batch alerts run and the TUI session.
+  peak RSS       from wait4(): the batch alerts run and the TUI session;
+  system calls   `strace -f -c` of batch info (when strace is installed).
+
+Then (unless --no-scale) the many-file dumps of scale.py: MindSpore 64
+ranks x 100 iterations, a statistic-only dump of 10M rows, tfdbg v1 with
+20,000 runs, each against a warm `find` (or `cat` of its CSV files).
 
 Batch times are wall-clock from fork to exit, process start included.  Key
 times run from writing the key to the last byte of the screen update (see
@@ -37,6 +42,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptydrive  # noqa: E402
+import scale  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -191,6 +197,7 @@ def bench_size(args, n):
     res["cat.cpu"] = statistics.median(v[3] for v in cats)
     res["start"] = statistics.median(timed([args.tdbg, "--version"])[0] for _ in range(args.runs))
     bench_batch(args.tdbg, d, args.runs, res)
+    res["calls"] = scale.tfdbg2_calls(args, d, len(files)) if n <= 10**6 else None
     if not args.no_tui:
         bench_tui(args.tdbg, d, args.runs, n, res["alerts"], args.marker, res)
     return res
@@ -241,6 +248,8 @@ def size_table(r):
          verdict(r["alerts.rss"] < 128e6) if n >= 10**7 else ""),
         ("peak RSS, TUI session", mb(r.get("tui.rss")), "", ""),
     ]
+    if r.get("calls"):
+        rows.append(("system calls (strace -c, batch info)", r["calls"], "minimum", ""))
     out = ["### %s traces (%.0f MB on disk, %s executions)" %
            ("{:,}".format(n), r["bytes"] / 1e6, r["facts"].get("executions", "?")), "",
            "| measure | median | target | result |", "|---|---|---|---|"]
@@ -276,9 +285,11 @@ def growth(results):
 
 def report(args, results):
     head = ["## Benchmark results", "",
-            "Machine: %s; load average %.1f when it started.  Medians of %d runs; dumps from"
+            "Machine: %s; load average %.1f when it started, %.1f at the end (the machine is"
+            " shared: ratios to the reference, measured in the same run, are the figures to"
+            " compare).  Medians of %d runs; dumps from"
             " `tests/gen/gen_tfdbg2 -m FULL_HEALTH` (%s).  Made by `make bench` on %s."
-            % (machine(), args.load, args.runs, "about 3,000 ops, 4 graphs, 1 host",
+            % (machine(), args.load, os.getloadavg()[0], args.runs, "about 3,000 ops, 4 graphs, 1 host",
                time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())),
             "",
             "Times are wall clock from fork to exit (process start included); `cpu` is the"
@@ -287,7 +298,7 @@ def report(args, results):
             " of tdbg's screen update.  RSS: peak resident set from wait4().",
             ""]
     body = [size_table(r) for r in results]
-    return "\n".join(head + ["\n\n".join(body), "", growth(results), ""])
+    return "\n".join(head + ["\n\n".join(body), "", growth(results), "", args.scale_text or ""])
 
 
 def update_readme(path, text):
@@ -324,16 +335,22 @@ def main():
                     help="status bar text that means the first screen is painted")
     ap.add_argument("--no-tui", action="store_true")
     ap.add_argument("--readme", help="README to fill between the bench markers")
+    ap.add_argument("--no-scale", action="store_true", help="skip the many-file dumps")
+    ap.add_argument("--scale-runs", type=int, default=3)
+    ap.add_argument("--scale-only", help="comma-separated scale dump names (scale.py DUMPS)")
     args = ap.parse_args()
     args.load = os.getloadavg()[0]
+    args.scale_text = None
     results = []
-    for s in args.sizes.split(","):
+    for s in (args.sizes.split(",") if args.sizes else []):
         n = parse_size(s)
         print("bench: %s traces ..." % "{:,}".format(n), file=sys.stderr, flush=True)
         results.append(bench_size(args, n))
         print(size_table(results[-1]) + "\n", flush=True)
-    text = report(args, results)
     print(growth(results))
+    if not args.no_scale:
+        args.scale_text = scale.run(args)
+    text = report(args, results)
     with open(args.out, "w") as f:
         f.write(text)
     print("bench: wrote %s" % args.out, file=sys.stderr)

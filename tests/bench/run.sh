@@ -9,6 +9,10 @@
 # tests/bench/results.md and (default sizes only) fills the README's
 # Performance section.
 #
+# Then the many-file dumps (tests/bench/scale.py: MindSpore 64 ranks x 100
+# iterations, statistic-only 10M rows, tfdbg v1 20,000 runs; about 15 GB
+# and several minutes to generate once); BENCH_NO_SCALE=1 skips them.
+#
 #   BENCH_SIZES=100K,1M  BENCH_RUNS=3  tests/bench/run.sh [bench.py options]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +26,9 @@ mkdir -p tests/bench/cache
 cp tdbg tests/bench/cache/tdbg
 # Only a full run (default sizes) fills the README's Performance section.
 readme=
-[ -f README.md ] && [ -z "${BENCH_SIZES:-}" ] && readme="--readme README.md"
+[ -f README.md ] && [ -z "${BENCH_SIZES:-}" ] && [ -z "${BENCH_NO_SCALE:-}" ] && readme="--readme README.md"
+scale=
+[ -n "${BENCH_NO_SCALE:-}" ] && scale=--no-scale
 # shellcheck disable=SC2086
 exec python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
-	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme "$@"
+	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme $scale "$@"

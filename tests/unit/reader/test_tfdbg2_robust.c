@@ -297,35 +297,125 @@ tripled_dump(void)
 	return dir;
 }
 
+/* The same rows, problems and record numbers from one pass (a) and from
+ * a stage whose ranges are cut every chunk bytes (b). */
 static void
-test_tfdbg2_staged_thread_matches_inline(void **state)
+assert_same_index(const struct recorded *a, const struct recorded *b)
 {
-	char *dir = tripled_dump();
-	struct recorded a, b;
 	size_t i;
 
-	(void)state;
-	tf2_stage_thread_min = 0;
-	record_sink_index(&tfdbg2_reader_ops, dir, &a);
-	tf2_stage_thread_min = UINT64_MAX;
-	record_sink_index(&tfdbg2_reader_ops, dir, &b);
-	tf2_stage_thread_min = (uint64_t)8 << 20;
-	assert_int_equal(a.rs.ntraces, 3 * MNIST_TRACES - 2);
-	assert_int_equal(b.rs.ntraces, a.rs.ntraces);
-	for (i = 0; i < a.rs.ntraces; i++) {
-		assert_int_equal(a.rs.traces[i].loc.offset, b.rs.traces[i].loc.offset);
-		assert_string_equal(a.rs.traces[i].op_name, b.rs.traces[i].op_name);
-		assert_int_equal(a.rs.traces[i].summary.elements, b.rs.traces[i].summary.elements);
+	assert_int_equal(b->rs.ntraces, a->rs.ntraces);
+	for (i = 0; i < a->rs.ntraces; i++) {
+		assert_int_equal(a->rs.traces[i].loc.offset, b->rs.traces[i].loc.offset);
+		assert_string_equal(a->rs.traces[i].op_name, b->rs.traces[i].op_name);
+		assert_int_equal(a->rs.traces[i].summary.elements, b->rs.traces[i].summary.elements);
 	}
+	assert_int_equal(b->rs.nproblems, a->rs.nproblems);
+	for (i = 0; i < a->rs.nproblems; i++) {
+		assert_int_equal(b->rs.problems[i].kind, a->rs.problems[i].kind);
+		assert_int_equal(b->rs.problems[i].record, a->rs.problems[i].record);
+		assert_int_equal(b->rs.problems[i].offset, a->rs.problems[i].offset);
+	}
+}
+
+/* Indexes dir in one pass, then staged in ranges of each size in chunks[]
+ * (13: a range boundary every few bytes, 4096: inside most records). */
+static void
+check_ranges_match_one_pass(const char *dir, struct recorded *one)
+{
+	static const uint64_t chunks[] = { 13, 300, 4096, (uint64_t)1 << 20 };
+	size_t k;
+
+	tf2_stage_thread_min = UINT64_MAX;
+	record_sink_index(&tfdbg2_reader_ops, dir, one);
+	for (k = 0; k < TD_ARRAY_SIZE(chunks); k++) {
+		struct recorded b;
+
+		tf2_stage_thread_min = 0;
+		tf2_stage_chunk = chunks[k];
+		record_sink_index(&tfdbg2_reader_ops, dir, &b);
+		assert_same_index(one, &b);
+		record_sink_index_done(&b);
+	}
+	tf2_stage_thread_min = (uint64_t)8 << 20;
+	tf2_stage_chunk = (uint64_t)1 << 20;
+}
+
+static void
+test_tfdbg2_staged_ranges_match_one_pass(void **state)
+{
+	char *dir = tripled_dump();
+	struct recorded a;
+
+	(void)state;
+	check_ranges_match_one_pass(dir, &a);
+	assert_int_equal(a.rs.ntraces, 3 * MNIST_TRACES - 2);
 	assert_int_equal(a.rs.nproblems, 2);
-	assert_int_equal(b.rs.nproblems, 2);
 	assert_int_equal(a.rs.problems[0].kind, PROBLEM_BAD_DATA_CRC);
 	assert_int_equal(a.rs.problems[0].record, 300);
 	assert_int_equal(a.rs.problems[1].kind, PROBLEM_BAD_LENGTH);
 	assert_int_equal(a.rs.problems[1].record, 1500);
-	assert_int_equal(b.rs.problems[1].offset, a.rs.problems[1].offset);
 	record_sink_index_done(&a);
-	record_sink_index_done(&b);
+	test_rmtree(dir);
+}
+
+/* Appends a trace whose tensor holds a whole valid record (record k of
+ * the file, header to footer): a range that starts inside that payload
+ * finds a record that is not one of the file's. */
+static void
+append_trace_holding_record(const char *path, size_t k)
+{
+	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
+	Tensorflow__GraphExecutionTrace tr = TENSORFLOW__GRAPH_EXECUTION_TRACE__INIT;
+	Tensorflow__TensorProto tp = TENSORFLOW__TENSOR_PROTO__INIT;
+	size_t len, off, inner;
+	unsigned char *buf = test_slurp(path, &len), *rec;
+	uint64_t n;
+	uint32_t crc;
+	FILE *f;
+
+	off = tfrecord_offset(buf, k);
+	memcpy(&n, buf + off, 8);
+	inner = 12 + n + 4;
+	tp.tensor_content.data = buf + off;
+	tp.tensor_content.len = inner;
+	tr.op_name = "carrier";
+	tr.tensor_proto = &tp;
+	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_GRAPH_EXECUTION_TRACE;
+	ev.graph_execution_trace = &tr;
+	rec = malloc(inner + 256);
+	assert_non_null(rec);
+	n = tensorflow__debug_event__pack(&ev, rec + 12);
+	memcpy(rec, &n, 8);
+	crc = crc32c_mask(crc32c(rec, 8));
+	memcpy(rec + 8, &crc, 4);
+	crc = crc32c_mask(crc32c(rec + 12, n));
+	memcpy(rec + 12 + n, &crc, 4);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	assert_int_equal(fwrite(rec, 1, n + 16, f), n + 16);
+	fclose(f);
+	free(rec);
+	free(buf);
+}
+
+static void
+test_tfdbg2_record_inside_payload_does_not_split_ranges(void **state)
+{
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
+	struct recorded a;
+	size_t i;
+
+	(void)state;
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	for (i = 0; i < 3; i++)
+		append_trace_holding_record(path, 5 + i);
+	check_ranges_match_one_pass(dir, &a);
+	assert_int_equal(a.rs.ntraces, MNIST_TRACES + 3);
+	assert_string_equal(a.rs.traces[MNIST_TRACES].op_name, "carrier");
+	assert_int_equal(record_sink_problems(&a.rs, PROBLEM_BAD_DATA_CRC), 0);
+	assert_int_equal(record_sink_problems(&a.rs, PROBLEM_BAD_LENGTH_CRC), 0);
+	record_sink_index_done(&a);
 	test_rmtree(dir);
 }
 
@@ -351,6 +441,8 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 		char err[256];
 
 		tf2_stage_thread_min = threaded ? 0 : UINT64_MAX;
+		tf2_stage_chunk = 4096;         /* several ranges: the first is one block */
+		a.ops = &tfdbg2_reader_ops;
 		assert_int_equal(tfdbg2_reader_ops.open(dir, &(struct reader_options){0}, &a.r, err,
 							sizeof err), TD_OK);
 		record_sink_init(&a.rs, &a.sink);
@@ -367,6 +459,7 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 		assert_int_equal(record_sink_problems(&a.rs, PROBLEM_BAD_LENGTH) +
 				 record_sink_problems(&rs2, PROBLEM_BAD_LENGTH), 1);
 		tf2_stage_thread_min = (uint64_t)8 << 20;
+		tf2_stage_chunk = (uint64_t)1 << 20;
 		record_sink_done(&rs2);
 		record_sink_index_done(&a);
 		test_rmtree(dir);
@@ -384,7 +477,8 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_advance_steps_over_skipped_record),
 		cmocka_unit_test(test_tfdbg2_frames_without_source_files_keep_line_and_function),
 		cmocka_unit_test(test_tfdbg2_trace_without_graph_id_is_kept),
-		cmocka_unit_test(test_tfdbg2_staged_thread_matches_inline),
+		cmocka_unit_test(test_tfdbg2_staged_ranges_match_one_pass),
+		cmocka_unit_test(test_tfdbg2_record_inside_payload_does_not_split_ranges),
 		cmocka_unit_test(test_tfdbg2_stopped_pass_resumes_after_last_trace_sent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

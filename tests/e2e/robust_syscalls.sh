@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# robust_syscalls.sh - system calls per dump file stay at the minimum
+# (issue 18): on a network file system every stat and open is a round trip.
+#
+# With strace installed, batch `info` on copies of the fixtures is traced:
+#  - MindSpore sync: the .npy files are not stat'ed one by one (the
+#    directory entry's type says they are files), and those of the
+#    iteration directories are not opened (the statistic.csv rows give
+#    their summaries; only constants/, which no statistic.csv lists, is
+#    read);
+#  - tfdbg v1: one stat per directory entry, not a second lstat, when the
+#    entry's type says it is no link;
+#  - every format: no fcntl per file (the non-blocking open flag is left
+#    as it is: it does nothing to a regular file).
+# The counts come from the fixtures' file lists (find), not from tdbg.
+# Without strace the script says so and passes nothing.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v strace >/dev/null 2>&1; then
+	echo "robust_syscalls: strace not installed: skipped"
+	exit 0
+fi
+
+# trace NAME DIR: strace of `tdbg --json -e info DIR` into $WORK/NAME.st
+trace()
+{
+	strace -f -qq -o "$WORK/$1.st" -e trace=%stat,%file,fcntl,openat,open \
+		"$TDBG" --json -e info "$2" >"$WORK/$1.json" 2>/dev/null </dev/null
+	json_valid "$WORK/$1.json" || fail "$1_json" "info did not print JSON"
+}
+
+# calls NAME PATTERN: lines of the trace matching the extended regex
+calls()
+{
+	grep -cE "$2" "$WORK/$1.st" || true
+}
+
+# ---- MindSpore sync ----------------------------------------------------
+MS=$WORK/ms
+cp -r "$FIXTURES/mindspore/sync_lenet" "$MS"
+nnpy=$(find "$MS" -name '*.npy' | wc -l)
+[ "$nnpy" -ge 100 ] || die "the sync_lenet fixture should hold 100+ .npy files, found $nnpy"
+trace ms "$MS"
+npy_stats=$(calls ms 'stat[a-z0-9]*\([^)]*\.npy"')
+npy_opens=$(calls ms 'open(at)?\([^)]*/Lenet/0/[0-9]+/[^)]*\.npy"')
+expect_eq ms_no_stat_per_npy "$npy_stats" 0
+expect_eq ms_no_open_per_iteration_npy "$npy_opens" 0
+
+# ---- tfdbg v1 ----------------------------------------------------------
+T1=$WORK/tf1
+cp -r "$FIXTURES/tfdbg1/mlp_nan" "$T1"
+nlinks=$(find "$T1" -type l | wc -l)
+expect_eq tf1_fixture_has_no_links "$nlinks" 0
+trace tf1 "$T1"
+lstats=$(calls tf1 'AT_SYMLINK_NOFOLLOW|lstat\(')
+expect_eq tf1_no_lstat_per_entry "$lstats" 0
+nfiles=$(find "$T1" -type f | wc -l)
+opens=$(calls tf1 "open(at)?\\([^,]*\"$T1/run_[^\"]*\", O_RDONLY\\|O_NOCTTY")
+[ "$opens" -le "$nfiles" ] && ok tf1_one_open_per_file ||
+	fail tf1_one_open_per_file "$opens opens of files for $nfiles files"
+
+# ---- no fcntl per file, any format ----------------------------------------
+for name in ms tf1; do
+	expect_eq "${name}_no_fcntl_setfl" "$(calls $name 'fcntl\([0-9]+, F_SETFL')" 0
+done
