@@ -9,12 +9,21 @@
  * same file (device and inode), so a file renamed over is never read under
  * the old one's name.  A read pins its descriptor: eviction never closes a
  * descriptor another thread is reading from.
+ *
+ * Views map a file's pages.  A page past the end of a file that shrank
+ * after it was mapped (a restarted job truncating its traces file) raises
+ * SIGBUS when read; the handler here replaces such a page of one of our
+ * views with zeros, so the record on it fails its CRC and the next pass
+ * sees the shrink, instead of the process dying.  A SIGBUS anywhere else
+ * keeps its default action.
  */
 #include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,10 +370,85 @@ source_retire(struct source *s)
 	pthread_mutex_unlock(&pool.lock);
 }
 
+/* ---- views, and pages that vanish under them ------------------------------ */
+
+#define VIEW_SLOTS 1024             /* views mapped at once (cursors, threads) */
+static _Atomic uintptr_t view_lo[VIEW_SLOTS], view_hi[VIEW_SLOTS];
+static _Atomic uint64_t sigbus_pages;
+static long page_size;
+static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
+
+static void
+on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+
+	(void)ctx;
+	for (size_t i = 0; i < VIEW_SLOTS; i++) {
+		uintptr_t lo = atomic_load(&view_lo[i]), hi = atomic_load(&view_hi[i]);
+		if (!lo || a < lo || a >= hi)
+			continue;
+		void *page = (void *)(a & ~(uintptr_t)(page_size - 1));
+		if (mmap(page, (size_t)page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+			 0) != MAP_FAILED) {
+			atomic_fetch_add(&sigbus_pages, 1);
+			return;         /* the read goes on, on zeros */
+		}
+		break;
+	}
+	signal(sig, SIG_DFL);           /* not ours: the default action */
+	raise(sig);
+}
+
+static void
+install_sigbus(void)
+{
+	struct sigaction sa;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Registers [p, p + len) as a view; false when every slot is taken. */
+static bool
+view_register(void *p, size_t len)
+{
+	for (size_t i = 0; i < VIEW_SLOTS; i++) {
+		uintptr_t zero = 0;
+		if (atomic_load(&view_lo[i]))
+			continue;
+		atomic_store(&view_hi[i], (uintptr_t)p + len);
+		if (atomic_compare_exchange_strong(&view_lo[i], &zero, (uintptr_t)p))
+			return true;
+	}
+	return false;
+}
+
+static void
+view_unregister(void *p)
+{
+	for (size_t i = 0; i < VIEW_SLOTS; i++)
+		if (atomic_load(&view_lo[i]) == (uintptr_t)p) {
+			atomic_store(&view_lo[i], 0);
+			atomic_store(&view_hi[i], 0);
+			return;
+		}
+}
+
+uint64_t
+source_zeroed_pages(void)
+{
+	return atomic_load(&sigbus_pages);
+}
+
 const unsigned char *
 source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
 {
-	uint64_t start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t start, page;
 	void *m;
 	int fd;
 
@@ -374,6 +458,8 @@ source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
 		return off <= s->nbytes && len <= s->nbytes - off ? s->bytes + off : NULL;
 	if (off > source_known_size(s) || len > source_known_size(s) - off || len == 0)
 		return NULL;
+	pthread_once(&sigbus_once, install_sigbus);
+	page = (uint64_t)page_size;
 	if ((fd = pin(s)) < 0)          /* the pool may have closed it: reopen */
 		return NULL;
 	start = off - off % page;
@@ -381,6 +467,10 @@ source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
 	unpin(s);                       /* the mapping outlives the descriptor */
 	if (m == MAP_FAILED)
 		return NULL;
+	if (!view_register(m, (size_t)(off - start) + len)) {
+		munmap(m, (size_t)(off - start) + len);
+		return NULL;            /* the caller reads with pread instead */
+	}
 	v->map = m;
 	v->maplen = (size_t)(off - start) + len;
 	return (const unsigned char *)m + (off - start);
@@ -389,8 +479,10 @@ source_view(struct source *s, uint64_t off, size_t len, struct source_view *v)
 void
 source_unview(struct source_view *v)
 {
-	if (v->map)
+	if (v->map) {
+		view_unregister(v->map);
 		munmap(v->map, v->maplen);
+	}
 	v->map = NULL;
 	v->maplen = 0;
 }

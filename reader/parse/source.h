@@ -60,6 +60,9 @@ struct source_view {
 };
 const unsigned char *source_view(struct source *s, uint64_t off, size_t len, struct source_view *v);
 void source_unview(struct source_view *v);
+/* Pages of views that were replaced with zeros because their file shrank
+ * under them (a SIGBUS caught; see source.c).  For tests and problems. */
+uint64_t source_zeroed_pages(void);
 /* Path given to source_open_file(), or "<bytes>". */
 const char *source_path(const struct source *s);
 

@@ -136,6 +136,42 @@ test_source_retired_reads_fail(void **state)
 	source_close(a);
 }
 
+/* A view of a file that shrinks under it (a restarted job truncating its
+ * traces file): reading the vanished pages gives zeros, not SIGBUS. */
+static void
+test_source_view_of_truncated_file_reads_zeros(void **state)
+{
+	struct source *a;
+	struct source_view v;
+	const unsigned char *p;
+	char pa[128];
+	enum td_status st;
+	FILE *f;
+	unsigned sum = 0;
+
+	(void)state;
+	snprintf(pa, sizeof pa, "%s/t", dir);
+	f = fopen(pa, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 65536; i++)
+		fputc('x', f);
+	fclose(f);
+	a = source_open_file(pa, &st, NULL, 0);
+	assert_non_null(a);
+	assert_int_equal(source_size(a), 65536);
+	p = source_view(a, 0, 65536, &v);
+	assert_non_null(p);
+	assert_int_equal(p[0], 'x');
+	assert_int_equal(truncate(pa, 0), 0);
+	uint64_t before = source_zeroed_pages();
+	for (int i = 4096; i < 65536; i += 4096)
+		sum += p[i];            /* SIGBUS here without the handler */
+	assert_int_equal(sum, 0);
+	assert_true(source_zeroed_pages() > before);
+	source_unview(&v);
+	source_close(a);
+}
+
 int
 main(void)
 {
@@ -143,6 +179,7 @@ main(void)
 		cmocka_unit_test(test_source_more_files_than_descriptors_all_read),
 		cmocka_unit_test(test_source_renamed_over_is_not_read_as_the_old_file),
 		cmocka_unit_test(test_source_retired_reads_fail),
+		cmocka_unit_test(test_source_view_of_truncated_file_reads_zeros),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
