@@ -47,6 +47,23 @@ struct model_options {
 	bool strict;                /* make corrupt records an error (model_open fails) */
 	bool no_thread;             /* index synchronously inside model_open (tests) */
 	size_t cache_rows;          /* decoded-row cache size, 0 = default */
+	/* The persistent index (issue 18): keep the index of a dump in a
+	 * cache file and open it from there next time (when the format's
+	 * reader can resume).  Off unless set: the command line sets it
+	 * unless --no-cache. */
+	bool cache;
+	const char *cache_dir;      /* NULL: $XDG_CACHE_HOME/tdbg or ~/.cache/tdbg */
+	uint64_t cache_max;         /* bytes the directory may hold; 0: $TDBG_CACHE_MAX or 1 GiB */
+};
+
+/* What became of the persistent index of an open dump. */
+enum model_cache_state {
+	MODEL_CACHE_OFF,            /* not asked for, or the format cannot resume */
+	MODEL_CACHE_UNAVAILABLE,    /* no cache directory could be made: indexed, not kept */
+	MODEL_CACHE_NEW,            /* no cache file yet: indexed, then saved */
+	MODEL_CACHE_USED,           /* opened from the cache: the dump was unchanged */
+	MODEL_CACHE_EXTENDED,       /* opened from the cache, then the appended records indexed */
+	MODEL_CACHE_REBUILT,        /* a cache file was there but not usable (why): indexed anew */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
@@ -117,6 +134,9 @@ struct model_info {
 	size_t nmeta;
 	const char *no_stacks_why;      /* why dumps of this format never hold source or
 					 * stacks (the reader's words), or NULL */
+	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
+					 * "used", "extended" or "rebuilt" (enum model_cache_state) */
+	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after

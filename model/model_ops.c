@@ -78,6 +78,19 @@ ophash_grow(struct model *m)
 		ophash_insert(m, (uint32_t)i);
 }
 
+void
+ops_rehash(struct model *m)
+{
+	free(m->ophash);
+	free(m->ophash_h);
+	m->ophash = NULL;
+	m->ophash_h = NULL;
+	m->ophash_cap = 0;
+	do
+		ophash_grow(m);
+	while ((m->nops + 1) * 2 > m->ophash_cap);
+}
+
 uint16_t
 hosts_index(struct model *m, const char *host)
 {

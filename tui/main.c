@@ -30,7 +30,7 @@
 struct args {
 	const char **cmds;
 	size_t ncmds, cap;
-	bool json, strict, no_color, no_mouse, follow, man, check;
+	bool json, strict, no_color, no_mouse, follow, man, check, no_cache;
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
 	size_t npairs, cappairs;
@@ -115,6 +115,7 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_tol(&a->cos_min, "--cos-min");
+	case BATCH_OPT_NO_CACHE: a->no_cache = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -331,6 +332,7 @@ main(int argc, char **argv)
 	}
 	mo.source_root = a.source_root;
 	mo.format = a.format;
+	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);
 		args_done(&a);

@@ -30,6 +30,7 @@ enum batch_long_option {
 	BATCH_OPT_RTOL,
 	BATCH_OPT_ATOL,
 	BATCH_OPT_COS_MIN,
+	BATCH_OPT_NO_CACHE,
 };
 
 /* One command-line option.  id is what getopt_long returns. */
