@@ -81,14 +81,12 @@ ophash_grow(struct model *m)
 void
 ops_rehash(struct model *m)
 {
-	free(m->ophash);
-	free(m->ophash_h);
-	m->ophash = NULL;
-	m->ophash_h = NULL;
-	m->ophash_cap = 0;
-	do
-		ophash_grow(m);
-	while ((m->nops + 1) * 2 > m->ophash_cap);
+	size_t cap = 512;
+
+	while ((m->nops + 1) * 2 > cap * 2)
+		cap *= 2;
+	m->ophash_cap = cap;        /* ophash_grow() doubles it, then inserts every op */
+	ophash_grow(m);
 }
 
 uint16_t
