@@ -238,6 +238,28 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 }
 
 enum td_status
+model_open_cache_bytes(const struct reader_ops *ops, const char *path, const void *data,
+		       size_t len, struct model **out, char *err, size_t errlen)
+{
+	struct model_options opt = { .no_thread = true };
+	enum td_status st;
+	struct model *m = model_new(ops, path, &opt, &st, err, errlen);
+
+	*out = NULL;
+	if (!m)
+		return st;
+	if (model_cache_apply(m, data, len) != MC_LOAD_OK) {
+		snprintf(err, errlen, "%s: cache bytes refused", path);
+		model_free(m);
+		return TD_ERR_CORRUPT;
+	}
+	run_pass(m);
+	atomic_store(&m->done, true);
+	*out = m;
+	return TD_OK;
+}
+
+enum td_status
 model_open(const char *path, const struct model_options *opt, struct model **out, char *err,
 	   size_t errlen)
 {

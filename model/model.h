@@ -76,6 +76,14 @@ struct reader_ops;
 enum td_status model_open_with(const struct reader_ops *ops, const char *path,
 			       const struct model_options *opt, struct model **out,
 			       char *err, size_t errlen);
+/* For the fuzzer and tests: opens path with ops like model_open_with()
+ * with no_thread, but takes the index from data, the bytes of a cache file
+ * (model_cache.c), with no checksum and no fingerprint check, then runs
+ * the (resumed) index pass.  TD_ERR_CORRUPT (nothing opened) when the
+ * bytes are refused. */
+enum td_status model_open_cache_bytes(const struct reader_ops *ops, const char *path,
+				      const void *data, size_t len, struct model **out,
+				      char *err, size_t errlen);
 /* Stops the index thread and frees everything.  NULL is fine.  Readers
  * poll the sink's should_stop() and give a running pass up; if one is still
  * running after a short wait (100 ms), the thread finishes it in the
