@@ -9,6 +9,7 @@
  * reader's index is resumable).  Not here: the tables themselves.
  */
 #include "model_internal.h"
+#include "model_cache.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +50,9 @@ run_pass(struct model *m)
 	pthread_mutex_lock(&m->lock);
 	alerts_groups_rebuild(m);
 	pthread_mutex_unlock(&m->lock);
+	model_cache_note_pass(m);
+	if (st == TD_OK)
+		model_cache_save(m);
 	model_bump(m);
 }
 
@@ -115,6 +119,7 @@ model_free(struct model *m)
 	step_free(m);
 	watch_free(m);
 	intern_done(&m->str);
+	model_cache_free(m);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
 	free(m->source_root);
@@ -141,19 +146,19 @@ describe_first_problem(struct model *m, char *err, size_t errlen)
 	snprintf(err, errlen, "%s: corrupt records", m->path);
 }
 
-enum td_status
-model_open_with(const struct reader_ops *ops, const char *path, const struct model_options *opt,
-		struct model **out, char *err, size_t errlen)
+/* A model on path with its reader open, nothing indexed; NULL (and *st,
+ * err) when the reader cannot open the dump. */
+static struct model *
+model_new(const struct reader_ops *ops, const char *path, const struct model_options *opt,
+	  enum td_status *st, char *err, size_t errlen)
 {
 	struct reader_options ropt = {0};
-	struct model *m;
-	enum td_status st;
+	struct model *m = calloc(1, sizeof(*m));
 
-	*out = NULL;
-	m = calloc(1, sizeof(*m));
 	if (!m) {
 		snprintf(err, errlen, "%s: %s", path, td_strerror(TD_ERR_NOMEM));
-		return TD_ERR_NOMEM;
+		*st = TD_ERR_NOMEM;
+		return NULL;
 	}
 	if (opt)
 		m->opt = *opt;
@@ -170,12 +175,50 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 	intern_init(&m->str);
 	rows_init(m);
 	hosts_index(m, "");
-	st = ops->open(path, &ropt, &m->r, err, errlen);
-	if (st != TD_OK) {
+	*st = ops->open(path, &ropt, &m->r, err, errlen);
+	if (*st != TD_OK) {
 		m->r = NULL;
 		model_free(m);
-		return st;
+		return NULL;
 	}
+	return m;
+}
+
+/* The persistent index: m from the cache file when it fits the dump.  A
+ * file that failed half way leaves m unusable: a new model replaces it,
+ * keeping the reason for model_info. */
+static struct model *
+model_from_cache(struct model *m, const struct model_options *opt, enum td_status *st,
+		 char *err, size_t errlen)
+{
+	const char *state, *why;
+	char reason[200];
+	struct model *fresh;
+
+	if (!model_cache_init(m) || model_cache_load(m) != MC_LOAD_BROKEN)
+		return m;
+	model_cache_get(m, &state, &why);
+	snprintf(reason, sizeof reason, "%s", why);
+	fresh = model_new(m->ops, m->path, opt, st, err, errlen);
+	model_free(m);
+	if (fresh && model_cache_init(fresh))
+		model_cache_broken(fresh, reason);
+	return fresh;
+}
+
+enum td_status
+model_open_with(const struct reader_ops *ops, const char *path, const struct model_options *opt,
+		struct model **out, char *err, size_t errlen)
+{
+	struct model *m;
+	enum td_status st;
+
+	*out = NULL;
+	m = model_new(ops, path, opt, &st, err, errlen);
+	if (m)
+		m = model_from_cache(m, opt, &st, err, errlen);
+	if (!m)
+		return st;
 	if (m->opt.no_thread) {
 		run_pass(m);
 		atomic_store(&m->done, true);
@@ -193,6 +236,28 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 		}
 		m->have_thread = true;
 	}
+	*out = m;
+	return TD_OK;
+}
+
+enum td_status
+model_open_cache_bytes(const struct reader_ops *ops, const char *path, const void *data,
+		       size_t len, struct model **out, char *err, size_t errlen)
+{
+	struct model_options opt = { .no_thread = true };
+	enum td_status st;
+	struct model *m = model_new(ops, path, &opt, &st, err, errlen);
+
+	*out = NULL;
+	if (!m)
+		return st;
+	if (model_cache_apply(m, data, len) != MC_LOAD_OK) {
+		snprintf(err, errlen, "%s: cache bytes refused", path);
+		model_free(m);
+		return TD_ERR_CORRUPT;
+	}
+	run_pass(m);
+	atomic_store(&m->done, true);
 	*out = m;
 	return TD_OK;
 }
@@ -439,6 +504,7 @@ model_info(struct model *m, struct model_info *info)
 	info->no_stacks_why = m->ops->no_stacks;
 	info->no_control_why = m->ops->no_control_inputs;
 	info->no_attrs_why = m->ops->no_op_attrs;
+	model_cache_get(m, &info->index_cache, &info->index_cache_why);
 }
 
 bool

@@ -48,6 +48,23 @@ struct model_options {
 	bool no_thread;             /* index synchronously inside model_open (tests) */
 	size_t cache_rows;          /* decoded-row cache size, 0 = default */
 	bool follow;                /* follow mode from the start (reader_options.follow) */
+	/* The persistent index (issue 18): keep the index of a dump in a
+	 * cache file and open it from there next time (when the format's
+	 * reader can resume).  Off unless set: the command line sets it
+	 * unless --no-cache. */
+	bool cache;
+	const char *cache_dir;      /* NULL: $XDG_CACHE_HOME/tdbg or ~/.cache/tdbg */
+	uint64_t cache_max;         /* bytes the directory may hold; 0: $TDBG_CACHE_MAX or 1 GiB */
+};
+
+/* What became of the persistent index of an open dump. */
+enum model_cache_state {
+	MODEL_CACHE_OFF,            /* not asked for, or the format cannot resume */
+	MODEL_CACHE_UNAVAILABLE,    /* no cache directory could be made: indexed, not kept */
+	MODEL_CACHE_NEW,            /* no cache file yet: indexed, then saved */
+	MODEL_CACHE_USED,           /* opened from the cache: the dump was unchanged */
+	MODEL_CACHE_EXTENDED,       /* opened from the cache, then the appended records indexed */
+	MODEL_CACHE_REBUILT,        /* a cache file was there but not usable (why): indexed anew */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
@@ -60,6 +77,14 @@ struct reader_ops;
 enum td_status model_open_with(const struct reader_ops *ops, const char *path,
 			       const struct model_options *opt, struct model **out,
 			       char *err, size_t errlen);
+/* For the fuzzer and tests: opens path with ops like model_open_with()
+ * with no_thread, but takes the index from data, the bytes of a cache file
+ * (model_cache.c), with no checksum and no fingerprint check, then runs
+ * the (resumed) index pass.  TD_ERR_CORRUPT (nothing opened) when the
+ * bytes are refused. */
+enum td_status model_open_cache_bytes(const struct reader_ops *ops, const char *path,
+				      const void *data, size_t len, struct model **out,
+				      char *err, size_t errlen);
 /* Stops the index thread and frees everything.  NULL is fine.  Readers
  * poll the sink's should_stop() and give a running pass up; if one is still
  * running after a short wait (100 ms), the thread finishes it in the
@@ -120,6 +145,9 @@ struct model_info {
 					 * stacks (the reader's words), or NULL */
 	const char *no_control_why;     /* why its ops never list control inputs, or NULL */
 	const char *no_attrs_why;       /* why its ops never carry attributes, or NULL */
+	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
+					 * "used", "extended" or "rebuilt" (enum model_cache_state) */
+	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after

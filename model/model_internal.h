@@ -413,6 +413,8 @@ struct model {
 	struct alert_group_list groups[ALERT_SOURCE_COUNT];
 	struct reader_alert_entry *ralerts;
 	size_t nralerts, capralerts;
+
+	struct model_cache *icache; /* the persistent index (model_cache.c), NULL off */
 };
 
 /* model.c */
@@ -483,6 +485,8 @@ int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);
 bool graphs_is_inside(struct model *m, int32_t g, int32_t outer);
 void ops_graph_added(struct model *m, uint32_t graph_sid);
 void ops_done(struct model *m);
+/* Rebuilds the op hash from the op table (a loaded cache). */
+void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
 
 /* model_links.c */

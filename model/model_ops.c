@@ -79,6 +79,17 @@ ophash_grow(struct model *m)
 		ophash_insert(m, (uint32_t)i);
 }
 
+void
+ops_rehash(struct model *m)
+{
+	size_t cap = 512;
+
+	while ((m->nops + 1) * 2 > cap * 2)
+		cap *= 2;
+	m->ophash_cap = cap;        /* ophash_grow() doubles it, then inserts every op */
+	ophash_grow(m);
+}
+
 uint16_t
 hosts_index(struct model *m, const char *host)
 {

@@ -363,6 +363,18 @@ struct reader_ops {
 	enum td_status (*advance)(struct reader *r, enum reader_kind kind,
 				  struct td_locator *loc, uint64_t n);
 	void (*close)(struct reader *r);
+	/* Optional, both or neither (NULL: the model never keeps a cached
+	 * index of this format).  save_state() appends to out what index()
+	 * needs to continue after the passes run so far (file positions,
+	 * what was sent), called between passes.  load_state() restores such
+	 * a state on a reader just opened on the same dump, before any
+	 * index(): the next index() then continues where the saving reader
+	 * stopped (records appended since, files that appeared since) and
+	 * never re-sends a record.  It returns false, leaving the reader fit
+	 * only for close(), when the state is malformed or does not fit the
+	 * dump as it is now (a file set is gone or ordered differently). */
+	void (*save_state)(struct reader *r, struct strbuf *out);
+	bool (*load_state)(struct reader *r, const void *data, size_t len);
 };
 
 /* The readers, in probe order. */

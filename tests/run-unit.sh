@@ -35,11 +35,13 @@ done
 cd "$top" || exit 1
 
 limit=${UNIT_TIMEOUT:-300}
+# the persistent index never goes to the home of whoever runs the tests
+XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-unit-cache.XXXXXX") && export XDG_CACHE_HOME
 passed=0
 skipped=0
 total=${#failed_names[@]}
 log=$(mktemp "${TMPDIR:-/tmp}/tdbg-unit-log.XXXXXX")
-trap 'rm -f "$log" "$log.rc"' EXIT
+trap 'rm -f "$log" "$log.rc"; rm -rf "$XDG_CACHE_HOME"' EXIT
 
 # Adds one binary's cmocka counts (possibly several groups) to the totals.
 # A failed test appears twice in cmocka's output (as it runs and in the list),

@@ -31,7 +31,7 @@
 struct args {
 	const char **cmds;
 	size_t ncmds, cap;
-	bool json, strict, no_color, no_mouse, follow, man, check, fresh;
+	bool json, strict, no_color, no_mouse, follow, man, check, fresh, no_cache;
 	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
@@ -152,6 +152,7 @@ parse_option(struct args *a, int c)
 		a->check = true;
 		return -1;
 	case BATCH_OPT_FRESH: a->fresh = true; return -1;
+	case BATCH_OPT_NO_CACHE: a->no_cache = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -383,6 +384,7 @@ main(int argc, char **argv)
 	mo.format = a.format;
 	/* the screen will follow: the reader may hold back what is being written */
 	mo.follow = a.follow && a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
+	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);
 		args_done(&a);

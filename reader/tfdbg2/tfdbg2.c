@@ -588,4 +588,6 @@ const struct reader_ops tfdbg2_reader_ops = {
 	.decode = tfdbg2_decode,
 	.advance = tfdbg2_advance,
 	.close = tfdbg2_close,
+	.save_state = tf2_save_state,
+	.load_state = tf2_load_state,
 };

@@ -200,4 +200,8 @@ long tf2_wire_vector(const void *tp, size_t len, double *out, size_t max);
 enum td_status tf2_decode(struct reader *r, enum reader_kind kind,
 			  const struct td_locator *loc, struct reader_detail *out);
 
+/* tfdbg2_state.c: reader.h save_state / load_state */
+void tf2_save_state(struct reader *r, struct strbuf *out);
+bool tf2_load_state(struct reader *r, const void *data, size_t len);
+
 #endif

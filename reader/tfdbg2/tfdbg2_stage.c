@@ -65,8 +65,13 @@ output_summary(int mode, const uint8_t *tp, size_t len, struct td_summary *s, ch
 	double vec[MAX_VECTOR];
 	long n;
 
-	if (mode == 7 && tp)
-		return tf2_full_tensor_summary(tp, len, s);
+	if (mode == 7 && tp) {
+		if (tf2_full_tensor_summary(tp, len, s))
+			return true;
+		/* why was left unset here once: the problem text showed stack bytes */
+		snprintf(why, whylen, "FULL_TENSOR value does not decode (or its element count overflows)");
+		return false;
+	}
 	n = tp ? tf2_wire_vector(tp, len, vec, MAX_VECTOR) : 0;
 	if (n == 0) {
 		*s = summary_zero;              /* NO_TENSOR, placeholder: nothing known */

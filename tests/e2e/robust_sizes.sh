@@ -31,6 +31,12 @@ json_expect bigshape/all_traces_kept 'd["graph_execution_traces"] == 4'
 json_expect bigshape/overflowing_shape_is_one_problem 'd["corrupt_records"] == 1'
 json_expect bigshape/one_alert 'd["alerts"] == 1'
 
+# The overflowing trace's problem says why in words (its reason was once
+# left unset: stack bytes, different on every run).
+capped_run --json -e problems "$B"
+json_expect bigshape/problem_detail_in_words \
+	'd["items"][0]["detail"].startswith("FULL_TENSOR value does not decode") and d["items"][0]["record"] == 3'
+
 capped_run --json -e "trace 1" "$B"
 expect_rc 0 bigshape/repeat_exit_0
 json_expect bigshape/repeat_elements 'd["summary"]["elements"] == 2**32 and d["summary"]["shape"] == [2**32]'

@@ -37,8 +37,9 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 	need_help "$CLANG cannot link -fsanitize=fuzzer (libFuzzer runtime missing)"
 
 SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -I. -I$out/proto $($PKG_CONFIG --cflags libprotobuf-c)"
-LIBS="$($PKG_CONFIG --libs libprotobuf-c) -lpthread -lm"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -I. -I$out/proto $($PKG_CONFIG --cflags libprotobuf-c libpcre2-8)"
+CFLAGS="$CFLAGS -DTDBG_VERSION=\"$(sed -n 's/^VERSION *= *//p' Makefile)\" -DTDBG_DATADIR=\"\""
+LIBS="$($PKG_CONFIG --libs libprotobuf-c libpcre2-8) -lpthread -lm"
 
 # Generated protobuf-c code, as the Makefile makes it, but in $out.
 for p in proto/*.proto; do
@@ -48,10 +49,11 @@ for p in proto/*.proto; do
 	fi
 done
 objs=
-for c in reader/*.c reader/*/*.c "$out"/proto/*.pb-c.c; do
+# model/ too: fuzz_cache reads cache files into a model
+for c in reader/*.c reader/*/*.c model/*.c "$out"/proto/*.pb-c.c; do
 	o=$out/obj/$(echo "$c" | sed "s|^$out/||; s|\.c\$|.o|")
 	mkdir -p "$(dirname "$o")"
-	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find reader proto -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then
+	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find reader model proto -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then
 		echo "  CC     $o"
 		"$CLANG" $CFLAGS -fsanitize=fuzzer-no-link -Wno-unused-parameter -c -o "$o" "$c"
 	fi

@@ -16,6 +16,7 @@ Writes OUT/<target>/<name> files (build output, not committed):
                        fixtures' .pb files and a small type
   fuzz_ms_ir_refs      .ir-writing programs (see the target): a few shapes
   fuzz_ms_stat_stream  a line-cap byte, then each statistic.csv
+  fuzz_cache           cache files ./tdbg writes for the tfdbg v2 fixtures
 Large inputs are cut at 256 KiB (libFuzzer's -max_len in run.sh).
 """
 import os
@@ -126,12 +127,32 @@ def follow(out):
         put(out, "fuzz_tfdbg2_follow", name, grow + step(action, 5, payload) +
             b"".join(step(0, 5, r) for r in tr[8:]))
     put(out, "fuzz_tfdbg2_follow", "torn", grow + step(1, 5, tr[6][:20]) + step(1, 5, tr[6][20:]))
+def cache(out):
+    """Cache files the built tdbg (./tdbg) writes for the tfdbg v2 fixtures,
+    opened by the relative paths fuzz_cache uses (run from the top)."""
+    import glob, shutil, subprocess, tempfile
+    if not os.access("tdbg", os.X_OK):
+        print("seeds: no ./tdbg (run make first): no fuzz_cache seeds", file=sys.stderr)
+        return
+    for d in sorted(glob.glob("tests/fixtures/tfdbg2/*/") + glob.glob("tests/fixtures/tfdbg2/modes/*/") +
+                    glob.glob("tests/fixtures/robust/*/")):
+        d = d.rstrip("/")
+        if not glob.glob(d + "/tfdbg_events.*.metadata"):
+            continue
+        tmp = tempfile.mkdtemp()
+        env = dict(os.environ, XDG_CACHE_HOME=tmp)
+        subprocess.run(["./tdbg", "-e", "info", d], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        for f in glob.glob(tmp + "/tdbg/*.tdx"):
+            put(out, "fuzz_cache", d.replace("/", "_"), open(f, "rb").read())
+        shutil.rmtree(tmp)
 
 
 def main():
     out = sys.argv[1]
     tfdbg2(out)
     follow(out)
+    cache(out)
     for p in files("tfdbg1", lambda f: True):
         if os.path.getsize(p) <= CUT and not p.endswith((".md", ".py")):
             put(out, "fuzz_tfdbg1_event", os.path.relpath(p, FIX), open(p, "rb").read())

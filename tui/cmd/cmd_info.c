@@ -17,7 +17,7 @@ static const char *const info_fields[] = {
 	"format", "path", "hosts", "host", "tensor_debug_mode", "executions",
 	"graph_execution_traces", "ops", "graphs", "devices", "source_files",
 	"stack_frames", "alerts", "corrupt_records", "torn_files", "missing_files",
-	"problems",
+	"problems", "index_cache", "index_cache_why",
 };
 
 static bool
@@ -91,6 +91,9 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 	emit_kv_uint(&e, "corrupt_records", in.corrupt_records);
 	emit_kv_uint(&e, "torn_files", in.torn_files);
 	emit_kv_uint(&e, "missing_files", in.missing_files);
+	emit_kv_str(&e, "index_cache", in.index_cache);
+	if (in.index_cache_why && *in.index_cache_why)
+		emit_kv_str(&e, "index_cache_why", in.index_cache_why);
 	for (i = 0; i < in.nmeta; i++)
 		if (!is_info_field(in.meta[i].key))
 			emit_meta(&e, &in.meta[i]);

@@ -1,0 +1,428 @@
+/*
+ * model_cache_ops.c - ops and problems in a cache file (model_cache.h):
+ * the op table with its inputs, output ids and frame ids, the name and
+ * alias maps, the consumer lists (data and control), each op's control
+ * inputs, attributes and output types; the problem list and counts, torn tails,
+ * alert groups and the alerts readers stated.
+ *
+ * The op hash and the op count per graph are rebuilt from the op table;
+ * the rest is written as it is and checked when read back (every op id
+ * below the op count, every string id below the string count).
+ */
+#include "model_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char infnan_kind[] = "InfNan";
+
+/* Control inputs, attributes and output types (op details). */
+static void
+put_op_details(struct model *m, const struct op_entry *o, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u64(sb, o->nctrl);
+	for (i = 0; i < o->nctrl; i++) {
+		mc_put_sp(sb, m, o->ctrl[i].op_name);
+		ser_put_u64(sb, (uint64_t)o->ctrl[i].op);
+	}
+	ser_put_u64(sb, o->nattrs);
+	for (i = 0; i < o->nattrs; i++) {
+		mc_put_sp(sb, m, o->attrs[i].name);
+		mc_put_sp(sb, m, o->attrs[i].value);
+	}
+	ser_put_u64(sb, o->nout_types);
+	for (i = 0; i < o->nout_types; i++) {
+		const struct model_output_type *t = &o->out_types[i];
+		size_t nd = t->rank > 0 && t->dims ? (size_t)t->rank : 0;
+
+		ser_put_u32(sb, (uint32_t)t->dtype);
+		ser_put_u64(sb, (uint64_t)(int64_t)t->rank);
+		ser_put_u64(sb, nd);
+		for (size_t k = 0; k < nd; k++)
+			ser_put_u64(sb, (uint64_t)t->dims[k]);
+	}
+}
+
+static bool
+get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 12), i;     /* string id, op id */
+
+	if (n) {
+		o->ctrl = xcalloc(n, sizeof(*o->ctrl));
+		for (i = 0; i < n && !s->bad; i++) {
+			mc_get_sp(s, m, c, false, &o->ctrl[i].op_name);
+			o->ctrl[i].op = ser_get_i64(s);
+			if (o->ctrl[i].op < -1 || o->ctrl[i].op >= (int64_t)c->ops)
+				s->bad = true;
+		}
+		o->nctrl = n;
+	}
+	n = ser_get_count(s, 8);                  /* two string ids */
+	if (n && !s->bad) {
+		o->attrs = xcalloc(n, sizeof(*o->attrs));
+		for (i = 0; i < n && !s->bad; i++) {
+			mc_get_sp(s, m, c, true, &o->attrs[i].name);
+			mc_get_sp(s, m, c, true, &o->attrs[i].value);
+		}
+		o->nattrs = n;
+	}
+	n = ser_get_count(s, 20);
+	if (n && !s->bad) {
+		o->out_types = xcalloc(n, sizeof(*o->out_types));
+		o->nout_types = n;
+		for (i = 0; i < n && !s->bad; i++) {
+			struct model_output_type *t = &o->out_types[i];
+			uint32_t dt = ser_get_u32(s);
+			int64_t rank = ser_get_i64(s);
+			uint64_t nd = ser_get_count(s, 8);
+			int64_t *d = NULL;
+
+			if (rank < -1 || rank > 64 || nd > 64 || (nd && (int64_t)nd != rank)) {
+				s->bad = true;
+				break;
+			}
+			if (nd) {
+				d = xmalloc(nd * sizeof(*d));
+				for (uint64_t k = 0; k < nd; k++)
+					d[k] = ser_get_i64(s);
+			}
+			*t = (struct model_output_type){ (enum td_dtype)dt, (int)rank, d };
+		}
+	}
+	return !s->bad;
+}
+
+static void
+put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u32(sb, o->name_sid);
+	ser_put_u32(sb, o->graph_sid);
+	ser_put_u32(sb, o->type_sid);
+	mc_put_sp(sb, m, o->device);
+	mc_put_sp(sb, m, o->host);
+	ser_put_u8(sb, o->placeholder);
+	ser_put_u32(sb, o->num_outputs);
+	ser_put_u64(sb, o->ninputs);
+	for (i = 0; i < o->ninputs; i++) {
+		mc_put_sp(sb, m, o->inputs[i].op_name);
+		ser_put_u32(sb, o->inputs[i].slot);
+		ser_put_u64(sb, (uint64_t)o->inputs[i].op);
+	}
+	ser_put_u64(sb, o->nout_ids);
+	for (i = 0; i < o->nout_ids; i++)
+		ser_put_u64(sb, (uint64_t)o->out_ids[i]);
+	ser_put_u64(sb, o->nframes);
+	for (i = 0; i < o->nframes; i++)
+		ser_put_u32(sb, o->frame_sids[i]);
+	ser_put_u32(sb, o->next_same_name);
+	ser_put_u32(sb, o->succ1);
+	ser_put_u64(sb, o->first_row1);
+	ser_put_u64(sb, o->last_row);
+	ser_put_u64(sb, o->nf_rows);
+	ser_put_u64(sb, o->first_alert);
+	ser_put_f64(sb, o->wall_time);
+	put_op_details(m, o, sb);
+}
+
+static bool
+get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 16), i;
+
+	if (n) {
+		o->inputs = xcalloc(n, sizeof(*o->inputs));
+		for (i = 0; i < n && !s->bad; i++) {
+			mc_get_sp(s, m, c, false, &o->inputs[i].op_name);
+			o->inputs[i].slot = ser_get_u32(s);
+			o->inputs[i].op = ser_get_i64(s);
+			if (o->inputs[i].op < -1 || o->inputs[i].op >= (int64_t)c->ops)
+				s->bad = true;
+		}
+		o->ninputs = n;
+	}
+	n = ser_get_count(s, 8);
+	if (n) {
+		o->out_ids = xcalloc(n, sizeof(*o->out_ids));
+		for (i = 0; i < n; i++)
+			o->out_ids[i] = ser_get_i64(s);
+		o->nout_ids = n;
+	}
+	n = ser_get_count(s, 4);
+	if (n) {
+		o->frame_sids = xcalloc(n, sizeof(*o->frame_sids));
+		for (i = 0; i < n; i++)
+			o->frame_sids[i] = mc_get_sid(s, c, false);
+		o->nframes = n;
+	}
+	return !s->bad;
+}
+
+static bool
+get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
+{
+	o->name_sid = mc_get_sid(s, c, false);
+	o->graph_sid = mc_get_sid(s, c, false);
+	o->type_sid = mc_get_sid(s, c, false);
+	mc_get_sp(s, m, c, false, &o->device);
+	mc_get_sp(s, m, c, false, &o->host);
+	if (s->bad)
+		return false;
+	o->name = intern_str(&m->str, o->name_sid);
+	o->graph_id = intern_str(&m->str, o->graph_sid);
+	o->type = intern_str(&m->str, o->type_sid);
+	o->placeholder = ser_get_u8(s) != 0;
+	o->num_outputs = ser_get_u32(s);
+	if (!get_op_lists(m, o, s, c))
+		return false;
+	o->next_same_name = ser_get_u32(s);
+	o->succ1 = ser_get_u32(s);
+	o->first_row1 = ser_get_u64(s);
+	o->last_row = ser_get_u64(s);
+	o->nf_rows = ser_get_u64(s);
+	o->first_alert = ser_get_u64(s);
+	o->wall_time = ser_get_f64(s);
+	if (!get_op_details(m, o, s, c))
+		return false;
+	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
+	       o->succ1 <= c->ops && o->first_row1 <= c->traces &&
+	       (o->first_row1 ? o->last_row < c->traces : !o->last_row) && o->nf_rows <= c->traces;
+}
+
+void
+mc_put_ops(struct model *m, struct strbuf *sb)
+{
+	size_t i, j;
+
+	ser_put_u64(sb, m->nops);
+	for (i = 0; i < m->nops; i++)
+		put_op(m, &m->opv[i], sb);
+	ser_put_u64(sb, m->nops_filled);
+	ser_put_u64(sb, m->fill_gen);
+	mc_put_map(sb, &m->op_by_name);
+	mc_put_map(sb, &m->op_by_alias);
+	mc_put_map(sb, &m->consumer_idx);
+	mc_put_map(sb, &m->ctrl_consumer_idx);
+	ser_put_u64(sb, m->ncons);
+	for (i = 0; i < m->ncons; i++) {
+		ser_put_u64(sb, m->cons[i].n);
+		for (j = 0; j < m->cons[i].n; j++) {
+			ser_put_u32(sb, m->cons[i].items[j].op);
+			ser_put_u32(sb, m->cons[i].items[j].input_slot);
+			ser_put_u32(sb, m->cons[i].items[j].output_slot);
+		}
+	}
+}
+
+static bool
+get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 8), i, j;
+
+	if (n != c->cons)
+		return false;
+	m->cons = xcalloc(n ? n : 1, sizeof(*m->cons));
+	m->capcons = n ? n : 1;
+	for (i = 0; i < n && !s->bad; i++) {
+		struct consumer_list *cl = &m->cons[m->ncons++];
+		uint64_t k = ser_get_count(s, 12);
+
+		if (!k)
+			continue;
+		cl->items = xcalloc(k, sizeof(*cl->items));
+		cl->cap = cl->n = k;
+		for (j = 0; j < k; j++) {
+			cl->items[j].op = ser_get_u32(s);
+			cl->items[j].input_slot = ser_get_u32(s);
+			cl->items[j].output_slot = ser_get_u32(s);
+			if (cl->items[j].op >= c->ops)
+				s->bad = true;
+		}
+	}
+	return !s->bad;
+}
+
+bool
+mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 80), i;
+
+	if (n != c->ops)
+		return false;
+	m->opv = xcalloc(n ? n : 1, sizeof(*m->opv));
+	m->capops = n ? n : 1;
+	for (i = 0; i < n; i++) {
+		struct op_entry *o = &m->opv[m->nops++];
+
+		if (!get_op(m, o, s, c))
+			return false;
+		(*u64map_put(&m->graph_nops, o->graph_sid, 0))++;
+	}
+	m->nops_filled = ser_get_u64(s);
+	m->fill_gen = ser_get_u64(s);
+	if (s->bad || m->nops_filled > n)
+		return false;
+	ops_rehash(m);
+	return mc_get_map(s, &m->op_by_name, n) && mc_get_map(s, &m->op_by_alias, n) &&
+	       mc_get_map(s, &m->consumer_idx, c->cons) &&
+	       mc_get_map(s, &m->ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
+}
+
+/* ---- problems and alerts -------------------------------------------------- */
+
+static void
+put_groups(struct strbuf *sb, const struct alert_group *v, size_t n)
+{
+	size_t i;
+
+	ser_put_u64(sb, n);
+	for (i = 0; i < n; i++) {
+		ser_put_str(sb, v[i].kind);
+		ser_put_u32(sb, v[i].type_sid);
+		ser_put_u64(sb, v[i].count);
+		ser_put_u64(sb, v[i].first);
+	}
+}
+
+/* The static name of an alert kind: "InfNan" or a reader's alert name. */
+static const char *
+group_kind(const char *k)
+{
+	int i;
+
+	if (k && strcmp(k, infnan_kind) == 0)
+		return infnan_kind;
+	for (i = 0; k && i < READER_ALERT_COUNT; i++)
+		if (strcmp(k, reader_alert_name((enum reader_alert_kind)i)) == 0)
+			return reader_alert_name((enum reader_alert_kind)i);
+	return NULL;
+}
+
+static bool
+get_groups(struct ser_in *s, const struct mc_counts *c, struct alert_group **v, size_t *nv,
+	   size_t *cap)
+{
+	uint64_t n = ser_get_count(s, 25), i;
+
+	for (i = 0; i < n && !s->bad; i++) {
+		struct alert_group g;
+
+		g.kind = group_kind(ser_get_str(s));
+		g.type_sid = mc_get_sid(s, c, false);
+		g.count = ser_get_u64(s);
+		g.first = ser_get_u64(s);
+		if (!g.kind)
+			return false;
+		TD_GROW(*v, *cap, *nv + 1);
+		(*v)[(*nv)++] = g;
+	}
+	return !s->bad;
+}
+
+void
+mc_put_problems(struct model *m, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u64(sb, m->nproblems);
+	for (i = 0; i < m->nproblems; i++) {
+		const struct problem_entry *p = &m->problems[i];
+
+		ser_put_u32(sb, p->kind);
+		mc_put_sp(sb, m, p->path);
+		mc_put_sp(sb, m, p->what);
+		mc_put_sp(sb, m, p->detail);
+		ser_put_u64(sb, p->offset);
+		ser_put_u64(sb, (uint64_t)p->record);
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(m->problems_by_kind); i++)
+		ser_put_u64(sb, m->problems_by_kind[i]);
+	ser_put_u64(sb, m->problem_total);
+	mc_put_map(sb, &m->problem_seen);
+	ser_put_u64(sb, m->ntorn);
+	for (i = 0; i < m->ntorn; i++) {
+		ser_put_u64(sb, m->torn[i].key);
+		ser_put_u64(sb, m->torn[i].offset);
+	}
+	for (i = 0; i < ALERT_SOURCE_COUNT; i++)
+		put_groups(sb, m->groups[i].v, m->groups[i].n);
+	ser_put_u64(sb, m->nralerts);
+	for (i = 0; i < m->nralerts; i++) {
+		ser_put_u32(sb, m->ralerts[i].kind);
+		mc_put_sp(sb, m, m->ralerts[i].op_name);
+		mc_put_sp(sb, m, m->ralerts[i].op_type);
+		mc_put_sp(sb, m, m->ralerts[i].detail);
+		ser_put_u64(sb, (uint64_t)m->ralerts[i].execution);
+	}
+}
+
+static bool
+get_problem_list(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 32), i;
+
+	if (n > MODEL_MAX_PROBLEMS)
+		return false;
+	if (n)
+		m->problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->problems));
+	for (i = 0; i < n && !s->bad; i++) {
+		struct problem_entry *p = &m->problems[m->nproblems++];
+
+		p->kind = (enum reader_problem_kind)ser_get_u32(s);
+		mc_get_sp(s, m, c, true, &p->path);
+		mc_get_sp(s, m, c, true, &p->what);
+		mc_get_sp(s, m, c, true, &p->detail);
+		p->offset = ser_get_u64(s);
+		p->record = ser_get_i64(s);
+		if ((unsigned)p->kind >= PROBLEM_COUNT || !p->path || !p->what || !p->detail)
+			return false;
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(m->problems_by_kind); i++)
+		m->problems_by_kind[i] = ser_get_u64(s);
+	m->problem_total = ser_get_u64(s);
+	return !s->bad;
+}
+
+static bool
+get_ralerts(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 24), i;
+
+	for (i = 0; i < n && !s->bad; i++) {
+		struct reader_alert_entry *a;
+
+		TD_GROW(m->ralerts, m->capralerts, m->nralerts + 1);
+		a = &m->ralerts[m->nralerts++];
+		a->kind = (enum reader_alert_kind)ser_get_u32(s);
+		mc_get_sp(s, m, c, true, &a->op_name);
+		mc_get_sp(s, m, c, true, &a->op_type);
+		mc_get_sp(s, m, c, true, &a->detail);
+		a->execution = ser_get_i64(s);
+		if ((unsigned)a->kind >= READER_ALERT_COUNT || !a->op_name || !a->op_type)
+			return false;
+	}
+	return !s->bad;
+}
+
+bool
+mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n, i;
+
+	if (!get_problem_list(m, s, c) || !mc_get_map(s, &m->problem_seen, UINT64_MAX))
+		return false;
+	n = ser_get_count(s, 16);
+	for (i = 0; i < n && !s->bad; i++) {
+		TD_GROW(m->torn, m->captorn, m->ntorn + 1);
+		m->torn[m->ntorn].key = ser_get_u64(s);
+		m->torn[m->ntorn++].offset = ser_get_u64(s);
+	}
+	for (i = 0; i < ALERT_SOURCE_COUNT && !s->bad; i++)
+		if (!get_groups(s, c, &m->groups[i].v, &m->groups[i].n, &m->groups[i].cap))
+			return false;
+	return !s->bad && get_ralerts(m, s, c);
+}

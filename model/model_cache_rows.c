@@ -1,0 +1,343 @@
+/*
+ * model_cache_rows.c - the rows in a cache file (model_cache.h): trace
+ * rows (op references, flag bytes, non-finite counts per block and chunk)
+ * with their checkpoints, execution rows with theirs, and the run, step
+ * and segment lists with the writer's running state.
+ *
+ * Trace rows are the bulk (5 bytes a row, 50 MB at ten million): they
+ * are written straight from the chunks and read back into new chunks with
+ * one copy, checking each op reference.  Checkpoints are written as the
+ * packed structs they are (the header rules out another byte order).
+ */
+#include "model_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- locators ------------------------------------------------------------ */
+
+static uint64_t
+locidx_bytes(const struct locidx *li)
+{
+	return 8 + atomic_load(&((struct locidx *)li)->n) * sizeof(struct ckpt) + 8 + 8 + 4 + 4;
+}
+
+static void
+put_locidx(struct mc_out *o, const struct locidx *li)
+{
+	uint64_t n = atomic_load(&((struct locidx *)li)->n), k;
+	uint64_t last_row = li->last_row;
+	uint32_t last_file = li->last_file, every = (uint32_t)li->every;
+
+	mc_write(o, &n, sizeof n);
+	for (k = 0; k < n; k += CKPT_CHUNK)
+		mc_write(o, li->dir[k >> CKPT_CHUNK_SHIFT],
+			 (size_t)TD_MIN(n - k, (uint64_t)CKPT_CHUNK) * sizeof(struct ckpt));
+	mc_write(o, &last_row, sizeof last_row);
+	mc_write(o, &n, sizeof n);      /* the count again: a cheap framing check */
+	mc_write(o, &last_file, sizeof last_file);
+	mc_write(o, &every, sizeof every);
+}
+
+/* Checkpoints for rows below nrows, in row order. */
+static bool
+get_locidx(struct ser_in *s, struct locidx *li, uint64_t nrows)
+{
+	uint64_t n = ser_get_count(s, sizeof(struct ckpt)), k, prev = 0, n2;
+
+	for (k = 0; k < n && !s->bad; k += CKPT_CHUNK) {
+		size_t cnt = (size_t)TD_MIN(n - k, (uint64_t)CKPT_CHUNK), j;
+		const struct ckpt *src = ser_get_bytes(s, cnt * sizeof(struct ckpt));
+		struct ckpt *dst;
+
+		if (!src)
+			return false;
+		dst = li->dir[k >> CKPT_CHUNK_SHIFT] = xmalloc(CKPT_CHUNK * sizeof(struct ckpt));
+		memcpy(dst, src, cnt * sizeof(struct ckpt));
+		for (j = 0; j < cnt; j++) {
+			uint64_t row = dst[j].row;
+
+			if (row >= nrows || row < prev)
+				return false;
+			prev = row;
+		}
+	}
+	li->last_row = ser_get_u64(s);
+	n2 = ser_get_u64(s);
+	li->last_file = ser_get_u32(s);
+	li->every = (int)ser_get_u32(s);
+	if (s->bad || n2 != n || li->every < 1 || li->every > CKPT_EVERY)
+		return false;
+	li->have = n > 0;
+	li->force = true;       /* the next row after a load starts a checkpoint */
+	atomic_store(&li->n, n);
+	return true;
+}
+
+/* ---- traces --------------------------------------------------------------- */
+
+static void
+put_traces(struct model *m, struct mc_out *o)
+{
+	uint64_t n = rows_ntraces(m), k;
+
+	mc_section_head(o, MC_TRACES, 8 + n * 5 + locidx_bytes(&m->tloc));
+	mc_write(o, &n, sizeof n);
+	for (k = 0; k < n; k += MODEL_CHUNK) {
+		const struct trace_chunk *c = m->tchunks[k >> MODEL_CHUNK_SHIFT];
+		size_t cnt = (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK);
+
+		mc_write(o, c->op, cnt * sizeof(c->op[0]));
+		mc_write(o, c->flags, cnt);
+	}
+	put_locidx(o, &m->tloc);
+}
+
+/* One chunk of cnt rows; the non-finite counts per block and chunk are
+ * counted again from the flag bytes. */
+static bool
+get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint64_t nops)
+{
+	const uint32_t *op = ser_get_bytes(s, cnt * 4);
+	const uint8_t *flags = ser_get_bytes(s, cnt);
+	uint32_t nf = 0, bad = 0;
+	struct trace_chunk *c;
+	size_t j;
+
+	if (s->bad)
+		return false;
+	c = m->tchunks[k >> MODEL_CHUNK_SHIFT] = xmalloc(sizeof(*c));
+	memcpy(c->op, op, cnt * 4);
+	memcpy(c->flags, flags, cnt);
+	memset(c->nfblock, 0, sizeof c->nfblock);
+	for (j = 0; j < cnt; j++) {
+		bad |= c->op[j] >= nops;
+		if (TF_IS_ALERT(c->flags[j])) {
+			c->nfblock[j >> NF_BLOCK_SHIFT]++;
+			nf++;
+		}
+	}
+	if (bad)
+		return false;
+	m->tnonfinite[k >> MODEL_CHUNK_SHIFT] = nf;
+	atomic_fetch_add(&m->trace_alerts, nf);
+	return true;
+}
+
+static bool
+get_traces(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_u64(s), k;
+
+	if (s->bad || n != c->traces)
+		return false;
+	for (k = 0; k < n; k += MODEL_CHUNK)
+		if (!get_trace_chunk(m, s, k, (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK), c->ops))
+			return false;
+	if (!get_locidx(s, &m->tloc, n) || (n && !atomic_load(&m->tloc.n)))
+		return false;
+	atomic_store(&m->ntraces, n);
+	return true;
+}
+
+/* ---- executions ------------------------------------------------------------ */
+
+static void
+put_execs(struct model *m, struct mc_out *o)
+{
+	uint64_t n = rows_nexecs(m), i;
+	struct strbuf sb = {0};
+
+	ser_put_u64(&sb, n);
+	for (i = 0; i < n; i++) {
+		const struct exec_row *x = exec_row(m, i);
+
+		ser_put_f64(&sb, x->wall_time);
+		ser_put_u64(&sb, __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED));
+		ser_put_u64(&sb, __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED));
+		ser_put_u32(&sb, x->op_type);
+		ser_put_u32(&sb, x->graph_sid);
+		ser_put_u32(&sb, x->num_outputs);
+		ser_put_u32(&sb, x->bad_outputs);
+		ser_put_u64(&sb, (uint64_t)x->step);
+		ser_put_u32(&sb, x->host);
+		ser_put_u8(&sb, __atomic_load_n(&x->flags, __ATOMIC_RELAXED));
+	}
+	for (i = 0; i < n; i += MODEL_CHUNK)
+		ser_put_u64(&sb, m->ebad[i >> MODEL_CHUNK_SHIFT]);
+	mc_section_head(o, MC_EXECS, sb.len + locidx_bytes(&m->eloc));
+	mc_write(o, sb.buf, sb.len);
+	put_locidx(o, &m->eloc);
+	strbuf_done(&sb);
+}
+
+static bool
+get_exec(struct ser_in *s, struct exec_row *x, const struct mc_counts *c)
+{
+	x->wall_time = ser_get_f64(s);
+	x->first_trace = ser_get_u64(s);
+	x->ntraces = ser_get_u64(s);
+	x->op_type = mc_get_sid(s, c, false);
+	x->graph_sid = mc_get_sid(s, c, true);
+	x->num_outputs = ser_get_u32(s);
+	x->bad_outputs = ser_get_u32(s);
+	x->step = ser_get_i64(s);
+	x->host = (uint16_t)ser_get_u32(s);
+	x->flags = ser_get_u8(s);
+	return !s->bad && x->host < c->hosts && x->first_trace <= c->traces &&
+	       x->ntraces <= c->traces - x->first_trace;
+}
+
+static bool
+get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_u64(s), i;
+
+	if (s->bad || n != c->execs)
+		return false;
+	for (i = 0; i < n; i++) {
+		struct exec_row **chunk = &m->echunks[i >> MODEL_CHUNK_SHIFT];
+
+		if (!*chunk)
+			*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
+		if (!get_exec(s, &(*chunk)[i & (MODEL_CHUNK - 1)], c))
+			return false;
+	}
+	for (i = 0; i < n; i += MODEL_CHUNK)
+		m->ebad[i >> MODEL_CHUNK_SHIFT] = ser_get_u64(s);
+	if (!get_locidx(s, &m->eloc, n) || (n && !atomic_load(&m->eloc.n)))
+		return false;
+	atomic_store(&m->nexecs, n);
+	return true;
+}
+
+/* ---- runs, steps, segments, running state ------------------------------- */
+
+static void
+put_runs(struct model *m, struct mc_out *o)
+{
+	struct strbuf sb = {0};
+	size_t i;
+
+	ser_put_u64(&sb, m->nruns);
+	for (i = 0; i < m->nruns; i++) {
+		ser_put_u64(&sb, m->runs[i].first);
+		ser_put_u64(&sb, (uint64_t)m->runs[i].execution);
+	}
+	ser_put_u64(&sb, m->nsteps);
+	for (i = 0; i < m->nsteps; i++) {
+		ser_put_u64(&sb, m->steps[i].first);
+		ser_put_u64(&sb, (uint64_t)m->steps[i].step);
+	}
+	ser_put_u64(&sb, m->nsegs);
+	for (i = 0; i < m->nsegs; i++) {
+		uint64_t key = m->segs[i].key;
+
+		/* a host segment is keyed by the host string's address */
+		ser_put_u64(&sb, key >> 63 ? key : mc_sid(m, (const char *)(uintptr_t)key));
+		ser_put_u64(&sb, (uint64_t)m->segs[i].cand);
+		ser_put_f64(&sb, m->segs[i].cand_wall);
+	}
+	ser_put_u64(&sb, (uint64_t)m->last_exec_of_trace);
+	ser_put_u64(&sb, (uint64_t)m->last_step_of_trace);
+	ser_put_u8(&sb, atomic_load(&m->containers));
+	ser_put_u8(&sb, atomic_load(&m->split_runs));
+	ser_put_u32(&sb, m->last_trace_op1);
+	ser_put_u64(&sb, (uint64_t)m->first_bad_exec);
+	ser_put_f64(&sb, m->first_bad_exec_wall);
+	ser_put_u64(&sb, atomic_load(&m->exec_alerts));
+	mc_section(o, MC_RUNS, &sb);
+	strbuf_done(&sb);
+}
+
+/* A list of (first row, value) in row order, values >= -1. */
+static bool
+get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	uint64_t cnt = ser_get_count(s, 16), i, prev = 0;
+
+	for (i = 0; i < cnt && !s->bad; i++) {
+		uint64_t first = ser_get_u64(s);
+		int64_t v = ser_get_i64(s);
+
+		if (first < prev || first > nrows || v < -1)
+			return false;
+		prev = first;
+		td_grow(arr, cap, *n + 1, elem);
+		/* struct run and struct step_run are both {u64 first; i64 value} */
+		memcpy((char *)*arr + *n * elem, &first, 8);
+		memcpy((char *)*arr + *n * elem + 8, &v, 8);
+		(*n)++;
+	}
+	return !s->bad;
+}
+
+static bool
+get_segs(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 24), i;
+
+	for (i = 0; i < n && !s->bad; i++) {
+		uint64_t key = ser_get_u64(s);
+		int64_t cand = ser_get_i64(s);
+		double wall = ser_get_f64(s);
+		const char *host;
+
+		if (!(key >> 63)) {
+			if (!mc_str(m, (uint32_t)TD_MIN(key, (uint64_t)NO_ID), c, false, &host))
+				return false;
+			key = (uint64_t)(uintptr_t)host;
+		}
+		if (cand < -1 || cand >= (int64_t)c->traces || u64map_get(&m->seg_by_key, key, NULL))
+			return false;
+		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
+		m->segs[m->nsegs] = (struct segment){.key = key, .cand = cand, .cand_wall = wall};
+		*u64map_put(&m->seg_by_key, key, m->nsegs) = m->nsegs;
+		m->nsegs++;
+	}
+	return !s->bad;
+}
+
+static bool
+get_runs(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	_Static_assert(sizeof(struct run) == 16 && sizeof(struct step_run) == 16,
+		       "run lists are read as (u64, i64) pairs");
+	if (!get_row_list(s, c->traces, (void **)&m->runs, &m->nruns, &m->capruns, sizeof(*m->runs)) ||
+	    !get_row_list(s, c->traces, (void **)&m->steps, &m->nsteps, &m->capsteps,
+			  sizeof(*m->steps)) ||
+	    !get_segs(m, s, c))
+		return false;
+	m->last_exec_of_trace = ser_get_i64(s);
+	m->last_step_of_trace = ser_get_i64(s);
+	atomic_store(&m->containers, ser_get_u8(s) != 0);
+	atomic_store(&m->split_runs, ser_get_u8(s) != 0);
+	m->last_trace_op1 = ser_get_u32(s);
+	m->first_bad_exec = ser_get_i64(s);
+	m->first_bad_exec_wall = ser_get_f64(s);
+	atomic_store(&m->exec_alerts, ser_get_u64(s));
+	return !s->bad && m->last_trace_op1 <= c->ops && m->first_bad_exec >= -1 &&
+	       m->first_bad_exec < (int64_t)c->execs;
+}
+
+/* ---- sections --------------------------------------------------------------- */
+
+void
+mc_put_rows(struct model *m, struct mc_out *o)
+{
+	put_traces(m, o);
+	put_execs(m, o);
+	put_runs(m, o);
+}
+
+bool
+mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c)
+{
+	struct ser_in s;
+
+	if (!mc_section_in(in, MC_TRACES, &s) || !get_traces(m, &s, c) || !ser_in_done(&s))
+		return false;
+	if (!mc_section_in(in, MC_EXECS, &s) || !get_execs(m, &s, c) || !ser_in_done(&s))
+		return false;
+	return mc_section_in(in, MC_RUNS, &s) && get_runs(m, &s, c) && ser_in_done(&s);
+}

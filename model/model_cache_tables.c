@@ -1,0 +1,455 @@
+/*
+ * model_cache_tables.c - the model's small tables in a cache file: strings,
+ * meta, hosts, files, graphs, devices, frames, sources, ops (with their
+ * inputs, the name maps and the consumer lists), problems and alert groups.
+ *
+ * Strings go first, in id order: interning them again in that order gives
+ * every string its old id, so everything else refers to strings by id.
+ * Lookup maps are written as (key, value) pairs and rebuilt by inserting
+ * them; hash tables keyed by pointers (segments) or derived from other
+ * tables (the op hash, ops per graph) are rebuilt from their tables.
+ * Loaded sources start unloaded and ops' stacks unresolved: both are
+ * filled on demand, as after an index pass.  Not here: the rows
+ * (model_cache_rows.c), the file and its checks (model_cache.c).
+ */
+#include "model_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t
+mc_sid(struct model *m, const char *s)
+{
+	return s ? intern_find(&m->str, s) : NO_ID;
+}
+
+bool
+mc_str(struct model *m, uint32_t sid, const struct mc_counts *c, bool nullable, const char **out)
+{
+	if (sid == NO_ID && nullable) {
+		*out = NULL;
+		return true;
+	}
+	if (sid >= c->strings)
+		return false;
+	*out = intern_str(&m->str, sid);
+	return true;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+void
+mc_put_sp(struct strbuf *o, struct model *m, const char *s)
+{
+	ser_put_u32(o, mc_sid(m, s));
+}
+
+/* A string (by id) into *out; false (in->bad) when out of range. */
+bool
+mc_get_sp(struct ser_in *in, struct model *m, const struct mc_counts *c, bool nullable,
+       const char **out)
+{
+	uint32_t sid = ser_get_u32(in);
+
+	if (in->bad || !mc_str(m, sid, c, nullable, out)) {
+		in->bad = true;
+		*out = "";
+		return false;
+	}
+	return true;
+}
+
+uint32_t
+mc_get_sid(struct ser_in *in, const struct mc_counts *c, bool nullable)
+{
+	uint32_t sid = ser_get_u32(in);
+
+	if (!(sid < c->strings || (nullable && sid == NO_ID)))
+		in->bad = true;
+	return sid;
+}
+
+void
+mc_put_map(struct strbuf *o, const struct u64map *h)
+{
+	size_t i;
+
+	ser_put_u64(o, h->n);
+	for (i = 0; i < h->cap; i++) {
+		if (h->keys[i] == UINT64_MAX)
+			continue;
+		ser_put_u64(o, h->keys[i]);
+		ser_put_u64(o, h->vals[i]);
+	}
+}
+
+/* Pairs with values below vmax (UINT64_MAX: any). */
+bool
+mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax)
+{
+	uint64_t n = ser_get_count(in, 16), i;
+
+	for (i = 0; i < n && !in->bad; i++) {
+		uint64_t k = ser_get_u64(in), v = ser_get_u64(in);
+
+		if (k == UINT64_MAX || (vmax != UINT64_MAX && v >= vmax))
+			in->bad = true;
+		else
+			*u64map_put(h, k, v) = v;
+	}
+	return !in->bad;
+}
+
+/* ---- counts -------------------------------------------------------------- */
+
+void
+mc_put_counts(struct model *m, struct mc_out *o)
+{
+	struct strbuf sb = {0};
+
+	ser_put_u64(&sb, atomic_load(&m->str.n));
+	ser_put_u64(&sb, rows_ntraces(m));
+	ser_put_u64(&sb, rows_nexecs(m));
+	ser_put_u64(&sb, m->nops);
+	ser_put_u64(&sb, m->nfiles);
+	ser_put_u64(&sb, m->nhosts);
+	ser_put_u64(&sb, m->nframes);
+	ser_put_u64(&sb, m->nsources);
+	ser_put_u64(&sb, m->ngraphs);
+	ser_put_u64(&sb, m->ncons);
+	mc_section(o, MC_COUNTS, &sb);
+	strbuf_done(&sb);
+}
+
+bool
+mc_get_counts(struct ser_in *in, struct mc_counts *c)
+{
+	struct ser_in s;
+
+	if (!mc_section_in(in, MC_COUNTS, &s))
+		return false;
+	c->strings = ser_get_u64(&s);
+	c->traces = ser_get_u64(&s);
+	c->execs = ser_get_u64(&s);
+	c->ops = ser_get_u64(&s);
+	c->files = ser_get_u64(&s);
+	c->hosts = ser_get_u64(&s);
+	c->frames = ser_get_u64(&s);
+	c->sources = ser_get_u64(&s);
+	c->graphs = ser_get_u64(&s);
+	c->cons = ser_get_u64(&s);
+	/* ids are 32-bit; rows fit the chunk directory */
+	return ser_in_done(&s) && c->strings && c->strings < NO_ID && c->ops < NO_ID &&
+	       c->traces <= (uint64_t)MODEL_MAX_CHUNKS * MODEL_CHUNK &&
+	       c->execs <= (uint64_t)MODEL_MAX_CHUNKS * MODEL_CHUNK && c->hosts &&
+	       c->hosts <= UINT16_MAX;
+}
+
+/* ---- strings, meta, hosts, files ---------------------------------------- */
+
+static void
+put_strings(struct model *m, struct mc_out *o)
+{
+	struct strbuf sb = {0};
+	uint32_t n = atomic_load(&m->str.n), i;
+
+	ser_put_u64(&sb, n);
+	for (i = 0; i < n; i++)
+		ser_put_str(&sb, intern_str(&m->str, i));
+	mc_section(o, MC_STRINGS, &sb);
+	strbuf_done(&sb);
+}
+
+static bool
+get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 5), i;
+
+	if (n != c->strings)
+		return false;
+	for (i = 0; i < n && !s->bad; i++) {
+		const char *str = ser_get_str(s);
+
+		/* a duplicate would get another string's id: refused */
+		if (!str || intern_add(&m->str, str) != i)
+			return false;
+	}
+	return ser_in_done(s);
+}
+
+static void
+put_meta(struct model *m, struct strbuf *sb)
+{
+	size_t i, j;
+
+	ser_put_u64(sb, m->nmeta);
+	for (i = 0; i < m->nmeta; i++) {
+		ser_put_str(sb, m->meta[i]->key);
+		ser_put_u8(sb, m->meta[i]->list);
+		ser_put_u64(sb, m->meta[i]->n);
+		for (j = 0; j < m->meta[i]->n; j++)
+			mc_put_sp(sb, m, m->meta[i]->values[j]);
+	}
+}
+
+static bool
+get_meta(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 14), i, j;
+
+	for (i = 0; i < n && !s->bad; i++) {
+		const char *key = ser_get_str(s);
+		bool list = ser_get_u8(s) != 0;
+		uint64_t nv = ser_get_count(s, 4);
+		struct meta_entry *e;
+
+		if (!key)
+			return false;
+		TD_GROW(m->meta, m->capmeta, m->nmeta + 1);
+		e = m->meta[m->nmeta++] = xcalloc(1, sizeof(*e));
+		e->key = arena_dup(&m->str, key, strlen(key));
+		e->list = list;
+		for (j = 0; j < nv && !s->bad; j++) {
+			TD_GROW(e->values, e->cap, e->n + 1);
+			mc_get_sp(s, m, c, false, &e->values[e->n++]);
+		}
+	}
+	return !s->bad;
+}
+
+static void
+put_files(struct model *m, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u64(sb, m->nhosts);
+	for (i = 0; i < m->nhosts; i++)
+		ser_put_u32(sb, m->hosts[i]);
+	ser_put_u64(sb, m->nfiles);
+	for (i = 0; i < m->nfiles; i++) {
+		const struct file_entry *f = &m->files[i];
+
+		ser_put_u32(sb, f->id);
+		mc_put_sp(sb, m, f->path);
+		ser_put_u32(sb, f->host_sid);
+		mc_put_sp(sb, m, f->role);
+		ser_put_u64(sb, f->size);
+		ser_put_u64(sb, f->problems);
+	}
+}
+
+static bool
+get_files(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 4), i;
+
+	if (n != c->hosts)
+		return false;
+	free(m->hosts);
+	m->hosts = xcalloc(n, sizeof(*m->hosts));
+	m->nhosts = m->caphosts = n;
+	for (i = 0; i < n; i++)
+		m->hosts[i] = mc_get_sid(s, c, false);
+	n = ser_get_count(s, 32);
+	if (s->bad || m->hosts[0] != 0 || n != c->files)
+		return false;
+	m->files = xcalloc(n ? n : 1, sizeof(*m->files));
+	m->capfiles = n ? n : 1;
+	for (i = 0; i < n && !s->bad; i++) {
+		struct file_entry *f = &m->files[i];
+
+		f->id = ser_get_u32(s);
+		mc_get_sp(s, m, c, false, &f->path);
+		f->host_sid = mc_get_sid(s, c, false);
+		mc_get_sp(s, m, c, false, &f->role);
+		f->size = ser_get_u64(s);
+		f->problems = ser_get_u64(s);
+		if (s->bad || u64map_get(&m->file_by_id, f->id, NULL))
+			return false;
+		f->host = intern_str(&m->str, f->host_sid);
+		*u64map_put(&m->file_by_id, f->id, i) = i;
+		m->nfiles++;
+	}
+	return !s->bad;
+}
+
+/* ---- graphs, devices, frames, sources ----------------------------------- */
+
+static void
+put_graphs(struct model *m, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u64(sb, m->ngraphs);
+	for (i = 0; i < m->ngraphs; i++) {
+		ser_put_u32(sb, m->graphs[i].id_sid);
+		ser_put_u32(sb, m->graphs[i].name_sid);
+		ser_put_u32(sb, m->graphs[i].outer_sid);
+		ser_put_u32(sb, m->graphs[i].host_sid);
+	}
+	ser_put_u64(sb, m->ndevices);
+	for (i = 0; i < m->ndevices; i++) {
+		ser_put_u32(sb, (uint32_t)m->devices[i].id);
+		mc_put_sp(sb, m, m->devices[i].name);
+		mc_put_sp(sb, m, m->devices[i].host);
+	}
+}
+
+static bool
+get_graphs(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 16), i;
+
+	if (n != c->graphs)
+		return false;
+	for (i = 0; i < n && !s->bad; i++) {
+		struct graph_entry *g;
+
+		TD_GROW(m->graphs, m->capgraphs, m->ngraphs + 1);
+		g = &m->graphs[m->ngraphs];
+		g->id_sid = mc_get_sid(s, c, false);
+		g->name_sid = mc_get_sid(s, c, false);
+		g->outer_sid = mc_get_sid(s, c, true);
+		g->host_sid = mc_get_sid(s, c, false);
+		if (s->bad || u64map_get(&m->graph_by_sid, g->id_sid, NULL))
+			return false;
+		*u64map_put(&m->graph_by_sid, g->id_sid, m->ngraphs) = m->ngraphs;
+		m->ngraphs++;
+	}
+	n = ser_get_count(s, 12);
+	for (i = 0; i < n && !s->bad; i++) {
+		struct reader_device *d;
+
+		TD_GROW(m->devices, m->capdevices, m->ndevices + 1);
+		d = &m->devices[m->ndevices++];
+		d->id = (int32_t)ser_get_u32(s);
+		mc_get_sp(s, m, c, false, &d->name);
+		mc_get_sp(s, m, c, false, &d->host);
+	}
+	return !s->bad;
+}
+
+static void
+put_frames(struct model *m, struct strbuf *sb)
+{
+	size_t i;
+
+	ser_put_u64(sb, m->nframes);
+	for (i = 0; i < m->nframes; i++) {
+		const struct frame_entry *f = &m->frames[i];
+
+		mc_put_sp(sb, m, f->file);
+		mc_put_sp(sb, m, f->host);
+		mc_put_sp(sb, m, f->func);
+		mc_put_sp(sb, m, f->code);
+		ser_put_u32(sb, f->line);
+		ser_put_u64(sb, (uint64_t)f->source_id);
+		ser_put_u8(sb, f->user_code);
+	}
+	mc_put_map(sb, &m->frame_by_sid);
+	ser_put_u64(sb, m->nsources);
+	for (i = 0; i < m->nsources; i++) {
+		const struct source_entry *e = &m->sources[i];
+
+		mc_put_sp(sb, m, e->host);
+		mc_put_sp(sb, m, e->path);
+		ser_put_u32(sb, e->reader_id);
+		ser_put_u32(sb, e->loc.file);
+		ser_put_u64(sb, e->loc.offset);
+		ser_put_u64(sb, e->nlines);
+		ser_put_u8(sb, e->in_dump);
+	}
+	mc_put_map(sb, &m->source_by_rid);
+}
+
+static bool
+get_frames(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	uint64_t n = ser_get_count(s, 29), i;
+
+	if (n != c->frames)
+		return false;
+	m->frames = xcalloc(n ? n : 1, sizeof(*m->frames));
+	m->capframes = n ? n : 1;
+	for (i = 0; i < n && !s->bad; i++) {
+		struct frame_entry *f = &m->frames[m->nframes++];
+
+		mc_get_sp(s, m, c, true, &f->file);
+		mc_get_sp(s, m, c, true, &f->host);
+		mc_get_sp(s, m, c, true, &f->func);
+		mc_get_sp(s, m, c, true, &f->code);
+		f->line = ser_get_u32(s);
+		f->source_id = ser_get_i64(s);
+		f->user_code = ser_get_u8(s) != 0;
+	}
+	if (!mc_get_map(s, &m->frame_by_sid, n))
+		return false;
+	n = ser_get_count(s, 33);
+	if (n != c->sources)
+		return false;
+	m->sources = xcalloc(n ? n : 1, sizeof(*m->sources));
+	m->capsources = n ? n : 1;
+	for (i = 0; i < n && !s->bad; i++) {
+		struct source_entry *e = &m->sources[m->nsources++];
+
+		mc_get_sp(s, m, c, false, &e->host);
+		mc_get_sp(s, m, c, false, &e->path);
+		e->reader_id = ser_get_u32(s);
+		e->loc.file = ser_get_u32(s);
+		e->loc.offset = ser_get_u64(s);
+		e->nlines = ser_get_u64(s);
+		e->in_dump = ser_get_u8(s) != 0;
+	}
+	return mc_get_map(s, &m->source_by_rid, n);
+}
+
+/* ---- sections ------------------------------------------------------------ */
+
+void
+mc_put_tables(struct model *m, struct mc_out *o)
+{
+	struct strbuf sb = {0};
+
+	put_strings(m, o);
+	put_meta(m, &sb);
+	mc_section(o, MC_META, &sb);
+	strbuf_reset(&sb);
+	put_files(m, &sb);
+	mc_section(o, MC_FILES, &sb);
+	strbuf_reset(&sb);
+	put_graphs(m, &sb);
+	mc_section(o, MC_GRAPHS, &sb);
+	strbuf_reset(&sb);
+	put_frames(m, &sb);
+	mc_section(o, MC_FRAMES, &sb);
+	strbuf_reset(&sb);
+	mc_put_ops(m, &sb);
+	mc_section(o, MC_OPS, &sb);
+	strbuf_reset(&sb);
+	mc_put_problems(m, &sb);
+	mc_section(o, MC_PROBLEMS, &sb);
+	strbuf_done(&sb);
+}
+
+bool
+mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
+{
+	static const struct {
+		enum mc_tag tag;
+		bool (*get)(struct model *, struct ser_in *, const struct mc_counts *);
+	} steps[] = {
+		{MC_STRINGS, get_strings}, {MC_META, get_meta}, {MC_FILES, get_files},
+		{MC_GRAPHS, get_graphs}, {MC_FRAMES, get_frames}, {MC_OPS, mc_get_ops},
+		{MC_PROBLEMS, mc_get_problems},
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(steps); i++) {
+		struct ser_in s;
+
+		if (!mc_section_in(in, steps[i].tag, &s) || !steps[i].get(m, &s, c) ||
+		    !ser_in_done(&s))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,43 @@
+/*
+ * fingerprint.h - what a dump file looked like when it was indexed, so an
+ * index saved then can be trusted now (the model's index cache, issue 18).
+ *
+ * A fingerprint is the file's size, modification time and inode plus a
+ * hash of its first and of its last FP_SPAN bytes.  fingerprint_match()
+ * compares a file on disk with one taken earlier: the same file (nothing
+ * changed), the same file with bytes appended (a live dump that grew: what
+ * was indexed is still there, byte for byte at both ends), or something
+ * else.  The hashes read at most 2 * FP_SPAN bytes; the file is opened
+ * read-only through fileio.h.  Not a proof: a file rewritten in the middle
+ * with the same size, time stamp and inode passes (as it does for make).
+ */
+#ifndef TD_FINGERPRINT_H
+#define TD_FINGERPRINT_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+#define FP_SPAN 4096
+
+struct fingerprint {
+	uint64_t size;
+	int64_t mtime_ns;           /* modification time, ns since the epoch */
+	uint64_t ino;
+	uint64_t head;              /* hash of bytes [0, min(size, FP_SPAN)) */
+	uint64_t tail;              /* hash of the last min(size, FP_SPAN) bytes */
+};
+
+enum fingerprint_match {
+	FP_SAME,                    /* size, time, inode and both hashes match */
+	FP_GROWN,                   /* same inode, longer, the old head and tail unchanged */
+	FP_CHANGED,                 /* anything else, or the file cannot be read */
+};
+
+/* Takes path's fingerprint.  TD_ERR_NOENT / TD_ERR_IO when it cannot be
+ * opened or read (not a regular file included). */
+enum td_status fingerprint_take(const char *path, struct fingerprint *fp);
+/* Compares path on disk now with old (see enum fingerprint_match). */
+enum fingerprint_match fingerprint_match(const char *path, const struct fingerprint *old);
+
+#endif

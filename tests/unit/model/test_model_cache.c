@@ -1,0 +1,310 @@
+/*
+ * test_model_cache.c - the persistent index (model/model_cache*.c, issue
+ * 18) on the tfdbg v2 fixtures, in private temporary directories: a saved
+ * index opens with the answers of a fresh one; a torn file completed since
+ * extends it; a changed file, a damaged cache file, an unusable directory
+ * are handled; any damaged byte of a cache file is refused or gives a
+ * model that answers (the fuzzer does this at scale).  Facts come from
+ * tests/fixtures/tfdbg2/README.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "reader/reader.h"
+
+#define FIX "tests/fixtures/tfdbg2"
+#define TRACES "tfdbg_events.1586979375.tfdbg-host-a.graph_execution_traces"
+
+struct tmp {
+	char dir[64];           /* mkdtemp */
+	char dump[96], cache[96];
+};
+
+static void
+sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof cmd, fmt, a, b);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void
+tmp_init(struct tmp *t, const char *fixture)
+{
+	snprintf(t->dir, sizeof t->dir, "/tmp/tdbg-unit-cache.XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->dump, sizeof t->dump, "%s/dump", t->dir);
+	snprintf(t->cache, sizeof t->cache, "%s/cache", t->dir);
+	sh("cp -r %s %s", fixture, t->dump);
+}
+
+static void
+tmp_done(struct tmp *t)
+{
+	sh("rm -rf %s%s", t->dir, "");
+}
+
+static struct model *
+open_cached(const struct tmp *t, bool cache, const char *state)
+{
+	struct model_options opt = {.no_thread = true, .cache = cache, .cache_dir = t->cache};
+	struct model_info info;
+	struct model *m = NULL;
+	char err[512];
+
+	assert_int_equal(model_open(t->dump, &opt, &m, err, sizeof err), TD_OK);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, state);
+	return m;
+}
+
+/* The cache file's bytes (one file in the directory). */
+static unsigned char *
+cache_bytes(const struct tmp *t, size_t *n)
+{
+	char path[256], cmd[256];
+	unsigned char *buf;
+	FILE *f;
+	long len;
+
+	snprintf(cmd, sizeof cmd, "ls %s/*.tdx", t->cache);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(path, sizeof path, f));
+	pclose(f);
+	path[strcspn(path, "\n")] = '\0';
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+/* Every trace row and the alerts of a and b are the same. */
+static void
+assert_same(struct model *a, struct model *b)
+{
+	struct model_info ia, ib;
+	struct model_alert fa, fb;
+	uint64_t i;
+
+	model_info(a, &ia);
+	model_info(b, &ib);
+	assert_int_equal(ia.traces, ib.traces);
+	assert_int_equal(ia.executions, ib.executions);
+	assert_int_equal(ia.ops, ib.ops);
+	assert_int_equal(ia.alerts, ib.alerts);
+	assert_int_equal(ia.stack_frames, ib.stack_frames);
+	assert_int_equal(ia.source_files, ib.source_files);
+	assert_int_equal(ia.torn_files, ib.torn_files);
+	for (i = 0; i < ia.traces; i++) {
+		struct model_trace ta, tb;
+
+		assert_int_equal(model_trace_get(a, i, &ta), TD_OK);
+		assert_int_equal(model_trace_get(b, i, &tb), TD_OK);
+		assert_string_equal(ta.op_name, tb.op_name);
+		assert_int_equal(ta.flags, tb.flags);
+		assert_int_equal(ta.op, tb.op);
+		assert_int_equal(ta.step, tb.step);
+		assert_true(ta.wall_time == tb.wall_time);
+	}
+	assert_true(model_first_nonfinite(a, &fa));
+	assert_true(model_first_nonfinite(b, &fb));
+	assert_int_equal(fa.index, fb.index);
+}
+
+static void
+test_cache_saved_index_answers_as_fresh(void **state)
+{
+	struct tmp t;
+	struct model *fresh, *cached;
+	struct model_alert a;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	cached = open_cached(&t, true, "used");
+	fresh = open_cached(&t, false, "off");
+	assert_int_equal(model_trace_count(cached), 680);   /* README */
+	assert_true(model_first_nonfinite(cached, &a));
+	assert_int_equal(a.index, 88);                       /* README: Log:0 */
+	assert_string_equal(a.op_name, "Log");
+	assert_same(cached, fresh);
+	model_close(cached);
+	model_close(fresh);
+	tmp_done(&t);
+}
+
+static void
+test_cache_torn_file_completed_extends(void **state)
+{
+	struct tmp t;
+	struct model *m, *fresh;
+	struct model_info info;
+
+	(void)state;
+	tmp_init(&t, FIX "/torn");
+	m = open_cached(&t, true, "new");
+	model_info(m, &info);
+	assert_int_equal(info.traces, 679);                  /* README: then a torn one */
+	assert_int_equal(info.torn_files, 1);
+	model_close(m);
+	/* the writer finishes the record: the last 100 bytes arrive */
+	sh("tail -c 100 " FIX "/mnist_nan/" TRACES " >> %s/" TRACES "%s", t.dump, "");
+	m = open_cached(&t, true, "extended");
+	model_info(m, &info);
+	assert_int_equal(info.traces, 680);
+	assert_int_equal(info.torn_files, 0);
+	fresh = open_cached(&t, false, "off");
+	assert_same(m, fresh);
+	model_close(fresh);
+	model_close(m);
+	model_close(open_cached(&t, true, "used"));
+	tmp_done(&t);
+}
+
+static void
+test_cache_changed_file_rebuilds(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	/* same size, other bytes: the torn copy's file padded back to size */
+	sh("cp " FIX "/torn/" TRACES " %s/" TRACES "%s", t.dump, "");
+	sh("head -c 100 /dev/zero >> %s/" TRACES "%s", t.dump, "");
+	m = open_cached(&t, true, "rebuilt");
+	model_info(m, &info);
+	assert_non_null(strstr(info.index_cache_why, "changed"));
+	assert_int_equal(info.traces, 679);
+	model_close(m);
+	tmp_done(&t);
+}
+
+static void
+test_cache_no_directory_still_opens(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_options opt = {.no_thread = true, .cache = true, .cache_dir = "/dev/null/tdbg"};
+	struct model_info info;
+	char err[512];
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	assert_int_equal(model_open(t.dump, &opt, &m, err, sizeof err), TD_OK);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, "unavailable");
+	assert_int_equal(info.traces, 680);
+	model_close(m);
+	tmp_done(&t);
+}
+
+static void
+test_cache_off_unless_asked(void **state)
+{
+	struct tmp t;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, false, "off"));
+	assert_int_not_equal(access(t.cache, F_OK), 0);     /* nothing written */
+	tmp_done(&t);
+}
+
+static void
+test_cache_bad_header_refused(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	unsigned char *buf;
+	size_t n;
+	char err[256];
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	buf = cache_bytes(&t, &n);
+	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, n, &m, err,
+						sizeof err), TD_OK);
+	model_close(m);
+	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, 63, &m, err,
+						sizeof err), TD_ERR_CORRUPT);
+	buf[0] ^= 1;                                         /* the magic */
+	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, n, &m, err,
+						sizeof err), TD_ERR_CORRUPT);
+	free(buf);
+	tmp_done(&t);
+}
+
+/* Each damaged byte (every 97th, and all of the first 512) gives a refused
+ * file or a model that answers. */
+static void
+test_cache_damaged_bytes_never_crash(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_alert a;
+	unsigned char *buf;
+	size_t n, i, opened = 0, refused = 0;
+	char err[256];
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	buf = cache_bytes(&t, &n);
+	for (i = 64; i < n; i += i < 512 ? 1 : 97) {
+		buf[i] ^= 0x5a;
+		if (model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, n, &m, err, sizeof err) ==
+		    TD_OK) {
+			struct model_trace tr;
+
+			model_first_nonfinite(m, &a);
+			if (model_trace_count(m))
+				model_trace_get(m, model_trace_count(m) - 1, &tr);
+			model_close(m);
+			opened++;
+		} else {
+			refused++;
+		}
+		buf[i] ^= 0x5a;
+	}
+	assert_true(refused > 0);
+	assert_true(opened + refused > 500);
+	free(buf);
+	tmp_done(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_saved_index_answers_as_fresh),
+		cmocka_unit_test(test_cache_torn_file_completed_extends),
+		cmocka_unit_test(test_cache_changed_file_rebuilds),
+		cmocka_unit_test(test_cache_no_directory_still_opens),
+		cmocka_unit_test(test_cache_off_unless_asked),
+		cmocka_unit_test(test_cache_bad_header_refused),
+		cmocka_unit_test(test_cache_damaged_bytes_never_crash),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
