@@ -36,7 +36,6 @@
 #include <unistd.h>
 
 #include "reader/base/fingerprint.h"
-#include "reader/parse/crc32c.h"
 
 #define MC_MAGIC "TDBGIDX"
 #define MC_FORMAT 2u
@@ -97,7 +96,7 @@ mc_write(struct mc_out *o, const void *p, size_t n)
 
 	if (!n)
 		return;
-	o->crc = crc32c_update(o->crc, p, n);
+	o->crc = reader_checksum(o->crc, p, n);
 	o->len += n;
 	while (n && !o->err) {
 		size_t k = TD_MIN(n, sizeof o->buf - o->blen);
@@ -303,7 +302,7 @@ header_check(const struct mc_header *h, size_t file_len, bool check_crc)
 	if (h->payload_len != file_len - sizeof(*h))
 		return "corrupt cache file (length)";
 	if (check_crc &&
-	    crc32c((const unsigned char *)h + sizeof(*h), (size_t)h->payload_len) != h->payload_crc)
+	    reader_checksum(0, (const unsigned char *)h + sizeof(*h), (size_t)h->payload_len) != h->payload_crc)
 		return "corrupt cache file (checksum)";
 	return NULL;
 }
