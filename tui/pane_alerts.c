@@ -376,8 +376,11 @@ alerts_title(struct pane *p, char *buf, size_t size)
 		snprintf(buf, size, "(%llu, filter not applied)", (unsigned long long)na);
 	else
 		snprintf(buf, size, "(%llu)", (unsigned long long)na);
-	tui_watches_title(p->tui, w, sizeof w);        /* ", 12 hits" */
-	if (*w && strlen(buf) > 1 && strlen(buf) + strlen(w) < size) {
+	/* ", 12 hits" only where it fits beside "[1] Alerts  " and the pane's
+	 * position: the alert count is never the part cut */
+	tui_watches_title(p->tui, w, sizeof w);
+	if (*w && strlen(buf) > 1 && strlen(buf) + strlen(w) < size &&
+	    (int)(strlen(buf) + strlen(w)) <= p->r.w - 12 - 8) {
 		buf[strlen(buf) - 1] = '\0';
 		strncat(buf, w, size - strlen(buf) - 2);
 		strcat(buf, ")");

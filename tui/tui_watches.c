@@ -252,7 +252,10 @@ tui_watches_title(struct tui *t, char *buf, size_t size)
 		uint64_t n = 0;
 		for (size_t g = 0; g < w->ngroups; g++)
 			n += w->groups[g].count;
-		snprintf(buf, size, ", %llu hit%s", (unsigned long long)n, n == 1 ? "" : "s");
+		if (n)
+			snprintf(buf, size, ", %llu hit%s", (unsigned long long)n, n == 1 ? "" : "s");
+		else
+			buf[0] = '\0';  /* no hit (the filter may hide them): nothing */
 	}
 }
 

@@ -11,7 +11,7 @@ for size in 120x40 160x45; do
 	TUI_COLS=${size%x*} TUI_ROWS=${size#*x}
 	tui_start "$FIXTURES/tfdbg1/mlp_nan"
 	tui_wait "144 traces" || die "tdbg did not start at $size"
-	tui_keys 1 g Enter
+	tui_alert_group '^Log$'; tui_keys Enter
 	tui_wait "InfNan Log: alert 1 of" >/dev/null || die "no Log alert at $size"
 	tui_expect "debug_header_$size" " Debug "
 	if grep -qE 'cross_entropy/Log +ident ' "$TUI_SCREEN" &&

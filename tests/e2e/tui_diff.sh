@@ -39,8 +39,8 @@ tui_expect graph_follows_pair "[4] Graph  $op700"
 tui_keys Enter
 tui_expect pair_view_opens "Pair 700: A trace 700, B trace 700"
 if tui_wait "nan change"; then
-	row=$(grep -E '^ nan +' "$TUI_SCREEN" | head -1)
-	echo "$row" | grep -qE '^ nan +0 +[1-9]' && ok pair_view_nan_a0_b_positive ||
+	row=$(grep -E '^ NaN +' "$TUI_SCREEN" | head -1)
+	echo "$row" | grep -qE '^ NaN +0 +[1-9]' && ok pair_view_nan_a0_b_positive ||
 		fail pair_view_nan_a0_b_positive "$row"
 fi
 tui_keys q

@@ -14,7 +14,7 @@
 TUI_COLS=120 TUI_ROWS=40
 tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "tdbg did not start"
-tui_keys 1 g Enter
+tui_alert_group '^Log$'; tui_keys Enter
 tui_wait "alert 1 of" || die "Enter on the Log group did not jump"
 tui_expect traces_shown "[3] Graph executions"
 tui_expect alerts_still_shown "[1] Alerts"
