@@ -437,7 +437,7 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 		char *dir = tripled_dump();
 		struct record_sink rs2;
 		struct reader_sink sink2;
-		struct recorded a;
+		struct recorded a = { .ops = &tfdbg2_reader_ops };
 		char err[256];
 
 		tf2_stage_thread_min = threaded ? 0 : UINT64_MAX;
