@@ -25,7 +25,8 @@ measured_run()
 	shift 3
 	if [ -n "${TDBG_WRAP:-}" ] || [ -n "${ASAN_OPTIONS:-}" ] || [ ! -x /usr/bin/time ]; then
 		E2E_RUNS=$((E2E_RUNS + 1)); RC=0
-		timeout 120 "${TDBG_WRAP:-}" "$TDBG" "$@" </dev/null >"$OUT" 2>"$ERR" || RC=$?
+		# shellcheck disable=SC2086
+		timeout 120 ${TDBG_WRAP:-} "$TDBG" "$@" </dev/null >"$OUT" 2>"$ERR" || RC=$?
 		_wrap_check "$@"
 		return 0
 	fi
