@@ -58,7 +58,8 @@ enum td_status npy_read_header(const char *path, enum td_dtype dtype_hint, struc
 			       uint64_t *file_size, char *err, size_t errlen);
 
 /* Summarises n elements of dt stored at byte offset off of fd, reading
- * in chunks of a few MiB (bounded memory), byte-swapping when big_endian.
+ * in chunks of a few MiB (bounded memory), byte-swapping when big_endian;
+ * the holes of a sparse file are summarised as zeros without reading them.
  * Fills out as td_summarize_raw() would (no shape).  TD_ERR_TRUNCATED
  * when the file ends early, TD_ERR_NOMEM when the chunk buffer fails. */
 enum td_status npy_summarize_region(int fd, uint64_t off, enum td_dtype dt, int64_t n,

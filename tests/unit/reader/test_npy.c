@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader/parse/npy.h"
@@ -432,6 +434,65 @@ test_npy_summarize_file_streams_chunks_like_a_full_read(void **state)
 	free(v);
 }
 
+/* A .npy whose middle is a hole of a sparse file (8 MiB of zeros, never
+ * written) gives the summary of the same bytes written out: the hole is
+ * counted as zeros without being read. */
+static void
+test_npy_summarize_file_sparse_hole_counts_as_zeros(void **state)
+{
+	const int64_t n = 2100000;   /* 8.4 MB */
+	float *v = calloc((size_t)n, sizeof(*v));
+	struct td_summary dense, sparse;
+	char err[256] = "", *path, *sparse_path;
+	uint8_t *bytes;
+	size_t len, head;
+	struct stat st;
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	v[0] = 1.0f; v[1] = -2.0f; v[2] = NAN; v[3] = 3.0f;
+	v[n - 4] = 5.0f; v[n - 3] = -INFINITY; v[n - 2] = 0.5f; v[n - 1] = -7.0f;
+	path = write_tmp_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2100000,), }\n",
+			     v, (size_t)n * sizeof(*v));
+	assert_int_equal(npy_summarize_file(path, DTYPE_INVALID, &dense, err, sizeof err), TD_OK);
+	/* the same bytes with the zeros between the ends left as a hole */
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = (size_t)ftell(fp);
+	rewind(fp);
+	bytes = malloc(len);
+	assert_int_equal(fread(bytes, 1, len, fp), len);
+	fclose(fp);
+	head = len - (size_t)n * sizeof(*v) + 16;
+	sparse_path = xasprintf("%s.sparse", path);
+	fd = open(sparse_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, bytes, head, 0), (ssize_t)head);
+	assert_int_equal(pwrite(fd, bytes + len - 16, 16, (off_t)(len - 16)), 16);
+	close(fd);
+	assert_int_equal(stat(sparse_path, &st), 0);
+	assert_int_equal(st.st_size, (off_t)len);
+	assert_int_equal(npy_summarize_file(sparse_path, DTYPE_INVALID, &sparse, err, sizeof err), TD_OK);
+	assert_int_equal(sparse.elements, n);
+	assert_int_equal(sparse.zero, n - 8);   /* 8 values written, one a NaN, one -inf */
+	assert_int_equal(sparse.zero, dense.zero);
+	assert_int_equal(sparse.negative, dense.negative);
+	assert_int_equal(sparse.positive, dense.positive);
+	assert_int_equal(sparse.nan, 1);
+	assert_int_equal(sparse.neg_inf, 1);
+	assert_true(sparse.min == -7.0 && sparse.max == 5.0);
+	assert_true(fabs(sparse.mean - dense.mean) < 1e-12);
+	assert_true(fabs(sparse.l2norm - dense.l2norm) < 1e-9);
+	unlink(sparse_path);
+	unlink(path);
+	free(sparse_path);
+	free(path);
+	free(bytes);
+	free(v);
+}
+
 static void
 test_npy_summarize_file_big_endian_and_short_data(void **state)
 {
@@ -501,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_npy_fixture_file_decodes),
 		cmocka_unit_test(test_npy_read_header_of_a_long_v2_header),
 		cmocka_unit_test(test_npy_summarize_file_streams_chunks_like_a_full_read),
+		cmocka_unit_test(test_npy_summarize_file_sparse_hole_counts_as_zeros),
 		cmocka_unit_test(test_npy_summarize_file_big_endian_and_short_data),
 		cmocka_unit_test(test_npy_read_file_fortran_big_endian),
 	};
