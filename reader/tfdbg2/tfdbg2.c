@@ -231,6 +231,8 @@ tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f)
 	f->announced = f->missing_reported = false;
 	f->torn_reported = 0;
 	f->sig = 0;
+	f->seen_size = 0;
+	f->seen_mtime = 0;
 	f->sig_len = 0;
 	memset(&f->cur, 0, sizeof f->cur);
 	tf2_open_file(f);

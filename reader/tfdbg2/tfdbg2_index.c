@@ -222,12 +222,16 @@ check_change(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
 	uint64_t size, end = __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE);
 	enum source_change ch;
 	char what[160];
+	int64_t mtime;
 	uint32_t sig;
 
 	if (!f->announced || !f->src)
 		return false;
-	ch = source_check(f->src);
-	size = source_size(f->src);
+	ch = source_check(f->src, &size, &mtime);
+	if (ch == SOURCE_SAME && size == f->seen_size && mtime == f->seen_mtime)
+		return false;   /* untouched since the last pass: nothing read */
+	f->seen_size = size;
+	f->seen_mtime = mtime;
 	if (ch == SOURCE_REPLACED)
 		snprintf(what, sizeof what, "file replaced (another file renamed over it)");
 	else if (ch == SOURCE_SAME && size < end)

@@ -48,6 +48,8 @@ struct tf2_file {
 	 * bytes as first indexed, to tell a rewrite in place from growth. */
 	uint32_t sig;
 	uint64_t sig_len;
+	uint64_t seen_size;             /* size and mtime at the last check */
+	int64_t seen_mtime;
 	bool stale;                     /* retired: its rows' bytes are gone */
 	/* Guarded by reader.lock: */
 	uint64_t indexed_end;           /* rows exist only below this offset */
