@@ -274,6 +274,21 @@ unpin(struct source *s)
 	pthread_mutex_unlock(&pool.lock);
 }
 
+/* The descriptor pinned when the pool has it open, else -1 (no reopen). */
+static int
+pin_if_open(struct source *s)
+{
+	int fd = -1;
+
+	pthread_mutex_lock(&pool.lock);
+	if (!s->retired && s->fd >= 0) {
+		s->pins++;
+		fd = s->fd;
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return fd;
+}
+
 uint64_t
 source_size(struct source *s)
 {
@@ -283,10 +298,17 @@ source_size(struct source *s)
 
 	if (!s->is_file)
 		return s->nbytes;
-	if ((fd = pin(s)) < 0)
-		return 0;
-	rc = fstat(fd, &st);
-	unpin(s);
+	/* a file the pool closed is stat'ed by path (no reopen: follow mode
+	 * asks every file's size each pass) while the path names it */
+	if ((fd = pin_if_open(s)) < 0 && stat(s->path, &st) == 0 && st.st_dev == s->dev &&
+	    st.st_ino == s->ino) {
+		rc = 0;
+	} else {
+		if (fd < 0 && (fd = pin(s)) < 0)
+			return 0;
+		rc = fstat(fd, &st);
+		unpin(s);
+	}
 	if (rc != 0 || st.st_size < 0)
 		return 0;
 	size = (uint64_t)st.st_size;
@@ -335,11 +357,15 @@ source_read(struct source *s, uint64_t off, void *buf, size_t len)
 }
 
 enum source_change
-source_check(struct source *s)
+source_check(struct source *s, uint64_t *size, int64_t *mtime_ns)
 {
 	struct stat sb;
 	bool replaced;
 
+	if (size)
+		*size = source_known_size(s);
+	if (mtime_ns)
+		*mtime_ns = 0;
 	if (!s->is_file)
 		return SOURCE_SAME;
 	pthread_mutex_lock(&pool.lock);
@@ -351,6 +377,10 @@ source_check(struct source *s)
 		return errno == ENOENT ? SOURCE_GONE : SOURCE_SAME;
 	if (sb.st_dev != s->dev || sb.st_ino != s->ino)
 		return SOURCE_REPLACED;
+	if (size && sb.st_size >= 0)
+		*size = (uint64_t)sb.st_size;
+	if (mtime_ns)
+		*mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 	return SOURCE_SAME;
 }
 

@@ -71,10 +71,12 @@ enum source_change {
 	SOURCE_REPLACED,        /* the path names another file (renamed over) */
 	SOURCE_GONE,            /* the path names nothing now */
 };
-/* Whether the path still names the file that was opened (one stat; a byte
- * array is always SOURCE_SAME).  Changes of content in place (truncation,
- * a rewrite) are the caller's to detect, by size and content. */
-enum source_change source_check(struct source *s);
+/* Whether the path still names the file that was opened (one stat, no
+ * read; a byte array is always SOURCE_SAME).  With SOURCE_SAME, *size and
+ * *mtime_ns (either may be NULL) get the file's size and modification time
+ * (ns) now.  Changes of content in place (truncation, a rewrite) are the
+ * caller's to detect, by size, time and content. */
+enum source_change source_check(struct source *s, uint64_t *size, int64_t *mtime_ns);
 /* Makes every later read fail (-1, errno ESTALE) and gives the descriptor
  * back: the caller found the file changed and stops trusting it.  The
  * source is still freed with source_close().  NULL is accepted. */

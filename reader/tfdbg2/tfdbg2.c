@@ -201,42 +201,6 @@ make_set(const char *dir, const char *name)
 	return s;
 }
 
-void
-tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f)
-{
-	struct tf2_file *old = xmalloc(sizeof(*old));
-
-	size_t i;
-
-	if (f->role == TF2_SOURCE_FILES) {
-		/* read again from the start: file_index counts from 0 again */
-		for (i = 0; i < s->nsources; i++)
-			free(s->source_paths[i]);
-		s->nsources = 0;
-	}
-	tfrecord_cursor_done(&f->cur);
-	source_retire(f->src);          /* in-flight decodes of old rows fail */
-	pthread_mutex_lock(&r->lock);
-	*old = *f;
-	old->stale = true;
-	old->path = xstrdup(f->path);
-	r->files[f->id] = old;
-	TD_GROW(r->files, r->filecap, r->nfiles + 1);
-	f->id = (uint32_t)r->nfiles;
-	r->files[r->nfiles++] = f;
-	f->src = NULL;
-	f->skips = NULL;
-	f->nskips = f->skipcap = 0;
-	f->indexed_end = 0;
-	pthread_mutex_unlock(&r->lock);
-	f->announced = f->missing_reported = false;
-	f->torn_reported = 0;
-	f->sig = 0;
-	f->sig_len = 0;
-	memset(&f->cur, 0, sizeof f->cur);
-	tf2_open_file(f);
-}
-
 static void
 free_set(struct tf2_set *s)
 {

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/parse/crc32c.h"
 #include "reader/parse/pbwire.h"
 #include "reader/reader_report.h"
 #include "tf_debug_event.pb-c.h"
@@ -34,10 +33,18 @@ struct pass {
 	char detail[512];
 };
 
-static const char *const role_what[TF2_ROLE_COUNT] = {
+const char *const tf2_role_what[TF2_ROLE_COUNT] = {
 	"debug_metadata", "source_file", "stack_frame_with_id", "graphs record",
 	"execution", "graph_execution_trace",
 };
+
+void
+tf2_send_problem(const struct reader_sink *sink, enum reader_problem_kind kind,
+		 const struct tf2_file *f, uint64_t off, int64_t record, const char *detail)
+{
+	reader_report_problem(sink, kind, f && f->announced ? (int64_t)f->id : -1, f ? f->path : NULL,
+			      off, record, f ? tf2_role_what[f->role] : "dump", detail);
+}
 
 static void
 problem(struct pass *ps, enum reader_problem_kind kind, const struct tf2_file *f, uint64_t off,
@@ -48,9 +55,7 @@ problem(struct pass *ps, enum reader_problem_kind kind, const struct tf2_file *f
 	va_start(ap, fmt);
 	vsnprintf(ps->detail, sizeof ps->detail, fmt, ap);
 	va_end(ap);
-	reader_report_problem(ps->sink, kind, f && f->announced ? (int64_t)f->id : -1,
-			      f ? f->path : NULL, off, record, f ? role_what[f->role] : "dump",
-			      ps->detail);
+	tf2_send_problem(ps->sink, kind, f, off, record, ps->detail);
 }
 
 static void
@@ -110,131 +115,6 @@ missing_file(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
 			tf2_role_suffix[f->role], s->host, f->open_why);
 }
 
-/* A file set whose metadata record cannot be read is a problem, not a
- * host: only its metadata file is announced, and the reason is reported
- * once (again when it changes).  Follow mode retries the record each pass;
- * once it reads, the set's files are opened.  Returns true when s is a
- * host to index. */
-static bool
-set_is_host(struct pass *ps, struct tf2_set *s)
-{
-	struct tf2_file *m = &s->files[TF2_METADATA];
-	int k;
-
-	if (!s->usable && !s->unusable_why && !s->foreign)
-		tf2_retry_metadata(s);
-	if (s->usable && s->run_id[0] && ps->r->run_id[0] && strcmp(s->run_id, ps->r->run_id)) {
-		s->usable = false;
-		s->foreign = true;
-		s->unusable_why = xstrdup("file set of another tfdbg run; ignored");
-	}
-	if (s->usable) {
-		for (k = 0; !s->opened && k < TF2_ROLE_COUNT; k++)
-			if (!s->files[k].src)
-				tf2_open_file(&s->files[k]);
-		s->opened = true;
-		return true;
-	}
-	if (m->src && !m->announced) {
-		struct reader_file rf = { .id = m->id, .path = m->path, .size = source_known_size(m->src),
-					  .role = tf2_role_suffix[TF2_METADATA] };
-
-		m->announced = true;
-		if (ps->sink->on_file)
-			ps->sink->on_file(ps->sink->ctx, &rf);
-	}
-	if (s->unusable_why && (!s->unusable_said || strcmp(s->unusable_said, s->unusable_why))) {
-		problem(ps, !m->src && m->open_st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE,
-			m, 0, 0,
-			"%s; this file set is not read", s->unusable_why);
-		free(s->unusable_said);
-		s->unusable_said = s->unusable_why;
-	} else {
-		free(s->unusable_why);
-	}
-	s->unusable_why = NULL;
-	return false;
-}
-
-/* Which sets are hosts this pass (see set_is_host). */
-static void
-settle_sets(struct pass *ps)
-{
-	size_t i;
-
-	for (i = 0; i < ps->r->nsets; i++)
-		ps->r->sets[i]->host_now = set_is_host(ps, ps->r->sets[i]);
-}
-
-static void torn_resolved(struct pass *ps, struct tf2_file *f, uint64_t off);
-
-/* ---- follow mode: files that change under the index ------------------- */
-
-/* Bytes of a file's start whose CRC tells a rewrite from growth: the first
- * records (a FULL_HEALTH trace is ~240 bytes). */
-#define SIG_BYTES 4096
-
-/* CRC32C of the first len bytes of src; false when they cannot be read. */
-static bool
-head_sig(struct source *src, uint64_t len, uint32_t *sig)
-{
-	unsigned char buf[SIG_BYTES];
-	ssize_t got = source_read(src, 0, buf, (size_t)len);
-
-	if (got != (ssize_t)len)
-		return false;
-	*sig = crc32c(buf, (size_t)len);
-	return true;
-}
-
-/* Records the signature of what the index has read of f so far. */
-static void
-take_sig(struct tf2_file *f)
-{
-	uint64_t want = TD_MIN((uint64_t)SIG_BYTES, f->indexed_end);
-
-	if (f->src && want > f->sig_len && head_sig(f->src, want, &f->sig))
-		f->sig_len = want;
-}
-
-/* Follow mode: a file indexed before may have been truncated (a restarted
- * job reopening it for writing), renamed over (the path names another
- * file) or rewritten in place (same inode, its first records changed).
- * Its rows would then decode other bytes under their old names, so the
- * file is retired (its rows stay, marked stale: decoding them fails with
- * TD_ERR_STALE), a problem says what happened, and it is read again from
- * its start under a new file id.  Returns true when it was retired. */
-static bool
-check_change(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
-{
-	uint64_t size, end = __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE);
-	enum source_change ch;
-	char what[160];
-	uint32_t sig;
-
-	if (!f->announced || !f->src)
-		return false;
-	ch = source_check(f->src);
-	size = source_size(f->src);
-	if (ch == SOURCE_REPLACED)
-		snprintf(what, sizeof what, "file replaced (another file renamed over it)");
-	else if (ch == SOURCE_SAME && size < end)
-		snprintf(what, sizeof what, "file truncated from %llu indexed bytes to %llu",
-			 (unsigned long long)end, (unsigned long long)size);
-	else if (ch == SOURCE_SAME && f->sig_len && (!head_sig(f->src, f->sig_len, &sig) || sig != f->sig))
-		snprintf(what, sizeof what, "file rewritten (its first %llu bytes changed)",
-			 (unsigned long long)f->sig_len);
-	else
-		return false;   /* growing, unchanged, or deleted (the open file still reads) */
-	problem(ps, PROBLEM_INCONSISTENT, f, 0, -1,
-		"%s: its %llu earlier records are stale (kept, values gone); read again from the start; "
-		"the %s file of host %s", 
-		what, (unsigned long long)f->cur.index, tf2_role_suffix[f->role], s->host);
-	torn_resolved(ps, f, UINT64_MAX);
-	tf2_retire_file(ps->r, s, f);
-	return true;
-}
-
 /* Opens files that appeared since, announces new files, reports missing
  * ones once, and adds up the sizes for progress. */
 static void
@@ -268,7 +148,7 @@ send_files(struct pass *ps)
 				f->missing_reported = true;
 				continue;
 			}
-			if (k != TF2_METADATA && check_change(ps, s, f) && !f->src)
+			if (k != TF2_METADATA && tf2_check_change(r, ps->sink, s, f) && !f->src)
 				continue;
 			tfrecord_cursor_refresh(&f->cur);
 			ps->progress.total += f->cur.size;
@@ -332,22 +212,20 @@ torn(struct pass *ps, struct tf2_file *f, const struct tfrecord *rec, int64_t re
 		(unsigned long long)(f->cur.size - rec->offset));
 }
 
-/* reader.h on_resolved: this pass read past the tail reported torn (the
- * writer completed it); off is where reading got to. */
-static void
-torn_resolved(struct pass *ps, struct tf2_file *f, uint64_t off)
+void
+tf2_torn_resolved(const struct reader_sink *sink, struct tf2_file *f, uint64_t off)
 {
 	struct reader_problem p = {
 		.kind = PROBLEM_TORN_TAIL, .file = f->announced ? (int64_t)f->id : -1,
-		.path = f->path, .record = -1, .what = role_what[f->role], .detail = "",
+		.path = f->path, .record = -1, .what = tf2_role_what[f->role], .detail = "",
 	};
 
 	if (!f->torn_reported || off < f->torn_reported)
 		return;
 	p.offset = f->torn_reported - 1;
 	f->torn_reported = 0;
-	if (ps->sink->on_resolved)
-		ps->sink->on_resolved(ps->sink->ctx, &p);
+	if (sink->on_resolved)
+		sink->on_resolved(sink->ctx, &p);
 }
 
 /* Returns false when the file cannot be read further this pass. */
@@ -388,7 +266,7 @@ one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
 		more = false;
 		break;
 	}
-	torn_resolved(ps, f, f->cur.off);
+	tf2_torn_resolved(ps->sink, f, f->cur.off);
 	ps->progress.done += f->cur.off - before;
 	__atomic_store_n(&f->indexed_end, f->cur.off, __ATOMIC_RELEASE);
 	progress(ps, false);
@@ -714,7 +592,7 @@ emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
 		more = false;
 		break;
 	}
-	torn_resolved(ps, f, e->cur_off);
+	tf2_torn_resolved(ps->sink, f, e->cur_off);
 	ps->progress.done += e->cur_off - *before;
 	*before = e->cur_off;
 	__atomic_store_n(&f->indexed_end, e->cur_off, __ATOMIC_RELEASE);
@@ -835,7 +713,8 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	size_t i;
 
 	tf2_discover(r, sink);
-	settle_sets(&ps);
+	for (i = 0; i < r->nsets; i++)
+		r->sets[i]->host_now = tf2_set_is_host(r, sink, r->sets[i]);
 	send_meta(&ps);
 	send_files(&ps);
 	progress(&ps, true);
@@ -856,7 +735,7 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	/* the metadata file holds one record, read at open; mark it done */
 	for (i = 0; i < r->nsets; i++) {
 		for (int k = TF2_SOURCE_FILES; k < TF2_ROLE_COUNT; k++)
-			take_sig(&r->sets[i]->files[k]);
+			tf2_take_sig(&r->sets[i]->files[k]);
 		struct tf2_file *m = &r->sets[i]->files[TF2_METADATA];
 
 		if (m->src && m->cur.off < m->cur.size) {

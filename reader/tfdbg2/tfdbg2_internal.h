@@ -48,6 +48,8 @@ struct tf2_file {
 	 * bytes as first indexed, to tell a rewrite in place from growth. */
 	uint32_t sig;
 	uint64_t sig_len;
+	uint64_t seen_size;             /* size and mtime at the last check */
+	int64_t seen_mtime;
 	bool stale;                     /* retired: its rows' bytes are gone */
 	/* Guarded by reader.lock: */
 	uint64_t indexed_end;           /* rows exist only below this offset */
@@ -118,16 +120,37 @@ void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t 
 /* Where the row after the record ending at record_end starts (past skipped
  * records), or 0 when that is not an indexed row yet. */
 uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
-/* Retires f (truncated, replaced or rewritten under the index): its id
- * keeps naming the old rows, whose decode now fails with TD_ERR_STALE,
- * and f gets a new id and is read again from offset 0 (reopened by path).
- * Under no lock; takes reader.lock. */
-void tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);
 
 /* tfdbg2_index.c */
 enum td_status tf2_index(struct reader *r, const struct reader_sink *sink);
+extern const char *const tf2_role_what[TF2_ROLE_COUNT];    /* "graph_execution_trace" */
+/* Sends a problem about f (NULL: the dump) with this detail text. */
+void tf2_send_problem(const struct reader_sink *sink, enum reader_problem_kind kind,
+		      const struct tf2_file *f, uint64_t off, int64_t record, const char *detail);
+/* reader.h on_resolved: reading got to off, past the tail of f reported
+ * torn (the writer completed it, or the file is retired: UINT64_MAX). */
+void tf2_torn_resolved(const struct reader_sink *sink, struct tf2_file *f, uint64_t off);
+
+/* tfdbg2_follow.c: file sets and files that change between passes. */
+/* Whether s is a host this pass: its metadata record reads (retried each
+ * pass while it does not; the reason is reported once, again when it
+ * changes; only the metadata file is announced).  Opens the set's other
+ * files the first time it is. */
+bool tf2_set_is_host(struct reader *r, const struct reader_sink *sink, struct tf2_set *s);
+/* Follow mode, for an announced file: truncated below what was indexed,
+ * renamed over or rewritten in place (see the file comment)?  Then reports
+ * it, retires it and returns true (f is then a new file at offset 0; its
+ * src is NULL when it cannot be opened now). */
+bool tf2_check_change(struct reader *r, const struct reader_sink *sink, struct tf2_set *s,
+		      struct tf2_file *f);
+/* Records the signature of what the index has read of f (first 4 KiB). */
+void tf2_take_sig(struct tf2_file *f);
+/* Retires f: its id keeps naming the old rows, whose decode and advance
+ * now fail with TD_ERR_STALE, and f gets a new id and is read again from
+ * offset 0 (reopened by path).  Takes reader.lock. */
+void tf2_retire_file(struct reader *r, struct tf2_set *s, struct tf2_file *f);
 
 /* tfdbg2_stage.c: the trace pipeline.  One entry per record framed, in
  * file order: a framing status, and for a good record what the trace scan

@@ -66,3 +66,24 @@ run()
 run truncated inplace 120 "file truncated"
 run renamed rename 120 "file replaced"
 run rewritten_longer inplace 300 "file rewritten"
+
+# A second host whose .metadata file is still empty when tdbg starts (its
+# writer has created it, nothing more): a problem, not a host; once its
+# writer writes the record and the other files, follow mode reads it.
+H=$WORK/twohosts
+L=$WORK/late
+$GEN -q --ops 20 --nan-at -1 -n 200 --hosts 2 --executions 3 "$H" || die "generator failed"
+mkdir "$L"
+cp "$H"/*worker-0* "$L"/
+: >"$L/$(basename "$H"/*worker-1*.metadata)"
+tui_start --follow "$L"
+tui_wait "100 traces" || fail late_host/started "no status bar with 100 traces"
+check late_host/one_host_first grep -qF "host worker-0.tdbg.test" "$TUI_SCREEN"
+for f in "$H"/*worker-1*; do
+	case $f in *.metadata) ;; *) cp "$f" "$L"/ ;; esac
+done
+cat "$H"/*worker-1*.metadata >"$L/$(basename "$H"/*worker-1*.metadata)"
+wait_ok late_host/rows_read "200 traces" 3
+wait_ok late_host/two_hosts "2 hosts" 3
+tui_keys q
+tui_expect_exit 0 late_host/quit

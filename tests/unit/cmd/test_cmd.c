@@ -517,12 +517,27 @@ test_cmd_cell_escapes_cuts_and_pads(void **state)
 	strbuf_done(&sb);
 }
 
+/* A dump string formatted into a text line is escaped as one field first
+ * (issue 13): a newline cannot start a forged row, an escape sequence is
+ * visible text, and cmd_txt() shows a missing string as "-". */
+static void
+test_cmd_safe_escapes_one_field(void **state)
+{
+	(void)state;
+	assert_string_equal(cmd_safe("Log\nforged_row  0"), "Log^Jforged_row  0");
+	assert_string_equal(cmd_safe("t\x1b]0;x\x07"), "t^[]0;x^G");
+	assert_string_equal(cmd_safe(NULL), "");
+	assert_string_equal(cmd_txt(""), "-");
+	assert_string_equal(cmd_txt("a\rb"), "a^Mb");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_cmd_table_entries_are_complete),
+		T(test_cmd_safe_escapes_one_field),
 		T(test_cmd_table_names_are_unique),
 		T(test_cmd_table_has_the_issue_commands),
 		T(test_cmd_every_command_is_in_the_man_page),

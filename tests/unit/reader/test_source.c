@@ -103,10 +103,10 @@ test_source_renamed_over_is_not_read_as_the_old_file(void **state)
 	b = source_open_file(pb, &st, NULL, 0);     /* closes a's descriptor */
 	assert_non_null(a);
 	assert_non_null(b);
-	assert_int_equal(source_check(a), SOURCE_SAME);
+	assert_int_equal(source_check(a, NULL, NULL), SOURCE_SAME);
 	write_file(tmp, "new a");
 	assert_int_equal(rename(tmp, pa), 0);
-	assert_int_equal(source_check(a), SOURCE_REPLACED);
+	assert_int_equal(source_check(a, NULL, NULL), SOURCE_REPLACED);
 	errno = 0;
 	assert_int_equal(source_read(a, 0, buf, sizeof buf), -1);
 	assert_int_equal(errno, ESTALE);
@@ -132,7 +132,7 @@ test_source_retired_reads_fail(void **state)
 	assert_int_equal(source_read(a, 0, buf, sizeof buf), -1);
 	assert_int_equal(source_open_fds(), 0);
 	unlink(pa);
-	assert_int_equal(source_check(a), SOURCE_GONE);
+	assert_int_equal(source_check(a, NULL, NULL), SOURCE_GONE);
 	source_close(a);
 }
 

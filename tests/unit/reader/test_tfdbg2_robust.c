@@ -466,6 +466,62 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 	}
 }
 
+/* Follow mode (issue 13): the traces file rewritten in place with the
+ * same size (records 10.. first, then 0..9) is noticed by its signature,
+ * reported, read again under a new file id; the old rows' locators say
+ * TD_ERR_STALE instead of decoding the new bytes under their names. */
+static void
+test_tfdbg2_rewritten_traces_file_makes_old_rows_stale(void **state)
+{
+	char *dir = copy_dump(), path[1024];
+	struct reader_detail d = {0};
+	struct td_locator old0, new0;
+	unsigned char *buf, *rot;
+	const struct rs_problem *p;
+	struct indexed ix;
+	char *name10;
+	size_t len, cut;
+
+	(void)state;
+	index_dir(dir, &ix);
+	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
+	old0 = ix.rs.traces[0].loc;
+	name10 = strdup(ix.rs.traces[10].op_name);
+	path_of(path, sizeof path, dir, "graph_execution_traces");
+	buf = slurp(path, &len);
+	cut = record_offset(buf, 10);
+	assert_true(cut < len);
+	rot = malloc(len);
+	assert_non_null(rot);
+	memcpy(rot, buf + cut, len - cut);
+	memcpy(rot + len - cut, buf, cut);
+	spit(path, rot, len);
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &ix.sink), TD_OK);
+	p = problem_of(&ix.rs, PROBLEM_INCONSISTENT);
+	assert_non_null(p);
+	assert_non_null(strstr(p->detail, "rewritten"));
+	assert_int_equal(ix.rs.ntraces, 2 * MNIST_TRACES);
+	new0 = ix.rs.traces[MNIST_TRACES].loc;
+	assert_int_not_equal(new0.file, old0.file);
+	assert_string_equal(ix.rs.traces[MNIST_TRACES].op_name, name10);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &old0, &d), TD_ERR_STALE);
+	reader_detail_done(&d);
+	assert_int_equal(tfdbg2_reader_ops.advance(ix.r, READER_TRACE, &old0, 1), TD_ERR_STALE);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &new0, &d), TD_OK);
+	assert_string_equal(d.op_name, name10);
+	reader_detail_done(&d);
+	/* a third pass over the unchanged file reports nothing new */
+	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &ix.sink), TD_OK);
+	assert_int_equal(record_sink_problems(&ix.rs, PROBLEM_INCONSISTENT), 1);
+	assert_int_equal(ix.rs.ntraces, 2 * MNIST_TRACES);
+	free(name10);
+	free(buf);
+	free(rot);
+	index_done(&ix);
+	remove_dump(dir);
+}
+
 int
 main(void)
 {
@@ -480,6 +536,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_staged_ranges_match_one_pass),
 		cmocka_unit_test(test_tfdbg2_record_inside_payload_does_not_split_ranges),
 		cmocka_unit_test(test_tfdbg2_stopped_pass_resumes_after_last_trace_sent),
+		cmocka_unit_test(test_tfdbg2_rewritten_traces_file_makes_old_rows_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,11 +116,29 @@ test_parse_lines_counts_rejects_and_names_the_first(void **state)
 	assert_string_equal(err, "");
 }
 
+/* A value from a dump can never start a line of its own in a reader's
+ * "key: value" text (issue 13); other bytes are left as they are. */
+static void
+test_oneline_escapes_line_breaks_only(void **state)
+{
+	const char *a, *b;
+
+	(void)state;
+	assert_string_equal(td_oneline("op\nforged_row\r\n"), "op^Jforged_row^M^J");
+	assert_string_equal(td_oneline("\x1b[2J tab\t"), "\x1b[2J tab\t");
+	assert_string_equal(td_oneline(NULL), "");
+	a = td_oneline("first");
+	b = td_oneline("second");
+	assert_string_equal(a, "first");        /* the ring keeps earlier results */
+	assert_string_equal(b, "second");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf_addf_formats_short_and_long_text),
+		cmocka_unit_test(test_oneline_escapes_line_breaks_only),
 		cmocka_unit_test(test_strbuf_addc_grows_and_terminates),
 		cmocka_unit_test(test_strbuf_take_hands_over_and_resets),
 		cmocka_unit_test(test_strerror_names_every_status),
