@@ -57,6 +57,13 @@ enum td_status cmd_fail(struct cmd_env *env, enum td_status st, const char *fmt,
 /* Parses a decimal row number (no sign, no junk).  false on bad text. */
 bool cmd_parse_u64(const char *s, uint64_t *out);
 bool cmd_parse_i64(const char *s, int64_t *out);
+/* The host named by arg: an exact host name, else a rank number matching
+ * the trailing number of exactly one host ("1" -> "rank_1").  NULL none
+ * (the string is the model's, valid until model_close). */
+const char *cmd_host_find(struct model *m, const char *arg);
+/* cmd_host_find for an option (--host H, host=H): an unknown host is an
+ * error naming the hosts there are, as an unknown graph is. */
+enum td_status cmd_host_arg(struct cmd_env *env, const char *arg, const char **host);
 
 /* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */
 struct cmd_opt {

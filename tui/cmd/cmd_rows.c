@@ -67,6 +67,8 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	spec.op_regex = l->op;
 	spec.type_regex = l->type;
 	spec.nonfinite = l->nonfinite;
+	if (l->host && l->host != env->host && (st = cmd_host_arg(env, l->host, &l->host)) != TD_OK)
+		return st;
 	spec.host = l->host;
 	if (l->graph && (spec.graph = model_graph_find(env->m, l->graph)) < 0)
 		return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\" (see graphs)", l->graph);

@@ -4,6 +4,7 @@
  */
 #include "cmd_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -221,4 +222,58 @@ cmd_cell(struct strbuf *sb, const char *s, int width)
 
 	for (; used < width; used++)
 		strbuf_addc(sb, ' ');
+}
+
+/* Trailing decimal number of s ("rank_3" -> 3, "worker-host-1" -> 1). */
+static bool
+trailing_number(const char *s, int64_t *v)
+{
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	return i < n && cmd_parse_i64(s + i, v);
+}
+
+/* The host matching arg: an exact host name, else a rank number matching
+ * the trailing number of exactly one host. */
+const char *
+cmd_host_find(struct model *m, const char *arg)
+{
+	struct model_info info, *in = &info;
+	const char *found = NULL;
+	int64_t want, have;
+	size_t i;
+
+	model_info(m, &info);
+	for (i = 0; i < in->nhosts; i++)
+		if (strcmp(in->hosts[i], arg) == 0)
+			return in->hosts[i];
+	if (!cmd_parse_i64(arg, &want))
+		return NULL;
+	for (i = 0; i < in->nhosts; i++) {
+		if (!trailing_number(in->hosts[i], &have) || have != want)
+			continue;
+		if (found)
+			return NULL;
+		found = in->hosts[i];
+	}
+	return found;
+}
+
+enum td_status
+cmd_host_arg(struct cmd_env *env, const char *arg, const char **host)
+{
+	struct model_info in;
+	struct strbuf names = { 0 };
+
+	if ((*host = cmd_host_find(env->m, arg)))
+		return TD_OK;
+	model_info(env->m, &in);
+	for (size_t i = 0; i < in.nhosts && i < 8; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", in.hosts[i]);
+	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)", arg, in.nhosts,
+		 in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "");
+	strbuf_done(&names);
+	return TD_ERR_NOTFOUND;
 }
