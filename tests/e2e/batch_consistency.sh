@@ -33,3 +33,16 @@ expect_rc 0 op_by_suffix_rc
 tdbg_run --json -e 'compare Log_grad/mul' "$D"
 expect_rc 0 compare_by_suffix_rc
 json_expect compare_by_suffix_rows 'len(d["rows"]) > 0'
+
+# issue 12 (friction, several hosts): info after "rank N" counts that rank
+# only; the two ranks hold the same tensors, so half of everything
+tdbg_run --json -e info -e 'rank 1' -e info "$WORK/two"
+expect_rc 0 rank_info_rc
+python3 - "$OUT" <<'PY' && ok rank_info_counts_that_rank || fail rank_info_counts_that_rank "$(cat "$OUT")"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+a, b = docs[0], docs[2]
+ok = (b["restricted_to_host"] == "rank_1" and 2 * b["graph_execution_traces"] == a["graph_execution_traces"]
+      and 2 * b["executions"] == a["executions"] and 2 * b["alerts"] == a["alerts"] and b["alerts"] > 0)
+sys.exit(0 if ok else 1)
+PY

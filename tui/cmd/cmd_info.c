@@ -59,6 +59,27 @@ emit_meta(struct emit *e, const struct model_meta *mm)
 	emit_list_end(e);
 }
 
+struct type_count;
+static size_t alert_types(struct cmd_env *env, struct type_count **tc, uint64_t *total);
+
+/* After "rank N": the executions, traces and alerts of that host only. */
+static void
+host_counts(struct cmd_env *env, struct model_info *in)
+{
+	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
+	struct model_filter *f;
+	struct type_count *tc = NULL;
+	char err[256];
+
+	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
+		return;
+	in->executions = model_filter_count(env->m, f, TABLE_EXECUTIONS);
+	in->traces = model_filter_count(env->m, f, TABLE_TRACES);
+	model_filter_free(f);
+	alert_types(env, &tc, &in->alerts);
+	free(tc);
+}
+
 enum td_status
 cmd_info(struct cmd_env *env, int argc, char **argv)
 {
@@ -69,6 +90,8 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	model_info(env->m, &in);
+	if (env->host)
+		host_counts(env, &in);
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, NULL);
 	emit_label_width(&e, 25);           /* the layout scripts cut on */
