@@ -80,9 +80,12 @@ static void
 compare_row(struct cmd_env *env, struct json *j, const struct model_trace *t, int64_t iter)
 {
 	if (!j) {
-		strbuf_addf(env->out, "%8llu  %-12s iter %-6lld %s %-3u ", (unsigned long long)t->index,
-			    cmd_txt(t->host), (long long)iter,
-			    (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
+		strbuf_addf(env->out, "%8llu  %-12s ", (unsigned long long)t->index, cmd_txt(t->host));
+		if (iter >= 0)
+			strbuf_addf(env->out, "iter %-6lld ", (long long)iter);
+		else            /* a dump without iterations: no "iter -1" */
+			strbuf_addf(env->out, "%12s", "");
+		strbuf_addf(env->out, "%s %-3u ", (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
 		cmd_text_summary(env->out, &t->summary);
 		strbuf_addc(env->out, '\n');
 		return;

@@ -134,6 +134,10 @@ enum td_status cmd_text_value(struct cmd_env *env, const struct td_tensor *t,
 /* A table cell: s (NULL/"" as "-") made safe for a terminal, cut to width
  * columns with an ellipsis, padded with spaces to width. */
 void cmd_cell(struct strbuf *sb, const char *s, int width);
+/* cmd_cell for a scoped op name ("Default/net/fc3-Dense/MatMul-op10"): a
+ * name too long loses the middle of its scope, never the op's own name
+ * while that fits ("Default/…/fc3-Dense/MatMul-op10"). */
+void cmd_cell_name(struct strbuf *sb, const char *s, int width);
 
 /* The graph id string of graph index g, NULL for none. */
 const char *cmd_graph_id(struct cmd_env *env, int32_t g);

@@ -224,6 +224,29 @@ cmd_cell(struct strbuf *sb, const char *s, int width)
 		strbuf_addc(sb, ' ');
 }
 
+void
+cmd_cell_name(struct strbuf *sb, const char *s, int width)
+{
+	size_t n = s ? strlen(s) : 0, head = 0, keep;
+	const char *base;
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			n = 0;          /* not plain ASCII: the sanitizer cuts it */
+	if (n <= (size_t)width || width < 8) {
+		cmd_cell(sb, s, width);
+		return;
+	}
+	base = strrchr(s, '/');
+	base = base ? base + 1 : s;
+	/* the first scope, then an ellipsis, then the rest that fits: the
+	 * op's own name whole when it can be */
+	if (base > s && (head = strcspn(s, "/") + 1) + 1 + strlen(base) > (size_t)width)
+		head = 0;
+	keep = (size_t)width - head - 1;
+	strbuf_addf(sb, "%.*s%s%s", (int)head, s, sanitize_utf8() ? "\xe2\x80\xa6" : "~", s + n - keep);
+}
+
 /* Trailing decimal number of s ("rank_3" -> 3, "worker-host-1" -> 1). */
 static bool
 trailing_number(const char *s, int64_t *v)
