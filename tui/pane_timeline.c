@@ -73,7 +73,7 @@ short_host(const char *host, char *buf, size_t size)
 }
 
 /* A cell's label: the function or op name; with several hosts the host
- * first, and a step (MindSpore's iteration) as "r3 it812", not the
+ * first, and a step (a training iteration) as "r3 it812", not the
  * reader's "graph 0 iter 812" on every rank. */
 static void
 label_of(struct pane *p, const struct model_execution *ex, char *buf, size_t size)

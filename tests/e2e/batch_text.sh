@@ -3,7 +3,7 @@
 # line says how many rows are shown ("3 of 102 rows shown", not "102 of
 # 102 rows match"); a long MindSpore op name loses the middle of its scope,
 # never the op's own name; compare on a dump without iterations prints no
-# "iter -1".
+# "iter -1"; first-nonfinite names the graph beside its id.
 # Facts: tests/fixtures/mindspore/README.md (the NaN is output 0 of
 # Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10, whose
 # inputs are Reshape-op9 and fc1.weight); tests/fixtures/tfdbg2/README.md
@@ -30,3 +30,7 @@ tdbg_run -e 'compare Log' "$D"
 expect_rc 0 compare_rc
 check compare_row_88 grep -qE '^ +88 ' "$OUT"
 check compare_no_iter_minus_1 bash -c "! grep -q 'iter -1' '$OUT'"
+
+# graph names beside graph ids (README: Log:0 is in graph `loss`)
+tdbg_run -e first-nonfinite "$D"
+check first_nonfinite_names_the_graph grep -qE '^trace 88 .* graph loss \([0-9a-f-]+\)' "$OUT"

@@ -393,21 +393,31 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 			strbuf_adds(env->out, "no NaN or Inf found\n");
 		return TD_OK;
 	}
+	const char *gname = NULL;       /* the graph's name, beside its id in text */
+	struct model_graph mg;
 	if (a.source == SRC_TRACE && model_trace_get(env->m, a.index, &t) == TD_OK) {
 		graph = cmd_nz(t.graph_id);
+		gname = t.graph_name;
 		host = cmd_nz(t.host);
 	} else if (a.source == SRC_EXECUTION && model_execution_get(env->m, a.index, &e) == TD_OK) {
 		graph = cmd_graph_id(env, e.graph);
+		if (e.graph >= 0 && model_graph_get(env->m, (uint32_t)e.graph, &mg))
+			gname = mg.name;
 		host = cmd_nz(e.host);
 	}
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
 	if (!env->json) {
-		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph %s%s%s\n  ",
+		bool named = gname && *gname && graph && strcmp(gname, graph);
+		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph ",
 			    a.source == SRC_TRACE ? "trace" : "execution",
 			    (unsigned long long)a.index, a.is_input ? "input " : "",
-			    cmd_txt(a.op_name), a.slot,
-			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? host : "");
+			    cmd_txt(a.op_name), a.slot, cmd_txt(a.op_type));
+		if (named)              /* "graph loss (a2a7ae1f-...)" */
+			strbuf_addf(env->out, "%s (%s)", cmd_txt(gname), cmd_txt(graph));
+		else
+			strbuf_adds(env->out, cmd_txt(graph));
+		strbuf_addf(env->out, "%s%s\n  ", host ? "  host " : "", host ? host : "");
 		cmd_text_summary(env->out, &a.summary);
 		strbuf_addc(env->out, '\n');
 		return TD_OK;
