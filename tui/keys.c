@@ -13,6 +13,7 @@
 #include <string.h>
 #include <curses.h>
 
+#include "keyseq.h"
 #include "reader/base/util.h"
 
 const struct action_info action_table[ACT_COUNT] = {
@@ -127,6 +128,8 @@ keymap_bind(struct keymap *km, const char *scope, int key, enum action act)
 	b->action = act;
 }
 
+/* Key names, the first of a key's names is the one shown; the others are
+ * tig's and the usual spellings. */
 static const struct {
 	const char *name;
 	int key;
@@ -135,32 +138,88 @@ static const struct {
 	{ "Esc", 27 }, { "Backspace", KEY_BACKSPACE }, { "Del", KEY_DC },
 	{ "Up", KEY_UP }, { "Down", KEY_DOWN }, { "Left", KEY_LEFT }, { "Right", KEY_RIGHT },
 	{ "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE }, { "Home", KEY_HOME }, { "End", KEY_END },
+	{ "Ins", KEY_IC },
+	{ "BackTab", KEY_BTAB }, { "ShiftTab", KEY_BTAB }, { "Return", '\n' },
+	{ "Escape", 27 }, { "BS", KEY_BACKSPACE }, { "Delete", KEY_DC }, { "Insert", KEY_IC },
+	{ "PageUp", KEY_PPAGE }, { "PageDown", KEY_NPAGE }, { "PgDown", KEY_NPAGE },
+	{ "Lt", '<' }, { "Gt", '>' }, { "Hash", '#' },
 };
 
-int
-keymap_key_from_name(const char *name)
+/* The key of a name without modifiers: one printable character, a name of
+ * key_names, F1..F12; -1 unknown. */
+static int
+plain_key(const char *name, size_t len)
 {
-	size_t len = strlen(name);
-
 	if (len == 1 && isgraph((unsigned char)name[0]))
 		return (unsigned char)name[0];
-	if (len == 2 && name[0] == '^' && isalpha((unsigned char)name[1]))
-		return toupper((unsigned char)name[1]) - '@';
 	for (size_t i = 0; i < TD_ARRAY_SIZE(key_names); i++)
-		if (!strcasecmp(key_names[i].name, name))
+		if (strlen(key_names[i].name) == len && !strncasecmp(key_names[i].name, name, len))
 			return key_names[i].key;
 	if ((name[0] == 'F' || name[0] == 'f') && len >= 2 && len <= 3) {
 		char *end;
 		long n = strtol(name + 1, &end, 10);
-		if (!*end && n >= 1 && n <= 12)
+		if (end == name + len && n >= 1 && n <= 12)
 			return KEY_F(n);
 	}
 	return -1;
 }
 
+/* The modifier at the start of name ("C-", "Ctrl-", "M-", "Alt-", "Meta-",
+ * "S-" is a name's own): 'C', 'M' or 0; *skip its length. */
+static char
+modifier(const char *name, size_t *skip)
+{
+	static const struct { const char *p; char m; } mods[] = {
+		{ "C-", 'C' }, { "Ctrl-", 'C' }, { "Control-", 'C' },
+		{ "M-", 'M' }, { "Alt-", 'M' }, { "Meta-", 'M' },
+	};
+	for (size_t i = 0; i < TD_ARRAY_SIZE(mods); i++) {
+		size_t n = strlen(mods[i].p);
+		if (!strncasecmp(name, mods[i].p, n) && name[n]) {
+			*skip = n;
+			return mods[i].m;
+		}
+	}
+	return 0;
+}
+
+int
+keymap_key_from_name(const char *name)
+{
+	size_t len = strlen(name), skip = 0;
+	char mod;
+	int key;
+
+	if (len > 2 && name[0] == '<' && name[len - 1] == '>') {  /* tig's <C-x>, <Esc> */
+		name++;
+		len -= 2;
+	}
+	if (len == 2 && name[0] == '^' && isalpha((unsigned char)name[1]))
+		return toupper((unsigned char)name[1]) - '@';
+	if (len == 2 && name[0] == '^' && strchr("@[\\]^_", name[1]))
+		return name[1] - '@';
+	if (!(mod = modifier(name, &skip)))
+		return plain_key(name, len);
+	if ((key = plain_key(name + skip, len - skip)) < 0)
+		return -1;
+	if (mod == 'M')
+		return key < 256 ? KEYSEQ_META | key : -1;
+	if (key >= 'a' && key <= 'z')          /* C-x, C-X: the control code */
+		return key - 'a' + 1;
+	if (key >= '@' && key <= '_')
+		return key - '@';
+	return key == ' ' ? 0 : -1;
+}
+
 const char *
 keymap_key_name(int key, char *buf, size_t size)
 {
+	if (key & KEYSEQ_META) {
+		char base[16];
+		keymap_key_name(key & ~KEYSEQ_META, base, sizeof base);
+		snprintf(buf, size, "M-%s", base);
+		return buf;
+	}
 	for (size_t i = 0; i < TD_ARRAY_SIZE(key_names); i++) {
 		if (key_names[i].key == key) {
 			snprintf(buf, size, "%s", key_names[i].name);
@@ -231,20 +290,43 @@ keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown action '%s'", w[3]);
 		return false;
 	}
-	keymap_bind(km, w[1], key, act);
+	keymap_bind(km, w[1], keymap_normalize(key), act);
 	return true;
-}
-
-static bool
-parse_one(void *km, char *line, char *msg, size_t msglen)
-{
-	return keymap_parse_line(km, line, msg, msglen);
 }
 
 int
 keymap_parse_text(struct keymap *km, const char *text, char *err, size_t errlen)
 {
-	return td_parse_lines(text, parse_one, km, err, errlen);
+	int bad = 0, lineno = 0;
+	size_t used = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256], msg[200];
+
+		lineno++;
+		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
+		if (!keymap_parse_line(km, line, msg, sizeof msg)) {
+			if (used < errlen)
+				used += (size_t)snprintf(err + used, errlen - used, "%sline %d: %s",
+							 bad ? "\n" : "", lineno, msg);
+			bad++;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	return bad;
+}
+
+bool
+keymap_has_meta(const struct keymap *km)
+{
+	for (size_t i = 0; i < km->n; i++)
+		if (km->items[i].key & KEYSEQ_META)
+			return true;
+	return false;
 }
 
 static const struct keybinding *

@@ -46,9 +46,13 @@ void keymap_bind(struct keymap *km, const char *scope, int key, enum action act)
  * accepted and do nothing).  Returns false with a one-line message in err
  * ("unknown action 'foo'") on a bad line; the map is then unchanged. */
 bool keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen);
-/* Parses every line of text; returns the number of bad lines, the first
- * error in err ("line 3: ..."). */
+/* Parses every line of text; returns the number of bad lines, each named
+ * in err on a line of its own ("line 3: unknown key 'C-q'\nline 7: ..."),
+ * as many as fit. */
 int keymap_parse_text(struct keymap *km, const char *text, char *err, size_t errlen);
+/* Whether a key with Meta (M-x) is bound: the reader then gives Esc + x as
+ * one key. */
+bool keymap_has_meta(const struct keymap *km);
 
 /* The action of key in scope: the scope's own binding first, then the
  * generic one; ACT_NONE if unbound.  scope may be NULL (generic only). */
@@ -59,9 +63,12 @@ enum action keymap_lookup(const struct keymap *km, const char *scope, int key);
 int keymap_normalize(int key);
 
 /* Parses a key name: a printable character ("j", "?"), "Space", "Tab",
- * "S-Tab", "Enter", "Esc", "Backspace", "Del", "Up", "Down", "Left",
- * "Right", "PgUp", "PgDn", "Home", "End", "F1".."F12", "^X".  Returns -1 if
- * unknown. */
+ * "S-Tab", "Enter", "Esc", "Backspace", "Del", "Ins", "Up", "Down", "Left",
+ * "Right", "PgUp", "PgDn", "Home", "End", "F1".."F12" (case does not matter;
+ * tig's spellings too: "Escape", "PageDown", "Delete", "Insert", "BackTab",
+ * "Return", "Lt", "Gt", "Hash"); a control key "^X", "C-x", "Ctrl-x"; a
+ * Meta (Alt) key "M-x", "Alt-x" (KEYSEQ_META | x); any of them in <> as
+ * tig writes them ("<C-n>").  Returns -1 if unknown. */
 int keymap_key_from_name(const char *name);
 /* Writes the name of key into buf (always NUL-terminated); returns buf. */
 const char *keymap_key_name(int key, char *buf, size_t size);

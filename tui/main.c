@@ -163,6 +163,7 @@ parse_option(struct args *a, int c)
 	case 'r': a->source_root = optarg; return -1;
 	case 't': a->theme = optarg; return -1;
 	case 'C': a->no_color = true; return -1;
+	case 'm': a->no_mouse = false; return -1;
 	case 'M': a->no_mouse = true; return -1;
 	case 'F': a->follow = true; return -1;
 	case 'c': a->check = true; return -1;

@@ -431,6 +431,21 @@ graph_done(struct pane *p)
 	free(p->priv);
 }
 
+/* A click on a link (an input or consumer) follows it, as Enter does; on
+ * another line it only moves the cursor there. */
+static void
+graph_click(struct pane *p, uint64_t row, int x)
+{
+	bool input;
+
+	(void)x;
+	if (row >= pane_count(p))
+		return;
+	pane_goto(p, row, false, false);
+	if (link_at(get(p), row, &input))
+		graph_request(p, ACT_ENTER);
+}
+
 const struct pane_ops pane_graph_ops = {
 	.flags = PANE_NO_POSITION,
 	.open = graph_open,
@@ -441,4 +456,5 @@ const struct pane_ops pane_graph_ops = {
 	.done = graph_done,
 	.title_extra = graph_title,
 	.empty = graph_empty,
+	.click = graph_click,
 };

@@ -208,7 +208,7 @@ add_values(struct strbuf *sb, struct tui_tensor_view *v, const struct td_tensor 
 
 	if (slice_text && *slice_text) {
 		if (td_slice_parse(slice_text, &slice, err, sizeof err) != TD_OK) {
-			strbuf_addf(sb, "  bad slice %s: %s\n", slice_text, err);
+			strbuf_addf(sb, "  %s\n", err);       /* 'bad slice "...": why' */
 			return;
 		}
 		sl = &slice;

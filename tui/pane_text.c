@@ -277,6 +277,10 @@ tui_build_help(struct tui *t)
 	add_wrapped(&sb, "", 0, "Rebind keys in $XDG_CONFIG_HOME/tdbg/keys (~/.config/tdbg/keys) with lines "
 		    "like \"bind generic j move-down\" (scope: generic or a pane name; key names as below).",
 		    width);
+	add_wrapped(&sb, "", 0, t->opt->mouse ? "Mouse (on; --no-mouse turns it off): a click focuses a pane and "
+		    "selects the row under it, a click on a link of the Graph pane follows it, the wheel scrolls. "
+		    "Most terminals still select text with Shift held." : "Mouse: off (--no-mouse); --mouse turns it on: a "
+		    "click selects a row or follows a link, the wheel scrolls.", width);
 	strbuf_adds(&sb, "\n# Keys (generic)\n");
 	help_keys(t, &sb, "generic", width);
 	for (size_t i = 0; i < TD_ARRAY_SIZE(scopes); i++) {

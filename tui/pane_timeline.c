@@ -60,12 +60,40 @@ timeline_count(struct pane *p)
 	return (n + (uint64_t)per - 1) / (uint64_t)per;
 }
 
+/* A host in a few columns: "r3" for a rank ("rank_3", "worker-3"), else
+ * the name (cut by the cell). */
 static void
-label_of(const struct model_execution *ex, char *buf, size_t size)
+short_host(const char *host, char *buf, size_t size)
 {
-	char name[256];
+	size_t n = strlen(host), i = n;
+
+	while (i > 0 && host[i - 1] >= '0' && host[i - 1] <= '9')
+		i--;
+	if (i < n && n - i < 8)
+		snprintf(buf, size, "r%s", host + i);
+	else
+		snprintf(buf, size, "%s", host);
+}
+
+/* A cell's label: the function or op name; with several hosts the host
+ * first, and a step (a training iteration) as "r3 it812", not the
+ * reader's "graph 0 iter 812" on every rank. */
+static void
+label_of(struct pane *p, const struct model_execution *ex, char *buf, size_t size)
+{
+	char name[256], host[64], text[256];
+	struct model_info in;
 
 	fmt_function_name(ex->op_type ? ex->op_type : "?", name, sizeof name);
+	model_info(p->tui->m, &in);
+	if (in.nhosts > 1 && ex->host && *ex->host) {
+		short_host(ex->host, host, sizeof host);
+		if (ex->step >= 0)
+			snprintf(text, sizeof text, "%.20s it%lld", host, (long long)ex->step);
+		else
+			snprintf(text, sizeof text, "%.20s %.200s", host, name);
+		memcpy(name, text, sizeof text);
+	}
 	fmt_cell_label(name, CELL_W - 1, sanitize_utf8() ? "\xe2\x80\xa6" : "~", buf, size);
 }
 
@@ -90,7 +118,7 @@ timeline_draw_row(struct pane *p, uint64_t line, int y)
 			s = STYLE_LINK;
 		if (view == tl->sel)
 			s = p->focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
-		label_of(&ex, label, sizeof label);
+		label_of(p, &ex, label, sizeof label);
 		pane_printf(p, y, c * CELL_W, s, CELL_W - 1, "%-*.*s", CELL_W - 1, CELL_W - 1, "");
 		pane_print(p, y, c * CELL_W, s, label, CELL_W - 1);
 		if (row == p->tui->step_exec && p->tui->sel_trace >= 0 && !p->focused)
@@ -352,10 +380,13 @@ timeline_title(struct pane *p, char *buf, size_t size)
 		return;
 	}
 	/* the dump does not say which execution a trace row belongs to */
-	snprintf(buf, size, "%s%llu/%llu #%lld %s%s",
+	struct model_info in;
+	model_info(p->tui->m, &in);
+	bool hosts = in.nhosts > 1 && ex.host && *ex.host;
+	snprintf(buf, size, "%s%llu/%llu #%lld %s%s%s%s",
 		 p->tui->sel_trace >= 0 && !model_traces_name_executions(p->tui->m)
 		 ? "rows not linked: " : "", (unsigned long long)tl->sel + 1,
-		 (unsigned long long)n, (long long)row, ex.op_type,
+		 (unsigned long long)n, (long long)row, ex.op_type, hosts ? " on " : "", hosts ? ex.host : "",
 		 ex.bad_outputs ? " (NaN/Inf)" : "");
 }
 

@@ -2,12 +2,12 @@
  * pane_traces.c - the Graph executions pane: the trace table.
  *
  * One line per graph execution trace (index, op name, role when the pane is
- * wide, or the debug op when the dump has several per tensor, op type,
- * output slot, the optional time, dtype and size columns (:columns),
- * shape, summary in the dump's mode), NaN/Inf rows in the alert colour;
- * after the index a mark's letter, or a bar on the rows of the execution
- * in step with the timeline; before it '>' on a marked origin path.
- * s / S sort the table (trace_sort.c).
+ * wide, or the debug op when the dump has several per tensor, or the host
+ * when it has several hosts, op type, output slot, the optional time,
+ * dtype and size columns (:columns), shape, summary in the dump's mode),
+ * NaN/Inf rows in the alert colour; after the index a mark's letter, or a
+ * bar on the rows of the execution in step with the timeline; before it
+ * '>' on a marked origin path.  s / S sort the table (trace_sort.c).
  * Rows come from the model one screenful at a time, through the filter when
  * one is on, so millions of rows cost nothing until they are on screen.
  */
@@ -42,7 +42,8 @@ role_abbrev(enum model_role r)
 }
 
 /* The debug op column (dumps whose tensors have several debug ops' rows,
- * which otherwise look alike): in the role column's place. */
+ * which otherwise look alike), or the host column (several hosts): in the
+ * role column's place. */
 #define DEBUG_W 7
 static const char *
 debug_abbrev(const char *op)
@@ -58,7 +59,7 @@ debug_abbrev(const char *op)
 
 /* What the rows on screen hold, in pane.priv (a bitmask, nothing to free):
  * op inputs (the slot column says in0/out0), debug ops (their column). */
-enum { ROWS_IO = 1, ROWS_DEBUG = 2 };
+enum { ROWS_IO = 1, ROWS_DEBUG = 2, ROWS_HOSTS = 4 };
 #define ROWS_OF(p) ((unsigned)(uintptr_t)(p)->priv)
 
 /* Column positions for width w and the optional columns opt (ROWCOL_*),
@@ -122,6 +123,10 @@ screen_rows(struct pane *p)
 		f |= (tr.flags & ROW_INPUT) ? ROWS_IO : 0;
 		f |= tr.debug_op && *tr.debug_op ? ROWS_DEBUG : 0;
 	}
+	struct model_info in;
+	model_info(p->tui->m, &in);
+	if (in.nhosts > 1 && !(f & ROWS_DEBUG))
+		f |= ROWS_HOSTS;        /* the host column, in the same place */
 	return f;
 }
 
@@ -145,12 +150,12 @@ traces_header(struct pane *p, int y)
 	unsigned rows = screen_rows(p);
 	p->priv = (void *)(uintptr_t)rows;
 	io = rows & ROWS_IO;
-	c = columns(p->r.w, p->tui->trace_cols, rows & ROWS_DEBUG);
+	c = columns(p->r.w, p->tui->trace_cols, rows & (ROWS_DEBUG | ROWS_HOSTS));
 	pane_print(p, y, c.idx, STYLE_HEADER, "  Index", 7);
 	pane_print(p, y, c.name, STYLE_HEADER, "Op name", c.name_w);
 	if (c.role >= 0)
-		pane_print(p, y, c.role, STYLE_HEADER, rows & ROWS_DEBUG ? "Debug" : "Role",
-			   (rows & ROWS_DEBUG ? DEBUG_W : ROLE_W) - 1);
+		pane_print(p, y, c.role, STYLE_HEADER, rows & ROWS_DEBUG ? "Debug" : rows & ROWS_HOSTS ? "Host" : "Role",
+			   (rows & (ROWS_DEBUG | ROWS_HOSTS) ? DEBUG_W : ROLE_W) - 1);
 	if (c.type >= 0)
 		pane_print(p, y, c.type, STYLE_HEADER, "Op type", 14);
 	if (c.slot >= 0)
@@ -197,8 +202,8 @@ draw_optional(struct pane *p, const struct cols *c, const struct model_trace *tr
 static void
 traces_draw_row(struct pane *p, uint64_t view, int y)
 {
-	bool debug = ROWS_OF(p) & ROWS_DEBUG;
-	struct cols c = columns(p->r.w, p->tui->trace_cols, debug);
+	bool debug = ROWS_OF(p) & ROWS_DEBUG, hosts = ROWS_OF(p) & ROWS_HOSTS;
+	struct cols c = columns(p->r.w, p->tui->trace_cols, debug || hosts);
 	struct model_trace tr;
 	int64_t row = tui_view_to_row(p->tui, TABLE_TRACES, view);
 	char buf[96];
@@ -225,6 +230,8 @@ traces_draw_row(struct pane *p, uint64_t view, int y)
 	pane_print_tail(p, y, c.name, s, tr.op_name, c.name_w);
 	if (c.role >= 0 && debug)
 		pane_print(p, y, c.role, s, tr.debug_op ? debug_abbrev(tr.debug_op) : "", DEBUG_W - 1);
+	else if (c.role >= 0 && hosts)
+		pane_print_tail(p, y, c.role, s, tr.host ? tr.host : "", DEBUG_W - 1);
 	else if (c.role >= 0)
 		pane_print(p, y, c.role, s, role_abbrev(tr.role), ROLE_W - 1);
 	if (c.type >= 0)

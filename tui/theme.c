@@ -277,6 +277,19 @@ read_small_file(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
+/* theme_list's callback: appends name to a ", "-separated list (once). */
+static void
+add_name(const char *name, void *arg)
+{
+	struct strbuf *sb = arg;
+	size_t n = strlen(name);
+
+	for (const char *p = sb->buf; p && (p = strstr(p, name)); p += n)
+		if ((p == sb->buf || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return;
+	strbuf_addf(sb, "%s%s", sb->len ? ", " : "", name);
+}
+
 bool
 theme_load(const char *name, struct theme *t, char *err, size_t errlen)
 {
@@ -287,7 +300,11 @@ theme_load(const char *name, struct theme *t, char *err, size_t errlen)
 	if (!theme_find(name, path, sizeof path)) {
 		if (theme_builtin(name, t))
 			return true;
-		snprintf(err, errlen, "theme '%s' not found", name);
+		struct strbuf names = { 0 };
+		theme_list(add_name, &names);
+		snprintf(err, errlen, "theme '%s' not found; themes: %s (or a .theme file's path)", name,
+			 names.buf ? names.buf : "dark, mono");
+		strbuf_done(&names);
 		return false;
 	}
 	if (!(text = read_small_file(path, err, errlen)))

@@ -177,6 +177,11 @@ dispatch(struct tui *t, int key)
 
 	if (tui_mark_key(t, key))          /* the letter after m or ' */
 		return;
+	if (act == ACT_NONE && (key & KEYSEQ_META)) {   /* an unbound M-x: Esc, then x */
+		dispatch(t, 27);
+		dispatch(t, key & ~KEYSEQ_META);
+		return;
+	}
 	if (act == ACT_NONE)
 		return;
 	if (act != ACT_SEARCH_NEXT && act != ACT_SEARCH_PREV)
@@ -310,7 +315,8 @@ event_loop(struct tui *t)
 	FILE *trace = path && *path ? fopen(path, "a") : NULL;
 	int last_key = ERR;
 	double key_time = 0;
-	struct keyseq_reader seq = { { 0 }, 0, false };
+	/* Esc + x is one key only when the user bound a Meta key */
+	struct keyseq_reader seq = { { 0 }, 0, keymap_has_meta(&t->keys) };
 
 	while (!t->quit) {
 		screen_draw(t);
@@ -348,12 +354,13 @@ event_loop(struct tui *t)
 
 /* The user's own bindings, "bind SCOPE KEY ACTION" lines, in
  * $XDG_CONFIG_HOME/tdbg/keys (default ~/.config/tdbg/keys).  Bad lines are
- * skipped and the first one is reported. */
+ * skipped; the message line names the first and how many there are, the
+ * output pane (o) lists every one with its number. */
 static void
 load_user_keys(struct tui *t)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char path[1024], err[256], buf[16384];
+	char path[1024], err[4096], buf[16384];
 	FILE *f;
 	size_t n;
 
@@ -368,8 +375,17 @@ load_user_keys(struct tui *t)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	if (keymap_parse_text(&t->keys, buf, err, sizeof err))
-		tui_message(t, true, "%s: %s", path, err);
+	int bad = keymap_parse_text(&t->keys, buf, err, sizeof err);
+	if (!bad)
+		return;
+	char title[1100];
+	snprintf(title, sizeof title, "# %s: %d bad line%s (skipped)", path, bad, bad > 1 ? "s" : "");
+	tui_text_append(&t->output, title);
+	tui_text_append(&t->output, err);
+	if (!t->output.title)
+		t->output.title = xstrdup("Command output");
+	tui_message(t, true, "%s: %.*s%s", path, (int)strcspn(err, "\n"), err,
+		    bad > 1 ? " and more (o: every bad line)" : "");
 }
 
 static void

@@ -48,7 +48,11 @@ leading_number(const char *s, uint64_t *n)
 	if (!isdigit((unsigned char)*s))
 		return false;
 	*n = strtoull(s, &end, 10);
-	return *end == ' ' || *end == '\0';
+	if (*end != ' ' && *end != '\0')
+		return false;
+	while (*end == ' ')
+		end++;
+	return strncmp(end, "of ", 3) != 0;     /* not the count line "6 of 680 rows shown" */
 }
 
 /* The number after the word `word` ("trace 88", "trace    88"). */

@@ -506,15 +506,25 @@ td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen)
 		return *p ? slice_error(err, errlen, text, "text after ']'") : TD_OK;
 	}
 	for (;;) {
-		if (out->ndims == TD_MAX_DIMS)
-			return slice_error(err, errlen, text, "too many dimensions");
-		st = parse_slice_item(&p, &out->dims[out->ndims], text, err, errlen);
-		if (st != TD_OK)
-			return st;
-		out->ndims++;
+		if (!strncmp(p, "...", 3)) {            /* numpy's Ellipsis */
+			if (out->has_ellipsis)
+				return slice_error(err, errlen, text, "only one '...' is allowed");
+			out->has_ellipsis = true;
+			out->ellipsis = out->ndims;
+			p = skip_ws(p + 3);
+		} else {
+			if (out->ndims == TD_MAX_DIMS)
+				return slice_error(err, errlen, text, "too many dimensions");
+			st = parse_slice_item(&p, &out->dims[out->ndims], text, err, errlen);
+			if (st != TD_OK)
+				return st;
+			out->ndims++;
+		}
 		if (*p != ',')
 			break;
-		p++;
+		p = skip_ws(p + 1);
+		if ((bracket && *p == ']') || (!bracket && !*p))
+			break;                          /* "[0,]": a trailing comma, as numpy takes */
 	}
 	if (bracket) {
 		if (*p != ']')
@@ -589,12 +599,25 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 {
 	int64_t stride = 1, strides[TD_MAX_DIMS + 1];
 	int k, rank = t->rank, ns = s ? s->ndims : 0;
+	struct td_slice full;
 
 	memset(v, 0, sizeof(*v));
 	if (ns > rank) {
-		snprintf(err, errlen, "too many indices: tensor has %d dimension%s, slice has %d",
+		snprintf(err, errlen, "bad slice: too many indices: tensor has %d dimension%s, slice has %d",
 			 rank, rank == 1 ? "" : "s", ns);
 		return TD_ERR_ARGS;
+	}
+	if (s && s->has_ellipsis && ns < rank && rank <= TD_MAX_DIMS) {
+		/* "...": full ranges for the axes the slice does not name */
+		int e = s->ellipsis, fill = rank - ns;
+		memset(&full, 0, sizeof(full));
+		memcpy(full.dims, s->dims, (size_t)e * sizeof(full.dims[0]));
+		for (k = 0; k < fill; k++)
+			full.dims[e + k].step = 1;
+		memcpy(full.dims + e + fill, s->dims + e, (size_t)(ns - e) * sizeof(full.dims[0]));
+		full.ndims = rank;
+		s = &full;
+		ns = rank;
 	}
 	if (rank > TD_MAX_DIMS) {
 		snprintf(err, errlen, "cannot print a tensor of rank %d (at most %d)", rank, TD_MAX_DIMS);
@@ -615,7 +638,7 @@ td_slice_view(const struct td_tensor *t, const struct td_slice *s, struct td_sli
 			int64_t i = d->start < 0 ? d->start + n : d->start;
 
 			if (i < 0 || i >= n) {
-				snprintf(err, errlen, "index %" PRId64 " is out of bounds for axis %d with size %" PRId64,
+				snprintf(err, errlen, "bad slice: index %" PRId64 " is out of bounds for axis %d with size %" PRId64,
 					 d->start, k, n);
 				return TD_ERR_RANGE;
 			}

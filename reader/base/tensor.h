@@ -149,8 +149,10 @@ void td_summarize_fill(enum td_dtype dt, const void *data, int64_t k, int64_t n,
 float td_half_to_float(uint16_t h);
 float td_bf16_to_float(uint16_t b);
 
-/* numpy-style slicing: "[0:10, :]", "[3]", "[:, -1]", "[::2]".
- * td_slice_parse() returns TD_ERR_ARGS with a message in err on bad input. */
+/* numpy-style slicing: "[0:10, :]", "[3]", "[:, -1]", "[::2]", "[..., 0]"
+ * (one "..." stands for every axis not named), "[0,]" (a trailing comma).
+ * td_slice_parse() returns TD_ERR_ARGS with a message in err on bad input;
+ * every slice error, here or in td_slice_view(), starts "bad slice". */
 struct td_slice_dim {
 	bool index;                 /* a single index, removes the dimension */
 	int64_t start, stop, step;
@@ -159,6 +161,8 @@ struct td_slice_dim {
 struct td_slice {
 	int ndims;
 	struct td_slice_dim dims[TD_MAX_DIMS];
+	bool has_ellipsis;          /* "...": full ranges for the axes not named, */
+	int ellipsis;               /* inserted before dims[ellipsis] */
 };
 enum td_status td_slice_parse(const char *text, struct td_slice *out, char *err, size_t errlen);
 

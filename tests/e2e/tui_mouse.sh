@@ -39,5 +39,34 @@ tx=$(grep -F "[2] Timeline" "$TUI_SCREEN" | awk '{ print index($0, "[2] Timeline
 click $((tx - 1 + 15)) 2
 tui_wait "Timeline  5/224 #4 " && ok click_selects_timeline_cell
 
+# issue 12 (friction): a click on a link of the Graph pane follows it.
+# README: row 88 is Log:0, whose only input is probs:0 at row 85.
+tui_keys :
+tui_type 'goto trace 88'
+tui_keys Enter
+tui_wait "89/680" >/dev/null || fail goto_88 "no row 88"
+tui_wait "input 0    probs:0" >/dev/null
+tui_screen >/dev/null
+line=$(grep -n -F "input 0    probs:0" "$TUI_SCREEN" | head -1 | cut -d: -f1)
+if [ -n "$line" ]; then
+	click 10 $((line - 1))
+	tui_expect click_on_link_follows_it "86/680"
+else
+	fail click_on_link_follows_it "no input link on screen"
+fi
+
+# the help says what the mouse does and how to turn it off
+tui_keys '?'
+tui_expect help_documents_mouse "Mouse (on; --no-mouse turns it off)"
+tui_keys q
+
 tui_keys q
 tui_expect_exit 0 quit
+
+# --no-mouse: clicks are not asked for, and the help says so
+tui_start --no-mouse "$FIXTURES/tfdbg2/mnist_nan"
+tui_wait "InfNan Log" || die "tdbg --no-mouse did not start"
+tui_keys '?'
+tui_expect help_says_mouse_off "Mouse: off (--no-mouse)"
+tui_keys q q
+tui_expect_exit 0 quit_no_mouse

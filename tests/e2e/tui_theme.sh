@@ -27,6 +27,12 @@ tui_keys :
 tui_type 'theme no-such-theme'
 tui_keys Enter
 tui_wait "theme 'no-such-theme' not found" && ok unknown_theme_error
+# issue 12 (friction): the error lists the themes there are (themes/*.theme)
+tui_expect unknown_theme_lists_themes "themes: dark, mono"
+for th in "$TOP"/themes/*.theme; do
+	th=$(basename "$th" .theme)
+	expect_file_has "unknown_theme_lists_$th" "$TUI_SCREEN" "$th"
+done
 
 tui_keys q
 tui_expect_exit 0 quit_themed

@@ -20,7 +20,8 @@ static const struct batch_option options[] = {
 	{ "source-root", 'r', "DIR",  "look for the training job's source files under DIR" },
 	{ "theme",       't', "NAME", "colour theme: dark (default), light, mono, high-contrast, or a file" },
 	{ "no-color",    'C', NULL,   "no colours (the NO_COLOR environment variable does the same)" },
-	{ "no-mouse",    'M', NULL,   "do not ask the terminal for mouse events" },
+	{ "mouse",       'm', NULL,   "TUI: mouse on (the default): a click selects a row or follows a link, the wheel scrolls" },
+	{ "no-mouse",    'M', NULL,   "TUI: mouse off, so the terminal selects text as usual (over SSH, in screen)" },
 	{ "follow",      'F', NULL,   "TUI: keep reading records appended to a growing dump" },
 	{ "fresh",       BATCH_OPT_FRESH, NULL, "TUI: start clean, without the focus, filter, sort and marks saved for this dump" },
 	{ "no-cache",    BATCH_OPT_NO_CACHE, NULL, "neither read nor write the saved index ($XDG_CACHE_HOME/tdbg)" },
@@ -225,6 +226,30 @@ batch_print_man(FILE *f)
 		roff(f, exit_codes[i][1]);
 		fputc('\n', f);
 	}
+	fputs(".SH FILES\n"
+	      ".TP\n.I $XDG_CONFIG_HOME/tdbg/keys\n"
+	      "(default \\fI~/.config/tdbg/keys\\fR) Key bindings, one per line:\n"
+	      ".RS\n.B bind\n\\fISCOPE KEY ACTION\\fR\n.RE\n"
+	      ".IP\n"
+	      "\\fISCOPE\\fR is \\fBgeneric\\fR or a pane's name (\\fBalerts\\fR, \\fBtimeline\\fR,\n"
+	      "\\fBtraces\\fR, \\fBgraph\\fR, \\fBsource\\fR, \\fBstack\\fR, \\fBoverlay\\fR).\n"
+	      "\\fIACTION\\fR is an action's name as the help (\\fB?\\fR) lists it.\n"
+	      "\\fIKEY\\fR is a character (\\fBj\\fR, \\fB?\\fR); a key name: \\fBSpace\\fR, \\fBTab\\fR,\n"
+	      "\\fBS\\-Tab\\fR, \\fBEnter\\fR, \\fBEsc\\fR, \\fBBackspace\\fR, \\fBDel\\fR, \\fBIns\\fR,\n"
+	      "\\fBUp\\fR, \\fBDown\\fR, \\fBLeft\\fR, \\fBRight\\fR, \\fBPgUp\\fR, \\fBPgDn\\fR,\n"
+	      "\\fBHome\\fR, \\fBEnd\\fR, \\fBF1\\fR..\\fBF12\\fR (any case; tig's \\fBEscape\\fR,\n"
+	      "\\fBPageDown\\fR, \\fBPageUp\\fR, \\fBDelete\\fR, \\fBInsert\\fR, \\fBBackTab\\fR,\n"
+	      "\\fBReturn\\fR, \\fBLt\\fR, \\fBGt\\fR, \\fBHash\\fR too); a control key \\fB^N\\fR,\n"
+	      "\\fBC\\-n\\fR or \\fBCtrl\\-n\\fR; a Meta (Alt) key \\fBM\\-x\\fR or \\fBAlt\\-x\\fR (Esc then\n"
+	      "x); any of these in angle brackets as tig writes them (\\fB<C\\-n>\\fR).\n"
+	      "Lines starting with \\fB#\\fR are comments.  A bad line is skipped; the\n"
+	      "message line names the first, and \\fBo\\fR lists every one with its line number.\n"
+	      ".IP\n"
+	      ".nf\n"
+	      "bind generic C\\-n move\\-down\n"
+	      "bind generic ^P move\\-up\n"
+	      "bind traces <PageDown> page\\-down\n"
+	      ".fi\n", f);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
 	      ".TP\n.B TERM\nUnset or \\fBdumb\\fR: print a summary instead of the interface.\n"

@@ -80,9 +80,12 @@ static void
 compare_row(struct cmd_env *env, struct json *j, const struct model_trace *t, int64_t iter)
 {
 	if (!j) {
-		strbuf_addf(env->out, "%8llu  %-12s iter %-6lld %s %-3u ", (unsigned long long)t->index,
-			    cmd_txt(t->host), (long long)iter,
-			    (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
+		strbuf_addf(env->out, "%8llu  %-12s ", (unsigned long long)t->index, cmd_txt(t->host));
+		if (iter >= 0)
+			strbuf_addf(env->out, "iter %-6lld ", (long long)iter);
+		else            /* a dump without iterations: no "iter -1" */
+			strbuf_addf(env->out, "%12s", "");
+		strbuf_addf(env->out, "%s %-3u ", (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
 		cmd_text_summary(env->out, &t->summary);
 		strbuf_addc(env->out, '\n');
 		return;
@@ -145,7 +148,13 @@ cmd_compare(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "usage: compare OP [--iterations A,B]");
 	if (iters && (st = parse_iterations(env, iters, it, &nit)) != TD_OK)
 		return st;
-	re = exact_regex(pos[0]);
+	/* the op's name as op finds it: the name, an alias or a unique suffix */
+	const char *name = pos[0];
+	struct model_op op;
+	int64_t id = model_op_find(env->m, name, NULL);
+	if (id >= 0 && model_op_get(env->m, (uint32_t)id, &op))
+		name = op.name;
+	re = exact_regex(name);
 	spec.op_regex = re;
 	spec.host = env->host;
 	st = model_filter_new(env->m, &spec, &f, err, sizeof err);
@@ -156,6 +165,7 @@ cmd_compare(struct cmd_env *env, int argc, char **argv)
 		model_filter_free(f);
 		return cmd_fail(env, TD_ERR_NOTFOUND, "no trace rows of op \"%s\"", pos[0]);
 	}
+	pos[0] = (char *)name;
 	if (env->json) {
 		json_init(&j, env->out);
 		json_object_begin(&j);

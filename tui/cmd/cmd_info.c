@@ -59,6 +59,27 @@ emit_meta(struct emit *e, const struct model_meta *mm)
 	emit_list_end(e);
 }
 
+struct type_count;
+static size_t alert_types(struct cmd_env *env, struct type_count **tc, uint64_t *total);
+
+/* After "rank N": the executions, traces and alerts of that host only. */
+static void
+host_counts(struct cmd_env *env, struct model_info *in)
+{
+	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
+	struct model_filter *f;
+	struct type_count *tc = NULL;
+	char err[256];
+
+	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
+		return;
+	in->executions = model_filter_count(env->m, f, TABLE_EXECUTIONS);
+	in->traces = model_filter_count(env->m, f, TABLE_TRACES);
+	model_filter_free(f);
+	alert_types(env, &tc, &in->alerts);
+	free(tc);
+}
+
 enum td_status
 cmd_info(struct cmd_env *env, int argc, char **argv)
 {
@@ -69,6 +90,8 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	model_info(env->m, &in);
+	if (env->host)
+		host_counts(env, &in);
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, NULL);
 	emit_label_width(&e, 25);           /* the layout scripts cut on */
@@ -373,21 +396,31 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 			strbuf_adds(env->out, "no NaN or Inf found\n");
 		return TD_OK;
 	}
+	const char *gname = NULL;       /* the graph's name, beside its id in text */
+	struct model_graph mg;
 	if (a.source == TABLE_TRACES && model_trace_get(env->m, a.index, &t) == TD_OK) {
 		graph = cmd_nz(t.graph_id);
+		gname = t.graph_name;
 		host = cmd_nz(t.host);
 	} else if (a.source == TABLE_EXECUTIONS && model_execution_get(env->m, a.index, &e) == TD_OK) {
 		graph = cmd_graph_id(env, e.graph);
+		if (e.graph >= 0 && model_graph_get(env->m, (uint32_t)e.graph, &mg))
+			gname = mg.name;
 		host = cmd_nz(e.host);
 	}
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
 	if (!env->json) {
-		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph %s%s%s\n  ",
+		bool named = gname && *gname && graph && strcmp(gname, graph);
+		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph ",
 			    model_table_name(a.source),
 			    (unsigned long long)a.index, a.is_input ? "input " : "",
-			    cmd_txt(a.op_name), a.slot,
-			    cmd_txt(a.op_type), cmd_txt(graph), host ? "  host " : "", host ? cmd_safe(host) : "");
+			    cmd_txt(a.op_name), a.slot, cmd_txt(a.op_type));
+		if (named)              /* "graph loss (a2a7ae1f-...)" */
+			strbuf_addf(env->out, "%s (%s)", cmd_txt(gname), cmd_txt(graph));
+		else
+			strbuf_adds(env->out, cmd_txt(graph));
+		strbuf_addf(env->out, "%s%s\n  ", host ? "  host " : "", host ? cmd_safe(host) : "");
 		cmd_text_summary(env->out, &a.summary);
 		strbuf_addc(env->out, '\n');
 		return TD_OK;

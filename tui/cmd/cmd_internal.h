@@ -74,6 +74,13 @@ enum td_status cmd_fail(struct cmd_env *env, enum td_status st, const char *fmt,
 /* Parses a decimal row number (no sign, no junk).  false on bad text. */
 bool cmd_parse_u64(const char *s, uint64_t *out);
 bool cmd_parse_i64(const char *s, int64_t *out);
+/* The host named by arg: an exact host name, else a rank number matching
+ * the trailing number of exactly one host ("1" -> "rank_1").  NULL none
+ * (the string is the model's, valid until model_close). */
+const char *cmd_host_find(struct model *m, const char *arg);
+/* cmd_host_find for an option (--host H, host=H): an unknown host is an
+ * error naming the hosts there are, as an unknown graph is. */
+enum td_status cmd_host_arg(struct cmd_env *env, const char *arg, const char **host);
 
 /* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */
 struct cmd_opt {
@@ -152,6 +159,10 @@ enum td_status cmd_text_value(struct cmd_env *env, const struct td_tensor *t,
 /* A table cell: s (NULL/"" as "-") made safe for a terminal, cut to width
  * columns with an ellipsis, padded with spaces to width. */
 void cmd_cell(struct strbuf *sb, const char *s, int width);
+/* cmd_cell for a scoped op name ("Default/net/fc3-Dense/MatMul-op10"): a
+ * name too long loses the middle of its scope, never the op's own name
+ * while that fits ("Default/…/fc3-Dense/MatMul-op10"). */
+void cmd_cell_name(struct strbuf *sb, const char *s, int width);
 
 /* The graph id string of graph index g, NULL for none. */
 const char *cmd_graph_id(struct cmd_env *env, int32_t g);

@@ -137,7 +137,7 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 	for (i = 0; i < n; i++) {
 		if (!env->json) {
 			strbuf_adds(env->out, "  ");
-			cmd_cell(env->out, l[i].op_name, 40);
+			cmd_cell_name(env->out, l[i].op_name, 40);
 			strbuf_addc(env->out, ' ');
 			cmd_cell(env->out, l[i].op_type, 18);
 			strbuf_addf(env->out, " %s %-3u  ", consumers ? "input" : "slot ", l[i].slot);

@@ -322,6 +322,8 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 		return st;
 	if (step_arg && (!cmd_parse_i64(step_arg, &q.step) || q.step < 0))
 		return cmd_fail(env, TD_ERR_ARGS, "--step wants a step number, got '%s'", step_arg);
+	if (host && (st = cmd_host_arg(env, host, &host)) != TD_OK)
+		return st;
 	q.host = host ? host : env->host;
 	n = model_origins(env->m, &q, &v);
 	if (hosts_flag)

@@ -71,6 +71,8 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	spec.op_regex = l->op;
 	spec.type_regex = l->type;
 	spec.nonfinite = l->nonfinite;
+	if (l->host && l->host != env->host && (st = cmd_host_arg(env, l->host, &l->host)) != TD_OK)
+		return st;
 	spec.host = l->host;
 	if (l->graph && (spec.graph = model_graph_find(env->m, l->graph)) < 0)
 		return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\" (see graphs)", l->graph);
@@ -147,7 +149,7 @@ trace_text(struct cmd_env *env, uint64_t row)
 	}
 	strbuf_addf(env->out, "%8llu %c ", (unsigned long long)row,
 		    (t.flags & ROW_NONFINITE) ? '!' : (t.flags & ROW_CORRUPT) ? '?' : ' ');
-	cmd_cell(env->out, t.op_name, 40);
+	cmd_cell_name(env->out, t.op_name, 40);
 	strbuf_addc(env->out, ' ');
 	cmd_cell(env->out, t.op_type, 18);
 	if (t.debug_op) {
@@ -242,8 +244,14 @@ listing_print(struct cmd_env *env, struct listing *l)
 	if (!l->range && env->ui && r.stop > TUI_PAGE)
 		r.stop = TUI_PAGE;
 	if (!env->json) {
-		strbuf_addf(env->out, "%llu of %llu rows match", (unsigned long long)l->matched,
-			    (unsigned long long)l->total);
+		uint64_t shown = r.stop > r.start ? (r.stop - r.start + r.step - 1) / r.step : 0;
+		if (l->matched < l->total)      /* "6 of 12 rows shown (12 of 680 match)" */
+			strbuf_addf(env->out, "%llu of %llu rows shown (%llu of %llu match)",
+				    (unsigned long long)shown, (unsigned long long)l->matched,
+				    (unsigned long long)l->matched, (unsigned long long)l->total);
+		else
+			strbuf_addf(env->out, "%llu of %llu rows shown", (unsigned long long)shown,
+				    (unsigned long long)l->total);
 		if (l->sort)
 			strbuf_addf(env->out, ", sorted by %s", l->sort);
 		if (l->where)

@@ -16,9 +16,26 @@ static const struct emit_field source_cols[] = {
 	{ "host", NULL, 18, 0 },
 	{ "lines", NULL, -6, 0 },
 	{ "in_dump", "in dump", 7, 0 },
+	{ "partial", NULL, 7, 0 },
 	{ "path", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
+
+/* A source the dump knows only in part: the lines its trace records name
+ * (model_source.partial), the others unknown, not empty. */
+#define PARTIAL_NOTE "partial: only the traced lines are known (file not found on this machine; " \
+		     "--source-root DIR)"
+
+static bool
+any_partial(struct cmd_env *env)
+{
+	struct model_source s;
+
+	for (uint32_t i = 0; i < model_source_count(env->m); i++)
+		if (model_source_get(env->m, i, &s) && s.partial)
+			return true;
+	return false;
+}
 
 enum td_status
 cmd_sources(struct cmd_env *env, int argc, char **argv)
@@ -32,6 +49,10 @@ cmd_sources(struct cmd_env *env, int argc, char **argv)
 	emit_init(&e, env->out, env->json);
 	emit_table_begin(&e, source_cols);
 	for (i = 0; i < n; i++) {
+		const char *const *lines;
+		size_t nl;
+
+		model_source_lines(env->m, i, &lines, &nl);    /* loads it: partial is known then */
 		if (!model_source_get(env->m, i, &s))
 			continue;
 		emit_object_begin(&e, NULL);
@@ -40,11 +61,14 @@ cmd_sources(struct cmd_env *env, int argc, char **argv)
 		emit_kv_str(&e, "host", cmd_nz(s.host));
 		emit_kv_uint(&e, "lines", s.nlines);
 		emit_kv_bool(&e, "in_dump", s.in_dump);
+		emit_kv_bool(&e, "partial", s.partial);
 		emit_object_end(&e);
 	}
 	emit_table_end(&e);
 	if (n == 0)
 		emit_note(&e, "the dump holds no source files");
+	else if (any_partial(env))
+		emit_note(&e, PARTIAL_NOTE);
 	emit_done(&e);
 	return TD_OK;
 }
@@ -81,9 +105,14 @@ static void
 one_line(struct cmd_env *env, const struct model_source *s, uint64_t line, const char *text)
 {
 	struct json j;
+	bool known = line > 0 && model_source_line_known(env->m, s->index, line - 1);   /* 0-based */
 
 	if (!env->json) {
-		strbuf_addf(env->out, "%s:%llu: %s\n", s->path, (unsigned long long)line, text);
+		if (known)
+			strbuf_addf(env->out, "%s:%llu: %s\n", s->path, (unsigned long long)line, text);
+		else
+			strbuf_addf(env->out, "%s:%llu: (not known: %s)\n", s->path, (unsigned long long)line,
+				    PARTIAL_NOTE + strlen("partial: "));
 		return;
 	}
 	json_init(&j, env->out);
@@ -92,6 +121,8 @@ one_line(struct cmd_env *env, const struct model_source *s, uint64_t line, const
 	json_kv_string(&j, "host", cmd_nz(s->host));
 	json_kv_uint(&j, "line", line);
 	json_kv_string(&j, "text", text);
+	json_kv_bool(&j, "known", known);
+	json_kv_bool(&j, "partial", s->partial);
 	json_object_end(&j);
 }
 
@@ -103,21 +134,32 @@ many_lines(struct cmd_env *env, const struct model_source *s, const char *const 
 	uint64_t i;
 
 	if (!env->json) {
-		strbuf_addf(env->out, "%s\n", s->path);
-		for (i = r->start; i < r->stop; i += r->step)
+		bool gap = false;
+		strbuf_addf(env->out, "%s%s%s\n", s->path, s->partial ? "  " : "", s->partial ? PARTIAL_NOTE : "");
+		for (i = r->start; i < r->stop; i += r->step) {
+			if (!model_source_line_known(env->m, s->index, i)) {
+				if (!gap)       /* a run of unknown lines: one mark */
+					strbuf_adds(env->out, "     ~  (lines not known)\n");
+				gap = true;
+				continue;
+			}
+			gap = false;
 			strbuf_addf(env->out, "%6llu  %s\n", (unsigned long long)i + 1, lines[i]);
+		}
 		return;
 	}
 	json_init(&j, env->out);
 	json_object_begin(&j);
 	json_kv_string(&j, "path", s->path);
 	json_kv_string(&j, "host", cmd_nz(s->host));
+	json_kv_bool(&j, "partial", s->partial);
 	json_key(&j, "lines");
 	json_array_begin(&j);
 	for (i = r->start; i < r->stop; i += r->step) {
 		json_object_begin(&j);
 		json_kv_uint(&j, "line", i + 1);
 		json_kv_string(&j, "text", lines[i]);
+		json_kv_bool(&j, "known", model_source_line_known(env->m, s->index, i));
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -27,41 +27,6 @@ unsupported(struct cmd_env *env)
 
 /* ---- rank ------------------------------------------------------------------ */
 
-/* Trailing decimal number of s ("rank_3" -> 3, "worker-host-1" -> 1). */
-static bool
-trailing_number(const char *s, int64_t *v)
-{
-	size_t n = strlen(s), i = n;
-
-	while (i > 0 && isdigit((unsigned char)s[i - 1]))
-		i--;
-	return i < n && cmd_parse_i64(s + i, v);
-}
-
-/* The host matching arg: an exact host name, else a rank number matching
- * the trailing number of exactly one host. */
-static const char *
-match_host(const struct model_info *in, const char *arg)
-{
-	const char *found = NULL;
-	int64_t want, have;
-	size_t i;
-
-	for (i = 0; i < in->nhosts; i++)
-		if (strcmp(in->hosts[i], arg) == 0)
-			return in->hosts[i];
-	if (!cmd_parse_i64(arg, &want))
-		return NULL;
-	for (i = 0; i < in->nhosts; i++) {
-		if (!trailing_number(in->hosts[i], &have) || have != want)
-			continue;
-		if (found)
-			return NULL;
-		found = in->hosts[i];
-	}
-	return found;
-}
-
 static void
 rank_print(struct cmd_env *env, const struct model_info *in)
 {
@@ -113,7 +78,7 @@ cmd_rank(struct cmd_env *env, int argc, char **argv)
 	if (argc > 1) {
 		if (strcmp(argv[1], "all") == 0 || strcmp(argv[1], "off") == 0) {
 			env->host = NULL;
-		} else if ((h = match_host(&in, argv[1]))) {
+		} else if ((h = cmd_host_find(env->m, argv[1]))) {
 			env->host = h;
 		} else {
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no rank or host \"%s\" (the dump has %zu%s)",
@@ -138,7 +103,7 @@ filter_word(struct cmd_env *env, const char *w, struct model_filter_spec *spec)
 	else if (strcmp(w, "nonfinite") == 0)
 		spec->nonfinite = true;
 	else if (strncmp(w, "host=", 5) == 0)
-		spec->host = w + 5;
+		return cmd_host_arg(env, w + 5, &spec->host);
 	else if (strncmp(w, "graph=", 6) == 0) {
 		if ((spec->graph = model_graph_find(env->m, w + 6)) < 0)
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\"", w + 6);

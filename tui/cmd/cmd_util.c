@@ -4,6 +4,7 @@
  */
 #include "cmd_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -235,4 +236,81 @@ cmd_cell(struct strbuf *sb, const char *s, int width)
 
 	for (; used < width; used++)
 		strbuf_addc(sb, ' ');
+}
+
+void
+cmd_cell_name(struct strbuf *sb, const char *s, int width)
+{
+	size_t n = s ? strlen(s) : 0, head = 0, keep;
+	const char *base;
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			n = 0;          /* not plain ASCII: the sanitizer cuts it */
+	if (n <= (size_t)width || width < 8) {
+		cmd_cell(sb, s, width);
+		return;
+	}
+	base = strrchr(s, '/');
+	base = base ? base + 1 : s;
+	/* the first scope, then an ellipsis, then the rest that fits: the
+	 * op's own name whole when it can be */
+	if (base > s && (head = strcspn(s, "/") + 1) + 1 + strlen(base) > (size_t)width)
+		head = 0;
+	keep = (size_t)width - head - 1;
+	strbuf_addf(sb, "%.*s%s%s", (int)head, s, sanitize_utf8() ? "\xe2\x80\xa6" : "~", s + n - keep);
+}
+
+/* Trailing decimal number of s ("rank_3" -> 3, "worker-host-1" -> 1). */
+static bool
+trailing_number(const char *s, int64_t *v)
+{
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	return i < n && cmd_parse_i64(s + i, v);
+}
+
+/* The host matching arg: an exact host name, else a rank number matching
+ * the trailing number of exactly one host. */
+const char *
+cmd_host_find(struct model *m, const char *arg)
+{
+	struct model_info info, *in = &info;
+	const char *found = NULL;
+	int64_t want, have;
+	size_t i;
+
+	model_info(m, &info);
+	for (i = 0; i < in->nhosts; i++)
+		if (strcmp(in->hosts[i], arg) == 0)
+			return in->hosts[i];
+	if (!cmd_parse_i64(arg, &want))
+		return NULL;
+	for (i = 0; i < in->nhosts; i++) {
+		if (!trailing_number(in->hosts[i], &have) || have != want)
+			continue;
+		if (found)
+			return NULL;
+		found = in->hosts[i];
+	}
+	return found;
+}
+
+enum td_status
+cmd_host_arg(struct cmd_env *env, const char *arg, const char **host)
+{
+	struct model_info in;
+	struct strbuf names = { 0 };
+
+	if ((*host = cmd_host_find(env->m, arg)))
+		return TD_OK;
+	model_info(env->m, &in);
+	for (size_t i = 0; i < in.nhosts && i < 8; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", in.hosts[i]);
+	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)", arg, in.nhosts,
+		 in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "");
+	strbuf_done(&names);
+	return TD_ERR_NOTFOUND;
 }

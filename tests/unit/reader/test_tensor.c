@@ -261,6 +261,44 @@ test_slice_parse_rejects_bad_input(void **state)
 	}
 }
 
+/* Formats t through slice text a and b; asserts both read the same. */
+static void
+assert_same_slice(struct td_tensor *t, const char *a, const char *b)
+{
+	struct strbuf sa = {0}, sb = {0};
+	struct td_slice sl;
+	char err[128];
+
+	assert_int_equal(td_slice_parse(a, &sl, err, sizeof err), TD_OK);
+	assert_int_equal(td_tensor_format(t, &sl, 1000, &sa, err, sizeof err), TD_OK);
+	assert_int_equal(td_slice_parse(b, &sl, err, sizeof err), TD_OK);
+	assert_int_equal(td_tensor_format(t, &sl, 1000, &sb, err, sizeof err), TD_OK);
+	assert_string_equal(sa.buf, sb.buf);
+	strbuf_done(&sa);
+	strbuf_done(&sb);
+}
+
+/* Issue 12 (friction): numpy's "..." and a trailing comma. */
+static void
+test_slice_ellipsis_and_trailing_comma_as_numpy(void **state)
+{
+	struct td_tensor *t = make_2x3();
+	struct td_slice sl;
+	char err[128];
+
+	(void)state;
+	assert_same_slice(t, "[..., 1]", "[:, 1]");
+	assert_same_slice(t, "[1, ...]", "[1]");
+	assert_same_slice(t, "[...]", "[:, :]");
+	assert_same_slice(t, "[1,]", "[1]");
+	assert_same_slice(t, "[0:2, ]", "[0:2]");
+	assert_same_slice(t, "[..., 0, 1]", "[0, 1]");
+	assert_int_equal(td_slice_parse("[..., ...]", &sl, err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "bad slice"));
+	assert_int_equal(td_slice_parse("[,]", &sl, err, sizeof err), TD_ERR_ARGS);
+	td_tensor_free(t);
+}
+
 static void
 test_format_index_out_of_range(void **state)
 {
@@ -273,8 +311,10 @@ test_format_index_out_of_range(void **state)
 	assert_int_equal(td_slice_parse("[2]", &sl, err, sizeof err), TD_OK);
 	assert_int_equal(td_tensor_format(t, &sl, 1000, &sb, err, sizeof err), TD_ERR_RANGE);
 	assert_non_null(strstr(err, "out of bounds"));
+	assert_non_null(strstr(err, "bad slice"));      /* one wording for slice errors */
 	assert_int_equal(td_slice_parse("[0,0,0]", &sl, err, sizeof err), TD_OK);
 	assert_int_equal(td_tensor_format(t, &sl, 1000, &sb, err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "bad slice: too many indices"));
 	strbuf_done(&sb);
 	td_tensor_free(t);
 }
@@ -484,6 +524,7 @@ main(void)
 		cmocka_unit_test(test_format_slice_negative_index),
 		cmocka_unit_test(test_slice_parse_forms),
 		cmocka_unit_test(test_slice_parse_rejects_bad_input),
+		cmocka_unit_test(test_slice_ellipsis_and_trailing_comma_as_numpy),
 		cmocka_unit_test(test_format_index_out_of_range),
 		cmocka_unit_test(test_format_elides_long_axis),
 		cmocka_unit_test(test_format_strings_quoted),

@@ -11,6 +11,7 @@
 #include <curses.h>
 
 #include "tui/keys.h"
+#include "tui/keyseq.h"
 
 static void
 test_action_table_is_indexed_by_enum(void **state)
@@ -46,6 +47,60 @@ test_key_names_round_trip(void **state)
 	assert_int_equal(keymap_key_from_name("F1"), KEY_F(1));
 	assert_int_equal(keymap_key_from_name("Nope"), -1);
 	assert_int_equal(keymap_key_from_name("F13"), -1);
+}
+
+/* Issue 12 item 15: tig's key spellings, C-x, ^X, M-x and names in <>. */
+static void
+test_key_names_take_control_meta_and_tig_spellings(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_int_equal(keymap_key_from_name("C-n"), 14);
+	assert_int_equal(keymap_key_from_name("C-N"), 14);
+	assert_int_equal(keymap_key_from_name("^N"), 14);
+	assert_int_equal(keymap_key_from_name("^n"), 14);
+	assert_int_equal(keymap_key_from_name("Ctrl-x"), 24);
+	assert_int_equal(keymap_key_from_name("<C-n>"), 14);
+	assert_int_equal(keymap_key_from_name("<Ctrl-f>"), 6);
+	assert_int_equal(keymap_key_from_name("M-x"), KEYSEQ_META | 'x');
+	assert_int_equal(keymap_key_from_name("Alt-j"), KEYSEQ_META | 'j');
+	assert_int_equal(keymap_key_from_name("<M-Enter>"), KEYSEQ_META | '\n');
+	assert_int_equal(keymap_key_from_name("<Esc>"), 27);
+	assert_int_equal(keymap_key_from_name("Escape"), 27);
+	assert_int_equal(keymap_key_from_name("PageDown"), KEY_NPAGE);
+	assert_int_equal(keymap_key_from_name("pgup"), KEY_PPAGE);
+	assert_int_equal(keymap_key_from_name("Delete"), KEY_DC);
+	assert_int_equal(keymap_key_from_name("Insert"), KEY_IC);
+	assert_int_equal(keymap_key_from_name("<Lt>"), '<');
+	assert_string_equal(keymap_key_name(KEYSEQ_META | 'x', buf, sizeof buf), "M-x");
+	assert_string_equal(keymap_key_name(14, buf, sizeof buf), "^N");
+	assert_int_equal(keymap_key_from_name("C-"), -1);
+	assert_int_equal(keymap_key_from_name("C-F13"), -1);
+	assert_int_equal(keymap_key_from_name("Hyper-x"), -1);
+}
+
+/* Issue 12 item 15: every bad line is reported with its number; the good
+ * lines around them still bind. */
+static void
+test_parse_text_reports_every_bad_line(void **state)
+{
+	struct keymap km;
+	char err[512];
+
+	(void)state;
+	keymap_init(&km);
+	assert_int_equal(keymap_parse_text(&km, "bind generic C-n move-down\n"
+					   "bind generic Hyper-q quit\n"
+					   "# comment\n"
+					   "bind generic j fly\n"
+					   "bind generic M-j move-up\n", err, sizeof err), 2);
+	assert_non_null(strstr(err, "line 2: unknown key 'Hyper-q'"));
+	assert_non_null(strstr(err, "line 4: unknown action 'fly'"));
+	assert_int_equal(keymap_lookup(&km, NULL, 14), ACT_MOVE_DOWN);
+	assert_int_equal(keymap_lookup(&km, NULL, KEYSEQ_META | 'j'), ACT_MOVE_UP);
+	assert_true(keymap_has_meta(&km));
+	keymap_done(&km);
 }
 
 static void
@@ -221,6 +276,8 @@ main(void)
 		cmocka_unit_test(test_keys_for_lists_every_key_of_an_action),
 		cmocka_unit_test(test_every_action_but_none_has_a_default_key),
 		cmocka_unit_test(test_pane_table_makes_focus_actions_and_keys),
+		cmocka_unit_test(test_key_names_take_control_meta_and_tig_spellings),
+		cmocka_unit_test(test_parse_text_reports_every_bad_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
