@@ -384,7 +384,9 @@ struct model_tree_node {
 				     * consumer after it; -1 none */
 	int64_t bound;              /* the row the search started from (the parent's
 				     * row, else its bound), -1 none: for expanding */
-	enum model_health health;   /* of trace_index */
+	enum model_health health;   /* of trace_index (model_tree_children: from the
+				     * row's flags only, NONFINITE or UNKNOWN; call
+				     * model_trace_health for the rest) */
 	bool repeat;                /* the op was expanded above: not again */
 };
 
@@ -392,8 +394,9 @@ struct model_tree_node {
  * from its trace row row (-1: no row; then the rows are searched from
  * bound, the latest before it / the first after it, or over all rows when
  * bound < 0).  A row that is an op's input row (ROW_INPUT) has its
- * producer as its one input and no control inputs.  Returns the count and
- * a malloc'd array in *out (depth 1, parent -1); free() it. */
+ * producer as its one input and no control inputs.  health is only what
+ * the rows' flags tell (no decoding).  Returns the count and a malloc'd
+ * array in *out (depth 1, parent -1); free() it. */
 size_t model_tree_children(struct model *m, uint32_t op, int64_t row, int64_t bound,
 			   enum model_tree_dir dir, struct model_tree_node **out);
 
@@ -402,8 +405,9 @@ size_t model_tree_children(struct model *m, uint32_t op, int64_t row, int64_t bo
 /* The tree of inputs / consumers of op (seen from row, -1 none) down to
  * depth levels (>= 1), in pre-order (each node followed by its subtree):
  * an op met a second time is listed with repeat set and not expanded, so
- * a graph with shared producers stays linear.  Returns the count and a
- * malloc'd array in *out (free()). */
+ * a graph with shared producers stays linear.  health is decoded
+ * (model_trace_health).  Returns the count and a malloc'd array in *out
+ * (free()). */
 size_t model_tree(struct model *m, uint32_t op, int64_t row, enum model_tree_dir dir,
 		  unsigned depth, struct model_tree_node **out, bool *truncated);
 

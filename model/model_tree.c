@@ -66,7 +66,9 @@ node_set(struct model *m, struct model_tree_node *x, int64_t op, const char *nam
 	x->control = control;
 	x->trace_index = trace;
 	x->bound = bound;
-	x->health = model_trace_health(m, trace);
+	/* the flag byte only: no decode while the graph pane follows the cursor */
+	x->health = trace >= 0 && (uint64_t)trace < model_trace_count(m) &&
+		    (trace_flags(m, (uint64_t)trace) & TF_NONFINITE) ? HEALTH_NONFINITE : HEALTH_UNKNOWN;
 }
 
 /* Data links from a trace row (the model's own linking). */
@@ -218,6 +220,8 @@ walk(struct tree_walk *w, uint32_t op, int64_t row, int64_t bound, int64_t paren
 		*x = kids[k];
 		x->depth = depth;
 		x->parent = parent;
+		if (x->health == HEALTH_UNKNOWN)
+			x->health = model_trace_health(w->m, x->trace_index);
 		if (x->op < 0 || depth >= w->depth)
 			continue;
 		if ((uint32_t)x->op < w->nops && w->seen[x->op]) {

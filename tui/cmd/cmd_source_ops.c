@@ -88,7 +88,8 @@ line_ops(struct cmd_env *env, const struct model_source *s, uint32_t line, const
 	struct json j;
 
 	if (!env->json) {
-		strbuf_addf(env->out, "%s:%u: ", s->path, line);
+		cmd_cell(env->out, s->path, -1);
+		strbuf_addf(env->out, ":%u: ", line);
 		cmd_cell(env->out, text, -1);
 		strbuf_addf(env->out, "\n%zu op%s created here%s\n", n, n == 1 ? "" : "s", n ? ":" : "");
 		for (k = 0; k < n; k++)
@@ -130,7 +131,8 @@ file_ops(struct cmd_env *env, const struct model_source *s, const char *const *l
 		json_key(&j, "lines");
 		json_array_begin(&j);
 	} else {
-		strbuf_addf(env->out, "%s\n", s->path);
+		cmd_cell(env->out, s->path, -1);
+		strbuf_addc(env->out, '\n');
 	}
 	for (k = 1; k < n; k++) {
 		const char *text = k <= nl ? lines[k - 1] : NULL;
