@@ -2,8 +2,8 @@
  * trace_sort.c - the trace table in another order than the dump's: the
  * view rows (under the filter) sorted by a rowsort.h field, kept as an
  * array of model rows that tui_view_to_row() reads.  Rebuilt when the
- * filter changes or the model grows (after the first index pass: rows
- * indexed meanwhile join at its end); SORT_ROW ascending drops it.
+ * filter changes or the model grows (during the first index pass the
+ * rows indexed after the sort show once the pass ends); SORT_ROW ascending drops it.
  */
 #include "tui_internal.h"
 
