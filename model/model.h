@@ -217,6 +217,10 @@ struct model_trace {
 	enum model_role role;       /* from the op's type and name */
 };
 uint64_t model_trace_count(struct model *m);
+/* The indexed fields of row i without decoding it: its op id and flags
+ * (enum model_row_flags).  false past the indexed rows.  A scan of many
+ * rows (sorting by op) costs a few bytes each, not a decode. */
+bool model_trace_quick(struct model *m, uint64_t i, uint32_t *op, uint32_t *flags);
 /* Fills row i (decoding through the cache).  TD_ERR_RANGE past the indexed
  * rows; a row whose record no longer decodes gets ROW_CORRUPT and an empty
  * summary, and TD_OK. */

@@ -505,6 +505,16 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	return TD_OK;
 }
 
+bool
+model_trace_quick(struct model *m, uint64_t i, uint32_t *op, uint32_t *flags)
+{
+	if (i >= rows_ntraces(m))
+		return false;
+	*op = trace_op(m, i);
+	*flags = row_flags_public(trace_flags(m, i));
+	return true;
+}
+
 enum td_status
 model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
 {

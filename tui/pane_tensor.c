@@ -292,6 +292,7 @@ tui_tensor_view_free(struct tui *t)
 		model_detail_done(&v->d);
 	free(v->slice);
 	free(v->range_text);
+	free(v->domain);
 	free(v->cells);
 	free(v->heat);
 	free(v);

@@ -119,39 +119,67 @@ cell_text(const struct tui_tensor_view *v, size_t k, char *buf, size_t size)
 	strbuf_done(&sb);
 }
 
+/* The view the search walks: its slice of x (NULL: all). */
+static bool
+domain_view(const struct tui_tensor_view *v, struct td_slice_view *out)
+{
+	struct td_slice sl;
+	char err[256];
+
+	if (v->domain && td_slice_parse(v->domain, &sl, err, sizeof err) != TD_OK)
+		return false;
+	return td_slice_view(v->x, v->domain ? &sl : NULL, out, err, sizeof err) == TD_OK;
+}
+
+static bool
+matches(const struct tui_tensor_view *v, const struct td_slice_view *dv, int64_t k)
+{
+	return value_query_match(&v->q, td_tensor_get(v->x, td_slice_view_index(dv, k)));
+}
+
+/* The next match after (dir > 0) or before place `from` of the domain,
+ * wrapping once; -1 none. */
+static int64_t
+next_match(const struct tui_tensor_view *v, const struct td_slice_view *dv, int64_t from, int dir)
+{
+	int64_t n = td_slice_view_elements(dv);
+
+	for (int64_t i = 1; i <= n; i++) {
+		int64_t k = ((from < 0 ? (dir > 0 ? -1 : 0) : from) + (dir > 0 ? i : -i)) % n;
+		if (k < 0)
+			k += n;
+		if (matches(v, dv, k))
+			return k;
+	}
+	return -1;
+}
+
+static void show_element(struct tui *t, int64_t idx, const char *what);
+
 bool
 tui_tensor_search_next(struct tui *t, int dir)
 {
 	struct tui_tensor_view *v = t->tview;
-	size_t n, matches = 0, nth = 0;
-	int64_t found = -1;
-	char where[96];
+	struct td_slice_view dv;
+	int64_t k, nth = 0, total = 0, n;
+	char what[600];
 
 	if (t->overlay != OVERLAY_TENSOR || !v || !v->searching)
 		return false;
-	n = v->ncells;
-	for (size_t i = 1; i <= n && found < 0; i++) {
-		int64_t start = v->cur < 0 ? (dir > 0 ? -1 : 0) : v->cur;
-		int64_t k = (start + (dir > 0 ? (int64_t)i : -(int64_t)i)) % (int64_t)n;
-		if (k < 0)
-			k += (int64_t)n;
-		if (value_query_match(&v->q, td_tensor_get(v->x, v->cells[k].idx)))
-			found = k;
-	}
-	if (found < 0) {
-		tui_message(t, true, "/%s: no element shown matches%s", t->search.text,
-			    (int64_t)n < v->selected ? " (slice to search the elided ones)" : "");
+	if (!domain_view(v, &dv) || (k = next_match(v, &dv, v->found, dir)) < 0) {
+		tui_message(t, true, "/%s: no element matches", t->search.text);
 		return true;
 	}
-	for (size_t k = 0; k < n; k++)
-		if (value_query_match(&v->q, td_tensor_get(v->x, v->cells[k].idx))) {
-			matches++;
-			if ((int64_t)k <= found)
-				nth++;
+	n = td_slice_view_elements(&dv);
+	for (int64_t i = 0; i < n; i++)
+		if (matches(v, &dv, i)) {
+			total++;
+			nth += i <= k;
 		}
-	show_cell(t, v, (size_t)found);
-	cell_text(v, (size_t)found, where, sizeof where);
-	tui_message(t, false, "/%s: %s (%zu of %zu)", t->search.text, where, nth, matches);
+	v->found = k;
+	snprintf(what, sizeof what, "/%s: %%s (%lld of %lld)", t->search.text, (long long)nth,
+		 (long long)total);
+	show_element(t, td_slice_view_index(&dv, k), what);
 	return true;
 }
 
@@ -165,6 +193,9 @@ tui_tensor_search(struct tui *t, const char *text)
 	v->searching = v->x && value_query_parse(text, &v->q);
 	if (!v->searching)
 		return false;
+	free(v->domain);
+	v->domain = v->slice ? xstrdup(v->slice) : NULL;
+	v->found = -1;
 	v->cur = -1;
 	return tui_tensor_search_next(t, 1);
 }
@@ -200,12 +231,47 @@ find_cell(const struct tui_tensor_view *v, int64_t idx)
 	return -1;
 }
 
+/* Shows element idx of x (re-slicing around it when it is elided or
+ * outside the slice, keeping the search) and says what with fmt ("%s" is
+ * "[3,7] = 0"). */
+static void
+show_element(struct tui *t, int64_t idx, const char *fmt)
+{
+	struct tui_tensor_view *v = t->tview;
+	char where[96];
+	int64_t k;
+
+	if ((k = find_cell(v, idx)) < 0) {       /* elided or outside the slice */
+		struct tui_tensor_view keep = *v;
+		char *slice = window_slice(v->x, idx);
+		char *ranges = v->range_text ? xstrdup(v->range_text) : NULL;
+
+		v->domain = NULL;               /* moved to the new view */
+		tui_show_tensor(t, v->kind, v->index, slice, ranges);
+		free(slice);
+		free(ranges);
+		v = t->tview;
+		if (!v || !v->x || (k = find_cell(v, idx)) < 0) {
+			free(keep.domain);
+			tui_message(t, true, "element not shown");
+			return;
+		}
+		v->searching = keep.searching;
+		v->q = keep.q;
+		v->domain = keep.domain;
+		v->found = keep.found;
+	}
+	show_cell(t, v, (size_t)k);
+	cell_text(v, (size_t)k, where, sizeof where);
+	tui_message(t, false, fmt, where);
+}
+
 void
 tui_tensor_jump(struct tui *t, const char *text)
 {
 	struct tui_tensor_view *v = t->tview;
-	char err[256], where[96];
-	int64_t idx, k;
+	char err[256];
+	int64_t idx;
 
 	if (!v || !v->x) {
 		tui_message(t, true, "@: this row has no values to go to");
@@ -215,21 +281,7 @@ tui_tensor_jump(struct tui *t, const char *text)
 		tui_message(t, true, "@%s: %s", text, err);
 		return;
 	}
-	if ((k = find_cell(v, idx)) < 0) {       /* elided or outside the slice */
-		char *slice = window_slice(v->x, idx);
-		char *ranges = v->range_text ? xstrdup(v->range_text) : NULL;
-		tui_show_tensor(t, v->kind, v->index, slice, ranges);
-		free(slice);
-		free(ranges);
-		v = t->tview;
-		if (!v || !v->x || (k = find_cell(v, idx)) < 0) {
-			tui_message(t, true, "@%s: element not shown", text);
-			return;
-		}
-	}
-	show_cell(t, v, (size_t)k);
-	cell_text(v, (size_t)k, where, sizeof where);
-	tui_message(t, false, "@%s", where);
+	show_element(t, idx, "@%s");
 }
 
 void

@@ -42,6 +42,8 @@ struct tui_tensor_view {
 	uint8_t *heat;              /* heat_rows * heat_cols levels */
 	struct value_query q;       /* the value search (/0, /nan) */
 	bool searching;
+	char *domain;               /* the slice the search walks (owned; NULL whole) */
+	int64_t found;              /* place of the last match in the domain, -1 */
 	int64_t cur;                /* cell of the search match / jump, -1 none */
 };
 

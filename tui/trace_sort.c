@@ -2,7 +2,8 @@
  * trace_sort.c - the trace table in another order than the dump's: the
  * view rows (under the filter) sorted by a rowsort.h field, kept as an
  * array of model rows that tui_view_to_row() reads.  Rebuilt when the
- * filter changes or the model grows; SORT_ROW ascending drops it.
+ * filter changes or the model grows (during the first index pass the
+ * rows indexed after the sort show once the pass ends); SORT_ROW ascending drops it.
  */
 #include "tui_internal.h"
 
@@ -71,8 +72,11 @@ tui_sort_set(struct tui *t, int field, bool desc)
 void
 tui_sort_refresh(struct tui *t, bool filter_changed)
 {
-	if (t->sort.active && (filter_changed || t->sort.built_count != model_trace_count(t->m)) &&
-	    !build(t))
+	/* while the first index pass runs, growth waits for its end (one
+	 * rebuild, not one per batch of rows) */
+	bool grew = t->sort.built_count != model_trace_count(t->m) && t->progress.done;
+
+	if (t->sort.active && (filter_changed || grew) && !build(t))
 		tui_message(t, true, "sort: out of memory; the dump's order");
 }
 

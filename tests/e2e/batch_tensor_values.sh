@@ -30,6 +30,13 @@ json_expect tfdbg1_zero_at_3_7 'd["in_range"] == 1 and d["in_range_indices"] == 
 tdbg_run --json -e "tensor $row [3] --range '[[-inf,-1],[1,inf]]'" "$T1"
 json_expect tfdbg1_slice_row_3 'd["selected_shape"] == [10] and d["summary"]["neg_inf"] == 9 and d["summary"]["zero"] == 1 and d["in_range"] == 9'
 
+tdbg_run --json -e "tensor $row --find 0" "$T1"
+json_expect find_zero_at_3_7 'd["found"] == 1 and d["found_indices"] == [[3, 7]] and d["find"] == "0"'
+tdbg_run --json -e "tensor $row [3] --find -inf" "$T1"
+json_expect find_neg_inf_in_row_3 'd["found"] == 9'
+tdbg_run -e "tensor $row --find bogus" "$T1"
+expect_rc 1 find_bad_value_exit_1
+
 tdbg_run -e "tensor $row --range '[[0,0]]'" "$T1"
 expect_file_has text_count "$OUT" "in range [[0, 0]]: 1 of 80 elements"
 expect_file_has text_lists_3_7 "$OUT" "[3,7] 0"
@@ -45,6 +52,10 @@ tdbg_run --json -e "tensor $mrow --range '[[-inf,-inf]]'" "$MS"
 json_expect ms_one_neg_inf 'd["in_range"] == 1'
 tdbg_run --json -e "tensor $mrow --range '[[-inf,inf]]'" "$MS"
 json_expect ms_all_but_the_nans 'd["in_range"] == d["summary"]["elements"] - 2'
+tdbg_run --json -e "tensor $mrow --find nan" "$MS"
+json_expect ms_find_two_nan 'd["found"] == 2 and len(d["found_indices"]) == 2'
+tdbg_run --json -e "tensor $mrow --find nonfinite" "$MS"
+json_expect ms_find_three_nonfinite 'd["found"] == 3'
 
 T2=$FIXTURES/tfdbg2/mnist_nan
 tdbg_run --json -e "tensor 88 --range '[[-inf,-1]]'" "$T2"

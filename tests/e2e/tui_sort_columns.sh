@@ -63,3 +63,23 @@ tui_keys Enter
 tui_expect bad_sort_field "sort by row, op, type, size, time, nonfinite"
 tui_keys q
 tui_expect_exit 0 quit
+
+# a growing dump: the sort takes the appended rows in (generated dump,
+# tests/gen/gen_tfdbg2: 200 traces, then 300 more)
+GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
+G="$GEN -q --ops 60 --nan-at -1"
+$G -n 200 --executions 9 "$WORK/grow" || die "generator failed"
+TUI_COLS=200 TUI_ROWS=30
+tui_start --follow "$WORK/grow"
+tui_wait "200 traces" || die "no status bar with 200 traces"
+tui_keys 3 :
+tui_type "sort op"
+tui_keys Enter
+tui_expect grow_sorted "traces sorted by op (200 rows)"
+$G -n 300 --executions 3 --append "$WORK/grow"
+tui_wait "500 traces" 5 || fail grow_seen "500 traces not shown"
+tui_keys G
+tui_expect sort_takes_appended_rows "500/500"
+tui_expect still_sorted_after_growth "sorted by op"
+tui_keys q
+tui_expect_exit 0 quit_grow

@@ -6,7 +6,8 @@
 # float32[8,10] with 9 -inf, all in row 3 (Softmax row 3 is one-hot at
 # class 7, so [3,7] is log(1) = 0, the only zero), var 0.305468 (std
 # 0.5527); MindSpore MatMul-op10 output 0 (iteration 1) holds 2 NaN and 1
-# -inf; tfdbg2 mnist_nan is FULL_HEALTH (no values).
+# -inf; tfdbg2 mnist_nan is FULL_HEALTH (no values); a generated 50x60
+# array checks the elements the view elides.
 . "$(dirname "$0")/lib.sh"
 
 TUI_COLS=160 TUI_ROWS=45 TUI_TERM=screen-256color
@@ -73,6 +74,45 @@ grep -q '38;5;' "$WORK/esc2" && fail mono_no_heat_colours "mono theme drew 256-c
 grep -qE '[░▒▓█·]{8}' "$TUI_SCREEN" && ok mono_shade_characters || fail mono_shade_characters "no shade characters"
 tui_keys Escape q
 tui_expect_exit 0 quit_mindspore
+
+# generated data: a MindSpore copy whose MatMul-op10 output file holds a
+# 50x60 float32 array (3000 elements: the view elides its middle) with NaN
+# at [30,40] and [45,50] and -inf at [10,5]; / and @ reach elided elements
+cp -r "$FIXTURES/mindspore/sync_lenet" "$WORK/big"
+npy=$(ls "$WORK"/big/rank_0/Lenet/0/1/MatMul.*MatMul-op10.*.output.0.*.npy)
+python3 - "$npy" <<'PY'
+import struct, sys
+rows, cols = 50, 60
+vals = [float((r * cols + c) % 97) / 10.0 for r in range(rows) for c in range(cols)]
+vals[30 * cols + 40] = vals[45 * cols + 50] = float("nan")
+vals[10 * cols + 5] = float("-inf")
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode()
+                              + struct.pack("<%df" % len(vals), *vals))
+PY
+brow=$(tdbg -e 'traces --op "MatMul-op10$" --nonfinite' "$WORK/big" | awk '/^ +[0-9]+ !/ { print $1; exit }')
+tui_start "$WORK/big"
+tui_wait "Alerts" || die "tdbg did not start on the generated dump"
+tui_wait_gone "indexing" || die "the index pass did not finish"
+tui_keys :
+tui_type "tensor $brow"
+tui_keys Enter
+tui_wait "..." || fail elided_view "the 50x60 view is not elided"
+tui_keys /
+tui_type nan
+tui_keys Enter
+tui_expect elided_nan_found "[30,40] = nan (1 of 2)"
+tui_keys n
+tui_expect elided_nan_next "[45,50] = nan (2 of 2)"
+tui_keys N
+tui_expect elided_nan_prev "[30,40] = nan (1 of 2)"
+tui_keys @
+tui_type "[10,5]"
+tui_keys Enter
+tui_expect elided_jump "@[10,5] = -inf"
+tui_keys Escape q
+tui_expect_exit 0 quit_generated
 
 # tfdbg2 FULL_HEALTH: no values, says so
 tui_start "$FIXTURES/tfdbg2/mnist_nan"

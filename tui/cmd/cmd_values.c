@@ -1,5 +1,5 @@
 /*
- * cmd_values.c - "tensor [N] [SLICE] [--range RANGES]": a trace row's
+ * cmd_values.c - "tensor [N] [SLICE] [--range RANGES] [--find V]": a trace row's
  * values looked at element by element, as the TensorFlow debugger's `print_tensor -r`.
  *
  * Batch: the summary of the selected elements (with the percentiles and
@@ -9,7 +9,9 @@
  *
  * JSON: {"index", "slice", "selected_shape", "summary", "ranges":
  * [[lo, hi], ...] | null, "in_range_indices": [[i, j, ...], ...],
- * "in_range": N | null, "indices_truncated"}.
+ * "in_range": N | null, "indices_truncated"}, and with --find V: "find",
+ * "found_indices", "found", "found_truncated" (the elements equal to V as
+ * printed with 6 digits, or NaN, Inf, -Inf, +Inf, nonfinite).
  */
 #include "cmd_internal.h"
 
@@ -69,17 +71,19 @@ cmd_detail_complete(struct model_detail *d)
 }
 
 struct tensor_args {
-	const char *row, *range;
+	const char *row, *range, *find;
 	char *slice;                /* owned */
 	struct value_ranges ranges;
 	bool has_ranges;
+	struct value_query query;   /* --find */
 };
 
 /* [N] [SLICE...] [--range R]: N is a number, the rest the slice. */
 static enum td_status
 tensor_args(struct cmd_env *env, int argc, char **argv, struct tensor_args *a)
 {
-	const struct cmd_opt opts[] = { { "range", &a->range, NULL }, { NULL, NULL, NULL } };
+	const struct cmd_opt opts[] = { { "range", &a->range, NULL }, { "find", &a->find, NULL },
+					{ NULL, NULL, NULL } };
 	char *pos[16], err[256];
 	int npos, first = 0;
 	uint64_t n;
@@ -101,6 +105,9 @@ tensor_args(struct cmd_env *env, int argc, char **argv, struct tensor_args *a)
 			return cmd_fail(env, TD_ERR_ARGS, "--range %s: %s", a->range, err);
 		a->has_ranges = true;
 	}
+	if (a->find && !value_query_parse(a->find, &a->query))
+		return cmd_fail(env, TD_ERR_ARGS, "--find %s: a number, nan, inf, +inf, -inf or nonfinite",
+				a->find);
 	return TD_OK;
 }
 
@@ -121,11 +128,20 @@ json_coords(struct json *j, const struct td_tensor *t, int64_t idx)
 	json_array_end(j);
 }
 
-/* Counts the selected elements in the ranges; lists the first `limit`
- * (JSON coordinates, or text lines "  [3,0] -inf"). */
+/* What a listing picks: the elements in ranges r, or (r NULL) those q
+ * finds. */
+static bool
+picked(const struct value_ranges *r, const struct value_query *q, double x)
+{
+	return r ? value_ranges_contains(r, x) : value_query_match(q, x);
+}
+
+/* Counts the selected elements picked; lists the first `limit` (JSON
+ * coordinates, or text lines "  [3,0] -inf"). */
 static int64_t
 in_range(struct cmd_env *env, struct json *j, const struct td_tensor *t,
-	 const struct td_slice_view *v, const struct value_ranges *r, int64_t limit)
+	 const struct td_slice_view *v, const struct value_ranges *r, const struct value_query *q,
+	 int64_t limit)
 {
 	int64_t n = td_slice_view_elements(v), hits = 0;
 
@@ -133,7 +149,7 @@ in_range(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 		int64_t idx = td_slice_view_index(v, k);
 		double x = td_tensor_get(t, idx);
 
-		if (!value_ranges_contains(r, x))
+		if (!picked(r, q, x))
 			continue;
 		if (hits++ >= limit)
 			continue;
@@ -144,10 +160,28 @@ in_range(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 			strbuf_adds(env->out, "  ");
 			value_coords(t, idx, env->out);
 			snprintf(buf, sizeof buf, "%.9g", x);
-			strbuf_addf(env->out, " %s\n", isinf(x) ? (x < 0 ? "-inf" : "inf") : buf);
+			strbuf_addf(env->out, " %s\n", isnan(x) ? "nan" : isinf(x) ? (x < 0 ? "-inf" : "inf") : buf);
 		}
 	}
 	return hits;
+}
+
+/* With --find: "find", "found_indices", "found", "found_truncated". */
+static void
+json_find(struct cmd_env *env, struct json *j, const struct tensor_args *a,
+	  const struct td_tensor *t, const struct td_slice_view *v)
+{
+	int64_t hits;
+
+	if (!a->find)
+		return;
+	json_kv_string(j, "find", a->find);
+	json_key(j, "found_indices");
+	json_array_begin(j);
+	hits = in_range(env, j, t, v, NULL, &a->query, INDICES_JSON);
+	json_array_end(j);
+	json_kv_int(j, "found", hits);
+	json_kv_bool(j, "found_truncated", hits > INDICES_JSON);
 }
 
 static void
@@ -176,6 +210,7 @@ tensor_json(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
 		json_array_end(&j);
 		json_kv_null(&j, "in_range");
 		json_kv_bool(&j, "indices_truncated", false);
+		json_find(env, &j, a, t, v);
 		json_object_end(&j);
 		return;
 	}
@@ -189,30 +224,32 @@ tensor_json(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
 	json_array_end(&j);
 	json_key(&j, "in_range_indices");
 	json_array_begin(&j);
-	hits = in_range(env, &j, t, v, &a->ranges, INDICES_JSON);
+	hits = in_range(env, &j, t, v, &a->ranges, NULL, INDICES_JSON);
 	json_array_end(&j);
 	json_kv_int(&j, "in_range", hits);
 	json_kv_bool(&j, "indices_truncated", hits > INDICES_JSON);
+	json_find(env, &j, a, t, v);
 	json_object_end(&j);
 }
 
+/* "in range [[a, b]]: N of M elements" or "found nan: N of M elements",
+ * then the first coordinates. */
 static void
-tensor_text(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
-	    const struct td_tensor *t, const struct td_slice_view *v, const struct td_summary *s)
+text_picks(struct cmd_env *env, const struct tensor_args *a, const struct td_tensor *t,
+	   const struct td_slice_view *v, bool ranges)
 {
 	struct strbuf list = { 0 }, *out = env->out;
 	int64_t hits;
 
-	strbuf_addf(out, "trace %llu%s%s\n", (unsigned long long)row, a->slice ? " " : "",
-		    a->slice ? a->slice : "");
-	summary_lines(out, s);
-	if (!a->has_ranges)
-		return;
 	env->out = &list;           /* the count goes before the list */
-	hits = in_range(env, NULL, t, v, &a->ranges, INDICES_TEXT);
+	hits = in_range(env, NULL, t, v, ranges ? &a->ranges : NULL, &a->query, INDICES_TEXT);
 	env->out = out;
-	strbuf_adds(out, "in range ");
-	value_ranges_format(&a->ranges, out);
+	if (ranges) {
+		strbuf_adds(out, "in range ");
+		value_ranges_format(&a->ranges, out);
+	} else {
+		strbuf_addf(out, "found %s", a->find);
+	}
 	strbuf_addf(out, ": %lld of %lld elements\n", (long long)hits,
 		    (long long)td_slice_view_elements(v));
 	if (list.len)
@@ -221,6 +258,19 @@ tensor_text(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
 		strbuf_addf(out, "  ... %lld more (--json lists %d)\n", (long long)(hits - INDICES_TEXT),
 			    INDICES_JSON);
 	strbuf_done(&list);
+}
+
+static void
+tensor_text(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
+	    const struct td_tensor *t, const struct td_slice_view *v, const struct td_summary *s)
+{
+	strbuf_addf(env->out, "trace %llu%s%s\n", (unsigned long long)row, a->slice ? " " : "",
+		    a->slice ? a->slice : "");
+	summary_lines(env->out, s);
+	if (a->has_ranges)
+		text_picks(env, a, t, v, true);
+	if (a->find)
+		text_picks(env, a, t, v, false);
 }
 
 /* Batch: the values of one row, looked at element by element. */
@@ -275,7 +325,7 @@ cmd_tensor(struct cmd_env *env, int argc, char **argv)
 	if ((st = tensor_args(env, argc, argv, &a)) != TD_OK)
 		goto out;
 	if (!env->ui && !a.row) {
-		st = cmd_fail(env, TD_ERR_ARGS, "which trace? tensor N [SLICE] [--range RANGES]");
+		st = cmd_fail(env, TD_ERR_ARGS, "which trace? tensor N [SLICE] [--range RANGES] [--find V]");
 		goto out;
 	}
 	if ((st = cmd_trace_arg(env, a.row, &row)) != TD_OK)
@@ -284,7 +334,10 @@ cmd_tensor(struct cmd_env *env, int argc, char **argv)
 		cmd_fail(env, st, "%s", err);
 		goto out;
 	}
-	if (!env->ui) {
+	if (env->ui && a.find) {
+		st = cmd_fail(env, TD_ERR_ARGS, "--find lists in batch mode; in the tensor view / %s finds it",
+			      a.find);
+	} else if (!env->ui) {
 		st = tensor_batch(env, row, &a);
 	} else if (!env->ui->show_tensor) {
 		st = cmd_fail(env, TD_ERR_UNSUPPORTED, "not supported by this interface");

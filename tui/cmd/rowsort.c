@@ -143,6 +143,7 @@ row_key(struct model *m, uint64_t row, enum rowsort_field f, const uint32_t *ran
 {
 	struct model_trace t;
 	const struct td_summary *s = &t.summary;
+	uint32_t op, flags;
 
 	k->row = row;
 	k->k = 0;
@@ -151,16 +152,25 @@ row_key(struct model *m, uint64_t row, enum rowsort_field f, const uint32_t *ran
 		k->k = (double)row;
 		return;
 	}
+	if (!model_trace_quick(m, row, &op, &flags)) {
+		k->unknown = true;
+		return;
+	}
+	if (f == SORT_OP || f == SORT_TYPE) {       /* from the index: no decode */
+		k->unknown = op >= model_op_count(m);
+		k->k = k->unknown ? 0 : ranks[op];
+		return;
+	}
+	/* NaN/Inf count: rows without NaN/Inf (or whose mode cannot tell)
+	 * count 0 without a decode; a flagged row its counts, or 1 when its
+	 * mode has no counts (it is known to hold some) */
+	if (f == SORT_NONFINITE && !(flags & ROW_NONFINITE))
+		return;
 	if (model_trace_get(m, row, &t) != TD_OK) {
 		k->unknown = true;
 		return;
 	}
 	switch (f) {
-	case SORT_OP:
-	case SORT_TYPE:
-		k->k = t.op < model_op_count(m) ? ranks[t.op] : 0;
-		k->unknown = t.op >= model_op_count(m);
-		break;
 	case SORT_SIZE:
 		k->unknown = !(s->known & SUM_ELEMENTS);
 		k->k = (double)s->elements;
@@ -170,8 +180,9 @@ row_key(struct model *m, uint64_t row, enum rowsort_field f, const uint32_t *ran
 		k->k = t.wall_time;
 		break;
 	case SORT_NONFINITE:
-		k->unknown = !(s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF));
 		k->k = (double)(s->nan + s->neg_inf + s->pos_inf);
+		if (!(s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)))
+			k->k = 1;
 		break;
 	default:
 		break;

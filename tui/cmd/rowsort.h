@@ -4,10 +4,13 @@
  * time, NaN/Inf count.  Shared by "traces --sort" (batch) and the trace
  * table's sort (TUI).  Curses-free.
  *
- * A row whose value for the field is unknown (a mode without counts, no
- * shape) sorts after the known ones in either direction; ties keep row
- * order.  Sorting by size, time or NaN/Inf count reads every row's summary
- * (model_trace_get), a pass like the first index's.
+ * A row whose size or time is unknown sorts after the known ones in
+ * either direction; ties keep row order.  The NaN/Inf count is the row's
+ * NaN, -Inf and +Inf counts added (the ones it knows); a row without
+ * NaN/Inf, or whose mode cannot tell, counts 0, a row known to hold some
+ * without counts (CURT_HEALTH-like modes) 1.  Op and type sorts read the
+ * index only; NaN/Inf decodes the rows with NaN/Inf; size and time decode
+ * every row (model_trace_get).
  */
 #ifndef TD_ROWSORT_H
 #define TD_ROWSORT_H

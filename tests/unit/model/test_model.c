@@ -59,6 +59,36 @@ test_model_rows_visible_before_pass_ends(void **state)
 	fake_free(f);
 }
 
+/* model_trace_quick: op id and flags from the index, the same as a
+ * decoded row's; false past the indexed rows. */
+static void
+test_model_trace_quick_matches_the_decoded_row(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(10, 0, 0, 0), bad = fake_full_health(10, 2, 0, 0);
+	struct model_trace row;
+	struct model *m;
+	uint32_t op, flags;
+
+	(void)state;
+	fake_op(f, "g", "a", "Relu", NULL, NULL);
+	fake_op(f, "g", "b", "Log", NULL, NULL);
+	fake_trace(f, 1, "g", "a", 0, 100, &ok);
+	fake_trace(f, 1, "g", "b", 0, 101, &bad);
+	m = open_fake(f, false, 0);
+	model_wait(m);
+	for (uint64_t i = 0; i < 2; i++) {
+		assert_true(model_trace_quick(m, i, &op, &flags));
+		assert_int_equal(model_trace_get(m, i, &row), TD_OK);
+		assert_int_equal(op, row.op);
+		assert_int_equal(flags, row.flags);
+	}
+	assert_true(flags & ROW_NONFINITE);
+	assert_false(model_trace_quick(m, 2, &op, &flags));
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_model_close_does_not_wait_for_a_long_pass(void **state)
 {
@@ -1011,6 +1041,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_rows_visible_before_pass_ends),
+		cmocka_unit_test(test_model_trace_quick_matches_the_decoded_row),
 		cmocka_unit_test(test_model_close_does_not_wait_for_a_long_pass),
 		cmocka_unit_test(test_model_close_stops_the_reader_pass),
 		cmocka_unit_test(test_model_sparse_locators_find_rows_0_to_100_across_files),
