@@ -309,9 +309,10 @@ def update_readme(path, text):
     except OSError:
         doc = ""
     how = ("Reproduce with `make bench` (generates the dumps into tests/bench/cache/ on the "
-           "first run, about 2.5 GB for 10M traces; `BENCH_SIZES=100K,1M make bench` for a "
-           "quick run).  Method: tests/bench/bench.py and tests/bench/ptydrive.py; the misses, "
-           "their profiles and what would close them: tests/bench/NOTES.md.\n\n")
+           "first run: about 2.5 GB for 10M traces and 15 GB for the many-file dumps; "
+           "`BENCH_SIZES=100K,1M BENCH_NO_SCALE=1 make bench` for a quick run).  Method: "
+           "tests/bench/bench.py, scale.py and ptydrive.py; the misses, their profiles and "
+           "what would close them: tests/bench/NOTES.md.\n\n")
     block = "<!-- bench -->\n" + how + text.replace("## Benchmark results", "### Results", 1) + \
         "<!-- /bench -->"
     a, b = doc.find("<!-- bench -->"), doc.find("<!-- /bench -->")

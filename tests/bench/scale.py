@@ -46,8 +46,6 @@ TITLES = {
     "ms_stat_10M": "MindSpore statistic-only, 10M tensor rows",
     "tfdbg1_20000": "tfdbg v1, 20,000 runs x 48 tensors",
 }
-FILE_CALLS = ("openat", "open", "read", "pread64", "close", "newfstatat", "statx", "fstat",
-              "lstat", "stat", "getdents64", "fcntl", "mmap", "munmap", "readlink")
 
 
 def stamp(args):
@@ -119,12 +117,10 @@ def first_screen(tdbg, d, marker):
     return t
 
 
-def syscalls(tdbg, d, nfiles):
-    """(total calls, {name: calls}) of batch info under strace -f -c."""
-    if not shutil.which("strace"):
-        return None
+def strace_counts(argv):
+    """(total calls, {name: calls}) of argv under strace -f -c."""
     out = tempfile.mktemp(prefix="tdbg-bench-", suffix=".strace")
-    subprocess.run(["strace", "-f", "-c", "-o", out, tdbg, "--json", "-e", "info", d],
+    subprocess.run(["strace", "-f", "-c", "-o", out] + argv,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     calls, total = {}, 0
     for line in open(out):
@@ -140,14 +136,24 @@ def syscalls(tdbg, d, nfiles):
     return total, calls
 
 
+def syscalls(tdbg, d, nfiles):
+    """(calls, {name: calls}) of batch info on d beyond those of process
+    start (`tdbg --version`: libraries, locale, terminal), or None."""
+    if not shutil.which("strace"):
+        return None
+    total, calls = strace_counts([tdbg, "--json", "-e", "info", d])
+    t0, c0 = strace_counts([tdbg, "--version"])
+    return total - t0, {k: v - c0.get(k, 0) for k, v in calls.items()}
+
+
 def calls_text(sc, nfiles, ndirs):
     if sc is None:
         return "n/a (no strace)"
     total, calls = sc
-    parts = ["%.2f per file (%d calls, %d files, %d dirs)" % (total / max(nfiles, 1), total,
-                                                              nfiles, ndirs)]
-    for k in ("openat", "newfstatat", "getdents64", "read", "pread64", "fcntl"):
-        if calls.get(k):
+    parts = ["%.2f per file (%d calls beyond process start, %d files, %d dirs)" % (
+        total / max(nfiles, 1), total, nfiles, ndirs)]
+    for k in ("openat", "newfstatat", "getdents64", "read", "pread64", "fcntl", "mmap"):
+        if calls.get(k, 0) > 0:
             parts.append("%s %.2f" % (k, calls[k] / max(nfiles, 1)))
     return "; ".join(parts)
 

@@ -7,7 +7,7 @@
 #    directory entry's type says they are files), and those of the
 #    iteration directories are not opened (the statistic.csv rows give
 #    their summaries; only constants/, which no statistic.csv lists, is
-#    read);
+#    read); without statistic.csv, one open and one read per .npy;
 #  - tfdbg v1: one stat per directory entry, not a second lstat, when the
 #    entry's type says it is no link;
 #  - every format: no fcntl per file (the non-blocking open flag is left
@@ -24,7 +24,7 @@ fi
 # trace NAME DIR: strace of `tdbg --json -e info DIR` into $WORK/NAME.st
 trace()
 {
-	strace -f -qq -o "$WORK/$1.st" -e trace=%stat,%file,fcntl,openat,open \
+	strace -f -qq -o "$WORK/$1.st" -e trace=%stat,%file,fcntl,openat,open,pread64,read \
 		"$TDBG" --json -e info "$2" >"$WORK/$1.json" 2>/dev/null </dev/null
 	json_valid "$WORK/$1.json" || fail "$1_json" "info did not print JSON"
 }
@@ -46,6 +46,18 @@ npy_opens=$(calls ms 'open(at)?\([^)]*/Lenet/0/[0-9]+/[^)]*\.npy"')
 expect_eq ms_no_stat_per_npy "$npy_stats" 0
 expect_eq ms_no_open_per_iteration_npy "$npy_opens" 0
 
+# Without statistic.csv every .npy is read for its summary: one open and
+# one read each (the whole file at once), no second stat or read.
+MSN=$WORK/msn
+cp -r "$FIXTURES/mindspore/sync_lenet" "$MSN"
+find "$MSN" -name statistic.csv -delete
+trace msn "$MSN"
+expect_eq msn_one_open_per_npy "$(calls msn 'open(at)?\([^)]*\.npy"')" "$nnpy"
+expect_eq msn_no_path_stat_per_npy "$(calls msn 'stat[a-z0-9]*\([^)]*\.npy"')" 0
+preads=$(calls msn '^([0-9]+ +)?pread64\(')
+[ "$preads" -le $((nnpy + 20)) ] && ok msn_one_read_per_npy ||
+	fail msn_one_read_per_npy "$preads preads for $nnpy .npy files"
+
 # ---- tfdbg v1 ----------------------------------------------------------
 T1=$WORK/tf1
 cp -r "$FIXTURES/tfdbg1/mlp_nan" "$T1"
@@ -60,6 +72,6 @@ opens=$(calls tf1 "open(at)?\\([^,]*\"$T1/run_[^\"]*\", O_RDONLY\\|O_NOCTTY")
 	fail tf1_one_open_per_file "$opens opens of files for $nfiles files"
 
 # ---- no fcntl per file, any format ----------------------------------------
-for name in ms tf1; do
+for name in ms msn tf1; do
 	expect_eq "${name}_no_fcntl_setfl" "$(calls $name 'fcntl\([0-9]+, F_SETFL')" 0
 done
