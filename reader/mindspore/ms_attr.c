@@ -1,8 +1,8 @@
 /*
  * ms_attr.c - a kernel's attributes and output types for the op details
- * view, from the graph .pb (NodeProto.attribute, output_type, formats/
- * mindspore.md section 8.1) or the .ir text (primitive_attrs, the type
- * line "-> (<Tensor[Float32], (2, 120)>)", section 9).
+ * view, from the graph .pb (NodeProto.attribute, output_type: FORMAT.md
+ * §8) or the .ir text (primitive_attrs, the type line
+ * "-> (<Tensor[Float32], (2, 120)>)": FORMAT.md §9).
  *
  * Values become text: strings quoted, numbers as written, lists and tuples
  * as "[a, b]"; tensors and graphs read "?".  A tuple output's type is

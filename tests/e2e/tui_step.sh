@@ -9,7 +9,7 @@
 # 0, 1, 2) of 48 dumps each; its first alert, cross_entropy/Log:0, is in
 # run 2; MindSpore sync_lenet's graph 0 runs for iterations 0 and 1 and the
 # NaN is in iteration 1; tfdbg v2 graph execution traces are not linked to
-# executions (shared/formats/tensorflow.md: time order is the only link).
+# executions (reader/tfdbg2/FORMAT.md §7.3: time order is the only link).
 . "$(dirname "$0")/lib.sh"
 
 TUI_COLS=160 TUI_ROWS=45
