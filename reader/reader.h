@@ -285,6 +285,10 @@ struct reader_sink {
 /* What decode() returns for one record; owned by the caller, released with
  * reader_detail_done().  Fields a record kind does not have stay zero. */
 struct reader_detail {
+	/* In: the caller reads only wall_time, slot, device, debug_op,
+	 * summaries[0] and next_offset of a READER_TRACE (the model's row
+	 * cache); a reader may then skip the rest (text, values, strings). */
+	bool summary_only;
 	double wall_time;
 	char *op_name, *op_type, *graph_id, *device, *host;
 	uint32_t slot;

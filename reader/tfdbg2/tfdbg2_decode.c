@@ -309,6 +309,63 @@ copy_frames(const Tensorflow__CodeLocation *cl, struct reader_detail *d)
 	d->nframes = cl->n_stack_frame_ids;
 }
 
+/* The fields the model's row cache keeps (summary_only), read with the
+ * index's wire scanner instead of unpacking the record: a health-mode
+ * trace's summary, slot, device and wall time.  False when the record
+ * needs the full decode (FULL_TENSOR values, or something odd: the full
+ * decode then says what). */
+static bool
+decode_trace_fast(struct reader *r, const struct td_locator *loc, struct reader_detail *d)
+{
+	struct tf2_file *f = tf2_file_by_id(r, loc->file);
+	struct pbwire_field ev, fl, tp = {0}, dev = {0};
+	struct pbwire w;
+	struct source *src;
+	unsigned char *buf;
+	size_t len;
+	int mode = 0;
+	uint32_t slot = 0;
+	char why[256];
+	bool stale, ok = false;
+
+	if (!f || f->role != TF2_TRACES)
+		return false;
+	pthread_mutex_lock(&r->lock);
+	stale = f->stale || f->id != loc->file;
+	src = f->src;
+	pthread_mutex_unlock(&r->lock);
+	if (stale || !src || tfrecord_read_at(src, loc->offset, &buf, &len) != TD_OK)
+		return false;
+	if (!tf2_event_payload(buf, len, 10, &ev, &d->wall_time, why, sizeof why))
+		goto out;
+	pbwire_init_field(&w, &ev);
+	while (pbwire_next(&w, &fl)) {
+		switch (fl.key) {
+		case PBWIRE_KEY(3, PBWIRE_VARINT): slot = (uint32_t)fl.v; break;
+		case PBWIRE_KEY(4, PBWIRE_VARINT): mode = (int)(int32_t)fl.v; break;
+		case PBWIRE_KEY(5, PBWIRE_LEN):    tp = fl; break;
+		case PBWIRE_KEY(6, PBWIRE_LEN):    dev = fl; break;
+		default: break;
+		}
+	}
+	if (w.error || mode == MODE_FULL_TENSOR || (int32_t)slot < 0)
+		goto out;
+	alloc_outputs(d, 1);
+	if (!tp.data) {
+		d->summaries[0] = (struct td_summary){0};
+	} else if (!tf2_output_summary(mode, tp.data, tp.len, &d->summaries[0], why, sizeof why)) {
+		reader_detail_done(d);
+		goto out;
+	}
+	d->slot = slot;
+	d->device = dev.len ? xstrndup((const char *)dev.data, dev.len) : NULL;
+	d->next_offset = tf2_next_row(r, f, loc->offset + TFRECORD_HEADER + len + TFRECORD_FOOTER);
+	ok = true;
+out:
+	free(buf);
+	return ok;
+}
+
 static enum td_status
 decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *d)
 {
@@ -470,7 +527,9 @@ tf2_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc
 
 	memset(out, 0, sizeof(*out));
 	switch (kind) {
-	case READER_TRACE:     st = decode_trace(r, loc, out); break;
+	case READER_TRACE:
+		st = out->summary_only && decode_trace_fast(r, loc, out) ? TD_OK : decode_trace(r, loc, out);
+		break;
 	case READER_EXECUTION: st = decode_execution(r, loc, out); break;
 	case READER_SOURCE:    st = decode_source(r, loc, out); break;
 	default:               st = TD_ERR_ARGS; break;

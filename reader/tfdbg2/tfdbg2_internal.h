@@ -203,6 +203,10 @@ void tf2_stage_stop(struct tf2_stage *sg);
 /* The LEN field num of a DebugEvent and its wall_time; false (why set)
  * when the event is malformed or has no such field. */
 struct pbwire_field;
+/* Summary of one output's TensorProto bytes in mode (the index's
+ * allocation-free path); false (why set) if they do not decode. */
+bool tf2_output_summary(int mode, const uint8_t *tp, size_t len, struct td_summary *s, char *why,
+			size_t whylen);
 bool tf2_event_payload(const uint8_t *data, size_t len, uint32_t num, struct pbwire_field *out,
 		       double *wall_time, char *why, size_t whylen);
 /* Summary of a serialized FULL_TENSOR TensorProto; false if it does not decode. */

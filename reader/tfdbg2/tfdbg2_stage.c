@@ -57,10 +57,8 @@ tf2_full_tensor_summary(const uint8_t *tp, size_t len, struct td_summary *s)
 	return st == TD_OK;
 }
 
-/* Summary of one output's TensorProto in mode; false (why set) if it does
- * not decode. */
-static bool
-output_summary(int mode, const uint8_t *tp, size_t len, struct td_summary *s, char *why, size_t whylen)
+bool
+tf2_output_summary(int mode, const uint8_t *tp, size_t len, struct td_summary *s, char *why, size_t whylen)
 {
 	double vec[MAX_VECTOR];
 	long n;
@@ -176,7 +174,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->graph_id = arena_add(b, gid.data, gid.len);
 	e->op_name = arena_add(b, name.data, name.len);
 	e->t.op_key = reader_op_key((const char *)gid.data, gid.len, (const char *)name.data, name.len);
-	if (!output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
+	if (!tf2_output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
 		e->summary_ok = false;
 		entry_why(b, e, why);
 	}
