@@ -357,7 +357,7 @@ rows_trace_host(struct model *m, uint64_t i)
 static void
 decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 {
-	struct reader_detail d = {0};
+	struct reader_detail d = { .summary_only = true };   /* the cache keeps no more */
 	struct td_locator loc;
 
 	memset(e, 0, sizeof(*e));

@@ -524,11 +524,12 @@ tf2_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc
 	   struct reader_detail *out)
 {
 	enum td_status st;
+	bool summary_only = out->summary_only;      /* the one input field */
 
 	memset(out, 0, sizeof(*out));
 	switch (kind) {
 	case READER_TRACE:
-		st = out->summary_only && decode_trace_fast(r, loc, out) ? TD_OK : decode_trace(r, loc, out);
+		st = summary_only && decode_trace_fast(r, loc, out) ? TD_OK : decode_trace(r, loc, out);
 		break;
 	case READER_EXECUTION: st = decode_execution(r, loc, out); break;
 	case READER_SOURCE:    st = decode_source(r, loc, out); break;
