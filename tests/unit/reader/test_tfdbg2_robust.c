@@ -473,29 +473,29 @@ test_tfdbg2_stopped_pass_resumes_after_last_trace_sent(void **state)
 static void
 test_tfdbg2_rewritten_traces_file_makes_old_rows_stale(void **state)
 {
-	char *dir = copy_dump(), path[1024];
+	char *dir = test_copy_dir(FIX, "tfdbg2r"), path[1024];
 	struct reader_detail d = {0};
 	struct td_locator old0, new0;
 	unsigned char *buf, *rot;
 	const struct rs_problem *p;
-	struct indexed ix;
+	struct recorded ix;
 	char *name10;
 	size_t len, cut;
 
 	(void)state;
-	index_dir(dir, &ix);
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
 	assert_int_equal(ix.rs.ntraces, MNIST_TRACES);
 	old0 = ix.rs.traces[0].loc;
 	name10 = strdup(ix.rs.traces[10].op_name);
 	path_of(path, sizeof path, dir, "graph_execution_traces");
-	buf = slurp(path, &len);
-	cut = record_offset(buf, 10);
+	buf = test_slurp(path, &len);
+	cut = tfrecord_offset(buf, 10);
 	assert_true(cut < len);
 	rot = malloc(len);
 	assert_non_null(rot);
 	memcpy(rot, buf + cut, len - cut);
 	memcpy(rot + len - cut, buf, cut);
-	spit(path, rot, len);
+	test_spit(path, rot, len, "wb");
 	assert_int_equal(tfdbg2_reader_ops.index(ix.r, &ix.sink), TD_OK);
 	p = problem_of(&ix.rs, PROBLEM_INCONSISTENT);
 	assert_non_null(p);
@@ -518,8 +518,8 @@ test_tfdbg2_rewritten_traces_file_makes_old_rows_stale(void **state)
 	free(name10);
 	free(buf);
 	free(rot);
-	index_done(&ix);
-	remove_dump(dir);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 int
