@@ -620,6 +620,10 @@ struct model_watch_run {
 	struct model_watch_hit *hits;
 	size_t nhits, cap;
 	bool done;
+	/* per (op, watch): 0 not asked yet, 1 the op alone rules the watch out
+	 * (a "role == weight" on a gradient), 2 rows must be checked */
+	uint8_t *op_stage;
+	size_t op_stage_ops, op_stage_watches;
 };
 void model_watch_run_init(struct model_watch_run *r, int64_t step);
 /* Checks up to budget more rows; true once every row is checked and the

@@ -456,6 +456,7 @@ model_watch_run_init(struct model_watch_run *r, int64_t step)
 void
 model_watch_run_done(struct model_watch_run *r)
 {
+	free(r->op_stage);
 	free(r->hits);
 	memset(r, 0, sizeof *r);
 }
@@ -514,17 +515,51 @@ basis_name(enum step_basis b)
 	return b == STEP_FROM_VALUES ? "values" : b == STEP_FROM_STATISTICS ? "statistics" : NULL;
 }
 
+/* Whether watch k can hold on rows of op (its op fields decided once per
+ * op: most conditions name a role, and most ops are not of it). */
+static bool
+op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
+{
+	struct watch_set *s = m->watches;
+	const char *name = NULL, *type = NULL;
+
+	if (r->op_stage_watches != s->n) {          /* first use */
+		free(r->op_stage);
+		r->op_stage = NULL;
+		r->op_stage_ops = 0;
+		r->op_stage_watches = s->n;
+	}
+	if (op >= r->op_stage_ops) {
+		size_t n = TD_MAX((size_t)op + 1, r->op_stage_ops * 2);
+		r->op_stage = xrealloc(r->op_stage, n * s->n);
+		memset(r->op_stage + r->op_stage_ops * s->n, 0, (n - r->op_stage_ops) * s->n);
+		r->op_stage_ops = n;
+	}
+	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
+	if (!*v) {
+		pthread_mutex_lock(&m->lock);
+		if (op < m->nops) {
+			name = m->opv[op].name;
+			type = m->opv[op].type;
+		}
+		pthread_mutex_unlock(&m->lock);
+		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
+	}
+	return *v == 2;
+}
+
 static void
 check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 {
 	struct watch_set *s = m->watches;
+	uint32_t op = trace_op(m, j);
 	bool unknown = false;
 
 	if (r->step >= 0 && model_trace_step(m, j) != r->step)
 		return;
 	r->checked++;
 	for (size_t k = 0; k < s->n; k++) {
-		if (!s->v[k].e)
+		if (!s->v[k].e || !op_may_match(m, r, op, k))
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
 		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
