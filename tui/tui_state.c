@@ -172,6 +172,17 @@ apply(struct tui *t, const struct ui_state *s, char *note, size_t size)
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (strcmp(pane_info[i].name, s->focus) == 0)
 			tui_focus(t, (enum pane_id)i);
+	if (s->watches_recommended >= 0)
+		model_watch_recommended(t->m, s->watches_recommended);
+	for (size_t i = 0; i < s->nwatches; i++) {
+		char name[128];
+		const char *sp = strchr(s->watches[i], ' ');
+		snprintf(name, sizeof name, "%.*s", (int)(sp - s->watches[i]), s->watches[i]);
+		if (model_watch_add(t->m, name, sp + 1, err, sizeof err) != TD_OK)
+			snprintf(note, size, "; a saved watch failed: %s", err);
+	}
+	if (s->watches_recommended >= 0 || s->nwatches)
+		tui_watches_restart(t);
 	*t->marks = *s;             /* the marks (the rest is applied above) */
 	t->restore_trace = s->trace;
 	t->restore_exec = s->execution;
@@ -235,6 +246,13 @@ tui_state_save(struct tui *t)
 	s.has_columns = true;
 	s.trace = t->sel_trace;
 	s.execution = t->sel_exec;
+	/* the dump's watches: the user's (not the recommended set's) */
+	struct model_watch w;
+	s.nwatches = 0;
+	s.watches_recommended = model_watch_recommended_on(t->m);
+	for (size_t i = 0; model_watch_at(t->m, i, &w) && s.nwatches < STATE_MAX_WATCHES; i++)
+		if (!w.recommended)
+			snprintf(s.watches[s.nwatches++], STATE_WATCH_LEN, "%s %s", w.name, w.text);
 	if (state_save(t->state_path, t->dump_real, &s, err, sizeof err) != TD_OK)
 		fprintf(stderr, "tdbg: state not saved: %s\n", err);
 }

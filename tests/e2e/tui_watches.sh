@@ -3,7 +3,7 @@
 # in the background, its hits are grouped by watch and op type, Enter goes
 # to the first hit (its op in the graph pane), n walks the group, and
 # :watch add at the prompt adds a group and keeps the watch in the
-# watches file.  The dump is tests/gen/make_watch_dump.py's (see
+# watches file and in the dump's saved state.  The dump is tests/gen/make_watch_dump.py's (see
 # batch_watches.sh): vanish_grad (rows 0, 14, 28) has abs_mean ~1.4e-12,
 # under gradient_vanishing's 1e-09; act_wide (rows 4, 18, 32) reaches 43.75.
 . "$(dirname "$0")/lib.sh"
@@ -47,3 +47,22 @@ tui_keys G
 tui_expect file_watch_next_run " wide "
 tui_keys q
 tui_expect_exit 0 quit_again
+
+# and per dump, in the state directory: without the watches file the
+# dump's state brings it back; --fresh starts without it
+grep -rqx "watch wide max > 40" "$XDG_STATE_HOME/tdbg" && ok saved_in_dump_state ||
+	fail saved_in_dump_state "$(cat "$XDG_STATE_HOME"/tdbg/* 2>&1 | head -20)"
+rm -f "$XDG_CONFIG_HOME/tdbg/watches"
+tui_start "$WORK/w"
+tui_expect check_finishes_state " hits)"
+tui_keys 1 G
+tui_expect state_watch_next_run " wide "
+tui_keys q
+tui_expect_exit 0 quit_state
+tui_start --fresh "$WORK/w"
+tui_expect check_finishes_fresh " hits)"
+tui_keys 1 G
+tui_settle
+expect_file_lacks fresh_has_no_dump_watch "$TUI_SCREEN" " wide "
+tui_keys q
+tui_expect_exit 0 quit_fresh

@@ -25,6 +25,7 @@ state_init(struct ui_state *s)
 {
 	memset(s, 0, sizeof *s);
 	s->trace = s->execution = -1;
+	s->watches_recommended = -1;
 }
 
 /* 64-bit FNV-1a: a file name per real path. */
@@ -160,6 +161,18 @@ parse_line(struct ui_state *s, const char *key, const char *v, const char *dump_
 		return state_mark_set(s, letter, kind[0] == 'e', (uint64_t)row) ||
 		       (*why = "a mark's name is a letter", false);
 	}
+	if (strcmp(key, "watch") == 0) {
+		if (s->nwatches == STATE_MAX_WATCHES || !strchr(v, ' '))
+			return *why = "a watch is 'watch NAME CONDITION' (32 at most)", false;
+		return copy_value(s->watches[s->nwatches++], STATE_WATCH_LEN, v) ||
+		       (*why = "watch too long", false);
+	}
+	if (strcmp(key, "watches-recommended") == 0) {
+		if (strcmp(v, "on") && strcmp(v, "off"))
+			return *why = "watches-recommended on|off", false;
+		s->watches_recommended = strcmp(v, "on") == 0;
+		return true;
+	}
 	*why = "unknown key";
 	return false;
 }
@@ -274,6 +287,11 @@ state_text(struct strbuf *sb, const char *dump_real, const struct ui_state *s)
 	for (size_t i = 0; i < s->nmarks; i++)
 		strbuf_addf(sb, "mark %c %s %llu\n", s->marks[i].letter,
 			    s->marks[i].execution ? "execution" : "trace", (unsigned long long)s->marks[i].row);
+	if (s->watches_recommended >= 0)
+		strbuf_addf(sb, "watches-recommended %s\n", s->watches_recommended ? "on" : "off");
+	for (size_t i = 0; i < s->nwatches; i++)
+		if (!strchr(s->watches[i], '\n'))
+			strbuf_addf(sb, "watch %s\n", s->watches[i]);
 }
 
 /* Whether dir (which may not exist yet) would lie in dump_real: the real

@@ -1,7 +1,7 @@
 /*
  * state.h - what tdbg remembers of a dump between two runs of the
  * interface: the focused pane, the filter, the trace table's sort and
- * columns, the selected rows and the marks.
+ * columns, the selected rows, the marks and the watches.
  *
  * One text file per dump in $XDG_STATE_HOME/tdbg/ (default
  * ~/.local/state/tdbg/), named after a hash of the dump's real path and
@@ -20,6 +20,8 @@
  *	trace 88
  *	execution 12
  *	mark a trace 88
+ *	watches-recommended off
+ *	watch big abs_mean > 1e3
  */
 #ifndef TD_STATE_H
 #define TD_STATE_H
@@ -31,6 +33,8 @@
 #include "reader/base/util.h"
 
 #define STATE_MAX_MARKS 52      /* a-z, A-Z */
+#define STATE_MAX_WATCHES 32
+#define STATE_WATCH_LEN 512     /* "NAME CONDITION" */
 
 struct state_mark {
 	char letter;                /* 'a'..'z', 'A'..'Z'; 0 unused */
@@ -47,6 +51,9 @@ struct ui_state {
 	int64_t trace, execution;   /* selected rows, -1 none */
 	struct state_mark marks[STATE_MAX_MARKS];
 	size_t nmarks;
+	char watches[STATE_MAX_WATCHES][STATE_WATCH_LEN];  /* "NAME CONDITION" */
+	size_t nwatches;
+	int watches_recommended;    /* -1 not said, 0 off, 1 on */
 };
 
 /* An empty state (no selection, no marks). */
