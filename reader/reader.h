@@ -360,6 +360,9 @@ struct reader_ops {
 			       struct reader **out, char *err, size_t errlen);
 	/* One pass over what is on disk now.  TD_OK when done. */
 	enum td_status (*index)(struct reader *r, const struct reader_sink *sink);
+	/* TD_ERR_STALE (also from advance) when the record's file changed
+	 * under the index since (truncated, renamed over, rewritten: follow
+	 * mode): the bytes at loc are no longer that record. */
 	enum td_status (*decode)(struct reader *r, enum reader_kind kind,
 				 const struct td_locator *loc, struct reader_detail *out);
 	/* Moves loc forward by n records of kind (within its file; TD_ERR_RANGE
