@@ -68,5 +68,9 @@ const char *fmt_cell_label(const char *label, int width, const char *ellipsis, c
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */
 const char *fmt_double(double v, char *buf, size_t size);
+/* A wall time (seconds since the epoch) as a date in UTC with its
+ * milliseconds, "2020-04-15 19:22:55.123 UTC"; the number as fmt_double
+ * when it is not a plausible time.  Returns buf. */
+const char *fmt_wall_time(double wall, char *buf, size_t size);
 
 #endif
