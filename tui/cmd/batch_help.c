@@ -23,6 +23,7 @@ static const struct batch_option options[] = {
 	{ "mouse",       'm', NULL,   "TUI: mouse on (the default): a click selects a row or follows a link, the wheel scrolls" },
 	{ "no-mouse",    'M', NULL,   "TUI: mouse off, so the terminal selects text as usual (over SSH, in screen)" },
 	{ "follow",      'F', NULL,   "TUI: keep reading records appended to a growing dump" },
+	{ "precision",   'p', "N",    "text: numbers with N significant digits (default 6; JSON keeps every digit)" },
 	{ "pair",        BATCH_OPT_PAIR, "A=B", "two dumps: compare host or rank A of the first with B of the second (repeatable)" },
 	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
 	{ "rtol",        BATCH_OPT_RTOL, "X", "diff: relative tolerance (default per dtype: float32 1e-5, float16 1e-3)" },

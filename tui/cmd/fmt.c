@@ -15,6 +15,15 @@
 #include "reader/base/util.h"
 #include "summary.h"
 
+/* Significant digits of numbers for people (--precision). */
+static int precision = FMT_PRECISION;
+
+void
+fmt_set_precision(int digits)
+{
+	precision = digits < 1 ? 1 : digits > 17 ? 17 : digits;
+}
+
 const char *
 fmt_double(double v, char *buf, size_t size)
 {
@@ -23,7 +32,7 @@ fmt_double(double v, char *buf, size_t size)
 	else if (isinf(v))
 		snprintf(buf, size, v < 0 ? "-inf" : "inf");
 	else
-		snprintf(buf, size, "%.6g", v);
+		snprintf(buf, size, "%.*g", precision, v);
 	return buf;
 }
 
