@@ -25,6 +25,7 @@
 #include "model/model_diff.h"
 #include "tui/cmd/batch.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/fmt.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -167,6 +168,17 @@ parse_option(struct args *a, int c)
 	case 'M': a->no_mouse = true; return -1;
 	case 'F': a->follow = true; return -1;
 	case 'c': a->check = true; return -1;
+	case 'p': {
+		char *end;
+		long n = strtol(optarg, &end, 10);
+		if (end == optarg || *end || n < 1 || n > 17) {
+			fprintf(stderr, "tdbg: --precision wants a number of digits 1..17, not \"%s\"\n"
+				"Try 'tdbg --help'.\n", optarg);
+			return EXIT_USAGE;
+		}
+		fmt_set_precision((int)n);
+		return -1;
+	}
 	case 256: batch_print_man(stdout); return EXIT_OK_;
 	case 'h': batch_print_help(stdout); return EXIT_OK_;
 	case 'V': printf("tdbg %s\n", TDBG_VERSION); return EXIT_OK_;

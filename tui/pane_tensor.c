@@ -256,7 +256,7 @@ add_detail(struct strbuf *sb, struct tui_tensor_view *v)
 	if (d->host && *d->host)
 		strbuf_addf(sb, "  %-10s %s\n", "host", d->host);
 	if (d->wall_time > 0)
-		strbuf_addf(sb, "  %-10s %s\n", "wall time", fmt_double(d->wall_time, a, sizeof a));
+		strbuf_addf(sb, "  %-10s %s\n", "wall time", fmt_wall_time(d->wall_time, a, sizeof a));
 	if (d->text && *d->text)
 		strbuf_addf(sb, "%s\n", d->text);
 	for (size_t i = 0; i < d->noutputs; i++) {

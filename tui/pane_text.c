@@ -7,6 +7,7 @@
  */
 #include "tui_internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,51 @@ skip_chars(const char *line, int n)
 	return line;
 }
 
+/* The length of a non-finite value at s ("nan", "inf", "-inf", "+inf" as
+ * the values print, lower case: the summary's labels "NaN", "-Inf" are
+ * not values) standing alone; 0 if none. */
+static size_t
+nonfinite_at(const char *line, const char *s)
+{
+	static const char *const words[] = { "-inf", "+inf", "inf", "nan" };
+
+	if (s > line && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '.'))
+		return 0;
+	for (size_t i = 0; i < TD_ARRAY_SIZE(words); i++) {
+		size_t n = strlen(words[i]);
+		if (!strncmp(s, words[i], n) && !isalnum((unsigned char)s[n]) && s[n] != '_' && s[n] != '=')
+			return n;
+	}
+	return 0;
+}
+
+/* A tensor view's line with its NaN and +-Inf values in the alert style. */
+static void
+draw_values(struct pane *p, int y, const char *line)
+{
+	int x = 1, right = p->r.w - 1;
+	const char *s = line, *start = line;
+	char part[512];
+
+	while (*s && x < right) {
+		size_t n = nonfinite_at(line, s);
+		if (!n) {
+			s++;
+			continue;
+		}
+		if (s > start) {
+			snprintf(part, sizeof part, "%.*s", (int)(s - start), start);
+			x += pane_print(p, y, x, STYLE_OVERLAY, part, right - x);
+		}
+		snprintf(part, sizeof part, "%.*s", (int)n, s);
+		x += pane_print(p, y, x, STYLE_NONFINITE, part, right - x);
+		s += n;
+		start = s;
+	}
+	if (*start && x < right)
+		pane_print(p, y, x, STYLE_OVERLAY, start, right - x);
+}
+
 static void
 text_draw_row(struct pane *p, uint64_t row, int y)
 {
@@ -89,6 +135,9 @@ text_draw_row(struct pane *p, uint64_t row, int y)
 	if (line[0] == '#' && line[1] == ' ') {     /* section heading */
 		s = STYLE_HEADER;
 		line += 2;
+	} else if (p->tui->overlay == OVERLAY_TENSOR && !p->drawing_match) {
+		draw_values(p, y, skip_chars(line, hscroll));
+		return;
 	}
 	pane_print(p, y, 1, s, skip_chars(line, hscroll), p->r.w - 2);
 	if (p->tui->overlay == OVERLAY_TENSOR)

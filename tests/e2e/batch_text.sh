@@ -34,3 +34,14 @@ check compare_no_iter_minus_1 bash -c "! grep -q 'iter -1' '$OUT'"
 # graph names beside graph ids (README: Log:0 is in graph `loss`)
 tdbg_run -e first-nonfinite "$D"
 check first_nonfinite_names_the_graph grep -qE '^trace 88 .* graph loss \([0-9a-f-]+\)' "$OUT"
+
+# numbers for people: 6 significant digits, --precision N for more; JSON
+# keeps every digit (modes/full_tensor stores values: min, max and mean
+# are computed from float32 data)
+F=$FIXTURES/tfdbg2/modes/full_tensor
+tdbg_run -e 'traces --nonfinite 0:1' "$F"
+check six_digits_by_default bash -c "grep -oE '(min|max|mean)=[-0-9.e+]+' '$OUT' | sed 's/.*=//; s/^-//; s/e.*//; s/\\.//; s/^0*//' | awk 'length(\$0) > 6 { bad = 1 } END { exit bad }'"
+tdbg_run --precision 10 -e 'traces --nonfinite 0:1' "$F"
+check precision_10_gives_more grep -qE 'mean=-?[0-9]\.[0-9]{9}' "$OUT"
+tdbg_run --precision 0 -e info "$F"
+expect_rc 1 precision_0_is_a_usage_error

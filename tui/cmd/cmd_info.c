@@ -63,7 +63,7 @@ struct type_count;
 static size_t alert_types(struct cmd_env *env, struct type_count **tc, uint64_t *total);
 
 /* After "rank N": the executions, traces and alerts of that host only. */
-static void
+static bool
 host_counts(struct cmd_env *env, struct model_info *in)
 {
 	struct model_filter_spec spec = { .graph = -1, .execution = -1, .host = env->host };
@@ -72,12 +72,13 @@ host_counts(struct cmd_env *env, struct model_info *in)
 	char err[256];
 
 	if (model_filter_new(env->m, &spec, &f, err, sizeof err) != TD_OK)
-		return;
+		return false;
 	in->executions = model_filter_count(env->m, f, TABLE_EXECUTIONS);
 	in->traces = model_filter_count(env->m, f, TABLE_TRACES);
 	model_filter_free(f);
 	alert_types(env, &tc, &in->alerts);
 	free(tc);
+	return true;
 }
 
 enum td_status
@@ -89,9 +90,15 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	struct model_info hc;
+	/* before model_info: its pointers last until the next call */
+	bool counted = env->host && host_counts(env, &hc);
 	model_info(env->m, &in);
-	if (env->host)
-		host_counts(env, &in);
+	if (counted) {
+		in.executions = hc.executions;
+		in.traces = hc.traces;
+		in.alerts = hc.alerts;
+	}
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, NULL);
 	emit_label_width(&e, 25);           /* the layout scripts cut on */

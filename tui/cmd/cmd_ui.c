@@ -74,19 +74,20 @@ cmd_rank(struct cmd_env *env, int argc, char **argv)
 	struct model_info in;
 	const char *h;
 
-	model_info(env->m, &in);
 	if (argc > 1) {
 		if (strcmp(argv[1], "all") == 0 || strcmp(argv[1], "off") == 0) {
 			env->host = NULL;
 		} else if ((h = cmd_host_find(env->m, argv[1]))) {
 			env->host = h;
 		} else {
+			model_info(env->m, &in);
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no rank or host \"%s\" (the dump has %zu%s)",
 					argv[1], in.nhosts, in.nhosts ? "; see rank" : "");
 		}
 		if (rank_apply_ui(env) != TD_OK)
 			return TD_ERR_REGEX;
 	}
+	model_info(env->m, &in);    /* after cmd_host_find: its pointers last until the next call */
 	rank_print(env, &in);
 	return TD_OK;
 }

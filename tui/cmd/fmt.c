@@ -10,9 +10,19 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "reader/base/util.h"
 #include "summary.h"
+
+/* Significant digits of numbers for people (--precision). */
+static int precision = FMT_PRECISION;
+
+void
+fmt_set_precision(int digits)
+{
+	precision = digits < 1 ? 1 : digits > 17 ? 17 : digits;
+}
 
 const char *
 fmt_double(double v, char *buf, size_t size)
@@ -22,7 +32,7 @@ fmt_double(double v, char *buf, size_t size)
 	else if (isinf(v))
 		snprintf(buf, size, v < 0 ? "-inf" : "inf");
 	else
-		snprintf(buf, size, "%.6g", v);
+		snprintf(buf, size, "%.*g", precision, v);
 	return buf;
 }
 
@@ -278,5 +288,20 @@ fmt_cell_label(const char *label, int width, const char *ellipsis, char *buf, si
 	while (keep > 1 && label[keep - 1] == ' ')
 		keep--;
 	snprintf(buf, size, "%.*s%s%s", keep, label, ellipsis, last);
+	return buf;
+}
+
+const char *
+fmt_wall_time(double wall, char *buf, size_t size)
+{
+	time_t secs = (time_t)floor(wall);
+	struct tm tm;
+	char when[32];
+
+	/* 1970 .. 2200: outside, or not a number, it is not a wall time */
+	if (!(wall > 0 && wall < 7258118400.0) || !gmtime_r(&secs, &tm) ||
+	    !strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm))
+		return fmt_double(wall, buf, size);
+	snprintf(buf, size, "%s.%03d UTC", when, (int)floor((wall - floor(wall)) * 1000.0));
 	return buf;
 }

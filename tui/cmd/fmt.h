@@ -65,8 +65,18 @@ const char *fmt_fit_segments(const struct fmt_seg *segs, size_t n, int width, ch
  * the end by the caller.  Returns buf. */
 const char *fmt_cell_label(const char *label, int width, const char *ellipsis, char *buf, size_t size);
 
+/* Text for people prints numbers with FMT_PRECISION significant digits
+ * (JSON keeps every digit); fmt_set_precision (--precision N, 1..17)
+ * changes it for fmt_double and the text summaries. */
+#define FMT_PRECISION 6
+void fmt_set_precision(int digits);
+
 /* A double the way people read them in a table: 6 significant digits, "nan",
  * "inf", "-inf". */
 const char *fmt_double(double v, char *buf, size_t size);
+/* A wall time (seconds since the epoch) as a date in UTC with its
+ * milliseconds, "2020-04-15 19:22:55.123 UTC"; the number as fmt_double
+ * when it is not a plausible time.  Returns buf. */
+const char *fmt_wall_time(double wall, char *buf, size_t size);
 
 #endif

@@ -180,9 +180,8 @@ text_field(struct strbuf *sb, const struct td_summary *s, const struct summary_f
 	case SK_FLAG:
 		strbuf_adds(sb, s->has_inf_or_nan ? " inf/nan" : " finite");
 		break;
-	case SK_REAL:
-		summary_format_real(s, summary_real(s, f->id), buf, sizeof buf);
-		strbuf_addf(sb, " %s=%s", f->short_label, buf);
+	case SK_REAL:           /* for people: fmt_double's digits, not JSON's */
+		strbuf_addf(sb, " %s=%s", f->short_label, fmt_double(summary_real(s, f->id), buf, sizeof buf));
 		break;
 	case SK_MARK:
 		break;

@@ -155,9 +155,8 @@ test_load_unknown_theme_fails_with_message(void **state)
 	(void)state;
 	setenv("TDBG_THEMES", "/nonexistent", 1);
 	assert_false(theme_load("no-such-theme", &t, err, sizeof err));
-	/* the message lists the themes there are (issue 12) */
-	assert_string_equal(err, "theme 'no-such-theme' not found; themes: dark, mono, high-contrast, "
-				 "light (or a .theme file's path)");
+	/* the error lists the themes there are, the built-in ones first */
+	assert_non_null(strstr(err, "theme 'no-such-theme' not found; themes: dark, mono"));
 	/* compiled-in themes need no file */
 	setenv("XDG_DATA_HOME", "/nonexistent", 1);
 	assert_true(theme_load("mono", &t, err, sizeof err));
