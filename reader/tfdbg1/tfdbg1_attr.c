@@ -53,7 +53,8 @@ static void
 add_bytes(struct strbuf *sb, ProtobufCBinaryData b)
 {
 	strbuf_addc(sb, '"');
-	strbuf_add(sb, (const char *)b.data, b.len);
+	if (b.len)              /* an empty string has no data pointer */
+		strbuf_add(sb, (const char *)b.data, b.len);
 	strbuf_addc(sb, '"');
 }
 

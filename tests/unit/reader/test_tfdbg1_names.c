@@ -375,6 +375,9 @@ test_tfdbg1_attr_text_forms(void **state)
 	v.s.data = (uint8_t *)"SAME";
 	v.s.len = 4;
 	check_attr(&v, "\"SAME\"");
+	v.s.data = NULL;                                /* an empty string: no data (UBSan) */
+	v.s.len = 0;
+	check_attr(&v, "\"\"");
 	d0.size = 8;
 	d1.size = -1;
 	sh.n_dim = 2;
