@@ -528,8 +528,9 @@ enum td_status ms_read_side(const struct reader_sink *sink, const char *path, co
 			    uint8_t **buf, size_t *len);
 /* Streams the text file at path line by line (td_lines, TD_LINE_MAX) into
  * fn; overlong lines are skipped and reported once (ms_report_long_lines),
- * a read error too.  false when the file cannot be opened (nothing
- * reported: callers know which files are optional). */
+ * a read error too.  false when the file cannot be opened: a missing file
+ * is not reported (callers know which files are optional), one that is not
+ * a regular file or cannot be read is a PROBLEM_UNREADABLE. */
 bool ms_read_lines(const struct reader_sink *sink, const char *path, const char *what,
 		   void (*fn)(void *ctx, const char *line, size_t len), void *ctx);
 /* One PROBLEM_DECODE_ERROR "N lines longer than ... skipped" for path, or

@@ -59,8 +59,11 @@ ms_read_lines(const struct reader_sink *sink, const char *path, const char *what
 	const char *line;
 	size_t len;
 	char err[512];
-	bool ok = td_lines_open(&l, path, 0, err, sizeof err) == TD_OK;
+	enum td_status st = td_lines_open(&l, path, 0, err, sizeof err);
+	bool ok = st == TD_OK;
 
+	if (!ok && st != TD_ERR_NOENT)   /* a FIFO, a directory, no permission */
+		ms_problem(sink, PROBLEM_UNREADABLE, path, what, err);
 	while (ok && (line = td_lines_next(&l, &len)))
 		fn(ctx, line, len);
 	if (ok && l.error)

@@ -107,6 +107,18 @@ expect_rc 0 bigmap/exit_0
 json_expect bigmap/numbered_file_still_mapped 'd[0]["tensors"] == 11'
 json_expect bigmap/long_line_said 'len('"$(problem_for mapping.csv)"') == 1'
 
+# A side CSV that is a FIFO is not waited on and not skipped in silence.
+F=$WORK/fifocsv
+cp -r "$A" "$F"
+chmod -R u+w "$F"
+rm "$F/rank_0/Net/0/0/mapping.csv"
+mkfifo "$F/rank_0/Net/0/0/mapping.csv"
+measured_run fifocsv 256 10 --json -e info -e problems "$F"
+expect_rc 0 fifocsv/exit_0
+json_expect fifocsv/fifo_said '[p["kind"] for p in '"$(problem_for mapping.csv)"'] == ["unreadable"]'
+# 11 tensors less the numbered Conv2D-op3 file's 3 (2 inputs, 1 output)
+json_expect fifocsv/other_tensors_kept 'd[0]["tensors"] == 8'
+
 # ---- whole-file side files over the 64 MiB limit -------------------------
 # .ir over the limit: not read, said; the .pb still gives the graph.
 I=$WORK/bigir
