@@ -201,7 +201,7 @@ struct op_entry {
 	size_t nstack;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
 	uint32_t last_same_name;    /* the chain's head: its last op (appends in O(1):
-				     * a dump of many runs repeats each name once per run) */
+				     * a dump with a graph per run repeats each name once per run) */
 	uint64_t key;               /* writer: reader_trace.op_key last seen with it, 0 none */
 	uint32_t succ1;             /* writer: op of the trace row that last followed
 				     * a row of this op, + 1 (0 none) */

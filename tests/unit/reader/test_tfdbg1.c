@@ -202,6 +202,33 @@ test_tfdbg1_mlp_partition_graph_hides_debugger_nodes(void **state)
 	free(data);
 }
 
+/* A graph shared by several runs (the decode is done once) stays whole
+ * until its last holder lets it go, in any order. */
+static void
+test_tfdbg1_shared_graph_outlives_first_holder(void **state)
+{
+	struct tfdbg1_graph a, b, c;
+	uint8_t *data;
+	size_t len;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(tfdbg1_read_file(RUN2 "/" CPU0 "/_tfdbg_graph_hash5142332573353703294_1700000000492158",
+					  &data, &len, err, sizeof(err)), TD_OK);
+	assert_int_equal(tfdbg1_graph_decode(data, len, &a, err, sizeof(err)), TD_OK);
+	free(data);
+	tfdbg1_graph_share(&a, &b);
+	tfdbg1_graph_share(&a, &c);
+	tfdbg1_graph_done(&a);
+	assert_null(a.nodes);
+	assert_int_equal(b.nnodes, 58);
+	assert_string_equal(tfdbg1_graph_find(&b, "GradientDescent")->op, "NoOp");
+	tfdbg1_graph_done(&c);
+	assert_string_equal(tfdbg1_graph_find(&b, "_retval_cross_entropy/Mean_0_0")->op, "_Retval");
+	tfdbg1_graph_done(&b);
+	assert_null(b.nodes);
+}
+
 static const struct rec_op *
 find_op(const struct rec *r, const char *graph_suffix, const char *name)
 {
@@ -584,6 +611,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_decode_wrong_locators, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_fast_summary_matches_full_decode, mlp_setup, mlp_teardown),
 		cmocka_unit_test_setup_teardown(test_tfdbg1_mlp_second_pass_sends_nothing_new, mlp_setup, mlp_teardown),
+		cmocka_unit_test(test_tfdbg1_shared_graph_outlives_first_holder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
