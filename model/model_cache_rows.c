@@ -112,6 +112,8 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 	memset(c->nfblock, 0, sizeof c->nfblock);
 	for (j = 0; j < cnt; j++) {
 		bad |= c->op[j] >= nops;
+		if (c->flags[j] & TF_INPUT)
+			atomic_store_explicit(&m->input_rows, true, memory_order_relaxed);
 		if (TF_IS_ALERT(c->flags[j])) {
 			c->nfblock[j >> NF_BLOCK_SHIFT]++;
 			nf++;
