@@ -244,7 +244,7 @@ enum td_status
 model_open_cache_bytes(const struct reader_ops *ops, const char *path, const void *data,
 		       size_t len, struct model **out, char *err, size_t errlen)
 {
-	struct model_options opt = { .no_thread = true };
+	struct model_options opt = { .no_thread = true, .cache_rows = 1024 };
 	enum td_status st;
 	struct model *m = model_new(ops, path, &opt, &st, err, errlen);
 

@@ -566,7 +566,7 @@ model_cache_load(struct model *m)
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return MC_LOAD_MISS;

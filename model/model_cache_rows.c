@@ -98,7 +98,7 @@ put_traces(struct model *m, struct mc_out *o)
 static bool
 get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint64_t nops)
 {
-	const uint32_t *op = ser_get_bytes(s, cnt * 4);
+	const unsigned char *op = ser_get_bytes(s, cnt * 4);
 	const uint8_t *flags = ser_get_bytes(s, cnt);
 	uint32_t nf = 0, bad = 0;
 	struct trace_chunk *c;
@@ -107,11 +107,20 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 	if (s->bad)
 		return false;
 	c = m->tchunks[k >> MODEL_CHUNK_SHIFT] = xmalloc(sizeof(*c));
-	memcpy(c->op, op, cnt * 4);
-	memcpy(c->flags, flags, cnt);
 	memset(c->nfblock, 0, sizeof c->nfblock);
+	for (j = 0; j < cnt; j++) {             /* one pass: copy and check */
+		uint32_t v;
+
+		memcpy(&v, op + j * 4, sizeof v);       /* may be unaligned in the file */
+		c->op[j] = v;
+		bad |= v >= nops;
+	}
+	memcpy(c->flags, flags, cnt);
 	for (j = 0; j < cnt; j++) {
-		bad |= c->op[j] >= nops;
+		if (!(c->flags[j] & (TF_NONFINITE | TF_INPUT)))
+			continue;
+		if (c->flags[j] & TF_INPUT)
+			atomic_store_explicit(&m->input_rows, true, memory_order_relaxed);
 		if (TF_IS_ALERT(c->flags[j])) {
 			c->nfblock[j >> NF_BLOCK_SHIFT]++;
 			nf++;

@@ -326,6 +326,7 @@ struct model {
 	int64_t last_step_of_trace; /* writer: step of the last trace row */
 	_Atomic bool containers;    /* traces carry their execution */
 	_Atomic bool split_runs;    /* some execution's rows are not contiguous */
+	_Atomic bool input_rows;    /* some trace row is an input row (TF_INPUT) */
 	struct segment *segs;
 	size_t nsegs, capsegs;
 	struct u64map seg_by_key;

@@ -84,7 +84,9 @@ scan_back_rows(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint6
 {
 	uint64_t j = from, first, last;
 
-	if (!op_rows(m, op, &first, &last))
+	/* a dump without input rows: nothing to find (and an op's whole row
+	 * range to scan per question, once per alert in origins) */
+	if ((input && !atomic_load(&m->input_rows)) || !op_rows(m, op, &first, &last))
 		return -1;
 	lo = TD_MAX(lo, first);
 	j = TD_MIN(j, last + 1);

@@ -441,6 +441,8 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (t->repeat || (nonfinite && t->is_input &&
 			  links_input_producer_row(m, op, t->slot, row, t->execution) >= 0))
 		flags |= TF_REPEAT;
+	if (t->is_input && !atomic_load_explicit(&m->input_rows, memory_order_relaxed))
+		atomic_store(&m->input_rows, true);
 	trace_segment(m, row, t, TF_IS_ALERT(flags));
 	if (t->execution >= 0 || m->nruns)
 		trace_execution(m, row, t->execution, nonfinite);

@@ -26,6 +26,10 @@ Then (unless --no-scale) the many-file dumps of scale.py: MindSpore 64
 ranks x 100 iterations, a statistic-only dump of 10M rows, tfdbg v1 with
 20,000 runs, each against a warm `find` (or `cat` of its CSV files).
 
+All of the above run with --no-cache (they measure the index).  Then
+bench_cache.py measures opening the dump again from the persistent index
+(warm) against --no-cache (cold), with a private XDG_CACHE_HOME.
+
 Batch times are wall-clock from fork to exit, process start included.  Key
 times run from writing the key to the last byte of the screen update (see
 ptydrive.py).  Results go to stdout and to a Markdown file.
@@ -43,6 +47,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptydrive  # noqa: E402
 import scale  # noqa: E402
+import bench_cache  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -122,7 +127,7 @@ def bench_batch(tdbg, d, runs, res):
         "filter": ["-e", "traces -5: --op '%s'" % REGEX],
     }
     for name, extra in cmds.items():
-        vals = [timed([tdbg, "--json"] + extra + [d]) for _ in range(runs)]
+        vals = [timed([tdbg, "--json", "--no-cache"] + extra + [d]) for _ in range(runs)]
         res[name] = statistics.median(v[0] for v in vals)
         res[name + ".cpu"] = statistics.median(v[3] for v in vals)
         res[name + ".rc"] = max(v[2] for v in vals)
@@ -132,7 +137,7 @@ def bench_batch(tdbg, d, runs, res):
 def bench_tui(tdbg, d, runs, n, index_time, marker, res):
     firsts, rows, lasts, pgdns, filters, rss, notes = [], [], [], [], [], [], []
     for _ in range(runs):
-        s = ptydrive.Session([tdbg, d])
+        s = ptydrive.Session([tdbg, "--no-cache", d])
         t = s.wait_text(marker, timeout=60)
         if t is None:
             notes.append("marker %r never shown" % marker)
@@ -200,6 +205,7 @@ def bench_size(args, n):
     res["calls"] = scale.tfdbg2_calls(args, d, len(files)) if n <= 10**6 else None
     if not args.no_tui:
         bench_tui(args.tdbg, d, args.runs, n, res["alerts"], args.marker, res)
+    bench_cache.measure(timed, args.tdbg, d, args.runs, res, args.cache, ROW_MARKER)
     return res
 
 
@@ -254,6 +260,8 @@ def size_table(r):
            ("{:,}".format(n), r["bytes"] / 1e6, r["facts"].get("executions", "?")), "",
            "| measure | median | target | result |", "|---|---|---|---|"]
     out += ["| %s | %s | %s | %s |" % row for row in rows]
+    if r.get("cache"):
+        out += ["", bench_cache.table(r)]
     bad = [k for k in ("info", "alerts", "first-nonfinite", "filter") if r.get(k + ".rc")]
     if bad:
         out.append("")
