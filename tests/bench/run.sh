@@ -13,6 +13,9 @@
 # iterations, statistic-only 10M rows, tfdbg v1 20,000 runs; about 15 GB
 # and several minutes to generate once); BENCH_NO_SCALE=1 skips them.
 #
+# Last, tests/bench/queries.py: where, watches and diff beside the index
+# (BENCH_QUERY_SIZES, default 1M; tests/bench/queries.md).
+#
 #   BENCH_SIZES=100K,1M  BENCH_RUNS=3  tests/bench/run.sh [bench.py options]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,5 +33,8 @@ readme=
 scale=
 [ -n "${BENCH_NO_SCALE:-}" ] && scale=--no-scale
 # shellcheck disable=SC2086
-exec python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
+python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme $scale "$@"
+# What where, watches and diff cost beside the index (tests/bench/queries.md).
+exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
+	--sizes "${BENCH_QUERY_SIZES:-1M}" --runs "${BENCH_RUNS:-3}"
