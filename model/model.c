@@ -170,6 +170,7 @@ model_new(const struct reader_ops *ops, const char *path, const struct model_opt
 	ropt.source_root = m->source_root;
 	ropt.strict = m->opt.strict;
 	ropt.follow = m->opt.follow;
+	ropt.may_follow = m->opt.may_follow;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
 	intern_init(&m->str);

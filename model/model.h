@@ -48,6 +48,7 @@ struct model_options {
 	bool no_thread;             /* index synchronously inside model_open (tests) */
 	size_t cache_rows;          /* decoded-row cache size, 0 = default */
 	bool follow;                /* follow mode from the start (reader_options.follow) */
+	bool may_follow;            /* an interactive session (reader_options.may_follow) */
 	/* The persistent index (issue 18): keep the index of a dump in a
 	 * cache file and open it from there next time (when the format's
 	 * reader can resume).  Off unless set: the command line sets it

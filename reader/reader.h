@@ -328,6 +328,11 @@ struct reader_options {
 	 * written until they settle, rather than send them half done.
 	 * Passes after the first are follow passes whatever this says. */
 	bool follow;
+	/* The consumer may ask for later passes (an interactive session that
+	 * can switch follow mode on): record what they compare (a file's size
+	 * when read) even without follow.  A batch run leaves it off and the
+	 * reader stats no file it does not read. */
+	bool may_follow;
 };
 
 enum reader_flags {

@@ -397,6 +397,8 @@ main(int argc, char **argv)
 	mo.format = a.format;
 	/* the screen will follow: the reader may hold back what is being written */
 	mo.follow = a.follow && a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
+	/* the screen can switch follow mode on later: the reader keeps what it compares */
+	mo.may_follow = a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
 	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);

@@ -170,6 +170,10 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 		return;
 	}
 	rc = stat(e->path, &st);
+	if (rc == 0 && e->size == MS_SIZE_UNKNOWN) {
+		e->size = (uint64_t)st.st_size;     /* read before follow mode: from now on */
+		return;
+	}
 	if (rc == 0 && (uint64_t)st.st_size == e->size)
 		return;
 	if (rc != 0 && errno != ENOENT)

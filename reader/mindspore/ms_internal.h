@@ -265,7 +265,8 @@ struct ms_entry {
 	uint8_t kind;               /* enum ms_entry_kind */
 	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
 	bool flagged;               /* follow mode: its change was reported */
-	uint64_t size;              /* data file size when read (follow mode compares) */
+	uint64_t size;              /* data file size when read (follow mode compares),
+				     * MS_SIZE_UNKNOWN when not looked at then */
 	struct td_summary summary;  /* statistic.csv row, else computed from the data */
 };
 
@@ -380,6 +381,7 @@ struct reader {
 	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
 	size_t nemitted;            /* runs sent to the sink so far */
 	bool follow;                /* reader_options.follow */
+	bool may_follow;            /* reader_options.may_follow (or follow) */
 	bool rank_parent;           /* root holds rank_N directories (more may come) */
 	size_t check_run, check_entry;  /* follow mode: round-robin position (ms_follow.c) */
 	size_t nsources_sent, nframes_sent;
@@ -429,6 +431,8 @@ const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
 const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
 
 /* ---- ms_follow.c: what changes after it was seen ------------------------ */
+
+#define MS_SIZE_UNKNOWN UINT64_MAX
 
 /* An iteration whose files stopped changing this long ago is complete. */
 #define MS_SETTLE_SEC 2

@@ -119,6 +119,7 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 	}
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->follow = opt && opt->follow;
+	r->may_follow = opt && (opt->follow || opt->may_follow);
 	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
 	pthread_mutex_init(&r->lock, NULL);
 	*out = r;

@@ -40,10 +40,14 @@ new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_
 	e = &c->e[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->path = path ? xstrdup(path) : NULL;
-	if (path) {
+	e->size = MS_SIZE_UNKNOWN;
+	if (path && c->r->may_follow) { /* follow mode compares it later; a batch
+					 * run stats no tensor file (network file
+					 * systems: one round trip each) */
 		struct stat st;
 
-		e->size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+		if (stat(path, &st) == 0)
+			e->size = (uint64_t)st.st_size;
 	}
 	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
 	e->task = nm->task;

@@ -46,7 +46,7 @@ sh(const struct fx *f, const char *script)
 static void
 fx_open(struct fx *f, const char *script, bool follow)
 {
-	struct reader_options opt = { .follow = follow };
+	struct reader_options opt = { .follow = follow, .may_follow = true };  /* as the TUI opens */
 	char err[256] = "";
 
 	memset(f, 0, sizeof(*f));
