@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reader/base/fileio.h"
 #include "reader/parse/npy.h"
 #include "reader/reader_report.h"
 
@@ -232,14 +233,17 @@ source_on_disk(const struct reader *r, const char *path)
 	return NULL;
 }
 
-static bool
+/* The file's lines into out; the ms_read_side status (gone, unreadable or
+ * over the limit: the traced lines serve). */
+static enum td_status
 lines_from_file(const char *path, struct reader_detail *out)
 {
 	uint8_t *buf;
 	size_t len, pos = 0, cap = 0;
+	enum td_status st = ms_read_side(NULL, path, "source file", &buf, &len);
 
-	if (ms_read_side(NULL, path, "source file", &buf, &len) != TD_OK)
-		return false;   /* gone, unreadable or over the limit: the traced lines serve */
+	if (st != TD_OK)
+		return st;
 	while (pos < len) {
 		const char *s = (const char *)buf + pos, *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
@@ -249,7 +253,7 @@ lines_from_file(const char *path, struct reader_detail *out)
 		pos += n + 1;
 	}
 	free(buf);
-	return true;
+	return TD_OK;
 }
 
 /* The lines the trace lines recorded for source s, at their line numbers
@@ -273,6 +277,7 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 {
 	struct reader_detail rec = {0};
 	char *path, *disk;
+	enum td_status st = TD_ERR_NOENT;
 
 	/* the index thread adds sources (a new rank in follow mode) */
 	pthread_mutex_lock(&r->lock);
@@ -285,14 +290,18 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 	pthread_mutex_unlock(&r->lock);
 	disk = source_on_disk(r, path);
 	free(path);
-	if (disk && lines_from_file(disk, out)) {
+	if (disk && (st = lines_from_file(disk, out)) == TD_OK) {
 		out->text = xasprintf("read from %s", disk);
 		free(disk);
 		reader_detail_done(&rec);
 		return TD_OK;
 	}
 	free(disk);
-	rec.text = xstrdup("lines recorded in the graph's trace lines (file not on disk)");
+	rec.text = st == TD_ERR_TOO_LARGE ?
+		   xasprintf("lines recorded in the graph's trace lines (the file is larger than "
+			     "tdbg's side-file limit of %llu MiB)",
+			     (unsigned long long)(TD_SIDE_FILE_MAX >> 20)) :
+		   xstrdup("lines recorded in the graph's trace lines (file not on disk)");
 	*out = rec;
 	return TD_OK;
 }

@@ -527,7 +527,8 @@ char **ms_list_dir_report_typed(struct reader *r, const char *dir, size_t *n, un
  * file) into a malloc'd NUL-terminated buffer, like td_read_file with
  * TD_SIDE_FILE_MAX.  A larger file is not read: TD_ERR_TOO_LARGE, and a
  * PROBLEM_UNREADABLE naming path, what and the limit goes to sink (may be
- * NULL).  Other failures (TD_ERR_NOENT, TD_ERR_IO) are left to the caller. */
+ * NULL); other failures but a missing file (TD_ERR_NOENT: callers know
+ * which files are optional) are a PROBLEM_UNREADABLE with the cause. */
 enum td_status ms_read_side(const struct reader_sink *sink, const char *path, const char *what,
 			    uint8_t **buf, size_t *len);
 /* Streams the text file at path line by line (td_lines, TD_LINE_MAX) into

@@ -32,6 +32,8 @@ ms_read_side(const struct reader_sink *sink, const char *path, const char *what,
 
 		ms_problem(sink, PROBLEM_UNREADABLE, path, what, detail);
 		free(detail);
+	} else if (st != TD_OK && st != TD_ERR_NOENT) {   /* a FIFO, no permission ... */
+		ms_problem(sink, PROBLEM_UNREADABLE, path, what, err);
 	}
 	return st;
 }

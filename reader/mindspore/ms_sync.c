@@ -364,7 +364,7 @@ load_pb(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	enum td_status st = ms_read_side(sink, path, "graph .pb", &buf, &len);
 
 	if (st != TD_OK) {
-		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+		if (st == TD_ERR_NOENT)       /* listed, then gone; ms_read_side says the rest */
 			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .pb", td_strerror(st));
 		return;
 	}
@@ -388,7 +388,7 @@ load_ir(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	enum td_status st = ms_read_side(sink, path, "graph .ir", &buf, &len);
 
 	if (st != TD_OK) {
-		if (st != TD_ERR_TOO_LARGE)   /* ms_read_side said so */
+		if (st == TD_ERR_NOENT)       /* listed, then gone; ms_read_side says the rest */
 			ms_problem(sink, PROBLEM_UNREADABLE, path, "graph .ir", td_strerror(st));
 		return;
 	}

@@ -119,6 +119,17 @@ json_expect fifocsv/fifo_said '[p["kind"] for p in '"$(problem_for mapping.csv)"
 # 11 tensors less the numbered Conv2D-op3 file's 3 (2 inputs, 1 output)
 json_expect fifocsv/other_tensors_kept 'd[0]["tensors"] == 8'
 
+# The same for a side file read whole: a FIFO data_dump.json.
+F2=$WORK/fifojson
+cp -r "$S" "$F2"
+chmod -R u+w "$F2"
+rm "$F2/rank_0/.dump_metadata/data_dump.json"
+mkfifo "$F2/rank_0/.dump_metadata/data_dump.json"
+measured_run fifojson 256 10 --json -e info -e problems "$F2"
+expect_rc 0 fifojson/exit_0
+json_expect fifojson/fifo_said '[p["kind"] for p in '"$(problem_for data_dump.json)"'] == ["unreadable"]'
+json_expect fifojson/rest_of_the_dump 'd[0]["iterations"] == 2 and d[0]["format"] == "mindspore-sync"'
+
 # ---- whole-file side files over the 64 MiB limit -------------------------
 # .ir over the limit: not read, said; the .pb still gives the graph.
 I=$WORK/bigir
