@@ -93,9 +93,30 @@ add_histogram(struct strbuf *sb, const struct td_tensor *x)
 	}
 }
 
+/* The slice hint: a command that works on this row's values, e.g.
+ * ":print 88 [0:2, :]" for a matrix (cmd is ":print 88" or ":execution 5
+ * --slice"). */
 static void
-add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text, bool stats)
+slice_example(const struct td_tensor *x, const char *cmd, char *buf, size_t size)
 {
+	int64_t d0 = x->rank > 0 ? TD_MIN(x->dims[0], 2) : 0, last = x->rank > 0 ? x->dims[x->rank - 1] : 0;
+
+	if (x->rank == 0)
+		snprintf(buf, size, "%s", cmd);
+	else if (x->rank == 1)
+		snprintf(buf, size, "%s [0:%lld]", cmd, (long long)TD_MIN(x->dims[0], 10));
+	else if (x->rank == 2)
+		snprintf(buf, size, "%s [0:%lld, :]", cmd, (long long)d0);
+	else
+		snprintf(buf, size, "%s [0, ..., 0:%lld]", cmd, (long long)TD_MIN(last, 5));
+}
+
+static void
+add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text, bool stats,
+	   const char *cmd)
+{
+	char example[128];
+
 	struct td_slice slice, *sl = NULL;
 	struct td_summary s;
 	char err[256];
@@ -112,29 +133,58 @@ add_values(struct strbuf *sb, const struct td_tensor *x, const char *slice_text,
 		strbuf_adds(sb, "\n# Value statistics\n");
 		add_summary(sb, &s);
 	}
-	strbuf_addf(sb, "\n# Values%s%s\n", sl ? " " : " (slice with :print ROW [0:10, :])",
-		    sl ? slice_text : "");
+	if (sl) {
+		strbuf_addf(sb, "\n# Values %s\n", slice_text);
+	} else {
+		slice_example(x, cmd, example, sizeof example);
+		strbuf_addf(sb, "\n# Values (a slice: %s)\n", example);
+	}
 	if (td_tensor_format(x, sl, TENSOR_MAX_ELEMS, sb, err, sizeof err) != TD_OK)
 		strbuf_addf(sb, "  %s\n", err);
 	strbuf_adds(sb, "\n\n# Histogram of the finite values\n");
 	add_histogram(sb, x);
 }
 
+/* The record's own text, without the lines the header already gave
+ * ("device: ...", "host: ..."). */
 static void
-add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
+add_record_text(struct strbuf *sb, const struct model_detail *d)
+{
+	const char *p = d->text;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		bool dup = (d->device && *d->device && !strncmp(p, "device: ", 8)) ||
+			   (d->host && *d->host && !strncmp(p, "host: ", 6));
+		if (!dup)
+			strbuf_addf(sb, "%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* Values and statistics first; the metadata in a compact header (mode,
+ * host, device, time once) and the record's own text last, or first when
+ * the record is an execution (a run's fetches and targets say what it
+ * is). */
+static void
+add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice, const char *cmd,
+	   bool record_first)
 {
 	char a[32];
 
-	if (d->mode)
-		strbuf_addf(sb, "  %-10s %s\n", "mode", d->mode);
-	if (d->device && *d->device)
-		strbuf_addf(sb, "  %-10s %s\n", "device", d->device);
 	if (d->host && *d->host)
-		strbuf_addf(sb, "  %-10s %s\n", "host", d->host);
+		strbuf_addf(sb, "  %s", d->host);
+	if (d->device && *d->device)
+		strbuf_addf(sb, "%s%s", d->host && *d->host ? "  " : "  ", d->device);
 	if (d->wall_time > 0)
-		strbuf_addf(sb, "  %-10s %s\n", "wall time", fmt_wall_time(d->wall_time, a, sizeof a));
-	if (d->text && *d->text)
-		strbuf_addf(sb, "%s\n", d->text);
+		strbuf_addf(sb, "  %s", fmt_wall_time(d->wall_time, a, sizeof a));
+	if (d->mode)
+		strbuf_addf(sb, "  mode %s", d->mode);
+	strbuf_addc(sb, '\n');
+	if (record_first && d->text && *d->text) {
+		strbuf_adds(sb, "\n# Record\n");
+		add_record_text(sb, d);
+	}
 	for (size_t i = 0; i < d->noutputs; i++) {
 		strbuf_addf(sb, "\n# Output %zu\n", i);
 		if (d->summaries)
@@ -146,10 +196,14 @@ add_detail(struct strbuf *sb, const struct model_detail *d, const char *slice)
 			strbuf_adds(sb, "]\n");
 		}
 		if (d->values && d->values[i])
-			add_values(sb, d->values[i], slice, !d->summaries);
+			add_values(sb, d->values[i], slice, !d->summaries, cmd);
 		else
 			strbuf_addf(sb, "  (this dump%s%s stores no values for it)\n",
 				    d->mode ? "'s mode " : "", d->mode ? d->mode : "");
+	}
+	if (!record_first && d->text && *d->text) {
+		strbuf_adds(sb, "\n# Record\n");
+		add_record_text(sb, d);
 	}
 }
 
@@ -161,7 +215,11 @@ tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, cons
 	char title[256];
 	enum td_status st;
 
+	char cmd[64];
+
 	memset(&d, 0, sizeof d);
+	snprintf(cmd, sizeof cmd, kind == SRC_TRACE ? ":print %llu" : ":execution %llu --slice",
+		 (unsigned long long)index);
 	if (kind == SRC_TRACE) {
 		struct model_trace tr;
 		if (model_trace_get(t->m, index, &tr) != TD_OK) {
@@ -183,7 +241,7 @@ tui_show_tensor(struct tui *t, enum model_source_kind kind, uint64_t index, cons
 	if (st != TD_OK)
 		strbuf_addf(&sb, "cannot decode this record: %s\n", td_strerror(st));
 	else
-		add_detail(&sb, &d, slice);
+		add_detail(&sb, &d, slice, cmd, kind == SRC_EXECUTION);
 	model_detail_done(&d);
 	tui_text_set(&t->tensor, title, sb.buf ? sb.buf : "");
 	strbuf_done(&sb);
