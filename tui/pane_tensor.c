@@ -196,9 +196,31 @@ add_ranges(struct strbuf *sb, struct tui_tensor_view *v, const struct td_slice_v
 		    (long long)v->selected);
 }
 
+/* The slice hint: a command that works on this row's values, e.g.
+ * ":print 88 [0:2, :]" for a matrix (":execution 5 --slice" for an
+ * execution's output). */
+static void
+slice_example(const struct tui_tensor_view *v, const struct td_tensor *x, char *buf, size_t size)
+{
+	int64_t d0 = x->rank > 0 ? TD_MIN(x->dims[0], 2) : 0, last = x->rank > 0 ? x->dims[x->rank - 1] : 0;
+	char cmd[64];
+
+	snprintf(cmd, sizeof cmd, v->kind == TABLE_TRACES ? ":print %llu" : ":execution %llu --slice",
+		 (unsigned long long)v->index);
+	if (x->rank == 0)
+		snprintf(buf, size, "%s", cmd);
+	else if (x->rank == 1)
+		snprintf(buf, size, "%s [0:%lld]", cmd, (long long)TD_MIN(x->dims[0], 10));
+	else if (x->rank == 2)
+		snprintf(buf, size, "%s [0:%lld, :]", cmd, (long long)d0);
+	else
+		snprintf(buf, size, "%s [0, ..., 0:%lld]", cmd, (long long)TD_MIN(last, 5));
+}
+
 static void
 add_values(struct strbuf *sb, struct tui_tensor_view *v, const struct td_tensor *x, bool stats)
 {
+	char example[160];
 	struct td_slice slice, *sl = NULL;
 	struct td_slice_view sv;
 	struct td_summary s;
@@ -219,8 +241,12 @@ add_values(struct strbuf *sb, struct tui_tensor_view *v, const struct td_tensor 
 		strbuf_adds(sb, "\n# Value statistics\n");
 		summary_lines(sb, &s);
 	}
-	strbuf_addf(sb, "\n# Values%s%s\n", sl ? " " : " (slice with :tensor [0:10, :]; / finds a value, @ an element)",
-		    sl ? slice_text : "");
+	if (sl) {
+		strbuf_addf(sb, "\n# Values %s\n", slice_text);
+	} else {
+		slice_example(v, x, example, sizeof example);
+		strbuf_addf(sb, "\n# Values (a slice: %s; / finds a value, @ an element)\n", example);
+	}
 	if (td_slice_view(x, sl, &sv, err, sizeof err) != TD_OK) {
 		strbuf_addf(sb, "  %s\n", err);
 		return;
@@ -243,22 +269,45 @@ add_values(struct strbuf *sb, struct tui_tensor_view *v, const struct td_tensor 
 	add_histogram(sb, x);
 }
 
+/* The record's own text, without the lines the header already gave
+ * ("device: ...", "host: ..."). */
+static void
+add_record_text(struct strbuf *sb, const struct model_detail *d)
+{
+	const char *p = d->text;
+
+	strbuf_adds(sb, "\n# Record\n");
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		bool dup = (d->device && *d->device && !strncmp(p, "device: ", 8)) ||
+			   (d->host && *d->host && !strncmp(p, "host: ", 6));
+		if (!dup)
+			strbuf_addf(sb, "%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* Values and statistics first; the metadata in a compact header (host,
+ * device, time once, mode) and the record's own text last, or first for an
+ * execution (a run's fetches and targets say what it is). */
 static void
 add_detail(struct strbuf *sb, struct tui_tensor_view *v)
 {
 	const struct model_detail *d = &v->d;
+	bool record_first = v->kind == TABLE_EXECUTIONS;
 	char a[32];
 
-	if (d->mode)
-		strbuf_addf(sb, "  %-10s %s\n", "mode", d->mode);
-	if (d->device && *d->device)
-		strbuf_addf(sb, "  %-10s %s\n", "device", d->device);
 	if (d->host && *d->host)
-		strbuf_addf(sb, "  %-10s %s\n", "host", d->host);
+		strbuf_addf(sb, "  %s", d->host);
+	if (d->device && *d->device)
+		strbuf_addf(sb, "  %s", d->device);
 	if (d->wall_time > 0)
-		strbuf_addf(sb, "  %-10s %s\n", "wall time", fmt_wall_time(d->wall_time, a, sizeof a));
-	if (d->text && *d->text)
-		strbuf_addf(sb, "%s\n", d->text);
+		strbuf_addf(sb, "  %s", fmt_wall_time(d->wall_time, a, sizeof a));
+	if (d->mode)
+		strbuf_addf(sb, "  mode %s", d->mode);
+	strbuf_addc(sb, '\n');
+	if (record_first && d->text && *d->text)
+		add_record_text(sb, d);
 	for (size_t i = 0; i < d->noutputs; i++) {
 		strbuf_addf(sb, "\n# Output %zu\n", i);
 		if (d->summaries)
@@ -277,6 +326,8 @@ add_detail(struct strbuf *sb, struct tui_tensor_view *v)
 	}
 	if (v->has_ranges && !v->x)
 		strbuf_adds(sb, "\n  --range: no values to look at in this row\n");
+	if (!record_first && d->text && *d->text)
+		add_record_text(sb, d);
 }
 
 /* ---- the view's lifetime ------------------------------------------------------ */
