@@ -103,9 +103,9 @@ static enum td_status
 links(struct cmd_env *env, int argc, char **argv, bool consumers)
 {
 	const char *slot_key = consumers ? "input_slot" : "output_slot";
-	const char *depth_s = NULL, *op_name = NULL;
+	const char *depth_s = NULL, *op_name = NULL, *graph = NULL;
 	const struct cmd_opt opts[] = { { "depth", &depth_s, NULL }, { "op", &op_name, NULL },
-					{ NULL, NULL, NULL } };
+					{ "graph", &graph, NULL }, { NULL, NULL, NULL } };
 	struct model_link *l = NULL;
 	char *pos[1];
 	int npos;
@@ -122,8 +122,10 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 				depth_s);
 	if (op_name && npos)
 		return cmd_fail(env, TD_ERR_ARGS, "give a trace row or --op NAME, not both");
+	if (graph && !op_name)
+		return cmd_fail(env, TD_ERR_ARGS, "--graph goes with --op NAME");
 	if (depth_s || op_name)
-		return cmd_tree(env, npos ? pos[0] : NULL, op_name, (unsigned)depth, consumers);
+		return cmd_tree(env, npos ? pos[0] : NULL, op_name, graph, (unsigned)depth, consumers);
 	if ((st = cmd_trace_arg(env, npos ? pos[0] : NULL, &row)) != TD_OK)
 		return st;
 	n = consumers ? model_trace_consumers(env->m, row, &l) : model_trace_inputs(env->m, row, &l);
