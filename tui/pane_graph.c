@@ -397,6 +397,17 @@ graph_grep(struct pane *p, uint64_t row, const pcre2_code *re)
 	return row == (uint64_t)g->pad + g->nin && pane_match(re, g->op.name);
 }
 
+/* The op's own inputs / consumers (depth 1), not the expanded ones. */
+static size_t
+own_count(const struct gnode *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += v[i].n.depth == 1;
+	return k;
+}
+
 static void
 graph_title(struct pane *p, char *buf, size_t size)
 {
@@ -410,7 +421,7 @@ graph_title(struct pane *p, char *buf, size_t size)
 		snprintf(buf, size, "%s", pane_tail(g->op.name, p->r.w - 12, name, sizeof name));
 	else
 		snprintf(buf, size, "%s (%s) %zu inputs, %zu consumers", g->op.name, g->op.type,
-			 g->nin, g->nout);
+			 own_count(g->in, g->nin), own_count(g->out, g->nout));
 }
 
 static const char *

@@ -70,6 +70,11 @@ APPLY=$(json_get 'd["nodes"][0]["op_name"]' "$(doc 3)")
 tdbg_run --json -e "consumers --op $APPLY --depth 2" "$T1"
 jx tfdbg1_apply_has_only_control_consumer '[(n["op_name"], n["control"]) for n in d["nodes"]]
 	== [("GradientDescent", True)]'
+G2=run_1700000000491002_2/job:localhost/replica:0/task:0/device:CPU:0
+tdbg_run --json -e "inputs --op cross_entropy/Log --graph $G2" -e 'inputs --op Log --graph nope' "$T1"
+jx tfdbg1_op_in_run_2_graph 'd["op_name"] == "cross_entropy/Log" and [n["op_name"] for n in d["nodes"]]
+	== ["Softmax"] and d["nodes"][0]["trace_index"] is not None' "$(doc 1)"
+jx tfdbg1_op_graph_unknown '"in graph nope" in d["error"]' "$(doc 2)"
 tdbg_run -e 'inputs --op GradientDescent' "$T1"
 expect_file_has tfdbg1_text_marks_control "$OUT" "|- (1) [ctrl] GradientDescent/"
 

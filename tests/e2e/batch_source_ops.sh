@@ -41,6 +41,14 @@ jx line_0_error '"line number" in d["error"]' "$(doc 1)"
 jx past_end_error '"lines, not 99999" in d["error"]' "$(doc 2)"
 jx unknown_file_error 'd["error"].startswith("source-ops: no_such_file.py")' "$(doc 3)"
 
+# stack --user: the user's frames only (the Stack pane's u); TensorFlow's
+# own files (def_function.py ...) are the framework's
+tdbg_run --json -e 'stack trace 88 --user' -e 'stack trace 88' "$T2"
+jx tfdbg2_stack_user_only 'all(f["user_code"] for f in d) and any(f["line"] == 216
+	and f["function"] == "loss" for f in d)' "$(doc 1)"
+jx tfdbg2_stack_all_has_framework 'any(f["file"].endswith("def_function.py") and not f["user_code"]
+	for f in d) and len(d) > '"$(json_get 'len(d)' "$WORK/doc.1")"'' "$(doc 2)"
+
 S=$FIXTURES/mindspore/sync_lenet
 tdbg_run --json -e first-nonfinite "$S"
 FIRST=$(json_get 'd["index"]')
@@ -48,6 +56,9 @@ tdbg_run --json -e 'source-ops train_lenet.py 26' "$S"
 expect_rc 0 mindspore_exit_0
 jx mindspore_line_26 'd["text"].strip() == "x = self.fc1(x)" and any(
 	o["op_name"].endswith("fc3-Dense/MatMul-op10") and '"$FIRST"' in o["trace_rows"] for o in d["ops"])'
+# the framework frame is basic.py line 624, the user's train_lenet.py line 26
+tdbg_run --json -e "stack trace $FIRST --user" "$S"
+jx mindspore_stack_user_only '[(f["file"].endswith("train_lenet.py"), f["line"]) for f in d] == [(True, 26)]'
 
 A=$FIXTURES/mindspore/async_small
 tdbg_run --json -e 'source-ops train.py' "$A"

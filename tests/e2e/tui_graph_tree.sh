@@ -20,6 +20,8 @@ tui_wait "cross_entropy/Log (Log) 1 inputs" || die "no cross_entropy/Log in the 
 # graph pane: the cursor is on the op; up to Softmax:0 and expand it
 tui_keys 4 k x
 tui_expect tfdbg1_input_expanded "(2)"
+# the title still counts the op's own inputs and consumers
+expect_file_has tfdbg1_title_counts_own "$TUI_SCREEN" "cross_entropy/Log (Log) 1 inputs, 1 consumers"
 tui_screen >/dev/null
 expect_file_has tfdbg1_expanded_marker "$TUI_SCREEN" "- ↑ input 0    Softmax:0"
 # x again folds it

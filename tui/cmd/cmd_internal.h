@@ -51,9 +51,10 @@ CMD_HANDLER(cmd_diff);
 CMD_HANDLER(cmd_source_ops);
 
 /* inputs / consumers with --depth D or --op NAME (cmd_tree.c): the tree
- * below trace row row_arg (NULL: the selected row) or op op_name. */
+ * below trace row row_arg (NULL: the selected row) or op op_name (in
+ * graph when not NULL: a graph id or name). */
 enum td_status cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name,
-			unsigned depth, bool consumers);
+			const char *graph, unsigned depth, bool consumers);
 
 /* Finds path among the dump's sources (a unique suffix will do), else
  * reads it from disk; its index and lines (borrowed until model_close).

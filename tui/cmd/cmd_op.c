@@ -103,9 +103,9 @@ static enum td_status
 links(struct cmd_env *env, int argc, char **argv, bool consumers)
 {
 	const char *slot_key = consumers ? "input_slot" : "output_slot";
-	const char *depth_s = NULL, *op_name = NULL;
+	const char *depth_s = NULL, *op_name = NULL, *graph = NULL;
 	const struct cmd_opt opts[] = { { "depth", &depth_s, NULL }, { "op", &op_name, NULL },
-					{ NULL, NULL, NULL } };
+					{ "graph", &graph, NULL }, { NULL, NULL, NULL } };
 	struct model_link *l = NULL;
 	char *pos[1];
 	int npos;
@@ -122,8 +122,10 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 				depth_s);
 	if (op_name && npos)
 		return cmd_fail(env, TD_ERR_ARGS, "give a trace row or --op NAME, not both");
+	if (graph && !op_name)
+		return cmd_fail(env, TD_ERR_ARGS, "--graph goes with --op NAME");
 	if (depth_s || op_name)
-		return cmd_tree(env, npos ? pos[0] : NULL, op_name, (unsigned)depth, consumers);
+		return cmd_tree(env, npos ? pos[0] : NULL, op_name, graph, (unsigned)depth, consumers);
 	if ((st = cmd_trace_arg(env, npos ? pos[0] : NULL, &row)) != TD_OK)
 		return st;
 	n = consumers ? model_trace_consumers(env->m, row, &l) : model_trace_inputs(env->m, row, &l);
@@ -178,22 +180,35 @@ cmd_consumers(struct cmd_env *env, int argc, char **argv)
 
 /* ---- stack ---------------------------------------------------------------- */
 
+/* user: only the user's frames (stack ... --user, the Stack pane's u). */
 static void
-print_frames(struct cmd_env *env, const uint32_t *ids, size_t n)
+print_frames(struct cmd_env *env, const uint32_t *ids, size_t n, bool user)
 {
+	uint32_t *mine = NULL;
+	struct model_frame f;
 	struct json j;
+	size_t i, k = 0;
 
+	if (user && n) {
+		mine = xcalloc(n, sizeof(*mine));
+		for (i = 0; i < n; i++)
+			if (model_frame_get(env->m, ids[i], &f) && f.user_code)
+				mine[k++] = ids[i];
+		ids = mine;
+		n = k;
+	}
 	if (env->json) {
 		json_init(&j, env->out);
 		cmd_json_frames(env, &j, ids, n);
 	} else {
 		cmd_text_frames(env, ids, n);
 	}
+	free(mine);
 }
 
 /* A trace's stack is its op's creation stack unless the record has its own. */
 static enum td_status
-stack_trace(struct cmd_env *env, const char *arg)
+stack_trace(struct cmd_env *env, const char *arg, bool user)
 {
 	struct model_detail d = {0};
 	struct model_trace t;
@@ -206,17 +221,17 @@ stack_trace(struct cmd_env *env, const char *arg)
 	if ((st = model_trace_get(env->m, row, &t)) != TD_OK)
 		return cmd_fail(env, st, "trace %llu: %s", (unsigned long long)row, td_strerror(st));
 	if (model_trace_detail(env->m, row, &d) == TD_OK && d.nstack)
-		print_frames(env, d.stack, d.nstack);
+		print_frames(env, d.stack, d.nstack, user);
 	else if (model_op_get(env->m, t.op, &o))
-		print_frames(env, o.stack, o.nstack);
+		print_frames(env, o.stack, o.nstack, user);
 	else
-		print_frames(env, NULL, 0);
+		print_frames(env, NULL, 0, user);
 	model_detail_done(&d);
 	return TD_OK;
 }
 
 static enum td_status
-stack_execution(struct cmd_env *env, const char *arg)
+stack_execution(struct cmd_env *env, const char *arg, bool user)
 {
 	struct model_detail d = {0};
 	uint64_t row;
@@ -226,32 +241,49 @@ stack_execution(struct cmd_env *env, const char *arg)
 		return st;
 	if ((st = model_execution_detail(env->m, row, &d)) != TD_OK)
 		return cmd_fail(env, st, "execution %llu: %s", (unsigned long long)row, td_strerror(st));
-	print_frames(env, d.stack, d.nstack);
+	print_frames(env, d.stack, d.nstack, user);
 	model_detail_done(&d);
 	return TD_OK;
 }
 
-enum td_status
-cmd_stack(struct cmd_env *env, int argc, char **argv)
+static enum td_status
+stack_of(struct cmd_env *env, int argc, char **argv, bool user)
 {
 	struct model_op o;
 	uint32_t op = 0;
 	enum td_status st;
 
 	if (argc == 1)
-		return stack_trace(env, NULL);
+		return stack_trace(env, NULL, user);
 	if (argc == 2 && cmd_parse_u64(argv[1], &(uint64_t){0}))
-		return stack_trace(env, argv[1]);
+		return stack_trace(env, argv[1], user);
 	if (strcmp(argv[1], "trace") == 0)
-		return stack_trace(env, argc > 2 ? argv[2] : NULL);
+		return stack_trace(env, argc > 2 ? argv[2] : NULL, user);
 	if (strcmp(argv[1], "execution") == 0)
-		return stack_execution(env, argc > 2 ? argv[2] : NULL);
+		return stack_execution(env, argc > 2 ? argv[2] : NULL, user);
 	if (strcmp(argv[1], "op") != 0 || argc < 3)
 		return cmd_fail(env, TD_ERR_ARGS, "usage: stack trace N | stack execution N | stack op NAME");
 	if ((st = find_op(env, argv[2], NULL, &op)) != TD_OK)
 		return st;
 	if (!model_op_get(env->m, op, &o))
 		return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"", argv[2]);
-	print_frames(env, o.stack, o.nstack);
+	print_frames(env, o.stack, o.nstack, user);
 	return TD_OK;
+}
+
+/* "--user" anywhere keeps the user's frames only. */
+enum td_status
+cmd_stack(struct cmd_env *env, int argc, char **argv)
+{
+	char *rest[8] = { 0 };
+	int n = 0, i;
+	bool user = false;
+
+	for (i = 0; i < argc && n < (int)TD_ARRAY_SIZE(rest); i++) {
+		if (i > 0 && strcmp(argv[i], "--user") == 0)
+			user = true;
+		else
+			rest[n++] = argv[i];
+	}
+	return stack_of(env, n, rest, user);
 }

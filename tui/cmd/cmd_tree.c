@@ -72,7 +72,8 @@ tree_text(struct cmd_env *env, const struct model_tree_node *v, size_t n, bool c
 
 /* Where the tree starts: trace row N, or --op NAME. */
 static enum td_status
-tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, uint32_t *op, int64_t *row)
+tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, const char *graph,
+	  uint32_t *op, int64_t *row)
 {
 	struct model_trace t;
 	uint64_t r;
@@ -80,8 +81,9 @@ tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, uint32_
 	enum td_status st;
 
 	if (op_name) {
-		if ((id = model_op_find(env->m, op_name, NULL)) < 0)
-			return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"", op_name);
+		if ((id = model_op_find(env->m, op_name, graph)) < 0)
+			return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s", op_name,
+					graph ? " in graph " : "", graph ? graph : "");
 		*op = (uint32_t)id;
 		*row = -1;
 		return TD_OK;
@@ -96,8 +98,8 @@ tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, uint32_
 }
 
 enum td_status
-cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, unsigned depth,
-	 bool consumers)
+cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, const char *graph,
+	 unsigned depth, bool consumers)
 {
 	struct model_tree_node *v = NULL;
 	struct model_info info;
@@ -109,7 +111,7 @@ cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, unsigned
 	struct json j;
 	enum td_status st;
 
-	if ((st = tree_root(env, row_arg, op_name, &op, &row)) != TD_OK)
+	if ((st = tree_root(env, row_arg, op_name, graph, &op, &row)) != TD_OK)
 		return st;
 	n = model_tree(env->m, op, row, consumers ? TREE_CONSUMERS : TREE_INPUTS, depth, &v, &truncated);
 	model_op_get(env->m, op, &o);

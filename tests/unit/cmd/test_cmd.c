@@ -277,7 +277,7 @@ test_cmd_help_json_for_one_command(void **state)
 	f->env.json = true;
 	assert_int_equal(cmd_run(&f->env, "help inputs"), TD_OK);
 	assert_string_equal(f->out.buf, "{\"name\":\"inputs\",\"usage\":\"inputs N [--depth D] | "
-			    "inputs --op NAME [--depth D]\",\"summary\":"
+			    "inputs --op NAME [--graph G] [--depth D]\",\"summary\":"
 			    "\"Inputs of trace N's op, each with the latest trace row before N; "
 			    "--depth: the tree\",\"batch\":true,\"tui\":true,\"aliases\":[\"li\"]}");
 }
