@@ -136,7 +136,8 @@ text_draw_row(struct pane *p, uint64_t row, int y)
 		s = STYLE_HEADER;
 		line += 2;
 	} else if (p->tui->overlay == OVERLAY_TENSOR && !p->drawing_match) {
-		draw_values(p, y, skip_chars(line, hscroll));
+		draw_values(p, y, skip_chars(line, hscroll));   /* NaN/Inf stand out */
+		tui_tensor_draw_row(p, row, y, hscroll);        /* ranges, heatmap, the cell */
 		return;
 	}
 	pane_print(p, y, 1, s, skip_chars(line, hscroll), p->r.w - 2);

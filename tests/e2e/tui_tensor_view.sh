@@ -12,9 +12,8 @@
 TUI_COLS=120 TUI_ROWS=40
 tui_start "$FIXTURES/tfdbg2/modes/full_tensor"
 tui_wait "InfNan Log" || die "tdbg did not start"
-tui_keys 1 /
-tui_type '^InfNan Log'
-tui_keys Enter Enter
+tui_alert_group '^Log$'
+tui_keys Enter
 tui_wait "InfNan Log: alert 1 of" >/dev/null || die "no Log alert"
 tui_keys t
 tui_wait "Tensor: trace" || die "no tensor view"
