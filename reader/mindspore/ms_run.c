@@ -224,15 +224,44 @@ load_stat(struct load_ctx *c, const char *p)
 		ms_stat_done(&c->stat);
 }
 
+/* A directory's listing (ms_list_dir_report_typed). */
+struct listing {
+	char **names;               /* sorted; NULL when it could not be listed */
+	unsigned char *types;
+	size_t n;
+};
+
+static int
+name_key_cmp(const void *key, const void *name)
+{
+	return strcmp(key, *(char *const *)name);
+}
+
+/* Whether a file of that name may be there: listed, or the directory could
+ * not be listed (then its files are tried by name, as a directory that can
+ * be searched but not read allows). */
+static bool
+may_hold(const struct listing *ls, const char *name)
+{
+	return !ls->names || bsearch(name, ls->names, ls->n, sizeof(*ls->names), name_key_cmp);
+}
+
+/* mapping.csv and statistic.csv are opened only when the listing has them:
+ * a failed open per iteration directory is a round trip on a network file
+ * system (issue 18). */
 static void
-load_side_files(struct load_ctx *c, const char *dir, struct ms_mapping *map)
+load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
+		struct ms_mapping *map)
 {
 	char *p = xasprintf("%s/mapping.csv", dir);
 
-	ms_mapping_read(c->sink, p, map);
+	memset(map, 0, sizeof(*map));
+	if (may_hold(ls, "mapping.csv"))
+		ms_mapping_read(c->sink, p, map);
 	free(p);
 	p = xasprintf("%s/statistic.csv", dir);
-	load_stat(c, p);
+	if (may_hold(ls, "statistic.csv"))
+		load_stat(c, p);
 	free(p);
 }
 
@@ -268,18 +297,32 @@ add_stat_only(struct load_ctx *c)
 }
 
 static void
+list_dir(struct load_ctx *c, const char *dir, struct listing *ls)
+{
+	ls->names = ms_list_dir_report_typed(c->r, dir, &ls->n, &ls->types, c->sink,
+					     "iteration directory");
+	if (!ls->names && !ms_is_dir(dir))
+		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
+}
+
+static void
+load_listing(struct load_ctx *c, const char *dir, struct listing *ls, const struct ms_mapping *map)
+{
+	size_t i;
+
+	for (i = 0; i < ls->n; i++)
+		add_file(c, dir, ls->names[i], ls->types[i], map);
+	ms_names_free(ls->names, ls->n);
+	free(ls->types);
+}
+
+static void
 load_dir(struct load_ctx *c, const char *dir, const struct ms_mapping *map)
 {
-	size_t n, i;
-	unsigned char *types;
-	char **names = ms_list_dir_report_typed(c->r, dir, &n, &types, c->sink, "iteration directory");
+	struct listing ls;
 
-	if (!names && !ms_is_dir(dir))
-		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
-	for (i = 0; i < n; i++)
-		add_file(c, dir, names[i], types[i], map);
-	ms_names_free(names, n);
-	free(types);
+	list_dir(c, dir, &ls);
+	load_listing(c, dir, &ls, map);
 }
 
 /* Sort keys: class 0 = kernel in the order file (by position), 1 = other
@@ -361,13 +404,16 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
 	};
 	struct ms_mapping map;
+	struct listing ls;
 	size_t before_const;
 
 	*overflow = NULL;
 	*noverflow = 0;
-	ms_run_note_dir(run);
-	load_side_files(&c, run->path, &map);
-	load_dir(&c, run->path, &map);
+	if (r->may_follow)          /* follow mode compares the directory later */
+		ms_run_note_dir(run);
+	list_dir(&c, run->path, &ls);
+	load_side_files(&c, run->path, &ls, &map);
+	load_listing(&c, run->path, &ls, &map);
 	add_stat_only(&c);
 	ms_mapping_done(&map);
 	ms_stat_done(&c.stat);

@@ -612,20 +612,24 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	       const char *gid, const struct reader_sink *sink)
 {
 	size_t n, i, first_run = r->nruns;
-	char **names = ms_list_dir_report(r, gdir, &n, sink, "graph directory");
+	unsigned char *types;
+	char **names = ms_list_dir_report_typed(r, gdir, &n, &types, sink, "graph directory");
 	struct ms_run *lowest = NULL;
 	bool constants = false;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", gdir, names[i]);
+		/* the entry's type spares a stat per iteration directory */
+		bool dir = types[i] == MS_DT_DIR || (types[i] == MS_DT_OTHER && ms_is_dir(p));
 
-		if (ms_all_digits(names[i]) && ms_is_dir(p))
+		if (ms_all_digits(names[i]) && dir)
 			add_run(r, rk, rank_idx, gdir, gid, names[i]);
-		else if (strcmp(names[i], "constants") == 0 && ms_is_dir(p))
+		else if (strcmp(names[i], "constants") == 0 && dir)
 			constants = true;
 		free(p);
 	}
 	ms_names_free(names, n);
+	free(types);
 	/* a data directory with no graph file still names a graph */
 	if (r->nruns > first_run && !rank_has_graph(rk, gid)) {
 		struct ms_graph *g = rank_graph_slot(rk, gid);

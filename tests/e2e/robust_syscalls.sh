@@ -7,7 +7,9 @@
 #    directory entry's type says they are files), and those of the
 #    iteration directories are not opened (the statistic.csv rows give
 #    their summaries; only constants/, which no statistic.csv lists, is
-#    read); without statistic.csv, one open and one read per .npy;
+#    read); without statistic.csv, one open and one read per .npy; a
+#    side file (mapping.csv) is opened only when listed, and iteration
+#    directories are not stat'ed;
 #  - tfdbg v1: one stat per directory entry, not a second lstat, when the
 #    entry's type says it is no link;
 #  - every format: no fcntl per file (the non-blocking open flag is left
@@ -44,6 +46,10 @@ trace ms "$MS"
 npy_stats=$(calls ms 'stat[a-z0-9]*\([^)]*\.npy"')
 npy_opens=$(calls ms 'open(at)?\([^)]*/Lenet/0/[0-9]+/[^)]*\.npy"')
 expect_eq ms_no_stat_per_npy "$npy_stats" 0
+# no mapping.csv is listed: none is looked for; iteration directories are
+# known to be directories from the listing
+expect_eq ms_no_unlisted_open "$(calls ms 'mapping\.csv')" 0
+expect_eq ms_no_stat_per_iteration "$(calls ms 'stat[a-z0-9]*\([^)]*/Lenet/0/[0-9]+"')" 0
 expect_eq ms_no_open_per_iteration_npy "$npy_opens" 0
 
 # Without statistic.csv every .npy is read for its summary: one open and
