@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -157,13 +158,43 @@ strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 #define ONELINE_RING 8
 
+/* Each thread's ring of td_oneline results, freed when the thread ends (a
+ * _Thread_local array would leak the index thread's buffers). */
+struct oneline_ring {
+	struct strbuf b[ONELINE_RING];
+	unsigned next;
+};
+static pthread_key_t oneline_key;
+static pthread_once_t oneline_once = PTHREAD_ONCE_INIT;
+
+static void
+oneline_free(void *p)
+{
+	struct oneline_ring *r = p;
+
+	for (size_t i = 0; i < ONELINE_RING; i++)
+		strbuf_done(&r->b[i]);
+	free(r);
+}
+
+static void
+oneline_init(void)
+{
+	pthread_key_create(&oneline_key, oneline_free);
+}
+
 const char *
 td_oneline(const char *s)
 {
-	static _Thread_local struct strbuf ring[ONELINE_RING];
-	static _Thread_local unsigned next;
-	struct strbuf *sb = &ring[next++ % ONELINE_RING];
+	struct oneline_ring *r;
+	struct strbuf *sb;
 
+	pthread_once(&oneline_once, oneline_init);
+	if (!(r = pthread_getspecific(oneline_key))) {
+		r = xcalloc(1, sizeof *r);
+		pthread_setspecific(oneline_key, r);
+	}
+	sb = &r->b[r->next++ % ONELINE_RING];
 	strbuf_reset(sb);
 	for (; s && *s; s++) {
 		if (*s == '\n')
