@@ -39,7 +39,7 @@
 #include "reader/parse/crc32c.h"
 
 #define MC_MAGIC "TDBGIDX"
-#define MC_FORMAT 1u
+#define MC_FORMAT 3u                /* 3: full trace chunks whole and aligned */
 #define MC_BOM 0x01020304u
 #define MC_SUFFIX ".tdx"
 #define MC_DEFAULT_MAX ((uint64_t)1 << 30)
@@ -55,7 +55,7 @@ struct mc_header {
 	uint64_t payload_len;
 	char version[32];           /* TDBG_VERSION */
 };
-_Static_assert(sizeof(struct mc_header) == 64, "the header is 64 bytes");
+_Static_assert(sizeof(struct mc_header) == MC_HEADER_BYTES, "the header is 64 bytes");
 
 struct model_cache {
 	char *dir;                  /* NULL: no cache directory */
@@ -68,6 +68,8 @@ struct model_cache {
 	uint64_t saved_gen;
 	double saved_at;
 	bool saved;
+	void *map;                  /* the loaded file, when rows use it in place */
+	size_t map_len;
 };
 
 /* ---- the writer ---------------------------------------------------------- */
@@ -256,11 +258,22 @@ model_cache_broken(struct model *m, const char *why)
 	cache_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);
 }
 
+bool
+model_cache_owns(const struct model *m, const void *p)
+{
+	const struct model_cache *c = m->icache;
+
+	return c && c->map && (const char *)p >= (const char *)c->map &&
+	       (const char *)p < (const char *)c->map + c->map_len;
+}
+
 void
 model_cache_free(struct model *m)
 {
 	if (!m->icache)
 		return;
+	if (m->icache->map)
+		munmap(m->icache->map, m->icache->map_len);
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -511,7 +524,7 @@ model_cache_save(struct model *m)
  * (c->why says why); MC_LOAD_BROKEN: m was changed and must be thrown
  * away. */
 static enum mc_load
-apply_payload(struct model *m, const void *p, size_t n, bool check_files)
+apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool in_place)
 {
 	struct model_cache *c = m->icache;
 	struct ser_in in, s, rs;
@@ -533,7 +546,7 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files)
 		return MC_LOAD_MISS;
 	}
 	cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
-	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts) || !ser_in_done(&in))
+	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts, in_place) || !ser_in_done(&in))
 		return MC_LOAD_BROKEN;
 	cache_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
 	if (!m->ops->load_state(m->r, rs.p, rs.n))
@@ -567,19 +580,32 @@ model_cache_load(struct model *m)
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
 		return MC_LOAD_MISS;
 	}
+	/* private and writable: trace chunks are used in place (their
+	 * non-finite counts are rewritten, later rows appended) */
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return MC_LOAD_MISS;
+	/* writable only now: populating a writable private mapping copies
+	 * every page; this way only the pages written are copied */
+	if (mprotect(map, (size_t)st.st_size, PROT_READ | PROT_WRITE) != 0) {
+		munmap(map, (size_t)st.st_size);
+		return MC_LOAD_MISS;
+	}
+	c->map = map;
+	c->map_len = (size_t)st.st_size;
 	why = header_check(map, (size_t)st.st_size, true);
 	if (why) {
 		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		res = MC_LOAD_MISS;
 	} else {
-		res = apply_payload(m, (const char *)map + sizeof(struct mc_header),
-				    (size_t)st.st_size - sizeof(struct mc_header), true);
+		res = apply_payload(m, (const char *)map + MC_HEADER_BYTES,
+				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 	}
-	munmap(map, (size_t)st.st_size);
+	if (res == MC_LOAD_MISS) {      /* nothing points into it */
+		munmap(map, (size_t)st.st_size);
+		c->map = NULL;
+	}
 	if (res == MC_LOAD_OK)
 		utimensat(AT_FDCWD, c->path, NULL, 0);  /* used now (least recently used order) */
 	return res;
@@ -611,7 +637,7 @@ model_cache_apply(struct model *m, const void *data, size_t len)
 		c->key = xstrdup(ser_get_str(&s));
 	}
 	return apply_payload(m, (const char *)data + sizeof(struct mc_header),
-			     len - sizeof(struct mc_header), false);
+			     len - sizeof(struct mc_header), false, false);
 }
 
 void
