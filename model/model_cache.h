@@ -37,11 +37,11 @@ enum mc_tag {
 };
 
 /* The writing side: bytes go to a descriptor through a buffer, with a
- * running CRC32C and length; err is set by a failed write (then nothing
+ * running checksum and length; err is set by a failed write (then nothing
  * more is written). */
 struct mc_out {
 	int fd;
-	uint32_t crc;
+	uint64_t sum;               /* the checksum so far (model_cache.c) */
 	uint64_t len;
 	bool err;
 	size_t blen;
