@@ -450,7 +450,7 @@ check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char
 static void
 evict(const char *dir, uint64_t max)
 {
-	struct ent { char *path; uint64_t size; time_t used; } *v = NULL;
+	struct ent { char *path; uint64_t size; int64_t used; } *v = NULL;  /* used: mtime, ns */
 	size_t n = 0, cap = 0, i, j;
 	uint64_t total = 0;
 	DIR *d = opendir(dir);
@@ -478,7 +478,9 @@ evict(const char *dir, uint64_t max)
 			free(p);
 		} else {
 			TD_GROW(v, cap, n + 1);
-			v[n++] = (struct ent){p, (uint64_t)st.st_size, st.st_mtime};
+			/* nanoseconds: files used within one second keep their order */
+			v[n++] = (struct ent){p, (uint64_t)st.st_size,
+					      (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
 			total += (uint64_t)st.st_size;
 		}
 	}
