@@ -29,17 +29,19 @@
 #include "model_internal.h"
 #include "reader/base/serial.h"
 
+#define MC_HEADER_BYTES 64u          /* before the payload */
+
 enum mc_tag {
 	MC_DUMP = 0x44554d50, MC_READER, MC_COUNTS, MC_STRINGS, MC_META, MC_FILES,
 	MC_GRAPHS, MC_FRAMES, MC_OPS, MC_PROBLEMS, MC_TRACES, MC_EXECS, MC_RUNS,
 };
 
 /* The writing side: bytes go to a descriptor through a buffer, with a
- * running CRC32C and length; err is set by a failed write (then nothing
+ * running checksum and length; err is set by a failed write (then nothing
  * more is written). */
 struct mc_out {
 	int fd;
-	uint32_t crc;
+	uint64_t sum;               /* the checksum so far (model_cache.c) */
 	uint64_t len;
 	bool err;
 	size_t blen;
@@ -65,6 +67,9 @@ enum mc_load {
  * state is "new" until a load or save says more); false otherwise. */
 bool model_cache_init(struct model *m);
 void model_cache_free(struct model *m);
+/* True when p lies in the cache file mapping m's rows use in place (the
+ * row storage must not free() it). */
+bool model_cache_owns(const struct model *m, const void *p);
 /* The state "rebuilt" with why (a file that failed half way, on the
  * model that replaced the one it was read into). */
 void model_cache_broken(struct model *m, const char *why);
@@ -113,7 +118,9 @@ bool mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax);
 /* model_cache_rows.c: trace and execution rows, locators, runs, steps,
  * segments and the writer's running state. */
 void mc_put_rows(struct model *m, struct mc_out *o);
-bool mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c);
+/* in_place: in is a private writable mapping of the file that lives as
+ * long as m (model_cache_owns): trace chunks are used where they are. */
+bool mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool in_place);
 
 /* A string id (NO_ID for NULL) of a string the model interned; and back,
  * false on an id out of range. */

@@ -76,46 +76,108 @@ get_locidx(struct ser_in *s, struct locidx *li, uint64_t nrows)
 
 /* ---- traces --------------------------------------------------------------- */
 
+/* Full trace chunks are written whole, each at a file offset that is a
+ * multiple of CHUNK_ALIGN (after a u32 count of the padding bytes), so the
+ * loader can use them in place in its mapping of the file; the last,
+ * partial chunk is written as its rows' op references and flag bytes
+ * (small dumps stay small) and copied. */
+#define CHUNK_ALIGN 64u
+_Static_assert(sizeof(struct trace_chunk) ==
+	       MODEL_CHUNK * 5 + (MODEL_CHUNK >> NF_BLOCK_SHIFT) * sizeof(uint16_t),
+	       "a trace chunk has no padding: it is written as it is");
+
+static uint32_t
+chunk_pad(uint64_t off)
+{
+	return (uint32_t)((CHUNK_ALIGN - off % CHUNK_ALIGN) % CHUNK_ALIGN);
+}
+
+/* Bytes of the TRACES section whose data starts at file offset start. */
+static uint64_t
+traces_bytes(struct model *m, uint64_t start)
+{
+	uint64_t n = rows_ntraces(m), off = start + 8, k;
+
+	for (k = 0; k + MODEL_CHUNK <= n; k += MODEL_CHUNK) {
+		off += 4;
+		off += chunk_pad(off) + sizeof(struct trace_chunk);
+	}
+	off += (n - k) * 5;
+	return off - start + locidx_bytes(&m->tloc);
+}
+
+static void
+put_zeros(struct mc_out *o, size_t n)
+{
+	static const unsigned char zeros[4096];
+
+	while (n) {
+		size_t k = TD_MIN(n, sizeof zeros);
+
+		mc_write(o, zeros, k);
+		n -= k;
+	}
+}
+
 static void
 put_traces(struct model *m, struct mc_out *o)
 {
 	uint64_t n = rows_ntraces(m), k;
 
-	mc_section_head(o, MC_TRACES, 8 + n * 5 + locidx_bytes(&m->tloc));
+	mc_section_head(o, MC_TRACES, traces_bytes(m, MC_HEADER_BYTES + o->len + 12));
 	mc_write(o, &n, sizeof n);
-	for (k = 0; k < n; k += MODEL_CHUNK) {
-		const struct trace_chunk *c = m->tchunks[k >> MODEL_CHUNK_SHIFT];
-		size_t cnt = (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK);
+	for (k = 0; k + MODEL_CHUNK <= n; k += MODEL_CHUNK) {
+		uint32_t pad = chunk_pad(MC_HEADER_BYTES + o->len + 4);
 
-		mc_write(o, c->op, cnt * sizeof(c->op[0]));
-		mc_write(o, c->flags, cnt);
+		mc_write(o, &pad, sizeof pad);
+		put_zeros(o, pad);
+		mc_write(o, m->tchunks[k >> MODEL_CHUNK_SHIFT], sizeof(struct trace_chunk));
+	}
+	if (k < n) {
+		const struct trace_chunk *c = m->tchunks[k >> MODEL_CHUNK_SHIFT];
+
+		mc_write(o, c->op, (size_t)(n - k) * sizeof(c->op[0]));
+		mc_write(o, c->flags, (size_t)(n - k));
 	}
 	put_locidx(o, &m->tloc);
 }
 
-/* One chunk of cnt rows; the non-finite counts per block and chunk are
- * counted again from the flag bytes. */
+/* One chunk of cnt rows: a full one in place in the file's mapping when
+ * in_place and it is aligned there, else copied.  The op references are checked and
+ * the non-finite counts per block and chunk counted again from the flag
+ * bytes. */
 static bool
-get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint64_t nops)
+get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint64_t nops,
+		bool in_place)
 {
-	const unsigned char *op = ser_get_bytes(s, cnt * 4);
-	const uint8_t *flags = ser_get_bytes(s, cnt);
 	uint32_t nf = 0, bad = 0;
+	const unsigned char *img;
 	struct trace_chunk *c;
 	size_t j;
 
-	if (s->bad)
-		return false;
-	c = m->tchunks[k >> MODEL_CHUNK_SHIFT] = xmalloc(sizeof(*c));
-	memset(c->nfblock, 0, sizeof c->nfblock);
-	for (j = 0; j < cnt; j++) {             /* one pass: copy and check */
-		uint32_t v;
+	if (cnt == MODEL_CHUNK) {
+		uint32_t pad = ser_get_u32(s);
 
-		memcpy(&v, op + j * 4, sizeof v);       /* may be unaligned in the file */
-		c->op[j] = v;
-		bad |= v >= nops;
+		if (pad >= CHUNK_ALIGN || !ser_get_bytes(s, pad) ||
+		    !(img = ser_get_bytes(s, sizeof(struct trace_chunk))))
+			return false;
+		if (in_place && (uintptr_t)img % CHUNK_ALIGN == 0) {
+			c = (struct trace_chunk *)(uintptr_t)img;   /* a private, writable mapping */
+		} else {
+			c = xmalloc(sizeof(*c));
+			memcpy(c, img, sizeof(*c));
+		}
+	} else {
+		if (!(img = ser_get_bytes(s, cnt * 5)))
+			return false;
+		c = xmalloc(sizeof(*c));
+		memcpy(c->op, img, cnt * sizeof(c->op[0]));
+		memcpy(c->flags, img + cnt * sizeof(c->op[0]), cnt);
 	}
-	memcpy(c->flags, flags, cnt);
+	m->tchunks[k >> MODEL_CHUNK_SHIFT] = c;
+	for (j = 0; j < cnt; j++)
+		bad |= c->op[j] >= nops;
+	memset(c->nfblock, 0, sizeof c->nfblock);
 	for (j = 0; j < cnt; j++) {
 		if (!(c->flags[j] & (TF_NONFINITE | TF_INPUT)))
 			continue;
@@ -134,14 +196,15 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 }
 
 static bool
-get_traces(struct model *m, struct ser_in *s, const struct mc_counts *c)
+get_traces(struct model *m, struct ser_in *s, const struct mc_counts *c, bool in_place)
 {
 	uint64_t n = ser_get_u64(s), k;
 
 	if (s->bad || n != c->traces)
 		return false;
 	for (k = 0; k < n; k += MODEL_CHUNK)
-		if (!get_trace_chunk(m, s, k, (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK), c->ops))
+		if (!get_trace_chunk(m, s, k, (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK), c->ops,
+				     in_place))
 			return false;
 	if (!get_locidx(s, &m->tloc, n) || (n && !atomic_load(&m->tloc.n)))
 		return false;
@@ -340,11 +403,11 @@ mc_put_rows(struct model *m, struct mc_out *o)
 }
 
 bool
-mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c)
+mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool in_place)
 {
 	struct ser_in s;
 
-	if (!mc_section_in(in, MC_TRACES, &s) || !get_traces(m, &s, c) || !ser_in_done(&s))
+	if (!mc_section_in(in, MC_TRACES, &s) || !get_traces(m, &s, c, in_place) || !ser_in_done(&s))
 		return false;
 	if (!mc_section_in(in, MC_EXECS, &s) || !get_execs(m, &s, c) || !ser_in_done(&s))
 		return false;

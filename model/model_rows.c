@@ -14,6 +14,7 @@
  * Not here: what the rows mean (alerts, links, filters).
  */
 #include "model_internal.h"
+#include "model_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,8 @@ rows_done(struct model *m)
 	size_t i;
 
 	for (i = 0; i < MODEL_MAX_CHUNKS && m->tchunks[i]; i++)
-		free(m->tchunks[i]);
+		if (!model_cache_owns(m, m->tchunks[i]))    /* loaded in place */
+			free(m->tchunks[i]);
 	for (i = 0; i < MODEL_MAX_CHUNKS && m->echunks[i]; i++)
 		free(m->echunks[i]);
 	locidx_done(&m->tloc);

@@ -408,8 +408,4 @@ void reader_open_hint(const char *path, char *hint, size_t hintlen);
 /* Looks a reader up by name ("tfdbg2"); NULL if none. */
 const struct reader_ops *reader_by_name(const char *name);
 
-/* CRC-32C of buf continued from crc (0 to start), for files the layers
- * above keep of their own (the model's cache); reader_checksum.c. */
-uint32_t reader_checksum(uint32_t crc, const void *buf, size_t len);
-
 #endif
