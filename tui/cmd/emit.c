@@ -308,7 +308,10 @@ cell(struct strbuf *out, const struct emit_field *col, const char *text)
 		strbuf_adds(out, text);
 		return;
 	}
-	if (col->flags & EMIT_TAIL)
+	if ((col->flags & EMIT_SCOPE) && col->width > 0 && *text) {
+		cmd_cell_name(&tmp, text, width);       /* cut or padded to width */
+		used = width;
+	} else if (col->flags & EMIT_TAIL)
 		used = sanitize_tail(text, width, &tmp);
 	else
 		used = sanitize_str(text, width, &tmp);
@@ -682,7 +685,8 @@ emit_text_kv(struct emit *e, const char *label, const char *fmt, ...)
 	struct emit_frame *f = top(e);
 	va_list ap;
 
-	if (e->json || e->over || f->hidden || (f->kind != EMIT_OBJECT && f->kind != EMIT_ROOT))
+	if (e->json || e->over || f->hidden ||
+	    (f->kind != EMIT_OBJECT && f->kind != EMIT_ROOT && f->kind != EMIT_ROW))
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&raw, fmt, ap);
