@@ -17,7 +17,7 @@ tdbg_run -e 'traces 0:3' "$S"
 expect_rc 0 traces_rc
 check count_line_says_shown grep -qxF "3 of $total rows shown" "$OUT"
 tdbg_run -e 'traces --op MatMul-op10' "$S"
-check op_name_kept_whole grep -qE '^ +[0-9]+ [ !] Default/.*/fc3-Dense/MatMul-op10 ' "$OUT"
+check op_name_kept_whole grep -qE '^ +[0-9]+ +!? +Default/.*/fc3-Dense/MatMul-op10 ' "$OUT"
 check scope_elided_in_the_middle grep -qE 'Default/(…|~)' "$OUT"
 check filtered_count_line grep -qE '^[0-9]+ of [0-9]+ rows shown \([0-9]+ of '"$total"' match\)$' "$OUT"
 tdbg_run --json -e 'first-nonfinite' "$S"

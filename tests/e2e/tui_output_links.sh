@@ -18,8 +18,8 @@ cmd() { tui_keys :; tui_type "$1"; tui_keys Enter; }
 # :traces --op ^Log$ : the second data line is row 88 (rows in order)
 cmd 'traces --op ^Log$'
 tui_wait "Command output" || die "no output pane"
-tui_keys g j j j            # heading, count line, row 20, row 88
-tui_expect cursor_on_line_4 "4/"
+tui_keys g j j j j          # heading, count line, column header, row 20, row 88
+tui_expect cursor_on_line_5 "5/"
 tui_keys Enter
 tui_wait_gone "Command output" || fail traces_enter_closes "output still open"
 tui_expect traces_line_jumps_to_row_88 "89/680"
@@ -58,7 +58,7 @@ tui_expect alerts_line_jumps_to_row_88 "89/680"
 # :executions : the execution a line names is selected on the timeline
 cmd 'executions 5:8'
 tui_wait "Command output" >/dev/null
-tui_keys j j j               # from the heading: count line, 5, 6
+tui_keys j j j j             # from the heading: count line, column header, 5, 6
 tui_screen >/dev/null
 ex=$(awk '/:executions 5:8/ { f = 1; next } f && $1 ~ /^[0-9]+$/ && $2 != "of" { n++; if (n == 2) { print $1; exit } }' "$TUI_SCREEN")
 [ -n "$ex" ] || die "no execution lines"

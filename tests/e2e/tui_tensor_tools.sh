@@ -58,7 +58,7 @@ tui_expect_exit 0 quit_tfdbg1
 tui_start --theme mono "$FIXTURES/mindspore/sync_lenet"
 tui_wait "Alerts" || die "tdbg did not start on sync_lenet"
 tui_wait_gone "indexing" || die "the index pass did not finish"
-row=$(tdbg -e 'traces --op "MatMul-op10$" --nonfinite' "$FIXTURES/mindspore/sync_lenet" | awk '/^ +[0-9]+ !/ { print $1; exit }')
+row=$(tdbg -e 'traces --op "MatMul-op10$" --nonfinite' "$FIXTURES/mindspore/sync_lenet" | awk '/^ +[0-9]+ +!/ { print $1; exit }')
 tui_keys :
 tui_type "tensor $row"
 tui_keys Enter
@@ -91,7 +91,7 @@ h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
 open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode()
                               + struct.pack("<%df" % len(vals), *vals))
 PY
-brow=$(tdbg -e 'traces --op "MatMul-op10$" --nonfinite' "$WORK/big" | awk '/^ +[0-9]+ !/ { print $1; exit }')
+brow=$(tdbg -e 'traces --op "MatMul-op10$" --nonfinite' "$WORK/big" | awk '/^ +[0-9]+ +!/ { print $1; exit }')
 tui_start "$WORK/big"
 tui_wait "Alerts" || die "tdbg did not start on the generated dump"
 tui_wait_gone "indexing" || die "the index pass did not finish"

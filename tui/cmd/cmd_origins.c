@@ -13,8 +13,11 @@
  *              "cause", "evidence": [...], "path": [rows]}
  *   why N   -> ORIGIN + {"role", "origin", "from"}
  * The model computes everything (model_origins, model_why); this file only
- * prints it.
+ * prints it, each result built once through the emitter (emit.h): text
+ * shows an origin as a headline ("Origin: Log:0 (Log) at row 88, ..."),
+ * its summary, its inputs as a table, the cause, the evidence and the path.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,162 +39,147 @@ static const char *const state_names[] = {
 	[INPUT_UNKNOWN] = "unknown",
 };
 
-/* ---- JSON --------------------------------------------------------------- */
+/* ---- one origin ------------------------------------------------------------ */
 
+/* How an origin shows as text.  The headline (a note) names the row, the op
+ * and where it ran, so those members are JSON only; the evidence and the
+ * path show as text lines of their own (the path with its ops' names).
+ * The keys of "why" and of the origins/--check results are here too. */
+static const struct emit_field origin_fields[] = {
+	{ "role", NULL, 0, EMIT_HIDE },
+	{ "source", NULL, 0, EMIT_HIDE },
+	{ "index", NULL, 0, EMIT_HIDE },
+	{ "op_name", NULL, 0, EMIT_HIDE },
+	{ "op_type", NULL, 0, EMIT_HIDE },
+	{ "output_slot", NULL, 0, EMIT_HIDE },
+	{ "host", NULL, 0, EMIT_HIDE },
+	{ "step", NULL, 0, EMIT_HIDE },
+	{ "evidence", NULL, 0, EMIT_HIDE },
+	{ "path", NULL, 0, EMIT_HIDE },
+	{ "origin", "origin row", 0, 0 },
+	{ "from", "from rows", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* An origin's inputs, one row each. */
+static const struct emit_field input_cols[] = {
+	{ "op_name", "input", 34, 0 },
+	{ "output_slot", "slot", -4, 0 },
+	{ "state", NULL, 9, 0 },
+	{ "trace_index", "row", -7, 0 },
+	{ "summary", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* Text: "LABEL: name:slot (type) at row N, step S, host H". */
 static void
-json_opt_int(struct json *j, const char *key, int64_t v)
+note_headline(struct emit *e, const struct model_origin *o, const char *label)
 {
-	json_key(j, key);
-	if (v >= 0)
-		json_int(j, v);
-	else
-		json_null(j);
-}
+	char step[32] = "";
 
-static void
-json_origin_members(struct json *j, const struct model_origin *o)
-{
-	size_t k;
-
-	json_kv_string(j, "source", model_table_name(o->source));
-	json_kv_uint(j, "index", o->index);
-	json_kv_string(j, "op_name", o->op_name ? o->op_name : "");
-	json_kv_string(j, "op_type", cmd_nz(o->op_type));
-	json_kv_uint(j, "output_slot", o->slot);
-	json_kv_string(j, "host", cmd_nz(o->host));
-	json_opt_int(j, "step", o->step);
-	cmd_json_counts(j, &o->summary);
-	json_key(j, "inputs");
-	json_array_begin(j);
-	for (k = 0; k < o->ninputs; k++) {
-		const struct model_origin_input *in = &o->inputs[k];
-
-		json_object_begin(j);
-		json_kv_string(j, "op_name", in->op_name);
-		json_kv_uint(j, "output_slot", in->slot);
-		json_opt_int(j, "trace_index", in->trace_index);
-		json_kv_string(j, "state", state_names[in->state]);
-		json_key(j, "summary");
-		if (in->trace_index >= 0)
-			cmd_json_summary(j, &in->summary);
-		else
-			json_null(j);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_kv_string(j, "cause", o->cause);
-	json_key(j, "evidence");
-	json_array_begin(j);
-	for (k = 0; k < o->nevidence; k++)
-		json_string(j, o->evidence[k]);
-	json_array_end(j);
-	json_key(j, "path");
-	json_array_begin(j);
-	for (k = 0; k < o->npath; k++)
-		json_uint(j, o->path[k]);
-	json_array_end(j);
-}
-
-static void
-json_origin(struct json *j, const struct model_origin *o)
-{
-	json_object_begin(j);
-	json_origin_members(j, o);
-	json_object_end(j);
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-static void
-text_str(struct cmd_env *env, const char *s)
-{
-	sanitize_str(s, -1, env->out);
-}
-
-static void
-text_headline(struct cmd_env *env, const struct model_origin *o, const char *label)
-{
-	strbuf_addf(env->out, "%s: ", label);
-	text_str(env, o->op_name && *o->op_name ? o->op_name : "?");
-	strbuf_addf(env->out, ":%u (", o->slot);
-	text_str(env, cmd_txt(o->op_type));
-	strbuf_addf(env->out, ") at %s %llu", o->source == TABLE_TRACES ? "row" : "execution",
-		    (unsigned long long)o->index);
 	if (o->step >= 0)
-		strbuf_addf(env->out, ", step %lld", (long long)o->step);
-	if (o->host && *o->host) {
-		strbuf_adds(env->out, ", host ");
-		text_str(env, o->host);
-	}
-	strbuf_adds(env->out, "\n  ");
-	cmd_text_summary(env->out, &o->summary);
-	strbuf_adds(env->out, "\n  cause: ");
-	text_str(env, o->cause);
-	strbuf_addc(env->out, '\n');
+		snprintf(step, sizeof step, ", step %lld", (long long)o->step);
+	emit_note(e, "%s: %s:%u (%s) at %s %llu%s%s%s", label,
+		  o->op_name && *o->op_name ? o->op_name : "?", o->slot, cmd_txt(o->op_type),
+		  o->source == TABLE_TRACES ? "row" : "execution", (unsigned long long)o->index,
+		  step, o->host && *o->host ? ", host " : "", o->host ? o->host : "");
 }
 
+/* Text: "path  Log (88) -> mul (89) -> ..." (the ops' names, cut to their
+ * last 40 columns; a long path keeps its first 10 rows and its last). */
 static void
-text_path(struct cmd_env *env, const uint64_t *path, size_t n)
+text_path(struct emit *e, struct model *m, const uint64_t *path, size_t n)
 {
+	struct strbuf sb = {0};
+	struct model_trace t;
 	size_t k;
 
-	strbuf_adds(env->out, "  path: ");
+	if (n < 2 || emit_json(e))
+		return;
 	for (k = 0; k < n; k++) {
-		struct model_trace t;
-
 		if (k == 10 && n > 12) {
-			strbuf_addf(env->out, " -> ... (%zu more)", n - 11);
+			strbuf_addf(&sb, " -> ... (%zu more)", n - 11);
 			k = n - 1;
 		}
 		if (k)
-			strbuf_adds(env->out, " -> ");
-		if (model_trace_get(env->m, path[k], &t) == TD_OK)
-			sanitize_tail(t.op_name, 40, env->out);
-		strbuf_addf(env->out, " (%llu)", (unsigned long long)path[k]);
+			strbuf_adds(&sb, " -> ");
+		if (model_trace_get(m, path[k], &t) == TD_OK)
+			sanitize_tail(t.op_name, 40, &sb);
+		strbuf_addf(&sb, " (%llu)", (unsigned long long)path[k]);
 	}
-	strbuf_addc(env->out, '\n');
-}
-
-/* "name:slot", malloc'd. */
-static char *
-xasprintf_slot(const char *name, uint32_t slot)
-{
-	struct strbuf sb = {0};
-
-	strbuf_addf(&sb, "%s:%u", name ? name : "", slot);
-	return strbuf_take(&sb);
+	emit_text_kv(e, "path", "%s", sb.buf);
+	strbuf_done(&sb);
 }
 
 static void
-text_origin(struct cmd_env *env, const struct model_origin *o, const char *label)
+emit_inputs(struct emit *e, const struct model_origin *o)
 {
 	size_t k;
 
-	text_headline(env, o, label);
-	for (k = 0; k < o->nevidence; k++) {
-		strbuf_adds(env->out, "    - ");
-		text_str(env, o->evidence[k]);
-		strbuf_addc(env->out, '\n');
-	}
+	emit_key(e, "inputs");
+	emit_table_begin(e, input_cols);
 	for (k = 0; k < o->ninputs; k++) {
 		const struct model_origin_input *in = &o->inputs[k];
 
-		char *nm = xasprintf_slot(in->op_name, in->slot);
-
-		strbuf_addf(env->out, "  input %zu ", k);
-		cmd_cell(env->out, nm, 34);
-		free(nm);
-		strbuf_addf(env->out, " %-9s ", state_names[in->state]);
-		if (in->trace_index >= 0) {
-			strbuf_addf(env->out, "row %lld  ", (long long)in->trace_index);
-			cmd_text_summary(env->out, &in->summary);
-		} else {
-			strbuf_adds(env->out, "(never traced)");
-		}
-		strbuf_addc(env->out, '\n');
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "op_name", in->op_name);
+		emit_kv_uint(e, "output_slot", in->slot);
+		emit_kv_index(e, "trace_index", in->trace_index);
+		emit_kv_str(e, "state", state_names[in->state]);
+		emit_key(e, "summary");
+		if (in->trace_index >= 0)
+			emit_summary(e, &in->summary);
+		else
+			emit_null(e);
+		emit_object_end(e);
 	}
-	if (o->npath > 1)
-		text_path(env, o->path, o->npath);
+	emit_table_end(e);
+}
+
+/* The members of an origin (ORIGIN in the header), into the current object
+ * or table row; label heads its text ("Origin", "Row"). */
+static void
+emit_origin_members(struct emit *e, struct model *m, const struct model_origin *o,
+		    const char *label)
+{
+	size_t k;
+
+	note_headline(e, o, label);
+	emit_kv_str(e, "source", model_table_name(o->source));
+	emit_kv_uint(e, "index", o->index);
+	emit_kv_str(e, "op_name", o->op_name ? o->op_name : "");
+	emit_kv_str(e, "op_type", cmd_nz(o->op_type));
+	emit_kv_uint(e, "output_slot", o->slot);
+	emit_kv_str(e, "host", cmd_nz(o->host));
+	emit_kv_index(e, "step", o->step);
+	emit_counts(e, &o->summary);
+	emit_inputs(e, o);
+	emit_kv_str(e, "cause", o->cause);
+	emit_key(e, "evidence");
+	emit_list_begin(e);
+	for (k = 0; k < o->nevidence; k++)
+		emit_str(e, o->evidence[k]);
+	emit_list_end(e);
+	for (k = 0; k < o->nevidence; k++)
+		emit_text_kv(e, "evidence", "%s", o->evidence[k]);
+	emit_key(e, "path");
+	emit_list_begin(e);
+	for (k = 0; k < o->npath; k++)
+		emit_uint(e, o->path[k]);
+	emit_list_end(e);
+	text_path(e, m, o->path, o->npath);
+}
+
+/* An origin as the value of key (an object: a block of text; a row of a
+ * table when key is NULL). */
+static void
+emit_origin(struct emit *e, struct model *m, const char *key, const struct model_origin *o)
+{
+	if (key)
+		emit_key(e, key);
+	emit_object_begin(e, origin_fields);
+	emit_origin_members(e, m, o, "Origin");
+	emit_object_end(e);
 }
 
 /* ---- origins ---------------------------------------------------------------- */
@@ -224,80 +212,90 @@ by_host(const struct model_origin *v, size_t n, struct host_first **out)
 	return nh;
 }
 
+/* The origins after the first, one line each. */
+static const struct emit_field item_cols[] = {
+	{ "source", NULL, 9, 0 },
+	{ "index", "row", -7, 0 },
+	{ "op_name", NULL, 40, EMIT_TAIL },
+	{ "output_slot", "slot", -4, 0 },
+	{ "step", NULL, -5, 0 },
+	{ "cause", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* One row per host: where its first origin is. */
+static const struct emit_field host_cols[] = {
+	{ "host", "host/rank", 20, 0 },
+	{ "step", "first step", -10, 0 },
+	{ "index", "row", -8, 0 },
+	{ "op_name", "origin op", 44, EMIT_TAIL },
+	{ "op_type", NULL, 18, 0 },
+	{ "origins", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static void
-json_hosts(struct json *j, const struct model_origin *v, const struct host_first *h, size_t nh)
+emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first *h, size_t nh)
 {
 	size_t k;
 
-	json_key(j, "hosts");
-	json_array_begin(j);
+	emit_key(e, "hosts");
+	emit_table_begin(e, host_cols);
 	for (k = 0; k < nh; k++) {
 		const struct model_origin *o = &v[h[k].first];
 
-		json_object_begin(j);
-		json_kv_string(j, "host", cmd_nz(h[k].host));
-		json_opt_int(j, "step", o->step);
-		json_kv_uint(j, "index", o->index);
-		json_kv_string(j, "op_name", o->op_name ? o->op_name : "");
-		json_kv_string(j, "op_type", cmd_nz(o->op_type));
-		json_kv_uint(j, "origins", h[k].count);
-		json_object_end(j);
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "host", cmd_nz(h[k].host));
+		emit_kv_index(e, "step", o->step);
+		emit_kv_uint(e, "index", o->index);
+		emit_kv_str(e, "op_name", o->op_name ? o->op_name : "");
+		emit_kv_str(e, "op_type", cmd_nz(o->op_type));
+		emit_kv_uint(e, "origins", h[k].count);
+		emit_object_end(e);
 	}
-	json_array_end(j);
+	emit_table_end(e);
 }
 
+/* {"total", "first", "items"[, "hosts"]}: text shows the count, the first
+ * origin in full and the others one line each (at most TEXT_MAX_OTHERS
+ * of them); with --by-host only the hosts. */
 static void
-text_hosts(struct cmd_env *env, const struct model_origin *v, const struct host_first *h, size_t nh)
+emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
+	     const struct host_first *h, size_t nh, bool hosts_flag)
 {
-	size_t k;
+	struct emit_field root[] = {
+		{ "total", NULL, 0, EMIT_HIDE },
+		{ "first", "", 0, n && !hosts_flag ? 0 : EMIT_HIDE },
+		{ "items", "Other origins:", 0, n > 1 && !hosts_flag ? 0 : EMIT_HIDE },
+		{ "hosts", "", 0, 0 },
+		{ NULL, NULL, 0, 0 },
+	};
+	size_t i, limit = env->json ? n : TEXT_MAX_OTHERS + 1;
+	struct emit e;
 
-	strbuf_addf(env->out, "%-20s %-10s %-8s %s\n", "host/rank", "first step", "row", "origin op");
-	for (k = 0; k < nh; k++) {
-		const struct model_origin *o = &v[h[k].first];
-
-		cmd_cell(env->out, h[k].host, 20);
-		if (o->step >= 0)
-			strbuf_addf(env->out, " %-10lld", (long long)o->step);
-		else
-			strbuf_addf(env->out, " %-10s", "-");
-		strbuf_addf(env->out, " %-8llu ", (unsigned long long)o->index);
-		sanitize_str(o->op_name, 60, env->out);
-		strbuf_adds(env->out, " (");
-		sanitize_str(cmd_txt(o->op_type), 30, env->out);
-		strbuf_addf(env->out, ")  %zu origin%s\n", h[k].count, h[k].count == 1 ? "" : "s");
-	}
-}
-
-static void
-origins_text(struct cmd_env *env, const struct model_origin *v, size_t n)
-{
-	size_t i;
-
-	if (!n) {
-		strbuf_adds(env->out, "no NaN/Inf: no origin\n");
-		return;
-	}
-	strbuf_addf(env->out, "%zu origin%s of NaN/Inf\n", n, n == 1 ? "" : "s");
-	text_origin(env, &v[0], "Origin");
-	for (i = 1; i < n; i++) {
-		if (i == 1)
-			strbuf_adds(env->out, "Other origins:\n");
-		if (i > TEXT_MAX_OTHERS) {
-			strbuf_addf(env->out, "  ... %zu more (origins --step S, or --json for all)\n",
-				    n - i);
-			break;
-		}
-		strbuf_addf(env->out, "  %s %-7llu ", v[i].source == TABLE_TRACES ? "row " : "exec",
-			    (unsigned long long)v[i].index);
-		sanitize_str(v[i].op_name, 40, env->out);
-		strbuf_addf(env->out, ":%u", v[i].slot);
-		if (v[i].step >= 0)
-			strbuf_addf(env->out, "  step %lld", (long long)v[i].step);
-		strbuf_adds(env->out, "  ");
-		text_str(env, v[i].cause);
-		strbuf_addc(env->out, '\n');
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, root);
+	emit_kv_uint(&e, "total", n);
+	emit_note(&e, n ? "%zu origin%s of NaN/Inf" : "no NaN/Inf: no origin", n,
+			  n == 1 ? "" : "s");
+	if (n)
+		emit_origin(&e, env->m, "first", &v[0]);
+	else
+		emit_kv_null(&e, "first");
+	emit_key(&e, "items");
+	emit_table_begin(&e, item_cols);
+	for (i = 0; i < n && i < limit; i++) {
+		if (i || env->json)     /* text: the first is shown above */
+			emit_origin(&e, env->m, NULL, &v[i]);
 		cmd_maybe_flush(env);
 	}
+	if (i < n)
+		emit_note(&e, "... %zu more (origins --step S, or --json for all)", n - i);
+	emit_table_end(&e);
+	if (hosts_flag)
+		emit_hosts(&e, v, h, nh);
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 enum td_status
@@ -314,9 +312,8 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 	struct host_first *h = NULL;
 	char *pos[1];
 	int npos = 0;
-	size_t n, nh = 0, i;
+	size_t n, nh = 0;
 	enum td_status st;
-	struct json j;
 
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 0)) != TD_OK)
 		return st;
@@ -330,28 +327,7 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 		nh = by_host(v, n, &h);
 	if (env->ui && env->ui->jump && n)
 		env->ui->jump(env->ui->ctx, v[0].source, v[0].index);
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_uint(&j, "total", n);
-		json_key(&j, "first");
-		if (n)
-			json_origin(&j, &v[0]);
-		else
-			json_null(&j);
-		json_key(&j, "items");
-		json_array_begin(&j);
-		for (i = 0; i < n; i++)
-			json_origin(&j, &v[i]);
-		json_array_end(&j);
-		if (hosts_flag)
-			json_hosts(&j, v, h, nh);
-		json_object_end(&j);
-	} else if (hosts_flag) {
-		text_hosts(env, v, h, nh);
-	} else {
-		origins_text(env, v, n);
-	}
+	emit_origins(env, v, n, h, nh, hosts_flag);
 	free(h);
 	model_origins_free(v, n);
 	return TD_OK;
@@ -366,7 +342,7 @@ cmd_why(struct cmd_env *env, int argc, char **argv)
 	enum td_status st;
 	uint64_t row;
 	int64_t cur;
-	struct json j;
+	struct emit e;
 	size_t k;
 
 	if (argc < 2 && env->ui && env->ui->current_trace &&
@@ -376,27 +352,21 @@ cmd_why(struct cmd_env *env, int argc, char **argv)
 		return st;
 	if ((st = model_why(env->m, row, &o)) != TD_OK)
 		return cmd_fail(env, st, "trace %llu: %s", (unsigned long long)row, td_strerror(st));
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "role", role_names[o.role]);
-		json_origin_members(&j, &o);
-		json_opt_int(&j, "origin", o.origin);
-		json_key(&j, "from");
-		json_array_begin(&j);
-		for (k = 0; k < o.nfrom; k++)
-			json_int(&j, o.from[k]);
-		json_array_end(&j);
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "row %llu is %s%s\n", (unsigned long long)row,
-			    o.role == ORIGIN_ORIGIN ? "an " : o.role == ORIGIN_FINITE ? "" : "a ",
-			    o.role == ORIGIN_FINITE ? "finite (no NaN/Inf)" : role_names[o.role]);
-		text_origin(env, &o, o.role == ORIGIN_ORIGIN ? "Origin" : "Row");
-		if (o.role != ORIGIN_ORIGIN && o.origin >= 0)
-			strbuf_addf(env->out, "  origin: row %lld (why %lld)\n", (long long)o.origin,
-				    (long long)o.origin);
-	}
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, origin_fields);
+	emit_kv_str(&e, "role", role_names[o.role]);
+	emit_note(&e, "row %llu is %s%s", (unsigned long long)row,
+		  o.role == ORIGIN_ORIGIN ? "an " : o.role == ORIGIN_FINITE ? "" : "a ",
+		  o.role == ORIGIN_FINITE ? "finite (no NaN/Inf)" : role_names[o.role]);
+	emit_origin_members(&e, env->m, &o, o.role == ORIGIN_ORIGIN ? "Origin" : "Row");
+	emit_kv_index(&e, "origin", o.origin);
+	emit_key(&e, "from");
+	emit_list_begin(&e);
+	for (k = 0; k < o.nfrom; k++)
+		emit_int(&e, o.from[k]);
+	emit_list_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
 	model_origin_done(&o);
 	return TD_OK;
 }
@@ -418,6 +388,8 @@ can_tell(struct model *m)
 	return n == 0 && model_execution_count(m) > 0;
 }
 
+/* {"nonfinite", "known", "alerts", "first"[, "watches"]}: text says it in
+ * a sentence, then the first origin in full. */
 enum td_status
 cmd_check(struct cmd_env *env, bool watches, bool *bad)
 {
@@ -425,49 +397,50 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad)
 	struct model_origin *v = NULL;
 	uint64_t alerts = model_alert_count(env->m);
 	size_t n = alerts ? model_origins(env->m, &q, &v) : 0;
-	struct json j;
+	bool known = alerts > 0 || can_tell(env->m);
 	uint64_t hits = 0, unknown = 0;
+	struct emit_field root[] = {
+		{ "nonfinite", NULL, 0, EMIT_HIDE },
+		{ "known", NULL, 0, EMIT_HIDE },
+		{ "alerts", NULL, 0, EMIT_HIDE },
+		{ "first", "", 0, n ? 0 : EMIT_HIDE },
+		{ "watches", NULL, 0, EMIT_HIDE },
+		{ NULL, NULL, 0, 0 },
+	};
+	struct emit e;
 
 	if (watches)
 		hits = cmd_watch_hits(env->m, &unknown);
 	*bad = alerts > 0 || hits > 0;
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_bool(&j, "nonfinite", alerts > 0);
-		json_kv_bool(&j, "known", alerts > 0 || can_tell(env->m));
-		json_kv_uint(&j, "alerts", alerts);
-		json_key(&j, "first");
-		if (n)
-			json_origin(&j, &v[0]);
-		else
-			json_null(&j);
-		if (watches) {
-			json_key(&j, "watches");
-			json_object_begin(&j);
-			json_kv_uint(&j, "hits", hits);
-			json_kv_uint(&j, "unknown", unknown);
-			json_object_end(&j);
-		}
-		json_object_end(&j);
-		model_origins_free(v, n);
-		return TD_OK;
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, root);
+	emit_kv_bool(&e, "nonfinite", alerts > 0);
+	emit_kv_bool(&e, "known", known);
+	emit_kv_uint(&e, "alerts", alerts);
+	if (!known)
+		emit_note(&e, "no NaN/Inf found, but the dump's rows do not record NaN/Inf "
+			  "(a mode without counts): unknown");
+	else if (!alerts)
+		emit_note(&e, "no NaN/Inf");
+	else
+		emit_note(&e, "NaN/Inf: %llu alert%s", (unsigned long long)alerts,
+			  alerts == 1 ? "" : "s");
+	if (n)
+		emit_origin(&e, env->m, "first", &v[0]);
+	else
+		emit_kv_null(&e, "first");
+	if (watches) {
+		emit_key(&e, "watches");
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "hits", hits);
+		emit_kv_uint(&e, "unknown", unknown);
+		emit_object_end(&e);
+		emit_note(&e, "watches: %llu hit%s, %llu row%s unknown%s", (unsigned long long)hits,
+			  hits == 1 ? "" : "s", (unsigned long long)unknown, unknown == 1 ? "" : "s",
+			  hits ? " (watches check lists them)" : "");
 	}
-	if (!alerts && !can_tell(env->m)) {
-		strbuf_adds(env->out, "no NaN/Inf found, but the dump's rows do not record NaN/Inf "
-			    "(a mode without counts): unknown\n");
-	} else if (!alerts) {
-		strbuf_adds(env->out, "no NaN/Inf\n");
-	} else {
-		strbuf_addf(env->out, "NaN/Inf: %llu alert%s\n", (unsigned long long)alerts,
-			    alerts == 1 ? "" : "s");
-		if (n)
-			text_origin(env, &v[0], "Origin");
-	}
-	if (watches)
-		strbuf_addf(env->out, "watches: %llu hit%s, %llu row%s unknown%s\n",
-			    (unsigned long long)hits, hits == 1 ? "" : "s", (unsigned long long)unknown,
-			    unknown == 1 ? "" : "s", hits ? " (watches check lists them)" : "");
+	emit_object_end(&e);
+	emit_done(&e);
 	model_origins_free(v, n);
 	return TD_OK;
 }

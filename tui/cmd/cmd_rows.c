@@ -10,6 +10,8 @@
  * for (model_expr.h); rows it cannot decide are counted as "unknown".
  * traces --sort FIELD lists the matches in that order (rowsort.h); A:B
  * then slices the sorted list ("--sort -nonfinite 0:10": the ten worst).
+ * Both listings build their result once through the emitter (emit.h): a
+ * count line, then the rows as a table.
  */
 #include "cmd_internal.h"
 #include "rowsort.h"
@@ -104,178 +106,215 @@ listing_row(struct cmd_env *env, const struct listing *l, uint64_t k, int64_t pr
 	return model_filter_nth(env->m, l->filter, l->table, k);
 }
 
+/* Trace rows as text: the mark is '!' for NaN/Inf, '?' for a damaged row;
+ * "i/o" says whether the row is an op's input or its output.
+ * A dump whose rows name the debug op that wrote them (trace_cols_debug)
+ * shows it after the op type. */
+static const struct emit_field trace_cols[] = {
+	{ "index", "row", -8, 0 },
+	{ "mark", "", 1, 0 },
+	{ "op_name", NULL, 40, EMIT_SCOPE },
+	{ "op_type", NULL, 18, 0 },
+	{ "io", "i/o", 3, 0 },
+	{ "output_slot", "slot", -4, 0 },
+	{ "summary", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field trace_cols_debug[] = {
+	{ "index", "row", -8, 0 },
+	{ "mark", "", 1, 0 },
+	{ "op_name", NULL, 40, EMIT_SCOPE },
+	{ "op_type", NULL, 18, 0 },
+	{ "debug_op", NULL, 19, 0 },
+	{ "io", "i/o", 3, 0 },
+	{ "output_slot", "slot", -4, 0 },
+	{ "summary", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* Execution rows as text: '!' marks NaN/Inf in an output or inside; the
+ * trace rows an execution holds as "A..B". */
+static const struct emit_field execution_cols[] = {
+	{ "index", "row", -8, 0 },
+	{ "mark", "", 1, 0 },
+	{ "op_type", NULL, 40, 0 },
+	{ "num_outputs", "outputs", -7, 0 },
+	{ "bad_outputs", "nan/inf", -7, 0 },
+	{ "trace_rows", "trace rows", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* A row that cannot be read: its index, and "corrupt" (text says so in
+ * the column named col). */
 static void
-trace_json(struct cmd_env *env, struct json *j, uint64_t row)
+emit_unreadable(struct emit *e, const char *col)
+{
+	emit_text_kv(e, "mark", "?");
+	emit_text_kv(e, col, "(cannot be read)");
+	emit_kv_bool(e, "corrupt", true);
+}
+
+static void
+emit_trace(struct cmd_env *env, struct emit *e, uint64_t row)
 {
 	struct model_trace t;
 
-	json_object_begin(j);
-	json_kv_uint(j, "index", row);
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "index", row);
 	if (model_trace_get(env->m, row, &t) != TD_OK) {
-		json_kv_bool(j, "corrupt", true);
-		json_object_end(j);
+		emit_unreadable(e, "op_name");
+		emit_object_end(e);
 		return;
 	}
-	json_kv_string(j, "op_name", t.op_name);
-	json_kv_string(j, "op_type", cmd_nz(t.op_type));
-	json_kv_uint(j, "output_slot", t.slot);
-	json_kv_string(j, "graph_id", cmd_nz(t.graph_id));
-	json_kv_string(j, "host", cmd_nz(t.host));
-	json_key(j, "execution");
-	if (t.execution >= 0)
-		json_int(j, t.execution);
-	else
-		json_null(j);
-	json_kv_bool(j, "nonfinite", t.flags & ROW_NONFINITE);
-	json_kv_bool(j, "is_input", t.flags & ROW_INPUT);
+	emit_text_kv(e, "mark", "%s", (t.flags & ROW_NONFINITE) ? "!" :
+		     (t.flags & ROW_CORRUPT) ? "?" : "");
+	emit_kv_str(e, "op_name", t.op_name);
+	emit_kv_str(e, "op_type", cmd_nz(t.op_type));
+	emit_kv_uint(e, "output_slot", t.slot);
+	emit_kv_str(e, "graph_id", cmd_nz(t.graph_id));
+	emit_kv_str(e, "host", cmd_nz(t.host));
+	emit_kv_index(e, "execution", t.execution);
+	emit_kv_bool(e, "nonfinite", t.flags & ROW_NONFINITE);
+	emit_kv_bool(e, "is_input", t.flags & ROW_INPUT);
+	emit_text_kv(e, "io", "%s", (t.flags & ROW_INPUT) ? "in" : "out");
 	if (t.debug_op)
-		json_kv_string(j, "debug_op", t.debug_op);
+		emit_kv_str(e, "debug_op", t.debug_op);
 	if (t.flags & ROW_CORRUPT)
-		json_kv_bool(j, "corrupt", true);
-	json_key(j, "summary");
-	cmd_json_summary(j, &t.summary);
-	json_kv_string(j, "role", cmd_nz(model_role_name(t.role)));
-	json_object_end(j);
+		emit_kv_bool(e, "corrupt", true);
+	emit_kv_summary(e, "summary", &t.summary);
+	emit_kv_str(e, "role", cmd_nz(model_role_name(t.role)));
+	emit_object_end(e);
 }
 
 static void
-trace_text(struct cmd_env *env, uint64_t row)
+emit_execution(struct cmd_env *env, struct emit *e, uint64_t row)
+{
+	struct model_execution x;
+
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "index", row);
+	if (model_execution_get(env->m, row, &x) != TD_OK) {
+		emit_unreadable(e, "op_type");
+		emit_object_end(e);
+		return;
+	}
+	emit_text_kv(e, "mark", "%s", (x.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)) ? "!" :
+		     (x.flags & ROW_CORRUPT) ? "?" : "");
+	emit_kv_str(e, "op_type", x.op_type);
+	emit_kv_str(e, "graph_id", cmd_graph_id(env, x.graph));
+	emit_kv_str(e, "host", cmd_nz(x.host));
+	emit_kv_uint(e, "num_outputs", x.num_outputs);
+	emit_kv_uint(e, "bad_outputs", x.bad_outputs);
+	emit_kv_bool(e, "nonfinite", x.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE));
+	emit_kv_bool(e, "function", x.flags & ROW_FUNCTION);
+	emit_kv_double(e, "wall_time", x.wall_time);
+	emit_kv_uint(e, "first_trace", x.first_trace);
+	emit_kv_uint(e, "traces", x.ntraces);
+	if (x.ntraces)
+		emit_text_kv(e, "trace_rows", "%llu..%llu", (unsigned long long)x.first_trace,
+			     (unsigned long long)(x.first_trace + x.ntraces - 1));
+	if (x.flags & ROW_CORRUPT)
+		emit_kv_bool(e, "corrupt", true);
+	emit_object_end(e);
+}
+
+/* The columns text shows: trace rows with a debug op column when the first
+ * row listed names one. */
+static const struct emit_field *
+listing_cols(struct cmd_env *env, const struct listing *l, const struct cmd_range *r)
 {
 	struct model_trace t;
+	int64_t first;
 
-	if (model_trace_get(env->m, row, &t) != TD_OK) {
-		strbuf_addf(env->out, "%8llu  (cannot be read)\n", (unsigned long long)row);
-		return;
-	}
-	strbuf_addf(env->out, "%8llu %c ", (unsigned long long)row,
-		    (t.flags & ROW_NONFINITE) ? '!' : (t.flags & ROW_CORRUPT) ? '?' : ' ');
-	cmd_cell_name(env->out, t.op_name, 40);
-	strbuf_addc(env->out, ' ');
-	cmd_cell(env->out, t.op_type, 18);
-	if (t.debug_op) {
-		strbuf_addc(env->out, ' ');
-		cmd_cell(env->out, t.debug_op, 19);
-	}
-	strbuf_addf(env->out, " %-3s %4u  ", (t.flags & ROW_INPUT) ? "in" : "out", t.slot);
-	cmd_text_summary(env->out, &t.summary);
-	strbuf_addc(env->out, '\n');
+	if (l->table != TABLE_TRACES)
+		return execution_cols;
+	first = r->start < r->stop ? listing_row(env, l, r->start, -1, r->step) : -1;
+	if (first >= 0 && model_trace_get(env->m, (uint64_t)first, &t) == TD_OK && t.debug_op)
+		return trace_cols_debug;
+	return trace_cols;
 }
 
 static void
-execution_json(struct cmd_env *env, struct json *j, uint64_t row)
-{
-	struct model_execution e;
-
-	json_object_begin(j);
-	json_kv_uint(j, "index", row);
-	if (model_execution_get(env->m, row, &e) != TD_OK) {
-		json_kv_bool(j, "corrupt", true);
-		json_object_end(j);
-		return;
-	}
-	json_kv_string(j, "op_type", e.op_type);
-	json_kv_string(j, "graph_id", cmd_graph_id(env, e.graph));
-	json_kv_string(j, "host", cmd_nz(e.host));
-	json_kv_uint(j, "num_outputs", e.num_outputs);
-	json_kv_uint(j, "bad_outputs", e.bad_outputs);
-	json_kv_bool(j, "nonfinite", e.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE));
-	json_kv_bool(j, "function", e.flags & ROW_FUNCTION);
-	json_kv_double(j, "wall_time", e.wall_time);
-	json_kv_uint(j, "first_trace", e.first_trace);
-	json_kv_uint(j, "traces", e.ntraces);
-	if (e.flags & ROW_CORRUPT)
-		json_kv_bool(j, "corrupt", true);
-	json_object_end(j);
-}
-
-static void
-execution_text(struct cmd_env *env, uint64_t row)
-{
-	struct model_execution e;
-
-	if (model_execution_get(env->m, row, &e) != TD_OK) {
-		strbuf_addf(env->out, "%8llu  (cannot be read)\n", (unsigned long long)row);
-		return;
-	}
-	strbuf_addf(env->out, "%8llu %c ", (unsigned long long)row,
-		    (e.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)) ? '!' : ' ');
-	cmd_cell(env->out, e.op_type, 40);
-	strbuf_addf(env->out, " %3u outputs", e.num_outputs);
-	if (e.bad_outputs)
-		strbuf_addf(env->out, ", %u with NaN/Inf", e.bad_outputs);
-	if (e.ntraces)
-		strbuf_addf(env->out, "  traces %llu..%llu", (unsigned long long)e.first_trace,
-			    (unsigned long long)(e.first_trace + e.ntraces - 1));
-	strbuf_addc(env->out, '\n');
-}
-
-static void
-listing_rows(struct cmd_env *env, struct listing *l, struct json *j, const struct cmd_range *r)
+listing_rows(struct cmd_env *env, struct listing *l, struct emit *e, const struct cmd_range *r)
 {
 	int64_t row = -1;
 	uint64_t k;
 
+	emit_key(e, "rows");
+	emit_table_begin(e, listing_cols(env, l, r));
 	for (k = r->start; k < r->stop; k += r->step) {
 		row = listing_row(env, l, k, row, r->step);
 		if (row < 0)
 			break;
-		if (l->table == TABLE_TRACES) {
-			if (j)
-				trace_json(env, j, (uint64_t)row);
-			else
-				trace_text(env, (uint64_t)row);
-		} else if (j) {
-			execution_json(env, j, (uint64_t)row);
-		} else {
-			execution_text(env, (uint64_t)row);
-		}
+		if (l->table == TABLE_TRACES)
+			emit_trace(env, e, (uint64_t)row);
+		else
+			emit_execution(env, e, (uint64_t)row);
 		cmd_maybe_flush(env);
 	}
+	if (!l->range && r->stop < l->matched)
+		emit_note(e, "... %llu more (give A:B)", (unsigned long long)(l->matched - r->stop));
+	emit_table_end(e);
 }
 
+/* Text: "6 of 12 rows shown (12 of 680 match)[, sorted by F][, N unknown]". */
+static void
+listing_count(struct emit *e, const struct listing *l, const struct cmd_range *r)
+{
+	uint64_t shown = r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0;
+	struct strbuf sb = {0};
+
+	if (emit_json(e))
+		return;
+	if (l->matched < l->total)
+		strbuf_addf(&sb, "%llu of %llu rows shown (%llu of %llu match)",
+			    (unsigned long long)shown, (unsigned long long)l->matched,
+			    (unsigned long long)l->matched, (unsigned long long)l->total);
+	else
+		strbuf_addf(&sb, "%llu of %llu rows shown", (unsigned long long)shown,
+			    (unsigned long long)l->total);
+	if (l->sort)
+		strbuf_addf(&sb, ", sorted by %s", l->sort);
+	if (l->where)
+		strbuf_addf(&sb, ", %llu unknown", (unsigned long long)l->unknown);
+	emit_note(e, "%s", sb.buf);
+	strbuf_done(&sb);
+}
+
+static const struct emit_field listing_fields[] = {
+	{ "total", NULL, 0, EMIT_HIDE },
+	{ "matched", NULL, 0, EMIT_HIDE },
+	{ "sort", NULL, 0, EMIT_HIDE },
+	{ "unknown", NULL, 0, EMIT_HIDE },
+	{ "rows", "", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* {"total", "matched"[, "sort"][, "unknown"], "rows": [...]}; text: the
+ * count line, then the rows as a table. */
 static enum td_status
 listing_print(struct cmd_env *env, struct listing *l)
 {
 	struct cmd_range r = { 0, l->matched, 1 };
-	struct json j;
+	struct emit e;
 
 	if (l->range && !cmd_parse_range(l->range, l->matched, &r))
 		return cmd_fail(env, TD_ERR_ARGS, "\"%s\" is not a slice A:B", l->range);
 	if (!l->range && env->ui && r.stop > TUI_PAGE)
 		r.stop = TUI_PAGE;
-	if (!env->json) {
-		uint64_t shown = r.stop > r.start ? (r.stop - r.start + r.step - 1) / r.step : 0;
-		if (l->matched < l->total)      /* "6 of 12 rows shown (12 of 680 match)" */
-			strbuf_addf(env->out, "%llu of %llu rows shown (%llu of %llu match)",
-				    (unsigned long long)shown, (unsigned long long)l->matched,
-				    (unsigned long long)l->matched, (unsigned long long)l->total);
-		else
-			strbuf_addf(env->out, "%llu of %llu rows shown", (unsigned long long)shown,
-				    (unsigned long long)l->total);
-		if (l->sort)
-			strbuf_addf(env->out, ", sorted by %s", l->sort);
-		if (l->where)
-			strbuf_addf(env->out, ", %llu unknown", (unsigned long long)l->unknown);
-		strbuf_addc(env->out, '\n');
-		listing_rows(env, l, NULL, &r);
-		if (!l->range && r.stop < l->matched)
-			strbuf_addf(env->out, "... %llu more (give A:B)\n",
-				    (unsigned long long)(l->matched - r.stop));
-		return TD_OK;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "total", l->total);
-	json_kv_uint(&j, "matched", l->matched);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, listing_fields);
+	emit_kv_uint(&e, "total", l->total);
+	emit_kv_uint(&e, "matched", l->matched);
 	if (l->sort)
-		json_kv_string(&j, "sort", l->sort);
+		emit_kv_str(&e, "sort", l->sort);
 	if (l->where)
-		json_kv_uint(&j, "unknown", l->unknown);
-	json_key(&j, "rows");
-	json_array_begin(&j);
-	listing_rows(env, l, &j, &r);
-	json_array_end(&j);
-	json_object_end(&j);
+		emit_kv_uint(&e, "unknown", l->unknown);
+	listing_count(&e, l, &r);
+	listing_rows(env, l, &e, &r);
+	emit_object_end(&e);
+	emit_done(&e);
 	return TD_OK;
 }
 

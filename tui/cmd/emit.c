@@ -204,6 +204,29 @@ put_str(struct emit *e, const char *s)
 	strbuf_done(&tmp);
 }
 
+/* Text: whether the pending value is dropped (a hidden frame, a member
+ * the schema hides, a row member no column shows); a dropped value's key
+ * is cleared, so callers skip formatting it (a long listing has many). */
+static bool
+dropped(struct emit *e)
+{
+	struct emit_frame *f = top(e);
+	const struct emit_field *fd;
+
+	if (e->over)
+		return true;
+	if (f->hidden)
+		goto drop;
+	if (!f->have_key || (f->kind != EMIT_ROW && f->kind != EMIT_OBJECT && f->kind != EMIT_ROOT))
+		return false;
+	fd = field_of(f->schema, f->key.buf);
+	if (fd ? !(fd->flags & EMIT_HIDE) : f->kind != EMIT_ROW)
+		return false;
+drop:
+	f->have_key = false;
+	return true;
+}
+
 static void
 putf(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -308,7 +331,10 @@ cell(struct strbuf *out, const struct emit_field *col, const char *text)
 		strbuf_adds(out, text);
 		return;
 	}
-	if (col->flags & EMIT_TAIL)
+	if ((col->flags & EMIT_SCOPE) && col->width > 0 && *text) {
+		cmd_cell_name(&tmp, text, width);       /* cut or padded to width */
+		used = width;
+	} else if (col->flags & EMIT_TAIL)
 		used = sanitize_tail(text, width, &tmp);
 	else
 		used = sanitize_str(text, width, &tmp);
@@ -505,7 +531,7 @@ emit_bool(struct emit *e, bool v)
 {
 	if (e->json)
 		json_bool(&e->j, v);
-	else
+	else if (!dropped(e))
 		putf(e, "%s", v ? "yes" : "no");
 }
 
@@ -514,7 +540,7 @@ emit_int(struct emit *e, int64_t v)
 {
 	if (e->json)
 		json_int(&e->j, v);
-	else
+	else if (!dropped(e))
 		putf(e, "%lld", (long long)v);
 }
 
@@ -523,7 +549,7 @@ emit_uint(struct emit *e, uint64_t v)
 {
 	if (e->json)
 		json_uint(&e->j, v);
-	else
+	else if (!dropped(e))
 		putf(e, "%llu", (unsigned long long)v);
 }
 
@@ -536,6 +562,8 @@ emit_double(struct emit *e, double v)
 		json_double(&e->j, v);
 		return;
 	}
+	if (dropped(e))
+		return;
 	json_format_double(buf, sizeof buf, v);
 	putf(e, "%s", buf);
 }
@@ -549,6 +577,8 @@ emit_float(struct emit *e, float v)
 		json_float(&e->j, v);
 		return;
 	}
+	if (dropped(e))
+		return;
 	json_format_float(buf, sizeof buf, v);
 	putf(e, "%s", buf);
 }
@@ -558,7 +588,7 @@ emit_str(struct emit *e, const char *s)
 {
 	if (e->json)
 		json_string(&e->j, s);
-	else
+	else if (!dropped(e))
 		put_str(e, s);
 }
 
@@ -571,6 +601,8 @@ emit_summary(struct emit *e, const struct td_summary *s)
 		cmd_json_summary(&e->j, s);
 		return;
 	}
+	if (dropped(e))
+		return;
 	cmd_text_summary(&tmp, s);
 	put(e, tmp.buf, tmp.len);
 	strbuf_done(&tmp);
@@ -682,7 +714,8 @@ emit_text_kv(struct emit *e, const char *label, const char *fmt, ...)
 	struct emit_frame *f = top(e);
 	va_list ap;
 
-	if (e->json || e->over || f->hidden || (f->kind != EMIT_OBJECT && f->kind != EMIT_ROOT))
+	if (e->json || e->over || f->hidden ||
+	    (f->kind != EMIT_OBJECT && f->kind != EMIT_ROOT && f->kind != EMIT_ROW))
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&raw, fmt, ap);

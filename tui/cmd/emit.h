@@ -33,7 +33,8 @@
  * their key.  In a table the schema is the columns, in order; members it
  * does not list are JSON only.  Text-only lines (a count, "... 12 more")
  * come from emit_note(), emit_text_kv() and emit_lines(); they write
- * nothing in JSON.
+ * nothing in JSON.  A column no JSON member fills (a mark such as "!")
+ * takes its cell from emit_text_kv() in the row.
  *
  * Worked example (the graphs command, shortened):
  *
@@ -82,6 +83,8 @@ enum emit_field_flags {
 	EMIT_HIDE = 1u << 0,        /* JSON only: text shows nothing of it */
 	EMIT_TAIL = 1u << 1,        /* a cut cell keeps its end (scoped op names) */
 	EMIT_TABS = 1u << 2,        /* text: tabs expand to 8-column stops (source lines) */
+	EMIT_SCOPE = 1u << 3,       /* a cut cell keeps its first scope and its end
+				       ("Default/…/MatMul-op10", cmd_cell_name) */
 };
 
 /* One member as text shows it.  A table column's width: > 0 pads and cuts
@@ -194,7 +197,9 @@ void emit_counts(struct emit *e, const struct td_summary *s);
  * far); the formatted text is sanitized as one field.  Nothing in JSON. */
 void emit_note(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A "label  value" line of the current object's block, aligned with the
- * others; the value is sanitized as one field.  Nothing in JSON. */
+ * others; in a table row, the cell of the column whose key is label (a
+ * mark such as "!").  The value is sanitized as one field.  Nothing in
+ * JSON. */
 void emit_text_kv(struct emit *e, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Several lines of text (a run's details, numpy-style values): each line

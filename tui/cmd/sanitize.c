@@ -100,7 +100,8 @@ next_token(const unsigned char *s, size_t n, int col, unsigned flags, struct tok
 	} else if (c == 0x7f) {
 		token_set(t, 1, -1, "^?", 0);
 	} else if (c < 0x80) {
-		token_set(t, 1, 1, "%c", c);
+		t->text[0] = (char)c;           /* the common case: no snprintf */
+		t->tlen = 1, t->used = 1, t->width = 1;
 	} else if (!use_utf8 || !(len = sanitize_utf8_decode(s, n, &cp))) {
 		token_set(t, 1, -1, "\\x%02x", c);
 	} else if (cp < 0xa0) {

@@ -287,6 +287,46 @@ test_emit_header_wider_than_column_widens_it(void **state)
 	free(t);
 }
 
+static const struct emit_field marked[] = {
+	{ "n", NULL, -2, 0 },
+	{ "mark", "", 1, 0 },
+	{ "name", NULL, 20, EMIT_SCOPE },
+	{ NULL, NULL, 0, 0 },
+};
+
+static void
+build_marked(struct emit *e)
+{
+	emit_table_begin(e, marked);
+	emit_object_begin(e, NULL);
+	emit_kv_int(e, "n", 1);
+	emit_text_kv(e, "mark", "%s", "!");
+	emit_kv_str(e, "name", "Default/net/fc3-Dense/MatMul-op10");
+	emit_object_end(e);
+	emit_object_begin(e, NULL);
+	emit_kv_int(e, "n", 2);
+	emit_kv_str(e, "name", "short/Relu");
+	emit_object_end(e);
+	emit_table_end(e);
+}
+
+static void
+test_emit_row_text_cell_and_scope_cut(void **state)
+{
+	char *t = run(build_marked, false), *j = run(build_marked, true);
+
+	(void)state;
+	/* the mark is a text-only cell; EMIT_SCOPE keeps the first scope and
+	 * the op's own name; JSON has neither */
+	assert_string_equal(t, " n     name\n"
+			    " 1  !  Default/\xe2\x80\xa6MatMul-op10\n"
+			    " 2     short/Relu\n");
+	assert_string_equal(j, "[{\"n\":1,\"name\":\"Default/net/fc3-Dense/MatMul-op10\"},"
+			    "{\"n\":2,\"name\":\"short/Relu\"}]");
+	free(t);
+	free(j);
+}
+
 int
 main(void)
 {
@@ -300,6 +340,7 @@ main(void)
 		cmocka_unit_test(test_emit_empty_table_has_no_header),
 		cmocka_unit_test(test_emit_done_reports_unbalanced),
 		cmocka_unit_test(test_emit_header_wider_than_column_widens_it),
+		cmocka_unit_test(test_emit_row_text_cell_and_scope_cut),
 	};
 
 	sanitize_set_utf8(true);
