@@ -359,7 +359,7 @@ rows_trace_host(struct model *m, uint64_t i)
 static void
 decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 {
-	struct reader_detail d = { .summary_only = true };   /* the cache keeps no more */
+	struct reader_detail d = {0};
 	struct td_locator loc;
 
 	memset(e, 0, sizeof(*e));
@@ -369,7 +369,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	e->slot = TF_SLOT(trace_flags(m, i));
 	m->decodes++;
 	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
-	    m->ops->decode(m->r, READER_TRACE, &loc, &d) != TD_OK) {
+	    (m->ops->decode_summary ? m->ops->decode_summary(m->r, &loc, &d)  /* the cache keeps no more */
+				    : m->ops->decode(m->r, READER_TRACE, &loc, &d)) != TD_OK) {
 		e->corrupt = true;
 		reader_detail_done(&d);
 		return;

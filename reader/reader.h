@@ -285,10 +285,6 @@ struct reader_sink {
 /* What decode() returns for one record; owned by the caller, released with
  * reader_detail_done().  Fields a record kind does not have stay zero. */
 struct reader_detail {
-	/* In: the caller reads only wall_time, slot, device, debug_op,
-	 * summaries[0] and next_offset of a READER_TRACE (the model's row
-	 * cache); a reader may then skip the rest (text, values, strings). */
-	bool summary_only;
 	double wall_time;
 	char *op_name, *op_type, *graph_id, *device, *host;
 	uint32_t slot;
@@ -370,6 +366,12 @@ struct reader_ops {
 	 * mode): the bytes at loc are no longer that record. */
 	enum td_status (*decode)(struct reader *r, enum reader_kind kind,
 				 const struct td_locator *loc, struct reader_detail *out);
+	/* Optional: decode() of a READER_TRACE for a caller that reads only
+	 * wall_time, slot, device, debug_op, summaries[0] and next_offset
+	 * (the model's row cache): the reader may skip the rest (text, values,
+	 * names) and take a cheaper path.  NULL: the model calls decode(). */
+	enum td_status (*decode_summary)(struct reader *r, const struct td_locator *loc,
+					 struct reader_detail *out);
 	/* Moves loc forward by n records of kind (within its file; TD_ERR_RANGE
 	 * past the end).  The model keeps sparse locators and calls this. */
 	enum td_status (*advance)(struct reader *r, enum reader_kind kind,

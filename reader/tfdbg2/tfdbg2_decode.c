@@ -309,7 +309,7 @@ copy_frames(const Tensorflow__CodeLocation *cl, struct reader_detail *d)
 	d->nframes = cl->n_stack_frame_ids;
 }
 
-/* The fields the model's row cache keeps (summary_only), read with the
+/* The fields the model's row cache keeps (decode_summary), read with the
  * index's wire scanner instead of unpacking the record: a health-mode
  * trace's summary, slot, device and wall time.  False when the record
  * needs the full decode (FULL_TENSOR values, or something odd: the full
@@ -524,18 +524,28 @@ tf2_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc
 	   struct reader_detail *out)
 {
 	enum td_status st;
-	bool summary_only = out->summary_only;      /* the one input field */
 
 	memset(out, 0, sizeof(*out));
 	switch (kind) {
-	case READER_TRACE:
-		st = summary_only && decode_trace_fast(r, loc, out) ? TD_OK : decode_trace(r, loc, out);
-		break;
+	case READER_TRACE:     st = decode_trace(r, loc, out); break;
 	case READER_EXECUTION: st = decode_execution(r, loc, out); break;
 	case READER_SOURCE:    st = decode_source(r, loc, out); break;
 	default:               st = TD_ERR_ARGS; break;
 	}
 	if (st != TD_OK)
+		reader_detail_done(out);
+	return st;
+}
+
+enum td_status
+tf2_decode_summary(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	enum td_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (decode_trace_fast(r, loc, out))
+		return TD_OK;
+	if ((st = decode_trace(r, loc, out)) != TD_OK)
 		reader_detail_done(out);
 	return st;
 }

@@ -226,6 +226,10 @@ bool tf2_vector_alerts(int mode, const double *v, long n);
 long tf2_wire_vector(const void *tp, size_t len, double *out, size_t max);
 enum td_status tf2_decode(struct reader *r, enum reader_kind kind,
 			  const struct td_locator *loc, struct reader_detail *out);
+/* decode() of a trace for the model's row cache (reader_ops.decode_summary):
+ * a health-mode record through the wire scanner, else decode(). */
+enum td_status tf2_decode_summary(struct reader *r, const struct td_locator *loc,
+				  struct reader_detail *out);
 
 /* tfdbg2_state.c: reader.h save_state / load_state */
 void tf2_save_state(struct reader *r, struct strbuf *out);
