@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 /* main.py: line 2 calls f() at line 5 (twice in one stack for c) */
 static struct fake *
@@ -51,7 +39,7 @@ static void
 test_source_ops_of_a_line(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	int64_t main_py = model_source_find(m, "main.py", NULL);
 	uint32_t *ops;
 	struct model_op o;
@@ -77,7 +65,7 @@ static void
 test_source_op_counts_per_line(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	uint32_t *c;
 	size_t n;
 

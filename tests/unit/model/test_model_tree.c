@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
-
-static struct model *
-open_fake(struct fake *f)
-{
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
-
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
-	return m;
-}
+#include "tests/unit/helpers/fake_model.h"
 
 /* a -> b=Exp(a) -> c=Add(b, a); d=NoOp(^c); rows a0 b1 c2 (c: Inf) */
 static struct fake *
@@ -51,7 +39,7 @@ static void
 test_tree_inputs_preorder_with_depth_and_repeat(void **state)
 {
 	struct fake *f = diamond();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_tree_node *v;
 	bool trunc;
 	size_t n;
@@ -84,7 +72,7 @@ static void
 test_tree_control_edges_both_ways(void **state)
 {
 	struct fake *f = diamond();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 	struct model_tree_node *v;
 	struct model_op o;
 	bool trunc;
@@ -127,7 +115,7 @@ static void
 test_trace_health(void **state)
 {
 	struct fake *f = diamond();
-	struct model *m = open_fake(f);
+	struct model *m = fake_model_open(f, NULL);
 
 	(void)state;
 	assert_int_equal(model_trace_health(m, 0), HEALTH_FINITE);

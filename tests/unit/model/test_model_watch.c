@@ -14,17 +14,14 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "tests/unit/helpers/fake_reader.h"
+#include "tests/unit/helpers/fake_model.h"
 
+/* The fake dump, fully indexed. */
 static struct model *
-open_fake(struct fake *f)
+open_watched(struct fake *f)
 {
-	struct model_options opt = {.no_thread = true};
-	struct model *m = NULL;
-	char err[256];
+	struct model *m = fake_model_open(f, NULL);
 
-	fake_use(f);
-	assert_int_equal(model_open_with(&fake_reader_ops, "fake", &opt, &m, err, sizeof err), TD_OK);
 	model_wait(m);
 	return m;
 }
@@ -101,7 +98,7 @@ static void
 test_named_conditions_expand_with_parameters(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	struct model_watch w;
 	char err[256];
 
@@ -137,7 +134,7 @@ static void
 test_bad_watches_say_why(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	char err[256];
 
 	(void)state;
@@ -163,7 +160,7 @@ static void
 test_recommended_set_on_by_default(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	struct model_watch w;
 	struct model_condition c;
 	size_t rec = 0;
@@ -190,7 +187,7 @@ static void
 test_step_conditions_compare_the_previous_step(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	struct model_watch_run r;
 	uint64_t rows[8];
 	char err[256];
@@ -233,7 +230,7 @@ static void
 test_unknown_rows_are_counted_not_hit(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	struct model_watch_run r;
 	uint64_t rows[8];
 	char err[256];
@@ -256,7 +253,7 @@ static void
 test_overflow_records_and_hit_text(void **state)
 {
 	struct fake *f = script();
-	struct model *m = open_fake(f);
+	struct model *m = open_watched(f);
 	struct model_watch_run r;
 	char err[256], text[256];
 	uint64_t rows[8];
