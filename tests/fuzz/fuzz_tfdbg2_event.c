@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reader/parse/crc32c.h"
 #include "reader/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,24 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static const char *const roles[6] = { "metadata", "source_files", "stack_frames", "graphs",
 				      "execution", "graph_execution_traces" };
 static char dir[64];
-static uint32_t crc_table[256];
 
 /* ---- writing the file set ------------------------------------------------ */
-
-static uint32_t
-crc32c(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xFFFFFFFFu;
-	while (n--)
-		c = (c >> 8) ^ crc_table[(c ^ *p++) & 0xff];
-	return c ^ 0xFFFFFFFFu;
-}
-
-static uint32_t
-mask(uint32_t c)
-{
-	return ((c >> 15) | (c << 17)) + 0xA282EAD8u;
-}
 
 static void
 frame(FILE *fp, const uint8_t *p, size_t n)
@@ -54,11 +39,11 @@ frame(FILE *fp, const uint8_t *p, size_t n)
 	uint64_t len = n;
 	uint32_t c;
 	memcpy(hdr, &len, 8);
-	c = mask(crc32c(hdr, 8));
+	c = crc32c_mask(crc32c(hdr, 8));
 	memcpy(hdr + 8, &c, 4);
 	fwrite(hdr, 1, 12, fp);
 	fwrite(p, 1, n, fp);
-	c = mask(crc32c(p, n));
+	c = crc32c_mask(crc32c(p, n));
 	fwrite(&c, 1, 4, fp);
 }
 
@@ -78,12 +63,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (c & 1 ? 0x82F63B78u : 0);
-		crc_table[i] = c;
-	}
 	snprintf(dir, sizeof dir, "%s/tdbg-fuzz-tfdbg2.XXXXXX", "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
