@@ -241,16 +241,11 @@ make_dirs(char *path)
 static char *
 cache_dir(const struct model_options *opt)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[4096];
 
 	if (opt->cache_dir)
 		return xstrdup(opt->cache_dir);
-	/* the XDG spec: a relative XDG_CACHE_HOME is invalid and ignored */
-	if (xdg && xdg[0] == '/')
-		return xasprintf("%s/tdbg", xdg);
-	if (home && home[0] == '/')
-		return xasprintf("%s/.cache/tdbg", home);
-	return NULL;
+	return td_xdg_dir("XDG_CACHE_HOME", ".cache", dir, sizeof dir) ? xstrdup(dir) : NULL;
 }
 
 /* TDBG_CACHE_MAX: bytes, with an optional K, M or G. */

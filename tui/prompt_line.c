@@ -47,13 +47,11 @@ make_dirs(char *path)
 static void
 history_path(struct prompt *p)
 {
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char dir[sizeof p->path - 8];
 
 	p->path[0] = '\0';
-	if (state && *state == '/')
-		snprintf(p->path, sizeof p->path, "%s/tdbg/history", state);
-	else if (home && *home)
-		snprintf(p->path, sizeof p->path, "%s/.local/state/tdbg/history", home);
+	if (td_xdg_dir("XDG_STATE_HOME", ".local/state", dir, sizeof dir))
+		snprintf(p->path, sizeof p->path, "%s/history", dir);
 	if (p->path[0] && !make_dirs(p->path))
 		p->path[0] = '\0';
 }

@@ -359,17 +359,13 @@ event_loop(struct tui *t)
 static void
 load_user_keys(struct tui *t)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char path[1024], err[4096], buf[16384];
+	char dir[1000], path[1024], err[4096], buf[16384];
 	FILE *f;
 	size_t n;
 
-	if (xdg && *xdg == '/')
-		snprintf(path, sizeof path, "%s/tdbg/keys", xdg);
-	else if (home && *home)
-		snprintf(path, sizeof path, "%s/.config/tdbg/keys", home);
-	else
+	if (!td_xdg_dir("XDG_CONFIG_HOME", ".config", dir, sizeof dir))
 		return;
+	snprintf(path, sizeof path, "%s/keys", dir);
 	if (!(f = fopen(path, "r")))
 		return;
 	n = fread(buf, 1, sizeof buf - 1, f);

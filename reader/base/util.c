@@ -262,6 +262,24 @@ td_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *
 		qsort(base, n, size, cmp);
 }
 
+bool
+td_xdg_dir(const char *var, const char *home_rel, char *buf, size_t size)
+{
+	const char *x = getenv(var), *home = getenv("HOME");
+	int n = -1;
+
+	if (x && *x == '/')
+		n = snprintf(buf, size, "%s/tdbg", x);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/%s/tdbg", home, home_rel);
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
 double
 td_now(void)
 {

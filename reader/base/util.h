@@ -98,6 +98,12 @@ int td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg
  * is often NULL. */
 void td_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* tdbg's directory in an XDG base directory: "$VAR/tdbg" when the
+ * variable var holds an absolute path (a relative one is invalid, as the
+ * XDG spec says), else "$HOME/home_rel/tdbg" ("~/.config/tdbg").  False,
+ * buf empty, when neither is set or the path does not fit size. */
+bool td_xdg_dir(const char *var, const char *home_rel, char *buf, size_t size);
+
 /* Monotonic clock in seconds. */
 double td_now(void);
 

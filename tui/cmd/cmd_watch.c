@@ -36,15 +36,7 @@
 static bool
 config_dir(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		snprintf(buf, size, "%s/tdbg", xdg);
-	else if (home && *home)
-		snprintf(buf, size, "%s/.config/tdbg", home);
-	else
-		return false;
-	return true;
+	return td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, size);
 }
 
 bool

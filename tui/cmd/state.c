@@ -42,13 +42,7 @@ fnv1a(const char *s)
 static bool
 state_dir(char *out, size_t size)
 {
-	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-
-	if (x && *x == '/')
-		return (size_t)snprintf(out, size, "%s/tdbg", x) < size;
-	if (home && *home)
-		return (size_t)snprintf(out, size, "%s/.local/state/tdbg", home) < size;
-	return false;
+	return td_xdg_dir("XDG_STATE_HOME", ".local/state", out, size);
 }
 
 bool

@@ -133,6 +133,29 @@ test_oneline_escapes_line_breaks_only(void **state)
 	assert_string_equal(b, "second");
 }
 
+/* $VAR/tdbg when VAR is absolute, else $HOME/REL/tdbg; a relative VAR is
+ * ignored (the XDG spec); nothing when neither is set. */
+static void
+test_xdg_dir_prefers_an_absolute_variable(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	setenv("HOME", "/home/u", 1);
+	setenv("XDG_CONFIG_HOME", "/x/config", 1);
+	assert_true(td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, sizeof buf));
+	assert_string_equal(buf, "/x/config/tdbg");
+	setenv("XDG_CONFIG_HOME", "relative", 1);
+	assert_true(td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, sizeof buf));
+	assert_string_equal(buf, "/home/u/.config/tdbg");
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("HOME");
+	assert_false(td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, sizeof buf));
+	assert_string_equal(buf, "");
+	setenv("HOME", "/home/u", 1);
+	assert_false(td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, 8));     /* too long */
+}
+
 int
 main(void)
 {
@@ -144,6 +167,7 @@ main(void)
 		cmocka_unit_test(test_strerror_names_every_status),
 		cmocka_unit_test(test_grow_doubles_until_enough),
 		cmocka_unit_test(test_parse_lines_counts_rejects_and_names_the_first),
+		cmocka_unit_test(test_xdg_dir_prefers_an_absolute_variable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
