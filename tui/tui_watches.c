@@ -51,13 +51,16 @@ get(struct tui *t)
 static const char *
 hit_op_type(struct tui *t, const struct model_watch_hit *h)
 {
-	struct model_trace tr;
+	struct model_op op;
 	struct model_execution x;
+	uint32_t id, flags;
 
 	if (h->op_type)
 		return h->op_type;
-	if (h->source == TABLE_TRACES && model_trace_get(t->m, h->index, &tr) == TD_OK)
-		return tr.op_type;
+	/* a trace row's op from the index: grouping decodes no row */
+	if (h->source == TABLE_TRACES && model_trace_quick(t->m, h->index, &id, &flags) &&
+	    model_op_get(t->m, id, &op))
+		return op.type ? op.type : "";
 	if (h->source == TABLE_EXECUTIONS && model_execution_get(t->m, h->index, &x) == TD_OK)
 		return x.op_type;
 	return "";
