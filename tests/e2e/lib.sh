@@ -52,6 +52,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-e2e.$TEST.XXXXXX")
 E2E_TIMEOUT=${E2E_TIMEOUT:-10}      # seconds for each wait
 E2E_FAILS=0
 E2E_OKS=0
+# The results channel: a wait's FAIL goes here even when its caller sends
+# the wait's stdout to /dev/null (`tui_wait X >/dev/null` hides the screen
+# of a success, never a failure).
+exec {E2E_OUT}>&1
 
 export HOME=$WORK/home
 export XDG_CONFIG_HOME=$WORK/config XDG_DATA_HOME=$WORK/data
@@ -311,10 +315,20 @@ tui_capture()
 }
 
 # tui_wait TEXT [SECONDS]: waits until TEXT (fixed string) is on screen.
-# On timeout prints the screen, indented, and returns 1.
+# On timeout it is a failed check (FAIL NAME/lineN, N the caller's line:
+# a wait that times out can never pass in silence), prints the screen and
+# returns 1.  `tui_wait X && ok name` is therefore a real check.
 tui_wait()
 {
-	_tui_poll present "$1" "${2:-$E2E_TIMEOUT}"
+	_tui_poll present "$1" "${2:-$E2E_TIMEOUT}" >&"$E2E_OUT" && return 0
+	fail "line${BASH_LINENO[0]}" "waited ${2:-$E2E_TIMEOUT}s for '$1' on screen" >&"$E2E_OUT"
+}
+
+# tui_probe TEXT [SECONDS]: as tui_wait, but a timeout is no failure: for a
+# screen that may or may not come (the caller decides what either means).
+tui_probe()
+{
+	_tui_poll present "$1" "${2:-$E2E_TIMEOUT}" >/dev/null
 }
 
 # tui_expect NAME TEXT [SECONDS]: ok NAME once TEXT is on screen, FAIL (with
@@ -322,7 +336,7 @@ tui_wait()
 # the background index may still be filling the panes.
 tui_expect()
 {
-	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then
+	if _tui_poll present "$2" "${3:-$E2E_TIMEOUT}"; then
 		ok "$1"
 	else
 		fail "$1" "'$2' never appeared on screen"
@@ -363,7 +377,14 @@ tui_alert_group()
 # tui_wait_gone TEXT [SECONDS]: waits until TEXT is no longer on screen.
 tui_wait_gone()
 {
-	_tui_poll absent "$1" "${2:-$E2E_TIMEOUT}"
+	_tui_poll absent "$1" "${2:-$E2E_TIMEOUT}" >&"$E2E_OUT" && return 0
+	fail "line${BASH_LINENO[0]}" "waited ${2:-$E2E_TIMEOUT}s for '$1' to leave the screen" >&"$E2E_OUT"
+}
+
+# tui_probe_gone TEXT [SECONDS]: as tui_wait_gone without the failure.
+tui_probe_gone()
+{
+	_tui_poll absent "$1" "${2:-$E2E_TIMEOUT}" >/dev/null
 }
 
 _tui_poll()

@@ -21,7 +21,7 @@ expect_file_has alerts_group_matmul "$TUI_SCREEN" "InfNan MatMul"
 
 # The first alert (op type MatMul) leads to MatMul-op10, its inputs and source.
 tui_keys 1 g Enter
-if tui_wait "fc3-Dense/MatMul-op10 (MatMul) 2 inputs"; then
+if tui_probe "fc3-Dense/MatMul-op10 (MatMul) 2 inputs"; then
 	ok alert_leads_to_matmul_op10
 else
 	fail alert_leads_to_matmul_op10 "graph pane did not show MatMul-op10"
@@ -43,7 +43,7 @@ expect_file_has async_overflow_alert "$TUI_SCREEN" "Overflow Mul"
 # the alert group is by op type: Mul is Default/network/Mul-op2's type
 tui_alert_group '^Overflow$'
 tui_keys Enter
-if tui_wait "Overflow Mul: alert 1 of 1"; then
+if tui_probe "Overflow Mul: alert 1 of 1"; then
 	ok overflow_alert_opens
 else
 	fail overflow_alert_opens "no overflow alert message after Enter"

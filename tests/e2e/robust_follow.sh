@@ -9,7 +9,7 @@
 # wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
 wait_ok()
 {
-	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+	if tui_probe "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
 }
 
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
@@ -25,7 +25,7 @@ wait_ok status_says_following "[follow]" 2
 # A running job appends 300 traces and 3 executions.
 $G -n 300 --executions 3 --append "$D"
 t0=$(date +%s.%N)
-if tui_wait "500 traces" 2; then
+if tui_probe "500 traces" 2; then
 	ok appended_rows_seen
 	echo "    seen after $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
 else
@@ -62,6 +62,6 @@ check torn_reported_once grep -qF "torn 1" "$TUI_SCREEN"
 tail -c +"$((cut + 1))" "$FIXTURES/robust/clean/$f" >>"$T/$f"
 check torn_completed_size test "$(stat -c %s "$T/$f")" = "$full"
 wait_ok torn_record_completed "200 traces" 2
-if tui_wait_gone "torn 1" 2; then ok torn_cleared; else fail torn_cleared "still torn 1"; fi
+if tui_probe_gone "torn 1" 2; then ok torn_cleared; else fail torn_cleared "still torn 1"; fi
 tui_keys q
 tui_expect_exit 0 quit_2

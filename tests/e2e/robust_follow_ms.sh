@@ -12,7 +12,7 @@
 # wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
 wait_ok()
 {
-	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+	if tui_probe "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
 }
 
 TUI_COLS=200 TUI_ROWS=10
@@ -48,7 +48,7 @@ if ! grep -qF "102 traces" "$TUI_SCREEN"; then
 	wait_ok status_says_being_written "[follow: 1 being written]" 2
 fi
 wait_ok whole_iteration_after_it_settles "102 traces" 6
-if tui_wait_gone "being written" 2; then ok status_back_to_follow; else fail status_back_to_follow "still 'being written'"; fi
+if tui_probe_gone "being written" 2; then ok status_back_to_follow; else fail status_back_to_follow "still 'being written'"; fi
 wait_ok two_executions "2 exec" 2
 
 # A second rank appears (written elsewhere, moved in: its files are new):

@@ -11,7 +11,7 @@
 # wait_ok NAME TEXT [SECONDS]: ok NAME when TEXT shows in time, else FAIL.
 wait_ok()
 {
-	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+	if tui_probe "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
 }
 
 D=$FIXTURES/robust/hostile

@@ -32,7 +32,7 @@ for name in clean torn; do
 
 	TUI_COLS=100 TUI_ROWS=30
 	tui_start "$D"
-	if tui_wait "? help"; then
+	if tui_probe "? help"; then
 		tui_keys 3 G g Enter
 		tui_keys 5 Tab Tab 1 Enter
 		tui_keys / dense Enter

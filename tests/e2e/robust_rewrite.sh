@@ -12,7 +12,7 @@
 
 wait_ok()
 {
-	if tui_wait "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
+	if tui_probe "$2" "${3:-$E2E_TIMEOUT}"; then ok "$1"; else fail "$1" "'$2' not on screen"; fi
 }
 
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
@@ -49,13 +49,13 @@ run()
 	tui_keys :
 	tui_type 'problems'
 	tui_keys Enter
-	tui_wait "o: full output" 3 && tui_keys o
+	tui_probe "o: full output" 3 && tui_keys o   # short output: on the message line
 	wait_ok "$name/problem_reported" "$says" 3
 	tui_keys Escape
 	tui_keys :
 	tui_type 'trace 0'
 	tui_keys Enter
-	tui_wait "o: full output" 3 && tui_keys o
+	tui_probe "o: full output" 3 && tui_keys o   # short output: on the message line
 	wait_ok "$name/old_row_is_stale" "file changed since this row was read" 3
 	tui_keys Escape
 	tui_keys q

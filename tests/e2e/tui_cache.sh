@@ -23,7 +23,7 @@ tui_expect alerts_from_cache "1 alerts"
 
 # The job goes on: records appended after the cache was saved show up.
 $G -n 300 --executions 3 --append "$D"
-if tui_wait "500 traces" 3; then ok appended_rows_seen; else fail appended_rows_seen "no 500 traces"; fi
+if tui_probe "500 traces" 3; then ok appended_rows_seen; else fail appended_rows_seen "no 500 traces"; fi
 tui_keys q
 tui_expect_exit 0 quit_exits_0
 

@@ -40,7 +40,7 @@ case $pos in "") fail help_position "no position in: $(head -n 1 "$TUI_SCREEN")"
 tui_resize 40 12
 tui_keys g
 tui_wait "j/k, PgDn/PgUp, g/G scroll this help;" && ok help_40_rewrapped
-tui_keys j j j j j j j j
+tui_keys j j j j j j j j j j
 tui_wait "      Move the cursor down" && ok help_40_text_below_keys
 over=$(tui_screen | awk 'length($0) > 40' | wc -l)
 expect_eq help_40_no_line_overflows "$over" 0

@@ -53,7 +53,7 @@ tui_keys '?'
 if tui_wait "move-down"; then
 	expect_file_has help_from_key_table "$TUI_SCREEN" "j, Down"
 	tui_keys G        # the command list ends the help text
-	tui_wait "Commands (type : then the command" && ok help_lists_commands
+	tui_wait "save-display FILE" && ok help_lists_commands
 fi
 tui_keys Escape
 tui_wait_gone "move-down" && tui_wait "[6] Stack" && ok esc_closes_help

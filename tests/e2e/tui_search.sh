@@ -45,14 +45,15 @@ tui_type 'no_such_op_zz'
 tui_keys Enter
 tui_wait "not found" && ok no_match_says_not_found
 
-# Alerts pane: n walks the Log group (9 alerts in the README's story, the
-# first is row 88).
-tui_keys 1 g n
+# Alerts pane: Enter on the Log group goes to its first alert (9 alerts in
+# the README's story, the first is row 88), then n/N walk the group.
+tui_alert_group '^Log$'
+tui_keys Enter
 if tui_wait "alert 1 of"; then
 	tui_wait "89/680" && ok alerts_n_starts_at_first
-	tui_keys 1 n
+	tui_keys n
 	tui_wait "alert 2 of" && ok alerts_n_next_in_group
-	tui_keys 1 N
+	tui_keys N
 	tui_wait "alert 1 of" && ok alerts_N_previous_in_group
 fi
 

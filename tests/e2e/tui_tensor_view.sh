@@ -17,7 +17,7 @@ tui_keys Enter
 tui_wait "InfNan Log: alert 1 of" >/dev/null || die "no Log alert"
 tui_keys t
 tui_wait "Tensor: trace" || die "no tensor view"
-tui_wait "# Output 0" >/dev/null; tui_wait "Output 0" >/dev/null
+tui_wait "Output 0" >/dev/null
 # the header: host, device and the time once, the time as a date
 header=$(sed -n 2p "$TUI_SCREEN")
 echo "$header" | grep -qE ' 20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} UTC' &&
