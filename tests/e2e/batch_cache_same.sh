@@ -1,28 +1,78 @@
 #!/usr/bin/env bash
 # batch_cache_same.sh - a dump opened from the persistent index answers
-# every command exactly as a fresh index does (issue 18): the JSON of each
-# command below, on every tfdbg v2 sample and a generated dump, is the same
-# with --no-cache, on the first open (which writes the cache) and on the
-# second (which reads it), but for info's "index_cache".  A field the model
-# gains and the cache forgets (op attributes, control inputs, ...) shows
-# here.
+# every batch command exactly as a fresh index does (issues 18, 21): the
+# JSON of every command of the command table (taken from `help`, so a new
+# command cannot be missed: one without invocations below fails), on every
+# tfdbg v2 sample and a generated dump, is the same with --no-cache, on the
+# first open (which writes the cache) and on the second (which reads it),
+# but for info's "index_cache".  A field the model gains and the cache
+# forgets (op attributes, control inputs, ...) shows here.
 . "$(dirname "$0")/lib.sh"
 
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
 "$GEN" -q -n 3000 --ops 80 "$WORK/gen" || die "generator failed"
 
-cmds=(info alerts first-nonfinite origins 'origins --by-host' 'traces 0:300' 'executions 0:100'
-      graphs problems sources 'trace 88' 'execution 3' 'inputs 88' 'consumers 88'
-      'inputs 88 --depth 3' 'consumers 5 --depth 2' 'why 88' 'watches check'
-      "traces --where 'nan > 0' -5:")
+# Invocations of each batch command, one per line.  @ROW@ is the dump's
+# first non-finite row (else 5), @OP@ the op of row 5, @SRC@ its first
+# source file, @OUT@ a file in the scratch directory.
+declare -A calls=(
+	[info]='info'
+	[alerts]=$'alerts\nalerts --limit 3'
+	[first-nonfinite]='first-nonfinite'
+	[origins]=$'origins\norigins --by-host\norigins --step 0'
+	[why]='why @ROW@'
+	[traces]=$'traces 0:300\ntraces --where \'nan > 0\' -5:\ntraces --sort -nonfinite 0:10\ntraces --nonfinite 0:50\ntraces --op Log --sort size'
+	[executions]=$'executions 0:100\nexecutions --nonfinite'
+	[trace]=$'trace @ROW@\ntrace 5'
+	[execution]='execution 3'
+	[print]='print @ROW@ [0:3]'
+	[export]='export @ROW@ @OUT@.npy --force'
+	[op]='op @OP@'
+	[inputs]=$'inputs @ROW@\ninputs @ROW@ --depth 3\ninputs --op @OP@'
+	[consumers]=$'consumers @ROW@\nconsumers 5 --depth 2'
+	[stack]=$'stack trace @ROW@\nstack op @OP@ --user\nstack execution 3'
+	[sources]='sources'
+	[source]='source @SRC@ 1:20'
+	[source-ops]='source-ops @SRC@'
+	[graphs]='graphs'
+	[watch]=$'watch list\nwatch conditions'
+	[watches]='watches check'
+	[problems]='problems'
+	[compare]='compare @OP@'
+	[diff]=$'diff --first\ndiff 0:50'
+	[rank]='rank all'
+	[tensor]='tensor @ROW@'
+	[help]=$'help\nhelp traces'
+)
+
+mapfile -t batch_cmds < <("$TDBG" --no-cache --json -e help "$FIXTURES/tfdbg2/mnist_nan" |
+	python3 -c 'import json,sys; [print(c["name"]) for c in json.load(sys.stdin)["commands"] if c["batch"]]')
+[ "${#batch_cmds[@]}" -gt 20 ] || die "help listed ${#batch_cmds[@]} batch commands"
+for c in "${batch_cmds[@]}"; do
+	[ -n "${calls[$c]:-}" ] || fail "invocations/$c" "no invocation of batch command '$c' in this test: add one"
+done
+
+# run_all OUT EXTRA DUMP [DUMP2]: every invocation, JSON normalised to OUT
 run_all() {
-	local out=$1 extra=$2 dump=$3 args=()
-	for c in "${cmds[@]}"; do args+=(-e "$c"); done
-	# the op of row 5, with its attributes, control inputs and outputs
+	local out=$1 extra=$2 dump=$3 args=() c line row op src
+	shift 3
+	row=$("$TDBG" --no-cache --json -e first-nonfinite "$dump" 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["index"] if d else 5)' 2>/dev/null)
 	op=$("$TDBG" --no-cache --json -e 'trace 5' "$dump" 2>/dev/null |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["op_name"])' 2>/dev/null)
-	[ -n "$op" ] && args+=(-e "op $op")
-	"$TDBG" $extra --json "${args[@]}" "$dump" 2>/dev/null |
+	src=$("$TDBG" --no-cache --json -e sources "$dump" 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[0]["path"] if d else "none.py")' 2>/dev/null)
+	for c in "${batch_cmds[@]}"; do
+		while IFS= read -r line; do
+			[ -n "$line" ] || continue
+			line=${line//@ROW@/${row:-5}}
+			line=${line//@OP@/${op:-none}}
+			line=${line//@SRC@/${src:-none.py}}
+			line=${line//@OUT@/$WORK/export}
+			args+=(-e "$line")
+		done <<<"${calls[$c]:-}"
+	done
+	"$TDBG" $extra --json "${args[@]}" "$dump" "$@" 2>/dev/null |
 		python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -30,20 +80,31 @@ for line in sys.stdin:
     if isinstance(d, dict):
         d.pop("index_cache", None); d.pop("index_cache_why", None)
     print(json.dumps(d, sort_keys=True))' >"$out"
+	[ "$(wc -l <"$out")" -eq $((${#args[@]} / 2)) ] ||
+		fail "$(basename "$dump")/one_answer_per_command" "$(wc -l <"$out") answers to $((${#args[@]} / 2)) commands"
+}
+
+# same NAME DUMP [DUMP2]: cold, first and warm answers are the same
+same() {
+	local name=$1
+	shift
+	run_all "$WORK/cold" --no-cache "$@"
+	run_all "$WORK/first" "" "$@"
+	run_all "$WORK/warm" "" "$@"
+	if cmp -s "$WORK/cold" "$WORK/first" && cmp -s "$WORK/cold" "$WORK/warm"; then
+		ok "$name/same_json_cold_first_warm"
+	else
+		fail "$name/same_json_cold_first_warm" "$(diff "$WORK/cold" "$WORK/warm" | head -c 600)"
+	fi
 }
 
 for d in "$FIXTURES"/tfdbg2/mnist_nan "$FIXTURES"/tfdbg2/modes/* "$FIXTURES"/tfdbg2/torn \
 	 "$FIXTURES"/robust/clean "$FIXTURES"/robust/bad_crc "$WORK/gen"; do
 	[ -d "$d" ] || continue
 	name=$(basename "$d")
-	run_all "$WORK/cold" --no-cache "$d"
-	run_all "$WORK/first" "" "$d"
-	run_all "$WORK/warm" "" "$d"
+	same "$name" "$d"
 	state=$("$TDBG" --json -e info "$d" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("index_cache"))')
 	[ "$state" = used ] || [ "$state" = off ] || fail "$name/cache_used" "index_cache is $state"
-	if cmp -s "$WORK/cold" "$WORK/first" && cmp -s "$WORK/cold" "$WORK/warm"; then
-		ok "$name/same_json_cold_first_warm"
-	else
-		fail "$name/same_json_cold_first_warm" "$(diff "$WORK/cold" "$WORK/warm" | head -c 600)"
-	fi
 done
+# two dumps (diff pairs them): both from their indexes
+same two_dumps "$FIXTURES/tfdbg2/mnist_nan" "$FIXTURES/tfdbg2/torn"
