@@ -427,8 +427,6 @@ void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *o
 		     const char *file_op, const char **full, const char **type);
 /* The execution orders of graph gid in rk, or NULL. */
 const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
-/* The rank of a run's host, or NULL. */
-const struct ms_rank *ms_rank_of(const struct reader *r, const char *host);
 
 /* ---- ms_follow.c: what changes after it was seen ------------------------ */
 

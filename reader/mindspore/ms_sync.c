@@ -521,17 +521,6 @@ ms_rank_order(const struct ms_rank *rk, const char *gid)
 	return NULL;
 }
 
-const struct ms_rank *
-ms_rank_of(const struct reader *r, const char *host)
-{
-	size_t i;
-
-	for (i = 0; i < r->nranks; i++)
-		if (strcmp(r->ranks[i].host, host) == 0)
-			return &r->ranks[i];
-	return NULL;
-}
-
 /* Without metadata: bin-named files mean an async dump (§2 step 1). */
 static bool
 dir_has_bin_files(const char *dir)

@@ -14,16 +14,6 @@ pbwire_double(const struct pbwire_field *f)
 	return d;
 }
 
-float
-pbwire_float(const struct pbwire_field *f)
-{
-	uint32_t u = (uint32_t)f->v;
-	float x;
-
-	memcpy(&x, &u, sizeof(x));
-	return x;
-}
-
 long
 pbwire_packed_doubles(const struct pbwire_field *f, double *out, size_t max)
 {

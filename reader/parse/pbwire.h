@@ -69,7 +69,6 @@ static inline bool pbwire_varint(const uint8_t **p, const uint8_t *end, uint64_t
 
 /* Field value helpers. */
 double pbwire_double(const struct pbwire_field *f);    /* FIXED64 as a double */
-float pbwire_float(const struct pbwire_field *f);      /* FIXED32 as a float */
 
 /* Copies up to max little-endian doubles from a packed field's bytes (or one
  * unpacked FIXED64 value) into out; returns how many the field holds (which

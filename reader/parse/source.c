@@ -517,8 +517,3 @@ source_unview(struct source_view *v)
 	v->maplen = 0;
 }
 
-const char *
-source_path(const struct source *s)
-{
-	return s->path;
-}

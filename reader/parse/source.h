@@ -63,8 +63,6 @@ void source_unview(struct source_view *v);
 /* Pages of views that were replaced with zeros because their file shrank
  * under them (a SIGBUS caught; see source.c).  For tests and problems. */
 uint64_t source_zeroed_pages(void);
-/* Path given to source_open_file(), or "<bytes>". */
-const char *source_path(const struct source *s);
 
 enum source_change {
 	SOURCE_SAME,            /* the path still names the file opened */

@@ -11,7 +11,6 @@
  */
 #include "reader/reader.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,25 +37,33 @@ const char *const tf2_role_what[TF2_ROLE_COUNT] = {
 	"execution", "graph_execution_trace",
 };
 
+/* The file id a problem of f is filed under (-1 before the model knows
+ * the file), and what f holds. */
+static int64_t
+problem_file(const struct tf2_file *f)
+{
+	return f && f->announced ? (int64_t)f->id : -1;
+}
+
+static const char *
+problem_what(const struct tf2_file *f)
+{
+	return f ? tf2_role_what[f->role] : "dump";
+}
+
 void
 tf2_send_problem(const struct reader_sink *sink, enum reader_problem_kind kind,
 		 const struct tf2_file *f, uint64_t off, int64_t record, const char *detail)
 {
-	reader_report_problem(sink, kind, f && f->announced ? (int64_t)f->id : -1, f ? f->path : NULL,
-			      off, record, f ? tf2_role_what[f->role] : "dump", detail);
+	reader_report_problem(sink, kind, problem_file(f), f ? f->path : NULL, off, record,
+			      problem_what(f), detail);
 }
 
-static void
-problem(struct pass *ps, enum reader_problem_kind kind, const struct tf2_file *f, uint64_t off,
-	int64_t record, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ps->detail, sizeof ps->detail, fmt, ap);
-	va_end(ap);
-	tf2_send_problem(ps->sink, kind, f, off, record, ps->detail);
-}
+/* problem(ps, kind, f, off, record, fmt, ...): a problem of file f (NULL:
+ * the dump), its detail from fmt. */
+#define problem(ps, kind, f, off, record, ...) \
+	reader_report_problemf((ps)->sink, (kind), problem_file(f), (f) ? (f)->path : NULL, (off), \
+			       (record), problem_what(f), __VA_ARGS__)
 
 static void
 meta(struct pass *ps, const char *key, const char *value)

@@ -569,21 +569,6 @@ emit_double(struct emit *e, double v)
 }
 
 void
-emit_float(struct emit *e, float v)
-{
-	char buf[40];
-
-	if (e->json) {
-		json_float(&e->j, v);
-		return;
-	}
-	if (dropped(e))
-		return;
-	json_format_float(buf, sizeof buf, v);
-	putf(e, "%s", buf);
-}
-
-void
 emit_str(struct emit *e, const char *s)
 {
 	if (e->json)

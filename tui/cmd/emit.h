@@ -169,7 +169,6 @@ void emit_int(struct emit *e, int64_t v);
 void emit_uint(struct emit *e, uint64_t v);
 /* Shortest round-trip form (json_double / json_float); NaN, Inf as json.h. */
 void emit_double(struct emit *e, double v);
-void emit_float(struct emit *e, float v);
 /* A string, usually from the dump: JSON string (NULL is null); text
  * sanitized, NULL or "" as "-". */
 void emit_str(struct emit *e, const char *s);

@@ -77,15 +77,6 @@ float_origin(const struct td_summary *s, double v)
 	       (double)(float)v == v;
 }
 
-void
-summary_format_real(const struct td_summary *s, double v, char *buf, size_t size)
-{
-	if (float_origin(s, v))
-		json_format_float(buf, size, (float)v);
-	else
-		json_format_double(buf, size, v);
-}
-
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void

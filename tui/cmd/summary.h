@@ -105,8 +105,6 @@ bool summary_known(const struct td_summary *s, const struct summary_field *f);
 /* The value of an SK_COUNT, SK_DTYPE or SK_FLAG field / of an SK_REAL field. */
 int64_t summary_int(const struct td_summary *s, enum summary_id id);
 double summary_real(const struct td_summary *s, enum summary_id id);
-/* A real value as JSON writes it (float precision when the tensor was float). */
-void summary_format_real(const struct td_summary *s, double v, char *buf, size_t size);
 
 /* The summary as a JSON object; unknown fields are null. */
 void summary_json(struct json *j, const struct td_summary *s);
