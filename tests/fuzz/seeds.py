@@ -17,6 +17,8 @@ Writes OUT/<target>/<name> files (build output, not committed):
   fuzz_ms_ir_refs      .ir-writing programs (see the target): a few shapes
   fuzz_ms_stat_stream  a line-cap byte, then each statistic.csv
   fuzz_cache           cache files ./tdbg writes for the tfdbg v2 fixtures
+  fuzz_pt              tests/fixtures/pt archives (0 byte first) and their
+                       data.pkl pickles (1 byte first)
 Large inputs are cut at 256 KiB (libFuzzer's -max_len in run.sh).
 """
 import os
@@ -148,6 +150,19 @@ def cache(out):
         shutil.rmtree(tmp)
 
 
+def pt(out):
+    import zipfile
+    for p in files("pt", lambda f: f.endswith(".pt")):
+        data = open(p, "rb").read()
+        put(out, "fuzz_pt", os.path.relpath(p, FIX), b"\0" + data)
+        try:
+            z = zipfile.ZipFile(p)
+            pkl = [n for n in z.namelist() if n.endswith("/data.pkl")][0]
+            put(out, "fuzz_pt", os.path.relpath(p, FIX) + ".pkl", b"\1" + z.read(pkl))
+        except Exception:
+            pass
+
+
 def main():
     out = sys.argv[1]
     tfdbg2(out)
@@ -163,6 +178,7 @@ def main():
     for p in files("mindspore", lambda f: f.endswith((".pb", ".ir"))):
         put(out, "fuzz_ms_proto", os.path.relpath(p, FIX), open(p, "rb").read())
     ms_extra(out)
+    pt(out)
     n = sum(len(fs) for _, _, fs in os.walk(out))
     print("seeds: %d file(s) in %s" % (n, out))
 
