@@ -60,6 +60,14 @@ exec {E2E_OUT}>&1
 export HOME=$WORK/home
 export XDG_CONFIG_HOME=$WORK/config XDG_DATA_HOME=$WORK/data
 export XDG_CACHE_HOME=$WORK/cache XDG_STATE_HOME=$WORK/state
+# $PYNUM: a python3 with numpy (Debian's python3-numpy, which make deps
+# installs), for tests that compute expected values; the first python3 on
+# PATH may be another installation (pyenv) without it.
+PYNUM=python3
+if ! python3 -c 'import numpy' 2>/dev/null && [ -x /usr/bin/python3 ] &&
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	PYNUM=/usr/bin/python3
+fi
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 TZ=UTC
 unset NO_COLOR COLUMNS LINES TMUX TMUX_PANE LANGUAGE
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
