@@ -156,7 +156,7 @@ test_same_name_ops_join_unless_they_share_a_step(void **state)
 	struct model *m;
 	struct model_series s;
 	struct td_summary v;
-	char g[8];
+	char g[16];
 
 	(void)state;
 	fake_file(f, 1, "f1", "h");
