@@ -7,16 +7,15 @@
  * step's last row winning.  Then the other ops of the same name (a run's
  * own copy of the graph, another rank's op) join, each unless it has a row
  * in a (host, step) the series already holds (then it is another op that
- * happens to share the name, as two layers' "MatMul" in their functions).  Then only the points' rows are decoded, for
- * their summaries.  Memory: the points (bounded by
- * MODEL_SERIES_MAX_POINTS), a map from (host, step) to a point, and a
- * batch of rows.
+ * happens to share the name, as two layers' "MatMul" in their
+ * functions).  Then only the points' rows are decoded, for their
+ * summaries.  Memory: the points (bounded by MODEL_SERIES_MAX_POINTS), a
+ * map from (host, step) to a point, and a batch of rows.
  * Not for: input rows (an op's input recorded as a row of its own), or
  * executions' outputs.
  */
 #include "model_series.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

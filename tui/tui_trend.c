@@ -40,8 +40,7 @@ struct trend_line {
 };
 
 struct tui_trend {
-	struct model *m[2];
-	struct model_series s[2];
+	struct model_series s[2];   /* the dump's series; the second dump's in the diff layout */
 	int nsrc;
 	char name[256];             /* "op:slot" */
 	enum model_series_field fields[SERIES_FIELD_COUNT];
@@ -197,12 +196,6 @@ plot_size(struct pane *p, int *w, int *h)
 	*h = pane_height(p) - 5;
 }
 
-static int
-cursor_col(const struct chart_scale *sc, int w, double x)
-{
-	return chart_x_pos(sc, x, w);
-}
-
 static void
 draw_legend(struct pane *p, struct tui_trend *v, int y)
 {
@@ -216,11 +209,12 @@ draw_legend(struct pane *p, struct tui_trend *v, int y)
 
 		snprintf(text, sizeof text, "%s%s%s%s", v->nsrc > 1 ? (l->src ? "B " : "A ") : "",
 			 model_series_field_name(l->field), hosts ? " " : "", hosts ? l->host : "");
-		if (utf8)
-			x += pane_print(p, y, x, line_styles[i % TD_ARRAY_SIZE(line_styles)], "\xe2\x94\x81\xe2\x94\x81 ", right - x);
-		else
-			x += pane_printf(p, y, x, line_styles[i % TD_ARRAY_SIZE(line_styles)], right - x, "%c ",
-					 "*+ox#@%&"[i % 8]);
+		enum style_slot st = line_styles[i % TD_ARRAY_SIZE(line_styles)];
+
+		if (utf8)                       /* two heavy horizontal lines */
+			x += pane_print(p, y, x, st, "\xe2\x94\x81\xe2\x94\x81 ", right - x);
+		else                            /* the line's point glyph (chart_cell) */
+			x += pane_printf(p, y, x, st, right - x, "%c ", "*+ox#@%&"[i % 8]);
 		x += pane_print(p, y, x, STYLE_OVERLAY, text, right - x);
 		x += pane_print(p, y, x, STYLE_OVERLAY, "   ", right - x);
 	}
@@ -235,7 +229,7 @@ draw_plot(struct pane *p, struct tui_trend *v, const struct chart_scale *sc,
 {
 	bool utf8 = sanitize_utf8();
 	char label[32], cell[8];
-	int ccol = v->nxs ? cursor_col(sc, g->w, v->xs[v->cursor]) : -1, line;
+	int ccol = v->nxs ? chart_x_pos(sc, v->xs[v->cursor], g->w) : -1, line;
 
 	label[0] = '\0';
 	if (sc->have_y && row == 0)
@@ -272,11 +266,11 @@ static void
 draw_axis(struct pane *p, struct tui_trend *v, const struct chart_scale *sc, int w, int row, int y)
 {
 	bool utf8 = sanitize_utf8();
-	int x0 = 2 + LABEL_W, ccol = v->nxs ? cursor_col(sc, w, v->xs[v->cursor]) : -1;
+	int x0 = 2 + LABEL_W, ccol = v->nxs ? chart_x_pos(sc, v->xs[v->cursor], w) : -1;
 	char a[32], b[32];
 
 	if (row == 0) {
-		int ocol = cursor_col(sc, w, v->origin_x);
+		int ocol = chart_x_pos(sc, v->origin_x, w);
 		pane_print(p, y, 1 + LABEL_W, STYLE_DIM, utf8 ? "\xe2\x94\x94" : "+", 1);
 		for (int cx = 0; cx < w; cx++)
 			pane_print(p, y, x0 + cx, STYLE_DIM,
@@ -467,7 +461,8 @@ trend_title(struct pane *p, char *buf, size_t size)
 {
 	struct tui_trend *v = p->tui->trend;
 
-	snprintf(buf, size, "Trend: %s over %zu %s%s   (h/l step, Enter: its row, c: field, v: keep, L: log, q closes)",
+	snprintf(buf, size,
+		 "Trend: %s over %zu %s%s   (h/l step, Enter: its row, c: field, v: keep, L: log, q closes)",
 		 v ? v->name : "", v ? v->nxs : 0, v && v->by_index ? "points" : "steps",
 		 v && v->log ? ", log" : "");
 }
@@ -523,15 +518,13 @@ tui_show_trend(struct tui *t)
 		return;
 	}
 	v = xcalloc(1, sizeof *v);
-	v->m[0] = t->m;
 	v->nsrc = 1;
 	model_series_get(t->m, tr.op, tr.slot, NULL, &v->s[0]);
 	if (d && model_diff_b(d) != t->m) {
 		int64_t ob = model_op_find(model_diff_b(d), tr.op_name, NULL);
-		v->m[1] = model_diff_b(d);
 		v->nsrc = 2;
 		if (ob >= 0)
-			model_series_get(v->m[1], (uint32_t)ob, tr.slot, NULL, &v->s[1]);
+			model_series_get(model_diff_b(d), (uint32_t)ob, tr.slot, NULL, &v->s[1]);
 	}
 	snprintf(v->name, sizeof v->name, "%s:%u", tr.op_name, tr.slot);
 	for (int src = 0; src < v->nsrc; src++)

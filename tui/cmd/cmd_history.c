@@ -261,7 +261,8 @@ history_text(struct cmd_env *env, const struct model_op *op, const struct model_
 		cmd_maybe_flush(env);
 	}
 	if (loops)
-		strbuf_adds(env->out, "rows > 1: the step holds several rows of this tensor (a loop, or several debug ops); the last is shown\n");
+		strbuf_adds(env->out, "rows > 1: the step holds several rows of this tensor "
+				      "(a loop, or several debug ops); the last is shown\n");
 }
 
 enum td_status
