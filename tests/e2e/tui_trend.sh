@@ -73,6 +73,12 @@ tui_wait_gone "Trend:" || fail enter_closes "the trend view stayed"
 tui_keys t
 tui_expect enter_goes_to_the_row "Tensor: trace $ROW3 fc.weight:0"
 tui_keys q
+# at the prompt, history without N takes the selected row
+tui_keys :
+tui_type "history --field l2norm"
+tui_keys Enter
+tui_expect prompt_history_selected_row "fc.weight:0  12 steps, 2 hosts"
+tui_keys q
 # q closes the view
 tui_keys H
 tui_wait "Trend:" >/dev/null || fail reopen "no trend view"
