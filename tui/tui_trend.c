@@ -500,6 +500,36 @@ trend_target(struct tui *t, uint64_t *row)
 	return true;
 }
 
+/* The x of row's step (the point of its step, or the row's own point). */
+static double
+origin_x(struct tui *t, const struct tui_trend *v, uint64_t row)
+{
+	int64_t st = v->by_index ? -1 : model_trace_step(t->m, row);
+
+	for (size_t k = 0; k < v->s[0].n; k++)
+		if (v->s[0].points[k].row == row || (st >= 0 && v->s[0].points[k].step == st))
+			return point_x(v, &v->s[0], k);
+	return v->nxs ? v->xs[0] : 0;
+}
+
+/* The log scale at first: for a magnitude (norm, abs_mean, std) whose
+ * values span decades; never for signed values or counts. */
+static bool
+log_first(const struct tui_trend *v)
+{
+	struct chart_line cl[TREND_MAX_LINES];
+	enum model_series_field f;
+
+	if (!v->nfields)
+		return false;
+	f = v->fields[v->cur];
+	if (f != SERIES_L2NORM && f != SERIES_ABS_MEAN && f != SERIES_STD)
+		return false;
+	for (size_t i = 0; i < v->nlines; i++)
+		cl[i] = (struct chart_line){ v->lines[i].x, v->lines[i].y, v->lines[i].n };
+	return chart_spans_decades(cl, v->nlines);
+}
+
 void
 tui_show_trend(struct tui *t)
 {
@@ -534,28 +564,11 @@ tui_show_trend(struct tui *t)
 	xs_build(v);
 	lines_build(v);
 	v->origin_host = tr.host ? tr.host : "";
-	v->origin_x = v->nxs ? v->xs[0] : 0;
-	for (size_t k = 0; k < v->s[0].n; k++)
-		if (v->s[0].points[k].row == row ||
-		    (!v->by_index && v->s[0].points[k].step == tr.step && tr.step >= 0))
-			v->origin_x = point_x(v, &v->s[0], k);
-	if (!v->by_index) {
-		int64_t st = model_trace_step(t->m, row);
-		for (size_t k = 0; k < v->s[0].n; k++)
-			if (v->s[0].points[k].step == st && st >= 0)
-				v->origin_x = (double)st;
-	}
+	v->origin_x = origin_x(t, v, row);
 	for (size_t k = 0; k < v->nxs; k++)
 		if (v->xs[k] == v->origin_x)
 			v->cursor = k;
-	{
-		struct chart_line cl[TREND_MAX_LINES];
-		for (size_t i = 0; i < v->nlines; i++)
-			cl[i] = (struct chart_line){ v->lines[i].x, v->lines[i].y, v->lines[i].n };
-		v->log = chart_spans_decades(cl, v->nlines) && v->nfields &&
-			 v->fields[v->cur] != SERIES_MEAN && v->fields[v->cur] != SERIES_MIN &&
-			 v->fields[v->cur] != SERIES_MAX && v->fields[v->cur] < SERIES_NAN;
-	}
+	v->log = log_first(v);
 	trend_free(t->trend);
 	t->trend = v;
 	t->overlay = OVERLAY_TREND;
