@@ -184,6 +184,8 @@ fields_build(struct tui_trend *v)
 		if (k == v->nfields && (known & (1u << f)) && f != SERIES_ELEMENTS)
 			v->fields[v->nfields++] = (enum model_series_field)f;
 	}
+	if (v->nfields == 0 && (known & (1u << SERIES_ELEMENTS)))   /* SHAPE: sizes only */
+		v->fields[v->nfields++] = SERIES_ELEMENTS;
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -232,6 +234,11 @@ draw_plot(struct pane *p, struct tui_trend *v, const struct chart_scale *sc,
 	int ccol = v->nxs ? chart_x_pos(sc, v->xs[v->cursor], g->w) : -1, line;
 
 	label[0] = '\0';
+	if (!sc->have_y && row == g->h / 2) {
+		pane_print(p, y, 2 + LABEL_W, STYLE_DIM, v->nfields ? "no value of this field at any step"
+				: "the dump's mode records no statistics of this tensor", g->w);
+		return;
+	}
 	if (sc->have_y && row == 0)
 		chart_label(chart_y_edge(sc, 0), label, sizeof label);
 	else if (sc->have_y && row == g->h - 1)
@@ -356,6 +363,13 @@ trend_draw_row(struct pane *p, uint64_t row, int y)
 			cl[i] = (struct chart_line){ v->lines[i].x, v->lines[i].y, v->lines[i].n };
 		chart_grid_done(&v->g);
 		chart_fit(cl, v->nlines, v->log, &v->sc);
+		if (v->nxs > 1) {               /* every step, with or without a value */
+			v->sc.x0 = v->xs[0];
+			v->sc.x1 = v->xs[v->nxs - 1];
+		} else if (v->nxs == 1) {
+			v->sc.x0 = v->xs[0] - 1;
+			v->sc.x1 = v->xs[0] + 1;
+		}
 		chart_grid_init(&v->g, w, h, sanitize_utf8());
 		for (size_t i = 0; i < v->nlines; i++)
 			chart_plot(&v->g, &v->sc, &cl[i], (int)i);
@@ -479,8 +493,9 @@ static const struct pane_ops pane_trend_ops = {
 
 /* ---- opening ----------------------------------------------------------- */
 
-/* The A row (and the B model's op) the H key means: the selected trace,
- * or in the diff layout the pair under the trace table's cursor. */
+/* The row the H key means: in the diff layout the pair under the trace
+ * table's cursor (its first dump's row), else the trace table's row under
+ * the cursor when it has the focus, else the selected trace. */
 static bool
 trend_target(struct tui *t, uint64_t *row)
 {
@@ -493,6 +508,13 @@ trend_target(struct tui *t, uint64_t *row)
 			return false;
 		*row = (uint64_t)q.a_index;
 		return true;
+	}
+	if (t->focus == PANE_TRACES && t->panes[PANE_TRACES].shown) {   /* the row under the cursor */
+		int64_t r = tui_view_to_row(t, TABLE_TRACES, t->panes[PANE_TRACES].cursor);
+		if (r >= 0) {
+			*row = (uint64_t)r;
+			return true;
+		}
 	}
 	if (t->sel_trace < 0)
 		return false;
