@@ -119,6 +119,13 @@ has few_steps_nan_mark "^ +\\^ +! *\$"
 has few_steps_axis "^ +step 0 +2 *\$"
 tui_keys q
 
+# ---- NO_TENSOR (tfdbg2 README: no statistics at all): the view says so
+tui_start "$FIXTURES/tfdbg2/modes/no_tensor"
+tui_wait "traces" || die "no_tensor: no index"
+tui_keys 3 g H
+tui_expect no_tensor_says_why "the dump's mode records no statistics of this tensor"
+tui_keys q
+
 # ---- the diff layout: both dumps on one chart -----------------------------------
 cp -r "$D" "$WORK/trend_b"
 tui_start "$D" "$WORK/trend_b"
