@@ -121,7 +121,8 @@ tui_keys q
 
 # ---- NO_TENSOR (tfdbg2 README: no statistics at all): the view says so
 tui_start "$FIXTURES/tfdbg2/modes/no_tensor"
-tui_wait "traces" || die "no_tensor: no index"
+tui_wait "NO_TENSOR" || die "no_tensor: no screen"
+tui_wait_gone "indexing" || die "no_tensor: the index pass never ended"
 tui_keys 3 g H
 tui_expect no_tensor_says_why "the dump's mode records no statistics of this tensor"
 tui_keys q
