@@ -711,5 +711,8 @@ size_t model_origins(struct model *m, const struct model_origins_query *q, struc
 void model_origins_free(struct model_origin *v, size_t n);
 /* The step of trace row i (see model_origin.step), -1 unknown. */
 int64_t model_trace_step(struct model *m, uint64_t i);
+/* model_trace_step() of n rows into steps[] (the function calls are
+ * gathered once, not per row). */
+void model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps);
 
 #endif

@@ -37,6 +37,10 @@
 	_(CLOSE,         "close",          "Close the overlay") \
 	_(TENSOR,        "tensor",         "Show the tensor of the selected row") \
 	_(GO_ORIGIN,     "go-origin",      "Go to where the NaN/Inf of the selected row or alert started (its origin); marks the path") \
+	_(TREND,         "trend",          "Chart the selected trace row's op output over the steps (the trend view)") \
+	_(TREND_FIELD,   "trend-field",    "Trend view: show the next field (l2norm, abs_mean, ... nan, inf)") \
+	_(TREND_KEEP,    "trend-keep",     "Trend view: keep the field shown while c moves on (several on one chart)") \
+	_(TREND_LOG,     "trend-log",      "Trend view: switch the log scale of the values") \
 	_(JUMP_ELEMENT,  "jump-element",   "Tensor view: go to an element, e.g. @[3,7]") \
 	_(SORT_NEXT,     "sort-next",      "Trace table: sort by the next field (row, op, type, size, time, nonfinite)") \
 	_(SORT_REVERSE,  "sort-reverse",   "Trace table: reverse the sort order") \

@@ -6,7 +6,8 @@
  * drift: "--option" names, the literal words a command takes ("goto
  * [trace | execution] N", "follow on|off") and filter keys ("op=",
  * "host=").  The values of --host / host= / rank are the dump's hosts,
- * of --graph / graph= its graphs, of --op ops; a source path completes
+ * of --graph / graph= its graphs, of --op ops, of --field (history) the
+ * series fields; a source path completes
  * from its file name as well as from its start.
  */
 #include "tui_internal.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_series.h"
 #include "prompt_line.h"
 #include "tui/cmd/cmd.h"
 
@@ -193,6 +195,9 @@ gather_at(struct tui *t, const struct where *w, struct cands *c)
 		values(t, true, "", c);
 	} else if (!strcmp(w->prev, "--graph")) {
 		values(t, false, "", c);
+	} else if (!strcmp(w->prev, "--field")) {        /* history's fields */
+		for (int f = 0; f < SERIES_FIELD_COUNT; f++)
+			cand_add(model_series_field_name((enum model_series_field)f), c);
 	} else if (!strcmp(w->prev, "--op") || (!strcmp(w->prev, "op") && !strcmp(w->cmd->name, "stack"))) {
 		gather(t, COMPLETE_OP, c);
 	} else if (!strncmp(c->prefix, "host=", 5) || !strncmp(c->prefix, "graph=", 6)) {

@@ -141,6 +141,9 @@ global_action(struct tui *t, enum action act)
 	case ACT_GO_ORIGIN:
 		tui_goto_origin(t, t->sel_trace);
 		break;
+	case ACT_TREND:
+		tui_show_trend(t);
+		break;
 	case ACT_LOAD_SOURCE:
 		tui_load_source(t);
 		break;
@@ -425,6 +428,7 @@ tui_free(struct tui *t)
 	tui_text_done(&t->output);
 	tui_text_done(&t->tensor);
 	tui_tensor_view_free(t);
+	tui_trend_done(t);
 	tui_sort_free(t);
 	free(t->marks);
 	free(t->stack);

@@ -30,6 +30,7 @@ enum tui_overlay {
 	OVERLAY_HELP,
 	OVERLAY_OUTPUT,
 	OVERLAY_TENSOR,
+	OVERLAY_TREND,
 };
 
 struct tui_location {
@@ -73,6 +74,7 @@ struct tui {
 	struct pane overlay_pane;   /* help / output / tensor text */
 	struct tui_text help, output, tensor;
 	struct tui_tensor_view *tview;  /* the tensor overlay's elements (pane_tensor.c) */
+	struct tui_trend *trend;    /* the trend view's series (tui_trend.c), NULL none */
 	int help_width;             /* COLS the help text was wrapped for */
 	WINDOW *status_win, *prompt_win;
 	char message[512];
@@ -268,6 +270,14 @@ void tui_show_tensor(struct tui *t, enum model_table kind, uint64_t index, const
 void tui_tensor_view_free(struct tui *t);
 /* The heatmap's shade character of a level (tensor_view.h). */
 const char *tui_heat_char(uint8_t level);
+
+/* ---- tui_trend.c: the trend view ------------------------------------ */
+/* Key H: opens the trend view of the selected trace row's op output (in
+ * the diff layout, the pair under the trace table's cursor: both dumps);
+ * a message when no output row is selected. */
+void tui_show_trend(struct tui *t);
+/* Frees the trend view's series (the end of the run). */
+void tui_trend_done(struct tui *t);
 
 /* ---- tensor_tools.c: ranges, value search, @ in the tensor overlay ---- */
 /* Draws the highlighted elements and heat colours of overlay line row. */

@@ -36,5 +36,8 @@ tab filter_host_key 'filter ho' ':filter host='
 tab filter_host_value 'filter host=' ':filter host=tfdbg-host-a'
 tab source_by_file_name 'source debug_mn' ':source debug_mnist_v2.py'
 tab rank_hosts 'rank ' 'all tfdbg-host-a'
+tab history_options 'history --' '--op --slot --field --host'
+tab history_field 'history 88 --field abs' ':history 88 --field abs_mean'
+tab history_op 'history --op Lo' ':history --op Log'
 tui_keys q
 tui_expect_exit 0 quit

@@ -30,6 +30,7 @@ CMD_HANDLER(cmd_trace);
 CMD_HANDLER(cmd_execution);
 CMD_HANDLER(cmd_print);
 CMD_HANDLER(cmd_compare);
+CMD_HANDLER(cmd_history);
 CMD_HANDLER(cmd_op);
 CMD_HANDLER(cmd_inputs);
 CMD_HANDLER(cmd_consumers);

@@ -1,0 +1,381 @@
+/*
+ * model_series.c - an op's output slot over the steps (model_series.h).
+ *
+ * One pass over the op's span of rows reads the index only (op reference
+ * and flag byte); the rows found are given their steps a batch at a time
+ * (model_trace_steps) and folded into one point per (host, step), the
+ * step's last row winning.  Then the other ops of the same name (a run's
+ * own copy of the graph, another rank's op) join, each unless it has a row
+ * in a (host, step) the series already holds (then it is another op that
+ * happens to share the name, as two layers' "MatMul" in their
+ * functions).  Then only the points' rows are decoded, for their
+ * summaries.  Memory: the points (bounded by MODEL_SERIES_MAX_POINTS), a
+ * map from (host, step) to a point, and a batch of rows.
+ * Not for: input rows (an op's input recorded as a row of its own), or
+ * executions' outputs.
+ */
+#include "model_series.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+#define BATCH 4096
+#define STEP_BITS 48                /* a (host, step) key: host index << 48 | step */
+#define MAX_HOSTS 0xffff
+#define DROPPED (UINT64_MAX - 1)    /* a step past MODEL_SERIES_MAX_POINTS */
+
+static const char *const field_names[] = {
+#define TD_SERIES_NAME(id, name) name,
+	MODEL_SERIES_FIELD_INFO(TD_SERIES_NAME)
+#undef TD_SERIES_NAME
+};
+
+const char *
+model_series_field_name(enum model_series_field f)
+{
+	return (unsigned)f < SERIES_FIELD_COUNT ? field_names[f] : NULL;
+}
+
+int
+model_series_field_find(const char *name)
+{
+	for (int f = 0; f < SERIES_FIELD_COUNT; f++)
+		if (strcmp(field_names[f], name) == 0)
+			return f;
+	return -1;
+}
+
+bool
+model_series_value(const struct td_summary *s, enum model_series_field f, double *v)
+{
+	switch (f) {
+	case SERIES_L2NORM:
+		*v = s->l2norm;
+		return s->known & SUM_L2NORM;
+	case SERIES_ABS_MEAN:
+		*v = s->abs_mean;
+		return s->known & SUM_ABS_MEAN;
+	case SERIES_MEAN:
+		*v = s->mean;
+		return s->known & SUM_MEAN;
+	case SERIES_STD:
+		*v = s->std;
+		return s->known & SUM_STD;
+	case SERIES_MIN:
+		*v = s->min;
+		return s->known & SUM_MINMAX;
+	case SERIES_MAX:
+		*v = s->max;
+		return s->known & SUM_MINMAX;
+	case SERIES_NAN:
+		*v = (double)s->nan;
+		return s->known & SUM_NAN;
+	case SERIES_INF:
+		*v = (double)s->neg_inf + (double)s->pos_inf;
+		return (s->known & (SUM_NEG_INF | SUM_POS_INF)) == (SUM_NEG_INF | SUM_POS_INF);
+	case SERIES_NEG_INF:
+		*v = (double)s->neg_inf;
+		return s->known & SUM_NEG_INF;
+	case SERIES_POS_INF:
+		*v = (double)s->pos_inf;
+		return s->known & SUM_POS_INF;
+	case SERIES_ZERO:
+		*v = (double)s->zero;
+		return s->known & SUM_ZERO;
+	case SERIES_ELEMENTS:
+		*v = (double)s->elements;
+		return s->known & SUM_ELEMENTS;
+	default:
+		return false;
+	}
+}
+
+size_t
+model_series_default_fields(const struct model_series *s, enum model_series_field *fields,
+			    size_t max)
+{
+	static const enum model_series_field pref[] = {
+		SERIES_L2NORM, SERIES_ABS_MEAN, SERIES_MEAN, SERIES_MAX, SERIES_MIN, SERIES_NAN, SERIES_INF,
+	};
+	size_t n = 0;
+
+	for (size_t k = 0; k < TD_ARRAY_SIZE(pref) && n < max; k++)
+		if (s->known & (1u << pref[k]))
+			fields[n++] = pref[k];
+	return n;
+}
+
+/* The state of one query. */
+struct sctx {
+	struct model *m;
+	struct model_series *s;
+	size_t cap;
+	struct u64map by_key;       /* (host index, step) -> point */
+	uint32_t hosts[MAX_HOSTS];  /* host sids seen, by index */
+	uint16_t *point_host;       /* per point: its host index */
+	bool seen[MAX_HOSTS];       /* host indexes counted in nhosts */
+	size_t nhosts;
+	uint64_t rows[BATCH];
+	uint32_t row_host[BATCH];
+	int64_t steps[BATCH];
+	size_t nb;
+};
+
+static size_t
+host_index(struct sctx *c, uint32_t sid)
+{
+	for (size_t k = 0; k < c->nhosts; k++)
+		if (c->hosts[k] == sid)
+			return k;
+	if (c->nhosts == MAX_HOSTS)             /* cannot be told apart: the last one */
+		return MAX_HOSTS - 1;
+	c->hosts[c->nhosts] = sid;
+	return c->nhosts++;
+}
+
+static void
+new_point(struct sctx *c, uint64_t row, int64_t step, size_t host)
+{
+	struct model_series *s = c->s;
+
+	TD_GROW(s->points, c->cap, s->n + 1);
+	c->point_host = xrealloc(c->point_host, c->cap * sizeof *c->point_host);
+	memset(&s->points[s->n], 0, sizeof s->points[s->n]);
+	s->points[s->n].step = step;
+	s->points[s->n].row = row;
+	s->points[s->n].rows_in_step = 1;
+	c->point_host[s->n] = (uint16_t)host;
+	s->n++;
+}
+
+/* Folds the batch of rows (with their steps) into points. */
+static void
+flush(struct sctx *c)
+{
+	for (size_t k = 0; k < c->nb; k++) {
+		size_t h = host_index(c, c->row_host[k]);
+		int64_t step = c->steps[k];
+		uint64_t key, *slot;
+
+		if (step >= 0 && (uint64_t)step < (1ull << STEP_BITS)) {
+			key = (uint64_t)h << STEP_BITS | (uint64_t)step;
+			slot = u64map_put(&c->by_key, key, UINT64_MAX);
+			if (*slot == DROPPED)
+				continue;
+			if (*slot != UINT64_MAX) {
+				struct model_series_point *p = &c->s->points[*slot];
+				p->row = TD_MAX(p->row, c->rows[k]);   /* the last row wins */
+				p->rows_in_step++;
+				continue;
+			}
+			if (c->s->n >= MODEL_SERIES_MAX_POINTS) {
+				c->s->truncated = true;
+				*slot = DROPPED;
+				continue;
+			}
+			*slot = c->s->n;
+		} else if (c->s->n >= MODEL_SERIES_MAX_POINTS) {
+			c->s->truncated = true;
+			continue;
+		}
+		new_point(c, c->rows[k], step < 0 ? -1 : step, h);
+	}
+}
+
+/* Whether row j is an output row of (op, slot) on host sid want (NO_ID
+ * any); *sid its host. */
+static bool
+row_wanted(struct model *m, uint64_t j, uint32_t op, uint32_t slot, uint32_t want, uint32_t *sid)
+{
+	uint8_t f;
+
+	if (trace_op(m, j) != op)
+		return false;
+	f = trace_flags(m, j);
+	if (f & TF_INPUT)
+		return false;
+	if (TF_SLOT(f) == TF_SLOT_ESC ? rows_trace_slot(m, j) != slot : TF_SLOT(f) != slot)
+		return false;
+	pthread_mutex_lock(&m->lock);
+	*sid = rows_trace_host_sid(m, j);
+	pthread_mutex_unlock(&m->lock);
+	return want == NO_ID || *sid == want;
+}
+
+static void
+fill_point(struct model *m, struct model_series_point *p)
+{
+	struct model_trace t;
+
+	p->host = "";
+	if (model_trace_get(m, p->row, &t) != TD_OK)
+		return;
+	p->host = t.host ? t.host : "";
+	p->dtype = (t.summary.known & SUM_DTYPE) ? t.summary.dtype : DTYPE_INVALID;
+	p->nonfinite = (t.flags & ROW_NONFINITE) || td_summary_nonfinite(&t.summary);
+	for (int f = 0; f < SERIES_FIELD_COUNT; f++)
+		if (model_series_value(&t.summary, (enum model_series_field)f, &p->v[f]))
+			p->known |= 1u << f;
+}
+
+static int
+point_cmp(const void *a, const void *b)
+{
+	const struct model_series_point *x = a, *y = b;
+	uint64_t sx = x->step < 0 ? UINT64_MAX : (uint64_t)x->step;
+	uint64_t sy = y->step < 0 ? UINT64_MAX : (uint64_t)y->step;
+	int h;
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if ((h = strcmp(x->host, y->host)) != 0)
+		return h;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Calls fn on each batch of op's output rows of the slot (on host sid
+ * want, NO_ID any) with their steps; stops when fn returns true and
+ * returns true then. */
+static bool
+scan_op(struct sctx *c, uint32_t op, uint32_t slot, uint32_t want, bool (*fn)(struct sctx *c))
+{
+	struct model *m = c->m;
+	uint64_t f1, last, n = rows_ntraces(m), j;
+	uint32_t sid = 0;
+
+	pthread_mutex_lock(&m->lock);
+	f1 = __atomic_load_n(&m->opv[op].first_row1, __ATOMIC_RELAXED);
+	last = __atomic_load_n(&m->opv[op].last_row, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&m->lock);
+	if (!f1 || n == 0)
+		return false;
+	last = TD_MIN(last, n - 1);
+	c->nb = 0;
+	for (j = f1 - 1; j <= last; j++) {
+		if (!row_wanted(m, j, op, slot, want, &sid))
+			continue;
+		c->rows[c->nb] = j;
+		c->row_host[c->nb++] = sid;
+		if (c->nb == BATCH) {
+			model_trace_steps(m, c->rows, c->nb, c->steps);
+			if (fn(c))
+				return true;
+			c->nb = 0;
+		}
+	}
+	if (c->nb) {
+		model_trace_steps(m, c->rows, c->nb, c->steps);
+		if (fn(c))
+			return true;
+	}
+	c->nb = 0;
+	return false;
+}
+
+/* Whether a row of the batch falls in a (host, step) the series holds. */
+static bool
+overlaps(struct sctx *c)
+{
+	uint64_t v;
+
+	for (size_t k = 0; k < c->nb; k++)
+		if (c->steps[k] >= 0 && (uint64_t)c->steps[k] < (1ull << STEP_BITS) &&
+		    u64map_get(&c->by_key, (uint64_t)host_index(c, c->row_host[k]) << STEP_BITS |
+				   (uint64_t)c->steps[k], &v))
+			return true;
+	return false;
+}
+
+static bool
+fold(struct sctx *c)
+{
+	flush(c);
+	return false;
+}
+
+/* The op itself first, then the other ops of its name (other graphs,
+ * other hosts) in id order.  Returns the count; *out malloc'd. */
+static size_t
+same_name_ops(struct model *m, uint32_t op, uint32_t **out)
+{
+	uint32_t *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t first;
+
+	TD_GROW(v, cap, 1);
+	v[n++] = op;
+	pthread_mutex_lock(&m->lock);
+	if (u64map_get(&m->op_by_name, m->opv[op].name_sid, &first))
+		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
+			if (j != op) {
+				TD_GROW(v, cap, n + 1);
+				v[n++] = j;
+			}
+	pthread_mutex_unlock(&m->lock);
+	*out = v;
+	return n;
+}
+
+enum td_status
+model_series_get(struct model *m, uint32_t op, uint32_t slot, const char *host,
+		 struct model_series *out)
+{
+	struct sctx *c;
+	uint32_t want = NO_ID, *ops;
+	size_t nops;
+	bool none = false;
+
+	memset(out, 0, sizeof *out);
+	out->op = op;
+	out->slot = slot;
+	pthread_mutex_lock(&m->lock);
+	if (op >= m->nops) {
+		pthread_mutex_unlock(&m->lock);
+		return TD_ERR_RANGE;
+	}
+	if (host && (want = intern_find(&m->str, host)) == NO_ID)
+		none = true;
+	pthread_mutex_unlock(&m->lock);
+	if (none)
+		return TD_OK;
+
+	c = xcalloc(1, sizeof *c);
+	c->m = m;
+	c->s = out;
+	nops = same_name_ops(m, op, &ops);
+	for (size_t k = 0; k < nops; k++) {
+		/* another op of the name joins unless it ran in a step (and on a
+		 * host) the series holds: a run's own copy of the graph, or a
+		 * rank's, but not a second op of that name in the same step */
+		if (k > 0 && scan_op(c, ops[k], slot, want, overlaps))
+			continue;
+		scan_op(c, ops[k], slot, want, fold);
+	}
+	free(ops);
+	for (size_t k = 0; k < out->n; k++) {
+		fill_point(m, &out->points[k]);
+		out->known |= out->points[k].known;
+	}
+	for (size_t k = 0; k < out->n; k++)
+		if (!c->seen[c->point_host[k]]) {
+			c->seen[c->point_host[k]] = true;
+			out->nhosts++;
+		}
+	if (out->n > 1)
+		td_sort(out->points, out->n, sizeof *out->points, point_cmp);
+	u64map_done(&c->by_key);
+	free(c->point_host);
+	free(c);
+	return TD_OK;
+}
+
+void
+model_series_done(struct model_series *s)
+{
+	if (!s)
+		return;
+	free(s->points);
+	memset(s, 0, sizeof *s);
+}
