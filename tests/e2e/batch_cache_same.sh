@@ -43,6 +43,7 @@ declare -A calls=(
 	[rank]='rank all'
 	[tensor]='tensor @ROW@'
 	[help]=$'help\nhelp traces'
+	[history]=$'history @ROW@\nhistory --op @OP@ --field nan'
 )
 
 mapfile -t batch_cmds < <("$TDBG" --no-cache --json -e help "$FIXTURES/tfdbg2/mnist_nan" |
