@@ -48,17 +48,6 @@ tname(const struct model_origin_input *in, char *buf, size_t len)
 	return buf;
 }
 
-static double
-dtype_max(enum td_dtype dt)
-{
-	switch (dt) {
-	case DTYPE_FLOAT16: return 65504.0;
-	case DTYPE_BFLOAT16: return 3.38953139e38;
-	case DTYPE_FLOAT64: return 1.7976931348623157e308;
-	default: return 3.4028234663852886e38;
-	}
-}
-
 static enum td_dtype
 out_dtype(const struct model_origin *o)
 {
@@ -268,7 +257,7 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 		evidence(o, "unknown: the dump's mode does not record the max of input 0 %s", nm);
 		if ((o->summary.known & SUM_POS_INF) && o->summary.pos_inf) {
 			cause(o, "%s overflow, likely: +Inf in the output (%s's range is %g)", what,
-			      dtype_label(dt), dtype_max(dt));
+			      dtype_label(dt), td_dtype_max(dt));
 			return true;
 		}
 		return false;
@@ -286,13 +275,13 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 static bool
 rule_exp(struct model_origin *o)
 {
-	return overflow_unary(o, "exp", log(dtype_max(out_dtype(o))), false);
+	return overflow_unary(o, "exp", log(td_dtype_max(out_dtype(o))), false);
 }
 
 static bool
 rule_square(struct model_origin *o)
 {
-	return overflow_unary(o, "square", sqrt(dtype_max(out_dtype(o))), true);
+	return overflow_unary(o, "square", sqrt(td_dtype_max(out_dtype(o))), true);
 }
 
 static bool
@@ -318,9 +307,9 @@ rule_matmul(struct model_origin *o)
 	bound = ma * mb * k;
 	evidence(o, "max |x| of %s is %g, of %s %g; inner size %g: |output| <= %g", tname(a, na, sizeof na),
 		 ma, tname(b, nb, sizeof nb), mb, k, bound);
-	if (bound > dtype_max(dt)) {
+	if (bound > td_dtype_max(dt)) {
 		cause(o, "%s overflow: %g x %g x %g passes %s's range (%g)", o->op_type, ma, mb, k,
-		      dtype_label(dt), dtype_max(dt));
+		      dtype_label(dt), td_dtype_max(dt));
 		return true;
 	}
 	return false;
@@ -330,7 +319,7 @@ static bool
 rule_softmax(struct model_origin *o)
 {
 	const struct model_origin_input *in = finite_input(o, 0);
-	double lo, hi, limit = log(dtype_max(out_dtype(o)));
+	double lo, hi, limit = log(td_dtype_max(out_dtype(o)));
 	char nm[160];
 
 	if (!in)
@@ -494,11 +483,11 @@ explain_origin(struct model_origin *o)
 			      unknown, o->ninputs);
 		else if (inf && ranges_known(o))
 			cause(o, "overflow: %s's output passed %s's range (%g) from finite inputs",
-			      *type ? type : "the op", dtype_label(dt), dtype_max(dt));
+			      *type ? type : "the op", dtype_label(dt), td_dtype_max(dt));
 		else if (inf)
 			cause(o, "%s made Inf from finite inputs: an overflow past %s's range (%g), "
 			      "likely (their min/max are not recorded)", *type ? type : "the op",
-			      dtype_label(dt), dtype_max(dt));
+			      dtype_label(dt), td_dtype_max(dt));
 		else
 			cause(o, "%s made NaN/Inf from finite inputs (no cause in their summaries)",
 			      *type ? type : "the op");

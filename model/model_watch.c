@@ -224,8 +224,8 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 			return false;
 		}
 		strbuf_addf(out, "(dtype == \"float16\" and max_abs > %.17g) or "
-			    "(dtype == \"bfloat16\" and max_abs > %.17g)", 65504.0 / factor,
-			    3.38953139e38 / factor);
+			    "(dtype == \"bfloat16\" and max_abs > %.17g)", td_dtype_max(DTYPE_FLOAT16) / factor,
+			    td_dtype_max(DTYPE_BFLOAT16) / factor);
 		return true;
 	}
 	bool comparisons = strstr(c->params, "_gt") || strstr(c->params, "_lt") ||

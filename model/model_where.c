@@ -10,30 +10,8 @@
  */
 #include "model_internal.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
-
-/* The largest finite value of a dtype, 0 when it has none. */
-static double
-dtype_max(enum td_dtype dt)
-{
-	switch (dt) {
-	case DTYPE_FLOAT16:  return 65504.0;
-	case DTYPE_BFLOAT16: return 3.38953139e38;
-	case DTYPE_FLOAT32:  return FLT_MAX;
-	case DTYPE_FLOAT64:  return DBL_MAX;
-	case DTYPE_INT8:     return INT8_MAX;
-	case DTYPE_INT16:    return INT16_MAX;
-	case DTYPE_INT32:    return INT32_MAX;
-	case DTYPE_INT64:    return (double)INT64_MAX;
-	case DTYPE_UINT8:    return UINT8_MAX;
-	case DTYPE_UINT16:   return UINT16_MAX;
-	case DTYPE_UINT32:   return UINT32_MAX;
-	case DTYPE_UINT64:   return (double)UINT64_MAX;
-	default:             return 0;
-	}
-}
 
 static enum expr_avail
 count(const struct td_summary *s, uint32_t bit, int64_t v, double *num)
@@ -88,9 +66,9 @@ where_summary_field(const struct td_summary *s, enum expr_field f, double *num, 
 		*str = td_dtype_name(s->dtype);
 		return EXPR_KNOWN;
 	case EXPR_F_DTYPE_MAX:
-		if (!(s->known & SUM_DTYPE) || dtype_max(s->dtype) == 0)
+		if (!(s->known & SUM_DTYPE) || td_dtype_max(s->dtype) == 0)
 			return EXPR_ABSENT;
-		*num = dtype_max(s->dtype);
+		*num = td_dtype_max(s->dtype);
 		return EXPR_KNOWN;
 	default:
 		return EXPR_ABSENT;

@@ -29,6 +29,30 @@ test_dtype_names_and_sizes(void **state)
 	assert_false(td_dtype_is_float(DTYPE_COMPLEX64));
 }
 
+/* The one table of dtype ranges, against the formats' own bit patterns
+ * (largest finite: exponent all ones but one, mantissa all ones). */
+static void
+test_dtype_max_is_each_types_own_range(void **state)
+{
+	(void)state;
+	assert_true(td_dtype_max(DTYPE_FLOAT16) == (double)td_half_to_float(0x7bff));
+	assert_true(td_dtype_max(DTYPE_BFLOAT16) == (double)td_bf16_to_float(0x7f7f));
+	assert_true(td_dtype_max(DTYPE_FLOAT32) == ldexp(2.0 - ldexp(1, -23), 127));
+	assert_true(td_dtype_max(DTYPE_FLOAT64) == ldexp(2.0 - ldexp(1, -52), 1023));
+	assert_true(td_dtype_max(DTYPE_INT8) == 127);
+	assert_true(td_dtype_max(DTYPE_UINT8) == 255);
+	assert_true(td_dtype_max(DTYPE_INT16) == 32767);
+	assert_true(td_dtype_max(DTYPE_UINT16) == 65535);
+	assert_true(td_dtype_max(DTYPE_INT32) == 2147483647.0);
+	assert_true(td_dtype_max(DTYPE_UINT32) == 4294967295.0);
+	assert_true(td_dtype_max(DTYPE_INT64) == ldexp(1, 63));
+	assert_true(td_dtype_max(DTYPE_UINT64) == ldexp(1, 64));
+	assert_true(td_dtype_max(DTYPE_BOOL) == 0);
+	assert_true(td_dtype_max(DTYPE_STRING) == 0);
+	assert_true(td_dtype_max(DTYPE_INVALID) == 0);
+	assert_true(td_dtype_max((enum td_dtype)DTYPE_COUNT) == 0);
+}
+
 static void
 test_half_to_float_vectors(void **state)
 {
@@ -511,6 +535,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dtype_names_and_sizes),
+		cmocka_unit_test(test_dtype_max_is_each_types_own_range),
 		cmocka_unit_test(test_half_to_float_vectors),
 		cmocka_unit_test(test_bf16_to_float_vectors),
 		cmocka_unit_test(test_summary_counts_negative_zero_as_zero),
