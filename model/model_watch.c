@@ -40,7 +40,7 @@ static const struct cond_param params[] = {
 	{ "min_lt", "min", "<", 1 },
 	{ "mean_gt", "mean", ">", 1 },
 	{ "mean_lt", "mean", "<", 1 },
-	{ "zero_percentage_ge", "zero_fraction", ">=", 0.01 },
+	{ "zero_percentage_ge", "zero_percentage", ">=", 1 },
 	{ "abs_mean_update_ratio_gt", "update_ratio", ">", 1 },
 	{ "abs_mean_update_ratio_lt", "update_ratio", "<", 1 },
 	{ "range_start_inclusive", "min", "<", 1 },
