@@ -212,6 +212,9 @@ struct model_trace {
 	const char *debug_op;       /* the debug op that wrote the row when a tensor can
 				     * have several ("DebugNanCount"), else NULL */
 	struct td_summary summary;
+	uint32_t from_values;       /* summary bits tdbg computed from the row's values
+				     * because the dump's statistics lack them; the
+				     * others are the dump's (or the reader's) */
 	int64_t step;               /* training step / iteration the dump gives the
 				     * row (its run's or iteration's number), -1
 				     * unknown; compare rows of one op across steps */

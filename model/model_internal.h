@@ -157,6 +157,8 @@ struct cache_ent {
 	uint32_t slot;
 	bool corrupt;
 	struct td_summary summary;
+	uint32_t from_values;       /* summary bits computed from the row's values
+				     * (the dump's statistics lack them) */
 };
 
 struct run {                        /* traces from first on belong to execution */

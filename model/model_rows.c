@@ -380,6 +380,15 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	e->wall_time = d.wall_time;
 	if (d.noutputs && d.summaries)
 		e->summary = d.summaries[0];
+	/* The decode read the values: what the dump's statistics lack
+	 * (abs_mean, std, l2norm beside a statistics file's counts) comes
+	 * from them, once per decode, kept with the row. */
+	if (d.noutputs && d.summaries && d.values && d.values[0] && d.values[0]->data) {
+		struct td_summary vs;
+
+		td_tensor_summarize(d.values[0], &vs);
+		e->from_values = td_summary_complete(&e->summary, &vs);
+	}
 	if (e->slot == TF_SLOT_ESC)
 		e->slot = d.slot;
 	if (d.device || d.debug_op) {
@@ -486,6 +495,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	row->slot = e.slot;
 	row->wall_time = e.wall_time;
 	row->summary = e.summary;
+	row->from_values = e.from_values;
 	row->device = intern_str(&m->str, e.device);
 	row->debug_op = e.debug_op == NO_ID ? NULL : intern_str(&m->str, e.debug_op);
 	pthread_mutex_lock(&m->lock);

@@ -108,6 +108,16 @@ struct td_summary {
 	double pct[TD_NPERCENTILES];    /* SUM_PERCENTILES */
 };
 
+/* The fields td_summary_complete() fills in. */
+#define TD_SUMMARY_VALUE_FIELDS \
+	(SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF | \
+	 SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_NONFINITE | SUM_MINMAX | SUM_MEAN | \
+	 SUM_ABS_MEAN | SUM_STD | SUM_L2NORM | SUM_PERCENTILES)
+/* Fills the fields of dst that dst does not know (a dump's statistics)
+ * from vals (computed from the tensor's values): what the dump stored
+ * wins, the values give the rest.  Returns the bits it added. */
+uint32_t td_summary_complete(struct td_summary *dst, const struct td_summary *vals);
+
 /* True when the summary proves a NaN or Inf (has_inf_or_nan or a count). */
 bool td_summary_nonfinite(const struct td_summary *s);
 

@@ -15,6 +15,7 @@
  */
 #include "cmd_internal.h"
 #include "rowsort.h"
+#include "summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,19 @@ emit_unreadable(struct emit *e, const char *col)
 	emit_kv_bool(e, "corrupt", true);
 }
 
+/* "from_values": the summary's keys tdbg computed from the row's values
+ * because the dump's statistics lack them ([] none: the dump's own). */
+static void
+emit_from_values(struct emit *e, uint32_t bits)
+{
+	emit_key(e, "from_values");
+	emit_list_begin(e);
+	for (size_t k = 0; k < SUMMARY_NFIELDS; k++)
+		if (summary_fields[k].bit & bits)
+			emit_str(e, summary_fields[k].key);
+	emit_list_end(e);
+}
+
 static void
 emit_trace(struct cmd_env *env, struct emit *e, uint64_t row)
 {
@@ -184,6 +198,7 @@ emit_trace(struct cmd_env *env, struct emit *e, uint64_t row)
 		emit_kv_bool(e, "corrupt", true);
 	emit_kv_summary(e, "summary", &t.summary);
 	emit_kv_str(e, "role", cmd_nz(model_role_name(t.role)));
+	emit_from_values(e, t.from_values);
 	emit_object_end(e);
 }
 
