@@ -248,6 +248,12 @@ uint64_t model_execution_count(struct model *m);
  * execution is -1 and filtering traces by execution finds nothing). */
 bool model_traces_name_executions(struct model *m);
 enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
+/* The trace rows execution i holds (a run, a graph run: when traces name
+ * their execution) that have NaN/Inf: what its ROW_CONTAINS_NONFINITE
+ * flag counts.  0 when traces do not name executions or past the end.
+ * Walks the execution's rows' flags (no decode): for a listing, not for
+ * every redraw. */
+uint64_t model_execution_nonfinite_traces(struct model *m, uint64_t i);
 
 /* Details decoded on demand, owned by the caller: model_detail_done(). */
 struct model_detail {

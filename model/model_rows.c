@@ -555,6 +555,27 @@ model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
 	return TD_OK;
 }
 
+uint64_t
+model_execution_nonfinite_traces(struct model *m, uint64_t i)
+{
+	uint64_t n = rows_ntraces(m), count = 0, j;
+	size_t r;
+
+	if (i >= rows_nexecs(m) || !atomic_load(&m->containers))
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	for (r = 0; r < m->nruns; r++) {
+		uint64_t end = r + 1 < m->nruns ? m->runs[r + 1].first : n;
+
+		if (m->runs[r].execution != (int64_t)i)
+			continue;
+		for (j = m->runs[r].first; j < end && j < n; j++)
+			count += (trace_flags(m, j) & TF_NONFINITE) != 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return count;
+}
+
 /* Checkpoint k: its first row and file; false past the end. */
 bool
 rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file)

@@ -60,4 +60,72 @@ tdbg_run --json -e 'watch recommended off' -e 'watch add big "tensor_too_large(a
 json_expect watch_abs_mean_every_row '(d[2]["hits"] == '"$expected"' and '"$expected"' > 0
 	and all(i["source"] == "trace" for i in d[2]["items"]) and d[2]["unknown"] == 2)'
 
+# ---- executions: the counts agree with the flag (22.6) -------------------------
+# Iteration 1 (execution 1) holds the NaN; its non-finite trace rows are
+# the files of folder 1 with a NaN or Inf.
+bad1=$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+print(sum(1 for k, v in t.items() if k.endswith("|1") and v["nan"] + v["neg_inf"] + v["pos_inf"]))' "$WORK/truth.json")
+tdbg_run --json -e executions "$S"
+json_expect executions_count_agrees '([(r["index"], r["nonfinite"], r["nonfinite_traces"]) for r in d["rows"]]
+	== [(0, False, 0), (1, True, '"$bad1"')] and '"$bad1"' > 0)'
+tdbg_run -e executions "$S"
+check executions_text_shows_the_count grep -qE '^ +1 +! +graph 0 iter 1 +50 +'"$bad1"' +52\.\.101$' "$OUT"
+# tfdbg v1: runs hold traces too; the flag and the count agree with the rows
+V1=$FIXTURES/tfdbg1/mlp_nan
+tdbg_run --json -e executions -e 'traces --nonfinite --execution 0' -e 'traces --nonfinite --execution 1' \
+	-e 'traces --nonfinite --execution 2' "$V1"
+json_expect v1_executions_count_agrees '(all(r["nonfinite_traces"] == d[1 + r["index"]]["matched"]
+	and r["nonfinite"] == (r["nonfinite_traces"] > 0) for r in d[0]["rows"])
+	and d[0]["rows"][2]["nonfinite_traces"] > 0)'
+# tfdbg v2: traces do not name executions: no count, the outputs' own
+tdbg_run --json -e 'executions 74:75' "$FIXTURES/tfdbg2/mnist_nan"
+json_expect v2_no_trace_count '(d["rows"][0]["nonfinite_traces"] is None and d["rows"][0]["bad_outputs"] == 1)'
+
+# ---- diff on non-finite values (22.5) ------------------------------------------
+# B: sync_lenet with MatMul-op10's output in iteration 1 made finite
+# (its 2 NaN and 1 -inf become -1, 0.5, 2; ms_edit.py knows where).
+MM=Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10
+python3 "$TOP/tests/e2e/ms_edit.py" "$S" "$WORK/finite" "$MM" 1 finite -1 0.5 2 >"$WORK/edit.json" ||
+	die "ms_edit.py failed"
+n=$(json_get 'd["elements"]' "$WORK/edit.json")
+tdbg_run --json -e 'diff --first' -e 'diff --op MatMul-op10' "$S" "$WORK/finite"
+expect_rc 0 diff_exit_0
+json_expect diff_first_is_the_mismatch '(d[0]["first"]["op_name"] == "'"$MM"'" and d[0]["first"]["output_slot"] == 0
+	and d[0]["first"]["step"] == 1 and d[0]["first"]["diverged"])'
+json_expect diff_mismatch_is_infinite '(d[0]["first"]["metrics"]["max_abs_err"] == "Inf"
+	and d[0]["first"]["metrics"]["max_rel_err"] == "Inf"
+	and d[0]["first"]["metrics"]["nonfinite_mismatch"] == 3
+	and d[0]["first"]["metrics"]["reason"] == "nonfinite")'
+# cosine and RMSE over the other positions, equal on both sides
+json_expect diff_finite_positions '(d[0]["first"]["metrics"]["finite_positions"] == '"$n"' - 3
+	and d[0]["first"]["metrics"]["rmse"] == 0 and abs(d[0]["first"]["metrics"]["cosine"] - 1) < 1e-12)'
+# the same NaN/Inf on both sides is equal: iteration 0's rows and the
+# other MatMul-op10 records have no mismatch
+json_expect diff_same_nonfinite_equal '(all(r["metrics"]["nonfinite_mismatch"] == 0
+	for r in d[1]["rows"] if r["a_index"] != d[0]["first"]["a_index"]))'
+tdbg_run -e 'diff --first' "$S" "$WORK/finite"
+check diff_text_leads_with_the_mismatch grep -qE ' 0 nonfinite_mismatch=3 cos=' "$OUT"
+# A against itself: NaN matches NaN, -inf matches -inf
+tdbg_run --json -e 'diff --op MatMul-op10' "$S" "$S"
+json_expect diff_self_equal '(d["diverged"] == 0 and all(r["metrics"]["nonfinite_mismatch"] == 0 for r in d["rows"])
+	and any(r["a"]["nan"] == 2 and r["metrics"]["finite_positions"] == '"$n"' - 3 for r in d["rows"]))'
+
+# Issue 23.20: [1e-45, -1e-45, 0, ...] against zeros is within tolerance
+# everywhere: not diverged on cosine (the zero side has no direction).
+R=Default/network-WithLossCell/_backbone-LeNet5/relu-ReLU/ReLU-op15
+python3 "$TOP/tests/e2e/ms_edit.py" "$S" "$WORK/tiny" "$R" 0 set 1e-45 -1e-45 0 >/dev/null || die "ms_edit.py failed"
+python3 "$TOP/tests/e2e/ms_edit.py" "$S" "$WORK/zeros" "$R" 0 set 0 >/dev/null || die "ms_edit.py failed"
+tdbg_run --json -e 'diff --op ReLU-op15' "$WORK/tiny" "$WORK/zeros"
+json_expect diff_tiny_not_diverged '(d["diverged"] == 0 and all(r["metrics"]["within_tolerance"] == 1 for r in d["rows"]))'
+
+# ---- the pair's step is the row's step (22.6) -------------------------------------
+# tfdbg v2 rows have no reader step: the step is the row's top-level call,
+# as why gives it (issue 22: row 121 is MatMul/ReadVariableOp at step 82)
+D2=$FIXTURES/tfdbg2/mnist_nan
+tdbg_run --json -e 'diff 121:122' -e 'why 121' "$D2" "$D2"
+json_expect diff_step_is_the_rows '(d[0]["rows"][0]["a_index"] == 121 and d[0]["rows"][0]["step"] == 82
+	and d[1]["step"] == 82)'
+
 [ "$E2E_FAILS" -eq 0 ]
