@@ -128,4 +128,27 @@ tdbg_run --json -e 'diff 121:122' -e 'why 121' "$D2" "$D2"
 json_expect diff_step_is_the_rows '(d[0]["rows"][0]["a_index"] == 121 and d[0]["rows"][0]["step"] == 82
 	and d[1]["step"] == 82)'
 
+# ---- causes only from what is recorded (22.3) --------------------------------------
+# mnist_nan's gradients/mul_grad/Mul (row 96, issue 22): the graph lists 1
+# of the Mul's 2 inputs; no overflow is claimed, no inner size for a Mul
+tdbg_run --json -e 'why 96' "$D2"
+json_expect why96_not_recorded '(d["op_type"] == "Mul" and len(d["inputs"]) == 1
+	and d["cause"] == "Mul made NaN/Inf; 1 of its 2 inputs not recorded"
+	and not any("inner size" in e for e in d["evidence"]))'
+# MindSpore async_small: its graph lists 1 input for Mul-op2
+# (async_small/README.md), a Mul reads 2
+tdbg_run --json -e origins "$FIXTURES/mindspore/async_small"
+json_expect async_mul_not_recorded '(d["first"]["op_name"] == "Default/network/Mul-op2"
+	and "1 of its 2 inputs not recorded" in d["first"]["cause"])'
+# sync_lenet MatMul-op10 reads (2,400) and fc1.weight (120,400)
+# (statistic.csv): the shared dimension 400 is the inner size
+inner=$(python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["Op Name"].endswith("MatMul-op10") and r["IO"] == "input"]
+a, b = [tuple(int(x) for x in r["Shape"].strip("()").split(",")) for r in sorted(rows, key=lambda r: r["Slot"])]
+print(a[1] if a[1] in (b[0], b[1]) else a[0])' "$S/rank_0/Lenet/0/1/statistic.csv")
+tdbg_run --json -e 'why 82' "$S"
+json_expect sync_matmul_inner_size '(d["op_name"] == "'"$MM"'" and d["role"] == "origin"
+	and any("inner size '"$inner"':" in e for e in d["evidence"]))'
+
 [ "$E2E_FAILS" -eq 0 ]
