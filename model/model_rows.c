@@ -383,7 +383,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	/* The decode read the values: what the dump's statistics lack
 	 * (abs_mean, std, l2norm beside a statistics file's counts) comes
 	 * from them, once per decode, kept with the row. */
-	if (d.noutputs && d.summaries && d.values && d.values[0] && d.values[0]->data) {
+	if (d.noutputs && d.summaries && d.values && d.values[0] && d.values[0]->data &&
+	    (~e->summary.known & TD_SUMMARY_VALUE_FIELDS & ~(uint32_t)SUM_PERCENTILES)) {
 		struct td_summary vs;
 
 		td_tensor_summarize(d.values[0], &vs);

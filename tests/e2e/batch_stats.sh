@@ -48,6 +48,19 @@ sys.exit(1 if bad or seen != len(rows) else 0)
 PY
 check values_match_the_npy_files python3 "$WORK/cmp.py" "$WORK/truth.json" "$OUT"
 
+# tfdbg v2 FULL_TENSOR and tfdbg v1 DebugIdentity rows hold values: every
+# row with a finite element has abs_mean, std and l2norm (the reader's own)
+tdbg_run --json -e traces "$FIXTURES/tfdbg2/modes/full_tensor"
+json_expect v2_full_tensor_has_stats '(all(r["summary"][f] is not None for r in d["rows"]
+	for f in ("abs_mean", "std", "l2norm")
+	if r["summary"]["elements"] > r["summary"]["nan"] + r["summary"]["neg_inf"] + r["summary"]["pos_inf"])
+	and len(d["rows"]) > 0)'
+tdbg_run --json -e traces "$FIXTURES/tfdbg1/mlp_nan"
+json_expect v1_identity_has_stats '(all(r["summary"][f] is not None for r in d["rows"]
+	for f in ("abs_mean", "std", "l2norm") if r["debug_op"] == "DebugIdentity"
+	and r["summary"]["elements"] > r["summary"]["nan"] + r["summary"]["neg_inf"] + r["summary"]["pos_inf"])
+	and any(r["debug_op"] == "DebugIdentity" for r in d["rows"]))'
+
 # tensor_too_large(abs_mean_gt=X) no longer misses rows: the rows whose
 # file has abs_mean > 0.2 (outputs and inputs alike).
 expected=$(python3 -c '
