@@ -615,7 +615,9 @@ struct model_watch_hit {
 	size_t nvalues;             /* the numeric fields the condition read, as found */
 	struct { const char *field; const char *op; double value; } thresholds[MODEL_WATCH_VALUES];
 	size_t nthresholds;         /* its comparisons with numbers */
-	const char *basis;          /* step fields from "values" or "statistics", NULL none */
+	const char *basis;          /* step fields from "values" or "statistics"; else
+				     * "values" when a summary field it read was computed
+				     * from the row's values; NULL none */
 	/* The dump's own record (operator_overflow): its op and what it says,
 	 * borrowed from the model; NULL for the other conditions. */
 	const char *op_name, *op_type, *detail;

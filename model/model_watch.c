@@ -569,6 +569,8 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
 		h->basis = basis_name(o.basis);
+		if (!h->basis && o.from_values)
+			h->basis = "values";    /* a summary field from the values */
 		fill_hit(m, &s->v[k], h, NULL);
 	}
 	r->unknown += unknown;

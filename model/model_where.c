@@ -85,6 +85,34 @@ where_summary_field(const struct td_summary *s, enum expr_field f, double *num, 
 	}
 }
 
+/* The summary bits field f reads (0: none). */
+static uint32_t
+summary_bit(enum expr_field f)
+{
+	switch (f) {
+	case EXPR_F_NAN:      return SUM_NAN;
+	case EXPR_F_NEG_INF:  return SUM_NEG_INF;
+	case EXPR_F_POS_INF:  return SUM_POS_INF;
+	case EXPR_F_NEGATIVE: return SUM_NEGATIVE;
+	case EXPR_F_ZERO:     return SUM_ZERO;
+	case EXPR_F_POSITIVE: return SUM_POSITIVE;
+	case EXPR_F_ELEMENTS: return SUM_ELEMENTS;
+	case EXPR_F_RANK:     return SUM_RANK;
+	case EXPR_F_MIN:
+	case EXPR_F_MAX:
+	case EXPR_F_MAX_ABS:  return SUM_MINMAX;
+	case EXPR_F_MEAN:     return SUM_MEAN;
+	case EXPR_F_ABS_MEAN: return SUM_ABS_MEAN;
+	case EXPR_F_STD:      return SUM_STD;
+	case EXPR_F_L2NORM:   return SUM_L2NORM;
+	case EXPR_F_ZERO_FRACTION:
+	case EXPR_F_ZERO_PERCENTAGE: return SUM_ZERO | SUM_ELEMENTS;
+	case EXPR_F_DTYPE:
+	case EXPR_F_DTYPE_MAX: return SUM_DTYPE;
+	default:              return 0;
+	}
+}
+
 /* ---- op stage ----------------------------------------------------------- */
 
 struct op_ctx {
@@ -164,6 +192,8 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 			c->opts->basis = b;
 		return r;
 	}
+	if (c->opts && c->s == &c->ent.summary && (c->ent.from_values & summary_bit(f)))
+		c->opts->from_values = true;
 	return where_summary_field(c->s, f, num, str);
 }
 

@@ -68,10 +68,13 @@ import json, sys
 t = json.load(open(sys.argv[1]))
 print(sum(1 for v in t.values() if v.get("abs_mean", -1) > 0.2))' "$WORK/truth.json")
 tdbg_run --json -e 'watch recommended off' -e 'watch add big "tensor_too_large(abs_mean_gt=0.2)"' \
-	-e 'watches check' "$S"
+	-e 'watches check' -e traces "$S"
 # (the 2 executions, graph runs, hold no tensor of their own: unknown)
 json_expect watch_abs_mean_every_row '(d[2]["hits"] == '"$expected"' and '"$expected"' > 0
 	and all(i["source"] == "trace" for i in d[2]["items"]) and d[2]["unknown"] == 2)'
+# a hit says its basis: "values" where abs_mean came from the values
+json_expect watch_basis_values '(all((i["basis"] == "values") == ("abs_mean" in d[3]["rows"][i["index"]]["from_values"])
+	for i in d[2]["items"]) and any(i["basis"] == "values" for i in d[2]["items"]))'
 
 # ---- executions: the counts agree with the flag (22.6) -------------------------
 # Iteration 1 (execution 1) holds the NaN; its non-finite trace rows are
