@@ -64,54 +64,6 @@ td_dtype_from_name(const char *name)
 	return DTYPE_INVALID;
 }
 
-uint32_t
-td_summary_complete(struct td_summary *dst, const struct td_summary *vals)
-{
-	uint32_t add = vals->known & ~dst->known & TD_SUMMARY_VALUE_FIELDS;
-
-	if (add & SUM_DTYPE)
-		dst->dtype = vals->dtype;
-	if (add & SUM_RANK)
-		dst->rank = vals->rank;
-	if (add & SUM_SHAPE) {
-		dst->ndims = vals->ndims;
-		dst->dims_truncated = vals->dims_truncated;
-		memcpy(dst->dims, vals->dims, sizeof dst->dims);
-	}
-	if (add & SUM_ELEMENTS)
-		dst->elements = vals->elements;
-	if (add & SUM_NAN)
-		dst->nan = vals->nan;
-	if (add & SUM_NEG_INF)
-		dst->neg_inf = vals->neg_inf;
-	if (add & SUM_POS_INF)
-		dst->pos_inf = vals->pos_inf;
-	if (add & SUM_NEGATIVE)
-		dst->negative = vals->negative;
-	if (add & SUM_ZERO)
-		dst->zero = vals->zero;
-	if (add & SUM_POSITIVE)
-		dst->positive = vals->positive;
-	if (add & SUM_NONFINITE)
-		dst->has_inf_or_nan = vals->has_inf_or_nan;
-	if (add & SUM_MINMAX) {
-		dst->min = vals->min;
-		dst->max = vals->max;
-	}
-	if (add & SUM_MEAN)
-		dst->mean = vals->mean;
-	if (add & SUM_ABS_MEAN)
-		dst->abs_mean = vals->abs_mean;
-	if (add & SUM_STD)
-		dst->std = vals->std;
-	if (add & SUM_L2NORM)
-		dst->l2norm = vals->l2norm;
-	if (add & SUM_PERCENTILES)
-		memcpy(dst->pct, vals->pct, sizeof dst->pct);
-	dst->known |= add;
-	return add;
-}
-
 bool
 td_summary_nonfinite(const struct td_summary *s)
 {
