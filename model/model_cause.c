@@ -351,8 +351,8 @@ overflow_product(struct model_origin *o, bool reduces)
 		return false;
 	}
 	if (reduces && !(k = reduction_size(o->op_type, &a->summary, &b->summary))) {
-		evidence(o, "max |x| of %s is %g, of %s %g; reduction size unknown (shapes not "
-			 "recorded)", tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb);
+		evidence(o, "max |x| of %s is %g, of %s %g; reduction size unknown (the shapes do "
+			 "not tell)", tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb);
 		return false;
 	}
 	bound = ma * mb * k;

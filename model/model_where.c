@@ -64,11 +64,11 @@ where_summary_field(const struct td_summary *s, enum expr_field f, double *num, 
 		if ((s->known & (SUM_ZERO | SUM_ELEMENTS)) != (SUM_ZERO | SUM_ELEMENTS) ||
 		    s->elements <= 0)
 			return EXPR_ABSENT;
-		/* 100 * zero is exact (below 2^53) and the quotient is one
+		/* 100 * zero is exact (zero below 2^46) and the quotient is one
 		 * rounding: "zero_percentage >= P" is "100 * zero >= P *
 		 * elements" for whole P (and tensors below 10^13 elements),
 		 * where a fraction times 0.01 is not (70 * 0.01 > 0.7). */
-		*num = (double)(100 * s->zero) / (double)s->elements;
+		*num = 100.0 * (double)s->zero / (double)s->elements;
 		return EXPR_KNOWN;
 	case EXPR_F_DTYPE:
 		if (!(s->known & SUM_DTYPE) || s->dtype == DTYPE_INVALID)
