@@ -128,6 +128,26 @@ tdbg_run --json -e 'diff --op MatMul-op10' "$S" "$S"
 json_expect diff_self_equal '(d["diverged"] == 0 and all(r["metrics"]["nonfinite_mismatch"] == 0 for r in d["rows"])
 	and any(r["a"]["nan"] == 2 and r["metrics"]["finite_positions"] == '"$n"' - 3 for r in d["rows"]))'
 
+# tfdbg v2 FULL_TENSOR from the generator, which writes the same values
+# in both runs but NaN and -Inf into elements 0 and 1 of row 50 of the
+# second (tests/gen/gen_tfdbg2.c, M_FULL_TENSOR): 2 mismatches, the rest equal
+GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
+"$GEN" -q -n 200 --ops 20 -m FULL_TENSOR --nan-at -1 "$WORK/g_clean" || die "generator failed"
+"$GEN" -q -n 200 --ops 20 -m FULL_TENSOR --nan-at 50 --nan-every 0 "$WORK/g_nan" || die "generator failed"
+tdbg_run --json -e 'diff --first' "$WORK/g_clean" "$WORK/g_nan"
+json_expect v2_diff_mismatch '(d["first"]["a_index"] == 50 and d["first"]["metrics"]["nonfinite_mismatch"] == 2
+	and d["first"]["metrics"]["max_abs_err"] == "Inf" and d["first"]["metrics"]["rmse"] == 0
+	and d["first"]["metrics"]["finite_positions"] == d["first"]["a"]["elements"] - 2)'
+tdbg_run --json -e 'diff' "$WORK/g_nan" "$WORK/g_nan"
+json_expect v2_diff_same_nan_equal '(d["diverged"] == 0 and any(r["a"]["nan"] for r in d["rows"])
+	and all(r["metrics"]["nonfinite_mismatch"] == 0 for r in d["rows"]))'
+# tfdbg v1 mlp_nan against itself: its NaN and -Inf rows equal
+tdbg_run --json -e 'diff' "$FIXTURES/tfdbg1/mlp_nan" "$FIXTURES/tfdbg1/mlp_nan"
+json_expect v1_diff_same_nonfinite_equal '(d["diverged"] == 0
+	and all(r["metrics"]["nonfinite_mismatch"] in (0, None) for r in d["rows"])
+	and any(r["metrics"]["values"] and r["a"]["nan"] and r["metrics"]["finite_positions"]
+		== r["a"]["elements"] - r["a"]["nan"] - r["a"]["neg_inf"] - r["a"]["pos_inf"] for r in d["rows"]))'
+
 # Issue 23.20: [1e-45, -1e-45, 0, ...] against zeros is within tolerance
 # everywhere: not diverged on cosine (the zero side has no direction).
 R=Default/network-WithLossCell/_backbone-LeNet5/relu-ReLU/ReLU-op15
