@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 S=$FIXTURES/mindspore/sync_lenet
+MM=Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10
 python3 "$TOP/tests/e2e/npy_stats.py" "$S" >"$WORK/truth.json" || die "npy_stats.py failed"
 
 # ---- statistics from values (22.4) -------------------------------------------
@@ -75,6 +76,27 @@ json_expect watch_abs_mean_every_row '(d[2]["hits"] == '"$expected"' and '"$expe
 # a hit says its basis: "values" where abs_mean came from the values
 json_expect watch_basis_values '(all((i["basis"] == "values") == ("abs_mean" in d[3]["rows"][i["index"]]["from_values"])
 	for i in d[2]["items"]) and any(i["basis"] == "values" for i in d[2]["items"]))'
+
+# ---- percent thresholds compare exactly (22.4) -----------------------------------
+# MatMul-op10's output in iteration 0 (2 x 120 = 240 elements, ms_edit.py
+# says) rewritten to 240 - z ones then z zeros: exactly P% zeros for
+# P = 100 z / 240.  zero_percentage_ge=P hits it, P + 1 does not.
+for P in 35 70 85 95; do
+	z=$((240 * P / 100))
+	ones=$(python3 -c "print(' '.join(['1'] * (240 - $z)))")
+	rm -rf "$WORK/pct"
+	# shellcheck disable=SC2086
+	python3 "$TOP/tests/e2e/ms_edit.py" "$S" "$WORK/pct" "$MM" 0 set $ones >"$WORK/pct.json" ||
+		die "ms_edit.py failed"
+	json_expect "pct_${P}_tensor_has_240" 'd["elements"] == 240' "$WORK/pct.json"
+	tdbg_run --json -e 'watch recommended off' -e "watch add p 'tensor_all_zero(zero_percentage_ge=$P)'" \
+		-e "watch add q 'tensor_all_zero(zero_percentage_ge=$((P + 1)))'" -e 'watches check' \
+		-e "traces --op 'MatMul-op10\$' --execution 0" "$WORK/pct"
+	json_expect "pct_${P}_exact" '([r["index"] for r in d[4]["rows"] if not r["is_input"]][0] in
+		[i["index"] for i in d[3]["items"] if i["condition"] == "p"]
+		and [r["index"] for r in d[4]["rows"] if not r["is_input"]][0] not in
+		[i["index"] for i in d[3]["items"] if i["condition"] == "q"])'
+done
 
 # ---- executions: the counts agree with the flag (22.6) -------------------------
 # Iteration 1 (execution 1) holds the NaN; its non-finite trace rows are
