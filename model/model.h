@@ -212,6 +212,9 @@ struct model_trace {
 	const char *debug_op;       /* the debug op that wrote the row when a tensor can
 				     * have several ("DebugNanCount"), else NULL */
 	struct td_summary summary;
+	uint32_t from_values;       /* summary bits tdbg computed from the row's values
+				     * because the dump's statistics lack them; the
+				     * others are the dump's (or the reader's) */
 	int64_t step;               /* training step / iteration the dump gives the
 				     * row (its run's or iteration's number), -1
 				     * unknown; compare rows of one op across steps */
@@ -245,6 +248,12 @@ uint64_t model_execution_count(struct model *m);
  * execution is -1 and filtering traces by execution finds nothing). */
 bool model_traces_name_executions(struct model *m);
 enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
+/* The trace rows execution i holds (a run, a graph run: when traces name
+ * their execution) that have NaN/Inf: what its ROW_CONTAINS_NONFINITE
+ * flag counts.  0 when traces do not name executions or past the end.
+ * Walks the execution's rows' flags (no decode): for a listing, not for
+ * every redraw. */
+uint64_t model_execution_nonfinite_traces(struct model *m, uint64_t i);
 
 /* Details decoded on demand, owned by the caller: model_detail_done(). */
 struct model_detail {
@@ -606,7 +615,9 @@ struct model_watch_hit {
 	size_t nvalues;             /* the numeric fields the condition read, as found */
 	struct { const char *field; const char *op; double value; } thresholds[MODEL_WATCH_VALUES];
 	size_t nthresholds;         /* its comparisons with numbers */
-	const char *basis;          /* step fields from "values" or "statistics", NULL none */
+	const char *basis;          /* step fields from "values" or "statistics"; else
+				     * "values" when a summary field it read was computed
+				     * from the row's values; NULL none */
 	/* The dump's own record (operator_overflow): its op and what it says,
 	 * borrowed from the model; NULL for the other conditions. */
 	const char *op_name, *op_type, *detail;

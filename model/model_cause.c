@@ -10,6 +10,15 @@
  * cross-entropy of extreme logits.  Where a summary lacks the count a rule
  * needs (a mode without zero counts, without min/max), the evidence says
  * what is unknown and the cause says what the output suggests.
+ *
+ * Causes come only from what is recorded: a rule runs only when every
+ * input the op read is recorded (listed by the graph, and a row holds
+ * its value); else the cause says "N of M inputs not recorded".  M is
+ * the larger of the inputs the graph lists and the op type's own arity
+ * (a Mul reads two even where the graph lists one).  Overflow bounds use
+ * the op's reduction size: MatMul's inner dimension from the shapes, a
+ * convolution's filter size; none for elementwise ops.  Ranges come from
+ * the one dtype table (td_dtype_max).
  */
 #include "model_internal.h"
 
@@ -46,17 +55,6 @@ tname(const struct model_origin_input *in, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.120s:%u", in->op_name && *in->op_name ? in->op_name : "?", in->slot);
 	return buf;
-}
-
-static double
-dtype_max(enum td_dtype dt)
-{
-	switch (dt) {
-	case DTYPE_FLOAT16: return 65504.0;
-	case DTYPE_BFLOAT16: return 3.38953139e38;
-	case DTYPE_FLOAT64: return 1.7976931348623157e308;
-	default: return 3.4028234663852886e38;
-	}
 }
 
 static enum td_dtype
@@ -268,7 +266,7 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 		evidence(o, "unknown: the dump's mode does not record the max of input 0 %s", nm);
 		if ((o->summary.known & SUM_POS_INF) && o->summary.pos_inf) {
 			cause(o, "%s overflow, likely: +Inf in the output (%s's range is %g)", what,
-			      dtype_label(dt), dtype_max(dt));
+			      dtype_label(dt), td_dtype_max(dt));
 			return true;
 		}
 		return false;
@@ -286,17 +284,56 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 static bool
 rule_exp(struct model_origin *o)
 {
-	return overflow_unary(o, "exp", log(dtype_max(out_dtype(o))), false);
+	return overflow_unary(o, "exp", log(td_dtype_max(out_dtype(o))), false);
 }
 
 static bool
 rule_square(struct model_origin *o)
 {
-	return overflow_unary(o, "square", sqrt(dtype_max(out_dtype(o))), true);
+	return overflow_unary(o, "square", sqrt(td_dtype_max(out_dtype(o))), true);
 }
 
+/* The reduction size of a matrix product or convolution of a and b, from
+ * their shapes: MatMul's inner dimension (the dimension a and b share,
+ * transposed or not), a convolution's filter elements per output channel
+ * bounded by the whole filter; 0 when the shapes do not tell. */
+static double
+reduction_size(const char *type, const struct td_summary *a, const struct td_summary *b)
+{
+	const int64_t *da = a->dims, *db = b->dims;
+	int na = a->ndims, nb = b->ndims;
+	double k = 0;
+
+	if (!(a->known & SUM_SHAPE) || !(b->known & SUM_SHAPE) || a->dims_truncated ||
+	    b->dims_truncated)
+		return 0;
+	if (!strcmp(type, "Conv2D") || !strcmp(type, "Conv3D")) {
+		int64_t e = 1;
+
+		/* |out| <= max|x| max|w| (elements of w over one output
+		 * channel) <= max|x| max|w| elements(w) */
+		for (int i = 0; i < nb; i++)
+			e *= db[i];
+		return nb ? (double)e : 0;
+	}
+	if (na < 2 || nb < 2 || strstr(type, "MatMul") == NULL)
+		return 0;
+	/* the shared dimension; any transposition, the largest candidate */
+	if (da[na - 1] == db[nb - 2])
+		k = fmax(k, (double)da[na - 1]);
+	if (da[na - 2] == db[nb - 2])
+		k = fmax(k, (double)da[na - 2]);
+	if (da[na - 1] == db[nb - 1])
+		k = fmax(k, (double)da[na - 1]);
+	if (da[na - 2] == db[nb - 1])
+		k = fmax(k, (double)da[na - 2]);
+	return k;
+}
+
+/* Overflow of a product of two inputs: |out| <= max|a| max|b| k with k the
+ * reduction size (1: elementwise). */
 static bool
-rule_matmul(struct model_origin *o)
+overflow_product(struct model_origin *o, bool reduces)
 {
 	const struct model_origin_input *a = finite_input(o, 0), *b = finite_input(o, 1);
 	enum td_dtype dt = out_dtype(o);
@@ -313,24 +350,46 @@ rule_matmul(struct model_origin *o)
 			 !ka ? tname(a, na, sizeof na) : tname(b, nb, sizeof nb));
 		return false;
 	}
-	if ((a->summary.known & SUM_SHAPE) && a->summary.ndims > 0)
-		k = (double)a->summary.dims[a->summary.ndims - 1];
-	bound = ma * mb * k;
-	evidence(o, "max |x| of %s is %g, of %s %g; inner size %g: |output| <= %g", tname(a, na, sizeof na),
-		 ma, tname(b, nb, sizeof nb), mb, k, bound);
-	if (bound > dtype_max(dt)) {
-		cause(o, "%s overflow: %g x %g x %g passes %s's range (%g)", o->op_type, ma, mb, k,
-		      dtype_label(dt), dtype_max(dt));
-		return true;
+	if (reduces && !(k = reduction_size(o->op_type, &a->summary, &b->summary))) {
+		evidence(o, "max |x| of %s is %g, of %s %g; reduction size unknown (the shapes do "
+			 "not tell)", tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb);
+		return false;
 	}
-	return false;
+	bound = ma * mb * k;
+	if (reduces)
+		evidence(o, "max |x| of %s is %g, of %s %g; inner size %g: |output| <= %g",
+			 tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb, k, bound);
+	else
+		evidence(o, "max |x| of %s is %g, of %s %g; elementwise: |output| <= %g",
+			 tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb, bound);
+	if (bound <= td_dtype_max(dt))
+		return false;
+	if (reduces)
+		cause(o, "%s overflow: %g x %g x %g passes %s's range (%g)", o->op_type, ma, mb, k,
+		      dtype_label(dt), td_dtype_max(dt));
+	else
+		cause(o, "%s overflow: %g x %g passes %s's range (%g)", o->op_type, ma, mb,
+		      dtype_label(dt), td_dtype_max(dt));
+	return true;
+}
+
+static bool
+rule_matmul(struct model_origin *o)
+{
+	return overflow_product(o, true);
+}
+
+static bool
+rule_mul(struct model_origin *o)
+{
+	return overflow_product(o, false);
 }
 
 static bool
 rule_softmax(struct model_origin *o)
 {
 	const struct model_origin_input *in = finite_input(o, 0);
-	double lo, hi, limit = log(dtype_max(out_dtype(o)));
+	double lo, hi, limit = log(td_dtype_max(out_dtype(o)));
 	char nm[160];
 
 	if (!in)
@@ -359,7 +418,8 @@ rule_softmax(struct model_origin *o)
 	_("|Pow|", rule_pow) \
 	_("|Exp|Expm1|", rule_exp) \
 	_("|Square|", rule_square) \
-	_("|MatMul|BatchMatMul|BatchMatMulV2|BatchMatMulV3|Conv2D|Conv3D|Einsum|Mul|", rule_matmul) \
+	_("|MatMul|BatchMatMul|BatchMatMulV2|BatchMatMulV3|Conv2D|Conv3D|Einsum|", rule_matmul) \
+	_("|Mul|", rule_mul) \
 	_("|Softmax|LogSoftmax|SoftmaxCrossEntropyWithLogits|SparseSoftmaxCrossEntropyWithLogits|", \
 	  rule_softmax)
 
@@ -387,6 +447,20 @@ type_in(const char *list, const char *type)
 }
 
 /* ---- roles ------------------------------------------------------------------------ */
+
+/* The inputs an op of this type reads (binary ops), 0 when the table does
+ * not say: then the graph's list is all we know. */
+static size_t
+op_arity(const char *type)
+{
+	static const char binary[] =
+		"|Mul|MatMul|BatchMatMul|BatchMatMulV2|BatchMatMulV3|Conv2D|Conv3D|Div|RealDiv|"
+		"FloorDiv|TruncateDiv|DivNoNan|Xdivy|Xlogy|FloorMod|Mod|Pow|Add|AddV2|Sub|Maximum|"
+		"Minimum|SquaredDifference|BiasAdd|SoftmaxCrossEntropyWithLogits|"
+		"SparseSoftmaxCrossEntropyWithLogits|";
+
+	return type_in(binary, type) ? 2 : 0;
+}
 
 static bool
 is_feed(const char *type)
@@ -464,7 +538,7 @@ explain_origin(struct model_origin *o)
 {
 	const char *type = o->op_type ? o->op_type : "";
 	enum td_dtype dt = out_dtype(o);
-	size_t k, unknown = 0;
+	size_t k, unknown = 0, read = TD_MAX(o->ninputs, op_arity(type)), unrecorded;
 
 	if (o->source == TABLE_EXECUTIONS) {
 		cause(o, "%s made NaN/Inf; the inputs of this execution are not linked to rows", type);
@@ -475,8 +549,22 @@ explain_origin(struct model_origin *o)
 		      o->op_name ? o->op_name : "?", *type ? " " : "", *type ? type : "");
 		return;
 	}
-	for (k = 0; k < o->ninputs; k++)
-		unknown += o->inputs[k].state == INPUT_UNKNOWN;
+	/* an input is recorded when the graph lists it and a row holds it */
+	unrecorded = read - o->ninputs;
+	for (k = 0; k < o->ninputs; k++) {
+		unrecorded += o->inputs[k].trace_index < 0;
+		unknown += o->inputs[k].state == INPUT_UNKNOWN && o->inputs[k].trace_index >= 0;
+	}
+	if (unrecorded && read) {
+		/* no cause from part of the inputs: the missing one may be it */
+		cause(o, "%s made NaN/Inf; %zu of its %zu inputs not recorded", *type ? type : "the op",
+		      unrecorded, read);
+		if (read > o->ninputs)
+			evidence(o, "the graph lists %zu of the %zu inputs a %s reads", o->ninputs, read,
+				 type);
+		input_evidence(o);
+		return;
+	}
 	for (k = 0; k < TD_ARRAY_SIZE(rules); k++) {
 		if (type_in(rules[k].types, type) && rules[k].fn(o))
 			break;
@@ -494,11 +582,11 @@ explain_origin(struct model_origin *o)
 			      unknown, o->ninputs);
 		else if (inf && ranges_known(o))
 			cause(o, "overflow: %s's output passed %s's range (%g) from finite inputs",
-			      *type ? type : "the op", dtype_label(dt), dtype_max(dt));
+			      *type ? type : "the op", dtype_label(dt), td_dtype_max(dt));
 		else if (inf)
 			cause(o, "%s made Inf from finite inputs: an overflow past %s's range (%g), "
 			      "likely (their min/max are not recorded)", *type ? type : "the op",
-			      dtype_label(dt), dtype_max(dt));
+			      dtype_label(dt), td_dtype_max(dt));
 		else
 			cause(o, "%s made NaN/Inf from finite inputs (no cause in their summaries)",
 			      *type ? type : "the op");

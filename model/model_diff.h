@@ -99,17 +99,24 @@ struct model_diff_metrics {
 	bool values;                /* both rows had full values */
 	double cosine, max_abs_err, max_rel_err, rmse;
 	double within;              /* fraction of elements within tolerance */
+	/* Values: positions finite on both sides (cosine, RMSE and the
+	 * finite max errors are over these), and positions where the sides
+	 * differ by a non-finite value (-1 against -Inf, NaN against 2: then
+	 * max_abs_err and max_rel_err are Inf); NaN (null) without values.
+	 * The same NaN/Inf on both sides is equal. */
+	double finite_positions, nonfinite_mismatch;
 	double nan_delta, inf_delta;          /* B's count minus A's */
 	double min_delta, max_delta, mean_delta, abs_mean_delta, zero_fraction_delta;
 	bool shape_differs, dtype_differs;
 	double rtol, atol, cos_min;           /* the tolerances applied */
-	const char *reason;         /* why it diverged: "shape", "dtype", "nonfinite",
+	const char *reason;         /* why it diverged: "shape", "dtype", "nonfinite" (counts
+				     * differ, or a non-finite mismatch in the values: it leads),
 				     * "values", "cosine", "summary"; NULL if not */
 };
 
 struct model_diff_pair {
 	uint64_t pair, a_index, b_index;
-	int64_t step;               /* A's row's step, -1 unknown */
+	int64_t step;               /* A's row's step (model_trace_step), -1 unknown */
 	struct model_trace a, b;    /* rows as model_trace_get gives them */
 	struct model_diff_metrics metrics;
 	bool diverged;

@@ -173,6 +173,7 @@ summary_metrics(const struct td_summary *a, const struct td_summary *b, const st
 struct acc {
 	double dot, na2, nb2, sq, max_abs, max_rel, abs_a, abs_b;
 	int64_t within, finite, rel_n;
+	int64_t nonfinite_mismatch;     /* positions apart by a non-finite value */
 };
 
 static void
@@ -182,8 +183,13 @@ acc_add(struct acc *s, double x, double y, const struct tol *t)
 
 	if (close_enough(x, y, t))
 		s->within++;
-	if (!isfinite(x) || !isfinite(y))
+	if (!isfinite(x) || !isfinite(y)) {
+		/* NaN against NaN, +Inf against +Inf are equal; anything else
+		 * with a non-finite side is infinitely far apart */
+		if (!(isnan(x) && isnan(y)) && x != y)
+			s->nonfinite_mismatch++;
 		return;
+	}
 	e = fabs(x - y);
 	s->dot += x * y;
 	s->na2 += x * x;
@@ -199,6 +205,17 @@ acc_add(struct acc *s, double x, double y, const struct tol *t)
 		if (e / fabs(x) > s->max_rel)
 			s->max_rel = e / fabs(x);
 	}
+}
+
+/* Whether the cosine says anything: a side whose norm tolerance cannot
+ * tell from zero (every element within atol of 0) has no direction
+ * ([1e-45, -1e-45, 0] against zeros is equal, not at cosine 0). */
+static bool
+cosine_meaningful(const struct acc *s, const struct tol *t)
+{
+	double floor = t->atol * t->atol * (double)s->finite;
+
+	return s->na2 > floor && s->nb2 > floor;
 }
 
 static double
@@ -222,6 +239,8 @@ value_metrics(const struct td_tensor *a, const struct td_tensor *b, const struct
 	for (i = 0; i < a->n; i++)
 		acc_add(&s, td_tensor_get(a, i), td_tensor_get(b, i), t);
 	x->within = a->n ? (double)s.within / (double)a->n : 1.0;
+	x->finite_positions = (double)s.finite;
+	x->nonfinite_mismatch = (double)s.nonfinite_mismatch;
 	if (s.finite) {
 		x->cosine = cosine(&s);
 		x->max_abs_err = s.max_abs;
@@ -230,9 +249,15 @@ value_metrics(const struct td_tensor *a, const struct td_tensor *b, const struct
 	}
 	if (s.rel_n)
 		x->max_rel_err = s.max_rel;
+	if (s.nonfinite_mismatch) {
+		/* -1 against -Inf is an infinite error, whatever the finite
+		 * positions say (cosine and RMSE are over those only) */
+		x->max_abs_err = x->max_rel_err = INFINITY;
+		return "nonfinite";
+	}
 	if (s.within < a->n)
 		return "values";
-	if (s.finite && x->cosine < t->cos_min)
+	if (s.finite && x->cosine < t->cos_min && cosine_meaningful(&s, t))
 		return "cosine";
 	return NULL;
 }
@@ -251,6 +276,7 @@ metrics_init(struct model_diff_metrics *x)
 	x->nan_delta = x->inf_delta = NAN;
 	x->min_delta = x->max_delta = x->mean_delta = x->abs_mean_delta = NAN;
 	x->zero_fraction_delta = NAN;
+	x->finite_positions = x->nonfinite_mismatch = NAN;
 }
 
 /* Decodes both rows of pair k and fills x; returns whether it diverged. */
@@ -281,7 +307,8 @@ pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
 	model_detail_done(&da);
 	model_detail_done(&db);
 	x->rtol = t.rtol, x->atol = t.atol, x->cos_min = t.cos_min;
-	x->reason = why ? why : vwhy;
+	/* a non-finite mismatch in the values leads: it is the worst */
+	x->reason = vwhy && !strcmp(vwhy, "nonfinite") ? vwhy : why ? why : vwhy;
 	return x->reason != NULL;
 }
 
@@ -331,7 +358,10 @@ model_diff_pair_get(struct model_diff *d, uint64_t k, struct model_diff_pair *p)
 	p->pair = k;
 	p->a_index = d->pa[k];
 	p->b_index = d->pb[k];
-	p->step = diff_row_step(d->a, p->a_index);
+	/* the row's step as trace, why and origins give it (the reader's
+	 * step, else its execution's or top-level call's), not only the
+	 * reader's step the alignment uses */
+	p->step = model_trace_step(d->a, p->a_index);
 	model_trace_get(d->a, p->a_index, &p->a);
 	model_trace_get(d->b, p->b_index, &p->b);
 	div = pair_metrics(d, k, &p->metrics);

@@ -62,6 +62,7 @@ enum expr_stage { EXPR_STAGE_OP, EXPR_STAGE_ROW, EXPR_STAGE_STEP };
 	_(STD,            "std",            NUM, ROW) \
 	_(L2NORM,         "l2norm",         NUM, ROW) \
 	_(ZERO_FRACTION,  "zero_fraction",  NUM, ROW) \
+	_(ZERO_PERCENTAGE, "zero_percentage", NUM, ROW) \
 	_(RANK,           "rank",           NUM, ROW) \
 	_(DTYPE,          "dtype",          STR, ROW) \
 	_(OP,             "op",             STR, OP) \

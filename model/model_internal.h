@@ -157,6 +157,8 @@ struct cache_ent {
 	uint32_t slot;
 	bool corrupt;
 	struct td_summary summary;
+	uint32_t from_values;       /* summary bits computed from the row's values
+				     * (the dump's statistics lack them) */
 };
 
 struct run {                        /* traces from first on belong to execution */
@@ -531,6 +533,8 @@ enum step_basis { STEP_FROM_NONE, STEP_FROM_VALUES, STEP_FROM_STATISTICS };
 struct where_opts {
 	const struct step_tol *tol;
 	enum step_basis basis;      /* out */
+	bool from_values;           /* out: a summary field read was computed from
+				     * the row's values (the dump's statistics lack it) */
 };
 /* e on trace row j as where_trace, with opts (may be NULL). */
 enum expr_result where_trace_opts(struct model *m, const struct expr *e, uint64_t j,

@@ -380,6 +380,16 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	e->wall_time = d.wall_time;
 	if (d.noutputs && d.summaries)
 		e->summary = d.summaries[0];
+	/* The decode read the values: what the dump's statistics lack
+	 * (abs_mean, std, l2norm beside a statistics file's counts) comes
+	 * from them, once per decode, kept with the row. */
+	if (d.noutputs && d.summaries && d.values && d.values[0] && d.values[0]->data &&
+	    (~e->summary.known & TD_SUMMARY_VALUE_FIELDS & ~(uint32_t)SUM_PERCENTILES)) {
+		struct td_summary vs;
+
+		td_tensor_summarize(d.values[0], &vs);
+		e->from_values = td_summary_complete(&e->summary, &vs);
+	}
 	if (e->slot == TF_SLOT_ESC)
 		e->slot = d.slot;
 	if (d.device || d.debug_op) {
@@ -486,6 +496,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	row->slot = e.slot;
 	row->wall_time = e.wall_time;
 	row->summary = e.summary;
+	row->from_values = e.from_values;
 	row->device = intern_str(&m->str, e.device);
 	row->debug_op = e.debug_op == NO_ID ? NULL : intern_str(&m->str, e.debug_op);
 	pthread_mutex_lock(&m->lock);
@@ -543,6 +554,27 @@ model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
 	row->host = intern_str(&m->str, m->hosts[x->host]);
 	pthread_mutex_unlock(&m->lock);
 	return TD_OK;
+}
+
+uint64_t
+model_execution_nonfinite_traces(struct model *m, uint64_t i)
+{
+	uint64_t n = rows_ntraces(m), count = 0, j;
+	size_t r;
+
+	if (i >= rows_nexecs(m) || !atomic_load(&m->containers))
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	for (r = 0; r < m->nruns; r++) {
+		uint64_t end = r + 1 < m->nruns ? m->runs[r + 1].first : n;
+
+		if (m->runs[r].execution != (int64_t)i)
+			continue;
+		for (j = m->runs[r].first; j < end && j < n; j++)
+			count += (trace_flags(m, j) & TF_NONFINITE) != 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return count;
 }
 
 /* Checkpoint k: its first row and file; false past the end. */

@@ -40,7 +40,7 @@ static const struct cond_param params[] = {
 	{ "min_lt", "min", "<", 1 },
 	{ "mean_gt", "mean", ">", 1 },
 	{ "mean_lt", "mean", "<", 1 },
-	{ "zero_percentage_ge", "zero_fraction", ">=", 0.01 },
+	{ "zero_percentage_ge", "zero_percentage", ">=", 1 },
 	{ "abs_mean_update_ratio_gt", "update_ratio", ">", 1 },
 	{ "abs_mean_update_ratio_lt", "update_ratio", "<", 1 },
 	{ "range_start_inclusive", "min", "<", 1 },
@@ -224,8 +224,8 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 			return false;
 		}
 		strbuf_addf(out, "(dtype == \"float16\" and max_abs > %.17g) or "
-			    "(dtype == \"bfloat16\" and max_abs > %.17g)", 65504.0 / factor,
-			    3.38953139e38 / factor);
+			    "(dtype == \"bfloat16\" and max_abs > %.17g)", td_dtype_max(DTYPE_FLOAT16) / factor,
+			    td_dtype_max(DTYPE_BFLOAT16) / factor);
 		return true;
 	}
 	bool comparisons = strstr(c->params, "_gt") || strstr(c->params, "_lt") ||
@@ -569,6 +569,8 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
 		h->basis = basis_name(o.basis);
+		if (!h->basis && o.from_values)
+			h->basis = "values";    /* a summary field from the values */
 		fill_hit(m, &s->v[k], h, NULL);
 	}
 	r->unknown += unknown;

@@ -10,30 +10,8 @@
  */
 #include "model_internal.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
-
-/* The largest finite value of a dtype, 0 when it has none. */
-static double
-dtype_max(enum td_dtype dt)
-{
-	switch (dt) {
-	case DTYPE_FLOAT16:  return 65504.0;
-	case DTYPE_BFLOAT16: return 3.38953139e38;
-	case DTYPE_FLOAT32:  return FLT_MAX;
-	case DTYPE_FLOAT64:  return DBL_MAX;
-	case DTYPE_INT8:     return INT8_MAX;
-	case DTYPE_INT16:    return INT16_MAX;
-	case DTYPE_INT32:    return INT32_MAX;
-	case DTYPE_INT64:    return (double)INT64_MAX;
-	case DTYPE_UINT8:    return UINT8_MAX;
-	case DTYPE_UINT16:   return UINT16_MAX;
-	case DTYPE_UINT32:   return UINT32_MAX;
-	case DTYPE_UINT64:   return (double)UINT64_MAX;
-	default:             return 0;
-	}
-}
 
 static enum expr_avail
 count(const struct td_summary *s, uint32_t bit, int64_t v, double *num)
@@ -82,18 +60,56 @@ where_summary_field(const struct td_summary *s, enum expr_field f, double *num, 
 			return EXPR_ABSENT;
 		*num = (double)s->zero / (double)s->elements;
 		return EXPR_KNOWN;
+	case EXPR_F_ZERO_PERCENTAGE:
+		if ((s->known & (SUM_ZERO | SUM_ELEMENTS)) != (SUM_ZERO | SUM_ELEMENTS) ||
+		    s->elements <= 0)
+			return EXPR_ABSENT;
+		/* 100 * zero is exact (zero below 2^46) and the quotient is one
+		 * rounding: "zero_percentage >= P" is "100 * zero >= P *
+		 * elements" for whole P (and tensors below 10^13 elements),
+		 * where a fraction times 0.01 is not (70 * 0.01 > 0.7). */
+		*num = 100.0 * (double)s->zero / (double)s->elements;
+		return EXPR_KNOWN;
 	case EXPR_F_DTYPE:
 		if (!(s->known & SUM_DTYPE) || s->dtype == DTYPE_INVALID)
 			return EXPR_ABSENT;
 		*str = td_dtype_name(s->dtype);
 		return EXPR_KNOWN;
 	case EXPR_F_DTYPE_MAX:
-		if (!(s->known & SUM_DTYPE) || dtype_max(s->dtype) == 0)
+		if (!(s->known & SUM_DTYPE) || td_dtype_max(s->dtype) == 0)
 			return EXPR_ABSENT;
-		*num = dtype_max(s->dtype);
+		*num = td_dtype_max(s->dtype);
 		return EXPR_KNOWN;
 	default:
 		return EXPR_ABSENT;
+	}
+}
+
+/* The summary bits field f reads (0: none). */
+static uint32_t
+summary_bit(enum expr_field f)
+{
+	switch (f) {
+	case EXPR_F_NAN:      return SUM_NAN;
+	case EXPR_F_NEG_INF:  return SUM_NEG_INF;
+	case EXPR_F_POS_INF:  return SUM_POS_INF;
+	case EXPR_F_NEGATIVE: return SUM_NEGATIVE;
+	case EXPR_F_ZERO:     return SUM_ZERO;
+	case EXPR_F_POSITIVE: return SUM_POSITIVE;
+	case EXPR_F_ELEMENTS: return SUM_ELEMENTS;
+	case EXPR_F_RANK:     return SUM_RANK;
+	case EXPR_F_MIN:
+	case EXPR_F_MAX:
+	case EXPR_F_MAX_ABS:  return SUM_MINMAX;
+	case EXPR_F_MEAN:     return SUM_MEAN;
+	case EXPR_F_ABS_MEAN: return SUM_ABS_MEAN;
+	case EXPR_F_STD:      return SUM_STD;
+	case EXPR_F_L2NORM:   return SUM_L2NORM;
+	case EXPR_F_ZERO_FRACTION:
+	case EXPR_F_ZERO_PERCENTAGE: return SUM_ZERO | SUM_ELEMENTS;
+	case EXPR_F_DTYPE:
+	case EXPR_F_DTYPE_MAX: return SUM_DTYPE;
+	default:              return 0;
 	}
 }
 
@@ -176,6 +192,8 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 			c->opts->basis = b;
 		return r;
 	}
+	if (c->opts && c->s == &c->ent.summary && (c->ent.from_values & summary_bit(f)))
+		c->opts->from_values = true;
 	return where_summary_field(c->s, f, num, str);
 }
 

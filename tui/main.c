@@ -6,7 +6,7 @@
  * is not a terminal or TERM is unset or dumb, a short note goes to stderr
  * and the default summary (info, alerts) is printed instead of the TUI.
  * Exit codes are in batch.h (0 ok, 1 usage, 2 cannot open, 3 strict,
- * 4 --check found NaN/Inf).
+ * 4 --check found NaN/Inf, 5 --check cannot tell).
  *
  * Two dumps (DUMP_A DUMP_B), or one with --compare-hosts A,B, are compared:
  * both are indexed fully, aligned (model_diff.h), and the commands and the
@@ -252,7 +252,8 @@ run_tui(struct model *m, struct model_diff *d, const struct args *a)
 }
 
 /* --check: the -e commands if any, then the headline origin; exit 4 when
- * the dump has NaN/Inf (3 when --strict fails). */
+ * the dump has NaN/Inf, 5 when its mode cannot show any (3 when --strict
+ * fails). */
 static int
 run_check(struct model *m, const struct args *a)
 {

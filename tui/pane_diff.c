@@ -74,14 +74,18 @@ pane_diff_header(struct pane *p, int y)
 	}
 }
 
-/* "cos 0.99999 abs 1.2e-03" or, from summaries, "nan +2 inf +0". */
+/* "cos 0.99999 abs 1.2e-03" ("nonfinite 3 cos 1.000000" first when the
+ * sides differ by NaN/Inf somewhere) or, from summaries, "nan +2 inf +0". */
 static void
 metrics_text(const struct model_diff_pair *q, char *buf, size_t size)
 {
 	const struct model_diff_metrics *x = &q->metrics;
 	size_t n;
 
-	if (x->values)
+	if (x->values && x->nonfinite_mismatch > 0)
+		n = (size_t)snprintf(buf, size, "nonfinite %.0f cos %.6f", x->nonfinite_mismatch,
+				     x->cosine);
+	else if (x->values)
 		n = (size_t)snprintf(buf, size, "cos %.6f abs %.2e", x->cosine, x->max_abs_err);
 	else if (!isnan(x->nan_delta))
 		n = (size_t)snprintf(buf, size, "nan %+.0f inf %+.0f", x->nan_delta,
@@ -174,11 +178,14 @@ side_metrics(struct strbuf *sb, const struct model_diff_pair *q)
 
 	strbuf_addf(sb, "\nmetrics (rtol %g, atol %g, cos-min %g)%s\n", x->rtol, x->atol, x->cos_min,
 		    x->values ? "" : ": summaries only");
+	if (x->nonfinite_mismatch > 0)
+		metric_line(sb, "nonfinite mismatch", x->nonfinite_mismatch);
 	metric_line(sb, "cosine", x->cosine);
 	metric_line(sb, "max abs error", x->max_abs_err);
 	metric_line(sb, "max rel error", x->max_rel_err);
 	metric_line(sb, "rmse", x->rmse);
 	metric_line(sb, "within tolerance", x->within);
+	metric_line(sb, "finite positions", x->finite_positions);
 	metric_line(sb, "nan change", x->nan_delta);
 	metric_line(sb, "inf change", x->inf_delta);
 	metric_line(sb, "min change", x->min_delta);

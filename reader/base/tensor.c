@@ -11,6 +11,7 @@
 #include "tensor.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +21,9 @@
 static const struct {
 	const char *name;
 	size_t size;
+	double max;
 } dtype_info[] = {
-#define TD_DTYPE_ROW(id, str, sz) { str, sz },
+#define TD_DTYPE_ROW(id, str, sz, mx) { str, sz, mx },
 	DTYPE_INFO(TD_DTYPE_ROW)
 #undef TD_DTYPE_ROW
 };
@@ -36,6 +38,12 @@ size_t
 td_dtype_size(enum td_dtype dt)
 {
 	return (unsigned)dt < DTYPE_COUNT ? dtype_info[dt].size : 0;
+}
+
+double
+td_dtype_max(enum td_dtype dt)
+{
+	return (unsigned)dt < DTYPE_COUNT ? dtype_info[dt].max : 0;
 }
 
 bool

@@ -16,30 +16,32 @@
 
 #include "util.h"
 
+/* id, name, element size in bytes, largest finite value (0: none, or not
+ * one number: bool, complex, string, opaque) */
 #define DTYPE_INFO(_) \
-	_(INVALID,  "invalid",  0) \
-	_(FLOAT16,  "float16",  2) \
-	_(BFLOAT16, "bfloat16", 2) \
-	_(FLOAT32,  "float32",  4) \
-	_(FLOAT64,  "float64",  8) \
-	_(INT8,     "int8",     1) \
-	_(INT16,    "int16",    2) \
-	_(INT32,    "int32",    4) \
-	_(INT64,    "int64",    8) \
-	_(UINT8,    "uint8",    1) \
-	_(UINT16,   "uint16",   2) \
-	_(UINT32,   "uint32",   4) \
-	_(UINT64,   "uint64",   8) \
-	_(BOOL,     "bool",     1) \
-	_(COMPLEX64,  "complex64",  8) \
-	_(COMPLEX128, "complex128", 16) \
-	_(STRING,   "string",   0) \
-	_(RESOURCE, "resource", 0) \
-	_(VARIANT,  "variant",  0) \
-	_(OTHER,    "other",    0)
+	_(INVALID,  "invalid",   0, 0) \
+	_(FLOAT16,  "float16",   2, 65504.0) \
+	_(BFLOAT16, "bfloat16",  2, 3.3895313892515355e38) \
+	_(FLOAT32,  "float32",   4, FLT_MAX) \
+	_(FLOAT64,  "float64",   8, DBL_MAX) \
+	_(INT8,     "int8",      1, INT8_MAX) \
+	_(INT16,    "int16",     2, INT16_MAX) \
+	_(INT32,    "int32",     4, INT32_MAX) \
+	_(INT64,    "int64",     8, (double)INT64_MAX) \
+	_(UINT8,    "uint8",     1, UINT8_MAX) \
+	_(UINT16,   "uint16",    2, UINT16_MAX) \
+	_(UINT32,   "uint32",    4, UINT32_MAX) \
+	_(UINT64,   "uint64",    8, (double)UINT64_MAX) \
+	_(BOOL,     "bool",      1, 0) \
+	_(COMPLEX64,  "complex64",   8, 0) \
+	_(COMPLEX128, "complex128", 16, 0) \
+	_(STRING,   "string",    0, 0) \
+	_(RESOURCE, "resource",  0, 0) \
+	_(VARIANT,  "variant",   0, 0) \
+	_(OTHER,    "other",     0, 0)
 
 enum td_dtype {
-#define TD_DTYPE_ENUM(name, str, size) DTYPE_##name,
+#define TD_DTYPE_ENUM(name, str, size, max) DTYPE_##name,
 	DTYPE_INFO(TD_DTYPE_ENUM)
 #undef TD_DTYPE_ENUM
 	DTYPE_COUNT
@@ -49,6 +51,11 @@ enum td_dtype {
 const char *td_dtype_name(enum td_dtype dt);
 size_t td_dtype_size(enum td_dtype dt);
 bool td_dtype_is_float(enum td_dtype dt);   /* float16, bfloat16, float32, float64 */
+/* The largest finite value of dt (float16 65504, float32 FLT_MAX, int8 127,
+ * uint64 2^64 as a double...), 0 when dt has none that is one number (bool,
+ * complex, string, resource, variant, invalid).  The one table of dtype
+ * ranges: causes, conditions (dtype_max) and watches use it. */
+double td_dtype_max(enum td_dtype dt);
 /* Parses a name as printed by td_dtype_name ("float32"); DTYPE_INVALID if unknown. */
 enum td_dtype td_dtype_from_name(const char *name);
 
@@ -100,6 +107,16 @@ struct td_summary {
 	double abs_mean, std, l2norm;   /* SUM_ABS_MEAN, SUM_STD, SUM_L2NORM */
 	double pct[TD_NPERCENTILES];    /* SUM_PERCENTILES */
 };
+
+/* The fields td_summary_complete() fills in. */
+#define TD_SUMMARY_VALUE_FIELDS \
+	(SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF | \
+	 SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_NONFINITE | SUM_MINMAX | SUM_MEAN | \
+	 SUM_ABS_MEAN | SUM_STD | SUM_L2NORM | SUM_PERCENTILES)
+/* Fills the fields of dst that dst does not know (a dump's statistics)
+ * from vals (computed from the tensor's values): what the dump stored
+ * wins, the values give the rest.  Returns the bits it added. */
+uint32_t td_summary_complete(struct td_summary *dst, const struct td_summary *vals);
 
 /* True when the summary proves a NaN or Inf (has_inf_or_nan or a count). */
 bool td_summary_nonfinite(const struct td_summary *s);

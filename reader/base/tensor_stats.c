@@ -4,7 +4,9 @@
  * percentiles (numpy's default linear method) of the finite elements.
  *
  * Pure functions over struct td_tensor; no format knowledge.  Not for the
- * statistics a dump stores (readers fill struct td_summary from those).
+ * statistics a dump stores (readers fill struct td_summary from those),
+ * except td_summary_complete(): where a row's values are at hand, the
+ * fields its stored statistics lack are filled from theirs.
  */
 #include "tensor.h"
 
@@ -96,4 +98,52 @@ td_tensor_percentiles(const struct td_tensor *t, const struct td_slice_view *v,
 	}
 	free(x);
 	return m > 0;
+}
+
+uint32_t
+td_summary_complete(struct td_summary *dst, const struct td_summary *vals)
+{
+	uint32_t add = vals->known & ~dst->known & TD_SUMMARY_VALUE_FIELDS;
+
+	if (add & SUM_DTYPE)
+		dst->dtype = vals->dtype;
+	if (add & SUM_RANK)
+		dst->rank = vals->rank;
+	if (add & SUM_SHAPE) {
+		dst->ndims = vals->ndims;
+		dst->dims_truncated = vals->dims_truncated;
+		memcpy(dst->dims, vals->dims, sizeof dst->dims);
+	}
+	if (add & SUM_ELEMENTS)
+		dst->elements = vals->elements;
+	if (add & SUM_NAN)
+		dst->nan = vals->nan;
+	if (add & SUM_NEG_INF)
+		dst->neg_inf = vals->neg_inf;
+	if (add & SUM_POS_INF)
+		dst->pos_inf = vals->pos_inf;
+	if (add & SUM_NEGATIVE)
+		dst->negative = vals->negative;
+	if (add & SUM_ZERO)
+		dst->zero = vals->zero;
+	if (add & SUM_POSITIVE)
+		dst->positive = vals->positive;
+	if (add & SUM_NONFINITE)
+		dst->has_inf_or_nan = vals->has_inf_or_nan;
+	if (add & SUM_MINMAX) {
+		dst->min = vals->min;
+		dst->max = vals->max;
+	}
+	if (add & SUM_MEAN)
+		dst->mean = vals->mean;
+	if (add & SUM_ABS_MEAN)
+		dst->abs_mean = vals->abs_mean;
+	if (add & SUM_STD)
+		dst->std = vals->std;
+	if (add & SUM_L2NORM)
+		dst->l2norm = vals->l2norm;
+	if (add & SUM_PERCENTILES)
+		memcpy(dst->pct, vals->pct, sizeof dst->pct);
+	dst->known |= add;
+	return add;
 }

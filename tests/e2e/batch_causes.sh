@@ -70,7 +70,17 @@ D=$WORK/shape
 tdbg_run --json -e origins "$D"
 json_expect shape_has_no_origin '(d["total"] == 0 and d["first"] is None)'
 tdbg_run --check "$D"
-expect_rc 0 shape_check_exit_0
+expect_rc 5 shape_check_exit_5_cannot_tell
 expect_file_has shape_check_says_unknown "$OUT" "unknown"
+# structure only (graphs, no trace or execution): cannot tell either
+D=$WORK/structure
+"$GEN" -q -n 0 --executions 0 "$D" || die "generator failed"
+tdbg_run --check "$D"
+expect_rc 5 structure_only_check_exit_5_cannot_tell
+# and a clean dump whose mode counts NaN/Inf is an all-clear
+D=$WORK/clean
+"$GEN" -q -n 300 --ops 30 --nan-at -1 "$D" || die "generator failed"
+tdbg_run --check "$D"
+expect_rc 0 clean_check_exit_0
 
 [ "$E2E_FAILS" -eq 0 ]

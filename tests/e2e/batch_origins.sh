@@ -81,9 +81,15 @@ tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/curt_health"
 jx modes_curt_says_what_is_unknown '"likely" in d["first"]["cause"]
 	and any(e.startswith("unknown:") for e in d["first"]["evidence"])' "$(doc 1)"
 for m in shape no_tensor; do
+	# issue 22.7: a mode that records no NaN/Inf cannot give an all-clear
 	tdbg_run --check "$FIXTURES/tfdbg2/modes/$m"
-	expect_rc 0 "modes_${m}_check_exit_0"
+	expect_rc 5 "modes_${m}_check_exit_5_cannot_tell"
 	expect_file_has "modes_${m}_check_says_unknown" "$OUT" "unknown"
+	tdbg_run --json --check "$FIXTURES/tfdbg2/modes/$m"
+	expect_rc 5 "modes_${m}_check_json_exit_5"
+	jx "modes_${m}_check_json_not_known" 'd["known"] is False and d["nonfinite"] is False' "$(doc 1)"
+	tdbg_run --strict --check "$FIXTURES/tfdbg2/modes/$m"
+	expect_rc 5 "modes_${m}_strict_check_exit_5"
 	tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/$m"
 	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": []}' "$(doc 1)"
 done

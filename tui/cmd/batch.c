@@ -153,10 +153,10 @@ batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err)
 	struct sink k = { .out = out, .json = json };
 	struct cmd_env env = { .m = m, .json = json, .out = &ob, .err = &eb,
 			       .flush = emit, .flush_ctx = &k };
-	bool bad = false;
+	bool bad = false, cannot_tell = false;
 
 	k.last = '\n';
-	if (cmd_check(&env, watches, &bad) != TD_OK)
+	if (cmd_check(&env, watches, &bad, &cannot_tell) != TD_OK)
 		report_error(err, &eb);
 	emit(&env);
 	if (json || k.last != '\n')
@@ -164,5 +164,5 @@ batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err)
 	fflush(out);
 	strbuf_done(&ob);
 	strbuf_done(&eb);
-	return bad ? EXIT_NONFINITE : EXIT_OK_;
+	return bad ? EXIT_NONFINITE : cannot_tell ? EXIT_CANNOT_TELL : EXIT_OK_;
 }

@@ -21,6 +21,9 @@ enum batch_exit {
 	EXIT_OPEN = 2,              /* the dump cannot be opened */
 	EXIT_STRICT = 3,            /* --strict and the dump has problems */
 	EXIT_NONFINITE = 4,         /* --check and the dump has NaN/Inf */
+	EXIT_CANNOT_TELL = 5,       /* --check, no NaN/Inf found, and the dump's
+				     * mode records none (SHAPE, NO_TENSOR,
+				     * structure only): it cannot tell */
 };
 
 /* Ids of the options without a short form (getopt_long returns them). */
@@ -71,8 +74,9 @@ int batch_strict_check(struct model *m, FILE *err);
 
 /* --check: prints the headline origin of the NaN/Inf (or that there is
  * none) on out, as text or one JSON line; returns EXIT_NONFINITE when the
- * dump has any NaN/Inf alert (or, with watches, a watch hit), else
- * EXIT_OK_. */
+ * dump has any NaN/Inf alert (or, with watches, a watch hit),
+ * EXIT_CANNOT_TELL when it has none but its rows do not record NaN/Inf
+ * (a mode without counts, no rows), else EXIT_OK_. */
 int batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err);
 
 #endif

@@ -50,6 +50,7 @@ static const char *const exit_codes[][2] = {
 	{ "2", "the dump cannot be opened (missing directory, unknown format)" },
 	{ "3", "--strict and the dump has corrupt, torn or missing records" },
 	{ "4", "--check and the dump has NaN/Inf, or a watch hit with --fail-on watches (3 wins when --strict also fails)" },
+	{ "5", "--check found no NaN/Inf but cannot tell: the dump's mode records none (SHAPE, NO_TENSOR, structure only; 3 and 4 win)" },
 };
 
 void

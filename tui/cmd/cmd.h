@@ -131,7 +131,7 @@ void cmd_detail_complete(struct model_detail *d);
  * {"nonfinite", "known", "alerts", "first": ORIGIN|null}; with watches
  * (--fail-on watches) also "watches": {"hits", "unknown"}.  *bad tells
  * whether the dump has any NaN/Inf alert (or, with watches, a hit). */
-enum td_status cmd_check(struct cmd_env *env, bool watches, bool *bad);
+enum td_status cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell);
 
 /* cmd_watch.c: the user's watches file ($XDG_CONFIG_HOME/tdbg/watches).
  * Loads it into m (no file: the defaults); returns the number of bad

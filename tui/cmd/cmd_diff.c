@@ -81,6 +81,8 @@ json_metrics(struct json *j, const struct model_diff_metrics *x)
 	json_num_or_null(j, "max_rel_err", x->max_rel_err);
 	json_num_or_null(j, "rmse", x->rmse);
 	json_num_or_null(j, "within_tolerance", x->within);
+	json_num_or_null(j, "nonfinite_mismatch", x->nonfinite_mismatch);
+	json_num_or_null(j, "finite_positions", x->finite_positions);
 	json_num_or_null(j, "nan_delta", x->nan_delta);
 	json_num_or_null(j, "inf_delta", x->inf_delta);
 	json_num_or_null(j, "min_delta", x->min_delta);
@@ -144,6 +146,8 @@ text_pair(struct cmd_env *env, const struct model_diff_pair *p)
 	cmd_cell(env->out, p->a.op_name, 36);
 	strbuf_addf(env->out, " %3u", p->a.slot);
 	if (x->values) {
+		if (x->nonfinite_mismatch > 0)
+			text_num(env->out, "nonfinite_mismatch", x->nonfinite_mismatch);
 		text_num(env->out, "cos", x->cosine);
 		text_num(env->out, "max_abs", x->max_abs_err);
 		text_num(env->out, "max_rel", x->max_rel_err);

@@ -391,7 +391,7 @@ can_tell(struct model *m)
 /* {"nonfinite", "known", "alerts", "first"[, "watches"]}: text says it in
  * a sentence, then the first origin in full. */
 enum td_status
-cmd_check(struct cmd_env *env, bool watches, bool *bad)
+cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 {
 	struct model_origins_query q = { .step = -1, .per_host = 1 };
 	struct model_origin *v = NULL;
@@ -412,6 +412,7 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad)
 	if (watches)
 		hits = cmd_watch_hits(env->m, &unknown);
 	*bad = alerts > 0 || hits > 0;
+	*cannot_tell = !known;
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, root);
 	emit_kv_bool(&e, "nonfinite", alerts > 0);

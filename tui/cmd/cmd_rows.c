@@ -15,6 +15,7 @@
  */
 #include "cmd_internal.h"
 #include "rowsort.h"
+#include "summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,19 @@ emit_unreadable(struct emit *e, const char *col)
 	emit_kv_bool(e, "corrupt", true);
 }
 
+/* "from_values": the summary's keys tdbg computed from the row's values
+ * because the dump's statistics lack them ([] none: the dump's own). */
+static void
+emit_from_values(struct emit *e, uint32_t bits)
+{
+	emit_key(e, "from_values");
+	emit_list_begin(e);
+	for (size_t k = 0; k < SUMMARY_NFIELDS; k++)
+		if (summary_fields[k].bit & bits)
+			emit_str(e, summary_fields[k].key);
+	emit_list_end(e);
+}
+
 static void
 emit_trace(struct cmd_env *env, struct emit *e, uint64_t row)
 {
@@ -184,6 +198,7 @@ emit_trace(struct cmd_env *env, struct emit *e, uint64_t row)
 		emit_kv_bool(e, "corrupt", true);
 	emit_kv_summary(e, "summary", &t.summary);
 	emit_kv_str(e, "role", cmd_nz(model_role_name(t.role)));
+	emit_from_values(e, t.from_values);
 	emit_object_end(e);
 }
 
@@ -191,6 +206,7 @@ static void
 emit_execution(struct cmd_env *env, struct emit *e, uint64_t row)
 {
 	struct model_execution x;
+	uint64_t bad;
 
 	emit_object_begin(e, NULL);
 	emit_kv_uint(e, "index", row);
@@ -205,7 +221,16 @@ emit_execution(struct cmd_env *env, struct emit *e, uint64_t row)
 	emit_kv_str(e, "graph_id", cmd_graph_id(env, x.graph));
 	emit_kv_str(e, "host", cmd_nz(x.host));
 	emit_kv_uint(e, "num_outputs", x.num_outputs);
+	/* a run holding traces is flagged for them: nonfinite_traces says
+	 * how many (text shows it under nan/inf when no output is bad) */
+	bad = x.ntraces ? model_execution_nonfinite_traces(env->m, row) : 0;
+	if (!x.bad_outputs && bad)
+		emit_text_kv(e, "bad_outputs", "%llu", (unsigned long long)bad);
 	emit_kv_uint(e, "bad_outputs", x.bad_outputs);
+	if (x.ntraces)
+		emit_kv_uint(e, "nonfinite_traces", bad);
+	else
+		emit_kv_null(e, "nonfinite_traces");
 	emit_kv_bool(e, "nonfinite", x.flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE));
 	emit_kv_bool(e, "function", x.flags & ROW_FUNCTION);
 	emit_kv_double(e, "wall_time", x.wall_time);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -113,11 +114,11 @@ test_named_conditions_expand_with_parameters(void **state)
 	assert_non_null(strstr(w.expr, "role == \"gradient\""));
 	assert_non_null(strstr(w.expr, "abs_mean < 9.9999999999999995e-08"));
 	assert_non_null(strstr(w.expr, " or max < 5"));
-	/* zero_percentage_ge is a percentage; zero_fraction is a fraction */
+	/* zero_percentage_ge compares the percentage itself (exactly) */
 	assert_int_equal(model_watch_add(m, "z", "tensor_all_zero(zero_percentage_ge=50)", err, sizeof err),
 			 TD_OK);
 	assert_true(model_watch_at(m, 1, &w));
-	assert_non_null(strstr(w.expr, "zero_fraction >= 0.5"));
+	assert_non_null(strstr(w.expr, "zero_percentage >= 50"));
 	/* replacing keeps one watch of that name */
 	assert_int_equal(model_watch_add(m, "g", "nan > 0", err, sizeof err), TD_OK);
 	assert_int_equal(model_watch_count(m), 2);
@@ -287,11 +288,67 @@ test_overflow_records_and_hit_text(void **state)
 	fake_free(f);
 }
 
+/* Issue 22: zero_percentage_ge=P matches a tensor with exactly P% zeros
+ * (70 * 0.01 is 0.70000000000000007, above 7/10).  Each P is tried on
+ * 100 and 200 elements with P% zeros and one zero fewer; the expectation
+ * is the integer test 100 * zero >= P * elements. */
+static void
+test_zero_percentage_compares_exactly(void **state)
+{
+	static const int pcts[] = { 35, 41, 47, 57, 69, 70, 82, 83, 94, 95, 100 };
+	static float v[200];
+
+	(void)state;
+	for (size_t p = 0; p < sizeof pcts / sizeof *pcts; p++) {
+		struct fake *f = fake_new();
+		struct model *m;
+		struct model_watch_run r;
+		uint64_t rows[8];
+		int64_t zeros[4], n[4] = { 100, 100, 200, 200 };
+		char text[80], err[256];
+		size_t k, nexp = 0, got;
+		uint64_t expect[4];
+
+		zeros[0] = pcts[p];
+		zeros[1] = pcts[p] - 1;
+		zeros[2] = 2 * pcts[p];
+		zeros[3] = 2 * pcts[p] - 1;
+		fake_file(f, 1, "f1", "rank_0");
+		fake_graph(f, "G", "train", NULL);
+		fake_op(f, "G", "t", "Relu", NULL, NULL);
+		for (k = 0; k < 4; k++) {
+			struct td_summary s;
+
+			for (int64_t i = 0; i < n[k]; i++)
+				v[i] = i < zeros[k] ? 0.0f : 1.0f;
+			s = values(v, n[k]);
+			fake_trace(f, 1, "G", "t", 0, 1 + (double)k, &s);
+			if (100 * zeros[k] >= pcts[p] * n[k])
+				expect[nexp++] = k;
+		}
+		m = open_watched(f);
+		model_watch_recommended(m, false);
+		snprintf(text, sizeof text, "tensor_all_zero(zero_percentage_ge=%d)", pcts[p]);
+		assert_int_equal(model_watch_add(m, "z", text, err, sizeof err), TD_OK);
+		model_watch_run_init(&r, -1);
+		while (!model_watch_run_step(m, &r, 100))
+			;
+		got = hits_of(m, &r, "z", rows, 8);
+		assert_int_equal(got, nexp);
+		for (k = 0; k < nexp; k++)
+			assert_int_equal(rows[k], expect[k]);
+		model_watch_run_done(&r);
+		model_close(m);
+		fake_free(f);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named_conditions_expand_with_parameters),
+		cmocka_unit_test(test_zero_percentage_compares_exactly),
 		cmocka_unit_test(test_bad_watches_say_why),
 		cmocka_unit_test(test_recommended_set_on_by_default),
 		cmocka_unit_test(test_step_conditions_compare_the_previous_step),

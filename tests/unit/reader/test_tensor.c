@@ -29,6 +29,61 @@ test_dtype_names_and_sizes(void **state)
 	assert_false(td_dtype_is_float(DTYPE_COMPLEX64));
 }
 
+/* The one table of dtype ranges, against the formats' own bit patterns
+ * (largest finite: exponent all ones but one, mantissa all ones). */
+static void
+test_dtype_max_is_each_types_own_range(void **state)
+{
+	(void)state;
+	assert_true(td_dtype_max(DTYPE_FLOAT16) == (double)td_half_to_float(0x7bff));
+	assert_true(td_dtype_max(DTYPE_BFLOAT16) == (double)td_bf16_to_float(0x7f7f));
+	assert_true(td_dtype_max(DTYPE_FLOAT32) == ldexp(2.0 - ldexp(1, -23), 127));
+	assert_true(td_dtype_max(DTYPE_FLOAT64) == ldexp(2.0 - ldexp(1, -52), 1023));
+	assert_true(td_dtype_max(DTYPE_INT8) == 127);
+	assert_true(td_dtype_max(DTYPE_UINT8) == 255);
+	assert_true(td_dtype_max(DTYPE_INT16) == 32767);
+	assert_true(td_dtype_max(DTYPE_UINT16) == 65535);
+	assert_true(td_dtype_max(DTYPE_INT32) == 2147483647.0);
+	assert_true(td_dtype_max(DTYPE_UINT32) == 4294967295.0);
+	assert_true(td_dtype_max(DTYPE_INT64) == ldexp(1, 63));
+	assert_true(td_dtype_max(DTYPE_UINT64) == ldexp(1, 64));
+	assert_true(td_dtype_max(DTYPE_BOOL) == 0);
+	assert_true(td_dtype_max(DTYPE_STRING) == 0);
+	assert_true(td_dtype_max(DTYPE_INVALID) == 0);
+	assert_true(td_dtype_max((enum td_dtype)DTYPE_COUNT) == 0);
+}
+
+/* What a statistics file stored wins; the values fill in the rest, and
+ * the bits added say which. */
+static void
+test_summary_complete_fills_only_what_is_missing(void **state)
+{
+	static const float v[] = { 0, -3, 4, 0 };
+	struct td_summary stats = {0}, vals;
+	uint32_t add;
+
+	(void)state;
+	td_summarize_raw(DTYPE_FLOAT32, v, 4, &vals);
+	stats.known = SUM_DTYPE | SUM_ELEMENTS | SUM_ZERO | SUM_MINMAX;
+	stats.dtype = DTYPE_FLOAT32;
+	stats.elements = 4;
+	stats.zero = 2;
+	stats.min = -3.5;               /* the file's own (rounded) figure */
+	stats.max = 4;
+	add = td_summary_complete(&stats, &vals);
+	assert_true(add & SUM_ABS_MEAN);
+	assert_true(add & SUM_STD);
+	assert_true(add & SUM_L2NORM);
+	assert_false(add & (SUM_DTYPE | SUM_ELEMENTS | SUM_ZERO | SUM_MINMAX));
+	assert_true(stats.min == -3.5);
+	assert_true(stats.abs_mean == 7.0 / 4);
+	assert_true(stats.l2norm == 5);
+	/* mean 0.25: deviations -0.25, -3.25, 3.75, -0.25 */
+	assert_true(fabs(stats.std - sqrt((0.0625 + 10.5625 + 14.0625 + 0.0625) / 4)) < 1e-12);
+	assert_int_equal(stats.known & add, add);
+	assert_int_equal(td_summary_complete(&stats, &vals) & ~SUM_PERCENTILES, 0);
+}
+
 static void
 test_half_to_float_vectors(void **state)
 {
@@ -511,6 +566,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dtype_names_and_sizes),
+		cmocka_unit_test(test_dtype_max_is_each_types_own_range),
+		cmocka_unit_test(test_summary_complete_fills_only_what_is_missing),
 		cmocka_unit_test(test_half_to_float_vectors),
 		cmocka_unit_test(test_bf16_to_float_vectors),
 		cmocka_unit_test(test_summary_counts_negative_zero_as_zero),
