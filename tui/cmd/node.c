@@ -15,6 +15,7 @@
 #include "tui/cmd/node.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,7 @@ struct answer {
 	size_t ncomm;
 	uint64_t watch_hits;
 	const char *error;
+	char errbuf[512];
 };
 
 int64_t
@@ -330,6 +332,20 @@ watch_counts(struct model *m, struct answer *a, size_t n)
 }
 
 static void
+set_error(struct model *m, struct answer *a, uint64_t problems)
+{
+	struct model_problem p;
+
+	a->error = a->errbuf;
+	if (problems && model_problem_get(m, 0, &p))
+		snprintf(a->errbuf, sizeof a->errbuf, "%" PRIu64 " problems, the first: %s: %s %s%s%s",
+			 problems, p.kind ? p.kind : "", p.path ? p.path : "", p.what ? p.what : "",
+			 p.detail ? ": " : "", p.detail ? p.detail : "");
+	else
+		snprintf(a->errbuf, sizeof a->errbuf, "no tensor row could be read");
+}
+
+static void
 write_comm(struct json *j, const struct answer *a, size_t max)
 {
 	size_t i, k;
@@ -469,7 +485,6 @@ void
 node_answer(struct model *m, const char *dump, const struct node_options *o, FILE *out)
 {
 	struct model_info in;
-	struct model_problem p;
 	struct answer *a;
 	char host[256], real[PATH_MAX];
 	const char *node = node_name(o, host, sizeof host), *path, *format;
@@ -491,9 +506,9 @@ node_answer(struct model *m, const char *dump, const struct node_options *o, FIL
 		first_bad(m, &a[i]);
 		origin_of(m, &a[i]);
 		comm_of(m, &a[i]);
-		if (a[i].rows == 0 && a[i].executions == 0 && problems)
-			a[i].error = model_problem_get(m, 0, &p) && p.what ? p.what
-				     : "no row could be read";
+		/* nothing read, or no more rows than problems: a rank it cannot read */
+		if (a[i].rows + a[i].executions == 0 || problems >= a[i].rows + a[i].executions)
+			set_error(m, &a[i], problems);
 	}
 	watch_counts(m, a, n);
 	for (i = 0; i < n; i++) {
