@@ -183,6 +183,7 @@ struct hl_name {
 	const char *name;
 	size_t plen;                /* prefix length: the name without its trailing digits */
 	size_t width;               /* number of trailing digits, 0 none */
+	size_t pad;                 /* zero-padded to this width ("007"), 0 not padded */
 	int64_t num;
 };
 
@@ -197,17 +198,39 @@ name_cmp(const void *pa, const void *pb)
 		return c;
 	if (a->plen != b->plen)
 		return a->plen < b->plen ? -1 : 1;
-	if (a->width != b->width)
-		return a->width < b->width ? -1 : 1;
+	if ((a->width == 0) != (b->width == 0))
+		return a->width == 0 ? -1 : 1;
 	if (a->width == 0)
 		return strcmp(a->name, b->name);
+	if (a->pad != b->pad)
+		return a->pad < b->pad ? -1 : 1;
 	return a->num < b->num ? -1 : a->num > b->num;
+}
+
+/* "n10" joins "n[01-09]": an unpadded number as wide as a padded group
+ * of its prefix takes that padding.  v is sorted by prefix. */
+static void
+widen(struct hl_name *v, size_t n)
+{
+	size_t i, j, k;
+	uint32_t pads;
+
+	for (i = 0; i < n; i = j) {
+		pads = 0;
+		for (j = i; j < n && v[j].plen == v[i].plen && !memcmp(v[j].name, v[i].name, v[i].plen);
+		     j++)
+			if (v[j].width && v[j].pad)
+				pads |= 1u << v[j].pad;
+		for (k = i; k < j && pads; k++)
+			if (v[k].width && !v[k].pad && (pads & (1u << v[k].width)))
+				v[k].pad = v[k].width;
+	}
 }
 
 static bool
 same_group(const struct hl_name *a, const struct hl_name *b)
 {
-	return a->width && a->plen == b->plen && a->width == b->width &&
+	return a->width && b->width && a->plen == b->plen && a->pad == b->pad &&
 	       memcmp(a->name, b->name, a->plen) == 0;
 }
 
@@ -215,9 +238,9 @@ same_group(const struct hl_name *a, const struct hl_name *b)
 static void
 add_run(struct strbuf *out, const struct hl_name *a, const struct hl_name *b)
 {
-	strbuf_addf(out, "%0*" PRId64, (int)a->width, a->num);
+	strbuf_addf(out, "%0*" PRId64, (int)a->pad, a->num);
 	if (b->num != a->num)
-		strbuf_addf(out, "-%0*" PRId64, (int)b->width, b->num);
+		strbuf_addf(out, "-%0*" PRId64, (int)b->pad, b->num);
 }
 
 void
@@ -238,7 +261,11 @@ hostlist_compress(const char *const *names, size_t n, struct strbuf *out)
 		h->width = d;
 		if (d && !parse_num(names[i] + h->plen, d, &h->num))
 			h->width = 0, h->plen = len;
+		if (h->width > 1 && names[i][h->plen] == '0')
+			h->pad = d;         /* "n007": keeps its width; "n7", "n10": none */
 	}
+	td_sort(v, n, sizeof *v, name_cmp);
+	widen(v, n);
 	td_sort(v, n, sizeof *v, name_cmp);
 	for (i = 0; i < n; i++)         /* drop duplicates */
 		if (m == 0 || name_cmp(&v[m - 1], &v[i]) != 0)

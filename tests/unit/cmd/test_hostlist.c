@@ -106,6 +106,7 @@ test_hostlist_compress_groups_by_prefix_and_width(void **state)
 			"login,n[1-3,7]");
 	expect_compress((const char *const[]){ "node01", "node02", "node10", NULL }, "node[01-02,10]");
 	expect_compress((const char *const[]){ "n5", NULL }, "n5");
+	expect_compress((const char *const[]){ "n9", "n10", "n11", "n1", NULL }, "n[1,9-11]");
 	expect_compress((const char *const[]){ "n2", "n2", "n1", NULL }, "n[1-2]");
 	expect_compress((const char *const[]){ NULL }, "");
 }
