@@ -63,6 +63,7 @@ merge_free(struct merge *mg)
 		node_done(&mg->n[i]);
 	free(mg->n);
 	node_done(&mg->launcher);
+	free(mg->block);
 	hostlist_free(mg->expected, mg->nexpected);
 	free(mg->tdbg);
 	free(mg);
@@ -292,6 +293,50 @@ merged_ranks(struct merge *mg, const char *line, struct jsonread_value *v)
 	return true;
 }
 
+/* clush -b (dshbak -c) prints blocks: a line of 15 dashes, the node set
+ * ("n[1-3] (3)", or one name), dashes again, then the lines of those nodes
+ * without prefix.  True when the line was part of a header. */
+static bool
+block_header(struct merge *mg, const char *line, size_t len)
+{
+	bool dashes = len == 15 && strspn(line, "-") == 15;
+	const char *sp;
+
+	if (dashes && mg->block_state != 1) {
+		mg->block_state = 1;
+		return true;
+	}
+	if (mg->block_state == 1 && dashes) {
+		mg->block_state = 2;
+		return true;
+	}
+	if (mg->block_state == 1) {
+		free(mg->block);
+		sp = memchr(line, ' ', len);
+		mg->block = xmalloc(len + 1);
+		memcpy(mg->block, line, sp ? (size_t)(sp - line) : len);
+		mg->block[sp ? (size_t)(sp - line) : len] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* A line of a clush -b block of several nodes: each one said it. */
+static void
+block_message(struct merge *mg, const char *line, size_t len)
+{
+	char **names, err[64];
+	size_t n, i;
+
+	if (hostlist_expand(mg->block, &names, &n, err, sizeof err) < 0) {
+		add_message(&mg->launcher, line, len);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		add_message(merge_node_get(mg, names[i]), line, len);
+	hostlist_free(names, n);
+}
+
 void
 merge_line(struct merge *mg, const char *line, size_t len)
 {
@@ -305,9 +350,16 @@ merge_line(struct merge *mg, const char *line, size_t len)
 		len--;
 	while (len && *line == ' ')        /* srun -l pads the task number */
 		line++, len--;
-	if (!len)
+	if (!len || block_header(mg, line, len))
 		return;
-	if (*line != '{' && (p = prefix_len(line, len)) && p < sizeof namebuf) {
+	if (mg->block_state == 2 && !strpbrk(mg->block, "[,"))
+		name = mg->block;       /* a block of one node */
+	else if (mg->block_state == 2 && *line != '{') {
+		block_message(mg, line, len);
+		return;
+	}
+	if (mg->block_state != 2 && *line != '{' && (p = prefix_len(line, len)) &&
+	    p < sizeof namebuf) {
 		memcpy(namebuf, line, p);
 		namebuf[p] = '\0';
 		line += p + 1, len -= p + 1;
@@ -345,7 +397,7 @@ merge_line(struct merge *mg, const char *line, size_t len)
 			snprintf(tname, sizeof tname, "task %s", namebuf);
 			name = tname;
 		}
-		add_message(merge_node_get(mg, name ? name : "?"), line, len);
+		add_message(name ? merge_node_get(mg, name) : &mg->launcher, line, len);
 	}
 	jsonread_free(v);
 }

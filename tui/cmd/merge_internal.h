@@ -48,6 +48,8 @@ struct merge {
 	char **expected;            /* --nodes, expanded */
 	size_t nexpected;
 	struct merge_node launcher; /* messages of the launcher about no node */
+	int block_state;            /* clush -b: 0 none, 1 after the first ----, 2 after the node line */
+	char *block;                /* clush -b: the node(s) of the block being read */
 };
 
 /* The node named name, added when new. */

@@ -244,6 +244,37 @@ test_merge_text_names_the_drill_down_commands(void **state)
 }
 
 static void
+test_merge_clush_b_blocks_name_their_node(void **state)
+{
+	struct merge *mg = merge_new(NULL, NULL, 0);
+	struct strbuf sb = {0};
+	struct jsonread_value *v;
+	const struct jsonread_value *ranks;
+	double d;
+
+	(void)state;
+	say(mg, "---------------");
+	say(mg, "n1");
+	say(mg, "---------------");
+	feed(mg, "", 0, -1, 0, NULL, NULL);
+	say(mg, "---------------");
+	say(mg, "n[2-3] (2)");
+	say(mg, "---------------");
+	say(mg, "tdbg: not found");
+	say(mg, "sending signal 15 to n4 [tdbg] pid 77");  /* pdsh -u: about no node of ours */
+	v = report(mg, &sb);
+	ranks = jsonread_get(v, "ranks");
+	assert_string_equal(jsonread_str(ranks->child, "node"), "n1");
+	/* both nodes of the second block said only that: they failed; the
+	 * pdsh line is the launcher's, about no node */
+	assert_true(jsonread_num(v, "nodes", &d) && d == 3);
+	expect_raw(&sb, v, "failed_nodes", "[\"n2\",\"n3\"]");
+	jsonread_free(v);
+	strbuf_done(&sb);
+	merge_free(mg);
+}
+
+static void
 test_merge_bad_nodes_list_fails(void **state)
 {
 	struct merge_options o = { .ranks = -1, .nodes = "n[1-" };
@@ -264,6 +295,7 @@ main(void)
 		cmocka_unit_test(test_merge_first_by_step_without_wall_time_and_via_peers),
 		cmocka_unit_test(test_merge_reads_a_merged_answer_back),
 		cmocka_unit_test(test_merge_text_names_the_drill_down_commands),
+		cmocka_unit_test(test_merge_clush_b_blocks_name_their_node),
 		cmocka_unit_test(test_merge_bad_nodes_list_fails),
 	};
 
