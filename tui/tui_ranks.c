@@ -99,7 +99,7 @@ build_cells(struct ranks_ui *u, const int64_t *missing, size_t nmissing)
 	for (i = 0; i < nmissing; i++)
 		u->cells[u->ncells++] = (struct cell){ missing[i], -1, CELL_MISSING };
 	td_sort(u->cells, u->ncells, sizeof *u->cells, cell_cmp);
-	u->width = snprintf(buf, sizeof buf, "%lld", (long long)top) + 2;
+	u->width = snprintf(buf, sizeof buf, "%lld", (long long)top) + 3;   /* "! 12 " */
 }
 
 static void
@@ -169,8 +169,11 @@ draw_grid(struct ranks_ui *u)
 		x = (int)(i % (size_t)cols) * u->width;
 		if (y >= LINES - 1)
 			break;
-		snprintf(buf, sizeof buf, "%c%*lld", kinds[u->cells[i].kind].mark, u->width - 2,
-			 (long long)u->cells[i].rank);
+		if (u->cells[i].rank >= 0)
+			snprintf(buf, sizeof buf, "%c %*lld", kinds[u->cells[i].kind].mark, u->width - 3,
+				 (long long)u->cells[i].rank);
+		else            /* a line that names no rank */
+			snprintf(buf, sizeof buf, "%c %*s", kinds[u->cells[i].kind].mark, u->width - 3, "?");
 		put(y, x, buf, u->width - 1, i == u->cur ? STYLE_SELECTED : kinds[u->cells[i].kind].style);
 	}
 }
@@ -184,7 +187,10 @@ draw_status(const struct ranks_ui *u)
 	if (c && c->line >= 0) {
 		const struct merge_rank_view *r = &u->v[c->line];
 
-		strbuf_addf(&sb, "rank %lld on %s: ", (long long)c->rank, r->node);
+		if (c->rank >= 0)
+			strbuf_addf(&sb, "rank %lld on %s: ", (long long)c->rank, r->node);
+		else
+			strbuf_addf(&sb, "rank ? on %s: ", r->node);
 		if (r->error)
 			strbuf_addf(&sb, "error: %s", r->error);
 		else if (r->bad && r->step >= 0)
