@@ -64,6 +64,11 @@ merge_free(struct merge *mg)
 	free(mg->n);
 	node_done(&mg->launcher);
 	free(mg->block);
+	for (i = 0; i < mg->npend; i++) {
+		free(mg->pend[i].task);
+		strbuf_done(&mg->pend[i].text);
+	}
+	free(mg->pend);
 	hostlist_free(mg->expected, mg->nexpected);
 	free(mg->tdbg);
 	free(mg);
@@ -337,12 +342,108 @@ block_message(struct merge *mg, const char *line, size_t len)
 	hostlist_free(names, n);
 }
 
+/* A line after its prefix: a node answer (or a merged answer read back),
+ * else a message of the node.  task: name is srun's task number. */
+static void
+take(struct merge *mg, const char *name, bool task, const char *line, size_t len)
+{
+	struct jsonread_value *v = NULL;
+	const char *jnode;
+	char err[64], tname[280];
+
+	if (len && *line == '{' && !name && jsonread_parse(line, len, &v, err, sizeof err) == 0 &&
+	    !jsonread_get(v, "tdbg_node") && merged_ranks(mg, line, v))
+		return;
+	if (len && *line == '{' && len <= NODE_LINE_MAX && (v ||
+	    jsonread_parse(line, len, &v, err, sizeof err) == 0) && jsonread_get(v, "tdbg_node")) {
+		char *text = xmalloc(len + 1);
+
+		memcpy(text, line, len);
+		text[len] = '\0';
+		jnode = jsonread_str(v, "node");
+		if (!name || task)
+			name = jnode && *jnode ? jnode : name ? name : "?";
+		add_rank(mg, text, v, name);
+		merge_node_get(mg, name)->answers++;
+		if (mg->r[mg->nr - 1].rank < 0 && mg->r[mg->nr - 1].error)
+			merge_node_get(mg, name)->unranked_errors++;
+		free(text);
+	} else {
+		if (task) {             /* srun -l: a task number, not a node */
+			snprintf(tname, sizeof tname, "task %s", name);
+			name = tname;
+		}
+		add_message(name ? merge_node_get(mg, name) : &mg->launcher, line, len);
+	}
+	jsonread_free(v);
+}
+
+/* srun -l labels each SRUN_CHUNK bytes of a task's output, so a long
+ * node line arrives as several labelled pieces: a piece of exactly that
+ * size that is not JSON by itself waits for the task's next pieces. */
+static struct merge_pending *
+pending_find(struct merge *mg, const char *task)
+{
+	size_t i;
+
+	for (i = 0; i < mg->npend; i++)
+		if (strcmp(mg->pend[i].task, task) == 0)
+			return &mg->pend[i];
+	return NULL;
+}
+
+static void
+pending_done(struct merge *mg, struct merge_pending *pd)
+{
+	free(pd->task);
+	strbuf_done(&pd->text);
+	*pd = mg->pend[--mg->npend];
+}
+
+/* True when the piece was kept for later. */
+static bool
+srun_piece(struct merge *mg, const char *task, const char *line, size_t len)
+{
+	struct merge_pending *pd = pending_find(mg, task);
+	struct jsonread_value *v;
+	char err[64];
+
+	if (!pd) {
+		if (len != SRUN_CHUNK || *line != '{' ||
+		    jsonread_parse(line, len, &v, err, sizeof err) == 0) {
+			if (len == SRUN_CHUNK && *line == '{')
+				jsonread_free(v);
+			return false;
+		}
+		TD_GROW(mg->pend, mg->cappend, mg->npend + 1);
+		pd = &mg->pend[mg->npend++];
+		memset(pd, 0, sizeof *pd);
+		pd->task = xstrdup(task);
+	}
+	strbuf_add(&pd->text, line, len);
+	if (len == SRUN_CHUNK && pd->text.len <= NODE_LINE_MAX)
+		return true;
+	take(mg, task, true, pd->text.buf, pd->text.len);
+	pending_done(mg, pd);
+	return true;
+}
+
+void
+merge_flush(struct merge *mg)
+{
+	while (mg->npend) {
+		struct merge_pending *pd = &mg->pend[mg->npend - 1];
+
+		take(mg, pd->task, true, pd->text.buf, pd->text.len);
+		pending_done(mg, pd);
+	}
+}
+
 void
 merge_line(struct merge *mg, const char *line, size_t len)
 {
-	struct jsonread_value *v = NULL;
-	const char *name = NULL, *jnode;
-	char namebuf[256], err[64];
+	const char *name = NULL;
+	char namebuf[256];
 	size_t p;
 	bool task = false;
 
@@ -363,7 +464,7 @@ merge_line(struct merge *mg, const char *line, size_t len)
 		memcpy(namebuf, line, p);
 		namebuf[p] = '\0';
 		line += p + 1, len -= p + 1;
-		while (len && *line == ' ')
+		if (len && *line == ' ')   /* "NAME: ": one blank, the rest is the line's */
 			line++, len--;
 		if (strncmp(namebuf, "pdsh@", 5) == 0 || strcmp(namebuf, "clush") == 0 ||
 		    strcmp(namebuf, "srun") == 0) {
@@ -372,34 +473,10 @@ merge_line(struct merge *mg, const char *line, size_t len)
 		}
 		task = all_digits(namebuf, p);
 		name = namebuf;
+		if (task && srun_piece(mg, namebuf, line, len))
+			return;
 	}
-	if (len && *line == '{' && !name && jsonread_parse(line, len, &v, err, sizeof err) == 0 &&
-	    !jsonread_get(v, "tdbg_node") && merged_ranks(mg, line, v))
-		return;
-	if (len && *line == '{' && len <= NODE_LINE_MAX && (v ||
-	    jsonread_parse(line, len, &v, err, sizeof err) == 0) && jsonread_get(v, "tdbg_node")) {
-		char *text = xmalloc(len + 1);
-
-		memcpy(text, line, len);
-		text[len] = '\0';
-		jnode = jsonread_str(v, "node");
-		if (!name || task)
-			name = jnode && *jnode ? jnode : name ? name : "?";
-		add_rank(mg, text, v, name);
-		merge_node_get(mg, name)->answers++;
-		if (mg->r[mg->nr - 1].rank < 0 && mg->r[mg->nr - 1].error)
-			merge_node_get(mg, name)->unranked_errors++;
-		free(text);
-	} else {
-		char tname[sizeof namebuf + 8];
-
-		if (task) {             /* srun -l: a task number, not a node */
-			snprintf(tname, sizeof tname, "task %s", namebuf);
-			name = tname;
-		}
-		add_message(name ? merge_node_get(mg, name) : &mg->launcher, line, len);
-	}
-	jsonread_free(v);
+	take(mg, name, task, line, len);
 }
 
 /* A word for a POSIX shell: as is when it is safe, else in single quotes. */

@@ -38,6 +38,16 @@ struct merge_node {
 	size_t nmsgs, msgs_total;
 };
 
+/* srun -l: the piece size it labels a task's output in (a longer line
+ * comes as several labelled pieces). */
+#define SRUN_CHUNK 1024
+
+/* A node line of an srun task still arriving in pieces. */
+struct merge_pending {
+	char *task;
+	struct strbuf text;
+};
+
 struct merge {
 	int64_t ranks;
 	char *tdbg;
@@ -50,7 +60,12 @@ struct merge {
 	struct merge_node launcher; /* messages of the launcher about no node */
 	int block_state;            /* clush -b: 0 none, 1 after the first ----, 2 after the node line */
 	char *block;                /* clush -b: the node(s) of the block being read */
+	struct merge_pending *pend; /* srun -l pieces waiting for the rest */
+	size_t npend, cappend;
 };
+
+/* Takes the pieces still waiting as they are (merge_report does it). */
+void merge_flush(struct merge *mg);
 
 /* The node named name, added when new. */
 struct merge_node *merge_node_get(struct merge *mg, const char *name);

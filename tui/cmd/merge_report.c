@@ -459,6 +459,7 @@ merge_report(struct merge *mg, bool json, struct strbuf *out)
 {
 	struct facts f = {0};
 
+	merge_flush(mg);
 	ranks_found(mg, &f);
 	nodes_state(mg, &f);
 	first_bad(mg, &f);
@@ -477,6 +478,7 @@ merge_ranks(struct merge *mg, struct merge_rank_view **out, int64_t **missing, s
 	struct merge_rank_view *v = xcalloc(mg->nr + 1, sizeof *v);
 	size_t i;
 
+	merge_flush(mg);
 	ranks_found(mg, &f);
 	first_bad(mg, &f);
 	for (i = 0; i < mg->nr; i++) {

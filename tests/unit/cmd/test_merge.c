@@ -275,6 +275,46 @@ test_merge_clush_b_blocks_name_their_node(void **state)
 }
 
 static void
+test_merge_joins_srun_pieces_of_a_long_line(void **state)
+{
+	struct merge *mg = merge_new(NULL, NULL, 0);
+	struct strbuf line = {0}, piece = {0}, sb = {0};
+	struct jsonread_value *v;
+	const struct jsonread_value *ranks;
+	size_t off, n;
+	double d;
+
+	(void)state;
+	/* a 3000-byte node line of task 1, labelled every 1024 bytes as srun
+	 * -l does, between two short lines of task 0 */
+	strbuf_addf(&line, "{\"tdbg_node\":1,\"node\":\"hostB\",\"rank\":1,\"first_bad\":null,"
+		    "\"error\":null,\"pad\":\"");
+	while (line.len < 2990)
+		strbuf_adds(&line, "a b ");
+	strbuf_adds(&line, "\"}");
+	feed(mg, "0: ", 0, -1, 0, NULL, NULL);
+	for (off = 0; off < line.len; off += n) {
+		n = line.len - off < 1024 ? line.len - off : 1024;
+		strbuf_reset(&piece);
+		strbuf_adds(&piece, "1: ");
+		strbuf_add(&piece, line.buf + off, n);
+		merge_line(mg, piece.buf, piece.len);
+	}
+	feed(mg, "2: ", 2, -1, 0, NULL, NULL);
+	v = report(mg, &sb);
+	ranks = jsonread_get(v, "ranks");
+	assert_int_equal(ranks->nchild, 3);
+	assert_true(jsonread_num(ranks->child->next, "rank", &d) && d == 1);
+	assert_int_equal(strlen(jsonread_str(ranks->child->next, "pad")), line.len - 76 - 2);
+	expect_raw(&sb, v, "failed_nodes", "[]");
+	jsonread_free(v);
+	strbuf_done(&sb);
+	strbuf_done(&line);
+	strbuf_done(&piece);
+	merge_free(mg);
+}
+
+static void
 test_merge_bad_nodes_list_fails(void **state)
 {
 	struct merge_options o = { .ranks = -1, .nodes = "n[1-" };
@@ -296,6 +336,7 @@ main(void)
 		cmocka_unit_test(test_merge_reads_a_merged_answer_back),
 		cmocka_unit_test(test_merge_text_names_the_drill_down_commands),
 		cmocka_unit_test(test_merge_clush_b_blocks_name_their_node),
+		cmocka_unit_test(test_merge_joins_srun_pieces_of_a_long_line),
 		cmocka_unit_test(test_merge_bad_nodes_list_fails),
 	};
 
