@@ -488,19 +488,25 @@ node_answer(struct model *m, const char *dump, const struct node_options *o, FIL
 	struct answer *a;
 	char host[256], real[PATH_MAX];
 	const char *node = node_name(o, host, sizeof host), *path, *format;
+	char **names;
 	uint64_t problems;
 	size_t i, n;
 
 	path = realpath(dump, real) ? real : dump;
-	model_info(m, &in);
+	model_info(m, &in);         /* valid until the next model_info(): copied */
 	n = in.nhosts ? in.nhosts : 1;
-	a = xcalloc(n, sizeof *a);
-	for (i = 0; i < n; i++) {
-		a[i].host = in.nhosts ? cmd_host_find(m, in.hosts[i]) : NULL;
-		a[i].rank = rank_for(a[i].host, dump, i, o);
-	}
+	names = xcalloc(n, sizeof *names);
+	for (i = 0; i < in.nhosts; i++)
+		names[i] = xstrdup(in.hosts[i]);
 	format = in.format ? xstrdup(in.format) : NULL;
 	problems = in.corrupt_records + in.torn_files + in.missing_files;
+	a = xcalloc(n, sizeof *a);
+	for (i = 0; i < n; i++) {
+		a[i].host = names[i] ? cmd_host_find(m, names[i]) : NULL;
+		a[i].rank = rank_for(a[i].host, dump, i, o);
+		free(names[i]);
+	}
+	free(names);
 	for (i = 0; i < n; i++) {
 		count_rows(m, &a[i]);
 		first_bad(m, &a[i]);
