@@ -67,8 +67,16 @@ jx pdsh_ms_groups 'sorted((g["ranks"], g["count"]) for g in d["groups"]
 jx pdsh_ms_node_lines_hold_the_contract 'all(set(r) >= {"tdbg_node", "node", "dump",
 	"format", "rank", "host", "rows", "executions", "steps", "first_bad", "origin", "comm",
 	"watch_hits", "problems", "error"} for r in d["ranks"])
-	and all(r["format"] == "mindspore-sync" and r["rows"] == 102 and r["steps"] == [0, 1]
+	and all(r["format"] == "mindspore-sync" and r["rows"] == 104 and r["steps"] == [0, 1]
 	and r["origin"]["op_name"].endswith("MatMul-op10") for r in d["ranks"] if not r["error"])'
+# the AllReduce beside the first bad step: finite for rank 9 (step 0 only),
+# once finite and once not for the others (steps 0 and 1); peers not recorded
+AR=Default_network-WithLossCell__backbone-LeNet5_fc3-Dense_AllReduce-op300
+jx pdsh_ms_comm '[(r["rank"], r["comm"]) for r in d["ranks"] if r["rank"] in (8, 9)] ==
+	[(8, [{"op": "'$AR'", "type": "AllReduce", "calls": 2, "nonfinite": 1, "finite": False,
+	       "peers": None}]),
+	 (9, [{"op": "'$AR'", "type": "AllReduce", "calls": 1, "nonfinite": 0, "finite": True,
+	       "peers": None}])]'
 # a line is at most 64 KiB
 expect_eq pdsh_lines_at_most_64k "$(awk 'length($0) > 65536' "$WORK/pdsh_ms" | wc -l | tr -d ' ')" 0
 

@@ -30,11 +30,22 @@ done
 
 S=$WORK/slurm
 mkdir -p "$S/state" "$S/spool"
+# alive PID: running (not gone, not a zombie no one reaps)
+alive()
+{
+	local st
+	st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	case $st in Z*) return 1 ;; esac
+	return 0
+}
 stop_daemons()
 {
-	local f
+	local f pid _
 	for f in slurmd slurmctld munged; do
-		[ -s "$S/$f.pid" ] && kill "$(cat "$S/$f.pid")" 2>/dev/null
+		[ -s "$S/$f.pid" ] || continue
+		pid=$(cat "$S/$f.pid")
+		kill "$pid" 2>/dev/null || continue
+		for _ in $(seq 1 50); do alive "$pid" || break; sleep 0.1; done
 	done
 	return 0
 }

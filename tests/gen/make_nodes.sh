@@ -10,13 +10,18 @@
 #
 # OUT/ms/nK, K = 1..16: MindSpore sync roots, copies of
 #   tests/fixtures/mindspore/sync_lenet's rank_0 renamed rank_(K-1), whose
-#   fc3 MatMul-op10 output 0 holds NaN/Inf in iteration 1 (step 1), except:
+#   fc3 MatMul-op10 output 0 holds NaN/Inf in iteration 1 (step 1), plus in
+#   each iteration an AllReduce output dumped right after it (op
+#   Default_network-WithLossCell__backbone-LeNet5_fc3-Dense_AllReduce-op300,
+#   a copy of that MatMul output, so finite in iteration 0 and not in 1;
+#   104 rows a rank; no graph attribute names its peers), except:
 #   - n4 does not exist (a node that fails: tdbg exits 2): rank 3 missing;
 #   - n7's rank_6 has a file where its Lenet/ directory should be: rank 6
 #     unreadable (an error line naming rank 6);
 #   - n10's rank_9 has NaN in that MatMul output in iteration 0 too (the
-#     .npy and statistic.csv): rank 9 goes bad first, at step 0, wall time
-#     1700000001.000217 (the others at step 1, 1700000002.000217);
+#     .npy and statistic.csv, after the AllReduce copy, which stays finite):
+#     rank 9 goes bad first, at step 0, wall time 1700000001.000217 (the
+#     others at step 1, 1700000002.000217);
 #   - n16 holds rank_15 and a second copy of rank_14 (rank 14 duplicated).
 #   Expected with --ranks 16 --nodes 'n[1-17]' (pdsh/clush run n[1-16]):
 #   ranks found 15 (0-15 but 3), missing [3], duplicated [14], failed
@@ -36,6 +41,15 @@ src=$top/tests/fixtures/mindspore/sync_lenet/rank_0
 mm=MatMul.Default_network-WithLossCell__backbone-LeNet5_fc3-Dense_MatMul-op10
 
 mkdir -p "$out/ms" "$out/tf2" "$out/tf1"
+rank0=$out/ms/rank_src
+cp -r "$src" "$rank0"
+for it in 0 1; do
+	f=$(ls "$rank0/Lenet/0/$it/$mm".*.output.0.DefaultFormat.npy)
+	ts=${f%.output.0.DefaultFormat.npy}
+	ts=${ts##*.}
+	cp "$f" "$rank0/Lenet/0/$it/AllReduce.Default_network-WithLossCell__backbone-LeNet5_fc3-Dense_AllReduce-op300.0.0.$((ts + 1)).output.0.DefaultFormat.npy"
+done
+src=$rank0
 for k in $(seq 1 16); do
 	[ "$k" = 4 ] && continue
 	mkdir -p "$out/ms/n$k"
@@ -44,6 +58,7 @@ done
 cp -r "$src" "$out/ms/n16/rank_14"
 rm -rf "$out/ms/n7/rank_6/Lenet"
 echo "not a directory" >"$out/ms/n7/rank_6/Lenet"
+rm -rf "$rank0"
 
 # rank 9: NaN in iteration 0's MatMul-op10 output 0 (first float32 of the
 # .npy data; statistic.csv's NaN Count, column 17, set to match).
