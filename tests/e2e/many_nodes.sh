@@ -113,13 +113,40 @@ RC=0
 timeout "$LIMIT" "$TDBG" --via "clush -R exec -w n[1-16] -f 64 -u 60" --via-tdbg "$TDBG" \
 	--json --ranks 16 --nodes 'n[1-17]' "$L/ms/%h" </dev/null >"$OUT" 2>"$ERR" || RC=$?
 jx via_clush_merge "$ms_facts"
+# on a terminal (stderr a pty), the progress line counts the nodes
+RC=0
+timeout "$LIMIT" python3 - "$TDBG" "$L/ms/%h" >"$WORK/progress" <<'EOF' || RC=$?
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen([sys.argv[1], "--via", "pdsh -R exec -w n[1-16] -f 64 -u 60",
+                      "--via-tdbg", sys.argv[1], "--json", "--nodes", "n[1-17]", sys.argv[2]],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
+os.close(s)
+out = b""
+while True:
+    try:
+        b = os.read(m, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+p.wait()
+sys.stdout.write(out.decode(errors="replace").replace("\r", "\n"))
+EOF
+expect_rc 0 via_progress_run
+expect_file_has via_progress_on_a_terminal "$WORK/progress" "tdbg: 16 of 17 nodes answered"
 RC=0
 "$TDBG" --via "no-such-launcher-xyz -w n1" "$L/ms/%h" </dev/null >"$OUT" 2>"$ERR" || RC=$?
 expect_rc 1 via_missing_launcher_exit_1
 expect_file_has via_missing_launcher_says_so "$ERR" "cannot run the launcher no-such-launcher-xyz"
 
 # ---- tfdbg v2 and v1 nodes: ranks from the launcher (--rank %n) -----------
+rm -rf "$XDG_CACHE_HOME/tdbg"
 launch pdsh_tf2 pdsh -R exec -w 't[1-4]' -f 64 -u 60 "$TDBG" --node --rank %n "$L/tf2/%h"
+# each node saved the persistent index like any open (the tfdbg v2 reader
+# keeps one; XDG_CACHE_HOME/tdbg, one file per dump)
+expect_eq tf2_nodes_saved_the_index "$(find "$XDG_CACHE_HOME/tdbg" -type f 2>/dev/null | grep -c .)" 4
 tdbg_run --merge --json --ranks 4 --nodes 't[1-4]' "$WORK/pdsh_tf2"
 jx tf2_merge 'd["ranks_found"] == 4 and d["missing"] == [] and d["failed_nodes"] == []
 	and d["first"]["rank"] == 2 and d["first"]["node"] == "t3"
