@@ -67,13 +67,15 @@ struct answer {
 int64_t
 node_rank_of(const char *name)
 {
-	const char *base = strrchr(name, '/'), *p, *found = NULL;
-	size_t len;
+	const char *base = name, *p, *found = NULL;
+	size_t len = strlen(name);
 
-	base = base ? base + 1 : name;
-	len = strlen(base);
-	while (len && base[len - 1] == '/')
+	while (len > 1 && name[len - 1] == '/')     /* "DIR/rank_7/" */
 		len--;
+	for (p = name; p < name + len; p++)
+		if (*p == '/')
+			base = p + 1;
+	len -= (size_t)(base - name);
 	for (p = base; p + 4 <= base + len; p++)
 		if (strncasecmp(p, "rank", 4) == 0)
 			found = p;
