@@ -14,6 +14,7 @@
 
 #include "tests/unit/helpers/fake_model.h"
 #include "tui/cmd/jsonread.h"
+#include "tui/cmd/merge.h"
 #include "tui/cmd/node.h"
 
 static void
@@ -33,6 +34,7 @@ test_node_rank_named_by_host_or_path(void **state)
 
 /* Two ranks (files on hosts rank_0 and rank_1), steps 0 and 1 of
  * x -> mm (MatMul) -> ar (AllReduce); rank 1's mm and ar hold NaN in step 1,
+ * and last, rank 0's Receive rv (src_rank 1) gets NaN in step 1 (row 12);
  * everything else is finite. */
 static struct fake *
 two_ranks(void)
@@ -47,6 +49,9 @@ two_ranks(void)
 	fake_op(f, "g", "x", "Placeholder", NULL, NULL);
 	fake_op(f, "g", "mm", "MatMul", (const char *[]){ "x:0", NULL }, NULL);
 	fake_op(f, "g", "ar", "AllReduce", (const char *[]){ "mm:0", NULL }, NULL);
+	fake_op(f, "g", "rv", "Receive", NULL, NULL);
+	fake_op_attr(f, "src_rank", "1");
+	fake_op_attr(f, "shape", "[4]");
 	for (int step = 0; step < 2; step++)
 		for (uint32_t file = 1; file <= 2; file++) {
 			bool nan = file == 2 && step == 1;
@@ -58,6 +63,9 @@ two_ranks(void)
 			fake_trace(f, file, "g", "ar", 0, wall++, nan ? &bad : &ok);
 			fake_step(f, step);
 		}
+	/* rank 0 receives rank 1's NaN in step 1, after it */
+	fake_trace(f, 1, "g", "rv", 0, wall++, &bad);
+	fake_step(f, 1);
 	return f;
 }
 
@@ -101,16 +109,23 @@ test_node_one_line_per_rank_with_first_bad_and_comm(void **state)
 
 	(void)state;
 	assert_int_equal(answer(m, "/no/such/dump", v, 4), 2);
-	/* rank 0: finite */
+	/* rank 0: bad only at its Receive from rank 1, in step 1 */
 	assert_true(jsonread_num(v[0], "tdbg_node", &d) && d == 1);
 	assert_string_equal(jsonread_str(v[0], "node"), "n1");
 	assert_string_equal(jsonread_str(v[0], "dump"), "/no/such/dump");
 	assert_true(jsonread_num(v[0], "rank", &d) && d == 0);
 	assert_string_equal(jsonread_str(v[0], "host"), "rank_0");
-	assert_true(jsonread_num(v[0], "rows", &d) && d == 6);
-	expect_raw_member(v[0], "first_bad", JSONREAD_NULL);
-	expect_raw_member(v[0], "origin", JSONREAD_NULL);
-	assert_int_equal(jsonread_get(v[0], "comm")->nchild, 0);
+	assert_true(jsonread_num(v[0], "rows", &d) && d == 7);
+	fb = jsonread_get(v[0], "first_bad");
+	assert_true(jsonread_num(fb, "index", &d) && d == 12);
+	assert_string_equal(jsonread_str(fb, "op_type"), "Receive");
+	comm = jsonread_get(v[0], "comm");
+	assert_int_equal(comm->nchild, 2);
+	c = comm->child->next;      /* the AllReduce twice (finite), then rv */
+	assert_string_equal(jsonread_str(c, "op"), "rv");
+	assert_true(jsonread_num(c, "nonfinite", &d) && d == 1);
+	assert_int_equal(jsonread_get(c, "peers")->nchild, 1);
+	assert_true(jsonread_get(c, "peers")->child->num == 1);
 	assert_int_equal(jsonread_get(v[0], "steps")->nchild, 2);
 	expect_raw_member(v[0], "error", JSONREAD_NULL);
 	/* rank 1: mm at step 1 (row 7: x, mm, ar of each rank, step by step) */
@@ -137,6 +152,42 @@ test_node_one_line_per_rank_with_first_bad_and_comm(void **state)
 	assert_true(jsonread_num(v[1], "problems", &d) && d == 0);
 	jsonread_free(v[0]);
 	jsonread_free(v[1]);
+	model_close(m);
+	fake_free(f);
+}
+
+/* The node lines merged: rank 1 went bad first, and rank 0 received it
+ * through rv, whose src_rank names rank 1. */
+static void
+test_node_lines_merged_name_the_op_it_spread_through(void **state)
+{
+	struct fake *f = two_ranks();
+	struct model *m = fake_model_open(f, NULL);
+	struct node_options o = { .name = "n1", .rank_base = -1 };
+	struct merge *mg = merge_new(NULL, NULL, 0);
+	struct strbuf sb = {0};
+	struct jsonread_value *v;
+	const struct jsonread_value *first;
+	char *buf = NULL, *line, *save = NULL, err[128];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	double d;
+
+	(void)state;
+	node_answer(m, "/d", &o, out);
+	fclose(out);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		merge_line(mg, line, strlen(line));
+	merge_report(mg, true, &sb);
+	assert_int_equal(jsonread_parse(sb.buf, sb.len, &v, err, sizeof err), 0);
+	first = jsonread_get(v, "first");
+	assert_true(jsonread_num(first, "rank", &d) && d == 1);
+	assert_string_equal(jsonread_str(first, "op_name"), "mm");
+	assert_string_equal(jsonread_str(first, "via"), "rv");
+	jsonread_free(v);
+	strbuf_done(&sb);
+	free(buf);
+	merge_free(mg);
 	model_close(m);
 	fake_free(f);
 }
@@ -173,6 +224,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_rank_named_by_host_or_path),
 		cmocka_unit_test(test_node_one_line_per_rank_with_first_bad_and_comm),
+		cmocka_unit_test(test_node_lines_merged_name_the_op_it_spread_through),
 		cmocka_unit_test(test_node_error_line_keeps_the_keys_and_the_path_rank),
 	};
 
