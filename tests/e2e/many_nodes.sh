@@ -183,4 +183,9 @@ tui_expect_exit 0 ranks_view_quits_0
 tdbg_run "$WORK/merged.jsonl"
 expect_file_has lines_file_without_terminal "$OUT" "first bad rank: 9 on n10"
 
+# a JSON file of a dump is not a file of node lines: the usual message
+tdbg_run "$FIXTURES/mindspore/sync_lenet/rank_0/.dump_metadata/data_dump.json"
+expect_rc 2 dump_json_file_is_not_ranks_exit_2
+expect_file_has dump_json_file_is_not_ranks "$ERR" "open that directory"
+
 [ "$E2E_FAILS" = 0 ]

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/jsonread.h"
 #include "tui/cmd/sanitize.h"
 
 #define LINE_BUF (NODE_LINE_MAX + 1024)
@@ -325,14 +326,24 @@ many_via(const char *launcher, const char *tdbg, char *const *dumps, size_t n,
 bool
 many_is_lines_file(const char *path)
 {
+	struct jsonread_value *v;
 	struct stat st;
+	char *line = NULL, err[64];
+	size_t cap = 0;
+	ssize_t n;
+	bool yes = false;
 	FILE *f;
-	int c;
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
 		return false;
-	while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
-		;
+	/* the first line: a node line ("tdbg_node") or a merged answer ("ranks") */
+	n = getline(&line, &cap, f);
+	if (n > 0 && n <= NODE_LINE_MAX * 64 && line[0] == '{' &&
+	    jsonread_parse(line, (size_t)n, &v, err, sizeof err) == 0) {
+		yes = jsonread_get(v, "tdbg_node") || jsonread_get(v, "ranks");
+		jsonread_free(v);
+	}
+	free(line);
 	fclose(f);
-	return c == '{';
+	return yes;
 }

@@ -42,8 +42,9 @@ int many_merge(char *const *files, size_t n, const struct merge_options *o, bool
 int many_via(const char *launcher, const char *tdbg, char *const *dumps, size_t n,
 	     const struct merge_options *o, bool json, FILE *out, FILE *err);
 
-/* True when path looks like merged or node lines (a regular file whose
- * first non-blank byte is '{'): tdbg FILE opens the ranks view. */
+/* True when path holds merged or node lines (a regular file whose first
+ * line is a JSON object with "tdbg_node" or "ranks"): tdbg FILE opens the
+ * ranks view. */
 bool many_is_lines_file(const char *path);
 
 #endif
