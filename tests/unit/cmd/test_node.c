@@ -192,6 +192,48 @@ test_node_lines_merged_name_the_op_it_spread_through(void **state)
 	fake_free(f);
 }
 
+/* 40 AllReduce ops with 3000-byte names run before x goes bad in the same
+ * step: the comm list alone would pass the 64 KiB of a line. */
+static void
+test_node_line_past_64k_is_reduced(void **state)
+{
+	enum { N = 40, LONG = 3000 };
+	struct fake *f = fake_new();
+	struct td_summary ok = fake_full_health(4, 0, 0, 0), bad = fake_full_health(4, 0, 0, 4);
+	struct model *m;
+	struct jsonread_value *v[2];
+	const struct jsonread_value *origin, *comm;
+	char name[LONG + 16];
+	double d;
+
+	(void)state;
+	fake_file(f, 1, "f1", "rank_0");
+	fake_graph(f, "g", "step", NULL);
+	memset(name, 'a', LONG);
+	for (int i = 0; i < N; i++) {
+		snprintf(name + LONG, sizeof name - LONG, "%d", i);
+		fake_op(f, "g", name, "AllReduce", NULL, NULL);
+		fake_trace(f, 1, "g", name, 0, 1 + i, &ok);
+		fake_step(f, 0);
+	}
+	fake_op(f, "g", "x", "Placeholder", NULL, NULL);
+	fake_trace(f, 1, "g", "x", 0, 100, &bad);
+	fake_step(f, 0);
+	m = fake_model_open(f, NULL);
+	assert_int_equal(answer(m, "/d", v, 2), 1);   /* answer() checks < NODE_LINE_MAX */
+	comm = jsonread_get(v[0], "comm");
+	assert_int_equal(comm->nchild, 4);
+	origin = jsonread_get(v[0], "origin");
+	assert_string_equal(jsonread_str(origin, "op_name"), "x");
+	assert_true(jsonread_num(origin, "index", &d) && d == N);
+	assert_int_equal(jsonread_get(origin, "truncated")->type, JSONREAD_TRUE);
+	assert_null(jsonread_get(origin, "inputs"));
+	assert_string_equal(jsonread_str(jsonread_get(v[0], "first_bad"), "op_name"), "x");
+	jsonread_free(v[0]);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_node_error_line_keeps_the_keys_and_the_path_rank(void **state)
 {
@@ -225,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_node_rank_named_by_host_or_path),
 		cmocka_unit_test(test_node_one_line_per_rank_with_first_bad_and_comm),
 		cmocka_unit_test(test_node_lines_merged_name_the_op_it_spread_through),
+		cmocka_unit_test(test_node_line_past_64k_is_reduced),
 		cmocka_unit_test(test_node_error_line_keeps_the_keys_and_the_path_rank),
 	};
 
