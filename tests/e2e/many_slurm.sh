@@ -66,7 +66,7 @@ port=$((20000 + $$ % 20000))
 H=$(hostname -s)
 cat >"$S/slurm.conf" <<EOF
 ClusterName=tdbge2e
-SlurmctldHost=$H
+SlurmctldHost=$H(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=$port
@@ -90,7 +90,7 @@ MpiDefault=none
 JobCompType=jobcomp/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-NodeName=$H CPUs=$(nproc) State=UNKNOWN
+NodeName=$H NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=tdbg Nodes=$H Default=YES MaxTime=10 State=UP
 EOF
 export SLURM_CONF=$S/slurm.conf
