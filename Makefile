@@ -90,11 +90,13 @@ TDBG_BIN   ?= tdbg
 # ---- dependencies -----------------------------------------------------
 # Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
 DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
-	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 python3-numpy valgrind strace procps
+	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 python3-numpy valgrind strace procps \
+	   pdsh clustershell slurmctld slurmd slurm-client munge
 DEB_FUZZ = clang libclang-rt-dev
 HAVE_FUZZ = $(wildcard tests/fuzz)
 DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
 	command -v tmux && command -v python3 && /usr/bin/python3 -c 'import numpy' && command -v valgrind && command -v strace && \
+	command -v pdsh && command -v clush && command -v srun && command -v slurmd && command -v munged && \
 	command -v pgrep \
 	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
 

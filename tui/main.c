@@ -26,6 +26,7 @@
 #include "tui/cmd/batch.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/many.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -39,6 +40,12 @@ struct args {
 	size_t npairs, cappairs;
 	bool compare_hosts;
 	double rtol, atol, cos_min;         /* < 0: per-dtype default */
+	/* many nodes (many.h): --node, --merge, --via and their options */
+	bool node, merge;
+	const char *via, *via_tdbg, *nodes;
+	int64_t ranks, rank_base;           /* -1: not given */
+	char **paths;                       /* the operands (borrowed from argv) */
+	size_t npaths;
 };
 
 /* "tdbg: MSG" on stderr, MSG made safe for the terminal (it may name a
@@ -127,11 +134,36 @@ parse_tol(double *out, const char *opt)
 	return -1;
 }
 
+/* --ranks N, --rank N: a number >= 0 (--ranks: >= 1). */
+static int
+parse_count(int64_t *out, const char *opt, long long min)
+{
+	char *end;
+	long long v = strtoll(optarg, &end, 10);
+
+	if (end == optarg || *end || v < min || v > 100000000) {
+		char fmt[64];
+
+		snprintf(fmt, sizeof fmt, "%s wants a number >= %lld, not \"%%s\"", opt, min);
+		usage_error(fmt, optarg);
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int
 parse_option(struct args *a, int c)
 {
 	switch (c) {
+	case BATCH_OPT_NODE: a->node = true; return -1;
+	case BATCH_OPT_MERGE: a->merge = true; return -1;
+	case BATCH_OPT_VIA: a->via = optarg; return -1;
+	case BATCH_OPT_VIA_TDBG: a->via_tdbg = optarg; return -1;
+	case BATCH_OPT_NODES: a->nodes = optarg; return -1;
+	case BATCH_OPT_RANKS: return parse_count(&a->ranks, "--ranks", 1);
+	case BATCH_OPT_RANK: return parse_count(&a->rank_base, "--rank", 0);
 	case BATCH_OPT_PAIR: return add_pair(a, optarg, '=', "--pair");
 	case BATCH_OPT_COMPARE_HOSTS:
 		a->compare_hosts = true;
@@ -189,7 +221,7 @@ parse_option(struct args *a, int c)
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	struct option longs[32];
+	struct option longs[48];
 	char shorts[64];
 	int c, rc;
 
@@ -197,6 +229,18 @@ parse_args(int argc, char **argv, struct args *a)
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
 		if ((rc = parse_option(a, c)) >= 0)
 			return rc;
+	a->paths = argv + optind;
+	a->npaths = (size_t)(argc - optind);
+	if (a->node + a->merge + (a->via != NULL) > 1) {
+		usage_error("%s", "--node, --merge and --via are different modes: one at a time");
+		return EXIT_USAGE;
+	}
+	if ((a->node || a->via) && optind >= argc) {
+		usage_error("%s", a->node ? "--node wants DUMP..." : "--via wants DUMP...");
+		return EXIT_USAGE;
+	}
+	if (a->node || a->merge || a->via)
+		return -1;
 	if (optind >= argc) {
 		usage_error("%s", "missing DUMP_DIR");
 		return EXIT_USAGE;
@@ -381,10 +425,34 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 	return -1;
 }
 
+/* --node, --merge, --via, or a file of node lines (the ranks view): the
+ * exit code, or -1 when none of them applies. */
+static int
+run_many(struct args *a, const struct model_options *mo)
+{
+	struct node_options no = { .rank_base = a->rank_base };
+	struct merge_options mg = { .ranks = a->ranks, .nodes = a->nodes };
+	const char *nc = getenv("NO_COLOR");
+
+	if (a->node)
+		return many_node(a->paths, a->npaths, mo, &no, stdout);
+	if (a->merge)
+		return many_merge(a->paths, a->npaths, &mg, a->json, stdout, stderr);
+	if (a->via)
+		return many_via(a->via, a->via_tdbg, a->paths, a->npaths, &mg, a->json, stdout, stderr);
+	if (a->npaths == 1 && !a->ncmds && many_is_lines_file(a->paths[0])) {
+		if (!a->json && !no_terminal_reason())
+			return tui_ranks_run(a->paths[0], &(struct tui_options){
+				.theme = a->theme, .no_color = a->no_color || (nc && *nc) });
+		return many_merge(a->paths, 1, &mg, a->json, stdout, stderr);
+	}
+	return -1;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct args a = { .rtol = -1, .atol = -1, .cos_min = -1 };
+	struct args a = { .rtol = -1, .atol = -1, .cos_min = -1, .ranks = -1, .rank_base = -1 };
 	struct model_options mo = {0};
 	struct model *m = NULL, *mb = NULL;
 	struct model_diff *d = NULL;
@@ -401,6 +469,10 @@ main(int argc, char **argv)
 	/* the screen can switch follow mode on later: the reader keeps what it compares */
 	mo.may_follow = a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
 	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
+	if ((rc = run_many(&a, &mo)) >= 0) {
+		args_done(&a);
+		return rc;
+	}
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);
 		args_done(&a);

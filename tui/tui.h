@@ -35,4 +35,11 @@ struct tui_options {
  *	TDBG_TRACE_KEYS=/tmp/keys tdbg DUMP   ->   "G 1473", "KEY_NPAGE 1349" */
 int tui_run(struct model *m, const struct tui_options *opt);
 
+/* The ranks view (tui_ranks.c): the merged or node lines in the file at
+ * path (tdbg --merge --json, tdbg --node) as a grid of ranks coloured by
+ * their first bad step; Enter shows a rank's line and the commands to look
+ * closer on its node.  Only theme and no_color of opt are used.  Returns
+ * the exit code (2 when the file cannot be read). */
+int tui_ranks_run(const char *path, const struct tui_options *opt);
+
 #endif

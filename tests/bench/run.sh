@@ -13,6 +13,9 @@
 # iterations, statistic-only 10M rows, tfdbg v1 20,000 runs; about 15 GB
 # and several minutes to generate once); BENCH_NO_SCALE=1 skips them.
 #
+# Then tests/bench/nodes.py: 1,024 ranks on 128 pseudo-nodes through pdsh
+# -R exec, every node's answer and the merge (tests/bench/nodes.md).
+#
 # Last, tests/bench/queries.py: where, watches and diff beside the index
 # (BENCH_QUERY_SIZES, default 1M; tests/bench/queries.md).
 #
@@ -35,6 +38,9 @@ scale=
 # shellcheck disable=SC2086
 python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_SIZES:-100K,1M,10M}" --runs "${BENCH_RUNS:-5}" $readme $scale "$@"
+# Many nodes: 1,024 ranks on 128 pseudo-nodes through pdsh, and the merge
+# (tests/bench/nodes.md).
+python3 tests/bench/nodes.py --tdbg "$top/tests/bench/cache/tdbg"
 # What where, watches and diff cost beside the index (tests/bench/queries.md).
 exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_QUERY_SIZES:-1M}" --runs "${BENCH_RUNS:-3}"

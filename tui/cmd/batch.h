@@ -36,6 +36,13 @@ enum batch_long_option {
 	BATCH_OPT_FAIL_ON,
 	BATCH_OPT_FRESH,
 	BATCH_OPT_NO_CACHE,
+	BATCH_OPT_NODE,             /* many nodes (node.h, merge.h, via.h) */
+	BATCH_OPT_RANK,
+	BATCH_OPT_MERGE,
+	BATCH_OPT_RANKS,
+	BATCH_OPT_NODES,
+	BATCH_OPT_VIA,
+	BATCH_OPT_VIA_TDBG,
 };
 
 /* One command-line option.  id is what getopt_long returns. */

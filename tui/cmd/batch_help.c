@@ -35,6 +35,13 @@ static const struct batch_option options[] = {
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },
 	{ "fail-on",     BATCH_OPT_FAIL_ON, "WHAT", "--check: also exit 4 on \"watches\" hits (NaN/Inf always fail)" },
+	{ "node",        BATCH_OPT_NODE, NULL, "many nodes: one JSON line per rank/host of the DUMPs on this node (for --merge)" },
+	{ "rank",        BATCH_OPT_RANK, "N", "--node: the rank of the first host when neither host nor path names one (srun: $SLURM_PROCID, pdsh: %n)" },
+	{ "merge",       BATCH_OPT_MERGE, NULL, "many nodes: merge node lines (FILEs, or standard input) into one answer; --json for scripts" },
+	{ "ranks",       BATCH_OPT_RANKS, "N", "--merge, --via: the job has ranks 0..N-1 (missing ones are named)" },
+	{ "nodes",       BATCH_OPT_NODES, "LIST", "--merge, --via: the nodes that should answer (node[01-64],login)" },
+	{ "via",         BATCH_OPT_VIA, "LAUNCHER", "many nodes: run 'LAUNCHER tdbg --node DUMP...' (srun -l ..., pdsh -w ...) and merge" },
+	{ "via-tdbg",    BATCH_OPT_VIA_TDBG, "PATH", "--via: the tdbg the nodes run (default: this binary's path)" },
 };
 
 const struct batch_option *
@@ -64,7 +71,11 @@ batch_print_help(FILE *f)
 
 	fprintf(f, "usage: tdbg [OPTIONS] DUMP_DIR\n"
 		   "       tdbg [OPTIONS] -e CMD [-e CMD ...] DUMP_DIR\n"
-		   "       tdbg [OPTIONS] [-e CMD ...] DUMP_A DUMP_B   (compare: diff)\n\n"
+		   "       tdbg [OPTIONS] [-e CMD ...] DUMP_A DUMP_B   (compare: diff)\n"
+		   "       tdbg --node [--rank N] DUMP...              (many nodes: this node's answer)\n"
+		   "       tdbg --merge [--ranks N] [--nodes LIST] [--json] [FILE...]\n"
+		   "       tdbg --via 'LAUNCHER ARGS' [--ranks N] [--nodes LIST] [--json] DUMP...\n"
+		   "       tdbg MERGED.jsonl                            (the ranks view)\n\n"
 		   "Terminal debugger for machine-learning debug dumps (formats below).\n"
 		   "Without -e it opens the full-screen interface (press ? for keys);\n"
 		   "when stdout is not a terminal it prints a summary (info, alerts).\n\n"
@@ -208,7 +219,11 @@ batch_print_man(FILE *f)
 	      ".SH NAME\ntdbg \\- terminal debugger for machine\\-learning debug dumps\n"
 	      ".SH SYNOPSIS\n.B tdbg\n[\\fIOPTIONS\\fR] \\fIDUMP_DIR\\fR\n.br\n"
 	      ".B tdbg\n[\\fIOPTIONS\\fR] \\fB\\-e\\fR \\fICMD\\fR ... \\fIDUMP_DIR\\fR\n.br\n"
-	      ".B tdbg\n[\\fIOPTIONS\\fR] [\\fB\\-e\\fR \\fICMD\\fR ...] \\fIDUMP_A\\fR \\fIDUMP_B\\fR\n"
+	      ".B tdbg\n[\\fIOPTIONS\\fR] [\\fB\\-e\\fR \\fICMD\\fR ...] \\fIDUMP_A\\fR \\fIDUMP_B\\fR\n.br\n"
+	      ".B tdbg \\-\\-node\n[\\fB\\-\\-rank\\fR \\fIN\\fR] \\fIDUMP\\fR ...\n.br\n"
+	      ".B tdbg \\-\\-merge\n[\\fB\\-\\-ranks\\fR \\fIN\\fR] [\\fB\\-\\-nodes\\fR \\fILIST\\fR] [\\fB\\-\\-json\\fR] [\\fIFILE\\fR ...]\n.br\n"
+	      ".B tdbg \\-\\-via\n\\fI'LAUNCHER ARGS'\\fR [\\fB\\-\\-ranks\\fR \\fIN\\fR] [\\fB\\-\\-nodes\\fR \\fILIST\\fR] \\fIDUMP\\fR ...\n.br\n"
+	      ".B tdbg\n\\fIMERGED.jsonl\\fR\n"
 	      ".SH DESCRIPTION\n"
 	      "tdbg opens a debug dump written by a machine-learning framework's debugger\n"
 	      "(see FORMATS) and shows it in six linked panes: Alerts, Timeline,\n"

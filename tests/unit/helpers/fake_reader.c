@@ -32,6 +32,8 @@ struct fake_rec {
 	struct td_summary *summ;
 	size_t nsumm;
 	enum reader_problem_kind problem;
+	struct reader_attr *attrs;  /* ops: fake_op_attr() */
+	size_t nattrs;
 };
 
 struct fake {
@@ -135,6 +137,11 @@ fake_free(struct fake *f)
 		freelist(f->recs[i].lines, f->recs[i].nlines);
 		freelist(f->recs[i].aliases, f->recs[i].naliases);
 		freelist(f->recs[i].controls, f->recs[i].ncontrols);
+		for (k = 0; k < f->recs[i].nattrs; k++) {
+			free((char *)f->recs[i].attrs[k].name);
+			free((char *)f->recs[i].attrs[k].value);
+		}
+		free(f->recs[i].attrs);
 		free(f->recs[i].summ);
 	}
 	free(f->recs);
@@ -306,6 +313,16 @@ fake_op_alias(struct fake *f, const char *alias)
 
 	r->aliases = xrealloc(r->aliases, (r->naliases + 1) * sizeof(*r->aliases));
 	r->aliases[r->naliases++] = xstrdup(alias);
+}
+
+void
+fake_op_attr(struct fake *f, const char *name, const char *value)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	r->attrs = xrealloc(r->attrs, (r->nattrs + 1) * sizeof(*r->attrs));
+	r->attrs[r->nattrs].name = xstrdup(name);
+	r->attrs[r->nattrs++].value = xstrdup(value);
 }
 
 void
@@ -552,7 +569,8 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 				       .aliases = (const char *const *)r->aliases,
 				       .naliases = r->naliases,
 				       .control_inputs = (const char *const *)r->controls,
-				       .ncontrol_inputs = r->ncontrols};
+				       .ncontrol_inputs = r->ncontrols,
+				       .attrs = r->attrs, .nattrs = r->nattrs};
 
 		sink->on_op(sink->ctx, &op);
 		break;

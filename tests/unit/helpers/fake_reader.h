@@ -55,6 +55,8 @@ void fake_frame(struct fake *f, const char *id, const char *host, const char *fi
 		const char *func, int64_t source_id);
 /* Gives the last op added an alias name (reader_op.aliases). */
 void fake_op_alias(struct fake *f, const char *alias);
+/* Gives the last op added an attribute (reader_op.attrs), value as text. */
+void fake_op_attr(struct fake *f, const char *name, const char *value);
 /* Gives the last op added a control input (reader_op.control_inputs). */
 void fake_op_control(struct fake *f, const char *op_name);
 /* Marks the last frame added as the framework's code (reader_frame.framework). */
