@@ -358,6 +358,8 @@ struct ms_rank {
 struct reader {
 	char *root;                 /* the dump, or the rank holding the opened dir */
 	char *only;                 /* opened inside a rank: runs under this path only */
+	char *top;                  /* the whole dump the opened folder belongs to
+				     * (read_root: never written into) */
 	char *source_root;
 	bool async;                 /* mindspore-async */
 	bool acl;                   /* ACL {time}/{device}/... layout */
