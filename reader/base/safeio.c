@@ -179,12 +179,30 @@ safeio_read_own(const char *path, uint64_t max, char **buf, size_t *len, char *e
 	return TD_OK;
 }
 
-/* mkdir -p of path's missing components (mode 0700). */
-static void
-make_parents(const char *path)
+/* mkdir -p of path's missing components (mode 0700), after checking that
+ * the deepest one that exists is not in avoid: nothing is created inside a
+ * dump.  false with err when it is. */
+static bool
+make_parents(const char *path, const struct safeio_id *avoid, size_t navoid, char *err,
+	     size_t errlen)
 {
-	char *p = xstrdup(path);
+	char *p = xstrdup(path), *slash;
+	struct stat st;
+	int fd;
 
+	while (stat(p, &st) != 0 && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && safeio_dir_within(fd, avoid, navoid) >= 0) {
+		snprintf(err, errlen, "%s is inside the dump: tdbg never writes into a dump", path);
+		close(fd);
+		free(p);
+		return false;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	p = xstrdup(path);
 	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
 		mkdir(p, 0700);
@@ -192,6 +210,7 @@ make_parents(const char *path)
 	}
 	mkdir(p, 0700);
 	free(p);
+	return true;
 }
 
 int
@@ -201,8 +220,8 @@ safeio_own_dir(const char *path, bool create, const struct safeio_id *avoid, siz
 	struct stat st;
 	int fd;
 
-	if (create)
-		make_parents(path);
+	if (create && !make_parents(path, avoid, navoid, err, errlen))
+		return -1;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		open_error(path, errno, err, errlen);

@@ -147,8 +147,10 @@ test_safeio_dir_within_by_identity(void **state)
 	fd = open(at("moved"), O_RDONLY | O_DIRECTORY);
 	assert_int_equal(safeio_dir_within(fd, &dump, 1), 0);
 	close(fd);
-	assert_int_equal(safeio_own_dir(at("moved/sub/cache"), true, &dump, 1, err, sizeof err), -1);
+	assert_int_equal(safeio_own_dir(at("moved/sub/cache/tdbg"), true, &dump, 1, err, sizeof err), -1);
 	assert_non_null(strstr(err, "inside the dump"));
+	/* refused before anything was created */
+	assert_int_equal(access(at("moved/sub/cache"), F_OK), -1);
 }
 
 static void
