@@ -24,8 +24,11 @@ expect_eq hardlink_dump_file_size "$(stat -c %s "$WORK/t1/$victim")" "$size"
 expect_eq hardlink_dump_file_bytes "$(md5sum <"$WORK/t1/$victim")" "$sum"
 head -c 6 "$WORK/snap/out.npy" | grep -q NUMPY && ok hardlink_target_is_new_npy ||
 	fail hardlink_target_is_new_npy "snap/out.npy is not the export"
-ls -a "$WORK/snap" | grep -q '\.tdbg-' && fail no_temporary_left "$(ls -a "$WORK/snap")" ||
+if ls -a "$WORK/snap" | grep -q '\.tdbg-'; then
+	fail no_temporary_left "$(ls -a "$WORK/snap")"
+else
 	ok no_temporary_left
+fi
 
 # item 3: opened at rank_0/Lenet/0, the reader reads the whole rank; the
 # rank and the folder holding it are the dump
