@@ -4,7 +4,8 @@
 # (item 9); a bind past byte 16,383 of the keys file, and one on a line
 # longer than 255 bytes, take effect (item 18); :watch add saves the
 # watches file through a new temporary file, never through a link planted
-# at the old temporary name (watches.tmp.PID, item 5).  Facts: mnist_nan has
+# at the old temporary name (watches.tmp.PID, item 5), nor is the history
+# file written through a link.  Facts: mnist_nan has
 # 680 trace rows (README).
 . "$(dirname "$0")/lib.sh"
 
@@ -41,8 +42,12 @@ tui_keys q
 tui_expect_exit 0 keys_quit
 rm -f "$K"
 
-# ---- item 5: a link planted at the watches file's temporary name -------
+# ---- item 5: a link planted at the watches file's temporary name, and
+# the history file a link: neither is written through
 printf 'keep me\n' >"$WORK/victim"
+printf 'keep me too\n' >"$WORK/victim2"
+mkdir -p "$XDG_STATE_HOME/tdbg"
+ln -s "$WORK/victim2" "$XDG_STATE_HOME/tdbg/history"
 tui_start "$D"
 tui_wait "InfNan Log" || die "tdbg did not start"
 pid=$(pgrep -P "$(tmx display -p -t t '#{pane_pid}')" | head -1)
@@ -57,5 +62,8 @@ grep -qx "wide max > 40" "$XDG_CONFIG_HOME/tdbg/watches" && ok watches_saved ||
 	fail watches_saved "$(cat "$XDG_CONFIG_HOME/tdbg/watches" 2>&1)"
 if [ -L "$XDG_CONFIG_HOME/tdbg/watches" ]; then fail watches_not_a_link "a link"; else ok watches_not_a_link; fi
 expect_eq watches_private "$(stat -c %a "$XDG_CONFIG_HOME/tdbg/watches")" 600
+expect_eq history_link_not_followed "$(cat "$WORK/victim2")" "keep me too"
+grep -q "wide" "$XDG_STATE_HOME/tdbg/history" 2>/dev/null && ok history_saved_beside ||
+	fail history_saved_beside "no history saved"
 tui_keys q
 tui_expect_exit 0 watches_quit
