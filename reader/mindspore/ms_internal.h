@@ -187,6 +187,9 @@ struct ms_graph {
 	char **consts;              /* const_vals keys ("cst1") */
 	size_t nconsts;
 	bool model_proto;           /* wrapped in a ModelProto (else a bare GraphProto) */
+	size_t bad_refs;            /* .ir input references that are no node number
+				     * ("%-1", "%99999999999999999999"): kept as written */
+	char first_bad_ref[32];     /* the first of them, cut */
 };
 
 /* Decodes a .pb: ModelProto, else a bare GraphProto (§8).  Inputs naming
