@@ -275,6 +275,13 @@ watch_compile(const char *name, const char *text, struct watch *w, char *err, si
 			c = NULL;           /* "tensor_overflow and ..." is an expression */
 		}
 		if (c && !c->base && strcmp(c->name, "fp16_overflow_risk")) {
+			struct param_val vals[WATCH_PARAMS_MAX];
+			size_t n = 0;
+
+			/* operator_overflow: no parameters, refused like
+			 * any condition's unknown one */
+			if (args[strspn(args, " \t")] && !parse_params(c, args, vals, &n, err, errlen))
+				return TD_ERR_ARGS;
 			w->expr_text = xstrdup("");     /* operator_overflow */
 		} else if (c) {
 			char why[256];
