@@ -109,6 +109,30 @@ test_safeio_loose_mode_refused(void **state)
 	assert_non_null(strstr(err, "mode 0777"));
 }
 
+/* Another user's file or folder: only root can forge one (chown); as
+ * another user the test is skipped, the mode tests above still run. */
+static void
+test_safeio_other_owner_refused(void **state)
+{
+	char err[256], *buf;
+	size_t len;
+
+	(void)state;
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	test_spit(at("state"), "x\n", 2, "wb");
+	chmod(at("state"), 0600);
+	assert_int_equal(chown(at("state"), 65534, 65534), 0);
+	assert_int_equal(safeio_read_own(at("state"), 100, &buf, &len, err, sizeof err), TD_ERR_IO);
+	assert_non_null(strstr(err, "is owned by uid 65534, not by you"));
+	assert_int_equal(mkdir(at("cache"), 0700), 0);
+	assert_int_equal(chown(at("cache"), 65534, 65534), 0);
+	assert_int_equal(safeio_own_dir(at("cache"), false, NULL, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is owned by uid 65534"));
+}
+
 static void
 test_safeio_missing_file_is_noent(void **state)
 {
@@ -207,6 +231,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_safeio_fifo_refused_without_blocking, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_symlink_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_loose_mode_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_safeio_other_owner_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_missing_file_is_noent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_dir_within_by_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_replace_keeps_hard_linked_file, setup, teardown),
