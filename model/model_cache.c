@@ -541,14 +541,12 @@ model_cache_save(struct model *m)
 	char err[256];
 	int dirfd;
 
-	if (!c || !c->path || atomic_load(&m->stopping) || gen == c->saved_gen ||
-	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
+	/* a folder refused once ("unavailable") is not tried again */
+	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE || atomic_load(&m->stopping) ||
+	    gen == c->saved_gen || (c->saved && td_now() - c->saved_at < SAVE_EVERY))
 		return;
-	if ((dirfd = open_cache_dir(m, true)) < 0) {
-		free(c->path);          /* refused: not tried again this run */
-		c->path = NULL;
+	if ((dirfd = open_cache_dir(m, true)) < 0)
 		return;
-	}
 	/* a new file (O_EXCL, mode 0600) renamed over the old one through the
 	 * checked directory's descriptor */
 	if (safeio_tmp_open(dirfd, strrchr(c->path, '/') + 1, 0600, &t, err, sizeof err) == TD_OK) {
@@ -621,13 +619,8 @@ model_cache_load(struct model *m)
 
 	if (!c || !c->path)
 		return MC_LOAD_MISS;
-	if ((fd = open_cache_dir(m, false)) < 0) {
-		if (c->state == MODEL_CACHE_UNAVAILABLE) {
-			free(c->path);
-			c->path = NULL;
-		}
-		return MC_LOAD_MISS;
-	}
+	if ((fd = open_cache_dir(m, false)) < 0)
+		return MC_LOAD_MISS;    /* missing ("new") or refused ("unavailable") */
 	close(fd);
 	/* one of tdbg's own files: no link, no FIFO (O_NONBLOCK), the user's,
 	 * not group/other-writable; else rebuilt (and replaced by rename) */

@@ -260,7 +260,8 @@ safeio_tmp_open(int dirfd, const char *target, mode_t mode, struct safeio_tmp *t
 		unsigned long r = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^
 				  (__atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
 
-		snprintf(t->name, sizeof t->name, ".%.24s.tdbg-%08lx", base, r & 0xffffffffUL);
+		/* ".tmp." first: the cache's eviction removes stale ones */
+		snprintf(t->name, sizeof t->name, ".tmp.%.24s.tdbg-%08lx", base, r & 0xffffffffUL);
 		t->fd = openat(dirfd, t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			       mode);
 		if (t->fd >= 0)

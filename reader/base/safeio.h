@@ -86,7 +86,8 @@ struct safeio_tmp {
 };
 
 /* Creates a new temporary file in dirfd (O_CREAT | O_EXCL | O_NOFOLLOW,
- * mode & ~umask) for a target called target (used only to name it).
+ * mode & ~umask), ".tmp.TARGET.tdbg-XXXXXXXX" for a target called target
+ * (its last component, cut to 24 bytes).
  * TD_OK and t filled, or TD_ERR_IO with err. */
 enum td_status safeio_tmp_open(int dirfd, const char *target, mode_t mode, struct safeio_tmp *t,
 			       char *err, size_t errlen);
