@@ -662,7 +662,7 @@ model_cache_load(struct model *m)
 		c->map = NULL;
 	}
 	if (res == MC_LOAD_OK)
-		utimensat(AT_FDCWD, c->path, NULL, 0);  /* used now (least recently used order) */
+		utimensat(AT_FDCWD, c->path, NULL, AT_SYMLINK_NOFOLLOW);  /* used now (LRU order) */
 	return res;
 }
 
