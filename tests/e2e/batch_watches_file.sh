@@ -40,3 +40,10 @@ chmod 0664 "$W"
 tdbg_run --json -e 'watch list' "$D"
 expect_file_has gw_watches_said "$ERR" "$W is writable by group or others (mode 0664)"
 json_expect gw_watches_not_loaded '"mine" not in [w["name"] for w in d["watches"]]'
+
+# a named condition's parameters past 511 bytes were cut (another
+# threshold, silently): now an error
+zeros=$(printf '0%.0s' $(seq 1 600))
+tdbg_run -e "watch add x tensor_too_large(abs_mean_gt=1$zeros)" "$D"
+expect_rc 1 long_params_refused
+expect_file_has long_params_said "$ERR" "tensor_too_large's parameters are longer than 511 bytes"
