@@ -148,28 +148,8 @@ entry_value(const struct ms_entry *e, struct strbuf *text)
 		}
 	}
 	if (rc != TD_OK)
-		strbuf_addf(text, "value: %s%s%s\n", td_strerror(rc), *err ? ": " : "", err);
+		strbuf_addf(text, "value: %s%s%s\n", td_strerror(rc), *err ? ": " : "", td_oneline(err));
 	return t;
-}
-
-
-/* Appends s with line breaks and other control bytes as visible escapes
- * (\n, \r, \xNN): a value of a one-line field of the detail text. */
-static void
-add_one_line(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n')
-			strbuf_adds(sb, "\\n");
-		else if (c == '\r')
-			strbuf_adds(sb, "\\r");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\x%02x", c);
-		else
-			strbuf_addc(sb, (char)c);
-	}
 }
 
 static enum td_status
@@ -194,11 +174,9 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	out->summaries[0] = e.summary;
 	/* one "key: value" line each: a newline in a folder's or file's name
 	 * must not start a line of its own */
-	strbuf_adds(&text, "run: ");
-	add_one_line(&text, run.label);
-	strbuf_addf(&text, "\nio: %s %u\nfile: ", e.is_input ? "input" : "output", e.slot);
-	add_one_line(&text, e.path ? e.path : "(statistic.csv only)");
-	strbuf_addf(&text, "\ntask: %llu\nstream: %llu\ntimestamp: %llu\n", (unsigned long long)e.task,
+	strbuf_addf(&text, "run: %s\nio: %s %u\nfile: %s\ntask: %llu\nstream: %llu\ntimestamp: %llu\n",
+		    td_oneline(run.label), e.is_input ? "input" : "output", e.slot,
+		    td_oneline(e.path ? e.path : "(statistic.csv only)"), (unsigned long long)e.task,
 		    (unsigned long long)e.stream, (unsigned long long)e.ts);
 	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
 		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",

@@ -23,7 +23,7 @@ if grep -q '^forged: line' "$OUT"; then
 else
 	ok newline_forges_no_line
 fi
-expect_file_has newline_shown_escaped "$OUT" 'OneHot-op0\nforged: line.0.0.'
+expect_file_has newline_shown_escaped "$OUT" 'OneHot-op0^Jforged: line.0.0.'
 
 tdbg_run -e 'watch add x operator_overflow(x=1)' "$FIXTURES/tfdbg2/mnist_nan"
 expect_rc 1 operator_overflow_param_refused
