@@ -123,6 +123,7 @@ model_free(struct model *m)
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
 	free(m->source_root);
+	free(m->root_real);
 	free(m->path);
 	free(m);
 }
@@ -144,6 +145,21 @@ describe_first_problem(struct model *m, char *err, size_t errlen)
 		return;
 	}
 	snprintf(err, errlen, "%s: corrupt records", m->path);
+}
+
+/* The dump's folders by identity, once (model_roots): the one given and
+ * the one the reader reads above it. */
+static void
+take_roots(struct model *m)
+{
+	const char *up = m->ops->read_root ? m->ops->read_root(m->r) : NULL;
+
+	if (safeio_id_of(m->path, &m->roots[m->nroots]))
+		m->nroots++;
+	if (up && safeio_id_of(up, &m->roots[m->nroots]) &&
+	    (m->nroots == 0 || m->roots[0].dev != m->roots[1].dev || m->roots[0].ino != m->roots[1].ino))
+		m->nroots++;
+	m->root_real = realpath(up ? up : m->path, NULL);
 }
 
 /* A model on path with its reader open, nothing indexed; NULL (and *st,
@@ -182,7 +198,17 @@ model_new(const struct reader_ops *ops, const char *path, const struct model_opt
 		model_free(m);
 		return NULL;
 	}
+	take_roots(m);
 	return m;
+}
+
+size_t
+model_roots(struct model *m, const struct safeio_id **ids, const char **real)
+{
+	*ids = m->roots;
+	if (real)
+		*real = m->root_real ? m->root_real : m->path;
+	return m->nroots;
 }
 
 /* The persistent index: m from the cache file when it fits the dump.  A

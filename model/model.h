@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/base/safeio.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 
@@ -159,6 +160,14 @@ bool model_has_problems(struct model *m);
 size_t model_memory_bytes(struct model *m);
 /* Fills info; pointers are valid until the next model_info() call. */
 void model_info(struct model *m, struct model_info *info);
+/* The folders the dump is read from, identified by device and inode when
+ * the dump was opened (the folder given, and the one above it a format
+ * reads whole), so that a symbolic link re-pointed or a folder renamed
+ * since changes nothing: tdbg writes into none of them nor below them.
+ * Sets *ids (valid until model_close) and returns their count (0 to 2).
+ * *real (if not NULL) gets the outermost one's real path at open, for
+ * messages (the path given when it could not be resolved). */
+size_t model_roots(struct model *m, const struct safeio_id **ids, const char **real);
 /* The values of one meta key, NULL if absent.  Valid until model_close(). */
 const struct model_meta *model_meta_get(struct model *m, const char *key);
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "reader/base/fingerprint.h"
+#include "reader/base/safeio.h"
 
 #define MC_MAGIC "TDBGIDX"
 #define MC_FORMAT 5u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details */
@@ -215,26 +216,31 @@ fnv64(const char *s)
 	return h;
 }
 
-/* mkdir -p of path (mode 0700); true when it is a directory now. */
-static bool
-make_dirs(char *path)
+static void
+cache_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
 {
-	struct stat st;
-	char *p;
+	c->state = st;
+	snprintf(c->why, sizeof c->why, fmt, arg ? arg : "");
+}
 
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-			*p = '/';
-			return false;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0700) != 0 && errno != EEXIST)
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+/* The cache directory opened as one of tdbg's own (reader/base/safeio.h:
+ * not a link, the user's, not group/other-writable, not in the dump),
+ * created when create; -1 with c->why when it is refused ("unavailable":
+ * nothing is read from it or written to it) or, without create, missing. */
+static int
+open_cache_dir(struct model *m, bool create)
+{
+	struct model_cache *c = m->icache;
+	char why[sizeof c->why - 40];
+	struct stat st;
+	int fd;
+
+	if (!create && stat(c->dir, &st) != 0 && errno == ENOENT)
+		return -1;              /* nothing saved yet: "new" */
+	fd = safeio_own_dir(c->dir, create, m->roots, m->nroots, why, sizeof why);
+	if (fd < 0)
+		cache_why(c, MODEL_CACHE_UNAVAILABLE, "cache directory not used: %s", why);
+	return fd;
 }
 
 /* The cache directory (malloc'd), or NULL when there is none. */
@@ -272,12 +278,6 @@ cache_max(const struct model_options *opt)
 	return v;
 }
 
-static void
-cache_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
-{
-	c->state = st;
-	snprintf(c->why, sizeof c->why, fmt, arg ? arg : "");
-}
 
 bool
 model_cache_init(struct model *m)
@@ -517,22 +517,17 @@ write_payload(struct model *m, struct mc_out *o)
 }
 
 static bool
-save_file(struct model *m, const char *tmp)
+save_file(struct model *m, int fd)
 {
 	struct mc_out *o = xcalloc(1, sizeof(*o));
 	struct mc_header h;
 	bool ok;
 
-	o->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (o->fd < 0) {
-		free(o);
-		return false;
-	}
+	o->fd = fd;
 	header_make(&h, 0, 0);
 	ok = lseek(o->fd, sizeof h, SEEK_SET) == (off_t)sizeof h && write_payload(m, o);
 	header_make(&h, o->len, (uint32_t)(o->sum ^ (o->sum >> 32)));
 	ok = ok && pwrite(o->fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
-	ok = close(o->fd) == 0 && ok;
 	free(o);
 	return ok;
 }
@@ -542,33 +537,30 @@ model_cache_save(struct model *m)
 {
 	struct model_cache *c = m->icache;
 	uint64_t gen = atomic_load(&m->generation);
-	char *tmp;
+	struct safeio_tmp t;
+	char err[256];
+	int dirfd;
 
-	if (!c || !c->path || atomic_load(&m->stopping) || gen == c->saved_gen ||
-	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
+	/* a folder refused once ("unavailable") is not tried again */
+	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE || atomic_load(&m->stopping) ||
+	    gen == c->saved_gen || (c->saved && td_now() - c->saved_at < SAVE_EVERY))
 		return;
-	{
-		char *dir = xstrdup(c->dir);
-		bool have = make_dirs(dir);
-
-		free(dir);
-		if (!have) {
-			cache_why(c, MODEL_CACHE_UNAVAILABLE, "cannot create the cache directory %s",
-				  c->dir);
-			return;
+	if ((dirfd = open_cache_dir(m, true)) < 0)
+		return;
+	/* a new file (O_EXCL, mode 0600) renamed over the old one through the
+	 * checked directory's descriptor */
+	if (safeio_tmp_open(dirfd, strrchr(c->path, '/') + 1, 0600, &t, err, sizeof err) == TD_OK) {
+		if (save_file(m, t.fd) &&
+		    safeio_tmp_commit(&t, strrchr(c->path, '/') + 1, true, c->path, err, sizeof err) == TD_OK) {
+			c->saved = true;
+			c->saved_gen = gen;
+			c->saved_at = td_now();
+			evict(c->dir, cache_max(&m->opt));
+		} else {
+			safeio_tmp_abort(&t);
 		}
 	}
-	tmp = xasprintf("%s/.tmp.%016llx.%ld%s", c->dir, (unsigned long long)fnv64(c->key),
-			(long)getpid(), MC_SUFFIX);
-	if (save_file(m, tmp) && rename(tmp, c->path) == 0) {
-		c->saved = true;
-		c->saved_gen = gen;
-		c->saved_at = td_now();
-		evict(c->dir, cache_max(&m->opt));
-	} else {
-		unlink(tmp);
-	}
-	free(tmp);
+	close(dirfd);
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -619,15 +611,25 @@ model_cache_load(struct model *m)
 	struct model_cache *c = m->icache;
 	struct stat st;
 	const char *why;
+	char why_own[sizeof c->why - 32];
+	enum td_status ost;
 	enum mc_load res;
 	void *map;
 	int fd;
 
 	if (!c || !c->path)
 		return MC_LOAD_MISS;
-	fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if ((fd = open_cache_dir(m, false)) < 0)
+		return MC_LOAD_MISS;    /* missing ("new") or refused ("unavailable") */
+	close(fd);
+	/* one of tdbg's own files: no link, no FIFO (O_NONBLOCK), the user's,
+	 * not group/other-writable; else rebuilt (and replaced by rename) */
+	fd = safeio_open_own(c->path, NULL, &ost, why_own, sizeof why_own);
+	if (fd < 0) {
+		if (ost != TD_ERR_NOENT)
+			cache_why(c, MODEL_CACHE_REBUILT, "cache file not used: %s", why_own);
 		return MC_LOAD_MISS;    /* never saved (or evicted): state stays "new" */
+	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct mc_header)) {
 		close(fd);
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
@@ -660,7 +662,7 @@ model_cache_load(struct model *m)
 		c->map = NULL;
 	}
 	if (res == MC_LOAD_OK)
-		utimensat(AT_FDCWD, c->path, NULL, 0);  /* used now (least recently used order) */
+		utimensat(AT_FDCWD, c->path, NULL, AT_SYMLINK_NOFOLLOW);  /* used now (LRU order) */
 	return res;
 }
 

@@ -294,6 +294,9 @@ struct reader_alert_entry {         /* an alert the reader stated (on_alert) */
 
 struct model {
 	char *path;
+	struct safeio_id roots[2];  /* the folders read, taken at open (model_roots) */
+	size_t nroots;
+	char *root_real;            /* the outermost one's real path at open, or NULL */
 	const struct reader_ops *ops;
 	struct reader *r;
 	struct model_options opt;

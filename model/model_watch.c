@@ -270,11 +270,23 @@ watch_compile(const char *name, const char *text, struct watch *w, char *err, si
 				snprintf(err, errlen, "%s: expected %s(name=value, ...)", name, c->name);
 				return TD_ERR_ARGS;
 			}
+			if ((size_t)(close - rest - 1) >= sizeof args) {   /* never cut */
+				snprintf(err, errlen, "%s: %s's parameters are longer than %zu bytes", name,
+					 c->name, sizeof args - 1);
+				return TD_ERR_ARGS;
+			}
 			snprintf(args, sizeof args, "%.*s", (int)(close - rest - 1), rest + 1);
 		} else if (*rest) {
 			c = NULL;           /* "tensor_overflow and ..." is an expression */
 		}
 		if (c && !c->base && strcmp(c->name, "fp16_overflow_risk")) {
+			struct param_val vals[WATCH_PARAMS_MAX];
+			size_t n = 0;
+
+			/* operator_overflow: no parameters, refused like
+			 * any condition's unknown one */
+			if (args[strspn(args, " \t")] && !parse_params(c, args, vals, &n, err, errlen))
+				return TD_ERR_ARGS;
 			w->expr_text = xstrdup("");     /* operator_overflow */
 		} else if (c) {
 			char why[256];

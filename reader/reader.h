@@ -389,6 +389,11 @@ struct reader_ops {
 	 * dump as it is now (a file set is gone or ordered differently). */
 	void (*save_state)(struct reader *r, struct strbuf *out);
 	bool (*load_state)(struct reader *r, const void *data, size_t len);
+	/* Optional: the directory the reader reads when it reads above the
+	 * one it was opened at (a format whose user may open a level inside
+	 * the dump and gets the whole of it), valid until close(); NULL or an
+	 * absent hook: the directory given.  tdbg never writes into it. */
+	const char *(*read_root)(struct reader *r);
 };
 
 /* The readers, in probe order. */

@@ -266,18 +266,17 @@ split_words(char *line, char **words, int max)
 	return n;
 }
 
-bool
-keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen)
+/* keymap_parse_line on copy, a writable copy of line (whole: never cut). */
+static bool
+parse_words(struct keymap *km, char *copy, const char *line, char **w, char *err, size_t errlen)
 {
-	char copy[256], *w[5];
-	int n;
+	int n = split_words(copy, w, 4);
 
-	snprintf(copy, sizeof copy, "%s", line);
-	n = split_words(copy, w, 4);
 	if (n == 0 || w[0][0] == '#')
 		return true;
 	if (n != 4 || strcmp(w[0], "bind")) {
-		snprintf(err, errlen, "expected 'bind SCOPE KEY ACTION': %s", line);
+		snprintf(err, errlen, "expected 'bind SCOPE KEY ACTION': %.80s%s", line,
+			 strlen(line) > 80 ? "..." : "");
 		return false;
 	}
 	if (strlen(w[1]) >= KEYMAP_SCOPE_MAX) {
@@ -298,6 +297,16 @@ keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen)
 	return true;
 }
 
+bool
+keymap_parse_line(struct keymap *km, const char *line, char *err, size_t errlen)
+{
+	char *copy = xstrdup(line), *w[5];
+	bool ok = parse_words(km, copy, line, w, err, errlen);
+
+	free(copy);
+	return ok;
+}
+
 int
 keymap_parse_text(struct keymap *km, const char *text, char *err, size_t errlen)
 {
@@ -309,16 +318,16 @@ keymap_parse_text(struct keymap *km, const char *text, char *err, size_t errlen)
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256], msg[200];
+		char *line = xstrndup(p, len), msg[200];
 
 		lineno++;
-		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
 		if (!keymap_parse_line(km, line, msg, sizeof msg)) {
 			if (used < errlen)
 				used += (size_t)snprintf(err + used, errlen - used, "%sline %d: %s",
 							 bad ? "\n" : "", lineno, msg);
 			bad++;
 		}
+		free(line);
 		p += len + (nl ? 1 : 0);
 	}
 	return bad;

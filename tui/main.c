@@ -152,6 +152,22 @@ parse_count(int64_t *out, const char *opt, long long min)
 	return -1;
 }
 
+/* --cos-min: a cosine similarity, so within [0, 1] (a higher one could
+ * never agree). */
+static int
+parse_cos_min(double *out)
+{
+	char *end;
+	double v = strtod(optarg, &end);
+
+	if (end == optarg || *end || !(v >= 0 && v <= 1)) {
+		usage_error("--cos-min wants a number from 0 to 1, not \"%s\"", optarg);
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int
 parse_option(struct args *a, int c)
@@ -170,7 +186,7 @@ parse_option(struct args *a, int c)
 		return add_pair(a, optarg, ',', "--compare-hosts");
 	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
-	case BATCH_OPT_COS_MIN: return parse_tol(&a->cos_min, "--cos-min");
+	case BATCH_OPT_COS_MIN: return parse_cos_min(&a->cos_min);
 	case BATCH_OPT_FAIL_ON:
 		for (char *w = optarg, *end; *w; w = *end ? end + 1 : end) {
 			end = w + strcspn(w, ",");

@@ -20,40 +20,91 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "prompt_line.h"
 #include "tui/cmd/sanitize.h"
+#include "reader/base/safeio.h"
 
 struct prompt {
 	History *cmd_hist, *search_hist;
 	Tokenizer *tok;
 	char path[1024];            /* history file, "" if it cannot be kept */
+	struct tui *t;              /* its dump is never written into */
 };
 
-static bool
-make_dirs(char *path)
+/* The history file's folder, opened as one of tdbg's own (created 0700;
+ * not a link, the user's, not group/other-writable, not in the dump); -1
+ * when refused: the history is then not kept. */
+static int
+history_dir(struct tui *t, const char *path)
 {
-	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		int rc = mkdir(path, 0700);
-		*s = '/';
-		if (rc != 0 && errno != EEXIST)
-			return false;
-	}
-	return true;
+	char dir[sizeof ((struct prompt *)0)->path], err[1200];
+	const struct safeio_id *ids = NULL;
+	size_t nids = t && t->m ? model_roots(t->m, &ids, NULL) : 0;
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 0, path);
+	return safeio_own_dir(dir, true, ids, nids, err, sizeof err);
 }
 
 static void
-history_path(struct prompt *p)
+history_path(struct prompt *p, struct tui *t)
 {
 	char dir[sizeof p->path - 8];
+	int fd;
 
 	p->path[0] = '\0';
 	if (td_xdg_dir("XDG_STATE_HOME", ".local/state", dir, sizeof dir))
 		snprintf(p->path, sizeof p->path, "%s/history", dir);
-	if (p->path[0] && !make_dirs(p->path))
+	if (p->path[0] && (fd = history_dir(t, p->path)) >= 0)
+		close(fd);
+	else
 		p->path[0] = '\0';
+}
+
+/* Loads the history file when it is the user's own regular file (no link,
+ * no FIFO: libedit's own open would follow and block), through the
+ * descriptor checked. */
+static void
+history_load(struct prompt *p)
+{
+	char err[1200], fdpath[64];
+	HistEvent ev;
+	int fd = safeio_open_own(p->path, NULL, NULL, err, sizeof err);
+
+	if (fd < 0)
+		return;
+	snprintf(fdpath, sizeof fdpath, "/dev/fd/%d", fd);
+	history(p->cmd_hist, &ev, H_LOAD, fdpath);
+	close(fd);
+}
+
+/* Saves the history: a new file renamed over the old one in the checked
+ * folder (libedit's H_SAVE would truncate whatever the name points at). */
+static void
+history_save(struct prompt *p, struct tui *t, History *h)
+{
+	struct safeio_tmp tmp;
+	char err[1200];
+	HistEvent ev;
+	FILE *f;
+	int dirfd = history_dir(t, p->path), fd;
+
+	if (dirfd < 0)
+		return;
+	if (safeio_tmp_open(dirfd, "history", 0600, &tmp, err, sizeof err) == TD_OK) {
+		fd = dup(tmp.fd);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (f && history(h, &ev, H_SAVE_FP, f) >= 0 && fclose(f) == 0)
+			safeio_tmp_commit(&tmp, "history", true, p->path, err, sizeof err);
+		else
+			safeio_tmp_abort(&tmp);
+		if (!f && fd >= 0)
+			close(fd);
+	}
+	close(dirfd);
 }
 
 struct prompt *
@@ -62,16 +113,16 @@ prompt_new(struct tui *t)
 	struct prompt *p = xcalloc(1, sizeof *p);
 	HistEvent ev;
 
-	(void)t;
+	p->t = t;
 	p->cmd_hist = history_init();
 	p->search_hist = history_init();
 	p->tok = tok_init(NULL);
 	if (p->cmd_hist) {
 		history(p->cmd_hist, &ev, H_SETSIZE, 1000);
 		history(p->cmd_hist, &ev, H_SETUNIQUE, 1);
-		history_path(p);
+		history_path(p, t);
 		if (p->path[0])
-			history(p->cmd_hist, &ev, H_LOAD, p->path);
+			history_load(p);
 	}
 	if (p->search_hist)
 		history(p->search_hist, &ev, H_SETSIZE, 200);
@@ -101,7 +152,7 @@ remember(struct prompt *p, History *h, const char *line)
 		return;
 	history(h, &ev, H_ENTER, line);
 	if (h == p->cmd_hist && p->path[0])
-		history(h, &ev, H_SAVE, p->path);
+		history_save(p, p->t, h);
 }
 
 bool

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "model/model_diff.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/outfile.h"
 #include "tui/cmd/sanitize.h"
 
 #define SCREEN_CCHAR_MAX CCHARW_MAX
@@ -374,25 +376,16 @@ dump_line(int y, struct strbuf *sb)
 bool
 screen_save(struct tui *t, const char *path, char *err, size_t errlen)
 {
+	struct model_diff *diff = tui_diff(t);
+	struct model *dumps[2] = { t->m, diff ? model_diff_b(diff) : NULL };
 	struct strbuf sb = { 0 };
-	FILE *f;
+	bool ok;
 
-	(void)t;
 	for (int y = 0; y < LINES; y++)
 		dump_line(y, &sb);
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		strbuf_done(&sb);
-		return false;
-	}
-	if (sb.len)
-		fwrite(sb.buf, 1, sb.len, f);
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		strbuf_done(&sb);
-		return false;
-	}
+	/* replaces an older screen dump through a new file, never writes
+	 * into a dump (outfile.h) */
+	ok = outfile_write(path, dumps, 2, true, sb.buf ? sb.buf : "", sb.len, err, errlen) == TD_OK;
 	strbuf_done(&sb);
-	return true;
+	return ok;
 }

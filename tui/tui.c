@@ -21,6 +21,7 @@
 #include "keyseq.h"
 #include "tui/cmd/rowsort.h"
 #include "tui/cmd/state.h"
+#include "reader/base/safeio.h"
 
 #define FOLLOW_INTERVAL 0.5     /* seconds between re-index passes in follow mode */
 
@@ -355,26 +356,35 @@ event_loop(struct tui *t)
 		fclose(trace);
 }
 
+/* The largest keys file read: a larger one is not read, and said. */
+#define KEYS_FILE_MAX ((uint64_t)1 << 20)
+
 /* The user's own bindings, "bind SCOPE KEY ACTION" lines, in
- * $XDG_CONFIG_HOME/tdbg/keys (default ~/.config/tdbg/keys).  Bad lines are
+ * $XDG_CONFIG_HOME/tdbg/keys (default ~/.config/tdbg/keys), read whole (up
+ * to KEYS_FILE_MAX) as one of tdbg's own files (reader/base/safeio.h: no
+ * link, no FIFO, the user's, not group/other-writable); a file refused or
+ * too large is said on the message line and skipped.  Bad lines are
  * skipped; the message line names the first and how many there are, the
  * output pane (o) lists every one with its number. */
 static void
 load_user_keys(struct tui *t)
 {
-	char dir[1000], path[1024], err[4096], buf[16384];
-	FILE *f;
+	char dir[1000], path[1024], err[4096], *buf;
+	enum td_status st;
 	size_t n;
 
 	if (!td_xdg_dir("XDG_CONFIG_HOME", ".config", dir, sizeof dir))
 		return;
 	snprintf(path, sizeof path, "%s/keys", dir);
-	if (!(f = fopen(path, "r")))
+	st = safeio_read_own(path, KEYS_FILE_MAX, &buf, &n, err, sizeof err);
+	if (st == TD_ERR_NOENT)
 		return;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	if (st != TD_OK) {
+		tui_message(t, true, "%s (no key bindings of yours loaded)", err);
+		return;
+	}
 	int bad = keymap_parse_text(&t->keys, buf, err, sizeof err);
+	free(buf);
 	if (!bad)
 		return;
 	char title[1100];

@@ -253,6 +253,8 @@ tui_state_save(struct tui *t)
 	for (size_t i = 0; model_watch_at(t->m, i, &w) && s.nwatches < STATE_MAX_WATCHES; i++)
 		if (!w.recommended)
 			snprintf(s.watches[s.nwatches++], STATE_WATCH_LEN, "%s %s", w.name, w.text);
-	if (state_save(t->state_path, t->dump_real, &s, err, sizeof err) != TD_OK)
+	const struct safeio_id *ids;
+	size_t nids = model_roots(t->m, &ids, NULL);
+	if (state_save(t->state_path, t->dump_real, ids, nids, &s, err, sizeof err) != TD_OK)
 		fprintf(stderr, "tdbg: state not saved: %s\n", err);
 }

@@ -244,12 +244,12 @@ td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, si
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256], msg[200];
+		char *line = xstrndup(p, len), msg[200];
 
 		lineno++;
-		snprintf(line, sizeof line, "%.*s", (int)TD_MIN(len, sizeof line - 1), p);
 		if (!fn(ctx, line, msg, sizeof msg) && bad++ == 0)
 			snprintf(err, errlen, "line %d: %s", lineno, msg);
+		free(line);
 		p += len + (nl ? 1 : 0);
 	}
 	return bad;

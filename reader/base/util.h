@@ -86,8 +86,9 @@ void strbuf_reset(struct strbuf *sb);
 char *strbuf_take(struct strbuf *sb);
 void strbuf_done(struct strbuf *sb);
 
-/* Runs fn on each line of a configuration text (lines longer than 255
- * bytes are cut), fn writing a message into msg when it rejects a line.
+/* Runs fn on each line of a configuration text (whole, whatever its
+ * length: a line is never cut), fn writing a message into msg when it
+ * rejects a line.
  * Returns the number of rejected lines; err gets "line N: message" of the
  * first one (or "" when none). */
 int td_parse_lines(const char *text, bool (*fn)(void *ctx, char *line, char *msg, size_t msglen),

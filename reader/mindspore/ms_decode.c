@@ -148,7 +148,7 @@ entry_value(const struct ms_entry *e, struct strbuf *text)
 		}
 	}
 	if (rc != TD_OK)
-		strbuf_addf(text, "value: %s%s%s\n", td_strerror(rc), *err ? ": " : "", err);
+		strbuf_addf(text, "value: %s%s%s\n", td_strerror(rc), *err ? ": " : "", td_oneline(err));
 	return t;
 }
 
@@ -172,9 +172,11 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
 	out->values = xcalloc(1, sizeof(*out->values));
 	out->summaries[0] = e.summary;
+	/* one "key: value" line each: a newline in a folder's or file's name
+	 * must not start a line of its own */
 	strbuf_addf(&text, "run: %s\nio: %s %u\nfile: %s\ntask: %llu\nstream: %llu\ntimestamp: %llu\n",
-		    run.label, e.is_input ? "input" : "output", e.slot,
-		    e.path ? e.path : "(statistic.csv only)", (unsigned long long)e.task,
+		    td_oneline(run.label), e.is_input ? "input" : "output", e.slot,
+		    td_oneline(e.path ? e.path : "(statistic.csv only)"), (unsigned long long)e.task,
 		    (unsigned long long)e.stream, (unsigned long long)e.ts);
 	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
 		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",

@@ -187,6 +187,9 @@ struct ms_graph {
 	char **consts;              /* const_vals keys ("cst1") */
 	size_t nconsts;
 	bool model_proto;           /* wrapped in a ModelProto (else a bare GraphProto) */
+	size_t bad_refs;            /* .ir input references that are no node number
+				     * ("%-1", "%99999999999999999999"): kept as written */
+	char first_bad_ref[32];     /* the first of them, cut */
 };
 
 /* Decodes a .pb: ModelProto, else a bare GraphProto (§8).  Inputs naming
@@ -358,6 +361,8 @@ struct ms_rank {
 struct reader {
 	char *root;                 /* the dump, or the rank holding the opened dir */
 	char *only;                 /* opened inside a rank: runs under this path only */
+	char *top;                  /* the whole dump the opened folder belongs to
+				     * (read_root: never written into) */
 	char *source_root;
 	bool async;                 /* mindspore-async */
 	bool acl;                   /* ACL {time}/{device}/... layout */

@@ -7,6 +7,7 @@
 #include "ms_internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +276,25 @@ parse_line(struct ir_state *st, const char *s, size_t len)
 	}
 }
 
+/* The node number of a "%k" reference (digits only, below 10 * n + 1000:
+ * numbers need not be dense, but one far past the file's nodes names
+ * nothing); false for a sign, an overflow or no digits. */
+static bool
+ref_number(const char *s, size_t n, size_t *k)
+{
+	size_t v = 0;
+
+	if (!ms_all_digits(s))
+		return false;
+	for (; *s; s++) {
+		v = v * 10 + (size_t)(*s - '0');
+		if (v > 10 * n + 1000)
+			return false;
+	}
+	*k = v;
+	return true;
+}
+
 /* "%12" inputs become the full name of the node printed as %12. */
 static void
 resolve_refs(struct ms_graph *g, size_t first)
@@ -289,8 +309,15 @@ resolve_refs(struct ms_graph *g, size_t first)
 
 			if (in[0] != '%')
 				continue;
+			/* "%k": a node number of this file (§9); a sign, a
+			 * number past the nodes or not a number is said */
+			if (!ref_number(in + 1, g->nnodes - first, &j)) {
+				if (g->bad_refs++ == 0)
+					snprintf(g->first_bad_ref, sizeof g->first_bad_ref, "%s", in);
+				continue;
+			}
 			/* Fast path: "%k" is usually the k-th record. */
-			j = first + strtoul(in + 1, NULL, 10);
+			j += first;
 			if (!(j < g->nnodes && strcmp(g->nodes[j].name, in + 1) == 0)) {
 				if (!ix)
 					ix = ms_name_index(g, first, false);

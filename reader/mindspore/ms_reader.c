@@ -77,6 +77,26 @@ rank_ancestor(const char *dir)
 	return NULL;
 }
 
+/* The parent of rank folder root when it is a rank_N folder of a dump
+ * holding rank_* folders (malloc'd real path), else NULL. */
+static char *
+dump_of_rank(const char *root)
+{
+	char *path = root ? realpath(root, NULL) : NULL, *slash;
+
+	if (!path || !(slash = strrchr(path, '/')) || slash == path ||
+	    strncmp(slash + 1, "rank_", 5) != 0 || !looks_like_rank(path)) {
+		free(path);
+		return NULL;
+	}
+	*slash = '\0';
+	if (!ms_sync_has_ranks(path)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int
 probe(const char *dir)
 {
@@ -117,6 +137,7 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 		free(r->root);
 		r->root = rank_ancestor(dir);   /* probe() found it */
 	}
+	r->top = dump_of_rank(r->root);
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->follow = opt && opt->follow;
 	r->may_follow = opt && (opt->follow || opt->may_follow);
@@ -192,6 +213,7 @@ ms_close(struct reader *r)
 	free(r->net_name);
 	free(r->source_root);
 	free(r->only);
+	free(r->top);
 	free(r->root);
 	free(r);
 }
@@ -640,6 +662,16 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 	return TD_OK;
 }
 
+/* Opened at a net, graph or iteration folder, the reader reads the whole
+ * rank (§2); a rank_N folder whose parent holds the rank_* folders belongs
+ * to that dump: that is the folder tdbg must not write into. */
+static const char *
+ms_read_root(struct reader *r)
+{
+	return r->top ? r->top : r->root;
+}
+
+
 const struct reader_ops mindspore_reader_ops = {
 	.name = "mindspore",
 	.looks_for = "rank_* directories or 14-digit time directories (MindSpore dump)",
@@ -652,4 +684,5 @@ const struct reader_ops mindspore_reader_ops = {
 	.decode = ms_decode,
 	.advance = ms_advance,
 	.close = ms_close,
+	.read_root = ms_read_root,
 };

@@ -394,6 +394,13 @@ load_ir(struct ms_rank *rk, const char *path, const char *gid, const struct read
 	}
 	ms_ir_parse((const char *)buf, len, &ir);
 	free(buf);
+	if (ir.bad_refs) {
+		char detail[128];
+
+		snprintf(detail, sizeof detail, "%zu input reference%s to no node (first %s)", ir.bad_refs,
+			 ir.bad_refs == 1 ? "" : "s", ir.first_bad_ref);
+		ms_problem(sink, PROBLEM_INCONSISTENT, path, "graph .ir", detail);
+	}
 	slot = rank_graph_slot(rk, gid);
 	if (slot->nnodes == 0) {
 		ms_graph_done(slot);

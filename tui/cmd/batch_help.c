@@ -30,7 +30,7 @@ static const struct batch_option options[] = {
 	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
 	{ "rtol",        BATCH_OPT_RTOL, "X", "diff: relative tolerance (default per dtype: float32 1e-5, float16 1e-3)" },
 	{ "atol",        BATCH_OPT_ATOL, "X", "diff: absolute tolerance (default per dtype: float32 1e-7, float16 1e-5)" },
-	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees (default per dtype)" },
+	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees, 0 to 1 (default per dtype)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },
@@ -261,6 +261,9 @@ batch_print_man(FILE *f)
 	      "x); any of these in angle brackets as tig writes them (\\fB<C\\-n>\\fR).\n"
 	      "Lines starting with \\fB#\\fR are comments.  A bad line is skipped; the\n"
 	      "message line names the first, and \\fBo\\fR lists every one with its line number.\n"
+	      "Like every file of tdbg's own (history, state, watches, the cache), it is read\n"
+	      "only when it is a regular file (not a link, not a FIFO) of yours, not writable\n"
+	      "by group or others; it is read whole, up to 1 MiB.  Else the message line says why.\n"
 	      ".IP\n"
 	      ".nf\n"
 	      "bind generic C\\-n move\\-down\n"
@@ -275,7 +278,8 @@ batch_print_man(FILE *f)
 	      "\\fI$XDG_STATE_HOME/tdbg/HASH.state\\fR (default \\fI~/.local/state/tdbg\\fR).\n"
 	      ".TP\n.B XDG_CACHE_HOME\nThe persistent index of each dump opened is kept in "
 	      "\\fI$XDG_CACHE_HOME/tdbg/\\fR (default \\fI~/.cache/tdbg/\\fR), never in the dump; "
-	      "\\-\\-no\\-cache skips it.\n"
+	      "\\-\\-no\\-cache skips it.  A folder or file there that is a link, another user's or "
+	      "writable by group or others is not used (\\fBinfo\\fR says why).\n"
 	      ".TP\n.B TDBG_CACHE_MAX\nBytes that directory may hold (suffix K, M or G; default 1G): "
 	      "the least recently used files go first.\n"
 	      ".SH EXAMPLES\n"

@@ -17,8 +17,6 @@
  */
 #include "cmd_internal.h"
 
-#include "reader/base/fileio.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader/base/fileio.h"
+#include "reader/base/safeio.h"
 
 #define WATCH_CHECK_BUDGET 4096     /* rows per model_watch_run_step call */
-#define WATCHES_FILE_MAX (1 << 20)  /* a watches file larger than this is ignored */
+#define WATCHES_FILE_MAX (1 << 20)  /* a larger watches file is not read (an error) */
 
 /* ---- the watches file ------------------------------------------------------- */
 
@@ -84,17 +82,25 @@ load_line(void *ctx, char *line, char *msg, size_t msglen)
 int
 cmd_watches_load(struct model *m, char *err, size_t errlen)
 {
-	char path[1100];
+	char path[1100], why[1300];
 	struct load_ctx c = { m };
 	char *text = NULL;
 	size_t len = 0;
+	enum td_status st;
 	int bad;
 
 	err[0] = '\0';
 	if (!cmd_watches_path(path, sizeof path))
 		return 0;
-	if (td_read_file(path, WATCHES_FILE_MAX, &text, &len, NULL, 0) != TD_OK)
+	/* one of tdbg's own files: no link, no FIFO, the user's, not
+	 * group/other-writable, at most WATCHES_FILE_MAX */
+	st = safeio_read_own(path, WATCHES_FILE_MAX, &text, &len, why, sizeof why);
+	if (st == TD_ERR_NOENT)
 		return 0;               /* no file: the defaults */
+	if (st != TD_OK) {
+		snprintf(err, errlen, "%s: watches file not read (the recommended set only)", why);
+		return 1;
+	}
 	bad = td_parse_lines(text, load_line, &c, err, errlen);
 	if (bad) {
 		char first[256];
@@ -106,38 +112,35 @@ cmd_watches_load(struct model *m, char *err, size_t errlen)
 }
 
 /* Rewrites the watches file with the user's watches (not the recommended
- * ones) and the recommended switch; through a temporary file and rename. */
+ * ones) and the recommended switch: a new file (O_EXCL, mode 0600, never
+ * through a link) renamed over the old one in the checked folder. */
 static enum td_status
 save(struct cmd_env *env)
 {
-	char dir[1024], path[1100], tmp[1200];
+	char dir[1024], path[1100], err[1300];
 	struct model_watch w;
-	FILE *f;
+	struct strbuf sb = { 0 };
+	const struct safeio_id *ids;
+	size_t nids = model_roots(env->m, &ids, NULL);
+	enum td_status st;
+	int dirfd;
 
 	if (!config_dir(dir, sizeof dir) || !cmd_watches_path(path, sizeof path))
 		return cmd_fail(env, TD_ERR_IO, "no $XDG_CONFIG_HOME or $HOME to keep watches in");
-	char parent[1024];
-	snprintf(parent, sizeof parent, "%s", dir);
-	char *slash = strrchr(parent, '/');
-	if (slash && slash != parent) {
-		*slash = '\0';
-		mkdir(parent, 0755);
-	}
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		return cmd_fail(env, TD_ERR_IO, "%s: %s", dir, strerror(errno));
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (!(f = fopen(tmp, "w")))
-		return cmd_fail(env, TD_ERR_IO, "%s: %s", tmp, strerror(errno));
-	fputs("# tdbg watches: NAME CONDITION per line (written by tdbg's watch command)\n", f);
+	if ((dirfd = safeio_own_dir(dir, true, ids, nids, err, sizeof err)) < 0)
+		return cmd_fail(env, TD_ERR_IO, "watches not saved: %s", err);
+	strbuf_addf(&sb, "# tdbg watches: NAME CONDITION per line (written by tdbg's watch command)\n");
 	if (!model_watch_recommended_on(env->m))
-		fputs("recommended off\n", f);
+		strbuf_addf(&sb, "recommended off\n");
 	for (size_t i = 0; model_watch_at(env->m, i, &w); i++)
 		if (!w.recommended)
-			fprintf(f, "%s %s\n", w.name, w.text);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		unlink(tmp);
-		return cmd_fail(env, TD_ERR_IO, "%s: %s", path, strerror(errno));
-	}
+			strbuf_addf(&sb, "%s %s\n", w.name, w.text);
+	st = safeio_write_at(dirfd, "watches", sb.buf ? sb.buf : "", sb.len, 0600, true, path, err,
+			     sizeof err);
+	close(dirfd);
+	strbuf_done(&sb);
+	if (st != TD_OK)
+		return cmd_fail(env, TD_ERR_IO, "watches not saved: %s", err);
 	return TD_OK;
 }
 

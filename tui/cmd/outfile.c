@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,67 +14,64 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "reader/base/safeio.h"
 
-/* Whether real path p is dir or lies below it. */
-static bool
-under(const char *p, const char *dir)
+/* Opens the directory the file path would be in and sets *name to its last
+ * component (a pointer into path).  Returns the descriptor, or -1 with err
+ * when the directory does not exist or path names no file. */
+static int
+open_parent(const char *path, const char **name, char *err, size_t errlen)
 {
-	size_t n = strlen(dir);
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
 
-	if (n == 1 && dir[0] == '/')
-		return true;
-	return strncmp(p, dir, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
-/* The real path the file would have: its directory's real path plus its
- * name.  false with err when the directory does not exist. */
-static bool
-real_target(const char *path, char *out, size_t size, char *err, size_t errlen)
-{
-	char *a = xstrdup(path), *b = xstrdup(path), dir[PATH_MAX];
-	const char *name = basename(b);
-	bool ok = realpath(dirname(a), dir) != NULL;
-
-	if (!ok)
-		snprintf(err, errlen, "%s: no such directory", path);
-	else if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || path[strlen(path) - 1] == '/')
-		ok = false, snprintf(err, errlen, "%s: not a file name", path);
-	else
-		snprintf(out, size, "%s/%s", strcmp(dir, "/") ? dir : "", name);
-	free(a);
-	free(b);
-	return ok;
-}
-
-enum td_status
-outfile_check(const char *path, struct model *const *dumps, size_t ndumps, bool force,
-	      char *err, size_t errlen)
-{
-	char target[PATH_MAX + NAME_MAX + 2], real[PATH_MAX], dump[PATH_MAX];
-	struct stat st;
-
-	if (!path || !*path) {
-		snprintf(err, errlen, "no file name");
-		return TD_ERR_ARGS;
+	*name = slash ? slash + 1 : path;
+	if (!**name || strcmp(*name, ".") == 0 || strcmp(*name, "..") == 0) {
+		snprintf(err, errlen, "%s: not a file name", path);
+		return -1;
 	}
-	if (!real_target(path, target, sizeof target, err, errlen))
-		return TD_ERR_ARGS;
+	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(err, errlen, "%s: no such directory", path);
+	free(dir);
+	return fd;
+}
+
+/* Whether the directory open at dirfd is, or lies in, a folder one of the
+ * dumps reads (by identity, taken when the dump was opened). */
+static bool
+in_a_dump(int dirfd, const char *path, struct model *const *dumps, size_t ndumps, char *err,
+	  size_t errlen)
+{
 	for (size_t i = 0; i < ndumps; i++) {
-		struct model_info in;
+		const struct safeio_id *ids;
+		const char *real;
+		size_t n;
 
 		if (!dumps[i])
 			continue;
-		model_info(dumps[i], &in);
-		if (!in.path || !realpath(in.path, dump))
-			continue;
-		/* the name as given, and where a link at that name points */
-		if (under(target, dump) || (realpath(path, real) && under(real, dump))) {
+		n = model_roots(dumps[i], &ids, &real);
+		if (safeio_dir_within(dirfd, ids, n) >= 0) {
 			snprintf(err, errlen, "%s is inside the dump directory %s: tdbg never writes into a dump",
-				 path, dump);
-			return TD_ERR_ARGS;
+				 path, real);
+			return true;
 		}
 	}
-	if (lstat(path, &st) == 0) {
+	return false;
+}
+
+/* The checks of outfile_check on the directory open at dirfd. */
+static enum td_status
+check_at(int dirfd, const char *name, const char *path, struct model *const *dumps, size_t ndumps,
+	 bool force, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (in_a_dump(dirfd, path, dumps, ndumps, err, errlen))
+		return TD_ERR_ARGS;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
 			snprintf(err, errlen, "%s is a symbolic link: not written through", path);
 			return TD_ERR_ARGS;
@@ -93,39 +89,46 @@ outfile_check(const char *path, struct model *const *dumps, size_t ndumps, bool 
 }
 
 enum td_status
+outfile_check(const char *path, struct model *const *dumps, size_t ndumps, bool force,
+	      char *err, size_t errlen)
+{
+	const char *name;
+	enum td_status st;
+	int dirfd;
+
+	if (!path || !*path) {
+		snprintf(err, errlen, "no file name");
+		return TD_ERR_ARGS;
+	}
+	if ((dirfd = open_parent(path, &name, err, errlen)) < 0)
+		return TD_ERR_ARGS;
+	st = check_at(dirfd, name, path, dumps, ndumps, force, err, errlen);
+	close(dirfd);
+	return st;
+}
+
+enum td_status
 outfile_write(const char *path, struct model *const *dumps, size_t ndumps, bool force,
 	      const void *data, size_t len, char *err, size_t errlen)
 {
-	enum td_status st = outfile_check(path, dumps, ndumps, force, err, errlen);
-	const char *p = data;
-	int fd;
+	const char *name;
+	enum td_status st;
+	int dirfd;
 
-	if (st != TD_OK)
-		return st;
-	/* O_EXCL / O_NOFOLLOW: a file or link that appeared since the check
-	 * is not written through */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (force ? O_TRUNC : O_EXCL), 0666);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return TD_ERR_IO;
+	if (!path || !*path) {
+		snprintf(err, errlen, "no file name");
+		return TD_ERR_ARGS;
 	}
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(n < 0 ? errno : EIO));
-			close(fd);
-			return TD_ERR_IO;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return TD_ERR_IO;
-	}
-	return TD_OK;
+	/* the directory is checked once open and written through that
+	 * descriptor: a link re-pointed or a folder renamed since the check
+	 * cannot move the write elsewhere */
+	if ((dirfd = open_parent(path, &name, err, errlen)) < 0)
+		return TD_ERR_ARGS;
+	st = check_at(dirfd, name, path, dumps, ndumps, force, err, errlen);
+	if (st == TD_OK)
+		st = safeio_write_at(dirfd, name, data, len, 0666, force, path, err, errlen);
+	close(dirfd);
+	return st;
 }
 
 /* The last '>' of line outside quotes, or NULL. */

@@ -3,9 +3,13 @@
  * save-display): never inside a dump directory, never over an existing
  * file unless asked, never through a symbolic link.
  *
- * The check compares real paths (symbolic links and .. resolved): the
- * target's directory must exist, and neither it nor the file may lie in
- * (or be) the real path of a dump that is open.  Curses-free.
+ * The check is by identity: the target's directory is opened and must not
+ * be, or lie below, a folder an open dump reads (device and inode taken
+ * when the dump was opened: model_roots), whatever path leads there now.
+ * The file is written to a temporary file beside it and renamed into
+ * place through the directory's descriptor (reader/base/safeio.h), so an
+ * existing file is replaced, never truncated: its other hard links keep
+ * their bytes.  Curses-free.
  */
 #ifndef TD_OUTFILE_H
 #define TD_OUTFILE_H
@@ -24,9 +28,11 @@ struct model;
 enum td_status outfile_check(const char *path, struct model *const *dumps, size_t ndumps,
 			     bool force, char *err, size_t errlen);
 
-/* Checks path as above, then writes len bytes of data to it (created with
- * mode 0666 & ~umask, or replaced when force; a symbolic link is never
- * followed).  TD_OK, or an error with the reason in err. */
+/* Checks path as above, then writes len bytes of data to a new temporary
+ * file beside it and renames that to path (mode 0666 & ~umask; an
+ * existing path is an error unless force, and is then replaced as a
+ * directory entry; a symbolic link is never followed).  TD_OK, or an
+ * error with the reason in err. */
 enum td_status outfile_write(const char *path, struct model *const *dumps, size_t ndumps,
 			     bool force, const void *data, size_t len, char *err, size_t errlen);
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader/base/fileio.h"
+#include "reader/base/safeio.h"
 #include "rowsort.h"
 
 #define STATE_VERSION_LINE "# tdbg state 1"
@@ -216,14 +216,13 @@ state_load(const char *file, const char *dump_real, struct ui_state *s, char *er
 	enum td_status st;
 
 	state_init(s);
-	st = td_read_file(file, STATE_MAX_BYTES, &text, &len, err, errlen);
+	/* one of tdbg's own files: no link, no FIFO, the user's, not
+	 * group/other-writable (reader/base/safeio.h) */
+	st = safeio_read_own(file, STATE_MAX_BYTES, &text, &len, err, errlen);
 	if (st == TD_ERR_NOENT)
 		return st;
-	if (st != TD_OK) {
-		if (st == TD_ERR_NOMEM)
-			snprintf(err, errlen, "larger than %d bytes", STATE_MAX_BYTES);
+	if (st != TD_OK)
 		return TD_ERR_CORRUPT;
-	}
 	if (memchr(text, '\0', len)) {
 		snprintf(err, errlen, "a NUL byte: not a text file");
 		st = TD_ERR_CORRUPT;
@@ -237,25 +236,6 @@ state_load(const char *file, const char *dump_real, struct ui_state *s, char *er
 	}
 	free(text);
 	return st;
-}
-
-/* mkdir -p dir, 0700 for what it creates. */
-static bool
-make_dirs(const char *dir)
-{
-	char buf[PATH_MAX];
-
-	if ((size_t)snprintf(buf, sizeof buf, "%s", dir) >= sizeof buf)
-		return false;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-			return false;
-		*p = '/';
-	}
-	return mkdir(buf, 0700) == 0 || errno == EEXIST;
 }
 
 /* The text of s; one line per value, newlines in values dropped. */
@@ -288,59 +268,29 @@ state_text(struct strbuf *sb, const char *dump_real, const struct ui_state *s)
 			strbuf_addf(sb, "watch %s\n", s->watches[i]);
 }
 
-/* Whether dir (which may not exist yet) would lie in dump_real: the real
- * path of its nearest existing ancestor, plus the rest. */
-static bool
-inside(const char *dir, const char *dump_real)
-{
-	char probe[PATH_MAX], real[PATH_MAX], full[2 * PATH_MAX + 2];
-	struct stat st;
-	size_t n = strlen(dump_real), cut;
-	char *slash;
-
-	snprintf(probe, sizeof probe, "%s", dir);
-	while (stat(probe, &st) != 0 && (slash = strrchr(probe, '/')) && slash != probe)
-		*slash = '\0';
-	if (!realpath(probe, real))
-		return false;
-	cut = strlen(probe);
-	snprintf(full, sizeof full, "%s%s", real, dir + cut);
-	return strncmp(full, dump_real, n) == 0 && (full[n] == '/' || !full[n]);
-}
-
 enum td_status
-state_save(const char *file, const char *dump_real, const struct ui_state *s, char *err, size_t errlen)
+state_save(const char *file, const char *dump_real, const struct safeio_id *dump_ids,
+	   size_t ndump_ids, const struct ui_state *s, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	char dir[PATH_MAX];
 	const char *slash = strrchr(file, '/');
 	struct strbuf sb = { 0 };
-	enum td_status st = TD_OK;
-	FILE *f;
+	enum td_status st;
+	int dirfd;
 
 	if (!slash || (size_t)(slash - file) >= sizeof dir) {
 		snprintf(err, errlen, "%s: not a path", file);
 		return TD_ERR_ARGS;
 	}
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
-	if (inside(dir, dump_real)) {      /* before creating anything */
-		snprintf(err, errlen, "%s is inside the dump: state not saved", dir);
+	/* checked against the dump by identity before anything is created;
+	 * a new file renamed over the old one in the checked folder */
+	if ((dirfd = safeio_own_dir(dir, true, dump_ids, ndump_ids, err, errlen)) < 0)
 		return TD_ERR_ARGS;
-	}
-	if (!make_dirs(dir)) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return TD_ERR_IO;
-	}
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
 	state_text(&sb, dump_real, s);
-	f = fopen(tmp, "wx");
-	bool ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, file) != 0) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
-		unlink(tmp);
-		st = TD_ERR_IO;
-	}
+	st = safeio_write_at(dirfd, slash + 1, sb.buf ? sb.buf : "", sb.len, 0600, true, file, err,
+			     errlen);
+	close(dirfd);
 	strbuf_done(&sb);
 	return st;
 }

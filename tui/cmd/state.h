@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/base/safeio.h"
 #include "reader/base/util.h"
 
 #define STATE_MAX_MARKS 52      /* a-z, A-Z */
@@ -66,14 +67,19 @@ bool state_file(const char *dump_real, char *out, size_t size);
 
 /* Reads file into s.  TD_ERR_NOENT when there is none (or it belongs to
  * another dump: a hash collision); TD_ERR_CORRUPT with "line N: why" in err
- * when it does not parse (s is then empty). */
+ * when it does not parse, or with the reason when it is not the user's own
+ * file (a link, a FIFO, another owner, group/other-writable: s is then
+ * empty). */
 enum td_status state_load(const char *file, const char *dump_real, struct ui_state *s,
 			  char *err, size_t errlen);
 
-/* Writes s for dump_real to file (its directory created, mode 0700; the
- * file replaced atomically).  Refuses a file inside dump_real. */
-enum td_status state_save(const char *file, const char *dump_real, const struct ui_state *s,
-			  char *err, size_t errlen);
+/* Writes s for dump_real to file: a new file (mode 0600) renamed over the
+ * old one; its directory created (mode 0700) unless it is, or would lie
+ * in, one of the dump's folders dump_ids[0, ndump_ids) (by identity,
+ * model_roots) or is not the user's own (reader/base/safeio.h): refused
+ * then, with nothing created. */
+enum td_status state_save(const char *file, const char *dump_real, const struct safeio_id *dump_ids,
+			  size_t ndump_ids, const struct ui_state *s, char *err, size_t errlen);
 
 /* Sets (or moves) mark letter; false for a letter outside a-z, A-Z. */
 bool state_mark_set(struct ui_state *s, char letter, bool execution, uint64_t row);

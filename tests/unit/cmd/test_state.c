@@ -88,7 +88,7 @@ test_save_reads_back(void **state)
 	assert_true(state_mark_set(&s, 'a', false, 85));       /* moved */
 	assert_false(state_mark_set(&s, '1', false, 1));
 	assert_true(state_file("/data/dump", file, sizeof file));
-	assert_int_equal(state_save(file, "/data/dump", &s, err, sizeof err), TD_OK);
+	assert_int_equal(state_save(file, "/data/dump", NULL, 0, &s, err, sizeof err), TD_OK);
 	assert_int_equal(state_load(file, "/data/dump", &r, err, sizeof err), TD_OK);
 	assert_string_equal(r.focus, "traces");
 	assert_string_equal(r.filter, "op=^(Log|probs)$ where=nan > 0");
@@ -141,7 +141,9 @@ test_state_dir_inside_the_dump_is_refused(void **state)
 	snprintf(dump, sizeof dump, "%s/dump", dir);
 	assert_int_equal(mkdir(dump, 0700), 0);
 	snprintf(file, sizeof file, "%s/dump/state/x.state", dir);
-	assert_int_not_equal(state_save(file, dump, &s, err, sizeof err), TD_OK);
+	struct safeio_id id;
+	assert_true(safeio_id_of(dump, &id));
+	assert_int_not_equal(state_save(file, dump, &id, 1, &s, err, sizeof err), TD_OK);
 	assert_non_null(strstr(err, "inside the dump"));
 	assert_int_not_equal(access(file, F_OK), 0);
 	snprintf(file, sizeof file, "%s/dump/state", dir);

@@ -282,6 +282,31 @@ test_ms_ir_trace_line_windows_path_with_colon(void **state)
 		    "    return x");
 }
 
+/* Issue 23 item 20: "%-1" and "%99999999999999999999" are no node number
+ * (strtoul took the first as ULONG_MAX and the second overflowed): kept
+ * as written and counted for a problem; "%0" still resolves. */
+static void
+test_ms_ir_bad_references_are_counted(void **state)
+{
+	const char *ir =
+		"subgraph @g() {\n"
+		"  %0(CNode_1) = Abs(%-1)\n"
+		"      # Fullname with scope: (Default/Abs-op0)\n"
+		"  %1(CNode_2) = Mul(%0, %99999999999999999999)\n"
+		"      # Fullname with scope: (Default/Mul-op1)\n"
+		"}\n";
+	struct ms_graph g = {0};
+
+	(void)state;
+	assert_int_equal(ms_ir_parse(ir, strlen(ir), &g), 2);
+	assert_int_equal(g.bad_refs, 2);
+	assert_string_equal(g.first_bad_ref, "%-1");
+	assert_string_equal(g.nodes[0].inputs[0], "%-1");
+	assert_string_equal(g.nodes[1].inputs[0], "Default/Abs-op0");
+	assert_string_equal(g.nodes[1].inputs[1], "%99999999999999999999");
+	ms_graph_done(&g);
+}
+
 static void
 test_ms_ir_newest_fullname_marker_and_primfunc(void **state)
 {
@@ -391,6 +416,7 @@ main(void)
 		cmocka_unit_test(test_ms_ir_trace_line_shared_marker_and_missing_code),
 		cmocka_unit_test(test_ms_ir_trace_line_windows_path_with_colon),
 		cmocka_unit_test(test_ms_ir_newest_fullname_marker_and_primfunc),
+		cmocka_unit_test(test_ms_ir_bad_references_are_counted),
 		cmocka_unit_test(test_ms_ir_attributes_and_output_types),
 		cmocka_unit_test(test_ms_graph_pb_attributes_and_output_type),
 	};

@@ -103,6 +103,22 @@ test_parse_text_reports_every_bad_line(void **state)
 	keymap_done(&km);
 }
 
+/* Issue 23 item 18: a line is read whole (it was cut at 255 bytes: the
+ * action past the cut was lost and the line called bad). */
+static void
+test_parse_text_reads_long_lines_whole(void **state)
+{
+	struct keymap km;
+	char text[700], err[512];
+
+	(void)state;
+	keymap_init(&km);
+	snprintf(text, sizeof text, "bind generic C-n%400s move-down\n", "");
+	assert_int_equal(keymap_parse_text(&km, text, err, sizeof err), 0);
+	assert_int_equal(keymap_lookup(&km, NULL, 14), ACT_MOVE_DOWN);
+	keymap_done(&km);
+}
+
 static void
 test_defaults_bind_the_documented_keys(void **state)
 {
@@ -278,6 +294,7 @@ main(void)
 		cmocka_unit_test(test_pane_table_makes_focus_actions_and_keys),
 		cmocka_unit_test(test_key_names_take_control_meta_and_tig_spellings),
 		cmocka_unit_test(test_parse_text_reports_every_bad_line),
+		cmocka_unit_test(test_parse_text_reads_long_lines_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
