@@ -304,6 +304,12 @@ model_cache_init(struct model *m)
 }
 
 void
+mc_refuse(struct model *m, const char *what)
+{
+	cache_why(m->icache, MODEL_CACHE_REBUILT, "corrupt cache file (%s)", what);
+}
+
+void
 model_cache_broken(struct model *m, const char *why)
 {
 	cache_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);

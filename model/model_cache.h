@@ -87,6 +87,10 @@ void model_cache_get(struct model *m, const char **state, const char **why);
  * no checksum and no fingerprint check (the header must still fit). */
 enum mc_load model_cache_apply(struct model *m, const void *data, size_t len);
 
+/* While a load reads the tables: names what was wrong in the file (the
+ * why becomes "corrupt cache file (what)"); what is static. */
+void mc_refuse(struct model *m, const char *what);
+
 /* Counts the sections below check references against (the COUNTS section). */
 struct mc_counts {
 	uint64_t strings, traces, execs, ops, files, hosts, frames, sources, graphs, cons;

@@ -1,0 +1,193 @@
+/*
+ * test_model_cache_trust.c - what the persistent index trusts in its own
+ * file (issue 23): a cache file made wrong but with a valid checksum is
+ * refused with a reason, the links it restores are the ones a fresh index
+ * makes, and the mapped file may vanish under a session.  The forged files
+ * are written by tdbg's own writer from a model the test changed, so the
+ * checksum and every other section are right.  Facts come from
+ * tests/fixtures/tfdbg2/README.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "model/model_cache.h"
+#include "reader/reader.h"
+
+#define FIX "tests/fixtures/tfdbg2"
+
+struct tmp {
+	char dir[64];           /* mkdtemp */
+	char dump[96], cache[96];
+};
+
+static void
+sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, fmt, a, b);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void
+tmp_init(struct tmp *t, const char *fixture)
+{
+	snprintf(t->dir, sizeof t->dir, "/tmp/tdbg-unit-trust.XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->dump, sizeof t->dump, "%s/dump", t->dir);
+	snprintf(t->cache, sizeof t->cache, "%s/cache", t->dir);
+	sh("cp -r %s %s", fixture, t->dump);
+}
+
+static void
+tmp_done(struct tmp *t)
+{
+	sh("rm -rf %s%s", t->dir, "");
+}
+
+static struct model *
+open_cached(const struct tmp *t, bool cache, const char *state)
+{
+	struct model_options opt = {.no_thread = true, .cache = cache, .cache_dir = t->cache};
+	struct model_info info;
+	struct model *m = NULL;
+	char err[512];
+
+	assert_int_equal(model_open(t->dump, &opt, &m, err, sizeof err), TD_OK);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, state);
+	return m;
+}
+
+/* Saves m (opened without a cache, maybe changed by the test) as the
+ * dump's cache file, through the writer tdbg uses. */
+static void
+save_as_cache(struct model *m, const struct tmp *t)
+{
+	m->opt.cache = true;
+	m->opt.cache_dir = t->cache;
+	assert_true(model_cache_init(m));
+	model_bump(m);
+	model_cache_save(m);
+	sh("ls %s/*.tdx >/dev/null%s", t->cache, "");
+}
+
+/* An op that is the first of its name, not op 0, and a described op. */
+static uint32_t
+some_head(struct model *m)
+{
+	uint32_t i;
+
+	for (i = 1; i < m->nops; i++) {
+		uint64_t head;
+
+		if (!m->opv[i].placeholder && u64map_get(&m->op_by_name, m->opv[i].name_sid, &head) &&
+		    head == i)
+			return i;
+	}
+	fail_msg("no op to forge");
+	return 0;
+}
+
+static void
+test_cache_self_chain_refused(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	uint32_t k;
+	char name[256];
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	m = open_cached(&t, false, "off");
+	k = some_head(m);
+	snprintf(name, sizeof name, "%s", m->opv[k].name);
+	/* the forged op: its name's chain points to itself, and a lookup
+	 * passes over it (a placeholder) to the next one, forever */
+	m->opv[k].next_same_name = k;
+	m->opv[k].placeholder = true;
+	save_as_cache(m, &t);
+	model_close(m);
+	m = open_cached(&t, true, "rebuilt");
+	model_info(m, &info);
+	assert_string_equal(info.index_cache_why, "corrupt cache file (op chains)");
+	assert_int_equal(model_op_find(m, name, NULL), k);  /* answered, fresh */
+	model_close(m);
+	model_close(open_cached(&t, true, "used"));         /* and replaced */
+	tmp_done(&t);
+}
+
+static void
+test_cache_chain_backwards_refused(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	uint32_t k;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	m = open_cached(&t, false, "off");
+	k = some_head(m);
+	m->opv[k].next_same_name = 0;      /* to an op of another name, lower */
+	save_as_cache(m, &t);
+	model_close(m);
+	m = open_cached(&t, true, "rebuilt");
+	model_info(m, &info);
+	assert_string_equal(info.index_cache_why, "corrupt cache file (op chains)");
+	model_close(m);
+	tmp_done(&t);
+}
+
+static void
+test_cache_op_added_after_load_joins_its_name(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct reader_op op = {0};
+	uint32_t k, id, next0;
+	char name[256];
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	k = some_head(m);
+	snprintf(name, sizeof name, "%s", m->opv[k].name);
+	next0 = m->opv[0].next_same_name;
+	/* what an extension's index pass does for an op of a known name */
+	op.graph_id = "extension-graph";
+	op.op_name = name;
+	pthread_mutex_lock(&m->lock);
+	while (m->opv[k].next_same_name != NO_ID)
+		k = m->opv[k].next_same_name;
+	id = ops_add(m, &op, true);
+	pthread_mutex_unlock(&m->lock);
+	assert_int_equal(m->opv[k].next_same_name, id);
+	assert_int_equal(m->opv[0].next_same_name, next0);
+	assert_int_equal(model_op_find(m, name, NULL), some_head(m));
+	model_close(m);
+	tmp_done(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_self_chain_refused),
+		cmocka_unit_test(test_cache_chain_backwards_refused),
+		cmocka_unit_test(test_cache_op_added_after_load_joins_its_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
