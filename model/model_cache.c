@@ -15,11 +15,13 @@
  * the index read has a fingerprint (reader/base/fingerprint.h) that must
  * match (the file unchanged) or show the file grown (the resumed index
  * pass then reads only what was appended).  Anything else ignores the
- * file and indexes from scratch; the next save replaces it.  Size: after a
- * save, the least recently used files (modification time, touched on
- * every use) are removed until the directory holds at most cache_max
- * bytes.  Failures (no home, a read-only cache directory, a full disk)
- * mean no cache, silently: the dump still opens.
+ * file and indexes from scratch; the next save replaces it.  Size
+ * (model_cache_dir.c): before a save (room for it) and after it, the
+ * least recently used files (modification time, touched on every use)
+ * are removed until the directory holds at most cache_max bytes; a full
+ * disk removes the others and tries once more.  Failures (no home, a
+ * read-only cache directory, a full disk) mean no cache, with the reason
+ * in the state's why: the dump still opens.
  * Not here: the sections' contents (model_cache_tables.c, _ops.c, _rows.c).
  */
 #include "model_cache.h"
@@ -40,10 +42,7 @@
 #define MC_MAGIC "TDBGIDX"
 #define MC_FORMAT 5u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details */
 #define MC_BOM 0x01020304u
-#define MC_SUFFIX ".tdx"
-#define MC_DEFAULT_MAX ((uint64_t)1 << 30)
 #define SAVE_EVERY 30.0             /* seconds between saves of a live dump */
-#define STALE_TMP_SECONDS 600       /* a temporary file older than this was abandoned */
 
 struct mc_header {
 	char magic[8];
@@ -67,6 +66,7 @@ struct model_cache {
 	uint64_t saved_gen;
 	double saved_at;
 	bool saved;
+	uint64_t max;               /* bytes the directory may hold */
 	void *map;                  /* the loaded file, when rows use it in place */
 	size_t map_len;
 };
@@ -141,8 +141,10 @@ mc_flush(struct mc_out *o)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
 			o->err = true;
+			o->errnum = n < 0 ? errno : ENOSPC;
+		}
 		else
 			off += (size_t)n;
 	}
@@ -203,75 +205,6 @@ mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec)
 
 /* ---- where ------------------------------------------------------------------ */
 
-static uint64_t
-fnv64(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/* mkdir -p of path (mode 0700); true when it is a directory now. */
-static bool
-make_dirs(char *path)
-{
-	struct stat st;
-	char *p;
-
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-			*p = '/';
-			return false;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0700) != 0 && errno != EEXIST)
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The cache directory (malloc'd), or NULL when there is none. */
-static char *
-cache_dir(const struct model_options *opt)
-{
-	char dir[4096];
-
-	if (opt->cache_dir)
-		return xstrdup(opt->cache_dir);
-	return td_xdg_dir("XDG_CACHE_HOME", ".cache", dir, sizeof dir) ? xstrdup(dir) : NULL;
-}
-
-/* TDBG_CACHE_MAX: bytes, with an optional K, M or G. */
-static uint64_t
-cache_max(const struct model_options *opt)
-{
-	const char *env = getenv("TDBG_CACHE_MAX");
-	char *end;
-	unsigned long long v;
-
-	if (opt->cache_max)
-		return opt->cache_max;
-	if (!env || !*env)
-		return MC_DEFAULT_MAX;
-	v = strtoull(env, &end, 10);
-	if (end == env)
-		return MC_DEFAULT_MAX;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; break;
-	case 'm': case 'M': v <<= 20; break;
-	case 'g': case 'G': v <<= 30; break;
-	default: break;
-	}
-	return v;
-}
-
 static void
 cache_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
 {
@@ -294,12 +227,16 @@ model_cache_init(struct model *m)
 	c->key = xasprintf("%s\n%s\n%d\n%s", real ? real : m->path, m->ops->name, m->opt.strict,
 			   m->opt.source_root ? m->opt.source_root : "");
 	free(real);
-	c->dir = cache_dir(&m->opt);
+	if (!mc_cache_max(&m->opt, &c->max, c->why, sizeof c->why)) {
+		c->state = MODEL_CACHE_UNAVAILABLE;
+		return false;
+	}
+	c->dir = mc_cache_dir(&m->opt);
 	if (!c->dir) {
 		cache_why(c, MODEL_CACHE_UNAVAILABLE, "no cache directory (HOME and XDG_CACHE_HOME unset)%s", NULL);
 		return false;
 	}
-	c->path = xasprintf("%s/%016llx%s", c->dir, (unsigned long long)fnv64(c->key), MC_SUFFIX);
+	c->path = xasprintf("%s/%016llx%s", c->dir, (unsigned long long)mc_key_hash(c->key), MC_SUFFIX);
 	return true;
 }
 
@@ -446,63 +383,10 @@ check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char
 
 /* ---- saving ------------------------------------------------------------------- */
 
-/* Removes the least recently used cache files until the directory holds
- * at most max bytes, and temporary files abandoned long ago. */
-static void
-evict(const char *dir, uint64_t max)
-{
-	struct ent { char *path; uint64_t size; int64_t used; } *v = NULL;  /* used: mtime, ns */
-	size_t n = 0, cap = 0, i, j;
-	uint64_t total = 0;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	time_t now = time(NULL);
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		struct stat st;
-		char *p;
-
-		if (e->d_name[0] == '.' && strncmp(e->d_name, ".tmp.", 5) != 0)
-			continue;
-		if (len <= strlen(MC_SUFFIX) ||
-		    (e->d_name[0] != '.' && strcmp(e->d_name + len - strlen(MC_SUFFIX), MC_SUFFIX)))
-			continue;
-		p = xasprintf("%s/%s", dir, e->d_name);
-		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(p);
-		} else if (e->d_name[0] == '.') {
-			if (now - st.st_mtime > STALE_TMP_SECONDS)
-				unlink(p);
-			free(p);
-		} else {
-			TD_GROW(v, cap, n + 1);
-			/* nanoseconds: files used within one second keep their order */
-			v[n++] = (struct ent){p, (uint64_t)st.st_size,
-					      (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
-			total += (uint64_t)st.st_size;
-		}
-	}
-	closedir(d);
-	while (total > max && n) {
-		for (i = 1, j = 0; i < n; i++)
-			if (v[i].used < v[j].used)
-				j = i;
-		unlink(v[j].path);
-		total -= v[j].size;
-		free(v[j].path);
-		v[j] = v[--n];
-	}
-	for (i = 0; i < n; i++)
-		free(v[i].path);
-	free(v);
-}
-
-/* Writes the payload after the header; false on a write error or when a
- * fingerprint could not be taken. */
-static bool
+/* Writes the payload after the header; 0, the errno of a failed write,
+ * or ESTALE when a fingerprint could not be taken (a file vanished:
+ * nothing worth saving). */
+static int
 write_payload(struct model *m, struct mc_out *o)
 {
 	struct strbuf sb = {0};
@@ -519,62 +403,105 @@ write_payload(struct model *m, struct mc_out *o)
 	pthread_mutex_unlock(&m->lock);
 	mc_put_rows(m, o);
 	mc_flush(o);
-	return ok && !o->err;
+	return o->err ? o->errnum : ok ? 0 : ESTALE;
 }
 
-static bool
-save_file(struct model *m, const char *tmp)
+/* Writes the file tmp; 0 when done, else the errno of the failure
+ * (write_payload's ESTALE included), tmp then removed.  *len:
+ * the bytes it holds or would have held. */
+static int
+save_file(struct model *m, const char *tmp, uint64_t *len)
 {
 	struct mc_out *o = xcalloc(1, sizeof(*o));
 	struct mc_header h;
-	bool ok;
+	int err = 0;
 
 	o->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (o->fd < 0) {
+		err = errno;
 		free(o);
-		return false;
+		return err;
 	}
 	header_make(&h, 0, 0);
-	ok = lseek(o->fd, sizeof h, SEEK_SET) == (off_t)sizeof h && write_payload(m, o);
+	if (lseek(o->fd, sizeof h, SEEK_SET) != (off_t)sizeof h)
+		err = errno;
+	else
+		err = write_payload(m, o);
 	header_make(&h, o->len, (uint32_t)(o->sum ^ (o->sum >> 32)));
-	ok = ok && pwrite(o->fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
-	ok = close(o->fd) == 0 && ok;
+	if (!err && pwrite(o->fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+		err = errno;
+	if (close(o->fd) != 0 && !err)
+		err = errno;
+	*len = sizeof h + o->len;
 	free(o);
-	return ok;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* One save of the cache file; 0 or the errno of the failure. */
+static int
+save_once(struct model *m, uint64_t *len)
+{
+	struct model_cache *c = m->icache;
+	char *tmp = xasprintf("%s/.tmp.%016llx.%ld%s", c->dir, (unsigned long long)mc_key_hash(c->key),
+			      (long)getpid(), MC_SUFFIX);
+	int err = save_file(m, tmp, len);
+
+	if (!err && rename(tmp, c->path) != 0) {
+		err = errno;
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+/* The size the next file will about have: the last one's, or 6.4 bytes a
+ * trace (README) when there is none. */
+static uint64_t
+size_guess(struct model *m)
+{
+	struct stat st;
+
+	if (stat(m->icache->path, &st) == 0 && S_ISREG(st.st_mode))
+		return (uint64_t)st.st_size;
+	return rows_ntraces(m) * 7 + rows_nexecs(m) * 48;
 }
 
 void
 model_cache_save(struct model *m)
 {
 	struct model_cache *c = m->icache;
-	uint64_t gen = atomic_load(&m->generation);
-	char *tmp;
+	uint64_t gen = atomic_load(&m->generation), len = 0, guess;
+	int err;
 
 	if (!c || !c->path || atomic_load(&m->stopping) || gen == c->saved_gen ||
 	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
 		return;
-	{
-		char *dir = xstrdup(c->dir);
-		bool have = make_dirs(dir);
-
-		free(dir);
-		if (!have) {
-			cache_why(c, MODEL_CACHE_UNAVAILABLE, "cannot create the cache directory %s",
-				  c->dir);
-			return;
-		}
+	if (!mc_make_dirs(c->dir)) {
+		cache_why(c, MODEL_CACHE_UNAVAILABLE, "cannot create the cache directory %s", c->dir);
+		return;
 	}
-	tmp = xasprintf("%s/.tmp.%016llx.%ld%s", c->dir, (unsigned long long)fnv64(c->key),
-			(long)getpid(), MC_SUFFIX);
-	if (save_file(m, tmp) && rename(tmp, c->path) == 0) {
-		c->saved = true;
-		c->saved_gen = gen;
-		c->saved_at = td_now();
-		evict(c->dir, cache_max(&m->opt));
-	} else {
-		unlink(tmp);
+	/* room first: old files must not keep the new one out for good */
+	guess = size_guess(m);
+	mc_evict(c->dir, c->max > guess ? c->max - guess : 0, c->path);
+	err = save_once(m, &len);
+	if ((err == ENOSPC || err == EDQUOT) && mc_evict(c->dir, 0, c->path))
+		err = save_once(m, &len);   /* a full disk: the others go, once */
+	if (err == ESTALE)
+		return;                 /* the dump changes under the pass: next time */
+	if (err) {
+		/* said, not silent: "new" at every open would hide a full disk */
+		snprintf(c->why, sizeof c->why, "cannot save the index in %.100s: %s", c->dir,
+			 strerror(err));
+		if (c->state == MODEL_CACHE_NEW)
+			c->state = MODEL_CACHE_UNAVAILABLE;
+		return;
 	}
-	free(tmp);
+	c->saved = true;
+	c->saved_gen = gen;
+	c->saved_at = td_now();
+	mc_evict(c->dir, c->max, NULL);
 }
 
 /* ---- loading ------------------------------------------------------------------ */

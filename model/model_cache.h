@@ -44,6 +44,7 @@ struct mc_out {
 	uint64_t sum;               /* the checksum so far (model_cache.c) */
 	uint64_t len;
 	bool err;
+	int errnum;                 /* the failed write's errno */
 	size_t blen;
 	unsigned char buf[1 << 16];
 };
@@ -90,6 +91,30 @@ enum mc_load model_cache_apply(struct model *m, const void *data, size_t len);
 /* While a load reads the tables: names what was wrong in the file (the
  * why becomes "corrupt cache file (what)"); what is static. */
 void mc_refuse(struct model *m, const char *what);
+
+/* ---- model_cache_dir.c: the directory ------------------------------------ */
+
+#define MC_SUFFIX ".tdx"
+/* FNV-1a of s: a cache file's name from its dump's key. */
+uint64_t mc_key_hash(const char *s);
+/* mkdir -p of dir (mode 0700); true when it is a directory now. */
+bool mc_make_dirs(const char *dir);
+/* The cache directory (malloc'd): opt's, else $XDG_CACHE_HOME/tdbg
+ * (~/.cache/tdbg); NULL when there is none. */
+char *mc_cache_dir(const struct model_options *opt);
+/* A size as TDBG_CACHE_MAX takes it: decimal digits and at most one
+ * suffix K, M, G or T (either case, powers of 1024), nothing else (no
+ * sign, space, fraction, exponent or hex); false on anything else or a
+ * value past 2^64 - 1, *out untouched. */
+bool mc_parse_size(const char *s, uint64_t *out);
+/* The bytes the directory may hold: opt's cache_max, else TDBG_CACHE_MAX,
+ * else 1 GiB.  False (why filled) when TDBG_CACHE_MAX is set but not a
+ * size: then no cache is used at all. */
+bool mc_cache_max(const struct model_options *opt, uint64_t *max, char *why, size_t whylen);
+/* Removes the least recently used cache files of dir (modification time)
+ * but keep (a path, or NULL) until the others hold at most max bytes, and
+ * temporary files abandoned long ago.  Returns the bytes removed. */
+uint64_t mc_evict(const char *dir, uint64_t max, const char *keep);
 
 /* Counts the sections below check references against (the COUNTS section). */
 struct mc_counts {

@@ -180,6 +180,61 @@ test_cache_op_added_after_load_joins_its_name(void **state)
 	tmp_done(&t);
 }
 
+static void
+test_cache_max_sizes(void **state)
+{
+	static const char *const bad[] = {
+		"1.5G", "1e9", "0x10000000", "10X", "17179869184G", "18446744073709551616", "",
+		" 1", "+1", "-1", "1KB", "1 K", "K", "16777216T",
+	};
+	uint64_t v = 42;
+	size_t i;
+
+	(void)state;
+	assert_true(mc_parse_size("0", &v));
+	assert_int_equal(v, 0);
+	assert_true(mc_parse_size("123456", &v));
+	assert_int_equal(v, 123456);
+	assert_true(mc_parse_size("10k", &v));
+	assert_int_equal(v, 10240);
+	assert_true(mc_parse_size("3M", &v));
+	assert_int_equal(v, 3u << 20);
+	assert_true(mc_parse_size("1G", &v));
+	assert_int_equal(v, 1u << 30);
+	assert_true(mc_parse_size("2t", &v));
+	assert_int_equal(v, (uint64_t)2 << 40);
+	assert_true(mc_parse_size("17179869183G", &v));     /* 2^64 - 2^30 */
+	assert_int_equal(v, UINT64_MAX - ((1u << 30) - 1));
+	assert_true(mc_parse_size("18446744073709551615", &v));
+	assert_int_equal(v, UINT64_MAX);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		v = 42;
+		if (mc_parse_size(bad[i], &v))
+			fail_msg("\"%s\" accepted as %llu", bad[i], (unsigned long long)v);
+		assert_int_equal(v, 42);
+	}
+}
+
+static void
+test_cache_max_refused_says_why(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	setenv("TDBG_CACHE_MAX", "1.5G", 1);
+	m = open_cached(&t, true, "unavailable");
+	model_info(m, &info);
+	assert_non_null(strstr(info.index_cache_why, "TDBG_CACHE_MAX=\"1.5G\" is not a size"));
+	model_close(m);
+	unsetenv("TDBG_CACHE_MAX");
+	model_close(open_cached(&t, true, "used"));          /* nothing was evicted */
+	tmp_done(&t);
+}
+
 int
 main(void)
 {
@@ -187,6 +242,8 @@ main(void)
 		cmocka_unit_test(test_cache_self_chain_refused),
 		cmocka_unit_test(test_cache_chain_backwards_refused),
 		cmocka_unit_test(test_cache_op_added_after_load_joins_its_name),
+		cmocka_unit_test(test_cache_max_sizes),
+		cmocka_unit_test(test_cache_max_refused_says_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
