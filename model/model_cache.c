@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +66,7 @@ struct model_cache {
 	double saved_at;
 	bool saved;
 	uint64_t max;               /* bytes the directory may hold */
-	void *map;                  /* the loaded file, when rows use it in place */
+	void *map;                  /* the loaded file's bytes, when rows use them in place */
 	size_t map_len;
 };
 
@@ -266,8 +265,7 @@ model_cache_free(struct model *m)
 {
 	if (!m->icache)
 		return;
-	if (m->icache->map)
-		munmap(m->icache->map, m->icache->map_len);
+	free(m->icache->map);
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -546,6 +544,30 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	return MC_LOAD_OK;
 }
 
+/* The n bytes of fd from its start in a buffer aligned for trace chunks
+ * (free()), NULL when they cannot all be read or n is too big. */
+static void *
+read_whole(int fd, size_t n)
+{
+	void *buf;
+	size_t off = 0;
+
+	if (posix_memalign(&buf, 4096, n ? n : 1) != 0)
+		return NULL;
+	while (off < n) {
+		ssize_t k = pread(fd, (char *)buf + off, n - off, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			free(buf);
+			return NULL;
+		}
+		off += (size_t)k;
+	}
+	return buf;
+}
+
 enum mc_load
 model_cache_load(struct model *m)
 {
@@ -566,16 +588,14 @@ model_cache_load(struct model *m)
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	/* private and writable: trace chunks are used in place (their
-	 * non-finite counts are rewritten, later rows appended) */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	/* read, not mapped: a file cut short under a session (another tdbg
+	 * replacing it, a user's truncate) must not SIGBUS a row read; the
+	 * buffer is aligned so full trace chunks are used in place in it
+	 * (their offsets in the file are multiples of CHUNK_ALIGN) */
+	map = read_whole(fd, (size_t)st.st_size);
 	close(fd);
-	if (map == MAP_FAILED)
-		return MC_LOAD_MISS;
-	/* writable only now: populating a writable private mapping copies
-	 * every page; this way only the pages written are copied */
-	if (mprotect(map, (size_t)st.st_size, PROT_READ | PROT_WRITE) != 0) {
-		munmap(map, (size_t)st.st_size);
+	if (!map) {
+		cache_why(c, MODEL_CACHE_REBUILT, "cannot read the cache file (cut short?)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	c->map = map;
@@ -589,7 +609,7 @@ model_cache_load(struct model *m)
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 	}
 	if (res == MC_LOAD_MISS) {      /* nothing points into it */
-		munmap(map, (size_t)st.st_size);
+		free(map);
 		c->map = NULL;
 	}
 	if (res == MC_LOAD_OK)

@@ -68,7 +68,7 @@ enum mc_load {
  * state is "new" until a load or save says more); false otherwise. */
 bool model_cache_init(struct model *m);
 void model_cache_free(struct model *m);
-/* True when p lies in the cache file mapping m's rows use in place (the
+/* True when p lies in the cache file bytes m's rows use in place (the
  * row storage must not free() it). */
 bool model_cache_owns(const struct model *m, const void *p);
 /* The state "rebuilt" with why (a file that failed half way, on the
@@ -147,7 +147,7 @@ bool mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax);
 /* model_cache_rows.c: trace and execution rows, locators, runs, steps,
  * segments and the writer's running state. */
 void mc_put_rows(struct model *m, struct mc_out *o);
-/* in_place: in is a private writable mapping of the file that lives as
+/* in_place: in is a writable copy of the file (read, not mapped) that lives as
  * long as m (model_cache_owns): trace chunks are used where they are. */
 bool mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool in_place);
 
