@@ -552,9 +552,13 @@ int64_t model_filter_next(struct model *m, struct model_filter *f, enum model_ta
 			  uint64_t from, int dir);
 bool model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
 /* Rows of table whose `where` condition is unknown (a field the row does
- * not carry decides it): neither matched nor counted by model_filter_count.
- * 0 without a condition. */
+ * not carry decides it), or whose op name or type the op/type regex could
+ * not decide within PCRE2's match limits (model_regex.h): neither matched
+ * nor counted by model_filter_count.  0 when neither happens. */
 uint64_t model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t);
+/* Names and types the op/type regexes could not decide (a PCRE2 limit
+ * hit) in the counts and scans so far: their rows are unknown. */
+uint64_t model_filter_undecided(const struct model_filter *f);
 
 /* ---- watches: named numerical checks (model_watch.c) ------------------- */
 
