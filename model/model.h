@@ -82,7 +82,8 @@ enum td_status model_open_with(const struct reader_ops *ops, const char *path,
  * with no_thread, but takes the index from data, the bytes of a cache file
  * (model_cache.c), with no checksum and no fingerprint check, then runs
  * the (resumed) index pass.  TD_ERR_CORRUPT (nothing opened) when the
- * bytes are refused. */
+ * bytes are refused, err ending in the reason ("cache file of another
+ * layout ..."). */
 enum td_status model_open_cache_bytes(const struct reader_ops *ops, const char *path,
 				      const void *data, size_t len, struct model **out,
 				      char *err, size_t errlen);

@@ -26,20 +26,20 @@
  */
 #include "model_cache.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "reader/base/fingerprint.h"
 
 #define MC_MAGIC "TDBGIDX"
-#define MC_FORMAT 5u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details */
+#define MC_FORMAT 6u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+				     * 6: the layout fingerprint */
 #define MC_BOM 0x01020304u
 #define SAVE_EVERY 30.0             /* seconds between saves of a live dump */
 
@@ -50,9 +50,41 @@ struct mc_header {
 	uint8_t ptr_size, size_size, long_size, double_size;
 	uint32_t payload_sum;       /* mc_sum() of the payload, folded to 32 bits */
 	uint64_t payload_len;
-	char version[32];           /* TDBG_VERSION */
+	uint64_t layout;            /* MC_LAYOUT */
+	char version[24];           /* TDBG_VERSION (cut to 23 bytes) */
 };
 _Static_assert(sizeof(struct mc_header) == MC_HEADER_BYTES, "the header is 64 bytes");
+
+/* The layout fingerprint (issue 21): the sizes and offsets of every
+ * struct the file holds as raw bytes (the header, trace chunks, locator
+ * checkpoints, the run lists read as pairs), the constants that shape
+ * them and the flag bits stored in rows, folded into one number at
+ * compile time.  A change to any of them gives files of another layout,
+ * refused for that reason, without anyone bumping MC_FORMAT (which stays
+ * for changes of the sections' serial contents). */
+#define MC_FOLD(h, v) (((h) ^ (uint64_t)(v)) * 0x100000001b3ULL)
+#define MC_LAYOUT_CHUNK(h)                                                            \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct trace_chunk)), \
+	offsetof(struct trace_chunk, op)), offsetof(struct trace_chunk, flags)),        \
+	offsetof(struct trace_chunk, nfblock)), MODEL_CHUNK), NF_BLOCK_SHIFT)
+#define MC_LAYOUT_CKPT(h)                                                             \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct ckpt)),         \
+	offsetof(struct ckpt, row)), offsetof(struct ckpt, offset)),                    \
+	offsetof(struct ckpt, file)), CKPT_CHUNK), CKPT_EVERY)
+#define MC_LAYOUT_RUNS(h)                                                             \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct run)),          \
+	offsetof(struct run, execution)), sizeof(struct step_run)),                     \
+	offsetof(struct step_run, step)), MC_BOM), 0)
+#define MC_LAYOUT_HEADER(h)                                                           \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct mc_header)),                    \
+	offsetof(struct mc_header, payload_len)), offsetof(struct mc_header, layout)),  \
+	offsetof(struct mc_header, version))
+#define MC_LAYOUT_FLAGS(h)                                                            \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, TF_NONFINITE), TF_INPUT), TF_CORRUPT), \
+	TF_SLOT_SHIFT), TF_REPEAT)
+#define MC_LAYOUT MC_LAYOUT_FLAGS(MC_LAYOUT_HEADER(MC_LAYOUT_RUNS(MC_LAYOUT_CKPT(         \
+	MC_LAYOUT_CHUNK(0xcbf29ce484222325ULL)))))
+_Static_assert(MC_LAYOUT != 0, "the layout fingerprint is a constant expression");
 
 struct model_cache {
 	char *dir;                  /* NULL: no cache directory */
@@ -288,6 +320,7 @@ header_make(struct mc_header *h, uint64_t len, uint32_t sum)
 	h->double_size = sizeof(double);
 	h->payload_sum = sum;
 	h->payload_len = len;
+	h->layout = MC_LAYOUT;
 	snprintf(h->version, sizeof h->version, "%s", TDBG_VERSION);
 }
 
@@ -305,6 +338,8 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 		return "cache file of another architecture";
 	if (h->format != MC_FORMAT || memcmp(h->version, mine.version, sizeof h->version) != 0)
 		return "cache file of another tdbg version";
+	if (h->layout != MC_LAYOUT)
+		return "cache file of another layout (a record struct changed)";
 	if (h->payload_len != file_len - sizeof(*h))
 		return "corrupt cache file (length)";
 	if (check_sum &&

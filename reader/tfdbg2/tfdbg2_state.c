@@ -11,6 +11,10 @@
  * and every file that was open still is, at least as long.  Not here: the
  * decision whether the files are unchanged (the model compares
  * fingerprints before it asks for load_state).
+ *
+ * The state starts with its own version (TF2_STATE_VERSION), apart from
+ * the cache file's: a change of what is saved here is bumped here, and a
+ * state of another version is refused (the model then indexes afresh).
  */
 #include "reader/reader.h"
 
@@ -18,6 +22,9 @@
 #include <string.h>
 
 #include "reader/base/serial.h"
+
+/* 1: the first with a version (issue 23); bump on any change below. */
+#define TF2_STATE_VERSION 1u
 #include "tfdbg2_internal.h"
 
 static void
@@ -77,6 +84,7 @@ tf2_save_state(struct reader *r, struct strbuf *o)
 	size_t i;
 
 	pthread_mutex_lock(&r->lock);
+	ser_put_u32(o, TF2_STATE_VERSION);
 	ser_put_str(o, r->run_id);
 	ser_put_u32(o, r->next_source_id);
 	ser_put_u8(o, r->meta_sent);
@@ -230,6 +238,8 @@ tf2_load_state(struct reader *r, const void *data, size_t len)
 	bool ok;
 
 	ser_in_init(&in, data, len);
+	if (ser_get_u32(&in) != TF2_STATE_VERSION)
+		return false;
 	run_id = ser_get_str(&in);
 	r->next_source_id = ser_get_u32(&in);
 	r->meta_sent = ser_get_u8(&in) != 0;

@@ -69,16 +69,26 @@ open_cached(const struct tmp *t, bool cache, const char *state)
 }
 
 /* Saves m (opened without a cache, maybe changed by the test) as the
- * dump's cache file, through the writer tdbg uses. */
+ * dump's cache file, through the writer tdbg uses.  With TDBG_FORGED_OUT
+ * set (a directory), the file is also copied there as NAME: that is how
+ * the forged seeds of tests/fuzz/corpus/fuzz_cache/ were made. */
 static void
-save_as_cache(struct model *m, const struct tmp *t)
+save_as_cache(struct model *m, const struct tmp *t, const char *name)
 {
+	const char *out = getenv("TDBG_FORGED_OUT");
+
 	m->opt.cache = true;
 	m->opt.cache_dir = t->cache;
 	assert_true(model_cache_init(m));
 	model_bump(m);
 	model_cache_save(m);
 	sh("ls %s/*.tdx >/dev/null%s", t->cache, "");
+	if (out) {
+		char cmd[512];
+
+		snprintf(cmd, sizeof cmd, "cp %s/*.tdx %s/%s", t->cache, out, name);
+		assert_int_equal(system(cmd), 0);
+	}
 }
 
 /* An op that is the first of its name, not op 0, and a described op. */
@@ -116,7 +126,7 @@ test_cache_self_chain_refused(void **state)
 	 * passes over it (a placeholder) to the next one, forever */
 	m->opv[k].next_same_name = k;
 	m->opv[k].placeholder = true;
-	save_as_cache(m, &t);
+	save_as_cache(m, &t, "forged-op-chain-self");
 	model_close(m);
 	m = open_cached(&t, true, "rebuilt");
 	model_info(m, &info);
@@ -140,7 +150,7 @@ test_cache_chain_backwards_refused(void **state)
 	m = open_cached(&t, false, "off");
 	k = some_head(m);
 	m->opv[k].next_same_name = 0;      /* to an op of another name, lower */
-	save_as_cache(m, &t);
+	save_as_cache(m, &t, "forged-op-chain-backwards");
 	model_close(m);
 	m = open_cached(&t, true, "rebuilt");
 	model_info(m, &info);
@@ -271,6 +281,105 @@ test_cache_truncated_under_session(void **state)
 	tmp_done(&t);
 }
 
+/* The golden file (tests/fixtures/cache/README.md): a cache file an
+ * earlier build wrote for the mnist_nan fixture.  A later build loads it
+ * and answers as a fresh index does, or refuses it for one of the reasons
+ * a change of format is stated with, never as corrupt and never with
+ * other answers. */
+static void
+test_cache_golden_file_loads_or_is_refused_for_a_reason(void **state)
+{
+	struct model_options opt = {.no_thread = true};
+	struct model *m = NULL, *fresh = NULL;
+	struct model_info a, b;
+	struct model_alert fa, fb;
+	unsigned char *buf;
+	char err[512];
+	long len;
+	FILE *f;
+
+	(void)state;
+	f = fopen("tests/fixtures/cache/tfdbg2_mnist_nan.tdx", "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	if (model_open_cache_bytes(&tfdbg2_reader_ops, FIX "/mnist_nan", buf, (size_t)len, &m, err,
+				   sizeof err) != TD_OK) {
+		if (!strstr(err, "cache file of another tdbg version") &&
+		    !strstr(err, "cache file of another layout") &&
+		    !strstr(err, "the reader could not resume"))
+			fail_msg("golden cache file refused without a stated reason: %s", err);
+		free(buf);
+		return;
+	}
+	assert_int_equal(model_open(FIX "/mnist_nan", &opt, &fresh, err, sizeof err), TD_OK);
+	model_info(m, &a);
+	model_info(fresh, &b);
+	assert_int_equal(a.traces, 680);                     /* README */
+	assert_int_equal(a.traces, b.traces);
+	assert_int_equal(a.executions, b.executions);
+	assert_int_equal(a.ops, b.ops);
+	assert_int_equal(a.alerts, b.alerts);
+	assert_true(model_first_nonfinite(m, &fa));
+	assert_true(model_first_nonfinite(fresh, &fb));
+	assert_int_equal(fa.index, 88);                      /* README: Log:0 */
+	assert_int_equal(fa.index, fb.index);
+	for (uint64_t i = 0; i < a.traces; i++) {
+		struct model_trace ta, tb;
+
+		assert_int_equal(model_trace_get(m, i, &ta), TD_OK);
+		assert_int_equal(model_trace_get(fresh, i, &tb), TD_OK);
+		assert_string_equal(ta.op_name, tb.op_name);
+		assert_int_equal(ta.flags, tb.flags);
+	}
+	model_close(fresh);
+	model_close(m);
+	free(buf);
+}
+
+/* A file this build writes loads through the same path (so the golden
+ * test's "loads" branch is the one taken until the format changes). */
+static void
+test_cache_file_of_this_build_applies(void **state)
+{
+	struct tmp t;
+	struct model *m = NULL;
+	unsigned char *buf;
+	char err[512], path[256], cmd[256];
+	long len;
+	FILE *f;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	snprintf(cmd, sizeof cmd, "ls %s/*.tdx", t.cache);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(path, sizeof path, f));
+	pclose(f);
+	path[strcspn(path, "\n")] = '\0';
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, (size_t)len, &m, err,
+						sizeof err), TD_OK);
+	assert_int_equal(model_trace_count(m), 680);
+	model_close(m);
+	free(buf);
+	tmp_done(&t);
+}
+
 int
 main(void)
 {
@@ -281,6 +390,8 @@ main(void)
 		cmocka_unit_test(test_cache_max_sizes),
 		cmocka_unit_test(test_cache_max_refused_says_why),
 		cmocka_unit_test(test_cache_truncated_under_session),
+		cmocka_unit_test(test_cache_golden_file_loads_or_is_refused_for_a_reason),
+		cmocka_unit_test(test_cache_file_of_this_build_applies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
