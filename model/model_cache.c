@@ -366,7 +366,7 @@ put_dump(struct model *m, struct strbuf *sb)
 		struct fingerprint fp;
 
 		ok = fingerprint_take(m->files[i].path, &fp) == TD_OK;
-		ser_put_str(sb, m->files[i].path);
+		mc_put_path(sb, m, m->files[i].path);
 		ser_put_u64(sb, fp.size);
 		ser_put_u64(sb, (uint64_t)fp.mtime_ns);
 		ser_put_u64(sb, fp.ino);
@@ -377,18 +377,24 @@ put_dump(struct model *m, struct strbuf *sb)
 	return ok;
 }
 
-/* Whether the dump is still the one saved: NULL if so (grown noted),
- * else why not. */
-static const char *
-check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char **file)
+/* Whether the dump is still the one saved: true if so (grown noted),
+ * else false with the state "rebuilt" and why.  The files' paths are
+ * read under this open's path of the dump (mc_get_path). */
+static bool
+check_dump(struct model *m, struct ser_in *s, bool check_files)
 {
+	struct model_cache *c = m->icache;
 	const char *key = ser_get_str(s);
 	uint64_t n = ser_get_count(s, 45), i;
+	struct strbuf buf = {0};
+	bool same = true;
 
-	if (!key || strcmp(key, c->key) != 0)
-		return "cache file of another dump";
-	for (i = 0; i < n && !s->bad; i++) {
-		const char *path = ser_get_str(s);
+	if (!key || strcmp(key, c->key) != 0) {
+		cache_why(c, MODEL_CACHE_REBUILT, "cache file of another dump%s", NULL);
+		return false;
+	}
+	for (i = 0; i < n && !s->bad && same; i++) {
+		const char *path = mc_get_path(s, m, &buf);
 		struct fingerprint fp;
 
 		fp.size = ser_get_u64(s);
@@ -407,11 +413,18 @@ check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char
 			c->grown = true;
 			break;
 		case FP_CHANGED:
-			*file = path;
-			return "the dump changed since it was indexed (%s)";
+			cache_why(c, MODEL_CACHE_REBUILT, "the dump changed since it was indexed (%s)",
+				  path);
+			same = false;
+			break;
 		}
 	}
-	return ser_in_done(s) ? NULL : "corrupt cache file (dump section)";
+	strbuf_done(&buf);
+	if (same && !ser_in_done(s)) {
+		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
+		same = false;
+	}
+	return same;
 }
 
 /* ---- saving ------------------------------------------------------------------- */
@@ -548,18 +561,14 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	struct model_cache *c = m->icache;
 	struct ser_in in, s, rs;
 	struct mc_counts counts;
-	const char *why, *file = NULL;
 
 	ser_in_init(&in, p, n);
 	if (!mc_section_in(&in, MC_DUMP, &s)) {
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	why = check_dump(c, &s, check_files, &file);
-	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, why, file);
+	if (!check_dump(m, &s, check_files))
 		return MC_LOAD_MISS;
-	}
 	if (!mc_section_in(&in, MC_READER, &rs) || !mc_get_counts(&in, &counts)) {
 		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (counts)%s", NULL);
 		return MC_LOAD_MISS;

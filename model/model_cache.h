@@ -137,6 +137,12 @@ bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
 void mc_put_problems(struct model *m, struct strbuf *sb);
 bool mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c);
 /* Helpers the section files share (model_cache_tables.c). */
+/* A string that may be a path in the dump, kept relative to the dump's
+ * folder (m->path); read back under this open's path.  The string
+ * mc_get_path returns is in buf or in, valid until either changes; NULL
+ * on a malformed input. */
+void mc_put_path(struct strbuf *sb, struct model *m, const char *s);
+const char *mc_get_path(struct ser_in *in, struct model *m, struct strbuf *buf);
 void mc_put_sp(struct strbuf *o, struct model *m, const char *s);
 bool mc_get_sp(struct ser_in *in, struct model *m, const struct mc_counts *c, bool nullable,
 	       const char **out);

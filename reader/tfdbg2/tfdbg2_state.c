@@ -22,10 +22,21 @@
 #include <string.h>
 
 #include "reader/base/serial.h"
+#include "tfdbg2_internal.h"
 
 /* 1: the first with a version (issue 23); bump on any change below. */
 #define TF2_STATE_VERSION 1u
-#include "tfdbg2_internal.h"
+
+/* A file set's path as the state holds it: below the dump's folder, so
+ * the same dump opened by another path (relative, absolute, through a
+ * link) resumes from the same state. */
+static const char *
+rel_path(const struct reader *r, const char *p)
+{
+	size_t n = strlen(r->dir);
+
+	return strncmp(p, r->dir, n) == 0 && p[n] == '/' ? p + n + 1 : p;
+}
 
 static void
 save_file(const struct tf2_file *f, struct strbuf *o)
@@ -50,12 +61,12 @@ save_file(const struct tf2_file *f, struct strbuf *o)
 }
 
 static void
-save_set(const struct tf2_set *s, struct strbuf *o)
+save_set(const struct reader *r, const struct tf2_set *s, struct strbuf *o)
 {
 	size_t i;
 	int k;
 
-	ser_put_str(o, s->files[TF2_METADATA].path);
+	ser_put_str(o, rel_path(r, s->files[TF2_METADATA].path));
 	ser_put_u8(o, s->host_sent);
 	ser_put_u64(o, s->nsources);
 	for (i = 0; i < s->nsources; i++) {
@@ -91,7 +102,7 @@ tf2_save_state(struct reader *r, struct strbuf *o)
 	ser_put_u8(o, r->mode_sent);
 	ser_put_u64(o, r->nsets);
 	for (i = 0; i < r->nsets; i++)
-		save_set(r->sets[i], o);
+		save_set(r, r->sets[i], o);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -209,12 +220,12 @@ load_devices(struct ser_in *in, struct tf2_set *s)
 }
 
 static bool
-load_set(struct ser_in *in, struct tf2_set *s, uint32_t next_id)
+load_set(const struct reader *r, struct ser_in *in, struct tf2_set *s, uint32_t next_id)
 {
 	const char *meta_path = ser_get_str(in);
 	int k;
 
-	if (!meta_path || strcmp(meta_path, s->files[TF2_METADATA].path) != 0 ||
+	if (!meta_path || strcmp(meta_path, rel_path(r, s->files[TF2_METADATA].path)) != 0 ||
 	    s->nsources || s->npending || s->ndevices)
 		return false;
 	s->host_sent = ser_get_u8(in) != 0;
@@ -250,7 +261,7 @@ tf2_load_state(struct reader *r, const void *data, size_t len)
 	pthread_mutex_lock(&r->lock);
 	ok = true;
 	for (i = 0; i < nsets && ok; i++)
-		ok = load_set(&in, r->sets[i], r->next_source_id);
+		ok = load_set(r, &in, r->sets[i], r->next_source_id);
 	pthread_mutex_unlock(&r->lock);
 	return ok && ser_in_done(&in);
 }
