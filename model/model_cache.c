@@ -94,6 +94,8 @@ struct model_cache {
 	char why[200];
 	uint64_t loaded_traces, loaded_execs, loaded_gen;
 	bool grown;                 /* a fingerprint showed appended bytes */
+	char **grown_paths;         /* those files (this open's paths) */
+	size_t ngrown, capgrown;
 	uint64_t saved_gen;
 	double saved_at;
 	bool saved;
@@ -298,6 +300,9 @@ model_cache_free(struct model *m)
 	if (!m->icache)
 		return;
 	free(m->icache->map);
+	for (size_t i = 0; i < m->icache->ngrown; i++)
+		free(m->icache->grown_paths[i]);
+	free(m->icache->grown_paths);
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -411,6 +416,8 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 			break;
 		case FP_GROWN:
 			c->grown = true;
+			TD_GROW(c->grown_paths, c->capgrown, c->ngrown + 1);
+			c->grown_paths[c->ngrown++] = xstrdup(path);
 			break;
 		case FP_CHANGED:
 			cache_why(c, MODEL_CACHE_REBUILT, "the dump changed since it was indexed (%s)",
@@ -425,6 +432,50 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 		same = false;
 	}
 	return same;
+}
+
+/* The host string id of the file with reader id id; false if none. */
+static bool
+file_host(struct model *m, uint32_t id, uint32_t *host)
+{
+	for (size_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].id == id) {
+			*host = m->files[i].host_sid;
+			return true;
+		}
+	return false;
+}
+
+/* Whether appending what grew keeps the row numbers a fresh index gives.
+ * Rows (and ops) are numbered in the order the reader reads files, host
+ * after host (reader.h); a resumed pass adds the new records after every
+ * old row, which is that order only when all that grew belongs to the
+ * host whose rows come last (the host of the last trace row and of the
+ * last execution row).  Anything else (two hosts of a live job both
+ * growing) is indexed afresh, so `trace N` is the same tensor whatever the
+ * cache saw before.  A host that appeared since is the reader's to place
+ * (its load_state refuses a new file set that does not sort last). */
+static bool
+growth_keeps_order(struct model *m)
+{
+	struct model_cache *c = m->icache;
+	uint32_t last = NO_ID, h;
+	size_t i, j;
+
+	if (rows_ntraces(m) && file_host(m, m->tloc.last_file, &h))
+		last = h;
+	if (rows_nexecs(m) && file_host(m, m->eloc.last_file, &h)) {
+		if (last != NO_ID && h != last)
+			return false;
+		last = h;
+	}
+	for (i = 0; i < c->ngrown; i++) {
+		for (j = 0; j < m->nfiles && strcmp(m->files[j].path, c->grown_paths[i]) != 0; j++)
+			;
+		if (j == m->nfiles || (last != NO_ID && m->files[j].host_sid != last))
+			return false;
+	}
+	return true;
 }
 
 /* ---- saving ------------------------------------------------------------------- */
@@ -576,6 +627,12 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
 	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts, in_place) || !ser_in_done(&in))
 		return MC_LOAD_BROKEN;
+	if (!growth_keeps_order(m)) {
+		cache_why(c, MODEL_CACHE_REBUILT,
+			  "the dump grew in files read before others: indexed afresh so rows keep their numbers%s",
+			  NULL);
+		return MC_LOAD_BROKEN;
+	}
 	cache_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
 	if (!m->ops->load_state(m->r, rs.p, rs.n))
 		return MC_LOAD_BROKEN;
