@@ -129,6 +129,28 @@ load_skips(struct ser_in *in, struct tf2_file *f, uint64_t end)
 	return true;
 }
 
+/* Whether every record the saved passes skipped is still no whole valid
+ * record.  A torn last record whose length ran past the end may have had
+ * whole records inside the part written (a tensor holding TFRecord
+ * frames): the pass then took those as the next records.  Once the file
+ * grew and the record is whole, a fresh index reads it as one row, so the
+ * saved rows would differ: the state is refused (the model indexes
+ * afresh). */
+static bool
+skips_still_bad(struct tf2_file *f)
+{
+	struct tfrecord_cursor c;
+	uint64_t found;
+	bool ok = true;
+	size_t i;
+
+	tfrecord_cursor_init(&c, f->src, 0);
+	for (i = 0; i < f->nskips && ok; i++)
+		ok = !tfrecord_find(&c, f->skips[i].from, f->skips[i].from + 1, &found);
+	tfrecord_cursor_done(&c);
+	return ok;
+}
+
 static bool
 load_file(struct ser_in *in, struct tf2_file *f)
 {
@@ -158,7 +180,7 @@ load_file(struct ser_in *in, struct tf2_file *f)
 		return false;           /* a file never opened has no position */
 	}
 	f->missing_reported = missing;
-	return load_skips(in, f, had_src ? f->cur.size : 0);
+	return load_skips(in, f, had_src ? f->cur.size : 0) && (!had_src || skips_still_bad(f));
 }
 
 static bool

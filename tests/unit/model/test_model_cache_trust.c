@@ -20,7 +20,10 @@
 
 #include "model/model.h"
 #include "model/model_cache.h"
+#include "reader/parse/crc32c.h"
 #include "reader/reader.h"
+#include "tf_debug_event.pb-c.h"
+#include "tests/unit/helpers/tfrecord_bytes.h"
 
 #define FIX "tests/fixtures/tfdbg2"
 
@@ -380,6 +383,103 @@ test_cache_file_of_this_build_applies(void **state)
 	tmp_done(&t);
 }
 
+/* The traces file's bytes, and a whole trace record (framed, both CRCs)
+ * whose tensor holds records first..first+n-1 of the file, whole. */
+static unsigned char *
+carrier_record(const char *path, size_t first, size_t n, size_t *len)
+{
+	Tensorflow__DebugEvent ev = TENSORFLOW__DEBUG_EVENT__INIT;
+	Tensorflow__GraphExecutionTrace tr = TENSORFLOW__GRAPH_EXECUTION_TRACE__INIT;
+	Tensorflow__TensorProto tp = TENSORFLOW__TENSOR_PROTO__INIT;
+	unsigned char *buf, *rec;
+	size_t flen, a, b;
+	uint64_t plen;
+	uint32_t crc;
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	flen = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(flen);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, flen, f), flen);
+	fclose(f);
+	a = tfrecord_offset(buf, first);
+	b = tfrecord_offset(buf, first + n);
+	tp.tensor_content.data = buf + a;
+	tp.tensor_content.len = b - a;
+	tr.op_name = "carrier";
+	tr.tensor_proto = &tp;
+	ev.what_case = TENSORFLOW__DEBUG_EVENT__WHAT_GRAPH_EXECUTION_TRACE;
+	ev.graph_execution_trace = &tr;
+	ev.wall_time = 1e9;
+	rec = malloc(b - a + 256);
+	assert_non_null(rec);
+	plen = tensorflow__debug_event__pack(&ev, rec + 12);
+	memcpy(rec, &plen, 8);
+	crc = crc32c_mask(crc32c(rec, 8));
+	memcpy(rec + 8, &crc, 4);
+	crc = crc32c_mask(crc32c(rec + 12, plen));
+	memcpy(rec + 12 + plen, &crc, 4);
+	*len = plen + 16;
+	free(buf);
+	return rec;
+}
+
+static void
+append_bytes(const char *path, const unsigned char *p, size_t n)
+{
+	FILE *f = fopen(path, "ab");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+/* A traces file read while its last record was half written, the part
+ * written holding 20 whole records (a tensor of TFRecord frames): once the
+ * record is whole, the cached index gives the rows a fresh index gives
+ * (681: the carrier is one row), not the 20 inner records the torn pass
+ * took for the file's own. */
+static void
+test_cache_torn_record_holding_frames_completed(void **state)
+{
+	struct tmp t;
+	struct model *m, *fresh;
+	struct model_info info;
+	unsigned char *rec;
+	char path[256];
+	size_t len;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	snprintf(path, sizeof path, "%s/tfdbg_events.1586979375.tfdbg-host-a.graph_execution_traces",
+		 t.dump);
+	rec = carrier_record(path, 5, 20, &len);
+	append_bytes(path, rec, len - 30);      /* every inner record whole, the carrier not */
+	model_close(open_cached(&t, true, "new"));
+	append_bytes(path, rec + len - 30, 30);
+	m = open_cached(&t, true, "rebuilt");
+	fresh = open_cached(&t, false, "off");
+	model_info(m, &info);
+	assert_int_equal(info.traces, 681);                 /* README's 680 + the carrier */
+	assert_int_equal(model_trace_count(fresh), 681);
+	for (uint64_t i = 0; i < 681; i++) {
+		struct model_trace a, b;
+
+		assert_int_equal(model_trace_get(m, i, &a), TD_OK);
+		assert_int_equal(model_trace_get(fresh, i, &b), TD_OK);
+		assert_string_equal(a.op_name, b.op_name);
+		assert_int_equal(a.flags, b.flags);
+	}
+	model_close(fresh);
+	model_close(m);
+	model_close(open_cached(&t, true, "used"));
+	free(rec);
+	tmp_done(&t);
+}
+
 int
 main(void)
 {
@@ -392,6 +492,7 @@ main(void)
 		cmocka_unit_test(test_cache_truncated_under_session),
 		cmocka_unit_test(test_cache_golden_file_loads_or_is_refused_for_a_reason),
 		cmocka_unit_test(test_cache_file_of_this_build_applies),
+		cmocka_unit_test(test_cache_torn_record_holding_frames_completed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
