@@ -377,6 +377,7 @@ put_dump(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, fp.ino);
 		ser_put_u64(sb, fp.head);
 		ser_put_u64(sb, fp.tail);
+		ser_put_u64(sb, fp.mid);
 	}
 	pthread_mutex_unlock(&m->lock);
 	return ok;
@@ -390,7 +391,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 {
 	struct model_cache *c = m->icache;
 	const char *key = ser_get_str(s);
-	uint64_t n = ser_get_count(s, 45), i;
+	uint64_t n = ser_get_count(s, 53), i;   /* a path, six u64 */
 	struct strbuf buf = {0};
 	bool same = true;
 
@@ -407,6 +408,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 		fp.ino = ser_get_u64(s);
 		fp.head = ser_get_u64(s);
 		fp.tail = ser_get_u64(s);
+		fp.mid = ser_get_u64(s);
 		if (!path || s->bad)
 			break;
 		if (!check_files)

@@ -5,6 +5,9 @@
 # (`trace 1000` is the same tensor; the cache says why it indexed afresh),
 # while a one-host dump that grows is still extended.  Facts come from
 # the generator (--facts) and from --no-cache opens of the same bytes.
+# A same-size rewrite in the middle of a file, with or without a record
+# appended and the time stamp put back, is seen (rebuilt) when it covers a
+# sampled block of the fingerprint (here: the middle third).
 . "$(dirname "$0")/lib.sh"
 
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
@@ -36,6 +39,39 @@ for n in 1000 2500; do
 done
 rows_equal grown_hosts_rows_equal_fresh "$D"
 expect_eq third_host_then_used "$(state "$D")" used
+
+# a same-size rewrite of the middle third of the traces file (another
+# dump's bytes), one more record appended, the time stamp put back: the
+# sampled blocks of the old part show the rewrite
+R=$WORK/rewrite
+$GEN -q -n 20000 "$R" || die "generator failed"
+$GEN -q -n 20000 --seed 7 "$WORK/other" || die "generator failed"
+expect_eq rewrite_first_new "$(state "$R")" new
+f=$(echo "$R"/*.graph_execution_traces)
+o=$(echo "$WORK/other"/*.graph_execution_traces)
+cp -p "$f" "$WORK/stamp"
+python3 -c 'import os, sys
+f, o = sys.argv[1], sys.argv[2]
+n = os.path.getsize(f)
+assert n == os.path.getsize(o), "sizes differ"
+src = open(o, "rb"); dst = open(f, "r+b")
+src.seek(n // 3); dst.seek(n // 3); dst.write(src.read(n // 3))' "$f" "$o" || die "rewrite failed"
+touch -r "$WORK/stamp" "$f"
+expect_eq rewrite_same_size_rebuilt "$(state "$R")" rebuilt
+$GEN -q -n 20000 "$WORK/again" || die "generator failed"
+cp "$WORK/again/$(basename "$f")" "$f"     # back to the first bytes (a new time stamp)
+state "$R" >/dev/null
+cp -p "$f" "$WORK/stamp"
+python3 -c 'import os, sys
+f, o = sys.argv[1], sys.argv[2]
+n = os.path.getsize(f)
+src = open(o, "rb"); dst = open(f, "r+b")
+src.seek(n // 3); dst.seek(n // 3); dst.write(src.read(n // 3))' "$f" "$o" || die "rewrite failed"
+$GEN -q -n 300 --append "$R" || die "append failed"
+touch -r "$WORK/stamp" "$f"
+expect_eq rewrite_and_append_rebuilt "$(state "$R")" rebuilt
+json_expect rewrite_says_changed '"changed" in d["index_cache_why"]'
+rows_equal rewrite_rows_equal_fresh "$R"
 
 # one host: appending keeps the numbering, so the index is extended
 S=$WORK/single
