@@ -66,6 +66,8 @@ enum model_cache_state {
 	MODEL_CACHE_USED,           /* opened from the cache: the dump was unchanged */
 	MODEL_CACHE_EXTENDED,       /* opened from the cache, then the appended records indexed */
 	MODEL_CACHE_REBUILT,        /* a cache file was there but not usable (why): indexed anew */
+	MODEL_CACHE_STALE,          /* used, then a decoded row contradicted it (why): the
+				     * file is dropped, the next open indexes afresh */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
@@ -148,7 +150,7 @@ struct model_info {
 	const char *no_control_why;     /* why its ops never list control inputs, or NULL */
 	const char *no_attrs_why;       /* why its ops never carry attributes, or NULL */
 	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
-					 * "used", "extended" or "rebuilt" (enum model_cache_state) */
+					 * "used", "extended", "rebuilt" or "stale" (enum model_cache_state) */
 	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
 };
 /* True when the dump has corrupt records (problems other than a torn tail

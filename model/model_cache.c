@@ -38,6 +38,7 @@
 #include "reader/base/fingerprint.h"
 
 #define MC_MAGIC "TDBGIDX"
+#define MC_STALE_MAGIC "TDBGSTL"    /* written over the magic of a file found stale */
 #define MC_FORMAT 6u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
 				     * 6: the layout fingerprint */
 #define MC_BOM 0x01020304u
@@ -100,6 +101,10 @@ struct model_cache {
 	double saved_at;
 	bool saved;
 	uint64_t max;               /* bytes the directory may hold */
+	uint64_t loaded_ino;        /* the file the index was loaded from */
+	atomic_bool stale_claimed;  /* a decode contradicted the loaded index ... */
+	atomic_bool stale;          /* ... and stale_why is written */
+	char stale_why[200];
 	void *map;                  /* the loaded file's bytes, when rows use them in place */
 	size_t map_len;
 };
@@ -336,6 +341,8 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 	struct mc_header mine;
 
 	header_make(&mine, 0, 0);
+	if (file_len >= sizeof(*h) && memcmp(h->magic, MC_STALE_MAGIC, sizeof MC_STALE_MAGIC) == 0)
+		return "the cached index was found stale (a decoded row contradicted it)";
 	if (file_len < sizeof(*h) || memcmp(h->magic, MC_MAGIC, sizeof MC_MAGIC) != 0)
 		return "corrupt cache file (no header)";
 	if (h->bom != MC_BOM || h->ptr_size != mine.ptr_size || h->size_size != mine.size_size ||
@@ -574,7 +581,7 @@ model_cache_save(struct model *m)
 	uint64_t gen = atomic_load(&m->generation), len = 0, guess;
 	int err;
 
-	if (!c || !c->path || atomic_load(&m->stopping) || gen == c->saved_gen ||
+	if (!c || !c->path || atomic_load(&m->stopping) || atomic_load(&c->stale) || gen == c->saved_gen ||
 	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
 		return;
 	if (!mc_make_dirs(c->dir)) {
@@ -703,6 +710,7 @@ model_cache_load(struct model *m)
 	}
 	c->map = map;
 	c->map_len = (size_t)st.st_size;
+	c->loaded_ino = (uint64_t)st.st_ino;
 	why = header_check(map, (size_t)st.st_size, true);
 	if (why) {
 		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
@@ -760,6 +768,41 @@ model_cache_note_pass(struct model *m)
 		c->state = MODEL_CACHE_EXTENDED;
 }
 
+/* Marks the file the index was loaded from (not one saved since by
+ * another tdbg) as stale: its magic is overwritten, so every tdbg that
+ * opens it next refuses it with that reason. */
+static void
+mark_stale(struct model_cache *c)
+{
+	struct stat st;
+	int fd = open(c->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == c->loaded_ino &&
+	    pwrite(fd, MC_STALE_MAGIC, sizeof MC_STALE_MAGIC, 0) != (ssize_t)sizeof MC_STALE_MAGIC)
+		unlink(c->path);        /* could not mark it: no file is better than this one */
+	close(fd);
+}
+
+void
+model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decoded_nf)
+{
+	struct model_cache *c = m->icache;
+
+	/* loaded_traces is set at the load, before any query runs */
+	if (!c || indexed_nf == decoded_nf || row >= c->loaded_traces ||
+	    atomic_exchange(&c->stale_claimed, true))
+		return;
+	snprintf(c->stale_why, sizeof c->stale_why,
+		 "trace %llu decodes %s but the cached index holds it %s: the dump changed in a way "
+		 "its fingerprint missed; the cache file is dropped and the next open indexes afresh",
+		 (unsigned long long)row, decoded_nf ? "non-finite" : "finite",
+		 indexed_nf ? "non-finite" : "finite");
+	mark_stale(c);
+	atomic_store(&c->stale, true);
+}
+
 void
 model_cache_get(struct model *m, const char **state, const char **why)
 {
@@ -767,10 +810,16 @@ model_cache_get(struct model *m, const char **state, const char **why)
 		[MODEL_CACHE_OFF] = "off", [MODEL_CACHE_UNAVAILABLE] = "unavailable",
 		[MODEL_CACHE_NEW] = "new", [MODEL_CACHE_USED] = "used",
 		[MODEL_CACHE_EXTENDED] = "extended", [MODEL_CACHE_REBUILT] = "rebuilt",
+		[MODEL_CACHE_STALE] = "stale",
 	};
 	struct model_cache *c = m->icache;
 	enum model_cache_state st = c ? c->state : MODEL_CACHE_OFF;
 
+	if (c && atomic_load(&c->stale)) {
+		*state = names[MODEL_CACHE_STALE];
+		*why = c->stale_why;
+		return;
+	}
 	*state = names[st];
 	*why = c ? c->why : "";
 }

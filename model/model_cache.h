@@ -81,6 +81,12 @@ enum mc_load model_cache_load(struct model *m);
  * the last load or save (a live dump at most every 30 s). */
 void model_cache_note_pass(struct model *m);
 void model_cache_save(struct model *m);
+/* A trace row decoded (any thread, under the decode cache's lock): when
+ * the row came from the cache file and the decode contradicts the flag
+ * the index holds (non-finite or not), the cached index is stale: the
+ * state says so (once, naming the row), the file is marked so the next
+ * open indexes afresh and says why, and this session saves no more. */
+void model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decoded_nf);
 /* The state's name ("used" ...) and why it was rebuilt or is unavailable
  * ("" otherwise); both static or living as long as m. */
 void model_cache_get(struct model *m, const char **state, const char **why);

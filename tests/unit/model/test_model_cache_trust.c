@@ -480,6 +480,56 @@ test_cache_torn_record_holding_frames_completed(void **state)
 	tmp_done(&t);
 }
 
+/* A cache file whose row flag disagrees with the dump (the dump changed
+ * where the fingerprint does not look; forged here by flipping the flag
+ * before the save): decoding the row says the index is stale, marks the
+ * file, and the next open indexes afresh saying why.  Both directions:
+ * row 0 (finite, README) saved non-finite, row 88 (Log, NaN) saved
+ * finite. */
+static void
+check_stale(uint64_t row, bool indexed_nf)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	struct model_trace tr;
+	char want[64];
+
+	tmp_init(&t, FIX "/mnist_nan");
+	m = open_cached(&t, false, "off");
+	if (indexed_nf)
+		m->tchunks[0]->flags[row] |= TF_NONFINITE;
+	else
+		m->tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
+	save_as_cache(m, &t, indexed_nf ? "forged-flag-nonfinite" : "forged-flag-finite");
+	model_close(m);
+	m = open_cached(&t, true, "used");
+	assert_int_equal(model_trace_get(m, row + 1, &tr), TD_OK);  /* a true row: no word */
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, "used");
+	assert_int_equal(model_trace_get(m, row, &tr), TD_OK);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, "stale");
+	snprintf(want, sizeof want, "trace %llu decodes %s", (unsigned long long)row,
+		 indexed_nf ? "finite" : "non-finite");
+	assert_non_null(strstr(info.index_cache_why, want));
+	model_close(m);
+	m = open_cached(&t, true, "rebuilt");
+	model_info(m, &info);
+	assert_non_null(strstr(info.index_cache_why, "stale"));
+	model_close(m);
+	model_close(open_cached(&t, true, "used"));
+	tmp_done(&t);
+}
+
+static void
+test_cache_decode_contradicting_index_is_stale(void **state)
+{
+	(void)state;
+	check_stale(0, true);
+	check_stale(88, false);
+}
+
 int
 main(void)
 {
@@ -493,6 +543,7 @@ main(void)
 		cmocka_unit_test(test_cache_golden_file_loads_or_is_refused_for_a_reason),
 		cmocka_unit_test(test_cache_file_of_this_build_applies),
 		cmocka_unit_test(test_cache_torn_record_holding_frames_completed),
+		cmocka_unit_test(test_cache_decode_contradicting_index_is_stale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
