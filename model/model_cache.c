@@ -21,8 +21,12 @@
  * are removed until the directory holds at most cache_max bytes; a full
  * disk removes the others and tries once more.  Failures (no home, a
  * read-only cache directory, a full disk) mean no cache, with the reason
- * in the state's why: the dump still opens.
- * Not here: the sections' contents (model_cache_tables.c, _ops.c, _rows.c).
+ * in the state's why: the dump still opens.  Here: the header and its
+ * layout fingerprint, the state, loading (the file read into memory, its
+ * dump checked, growth allowed only where it keeps row numbers) and a
+ * loaded index found stale by a decode.
+ * Not here: writing (model_cache_save.c), the sections' contents
+ * (model_cache_tables.c, _ops.c, _rows.c), the directory (_dir.c).
  */
 #include "model_cache.h"
 
@@ -42,7 +46,6 @@
 #define MC_FORMAT 6u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
 				     * 6: the layout fingerprint */
 #define MC_BOM 0x01020304u
-#define SAVE_EVERY 30.0             /* seconds between saves of a live dump */
 
 struct mc_header {
 	char magic[8];
@@ -87,164 +90,10 @@ _Static_assert(sizeof(struct mc_header) == MC_HEADER_BYTES, "the header is 64 by
 	MC_LAYOUT_CHUNK(0xcbf29ce484222325ULL)))))
 _Static_assert(MC_LAYOUT != 0, "the layout fingerprint is a constant expression");
 
-struct model_cache {
-	char *dir;                  /* NULL: no cache directory */
-	char *path;                 /* this dump's cache file */
-	char *key;
-	enum model_cache_state state;
-	char why[200];
-	uint64_t loaded_traces, loaded_execs, loaded_gen;
-	bool grown;                 /* a fingerprint showed appended bytes */
-	char **grown_paths;         /* those files (this open's paths) */
-	size_t ngrown, capgrown;
-	uint64_t saved_gen;
-	double saved_at;
-	bool saved;
-	uint64_t max;               /* bytes the directory may hold */
-	uint64_t loaded_ino;        /* the file the index was loaded from */
-	atomic_bool stale_claimed;  /* a decode contradicted the loaded index ... */
-	atomic_bool stale;          /* ... and stale_why is written */
-	char stale_why[200];
-	void *map;                  /* the loaded file's bytes, when rows use them in place */
-	size_t map_len;
-};
-
-/* ---- the checksum --------------------------------------------------------- */
-
-/* The payload's checksum: a multiply-rotate hash (xxhash64's round) over
- * 64 KiB blocks, each block's result seeding the next; mc_flush() hashes
- * the writer's buffer, which is always a whole block but for the last.
- * Four lanes keep it near memory speed (64 MB in about 10 ms). */
-#define SUM_BLOCK (sizeof(((struct mc_out *)0)->buf))
-#define P1 0x9E3779B185EBCA87ULL
-#define P2 0xC2B2AE3D27D4EB4FULL
-
-static uint64_t
-rotl(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static uint64_t
-round64(uint64_t acc, uint64_t v)
-{
-	return rotl(acc + v * P2, 31) * P1;
-}
-
-static uint64_t
-sum_block(const unsigned char *p, size_t n, uint64_t seed)
-{
-	uint64_t a = seed + P1, b = seed ^ P2, c = seed, d = seed - P1, v;
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32) {
-		memcpy(&v, p + i, 8);
-		a = round64(a, v);
-		memcpy(&v, p + i + 8, 8);
-		b = round64(b, v);
-		memcpy(&v, p + i + 16, 8);
-		c = round64(c, v);
-		memcpy(&v, p + i + 24, 8);
-		d = round64(d, v);
-	}
-	a = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + n;
-	for (; i < n; i++)
-		a = rotl(a ^ (p[i] * P1), 11) * P2;
-	return a ^ (a >> 29);
-}
-
-/* The checksum of a whole payload, as the writer computed it. */
-static uint32_t
-mc_sum(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0;
-	size_t off;
-
-	for (off = 0; off < n; off += SUM_BLOCK)
-		h = sum_block(p + off, TD_MIN(n - off, SUM_BLOCK), h);
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-/* ---- the writer ---------------------------------------------------------- */
-
-void
-mc_flush(struct mc_out *o)
-{
-	size_t off = 0;
-
-	if (o->blen)
-		o->sum = sum_block(o->buf, o->blen, o->sum);
-	while (!o->err && off < o->blen) {
-		ssize_t n = write(o->fd, o->buf + off, o->blen - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			o->err = true;
-			o->errnum = n < 0 ? errno : ENOSPC;
-		}
-		else
-			off += (size_t)n;
-	}
-	o->blen = 0;
-}
-
-void
-mc_write(struct mc_out *o, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	if (!n)
-		return;
-	o->len += n;
-	while (n && !o->err) {
-		size_t k = TD_MIN(n, sizeof o->buf - o->blen);
-
-		memcpy(o->buf + o->blen, b, k);
-		o->blen += k;
-		b += k;
-		n -= k;
-		if (o->blen == sizeof o->buf)
-			mc_flush(o);
-	}
-}
-
-void
-mc_section_head(struct mc_out *o, enum mc_tag tag, uint64_t len)
-{
-	uint32_t t = (uint32_t)tag;
-
-	mc_write(o, &t, sizeof t);
-	mc_write(o, &len, sizeof len);
-}
-
-void
-mc_section(struct mc_out *o, enum mc_tag tag, const struct strbuf *sb)
-{
-	mc_section_head(o, tag, sb->len);
-	mc_write(o, sb->buf, sb->len);
-}
-
-bool
-mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec)
-{
-	uint32_t t = ser_get_u32(in);
-	uint64_t len = ser_get_u64(in);
-	const void *p;
-
-	if (in->bad || t != (uint32_t)tag || len > in->n - in->off) {
-		in->bad = true;
-		return false;
-	}
-	p = ser_get_bytes(in, (size_t)len);
-	ser_in_init(sec, p, (size_t)len);
-	return p != NULL || len == 0;
-}
-
 /* ---- where ------------------------------------------------------------------ */
 
-static void
-cache_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
+void
+mc_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
 {
 	c->state = st;
 	snprintf(c->why, sizeof c->why, fmt, arg ? arg : "");
@@ -271,7 +120,7 @@ model_cache_init(struct model *m)
 	}
 	c->dir = mc_cache_dir(&m->opt);
 	if (!c->dir) {
-		cache_why(c, MODEL_CACHE_UNAVAILABLE, "no cache directory (HOME and XDG_CACHE_HOME unset)%s", NULL);
+		mc_why(c, MODEL_CACHE_UNAVAILABLE, "no cache directory (HOME and XDG_CACHE_HOME unset)%s", NULL);
 		return false;
 	}
 	c->path = xasprintf("%s/%016llx%s", c->dir, (unsigned long long)mc_key_hash(c->key), MC_SUFFIX);
@@ -281,13 +130,13 @@ model_cache_init(struct model *m)
 void
 mc_refuse(struct model *m, const char *what)
 {
-	cache_why(m->icache, MODEL_CACHE_REBUILT, "corrupt cache file (%s)", what);
+	mc_why(m->icache, MODEL_CACHE_REBUILT, "corrupt cache file (%s)", what);
 }
 
 void
 model_cache_broken(struct model *m, const char *why)
 {
-	cache_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);
+	mc_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);
 }
 
 bool
@@ -317,9 +166,11 @@ model_cache_free(struct model *m)
 
 /* ---- header ------------------------------------------------------------------ */
 
-static void
-header_make(struct mc_header *h, uint64_t len, uint32_t sum)
+void
+mc_header_make(void *out, uint64_t len, uint32_t sum)
 {
+	struct mc_header *h = out;
+
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, MC_MAGIC, sizeof MC_MAGIC);
 	h->format = MC_FORMAT;
@@ -340,7 +191,7 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 {
 	struct mc_header mine;
 
-	header_make(&mine, 0, 0);
+	mc_header_make(&mine, 0, 0);
 	if (file_len >= sizeof(*h) && memcmp(h->magic, MC_STALE_MAGIC, sizeof MC_STALE_MAGIC) == 0)
 		return "the cached index was found stale (a decoded row contradicted it)";
 	if (file_len < sizeof(*h) || memcmp(h->magic, MC_MAGIC, sizeof MC_MAGIC) != 0)
@@ -362,34 +213,6 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 
 /* ---- the DUMP section: key and fingerprints ------------------------------------ */
 
-/* The fingerprints of the model's files; false when one cannot be taken
- * (a file vanished: nothing worth saving). */
-static bool
-put_dump(struct model *m, struct strbuf *sb)
-{
-	size_t i, n;
-	bool ok = true;
-
-	ser_put_str(sb, m->icache->key);
-	pthread_mutex_lock(&m->lock);
-	n = m->nfiles;
-	ser_put_u64(sb, n);
-	for (i = 0; i < n && ok; i++) {
-		struct fingerprint fp;
-
-		ok = fingerprint_take(m->files[i].path, &fp) == TD_OK;
-		mc_put_path(sb, m, m->files[i].path);
-		ser_put_u64(sb, fp.size);
-		ser_put_u64(sb, (uint64_t)fp.mtime_ns);
-		ser_put_u64(sb, fp.ino);
-		ser_put_u64(sb, fp.head);
-		ser_put_u64(sb, fp.tail);
-		ser_put_u64(sb, fp.mid);
-	}
-	pthread_mutex_unlock(&m->lock);
-	return ok;
-}
-
 /* Whether the dump is still the one saved: true if so (grown noted),
  * else false with the state "rebuilt" and why.  The files' paths are
  * read under this open's path of the dump (mc_get_path). */
@@ -403,7 +226,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 	bool same = true;
 
 	if (!key || strcmp(key, c->key) != 0) {
-		cache_why(c, MODEL_CACHE_REBUILT, "cache file of another dump%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "cache file of another dump%s", NULL);
 		return false;
 	}
 	for (i = 0; i < n && !s->bad && same; i++) {
@@ -429,7 +252,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 			c->grown_paths[c->ngrown++] = xstrdup(path);
 			break;
 		case FP_CHANGED:
-			cache_why(c, MODEL_CACHE_REBUILT, "the dump changed since it was indexed (%s)",
+			mc_why(c, MODEL_CACHE_REBUILT, "the dump changed since it was indexed (%s)",
 				  path);
 			same = false;
 			break;
@@ -437,7 +260,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 	}
 	strbuf_done(&buf);
 	if (same && !ser_in_done(s)) {
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
 		same = false;
 	}
 	return same;
@@ -487,129 +310,6 @@ growth_keeps_order(struct model *m)
 	return true;
 }
 
-/* ---- saving ------------------------------------------------------------------- */
-
-/* Writes the payload after the header; 0, the errno of a failed write,
- * or ESTALE when a fingerprint could not be taken (a file vanished:
- * nothing worth saving). */
-static int
-write_payload(struct model *m, struct mc_out *o)
-{
-	struct strbuf sb = {0};
-	bool ok = put_dump(m, &sb);
-
-	mc_section(o, MC_DUMP, &sb);
-	strbuf_reset(&sb);
-	m->ops->save_state(m->r, &sb);
-	mc_section(o, MC_READER, &sb);
-	strbuf_done(&sb);
-	pthread_mutex_lock(&m->lock);
-	mc_put_counts(m, o);
-	mc_put_tables(m, o);
-	pthread_mutex_unlock(&m->lock);
-	mc_put_rows(m, o);
-	mc_flush(o);
-	return o->err ? o->errnum : ok ? 0 : ESTALE;
-}
-
-/* Writes the file tmp; 0 when done, else the errno of the failure
- * (write_payload's ESTALE included), tmp then removed.  *len:
- * the bytes it holds or would have held. */
-static int
-save_file(struct model *m, const char *tmp, uint64_t *len)
-{
-	struct mc_out *o = xcalloc(1, sizeof(*o));
-	struct mc_header h;
-	int err = 0;
-
-	o->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (o->fd < 0) {
-		err = errno;
-		free(o);
-		return err;
-	}
-	header_make(&h, 0, 0);
-	if (lseek(o->fd, sizeof h, SEEK_SET) != (off_t)sizeof h)
-		err = errno;
-	else
-		err = write_payload(m, o);
-	header_make(&h, o->len, (uint32_t)(o->sum ^ (o->sum >> 32)));
-	if (!err && pwrite(o->fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
-		err = errno;
-	if (close(o->fd) != 0 && !err)
-		err = errno;
-	*len = sizeof h + o->len;
-	free(o);
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-/* One save of the cache file; 0 or the errno of the failure. */
-static int
-save_once(struct model *m, uint64_t *len)
-{
-	struct model_cache *c = m->icache;
-	char *tmp = xasprintf("%s/.tmp.%016llx.%ld%s", c->dir, (unsigned long long)mc_key_hash(c->key),
-			      (long)getpid(), MC_SUFFIX);
-	int err = save_file(m, tmp, len);
-
-	if (!err && rename(tmp, c->path) != 0) {
-		err = errno;
-		unlink(tmp);
-	}
-	free(tmp);
-	return err;
-}
-
-/* The size the next file will about have: the last one's, or 6.4 bytes a
- * trace (README) when there is none. */
-static uint64_t
-size_guess(struct model *m)
-{
-	struct stat st;
-
-	if (stat(m->icache->path, &st) == 0 && S_ISREG(st.st_mode))
-		return (uint64_t)st.st_size;
-	return rows_ntraces(m) * 7 + rows_nexecs(m) * 48;
-}
-
-void
-model_cache_save(struct model *m)
-{
-	struct model_cache *c = m->icache;
-	uint64_t gen = atomic_load(&m->generation), len = 0, guess;
-	int err;
-
-	if (!c || !c->path || atomic_load(&m->stopping) || atomic_load(&c->stale) || gen == c->saved_gen ||
-	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
-		return;
-	if (!mc_make_dirs(c->dir)) {
-		cache_why(c, MODEL_CACHE_UNAVAILABLE, "cannot create the cache directory %s", c->dir);
-		return;
-	}
-	/* room first: old files must not keep the new one out for good */
-	guess = size_guess(m);
-	mc_evict(c->dir, c->max > guess ? c->max - guess : 0, c->path);
-	err = save_once(m, &len);
-	if ((err == ENOSPC || err == EDQUOT) && mc_evict(c->dir, 0, c->path))
-		err = save_once(m, &len);   /* a full disk: the others go, once */
-	if (err == ESTALE)
-		return;                 /* the dump changes under the pass: next time */
-	if (err) {
-		/* said, not silent: "new" at every open would hide a full disk */
-		snprintf(c->why, sizeof c->why, "cannot save the index in %.100s: %s", c->dir,
-			 strerror(err));
-		if (c->state == MODEL_CACHE_NEW)
-			c->state = MODEL_CACHE_UNAVAILABLE;
-		return;
-	}
-	c->saved = true;
-	c->saved_gen = gen;
-	c->saved_at = td_now();
-	mc_evict(c->dir, c->max, NULL);
-}
-
 /* ---- loading ------------------------------------------------------------------ */
 
 /* Applies a payload to m (fresh, not indexed).  MC_LOAD_MISS: m untouched
@@ -624,25 +324,25 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 
 	ser_in_init(&in, p, n);
 	if (!mc_section_in(&in, MC_DUMP, &s)) {
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	if (!check_dump(m, &s, check_files))
 		return MC_LOAD_MISS;
 	if (!mc_section_in(&in, MC_READER, &rs) || !mc_get_counts(&in, &counts)) {
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (counts)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (counts)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
+	mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
 	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts, in_place) || !ser_in_done(&in))
 		return MC_LOAD_BROKEN;
 	if (!growth_keeps_order(m)) {
-		cache_why(c, MODEL_CACHE_REBUILT,
+		mc_why(c, MODEL_CACHE_REBUILT,
 			  "the dump grew in files read before others: indexed afresh so rows keep their numbers%s",
 			  NULL);
 		return MC_LOAD_BROKEN;
 	}
-	cache_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
+	mc_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
 	if (!m->ops->load_state(m->r, rs.p, rs.n))
 		return MC_LOAD_BROKEN;
 	c->state = MODEL_CACHE_USED;
@@ -695,7 +395,7 @@ model_cache_load(struct model *m)
 		return MC_LOAD_MISS;    /* never saved (or evicted): state stays "new" */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct mc_header)) {
 		close(fd);
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	/* read, not mapped: a file cut short under a session (another tdbg
@@ -705,7 +405,7 @@ model_cache_load(struct model *m)
 	map = read_whole(fd, (size_t)st.st_size);
 	close(fd);
 	if (!map) {
-		cache_why(c, MODEL_CACHE_REBUILT, "cannot read the cache file (cut short?)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "cannot read the cache file (cut short?)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	c->map = map;
@@ -713,7 +413,7 @@ model_cache_load(struct model *m)
 	c->loaded_ino = (uint64_t)st.st_ino;
 	why = header_check(map, (size_t)st.st_size, true);
 	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
+		mc_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		res = MC_LOAD_MISS;
 	} else {
 		res = apply_payload(m, (const char *)map + MC_HEADER_BYTES,
@@ -740,7 +440,7 @@ model_cache_apply(struct model *m, const void *data, size_t len)
 	}
 	why = header_check(data, len, false);
 	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
+		mc_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		return MC_LOAD_MISS;
 	}
 	if (!c->key) {

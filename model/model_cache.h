@@ -5,7 +5,8 @@
  * A cache file is a header (model_cache.c) and a payload of sections, each
  * a tag (u32), a length (u64) and its bytes, in a fixed order:
  *
- *	DUMP     the dump key and each file's fingerprint      (model_cache.c)
+ *	DUMP     the dump key and each file's fingerprint      (written in
+ *	         model_cache_save.c, checked in model_cache.c)
  *	READER   the reader's resume state (reader.h save_state)
  *	COUNTS   rows, strings, ops ... so later sections can check references
  *	STRINGS, META, FILES (+ hosts), GRAPHS (+ devices),
@@ -17,12 +18,15 @@
  * Values use serial.h (this machine's byte order; the header says which).
  * The reading side checks every reference it restores (a string id below
  * the string count, an op id below the op count, a row below the row
- * count ...), so a file that passes its checksum but was made wrong, or a
- * fuzzer's input, gives a refused cache, never a model that crashes later.
+ * count ...), and each name's op chain against the op table, so a file
+ * that passes its checksum but was made wrong, or a fuzzer's input, gives
+ * a refused cache, never a model that crashes or spins later.  Paths are
+ * kept relative to the dump's folder (mc_put_path).
  */
 #ifndef TD_MODEL_CACHE_H
 #define TD_MODEL_CACHE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,6 +60,38 @@ void mc_section(struct mc_out *o, enum mc_tag tag, const struct strbuf *sb);
 void mc_section_head(struct mc_out *o, enum mc_tag tag, uint64_t len);
 /* The next section of in, which must be tag: its bytes in *sec. */
 bool mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec);
+
+/* The persistent index's state for one model (model_cache.c and
+ * model_cache_save.c; m->icache). */
+struct model_cache {
+	char *dir;                  /* NULL: no cache directory */
+	char *path;                 /* this dump's cache file */
+	char *key;
+	enum model_cache_state state;
+	char why[200];
+	uint64_t loaded_traces, loaded_execs, loaded_gen;
+	bool grown;                 /* a fingerprint showed appended bytes */
+	char **grown_paths;         /* those files (this open's paths) */
+	size_t ngrown, capgrown;
+	uint64_t saved_gen;
+	double saved_at;
+	bool saved;
+	uint64_t max;               /* bytes the directory may hold */
+	uint64_t loaded_ino;        /* the file the index was loaded from */
+	atomic_bool stale_claimed;  /* a decode contradicted the loaded index ... */
+	atomic_bool stale;          /* ... and stale_why is written */
+	char stale_why[200];
+	void *map;                  /* the loaded file's bytes, when rows use them in place */
+	size_t map_len;
+};
+
+/* The state becomes st with why fmt (one %s: arg). */
+void mc_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg);
+/* The MC_HEADER_BYTES header of a file whose payload is len bytes with
+ * checksum sum, into out (model_cache.c). */
+void mc_header_make(void *out, uint64_t len, uint32_t sum);
+/* The payload checksum, as the writer computes it (model_cache_save.c). */
+uint32_t mc_sum(const unsigned char *p, size_t n);
 
 /* ---- model_cache.c: the entry points model.c calls ---------------------- */
 
