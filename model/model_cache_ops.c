@@ -190,7 +190,9 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
 	       o->succ1 <= c->ops && o->first_row1 <= c->traces &&
-	       (o->first_row1 ? o->last_row < c->traces : !o->last_row) && o->nf_rows <= c->traces;
+	       (o->first_row1 ? o->first_row1 - 1 <= o->last_row && o->last_row < c->traces :
+				!o->last_row) &&
+	       o->nf_rows <= c->traces;
 }
 
 void

@@ -162,6 +162,32 @@ test_cache_chain_backwards_refused(void **state)
 	tmp_done(&t);
 }
 
+/* An op whose first row is after its last one (a count that is not
+ * consistent) is refused too. */
+static void
+test_cache_op_rows_backwards_refused(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	uint32_t k;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	m = open_cached(&t, false, "off");
+	for (k = 0; k < m->nops && !(m->opv[k].first_row1 && m->opv[k].last_row + 2 < 680); k++)
+		;
+	assert_true(k < m->nops);
+	m->opv[k].first_row1 = m->opv[k].last_row + 2;     /* first row = last + 1 */
+	save_as_cache(m, &t, "forged-op-rows-backwards");
+	model_close(m);
+	m = open_cached(&t, true, "rebuilt");
+	model_info(m, &info);
+	assert_string_equal(info.index_cache_why, "corrupt cache file (tables)");
+	model_close(m);
+	tmp_done(&t);
+}
+
 static void
 test_cache_op_added_after_load_joins_its_name(void **state)
 {
@@ -536,6 +562,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_self_chain_refused),
 		cmocka_unit_test(test_cache_chain_backwards_refused),
+		cmocka_unit_test(test_cache_op_rows_backwards_refused),
 		cmocka_unit_test(test_cache_op_added_after_load_joins_its_name),
 		cmocka_unit_test(test_cache_max_sizes),
 		cmocka_unit_test(test_cache_max_refused_says_why),
