@@ -4,6 +4,8 @@
 #   make test       batch and end-to-end tests (tmux), fuzz corpus replay,
 #                   then every cmocka unit test; ends on cmocka's summary
 #   make asan       the same suite under ASan + UBSan (build-asan/, ./tdbg-asan)
+#   make tsan       unit tests and the batch and thread e2e tests under
+#                   ThreadSanitizer (build-tsan/, ./tdbg-tsan)
 #   make valgrind   the batch-mode tests under valgrind memcheck
 #   make deps       install the build and test dependencies (Debian/Ubuntu)
 #   make demo       deps if missing, build, open the bundled sample dump
@@ -104,7 +106,7 @@ DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command 
 # what is missing first (then start over, so pkg-config's flags are read
 # again); `make` only warns.
 DEPS_OK := $(shell { $(DEPS_CHECK); } >/dev/null 2>&1 && echo yes)
-AUTO_DEPS_GOALS = test demo asan
+AUTO_DEPS_GOALS = test demo asan tsan
 ifeq ($(DEPS_OK),)
 ifneq ($(TDBG_DEPS_TRIED),)
 $(error dependencies still missing after `make deps`; see its output)
@@ -115,7 +117,7 @@ $(warning some build or test dependencies are missing: run `make deps`)
 endif
 endif
 
-.PHONY: all test unit e2e asan asan-test valgrind deps demo bench fuzz fuzz-replay \
+.PHONY: all test unit e2e asan asan-test tsan tsan-test valgrind deps demo bench fuzz fuzz-replay \
 	install uninstall clean check-layers format FORCE
 .SECONDARY:
 .DELETE_ON_ERROR:
@@ -142,7 +144,7 @@ $(FLAGS_FILE):
 	$(Q)mkdir -p $(BUILD) && touch $@
 
 # ---- build ------------------------------------------------------------
-tdbg tdbg-asan: $(ALL_OBJS) $(FLAGS_FILE)
+tdbg tdbg-asan tdbg-tsan: $(ALL_OBJS) $(FLAGS_FILE)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(ALL_OBJS) $(TUI_LIBS)
 
@@ -210,6 +212,11 @@ asan:
 		SAN_FLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		TDBG_BIN=tdbg-asan asan-test
 
+tsan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan OPT='-O1 -g' \
+		SAN_FLAGS='-fsanitize=thread -fno-omit-frame-pointer' \
+		TDBG_BIN=tdbg-tsan tsan-test
+
 demo: tdbg
 	./tdbg tests/fixtures/tfdbg2/mnist_nan
 else
@@ -235,6 +242,22 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_re
 
 asan-test: $(TDBG_BIN) $(UNIT_TESTS) check-layers
 	$(Q)export $(SAN_ENV) E2E_TIMEOUT=30; $(RUN_TESTS)
+
+# make tsan: every unit test, then the e2e scripts where threads run: the
+# batch ones (the index thread, the staged scan's helpers, the cache) and
+# the follow and TUI-cache ones (a live index thread under the event loop).
+# Not the whole tmux suite: under TSan each run is 5-15 times slower, and
+# the TUI-only scripts add screens, not threads.  A report aborts the
+# process (halt_on_error), which fails its check.
+TSAN_TESTS ?= $(wildcard tests/e2e/batch_*.sh tests/e2e/robust_follow*.sh tests/e2e/robust_cache*.sh \
+	      tests/e2e/tui_cache.sh)
+TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1
+
+tsan-test: $(TDBG_BIN) $(UNIT_TESTS)
+	$(Q)export $(TSAN_ENV) E2E_TIMEOUT=60; rc=0; \
+	TDBG=$(CURDIR)/$(TDBG_BIN) tests/run-e2e.sh $(TSAN_TESTS) || rc=1; \
+	tests/run-unit.sh $$([ $$rc = 0 ] || echo --fail-note e2e) $(UNIT_TESTS) || rc=1; \
+	exit $$rc
 
 # The batch-mode tests (override with VALGRIND_TESTS="tests/e2e/x.sh ...").
 VALGRIND_TESTS ?= $(wildcard tests/e2e/batch_*.sh)
@@ -298,6 +321,6 @@ format:
 	clang-format -i $$(find reader model tui -name '*.[ch]')
 
 clean:
-	rm -rf build build-asan build-fuzz tdbg tdbg-asan
+	rm -rf build build-asan build-tsan build-fuzz tdbg tdbg-asan tdbg-tsan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -279,7 +279,10 @@ model_open_cache_bytes(const struct reader_ops *ops, const char *path, const voi
 	if (!m)
 		return st;
 	if (model_cache_apply(m, data, len) != MC_LOAD_OK) {
-		snprintf(err, errlen, "%s: cache bytes refused", path);
+		const char *state, *why;
+
+		model_cache_get(m, &state, &why);
+		snprintf(err, errlen, "%s: cache bytes refused: %s", path, *why ? why : state);
 		model_free(m);
 		return TD_ERR_CORRUPT;
 	}

@@ -67,6 +67,8 @@ enum model_cache_state {
 	MODEL_CACHE_USED,           /* opened from the cache: the dump was unchanged */
 	MODEL_CACHE_EXTENDED,       /* opened from the cache, then the appended records indexed */
 	MODEL_CACHE_REBUILT,        /* a cache file was there but not usable (why): indexed anew */
+	MODEL_CACHE_STALE,          /* used, then a decoded row contradicted it (why): the
+				     * file is dropped, the next open indexes afresh */
 };
 
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
@@ -83,7 +85,8 @@ enum td_status model_open_with(const struct reader_ops *ops, const char *path,
  * with no_thread, but takes the index from data, the bytes of a cache file
  * (model_cache.c), with no checksum and no fingerprint check, then runs
  * the (resumed) index pass.  TD_ERR_CORRUPT (nothing opened) when the
- * bytes are refused. */
+ * bytes are refused, err ending in the reason ("cache file of another
+ * layout ..."). */
 enum td_status model_open_cache_bytes(const struct reader_ops *ops, const char *path,
 				      const void *data, size_t len, struct model **out,
 				      char *err, size_t errlen);
@@ -148,7 +151,7 @@ struct model_info {
 	const char *no_control_why;     /* why its ops never list control inputs, or NULL */
 	const char *no_attrs_why;       /* why its ops never carry attributes, or NULL */
 	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
-					 * "used", "extended" or "rebuilt" (enum model_cache_state) */
+					 * "used", "extended", "rebuilt" or "stale" (enum model_cache_state) */
 	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
@@ -570,9 +573,13 @@ int64_t model_filter_next(struct model *m, struct model_filter *f, enum model_ta
 			  uint64_t from, int dir);
 bool model_filter_match(struct model *m, struct model_filter *f, enum model_table t, uint64_t row);
 /* Rows of table whose `where` condition is unknown (a field the row does
- * not carry decides it): neither matched nor counted by model_filter_count.
- * 0 without a condition. */
+ * not carry decides it), or whose op name or type the op/type regex could
+ * not decide within PCRE2's match limits (model_regex.h): neither matched
+ * nor counted by model_filter_count.  0 when neither happens. */
 uint64_t model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t);
+/* Names and types the op/type regexes could not decide (a PCRE2 limit
+ * hit) in the counts and scans so far: their rows are unknown. */
+uint64_t model_filter_undecided(const struct model_filter *f);
 
 /* ---- watches: named numerical checks (model_watch.c) ------------------- */
 

@@ -15,36 +15,38 @@
  * the index read has a fingerprint (reader/base/fingerprint.h) that must
  * match (the file unchanged) or show the file grown (the resumed index
  * pass then reads only what was appended).  Anything else ignores the
- * file and indexes from scratch; the next save replaces it.  Size: after a
- * save, the least recently used files (modification time, touched on
- * every use) are removed until the directory holds at most cache_max
- * bytes.  Failures (no home, a read-only cache directory, a full disk)
- * mean no cache, silently: the dump still opens.
- * Not here: the sections' contents (model_cache_tables.c, _ops.c, _rows.c).
+ * file and indexes from scratch; the next save replaces it.  Size
+ * (model_cache_dir.c): before a save (room for it) and after it, the
+ * least recently used files (modification time, touched on every use)
+ * are removed until the directory holds at most cache_max bytes; a full
+ * disk removes the others and tries once more.  Failures (no home, a
+ * read-only cache directory, a full disk) mean no cache, with the reason
+ * in the state's why: the dump still opens.  Here: the header and its
+ * layout fingerprint, the state, loading (the file read into memory, its
+ * dump checked, growth allowed only where it keeps row numbers) and a
+ * loaded index found stale by a decode.
+ * Not here: writing (model_cache_save.c), the sections' contents
+ * (model_cache_tables.c, _ops.c, _rows.c), the directory (_dir.c).
  */
 #include "model_cache.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "reader/base/fingerprint.h"
 #include "reader/base/safeio.h"
 
 #define MC_MAGIC "TDBGIDX"
-#define MC_FORMAT 5u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details */
+#define MC_STALE_MAGIC "TDBGSTL"    /* written over the magic of a file found stale */
+#define MC_FORMAT 6u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+				     * 6: the layout fingerprint */
 #define MC_BOM 0x01020304u
-#define MC_SUFFIX ".tdx"
-#define MC_DEFAULT_MAX ((uint64_t)1 << 30)
-#define SAVE_EVERY 30.0             /* seconds between saves of a live dump */
-#define STALE_TMP_SECONDS 600       /* a temporary file older than this was abandoned */
 
 struct mc_header {
 	char magic[8];
@@ -53,231 +55,50 @@ struct mc_header {
 	uint8_t ptr_size, size_size, long_size, double_size;
 	uint32_t payload_sum;       /* mc_sum() of the payload, folded to 32 bits */
 	uint64_t payload_len;
-	char version[32];           /* TDBG_VERSION */
+	uint64_t layout;            /* MC_LAYOUT */
+	char version[24];           /* TDBG_VERSION (cut to 23 bytes) */
 };
 _Static_assert(sizeof(struct mc_header) == MC_HEADER_BYTES, "the header is 64 bytes");
 
-struct model_cache {
-	char *dir;                  /* NULL: no cache directory */
-	char *path;                 /* this dump's cache file */
-	char *key;
-	enum model_cache_state state;
-	char why[200];
-	uint64_t loaded_traces, loaded_execs, loaded_gen;
-	bool grown;                 /* a fingerprint showed appended bytes */
-	uint64_t saved_gen;
-	double saved_at;
-	bool saved;
-	void *map;                  /* the loaded file, when rows use it in place */
-	size_t map_len;
-};
-
-/* ---- the checksum --------------------------------------------------------- */
-
-/* The payload's checksum: a multiply-rotate hash (xxhash64's round) over
- * 64 KiB blocks, each block's result seeding the next; mc_flush() hashes
- * the writer's buffer, which is always a whole block but for the last.
- * Four lanes keep it near memory speed (64 MB in about 10 ms). */
-#define SUM_BLOCK (sizeof(((struct mc_out *)0)->buf))
-#define P1 0x9E3779B185EBCA87ULL
-#define P2 0xC2B2AE3D27D4EB4FULL
-
-static uint64_t
-rotl(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static uint64_t
-round64(uint64_t acc, uint64_t v)
-{
-	return rotl(acc + v * P2, 31) * P1;
-}
-
-static uint64_t
-sum_block(const unsigned char *p, size_t n, uint64_t seed)
-{
-	uint64_t a = seed + P1, b = seed ^ P2, c = seed, d = seed - P1, v;
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32) {
-		memcpy(&v, p + i, 8);
-		a = round64(a, v);
-		memcpy(&v, p + i + 8, 8);
-		b = round64(b, v);
-		memcpy(&v, p + i + 16, 8);
-		c = round64(c, v);
-		memcpy(&v, p + i + 24, 8);
-		d = round64(d, v);
-	}
-	a = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + n;
-	for (; i < n; i++)
-		a = rotl(a ^ (p[i] * P1), 11) * P2;
-	return a ^ (a >> 29);
-}
-
-/* The checksum of a whole payload, as the writer computed it. */
-static uint32_t
-mc_sum(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0;
-	size_t off;
-
-	for (off = 0; off < n; off += SUM_BLOCK)
-		h = sum_block(p + off, TD_MIN(n - off, SUM_BLOCK), h);
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-/* ---- the writer ---------------------------------------------------------- */
-
-void
-mc_flush(struct mc_out *o)
-{
-	size_t off = 0;
-
-	if (o->blen)
-		o->sum = sum_block(o->buf, o->blen, o->sum);
-	while (!o->err && off < o->blen) {
-		ssize_t n = write(o->fd, o->buf + off, o->blen - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			o->err = true;
-		else
-			off += (size_t)n;
-	}
-	o->blen = 0;
-}
-
-void
-mc_write(struct mc_out *o, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	if (!n)
-		return;
-	o->len += n;
-	while (n && !o->err) {
-		size_t k = TD_MIN(n, sizeof o->buf - o->blen);
-
-		memcpy(o->buf + o->blen, b, k);
-		o->blen += k;
-		b += k;
-		n -= k;
-		if (o->blen == sizeof o->buf)
-			mc_flush(o);
-	}
-}
-
-void
-mc_section_head(struct mc_out *o, enum mc_tag tag, uint64_t len)
-{
-	uint32_t t = (uint32_t)tag;
-
-	mc_write(o, &t, sizeof t);
-	mc_write(o, &len, sizeof len);
-}
-
-void
-mc_section(struct mc_out *o, enum mc_tag tag, const struct strbuf *sb)
-{
-	mc_section_head(o, tag, sb->len);
-	mc_write(o, sb->buf, sb->len);
-}
-
-bool
-mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec)
-{
-	uint32_t t = ser_get_u32(in);
-	uint64_t len = ser_get_u64(in);
-	const void *p;
-
-	if (in->bad || t != (uint32_t)tag || len > in->n - in->off) {
-		in->bad = true;
-		return false;
-	}
-	p = ser_get_bytes(in, (size_t)len);
-	ser_in_init(sec, p, (size_t)len);
-	return p != NULL || len == 0;
-}
+/* The layout fingerprint (issue 21): the sizes and offsets of every
+ * struct the file holds as raw bytes (the header, trace chunks, locator
+ * checkpoints, the run lists read as pairs), the constants that shape
+ * them and the flag bits stored in rows, folded into one number at
+ * compile time.  A change to any of them gives files of another layout,
+ * refused for that reason, without anyone bumping MC_FORMAT (which stays
+ * for changes of the sections' serial contents). */
+#define MC_FOLD(h, v) (((h) ^ (uint64_t)(v)) * 0x100000001b3ULL)
+#define MC_LAYOUT_CHUNK(h)                                                            \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct trace_chunk)), \
+	offsetof(struct trace_chunk, op)), offsetof(struct trace_chunk, flags)),        \
+	offsetof(struct trace_chunk, nfblock)), MODEL_CHUNK), NF_BLOCK_SHIFT)
+#define MC_LAYOUT_CKPT(h)                                                             \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct ckpt)),         \
+	offsetof(struct ckpt, row)), offsetof(struct ckpt, offset)),                    \
+	offsetof(struct ckpt, file)), CKPT_CHUNK), CKPT_EVERY)
+#define MC_LAYOUT_RUNS(h)                                                             \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct run)),          \
+	offsetof(struct run, execution)), sizeof(struct step_run)),                     \
+	offsetof(struct step_run, step)), MC_BOM), 0)
+#define MC_LAYOUT_HEADER(h)                                                           \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, sizeof(struct mc_header)),                    \
+	offsetof(struct mc_header, payload_len)), offsetof(struct mc_header, layout)),  \
+	offsetof(struct mc_header, version))
+#define MC_LAYOUT_FLAGS(h)                                                            \
+	MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(MC_FOLD(h, TF_NONFINITE), TF_INPUT), TF_CORRUPT), \
+	TF_SLOT_SHIFT), TF_REPEAT)
+#define MC_LAYOUT MC_LAYOUT_FLAGS(MC_LAYOUT_HEADER(MC_LAYOUT_RUNS(MC_LAYOUT_CKPT(         \
+	MC_LAYOUT_CHUNK(0xcbf29ce484222325ULL)))))
+_Static_assert(MC_LAYOUT != 0, "the layout fingerprint is a constant expression");
 
 /* ---- where ------------------------------------------------------------------ */
 
-static uint64_t
-fnv64(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-static void
-cache_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
+void
+mc_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg)
 {
 	c->state = st;
 	snprintf(c->why, sizeof c->why, fmt, arg ? arg : "");
 }
-
-/* The cache directory opened as one of tdbg's own (reader/base/safeio.h:
- * not a link, the user's, not group/other-writable, not in the dump),
- * created when create; -1 with c->why when it is refused ("unavailable":
- * nothing is read from it or written to it) or, without create, missing. */
-static int
-open_cache_dir(struct model *m, bool create)
-{
-	struct model_cache *c = m->icache;
-	char why[sizeof c->why - 40];
-	struct stat st;
-	int fd;
-
-	if (!create && stat(c->dir, &st) != 0 && errno == ENOENT)
-		return -1;              /* nothing saved yet: "new" */
-	fd = safeio_own_dir(c->dir, create, m->roots, m->nroots, why, sizeof why);
-	if (fd < 0)
-		cache_why(c, MODEL_CACHE_UNAVAILABLE, "cache directory not used: %s", why);
-	return fd;
-}
-
-/* The cache directory (malloc'd), or NULL when there is none. */
-static char *
-cache_dir(const struct model_options *opt)
-{
-	char dir[4096];
-
-	if (opt->cache_dir)
-		return xstrdup(opt->cache_dir);
-	return td_xdg_dir("XDG_CACHE_HOME", ".cache", dir, sizeof dir) ? xstrdup(dir) : NULL;
-}
-
-/* TDBG_CACHE_MAX: bytes, with an optional K, M or G. */
-static uint64_t
-cache_max(const struct model_options *opt)
-{
-	const char *env = getenv("TDBG_CACHE_MAX");
-	char *end;
-	unsigned long long v;
-
-	if (opt->cache_max)
-		return opt->cache_max;
-	if (!env || !*env)
-		return MC_DEFAULT_MAX;
-	v = strtoull(env, &end, 10);
-	if (end == env)
-		return MC_DEFAULT_MAX;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; break;
-	case 'm': case 'M': v <<= 20; break;
-	case 'g': case 'G': v <<= 30; break;
-	default: break;
-	}
-	return v;
-}
-
 
 bool
 model_cache_init(struct model *m)
@@ -294,19 +115,29 @@ model_cache_init(struct model *m)
 	c->key = xasprintf("%s\n%s\n%d\n%s", real ? real : m->path, m->ops->name, m->opt.strict,
 			   m->opt.source_root ? m->opt.source_root : "");
 	free(real);
-	c->dir = cache_dir(&m->opt);
-	if (!c->dir) {
-		cache_why(c, MODEL_CACHE_UNAVAILABLE, "no cache directory (HOME and XDG_CACHE_HOME unset)%s", NULL);
+	if (!mc_cache_max(&m->opt, &c->max, c->why, sizeof c->why)) {
+		c->state = MODEL_CACHE_UNAVAILABLE;
 		return false;
 	}
-	c->path = xasprintf("%s/%016llx%s", c->dir, (unsigned long long)fnv64(c->key), MC_SUFFIX);
+	c->dir = mc_cache_dir(&m->opt);
+	if (!c->dir) {
+		mc_why(c, MODEL_CACHE_UNAVAILABLE, "no cache directory (HOME and XDG_CACHE_HOME unset)%s", NULL);
+		return false;
+	}
+	c->path = xasprintf("%s/%016llx%s", c->dir, (unsigned long long)mc_key_hash(c->key), MC_SUFFIX);
 	return true;
+}
+
+void
+mc_refuse(struct model *m, const char *what)
+{
+	mc_why(m->icache, MODEL_CACHE_REBUILT, "corrupt cache file (%s)", what);
 }
 
 void
 model_cache_broken(struct model *m, const char *why)
 {
-	cache_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);
+	mc_why(m->icache, MODEL_CACHE_REBUILT, "%s", why);
 }
 
 bool
@@ -323,8 +154,10 @@ model_cache_free(struct model *m)
 {
 	if (!m->icache)
 		return;
-	if (m->icache->map)
-		munmap(m->icache->map, m->icache->map_len);
+	free(m->icache->map);
+	for (size_t i = 0; i < m->icache->ngrown; i++)
+		free(m->icache->grown_paths[i]);
+	free(m->icache->grown_paths);
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -334,9 +167,11 @@ model_cache_free(struct model *m)
 
 /* ---- header ------------------------------------------------------------------ */
 
-static void
-header_make(struct mc_header *h, uint64_t len, uint32_t sum)
+void
+mc_header_make(void *out, uint64_t len, uint32_t sum)
 {
+	struct mc_header *h = out;
+
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, MC_MAGIC, sizeof MC_MAGIC);
 	h->format = MC_FORMAT;
@@ -347,6 +182,7 @@ header_make(struct mc_header *h, uint64_t len, uint32_t sum)
 	h->double_size = sizeof(double);
 	h->payload_sum = sum;
 	h->payload_len = len;
+	h->layout = MC_LAYOUT;
 	snprintf(h->version, sizeof h->version, "%s", TDBG_VERSION);
 }
 
@@ -356,7 +192,9 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 {
 	struct mc_header mine;
 
-	header_make(&mine, 0, 0);
+	mc_header_make(&mine, 0, 0);
+	if (file_len >= sizeof(*h) && memcmp(h->magic, MC_STALE_MAGIC, sizeof MC_STALE_MAGIC) == 0)
+		return "the cached index was found stale (a decoded row contradicted it)";
 	if (file_len < sizeof(*h) || memcmp(h->magic, MC_MAGIC, sizeof MC_MAGIC) != 0)
 		return "corrupt cache file (no header)";
 	if (h->bom != MC_BOM || h->ptr_size != mine.ptr_size || h->size_size != mine.size_size ||
@@ -364,6 +202,8 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 		return "cache file of another architecture";
 	if (h->format != MC_FORMAT || memcmp(h->version, mine.version, sizeof h->version) != 0)
 		return "cache file of another tdbg version";
+	if (h->layout != MC_LAYOUT)
+		return "cache file of another layout (a record struct changed)";
 	if (h->payload_len != file_len - sizeof(*h))
 		return "corrupt cache file (length)";
 	if (check_sum &&
@@ -374,45 +214,24 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 
 /* ---- the DUMP section: key and fingerprints ------------------------------------ */
 
-/* The fingerprints of the model's files; false when one cannot be taken
- * (a file vanished: nothing worth saving). */
+/* Whether the dump is still the one saved: true if so (grown noted),
+ * else false with the state "rebuilt" and why.  The files' paths are
+ * read under this open's path of the dump (mc_get_path). */
 static bool
-put_dump(struct model *m, struct strbuf *sb)
+check_dump(struct model *m, struct ser_in *s, bool check_files)
 {
-	size_t i, n;
-	bool ok = true;
-
-	ser_put_str(sb, m->icache->key);
-	pthread_mutex_lock(&m->lock);
-	n = m->nfiles;
-	ser_put_u64(sb, n);
-	for (i = 0; i < n && ok; i++) {
-		struct fingerprint fp;
-
-		ok = fingerprint_take(m->files[i].path, &fp) == TD_OK;
-		ser_put_str(sb, m->files[i].path);
-		ser_put_u64(sb, fp.size);
-		ser_put_u64(sb, (uint64_t)fp.mtime_ns);
-		ser_put_u64(sb, fp.ino);
-		ser_put_u64(sb, fp.head);
-		ser_put_u64(sb, fp.tail);
-	}
-	pthread_mutex_unlock(&m->lock);
-	return ok;
-}
-
-/* Whether the dump is still the one saved: NULL if so (grown noted),
- * else why not. */
-static const char *
-check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char **file)
-{
+	struct model_cache *c = m->icache;
 	const char *key = ser_get_str(s);
-	uint64_t n = ser_get_count(s, 45), i;
+	uint64_t n = ser_get_count(s, 53), i;   /* a path, six u64 */
+	struct strbuf buf = {0};
+	bool same = true;
 
-	if (!key || strcmp(key, c->key) != 0)
-		return "cache file of another dump";
-	for (i = 0; i < n && !s->bad; i++) {
-		const char *path = ser_get_str(s);
+	if (!key || strcmp(key, c->key) != 0) {
+		mc_why(c, MODEL_CACHE_REBUILT, "cache file of another dump%s", NULL);
+		return false;
+	}
+	for (i = 0; i < n && !s->bad && same; i++) {
+		const char *path = mc_get_path(s, m, &buf);
 		struct fingerprint fp;
 
 		fp.size = ser_get_u64(s);
@@ -420,6 +239,7 @@ check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char
 		fp.ino = ser_get_u64(s);
 		fp.head = ser_get_u64(s);
 		fp.tail = ser_get_u64(s);
+		fp.mid = ser_get_u64(s);
 		if (!path || s->bad)
 			break;
 		if (!check_files)
@@ -429,138 +249,66 @@ check_dump(struct model_cache *c, struct ser_in *s, bool check_files, const char
 			break;
 		case FP_GROWN:
 			c->grown = true;
+			TD_GROW(c->grown_paths, c->capgrown, c->ngrown + 1);
+			c->grown_paths[c->ngrown++] = xstrdup(path);
 			break;
 		case FP_CHANGED:
-			*file = path;
-			return "the dump changed since it was indexed (%s)";
+			mc_why(c, MODEL_CACHE_REBUILT, "the dump changed since it was indexed (%s)",
+				  path);
+			same = false;
+			break;
 		}
 	}
-	return ser_in_done(s) ? NULL : "corrupt cache file (dump section)";
+	strbuf_done(&buf);
+	if (same && !ser_in_done(s)) {
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
+		same = false;
+	}
+	return same;
 }
 
-/* ---- saving ------------------------------------------------------------------- */
-
-/* Removes the least recently used cache files until the directory holds
- * at most max bytes, and temporary files abandoned long ago. */
-static void
-evict(const char *dir, uint64_t max)
+/* The host string id of the file with reader id id; false if none. */
+static bool
+file_host(struct model *m, uint32_t id, uint32_t *host)
 {
-	struct ent { char *path; uint64_t size; int64_t used; } *v = NULL;  /* used: mtime, ns */
-	size_t n = 0, cap = 0, i, j;
-	uint64_t total = 0;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	time_t now = time(NULL);
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		struct stat st;
-		char *p;
-
-		if (e->d_name[0] == '.' && strncmp(e->d_name, ".tmp.", 5) != 0)
-			continue;
-		if (len <= strlen(MC_SUFFIX) ||
-		    (e->d_name[0] != '.' && strcmp(e->d_name + len - strlen(MC_SUFFIX), MC_SUFFIX)))
-			continue;
-		p = xasprintf("%s/%s", dir, e->d_name);
-		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(p);
-		} else if (e->d_name[0] == '.') {
-			if (now - st.st_mtime > STALE_TMP_SECONDS)
-				unlink(p);
-			free(p);
-		} else {
-			TD_GROW(v, cap, n + 1);
-			/* nanoseconds: files used within one second keep their order */
-			v[n++] = (struct ent){p, (uint64_t)st.st_size,
-					      (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
-			total += (uint64_t)st.st_size;
+	for (size_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].id == id) {
+			*host = m->files[i].host_sid;
+			return true;
 		}
-	}
-	closedir(d);
-	while (total > max && n) {
-		for (i = 1, j = 0; i < n; i++)
-			if (v[i].used < v[j].used)
-				j = i;
-		unlink(v[j].path);
-		total -= v[j].size;
-		free(v[j].path);
-		v[j] = v[--n];
-	}
-	for (i = 0; i < n; i++)
-		free(v[i].path);
-	free(v);
+	return false;
 }
 
-/* Writes the payload after the header; false on a write error or when a
- * fingerprint could not be taken. */
+/* Whether appending what grew keeps the row numbers a fresh index gives.
+ * Rows (and ops) are numbered in the order the reader reads files, host
+ * after host (reader.h); a resumed pass adds the new records after every
+ * old row, which is that order only when all that grew belongs to the
+ * host whose rows come last (the host of the last trace row and of the
+ * last execution row).  Anything else (two hosts of a live job both
+ * growing) is indexed afresh, so `trace N` is the same tensor whatever the
+ * cache saw before.  A host that appeared since is the reader's to place
+ * (its load_state refuses a new file set that does not sort last). */
 static bool
-write_payload(struct model *m, struct mc_out *o)
-{
-	struct strbuf sb = {0};
-	bool ok = put_dump(m, &sb);
-
-	mc_section(o, MC_DUMP, &sb);
-	strbuf_reset(&sb);
-	m->ops->save_state(m->r, &sb);
-	mc_section(o, MC_READER, &sb);
-	strbuf_done(&sb);
-	pthread_mutex_lock(&m->lock);
-	mc_put_counts(m, o);
-	mc_put_tables(m, o);
-	pthread_mutex_unlock(&m->lock);
-	mc_put_rows(m, o);
-	mc_flush(o);
-	return ok && !o->err;
-}
-
-static bool
-save_file(struct model *m, int fd)
-{
-	struct mc_out *o = xcalloc(1, sizeof(*o));
-	struct mc_header h;
-	bool ok;
-
-	o->fd = fd;
-	header_make(&h, 0, 0);
-	ok = lseek(o->fd, sizeof h, SEEK_SET) == (off_t)sizeof h && write_payload(m, o);
-	header_make(&h, o->len, (uint32_t)(o->sum ^ (o->sum >> 32)));
-	ok = ok && pwrite(o->fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
-	free(o);
-	return ok;
-}
-
-void
-model_cache_save(struct model *m)
+growth_keeps_order(struct model *m)
 {
 	struct model_cache *c = m->icache;
-	uint64_t gen = atomic_load(&m->generation);
-	struct safeio_tmp t;
-	char err[256];
-	int dirfd;
+	uint32_t last = NO_ID, h;
+	size_t i, j;
 
-	/* a folder refused once ("unavailable") is not tried again */
-	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE || atomic_load(&m->stopping) ||
-	    gen == c->saved_gen || (c->saved && td_now() - c->saved_at < SAVE_EVERY))
-		return;
-	if ((dirfd = open_cache_dir(m, true)) < 0)
-		return;
-	/* a new file (O_EXCL, mode 0600) renamed over the old one through the
-	 * checked directory's descriptor */
-	if (safeio_tmp_open(dirfd, strrchr(c->path, '/') + 1, 0600, &t, err, sizeof err) == TD_OK) {
-		if (save_file(m, t.fd) &&
-		    safeio_tmp_commit(&t, strrchr(c->path, '/') + 1, true, c->path, err, sizeof err) == TD_OK) {
-			c->saved = true;
-			c->saved_gen = gen;
-			c->saved_at = td_now();
-			evict(c->dir, cache_max(&m->opt));
-		} else {
-			safeio_tmp_abort(&t);
-		}
+	if (rows_ntraces(m) && file_host(m, m->tloc.last_file, &h))
+		last = h;
+	if (rows_nexecs(m) && file_host(m, m->eloc.last_file, &h)) {
+		if (last != NO_ID && h != last)
+			return false;
+		last = h;
 	}
-	close(dirfd);
+	for (i = 0; i < c->ngrown; i++) {
+		for (j = 0; j < m->nfiles && strcmp(m->files[j].path, c->grown_paths[i]) != 0; j++)
+			;
+		if (j == m->nfiles || (last != NO_ID && m->files[j].host_sid != last))
+			return false;
+	}
+	return true;
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -574,26 +322,28 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	struct model_cache *c = m->icache;
 	struct ser_in in, s, rs;
 	struct mc_counts counts;
-	const char *why, *file = NULL;
 
 	ser_in_init(&in, p, n);
 	if (!mc_section_in(&in, MC_DUMP, &s)) {
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	why = check_dump(c, &s, check_files, &file);
-	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, why, file);
+	if (!check_dump(m, &s, check_files))
 		return MC_LOAD_MISS;
-	}
 	if (!mc_section_in(&in, MC_READER, &rs) || !mc_get_counts(&in, &counts)) {
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (counts)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (counts)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
+	mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
 	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts, in_place) || !ser_in_done(&in))
 		return MC_LOAD_BROKEN;
-	cache_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
+	if (!growth_keeps_order(m)) {
+		mc_why(c, MODEL_CACHE_REBUILT,
+			  "the dump grew in files read before others: indexed afresh so rows keep their numbers%s",
+			  NULL);
+		return MC_LOAD_BROKEN;
+	}
+	mc_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
 	if (!m->ops->load_state(m->r, rs.p, rs.n))
 		return MC_LOAD_BROKEN;
 	c->state = MODEL_CACHE_USED;
@@ -603,6 +353,30 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	model_bump(m);
 	c->loaded_gen = c->saved_gen = atomic_load(&m->generation);
 	return MC_LOAD_OK;
+}
+
+/* The n bytes of fd from its start in a buffer aligned for trace chunks
+ * (free()), NULL when they cannot all be read or n is too big. */
+static void *
+read_whole(int fd, size_t n)
+{
+	void *buf;
+	size_t off = 0;
+
+	if (posix_memalign(&buf, 4096, n ? n : 1) != 0)
+		return NULL;
+	while (off < n) {
+		ssize_t k = pread(fd, (char *)buf + off, n - off, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			free(buf);
+			return NULL;
+		}
+		off += (size_t)k;
+	}
+	return buf;
 }
 
 enum mc_load
@@ -619,7 +393,7 @@ model_cache_load(struct model *m)
 
 	if (!c || !c->path)
 		return MC_LOAD_MISS;
-	if ((fd = open_cache_dir(m, false)) < 0)
+	if ((fd = mc_open_dir(m, false)) < 0)
 		return MC_LOAD_MISS;    /* missing ("new") or refused ("unavailable") */
 	close(fd);
 	/* one of tdbg's own files: no link, no FIFO (O_NONBLOCK), the user's,
@@ -627,38 +401,37 @@ model_cache_load(struct model *m)
 	fd = safeio_open_own(c->path, NULL, &ost, why_own, sizeof why_own);
 	if (fd < 0) {
 		if (ost != TD_ERR_NOENT)
-			cache_why(c, MODEL_CACHE_REBUILT, "cache file not used: %s", why_own);
+			mc_why(c, MODEL_CACHE_REBUILT, "cache file not used: %s", why_own);
 		return MC_LOAD_MISS;    /* never saved (or evicted): state stays "new" */
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct mc_header)) {
 		close(fd);
-		cache_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
+		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (no header)%s", NULL);
 		return MC_LOAD_MISS;
 	}
-	/* private and writable: trace chunks are used in place (their
-	 * non-finite counts are rewritten, later rows appended) */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	/* read, not mapped: a file cut short under a session (another tdbg
+	 * replacing it, a user's truncate) must not SIGBUS a row read; the
+	 * buffer is aligned so full trace chunks are used in place in it
+	 * (their offsets in the file are multiples of CHUNK_ALIGN) */
+	map = read_whole(fd, (size_t)st.st_size);
 	close(fd);
-	if (map == MAP_FAILED)
-		return MC_LOAD_MISS;
-	/* writable only now: populating a writable private mapping copies
-	 * every page; this way only the pages written are copied */
-	if (mprotect(map, (size_t)st.st_size, PROT_READ | PROT_WRITE) != 0) {
-		munmap(map, (size_t)st.st_size);
+	if (!map) {
+		mc_why(c, MODEL_CACHE_REBUILT, "cannot read the cache file (cut short?)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	c->map = map;
 	c->map_len = (size_t)st.st_size;
+	c->loaded_ino = (uint64_t)st.st_ino;
 	why = header_check(map, (size_t)st.st_size, true);
 	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
+		mc_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		res = MC_LOAD_MISS;
 	} else {
 		res = apply_payload(m, (const char *)map + MC_HEADER_BYTES,
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 	}
 	if (res == MC_LOAD_MISS) {      /* nothing points into it */
-		munmap(map, (size_t)st.st_size);
+		free(map);
 		c->map = NULL;
 	}
 	if (res == MC_LOAD_OK)
@@ -678,7 +451,7 @@ model_cache_apply(struct model *m, const void *data, size_t len)
 	}
 	why = header_check(data, len, false);
 	if (why) {
-		cache_why(c, MODEL_CACHE_REBUILT, "%s", why);
+		mc_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		return MC_LOAD_MISS;
 	}
 	if (!c->key) {
@@ -706,6 +479,41 @@ model_cache_note_pass(struct model *m)
 		c->state = MODEL_CACHE_EXTENDED;
 }
 
+/* Marks the file the index was loaded from (not one saved since by
+ * another tdbg) as stale: its magic is overwritten, so every tdbg that
+ * opens it next refuses it with that reason. */
+static void
+mark_stale(struct model_cache *c)
+{
+	struct stat st;
+	int fd = open(c->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == c->loaded_ino &&
+	    pwrite(fd, MC_STALE_MAGIC, sizeof MC_STALE_MAGIC, 0) != (ssize_t)sizeof MC_STALE_MAGIC)
+		unlink(c->path);        /* could not mark it: no file is better than this one */
+	close(fd);
+}
+
+void
+model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decoded_nf)
+{
+	struct model_cache *c = m->icache;
+
+	/* loaded_traces is set at the load, before any query runs */
+	if (!c || indexed_nf == decoded_nf || row >= c->loaded_traces ||
+	    atomic_exchange(&c->stale_claimed, true))
+		return;
+	snprintf(c->stale_why, sizeof c->stale_why,
+		 "trace %llu decodes %s but the cached index holds it %s: the dump changed in a way "
+		 "its fingerprint missed; the cache file is dropped and the next open indexes afresh",
+		 (unsigned long long)row, decoded_nf ? "non-finite" : "finite",
+		 indexed_nf ? "non-finite" : "finite");
+	mark_stale(c);
+	atomic_store(&c->stale, true);
+}
+
 void
 model_cache_get(struct model *m, const char **state, const char **why)
 {
@@ -713,10 +521,16 @@ model_cache_get(struct model *m, const char **state, const char **why)
 		[MODEL_CACHE_OFF] = "off", [MODEL_CACHE_UNAVAILABLE] = "unavailable",
 		[MODEL_CACHE_NEW] = "new", [MODEL_CACHE_USED] = "used",
 		[MODEL_CACHE_EXTENDED] = "extended", [MODEL_CACHE_REBUILT] = "rebuilt",
+		[MODEL_CACHE_STALE] = "stale",
 	};
 	struct model_cache *c = m->icache;
 	enum model_cache_state st = c ? c->state : MODEL_CACHE_OFF;
 
+	if (c && atomic_load(&c->stale)) {
+		*state = names[MODEL_CACHE_STALE];
+		*why = c->stale_why;
+		return;
+	}
 	*state = names[st];
 	*why = c ? c->why : "";
 }

@@ -5,7 +5,8 @@
  * A cache file is a header (model_cache.c) and a payload of sections, each
  * a tag (u32), a length (u64) and its bytes, in a fixed order:
  *
- *	DUMP     the dump key and each file's fingerprint      (model_cache.c)
+ *	DUMP     the dump key and each file's fingerprint      (written in
+ *	         model_cache_save.c, checked in model_cache.c)
  *	READER   the reader's resume state (reader.h save_state)
  *	COUNTS   rows, strings, ops ... so later sections can check references
  *	STRINGS, META, FILES (+ hosts), GRAPHS (+ devices),
@@ -17,12 +18,15 @@
  * Values use serial.h (this machine's byte order; the header says which).
  * The reading side checks every reference it restores (a string id below
  * the string count, an op id below the op count, a row below the row
- * count ...), so a file that passes its checksum but was made wrong, or a
- * fuzzer's input, gives a refused cache, never a model that crashes later.
+ * count ...), and each name's op chain against the op table, so a file
+ * that passes its checksum but was made wrong, or a fuzzer's input, gives
+ * a refused cache, never a model that crashes or spins later.  Paths are
+ * kept relative to the dump's folder (mc_put_path).
  */
 #ifndef TD_MODEL_CACHE_H
 #define TD_MODEL_CACHE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -44,6 +48,7 @@ struct mc_out {
 	uint64_t sum;               /* the checksum so far (model_cache.c) */
 	uint64_t len;
 	bool err;
+	int errnum;                 /* the failed write's errno */
 	size_t blen;
 	unsigned char buf[1 << 16];
 };
@@ -56,6 +61,38 @@ void mc_section_head(struct mc_out *o, enum mc_tag tag, uint64_t len);
 /* The next section of in, which must be tag: its bytes in *sec. */
 bool mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec);
 
+/* The persistent index's state for one model (model_cache.c and
+ * model_cache_save.c; m->icache). */
+struct model_cache {
+	char *dir;                  /* NULL: no cache directory */
+	char *path;                 /* this dump's cache file */
+	char *key;
+	enum model_cache_state state;
+	char why[200];
+	uint64_t loaded_traces, loaded_execs, loaded_gen;
+	bool grown;                 /* a fingerprint showed appended bytes */
+	char **grown_paths;         /* those files (this open's paths) */
+	size_t ngrown, capgrown;
+	uint64_t saved_gen;
+	double saved_at;
+	bool saved;
+	uint64_t max;               /* bytes the directory may hold */
+	uint64_t loaded_ino;        /* the file the index was loaded from */
+	atomic_bool stale_claimed;  /* a decode contradicted the loaded index ... */
+	atomic_bool stale;          /* ... and stale_why is written */
+	char stale_why[200];
+	void *map;                  /* the loaded file's bytes, when rows use them in place */
+	size_t map_len;
+};
+
+/* The state becomes st with why fmt (one %s: arg). */
+void mc_why(struct model_cache *c, enum model_cache_state st, const char *fmt, const char *arg);
+/* The MC_HEADER_BYTES header of a file whose payload is len bytes with
+ * checksum sum, into out (model_cache.c). */
+void mc_header_make(void *out, uint64_t len, uint32_t sum);
+/* The payload checksum, as the writer computes it (model_cache_save.c). */
+uint32_t mc_sum(const unsigned char *p, size_t n);
+
 /* ---- model_cache.c: the entry points model.c calls ---------------------- */
 
 enum mc_load {
@@ -67,7 +104,7 @@ enum mc_load {
  * state is "new" until a load or save says more); false otherwise. */
 bool model_cache_init(struct model *m);
 void model_cache_free(struct model *m);
-/* True when p lies in the cache file mapping m's rows use in place (the
+/* True when p lies in the cache file bytes m's rows use in place (the
  * row storage must not free() it). */
 bool model_cache_owns(const struct model *m, const void *p);
 /* The state "rebuilt" with why (a file that failed half way, on the
@@ -80,12 +117,50 @@ enum mc_load model_cache_load(struct model *m);
  * the last load or save (a live dump at most every 30 s). */
 void model_cache_note_pass(struct model *m);
 void model_cache_save(struct model *m);
+/* A trace row decoded (any thread, under the decode cache's lock): when
+ * the row came from the cache file and the decode contradicts the flag
+ * the index holds (non-finite or not), the cached index is stale: the
+ * state says so (once, naming the row), the file is marked so the next
+ * open indexes afresh and says why, and this session saves no more. */
+void model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decoded_nf);
 /* The state's name ("used" ...) and why it was rebuilt or is unavailable
  * ("" otherwise); both static or living as long as m. */
 void model_cache_get(struct model *m, const char **state, const char **why);
 /* For the fuzzer and tests: a whole cache file's bytes applied to m with
  * no checksum and no fingerprint check (the header must still fit). */
 enum mc_load model_cache_apply(struct model *m, const void *data, size_t len);
+
+/* While a load reads the tables: names what was wrong in the file (the
+ * why becomes "corrupt cache file (what)"); what is static. */
+void mc_refuse(struct model *m, const char *what);
+
+/* ---- model_cache_dir.c: the directory ------------------------------------ */
+
+#define MC_SUFFIX ".tdx"
+/* FNV-1a of s: a cache file's name from its dump's key. */
+uint64_t mc_key_hash(const char *s);
+/* The cache directory opened as one of tdbg's own (reader/base/safeio.h:
+ * not a link, the user's, not group/other-writable, not in the dump),
+ * created (mode 0700) when create: its descriptor, or -1 with the state
+ * "unavailable" and why (nothing is read from it or written to it) or,
+ * without create, when it does not exist ("new"). */
+int mc_open_dir(struct model *m, bool create);
+/* The cache directory (malloc'd): opt's, else $XDG_CACHE_HOME/tdbg
+ * (~/.cache/tdbg); NULL when there is none. */
+char *mc_cache_dir(const struct model_options *opt);
+/* A size as TDBG_CACHE_MAX takes it: decimal digits and at most one
+ * suffix K, M, G or T (either case, powers of 1024), nothing else (no
+ * sign, space, fraction, exponent or hex); false on anything else or a
+ * value past 2^64 - 1, *out untouched. */
+bool mc_parse_size(const char *s, uint64_t *out);
+/* The bytes the directory may hold: opt's cache_max, else TDBG_CACHE_MAX,
+ * else 1 GiB.  False (why filled) when TDBG_CACHE_MAX is set but not a
+ * size: then no cache is used at all. */
+bool mc_cache_max(const struct model_options *opt, uint64_t *max, char *why, size_t whylen);
+/* Removes the least recently used cache files of dir (modification time)
+ * but keep (a path, or NULL) until the others hold at most max bytes, and
+ * temporary files abandoned long ago.  Returns the bytes removed. */
+uint64_t mc_evict(const char *dir, uint64_t max, const char *keep);
 
 /* Counts the sections below check references against (the COUNTS section). */
 struct mc_counts {
@@ -108,6 +183,12 @@ bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
 void mc_put_problems(struct model *m, struct strbuf *sb);
 bool mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c);
 /* Helpers the section files share (model_cache_tables.c). */
+/* A string that may be a path in the dump, kept relative to the dump's
+ * folder (m->path); read back under this open's path.  The string
+ * mc_get_path returns is in buf or in, valid until either changes; NULL
+ * on a malformed input. */
+void mc_put_path(struct strbuf *sb, struct model *m, const char *s);
+const char *mc_get_path(struct ser_in *in, struct model *m, struct strbuf *buf);
 void mc_put_sp(struct strbuf *o, struct model *m, const char *s);
 bool mc_get_sp(struct ser_in *in, struct model *m, const struct mc_counts *c, bool nullable,
 	       const char **out);
@@ -118,7 +199,7 @@ bool mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax);
 /* model_cache_rows.c: trace and execution rows, locators, runs, steps,
  * segments and the writer's running state. */
 void mc_put_rows(struct model *m, struct mc_out *o);
-/* in_place: in is a private writable mapping of the file that lives as
+/* in_place: in is a writable copy of the file (read, not mapped) that lives as
  * long as m (model_cache_owns): trace chunks are used where they are. */
 bool mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool in_place);
 

@@ -190,7 +190,9 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
 	       o->succ1 <= c->ops && o->first_row1 <= c->traces &&
-	       (o->first_row1 ? o->last_row < c->traces : !o->last_row) && o->nf_rows <= c->traces;
+	       (o->first_row1 ? o->first_row1 - 1 <= o->last_row && o->last_row < c->traces :
+				!o->last_row) &&
+	       o->nf_rows <= c->traces;
 }
 
 void
@@ -246,6 +248,47 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	return !s->bad;
 }
 
+/* The same-name chains checked against the op table, which alone decides
+ * them: op_by_name gives each name's first op, each op's next_same_name is
+ * the next op of its name (a higher id) and the last op's is NO_ID.  A
+ * chain that loops or skips (a forged file: op_by_name_locked would spin)
+ * refuses the file.  Each head's last_same_name is set, so an op added
+ * after the load is chained after its name's last op, not after op 0. */
+static bool
+check_chains(struct model *m)
+{
+	struct u64map last = {0};      /* name sid -> the last op of the name seen */
+	bool ok = true;
+	uint64_t *slot, head;
+	size_t i;
+
+	for (i = 0; i < m->nops && ok; i++) {
+		struct op_entry *o = &m->opv[i];
+
+		slot = u64map_put(&last, o->name_sid, UINT64_MAX);
+		if (*slot == UINT64_MAX)
+			ok = u64map_get(&m->op_by_name, o->name_sid, &head) && head == i;
+		else
+			ok = m->opv[*slot].next_same_name == (uint32_t)i;
+		*slot = i;
+	}
+	ok = ok && last.n == m->op_by_name.n;  /* no name without an op */
+	for (i = 0; i < m->nops && ok; i++) {
+		struct op_entry *o = &m->opv[i];
+
+		u64map_get(&last, o->name_sid, &head);
+		if (head != i)
+			continue;
+		ok = o->next_same_name == NO_ID;
+		u64map_get(&m->op_by_name, o->name_sid, &head);
+		m->opv[head].last_same_name = (uint32_t)i;
+	}
+	u64map_done(&last);
+	if (!ok)
+		mc_refuse(m, "op chains");
+	return ok;
+}
+
 bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
@@ -267,8 +310,8 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	if (s->bad || m->nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->op_by_name, n) && mc_get_map(s, &m->op_by_alias, n) &&
-	       mc_get_map(s, &m->consumer_idx, c->cons) &&
+	return mc_get_map(s, &m->op_by_name, n) && check_chains(m) &&
+	       mc_get_map(s, &m->op_by_alias, n) && mc_get_map(s, &m->consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }
 

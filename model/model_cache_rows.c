@@ -78,7 +78,7 @@ get_locidx(struct ser_in *s, struct locidx *li, uint64_t nrows)
 
 /* Full trace chunks are written whole, each at a file offset that is a
  * multiple of CHUNK_ALIGN (after a u32 count of the padding bytes), so the
- * loader can use them in place in its mapping of the file; the last,
+ * loader can use them in place in its copy of the file; the last,
  * partial chunk is written as its rows' op references and flag bytes
  * (small dumps stay small) and copied. */
 #define CHUNK_ALIGN 64u
@@ -142,7 +142,7 @@ put_traces(struct model *m, struct mc_out *o)
 	put_locidx(o, &m->tloc);
 }
 
-/* One chunk of cnt rows: a full one in place in the file's mapping when
+/* One chunk of cnt rows: a full one in place in the file's bytes when
  * in_place and it is aligned there, else copied.  The op references are checked and
  * the non-finite counts per block and chunk counted again from the flag
  * bytes. */
@@ -162,7 +162,7 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 		    !(img = ser_get_bytes(s, sizeof(struct trace_chunk))))
 			return false;
 		if (in_place && (uintptr_t)img % CHUNK_ALIGN == 0) {
-			c = (struct trace_chunk *)(uintptr_t)img;   /* a private, writable mapping */
+			c = (struct trace_chunk *)(uintptr_t)img;   /* the loaded copy, writable */
 		} else {
 			c = xmalloc(sizeof(*c));
 			memcpy(c, img, sizeof(*c));

@@ -147,6 +147,54 @@ mc_get_counts(struct ser_in *in, struct mc_counts *c)
 
 /* ---- strings, meta, hosts, files ---------------------------------------- */
 
+/* Path strings: the dump's folder as the user named it (m->path) is not
+ * kept; a string below it is written as REL_BELOW and the rest, the
+ * folder itself as REL_ROOT, a string that starts with one of the marks
+ * after REL_ESC.  Read back under the path of this open, the strings are
+ * those a fresh index of the dump by that path makes (relative,
+ * absolute, through a link), and the files' fingerprints are found. */
+enum { REL_BELOW = 1, REL_ROOT = 2, REL_ESC = 3 };
+
+void
+mc_put_path(struct strbuf *sb, struct model *m, const char *s)
+{
+	size_t n = strlen(m->path);
+	char mark[2] = {0, 0};
+
+	if (strncmp(s, m->path, n) == 0 && (s[n] == '/' || s[n] == '\0')) {
+		mark[0] = s[n] ? REL_BELOW : REL_ROOT;
+		s += s[n] ? n + 1 : n;
+	} else if (s[0] >= REL_BELOW && s[0] <= REL_ESC) {
+		mark[0] = REL_ESC;
+	}
+	if (mark[0]) {
+		struct strbuf t = {0};
+
+		strbuf_adds(&t, mark);
+		strbuf_adds(&t, s);
+		ser_put_str(sb, t.buf);
+		strbuf_done(&t);
+	} else {
+		ser_put_str(sb, s);
+	}
+}
+
+const char *
+mc_get_path(struct ser_in *in, struct model *m, struct strbuf *buf)
+{
+	const char *s = ser_get_str(in);
+
+	if (!s || s[0] < REL_BELOW || s[0] > REL_ESC)
+		return s;
+	strbuf_reset(buf);
+	if (s[0] != REL_ESC)
+		strbuf_adds(buf, m->path);
+	if (s[0] == REL_BELOW)
+		strbuf_adds(buf, "/");
+	strbuf_adds(buf, s + 1);
+	return buf->buf;
+}
+
 static void
 put_strings(struct model *m, struct mc_out *o)
 {
@@ -155,7 +203,7 @@ put_strings(struct model *m, struct mc_out *o)
 
 	ser_put_u64(&sb, n);
 	for (i = 0; i < n; i++)
-		ser_put_str(&sb, intern_str(&m->str, i));
+		mc_put_path(&sb, m, intern_str(&m->str, i));
 	mc_section(o, MC_STRINGS, &sb);
 	strbuf_done(&sb);
 }
@@ -164,17 +212,17 @@ static bool
 get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 5), i;
+	struct strbuf buf = {0};
+	bool ok = n == c->strings;
 
-	if (n != c->strings)
-		return false;
-	for (i = 0; i < n && !s->bad; i++) {
-		const char *str = ser_get_str(s);
+	for (i = 0; i < n && ok && !s->bad; i++) {
+		const char *str = mc_get_path(s, m, &buf);
 
 		/* a duplicate would get another string's id: refused */
-		if (!str || intern_add(&m->str, str) != i)
-			return false;
+		ok = str && intern_add(&m->str, str) == i;
 	}
-	return ser_in_done(s);
+	strbuf_done(&buf);
+	return ok && ser_in_done(s);
 }
 
 static void

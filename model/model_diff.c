@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model_diff_internal.h"
+#include "model_regex.h"
 
 #define NONE32 UINT32_MAX
 #define CLASS_BITS 28
@@ -516,11 +517,25 @@ model_diff_select(struct model_diff *d, const char *op_regex, char *err, size_t 
 	md = pcre2_match_data_create(4, NULL);
 	d->nsel = model_op_count(d->a);
 	d->sel = xcalloc(d->nsel ? d->nsel : 1, 1);
-	for (i = 0; i < d->nsel; i++)   /* once per op, not per row */
-		d->sel[i] = model_op_get(d->a, i, &op) &&
-			    pcre2_match(re, (PCRE2_SPTR)op.name, strlen(op.name), 0, 0, md, NULL) >= 0;
+	for (i = 0; i < d->nsel; i++) {         /* once per op, not per row */
+		enum model_regex_result r = MODEL_REGEX_NO;
+
+		if (model_op_get(d->a, i, &op))
+			r = model_regex_match(re, op.name, strlen(op.name), md);
+		if (r == MODEL_REGEX_UNDECIDED) {       /* never taken as "no match" */
+			snprintf(err, errlen, "op regex \"%s\": too costly on op %u (PCRE2 match limit)",
+				 op_regex, i);
+			break;
+		}
+		d->sel[i] = r == MODEL_REGEX_MATCH;
+	}
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
+	if (i < d->nsel) {
+		free(d->sel);
+		d->sel = NULL;
+		return TD_ERR_REGEX;
+	}
 	return TD_OK;
 }
 

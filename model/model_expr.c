@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_regex.h"
+
 static const struct {
 	const char *name;
 	enum expr_kind kind;
@@ -593,7 +595,11 @@ eval_leaf(const struct expr *e, const struct node *n, expr_get_fn get, void *ctx
 	if (n->kind == N_MATCH) {
 		if (l.avail != EXPR_KNOWN)
 			return l.avail == EXPR_LATER ? EXPR_DEFER : EXPR_UNKNOWN;
-		return pcre2_match(n->re, (PCRE2_SPTR)l.str, strlen(l.str), 0, 0, e->md, NULL) >= 0;
+		switch (model_regex_match(n->re, l.str, strlen(l.str), e->md)) {
+		case MODEL_REGEX_MATCH: return EXPR_TRUE;
+		case MODEL_REGEX_NO: return EXPR_FALSE;
+		default: return EXPR_UNKNOWN;   /* a PCRE2 limit: cannot tell, not "no" */
+		}
 	}
 	operand_value(&n->r, get, ctx, &r);
 	if (l.avail == EXPR_LATER || r.avail == EXPR_LATER)

@@ -13,23 +13,27 @@
  * only rows of ops it leaves open are evaluated one by one, decoding a row
  * only when a summary field is reached, and the answer is kept at two bits
  * per row, so a listing that counts and then walks its matches decodes
- * each row once.  Rows whose answer is unknown are counted apart.
+ * each row once.  Rows whose answer is unknown are counted apart; so are
+ * the rows of an op whose name or type the regex could not decide within
+ * PCRE2's match limits (model_regex.h), never taken as "no match".
  */
 #include "model_internal.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model_regex.h"
 
 /* Matches are counted per block of FBLOCK rows: nth walks the counts
  * (5000 for 10 million rows) and scans one block. */
 #define FBLOCK_SHIFT 11
 #define FBLOCK (1u << FBLOCK_SHIFT)
 
-/* op states: ST_ROWS = the where condition needs each row */
-enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_ROWS = 3, ST_PROVISIONAL = 4 };
+/* op states: ST_ROWS = the where condition needs each row; flags:
+ * ST_PROVISIONAL (a placeholder's), ST_UNDECIDED (a regex hit its limit:
+ * a row that passes the rest is unknown) */
+enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_ROWS = 3, ST_PROVISIONAL = 4, ST_UNDECIDED = 8 };
 
 /* row answers (2 bits per row, W_NONE = not evaluated yet) */
 enum { W_NONE = 0, W_NO = 1, W_MATCH = 2, W_UNKNOWN = 3 };
@@ -77,6 +81,7 @@ struct model_filter {
 	uint64_t fill_gen;
 	uint8_t *str_state;
 	size_t nstr_state, capstr;
+	uint64_t undecided;         /* names and types a regex could not decide */
 	struct filter_table tab[2];    /* indexed by enum model_table */
 };
 
@@ -195,12 +200,29 @@ model_filter_describe(const struct model_filter *f)
 	return f ? f->desc : "";
 }
 
-static bool
+static enum model_regex_result
 re_match(struct model_filter *f, pcre2_code *re, const char *s)
 {
+	enum model_regex_result r;
+
 	if (!re)
-		return true;
-	return pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, f->md, NULL) >= 0;
+		return MODEL_REGEX_MATCH;
+	r = model_regex_match(re, s, strlen(s), f->md);
+	f->undecided += r == MODEL_REGEX_UNDECIDED;
+	return r;
+}
+
+/* The op and type regexes on a name and type: ST_NO, ST_MATCH or
+ * ST_MATCH | ST_UNDECIDED (neither said no, one could not decide). */
+static uint8_t
+re_state(struct model_filter *f, const char *name, const char *type)
+{
+	enum model_regex_result a = re_match(f, f->op_re, name), b;
+
+	if (a == MODEL_REGEX_NO || (b = re_match(f, f->type_re, type)) == MODEL_REGEX_NO)
+		return ST_NO;
+	return a == MODEL_REGEX_UNDECIDED || b == MODEL_REGEX_UNDECIDED ? ST_MATCH | ST_UNDECIDED :
+									  ST_MATCH;
 }
 
 /* ---- per-op and per-string states ----------------------------------- */
@@ -209,9 +231,8 @@ static uint8_t
 eval_op(struct model_filter *f, const struct op_entry *o)
 {
 	struct model *m = f->m;
-	bool ok = re_match(f, f->op_re, o->name) && re_match(f, f->type_re, o->type);
-
-	uint8_t st;
+	uint8_t re = re_state(f, o->name, o->type), st;
+	bool ok = re != ST_NO;
 
 	if (ok && f->graph >= 0)
 		ok = graphs_is_inside(m, graphs_index_of_sid(m, o->graph_sid), f->graph);
@@ -221,6 +242,8 @@ eval_op(struct model_filter *f, const struct op_entry *o)
 
 		st = r == EXPR_TRUE ? ST_MATCH : r == EXPR_FALSE ? ST_NO : ST_ROWS;
 	}
+	if (st != ST_NO)
+		st |= re & ST_UNDECIDED;
 	return (uint8_t)(st | (o->placeholder ? ST_PROVISIONAL : 0));
 }
 
@@ -256,7 +279,8 @@ ensure_ops(struct model_filter *f)
 	pthread_mutex_unlock(&m->lock);
 }
 
-static bool
+/* R_MATCH, R_NO or R_UNKNOWN (a regex could not decide) for an op type. */
+static int
 exec_type_match(struct model_filter *f, uint32_t sid)
 {
 	if (sid >= f->nstr_state) {
@@ -269,10 +293,10 @@ exec_type_match(struct model_filter *f, uint32_t sid)
 	if (f->str_state[sid] == ST_UNKNOWN) {
 		const char *s = intern_str(&f->m->str, sid);
 
-		f->str_state[sid] = re_match(f, f->op_re, s) && re_match(f, f->type_re, s) ?
-				    ST_MATCH : ST_NO;
+		f->str_state[sid] = re_state(f, s, s);
 	}
-	return f->str_state[sid] == ST_MATCH;
+	return f->str_state[sid] == ST_NO ? R_NO :
+	       f->str_state[sid] & ST_UNDECIDED ? R_UNKNOWN : R_MATCH;
 }
 
 /* ---- row matching ------------------------------------------------------ */
@@ -362,6 +386,7 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 {
 	uint32_t op = trace_op(f->m, j);
 	uint8_t st;
+	int r;
 
 	if (j < b->lo || j >= b->hi)
 		return R_NO;
@@ -380,7 +405,8 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 		return R_NO;
 	if (f->host && !host_match(f, j, hc))
 		return R_NO;
-	return st == ST_ROWS ? where_row(f, TABLE_TRACES, j) : R_MATCH;
+	r = st == ST_ROWS ? where_row(f, TABLE_TRACES, j) : R_MATCH;
+	return r == R_MATCH && (f->op_state[op] & ST_UNDECIDED) ? R_UNKNOWN : r;
 }
 
 static int
@@ -390,12 +416,13 @@ exec_match(struct model_filter *f, uint64_t j)
 	struct exec_row *x = exec_row(m, j);
 	uint8_t flags = __atomic_load_n(&x->flags, __ATOMIC_RELAXED);
 	bool ok = true;
+	int type, r;
 
 	if (f->execution >= 0 && j != (uint64_t)f->execution)
 		return R_NO;
 	if (f->nonfinite && !(flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
 		return R_NO;
-	if (!exec_type_match(f, x->op_type))
+	if ((type = exec_type_match(f, x->op_type)) == R_NO)
 		return R_NO;
 	if (f->graph >= 0 || f->host) {
 		pthread_mutex_lock(&m->lock);
@@ -407,7 +434,8 @@ exec_match(struct model_filter *f, uint64_t j)
 	}
 	if (!ok)
 		return R_NO;
-	return f->where ? where_row(f, TABLE_EXECUTIONS, j) : R_MATCH;
+	r = f->where ? where_row(f, TABLE_EXECUTIONS, j) : R_MATCH;
+	return r == R_MATCH ? type : r;
 }
 
 struct scan {
@@ -607,11 +635,15 @@ model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t
 	size_t c;
 
 	(void)m;
-	if (!f->where)
-		return 0;
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
 	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
 		total += f->tab[t].cnt[c].unknown;
 	return total;
+}
+
+uint64_t
+model_filter_undecided(const struct model_filter *f)
+{
+	return f ? f->undecided : 0;
 }

@@ -378,8 +378,12 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	if (d.next_offset)
 		cursor_next(&m->tloc, rows_ntraces(m), i, loc.file, d.next_offset);
 	e->wall_time = d.wall_time;
-	if (d.noutputs && d.summaries)
+	if (d.noutputs && d.summaries) {
 		e->summary = d.summaries[0];
+		/* a row from the cache file that decodes otherwise: the file is stale */
+		model_cache_check_row(m, i, trace_flags(m, i) & TF_NONFINITE,
+				      td_summary_nonfinite(&e->summary));
+	}
 	/* The decode read the values: what the dump's statistics lack
 	 * (abs_mean, std, l2norm beside a statistics file's counts) comes
 	 * from them, once per decode, kept with the row. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/model_regex.h"
 #include "reader/base/util.h"
 #include "tui/cmd/sanitize.h"
 #include "theme.h"
@@ -299,15 +300,11 @@ pane_tail(const char *s, int maxw, char *buf, size_t size)
 bool
 pane_match(const pcre2_code *re, const char *s)
 {
-	pcre2_match_data *md;
-	int rc;
-
 	if (!re || !s)
 		return false;
-	md = pcre2_match_data_create_from_pattern(re, NULL);
-	rc = pcre2_match(re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
-	pcre2_match_data_free(md);
-	return rc >= 0;
+	/* bounded (model_regex.h); a line the regex cannot decide is shown
+	 * (the search stops on it), never passed over as "no match" */
+	return model_regex_match(re, s, strlen(s), NULL) != MODEL_REGEX_NO;
 }
 
 int64_t

@@ -151,7 +151,8 @@ int pane_printf(struct pane *p, int y, int x, enum style_slot s, int maxcols,
 /* The last columns of a long path for a title: "...les/v2/debug_mnist_v2.py"
  * when s is wider than maxw.  Returns buf. */
 const char *pane_tail(const char *s, int maxw, char *buf, size_t size);
-/* Whether regex re matches s. */
+/* Whether regex re matches s (bounded work; a line it cannot decide
+ * within PCRE2's limits counts as a match, so a search stops on it). */
 bool pane_match(const pcre2_code *re, const char *s);
 
 #endif

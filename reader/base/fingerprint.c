@@ -1,7 +1,7 @@
 /*
- * fingerprint.c - file fingerprints: fstat plus two short reads, hashed
- * with 64-bit FNV-1a (speed is not an issue at 8 KiB a file; what matters
- * is that a rewritten head or tail shows).
+ * fingerprint.c - file fingerprints: fstat plus a few short reads, hashed
+ * with 64-bit FNV-1a (speed is not an issue at 32 KiB a file; what matters
+ * is that a rewritten head, tail or sampled block shows).
  */
 #include "fingerprint.h"
 
@@ -36,13 +36,29 @@ hash_span(int fd, uint64_t off, size_t len, uint64_t *h)
 	return true;
 }
 
-/* Head and tail hashes of fd as if it were size bytes long. */
+/* Head and tail hashes of fd as if it were size bytes long, and the
+ * samples': block k (1..FP_SAMPLES) at k / (FP_SAMPLES + 1) of the way
+ * from the head to the tail, their hashes folded in order (0 for a file
+ * of at most two spans, whose ends cover it). */
 static bool
-hash_ends(int fd, uint64_t size, uint64_t *head, uint64_t *tail)
+hash_ends(int fd, uint64_t size, uint64_t *head, uint64_t *tail, uint64_t *mid)
 {
 	size_t span = (size_t)TD_MIN(size, (uint64_t)FP_SPAN);
+	uint64_t h, k;
 
-	return hash_span(fd, 0, span, head) && hash_span(fd, size - span, span, tail);
+	if (!hash_span(fd, 0, span, head) || !hash_span(fd, size - span, span, tail))
+		return false;
+	*mid = 0;
+	if (size <= 2 * (uint64_t)FP_SPAN)
+		return true;
+	for (k = 1; k <= FP_SAMPLES; k++) {
+		uint64_t off = (size - FP_SPAN) / (FP_SAMPLES + 1) * k;
+
+		if (!hash_span(fd, off, FP_SPAN, &h))
+			return false;
+		*mid = (*mid ^ h) * 0x100000001b3ULL;
+	}
+	return true;
 }
 
 /* Opens path and fills the stat part of fp; -1 when it cannot. */
@@ -76,7 +92,7 @@ fingerprint_take(const char *path, struct fingerprint *fp)
 
 	if (fd < 0)
 		return st;
-	ok = hash_ends(fd, fp->size, &fp->head, &fp->tail);
+	ok = hash_ends(fd, fp->size, &fp->head, &fp->tail, &fp->mid);
 	close(fd);
 	return ok ? TD_OK : TD_ERR_IO;
 }
@@ -86,7 +102,7 @@ fingerprint_match(const char *path, const struct fingerprint *old)
 {
 	struct fingerprint now;
 	enum td_status st = TD_OK;
-	uint64_t head = 0, tail = 0;
+	uint64_t head = 0, tail = 0, mid = 0;
 	enum fingerprint_match res = FP_CHANGED;
 	int fd = open_stat(path, &now, &st);
 
@@ -94,7 +110,8 @@ fingerprint_match(const char *path, const struct fingerprint *old)
 		return FP_CHANGED;
 	if (now.ino == old->ino && now.size >= old->size &&
 	    (now.size > old->size || now.mtime_ns == old->mtime_ns) &&
-	    hash_ends(fd, old->size, &head, &tail) && head == old->head && tail == old->tail)
+	    hash_ends(fd, old->size, &head, &tail, &mid) && head == old->head && tail == old->tail &&
+	    mid == old->mid)
 		res = now.size > old->size ? FP_GROWN : FP_SAME;
 	close(fd);
 	return res;

@@ -3,13 +3,16 @@
  * index saved then can be trusted now (the model's index cache, issue 18).
  *
  * A fingerprint is the file's size, modification time and inode plus a
- * hash of its first and of its last FP_SPAN bytes.  fingerprint_match()
+ * hash of its first and of its last FP_SPAN bytes and one of FP_SAMPLES
+ * blocks of FP_SPAN bytes spread evenly between them.  fingerprint_match()
  * compares a file on disk with one taken earlier: the same file (nothing
  * changed), the same file with bytes appended (a live dump that grew: what
- * was indexed is still there, byte for byte at both ends), or something
- * else.  The hashes read at most 2 * FP_SPAN bytes; the file is opened
- * read-only through fileio.h.  Not a proof: a file rewritten in the middle
- * with the same size, time stamp and inode passes (as it does for make).
+ * was indexed is still there, byte for byte at both ends and in every
+ * sampled block), or something else.  The hashes read at most
+ * (2 + FP_SAMPLES) * FP_SPAN bytes (32 KiB); the file is opened read-only
+ * through fileio.h.  Not a proof: a file rewritten in the middle, between
+ * the sampled blocks, with the same size, time stamp and inode passes (as
+ * it does for make).
  */
 #ifndef TD_FINGERPRINT_H
 #define TD_FINGERPRINT_H
@@ -19,6 +22,7 @@
 #include "util.h"
 
 #define FP_SPAN 4096
+#define FP_SAMPLES 6
 
 struct fingerprint {
 	uint64_t size;
@@ -26,11 +30,12 @@ struct fingerprint {
 	uint64_t ino;
 	uint64_t head;              /* hash of bytes [0, min(size, FP_SPAN)) */
 	uint64_t tail;              /* hash of the last min(size, FP_SPAN) bytes */
+	uint64_t mid;               /* hash of FP_SAMPLES blocks between (fingerprint.c) */
 };
 
 enum fingerprint_match {
 	FP_SAME,                    /* size, time, inode and both hashes match */
-	FP_GROWN,                   /* same inode, longer, the old head and tail unchanged */
+	FP_GROWN,                   /* same inode, longer, the old head, tail and samples unchanged */
 	FP_CHANGED,                 /* anything else, or the file cannot be read */
 };
 

@@ -195,6 +195,8 @@ struct stage_slot {
 
 struct tf2_stage {
 	struct tfrecord_cursor *cur;    /* the file's cursor, left after the last record */
+	uint64_t torn_at, torn_scanned; /* cur's torn-tail memo when the stage started:
+					 * what helpers read (cur's changes under them) */
 	bool threaded, finished;
 	struct stage_slot one;          /* inline staging; a range staged again */
 	/* parallel staging: */
@@ -258,7 +260,9 @@ walk(struct tfrecord_cursor *c, struct tf2_stage_block *b, size_t max, uint64_t 
 }
 
 /* A cursor like the file's, at off, over the size the stage started with
- * (the file may grow meanwhile: this pass stops where it began). */
+ * (the file may grow meanwhile: this pass stops where it began).  Any
+ * thread: it reads only what does not change during the stage (the file's
+ * cursor moves on the index thread, unlocked, as blocks are handed out). */
 static void
 range_cursor(const struct tf2_stage *sg, struct tfrecord_cursor *c, uint64_t off)
 {
@@ -267,8 +271,8 @@ range_cursor(const struct tf2_stage *sg, struct tfrecord_cursor *c, uint64_t off
 	c->off = off;
 	c->size = sg->size;
 	c->index = 0;
-	c->torn_at = sg->cur->torn_at;
-	c->torn_scanned = sg->cur->torn_scanned;
+	c->torn_at = sg->torn_at;
+	c->torn_scanned = sg->torn_scanned;
 }
 
 /* Stages range i into slot (any thread). */
@@ -357,6 +361,8 @@ stage_here(struct tf2_stage *sg, size_t max, uint64_t hi, bool all)
 
 	range_cursor(sg, &c, sg->cur->off);
 	c.stopped = sg->cur->stopped;
+	c.torn_at = sg->cur->torn_at;   /* the index thread's own: the latest memo */
+	c.torn_scanned = sg->cur->torn_scanned;
 	walk(&c, &sg->one.b, max, hi, all);
 	tfrecord_cursor_done(&c);
 	sg->one.end = c;
@@ -388,6 +394,8 @@ tf2_stage_start(struct tfrecord_cursor *cur)
 	uint64_t left = cur->size > cur->off ? cur->size - cur->off : 0;
 
 	sg->cur = cur;
+	sg->torn_at = cur->torn_at;
+	sg->torn_scanned = cur->torn_scanned;
 	sg->base = cur->off;
 	sg->size = cur->size;
 	sg->threaded = !cur->stopped && left > 0 && left >= tf2_stage_thread_min &&

@@ -11,6 +11,10 @@
  * and every file that was open still is, at least as long.  Not here: the
  * decision whether the files are unchanged (the model compares
  * fingerprints before it asks for load_state).
+ *
+ * The state starts with its own version (TF2_STATE_VERSION), apart from
+ * the cache file's: a change of what is saved here is bumped here, and a
+ * state of another version is refused (the model then indexes afresh).
  */
 #include "reader/reader.h"
 
@@ -19,6 +23,20 @@
 
 #include "reader/base/serial.h"
 #include "tfdbg2_internal.h"
+
+/* 1: the first with a version (issue 23); bump on any change below. */
+#define TF2_STATE_VERSION 1u
+
+/* A file set's path as the state holds it: below the dump's folder, so
+ * the same dump opened by another path (relative, absolute, through a
+ * link) resumes from the same state. */
+static const char *
+rel_path(const struct reader *r, const char *p)
+{
+	size_t n = strlen(r->dir);
+
+	return strncmp(p, r->dir, n) == 0 && p[n] == '/' ? p + n + 1 : p;
+}
 
 static void
 save_file(const struct tf2_file *f, struct strbuf *o)
@@ -43,12 +61,12 @@ save_file(const struct tf2_file *f, struct strbuf *o)
 }
 
 static void
-save_set(const struct tf2_set *s, struct strbuf *o)
+save_set(const struct reader *r, const struct tf2_set *s, struct strbuf *o)
 {
 	size_t i;
 	int k;
 
-	ser_put_str(o, s->files[TF2_METADATA].path);
+	ser_put_str(o, rel_path(r, s->files[TF2_METADATA].path));
 	ser_put_u8(o, s->host_sent);
 	ser_put_u64(o, s->nsources);
 	for (i = 0; i < s->nsources; i++) {
@@ -77,13 +95,14 @@ tf2_save_state(struct reader *r, struct strbuf *o)
 	size_t i;
 
 	pthread_mutex_lock(&r->lock);
+	ser_put_u32(o, TF2_STATE_VERSION);
 	ser_put_str(o, r->run_id);
 	ser_put_u32(o, r->next_source_id);
 	ser_put_u8(o, r->meta_sent);
 	ser_put_u8(o, r->mode_sent);
 	ser_put_u64(o, r->nsets);
 	for (i = 0; i < r->nsets; i++)
-		save_set(r->sets[i], o);
+		save_set(r, r->sets[i], o);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -108,6 +127,28 @@ load_skips(struct ser_in *in, struct tf2_file *f, uint64_t end)
 		last = to;
 	}
 	return true;
+}
+
+/* Whether every record the saved passes skipped is still no whole valid
+ * record.  A torn last record whose length ran past the end may have had
+ * whole records inside the part written (a tensor holding TFRecord
+ * frames): the pass then took those as the next records.  Once the file
+ * grew and the record is whole, a fresh index reads it as one row, so the
+ * saved rows would differ: the state is refused (the model indexes
+ * afresh). */
+static bool
+skips_still_bad(struct tf2_file *f)
+{
+	struct tfrecord_cursor c;
+	uint64_t found;
+	bool ok = true;
+	size_t i;
+
+	tfrecord_cursor_init(&c, f->src, 0);
+	for (i = 0; i < f->nskips && ok; i++)
+		ok = !tfrecord_find(&c, f->skips[i].from, f->skips[i].from + 1, &found);
+	tfrecord_cursor_done(&c);
+	return ok;
 }
 
 static bool
@@ -139,7 +180,7 @@ load_file(struct ser_in *in, struct tf2_file *f)
 		return false;           /* a file never opened has no position */
 	}
 	f->missing_reported = missing;
-	return load_skips(in, f, had_src ? f->cur.size : 0);
+	return load_skips(in, f, had_src ? f->cur.size : 0) && (!had_src || skips_still_bad(f));
 }
 
 static bool
@@ -201,12 +242,12 @@ load_devices(struct ser_in *in, struct tf2_set *s)
 }
 
 static bool
-load_set(struct ser_in *in, struct tf2_set *s, uint32_t next_id)
+load_set(const struct reader *r, struct ser_in *in, struct tf2_set *s, uint32_t next_id)
 {
 	const char *meta_path = ser_get_str(in);
 	int k;
 
-	if (!meta_path || strcmp(meta_path, s->files[TF2_METADATA].path) != 0 ||
+	if (!meta_path || strcmp(meta_path, rel_path(r, s->files[TF2_METADATA].path)) != 0 ||
 	    s->nsources || s->npending || s->ndevices)
 		return false;
 	s->host_sent = ser_get_u8(in) != 0;
@@ -230,6 +271,8 @@ tf2_load_state(struct reader *r, const void *data, size_t len)
 	bool ok;
 
 	ser_in_init(&in, data, len);
+	if (ser_get_u32(&in) != TF2_STATE_VERSION)
+		return false;
 	run_id = ser_get_str(&in);
 	r->next_source_id = ser_get_u32(&in);
 	r->meta_sent = ser_get_u8(&in) != 0;
@@ -240,7 +283,7 @@ tf2_load_state(struct reader *r, const void *data, size_t len)
 	pthread_mutex_lock(&r->lock);
 	ok = true;
 	for (i = 0; i < nsets && ok; i++)
-		ok = load_set(&in, r->sets[i], r->next_source_id);
+		ok = load_set(r, &in, r->sets[i], r->next_source_id);
 	pthread_mutex_unlock(&r->lock);
 	return ok && ser_in_done(&in);
 }

@@ -84,8 +84,10 @@ expect_eq corrupt_cache_rebuilds "$(state "$D")" rebuilt
 json_expect corrupt_says_why '"corrupt" in d["index_cache_why"]'
 check corrupt_no_stderr test ! -s "$ERR"
 expect_eq corrupt_then_used "$(state "$D")" used
-patch_byte "$F" 32          # the version string
+patch_byte "$F" 40          # the version string
 json_expect other_version_says_why "$(state "$D" >/dev/null; echo '"version" in d["index_cache_why"]')"
+patch_byte "$F" 32          # the layout fingerprint (model_cache.c, MC_LAYOUT)
+json_expect other_layout_says_why "$(state "$D" >/dev/null; echo '"layout" in d["index_cache_why"]')"
 patch_byte "$F" 12          # the byte order mark
 json_expect other_arch_says_why "$(state "$D" >/dev/null; echo '"architecture" in d["index_cache_why"]')"
 head -c 40 "$F" > "$F.cut" && mv "$F.cut" "$F"

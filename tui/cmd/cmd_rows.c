@@ -301,10 +301,13 @@ listing_count(struct emit *e, const struct listing *l, const struct cmd_range *r
 			    (unsigned long long)l->total);
 	if (l->sort)
 		strbuf_addf(&sb, ", sorted by %s", l->sort);
-	if (l->where)
+	if (l->where || l->unknown)
 		strbuf_addf(&sb, ", %llu unknown", (unsigned long long)l->unknown);
 	emit_note(e, "%s", sb.buf);
 	strbuf_done(&sb);
+	if (model_filter_undecided(l->filter))
+		emit_note(e, "the regex was too costly on %llu name(s) (PCRE2 match limit): their rows are counted unknown, not matched",
+			  (unsigned long long)model_filter_undecided(l->filter));
 }
 
 static const struct emit_field listing_fields[] = {
@@ -334,7 +337,7 @@ listing_print(struct cmd_env *env, struct listing *l)
 	emit_kv_uint(&e, "matched", l->matched);
 	if (l->sort)
 		emit_kv_str(&e, "sort", l->sort);
-	if (l->where)
+	if (l->where || l->unknown)
 		emit_kv_uint(&e, "unknown", l->unknown);
 	listing_count(&e, l, &r);
 	listing_rows(env, l, &e, &r);
@@ -381,7 +384,7 @@ listing_run(struct cmd_env *env, int argc, char **argv, enum model_table table)
 		return st;
 	l.total = table == TABLE_TRACES ? model_trace_count(env->m) : model_execution_count(env->m);
 	l.matched = l.filter ? model_filter_count(env->m, l.filter, table) : l.total;
-	if (l.filter && l.where)
+	if (l.filter)   /* a where condition, or a regex that hit its limit */
 		l.unknown = model_filter_unknown(env->m, l.filter, table);
 	if (l.sort && (st = listing_sort(env, &l)) != TD_OK) {
 		model_filter_free(l.filter);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# batch_cache_paths.sh - one dump, many paths (issue 23 item 14): the same
+# dump opened by a relative path, an absolute one, one with a trailing
+# slash and a symbolic link shares one persistent index (`used`, never
+# "rebuilt: the dump changed" falsely), and each open answers as a fresh
+# index by that same path does: the paths in problems and file names are
+# those of the path given this time, not of the open that wrote the cache.
+. "$(dirname "$0")/lib.sh"
+
+C=$XDG_CACHE_HOME/tdbg
+mkdir -p "$WORK/run"
+cp -r "$FIXTURES/tfdbg2/torn" "$WORK/run/dump"
+ln -s "$WORK/run/dump" "$WORK/link"
+cd "$WORK/run" || die "no work dir"
+
+state() { tdbg_run --json -e info "$1"; json_get 'd["index_cache"]'; }
+why() { json_get 'd.get("index_cache_why", "")'; }
+
+expect_eq relative_first_new "$(state dump)" new
+expect_eq absolute_then_used "$(state "$WORK/run/dump")" used
+check absolute_no_false_change test -z "$(why)"
+expect_eq trailing_slash_used "$(state ./dump/)" used
+expect_eq link_used "$(state "$WORK/link")" used
+expect_eq relative_again_used "$(state dump)" used
+expect_eq one_cache_file "$(find "$C" -name '*.tdx' | wc -l)" 1
+cd "$WORK" || die "no work dir"
+expect_eq other_cwd_used "$(state run/dump)" used
+
+# each path's answers are a fresh index's by that path (the torn file's
+# problem names it)
+k=0
+for p in run/dump "$WORK/run/dump" ./run/dump/ "$WORK/link"; do
+	k=$((k + 1))
+	for cmd in problems info; do
+		tdbg_run --json -e "$cmd" "$p"
+		a=$(sed 's/"index_cache":"[a-z]*",\?//; s/,"index_cache_why":"[^"]*"//' "$OUT")
+		tdbg_run --no-cache --json -e "$cmd" "$p"
+		b=$(sed 's/"index_cache":"[a-z]*",\?//' "$OUT")
+		expect_eq "same_${cmd}_path$k" "$a" "$b"
+	done
+done
+tdbg_run --json -e problems "$WORK/link"
+json_expect link_problem_names_link "len(d['items']) == 1 and d['items'][0]['file'].startswith('$WORK/link/')"
+exit $((E2E_FAILS > 0))
