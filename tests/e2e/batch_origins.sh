@@ -42,15 +42,37 @@ jx mnist_cause_log_of_zero '"log of a zero in probs:0" in d["first"]["cause"]
 	and any("1 zero in 1000 elements" in e for e in d["first"]["evidence"])' "$(doc 1)"
 jx mnist_path_starts_at_origin 'd["first"]["path"][0] == 88 and len(d["first"]["path"]) >= 2
 	and all(a < b for a, b in zip(d["first"]["path"], d["first"]["path"][1:]))' "$(doc 1)"
-jx mnist_contract_keys 'set(d) == {"total", "first", "items"} and all(set(o) == {"source", "index",
+jx mnist_contract_keys 'set(d) == {"total", "first", "items", "partial", "partial_row"}
+	and all(set(o) == {"source", "index",
 	"op_name", "op_type", "output_slot", "host", "step", "nan", "neg_inf", "pos_inf", "elements",
-	"inputs", "cause", "evidence", "path"} for o in d["items"]) and all(set(i) == {"op_name",
+	"inputs", "cause", "evidence", "path", "carried"} for o in d["items"]) and all(set(i) == {"op_name",
 	"output_slot", "trace_index", "state", "summary"} for o in d["items"] for i in o["inputs"])' "$(doc 1)"
 jx mnist_no_origin_before_88 'all(o["index"] >= 88 for o in d["items"] if o["source"] == "trace")' "$(doc 1)"
 jx mnist_why_88_origin 'd["role"] == "origin" and d["index"] == 88 and d["origin"] == 88
 	and d["inputs"][0]["trace_index"] == 85 and d["from"] == []' "$(doc 2)"
 jx mnist_by_host 'len(d["hosts"]) == 1 and d["hosts"][0]["host"] == "tfdbg-host-a"
 	and d["hosts"][0]["index"] == 88 and d["hosts"][0]["op_name"] == "Log"' "$(doc 3)"
+
+# Issue 22: the roots only.  Every later NaN of the tutorial goes back to
+# the Log through links the dump records: the function graphs' input
+# placeholders (gradients_grad_ys_0, probs, input_tensor) are their calls'
+# inputs (Execution input_tensor_ids = an earlier call's output ids), the
+# ReadVariableOps read variables the eager ResourceApplyAdam executions
+# wrote from those NaN gradients, the Softmax reads a nested call's output.
+tdbg_run --json -e origins -e 'why 121' -e 'why 101' -e 'why 134' -e 'why 98' "$D"
+jx mnist_roots_only 'd["total"] <= 20 and d["first"]["index"] == 88 and not any(o["op_type"]
+	in ("Placeholder", "ReadVariableOp", "Softmax") for o in d["items"]) and not d["partial"]' "$(doc 1)"
+jx mnist_root_carried_far 'd["first"]["carried"]["rows"] > 100 and d["first"]["carried"]["variables"] > 0
+	and d["first"]["carried"]["calls"] > 0 and d["first"]["carried"]["steps"] > 0' "$(doc 1)"
+jx mnist_why_121_carried_variable 'd["role"] == "carried" and d["index"] == 121 and d["origin"] == 88
+	and d["link"] == "variable" and d["path"][0] == 88 and d["path"][-1] == 121
+	and "ResourceApplyAdam" in d["cause"] and d["via"] is not None' "$(doc 2)"
+jx mnist_why_101_call_input 'd["role"] == "carried" and d["op_name"] == "gradients_grad_ys_0"
+	and d["link"] == "call input" and d["origin"] == 88 and d["from"] == [100]' "$(doc 3)"
+jx mnist_why_134_call_output 'd["role"] in ("carried", "propagation") and d["origin"] == 88
+	and (d["role"] == "propagation" or d["link"] == "call output")' "$(doc 4)"
+jx mnist_why_98_says_unrecorded 'd["role"] == "carried" and d["link"] == "unrecorded input"
+	and "not all recorded" in d["cause"] and d["origin"] == 88' "$(doc 5)"
 
 # the path's rows, asked one by one, go back to the origin at 88
 P=$(json_get 'd["first"]["path"][1]' "$WORK/doc.1")
@@ -85,7 +107,8 @@ for m in shape no_tensor; do
 	expect_rc 0 "modes_${m}_check_exit_0"
 	expect_file_has "modes_${m}_check_says_unknown" "$OUT" "unknown"
 	tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/$m"
-	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": []}' "$(doc 1)"
+	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": [], "partial": False,
+		"partial_row": None}' "$(doc 1)"
 done
 
 # ---- tfdbg1 mlp_nan -------------------------------------------------------------
