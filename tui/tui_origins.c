@@ -127,8 +127,10 @@ tui_origins_draw(struct pane *p, uint64_t i, int y)
 	}
 }
 
-/* Marks the path of the origin of row (the rows that carried its bad
- * values) in the trace table; returns the origin row, -1 none. */
+/* Marks the path of the origin of row in the trace table: from an origin,
+ * the rows that carried its bad values on; from any other row, the chain
+ * from its origin to the row itself (through calls and variables).
+ * Returns the origin row, -1 none. */
 static int64_t
 mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 {
@@ -143,7 +145,7 @@ mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 	int64_t origin = o->role == ORIGIN_ORIGIN ? (int64_t)row : o->origin;
 	struct model_origin oo = {0};
 	const struct model_origin *src = o;
-	if (origin >= 0 && (uint64_t)origin != row) {
+	if (origin >= 0 && (uint64_t)origin != row && !o->npath) {
 		if (model_why(t->m, (uint64_t)origin, &oo) == TD_OK)
 			src = &oo;
 	}
@@ -155,6 +157,12 @@ mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 	s->marked = origin;
 	model_origin_done(&oo);
 	return origin;
+}
+
+static const char *
+role_word(enum model_origin_role r)
+{
+	return r == ORIGIN_CARRIED ? "carried" : r == ORIGIN_REPEAT ? "a repeat" : "a propagation";
 }
 
 /* Jumps to the origin of trace row `row`, marking its path. */
@@ -169,7 +177,10 @@ goto_origin_of(struct tui *t, uint64_t row)
 	}
 	int64_t origin = mark_path(t, row, &o);
 	const char *name = o.op_name ? o.op_name : "";
-	if (origin < 0) {
+	if (origin < 0 && o.role != ORIGIN_FINITE) {
+		tui_message(t, false, "trace %llu (%s): %s; no origin row (%s)", (unsigned long long)row,
+			    name, role_word(o.role), o.cause);
+	} else if (origin < 0) {
 		tui_message(t, false, "trace %llu (%s) holds no NaN/Inf", (unsigned long long)row, name);
 	} else if (o.role == ORIGIN_ORIGIN) {
 		tui_jump_trace(t, row, true);
@@ -181,7 +192,9 @@ goto_origin_of(struct tui *t, uint64_t row)
 		tui_focus(t, PANE_TRACES);
 		tui_message(t, false, "trace %llu (%s) %s; its origin is row %lld (path marked >)",
 			    (unsigned long long)row, name,
-			    o.role == ORIGIN_REPEAT ? "repeats a value dumped before" : "carries bad inputs",
+			    o.role == ORIGIN_REPEAT ? "repeats a value dumped before" :
+			    o.role == ORIGIN_CARRIED ? "holds a value carried in (why: the chain)" :
+			    "carries bad inputs",
 			    (long long)origin);
 	}
 	model_origin_done(&o);
@@ -195,7 +208,7 @@ tui_origins_enter(struct tui *t, uint64_t i)
 	if (i < s->n)
 		goto_origin_of(t, s->lines[i].row);
 	else if (s->more)
-		tui_run_command(t, s->by_host ? "origins --by-host" : "origins");
+		tui_run_command(t, s->by_host ? "origins --by-host --all" : "origins --all");
 }
 
 void

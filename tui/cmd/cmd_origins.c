@@ -293,11 +293,11 @@ emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first
 
 /* {"total", "first", "items"[, "hosts"]}: text shows the count, the first
  * origin in full and the others one line each (at most TEXT_MAX_OTHERS
- * of them); with --by-host only the hosts. */
+ * of them, every one with all); with --by-host only the hosts. */
 static void
 emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
 	     const struct model_origins_query *q, const struct host_first *h, size_t nh,
-	     bool hosts_flag)
+	     bool hosts_flag, bool all)
 {
 	struct emit_field root[] = {
 		{ "total", NULL, 0, EMIT_HIDE },
@@ -308,7 +308,7 @@ emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
 		{ "hosts", "", 0, 0 },
 		{ NULL, NULL, 0, 0 },
 	};
-	size_t i, limit = env->json ? n : TEXT_MAX_OTHERS + 1;
+	size_t i, limit = env->json || all ? n : TEXT_MAX_OTHERS + 1;
 	struct emit e;
 
 	emit_init(&e, env->out, env->json);
@@ -337,7 +337,7 @@ emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
 		cmd_maybe_flush(env);
 	}
 	if (i < n)
-		emit_note(&e, "... %zu more (origins --step S, or --json for all)", n - i);
+		emit_note(&e, "... %zu more (origins --all, --step S, or --json)", n - i);
 	emit_table_end(&e);
 	if (hosts_flag)
 		emit_hosts(&e, v, h, nh);
@@ -349,10 +349,10 @@ enum td_status
 cmd_origins(struct cmd_env *env, int argc, char **argv)
 {
 	const char *step_arg = NULL, *host = NULL;
-	bool hosts_flag = false;
+	bool hosts_flag = false, all = false;
 	struct cmd_opt opts[] = {
 		{ "step", &step_arg, NULL }, { "host", &host, NULL }, { "by-host", NULL, &hosts_flag },
-		{ NULL, NULL, NULL },
+		{ "all", NULL, &all }, { NULL, NULL, NULL },
 	};
 	struct model_origins_query q = { .step = -1 };
 	struct model_origin *v = NULL;
@@ -372,9 +372,10 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 	n = model_origins(env->m, &q, &v);
 	if (hosts_flag)
 		nh = by_host(v, n, &h);
-	if (env->ui && env->ui->jump && n)
+	/* --all lists them (every one, text too) and leaves the screen be */
+	if (env->ui && env->ui->jump && n && !all)
 		env->ui->jump(env->ui->ctx, v[0].source, v[0].index);
-	emit_origins(env, v, n, &q, h, nh, hosts_flag);
+	emit_origins(env, v, n, &q, h, nh, hosts_flag, all);
 	free(h);
 	free(q.reach);
 	model_origins_free(v, n);
