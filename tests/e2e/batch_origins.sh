@@ -150,6 +150,24 @@ expect_file_has ms_text_rank_table "$OUT" "rank_0"
 tdbg_run --check "$D"
 expect_rc 4 ms_check_exit_4
 
+# ---- MindSpore async npy, input records, no graph (issue 22) ----------------------
+# tests/fixtures/mindspore/README.md, async_npy: one origin, MatMul-op10's
+# output in iteration 1 (row 16, inputs finite at rows 14 and 15); ReLU-op12's
+# input record (row 17) holds that same value.
+D=$FIXTURES/mindspore/async_npy
+tdbg_run --json -e origins -e 'why 17' -e 'why 18' -e 'why 21' "$D"
+expect_rc 0 ms_async_exit_0
+jx ms_async_one_origin 'd["total"] == 1 and d["first"]["index"] == 16
+	and d["first"]["op_name"] == "MatMul-op10" and d["first"]["step"] == 1
+	and d["first"]["nan"] == 2 and d["first"]["neg_inf"] == 1
+	and [(i["trace_index"], i["state"]) for i in d["first"]["inputs"]] == [(14, "finite"), (15, "finite")]
+	and "unknown" not in d["first"]["cause"]' "$(doc 1)"
+jx ms_async_relu_input_record_carried 'd["role"] == "carried" and d["link"] == "same value"
+	and d["from"] == [16] and d["origin"] == 16' "$(doc 2)"
+jx ms_async_relu_output_propagation 'd["role"] == "propagation" and d["from"] == [17]
+	and d["origin"] == 16' "$(doc 3)"
+jx ms_async_last_goes_back 'd["role"] == "propagation" and d["origin"] == 16' "$(doc 4)"
+
 # ---- usage -----------------------------------------------------------------------
 tdbg_run --json -e 'origins --step x' -e 'why' -e 'why 99999' "$FIXTURES/tfdbg2/mnist_nan"
 expect_rc 1 bad_args_exit_1
