@@ -754,10 +754,30 @@ struct model_origins_query {
 #define MODEL_ORIGINS_BUDGET 200000u
 /* The origins of the NaN/Inf in the dump (among what is indexed), first in
  * time first (wall time when the rows have one, else row order; the first
- * is the headline).  Returns the count and a malloc'd array in *out: free
- * each with model_origin_done() and the array with free(), or use
- * model_origins_free(). */
+ * is the headline): the roots only (no carried, propagated or repeated
+ * row).  Returns the count and a malloc'd array in *out: free each with
+ * model_origin_done() and the array with free(), or use
+ * model_origins_free().  q (may be NULL) selects; its out members say
+ * whether the work budget cut the answer and give each origin's reach
+ * (free q->reach).  Runs at once: model_origins_run_* in steps. */
 size_t model_origins(struct model *m, struct model_origins_query *q, struct model_origin **out);
+
+/* The same listing in steps (the TUI between keys): new, step until it
+ * returns true (all rows looked at, or the query's total budget spent:
+ * partial), take the answer, free.  q is copied at new (its host too). */
+struct model_origins_run;
+struct model_origins_run *model_origins_run_new(struct model *m,
+						const struct model_origins_query *q);
+/* Looks at rows until about budget more units of work are spent (0: no
+ * limit but the total); true when the run is over. */
+bool model_origins_run_step(struct model_origins_run *r, uint64_t budget);
+/* The next row to look at and the rows indexed (progress). */
+void model_origins_run_where(const struct model_origins_run *r, uint64_t *next, uint64_t *total);
+/* The answer as model_origins gives it (q's out members filled when q is
+ * not NULL); the run keeps nothing of it.  Call once, after the last step. */
+size_t model_origins_run_take(struct model_origins_run *r, struct model_origins_query *q,
+			      struct model_origin **out);
+void model_origins_run_free(struct model_origins_run *r);
 void model_origins_free(struct model_origin *v, size_t n);
 /* The step of trace row i (see model_origin.step), -1 unknown. */
 int64_t model_trace_step(struct model *m, uint64_t i);

@@ -426,7 +426,7 @@ backward_path(struct octx *c, uint64_t i, struct model_origin *o)
 	size_t n = 0, k;
 
 	chain[n++] = i;
-	while (n <= BACK_MAX_STEPS) {
+	while (n <= BACK_MAX_STEPS && c->work < MODEL_ORIGINS_BUDGET) {
 		struct model_origin t = {0};
 		int64_t next = -1;
 
@@ -500,8 +500,8 @@ fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 	o->step = octx_row_step(c, i);
 }
 
-static void
-explain(struct octx *c, uint64_t i, struct model_origin *o)
+void
+origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o)
 {
 	fill_row(c, i, o);
 	origins_classify(c, i, o, true);
@@ -525,181 +525,7 @@ model_why(struct model *m, uint64_t i, struct model_origin *o)
 	memset(o, 0, sizeof(*o));
 	if (i >= rows_ntraces(m))
 		return TD_ERR_RANGE;
-	explain(&c, i, o);
+	origins_explain_row(&c, i, o);
 	octx_done(&c);
 	return TD_OK;
-}
-
-/* Eager executions (not function calls, not containers) with bad outputs:
- * origins whose inputs are not linked to rows. */
-static void
-exec_origin(struct model *m, uint64_t x, struct model_origin *o)
-{
-	struct model_execution e;
-	struct model_detail d = {0};
-	size_t k;
-
-	memset(o, 0, sizeof(*o));
-	o->role = ORIGIN_ORIGIN;
-	o->source = TABLE_EXECUTIONS;
-	o->index = x;
-	o->origin = (int64_t)x;
-	o->via = -1;
-	o->step = -1;
-	if (model_execution_get(m, x, &e) != TD_OK)
-		return;
-	o->op_name = o->op_type = e.op_type;
-	o->host = e.host;
-	o->wall_time = e.wall_time;
-	if (model_execution_detail(m, x, &d) == TD_OK) {
-		for (k = 0; d.summaries && k < d.noutputs; k++) {
-			if (td_summary_nonfinite(&d.summaries[k])) {
-				o->slot = (uint32_t)k;
-				o->summary = d.summaries[k];
-				break;
-			}
-		}
-	}
-	model_detail_done(&d);
-	origin_explain(o);
-}
-
-static bool
-origin_before(const struct model_origin *a, const struct model_origin *b)
-{
-	if ((a->wall_time > 0) != (b->wall_time > 0))
-		return a->wall_time > 0;
-	if (a->wall_time != b->wall_time)
-		return a->wall_time < b->wall_time;
-	if (a->source != b->source)
-		return a->source == TABLE_TRACES;
-	return a->index < b->index;
-}
-
-static int
-origin_cmp(const void *a, const void *b)
-{
-	const struct model_origin *x = a, *y = b;
-
-	return origin_before(x, y) ? -1 : origin_before(y, x);
-}
-
-/* Origins found per host (the per_host limit). */
-struct host_count {
-	uint32_t sid;
-	size_t n;
-};
-
-/* The count slot of host sid (added at 0). */
-static size_t *
-host_slot(struct host_count **v, size_t *n, size_t *cap, uint32_t sid)
-{
-	size_t k;
-
-	for (k = 0; k < *n; k++)
-		if ((*v)[k].sid == sid)
-			return &(*v)[k].n;
-	TD_GROW(*v, *cap, *n + 1);
-	(*v)[*n].sid = sid;
-	(*v)[*n].n = 0;
-	return &(*v)[(*n)++].n;
-}
-
-static bool
-host_matches(struct model *m, const char *want, uint32_t host_sid)
-{
-	const char *h;
-
-	if (!want)
-		return true;
-	h = intern_str(&m->str, host_sid);
-	return h && strcmp(h, want) == 0;
-}
-
-size_t
-model_origins(struct model *m, struct model_origins_query *q, struct model_origin **out)
-{
-	struct octx c = { .m = m };
-	struct model_origin *v = NULL;
-	uint64_t nt = rows_ntraces(m), ne, ch, j, end;
-	uint64_t budget = q && q->budget ? q->budget : MODEL_ORIGINS_BUDGET;
-	size_t n = 0, cap = 0;
-	int64_t step = q ? q->step : -1;
-	const char *host = q ? q->host : NULL;
-	size_t limit = q ? q->per_host : 0, nhc = 0, caphc = 0, *cnt = NULL;
-	struct host_count *hc = NULL;
-	struct reach_acc acc = {0};
-	bool partial = false;
-
-	for (ch = 0; !partial && (ch << MODEL_CHUNK_SHIFT) < nt; ch++) {
-		if (!__atomic_load_n(&m->tnonfinite[ch], __ATOMIC_RELAXED))
-			continue;
-		end = TD_MIN(nt, (ch + 1) << MODEL_CHUNK_SHIFT);
-		for (j = ch << MODEL_CHUNK_SHIFT; j < end; j++) {
-			struct model_origin t;
-			uint32_t hs;
-
-			if (!(trace_flags(m, j) & TF_NONFINITE))
-				continue;
-			if (c.work >= budget) {
-				partial = true;
-				if (q)
-					q->partial_row = j;
-				break;
-			}
-			/* zeroed here, not per row: it is kilobytes (a memset per
-			 * row was most of origins at ten million rows) */
-			memset(&t, 0, sizeof t);
-			if (host || limit) {
-				pthread_mutex_lock(&m->lock);
-				hs = rows_trace_host_sid(m, j);
-				pthread_mutex_unlock(&m->lock);
-				if (!host_matches(m, host, hs))
-					continue;
-				cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
-				if (cnt && *cnt >= limit)
-					continue;
-			}
-			origins_classify(&c, j, &t, false);
-			reach_note(&acc, &c, j, &t);
-			if (t.role != ORIGIN_ORIGIN || (step >= 0 && octx_row_step(&c, j) != step)) {
-				model_origin_done(&t);
-				continue;
-			}
-			model_origin_done(&t);
-			TD_GROW(v, cap, n + 1);
-			explain(&c, j, &v[n++]);
-			if (cnt)
-				(*cnt)++;
-		}
-	}
-	ne = atomic_load(&m->containers) ? 0 : rows_nexecs(m);
-	for (j = 0; j < ne && step < 0 && !partial; j++) {
-		const struct exec_row *x = exec_row(m, j);
-		uint32_t hs;
-
-		if (!x->bad_outputs || (__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION))
-			continue;
-		pthread_mutex_lock(&m->lock);
-		hs = x->host < m->nhosts ? m->hosts[x->host] : 0;
-		pthread_mutex_unlock(&m->lock);
-		if (!host_matches(m, host, hs))
-			continue;
-		cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
-		if (cnt && (*cnt)++ >= limit)
-			continue;
-		TD_GROW(v, cap, n + 1);
-		exec_origin(m, j, &v[n++]);
-	}
-	free(hc);
-	octx_done(&c);
-	if (n > 1)
-		td_sort(v, n, sizeof(*v), origin_cmp);
-	if (q) {
-		q->partial = partial;
-		q->reach = reach_take(&acc, v, n);
-	}
-	reach_done(&acc);
-	*out = v;
-	return n;
 }

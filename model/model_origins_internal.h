@@ -39,6 +39,8 @@ struct carry *octx_carry(struct octx *c);
 /* Classifies row i into o (role, inputs, from, link; no path, no cause).
  * decode: the inputs' summaries. */
 void origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode);
+/* Explains row i into o (row facts, role, inputs, path, cause). */
+void origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o);
 /* Words a carried row's cause and evidence (o->path and o->origin set). */
 void origins_explain_carried(struct octx *c, struct model_origin *o);
 
