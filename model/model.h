@@ -742,11 +742,14 @@ struct model_origins_query {
 	size_t per_host;            /* at most this many per host, the first in
 				     * row order (0: all); the headline is still
 				     * the first in time */
-	uint64_t budget;            /* rows to look at at most, 0: the default
+	uint64_t budget;            /* units of work (rows, inputs, executions
+				     * looked at) at most, 0: the default
 				     * (MODEL_ORIGINS_BUDGET) */
+	bool want_reach;            /* fill reach */
 	/* Out: */
-	struct model_reach *reach;  /* one per origin, in its order (malloc'd:
-				     * free() it), NULL when none */
+	struct model_reach *reach;  /* with want_reach: one per origin, in its
+				     * order (malloc'd: free() it), NULL when
+				     * none; else left NULL */
 	bool partial;               /* the budget ran out: the answer covers the
 				     * rows before partial_row only */
 	uint64_t partial_row;

@@ -247,7 +247,7 @@ model_origins_run_take(struct model_origins_run *r, struct model_origins_query *
 	if (q) {
 		q->partial = r->partial;
 		q->partial_row = r->partial_row;
-		q->reach = reach_take(&r->acc, r->v, n);
+		q->reach = q->want_reach ? reach_take(&r->acc, r->v, n) : NULL;
 	}
 	*out = r->v;
 	r->v = NULL;

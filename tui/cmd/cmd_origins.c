@@ -354,7 +354,7 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 		{ "step", &step_arg, NULL }, { "host", &host, NULL }, { "by-host", NULL, &hosts_flag },
 		{ "all", NULL, &all }, { NULL, NULL, NULL },
 	};
-	struct model_origins_query q = { .step = -1 };
+	struct model_origins_query q = { .step = -1, .want_reach = true };
 	struct model_origin *v = NULL;
 	struct host_first *h = NULL;
 	char *pos[1];

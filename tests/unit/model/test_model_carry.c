@@ -303,7 +303,7 @@ static void
 test_budget_makes_a_partial_answer(void **state)
 {
 	struct fake *f = fake_new();
-	struct model_origins_query q = { .step = -1, .budget = 100 };
+	struct model_origins_query q = { .step = -1, .budget = 100, .want_reach = true };
 	struct model_origin *v;
 	struct model *m;
 	size_t n, k;
@@ -329,6 +329,39 @@ test_budget_makes_a_partial_answer(void **state)
 	fake_free(f);
 }
 
+/* A run stepped a little at a time (as the TUI does between keys) gives
+ * the answer model_origins gives at once: the 3 origins of the loop and
+ * input-record scripts' kind, here 300 independent bad rows. */
+static void
+test_run_in_steps_equals_at_once(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_origins_query q = { .step = -1 };
+	struct model_origins_run *r;
+	struct model_origin *v, *w;
+	struct model *m;
+	size_t n, k, steps = 0;
+
+	(void)state;
+	fake_synth(f, 600, 2);
+	m = fake_model_open(f, NULL);
+	n = model_origins(m, NULL, &v);
+	r = model_origins_run_new(m, &q);
+	while (!model_origins_run_step(r, 10))
+		steps++;
+	assert_true(steps > 10);
+	assert_int_equal(model_origins_run_take(r, &q, &w), n);
+	assert_false(q.partial);
+	assert_null(q.reach);
+	for (k = 0; k < n; k++)
+		assert_int_equal(w[k].index, v[k].index);
+	model_origins_run_free(r);
+	model_origins_free(v, n);
+	model_origins_free(w, n);
+	model_close(m);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -340,6 +373,7 @@ main(void)
 		cmocka_unit_test(test_input_records_without_a_graph),
 		cmocka_unit_test(test_loop_records_of_different_values_are_not_repeats),
 		cmocka_unit_test(test_budget_makes_a_partial_answer),
+		cmocka_unit_test(test_run_in_steps_equals_at_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
