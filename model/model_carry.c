@@ -27,6 +27,7 @@
  */
 #include "model_carry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -632,6 +633,84 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	    inside(m, o.graph, exec_graph(m, x)) && call_input(c, i, x, UINT32_MAX, f)) {
 		f->link = CARRY_CALL_UNRECORDED;
 		return true;
+	}
+	return false;
+}
+
+/* Whether execution e or one before it (within the window) output id. */
+static int64_t
+producer_of(struct carry *c, uint64_t e, int64_t id)
+{
+	uint64_t lo = e > CARRY_EXEC_WINDOW ? e - CARRY_EXEC_WINDOW : 0, p;
+	uint32_t k;
+
+	for (p = e; p > lo; p--) {
+		struct xids *x = xids(c, p - 1);
+
+		for (k = 0; x && k < x->nout; k++)
+			if (x->out[k] == id)
+				return (int64_t)(p - 1);
+		if (x && x->nin && x->in[0] == id)
+			return (int64_t)(p - 1);    /* a write of it: recorded */
+	}
+	return -1;
+}
+
+bool
+carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
+{
+	struct model *m = c->m;
+	struct opf o;
+	struct xids *xi;
+	int64_t x;
+
+	if (i >= rows_ntraces(m))
+		return false;
+	op_facts(m, i, &o);
+	if (trace_flags(m, i) & TF_INPUT) {
+		if (o.ninputs)
+			return false;
+		snprintf(buf, size, "missing: the record of its producer (no graph names the op's "
+			 "inputs, and no earlier output of the step holds this value)");
+		return true;
+	}
+	x = c->row_call(c->arg, i);
+	if (!o.ninputs && graph_input_type(o.type) && o.graph >= 0 && o.outer < 0) {
+		if (x < 0 || exec_graph(m, x) != o.graph) {
+			snprintf(buf, size, "missing: the record of the call that ran this function "
+				 "(no execution names its graph after the row)");
+			return true;
+		}
+		if (!(xi = xids(c, (uint64_t)x)) || o.position >= xi->nin) {
+			snprintf(buf, size, "missing: input %u of its call, execution %lld (it records "
+				 "%u input tensor ids)", o.position, (long long)x, xi ? xi->nin : 0);
+			return true;
+		}
+		if (producer_of(c, (uint64_t)x, xi->in[o.position]) < 0) {
+			snprintf(buf, size, "missing: the execution that output tensor id %lld, input "
+				 "%u of its call (execution %lld): not recorded before it",
+				 (long long)xi->in[o.position], o.position, (long long)x);
+			return true;
+		}
+		return false;
+	}
+	if (read_type(o.type) && !variable_type(o.type) && x >= 0 && exec_graph(m, x) >= 0) {
+		uint32_t k;
+
+		if (!(xi = xids(c, (uint64_t)x)) || !xi->nin) {
+			snprintf(buf, size, "missing: the input tensor ids of its call, execution %lld "
+				 "(which variable it read is not recorded)", (long long)x);
+			return true;
+		}
+		for (k = 0; k < xi->nin; k++)
+			if (producer_of(c, (uint64_t)x, xi->in[k]) < 0)
+				break;
+		if (k < xi->nin) {
+			snprintf(buf, size, "missing: the record that made tensor id %lld, input %u of "
+				 "its call (execution %lld): a variable's last write may be there",
+				 (long long)xi->in[k], k, (long long)x);
+			return true;
+		}
 	}
 	return false;
 }

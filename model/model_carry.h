@@ -40,4 +40,10 @@ struct carry_found {
  * of its step holding the same value. */
 bool carry_find(struct carry *c, uint64_t i, struct carry_found *f);
 
+/* For a row carry_find found no link for, whose value should have come
+ * through one (a function's argument, a variable read, an input record):
+ * which record of the dump is missing, in words, into buf; false when
+ * nothing is missing (the link's far end is recorded and finite). */
+bool carry_missing(struct carry *c, uint64_t i, char *buf, size_t size);
+
 #endif

@@ -511,10 +511,15 @@ origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o)
 	} else if (o->role != ORIGIN_FINITE) {
 		backward_path(c, i, o);
 	}
-	if (o->role == ORIGIN_CARRIED)
+	if (o->role == ORIGIN_CARRIED) {
 		origins_explain_carried(c, o);
-	else
-		origin_explain(o);
+		return;
+	}
+	origin_explain(o);
+	/* an origin a link should have explained: say which record is missing */
+	if (o->role == ORIGIN_ORIGIN && o->nevidence < MODEL_EVIDENCE_MAX &&
+	    carry_missing(octx_carry(c), i, o->evidence[o->nevidence], MODEL_CAUSE_LEN))
+		o->nevidence++;
 }
 
 enum td_status

@@ -120,6 +120,49 @@ test_call_input_of_a_finite_tensor_is_no_link(void **state)
 	fake_free(f);
 }
 
+static bool
+says(const struct model_origin *o, const char *text)
+{
+	size_t k;
+
+	for (k = 0; k < o->nevidence; k++)
+		if (strstr(o->evidence[k], text))
+			return true;
+	return false;
+}
+
+/* Where the link's far end is not in the dump, the origin says which
+ * record is missing instead of guessing: the call is given tensor id 99
+ * that no execution before it output (a ring buffer dropped it); an input
+ * record holds NaN that no earlier output of its step holds. */
+static void
+test_missing_records_are_named(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = counts(4, 1, 0), bad2 = counts(4, 3, 0);
+	struct model_origin o;
+	struct model *m;
+
+	(void)state;
+	fake_graph(f, "h", "h", NULL);
+	fake_op(f, "h", "arg", "Placeholder", NULL, NULL);
+	fake_trace(f, 1, "h", "arg", 0, 5, &bad);                           /* 0 */
+	fake_exec(f, 2, "__inference_h", "h", NULL, 7, &bad, 1);            /* exec 0 */
+	fake_exec_ids(f, (const int64_t[]){99}, 1, (const int64_t[]){11}, 1);
+	fake_trace_ex(f, 1, "", "ReLU-op12", 0, 8, &bad2, -1, true);        /* 1 */
+	m = fake_model_open(f, NULL);
+	assert_int_equal(model_why(m, 0, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_ORIGIN);
+	assert_true(says(&o, "missing: the execution that output tensor id 99"));
+	model_origin_done(&o);
+	assert_int_equal(model_why(m, 1, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_ORIGIN);
+	assert_true(says(&o, "missing: the record of its producer"));
+	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
 /* A gradient call (exec 0, graph "g") outputs id 20 holding NaN (row 0
  * its origin); an eager ResourceApplyAdam (exec 1) writes variable handle
  * 7 from id 20; the next call (exec 2, graph "m") is given handle 7 and
@@ -368,6 +411,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_call_input_by_tensor_id),
 		cmocka_unit_test(test_call_input_of_a_finite_tensor_is_no_link),
+		cmocka_unit_test(test_missing_records_are_named),
 		cmocka_unit_test(test_eager_variable_write_then_read),
 		cmocka_unit_test(test_graph_variable_across_steps),
 		cmocka_unit_test(test_input_records_without_a_graph),
