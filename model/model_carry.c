@@ -583,9 +583,15 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	f->via_type = "";
 	if (i >= rows_ntraces(m) || !(trace_flags(m, i) & TF_NONFINITE))
 		return false;
-	if (trace_flags(m, i) & TF_INPUT)
-		return same_value(c, i, f);
 	op_facts(m, i, &o);
+	if (trace_flags(m, i) & TF_INPUT) {
+		/* an input record of a variable (a parameter): its last write */
+		k = rows_trace_slot(m, i);
+		v = producer(m, o.op, k, &pt);
+		if (v != NO_ID && variable_type(pt) && graph_write(c, i, v, f))
+			return true;
+		return same_value(c, i, f);
+	}
 	x = c->row_call(c->arg, i);
 
 	/* a variable read: the last write in a graph, else between calls */

@@ -248,6 +248,56 @@ test_graph_variable_across_steps(void **state)
 	fake_free(f);
 }
 
+/* A parameter updated by the optimizer across iterations (as a MindSpore
+ * dump with input records shows it): iteration 1's gradient Log makes
+ * -Inf (row 0, the origin), ApplyMomentum writes fc3.weight from it (row
+ * 1); in iteration 2 MatMul's input record of fc3.weight (row 2) holds it:
+ * carried through the variable, and MatMul's output (row 3) propagates. */
+static void
+test_parameter_updated_across_iterations(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = counts(4, 0, 4), ok = counts(4, 0, 0);
+	struct model_origin *v, o;
+	struct model *m;
+	size_t n;
+
+	(void)state;
+	fake_graph(f, "0", "kernel_graph_0", NULL);
+	fake_op(f, "0", "fc3.weight", "Parameter", NULL, NULL);
+	fake_op(f, "0", "x", "Parameter", NULL, NULL);
+	fake_op(f, "0", "Log-op3", "Log", NULL, NULL);
+	fake_op(f, "0", "ApplyMomentum-op9", "ApplyMomentum",
+		(const char *[]){"fc3.weight:0", "Log-op3:0", NULL}, NULL);
+	fake_op(f, "0", "MatMul-op10", "MatMul", (const char *[]){"x:0", "fc3.weight:0", NULL}, NULL);
+	fake_trace_ex(f, 1, "0", "Log-op3", 0, 1, &bad, -1, false);         /* 0 */
+	fake_step(f, 1);
+	fake_trace_ex(f, 1, "0", "ApplyMomentum-op9", 0, 2, &bad, -1, false); /* 1 */
+	fake_step(f, 1);
+	fake_trace_ex(f, 1, "0", "MatMul-op10", 1, 3, &bad, -1, true);      /* 2 */
+	fake_step(f, 2);
+	fake_trace_ex(f, 1, "0", "MatMul-op10", 0, 4, &bad, -1, false);     /* 3 */
+	fake_step(f, 2);
+	(void)ok;
+	m = fake_model_open(f, NULL);
+	n = origins_of(m, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].index, 0);
+	model_origins_free(v, n);
+	assert_int_equal(model_why(m, 2, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_CARRIED);
+	assert_int_equal(o.link, CARRY_VARIABLE);
+	assert_int_equal(o.from[0], 1);
+	assert_int_equal(o.origin, 0);
+	model_origin_done(&o);
+	assert_int_equal(model_why(m, 3, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_PROPAGATION);
+	assert_int_equal(o.origin, 0);
+	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
 /* No graph, input records on (an asynchronous dump): MatMul's two input
  * records are finite and its output holds 2 NaN (row 2: the origin);
  * ReLU's input record (row 3) holds the same 2 NaN and its output (row 4)
@@ -414,6 +464,7 @@ main(void)
 		cmocka_unit_test(test_missing_records_are_named),
 		cmocka_unit_test(test_eager_variable_write_then_read),
 		cmocka_unit_test(test_graph_variable_across_steps),
+		cmocka_unit_test(test_parameter_updated_across_iterations),
 		cmocka_unit_test(test_input_records_without_a_graph),
 		cmocka_unit_test(test_loop_records_of_different_values_are_not_repeats),
 		cmocka_unit_test(test_budget_makes_a_partial_answer),
