@@ -74,6 +74,18 @@ jx mnist_why_134_call_output 'd["role"] in ("carried", "propagation") and d["ori
 jx mnist_why_98_says_unrecorded 'd["role"] == "carried" and d["link"] == "unrecorded input"
 	and "not all recorded" in d["cause"] and d["origin"] == 88' "$(doc 5)"
 
+# every non-finite row goes back to the Log at 88 (the tutorial's one
+# bug: what the TUI's O follows from any row)
+tdbg_run --json -e 'traces --nonfinite' "$D"
+rows=$(json_get '" ".join(str(r["index"]) for r in d["rows"])' "$OUT")
+set --
+for r in $rows; do set -- "$@" -e "why $r"; done
+tdbg_run --json "$@" "$D"
+check mnist_every_bad_row_goes_back_to_88 python3 -c '
+import json, sys
+ds = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(not (len(ds) > 400 and all(d["origin"] == 88 for d in ds)))' "$OUT"
+
 # the path's rows, asked one by one, go back to the origin at 88
 P=$(json_get 'd["first"]["path"][1]' "$WORK/doc.1")
 tdbg_run --json -e "why $P" -e 'why 85' "$D"
