@@ -40,6 +40,8 @@ struct xids {
 	int64_t *in, *out;
 	uint32_t nin, nout;
 	uint64_t bad;               /* outputs 0..63 holding NaN/Inf */
+	struct td_summary *sums;    /* the outputs' summaries (nsums) */
+	uint32_t nsums;
 	bool read;
 };
 
@@ -86,6 +88,7 @@ carry_free(struct carry *c)
 	for (k = 0; k < c->nx; k++) {
 		free(c->x[k].in);
 		free(c->x[k].out);
+		free(c->x[k].sums);
 	}
 	free(c->x);
 	free(c);
@@ -220,6 +223,11 @@ xids(struct carry *c, uint64_t e)
 	for (k = 0; d.summaries && k < d.noutputs && k < 64; k++)
 		if (td_summary_nonfinite(&d.summaries[k]))
 			x->bad |= 1ull << k;
+	if (d.summaries && d.noutputs) {
+		x->sums = xcalloc(d.noutputs, sizeof(*x->sums));
+		memcpy(x->sums, d.summaries, d.noutputs * sizeof(*x->sums));
+		x->nsums = (uint32_t)d.noutputs;
+	}
 	model_detail_done(&d);
 	return x;
 }
@@ -236,13 +244,21 @@ exec_type(struct model *m, uint64_t e, bool *function)
 	return t ? t : "";
 }
 
-/* The latest non-finite row before `before` that ran in call e; -1 none. */
+static bool same_counts(const struct td_summary *a, const struct td_summary *b);
+
+/* The row of call e's output k before `before`: the latest non-finite row
+ * of the call whose summary agrees with the execution's record of output
+ * k (counts, and min/max where both have them), else the call's latest
+ * non-finite row; -1 none. */
 static int64_t
-last_row_of_call(struct carry *c, uint64_t e, uint64_t before)
+last_row_of_call(struct carry *c, uint64_t e, uint32_t k, uint64_t before)
 {
+	const struct td_summary *want = e < c->nx && k < c->x[e].nsums ? &c->x[e].sums[k] : NULL;
 	uint64_t j, seen = 0;
+	int64_t latest = -1;
 
 	for (j = before; j > 0 && seen < CARRY_ROW_WINDOW; j--) {
+		struct model_trace t;
 		int64_t x;
 
 		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE))
@@ -250,12 +266,18 @@ last_row_of_call(struct carry *c, uint64_t e, uint64_t before)
 		seen++;
 		tick(c);
 		x = c->row_call(c->arg, j - 1);
-		if (x == (int64_t)e)
-			return (int64_t)(j - 1);
 		if (x >= 0 && x < (int64_t)e)
 			break;      /* rows run in time order: earlier calls only now */
+		if (x != (int64_t)e)
+			continue;
+		if (latest < 0)
+			latest = (int64_t)(j - 1);
+		if (!want)
+			break;
+		if (model_trace_get(c->m, j - 1, &t) == TD_OK && same_counts(&t.summary, want))
+			return (int64_t)(j - 1);
 	}
-	return -1;
+	return latest;
 }
 
 /* Whether tensor id `id`, given to execution e, held NaN/Inf: the
@@ -285,7 +307,7 @@ id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, st
 			f->link = CARRY_CALL_INPUT;
 			f->via = (int64_t)(p - 1);
 			f->via_type = t;
-			f->row = fn ? last_row_of_call(c, p - 1, before) : -1;
+			f->row = fn ? last_row_of_call(c, p - 1, k, before) : -1;
 			return true;
 		}
 		if (x->nin < 2 || x->in[0] != id || depth >= CARRY_DEPTH)
@@ -399,6 +421,59 @@ latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, bool strict, i
 }
 
 /* The op id of op's input k producer, NO_ID unknown; its type in *type. */
+static uint32_t producer(struct model *m, uint32_t op, uint32_t k, const char **type);
+
+/* A nested function's argument at position o->position: what the call ops
+ * of the enclosing graph pass there (their recorded input at that
+ * position), the latest non-finite such row of the same call; a call op
+ * passing another call op's output passes the inner graph's output. */
+static bool
+nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct carry_found *f,
+	     size_t *ncalls)
+{
+	struct model *m = c->m;
+	uint32_t k, n, outer_sid, slot;
+	int64_t best = -1, r;
+
+	*ncalls = 0;
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nops;
+	outer_sid = m->graphs[o->outer].id_sid;
+	pthread_mutex_unlock(&m->lock);
+	for (k = 0; k < n; k++) {
+		const char *t, *pt;
+		uint32_t p;
+		bool ok;
+
+		pthread_mutex_lock(&m->lock);
+		t = m->opv[k].type ? m->opv[k].type : "";
+		ok = m->opv[k].graph_sid == outer_sid && call_type(t) &&
+		     m->opv[k].ninputs > o->position;
+		slot = ok ? m->opv[k].inputs[o->position].slot : 0;
+		pthread_mutex_unlock(&m->lock);
+		if (!ok)
+			continue;
+		tick(c);
+		(*ncalls)++;
+		p = producer(m, k, o->position, &pt);
+		if (p == NO_ID)
+			continue;
+		r = model_trace_of_op(m, p, slot, i, -1);
+		if (r < 0 && call_type(pt))
+			r = latest_in(c, i, x, o->outer, true, o->graph);
+		if (r < 0 || !(trace_flags(m, (uint64_t)r) & TF_NONFINITE) ||
+		    (x >= 0 && c->row_call(c->arg, (uint64_t)r) != x))
+			continue;
+		best = TD_MAX(best, r);
+	}
+	if (best < 0)
+		return false;
+	f->link = CARRY_CALL_INPUT;
+	f->row = best;
+	f->position = o->position;
+	return true;
+}
+
 static uint32_t
 producer(struct model *m, uint32_t op, uint32_t k, const char **type)
 {
@@ -577,6 +652,7 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	uint32_t k, v;
 	const char *pt;
 	bool unrecorded;
+	size_t ncalls;
 
 	memset(f, 0, sizeof(*f));
 	f->row = f->via = -1;
@@ -608,9 +684,12 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 
 		if (xg >= 0 && xg == o.graph)
 			return call_input(c, i, x, o.position, f);
-		if (o.outer >= 0 && (r = latest_in(c, i, x, o.outer, false, o.graph)) >= 0) {
-			f->link = CARRY_CALL_INPUT;
-			f->row = r;
+		if (o.outer >= 0 && nested_input(c, i, x, &o, f, &ncalls))
+			return true;
+		/* no call op of the enclosing graph is recorded: the only
+		 * recorded way in is the enclosing call's input (say so) */
+		if (o.outer >= 0 && !ncalls && call_input(c, i, x, UINT32_MAX, f)) {
+			f->link = CARRY_CALL_UNRECORDED;
 			return true;
 		}
 		return false;

@@ -96,9 +96,9 @@ link_words(struct octx *c, enum model_carry_link link, int64_t from, int64_t via
 			 "counts; its producer is not recorded)", at);
 		break;
 	case CARRY_CALL_UNRECORDED:
-		say(buf, "its inputs are not all recorded (the op's creation record lacks them); "
-			 "its function call's input held NaN/Inf: execution %lld's output%s",
-		    (long long)via, at);
+		say(buf, "inputs not all recorded (the op's, or the call op passing a nested "
+			 "function's argument); its call's input held NaN/Inf: execution %lld's "
+			 "output%s", (long long)via, at);
 		break;
 	case CARRY_NONE:
 		say(buf, "carried");

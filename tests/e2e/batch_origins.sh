@@ -72,7 +72,7 @@ jx mnist_why_101_call_input 'd["role"] == "carried" and d["op_name"] == "gradien
 jx mnist_why_134_call_output 'd["role"] in ("carried", "propagation") and d["origin"] == 88
 	and (d["role"] == "propagation" or d["link"] == "call output")' "$(doc 4)"
 jx mnist_why_98_says_unrecorded 'd["role"] == "carried" and d["link"] == "unrecorded input"
-	and "not all recorded" in d["cause"] and d["origin"] == 88' "$(doc 5)"
+	and "inputs not all recorded" in d["cause"] and d["origin"] == 88' "$(doc 5)"
 
 # every non-finite row goes back to the Log at 88 (the tutorial's one
 # bug: what the TUI's O follows from any row)
@@ -179,6 +179,22 @@ jx ms_async_relu_input_record_carried 'd["role"] == "carried" and d["link"] == "
 jx ms_async_relu_output_propagation 'd["role"] == "propagation" and d["from"] == [17]
 	and d["origin"] == 16' "$(doc 3)"
 jx ms_async_last_goes_back 'd["role"] == "propagation" and d["origin"] == 16' "$(doc 4)"
+
+# ---- generated: independent NaN are each a root ----------------------------------
+# gen_tfdbg2 injects a NaN at row 1000 and every 147 rows after it, each
+# independent of the others (--facts: nonfinite, first_nonfinite_row); row
+# 1147 is the loss graph's labels placeholder, nested in train_step after
+# the model graph's row 1000: no recorded link joins them, so each of the
+# injected rows is an origin (a nearby earlier NaN is not a cause).
+GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
+"$GEN" -q -n 3000 --nan-at 1000 --nan-every 147 --facts "$WORK/g.facts" "$WORK/g" ||
+	die "generator failed"
+NF=$(sed -n 's/^nonfinite //p' "$WORK/g.facts")
+FIRST=$(sed -n 's/^first_nonfinite_row //p' "$WORK/g.facts")
+tdbg_run --json -e origins -e 'why 1147' "$WORK/g"
+jx gen_each_injected_nan_is_a_root 'd["total"] == '"$NF"' and [o["index"] for o in d["items"]]
+	== ['"$FIRST"' + 147 * k for k in range('"$NF"')]' "$(doc 1)"
+jx gen_nested_placeholder_not_linked_by_guess 'd["role"] == "origin" and d["op_name"] == "labels"' "$(doc 2)"
 
 # ---- usage -----------------------------------------------------------------------
 tdbg_run --json -e 'origins --step x' -e 'why' -e 'why 99999' "$FIXTURES/tfdbg2/mnist_nan"
