@@ -393,11 +393,12 @@ inside(struct model *m, int32_t g, int32_t outer)
 	return r;
 }
 
-/* The latest non-finite output row before i in call x whose graph is
- * inside `within` (strictly: not `within` itself) and not inside `skip`
- * (-1: none skipped); -1 none. */
+/* The latest non-finite row before i in call x that is an inner graph's
+ * output: its graph nested in `within` (not `within` itself, not inside
+ * `skip`, -1 none) and its op consumed by nothing in it (a function's
+ * results are its graph's sinks); -1 none. */
 static int64_t
-latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, bool strict, int32_t skip)
+latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, int32_t skip)
 {
 	uint64_t j, seen = 0;
 
@@ -413,8 +414,9 @@ latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, bool strict, i
 		if (x >= 0 && xj >= 0 && xj != x)
 			break;
 		g = row_graph(c->m, j - 1);
-		if (g >= 0 && (!strict || g != within) && inside(c->m, g, within) &&
-		    (skip < 0 || !inside(c->m, g, skip)))
+		if (g >= 0 && g != within && inside(c->m, g, within) &&
+		    (skip < 0 || !inside(c->m, g, skip)) &&
+		    !model_op_consumers(c->m, trace_op(c->m, j - 1), NULL, 0))
 			return (int64_t)(j - 1);
 	}
 	return -1;
@@ -460,7 +462,7 @@ nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct
 			continue;
 		r = model_trace_of_op(m, p, slot, i, -1);
 		if (r < 0 && call_type(pt))
-			r = latest_in(c, i, x, o->outer, true, o->graph);
+			r = latest_in(c, i, x, o->outer, o->graph);
 		if (r < 0 || !(trace_flags(m, (uint64_t)r) & TF_NONFINITE) ||
 		    (x >= 0 && c->row_call(c->arg, (uint64_t)r) != x))
 			continue;
@@ -705,7 +707,7 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 			unrecorded = true;      /* a producer never traced */
 			continue;
 		}
-		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, true, -1)) >= 0) {
+		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, -1)) >= 0) {
 			f->link = CARRY_CALL_OUTPUT;
 			f->row = r;
 			f->position = k;
