@@ -154,9 +154,14 @@ run_row(struct model_origins_run *r, uint64_t j)
 		if (cnt && *cnt >= r->per_host)
 			return;
 	}
+	/* a step asked for: other steps' rows cost no budget */
+	if (r->step >= 0 && octx_row_step(&r->c, j) != r->step) {
+		r->c.work++;
+		return;
+	}
 	origins_classify(&r->c, j, &t, false);
 	reach_note(&r->acc, &r->c, j, &t);
-	if (t.role != ORIGIN_ORIGIN || (r->step >= 0 && octx_row_step(&r->c, j) != r->step)) {
+	if (t.role != ORIGIN_ORIGIN) {
 		model_origin_done(&t);
 		return;
 	}
