@@ -704,7 +704,9 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 		if (p != NO_ID && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
 			continue;
 		if (p == NO_ID || !call_type(pt)) {
-			unrecorded = true;      /* a producer never traced */
+			/* a computed producer never traced (a constant or an
+			 * argument is a value, not a missing record) */
+			unrecorded |= p == NO_ID || !source_type(pt);
 			continue;
 		}
 		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, -1)) >= 0) {
