@@ -671,9 +671,33 @@ void model_watch_hit_describe(const struct model_watch_hit *h, char *buf, size_t
  *                       when it ran, or unknown (never traced), or the op has
  *                       no inputs (a source: placeholder, parameter, data);
  *   ORIGIN_PROPAGATION  an input was already non-finite: the op carried it;
- *   ORIGIN_REPEAT       another record of a value an earlier row holds (the
- *                       same tensor dumped twice, no new input since). */
-enum model_origin_role { ORIGIN_FINITE, ORIGIN_ORIGIN, ORIGIN_PROPAGATION, ORIGIN_REPEAT };
+ *   ORIGIN_REPEAT       another record of the same value an earlier row
+ *                       holds (equal NaN/Inf counts, equal values where the
+ *                       rows have them; no new input since);
+ *   ORIGIN_CARRIED      the value came through a recorded link, not a graph
+ *                       edge: a function call's input or output, a variable
+ *                       written before the read, an op's input record
+ *                       (model_origin.link says which; from[0] is the row
+ *                       it came from, via the execution that carried it). */
+enum model_origin_role {
+	ORIGIN_FINITE, ORIGIN_ORIGIN, ORIGIN_PROPAGATION, ORIGIN_REPEAT, ORIGIN_CARRIED,
+};
+
+/* The link a carried row came through (model_origin.link). */
+enum model_carry_link {
+	CARRY_NONE,
+	CARRY_CALL_INPUT,           /* a function graph's input: its call's input */
+	CARRY_CALL_OUTPUT,          /* a call op's output: the inner graph's output */
+	CARRY_VARIABLE,             /* a variable read: the last write before it */
+	CARRY_SAME_VALUE,           /* an input record: the equal value an earlier
+				     * output row of the step holds */
+	CARRY_CALL_UNRECORDED,      /* an op whose inputs are not all recorded, in a
+				     * function whose call's input held NaN/Inf:
+				     * the only recorded way in */
+};
+/* "call input", "call output", "variable", "same value", "unrecorded input";
+ * "" for CARRY_NONE. */
+const char *model_carry_link_name(enum model_carry_link k);
 
 /* What an op's input held when it ran. */
 enum model_input_state { INPUT_FINITE, INPUT_NONFINITE, INPUT_UNKNOWN };
@@ -697,11 +721,14 @@ struct model_origin {
 	const char *op_name;
 	const char *op_type;
 	uint32_t slot;
+	int32_t via;                /* carried: the execution that carried the value
+				     * (the call, the variable's writer), -1 none */
 	const char *host;           /* "" unknown */
 	int64_t step;               /* training step / top-level call, -1 unknown */
 	double wall_time;
 	struct td_summary summary;
 	bool source_op;             /* the op has no inputs: the value came from outside */
+	uint8_t link;               /* carried: enum model_carry_link */
 	struct model_origin_input *inputs;
 	size_t ninputs;
 	char cause[MODEL_CAUSE_LEN];
@@ -713,7 +740,10 @@ struct model_origin {
 	uint64_t *path;
 	size_t npath;
 	int64_t origin;             /* the origin row this one goes back to, -1 */
-	int64_t *from;              /* propagation: the non-finite input rows */
+	int64_t *from;              /* propagation: the non-finite input rows;
+				     * repeat / carried: the row it came from
+				     * (carried: -1 when the link ends at an
+				     * execution, via) */
 	size_t nfrom;
 };
 
@@ -722,19 +752,62 @@ struct model_origin {
 enum td_status model_why(struct model *m, uint64_t i, struct model_origin *o);
 void model_origin_done(struct model_origin *o);
 
+/* How far an origin's values were carried: the non-finite rows that go
+ * back to it and the boundaries they crossed (counts saturate). */
+struct model_reach {
+	uint32_t rows;              /* rows that go back to it, itself included */
+	uint16_t calls;             /* function-call boundaries (inputs, outputs) */
+	uint16_t variables;         /* variable write -> read links */
+	uint16_t steps;             /* steps past its own */
+	uint16_t hosts;             /* hosts past its own */
+	uint16_t records;           /* input records of the same value */
+};
+
 struct model_origins_query {
 	int64_t step;               /* only this step, -1 any */
 	const char *host;           /* only this host / rank, NULL any */
 	size_t per_host;            /* at most this many per host, the first in
 				     * row order (0: all); the headline is still
 				     * the first in time */
+	uint64_t budget;            /* units of work (rows, inputs, executions
+				     * looked at) at most, 0: the default
+				     * (MODEL_ORIGINS_BUDGET) */
+	bool want_reach;            /* fill reach */
+	/* Out: */
+	struct model_reach *reach;  /* with want_reach: one per origin, in its
+				     * order (malloc'd: free() it), NULL when
+				     * none; else left NULL */
+	bool partial;               /* the budget ran out: the answer covers the
+				     * rows before partial_row only */
+	uint64_t partial_row;
 };
+#define MODEL_ORIGINS_BUDGET 200000u
 /* The origins of the NaN/Inf in the dump (among what is indexed), first in
  * time first (wall time when the rows have one, else row order; the first
- * is the headline).  Returns the count and a malloc'd array in *out: free
- * each with model_origin_done() and the array with free(), or use
- * model_origins_free(). */
-size_t model_origins(struct model *m, const struct model_origins_query *q, struct model_origin **out);
+ * is the headline): the roots only (no carried, propagated or repeated
+ * row).  Returns the count and a malloc'd array in *out: free each with
+ * model_origin_done() and the array with free(), or use
+ * model_origins_free().  q (may be NULL) selects; its out members say
+ * whether the work budget cut the answer and give each origin's reach
+ * (free q->reach).  Runs at once: model_origins_run_* in steps. */
+size_t model_origins(struct model *m, struct model_origins_query *q, struct model_origin **out);
+
+/* The same listing in steps (the TUI between keys): new, step until it
+ * returns true (all rows looked at, or the query's total budget spent:
+ * partial), take the answer, free.  q is copied at new (its host too). */
+struct model_origins_run;
+struct model_origins_run *model_origins_run_new(struct model *m,
+						const struct model_origins_query *q);
+/* Looks at rows until about budget more units of work are spent (0: no
+ * limit but the total); true when the run is over. */
+bool model_origins_run_step(struct model_origins_run *r, uint64_t budget);
+/* The next row to look at and the rows indexed (progress). */
+void model_origins_run_where(const struct model_origins_run *r, uint64_t *next, uint64_t *total);
+/* The answer as model_origins gives it (q's out members filled when q is
+ * not NULL); the run keeps nothing of it.  Call once, after the last step. */
+size_t model_origins_run_take(struct model_origins_run *r, struct model_origins_query *q,
+			      struct model_origin **out);
+void model_origins_run_free(struct model_origins_run *r);
 void model_origins_free(struct model_origin *v, size_t n);
 /* The step of trace row i (see model_origin.step), -1 unknown. */
 int64_t model_trace_step(struct model *m, uint64_t i);

@@ -614,5 +614,7 @@ origin_explain(struct model_origin *o)
 	case ORIGIN_ORIGIN:
 		explain_origin(o);
 		break;
+	case ORIGIN_CARRIED:        /* worded by model_origin_carry.c */
+		break;
 	}
 }

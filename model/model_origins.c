@@ -8,19 +8,21 @@
  * dump records them, are what it read), or an input was never traced
  * (unknown: the origin says so), or the op has no inputs at all (a source:
  * the value came in from outside the graph).  A row with a non-finite input
- * carries the values on (propagation); a second record of a value an
- * earlier row already holds, with no new input since, is a repeat.
+ * carries the values on (propagation); a second record of the same value
+ * (equal NaN/Inf counts, equal min/max where recorded) an earlier row of the
+ * op already holds, with no new input since, is a repeat.  A row whose
+ * value came through a link the graph's edges do not show (a call's input
+ * or output, a variable, an input record: model_carry.c) is carried, and
+ * goes back to where that value came from.  The origins listed are the
+ * roots only: rows no recorded link explains.
  *
- * Steps: the reader's step when it knows one, else the execution a row
- * belongs to, else the first function-call execution recorded at or after
- * the row's wall time on its host (a call is recorded when it returns,
- * after its graph's rows) whose graph holds the row's op; else unknown.
- *
- * Everything here is computed on request from the rows' flag bytes and the
- * links; only rows whose summaries are shown are decoded.  Causes and
- * evidence are worded in model_cause.c.
+ * Steps and calls: model_origin_steps.c.  Everything here is computed on
+ * request from the rows' flag bytes and the links; only rows whose
+ * summaries are shown are decoded.  Causes and evidence are worded in
+ * model_cause.c (carried rows in model_origin_carry.c).  The listing stops
+ * at a work budget (rows, inputs and executions looked at) and says so.
  */
-#include "model_internal.h"
+#include "model_origins_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,146 +30,9 @@
 #define PATH_MAX_ROWS 4096          /* rows a path search visits at most */
 #define BACK_MAX_STEPS 4096         /* steps back from a row to its origin */
 #define OWN_INPUT_WINDOW 256        /* rows searched back for an op's own input rows */
+#define OWN_INPUT_MAX 64            /* input records taken as an op's inputs */
 
-/* ---- steps ---------------------------------------------------------------- */
-
-struct call {
-	double wall;
-	uint64_t exec;
-	uint32_t host_sid;
-	int32_t graph;
-};
-
-struct octx {
-	struct model *m;
-	struct call *calls;         /* function-call executions by wall time */
-	size_t ncalls;
-	bool have_calls;
-};
-
-static int
-call_cmp(const void *a, const void *b)
-{
-	const struct call *x = a, *y = b;
-
-	if (x->wall != y->wall)
-		return x->wall < y->wall ? -1 : 1;
-	return x->exec < y->exec ? -1 : x->exec > y->exec;
-}
-
-static void
-calls_build(struct octx *c)
-{
-	struct model *m = c->m;
-	uint64_t n = rows_nexecs(m), i;
-	size_t cap = 0;
-
-	c->have_calls = true;
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < n; i++) {
-		const struct exec_row *x = exec_row(m, i);
-
-		if (!(__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION) || x->wall_time <= 0)
-			continue;
-		TD_GROW(c->calls, cap, c->ncalls + 1);
-		c->calls[c->ncalls].wall = x->wall_time;
-		c->calls[c->ncalls].exec = i;
-		c->calls[c->ncalls].host_sid = x->host < m->nhosts ? m->hosts[x->host] : 0;
-		c->calls[c->ncalls].graph = graphs_index_of_sid(m, x->graph_sid);
-		c->ncalls++;
-	}
-	pthread_mutex_unlock(&m->lock);
-	if (c->ncalls)
-		td_sort(c->calls, c->ncalls, sizeof(*c->calls), call_cmp);
-}
-
-static void
-octx_done(struct octx *c)
-{
-	free(c->calls);
-}
-
-/* The function call recorded at or after wall on host whose graph holds
- * graph (any when either is unknown); -1 none. */
-static int64_t
-call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
-{
-	size_t lo = 0, hi, k;
-	int64_t found = -1;
-
-	if (!c->have_calls)
-		calls_build(c);
-	hi = c->ncalls;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->calls[mid].wall < wall)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < c->ncalls; k++) {
-		if (host_sid && c->calls[k].host_sid && c->calls[k].host_sid != host_sid)
-			continue;
-		found = (int64_t)k;
-		break;
-	}
-	if (found < 0)
-		return -1;
-	k = (size_t)found;
-	if (graph >= 0 && c->calls[k].graph >= 0) {
-		bool inside;
-
-		pthread_mutex_lock(&c->m->lock);
-		inside = graphs_is_inside(c->m, graph, c->calls[k].graph);
-		pthread_mutex_unlock(&c->m->lock);
-		if (!inside)
-			return -1;
-	}
-	return (int64_t)c->calls[k].exec;
-}
-
-
-static int64_t
-row_step(struct octx *c, uint64_t i)
-{
-	struct model *m = c->m;
-	struct cache_ent e;
-	uint32_t op = trace_op(m, i), host;
-	int32_t graph = -1;
-	int64_t s, x;
-
-	pthread_mutex_lock(&m->lock);
-	s = rows_trace_step(m, i);      /* the reader's own step */
-	x = rows_trace_execution(m, i);
-	host = rows_trace_host_sid(m, i);
-	if (op < m->nops)
-		graph = graphs_index_of_sid(m, m->opv[op].graph_sid);
-	if (s < 0 && x >= 0 && (uint64_t)x < rows_nexecs(m))
-		s = exec_row(m, (uint64_t)x)->step;
-	pthread_mutex_unlock(&m->lock);
-	if (s >= 0)
-		return s;
-	if (x >= 0)
-		return x;
-	rows_trace_decoded(m, i, &e);
-	if (e.wall_time <= 0)
-		return -1;
-	return call_after(c, e.wall_time, host, graph);
-}
-
-int64_t
-model_trace_step(struct model *m, uint64_t i)
-{
-	struct octx c = { .m = m };
-	int64_t s;
-
-	if (i >= rows_ntraces(m))
-		return -1;
-	s = row_step(&c, i);
-	octx_done(&c);
-	return s;
-}
+_Static_assert(sizeof(struct model_origin) <= 2184, "model_origin grew: keep it compact");
 
 void
 model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps)
@@ -275,6 +140,45 @@ op_facts(struct model *m, uint64_t i, struct op_facts *f)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* With no inputs in the dump's graphs: the op's own input records just
+ * before output row i (after its previous output row), in slot order. */
+static size_t
+own_inputs(struct model *m, uint64_t i, const struct op_facts *of,
+	   struct model_origin_input **out, bool decode)
+{
+	struct model_origin_input *in = NULL;
+	uint64_t lo = op_first_row(m, of->op), j;
+	size_t n = 0;
+
+	if (!atomic_load(&m->input_rows) || (trace_flags(m, i) & TF_INPUT))
+		return 0;
+	if (i > OWN_INPUT_WINDOW)
+		lo = TD_MAX(lo, i - OWN_INPUT_WINDOW);
+	for (j = i; j > lo && n < OWN_INPUT_MAX; j--) {
+		if (trace_op(m, j - 1) != of->op)
+			continue;
+		if (!(trace_flags(m, j - 1) & TF_INPUT))
+			break;      /* the op's previous output */
+		if (!in)
+			in = xcalloc(OWN_INPUT_MAX, sizeof(*in));
+		in[n].op_name = of->name;
+		in[n].op_type = "";
+		in[n].slot = rows_trace_slot(m, j - 1);
+		in[n].trace_index = (int64_t)(j - 1);
+		in[n].state = row_state(m, in[n].trace_index, &in[n].summary, decode);
+		n++;
+	}
+	/* found last slot first: slot order */
+	for (j = 0; j < n / 2; j++) {
+		struct model_origin_input t = in[j];
+
+		in[j] = in[n - 1 - j];
+		in[n - 1 - j] = t;
+	}
+	*out = in;
+	return n;
+}
+
 /* The inputs of output row i's op with the rows they read.  decode: with
  * summaries and exact states (else flags only: NONFINITE is exact, the
  * rest may say UNKNOWN for FINITE). */
@@ -289,7 +193,7 @@ row_inputs(struct model *m, uint64_t i, const struct op_facts *of,
 	*out = NULL;
 	if (!n) {
 		free(links);
-		return 0;
+		return own_inputs(m, i, of, out, decode);
 	}
 	in = xcalloc(n, sizeof(*in));
 	for (k = 0; k < n; k++) {
@@ -344,10 +248,84 @@ source_type(const char *type)
 	return false;
 }
 
-/* Fills o's role, inputs, from / origin links for row i (no path, no
- * cause).  decode: summaries of the inputs. */
+/* Whether rows a and b record the same value: equal NaN/Inf counts and
+ * element counts, and equal min, max and mean where both record them. */
+static bool
+same_value(struct model *m, uint64_t a, uint64_t b)
+{
+	uint32_t need = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
+	struct cache_ent ea, eb;
+	const struct td_summary *x = &ea.summary, *y = &eb.summary;
+	uint32_t both;
+
+	rows_trace_decoded(m, a, &ea);
+	rows_trace_decoded(m, b, &eb);
+	if (ea.corrupt || eb.corrupt || (x->known & need) != need || (y->known & need) != need)
+		return false;
+	if (x->nan != y->nan || x->neg_inf != y->neg_inf || x->pos_inf != y->pos_inf ||
+	    x->elements != y->elements)
+		return false;
+	both = x->known & y->known;
+	return !((both & SUM_MINMAX) && (x->min != y->min || x->max != y->max)) &&
+	       !((both & SUM_MEAN) && x->mean != y->mean);
+}
+
+/* A link the graph's edges do not show: o becomes carried. */
+static bool
+carried(struct octx *c, uint64_t i, struct model_origin *o)
+{
+	struct carry_found f;
+
+	if (!carry_find(octx_carry(c), i, &f))
+		return false;
+	o->role = ORIGIN_CARRIED;
+	o->link = (uint8_t)f.link;
+	o->via = f.via >= 0 && f.via <= INT32_MAX ? (int32_t)f.via : -1;
+	free(o->from);
+	o->from = xcalloc(1, sizeof(*o->from));
+	o->from[0] = f.row;
+	o->nfrom = 1;
+	return true;
+}
+
+/* An input record: the producer's row holds its value (a repeat of it),
+ * else a carried link, else the value came from outside. */
 static void
-classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
+classify_input(struct octx *c, uint64_t i, const struct op_facts *of, struct model_origin *o,
+	       bool decode)
+{
+	struct model *m = c->m;
+	struct model_origin_input *in = NULL;
+	size_t n = row_inputs(m, i, of, &in, decode), slot = rows_trace_slot(m, i);
+
+	/* an input row links to the one tensor it holds (its producer's
+	 * row, or itself when none was dumped): that link is the input */
+	if (n == 1)
+		slot = 0;
+	if (!(trace_flags(m, i) & TF_NONFINITE)) {
+		free(in);
+		return;
+	}
+	if (slot < n && in[slot].trace_index >= 0 && (uint64_t)in[slot].trace_index != i &&
+	    trace_flags(m, (uint64_t)in[slot].trace_index) & TF_NONFINITE &&
+	    !(trace_flags(m, (uint64_t)in[slot].trace_index) & TF_INPUT)) {
+		o->role = ORIGIN_REPEAT;
+		o->from = xcalloc(1, sizeof(*o->from));
+		o->from[o->nfrom++] = in[slot].trace_index;
+	} else if (!carried(c, i, o)) {
+		o->role = ORIGIN_ORIGIN;
+		o->source_op = true;
+		if (slot < n) {
+			o->op_name = in[slot].op_name;
+			o->op_type = in[slot].op_type;
+			o->slot = in[slot].slot;
+		}
+	}
+	free(in);
+}
+
+void
+origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
 {
 	struct model *m = c->m;
 	struct op_facts of;
@@ -356,40 +334,15 @@ classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
 
 	op_facts(m, i, &of);
 	o->origin = -1;
+	o->via = -1;
 	o->role = ORIGIN_FINITE;
+	c->work++;
 	if (f & TF_INPUT) {
-		/* A record of the value an op read: the producer's row holds it. */
-		struct model_origin_input *in = NULL;
-		size_t n = row_inputs(m, i, &of, &in, decode), slot = rows_trace_slot(m, i);
-
-		/* an input row links to the one tensor it holds (its producer's
-		 * row, or itself when none was dumped): that link is the input */
-		if (n == 1)
-			slot = 0;
-
-		if (!(f & TF_NONFINITE)) {
-			free(in);
-			return;
-		}
-		if (slot < n && in[slot].trace_index >= 0 && (uint64_t)in[slot].trace_index != i &&
-		    trace_flags(m, (uint64_t)in[slot].trace_index) & TF_NONFINITE &&
-		    !(trace_flags(m, (uint64_t)in[slot].trace_index) & TF_INPUT)) {
-			o->role = ORIGIN_REPEAT;
-			o->from = xcalloc(1, sizeof(*o->from));
-			o->from[o->nfrom++] = in[slot].trace_index;
-		} else {
-			o->role = ORIGIN_ORIGIN;
-			o->source_op = true;
-			if (slot < n) {
-				o->op_name = in[slot].op_name;
-				o->op_type = in[slot].op_type;
-				o->slot = in[slot].slot;
-			}
-		}
-		free(in);
+		classify_input(c, i, &of, o, decode);
 		return;
 	}
 	o->ninputs = row_inputs(m, i, &of, &o->inputs, decode);
+	c->work += o->ninputs;
 	if (!(f & TF_NONFINITE) && !(decode && td_summary_nonfinite(&o->summary)))
 		return;
 	for (k = 0; k < o->ninputs; k++) {
@@ -403,7 +356,9 @@ classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
 		o->role = ORIGIN_PROPAGATION;
 		return;
 	}
-	/* Same tensor recorded again with no input row since: a repeat. */
+	/* The same value recorded again with no input row since: a repeat.
+	 * A different value (other NaN/Inf counts) is not, even when no
+	 * traced input changed: an input never traced may have. */
 	{
 		int64_t prev = previous_same(m, i, of.op, rows_trace_slot(m, i));
 		bool newer = false;
@@ -411,13 +366,16 @@ classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode)
 		for (k = 0; k < o->ninputs; k++)
 			newer |= o->inputs[k].trace_index > prev;
 		if (prev >= 0 && (trace_flags(m, (uint64_t)prev) & TF_NONFINITE) && !newer &&
-		    row_step(c, (uint64_t)prev) == row_step(c, i)) {
+		    octx_row_step(c, (uint64_t)prev) == octx_row_step(c, i) &&
+		    same_value(m, (uint64_t)prev, i)) {
 			o->role = ORIGIN_REPEAT;
 			o->from = xcalloc(1, sizeof(*o->from));
 			o->from[o->nfrom++] = prev;
 			return;
 		}
 	}
+	if (carried(c, i, o))
+		return;
 	o->role = ORIGIN_ORIGIN;
 	o->source_op = of.ninputs == 0 && source_type(of.type);
 }
@@ -447,7 +405,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 			if (t < 0 || !(trace_flags(m, (uint64_t)t) & TF_NONFINITE) ||
 			    u64map_get(&parent, (uint64_t)t, &p))
 				continue;
-			if (step >= 0 && row_step(c, (uint64_t)t) != step)
+			if (step >= 0 && octx_row_step(c, (uint64_t)t) != step)
 				continue;
 			*u64map_put(&parent, (uint64_t)t, r) = r;
 			queue[tail++] = (uint64_t)t;
@@ -479,11 +437,11 @@ backward_path(struct octx *c, uint64_t i, struct model_origin *o)
 	size_t n = 0, k;
 
 	chain[n++] = i;
-	while (n <= BACK_MAX_STEPS) {
+	while (n <= BACK_MAX_STEPS && c->work < MODEL_ORIGINS_BUDGET) {
 		struct model_origin t = {0};
 		int64_t next = -1;
 
-		classify(c, r, &t, false);
+		origins_classify(c, r, &t, false);
 		if (t.role == ORIGIN_ORIGIN) {
 			o->origin = (int64_t)r;
 			model_origin_done(&t);
@@ -541,6 +499,7 @@ fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 	o->source = TABLE_TRACES;
 	o->index = i;
 	o->origin = -1;
+	o->via = -1;
 	if (model_trace_get(c->m, i, &t) != TD_OK)
 		return;
 	o->op_name = t.op_name;
@@ -549,21 +508,29 @@ fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 	o->host = t.host;
 	o->wall_time = t.wall_time;
 	o->summary = t.summary;
-	o->step = row_step(c, i);
+	o->step = octx_row_step(c, i);
 }
 
-static void
-explain(struct octx *c, uint64_t i, struct model_origin *o)
+void
+origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o)
 {
 	fill_row(c, i, o);
-	classify(c, i, o, true);
+	origins_classify(c, i, o, true);
 	if (o->role == ORIGIN_ORIGIN) {
 		o->origin = (int64_t)i;
 		forward_path(c, i, o->step, o);
 	} else if (o->role != ORIGIN_FINITE) {
 		backward_path(c, i, o);
 	}
+	if (o->role == ORIGIN_CARRIED) {
+		origins_explain_carried(c, o);
+		return;
+	}
 	origin_explain(o);
+	/* an origin a link should have explained: say which record is missing */
+	if (o->role == ORIGIN_ORIGIN && o->nevidence < MODEL_EVIDENCE_MAX &&
+	    carry_missing(octx_carry(c), i, o->evidence[o->nevidence], MODEL_CAUSE_LEN))
+		o->nevidence++;
 }
 
 enum td_status
@@ -574,165 +541,7 @@ model_why(struct model *m, uint64_t i, struct model_origin *o)
 	memset(o, 0, sizeof(*o));
 	if (i >= rows_ntraces(m))
 		return TD_ERR_RANGE;
-	explain(&c, i, o);
+	origins_explain_row(&c, i, o);
 	octx_done(&c);
 	return TD_OK;
-}
-
-/* Eager executions (not function calls, not containers) with bad outputs:
- * origins whose inputs are not linked to rows. */
-static void
-exec_origin(struct model *m, uint64_t x, struct model_origin *o)
-{
-	struct model_execution e;
-	struct model_detail d = {0};
-	size_t k;
-
-	memset(o, 0, sizeof(*o));
-	o->role = ORIGIN_ORIGIN;
-	o->source = TABLE_EXECUTIONS;
-	o->index = x;
-	o->origin = (int64_t)x;
-	o->step = -1;
-	if (model_execution_get(m, x, &e) != TD_OK)
-		return;
-	o->op_name = o->op_type = e.op_type;
-	o->host = e.host;
-	o->wall_time = e.wall_time;
-	if (model_execution_detail(m, x, &d) == TD_OK) {
-		for (k = 0; d.summaries && k < d.noutputs; k++) {
-			if (td_summary_nonfinite(&d.summaries[k])) {
-				o->slot = (uint32_t)k;
-				o->summary = d.summaries[k];
-				break;
-			}
-		}
-	}
-	model_detail_done(&d);
-	origin_explain(o);
-}
-
-static bool
-origin_before(const struct model_origin *a, const struct model_origin *b)
-{
-	if ((a->wall_time > 0) != (b->wall_time > 0))
-		return a->wall_time > 0;
-	if (a->wall_time != b->wall_time)
-		return a->wall_time < b->wall_time;
-	if (a->source != b->source)
-		return a->source == TABLE_TRACES;
-	return a->index < b->index;
-}
-
-static int
-origin_cmp(const void *a, const void *b)
-{
-	const struct model_origin *x = a, *y = b;
-
-	return origin_before(x, y) ? -1 : origin_before(y, x);
-}
-
-/* Origins found per host (the per_host limit). */
-struct host_count {
-	uint32_t sid;
-	size_t n;
-};
-
-/* The count slot of host sid (added at 0). */
-static size_t *
-host_slot(struct host_count **v, size_t *n, size_t *cap, uint32_t sid)
-{
-	size_t k;
-
-	for (k = 0; k < *n; k++)
-		if ((*v)[k].sid == sid)
-			return &(*v)[k].n;
-	TD_GROW(*v, *cap, *n + 1);
-	(*v)[*n].sid = sid;
-	(*v)[*n].n = 0;
-	return &(*v)[(*n)++].n;
-}
-
-static bool
-host_matches(struct model *m, const char *want, uint32_t host_sid)
-{
-	const char *h;
-
-	if (!want)
-		return true;
-	h = intern_str(&m->str, host_sid);
-	return h && strcmp(h, want) == 0;
-}
-
-size_t
-model_origins(struct model *m, const struct model_origins_query *q, struct model_origin **out)
-{
-	struct octx c = { .m = m };
-	struct model_origin *v = NULL;
-	uint64_t nt = rows_ntraces(m), ne, ch, j, end;
-	size_t n = 0, cap = 0;
-	int64_t step = q ? q->step : -1;
-	const char *host = q ? q->host : NULL;
-	size_t limit = q ? q->per_host : 0, nhc = 0, caphc = 0, *cnt = NULL;
-	struct host_count *hc = NULL;
-
-	for (ch = 0; (ch << MODEL_CHUNK_SHIFT) < nt; ch++) {
-		if (!__atomic_load_n(&m->tnonfinite[ch], __ATOMIC_RELAXED))
-			continue;
-		end = TD_MIN(nt, (ch + 1) << MODEL_CHUNK_SHIFT);
-		for (j = ch << MODEL_CHUNK_SHIFT; j < end; j++) {
-			struct model_origin t;
-			uint32_t hs;
-
-			if (!(trace_flags(m, j) & TF_NONFINITE))
-				continue;
-			/* zeroed here, not per row: it is kilobytes (a memset per
-			 * row was most of origins at ten million rows) */
-			memset(&t, 0, sizeof t);
-			if (host || limit) {
-				pthread_mutex_lock(&m->lock);
-				hs = rows_trace_host_sid(m, j);
-				pthread_mutex_unlock(&m->lock);
-				if (!host_matches(m, host, hs))
-					continue;
-				cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
-				if (cnt && *cnt >= limit)
-					continue;
-			}
-			classify(&c, j, &t, false);
-			if (t.role != ORIGIN_ORIGIN || (step >= 0 && row_step(&c, j) != step)) {
-				model_origin_done(&t);
-				continue;
-			}
-			model_origin_done(&t);
-			TD_GROW(v, cap, n + 1);
-			explain(&c, j, &v[n++]);
-			if (cnt)
-				(*cnt)++;
-		}
-	}
-	ne = atomic_load(&m->containers) ? 0 : rows_nexecs(m);
-	for (j = 0; j < ne && step < 0; j++) {
-		const struct exec_row *x = exec_row(m, j);
-		uint32_t hs;
-
-		if (!x->bad_outputs || (__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION))
-			continue;
-		pthread_mutex_lock(&m->lock);
-		hs = x->host < m->nhosts ? m->hosts[x->host] : 0;
-		pthread_mutex_unlock(&m->lock);
-		if (!host_matches(m, host, hs))
-			continue;
-		cnt = limit ? host_slot(&hc, &nhc, &caphc, hs) : NULL;
-		if (cnt && (*cnt)++ >= limit)
-			continue;
-		TD_GROW(v, cap, n + 1);
-		exec_origin(m, j, &v[n++]);
-	}
-	free(hc);
-	octx_done(&c);
-	if (n > 1)
-		td_sort(v, n, sizeof(*v), origin_cmp);
-	*out = v;
-	return n;
 }

@@ -276,6 +276,7 @@ poll_model(struct tui *t)
 	t->progress = pr;
 	t->diff_scanning = tui_diff_poll(t);
 	t->watch_checking = tui_watches_poll(t);
+	t->origins_looking = tui_origins_poll(t);
 	follow_tail(t);
 	tui_state_poll(t);
 	if (t->follow && pr.done && td_now() - t->last_refresh > FOLLOW_INTERVAL) {
@@ -329,7 +330,8 @@ event_loop(struct tui *t)
 		last_key = ERR;
 		/* Poll often while the index fills the panes (the first rows show
 		 * within ~50 ms), less when following, rarely when idle. */
-		struct key_input in = { t->prompt_win, !t->progress.done || t->diff_scanning || t->watch_checking ? 50 :
+		struct key_input in = { t->prompt_win, !t->progress.done || t->diff_scanning || t->watch_checking ||
+					t->origins_looking ? 50 :
 					t->follow ? 250 : 1000 };
 		/* escape sequences terminfo does not list still make one key */
 		int key = keyseq_next(&seq, get_code, &in);

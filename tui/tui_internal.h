@@ -133,6 +133,7 @@ struct tui {
 	struct tui_origins *origins; /* tui_origins.c state (owned) */
 	struct tui_watches *watches; /* tui_watches.c state (owned) */
 	bool watch_checking;        /* the watches' check is still going */
+	bool origins_looking;       /* the origins' look is still going */
 };
 
 /* ---- tui.c --------------------------------------------------------- */
@@ -330,6 +331,9 @@ bool tui_no_source(struct tui *t);
  * with several hosts each host's first origin (0 before the index pass is
  * done, and in the diff layout). */
 uint64_t tui_origins_lines(struct tui *t);
+/* Looks for the origins a budget of work at a time (poll_model); true
+ * while the look goes on. */
+bool tui_origins_poll(struct tui *t);
 void tui_origins_draw(struct pane *p, uint64_t i, int y);
 /* Enter on line i: selects that origin's trace row, marks its path. */
 void tui_origins_enter(struct tui *t, uint64_t i);

@@ -10,8 +10,11 @@
  * marks the propagation path in the trace table.
  *
  * The origins are asked once per model generation and filter, after the
- * index pass (they need every row); a filter or rank hides the origins
- * whose rows it hides.  Dump strings
+ * index pass (they need every row), and computed off the event loop's
+ * critical path: a budget of work per poll (tui_origins_poll, as the
+ * watches are checked), so keys stay quick on a dump whose every row is
+ * costly; the pane says how far the look got meanwhile.  A filter or rank
+ * hides the origins whose rows it hides.  Dump strings
  * are sanitized where they are drawn (pane_print, the message line).
  * Not for: the diff layout (pane_diff.c leads the Alerts pane with the first divergence).
  */
@@ -23,6 +26,7 @@
 
 #define ORIGIN_LINES 8          /* hosts listed at most */
 #define ORIGIN_LINES_ONE_HOST 3 /* origins listed at most on one host */
+#define ORIGIN_POLL_BUDGET 20000 /* units of work (rows, inputs) per poll */
 
 struct origin_line {
 	uint64_t row;               /* the origin's trace row */
@@ -37,6 +41,8 @@ struct tui_origins {
 	size_t total;               /* origins (or hosts) found */
 	bool more;                  /* a last line: "N origins in all" */
 	bool by_host;
+	bool partial;               /* the work budget cut the answer */
+	struct model_origins_run *run;  /* the look in progress, NULL none */
 	uint64_t *path;             /* marked rows, origin first (owned) */
 	size_t npath;
 	int64_t marked;             /* the origin whose path is marked, -1 */
@@ -68,14 +74,12 @@ format_line(const struct model_origin *o, bool by_host, char *buf, size_t size)
 			 (unsigned long long)o->index, step, o->cause);
 }
 
-/* Asks the model again when it changed since the last time. */
+/* Starts a new look when the model or the filter changed since the last. */
 static void
 origins_refresh(struct tui *t)
 {
 	struct tui_origins *s = get(t);
 	struct model_info info;
-	struct model_origin *v = NULL;
-	size_t n;
 
 	if (!t->progress.done ||
 	    (s->generation == t->progress.generation + 1 && s->filter_serial == t->filter_serial))
@@ -83,11 +87,28 @@ origins_refresh(struct tui *t)
 	s->generation = t->progress.generation + 1;
 	s->filter_serial = t->filter_serial;
 	s->n = s->total = 0;
+	s->more = s->partial = false;
 	model_info(t->m, &info);
 	s->by_host = info.nhosts > 1;
-	size_t max = s->by_host ? ORIGIN_LINES : ORIGIN_LINES_ONE_HOST;
 	struct model_origins_query q = { .step = -1, .per_host = s->by_host ? 1 : 0 };
-	n = model_origins(t->m, &q, &v);
+	model_origins_run_free(s->run);
+	s->run = model_origins_run_new(t->m, &q);
+}
+
+/* The look is over: its origins become the pane's lines. */
+static void
+origins_collect(struct tui *t)
+{
+	struct tui_origins *s = get(t);
+	struct model_origins_query q = { .step = -1 };
+	struct model_origin *v = NULL;
+	size_t n, max = s->by_host ? ORIGIN_LINES : ORIGIN_LINES_ONE_HOST;
+
+	n = model_origins_run_take(s->run, &q, &v);
+	model_origins_run_free(s->run);
+	s->run = NULL;
+	free(q.reach);
+	s->partial = q.partial;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].source != TABLE_TRACES ||
 		    (t->filter && !model_filter_match(t->m, t->filter, TABLE_TRACES, v[i].index)))
@@ -100,7 +121,22 @@ origins_refresh(struct tui *t)
 		s->n++;
 	}
 	model_origins_free(v, n);
-	s->more = s->total > s->n;
+	s->more = s->total > s->n || s->partial;
+}
+
+bool
+tui_origins_poll(struct tui *t)
+{
+	struct tui_origins *s = get(t);
+
+	if (tui_diff(t))
+		return false;
+	origins_refresh(t);
+	if (!s->run)
+		return false;
+	if (model_origins_run_step(s->run, ORIGIN_POLL_BUDGET))
+		origins_collect(t);
+	return s->run != NULL;
 }
 
 uint64_t
@@ -109,7 +145,7 @@ tui_origins_lines(struct tui *t)
 	if (tui_diff(t))
 		return 0;
 	origins_refresh(t);
-	return get(t)->n + get(t)->more;
+	return get(t)->n + (get(t)->more || get(t)->run);
 }
 
 void
@@ -120,15 +156,25 @@ tui_origins_draw(struct pane *p, uint64_t i, int y)
 
 	if (i < s->n) {
 		pane_print(p, y, 1, STYLE_ALERT, s->lines[i].text, p->r.w - 2);
+	} else if (s->run) {
+		uint64_t next, total;
+
+		model_origins_run_where(s->run, &next, &total);
+		snprintf(buf, sizeof buf, "origins: looking at row %llu of %llu",
+			 (unsigned long long)next, (unsigned long long)total);
+		pane_print(p, y, 1, STYLE_DIM, buf, p->r.w - 2);
 	} else if (s->more) {
-		snprintf(buf, sizeof buf, "%zu %s in all (Enter: list)", s->total,
-			 s->by_host ? "hosts with origins" : "origins");
+		snprintf(buf, sizeof buf, "%zu %s%s (Enter: list)", s->total,
+			 s->by_host ? "hosts with origins" : "origins",
+			 s->partial ? ", partial: the work budget ran out" : " in all");
 		pane_print(p, y, 1, STYLE_DIM, buf, p->r.w - 2);
 	}
 }
 
-/* Marks the path of the origin of row (the rows that carried its bad
- * values) in the trace table; returns the origin row, -1 none. */
+/* Marks the path of the origin of row in the trace table: from an origin,
+ * the rows that carried its bad values on; from any other row, the chain
+ * from its origin to the row itself (through calls and variables).
+ * Returns the origin row, -1 none. */
 static int64_t
 mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 {
@@ -143,7 +189,7 @@ mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 	int64_t origin = o->role == ORIGIN_ORIGIN ? (int64_t)row : o->origin;
 	struct model_origin oo = {0};
 	const struct model_origin *src = o;
-	if (origin >= 0 && (uint64_t)origin != row) {
+	if (origin >= 0 && (uint64_t)origin != row && !o->npath) {
 		if (model_why(t->m, (uint64_t)origin, &oo) == TD_OK)
 			src = &oo;
 	}
@@ -155,6 +201,12 @@ mark_path(struct tui *t, uint64_t row, struct model_origin *o)
 	s->marked = origin;
 	model_origin_done(&oo);
 	return origin;
+}
+
+static const char *
+role_word(enum model_origin_role r)
+{
+	return r == ORIGIN_CARRIED ? "carried" : r == ORIGIN_REPEAT ? "a repeat" : "a propagation";
 }
 
 /* Jumps to the origin of trace row `row`, marking its path. */
@@ -169,7 +221,10 @@ goto_origin_of(struct tui *t, uint64_t row)
 	}
 	int64_t origin = mark_path(t, row, &o);
 	const char *name = o.op_name ? o.op_name : "";
-	if (origin < 0) {
+	if (origin < 0 && o.role != ORIGIN_FINITE) {
+		tui_message(t, false, "trace %llu (%s): %s; no origin row (%s)", (unsigned long long)row,
+			    name, role_word(o.role), o.cause);
+	} else if (origin < 0) {
 		tui_message(t, false, "trace %llu (%s) holds no NaN/Inf", (unsigned long long)row, name);
 	} else if (o.role == ORIGIN_ORIGIN) {
 		tui_jump_trace(t, row, true);
@@ -181,7 +236,9 @@ goto_origin_of(struct tui *t, uint64_t row)
 		tui_focus(t, PANE_TRACES);
 		tui_message(t, false, "trace %llu (%s) %s; its origin is row %lld (path marked >)",
 			    (unsigned long long)row, name,
-			    o.role == ORIGIN_REPEAT ? "repeats a value dumped before" : "carries bad inputs",
+			    o.role == ORIGIN_REPEAT ? "repeats a value dumped before" :
+			    o.role == ORIGIN_CARRIED ? "holds a value carried in (why: the chain)" :
+			    "carries bad inputs",
 			    (long long)origin);
 	}
 	model_origin_done(&o);
@@ -194,8 +251,8 @@ tui_origins_enter(struct tui *t, uint64_t i)
 
 	if (i < s->n)
 		goto_origin_of(t, s->lines[i].row);
-	else if (s->more)
-		tui_run_command(t, s->by_host ? "origins --by-host" : "origins");
+	else if (s->more && !s->run)
+		tui_run_command(t, s->by_host ? "origins --by-host --all" : "origins --all");
 }
 
 void
@@ -233,6 +290,7 @@ tui_origins_done(struct tui *t)
 	if (!t->origins)
 		return;
 	free(t->origins->path);
+	model_origins_run_free(t->origins->run);
 	free(t->origins);
 	t->origins = NULL;
 }

@@ -42,15 +42,49 @@ jx mnist_cause_log_of_zero '"log of a zero in probs:0" in d["first"]["cause"]
 	and any("1 zero in 1000 elements" in e for e in d["first"]["evidence"])' "$(doc 1)"
 jx mnist_path_starts_at_origin 'd["first"]["path"][0] == 88 and len(d["first"]["path"]) >= 2
 	and all(a < b for a, b in zip(d["first"]["path"], d["first"]["path"][1:]))' "$(doc 1)"
-jx mnist_contract_keys 'set(d) == {"total", "first", "items"} and all(set(o) == {"source", "index",
+jx mnist_contract_keys 'set(d) == {"total", "first", "items", "partial", "partial_row"}
+	and all(set(o) == {"source", "index",
 	"op_name", "op_type", "output_slot", "host", "step", "nan", "neg_inf", "pos_inf", "elements",
-	"inputs", "cause", "evidence", "path"} for o in d["items"]) and all(set(i) == {"op_name",
+	"inputs", "cause", "evidence", "path", "carried"} for o in d["items"]) and all(set(i) == {"op_name",
 	"output_slot", "trace_index", "state", "summary"} for o in d["items"] for i in o["inputs"])' "$(doc 1)"
 jx mnist_no_origin_before_88 'all(o["index"] >= 88 for o in d["items"] if o["source"] == "trace")' "$(doc 1)"
 jx mnist_why_88_origin 'd["role"] == "origin" and d["index"] == 88 and d["origin"] == 88
 	and d["inputs"][0]["trace_index"] == 85 and d["from"] == []' "$(doc 2)"
 jx mnist_by_host 'len(d["hosts"]) == 1 and d["hosts"][0]["host"] == "tfdbg-host-a"
 	and d["hosts"][0]["index"] == 88 and d["hosts"][0]["op_name"] == "Log"' "$(doc 3)"
+
+# Issue 22: the roots only.  Every later NaN of the tutorial goes back to
+# the Log through links the dump records: the function graphs' input
+# placeholders (gradients_grad_ys_0, probs, input_tensor) are their calls'
+# inputs (Execution input_tensor_ids = an earlier call's output ids), the
+# ReadVariableOps read variables the eager ResourceApplyAdam executions
+# wrote from those NaN gradients, the Softmax reads a nested call's output.
+tdbg_run --json -e origins -e 'why 121' -e 'why 101' -e 'why 134' -e 'why 98' "$D"
+jx mnist_roots_only 'd["total"] <= 20 and d["first"]["index"] == 88 and not any(o["op_type"]
+	in ("Placeholder", "ReadVariableOp", "Softmax") for o in d["items"]) and not d["partial"]' "$(doc 1)"
+jx mnist_root_carried_far 'd["first"]["carried"]["rows"] > 100 and d["first"]["carried"]["variables"] > 0
+	and d["first"]["carried"]["calls"] > 0 and d["first"]["carried"]["steps"] > 0' "$(doc 1)"
+jx mnist_why_121_carried_variable 'd["role"] == "carried" and d["index"] == 121 and d["origin"] == 88
+	and d["link"] == "variable" and d["path"][0] == 88 and d["path"][-1] == 121
+	and "ResourceApplyAdam" in d["cause"] and d["via"] is not None' "$(doc 2)"
+jx mnist_why_101_call_input 'd["role"] == "carried" and d["op_name"] == "gradients_grad_ys_0"
+	and d["link"] == "call input" and d["origin"] == 88 and d["from"] == [100]' "$(doc 3)"
+jx mnist_why_134_call_output 'd["role"] in ("carried", "propagation") and d["origin"] == 88
+	and (d["role"] == "propagation" or d["link"] == "call output")' "$(doc 4)"
+jx mnist_why_98_says_unrecorded 'd["role"] == "carried" and d["link"] == "unrecorded input"
+	and "inputs not all recorded" in d["cause"] and d["origin"] == 88' "$(doc 5)"
+
+# every non-finite row goes back to the Log at 88 (the tutorial's one
+# bug: what the TUI's O follows from any row)
+tdbg_run --json -e 'traces --nonfinite' "$D"
+rows=$(json_get '" ".join(str(r["index"]) for r in d["rows"])' "$OUT")
+set --
+for r in $rows; do set -- "$@" -e "why $r"; done
+tdbg_run --json "$@" "$D"
+check mnist_every_bad_row_goes_back_to_88 python3 -c '
+import json, sys
+ds = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(not (len(ds) > 400 and all(d["origin"] == 88 for d in ds)))' "$OUT"
 
 # the path's rows, asked one by one, go back to the origin at 88
 P=$(json_get 'd["first"]["path"][1]' "$WORK/doc.1")
@@ -91,7 +125,8 @@ for m in shape no_tensor; do
 	tdbg_run --strict --check "$FIXTURES/tfdbg2/modes/$m"
 	expect_rc 5 "modes_${m}_strict_check_exit_5"
 	tdbg_run --json -e origins "$FIXTURES/tfdbg2/modes/$m"
-	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": []}' "$(doc 1)"
+	jx "modes_${m}_no_origin" 'd == {"total": 0, "first": None, "items": [], "partial": False,
+		"partial_row": None}' "$(doc 1)"
 done
 
 # ---- tfdbg1 mlp_nan -------------------------------------------------------------
@@ -132,6 +167,40 @@ tdbg_run -e 'origins --by-host' "$D"
 expect_file_has ms_text_rank_table "$OUT" "rank_0"
 tdbg_run --check "$D"
 expect_rc 4 ms_check_exit_4
+
+# ---- MindSpore async npy, input records, no graph (issue 22) ----------------------
+# tests/fixtures/mindspore/README.md, async_npy: one origin, MatMul-op10's
+# output in iteration 1 (row 16, inputs finite at rows 14 and 15); ReLU-op12's
+# input record (row 17) holds that same value.
+D=$FIXTURES/mindspore/async_npy
+tdbg_run --json -e origins -e 'why 17' -e 'why 18' -e 'why 21' "$D"
+expect_rc 0 ms_async_exit_0
+jx ms_async_one_origin 'd["total"] == 1 and d["first"]["index"] == 16
+	and d["first"]["op_name"] == "MatMul-op10" and d["first"]["step"] == 1
+	and d["first"]["nan"] == 2 and d["first"]["neg_inf"] == 1
+	and [(i["trace_index"], i["state"]) for i in d["first"]["inputs"]] == [(14, "finite"), (15, "finite")]
+	and "unknown" not in d["first"]["cause"]' "$(doc 1)"
+jx ms_async_relu_input_record_carried 'd["role"] == "carried" and d["link"] == "same value"
+	and d["from"] == [16] and d["origin"] == 16' "$(doc 2)"
+jx ms_async_relu_output_propagation 'd["role"] == "propagation" and d["from"] == [17]
+	and d["origin"] == 16' "$(doc 3)"
+jx ms_async_last_goes_back 'd["role"] == "propagation" and d["origin"] == 16' "$(doc 4)"
+
+# ---- generated: independent NaN are each a root ----------------------------------
+# gen_tfdbg2 injects a NaN at row 1000 and every 147 rows after it, each
+# independent of the others (--facts: nonfinite, first_nonfinite_row); row
+# 1147 is the loss graph's labels placeholder, nested in train_step after
+# the model graph's row 1000: no recorded link joins them, so each of the
+# injected rows is an origin (a nearby earlier NaN is not a cause).
+GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
+"$GEN" -q -n 3000 --nan-at 1000 --nan-every 147 --facts "$WORK/g.facts" "$WORK/g" ||
+	die "generator failed"
+NF=$(sed -n 's/^nonfinite //p' "$WORK/g.facts")
+FIRST=$(sed -n 's/^first_nonfinite_row //p' "$WORK/g.facts")
+tdbg_run --json -e origins -e 'why 1147' "$WORK/g"
+jx gen_each_injected_nan_is_a_root 'd["total"] == '"$NF"' and [o["index"] for o in d["items"]]
+	== ['"$FIRST"' + 147 * k for k in range('"$NF"')]' "$(doc 1)"
+jx gen_nested_placeholder_not_linked_by_guess 'd["role"] == "origin" and d["op_name"] == "labels"' "$(doc 2)"
 
 # ---- usage -----------------------------------------------------------------------
 tdbg_run --json -e 'origins --step x' -e 'why' -e 'why 99999' "$FIXTURES/tfdbg2/mnist_nan"

@@ -39,6 +39,20 @@ tui_keys 3 j j O
 tui_expect o_from_path_row "its origin is row 88"
 tui_settle
 [ "$(pos)" = 89/680 ] && ok o_selects_origin || fail o_selects_origin "at $(pos)"
+# Issue 22: O from a row fed through calls and variables (117, the
+# backward function's Identity at step 76, after the eager calls named by
+# their tensor ids) goes back to the Log at 88, and the marked path holds
+# the starting row itself.
+tui_keys : ; tui_type 'goto trace 117'; tui_keys Enter
+tui_wait "118/680" >/dev/null || fail goto_117 "not at 118/680"
+tui_keys O
+tui_expect o_from_117_reaches_88 "its origin is row 88"
+tui_settle
+[ "$(pos)" = 89/680 ] && ok o_from_117_selects_88 || fail o_from_117_selects_88 "at $(pos)"
+tui_keys : ; tui_type 'goto trace 117'; tui_keys Enter
+tui_wait "118/680" >/dev/null
+tui_settle
+grep -qE '│> +117 ' "$TUI_SCREEN" && ok o_path_marks_start_row || fail o_path_marks_start_row "row 117 not marked"
 # O on a finite row says so and stays
 tui_keys : ; tui_type 'goto trace 85'; tui_keys Enter
 tui_wait "86/680" >/dev/null
@@ -52,8 +66,27 @@ tui_expect o_on_alert_group "origin"
 tui_keys q
 tui_expect_exit 0 quit
 
-# ---- several hosts: one line per host ---------------------------------
+# ---- many origins: Enter on "N origins in all" lists them all ----------
+# (issue 24 item 2) The generator injects one NaN at row 500 and one every
+# 100 rows after it, each with finite inputs: 35 origins in 4,000 rows, the
+# last at row 3900.
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
+"$GEN" -q -n 4000 --ops 60 --nan-at 500 --nan-every 100 "$WORK/many" || die "generator failed"
+tui_start "$WORK/many"
+tui_expect many_more_line "35 origins in all (Enter: list)"
+tui_keys 1 g j j j Enter
+tui_expect many_list_opens "Other origins:"
+tui_keys G
+tui_expect many_list_whole "3900"
+if grep -qF "more (origins" "$TUI_SCREEN"; then fail many_list_not_cut "cut"; else ok many_list_not_cut; fi
+tui_keys k Enter
+tui_expect many_list_link_jumps "3800"
+tui_settle
+[ "$(pos)" = 3801/4000 ] && ok many_link_selects_3800 || fail many_link_selects_3800 "at $(pos)"
+tui_keys q
+tui_expect_exit 0 quit_many
+
+# ---- several hosts: one line per host ---------------------------------
 "$GEN" -q -n 4000 --ops 60 --hosts 2 --nan-at 500 --nan-every 0 "$WORK/h2" || die "generator failed"
 hosts=$("$TDBG" --json -e info "$WORK/h2" | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["hosts"]))')
 set -- $hosts

@@ -498,6 +498,28 @@ gen_prog_build(struct gen_prog *p, int target_ops, int hostile, uint64_t seed)
 }
 
 void
+gen_prog_build_wide(struct gen_prog *p, int n)
+{
+	struct gen_op *op;
+
+	memset(p, 0, sizeof *p);
+	p->nlayers = 1;
+	p->nsources = 1;
+	p->sources = xalloc(sizeof *p->sources);
+	source_line(&p->sources[0], fmt("total = tf.add_n(inputs)  # %d inputs, gen_tfdbg2 --wide", n));
+	p->sources[0].path = fmt("/home/tdbg/project/wide.py");
+	add_frame(p, 0, 1, "<module>");
+	for (int k = 0; k < n; k++)
+		add_op(p, G_MODEL, "Placeholder", 1, 0, 1, 1, fmt("in_%d", k));
+	op = add_op(p, G_MODEL, "AddN", 1, 1, 1, 1, fmt("wide"));
+	op->inputs = xalloc(sizeof(char *) * (size_t)n);
+	op->ninputs = n;
+	for (int k = 0; k < n; k++)
+		op->inputs[k] = fmt("in_%d:0", k);
+	number_tensors(p);
+}
+
+void
 gen_prog_free(struct gen_prog *p)
 {
 	for (int i = 0; i < p->nops; i++) {

@@ -69,6 +69,10 @@ extern const int gen_graph_outer[G_COUNT];
 
 /* Builds the program for about target_ops ops.  Exits on OOM. */
 void gen_prog_build(struct gen_prog *p, int target_ops, int hostile, uint64_t seed);
+/* A program of one traced op "wide" (AddN in graph model) reading the
+ * outputs of n placeholders in_0 .. in_{n-1}, which are not traced: every
+ * trace row is the wide op (the origins' worst case of issue 23 item 16). */
+void gen_prog_build_wide(struct gen_prog *p, int n);
 void gen_prog_free(struct gen_prog *p);
 
 /* Deterministic 64-bit mixing (splitmix64). */

@@ -67,6 +67,7 @@ struct opts {
 	size_t ndmg;
 	const char *facts;
 	const char *cause;          /* --cause NAME, or NULL */
+	int wide;                   /* --wide N: one op of N inputs, 0 none */
 	int quiet;
 	int half;                   /* FULL_TENSOR values as float16 (DT_HALF) */
 	int round_half;             /* float32 values rounded to float16 precision */
@@ -705,6 +706,8 @@ usage(FILE *fp)
 "                        has a known cause, two steps (the bad value in step 1);\n"
 "                        -n is ignored; --facts adds origin_row, origin_op...\n"
 "                        NAME is one of:\n"
+"      --wide N          instead of the network: one op (AddN, graph model) of N\n"
+"                        inputs from N untraced placeholders; every row is it\n"
 "      --half            FULL_TENSOR: values as float16 (rounded from float32)\n"
 "      --round-half      FULL_TENSOR: float32 values rounded to float16 precision\n"
 "      --perturb-at ROW  FULL_TENSOR: scale the values of trace ROW (per host),\n"
@@ -819,7 +822,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		{ "hostile", 0, 0, 'X' }, { "corrupt", 1, 0, 'c' }, { "damage", 1, 0, 'd' },
 		{ "torn", 0, 0, 'T' }, { "omit", 1, 0, 'O' }, { "append", 0, 0, 'A' },
 		{ "facts", 1, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
-		{ "cause", 1, 0, 'K' },
+		{ "cause", 1, 0, 'K' }, { "wide", 1, 0, 'W' },
 		{ "half", 0, 0, 'F' }, { "round-half", 0, 0, 'R' }, { "perturb-at", 1, 0, 'P' },
 		{ "perturb", 1, 0, 'p' },
 		{ 0, 0, 0, 0 },
@@ -847,6 +850,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		case 'A': o->append = 1; break;
 		case 'f': o->facts = optarg; break;
 		case 'K': o->cause = optarg; break;
+		case 'W': o->wide = (int)parse_count(optarg); break;
 		case 'q': o->quiet = 1; break;
 		case 'F': o->half = 1; break;
 		case 'R': o->round_half = 1; break;
@@ -856,7 +860,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		default: usage(stderr); exit(2);
 		}
 	}
-	if (optind != argc - 1 || o->hosts < 1 || o->hosts > 1000 || o->ops < 1) {
+	if (optind != argc - 1 || o->hosts < 1 || o->hosts > 1000 || o->ops < 1 || o->wide < 0) {
 		usage(stderr);
 		exit(2);
 	}
@@ -965,6 +969,8 @@ main(int argc, char **argv)
 		}
 		o.traces = 2 * (uint64_t)prog.ntens * (uint64_t)o.hosts;
 		o.nan_at = -1;
+	} else if (o.wide) {
+		gen_prog_build_wide(&prog, o.wide);
 	} else {
 		gen_prog_build(&prog, o.ops, o.hostile, o.seed);
 	}

@@ -27,7 +27,7 @@ static const struct cmd_info commands[] = {
 	  "NaN/Inf and overflow alerts, grouped by op type", COMPLETE_NONE },
 	{ "first-nonfinite", cmd_first_nonfinite, 0, 0, B | T, "first-nonfinite",
 	  "The first tensor with NaN or Inf in execution order (the likely origin)", COMPLETE_NONE },
-	{ "origins", cmd_origins, 0, -1, B | T, "origins [--step S] [--host H] [--by-host]",
+	{ "origins", cmd_origins, 0, -1, B | T, "origins [--step S] [--host H] [--by-host] [--all]",
 	  "Where the NaN/Inf started (origins, first in time first) and why", COMPLETE_NONE },
 	{ "why", cmd_why, 0, 1, B | T, "why N",
 	  "Explain trace N: origin or propagation, from where, and why", COMPLETE_NONE },

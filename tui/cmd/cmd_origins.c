@@ -10,8 +10,11 @@
  *   ORIGIN  -> {"source", "index", "op_name", "op_type", "output_slot", "host",
  *              "step", "nan", "neg_inf", "pos_inf", "elements", "inputs":
  *              [{"op_name", "output_slot", "trace_index", "state", "summary"}],
- *              "cause", "evidence": [...], "path": [rows]}
- *   why N   -> ORIGIN + {"role", "origin", "from"}
+ *              "cause", "evidence": [...], "path": [rows],
+ *              "carried": {"rows", "calls", "variables", "steps", "hosts",
+ *              "records"} (origins: how far its values went; else null)}
+ *              (+ "partial", "partial_row": the work budget ran out)
+ *   why N   -> ORIGIN + {"role", "origin", "from", "link", "via"}
  * The model computes everything (model_origins, model_why); this file only
  * prints it, each result built once through the emitter (emit.h): text
  * shows an origin as a headline ("Origin: Log:0 (Log) at row 88, ..."),
@@ -31,6 +34,7 @@ static const char *const role_names[] = {
 	[ORIGIN_ORIGIN] = "origin",
 	[ORIGIN_PROPAGATION] = "propagation",
 	[ORIGIN_REPEAT] = "repeat",
+	[ORIGIN_CARRIED] = "carried",
 };
 
 static const char *const state_names[] = {
@@ -56,8 +60,11 @@ static const struct emit_field origin_fields[] = {
 	{ "step", NULL, 0, EMIT_HIDE },
 	{ "evidence", NULL, 0, EMIT_HIDE },
 	{ "path", NULL, 0, EMIT_HIDE },
+	{ "carried", NULL, 0, EMIT_HIDE },
 	{ "origin", "origin row", 0, 0 },
 	{ "from", "from rows", 0, 0 },
+	{ "link", NULL, 0, EMIT_HIDE },
+	{ "via", "via execution", 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
 
@@ -138,9 +145,35 @@ emit_inputs(struct emit *e, const struct model_origin *o)
 
 /* The members of an origin (ORIGIN in the header), into the current object
  * or table row; label heads its text ("Origin", "Row"). */
+/* "carried": how far an origin's values went (null when not counted). */
+static void
+emit_reach(struct emit *e, const struct model_reach *r)
+{
+	emit_key(e, "carried");
+	if (!r) {
+		emit_null(e);
+		return;
+	}
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "rows", r->rows);
+	emit_kv_uint(e, "calls", r->calls);
+	emit_kv_uint(e, "variables", r->variables);
+	emit_kv_uint(e, "steps", r->steps);
+	emit_kv_uint(e, "hosts", r->hosts);
+	emit_kv_uint(e, "records", r->records);
+	emit_object_end(e);
+	if (r->rows > 1)
+		emit_text_kv(e, "carried", "to %u row%s across %u function call%s, %u variable "
+			     "write%s, %u more step%s, %u more host%s, %u input record%s",
+			     r->rows, r->rows == 1 ? "" : "s", r->calls, r->calls == 1 ? "" : "s",
+			     r->variables, r->variables == 1 ? "" : "s", r->steps,
+			     r->steps == 1 ? "" : "s", r->hosts, r->hosts == 1 ? "" : "s",
+			     r->records, r->records == 1 ? "" : "s");
+}
+
 static void
 emit_origin_members(struct emit *e, struct model *m, const struct model_origin *o,
-		    const char *label)
+		    const char *label, const struct model_reach *reach)
 {
 	size_t k;
 
@@ -168,17 +201,19 @@ emit_origin_members(struct emit *e, struct model *m, const struct model_origin *
 		emit_uint(e, o->path[k]);
 	emit_list_end(e);
 	text_path(e, m, o->path, o->npath);
+	emit_reach(e, reach);
 }
 
 /* An origin as the value of key (an object: a block of text; a row of a
  * table when key is NULL). */
 static void
-emit_origin(struct emit *e, struct model *m, const char *key, const struct model_origin *o)
+emit_origin(struct emit *e, struct model *m, const char *key, const struct model_origin *o,
+	    const struct model_reach *reach)
 {
 	if (key)
 		emit_key(e, key);
 	emit_object_begin(e, origin_fields);
-	emit_origin_members(e, m, o, "Origin");
+	emit_origin_members(e, m, o, "Origin", reach);
 	emit_object_end(e);
 }
 
@@ -258,39 +293,51 @@ emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first
 
 /* {"total", "first", "items"[, "hosts"]}: text shows the count, the first
  * origin in full and the others one line each (at most TEXT_MAX_OTHERS
- * of them); with --by-host only the hosts. */
+ * of them, every one with all); with --by-host only the hosts. */
 static void
 emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
-	     const struct host_first *h, size_t nh, bool hosts_flag)
+	     const struct model_origins_query *q, const struct host_first *h, size_t nh,
+	     bool hosts_flag, bool all)
 {
 	struct emit_field root[] = {
 		{ "total", NULL, 0, EMIT_HIDE },
+		{ "partial", NULL, 0, EMIT_HIDE },
+		{ "partial_row", NULL, 0, EMIT_HIDE },
 		{ "first", "", 0, n && !hosts_flag ? 0 : EMIT_HIDE },
 		{ "items", "Other origins:", 0, n > 1 && !hosts_flag ? 0 : EMIT_HIDE },
 		{ "hosts", "", 0, 0 },
 		{ NULL, NULL, 0, 0 },
 	};
-	size_t i, limit = env->json ? n : TEXT_MAX_OTHERS + 1;
+	size_t i, limit = env->json || all ? n : TEXT_MAX_OTHERS + 1;
 	struct emit e;
 
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, root);
 	emit_kv_uint(&e, "total", n);
+	emit_kv_bool(&e, "partial", q->partial);
+	if (q->partial)
+		emit_kv_uint(&e, "partial_row", q->partial_row);
+	else
+		emit_kv_null(&e, "partial_row");
+	if (q->partial)
+		emit_note(&e, "partial: the work budget ran out at row %llu; the origins "
+			  "below are those of the rows before it",
+			  (unsigned long long)q->partial_row);
 	emit_note(&e, n ? "%zu origin%s of NaN/Inf" : "no NaN/Inf: no origin", n,
 			  n == 1 ? "" : "s");
 	if (n)
-		emit_origin(&e, env->m, "first", &v[0]);
+		emit_origin(&e, env->m, "first", &v[0], q->reach);
 	else
 		emit_kv_null(&e, "first");
 	emit_key(&e, "items");
 	emit_table_begin(&e, item_cols);
 	for (i = 0; i < n && i < limit; i++) {
 		if (i || env->json)     /* text: the first is shown above */
-			emit_origin(&e, env->m, NULL, &v[i]);
+			emit_origin(&e, env->m, NULL, &v[i], q->reach ? &q->reach[i] : NULL);
 		cmd_maybe_flush(env);
 	}
 	if (i < n)
-		emit_note(&e, "... %zu more (origins --step S, or --json for all)", n - i);
+		emit_note(&e, "... %zu more (origins --all, --step S, or --json)", n - i);
 	emit_table_end(&e);
 	if (hosts_flag)
 		emit_hosts(&e, v, h, nh);
@@ -302,12 +349,12 @@ enum td_status
 cmd_origins(struct cmd_env *env, int argc, char **argv)
 {
 	const char *step_arg = NULL, *host = NULL;
-	bool hosts_flag = false;
+	bool hosts_flag = false, all = false;
 	struct cmd_opt opts[] = {
 		{ "step", &step_arg, NULL }, { "host", &host, NULL }, { "by-host", NULL, &hosts_flag },
-		{ NULL, NULL, NULL },
+		{ "all", NULL, &all }, { NULL, NULL, NULL },
 	};
-	struct model_origins_query q = { .step = -1 };
+	struct model_origins_query q = { .step = -1, .want_reach = true };
 	struct model_origin *v = NULL;
 	struct host_first *h = NULL;
 	char *pos[1];
@@ -325,10 +372,12 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 	n = model_origins(env->m, &q, &v);
 	if (hosts_flag)
 		nh = by_host(v, n, &h);
-	if (env->ui && env->ui->jump && n)
+	/* --all lists them (every one, text too) and leaves the screen be */
+	if (env->ui && env->ui->jump && n && !all)
 		env->ui->jump(env->ui->ctx, v[0].source, v[0].index);
-	emit_origins(env, v, n, h, nh, hosts_flag);
+	emit_origins(env, v, n, &q, h, nh, hosts_flag, all);
 	free(h);
+	free(q.reach);
 	model_origins_free(v, n);
 	return TD_OK;
 }
@@ -356,15 +405,21 @@ cmd_why(struct cmd_env *env, int argc, char **argv)
 	emit_object_begin(&e, origin_fields);
 	emit_kv_str(&e, "role", role_names[o.role]);
 	emit_note(&e, "row %llu is %s%s", (unsigned long long)row,
-		  o.role == ORIGIN_ORIGIN ? "an " : o.role == ORIGIN_FINITE ? "" : "a ",
+		  o.role == ORIGIN_ORIGIN ? "an " :
+		  o.role == ORIGIN_FINITE || o.role == ORIGIN_CARRIED ? "" : "a ",
 		  o.role == ORIGIN_FINITE ? "finite (no NaN/Inf)" : role_names[o.role]);
-	emit_origin_members(&e, env->m, &o, o.role == ORIGIN_ORIGIN ? "Origin" : "Row");
+	emit_origin_members(&e, env->m, &o, o.role == ORIGIN_ORIGIN ? "Origin" : "Row", NULL);
 	emit_kv_index(&e, "origin", o.origin);
 	emit_key(&e, "from");
 	emit_list_begin(&e);
 	for (k = 0; k < o.nfrom; k++)
 		emit_int(&e, o.from[k]);
 	emit_list_end(&e);
+	if (o.role == ORIGIN_CARRIED)
+		emit_kv_str(&e, "link", model_carry_link_name((enum model_carry_link)o.link));
+	else
+		emit_kv_null(&e, "link");
+	emit_kv_index(&e, "via", o.via);
 	emit_object_end(&e);
 	emit_done(&e);
 	model_origin_done(&o);
@@ -427,7 +482,7 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 		emit_note(&e, "NaN/Inf: %llu alert%s", (unsigned long long)alerts,
 			  alerts == 1 ? "" : "s");
 	if (n)
-		emit_origin(&e, env->m, "first", &v[0]);
+		emit_origin(&e, env->m, "first", &v[0], NULL);
 	else
 		emit_kv_null(&e, "first");
 	if (watches) {
@@ -442,6 +497,7 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 	}
 	emit_object_end(&e);
 	emit_done(&e);
+	free(q.reach);
 	model_origins_free(v, n);
 	return TD_OK;
 }

@@ -31,6 +31,8 @@ struct fake_rec {
 	bool partial;               /* FK_SOURCE: lines has gaps (NULL) */
 	struct td_summary *summ;
 	size_t nsumm;
+	int64_t *ids_in, *ids_out;  /* executions: tensor ids (fake_exec_ids) */
+	size_t nids_in, nids_out;
 	enum reader_problem_kind problem;
 	struct reader_attr *attrs;  /* ops: fake_op_attr() */
 	size_t nattrs;
@@ -143,6 +145,8 @@ fake_free(struct fake *f)
 		}
 		free(f->recs[i].attrs);
 		free(f->recs[i].summ);
+		free(f->recs[i].ids_in);
+		free(f->recs[i].ids_out);
 	}
 	free(f->recs);
 	pthread_mutex_destroy(&f->mu);
@@ -258,6 +262,21 @@ fake_exec(struct fake *f, uint32_t file, const char *op_type, const char *graph_
 		memcpy(r->summ, outs, nout * sizeof(*outs));
 	r->nsumm = nout;
 	return r->offset;
+}
+
+void
+fake_exec_ids(struct fake *f, const int64_t *in, size_t nin, const int64_t *out, size_t nout)
+{
+	struct fake_rec *r = &f->recs[f->n - 1];
+
+	r->ids_in = xcalloc(nin + 1, sizeof(*r->ids_in));
+	r->ids_out = xcalloc(nout + 1, sizeof(*r->ids_out));
+	if (nin)
+		memcpy(r->ids_in, in, nin * sizeof(*in));
+	if (nout)
+		memcpy(r->ids_out, out, nout * sizeof(*out));
+	r->nids_in = nin;
+	r->nids_out = nout;
 }
 
 void
@@ -775,6 +794,16 @@ fake_decode(struct reader *rd, enum reader_kind kind, const struct td_locator *l
 		out->noutputs = r->nsumm;
 		out->summaries = xcalloc(r->nsumm + 1, sizeof(*out->summaries));
 		memcpy(out->summaries, r->summ, r->nsumm * sizeof(*r->summ));
+		if (r->nids_in) {
+			out->input_tensor_ids = xcalloc(r->nids_in, sizeof(int64_t));
+			memcpy(out->input_tensor_ids, r->ids_in, r->nids_in * sizeof(int64_t));
+			out->ninput_ids = r->nids_in;
+		}
+		if (r->nids_out) {
+			out->output_tensor_ids = xcalloc(r->nids_out, sizeof(int64_t));
+			memcpy(out->output_tensor_ids, r->ids_out, r->nids_out * sizeof(int64_t));
+			out->noutput_ids = r->nids_out;
+		}
 	}
 	pthread_mutex_unlock(&f->mu);
 	return st;

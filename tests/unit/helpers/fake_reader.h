@@ -46,6 +46,9 @@ void fake_step(struct fake *f, int64_t step);
 /* An execution with nout output summaries (bad outputs counted from them). */
 uint64_t fake_exec(struct fake *f, uint32_t file, const char *op_type, const char *graph_id,
 		   const char *host, double wall, const struct td_summary *outs, size_t nout);
+/* Gives the last execution added its input and output tensor ids (as
+ * decode's reader_detail.input_tensor_ids / output_tensor_ids). */
+void fake_exec_ids(struct fake *f, const int64_t *in, size_t nin, const int64_t *out, size_t nout);
 void fake_source(struct fake *f, uint32_t id, const char *host, const char *path,
 		 const char *const *lines);
 /* A source the dump knows only in part: lines[0..n), NULL for a gap. */

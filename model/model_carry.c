@@ -1,0 +1,805 @@
+/*
+ * model_carry.c - values that cross a boundary the graph's edges do not
+ * show, followed only through what the dump records.
+ *
+ * Four links, each read from recorded facts, never from a guess about the
+ * cause:
+ *   call input   a function graph's input op (a placeholder with no inputs)
+ *                holds its call's input at the same position: the call's
+ *                execution names its inputs' tensor ids, and the execution
+ *                that output that id made the value.  In a nested graph the
+ *                call op's input is the enclosing graph's latest value in the
+ *                same call.
+ *   call output  an op that reads a call op (an untraced `...Call` op) reads
+ *                the inner graph's output: the latest row of a graph nested
+ *                in its own, in the same call.
+ *   variable     a read of a variable holds the last write before it: in a
+ *                graph, the latest row of a writer op whose input 0 is the
+ *                same variable; between executions, the last writing
+ *                execution whose first input is a tensor id the call was
+ *                given, and the value it wrote from.
+ *   same value   an op's input record with no recorded producer holds the
+ *                value an earlier output row of its step holds when the two
+ *                summaries agree (counts, and values where recorded).
+ * Op types are neutral names (a read, a write, a call); nothing here knows
+ * a format.  The executions' tensor ids are decoded on demand and kept per
+ * question; every search is bounded (CARRY_* below).
+ */
+#include "model_carry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CARRY_EXEC_WINDOW 4096      /* executions searched back for a tensor id */
+#define CARRY_ROW_WINDOW 4096       /* rows searched back for a call's rows */
+#define CARRY_SAME_WINDOW 256       /* rows searched back for an equal value */
+#define CARRY_DEPTH 3               /* write -> value -> write ... */
+
+struct xids {
+	int64_t *in, *out;
+	uint32_t nin, nout;
+	uint64_t bad;               /* outputs 0..63 holding NaN/Inf */
+	struct td_summary *sums;    /* the outputs' summaries (nsums) */
+	uint32_t nsums;
+	bool read;
+};
+
+struct carry {
+	struct model *m;
+	carry_row_call_fn row_call;
+	void *arg;
+	uint64_t *work;
+	struct xids *x;             /* per execution row, read on demand */
+	uint64_t nx;
+};
+
+static const char *const link_names[] = {
+	[CARRY_NONE] = "", [CARRY_CALL_INPUT] = "call input", [CARRY_CALL_OUTPUT] = "call output",
+	[CARRY_VARIABLE] = "variable", [CARRY_SAME_VALUE] = "same value",
+	[CARRY_CALL_UNRECORDED] = "unrecorded input",
+};
+
+const char *
+model_carry_link_name(enum model_carry_link k)
+{
+	return (unsigned)k < TD_ARRAY_SIZE(link_names) ? link_names[k] : "";
+}
+
+struct carry *
+carry_new(struct model *m, carry_row_call_fn row_call, void *arg, uint64_t *work)
+{
+	struct carry *c = xcalloc(1, sizeof(*c));
+
+	c->m = m;
+	c->row_call = row_call;
+	c->arg = arg;
+	c->work = work;
+	return c;
+}
+
+void
+carry_free(struct carry *c)
+{
+	uint64_t k;
+
+	if (!c)
+		return;
+	for (k = 0; k < c->nx; k++) {
+		free(c->x[k].in);
+		free(c->x[k].out);
+		free(c->x[k].sums);
+	}
+	free(c->x);
+	free(c);
+}
+
+static void
+tick(struct carry *c)
+{
+	if (c->work)
+		(*c->work)++;
+}
+
+/* ---- op type classes -------------------------------------------------------- */
+
+static bool
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool
+ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* An op that takes a function's argument: no inputs of its own. */
+static bool
+graph_input_type(const char *t)
+{
+	return !strcmp(t, "Placeholder") || !strcmp(t, "_Arg") ||
+	       !strcmp(t, "PlaceholderWithDefault");
+}
+
+/* An op that reads a variable's current value. */
+static bool
+read_type(const char *t)
+{
+	return !strcmp(t, "ReadVariableOp") || !strcmp(t, "ResourceGather") ||
+	       !strcmp(t, "VariableV2") || !strcmp(t, "Variable") || !strcmp(t, "Parameter");
+}
+
+/* The variable itself (a read of it gives its value). */
+static bool
+variable_type(const char *t)
+{
+	return !strcmp(t, "VariableV2") || !strcmp(t, "Variable") || !strcmp(t, "VarHandleOp") ||
+	       !strcmp(t, "Parameter");
+}
+
+/* An op that writes its input 0 (a variable, a handle, a parameter). */
+static bool
+write_type(const char *t)
+{
+	return starts(t, "ResourceApply") || starts(t, "ResourceSparseApply") ||
+	       starts(t, "ResourceScatter") || starts(t, "Apply") || starts(t, "SparseApply") ||
+	       !strcmp(t, "Assign") || !strcmp(t, "AssignAdd") || !strcmp(t, "AssignSub") ||
+	       (starts(t, "Assign") && ends(t, "VariableOp"));
+}
+
+/* An op with no inputs of its own: its value is made or fed. */
+static bool
+source_type(const char *t)
+{
+	return graph_input_type(t) || variable_type(t) || !strcmp(t, "Const") ||
+	       !strcmp(t, "Constant") || starts(t, "Random") || !strcmp(t, "TruncatedNormal") ||
+	       starts(t, "Iterator") || !strcmp(t, "GetNext") || !strcmp(t, "Data");
+}
+
+/* The inputs a binary op reads (elementwise arithmetic, products): 2;
+ * else 0 (not known here). */
+static size_t
+arity(const char *t)
+{
+	static const char *const binary[] = {
+		"Mul", "Add", "AddV2", "Sub", "RealDiv", "Div", "DivNoNan", "MulNoNan", "FloorDiv",
+		"Maximum", "Minimum", "Pow", "SquaredDifference", "MatMul", "BatchMatMul",
+		"BatchMatMulV2", "BiasAdd", "Xdivy", "Xlogy", NULL,
+	};
+	const char *const *p;
+
+	for (p = binary; *p; p++)
+		if (!strcmp(t, *p))
+			return 2;
+	return 0;
+}
+
+/* An op that calls a function graph. */
+static bool
+call_type(const char *t)
+{
+	return ends(t, "PartitionedCall") || ends(t, "Call");
+}
+
+/* ---- executions' tensor ids ---------------------------------------------------- */
+
+static struct xids *
+xids(struct carry *c, uint64_t e)
+{
+	struct model_detail d = {0};
+	struct xids *x;
+	size_t k;
+
+	if (e >= c->nx) {
+		uint64_t n = rows_nexecs(c->m);
+
+		if (e >= n)
+			return NULL;
+		c->x = xrealloc(c->x, n * sizeof(*c->x));
+		memset(c->x + c->nx, 0, (n - c->nx) * sizeof(*c->x));
+		c->nx = n;
+	}
+	x = &c->x[e];
+	if (x->read)
+		return x;
+	x->read = true;
+	tick(c);
+	if (model_execution_detail(c->m, e, &d) != TD_OK)
+		return x;
+	if (d.ninput_ids) {
+		x->in = xcalloc(d.ninput_ids, sizeof(*x->in));
+		memcpy(x->in, d.input_tensor_ids, d.ninput_ids * sizeof(*x->in));
+		x->nin = (uint32_t)d.ninput_ids;
+	}
+	if (d.noutput_ids) {
+		x->out = xcalloc(d.noutput_ids, sizeof(*x->out));
+		memcpy(x->out, d.output_tensor_ids, d.noutput_ids * sizeof(*x->out));
+		x->nout = (uint32_t)d.noutput_ids;
+	}
+	for (k = 0; d.summaries && k < d.noutputs && k < 64; k++)
+		if (td_summary_nonfinite(&d.summaries[k]))
+			x->bad |= 1ull << k;
+	if (d.summaries && d.noutputs) {
+		x->sums = xcalloc(d.noutputs, sizeof(*x->sums));
+		memcpy(x->sums, d.summaries, d.noutputs * sizeof(*x->sums));
+		x->nsums = (uint32_t)d.noutputs;
+	}
+	model_detail_done(&d);
+	return x;
+}
+
+static const char *
+exec_type(struct model *m, uint64_t e, bool *function)
+{
+	const char *t;
+
+	pthread_mutex_lock(&m->lock);
+	t = intern_str(&m->str, exec_row(m, e)->op_type);
+	*function = __atomic_load_n(&exec_row(m, e)->flags, __ATOMIC_RELAXED) & ROW_FUNCTION;
+	pthread_mutex_unlock(&m->lock);
+	return t ? t : "";
+}
+
+static bool same_counts(const struct td_summary *a, const struct td_summary *b);
+
+/* The row of call e's output k before `before`: the latest non-finite row
+ * of the call whose summary agrees with the execution's record of output
+ * k (counts, and min/max where both have them), else the call's latest
+ * non-finite row; -1 none. */
+static int64_t
+last_row_of_call(struct carry *c, uint64_t e, uint32_t k, uint64_t before)
+{
+	const struct td_summary *want = e < c->nx && k < c->x[e].nsums ? &c->x[e].sums[k] : NULL;
+	uint64_t j, seen = 0;
+	int64_t latest = -1;
+
+	for (j = before; j > 0 && seen < CARRY_ROW_WINDOW; j--) {
+		struct model_trace t;
+		int64_t x;
+
+		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE))
+			continue;
+		seen++;
+		tick(c);
+		x = c->row_call(c->arg, j - 1);
+		if (x >= 0 && x < (int64_t)e)
+			break;      /* rows run in time order: earlier calls only now */
+		if (x != (int64_t)e)
+			continue;
+		if (latest < 0)
+			latest = (int64_t)(j - 1);
+		if (!want)
+			break;
+		if (model_trace_get(c->m, j - 1, &t) == TD_OK && same_counts(&t.summary, want))
+			return (int64_t)(j - 1);
+	}
+	return latest;
+}
+
+/* Whether tensor id `id`, given to execution e, held NaN/Inf: the
+ * execution that output it did (CARRY_CALL_INPUT), or the last execution
+ * before e that wrote it as a variable wrote it from such a value
+ * (CARRY_VARIABLE).  before: the row asking (rows of the producer are
+ * before it). */
+static bool
+id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, struct carry_found *f)
+{
+	uint64_t lo = e > CARRY_EXEC_WINDOW ? e - CARRY_EXEC_WINDOW : 0, p;
+	uint32_t k;
+
+	for (p = e; p > lo; p--) {
+		struct xids *x = xids(c, p - 1);
+		bool fn;
+		const char *t;
+
+		if (!x)
+			return false;
+		for (k = 0; k < x->nout; k++) {
+			if (x->out[k] != id)
+				continue;
+			if (!(k < 64 ? (x->bad >> k) & 1 : x->bad != 0))
+				return false;
+			t = exec_type(c->m, p - 1, &fn);
+			f->link = CARRY_CALL_INPUT;
+			f->via = (int64_t)(p - 1);
+			f->via_type = t;
+			f->row = fn ? last_row_of_call(c, p - 1, k, before) : -1;
+			return true;
+		}
+		if (x->nin < 2 || x->in[0] != id || depth >= CARRY_DEPTH)
+			continue;
+		t = exec_type(c->m, p - 1, &fn);
+		if (!write_type(t))
+			continue;
+		/* the variable's last write: what did it write? */
+		for (k = 1; k < x->nin; k++) {
+			struct carry_found g = {0};
+
+			if (id_value(c, p - 1, x->in[k], before, depth + 1, &g)) {
+				f->link = CARRY_VARIABLE;
+				f->via = (int64_t)(p - 1);
+				f->via_type = t;
+				f->row = g.row;
+				f->position = k;
+				return true;
+			}
+		}
+		return false;       /* written from finite values */
+	}
+	return false;
+}
+
+/* ---- graph facts ------------------------------------------------------------------ */
+
+struct opf {
+	uint32_t op;
+	const char *type;
+	int32_t graph, outer;
+	size_t ninputs;
+	uint32_t position;          /* graph input ops before it in its graph */
+};
+
+static void
+op_facts(struct model *m, uint64_t i, struct opf *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->op = trace_op(m, i);
+	f->type = "";
+	f->graph = f->outer = -1;
+	pthread_mutex_lock(&m->lock);
+	if (f->op < m->nops) {
+		const struct op_entry *o = &m->opv[f->op];
+		uint32_t k;
+
+		f->type = o->type ? o->type : "";
+		f->ninputs = o->ninputs;
+		f->graph = graphs_index_of_sid(m, o->graph_sid);
+		if (f->graph >= 0)
+			f->outer = graphs_index_of_sid(m, m->graphs[f->graph].outer_sid);
+		/* a function's arguments are its input ops in creation order */
+		for (k = 0; k < f->op; k++)
+			if (m->opv[k].graph_sid == o->graph_sid && !m->opv[k].ninputs &&
+			    m->opv[k].type && graph_input_type(m->opv[k].type))
+				f->position++;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+static int32_t
+row_graph(struct model *m, uint64_t j)
+{
+	uint32_t op = trace_op(m, j);
+	int32_t g = -1;
+
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops)
+		g = graphs_index_of_sid(m, m->opv[op].graph_sid);
+	pthread_mutex_unlock(&m->lock);
+	return g;
+}
+
+static bool
+inside(struct model *m, int32_t g, int32_t outer)
+{
+	bool r;
+
+	pthread_mutex_lock(&m->lock);
+	r = graphs_is_inside(m, g, outer);
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}
+
+/* The latest non-finite row before i in call x that is an inner graph's
+ * output: its graph nested in `within` (not `within` itself, not inside
+ * `skip`, -1 none) and its op consumed by nothing in it (a function's
+ * results are its graph's sinks); -1 none. */
+static int64_t
+latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, int32_t skip)
+{
+	uint64_t j, seen = 0;
+
+	for (j = i; j > 0 && seen < CARRY_ROW_WINDOW; j--) {
+		int64_t xj;
+		int32_t g;
+
+		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE) || (trace_flags(c->m, j - 1) & TF_INPUT))
+			continue;
+		seen++;
+		tick(c);
+		xj = c->row_call(c->arg, j - 1);
+		if (x >= 0 && xj >= 0 && xj != x)
+			break;
+		g = row_graph(c->m, j - 1);
+		if (g >= 0 && g != within && inside(c->m, g, within) &&
+		    (skip < 0 || !inside(c->m, g, skip)) &&
+		    !model_op_consumers(c->m, trace_op(c->m, j - 1), NULL, 0))
+			return (int64_t)(j - 1);
+	}
+	return -1;
+}
+
+/* The op id of op's input k producer, NO_ID unknown; its type in *type. */
+static uint32_t producer(struct model *m, uint32_t op, uint32_t k, const char **type);
+
+/* A nested function's argument at position o->position: what the call ops
+ * of the enclosing graph pass there (their recorded input at that
+ * position), the latest non-finite such row of the same call; a call op
+ * passing another call op's output passes the inner graph's output. */
+static bool
+nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct carry_found *f,
+	     size_t *ncalls)
+{
+	struct model *m = c->m;
+	uint32_t k, n, outer_sid, slot;
+	int64_t best = -1, r;
+
+	*ncalls = 0;
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nops;
+	outer_sid = m->graphs[o->outer].id_sid;
+	pthread_mutex_unlock(&m->lock);
+	for (k = 0; k < n; k++) {
+		const char *t, *pt;
+		uint32_t p;
+		bool ok;
+
+		pthread_mutex_lock(&m->lock);
+		t = m->opv[k].type ? m->opv[k].type : "";
+		ok = m->opv[k].graph_sid == outer_sid && call_type(t) &&
+		     m->opv[k].ninputs > o->position;
+		slot = ok ? m->opv[k].inputs[o->position].slot : 0;
+		pthread_mutex_unlock(&m->lock);
+		if (!ok)
+			continue;
+		tick(c);
+		(*ncalls)++;
+		p = producer(m, k, o->position, &pt);
+		if (p == NO_ID)
+			continue;
+		r = model_trace_of_op(m, p, slot, i, -1);
+		if (r < 0 && call_type(pt))
+			r = latest_in(c, i, x, o->outer, o->graph);
+		if (r < 0 || !(trace_flags(m, (uint64_t)r) & TF_NONFINITE) ||
+		    (x >= 0 && c->row_call(c->arg, (uint64_t)r) != x))
+			continue;
+		best = TD_MAX(best, r);
+	}
+	if (best < 0)
+		return false;
+	f->link = CARRY_CALL_INPUT;
+	f->row = best;
+	f->position = o->position;
+	return true;
+}
+
+static uint32_t
+producer(struct model *m, uint32_t op, uint32_t k, const char **type)
+{
+	uint32_t id = NO_ID;
+
+	*type = "";
+	pthread_mutex_lock(&m->lock);
+	if (op < m->nops && k < m->opv[op].ninputs) {
+		id = ops_lookup(m, m->opv[op].graph_id, m->opv[op].inputs[k].op_name);
+		if (id != NO_ID && m->opv[id].type)
+			*type = m->opv[id].type;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return id;
+}
+
+/* A graph's writers of variable op var: the latest non-finite row of one
+ * before i (the last write, when it holds the bad value). */
+static bool
+graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
+{
+	struct model *m = c->m;
+	int64_t best = -1;
+	uint32_t k, n, best_op = NO_ID;
+
+	pthread_mutex_lock(&m->lock);
+	n = (uint32_t)m->nops;
+	pthread_mutex_unlock(&m->lock);
+	for (k = 0; k < n; k++) {
+		const char *t;
+		uint32_t v;
+		int64_t r;
+
+		pthread_mutex_lock(&m->lock);
+		t = m->opv[k].type ? m->opv[k].type : "";
+		v = m->opv[k].ninputs && write_type(t) ?
+			    ops_lookup(m, m->opv[k].graph_id, m->opv[k].inputs[0].op_name) : NO_ID;
+		pthread_mutex_unlock(&m->lock);
+		if (v != var)
+			continue;
+		tick(c);
+		r = model_trace_of_op(m, k, UINT32_MAX, i, -1);
+		if (r > best) {
+			best = r;
+			best_op = k;
+		}
+	}
+	if (best < 0 || !(trace_flags(m, (uint64_t)best) & TF_NONFINITE))
+		return false;
+	f->link = CARRY_VARIABLE;
+	f->row = best;
+	f->via = -1;
+	pthread_mutex_lock(&m->lock);
+	f->via_type = m->opv[best_op].type;
+	pthread_mutex_unlock(&m->lock);
+	return true;
+}
+
+/* ---- same value ------------------------------------------------------------------------ */
+
+static bool
+same_counts(const struct td_summary *a, const struct td_summary *b)
+{
+	uint32_t need = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
+
+	if ((a->known & need) != need || (b->known & need) != need)
+		return false;
+	if (a->nan != b->nan || a->neg_inf != b->neg_inf || a->pos_inf != b->pos_inf)
+		return false;
+	if (a->elements && b->elements && a->elements != b->elements)
+		return false;
+	return !((a->known & b->known & SUM_MINMAX) && (a->min != b->min || a->max != b->max));
+}
+
+/* Input record i with no producer row: the latest earlier output row of
+ * its step with the same value. */
+static bool
+same_value(struct carry *c, uint64_t i, struct carry_found *f)
+{
+	struct model *m = c->m;
+	struct model_trace t, u;
+	uint64_t j, lo = i > CARRY_SAME_WINDOW ? i - CARRY_SAME_WINDOW : 0;
+	int64_t step;
+
+	if (model_trace_get(m, i, &t) != TD_OK)
+		return false;
+	step = c->row_call(c->arg, i);
+	for (j = i; j > lo; j--) {
+		uint8_t fl = trace_flags(m, j - 1);
+
+		if (!(fl & TF_NONFINITE) || (fl & TF_INPUT))
+			continue;
+		tick(c);
+		if (c->row_call(c->arg, j - 1) != step)
+			break;
+		if (model_trace_get(m, j - 1, &u) != TD_OK)
+			continue;
+		if (u.summary.dtype == t.summary.dtype && same_counts(&u.summary, &t.summary)) {
+			f->link = CARRY_SAME_VALUE;
+			f->row = (int64_t)(j - 1);
+			f->via = -1;
+			f->via_type = "";
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the question ------------------------------------------------------------------------ */
+
+/* Eager variable reads: a variable the call was given whose last write
+ * wrote NaN/Inf. */
+static bool
+call_variables(struct carry *c, uint64_t i, int64_t x, struct carry_found *f)
+{
+	struct xids *xi;
+	uint32_t k;
+
+	if (x < 0 || !(xi = xids(c, (uint64_t)x)))
+		return false;
+	for (k = 0; k < xi->nin; k++) {
+		struct carry_found g = {0};
+
+		if (id_value(c, (uint64_t)x, xi->in[k], i, 0, &g) && g.link == CARRY_VARIABLE) {
+			*f = g;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A top-level function graph's input op at position pos: the call's input. */
+static bool
+call_input(struct carry *c, uint64_t i, int64_t x, uint32_t pos, struct carry_found *f)
+{
+	struct xids *xi;
+	uint32_t k;
+
+	if (x < 0 || !(xi = xids(c, (uint64_t)x)))
+		return false;
+	if (pos < xi->nin) {
+		if (!id_value(c, (uint64_t)x, xi->in[pos], i, 0, f))
+			return false;
+		f->position = pos;
+		return true;
+	}
+	for (k = 0; k < xi->nin; k++) {
+		if (id_value(c, (uint64_t)x, xi->in[k], i, 0, f)) {
+			f->position = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int32_t
+exec_graph(struct model *m, int64_t x)
+{
+	int32_t g;
+
+	if (x < 0)
+		return -1;
+	pthread_mutex_lock(&m->lock);
+	g = (uint64_t)x < rows_nexecs(m) ? graphs_index_of_sid(m, exec_row(m, (uint64_t)x)->graph_sid)
+					 : -1;
+	pthread_mutex_unlock(&m->lock);
+	return g;
+}
+
+bool
+carry_find(struct carry *c, uint64_t i, struct carry_found *f)
+{
+	struct model *m = c->m;
+	struct opf o;
+	int64_t x, r;
+	uint32_t k, v;
+	const char *pt;
+	bool unrecorded;
+	size_t ncalls;
+
+	memset(f, 0, sizeof(*f));
+	f->row = f->via = -1;
+	f->via_type = "";
+	if (i >= rows_ntraces(m) || !(trace_flags(m, i) & TF_NONFINITE))
+		return false;
+	op_facts(m, i, &o);
+	if (trace_flags(m, i) & TF_INPUT) {
+		/* an input record of a variable (a parameter): its last write */
+		k = rows_trace_slot(m, i);
+		v = producer(m, o.op, k, &pt);
+		if (v != NO_ID && variable_type(pt) && graph_write(c, i, v, f))
+			return true;
+		return same_value(c, i, f);
+	}
+	x = c->row_call(c->arg, i);
+
+	/* a variable read: the last write in a graph, else between calls */
+	if (read_type(o.type)) {
+		v = variable_type(o.type) ? o.op : o.ninputs ? producer(m, o.op, 0, &pt) : NO_ID;
+		if (v != NO_ID && graph_write(c, i, v, f))
+			return true;
+		if (call_variables(c, i, x, f))
+			return true;
+	}
+	/* a function's argument */
+	if (!o.ninputs && graph_input_type(o.type) && o.graph >= 0) {
+		int32_t xg = exec_graph(m, x);
+
+		if (xg >= 0 && xg == o.graph)
+			return call_input(c, i, x, o.position, f);
+		if (o.outer >= 0 && nested_input(c, i, x, &o, f, &ncalls))
+			return true;
+		/* no call op of the enclosing graph is recorded: the only
+		 * recorded way in is the enclosing call's input (say so) */
+		if (o.outer >= 0 && !ncalls && call_input(c, i, x, UINT32_MAX, f)) {
+			f->link = CARRY_CALL_UNRECORDED;
+			return true;
+		}
+		return false;
+	}
+	/* the output of a call op: the inner graph's output in the same call */
+	unrecorded = !o.ninputs ? !source_type(o.type) : o.ninputs < arity(o.type);
+	for (k = 0; k < o.ninputs; k++) {
+		uint32_t p = producer(m, o.op, k, &pt);
+
+		if (p != NO_ID && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
+			continue;
+		if (p == NO_ID || !call_type(pt)) {
+			/* a computed producer never traced (a constant or an
+			 * argument is a value, not a missing record) */
+			unrecorded |= p == NO_ID || !source_type(pt);
+			continue;
+		}
+		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, -1)) >= 0) {
+			f->link = CARRY_CALL_OUTPUT;
+			f->row = r;
+			f->position = k;
+			return true;
+		}
+	}
+	/* inputs not all recorded: the function's call input is the only
+	 * recorded way a bad value came in (say so; never a cause) */
+	if (unrecorded && o.graph >= 0 && exec_graph(m, x) >= 0 &&
+	    inside(m, o.graph, exec_graph(m, x)) && call_input(c, i, x, UINT32_MAX, f)) {
+		f->link = CARRY_CALL_UNRECORDED;
+		return true;
+	}
+	return false;
+}
+
+/* Whether execution e or one before it (within the window) output id. */
+static int64_t
+producer_of(struct carry *c, uint64_t e, int64_t id)
+{
+	uint64_t lo = e > CARRY_EXEC_WINDOW ? e - CARRY_EXEC_WINDOW : 0, p;
+	uint32_t k;
+
+	for (p = e; p > lo; p--) {
+		struct xids *x = xids(c, p - 1);
+
+		for (k = 0; x && k < x->nout; k++)
+			if (x->out[k] == id)
+				return (int64_t)(p - 1);
+		if (x && x->nin && x->in[0] == id)
+			return (int64_t)(p - 1);    /* a write of it: recorded */
+	}
+	return -1;
+}
+
+bool
+carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
+{
+	struct model *m = c->m;
+	struct opf o;
+	struct xids *xi;
+	int64_t x;
+
+	if (i >= rows_ntraces(m))
+		return false;
+	op_facts(m, i, &o);
+	if (trace_flags(m, i) & TF_INPUT) {
+		if (o.ninputs)
+			return false;
+		snprintf(buf, size, "missing: the record of its producer (no graph names the op's "
+			 "inputs, and no earlier output of the step holds this value)");
+		return true;
+	}
+	x = c->row_call(c->arg, i);
+	if (!o.ninputs && graph_input_type(o.type) && o.graph >= 0 && o.outer < 0) {
+		if (x < 0 || exec_graph(m, x) != o.graph) {
+			snprintf(buf, size, "missing: the record of the call that ran this function "
+				 "(no execution names its graph after the row)");
+			return true;
+		}
+		if (!(xi = xids(c, (uint64_t)x)) || o.position >= xi->nin) {
+			snprintf(buf, size, "missing: input %u of its call, execution %lld (it records "
+				 "%u input tensor ids)", o.position, (long long)x, xi ? xi->nin : 0);
+			return true;
+		}
+		if (producer_of(c, (uint64_t)x, xi->in[o.position]) < 0) {
+			snprintf(buf, size, "missing: the execution that output tensor id %lld, input "
+				 "%u of its call (execution %lld): not recorded before it",
+				 (long long)xi->in[o.position], o.position, (long long)x);
+			return true;
+		}
+		return false;
+	}
+	if (read_type(o.type) && !variable_type(o.type) && x >= 0 && exec_graph(m, x) >= 0) {
+		uint32_t k;
+
+		if (!(xi = xids(c, (uint64_t)x)) || !xi->nin) {
+			snprintf(buf, size, "missing: the input tensor ids of its call, execution %lld "
+				 "(which variable it read is not recorded)", (long long)x);
+			return true;
+		}
+		for (k = 0; k < xi->nin; k++)
+			if (producer_of(c, (uint64_t)x, xi->in[k]) < 0)
+				break;
+		if (k < xi->nin) {
+			snprintf(buf, size, "missing: the record that made tensor id %lld, input %u of "
+				 "its call (execution %lld): a variable's last write may be there",
+				 (long long)xi->in[k], k, (long long)x);
+			return true;
+		}
+	}
+	return false;
+}

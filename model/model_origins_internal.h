@@ -1,0 +1,62 @@
+/*
+ * model_origins_internal.h - what the origin files share (model_origins.c
+ * classifies rows and lists the roots, model_origin_steps.c maps rows to
+ * their steps and calls, model_origin_carry.c words carried rows and
+ * counts how far the roots' values went).  Private to model/.
+ */
+#ifndef MODEL_ORIGINS_INTERNAL_H
+#define MODEL_ORIGINS_INTERNAL_H
+
+#include "model_carry.h"
+
+struct call {
+	double wall;
+	uint64_t exec;
+	uint32_t host_sid;
+	int32_t graph;
+};
+
+/* One question's context: built lazily, freed with octx_done(). */
+struct octx {
+	struct model *m;
+	struct call *calls;         /* function-call executions by wall time */
+	size_t ncalls;
+	bool have_calls;
+	struct carry *carry;        /* NULL until a row needs a carried link */
+	uint64_t work;              /* rows and executions looked at */
+};
+
+void octx_done(struct octx *c);
+/* The step of row i (the reader's, else its execution's, else the function
+ * call recorded after it), -1 unknown. */
+int64_t octx_row_step(struct octx *c, uint64_t i);
+/* The execution row i ran in (its own, else the function call recorded
+ * after it, else its step), -1 unknown. */
+int64_t octx_row_call(void *octx, uint64_t i);
+/* The carry context of c (made on first use). */
+struct carry *octx_carry(struct octx *c);
+
+/* Classifies row i into o (role, inputs, from, link; no path, no cause).
+ * decode: the inputs' summaries. */
+void origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode);
+/* Explains row i into o (row facts, role, inputs, path, cause). */
+void origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o);
+/* Words a carried row's cause and evidence (o->path and o->origin set). */
+void origins_explain_carried(struct octx *c, struct model_origin *o);
+
+/* How far the roots' values went, counted while origins walks the rows in
+ * order (each row's root is its earliest source's root). */
+struct reach_acc {
+	struct u64map root;         /* row -> its root's entry + 1 */
+	struct u64map seen;         /* (entry, step or host) pairs counted */
+	struct reach_ent *v;
+	size_t n, cap;
+};
+/* Notes classified row j (role, from, link in t). */
+void reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_origin *t);
+/* The reach of each origin of v (trace origins; zero for the others), a
+ * malloc'd array of n, NULL when n is 0. */
+struct model_reach *reach_take(struct reach_acc *a, const struct model_origin *v, size_t n);
+void reach_done(struct reach_acc *a);
+
+#endif
