@@ -144,6 +144,19 @@ model_trace_step(struct model *m, uint64_t i)
 	return s;
 }
 
+/* The steps of many rows at once: the list of function calls is built once
+ * for all of them, not once a row. */
+void
+model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps)
+{
+	struct octx c = { .m = m };
+	uint64_t nt = rows_ntraces(m);
+
+	for (size_t k = 0; k < n; k++)
+		steps[k] = rows[k] < nt ? octx_row_step(&c, rows[k]) : -1;
+	octx_done(&c);
+}
+
 
 int64_t
 octx_row_call(void *arg, uint64_t i)

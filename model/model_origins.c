@@ -34,17 +34,6 @@
 
 _Static_assert(sizeof(struct model_origin) <= 2184, "model_origin grew: keep it compact");
 
-void
-model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps)
-{
-	struct octx c = { .m = m };
-	uint64_t nt = rows_ntraces(m);
-
-	for (size_t k = 0; k < n; k++)
-		steps[k] = rows[k] < nt ? row_step(&c, rows[k]) : -1;
-	octx_done(&c);
-}
-
 /* ---- inputs ----------------------------------------------------------------- */
 
 /* The first row of op the model has seen; 0 when none. */
