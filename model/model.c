@@ -21,12 +21,12 @@
 void
 model_bump(struct model *m)
 {
-	uint64_t g = atomic_load_explicit(&m->generation, memory_order_relaxed);
+	uint64_t g = atomic_load_explicit(&m->th.generation, memory_order_relaxed);
 
-	atomic_store_explicit(&m->generation, g + 1, memory_order_release);
+	atomic_store_explicit(&m->th.generation, g + 1, memory_order_release);
 }
 
-/* Keeps p (an array once handed out) until model_close (under m->lock). */
+/* Keeps p (an array once handed out) until model_close (under m->th.lock). */
 void
 model_graveyard(struct model *m, void *p)
 {
@@ -45,11 +45,11 @@ run_pass(struct model *m)
 	model_sink_init(m, &sink);
 	do
 		st = m->ops->index(m->r, &sink);
-	while (st == TD_ERR_AGAIN && !atomic_load(&m->stopping));
-	m->last_status = st;
-	pthread_mutex_lock(&m->lock);
+	while (st == TD_ERR_AGAIN && !atomic_load(&m->th.stopping));
+	m->th.last_status = st;
+	pthread_mutex_lock(&m->th.lock);
 	alerts_groups_rebuild(m);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	model_cache_note_pass(m);
 	if (st == TD_OK)
 		model_cache_save(m);
@@ -64,26 +64,26 @@ index_thread(void *arg)
 	struct model *m = arg;
 	bool orphaned;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	for (;;) {
-		while (!m->requested && !m->stop)
-			pthread_cond_wait(&m->cond, &m->lock);
-		if (m->stop)
+		while (!m->th.requested && !m->th.stop)
+			pthread_cond_wait(&m->th.cond, &m->th.lock);
+		if (m->th.stop)
 			break;
-		m->requested = false;
-		m->running = true;
-		atomic_store(&m->done, false);
-		pthread_mutex_unlock(&m->lock);
+		m->th.requested = false;
+		m->th.running = true;
+		atomic_store(&m->th.done, false);
+		pthread_mutex_unlock(&m->th.lock);
 		run_pass(m);
-		pthread_mutex_lock(&m->lock);
-		m->running = false;
-		if (!m->requested)
-			atomic_store(&m->done, true);
-		pthread_cond_broadcast(&m->cond);
+		pthread_mutex_lock(&m->th.lock);
+		m->th.running = false;
+		if (!m->th.requested)
+			atomic_store(&m->th.done, true);
+		pthread_cond_broadcast(&m->th.cond);
 	}
-	m->exited = true;
-	orphaned = m->orphaned;
-	pthread_mutex_unlock(&m->lock);
+	m->th.exited = true;
+	orphaned = m->th.orphaned;
+	pthread_mutex_unlock(&m->th.lock);
 	if (orphaned)
 		model_free(m);  /* model_close() left the model to us */
 	return NULL;
@@ -100,28 +100,28 @@ model_free(struct model *m)
 	ops_done(m);
 	frames_done(m);
 	alerts_done(m);
-	for (i = 0; i < m->nmeta; i++) {
-		free(m->meta[i]->values);
-		free(m->meta[i]->snap);
-		free(m->meta[i]);
+	for (i = 0; i < m->md.nmeta; i++) {
+		free(m->md.meta[i]->values);
+		free(m->md.meta[i]->snap);
+		free(m->md.meta[i]);
 	}
-	free(m->meta);
-	free(m->info_meta);
-	free(m->info_hosts);
+	free(m->md.meta);
+	free(m->md.info_meta);
+	free(m->md.info_hosts);
 	for (i = 0; i < m->ngrave; i++)
 		free(m->graveyard[i]);
 	free(m->graveyard);
-	free(m->problems);
-	free(m->torn);
-	u64map_done(&m->problem_seen);
-	free(m->files);
-	u64map_done(&m->file_by_id);
+	free(m->pr.problems);
+	free(m->pr.torn);
+	u64map_done(&m->pr.problem_seen);
+	free(m->src.files);
+	u64map_done(&m->src.file_by_id);
 	step_free(m);
 	watch_free(m);
 	intern_done(&m->str);
 	model_cache_free(m);
-	pthread_mutex_destroy(&m->lock);
-	pthread_cond_destroy(&m->cond);
+	pthread_mutex_destroy(&m->th.lock);
+	pthread_cond_destroy(&m->th.cond);
 	free(m->source_root);
 	free(m->root_real);
 	free(m->path);
@@ -134,8 +134,8 @@ describe_first_problem(struct model *m, char *err, size_t errlen)
 {
 	size_t i;
 
-	for (i = 0; i < m->nproblems; i++) {
-		const struct problem_entry *p = &m->problems[i];
+	for (i = 0; i < m->pr.nproblems; i++) {
+		const struct problem_entry *p = &m->pr.problems[i];
 
 		if (p->kind == PROBLEM_TORN_TAIL || p->kind == PROBLEM_MISSING_FILE)
 			continue;
@@ -187,8 +187,8 @@ model_new(const struct reader_ops *ops, const char *path, const struct model_opt
 	ropt.strict = m->opt.strict;
 	ropt.follow = m->opt.follow;
 	ropt.may_follow = m->opt.may_follow;
-	pthread_mutex_init(&m->lock, NULL);
-	pthread_cond_init(&m->cond, NULL);
+	pthread_mutex_init(&m->th.lock, NULL);
+	pthread_cond_init(&m->th.cond, NULL);
 	intern_init(&m->str);
 	rows_init(m);
 	hosts_index(m, "");
@@ -248,20 +248,20 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 		return st;
 	if (m->opt.no_thread) {
 		run_pass(m);
-		atomic_store(&m->done, true);
+		atomic_store(&m->th.done, true);
 		if (m->opt.strict && model_has_problems(m)) {
 			describe_first_problem(m, err, errlen);
 			model_free(m);
 			return TD_ERR_CORRUPT;
 		}
 	} else {
-		m->requested = true;
-		if (pthread_create(&m->thread, NULL, index_thread, m) != 0) {
+		m->th.requested = true;
+		if (pthread_create(&m->th.thread, NULL, index_thread, m) != 0) {
 			snprintf(err, errlen, "%s: cannot start the index thread", path);
 			model_free(m);
 			return TD_ERR_NOMEM;
 		}
-		m->have_thread = true;
+		m->th.have_thread = true;
 	}
 	*out = m;
 	return TD_OK;
@@ -287,7 +287,7 @@ model_open_cache_bytes(const struct reader_ops *ops, const char *path, const voi
 		return TD_ERR_CORRUPT;
 	}
 	run_pass(m);
-	atomic_store(&m->done, true);
+	atomic_store(&m->th.done, true);
 	*out = m;
 	return TD_OK;
 }
@@ -332,26 +332,26 @@ model_close(struct model *m)
 
 	if (!m)
 		return;
-	if (m->have_thread) {
-		atomic_store(&m->stopping, true);
-		pthread_mutex_lock(&m->lock);
-		m->stop = true;
-		pthread_cond_broadcast(&m->cond);
-		pthread_mutex_unlock(&m->lock);
+	if (m->th.have_thread) {
+		atomic_store(&m->th.stopping, true);
+		pthread_mutex_lock(&m->th.lock);
+		m->th.stop = true;
+		pthread_cond_broadcast(&m->th.cond);
+		pthread_mutex_unlock(&m->th.lock);
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += CLOSE_WAIT_MS * 1000000L;
 		until.tv_sec += until.tv_nsec / 1000000000L;
 		until.tv_nsec %= 1000000000L;
-		if (pthread_timedjoin_np(m->thread, NULL, &until) != 0) {
-			pthread_mutex_lock(&m->lock);
-			if (!m->exited) {
-				m->orphaned = true;
-				pthread_mutex_unlock(&m->lock);
-				pthread_detach(m->thread);
+		if (pthread_timedjoin_np(m->th.thread, NULL, &until) != 0) {
+			pthread_mutex_lock(&m->th.lock);
+			if (!m->th.exited) {
+				m->th.orphaned = true;
+				pthread_mutex_unlock(&m->th.lock);
+				pthread_detach(m->th.thread);
 				return;
 			}
-			pthread_mutex_unlock(&m->lock);
-			pthread_join(m->thread, NULL);
+			pthread_mutex_unlock(&m->th.lock);
+			pthread_join(m->th.thread, NULL);
 		}
 	}
 	model_free(m);
@@ -360,38 +360,38 @@ model_close(struct model *m)
 void
 model_wait(struct model *m)
 {
-	if (!m->have_thread)
+	if (!m->th.have_thread)
 		return;
-	pthread_mutex_lock(&m->lock);
-	while (m->requested || m->running)
-		pthread_cond_wait(&m->cond, &m->lock);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	while (m->th.requested || m->th.running)
+		pthread_cond_wait(&m->th.cond, &m->th.lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 void
 model_refresh(struct model *m)
 {
-	if (!m->have_thread) {
+	if (!m->th.have_thread) {
 		run_pass(m);
 		return;
 	}
-	pthread_mutex_lock(&m->lock);
-	m->requested = true;
-	atomic_store(&m->done, false);
-	pthread_cond_broadcast(&m->cond);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	m->th.requested = true;
+	atomic_store(&m->th.done, false);
+	pthread_cond_broadcast(&m->th.cond);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 void
 model_progress(struct model *m, struct model_progress *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->done = atomic_load(&m->done);
-	p->bytes_done = atomic_load_explicit(&m->bytes_done, memory_order_relaxed);
-	p->bytes_total = atomic_load_explicit(&m->bytes_total, memory_order_relaxed);
+	p->done = atomic_load(&m->th.done);
+	p->bytes_done = atomic_load_explicit(&m->th.bytes_done, memory_order_relaxed);
+	p->bytes_total = atomic_load_explicit(&m->th.bytes_total, memory_order_relaxed);
 	p->executions = rows_nexecs(m);
 	p->traces = rows_ntraces(m);
-	p->generation = atomic_load_explicit(&m->generation, memory_order_acquire);
+	p->generation = atomic_load_explicit(&m->th.generation, memory_order_acquire);
 }
 
 size_t
@@ -399,16 +399,16 @@ model_memory_bytes(struct model *m)
 {
 	size_t bytes = rows_memory(m), i;
 
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < MODEL_MAX_CHUNKS && m->echunks[i]; i++)
+	pthread_mutex_lock(&m->th.lock);
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->rows.echunks[i]; i++)
 		bytes += MODEL_CHUNK * sizeof(struct exec_row);
-	for (i = 0; i < CKPT_MAX_CHUNKS && m->eloc.dir[i]; i++)
+	for (i = 0; i < CKPT_MAX_CHUNKS && m->rows.eloc.dir[i]; i++)
 		bytes += CKPT_CHUNK * sizeof(struct ckpt);
 	bytes += m->str.bytes + m->str.cap * 2 * sizeof(uint32_t);
-	bytes += m->capops * sizeof(struct op_entry) + m->ophash_cap * sizeof(uint32_t);
-	bytes += m->capframes * sizeof(struct frame_entry);
-	bytes += m->capsources * sizeof(struct source_entry);
-	pthread_mutex_unlock(&m->lock);
+	bytes += m->ot.capops * sizeof(struct op_entry) + m->ot.ophash_cap * sizeof(uint32_t);
+	bytes += m->src.capframes * sizeof(struct frame_entry);
+	bytes += m->src.capsources * sizeof(struct source_entry);
+	pthread_mutex_unlock(&m->th.lock);
 	return bytes;
 }
 
@@ -419,9 +419,9 @@ meta_find(struct model *m, const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < m->nmeta; i++)
-		if (strcmp(m->meta[i]->key, key) == 0)
-			return m->meta[i];
+	for (i = 0; i < m->md.nmeta; i++)
+		if (strcmp(m->md.meta[i]->key, key) == 0)
+			return m->md.meta[i];
 	return NULL;
 }
 
@@ -442,7 +442,7 @@ model_meta_get(struct model *m, const char *key)
 	struct meta_entry *e;
 	struct model_meta *snap = NULL;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	e = meta_find(m, key);
 	if (e) {
 		/* a scalar's value is replaced in place: compare the values too */
@@ -454,7 +454,7 @@ model_meta_get(struct model *m, const char *key)
 		}
 		snap = e->snap;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return snap;
 }
 
@@ -466,7 +466,7 @@ meta_scalar(struct model *m, const char *key)
 	return e && e->n ? e->values[e->n - 1] : NULL;
 }
 
-/* The meta snapshot for model_info (under m->lock). */
+/* The meta snapshot for model_info (under m->th.lock). */
 static void
 info_meta(struct model *m, struct model_info *info)
 {
@@ -474,32 +474,32 @@ info_meta(struct model *m, struct model_info *info)
 	const char **vals;
 	struct meta_entry *hosts = meta_find(m, "host");
 
-	for (i = 0; i < m->nmeta; i++)
-		nvals += m->meta[i]->n;
-	free(m->info_meta);
-	m->info_meta = xmalloc(m->nmeta * sizeof(struct model_meta) + (nvals + 1) * sizeof(char *));
-	vals = (const char **)(m->info_meta + m->nmeta);
-	for (i = 0; i < m->nmeta; i++) {
-		meta_copy(m->meta[i], &m->info_meta[i], vals + used);
-		used += m->meta[i]->n;
+	for (i = 0; i < m->md.nmeta; i++)
+		nvals += m->md.meta[i]->n;
+	free(m->md.info_meta);
+	m->md.info_meta = xmalloc(m->md.nmeta * sizeof(struct model_meta) + (nvals + 1) * sizeof(char *));
+	vals = (const char **)(m->md.info_meta + m->md.nmeta);
+	for (i = 0; i < m->md.nmeta; i++) {
+		meta_copy(m->md.meta[i], &m->md.info_meta[i], vals + used);
+		used += m->md.meta[i]->n;
 	}
-	info->meta = m->info_meta;
-	info->nmeta = m->nmeta;
+	info->meta = m->md.info_meta;
+	info->nmeta = m->md.nmeta;
 	info->hosts = NULL;
 	info->nhosts = 0;
-	for (i = 0; hosts && i < m->nmeta; i++) {
-		if (m->meta[i] == hosts) {
-			info->hosts = m->info_meta[i].values;
-			info->nhosts = m->info_meta[i].nvalues;
+	for (i = 0; hosts && i < m->md.nmeta; i++) {
+		if (m->md.meta[i] == hosts) {
+			info->hosts = m->md.info_meta[i].values;
+			info->nhosts = m->md.info_meta[i].nvalues;
 		}
 	}
 	if (!hosts) {
 		/* no "host[]" meta: the hosts files and executions named */
-		free(m->info_hosts);
-		m->info_hosts = xcalloc(m->nhosts + 1, sizeof(*m->info_hosts));
-		for (i = 1; i < m->nhosts; i++)
-			m->info_hosts[info->nhosts++] = intern_str(&m->str, m->hosts[i]);
-		info->hosts = m->info_hosts;
+		free(m->md.info_hosts);
+		m->md.info_hosts = xcalloc(m->src.nhosts + 1, sizeof(*m->md.info_hosts));
+		for (i = 1; i < m->src.nhosts; i++)
+			m->md.info_hosts[info->nhosts++] = intern_str(&m->str, m->src.hosts[i]);
+		info->hosts = m->md.info_hosts;
 	}
 }
 
@@ -513,24 +513,24 @@ model_info(struct model *m, struct model_info *info)
 	info->executions = rows_nexecs(m);
 	info->traces = rows_ntraces(m);
 	info->alerts = model_alert_count(m);
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	info->format = meta_scalar(m, "format");
 	if (!info->format)
 		info->format = m->ops->name;
 	info->tensor_debug_mode = meta_scalar(m, "tensor_debug_mode");
-	info->ops = m->nops_filled;
-	info->graphs = m->ngraphs;
-	info->devices = m->ndevices;
-	info->source_files = m->nsources;
-	info->stack_frames = m->nframes;
+	info->ops = m->ot.nops_filled;
+	info->graphs = m->ot.ngraphs;
+	info->devices = m->ot.ndevices;
+	info->source_files = m->src.nsources;
+	info->stack_frames = m->src.nframes;
 	for (k = 0; k < PROBLEM_COUNT && k < TD_ARRAY_SIZE(info->problems_by_kind); k++)
-		info->problems_by_kind[k] = m->problems_by_kind[k];
-	info->torn_files = m->ntorn;
-	info->missing_files = m->problems_by_kind[PROBLEM_MISSING_FILE];
-	info->corrupt_records = m->problem_total - m->problems_by_kind[PROBLEM_TORN_TAIL] -
+		info->problems_by_kind[k] = m->pr.problems_by_kind[k];
+	info->torn_files = m->pr.ntorn;
+	info->missing_files = m->pr.problems_by_kind[PROBLEM_MISSING_FILE];
+	info->corrupt_records = m->pr.problem_total - m->pr.problems_by_kind[PROBLEM_TORN_TAIL] -
 				info->missing_files;
 	info_meta(m, info);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	info->no_stacks_why = m->ops->no_stacks;
 	info->no_control_why = m->ops->no_control_inputs;
 	info->no_attrs_why = m->ops->no_op_attrs;
@@ -555,10 +555,10 @@ model_has_problems(struct model *m)
 {
 	bool bad;
 
-	pthread_mutex_lock(&m->lock);
-	bad = m->problem_total > m->problems_by_kind[PROBLEM_TORN_TAIL] +
-				 m->problems_by_kind[PROBLEM_MISSING_FILE];
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	bad = m->pr.problem_total > m->pr.problems_by_kind[PROBLEM_TORN_TAIL] +
+				 m->pr.problems_by_kind[PROBLEM_MISSING_FILE];
+	pthread_mutex_unlock(&m->th.lock);
 	return bad;
 }
 
@@ -567,9 +567,9 @@ model_problem_count(struct model *m)
 {
 	size_t n;
 
-	pthread_mutex_lock(&m->lock);
-	n = m->nproblems;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = m->pr.nproblems;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -578,10 +578,10 @@ model_problem_get(struct model *m, size_t i, struct model_problem *p)
 {
 	bool ok;
 
-	pthread_mutex_lock(&m->lock);
-	ok = i < m->nproblems;
+	pthread_mutex_lock(&m->th.lock);
+	ok = i < m->pr.nproblems;
 	if (ok) {
-		const struct problem_entry *e = &m->problems[i];
+		const struct problem_entry *e = &m->pr.problems[i];
 
 		p->kind = reader_problem_name(e->kind);
 		p->path = e->path;
@@ -590,6 +590,6 @@ model_problem_get(struct model *m, size_t i, struct model_problem *p)
 		p->what = e->what;
 		p->detail = e->detail;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }

@@ -22,7 +22,7 @@ void
 alerts_group_add(struct model *m, enum alert_source from, const char *kind, uint32_t type_sid,
 		 uint64_t n, uint64_t first)
 {
-	struct alert_group_list *l = &m->groups[from];
+	struct alert_group_list *l = &m->pr.groups[from];
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
@@ -42,7 +42,7 @@ alerts_group_add(struct model *m, enum alert_source from, const char *kind, uint
 void
 alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_t n, uint64_t first)
 {
-	struct alert_group_list *l = &m->groups[ALERTS_OF_TRACES];
+	struct alert_group_list *l = &m->pr.groups[ALERTS_OF_TRACES];
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
@@ -71,16 +71,16 @@ alerts_group_retype(struct model *m, uint32_t old_sid, uint32_t new_sid, uint64_
  * first_alert), which stay exact whatever order types arrived in: the
  * incremental groups cannot tell which alert of a group comes first once a
  * placeholder op moved its alerts out.  O(ops), once per pass, under
- * m->lock. */
+ * m->th.lock. */
 void
 alerts_groups_rebuild(struct model *m)
 {
-	struct alert_group_list *l = &m->groups[ALERTS_OF_TRACES];
+	struct alert_group_list *l = &m->pr.groups[ALERTS_OF_TRACES];
 	size_t i, g;
 
 	l->n = 0;
-	for (i = 0; i < m->nops; i++) {
-		const struct op_entry *o = &m->opv[i];
+	for (i = 0; i < m->ot.nops; i++) {
+		const struct op_entry *o = &m->ot.opv[i];
 
 		if (!o->nf_rows)
 			continue;
@@ -100,21 +100,21 @@ void
 alerts_done(struct model *m)
 {
 	for (size_t i = 0; i < ALERT_SOURCE_COUNT; i++)
-		free(m->groups[i].v);
-	free(m->ralerts);
+		free(m->pr.groups[i].v);
+	free(m->pr.ralerts);
 }
 
 static uint64_t
 trace_alerts(struct model *m)
 {
-	return atomic_load_explicit(&m->trace_alerts, memory_order_acquire);
+	return atomic_load_explicit(&m->rows.trace_alerts, memory_order_acquire);
 }
 
 static uint64_t
 exec_alerts(struct model *m)
 {
-	return atomic_load(&m->containers) ? 0 :
-	       atomic_load_explicit(&m->exec_alerts, memory_order_acquire);
+	return atomic_load(&m->rows.containers) ? 0 :
+	       atomic_load_explicit(&m->rows.exec_alerts, memory_order_acquire);
 }
 
 uint64_t
@@ -122,9 +122,9 @@ model_alert_count(struct model *m)
 {
 	uint64_t n = trace_alerts(m) + exec_alerts(m);
 
-	pthread_mutex_lock(&m->lock);
-	n += m->nralerts;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n += m->pr.nralerts;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -136,8 +136,8 @@ select_trace(struct model *m, uint64_t k)
 	uint64_t n = rows_ntraces(m), c, b, j, end;
 
 	for (c = 0; c < MODEL_MAX_CHUNKS && (c << MODEL_CHUNK_SHIFT) < n; c++) {
-		uint32_t cnt = __atomic_load_n(&m->tnonfinite[c], __ATOMIC_RELAXED);
-		const struct trace_chunk *tc = m->tchunks[c];
+		uint32_t cnt = __atomic_load_n(&m->rows.tnonfinite[c], __ATOMIC_RELAXED);
+		const struct trace_chunk *tc = m->rows.tchunks[c];
 
 		if (k >= cnt) {
 			k -= cnt;
@@ -167,9 +167,9 @@ select_exec(struct model *m, uint64_t k, uint32_t *nth)
 	uint64_t n = rows_nexecs(m), c, j, end, cnt;
 
 	for (c = 0; c < MODEL_MAX_CHUNKS && (c << MODEL_CHUNK_SHIFT) < n; c++) {
-		pthread_mutex_lock(&m->lock);
-		cnt = m->ebad[c];
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		cnt = m->rows.ebad[c];
+		pthread_mutex_unlock(&m->th.lock);
 		if (k >= cnt) {
 			k -= cnt;
 			continue;
@@ -203,10 +203,10 @@ fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
 	a->slot = e.slot;
 	a->summary = e.summary;
 	a->is_input = (trace_flags(m, row) & TF_INPUT) != 0;
-	pthread_mutex_lock(&m->lock);
-	a->op_name = op < m->nops ? m->opv[op].name : "";
-	a->op_type = op < m->nops ? m->opv[op].type : "";
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	a->op_name = op < m->ot.nops ? m->ot.opv[op].name : "";
+	a->op_type = op < m->ot.nops ? m->ot.opv[op].type : "";
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 /* Execution x's nth bad output: its slot and summary, from a decode. */
@@ -225,7 +225,7 @@ fill_exec_alert(struct model *m, uint64_t x, uint32_t nth, struct model_alert *a
 	a->slot = nth;
 	a->op_type = intern_str(&m->str, exec_row(m, x)->op_type);
 	a->op_name = a->op_type;
-	if (!rows_locate(m, &m->eloc, READER_EXECUTION, x, &loc) ||
+	if (!rows_locate(m, &m->rows.eloc, READER_EXECUTION, x, &loc) ||
 	    m->ops->decode(m->r, READER_EXECUTION, &loc, &d) != TD_OK) {
 		__atomic_fetch_or(&exec_row(m, x)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
 		reader_detail_done(&d);
@@ -266,19 +266,19 @@ model_alert_get(struct model *m, uint64_t i, struct model_alert *a)
 		return TD_OK;
 	}
 	i -= ea;
-	pthread_mutex_lock(&m->lock);
-	if (i >= m->nralerts) {
-		pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (i >= m->pr.nralerts) {
+		pthread_mutex_unlock(&m->th.lock);
 		return TD_ERR_RANGE;
 	}
 	memset(a, 0, sizeof(*a));
-	a->kind = reader_alert_name(m->ralerts[i].kind);
+	a->kind = reader_alert_name(m->pr.ralerts[i].kind);
 	a->source = TABLE_EXECUTIONS;
-	a->index = m->ralerts[i].execution >= 0 ? (uint64_t)m->ralerts[i].execution : 0;
-	a->op_name = m->ralerts[i].op_name;
-	a->op_type = m->ralerts[i].op_type;
-	a->detail = m->ralerts[i].detail;
-	pthread_mutex_unlock(&m->lock);
+	a->index = m->pr.ralerts[i].execution >= 0 ? (uint64_t)m->pr.ralerts[i].execution : 0;
+	a->op_name = m->pr.ralerts[i].op_name;
+	a->op_type = m->pr.ralerts[i].op_type;
+	a->detail = m->pr.ralerts[i].detail;
+	pthread_mutex_unlock(&m->th.lock);
 	return TD_OK;
 }
 
@@ -298,9 +298,9 @@ model_alert_locate(struct model *m, uint64_t i, struct model_alert *a)
 	} else if (i < ta + ea) {
 		r = select_exec(m, i - ta, &nth);
 	} else {
-		pthread_mutex_lock(&m->lock);
-		r = m->ralerts[i - ta - ea].execution >= 0 ? m->ralerts[i - ta - ea].execution : 0;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		r = m->pr.ralerts[i - ta - ea].execution >= 0 ? m->pr.ralerts[i - ta - ea].execution : 0;
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	a->index = r >= 0 ? (uint64_t)r : 0;
 	return r >= 0;
@@ -348,12 +348,12 @@ model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 	enum alert_source from;
 	struct model_alert_group *tmp;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	for (from = 0; from < ALERT_SOURCE_COUNT; from++)
-		cap += m->groups[from].n;
+		cap += m->pr.groups[from].n;
 	tmp = xcalloc(cap + 1, sizeof(*tmp));
 	for (from = 0; from < ALERT_SOURCE_COUNT; from++) {
-		const struct alert_group_list *l = &m->groups[from];
+		const struct alert_group_list *l = &m->pr.groups[from];
 
 		if (from == ALERTS_OF_EXECUTIONS && !ea)
 			continue;
@@ -361,7 +361,7 @@ model_alert_groups(struct model *m, struct model_alert_group *out, size_t max)
 			n = merge_group(tmp, n, cap, &l->v[i], intern_str(&m->str, l->v[i].type_sid),
 					base[from]);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	td_sort(tmp, TD_MIN(n, cap), sizeof(*tmp), group_cmp);
 	for (i = 0; i < n && i < max; i++)
 		out[i] = tmp[i];
@@ -383,9 +383,9 @@ alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
 		if (r < 0)
 			return false;
 		*kind = "InfNan";
-		pthread_mutex_lock(&m->lock);
-		*type = m->opv[trace_op(m, (uint64_t)r)].type;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		*type = m->ot.opv[trace_op(m, (uint64_t)r)].type;
+		pthread_mutex_unlock(&m->th.lock);
 		return true;
 	}
 	if (i < ta + ea) {
@@ -396,14 +396,14 @@ alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
 		*type = intern_str(&m->str, exec_row(m, (uint64_t)r)->op_type);
 		return true;
 	}
-	pthread_mutex_lock(&m->lock);
-	if (i - ta - ea < m->nralerts) {
-		*kind = reader_alert_name(m->ralerts[i - ta - ea].kind);
-		*type = m->ralerts[i - ta - ea].op_type;
+	pthread_mutex_lock(&m->th.lock);
+	if (i - ta - ea < m->pr.nralerts) {
+		*kind = reader_alert_name(m->pr.ralerts[i - ta - ea].kind);
+		*type = m->pr.ralerts[i - ta - ea].op_type;
 	} else {
 		ok = false;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -416,17 +416,17 @@ next_trace_alert(struct model *m, uint64_t i, int dir, const char *type)
 
 	if (row < 0)
 		return -1;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	for (j = row + dir; j >= 0 && (uint64_t)j < n; j += dir) {
 		if (!TF_IS_ALERT(trace_flags(m, (uint64_t)j)))
 			continue;
 		k += (uint64_t)dir;
-		if (strcmp(m->opv[trace_op(m, (uint64_t)j)].type, type) == 0) {
-			pthread_mutex_unlock(&m->lock);
+		if (strcmp(m->ot.opv[trace_op(m, (uint64_t)j)].type, type) == 0) {
+			pthread_mutex_unlock(&m->th.lock);
 			return (int64_t)k;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return -1;
 }
 
@@ -488,23 +488,23 @@ model_first_nonfinite(struct model *m, struct model_alert *a)
 	size_t n = 0, i, cap;
 	bool have = false;
 
-	pthread_mutex_lock(&m->lock);
-	cap = m->nsegs + 1;
+	pthread_mutex_lock(&m->th.lock);
+	cap = m->rows.nsegs + 1;
 	c = xcalloc(cap, sizeof(*c));
-	for (i = 0; i < m->nsegs; i++) {
-		if (m->segs[i].cand < 0 || (uint64_t)m->segs[i].cand >= rows_ntraces(m))
+	for (i = 0; i < m->rows.nsegs; i++) {
+		if (m->rows.segs[i].cand < 0 || (uint64_t)m->rows.segs[i].cand >= rows_ntraces(m))
 			continue;
 		c[n].source = TABLE_TRACES;
-		c[n].index = (uint64_t)m->segs[i].cand;
-		c[n++].wall = m->segs[i].cand_wall;
+		c[n].index = (uint64_t)m->rows.segs[i].cand;
+		c[n++].wall = m->rows.segs[i].cand_wall;
 	}
-	if (!atomic_load(&m->containers) && m->first_bad_exec >= 0 &&
-	    (uint64_t)m->first_bad_exec < rows_nexecs(m)) {
+	if (!atomic_load(&m->rows.containers) && m->rows.first_bad_exec >= 0 &&
+	    (uint64_t)m->rows.first_bad_exec < rows_nexecs(m)) {
 		c[n].source = TABLE_EXECUTIONS;
-		c[n].index = (uint64_t)m->first_bad_exec;
-		c[n++].wall = m->first_bad_exec_wall;
+		c[n].index = (uint64_t)m->rows.first_bad_exec;
+		c[n++].wall = m->rows.first_bad_exec_wall;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	for (i = 0; i < n; i++) {
 		if (c[i].wall == 0 && c[i].source == TABLE_TRACES) {
 			struct cache_ent e;

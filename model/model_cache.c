@@ -271,9 +271,9 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 static bool
 file_host(struct model *m, uint32_t id, uint32_t *host)
 {
-	for (size_t i = 0; i < m->nfiles; i++)
-		if (m->files[i].id == id) {
-			*host = m->files[i].host_sid;
+	for (size_t i = 0; i < m->src.nfiles; i++)
+		if (m->src.files[i].id == id) {
+			*host = m->src.files[i].host_sid;
 			return true;
 		}
 	return false;
@@ -295,17 +295,17 @@ growth_keeps_order(struct model *m)
 	uint32_t last = NO_ID, h;
 	size_t i, j;
 
-	if (rows_ntraces(m) && file_host(m, m->tloc.last_file, &h))
+	if (rows_ntraces(m) && file_host(m, m->rows.tloc.last_file, &h))
 		last = h;
-	if (rows_nexecs(m) && file_host(m, m->eloc.last_file, &h)) {
+	if (rows_nexecs(m) && file_host(m, m->rows.eloc.last_file, &h)) {
 		if (last != NO_ID && h != last)
 			return false;
 		last = h;
 	}
 	for (i = 0; i < c->ngrown; i++) {
-		for (j = 0; j < m->nfiles && strcmp(m->files[j].path, c->grown_paths[i]) != 0; j++)
+		for (j = 0; j < m->src.nfiles && strcmp(m->src.files[j].path, c->grown_paths[i]) != 0; j++)
 			;
-		if (j == m->nfiles || (last != NO_ID && m->files[j].host_sid != last))
+		if (j == m->src.nfiles || (last != NO_ID && m->src.files[j].host_sid != last))
 			return false;
 	}
 	return true;
@@ -351,7 +351,7 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	c->loaded_traces = counts.traces;
 	c->loaded_execs = counts.execs;
 	model_bump(m);
-	c->loaded_gen = c->saved_gen = atomic_load(&m->generation);
+	c->loaded_gen = c->saved_gen = atomic_load(&m->th.generation);
 	return MC_LOAD_OK;
 }
 
@@ -475,7 +475,7 @@ model_cache_note_pass(struct model *m)
 
 	if (c && c->state == MODEL_CACHE_USED &&
 	    (rows_ntraces(m) != c->loaded_traces || rows_nexecs(m) != c->loaded_execs ||
-	     atomic_load(&m->generation) != c->loaded_gen))
+	     atomic_load(&m->th.generation) != c->loaded_gen))
 		c->state = MODEL_CACHE_EXTENDED;
 }
 

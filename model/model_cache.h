@@ -100,7 +100,7 @@ enum mc_load {
 	MC_LOAD_MISS,               /* no usable file; m untouched */
 	MC_LOAD_BROKEN,             /* the file failed half way: m must be thrown away */
 };
-/* Sets up m->cache when opt.cache is on and the reader can resume (its
+/* Sets up m->dc.cache when opt.cache is on and the reader can resume (its
  * state is "new" until a load or save says more); false otherwise. */
 bool model_cache_init(struct model *m);
 void model_cache_free(struct model *m);
@@ -168,7 +168,7 @@ struct mc_counts {
 };
 
 /* model_cache_tables.c: everything but the rows.  Writers run on the
- * index thread (the only writer of the tables) under m->lock; readers
+ * index thread (the only writer of the tables) under m->th.lock; readers
  * fill a model that nobody else sees yet and return false on anything
  * malformed (the caller then throws the model away). */
 void mc_put_counts(struct model *m, struct mc_out *o);

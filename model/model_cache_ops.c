@@ -200,22 +200,22 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 {
 	size_t i, j;
 
-	ser_put_u64(sb, m->nops);
-	for (i = 0; i < m->nops; i++)
-		put_op(m, &m->opv[i], sb);
-	ser_put_u64(sb, m->nops_filled);
-	ser_put_u64(sb, m->fill_gen);
-	mc_put_map(sb, &m->op_by_name);
-	mc_put_map(sb, &m->op_by_alias);
-	mc_put_map(sb, &m->consumer_idx);
-	mc_put_map(sb, &m->ctrl_consumer_idx);
-	ser_put_u64(sb, m->ncons);
-	for (i = 0; i < m->ncons; i++) {
-		ser_put_u64(sb, m->cons[i].n);
-		for (j = 0; j < m->cons[i].n; j++) {
-			ser_put_u32(sb, m->cons[i].items[j].op);
-			ser_put_u32(sb, m->cons[i].items[j].input_slot);
-			ser_put_u32(sb, m->cons[i].items[j].output_slot);
+	ser_put_u64(sb, m->ot.nops);
+	for (i = 0; i < m->ot.nops; i++)
+		put_op(m, &m->ot.opv[i], sb);
+	ser_put_u64(sb, m->ot.nops_filled);
+	ser_put_u64(sb, m->ot.fill_gen);
+	mc_put_map(sb, &m->ot.op_by_name);
+	mc_put_map(sb, &m->ot.op_by_alias);
+	mc_put_map(sb, &m->ot.consumer_idx);
+	mc_put_map(sb, &m->ot.ctrl_consumer_idx);
+	ser_put_u64(sb, m->ot.ncons);
+	for (i = 0; i < m->ot.ncons; i++) {
+		ser_put_u64(sb, m->ot.cons[i].n);
+		for (j = 0; j < m->ot.cons[i].n; j++) {
+			ser_put_u32(sb, m->ot.cons[i].items[j].op);
+			ser_put_u32(sb, m->ot.cons[i].items[j].input_slot);
+			ser_put_u32(sb, m->ot.cons[i].items[j].output_slot);
 		}
 	}
 }
@@ -227,10 +227,10 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 	if (n != c->cons)
 		return false;
-	m->cons = xcalloc(n ? n : 1, sizeof(*m->cons));
-	m->capcons = n ? n : 1;
+	m->ot.cons = xcalloc(n ? n : 1, sizeof(*m->ot.cons));
+	m->ot.capcons = n ? n : 1;
 	for (i = 0; i < n && !s->bad; i++) {
-		struct consumer_list *cl = &m->cons[m->ncons++];
+		struct consumer_list *cl = &m->ot.cons[m->ot.ncons++];
 		uint64_t k = ser_get_count(s, 12);
 
 		if (!k)
@@ -262,26 +262,26 @@ check_chains(struct model *m)
 	uint64_t *slot, head;
 	size_t i;
 
-	for (i = 0; i < m->nops && ok; i++) {
-		struct op_entry *o = &m->opv[i];
+	for (i = 0; i < m->ot.nops && ok; i++) {
+		struct op_entry *o = &m->ot.opv[i];
 
 		slot = u64map_put(&last, o->name_sid, UINT64_MAX);
 		if (*slot == UINT64_MAX)
-			ok = u64map_get(&m->op_by_name, o->name_sid, &head) && head == i;
+			ok = u64map_get(&m->ot.op_by_name, o->name_sid, &head) && head == i;
 		else
-			ok = m->opv[*slot].next_same_name == (uint32_t)i;
+			ok = m->ot.opv[*slot].next_same_name == (uint32_t)i;
 		*slot = i;
 	}
-	ok = ok && last.n == m->op_by_name.n;  /* no name without an op */
-	for (i = 0; i < m->nops && ok; i++) {
-		struct op_entry *o = &m->opv[i];
+	ok = ok && last.n == m->ot.op_by_name.n;  /* no name without an op */
+	for (i = 0; i < m->ot.nops && ok; i++) {
+		struct op_entry *o = &m->ot.opv[i];
 
 		u64map_get(&last, o->name_sid, &head);
 		if (head != i)
 			continue;
 		ok = o->next_same_name == NO_ID;
-		u64map_get(&m->op_by_name, o->name_sid, &head);
-		m->opv[head].last_same_name = (uint32_t)i;
+		u64map_get(&m->ot.op_by_name, o->name_sid, &head);
+		m->ot.opv[head].last_same_name = (uint32_t)i;
 	}
 	u64map_done(&last);
 	if (!ok)
@@ -296,23 +296,23 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 	if (n != c->ops)
 		return false;
-	m->opv = xcalloc(n ? n : 1, sizeof(*m->opv));
-	m->capops = n ? n : 1;
+	m->ot.opv = xcalloc(n ? n : 1, sizeof(*m->ot.opv));
+	m->ot.capops = n ? n : 1;
 	for (i = 0; i < n; i++) {
-		struct op_entry *o = &m->opv[m->nops++];
+		struct op_entry *o = &m->ot.opv[m->ot.nops++];
 
 		if (!get_op(m, o, s, c))
 			return false;
-		(*u64map_put(&m->graph_nops, o->graph_sid, 0))++;
+		(*u64map_put(&m->ot.graph_nops, o->graph_sid, 0))++;
 	}
-	m->nops_filled = ser_get_u64(s);
-	m->fill_gen = ser_get_u64(s);
-	if (s->bad || m->nops_filled > n)
+	m->ot.nops_filled = ser_get_u64(s);
+	m->ot.fill_gen = ser_get_u64(s);
+	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->op_by_name, n) && check_chains(m) &&
-	       mc_get_map(s, &m->op_by_alias, n) && mc_get_map(s, &m->consumer_idx, c->cons) &&
-	       mc_get_map(s, &m->ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
+	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m) &&
+	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
+	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }
 
 /* ---- problems and alerts -------------------------------------------------- */
@@ -371,9 +371,9 @@ mc_put_problems(struct model *m, struct strbuf *sb)
 {
 	size_t i;
 
-	ser_put_u64(sb, m->nproblems);
-	for (i = 0; i < m->nproblems; i++) {
-		const struct problem_entry *p = &m->problems[i];
+	ser_put_u64(sb, m->pr.nproblems);
+	for (i = 0; i < m->pr.nproblems; i++) {
+		const struct problem_entry *p = &m->pr.problems[i];
 
 		ser_put_u32(sb, p->kind);
 		mc_put_sp(sb, m, p->path);
@@ -382,24 +382,24 @@ mc_put_problems(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, p->offset);
 		ser_put_u64(sb, (uint64_t)p->record);
 	}
-	for (i = 0; i < TD_ARRAY_SIZE(m->problems_by_kind); i++)
-		ser_put_u64(sb, m->problems_by_kind[i]);
-	ser_put_u64(sb, m->problem_total);
-	mc_put_map(sb, &m->problem_seen);
-	ser_put_u64(sb, m->ntorn);
-	for (i = 0; i < m->ntorn; i++) {
-		ser_put_u64(sb, m->torn[i].key);
-		ser_put_u64(sb, m->torn[i].offset);
+	for (i = 0; i < TD_ARRAY_SIZE(m->pr.problems_by_kind); i++)
+		ser_put_u64(sb, m->pr.problems_by_kind[i]);
+	ser_put_u64(sb, m->pr.problem_total);
+	mc_put_map(sb, &m->pr.problem_seen);
+	ser_put_u64(sb, m->pr.ntorn);
+	for (i = 0; i < m->pr.ntorn; i++) {
+		ser_put_u64(sb, m->pr.torn[i].key);
+		ser_put_u64(sb, m->pr.torn[i].offset);
 	}
 	for (i = 0; i < ALERT_SOURCE_COUNT; i++)
-		put_groups(sb, m->groups[i].v, m->groups[i].n);
-	ser_put_u64(sb, m->nralerts);
-	for (i = 0; i < m->nralerts; i++) {
-		ser_put_u32(sb, m->ralerts[i].kind);
-		mc_put_sp(sb, m, m->ralerts[i].op_name);
-		mc_put_sp(sb, m, m->ralerts[i].op_type);
-		mc_put_sp(sb, m, m->ralerts[i].detail);
-		ser_put_u64(sb, (uint64_t)m->ralerts[i].execution);
+		put_groups(sb, m->pr.groups[i].v, m->pr.groups[i].n);
+	ser_put_u64(sb, m->pr.nralerts);
+	for (i = 0; i < m->pr.nralerts; i++) {
+		ser_put_u32(sb, m->pr.ralerts[i].kind);
+		mc_put_sp(sb, m, m->pr.ralerts[i].op_name);
+		mc_put_sp(sb, m, m->pr.ralerts[i].op_type);
+		mc_put_sp(sb, m, m->pr.ralerts[i].detail);
+		ser_put_u64(sb, (uint64_t)m->pr.ralerts[i].execution);
 	}
 }
 
@@ -411,9 +411,9 @@ get_problem_list(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	if (n > MODEL_MAX_PROBLEMS)
 		return false;
 	if (n)
-		m->problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->problems));
+		m->pr.problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->pr.problems));
 	for (i = 0; i < n && !s->bad; i++) {
-		struct problem_entry *p = &m->problems[m->nproblems++];
+		struct problem_entry *p = &m->pr.problems[m->pr.nproblems++];
 
 		p->kind = (enum reader_problem_kind)ser_get_u32(s);
 		mc_get_sp(s, m, c, true, &p->path);
@@ -424,9 +424,9 @@ get_problem_list(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		if ((unsigned)p->kind >= PROBLEM_COUNT || !p->path || !p->what || !p->detail)
 			return false;
 	}
-	for (i = 0; i < TD_ARRAY_SIZE(m->problems_by_kind); i++)
-		m->problems_by_kind[i] = ser_get_u64(s);
-	m->problem_total = ser_get_u64(s);
+	for (i = 0; i < TD_ARRAY_SIZE(m->pr.problems_by_kind); i++)
+		m->pr.problems_by_kind[i] = ser_get_u64(s);
+	m->pr.problem_total = ser_get_u64(s);
 	return !s->bad;
 }
 
@@ -438,8 +438,8 @@ get_ralerts(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	for (i = 0; i < n && !s->bad; i++) {
 		struct reader_alert_entry *a;
 
-		TD_GROW(m->ralerts, m->capralerts, m->nralerts + 1);
-		a = &m->ralerts[m->nralerts++];
+		TD_GROW(m->pr.ralerts, m->pr.capralerts, m->pr.nralerts + 1);
+		a = &m->pr.ralerts[m->pr.nralerts++];
 		a->kind = (enum reader_alert_kind)ser_get_u32(s);
 		mc_get_sp(s, m, c, true, &a->op_name);
 		mc_get_sp(s, m, c, true, &a->op_type);
@@ -456,16 +456,16 @@ mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n, i;
 
-	if (!get_problem_list(m, s, c) || !mc_get_map(s, &m->problem_seen, UINT64_MAX))
+	if (!get_problem_list(m, s, c) || !mc_get_map(s, &m->pr.problem_seen, UINT64_MAX))
 		return false;
 	n = ser_get_count(s, 16);
 	for (i = 0; i < n && !s->bad; i++) {
-		TD_GROW(m->torn, m->captorn, m->ntorn + 1);
-		m->torn[m->ntorn].key = ser_get_u64(s);
-		m->torn[m->ntorn++].offset = ser_get_u64(s);
+		TD_GROW(m->pr.torn, m->pr.captorn, m->pr.ntorn + 1);
+		m->pr.torn[m->pr.ntorn].key = ser_get_u64(s);
+		m->pr.torn[m->pr.ntorn++].offset = ser_get_u64(s);
 	}
 	for (i = 0; i < ALERT_SOURCE_COUNT && !s->bad; i++)
-		if (!get_groups(s, c, &m->groups[i].v, &m->groups[i].n, &m->groups[i].cap))
+		if (!get_groups(s, c, &m->pr.groups[i].v, &m->pr.groups[i].n, &m->pr.groups[i].cap))
 			return false;
 	return !s->bad && get_ralerts(m, s, c);
 }

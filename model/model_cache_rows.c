@@ -103,7 +103,7 @@ traces_bytes(struct model *m, uint64_t start)
 		off += chunk_pad(off) + sizeof(struct trace_chunk);
 	}
 	off += (n - k) * 5;
-	return off - start + locidx_bytes(&m->tloc);
+	return off - start + locidx_bytes(&m->rows.tloc);
 }
 
 static void
@@ -131,15 +131,15 @@ put_traces(struct model *m, struct mc_out *o)
 
 		mc_write(o, &pad, sizeof pad);
 		put_zeros(o, pad);
-		mc_write(o, m->tchunks[k >> MODEL_CHUNK_SHIFT], sizeof(struct trace_chunk));
+		mc_write(o, m->rows.tchunks[k >> MODEL_CHUNK_SHIFT], sizeof(struct trace_chunk));
 	}
 	if (k < n) {
-		const struct trace_chunk *c = m->tchunks[k >> MODEL_CHUNK_SHIFT];
+		const struct trace_chunk *c = m->rows.tchunks[k >> MODEL_CHUNK_SHIFT];
 
 		mc_write(o, c->op, (size_t)(n - k) * sizeof(c->op[0]));
 		mc_write(o, c->flags, (size_t)(n - k));
 	}
-	put_locidx(o, &m->tloc);
+	put_locidx(o, &m->rows.tloc);
 }
 
 /* One chunk of cnt rows: a full one in place in the file's bytes when
@@ -174,7 +174,7 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 		memcpy(c->op, img, cnt * sizeof(c->op[0]));
 		memcpy(c->flags, img + cnt * sizeof(c->op[0]), cnt);
 	}
-	m->tchunks[k >> MODEL_CHUNK_SHIFT] = c;
+	m->rows.tchunks[k >> MODEL_CHUNK_SHIFT] = c;
 	for (j = 0; j < cnt; j++)
 		bad |= c->op[j] >= nops;
 	memset(c->nfblock, 0, sizeof c->nfblock);
@@ -182,7 +182,7 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 		if (!(c->flags[j] & (TF_NONFINITE | TF_INPUT)))
 			continue;
 		if (c->flags[j] & TF_INPUT)
-			atomic_store_explicit(&m->input_rows, true, memory_order_relaxed);
+			atomic_store_explicit(&m->rows.input_rows, true, memory_order_relaxed);
 		if (TF_IS_ALERT(c->flags[j])) {
 			c->nfblock[j >> NF_BLOCK_SHIFT]++;
 			nf++;
@@ -190,8 +190,8 @@ get_trace_chunk(struct model *m, struct ser_in *s, uint64_t k, size_t cnt, uint6
 	}
 	if (bad)
 		return false;
-	m->tnonfinite[k >> MODEL_CHUNK_SHIFT] = nf;
-	atomic_fetch_add(&m->trace_alerts, nf);
+	m->rows.tnonfinite[k >> MODEL_CHUNK_SHIFT] = nf;
+	atomic_fetch_add(&m->rows.trace_alerts, nf);
 	return true;
 }
 
@@ -206,9 +206,9 @@ get_traces(struct model *m, struct ser_in *s, const struct mc_counts *c, bool in
 		if (!get_trace_chunk(m, s, k, (size_t)TD_MIN(n - k, (uint64_t)MODEL_CHUNK), c->ops,
 				     in_place))
 			return false;
-	if (!get_locidx(s, &m->tloc, n) || (n && !atomic_load(&m->tloc.n)))
+	if (!get_locidx(s, &m->rows.tloc, n) || (n && !atomic_load(&m->rows.tloc.n)))
 		return false;
-	atomic_store(&m->ntraces, n);
+	atomic_store(&m->rows.ntraces, n);
 	return true;
 }
 
@@ -236,10 +236,10 @@ put_execs(struct model *m, struct mc_out *o)
 		ser_put_u8(&sb, __atomic_load_n(&x->flags, __ATOMIC_RELAXED));
 	}
 	for (i = 0; i < n; i += MODEL_CHUNK)
-		ser_put_u64(&sb, m->ebad[i >> MODEL_CHUNK_SHIFT]);
-	mc_section_head(o, MC_EXECS, sb.len + locidx_bytes(&m->eloc));
+		ser_put_u64(&sb, m->rows.ebad[i >> MODEL_CHUNK_SHIFT]);
+	mc_section_head(o, MC_EXECS, sb.len + locidx_bytes(&m->rows.eloc));
 	mc_write(o, sb.buf, sb.len);
-	put_locidx(o, &m->eloc);
+	put_locidx(o, &m->rows.eloc);
 	strbuf_done(&sb);
 }
 
@@ -268,7 +268,7 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	if (s->bad || n != c->execs)
 		return false;
 	for (i = 0; i < n; i++) {
-		struct exec_row **chunk = &m->echunks[i >> MODEL_CHUNK_SHIFT];
+		struct exec_row **chunk = &m->rows.echunks[i >> MODEL_CHUNK_SHIFT];
 
 		if (!*chunk)
 			*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
@@ -276,10 +276,10 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 			return false;
 	}
 	for (i = 0; i < n; i += MODEL_CHUNK)
-		m->ebad[i >> MODEL_CHUNK_SHIFT] = ser_get_u64(s);
-	if (!get_locidx(s, &m->eloc, n) || (n && !atomic_load(&m->eloc.n)))
+		m->rows.ebad[i >> MODEL_CHUNK_SHIFT] = ser_get_u64(s);
+	if (!get_locidx(s, &m->rows.eloc, n) || (n && !atomic_load(&m->rows.eloc.n)))
 		return false;
-	atomic_store(&m->nexecs, n);
+	atomic_store(&m->rows.nexecs, n);
 	return true;
 }
 
@@ -291,33 +291,33 @@ put_runs(struct model *m, struct mc_out *o)
 	struct strbuf sb = {0};
 	size_t i;
 
-	ser_put_u64(&sb, m->nruns);
-	for (i = 0; i < m->nruns; i++) {
-		ser_put_u64(&sb, m->runs[i].first);
-		ser_put_u64(&sb, (uint64_t)m->runs[i].execution);
+	ser_put_u64(&sb, m->rows.nruns);
+	for (i = 0; i < m->rows.nruns; i++) {
+		ser_put_u64(&sb, m->rows.runs[i].first);
+		ser_put_u64(&sb, (uint64_t)m->rows.runs[i].execution);
 	}
-	ser_put_u64(&sb, m->nsteps);
-	for (i = 0; i < m->nsteps; i++) {
-		ser_put_u64(&sb, m->steps[i].first);
-		ser_put_u64(&sb, (uint64_t)m->steps[i].step);
+	ser_put_u64(&sb, m->rows.nsteps);
+	for (i = 0; i < m->rows.nsteps; i++) {
+		ser_put_u64(&sb, m->rows.steps[i].first);
+		ser_put_u64(&sb, (uint64_t)m->rows.steps[i].step);
 	}
-	ser_put_u64(&sb, m->nsegs);
-	for (i = 0; i < m->nsegs; i++) {
-		uint64_t key = m->segs[i].key;
+	ser_put_u64(&sb, m->rows.nsegs);
+	for (i = 0; i < m->rows.nsegs; i++) {
+		uint64_t key = m->rows.segs[i].key;
 
 		/* a host segment is keyed by the host string's address */
 		ser_put_u64(&sb, key >> 63 ? key : mc_sid(m, (const char *)(uintptr_t)key));
-		ser_put_u64(&sb, (uint64_t)m->segs[i].cand);
-		ser_put_f64(&sb, m->segs[i].cand_wall);
+		ser_put_u64(&sb, (uint64_t)m->rows.segs[i].cand);
+		ser_put_f64(&sb, m->rows.segs[i].cand_wall);
 	}
-	ser_put_u64(&sb, (uint64_t)m->last_exec_of_trace);
-	ser_put_u64(&sb, (uint64_t)m->last_step_of_trace);
-	ser_put_u8(&sb, atomic_load(&m->containers));
-	ser_put_u8(&sb, atomic_load(&m->split_runs));
-	ser_put_u32(&sb, m->last_trace_op1);
-	ser_put_u64(&sb, (uint64_t)m->first_bad_exec);
-	ser_put_f64(&sb, m->first_bad_exec_wall);
-	ser_put_u64(&sb, atomic_load(&m->exec_alerts));
+	ser_put_u64(&sb, (uint64_t)m->wr.last_exec_of_trace);
+	ser_put_u64(&sb, (uint64_t)m->wr.last_step_of_trace);
+	ser_put_u8(&sb, atomic_load(&m->rows.containers));
+	ser_put_u8(&sb, atomic_load(&m->rows.split_runs));
+	ser_put_u32(&sb, m->wr.last_trace_op1);
+	ser_put_u64(&sb, (uint64_t)m->rows.first_bad_exec);
+	ser_put_f64(&sb, m->rows.first_bad_exec_wall);
+	ser_put_u64(&sb, atomic_load(&m->rows.exec_alerts));
 	mc_section(o, MC_RUNS, &sb);
 	strbuf_done(&sb);
 }
@@ -360,12 +360,12 @@ get_segs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 				return false;
 			key = (uint64_t)(uintptr_t)host;
 		}
-		if (cand < -1 || cand >= (int64_t)c->traces || u64map_get(&m->seg_by_key, key, NULL))
+		if (cand < -1 || cand >= (int64_t)c->traces || u64map_get(&m->rows.seg_by_key, key, NULL))
 			return false;
-		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
-		m->segs[m->nsegs] = (struct segment){.key = key, .cand = cand, .cand_wall = wall};
-		*u64map_put(&m->seg_by_key, key, m->nsegs) = m->nsegs;
-		m->nsegs++;
+		TD_GROW(m->rows.segs, m->rows.capsegs, m->rows.nsegs + 1);
+		m->rows.segs[m->rows.nsegs] = (struct segment){.key = key, .cand = cand, .cand_wall = wall};
+		*u64map_put(&m->rows.seg_by_key, key, m->rows.nsegs) = m->rows.nsegs;
+		m->rows.nsegs++;
 	}
 	return !s->bad;
 }
@@ -375,21 +375,21 @@ get_runs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	_Static_assert(sizeof(struct run) == 16 && sizeof(struct step_run) == 16,
 		       "run lists are read as (u64, i64) pairs");
-	if (!get_row_list(s, c->traces, (void **)&m->runs, &m->nruns, &m->capruns, sizeof(*m->runs)) ||
-	    !get_row_list(s, c->traces, (void **)&m->steps, &m->nsteps, &m->capsteps,
-			  sizeof(*m->steps)) ||
+	if (!get_row_list(s, c->traces, (void **)&m->rows.runs, &m->rows.nruns, &m->rows.capruns, sizeof(*m->rows.runs)) ||
+	    !get_row_list(s, c->traces, (void **)&m->rows.steps, &m->rows.nsteps, &m->rows.capsteps,
+			  sizeof(*m->rows.steps)) ||
 	    !get_segs(m, s, c))
 		return false;
-	m->last_exec_of_trace = ser_get_i64(s);
-	m->last_step_of_trace = ser_get_i64(s);
-	atomic_store(&m->containers, ser_get_u8(s) != 0);
-	atomic_store(&m->split_runs, ser_get_u8(s) != 0);
-	m->last_trace_op1 = ser_get_u32(s);
-	m->first_bad_exec = ser_get_i64(s);
-	m->first_bad_exec_wall = ser_get_f64(s);
-	atomic_store(&m->exec_alerts, ser_get_u64(s));
-	return !s->bad && m->last_trace_op1 <= c->ops && m->first_bad_exec >= -1 &&
-	       m->first_bad_exec < (int64_t)c->execs;
+	m->wr.last_exec_of_trace = ser_get_i64(s);
+	m->wr.last_step_of_trace = ser_get_i64(s);
+	atomic_store(&m->rows.containers, ser_get_u8(s) != 0);
+	atomic_store(&m->rows.split_runs, ser_get_u8(s) != 0);
+	m->wr.last_trace_op1 = ser_get_u32(s);
+	m->rows.first_bad_exec = ser_get_i64(s);
+	m->rows.first_bad_exec_wall = ser_get_f64(s);
+	atomic_store(&m->rows.exec_alerts, ser_get_u64(s));
+	return !s->bad && m->wr.last_trace_op1 <= c->ops && m->rows.first_bad_exec >= -1 &&
+	       m->rows.first_bad_exec < (int64_t)c->execs;
 }
 
 /* ---- sections --------------------------------------------------------------- */

@@ -167,14 +167,14 @@ put_dump(struct model *m, struct strbuf *sb)
 	bool ok = true;
 
 	ser_put_str(sb, m->icache->key);
-	pthread_mutex_lock(&m->lock);
-	n = m->nfiles;
+	pthread_mutex_lock(&m->th.lock);
+	n = m->src.nfiles;
 	ser_put_u64(sb, n);
 	for (i = 0; i < n && ok; i++) {
 		struct fingerprint fp;
 
-		ok = fingerprint_take(m->files[i].path, &fp) == TD_OK;
-		mc_put_path(sb, m, m->files[i].path);
+		ok = fingerprint_take(m->src.files[i].path, &fp) == TD_OK;
+		mc_put_path(sb, m, m->src.files[i].path);
 		ser_put_u64(sb, fp.size);
 		ser_put_u64(sb, (uint64_t)fp.mtime_ns);
 		ser_put_u64(sb, fp.ino);
@@ -182,7 +182,7 @@ put_dump(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, fp.tail);
 		ser_put_u64(sb, fp.mid);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -202,10 +202,10 @@ write_payload(struct model *m, struct mc_out *o)
 	m->ops->save_state(m->r, &sb);
 	mc_section(o, MC_READER, &sb);
 	strbuf_done(&sb);
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	mc_put_counts(m, o);
 	mc_put_tables(m, o);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	mc_put_rows(m, o);
 	mc_flush(o);
 	return o->err ? o->errnum : ok ? 0 : ESTALE;
@@ -274,11 +274,11 @@ void
 model_cache_save(struct model *m)
 {
 	struct model_cache *c = m->icache;
-	uint64_t gen = atomic_load(&m->generation), len = 0, guess;
+	uint64_t gen = atomic_load(&m->th.generation), len = 0, guess;
 	int err, dirfd;
 
 	/* a folder refused once ("unavailable") is not tried again */
-	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE || atomic_load(&m->stopping) ||
+	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE || atomic_load(&m->th.stopping) ||
 	    atomic_load(&c->stale) || gen == c->saved_gen ||
 	    (c->saved && td_now() - c->saved_at < SAVE_EVERY))
 		return;

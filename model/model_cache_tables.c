@@ -110,13 +110,13 @@ mc_put_counts(struct model *m, struct mc_out *o)
 	ser_put_u64(&sb, atomic_load(&m->str.n));
 	ser_put_u64(&sb, rows_ntraces(m));
 	ser_put_u64(&sb, rows_nexecs(m));
-	ser_put_u64(&sb, m->nops);
-	ser_put_u64(&sb, m->nfiles);
-	ser_put_u64(&sb, m->nhosts);
-	ser_put_u64(&sb, m->nframes);
-	ser_put_u64(&sb, m->nsources);
-	ser_put_u64(&sb, m->ngraphs);
-	ser_put_u64(&sb, m->ncons);
+	ser_put_u64(&sb, m->ot.nops);
+	ser_put_u64(&sb, m->src.nfiles);
+	ser_put_u64(&sb, m->src.nhosts);
+	ser_put_u64(&sb, m->src.nframes);
+	ser_put_u64(&sb, m->src.nsources);
+	ser_put_u64(&sb, m->ot.ngraphs);
+	ser_put_u64(&sb, m->ot.ncons);
 	mc_section(o, MC_COUNTS, &sb);
 	strbuf_done(&sb);
 }
@@ -230,13 +230,13 @@ put_meta(struct model *m, struct strbuf *sb)
 {
 	size_t i, j;
 
-	ser_put_u64(sb, m->nmeta);
-	for (i = 0; i < m->nmeta; i++) {
-		ser_put_str(sb, m->meta[i]->key);
-		ser_put_u8(sb, m->meta[i]->list);
-		ser_put_u64(sb, m->meta[i]->n);
-		for (j = 0; j < m->meta[i]->n; j++)
-			mc_put_sp(sb, m, m->meta[i]->values[j]);
+	ser_put_u64(sb, m->md.nmeta);
+	for (i = 0; i < m->md.nmeta; i++) {
+		ser_put_str(sb, m->md.meta[i]->key);
+		ser_put_u8(sb, m->md.meta[i]->list);
+		ser_put_u64(sb, m->md.meta[i]->n);
+		for (j = 0; j < m->md.meta[i]->n; j++)
+			mc_put_sp(sb, m, m->md.meta[i]->values[j]);
 	}
 }
 
@@ -253,8 +253,8 @@ get_meta(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 		if (!key)
 			return false;
-		TD_GROW(m->meta, m->capmeta, m->nmeta + 1);
-		e = m->meta[m->nmeta++] = xcalloc(1, sizeof(*e));
+		TD_GROW(m->md.meta, m->md.capmeta, m->md.nmeta + 1);
+		e = m->md.meta[m->md.nmeta++] = xcalloc(1, sizeof(*e));
 		e->key = arena_dup(&m->str, key, strlen(key));
 		e->list = list;
 		for (j = 0; j < nv && !s->bad; j++) {
@@ -270,12 +270,12 @@ put_files(struct model *m, struct strbuf *sb)
 {
 	size_t i;
 
-	ser_put_u64(sb, m->nhosts);
-	for (i = 0; i < m->nhosts; i++)
-		ser_put_u32(sb, m->hosts[i]);
-	ser_put_u64(sb, m->nfiles);
-	for (i = 0; i < m->nfiles; i++) {
-		const struct file_entry *f = &m->files[i];
+	ser_put_u64(sb, m->src.nhosts);
+	for (i = 0; i < m->src.nhosts; i++)
+		ser_put_u32(sb, m->src.hosts[i]);
+	ser_put_u64(sb, m->src.nfiles);
+	for (i = 0; i < m->src.nfiles; i++) {
+		const struct file_entry *f = &m->src.files[i];
 
 		ser_put_u32(sb, f->id);
 		mc_put_sp(sb, m, f->path);
@@ -293,18 +293,18 @@ get_files(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 	if (n != c->hosts)
 		return false;
-	free(m->hosts);
-	m->hosts = xcalloc(n, sizeof(*m->hosts));
-	m->nhosts = m->caphosts = n;
+	free(m->src.hosts);
+	m->src.hosts = xcalloc(n, sizeof(*m->src.hosts));
+	m->src.nhosts = m->src.caphosts = n;
 	for (i = 0; i < n; i++)
-		m->hosts[i] = mc_get_sid(s, c, false);
+		m->src.hosts[i] = mc_get_sid(s, c, false);
 	n = ser_get_count(s, 32);
-	if (s->bad || m->hosts[0] != 0 || n != c->files)
+	if (s->bad || m->src.hosts[0] != 0 || n != c->files)
 		return false;
-	m->files = xcalloc(n ? n : 1, sizeof(*m->files));
-	m->capfiles = n ? n : 1;
+	m->src.files = xcalloc(n ? n : 1, sizeof(*m->src.files));
+	m->src.capfiles = n ? n : 1;
 	for (i = 0; i < n && !s->bad; i++) {
-		struct file_entry *f = &m->files[i];
+		struct file_entry *f = &m->src.files[i];
 
 		f->id = ser_get_u32(s);
 		mc_get_sp(s, m, c, false, &f->path);
@@ -312,11 +312,11 @@ get_files(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		mc_get_sp(s, m, c, false, &f->role);
 		f->size = ser_get_u64(s);
 		f->problems = ser_get_u64(s);
-		if (s->bad || u64map_get(&m->file_by_id, f->id, NULL))
+		if (s->bad || u64map_get(&m->src.file_by_id, f->id, NULL))
 			return false;
 		f->host = intern_str(&m->str, f->host_sid);
-		*u64map_put(&m->file_by_id, f->id, i) = i;
-		m->nfiles++;
+		*u64map_put(&m->src.file_by_id, f->id, i) = i;
+		m->src.nfiles++;
 	}
 	return !s->bad;
 }
@@ -328,18 +328,18 @@ put_graphs(struct model *m, struct strbuf *sb)
 {
 	size_t i;
 
-	ser_put_u64(sb, m->ngraphs);
-	for (i = 0; i < m->ngraphs; i++) {
-		ser_put_u32(sb, m->graphs[i].id_sid);
-		ser_put_u32(sb, m->graphs[i].name_sid);
-		ser_put_u32(sb, m->graphs[i].outer_sid);
-		ser_put_u32(sb, m->graphs[i].host_sid);
+	ser_put_u64(sb, m->ot.ngraphs);
+	for (i = 0; i < m->ot.ngraphs; i++) {
+		ser_put_u32(sb, m->ot.graphs[i].id_sid);
+		ser_put_u32(sb, m->ot.graphs[i].name_sid);
+		ser_put_u32(sb, m->ot.graphs[i].outer_sid);
+		ser_put_u32(sb, m->ot.graphs[i].host_sid);
 	}
-	ser_put_u64(sb, m->ndevices);
-	for (i = 0; i < m->ndevices; i++) {
-		ser_put_u32(sb, (uint32_t)m->devices[i].id);
-		mc_put_sp(sb, m, m->devices[i].name);
-		mc_put_sp(sb, m, m->devices[i].host);
+	ser_put_u64(sb, m->ot.ndevices);
+	for (i = 0; i < m->ot.ndevices; i++) {
+		ser_put_u32(sb, (uint32_t)m->ot.devices[i].id);
+		mc_put_sp(sb, m, m->ot.devices[i].name);
+		mc_put_sp(sb, m, m->ot.devices[i].host);
 	}
 }
 
@@ -353,23 +353,23 @@ get_graphs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	for (i = 0; i < n && !s->bad; i++) {
 		struct graph_entry *g;
 
-		TD_GROW(m->graphs, m->capgraphs, m->ngraphs + 1);
-		g = &m->graphs[m->ngraphs];
+		TD_GROW(m->ot.graphs, m->ot.capgraphs, m->ot.ngraphs + 1);
+		g = &m->ot.graphs[m->ot.ngraphs];
 		g->id_sid = mc_get_sid(s, c, false);
 		g->name_sid = mc_get_sid(s, c, false);
 		g->outer_sid = mc_get_sid(s, c, true);
 		g->host_sid = mc_get_sid(s, c, false);
-		if (s->bad || u64map_get(&m->graph_by_sid, g->id_sid, NULL))
+		if (s->bad || u64map_get(&m->ot.graph_by_sid, g->id_sid, NULL))
 			return false;
-		*u64map_put(&m->graph_by_sid, g->id_sid, m->ngraphs) = m->ngraphs;
-		m->ngraphs++;
+		*u64map_put(&m->ot.graph_by_sid, g->id_sid, m->ot.ngraphs) = m->ot.ngraphs;
+		m->ot.ngraphs++;
 	}
 	n = ser_get_count(s, 12);
 	for (i = 0; i < n && !s->bad; i++) {
 		struct reader_device *d;
 
-		TD_GROW(m->devices, m->capdevices, m->ndevices + 1);
-		d = &m->devices[m->ndevices++];
+		TD_GROW(m->ot.devices, m->ot.capdevices, m->ot.ndevices + 1);
+		d = &m->ot.devices[m->ot.ndevices++];
 		d->id = (int32_t)ser_get_u32(s);
 		mc_get_sp(s, m, c, false, &d->name);
 		mc_get_sp(s, m, c, false, &d->host);
@@ -382,9 +382,9 @@ put_frames(struct model *m, struct strbuf *sb)
 {
 	size_t i;
 
-	ser_put_u64(sb, m->nframes);
-	for (i = 0; i < m->nframes; i++) {
-		const struct frame_entry *f = &m->frames[i];
+	ser_put_u64(sb, m->src.nframes);
+	for (i = 0; i < m->src.nframes; i++) {
+		const struct frame_entry *f = &m->src.frames[i];
 
 		mc_put_sp(sb, m, f->file);
 		mc_put_sp(sb, m, f->host);
@@ -394,10 +394,10 @@ put_frames(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, (uint64_t)f->source_id);
 		ser_put_u8(sb, f->user_code);
 	}
-	mc_put_map(sb, &m->frame_by_sid);
-	ser_put_u64(sb, m->nsources);
-	for (i = 0; i < m->nsources; i++) {
-		const struct source_entry *e = &m->sources[i];
+	mc_put_map(sb, &m->src.frame_by_sid);
+	ser_put_u64(sb, m->src.nsources);
+	for (i = 0; i < m->src.nsources; i++) {
+		const struct source_entry *e = &m->src.sources[i];
 
 		mc_put_sp(sb, m, e->host);
 		mc_put_sp(sb, m, e->path);
@@ -407,7 +407,7 @@ put_frames(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, e->nlines);
 		ser_put_u8(sb, e->in_dump);
 	}
-	mc_put_map(sb, &m->source_by_rid);
+	mc_put_map(sb, &m->src.source_by_rid);
 }
 
 static bool
@@ -417,10 +417,10 @@ get_frames(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 	if (n != c->frames)
 		return false;
-	m->frames = xcalloc(n ? n : 1, sizeof(*m->frames));
-	m->capframes = n ? n : 1;
+	m->src.frames = xcalloc(n ? n : 1, sizeof(*m->src.frames));
+	m->src.capframes = n ? n : 1;
 	for (i = 0; i < n && !s->bad; i++) {
-		struct frame_entry *f = &m->frames[m->nframes++];
+		struct frame_entry *f = &m->src.frames[m->src.nframes++];
 
 		mc_get_sp(s, m, c, true, &f->file);
 		mc_get_sp(s, m, c, true, &f->host);
@@ -430,15 +430,15 @@ get_frames(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		f->source_id = ser_get_i64(s);
 		f->user_code = ser_get_u8(s) != 0;
 	}
-	if (!mc_get_map(s, &m->frame_by_sid, n))
+	if (!mc_get_map(s, &m->src.frame_by_sid, n))
 		return false;
 	n = ser_get_count(s, 33);
 	if (n != c->sources)
 		return false;
-	m->sources = xcalloc(n ? n : 1, sizeof(*m->sources));
-	m->capsources = n ? n : 1;
+	m->src.sources = xcalloc(n ? n : 1, sizeof(*m->src.sources));
+	m->src.capsources = n ? n : 1;
 	for (i = 0; i < n && !s->bad; i++) {
-		struct source_entry *e = &m->sources[m->nsources++];
+		struct source_entry *e = &m->src.sources[m->src.nsources++];
 
 		mc_get_sp(s, m, c, false, &e->host);
 		mc_get_sp(s, m, c, false, &e->path);
@@ -448,7 +448,7 @@ get_frames(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		e->nlines = ser_get_u64(s);
 		e->in_dump = ser_get_u8(s) != 0;
 	}
-	return mc_get_map(s, &m->source_by_rid, n);
+	return mc_get_map(s, &m->src.source_by_rid, n);
 }
 
 /* ---- sections ------------------------------------------------------------ */

@@ -237,10 +237,10 @@ exec_type(struct model *m, uint64_t e, bool *function)
 {
 	const char *t;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	t = intern_str(&m->str, exec_row(m, e)->op_type);
 	*function = __atomic_load_n(&exec_row(m, e)->flags, __ATOMIC_RELAXED) & ROW_FUNCTION;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return t ? t : "";
 }
 
@@ -350,23 +350,23 @@ op_facts(struct model *m, uint64_t i, struct opf *f)
 	f->op = trace_op(m, i);
 	f->type = "";
 	f->graph = f->outer = -1;
-	pthread_mutex_lock(&m->lock);
-	if (f->op < m->nops) {
-		const struct op_entry *o = &m->opv[f->op];
+	pthread_mutex_lock(&m->th.lock);
+	if (f->op < m->ot.nops) {
+		const struct op_entry *o = &m->ot.opv[f->op];
 		uint32_t k;
 
 		f->type = o->type ? o->type : "";
 		f->ninputs = o->ninputs;
 		f->graph = graphs_index_of_sid(m, o->graph_sid);
 		if (f->graph >= 0)
-			f->outer = graphs_index_of_sid(m, m->graphs[f->graph].outer_sid);
+			f->outer = graphs_index_of_sid(m, m->ot.graphs[f->graph].outer_sid);
 		/* a function's arguments are its input ops in creation order */
 		for (k = 0; k < f->op; k++)
-			if (m->opv[k].graph_sid == o->graph_sid && !m->opv[k].ninputs &&
-			    m->opv[k].type && graph_input_type(m->opv[k].type))
+			if (m->ot.opv[k].graph_sid == o->graph_sid && !m->ot.opv[k].ninputs &&
+			    m->ot.opv[k].type && graph_input_type(m->ot.opv[k].type))
 				f->position++;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static int32_t
@@ -375,10 +375,10 @@ row_graph(struct model *m, uint64_t j)
 	uint32_t op = trace_op(m, j);
 	int32_t g = -1;
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops)
-		g = graphs_index_of_sid(m, m->opv[op].graph_sid);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops)
+		g = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
+	pthread_mutex_unlock(&m->th.lock);
 	return g;
 }
 
@@ -387,9 +387,9 @@ inside(struct model *m, int32_t g, int32_t outer)
 {
 	bool r;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	r = graphs_is_inside(m, g, outer);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return r;
 }
 
@@ -438,21 +438,21 @@ nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct
 	int64_t best = -1, r;
 
 	*ncalls = 0;
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->nops;
-	outer_sid = m->graphs[o->outer].id_sid;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.nops;
+	outer_sid = m->ot.graphs[o->outer].id_sid;
+	pthread_mutex_unlock(&m->th.lock);
 	for (k = 0; k < n; k++) {
 		const char *t, *pt;
 		uint32_t p;
 		bool ok;
 
-		pthread_mutex_lock(&m->lock);
-		t = m->opv[k].type ? m->opv[k].type : "";
-		ok = m->opv[k].graph_sid == outer_sid && call_type(t) &&
-		     m->opv[k].ninputs > o->position;
-		slot = ok ? m->opv[k].inputs[o->position].slot : 0;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
+		ok = m->ot.opv[k].graph_sid == outer_sid && call_type(t) &&
+		     m->ot.opv[k].ninputs > o->position;
+		slot = ok ? m->ot.opv[k].inputs[o->position].slot : 0;
+		pthread_mutex_unlock(&m->th.lock);
 		if (!ok)
 			continue;
 		tick(c);
@@ -482,13 +482,13 @@ producer(struct model *m, uint32_t op, uint32_t k, const char **type)
 	uint32_t id = NO_ID;
 
 	*type = "";
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops && k < m->opv[op].ninputs) {
-		id = ops_lookup(m, m->opv[op].graph_id, m->opv[op].inputs[k].op_name);
-		if (id != NO_ID && m->opv[id].type)
-			*type = m->opv[id].type;
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops && k < m->ot.opv[op].ninputs) {
+		id = ops_lookup(m, m->ot.opv[op].graph_id, m->ot.opv[op].inputs[k].op_name);
+		if (id != NO_ID && m->ot.opv[id].type)
+			*type = m->ot.opv[id].type;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return id;
 }
 
@@ -501,19 +501,19 @@ graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 	int64_t best = -1;
 	uint32_t k, n, best_op = NO_ID;
 
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->nops;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.nops;
+	pthread_mutex_unlock(&m->th.lock);
 	for (k = 0; k < n; k++) {
 		const char *t;
 		uint32_t v;
 		int64_t r;
 
-		pthread_mutex_lock(&m->lock);
-		t = m->opv[k].type ? m->opv[k].type : "";
-		v = m->opv[k].ninputs && write_type(t) ?
-			    ops_lookup(m, m->opv[k].graph_id, m->opv[k].inputs[0].op_name) : NO_ID;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
+		v = m->ot.opv[k].ninputs && write_type(t) ?
+			    ops_lookup(m, m->ot.opv[k].graph_id, m->ot.opv[k].inputs[0].op_name) : NO_ID;
+		pthread_mutex_unlock(&m->th.lock);
 		if (v != var)
 			continue;
 		tick(c);
@@ -528,9 +528,9 @@ graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 	f->link = CARRY_VARIABLE;
 	f->row = best;
 	f->via = -1;
-	pthread_mutex_lock(&m->lock);
-	f->via_type = m->opv[best_op].type;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	f->via_type = m->ot.opv[best_op].type;
+	pthread_mutex_unlock(&m->th.lock);
 	return true;
 }
 
@@ -638,10 +638,10 @@ exec_graph(struct model *m, int64_t x)
 
 	if (x < 0)
 		return -1;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	g = (uint64_t)x < rows_nexecs(m) ? graphs_index_of_sid(m, exec_row(m, (uint64_t)x)->graph_sid)
 					 : -1;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return g;
 }
 

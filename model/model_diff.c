@@ -171,9 +171,9 @@ row_group(struct model_diff *d, int s, uint64_t i)
 
 	if (d->any_host)
 		return 0;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	sid = rows_trace_host_sid(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (sid == sd->memo_sid && sd->memo_valid)
 		return sd->memo_group;
 	host = intern_str(&m->str, sid);

@@ -20,9 +20,9 @@ diff_row_step(struct model *m, uint64_t i)
 {
 	int64_t step;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	step = rows_trace_step(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return step;
 }
 

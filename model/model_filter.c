@@ -255,8 +255,8 @@ ensure_ops(struct model_filter *f)
 	struct model *m = f->m;
 	size_t i;
 
-	pthread_mutex_lock(&m->lock);
-	if (m->fill_gen != f->fill_gen) {
+	pthread_mutex_lock(&m->th.lock);
+	if (m->ot.fill_gen != f->fill_gen) {
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
@@ -266,17 +266,17 @@ ensure_ops(struct model_filter *f)
 		if (f->tab[TABLE_TRACES].wrow)      /* an op's type may decide rows */
 			memset(f->tab[TABLE_TRACES].wrow, 0, f->tab[TABLE_TRACES].capw);
 		f->tab[TABLE_TRACES].memo_valid = false;
-		f->fill_gen = m->fill_gen;
+		f->fill_gen = m->ot.fill_gen;
 	}
-	if (m->nops > f->nop_state) {
-		TD_GROW(f->op_state, f->capop, m->nops);
-		memset(f->op_state + f->nop_state, 0, m->nops - f->nop_state);
-		f->nop_state = m->nops;
+	if (m->ot.nops > f->nop_state) {
+		TD_GROW(f->op_state, f->capop, m->ot.nops);
+		memset(f->op_state + f->nop_state, 0, m->ot.nops - f->nop_state);
+		f->nop_state = m->ot.nops;
 	}
 	for (i = 0; i < f->nop_state; i++)
 		if (f->op_state[i] == ST_UNKNOWN)
-			f->op_state[i] = eval_op(f, &m->opv[i]);
-	pthread_mutex_unlock(&m->lock);
+			f->op_state[i] = eval_op(f, &m->ot.opv[i]);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 /* R_MATCH, R_NO or R_UNKNOWN (a regex could not decide) for an op type. */
@@ -322,18 +322,18 @@ host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 		hc->file = file;
 	}
 	if (hc->file_match < 0) {
-		pthread_mutex_lock(&m->lock);
-		if (u64map_get(&m->file_by_id, hc->file, &fi) && *m->files[fi].host)
-			hc->file_match = strcmp(m->files[fi].host, f->host) == 0;
+		pthread_mutex_lock(&m->th.lock);
+		if (u64map_get(&m->src.file_by_id, hc->file, &fi) && *m->src.files[fi].host)
+			hc->file_match = strcmp(m->src.files[fi].host, f->host) == 0;
 		else
 			hc->file_match = 2;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	if (hc->file_match != 2)
 		return hc->file_match == 1;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	ok = strcmp(rows_trace_host(m, j), f->host) == 0;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -390,12 +390,12 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 
 	if (j < b->lo || j >= b->hi)
 		return R_NO;
-	if (f->execution >= 0 && atomic_load(&f->m->split_runs)) {
+	if (f->execution >= 0 && atomic_load(&f->m->rows.split_runs)) {
 		bool mine;
 
-		pthread_mutex_lock(&f->m->lock);
+		pthread_mutex_lock(&f->m->th.lock);
 		mine = rows_trace_execution(f->m, j) == f->execution;
-		pthread_mutex_unlock(&f->m->lock);
+		pthread_mutex_unlock(&f->m->th.lock);
 		if (!mine)
 			return R_NO;
 	}
@@ -425,12 +425,12 @@ exec_match(struct model_filter *f, uint64_t j)
 	if ((type = exec_type_match(f, x->op_type)) == R_NO)
 		return R_NO;
 	if (f->graph >= 0 || f->host) {
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		if (f->graph >= 0)
 			ok = graphs_is_inside(m, graphs_index_of_sid(m, x->graph_sid), f->graph);
 		if (ok && f->host)
-			ok = strcmp(intern_str(&m->str, m->hosts[x->host]), f->host) == 0;
-		pthread_mutex_unlock(&m->lock);
+			ok = strcmp(intern_str(&m->str, m->src.hosts[x->host]), f->host) == 0;
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	if (!ok)
 		return R_NO;

@@ -8,11 +8,13 @@
  *     consumer may read any row below the published count (acquire) without
  *     a lock;
  *   - everything else (ops, graphs, frames, sources, meta, problems, the
- *     string hash, alert groups) is mutated under m->lock; consumers read it
- *     under m->lock; the writer may read what only it mutates without the
+ *     string hash, alert groups) is mutated under m->th.lock; consumers read it
+ *     under m->th.lock; the writer may read what only it mutates without the
  *     lock (the op vector and op hash);
  *   - flag bytes that change after publication (ROW_CORRUPT found while
  *     decoding, CONTAINS_NONFINITE) are updated with atomic builtins.
+ * struct model (at the end of the tables) holds these as parts (th, str,
+ * rows, wr, an, dc, ot, src, md, pr), each stating its own locking rule.
  * This header is not a contract for other layers: only model.h is.
  */
 #ifndef TD_MODEL_INTERNAL_H
@@ -77,13 +79,13 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_done(struct intern *in);
-/* Under m->lock.  Returns the id of s (adding it). */
+/* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
-/* Under m->lock.  NO_ID when absent. */
+/* Under m->th.lock.  NO_ID when absent. */
 uint32_t intern_find(const struct intern *in, const char *s);
 /* Lock-free for any published id. */
 const char *intern_str(const struct intern *in, uint32_t id);
-/* Copies len bytes + NUL into the arena (under m->lock). */
+/* Copies len bytes + NUL into the arena (under m->th.lock). */
 const char *arena_dup(struct intern *in, const char *s, size_t len);
 uint32_t str_hash(const char *s);
 
@@ -117,7 +119,7 @@ struct exec_row {
 	uint32_t num_outputs;
 	uint32_t bad_outputs;
 	int64_t step;               /* -1 unknown */
-	uint16_t host;              /* index into m->hosts */
+	uint16_t host;              /* index into m->src.hosts */
 	uint8_t flags;              /* enum model_row_flags (atomic builtins) */
 };
 
@@ -292,17 +294,15 @@ struct reader_alert_entry {         /* an alert the reader stated (on_alert) */
 	int64_t execution;
 };
 
-struct model {
-	char *path;
-	struct safeio_id roots[2];  /* the folders read, taken at open (model_roots) */
-	size_t nroots;
-	char *root_real;            /* the outermost one's real path at open, or NULL */
-	const struct reader_ops *ops;
-	struct reader *r;
-	struct model_options opt;
-	char *source_root;
+/* ---- the model's parts ------------------------------------------------ */
 
-	/* the index thread */
+/* The index thread's state.  Locking: `lock` is the model's one table lock
+ * (it guards the parts below that say "under th.lock"); `cond` signals a
+ * change of the pass state (stop, requested, running, exited, orphaned)
+ * and is waited on under `lock`; the _Atomic fields are read by any
+ * thread without the lock; thread and have_thread belong to model_open /
+ * model_close. */
+struct mp_thread {
 	pthread_t thread;
 	bool have_thread;
 	pthread_mutex_t lock;       /* tables */
@@ -314,9 +314,15 @@ struct model {
 	_Atomic bool done;
 	_Atomic uint64_t bytes_done, bytes_total, generation;
 	enum td_status last_status;
+};
 
-	struct intern str;
-
+/* The row index: trace and execution rows, their checkpoints and flags,
+ * runs, steps and segments.  Locking: the chunks are append-only (the
+ * writer appends, any thread reads rows below the published count,
+ * acquire, without a lock; flag bytes that change later are updated with
+ * atomic builtins); runs, steps and segments are mutated by the writer
+ * under th.lock and read by consumers under th.lock. */
+struct mp_rows {
 	/* traces */
 	struct trace_chunk *tchunks[MODEL_MAX_CHUNKS];
 	uint32_t *tnonfinite;       /* per chunk (MODEL_MAX_CHUNKS) */
@@ -325,27 +331,14 @@ struct model {
 	struct locidx tloc;
 	struct run *runs;
 	size_t nruns, capruns;
-	int64_t last_exec_of_trace;
-	struct step_run *steps;     /* where the trace step changes (under m->lock) */
+	struct step_run *steps;     /* where the trace step changes (under th.lock) */
 	size_t nsteps, capsteps;
-	int64_t last_step_of_trace; /* writer: step of the last trace row */
 	_Atomic bool containers;    /* traces carry their execution */
 	_Atomic bool split_runs;    /* some execution's rows are not contiguous */
 	_Atomic bool input_rows;    /* some trace row is an input row (TF_INPUT) */
 	struct segment *segs;
 	size_t nsegs, capsegs;
 	struct u64map seg_by_key;
-	uint32_t seg_memo_file;     /* writer: last file and its segment */
-	size_t seg_memo;
-	bool have_seg_memo;
-	struct graph_memo {         /* writer: recent trace graph ids -> string ids */
-		const char *s;
-		uint32_t sid;
-	} gmemo[8];
-	unsigned gmemo_next, gmemo_last;
-	uint32_t last_trace_op1;    /* writer: op of the last trace row + 1 (0 none) */
-	struct step_index *step_ix; /* model_step.c, built on first use (owned) */
-	struct watch_set *watches;  /* model_watch.c (owned) */
 
 	/* executions */
 	struct exec_row *echunks[MODEL_MAX_CHUNKS];
@@ -355,14 +348,44 @@ struct model {
 	struct locidx eloc;
 	int64_t first_bad_exec;
 	double first_bad_exec_wall;
+};
 
-	/* decode cache */
+/* The writer's private memos.  Locking: none; only the index thread (the
+ * sink's writer) reads or writes them, and model_open before it starts. */
+struct mp_writer {
+	int64_t last_exec_of_trace;
+	int64_t last_step_of_trace; /* step of the last trace row */
+	uint32_t seg_memo_file;     /* last file and its segment */
+	size_t seg_memo;
+	bool have_seg_memo;
+	struct graph_memo {         /* recent trace graph ids -> string ids */
+		const char *s;
+		uint32_t sid;
+	} gmemo[8];
+	unsigned gmemo_next, gmemo_last;
+	uint32_t last_trace_op1;    /* op of the last trace row + 1 (0 none) */
+};
+
+/* The analysis state built on first use.  Locking: each owner (model_step.c,
+ * model_watch.c) guards its own under th.lock. */
+struct mp_analysis {
+	struct step_index *step_ix; /* model_step.c, built on first use (owned) */
+	struct watch_set *watches;  /* model_watch.c (owned) */
+};
+
+/* The decode cache.  Locking: everything here under its own cache_lock
+ * (never taken while waiting for th.lock). */
+struct mp_dcache {
 	pthread_mutex_t cache_lock;
 	struct cache_ent *cache;
 	size_t cache_n;
 	uint64_t decodes;
+};
 
-	/* ops, graphs, devices */
+/* The op and graph table: ops, the op hash, consumers, graphs, devices.
+ * Locking: mutated under th.lock; consumers read under th.lock; the writer
+ * may read the op vector and op hash, which only it mutates, without. */
+struct mp_optab {
 	struct op_entry *opv;
 	size_t nops, capops, nops_filled;
 	uint32_t *ophash;           /* op ids, NO_ID empty */
@@ -381,29 +404,36 @@ struct model {
 	struct u64map graph_nops;   /* graph sid -> ops */
 	struct reader_device *devices;
 	size_t ndevices, capdevices;
+};
 
-	/* hosts, files */
+/* Sources and frames, hosts and files.  Locking: mutated under th.lock,
+ * read under th.lock. */
+struct mp_sources {
 	uint32_t *hosts;            /* host string ids; index 0 is "" */
 	size_t nhosts, caphosts;
 	struct file_entry *files;
 	size_t nfiles, capfiles;
 	struct u64map file_by_id;
-
-	/* frames and sources */
 	struct frame_entry *frames;
 	size_t nframes, capframes;
 	struct u64map frame_by_sid;
 	struct source_entry *sources;
 	size_t nsources, capsources;
 	struct u64map source_by_rid;
+};
 
-	/* meta, problems */
+/* The dump's metadata and model_info's snapshot of it.  Locking: mutated
+ * under th.lock, read under th.lock. */
+struct mp_meta {
 	struct meta_entry **meta;
 	size_t nmeta, capmeta;
 	struct model_meta *info_meta;
 	const char **info_hosts;
-	void **graveyard;           /* old arrays handed out, freed at close */
-	size_t ngrave, capgrave;
+};
+
+/* Problems and alerts.  Locking: mutated under th.lock, read under
+ * th.lock. */
+struct mp_problems {
 	struct problem_entry *problems;
 	size_t nproblems;
 	uint64_t problems_by_kind[16];
@@ -414,11 +444,37 @@ struct model {
 		uint64_t offset;
 	} *torn;
 	size_t ntorn, captorn;
-
-	/* alerts */
 	struct alert_group_list groups[ALERT_SOURCE_COUNT];
 	struct reader_alert_entry *ralerts;
 	size_t nralerts, capralerts;
+};
+
+/* The model: what it opened, and its parts (each states its locking rule
+ * above).  The fields here are set at open and read-only after, except
+ * the graveyard (under th.lock) and icache (model_cache.c's rule). */
+struct model {
+	char *path;
+	struct safeio_id roots[2];  /* the folders read, taken at open (model_roots) */
+	size_t nroots;
+	char *root_real;            /* the outermost one's real path at open, or NULL */
+	const struct reader_ops *ops;
+	struct reader *r;
+	struct model_options opt;
+	char *source_root;
+
+	struct mp_thread th;        /* the index thread's state and the table lock */
+	struct intern str;          /* strings (model_intern.c's rule) */
+	struct mp_rows rows;        /* the row index */
+	struct mp_writer wr;        /* the writer's private memos */
+	struct mp_analysis an;      /* step index, watches */
+	struct mp_dcache dc;        /* the decode cache */
+	struct mp_optab ot;         /* ops, graphs, devices */
+	struct mp_sources src;      /* sources, frames, hosts, files */
+	struct mp_meta md;          /* metadata */
+	struct mp_problems pr;      /* problems and alerts */
+
+	void **graveyard;           /* old arrays handed out, freed at close */
+	size_t ngrave, capgrave;
 
 	struct model_cache *icache; /* the persistent index (model_cache.c), NULL off */
 };
@@ -438,18 +494,18 @@ uint64_t rows_nexecs(const struct model *m);
 static inline uint32_t
 trace_op(const struct model *m, uint64_t i)
 {
-	return m->tchunks[i >> MODEL_CHUNK_SHIFT]->op[i & (MODEL_CHUNK - 1)];
+	return m->rows.tchunks[i >> MODEL_CHUNK_SHIFT]->op[i & (MODEL_CHUNK - 1)];
 }
 static inline uint8_t
 trace_flags(const struct model *m, uint64_t i)
 {
-	return __atomic_load_n(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+	return __atomic_load_n(&m->rows.tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
 			       __ATOMIC_RELAXED);
 }
 static inline struct exec_row *
 exec_row(const struct model *m, uint64_t i)
 {
-	return &m->echunks[i >> MODEL_CHUNK_SHIFT][i & (MODEL_CHUNK - 1)];
+	return &m->rows.echunks[i >> MODEL_CHUNK_SHIFT][i & (MODEL_CHUNK - 1)];
 }
 /* Appends a row (writer). */
 void rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_locator *loc);
@@ -464,9 +520,9 @@ bool rows_locate(struct model *m, struct locidx *li, enum reader_kind kind, uint
 		 struct td_locator *loc);
 /* The file id of row i (its checkpoint's file). */
 uint32_t rows_trace_file(struct model *m, uint64_t i);
-/* Execution owning trace i (runs), -1 none.  Under m->lock. */
+/* Execution owning trace i (runs), -1 none.  Under m->th.lock. */
 int64_t rows_trace_execution(struct model *m, uint64_t i);
-/* Step of trace i, -1 unknown.  Under m->lock. */
+/* Step of trace i, -1 unknown.  Under m->th.lock. */
 int64_t rows_trace_step(struct model *m, uint64_t i);
 void rows_mark_corrupt(struct model *m, uint64_t i);
 /* Trace slot; decodes when the flag byte cannot tell. */
@@ -480,9 +536,9 @@ size_t rows_memory(const struct model *m);
 bool rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file);
 int64_t rows_ckpt_find(const struct model *m, uint64_t i);
 
-/* model_ops.c (under m->lock unless said) */
+/* model_ops.c (under m->th.lock unless said) */
 /* The op of (graph, name), NO_ID if none.  ops_lookup() reads the intern
- * table: under m->lock.  ops_lookup_sid() needs no lock on the writer. */
+ * table: under m->th.lock.  ops_lookup_sid() needs no lock on the writer. */
 uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
 uint32_t ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name);
 uint32_t ops_add(struct model *m, const struct reader_op *op, bool placeholder);
@@ -564,7 +620,7 @@ void watch_free(struct model *m);
 
 /* model_source.c */
 void frames_done(struct model *m);
-/* Resolves an op's frame id strings into frame indices (under m->lock). */
+/* Resolves an op's frame id strings into frame indices (under m->th.lock). */
 void frames_resolve_op(struct model *m, struct op_entry *op);
 void frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout);
 

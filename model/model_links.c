@@ -50,12 +50,12 @@ op_rows(struct model *m, uint32_t op, uint64_t *first, uint64_t *last)
 {
 	uint64_t f1 = 0;
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		f1 = __atomic_load_n(&m->opv[op].first_row1, __ATOMIC_RELAXED);
-		*last = __atomic_load_n(&m->opv[op].last_row, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		f1 = __atomic_load_n(&m->ot.opv[op].first_row1, __ATOMIC_RELAXED);
+		*last = __atomic_load_n(&m->ot.opv[op].last_row, __ATOMIC_RELAXED);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	*first = f1 ? f1 - 1 : 0;
 	return f1 != 0;
 }
@@ -67,11 +67,11 @@ same_execution(struct model *m, uint64_t j, int64_t e)
 {
 	bool same;
 
-	if (e < 0 || !atomic_load(&m->split_runs))
+	if (e < 0 || !atomic_load(&m->rows.split_runs))
 		return true;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	same = rows_trace_execution(m, j) == e;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return same;
 }
 
@@ -86,13 +86,13 @@ scan_back_rows(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint6
 
 	/* a dump without input rows: nothing to find (and an op's whole row
 	 * range to scan per question, once per alert in origins) */
-	if ((input && !atomic_load(&m->input_rows)) || !op_rows(m, op, &first, &last))
+	if ((input && !atomic_load(&m->rows.input_rows)) || !op_rows(m, op, &first, &last))
 		return -1;
 	lo = TD_MAX(lo, first);
 	j = TD_MIN(j, last + 1);
 
 	while (j > lo) {
-		const uint32_t *a = m->tchunks[(j - 1) >> MODEL_CHUNK_SHIFT]->op;
+		const uint32_t *a = m->rows.tchunks[(j - 1) >> MODEL_CHUNK_SHIFT]->op;
 		uint64_t base = (j - 1) & ~(uint64_t)(MODEL_CHUNK - 1);
 		uint64_t stop = TD_MAX(base, lo);
 
@@ -117,12 +117,12 @@ input_producer(struct model *m, uint32_t op, uint32_t k, uint32_t *pop, uint32_t
 {
 	uint32_t id = NO_ID;
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops && k < m->opv[op].ninputs) {
-		id = ops_lookup(m, m->opv[op].graph_id, m->opv[op].inputs[k].op_name);
-		*pslot = m->opv[op].inputs[k].slot;
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops && k < m->ot.opv[op].ninputs) {
+		id = ops_lookup(m, m->ot.opv[op].graph_id, m->ot.opv[op].inputs[k].op_name);
+		*pslot = m->ot.opv[op].inputs[k].slot;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	*pop = id;
 	return id != NO_ID;
 }
@@ -137,10 +137,10 @@ links_input_producer_row(struct model *m, uint32_t op, uint32_t k, uint64_t befo
 		return -1;
 	j = scan_back(m, pop, pslot, before, 0, exec);
 	if (j >= 0 && exec >= 0) {
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		if (rows_trace_execution(m, (uint64_t)j) != exec)
 			j = -1;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	return j;
 }
@@ -157,7 +157,7 @@ scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from, uint64_t hi
 	j = TD_MAX(j, first);
 
 	while (j < hi) {
-		const uint32_t *a = m->tchunks[j >> MODEL_CHUNK_SHIFT]->op;
+		const uint32_t *a = m->rows.tchunks[j >> MODEL_CHUNK_SHIFT]->op;
 		uint64_t base = j & ~(uint64_t)(MODEL_CHUNK - 1);
 		uint64_t stop = TD_MIN(base + MODEL_CHUNK, hi);
 
@@ -177,11 +177,11 @@ link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi, int64_t *ex
 	*lo = 0;
 	*hi = rows_ntraces(m);
 	*exec = -1;
-	if (!atomic_load(&m->containers))
+	if (!atomic_load(&m->rows.containers))
 		return;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	e = *exec = rows_trace_execution(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m)) {
 		struct exec_row *x = exec_row(m, (uint64_t)e);
 		uint64_t first = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
@@ -214,23 +214,23 @@ input_row_producer(struct model *m, uint64_t i, uint32_t op, struct model_link *
 	uint64_t lo, hi;
 	int64_t e;
 
-	pthread_mutex_lock(&m->lock);
-	if (op >= m->nops || k >= m->opv[op].ninputs) {
-		pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (op >= m->ot.nops || k >= m->ot.opv[op].ninputs) {
+		pthread_mutex_unlock(&m->th.lock);
 		return 0;
 	}
 	l = xcalloc(1, sizeof(*l));
-	l->op_name = m->opv[op].inputs[k].op_name;
-	l->slot = m->opv[op].inputs[k].slot;
+	l->op_name = m->ot.opv[op].inputs[k].op_name;
+	l->slot = m->ot.opv[op].inputs[k].slot;
 	l->op = -1;
 	l->op_type = "";
 	l->trace_index = -1;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (input_producer(m, op, k, &pop, &pslot)) {
 		l->op = pop;
-		pthread_mutex_lock(&m->lock);
-		l->op_type = m->opv[pop].type;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		l->op_type = m->ot.opv[pop].type;
+		pthread_mutex_unlock(&m->th.lock);
 		link_bounds(m, i, &lo, &hi, &e);
 		l->trace_index = scan_back(m, pop, pslot, i, lo, e);
 	}
@@ -253,9 +253,9 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 	op = trace_op(m, i);
 	if (trace_flags(m, i) & TF_INPUT)
 		return input_row_producer(m, i, op, out);
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops && m->opv[op].ninputs) {
-		const struct op_entry *o = &m->opv[op];
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops && m->ot.opv[op].ninputs) {
+		const struct op_entry *o = &m->ot.opv[op];
 
 		n = o->ninputs;
 		links = xcalloc(n, sizeof(*links));
@@ -264,12 +264,12 @@ model_trace_inputs(struct model *m, uint64_t i, struct model_link **out)
 
 			links[k].op = id == NO_ID ? -1 : (int64_t)id;
 			links[k].op_name = o->inputs[k].op_name;
-			links[k].op_type = id == NO_ID ? "" : m->opv[id].type;
+			links[k].op_type = id == NO_ID ? "" : m->ot.opv[id].type;
 			links[k].slot = o->inputs[k].slot;
 			links[k].trace_index = -1;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	link_bounds(m, i, &lo, &hi, &e);
 	for (k = 0; k < n; k++) {
 		if (links[k].op >= 0)
@@ -304,18 +304,18 @@ model_trace_consumers(struct model *m, uint64_t i, struct model_link **out)
 	cons = xcalloc(total, sizeof(*cons));
 	total = TD_MIN(total, model_op_consumers(m, op, cons, total));
 	links = xcalloc(total, sizeof(*links));
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	for (k = 0; k < total; k++) {
-		if (cons[k].output_slot != slot || cons[k].op >= m->nops)
+		if (cons[k].output_slot != slot || cons[k].op >= m->ot.nops)
 			continue;
 		links[n].op = cons[k].op;
-		links[n].op_name = m->opv[cons[k].op].name;
-		links[n].op_type = m->opv[cons[k].op].type;
+		links[n].op_name = m->ot.opv[cons[k].op].name;
+		links[n].op_type = m->ot.opv[cons[k].op].type;
 		links[n].slot = cons[k].input_slot;
 		links[n].trace_index = -1;
 		n++;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	free(cons);
 	link_bounds(m, i, &lo, &hi, &e);
 	for (k = 0; k < n; k++)

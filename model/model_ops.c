@@ -28,17 +28,17 @@ ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 	uint32_t h = op_key_hash(graph_sid, name);
 	size_t mask, i;
 
-	if (!m->ophash_cap)
+	if (!m->ot.ophash_cap)
 		return NO_ID;
-	mask = m->ophash_cap - 1;
-	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask) {
+	mask = m->ot.ophash_cap - 1;
+	for (i = h & mask; m->ot.ophash[i] != NO_ID; i = (i + 1) & mask) {
 		const struct op_entry *o;
 
-		if (m->ophash_h[i] != h)
+		if (m->ot.ophash_h[i] != h)
 			continue;
-		o = &m->opv[m->ophash[i]];
+		o = &m->ot.opv[m->ot.ophash[i]];
 		if (o->graph_sid == graph_sid && strcmp(o->name, name) == 0)
-			return m->ophash[i];
+			return m->ot.ophash[i];
 	}
 	return NO_ID;
 }
@@ -54,14 +54,14 @@ ops_lookup(struct model *m, const char *graph_id, const char *name)
 static void
 ophash_insert(struct model *m, uint32_t id)
 {
-	size_t mask = m->ophash_cap - 1, i;
-	const struct op_entry *o = &m->opv[id];
+	size_t mask = m->ot.ophash_cap - 1, i;
+	const struct op_entry *o = &m->ot.opv[id];
 	uint32_t h = op_key_hash(o->graph_sid, o->name);
 
-	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask)
+	for (i = h & mask; m->ot.ophash[i] != NO_ID; i = (i + 1) & mask)
 		;
-	m->ophash[i] = id;
-	m->ophash_h[i] = h;
+	m->ot.ophash[i] = id;
+	m->ot.ophash_h[i] = h;
 }
 
 static void
@@ -69,13 +69,13 @@ ophash_grow(struct model *m)
 {
 	size_t i;
 
-	free(m->ophash);
-	free(m->ophash_h);
-	m->ophash_cap = m->ophash_cap ? m->ophash_cap * 2 : 1024;
-	m->ophash = xmalloc(m->ophash_cap * sizeof(*m->ophash));
-	m->ophash_h = xmalloc(m->ophash_cap * sizeof(*m->ophash_h));
-	memset(m->ophash, 0xff, m->ophash_cap * sizeof(*m->ophash));
-	for (i = 0; i < m->nops; i++)
+	free(m->ot.ophash);
+	free(m->ot.ophash_h);
+	m->ot.ophash_cap = m->ot.ophash_cap ? m->ot.ophash_cap * 2 : 1024;
+	m->ot.ophash = xmalloc(m->ot.ophash_cap * sizeof(*m->ot.ophash));
+	m->ot.ophash_h = xmalloc(m->ot.ophash_cap * sizeof(*m->ot.ophash_h));
+	memset(m->ot.ophash, 0xff, m->ot.ophash_cap * sizeof(*m->ot.ophash));
+	for (i = 0; i < m->ot.nops; i++)
 		ophash_insert(m, (uint32_t)i);
 }
 
@@ -84,9 +84,9 @@ ops_rehash(struct model *m)
 {
 	size_t cap = 512;
 
-	while ((m->nops + 1) * 2 > cap * 2)
+	while ((m->ot.nops + 1) * 2 > cap * 2)
 		cap *= 2;
-	m->ophash_cap = cap;        /* ophash_grow() doubles it, then inserts every op */
+	m->ot.ophash_cap = cap;        /* ophash_grow() doubles it, then inserts every op */
 	ophash_grow(m);
 }
 
@@ -96,14 +96,14 @@ hosts_index(struct model *m, const char *host)
 	uint32_t sid = intern_add(&m->str, host ? host : "");
 	size_t i;
 
-	for (i = 0; i < m->nhosts; i++)
-		if (m->hosts[i] == sid)
+	for (i = 0; i < m->src.nhosts; i++)
+		if (m->src.hosts[i] == sid)
 			return (uint16_t)i;
-	if (m->nhosts >= UINT16_MAX)
+	if (m->src.nhosts >= UINT16_MAX)
 		return 0;
-	TD_GROW(m->hosts, m->caphosts, m->nhosts + 1);
-	m->hosts[m->nhosts] = sid;
-	return (uint16_t)m->nhosts++;
+	TD_GROW(m->src.hosts, m->src.caphosts, m->src.nhosts + 1);
+	m->src.hosts[m->src.nhosts] = sid;
+	return (uint16_t)m->src.nhosts++;
 }
 
 /* "name:3" -> ("name", 3); "name" -> ("name", 0). */
@@ -149,11 +149,11 @@ consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const cha
 	struct consumer_list *cl;
 
 	if (*idx == UINT64_MAX) {
-		TD_GROW(m->cons, m->capcons, m->ncons + 1);
-		memset(&m->cons[m->ncons], 0, sizeof(m->cons[0]));
-		*idx = m->ncons++;
+		TD_GROW(m->ot.cons, m->ot.capcons, m->ot.ncons + 1);
+		memset(&m->ot.cons[m->ot.ncons], 0, sizeof(m->ot.cons[0]));
+		*idx = m->ot.ncons++;
 	}
-	cl = &m->cons[*idx];
+	cl = &m->ot.cons[*idx];
 	TD_GROW(cl->items, cl->cap, cl->n + 1);
 	cl->items[cl->n].op = op;
 	cl->items[cl->n].input_slot = input_slot;
@@ -161,7 +161,7 @@ consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const cha
 	cl->n++;
 }
 
-/* Attributes and output types (under m->lock). */
+/* Attributes and output types (under m->th.lock). */
 static void
 ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op)
 {
@@ -192,11 +192,11 @@ ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op
 	}
 }
 
-/* Copies the descriptive fields of op into entry id (under m->lock). */
+/* Copies the descriptive fields of op into entry id (under m->th.lock). */
 void
 ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 {
-	struct op_entry *o = &m->opv[id];
+	struct op_entry *o = &m->ot.opv[id];
 	uint32_t old_type = o->type_sid;
 	size_t i;
 
@@ -212,7 +212,7 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
 			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
-			consumers_add(m, &m->consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
+			consumers_add(m, &m->ot.consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
 				      (uint32_t)i, o->inputs[i].slot);
 		}
 		o->ninputs = op->ninputs;
@@ -222,7 +222,7 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		for (i = 0; i < op->ncontrol_inputs; i++) {
 			o->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
 			o->ctrl[i].op = -1;
-			consumers_add(m, &m->ctrl_consumer_idx, o->graph_sid, o->ctrl[i].op_name, id,
+			consumers_add(m, &m->ot.ctrl_consumer_idx, o->graph_sid, o->ctrl[i].op_name, id,
 				      (uint32_t)i, 0);
 		}
 		o->nctrl = op->ncontrol_inputs;
@@ -241,26 +241,26 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	}
 	for (i = 0; op->aliases && i < op->naliases; i++)
 		if (op->aliases[i] && *op->aliases[i])
-			u64map_put(&m->op_by_alias, intern_add(&m->str, op->aliases[i]), id);
+			u64map_put(&m->ot.op_by_alias, intern_add(&m->str, op->aliases[i]), id);
 	if (o->placeholder) {
 		o->placeholder = false;
-		m->fill_gen++;
+		m->ot.fill_gen++;
 	}
-	m->nops_filled++;
+	m->ot.nops_filled++;
 }
 
-/* Adds an op (under m->lock); a placeholder has only its key. */
+/* Adds an op (under m->th.lock); a placeholder has only its key. */
 uint32_t
 ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 {
 	struct op_entry *o;
-	uint32_t id = (uint32_t)m->nops;
+	uint32_t id = (uint32_t)m->ot.nops;
 	uint64_t *chain, *n;
 
-	if ((m->nops + 1) * 2 > m->ophash_cap)
+	if ((m->ot.nops + 1) * 2 > m->ot.ophash_cap)
 		ophash_grow(m);
-	TD_GROW(m->opv, m->capops, m->nops + 1);
-	o = &m->opv[id];
+	TD_GROW(m->ot.opv, m->ot.capops, m->ot.nops + 1);
+	o = &m->ot.opv[id];
 	memset(o, 0, sizeof(*o));
 	o->graph_sid = intern_add(&m->str, op->graph_id ? op->graph_id : "");
 	o->graph_id = intern_str(&m->str, o->graph_sid);
@@ -271,16 +271,16 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
 	o->last_same_name = id;
-	chain = u64map_put(&m->op_by_name, o->name_sid, id);
+	chain = u64map_put(&m->ot.op_by_name, o->name_sid, id);
 	if (*chain != id) {
-		struct op_entry *head = &m->opv[*chain];
+		struct op_entry *head = &m->ot.opv[*chain];
 
-		m->opv[head->last_same_name].next_same_name = id;
+		m->ot.opv[head->last_same_name].next_same_name = id;
 		head->last_same_name = id;
 	}
-	n = u64map_put(&m->graph_nops, o->graph_sid, 0);
+	n = u64map_put(&m->ot.graph_nops, o->graph_sid, 0);
 	(*n)++;
-	m->nops++;
+	m->ot.nops++;
 	ophash_insert(m, id);
 	if (!placeholder)
 		ops_fill(m, id, op);
@@ -292,32 +292,32 @@ ops_done(struct model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nops; i++) {
-		free(m->opv[i].inputs);
-		free(m->opv[i].ctrl);
-		free(m->opv[i].attrs);
-		for (size_t k = 0; k < m->opv[i].nout_types; k++)
-			free((void *)m->opv[i].out_types[k].dims);
-		free(m->opv[i].out_types);
-		free(m->opv[i].out_ids);
-		free(m->opv[i].frame_sids);
-		free(m->opv[i].stack);
+	for (i = 0; i < m->ot.nops; i++) {
+		free(m->ot.opv[i].inputs);
+		free(m->ot.opv[i].ctrl);
+		free(m->ot.opv[i].attrs);
+		for (size_t k = 0; k < m->ot.opv[i].nout_types; k++)
+			free((void *)m->ot.opv[i].out_types[k].dims);
+		free(m->ot.opv[i].out_types);
+		free(m->ot.opv[i].out_ids);
+		free(m->ot.opv[i].frame_sids);
+		free(m->ot.opv[i].stack);
 	}
-	free(m->opv);
-	free(m->ophash);
-	free(m->ophash_h);
-	u64map_done(&m->op_by_name);
-	u64map_done(&m->op_by_alias);
-	u64map_done(&m->consumer_idx);
-	u64map_done(&m->ctrl_consumer_idx);
-	for (i = 0; i < m->ncons; i++)
-		free(m->cons[i].items);
-	free(m->cons);
-	free(m->graphs);
-	u64map_done(&m->graph_by_sid);
-	u64map_done(&m->graph_nops);
-	free(m->devices);
-	free(m->hosts);
+	free(m->ot.opv);
+	free(m->ot.ophash);
+	free(m->ot.ophash_h);
+	u64map_done(&m->ot.op_by_name);
+	u64map_done(&m->ot.op_by_alias);
+	u64map_done(&m->ot.consumer_idx);
+	u64map_done(&m->ot.ctrl_consumer_idx);
+	for (i = 0; i < m->ot.ncons; i++)
+		free(m->ot.cons[i].items);
+	free(m->ot.cons);
+	free(m->ot.graphs);
+	u64map_done(&m->ot.graph_by_sid);
+	u64map_done(&m->ot.graph_nops);
+	free(m->ot.devices);
+	free(m->src.hosts);
 }
 
 /* ---- graphs ------------------------------------------------------------ */
@@ -327,7 +327,7 @@ graphs_index_of_sid(struct model *m, uint32_t graph_sid)
 {
 	uint64_t g;
 
-	if (graph_sid == NO_ID || !u64map_get(&m->graph_by_sid, graph_sid, &g))
+	if (graph_sid == NO_ID || !u64map_get(&m->ot.graph_by_sid, graph_sid, &g))
 		return -1;
 	return (int32_t)g;
 }
@@ -337,10 +337,10 @@ graphs_is_inside(struct model *m, int32_t g, int32_t outer)
 {
 	size_t steps;
 
-	for (steps = 0; g >= 0 && steps <= m->ngraphs; steps++) {
+	for (steps = 0; g >= 0 && steps <= m->ot.ngraphs; steps++) {
 		if (g == outer)
 			return true;
-		g = graphs_index_of_sid(m, m->graphs[g].outer_sid);
+		g = graphs_index_of_sid(m, m->ot.graphs[g].outer_sid);
 	}
 	return false;
 }
@@ -350,9 +350,9 @@ model_graph_count(struct model *m)
 {
 	uint32_t n;
 
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->ngraphs;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.ngraphs;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -362,19 +362,19 @@ model_graph_get(struct model *m, uint32_t i, struct model_graph *g)
 	uint64_t nops = 0;
 	bool ok;
 
-	pthread_mutex_lock(&m->lock);
-	ok = i < m->ngraphs;
+	pthread_mutex_lock(&m->th.lock);
+	ok = i < m->ot.ngraphs;
 	if (ok) {
-		const struct graph_entry *e = &m->graphs[i];
+		const struct graph_entry *e = &m->ot.graphs[i];
 
 		g->index = i;
 		g->graph_id = intern_str(&m->str, e->id_sid);
 		g->name = intern_str(&m->str, e->name_sid);
 		g->outer = graphs_index_of_sid(m, e->outer_sid);
-		u64map_get(&m->graph_nops, e->id_sid, &nops);
+		u64map_get(&m->ot.graph_nops, e->id_sid, &nops);
 		g->nops = (uint32_t)nops;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -388,8 +388,8 @@ graph_find_locked(struct model *m, const char *s)
 		return -1;
 	if (graphs_index_of_sid(m, sid) >= 0)
 		return graphs_index_of_sid(m, sid);
-	for (i = 0; i < m->ngraphs; i++)
-		if (m->graphs[i].name_sid == sid)
+	for (i = 0; i < m->ot.ngraphs; i++)
+		if (m->ot.graphs[i].name_sid == sid)
 			return (int32_t)i;
 	return -1;
 }
@@ -399,9 +399,9 @@ model_graph_find(struct model *m, const char *graph_id_or_name)
 {
 	int32_t g;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	g = graph_find_locked(m, graph_id_or_name);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return g;
 }
 
@@ -412,9 +412,9 @@ model_op_count(struct model *m)
 {
 	uint32_t n;
 
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->nops;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.nops;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -445,10 +445,10 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 	struct op_entry *o;
 	bool ok;
 
-	pthread_mutex_lock(&m->lock);
-	ok = id < m->nops;
+	pthread_mutex_lock(&m->th.lock);
+	ok = id < m->ot.nops;
 	if (ok) {
-		o = &m->opv[id];
+		o = &m->ot.opv[id];
 		op_resolve_inputs(m, o);
 		frames_resolve_op(m, o);
 		memset(op, 0, sizeof(*op));
@@ -457,7 +457,7 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		op->type = o->type;
 		op->graph_id = o->graph_id;
 		op->graph = graphs_index_of_sid(m, o->graph_sid);
-		op->graph_name = op->graph >= 0 ? intern_str(&m->str, m->graphs[op->graph].name_sid) : "";
+		op->graph_name = op->graph >= 0 ? intern_str(&m->str, m->ot.graphs[op->graph].name_sid) : "";
 		op->device = o->device;
 		op->host = o->host;
 		op->num_outputs = o->num_outputs;
@@ -474,7 +474,7 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		op->stack = o->stack;
 		op->nstack = o->nstack;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -486,10 +486,10 @@ op_by_name_locked(struct model *m, const char *name)
 	int64_t any = -1;
 	uint64_t first;
 
-	if (sid == NO_ID || !u64map_get(&m->op_by_name, sid, &first))
+	if (sid == NO_ID || !u64map_get(&m->ot.op_by_name, sid, &first))
 		return -1;
-	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name) {
-		if (!m->opv[j].placeholder)
+	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name) {
+		if (!m->ot.opv[j].placeholder)
 			return j;
 		if (any < 0)
 			any = j;
@@ -504,7 +504,7 @@ op_by_alias_locked(struct model *m, const char *name)
 	uint32_t sid = intern_find(&m->str, name);
 	uint64_t id;
 
-	if (sid == NO_ID || !u64map_get(&m->op_by_alias, sid, &id))
+	if (sid == NO_ID || !u64map_get(&m->ot.op_by_alias, sid, &id))
 		return -1;
 	return (int64_t)id;
 }
@@ -516,12 +516,12 @@ op_by_suffix_locked(struct model *m, const char *name)
 	int64_t found = -1;
 	size_t i, len = strlen(name);
 
-	for (i = 0; i < m->nops; i++) {
-		const char *n = m->opv[i].name;
+	for (i = 0; i < m->ot.nops; i++) {
+		const char *n = m->ot.opv[i].name;
 		size_t nl = strlen(n);
 
 		if (nl > len && n[nl - len - 1] == '/' && strcmp(n + nl - len, name) == 0) {
-			if (found >= 0 && strcmp(m->opv[found].name, n) != 0)
+			if (found >= 0 && strcmp(m->ot.opv[found].name, n) != 0)
 				return -1;      /* ambiguous */
 			if (found < 0)
 				found = (int64_t)i;
@@ -535,12 +535,12 @@ model_op_find(struct model *m, const char *name, const char *graph)
 {
 	int64_t id = -1;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	if (graph && *graph) {
 		int32_t g = graph_find_locked(m, graph);
 
 		if (g >= 0) {
-			uint32_t r = ops_lookup(m, intern_str(&m->str, m->graphs[g].id_sid), name);
+			uint32_t r = ops_lookup(m, intern_str(&m->str, m->ot.graphs[g].id_sid), name);
 
 			id = r == NO_ID ? -1 : (int64_t)r;
 		}
@@ -551,7 +551,7 @@ model_op_find(struct model *m, const char *name, const char *graph)
 		if (id < 0)
 			id = op_by_suffix_locked(m, name);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return id;
 }
 
@@ -562,28 +562,28 @@ consumers_of(struct model *m, struct u64map *map, uint32_t op, struct model_cons
 	uint64_t idx;
 	size_t n = 0, i;
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		const struct op_entry *o = &m->opv[op];
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		const struct op_entry *o = &m->ot.opv[op];
 
 		if (u64map_get(map, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
-			n = m->cons[idx].n;
+			n = m->ot.cons[idx].n;
 			for (i = 0; i < n && i < max; i++)
-				out[i] = m->cons[idx].items[i];
+				out[i] = m->ot.cons[idx].items[i];
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
 size_t
 model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
 {
-	return consumers_of(m, &m->consumer_idx, op, out, max);
+	return consumers_of(m, &m->ot.consumer_idx, op, out, max);
 }
 
 size_t
 model_op_control_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max)
 {
-	return consumers_of(m, &m->ctrl_consumer_idx, op, out, max);
+	return consumers_of(m, &m->ot.ctrl_consumer_idx, op, out, max);
 }

@@ -173,9 +173,9 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 		memset(e, 0, sizeof(*e));
 		e->root = j;
 		e->step = octx_row_step(c, j);
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		e->host_sid = rows_trace_host_sid(m, j);
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		e->r.rows = 1;
 		*u64map_put(&a->root, j + 1, 0) = ++a->n;
 		return;
@@ -202,9 +202,9 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 	step = octx_row_step(c, j);
 	if (step >= 0 && step != e->step && first_time(a, ent, (uint64_t)step, 0))
 		bump(&e->r.steps);
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	hs = rows_trace_host_sid(m, j);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (hs != e->host_sid && first_time(a, ent, hs, 1))
 		bump(&e->r.hosts);
 }

@@ -145,9 +145,9 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * per row was most of origins at ten million rows) */
 	memset(&t, 0, sizeof t);
 	if (r->host || r->per_host) {
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		hs = rows_trace_host_sid(m, j);
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		if (!host_matches(m, r->host, hs))
 			return;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -177,7 +177,7 @@ static void
 run_execs(struct model_origins_run *r)
 {
 	struct model *m = r->m;
-	uint64_t ne = atomic_load(&m->containers) ? 0 : rows_nexecs(m), j;
+	uint64_t ne = atomic_load(&m->rows.containers) ? 0 : rows_nexecs(m), j;
 	size_t *cnt;
 
 	for (j = r->next_exec; j < ne && r->step < 0; j++) {
@@ -186,9 +186,9 @@ run_execs(struct model_origins_run *r)
 
 		if (!x->bad_outputs || (__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION))
 			continue;
-		pthread_mutex_lock(&m->lock);
-		hs = x->host < m->nhosts ? m->hosts[x->host] : 0;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		hs = x->host < m->src.nhosts ? m->src.hosts[x->host] : 0;
+		pthread_mutex_unlock(&m->th.lock);
 		if (!host_matches(m, r->host, hs))
 			continue;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -210,7 +210,7 @@ model_origins_run_step(struct model_origins_run *r, uint64_t budget)
 		return true;
 	while (r->next < nt) {
 		ch = r->next >> MODEL_CHUNK_SHIFT;
-		if (!__atomic_load_n(&m->tnonfinite[ch], __ATOMIC_RELAXED)) {
+		if (!__atomic_load_n(&m->rows.tnonfinite[ch], __ATOMIC_RELAXED)) {
 			r->next = (ch + 1) << MODEL_CHUNK_SHIFT;
 			continue;
 		}

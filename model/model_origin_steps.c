@@ -28,7 +28,7 @@ calls_build(struct octx *c)
 	size_t cap = 0;
 
 	c->have_calls = true;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	for (i = 0; i < n; i++) {
 		const struct exec_row *x = exec_row(m, i);
 
@@ -37,11 +37,11 @@ calls_build(struct octx *c)
 		TD_GROW(c->calls, cap, c->ncalls + 1);
 		c->calls[c->ncalls].wall = x->wall_time;
 		c->calls[c->ncalls].exec = i;
-		c->calls[c->ncalls].host_sid = x->host < m->nhosts ? m->hosts[x->host] : 0;
+		c->calls[c->ncalls].host_sid = x->host < m->src.nhosts ? m->src.hosts[x->host] : 0;
 		c->calls[c->ncalls].graph = graphs_index_of_sid(m, x->graph_sid);
 		c->ncalls++;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (c->ncalls)
 		td_sort(c->calls, c->ncalls, sizeof(*c->calls), call_cmp);
 }
@@ -94,9 +94,9 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 	if (graph >= 0 && c->calls[k].graph >= 0) {
 		bool inside;
 
-		pthread_mutex_lock(&c->m->lock);
+		pthread_mutex_lock(&c->m->th.lock);
 		inside = graphs_is_inside(c->m, graph, c->calls[k].graph);
-		pthread_mutex_unlock(&c->m->lock);
+		pthread_mutex_unlock(&c->m->th.lock);
 		if (!inside)
 			return -1;
 	}
@@ -112,15 +112,15 @@ octx_row_step(struct octx *c, uint64_t i)
 	int32_t graph = -1;
 	int64_t s, x;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	s = rows_trace_step(m, i);      /* the reader's own step */
 	x = rows_trace_execution(m, i);
 	host = rows_trace_host_sid(m, i);
-	if (op < m->nops)
-		graph = graphs_index_of_sid(m, m->opv[op].graph_sid);
+	if (op < m->ot.nops)
+		graph = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
 	if (s < 0 && x >= 0 && (uint64_t)x < rows_nexecs(m))
 		s = exec_row(m, (uint64_t)x)->step;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (s >= 0)
 		return s;
 	if (x >= 0)
@@ -168,13 +168,13 @@ octx_row_call(void *arg, uint64_t i)
 	int32_t graph = -1;
 	int64_t x, s, call;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	x = rows_trace_execution(m, i);
 	s = rows_trace_step(m, i);
 	host = rows_trace_host_sid(m, i);
-	if (op < m->nops)
-		graph = graphs_index_of_sid(m, m->opv[op].graph_sid);
-	pthread_mutex_unlock(&m->lock);
+	if (op < m->ot.nops)
+		graph = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
+	pthread_mutex_unlock(&m->th.lock);
 	if (x >= 0)
 		return x;
 	c->work++;

@@ -42,10 +42,10 @@ op_first_row(struct model *m, uint32_t op)
 {
 	uint64_t f1 = 0;
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops)
-		f1 = __atomic_load_n(&m->opv[op].first_row1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops)
+		f1 = __atomic_load_n(&m->ot.opv[op].first_row1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&m->th.lock);
 	return f1 ? f1 - 1 : 0;
 }
 
@@ -117,16 +117,16 @@ op_facts(struct model *m, uint64_t i, struct op_facts *f)
 	memset(f, 0, sizeof(*f));
 	f->op = trace_op(m, i);
 	f->name = f->type = "";
-	pthread_mutex_lock(&m->lock);
-	if (f->op < m->nops) {
-		const struct op_entry *o = &m->opv[f->op];
+	pthread_mutex_lock(&m->th.lock);
+	if (f->op < m->ot.nops) {
+		const struct op_entry *o = &m->ot.opv[f->op];
 
 		f->known = !o->placeholder;
 		f->ninputs = o->ninputs;
 		f->name = o->name;
 		f->type = o->type;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 /* With no inputs in the dump's graphs: the op's own input records just
@@ -139,7 +139,7 @@ own_inputs(struct model *m, uint64_t i, const struct op_facts *of,
 	uint64_t lo = op_first_row(m, of->op), j;
 	size_t n = 0;
 
-	if (!atomic_load(&m->input_rows) || (trace_flags(m, i) & TF_INPUT))
+	if (!atomic_load(&m->rows.input_rows) || (trace_flags(m, i) & TF_INPUT))
 		return 0;
 	if (i > OWN_INPUT_WINDOW)
 		lo = TD_MAX(lo, i - OWN_INPUT_WINDOW);
@@ -209,12 +209,12 @@ previous_same(struct model *m, uint64_t i, uint32_t op, uint32_t slot)
 	int64_t r = model_trace_of_op(m, op, slot, i, -1);
 	int64_t xi, xr;
 
-	if (r < 0 || !atomic_load(&m->containers))
+	if (r < 0 || !atomic_load(&m->rows.containers))
 		return r;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	xi = rows_trace_execution(m, i);
 	xr = rows_trace_execution(m, (uint64_t)r);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return xi == xr ? r : -1;
 }
 

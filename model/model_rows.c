@@ -22,18 +22,18 @@
 void
 rows_init(struct model *m)
 {
-	m->tnonfinite = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->tnonfinite));
-	m->ebad = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->ebad));
-	m->tloc.every = m->ops->advance ? CKPT_EVERY : 1;
-	m->eloc.every = m->tloc.every;
-	m->cache_n = m->opt.cache_rows ? m->opt.cache_rows : MODEL_DEFAULT_CACHE;
-	m->cache = xcalloc(m->cache_n, sizeof(*m->cache));
-	pthread_mutex_init(&m->tloc.cur_lock, NULL);
-	pthread_mutex_init(&m->eloc.cur_lock, NULL);
-	m->last_exec_of_trace = -1;
-	m->last_step_of_trace = -1;
-	m->first_bad_exec = -1;
-	pthread_mutex_init(&m->cache_lock, NULL);
+	m->rows.tnonfinite = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->rows.tnonfinite));
+	m->rows.ebad = xcalloc(MODEL_MAX_CHUNKS, sizeof(*m->rows.ebad));
+	m->rows.tloc.every = m->ops->advance ? CKPT_EVERY : 1;
+	m->rows.eloc.every = m->rows.tloc.every;
+	m->dc.cache_n = m->opt.cache_rows ? m->opt.cache_rows : MODEL_DEFAULT_CACHE;
+	m->dc.cache = xcalloc(m->dc.cache_n, sizeof(*m->dc.cache));
+	pthread_mutex_init(&m->rows.tloc.cur_lock, NULL);
+	pthread_mutex_init(&m->rows.eloc.cur_lock, NULL);
+	m->wr.last_exec_of_trace = -1;
+	m->wr.last_step_of_trace = -1;
+	m->rows.first_bad_exec = -1;
+	pthread_mutex_init(&m->dc.cache_lock, NULL);
 }
 
 static void
@@ -51,33 +51,33 @@ rows_done(struct model *m)
 {
 	size_t i;
 
-	for (i = 0; i < MODEL_MAX_CHUNKS && m->tchunks[i]; i++)
-		if (!model_cache_owns(m, m->tchunks[i]))    /* loaded in place */
-			free(m->tchunks[i]);
-	for (i = 0; i < MODEL_MAX_CHUNKS && m->echunks[i]; i++)
-		free(m->echunks[i]);
-	locidx_done(&m->tloc);
-	locidx_done(&m->eloc);
-	free(m->tnonfinite);
-	free(m->ebad);
-	free(m->cache);
-	free(m->runs);
-	free(m->steps);
-	free(m->segs);
-	u64map_done(&m->seg_by_key);
-	pthread_mutex_destroy(&m->cache_lock);
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->rows.tchunks[i]; i++)
+		if (!model_cache_owns(m, m->rows.tchunks[i]))    /* loaded in place */
+			free(m->rows.tchunks[i]);
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->rows.echunks[i]; i++)
+		free(m->rows.echunks[i]);
+	locidx_done(&m->rows.tloc);
+	locidx_done(&m->rows.eloc);
+	free(m->rows.tnonfinite);
+	free(m->rows.ebad);
+	free(m->dc.cache);
+	free(m->rows.runs);
+	free(m->rows.steps);
+	free(m->rows.segs);
+	u64map_done(&m->rows.seg_by_key);
+	pthread_mutex_destroy(&m->dc.cache_lock);
 }
 
 uint64_t
 rows_ntraces(const struct model *m)
 {
-	return atomic_load_explicit(&((struct model *)m)->ntraces, memory_order_acquire);
+	return atomic_load_explicit(&((struct model *)m)->rows.ntraces, memory_order_acquire);
 }
 
 uint64_t
 rows_nexecs(const struct model *m)
 {
-	return atomic_load_explicit(&((struct model *)m)->nexecs, memory_order_acquire);
+	return atomic_load_explicit(&((struct model *)m)->rows.nexecs, memory_order_acquire);
 }
 
 /* ---- locators ------------------------------------------------------- */
@@ -223,9 +223,9 @@ cursor_next(struct locidx *li, uint64_t n, uint64_t i, uint32_t file, uint64_t n
 uint32_t
 rows_trace_file(struct model *m, uint64_t i)
 {
-	int64_t k = ckpt_find(&m->tloc, i);
+	int64_t k = ckpt_find(&m->rows.tloc, i);
 
-	return k < 0 ? NO_ID : ckpt_at(&m->tloc, (uint64_t)k)->file;
+	return k < 0 ? NO_ID : ckpt_at(&m->rows.tloc, (uint64_t)k)->file;
 }
 
 /* ---- appending (writer) ------------------------------------------------ */
@@ -233,41 +233,41 @@ rows_trace_file(struct model *m, uint64_t i)
 void
 rows_add_trace(struct model *m, uint32_t op, uint8_t flags, const struct td_locator *loc)
 {
-	uint64_t i = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+	uint64_t i = atomic_load_explicit(&m->rows.ntraces, memory_order_relaxed);
 	struct trace_chunk *c;
 
 	if ((i >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;                 /* 4 billion rows: the rest is not indexed */
-	c = m->tchunks[i >> MODEL_CHUNK_SHIFT];
+	c = m->rows.tchunks[i >> MODEL_CHUNK_SHIFT];
 	if (!c) {
 		c = xmalloc(sizeof(*c));
 		memset(c->nfblock, 0, sizeof(c->nfblock));
-		m->tchunks[i >> MODEL_CHUNK_SHIFT] = c;
+		m->rows.tchunks[i >> MODEL_CHUNK_SHIFT] = c;
 	}
 	c->op[i & (MODEL_CHUNK - 1)] = op;
 	c->flags[i & (MODEL_CHUNK - 1)] = flags;
 	if (TF_IS_ALERT(flags)) {
-		__atomic_fetch_add(&m->tnonfinite[i >> MODEL_CHUNK_SHIFT], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&m->rows.tnonfinite[i >> MODEL_CHUNK_SHIFT], 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&c->nfblock[(i & (MODEL_CHUNK - 1)) >> NF_BLOCK_SHIFT], 1,
 				   __ATOMIC_RELAXED);
-		atomic_fetch_add_explicit(&m->trace_alerts, 1, memory_order_release);
+		atomic_fetch_add_explicit(&m->rows.trace_alerts, 1, memory_order_release);
 	}
-	locidx_add(&m->tloc, i, loc);
-	atomic_store_explicit(&m->ntraces, i + 1, memory_order_release);
+	locidx_add(&m->rows.tloc, i, loc);
+	atomic_store_explicit(&m->rows.ntraces, i + 1, memory_order_release);
 }
 
 struct exec_row *
 rows_add_exec_begin(struct model *m, const struct td_locator *loc)
 {
-	uint64_t i = atomic_load_explicit(&m->nexecs, memory_order_relaxed);
+	uint64_t i = atomic_load_explicit(&m->rows.nexecs, memory_order_relaxed);
 	struct exec_row *c;
 
 	if ((i >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return NULL;
-	c = m->echunks[i >> MODEL_CHUNK_SHIFT];
+	c = m->rows.echunks[i >> MODEL_CHUNK_SHIFT];
 	if (!c)
-		c = m->echunks[i >> MODEL_CHUNK_SHIFT] = xmalloc(MODEL_CHUNK * sizeof(*c));
-	locidx_add(&m->eloc, i, loc);
+		c = m->rows.echunks[i >> MODEL_CHUNK_SHIFT] = xmalloc(MODEL_CHUNK * sizeof(*c));
+	locidx_add(&m->rows.eloc, i, loc);
 	c += i & (MODEL_CHUNK - 1);
 	memset(c, 0, sizeof(*c));
 	return c;
@@ -276,9 +276,9 @@ rows_add_exec_begin(struct model *m, const struct td_locator *loc)
 void
 rows_add_exec_end(struct model *m)
 {
-	uint64_t i = atomic_load_explicit(&m->nexecs, memory_order_relaxed);
+	uint64_t i = atomic_load_explicit(&m->rows.nexecs, memory_order_relaxed);
 
-	atomic_store_explicit(&m->nexecs, i + 1, memory_order_release);
+	atomic_store_explicit(&m->rows.nexecs, i + 1, memory_order_release);
 }
 
 size_t
@@ -286,12 +286,12 @@ rows_memory(const struct model *m)
 {
 	size_t bytes = 0, i;
 
-	for (i = 0; i < MODEL_MAX_CHUNKS && m->tchunks[i]; i++)
+	for (i = 0; i < MODEL_MAX_CHUNKS && m->rows.tchunks[i]; i++)
 		bytes += sizeof(struct trace_chunk);
-	for (i = 0; i < CKPT_MAX_CHUNKS && m->tloc.dir[i]; i++)
+	for (i = 0; i < CKPT_MAX_CHUNKS && m->rows.tloc.dir[i]; i++)
 		bytes += CKPT_CHUNK * sizeof(struct ckpt);
-	bytes += m->capruns * sizeof(struct run) + m->capsegs * sizeof(struct segment);
-	bytes += m->capsteps * sizeof(struct step_run);
+	bytes += m->rows.capruns * sizeof(struct run) + m->rows.capsegs * sizeof(struct segment);
+	bytes += m->rows.capsteps * sizeof(struct step_run);
 	return bytes;
 }
 
@@ -300,37 +300,37 @@ rows_memory(const struct model *m)
 int64_t
 rows_trace_execution(struct model *m, uint64_t i)
 {
-	size_t lo = 0, hi = m->nruns;
+	size_t lo = 0, hi = m->rows.nruns;
 
-	if (!hi || m->runs[0].first > i)
+	if (!hi || m->rows.runs[0].first > i)
 		return -1;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (m->runs[mid].first <= i)
+		if (m->rows.runs[mid].first <= i)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return m->runs[lo].execution;
+	return m->rows.runs[lo].execution;
 }
 
 int64_t
 rows_trace_step(struct model *m, uint64_t i)
 {
-	size_t lo = 0, hi = m->nsteps;
+	size_t lo = 0, hi = m->rows.nsteps;
 
-	if (!hi || m->steps[0].first > i)
+	if (!hi || m->rows.steps[0].first > i)
 		return -1;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (m->steps[mid].first <= i)
+		if (m->rows.steps[mid].first <= i)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return m->steps[lo].step;
+	return m->rows.steps[lo].step;
 }
 
 uint32_t
@@ -340,11 +340,11 @@ rows_trace_host_sid(struct model *m, uint64_t i)
 	uint64_t fi;
 	int64_t e;
 
-	if (file != NO_ID && u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
-		return m->files[fi].host_sid;
+	if (file != NO_ID && u64map_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host)
+		return m->src.files[fi].host_sid;
 	e = rows_trace_execution(m, i);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m))
-		return m->hosts[exec_row(m, (uint64_t)e)->host];
+		return m->src.hosts[exec_row(m, (uint64_t)e)->host];
 	return 0;
 }
 
@@ -367,8 +367,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	e->device = NO_ID;
 	e->debug_op = NO_ID;
 	e->slot = TF_SLOT(trace_flags(m, i));
-	m->decodes++;
-	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
+	m->dc.decodes++;
+	if (!rows_locate(m, &m->rows.tloc, READER_TRACE, i, &loc) ||
 	    (m->ops->decode_summary ? m->ops->decode_summary(m->r, &loc, &d)  /* the cache keeps no more */
 				    : m->ops->decode(m->r, READER_TRACE, &loc, &d)) != TD_OK) {
 		e->corrupt = true;
@@ -376,7 +376,7 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 		return;
 	}
 	if (d.next_offset)
-		cursor_next(&m->tloc, rows_ntraces(m), i, loc.file, d.next_offset);
+		cursor_next(&m->rows.tloc, rows_ntraces(m), i, loc.file, d.next_offset);
 	e->wall_time = d.wall_time;
 	if (d.noutputs && d.summaries) {
 		e->summary = d.summaries[0];
@@ -397,12 +397,12 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	if (e->slot == TF_SLOT_ESC)
 		e->slot = d.slot;
 	if (d.device || d.debug_op) {
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		if (d.device)
 			e->device = intern_add(&m->str, d.device);
 		if (d.debug_op)
 			e->debug_op = intern_add(&m->str, d.debug_op);
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	reader_detail_done(&d);
 }
@@ -412,12 +412,12 @@ rows_trace_decoded(struct model *m, uint64_t i, struct cache_ent *out)
 {
 	struct cache_ent *e;
 
-	pthread_mutex_lock(&m->cache_lock);
-	e = &m->cache[i % m->cache_n];
+	pthread_mutex_lock(&m->dc.cache_lock);
+	e = &m->dc.cache[i % m->dc.cache_n];
 	if (e->key != i + 1)
 		decode_trace(m, i, e);
 	*out = *e;
-	pthread_mutex_unlock(&m->cache_lock);
+	pthread_mutex_unlock(&m->dc.cache_lock);
 	if (out->corrupt)
 		rows_mark_corrupt(m, i);
 }
@@ -428,13 +428,13 @@ rows_mark_corrupt(struct model *m, uint64_t i)
 {
 	int64_t e;
 
-	__atomic_fetch_or(&m->tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
+	__atomic_fetch_or(&m->rows.tchunks[i >> MODEL_CHUNK_SHIFT]->flags[i & (MODEL_CHUNK - 1)],
 			  TF_CORRUPT, __ATOMIC_RELAXED);
-	if (!atomic_load(&m->containers))
+	if (!atomic_load(&m->rows.containers))
 		return;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	e = rows_trace_execution(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m))
 		__atomic_fetch_or(&exec_row(m, (uint64_t)e)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
 }
@@ -474,7 +474,7 @@ model_execution_count(struct model *m)
 bool
 model_traces_name_executions(struct model *m)
 {
-	return atomic_load(&m->containers);
+	return atomic_load(&m->rows.containers);
 }
 
 static uint32_t
@@ -503,20 +503,20 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	row->from_values = e.from_values;
 	row->device = intern_str(&m->str, e.device);
 	row->debug_op = e.debug_op == NO_ID ? NULL : intern_str(&m->str, e.debug_op);
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		struct op_entry *o = &m->opv[op];
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		struct op_entry *o = &m->ot.opv[op];
 		int32_t g = graphs_index_of_sid(m, o->graph_sid);
 
 		row->op_name = o->name;
 		row->op_type = o->type;
 		row->graph_id = o->graph_id;
-		row->graph_name = g >= 0 ? intern_str(&m->str, m->graphs[g].name_sid) : "";
+		row->graph_name = g >= 0 ? intern_str(&m->str, m->ot.graphs[g].name_sid) : "";
 	}
 	row->execution = rows_trace_execution(m, i);
 	row->step = rows_trace_step(m, i);
 	row->host = rows_trace_host(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (!row->op_name)
 		row->op_name = row->op_type = row->graph_id = row->graph_name = "";
 	row->role = model_role_of(row->op_name, row->op_type);
@@ -545,18 +545,18 @@ model_execution_get(struct model *m, uint64_t i, struct model_execution *row)
 	row->index = i;
 	row->op_type = intern_str(&m->str, x->op_type);
 	row->flags = __atomic_load_n(&x->flags, __ATOMIC_RELAXED);
-	if (m->containers)
+	if (m->rows.containers)
 		row->flags &= ~(uint32_t)ROW_NONFINITE;
 	row->num_outputs = x->num_outputs;
-	row->bad_outputs = m->containers ? 0 : x->bad_outputs;
+	row->bad_outputs = m->rows.containers ? 0 : x->bad_outputs;
 	row->wall_time = x->wall_time;
 	row->step = x->step;
 	row->first_trace = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
 	row->ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	row->graph = graphs_index_of_sid(m, x->graph_sid);
-	row->host = intern_str(&m->str, m->hosts[x->host]);
-	pthread_mutex_unlock(&m->lock);
+	row->host = intern_str(&m->str, m->src.hosts[x->host]);
+	pthread_mutex_unlock(&m->th.lock);
 	return TD_OK;
 }
 
@@ -566,18 +566,18 @@ model_execution_nonfinite_traces(struct model *m, uint64_t i)
 	uint64_t n = rows_ntraces(m), count = 0, j;
 	size_t r;
 
-	if (i >= rows_nexecs(m) || !atomic_load(&m->containers))
+	if (i >= rows_nexecs(m) || !atomic_load(&m->rows.containers))
 		return 0;
-	pthread_mutex_lock(&m->lock);
-	for (r = 0; r < m->nruns; r++) {
-		uint64_t end = r + 1 < m->nruns ? m->runs[r + 1].first : n;
+	pthread_mutex_lock(&m->th.lock);
+	for (r = 0; r < m->rows.nruns; r++) {
+		uint64_t end = r + 1 < m->rows.nruns ? m->rows.runs[r + 1].first : n;
 
-		if (m->runs[r].execution != (int64_t)i)
+		if (m->rows.runs[r].execution != (int64_t)i)
 			continue;
-		for (j = m->runs[r].first; j < end && j < n; j++)
+		for (j = m->rows.runs[r].first; j < end && j < n; j++)
 			count += (trace_flags(m, j) & TF_NONFINITE) != 0;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return count;
 }
 
@@ -585,15 +585,15 @@ model_execution_nonfinite_traces(struct model *m, uint64_t i)
 bool
 rows_ckpt(const struct model *m, uint64_t k, uint64_t *row, uint32_t *file)
 {
-	if (k >= atomic_load_explicit(&((struct model *)m)->tloc.n, memory_order_acquire))
+	if (k >= atomic_load_explicit(&((struct model *)m)->rows.tloc.n, memory_order_acquire))
 		return false;
-	*row = ckpt_at(&m->tloc, k)->row;
-	*file = ckpt_at(&m->tloc, k)->file;
+	*row = ckpt_at(&m->rows.tloc, k)->row;
+	*file = ckpt_at(&m->rows.tloc, k)->file;
 	return true;
 }
 
 int64_t
 rows_ckpt_find(const struct model *m, uint64_t i)
 {
-	return ckpt_find(&m->tloc, i);
+	return ckpt_find(&m->rows.tloc, i);
 }

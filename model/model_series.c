@@ -198,9 +198,9 @@ row_wanted(struct model *m, uint64_t j, uint32_t op, uint32_t slot, uint32_t wan
 		return false;
 	if (TF_SLOT(f) == TF_SLOT_ESC ? rows_trace_slot(m, j) != slot : TF_SLOT(f) != slot)
 		return false;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	*sid = rows_trace_host_sid(m, j);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return want == NO_ID || *sid == want;
 }
 
@@ -245,10 +245,10 @@ scan_op(struct sctx *c, uint32_t op, uint32_t slot, uint32_t want, bool (*fn)(st
 	uint64_t f1, last, n = rows_ntraces(m), j;
 	uint32_t sid = 0;
 
-	pthread_mutex_lock(&m->lock);
-	f1 = __atomic_load_n(&m->opv[op].first_row1, __ATOMIC_RELAXED);
-	last = __atomic_load_n(&m->opv[op].last_row, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	f1 = __atomic_load_n(&m->ot.opv[op].first_row1, __ATOMIC_RELAXED);
+	last = __atomic_load_n(&m->ot.opv[op].last_row, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&m->th.lock);
 	if (!f1 || n == 0)
 		return false;
 	last = TD_MIN(last, n - 1);
@@ -306,14 +306,14 @@ same_name_ops(struct model *m, uint32_t op, uint32_t **out)
 
 	TD_GROW(v, cap, 1);
 	v[n++] = op;
-	pthread_mutex_lock(&m->lock);
-	if (u64map_get(&m->op_by_name, m->opv[op].name_sid, &first))
-		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
+	pthread_mutex_lock(&m->th.lock);
+	if (u64map_get(&m->ot.op_by_name, m->ot.opv[op].name_sid, &first))
+		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
 			if (j != op) {
 				TD_GROW(v, cap, n + 1);
 				v[n++] = j;
 			}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	*out = v;
 	return n;
 }
@@ -330,14 +330,14 @@ model_series_get(struct model *m, uint32_t op, uint32_t slot, const char *host,
 	memset(out, 0, sizeof *out);
 	out->op = op;
 	out->slot = slot;
-	pthread_mutex_lock(&m->lock);
-	if (op >= m->nops) {
-		pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (op >= m->ot.nops) {
+		pthread_mutex_unlock(&m->th.lock);
 		return TD_ERR_RANGE;
 	}
 	if (host && (want = intern_find(&m->str, host)) == NO_ID)
 		none = true;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (none)
 		return TD_OK;
 

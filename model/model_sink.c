@@ -16,7 +16,7 @@
 static bool
 stopping(struct model *m)
 {
-	return atomic_load_explicit(&m->stopping, memory_order_relaxed);
+	return atomic_load_explicit(&m->th.stopping, memory_order_relaxed);
 }
 
 static void
@@ -29,13 +29,13 @@ on_meta(void *ctx, const char *key, const char *value)
 
 	if (list)
 		klen -= 2;
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->nmeta; i++)
-		if (strlen(m->meta[i]->key) == klen && strncmp(m->meta[i]->key, key, klen) == 0)
-			e = m->meta[i];
+	pthread_mutex_lock(&m->th.lock);
+	for (i = 0; i < m->md.nmeta; i++)
+		if (strlen(m->md.meta[i]->key) == klen && strncmp(m->md.meta[i]->key, key, klen) == 0)
+			e = m->md.meta[i];
 	if (!e) {
-		TD_GROW(m->meta, m->capmeta, m->nmeta + 1);
-		e = m->meta[m->nmeta++] = xcalloc(1, sizeof(*e));
+		TD_GROW(m->md.meta, m->md.capmeta, m->md.nmeta + 1);
+		e = m->md.meta[m->md.nmeta++] = xcalloc(1, sizeof(*e));
 		e->key = arena_dup(&m->str, key, klen);
 	}
 	e->list = e->list || list;
@@ -43,7 +43,7 @@ on_meta(void *ctx, const char *key, const char *value)
 		e->n = 0;               /* scalars: the last value wins */
 	TD_GROW(e->values, e->cap, e->n + 1);
 	e->values[e->n++] = intern_str(&m->str, intern_add(&m->str, value ? value : ""));
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static void
@@ -53,24 +53,24 @@ on_file(void *ctx, const struct reader_file *f)
 	uint64_t *idx;
 	struct file_entry *e;
 
-	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->file_by_id, f->id, m->nfiles);
-	if (*idx == m->nfiles) {
-		TD_GROW(m->files, m->capfiles, m->nfiles + 1);
-		memset(&m->files[m->nfiles], 0, sizeof(m->files[0]));
-		m->nfiles++;
+	pthread_mutex_lock(&m->th.lock);
+	idx = u64map_put(&m->src.file_by_id, f->id, m->src.nfiles);
+	if (*idx == m->src.nfiles) {
+		TD_GROW(m->src.files, m->src.capfiles, m->src.nfiles + 1);
+		memset(&m->src.files[m->src.nfiles], 0, sizeof(m->src.files[0]));
+		m->src.nfiles++;
 	}
-	e = &m->files[*idx];
+	e = &m->src.files[*idx];
 	e->id = f->id;
 	e->path = intern_str(&m->str, intern_add(&m->str, f->path ? f->path : ""));
 	e->host_sid = intern_add(&m->str, f->host ? f->host : "");
 	e->host = intern_str(&m->str, e->host_sid);
 	e->role = intern_str(&m->str, intern_add(&m->str, f->role ? f->role : ""));
 	e->size = f->size;
-	m->have_seg_memo = false;   /* the file's host may have changed */
+	m->wr.have_seg_memo = false;   /* the file's host may have changed */
 	if (f->host && *f->host)
 		hosts_index(m, f->host);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static void
@@ -80,21 +80,21 @@ on_source(void *ctx, const struct reader_source *s)
 	uint64_t *idx;
 	struct source_entry *e;
 
-	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->source_by_rid, s->id, m->nsources);
-	if (*idx == m->nsources) {
-		TD_GROW(m->sources, m->capsources, m->nsources + 1);
-		memset(&m->sources[m->nsources], 0, sizeof(m->sources[0]));
-		m->nsources++;
+	pthread_mutex_lock(&m->th.lock);
+	idx = u64map_put(&m->src.source_by_rid, s->id, m->src.nsources);
+	if (*idx == m->src.nsources) {
+		TD_GROW(m->src.sources, m->src.capsources, m->src.nsources + 1);
+		memset(&m->src.sources[m->src.nsources], 0, sizeof(m->src.sources[0]));
+		m->src.nsources++;
 	}
-	e = &m->sources[*idx];
+	e = &m->src.sources[*idx];
 	e->reader_id = s->id;
 	e->host = intern_str(&m->str, intern_add(&m->str, s->host ? s->host : ""));
 	e->path = intern_str(&m->str, intern_add(&m->str, s->path ? s->path : ""));
 	e->loc = s->loc;
 	e->nlines = s->nlines;
 	e->in_dump = true;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
 
@@ -112,14 +112,14 @@ on_frame(void *ctx, const struct reader_frame *f)
 	uint64_t *idx;
 	uint32_t sid;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	sid = intern_add(&m->str, f->id ? f->id : "");
-	idx = u64map_put(&m->frame_by_sid, sid, m->nframes);
-	if (*idx == m->nframes) {
-		TD_GROW(m->frames, m->capframes, m->nframes + 1);
-		m->nframes++;
+	idx = u64map_put(&m->src.frame_by_sid, sid, m->src.nframes);
+	if (*idx == m->src.nframes) {
+		TD_GROW(m->src.frames, m->src.capframes, m->src.nframes + 1);
+		m->src.nframes++;
 	}
-	e = &m->frames[*idx];
+	e = &m->src.frames[*idx];
 	e->file = str_or_null(m, f->file ? f->file : "");
 	e->host = str_or_null(m, f->host ? f->host : "");
 	e->func = str_or_null(m, f->func ? f->func : "");
@@ -127,7 +127,7 @@ on_frame(void *ctx, const struct reader_frame *f)
 	e->line = f->line;
 	e->source_id = f->source_id;
 	e->user_code = !f->framework;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static void
@@ -138,19 +138,19 @@ on_graph(void *ctx, const struct reader_graph *g)
 	uint64_t *idx;
 	struct graph_entry *e;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	sid = intern_add(&m->str, g->graph_id ? g->graph_id : "");
-	idx = u64map_put(&m->graph_by_sid, sid, m->ngraphs);
-	if (*idx == m->ngraphs) {
-		TD_GROW(m->graphs, m->capgraphs, m->ngraphs + 1);
-		m->ngraphs++;
+	idx = u64map_put(&m->ot.graph_by_sid, sid, m->ot.ngraphs);
+	if (*idx == m->ot.ngraphs) {
+		TD_GROW(m->ot.graphs, m->ot.capgraphs, m->ot.ngraphs + 1);
+		m->ot.ngraphs++;
 	}
-	e = &m->graphs[*idx];
+	e = &m->ot.graphs[*idx];
 	e->id_sid = sid;
 	e->name_sid = intern_add(&m->str, g->name ? g->name : "");
 	e->outer_sid = g->outer_id && *g->outer_id ? intern_add(&m->str, g->outer_id) : NO_ID;
 	e->host_sid = intern_add(&m->str, g->host ? g->host : "");
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static void
@@ -161,19 +161,19 @@ on_device(void *ctx, const struct reader_device *d)
 	const char *host = d->host ? d->host : "";
 	size_t i;
 
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->ndevices; i++) {
-		if (m->devices[i].id == d->id && strcmp(m->devices[i].host, host) == 0) {
-			pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	for (i = 0; i < m->ot.ndevices; i++) {
+		if (m->ot.devices[i].id == d->id && strcmp(m->ot.devices[i].host, host) == 0) {
+			pthread_mutex_unlock(&m->th.lock);
 			return;         /* announced again */
 		}
 	}
-	TD_GROW(m->devices, m->capdevices, m->ndevices + 1);
-	e = &m->devices[m->ndevices++];
+	TD_GROW(m->ot.devices, m->ot.capdevices, m->ot.ndevices + 1);
+	e = &m->ot.devices[m->ot.ndevices++];
 	e->id = d->id;
 	e->name = intern_str(&m->str, intern_add(&m->str, d->name ? d->name : ""));
 	e->host = intern_str(&m->str, intern_add(&m->str, d->host ? d->host : ""));
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 static void
@@ -184,13 +184,13 @@ on_op(void *ctx, const struct reader_op *op)
 
 	if (stopping(m))
 		return;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	id = ops_lookup(m, op->graph_id ? op->graph_id : "", op->op_name ? op->op_name : "");
 	if (id == NO_ID)
 		ops_add(m, op, false);
-	else if (m->opv[id].placeholder)
+	else if (m->ot.opv[id].placeholder)
 		ops_fill(m, id, op);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
 
@@ -202,12 +202,12 @@ exec_claim_runs(struct model *m, uint64_t x, struct exec_row *row)
 	uint64_t n = rows_ntraces(m), first = UINT64_MAX, last = 0, j;
 	size_t r;
 
-	for (r = 0; r < m->nruns; r++) {
-		uint64_t end = r + 1 < m->nruns ? m->runs[r + 1].first : n;
+	for (r = 0; r < m->rows.nruns; r++) {
+		uint64_t end = r + 1 < m->rows.nruns ? m->rows.runs[r + 1].first : n;
 
-		if (m->runs[r].execution != (int64_t)x || end <= m->runs[r].first)
+		if (m->rows.runs[r].execution != (int64_t)x || end <= m->rows.runs[r].first)
 			continue;
-		first = TD_MIN(first, m->runs[r].first);
+		first = TD_MIN(first, m->rows.runs[r].first);
 		last = TD_MAX(last, end);
 	}
 	if (first == UINT64_MAX)
@@ -232,7 +232,7 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x = rows_add_exec_begin(m, &e->loc);
 	if (!x)
 		return;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	type_sid = intern_add(&m->str, e->op_type ? e->op_type : "");
 	x->op_type = type_sid;
 	x->graph_sid = e->graph_id && *e->graph_id ? intern_add(&m->str, e->graph_id) : NO_ID;
@@ -242,20 +242,20 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x->bad_outputs = e->bad_outputs;
 	x->step = e->step < 0 ? -1 : e->step;
 	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
-	if (m->nruns)
+	if (m->rows.nruns)
 		exec_claim_runs(m, idx, x);
 	if (e->bad_outputs) {
-		uint64_t before = atomic_load(&m->exec_alerts);
+		uint64_t before = atomic_load(&m->rows.exec_alerts);
 
-		m->ebad[idx >> MODEL_CHUNK_SHIFT] += e->bad_outputs;
+		m->rows.ebad[idx >> MODEL_CHUNK_SHIFT] += e->bad_outputs;
 		alerts_group_add(m, ALERTS_OF_EXECUTIONS, "InfNan", type_sid, e->bad_outputs, before);
-		atomic_store_explicit(&m->exec_alerts, before + e->bad_outputs, memory_order_release);
-		if (m->first_bad_exec < 0) {
-			m->first_bad_exec = (int64_t)idx;
-			m->first_bad_exec_wall = e->wall_time;
+		atomic_store_explicit(&m->rows.exec_alerts, before + e->bad_outputs, memory_order_release);
+		if (m->rows.first_bad_exec < 0) {
+			m->rows.first_bad_exec = (int64_t)idx;
+			m->rows.first_bad_exec_wall = e->wall_time;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	rows_add_exec_end(m);
 	model_bump(m);
 }
@@ -265,21 +265,21 @@ static void
 trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite)
 {
 	if (execution >= 0)
-		atomic_store(&m->containers, true);
-	if (execution != m->last_exec_of_trace &&
-	    (execution >= 0 || m->nruns)) {
-		pthread_mutex_lock(&m->lock);
-		TD_GROW(m->runs, m->capruns, m->nruns + 1);
-		m->runs[m->nruns].first = row;
-		m->runs[m->nruns].execution = execution;
-		m->nruns++;
-		pthread_mutex_unlock(&m->lock);
+		atomic_store(&m->rows.containers, true);
+	if (execution != m->wr.last_exec_of_trace &&
+	    (execution >= 0 || m->rows.nruns)) {
+		pthread_mutex_lock(&m->th.lock);
+		TD_GROW(m->rows.runs, m->rows.capruns, m->rows.nruns + 1);
+		m->rows.runs[m->rows.nruns].first = row;
+		m->rows.runs[m->rows.nruns].execution = execution;
+		m->rows.nruns++;
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	if (execution >= 0 && (uint64_t)execution < rows_nexecs(m)) {
 		struct exec_row *x = exec_row(m, (uint64_t)execution);
 
-		if (execution != m->last_exec_of_trace && x->ntraces)
-			atomic_store(&m->split_runs, true);   /* its rows are not contiguous */
+		if (execution != m->wr.last_exec_of_trace && x->ntraces)
+			atomic_store(&m->rows.split_runs, true);   /* its rows are not contiguous */
 		if (!__atomic_load_n(&x->ntraces, __ATOMIC_RELAXED))
 			__atomic_store_n(&x->first_trace, row, __ATOMIC_RELAXED);
 		if (row >= x->first_trace)
@@ -287,7 +287,7 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		if (nonfinite)
 			__atomic_fetch_or(&x->flags, ROW_CONTAINS_NONFINITE, __ATOMIC_RELAXED);
 	}
-	m->last_exec_of_trace = execution;
+	m->wr.last_exec_of_trace = execution;
 }
 
 /* Keeps the step list: a new entry where the step changes (a few per
@@ -297,15 +297,15 @@ trace_step(struct model *m, uint64_t row, int64_t step)
 {
 	if (step < 0)
 		step = -1;
-	if (step == m->last_step_of_trace)
+	if (step == m->wr.last_step_of_trace)
 		return;
-	pthread_mutex_lock(&m->lock);
-	TD_GROW(m->steps, m->capsteps, m->nsteps + 1);
-	m->steps[m->nsteps].first = row;
-	m->steps[m->nsteps].step = step;
-	m->nsteps++;
-	pthread_mutex_unlock(&m->lock);
-	m->last_step_of_trace = step;
+	pthread_mutex_lock(&m->th.lock);
+	TD_GROW(m->rows.steps, m->rows.capsteps, m->rows.nsteps + 1);
+	m->rows.steps[m->rows.nsteps].first = row;
+	m->rows.steps[m->rows.nsteps].step = step;
+	m->rows.nsteps++;
+	pthread_mutex_unlock(&m->th.lock);
+	m->wr.last_step_of_trace = step;
 }
 
 /* The segment of a trace's file (writer; the file map is writer-owned). */
@@ -314,23 +314,23 @@ trace_segment_of(struct model *m, uint32_t file)
 {
 	uint64_t fi, key = 1ull << 63 | file, *idx;
 
-	if (m->have_seg_memo && m->seg_memo_file == file)
-		return m->seg_memo;
-	if (u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
-		key = (uint64_t)(uintptr_t)m->files[fi].host;
-	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->seg_by_key, key, m->nsegs);
-	if (*idx == m->nsegs) {
-		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
-		m->segs[m->nsegs].key = key;
-		m->segs[m->nsegs].cand = -1;
-		m->segs[m->nsegs].cand_wall = 0;
-		m->nsegs++;
+	if (m->wr.have_seg_memo && m->wr.seg_memo_file == file)
+		return m->wr.seg_memo;
+	if (u64map_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host)
+		key = (uint64_t)(uintptr_t)m->src.files[fi].host;
+	pthread_mutex_lock(&m->th.lock);
+	idx = u64map_put(&m->rows.seg_by_key, key, m->rows.nsegs);
+	if (*idx == m->rows.nsegs) {
+		TD_GROW(m->rows.segs, m->rows.capsegs, m->rows.nsegs + 1);
+		m->rows.segs[m->rows.nsegs].key = key;
+		m->rows.segs[m->rows.nsegs].cand = -1;
+		m->rows.segs[m->rows.nsegs].cand_wall = 0;
+		m->rows.nsegs++;
 	}
-	pthread_mutex_unlock(&m->lock);
-	m->have_seg_memo = true;
-	m->seg_memo_file = file;
-	m->seg_memo = *idx;
+	pthread_mutex_unlock(&m->th.lock);
+	m->wr.have_seg_memo = true;
+	m->wr.seg_memo_file = file;
+	m->wr.seg_memo = *idx;
 	return *idx;
 }
 
@@ -343,11 +343,11 @@ trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool 
 	if (!nonfinite)
 		return;
 	s = trace_segment_of(m, t->loc.file);
-	if (m->segs[s].cand < 0) {
-		pthread_mutex_lock(&m->lock);
-		m->segs[s].cand = (int64_t)row;
-		m->segs[s].cand_wall = t->wall_time;
-		pthread_mutex_unlock(&m->lock);
+	if (m->rows.segs[s].cand < 0) {
+		pthread_mutex_lock(&m->th.lock);
+		m->rows.segs[s].cand = (int64_t)row;
+		m->rows.segs[s].cand_wall = t->wall_time;
+		pthread_mutex_unlock(&m->th.lock);
 	}
 }
 
@@ -356,23 +356,23 @@ trace_segment(struct model *m, uint64_t row, const struct reader_trace *t, bool 
 static uint32_t
 trace_graph_sid(struct model *m, const char *graph)
 {
-	struct graph_memo *g = &m->gmemo[m->gmemo_last];
+	struct graph_memo *g = &m->wr.gmemo[m->wr.gmemo_last];
 	unsigned i;
 
 	if (g->s && strcmp(g->s, graph) == 0)      /* rows come in runs of one graph */
 		return g->sid;
-	for (i = 0; i < TD_ARRAY_SIZE(m->gmemo); i++) {
-		if (m->gmemo[i].s && strcmp(m->gmemo[i].s, graph) == 0) {
-			m->gmemo_last = i;
-			return m->gmemo[i].sid;
+	for (i = 0; i < TD_ARRAY_SIZE(m->wr.gmemo); i++) {
+		if (m->wr.gmemo[i].s && strcmp(m->wr.gmemo[i].s, graph) == 0) {
+			m->wr.gmemo_last = i;
+			return m->wr.gmemo[i].sid;
 		}
 	}
-	m->gmemo_last = m->gmemo_next++ % TD_ARRAY_SIZE(m->gmemo);
-	g = &m->gmemo[m->gmemo_last];
-	pthread_mutex_lock(&m->lock);
+	m->wr.gmemo_last = m->wr.gmemo_next++ % TD_ARRAY_SIZE(m->wr.gmemo);
+	g = &m->wr.gmemo[m->wr.gmemo_last];
+	pthread_mutex_lock(&m->th.lock);
 	g->sid = intern_add(&m->str, graph);
 	g->s = intern_str(&m->str, g->sid);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return g->sid;
 }
 
@@ -383,30 +383,30 @@ trace_graph_sid(struct model *m, const char *graph)
 static uint32_t
 trace_op_of(struct model *m, const char *graph, const char *name, uint64_t key)
 {
-	uint32_t op = NO_ID, guess1 = m->last_trace_op1 ? m->opv[m->last_trace_op1 - 1].succ1 : 0;
+	uint32_t op = NO_ID, guess1 = m->wr.last_trace_op1 ? m->ot.opv[m->wr.last_trace_op1 - 1].succ1 : 0;
 
 	/* the reader's op key (reader.h) spares the compares when it is the
 	 * one this op was last matched with */
-	if (guess1 && key && m->opv[guess1 - 1].key == key) {
+	if (guess1 && key && m->ot.opv[guess1 - 1].key == key) {
 		op = guess1 - 1;
-	} else if (guess1 && strcmp(m->opv[guess1 - 1].name, name) == 0 &&
-	    strcmp(m->opv[guess1 - 1].graph_id, graph) == 0) {
+	} else if (guess1 && strcmp(m->ot.opv[guess1 - 1].name, name) == 0 &&
+	    strcmp(m->ot.opv[guess1 - 1].graph_id, graph) == 0) {
 		op = guess1 - 1;
 	} else {
 		op = ops_lookup_sid(m, trace_graph_sid(m, graph), name);
 		if (op == NO_ID) {
 			struct reader_op ph = {.graph_id = graph, .op_name = name};
 
-			pthread_mutex_lock(&m->lock);
+			pthread_mutex_lock(&m->th.lock);
 			op = ops_add(m, &ph, true);
-			pthread_mutex_unlock(&m->lock);
+			pthread_mutex_unlock(&m->th.lock);
 		}
-		if (m->last_trace_op1)
-			m->opv[m->last_trace_op1 - 1].succ1 = op + 1;
+		if (m->wr.last_trace_op1)
+			m->ot.opv[m->wr.last_trace_op1 - 1].succ1 = op + 1;
 	}
-	m->last_trace_op1 = op + 1;
+	m->wr.last_trace_op1 = op + 1;
 	if (key)
-		m->opv[op].key = key;
+		m->ot.opv[op].key = key;
 	return op;
 }
 
@@ -415,7 +415,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 {
 	struct model *m = ctx;
 	const char *graph = t->graph_id ? t->graph_id : "", *name = t->op_name ? t->op_name : "";
-	uint64_t row = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+	uint64_t row = atomic_load_explicit(&m->rows.ntraces, memory_order_relaxed);
 	bool nonfinite = td_summary_nonfinite(&t->summary);
 	uint32_t op;
 	uint8_t flags;
@@ -423,43 +423,43 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
 	op = trace_op_of(m, graph, name, t->op_key);
-	if (t->op_type && *t->op_type && m->opv[op].placeholder && !*m->opv[op].type) {
+	if (t->op_type && *t->op_type && m->ot.opv[op].placeholder && !*m->ot.opv[op].type) {
 		/* a format whose traces carry their type (no on_op) */
-		pthread_mutex_lock(&m->lock);
-		uint32_t old_type = m->opv[op].type_sid;
+		pthread_mutex_lock(&m->th.lock);
+		uint32_t old_type = m->ot.opv[op].type_sid;
 
-		m->opv[op].type_sid = intern_add(&m->str, t->op_type);
-		m->opv[op].type = intern_str(&m->str, m->opv[op].type_sid);
-		if (m->opv[op].nf_rows && old_type != m->opv[op].type_sid)
-			alerts_group_retype(m, old_type, m->opv[op].type_sid, m->opv[op].nf_rows,
-					    m->opv[op].first_alert);
-		m->fill_gen++;
-		pthread_mutex_unlock(&m->lock);
+		m->ot.opv[op].type_sid = intern_add(&m->str, t->op_type);
+		m->ot.opv[op].type = intern_str(&m->str, m->ot.opv[op].type_sid);
+		if (m->ot.opv[op].nf_rows && old_type != m->ot.opv[op].type_sid)
+			alerts_group_retype(m, old_type, m->ot.opv[op].type_sid, m->ot.opv[op].nf_rows,
+					    m->ot.opv[op].first_alert);
+		m->ot.fill_gen++;
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	flags = (uint8_t)((nonfinite ? TF_NONFINITE : 0) | (t->is_input ? TF_INPUT : 0) |
 			  (TD_MIN(t->slot, TF_SLOT_ESC) << TF_SLOT_SHIFT));
 	if (t->repeat || (nonfinite && t->is_input &&
 			  links_input_producer_row(m, op, t->slot, row, t->execution) >= 0))
 		flags |= TF_REPEAT;
-	if (t->is_input && !atomic_load_explicit(&m->input_rows, memory_order_relaxed))
-		atomic_store(&m->input_rows, true);
+	if (t->is_input && !atomic_load_explicit(&m->rows.input_rows, memory_order_relaxed))
+		atomic_store(&m->rows.input_rows, true);
 	trace_segment(m, row, t, TF_IS_ALERT(flags));
-	if (t->execution >= 0 || m->nruns)
+	if (t->execution >= 0 || m->rows.nruns)
 		trace_execution(m, row, t->execution, nonfinite);
 	trace_step(m, row, t->step);
 	if (TF_IS_ALERT(flags)) {
-		struct op_entry *o = &m->opv[op];
-		uint64_t alert = atomic_load(&m->trace_alerts);
+		struct op_entry *o = &m->ot.opv[op];
+		uint64_t alert = atomic_load(&m->rows.trace_alerts);
 
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		if (!o->nf_rows++)
 			o->first_alert = alert;
 		alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, 1, alert);
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
-	if (!m->opv[op].first_row1)
-		__atomic_store_n(&m->opv[op].first_row1, row + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&m->opv[op].last_row, row, __ATOMIC_RELAXED);
+	if (!m->ot.opv[op].first_row1)
+		__atomic_store_n(&m->ot.opv[op].first_row1, row + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&m->ot.opv[op].last_row, row, __ATOMIC_RELAXED);
 	rows_add_trace(m, op, flags, &t->loc);
 	model_bump(m);
 }
@@ -474,21 +474,21 @@ torn_key(struct model *m, const struct reader_problem *p)
 }
 
 /* Torn tails are state, not history: a file's tail is torn until a later
- * pass reads past it (on_resolved).  Under m->lock. */
+ * pass reads past it (on_resolved).  Under m->th.lock. */
 static void
 torn_set(struct model *m, const struct reader_problem *p)
 {
 	uint64_t key = torn_key(m, p);
 	size_t i;
 
-	for (i = 0; i < m->ntorn && m->torn[i].key != key; i++)
+	for (i = 0; i < m->pr.ntorn && m->pr.torn[i].key != key; i++)
 		;
-	if (i == m->ntorn) {
-		TD_GROW(m->torn, m->captorn, m->ntorn + 1);
-		m->ntorn++;
+	if (i == m->pr.ntorn) {
+		TD_GROW(m->pr.torn, m->pr.captorn, m->pr.ntorn + 1);
+		m->pr.ntorn++;
 	}
-	m->torn[i].key = key;
-	m->torn[i].offset = p->offset;
+	m->pr.torn[i].key = key;
+	m->pr.torn[i].offset = p->offset;
 }
 
 static void
@@ -500,15 +500,15 @@ on_resolved(void *ctx, const struct reader_problem *p)
 
 	if (p->kind != PROBLEM_TORN_TAIL)
 		return;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	key = torn_key(m, p);
-	for (i = 0; i < m->ntorn; i++) {
-		if (m->torn[i].key == key && m->torn[i].offset <= p->offset) {
-			m->torn[i] = m->torn[--m->ntorn];
+	for (i = 0; i < m->pr.ntorn; i++) {
+		if (m->pr.torn[i].key == key && m->pr.torn[i].offset <= p->offset) {
+			m->pr.torn[i] = m->pr.torn[--m->pr.ntorn];
 			break;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
 
@@ -518,11 +518,11 @@ on_problem(void *ctx, const struct reader_problem *p)
 	struct model *m = ctx;
 	uint64_t fi, key, *seen;
 
-	m->tloc.force = m->eloc.force = true;
+	m->rows.tloc.force = m->rows.eloc.force = true;
 	if (p->kind == PROBLEM_TORN_TAIL) {
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		torn_set(m, p);
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	/* a reader may report the same spot again on a later pass (a torn
 	 * tail still being written): count it once */
@@ -531,23 +531,23 @@ on_problem(void *ctx, const struct reader_problem *p)
 	      ((uint64_t)p->record * 0xc4ceb9fe1a85ec53ULL);
 	if (key == UINT64_MAX)
 		key = 0;
-	pthread_mutex_lock(&m->lock);
-	seen = u64map_put(&m->problem_seen, key, 0);
+	pthread_mutex_lock(&m->th.lock);
+	seen = u64map_put(&m->pr.problem_seen, key, 0);
 	if ((*seen)++) {
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		return;
 	}
-	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->problems_by_kind))
-		m->problems_by_kind[p->kind]++;
-	m->problem_total++;
-	if (p->file >= 0 && u64map_get(&m->file_by_id, (uint64_t)p->file, &fi))
-		m->files[fi].problems++;
-	if (m->nproblems < MODEL_MAX_PROBLEMS) {
+	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->pr.problems_by_kind))
+		m->pr.problems_by_kind[p->kind]++;
+	m->pr.problem_total++;
+	if (p->file >= 0 && u64map_get(&m->src.file_by_id, (uint64_t)p->file, &fi))
+		m->src.files[fi].problems++;
+	if (m->pr.nproblems < MODEL_MAX_PROBLEMS) {
 		struct problem_entry *e;
 
-		if (!m->problems)
-			m->problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->problems));
-		e = &m->problems[m->nproblems++];
+		if (!m->pr.problems)
+			m->pr.problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->pr.problems));
+		e = &m->pr.problems[m->pr.nproblems++];
 		e->kind = p->kind;
 		e->path = str_or_null(m, p->path ? p->path : "");
 		e->what = str_or_null(m, p->what ? p->what : "");
@@ -555,7 +555,7 @@ on_problem(void *ctx, const struct reader_problem *p)
 		e->offset = p->offset;
 		e->record = p->record;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
 
@@ -564,23 +564,23 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct model *m = ctx;
 
-	atomic_store_explicit(&m->bytes_done, done, memory_order_relaxed);
-	atomic_store_explicit(&m->bytes_total, total, memory_order_relaxed);
+	atomic_store_explicit(&m->th.bytes_done, done, memory_order_relaxed);
+	atomic_store_explicit(&m->th.bytes_total, total, memory_order_relaxed);
 }
 
 /* The type of the op named op_name (the first described op of that name),
- * string id 0 ("") if none.  Under m->lock. */
+ * string id 0 ("") if none.  Under m->th.lock. */
 static uint32_t
 alert_op_type(struct model *m, const char *op_name)
 {
 	uint64_t first;
 	uint32_t j;
 
-	if (!op_name || !u64map_get(&m->op_by_name, intern_add(&m->str, op_name), &first))
+	if (!op_name || !u64map_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
 		return 0;
-	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
-		if (!m->opv[j].placeholder)
-			return m->opv[j].type_sid;
+	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
+		if (!m->ot.opv[j].placeholder)
+			return m->ot.opv[j].type_sid;
 	return 0;
 }
 
@@ -591,18 +591,18 @@ on_alert(void *ctx, const struct reader_alert *a)
 	struct reader_alert_entry *o;
 	uint32_t type_sid;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	type_sid = alert_op_type(m, a->op_name);
-	TD_GROW(m->ralerts, m->capralerts, m->nralerts + 1);
-	o = &m->ralerts[m->nralerts];
+	TD_GROW(m->pr.ralerts, m->pr.capralerts, m->pr.nralerts + 1);
+	o = &m->pr.ralerts[m->pr.nralerts];
 	o->kind = a->kind;
 	o->op_name = str_or_null(m, a->op_name ? a->op_name : "");
 	o->op_type = intern_str(&m->str, type_sid);
 	o->detail = str_or_null(m, a->detail);
 	o->execution = a->execution;
-	alerts_group_add(m, ALERTS_STATED, reader_alert_name(a->kind), type_sid, 1, m->nralerts);
-	m->nralerts++;
-	pthread_mutex_unlock(&m->lock);
+	alerts_group_add(m, ALERTS_STATED, reader_alert_name(a->kind), type_sid, 1, m->pr.nralerts);
+	m->pr.nralerts++;
+	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
 

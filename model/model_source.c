@@ -24,16 +24,16 @@ frames_done(struct model *m)
 {
 	size_t i, j;
 
-	free(m->frames);
-	u64map_done(&m->frame_by_sid);
-	for (i = 0; i < m->nsources; i++) {
-		for (j = 0; j < m->sources[i].nline_ptrs; j++)
-			free(m->sources[i].lines[j]);
-		free(m->sources[i].lines);
-		free(m->sources[i].known);
+	free(m->src.frames);
+	u64map_done(&m->src.frame_by_sid);
+	for (i = 0; i < m->src.nsources; i++) {
+		for (j = 0; j < m->src.sources[i].nline_ptrs; j++)
+			free(m->src.sources[i].lines[j]);
+		free(m->src.sources[i].lines);
+		free(m->src.sources[i].known);
 	}
-	free(m->sources);
-	u64map_done(&m->source_by_rid);
+	free(m->src.sources);
+	u64map_done(&m->src.source_by_rid);
 }
 
 static bool
@@ -41,7 +41,7 @@ frame_index(struct model *m, uint32_t sid, uint32_t *out)
 {
 	uint64_t v;
 
-	if (!u64map_get(&m->frame_by_sid, sid, &v))
+	if (!u64map_get(&m->src.frame_by_sid, sid, &v))
 		return false;
 	*out = (uint32_t)v;
 	return true;
@@ -88,9 +88,9 @@ model_frame_count(struct model *m)
 {
 	uint32_t n;
 
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->nframes;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->src.nframes;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -103,10 +103,10 @@ model_frame_get(struct model *m, uint32_t id, struct model_frame *f)
 	bool ok;
 	uint64_t s;
 
-	pthread_mutex_lock(&m->lock);
-	ok = id < m->nframes;
+	pthread_mutex_lock(&m->th.lock);
+	ok = id < m->src.nframes;
 	if (ok) {
-		const struct frame_entry *e = &m->frames[id];
+		const struct frame_entry *e = &m->src.frames[id];
 
 		memset(f, 0, sizeof(*f));
 		f->id = id;
@@ -116,12 +116,12 @@ model_frame_get(struct model *m, uint32_t id, struct model_frame *f)
 		f->code = e->code;
 		f->line = e->line;
 		f->user_code = e->user_code;
-		if (e->source_id >= 0 && u64map_get(&m->source_by_rid, (uint64_t)e->source_id, &s))
+		if (e->source_id >= 0 && u64map_get(&m->src.source_by_rid, (uint64_t)e->source_id, &s))
 			f->source = (int64_t)s;
 		else
 			f->source = source_find_locked(m, e->file, *e->host ? e->host : NULL);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -132,9 +132,9 @@ model_source_count(struct model *m)
 {
 	uint32_t n;
 
-	pthread_mutex_lock(&m->lock);
-	n = (uint32_t)m->nsources;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->src.nsources;
+	pthread_mutex_unlock(&m->th.lock);
 	return n;
 }
 
@@ -143,10 +143,10 @@ model_source_get(struct model *m, uint32_t i, struct model_source *s)
 {
 	bool ok;
 
-	pthread_mutex_lock(&m->lock);
-	ok = i < m->nsources;
+	pthread_mutex_lock(&m->th.lock);
+	ok = i < m->src.nsources;
 	if (ok) {
-		const struct source_entry *e = &m->sources[i];
+		const struct source_entry *e = &m->src.sources[i];
 
 		s->index = i;
 		s->host = e->host;
@@ -155,7 +155,7 @@ model_source_get(struct model *m, uint32_t i, struct model_source *s)
 		s->in_dump = e->in_dump;
 		s->partial = e->known != NULL;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
@@ -176,18 +176,18 @@ source_find_locked(struct model *m, const char *path, const char *host)
 	int64_t found = -1;
 	size_t i;
 
-	for (i = 0; i < m->nsources; i++)
-		if (strcmp(m->sources[i].path, path) == 0 &&
-		    (!host || strcmp(m->sources[i].host, host) == 0))
+	for (i = 0; i < m->src.nsources; i++)
+		if (strcmp(m->src.sources[i].path, path) == 0 &&
+		    (!host || strcmp(m->src.sources[i].host, host) == 0))
 			return (int64_t)i;
-	for (i = 0; i < m->nsources; i++) {
-		const char *p = m->sources[i].path;
+	for (i = 0; i < m->src.nsources; i++) {
+		const char *p = m->src.sources[i].path;
 
-		if (host && strcmp(m->sources[i].host, host) != 0)
+		if (host && strcmp(m->src.sources[i].host, host) != 0)
 			continue;
 		if (!path_suffix(p, path) && !path_suffix(path, p))
 			continue;
-		if (found >= 0 && strcmp(m->sources[found].path, p) != 0)
+		if (found >= 0 && strcmp(m->src.sources[found].path, p) != 0)
 			return -1;      /* ambiguous */
 		if (found < 0)
 			found = (int64_t)i;
@@ -200,9 +200,9 @@ model_source_find(struct model *m, const char *path, const char *host)
 {
 	int64_t i;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	i = source_find_locked(m, path, host && *host ? host : NULL);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return i;
 }
 
@@ -224,13 +224,13 @@ model_source_line_known(struct model *m, uint32_t i, uint64_t line)
 {
 	bool known = false;
 
-	pthread_mutex_lock(&m->lock);
-	if (i < m->nsources) {
-		const struct source_entry *e = &m->sources[i];
+	pthread_mutex_lock(&m->th.lock);
+	if (i < m->src.nsources) {
+		const struct source_entry *e = &m->src.sources[i];
 
 		known = e->loaded && line < e->nline_ptrs && (!e->known || e->known[line]);
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return known;
 }
 
@@ -242,25 +242,25 @@ model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_
 	struct source_entry *e;
 	enum td_status st;
 
-	pthread_mutex_lock(&m->lock);
-	if (i >= m->nsources) {
-		pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
+	if (i >= m->src.nsources) {
+		pthread_mutex_unlock(&m->th.lock);
 		return TD_ERR_RANGE;
 	}
-	e = &m->sources[i];
+	e = &m->src.sources[i];
 	if (!e->loaded && (!e->in_dump || e->failed)) {
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		return TD_ERR_NOTFOUND;
 	}
 	if (!e->loaded) {
 		loc = e->loc;
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		st = m->ops->decode(m->r, READER_SOURCE, &loc, &d);
-		pthread_mutex_lock(&m->lock);
-		e = &m->sources[i];
+		pthread_mutex_lock(&m->th.lock);
+		e = &m->src.sources[i];
 		if (st != TD_OK) {
 			e->failed = true;
-			pthread_mutex_unlock(&m->lock);
+			pthread_mutex_unlock(&m->th.lock);
 			reader_detail_done(&d);
 			return TD_ERR_NOTFOUND;
 		}
@@ -277,7 +277,7 @@ model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_
 	}
 	*lines = (const char *const *)e->lines;
 	*n = e->nline_ptrs;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return TD_OK;
 }
 
@@ -374,20 +374,20 @@ model_source_load_from(struct model *m, const char *path, const char *from, uint
 		rc = read_lines(from, &lines, &n, err, errlen);
 	if (rc != TD_OK)
 		return rc;
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->nsources && strcmp(m->sources[i].path, path) != 0; i++)
+	pthread_mutex_lock(&m->th.lock);
+	for (i = 0; i < m->src.nsources && strcmp(m->src.sources[i].path, path) != 0; i++)
 		;
-	if (i == m->nsources) {
-		TD_GROW(m->sources, m->capsources, m->nsources + 1);
-		memset(&m->sources[i], 0, sizeof(m->sources[i]));
-		m->sources[i].host = "";
-		m->sources[i].path = intern_str(&m->str, intern_add(&m->str, path));
-		m->sources[i].reader_id = UINT32_MAX;
-		m->nsources++;
+	if (i == m->src.nsources) {
+		TD_GROW(m->src.sources, m->src.capsources, m->src.nsources + 1);
+		memset(&m->src.sources[i], 0, sizeof(m->src.sources[i]));
+		m->src.sources[i].host = "";
+		m->src.sources[i].path = intern_str(&m->str, intern_add(&m->str, path));
+		m->src.sources[i].reader_id = UINT32_MAX;
+		m->src.nsources++;
 	}
-	source_replace_locked(m, &m->sources[i], lines, n);
+	source_replace_locked(m, &m->src.sources[i], lines, n);
 	*index = (uint32_t)i;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	return TD_OK;
 }
 
@@ -399,21 +399,21 @@ model_source_load_disk(struct model *m, const char *path, uint32_t *index, char 
 	enum td_status st;
 	struct source_entry *e;
 
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->nsources; i++) {
-		if (strcmp(m->sources[i].path, path) == 0 && m->sources[i].loaded) {
+	pthread_mutex_lock(&m->th.lock);
+	for (i = 0; i < m->src.nsources; i++) {
+		if (strcmp(m->src.sources[i].path, path) == 0 && m->src.sources[i].loaded) {
 			*index = (uint32_t)i;
-			pthread_mutex_unlock(&m->lock);
+			pthread_mutex_unlock(&m->th.lock);
 			return TD_OK;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	st = read_remapped(m, path, &lines, &n, err, errlen);
 	if (st != TD_OK)
 		return st;
-	pthread_mutex_lock(&m->lock);
-	TD_GROW(m->sources, m->capsources, m->nsources + 1);
-	e = &m->sources[m->nsources];
+	pthread_mutex_lock(&m->th.lock);
+	TD_GROW(m->src.sources, m->src.capsources, m->src.nsources + 1);
+	e = &m->src.sources[m->src.nsources];
 	memset(e, 0, sizeof(*e));
 	e->host = "";
 	e->path = intern_str(&m->str, intern_add(&m->str, path));
@@ -421,8 +421,8 @@ model_source_load_disk(struct model *m, const char *path, uint32_t *index, char 
 	e->lines = lines;
 	e->nline_ptrs = e->nlines = n;
 	e->loaded = true;
-	*index = (uint32_t)m->nsources++;
-	pthread_mutex_unlock(&m->lock);
+	*index = (uint32_t)m->src.nsources++;
+	pthread_mutex_unlock(&m->th.lock);
 	return TD_OK;
 }
 
@@ -446,9 +446,9 @@ detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
 	md->output_tensor_ids = d->output_tensor_ids;
 	md->ninput_ids = d->ninput_ids;
 	md->noutput_ids = d->noutput_ids;
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	frames_resolve_sids(m, d->frame_ids, d->nframes, &md->stack, &md->nstack);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	d->mode = d->device = d->host = d->text = NULL;
 	d->summaries = NULL;
 	d->values = NULL;
@@ -462,17 +462,17 @@ detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
 static void
 detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
 {
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		frames_resolve_op(m, &m->opv[op]);
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		frames_resolve_op(m, &m->ot.opv[op]);
 		free(md->stack);
-		md->stack = xmalloc((m->opv[op].nstack + 1) * sizeof(*md->stack));
-		if (m->opv[op].nstack)          /* stack is NULL when empty */
-			memcpy(md->stack, m->opv[op].stack,
-			       m->opv[op].nstack * sizeof(*md->stack));
-		md->nstack = m->opv[op].nstack;
+		md->stack = xmalloc((m->ot.opv[op].nstack + 1) * sizeof(*md->stack));
+		if (m->ot.opv[op].nstack)          /* stack is NULL when empty */
+			memcpy(md->stack, m->ot.opv[op].stack,
+			       m->ot.opv[op].nstack * sizeof(*md->stack));
+		md->nstack = m->ot.opv[op].nstack;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 /* Why a row could not be read: TD_ERR_STALE when the reader says the file
@@ -504,7 +504,7 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 	if (i >= rows_ntraces(m))
 		return TD_ERR_RANGE;
 	loc = (struct td_locator){ UINT32_MAX, 0 };
-	if (!rows_locate(m, &m->tloc, READER_TRACE, i, &loc) ||
+	if (!rows_locate(m, &m->rows.tloc, READER_TRACE, i, &loc) ||
 	    (st = m->ops->decode(m->r, READER_TRACE, &loc, &d)) != TD_OK) {
 		reader_detail_done(&d);
 		rows_mark_corrupt(m, i);
@@ -515,9 +515,9 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 		detail_op_stack(m, trace_op(m, i), md);
 	if (!md->host || !*md->host) {
 		free(md->host);
-		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
 		md->host = xstrdup(rows_trace_host(m, i));
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	return TD_OK;
 }
@@ -533,7 +533,7 @@ model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
 	if (i >= rows_nexecs(m))
 		return TD_ERR_RANGE;
 	loc = (struct td_locator){ UINT32_MAX, 0 };
-	if (!rows_locate(m, &m->eloc, READER_EXECUTION, i, &loc) ||
+	if (!rows_locate(m, &m->rows.eloc, READER_EXECUTION, i, &loc) ||
 	    (st = m->ops->decode(m->r, READER_EXECUTION, &loc, &d)) != TD_OK) {
 		reader_detail_done(&d);
 		__atomic_fetch_or(&exec_row(m, i)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
@@ -542,9 +542,9 @@ model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
 	detail_take(m, &d, md);
 	if (!md->host || !*md->host) {
 		free(md->host);
-		pthread_mutex_lock(&m->lock);
-		md->host = xstrdup(intern_str(&m->str, m->hosts[exec_row(m, i)->host]));
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_lock(&m->th.lock);
+		md->host = xstrdup(intern_str(&m->str, m->src.hosts[exec_row(m, i)->host]));
+		pthread_mutex_unlock(&m->th.lock);
 	}
 	return TD_OK;
 }

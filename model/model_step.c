@@ -54,14 +54,14 @@ step_index(struct model *m)
 {
 	struct step_index *s;
 
-	pthread_mutex_lock(&m->lock);
-	if (!m->step_ix) {
+	pthread_mutex_lock(&m->th.lock);
+	if (!m->an.step_ix) {
 		s = xcalloc(1, sizeof *s);
 		pthread_mutex_init(&s->lock, NULL);
-		m->step_ix = s;
+		m->an.step_ix = s;
 	}
-	s = m->step_ix;
-	pthread_mutex_unlock(&m->lock);
+	s = m->an.step_ix;
+	pthread_mutex_unlock(&m->th.lock);
 	return s;
 }
 
@@ -72,10 +72,10 @@ add_row(struct model *m, struct step_index *s, uint64_t i)
 	int64_t step, prev = -1;
 	uint64_t key, *slotp;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->th.lock);
 	host = rows_trace_host_sid(m, i);
 	step = rows_trace_step(m, i);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (tensor_key(op, slot, host, &key)) {
 		slotp = u64map_put(&s->by_key, key, UINT64_MAX);
 		if (*slotp == UINT64_MAX) {
@@ -117,7 +117,7 @@ step_prev(struct model *m, uint64_t row)
 void
 step_free(struct model *m)
 {
-	struct step_index *s = m->step_ix;
+	struct step_index *s = m->an.step_ix;
 
 	if (!s)
 		return;
@@ -126,7 +126,7 @@ step_free(struct model *m)
 	u64map_done(&s->by_key);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
-	m->step_ix = NULL;
+	m->an.step_ix = NULL;
 }
 
 /* ---- the fields ---------------------------------------------------------- */

@@ -327,9 +327,9 @@ watch_clear(struct watch *w)
 static struct watch_set *
 watch_set(struct model *m)
 {
-	if (!m->watches)
-		m->watches = xcalloc(1, sizeof *m->watches);
-	struct watch_set *s = m->watches;
+	if (!m->an.watches)
+		m->an.watches = xcalloc(1, sizeof *m->an.watches);
+	struct watch_set *s = m->an.watches;
 	if (!s->loaded) {
 		s->loaded = true;
 		if (!s->recommended_off)
@@ -397,9 +397,9 @@ model_watch_rm(struct model *m, const char *name)
 void
 model_watch_recommended(struct model *m, bool on)
 {
-	if (!m->watches)
-		m->watches = xcalloc(1, sizeof *m->watches);
-	struct watch_set *s = m->watches;
+	if (!m->an.watches)
+		m->an.watches = xcalloc(1, sizeof *m->an.watches);
+	struct watch_set *s = m->an.watches;
 	char err[256];
 
 	s->recommended_off = !on;
@@ -420,7 +420,7 @@ model_watch_recommended(struct model *m, bool on)
 bool
 model_watch_recommended_on(struct model *m)
 {
-	return !m->watches || !m->watches->recommended_off;
+	return !m->an.watches || !m->an.watches->recommended_off;
 }
 
 size_t
@@ -445,7 +445,7 @@ model_watch_at(struct model *m, size_t i, struct model_watch *w)
 void
 watch_free(struct model *m)
 {
-	struct watch_set *s = m->watches;
+	struct watch_set *s = m->an.watches;
 
 	if (!s)
 		return;
@@ -453,7 +453,7 @@ watch_free(struct model *m)
 		watch_clear(&s->v[i]);
 	free(s->v);
 	free(s);
-	m->watches = NULL;
+	m->an.watches = NULL;
 }
 
 /* ---- checking -------------------------------------------------------------- */
@@ -532,7 +532,7 @@ basis_name(enum step_basis b)
 static bool
 op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 {
-	struct watch_set *s = m->watches;
+	struct watch_set *s = m->an.watches;
 	const char *name = NULL, *type = NULL;
 
 	if (r->op_stage_watches != s->n) {          /* first use */
@@ -549,12 +549,12 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 	}
 	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
 	if (!*v) {
-		pthread_mutex_lock(&m->lock);
-		if (op < m->nops) {
-			name = m->opv[op].name;
-			type = m->opv[op].type;
+		pthread_mutex_lock(&m->th.lock);
+		if (op < m->ot.nops) {
+			name = m->ot.opv[op].name;
+			type = m->ot.opv[op].type;
 		}
-		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&m->th.lock);
 		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
 	}
 	return *v == 2;
@@ -563,7 +563,7 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 static void
 check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 {
-	struct watch_set *s = m->watches;
+	struct watch_set *s = m->an.watches;
 	uint32_t op = trace_op(m, j);
 	bool unknown = false;
 
@@ -591,7 +591,7 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 static void
 check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 {
-	struct watch_set *s = m->watches;
+	struct watch_set *s = m->an.watches;
 	struct model_execution x;
 	bool unknown = false;
 
@@ -621,7 +621,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 static void
 check_overflow(struct model *m, struct model_watch_run *r)
 {
-	struct watch_set *s = m->watches;
+	struct watch_set *s = m->an.watches;
 	uint64_t n = model_alert_count(m);
 
 	for (size_t k = 0; k < s->n; k++) {

@@ -202,13 +202,13 @@ trace_ctx(struct model *m, uint64_t j, struct row_ctx *c)
 {
 	uint32_t op = trace_op(m, j);
 
-	pthread_mutex_lock(&m->lock);
-	if (op < m->nops) {
-		c->name = m->opv[op].name;
-		c->type = m->opv[op].type;
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		c->name = m->ot.opv[op].name;
+		c->type = m->ot.opv[op].type;
 	}
 	c->host = rows_trace_host(m, j);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->th.lock);
 	if (!c->name)
 		c->name = c->type = "";
 }

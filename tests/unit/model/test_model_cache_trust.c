@@ -100,10 +100,10 @@ some_head(struct model *m)
 {
 	uint32_t i;
 
-	for (i = 1; i < m->nops; i++) {
+	for (i = 1; i < m->ot.nops; i++) {
 		uint64_t head;
 
-		if (!m->opv[i].placeholder && u64map_get(&m->op_by_name, m->opv[i].name_sid, &head) &&
+		if (!m->ot.opv[i].placeholder && u64map_get(&m->ot.op_by_name, m->ot.opv[i].name_sid, &head) &&
 		    head == i)
 			return i;
 	}
@@ -124,11 +124,11 @@ test_cache_self_chain_refused(void **state)
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->opv[k].name);
+	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
 	/* the forged op: its name's chain points to itself, and a lookup
 	 * passes over it (a placeholder) to the next one, forever */
-	m->opv[k].next_same_name = k;
-	m->opv[k].placeholder = true;
+	m->ot.opv[k].next_same_name = k;
+	m->ot.opv[k].placeholder = true;
 	save_as_cache(m, &t, "forged-op-chain-self");
 	model_close(m);
 	m = open_cached(&t, true, "rebuilt");
@@ -152,7 +152,7 @@ test_cache_chain_backwards_refused(void **state)
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
 	k = some_head(m);
-	m->opv[k].next_same_name = 0;      /* to an op of another name, lower */
+	m->ot.opv[k].next_same_name = 0;      /* to an op of another name, lower */
 	save_as_cache(m, &t, "forged-op-chain-backwards");
 	model_close(m);
 	m = open_cached(&t, true, "rebuilt");
@@ -175,10 +175,10 @@ test_cache_op_rows_backwards_refused(void **state)
 	(void)state;
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
-	for (k = 0; k < m->nops && !(m->opv[k].first_row1 && m->opv[k].last_row + 2 < 680); k++)
+	for (k = 0; k < m->ot.nops && !(m->ot.opv[k].first_row1 && m->ot.opv[k].last_row + 2 < 680); k++)
 		;
-	assert_true(k < m->nops);
-	m->opv[k].first_row1 = m->opv[k].last_row + 2;     /* first row = last + 1 */
+	assert_true(k < m->ot.nops);
+	m->ot.opv[k].first_row1 = m->ot.opv[k].last_row + 2;     /* first row = last + 1 */
 	save_as_cache(m, &t, "forged-op-rows-backwards");
 	model_close(m);
 	m = open_cached(&t, true, "rebuilt");
@@ -202,18 +202,18 @@ test_cache_op_added_after_load_joins_its_name(void **state)
 	model_close(open_cached(&t, true, "new"));
 	m = open_cached(&t, true, "used");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->opv[k].name);
-	next0 = m->opv[0].next_same_name;
+	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
+	next0 = m->ot.opv[0].next_same_name;
 	/* what an extension's index pass does for an op of a known name */
 	op.graph_id = "extension-graph";
 	op.op_name = name;
-	pthread_mutex_lock(&m->lock);
-	while (m->opv[k].next_same_name != NO_ID)
-		k = m->opv[k].next_same_name;
+	pthread_mutex_lock(&m->th.lock);
+	while (m->ot.opv[k].next_same_name != NO_ID)
+		k = m->ot.opv[k].next_same_name;
 	id = ops_add(m, &op, true);
-	pthread_mutex_unlock(&m->lock);
-	assert_int_equal(m->opv[k].next_same_name, id);
-	assert_int_equal(m->opv[0].next_same_name, next0);
+	pthread_mutex_unlock(&m->th.lock);
+	assert_int_equal(m->ot.opv[k].next_same_name, id);
+	assert_int_equal(m->ot.opv[0].next_same_name, next0);
 	assert_int_equal(model_op_find(m, name, NULL), some_head(m));
 	model_close(m);
 	tmp_done(&t);
@@ -524,9 +524,9 @@ check_stale(uint64_t row, bool indexed_nf)
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
 	if (indexed_nf)
-		m->tchunks[0]->flags[row] |= TF_NONFINITE;
+		m->rows.tchunks[0]->flags[row] |= TF_NONFINITE;
 	else
-		m->tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
+		m->rows.tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
 	save_as_cache(m, &t, indexed_nf ? "forged-flag-nonfinite" : "forged-flag-finite");
 	model_close(m);
 	m = open_cached(&t, true, "used");
