@@ -15,7 +15,8 @@
 #                   run with TDBG and BUILD set, by make test/asan/fuzz-replay;
 #                   tests/fuzz/ci.sh, the short fuzz run, by .ci/run)
 #   make install PREFIX=/usr/local [DESTDIR=...]
-#   make check-layers   fail if a lower layer includes a higher one
+#   make check-layers   fail if a lower layer includes a higher one, or a file
+#                       of model/analysis/ uses the model's internals or lock
 #   V=1             show the commands
 #
 # Libraries come from pkg-config; protobuf-c sources are generated from
@@ -63,7 +64,7 @@ PROTO_SRCS  := $(patsubst proto/%.proto,$(BUILD)/proto/%.pb-c.c,$(PROTOS))
 PROTO_HDRS  := $(PROTO_SRCS:.c=.h)
 PROTO_OBJS  := $(PROTO_SRCS:.c=.o)
 READER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard reader/*.c reader/*/*.c))
-MODEL_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard model/*.c))
+MODEL_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard model/*.c model/analysis/*.c))
 CMD_OBJS    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tui/cmd/*.c))
 TUI_MAIN    := $(BUILD)/tui/main.o
 TUI_OBJS    := $(filter-out $(TUI_MAIN),$(patsubst %.c,$(BUILD)/%.o,$(wildcard tui/*.c)))
@@ -279,7 +280,8 @@ check-layers:
 		grep -rnE '#include.*"model/' reader --include='*.[ch]'; \
 		grep -rnE '#include.*"$(FMT_DIRS)' model tui --include='*.[ch]'; \
 		grep -rniE 'tfdbg|mindspore|npy' model tui --include='*.[ch]'; \
-		grep -rnE '#include.*(curses|editline|histedit|"tui/[a-z_]+\.h")' tui/cmd --include='*.[ch]'); \
+		grep -rnE '#include.*(curses|editline|histedit|"tui/[a-z_]+\.h")' tui/cmd --include='*.[ch]'; \
+		grep -rnE '_internal\.h|->(th\.)?lock\b' model/analysis --include='*.[ch]'); \
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 
 # ---- setup ------------------------------------------------------------

@@ -233,6 +233,11 @@ struct model_trace {
 	enum model_role role;       /* from the op's type and name */
 };
 uint64_t model_trace_count(struct model *m);
+/* The op of trace row i (below model_trace_count) and its flags
+ * (ROW_NONFINITE, ROW_INPUT, ROW_CORRUPT, ROW_REPEAT) from its flag byte
+ * alone: no decode, no lock, any thread.  For scans that must not decode
+ * (the analysis floor walking rows). */
+uint32_t model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags);
 /* The indexed fields of row i without decoding it: its op id and flags
  * (enum model_row_flags).  false past the indexed rows.  A scan of many
  * rows (sorting by op) costs a few bytes each, not a decode. */
@@ -814,5 +819,14 @@ int64_t model_trace_step(struct model *m, uint64_t i);
 /* model_trace_step() of n rows into steps[] (the function calls are
  * gathered once, not per row). */
 void model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps);
+
+/* ---- for the analysis floor (model/analysis/) ------------------------- */
+
+/* The summary proves the value finite (no NaN/Inf counted, or the
+ * has_inf_or_nan bit known and clear).  Pure. */
+bool origins_summary_finite(const struct td_summary *s);
+/* Words o->cause and o->evidence from its role, inputs and summaries
+ * (model/analysis/model_cause.c).  Pure: reads o only. */
+void origin_explain(struct model_origin *o);
 
 #endif

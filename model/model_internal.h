@@ -624,13 +624,4 @@ void frames_done(struct model *m);
 void frames_resolve_op(struct model *m, struct op_entry *op);
 void frames_resolve_sids(struct model *m, char *const *ids, size_t n, uint32_t **out, size_t *nout);
 
-/* model_origins.c */
-/* The summary proves the value finite (no NaN/Inf counted, or the
- * has_inf_or_nan bit known and clear). */
-bool origins_summary_finite(const struct td_summary *s);
-
-/* model_cause.c */
-/* Words o->cause and o->evidence from its role, inputs and summaries. */
-void origin_explain(struct model_origin *o);
-
 #endif

@@ -484,6 +484,13 @@ row_flags_public(uint8_t f)
 	       ((f & TF_CORRUPT) ? ROW_CORRUPT : 0) | ((f & TF_REPEAT) ? ROW_REPEAT : 0);
 }
 
+uint32_t
+model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags)
+{
+	*flags = row_flags_public(trace_flags(m, i));
+	return trace_op(m, i);
+}
+
 enum td_status
 model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 {

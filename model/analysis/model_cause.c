@@ -20,7 +20,7 @@
  * convolution's filter size; none for elementwise ops.  Ranges come from
  * the one dtype table (td_dtype_max).
  */
-#include "model_internal.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
  * the rows beyond.  Not for drawing: the graph pane and the inputs /
  * consumers commands lay the nodes out.
  */
-#include "model_internal.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +39,12 @@ static int64_t
 row_near(struct model *m, uint32_t op, int64_t from, int dir)
 {
 	uint64_t n = model_trace_count(m);
+	uint32_t f;
 
 	if (dir < 0)
 		return model_trace_of_op(m, op, UINT32_MAX, from < 0 ? n : (uint64_t)from, -1);
 	if (from < 0) {
-		if (n && trace_op(m, 0) == op && !(trace_flags(m, 0) & (TF_INPUT | TF_REPEAT)))
+		if (n && model_trace_op_flags(m, 0, &f) == op && !(f & (ROW_INPUT | ROW_REPEAT)))
 			return 0;
 		from = 0;
 	}
@@ -67,8 +68,14 @@ node_set(struct model *m, struct model_tree_node *x, int64_t op, const char *nam
 	x->trace_index = trace;
 	x->bound = bound;
 	/* the flag byte only: no decode while the graph pane follows the cursor */
-	x->health = trace >= 0 && (uint64_t)trace < model_trace_count(m) &&
-		    (trace_flags(m, (uint64_t)trace) & TF_NONFINITE) ? HEALTH_NONFINITE : HEALTH_UNKNOWN;
+	x->health = HEALTH_UNKNOWN;
+	if (trace >= 0 && (uint64_t)trace < model_trace_count(m)) {
+		uint32_t f;
+
+		model_trace_op_flags(m, (uint64_t)trace, &f);
+		if (f & ROW_NONFINITE)
+			x->health = HEALTH_NONFINITE;
+	}
 }
 
 /* Data links from a trace row (the model's own linking). */
@@ -172,7 +179,10 @@ model_tree_children(struct model *m, uint32_t op, int64_t row, int64_t bound,
 
 	*out = NULL;
 	if (row >= 0 && (uint64_t)row < model_trace_count(m)) {
-		input_row = trace_flags(m, (uint64_t)row) & TF_INPUT;
+		uint32_t f;
+
+		model_trace_op_flags(m, (uint64_t)row, &f);
+		input_row = f & ROW_INPUT;
 		n = data_from_row(m, (uint64_t)row, dir, &v);
 		bound = row;
 	} else {

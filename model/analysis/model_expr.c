@@ -9,7 +9,7 @@
  * the caller decode a row.  Not for: arithmetic, functions, named
  * conditions (model_watch.c expands those into expressions).
  */
-#include "model_expr.h"
+#include "model/model_expr.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_regex.h"
+#include "model/model_regex.h"
 
 static const struct {
 	const char *name;
