@@ -1,0 +1,269 @@
+/*
+ * model_rows.h - rows and ops: the trace and execution tables, ops, graphs,
+ * devices, links between rows, stacks and source.  Part of model.h.
+ */
+#ifndef TD_MODEL_ROWS_H
+#define TD_MODEL_ROWS_H
+
+#include "model_base.h"
+
+/* ---- tables ---------------------------------------------------------- */
+
+enum model_row_flags {
+	ROW_NONFINITE  = 1u << 0,   /* this row's value has NaN/Inf (an alert) */
+	ROW_CONTAINS_NONFINITE = 1u << 1, /* execution: one of its traces has NaN/Inf */
+	ROW_CORRUPT    = 1u << 2,   /* the record could not be decoded */
+	ROW_INPUT      = 1u << 3,   /* trace is an op input dumped as a row, not an output */
+	ROW_FUNCTION   = 1u << 4,   /* execution is a function (graph) call */
+	ROW_REPEAT     = 1u << 5,   /* trace shows a tensor another row of its step holds
+				     * (an input whose producer's row is there, a second
+				     * view of one tensor): no alert of its own */
+};
+
+/* What a tensor is in training, from its op's type and name (one neutral
+ * rule set: variables, parameters and their reads are weights; gradient
+ * scopes, `*_grad` names and *Grad/Backprop ops gradients; outputs of
+ * activation ops activations). */
+enum model_role { ROLE_NONE, ROLE_WEIGHT, ROLE_GRADIENT, ROLE_ACTIVATION };
+enum model_role model_role_of(const char *op_name, const char *op_type);
+/* "weight", "gradient", "activation", or "" for ROLE_NONE. */
+const char *model_role_name(enum model_role r);
+
+struct model_trace {
+	uint64_t index;
+	uint32_t op;                /* op id (model_op_get) */
+	const char *op_name;
+	const char *op_type;
+	const char *graph_id;       /* "" when none */
+	const char *graph_name;
+	uint32_t slot;
+	uint32_t flags;             /* enum model_row_flags */
+	int64_t execution;          /* owning execution, -1 unknown */
+	double wall_time;
+	const char *device;         /* may be "" */
+	const char *host;           /* host or rank the row came from, "" unknown */
+	const char *debug_op;       /* the debug op that wrote the row when a tensor can
+				     * have several ("DebugNanCount"), else NULL */
+	struct td_summary summary;
+	uint32_t from_values;       /* summary bits tdbg computed from the row's values
+				     * because the dump's statistics lack them; the
+				     * others are the dump's (or the reader's) */
+	int64_t step;               /* training step / iteration the dump gives the
+				     * row (its run's or iteration's number), -1
+				     * unknown; compare rows of one op across steps */
+	enum model_role role;       /* from the op's type and name */
+};
+uint64_t model_trace_count(struct model *m);
+/* The op of trace row i (below model_trace_count) and its flags
+ * (ROW_NONFINITE, ROW_INPUT, ROW_CORRUPT, ROW_REPEAT) from its flag byte
+ * alone: no decode, no lock, any thread.  For scans that must not decode
+ * (the analysis floor walking rows). */
+uint32_t model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags);
+/* The indexed fields of row i without decoding it: its op id and flags
+ * (enum model_row_flags).  false past the indexed rows.  A scan of many
+ * rows (sorting by op) costs a few bytes each, not a decode. */
+bool model_trace_quick(struct model *m, uint64_t i, uint32_t *op, uint32_t *flags);
+/* Fills row i (decoding through the cache).  TD_ERR_RANGE past the indexed
+ * rows; a row whose record no longer decodes gets ROW_CORRUPT and an empty
+ * summary, and TD_OK. */
+enum td_status model_trace_get(struct model *m, uint64_t i, struct model_trace *row);
+
+struct model_execution {
+	uint64_t index;
+	const char *op_type;        /* op type, function name or run label */
+	int32_t graph;              /* called graph id (model_graph_get), -1 */
+	uint32_t flags;
+	uint32_t num_outputs;
+	uint32_t bad_outputs;       /* outputs with NaN/Inf (alerts) */
+	double wall_time;
+	uint64_t first_trace, ntraces; /* traces owned by this execution (runs that contain them) */
+	const char *host;
+	int64_t step;               /* its training step / iteration number, -1 unknown */
+};
+uint64_t model_execution_count(struct model *m);
+/* True when trace rows name the execution that owns them (traces of one
+ * run or graph run); false when the dump does not link them (then a trace's
+ * execution is -1 and filtering traces by execution finds nothing). */
+bool model_traces_name_executions(struct model *m);
+enum td_status model_execution_get(struct model *m, uint64_t i, struct model_execution *row);
+/* The trace rows execution i holds (a run, a graph run: when traces name
+ * their execution) that have NaN/Inf: what its ROW_CONTAINS_NONFINITE
+ * flag counts.  0 when traces do not name executions or past the end.
+ * Walks the execution's rows' flags (no decode): for a listing, not for
+ * every redraw. */
+uint64_t model_execution_nonfinite_traces(struct model *m, uint64_t i);
+
+/* Details decoded on demand, owned by the caller: model_detail_done(). */
+struct model_detail {
+	char *mode;                 /* tensor debug mode name */
+	char *device, *host;
+	double wall_time;
+	size_t noutputs;
+	struct td_summary *summaries;
+	struct td_tensor **values;  /* full values where the dump has them (else NULL entries) */
+	double **debug_values;      /* raw debug vectors */
+	size_t *ndebug_values;
+	uint32_t *stack;            /* frame ids, outermost first */
+	size_t nstack;
+	char *text;                 /* free-form detail lines */
+	int64_t *input_tensor_ids, *output_tensor_ids;
+	size_t ninput_ids, noutput_ids;
+};
+enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
+enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);
+void model_detail_done(struct model_detail *d);
+
+/* ---- ops, graphs, devices ------------------------------------------ */
+
+struct model_tensor_ref {
+	const char *op_name;
+	uint32_t slot;
+	int64_t op;                 /* resolved op id, -1 if not in the graph */
+};
+
+struct model_attr {
+	const char *name;
+	const char *value;          /* as text */
+};
+
+/* An output's type as the graph records it (dtype DTYPE_INVALID, rank -1
+ * where it does not). */
+struct model_output_type {
+	enum td_dtype dtype;
+	int rank;
+	const int64_t *dims;        /* rank entries, -1 an unknown dim */
+};
+
+struct model_op {
+	uint32_t id;
+	const char *name;
+	const char *type;           /* "" unknown */
+	const char *graph_id;       /* "" none */
+	const char *graph_name;
+	int32_t graph;              /* graph index, -1 */
+	const char *device;
+	const char *host;
+	uint32_t num_outputs;
+	const struct model_tensor_ref *inputs;
+	size_t ninputs;
+	const struct model_tensor_ref *control_inputs; /* ops that run first (slot 0) */
+	size_t ncontrol_inputs;
+	const struct model_attr *attrs;  /* the graph's attributes, in its order */
+	size_t nattrs;
+	const struct model_output_type *output_types; /* per output slot, where recorded */
+	size_t noutput_types;
+	const int64_t *output_tensor_ids;
+	size_t noutput_tensor_ids;
+	const uint32_t *stack;      /* frame ids, outermost first */
+	size_t nstack;
+};
+uint32_t model_op_count(struct model *m);
+/* Pointers stay valid until model_close(). */
+bool model_op_get(struct model *m, uint32_t id, struct model_op *op);
+/* Finds an op by name, in graph_id when given (graph id or graph name).
+ * Without a graph, a name may also be an alias the reader sent with an op
+ * (reader_op.aliases) or the unique last "/" part of a scoped name; an
+ * exact name wins, then an alias.  Returns -1 if none. */
+int64_t model_op_find(struct model *m, const char *name, const char *graph);
+
+struct model_consumer {
+	uint32_t op;                /* consumer op id */
+	uint32_t input_slot;        /* which of its inputs */
+	uint32_t output_slot;       /* which of our outputs it reads */
+};
+/* Consumers of op, up to max; returns the total number. */
+size_t model_op_consumers(struct model *m, uint32_t op, struct model_consumer *out, size_t max);
+/* The ops that list op as a control input (input_slot: which of their
+ * control inputs, output_slot 0), up to max; returns the total number. */
+size_t model_op_control_consumers(struct model *m, uint32_t op, struct model_consumer *out,
+				  size_t max);
+
+struct model_graph {
+	uint32_t index;
+	const char *graph_id;
+	const char *name;
+	int32_t outer;              /* enclosing graph index, -1 */
+	uint32_t nops;
+};
+uint32_t model_graph_count(struct model *m);
+bool model_graph_get(struct model *m, uint32_t i, struct model_graph *g);
+int32_t model_graph_find(struct model *m, const char *graph_id_or_name);
+
+/* ---- links ------------------------------------------------------------ */
+
+struct model_link {
+	int64_t op;                 /* -1 unresolved */
+	const char *op_name;
+	const char *op_type;
+	uint32_t slot;              /* producer output slot (inputs) / consumer input slot (consumers) */
+	int64_t trace_index;        /* linked trace row, -1 none */
+};
+/* Inputs of the op of trace row i, each with the latest trace row of that
+ * producer tensor before row i.  Returns a malloc'd array in *out. */
+size_t model_trace_inputs(struct model *m, uint64_t i, struct model_link **out);
+/* Consumers of trace row i's tensor, each with the first trace row that
+ * consumer produced after row i. */
+size_t model_trace_consumers(struct model *m, uint64_t i, struct model_link **out);
+/* Latest trace row < before (or first row > after when dir > 0) of (op, slot); -1 none.
+ * slot UINT32_MAX matches any output slot. */
+int64_t model_trace_of_op(struct model *m, uint32_t op, uint32_t slot, uint64_t from, int dir);
+
+/* ---- stacks and source ----------------------------------------------- */
+
+struct model_frame {
+	uint32_t id;
+	const char *file;
+	const char *host;
+	const char *func;
+	const char *code;           /* source text recorded with the frame, or NULL */
+	uint32_t line;
+	int64_t source;             /* source file index, -1 not in the dump */
+	bool user_code;             /* the user's code, not the framework's (as the reader marked it) */
+};
+uint32_t model_frame_count(struct model *m);
+bool model_frame_get(struct model *m, uint32_t id, struct model_frame *f);
+
+struct model_source {
+	uint32_t index;
+	const char *host;
+	const char *path;
+	uint64_t nlines;            /* 0 if not known before loading */
+	bool in_dump;               /* lines come from the dump (else from disk) */
+	bool partial;               /* once loaded: only some lines are known (the
+				     * file was not found; model_source_line_known) */
+};
+uint32_t model_source_count(struct model *m);
+bool model_source_get(struct model *m, uint32_t i, struct model_source *s);
+/* By path (exact, else unique suffix match), host optional; -1 none. */
+int64_t model_source_find(struct model *m, const char *path, const char *host);
+/* The lines of source i, decoded from the dump on first use and kept until
+ * model_close().  TD_ERR_NOTFOUND if the dump holds no text for it. */
+enum td_status model_source_lines(struct model *m, uint32_t i, const char *const **lines, size_t *n);
+/* Reads path from disk (after --source-root remapping) and adds it as a
+ * source; only on request, never while indexing.  Returns the index. */
+enum td_status model_source_load_disk(struct model *m, const char *path, uint32_t *index,
+				      char *err, size_t errlen);
+/* Like model_source_load_disk, but reads from: a file, or a directory tried
+ * as a --source-root for path (from + each tail of path).  A source of that
+ * path already known (a partial one, say) gets the text in place, so its
+ * frames show it; else one is added.  Lines handed out before stay valid
+ * until model_close().  TD_ERR_* with a message in err if nothing is read. */
+enum td_status model_source_load_from(struct model *m, const char *path, const char *from,
+				      uint32_t *index, char *err, size_t errlen);
+/* Whether line (0-based) of source i is known: false only for the gaps of
+ * a partial source (model_source.partial) and past its end. */
+bool model_source_line_known(struct model *m, uint32_t i, uint64_t line);
+
+/* Source to ops (the debugger's source view): an op was created at a line
+ * when a frame of its creation stack is that line of that file (a frame's
+ * source, model_frame.source).  Each op counts once per line. */
+/* The ops created at line (1-based) of source i, in op id order: returns
+ * the count and a malloc'd array of op ids in *ops (free(); NULL when 0). */
+size_t model_source_ops(struct model *m, uint32_t i, uint32_t line, uint32_t **ops);
+/* For every line of source i, how many ops were created there: returns n
+ * and a malloc'd array of n counts in *counts, indexed by line number (so
+ * counts[0] is 0 and n is the highest such line + 1); 0 and NULL when no
+ * op was created in the file. */
+size_t model_source_op_counts(struct model *m, uint32_t i, uint32_t **counts);
+
+#endif
