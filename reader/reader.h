@@ -395,6 +395,7 @@ struct reader_ops {
 extern const struct reader_ops tfdbg2_reader_ops;
 extern const struct reader_ops tfdbg1_reader_ops;
 extern const struct reader_ops mindspore_reader_ops;
+extern const struct reader_ops msprobe_reader_ops;
 
 /* The i-th reader in probe order, NULL past the last (help text, tools). */
 const struct reader_ops *reader_at(size_t i);

@@ -1,0 +1,150 @@
+/*
+ * msp_internal.h - private to the msprobe reader (reader/msprobe/): the
+ * reader state, one "unit" per dump.json (a rank of a step), the entry
+ * walker shared by index and decode, the side files and a small string map.
+ * Nothing outside this folder and its unit tests includes it.
+ */
+#ifndef TD_MSP_INTERNAL_H
+#define TD_MSP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/reader.h"
+#include "reader/parse/jscan.h"
+#include "reader/parse/source.h"
+
+/* Leaves of one entry beyond this are not rows (a problem says so). */
+#define MSP_MAX_LEAVES 65536
+
+/* ---- a string -> value map (open addressing, owns its keys) ------------ */
+
+struct msp_map {
+	char **keys;
+	uint64_t *vals;
+	size_t cap, n;
+};
+/* Inserts or overwrites; returns the slot's value pointer. */
+uint64_t *msp_map_put(struct msp_map *m, const char *key, uint64_t val);
+/* The value of key, or NULL. */
+uint64_t *msp_map_get(const struct msp_map *m, const char *key);
+void msp_map_done(struct msp_map *m);
+
+/* ---- one tensor record or non-tensor argument (FORMAT.md §4) ----------- */
+
+enum msp_role { MSP_ACTIVATION, MSP_WEIGHT, MSP_GRADIENT };
+const char *msp_role_name(enum msp_role r);
+
+struct msp_record {
+	char type[64];              /* "torch.Tensor", "int", "" */
+	char dtype[32];             /* as written: "torch.float32", "Float32" */
+	bool has_shape;
+	int rank;
+	int64_t dims[TD_MAX_DIMS];  /* the last TD_MAX_DIMS when longer */
+	bool has_max, has_min, has_mean, has_norm;
+	double max, min, mean, norm;
+	bool bool_stats;            /* Max/Min were JSON booleans */
+	int requires_grad;          /* -1 absent, 0, 1 */
+	char data_name[256];
+	char md5[40];
+	char value[160];            /* a non-tensor argument's value, as text */
+};
+
+/* True when r is a tensor record (type ends in "Tensor", or numpy.ndarray). */
+bool msp_record_is_tensor(const struct msp_record *r);
+/* The record's dtype, statistics and shape as a summary (FORMAT.md §4). */
+void msp_record_summary(const struct msp_record *r, struct td_summary *s);
+
+/* What the walker reports. */
+struct msp_walk {
+	void *ctx;
+	/* A tensor leaf: its path ("input.2.1"), side and role.  Called in file
+	 * order; k counts the entry's leaves from 0. */
+	void (*on_leaf)(void *ctx, uint32_t k, const char *path, bool is_input,
+			enum msp_role role, const struct msp_record *rec);
+	/* A non-tensor argument or a scalar field of the entry ("is_recompute"). */
+	void (*on_arg)(void *ctx, const char *path, const char *text);
+};
+
+/* Walks the value of one entry (the scanner just returned its key; name is
+ * the key).  Returns false on a JSON error (js->err). */
+bool msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w);
+
+/* Parts of an entry name (FORMAT.md §3).  type gets the name without the
+ * count and direction; returns the direction. */
+enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
+enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
+const char *msp_dir_name(enum msp_dir d);
+
+/* ---- units and the reader ------------------------------------------------ */
+
+struct msp_unit {
+	char *dir;                  /* the rank folder */
+	char *json;                 /* its dump.json or debug.json */
+	char *host;                 /* "rank0", "graph/rank1", "proc1234" */
+	int64_t step;               /* N of step{N}, -1 none */
+	int64_t rank;               /* R of rank{R}, -1 none */
+	uint32_t file_id;
+	struct source *src;
+	/* Entries sent, in file order: byte offset of the key, first trace. */
+	uint64_t *entry_off;
+	uint64_t *first_trace;      /* nentries + 1 values once indexed */
+	size_t nentries, cap;
+	uint64_t ntraces;
+	int64_t first_exec;         /* execution row of entry 0 */
+	/* Side files (FORMAT.md §5, §6). */
+	struct msp_map parents;     /* entry -> index into parent_names */
+	char **parent_names;
+	size_t nparent_names, parent_cap;
+	struct msp_map stacks;      /* entry -> stack group */
+	char ***groups;             /* group -> frame ids, outermost first */
+	size_t *ngroup, ngroups, group_cap;
+	/* Follow mode: the file as last read. */
+	uint64_t size;
+	int64_t mtime_ns;
+	struct msp_map sent;        /* entry name -> ordinal (follow mode only) */
+	bool indexed, torn;
+	char task[24], level[16], framework[16];
+};
+
+struct reader {
+	char *root;
+	char *source_root;
+	bool follow, may_follow;
+	struct msp_unit *units;
+	size_t nunits;
+	int64_t nexec;              /* executions sent */
+	bool meta_sent;
+	struct msp_map frames_sent; /* frame ids sent (on_frame once each) */
+	pthread_mutex_t lock;       /* units' entry tables (decode vs index) */
+};
+
+/* msp_side.c: stack.json and construct.json of u, frames sent through sink. */
+void msp_side_load(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
+void msp_side_done(struct msp_unit *u);
+/* The module parent of an entry, or NULL. */
+const char *msp_side_parent(const struct msp_unit *u, const char *entry);
+/* The frame ids of an entry's stack (outermost first), or 0. */
+size_t msp_side_frames(const struct msp_unit *u, const char *entry, char *const **ids);
+
+/* msp_index.c: a shared flock on path, tried without blocking a few times
+ * over about a second.  Returns the descriptor to pass to msp_unlock (-1:
+ * no lock; *busy tells whether the writer held it). */
+int msp_lock(const char *path, bool *busy);
+void msp_unlock(int fd);
+
+/* msp_index.c: one pass over a unit's dump.json. */
+void msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
+
+/* msp_decode.c */
+enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+			  struct reader_detail *out);
+enum td_status msp_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
+			   uint64_t n);
+/* Reads a saved tensor file, dispatching on its extension (.npy; .pt):
+ * the one place tensor files are read (FORMAT.md §7). */
+enum td_status msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen);
+
+#endif
