@@ -33,7 +33,9 @@ msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errl
 }
 
 struct want {
-	uint32_t k;                 /* the leaf wanted, UINT32_MAX: all (execution) */
+	uint32_t k;                 /* the leaf wanted (k-th input, or k-th output when
+				     * want_output), UINT32_MAX: all (execution) */
+	bool want_output;
 	bool found;
 	struct msp_record rec;
 	char path[512];
@@ -59,7 +61,8 @@ want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role 
 		msp_record_summary(rec, &w->sums[w->nsums++]);
 		return;
 	}
-	if (k != w->k)
+	(void)k;
+	if (is_input == w->want_output || slot != w->k)
 		return;
 	w->found = true;
 	w->rec = *rec;
@@ -201,17 +204,28 @@ static enum td_status
 decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	struct msp_unit *u = unit_of(r, loc);
-	struct want w = { 0 };
+	struct want w = { 0 }, count = { 0 };
 	struct strbuf sb = { 0 };
 	enum td_status st;
 	char *name;
 	size_t e;
+	uint64_t pos;
 
 	if (!u || !entry_of_trace(r, u, loc->offset, &e))
 		return TD_ERR_RANGE;
 	pthread_mutex_lock(&r->lock);
-	w.k = (uint32_t)(loc->offset - u->first_trace[e]);
+	pos = loc->offset - u->first_trace[e];
 	pthread_mutex_unlock(&r->lock);
+	/* rows of an entry are its inputs, then its outputs (msp_index.c):
+	 * a first scan counts the inputs */
+	count.k = UINT32_MAX - 1;
+	st = scan_entry(r, u, e, &count, &name);
+	free(name);
+	strbuf_done(&count.args);
+	if (st != TD_OK)
+		return st;
+	w.want_output = pos >= count.nin;
+	w.k = (uint32_t)(w.want_output ? pos - count.nin : pos);
 	st = scan_entry(r, u, e, &w, &name);
 	if (st == TD_OK && !w.found)
 		st = TD_ERR_STALE;

@@ -57,6 +57,7 @@ msp_unlock(int fd)
 
 struct leaf {
 	struct td_summary sum;
+	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
 	uint32_t slot;
 };
@@ -81,10 +82,10 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	struct leaf *l;
 
 	(void)k;
-	(void)path;
 	(void)role;
 	TD_GROW(c->leaves, c->cap, c->n + 1);
 	l = &c->leaves[c->n++];
+	snprintf(l->path, sizeof l->path, "%s", path);
 	msp_record_summary(rec, &l->sum);
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
@@ -122,18 +123,29 @@ static void
 send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, const char *type,
 	enum msp_dir dir, int64_t count, const struct collect *c)
 {
-	struct reader_attr *attrs = xcalloc(c->nargs + 4, sizeof(*attrs));
+	struct reader_attr *attrs = xcalloc(c->nargs + 5, sizeof(*attrs));
 	const char *parent = msp_side_parent(u, name);
 	char *const *ids = NULL;
 	size_t nf = msp_side_frames(u, name, &ids), na = 0, i;
 	char cnt[24], prefix[64];
 	const char *dot = strchr(name, '.');
+	char **inputs = NULL;
+	struct strbuf kids_text = { 0 };
 	struct reader_op op = {
 		.graph_id = u->host, .op_name = name, .op_type = type, .host = u->host,
 		.num_outputs = c->nout, .frame_ids = (const char *const *)ids, .nframes = nf,
 	};
 
 	snprintf(prefix, sizeof prefix, "%.*s", dot ? (int)(dot - name) : 0, name);
+	{
+		char *const *kids = NULL;
+		size_t nk = msp_side_children(u, name, &kids);
+
+		for (i = 0; i < nk && i < 32; i++)
+			strbuf_addf(&kids_text, "%s%s", i ? ", " : "", kids[i]);
+		if (nk > 32)
+			strbuf_addf(&kids_text, ", ... (%zu)", nk);
+	}
 	snprintf(cnt, sizeof cnt, "%lld", (long long)count);
 	attrs[na++] = (struct reader_attr){ "prefix", prefix };
 	attrs[na++] = (struct reader_attr){ "direction", msp_dir_name(dir) };
@@ -141,13 +153,32 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		attrs[na++] = (struct reader_attr){ "call_count", cnt };
 	if (parent)
 		attrs[na++] = (struct reader_attr){ "module", parent };
+	if (kids_text.len)
+		attrs[na++] = (struct reader_attr){ "children", kids_text.buf };
 	for (i = 0; i < c->nargs; i++)
 		attrs[na++] = (struct reader_attr){ c->args[i].name, c->args[i].value };
 	op.attrs = attrs;
 	op.nattrs = na;
+	/* One input per input leaf, named as msprobe's compare names the row
+	 * ("Functional.linear.0.forward.input.0"): no op has that name (the
+	 * producer is unknown), but the model pairs each output row with the
+	 * entry's own input rows before it (origins: finite inputs, non-finite
+	 * output, FORMAT.md §4). */
+	if (c->nin) {
+		inputs = xcalloc(c->nin, sizeof(*inputs));
+		for (i = 0; i < c->n; i++)
+			if (c->leaves[i].is_input)
+				inputs[c->leaves[i].slot] = xasprintf("%s.%s", name, c->leaves[i].path);
+		op.inputs = (const char *const *)inputs;
+		op.ninputs = c->nin;
+	}
 	if (sink->on_op)
 		sink->on_op(sink->ctx, &op);
 	free(attrs);
+	strbuf_done(&kids_text);
+	for (i = 0; inputs && i < c->nin; i++)
+		free(inputs[i]);
+	free(inputs);
 }
 
 /* Appends entry (offset, leaves) to u's table; returns its ordinal. */
@@ -180,6 +211,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 	size_t e = table_add(r, u, off, c->n), k;
+	int pass;
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;
 	struct reader_execution ex = {
@@ -196,17 +228,25 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	ex.bad_outputs = bad;
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &ex);
-	for (k = 0; sink->on_trace && k < c->n; k++) {
-		struct reader_trace t = {
-			.loc = { .file = u->file_id, .offset = u->first_trace[e] + k },
-			.graph_id = u->host, .op_name = name, .op_type = type,
-			.slot = c->leaves[k].slot, .is_input = c->leaves[k].is_input,
-			.execution = exec, .summary = c->leaves[k].sum, .step = u->step,
-			.op_key = reader_op_key(u->host, strlen(u->host), name, strlen(name)),
-		};
+	/* inputs first, then outputs, each in file order: an output row
+	 * follows the input rows it was computed from; row order is locator
+	 * order (advance() counts positions) */
+	for (pass = 0; pass < 2; pass++)
+		for (k = 0; sink->on_trace && k < c->n; k++) {
+			const struct leaf *l = &c->leaves[k];
+			struct reader_trace t = {
+				.loc = { .file = u->file_id,
+					 .offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot },
+				.graph_id = u->host, .op_name = name, .op_type = type,
+				.slot = l->slot, .is_input = l->is_input,
+				.execution = exec, .summary = l->sum, .step = u->step,
+				.op_key = reader_op_key(u->host, strlen(u->host), name, strlen(name)),
+			};
 
-		sink->on_trace(sink->ctx, &t);
-	}
+			if (l->is_input != (pass == 0))
+				continue;
+			sink->on_trace(sink->ctx, &t);
+		}
 }
 
 /* A flush seen again (follow): a known entry moves, a new one is sent. */

@@ -96,7 +96,9 @@ struct msp_unit {
 	int64_t first_exec;         /* execution row of entry 0 */
 	/* Side files (FORMAT.md §5, §6). */
 	struct msp_map parents;     /* entry -> index into parent_names */
-	char **parent_names;
+	char **parent_names;        /* each parent's children follow in kids[] */
+	char ***kids;
+	size_t *nkids, *kidcap;
 	size_t nparent_names, parent_cap;
 	struct msp_map stacks;      /* entry -> stack group */
 	char ***groups;             /* group -> frame ids, outermost first */
@@ -118,6 +120,7 @@ struct reader {
 	int64_t nexec;              /* executions sent */
 	bool meta_sent;
 	struct msp_map frames_sent; /* frame ids sent (on_frame once each) */
+	struct msp_map graphs_sent; /* hosts announced as graphs */
 	pthread_mutex_t lock;       /* units' entry tables (decode vs index) */
 };
 
@@ -126,6 +129,8 @@ void msp_side_load(struct reader *r, struct msp_unit *u, const struct reader_sin
 void msp_side_done(struct msp_unit *u);
 /* The module parent of an entry, or NULL. */
 const char *msp_side_parent(const struct msp_unit *u, const char *entry);
+/* The children of a module entry (construct.json), or 0. */
+size_t msp_side_children(const struct msp_unit *u, const char *module, char *const **kids);
 /* The frame ids of an entry's stack (outermost first), or 0. */
 size_t msp_side_frames(const struct msp_unit *u, const char *entry, char *const **ids);
 

@@ -269,6 +269,7 @@ msp_close(struct reader *r)
 		unit_free(&r->units[i]);
 	free(r->units);
 	msp_map_done(&r->frames_sent);
+	msp_map_done(&r->graphs_sent);
 	pthread_mutex_destroy(&r->lock);
 	free(r->source_root);
 	free(r->root);
@@ -370,8 +371,15 @@ msp_index(struct reader *r, const struct reader_sink *sink)
 			struct reader_file f = { .id = u->file_id, .path = u->json, .host = u->host,
 						 .role = "dump.json" };
 
+			struct reader_graph g = { .graph_id = u->host, .name = u->host, .outer_id = "",
+						  .host = u->host };
+
 			if (sink->on_file)
 				sink->on_file(sink->ctx, &f);
+			if (sink->on_graph && !msp_map_get(&r->graphs_sent, u->host)) {
+				msp_map_put(&r->graphs_sent, u->host, 1);
+				sink->on_graph(sink->ctx, &g);   /* a host's entries form one graph */
+			}
 			msp_side_load(r, u, sink);
 		}
 		msp_index_unit(r, u, sink);

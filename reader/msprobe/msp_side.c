@@ -59,8 +59,16 @@ parent_id(struct msp_unit *u, struct msp_map *names, const char *parent)
 
 	if (id)
 		return *id;
-	TD_GROW(u->parent_names, u->parent_cap, u->nparent_names + 1);
+	if (u->nparent_names + 1 > u->parent_cap) {
+		u->parent_cap = u->parent_cap ? 2 * u->parent_cap : 16;
+		u->parent_names = xrealloc(u->parent_names, u->parent_cap * sizeof(*u->parent_names));
+		u->kids = xrealloc(u->kids, u->parent_cap * sizeof(*u->kids));
+		u->nkids = xrealloc(u->nkids, u->parent_cap * sizeof(*u->nkids));
+		u->kidcap = xrealloc(u->kidcap, u->parent_cap * sizeof(*u->kidcap));
+	}
 	u->parent_names[u->nparent_names] = xstrdup(parent);
+	u->kids[u->nparent_names] = NULL;
+	u->nkids[u->nparent_names] = u->kidcap[u->nparent_names] = 0;
 	msp_map_put(names, parent, u->nparent_names);
 	return u->nparent_names++;
 }
@@ -99,8 +107,13 @@ load_construct(struct msp_unit *u, const struct reader_sink *sink)
 			} else if (t == JSCAN_ERROR || t == JSCAN_EOF) {
 				break;
 			}
-			if (*parent)
-				msp_map_put(&u->parents, key, parent_id(u, &names, parent));
+			if (*parent) {
+				uint64_t id = parent_id(u, &names, parent);
+
+				msp_map_put(&u->parents, key, id);
+				TD_GROW(u->kids[id], u->kidcap[id], u->nkids[id] + 1);
+				u->kids[id][u->nkids[id]++] = xstrdup(key);
+			}
 		}
 	}
 	if (t == JSCAN_ERROR)
@@ -109,6 +122,20 @@ load_construct(struct msp_unit *u, const struct reader_sink *sink)
 	msp_map_done(&names);
 	source_close(src);
 	free(path);
+}
+
+size_t
+msp_side_children(const struct msp_unit *u, const char *module, char *const **kids)
+{
+	size_t i;
+
+	/* parents are few (modules): a scan of their names is enough */
+	for (i = 0; i < u->nparent_names; i++)
+		if (strcmp(u->parent_names[i], module) == 0) {
+			*kids = u->kids[i];
+			return u->nkids[i];
+		}
+	return 0;
 }
 
 const char *
@@ -305,9 +332,16 @@ msp_side_done(struct msp_unit *u)
 
 	msp_map_done(&u->parents);
 	msp_map_done(&u->stacks);
-	for (i = 0; i < u->nparent_names; i++)
+	for (i = 0; i < u->nparent_names; i++) {
+		for (k = 0; k < u->nkids[i]; k++)
+			free(u->kids[i][k]);
+		free(u->kids[i]);
 		free(u->parent_names[i]);
+	}
 	free(u->parent_names);
+	free(u->kids);
+	free(u->nkids);
+	free(u->kidcap);
 	for (i = 0; i < u->ngroups; i++) {
 		for (k = 0; k < u->ngroup[i]; k++)
 			free(u->groups[i][k]);

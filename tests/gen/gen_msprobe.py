@@ -394,8 +394,8 @@ def run_rank(a, sp, rank, step, rdir):
 def write_rank(a, sp, w, rdir):
     top = collections.OrderedDict([("task", a.task), ("level", a.level),
                                    ("framework", sp.fw),
-                                   ("dump_data_dir", os.path.join(rdir, "dump_tensor_data")
-                                    if a.task == "tensor" else None),
+                                   ("dump_data_dir", "/home/user/msprobe_dump/step%d/rank%d/dump_tensor_data"
+                                    % (w.step, w.rank) if a.task == "tensor" else None),
                                    ("data", w.data)])
     with open(os.path.join(rdir, "dump.json"), "w") as f:
         json.dump(top, f, indent=1)   # allow_nan: NaN, Infinity as bare tokens
