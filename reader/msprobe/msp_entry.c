@@ -487,8 +487,9 @@ section(const char *key, enum msp_dir dir, bool *is_input, enum msp_role *role)
 	if (strcmp(key, "output") == 0)
 		return "output";
 	if (strcmp(key, "parameters") == 0) {
+		/* not an input: msprobe's overflow rule reads input_args and
+		 * input_kwargs only (FORMAT.md §4) */
 		*role = MSP_WEIGHT;
-		*is_input = true;
 		return "parameters";
 	}
 	return key;
