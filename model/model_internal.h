@@ -320,6 +320,11 @@ struct model {
 	struct locidx tloc;
 	struct run *runs;
 	size_t nruns, capruns;
+	/* The largest execution a run of this session named, when every run
+	 * was added by this session (runs restored from a cache leave it
+	 * unknown): an execution beyond it has no rows to claim. */
+	bool run_max_known;
+	int64_t run_max_exec;
 	int64_t last_exec_of_trace;
 	struct step_run *steps;     /* where the trace step changes (under m->lock) */
 	size_t nsteps, capsteps;

@@ -242,7 +242,10 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x->bad_outputs = e->bad_outputs;
 	x->step = e->step < 0 ? -1 : e->step;
 	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
-	if (m->nruns)
+	/* only a run that named idx before it was sent has rows to give it:
+	 * skip the scan of every run otherwise (it made one execution per
+	 * call, sent before its rows, quadratic) */
+	if (m->nruns && (!m->run_max_known || m->run_max_exec >= (int64_t)idx))
 		exec_claim_runs(m, idx, x);
 	if (e->bad_outputs) {
 		uint64_t before = atomic_load(&m->exec_alerts);
@@ -272,6 +275,12 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		TD_GROW(m->runs, m->capruns, m->nruns + 1);
 		m->runs[m->nruns].first = row;
 		m->runs[m->nruns].execution = execution;
+		if (!m->nruns) {
+			m->run_max_known = true;
+			m->run_max_exec = execution;
+		} else if (execution > m->run_max_exec) {
+			m->run_max_exec = execution;
+		}
 		m->nruns++;
 		pthread_mutex_unlock(&m->lock);
 	}

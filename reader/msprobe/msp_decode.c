@@ -134,9 +134,17 @@ entry_of_trace(struct reader *r, struct msp_unit *u, uint64_t t, size_t *e)
 static void
 common_text(struct strbuf *sb, struct msp_unit *u, const char *name)
 {
-	const char *parent = msp_side_parent(u, name);
+	const char *parent = msp_side_parent(u, name), *dot = strchr(name, '.');
+	char type[512];
+	int64_t count;
+	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 
 	strbuf_addf(sb, "entry: %s\n", name);
+	strbuf_addf(sb, "prefix: %.*s\n", dot ? (int)(dot - name) : 0, name);
+	if (dir != MSP_OTHER)
+		strbuf_addf(sb, "direction: %s\n", msp_dir_name(dir));
+	if (count >= 0)
+		strbuf_addf(sb, "call_count: %lld\n", (long long)count);
 	strbuf_addf(sb, "host: %s\n", u->host);
 	if (u->step >= 0)
 		strbuf_addf(sb, "step: %lld\n", (long long)u->step);

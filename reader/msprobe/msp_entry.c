@@ -274,9 +274,13 @@ static bool value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input,
 static size_t
 push(struct walk *wk, const char *part)
 {
-	size_t len = strlen(wk->path);
+	size_t len = strlen(wk->path), n = strlen(part), at = len;
 
-	snprintf(wk->path + len, sizeof wk->path - len, "%s%s", len ? "." : "", part);
+	if (len && at + 1 < sizeof wk->path)
+		wk->path[at++] = '.';
+	n = TD_MIN(n, sizeof wk->path - 1 - at);
+	memcpy(wk->path + at, part, n);
+	wk->path[at + n] = '\0';
 	return len;
 }
 
@@ -312,7 +316,8 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 			snprintf(one, sizeof one, "...");
 			*rank = -1;
 		} else {
-			scalar_text(js, t, one, sizeof one);
+			if (!dims)
+				scalar_text(js, t, one, sizeof one);
 			if (dims && *rank >= 0) {
 				if (t != JSCAN_NUMBER)
 					*rank = -1;
@@ -323,7 +328,7 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 					dims[TD_MAX_DIMS - 1] = (int64_t)js->num;
 			}
 		}
-		if (used < len)
+		if (!dims && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", one);
 		n++;
 	}
@@ -455,8 +460,16 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 
 			if (t == JSCAN_ERROR || t == JSCAN_EOF)
 				return false;
-			snprintf(idx, sizeof idx, "%zu", i++);
-			old = push(wk, idx);
+			{
+				char *p = idx + sizeof idx - 1;
+				size_t v = i++;
+
+				*p = '\0';
+				do
+					*--p = (char)('0' + v % 10);
+				while ((v /= 10) != 0);
+				old = push(wk, p);
+			}
 			ok = value(wk, t, old, is_input, role);
 		}
 	} else if (t == JSCAN_ERROR || t == JSCAN_EOF) {

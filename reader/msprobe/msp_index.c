@@ -85,7 +85,12 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	(void)role;
 	TD_GROW(c->leaves, c->cap, c->n + 1);
 	l = &c->leaves[c->n++];
-	snprintf(l->path, sizeof l->path, "%s", path);
+	{
+		size_t n = TD_MIN(strlen(path), sizeof l->path - 1);
+
+		memcpy(l->path, path, n);
+		l->path[n] = '\0';
+	}
 	msp_record_summary(rec, &l->sum);
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
@@ -121,14 +126,12 @@ collect_reset(struct collect *c)
  * arguments, direction, module parent). */
 static void
 send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, const char *type,
-	enum msp_dir dir, int64_t count, const struct collect *c)
+	const struct collect *c)
 {
 	struct reader_attr *attrs = xcalloc(c->nargs + 5, sizeof(*attrs));
 	const char *parent = msp_side_parent(u, name);
 	char *const *ids = NULL;
 	size_t nf = msp_side_frames(u, name, &ids), na = 0, i;
-	char cnt[24], prefix[64];
-	const char *dot = strchr(name, '.');
 	char **inputs = NULL;
 	struct strbuf kids_text = { 0 };
 	struct reader_op op = {
@@ -136,7 +139,6 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		.num_outputs = c->nout, .frame_ids = (const char *const *)ids, .nframes = nf,
 	};
 
-	snprintf(prefix, sizeof prefix, "%.*s", dot ? (int)(dot - name) : 0, name);
 	{
 		char *const *kids = NULL;
 		size_t nk = msp_side_children(u, name, &kids);
@@ -146,11 +148,6 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		if (nk > 32)
 			strbuf_addf(&kids_text, ", ... (%zu)", nk);
 	}
-	snprintf(cnt, sizeof cnt, "%lld", (long long)count);
-	attrs[na++] = (struct reader_attr){ "prefix", prefix };
-	attrs[na++] = (struct reader_attr){ "direction", msp_dir_name(dir) };
-	if (count >= 0)
-		attrs[na++] = (struct reader_attr){ "call_count", cnt };
 	if (parent)
 		attrs[na++] = (struct reader_attr){ "module", parent };
 	if (kids_text.len)
@@ -159,16 +156,16 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		attrs[na++] = (struct reader_attr){ c->args[i].name, c->args[i].value };
 	op.attrs = attrs;
 	op.nattrs = na;
-	/* One input per input leaf, named as msprobe's compare names the row
-	 * ("Functional.linear.0.forward.input.0"): no op has that name (the
-	 * producer is unknown), but the model pairs each output row with the
-	 * entry's own input rows before it (origins: finite inputs, non-finite
-	 * output, FORMAT.md §4). */
+	/* One input per input leaf, named by its leaf path ("input.2.1"): no
+	 * op has that name (the producer is unknown), but the model pairs each
+	 * output row with the entry's own input rows before it (origins: finite
+	 * inputs, non-finite output, FORMAT.md §4).  The short names are the
+	 * same for every entry: interned once. */
 	if (c->nin) {
 		inputs = xcalloc(c->nin, sizeof(*inputs));
 		for (i = 0; i < c->n; i++)
 			if (c->leaves[i].is_input)
-				inputs[c->leaves[i].slot] = xasprintf("%s.%s", name, c->leaves[i].path);
+				inputs[c->leaves[i].slot] = xstrdup(c->leaves[i].path);
 		op.inputs = (const char *const *)inputs;
 		op.ninputs = c->nin;
 	}
@@ -221,7 +218,8 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 
 	if (u->sent.cap || r->may_follow)
 		msp_map_put(&u->sent, name, e);
-	send_op(u, sink, name, type, dir, count, c);
+	(void)dir;
+	send_op(u, sink, name, type, c);
 	for (k = 0; k < c->n; k++)
 		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].sum))
 			bad++;
