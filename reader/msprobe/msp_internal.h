@@ -143,6 +143,10 @@ void msp_unlock(int fd);
 /* msp_index.c: one pass over a unit's dump.json. */
 void msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
 
+/* msp_state.c: reader.h save_state / load_state. */
+void msp_save_state(struct reader *r, struct strbuf *out);
+bool msp_load_state(struct reader *r, const void *data, size_t len);
+
 /* msp_decode.c */
 enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
 			  struct reader_detail *out);

@@ -405,4 +405,6 @@ const struct reader_ops msprobe_reader_ops = {
 	.decode = msp_decode,
 	.advance = msp_advance,
 	.close = msp_close,
+	.save_state = msp_save_state,
+	.load_state = msp_load_state,
 };
