@@ -319,7 +319,10 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 			if (!dims)
 				scalar_text(js, t, one, sizeof one);
 			if (dims && *rank >= 0) {
-				if (t != JSCAN_NUMBER)
+				/* a dim is a whole number in int64's range, else the
+				 * shape is unknown (no float-to-int overflow) */
+				if (t != JSCAN_NUMBER || !(js->num >= 0 && js->num < 9.2e18) ||
+				    js->num != (double)(int64_t)js->num)
 					*rank = -1;
 				else if (n < TD_MAX_DIMS)
 					dims[n] = (int64_t)js->num;

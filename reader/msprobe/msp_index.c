@@ -289,8 +289,13 @@ scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 	char *name;
 	size_t n = 0;
 
-	if (t != JSCAN_OBJ_BEGIN)
+	if (t != JSCAN_OBJ_BEGIN) {
+		if (t != JSCAN_ERROR)
+			reader_report_problemf(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, js->tok_off,
+					       -1, "dump.json", "line %llu: \"data\" is %s, not an object",
+					       (unsigned long long)js->line, jscan_tok_name(t));
 		return t != JSCAN_ERROR && jscan_skip(js, t);
+	}
 	while ((t = jscan_next(js)) == JSCAN_KEY) {
 		uint64_t off = js->tok_off;
 
