@@ -72,6 +72,7 @@ struct collect {
 	uint32_t nin, nout;
 	struct arg *args;
 	size_t nargs, argcap;
+	bool dry;                   /* only check that the file is complete */
 };
 
 static void
@@ -317,16 +318,19 @@ scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 					       MSP_MAX_LEAVES);
 			c->n = MSP_MAX_LEAVES;
 		}
-		entry_done(r, u, sink, name, off, c);
+		if (!c->dry)
+			entry_done(r, u, sink, name, off, c);
 		free(name);
 	}
 	return t == JSCAN_OBJ_END;
 }
 
-static void
-scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink)
+/* One pass over the file; dry: nothing sent or reported, true when the
+ * file is one complete JSON text. */
+static bool
+scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, bool dry)
 {
-	struct collect c = { 0 };
+	struct collect c = { .dry = dry };
 	struct jscan js;
 	enum jscan_tok t;
 	bool ok = true;
@@ -351,7 +355,7 @@ scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink)
 	}
 	if (ok && t != JSCAN_OBJ_END && t != JSCAN_EOF)
 		ok = false;
-	if (!ok && !(sink->should_stop && sink->should_stop(sink->ctx))) {
+	if (!ok && !dry && !(sink->should_stop && sink->should_stop(sink->ctx))) {
 		bool torn = strstr(js.err, "input ends") != NULL;
 
 		reader_report_problemf(sink, torn ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR, u->file_id,
@@ -360,13 +364,14 @@ scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink)
 						    : "");
 		u->torn = torn;
 	}
-	if (js.bad_utf8)
+	if (js.bad_utf8 && !dry)
 		reader_report_problem(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, 0, -1, "dump.json",
 				      "invalid UTF-8 in strings, shown as U+FFFD");
 	collect_reset(&c);
 	free(c.leaves);
 	free(c.args);
 	jscan_done(&js);
+	return ok;
 }
 
 void
@@ -393,6 +398,8 @@ msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *s
 
 		if (ch == SOURCE_SAME && size == u->size && mtime == u->mtime_ns)
 			return;                         /* no flush since */
+		if (ch == SOURCE_SAME && size == u->partial_size && mtime == u->partial_mtime_ns)
+			return;                         /* the same partial file as last pass */
 		if (ch == SOURCE_GONE)
 			return;
 		if (ch == SOURCE_REPLACED) {            /* written to a new file and renamed */
@@ -413,9 +420,18 @@ msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *s
 		reader_report_problem(sink, PROBLEM_INCONSISTENT, u->file_id, u->json, 0, -1, "dump.json",
 				      "the dumper held its lock for over a second: read anyway");
 	source_check(u->src, &size, &mtime);
+	size = source_size(u->src);     /* the scanner reads up to the size known */
+	if (u->indexed && !scan_file(r, u, sink, true)) {
+		u->partial_size = size;
+		u->partial_mtime_ns = mtime;
+		/* a flush caught half written (msprobe truncates the file before
+		 * it takes its lock): nothing of it shows until it is whole */
+		msp_unlock(lock);
+		return;
+	}
 	u->size = source_size(u->src);
 	u->mtime_ns = mtime;
-	scan_file(r, u, sink);
+	scan_file(r, u, sink, false);
 	msp_unlock(lock);
 	u->indexed = true;
 }

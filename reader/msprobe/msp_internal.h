@@ -106,6 +106,8 @@ struct msp_unit {
 	/* Follow mode: the file as last read. */
 	uint64_t size;
 	int64_t mtime_ns;
+	uint64_t partial_size;      /* a flush seen incomplete (not read), */
+	int64_t partial_mtime_ns;   /* not checked again until it changes */
 	struct msp_map sent;        /* entry name -> ordinal (follow mode only) */
 	bool indexed, torn;
 	char task[24], level[16], framework[16];

@@ -208,6 +208,56 @@ test_msprobe_hostile_files(void **state)
 		       "\"torch.Tensor\", \"Max\": -NaN}]}}}", 0, "bad number");
 }
 
+/* Follow mode: a flush (the file rewritten whole, longer) adds only its
+ * new entries; a half-written flush adds nothing until it is whole. */
+static void
+test_msprobe_follow_flush(void **state)
+{
+	const char *cut = strstr(DUMP, ",\n\"Tensor.__gt__");
+	char *first = xasprintf("%.*s}}", (int)(cut - DUMP), DUMP);
+	char *dir = make_dump("msp_follow", first, SIZE_MAX), *path;
+	struct reader_options opt = { .follow = true, .may_follow = true };
+	struct record_sink rs;
+	struct reader_sink sink;
+	struct reader *r;
+	char err[256];
+
+	(void)state;
+	path = xasprintf("%s/step3/rank2/dump.json", dir);
+	assert_int_equal(msprobe_reader_ops.open(dir, &opt, &r, err, sizeof err), TD_OK);
+	record_sink_init(&rs, &sink);
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 1);
+	assert_int_equal(rs.ntraces, 4);
+	/* half a flush: nothing new, no problem */
+	test_spit(path, DUMP, strlen(DUMP) - 40, "wb");
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 1);
+	assert_int_equal(rs.nproblems, 0);
+	/* the whole flush: the one new entry */
+	test_spit(path, DUMP, strlen(DUMP), "wb");
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 2);
+	assert_int_equal(rs.ntraces, 5);
+	assert_string_equal(rs.executions[1].op_type, "Tensor.__gt__.0.forward");
+	{
+		struct reader_detail d;
+
+		assert_int_equal(msprobe_reader_ops.decode(r, READER_TRACE, &rs.traces[4].loc, &d), TD_OK);
+		assert_non_null(strstr(d.text, "entry: Tensor.__gt__.0.forward\n"));
+		reader_detail_done(&d);
+		/* an old row is read at its entry's new place */
+		assert_int_equal(msprobe_reader_ops.decode(r, READER_TRACE, &rs.traces[2].loc, &d), TD_OK);
+		assert_non_null(strstr(d.text, "slot: input.bias\n"));
+		reader_detail_done(&d);
+	}
+	msprobe_reader_ops.close(r);
+	record_sink_done(&rs);
+	free(path);
+	free(first);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -215,6 +265,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_leaves_rows_and_summaries),
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
+		cmocka_unit_test(test_msprobe_follow_flush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
