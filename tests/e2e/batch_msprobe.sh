@@ -166,3 +166,10 @@ expect_rc 0 bad_exit_0
 json_expect bad_keeps_first_entry 'd[0]["executions"] == 1 and d[0]["graph_execution_traces"] == 1'
 json_expect bad_problem_line_3 'any("line 3, column 2: expected a key" in p["detail"]
 	for p in d[1]["items"])'
+
+# ---- conditions on the record's statistics -----------------------------------
+tdbg_run --json -e "traces --where 'l2norm > 3 and max < 1.9' 0:100000" "$P"
+expect_rc 0 where_exit_0
+fx where_l2norm_and_max "$P" '[r["index"] for r in d["rows"]] == [i for i, l in enumerate(L)
+	if l["dtype"] != "bool" and not isinstance(l["l2norm"], str) and l["l2norm"] is not None
+	and l["l2norm"] > 3 and l["max"] < 1.9]'
