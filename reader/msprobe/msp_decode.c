@@ -32,6 +32,55 @@ msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errl
 	return TD_ERR_UNSUPPORTED;
 }
 
+void
+msp_leaf_file_summary(const struct msp_unit *u, const struct msp_record *rec, struct td_summary *s)
+{
+	size_t len = strlen(rec->data_name);
+	struct td_summary fs;
+	char err[256], *path;
+
+	if (rec->has_max || rec->has_min || rec->has_mean || rec->has_norm || !len ||
+	    strchr(rec->data_name, '/'))
+		return;
+	path = xasprintf("%s/dump_tensor_data/%s", u->dir, rec->data_name);
+	if (msp_tensor_summarize(path, &fs, err, sizeof err) == TD_OK) {
+		/* the statistics from the file; the record's dtype and shape
+		 * stay where it has them (the file may hold another dtype,
+		 * FORMAT.md §4) */
+		uint32_t mine = s->known & (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS);
+		struct td_summary rs = *s;
+
+		*s = fs;
+		if (mine & SUM_DTYPE)
+			s->dtype = rs.dtype;
+		if (mine & SUM_SHAPE) {
+			s->rank = rs.rank;
+			s->ndims = rs.ndims;
+			s->dims_truncated = rs.dims_truncated;
+			memcpy(s->dims, rs.dims, sizeof s->dims);
+		}
+		if (mine & SUM_ELEMENTS)
+			s->elements = rs.elements;
+		s->known |= mine;
+	}
+	free(path);
+}
+
+enum td_status
+msp_tensor_summarize(const char *path, struct td_summary *out, char *err, size_t errlen)
+{
+	size_t len = strlen(path);
+
+	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
+		return npy_summarize_file(path, DTYPE_INVALID, out, err, errlen);
+	if (len > 3 && strcmp(path + len - 3, ".pt") == 0) {
+		snprintf(err, errlen, "reading .pt values: not available in this build");
+		return TD_ERR_UNSUPPORTED;
+	}
+	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
+	return TD_ERR_UNSUPPORTED;
+}
+
 struct want {
 	uint32_t k;                 /* the leaf wanted (k-th input, or k-th output when
 				     * want_output), UINT32_MAX: all (execution) */
@@ -247,6 +296,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	out->noutputs = 1;
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
 	msp_record_summary(&w.rec, &out->summaries[0]);
+	msp_leaf_file_summary(u, &w.rec, &out->summaries[0]);
 	common_text(&sb, u, name);
 	strbuf_addf(&sb, "slot: %s\nrole: %s\n", w.path, msp_role_name(w.role));
 	strbuf_addf(&sb, "dtype: %s\n", w.rec.dtype);

@@ -73,6 +73,7 @@ struct collect {
 	struct arg *args;
 	size_t nargs, argcap;
 	bool dry;                   /* only check that the file is complete */
+	const struct msp_unit *u;
 };
 
 static void
@@ -93,6 +94,8 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 		l->path[n] = '\0';
 	}
 	msp_record_summary(rec, &l->sum);
+	if (!c->dry && c->u)
+		msp_leaf_file_summary(c->u, rec, &l->sum);
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
 }
@@ -330,7 +333,7 @@ scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 static bool
 scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, bool dry)
 {
-	struct collect c = { .dry = dry };
+	struct collect c = { .dry = dry, .u = u };
 	struct jscan js;
 	enum jscan_tok t;
 	bool ok = true;

@@ -154,8 +154,16 @@ enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct 
 			  struct reader_detail *out);
 enum td_status msp_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
 			   uint64_t n);
+/* When rec has no statistics (xor or structure summaries) but a saved
+ * .npy file, s gets the statistics computed from the file (streamed);
+ * else s is left alone. */
+void msp_leaf_file_summary(const struct msp_unit *u, const struct msp_record *rec,
+			   struct td_summary *s);
 /* Reads a saved tensor file, dispatching on its extension (.npy; .pt):
  * the one place tensor files are read (FORMAT.md §7). */
 enum td_status msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen);
+/* The same dispatch for a summary computed from the file (streamed). */
+enum td_status msp_tensor_summarize(const char *path, struct td_summary *out, char *err,
+				    size_t errlen);
 
 #endif

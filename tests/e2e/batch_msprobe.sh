@@ -173,3 +173,17 @@ expect_rc 0 where_exit_0
 fx where_l2norm_and_max "$P" '[r["index"] for r in d["rows"]] == [i for i, l in enumerate(L)
 	if l["dtype"] != "bool" and not isinstance(l["l2norm"], str) and l["l2norm"] is not None
 	and l["l2norm"] > 3 and l["max"] < 1.9]'
+
+# ---- xor mode: no statistics in the record, computed from the saved .npy ----
+X=$M/pt_xor_npy
+tdbg_run --json -e "traces 0:100000" -e first-nonfinite "$X"
+expect_rc 0 xor_exit_0
+fx xor_nan_counts_from_files "$X" 'len(d[0]["rows"]) == len(L) and all(r["summary"]["nan"] ==
+	sum(1 for v in l["values"] if isinstance(v, str)) for r, l in zip(d[0]["rows"], L)
+	if l["dtype"] != "bool")'
+fx xor_minmax_from_files "$X" 'all(close(r["summary"]["min"], min(l["values"]))
+	and close(r["summary"]["max"], max(l["values"])) for r, l in zip(d[0]["rows"], L)
+	if l["dtype"] != "bool" and l["values"] and not any(isinstance(v, str) for v in l["values"]))'
+fx xor_first_nonfinite_is_the_sqrt "$X" 'd[1]["op_name"] == F["units"][0]["first_anomaly"]'
+tdbg_run -e "trace 0" "$X"
+expect_file_has xor_checksum_shown "$OUT" "xor: 0x"

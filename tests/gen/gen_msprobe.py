@@ -20,7 +20,7 @@ dump_tensor_data/) and OUT/facts.json + OUT/README.md: the truth tests read.
 
   gen_msprobe.py OUT [--framework pytorch|mindspore] [--task statistics|tensor]
       [--level L0|L1|mix] [--ranks N] [--steps N] [--nan-rank R --nan-step S]
-      [--summary statistics|md5] [--stack current|legacy] [--construct plain|megatron]
+      [--summary statistics|md5|xor] [--stack current|legacy] [--construct plain|megatron]
       [--tensor-format npy|pt] [--entries N]  (N >= 1: a big one-rank statistics dump)
 """
 import argparse
@@ -79,6 +79,15 @@ def stats(t):
 def crc_hex(t):
     data = pack_values(t)
     return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
+
+
+def xor_hex(t):
+    data = pack_values(t)
+    data += b"\0" * (-len(data) % 8)
+    x = 0
+    for i in range(0, len(data), 8):
+        x ^= struct.unpack("<Q", data[i:i + 8])[0]
+    return "0x%016x" % x
 
 
 NPY_DESCR = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "int64": "<i8",
@@ -220,6 +229,8 @@ class Writer:
         if self.a.summary == "md5":
             r["Max"], r["Min"], r["Mean"], r["Norm"] = mx, mn, mean, norm
             r["md5"] = crc_hex(t)
+        elif self.a.summary == "xor":
+            r["md5"] = xor_hex(t)     # xor mode: no statistics (FORMAT.md §4)
         else:
             r["Max"], r["Min"], r["Mean"], r["Norm"] = mx, mn, mean, norm
         if not self.sp.ms:
@@ -485,7 +496,7 @@ def main():
     p.add_argument("--steps", type=int, default=2)
     p.add_argument("--nan-rank", type=int, default=None)
     p.add_argument("--nan-step", type=int, default=None)
-    p.add_argument("--summary", default="statistics", choices=["statistics", "md5"])
+    p.add_argument("--summary", default="statistics", choices=["statistics", "md5", "xor"])
     p.add_argument("--stack", default="current", choices=["current", "legacy"])
     p.add_argument("--construct", default="plain", choices=["plain", "megatron"])
     p.add_argument("--tensor-format", default="npy", choices=["npy", "pt"])
