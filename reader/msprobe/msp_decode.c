@@ -136,14 +136,16 @@ scan_entry(struct reader *r, struct msp_unit *u, size_t e, struct want *w, char 
 	struct msp_walk walk = { .ctx = w, .on_leaf = want_leaf, .on_arg = want_arg };
 	struct jscan js;
 	uint64_t off;
+	uint32_t hash;
 	enum td_status st = TD_OK;
 
 	pthread_mutex_lock(&r->lock);
 	off = u->entry_off[e];
+	hash = u->entry_hash[e];
 	pthread_mutex_unlock(&r->lock);
 	*name = NULL;
 	jscan_init_member(&js, u->src, off, NULL);
-	if (jscan_next(&js) != JSCAN_KEY)
+	if (jscan_next(&js) != JSCAN_KEY || msp_name_hash(js.str) != hash)
 		st = TD_ERR_STALE;      /* a flush moved the bytes since */
 	else if (!(*name = xstrdup(js.str)) || !msp_walk_entry(&js, *name, &walk))
 		st = TD_ERR_CORRUPT;

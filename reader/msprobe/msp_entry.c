@@ -24,6 +24,16 @@ hash(const char *s)
 	return h;
 }
 
+uint32_t
+msp_name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 static size_t
 find(const struct msp_map *m, const char *key)
 {

@@ -184,7 +184,7 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 
 /* Appends entry (offset, leaves) to u's table; returns its ordinal. */
 static size_t
-table_add(struct reader *r, struct msp_unit *u, uint64_t off, size_t nleaves)
+table_add(struct reader *r, struct msp_unit *u, const char *name, uint64_t off, size_t nleaves)
 {
 	size_t e;
 
@@ -193,9 +193,11 @@ table_add(struct reader *r, struct msp_unit *u, uint64_t off, size_t nleaves)
 		u->cap = u->cap ? 2 * u->cap : 256;
 		u->entry_off = xrealloc(u->entry_off, u->cap * sizeof(*u->entry_off));
 		u->first_trace = xrealloc(u->first_trace, u->cap * sizeof(*u->first_trace));
+		u->entry_hash = xrealloc(u->entry_hash, u->cap * sizeof(*u->entry_hash));
 	}
 	e = u->nentries;
 	u->entry_off[e] = off;
+	u->entry_hash[e] = msp_name_hash(name);
 	u->first_trace[e] = u->ntraces;
 	u->ntraces += nleaves;
 	u->first_trace[e + 1] = u->ntraces;
@@ -211,7 +213,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	char type[512];
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
-	size_t e = table_add(r, u, off, c->n), k;
+	size_t e = table_add(r, u, name, off, c->n), k;
 	int pass;
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;

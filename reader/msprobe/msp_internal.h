@@ -31,6 +31,8 @@ uint64_t *msp_map_put(struct msp_map *m, const char *key, uint64_t val);
 /* The value of key, or NULL. */
 uint64_t *msp_map_get(const struct msp_map *m, const char *key);
 void msp_map_done(struct msp_map *m);
+/* A 32-bit hash of a name (FNV-1a). */
+uint32_t msp_name_hash(const char *s);
 
 /* ---- one tensor record or non-tensor argument (FORMAT.md §4) ----------- */
 
@@ -91,6 +93,8 @@ struct msp_unit {
 	/* Entries sent, in file order: byte offset of the key, first trace. */
 	uint64_t *entry_off;
 	uint64_t *first_trace;      /* nentries + 1 values once indexed */
+	uint32_t *entry_hash;       /* msp_name_hash of each entry's name: decode
+				     * knows the bytes at an offset are still it */
 	size_t nentries, cap;
 	uint64_t ntraces;
 	int64_t first_exec;         /* execution row of entry 0 */

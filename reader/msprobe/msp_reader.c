@@ -251,6 +251,7 @@ unit_free(struct msp_unit *u)
 	source_close(u->src);
 	free(u->entry_off);
 	free(u->first_trace);
+	free(u->entry_hash);
 	msp_side_done(u);
 	msp_map_done(&u->sent);
 	free(u->dir);

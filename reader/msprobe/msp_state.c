@@ -40,6 +40,7 @@ save_unit(const struct msp_unit *u, struct strbuf *o)
 	for (i = 0; i < u->nentries; i++) {
 		ser_put_u64(o, u->entry_off[i]);
 		ser_put_u64(o, u->first_trace[i]);
+		ser_put_u32(o, u->entry_hash[i]);
 	}
 	ser_put_u64(o, u->sent.n);
 	for (i = 0; i < u->sent.cap; i++)
@@ -85,16 +86,18 @@ load_unit(struct msp_unit *u, struct ser_in *in)
 	copy_str(u->task, sizeof u->task, ser_get_str(in));
 	copy_str(u->level, sizeof u->level, ser_get_str(in));
 	copy_str(u->framework, sizeof u->framework, ser_get_str(in));
-	n = ser_get_count(in, 16);
+	n = ser_get_count(in, 20);
 	nt = ser_get_u64(in);
 	if (in->bad)
 		return false;
 	u->cap = (size_t)n + 2;
 	u->entry_off = xcalloc(u->cap, sizeof(*u->entry_off));
 	u->first_trace = xcalloc(u->cap, sizeof(*u->first_trace));
+	u->entry_hash = xcalloc(u->cap, sizeof(*u->entry_hash));
 	for (i = 0; i < n; i++) {
 		u->entry_off[i] = ser_get_u64(in);
 		u->first_trace[i] = ser_get_u64(in);
+		u->entry_hash[i] = ser_get_u32(in);
 		if (u->first_trace[i] > nt || (i && u->first_trace[i] < u->first_trace[i - 1]))
 			return false;
 	}

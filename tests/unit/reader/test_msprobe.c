@@ -258,6 +258,33 @@ test_msprobe_follow_flush(void **state)
 	test_rmtree(dir);
 }
 
+/* A file rewritten under the index (another entry at the same offset):
+ * decode says stale rather than read the other entry. */
+static void
+test_msprobe_rewritten_entry_is_stale(void **state)
+{
+	char *dir = make_dump("msp_stale", DUMP, SIZE_MAX), *path, *other = xstrdup(DUMP), *p;
+	struct recorded ix;
+	struct reader_detail d;
+
+	(void)state;
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	p = strstr(other, "linear.0.forward");
+	p[7] = '9';                     /* same length, same offsets, another name */
+	path = xasprintf("%s/step3/rank2/dump.json", dir);
+	test_spit(path, other, strlen(other), "wb");
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
+			 TD_ERR_STALE);
+	reader_detail_done(&d);
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[4].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	free(path);
+	free(other);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -266,6 +293,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_follow_flush),
+		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
