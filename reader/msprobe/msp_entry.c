@@ -529,7 +529,17 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 	enum jscan_tok t = jscan_next(js);
+	size_t nlen = strlen(name);
 
+	if (nlen > 6 && strcmp(name + nlen - 6, ".debug") == 0) {
+		/* debug.json (FORMAT.md §1): the value is the saved variable, a
+		 * record or nested lists and dicts of them; "_grad" names a
+		 * gradient */
+		bool grad = strstr(name, "_grad.") != NULL;
+
+		snprintf(wk.path, sizeof wk.path, "value");
+		return value(&wk, t, 5, false, grad ? MSP_GRADIENT : MSP_ACTIVATION);
+	}
 	if (t != JSCAN_OBJ_BEGIN)
 		return t == JSCAN_ERROR ? false : jscan_skip(js, t);
 	while ((t = jscan_next(js)) == JSCAN_KEY) {

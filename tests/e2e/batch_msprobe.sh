@@ -187,3 +187,13 @@ fx xor_minmax_from_files "$X" 'all(close(r["summary"]["min"], min(l["values"]))
 fx xor_first_nonfinite_is_the_sqrt "$X" 'd[1]["op_name"] == F["units"][0]["first_anomaly"]'
 tdbg_run -e "trace 0" "$X"
 expect_file_has xor_checksum_shown "$OUT" "xor: 0x"
+
+# ---- MindSpore's graph/ and pynative/ levels: both read, the level in the host
+mkdir -p "$WORK/levels/graph" "$WORK/levels/pynative"
+cp -r "$S/step0" "$WORK/levels/graph/"
+cp -r "$S/step0" "$WORK/levels/pynative/"
+cp "$S/facts.json" "$WORK/levels/"
+tdbg_run --json -e info "$WORK/levels"
+expect_rc 0 levels_exit_0
+fx levels_hosts "$WORK/levels" 'd["hosts"] == ["graph/rank0", "graph/rank1", "pynative/rank0",
+	"pynative/rank1"] and d["executions"] == 2 * len(E)'

@@ -285,6 +285,36 @@ test_msprobe_rewritten_entry_is_stale(void **state)
 	test_rmtree(dir);
 }
 
+/* debug.json (the save() API): each key's value is the variable, a
+ * record or lists and dicts of them; non-tensor values are no rows. */
+static void
+test_msprobe_debug_json(void **state)
+{
+	static const char dbg[] =
+		"{\"task\": \"tensor\", \"level\": \"debug\", \"data\": {\n"
+		"\"loss.0.debug\": " T(", \"Max\": 2.5, \"Min\": 2.5, \"Mean\": 2.5, \"Norm\": 2.5") ",\n"
+		"\"hidden_grad.0.debug\": [" T(", \"Max\": NaN") ", {\"a\": " T("") "}],\n"
+		"\"step.0.debug\": {\"type\": \"int\", \"value\": 7}}}";
+	char *dir = test_tmpdir("msp_debug"), *p;
+	struct recorded ix;
+	struct reader_detail d;
+
+	(void)state;
+	p = xasprintf("%s/debug.json", dir);
+	test_spit(p, dbg, strlen(dbg), "wb");
+	free(p);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.nexecutions, 3);
+	assert_int_equal(ix.rs.ntraces, 3);
+	assert_string_equal(ix.rs.traces[1].op_name, "hidden_grad.0.debug");
+	assert_true(td_summary_nonfinite(&ix.rs.traces[1].summary));
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[2].loc, &d), TD_OK);
+	assert_non_null(strstr(d.text, "slot: value.1.a\nrole: gradient\n"));
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -294,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
+		cmocka_unit_test(test_msprobe_debug_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
