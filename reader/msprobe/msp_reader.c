@@ -2,9 +2,9 @@
  * msp_reader.c - the msprobe dump reader (FORMAT.md): the reader_ops table,
  * detection of the folder levels (§1), open/close and the index driver.
  * One unit per rank folder (a dump.json or debug.json), ordered by level
- * (graph/, pynative/), step and rank; each unit is one file of the dump.  The entries of a unit
- * are indexed by msp_index.c, its side files read by msp_side.c, rows
- * decoded by msp_decode.c.
+ * (graph/, pynative/), step and rank; each unit is one file of the dump.
+ * The entries of a unit are indexed by msp_index.c, its side files read
+ * by msp_side.c, rows decoded by msp_decode.c.
  */
 #include "msp_internal.h"
 
