@@ -38,7 +38,8 @@
 #include "reader/base/fingerprint.h"
 
 #define MC_MAGIC "TDBGIDX"
-#define MC_FORMAT 5u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details */
+#define MC_FORMAT 6u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+					 * 6: reader links */
 #define MC_BOM 0x01020304u
 #define MC_SUFFIX ".tdx"
 #define MC_DEFAULT_MAX ((uint64_t)1 << 30)

@@ -473,6 +473,22 @@ on_trace(void *ctx, const struct reader_trace *t)
 	model_bump(m);
 }
 
+/* A value that crossed between rows (reader.h struct reader_link): kept
+ * for origins; a link naming a row not sent is dropped. */
+static void
+on_link(void *ctx, const struct reader_link *l)
+{
+	struct model *m = ctx;
+	uint64_t n = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+
+	if (stopping(m) || l->from >= n || l->to >= n || l->from == l->to)
+		return;
+	pthread_mutex_lock(&m->lock);
+	TD_GROW(m->peer_links, m->cappeer_links, m->npeer_links + 1);
+	m->peer_links[m->npeer_links++] = *l;
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* The file a torn tail belongs to: its id, else its path (under lock). */
 static uint64_t
 torn_key(struct model *m, const struct reader_problem *p)
@@ -641,4 +657,5 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_alert = on_alert;
 	sink->should_stop = should_stop;
 	sink->on_resolved = on_resolved;
+	sink->on_link = on_link;
 }

@@ -62,15 +62,11 @@ struct leaf {
 	uint32_t slot;
 };
 
-struct arg {
-	char *name, *value;
-};
-
 struct collect {
 	struct leaf *leaves;
 	size_t n, cap;
 	uint32_t nin, nout;
-	struct arg *args;
+	struct msp_arg *args;
 	size_t nargs, argcap;
 	bool dry;                   /* only check that the file is complete */
 	const struct msp_unit *u;
@@ -215,6 +211,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 	size_t e = table_add(r, u, name, off, c->n), k;
 	int pass;
+	uint64_t first_row = r->nrows;
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;
 	struct reader_execution ex = {
@@ -224,7 +221,6 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 
 	if (u->sent.cap || r->may_follow)
 		msp_map_put(&u->sent, name, e);
-	(void)dir;
 	send_op(u, sink, name, type, c);
 	for (k = 0; k < c->n; k++)
 		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].sum))
@@ -250,7 +246,12 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 			if (l->is_input != (pass == 0))
 				continue;
 			sink->on_trace(sink->ctx, &t);
+			/* parameter gradients are records of values a backward
+			 * entry made: looked up like inputs */
+			msp_bad_input_link(u, sink, &l->sum, l->is_input || dir == MSP_PARAM_GRAD,
+					   r->nrows++);
 		}
+	msp_comm_note(r, u, name, type, first_row, c->nin, c->nout, c->args, c->nargs);
 }
 
 /* A flush seen again (follow): a known entry moves, a new one is sent. */

@@ -80,6 +80,22 @@ enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
 enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
 const char *msp_dir_name(enum msp_dir d);
 
+/* ---- communication entries (msp_comm.c) ---------------------------------- */
+
+#define MSP_MAX_GROUP 64
+
+struct msp_comm {
+	uint32_t unit;              /* file id of its unit */
+	char *key;                  /* the entry name: API, count, direction */
+	const char *api;            /* into key: "all_reduce.0.forward" */
+	int64_t rank, step;
+	int64_t src, dst, peer;     /* arguments, -1 absent (peer: an int input.1) */
+	int64_t group[MSP_MAX_GROUP];
+	size_t ngroup;              /* 0: no group named (the world) */
+	uint64_t first_row;         /* row number (as sent) of its first trace */
+	uint32_t nin, nout;
+};
+
 /* ---- units and the reader ------------------------------------------------ */
 
 struct msp_unit {
@@ -113,6 +129,7 @@ struct msp_unit {
 	uint64_t partial_size;      /* a flush seen incomplete (not read), */
 	int64_t partial_mtime_ns;   /* not checked again until it changes */
 	struct msp_map sent;        /* entry name -> ordinal (follow mode only) */
+	struct msp_map bad_out;     /* signature of a NaN/Inf output -> its row */
 	bool indexed, torn;
 	char task[24], level[16], framework[16];
 };
@@ -124,6 +141,9 @@ struct reader {
 	struct msp_unit *units;
 	size_t nunits;
 	int64_t nexec;              /* executions sent */
+	uint64_t nrows;             /* traces sent (row numbers for links) */
+	struct msp_comm *comms;     /* communication entries, in the order sent */
+	size_t ncomms, capcomms, ncomms_linked;
 	bool meta_sent;
 	struct msp_map frames_sent; /* frame ids sent (on_frame once each) */
 	struct msp_map graphs_sent; /* hosts announced as graphs */
@@ -152,6 +172,22 @@ void msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_si
 /* msp_state.c: reader.h save_state / load_state. */
 void msp_save_state(struct reader *r, struct strbuf *out);
 bool msp_load_state(struct reader *r, const void *data, size_t len);
+
+/* msp_comm.c: notes a communication entry sent (its args as path/text
+ * pairs); links the entries noted since the last call to their peers;
+ * frees the list.  msp_bad_input_link: a NaN/Inf output is remembered by
+ * its summary; a NaN/Inf record of a value made earlier (an input, a
+ * parameter gradient: is_record) with the same summary is linked to it. */
+struct msp_arg {
+	char *name, *value;         /* "input.group", "torch.ProcessGroup [0, 1]" */
+};
+void msp_comm_note(struct reader *r, const struct msp_unit *u, const char *name, const char *type,
+		   uint64_t first_row, uint32_t nin, uint32_t nout, const struct msp_arg *args,
+		   size_t nargs);
+void msp_comm_link(struct reader *r, const struct reader_sink *sink);
+void msp_comm_done(struct reader *r);
+void msp_bad_input_link(struct msp_unit *u, const struct reader_sink *sink, const struct td_summary *s,
+			bool is_record, uint64_t row);
 
 /* msp_decode.c */
 enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,

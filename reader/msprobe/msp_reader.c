@@ -254,6 +254,7 @@ unit_free(struct msp_unit *u)
 	free(u->entry_hash);
 	msp_side_done(u);
 	msp_map_done(&u->sent);
+	msp_map_done(&u->bad_out);
 	free(u->dir);
 	free(u->json);
 	free(u->host);
@@ -271,6 +272,7 @@ msp_close(struct reader *r)
 	free(r->units);
 	msp_map_done(&r->frames_sent);
 	msp_map_done(&r->graphs_sent);
+	msp_comm_done(r);
 	pthread_mutex_destroy(&r->lock);
 	free(r->source_root);
 	free(r->root);
@@ -385,6 +387,7 @@ msp_index(struct reader *r, const struct reader_sink *sink)
 		}
 		msp_index_unit(r, u, sink);
 	}
+	msp_comm_link(r, sink);
 	if (!r->meta_sent) {
 		send_meta(r, sink);
 		r->meta_sent = true;

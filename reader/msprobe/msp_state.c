@@ -59,6 +59,7 @@ msp_save_state(struct reader *r, struct strbuf *out)
 	ser_put_u32(out, STATE_VERSION);
 	ser_put_u64(out, r->nunits);
 	ser_put_u64(out, (uint64_t)r->nexec);
+	ser_put_u64(out, r->nrows);
 	ser_put_u8(out, r->meta_sent);
 	for (i = 0; i < r->nunits; i++)
 		save_unit(&r->units[i], out);
@@ -139,6 +140,7 @@ msp_load_state(struct reader *r, const void *data, size_t len)
 	if (in.bad || n > r->nunits)
 		return false;
 	r->nexec = (int64_t)ser_get_u64(&in);
+	r->nrows = ser_get_u64(&in);
 	r->meta_sent = ser_get_u8(&in);
 	for (i = 0; i < n; i++) {
 		struct msp_unit *u = &r->units[i];

@@ -85,16 +85,25 @@ fx pt_stack_of_an_entry "$P" '[(f["file"], f["line"]) for f in d[3]] == [
 fx pt_module_parent_of_an_entry "$P" '{a["name"]: a["value"] for a in d[4]["op"]["attributes"]}["module"]
 	== F["units"][0]["construct"]["Functional.linear.0.forward"]'
 
-tdbg_run --json -e "origins --by-host" -e first-nonfinite "$P"
+# msprobe's rule on one rank's folder alone: the first entry (file order)
+# with finite inputs and a non-finite output
+for u in 0 1; do
+	tdbg_run --json -e "origins --by-host" "$P/step1/rank$u"
+	fx "pt_rank${u}_alone_first_anomaly" "$P" '[it["op_name"] for it in d["items"]][:1] ==
+		[x["first_anomaly"] for x in F["units"] if x["step"] == 1 and x["rank"] == '"$u"']'
+done
+# all ranks together: the collective links them, so the one origin is where
+# the NaN was born, and the other rank'"'"'s all_reduce is a propagation from it
+tdbg_run --json -e "origins --by-host" -e "traces 0:100000" "$P"
 expect_rc 0 pt_origins_exit_0
-# msprobe's rule: the first entry (file order) with finite inputs and a
-# non-finite output, per rank
-fx pt_first_anomaly_per_rank "$P" 'all(any(it["host"] == u["host"] and it["op_name"] ==
-	u["first_anomaly"] and it["step"] == u["step"] for it in d[0]["items"])
-	for u in F["units"] if u["first_anomaly"])
-	and sorted({it["host"]: it["op_name"] for it in d[0]["items"] if it["op_name"] in
-	[u["first_anomaly"] for u in F["units"]]}.items()) == sorted((u["host"], u["first_anomaly"])
-	for u in F["units"] if u["first_anomaly"])'
+fx pt_rank_that_went_bad_first "$P" '[(it["host"], it["op_name"], it["step"]) for it in d[0]["items"]]
+	== [("rank%d" % F["nan_rank"], "Torch.sqrt.0.forward", F["nan_step"])]'
+AR=$(json_get '[r["index"] for r in d[1]["rows"] if r["host"] == "rank0" and r["op_name"] ==
+	"Distributed.all_reduce.0.forward" and not r["is_input"] and r["nonfinite"]][0]')
+AR1=$(json_get '[r["index"] for r in d[1]["rows"] if r["host"] == "rank1" and r["op_name"] ==
+	"Distributed.all_reduce.0.forward" and r["is_input"] and r["nonfinite"]][0]')
+tdbg_run --json -e "why $AR" "$P"
+fx pt_collective_carries_it "$P" 'd["role"] == "propagation" and d["from"] == ['"$AR1"']'
 
 # ---- MindSpore tensor task: values from .npy -------------------------------
 S=$M/ms_tensor_npy
