@@ -134,6 +134,17 @@ struct msp_unit {
 	char task[24], level[16], framework[16];
 };
 
+/* A source file the stacks name, with the lines they recorded (FORMAT.md
+ * §5): the Source pane shows them when the file is not on disk. */
+#define MSP_MAX_LINE 1000000
+struct msp_source {
+	char *path;
+	uint32_t maxline;
+	uint32_t *line;             /* nrec recorded lines and their text */
+	char **code;
+	size_t nrec, caprec;
+};
+
 struct reader {
 	char *root;
 	char *source_root;
@@ -147,6 +158,9 @@ struct reader {
 	bool meta_sent;
 	struct msp_map frames_sent; /* frame ids sent (on_frame once each) */
 	struct msp_map graphs_sent; /* hosts announced as graphs */
+	struct msp_source *sources; /* under lock: decode reads them */
+	size_t nsources, capsources;
+	struct msp_map source_ids;  /* path -> index */
 	pthread_mutex_t lock;       /* units' entry tables (decode vs index) */
 };
 

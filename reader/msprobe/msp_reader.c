@@ -272,6 +272,17 @@ msp_close(struct reader *r)
 	free(r->units);
 	msp_map_done(&r->frames_sent);
 	msp_map_done(&r->graphs_sent);
+	msp_map_done(&r->source_ids);
+	for (i = 0; i < r->nsources; i++) {
+		size_t k;
+
+		for (k = 0; k < r->sources[i].nrec; k++)
+			free(r->sources[i].code[k]);
+		free(r->sources[i].code);
+		free(r->sources[i].line);
+		free(r->sources[i].path);
+	}
+	free(r->sources);
 	msp_comm_done(r);
 	pthread_mutex_destroy(&r->lock);
 	free(r->source_root);

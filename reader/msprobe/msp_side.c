@@ -148,6 +148,55 @@ msp_side_parent(const struct msp_unit *u, const char *entry)
 
 /* ---- stack.json ----------------------------------------------------------- */
 
+/* The source of path (sent to the sink when new), with the recorded line. */
+static int64_t
+source_of(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, const char *path,
+	  unsigned long line, const char *code)
+{
+	uint64_t *known = msp_map_get(&r->source_ids, path), id;
+	struct msp_source *s;
+	size_t k;
+
+	if (!*path)
+		return -1;
+	pthread_mutex_lock(&r->lock);
+	if (known) {
+		id = *known;
+	} else {
+		TD_GROW(r->sources, r->capsources, r->nsources + 1);
+		s = &r->sources[r->nsources];
+		memset(s, 0, sizeof(*s));
+		s->path = xstrdup(path);
+		id = r->nsources++;
+		msp_map_put(&r->source_ids, path, id);
+		if (sink->on_source) {
+			struct reader_source rs = { .id = (uint32_t)id, .host = u->host, .path = path,
+						    .loc = { .file = 0, .offset = id } };
+
+			pthread_mutex_unlock(&r->lock);
+			sink->on_source(sink->ctx, &rs);
+			pthread_mutex_lock(&r->lock);
+		}
+	}
+	s = &r->sources[id];
+	if (code && line && line <= MSP_MAX_LINE) {
+		for (k = 0; k < s->nrec && s->line[k] != line; k++)
+			;
+		if (k == s->nrec) {
+			if (s->nrec + 1 > s->caprec) {
+				s->caprec = s->caprec ? 2 * s->caprec : 8;
+				s->line = xrealloc(s->line, s->caprec * sizeof(*s->line));
+				s->code = xrealloc(s->code, s->caprec * sizeof(*s->code));
+			}
+			s->line[s->nrec] = (uint32_t)line;
+			s->code[s->nrec++] = xstrdup(code);
+			s->maxline = TD_MAX(s->maxline, (uint32_t)line);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return (int64_t)id;
+}
+
 /* "File {path}, line {n}, in {func}, \n {code}" (FORMAT.md §5). */
 static void
 send_frame(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
@@ -156,6 +205,7 @@ send_frame(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	char file[1024] = "", func[256] = "", *code = NULL;
 	const char *p, *q;
 	unsigned long line = 0;
+	int64_t source_id;
 
 	if (msp_map_get(&r->frames_sent, id))
 		return;
@@ -180,9 +230,12 @@ send_frame(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	} else {
 		snprintf(func, sizeof func, "%s", text);   /* "The call stack retrieval failed." */
 	}
+	/* sources are registered even with no frame callback: a reader
+	 * restored from the persistent index rebuilds them (msp_state.c) */
+	source_id = source_of(r, u, sink, file, line, code);
 	if (sink->on_frame) {
 		struct reader_frame f = {
-			.id = id, .host = u->host, .file = file, .source_id = -1,
+			.id = id, .host = u->host, .file = file, .source_id = source_id,
 			.line = line > UINT32_MAX ? 0 : (uint32_t)line, .func = func, .code = code,
 			.framework = *file && reader_path_is_framework(file),
 		};

@@ -20,7 +20,7 @@
 
 #include "reader/base/serial.h"
 
-#define STATE_VERSION 1
+#define STATE_VERSION 2   /* 2: sources, links */
 
 static void
 save_unit(const struct msp_unit *u, struct strbuf *o)

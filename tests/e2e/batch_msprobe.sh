@@ -206,3 +206,10 @@ tdbg_run --json -e info "$WORK/levels"
 expect_rc 0 levels_exit_0
 fx levels_hosts "$WORK/levels" 'd["hosts"] == ["graph/rank0", "graph/rank1", "pynative/rank0",
 	"pynative/rank1"] and d["executions"] == 2 * len(E)'
+
+# ---- Source: the lines stack.json recorded -----------------------------------
+tdbg_run --json -e sources -e "source /home/user/mlp/train.py 31" "$P"
+expect_rc 0 source_exit_0
+fx source_line_from_stack_json "$P" 'd[1]["text"].strip() == [s.split(", \n ", 1)[1]
+	for s in F["units"][0]["stack"]["Torch.sqrt.0.forward"] if ", line 31," in s][0]
+	and any(x["path"] == "/home/user/mlp/train.py" and x["partial"] for x in d[0])'
