@@ -12,6 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* snprintf(dst, len, "%s", src) without printf (the index's hot path). */
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* ---- the map ------------------------------------------------------------ */
 
 static uint64_t
@@ -136,7 +148,7 @@ msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
 	size_t cntlen = 0, wordlen = 0;
 
 	*count = -1;
-	snprintf(type, typelen, "%s", name);
+	copy(type, typelen, name);
 	if (!last || last == name)
 		return MSP_OTHER;
 	for (prev = last - 1; prev > name && *prev != '.'; prev--)
@@ -194,7 +206,7 @@ dtype_of(const char *word)
 
 	if (!*word)
 		return DTYPE_INVALID;
-	snprintf(low, sizeof low, "%s", dot ? dot + 1 : word);
+	copy(low, sizeof low, dot ? dot + 1 : word);
 	for (i = 0; low[i]; i++)
 		low[i] = (char)tolower((unsigned char)low[i]);
 	if (strcmp(low, "half") == 0)
@@ -370,9 +382,9 @@ static void
 record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_record *r)
 {
 	if (strcmp(key, "type") == 0 && t == JSCAN_STRING)
-		snprintf(r->type, sizeof r->type, "%s", js->str);
+		copy(r->type, sizeof r->type, js->str);
 	else if (strcmp(key, "dtype") == 0 && t == JSCAN_STRING)
-		snprintf(r->dtype, sizeof r->dtype, "%s", js->str);
+		copy(r->dtype, sizeof r->dtype, js->str);
 	else if (strcmp(key, "Max") == 0)
 		stat_field(js, t, &r->has_max, &r->max, &r->bool_stats);
 	else if (strcmp(key, "Min") == 0)
@@ -384,9 +396,9 @@ record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_rec
 	else if (strcmp(key, "requires_grad") == 0)
 		r->requires_grad = t == JSCAN_TRUE ? 1 : t == JSCAN_FALSE ? 0 : -1;
 	else if (strcmp(key, "data_name") == 0 && t == JSCAN_STRING)
-		snprintf(r->data_name, sizeof r->data_name, "%s", js->str);
+		copy(r->data_name, sizeof r->data_name, js->str);
 	else if (strcmp(key, "md5") == 0 && t == JSCAN_STRING)
-		snprintf(r->md5, sizeof r->md5, "%s", js->str);
+		copy(r->md5, sizeof r->md5, js->str);
 	else if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
 		 strcmp(key, "group_id") == 0 || strcmp(key, "op") == 0 || strcmp(key, "peer") == 0)
 		if (!*r->value || strcmp(key, "value") == 0)
@@ -405,7 +417,7 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 	memset(&r, 0, sizeof r);
 	r.requires_grad = -1;
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
-		snprintf(key, sizeof key, "%s", wk->js->str);
+		copy(key, sizeof key, wk->js->str);
 		t = jscan_next(wk->js);
 		if (t == JSCAN_ERROR || t == JSCAN_EOF)
 			return false;
@@ -548,9 +560,9 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 		char key[64];
 		const char *sec;
 
-		snprintf(key, sizeof key, "%s", js->str);
+		copy(key, sizeof key, js->str);
 		sec = section(key, dir, &is_input, &role);
-		snprintf(wk.path, sizeof wk.path, "%s", sec);
+		copy(wk.path, sizeof wk.path, sec);
 		t = jscan_next(js);
 		if (t == JSCAN_OBJ_BEGIN && strcmp(sec, "output") == 0) {
 			/* a single output record: its path is "output.0" */

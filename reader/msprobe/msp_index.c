@@ -211,7 +211,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 	size_t e = table_add(r, u, name, off, c->n), k;
 	int pass;
-	uint64_t first_row = r->nrows;
+	uint64_t first_row = r->nrows, key = reader_op_key(u->host, strlen(u->host), name, strlen(name));
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;
 	struct reader_execution ex = {
@@ -240,7 +240,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 				.graph_id = u->host, .op_name = name, .op_type = type,
 				.slot = l->slot, .is_input = l->is_input,
 				.execution = exec, .summary = l->sum, .step = u->step,
-				.op_key = reader_op_key(u->host, strlen(u->host), name, strlen(name)),
+				.op_key = key,
 			};
 
 			if (l->is_input != (pass == 0))

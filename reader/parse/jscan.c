@@ -347,11 +347,18 @@ string(struct jscan *js, enum jscan_tok kind)
 			continue;
 		}
 		if (c < 0x80) {
-			char ch = (char)c;
+			/* a run of plain bytes in the buffer: one copy (no line
+			 * breaks in it, so the column moves by its length) */
+			size_t n = 1, avail = js->blen - js->bpos;
+			const unsigned char *b = js->buf + js->bpos;
 
-			advance(js);
-			if (!put(js, &ch, 1))
+			while (n < avail && b[n] >= 0x20 && b[n] < 0x80 && b[n] != '"' && b[n] != '\\')
+				n++;
+			if (!put(js, (const char *)b, n))
 				return fail(js, "string longer than %zu bytes", js->lim.max_string);
+			js->bpos += n;
+			if (js->cur_line)
+				js->cur_col += n;
 			continue;
 		}
 		if (!raw_utf8(js, c))
