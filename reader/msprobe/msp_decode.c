@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "reader/base/fileio.h"
 #include "reader/parse/npy.h"
 
 enum td_status
@@ -353,12 +355,59 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	return TD_OK;
 }
 
-/* The lines the stacks recorded (FORMAT.md §5); the model reads the file
- * itself from disk on request. */
+/* With --source-root: the file under it (the root joined with each
+ * suffix of path, longest first), or NULL. */
+static char *
+under_root(const struct reader *r, const char *path)
+{
+	struct stat st;
+	const char *p = path;
+
+	while (r->source_root && p && *p) {
+		char *cand;
+
+		while (*p == '/')
+			p++;
+		cand = xasprintf("%s/%s", r->source_root, p);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode))
+			return cand;
+		free(cand);
+		p = strchr(p, '/');
+	}
+	return NULL;
+}
+
+/* The whole file's lines; false when it cannot be read or is over the
+ * side-file limit (the recorded lines serve then). */
+static bool
+file_lines(const char *path, struct reader_detail *out)
+{
+	char *buf, err[256];
+	size_t len, pos = 0, cap = 0;
+
+	if (td_read_file(path, TD_SIDE_FILE_MAX, &buf, &len, err, sizeof err) != TD_OK)
+		return false;
+	while (pos < len) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		TD_GROW(out->lines, cap, out->nlines + 1);
+		out->lines[out->nlines++] = xstrndup(s, n && s[n - 1] == '\r' ? n - 1 : n);
+		pos += n + 1;
+	}
+	free(buf);
+	out->text = xasprintf("read from %s", path);
+	return true;
+}
+
+/* The file under --source-root when there is one, else the lines the
+ * stacks recorded (FORMAT.md §5); the model reads the file from disk
+ * itself on request. */
 static enum td_status
 decode_source(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	const struct msp_source *s;
+	char *disk;
 	size_t k;
 
 	pthread_mutex_lock(&r->lock);
@@ -366,6 +415,16 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 		pthread_mutex_unlock(&r->lock);
 		return TD_ERR_RANGE;
 	}
+	disk = under_root(r, r->sources[loc->offset].path);
+	pthread_mutex_unlock(&r->lock);
+	if (disk && file_lines(disk, out)) {
+		free(disk);
+		return TD_OK;
+	}
+	free(disk);
+	reader_detail_done(out);
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&r->lock);
 	s = &r->sources[loc->offset];
 	out->nlines = s->maxline;
 	out->lines = xcalloc(s->maxline ? s->maxline : 1, sizeof(*out->lines));

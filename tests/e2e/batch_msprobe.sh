@@ -213,3 +213,9 @@ expect_rc 0 source_exit_0
 fx source_line_from_stack_json "$P" 'd[1]["text"].strip() == [s.split(", \n ", 1)[1]
 	for s in F["units"][0]["stack"]["Torch.sqrt.0.forward"] if ", line 31," in s][0]
 	and any(x["path"] == "/home/user/mlp/train.py" and x["partial"] for x in d[0])'
+# --source-root: the file under it wins over the recorded lines
+mkdir -p "$WORK/src/mlp"
+for i in $(seq 1 40); do echo "disk line $i"; done >"$WORK/src/mlp/train.py"
+tdbg_run --json -r "$WORK/src" -e "source /home/user/mlp/train.py 31" "$P"
+expect_rc 0 source_root_exit_0
+json_expect source_root_reads_the_file 'd["text"] == "disk line 31" and not d["partial"]'
