@@ -219,3 +219,8 @@ for i in $(seq 1 40); do echo "disk line $i"; done >"$WORK/src/mlp/train.py"
 tdbg_run --json -r "$WORK/src" -e "source /home/user/mlp/train.py 31" "$P"
 expect_rc 0 source_root_exit_0
 json_expect source_root_reads_the_file 'd["text"] == "disk line 31" and not d["partial"]'
+
+# ---- role: backward calls and parameter gradients are gradients -------------
+tdbg_run --json -e "traces --where 'role == \"gradient\"' 0:100000" "$P"
+fx role_gradient_rows "$P" '[r["index"] for r in d["rows"]] ==
+	[i for i, l in enumerate(L) if l["role"] == "gradient"]'
