@@ -17,6 +17,7 @@
 
 #include "reader/base/fileio.h"
 #include "reader/parse/npy.h"
+#include "reader/parse/pt.h"
 
 enum td_status
 msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen)
@@ -26,10 +27,8 @@ msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errl
 	*out = NULL;
 	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
 		return npy_read_file(path, DTYPE_INVALID, out, err, errlen);
-	if (len > 3 && strcmp(path + len - 3, ".pt") == 0) {
-		snprintf(err, errlen, "reading .pt values: not available in this build");
-		return TD_ERR_UNSUPPORTED;
-	}
+	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
+		return pt_read_file(path, out, err, errlen);
 	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
 	return TD_ERR_UNSUPPORTED;
 }
@@ -75,10 +74,8 @@ msp_tensor_summarize(const char *path, struct td_summary *out, char *err, size_t
 
 	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
 		return npy_summarize_file(path, DTYPE_INVALID, out, err, errlen);
-	if (len > 3 && strcmp(path + len - 3, ".pt") == 0) {
-		snprintf(err, errlen, "reading .pt values: not available in this build");
-		return TD_ERR_UNSUPPORTED;
-	}
+	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
+		return pt_summarize_file(path, out, err, errlen);
 	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
 	return TD_ERR_UNSUPPORTED;
 }

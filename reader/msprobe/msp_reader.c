@@ -411,7 +411,7 @@ const struct reader_ops msprobe_reader_ops = {
 	.looks_for = "dump.json in step*/rank*/ folders (msprobe dump)",
 	.description = "msprobe (MindStudio Probe) dumps of PyTorch and MindSpore: dump.json "
 		       "statistics, .npy tensors, stack.json, construct.json",
-	.values_in = "tensor-task dumps (dump_tensor_data/*.npy, *.pt)",
+	.values_in = "msprobe tensor-task (dump_tensor_data/*.npy, *.pt)",
 	.no_control_inputs = "msprobe dumps record calls, not a graph's control edges",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,

@@ -129,12 +129,26 @@ tdbg_run --json -e "trace 3" "$S"
 fx ms_megatron_module_parent "$S" '{a["name"]: a["value"] for a in d["op"]["attributes"]}["module"]
 	== F["units"][0]["construct"]["Mint.linear.0.forward"]'
 
-# ---- .pt files: one clear per-file message until the .pt parser is in ----
+# ---- .pt files (torch.save's zip archive, reader/parse/pt.c): every leaf's
+# values and shape as the generator wrote them
 T=$M/pt_tensor_pt
 tdbg_run -e "trace 3" "$T"
 expect_rc 0 pt_tensor_exit_0
-expect_file_has pt_values_say_not_available "$OUT" "reading .pt values: not available in this build"
 expect_file_has pt_data_name_shown "$OUT" "data_name: Functional.linear.0.forward.output.0.pt"
+pargs=()
+n=$(python3 -c 'import json,sys; F=json.load(open(sys.argv[1])); print(sum(len(u["leaves"]) for u in F["units"]))' "$T/facts.json")
+for ((k = 0; k < n; k++)); do pargs+=(-e "print $k"); done
+tdbg_run --json "${pargs[@]}" "$T"
+expect_rc 0 pt_print_every_leaf_exit_0
+fx pt_values_of_every_leaf "$T" 'len(d) == len(L) and all(
+	len(flat(x["value"]["data"])) == len(l["values"]) and all(
+		(a == b) if isinstance(b, str) or isinstance(b, bool) else close(a, b)
+		for a, b in zip(flat(x["value"]["data"]), l["values"]))
+	and x["value"]["shape"] == l["shape"] for x, l in zip(d, L))'
+tdbg_run --json -e "traces 0:100000" "$T"
+fx pt_statistics_from_the_files "$T" 'all(close(r["summary"]["max"], l["max"])
+	and close(r["summary"]["min"], l["min"]) for r, l in zip(d["rows"], L)
+	if l["dtype"].startswith("float") and all(not isinstance(v, str) for v in l["values"]))'
 
 # ---- md5 mode ---------------------------------------------------------------
 D=$M/pt_md5_legacy
