@@ -62,6 +62,7 @@ rows_done(struct model *m)
 	free(m->rows.ebad);
 	free(m->dc.cache);
 	free(m->rows.runs);
+	free(m->rows.peer_links);
 	free(m->rows.steps);
 	free(m->rows.segs);
 	u64map_done(&m->rows.seg_by_key);

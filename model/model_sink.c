@@ -242,7 +242,10 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x->bad_outputs = e->bad_outputs;
 	x->step = e->step < 0 ? -1 : e->step;
 	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
-	if (m->rows.nruns)
+	/* only a run that named idx before it was sent has rows to give it:
+	 * skip the scan of every run otherwise (it made one execution per
+	 * call, sent before its rows, quadratic) */
+	if (m->rows.nruns && (!m->rows.run_max_known || m->rows.run_max_exec >= (int64_t)idx))
 		exec_claim_runs(m, idx, x);
 	if (e->bad_outputs) {
 		uint64_t before = atomic_load(&m->rows.exec_alerts);
@@ -272,6 +275,12 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		TD_GROW(m->rows.runs, m->rows.capruns, m->rows.nruns + 1);
 		m->rows.runs[m->rows.nruns].first = row;
 		m->rows.runs[m->rows.nruns].execution = execution;
+		if (!m->rows.nruns) {
+			m->rows.run_max_known = true;
+			m->rows.run_max_exec = execution;
+		} else if (execution > m->rows.run_max_exec) {
+			m->rows.run_max_exec = execution;
+		}
 		m->rows.nruns++;
 		pthread_mutex_unlock(&m->th.lock);
 	}
@@ -464,6 +473,22 @@ on_trace(void *ctx, const struct reader_trace *t)
 	model_bump(m);
 }
 
+/* A value that crossed between rows (reader.h struct reader_link): kept
+ * for origins; a link naming a row not sent is dropped. */
+static void
+on_link(void *ctx, const struct reader_link *l)
+{
+	struct model *m = ctx;
+	uint64_t n = atomic_load_explicit(&m->rows.ntraces, memory_order_relaxed);
+
+	if (stopping(m) || l->from >= n || l->to >= n || l->from == l->to)
+		return;
+	pthread_mutex_lock(&m->th.lock);
+	TD_GROW(m->rows.peer_links, m->rows.cappeer_links, m->rows.npeer_links + 1);
+	m->rows.peer_links[m->rows.npeer_links++] = *l;
+	pthread_mutex_unlock(&m->th.lock);
+}
+
 /* The file a torn tail belongs to: its id, else its path (under lock). */
 static uint64_t
 torn_key(struct model *m, const struct reader_problem *p)
@@ -632,4 +657,5 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_alert = on_alert;
 	sink->should_stop = should_stop;
 	sink->on_resolved = on_resolved;
+	sink->on_link = on_link;
 }
