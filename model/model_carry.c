@@ -26,15 +26,11 @@
  * question; every search is bounded (CARRY_* below).
  */
 #include "model_carry.h"
+#include "model_carry_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CARRY_EXEC_WINDOW 4096      /* executions searched back for a tensor id */
-#define CARRY_ROW_WINDOW 4096       /* rows searched back for a call's rows */
-#define CARRY_SAME_WINDOW 256       /* rows searched back for an equal value */
-#define CARRY_DEPTH 3               /* write -> value -> write ... */
 
 struct xids {
 	int64_t *in, *out;
@@ -52,12 +48,6 @@ struct carry {
 	uint64_t *work;
 	struct xids *x;             /* per execution row, read on demand */
 	uint64_t nx;
-};
-
-static const char *const link_names[] = {
-	[CARRY_NONE] = "", [CARRY_CALL_INPUT] = "call input", [CARRY_CALL_OUTPUT] = "call output",
-	[CARRY_VARIABLE] = "variable", [CARRY_SAME_VALUE] = "same value",
-	[CARRY_CALL_UNRECORDED] = "unrecorded input",
 };
 
 const char *
@@ -99,90 +89,6 @@ tick(struct carry *c)
 {
 	if (c->work)
 		(*c->work)++;
-}
-
-/* ---- op type classes -------------------------------------------------------- */
-
-static bool
-starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool
-ends(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* An op that takes a function's argument: no inputs of its own. */
-static bool
-graph_input_type(const char *t)
-{
-	return !strcmp(t, "Placeholder") || !strcmp(t, "_Arg") ||
-	       !strcmp(t, "PlaceholderWithDefault");
-}
-
-/* An op that reads a variable's current value. */
-static bool
-read_type(const char *t)
-{
-	return !strcmp(t, "ReadVariableOp") || !strcmp(t, "ResourceGather") ||
-	       !strcmp(t, "VariableV2") || !strcmp(t, "Variable") || !strcmp(t, "Parameter");
-}
-
-/* The variable itself (a read of it gives its value). */
-static bool
-variable_type(const char *t)
-{
-	return !strcmp(t, "VariableV2") || !strcmp(t, "Variable") || !strcmp(t, "VarHandleOp") ||
-	       !strcmp(t, "Parameter");
-}
-
-/* An op that writes its input 0 (a variable, a handle, a parameter). */
-static bool
-write_type(const char *t)
-{
-	return starts(t, "ResourceApply") || starts(t, "ResourceSparseApply") ||
-	       starts(t, "ResourceScatter") || starts(t, "Apply") || starts(t, "SparseApply") ||
-	       !strcmp(t, "Assign") || !strcmp(t, "AssignAdd") || !strcmp(t, "AssignSub") ||
-	       (starts(t, "Assign") && ends(t, "VariableOp"));
-}
-
-/* An op with no inputs of its own: its value is made or fed. */
-static bool
-source_type(const char *t)
-{
-	return graph_input_type(t) || variable_type(t) || !strcmp(t, "Const") ||
-	       !strcmp(t, "Constant") || starts(t, "Random") || !strcmp(t, "TruncatedNormal") ||
-	       starts(t, "Iterator") || !strcmp(t, "GetNext") || !strcmp(t, "Data");
-}
-
-/* The inputs a binary op reads (elementwise arithmetic, products): 2;
- * else 0 (not known here). */
-static size_t
-arity(const char *t)
-{
-	static const char *const binary[] = {
-		"Mul", "Add", "AddV2", "Sub", "RealDiv", "Div", "DivNoNan", "MulNoNan", "FloorDiv",
-		"Maximum", "Minimum", "Pow", "SquaredDifference", "MatMul", "BatchMatMul",
-		"BatchMatMulV2", "BiasAdd", "Xdivy", "Xlogy", NULL,
-	};
-	const char *const *p;
-
-	for (p = binary; *p; p++)
-		if (!strcmp(t, *p))
-			return 2;
-	return 0;
-}
-
-/* An op that calls a function graph. */
-static bool
-call_type(const char *t)
-{
-	return ends(t, "PartitionedCall") || ends(t, "Call");
 }
 
 /* ---- executions' tensor ids ---------------------------------------------------- */
@@ -244,7 +150,6 @@ exec_type(struct model *m, uint64_t e, bool *function)
 	return t ? t : "";
 }
 
-static bool same_counts(const struct td_summary *a, const struct td_summary *b);
 
 /* The row of call e's output k before `before`: the latest non-finite row
  * of the call whose summary agrees with the execution's record of output
@@ -535,20 +440,6 @@ graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 }
 
 /* ---- same value ------------------------------------------------------------------------ */
-
-static bool
-same_counts(const struct td_summary *a, const struct td_summary *b)
-{
-	uint32_t need = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
-
-	if ((a->known & need) != need || (b->known & need) != need)
-		return false;
-	if (a->nan != b->nan || a->neg_inf != b->neg_inf || a->pos_inf != b->pos_inf)
-		return false;
-	if (a->elements && b->elements && a->elements != b->elements)
-		return false;
-	return !((a->known & b->known & SUM_MINMAX) && (a->min != b->min || a->max != b->max));
-}
 
 /* Input record i with no producer row: the latest earlier output row of
  * its step with the same value. */
