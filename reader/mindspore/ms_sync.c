@@ -3,6 +3,7 @@
  * §4.1): rank_N/{.dump_metadata, graphs, execution_order, NET/GRAPH/ITER}.
  * Finds ranks, loads their graphs and execution orders, lists graph runs,
  * and loads one run's tensors (ms_run_load, shared with the ACL layout).
+ * Directory listings are in ms_dir.c.
  *
  * Trace order inside a run: the kernels in ms_execution_order_graph_{id}.csv
  * order, each with its inputs then outputs by slot; then tensors of ops
@@ -12,131 +13,12 @@
 #include "ms_internal.h"
 
 #include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "reader/parse/csv.h"
 #include "reader/parse/npy.h"
-
-struct listed {
-	char *name;
-	unsigned char type;
-};
-
-static int
-listed_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
-}
-
-static unsigned char
-entry_type(const struct dirent *de)
-{
-#ifdef _DIRENT_HAVE_D_TYPE
-	if (de->d_type == DT_DIR)
-		return MS_DT_DIR;
-	if (de->d_type == DT_REG)
-		return MS_DT_REG;
-#else
-	(void)de;
-#endif
-	return MS_DT_OTHER;
-}
-
-/* One directory read (getdents) and no stat per entry: the entry types come
- * from the directory itself (issue 18: system calls per file). */
-char **
-ms_list_dir_typed(const char *dir, size_t *n, unsigned char **types)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct listed *ls = NULL;
-	char **names;
-	size_t cap = 0, i;
-
-	*n = 0;
-	if (types)
-		*types = NULL;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		TD_GROW(ls, cap, *n + 1);
-		ls[*n].name = xstrdup(de->d_name);
-		ls[(*n)++].type = entry_type(de);
-	}
-	closedir(d);
-	if (*n == 0) {                  /* as before: an empty directory lists NULL */
-		free(ls);
-		return NULL;
-	}
-	td_sort(ls, *n, sizeof(*ls), listed_cmp);
-	names = xmalloc(*n * sizeof(*names));
-	if (types)
-		*types = xmalloc(*n);
-	for (i = 0; i < *n; i++) {
-		names[i] = ls[i].name;
-		if (types)
-			(*types)[i] = ls[i].type;
-	}
-	free(ls);
-	return names;
-}
-
-char **
-ms_list_dir(const char *dir, size_t *n)
-{
-	return ms_list_dir_typed(dir, n, NULL);
-}
-
-char **
-ms_list_dir_report_typed(struct reader *r, const char *dir, size_t *n, unsigned char **types,
-			 const struct reader_sink *sink, const char *what)
-{
-	char **names;
-	bool added;
-	int e;
-
-	errno = 0;
-	names = ms_list_dir_typed(dir, n, types);
-	e = errno;
-	if (!names && *n == 0 && e && e != ENOENT && e != ENOTDIR) {
-		ms_strs_id(&r->unreadable, dir, &added);
-		if (added)
-			ms_problem(sink, PROBLEM_UNREADABLE, dir, what, strerror(e));
-	}
-	return names;
-}
-
-char **
-ms_list_dir_report(struct reader *r, const char *dir, size_t *n, const struct reader_sink *sink,
-		   const char *what)
-{
-	return ms_list_dir_report_typed(r, dir, n, NULL, sink, what);
-}
-
-void
-ms_names_free(char **names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-bool
-ms_is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static bool
 is_rank_name(const char *s)
