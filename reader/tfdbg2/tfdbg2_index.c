@@ -1,6 +1,7 @@
 /*
  * tfdbg2_index.c - the tfdbg v2 index pass (FORMAT.md §7.2): dump facts, files, source files, stack frames, graphs/ops/devices,
- * then graph execution traces of every set, then executions.
+ * then graph execution traces of every set, then executions (the dump
+ * facts, files and problems' addresses are in tfdbg2_files.c).
  *
  * The pass is resumable: every file keeps its cursor (next offset) between
  * calls, so a second call reads only what was appended, including the files
@@ -37,33 +38,9 @@ const char *const tf2_role_what[TF2_ROLE_COUNT] = {
 	"execution", "graph_execution_trace",
 };
 
-/* The file id a problem of f is filed under (-1 before the model knows
- * the file), and what f holds. */
-static int64_t
-problem_file(const struct tf2_file *f)
-{
-	return f && f->announced ? (int64_t)f->id : -1;
-}
-
-static const char *
-problem_what(const struct tf2_file *f)
-{
-	return f ? tf2_role_what[f->role] : "dump";
-}
-
-void
-tf2_send_problem(const struct reader_sink *sink, enum reader_problem_kind kind,
-		 const struct tf2_file *f, uint64_t off, int64_t record, const char *detail)
-{
-	reader_report_problem(sink, kind, problem_file(f), f ? f->path : NULL, off, record,
-			      problem_what(f), detail);
-}
-
 /* problem(ps, kind, f, off, record, fmt, ...): a problem of file f (NULL:
  * the dump), its detail from fmt. */
-#define problem(ps, kind, f, off, record, ...) \
-	reader_report_problemf((ps)->sink, (kind), problem_file(f), (f) ? (f)->path : NULL, (off), \
-			       (record), problem_what(f), __VA_ARGS__)
+#define problem(ps, ...) tf2_problemf((ps)->sink, __VA_ARGS__)
 
 static void
 meta(struct pass *ps, const char *key, const char *value)
@@ -76,99 +53,6 @@ static void
 progress(struct pass *ps, bool force)
 {
 	reader_report_progress(ps->sink, &ps->progress, force);
-}
-
-/* ---- dump facts and files --------------------------------------------- */
-
-static void
-send_meta(struct pass *ps)
-{
-	struct reader *r = ps->r;
-	struct tf2_set *first = NULL;
-	size_t i;
-
-	if (!r->meta_sent)
-		meta(ps, "format", "tfdbg2");
-	for (i = 0; i < r->nsets; i++) {
-		if (!r->sets[i]->usable)
-			continue;       /* a problem, not a host */
-		if (!r->sets[i]->host_sent)
-			meta(ps, "host[]", r->sets[i]->host);
-		r->sets[i]->host_sent = true;
-		if (!first && r->sets[i]->usable)
-			first = r->sets[i];
-	}
-	if (r->meta_sent || !first)
-		return;
-	r->meta_sent = true;
-	if (first->tf_version[0])
-		meta(ps, "tensorflow_version", first->tf_version);
-	if (r->run_id[0])
-		meta(ps, "run_id", r->run_id);
-	if (first->file_version[0])
-		meta(ps, "file_version", first->file_version);
-}
-
-static void
-missing_file(struct pass *ps, struct tf2_set *s, struct tf2_file *f)
-{
-	if (f->open_st == TD_ERR_NOENT)
-		problem(ps, PROBLEM_MISSING_FILE, f, 0, -1,
-			"the %s file of host %s is missing; its records are not shown",
-			tf2_role_suffix[f->role], s->host);
-	else
-		problem(ps, PROBLEM_UNREADABLE, f, 0, -1,
-			"the %s file of host %s cannot be read (%s); its records are not shown",
-			tf2_role_suffix[f->role], s->host, f->open_why);
-}
-
-/* Opens files that appeared since, announces new files, reports missing
- * ones once, and adds up the sizes for progress. */
-static void
-send_files(struct pass *ps)
-{
-	struct reader *r = ps->r;
-	size_t i;
-	int k;
-
-	for (i = 0; i < r->nsets; i++) {
-		struct tf2_set *s = r->sets[i];
-
-		if (!s->host_now)
-			continue;
-		for (k = 0; k < TF2_ROLE_COUNT; k++) {
-			struct tf2_file *f = &s->files[k];
-			struct reader_file rf;
-
-			if (!f->src) {
-				struct source *src = tf2_open_source(f);
-
-				pthread_mutex_lock(&r->lock);
-				f->src = src;
-				pthread_mutex_unlock(&r->lock);
-				if (src)
-					tfrecord_cursor_init(&f->cur, src, 0);
-			}
-			if (!f->src) {
-				if (!f->missing_reported)
-					missing_file(ps, s, f);
-				f->missing_reported = true;
-				continue;
-			}
-			if (k != TF2_METADATA && tf2_check_change(r, ps->sink, s, f) && !f->src)
-				continue;
-			tfrecord_cursor_refresh(&f->cur);
-			ps->progress.total += f->cur.size;
-			ps->progress.done += TD_MIN(f->cur.off, f->cur.size);
-			if (f->announced)
-				continue;
-			f->announced = true;
-			rf = (struct reader_file){ .id = f->id, .path = f->path, .size = f->cur.size,
-						   .host = s->host, .role = tf2_role_suffix[k] };
-			if (ps->sink->on_file)
-				ps->sink->on_file(ps->sink->ctx, &rf);
-		}
-	}
 }
 
 /* ---- the record loop -------------------------------------------------- */
@@ -722,8 +606,8 @@ tf2_index(struct reader *r, const struct reader_sink *sink)
 	tf2_discover(r, sink);
 	for (i = 0; i < r->nsets; i++)
 		r->sets[i]->host_now = tf2_set_is_host(r, sink, r->sets[i]);
-	send_meta(&ps);
-	send_files(&ps);
+	tf2_send_meta(r, sink);
+	tf2_send_files(r, sink, &ps.progress);
 	progress(&ps, true);
 	for (i = 0; i < r->nsets; i++)
 		scan_file(&ps, r->sets[i], TF2_SOURCE_FILES, on_source_record);

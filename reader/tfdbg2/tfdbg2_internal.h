@@ -126,9 +126,28 @@ void tf2_discover(struct reader *r, const struct reader_sink *sink);
 /* tfdbg2_index.c */
 enum td_status tf2_index(struct reader *r, const struct reader_sink *sink);
 extern const char *const tf2_role_what[TF2_ROLE_COUNT];    /* "graph_execution_trace" */
+
+/* tfdbg2_files.c */
+struct reader_progress;
 /* Sends a problem about f (NULL: the dump) with this detail text. */
 void tf2_send_problem(const struct reader_sink *sink, enum reader_problem_kind kind,
 		      const struct tf2_file *f, uint64_t off, int64_t record, const char *detail);
+/* The file id a problem of f is filed under (-1 before the model knows
+ * the file), and what f holds ("dump" for NULL). */
+int64_t tf2_problem_file(const struct tf2_file *f);
+const char *tf2_problem_what(const struct tf2_file *f);
+/* tf2_problemf(sink, kind, f, off, record, fmt, ...): a problem of file f
+ * (NULL: the dump), its detail from fmt. */
+#define tf2_problemf(sink, kind, f, off, record, ...) \
+	reader_report_problemf((sink), (kind), tf2_problem_file(f), (f) ? (f)->path : NULL, (off), \
+			       (record), tf2_problem_what(f), __VA_ARGS__)
+/* The dump facts not sent yet: format, new hosts, then (once) the first
+ * usable set's versions and the run id. */
+void tf2_send_meta(struct reader *r, const struct reader_sink *sink);
+/* Opens files that appeared since, announces new files, reports missing
+ * ones once, and adds up the sizes into progress. */
+void tf2_send_files(struct reader *r, const struct reader_sink *sink,
+		    struct reader_progress *progress);
 /* reader.h on_resolved: reading got to off, past the tail of f reported
  * torn (the writer completed it, or the file is retired: UINT64_MAX). */
 void tf2_torn_resolved(const struct reader_sink *sink, struct tf2_file *f, uint64_t off);
