@@ -127,6 +127,38 @@ test_trace_health(void **state)
 	fake_free(f);
 }
 
+/* model_trace_op_flags: a row's op and flags from its flag byte alone, the
+ * same as the decoded row says (the tree's and the analysis floor's scans). */
+static void
+test_trace_op_flags(void **state)
+{
+	struct fake *f = diamond();
+	struct td_summary ok = fake_full_health(4, 0, 0, 0);
+	struct model *m;
+	uint32_t fl;
+	uint64_t i;
+
+	(void)state;
+	fake_trace_ex(f, 1, "g", "a", 0, 4, &ok, -1, true);     /* row 3: an input row of a */
+	m = fake_model_open(f, NULL);
+	assert_int_equal(model_trace_count(m), 4);
+	assert_int_equal(model_trace_op_flags(m, 0, &fl), (uint32_t)model_op_find(m, "a", NULL));
+	assert_int_equal(fl, 0);
+	assert_int_equal(model_trace_op_flags(m, 2, &fl), (uint32_t)model_op_find(m, "c", NULL));
+	assert_int_equal(fl & (ROW_NONFINITE | ROW_INPUT), ROW_NONFINITE);
+	assert_int_equal(model_trace_op_flags(m, 3, &fl), (uint32_t)model_op_find(m, "a", NULL));
+	assert_int_equal(fl & (ROW_NONFINITE | ROW_INPUT), ROW_INPUT);
+	for (i = 0; i < 4; i++) {
+		struct model_trace t;
+
+		assert_int_equal(model_trace_get(m, i, &t), TD_OK);
+		assert_int_equal(model_trace_op_flags(m, i, &fl), t.op);
+		assert_int_equal(fl, t.flags);
+	}
+	model_close(m);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -134,6 +166,7 @@ main(void)
 		cmocka_unit_test(test_tree_inputs_preorder_with_depth_and_repeat),
 		cmocka_unit_test(test_tree_control_edges_both_ways),
 		cmocka_unit_test(test_trace_health),
+		cmocka_unit_test(test_trace_op_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
