@@ -492,6 +492,33 @@ model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags)
 	return trace_op(m, i);
 }
 
+void
+model_trace_summary(struct model *m, uint64_t i, struct td_summary *s, uint32_t *from_values)
+{
+	struct cache_ent e;
+
+	rows_trace_decoded(m, i, &e);
+	*s = e.summary;
+	if (from_values)
+		*from_values = e.from_values;
+}
+
+void
+model_trace_names(struct model *m, uint64_t i, const char **name, const char **type,
+		  const char **host)
+{
+	uint32_t op = trace_op(m, i);
+
+	*name = *type = NULL;
+	pthread_mutex_lock(&m->th.lock);
+	if (op < m->ot.nops) {
+		*name = m->ot.opv[op].name;
+		*type = m->ot.opv[op].type;
+	}
+	*host = rows_trace_host(m, i);
+	pthread_mutex_unlock(&m->th.lock);
+}
+
 enum td_status
 model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 {

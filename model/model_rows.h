@@ -59,6 +59,18 @@ uint64_t model_trace_count(struct model *m);
  * alone: no decode, no lock, any thread.  For scans that must not decode
  * (the analysis floor walking rows). */
 uint32_t model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags);
+/* The summary of trace row i (below model_trace_count) from the decode
+ * cache (decoding the row when it is not there; a corrupt row gives an
+ * empty summary); *from_values (may be NULL) gets the SUM_* bits computed
+ * from the row's values because the dump's statistics lack them.  Any
+ * thread; takes the decode cache's own lock. */
+void model_trace_summary(struct model *m, uint64_t i, struct td_summary *s,
+			 uint32_t *from_values);
+/* The op name and type of trace row i (NULL both when its op is not in the
+ * table) and its host ("" none).  Takes the model's lock: not for a
+ * caller holding it. */
+void model_trace_names(struct model *m, uint64_t i, const char **name, const char **type,
+		       const char **host);
 /* The indexed fields of row i without decoding it: its op id and flags
  * (enum model_row_flags).  false past the indexed rows.  A scan of many
  * rows (sorting by op) costs a few bytes each, not a decode. */

@@ -159,6 +159,42 @@ test_trace_op_flags(void **state)
 	fake_free(f);
 }
 
+/* model_trace_summary and model_trace_names: the condition language's
+ * view of a row (model/analysis/model_where.c) is the decoded row's. */
+static void
+test_trace_summary_and_names(void **state)
+{
+	struct fake *f = diamond();
+	struct model *m = fake_model_open(f, NULL);
+	const char *name, *type, *host;
+	struct td_summary s;
+	uint32_t fv = 1234;
+	uint64_t i;
+
+	(void)state;
+	model_trace_summary(m, 2, &s, &fv);
+	assert_int_equal(s.elements, 4);
+	assert_int_equal(s.nan, 1);             /* the fixture's c: one NaN */
+	assert_int_equal(s.pos_inf, 0);
+	model_trace_names(m, 2, &name, &type, &host);
+	assert_string_equal(name, "c");
+	assert_string_equal(type, "Add");
+	for (i = 0; i < 3; i++) {
+		struct model_trace t;
+
+		assert_int_equal(model_trace_get(m, i, &t), TD_OK);
+		model_trace_summary(m, i, &s, &fv);
+		assert_memory_equal(&s, &t.summary, sizeof(s));
+		assert_int_equal(fv, t.from_values);
+		model_trace_names(m, i, &name, &type, &host);
+		assert_string_equal(name, t.op_name);
+		assert_string_equal(type, t.op_type);
+		assert_string_equal(host, t.host);
+	}
+	model_close(m);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -167,6 +203,7 @@ main(void)
 		cmocka_unit_test(test_tree_control_edges_both_ways),
 		cmocka_unit_test(test_trace_health),
 		cmocka_unit_test(test_trace_op_flags),
+		cmocka_unit_test(test_trace_summary_and_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
  * Rows are decoded only when the expression reaches a summary field.
  * Not for: caching results (model_filter.c keeps those).
  */
-#include "model_internal.h"
+#include "model/analysis/model_where.h"
 
 #include <math.h>
 #include <string.h>
@@ -152,7 +152,8 @@ struct row_ctx {
 	int64_t step;                   /* executions: the row's step, -1 */
 	bool summary_later;             /* answer summary fields EXPR_LATER */
 	const struct td_summary *s;     /* executions: the output being tested */
-	struct cache_ent ent;
+	struct td_summary sum;          /* trace rows: the decoded summary */
+	uint32_t from_values;           /* its bits computed from values */
 };
 
 static enum expr_avail
@@ -178,8 +179,8 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	if (c->summary_later)
 		return EXPR_LATER;
 	if (!c->s) {
-		rows_trace_decoded(c->m, c->row, &c->ent);
-		c->s = &c->ent.summary;
+		model_trace_summary(c->m, c->row, &c->sum, &c->from_values);
+		c->s = &c->sum;
 	}
 	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
 		if (!c->trace)
@@ -192,7 +193,7 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 			c->opts->basis = b;
 		return r;
 	}
-	if (c->opts && c->s == &c->ent.summary && (c->ent.from_values & summary_bit(f)))
+	if (c->opts && c->s == &c->sum && (c->from_values & summary_bit(f)))
 		c->opts->from_values = true;
 	return where_summary_field(c->s, f, num, str);
 }
@@ -200,15 +201,7 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 static void
 trace_ctx(struct model *m, uint64_t j, struct row_ctx *c)
 {
-	uint32_t op = trace_op(m, j);
-
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops) {
-		c->name = m->ot.opv[op].name;
-		c->type = m->ot.opv[op].type;
-	}
-	c->host = rows_trace_host(m, j);
-	pthread_mutex_unlock(&m->th.lock);
+	model_trace_names(m, j, &c->name, &c->type, &c->host);
 	if (!c->name)
 		c->name = c->type = "";
 }

@@ -1,0 +1,61 @@
+/*
+ * model_where.h - the condition language's fields for the model's rows
+ * (model_where.c) and the same tensor at the previous step (model_step.c),
+ * on the model's public API.  Used by the filters and watches; included
+ * by the model's private header for the analysis files still beside it.
+ */
+#ifndef TD_MODEL_WHERE_H
+#define TD_MODEL_WHERE_H
+
+#include "model/model.h"
+#include "model/model_expr.h"
+
+/* model_where.c: the condition language's fields for rows */
+/* A summary field of s (counts, min/max, mean, abs_mean, dtype...). */
+enum expr_avail where_summary_field(const struct td_summary *s, enum expr_field f, double *num,
+				    const char **str);
+/* e on an op alone (name, type, role; the rest deferred).  Any thread. */
+enum expr_result where_op(const struct expr *e, const char *name, const char *type);
+/* e on trace row j, decoding it only if a summary field is reached. */
+enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
+/* e on execution j: true when one of its outputs matches. */
+enum expr_result where_exec(struct model *m, const struct expr *e, uint64_t j);
+
+/* The tolerance of "unchanged" (a watch's rtol/atol, else these). */
+#define STEP_RTOL 1e-5
+#define STEP_ATOL 1e-8
+struct step_tol {
+	double rtol, atol;
+};
+enum step_basis { STEP_FROM_NONE, STEP_FROM_VALUES, STEP_FROM_STATISTICS };
+
+/* A trace row with its fields' context for the condition language: the
+ * tolerance of `unchanged` (NULL: the defaults) and, after the
+ * evaluation, where the step fields came from. */
+struct where_opts {
+	const struct step_tol *tol;
+	enum step_basis basis;      /* out */
+	bool from_values;           /* out: a summary field read was computed from
+				     * the row's values (the dump's statistics lack it) */
+};
+/* e on trace row j as where_trace, with opts (may be NULL). */
+enum expr_result where_trace_opts(struct model *m, const struct expr *e, uint64_t j,
+				  struct where_opts *opts);
+/* One field of trace row j (what a hit shows against its thresholds). */
+enum expr_avail where_trace_field(struct model *m, uint64_t j, enum expr_field f,
+				  const struct step_tol *tol, double *num, const char **str);
+
+/* model_step.c: the same tensor at the previous step */
+/* The row of trace row's tensor (op, slot, host) at the previous step (its
+ * last record of an earlier step, or its previous record when rows have
+ * no step); -1 none.  Builds the index up to row on first use. */
+int64_t step_prev(struct model *m, uint64_t row);
+/* A STEP-stage field (delta_abs_mean, update_ratio, unchanged,
+ * first_record) of trace row, whose summary is now; *basis (may be NULL)
+ * says whether values or statistics decided it. */
+enum expr_avail step_field(struct model *m, uint64_t row, const struct td_summary *now,
+			   enum expr_field f, const struct step_tol *tol, double *num,
+			   enum step_basis *basis);
+void step_free(struct model *m);
+
+#endif
