@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_internal.h"
 
 static const struct batch_option options[] = {
 	{ "execute",     'e', "CMD",  "run a command and print its result (repeatable); no screen" },
@@ -181,6 +182,7 @@ man_aliases(FILE *f)
 {
 	size_t i, n;
 	const struct cmd_alias *a = cmd_aliases(&n);
+	struct strbuf sb = { 0 };
 
 	fputs(".SH ALIASES\n"
 	      "Short verbs of the older debugger CLI, accepted wherever the command is:\n", f);
@@ -191,8 +193,15 @@ man_aliases(FILE *f)
 		roff(f, a[i].command);
 		fputs(" (", f);
 		roff(f, a[i].what);
-		fputs(").\n", f);
+		strbuf_reset(&sb);
+		fputs(")", f);
+		if (cmd_alias_flags(&sb, a[i].alias)) {
+			fputs("; the older CLI's flags: ", f);
+			roff(f, sb.buf);
+		}
+		fputs(".\n", f);
 	}
+	strbuf_done(&sb);
 }
 
 void

@@ -309,6 +309,19 @@ cmd_run(struct cmd_env *env, const char *line)
 		return report(env, "command", TD_ERR_ARGS);
 	}
 	c = cmd_find(argv[0]);
+	if (c) {
+		char **args = NULL;
+		int n = cmd_alias_args(env, argc, argv, &args);
+
+		if (n < 0) {
+			st = report(env, argv[0], TD_ERR_ARGS);
+			cmd_split_free(argv, argc);
+			return st;
+		}
+		cmd_split_free(argv, argc);
+		argv = args;
+		argc = n;
+	}
 	if (!c) {
 		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)");
 		st = report(env, argv[0], TD_ERR_NOTFOUND);
@@ -382,9 +395,16 @@ help_text_aliases(struct strbuf *out)
 	size_t i;
 
 	strbuf_adds(out, "\nAliases (the verbs of the older debugger CLI):\n");
-	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
-		strbuf_addf(out, "  %-4s %-12s %s\n", aliases[i].alias, aliases[i].command,
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++) {
+		struct strbuf fl = { 0 };
+
+		strbuf_addf(out, "  %-4s %-12s %s", aliases[i].alias, aliases[i].command,
 			    aliases[i].what);
+		if (cmd_alias_flags(&fl, aliases[i].alias))
+			strbuf_addf(out, "; flags: %s", fl.buf);
+		strbuf_addc(out, '\n');
+		strbuf_done(&fl);
+	}
 }
 
 enum td_status

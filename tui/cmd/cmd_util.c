@@ -66,6 +66,35 @@ find_opt(const struct cmd_opt *opts, const char *name, size_t len)
 	return NULL;
 }
 
+static bool
+is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* "-r": a short flag the command does not take; name its options and, when
+ * the flag is an alias's ("li -r"), what it is called here. */
+static enum td_status
+unknown_flag(struct cmd_env *env, const char *command, const char *flag,
+	     const struct cmd_opt *opts)
+{
+	const struct cmd_info *c = cmd_find(command);
+	struct strbuf sb = { 0 };
+	const char *sep = "";
+	enum td_status st;
+
+	for (; opts->name; opts++) {
+		strbuf_addf(&sb, "%s--%s", sep, opts->name);
+		sep = ", ";
+	}
+	if (c)
+		cmd_alias_hint(&sb, c->name, flag);
+	st = cmd_fail(env, TD_ERR_ARGS, "unknown flag %s (options: %s)", flag,
+		      sb.len ? sb.buf : "none");
+	strbuf_done(&sb);
+	return st;
+}
+
 enum td_status
 cmd_parse_opts(struct cmd_env *env, int argc, char **argv,
 	       const struct cmd_opt *opts, char **pos, int *npos, int maxpos)
@@ -79,6 +108,8 @@ cmd_parse_opts(struct cmd_env *env, int argc, char **argv,
 		const struct cmd_opt *o;
 		size_t len;
 
+		if (!only_pos && a[0] == '-' && a[1] != '-' && is_letter(a[1]))
+			return unknown_flag(env, argv[0], a, opts);
 		if (only_pos || strncmp(a, "--", 2) != 0) {
 			if (*npos >= maxpos)
 				return cmd_fail(env, TD_ERR_ARGS, "unexpected argument \"%s\"", a);
