@@ -618,6 +618,9 @@ struct model_watch_run {
 	uint64_t next_trace, next_exec; /* the next rows to check */
 	uint64_t checked;           /* rows checked */
 	uint64_t unknown;           /* rows some condition could not decide */
+	uint64_t *unknown_by;       /* per watch (model_watch_at index): the rows
+				     * it could not decide; n_unknown_by entries */
+	size_t n_unknown_by;
 	struct model_watch_hit *hits;
 	size_t nhits, cap;
 	bool done;

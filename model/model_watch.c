@@ -458,6 +458,7 @@ model_watch_run_done(struct model_watch_run *r)
 {
 	free(r->op_stage);
 	free(r->hits);
+	free(r->unknown_by);
 	memset(r, 0, sizeof *r);
 }
 
@@ -548,6 +549,19 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 	return *v == 2;
 }
 
+/* One more row watch k could not decide (of nwatches). */
+static void
+count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
+{
+	if (r->n_unknown_by < nwatches) {
+		r->unknown_by = xrealloc(r->unknown_by, nwatches * sizeof *r->unknown_by);
+		memset(r->unknown_by + r->n_unknown_by, 0,
+		       (nwatches - r->n_unknown_by) * sizeof *r->unknown_by);
+		r->n_unknown_by = nwatches;
+	}
+	r->unknown_by[k]++;
+}
+
 static void
 check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 {
@@ -563,8 +577,10 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
 		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
-		if (res == EXPR_UNKNOWN)
+		if (res == EXPR_UNKNOWN) {
 			unknown = true;
+			count_unknown(r, s->n, k);
+		}
 		if (res != EXPR_TRUE)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
@@ -588,8 +604,10 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 		if (!s->v[k].e)
 			continue;
 		enum expr_result res = where_exec(m, s->v[k].e, j);
-		if (res == EXPR_UNKNOWN)
+		if (res == EXPR_UNKNOWN) {
 			unknown = true;
+			count_unknown(r, s->n, k);
+		}
 		if (res != EXPR_TRUE)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_EXECUTIONS, j);

@@ -145,7 +145,7 @@ save(struct cmd_env *env)
 
 static const struct emit_field watch_cols[] = {
 	{ "name", NULL, 26, 0 },
-	{ "recommended", "set", 4, 0 },
+	{ "recommended", NULL, 11, 0 },
 	{ "condition", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
@@ -176,7 +176,7 @@ list(struct cmd_env *env)
 
 static const struct emit_field cond_cols[] = {
 	{ "name", NULL, 24, 0 },
-	{ "recommended", "set", 4, 0 },
+	{ "recommended", NULL, 11, 0 },
 	{ "defaults", NULL, 32, 0 },
 	{ "summary", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
@@ -386,9 +386,15 @@ cmd_watches(struct cmd_env *env, int argc, char **argv)
 	emit_kv_uint(&e, "checked", r.checked);
 	emit_kv_uint(&e, "hits", hits);
 	emit_kv_uint(&e, "unknown", r.unknown);
+	emit_key(&e, "unknown_by_condition");
+	emit_object_begin(&e, NULL);
+	for (size_t i = 0; model_watch_at(env->m, i, &w); i++)
+		emit_kv_uint(&e, w.name, i < r.n_unknown_by ? r.unknown_by[i] : 0);
+	emit_object_end(&e);
 	if (!env->json && r.unknown)
 		emit_note(&e, "%llu rows could not be decided: the dump does not carry a field "
-			  "their condition reads (unknown, not a hit)", (unsigned long long)r.unknown);
+			  "their condition reads (unknown, not a hit; unknown_by_condition says whose)",
+			  (unsigned long long)r.unknown);
 	emit_key(&e, "items");
 	emit_table_begin(&e, hit_cols);
 	for (size_t i = 0; i < r.nhits; i++) {
