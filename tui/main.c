@@ -26,6 +26,7 @@
 #include "tui/cmd/batch.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/json.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -33,6 +34,7 @@ struct args {
 	const char **cmds;
 	size_t ncmds, cap;
 	bool json, strict, no_color, no_mouse, follow, man, check, fresh, no_cache;
+	bool clear_cache;           /* --clear-cache [DUMP_DIR] */
 	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
@@ -154,6 +156,7 @@ parse_option(struct args *a, int c)
 		return -1;
 	case BATCH_OPT_FRESH: a->fresh = true; return -1;
 	case BATCH_OPT_NO_CACHE: a->no_cache = true; return -1;
+	case BATCH_OPT_CLEAR_CACHE: a->clear_cache = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -197,6 +200,14 @@ parse_args(int argc, char **argv, struct args *a)
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
 		if ((rc = parse_option(a, c)) >= 0)
 			return rc;
+	if (a->clear_cache && optind + 1 < argc) {
+		usage_error("--clear-cache takes one DUMP_DIR or none (extra: %s)", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (a->clear_cache) {
+		a->dump = optind < argc ? argv[optind] : NULL;
+		return -1;
+	}
 	if (optind >= argc) {
 		usage_error("%s", "missing DUMP_DIR");
 		return EXIT_USAGE;
@@ -380,6 +391,57 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 	return -1;
 }
 
+/* --clear-cache [DUMP_DIR]: one line (JSON: {"removed_files",
+ * "removed_bytes", "cache_dir"}); 0, EXIT_OPEN when the dump cannot be
+ * opened, EXIT_USAGE when a file could not be removed. */
+static int
+clear_cache(const struct args *a, const struct model_options *mo)
+{
+	uint64_t files, bytes;
+	char err[1024] = "", *dir = NULL;
+	enum td_status st = model_cache_clear(a->dump, mo, &files, &bytes, &dir, err, sizeof err);
+	struct strbuf msg = {0};
+
+	if (st != TD_OK) {
+		strbuf_addf(&msg, "--clear-cache: %s", *err ? err : td_strerror(st));
+		print_error(msg.buf);
+		if (a->json)
+			batch_json_error(stdout, msg.buf);
+		strbuf_done(&msg);
+		free(dir);
+		return a->dump && st != TD_ERR_IO ? EXIT_OPEN : EXIT_USAGE;
+	}
+	if (a->json) {
+		struct json j;
+
+		json_init(&j, &msg);
+		json_object_begin(&j);
+		json_kv_uint(&j, "removed_files", files);
+		json_kv_uint(&j, "removed_bytes", bytes);
+		json_key(&j, "cache_dir");
+		if (dir)
+			json_string(&j, dir);
+		else
+			json_null(&j);
+		json_object_end(&j);
+		strbuf_addc(&msg, '\n');
+	} else {
+		struct strbuf safe = {0};
+
+		if (dir)
+			sanitize_str(dir, -1, &safe);
+		strbuf_addf(&msg, "removed %llu index file%s (%llu bytes)%s%s%s\n",
+			    (unsigned long long)files, files == 1 ? "" : "s", (unsigned long long)bytes,
+			    dir ? " from " : "", safe.buf ? safe.buf : "",
+			    a->dump && !files ? " (that dump had none)" : "");
+		strbuf_done(&safe);
+	}
+	fputs(msg.buf, stdout);
+	strbuf_done(&msg);
+	free(dir);
+	return EXIT_OK_;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -400,6 +462,11 @@ main(int argc, char **argv)
 	/* the screen can switch follow mode on later: the reader keeps what it compares */
 	mo.may_follow = a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
 	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
+	if (a.clear_cache) {
+		rc = clear_cache(&a, &mo);
+		args_done(&a);
+		return rc;
+	}
 	if (!(m = open_dump(a.dump, &mo, a.json)) || (a.dump_b && !(mb = open_dump(a.dump_b, &mo, a.json)))) {
 		model_close(m);
 		args_done(&a);

@@ -33,6 +33,7 @@ enum batch_long_option {
 	BATCH_OPT_FAIL_ON,
 	BATCH_OPT_FRESH,
 	BATCH_OPT_NO_CACHE,
+	BATCH_OPT_CLEAR_CACHE,
 };
 
 /* One command-line option.  id is what getopt_long returns. */
