@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/suggest.h"
+
 #define WATCH_PARAMS_MAX 8
 
 /* A parameter of a named condition: `field op value * scale`. */
@@ -248,6 +250,21 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 	return true;
 }
 
+/* "; did you mean tensor_too_large?" for a first word that is no
+ * condition (a typo the expression parser then fails on). */
+static void
+suggest_condition(const char *text, size_t len, struct strbuf *hint)
+{
+	char word[64];
+	struct td_suggest near;
+
+	snprintf(word, sizeof word, "%.*s", (int)len, text);
+	td_suggest_init(&near, word);
+	for (size_t i = 0; i < TD_ARRAY_SIZE(conditions); i++)
+		td_suggest_add(&near, conditions[i].name);
+	td_suggest_text(&near, hint);
+}
+
 /* Compiles text (a named condition, with "(k=v, ...)" or not, or an
  * expression) into w. */
 static enum td_status
@@ -292,7 +309,12 @@ watch_compile(const char *name, const char *text, struct watch *w, char *err, si
 		char why[256];
 		st = expr_parse(w->expr_text, &w->e, why, sizeof why);
 		if (st != TD_OK) {
-			snprintf(err, errlen, "%s: %s", name, why);
+			struct strbuf hint = { 0 };
+
+			if (!c && !strstr(why, "did you mean"))
+				suggest_condition(text, len, &hint);
+			snprintf(err, errlen, "%s: %s%s", name, why, hint.buf ? hint.buf : "");
+			strbuf_done(&hint);
 			free(w->expr_text);
 			w->expr_text = NULL;
 			return st;

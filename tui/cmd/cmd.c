@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cmd_internal.h"
+#include "reader/base/suggest.h"
 
 #define B CMD_BATCH
 #define T CMD_TUI
@@ -149,6 +150,21 @@ cmd_find(const char *name)
 		if (strcmp(aliases[i].alias, name) == 0)
 			c = find_command(aliases[i].command);
 	return c;
+}
+
+/* "; did you mean traces?": the commands and aliases nearest to name. */
+static void
+suggest_command(const char *name, struct strbuf *hint)
+{
+	struct td_suggest near;
+	size_t i;
+
+	td_suggest_init(&near, name);
+	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+		td_suggest_add(&near, commands[i].name);
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
+		td_suggest_add(&near, aliases[i].alias);
+	td_suggest_text(&near, hint);
 }
 
 /* ---- word splitting ------------------------------------------------- */
@@ -323,7 +339,11 @@ cmd_run(struct cmd_env *env, const char *line)
 		argc = n;
 	}
 	if (!c) {
-		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)");
+		struct strbuf hint = { 0 };
+
+		suggest_command(argv[0], &hint);
+		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)%s", hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
 		st = report(env, argv[0], TD_ERR_NOTFOUND);
 	} else if ((st = check_args(env, c, argc - 1)) != TD_OK) {
 		st = report(env, c->name, st);
@@ -414,8 +434,16 @@ cmd_help(struct cmd_env *env, int argc, char **argv)
 	struct json j;
 	size_t i;
 
-	if (argc > 1 && !(c = cmd_find(argv[1])))
-		return cmd_fail(env, TD_ERR_NOTFOUND, "%s: unknown command", argv[1]);
+	if (argc > 1 && !(c = cmd_find(argv[1]))) {
+		struct strbuf hint = { 0 };
+		enum td_status st;
+
+		suggest_command(argv[1], &hint);
+		st = cmd_fail(env, TD_ERR_NOTFOUND, "%s: unknown command%s", argv[1],
+			      hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
+		return st;
+	}
 	if (env->json) {
 		json_init(&j, env->out);
 		if (c) {

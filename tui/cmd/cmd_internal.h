@@ -98,6 +98,12 @@ bool cmd_alias_flags(struct strbuf *sb, const char *alias);
  * that "inputs -r" says what it is called here; nothing otherwise. */
 void cmd_alias_hint(struct strbuf *sb, const char *command, const char *flag);
 
+/* "; did you mean dense/MatMul, dense_1/MatMul?": the dump's op names /
+ * graph names and ids nearest to a name nobody has (reader/base/suggest.h),
+ * appended to sb; nothing when none is near. */
+void cmd_suggest_op(struct model *m, const char *name, struct strbuf *sb);
+void cmd_suggest_graph(struct model *m, const char *name, struct strbuf *sb);
+
 /* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */
 struct cmd_opt {
 	const char *name;           /* without the dashes: "op" */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/suggest.h"
 #include "sanitize.h"
 
 enum td_status
@@ -333,15 +334,57 @@ enum td_status
 cmd_host_arg(struct cmd_env *env, const char *arg, const char **host)
 {
 	struct model_info in;
-	struct strbuf names = { 0 };
+	struct strbuf names = { 0 }, hint = { 0 };
+	struct td_suggest near;
 
 	if ((*host = cmd_host_find(env->m, arg)))
 		return TD_OK;
 	model_info(env->m, &in);
 	for (size_t i = 0; i < in.nhosts && i < 8; i++)
 		strbuf_addf(&names, "%s%s", i ? ", " : "", in.hosts[i]);
-	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)", arg, in.nhosts,
-		 in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "");
+	td_suggest_init(&near, arg);
+	for (size_t i = 0; i < in.nhosts; i++)
+		td_suggest_add(&near, in.hosts[i]);
+	td_suggest_text(&near, &hint);
+	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)%s", arg,
+		 in.nhosts, in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "",
+		 hint.buf ? hint.buf : "");
 	strbuf_done(&names);
+	strbuf_done(&hint);
 	return TD_ERR_NOTFOUND;
+}
+
+/* ---- did you mean ----------------------------------------------------- */
+
+void
+cmd_suggest_op(struct model *m, const char *name, struct strbuf *sb)
+{
+	uint32_t i, n = model_op_count(m);
+	struct td_suggest s;
+	struct model_op o;
+
+	td_suggest_init(&s, name);
+	for (i = 0; i < n; i++)
+		if (model_op_get(m, i, &o) && o.name)
+			td_suggest_add(&s, o.name);
+	td_suggest_text(&s, sb);
+}
+
+void
+cmd_suggest_graph(struct model *m, const char *name, struct strbuf *sb)
+{
+	uint32_t i, n = model_graph_count(m);
+	struct td_suggest s;
+	struct model_graph g;
+
+	td_suggest_init(&s, name);
+	for (i = 0; i < n; i++) {
+		if (!model_graph_get(m, i, &g))
+			continue;
+		if (g.name && *g.name)
+			td_suggest_add(&s, g.name);
+		if (g.graph_id && *g.graph_id)
+			td_suggest_add(&s, g.graph_id);
+	}
+	td_suggest_text(&s, sb);
 }
