@@ -584,6 +584,9 @@ struct model_condition {
 	const char *defaults;       /* "abs_mean_lt=1e-09", "" none */
 	bool recommended;           /* in the recommended set */
 	const char *summary;        /* one line for help */
+	const char *dtypes;         /* the dtypes it looks at: "float16, bfloat16,
+				     * float32, float64" (value conditions) or
+				     * "any" (NaN/Inf, the dump's own records) */
 };
 /* The i-th named condition; false past the last. */
 bool model_condition_at(size_t i, struct model_condition *c);

@@ -53,47 +53,53 @@ static const struct cond_param params[] = {
 };
 
 #define NONFINITE "(nan > 0 or neg_inf > 0 or pos_inf > 0)"
+/* Value conditions look at floating-point tensors: an int32 OneHot, a
+ * uint8 mask or an argmax is not "too large" (README, Watches). */
+#define FLOAT "dtype ~ \"float\""
+#define FLOATS "float16, bfloat16, float32, float64"
 
 /* The named conditions: base expression, the parameters it takes (their
  * comparisons are or-ed and and-ed with the base), its defaults, whether
- * it is in the recommended set. */
+ * it is in the recommended set, the dtypes it looks at. */
 static const struct model_condition conditions[] = {
-	{ "weight_initialization", "role == \"weight\" and first_record",
+	{ "weight_initialization", FLOAT " and role == \"weight\" and first_record",
 	  "zero_percentage_ge max_gt min_lt", "zero_percentage_ge=100", false,
-	  "a weight's first record is all zeros (or past max/min)" },
+	  "a weight's first record is all zeros (or past max/min)", FLOATS },
 	{ "weight_overflow", "role == \"weight\" and " NONFINITE, "", "", true,
-	  "a weight holds NaN or Inf" },
-	{ "weight_too_large", "role == \"weight\"", "abs_mean_gt max_gt min_lt mean_gt",
-	  "abs_mean_gt=100", true, "a weight's magnitude is too large" },
-	{ "weight_too_small", "role == \"weight\"", "abs_mean_lt max_lt min_gt mean_lt",
-	  "abs_mean_lt=1e-05", false, "a weight's magnitude is too small" },
-	{ "gradient_vanishing", "role == \"gradient\"", "abs_mean_lt max_lt min_gt mean_lt",
-	  "abs_mean_lt=1e-09", true, "a gradient is vanishing" },
-	{ "gradient_too_large", "role == \"gradient\"", "abs_mean_gt max_gt min_lt mean_gt",
-	  "abs_mean_gt=1000", true, "a gradient is too large" },
+	  "a weight holds NaN or Inf", "any" },
+	{ "weight_too_large", FLOAT " and role == \"weight\"", "abs_mean_gt max_gt min_lt mean_gt",
+	  "abs_mean_gt=100", true, "a weight's magnitude is too large", FLOATS },
+	{ "weight_too_small", FLOAT " and role == \"weight\"", "abs_mean_lt max_lt min_gt mean_lt",
+	  "abs_mean_lt=1e-05", false, "a weight's magnitude is too small", FLOATS },
+	{ "gradient_vanishing", FLOAT " and role == \"gradient\"", "abs_mean_lt max_lt min_gt mean_lt",
+	  "abs_mean_lt=1e-09", true, "a gradient is vanishing", FLOATS },
+	{ "gradient_too_large", FLOAT " and role == \"gradient\"", "abs_mean_gt max_gt min_lt mean_gt",
+	  "abs_mean_gt=1000", true, "a gradient is too large", FLOATS },
 	{ "gradient_exploding", "role == \"gradient\" and " NONFINITE, "", "", true,
-	  "a gradient holds NaN or Inf" },
-	{ "tensor_overflow", NONFINITE, "", "", false, "a tensor holds NaN or Inf" },
+	  "a gradient holds NaN or Inf", "any" },
+	{ "tensor_overflow", NONFINITE, "", "", false, "a tensor holds NaN or Inf", "any" },
 	{ "operator_overflow", NULL, "", "", true,
-	  "the dump's own overflow records (overflow dumps)" },
-	{ "tensor_too_large", "elements > 0", "abs_mean_gt max_gt min_lt mean_gt", "", false,
-	  "a tensor's magnitude is too large" },
-	{ "tensor_too_small", "elements > 0", "abs_mean_lt max_lt min_gt mean_lt", "", false,
-	  "a tensor's magnitude is too small" },
-	{ "tensor_all_zero", "elements > 0", "zero_percentage_ge", "zero_percentage_ge=100", false,
-	  "a tensor is (mostly) zeros" },
-	{ "weight_not_changed", "role == \"weight\" and unchanged", "rtol atol", "rtol=1e-05 atol=1e-08",
-	  true, "a weight did not change since the previous step" },
-	{ "weight_change_too_large", "role == \"weight\"", "abs_mean_update_ratio_gt",
-	  "abs_mean_update_ratio_gt=0.1", true, "a weight changed too much in one step" },
-	{ "weight_change_too_small", "role == \"weight\"", "abs_mean_update_ratio_lt",
-	  "abs_mean_update_ratio_lt=0.0001", true, "a weight changed too little in one step" },
-	{ "activation_range", "role == \"activation\"", "range_start_inclusive range_end_inclusive", "",
-	  false, "an activation has values outside [start, end]" },
-	{ "tensor_range", "elements > 0", "range_start_inclusive range_end_inclusive", "", false,
-	  "a tensor has values outside [start, end]" },
+	  "the dump's own overflow records (overflow dumps)", "any" },
+	{ "tensor_too_large", FLOAT, "abs_mean_gt max_gt min_lt mean_gt", "", false,
+	  "a tensor's magnitude is too large", FLOATS },
+	{ "tensor_too_small", FLOAT, "abs_mean_lt max_lt min_gt mean_lt", "", false,
+	  "a tensor's magnitude is too small", FLOATS },
+	{ "tensor_all_zero", FLOAT, "zero_percentage_ge", "zero_percentage_ge=100", false,
+	  "a tensor is (mostly) zeros", FLOATS },
+	{ "weight_not_changed", FLOAT " and role == \"weight\" and unchanged", "rtol atol",
+	  "rtol=1e-05 atol=1e-08", true, "a weight did not change since the previous step", FLOATS },
+	{ "weight_change_too_large", FLOAT " and role == \"weight\"", "abs_mean_update_ratio_gt",
+	  "abs_mean_update_ratio_gt=0.1", true, "a weight changed too much in one step", FLOATS },
+	{ "weight_change_too_small", FLOAT " and role == \"weight\"", "abs_mean_update_ratio_lt",
+	  "abs_mean_update_ratio_lt=0.0001", true, "a weight changed too little in one step", FLOATS },
+	{ "activation_range", FLOAT " and role == \"activation\"",
+	  "range_start_inclusive range_end_inclusive", "", false,
+	  "an activation has values outside [start, end]", FLOATS },
+	{ "tensor_range", FLOAT, "range_start_inclusive range_end_inclusive", "", false,
+	  "a tensor has values outside [start, end]", FLOATS },
 	{ "fp16_overflow_risk", NULL, "factor", "factor=2", true,
-	  "a float16/bfloat16 tensor's max |x| is within factor of the dtype's limit" },
+	  "a float16/bfloat16 tensor's max |x| is within factor of the dtype's limit",
+	  "float16, bfloat16" },
 };
 
 struct watch {

@@ -114,7 +114,7 @@ tdbg_run --json -e 'watch recommended off' -e "watch add big 'abs_mean > 0'" \
 	-e "watch add none 'role == \"nothing\"'" -e 'watches check' "$FIXTURES/tfdbg2/mnist_nan"
 json_expect unknown_by_condition 'd[3]["unknown_by_condition"] == {"big": 680 + 224, "none": 0} and d[3]["unknown"] == 680 + 224'
 tdbg_run -e 'watch conditions' "$FIXTURES/tfdbg2/mnist_nan"
-expect_eq conditions_column_recommended "$(head -1 "$OUT" | tr -s ' ')" "name recommended defaults summary"
+expect_eq conditions_column_recommended "$(head -1 "$OUT" | tr -s ' ')" "name recommended defaults dtypes summary"
 
 # ---- the watches file and --fail-on watches -----------------------------------
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"

@@ -178,6 +178,7 @@ static const struct emit_field cond_cols[] = {
 	{ "name", NULL, 24, 0 },
 	{ "recommended", NULL, 11, 0 },
 	{ "defaults", NULL, 32, 0 },
+	{ "dtypes", NULL, 36, 0 },
 	{ "summary", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
@@ -196,6 +197,7 @@ conditions(struct cmd_env *env)
 		emit_kv_str(&e, "params", c.params);
 		emit_kv_str(&e, "defaults", c.defaults);
 		emit_kv_bool(&e, "recommended", c.recommended);
+		emit_kv_str(&e, "dtypes", c.dtypes);
 		emit_kv_str(&e, "summary", c.summary);
 		emit_object_end(&e);
 	}
