@@ -231,9 +231,11 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 			snprintf(err, errlen, "fp16_overflow_risk: factor must be >= 1");
 			return false;
 		}
-		strbuf_addf(out, "(dtype == \"float16\" and max_abs > %.17g) or "
-			    "(dtype == \"bfloat16\" and max_abs > %.17g)", 65504.0 / factor,
-			    3.38953139e38 / factor);
+		strbuf_adds(out, "(dtype == \"float16\" and max_abs > ");
+		strbuf_add_double(out, 65504.0 / factor);
+		strbuf_adds(out, ") or (dtype == \"bfloat16\" and max_abs > ");
+		strbuf_add_double(out, 3.38953139e38 / factor);
+		strbuf_adds(out, ")");
 		return true;
 	}
 	bool comparisons = strstr(c->params, "_gt") || strstr(c->params, "_lt") ||
@@ -249,8 +251,8 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (!vals[i].p->field)
 			continue;
-		strbuf_addf(out, "%s%s %s %.17g", k++ ? " or " : "", vals[i].p->field, vals[i].p->op,
-			    vals[i].v * vals[i].p->scale);
+		strbuf_addf(out, "%s%s %s ", k++ ? " or " : "", vals[i].p->field, vals[i].p->op);
+		strbuf_add_double(out, vals[i].v * vals[i].p->scale);
 	}
 	strbuf_adds(out, ")");
 	return true;

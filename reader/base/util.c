@@ -288,3 +288,16 @@ td_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+void
+strbuf_add_double(struct strbuf *sb, double v)
+{
+	char buf[40];
+
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v || v != v)
+			break;
+	}
+	strbuf_adds(sb, buf);
+}
