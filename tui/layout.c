@@ -98,7 +98,7 @@ alerts_width(int w, int most)
 	return clamp(w * 2 / 5, LAYOUT_LEAD_COLS, most);
 }
 
-/* Six panes: Alerts | Graph executions on top, Timeline | Graph in the
+/* Six panes: Alerts | Graph executions on top, Timeline (a third) | Graph in the
  * middle (the graph rarely needs the whole width, the timeline's cells do
  * not need it either), Source | Stack at the bottom; heights about 35%,
  * 25%, the rest. */
@@ -108,8 +108,8 @@ layout_full(struct layout *l, bool no_source)
 	const struct rect b = l->body;
 	int top_h = b.h * 35 / 100, mid_h = no_source ? b.h - top_h : b.h / 4;
 	int bot_h = b.h - top_h - mid_h;
-	int alerts_w = alerts_width(b.w, 80);
-	int timeline_w = (b.w - 1) * 2 / 5;
+	int alerts_w = clamp(b.w * 9 / 20, LAYOUT_LEAD_COLS, 90);
+	int timeline_w = (b.w - 1) / 3;
 
 	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
 	add_sep(l, b.y, b.x + alerts_w, top_h);
@@ -125,7 +125,8 @@ layout_full(struct layout *l, bool no_source)
  * Stack.  Alerts sits beside the other top pane when both get their width
  * (LAYOUT_STORY_SIDE_COLS); narrower, it takes the whole width above it, so
  * its lead lines are never cut.  Heights: the top band about 2/5, the
- * graph 2/5 of the rest (stacked: 1/4, 3/10, 1/5, the rest). */
+ * graph 2/5 of the rest (stacked: 1/4, 2/5, 1/5, the rest: the trace
+ * table keeps the rows it had beside Alerts). */
 static void
 layout_story(struct layout *l, enum pane_id visible, const struct layout_opts *o, bool no_source)
 {
@@ -140,7 +141,7 @@ layout_story(struct layout *l, enum pane_id visible, const struct layout_opts *o
 		add_sep(l, b.y, b.x + alerts_w, top_h);
 		show(l, beside, mkrect(b.y, b.x + alerts_w + 1, top_h, b.w - alerts_w - 1));
 	} else {
-		int alerts_h = b.h / 4, beside_h = b.h * 3 / 10;
+		int alerts_h = b.h / 4, beside_h = b.h * 2 / 5;
 
 		top_h = alerts_h + beside_h;
 		mid_h = no_source ? b.h - top_h : b.h / 5;
