@@ -98,7 +98,7 @@ alerts_width(int w, int most)
 	return clamp(w * 2 / 5, LAYOUT_LEAD_COLS, most);
 }
 
-/* Six panes: Alerts | Graph executions on top, Timeline (a third) | Graph in the
+/* Six panes: Alerts | Graph executions on top, Timeline (2/5) | Graph in the
  * middle (the graph rarely needs the whole width, the timeline's cells do
  * not need it either), Source | Stack at the bottom; heights about 35%,
  * 25%, the rest. */
@@ -109,7 +109,7 @@ layout_full(struct layout *l, bool no_source)
 	int top_h = b.h * 35 / 100, mid_h = no_source ? b.h - top_h : b.h / 4;
 	int bot_h = b.h - top_h - mid_h;
 	int alerts_w = clamp(b.w * 9 / 20, LAYOUT_LEAD_COLS, 90);
-	int timeline_w = (b.w - 1) / 3;
+	int timeline_w = (b.w - 1) * 2 / 5;
 
 	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
 	add_sep(l, b.y, b.x + alerts_w, top_h);
