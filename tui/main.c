@@ -35,6 +35,7 @@ struct args {
 	size_t ncmds, cap;
 	bool json, strict, no_color, no_mouse, follow, man, check, fresh, no_cache;
 	bool clear_cache;           /* --clear-cache [DUMP_DIR] */
+	bool quiet;                 /* --quiet: no progress line */
 	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
@@ -171,6 +172,7 @@ parse_option(struct args *a, int c)
 	case 'M': a->no_mouse = true; return -1;
 	case 'F': a->follow = true; return -1;
 	case 'c': a->check = true; return -1;
+	case 'q': a->quiet = true; return -1;
 	case 'p': {
 		char *end;
 		long n = strtol(optarg, &end, 10);
@@ -262,6 +264,13 @@ run_tui(struct model *m, struct model_diff *d, const struct args *a)
 	return tui_run(m, &to);
 }
 
+/* The batch progress line: on a terminal, unless --quiet. */
+static bool
+show_progress(const struct args *a)
+{
+	return !a->quiet && isatty(STDERR_FILENO);
+}
+
 /* --check: the -e commands if any, then the headline origin; exit 4 when
  * the dump has NaN/Inf (3 when --strict fails). */
 static int
@@ -271,7 +280,7 @@ run_check(struct model *m, const struct args *a)
 
 	setlocale(LC_CTYPE, "");
 	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	model_wait(m);
+	batch_wait(m, show_progress(a), stderr);
 	if (a->ncmds)
 		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
 	crc = batch_check(m, a->json, a->fail_on_watches, stdout, stderr);
@@ -301,7 +310,7 @@ run(struct model *m, struct model_diff *d, struct args *a)
 	/* Text output is sanitized for the terminal's character set. */
 	setlocale(LC_CTYPE, "");
 	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	model_wait(m);
+	batch_wait(m, show_progress(a), stderr);
 	if (a->ncmds == 0) {
 		fprintf(stderr, "tdbg: %s; printing a summary (use -e CMD for more, see tdbg --help)\n",
 			why ? why : "--json");
@@ -381,9 +390,9 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
 	opt.pairs = o->pairs;
 	opt.npairs = o->npairs;
-	model_wait(a);
+	batch_wait(a, show_progress(o), stderr);
 	if (b)
-		model_wait(b);
+		batch_wait(b, show_progress(o), stderr);
 	if (model_diff_new(a, b ? b : a, &opt, d, err, sizeof err) != TD_OK) {
 		print_error(err);
 		return EXIT_USAGE;

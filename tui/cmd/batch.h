@@ -76,4 +76,13 @@ int batch_strict_check(struct model *m, FILE *err);
  * EXIT_OK_. */
 int batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err);
 
+/* Waits for m's index pass (batch_progress.c).  With show (stderr is a
+ * terminal, no --quiet) a pass that takes longer than a second
+ * (TDBG_PROGRESS_AFTER milliseconds) draws a progress line on err,
+ * redrawn in place and cleared at the end. */
+void batch_wait(struct model *m, bool show, FILE *err);
+/* The line itself: "tdbg: indexing 45%: 120 MB of 266 MB, 3.2M rows/s,
+ * about 2 s left" for progress p after seconds.  Appends to sb. */
+void batch_progress_line(struct strbuf *sb, const struct model_progress *p, double seconds);
+
 #endif

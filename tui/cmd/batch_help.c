@@ -27,6 +27,7 @@ static const struct batch_option options[] = {
 	{ "fresh",       BATCH_OPT_FRESH, NULL, "TUI: start clean, without the focus, filter, sort and marks saved for this dump" },
 	{ "no-cache",    BATCH_OPT_NO_CACHE, NULL, "neither read nor write the saved index ($XDG_CACHE_HOME/tdbg)" },
 	{ "clear-cache", BATCH_OPT_CLEAR_CACHE, NULL, "remove the saved index of DUMP_DIR, or with no DUMP_DIR every saved index (only tdbg's .tdx files), and exit" },
+	{ "quiet",       'q', NULL,   "batch: no progress line on stderr while a long first open indexes the dump" },
 	{ "precision",   'p', "N",    "text: numbers with N significant digits (default 6; JSON keeps every digit)" },
 	{ "pair",        BATCH_OPT_PAIR, "A=B", "two dumps: compare host or rank A of the first with B of the second (repeatable)" },
 	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
