@@ -591,6 +591,14 @@ struct model_condition {
 /* The i-th named condition; false past the last. */
 bool model_condition_at(size_t i, struct model_condition *c);
 
+/* Where a watch lives (the command layer keeps it there). */
+enum model_watch_scope {
+	WATCH_SCOPE_SESSION,        /* this run only (added in batch mode) */
+	WATCH_SCOPE_DUMP,           /* the open dump's: kept with its saved state */
+	WATCH_SCOPE_GLOBAL,         /* every dump: the user's watches file, the
+				     * recommended set */
+};
+
 struct model_watch {
 	const char *name;
 	const char *text;           /* as given: "gradient_vanishing(abs_mean_lt=1e-7)" */
@@ -598,6 +606,7 @@ struct model_watch {
 				     * the dump's own overflow records */
 	bool recommended;           /* added by the recommended set */
 	double rtol, atol;          /* the tolerance of `unchanged` */
+	enum model_watch_scope scope;
 };
 /* Adds (or replaces) watch name: text is a named condition, optionally
  * with "(name=value, ...)", or an expression (model_expr.h).  TD_ERR_ARGS
@@ -607,6 +616,10 @@ enum td_status model_watch_add(struct model *m, const char *name, const char *te
 			       size_t errlen);
 /* TD_ERR_NOTFOUND when there is no such watch. */
 enum td_status model_watch_rm(struct model *m, const char *name);
+/* Says where watch name lives (model_watch_add makes it a session's; the
+ * recommended set is global).  TD_ERR_NOTFOUND when there is none. */
+enum td_status model_watch_set_scope(struct model *m, const char *name,
+				     enum model_watch_scope scope);
 /* Switches the recommended set (the conditions marked so, with their
  * defaults) on or off; on by default. */
 void model_watch_recommended(struct model *m, bool on);

@@ -107,6 +107,7 @@ struct watch {
 	struct expr *e;             /* NULL: operator_overflow (the dump's alerts) */
 	struct step_tol tol;
 	bool recommended;
+	enum model_watch_scope scope;
 };
 
 struct watch_set {
@@ -376,6 +377,7 @@ set_add(struct watch_set *s, const char *name, const char *text, bool recommende
 	if (st != TD_OK)
 		return st;
 	w.recommended = recommended;
+	w.scope = recommended ? WATCH_SCOPE_GLOBAL : WATCH_SCOPE_SESSION;
 	if ((i = watch_index(s, name)) >= 0) {
 		watch_clear(&s->v[i]);
 		s->v[i] = w;
@@ -456,8 +458,20 @@ model_watch_at(struct model *m, size_t i, struct model_watch *w)
 		return false;
 	*w = (struct model_watch){ s->v[i].name, s->v[i].text,
 				   s->v[i].e ? s->v[i].expr_text : NULL, s->v[i].recommended,
-				   s->v[i].tol.rtol, s->v[i].tol.atol };
+				   s->v[i].tol.rtol, s->v[i].tol.atol, s->v[i].scope };
 	return true;
+}
+
+enum td_status
+model_watch_set_scope(struct model *m, const char *name, enum model_watch_scope scope)
+{
+	struct watch_set *s = watch_set(m);
+	int64_t i = watch_index(s, name);
+
+	if (i < 0)
+		return TD_ERR_NOTFOUND;
+	s->v[i].scope = scope;
+	return TD_OK;
 }
 
 void

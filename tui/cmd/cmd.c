@@ -65,7 +65,7 @@ static const struct cmd_info commands[] = {
 	{ "graphs", cmd_graphs, 0, 0, B | T, "graphs",
 	  "Graphs with their ids, names, enclosing graph and op counts", COMPLETE_NONE },
 	{ "watch", cmd_watch, 1, -1, B | T,
-	  "watch add NAME 'CONDITION' | watch rm NAME | watch list | watch conditions | watch recommended on|off",
+	  "watch add NAME 'CONDITION' [--global] | watch rm NAME | watch list | watch conditions | watch recommended on|off",
 	  "Named numerical checks: a condition (gradient_vanishing(abs_mean_lt=1e-9)) or an expression",
 	  COMPLETE_NONE },
 	{ "watches", cmd_watches, 1, 3, B | T, "watches check [--step S]",

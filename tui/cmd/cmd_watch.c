@@ -78,7 +78,10 @@ load_line(void *ctx, char *line, char *msg, size_t msglen)
 		snprintf(msg, msglen, "expected NAME CONDITION");
 		return false;
 	}
-	return model_watch_add(c->m, name, rest, msg, msglen) == TD_OK;
+	if (model_watch_add(c->m, name, rest, msg, msglen) != TD_OK)
+		return false;
+	model_watch_set_scope(c->m, name, WATCH_SCOPE_GLOBAL);
+	return true;
 }
 
 int
@@ -105,8 +108,9 @@ cmd_watches_load(struct model *m, char *err, size_t errlen)
 	return bad;
 }
 
-/* Rewrites the watches file with the user's watches (not the recommended
- * ones) and the recommended switch; through a temporary file and rename. */
+/* Rewrites the watches file with the user's global watches (not the
+ * recommended ones, not the dump's) and the recommended switch; through a
+ * temporary file and rename. */
 static enum td_status
 save(struct cmd_env *env)
 {
@@ -132,7 +136,7 @@ save(struct cmd_env *env)
 	if (!model_watch_recommended_on(env->m))
 		fputs("recommended off\n", f);
 	for (size_t i = 0; model_watch_at(env->m, i, &w); i++)
-		if (!w.recommended)
+		if (!w.recommended && w.scope == WATCH_SCOPE_GLOBAL)
 			fprintf(f, "%s %s\n", w.name, w.text);
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
 		unlink(tmp);
@@ -146,9 +150,16 @@ save(struct cmd_env *env)
 static const struct emit_field watch_cols[] = {
 	{ "name", NULL, 26, 0 },
 	{ "recommended", NULL, 11, 0 },
+	{ "scope", NULL, 7, 0 },
 	{ "condition", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
+
+static const char *
+scope_name(enum model_watch_scope s)
+{
+	return s == WATCH_SCOPE_GLOBAL ? "global" : s == WATCH_SCOPE_DUMP ? "dump" : "session";
+}
 
 static void
 list(struct cmd_env *env)
@@ -167,6 +178,7 @@ list(struct cmd_env *env)
 		emit_kv_str(&e, "condition", w.text);
 		emit_kv_str(&e, "expr", w.expr);
 		emit_kv_bool(&e, "recommended", w.recommended);
+		emit_kv_str(&e, "scope", scope_name(w.scope));
 		emit_object_end(&e);
 	}
 	emit_table_end(&e);
@@ -205,12 +217,42 @@ conditions(struct cmd_env *env)
 	emit_done(&e);
 }
 
+/* The scope of watch name, WATCH_SCOPE_SESSION when there is none. */
+static enum model_watch_scope
+find_scope(struct model *m, const char *name)
+{
+	struct model_watch w;
+
+	for (size_t i = 0; model_watch_at(m, i, &w); i++)
+		if (!strcmp(w.name, name))
+			return w.scope;
+	return WATCH_SCOPE_SESSION;
+}
+
 enum td_status
 cmd_watch(struct cmd_env *env, int argc, char **argv)
 {
 	const char *sub = argv[1];
 	char err[512];
 	enum td_status st;
+	enum model_watch_scope scope = env->ui ? WATCH_SCOPE_DUMP : WATCH_SCOPE_SESSION;
+	bool global = false, write_file = false;
+
+	/* "--global" anywhere after add: the watch is every dump's (the word
+	 * moves past the end of argc, so the caller still frees it) */
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--global")) {
+			char *g = argv[i];
+
+			global = true;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof *argv);
+			argv[--argc] = g;
+			break;
+		}
+	if (global && strcmp(sub, "add"))
+		return cmd_fail(env, TD_ERR_ARGS, "--global goes with watch add");
+	if (global && env->ui)
+		scope = WATCH_SCOPE_GLOBAL;
 
 	if (!strcmp(sub, "list") && argc == 2) {
 		list(env);
@@ -222,21 +264,27 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 	}
 	if (!strcmp(sub, "add") && argc >= 4) {
 		char *text = cmd_join(argc, argv, 3);
+		bool was_global = find_scope(env->m, argv[2]) == WATCH_SCOPE_GLOBAL;
 		st = model_watch_add(env->m, argv[2], text, err, sizeof err);
 		free(text);
 		if (st != TD_OK)
 			return cmd_fail(env, st, "%s", err);
+		model_watch_set_scope(env->m, argv[2], scope);
+		/* the file changes when a global watch comes or goes */
+		write_file = scope == WATCH_SCOPE_GLOBAL || was_global;
 	} else if (!strcmp(sub, "rm") && argc == 3) {
+		write_file = find_scope(env->m, argv[2]) == WATCH_SCOPE_GLOBAL;
 		if (model_watch_rm(env->m, argv[2]) != TD_OK)
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no watch named '%s' (watch list)", argv[2]);
 	} else if (!strcmp(sub, "recommended") && argc == 3 &&
 		   (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
 		model_watch_recommended(env->m, !strcmp(argv[2], "on"));
+		write_file = true;
 	} else {
-		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME 'CONDITION' | watch rm NAME | "
+		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME 'CONDITION' [--global] | watch rm NAME | "
 			       "watch list | watch conditions | watch recommended on|off");
 	}
-	if (env->ui && (st = save(env)) != TD_OK)
+	if (env->ui && write_file && (st = save(env)) != TD_OK)
 		return st;
 	if (env->ui && env->ui->watches_changed)
 		env->ui->watches_changed(env->ui->ctx);
@@ -245,8 +293,10 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 		return TD_OK;
 	}
 	/* one line, so the TUI shows it on the message line */
-	strbuf_addf(env->out, "%s: %zu watch%s%s (watch list shows them)\n",
+	strbuf_addf(env->out, "%s%s: %zu watch%s%s (watch list shows them)\n",
 		    !strcmp(sub, "add") ? "added" : !strcmp(sub, "rm") ? "removed" : "recommended set switched",
+		    strcmp(sub, "add") ? "" : scope == WATCH_SCOPE_GLOBAL ? " for every dump (the watches file)"
+		    : scope == WATCH_SCOPE_DUMP ? " for this dump (--global: every dump)" : " for this run",
 		    model_watch_count(env->m), model_watch_count(env->m) == 1 ? "" : "es",
 		    model_watch_recommended_on(env->m) ? ", the recommended set on" : "");
 	return TD_OK;
