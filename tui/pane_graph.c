@@ -267,8 +267,8 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 	x += pane_print_tail(p, y, x, STYLE_HEADER, name, TD_MAX(p->r.w / 2, p->r.w - 44));
 	x += 2;
 	x += pane_print(p, y, x, STYLE_DEFAULT, g->op.type, 24) + 2;
-	/* the trace row before the graph's name, which can be long (a tfdbg v1
-	 * run's device path) and is then the part cut */
+	/* the trace row before the graph's name, which can be long (a run's
+	 * device path) and is then the part cut */
 	if (g->trace >= 0)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, "trace %lld  ", (long long)g->trace);
 	if (g->op.graph_name && *g->op.graph_name)
