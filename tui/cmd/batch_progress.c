@@ -19,6 +19,7 @@
 
 #define PROGRESS_AFTER_MS 1000      /* quiet for passes shorter than this */
 #define PROGRESS_EVERY_MS 200       /* redraws */
+#define PROGRESS_POLL_MS 20         /* looks before the first draw */
 
 static void
 sleep_ms(long ms)
@@ -67,6 +68,8 @@ batch_progress_line(struct strbuf *sb, const struct model_progress *p, double se
 		add_bytes(sb, p->bytes_done);
 		strbuf_adds(sb, " of ");
 		add_bytes(sb, p->bytes_total);
+	} else {
+		strbuf_addf(sb, ": %llu rows", (unsigned long long)rows);
 	}
 	if (rate >= 1e6)
 		strbuf_addf(sb, ", %.1fM rows/s", rate / 1e6);
@@ -97,14 +100,15 @@ batch_wait(struct model *m, bool show, FILE *err)
 		if (p.done)
 			break;
 		double spent = td_now() - start;
-		if (spent * 1000 >= (double)after) {
+		/* nothing to say before the pass knows its size or a row */
+		if (spent * 1000 >= (double)after && (p.bytes_total || p.traces || p.executions)) {
 			strbuf_reset(&line);
 			batch_progress_line(&line, &p, spent);
 			fprintf(err, "\r%s\033[K", line.buf);
 			fflush(err);
 			drawn = true;
 		}
-		sleep_ms(after > 0 && !drawn ? TD_MIN(after, PROGRESS_EVERY_MS) : PROGRESS_EVERY_MS);
+		sleep_ms(drawn ? PROGRESS_EVERY_MS : PROGRESS_POLL_MS);
 	}
 	if (drawn) {
 		fputs("\r\033[K", err);

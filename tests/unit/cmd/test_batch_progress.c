@@ -36,7 +36,7 @@ test_progress_line_small_and_unknown_total(void **state)
 	(void)state;
 	p.traces = 500;
 	batch_progress_line(&sb, &p, 0.5);
-	assert_string_equal(sb.buf, "tdbg: indexing, 1000 rows/s");
+	assert_string_equal(sb.buf, "tdbg: indexing: 500 rows, 1000 rows/s");
 	strbuf_reset(&sb);
 	p.bytes_done = 900;
 	p.bytes_total = 4096;
