@@ -114,9 +114,20 @@ struct model_condition {
 	const char *defaults;       /* "abs_mean_lt=1e-09", "" none */
 	bool recommended;           /* in the recommended set */
 	const char *summary;        /* one line for help */
+	const char *dtypes;         /* the dtypes it looks at: "float16, bfloat16,
+				     * float32, float64" (value conditions) or
+				     * "any" (NaN/Inf, the dump's own records) */
 };
 /* The i-th named condition; false past the last. */
 bool model_condition_at(size_t i, struct model_condition *c);
+
+/* Where a watch lives (the command layer keeps it there). */
+enum model_watch_scope {
+	WATCH_SCOPE_SESSION,        /* this run only (added in batch mode) */
+	WATCH_SCOPE_DUMP,           /* the open dump's: kept with its saved state */
+	WATCH_SCOPE_GLOBAL,         /* every dump: the user's watches file, the
+				     * recommended set */
+};
 
 struct model_watch {
 	const char *name;
@@ -125,6 +136,7 @@ struct model_watch {
 				     * the dump's own overflow records */
 	bool recommended;           /* added by the recommended set */
 	double rtol, atol;          /* the tolerance of `unchanged` */
+	enum model_watch_scope scope;
 };
 /* Adds (or replaces) watch name: text is a named condition, optionally
  * with "(name=value, ...)", or an expression (model_expr.h).  TD_ERR_ARGS
@@ -134,6 +146,10 @@ enum td_status model_watch_add(struct model *m, const char *name, const char *te
 			       size_t errlen);
 /* TD_ERR_NOTFOUND when there is no such watch. */
 enum td_status model_watch_rm(struct model *m, const char *name);
+/* Says where watch name lives (model_watch_add makes it a session's; the
+ * recommended set is global).  TD_ERR_NOTFOUND when there is none. */
+enum td_status model_watch_set_scope(struct model *m, const char *name,
+				     enum model_watch_scope scope);
 /* Switches the recommended set (the conditions marked so, with their
  * defaults) on or off; on by default. */
 void model_watch_recommended(struct model *m, bool on);
@@ -165,6 +181,9 @@ struct model_watch_run {
 	uint64_t next_trace, next_exec; /* the next rows to check */
 	uint64_t checked;           /* rows checked */
 	uint64_t unknown;           /* rows some condition could not decide */
+	uint64_t *unknown_by;       /* per watch (model_watch_at index): the rows
+				     * it could not decide; n_unknown_by entries */
+	size_t n_unknown_by;
 	struct model_watch_hit *hits;
 	size_t nhits, cap;
 	bool done;

@@ -45,6 +45,18 @@ enum model_cache_state {
 				     * file is dropped, the next open indexes afresh */
 };
 
+/* tdbg --clear-cache (model_cache_clear.c): removes the persistent index
+ * of the dump at path (opened with opt, cache on, to learn its file), or,
+ * path NULL, every index file in the cache directory (opt->cache_dir, else
+ * $XDG_CACHE_HOME/tdbg): only regular files named as tdbg names them
+ * (16 hex digits and ".tdx"), nothing else there.  *files and *bytes count
+ * what went; *dir is the directory (malloc'd; NULL when there is none).
+ * TD_ERR_NOENT and friends with err when the dump cannot be opened;
+ * TD_ERR_IO with err when a file could not be removed (the others are). */
+enum td_status model_cache_clear(const char *path, const struct model_options *opt,
+				 uint64_t *files, uint64_t *bytes, char **dir, char *err,
+				 size_t errlen);
+
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
  * looked for) when no reader recognises it, TD_ERR_NOENT / TD_ERR_IO when it
  * cannot be read.  On success *out is ready for queries at once. */
@@ -127,6 +139,9 @@ struct model_info {
 	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
 					 * "used", "extended", "rebuilt" or "stale" (enum model_cache_state) */
 	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
+	const char *index_cache_path;   /* its file, NULL when there is none to have
+					 * (off, unavailable); lives as long as the model */
+	int64_t index_cache_bytes;      /* the file's size, -1 when not written (yet) */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
