@@ -1,0 +1,295 @@
+/*
+ * model_watch_check.c - checking the rows against a model's watches and
+ * describing a hit: a run walks trace rows, executions and the dump's
+ * overflow records in order, a budget of rows at a time, and collects the
+ * hits with the values of the fields each condition read and its
+ * thresholds.  The watches themselves are kept by model_watch.c.
+ */
+#include "model_watch_set.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- checking -------------------------------------------------------------- */
+
+void
+model_watch_run_init(struct model_watch_run *r, int64_t step)
+{
+	memset(r, 0, sizeof *r);
+	r->step = step;
+}
+
+void
+model_watch_run_done(struct model_watch_run *r)
+{
+	free(r->op_stage);
+	free(r->hits);
+	free(r->unknown_by);
+	memset(r, 0, sizeof *r);
+}
+
+static struct model_watch_hit *
+new_hit(struct model_watch_run *r, size_t watch, enum model_table src, uint64_t index)
+{
+	if (r->nhits == r->cap)
+		td_grow((void **)&r->hits, &r->cap, r->nhits + 1, sizeof *r->hits);
+	struct model_watch_hit *h = &r->hits[r->nhits++];
+	memset(h, 0, sizeof *h);
+	h->watch = watch;
+	h->source = src;
+	h->index = index;
+	return h;
+}
+
+/* The values of the numeric fields w reads (summary and step fields), and
+ * its thresholds. */
+static void
+fill_hit(struct model *m, const struct watch *w, struct model_watch_hit *h,
+	 const struct td_summary *exec_summary)
+{
+	uint64_t fields = expr_fields(w->e);
+	struct expr_threshold th[MODEL_WATCH_VALUES];
+	size_t nth = expr_thresholds(w->e, th, MODEL_WATCH_VALUES);
+
+	for (int f = 0; f < EXPR_F_COUNT && h->nvalues < MODEL_WATCH_VALUES; f++) {
+		double v;
+		const char *str = NULL;
+		enum expr_avail a;
+		if (!(fields & (UINT64_C(1) << f)) || expr_field_kind(f) != EXPR_NUM ||
+		    f == EXPR_F_FIRST_RECORD)
+			continue;
+		if (h->source == TABLE_TRACES)
+			a = where_trace_field(m, h->index, f, &w->tol, &v, &str);
+		else if (exec_summary && expr_field_stage(f) == EXPR_STAGE_ROW && f != EXPR_F_STEP)
+			a = where_summary_field(exec_summary, f, &v, &str);
+		else
+			a = EXPR_ABSENT;
+		if (a != EXPR_KNOWN)
+			continue;
+		h->values[h->nvalues].field = expr_field_name(f);
+		h->values[h->nvalues++].value = v;
+	}
+	for (size_t i = 0; i < nth && i < MODEL_WATCH_VALUES; i++) {
+		h->thresholds[h->nthresholds].field = expr_field_name(th[i].field);
+		h->thresholds[h->nthresholds].op = th[i].op;
+		h->thresholds[h->nthresholds++].value = th[i].value;
+	}
+}
+
+static const char *
+basis_name(enum step_basis b)
+{
+	return b == STEP_FROM_VALUES ? "values" : b == STEP_FROM_STATISTICS ? "statistics" : NULL;
+}
+
+/* Whether watch k can hold on rows of op (its op fields decided once per
+ * op: most conditions name a role, and most ops are not of it). */
+static bool
+op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
+{
+	struct watch_set *s = m->an.watches;
+	const char *name = NULL, *type = NULL;
+
+	if (r->op_stage_watches != s->n) {          /* first use */
+		free(r->op_stage);
+		r->op_stage = NULL;
+		r->op_stage_ops = 0;
+		r->op_stage_watches = s->n;
+	}
+	if (op >= r->op_stage_ops) {
+		size_t n = TD_MAX((size_t)op + 1, r->op_stage_ops * 2);
+		r->op_stage = xrealloc(r->op_stage, n * s->n);
+		memset(r->op_stage + r->op_stage_ops * s->n, 0, (n - r->op_stage_ops) * s->n);
+		r->op_stage_ops = n;
+	}
+	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
+	if (!*v) {
+		pthread_mutex_lock(&m->th.lock);
+		if (op < m->ot.nops) {
+			name = m->ot.opv[op].name;
+			type = m->ot.opv[op].type;
+		}
+		pthread_mutex_unlock(&m->th.lock);
+		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
+	}
+	return *v == 2;
+}
+
+/* One more row watch k could not decide (of nwatches). */
+static void
+count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
+{
+	if (r->n_unknown_by < nwatches) {
+		r->unknown_by = xrealloc(r->unknown_by, nwatches * sizeof *r->unknown_by);
+		memset(r->unknown_by + r->n_unknown_by, 0,
+		       (nwatches - r->n_unknown_by) * sizeof *r->unknown_by);
+		r->n_unknown_by = nwatches;
+	}
+	r->unknown_by[k]++;
+}
+
+static void
+check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
+{
+	struct watch_set *s = m->an.watches;
+	uint32_t op = trace_op(m, j);
+	bool unknown = false;
+
+	if (r->step >= 0 && model_trace_step(m, j) != r->step)
+		return;
+	r->checked++;
+	for (size_t k = 0; k < s->n; k++) {
+		if (!s->v[k].e || !op_may_match(m, r, op, k))
+			continue;
+		struct where_opts o = { .tol = &s->v[k].tol };
+		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
+		if (res == EXPR_UNKNOWN) {
+			unknown = true;
+			count_unknown(r, s->n, k);
+		}
+		if (res != EXPR_TRUE)
+			continue;
+		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
+		h->basis = basis_name(o.basis);
+		if (!h->basis && o.from_values)
+			h->basis = "values";    /* a summary field from the values */
+		fill_hit(m, &s->v[k], h, NULL);
+	}
+	r->unknown += unknown;
+}
+
+static void
+check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
+{
+	struct watch_set *s = m->an.watches;
+	struct model_execution x;
+	bool unknown = false;
+
+	if (model_execution_get(m, j, &x) != TD_OK || (r->step >= 0 && x.step != r->step))
+		return;
+	r->checked++;
+	for (size_t k = 0; k < s->n; k++) {
+		if (!s->v[k].e)
+			continue;
+		enum expr_result res = where_exec(m, s->v[k].e, j);
+		if (res == EXPR_UNKNOWN) {
+			unknown = true;
+			count_unknown(r, s->n, k);
+		}
+		if (res != EXPR_TRUE)
+			continue;
+		struct model_watch_hit *h = new_hit(r, k, TABLE_EXECUTIONS, j);
+		struct model_detail d = {0};
+		const struct td_summary *sum = NULL;
+		if (model_execution_detail(m, j, &d) == TD_OK && d.noutputs)
+			sum = &d.summaries[0];
+		fill_hit(m, &s->v[k], h, sum);
+		model_detail_done(&d);
+	}
+	r->unknown += unknown;
+}
+
+/* operator_overflow: the dump's own overflow records, once the index is done. */
+static void
+check_overflow(struct model *m, struct model_watch_run *r)
+{
+	struct watch_set *s = m->an.watches;
+	uint64_t n = model_alert_count(m);
+
+	for (size_t k = 0; k < s->n; k++) {
+		if (s->v[k].e)
+			continue;
+		/* the reader's alerts come last, with a detail (model_alert_get) */
+		uint64_t first = n;
+		struct model_alert a;
+		while (first > 0 && model_alert_get(m, first - 1, &a) == TD_OK && a.detail)
+			first--;
+		for (uint64_t i = first; i < n; i++) {
+			if (model_alert_get(m, i, &a) != TD_OK)
+				continue;
+			if (r->step >= 0 && a.source == TABLE_TRACES && model_trace_step(m, a.index) != r->step)
+				continue;
+			struct model_watch_hit *h = new_hit(r, k, a.source, a.index);
+			h->op_name = a.op_name;
+			h->op_type = a.op_type;
+			h->detail = a.detail;
+		}
+	}
+}
+
+bool
+model_watch_run_step(struct model *m, struct model_watch_run *r, uint64_t budget)
+{
+	struct model_progress p;
+	uint64_t nt, ne, spent = 0;
+
+	watch_set(m);
+	model_progress(m, &p);
+	nt = model_trace_count(m);
+	ne = model_execution_count(m);
+	while (spent < budget && r->next_trace < nt) {
+		check_trace(m, r, r->next_trace++);
+		spent++;
+	}
+	while (spent < budget && r->next_exec < ne) {
+		check_exec(m, r, r->next_exec++);
+		spent++;
+	}
+	if (r->next_trace < nt || r->next_exec < ne || !p.done)
+		return false;
+	if (!r->done) {
+		check_overflow(m, r);
+		r->done = true;
+	}
+	return true;
+}
+
+/* ---- describing a hit ------------------------------------------------------- */
+
+static bool
+holds(double v, const char *op, double t)
+{
+	if (!strcmp(op, "<"))  return v < t;
+	if (!strcmp(op, "<=")) return v <= t;
+	if (!strcmp(op, ">"))  return v > t;
+	if (!strcmp(op, ">=")) return v >= t;
+	if (!strcmp(op, "==")) return v == t;
+	return v != t;
+}
+
+void
+model_watch_hit_describe(const struct model_watch_hit *h, char *buf, size_t size)
+{
+	struct strbuf s = { 0 }, *sb = &s;
+
+	for (int pass = 0; pass < 2 && !sb->len; pass++) {
+		for (size_t i = 0; i < h->nthresholds; i++) {
+			const char *f = h->thresholds[i].field;
+			size_t k;
+			for (k = 0; k < h->nvalues && strcmp(h->values[k].field, f); k++)
+				;
+			bool known = k < h->nvalues;
+			if (!pass && (!known || !holds(h->values[k].value, h->thresholds[i].op,
+							h->thresholds[i].value)))
+				continue;
+			strbuf_addf(sb, "%s%s ", sb->len ? ", " : "", f);
+			if (known)
+				strbuf_addf(sb, "%.6g ", h->values[k].value);
+			else
+				strbuf_adds(sb, "? ");
+			strbuf_addf(sb, "%s %.6g", h->thresholds[i].op, h->thresholds[i].value);
+		}
+	}
+	if (!h->nthresholds)
+		for (size_t k = 0; k < h->nvalues; k++)
+			strbuf_addf(sb, "%s%s %.6g", sb->len ? ", " : "", h->values[k].field,
+				    h->values[k].value);
+	if (h->basis)
+		strbuf_addf(sb, " (from %s)", h->basis);
+	if (h->detail)
+		strbuf_addf(sb, "%s%s", sb->len ? "; " : "", h->detail);
+	snprintf(buf, size, "%s", s.buf ? s.buf : "");
+	strbuf_done(&s);
+}
