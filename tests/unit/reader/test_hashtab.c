@@ -19,7 +19,7 @@
 
 /* Entries for the id face: strings numbered by their index. */
 struct names {
-	char (*s)[24];
+	char (*s)[32];
 	size_t n;
 };
 
