@@ -18,8 +18,15 @@
 uint32_t
 hashtab_str_hash(const char *s)
 {
-	size_t len = strlen(s), i;
+	return hashtab_mem_hash(s, strlen(s));
+}
+
+uint32_t
+hashtab_mem_hash(const void *p, size_t len)
+{
+	const char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+	size_t i;
 
 	for (i = 0; i + 8 <= len; i += 8) {
 		memcpy(&w, s + i, 8);

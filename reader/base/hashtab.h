@@ -46,6 +46,9 @@ typedef bool hashtab_eq_fn(const void *ctx, uint32_t id, const void *key);
  * bytewise hash is too slow.  Stable across builds and runs (the model
  * keys some persisted maps with it). */
 uint32_t hashtab_str_hash(const char *s);
+/* The same hash of the len bytes at s (a name inside a larger string):
+ * hashtab_mem_hash(s, strlen(s)) == hashtab_str_hash(s). */
+uint32_t hashtab_mem_hash(const void *s, size_t len);
 
 /* Sizes an empty table t for n ids without growing: the capacity is the
  * smallest power of two, at least 16, that keeps n ids at most half full.

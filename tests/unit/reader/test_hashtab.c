@@ -165,6 +165,10 @@ test_hashtab_str_hash_is_stable(void **state)
 	b[17] = '\0';
 	assert_int_not_equal(hashtab_str_hash(a), hashtab_str_hash(b));
 	assert_int_not_equal(hashtab_str_hash("ab"), hashtab_str_hash("ba"));
+	/* a name inside a longer string hashes as the name alone */
+	assert_int_equal(hashtab_mem_hash("model/dense_1/BiasAdd:0 tail", 23), 0x3580cd58u);
+	assert_int_equal(hashtab_mem_hash("MatMul:1", 6), 0xd75dc544u);
+	assert_int_equal(hashtab_mem_hash("x", 0), 0xdf442d22u);
 }
 
 static void
