@@ -113,9 +113,9 @@ model_free(struct model *m)
 	free(m->graveyard);
 	free(m->pr.problems);
 	free(m->pr.torn);
-	u64map_done(&m->pr.problem_seen);
+	hashtab_u64_done(&m->pr.problem_seen);
 	free(m->src.files);
-	u64map_done(&m->src.file_by_id);
+	hashtab_u64_done(&m->src.file_by_id);
 	step_free(m);
 	watch_free(m);
 	intern_done(&m->str);
@@ -404,8 +404,8 @@ model_memory_bytes(struct model *m)
 		bytes += MODEL_CHUNK * sizeof(struct exec_row);
 	for (i = 0; i < CKPT_MAX_CHUNKS && m->rows.eloc.dir[i]; i++)
 		bytes += CKPT_CHUNK * sizeof(struct ckpt);
-	bytes += m->str.bytes + m->str.cap * 2 * sizeof(uint32_t);
-	bytes += m->ot.capops * sizeof(struct op_entry) + m->ot.ophash_cap * sizeof(uint32_t);
+	bytes += m->str.bytes + m->str.ids.cap * sizeof(struct hashtab_slot);
+	bytes += m->ot.capops * sizeof(struct op_entry) + m->ot.ophash.cap * sizeof(struct hashtab_slot);
 	bytes += m->src.capframes * sizeof(struct frame_entry);
 	bytes += m->src.capsources * sizeof(struct source_entry);
 	pthread_mutex_unlock(&m->th.lock);

@@ -365,11 +365,11 @@ get_segs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 				return false;
 			key = (uint64_t)(uintptr_t)host;
 		}
-		if (cand < -1 || cand >= (int64_t)c->traces || u64map_get(&m->rows.seg_by_key, key, NULL))
+		if (cand < -1 || cand >= (int64_t)c->traces || hashtab_u64_get(&m->rows.seg_by_key, key, NULL))
 			return false;
 		TD_GROW(m->rows.segs, m->rows.capsegs, m->rows.nsegs + 1);
 		m->rows.segs[m->rows.nsegs] = (struct segment){.key = key, .cand = cand, .cand_wall = wall};
-		*u64map_put(&m->rows.seg_by_key, key, m->rows.nsegs) = m->rows.nsegs;
+		*hashtab_u64_put(&m->rows.seg_by_key, key, m->rows.nsegs) = m->rows.nsegs;
 		m->rows.nsegs++;
 	}
 	return !s->bad;

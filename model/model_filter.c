@@ -323,7 +323,7 @@ host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 	}
 	if (hc->file_match < 0) {
 		pthread_mutex_lock(&m->th.lock);
-		if (u64map_get(&m->src.file_by_id, hc->file, &fi) && *m->src.files[fi].host)
+		if (hashtab_u64_get(&m->src.file_by_id, hc->file, &fi) && *m->src.files[fi].host)
 			hc->file_match = strcmp(m->src.files[fi].host, f->host) == 0;
 		else
 			hc->file_match = 2;

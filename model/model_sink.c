@@ -54,7 +54,7 @@ on_file(void *ctx, const struct reader_file *f)
 	struct file_entry *e;
 
 	pthread_mutex_lock(&m->th.lock);
-	idx = u64map_put(&m->src.file_by_id, f->id, m->src.nfiles);
+	idx = hashtab_u64_put(&m->src.file_by_id, f->id, m->src.nfiles);
 	if (*idx == m->src.nfiles) {
 		TD_GROW(m->src.files, m->src.capfiles, m->src.nfiles + 1);
 		memset(&m->src.files[m->src.nfiles], 0, sizeof(m->src.files[0]));
@@ -81,7 +81,7 @@ on_source(void *ctx, const struct reader_source *s)
 	struct source_entry *e;
 
 	pthread_mutex_lock(&m->th.lock);
-	idx = u64map_put(&m->src.source_by_rid, s->id, m->src.nsources);
+	idx = hashtab_u64_put(&m->src.source_by_rid, s->id, m->src.nsources);
 	if (*idx == m->src.nsources) {
 		TD_GROW(m->src.sources, m->src.capsources, m->src.nsources + 1);
 		memset(&m->src.sources[m->src.nsources], 0, sizeof(m->src.sources[0]));
@@ -114,7 +114,7 @@ on_frame(void *ctx, const struct reader_frame *f)
 
 	pthread_mutex_lock(&m->th.lock);
 	sid = intern_add(&m->str, f->id ? f->id : "");
-	idx = u64map_put(&m->src.frame_by_sid, sid, m->src.nframes);
+	idx = hashtab_u64_put(&m->src.frame_by_sid, sid, m->src.nframes);
 	if (*idx == m->src.nframes) {
 		TD_GROW(m->src.frames, m->src.capframes, m->src.nframes + 1);
 		m->src.nframes++;
@@ -140,7 +140,7 @@ on_graph(void *ctx, const struct reader_graph *g)
 
 	pthread_mutex_lock(&m->th.lock);
 	sid = intern_add(&m->str, g->graph_id ? g->graph_id : "");
-	idx = u64map_put(&m->ot.graph_by_sid, sid, m->ot.ngraphs);
+	idx = hashtab_u64_put(&m->ot.graph_by_sid, sid, m->ot.ngraphs);
 	if (*idx == m->ot.ngraphs) {
 		TD_GROW(m->ot.graphs, m->ot.capgraphs, m->ot.ngraphs + 1);
 		m->ot.ngraphs++;
@@ -325,10 +325,10 @@ trace_segment_of(struct model *m, uint32_t file)
 
 	if (m->wr.have_seg_memo && m->wr.seg_memo_file == file)
 		return m->wr.seg_memo;
-	if (u64map_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host)
+	if (hashtab_u64_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host)
 		key = (uint64_t)(uintptr_t)m->src.files[fi].host;
 	pthread_mutex_lock(&m->th.lock);
-	idx = u64map_put(&m->rows.seg_by_key, key, m->rows.nsegs);
+	idx = hashtab_u64_put(&m->rows.seg_by_key, key, m->rows.nsegs);
 	if (*idx == m->rows.nsegs) {
 		TD_GROW(m->rows.segs, m->rows.capsegs, m->rows.nsegs + 1);
 		m->rows.segs[m->rows.nsegs].key = key;
@@ -552,12 +552,12 @@ on_problem(void *ctx, const struct reader_problem *p)
 	/* a reader may report the same spot again on a later pass (a torn
 	 * tail still being written): count it once */
 	key = ((uint64_t)p->kind * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(p->file + 1) << 40) ^
-	      p->offset ^ ((uint64_t)str_hash(p->path ? p->path : "") << 20) ^
+	      p->offset ^ ((uint64_t)hashtab_str_hash(p->path ? p->path : "") << 20) ^
 	      ((uint64_t)p->record * 0xc4ceb9fe1a85ec53ULL);
 	if (key == UINT64_MAX)
 		key = 0;
 	pthread_mutex_lock(&m->th.lock);
-	seen = u64map_put(&m->pr.problem_seen, key, 0);
+	seen = hashtab_u64_put(&m->pr.problem_seen, key, 0);
 	if ((*seen)++) {
 		pthread_mutex_unlock(&m->th.lock);
 		return;
@@ -565,7 +565,7 @@ on_problem(void *ctx, const struct reader_problem *p)
 	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->pr.problems_by_kind))
 		m->pr.problems_by_kind[p->kind]++;
 	m->pr.problem_total++;
-	if (p->file >= 0 && u64map_get(&m->src.file_by_id, (uint64_t)p->file, &fi))
+	if (p->file >= 0 && hashtab_u64_get(&m->src.file_by_id, (uint64_t)p->file, &fi))
 		m->src.files[fi].problems++;
 	if (m->pr.nproblems < MODEL_MAX_PROBLEMS) {
 		struct problem_entry *e;
@@ -601,7 +601,7 @@ alert_op_type(struct model *m, const char *op_name)
 	uint64_t first;
 	uint32_t j;
 
-	if (!op_name || !u64map_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
+	if (!op_name || !hashtab_u64_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
 		return 0;
 	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
 		if (!m->ot.opv[j].placeholder)

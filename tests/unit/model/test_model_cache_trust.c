@@ -103,7 +103,7 @@ some_head(struct model *m)
 	for (i = 1; i < m->ot.nops; i++) {
 		uint64_t head;
 
-		if (!m->ot.opv[i].placeholder && u64map_get(&m->ot.op_by_name, m->ot.opv[i].name_sid, &head) &&
+		if (!m->ot.opv[i].placeholder && hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[i].name_sid, &head) &&
 		    head == i)
 			return i;
 	}
