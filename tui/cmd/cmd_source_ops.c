@@ -116,51 +116,52 @@ line_ops(struct cmd_env *env, const struct model_source *s, uint32_t line, const
 	free(ops);
 }
 
+/* The file's lines that created ops: the path, then a table of them (host
+ * is JSON only, as the text of one line shows no host either). */
+static const struct emit_field file_fields[] = {
+	{ "path", NULL, 0, 0 },
+	{ "host", NULL, 0, EMIT_HIDE },
+	{ "lines", "", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field file_line_cols[] = {
+	{ "line", NULL, -6, 0 },
+	{ "ops", NULL, -4, 0 },
+	{ "text", NULL, 0, EMIT_TABS },
+	{ NULL, NULL, 0, 0 },
+};
+
 static void
 file_ops(struct cmd_env *env, const struct model_source *s, const char *const *lines, size_t nl)
 {
 	uint32_t *counts;
 	size_t n = model_source_op_counts(env->m, s->index, &counts), k;
-	struct json j;
+	struct emit e;
 
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "path", s->path);
-		json_kv_string(&j, "host", cmd_nz(s->host));
-		json_key(&j, "lines");
-		json_array_begin(&j);
-	} else {
-		cmd_cell(env->out, s->path, -1);
-		strbuf_addc(env->out, '\n');
-	}
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, file_fields);
+	emit_kv_str(&e, "path", s->path);
+	emit_kv_str(&e, "host", cmd_nz(s->host));
+	emit_key(&e, "lines");
+	emit_table_begin(&e, file_line_cols);
 	for (k = 1; k < n; k++) {
-		const char *text = k <= nl ? lines[k - 1] : NULL;
-
 		if (!counts[k])
 			continue;
-		if (!env->json) {
-			strbuf_addf(env->out, "%6zu %4u op%s  ", k, counts[k], counts[k] == 1 ? " " : "s");
-			cmd_cell(env->out, text, -1);
-			strbuf_addc(env->out, '\n');
-			continue;
-		}
-		json_object_begin(&j);
-		json_kv_uint(&j, "line", k);
-		json_kv_uint(&j, "ops", counts[k]);
-		json_key(&j, "text");
-		if (text)
-			json_string(&j, text);
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "line", k);
+		emit_kv_uint(&e, "ops", counts[k]);
+		if (k <= nl)
+			emit_kv_str(&e, "text", lines[k - 1]);
 		else
-			json_null(&j);
-		json_object_end(&j);
+			emit_kv_null(&e, "text");
+		emit_object_end(&e);
 	}
-	if (env->json) {
-		json_array_end(&j);
-		json_object_end(&j);
-	} else if (n == 0) {
-		strbuf_adds(env->out, "  (no op was created in this file)\n");
-	}
+	emit_table_end(&e);
+	if (n == 0)
+		emit_note(&e, "(no op was created in this file)");
+	emit_object_end(&e);
+	emit_done(&e);
 	free(counts);
 }
 
