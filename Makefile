@@ -273,12 +273,12 @@ valgrind: tdbg
 # or comments: format names reach the screen from the readers' table and
 # facts); the command layer (tui/cmd/) includes neither curses nor a screen
 # header of tui/.
-FMT_DIRS = reader/(tfdbg2|tfdbg1|mindspore|parse)/
+FMT_DIRS = reader/(tfdbg2|tfdbg1|mindspore|msprobe|parse)/
 check-layers:
 	$(Q)bad=$$(grep -rnE '#include.*(curses|"tui/)' reader model --include='*.[ch]'; \
 		grep -rnE '#include.*"model/' reader --include='*.[ch]'; \
 		grep -rnE '#include.*"$(FMT_DIRS)' model tui --include='*.[ch]'; \
-		grep -rniE 'tfdbg|mindspore|npy' model tui --include='*.[ch]'; \
+		grep -rniE 'tfdbg|mindspore|msprobe|npy' model tui --include='*.[ch]'; \
 		grep -rnE '#include.*(curses|editline|histedit|"tui/[a-z_]+\.h")' tui/cmd --include='*.[ch]'); \
 	if [ -n "$$bad" ]; then echo "layering violation:"; echo "$$bad"; exit 1; fi
 

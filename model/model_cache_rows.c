@@ -318,6 +318,11 @@ put_runs(struct model *m, struct mc_out *o)
 	ser_put_u64(&sb, (uint64_t)m->first_bad_exec);
 	ser_put_f64(&sb, m->first_bad_exec_wall);
 	ser_put_u64(&sb, atomic_load(&m->exec_alerts));
+	ser_put_u64(&sb, m->npeer_links);
+	for (i = 0; i < m->npeer_links; i++) {
+		ser_put_u64(&sb, m->peer_links[i].from);
+		ser_put_u64(&sb, m->peer_links[i].to);
+	}
 	mc_section(o, MC_RUNS, &sb);
 	strbuf_done(&sb);
 }
@@ -388,6 +393,18 @@ get_runs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	m->first_bad_exec = ser_get_i64(s);
 	m->first_bad_exec_wall = ser_get_f64(s);
 	atomic_store(&m->exec_alerts, ser_get_u64(s));
+	{
+		uint64_t n = ser_get_count(s, 16), i;
+
+		for (i = 0; i < n && !s->bad; i++) {
+			struct reader_link l = { .from = ser_get_u64(s), .to = ser_get_u64(s) };
+
+			if (l.from >= c->traces || l.to >= c->traces)
+				return false;
+			TD_GROW(m->peer_links, m->cappeer_links, m->npeer_links + 1);
+			m->peer_links[m->npeer_links++] = l;
+		}
+	}
 	return !s->bad && m->last_trace_op1 <= c->ops && m->first_bad_exec >= -1 &&
 	       m->first_bad_exec < (int64_t)c->execs;
 }

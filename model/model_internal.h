@@ -161,6 +161,10 @@ struct cache_ent {
 				     * (the dump's statistics lack them) */
 };
 
+/* model_peers.c: the rows a reader link says row `to` was computed from
+ * (from rows, malloc'd in *out, the caller frees); 0 when none. */
+size_t peers_of_row(struct model *m, uint64_t to, uint64_t **out);
+
 struct run {                        /* traces from first on belong to execution */
 	uint64_t first;
 	int64_t execution;
@@ -325,6 +329,15 @@ struct model {
 	struct locidx tloc;
 	struct run *runs;
 	size_t nruns, capruns;
+	/* The largest execution a run of this session named, when every run
+	 * was added by this session (runs restored from a cache leave it
+	 * unknown): an execution beyond it has no rows to claim. */
+	bool run_max_known;
+	int64_t run_max_exec;
+	/* Values that crossed between rows outside the graph (reader links:
+	 * collectives, send/recv), in the order sent (under m->lock). */
+	struct reader_link *peer_links;
+	size_t npeer_links, cappeer_links;
 	int64_t last_exec_of_trace;
 	struct step_run *steps;     /* where the trace step changes (under m->lock) */
 	size_t nsteps, capsteps;

@@ -277,8 +277,28 @@ carried(struct octx *c, uint64_t i, struct model_origin *o)
 	return true;
 }
 
+/* The first non-finite row a reader link says row i's value came from
+ * (reader.h struct reader_link: a collective, a send/recv, a recorded
+ * input), as a new one-element from list; NULL when none. */
+static int64_t *
+bad_peer(struct model *m, uint64_t i)
+{
+	uint64_t *peers;
+	size_t np = peers_of_row(m, i, &peers), k;
+	int64_t *from = NULL;
+
+	for (k = 0; k < np && !from; k++)
+		if (trace_flags(m, peers[k]) & TF_NONFINITE) {
+			from = xcalloc(1, sizeof(*from));
+			from[0] = (int64_t)peers[k];
+		}
+	free(peers);
+	return from;
+}
+
 /* An input record: the producer's row holds its value (a repeat of it),
- * else a carried link, else the value came from outside. */
+ * or the row a reader link names, else a carried link, else the value came
+ * from outside. */
 static void
 classify_input(struct octx *c, uint64_t i, const struct op_facts *of, struct model_origin *o,
 	       bool decode)
@@ -301,6 +321,9 @@ classify_input(struct octx *c, uint64_t i, const struct op_facts *of, struct mod
 		o->role = ORIGIN_REPEAT;
 		o->from = xcalloc(1, sizeof(*o->from));
 		o->from[o->nfrom++] = in[slot].trace_index;
+	} else if ((o->from = bad_peer(m, i)) != NULL) {
+		o->role = ORIGIN_REPEAT;        /* the reader says which row held it */
+		o->nfrom = 1;
 	} else if (!carried(c, i, o)) {
 		o->role = ORIGIN_ORIGIN;
 		o->source_op = true;
@@ -341,6 +364,8 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 			o->from = xcalloc(o->ninputs, sizeof(*o->from));
 		o->from[o->nfrom++] = o->inputs[k].trace_index;
 	}
+	if (!o->nfrom && (o->from = bad_peer(m, i)) != NULL)
+		o->nfrom = 1;   /* a bad value from another host (reader links) */
 	if (o->nfrom) {
 		o->role = ORIGIN_PROPAGATION;
 		return;

@@ -58,6 +58,22 @@ has_scope(const char *name, const char *prefix)
 	}
 }
 
+/* A dot-separated component of name is word ("f.linear.0.backward"). */
+static bool
+has_part(const char *name, const char *word)
+{
+	size_t k = strlen(word);
+	const char *p = name;
+
+	for (;;) {
+		if (strncmp(p, word, k) == 0 && (p[k] == '.' || !p[k]))
+			return true;
+		if (!(p = strchr(p, '.')))
+			return false;
+		p++;
+	}
+}
+
 static bool
 is_gradient(const char *name, const char *type)
 {
@@ -65,6 +81,9 @@ is_gradient(const char *name, const char *type)
 
 	if (has_scope(name, "gradients") || has_scope(name, "Gradients") ||
 	    strstr(name, "_grad/") || ends_with(name, "_grad"))
+		return true;
+	/* dotted call names: a backward call, a parameter's gradient */
+	if (has_part(name, "backward") || has_part(name, "parameters_grad"))
 		return true;
 	/* ReluGrad, BiasAddGrad, Conv2DBackpropInput, ... */
 	return (n > 4 && strcmp(type + n - 4, "Grad") == 0) || strstr(type, "Backprop");
@@ -121,7 +140,9 @@ model_role_of(const char *op_name, const char *op_type)
 		return ROLE_GRADIENT;
 	if (is_weight(op_name, op_type))
 		return ROLE_WEIGHT;
-	if (is_activation(op_type))
+	/* a dotted type names the function last ("Functional.relu") */
+	if (is_activation(op_type) ||
+	    (strchr(op_type, '.') && is_activation(strrchr(op_type, '.') + 1)))
 		return ROLE_ACTIVATION;
 	return ROLE_NONE;
 }

@@ -62,6 +62,7 @@ rows_done(struct model *m)
 	free(m->ebad);
 	free(m->cache);
 	free(m->runs);
+	free(m->peer_links);
 	free(m->steps);
 	free(m->segs);
 	u64map_done(&m->seg_by_key);

@@ -242,7 +242,10 @@ on_execution(void *ctx, const struct reader_execution *e)
 	x->bad_outputs = e->bad_outputs;
 	x->step = e->step < 0 ? -1 : e->step;
 	x->flags = (e->bad_outputs ? ROW_NONFINITE : 0) | (x->graph_sid != NO_ID ? ROW_FUNCTION : 0);
-	if (m->nruns)
+	/* only a run that named idx before it was sent has rows to give it:
+	 * skip the scan of every run otherwise (it made one execution per
+	 * call, sent before its rows, quadratic) */
+	if (m->nruns && (!m->run_max_known || m->run_max_exec >= (int64_t)idx))
 		exec_claim_runs(m, idx, x);
 	if (e->bad_outputs) {
 		uint64_t before = atomic_load(&m->exec_alerts);
@@ -272,6 +275,12 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		TD_GROW(m->runs, m->capruns, m->nruns + 1);
 		m->runs[m->nruns].first = row;
 		m->runs[m->nruns].execution = execution;
+		if (!m->nruns) {
+			m->run_max_known = true;
+			m->run_max_exec = execution;
+		} else if (execution > m->run_max_exec) {
+			m->run_max_exec = execution;
+		}
 		m->nruns++;
 		pthread_mutex_unlock(&m->lock);
 	}
@@ -464,6 +473,22 @@ on_trace(void *ctx, const struct reader_trace *t)
 	model_bump(m);
 }
 
+/* A value that crossed between rows (reader.h struct reader_link): kept
+ * for origins; a link naming a row not sent is dropped. */
+static void
+on_link(void *ctx, const struct reader_link *l)
+{
+	struct model *m = ctx;
+	uint64_t n = atomic_load_explicit(&m->ntraces, memory_order_relaxed);
+
+	if (stopping(m) || l->from >= n || l->to >= n || l->from == l->to)
+		return;
+	pthread_mutex_lock(&m->lock);
+	TD_GROW(m->peer_links, m->cappeer_links, m->npeer_links + 1);
+	m->peer_links[m->npeer_links++] = *l;
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* The file a torn tail belongs to: its id, else its path (under lock). */
 static uint64_t
 torn_key(struct model *m, const struct reader_problem *p)
@@ -632,4 +657,5 @@ model_sink_init(struct model *m, struct reader_sink *sink)
 	sink->on_alert = on_alert;
 	sink->should_stop = should_stop;
 	sink->on_resolved = on_resolved;
+	sink->on_link = on_link;
 }

@@ -234,6 +234,17 @@ struct reader_alert {
 	const char *detail;         /* free text for the alert view, or NULL */
 };
 
+/* A value that reached a trace row outside the graph's edges (on_link):
+ * row `to`'s value was computed from row `from`'s (a collective or a
+ * send/recv between hosts), or `to` records the value `from` produced (an
+ * input record whose producer the format does not name).  Rows are numbered as sent: the n-th
+ * on_trace call on a dump (over all passes) is row n.  Sent after both
+ * rows. */
+struct reader_link {
+	uint64_t from;
+	uint64_t to;
+};
+
 struct reader_problem {
 	enum reader_problem_kind kind;
 	int64_t file;               /* file id, or -1 */
@@ -280,6 +291,8 @@ struct reader_sink {
 	 * pass unfinished.  After it said true the consumer only calls
 	 * close(): a reader need not be able to resume such a pass. */
 	bool (*should_stop)(void *ctx);
+	/* Optional (may be NULL): see struct reader_link. */
+	void (*on_link)(void *ctx, const struct reader_link *l);
 };
 
 /* What decode() returns for one record; owned by the caller, released with
@@ -400,6 +413,7 @@ struct reader_ops {
 extern const struct reader_ops tfdbg2_reader_ops;
 extern const struct reader_ops tfdbg1_reader_ops;
 extern const struct reader_ops mindspore_reader_ops;
+extern const struct reader_ops msprobe_reader_ops;
 
 /* The i-th reader in probe order, NULL past the last (help text, tools). */
 const struct reader_ops *reader_at(size_t i);

@@ -11,7 +11,8 @@
 
 /* Packages whose frames are the framework's, below an installed-package
  * directory. */
-static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore" };
+static const char *const frameworks[] = { "tensorflow", "keras", "tf_keras", "mindspore", "torch",
+					  "torch_npu", "msprobe" };
 
 bool
 reader_path_is_framework(const char *path)

@@ -21,6 +21,7 @@ static const struct reader_ops *const readers[] = {
 	&tfdbg2_reader_ops,
 	&tfdbg1_reader_ops,
 	&mindspore_reader_ops,
+	&msprobe_reader_ops,
 };
 
 static const char *const problem_names[] = {

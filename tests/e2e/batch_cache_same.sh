@@ -100,7 +100,8 @@ same() {
 }
 
 for d in "$FIXTURES"/tfdbg2/mnist_nan "$FIXTURES"/tfdbg2/modes/* "$FIXTURES"/tfdbg2/torn \
-	 "$FIXTURES"/robust/clean "$FIXTURES"/robust/bad_crc "$WORK/gen"; do
+	 "$FIXTURES"/robust/clean "$FIXTURES"/robust/bad_crc "$WORK/gen" \
+	 "$FIXTURES"/msprobe/pt_stats_2rank "$FIXTURES"/msprobe/ms_tensor_npy; do
 	[ -d "$d" ] || continue
 	name=$(basename "$d")
 	same "$name" "$d"

@@ -9,6 +9,7 @@ Writes OUT/<target>/<name> files (build output, not committed):
   fuzz_tfdbg2_follow   the robust/clean fixture grown, then rewritten, replaced, truncated
   fuzz_tfdbg1_event    tfdbg v1 dump, graph and metadata files
   fuzz_npy             MindSpore .npy files
+  fuzz_jscan           msprobe dump.json, stack.json, construct.json
   fuzz_csv             statistic.csv / mapping.csv files
   fuzz_ms_proto        MindSpore graph .pb and .ir files
   fuzz_ms_pb_nest      nesting programs: depths 0..6000 of a TypeProto chain
@@ -179,6 +180,9 @@ def main():
         put(out, "fuzz_ms_proto", os.path.relpath(p, FIX), open(p, "rb").read())
     ms_extra(out)
     pt(out)
+    for p in files("msprobe", lambda f: f.endswith(".json") and f != "facts.json"):
+        if os.path.getsize(p) <= CUT:
+            put(out, "fuzz_jscan", os.path.relpath(p, FIX), open(p, "rb").read())
     n = sum(len(fs) for _, _, fs in os.walk(out))
     print("seeds: %d file(s) in %s" % (n, out))
 

@@ -21,7 +21,8 @@ test_reader_at_lists_every_reader_in_probe_order(void **state)
 	assert_ptr_equal(reader_at(0), &tfdbg2_reader_ops);
 	assert_ptr_equal(reader_at(1), &tfdbg1_reader_ops);
 	assert_ptr_equal(reader_at(2), &mindspore_reader_ops);
-	assert_null(reader_at(3));
+	assert_ptr_equal(reader_at(3), &msprobe_reader_ops);
+	assert_null(reader_at(4));
 	for (i = 0; reader_at(i); i++) {
 		assert_ptr_equal(reader_by_name(reader_at(i)->name), reader_at(i));
 		assert_non_null(reader_at(i)->description);
@@ -49,6 +50,8 @@ test_reader_framework_frames(void **state)
 	assert_true(reader_path_is_framework("/venv/lib/python3.9/site-packages/keras/layers/core.py"));
 	assert_true(reader_path_is_framework("/usr/lib/python3/dist-packages/tensorflow/ops/math.py"));
 	assert_true(reader_path_is_framework("/venv/lib/site-packages/mindspore/nn/cell.py"));
+	assert_true(reader_path_is_framework("/venv/lib/site-packages/torch/nn/modules/module.py"));
+	assert_true(reader_path_is_framework("/venv/lib/site-packages/torch_npu/utils/_step.py"));
 	/* another package, or the framework's name outside a package directory */
 	assert_false(reader_path_is_framework("/venv/lib/python3.9/site-packages/numpy/core.py"));
 	assert_false(reader_path_is_framework("/home/u/tensorflow/train.py"));

@@ -1,0 +1,470 @@
+/*
+ * msp_decode.c - decode() and advance() for the msprobe reader: an entry is
+ * re-read from its byte offset in dump.json with a member scan (only that
+ * entry's bytes), the same walk as the index pass numbers its leaves, and a
+ * leaf's saved tensor file is read through msp_tensor_read(), the one place
+ * tensor files are opened (FORMAT.md §7).
+ *
+ * Locators: an execution is (unit file id, entry ordinal), a trace (unit
+ * file id, trace ordinal within the unit).
+ */
+#include "msp_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader/base/fileio.h"
+#include "reader/parse/npy.h"
+#include "reader/parse/pt.h"
+
+enum td_status
+msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen)
+{
+	size_t len = strlen(path);
+
+	*out = NULL;
+	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
+		return npy_read_file(path, DTYPE_INVALID, out, err, errlen);
+	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
+		return pt_read_file(path, out, err, errlen);
+	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
+	return TD_ERR_UNSUPPORTED;
+}
+
+void
+msp_leaf_file_summary(const struct msp_unit *u, const struct msp_record *rec, struct td_summary *s)
+{
+	size_t len = strlen(rec->data_name);
+	struct td_summary fs;
+	char err[256], *path;
+
+	if (rec->has_max || rec->has_min || rec->has_mean || rec->has_norm || !len ||
+	    strchr(rec->data_name, '/'))
+		return;
+	path = xasprintf("%s/dump_tensor_data/%s", u->dir, rec->data_name);
+	if (msp_tensor_summarize(path, &fs, err, sizeof err) == TD_OK) {
+		/* the statistics from the file; the record's dtype and shape
+		 * stay where it has them (the file may hold another dtype,
+		 * FORMAT.md §4) */
+		uint32_t mine = s->known & (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS);
+		struct td_summary rs = *s;
+
+		*s = fs;
+		if (mine & SUM_DTYPE)
+			s->dtype = rs.dtype;
+		if (mine & SUM_SHAPE) {
+			s->rank = rs.rank;
+			s->ndims = rs.ndims;
+			s->dims_truncated = rs.dims_truncated;
+			memcpy(s->dims, rs.dims, sizeof s->dims);
+		}
+		if (mine & SUM_ELEMENTS)
+			s->elements = rs.elements;
+		s->known |= mine;
+	}
+	free(path);
+}
+
+enum td_status
+msp_tensor_summarize(const char *path, struct td_summary *out, char *err, size_t errlen)
+{
+	size_t len = strlen(path);
+
+	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
+		return npy_summarize_file(path, DTYPE_INVALID, out, err, errlen);
+	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
+		return pt_summarize_file(path, out, err, errlen);
+	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
+	return TD_ERR_UNSUPPORTED;
+}
+
+struct want {
+	uint32_t k;                 /* the leaf wanted (k-th input, or k-th output when
+				     * want_output), UINT32_MAX: all (execution) */
+	bool want_output;
+	bool found;
+	struct msp_record rec;
+	char path[512];
+	bool is_input;
+	enum msp_role role;
+	uint32_t nin, nout, slot;
+	struct strbuf args;
+	struct td_summary *sums;    /* execution: every leaf */
+	size_t nsums, cap;
+};
+
+static void
+want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role role,
+	  const struct msp_record *rec)
+{
+	struct want *w = ctx;
+	uint32_t slot = is_input ? w->nin++ : w->nout++;
+
+	if (w->k == UINT32_MAX) {
+		if (is_input)
+			return;   /* an execution's outputs are its output leaves */
+		TD_GROW(w->sums, w->cap, w->nsums + 1);
+		msp_record_summary(rec, &w->sums[w->nsums++]);
+		return;
+	}
+	(void)k;
+	if (is_input == w->want_output || slot != w->k)
+		return;
+	w->found = true;
+	w->rec = *rec;
+	snprintf(w->path, sizeof w->path, "%s", path);
+	w->is_input = is_input;
+	w->role = role;
+	w->slot = slot;
+}
+
+static void
+want_arg(void *ctx, const char *path, const char *text)
+{
+	struct want *w = ctx;
+
+	strbuf_addf(&w->args, "arg %s: %s\n", path, text);
+}
+
+/* Scans entry e of u into w; *name gets its key (malloc'd). */
+static enum td_status
+scan_entry(struct reader *r, struct msp_unit *u, size_t e, struct want *w, char **name)
+{
+	struct msp_walk walk = { .ctx = w, .on_leaf = want_leaf, .on_arg = want_arg };
+	struct jscan js;
+	uint64_t off;
+	uint32_t hash;
+	enum td_status st = TD_OK;
+
+	pthread_mutex_lock(&r->lock);
+	off = u->entry_off[e];
+	hash = u->entry_hash[e];
+	pthread_mutex_unlock(&r->lock);
+	*name = NULL;
+	jscan_init_member(&js, u->src, off, NULL);
+	if (jscan_next(&js) != JSCAN_KEY || msp_name_hash(js.str) != hash)
+		st = TD_ERR_STALE;      /* a flush moved the bytes since */
+	else if (!(*name = xstrdup(js.str)) || !msp_walk_entry(&js, *name, &walk))
+		st = TD_ERR_CORRUPT;
+	jscan_done(&js);
+	return st;
+}
+
+static struct msp_unit *
+unit_of(struct reader *r, const struct td_locator *loc)
+{
+	return loc->file < r->nunits && r->units[loc->file].src ? &r->units[loc->file] : NULL;
+}
+
+/* Entry holding trace ordinal t (binary search over first_trace). */
+static bool
+entry_of_trace(struct reader *r, struct msp_unit *u, uint64_t t, size_t *e)
+{
+	size_t lo = 0, hi;
+	bool ok;
+
+	pthread_mutex_lock(&r->lock);
+	hi = u->nentries;
+	ok = t < u->ntraces;
+	while (ok && lo + 1 < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->first_trace[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*e = lo;
+	pthread_mutex_unlock(&r->lock);
+	return ok && hi > 0;
+}
+
+static void
+common_text(struct strbuf *sb, struct msp_unit *u, const char *name)
+{
+	const char *parent = msp_side_parent(u, name), *dot = strchr(name, '.');
+	char type[512];
+	int64_t count;
+	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
+
+	strbuf_addf(sb, "entry: %s\n", name);
+	strbuf_addf(sb, "prefix: %.*s\n", dot ? (int)(dot - name) : 0, name);
+	if (dir != MSP_OTHER)
+		strbuf_addf(sb, "direction: %s\n", msp_dir_name(dir));
+	if (count >= 0)
+		strbuf_addf(sb, "call_count: %lld\n", (long long)count);
+	strbuf_addf(sb, "host: %s\n", u->host);
+	if (u->step >= 0)
+		strbuf_addf(sb, "step: %lld\n", (long long)u->step);
+	if (parent)
+		strbuf_addf(sb, "module: %s\n", parent);
+	if (*u->task)
+		strbuf_addf(sb, "task: %s\n", u->task);
+}
+
+static void
+frames_of(struct msp_unit *u, const char *name, struct reader_detail *out)
+{
+	char *const *ids;
+	size_t n = msp_side_frames(u, name, &ids), i;
+
+	if (!n)
+		return;
+	out->frame_ids = xcalloc(n, sizeof(*out->frame_ids));
+	for (i = 0; i < n; i++)
+		out->frame_ids[i] = xstrdup(ids[i]);
+	out->nframes = n;
+}
+
+static void
+names_of(struct msp_unit *u, const char *name, struct reader_detail *out)
+{
+	char type[512];
+	int64_t count;
+
+	msp_name_parse(name, type, sizeof type, &count);
+	out->op_name = xstrdup(name);
+	out->op_type = xstrdup(type);
+	out->graph_id = xstrdup(u->host);
+	out->host = xstrdup(u->host);
+}
+
+/* The saved tensor of a leaf, when it has one. */
+static void
+leaf_value(struct msp_unit *u, const struct want *w, struct reader_detail *out, struct strbuf *sb)
+{
+	char err[256] = "", *path;
+	struct td_tensor *t;
+
+	if (!*w->rec.data_name)
+		return;
+	if (strchr(w->rec.data_name, '/')) {
+		strbuf_addf(sb, "value: data_name \"%s\" is not a file name\n", w->rec.data_name);
+		return;
+	}
+	path = xasprintf("%s/dump_tensor_data/%s", u->dir, w->rec.data_name);
+	if (msp_tensor_read(path, &t, err, sizeof err) == TD_OK) {
+		out->values = xcalloc(1, sizeof(*out->values));
+		out->values[0] = t;
+		if (out->summaries && (out->summaries[0].known & SUM_DTYPE) &&
+		    out->summaries[0].dtype != t->dtype)
+			strbuf_addf(sb, "value: the file holds %s, the record says %s\n",
+				    td_dtype_name(t->dtype), w->rec.dtype);
+	} else {
+		strbuf_addf(sb, "value: %s\n", err);
+	}
+	free(path);
+}
+
+static enum td_status
+decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	struct msp_unit *u = unit_of(r, loc);
+	struct want w = { 0 }, count = { 0 };
+	struct strbuf sb = { 0 };
+	enum td_status st;
+	char *name;
+	size_t e;
+	uint64_t pos;
+
+	if (!u || !entry_of_trace(r, u, loc->offset, &e))
+		return TD_ERR_RANGE;
+	pthread_mutex_lock(&r->lock);
+	pos = loc->offset - u->first_trace[e];
+	pthread_mutex_unlock(&r->lock);
+	/* rows of an entry are its inputs, then its outputs (msp_index.c):
+	 * a first scan counts the inputs */
+	count.k = UINT32_MAX - 1;
+	st = scan_entry(r, u, e, &count, &name);
+	free(name);
+	strbuf_done(&count.args);
+	if (st != TD_OK)
+		return st;
+	w.want_output = pos >= count.nin;
+	w.k = (uint32_t)(w.want_output ? pos - count.nin : pos);
+	st = scan_entry(r, u, e, &w, &name);
+	if (st == TD_OK && !w.found)
+		st = TD_ERR_STALE;
+	if (st != TD_OK) {
+		free(name);
+		strbuf_done(&w.args);
+		return st;
+	}
+	names_of(u, name, out);
+	out->slot = w.slot;
+	out->noutputs = 1;
+	out->summaries = xcalloc(1, sizeof(*out->summaries));
+	msp_record_summary(&w.rec, &out->summaries[0]);
+	msp_leaf_file_summary(u, &w.rec, &out->summaries[0]);
+	common_text(&sb, u, name);
+	strbuf_addf(&sb, "slot: %s\nrole: %s\n", w.path, msp_role_name(w.role));
+	strbuf_addf(&sb, "dtype: %s\n", w.rec.dtype);
+	if (w.rec.requires_grad >= 0)
+		strbuf_addf(&sb, "requires_grad: %s\n", w.rec.requires_grad ? "true" : "false");
+	if (w.rec.bool_stats)
+		strbuf_addf(&sb, "any: %s\nall: %s\n", w.rec.max != 0 ? "true" : "false",
+			    w.rec.min != 0 ? "true" : "false");
+	if (*w.rec.md5)
+		strbuf_addf(&sb, "%s: %s\n", strncmp(w.rec.md5, "0x", 2) == 0 ? "xor" : "md5 (crc32)",
+			    w.rec.md5);
+	if (*w.rec.data_name)
+		strbuf_addf(&sb, "data_name: %s\n", w.rec.data_name);
+	leaf_value(u, &w, out, &sb);
+	strbuf_adds(&sb, w.args.buf ? w.args.buf : "");
+	out->text = strbuf_take(&sb);
+	frames_of(u, name, out);
+	out->next_offset = loc->offset + 1;
+	free(name);
+	strbuf_done(&w.args);
+	return TD_OK;
+}
+
+static enum td_status
+decode_execution(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	struct msp_unit *u = unit_of(r, loc);
+	struct want w = { .k = UINT32_MAX };
+	struct strbuf sb = { 0 };
+	enum td_status st;
+	char *name;
+
+	if (!u || loc->offset >= u->nentries)
+		return TD_ERR_RANGE;
+	st = scan_entry(r, u, (size_t)loc->offset, &w, &name);
+	if (st != TD_OK) {
+		free(name);
+		free(w.sums);
+		strbuf_done(&w.args);
+		return st;
+	}
+	names_of(u, name, out);
+	out->noutputs = w.nsums;
+	out->summaries = w.sums;
+	common_text(&sb, u, name);
+	strbuf_adds(&sb, w.args.buf ? w.args.buf : "");
+	out->text = strbuf_take(&sb);
+	frames_of(u, name, out);
+	out->next_offset = loc->offset + 1;
+	free(name);
+	strbuf_done(&w.args);
+	return TD_OK;
+}
+
+/* With --source-root: the file under it (the root joined with each
+ * suffix of path, longest first), or NULL. */
+static char *
+under_root(const struct reader *r, const char *path)
+{
+	struct stat st;
+	const char *p = path;
+
+	while (r->source_root && p && *p) {
+		char *cand;
+
+		while (*p == '/')
+			p++;
+		cand = xasprintf("%s/%s", r->source_root, p);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode))
+			return cand;
+		free(cand);
+		p = strchr(p, '/');
+	}
+	return NULL;
+}
+
+/* The whole file's lines; false when it cannot be read or is over the
+ * side-file limit (the recorded lines serve then). */
+static bool
+file_lines(const char *path, struct reader_detail *out)
+{
+	char *buf, err[256];
+	size_t len, pos = 0, cap = 0;
+
+	if (td_read_file(path, TD_SIDE_FILE_MAX, &buf, &len, err, sizeof err) != TD_OK)
+		return false;
+	while (pos < len) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		TD_GROW(out->lines, cap, out->nlines + 1);
+		out->lines[out->nlines++] = xstrndup(s, n && s[n - 1] == '\r' ? n - 1 : n);
+		pos += n + 1;
+	}
+	free(buf);
+	out->text = xasprintf("read from %s", path);
+	return true;
+}
+
+/* The file under --source-root when there is one, else the lines the
+ * stacks recorded (FORMAT.md §5); the model reads the file from disk
+ * itself on request. */
+static enum td_status
+decode_source(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
+{
+	const struct msp_source *s;
+	char *disk;
+	size_t k;
+
+	pthread_mutex_lock(&r->lock);
+	if (loc->offset >= r->nsources) {
+		pthread_mutex_unlock(&r->lock);
+		return TD_ERR_RANGE;
+	}
+	disk = under_root(r, r->sources[loc->offset].path);
+	pthread_mutex_unlock(&r->lock);
+	if (disk && file_lines(disk, out)) {
+		free(disk);
+		return TD_OK;
+	}
+	free(disk);
+	reader_detail_done(out);
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&r->lock);
+	s = &r->sources[loc->offset];
+	out->nlines = s->maxline;
+	out->lines = xcalloc(s->maxline ? s->maxline : 1, sizeof(*out->lines));
+	for (k = 0; k < s->nrec; k++)
+		if (!out->lines[s->line[k] - 1])
+			out->lines[s->line[k] - 1] = xstrdup(s->code[k]);
+	pthread_mutex_unlock(&r->lock);
+	out->lines_partial = true;
+	out->text = xstrdup("lines recorded in stack.json (the file itself is not in the dump)");
+	return TD_OK;
+}
+
+enum td_status
+msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+	   struct reader_detail *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (kind) {
+	case READER_TRACE:
+		return decode_trace(r, loc, out);
+	case READER_EXECUTION:
+		return decode_execution(r, loc, out);
+	case READER_SOURCE:
+		return decode_source(r, loc, out);
+	}
+	return TD_ERR_ARGS;
+}
+
+enum td_status
+msp_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc, uint64_t n)
+{
+	struct msp_unit *u = unit_of(r, loc);
+	enum td_status rc = TD_ERR_RANGE;
+	uint64_t count;
+
+	if (!u)
+		return rc;
+	pthread_mutex_lock(&r->lock);
+	count = kind == READER_TRACE ? u->ntraces : kind == READER_EXECUTION ? u->nentries : 0;
+	if (loc->offset + n < count && loc->offset + n >= loc->offset) {
+		loc->offset += n;
+		rc = TD_OK;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}

@@ -1,0 +1,575 @@
+/*
+ * msp_entry.c - one dump.json entry: its name's parts (FORMAT.md §3), the
+ * walk over its body into tensor leaves and non-tensor arguments (§4), a
+ * record's summary, and the string map the reader's tables use.  Shared by
+ * the index pass and decode(), so both number leaves the same way.
+ */
+#include "msp_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* snprintf(dst, len, "%s", src) without printf (the index's hot path). */
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* ---- the map ------------------------------------------------------------ */
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+uint32_t
+msp_name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static size_t
+find(const struct msp_map *m, const char *key)
+{
+	size_t i = (size_t)hash(key) & (m->cap - 1);
+
+	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+uint64_t *
+msp_map_put(struct msp_map *m, const char *key, uint64_t val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct msp_map bigger = { .cap = m->cap ? m->cap * 2 : 64 };
+
+		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
+		for (i = 0; i < m->cap; i++)
+			if (m->keys[i]) {
+				size_t j = find(&bigger, m->keys[i]);
+
+				bigger.keys[j] = m->keys[i];
+				bigger.vals[j] = m->vals[i];
+			}
+		bigger.n = m->n;
+		free(m->keys);
+		free(m->vals);
+		*m = bigger;
+	}
+	i = find(m, key);
+	if (!m->keys[i]) {
+		m->keys[i] = xstrdup(key);
+		m->n++;
+	}
+	m->vals[i] = val;
+	return &m->vals[i];
+}
+
+uint64_t *
+msp_map_get(const struct msp_map *m, const char *key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = find(m, key);
+	return m->keys[i] ? &m->vals[i] : NULL;
+}
+
+void
+msp_map_done(struct msp_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+const char *
+msp_role_name(enum msp_role r)
+{
+	return r == MSP_WEIGHT ? "weight" : r == MSP_GRADIENT ? "gradient" : "activation";
+}
+
+const char *
+msp_dir_name(enum msp_dir d)
+{
+	static const char *const n[] = { "forward", "backward", "parameters_grad", "" };
+
+	return n[d];
+}
+
+static bool
+all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
+/* Splits off the last two dot-separated parts: "A.B.3.forward" or
+ * "Module.x.C.forward.3" (FORMAT.md §3). */
+enum msp_dir
+msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
+{
+	const char *last = strrchr(name, '.'), *prev;
+	enum msp_dir dir = MSP_OTHER;
+	const char *cnt = NULL, *word = NULL;
+	size_t cntlen = 0, wordlen = 0;
+
+	*count = -1;
+	copy(type, typelen, name);
+	if (!last || last == name)
+		return MSP_OTHER;
+	for (prev = last - 1; prev > name && *prev != '.'; prev--)
+		;
+	if (prev == name)
+		return MSP_OTHER;
+	if (all_digits(last + 1, strlen(last + 1))) {
+		cnt = last + 1;
+		cntlen = strlen(cnt);
+		word = prev + 1;
+		wordlen = (size_t)(last - word);
+	} else if (all_digits(prev + 1, (size_t)(last - prev - 1))) {
+		cnt = prev + 1;
+		cntlen = (size_t)(last - cnt);
+		word = last + 1;
+		wordlen = strlen(word);
+	} else {
+		return MSP_OTHER;
+	}
+	if (wordlen == 7 && strncmp(word, "forward", 7) == 0)
+		dir = MSP_FORWARD;
+	else if (wordlen == 8 && strncmp(word, "backward", 8) == 0)
+		dir = MSP_BACKWARD;
+	else if (wordlen == 15 && strncmp(word, "parameters_grad", 15) == 0)
+		dir = MSP_PARAM_GRAD;
+	else if (wordlen == 5 && strncmp(word, "debug", 5) == 0)
+		dir = MSP_OTHER;
+	else
+		return MSP_OTHER;
+	if (cntlen < 19)
+		*count = strtoll(cnt, NULL, 10);
+	snprintf(type, typelen, "%.*s", (int)(prev - name), name);
+	return dir;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+bool
+msp_record_is_tensor(const struct msp_record *r)
+{
+	size_t n = strlen(r->type);
+
+	return (n >= 6 && strcmp(r->type + n - 6, "Tensor") == 0) ||
+	       strcmp(r->type, "numpy.ndarray") == 0;
+}
+
+/* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype. */
+static enum td_dtype
+dtype_of(const char *word)
+{
+	const char *dot = strrchr(word, '.');
+	char low[32];
+	size_t i;
+	enum td_dtype dt;
+
+	if (!*word)
+		return DTYPE_INVALID;
+	copy(low, sizeof low, dot ? dot + 1 : word);
+	for (i = 0; low[i]; i++)
+		low[i] = (char)tolower((unsigned char)low[i]);
+	if (strcmp(low, "half") == 0)
+		return DTYPE_FLOAT16;
+	if (strcmp(low, "float") == 0)
+		return DTYPE_FLOAT32;
+	if (strcmp(low, "double") == 0)
+		return DTYPE_FLOAT64;
+	if (strcmp(low, "long") == 0)
+		return DTYPE_INT64;
+	dt = td_dtype_from_name(low);
+	return dt == DTYPE_INVALID ? DTYPE_OTHER : dt;
+}
+
+void
+msp_record_summary(const struct msp_record *r, struct td_summary *s)
+{
+	bool finite = true;
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	s->dtype = dtype_of(r->dtype);
+	if (s->dtype != DTYPE_INVALID)
+		s->known |= SUM_DTYPE;
+	if (r->has_shape) {
+		int64_t n = 1;
+		bool ok = true;
+
+		s->rank = r->rank;
+		s->ndims = TD_MIN(r->rank, TD_MAX_DIMS);
+		s->dims_truncated = r->rank > TD_MAX_DIMS;
+		for (k = 0; k < s->ndims; k++)
+			s->dims[k] = r->dims[k];
+		s->known |= SUM_RANK | SUM_SHAPE;
+		for (k = 0; k < s->ndims && ok; k++)
+			ok = r->dims[k] >= 0 && (r->dims[k] == 0 || n <= INT64_MAX / r->dims[k]) &&
+			     ((n *= r->dims[k]), true);
+		if (ok && !s->dims_truncated) {
+			s->elements = n;
+			s->known |= SUM_ELEMENTS;
+		}
+	}
+	if (r->has_max)
+		finite = finite && isfinite(r->max);
+	if (r->has_min)
+		finite = finite && isfinite(r->min);
+	if (r->has_mean)
+		finite = finite && isfinite(r->mean);
+	if (r->has_norm)
+		finite = finite && isfinite(r->norm);
+	if (r->has_max || r->has_min || r->has_mean || r->has_norm) {
+		/* torch's max/min propagate NaN and an Inf shows in max or min:
+		 * finite statistics prove a finite tensor (FORMAT.md §4) */
+		if (!finite || (r->has_max && r->has_min)) {
+			s->known |= SUM_NONFINITE;
+			s->has_inf_or_nan = !finite;
+		}
+	}
+	if (r->has_max && r->has_min && isfinite(r->max) && isfinite(r->min)) {
+		s->known |= SUM_MINMAX;
+		s->min = r->min;
+		s->max = r->max;
+	}
+	if (r->has_mean && isfinite(r->mean)) {
+		s->known |= SUM_MEAN;
+		s->mean = r->mean;
+	}
+	if (r->has_norm && isfinite(r->norm)) {
+		s->known |= SUM_L2NORM;
+		s->l2norm = r->norm;
+	}
+}
+
+/* ---- the walk ------------------------------------------------------------- */
+
+struct walk {
+	struct jscan *js;
+	const struct msp_walk *w;
+	uint32_t k;                 /* leaves so far */
+	char path[512];
+	bool backward;
+};
+
+static bool value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_role role);
+
+/* Appends ".part" (or "part" at the start) to the path; returns the old length. */
+static size_t
+push(struct walk *wk, const char *part)
+{
+	size_t len = strlen(wk->path), n = strlen(part), at = len;
+
+	if (len && at + 1 < sizeof wk->path)
+		wk->path[at++] = '.';
+	n = TD_MIN(n, sizeof wk->path - 1 - at);
+	memcpy(wk->path + at, part, n);
+	wk->path[at + n] = '\0';
+	return len;
+}
+
+static void
+scalar_text(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
+{
+	switch (t) {
+	case JSCAN_STRING: snprintf(buf, len, "%s", js->str); break;
+	case JSCAN_NUMBER: snprintf(buf, len, "%.17g", js->num); break;
+	case JSCAN_TRUE: snprintf(buf, len, "true"); break;
+	case JSCAN_FALSE: snprintf(buf, len, "false"); break;
+	default: snprintf(buf, len, "null"); break;
+	}
+}
+
+/* A short array of scalars as text: "[1, 2, 3]" (shape, slice, group_ranks). */
+static bool
+array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
+{
+	size_t used = 0;
+	enum jscan_tok t;
+	int n = 0;
+
+	used += (size_t)snprintf(buf, len, "[");
+	while ((t = jscan_next(js)) != JSCAN_ARR_END) {
+		char one[64];
+
+		if (t == JSCAN_ERROR || t == JSCAN_EOF)
+			return false;
+		if (t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN) {
+			if (!jscan_skip(js, t))
+				return false;
+			snprintf(one, sizeof one, "...");
+			*rank = -1;
+		} else {
+			if (!dims)
+				scalar_text(js, t, one, sizeof one);
+			if (dims && *rank >= 0) {
+				/* a dim is a whole number in int64's range, else the
+				 * shape is unknown (no float-to-int overflow) */
+				if (t != JSCAN_NUMBER || !(js->num >= 0 && js->num < 9.2e18) ||
+				    js->num != (double)(int64_t)js->num)
+					*rank = -1;
+				else if (n < TD_MAX_DIMS)
+					dims[n] = (int64_t)js->num;
+				else
+					memmove(dims, dims + 1, (TD_MAX_DIMS - 1) * sizeof(*dims)),
+					dims[TD_MAX_DIMS - 1] = (int64_t)js->num;
+			}
+		}
+		if (!dims && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", one);
+		n++;
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, "]");
+	if (*rank >= 0)
+		*rank = n;
+	return true;
+}
+
+static void
+stat_field(struct jscan *js, enum jscan_tok t, bool *has, double *v, bool *as_bool)
+{
+	if (t == JSCAN_NUMBER) {
+		*has = true;
+		*v = js->num;
+	} else if (t == JSCAN_TRUE || t == JSCAN_FALSE) {
+		*has = true;
+		*v = t == JSCAN_TRUE;
+		*as_bool = true;
+	}
+}
+
+/* One scalar field of a record. */
+static void
+record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_record *r)
+{
+	if (strcmp(key, "type") == 0 && t == JSCAN_STRING)
+		copy(r->type, sizeof r->type, js->str);
+	else if (strcmp(key, "dtype") == 0 && t == JSCAN_STRING)
+		copy(r->dtype, sizeof r->dtype, js->str);
+	else if (strcmp(key, "Max") == 0)
+		stat_field(js, t, &r->has_max, &r->max, &r->bool_stats);
+	else if (strcmp(key, "Min") == 0)
+		stat_field(js, t, &r->has_min, &r->min, &r->bool_stats);
+	else if (strcmp(key, "Mean") == 0)
+		stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats);
+	else if (strcmp(key, "Norm") == 0)
+		stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats);
+	else if (strcmp(key, "requires_grad") == 0)
+		r->requires_grad = t == JSCAN_TRUE ? 1 : t == JSCAN_FALSE ? 0 : -1;
+	else if (strcmp(key, "data_name") == 0 && t == JSCAN_STRING)
+		copy(r->data_name, sizeof r->data_name, js->str);
+	else if (strcmp(key, "md5") == 0 && t == JSCAN_STRING)
+		copy(r->md5, sizeof r->md5, js->str);
+	else if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
+		 strcmp(key, "group_id") == 0 || strcmp(key, "op") == 0 || strcmp(key, "peer") == 0)
+		if (!*r->value || strcmp(key, "value") == 0)
+			scalar_text(js, t, r->value, sizeof r->value);
+}
+
+/* An object: a record (tensor or not), whose object-valued fields are
+ * nested arguments walked as children (path.key). */
+static bool
+object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
+{
+	struct msp_record r;
+	enum jscan_tok t;
+	char key[64], text[320];
+
+	memset(&r, 0, sizeof r);
+	r.requires_grad = -1;
+	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
+		copy(key, sizeof key, wk->js->str);
+		t = jscan_next(wk->js);
+		if (t == JSCAN_ERROR || t == JSCAN_EOF)
+			return false;
+		if (t == JSCAN_ARR_BEGIN && (strcmp(key, "shape") == 0 || strcmp(key, "value") == 0 ||
+					     strcmp(key, "group_ranks") == 0)) {
+			bool shape = strcmp(key, "shape") == 0;
+			int rank = 0;
+			char arr[sizeof r.value];
+
+			if (!array_text(wk->js, arr, sizeof arr, shape ? r.dims : NULL, &rank))
+				return false;
+			if (shape) {
+				r.has_shape = rank >= 0;
+				r.rank = rank;
+			} else {
+				size_t vl = strlen(r.value);
+
+				if (vl && vl + 1 < sizeof r.value)
+					r.value[vl++] = ' ';
+				r.value[vl] = '\0';
+				{
+					size_t al = TD_MIN(strlen(arr), sizeof r.value - vl - 1);
+
+					memcpy(r.value + vl, arr, al);
+					r.value[vl + al] = '\0';
+				}
+			}
+		} else if (t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN) {
+			size_t old = push(wk, key);
+
+			if (!value(wk, t, old, is_input, role))
+				return false;
+		} else {
+			record_field(wk->js, key, t, &r);
+		}
+	}
+	if (t != JSCAN_OBJ_END)
+		return false;
+	if (msp_record_is_tensor(&r)) {
+		if (wk->k < MSP_MAX_LEAVES && wk->w->on_leaf)
+			wk->w->on_leaf(wk->w->ctx, wk->k, wk->path, is_input, role, &r);
+		wk->k++;
+	} else if (*r.type && wk->w->on_arg) {
+		snprintf(text, sizeof text, "%s %s", r.type, r.value);
+		wk->w->on_arg(wk->w->ctx, wk->path, text);
+	}
+	wk->path[plen] = '\0';
+	return true;
+}
+
+/* Any value at wk->path (its first token t); restores the path to plen. */
+static bool
+value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_role role)
+{
+	bool ok = true;
+
+	if (t == JSCAN_OBJ_BEGIN) {
+		ok = object(wk, plen, is_input, role);
+	} else if (t == JSCAN_ARR_BEGIN) {
+		size_t i = 0;
+
+		while (ok && (t = jscan_next(wk->js)) != JSCAN_ARR_END) {
+			char idx[24];
+			size_t old;
+
+			if (t == JSCAN_ERROR || t == JSCAN_EOF)
+				return false;
+			{
+				char *p = idx + sizeof idx - 1;
+				size_t v = i++;
+
+				*p = '\0';
+				do
+					*--p = (char)('0' + v % 10);
+				while ((v /= 10) != 0);
+				old = push(wk, p);
+			}
+			ok = value(wk, t, old, is_input, role);
+		}
+	} else if (t == JSCAN_ERROR || t == JSCAN_EOF) {
+		ok = false;
+	} else if (wk->w->on_arg && t != JSCAN_NULL) {
+		char text[200];
+
+		scalar_text(wk->js, t, text, sizeof text);
+		wk->w->on_arg(wk->w->ctx, wk->path, text);
+	}
+	wk->path[plen] = '\0';
+	return ok;
+}
+
+/* Where a top-level key of an entry body puts its leaves (FORMAT.md §4). */
+static const char *
+section(const char *key, enum msp_dir dir, bool *is_input, enum msp_role *role)
+{
+	*role = dir == MSP_BACKWARD || dir == MSP_PARAM_GRAD ? MSP_GRADIENT : MSP_ACTIVATION;
+	*is_input = false;
+	if (dir == MSP_PARAM_GRAD)
+		return key;
+	if (strcmp(key, "input_args") == 0 || strcmp(key, "input_kwargs") == 0 ||
+	    strcmp(key, "input") == 0) {
+		*is_input = true;
+		return "input";
+	}
+	if (strcmp(key, "output") == 0)
+		return "output";
+	if (strcmp(key, "parameters") == 0) {
+		/* not an input: msprobe's overflow rule reads input_args and
+		 * input_kwargs only (FORMAT.md §4) */
+		*role = MSP_WEIGHT;
+		return "parameters";
+	}
+	return key;
+}
+
+bool
+msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
+{
+	struct walk wk = { .js = js, .w = w };
+	char type[8];
+	int64_t count;
+	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
+	enum jscan_tok t = jscan_next(js);
+	size_t nlen = strlen(name);
+
+	if (nlen > 6 && strcmp(name + nlen - 6, ".debug") == 0) {
+		/* debug.json (FORMAT.md §1): the value is the saved variable, a
+		 * record or nested lists and dicts of them; "_grad" names a
+		 * gradient */
+		bool grad = strstr(name, "_grad.") != NULL;
+
+		snprintf(wk.path, sizeof wk.path, "value");
+		return value(&wk, t, 5, false, grad ? MSP_GRADIENT : MSP_ACTIVATION);
+	}
+	if (t != JSCAN_OBJ_BEGIN)
+		return t == JSCAN_ERROR ? false : jscan_skip(js, t);
+	while ((t = jscan_next(js)) == JSCAN_KEY) {
+		bool is_input;
+		enum msp_role role;
+		char key[64];
+		const char *sec;
+
+		copy(key, sizeof key, js->str);
+		sec = section(key, dir, &is_input, &role);
+		copy(wk.path, sizeof wk.path, sec);
+		t = jscan_next(js);
+		if (t == JSCAN_OBJ_BEGIN && strcmp(sec, "output") == 0) {
+			/* a single output record: its path is "output.0" */
+			snprintf(wk.path, sizeof wk.path, "output.0");
+		}
+		if (!value(&wk, t, 0, is_input, role))
+			return false;
+	}
+	return t == JSCAN_OBJ_END;
+}

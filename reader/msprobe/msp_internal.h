@@ -1,0 +1,223 @@
+/*
+ * msp_internal.h - private to the msprobe reader (reader/msprobe/): the
+ * reader state, one "unit" per dump.json (a rank of a step), the entry
+ * walker shared by index and decode, the side files and a small string map.
+ * Nothing outside this folder and its unit tests includes it.
+ */
+#ifndef TD_MSP_INTERNAL_H
+#define TD_MSP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/reader.h"
+#include "reader/parse/jscan.h"
+#include "reader/parse/source.h"
+
+/* Leaves of one entry beyond this are not rows (a problem says so). */
+#define MSP_MAX_LEAVES 65536
+
+/* ---- a string -> value map (open addressing, owns its keys) ------------ */
+
+struct msp_map {
+	char **keys;
+	uint64_t *vals;
+	size_t cap, n;
+};
+/* Inserts or overwrites; returns the slot's value pointer. */
+uint64_t *msp_map_put(struct msp_map *m, const char *key, uint64_t val);
+/* The value of key, or NULL. */
+uint64_t *msp_map_get(const struct msp_map *m, const char *key);
+void msp_map_done(struct msp_map *m);
+/* A 32-bit hash of a name (FNV-1a). */
+uint32_t msp_name_hash(const char *s);
+
+/* ---- one tensor record or non-tensor argument (FORMAT.md §4) ----------- */
+
+enum msp_role { MSP_ACTIVATION, MSP_WEIGHT, MSP_GRADIENT };
+const char *msp_role_name(enum msp_role r);
+
+struct msp_record {
+	char type[64];              /* "torch.Tensor", "int", "" */
+	char dtype[32];             /* as written: "torch.float32", "Float32" */
+	bool has_shape;
+	int rank;
+	int64_t dims[TD_MAX_DIMS];  /* the last TD_MAX_DIMS when longer */
+	bool has_max, has_min, has_mean, has_norm;
+	double max, min, mean, norm;
+	bool bool_stats;            /* Max/Min were JSON booleans */
+	int requires_grad;          /* -1 absent, 0, 1 */
+	char data_name[256];
+	char md5[40];
+	char value[160];            /* a non-tensor argument's value, as text */
+};
+
+/* True when r is a tensor record (type ends in "Tensor", or numpy.ndarray). */
+bool msp_record_is_tensor(const struct msp_record *r);
+/* The record's dtype, statistics and shape as a summary (FORMAT.md §4). */
+void msp_record_summary(const struct msp_record *r, struct td_summary *s);
+
+/* What the walker reports. */
+struct msp_walk {
+	void *ctx;
+	/* A tensor leaf: its path ("input.2.1"), side and role.  Called in file
+	 * order; k counts the entry's leaves from 0. */
+	void (*on_leaf)(void *ctx, uint32_t k, const char *path, bool is_input,
+			enum msp_role role, const struct msp_record *rec);
+	/* A non-tensor argument or a scalar field of the entry ("is_recompute"). */
+	void (*on_arg)(void *ctx, const char *path, const char *text);
+};
+
+/* Walks the value of one entry (the scanner just returned its key; name is
+ * the key).  Returns false on a JSON error (js->err). */
+bool msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w);
+
+/* Parts of an entry name (FORMAT.md §3).  type gets the name without the
+ * count and direction; returns the direction. */
+enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
+enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
+const char *msp_dir_name(enum msp_dir d);
+
+/* ---- communication entries (msp_comm.c) ---------------------------------- */
+
+#define MSP_MAX_GROUP 64
+
+struct msp_comm {
+	uint32_t unit;              /* file id of its unit */
+	char *key;                  /* the entry name: API, count, direction */
+	const char *api;            /* into key: "all_reduce.0.forward" */
+	int64_t rank, step;
+	int64_t src, dst, peer;     /* arguments, -1 absent (peer: an int input.1) */
+	int64_t group[MSP_MAX_GROUP];
+	size_t ngroup;              /* 0: no group named (the world) */
+	uint64_t first_row;         /* row number (as sent) of its first trace */
+	uint32_t nin, nout;
+};
+
+/* ---- units and the reader ------------------------------------------------ */
+
+struct msp_unit {
+	char *dir;                  /* the rank folder */
+	char *json;                 /* its dump.json or debug.json */
+	char *host;                 /* "rank0", "graph/rank1", "proc1234" */
+	int64_t step;               /* N of step{N}, -1 none */
+	int64_t rank;               /* R of rank{R}, -1 none */
+	uint32_t file_id;
+	struct source *src;
+	/* Entries sent, in file order: byte offset of the key, first trace. */
+	uint64_t *entry_off;
+	uint64_t *first_trace;      /* nentries + 1 values once indexed */
+	uint32_t *entry_hash;       /* msp_name_hash of each entry's name: decode
+				     * knows the bytes at an offset are still it */
+	size_t nentries, cap;
+	uint64_t ntraces;
+	int64_t first_exec;         /* execution row of entry 0 */
+	/* Side files (FORMAT.md §5, §6). */
+	struct msp_map parents;     /* entry -> index into parent_names */
+	char **parent_names;        /* each parent's children follow in kids[] */
+	char ***kids;
+	size_t *nkids, *kidcap;
+	size_t nparent_names, parent_cap;
+	struct msp_map stacks;      /* entry -> stack group */
+	char ***groups;             /* group -> frame ids, outermost first */
+	size_t *ngroup, ngroups, group_cap;
+	/* Follow mode: the file as last read. */
+	uint64_t size;
+	int64_t mtime_ns;
+	uint64_t partial_size;      /* a flush seen incomplete (not read), */
+	int64_t partial_mtime_ns;   /* not checked again until it changes */
+	struct msp_map sent;        /* entry name -> ordinal (follow mode only) */
+	struct msp_map bad_out;     /* signature of a NaN/Inf output -> its row */
+	bool indexed, torn;
+	char task[24], level[16], framework[16];
+};
+
+/* A source file the stacks name, with the lines they recorded (FORMAT.md
+ * §5): the Source pane shows them when the file is not on disk. */
+#define MSP_MAX_LINE 1000000
+struct msp_source {
+	char *path;
+	uint32_t maxline;
+	uint32_t *line;             /* nrec recorded lines and their text */
+	char **code;
+	size_t nrec, caprec;
+};
+
+struct reader {
+	char *root;
+	char *source_root;
+	bool follow, may_follow;
+	struct msp_unit *units;
+	size_t nunits;
+	int64_t nexec;              /* executions sent */
+	uint64_t nrows;             /* traces sent (row numbers for links) */
+	struct msp_comm *comms;     /* communication entries, in the order sent */
+	size_t ncomms, capcomms, ncomms_linked;
+	bool meta_sent;
+	struct msp_map frames_sent; /* frame ids sent (on_frame once each) */
+	struct msp_map graphs_sent; /* hosts announced as graphs */
+	struct msp_source *sources; /* under lock: decode reads them */
+	size_t nsources, capsources;
+	struct msp_map source_ids;  /* path -> index */
+	pthread_mutex_t lock;       /* units' entry tables (decode vs index) */
+};
+
+/* msp_side.c: stack.json and construct.json of u, frames sent through sink. */
+void msp_side_load(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
+void msp_side_done(struct msp_unit *u);
+/* The module parent of an entry, or NULL. */
+const char *msp_side_parent(const struct msp_unit *u, const char *entry);
+/* The children of a module entry (construct.json), or 0. */
+size_t msp_side_children(const struct msp_unit *u, const char *module, char *const **kids);
+/* The frame ids of an entry's stack (outermost first), or 0. */
+size_t msp_side_frames(const struct msp_unit *u, const char *entry, char *const **ids);
+
+/* msp_index.c: a shared flock on path, tried without blocking a few times
+ * over about a second.  Returns the descriptor to pass to msp_unlock (-1:
+ * no lock; *busy tells whether the writer held it). */
+int msp_lock(const char *path, bool *busy);
+void msp_unlock(int fd);
+
+/* msp_index.c: one pass over a unit's dump.json. */
+void msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
+
+/* msp_state.c: reader.h save_state / load_state. */
+void msp_save_state(struct reader *r, struct strbuf *out);
+bool msp_load_state(struct reader *r, const void *data, size_t len);
+
+/* msp_comm.c: notes a communication entry sent (its args as path/text
+ * pairs); links the entries noted since the last call to their peers;
+ * frees the list.  msp_bad_input_link: a NaN/Inf output is remembered by
+ * its summary; a NaN/Inf record of a value made earlier (an input, a
+ * parameter gradient: is_record) with the same summary is linked to it. */
+struct msp_arg {
+	char *name, *value;         /* "input.group", "torch.ProcessGroup [0, 1]" */
+};
+void msp_comm_note(struct reader *r, const struct msp_unit *u, const char *name, const char *type,
+		   uint64_t first_row, uint32_t nin, uint32_t nout, const struct msp_arg *args,
+		   size_t nargs);
+void msp_comm_link(struct reader *r, const struct reader_sink *sink);
+void msp_comm_done(struct reader *r);
+void msp_bad_input_link(struct msp_unit *u, const struct reader_sink *sink, const struct td_summary *s,
+			bool is_record, uint64_t row);
+
+/* msp_decode.c */
+enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
+			  struct reader_detail *out);
+enum td_status msp_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,
+			   uint64_t n);
+/* When rec has no statistics (xor or structure summaries) but a saved
+ * .npy file, s gets the statistics computed from the file (streamed);
+ * else s is left alone. */
+void msp_leaf_file_summary(const struct msp_unit *u, const struct msp_record *rec,
+			   struct td_summary *s);
+/* Reads a saved tensor file, dispatching on its extension (.npy; .pt):
+ * the one place tensor files are read (FORMAT.md §7). */
+enum td_status msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen);
+/* The same dispatch for a summary computed from the file (streamed). */
+enum td_status msp_tensor_summarize(const char *path, struct td_summary *out, char *err,
+				    size_t errlen);
+
+#endif

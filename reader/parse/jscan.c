@@ -1,0 +1,602 @@
+/*
+ * jscan.c - the streaming JSON scanner (jscan.h): chunked reads through a
+ * struct source, a state machine for the structure, bounded strings and
+ * numbers.  Accepts NaN, Infinity and -Infinity as numbers (Python's
+ * allow_nan output); everything else is RFC 8259.  Invalid UTF-8 in a string
+ * is replaced by U+FFFD (bad_utf8 says so) rather than failing the file.
+ */
+#include "jscan.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK (64 * 1024)
+
+enum {
+	ST_VALUE,           /* a value must come */
+	ST_VALUE_OR_END,    /* after '[' */
+	ST_KEY_OR_END,      /* after '{' */
+	ST_KEY,             /* after ',' in an object */
+	ST_COLON,           /* after a key */
+	ST_COMMA_OR_END,    /* after a value inside a container */
+	ST_END,             /* the top value is complete */
+};
+
+static void
+setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_limits *lim)
+{
+	memset(js, 0, sizeof(*js));
+	js->src = src;
+	js->lim.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : JSCAN_MAX_DEPTH;
+	js->lim.max_string = lim && lim->max_string ? lim->max_string : JSCAN_MAX_STRING;
+	js->lim.max_number = lim && lim->max_number ? lim->max_number : JSCAN_MAX_NUMBER;
+	js->off = off;
+	js->boff = off;
+	js->end = source_known_size(src);
+	js->buf = xmalloc(CHUNK);
+	js->stack = xmalloc((size_t)js->lim.max_depth + 1);
+	js->scap = 256;
+	js->str = xmalloc(js->scap);
+	js->str[0] = '\0';
+	js->cur_line = 1;
+	js->cur_col = 1;
+}
+
+void
+jscan_init(struct jscan *js, struct source *src, uint64_t off, const struct jscan_limits *lim)
+{
+	setup(js, src, off, lim);
+	js->state = ST_VALUE;
+}
+
+void
+jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
+		 const struct jscan_limits *lim)
+{
+	setup(js, src, off, lim);
+	js->cur_line = 0;
+	js->cur_col = 0;
+	js->stack[0] = 'o';
+	js->depth = 1;
+	js->member_mode = true;
+	js->state = ST_KEY;
+}
+
+void
+jscan_done(struct jscan *js)
+{
+	free(js->buf);
+	free(js->stack);
+	free(js->str);
+	js->buf = NULL;
+	js->stack = NULL;
+	js->str = NULL;
+}
+
+const char *
+jscan_tok_name(enum jscan_tok t)
+{
+	static const char *const names[] = {
+		"error", "end of input", "'{'", "'}'", "'['", "']'", "key", "string",
+		"number", "true", "false", "null",
+	};
+
+	return (size_t)t < TD_ARRAY_SIZE(names) ? names[t] : "?";
+}
+
+/* ---- bytes ------------------------------------------------------------ */
+
+/* The next byte without consuming it, -1 at the end, -2 on a read error. */
+static int
+peek(struct jscan *js)
+{
+	if (js->bpos == js->blen) {
+		ssize_t n;
+
+		if (js->off >= js->end)
+			return -1;
+		n = source_read(js->src, js->off, js->buf,
+				(size_t)TD_MIN((uint64_t)CHUNK, js->end - js->off));
+		if (n < 0)
+			return -2;
+		if (n == 0)
+			return -1;
+		js->boff = js->off;
+		js->blen = (size_t)n;
+		js->bpos = 0;
+		js->off += (uint64_t)n;
+	}
+	return js->buf[js->bpos];
+}
+
+static void
+advance(struct jscan *js)
+{
+	if (js->buf[js->bpos] == '\n' && js->cur_line) {
+		js->cur_line++;
+		js->cur_col = 1;
+	} else if (js->cur_line) {
+		js->cur_col++;
+	}
+	js->bpos++;
+}
+
+static uint64_t
+pos(const struct jscan *js)
+{
+	return js->boff + js->bpos;
+}
+
+static enum jscan_tok
+fail(struct jscan *js, const char *fmt, ...)
+{
+	char what[120];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (js->cur_line)
+		snprintf(js->err, sizeof js->err, "line %llu, column %llu: %s",
+			 (unsigned long long)js->cur_line, (unsigned long long)js->cur_col, what);
+	else
+		snprintf(js->err, sizeof js->err, "byte %llu: %s", (unsigned long long)pos(js),
+			 what);
+	js->failed = true;
+	return JSCAN_ERROR;
+}
+
+static enum jscan_tok
+fail_eof(struct jscan *js, int c, const char *inside)
+{
+	if (c == -2)
+		return fail(js, "read error in %s", inside);
+	return fail(js, "input ends inside %s", inside);
+}
+
+static int
+skip_space(struct jscan *js)
+{
+	int c;
+
+	while ((c = peek(js)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		advance(js);
+	return c;
+}
+
+/* ---- strings ---------------------------------------------------------- */
+
+static bool
+put(struct jscan *js, const char *bytes, size_t n)
+{
+	if (js->len + n > js->lim.max_string)
+		return false;
+	if (js->len + n + 1 > js->scap) {
+		while (js->len + n + 1 > js->scap)
+			js->scap *= 2;
+		js->str = xrealloc(js->str, js->scap);
+	}
+	memcpy(js->str + js->len, bytes, n);
+	js->len += n;
+	js->str[js->len] = '\0';
+	return true;
+}
+
+static size_t
+utf8_encode(uint32_t cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+static const char REPLACEMENT[] = "\xEF\xBF\xBD";
+
+/* Four hex digits of a \u escape; -1 when they are not. */
+static int32_t
+hex4(struct jscan *js)
+{
+	int32_t v = 0;
+	int k, c;
+
+	for (k = 0; k < 4; k++) {
+		c = peek(js);
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v = v * 16 + (c - 'A' + 10);
+		else
+			return -1;
+		advance(js);
+	}
+	return v;
+}
+
+/* After a backslash: one escape appended. */
+static bool
+escape(struct jscan *js, bool *ok)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	int c = peek(js);
+	const char *p;
+	int32_t cp;
+	char u[4];
+
+	*ok = true;
+	if (c <= 0)
+		return false;
+	advance(js);
+	if (c != 'u') {
+		if (!(p = strchr(from, c)))
+			return false;
+		return (*ok = put(js, &to[p - from], 1)), true;
+	}
+	if ((cp = hex4(js)) < 0)
+		return false;
+	if (cp >= 0xD800 && cp < 0xDC00 && peek(js) == '\\') {
+		advance(js);
+		if (peek(js) != 'u')
+			return false;
+		advance(js);
+		int32_t lo = hex4(js);
+
+		if (lo < 0)
+			return false;
+		if (lo >= 0xDC00 && lo < 0xE000)
+			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+		else
+			cp = -1;
+	}
+	if (cp <= 0 || (cp >= 0xD800 && cp < 0xE000)) {   /* NUL, lone surrogate */
+		js->bad_utf8 = true;
+		*ok = put(js, REPLACEMENT, 3);
+		return true;
+	}
+	*ok = put(js, u, utf8_encode((uint32_t)cp, u));
+	return true;
+}
+
+/* Length of a UTF-8 sequence led by c (0: not a lead byte). */
+static int
+utf8_len(int c)
+{
+	if (c >= 0xC2 && c <= 0xDF)
+		return 2;
+	if (c >= 0xE0 && c <= 0xEF)
+		return 3;
+	if (c >= 0xF0 && c <= 0xF4)
+		return 4;
+	return 0;
+}
+
+/* One raw multi-byte character (its lead byte c already peeked). */
+static bool
+raw_utf8(struct jscan *js, int c)
+{
+	char seq[4];
+	int n = utf8_len(c), k;
+
+	seq[0] = (char)c;
+	advance(js);
+	for (k = 1; k < n; k++) {
+		int d = peek(js);
+
+		if (d < 0x80 || d > 0xBF)
+			break;
+		seq[k] = (char)d;
+		advance(js);
+	}
+	if (n == 0 || k < n || (n == 3 && (unsigned char)seq[0] == 0xE0 && (unsigned char)seq[1] < 0xA0) ||
+	    (n == 3 && (unsigned char)seq[0] == 0xED && (unsigned char)seq[1] > 0x9F) ||
+	    (n == 4 && (unsigned char)seq[0] == 0xF0 && (unsigned char)seq[1] < 0x90) ||
+	    (n == 4 && (unsigned char)seq[0] == 0xF4 && (unsigned char)seq[1] > 0x8F)) {
+		js->bad_utf8 = true;
+		return put(js, REPLACEMENT, 3);
+	}
+	return put(js, seq, (size_t)n);
+}
+
+/* A string after its opening quote, into js->str. */
+static enum jscan_tok
+string(struct jscan *js, enum jscan_tok kind)
+{
+	int c;
+
+	js->len = 0;
+	js->str[0] = '\0';
+	for (;;) {
+		c = peek(js);
+		if (c < 0)
+			return fail_eof(js, c, "a string");
+		if (c == '"') {
+			advance(js);
+			return kind;
+		}
+		if (c < 0x20)
+			return fail(js, "control byte 0x%02x in a string", c);
+		if (c == '\\') {
+			bool ok;
+
+			advance(js);
+			if (!escape(js, &ok))
+				return fail(js, "bad escape in a string");
+			if (!ok)
+				return fail(js, "string longer than %zu bytes", js->lim.max_string);
+			continue;
+		}
+		if (c < 0x80) {
+			/* a run of plain bytes in the buffer: one copy (no line
+			 * breaks in it, so the column moves by its length) */
+			size_t n = 1, avail = js->blen - js->bpos;
+			const unsigned char *b = js->buf + js->bpos;
+
+			while (n < avail && b[n] >= 0x20 && b[n] < 0x80 && b[n] != '"' && b[n] != '\\')
+				n++;
+			if (!put(js, (const char *)b, n))
+				return fail(js, "string longer than %zu bytes", js->lim.max_string);
+			js->bpos += n;
+			if (js->cur_line)
+				js->cur_col += n;
+			continue;
+		}
+		if (!raw_utf8(js, c))
+			return fail(js, "string longer than %zu bytes", js->lim.max_string);
+	}
+}
+
+/* ---- numbers and words ------------------------------------------------- */
+
+static bool
+word(struct jscan *js, const char *w)
+{
+	for (; *w; w++) {
+		if (peek(js) != (unsigned char)*w)
+			return false;
+		advance(js);
+	}
+	return true;
+}
+
+/* Digits appended to num; false past the limit. */
+static size_t
+digits(struct jscan *js, char *num, size_t n, size_t max)
+{
+	int c;
+
+	while ((c = peek(js)) >= '0' && c <= '9') {
+		if (n >= max)
+			return SIZE_MAX;
+		num[n++] = (char)c;
+		advance(js);
+	}
+	return n;
+}
+
+static enum jscan_tok
+number(struct jscan *js)
+{
+	char num[JSCAN_MAX_NUMBER + 8];
+	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER), n = 0, before;
+	int c = peek(js);
+
+	if (c == '-') {
+		num[n++] = '-';
+		advance(js);
+		c = peek(js);
+		if (c == 'I') {
+			if (!word(js, "Infinity"))
+				return fail(js, "bad token after '-'");
+			js->num = -INFINITY;
+			return JSCAN_NUMBER;
+		}
+	}
+	if (c == '0') {
+		num[n++] = '0';
+		advance(js);
+	} else if (c >= '1' && c <= '9') {
+		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+			return fail(js, "number longer than %zu characters", max);
+	} else {
+		return fail(js, "bad number");
+	}
+	if (peek(js) == '.') {
+		num[n++] = '.';
+		advance(js);
+		before = n;
+		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+			return fail(js, "number longer than %zu characters", max);
+		if (n == before)
+			return fail(js, "no digit after '.'");
+	}
+	c = peek(js);
+	if (c == 'e' || c == 'E') {
+		if (n >= max)
+			return fail(js, "number longer than %zu characters", max);
+		num[n++] = 'e';
+		advance(js);
+		c = peek(js);
+		if (c == '+' || c == '-') {
+			if (n >= max)
+				return fail(js, "number longer than %zu characters", max);
+			num[n++] = (char)c;
+			advance(js);
+		}
+		before = n;
+		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+			return fail(js, "number longer than %zu characters", max);
+		if (n == before)
+			return fail(js, "no digit in an exponent");
+	}
+	num[n] = '\0';
+	js->num = strtod(num, NULL);
+	return JSCAN_NUMBER;
+}
+
+/* A value's first token, its first byte c peeked. */
+static enum jscan_tok
+value(struct jscan *js, int c)
+{
+	switch (c) {
+	case '{':
+	case '[':
+		if (js->depth >= js->lim.max_depth)
+			return fail(js, "nesting deeper than %d", js->lim.max_depth);
+		advance(js);
+		js->stack[js->depth++] = c == '{' ? 'o' : 'a';
+		js->state = c == '{' ? ST_KEY_OR_END : ST_VALUE_OR_END;
+		return c == '{' ? JSCAN_OBJ_BEGIN : JSCAN_ARR_BEGIN;
+	case '"':
+		advance(js);
+		return string(js, JSCAN_STRING);
+	case 't':
+		return word(js, "true") ? JSCAN_TRUE : fail(js, "bad token");
+	case 'f':
+		return word(js, "false") ? JSCAN_FALSE : fail(js, "bad token");
+	case 'n':
+		return word(js, "null") ? JSCAN_NULL : fail(js, "bad token");
+	case 'N':
+		if (!word(js, "NaN"))
+			return fail(js, "bad token");
+		js->num = NAN;
+		return JSCAN_NUMBER;
+	case 'I':
+		if (!word(js, "Infinity"))
+			return fail(js, "bad token");
+		js->num = INFINITY;
+		return JSCAN_NUMBER;
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return number(js);
+		if (c < 0)
+			return fail_eof(js, c, "a value");
+		return fail(js, "unexpected byte 0x%02x", c);
+	}
+}
+
+/* After a complete value: the state its container expects next. */
+static enum jscan_tok
+after_value(struct jscan *js, enum jscan_tok t)
+{
+	if (t == JSCAN_ERROR || t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN)
+		return t;
+	js->state = js->depth ? ST_COMMA_OR_END : ST_END;
+	return t;
+}
+
+static enum jscan_tok
+close_container(struct jscan *js, int c)
+{
+	char want = c == '}' ? 'o' : 'a';
+
+	if (!js->depth || js->stack[js->depth - 1] != want)
+		return fail(js, "unexpected '%c'", c);
+	advance(js);
+	js->depth--;
+	if (js->member_mode && js->depth == 0) {
+		js->done = true;   /* the object that held the member ended: no more members */
+		return JSCAN_EOF;
+	}
+	return after_value(js, c == '}' ? JSCAN_OBJ_END : JSCAN_ARR_END);
+}
+
+static enum jscan_tok
+step(struct jscan *js)
+{
+	int c = skip_space(js);
+
+	js->tok_off = pos(js);
+	js->line = js->cur_line;
+	js->col = js->cur_col;
+	switch (js->state) {
+	case ST_END:
+		if (c == -1)
+			return JSCAN_EOF;
+		return c == -2 ? fail_eof(js, c, "trailing space") : fail(js, "bytes after the end of the value");
+	case ST_VALUE:
+		return after_value(js, value(js, c));
+	case ST_VALUE_OR_END:
+		if (c == ']')
+			return close_container(js, c);
+		return after_value(js, value(js, c));
+	case ST_KEY_OR_END:
+	case ST_KEY:
+		if (c == '}' && js->state == ST_KEY_OR_END)
+			return close_container(js, c);
+		if (c != '"')
+			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected a key");
+		advance(js);
+		js->state = ST_COLON;
+		return string(js, JSCAN_KEY);
+	case ST_COLON:
+		if (c != ':')
+			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected ':'");
+		advance(js);
+		js->state = ST_VALUE;
+		return step(js);
+	case ST_COMMA_OR_END:
+		if (js->member_mode && js->depth == 1) {
+			js->done = true;   /* the member's value is complete */
+			return JSCAN_EOF;
+		}
+		if (c == ']' || c == '}')
+			return close_container(js, c);
+		if (c != ',')
+			return c < 0 ? fail_eof(js, c, js->stack[js->depth - 1] == 'o' ? "an object" : "an array")
+				     : fail(js, "expected ',' or a closing bracket");
+		advance(js);
+		js->state = js->stack[js->depth - 1] == 'o' ? ST_KEY : ST_VALUE;
+		return step(js);
+	}
+	return fail(js, "bad scanner state");
+}
+
+enum jscan_tok
+jscan_next(struct jscan *js)
+{
+	if (js->failed)
+		return JSCAN_ERROR;
+	if (js->done)
+		return JSCAN_EOF;
+	return step(js);
+}
+
+bool
+jscan_skip(struct jscan *js, enum jscan_tok first)
+{
+	int base;
+
+	if (first != JSCAN_OBJ_BEGIN && first != JSCAN_ARR_BEGIN)
+		return first != JSCAN_ERROR;
+	base = js->depth - 1;
+	while (js->depth > base) {
+		enum jscan_tok t = jscan_next(js);
+
+		if (t == JSCAN_ERROR)
+			return false;
+		if (t == JSCAN_EOF)
+			return js->depth <= base;
+	}
+	return true;
+}

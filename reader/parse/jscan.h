@@ -1,0 +1,102 @@
+/*
+ * jscan.h - a pull-style streaming JSON scanner over a byte source.
+ *
+ * Reads a JSON text (RFC 8259 plus the bare tokens NaN, Infinity and
+ * -Infinity that Python's json writes for non-finite floats) token by token
+ * from a struct source in fixed-size chunks: memory is the chunk, the
+ * current token and a nesting stack, whatever the size of the file.
+ * Structure is checked as it goes (a key where a key belongs, commas,
+ * colons, matching brackets); the first error stops the scanner with a
+ * message naming the line and column.  Not for: building a document tree,
+ * writing JSON, or knowing any format (reader/msprobe/ does that).
+ *
+ *	struct jscan js;
+ *	jscan_init(&js, src, 0, NULL);
+ *	while ((tok = jscan_next(&js)) != JSCAN_EOF && tok != JSCAN_ERROR)
+ *		... js.str / js.num / js.depth ...
+ *	if (tok == JSCAN_ERROR) ... js.err ("line 3, column 7: ...") ...
+ *	jscan_done(&js);
+ */
+#ifndef TD_JSCAN_H
+#define TD_JSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/parse/source.h"
+
+/* Defaults for struct jscan_limits (README, Limits). */
+#define JSCAN_MAX_DEPTH  128
+#define JSCAN_MAX_STRING ((size_t)1 << 20)
+#define JSCAN_MAX_NUMBER 64
+
+enum jscan_tok {
+	JSCAN_ERROR,         /* js.err says why; every later call returns it again */
+	JSCAN_EOF,           /* the end of a complete text (or of the member, jscan_init_member) */
+	JSCAN_OBJ_BEGIN,
+	JSCAN_OBJ_END,
+	JSCAN_ARR_BEGIN,
+	JSCAN_ARR_END,
+	JSCAN_KEY,           /* an object key: js.str */
+	JSCAN_STRING,        /* js.str, js.len (UTF-8, NUL-terminated, no NUL inside) */
+	JSCAN_NUMBER,        /* js.num (NaN, +-Inf for the bare tokens) */
+	JSCAN_TRUE,
+	JSCAN_FALSE,
+	JSCAN_NULL,
+};
+
+struct jscan_limits {
+	int max_depth;          /* arrays and objects open at once */
+	size_t max_string;      /* bytes of one decoded string or key */
+	size_t max_number;      /* characters of one number */
+};
+
+struct jscan {
+	/* Results of the last jscan_next(). */
+	char *str;              /* JSCAN_KEY / JSCAN_STRING text, owned by the scanner,
+				 * valid until the next call */
+	size_t len;
+	double num;
+	int depth;              /* containers open after this token */
+	uint64_t tok_off;       /* byte offset of the token's first byte */
+	uint64_t line, col;     /* where the token starts, 1-based; line is 0 when
+				 * the scan started mid-file (jscan_init_member) */
+	bool bad_utf8;          /* a string held invalid UTF-8 (replaced by U+FFFD) */
+	char err[160];
+	/* Private. */
+	struct source *src;
+	struct jscan_limits lim;
+	uint64_t off, end;      /* next byte to read, end of the source at init */
+	unsigned char *buf;
+	size_t blen, bpos;
+	uint64_t boff;          /* source offset of buf[0] */
+	uint64_t cur_line, cur_col;
+	uint8_t *stack;         /* 'o' or 'a' per open container */
+	int state;
+	bool member_mode, done, failed;
+	size_t scap;
+};
+
+/* Starts a scan of src from byte off to its end; lim NULL takes the
+ * defaults.  The scanner borrows src until jscan_done(). */
+void jscan_init(struct jscan *js, struct source *src, uint64_t off,
+	       const struct jscan_limits *lim);
+/* Starts a scan at off of one object member ("key": value) inside an
+ * object, as if the object had just been opened: jscan_next() gives
+ * JSCAN_KEY, the value's tokens, then JSCAN_EOF after the value (or an error).
+ * Line numbers are unknown (0). */
+void jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
+		      const struct jscan_limits *lim);
+/* The next token.  On malformed input, a limit passed, a read error or the
+ * end of the bytes inside a value: JSCAN_ERROR with js.err. */
+enum jscan_tok jscan_next(struct jscan *js);
+/* Skips the value whose first token was just returned (its whole subtree for
+ * a container; nothing for a scalar).  Returns false on an error (js.err). */
+bool jscan_skip(struct jscan *js, enum jscan_tok first);
+/* Frees the buffers; the scanner may be initialised again. */
+void jscan_done(struct jscan *js);
+/* The name of a token kind ("number"), for messages. */
+const char *jscan_tok_name(enum jscan_tok t);
+
+#endif

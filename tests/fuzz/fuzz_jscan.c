@@ -1,0 +1,63 @@
+/*
+ * fuzz_jscan.c - libFuzzer target: the streaming JSON scanner
+ * (reader/parse/jscan.c) over arbitrary bytes.
+ *
+ * The input is scanned whole with the default limits and again with tiny
+ * ones (depth 3, strings of 16 bytes, numbers of 8 characters), every value
+ * skipped with jscan_skip(), and as a member scan from each of the first
+ * 16 '"' bytes (the reader's decode path).  Invariants: a JSCAN_KEY or
+ * JSCAN_STRING is NUL-terminated at len with no NUL inside, the depth stays
+ * within the limit, and the scan ends (EOF or ERROR) within len + 2 tokens.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/parse/jscan.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+scan(struct source *src, uint64_t off, bool member, const struct jscan_limits *lim, bool skip,
+     size_t size)
+{
+	struct jscan js;
+	enum jscan_tok t;
+	size_t n = 0;
+
+	if (member)
+		jscan_init_member(&js, src, off, lim);
+	else
+		jscan_init(&js, src, off, lim);
+	while ((t = jscan_next(&js)) != JSCAN_EOF && t != JSCAN_ERROR) {
+		if ((t == JSCAN_KEY || t == JSCAN_STRING) &&
+		    (js.str[js.len] != '\0' || strlen(js.str) != js.len))
+			abort();
+		if (js.depth < 0 || js.depth > (lim ? lim->max_depth : JSCAN_MAX_DEPTH))
+			abort();
+		if (++n > size + 2)
+			abort();
+		if (skip && !jscan_skip(&js, t))
+			break;
+	}
+	jscan_done(&js);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct jscan_limits tiny = { .max_depth = 3, .max_string = 16, .max_number = 8 };
+	struct source *src = source_from_bytes(data, size);
+	size_t i, quotes = 0;
+
+	scan(src, 0, false, NULL, false, size);
+	scan(src, 0, false, &tiny, false, size);
+	scan(src, 0, false, NULL, true, size);
+	for (i = 0; i < size && quotes < 16; i++)
+		if (data[i] == '"') {
+			scan(src, i, true, NULL, false, size);
+			quotes++;
+		}
+	source_close(src);
+	return 0;
+}

@@ -1,0 +1,255 @@
+/*
+ * test_jscan.c - the streaming JSON scanner (reader/parse/jscan.h): tokens,
+ * Python's NaN/Infinity, member scans, line/column errors, limits, invalid
+ * UTF-8, truncation at every byte, and reads across chunk boundaries.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/parse/jscan.h"
+
+/* Scans text whole; returns the tokens as a compact string ("{k:n,s}") and
+ * the error, if any, in err. */
+static char *
+scan(const char *text, size_t len, const struct jscan_limits *lim, char *err, size_t errlen)
+{
+	struct source *src = source_from_bytes(text, len);
+	struct jscan js;
+	struct strbuf sb;
+	enum jscan_tok t;
+
+	memset(&sb, 0, sizeof sb);
+	jscan_init(&js, src, 0, lim);
+	err[0] = '\0';
+	while ((t = jscan_next(&js)) != JSCAN_EOF && t != JSCAN_ERROR) {
+		switch (t) {
+		case JSCAN_OBJ_BEGIN: strbuf_addf(&sb, "{"); break;
+		case JSCAN_OBJ_END: strbuf_addf(&sb, "}"); break;
+		case JSCAN_ARR_BEGIN: strbuf_addf(&sb, "["); break;
+		case JSCAN_ARR_END: strbuf_addf(&sb, "]"); break;
+		case JSCAN_KEY: strbuf_addf(&sb, "k(%s)", js.str); break;
+		case JSCAN_STRING: strbuf_addf(&sb, "s(%s)", js.str); break;
+		case JSCAN_NUMBER: strbuf_addf(&sb, "n(%g)", js.num); break;
+		case JSCAN_TRUE: strbuf_addf(&sb, "T"); break;
+		case JSCAN_FALSE: strbuf_addf(&sb, "F"); break;
+		case JSCAN_NULL: strbuf_addf(&sb, "N"); break;
+		default: break;
+		}
+	}
+	if (t == JSCAN_ERROR)
+		snprintf(err, errlen, "%s", js.err);
+	jscan_done(&js);
+	source_close(src);
+	return strbuf_take(&sb);
+}
+
+static void
+expect(const char *text, const char *tokens)
+{
+	char err[200];
+	char *got = scan(text, strlen(text), NULL, err, sizeof err);
+
+	assert_string_equal(err, "");
+	assert_string_equal(got, tokens);
+	free(got);
+}
+
+static void
+expect_error(const char *text, const char *msg)
+{
+	char err[200];
+	char *got = scan(text, strlen(text), NULL, err, sizeof err);
+
+	if (!strstr(err, msg))
+		fail_msg("'%s': error '%s', wanted '%s'", text, err, msg);
+	free(got);
+}
+
+static void
+test_jscan_tokens_of_an_entry(void **state)
+{
+	(void)state;
+	expect("{\"a\": [1, -2.5e1, true, false, null, \"x\\ny\"], \"b\": {}}",
+	       "{k(a)[n(1)n(-25)TFNs(x\ny)]k(b){}}");
+	expect("  []  ", "[]");
+	expect("\"\\u00e9\\ud83d\\ude00\"", "s(\xc3\xa9\xf0\x9f\x98\x80)");
+}
+
+static void
+test_jscan_python_nonfinite_tokens(void **state)
+{
+	(void)state;
+	expect("{\"Max\": NaN, \"Min\": -Infinity, \"Mean\": Infinity}",
+	       "{k(Max)n(nan)k(Min)n(-inf)k(Mean)n(inf)}");
+	expect("[NaN,NaN]", "[n(nan)n(nan)]");
+	/* NaN where a key belongs, or half a token, is an error */
+	expect_error("{NaN: 1}", "expected a key");
+	expect_error("[-NaN]", "bad number");
+	expect_error("[Infinit]", "bad token");
+	expect_error("[nan]", "bad token");
+}
+
+static void
+test_jscan_error_names_line_and_column(void **state)
+{
+	(void)state;
+	expect_error("{\n  \"a\": 1,\n  \"b\" 2}", "line 3, column 7: expected ':'");
+	expect_error("[1,\n2,,3]", "line 2, column 3");
+	expect_error("{\"a\": 1", "input ends inside an object");
+	expect_error("[1] 2", "bytes after the end");
+	expect_error("[1}", "unexpected '}'");
+	expect_error("[01]", "expected ','");
+	expect_error("[1.]", "no digit after '.'");
+	expect_error("\"a\x01\"", "control byte");
+	expect_error("\"\\x\"", "bad escape");
+}
+
+static void
+test_jscan_limits_depth_string_number(void **state)
+{
+	struct jscan_limits lim = { .max_depth = 4, .max_string = 8, .max_number = 10 };
+	char err[200];
+	char *got;
+
+	(void)state;
+	got = scan("[[[[1]]]]", 9, &lim, err, sizeof err);
+	assert_string_equal(err, "");
+	free(got);
+	got = scan("[[[[[1]]]]]", 11, &lim, err, sizeof err);
+	assert_non_null(strstr(err, "nesting deeper than 4"));
+	free(got);
+	got = scan("\"123456789\"", 11, &lim, err, sizeof err);
+	assert_non_null(strstr(err, "string longer than 8"));
+	free(got);
+	got = scan("12345678901", 11, &lim, err, sizeof err);
+	assert_non_null(strstr(err, "number longer than 10"));
+	free(got);
+	/* the default depth limit holds against a deep file */
+	{
+		size_t n = 100000;
+		char *deep = malloc(n);
+
+		memset(deep, '[', n);
+		got = scan(deep, n, NULL, err, sizeof err);
+		assert_non_null(strstr(err, "nesting deeper than"));
+		free(got);
+		free(deep);
+	}
+}
+
+static void
+test_jscan_invalid_utf8_is_replaced(void **state)
+{
+	struct source *src = source_from_bytes("[\"a\xff\xc3\"]", 7);
+	struct jscan js;
+
+	(void)state;
+	jscan_init(&js, src, 0, NULL);
+	assert_int_equal(jscan_next(&js), JSCAN_ARR_BEGIN);
+	assert_int_equal(jscan_next(&js), JSCAN_STRING);
+	assert_string_equal(js.str, "a\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_true(js.bad_utf8);
+	assert_int_equal(jscan_next(&js), JSCAN_ARR_END);
+	assert_int_equal(jscan_next(&js), JSCAN_EOF);
+	jscan_done(&js);
+	source_close(src);
+}
+
+/* Every prefix of a small file gives tokens then an error, never a crash. */
+static void
+test_jscan_truncated_at_every_byte(void **state)
+{
+	const char *text = "{\"task\": \"statistics\", \"data\": {\"A.x.0.forward\": "
+			   "{\"input_args\": [{\"Max\": NaN, \"shape\": [2, 3]}], \"s\": \"\\u00e9\"}}}";
+	size_t len = strlen(text), cut;
+	char err[200];
+
+	(void)state;
+	for (cut = 0; cut < len; cut++) {
+		char *got = scan(text, cut, NULL, err, sizeof err);
+
+		if (err[0] == '\0')
+			fail_msg("prefix of %zu bytes scanned without an error", cut);
+		free(got);
+	}
+	free(scan(text, len, NULL, err, sizeof err));
+	assert_string_equal(err, "");
+}
+
+static void
+test_jscan_member_scan_mid_file(void **state)
+{
+	const char *text = "{\"data\": {\"a\": [1, 2], \"b\": {\"c\": null}}}";
+	const char *b = strstr(text, "\"b\"");
+	struct source *src = source_from_bytes(text, strlen(text));
+	struct jscan js;
+
+	(void)state;
+	jscan_init_member(&js, src, (uint64_t)(b - text), NULL);
+	assert_int_equal(jscan_next(&js), JSCAN_KEY);
+	assert_string_equal(js.str, "b");
+	assert_int_equal(js.tok_off, (uint64_t)(b - text));
+	assert_int_equal(jscan_next(&js), JSCAN_OBJ_BEGIN);
+	assert_int_equal(jscan_next(&js), JSCAN_KEY);
+	assert_int_equal(jscan_next(&js), JSCAN_NULL);
+	assert_int_equal(jscan_next(&js), JSCAN_OBJ_END);
+	assert_int_equal(jscan_next(&js), JSCAN_EOF);
+	jscan_done(&js);
+	source_close(src);
+}
+
+static void
+test_jscan_skip_and_chunk_boundaries(void **state)
+{
+	struct strbuf sb;
+	struct source *src;
+	struct jscan js;
+	size_t i;
+	char *text;
+
+	(void)state;
+	memset(&sb, 0, sizeof sb);
+	strbuf_addf(&sb, "{\"skip\": [");
+	for (i = 0; i < 20000; i++)
+		strbuf_addf(&sb, "%s{\"k\": \"value %zu\"}", i ? "," : "", i);
+	strbuf_addf(&sb, "], \"after\": \"%s\"}", "long string across chunks");
+	text = strbuf_take(&sb);
+	src = source_from_bytes(text, strlen(text));
+	jscan_init(&js, src, 0, NULL);
+	assert_int_equal(jscan_next(&js), JSCAN_OBJ_BEGIN);
+	assert_int_equal(jscan_next(&js), JSCAN_KEY);
+	assert_true(jscan_skip(&js, jscan_next(&js)));
+	assert_int_equal(jscan_next(&js), JSCAN_KEY);
+	assert_string_equal(js.str, "after");
+	assert_int_equal(jscan_next(&js), JSCAN_STRING);
+	assert_string_equal(js.str, "long string across chunks");
+	assert_int_equal(jscan_next(&js), JSCAN_OBJ_END);
+	assert_int_equal(jscan_next(&js), JSCAN_EOF);
+	jscan_done(&js);
+	source_close(src);
+	free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jscan_tokens_of_an_entry),
+		cmocka_unit_test(test_jscan_python_nonfinite_tokens),
+		cmocka_unit_test(test_jscan_error_names_line_and_column),
+		cmocka_unit_test(test_jscan_limits_depth_string_number),
+		cmocka_unit_test(test_jscan_invalid_utf8_is_replaced),
+		cmocka_unit_test(test_jscan_truncated_at_every_byte),
+		cmocka_unit_test(test_jscan_member_scan_mid_file),
+		cmocka_unit_test(test_jscan_skip_and_chunk_boundaries),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,331 @@
+/*
+ * test_msprobe.c - the msprobe reader (reader/msprobe/FORMAT.md): leaves,
+ * summaries and row order of a hand-written dump.json, decode by locator,
+ * and hostile files: truncated at every byte, deep nesting, huge numbers
+ * and strings, invalid UTF-8, NaN tokens in odd places.  Every case must
+ * end with problems and the good entries kept, never a crash (this test is
+ * run under ASan, HACKING.md "one unit test").
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader/reader.h"
+#include "reader/msprobe/msp_internal.h"
+#include "tests/unit/helpers/files.h"
+#include "tests/unit/helpers/record_sink.h"
+
+#define T(extra) "{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [2, 3]" extra "}"
+
+static const char DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"L1\", \"data\": {\n"
+	"\"Functional.linear.0.forward\": {\"input_args\": [" T(", \"Max\": 2.5, \"Min\": -1, \"Mean\": 0.5, \"Norm\": 3")
+	", [" T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1") ", {\"type\": \"int\", \"value\": 3}]],\n"
+	" \"input_kwargs\": {\"bias\": " T(", \"Max\": 1, \"Min\": 1, \"Mean\": 1, \"Norm\": 2") "},\n"
+	" \"output\": [" T(", \"Max\": NaN, \"Min\": -Infinity, \"Mean\": NaN, \"Norm\": NaN") "]},\n"
+	"\"Tensor.__gt__.0.forward\": {\"input_args\": [], \"output\": [{\"type\": \"torch.Tensor\", "
+	"\"dtype\": \"torch.bool\", \"shape\": [], \"Max\": true, \"Min\": false, \"Mean\": null, \"Norm\": null}]}\n"
+	"}, \"framework\": \"pytorch\"}\n";
+
+static char *
+make_dump(const char *name, const char *json, size_t len)
+{
+	char *dir = test_tmpdir(name), *p;
+
+	if (len == SIZE_MAX)
+		len = strlen(json);
+	p = xasprintf("%s/step3", dir);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/step3/rank2", dir);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/step3/rank2/dump.json", dir);
+	test_spit(p, json, len, "wb");
+	free(p);
+	return dir;
+}
+
+static void
+test_msprobe_leaves_rows_and_summaries(void **state)
+{
+	char *dir = make_dump("msp_leaves", DUMP, strlen(DUMP));
+	struct recorded ix;
+	const struct rs_trace *t;
+
+	(void)state;
+	assert_true(msprobe_reader_ops.probe(dir) > 0);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.nexecutions, 2);
+	assert_int_equal(ix.rs.ntraces, 5);    /* 3 inputs (one nested, one kwarg), 2 outputs */
+	assert_string_equal(ix.rs.executions[0].op_type, "Functional.linear.0.forward");
+	assert_int_equal(ix.rs.executions[0].step, 3);
+	assert_string_equal(ix.rs.executions[0].host, "rank2");
+	assert_int_equal(ix.rs.executions[0].bad_outputs, 1);
+	t = &ix.rs.traces[0];
+	assert_string_equal(t->op_type, "Functional.linear");
+	assert_true(t->summary.known & SUM_MINMAX);
+	assert_true(t->summary.max == 2.5 && t->summary.min == -1);
+	assert_true((t->summary.known & SUM_L2NORM) && t->summary.l2norm == 3);
+	assert_true((t->summary.known & SUM_NONFINITE) && !t->summary.has_inf_or_nan);
+	assert_int_equal(t->summary.elements, 6);
+	assert_int_equal(ix.rs.traces[1].slot, 1);   /* input.1.0 */
+	assert_int_equal(ix.rs.traces[2].slot, 2);   /* input.bias */
+	t = &ix.rs.traces[3];                         /* output.0: NaN */
+	assert_true(td_summary_nonfinite(&t->summary));
+	assert_false(t->summary.known & SUM_MINMAX);
+	t = &ix.rs.traces[4];                         /* the bool 0-d output */
+	assert_int_equal(t->summary.dtype, DTYPE_BOOL);
+	assert_int_equal(t->summary.rank, 0);
+	assert_true(t->summary.max == 1 && t->summary.min == 0);
+	assert_string_equal(record_sink_meta(&ix.rs, "framework", 0), "pytorch");
+	assert_string_equal(record_sink_meta(&ix.rs, "format", 0), "msprobe");
+	{
+		struct reader_detail d;
+
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[1].loc, &d),
+				 TD_OK);
+		assert_non_null(strstr(d.text, "slot: input.1.0\n"));
+		assert_non_null(strstr(d.text, "arg input.1.1: int 3\n"));
+		assert_true(d.summaries[0].max == 1);
+		reader_detail_done(&d);
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[2].loc, &d),
+				 TD_OK);
+		assert_non_null(strstr(d.text, "slot: input.bias\n"));
+		reader_detail_done(&d);
+	}
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
+/* Every prefix of the file: no crash, the complete entries before the cut
+ * are kept, and a cut inside data is one problem. */
+static void
+test_msprobe_truncated_at_every_byte(void **state)
+{
+	size_t len = strlen(DUMP), cut;
+	const char *second_end = strstr(DUMP, "null}]}\n") + 7;
+	const char *first_end = strstr(DUMP, "]},\n\"Tensor") + 2;
+
+	(void)state;
+	for (cut = 0; cut < len; cut++) {
+		char *dir = make_dump("msp_cut", DUMP, cut);
+		struct recorded ix;
+		size_t want = cut > (size_t)(first_end - DUMP) ? 1 : 0;
+
+		if (cut >= (size_t)(second_end - DUMP))
+			want = 2;
+		record_sink_index(&msprobe_reader_ops, dir, &ix);
+		if (ix.rs.nexecutions < want || ix.rs.nexecutions > 2)
+			fail_msg("cut %zu: %zu entries", cut, ix.rs.nexecutions);
+		if (cut + 2 < len && ix.rs.nproblems == 0)
+			fail_msg("cut %zu: no problem reported", cut);
+		record_sink_index_done(&ix);
+		test_rmtree(dir);
+	}
+}
+
+static void
+expect_problem(const char *name, const char *json, size_t nentries, const char *detail)
+{
+	char *dir = make_dump(name, json, strlen(json));
+	struct recorded ix;
+	size_t i;
+	bool found = false;
+
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	if (ix.rs.nexecutions != nentries)
+		fail_msg("%s: %zu entries, want %zu", name, ix.rs.nexecutions, nentries);
+	for (i = 0; i < ix.rs.nproblems; i++)
+		found |= strstr(ix.rs.problems[i].detail, detail) != NULL;
+	if (!found)
+		fail_msg("%s: no problem with \"%s\"", name, detail);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
+static void
+test_msprobe_hostile_files(void **state)
+{
+	struct strbuf sb = { 0 };
+	size_t i;
+
+	(void)state;
+	/* deep nesting inside an entry's arguments */
+	strbuf_adds(&sb, "{\"data\": {\"A.a.0.forward\": {\"output\": []}, \"B.b.0.forward\": {\"input_args\": ");
+	for (i = 0; i < 10000; i++)
+		strbuf_addc(&sb, '[');
+	expect_problem("msp_deep", sb.buf, 1, "nesting deeper than");
+	strbuf_reset(&sb);
+	/* a number of a million digits */
+	strbuf_adds(&sb, "{\"data\": {\"A.a.0.forward\": {\"output\": []}, \"B.b.0.forward\": {\"x\": 1");
+	for (i = 0; i < 1000000; i++)
+		strbuf_addc(&sb, '7');
+	strbuf_adds(&sb, "}}}");
+	expect_problem("msp_number", sb.buf, 1, "number longer than");
+	strbuf_reset(&sb);
+	/* a string of 2 MiB */
+	strbuf_adds(&sb, "{\"data\": {\"A.a.0.forward\": {\"output\": []}, \"B.b.0.forward\": {\"x\": \"");
+	for (i = 0; i < (2u << 20); i++)
+		strbuf_addc(&sb, 'x');
+	strbuf_adds(&sb, "\"}}}");
+	expect_problem("msp_string", sb.buf, 1, "string longer than");
+	strbuf_done(&sb);
+	/* shapes that are no shapes: unknown, no overflow (UBSan) */
+	{
+		char *dir = make_dump("msp_shape", "{\"data\": {\"A.a.0.forward\": {\"output\": ["
+				      "{\"type\": \"torch.Tensor\", \"shape\": [1e300, 2]},"
+				      "{\"type\": \"torch.Tensor\", \"shape\": [-1, 2.5]},"
+				      "{\"type\": \"torch.Tensor\", \"shape\": [4294967296, 4294967296, 9]}]}}}",
+				      SIZE_MAX);
+		struct recorded ix;
+
+		record_sink_index(&msprobe_reader_ops, dir, &ix);
+		assert_int_equal(ix.rs.ntraces, 3);
+		assert_false(ix.rs.traces[0].summary.known & SUM_SHAPE);
+		assert_false(ix.rs.traces[1].summary.known & SUM_SHAPE);
+		assert_true(ix.rs.traces[2].summary.known & SUM_SHAPE);
+		assert_false(ix.rs.traces[2].summary.known & SUM_ELEMENTS);   /* overflows */
+		record_sink_index_done(&ix);
+		test_rmtree(dir);
+	}
+	/* invalid UTF-8 in a name: kept, replaced, said */
+	expect_problem("msp_utf8", "{\"data\": {\"A.\xff\xfe.0.forward\": {\"output\": []}}}", 1,
+		       "invalid UTF-8");
+	/* NaN tokens in odd places */
+	expect_problem("msp_nan_key", "{\"data\": {\"A.a.0.forward\": {\"output\": []}, NaN: 1}}", 1,
+		       "expected a key");
+	expect_problem("msp_nan_top", "NaN", 0, "not a JSON object");
+	expect_problem("msp_nan_data", "{\"data\": NaN, \"task\": Infinity}", 0, "not an object");
+	expect_problem("msp_minus_nan", "{\"data\": {\"A.a.0.forward\": {\"output\": [{\"type\": "
+		       "\"torch.Tensor\", \"Max\": -NaN}]}}}", 0, "bad number");
+}
+
+/* Follow mode: a flush (the file rewritten whole, longer) adds only its
+ * new entries; a half-written flush adds nothing until it is whole. */
+static void
+test_msprobe_follow_flush(void **state)
+{
+	const char *cut = strstr(DUMP, ",\n\"Tensor.__gt__");
+	char *first = xasprintf("%.*s}}", (int)(cut - DUMP), DUMP);
+	char *dir = make_dump("msp_follow", first, SIZE_MAX), *path;
+	struct reader_options opt = { .follow = true, .may_follow = true };
+	struct record_sink rs;
+	struct reader_sink sink;
+	struct reader *r;
+	char err[256];
+
+	(void)state;
+	path = xasprintf("%s/step3/rank2/dump.json", dir);
+	assert_int_equal(msprobe_reader_ops.open(dir, &opt, &r, err, sizeof err), TD_OK);
+	record_sink_init(&rs, &sink);
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 1);
+	assert_int_equal(rs.ntraces, 4);
+	/* half a flush: nothing new, no problem */
+	test_spit(path, DUMP, strlen(DUMP) - 40, "wb");
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 1);
+	assert_int_equal(rs.nproblems, 0);
+	/* the whole flush: the one new entry */
+	test_spit(path, DUMP, strlen(DUMP), "wb");
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.nexecutions, 2);
+	assert_int_equal(rs.ntraces, 5);
+	assert_string_equal(rs.executions[1].op_type, "Tensor.__gt__.0.forward");
+	{
+		struct reader_detail d;
+
+		assert_int_equal(msprobe_reader_ops.decode(r, READER_TRACE, &rs.traces[4].loc, &d), TD_OK);
+		assert_non_null(strstr(d.text, "entry: Tensor.__gt__.0.forward\n"));
+		reader_detail_done(&d);
+		/* an old row is read at its entry's new place */
+		assert_int_equal(msprobe_reader_ops.decode(r, READER_TRACE, &rs.traces[2].loc, &d), TD_OK);
+		assert_non_null(strstr(d.text, "slot: input.bias\n"));
+		reader_detail_done(&d);
+	}
+	msprobe_reader_ops.close(r);
+	record_sink_done(&rs);
+	free(path);
+	free(first);
+	test_rmtree(dir);
+}
+
+/* A file rewritten under the index (another entry at the same offset):
+ * decode says stale rather than read the other entry. */
+static void
+test_msprobe_rewritten_entry_is_stale(void **state)
+{
+	char *dir = make_dump("msp_stale", DUMP, SIZE_MAX), *path, *other = xstrdup(DUMP), *p;
+	struct recorded ix;
+	struct reader_detail d;
+
+	(void)state;
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	p = strstr(other, "linear.0.forward");
+	p[7] = '9';                     /* same length, same offsets, another name */
+	path = xasprintf("%s/step3/rank2/dump.json", dir);
+	test_spit(path, other, strlen(other), "wb");
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
+			 TD_ERR_STALE);
+	reader_detail_done(&d);
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[4].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	free(path);
+	free(other);
+	test_rmtree(dir);
+}
+
+/* debug.json (the save() API): each key's value is the variable, a
+ * record or lists and dicts of them; non-tensor values are no rows. */
+static void
+test_msprobe_debug_json(void **state)
+{
+	static const char dbg[] =
+		"{\"task\": \"tensor\", \"level\": \"debug\", \"data\": {\n"
+		"\"loss.0.debug\": " T(", \"Max\": 2.5, \"Min\": 2.5, \"Mean\": 2.5, \"Norm\": 2.5") ",\n"
+		"\"hidden_grad.0.debug\": [" T(", \"Max\": NaN") ", {\"a\": " T("") "}],\n"
+		"\"step.0.debug\": {\"type\": \"int\", \"value\": 7}}}";
+	char *dir = test_tmpdir("msp_debug"), *p;
+	struct recorded ix;
+	struct reader_detail d;
+
+	(void)state;
+	p = xasprintf("%s/debug.json", dir);
+	test_spit(p, dbg, strlen(dbg), "wb");
+	free(p);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.nexecutions, 3);
+	assert_int_equal(ix.rs.ntraces, 3);
+	assert_string_equal(ix.rs.traces[1].op_name, "hidden_grad.0.debug");
+	assert_true(td_summary_nonfinite(&ix.rs.traces[1].summary));
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[2].loc, &d), TD_OK);
+	assert_non_null(strstr(d.text, "slot: value.1.a\nrole: gradient\n"));
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_msprobe_leaves_rows_and_summaries),
+		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
+		cmocka_unit_test(test_msprobe_hostile_files),
+		cmocka_unit_test(test_msprobe_follow_flush),
+		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
+		cmocka_unit_test(test_msprobe_debug_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
