@@ -506,6 +506,7 @@ info_meta(struct model *m, struct model_info *info)
 void
 model_info(struct model *m, struct model_info *info)
 {
+	struct stat st;
 	size_t k;
 
 	memset(info, 0, sizeof(*info));
@@ -535,6 +536,10 @@ model_info(struct model *m, struct model_info *info)
 	info->no_control_why = m->ops->no_control_inputs;
 	info->no_attrs_why = m->ops->no_op_attrs;
 	model_cache_get(m, &info->index_cache, &info->index_cache_why);
+	info->index_cache_path = model_cache_file(m);
+	info->index_cache_bytes = -1;
+	if (info->index_cache_path && stat(info->index_cache_path, &st) == 0 && S_ISREG(st.st_mode))
+		info->index_cache_bytes = (int64_t)st.st_size;
 }
 
 bool

@@ -71,6 +71,18 @@ enum model_cache_state {
 				     * file is dropped, the next open indexes afresh */
 };
 
+/* tdbg --clear-cache (model_cache_clear.c): removes the persistent index
+ * of the dump at path (opened with opt, cache on, to learn its file), or,
+ * path NULL, every index file in the cache directory (opt->cache_dir, else
+ * $XDG_CACHE_HOME/tdbg): only regular files named as tdbg names them
+ * (16 hex digits and ".tdx"), nothing else there.  *files and *bytes count
+ * what went; *dir is the directory (malloc'd; NULL when there is none).
+ * TD_ERR_NOENT and friends with err when the dump cannot be opened;
+ * TD_ERR_IO with err when a file could not be removed (the others are). */
+enum td_status model_cache_clear(const char *path, const struct model_options *opt,
+				 uint64_t *files, uint64_t *bytes, char **dir, char *err,
+				 size_t errlen);
+
 /* Opens the dump at path.  Returns TD_ERR_FORMAT (with err naming what was
  * looked for) when no reader recognises it, TD_ERR_NOENT / TD_ERR_IO when it
  * cannot be read.  On success *out is ready for queries at once. */
@@ -153,6 +165,9 @@ struct model_info {
 	const char *index_cache;        /* the persistent index: "off", "unavailable", "new",
 					 * "used", "extended", "rebuilt" or "stale" (enum model_cache_state) */
 	const char *index_cache_why;    /* why rebuilt or unavailable, else "" */
+	const char *index_cache_path;   /* its file, NULL when there is none to have
+					 * (off, unavailable); lives as long as the model */
+	int64_t index_cache_bytes;      /* the file's size, -1 when not written (yet) */
 };
 /* True when the dump has corrupt records (problems other than a torn tail
  * or a missing file) among what is indexed: --strict callers check it after
@@ -594,9 +609,20 @@ struct model_condition {
 	const char *defaults;       /* "abs_mean_lt=1e-09", "" none */
 	bool recommended;           /* in the recommended set */
 	const char *summary;        /* one line for help */
+	const char *dtypes;         /* the dtypes it looks at: "float16, bfloat16,
+				     * float32, float64" (value conditions) or
+				     * "any" (NaN/Inf, the dump's own records) */
 };
 /* The i-th named condition; false past the last. */
 bool model_condition_at(size_t i, struct model_condition *c);
+
+/* Where a watch lives (the command layer keeps it there). */
+enum model_watch_scope {
+	WATCH_SCOPE_SESSION,        /* this run only (added in batch mode) */
+	WATCH_SCOPE_DUMP,           /* the open dump's: kept with its saved state */
+	WATCH_SCOPE_GLOBAL,         /* every dump: the user's watches file, the
+				     * recommended set */
+};
 
 struct model_watch {
 	const char *name;
@@ -605,6 +631,7 @@ struct model_watch {
 				     * the dump's own overflow records */
 	bool recommended;           /* added by the recommended set */
 	double rtol, atol;          /* the tolerance of `unchanged` */
+	enum model_watch_scope scope;
 };
 /* Adds (or replaces) watch name: text is a named condition, optionally
  * with "(name=value, ...)", or an expression (model_expr.h).  TD_ERR_ARGS
@@ -614,6 +641,10 @@ enum td_status model_watch_add(struct model *m, const char *name, const char *te
 			       size_t errlen);
 /* TD_ERR_NOTFOUND when there is no such watch. */
 enum td_status model_watch_rm(struct model *m, const char *name);
+/* Says where watch name lives (model_watch_add makes it a session's; the
+ * recommended set is global).  TD_ERR_NOTFOUND when there is none. */
+enum td_status model_watch_set_scope(struct model *m, const char *name,
+				     enum model_watch_scope scope);
 /* Switches the recommended set (the conditions marked so, with their
  * defaults) on or off; on by default. */
 void model_watch_recommended(struct model *m, bool on);
@@ -645,6 +676,9 @@ struct model_watch_run {
 	uint64_t next_trace, next_exec; /* the next rows to check */
 	uint64_t checked;           /* rows checked */
 	uint64_t unknown;           /* rows some condition could not decide */
+	uint64_t *unknown_by;       /* per watch (model_watch_at index): the rows
+				     * it could not decide; n_unknown_by entries */
+	size_t n_unknown_by;
 	struct model_watch_hit *hits;
 	size_t nhits, cap;
 	bool done;

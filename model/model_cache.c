@@ -534,3 +534,9 @@ model_cache_get(struct model *m, const char **state, const char **why)
 	*state = names[st];
 	*why = c ? c->why : "";
 }
+
+const char *
+model_cache_file(struct model *m)
+{
+	return m->icache && m->icache->state != MODEL_CACHE_UNAVAILABLE ? m->icache->path : NULL;
+}

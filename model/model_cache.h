@@ -126,6 +126,9 @@ void model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool 
 /* The state's name ("used" ...) and why it was rebuilt or is unavailable
  * ("" otherwise); both static or living as long as m. */
 void model_cache_get(struct model *m, const char **state, const char **why);
+/* This dump's cache file (whether written or not), NULL when there is
+ * none to have; lives as long as m. */
+const char *model_cache_file(struct model *m);
 /* For the fuzzer and tests: a whole cache file's bytes applied to m with
  * no checksum and no fingerprint check (the header must still fit). */
 enum mc_load model_cache_apply(struct model *m, const void *data, size_t len);

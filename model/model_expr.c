@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model_regex.h"
+#include "reader/base/suggest.h"
 
 static const struct {
 	const char *name;
@@ -301,8 +302,18 @@ parse_operand(struct parser *ps, struct operand *o)
 		o->str = xstrdup(lx->str.buf);
 		break;
 	case T_BAD:
-		if (!lx->failed)
-			lex_error(lx, lx->col, "unknown field \"%s\"", lx->str.buf);
+		if (!lx->failed) {
+			struct td_suggest near;
+			struct strbuf hint = { 0 };
+
+			td_suggest_init(&near, lx->str.buf);
+			for (int f = 0; f < EXPR_F_COUNT; f++)
+				td_suggest_add(&near, expr_field_name(f));
+			td_suggest_text(&near, &hint);
+			lex_error(lx, lx->col, "unknown field \"%s\"%s", lx->str.buf,
+				  hint.buf ? hint.buf : "");
+			strbuf_done(&hint);
+		}
 		return false;
 	default:
 		lex_error(lx, lx->col, "expected a field, a number or a string, found %s",

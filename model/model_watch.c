@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/suggest.h"
+
 #define WATCH_PARAMS_MAX 8
 
 /* A parameter of a named condition: `field op value * scale`. */
@@ -51,47 +53,53 @@ static const struct cond_param params[] = {
 };
 
 #define NONFINITE "(nan > 0 or neg_inf > 0 or pos_inf > 0)"
+/* Value conditions look at floating-point tensors: an int32 OneHot, a
+ * uint8 mask or an argmax is not "too large" (README, Watches). */
+#define FLOAT "dtype ~ \"float\""
+#define FLOATS "float16, bfloat16, float32, float64"
 
 /* The named conditions: base expression, the parameters it takes (their
  * comparisons are or-ed and and-ed with the base), its defaults, whether
- * it is in the recommended set. */
+ * it is in the recommended set, the dtypes it looks at. */
 static const struct model_condition conditions[] = {
-	{ "weight_initialization", "role == \"weight\" and first_record",
+	{ "weight_initialization", FLOAT " and role == \"weight\" and first_record",
 	  "zero_percentage_ge max_gt min_lt", "zero_percentage_ge=100", false,
-	  "a weight's first record is all zeros (or past max/min)" },
+	  "a weight's first record is all zeros (or past max/min)", FLOATS },
 	{ "weight_overflow", "role == \"weight\" and " NONFINITE, "", "", true,
-	  "a weight holds NaN or Inf" },
-	{ "weight_too_large", "role == \"weight\"", "abs_mean_gt max_gt min_lt mean_gt",
-	  "abs_mean_gt=100", true, "a weight's magnitude is too large" },
-	{ "weight_too_small", "role == \"weight\"", "abs_mean_lt max_lt min_gt mean_lt",
-	  "abs_mean_lt=1e-05", false, "a weight's magnitude is too small" },
-	{ "gradient_vanishing", "role == \"gradient\"", "abs_mean_lt max_lt min_gt mean_lt",
-	  "abs_mean_lt=1e-09", true, "a gradient is vanishing" },
-	{ "gradient_too_large", "role == \"gradient\"", "abs_mean_gt max_gt min_lt mean_gt",
-	  "abs_mean_gt=1000", true, "a gradient is too large" },
+	  "a weight holds NaN or Inf", "any" },
+	{ "weight_too_large", FLOAT " and role == \"weight\"", "abs_mean_gt max_gt min_lt mean_gt",
+	  "abs_mean_gt=100", true, "a weight's magnitude is too large", FLOATS },
+	{ "weight_too_small", FLOAT " and role == \"weight\"", "abs_mean_lt max_lt min_gt mean_lt",
+	  "abs_mean_lt=1e-05", false, "a weight's magnitude is too small", FLOATS },
+	{ "gradient_vanishing", FLOAT " and role == \"gradient\"", "abs_mean_lt max_lt min_gt mean_lt",
+	  "abs_mean_lt=1e-09", true, "a gradient is vanishing", FLOATS },
+	{ "gradient_too_large", FLOAT " and role == \"gradient\"", "abs_mean_gt max_gt min_lt mean_gt",
+	  "abs_mean_gt=1000", true, "a gradient is too large", FLOATS },
 	{ "gradient_exploding", "role == \"gradient\" and " NONFINITE, "", "", true,
-	  "a gradient holds NaN or Inf" },
-	{ "tensor_overflow", NONFINITE, "", "", false, "a tensor holds NaN or Inf" },
+	  "a gradient holds NaN or Inf", "any" },
+	{ "tensor_overflow", NONFINITE, "", "", false, "a tensor holds NaN or Inf", "any" },
 	{ "operator_overflow", NULL, "", "", true,
-	  "the dump's own overflow records (overflow dumps)" },
-	{ "tensor_too_large", "elements > 0", "abs_mean_gt max_gt min_lt mean_gt", "", false,
-	  "a tensor's magnitude is too large" },
-	{ "tensor_too_small", "elements > 0", "abs_mean_lt max_lt min_gt mean_lt", "", false,
-	  "a tensor's magnitude is too small" },
-	{ "tensor_all_zero", "elements > 0", "zero_percentage_ge", "zero_percentage_ge=100", false,
-	  "a tensor is (mostly) zeros" },
-	{ "weight_not_changed", "role == \"weight\" and unchanged", "rtol atol", "rtol=1e-05 atol=1e-08",
-	  true, "a weight did not change since the previous step" },
-	{ "weight_change_too_large", "role == \"weight\"", "abs_mean_update_ratio_gt",
-	  "abs_mean_update_ratio_gt=0.1", true, "a weight changed too much in one step" },
-	{ "weight_change_too_small", "role == \"weight\"", "abs_mean_update_ratio_lt",
-	  "abs_mean_update_ratio_lt=0.0001", true, "a weight changed too little in one step" },
-	{ "activation_range", "role == \"activation\"", "range_start_inclusive range_end_inclusive", "",
-	  false, "an activation has values outside [start, end]" },
-	{ "tensor_range", "elements > 0", "range_start_inclusive range_end_inclusive", "", false,
-	  "a tensor has values outside [start, end]" },
+	  "the dump's own overflow records (overflow dumps)", "any" },
+	{ "tensor_too_large", FLOAT, "abs_mean_gt max_gt min_lt mean_gt", "", false,
+	  "a tensor's magnitude is too large", FLOATS },
+	{ "tensor_too_small", FLOAT, "abs_mean_lt max_lt min_gt mean_lt", "", false,
+	  "a tensor's magnitude is too small", FLOATS },
+	{ "tensor_all_zero", FLOAT, "zero_percentage_ge", "zero_percentage_ge=100", false,
+	  "a tensor is (mostly) zeros", FLOATS },
+	{ "weight_not_changed", FLOAT " and role == \"weight\" and unchanged", "rtol atol",
+	  "rtol=1e-05 atol=1e-08", true, "a weight did not change since the previous step", FLOATS },
+	{ "weight_change_too_large", FLOAT " and role == \"weight\"", "abs_mean_update_ratio_gt",
+	  "abs_mean_update_ratio_gt=0.1", true, "a weight changed too much in one step", FLOATS },
+	{ "weight_change_too_small", FLOAT " and role == \"weight\"", "abs_mean_update_ratio_lt",
+	  "abs_mean_update_ratio_lt=0.0001", true, "a weight changed too little in one step", FLOATS },
+	{ "activation_range", FLOAT " and role == \"activation\"",
+	  "range_start_inclusive range_end_inclusive", "", false,
+	  "an activation has values outside [start, end]", FLOATS },
+	{ "tensor_range", FLOAT, "range_start_inclusive range_end_inclusive", "", false,
+	  "a tensor has values outside [start, end]", FLOATS },
 	{ "fp16_overflow_risk", NULL, "factor", "factor=2", true,
-	  "a float16/bfloat16 tensor's max |x| is within factor of the dtype's limit" },
+	  "a float16/bfloat16 tensor's max |x| is within factor of the dtype's limit",
+	  "float16, bfloat16" },
 };
 
 struct watch {
@@ -99,6 +107,7 @@ struct watch {
 	struct expr *e;             /* NULL: operator_overflow (the dump's alerts) */
 	struct step_tol tol;
 	bool recommended;
+	enum model_watch_scope scope;
 };
 
 struct watch_set {
@@ -223,9 +232,11 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 			snprintf(err, errlen, "fp16_overflow_risk: factor must be >= 1");
 			return false;
 		}
-		strbuf_addf(out, "(dtype == \"float16\" and max_abs > %.17g) or "
-			    "(dtype == \"bfloat16\" and max_abs > %.17g)", td_dtype_max(DTYPE_FLOAT16) / factor,
-			    td_dtype_max(DTYPE_BFLOAT16) / factor);
+		strbuf_adds(out, "(dtype == \"float16\" and max_abs > ");
+		strbuf_add_double(out, td_dtype_max(DTYPE_FLOAT16) / factor);
+		strbuf_adds(out, ") or (dtype == \"bfloat16\" and max_abs > ");
+		strbuf_add_double(out, td_dtype_max(DTYPE_BFLOAT16) / factor);
+		strbuf_adds(out, ")");
 		return true;
 	}
 	bool comparisons = strstr(c->params, "_gt") || strstr(c->params, "_lt") ||
@@ -241,11 +252,26 @@ expand(const struct model_condition *c, const char *args, struct strbuf *out,
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (!vals[i].p->field)
 			continue;
-		strbuf_addf(out, "%s%s %s %.17g", k++ ? " or " : "", vals[i].p->field, vals[i].p->op,
-			    vals[i].v * vals[i].p->scale);
+		strbuf_addf(out, "%s%s %s ", k++ ? " or " : "", vals[i].p->field, vals[i].p->op);
+		strbuf_add_double(out, vals[i].v * vals[i].p->scale);
 	}
 	strbuf_adds(out, ")");
 	return true;
+}
+
+/* "; did you mean tensor_too_large?" for a first word that is no
+ * condition (a typo the expression parser then fails on). */
+static void
+suggest_condition(const char *text, size_t len, struct strbuf *hint)
+{
+	char word[64];
+	struct td_suggest near;
+
+	snprintf(word, sizeof word, "%.*s", (int)len, text);
+	td_suggest_init(&near, word);
+	for (size_t i = 0; i < TD_ARRAY_SIZE(conditions); i++)
+		td_suggest_add(&near, conditions[i].name);
+	td_suggest_text(&near, hint);
 }
 
 /* Compiles text (a named condition, with "(k=v, ...)" or not, or an
@@ -304,7 +330,12 @@ watch_compile(const char *name, const char *text, struct watch *w, char *err, si
 		char why[256];
 		st = expr_parse(w->expr_text, &w->e, why, sizeof why);
 		if (st != TD_OK) {
-			snprintf(err, errlen, "%s: %s", name, why);
+			struct strbuf hint = { 0 };
+
+			if (!c && !strstr(why, "did you mean"))
+				suggest_condition(text, len, &hint);
+			snprintf(err, errlen, "%s: %s%s", name, why, hint.buf ? hint.buf : "");
+			strbuf_done(&hint);
 			free(w->expr_text);
 			w->expr_text = NULL;
 			return st;
@@ -358,6 +389,7 @@ set_add(struct watch_set *s, const char *name, const char *text, bool recommende
 	if (st != TD_OK)
 		return st;
 	w.recommended = recommended;
+	w.scope = recommended ? WATCH_SCOPE_GLOBAL : WATCH_SCOPE_SESSION;
 	if ((i = watch_index(s, name)) >= 0) {
 		watch_clear(&s->v[i]);
 		s->v[i] = w;
@@ -438,8 +470,20 @@ model_watch_at(struct model *m, size_t i, struct model_watch *w)
 		return false;
 	*w = (struct model_watch){ s->v[i].name, s->v[i].text,
 				   s->v[i].e ? s->v[i].expr_text : NULL, s->v[i].recommended,
-				   s->v[i].tol.rtol, s->v[i].tol.atol };
+				   s->v[i].tol.rtol, s->v[i].tol.atol, s->v[i].scope };
 	return true;
+}
+
+enum td_status
+model_watch_set_scope(struct model *m, const char *name, enum model_watch_scope scope)
+{
+	struct watch_set *s = watch_set(m);
+	int64_t i = watch_index(s, name);
+
+	if (i < 0)
+		return TD_ERR_NOTFOUND;
+	s->v[i].scope = scope;
+	return TD_OK;
 }
 
 void
@@ -470,6 +514,7 @@ model_watch_run_done(struct model_watch_run *r)
 {
 	free(r->op_stage);
 	free(r->hits);
+	free(r->unknown_by);
 	memset(r, 0, sizeof *r);
 }
 
@@ -560,6 +605,19 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 	return *v == 2;
 }
 
+/* One more row watch k could not decide (of nwatches). */
+static void
+count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
+{
+	if (r->n_unknown_by < nwatches) {
+		r->unknown_by = xrealloc(r->unknown_by, nwatches * sizeof *r->unknown_by);
+		memset(r->unknown_by + r->n_unknown_by, 0,
+		       (nwatches - r->n_unknown_by) * sizeof *r->unknown_by);
+		r->n_unknown_by = nwatches;
+	}
+	r->unknown_by[k]++;
+}
+
 static void
 check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 {
@@ -575,8 +633,10 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
 		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
-		if (res == EXPR_UNKNOWN)
+		if (res == EXPR_UNKNOWN) {
 			unknown = true;
+			count_unknown(r, s->n, k);
+		}
 		if (res != EXPR_TRUE)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_TRACES, j);
@@ -602,8 +662,10 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 		if (!s->v[k].e)
 			continue;
 		enum expr_result res = where_exec(m, s->v[k].e, j);
-		if (res == EXPR_UNKNOWN)
+		if (res == EXPR_UNKNOWN) {
 			unknown = true;
+			count_unknown(r, s->n, k);
+		}
 		if (res != EXPR_TRUE)
 			continue;
 		struct model_watch_hit *h = new_hit(r, k, TABLE_EXECUTIONS, j);

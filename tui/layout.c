@@ -2,9 +2,11 @@
  * layout.c - pane geometry for a terminal size (pure arithmetic).
  *
  * No curses here: tui.c turns the rectangles into windows.  Sizes follow
- * Debugger V2's proportions: the top row (alerts, timeline, trace table)
- * takes about a third of the height, the graph a quarter, source and stack
- * the rest (the story layout keeps the shape with five panes).
+ * Debugger V2's proportions: the top row (alerts, trace table) takes about
+ * a third of the height, the timeline and graph a quarter, source and stack
+ * the rest (the story layout keeps the shape with five panes).  The Alerts
+ * pane is as wide as its lead lines need (LAYOUT_LEAD_COLS) at every size
+ * from the story layout up.
  */
 #include "layout.h"
 
@@ -87,42 +89,66 @@ bottom_row(struct layout *l, int y, int h)
 	show(l, PANE_STACK, mkrect(y, b.x + source_w + 1, h, stack_w));
 }
 
+/* The Alerts pane's width: what its lead lines need (an origin, a watch's
+ * hits, the first divergence: "Origin: Log:0 at row 88, step 74: log of a
+ * zero in probs:0"), more on wide terminals, never less than LAYOUT_LEAD_COLS. */
+static int
+alerts_width(int w, int most)
+{
+	return clamp(w * 2 / 5, LAYOUT_LEAD_COLS, most);
+}
+
+/* Six panes: Alerts | Graph executions on top, Timeline (2/5) | Graph in the
+ * middle (the graph rarely needs the whole width, the timeline's cells do
+ * not need it either), Source | Stack at the bottom; heights about 35%,
+ * 25%, the rest. */
 static void
 layout_full(struct layout *l, bool no_source)
 {
 	const struct rect b = l->body;
 	int top_h = b.h * 35 / 100, mid_h = no_source ? b.h - top_h : b.h / 4;
 	int bot_h = b.h - top_h - mid_h;
-	int alerts_w = clamp(b.w / 6, 20, 36);
-	int rest = b.w - alerts_w - 2;
-	int timeline_w = rest * 2 / 5;
-	int traces_w = rest - timeline_w;
+	int alerts_w = clamp(b.w * 9 / 20, LAYOUT_LEAD_COLS, 90);
+	int timeline_w = (b.w - 1) * 2 / 5;
 
 	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
 	add_sep(l, b.y, b.x + alerts_w, top_h);
-	show(l, PANE_TIMELINE, mkrect(b.y, b.x + alerts_w + 1, top_h, timeline_w));
-	add_sep(l, b.y, b.x + alerts_w + 1 + timeline_w, top_h);
-	show(l, PANE_TRACES, mkrect(b.y, b.x + alerts_w + 2 + timeline_w, top_h, traces_w));
-	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x, mid_h, b.w));
+	show(l, PANE_TRACES, mkrect(b.y, b.x + alerts_w + 1, top_h, b.w - alerts_w - 1));
+	show(l, PANE_TIMELINE, mkrect(b.y + top_h, b.x, mid_h, timeline_w));
+	add_sep(l, b.y + top_h, b.x + timeline_w, mid_h);
+	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x + timeline_w + 1, mid_h, b.w - timeline_w - 1));
 	if (bot_h > 0)
 		bottom_row(l, b.y + top_h + mid_h, bot_h);
 }
 
-/* Five panes: Alerts | (Graph executions or Timeline), Graph, Source |
- * Stack; heights about 2/5, 1/4, the rest. */
+/* Five panes: Alerts, (Graph executions or Timeline), Graph, Source |
+ * Stack.  Alerts sits beside the other top pane when both get their width
+ * (LAYOUT_STORY_SIDE_COLS); narrower, it takes the whole width above it, so
+ * its lead lines are never cut.  Heights: the top band about 2/5, the
+ * graph 2/5 of the rest (stacked: 1/4, 2/5, 1/5, the rest: the trace
+ * table keeps the rows it had beside Alerts). */
 static void
 layout_story(struct layout *l, enum pane_id visible, const struct layout_opts *o, bool no_source)
 {
 	const struct rect b = l->body;
 	int top_h = b.h * 2 / 5, mid_h = no_source ? b.h - top_h : (b.h - top_h) * 2 / 5;
-	int bot_h = b.h - top_h - mid_h;
-	int alerts_w = clamp(b.w / 5, 20, 30);
+	int bot_h, alerts_w = alerts_width(b.w, LAYOUT_LEAD_COLS + 2);
 	enum pane_id beside = visible == PANE_TIMELINE || visible == PANE_TRACES ? visible
 			      : o->beside_alerts == PANE_TIMELINE ? PANE_TIMELINE : PANE_TRACES;
 
-	show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
-	add_sep(l, b.y, b.x + alerts_w, top_h);
-	show(l, beside, mkrect(b.y, b.x + alerts_w + 1, top_h, b.w - alerts_w - 1));
+	if (b.w >= LAYOUT_STORY_SIDE_COLS) {
+		show(l, PANE_ALERTS, mkrect(b.y, b.x, top_h, alerts_w));
+		add_sep(l, b.y, b.x + alerts_w, top_h);
+		show(l, beside, mkrect(b.y, b.x + alerts_w + 1, top_h, b.w - alerts_w - 1));
+	} else {
+		int alerts_h = b.h / 4, beside_h = b.h * 2 / 5;
+
+		top_h = alerts_h + beside_h;
+		mid_h = no_source ? b.h - top_h : b.h / 5;
+		show(l, PANE_ALERTS, mkrect(b.y, b.x, alerts_h, b.w));
+		show(l, beside, mkrect(b.y + alerts_h, b.x, beside_h, b.w));
+	}
+	bot_h = b.h - top_h - mid_h;
 	show(l, PANE_GRAPH, mkrect(b.y + top_h, b.x, mid_h, b.w));
 	if (bot_h > 0)
 		bottom_row(l, b.y + top_h + mid_h, bot_h);

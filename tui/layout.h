@@ -28,6 +28,10 @@
 #define LAYOUT_TWO_COLS  60
 #define LAYOUT_TWO_ROWS  20
 #define LAYOUT_SIDE_COLS 120   /* two panes side by side from this width */
+#define LAYOUT_LEAD_COLS 62    /* the Alerts pane's lead lines (origin, watch hits,
+				* first divergence) fit in this width */
+#define LAYOUT_STORY_SIDE_COLS 130 /* story: Alerts beside the trace table from
+				    * this width, above it below */
 #define LAYOUT_MIN_COLS  20
 #define LAYOUT_MIN_ROWS  6
 

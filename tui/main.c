@@ -27,6 +27,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/many.h"
+#include "tui/cmd/json.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -34,6 +35,8 @@ struct args {
 	const char **cmds;
 	size_t ncmds, cap;
 	bool json, strict, no_color, no_mouse, follow, man, check, fresh, no_cache;
+	bool clear_cache;           /* --clear-cache [DUMP_DIR] */
+	bool quiet;                 /* --quiet: no progress line */
 	bool fail_on_watches;       /* --fail-on watches */
 	const char *format, *source_root, *theme, *dump, *dump_b;
 	struct model_diff_hostpair *pairs;  /* --pair, --compare-hosts (a owns "A\0B") */
@@ -202,6 +205,7 @@ parse_option(struct args *a, int c)
 		return -1;
 	case BATCH_OPT_FRESH: a->fresh = true; return -1;
 	case BATCH_OPT_NO_CACHE: a->no_cache = true; return -1;
+	case BATCH_OPT_CLEAR_CACHE: a->clear_cache = true; return -1;
 	case 'e':
 		TD_GROW(a->cmds, a->cap, a->ncmds + 1);
 		a->cmds[a->ncmds++] = optarg;
@@ -216,6 +220,7 @@ parse_option(struct args *a, int c)
 	case 'M': a->no_mouse = true; return -1;
 	case 'F': a->follow = true; return -1;
 	case 'c': a->check = true; return -1;
+	case 'q': a->quiet = true; return -1;
 	case 'p': {
 		char *end;
 		long n = strtol(optarg, &end, 10);
@@ -257,6 +262,14 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->node || a->merge || a->via)
 		return -1;
+	if (a->clear_cache && optind + 1 < argc) {
+		usage_error("--clear-cache takes one DUMP_DIR or none (extra: %s)", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (a->clear_cache) {
+		a->dump = optind < argc ? argv[optind] : NULL;
+		return -1;
+	}
 	if (optind >= argc) {
 		usage_error("%s", "missing DUMP_DIR");
 		return EXIT_USAGE;
@@ -311,6 +324,13 @@ run_tui(struct model *m, struct model_diff *d, const struct args *a)
 	return tui_run(m, &to);
 }
 
+/* The batch progress line: on a terminal, unless --quiet. */
+static bool
+show_progress(const struct args *a)
+{
+	return !a->quiet && isatty(STDERR_FILENO);
+}
+
 /* --check: the -e commands if any, then the headline origin; exit 4 when
  * the dump has NaN/Inf, 5 when its mode cannot show any (3 when --strict
  * fails). */
@@ -321,7 +341,7 @@ run_check(struct model *m, const struct args *a)
 
 	setlocale(LC_CTYPE, "");
 	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	model_wait(m);
+	batch_wait(m, show_progress(a), stderr);
 	if (a->ncmds)
 		rc = batch_run(m, a->cmds, a->ncmds, a->json, stdout, stderr);
 	crc = batch_check(m, a->json, a->fail_on_watches, stdout, stderr);
@@ -351,7 +371,7 @@ run(struct model *m, struct model_diff *d, struct args *a)
 	/* Text output is sanitized for the terminal's character set. */
 	setlocale(LC_CTYPE, "");
 	sanitize_set_utf8(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	model_wait(m);
+	batch_wait(m, show_progress(a), stderr);
 	if (a->ncmds == 0) {
 		fprintf(stderr, "tdbg: %s; printing a summary (use -e CMD for more, see tdbg --help)\n",
 			why ? why : "--json");
@@ -431,9 +451,9 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
 	opt.pairs = o->pairs;
 	opt.npairs = o->npairs;
-	model_wait(a);
+	batch_wait(a, show_progress(o), stderr);
 	if (b)
-		model_wait(b);
+		batch_wait(b, show_progress(o), stderr);
 	if (model_diff_new(a, b ? b : a, &opt, d, err, sizeof err) != TD_OK) {
 		print_error(err);
 		return EXIT_USAGE;
@@ -465,6 +485,57 @@ run_many(struct args *a, const struct model_options *mo)
 	return -1;
 }
 
+/* --clear-cache [DUMP_DIR]: one line (JSON: {"removed_files",
+ * "removed_bytes", "cache_dir"}); 0, EXIT_OPEN when the dump cannot be
+ * opened, EXIT_USAGE when a file could not be removed. */
+static int
+clear_cache(const struct args *a, const struct model_options *mo)
+{
+	uint64_t files, bytes;
+	char err[1024] = "", *dir = NULL;
+	enum td_status st = model_cache_clear(a->dump, mo, &files, &bytes, &dir, err, sizeof err);
+	struct strbuf msg = {0};
+
+	if (st != TD_OK) {
+		strbuf_addf(&msg, "--clear-cache: %s", *err ? err : td_strerror(st));
+		print_error(msg.buf);
+		if (a->json)
+			batch_json_error(stdout, msg.buf);
+		strbuf_done(&msg);
+		free(dir);
+		return a->dump && st != TD_ERR_IO ? EXIT_OPEN : EXIT_USAGE;
+	}
+	if (a->json) {
+		struct json j;
+
+		json_init(&j, &msg);
+		json_object_begin(&j);
+		json_kv_uint(&j, "removed_files", files);
+		json_kv_uint(&j, "removed_bytes", bytes);
+		json_key(&j, "cache_dir");
+		if (dir)
+			json_string(&j, dir);
+		else
+			json_null(&j);
+		json_object_end(&j);
+		strbuf_addc(&msg, '\n');
+	} else {
+		struct strbuf safe = {0};
+
+		if (dir)
+			sanitize_str(dir, -1, &safe);
+		strbuf_addf(&msg, "removed %llu index file%s (%llu bytes)%s%s%s\n",
+			    (unsigned long long)files, files == 1 ? "" : "s", (unsigned long long)bytes,
+			    dir ? " from " : "", safe.buf ? safe.buf : "",
+			    a->dump && !files ? " (that dump had none)" : "");
+		strbuf_done(&safe);
+	}
+	fputs(msg.buf, stdout);
+	strbuf_done(&msg);
+	free(dir);
+	return EXIT_OK_;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -486,6 +557,11 @@ main(int argc, char **argv)
 	mo.may_follow = a.ncmds == 0 && !a.json && !a.check && !no_terminal_reason();
 	mo.cache = !a.no_cache;     /* the persistent index (model_cache.c) */
 	if ((rc = run_many(&a, &mo)) >= 0) {
+		args_done(&a);
+		return rc;
+	}
+	if (a.clear_cache) {
+		rc = clear_cache(&a, &mo);
 		args_done(&a);
 		return rc;
 	}

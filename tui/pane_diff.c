@@ -137,16 +137,24 @@ pane_diff_title(struct pane *p, char *buf, size_t size)
 
 /* ---- Enter: both tensors side by side ---------------------------------- */
 
+#define SIDE_LABEL_W 14
+
+/* A label wider than its column ("value known to be uninitialised") gets
+ * a line of its own, the two values below it in their columns. */
 static void
 side(struct strbuf *sb, const char *label, const char *a, const char *b)
 {
-	strbuf_addf(sb, "%-14s %-30s %s\n", label, a, b);
+	if (strlen(label) > SIDE_LABEL_W) {
+		strbuf_addf(sb, "%s\n", label);
+		label = "";
+	}
+	strbuf_addf(sb, "%-*s %-30s %s\n", SIDE_LABEL_W, label, a, b);
 }
 
 /* Every field of the summary table the tensor view shows, A beside B
  * ("-" where a side does not know it). */
-static void
-side_summaries(struct strbuf *sb, const struct td_summary *a, const struct td_summary *b)
+void
+pane_diff_side_summaries(struct strbuf *sb, const struct td_summary *a, const struct td_summary *b)
 {
 	const struct summary_field *f;
 	char x[96], y[96];
@@ -250,7 +258,7 @@ tui_diff_show_pair(struct tui *t, uint64_t pair)
 	strbuf_addf(&sb, "op %s (%s)  host A %s  host B %s  step %lld\n\n", q.a.op_name,
 		    *q.a.op_type ? q.a.op_type : "-", *q.a.host ? q.a.host : "-",
 		    *q.b.host ? q.b.host : "-", (long long)q.step);
-	side_summaries(&sb, &q.a.summary, &q.b.summary);
+	pane_diff_side_summaries(&sb, &q.a.summary, &q.b.summary);
 	side_metrics(&sb, &q);
 	side_values(&sb, model_diff_a(d), model_diff_b(d), &q);
 	tui_tensor_view_free(t);         /* no element tools on a pair */

@@ -262,13 +262,17 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 	char name[1024];
 	const char *shown = relative_names(g) ? g->op.name + fmt_scope_len(g->op.name) : g->op.name;
 	snprintf(name, sizeof name, g->trace >= 0 ? "%s:%u" : "%s", shown, g->slot);
-	x += pane_print_tail(p, y, x, STYLE_HEADER, name, p->r.w / 2);
+	/* the name may take all but the room type, graph and trace need (the
+	 * pane shares its row with the Timeline on large terminals) */
+	x += pane_print_tail(p, y, x, STYLE_HEADER, name, TD_MAX(p->r.w / 2, p->r.w - 44));
 	x += 2;
 	x += pane_print(p, y, x, STYLE_DEFAULT, g->op.type, 24) + 2;
-	if (g->op.graph_name && *g->op.graph_name)
-		x += pane_printf(p, y, x, STYLE_DIM, -1, "graph %s  ", g->op.graph_name);
+	/* the trace row before the graph's name, which can be long (a run's
+	 * device path) and is then the part cut */
 	if (g->trace >= 0)
-		pane_printf(p, y, x, STYLE_DIM, -1, "trace %lld", (long long)g->trace);
+		x += pane_printf(p, y, x, STYLE_DIM, -1, "trace %lld  ", (long long)g->trace);
+	if (g->op.graph_name && *g->op.graph_name)
+		pane_printf(p, y, x, STYLE_DIM, -1, "graph %s", g->op.graph_name);
 }
 
 /* i: the details of the selected op (an input, a consumer, or the op

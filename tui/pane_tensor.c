@@ -27,6 +27,7 @@
 #define HIST_BINS 20
 #define HIST_WIDTH 40
 #define HEAT_MAX_ROWS 64
+#define HEAT_LEGEND_SWATCHES 8   /* colour swatches in the coloured legend */
 #define HEAT_MAX_COLS 256
 
 /* One bar of HIST_WIDTH columns at most, in eighths of a block. */
@@ -132,6 +133,33 @@ tui_heat_char(uint8_t level)
 	return (sanitize_utf8() ? utf8 : ascii)[level * 5 / THEME_HEAT_LEVELS];
 }
 
+/* The legend says what the cells show: colour swatches, low to high, where
+ * they are coloured (tensor_tools.c paints them), else the shade
+ * characters; then the marks of NaN and the infinities. */
+static void
+add_legend(struct strbuf *sb, struct tui_tensor_view *v)
+{
+	size_t line_start = sb->len;
+
+	while (line_start > 0 && sb->buf[line_start - 1] != '\n')
+		line_start--;
+	v->legend_n = 0;
+	if (theme_heat(0)) {
+		strbuf_adds(sb, ": low ");
+		v->legend_line = 0;
+		for (const char *p = sb->buf; p && *p; p++)
+			v->legend_line += *p == '\n';
+		v->legend_x = (int)(sb->len - line_start);     /* the line is ASCII so far */
+		v->legend_n = HEAT_LEGEND_SWATCHES;
+		for (int k = 0; k < HEAT_LEGEND_SWATCHES; k++)
+			strbuf_adds(sb, tui_heat_char(THEME_HEAT_LEVELS - 1));
+		strbuf_adds(sb, " high, N NaN, - -Inf, + +Inf\n");
+		return;
+	}
+	strbuf_adds(sb, sanitize_utf8() ? ": \xc2\xb7 \xe2\x96\x91 \xe2\x96\x92 \xe2\x96\x93 \xe2\x96\x88, N NaN, - -Inf, + +Inf\n"
+					: ": . : = # @, N NaN, - -Inf, + +Inf\n");
+}
+
 /* The plane of the last two axes of the selection (the others at their
  * first index), as shade characters; levels kept for the colours. */
 static void
@@ -143,6 +171,7 @@ add_heatmap(struct strbuf *sb, struct tui_tensor_view *v, const struct td_slice_
 	double lo = INFINITY, hi = -INFINITY;
 	char a[32], b[32];
 
+	v->legend_n = 0;
 	v->heat_rows = (int)TD_MIN(rows, HEAT_MAX_ROWS);
 	v->heat_cols = (int)TD_MIN(cols, HEAT_MAX_COLS);
 	if (v->heat_rows <= 0 || v->heat_cols <= 0) {
@@ -158,13 +187,12 @@ add_heatmap(struct strbuf *sb, struct tui_tensor_view *v, const struct td_slice_
 				hi = TD_MAX(hi, x);
 			}
 		}
-	strbuf_addf(sb, "  %s%lld x %lld%s, low %s to high %s%s\n",
+	strbuf_addf(sb, "  %s%lld x %lld%s, low %s to high %s",
 		    nd > 2 ? "first plane, " : "", (long long)rows, (long long)cols,
 		    rows > v->heat_rows || cols > v->heat_cols ? " (cut: slice to see the rest)" : "",
 		    isfinite(lo) ? fmt_double(lo, a, sizeof a) : "-",
-		    isfinite(hi) ? fmt_double(hi, b, sizeof b) : "-",
-		    sanitize_utf8() ? ": \xc2\xb7 \xe2\x96\x91 \xe2\x96\x92 \xe2\x96\x93 \xe2\x96\x88, N NaN, - -Inf, + +Inf"
-				    : ": . : = # @, N NaN, - -Inf, + +Inf");
+		    isfinite(hi) ? fmt_double(hi, b, sizeof b) : "-");
+	add_legend(sb, v);
 	v->heat = xcalloc((size_t)v->heat_rows * (size_t)v->heat_cols, 1);
 	v->heat_line = 0;
 	for (const char *p = sb->buf; p && *p; p++)     /* the line the rows start on */

@@ -383,11 +383,12 @@ timeline_title(struct pane *p, char *buf, size_t size)
 	struct model_info in;
 	model_info(p->tui->m, &in);
 	bool hosts = in.nhosts > 1 && ex.host && *ex.host;
-	snprintf(buf, size, "%s%llu/%llu #%lld %s%s%s%s",
-		 p->tui->sel_trace >= 0 && !model_traces_name_executions(p->tui->m)
-		 ? "rows not linked: " : "", (unsigned long long)tl->sel + 1,
+	/* the note last: a narrow title cuts it, not the call's name */
+	snprintf(buf, size, "%llu/%llu #%lld %s%s%s%s%s", (unsigned long long)tl->sel + 1,
 		 (unsigned long long)n, (long long)row, ex.op_type, hosts ? " on " : "", hosts ? ex.host : "",
-		 ex.bad_outputs ? " (NaN/Inf)" : "");
+		 ex.bad_outputs ? " (NaN/Inf)" : "",
+		 p->tui->sel_trace >= 0 && !model_traces_name_executions(p->tui->m)
+		 ? " (rows not linked)" : "");
 }
 
 static const char *

@@ -78,6 +78,22 @@ draw_heat(struct pane *p, struct tui_tensor_view *v, uint64_t row, int y, int hs
 	}
 }
 
+/* The legend's swatches in the colours of the levels, low to high. */
+static void
+draw_legend(struct pane *p, struct tui_tensor_view *v, int y, int hscroll)
+{
+	for (int k = 0; k < v->legend_n; k++) {
+		int level = k * (THEME_HEAT_LEVELS - 1) / (v->legend_n > 1 ? v->legend_n - 1 : 1);
+		int x = 1 + v->legend_x + k - hscroll;
+		unsigned attr = theme_heat(level);
+
+		if (x < 1 || x >= p->r.w - 1 || !attr)
+			continue;
+		wattrset(p->win, attr);
+		mvwaddstr(p->win, y, x, tui_heat_char(THEME_HEAT_LEVELS - 1));
+	}
+}
+
 void
 tui_tensor_draw_row(struct pane *p, uint64_t row, int y, int hscroll)
 {
@@ -88,6 +104,8 @@ tui_tensor_draw_row(struct pane *p, uint64_t row, int y, int hscroll)
 	draw_cells(p, v, row, y, hscroll);
 	if (v->heat && row >= v->heat_line && row < v->heat_line + (uint64_t)v->heat_rows)
 		draw_heat(p, v, row, y, hscroll);
+	if (v->legend_n && row == v->legend_line)
+		draw_legend(p, v, y, hscroll);
 }
 
 /* Scrolls the overlay to cell k and makes it the current one. */

@@ -40,6 +40,8 @@ struct tui_tensor_view {
 	size_t heat_line;           /* first heatmap line */
 	int heat_rows, heat_cols, heat_x;  /* heat_x: column of the first cell */
 	uint8_t *heat;              /* heat_rows * heat_cols levels */
+	size_t legend_line;         /* coloured heatmap: the legend's line, where */
+	int legend_x, legend_n;     /* its legend_n colour swatches start; 0 none */
 	struct value_query q;       /* the value search (/0, /nan) */
 	bool searching;
 	char *domain;               /* the slice the search walks (owned; NULL whole) */

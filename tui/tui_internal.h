@@ -369,6 +369,11 @@ struct model_diff *tui_diff(const struct tui *t);
 void pane_diff_header(struct pane *p, int y);
 void pane_diff_draw_row(struct pane *p, uint64_t view, int y);
 void pane_diff_title(struct pane *p, char *buf, size_t size);
+/* The pair view's summary block: "label  A  B" per field the tensor view
+ * shows ("-" where a side does not know it), a label too wide for its
+ * column on a line of its own.  Appends to sb. */
+void pane_diff_side_summaries(struct strbuf *sb, const struct td_summary *a,
+			      const struct td_summary *b);
 /* Enter: both tensors of pair side by side in the tensor overlay. */
 void tui_diff_show_pair(struct tui *t, uint64_t pair);
 /* The Alerts pane's first line: the first divergence (or the search). */

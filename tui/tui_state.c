@@ -180,6 +180,8 @@ apply(struct tui *t, const struct ui_state *s, char *note, size_t size)
 		snprintf(name, sizeof name, "%.*s", (int)(sp - s->watches[i]), s->watches[i]);
 		if (model_watch_add(t->m, name, sp + 1, err, sizeof err) != TD_OK)
 			snprintf(note, size, "; a saved watch failed: %s", err);
+		else
+			model_watch_set_scope(t->m, name, WATCH_SCOPE_DUMP);
 	}
 	if (s->watches_recommended >= 0 || s->nwatches)
 		tui_watches_restart(t);
@@ -246,12 +248,13 @@ tui_state_save(struct tui *t)
 	s.has_columns = true;
 	s.trace = t->sel_trace;
 	s.execution = t->sel_exec;
-	/* the dump's watches: the user's (not the recommended set's) */
+	/* the dump's watches: those added for it (not the global ones of the
+	 * watches file, not the recommended set) */
 	struct model_watch w;
 	s.nwatches = 0;
 	s.watches_recommended = model_watch_recommended_on(t->m);
 	for (size_t i = 0; model_watch_at(t->m, i, &w) && s.nwatches < STATE_MAX_WATCHES; i++)
-		if (!w.recommended)
+		if (!w.recommended && w.scope == WATCH_SCOPE_DUMP)
 			snprintf(s.watches[s.nwatches++], STATE_WATCH_LEN, "%s %s", w.name, w.text);
 	const struct safeio_id *ids;
 	size_t nids = model_roots(t->m, &ids, NULL);

@@ -3,6 +3,7 @@
  */
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -287,4 +288,26 @@ td_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void
+strbuf_add_double(struct strbuf *sb, double v)
+{
+	char buf[40];
+
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v || v != v)
+			break;
+	}
+	/* %g's shortest form of 50 is "5e+01": between 1e-4 and 1e15 the
+	 * fewest decimals that read back the same read better */
+	if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15) {
+		for (int decimals = 0; decimals <= 17; decimals++) {
+			snprintf(buf, sizeof buf, "%.*f", decimals, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	}
+	strbuf_adds(sb, buf);
 }

@@ -112,4 +112,9 @@ double td_now(void);
 #define TD_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TD_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* Appends v in the shortest %g form that reads back (strtod) as the same
+ * double: 0.05, not 0.050000000000000003; at most 17 digits.  Infinities
+ * and NaN as printf writes them ("inf", "-inf", "nan"). */
+void strbuf_add_double(struct strbuf *sb, double v);
+
 #endif

@@ -33,6 +33,33 @@ json_expect li_links_probs 'd[0]["op_name"] == "probs" and d[0]["trace_index"] =
 tdbg_run --json -e 'li' "$T2"
 json_expect alias_errors_name_the_command 'd["error"].startswith("inputs: ")'
 
+# issue 24 item 3: the old CLI's flags on its verbs
+same li_r_is_depth 'li -r 88' 'inputs 88 --depth 20'
+same li_r_d_is_depth 'li -r -d 2 88' 'inputs 88 --depth 2'
+same li_long_forms 'li --recursive --depth 3 88' 'inputs 88 --depth 3'
+same lo_r_is_depth 'lo -r 85' 'consumers 85 --depth 20'
+same ni_a_d_t_is_op 'ni -a -d -t Log' 'op Log'
+same lt_n_is_op 'lt -n Log' 'traces --op Log'
+same lt_t_s_is_type_size 'lt -t Log -s' 'traces --type Log --sort size'
+same lt_s_field_reverse 'lt -s dump_size -r 0:5' 'traces --sort -size 0:5'
+tdbg_run --json -e 'li -r 88' "$T2"
+json_expect li_r_tree_starts_at_probs 'd["nodes"][0]["op_name"] == "probs" and d["nodes"][0]["trace_index"] == 85'
+# row 88 is Log:0, FULL_HEALTH: 1000 elements, one -Inf, no values kept (README)
+tdbg_run --json -e 'pt 88' "$T2"
+expect_rc 0 pt_health_row_exit_0
+json_expect pt_health_row_statistics '(d["value"] is None and d["values_stored"] is False and
+	d["summary"]["elements"] == 1000 and d["summary"]["neg_inf"] == 1 and "not stored" in d["values_note"])'
+tdbg_run -e 'print 88' "$T2"
+expect_rc 0 print_health_row_exit_0
+expect_file_has print_health_row_says_not_stored "$OUT" "values not stored (mode FULL_HEALTH"
+tdbg_run --json -e 'tensor 88' "$T2"
+json_expect tensor_health_row_statistics 'd["values_stored"] is False and d["summary"]["neg_inf"] == 1'
+tdbg_run -e 'lt -x' "$T2"
+expect_rc 1 unknown_flag_fails
+expect_file_has unknown_flag_named "$ERR" "unknown flag -x (lt takes -n REGEX (--node_name_filter)"
+tdbg_run -e 'inputs -r 88' "$T2"
+expect_file_has command_short_flag_named "$ERR" "inputs: unknown flag -r (options: --depth, --op, --graph; li -r is --depth 20)"
+
 tdbg_run --json -e help -e 'help lt' "$T2"
 sed -n 1p "$OUT" >"$WORK/help.json"
 sed -n 2p "$OUT" >"$WORK/help_lt.json"

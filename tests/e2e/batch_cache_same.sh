@@ -80,6 +80,7 @@ for line in sys.stdin:
     d = json.loads(line)
     if isinstance(d, dict):
         d.pop("index_cache", None); d.pop("index_cache_why", None)
+        d.pop("index_cache_path", None); d.pop("index_cache_bytes", None)
     print(json.dumps(d, sort_keys=True))' >"$out"
 	[ "$(wc -l <"$out")" -eq $((${#args[@]} / 2)) ] ||
 		fail "$(basename "$dump")/one_answer_per_command" "$(wc -l <"$out") answers to $((${#args[@]} / 2)) commands"

@@ -99,12 +99,12 @@ jx later_command_still_runs 'd["index"] == 88' "$(doc 3)"
 expect_eq bad_command_one_stderr_line "$(wc -l <"$ERR" | tr -d ' ')" 1
 expect_file_has bad_command_names_it "$ERR" "tdbg: bogus: unknown command"
 
-tdbg_run -e 'trace 99999' -e 'inputs x' -e 'print 88' -e info "$D"
+tdbg_run -e 'trace 99999' -e 'inputs x' -e 'tensor 88 --find nan' -e info "$D"
 expect_rc 1 bad_args_exit_1
 expect_eq bad_args_three_stderr_lines "$(wc -l <"$ERR" | tr -d ' ')" 3
 expect_file_has bad_row_says_range "$ERR" "tdbg: trace: trace row 99999 out of range"
 expect_file_has bad_number_named "$ERR" "tdbg: inputs: \"x\" is not a trace row number"
-expect_file_has print_needs_values "$ERR" "tdbg: print: trace 88 has no stored values"
+expect_file_has find_needs_values "$ERR" "tdbg: tensor: trace 88 has no stored values"
 expect_file_has text_info_still_printed "$OUT" "graph_execution_traces   680"
 
 # a dump or user string with an escape sequence reaches the terminal escaped

@@ -109,6 +109,12 @@ json_expect removed 'd[4]["conditions"] == [] and d[4]["hits"] == 0'
 tdbg_run --json -e 'watch recommended off' -e "watch add big 'abs_mean > 0'" -e 'watches check' \
 	"$FIXTURES/tfdbg2/mnist_nan"
 json_expect health_mode_unknown 'd[2]["hits"] == 0 and d[2]["unknown"] == 680 + 224 and d[2]["checked"] == 680 + 224'
+# issue 24 item 6: unknown per condition; a watch decided by the op alone has none
+tdbg_run --json -e 'watch recommended off' -e "watch add big 'abs_mean > 0'" \
+	-e "watch add none 'role == \"nothing\"'" -e 'watches check' "$FIXTURES/tfdbg2/mnist_nan"
+json_expect unknown_by_condition 'd[3]["unknown_by_condition"] == {"big": 680 + 224, "none": 0} and d[3]["unknown"] == 680 + 224'
+tdbg_run -e 'watch conditions' "$FIXTURES/tfdbg2/mnist_nan"
+expect_eq conditions_column_recommended "$(head -1 "$OUT" | tr -s ' ')" "name recommended defaults dtypes summary"
 
 # ---- the watches file and --fail-on watches -----------------------------------
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"

@@ -19,7 +19,8 @@ if tui_wait "filter: op=^Log$"; then
 	case $status in *"filter: op=^Log\$"*) ok filter_in_status_bar ;;
 	*) fail filter_in_status_bar "status: $status" ;; esac
 	# every visible trace row is a Log op: the op name column says Log
-	rows=$(awk -F'│' 'NR > 2 && NR < 16 { print $3 }' "$TUI_SCREEN" | grep -E '^ +[0-9]+ ' || true)
+	# the top row is Alerts │ Graph executions (issue 24 item 1)
+	rows=$(awk -F'│' 'NR > 2 && NR < 16 { print $2 }' "$TUI_SCREEN" | grep -E '^ +[0-9]+ ' || true)
 	if [ -n "$rows" ] && ! echo "$rows" | grep -vqE '^ +[0-9]+ Log +Log '; then
 		ok filtered_rows_are_log
 	else

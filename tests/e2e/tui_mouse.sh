@@ -41,9 +41,11 @@ tui_wait "5/680" && ok click_selects_trace_row
 tui_keys j
 tui_wait "6/680" && ok click_focused_trace_pane
 
-# Timeline: a click on the second cell of the second line.
+# Timeline: a click on the second cell of the second line (its title row
+# and column found on screen: issue 24 put it beside the Graph).
 tx=$(grep -F "[2] Timeline" "$TUI_SCREEN" | awk '{ print index($0, "[2] Timeline") }')
-click $((tx - 1 + 15)) 2
+ty=$(grep -n -F "[2] Timeline" "$TUI_SCREEN" | head -1 | cut -d: -f1)
+click $((tx - 1 + 15)) $((ty - 1 + 2))
 tui_wait " 5/224 #4 " && ok click_selects_timeline_cell
 
 # issue 12 (friction): a click on a link of the Graph pane follows it.
@@ -55,8 +57,9 @@ tui_wait "89/680" >/dev/null || fail goto_88 "no row 88"
 tui_wait "input 0    probs:0" >/dev/null
 tui_screen >/dev/null
 line=$(grep -n -F "input 0    probs:0" "$TUI_SCREEN" | head -1 | cut -d: -f1)
+gx=$(grep -F "[4] Graph" "$TUI_SCREEN" | awk '{ print index($0, "[4] Graph") }')
 if [ -n "$line" ]; then
-	click 10 $((line - 1))
+	click $((gx - 1 + 10)) $((line - 1))
 	tui_expect click_on_link_follows_it "86/680"
 else
 	fail click_on_link_follows_it "no input link on screen"

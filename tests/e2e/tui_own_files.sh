@@ -54,7 +54,7 @@ pid=$(pgrep -P "$(tmx display -p -t t '#{pane_pid}')" | head -1)
 [ -n "$pid" ] || die "no tdbg process"
 ln -s "$WORK/victim" "$XDG_CONFIG_HOME/tdbg/watches.tmp.$pid"
 tui_keys :
-tui_type "watch add wide 'max > 40'"
+tui_type "watch add wide 'max > 40' --global"
 tui_keys Enter
 tui_wait "added: " >/dev/null   # the watch is saved once the prompt says so
 expect_eq victim_untouched "$(cat "$WORK/victim")" "keep me"

@@ -17,11 +17,11 @@ save()
 
 tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "tdbg did not start"
-tui_expect utf8_screen_has_box_line "│[2] Timeline"
+tui_expect utf8_screen_has_box_line "│[3] Graph executions"
 save "$WORK/utf8.txt" utf8
 if [ -s "$WORK/utf8.txt" ]; then
-	expect_file_has utf8_file_has_box_line "$WORK/utf8.txt" "│[2] Timeline"
-	expect_file_lacks utf8_file_has_no_acs_letter "$WORK/utf8.txt" "x[2] Timeline"
+	expect_file_has utf8_file_has_box_line "$WORK/utf8.txt" "│[3] Graph executions"
+	expect_file_lacks utf8_file_has_no_acs_letter "$WORK/utf8.txt" "x[3] Graph executions"
 else
 	fail utf8_file_written "no file"
 fi
@@ -33,7 +33,7 @@ tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "tdbg did not start in the C locale"
 save "$WORK/ascii.txt" ascii
 if [ -s "$WORK/ascii.txt" ]; then
-	expect_file_has ascii_file_has_bar "$WORK/ascii.txt" "|[2] Timeline"
+	expect_file_has ascii_file_has_bar "$WORK/ascii.txt" "|[3] Graph executions"
 	if LC_ALL=C grep -q $'[\x80-\xff]' "$WORK/ascii.txt"; then
 		fail ascii_file_is_ascii "non-ASCII bytes in the C locale's screen dump"
 	else

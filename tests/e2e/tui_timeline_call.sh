@@ -13,8 +13,8 @@ tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "InfNan Log" || die "tdbg did not start"
 
 # exec: the "#N" of the Timeline title; tpos: the trace table's position
-# (tfdbg2's timeline title may start "rows not linked: ": traces name no call)
-exec_no() { tui_screen >/dev/null; grep -oE '\[2\] Timeline +(rows not linked: )?[0-9]+/[0-9]+ #[0-9]+' "$TUI_SCREEN" | grep -oE '#[0-9]+'; }
+# (tfdbg2's timeline title may end "(rows not linked)": traces name no call)
+exec_no() { tui_screen >/dev/null; grep -oE '\[2\] Timeline +[0-9]+/[0-9]+ #[0-9]+' "$TUI_SCREEN" | grep -oE '#[0-9]+'; }
 tpos() { tui_screen >/dev/null; grep -oE '[0-9]+/[0-9]+ *$' "$TUI_SCREEN" | head -1 | cut -d/ -f1; }
 
 enter_call() {
@@ -32,7 +32,7 @@ enter_call first
 first_call=$call
 tui_wait "Timeline  " >/dev/null
 tui_settle
-grep -qE 'Timeline  (rows not linked: )?1/' "$TUI_SCREEN" && ok first_call_kept ||
+grep -qE 'Timeline  1/' "$TUI_SCREEN" && ok first_call_kept ||
 	fail first_call_kept "$(grep -oE '\[2\] Timeline[^│]*' "$TUI_SCREEN")"
 first_pos=$(tpos)
 tui_keys :

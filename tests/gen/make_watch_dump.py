@@ -3,7 +3,11 @@
 miss) each named watch condition, with values chosen here (python3, the
 standard library only).
 
-    tests/gen/make_watch_dump.py DIR
+    tests/gen/make_watch_dump.py [--ints] DIR
+
+With --ints the dump holds INT_TENSORS instead, one iteration: integer
+tensors a value condition must not hit (a OneHot, masks, an argmax, an
+integer step counter in a weight's place) beside float ones that must.
 
 Layout: DIR/rank_0/{.dump_metadata/{data_dump.json,config.json},
 Net/0/{0,1,2}/*.npy}: three iterations of the tensors below, one output
@@ -15,7 +19,7 @@ import os
 import struct
 import sys
 
-F32, F16 = "<f4", "<f2"
+F32, F16, I32, U8, U16, I64 = "<f4", "<f2", "<i4", "|u1", "<u2", "<i8"
 
 
 def npy(path, dtype, shape, values):
@@ -24,7 +28,7 @@ def npy(path, dtype, shape, values):
         dtype, "".join("%d," % d for d in shape))
     pad = 64 - (10 + len(header) + 1) % 64
     header = header + " " * pad + "\n"
-    fmt = {"<f4": "f", "<f2": "e"}[dtype]
+    fmt = {"<f4": "f", "<f2": "e", "<i4": "i", "|u1": "B", "<u2": "H", "<i8": "q"}[dtype]
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
         f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
@@ -59,10 +63,26 @@ TENSORS = [
 ]
 
 
+# --ints: rows 0..6 in this order.  Each integer tensor has max > 5 and
+# abs_mean > 1 (so tensor_too_large(max_gt=5) would hit it), each float one
+# too; only the float ones may hit.
+INT_TENSORS = [
+    ("OneHot", "Default/one_hot-op1", I32, lambda it: [0, 0, 9, 0, 0, 0, 9, 0]),
+    ("Cast", "Default/mask_u8-op2", U8, lambda it: [0, 255, 255, 0, 255, 0, 0, 255]),
+    ("Cast", "Default/mask_u16-op3", U16, lambda it: [0, 1000, 0, 1000, 0, 0, 1000, 0]),
+    ("Argmax", "Default/argmax-op4", I64, lambda it: [7, 3, 9, 1, 8, 6, 2, 9]),
+    ("Parameter", "global_step", I64, lambda it: [1000] * N),                 # an int "weight"
+    ("MatMul", "Default/logits-op5", F32, lambda it: [6.0, -2.0, 1.0, 0.5, -0.5, 2.0, 3.0, 1.0]),
+    ("Parameter", "w_big_f", F32, lambda it: ramp(N, 500.0)),                  # weight_too_large
+]
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = [a for a in sys.argv[1:] if a != "--ints"]
+    ints = len(args) != len(sys.argv) - 1
+    if len(args) != 1:
         sys.exit(__doc__)
-    rank = os.path.join(sys.argv[1], "rank_0")
+    rank = os.path.join(args[0], "rank_0")
     meta = os.path.join(rank, ".dump_metadata")
     os.makedirs(meta, exist_ok=True)
     with open(os.path.join(meta, "data_dump.json"), "w") as f:
@@ -74,10 +94,10 @@ def main():
     with open(os.path.join(meta, "config.json"), "w") as f:
         json.dump({"device_target": "GPU"}, f)
     ts = 1700000000000000
-    for it in range(3):
+    for it in range(1 if ints else 3):
         d = os.path.join(rank, "Net", "0", str(it))
         os.makedirs(d, exist_ok=True)
-        for typ, name, dt, vals in TENSORS:
+        for typ, name, dt, vals in (INT_TENSORS if ints else TENSORS):
             ts += 7
             fname = "%s.%s.0.0.%d.output.0.DefaultFormat.npy" % (typ, name.replace("/", "_"), ts)
             npy(os.path.join(d, fname), dt, (N,), vals(it))

@@ -43,6 +43,7 @@ enum batch_long_option {
 	BATCH_OPT_NODES,
 	BATCH_OPT_VIA,
 	BATCH_OPT_VIA_TDBG,
+	BATCH_OPT_CLEAR_CACHE,
 };
 
 /* One command-line option.  id is what getopt_long returns. */
@@ -85,5 +86,14 @@ int batch_strict_check(struct model *m, FILE *err);
  * EXIT_CANNOT_TELL when it has none but its rows do not record NaN/Inf
  * (a mode without counts, no rows), else EXIT_OK_. */
 int batch_check(struct model *m, bool json, bool watches, FILE *out, FILE *err);
+
+/* Waits for m's index pass (batch_progress.c).  With show (stderr is a
+ * terminal, no --quiet) a pass that takes longer than a second
+ * (TDBG_PROGRESS_AFTER milliseconds) draws a progress line on err,
+ * redrawn in place and cleared at the end. */
+void batch_wait(struct model *m, bool show, FILE *err);
+/* The line itself: "tdbg: indexing 45%: 120 MB of 266 MB, 3.2M rows/s,
+ * about 2 s left" for progress p after seconds.  Appends to sb. */
+void batch_progress_line(struct strbuf *sb, const struct model_progress *p, double seconds);
 
 #endif

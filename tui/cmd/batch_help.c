@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_internal.h"
 
 static const struct batch_option options[] = {
 	{ "execute",     'e', "CMD",  "run a command and print its result (repeatable); no screen" },
@@ -25,6 +26,8 @@ static const struct batch_option options[] = {
 	{ "follow",      'F', NULL,   "TUI: keep reading records appended to a growing dump" },
 	{ "fresh",       BATCH_OPT_FRESH, NULL, "TUI: start clean, without the focus, filter, sort and marks saved for this dump" },
 	{ "no-cache",    BATCH_OPT_NO_CACHE, NULL, "neither read nor write the saved index ($XDG_CACHE_HOME/tdbg)" },
+	{ "clear-cache", BATCH_OPT_CLEAR_CACHE, NULL, "remove the saved index of DUMP_DIR, or with no DUMP_DIR every saved index (only tdbg's .tdx files), and exit" },
+	{ "quiet",       'q', NULL,   "batch: no progress line on stderr while a long first open indexes the dump" },
 	{ "precision",   'p', "N",    "text: numbers with N significant digits (default 6; JSON keeps every digit)" },
 	{ "pair",        BATCH_OPT_PAIR, "A=B", "two dumps: compare host or rank A of the first with B of the second (repeatable)" },
 	{ "compare-hosts", BATCH_OPT_COMPARE_HOSTS, "A,B", "one dump: compare its hosts or ranks A and B (the diff command)" },
@@ -193,6 +196,7 @@ man_aliases(FILE *f)
 {
 	size_t i, n;
 	const struct cmd_alias *a = cmd_aliases(&n);
+	struct strbuf sb = { 0 };
 
 	fputs(".SH ALIASES\n"
 	      "Short verbs of the older debugger CLI, accepted wherever the command is:\n", f);
@@ -203,8 +207,15 @@ man_aliases(FILE *f)
 		roff(f, a[i].command);
 		fputs(" (", f);
 		roff(f, a[i].what);
-		fputs(").\n", f);
+		strbuf_reset(&sb);
+		fputs(")", f);
+		if (cmd_alias_flags(&sb, a[i].alias)) {
+			fputs("; the older CLI's flags: ", f);
+			roff(f, sb.buf);
+		}
+		fputs(".\n", f);
 	}
+	strbuf_done(&sb);
 }
 
 void

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cmd_internal.h"
+#include "reader/base/suggest.h"
 
 #define B CMD_BATCH
 #define T CMD_TUI
@@ -64,7 +65,7 @@ static const struct cmd_info commands[] = {
 	{ "graphs", cmd_graphs, 0, 0, B | T, "graphs",
 	  "Graphs with their ids, names, enclosing graph and op counts", COMPLETE_NONE },
 	{ "watch", cmd_watch, 1, -1, B | T,
-	  "watch add NAME 'CONDITION' | watch rm NAME | watch list | watch conditions | watch recommended on|off",
+	  "watch add NAME 'CONDITION' [--global] | watch rm NAME | watch list | watch conditions | watch recommended on|off",
 	  "Named numerical checks: a condition (gradient_vanishing(abs_mean_lt=1e-9)) or an expression",
 	  COMPLETE_NONE },
 	{ "watches", cmd_watches, 1, 3, B | T, "watches check [--step S]",
@@ -153,6 +154,21 @@ cmd_find(const char *name)
 		if (strcmp(aliases[i].alias, name) == 0)
 			c = find_command(aliases[i].command);
 	return c;
+}
+
+/* "; did you mean traces?": the commands and aliases nearest to name. */
+static void
+suggest_command(const char *name, struct strbuf *hint)
+{
+	struct td_suggest near;
+	size_t i;
+
+	td_suggest_init(&near, name);
+	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+		td_suggest_add(&near, commands[i].name);
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
+		td_suggest_add(&near, aliases[i].alias);
+	td_suggest_text(&near, hint);
 }
 
 /* ---- word splitting ------------------------------------------------- */
@@ -314,8 +330,25 @@ cmd_run(struct cmd_env *env, const char *line)
 		return report(env, "command", TD_ERR_ARGS);
 	}
 	c = cmd_find(argv[0]);
+	if (c) {
+		char **args = NULL;
+		int n = cmd_alias_args(env, argc, argv, &args);
+
+		if (n < 0) {
+			st = report(env, argv[0], TD_ERR_ARGS);
+			cmd_split_free(argv, argc);
+			return st;
+		}
+		cmd_split_free(argv, argc);
+		argv = args;
+		argc = n;
+	}
 	if (!c) {
-		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)");
+		struct strbuf hint = { 0 };
+
+		suggest_command(argv[0], &hint);
+		cmd_fail(env, TD_ERR_NOTFOUND, "unknown command (try help)%s", hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
 		st = report(env, argv[0], TD_ERR_NOTFOUND);
 	} else if ((st = check_args(env, c, argc - 1)) != TD_OK) {
 		st = report(env, c->name, st);
@@ -387,9 +420,16 @@ help_text_aliases(struct strbuf *out)
 	size_t i;
 
 	strbuf_adds(out, "\nAliases (the verbs of the older debugger CLI):\n");
-	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
-		strbuf_addf(out, "  %-4s %-12s %s\n", aliases[i].alias, aliases[i].command,
+	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++) {
+		struct strbuf fl = { 0 };
+
+		strbuf_addf(out, "  %-4s %-12s %s", aliases[i].alias, aliases[i].command,
 			    aliases[i].what);
+		if (cmd_alias_flags(&fl, aliases[i].alias))
+			strbuf_addf(out, "; flags: %s", fl.buf);
+		strbuf_addc(out, '\n');
+		strbuf_done(&fl);
+	}
 }
 
 enum td_status
@@ -399,8 +439,16 @@ cmd_help(struct cmd_env *env, int argc, char **argv)
 	struct json j;
 	size_t i;
 
-	if (argc > 1 && !(c = cmd_find(argv[1])))
-		return cmd_fail(env, TD_ERR_NOTFOUND, "%s: unknown command", argv[1]);
+	if (argc > 1 && !(c = cmd_find(argv[1]))) {
+		struct strbuf hint = { 0 };
+		enum td_status st;
+
+		suggest_command(argv[1], &hint);
+		st = cmd_fail(env, TD_ERR_NOTFOUND, "%s: unknown command%s", argv[1],
+			      hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
+		return st;
+	}
 	if (env->json) {
 		json_init(&j, env->out);
 		if (c) {

@@ -143,7 +143,7 @@ text_pair(struct cmd_env *env, const struct model_diff_pair *p)
 
 	strbuf_addf(env->out, "%c %7llu %7llu  ", p->diverged ? '!' : ' ',
 		    (unsigned long long)p->a_index, (unsigned long long)p->b_index);
-	cmd_cell(env->out, p->a.op_name, 36);
+	cmd_cell_name(env->out, p->a.op_name, 36);
 	strbuf_addf(env->out, " %3u", p->a.slot);
 	if (x->values) {
 		if (x->nonfinite_mismatch > 0)

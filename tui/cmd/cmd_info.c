@@ -17,7 +17,7 @@ static const char *const info_fields[] = {
 	"format", "path", "hosts", "host", "tensor_debug_mode", "executions",
 	"graph_execution_traces", "ops", "graphs", "devices", "source_files",
 	"stack_frames", "alerts", "corrupt_records", "torn_files", "missing_files",
-	"problems", "index_cache", "index_cache_why",
+	"problems", "index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes",
 };
 
 static bool
@@ -124,6 +124,11 @@ cmd_info(struct cmd_env *env, int argc, char **argv)
 	emit_kv_str(&e, "index_cache", in.index_cache);
 	if (in.index_cache_why && *in.index_cache_why)
 		emit_kv_str(&e, "index_cache_why", in.index_cache_why);
+	emit_kv_str(&e, "index_cache_path", in.index_cache_path);
+	if (in.index_cache_bytes >= 0)
+		emit_kv_int(&e, "index_cache_bytes", in.index_cache_bytes);
+	else
+		emit_kv_null(&e, "index_cache_bytes");
 	for (i = 0; i < in.nmeta; i++)
 		if (!is_info_field(in.meta[i].key))
 			emit_meta(&e, &in.meta[i]);

@@ -84,6 +84,27 @@ const char *cmd_host_find(struct model *m, const char *arg);
  * error naming the hosts there are, as an unknown graph is. */
 enum td_status cmd_host_arg(struct cmd_env *env, const char *arg, const char **host);
 
+/* The older CLI's flags on an alias (cmd_alias.c): when argv[0] is an
+ * alias (li, lo, ni, lt, pt) its flags, short or the CLI's long form, become
+ * the command's options ("li -r 6" -> "li --depth 20 6", "lt -n R -s" ->
+ * "lt --op R --sort size"); other words are kept.  Returns the new count
+ * and a new argv in *out (free with cmd_split_free), or -1 with the cause
+ * in env (an unknown flag, named with the flags the alias takes).  A
+ * command name's argv is copied unchanged. */
+int cmd_alias_args(struct cmd_env *env, int argc, char **argv, char ***out);
+/* Appends the flags alias takes, "-r (--recursive), -d N (--depth)";
+ * false (nothing appended) when it takes none. */
+bool cmd_alias_flags(struct strbuf *sb, const char *alias);
+/* Appends "; li -r is --depth 20" when an alias of command takes flag, so
+ * that "inputs -r" says what it is called here; nothing otherwise. */
+void cmd_alias_hint(struct strbuf *sb, const char *command, const char *flag);
+
+/* "; did you mean dense/MatMul, dense_1/MatMul?": the dump's op names /
+ * graph names and ids nearest to a name nobody has (reader/base/suggest.h),
+ * appended to sb; nothing when none is near. */
+void cmd_suggest_op(struct model *m, const char *name, struct strbuf *sb);
+void cmd_suggest_graph(struct model *m, const char *name, struct strbuf *sb);
+
 /* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */
 struct cmd_opt {
 	const char *name;           /* without the dashes: "op" */
@@ -110,6 +131,11 @@ enum td_status cmd_execution_arg(struct cmd_env *env, const char *arg, uint64_t 
 
 /* Fails with "trace N has no stored values (mode M; ... dumps keep them)". */
 enum td_status cmd_no_values(struct cmd_env *env, uint64_t row, const char *mode);
+/* For print / tensor on a row whose values the dump does not keep: the
+ * statistics the row has and a note that the values are not stored (JSON
+ * {"index", ["value": null,] "values_stored": false, "values_note",
+ * "summary"}); TD_OK.  value_key adds print's "value": null. */
+enum td_status cmd_stats_only(struct cmd_env *env, uint64_t row, const char *mode, bool value_key);
 
 /* Joins argv[from..argc) with single spaces (a numpy slice split by the
  * shell rules: "[0:10," ":]").  Caller frees. */

@@ -17,10 +17,16 @@ static enum td_status
 find_op(struct cmd_env *env, const char *name, const char *graph, uint32_t *op)
 {
 	int64_t id = model_op_find(env->m, name, graph);
+	struct strbuf hint = { 0 };
+	enum td_status st;
 
-	if (id < 0)
-		return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s", name,
-				graph ? " in graph " : "", graph ? graph : "");
+	if (id < 0) {
+		cmd_suggest_op(env->m, name, &hint);
+		st = cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s%s", name,
+			      graph ? " in graph " : "", graph ? graph : "", hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
+		return st;
+	}
 	*op = (uint32_t)id;
 	return TD_OK;
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "summary.h"
+
 /* Elements written in JSON without --slice / in text. */
 #define VALUE_LIMIT_JSON 100000
 #define VALUE_LIMIT_TEXT 1000
@@ -341,6 +343,45 @@ cmd_no_values(struct cmd_env *env, uint64_t row, const char *mode)
 }
 
 enum td_status
+cmd_stats_only(struct cmd_env *env, uint64_t row, const char *mode, bool value_key)
+{
+	char *which = values_in_formats();
+	struct model_trace t;
+	struct strbuf note = { 0 };
+	struct json j;
+	enum td_status st;
+
+	if ((st = model_trace_get(env->m, row, &t)) != TD_OK) {
+		free(which);
+		return cmd_fail(env, st, "trace %llu: %s", (unsigned long long)row, td_strerror(st));
+	}
+	strbuf_addf(&note, "values not stored (mode %s; %s dumps keep them)",
+		    mode ? mode : "unknown", which);
+	if (env->json) {
+		json_init(&j, env->out);
+		json_object_begin(&j);
+		json_kv_uint(&j, "index", row);
+		if (value_key) {
+			json_key(&j, "value");
+			json_null(&j);
+		}
+		json_kv_bool(&j, "values_stored", false);
+		json_kv_string(&j, "values_note", note.buf);
+		json_key(&j, "summary");
+		summary_json(&j, &t.summary);
+		json_object_end(&j);
+	} else {
+		strbuf_addf(env->out, "trace %llu ", (unsigned long long)row);
+		cmd_cell(env->out, t.op_name, -1);
+		strbuf_addf(env->out, ":%u: %s; the statistics it has:\n", t.slot, note.buf);
+		summary_lines(env->out, &t.summary);
+	}
+	strbuf_done(&note);
+	free(which);
+	return TD_OK;
+}
+
+enum td_status
 cmd_print(struct cmd_env *env, int argc, char **argv)
 {
 	struct model_detail d = {0};
@@ -356,7 +397,7 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (d.noutputs == 0 || !d.values || !d.values[0]) {
-		st = cmd_no_values(env, row, d.mode);
+		st = cmd_stats_only(env, row, d.mode, true);
 		goto out;
 	}
 	if (env->ui && env->ui->show_tensor)

@@ -77,8 +77,15 @@ listing_filter(struct cmd_env *env, struct listing *l)
 	if (l->host && l->host != env->host && (st = cmd_host_arg(env, l->host, &l->host)) != TD_OK)
 		return st;
 	spec.host = l->host;
-	if (l->graph && (spec.graph = model_graph_find(env->m, l->graph)) < 0)
-		return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\" (see graphs)", l->graph);
+	if (l->graph && (spec.graph = model_graph_find(env->m, l->graph)) < 0) {
+		struct strbuf hint = { 0 };
+
+		cmd_suggest_graph(env->m, l->graph, &hint);
+		st = cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\" (see graphs)%s", l->graph,
+			      hint.buf ? hint.buf : "");
+		strbuf_done(&hint);
+		return st;
+	}
 	if (l->execution) {
 		if (!cmd_parse_i64(l->execution, &e) || e < 0)
 			return cmd_fail(env, TD_ERR_ARGS, "--execution wants a row number");

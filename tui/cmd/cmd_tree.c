@@ -81,9 +81,16 @@ tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, const c
 	enum td_status st;
 
 	if (op_name) {
-		if ((id = model_op_find(env->m, op_name, graph)) < 0)
-			return cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s", op_name,
-					graph ? " in graph " : "", graph ? graph : "");
+		if ((id = model_op_find(env->m, op_name, graph)) < 0) {
+			struct strbuf hint = { 0 };
+
+			cmd_suggest_op(env->m, op_name, &hint);
+			st = cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s%s", op_name,
+				      graph ? " in graph " : "", graph ? graph : "",
+				      hint.buf ? hint.buf : "");
+			strbuf_done(&hint);
+			return st;
+		}
 		*op = (uint32_t)id;
 		*row = -1;
 		return TD_OK;

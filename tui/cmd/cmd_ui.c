@@ -108,8 +108,16 @@ filter_word(struct cmd_env *env, const char *w, struct model_filter_spec *spec)
 	else if (strncmp(w, "host=", 5) == 0)
 		return cmd_host_arg(env, w + 5, &spec->host);
 	else if (strncmp(w, "graph=", 6) == 0) {
-		if ((spec->graph = model_graph_find(env->m, w + 6)) < 0)
-			return cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\"", w + 6);
+		if ((spec->graph = model_graph_find(env->m, w + 6)) < 0) {
+			struct strbuf hint = { 0 };
+			enum td_status st;
+
+			cmd_suggest_graph(env->m, w + 6, &hint);
+			st = cmd_fail(env, TD_ERR_NOTFOUND, "no graph \"%s\"%s", w + 6,
+				      hint.buf ? hint.buf : "");
+			strbuf_done(&hint);
+			return st;
+		}
 	} else
 		return cmd_fail(env, TD_ERR_ARGS, "\"%s\": want op=REGEX, type=REGEX, nonfinite, "
 				"graph=G, host=H, where=EXPR or off", w);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/suggest.h"
 #include "sanitize.h"
 
 enum td_status
@@ -66,6 +67,35 @@ find_opt(const struct cmd_opt *opts, const char *name, size_t len)
 	return NULL;
 }
 
+static bool
+is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* "-r": a short flag the command does not take; name its options and, when
+ * the flag is an alias's ("li -r"), what it is called here. */
+static enum td_status
+unknown_flag(struct cmd_env *env, const char *command, const char *flag,
+	     const struct cmd_opt *opts)
+{
+	const struct cmd_info *c = cmd_find(command);
+	struct strbuf sb = { 0 };
+	const char *sep = "";
+	enum td_status st;
+
+	for (; opts->name; opts++) {
+		strbuf_addf(&sb, "%s--%s", sep, opts->name);
+		sep = ", ";
+	}
+	if (c)
+		cmd_alias_hint(&sb, c->name, flag);
+	st = cmd_fail(env, TD_ERR_ARGS, "unknown flag %s (options: %s)", flag,
+		      sb.len ? sb.buf : "none");
+	strbuf_done(&sb);
+	return st;
+}
+
 enum td_status
 cmd_parse_opts(struct cmd_env *env, int argc, char **argv,
 	       const struct cmd_opt *opts, char **pos, int *npos, int maxpos)
@@ -79,6 +109,8 @@ cmd_parse_opts(struct cmd_env *env, int argc, char **argv,
 		const struct cmd_opt *o;
 		size_t len;
 
+		if (!only_pos && a[0] == '-' && a[1] != '-' && is_letter(a[1]))
+			return unknown_flag(env, argv[0], a, opts);
 		if (only_pos || strncmp(a, "--", 2) != 0) {
 			if (*npos >= maxpos)
 				return cmd_fail(env, TD_ERR_ARGS, "unexpected argument \"%s\"", a);
@@ -302,15 +334,57 @@ enum td_status
 cmd_host_arg(struct cmd_env *env, const char *arg, const char **host)
 {
 	struct model_info in;
-	struct strbuf names = { 0 };
+	struct strbuf names = { 0 }, hint = { 0 };
+	struct td_suggest near;
 
 	if ((*host = cmd_host_find(env->m, arg)))
 		return TD_OK;
 	model_info(env->m, &in);
 	for (size_t i = 0; i < in.nhosts && i < 8; i++)
 		strbuf_addf(&names, "%s%s", i ? ", " : "", in.hosts[i]);
-	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)", arg, in.nhosts,
-		 in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "");
+	td_suggest_init(&near, arg);
+	for (size_t i = 0; i < in.nhosts; i++)
+		td_suggest_add(&near, in.hosts[i]);
+	td_suggest_text(&near, &hint);
+	cmd_fail(env, TD_ERR_NOTFOUND, "no host or rank \"%s\" (the dump has %zu%s%s%s)%s", arg,
+		 in.nhosts, in.nhosts ? ": " : "", names.buf ? names.buf : "", in.nhosts > 8 ? ", ..." : "",
+		 hint.buf ? hint.buf : "");
 	strbuf_done(&names);
+	strbuf_done(&hint);
 	return TD_ERR_NOTFOUND;
+}
+
+/* ---- did you mean ----------------------------------------------------- */
+
+void
+cmd_suggest_op(struct model *m, const char *name, struct strbuf *sb)
+{
+	uint32_t i, n = model_op_count(m);
+	struct td_suggest s;
+	struct model_op o;
+
+	td_suggest_init(&s, name);
+	for (i = 0; i < n; i++)
+		if (model_op_get(m, i, &o) && o.name)
+			td_suggest_add(&s, o.name);
+	td_suggest_text(&s, sb);
+}
+
+void
+cmd_suggest_graph(struct model *m, const char *name, struct strbuf *sb)
+{
+	uint32_t i, n = model_graph_count(m);
+	struct td_suggest s;
+	struct model_graph g;
+
+	td_suggest_init(&s, name);
+	for (i = 0; i < n; i++) {
+		if (!model_graph_get(m, i, &g))
+			continue;
+		if (g.name && *g.name)
+			td_suggest_add(&s, g.name);
+		if (g.graph_id && *g.graph_id)
+			td_suggest_add(&s, g.graph_id);
+	}
+	td_suggest_text(&s, sb);
 }

@@ -290,7 +290,9 @@ tensor_batch(struct cmd_env *env, uint64_t row, const struct tensor_args *a)
 		goto out;
 	}
 	if (d.noutputs == 0 || !d.values || !d.values[0] || !d.values[0]->data) {
-		st = cmd_no_values(env, row, d.mode);
+		/* Ranges and finds need the values; the plain view has the statistics. */
+		st = a->has_ranges || a->find ? cmd_no_values(env, row, d.mode)
+					      : cmd_stats_only(env, row, d.mode, false);
 		goto out;
 	}
 	t = d.values[0];

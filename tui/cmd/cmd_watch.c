@@ -76,7 +76,10 @@ load_line(void *ctx, char *line, char *msg, size_t msglen)
 		snprintf(msg, msglen, "expected NAME CONDITION");
 		return false;
 	}
-	return model_watch_add(c->m, name, rest, msg, msglen) == TD_OK;
+	if (model_watch_add(c->m, name, rest, msg, msglen) != TD_OK)
+		return false;
+	model_watch_set_scope(c->m, name, WATCH_SCOPE_GLOBAL);
+	return true;
 }
 
 int
@@ -111,9 +114,10 @@ cmd_watches_load(struct model *m, char *err, size_t errlen)
 	return bad;
 }
 
-/* Rewrites the watches file with the user's watches (not the recommended
- * ones) and the recommended switch: a new file (O_EXCL, mode 0600, never
- * through a link) renamed over the old one in the checked folder. */
+/* Rewrites the watches file with the user's global watches (not the
+ * recommended ones, not the dump's) and the recommended switch: a new
+ * file (O_EXCL, mode 0600, never through a link) renamed over the old one
+ * in the checked folder. */
 static enum td_status
 save(struct cmd_env *env)
 {
@@ -133,7 +137,7 @@ save(struct cmd_env *env)
 	if (!model_watch_recommended_on(env->m))
 		strbuf_addf(&sb, "recommended off\n");
 	for (size_t i = 0; model_watch_at(env->m, i, &w); i++)
-		if (!w.recommended)
+		if (!w.recommended && w.scope == WATCH_SCOPE_GLOBAL)
 			strbuf_addf(&sb, "%s %s\n", w.name, w.text);
 	st = safeio_write_at(dirfd, "watches", sb.buf ? sb.buf : "", sb.len, 0600, true, path, err,
 			     sizeof err);
@@ -148,10 +152,17 @@ save(struct cmd_env *env)
 
 static const struct emit_field watch_cols[] = {
 	{ "name", NULL, 26, 0 },
-	{ "recommended", "set", 4, 0 },
+	{ "recommended", NULL, 11, 0 },
+	{ "scope", NULL, 7, 0 },
 	{ "condition", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
+
+static const char *
+scope_name(enum model_watch_scope s)
+{
+	return s == WATCH_SCOPE_GLOBAL ? "global" : s == WATCH_SCOPE_DUMP ? "dump" : "session";
+}
 
 static void
 list(struct cmd_env *env)
@@ -170,6 +181,7 @@ list(struct cmd_env *env)
 		emit_kv_str(&e, "condition", w.text);
 		emit_kv_str(&e, "expr", w.expr);
 		emit_kv_bool(&e, "recommended", w.recommended);
+		emit_kv_str(&e, "scope", scope_name(w.scope));
 		emit_object_end(&e);
 	}
 	emit_table_end(&e);
@@ -179,8 +191,9 @@ list(struct cmd_env *env)
 
 static const struct emit_field cond_cols[] = {
 	{ "name", NULL, 24, 0 },
-	{ "recommended", "set", 4, 0 },
+	{ "recommended", NULL, 11, 0 },
 	{ "defaults", NULL, 32, 0 },
+	{ "dtypes", NULL, 36, 0 },
 	{ "summary", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
@@ -199,11 +212,24 @@ conditions(struct cmd_env *env)
 		emit_kv_str(&e, "params", c.params);
 		emit_kv_str(&e, "defaults", c.defaults);
 		emit_kv_bool(&e, "recommended", c.recommended);
+		emit_kv_str(&e, "dtypes", c.dtypes);
 		emit_kv_str(&e, "summary", c.summary);
 		emit_object_end(&e);
 	}
 	emit_table_end(&e);
 	emit_done(&e);
+}
+
+/* The scope of watch name, WATCH_SCOPE_SESSION when there is none. */
+static enum model_watch_scope
+find_scope(struct model *m, const char *name)
+{
+	struct model_watch w;
+
+	for (size_t i = 0; model_watch_at(m, i, &w); i++)
+		if (!strcmp(w.name, name))
+			return w.scope;
+	return WATCH_SCOPE_SESSION;
 }
 
 enum td_status
@@ -212,6 +238,24 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 	const char *sub = argv[1];
 	char err[512];
 	enum td_status st;
+	enum model_watch_scope scope = env->ui ? WATCH_SCOPE_DUMP : WATCH_SCOPE_SESSION;
+	bool global = false, write_file = false;
+
+	/* "--global" anywhere after add: the watch is every dump's (the word
+	 * moves past the end of argc, so the caller still frees it) */
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--global")) {
+			char *g = argv[i];
+
+			global = true;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof *argv);
+			argv[--argc] = g;
+			break;
+		}
+	if (global && strcmp(sub, "add"))
+		return cmd_fail(env, TD_ERR_ARGS, "--global goes with watch add");
+	if (global && env->ui)
+		scope = WATCH_SCOPE_GLOBAL;
 
 	if (!strcmp(sub, "list") && argc == 2) {
 		list(env);
@@ -223,21 +267,27 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 	}
 	if (!strcmp(sub, "add") && argc >= 4) {
 		char *text = cmd_join(argc, argv, 3);
+		bool was_global = find_scope(env->m, argv[2]) == WATCH_SCOPE_GLOBAL;
 		st = model_watch_add(env->m, argv[2], text, err, sizeof err);
 		free(text);
 		if (st != TD_OK)
 			return cmd_fail(env, st, "%s", err);
+		model_watch_set_scope(env->m, argv[2], scope);
+		/* the file changes when a global watch comes or goes */
+		write_file = scope == WATCH_SCOPE_GLOBAL || was_global;
 	} else if (!strcmp(sub, "rm") && argc == 3) {
+		write_file = find_scope(env->m, argv[2]) == WATCH_SCOPE_GLOBAL;
 		if (model_watch_rm(env->m, argv[2]) != TD_OK)
 			return cmd_fail(env, TD_ERR_NOTFOUND, "no watch named '%s' (watch list)", argv[2]);
 	} else if (!strcmp(sub, "recommended") && argc == 3 &&
 		   (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
 		model_watch_recommended(env->m, !strcmp(argv[2], "on"));
+		write_file = true;
 	} else {
-		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME 'CONDITION' | watch rm NAME | "
+		return cmd_fail(env, TD_ERR_ARGS, "usage: watch add NAME 'CONDITION' [--global] | watch rm NAME | "
 			       "watch list | watch conditions | watch recommended on|off");
 	}
-	if (env->ui && (st = save(env)) != TD_OK)
+	if (env->ui && write_file && (st = save(env)) != TD_OK)
 		return st;
 	if (env->ui && env->ui->watches_changed)
 		env->ui->watches_changed(env->ui->ctx);
@@ -246,8 +296,10 @@ cmd_watch(struct cmd_env *env, int argc, char **argv)
 		return TD_OK;
 	}
 	/* one line, so the TUI shows it on the message line */
-	strbuf_addf(env->out, "%s: %zu watch%s%s (watch list shows them)\n",
+	strbuf_addf(env->out, "%s%s: %zu watch%s%s (watch list shows them)\n",
 		    !strcmp(sub, "add") ? "added" : !strcmp(sub, "rm") ? "removed" : "recommended set switched",
+		    strcmp(sub, "add") ? "" : scope == WATCH_SCOPE_GLOBAL ? " for every dump (the watches file)"
+		    : scope == WATCH_SCOPE_DUMP ? " for this dump (--global: every dump)" : " for this run",
 		    model_watch_count(env->m), model_watch_count(env->m) == 1 ? "" : "es",
 		    model_watch_recommended_on(env->m) ? ", the recommended set on" : "");
 	return TD_OK;
@@ -389,9 +441,15 @@ cmd_watches(struct cmd_env *env, int argc, char **argv)
 	emit_kv_uint(&e, "checked", r.checked);
 	emit_kv_uint(&e, "hits", hits);
 	emit_kv_uint(&e, "unknown", r.unknown);
+	emit_key(&e, "unknown_by_condition");
+	emit_object_begin(&e, NULL);
+	for (size_t i = 0; model_watch_at(env->m, i, &w); i++)
+		emit_kv_uint(&e, w.name, i < r.n_unknown_by ? r.unknown_by[i] : 0);
+	emit_object_end(&e);
 	if (!env->json && r.unknown)
 		emit_note(&e, "%llu rows could not be decided: the dump does not carry a field "
-			  "their condition reads (unknown, not a hit)", (unsigned long long)r.unknown);
+			  "their condition reads (unknown, not a hit; unknown_by_condition says whose)",
+			  (unsigned long long)r.unknown);
 	emit_key(&e, "items");
 	emit_table_begin(&e, hit_cols);
 	for (size_t i = 0; i < r.nhits; i++) {

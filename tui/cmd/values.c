@@ -128,7 +128,7 @@ add_bound(struct strbuf *sb, double v)
 	if (isinf(v))
 		strbuf_adds(sb, v < 0 ? "-inf" : "inf");
 	else
-		strbuf_addf(sb, "%.17g", v);
+		strbuf_add_double(sb, v);
 }
 
 void

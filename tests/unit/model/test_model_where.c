@@ -193,7 +193,7 @@ test_where_bad_condition_names_the_column(void **state)
 	(void)state;
 	assert_int_equal(model_filter_new(m, &spec, &fl, err, sizeof err), TD_ERR_ARGS);
 	assert_null(fl);
-	assert_string_equal(err, "where \"mean > 0 and meen < 1\": column 14: unknown field \"meen\"");
+	assert_string_equal(err, "where \"mean > 0 and meen < 1\": column 14: unknown field \"meen\"; did you mean mean?");
 	model_close(m);
 	fake_free(f);
 }

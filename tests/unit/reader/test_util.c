@@ -156,6 +156,27 @@ test_xdg_dir_prefers_an_absolute_variable(void **state)
 	assert_false(td_xdg_dir("XDG_CONFIG_HOME", ".config", buf, 8));     /* too long */
 }
 
+/* Typed bounds echo as typed (issue 24 item 9): the fewest digits that
+ * read back the same, without %g's exponent where decimals read better. */
+static void
+test_strbuf_add_double_is_shortest_and_plain(void **state)
+{
+	static const struct { double v; const char *want; } cases[] = {
+		{ 50, "50" }, { 0.05, "0.05" }, { 1e-7, "1e-07" }, { 65504, "65504" },
+		{ 1e9, "1000000000" }, { 1e20, "1e+20" }, { -2.5, "-2.5" }, { 0, "0" },
+		{ 0.1 + 0.2, "0.30000000000000004" }, { 3.38953139e38, "3.38953139e+38" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct strbuf sb = { 0 };
+
+		strbuf_add_double(&sb, cases[i].v);
+		assert_string_equal(sb.buf, cases[i].want);
+		strbuf_done(&sb);
+	}
+}
+
 int
 main(void)
 {
@@ -168,6 +189,7 @@ main(void)
 		cmocka_unit_test(test_grow_doubles_until_enough),
 		cmocka_unit_test(test_parse_lines_counts_rejects_and_names_the_first),
 		cmocka_unit_test(test_xdg_dir_prefers_an_absolute_variable),
+		cmocka_unit_test(test_strbuf_add_double_is_shortest_and_plain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

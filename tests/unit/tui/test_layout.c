@@ -72,15 +72,17 @@ test_full_size_shows_six_panes_like_debugger_v2(void **state)
 	layout_compute(160, 45, PANE_ALERTS, &l);
 	assert_int_equal(l.mode, LAYOUT_FULL);
 	assert_int_equal(count_shown(&l), 6);
-	/* top row: alerts | timeline | traces, left to right */
+	/* top row: alerts | traces, left to right */
 	assert_int_equal(l.pane[PANE_ALERTS].y, 0);
-	assert_int_equal(l.pane[PANE_TIMELINE].y, 0);
 	assert_int_equal(l.pane[PANE_TRACES].y, 0);
-	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TIMELINE].x);
-	assert_true(l.pane[PANE_TIMELINE].x < l.pane[PANE_TRACES].x);
-	/* graph spans the middle, source | stack at the bottom */
-	assert_int_equal(l.pane[PANE_GRAPH].w, 160);
+	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TRACES].x);
+	/* issue 24 item 1: the middle row is timeline | graph (the graph
+	 * rarely needs the whole width), source | stack at the bottom */
 	assert_true(l.pane[PANE_GRAPH].y > 0);
+	assert_int_equal(l.pane[PANE_TIMELINE].y, l.pane[PANE_GRAPH].y);
+	assert_true(l.pane[PANE_TIMELINE].x < l.pane[PANE_GRAPH].x);
+	assert_true(l.pane[PANE_GRAPH].w >= 80);
+	assert_int_equal(l.pane[PANE_GRAPH].x + l.pane[PANE_GRAPH].w, 160);
 	assert_true(l.pane[PANE_SOURCE].y > l.pane[PANE_GRAPH].y);
 	assert_int_equal(l.pane[PANE_SOURCE].y, l.pane[PANE_STACK].y);
 	assert_true(l.pane[PANE_SOURCE].x < l.pane[PANE_STACK].x);
@@ -89,12 +91,37 @@ test_full_size_shows_six_panes_like_debugger_v2(void **state)
 	assert_int_equal(l.pane[PANE_TRACES].x + l.pane[PANE_TRACES].w, 160);
 }
 
+/* Issue 24 item 1: the Alerts pane's lead lines ("Origin: Log:0 at row 88,
+ * step 74: log of a zero in probs:0", 58 columns) are not cut at any size
+ * from 100x30 up, and the trace table keeps room for its columns. */
+static void
+test_alerts_gets_its_lead_lines_width_from_100x30_up(void **state)
+{
+	static const int sizes[][2] = {
+		{ 100, 30 }, { 110, 35 }, { 120, 40 }, { 129, 40 }, { 130, 40 }, { 140, 40 },
+		{ 159, 44 }, { 160, 45 }, { 200, 60 }, { 300, 100 },
+	};
+	struct layout l;
+
+	(void)state;
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		layout_compute(sizes[s][0], sizes[s][1], PANE_ALERTS, &l);
+		assert_true(l.shown[PANE_ALERTS] && l.shown[PANE_TRACES] && l.shown[PANE_GRAPH]);
+		if (l.pane[PANE_ALERTS].w < LAYOUT_LEAD_COLS || l.pane[PANE_ALERTS].w < 60)
+			fail_msg("%dx%d: alerts %d wide", sizes[s][0], sizes[s][1], l.pane[PANE_ALERTS].w);
+		if (l.pane[PANE_TRACES].w < 64)
+			fail_msg("%dx%d: traces %d wide", sizes[s][0], sizes[s][1], l.pane[PANE_TRACES].w);
+		if (l.pane[PANE_GRAPH].h < 4)
+			fail_msg("%dx%d: graph %d high", sizes[s][0], sizes[s][1], l.pane[PANE_GRAPH].h);
+	}
+}
+
 static void
 test_every_size_and_focus_is_sane(void **state)
 {
 	static const int sizes[][2] = {
 		{ 160, 45 }, { 200, 60 }, { 300, 100 }, { 159, 45 }, { 160, 44 }, { 120, 40 },
-		{ 119, 30 }, { 80, 24 }, { 60, 20 }, { 59, 20 }, { 40, 12 }, { 20, 6 },
+		{ 119, 30 }, { 100, 30 }, { 129, 30 }, { 130, 30 }, { 80, 24 }, { 60, 20 }, { 59, 20 }, { 40, 12 }, { 20, 6 },
 	};
 
 	(void)state;
@@ -182,7 +209,9 @@ test_cycle_visits_every_page_then_wraps(void **state)
 }
 
 /* Issue 12 (friction): at 120x40 the story's panes all show, so Enter on
- * an alert shows the op, its source line and its stack at once. */
+ * an alert shows the op, its source line and its stack at once.  Issue 24
+ * item 1: below LAYOUT_STORY_SIDE_COLS Alerts sits above the trace table,
+ * full width; from there beside it. */
 static void
 test_120x40_shows_the_story_alerts_traces_graph_source_stack(void **state)
 {
@@ -195,13 +224,19 @@ test_120x40_shows_the_story_alerts_traces_graph_source_stack(void **state)
 	assert_true(l.shown[PANE_ALERTS] && l.shown[PANE_TRACES] && l.shown[PANE_GRAPH] &&
 		    l.shown[PANE_SOURCE] && l.shown[PANE_STACK]);
 	assert_false(l.shown[PANE_TIMELINE]);
-	/* Alerts | traces on top, the graph below, source | stack at the bottom */
-	assert_int_equal(l.pane[PANE_ALERTS].y, l.pane[PANE_TRACES].y);
-	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TRACES].x);
+	/* Alerts above traces, the graph below, source | stack at the bottom */
+	assert_int_equal(l.pane[PANE_ALERTS].w, 120);
+	assert_int_equal(l.pane[PANE_TRACES].w, 120);
+	assert_int_equal(l.pane[PANE_ALERTS].y + l.pane[PANE_ALERTS].h, l.pane[PANE_TRACES].y);
 	assert_true(l.pane[PANE_GRAPH].y > l.pane[PANE_TRACES].y);
 	assert_int_equal(l.pane[PANE_SOURCE].y, l.pane[PANE_STACK].y);
 	assert_true(l.pane[PANE_SOURCE].y > l.pane[PANE_GRAPH].y);
 	assert_int_equal(l.pane[PANE_SOURCE].y + l.pane[PANE_SOURCE].h, 38);
+	/* wider: Alerts | traces on top */
+	layout_compute(140, 40, PANE_ALERTS, &l);
+	assert_int_equal(l.mode, LAYOUT_STORY);
+	assert_int_equal(l.pane[PANE_ALERTS].y, l.pane[PANE_TRACES].y);
+	assert_true(l.pane[PANE_ALERTS].x < l.pane[PANE_TRACES].x);
 	/* the timeline takes the traces' place when focused, and keeps it */
 	layout_compute(120, 40, PANE_TIMELINE, &l);
 	assert_true(l.shown[PANE_TIMELINE] && !l.shown[PANE_TRACES]);
@@ -241,6 +276,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_size_shows_six_panes_like_debugger_v2),
+		cmocka_unit_test(test_alerts_gets_its_lead_lines_width_from_100x30_up),
 		cmocka_unit_test(test_every_size_and_focus_is_sane),
 		cmocka_unit_test(test_80x24_shows_a_page_of_two_with_the_focused_pane),
 		cmocka_unit_test(test_wide_medium_terminal_puts_a_page_side_by_side),
