@@ -113,9 +113,9 @@ model_free(struct model *m)
 	free(m->graveyard);
 	free(m->problems);
 	free(m->torn);
-	u64map_done(&m->problem_seen);
+	hashtab_u64_done(&m->problem_seen);
 	free(m->files);
-	u64map_done(&m->file_by_id);
+	hashtab_u64_done(&m->file_by_id);
 	step_free(m);
 	watch_free(m);
 	intern_done(&m->str);
@@ -404,8 +404,8 @@ model_memory_bytes(struct model *m)
 		bytes += MODEL_CHUNK * sizeof(struct exec_row);
 	for (i = 0; i < CKPT_MAX_CHUNKS && m->eloc.dir[i]; i++)
 		bytes += CKPT_CHUNK * sizeof(struct ckpt);
-	bytes += m->str.bytes + m->str.cap * 2 * sizeof(uint32_t);
-	bytes += m->capops * sizeof(struct op_entry) + m->ophash_cap * sizeof(uint32_t);
+	bytes += m->str.bytes + m->str.ids.cap * sizeof(struct hashtab_slot);
+	bytes += m->capops * sizeof(struct op_entry) + m->ophash.cap * sizeof(struct hashtab_slot);
 	bytes += m->capframes * sizeof(struct frame_entry);
 	bytes += m->capsources * sizeof(struct source_entry);
 	pthread_mutex_unlock(&m->lock);

@@ -196,8 +196,8 @@ void mc_put_sp(struct strbuf *o, struct model *m, const char *s);
 bool mc_get_sp(struct ser_in *in, struct model *m, const struct mc_counts *c, bool nullable,
 	       const char **out);
 uint32_t mc_get_sid(struct ser_in *in, const struct mc_counts *c, bool nullable);
-void mc_put_map(struct strbuf *o, const struct u64map *h);
-bool mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax);
+void mc_put_map(struct strbuf *o, const struct hashtab_u64 *h);
+bool mc_get_map(struct ser_in *in, struct hashtab_u64 *h, uint64_t vmax);
 
 /* model_cache_rows.c: trace and execution rows, locators, runs, steps,
  * segments and the writer's running state. */

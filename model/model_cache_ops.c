@@ -257,7 +257,7 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
 static bool
 check_chains(struct model *m)
 {
-	struct u64map last = {0};      /* name sid -> the last op of the name seen */
+	struct hashtab_u64 last = {0};      /* name sid -> the last op of the name seen */
 	bool ok = true;
 	uint64_t *slot, head;
 	size_t i;
@@ -265,9 +265,9 @@ check_chains(struct model *m)
 	for (i = 0; i < m->nops && ok; i++) {
 		struct op_entry *o = &m->opv[i];
 
-		slot = u64map_put(&last, o->name_sid, UINT64_MAX);
+		slot = hashtab_u64_put(&last, o->name_sid, UINT64_MAX);
 		if (*slot == UINT64_MAX)
-			ok = u64map_get(&m->op_by_name, o->name_sid, &head) && head == i;
+			ok = hashtab_u64_get(&m->op_by_name, o->name_sid, &head) && head == i;
 		else
 			ok = m->opv[*slot].next_same_name == (uint32_t)i;
 		*slot = i;
@@ -276,14 +276,14 @@ check_chains(struct model *m)
 	for (i = 0; i < m->nops && ok; i++) {
 		struct op_entry *o = &m->opv[i];
 
-		u64map_get(&last, o->name_sid, &head);
+		hashtab_u64_get(&last, o->name_sid, &head);
 		if (head != i)
 			continue;
 		ok = o->next_same_name == NO_ID;
-		u64map_get(&m->op_by_name, o->name_sid, &head);
+		hashtab_u64_get(&m->op_by_name, o->name_sid, &head);
 		m->opv[head].last_same_name = (uint32_t)i;
 	}
-	u64map_done(&last);
+	hashtab_u64_done(&last);
 	if (!ok)
 		mc_refuse(m, "op chains");
 	return ok;
@@ -303,7 +303,7 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 		if (!get_op(m, o, s, c))
 			return false;
-		(*u64map_put(&m->graph_nops, o->graph_sid, 0))++;
+		(*hashtab_u64_put(&m->graph_nops, o->graph_sid, 0))++;
 	}
 	m->nops_filled = ser_get_u64(s);
 	m->fill_gen = ser_get_u64(s);

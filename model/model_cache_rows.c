@@ -365,11 +365,11 @@ get_segs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 				return false;
 			key = (uint64_t)(uintptr_t)host;
 		}
-		if (cand < -1 || cand >= (int64_t)c->traces || u64map_get(&m->seg_by_key, key, NULL))
+		if (cand < -1 || cand >= (int64_t)c->traces || hashtab_u64_get(&m->seg_by_key, key, NULL))
 			return false;
 		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
 		m->segs[m->nsegs] = (struct segment){.key = key, .cand = cand, .cand_wall = wall};
-		*u64map_put(&m->seg_by_key, key, m->nsegs) = m->nsegs;
+		*hashtab_u64_put(&m->seg_by_key, key, m->nsegs) = m->nsegs;
 		m->nsegs++;
 	}
 	return !s->bad;

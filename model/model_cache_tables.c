@@ -70,22 +70,21 @@ mc_get_sid(struct ser_in *in, const struct mc_counts *c, bool nullable)
 }
 
 void
-mc_put_map(struct strbuf *o, const struct u64map *h)
+mc_put_map(struct strbuf *o, const struct hashtab_u64 *h)
 {
-	size_t i;
+	size_t pos = 0;
+	uint64_t k, v;
 
 	ser_put_u64(o, h->n);
-	for (i = 0; i < h->cap; i++) {
-		if (h->keys[i] == UINT64_MAX)
-			continue;
-		ser_put_u64(o, h->keys[i]);
-		ser_put_u64(o, h->vals[i]);
+	while (hashtab_u64_next(h, &pos, &k, &v)) {
+		ser_put_u64(o, k);
+		ser_put_u64(o, v);
 	}
 }
 
 /* Pairs with values below vmax (UINT64_MAX: any). */
 bool
-mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax)
+mc_get_map(struct ser_in *in, struct hashtab_u64 *h, uint64_t vmax)
 {
 	uint64_t n = ser_get_count(in, 16), i;
 
@@ -95,7 +94,7 @@ mc_get_map(struct ser_in *in, struct u64map *h, uint64_t vmax)
 		if (k == UINT64_MAX || (vmax != UINT64_MAX && v >= vmax))
 			in->bad = true;
 		else
-			*u64map_put(h, k, v) = v;
+			*hashtab_u64_put(h, k, v) = v;
 	}
 	return !in->bad;
 }
@@ -312,10 +311,10 @@ get_files(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		mc_get_sp(s, m, c, false, &f->role);
 		f->size = ser_get_u64(s);
 		f->problems = ser_get_u64(s);
-		if (s->bad || u64map_get(&m->file_by_id, f->id, NULL))
+		if (s->bad || hashtab_u64_get(&m->file_by_id, f->id, NULL))
 			return false;
 		f->host = intern_str(&m->str, f->host_sid);
-		*u64map_put(&m->file_by_id, f->id, i) = i;
+		*hashtab_u64_put(&m->file_by_id, f->id, i) = i;
 		m->nfiles++;
 	}
 	return !s->bad;
@@ -359,9 +358,9 @@ get_graphs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		g->name_sid = mc_get_sid(s, c, false);
 		g->outer_sid = mc_get_sid(s, c, true);
 		g->host_sid = mc_get_sid(s, c, false);
-		if (s->bad || u64map_get(&m->graph_by_sid, g->id_sid, NULL))
+		if (s->bad || hashtab_u64_get(&m->graph_by_sid, g->id_sid, NULL))
 			return false;
-		*u64map_put(&m->graph_by_sid, g->id_sid, m->ngraphs) = m->ngraphs;
+		*hashtab_u64_put(&m->graph_by_sid, g->id_sid, m->ngraphs) = m->ngraphs;
 		m->ngraphs++;
 	}
 	n = ser_get_count(s, 12);

@@ -25,47 +25,48 @@
 
 /* ---- op-name classes ------------------------------------------------- */
 
-/* Open addressing over borrowed name strings -> class number. */
+/* Borrowed name strings -> class numbers, a class being the name's index
+ * in names. */
 struct name_table {
-	const char **names;
-	uint32_t *cls;
+	struct hashtab ids;         /* classes by hashtab_str_hash of the name */
+	const char **names;         /* class -> name, borrowed from the models */
 	size_t cap, n;
 };
 
-static size_t
-name_slot(const struct name_table *t, const char *s, uint32_t h)
+static bool
+name_eq(const void *ctx, uint32_t cls, const void *key)
 {
-	size_t i = h & (t->cap - 1);
-
-	while (t->names[i] && strcmp(t->names[i], s) != 0)
-		i = (i + 1) & (t->cap - 1);
-	return i;
+	return strcmp(((const struct name_table *)ctx)->names[cls], key) == 0;
 }
 
 static void
 name_table_init(struct name_table *t, size_t expect)
 {
-	t->cap = 16;
-	while (t->cap < expect * 2 + 16)
-		t->cap <<= 1;
-	t->names = xcalloc(t->cap, sizeof(*t->names));
-	t->cls = xcalloc(t->cap, sizeof(*t->cls));
-	t->n = 0;
+	memset(t, 0, sizeof(*t));
+	hashtab_init(&t->ids, expect + 8);
+}
+
+static void
+name_table_done(struct name_table *t)
+{
+	hashtab_done(&t->ids);
+	free(t->names);
 }
 
 /* The class of name, adding one when add; NONE32 when absent. */
 static uint32_t
 name_class(struct name_table *t, const char *s, bool add)
 {
-	size_t i = name_slot(t, s, str_hash(s));
+	uint32_t h = hashtab_str_hash(s), c = hashtab_find(&t->ids, h, name_eq, t, s);
 
-	if (t->names[i])
-		return t->cls[i];
+	if (c != HASHTAB_NONE)
+		return c;
 	if (!add || t->n + 1 >= (1u << CLASS_BITS))
 		return NONE32;
-	t->names[i] = s;
-	t->cls[i] = (uint32_t)t->n++;
-	return t->cls[i];
+	TD_GROW(t->names, t->cap, t->n + 1);
+	t->names[t->n] = s;
+	hashtab_add(&t->ids, h, (uint32_t)t->n);
+	return (uint32_t)t->n++;
 }
 
 /* op id -> class, for every op of m.  Names are borrowed from m. */
@@ -186,78 +187,27 @@ row_group(struct model_diff *d, int s, uint64_t i)
 
 /* ---- keys and chains -------------------------------------------------- */
 
-struct chain {
-	uint64_t key;               /* UINT64_MAX empty */
-	uint32_t head, tail;        /* rows of B; head advances as A takes them */
-};
+/* A chain of B's rows under one key is a value of a u64 table: its head
+ * row (the next one A may take) in the high half, its tail in the low
+ * half, NONE32 for none. */
+#define CHAIN_EMPTY UINT64_MAX
 
-struct chain_table {
-	struct chain *v;
-	size_t cap, n;
-};
-
-static void
-chain_table_init(struct chain_table *t)
+static uint32_t
+chain_head(uint64_t c)
 {
-	size_t i;
-
-	t->cap = 1024;
-	t->n = 0;
-	t->v = xmalloc(t->cap * sizeof(*t->v));
-	for (i = 0; i < t->cap; i++)
-		t->v[i].key = UINT64_MAX;
+	return (uint32_t)(c >> 32);
 }
 
-static size_t
-chain_slot(const struct chain_table *t, uint64_t key)
+static uint32_t
+chain_tail(uint64_t c)
 {
-	uint64_t h = key;
-	size_t i;
-
-	h ^= h >> 33;               /* splitmix64's finaliser: every key bit counts */
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	i = (size_t)h & (t->cap - 1);
-
-	while (t->v[i].key != UINT64_MAX && t->v[i].key != key)
-		i = (i + 1) & (t->cap - 1);
-	return i;
+	return (uint32_t)c;
 }
 
-static void
-chain_grow(struct chain_table *t)
+static uint64_t
+chain_pack(uint32_t head, uint32_t tail)
 {
-	struct chain *old = t->v;
-	size_t oldcap = t->cap, i;
-
-	t->cap *= 2;
-	t->v = xmalloc(t->cap * sizeof(*t->v));
-	for (i = 0; i < t->cap; i++)
-		t->v[i].key = UINT64_MAX;
-	for (i = 0; i < oldcap; i++)
-		if (old[i].key != UINT64_MAX)
-			t->v[chain_slot(t, old[i].key)] = old[i];
-	free(old);
-}
-
-static struct chain *
-chain_get(struct chain_table *t, uint64_t key, bool add)
-{
-	size_t i;
-
-	if (add && (t->n + 1) * 2 > t->cap)
-		chain_grow(t);
-	i = chain_slot(t, key);
-	if (t->v[i].key == UINT64_MAX) {
-		if (!add)
-			return NULL;
-		t->v[i].key = key;
-		t->v[i].head = t->v[i].tail = NONE32;
-		t->n++;
-	}
-	return &t->v[i];
+	return (uint64_t)head << 32 | tail;
 }
 
 /* The key of row i of a side, or UINT64_MAX when it takes no part. */
@@ -302,11 +252,10 @@ pairs_add(struct model_diff *d, uint64_t a, uint64_t b)
 
 /* B pass: chains every row of B under its key.  Returns the rows chained. */
 static uint64_t
-chain_b(struct model_diff *d, struct chain_table *t, uint32_t *next, const uint32_t *cls,
+chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint32_t *cls,
 	uint32_t nops, uint64_t nb)
 {
-	uint64_t j, key, keyed = 0;
-	struct chain *c;
+	uint64_t j, key, keyed = 0, *c;
 
 	for (j = 0; j < nb; j++) {
 		next[j] = NONE32;
@@ -314,12 +263,13 @@ chain_b(struct model_diff *d, struct chain_table *t, uint32_t *next, const uint3
 			d->only_b += row_counts(d, 1, j);
 			continue;
 		}
-		c = chain_get(t, key, true);
-		if (c->tail == NONE32)
-			c->head = (uint32_t)j;
-		else
-			next[c->tail] = (uint32_t)j;
-		c->tail = (uint32_t)j;
+		c = hashtab_u64_put(t, key, CHAIN_EMPTY);
+		if (chain_tail(*c) == NONE32)
+			*c = chain_pack((uint32_t)j, (uint32_t)j);
+		else {
+			next[chain_tail(*c)] = (uint32_t)j;
+			*c = chain_pack(chain_head(*c), (uint32_t)j);
+		}
 		keyed++;
 	}
 	return keyed;
@@ -328,37 +278,35 @@ chain_b(struct model_diff *d, struct chain_table *t, uint32_t *next, const uint3
 /* The next row of B for A's row i in chain c (skipping B rows of earlier
  * steps); NONE32 when A's row stays unpaired. */
 static uint32_t
-chain_take(struct model_diff *d, struct chain *c, const uint32_t *next, uint64_t i)
+chain_take(struct model_diff *d, uint64_t *c, const uint32_t *next, uint64_t i)
 {
 	int64_t sa = diff_row_step(d->a, i), sb;
+	uint32_t j;
 
-	while (c->head != NONE32) {
-		sb = diff_row_step(d->b, c->head);
+	while ((j = chain_head(*c)) != NONE32) {
+		sb = diff_row_step(d->b, j);
 		if (sa < 0 || sb < 0 || sb == sa) {
-			uint32_t j = c->head;
-
-			c->head = next[j];
+			*c = chain_pack(next[j], chain_tail(*c));
 			return j;
 		}
 		if (sb > sa)
 			return NONE32;
-		c->head = next[c->head];    /* an earlier step only B has */
+		*c = chain_pack(next[j], chain_tail(*c));   /* an earlier step only B has */
 	}
 	return NONE32;
 }
 
 /* A pass: takes from the chains in A's row order. */
 static void
-take_a(struct model_diff *d, struct chain_table *t, const uint32_t *next, const uint32_t *cls,
+take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const uint32_t *cls,
        uint32_t nops, uint64_t na)
 {
-	uint64_t i, key;
-	struct chain *c;
+	uint64_t i, key, *c;
 	uint32_t j;
 
 	for (i = 0; i < na; i++) {
 		key = row_key(d, 0, cls, nops, i);
-		c = key == UINT64_MAX ? NULL : chain_get(t, key, false);
+		c = key == UINT64_MAX ? NULL : hashtab_u64_slot(t, key);
 		j = c ? chain_take(d, c, next, i) : NONE32;
 		if (j == NONE32)
 			d->only_a += key != UINT64_MAX || row_counts(d, 0, i);
@@ -371,7 +319,7 @@ static void
 align(struct model_diff *d)
 {
 	struct name_table names;
-	struct chain_table t;
+	struct hashtab_u64 t = {0};     /* row key -> chain of B's rows */
 	uint32_t *cls_a, *cls_b, nops_a, nops_b, *next;
 	uint64_t na = model_trace_count(d->a), nb = model_trace_count(d->b);
 	uint64_t keyed_b;
@@ -380,16 +328,14 @@ align(struct model_diff *d)
 	cls_b = op_classes(d->b, &names, true, &nops_b);
 	cls_a = op_classes(d->a, &names, false, &nops_a);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
-	chain_table_init(&t);
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb);
 	take_a(d, &t, next, cls_a, nops_a, na);
 	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
-	free(t.v);
+	hashtab_u64_done(&t);
 	free(next);
 	free(cls_a);
 	free(cls_b);
-	free(names.names);
-	free(names.cls);
+	name_table_done(&names);
 }
 
 /* ---- public ----------------------------------------------------------- */

@@ -323,7 +323,7 @@ host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 	}
 	if (hc->file_match < 0) {
 		pthread_mutex_lock(&m->lock);
-		if (u64map_get(&m->file_by_id, hc->file, &fi) && *m->files[fi].host)
+		if (hashtab_u64_get(&m->file_by_id, hc->file, &fi) && *m->files[fi].host)
 			hc->file_match = strcmp(m->files[fi].host, f->host) == 0;
 		else
 			hc->file_match = 2;

@@ -25,6 +25,7 @@
 
 #include "model.h"
 #include "model_expr.h"
+#include "reader/base/hashtab.h"
 #include "reader/reader.h"
 
 /* ---- sizes ---------------------------------------------------------- */
@@ -67,9 +68,7 @@ struct arena_block;
 
 struct intern {
 	struct arena_block *blocks;
-	uint32_t *slots;            /* open addressing: string ids, NO_ID empty */
-	uint32_t *hashes;
-	size_t cap;
+	struct hashtab ids;         /* string ids by hashtab_str_hash */
 	_Atomic uint32_t n;         /* strings interned (published) */
 	const char **dir[STR_MAX_CHUNKS]; /* id -> string, chunked */
 	size_t bytes;
@@ -85,18 +84,6 @@ uint32_t intern_find(const struct intern *in, const char *s);
 const char *intern_str(const struct intern *in, uint32_t id);
 /* Copies len bytes + NUL into the arena (under m->lock). */
 const char *arena_dup(struct intern *in, const char *s, size_t len);
-uint32_t str_hash(const char *s);
-
-/* A u64 -> u64 open-addressing map.  Keys must not be UINT64_MAX. */
-struct u64map {
-	uint64_t *keys;
-	uint64_t *vals;
-	size_t cap, n;
-};
-void u64map_done(struct u64map *h);
-bool u64map_get(const struct u64map *h, uint64_t key, uint64_t *val);
-/* Returns the value slot for key, inserting def when new. */
-uint64_t *u64map_put(struct u64map *h, uint64_t key, uint64_t def);
 
 /* ---- rows (model_rows.c) ----------------------------------------------- */
 
@@ -347,7 +334,7 @@ struct model {
 	_Atomic bool input_rows;    /* some trace row is an input row (TF_INPUT) */
 	struct segment *segs;
 	size_t nsegs, capsegs;
-	struct u64map seg_by_key;
+	struct hashtab_u64 seg_by_key;
 	uint32_t seg_memo_file;     /* writer: last file and its segment */
 	size_t seg_memo;
 	bool have_seg_memo;
@@ -378,20 +365,18 @@ struct model {
 	/* ops, graphs, devices */
 	struct op_entry *opv;
 	size_t nops, capops, nops_filled;
-	uint32_t *ophash;           /* op ids, NO_ID empty */
-	uint32_t *ophash_h;         /* their key hashes */
-	size_t ophash_cap;
-	struct u64map op_by_name;   /* name sid -> first op id */
-	struct u64map op_by_alias;  /* alias name sid -> first op id sent with it */
-	struct u64map consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
-	struct u64map ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
+	struct hashtab ophash;      /* op ids by (graph sid, name) */
+	struct hashtab_u64 op_by_name;   /* name sid -> first op id */
+	struct hashtab_u64 op_by_alias;  /* alias name sid -> first op id sent with it */
+	struct hashtab_u64 consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
+	struct hashtab_u64 ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
 	struct consumer_list *cons;
 	size_t ncons, capcons;
 	uint64_t fill_gen;          /* placeholders filled so far */
 	struct graph_entry *graphs;
 	size_t ngraphs, capgraphs;
-	struct u64map graph_by_sid;
-	struct u64map graph_nops;   /* graph sid -> ops */
+	struct hashtab_u64 graph_by_sid;
+	struct hashtab_u64 graph_nops;   /* graph sid -> ops */
 	struct reader_device *devices;
 	size_t ndevices, capdevices;
 
@@ -400,15 +385,15 @@ struct model {
 	size_t nhosts, caphosts;
 	struct file_entry *files;
 	size_t nfiles, capfiles;
-	struct u64map file_by_id;
+	struct hashtab_u64 file_by_id;
 
 	/* frames and sources */
 	struct frame_entry *frames;
 	size_t nframes, capframes;
-	struct u64map frame_by_sid;
+	struct hashtab_u64 frame_by_sid;
 	struct source_entry *sources;
 	size_t nsources, capsources;
-	struct u64map source_by_rid;
+	struct hashtab_u64 source_by_rid;
 
 	/* meta, problems */
 	struct meta_entry **meta;
@@ -421,7 +406,7 @@ struct model {
 	size_t nproblems;
 	uint64_t problems_by_kind[16];
 	uint64_t problem_total;
-	struct u64map problem_seen; /* (kind, file, offset) already counted */
+	struct hashtab_u64 problem_seen; /* (kind, file, offset) already counted */
 	struct torn_tail {          /* tails torn now, one per file */
 		uint64_t key;       /* file id, or 1 << 63 | path string id */
 		uint64_t offset;

@@ -19,28 +19,30 @@
 static uint32_t
 op_key_hash(uint32_t graph_sid, const char *name)
 {
-	return str_hash(name) ^ (graph_sid * 0x9e3779b1u);
+	return hashtab_str_hash(name) ^ (graph_sid * 0x9e3779b1u);
+}
+
+/* The key an op lookup compares: its graph's string id and its name. */
+struct op_key {
+	uint32_t graph_sid;
+	const char *name;
+};
+
+static bool
+op_key_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct op_entry *o = &((const struct model *)ctx)->opv[id];
+	const struct op_key *k = key;
+
+	return o->graph_sid == k->graph_sid && strcmp(o->name, k->name) == 0;
 }
 
 uint32_t
 ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 {
-	uint32_t h = op_key_hash(graph_sid, name);
-	size_t mask, i;
+	struct op_key k = { graph_sid, name };
 
-	if (!m->ophash_cap)
-		return NO_ID;
-	mask = m->ophash_cap - 1;
-	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask) {
-		const struct op_entry *o;
-
-		if (m->ophash_h[i] != h)
-			continue;
-		o = &m->opv[m->ophash[i]];
-		if (o->graph_sid == graph_sid && strcmp(o->name, name) == 0)
-			return m->ophash[i];
-	}
-	return NO_ID;
+	return hashtab_find(&m->ophash, op_key_hash(graph_sid, name), op_key_eq, m, &k);
 }
 
 uint32_t
@@ -54,40 +56,21 @@ ops_lookup(struct model *m, const char *graph_id, const char *name)
 static void
 ophash_insert(struct model *m, uint32_t id)
 {
-	size_t mask = m->ophash_cap - 1, i;
 	const struct op_entry *o = &m->opv[id];
-	uint32_t h = op_key_hash(o->graph_sid, o->name);
 
-	for (i = h & mask; m->ophash[i] != NO_ID; i = (i + 1) & mask)
-		;
-	m->ophash[i] = id;
-	m->ophash_h[i] = h;
+	hashtab_add(&m->ophash, op_key_hash(o->graph_sid, o->name), id);
 }
 
-static void
-ophash_grow(struct model *m)
-{
-	size_t i;
-
-	free(m->ophash);
-	free(m->ophash_h);
-	m->ophash_cap = m->ophash_cap ? m->ophash_cap * 2 : 1024;
-	m->ophash = xmalloc(m->ophash_cap * sizeof(*m->ophash));
-	m->ophash_h = xmalloc(m->ophash_cap * sizeof(*m->ophash_h));
-	memset(m->ophash, 0xff, m->ophash_cap * sizeof(*m->ophash));
-	for (i = 0; i < m->nops; i++)
-		ophash_insert(m, (uint32_t)i);
-}
-
+/* Rebuilds the op hash from opv (the cache loads ops without it). */
 void
 ops_rehash(struct model *m)
 {
-	size_t cap = 512;
+	size_t i;
 
-	while ((m->nops + 1) * 2 > cap * 2)
-		cap *= 2;
-	m->ophash_cap = cap;        /* ophash_grow() doubles it, then inserts every op */
-	ophash_grow(m);
+	hashtab_done(&m->ophash);
+	hashtab_init(&m->ophash, m->nops + 1 > 512 ? m->nops + 1 : 512);
+	for (i = 0; i < m->nops; i++)
+		ophash_insert(m, (uint32_t)i);
 }
 
 uint16_t
@@ -141,11 +124,11 @@ arena_str(struct model *m, const char *s)
 }
 
 static void
-consumers_add(struct model *m, struct u64map *map, uint32_t graph_sid, const char *src, uint32_t op,
+consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_sid, const char *src, uint32_t op,
 	      uint32_t input_slot, uint32_t output_slot)
 {
 	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
-	uint64_t *idx = u64map_put(map, key, UINT64_MAX);
+	uint64_t *idx = hashtab_u64_put(map, key, UINT64_MAX);
 	struct consumer_list *cl;
 
 	if (*idx == UINT64_MAX) {
@@ -241,7 +224,7 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	}
 	for (i = 0; op->aliases && i < op->naliases; i++)
 		if (op->aliases[i] && *op->aliases[i])
-			u64map_put(&m->op_by_alias, intern_add(&m->str, op->aliases[i]), id);
+			hashtab_u64_put(&m->op_by_alias, intern_add(&m->str, op->aliases[i]), id);
 	if (o->placeholder) {
 		o->placeholder = false;
 		m->fill_gen++;
@@ -257,8 +240,8 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	uint32_t id = (uint32_t)m->nops;
 	uint64_t *chain, *n;
 
-	if ((m->nops + 1) * 2 > m->ophash_cap)
-		ophash_grow(m);
+	if (!m->ophash.cap)
+		hashtab_init(&m->ophash, 512);
 	TD_GROW(m->opv, m->capops, m->nops + 1);
 	o = &m->opv[id];
 	memset(o, 0, sizeof(*o));
@@ -271,14 +254,14 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
 	o->last_same_name = id;
-	chain = u64map_put(&m->op_by_name, o->name_sid, id);
+	chain = hashtab_u64_put(&m->op_by_name, o->name_sid, id);
 	if (*chain != id) {
 		struct op_entry *head = &m->opv[*chain];
 
 		m->opv[head->last_same_name].next_same_name = id;
 		head->last_same_name = id;
 	}
-	n = u64map_put(&m->graph_nops, o->graph_sid, 0);
+	n = hashtab_u64_put(&m->graph_nops, o->graph_sid, 0);
 	(*n)++;
 	m->nops++;
 	ophash_insert(m, id);
@@ -304,18 +287,17 @@ ops_done(struct model *m)
 		free(m->opv[i].stack);
 	}
 	free(m->opv);
-	free(m->ophash);
-	free(m->ophash_h);
-	u64map_done(&m->op_by_name);
-	u64map_done(&m->op_by_alias);
-	u64map_done(&m->consumer_idx);
-	u64map_done(&m->ctrl_consumer_idx);
+	hashtab_done(&m->ophash);
+	hashtab_u64_done(&m->op_by_name);
+	hashtab_u64_done(&m->op_by_alias);
+	hashtab_u64_done(&m->consumer_idx);
+	hashtab_u64_done(&m->ctrl_consumer_idx);
 	for (i = 0; i < m->ncons; i++)
 		free(m->cons[i].items);
 	free(m->cons);
 	free(m->graphs);
-	u64map_done(&m->graph_by_sid);
-	u64map_done(&m->graph_nops);
+	hashtab_u64_done(&m->graph_by_sid);
+	hashtab_u64_done(&m->graph_nops);
 	free(m->devices);
 	free(m->hosts);
 }
@@ -327,7 +309,7 @@ graphs_index_of_sid(struct model *m, uint32_t graph_sid)
 {
 	uint64_t g;
 
-	if (graph_sid == NO_ID || !u64map_get(&m->graph_by_sid, graph_sid, &g))
+	if (graph_sid == NO_ID || !hashtab_u64_get(&m->graph_by_sid, graph_sid, &g))
 		return -1;
 	return (int32_t)g;
 }
@@ -371,7 +353,7 @@ model_graph_get(struct model *m, uint32_t i, struct model_graph *g)
 		g->graph_id = intern_str(&m->str, e->id_sid);
 		g->name = intern_str(&m->str, e->name_sid);
 		g->outer = graphs_index_of_sid(m, e->outer_sid);
-		u64map_get(&m->graph_nops, e->id_sid, &nops);
+		hashtab_u64_get(&m->graph_nops, e->id_sid, &nops);
 		g->nops = (uint32_t)nops;
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -486,7 +468,7 @@ op_by_name_locked(struct model *m, const char *name)
 	int64_t any = -1;
 	uint64_t first;
 
-	if (sid == NO_ID || !u64map_get(&m->op_by_name, sid, &first))
+	if (sid == NO_ID || !hashtab_u64_get(&m->op_by_name, sid, &first))
 		return -1;
 	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name) {
 		if (!m->opv[j].placeholder)
@@ -504,7 +486,7 @@ op_by_alias_locked(struct model *m, const char *name)
 	uint32_t sid = intern_find(&m->str, name);
 	uint64_t id;
 
-	if (sid == NO_ID || !u64map_get(&m->op_by_alias, sid, &id))
+	if (sid == NO_ID || !hashtab_u64_get(&m->op_by_alias, sid, &id))
 		return -1;
 	return (int64_t)id;
 }
@@ -556,7 +538,7 @@ model_op_find(struct model *m, const char *name, const char *graph)
 }
 
 static size_t
-consumers_of(struct model *m, struct u64map *map, uint32_t op, struct model_consumer *out,
+consumers_of(struct model *m, struct hashtab_u64 *map, uint32_t op, struct model_consumer *out,
 	     size_t max)
 {
 	uint64_t idx;
@@ -566,7 +548,7 @@ consumers_of(struct model *m, struct u64map *map, uint32_t op, struct model_cons
 	if (op < m->nops) {
 		const struct op_entry *o = &m->opv[op];
 
-		if (u64map_get(map, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
+		if (hashtab_u64_get(map, (uint64_t)o->graph_sid << 32 | o->name_sid, &idx)) {
 			n = m->cons[idx].n;
 			for (i = 0; i < n && i < max; i++)
 				out[i] = m->cons[idx].items[i];

@@ -151,9 +151,9 @@ first_time(struct reach_acc *a, uint64_t ent, uint64_t key, uint64_t kind)
 {
 	uint64_t k = (ent << 40) ^ (kind << 38) ^ (key & ((1ull << 38) - 1)), v;
 
-	if (u64map_get(&a->seen, k + 1, &v))
+	if (hashtab_u64_get(&a->seen, k + 1, &v))
 		return false;
-	*u64map_put(&a->seen, k + 1, 1) = 1;
+	*hashtab_u64_put(&a->seen, k + 1, 1) = 1;
 	return true;
 }
 
@@ -177,16 +177,16 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 		e->host_sid = rows_trace_host_sid(m, j);
 		pthread_mutex_unlock(&m->lock);
 		e->r.rows = 1;
-		*u64map_put(&a->root, j + 1, 0) = ++a->n;
+		*hashtab_u64_put(&a->root, j + 1, 0) = ++a->n;
 		return;
 	}
 	for (k = 0; k < t->nfrom; k++)
 		if (t->from[k] >= 0 && (next < 0 || t->from[k] < next))
 			next = t->from[k];
-	if (next < 0 || !u64map_get(&a->root, (uint64_t)next + 1, &p) || !p)
+	if (next < 0 || !hashtab_u64_get(&a->root, (uint64_t)next + 1, &p) || !p)
 		return;
 	ent = p - 1;
-	*u64map_put(&a->root, j + 1, 0) = p;
+	*hashtab_u64_put(&a->root, j + 1, 0) = p;
 	e = &a->v[ent];
 	if (e->r.rows < UINT32_MAX)
 		e->r.rows++;
@@ -220,7 +220,7 @@ reach_take(struct reach_acc *a, const struct model_origin *v, size_t n)
 		return NULL;
 	r = xcalloc(n, sizeof(*r));
 	for (k = 0; k < n; k++)
-		if (v[k].source == TABLE_TRACES && u64map_get(&a->root, v[k].index + 1, &p) && p)
+		if (v[k].source == TABLE_TRACES && hashtab_u64_get(&a->root, v[k].index + 1, &p) && p)
 			r[k] = a->v[p - 1].r;
 	return r;
 }
@@ -228,8 +228,8 @@ reach_take(struct reach_acc *a, const struct model_origin *v, size_t n)
 void
 reach_done(struct reach_acc *a)
 {
-	u64map_done(&a->root);
-	u64map_done(&a->seen);
+	hashtab_u64_done(&a->root);
+	hashtab_u64_done(&a->seen);
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }

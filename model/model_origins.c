@@ -402,12 +402,12 @@ static void
 forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 {
 	struct model *m = c->m;
-	struct u64map parent = {0};
+	struct hashtab_u64 parent = {0};
 	uint64_t *queue = xcalloc(PATH_MAX_ROWS, sizeof(*queue)), last = i, r, p;
 	size_t head = 0, tail = 0, k, n;
 
 	queue[tail++] = i;
-	*u64map_put(&parent, i, i) = i;
+	*hashtab_u64_put(&parent, i, i) = i;
 	while (head < tail) {
 		struct model_link *links = NULL;
 
@@ -417,11 +417,11 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 			int64_t t = links[k].trace_index;
 
 			if (t < 0 || !(trace_flags(m, (uint64_t)t) & TF_NONFINITE) ||
-			    u64map_get(&parent, (uint64_t)t, &p))
+			    hashtab_u64_get(&parent, (uint64_t)t, &p))
 				continue;
 			if (step >= 0 && octx_row_step(c, (uint64_t)t) != step)
 				continue;
-			*u64map_put(&parent, (uint64_t)t, r) = r;
+			*hashtab_u64_put(&parent, (uint64_t)t, r) = r;
 			queue[tail++] = (uint64_t)t;
 			last = TD_MAX(last, (uint64_t)t);
 		}
@@ -431,7 +431,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 	n = 0;
 	for (r = last;; r = p) {
 		queue[n++] = r;
-		if (r == i || !u64map_get(&parent, r, &p) || n >= PATH_MAX_ROWS)
+		if (r == i || !hashtab_u64_get(&parent, r, &p) || n >= PATH_MAX_ROWS)
 			break;
 	}
 	o->path = xcalloc(n, sizeof(*o->path));
@@ -439,7 +439,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 		o->path[k] = queue[n - 1 - k];
 	o->npath = n;
 	free(queue);
-	u64map_done(&parent);
+	hashtab_u64_done(&parent);
 }
 
 /* From a propagation / repeat row back to its origin through the earliest

@@ -47,8 +47,8 @@ void origins_explain_carried(struct octx *c, struct model_origin *o);
 /* How far the roots' values went, counted while origins walks the rows in
  * order (each row's root is its earliest source's root). */
 struct reach_acc {
-	struct u64map root;         /* row -> its root's entry + 1 */
-	struct u64map seen;         /* (entry, step or host) pairs counted */
+	struct hashtab_u64 root;         /* row -> its root's entry + 1 */
+	struct hashtab_u64 seen;         /* (entry, step or host) pairs counted */
 	struct reach_ent *v;
 	size_t n, cap;
 };

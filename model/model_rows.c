@@ -65,7 +65,7 @@ rows_done(struct model *m)
 	free(m->peer_links);
 	free(m->steps);
 	free(m->segs);
-	u64map_done(&m->seg_by_key);
+	hashtab_u64_done(&m->seg_by_key);
 	pthread_mutex_destroy(&m->cache_lock);
 }
 
@@ -341,7 +341,7 @@ rows_trace_host_sid(struct model *m, uint64_t i)
 	uint64_t fi;
 	int64_t e;
 
-	if (file != NO_ID && u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
+	if (file != NO_ID && hashtab_u64_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
 		return m->files[fi].host_sid;
 	e = rows_trace_execution(m, i);
 	if (e >= 0 && (uint64_t)e < rows_nexecs(m))

@@ -112,7 +112,7 @@ struct sctx {
 	struct model *m;
 	struct model_series *s;
 	size_t cap;
-	struct u64map by_key;       /* (host index, step) -> point */
+	struct hashtab_u64 by_key;       /* (host index, step) -> point */
 	uint32_t hosts[MAX_HOSTS];  /* host sids seen, by index */
 	uint16_t *point_host;       /* per point: its host index */
 	bool seen[MAX_HOSTS];       /* host indexes counted in nhosts */
@@ -161,7 +161,7 @@ flush(struct sctx *c)
 
 		if (step >= 0 && (uint64_t)step < (1ull << STEP_BITS)) {
 			key = (uint64_t)h << STEP_BITS | (uint64_t)step;
-			slot = u64map_put(&c->by_key, key, UINT64_MAX);
+			slot = hashtab_u64_put(&c->by_key, key, UINT64_MAX);
 			if (*slot == DROPPED)
 				continue;
 			if (*slot != UINT64_MAX) {
@@ -282,7 +282,7 @@ overlaps(struct sctx *c)
 
 	for (size_t k = 0; k < c->nb; k++)
 		if (c->steps[k] >= 0 && (uint64_t)c->steps[k] < (1ull << STEP_BITS) &&
-		    u64map_get(&c->by_key, (uint64_t)host_index(c, c->row_host[k]) << STEP_BITS |
+		    hashtab_u64_get(&c->by_key, (uint64_t)host_index(c, c->row_host[k]) << STEP_BITS |
 				   (uint64_t)c->steps[k], &v))
 			return true;
 	return false;
@@ -307,7 +307,7 @@ same_name_ops(struct model *m, uint32_t op, uint32_t **out)
 	TD_GROW(v, cap, 1);
 	v[n++] = op;
 	pthread_mutex_lock(&m->lock);
-	if (u64map_get(&m->op_by_name, m->opv[op].name_sid, &first))
+	if (hashtab_u64_get(&m->op_by_name, m->opv[op].name_sid, &first))
 		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
 			if (j != op) {
 				TD_GROW(v, cap, n + 1);
@@ -365,7 +365,7 @@ model_series_get(struct model *m, uint32_t op, uint32_t slot, const char *host,
 		}
 	if (out->n > 1)
 		td_sort(out->points, out->n, sizeof *out->points, point_cmp);
-	u64map_done(&c->by_key);
+	hashtab_u64_done(&c->by_key);
 	free(c->point_host);
 	free(c);
 	return TD_OK;

@@ -54,7 +54,7 @@ on_file(void *ctx, const struct reader_file *f)
 	struct file_entry *e;
 
 	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->file_by_id, f->id, m->nfiles);
+	idx = hashtab_u64_put(&m->file_by_id, f->id, m->nfiles);
 	if (*idx == m->nfiles) {
 		TD_GROW(m->files, m->capfiles, m->nfiles + 1);
 		memset(&m->files[m->nfiles], 0, sizeof(m->files[0]));
@@ -81,7 +81,7 @@ on_source(void *ctx, const struct reader_source *s)
 	struct source_entry *e;
 
 	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->source_by_rid, s->id, m->nsources);
+	idx = hashtab_u64_put(&m->source_by_rid, s->id, m->nsources);
 	if (*idx == m->nsources) {
 		TD_GROW(m->sources, m->capsources, m->nsources + 1);
 		memset(&m->sources[m->nsources], 0, sizeof(m->sources[0]));
@@ -114,7 +114,7 @@ on_frame(void *ctx, const struct reader_frame *f)
 
 	pthread_mutex_lock(&m->lock);
 	sid = intern_add(&m->str, f->id ? f->id : "");
-	idx = u64map_put(&m->frame_by_sid, sid, m->nframes);
+	idx = hashtab_u64_put(&m->frame_by_sid, sid, m->nframes);
 	if (*idx == m->nframes) {
 		TD_GROW(m->frames, m->capframes, m->nframes + 1);
 		m->nframes++;
@@ -140,7 +140,7 @@ on_graph(void *ctx, const struct reader_graph *g)
 
 	pthread_mutex_lock(&m->lock);
 	sid = intern_add(&m->str, g->graph_id ? g->graph_id : "");
-	idx = u64map_put(&m->graph_by_sid, sid, m->ngraphs);
+	idx = hashtab_u64_put(&m->graph_by_sid, sid, m->ngraphs);
 	if (*idx == m->ngraphs) {
 		TD_GROW(m->graphs, m->capgraphs, m->ngraphs + 1);
 		m->ngraphs++;
@@ -325,10 +325,10 @@ trace_segment_of(struct model *m, uint32_t file)
 
 	if (m->have_seg_memo && m->seg_memo_file == file)
 		return m->seg_memo;
-	if (u64map_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
+	if (hashtab_u64_get(&m->file_by_id, file, &fi) && *m->files[fi].host)
 		key = (uint64_t)(uintptr_t)m->files[fi].host;
 	pthread_mutex_lock(&m->lock);
-	idx = u64map_put(&m->seg_by_key, key, m->nsegs);
+	idx = hashtab_u64_put(&m->seg_by_key, key, m->nsegs);
 	if (*idx == m->nsegs) {
 		TD_GROW(m->segs, m->capsegs, m->nsegs + 1);
 		m->segs[m->nsegs].key = key;
@@ -552,12 +552,12 @@ on_problem(void *ctx, const struct reader_problem *p)
 	/* a reader may report the same spot again on a later pass (a torn
 	 * tail still being written): count it once */
 	key = ((uint64_t)p->kind * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(p->file + 1) << 40) ^
-	      p->offset ^ ((uint64_t)str_hash(p->path ? p->path : "") << 20) ^
+	      p->offset ^ ((uint64_t)hashtab_str_hash(p->path ? p->path : "") << 20) ^
 	      ((uint64_t)p->record * 0xc4ceb9fe1a85ec53ULL);
 	if (key == UINT64_MAX)
 		key = 0;
 	pthread_mutex_lock(&m->lock);
-	seen = u64map_put(&m->problem_seen, key, 0);
+	seen = hashtab_u64_put(&m->problem_seen, key, 0);
 	if ((*seen)++) {
 		pthread_mutex_unlock(&m->lock);
 		return;
@@ -565,7 +565,7 @@ on_problem(void *ctx, const struct reader_problem *p)
 	if ((unsigned)p->kind < TD_ARRAY_SIZE(m->problems_by_kind))
 		m->problems_by_kind[p->kind]++;
 	m->problem_total++;
-	if (p->file >= 0 && u64map_get(&m->file_by_id, (uint64_t)p->file, &fi))
+	if (p->file >= 0 && hashtab_u64_get(&m->file_by_id, (uint64_t)p->file, &fi))
 		m->files[fi].problems++;
 	if (m->nproblems < MODEL_MAX_PROBLEMS) {
 		struct problem_entry *e;
@@ -601,7 +601,7 @@ alert_op_type(struct model *m, const char *op_name)
 	uint64_t first;
 	uint32_t j;
 
-	if (!op_name || !u64map_get(&m->op_by_name, intern_add(&m->str, op_name), &first))
+	if (!op_name || !hashtab_u64_get(&m->op_by_name, intern_add(&m->str, op_name), &first))
 		return 0;
 	for (j = (uint32_t)first; j != NO_ID; j = m->opv[j].next_same_name)
 		if (!m->opv[j].placeholder)

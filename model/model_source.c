@@ -25,7 +25,7 @@ frames_done(struct model *m)
 	size_t i, j;
 
 	free(m->frames);
-	u64map_done(&m->frame_by_sid);
+	hashtab_u64_done(&m->frame_by_sid);
 	for (i = 0; i < m->nsources; i++) {
 		for (j = 0; j < m->sources[i].nline_ptrs; j++)
 			free(m->sources[i].lines[j]);
@@ -33,7 +33,7 @@ frames_done(struct model *m)
 		free(m->sources[i].known);
 	}
 	free(m->sources);
-	u64map_done(&m->source_by_rid);
+	hashtab_u64_done(&m->source_by_rid);
 }
 
 static bool
@@ -41,7 +41,7 @@ frame_index(struct model *m, uint32_t sid, uint32_t *out)
 {
 	uint64_t v;
 
-	if (!u64map_get(&m->frame_by_sid, sid, &v))
+	if (!hashtab_u64_get(&m->frame_by_sid, sid, &v))
 		return false;
 	*out = (uint32_t)v;
 	return true;
@@ -116,7 +116,7 @@ model_frame_get(struct model *m, uint32_t id, struct model_frame *f)
 		f->code = e->code;
 		f->line = e->line;
 		f->user_code = e->user_code;
-		if (e->source_id >= 0 && u64map_get(&m->source_by_rid, (uint64_t)e->source_id, &s))
+		if (e->source_id >= 0 && hashtab_u64_get(&m->source_by_rid, (uint64_t)e->source_id, &s))
 			f->source = (int64_t)s;
 		else
 			f->source = source_find_locked(m, e->file, *e->host ? e->host : NULL);

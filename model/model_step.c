@@ -33,7 +33,7 @@ struct step_index {
 	pthread_mutex_t lock;
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
-	struct u64map by_key;       /* tensor key -> ents index */
+	struct hashtab_u64 by_key;       /* tensor key -> ents index */
 	struct step_ent *ents;
 	size_t nents, capents;
 };
@@ -77,7 +77,7 @@ add_row(struct model *m, struct step_index *s, uint64_t i)
 	step = rows_trace_step(m, i);
 	pthread_mutex_unlock(&m->lock);
 	if (tensor_key(op, slot, host, &key)) {
-		slotp = u64map_put(&s->by_key, key, UINT64_MAX);
+		slotp = hashtab_u64_put(&s->by_key, key, UINT64_MAX);
 		if (*slotp == UINT64_MAX) {
 			if (s->nents == s->capents)
 				td_grow((void **)&s->ents, &s->capents, s->nents + 1, sizeof *s->ents);
@@ -123,7 +123,7 @@ step_free(struct model *m)
 		return;
 	free(s->prev);
 	free(s->ents);
-	u64map_done(&s->by_key);
+	hashtab_u64_done(&s->by_key);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	m->step_ix = NULL;

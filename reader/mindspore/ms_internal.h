@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/base/hashtab.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 #include "reader/reader.h"
@@ -76,9 +77,11 @@ void ms_stat_done(struct ms_stat *st);
  * dims, elements when no Count column).  false if malformed. */
 bool ms_stat_parse_shape(const char *text, struct td_summary *s);
 
-/* A tiny string interner: lookups by hash, strings live until close. */
+/* A tiny string interner: lookups by hash, strings live until close.
+ * Zero-initialise; ms_strs_done frees. */
 struct ms_strs {
-	char **slots;
+	struct hashtab ids;         /* insertion numbers by hashtab_str_hash */
+	char **strs;                /* insertion number -> string (owned) */
 	size_t cap, n;
 };
 const char *ms_strs_add(struct ms_strs *s, const char *str);

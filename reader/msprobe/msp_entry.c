@@ -1,7 +1,8 @@
 /*
  * msp_entry.c - one dump.json entry: its name's parts (FORMAT.md §3), the
  * walk over its body into tensor leaves and non-tensor arguments (§4), a
- * record's summary, and the string map the reader's tables use.  Shared by
+ * record's summary, and the string map the reader's tables use (entries
+ * in insertion order over the foundation's hashtab).  Shared by
  * the index pass and decode(), so both number leaves the same way.
  */
 #include "msp_internal.h"
@@ -26,16 +27,6 @@ copy(char *dst, size_t len, const char *src)
 
 /* ---- the map ------------------------------------------------------------ */
 
-static uint64_t
-hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 uint32_t
 msp_name_hash(const char *s)
 {
@@ -46,56 +37,35 @@ msp_name_hash(const char *s)
 	return h;
 }
 
-static size_t
-find(const struct msp_map *m, const char *key)
+static bool
+key_eq(const void *ctx, uint32_t e, const void *key)
 {
-	size_t i = (size_t)hash(key) & (m->cap - 1);
-
-	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	return strcmp(((const struct msp_map *)ctx)->ents[e].key, key) == 0;
 }
 
 uint64_t *
 msp_map_put(struct msp_map *m, const char *key, uint64_t val)
 {
-	size_t i;
+	uint32_t h = hashtab_str_hash(key), e = hashtab_find(&m->ids, h, key_eq, m, key);
 
-	if ((m->n + 1) * 2 > m->cap) {
-		struct msp_map bigger = { .cap = m->cap ? m->cap * 2 : 64 };
-
-		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
-		for (i = 0; i < m->cap; i++)
-			if (m->keys[i]) {
-				size_t j = find(&bigger, m->keys[i]);
-
-				bigger.keys[j] = m->keys[i];
-				bigger.vals[j] = m->vals[i];
-			}
-		bigger.n = m->n;
-		free(m->keys);
-		free(m->vals);
-		*m = bigger;
+	if (e == HASHTAB_NONE) {
+		if (m->n >= HASHTAB_NONE)
+			abort();
+		e = (uint32_t)m->n++;
+		TD_GROW(m->ents, m->cap, m->n);
+		m->ents[e].key = xstrdup(key);
+		hashtab_add(&m->ids, h, e);
 	}
-	i = find(m, key);
-	if (!m->keys[i]) {
-		m->keys[i] = xstrdup(key);
-		m->n++;
-	}
-	m->vals[i] = val;
-	return &m->vals[i];
+	m->ents[e].val = val;
+	return &m->ents[e].val;
 }
 
 uint64_t *
 msp_map_get(const struct msp_map *m, const char *key)
 {
-	size_t i;
+	uint32_t e = hashtab_find(&m->ids, hashtab_str_hash(key), key_eq, m, key);
 
-	if (!m->cap)
-		return NULL;
-	i = find(m, key);
-	return m->keys[i] ? &m->vals[i] : NULL;
+	return e == HASHTAB_NONE ? NULL : &m->ents[e].val;
 }
 
 void
@@ -103,10 +73,10 @@ msp_map_done(struct msp_map *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
-	free(m->vals);
+	for (i = 0; i < m->n; i++)
+		free(m->ents[i].key);
+	free(m->ents);
+	hashtab_done(&m->ids);
 	memset(m, 0, sizeof(*m));
 }
 

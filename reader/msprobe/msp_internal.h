@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/base/hashtab.h"
 #include "reader/reader.h"
 #include "reader/parse/jscan.h"
 #include "reader/parse/source.h"
@@ -19,11 +20,16 @@
 /* Leaves of one entry beyond this are not rows (a problem says so). */
 #define MSP_MAX_LEAVES 65536
 
-/* ---- a string -> value map (open addressing, owns its keys) ------------ */
+/* ---- a string -> value map (the foundation's hashtab, owns its keys) ---- */
+
+struct msp_map_entry {
+	char *key;                  /* owned */
+	uint64_t val;
+};
 
 struct msp_map {
-	char **keys;
-	uint64_t *vals;
+	struct hashtab ids;         /* entry numbers by hashtab_str_hash of the key */
+	struct msp_map_entry *ents; /* in insertion order */
 	size_t cap, n;
 };
 /* Inserts or overwrites; returns the slot's value pointer. */

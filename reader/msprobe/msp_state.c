@@ -43,11 +43,10 @@ save_unit(const struct msp_unit *u, struct strbuf *o)
 		ser_put_u32(o, u->entry_hash[i]);
 	}
 	ser_put_u64(o, u->sent.n);
-	for (i = 0; i < u->sent.cap; i++)
-		if (u->sent.keys[i]) {
-			ser_put_str(o, u->sent.keys[i]);
-			ser_put_u64(o, u->sent.vals[i]);
-		}
+	for (i = 0; i < u->sent.n; i++) {
+		ser_put_str(o, u->sent.ents[i].key);
+		ser_put_u64(o, u->sent.ents[i].val);
+	}
 }
 
 void

@@ -16,77 +16,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/hashtab.h"
 #include "tf_event.pb-c.h"
 
 /* Hops followed through chained debugger nodes before giving up. */
 #define MAX_HOPS 16
 
-/* Name -> node index, open addressing over the GraphDef's nodes. */
+/* Name -> node index: the foundation's hash table over the GraphDef's
+ * nodes (ids are node indexes). */
 struct name_index {
 	const Tensorflow__NodeDef *const *nodes;
 	size_t nnodes;
-	int64_t *slots;
-	size_t mask;
+	struct hashtab ids;         /* node indexes by hashtab_mem_hash of the name */
 };
 
-static uint64_t
-hash_name(const char *s, size_t n)
+/* A name to look up: s[0, n), not NUL-terminated. */
+struct name_key {
+	const char *s;
+	size_t n;
+};
+
+static bool
+name_eq(const void *ctx, uint32_t id, const void *key)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
+	const char *name = ((const struct name_index *)ctx)->nodes[id]->name;
+	const struct name_key *k = key;
 
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-/* Slot of the node named s[0, n), or of the empty slot where it would go. */
-static size_t
-index_slot(const struct name_index *ix, const char *s, size_t n)
-{
-	size_t h = (size_t)hash_name(s, n) & ix->mask;
-
-	while (ix->slots[h] >= 0) {
-		const char *name = ix->nodes[ix->slots[h]]->name;
-
-		if (name && strlen(name) == n && memcmp(name, s, n) == 0)
-			break;
-		h = (h + 1) & ix->mask;
-	}
-	return h;
-}
-
-/* Indexes the first node of each name: a later duplicate is not inserted,
- * so many nodes of one name cost no more than one (no quadratic probing). */
-static void
-index_build(struct name_index *ix, Tensorflow__NodeDef *const *nodes, size_t n)
-{
-	size_t cap = 16, i;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	ix->nodes = (const Tensorflow__NodeDef *const *)nodes;
-	ix->nnodes = n;
-	ix->mask = cap - 1;
-	ix->slots = xmalloc(cap * sizeof(*ix->slots));
-	for (i = 0; i < cap; i++)
-		ix->slots[i] = -1;
-	for (i = 0; i < n; i++) {
-		const char *name = nodes[i]->name ? nodes[i]->name : "";
-		size_t h = index_slot(ix, name, strlen(name));
-
-		if (ix->slots[h] < 0)
-			ix->slots[h] = (int64_t)i;
-	}
+	return name && strlen(name) == k->n && memcmp(name, k->s, k->n) == 0;
 }
 
 /* The first node named s[0, n), or -1. */
 static int64_t
 index_find(const struct name_index *ix, const char *s, size_t n)
 {
-	return ix->slots[index_slot(ix, s, n)];
+	struct name_key k = { s, n };
+	uint32_t id = hashtab_find(&ix->ids, hashtab_mem_hash(s, n), name_eq, ix, &k);
+
+	return id == HASHTAB_NONE ? -1 : (int64_t)id;
+}
+
+/* Indexes the first node of each name: a later duplicate is not inserted,
+ * so many nodes of one name cost no more than one (no long probe runs). */
+static void
+index_build(struct name_index *ix, Tensorflow__NodeDef *const *nodes, size_t n)
+{
+	size_t i;
+
+	ix->nodes = (const Tensorflow__NodeDef *const *)nodes;
+	ix->nnodes = n;
+	hashtab_init(&ix->ids, n);
+	for (i = 0; i < n && i < HASHTAB_NONE; i++) {
+		const char *name = nodes[i]->name ? nodes[i]->name : "";
+		size_t len = strlen(name);
+
+		if (index_find(ix, name, len) < 0)
+			hashtab_add(&ix->ids, hashtab_mem_hash(name, len), (uint32_t)i);
+	}
 }
 
 /* The first data input of node i, or NULL. */
@@ -240,7 +225,7 @@ graph_build(struct tfdbg1_graph *g, const Tensorflow__GraphDef *gd)
 	count_outputs(g, &ix, user_of);
 	sort_by_name(g);
 	free(user_of);
-	free(ix.slots);
+	hashtab_done(&ix.ids);
 }
 
 enum td_status

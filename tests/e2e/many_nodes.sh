@@ -83,8 +83,10 @@ expect_eq pdsh_lines_at_most_64k "$(awk 'length($0) > 65536' "$WORK/pdsh_ms" | w
 # text for people: the first rank and the command to look closer
 tdbg_run --merge --ranks 16 --nodes 'n[1-17]' "$WORK/pdsh_ms"
 expect_file_has pdsh_text_first "$OUT" "first bad rank: 9 on n10 (host rank_9), step 0"
-expect_file_has pdsh_text_drill_ssh "$OUT" "ssh n10 $(basename "$TDBG") $L/ms/n10"
-expect_file_has pdsh_text_drill_srun "$OUT" "srun -w n10 --pty $(basename "$TDBG") $L/ms/n10"
+# (the command to look closer names "tdbg", the program on the node, whatever
+# binary did the merging: under make asan that is tdbg-asan)
+expect_file_has pdsh_text_drill_ssh "$OUT" "ssh n10 tdbg $L/ms/n10"
+expect_file_has pdsh_text_drill_srun "$OUT" "srun -w n10 --pty tdbg $L/ms/n10"
 expect_file_has pdsh_text_missing "$OUT" "missing ranks: 3"
 expect_file_has pdsh_text_silent "$OUT" "silent nodes: n17"
 

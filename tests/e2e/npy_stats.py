@@ -4,7 +4,8 @@ or numpy: reads every tensor file under DIR (format: the .npy spec, v1-3,
 little-endian numeric dtypes) and prints one JSON object mapping
 "OPNAME|io|slot|iteration" (op name with '/' as the file name writes it:
 '_') to its statistics over the finite elements: elements, zero, nan,
-neg_inf, pos_inf, abs_mean, std (population), l2norm, mean, min, max.
+neg_inf, pos_inf, abs_mean, std (population), l2norm, mean, min, max, and
+whether the dtype is a floating-point one ("float").
 Constants (the "constants" folder) get iteration "constants".
 
 Used by tests/e2e/batch_stats.sh (issue 22.4)."""
@@ -33,12 +34,14 @@ def read_npy(path):
     for d in header["shape"]:
         n *= d
     body = data[start + hlen:]
-    return [float(v) for v in struct.unpack("<%d%s" % (n, code), body[:n * struct.calcsize(code)])]
+    return ([float(v) for v in struct.unpack("<%d%s" % (n, code), body[:n * struct.calcsize(code)])],
+            descr[1] == "f")
 
 
-def stats(vals):
+def stats(read):
+    vals, is_float = read
     fin = [v for v in vals if math.isfinite(v)]
-    s = {"elements": len(vals), "zero": sum(1 for v in fin if v == 0),
+    s = {"float": is_float, "elements": len(vals), "zero": sum(1 for v in fin if v == 0),
          "nan": sum(1 for v in vals if math.isnan(v)),
          "neg_inf": sum(1 for v in vals if v == -math.inf),
          "pos_inf": sum(1 for v in vals if v == math.inf)}

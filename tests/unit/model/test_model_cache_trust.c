@@ -103,7 +103,7 @@ some_head(struct model *m)
 	for (i = 1; i < m->nops; i++) {
 		uint64_t head;
 
-		if (!m->opv[i].placeholder && u64map_get(&m->op_by_name, m->opv[i].name_sid, &head) &&
+		if (!m->opv[i].placeholder && hashtab_u64_get(&m->op_by_name, m->opv[i].name_sid, &head) &&
 		    head == i)
 			return i;
 	}

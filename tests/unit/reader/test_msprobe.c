@@ -315,6 +315,37 @@ test_msprobe_debug_json(void **state)
 	test_rmtree(dir);
 }
 
+/* The reader's string map: owned keys, overwrite in place, many keys
+ * through growth, value pointers of each key, insertion order kept. */
+static void
+test_msprobe_map_puts_overwrites_and_finds(void **state)
+{
+	struct msp_map m = { 0 };
+	char key[32];
+	uint64_t i;
+
+	(void)state;
+	assert_null(msp_map_get(&m, "absent"));
+	for (i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "Functional.conv2d.%u", (unsigned)i);
+		assert_int_equal(*msp_map_put(&m, key, i * 3), i * 3);
+	}
+	assert_int_equal(m.n, 20000);
+	snprintf(key, sizeof(key), "Functional.conv2d.%u", 7u);
+	*msp_map_put(&m, key, 1) += 1;              /* overwrite, then through the pointer */
+	assert_int_equal(m.n, 20000);
+	for (i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "Functional.conv2d.%u", (unsigned)i);
+		assert_non_null(msp_map_get(&m, key));
+		assert_int_equal(*msp_map_get(&m, key), i == 7 ? 2 : i * 3);
+		assert_string_equal(m.ents[i].key, key);
+	}
+	assert_null(msp_map_get(&m, "Functional.conv2d."));
+	msp_map_done(&m);
+	assert_int_equal(m.n, 0);
+	assert_null(msp_map_get(&m, "Functional.conv2d.1"));
+}
+
 int
 main(void)
 {
@@ -325,6 +356,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 		cmocka_unit_test(test_msprobe_debug_json),
+		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
