@@ -45,7 +45,7 @@ tui_wait "6/680" && ok click_focused_trace_pane
 # and column found on screen: issue 24 put it beside the Graph).
 tx=$(grep -F "[2] Timeline" "$TUI_SCREEN" | awk '{ print index($0, "[2] Timeline") }')
 ty=$(grep -n -F "[2] Timeline" "$TUI_SCREEN" | head -1 | cut -d: -f1)
-click $((tx - 1 + 15)) $((ty - 1 + 2))
+click $((tx - 1 + 20)) $((ty - 1 + 2))   # inside the second cell (16 columns a cell)
 tui_wait " 5/224 #4 " && ok click_selects_timeline_cell
 
 # issue 12 (friction): a click on a link of the Graph pane follows it.

@@ -56,7 +56,7 @@ ln -s "$WORK/victim" "$XDG_CONFIG_HOME/tdbg/watches.tmp.$pid"
 tui_keys :
 tui_type "watch add wide 'max > 40' --global"
 tui_keys Enter
-tui_wait "added: " >/dev/null   # the watch is saved once the prompt says so
+tui_wait "added for every dump" >/dev/null   # the watch is saved once the prompt says so
 expect_eq victim_untouched "$(cat "$WORK/victim")" "keep me"
 grep -qx "wide max > 40" "$XDG_CONFIG_HOME/tdbg/watches" && ok watches_saved ||
 	fail watches_saved "$(cat "$XDG_CONFIG_HOME/tdbg/watches" 2>&1)"

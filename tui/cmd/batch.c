@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "json.h"
+#include "emit.h"
 #include "sanitize.h"
 
 /* Writes text line by line through sanitize(); tabs are expanded. */
@@ -135,12 +135,13 @@ void
 batch_json_error(FILE *out, const char *msg)
 {
 	struct strbuf sb = {0};
-	struct json j;
+	struct emit e;
 
-	json_init(&j, &sb);
-	json_object_begin(&j);
-	json_kv_string(&j, "error", msg);
-	json_object_end(&j);
+	emit_init(&e, &sb, true);
+	emit_object_begin(&e, NULL);
+	emit_kv_str(&e, "error", msg);
+	emit_object_end(&e);
+	emit_done(&e);
 	fprintf(out, "%s\n", sb.buf ? sb.buf : "{}");
 	fflush(out);
 	strbuf_done(&sb);

@@ -275,7 +275,7 @@ static enum td_status
 report(struct cmd_env *env, const char *name, enum td_status st)
 {
 	struct strbuf msg = {0};
-	struct json j;
+	struct emit e;
 
 	strbuf_addf(&msg, "%s: %s", name,
 		    env->err->len ? env->err->buf : td_strerror(st));
@@ -283,10 +283,11 @@ report(struct cmd_env *env, const char *name, enum td_status st)
 	strbuf_add(env->err, msg.buf, msg.len);
 	if (env->json) {
 		strbuf_reset(env->out);
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "error", msg.buf);
-		json_object_end(&j);
+		emit_init(&e, env->out, true);
+		emit_object_begin(&e, NULL);
+		emit_kv_str(&e, "error", msg.buf);
+		emit_object_end(&e);
+		emit_done(&e);
 	}
 	strbuf_done(&msg);
 	return st;

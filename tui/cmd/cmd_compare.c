@@ -76,39 +76,44 @@ wanted(const int64_t *it, size_t n, int64_t v)
 	return false;
 }
 
+/* The op's rows, one per line; iteration and kind are text cells of
+ * their own (no "iter -1" for a dump without iterations). */
+static const struct emit_field compare_fields[] = {
+	{ "op_name", NULL, 0, 0 },
+	{ "rows", "", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field compare_cols[] = {
+	{ "trace_index", "trace", -8, 0 },
+	{ "host", NULL, 12, 0 },
+	{ "iter", NULL, -6, 0 },
+	{ "kind", NULL, 6, 0 },
+	{ "output_slot", "slot", -4, 0 },
+	{ "summary", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static void
-compare_row(struct cmd_env *env, struct json *j, const struct model_trace *t, int64_t iter)
+compare_row(struct emit *e, const struct model_trace *t, int64_t iter)
 {
-	if (!j) {
-		strbuf_addf(env->out, "%8llu  %-12s ", (unsigned long long)t->index, cmd_txt(t->host));
-		if (iter >= 0)
-			strbuf_addf(env->out, "iter %-6lld ", (long long)iter);
-		else            /* a dump without iterations: no "iter -1" */
-			strbuf_addf(env->out, "%12s", "");
-		strbuf_addf(env->out, "%s %-3u ", (t->flags & ROW_INPUT) ? "input " : "output", t->slot);
-		cmd_text_summary(env->out, &t->summary);
-		strbuf_addc(env->out, '\n');
-		return;
-	}
-	json_object_begin(j);
-	json_kv_uint(j, "trace_index", t->index);
-	json_kv_string(j, "host", cmd_nz(t->host));
-	json_key(j, "execution");
-	if (t->execution >= 0)
-		json_int(j, t->execution);
-	else
-		json_null(j);
-	json_kv_int(j, "iteration", iter);
-	json_kv_uint(j, "output_slot", t->slot);
-	json_kv_bool(j, "is_input", t->flags & ROW_INPUT);
-	json_kv_bool(j, "nonfinite", t->flags & ROW_NONFINITE);
-	json_key(j, "summary");
-	cmd_json_summary(j, &t->summary);
-	json_object_end(j);
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "trace_index", t->index);
+	emit_kv_str(e, "host", cmd_nz(t->host));
+	emit_kv_index(e, "execution", t->execution);
+	emit_kv_int(e, "iteration", iter);
+	if (iter >= 0)
+		emit_text_kv(e, "iter", "%lld", (long long)iter);
+	emit_text_kv(e, "kind", "%s", (t->flags & ROW_INPUT) ? "input" : "output");
+	emit_kv_uint(e, "output_slot", t->slot);
+	emit_kv_bool(e, "is_input", t->flags & ROW_INPUT);
+	emit_kv_bool(e, "nonfinite", t->flags & ROW_NONFINITE);
+	emit_kv_summary(e, "summary", &t->summary);
+	emit_object_end(e);
 }
 
 static uint64_t
-compare_rows(struct cmd_env *env, struct model_filter *f, struct json *j,
+compare_rows(struct cmd_env *env, struct model_filter *f, struct emit *e,
 	     const int64_t *it, size_t nit)
 {
 	struct model_trace t;
@@ -121,7 +126,7 @@ compare_rows(struct cmd_env *env, struct model_filter *f, struct json *j,
 		iter = iteration_of(&t);
 		if (!wanted(it, nit, iter))
 			continue;
-		compare_row(env, j, &t, iter);
+		compare_row(e, &t, iter);
 		shown++;
 		cmd_maybe_flush(env);
 	}
@@ -138,7 +143,8 @@ cmd_compare(struct cmd_env *env, int argc, char **argv)
 	int64_t it[MAX_ITERATIONS];
 	size_t nit = 0;
 	char *pos[1], *re, err[512];
-	struct json j;
+	struct emit e;
+	uint64_t shown;
 	int npos;
 	enum td_status st;
 
@@ -166,20 +172,17 @@ cmd_compare(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_NOTFOUND, "no trace rows of op \"%s\"", pos[0]);
 	}
 	pos[0] = (char *)name;
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "op_name", pos[0]);
-		json_key(&j, "rows");
-		json_array_begin(&j);
-		compare_rows(env, f, &j, it, nit);
-		json_array_end(&j);
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "%s\n", cmd_safe(pos[0]));
-		if (compare_rows(env, f, NULL, it, nit) == 0)
-			strbuf_adds(env->out, "  no rows in those iterations\n");
-	}
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, compare_fields);
+	emit_kv_str(&e, "op_name", pos[0]);
+	emit_key(&e, "rows");
+	emit_table_begin(&e, compare_cols);
+	shown = compare_rows(env, f, &e, it, nit);
+	emit_table_end(&e);
+	if (shown == 0)
+		emit_note(&e, "no rows in those iterations");
+	emit_object_end(&e);
+	emit_done(&e);
 	model_filter_free(f);
 	return TD_OK;
 }

@@ -160,109 +160,130 @@ distinct_steps(const struct model_series *s)
 	return n;
 }
 
+/* The series' own facts are JSON only: text says them in its first line. */
+static const struct emit_field history_fields[] = {
+	{ "op_name", NULL, 0, EMIT_HIDE },
+	{ "op_type", NULL, 0, EMIT_HIDE },
+	{ "output_slot", NULL, 0, EMIT_HIDE },
+	{ "fields", NULL, 0, EMIT_HIDE },
+	{ "steps", NULL, 0, EMIT_HIDE },
+	{ "hosts", NULL, 0, EMIT_HIDE },
+	{ "truncated", NULL, 0, EMIT_HIDE },
+	{ "points", "", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+/* The points' columns: four fixed ones, one per field (a text cell: JSON
+ * has the numbers in "values"), and the NaN/Inf mark. */
 static void
-history_json(struct cmd_env *env, const struct model_op *op, const struct model_series *s,
+point_columns(const struct history_args *a, struct emit_field *cols)
+{
+	static const struct emit_field fixed[] = {
+		{ "step", NULL, -8, 0 },
+		{ "host", NULL, 14, 0 },
+		{ "trace_index", "row", -8, 0 },
+		{ "rows_in_step", "rows", -5, 0 },
+	};
+	size_t n = 0;
+
+	for (size_t k = 0; k < TD_ARRAY_SIZE(fixed); k++)
+		cols[n++] = fixed[k];
+	for (size_t k = 0; k < a->nfields; k++)
+		cols[n++] = (struct emit_field){ model_series_field_name(a->fields[k]), NULL, -12, 0 };
+	cols[n++] = (struct emit_field){ "mark", "", 0, 0 };
+	cols[n] = (struct emit_field){ NULL, NULL, 0, 0 };
+}
+
+static void
+point_emit(struct emit *e, const struct model_series_point *p, const struct history_args *a)
+{
+	char buf[64];
+
+	emit_object_begin(e, NULL);
+	emit_kv_index(e, "step", p->step);
+	emit_kv_uint(e, "trace_index", p->row);
+	emit_kv_str(e, "host", cmd_nz(p->host));
+	emit_kv_uint(e, "rows_in_step", p->rows_in_step);
+	if (emit_json(e)) {
+		json_key(emit_json(e), "values");
+		json_object_begin(emit_json(e));
+	}
+	for (size_t k = 0; k < a->nfields; k++) {
+		enum model_series_field f = a->fields[k];
+
+		if (emit_json(e)) {
+			json_key(emit_json(e), model_series_field_name(f));
+			json_value(emit_json(e), p, f);
+		} else if (!(p->known & (1u << f))) {
+			emit_text_kv(e, model_series_field_name(f), "-");
+		} else if (f >= SERIES_NAN) {
+			emit_text_kv(e, model_series_field_name(f), "%lld", (long long)p->v[f]);
+		} else {
+			fmt_double(p->v[f], buf, sizeof buf);
+			emit_text_kv(e, model_series_field_name(f), "%s", buf);
+		}
+	}
+	if (emit_json(e))
+		json_object_end(emit_json(e));
+	emit_kv_bool(e, "nonfinite", p->nonfinite);
+	if (p->nonfinite)
+		emit_text_kv(e, "mark", "NaN/Inf");
+	emit_object_end(e);
+}
+
+static void
+history_emit(struct cmd_env *env, const struct model_op *op, const struct model_series *s,
 	     const struct history_args *a)
 {
-	struct json j;
+	struct emit_field cols[MAX_FIELDS + 6];
+	size_t steps = distinct_steps(s);
+	struct strbuf head = {0};
+	bool loops = false;
+	struct emit e;
 
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "op_name", op->name);
-	json_kv_string(&j, "op_type", cmd_nz(op->type));
-	json_kv_uint(&j, "output_slot", s->slot);
-	json_key(&j, "fields");
-	json_array_begin(&j);
+	point_columns(a, cols);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, history_fields);
+	emit_kv_str(&e, "op_name", op->name);
+	emit_kv_str(&e, "op_type", cmd_nz(op->type));
+	emit_kv_uint(&e, "output_slot", s->slot);
+	emit_key(&e, "fields");
+	emit_list_begin(&e);
 	for (size_t k = 0; k < a->nfields; k++)
-		json_string(&j, model_series_field_name(a->fields[k]));
-	json_array_end(&j);
-	json_kv_uint(&j, "steps", distinct_steps(s));
-	json_key(&j, "hosts");
-	json_array_begin(&j);
+		emit_str(&e, model_series_field_name(a->fields[k]));
+	emit_list_end(&e);
+	emit_kv_uint(&e, "steps", steps);
+	emit_key(&e, "hosts");
+	emit_list_begin(&e);
 	for (size_t i = 0; i < s->n; i++) {
 		size_t k;
 		for (k = 0; k < i && strcmp(s->points[k].host, s->points[i].host) != 0; k++)
 			;
 		if (k == i && *s->points[i].host)
-			json_string(&j, s->points[i].host);
+			emit_str(&e, s->points[i].host);
 	}
-	json_array_end(&j);
-	json_kv_bool(&j, "truncated", s->truncated);
-	json_key(&j, "points");
-	json_array_begin(&j);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct model_series_point *p = &s->points[i];
-
-		json_object_begin(&j);
-		json_key(&j, "step");
-		if (p->step >= 0)
-			json_int(&j, p->step);
-		else
-			json_null(&j);
-		json_kv_uint(&j, "trace_index", p->row);
-		json_kv_string(&j, "host", cmd_nz(p->host));
-		json_kv_uint(&j, "rows_in_step", p->rows_in_step);
-		json_key(&j, "values");
-		json_object_begin(&j);
-		for (size_t k = 0; k < a->nfields; k++) {
-			json_key(&j, model_series_field_name(a->fields[k]));
-			json_value(&j, p, a->fields[k]);
-		}
-		json_object_end(&j);
-		json_kv_bool(&j, "nonfinite", p->nonfinite);
-		json_object_end(&j);
-		cmd_maybe_flush(env);
-	}
-	json_array_end(&j);
-	json_object_end(&j);
-}
-
-static void
-history_text(struct cmd_env *env, const struct model_op *op, const struct model_series *s,
-	     const struct history_args *a)
-{
-	bool loops = false;
-	char buf[64];
-
-	for (size_t i = 0; i < s->n; i++)
-		loops |= s->points[i].rows_in_step > 1;
-	size_t steps = distinct_steps(s);
-
-	strbuf_addf(env->out, "%s:%u  %zu step%s", cmd_safe(op->name), s->slot, steps, steps == 1 ? "" : "s");
+	emit_list_end(&e);
+	emit_kv_bool(&e, "truncated", s->truncated);
+	strbuf_addf(&head, "%s:%u  %zu step%s", op->name, s->slot, steps, steps == 1 ? "" : "s");
 	if (s->nhosts > 1)
-		strbuf_addf(env->out, ", %zu hosts", s->nhosts);
+		strbuf_addf(&head, ", %zu hosts", s->nhosts);
 	if (s->truncated)
-		strbuf_addf(env->out, " (the first %d only)", MODEL_SERIES_MAX_POINTS);
-	strbuf_addc(env->out, '\n');
-	strbuf_addf(env->out, "%8s  %-14s %8s %5s", "step", "host", "row", "rows");
-	for (size_t k = 0; k < a->nfields; k++)
-		strbuf_addf(env->out, " %12s", model_series_field_name(a->fields[k]));
-	strbuf_addc(env->out, '\n');
+		strbuf_addf(&head, " (the first %d only)", MODEL_SERIES_MAX_POINTS);
+	emit_note(&e, "%s", head.buf);
+	strbuf_done(&head);
+	emit_key(&e, "points");
+	emit_table_begin(&e, cols);
 	for (size_t i = 0; i < s->n; i++) {
-		const struct model_series_point *p = &s->points[i];
-
-		if (p->step >= 0)
-			strbuf_addf(env->out, "%8lld  ", (long long)p->step);
-		else
-			strbuf_addf(env->out, "%8s  ", "-");
-		cmd_cell(env->out, p->host, 14);
-		strbuf_addf(env->out, " %8llu %5u", (unsigned long long)p->row, p->rows_in_step);
-		for (size_t k = 0; k < a->nfields; k++) {
-			enum model_series_field f = a->fields[k];
-			if (!(p->known & (1u << f)))
-				snprintf(buf, sizeof buf, "-");
-			else if (f >= SERIES_NAN)
-				snprintf(buf, sizeof buf, "%lld", (long long)p->v[f]);
-			else
-				fmt_double(p->v[f], buf, sizeof buf);
-			strbuf_addf(env->out, " %12s", buf);
-		}
-		strbuf_adds(env->out, p->nonfinite ? "  NaN/Inf\n" : "\n");
+		loops |= s->points[i].rows_in_step > 1;
+		point_emit(&e, &s->points[i], a);
 		cmd_maybe_flush(env);
 	}
+	emit_table_end(&e);
 	if (loops)
-		strbuf_adds(env->out, "rows > 1: the step holds several rows of this tensor "
-				      "(a loop, or several debug ops); the last is shown\n");
+		emit_note(&e, "rows > 1: the step holds several rows of this tensor "
+			      "(a loop, or several debug ops); the last is shown");
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 enum td_status
@@ -290,10 +311,7 @@ cmd_history(struct cmd_env *env, int argc, char **argv)
 	}
 	if (a.nfields == 0)
 		a.nfields = model_series_default_fields(&s, a.fields, MAX_FIELDS);
-	if (env->json)
-		history_json(env, &op, &s, &a);
-	else
-		history_text(env, &op, &s, &a);
+	history_emit(env, &op, &s, &a);
 	model_series_done(&s);
 	return TD_OK;
 }

@@ -105,6 +105,22 @@ cmd_describe_op(struct cmd_env *env, uint32_t op)
 }
 
 /* inputs and consumers print the same list; slot_key names what slot is. */
+static const struct emit_field input_cols[] = {
+	{ "op_name", NULL, 40, EMIT_SCOPE },
+	{ "op_type", NULL, 18, 0 },
+	{ "output_slot", "slot", -4, 0 },
+	{ "trace_index", "trace", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field consumer_cols[] = {
+	{ "op_name", NULL, 40, EMIT_SCOPE },
+	{ "op_type", NULL, 18, 0 },
+	{ "input_slot", "input", -5, 0 },
+	{ "trace_index", "trace", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static enum td_status
 links(struct cmd_env *env, int argc, char **argv, bool consumers)
 {
@@ -116,7 +132,7 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 	char *pos[1];
 	int npos;
 	uint64_t depth = 1;
-	struct json j;
+	struct emit e;
 	uint64_t row;
 	size_t i, n;
 	enum td_status st;
@@ -135,39 +151,21 @@ links(struct cmd_env *env, int argc, char **argv, bool consumers)
 	if ((st = cmd_trace_arg(env, npos ? pos[0] : NULL, &row)) != TD_OK)
 		return st;
 	n = consumers ? model_trace_consumers(env->m, row, &l) : model_trace_inputs(env->m, row, &l);
-	if (env->json) {
-		json_init(&j, env->out);
-		json_array_begin(&j);
-	} else if (n == 0) {
-		strbuf_addf(env->out, "trace %llu has no %s\n", (unsigned long long)row,
-			    consumers ? "consumers" : "inputs");
-	}
+	emit_init(&e, env->out, env->json);
+	emit_table_begin(&e, consumers ? consumer_cols : input_cols);
 	for (i = 0; i < n; i++) {
-		if (!env->json) {
-			strbuf_adds(env->out, "  ");
-			cmd_cell_name(env->out, l[i].op_name, 40);
-			strbuf_addc(env->out, ' ');
-			cmd_cell(env->out, l[i].op_type, 18);
-			strbuf_addf(env->out, " %s %-3u  ", consumers ? "input" : "slot ", l[i].slot);
-			if (l[i].trace_index >= 0)
-				strbuf_addf(env->out, "trace %lld\n", (long long)l[i].trace_index);
-			else
-				strbuf_adds(env->out, "(no trace row)\n");
-			continue;
-		}
-		json_object_begin(&j);
-		json_kv_string(&j, "op_name", l[i].op_name);
-		json_kv_string(&j, "op_type", cmd_nz(l[i].op_type));
-		json_kv_uint(&j, slot_key, l[i].slot);
-		json_key(&j, "trace_index");
-		if (l[i].trace_index >= 0)
-			json_int(&j, l[i].trace_index);
-		else
-			json_null(&j);
-		json_object_end(&j);
+		emit_object_begin(&e, NULL);
+		emit_kv_str(&e, "op_name", l[i].op_name);
+		emit_kv_str(&e, "op_type", cmd_nz(l[i].op_type));
+		emit_kv_uint(&e, slot_key, l[i].slot);
+		emit_kv_index(&e, "trace_index", l[i].trace_index);
+		emit_object_end(&e);
 	}
-	if (env->json)
-		json_array_end(&j);
+	emit_table_end(&e);
+	if (n == 0)
+		emit_note(&e, "trace %llu has no %s", (unsigned long long)row,
+			  consumers ? "consumers" : "inputs");
+	emit_done(&e);
 	free(l);
 	return TD_OK;
 }

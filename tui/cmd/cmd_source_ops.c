@@ -36,8 +36,26 @@ op_rows(struct model *m, uint32_t op, int64_t *rows, size_t max, bool *more)
 	return n;
 }
 
+/* One line and the ops created there, each with its first trace rows. */
+static const struct emit_field line_fields[] = {
+	{ "path", NULL, 0, 0 },
+	{ "host", NULL, 0, EMIT_HIDE },
+	{ "line", NULL, 0, 0 },
+	{ "text", NULL, 0, EMIT_TABS },
+	{ "ops", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field line_op_cols[] = {
+	{ "op_type", NULL, 18, 0 },
+	{ "op_name", NULL, 40, EMIT_SCOPE },
+	{ "more_rows", "more", 4, 0 },
+	{ "trace_rows", "traces", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static void
-op_json(struct cmd_env *env, struct json *j, uint32_t op)
+op_emit(struct cmd_env *env, struct emit *e, uint32_t op)
 {
 	int64_t rows[SOURCE_OPS_ROWS];
 	struct model_op o;
@@ -46,38 +64,18 @@ op_json(struct cmd_env *env, struct json *j, uint32_t op)
 
 	model_op_get(env->m, op, &o);
 	n = op_rows(env->m, op, rows, SOURCE_OPS_ROWS, &more);
-	json_object_begin(j);
-	json_kv_uint(j, "id", op);
-	json_kv_string(j, "op_name", o.name);
-	json_kv_string(j, "op_type", cmd_nz(o.type));
-	json_kv_string(j, "graph_id", cmd_nz(o.graph_id));
-	json_key(j, "trace_rows");
-	json_array_begin(j);
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "id", op);
+	emit_kv_str(e, "op_name", o.name);
+	emit_kv_str(e, "op_type", cmd_nz(o.type));
+	emit_kv_str(e, "graph_id", cmd_nz(o.graph_id));
+	emit_key(e, "trace_rows");
+	emit_list_begin(e);
 	for (k = 0; k < n; k++)
-		json_int(j, rows[k]);
-	json_array_end(j);
-	json_kv_bool(j, "more_rows", more);
-	json_object_end(j);
-}
-
-static void
-op_text(struct cmd_env *env, uint32_t op)
-{
-	int64_t rows[SOURCE_OPS_ROWS];
-	struct model_op o;
-	bool more;
-	size_t n, k;
-
-	model_op_get(env->m, op, &o);
-	n = op_rows(env->m, op, rows, SOURCE_OPS_ROWS, &more);
-	strbuf_adds(env->out, "  ");
-	cmd_cell(env->out, o.type, 18);
-	strbuf_addc(env->out, ' ');
-	cmd_cell(env->out, o.name, -1);
-	strbuf_adds(env->out, n ? "  traces" : "  (no trace row)");
-	for (k = 0; k < n; k++)
-		strbuf_addf(env->out, " %lld", (long long)rows[k]);
-	strbuf_adds(env->out, more ? " ...\n" : "\n");
+		emit_int(e, rows[k]);
+	emit_list_end(e);
+	emit_kv_bool(e, "more_rows", more);
+	emit_object_end(e);
 }
 
 static void
@@ -85,82 +83,75 @@ line_ops(struct cmd_env *env, const struct model_source *s, uint32_t line, const
 {
 	uint32_t *ops;
 	size_t n = model_source_ops(env->m, s->index, line, &ops), k;
-	struct json j;
+	struct emit e;
 
-	if (!env->json) {
-		cmd_cell(env->out, s->path, -1);
-		strbuf_addf(env->out, ":%u: ", line);
-		cmd_cell(env->out, text, -1);
-		strbuf_addf(env->out, "\n%zu op%s created here%s\n", n, n == 1 ? "" : "s", n ? ":" : "");
-		for (k = 0; k < n; k++)
-			op_text(env, ops[k]);
-		free(ops);
-		return;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "path", s->path);
-	json_kv_string(&j, "host", cmd_nz(s->host));
-	json_kv_uint(&j, "line", line);
-	json_key(&j, "text");
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, line_fields);
+	emit_kv_str(&e, "path", s->path);
+	emit_kv_str(&e, "host", cmd_nz(s->host));
+	emit_kv_uint(&e, "line", line);
 	if (text)
-		json_string(&j, text);
+		emit_kv_str(&e, "text", text);
 	else
-		json_null(&j);
-	json_key(&j, "ops");
-	json_array_begin(&j);
+		emit_kv_null(&e, "text");
+	emit_key(&e, "ops");
+	emit_table_begin(&e, line_op_cols);
 	for (k = 0; k < n; k++)
-		op_json(env, &j, ops[k]);
-	json_array_end(&j);
-	json_object_end(&j);
+		op_emit(env, &e, ops[k]);
+	emit_table_end(&e);
+	if (n == 0)
+		emit_note(&e, "(no op was created at this line)");
+	emit_object_end(&e);
+	emit_done(&e);
 	free(ops);
 }
+
+/* The file's lines that created ops: the path, then a table of them (host
+ * is JSON only, as the text of one line shows no host either). */
+static const struct emit_field file_fields[] = {
+	{ "path", NULL, 0, 0 },
+	{ "host", NULL, 0, EMIT_HIDE },
+	{ "lines", "", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct emit_field file_line_cols[] = {
+	{ "line", NULL, -6, 0 },
+	{ "ops", NULL, -4, 0 },
+	{ "text", NULL, 0, EMIT_TABS },
+	{ NULL, NULL, 0, 0 },
+};
 
 static void
 file_ops(struct cmd_env *env, const struct model_source *s, const char *const *lines, size_t nl)
 {
 	uint32_t *counts;
 	size_t n = model_source_op_counts(env->m, s->index, &counts), k;
-	struct json j;
+	struct emit e;
 
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "path", s->path);
-		json_kv_string(&j, "host", cmd_nz(s->host));
-		json_key(&j, "lines");
-		json_array_begin(&j);
-	} else {
-		cmd_cell(env->out, s->path, -1);
-		strbuf_addc(env->out, '\n');
-	}
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, file_fields);
+	emit_kv_str(&e, "path", s->path);
+	emit_kv_str(&e, "host", cmd_nz(s->host));
+	emit_key(&e, "lines");
+	emit_table_begin(&e, file_line_cols);
 	for (k = 1; k < n; k++) {
-		const char *text = k <= nl ? lines[k - 1] : NULL;
-
 		if (!counts[k])
 			continue;
-		if (!env->json) {
-			strbuf_addf(env->out, "%6zu %4u op%s  ", k, counts[k], counts[k] == 1 ? " " : "s");
-			cmd_cell(env->out, text, -1);
-			strbuf_addc(env->out, '\n');
-			continue;
-		}
-		json_object_begin(&j);
-		json_kv_uint(&j, "line", k);
-		json_kv_uint(&j, "ops", counts[k]);
-		json_key(&j, "text");
-		if (text)
-			json_string(&j, text);
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "line", k);
+		emit_kv_uint(&e, "ops", counts[k]);
+		if (k <= nl)
+			emit_kv_str(&e, "text", lines[k - 1]);
 		else
-			json_null(&j);
-		json_object_end(&j);
+			emit_kv_null(&e, "text");
+		emit_object_end(&e);
 	}
-	if (env->json) {
-		json_array_end(&j);
-		json_object_end(&j);
-	} else if (n == 0) {
-		strbuf_adds(env->out, "  (no op was created in this file)\n");
-	}
+	emit_table_end(&e);
+	if (n == 0)
+		emit_note(&e, "(no op was created in this file)");
+	emit_object_end(&e);
+	emit_done(&e);
 	free(counts);
 }
 

@@ -27,29 +27,31 @@ unsupported(struct cmd_env *env)
 
 /* ---- rank ------------------------------------------------------------------ */
 
+/* The host restriction and the hosts to choose from; text names "all"
+ * where JSON has null. */
+static const struct emit_field rank_fields[] = {
+	{ "host", "rank/host", 0, EMIT_HIDE },
+	{ "hosts", NULL, 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static void
 rank_print(struct cmd_env *env, const struct model_info *in)
 {
-	struct json j;
+	struct emit e;
 	size_t i;
 
-	if (!env->json) {
-		strbuf_addf(env->out, "rank/host: %s\n", env->host ? env->host : "all");
-		for (i = 0; i < in->nhosts; i++)
-			strbuf_addf(env->out, "  %c %s\n",
-				    env->host && strcmp(env->host, in->hosts[i]) == 0 ? '*' : ' ',
-				    in->hosts[i]);
-		return;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "host", env->host);
-	json_key(&j, "hosts");
-	json_array_begin(&j);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, rank_fields);
+	emit_kv_str(&e, "host", env->host);
+	emit_text_kv(&e, "rank/host", "%s", env->host ? env->host : "all");
+	emit_key(&e, "hosts");
+	emit_list_begin(&e);
 	for (i = 0; i < in->nhosts; i++)
-		json_string(&j, in->hosts[i]);
-	json_array_end(&j);
-	json_object_end(&j);
+		emit_str(&e, in->hosts[i]);
+	emit_list_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 static enum td_status

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/cmd/emit.h"
 #include "tui/cmd/hostlist.h"
 #include "tui/cmd/json.h"
 #include "tui/cmd/jsonread.h"
@@ -232,22 +233,25 @@ rewrite(const char *text, const struct jsonread_value *v, const char *node)
 {
 	struct strbuf sb = {0}, raw = {0};
 	const struct jsonread_value *c;
-	struct json j;
+	struct emit e;
+	struct json *j;
 
-	json_init(&j, &sb);
-	json_object_begin(&j);
+	emit_init(&e, &sb, true);
+	j = emit_json(&e);
+	json_object_begin(j);
 	for (c = v->child; c; c = c->next) {
 		if (strcmp(c->key, "node") == 0) {
-			json_kv_string(&j, "node", node);
+			json_kv_string(j, "node", node);
 			continue;
 		}
 		strbuf_reset(&raw);
 		strbuf_add(&raw, text + c->start, c->end - c->start);
-		json_key(&j, c->key);
-		json_raw(&j, raw.buf);
+		json_key(j, c->key);
+		json_raw(j, raw.buf);
 	}
-	json_object_end(&j);
+	json_object_end(j);
 	strbuf_done(&raw);
+	emit_done(&e);
 	return strbuf_take(&sb);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/cmd/emit.h"
 #include "tui/cmd/hostlist.h"
 #include "tui/cmd/json.h"
 #include "tui/cmd/merge_internal.h"
@@ -268,57 +269,60 @@ static void
 report_json(struct merge *mg, struct facts *f, struct strbuf *out)
 {
 	struct strbuf ranks = {0}, nodes = {0};
-	struct json j;
+	struct emit em;
+	struct json *j;
 	size_t i, e;
 
-	json_init(&j, out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "nodes", mg->nn);
-	json_kv_uint(&j, "ranks_found", f->found);
-	json_ranks_array(&j, "missing", f->missing, f->nmissing);
-	json_ranks_array(&j, "duplicated", f->dup, f->ndup);
-	json_names(&j, "failed_nodes", f->failed, f->nfailed);
-	json_names(&j, "silent_nodes", f->silent, f->nsilent);
-	json_key(&j, "first");
+	emit_init(&em, out, true);
+	j = emit_json(&em);
+	json_object_begin(j);
+	json_kv_uint(j, "nodes", mg->nn);
+	json_kv_uint(j, "ranks_found", f->found);
+	json_ranks_array(j, "missing", f->missing, f->nmissing);
+	json_ranks_array(j, "duplicated", f->dup, f->ndup);
+	json_names(j, "failed_nodes", f->failed, f->nfailed);
+	json_names(j, "silent_nodes", f->silent, f->nsilent);
+	json_key(j, "first");
 	if (f->first) {
-		json_object_begin(&j);
-		json_kv_int(&j, "rank", f->first->rank);
-		json_kv_string(&j, "node", f->first->node);
-		json_kv_string(&j, "host", f->first->host);
-		json_key(&j, "step");
+		json_object_begin(j);
+		json_kv_int(j, "rank", f->first->rank);
+		json_kv_string(j, "node", f->first->node);
+		json_kv_string(j, "host", f->first->host);
+		json_key(j, "step");
 		if (f->first->step >= 0)
-			json_int(&j, f->first->step);
+			json_int(j, f->first->step);
 		else
-			json_null(&j);
-		json_kv_uint(&j, "index", f->first->index);
-		json_kv_string(&j, "op_name", f->first->op_name);
-		json_kv_string(&j, "via", f->via);
-		json_object_end(&j);
+			json_null(j);
+		json_kv_uint(j, "index", f->first->index);
+		json_kv_string(j, "op_name", f->first->op_name);
+		json_kv_string(j, "via", f->via);
+		json_object_end(j);
 	} else {
-		json_null(&j);
+		json_null(j);
 	}
-	json_key(&j, "groups");
-	json_array_begin(&j);
+	json_key(j, "groups");
+	json_array_begin(j);
 	for (i = 0; i < mg->nr; i = e) {
 		strbuf_reset(&ranks);
 		strbuf_reset(&nodes);
 		e = group_at(mg, f, i, &ranks, &nodes);
-		json_object_begin(&j);
-		json_kv_string(&j, "outcome", f->outcome[f->group_order[i]]);
-		json_kv_string(&j, "ranks", ranks.buf ? ranks.buf : "");
-		json_kv_string(&j, "nodes", nodes.buf ? nodes.buf : "");
-		json_kv_uint(&j, "count", e - i);
-		json_object_end(&j);
+		json_object_begin(j);
+		json_kv_string(j, "outcome", f->outcome[f->group_order[i]]);
+		json_kv_string(j, "ranks", ranks.buf ? ranks.buf : "");
+		json_kv_string(j, "nodes", nodes.buf ? nodes.buf : "");
+		json_kv_uint(j, "count", e - i);
+		json_object_end(j);
 	}
-	json_array_end(&j);
-	json_key(&j, "ranks");
-	json_array_begin(&j);
+	json_array_end(j);
+	json_key(j, "ranks");
+	json_array_begin(j);
 	for (i = 0; i < mg->nr; i++)
-		json_raw(&j, f->by_rank[i]->line);
-	json_array_end(&j);
-	json_object_end(&j);
+		json_raw(j, f->by_rank[i]->line);
+	json_array_end(j);
+	json_object_end(j);
 	strbuf_done(&ranks);
 	strbuf_done(&nodes);
+	emit_done(&em);
 }
 
 /* A dump's string (node names, op names, messages) made safe. */

@@ -23,6 +23,7 @@
 
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/cmd_internal.h"
+#include "tui/cmd/emit.h"
 #include "tui/cmd/json.h"
 #include "tui/cmd/jsonread.h"
 
@@ -410,60 +411,63 @@ static void
 write_line(struct strbuf *sb, const char *node, const char *dump, const char *format,
 	   const struct answer *a, uint64_t problems, bool small)
 {
-	struct json j;
+	struct emit e;
+	struct json *j;
 
-	json_init(&j, sb);
-	json_object_begin(&j);
-	json_kv_int(&j, "tdbg_node", 1);
-	json_kv_string(&j, "node", node);
-	json_kv_string(&j, "dump", dump);
-	json_kv_string(&j, "format", format);
-	json_kv_int(&j, "rank", a->rank);
-	json_kv_string(&j, "host", a->host);
-	json_kv_uint(&j, "rows", a->rows);
-	json_kv_uint(&j, "executions", a->executions);
-	json_key(&j, "steps");
+	emit_init(&e, sb, true);
+	j = emit_json(&e);
+	json_object_begin(j);
+	json_kv_int(j, "tdbg_node", 1);
+	json_kv_string(j, "node", node);
+	json_kv_string(j, "dump", dump);
+	json_kv_string(j, "format", format);
+	json_kv_int(j, "rank", a->rank);
+	json_kv_string(j, "host", a->host);
+	json_kv_uint(j, "rows", a->rows);
+	json_kv_uint(j, "executions", a->executions);
+	json_key(j, "steps");
 	if (a->step_first >= 0) {
-		json_array_begin(&j);
-		json_int(&j, a->step_first);
-		json_int(&j, a->step_last);
-		json_array_end(&j);
+		json_array_begin(j);
+		json_int(j, a->step_first);
+		json_int(j, a->step_last);
+		json_array_end(j);
 	} else {
-		json_null(&j);
+		json_null(j);
 	}
-	json_key(&j, "first_bad");
+	json_key(j, "first_bad");
 	if (a->bad) {
-		json_object_begin(&j);
-		json_key(&j, "step");
+		json_object_begin(j);
+		json_key(j, "step");
 		if (a->bad_step >= 0)
-			json_int(&j, a->bad_step);
+			json_int(j, a->bad_step);
 		else
-			json_null(&j);
-		json_kv_uint(&j, "index", a->bad_index);
-		json_kv_string(&j, "op_name", a->bad_op);
-		json_kv_string(&j, "op_type", a->bad_type);
-		json_key(&j, "wall_time");
+			json_null(j);
+		json_kv_uint(j, "index", a->bad_index);
+		json_kv_string(j, "op_name", a->bad_op);
+		json_kv_string(j, "op_type", a->bad_type);
+		json_key(j, "wall_time");
 		if (a->bad_wall > 0)
-			json_double(&j, a->bad_wall);
+			json_double(j, a->bad_wall);
 		else
-			json_null(&j);
-		json_object_end(&j);
+			json_null(j);
+		json_object_end(j);
 	} else {
-		json_null(&j);
+		json_null(j);
 	}
-	json_key(&j, "origin");
+	json_key(j, "origin");
 	if (!a->origin.len)
-		json_null(&j);
+		json_null(j);
 	else if (small)
-		write_small_origin(&j, a);
+		write_small_origin(j, a);
 	else
-		json_raw(&j, a->origin.buf);
-	json_key(&j, "comm");
-	write_comm(&j, a, small ? COMM_MAX_SMALL : COMM_MAX);
-	json_kv_uint(&j, "watch_hits", a->watch_hits);
-	json_kv_uint(&j, "problems", problems);
-	json_kv_string(&j, "error", a->error);
-	json_object_end(&j);
+		json_raw(j, a->origin.buf);
+	json_key(j, "comm");
+	write_comm(j, a, small ? COMM_MAX_SMALL : COMM_MAX);
+	json_kv_uint(j, "watch_hits", a->watch_hits);
+	json_kv_uint(j, "problems", problems);
+	json_kv_string(j, "error", a->error);
+	json_object_end(j);
+	emit_done(&e);
 }
 
 static void
@@ -534,32 +538,35 @@ node_error(const char *dump, const struct node_options *o, const char *msg, FILE
 	char host[256], real[PATH_MAX];
 	const char *node = node_name(o, host, sizeof host);
 	struct strbuf sb = {0};
-	struct json j;
+	struct emit e;
+	struct json *j;
 	int64_t rank = node_rank_of(dump);
 
 	if (rank < 0 && o && o->rank_base >= 0)
 		rank = o->rank_base;
-	json_init(&j, &sb);
-	json_object_begin(&j);
-	json_kv_int(&j, "tdbg_node", 1);
-	json_kv_string(&j, "node", node);
-	json_kv_string(&j, "dump", realpath(dump, real) ? real : dump);
-	json_kv_null(&j, "format");
+	emit_init(&e, &sb, true);
+	j = emit_json(&e);
+	json_object_begin(j);
+	json_kv_int(j, "tdbg_node", 1);
+	json_kv_string(j, "node", node);
+	json_kv_string(j, "dump", realpath(dump, real) ? real : dump);
+	json_kv_null(j, "format");
 	if (rank >= 0)
-		json_kv_int(&j, "rank", rank);
+		json_kv_int(j, "rank", rank);
 	else
-		json_kv_null(&j, "rank");
+		json_kv_null(j, "rank");
 	static const char *const nulls[] = { "host", "rows", "executions", "steps", "first_bad",
 					     "origin" };
 	for (size_t i = 0; i < TD_ARRAY_SIZE(nulls); i++)
-		json_kv_null(&j, nulls[i]);
-	json_key(&j, "comm");
-	json_array_begin(&j);
-	json_array_end(&j);
-	json_kv_null(&j, "watch_hits");
-	json_kv_null(&j, "problems");
-	json_kv_string(&j, "error", msg);
-	json_object_end(&j);
+		json_kv_null(j, nulls[i]);
+	json_key(j, "comm");
+	json_array_begin(j);
+	json_array_end(j);
+	json_kv_null(j, "watch_hits");
+	json_kv_null(j, "problems");
+	json_kv_string(j, "error", msg);
+	json_object_end(j);
+	emit_done(&e);
 	fwrite(sb.buf, 1, sb.len, out);
 	fputc('\n', out);
 	fflush(out);
