@@ -7,6 +7,7 @@
  * writes them aligned; a table row collects its cells and is written when
  * it ends; a list joins its items and hands the result to its parent as
  * one value.  Every piece of dump text is sanitized when it is stored.
+ * The emit_kv_* shorthands (a key and its value) are in emit_kv.c.
  */
 #include "emit.h"
 
@@ -591,65 +592,6 @@ emit_summary(struct emit *e, const struct td_summary *s)
 	cmd_text_summary(&tmp, s);
 	put(e, tmp.buf, tmp.len);
 	strbuf_done(&tmp);
-}
-
-void
-emit_kv_null(struct emit *e, const char *key)
-{
-	emit_key(e, key);
-	emit_null(e);
-}
-
-void
-emit_kv_bool(struct emit *e, const char *key, bool v)
-{
-	emit_key(e, key);
-	emit_bool(e, v);
-}
-
-void
-emit_kv_int(struct emit *e, const char *key, int64_t v)
-{
-	emit_key(e, key);
-	emit_int(e, v);
-}
-
-void
-emit_kv_uint(struct emit *e, const char *key, uint64_t v)
-{
-	emit_key(e, key);
-	emit_uint(e, v);
-}
-
-void
-emit_kv_double(struct emit *e, const char *key, double v)
-{
-	emit_key(e, key);
-	emit_double(e, v);
-}
-
-void
-emit_kv_str(struct emit *e, const char *key, const char *s)
-{
-	emit_key(e, key);
-	emit_str(e, s);
-}
-
-void
-emit_kv_summary(struct emit *e, const char *key, const struct td_summary *s)
-{
-	emit_key(e, key);
-	emit_summary(e, s);
-}
-
-void
-emit_kv_index(struct emit *e, const char *key, int64_t v)
-{
-	emit_key(e, key);
-	if (v >= 0)
-		emit_int(e, v);
-	else
-		emit_null(e);
 }
 
 void

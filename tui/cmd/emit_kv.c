@@ -1,0 +1,65 @@
+/*
+ * emit_kv.c - the emitter's shorthands for a key and its value in one call
+ * (emit_kv_null ... emit_kv_index, see emit.h): each is emit_key followed
+ * by the value's call, for both backends.
+ */
+#include "emit.h"
+
+void
+emit_kv_null(struct emit *e, const char *key)
+{
+	emit_key(e, key);
+	emit_null(e);
+}
+
+void
+emit_kv_bool(struct emit *e, const char *key, bool v)
+{
+	emit_key(e, key);
+	emit_bool(e, v);
+}
+
+void
+emit_kv_int(struct emit *e, const char *key, int64_t v)
+{
+	emit_key(e, key);
+	emit_int(e, v);
+}
+
+void
+emit_kv_uint(struct emit *e, const char *key, uint64_t v)
+{
+	emit_key(e, key);
+	emit_uint(e, v);
+}
+
+void
+emit_kv_double(struct emit *e, const char *key, double v)
+{
+	emit_key(e, key);
+	emit_double(e, v);
+}
+
+void
+emit_kv_str(struct emit *e, const char *key, const char *s)
+{
+	emit_key(e, key);
+	emit_str(e, s);
+}
+
+void
+emit_kv_summary(struct emit *e, const char *key, const struct td_summary *s)
+{
+	emit_key(e, key);
+	emit_summary(e, s);
+}
+
+void
+emit_kv_index(struct emit *e, const char *key, int64_t v)
+{
+	emit_key(e, key);
+	if (v >= 0)
+		emit_int(e, v);
+	else
+		emit_null(e);
+}
