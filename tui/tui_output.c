@@ -9,8 +9,9 @@
  *   executions        the leading number is an execution
  *   stack             "#N  FILE:LINE in FUNCTION" is a source line
  *   anything else     "trace N" / "execution N" in the line (alerts,
- *                     first-nonfinite, inputs, consumers, origins ...), else
- *                     for inputs and consumers the op named first
+ *                     first-nonfinite, trees, origins ...); for inputs and
+ *                     consumers (li, lo) the number ending the line (their
+ *                     "trace" column), else the op named first
  * Not for: the help and tensor overlays (no links there).
  */
 #include "tui_internal.h"
@@ -53,6 +54,23 @@ leading_number(const char *s, uint64_t *n)
 	while (*end == ' ')
 		end++;
 	return strncmp(end, "of ", 3) != 0;     /* not the count line "6 of 680 rows shown" */
+}
+
+/* The number that ends s after a blank: the "trace" column that ends an
+ * inputs or consumers row ("probs  Placeholder  0  85"). */
+static bool
+trailing_number(const char *s, uint64_t *n)
+{
+	size_t len = strlen(s), i;
+
+	while (len && s[len - 1] == ' ')
+		len--;
+	for (i = len; i && isdigit((unsigned char)s[i - 1]); i--)
+		;
+	if (i == len || i == 0 || s[i - 1] != ' ')
+		return false;
+	*n = strtoull(s + i, NULL, 10);
+	return true;
 }
 
 /* The number after the word `word` ("trace 88", "trace    88"). */
@@ -171,7 +189,14 @@ tui_output_follow(struct tui *t, size_t line)
 		go_execution(t, n);
 		return true;
 	}
-	if (!strcmp(cmd, "inputs") || !strcmp(cmd, "consumers"))
+	/* (li and lo are the older CLI's names of inputs and consumers) */
+	if (!strcmp(cmd, "inputs") || !strcmp(cmd, "consumers") || !strcmp(cmd, "li") ||
+	    !strcmp(cmd, "lo")) {
+		if (trailing_number(s, &n)) {   /* the row's "trace" column */
+			go_trace(t, n);
+			return true;
+		}
 		return go_op(t, s);
+	}
 	return false;
 }

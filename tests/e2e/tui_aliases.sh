@@ -23,7 +23,10 @@ tui_expect ni_shows_the_op "[4] Graph  probs (Placeholder)"
 tui_keys :
 tui_type 'lo 85'
 tui_keys Enter
-tui_expect lo_lists_log_row_88 "trace 88"
+# (a table: op_name, op_type, input, trace: the Log row ends with 88)
+tui_wait "input  trace" >/dev/null
+if tui_screen | grep -qE '^ *Log +Log +0 +88 *$'; then ok lo_lists_log_row_88; else
+	fail lo_lists_log_row_88 "no 'Log Log 0 88' row on screen"; fi
 
 tui_keys :
 tui_type 'lt --bogus'

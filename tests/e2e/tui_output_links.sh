@@ -28,7 +28,7 @@ tui_expect traces_line_jumps_to_row_88 "89/680"
 cmd 'inputs 88'
 tui_keys o
 tui_wait "Command output" >/dev/null
-tui_keys j Enter             # the heading, then the probs line
+tui_keys j j Enter           # the heading, the column header, then the probs line
 tui_expect inputs_line_jumps_to_row_85 "86/680"
 tui_keys '['
 tui_expect back_returns_to_row_88 "89/680"
