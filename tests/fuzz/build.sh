@@ -50,7 +50,7 @@ for p in proto/*.proto; do
 done
 objs=
 # model/ too: fuzz_cache reads cache files into a model
-for c in reader/*.c reader/*/*.c model/*.c "$out"/proto/*.pb-c.c; do
+for c in reader/*.c reader/*/*.c model/*.c model/*/*.c "$out"/proto/*.pb-c.c; do
 	o=$out/obj/$(echo "$c" | sed "s|^$out/||; s|\.c\$|.o|")
 	mkdir -p "$(dirname "$o")"
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find reader model proto -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then

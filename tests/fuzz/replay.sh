@@ -21,7 +21,15 @@ SAN=
 case $BUILD in *asan*)
 	SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
 esac
-objs=$(ls "$BUILD"/reader/*.o "$BUILD"/reader/*/*.o "$BUILD"/model/*.o "$BUILD"/proto/*.pb-c.o 2>/dev/null | tr '\n' ' ')
+# the objects of today's sources (an object whose source moved or went is
+# left behind in an old build directory, and would be linked twice)
+objs=$(for o in $(ls "$BUILD"/reader/*.o "$BUILD"/reader/*/*.o "$BUILD"/model/*.o "$BUILD"/model/*/*.o \
+	"$BUILD"/proto/*.pb-c.o 2>/dev/null); do
+	case $o in
+	*.pb-c.o) echo "$o" ;;
+	*) src=${o#"$BUILD"/}; [ -f "${src%.o}.c" ] && echo "$o" ;;
+	esac
+done | tr '\n' ' ')
 if [ -z "$objs" ]; then
 	echo "FAIL fuzz-replay: no reader objects in $BUILD (run make first)"
 	exit 1
