@@ -362,5 +362,9 @@ bool origins_summary_finite(const struct td_summary *s);
 /* Words o->cause and o->evidence from its role, inputs and summaries
  * (model/analysis/model_cause.c).  Pure: reads o only. */
 void origin_explain(struct model_origin *o);
+/* Adds one line of evidence to o (printf rules, cut at MODEL_CAUSE_LEN);
+ * nothing past MODEL_EVIDENCE_MAX lines. */
+void origin_add_evidence(struct model_origin *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -31,18 +31,6 @@ say(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void
-add_evidence(struct model_origin *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->nevidence >= MODEL_EVIDENCE_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->evidence[o->nevidence++], MODEL_CAUSE_LEN, fmt, ap);
-	va_end(ap);
-}
-
 static const char *
 exec_type(struct model *m, int64_t x, struct model_execution *e)
 {
@@ -116,12 +104,12 @@ origins_explain_carried(struct octx *c, struct model_origin *o)
 	o->nevidence = 0;
 	link_words(c, (enum model_carry_link)o->link, o->nfrom ? o->from[0] : -1, o->via, o->cause);
 	if (o->origin >= 0)
-		add_evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
+		origin_add_evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
 	else if (o->nfrom && o->from[0] < 0 && o->via >= 0)
-		add_evidence(o, "it goes back to execution %d, whose output no trace row holds",
+		origin_add_evidence(o, "it goes back to execution %d, whose output no trace row holds",
 			     o->via);
 	else
-		add_evidence(o, "its root was not found within the search bounds");
+		origin_add_evidence(o, "its root was not found within the search bounds");
 	/* the other carried links on the way back, origin side first */
 	for (k = 0; k + 1 < o->npath; k++) {
 		struct model_origin t = {0};
@@ -130,7 +118,7 @@ origins_explain_carried(struct octx *c, struct model_origin *o)
 		if (t.role == ORIGIN_CARRIED) {
 			link_words(c, (enum model_carry_link)t.link, t.nfrom ? t.from[0] : -1, t.via,
 				   buf);
-			add_evidence(o, "row %llu: %s", (unsigned long long)o->path[k], buf);
+			origin_add_evidence(o, "row %llu: %s", (unsigned long long)o->path[k], buf);
 		}
 		model_origin_done(&t);
 	}

@@ -37,8 +37,8 @@ cause(struct model_origin *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void __attribute__((format(printf, 2, 3)))
-evidence(struct model_origin *o, const char *fmt, ...)
+void
+origin_add_evidence(struct model_origin *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -96,16 +96,16 @@ count_evidence(struct model_origin *o, size_t k, uint32_t bit, const char *one, 
 	if (!in)
 		return -2;
 	if (!(in->summary.known & bit)) {
-		evidence(o, "unknown: the dump's mode does not count %s in input %zu %s", many, k,
+		origin_add_evidence(o, "unknown: the dump's mode does not count %s in input %zu %s", many, k,
 			 tname(in, nm, sizeof nm));
 		return -1;
 	}
 	c = bit == SUM_ZERO ? in->summary.zero : in->summary.negative;
 	if (c > 0 && (in->summary.known & SUM_ELEMENTS))
-		evidence(o, "input %zu %s has %lld %s in %lld elements", k, tname(in, nm, sizeof nm),
+		origin_add_evidence(o, "input %zu %s has %lld %s in %lld elements", k, tname(in, nm, sizeof nm),
 			 (long long)c, c == 1 ? one : many, (long long)in->summary.elements);
 	else if (c > 0)
-		evidence(o, "input %zu %s has %lld %s", k, tname(in, nm, sizeof nm), (long long)c,
+		origin_add_evidence(o, "input %zu %s has %lld %s", k, tname(in, nm, sizeof nm), (long long)c,
 			 c == 1 ? one : many);
 	return c;
 }
@@ -159,7 +159,7 @@ zero_or_negative(struct model_origin *o, size_t k, const char *what, bool zero, 
 		return true;
 	}
 	if (k < o->ninputs && minmax(&o->inputs[k], &lo, &hi) && lo <= 0 && (negative || lo == 0)) {
-		evidence(o, "input %zu %s has min %g", k, nm, lo);
+		origin_add_evidence(o, "input %zu %s has min %g", k, nm, lo);
 		cause(o, "%s a %s in %s", what, lo < 0 && negative ? "negative" : "zero", nm);
 		return true;
 	}
@@ -195,14 +195,14 @@ rule_log1p(struct model_origin *o)
 
 	iname(o, 0, nm, sizeof nm);
 	if (o->ninputs && minmax(&o->inputs[0], &lo, &hi)) {
-		evidence(o, "input 0 %s has min %g", nm, lo);
+		origin_add_evidence(o, "input 0 %s has min %g", nm, lo);
 		if (lo <= -1) {
 			cause(o, "log1p of a value <= -1 in %s", nm);
 			return true;
 		}
 		return false;
 	}
-	evidence(o, "unknown: the dump's mode does not record the min of input 0 %s", nm);
+	origin_add_evidence(o, "unknown: the dump's mode does not record the min of input 0 %s", nm);
 	cause(o, "log1p of a value <= -1 in %s, likely (min not recorded)", nm);
 	return true;
 }
@@ -263,7 +263,7 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 		return false;
 	tname(in, nm, sizeof nm);
 	if (!minmax(in, &lo, &hi)) {
-		evidence(o, "unknown: the dump's mode does not record the max of input 0 %s", nm);
+		origin_add_evidence(o, "unknown: the dump's mode does not record the max of input 0 %s", nm);
 		if ((o->summary.known & SUM_POS_INF) && o->summary.pos_inf) {
 			cause(o, "%s overflow, likely: +Inf in the output (%s's range is %g)", what,
 			      dtype_label(dt), td_dtype_max(dt));
@@ -272,7 +272,7 @@ overflow_unary(struct model_origin *o, const char *what, double limit, bool abs_
 		return false;
 	}
 	v = abs_value ? fmax(fabs(lo), fabs(hi)) : hi;
-	evidence(o, "input 0 %s has %s %g; %s overflows %s past %g", nm, abs_value ? "max |x|" : "max",
+	origin_add_evidence(o, "input 0 %s has %s %g; %s overflows %s past %g", nm, abs_value ? "max |x|" : "max",
 		 v, what, dtype_label(dt), limit);
 	if (v > limit) {
 		cause(o, "%s overflow: %s reaches %g (limit %g for %s)", what, nm, v, limit, dtype_label(dt));
@@ -346,21 +346,21 @@ overflow_product(struct model_origin *o, bool reduces)
 	ma = max_abs(a, &ka);
 	mb = max_abs(b, &kb);
 	if (!ka || !kb) {
-		evidence(o, "unknown: the dump's mode does not record min/max of %s",
+		origin_add_evidence(o, "unknown: the dump's mode does not record min/max of %s",
 			 !ka ? tname(a, na, sizeof na) : tname(b, nb, sizeof nb));
 		return false;
 	}
 	if (reduces && !(k = reduction_size(o->op_type, &a->summary, &b->summary))) {
-		evidence(o, "max |x| of %s is %g, of %s %g; reduction size unknown (the shapes do "
+		origin_add_evidence(o, "max |x| of %s is %g, of %s %g; reduction size unknown (the shapes do "
 			 "not tell)", tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb);
 		return false;
 	}
 	bound = ma * mb * k;
 	if (reduces)
-		evidence(o, "max |x| of %s is %g, of %s %g; inner size %g: |output| <= %g",
+		origin_add_evidence(o, "max |x| of %s is %g, of %s %g; inner size %g: |output| <= %g",
 			 tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb, k, bound);
 	else
-		evidence(o, "max |x| of %s is %g, of %s %g; elementwise: |output| <= %g",
+		origin_add_evidence(o, "max |x| of %s is %g, of %s %g; elementwise: |output| <= %g",
 			 tname(a, na, sizeof na), ma, tname(b, nb, sizeof nb), mb, bound);
 	if (bound <= td_dtype_max(dt))
 		return false;
@@ -396,10 +396,10 @@ rule_softmax(struct model_origin *o)
 		return false;
 	tname(in, nm, sizeof nm);
 	if (!minmax(in, &lo, &hi)) {
-		evidence(o, "unknown: the dump's mode does not record the range of the logits %s", nm);
+		origin_add_evidence(o, "unknown: the dump's mode does not record the range of the logits %s", nm);
 		return false;
 	}
-	evidence(o, "logits %s range from %g to %g (spread %g; exp overflows past %g)", nm, lo, hi,
+	origin_add_evidence(o, "logits %s range from %g to %g (spread %g; exp overflows past %g)", nm, lo, hi,
 		 hi - lo, limit);
 	if (hi - lo > limit || hi > limit) {
 		cause(o, "softmax/cross-entropy of extreme logits in %s (%g to %g)", nm, lo, hi);
@@ -479,12 +479,12 @@ input_evidence(struct model_origin *o)
 
 		tname(in, nm, sizeof nm);
 		if (in->state == INPUT_UNKNOWN && in->trace_index < 0)
-			evidence(o, "input %zu %s was never traced: its value is unknown", k, nm);
+			origin_add_evidence(o, "input %zu %s was never traced: its value is unknown", k, nm);
 		else if (in->state == INPUT_UNKNOWN)
-			evidence(o, "input %zu %s (row %lld): the dump's mode does not say whether it is "
+			origin_add_evidence(o, "input %zu %s (row %lld): the dump's mode does not say whether it is "
 				 "finite", k, nm, (long long)in->trace_index);
 		else if (is_feed(in->op_type) && in->state == INPUT_FINITE)
-			evidence(o, "input %zu %s is a %s: its value came in from outside the graph", k, nm,
+			origin_add_evidence(o, "input %zu %s is a %s: its value came in from outside the graph", k, nm,
 				 in->op_type);
 	}
 }
@@ -508,16 +508,16 @@ explain_propagation(struct model_origin *o)
 			      (long long)in->trace_index);
 		first = false;
 		if ((s->known & (SUM_NAN | SUM_NEG_INF | SUM_POS_INF)) == (SUM_NAN | SUM_NEG_INF | SUM_POS_INF))
-			evidence(o, "input %zu %s (row %lld) has %lld NaN, %lld -Inf, %lld +Inf", k, nm,
+			origin_add_evidence(o, "input %zu %s (row %lld) has %lld NaN, %lld -Inf, %lld +Inf", k, nm,
 				 (long long)in->trace_index, (long long)s->nan, (long long)s->neg_inf,
 				 (long long)s->pos_inf);
 		else
-			evidence(o, "input %zu %s (row %lld) has NaN/Inf", k, nm, (long long)in->trace_index);
+			origin_add_evidence(o, "input %zu %s (row %lld) has NaN/Inf", k, nm, (long long)in->trace_index);
 	}
 	if (first && o->nfrom)
 		cause(o, "the value it read (row %lld) already held NaN/Inf", (long long)o->from[0]);
 	if (o->origin >= 0)
-		evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
+		origin_add_evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
 }
 
 /* Every input's min/max is known. */
@@ -560,7 +560,7 @@ explain_origin(struct model_origin *o)
 		cause(o, "%s made NaN/Inf; %zu of its %zu inputs not recorded", *type ? type : "the op",
 		      unrecorded, read);
 		if (read > o->ninputs)
-			evidence(o, "the graph lists %zu of the %zu inputs a %s reads", o->ninputs, read,
+			origin_add_evidence(o, "the graph lists %zu of the %zu inputs a %s reads", o->ninputs, read,
 				 type);
 		input_evidence(o);
 		return;
@@ -606,7 +606,7 @@ origin_explain(struct model_origin *o)
 	case ORIGIN_REPEAT:
 		cause(o, "another record of the value in row %lld", o->nfrom ? (long long)o->from[0] : -1LL);
 		if (o->origin >= 0)
-			evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
+			origin_add_evidence(o, "it goes back to the origin at row %lld", (long long)o->origin);
 		break;
 	case ORIGIN_PROPAGATION:
 		explain_propagation(o);
