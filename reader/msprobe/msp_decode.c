@@ -19,17 +19,31 @@
 #include "reader/parse/npy.h"
 #include "reader/parse/pt.h"
 
-enum td_status
-msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen)
+/* A saved tensor file's kind, from its extension (FORMAT.md §7). */
+enum tensor_file { TENSOR_NPY, TENSOR_PT, TENSOR_OTHER };
+
+static enum tensor_file
+tensor_file_kind(const char *path, char *err, size_t errlen)
 {
 	size_t len = strlen(path);
 
-	*out = NULL;
 	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
-		return npy_read_file(path, DTYPE_INVALID, out, err, errlen);
+		return TENSOR_NPY;
 	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
-		return pt_read_file(path, out, err, errlen);
+		return TENSOR_PT;
 	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
+	return TENSOR_OTHER;
+}
+
+enum td_status
+msp_tensor_read(const char *path, struct td_tensor **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	switch (tensor_file_kind(path, err, errlen)) {
+	case TENSOR_NPY: return npy_read_file(path, DTYPE_INVALID, out, err, errlen);
+	case TENSOR_PT: return pt_read_file(path, out, err, errlen);
+	case TENSOR_OTHER: break;
+	}
 	return TD_ERR_UNSUPPORTED;
 }
 
@@ -70,13 +84,11 @@ msp_leaf_file_summary(const struct msp_unit *u, const struct msp_record *rec, st
 enum td_status
 msp_tensor_summarize(const char *path, struct td_summary *out, char *err, size_t errlen)
 {
-	size_t len = strlen(path);
-
-	if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
-		return npy_summarize_file(path, DTYPE_INVALID, out, err, errlen);
-	if (len > 3 && strcmp(path + len - 3, ".pt") == 0)
-		return pt_summarize_file(path, out, err, errlen);
-	snprintf(err, errlen, "%s: not a .npy or .pt tensor file", path);
+	switch (tensor_file_kind(path, err, errlen)) {
+	case TENSOR_NPY: return npy_summarize_file(path, DTYPE_INVALID, out, err, errlen);
+	case TENSOR_PT: return pt_summarize_file(path, out, err, errlen);
+	case TENSOR_OTHER: break;
+	}
 	return TD_ERR_UNSUPPORTED;
 }
 
