@@ -129,6 +129,10 @@ one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
 	enum tfrecord_status st = tfrecord_next(&f->cur, &rec);
 	bool more = true;
 
+	/* framed before it is announced: a row the sink hears of is one
+	 * advance() and decode() can reach at once (the TUI reads rows while
+	 * this pass runs) */
+	__atomic_store_n(&f->indexed_end, f->cur.off, __ATOMIC_RELEASE);
 	switch (st) {
 	case TFRECORD_OK:
 		ps->detail[0] = '\0';
@@ -159,7 +163,6 @@ one_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, record_fn fn)
 	}
 	tf2_torn_resolved(ps->sink, f, f->cur.off);
 	ps->progress.done += f->cur.off - before;
-	__atomic_store_n(&f->indexed_end, f->cur.off, __ATOMIC_RELEASE);
 	progress(ps, false);
 	return more;
 }
@@ -457,6 +460,7 @@ emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
 	int64_t recno = e->recno + b->recno_base;
 	bool more = true;
 
+	__atomic_store_n(&f->indexed_end, e->cur_off, __ATOMIC_RELEASE);   /* as one_record() */
 	switch (e->st) {
 	case TFRECORD_OK:
 		if (e->decoded) {
@@ -486,7 +490,6 @@ emit_entry(struct pass *ps, struct tf2_file *f, const struct tf2_stage_block *b,
 	tf2_torn_resolved(ps->sink, f, e->cur_off);
 	ps->progress.done += e->cur_off - *before;
 	*before = e->cur_off;
-	__atomic_store_n(&f->indexed_end, e->cur_off, __ATOMIC_RELEASE);
 	progress(ps, false);
 	return more;
 }

@@ -31,3 +31,74 @@ record_sink_index_done(struct recorded *ix)
 	ix->ops->close(ix->r);
 	record_sink_done(&ix->rs);
 }
+
+/* ---- the rows a pass announced can be read while it runs --------------- */
+
+struct reach {
+	const struct reader_ops *ops;
+	struct reader *r;
+	struct td_locator prev[2];     /* the last trace, the last execution */
+	bool have[2];
+	uint64_t checked, failed;
+};
+
+/* Row loc of kind was just announced: it decodes, and one advance() from
+ * the row announced before it (same file) lands on it. */
+static void
+reach_row(struct reach *x, int k, enum reader_kind kind, const struct td_locator *loc)
+{
+	struct reader_detail d = {0};
+	struct td_locator at;
+
+	if (x->ops->decode(x->r, kind, loc, &d) != TD_OK)
+		x->failed++;
+	reader_detail_done(&d);
+	if (x->ops->advance && x->have[k] && x->prev[k].file == loc->file) {
+		at = x->prev[k];
+		if (x->ops->advance(x->r, kind, &at, 1) != TD_OK || at.offset != loc->offset)
+			x->failed++;
+	}
+	x->prev[k] = *loc;
+	x->have[k] = true;
+	x->checked++;
+}
+
+static void
+reach_trace(void *ctx, const struct reader_trace *t)
+{
+	reach_row(ctx, 0, READER_TRACE, &t->loc);
+}
+
+static void
+reach_execution(void *ctx, const struct reader_execution *e)
+{
+	reach_row(ctx, 1, READER_EXECUTION, &e->loc);
+}
+
+/* A problem between two rows: the next row need not be one step on. */
+static void
+reach_problem(void *ctx, const struct reader_problem *p)
+{
+	struct reach *x = ctx;
+
+	(void)p;
+	x->have[0] = x->have[1] = false;
+}
+
+void
+record_index_reachable(const struct reader_ops *ops, const char *dir, uint64_t *checked,
+		       uint64_t *failed)
+{
+	struct reach x = { .ops = ops };
+	struct reader_sink sink = { .ctx = &x, .on_trace = reach_trace,
+				    .on_execution = reach_execution, .on_problem = reach_problem };
+	char err[512] = "";
+
+	assert_int_equal(ops->open(dir, &(struct reader_options){0}, &x.r, err, sizeof err), TD_OK);
+	alarm(20);
+	assert_int_equal(ops->index(x.r, &sink), TD_OK);
+	alarm(0);
+	ops->close(x.r);
+	*checked = x.checked;
+	*failed = x.failed;
+}

@@ -81,6 +81,13 @@ struct recorded {
 void record_sink_index(const struct reader_ops *ops, const char *dir, struct recorded *ix);
 /* Closes the reader and frees the record. */
 void record_sink_index_done(struct recorded *ix);
+/* Opens dir with ops and runs an index pass whose sink, on every trace and
+ * execution announced, decodes it and advances one record to it from the
+ * row announced before it: a row the model was told of is readable at once
+ * (the TUI reads rows while the pass runs).  Counts rows checked and
+ * failed. */
+void record_index_reachable(const struct reader_ops *ops, const char *dir, uint64_t *checked,
+			    uint64_t *failed);
 
 /* Zeroes rs and points every callback of sink at it. */
 void record_sink_init(struct record_sink *rs, struct reader_sink *sink);
