@@ -31,12 +31,6 @@ emit_init(struct emit *e, struct strbuf *out, bool json)
 		json_init(&e->j, out);
 }
 
-struct json *
-emit_json(struct emit *e)
-{
-	return e->json ? &e->j : NULL;
-}
-
 /* ---- text: frames and lines ---------------------------------------------- */
 
 static struct emit_frame *
@@ -45,13 +39,15 @@ top(struct emit *e)
 	return &e->f[e->depth];
 }
 
+/* The field of key; a terminator with flags (emit_json_only) is the field
+ * of every key it does not list. */
 static const struct emit_field *
 field_of(const struct emit_field *schema, const char *key)
 {
 	for (; schema && schema->key; schema++)
 		if (strcmp(schema->key, key) == 0)
 			return schema;
-	return NULL;
+	return schema && schema->flags ? schema : NULL;
 }
 
 /* Writes the headings frames 1..upto still owe, then the indent of upto. */
@@ -606,15 +602,15 @@ emit_counts(struct emit *e, const struct td_summary *s)
 /* ---- text only --------------------------------------------------------------- */
 
 /* Writes the pending pairs of the innermost object so a line can follow. */
-static bool
-text_line_ok(struct emit *e)
+struct strbuf *
+emit_text(struct emit *e)
 {
 	struct emit_frame *f = top(e);
 
 	if (e->json || e->over || f->hidden || f->kind == EMIT_ROW || f->kind == EMIT_LIST)
-		return false;
+		return NULL;
 	flush_pairs(e, e->depth);
-	return true;
+	return e->out;
 }
 
 void
@@ -623,7 +619,7 @@ emit_note(struct emit *e, const char *fmt, ...)
 	struct strbuf raw = {0};
 	va_list ap;
 
-	if (!text_line_ok(e))
+	if (!emit_text(e))
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&raw, fmt, ap);
@@ -658,7 +654,7 @@ emit_lines(struct emit *e, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *nl;
 
-	if (!text_line_ok(e))
+	if (!emit_text(e))
 		return;
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));

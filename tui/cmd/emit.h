@@ -36,6 +36,11 @@
  * nothing in JSON.  A column no JSON member fills (a mark such as "!")
  * takes its cell from emit_text_kv() in the row.
  *
+ * A result whose text is prose rather than blocks and tables ("trace",
+ * "op", "stack", "help") takes the schema emit_json_only: its members are
+ * JSON only, and its text comes from emit_textf() lines written in the
+ * same pass, at the point of the member they show.
+ *
  * Worked example (the graphs command, shortened):
  *
  *	static const struct emit_field graph_cols[] = {
@@ -131,6 +136,10 @@ struct emit {
 	struct emit_frame f[EMIT_MAX_DEPTH];
 };
 
+/* The schema of an object whose members are JSON only (no member, nested
+ * container or list of it shows in text); its text is emit_textf() lines. */
+extern const struct emit_field emit_json_only[];
+
 /* Starts a result appended to out: JSON when json, else text. */
 void emit_init(struct emit *e, struct strbuf *out, bool json);
 /* Frees what the emitter holds (out is not touched).  Returns true when every
@@ -201,6 +210,16 @@ void emit_note(struct emit *e, const char *fmt, ...) __attribute__((format(print
  * JSON. */
 void emit_text_kv(struct emit *e, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Text written as given, for results laid out as prose (emit_json_only):
+ * no indent and no newline added, dump strings made safe by the caller
+ * (cmd_txt(), cmd_safe(); batch mode and the Output pane sanitize each
+ * line once more).  Writes the current object's pending lines first.
+ * Nothing in JSON, nor inside a row, a list or a hidden member. */
+void emit_textf(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Where emit_textf() writes, for a text helper that appends to a strbuf
+ * (summary_text, a tensor's values): out after the pending lines, or NULL
+ * when text is not written here (JSON, a row, a list, a hidden member). */
+struct strbuf *emit_text(struct emit *e);
 /* Several lines of text (a run's details, numpy-style values): each line
  * is sanitized on its own (tabs expanded) and indented.  Nothing in JSON. */
 void emit_lines(struct emit *e, const char *text, size_t len);

@@ -1,9 +1,35 @@
 /*
  * emit_kv.c - the emitter's shorthands for a key and its value in one call
  * (emit_kv_null ... emit_kv_index, see emit.h): each is emit_key followed
- * by the value's call, for both backends.
+ * by the value's call, for both backends; and the calls for one backend
+ * only (emit_json, emit_textf, the emit_json_only schema).
  */
 #include "emit.h"
+
+#include <stdarg.h>
+
+const struct emit_field emit_json_only[] = {
+	{ NULL, NULL, 0, EMIT_HIDE },       /* hides every key (field_of) */
+};
+
+struct json *
+emit_json(struct emit *e)
+{
+	return e->json ? &e->j : NULL;
+}
+
+void
+emit_textf(struct emit *e, const char *fmt, ...)
+{
+	struct strbuf *out = emit_text(e);
+	va_list ap;
+
+	if (!out)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(out, fmt, ap);
+	va_end(ap);
+}
 
 void
 emit_kv_null(struct emit *e, const char *key)

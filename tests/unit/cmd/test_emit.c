@@ -327,6 +327,41 @@ test_emit_row_text_cell_and_scope_cut(void **state)
 	free(j);
 }
 
+/* A prose result: members JSON only (nested ones too), text from
+ * emit_textf in the same pass. */
+static void
+build_prose(struct emit *e)
+{
+	emit_object_begin(e, emit_json_only);
+	emit_kv_uint(e, "index", 7);
+	emit_textf(e, "trace     %d\n", 7);
+	emit_key(e, "stack");
+	emit_table_begin(e, cols);
+	emit_object_begin(e, NULL);
+	emit_kv_str(e, "name", "f");
+	emit_textf(e, "never: inside a hidden member\n");
+	emit_object_end(e);
+	emit_table_end(e);
+	emit_key(e, "tags");
+	emit_list_begin(e);
+	emit_str(e, "x");
+	emit_list_end(e);
+	emit_textf(e, "stack\n  #0   f\n");
+	emit_object_end(e);
+}
+
+static void
+test_emit_json_only_members_and_textf_lines(void **state)
+{
+	char *js = run(build_prose, true), *tx = run(build_prose, false);
+
+	(void)state;
+	assert_string_equal(js, "{\"index\":7,\"stack\":[{\"name\":\"f\"}],\"tags\":[\"x\"]}");
+	assert_string_equal(tx, "trace     7\nstack\n  #0   f\n");
+	free(js);
+	free(tx);
+}
+
 int
 main(void)
 {
@@ -341,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_emit_done_reports_unbalanced),
 		cmocka_unit_test(test_emit_header_wider_than_column_widens_it),
 		cmocka_unit_test(test_emit_row_text_cell_and_scope_cut),
+		cmocka_unit_test(test_emit_json_only_members_and_textf_lines),
 	};
 
 	sanitize_set_utf8(true);
