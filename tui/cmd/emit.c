@@ -488,13 +488,6 @@ emit_list_end(struct emit *e)
 		pop(e);
 }
 
-void
-emit_label_width(struct emit *e, int width)
-{
-	if (!e->json)
-		top(e)->label_width = width;
-}
-
 /* ---- keys and values ------------------------------------------------------ */
 
 void
@@ -602,14 +595,28 @@ emit_counts(struct emit *e, const struct td_summary *s)
 /* ---- text only --------------------------------------------------------------- */
 
 /* Writes the pending pairs of the innermost object so a line can follow. */
-struct strbuf *
-emit_text(struct emit *e)
+static bool
+text_line_ok(struct emit *e)
 {
 	struct emit_frame *f = top(e);
 
 	if (e->json || e->over || f->hidden || f->kind == EMIT_ROW || f->kind == EMIT_LIST)
-		return NULL;
+		return false;
 	flush_pairs(e, e->depth);
+	return true;
+}
+
+/* The same for emit_textf, from the innermost frame text shows. */
+struct strbuf *
+emit_text(struct emit *e)
+{
+	int i = e->depth;
+
+	while (i > 0 && e->f[i].hidden)
+		i--;
+	if (e->json || e->over || e->f[i].kind == EMIT_ROW || e->f[i].kind == EMIT_LIST)
+		return NULL;
+	flush_pairs(e, i);
 	return e->out;
 }
 
@@ -619,7 +626,7 @@ emit_note(struct emit *e, const char *fmt, ...)
 	struct strbuf raw = {0};
 	va_list ap;
 
-	if (!emit_text(e))
+	if (!text_line_ok(e))
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&raw, fmt, ap);
@@ -654,7 +661,7 @@ emit_lines(struct emit *e, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *nl;
 
-	if (!emit_text(e))
+	if (!text_line_ok(e))
 		return;
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));

@@ -213,12 +213,14 @@ void emit_text_kv(struct emit *e, const char *label, const char *fmt, ...)
 /* Text written as given, for results laid out as prose (emit_json_only):
  * no indent and no newline added, dump strings made safe by the caller
  * (cmd_txt(), cmd_safe(); batch mode and the Output pane sanitize each
- * line once more).  Writes the current object's pending lines first.
- * Nothing in JSON, nor inside a row, a list or a hidden member. */
+ * line once more).  Written at once, also inside members text hides (so
+ * one loop builds a JSON array and its lines), after the pending lines of
+ * the innermost object text shows.  Nothing in JSON, nor when that
+ * innermost shown frame is a table row or a list (cells, not lines). */
 void emit_textf(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Where emit_textf() writes, for a text helper that appends to a strbuf
- * (summary_text, a tensor's values): out after the pending lines, or NULL
- * when text is not written here (JSON, a row, a list, a hidden member). */
+ * (summary_text, a tensor's values): out, or NULL when emit_textf() would
+ * write nothing. */
 struct strbuf *emit_text(struct emit *e);
 /* Several lines of text (a run's details, numpy-style values): each line
  * is sanitized on its own (tabs expanded) and indented.  Nothing in JSON. */

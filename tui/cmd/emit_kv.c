@@ -2,7 +2,7 @@
  * emit_kv.c - the emitter's shorthands for a key and its value in one call
  * (emit_kv_null ... emit_kv_index, see emit.h): each is emit_key followed
  * by the value's call, for both backends; and the calls for one backend
- * only (emit_json, emit_textf, the emit_json_only schema).
+ * only (emit_json, emit_textf, the emit_json_only schema), emit_label_width.
  */
 #include "emit.h"
 
@@ -16,6 +16,13 @@ struct json *
 emit_json(struct emit *e)
 {
 	return e->json ? &e->j : NULL;
+}
+
+void
+emit_label_width(struct emit *e, int width)
+{
+	if (!e->json)
+		e->f[e->depth].label_width = width;
 }
 
 void

@@ -339,15 +339,20 @@ build_prose(struct emit *e)
 	emit_table_begin(e, cols);
 	emit_object_begin(e, NULL);
 	emit_kv_str(e, "name", "f");
-	emit_textf(e, "never: inside a hidden member\n");
+	emit_textf(e, "stack\n  #0   f\n");      /* in the hidden member: shown */
 	emit_object_end(e);
 	emit_table_end(e);
 	emit_key(e, "tags");
 	emit_list_begin(e);
 	emit_str(e, "x");
 	emit_list_end(e);
-	emit_textf(e, "stack\n  #0   f\n");
 	emit_object_end(e);
+	emit_table_begin(e, cols);                  /* a shown row takes no lines */
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "index", 1);
+	emit_textf(e, "never\n");
+	emit_object_end(e);
+	emit_table_end(e);
 }
 
 static void
@@ -356,8 +361,10 @@ test_emit_json_only_members_and_textf_lines(void **state)
 	char *js = run(build_prose, true), *tx = run(build_prose, false);
 
 	(void)state;
-	assert_string_equal(js, "{\"index\":7,\"stack\":[{\"name\":\"f\"}],\"tags\":[\"x\"]}");
-	assert_string_equal(tx, "trace     7\nstack\n  #0   f\n");
+	assert_string_equal(js, "{\"index\":7,\"stack\":[{\"name\":\"f\"}],\"tags\":[\"x\"]}"
+			    ",[{\"index\":1}]");
+	assert_string_equal(tx, "trace     7\nstack\n  #0   f\n"
+			    "index  op        tags        ops\n    1\n");
 	free(js);
 	free(tx);
 }
