@@ -160,21 +160,22 @@ void cmd_text_summary(struct strbuf *sb, const struct td_summary *s);
 /* The NaN/-Inf/+Inf/elements counts as members of the current object. */
 void cmd_json_counts(struct json *j, const struct td_summary *s);
 
-/* A stack (frame ids, outermost first) as a JSON list / aligned text. */
-void cmd_json_frames(struct cmd_env *env, struct json *j, const uint32_t *ids, size_t n);
-void cmd_text_frames(struct cmd_env *env, const uint32_t *ids, size_t n);
+/* A stack (frame ids, outermost first): a JSON list of frames; in text
+ * title ("stack\n", "" none) then "  #0   file:line in function" lines,
+ * or nothing when title is NULL (the stack is JSON only). */
+void cmd_emit_frames(struct cmd_env *env, struct emit *e, const uint32_t *ids, size_t n,
+		     const char *title);
 
-/* The op as a JSON object / text block: type, graph, device, inputs,
- * consumers, output tensor ids, stack. */
-void cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op);
-/* The same members, written into an object the caller has begun. */
-void cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op);
-void cmd_text_op(struct cmd_env *env, uint32_t op);
+/* The op: type, graph, device, inputs, consumers, output tensor ids,
+ * details, stack; a JSON object (null when op is not known) and the op's
+ * text block. */
+void cmd_emit_op(struct cmd_env *env, struct emit *e, uint32_t op);
+/* The same members and lines, in an object the caller has begun. */
+void cmd_emit_op_members(struct cmd_env *env, struct emit *e, uint32_t op);
 /* The details of an op (cmd_op_info.c): control inputs, attributes,
- * output dtypes and shapes, as members of the current JSON object / text
- * lines. */
-void cmd_json_op_details(struct cmd_env *env, struct json *j, const struct model_op *o);
-void cmd_text_op_details(struct cmd_env *env, const struct model_op *o);
+ * output dtypes and shapes, as members of the current object and their
+ * text lines. */
+void cmd_emit_op_details(struct cmd_env *env, struct emit *e, const struct model_op *o);
 
 /* A full tensor value with an optional numpy slice text ("[0:10, :]") as
  * JSON (see cmd_tensor.c for the shape) or as numpy-style text; at most

@@ -33,7 +33,7 @@ find_op(struct cmd_env *env, const char *name, const char *graph, uint32_t *op)
 
 /* The graphs of the other ops named like op (pick one with --graph). */
 static void
-other_graphs(struct cmd_env *env, struct json *j, uint32_t op)
+other_graphs(struct cmd_env *env, struct emit *e, uint32_t op)
 {
 	uint32_t i, n = model_op_count(env->m);
 	struct model_op o, x;
@@ -44,16 +44,12 @@ other_graphs(struct cmd_env *env, struct json *j, uint32_t op)
 	for (i = 0; i < n; i++) {
 		if (i == op || !model_op_get(env->m, i, &x) || strcmp(x.name, o.name) != 0)
 			continue;
-		if (j) {
-			json_string(j, cmd_nz(x.graph_id));
-			continue;
-		}
-		strbuf_adds(env->out, any ? ", " : "also in graphs (--graph): ");
-		strbuf_adds(env->out, cmd_txt(x.graph_id));
+		emit_str(e, cmd_nz(x.graph_id));
+		emit_textf(e, "%s%s", any ? ", " : "also in graphs (--graph): ", cmd_txt(x.graph_id));
 		any = true;
 	}
 	if (any)
-		strbuf_addc(env->out, '\n');
+		emit_textf(e, "\n");
 }
 
 enum td_status
@@ -64,7 +60,7 @@ cmd_op(struct cmd_env *env, int argc, char **argv)
 	char *pos[1];
 	int npos;
 	uint32_t op = 0;
-	struct json j;
+	struct emit e;
 	enum td_status st;
 
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 1)) != TD_OK)
@@ -75,21 +71,16 @@ cmd_op(struct cmd_env *env, int argc, char **argv)
 		return st;
 	if (env->ui && env->ui->show_op)
 		env->ui->show_op(env->ui->ctx, op);
-	if (!env->json) {
-		cmd_text_op(env, op);
-		if (!graph)
-			other_graphs(env, NULL, op);
-		return TD_OK;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	cmd_json_op_members(env, &j, op);
-	json_key(&j, "other_graphs");
-	json_array_begin(&j);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	cmd_emit_op_members(env, &e, op);
+	emit_key(&e, "other_graphs");
+	emit_list_begin(&e);
 	if (!graph)
-		other_graphs(env, &j, op);
-	json_array_end(&j);
-	json_object_end(&j);
+		other_graphs(env, &e, op);
+	emit_list_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
 	return TD_OK;
 }
 
@@ -97,10 +88,13 @@ bool
 cmd_describe_op(struct cmd_env *env, uint32_t op)
 {
 	struct model_op o;
+	struct emit e;
 
 	if (!model_op_get(env->m, op, &o))
 		return false;
-	cmd_text_op(env, op);
+	emit_init(&e, env->out, false);
+	cmd_emit_op(env, &e, op);
+	emit_done(&e);
 	return true;
 }
 
@@ -190,7 +184,7 @@ print_frames(struct cmd_env *env, const uint32_t *ids, size_t n, bool user)
 {
 	uint32_t *mine = NULL;
 	struct model_frame f;
-	struct json j;
+	struct emit e;
 	size_t i, k = 0;
 
 	if (user && n) {
@@ -201,12 +195,9 @@ print_frames(struct cmd_env *env, const uint32_t *ids, size_t n, bool user)
 		ids = mine;
 		n = k;
 	}
-	if (env->json) {
-		json_init(&j, env->out);
-		cmd_json_frames(env, &j, ids, n);
-	} else {
-		cmd_text_frames(env, ids, n);
-	}
+	emit_init(&e, env->out, env->json);
+	cmd_emit_frames(env, &e, ids, n, "");
+	emit_done(&e);
 	free(mine);
 }
 

@@ -72,70 +72,6 @@ output_count(const struct model_op *o)
 	return TD_MIN(n, OP_OUTPUTS_MAX);
 }
 
-void
-cmd_json_op_details(struct cmd_env *env, struct json *j, const struct model_op *o)
-{
-	struct model_info info;
-	struct out_type t;
-	uint32_t k, n = output_count(o);
-	size_t i;
-
-	model_info(env->m, &info);
-	json_key(j, "control_inputs");
-	json_array_begin(j);
-	for (i = 0; i < o->ncontrol_inputs; i++)
-		json_string(j, o->control_inputs[i].op_name);
-	json_array_end(j);
-	json_key(j, "attributes");
-	json_array_begin(j);
-	for (i = 0; i < o->nattrs; i++) {
-		json_object_begin(j);
-		json_kv_string(j, "name", o->attrs[i].name);
-		json_kv_string(j, "value", o->attrs[i].value);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_kv_bool(j, "attributes_known", info.no_attrs_why == NULL);
-	json_key(j, "attributes_note");
-	if (info.no_attrs_why)
-		json_string(j, info.no_attrs_why);
-	else
-		json_null(j);
-	json_key(j, "outputs");
-	json_array_begin(j);
-	for (k = 0; k < n; k++) {
-		output_type(env, o, k, &t);
-		json_object_begin(j);
-		json_kv_uint(j, "output_slot", k);
-		json_key(j, "dtype");
-		if (t.dtype != DTYPE_INVALID)
-			json_string(j, td_dtype_name(t.dtype));
-		else
-			json_null(j);
-		json_key(j, "shape");
-		if (t.rank >= 0) {
-			json_array_begin(j);
-			for (int d = 0; d < t.rank; d++)
-				json_int(j, t.dims[d]);
-			json_array_end(j);
-		} else {
-			json_null(j);
-		}
-		json_key(j, "from");
-		if (t.from)
-			json_string(j, t.from);
-		else
-			json_null(j);
-		json_key(j, "trace_index");
-		if (t.trace >= 0)
-			json_int(j, t.trace);
-		else
-			json_null(j);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
 static void
 text_shape(struct strbuf *out, const struct out_type *t)
 {
@@ -150,45 +86,100 @@ text_shape(struct strbuf *out, const struct out_type *t)
 	strbuf_addc(out, ']');
 }
 
-void
-cmd_text_op_details(struct cmd_env *env, const struct model_op *o)
+static void
+emit_outputs(struct cmd_env *env, struct emit *e, const struct model_op *o)
 {
-	struct strbuf *out = env->out;
-	struct model_info info;
+	struct strbuf *text;
 	struct out_type t;
 	uint32_t k, n = output_count(o);
+
+	emit_textf(e, "outputs\n");
+	emit_key(e, "outputs");
+	emit_table_begin(e, NULL);
+	for (k = 0; k < n; k++) {
+		output_type(env, o, k, &t);
+		emit_object_begin(e, NULL);
+		emit_kv_uint(e, "output_slot", k);
+		emit_kv_str(e, "dtype", t.dtype != DTYPE_INVALID ? td_dtype_name(t.dtype) : NULL);
+		emit_key(e, "shape");
+		if (t.rank >= 0) {
+			emit_list_begin(e);
+			for (int d = 0; d < t.rank; d++)
+				emit_int(e, t.dims[d]);
+			emit_list_end(e);
+		} else {
+			emit_null(e);
+		}
+		emit_kv_str(e, "from", t.from);
+		emit_kv_index(e, "trace_index", t.trace);
+		emit_object_end(e);
+		if (!(text = emit_text(e)))
+			continue;
+		strbuf_addf(text, "  %u  ", k);
+		text_shape(text, &t);
+		if (t.from && t.trace >= 0)
+			strbuf_addf(text, "  (from trace %lld)", (long long)t.trace);
+		else if (!t.from)
+			strbuf_adds(text, "  (not recorded)");
+		strbuf_addc(text, '\n');
+	}
+	emit_table_end(e);
+}
+
+/* JSON has the attributes before the outputs, text after them. */
+static void
+text_attributes(struct emit *e, const struct model_op *o, const struct model_info *info)
+{
+	struct strbuf *text = emit_text(e);
+
+	if (!text)
+		return;
+	if (info->no_attrs_why) {
+		strbuf_addf(text, "attributes: %s\n", info->no_attrs_why);
+		return;
+	}
+	strbuf_addf(text, "attributes %zu\n", o->nattrs);
+	for (size_t i = 0; i < o->nattrs; i++) {
+		strbuf_adds(text, "  ");
+		cmd_cell(text, o->attrs[i].name, 24);
+		strbuf_addc(text, ' ');
+		cmd_cell(text, o->attrs[i].value, -1);
+		strbuf_addc(text, '\n');
+	}
+}
+
+void
+cmd_emit_op_details(struct cmd_env *env, struct emit *e, const struct model_op *o)
+{
+	struct model_info info;
+	struct strbuf *text;
 	size_t i;
 
 	model_info(env->m, &info);
-	if (o->ncontrol_inputs) {
-		strbuf_addf(out, "control   %zu\n", o->ncontrol_inputs);
-		for (i = 0; i < o->ncontrol_inputs; i++) {
-			strbuf_adds(out, "  ^");
-			cmd_cell(out, o->control_inputs[i].op_name, -1);
-			strbuf_addc(out, '\n');
+	if (o->ncontrol_inputs)
+		emit_textf(e, "control   %zu\n", o->ncontrol_inputs);
+	emit_key(e, "control_inputs");
+	emit_list_begin(e);
+	for (i = 0; i < o->ncontrol_inputs; i++) {
+		emit_str(e, o->control_inputs[i].op_name);
+		if ((text = emit_text(e))) {
+			strbuf_adds(text, "  ^");
+			cmd_cell(text, o->control_inputs[i].op_name, -1);
+			strbuf_addc(text, '\n');
 		}
 	}
-	strbuf_adds(out, "outputs\n");
-	for (k = 0; k < n; k++) {
-		output_type(env, o, k, &t);
-		strbuf_addf(out, "  %u  ", k);
-		text_shape(out, &t);
-		if (t.from && t.trace >= 0)
-			strbuf_addf(out, "  (from trace %lld)", (long long)t.trace);
-		else if (!t.from)
-			strbuf_adds(out, "  (not recorded)");
-		strbuf_addc(out, '\n');
-	}
-	if (info.no_attrs_why) {
-		strbuf_addf(out, "attributes: %s\n", info.no_attrs_why);
-		return;
-	}
-	strbuf_addf(out, "attributes %zu\n", o->nattrs);
+	emit_list_end(e);
+	emit_key(e, "attributes");
+	emit_table_begin(e, NULL);
 	for (i = 0; i < o->nattrs; i++) {
-		strbuf_adds(out, "  ");
-		cmd_cell(out, o->attrs[i].name, 24);
-		strbuf_addc(out, ' ');
-		cmd_cell(out, o->attrs[i].value, -1);
-		strbuf_addc(out, '\n');
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "name", o->attrs[i].name);
+		emit_kv_str(e, "value", o->attrs[i].value);
+		emit_object_end(e);
 	}
+	emit_table_end(e);
+	emit_kv_bool(e, "attributes_known", info.no_attrs_why == NULL);
+	emit_kv_str(e, "attributes_note", info.no_attrs_why);
+	emit_outputs(env, e, o);
+	text_attributes(e, o, &info);
 }

@@ -36,117 +36,85 @@ row_args(struct cmd_env *env, int argc, char **argv, struct row_args *a)
 	return TD_OK;
 }
 
-static void
-json_debug_values(struct json *j, const double *v, size_t n)
-{
-	size_t i;
-
-	json_array_begin(j);
-	for (i = 0; i < n; i++)
-		json_double(j, v[i]);
-	json_array_end(j);
-}
-
 /* Output k of a detail: summary, raw debug vector, value. */
 static enum td_status
-json_output(struct cmd_env *env, struct json *j, const struct model_detail *d, size_t k,
+emit_output(struct cmd_env *env, struct emit *e, const struct model_detail *d, size_t k,
 	    const char *slice)
 {
-	json_key(j, "summary");
+	struct strbuf *text;
+	size_t i;
+
+	emit_key(e, "summary");
 	if (d->summaries)
-		cmd_json_summary(j, &d->summaries[k]);
+		emit_summary(e, &d->summaries[k]);
 	else
-		json_null(j);
-	json_key(j, "debug_values");
-	if (d->debug_values && d->debug_values[k] && d->ndebug_values)
-		json_debug_values(j, d->debug_values[k], d->ndebug_values[k]);
-	else
-		json_null(j);
-	json_key(j, "value");
-	if (d->values && d->values[k])
-		return cmd_json_value(env, j, d->values[k], slice, VALUE_LIMIT_JSON);
-	json_null(j);
-	return TD_OK;
-}
-
-static void
-text_detail_extra(struct cmd_env *env, const struct model_detail *d)
-{
-	if (d->mode)
-		strbuf_addf(env->out, "mode      %s\n", cmd_safe(d->mode));
-	if (d->text && *d->text)
-		strbuf_addf(env->out, "%s%s", d->text, d->text[strlen(d->text) - 1] == '\n' ? "" : "\n");
-}
-
-static enum td_status
-text_output(struct cmd_env *env, const struct model_detail *d, size_t k, const char *slice)
-{
-	if (d->summaries) {
-		strbuf_adds(env->out, "summary   ");
-		cmd_text_summary(env->out, &d->summaries[k]);
-		strbuf_addc(env->out, '\n');
+		emit_null(e);
+	if (d->summaries && (text = emit_text(e))) {
+		strbuf_adds(text, "summary   ");
+		cmd_text_summary(text, &d->summaries[k]);
+		strbuf_addc(text, '\n');
 	}
-	if (d->values && d->values[k])
-		return cmd_text_value(env, d->values[k], slice, VALUE_LIMIT_TEXT);
-	return TD_OK;
+	emit_key(e, "debug_values");
+	if (d->debug_values && d->debug_values[k] && d->ndebug_values) {
+		emit_list_begin(e);
+		for (i = 0; i < d->ndebug_values[k]; i++)
+			emit_double(e, d->debug_values[k][i]);
+		emit_list_end(e);
+	} else {
+		emit_null(e);
+	}
+	emit_key(e, "value");
+	if (!d->values || !d->values[k]) {
+		emit_null(e);
+		return TD_OK;
+	}
+	if (emit_json(e))
+		return cmd_json_value(env, emit_json(e), d->values[k], slice, VALUE_LIMIT_JSON);
+	return cmd_text_value(env, d->values[k], slice, VALUE_LIMIT_TEXT);
+}
+
+/* The mode member; text shows it with the detail's own text. */
+static void
+emit_mode(struct emit *e, const struct model_detail *d, enum td_status dst)
+{
+	emit_kv_str(e, "mode", dst == TD_OK ? d->mode : NULL);
+	if (dst != TD_OK)
+		return;
+	if (d->mode)
+		emit_textf(e, "mode      %s\n", cmd_safe(d->mode));
+	if (d->text && *d->text)
+		emit_textf(e, "%s%s", d->text, d->text[strlen(d->text) - 1] == '\n' ? "" : "\n");
 }
 
 /* ---- trace N ----------------------------------------------------------------- */
 
 static void
-trace_json_head(struct json *j, const struct model_trace *t)
+trace_head(struct emit *e, const struct model_trace *t)
 {
-	json_kv_uint(j, "index", t->index);
-	json_kv_string(j, "op_name", t->op_name);
-	json_kv_string(j, "op_type", cmd_nz(t->op_type));
-	json_kv_uint(j, "output_slot", t->slot);
-	json_kv_string(j, "graph_id", cmd_nz(t->graph_id));
-	json_kv_string(j, "graph_name", cmd_nz(t->graph_name));
-	json_key(j, "execution");
+	emit_kv_uint(e, "index", t->index);
+	emit_kv_str(e, "op_name", t->op_name);
+	emit_kv_str(e, "op_type", cmd_nz(t->op_type));
+	emit_kv_uint(e, "output_slot", t->slot);
+	emit_kv_str(e, "graph_id", cmd_nz(t->graph_id));
+	emit_kv_str(e, "graph_name", cmd_nz(t->graph_name));
+	emit_kv_index(e, "execution", t->execution);
+	emit_kv_str(e, "host", cmd_nz(t->host));
+	emit_kv_str(e, "device", cmd_nz(t->device));
+	emit_kv_double(e, "wall_time", t->wall_time);
+	emit_kv_bool(e, "nonfinite", t->flags & ROW_NONFINITE);
+	emit_kv_bool(e, "is_input", t->flags & ROW_INPUT);
+	emit_kv_bool(e, "corrupt", t->flags & ROW_CORRUPT);
+	emit_kv_str(e, "debug_op", t->debug_op);
+	emit_textf(e, "trace     %llu%s\n", (unsigned long long)t->index,
+		   (t->flags & ROW_NONFINITE) ? "  (NaN/Inf)" : "");
 	if (t->execution >= 0)
-		json_int(j, t->execution);
-	else
-		json_null(j);
-	json_kv_string(j, "host", cmd_nz(t->host));
-	json_kv_string(j, "device", cmd_nz(t->device));
-	json_kv_double(j, "wall_time", t->wall_time);
-	json_kv_bool(j, "nonfinite", t->flags & ROW_NONFINITE);
-	json_kv_bool(j, "is_input", t->flags & ROW_INPUT);
-	json_kv_bool(j, "corrupt", t->flags & ROW_CORRUPT);
-	json_kv_string(j, "debug_op", t->debug_op);
-}
-
-static enum td_status
-trace_json(struct cmd_env *env, const struct model_trace *t, struct model_detail *d,
-	   enum td_status dst, const char *slice)
-{
-	struct json j;
-	struct model_op o;
-	enum td_status st = TD_OK;
-
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	trace_json_head(&j, t);
-	json_kv_string(&j, "mode", dst == TD_OK ? d->mode : NULL);
-	if (dst == TD_OK && d->noutputs > 0) {
-		st = json_output(env, &j, d, 0, slice);
-	} else {
-		json_key(&j, "summary");
-		cmd_json_summary(&j, &t->summary);
-		if (dst != TD_OK)
-			json_kv_string(&j, "detail_error", td_strerror(dst));
-	}
-	json_key(&j, "op");
-	cmd_json_op(env, &j, t->op);
-	json_key(&j, "stack");
-	if (dst == TD_OK && d->nstack)
-		cmd_json_frames(env, &j, d->stack, d->nstack);
-	else if (model_op_get(env->m, t->op, &o))
-		cmd_json_frames(env, &j, o.stack, o.nstack);
-	else
-		cmd_json_frames(env, &j, NULL, 0);
-	json_object_end(&j);
-	return st;
+		emit_textf(e, "execution %lld\n", (long long)t->execution);
+	if (t->host && *t->host)
+		emit_textf(e, "host      %s\n", cmd_safe(t->host));
+	if (t->debug_op)
+		emit_textf(e, "debug op  %s%s\n", cmd_txt(t->debug_op),
+			   (t->flags & ROW_REPEAT) ? "  (another debug op's row of this tensor "
+			   "holds its values)" : "");
 }
 
 /* The op block already shows the creation stack; a trace record with its
@@ -161,35 +129,40 @@ same_as_op_stack(struct cmd_env *env, uint32_t op, const struct model_detail *d)
 }
 
 static enum td_status
-trace_text(struct cmd_env *env, const struct model_trace *t, struct model_detail *d,
-	   enum td_status dst, const char *slice)
+trace_emit(struct cmd_env *env, struct emit *e, const struct model_trace *t,
+	   struct model_detail *d, enum td_status dst, const char *slice)
 {
+	struct model_op o;
+	struct strbuf *text;
 	enum td_status st = TD_OK;
 
-	strbuf_addf(env->out, "trace     %llu%s\n", (unsigned long long)t->index,
-		    (t->flags & ROW_NONFINITE) ? "  (NaN/Inf)" : "");
-	if (t->execution >= 0)
-		strbuf_addf(env->out, "execution %lld\n", (long long)t->execution);
-	if (t->host && *t->host)
-		strbuf_addf(env->out, "host      %s\n", cmd_safe(t->host));
-	if (t->debug_op)
-		strbuf_addf(env->out, "debug op  %s%s\n", cmd_txt(t->debug_op),
-			    (t->flags & ROW_REPEAT) ? "  (another debug op's row of this tensor "
-			    "holds its values)" : "");
-	if (dst == TD_OK) {
-		text_detail_extra(env, d);
-		if (d->noutputs > 0)
-			st = text_output(env, d, 0, slice);
+	emit_object_begin(e, emit_json_only);
+	trace_head(e, t);
+	emit_mode(e, d, dst);
+	if (dst == TD_OK && d->noutputs > 0) {
+		st = emit_output(env, e, d, 0, slice);
+	} else if (dst != TD_OK) {
+		emit_kv_summary(e, "summary", &t->summary);
+		emit_kv_str(e, "detail_error", td_strerror(dst));
+		if ((text = emit_text(e))) {
+			strbuf_addf(text, "detail    %s\nsummary   ", td_strerror(dst));
+			cmd_text_summary(text, &t->summary);
+			strbuf_addc(text, '\n');
+		}
 	} else {
-		strbuf_addf(env->out, "detail    %s\nsummary   ", td_strerror(dst));
-		cmd_text_summary(env->out, &t->summary);
-		strbuf_addc(env->out, '\n');
+		emit_kv_summary(e, "summary", &t->summary);
 	}
-	cmd_text_op(env, t->op);
-	if (dst == TD_OK && d->nstack && !same_as_op_stack(env, t->op, d)) {
-		strbuf_adds(env->out, "trace stack\n");
-		cmd_text_frames(env, d->stack, d->nstack);
-	}
+	emit_key(e, "op");
+	cmd_emit_op(env, e, t->op);
+	emit_key(e, "stack");
+	if (dst == TD_OK && d->nstack)
+		cmd_emit_frames(env, e, d->stack, d->nstack,
+				same_as_op_stack(env, t->op, d) ? NULL : "trace stack\n");
+	else if (model_op_get(env->m, t->op, &o))
+		cmd_emit_frames(env, e, o.stack, o.nstack, NULL);
+	else
+		cmd_emit_frames(env, e, NULL, 0, NULL);
+	emit_object_end(e);
 	return st;
 }
 
@@ -199,6 +172,7 @@ cmd_trace(struct cmd_env *env, int argc, char **argv)
 	struct model_detail d = {0};
 	struct model_trace t;
 	struct row_args a;
+	struct emit e;
 	uint64_t row;
 	enum td_status st, dst;
 
@@ -213,7 +187,9 @@ cmd_trace(struct cmd_env *env, int argc, char **argv)
 		cmd_detail_complete(&d);
 	if (env->ui && env->ui->jump && a.row)
 		env->ui->jump(env->ui->ctx, TABLE_TRACES, row);
-	st = env->json ? trace_json(env, &t, &d, dst, a.slice) : trace_text(env, &t, &d, dst, a.slice);
+	emit_init(&e, env->out, env->json);
+	st = trace_emit(env, &e, &t, &d, dst, a.slice);
+	emit_done(&e);
 	model_detail_done(&d);
 	return st;
 }
@@ -221,65 +197,46 @@ cmd_trace(struct cmd_env *env, int argc, char **argv)
 /* ---- execution N --------------------------------------------------------------- */
 
 static enum td_status
-execution_json(struct cmd_env *env, const struct model_execution *e, struct model_detail *d,
-	       enum td_status dst, const char *slice)
-{
-	struct json j;
-	size_t k;
-	enum td_status st = TD_OK;
-
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "index", e->index);
-	json_kv_string(&j, "op_type", e->op_type);
-	json_kv_string(&j, "graph_id", cmd_graph_id(env, e->graph));
-	json_kv_string(&j, "host", cmd_nz(e->host));
-	json_kv_uint(&j, "num_outputs", e->num_outputs);
-	json_kv_uint(&j, "bad_outputs", e->bad_outputs);
-	json_kv_double(&j, "wall_time", e->wall_time);
-	json_kv_uint(&j, "first_trace", e->first_trace);
-	json_kv_uint(&j, "traces", e->ntraces);
-	json_kv_string(&j, "mode", dst == TD_OK ? d->mode : NULL);
-	if (dst != TD_OK)
-		json_kv_string(&j, "detail_error", td_strerror(dst));
-	json_key(&j, "outputs");
-	json_array_begin(&j);
-	for (k = 0; dst == TD_OK && k < d->noutputs && st == TD_OK; k++) {
-		json_object_begin(&j);
-		json_kv_uint(&j, "output_slot", k);
-		st = json_output(env, &j, d, k, slice);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	json_key(&j, "stack");
-	cmd_json_frames(env, &j, dst == TD_OK ? d->stack : NULL, dst == TD_OK ? d->nstack : 0);
-	json_object_end(&j);
-	return st;
-}
-
-static enum td_status
-execution_text(struct cmd_env *env, const struct model_execution *e, struct model_detail *d,
-	       enum td_status dst, const char *slice)
+execution_emit(struct cmd_env *env, struct emit *e, const struct model_execution *x,
+	       struct model_detail *d, enum td_status dst, const char *slice)
 {
 	size_t k;
 	enum td_status st = TD_OK;
 
-	strbuf_addf(env->out, "execution %llu  %s\noutputs   %u (%u with NaN/Inf)\n",
-		    (unsigned long long)e->index, cmd_txt(e->op_type), e->num_outputs, e->bad_outputs);
-	if (e->ntraces)
-		strbuf_addf(env->out, "traces    %llu..%llu\n", (unsigned long long)e->first_trace,
-			    (unsigned long long)(e->first_trace + e->ntraces - 1));
+	emit_object_begin(e, emit_json_only);
+	emit_kv_uint(e, "index", x->index);
+	emit_kv_str(e, "op_type", x->op_type);
+	emit_kv_str(e, "graph_id", cmd_graph_id(env, x->graph));
+	emit_kv_str(e, "host", cmd_nz(x->host));
+	emit_kv_uint(e, "num_outputs", x->num_outputs);
+	emit_kv_uint(e, "bad_outputs", x->bad_outputs);
+	emit_kv_double(e, "wall_time", x->wall_time);
+	emit_kv_uint(e, "first_trace", x->first_trace);
+	emit_kv_uint(e, "traces", x->ntraces);
+	emit_textf(e, "execution %llu  %s\noutputs   %u (%u with NaN/Inf)\n",
+		   (unsigned long long)x->index, cmd_txt(x->op_type), x->num_outputs, x->bad_outputs);
+	if (x->ntraces)
+		emit_textf(e, "traces    %llu..%llu\n", (unsigned long long)x->first_trace,
+			   (unsigned long long)(x->first_trace + x->ntraces - 1));
+	emit_mode(e, d, dst);
 	if (dst != TD_OK) {
-		strbuf_addf(env->out, "detail    %s\n", td_strerror(dst));
-		return TD_OK;
+		emit_kv_str(e, "detail_error", td_strerror(dst));
+		emit_textf(e, "detail    %s\n", td_strerror(dst));
 	}
-	text_detail_extra(env, d);
-	for (k = 0; k < d->noutputs && st == TD_OK; k++) {
-		strbuf_addf(env->out, "output %zu\n", k);
-		st = text_output(env, d, k, slice);
+	emit_key(e, "outputs");
+	emit_table_begin(e, emit_json_only);
+	for (k = 0; dst == TD_OK && k < d->noutputs && st == TD_OK; k++) {
+		emit_object_begin(e, NULL);
+		emit_kv_uint(e, "output_slot", k);
+		emit_textf(e, "output %zu\n", k);
+		st = emit_output(env, e, d, k, slice);
+		emit_object_end(e);
 	}
-	strbuf_adds(env->out, "stack\n");
-	cmd_text_frames(env, d->stack, d->nstack);
+	emit_table_end(e);
+	emit_key(e, "stack");
+	cmd_emit_frames(env, e, dst == TD_OK ? d->stack : NULL, dst == TD_OK ? d->nstack : 0,
+			dst == TD_OK ? "stack\n" : NULL);
+	emit_object_end(e);
 	return st;
 }
 
@@ -287,8 +244,9 @@ enum td_status
 cmd_execution(struct cmd_env *env, int argc, char **argv)
 {
 	struct model_detail d = {0};
-	struct model_execution e;
+	struct model_execution x;
 	struct row_args a;
+	struct emit e;
 	uint64_t row;
 	enum td_status st, dst;
 
@@ -296,15 +254,16 @@ cmd_execution(struct cmd_env *env, int argc, char **argv)
 		return st;
 	if ((st = cmd_execution_arg(env, a.row, &row)) != TD_OK)
 		return st;
-	if ((st = model_execution_get(env->m, row, &e)) != TD_OK)
+	if ((st = model_execution_get(env->m, row, &x)) != TD_OK)
 		return cmd_fail(env, st, "row %llu: %s", (unsigned long long)row, td_strerror(st));
 	dst = model_execution_detail(env->m, row, &d);
 	if (dst == TD_OK)
 		cmd_detail_complete(&d);
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, TABLE_EXECUTIONS, row);
-	st = env->json ? execution_json(env, &e, &d, dst, a.slice)
-		       : execution_text(env, &e, &d, dst, a.slice);
+	emit_init(&e, env->out, env->json);
+	st = execution_emit(env, &e, &x, &d, dst, a.slice);
+	emit_done(&e);
 	model_detail_done(&d);
 	return st;
 }
@@ -347,8 +306,8 @@ cmd_stats_only(struct cmd_env *env, uint64_t row, const char *mode, bool value_k
 {
 	char *which = values_in_formats();
 	struct model_trace t;
-	struct strbuf note = { 0 };
-	struct json j;
+	struct strbuf note = { 0 }, *text;
+	struct emit e;
 	enum td_status st;
 
 	if ((st = model_trace_get(env->m, row, &t)) != TD_OK) {
@@ -357,25 +316,22 @@ cmd_stats_only(struct cmd_env *env, uint64_t row, const char *mode, bool value_k
 	}
 	strbuf_addf(&note, "values not stored (mode %s; %s dumps keep them)",
 		    mode ? mode : "unknown", which);
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_uint(&j, "index", row);
-		if (value_key) {
-			json_key(&j, "value");
-			json_null(&j);
-		}
-		json_kv_bool(&j, "values_stored", false);
-		json_kv_string(&j, "values_note", note.buf);
-		json_key(&j, "summary");
-		summary_json(&j, &t.summary);
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "trace %llu ", (unsigned long long)row);
-		cmd_cell(env->out, t.op_name, -1);
-		strbuf_addf(env->out, ":%u: %s; the statistics it has:\n", t.slot, note.buf);
-		summary_lines(env->out, &t.summary);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "index", row);
+	if (value_key)
+		emit_kv_null(&e, "value");
+	emit_kv_bool(&e, "values_stored", false);
+	emit_kv_str(&e, "values_note", note.buf);
+	emit_kv_summary(&e, "summary", &t.summary);
+	if ((text = emit_text(&e))) {
+		strbuf_addf(text, "trace %llu ", (unsigned long long)row);
+		cmd_cell(text, t.op_name, -1);
+		strbuf_addf(text, ":%u: %s; the statistics it has:\n", t.slot, note.buf);
+		summary_lines(text, &t.summary);
 	}
+	emit_object_end(&e);
+	emit_done(&e);
 	strbuf_done(&note);
 	free(which);
 	return TD_OK;
@@ -386,7 +342,7 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 {
 	struct model_detail d = {0};
 	char *slice = argc > 2 ? cmd_join(argc, argv, 2) : NULL;
-	struct json j;
+	struct emit e;
 	uint64_t row;
 	enum td_status st;
 
@@ -402,16 +358,16 @@ cmd_print(struct cmd_env *env, int argc, char **argv)
 	}
 	if (env->ui && env->ui->show_tensor)
 		env->ui->show_tensor(env->ui->ctx, TABLE_TRACES, row, slice, NULL);
-	if (!env->json) {
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "index", row);
+	emit_key(&e, "value");
+	if (emit_json(&e))
+		st = cmd_json_value(env, emit_json(&e), d.values[0], slice, VALUE_LIMIT_JSON);
+	else
 		st = cmd_text_value(env, d.values[0], slice, VALUE_LIMIT_TEXT);
-		goto out;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "index", row);
-	json_key(&j, "value");
-	st = cmd_json_value(env, &j, d.values[0], slice, VALUE_LIMIT_JSON);
-	json_object_end(&j);
+	emit_object_end(&e);
+	emit_done(&e);
 out:
 	model_detail_done(&d);
 	free(slice);

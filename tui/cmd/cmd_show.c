@@ -1,7 +1,8 @@
 /*
- * cmd_show.c - the JSON and text forms of the things several commands
- * print: tensor summaries, stacks and ops.  One place, so "trace", "op",
- * "stack" and "alerts" cannot drift apart.
+ * cmd_show.c - the things several commands print: tensor summaries, stacks
+ * and ops, each built once through the emitter (members for JSON, lines
+ * for text).  One place, so "trace", "op", "stack" and "alerts" cannot
+ * drift apart.
  */
 #include "cmd_internal.h"
 #include "fmt.h"
@@ -33,50 +34,37 @@ cmd_text_summary(struct strbuf *sb, const struct td_summary *s)
 /* ---- stacks ---------------------------------------------------------- */
 
 void
-cmd_json_frames(struct cmd_env *env, struct json *j, const uint32_t *ids, size_t n)
+cmd_emit_frames(struct cmd_env *env, struct emit *e, const uint32_t *ids, size_t n,
+		const char *title)
 {
+	bool text = title != NULL;
 	struct model_frame f;
 	size_t i;
 
-	json_array_begin(j);
+	if (text)
+		emit_textf(e, "%s", title);
+	if (text && n == 0)
+		emit_textf(e, "  (no stack recorded)\n");
+	emit_table_begin(e, emit_json_only);
 	for (i = 0; i < n; i++) {
 		if (!model_frame_get(env->m, ids[i], &f))
 			continue;
-		json_object_begin(j);
-		json_kv_string(j, "file", f.file);
-		json_key(j, "line");
-		if (f.line)
-			json_uint(j, f.line);
-		else
-			json_null(j);
-		json_kv_string(j, "function", f.func);
-		json_kv_string(j, "host", cmd_nz(f.host));
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "file", f.file);
+		emit_kv_index(e, "line", f.line ? (int64_t)f.line : -1);
+		emit_kv_str(e, "function", f.func);
+		emit_kv_str(e, "host", cmd_nz(f.host));
 		if (f.code)
-			json_kv_string(j, "code", f.code);
-		json_kv_bool(j, "user_code", f.user_code);
-		json_object_end(j);
+			emit_kv_str(e, "code", f.code);
+		emit_kv_bool(e, "user_code", f.user_code);
+		emit_object_end(e);
+		if (text)
+			emit_textf(e, "  #%-3zu %s:%u in %s\n", i, cmd_txt(f.file), f.line,
+				   cmd_txt(f.func));
+		if (text && f.code)
+			emit_textf(e, "        %s\n", cmd_safe(f.code));
 	}
-	json_array_end(j);
-}
-
-void
-cmd_text_frames(struct cmd_env *env, const uint32_t *ids, size_t n)
-{
-	struct model_frame f;
-	size_t i;
-
-	if (n == 0) {
-		strbuf_adds(env->out, "  (no stack recorded)\n");
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (!model_frame_get(env->m, ids[i], &f))
-			continue;
-		strbuf_addf(env->out, "  #%-3zu %s:%u in %s\n", i, cmd_txt(f.file), f.line,
-			    cmd_txt(f.func));
-		if (f.code)
-			strbuf_addf(env->out, "        %s\n", cmd_safe(f.code));
-	}
+	emit_table_end(e);
 }
 
 /* ---- ops --------------------------------------------------------------- */
@@ -92,20 +80,25 @@ op_type_of(struct cmd_env *env, int64_t id)
 }
 
 static void
-json_op_inputs(struct cmd_env *env, struct json *j, const struct model_op *o)
+emit_op_inputs(struct cmd_env *env, struct emit *e, const struct model_op *o)
 {
 	size_t i;
 
-	json_key(j, "inputs");
-	json_array_begin(j);
+	emit_textf(e, "inputs    %zu\n", o->ninputs);
+	emit_key(e, "inputs");
+	emit_table_begin(e, NULL);
 	for (i = 0; i < o->ninputs; i++) {
-		json_object_begin(j);
-		json_kv_string(j, "op_name", o->inputs[i].op_name);
-		json_kv_uint(j, "output_slot", o->inputs[i].slot);
-		json_kv_string(j, "op_type", op_type_of(env, o->inputs[i].op));
-		json_object_end(j);
+		const char *type = op_type_of(env, o->inputs[i].op);
+
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "op_name", o->inputs[i].op_name);
+		emit_kv_uint(e, "output_slot", o->inputs[i].slot);
+		emit_kv_str(e, "op_type", type);
+		emit_object_end(e);
+		emit_textf(e, "  %s:%u  %s\n", cmd_txt(o->inputs[i].op_name), o->inputs[i].slot,
+			   cmd_txt(type));
 	}
-	json_array_end(j);
+	emit_table_end(e);
 }
 
 /* Consumers, fetched in one go: the model says how many there are. */
@@ -121,105 +114,82 @@ op_consumers(struct cmd_env *env, uint32_t op, struct model_consumer **out)
 }
 
 static void
-json_op_consumers(struct cmd_env *env, struct json *j, uint32_t op)
+emit_op_consumers(struct cmd_env *env, struct emit *e, uint32_t op)
 {
 	struct model_consumer *c;
 	struct model_op co;
 	size_t i, n = op_consumers(env, op, &c);
 
-	json_key(j, "consumers");
-	json_array_begin(j);
+	emit_textf(e, "consumers %zu\n", n);
+	emit_key(e, "consumers");
+	emit_table_begin(e, NULL);
 	for (i = 0; i < n; i++) {
 		if (!model_op_get(env->m, c[i].op, &co))
 			continue;
-		json_object_begin(j);
-		json_kv_string(j, "op_name", co.name);
-		json_kv_string(j, "op_type", cmd_nz(co.type));
-		json_kv_uint(j, "input_slot", c[i].input_slot);
-		json_kv_uint(j, "output_slot", c[i].output_slot);
-		json_object_end(j);
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "op_name", co.name);
+		emit_kv_str(e, "op_type", cmd_nz(co.type));
+		emit_kv_uint(e, "input_slot", c[i].input_slot);
+		emit_kv_uint(e, "output_slot", c[i].output_slot);
+		emit_object_end(e);
+		emit_textf(e, "  %s (input %u <- output %u)  %s\n", cmd_txt(co.name),
+			   c[i].input_slot, c[i].output_slot, cmd_txt(co.type));
 	}
-	json_array_end(j);
+	emit_table_end(e);
 	free(c);
 }
 
 void
-cmd_json_op(struct cmd_env *env, struct json *j, uint32_t op)
+cmd_emit_op(struct cmd_env *env, struct emit *e, uint32_t op)
 {
 	struct model_op o;
 
 	if (!model_op_get(env->m, op, &o)) {
-		json_null(j);
+		emit_null(e);
 		return;
 	}
-	json_object_begin(j);
-	cmd_json_op_members(env, j, op);
-	json_object_end(j);
+	emit_object_begin(e, emit_json_only);
+	cmd_emit_op_members(env, e, op);
+	emit_object_end(e);
 }
 
 void
-cmd_json_op_members(struct cmd_env *env, struct json *j, uint32_t op)
+cmd_emit_op_members(struct cmd_env *env, struct emit *e, uint32_t op)
 {
 	struct model_op o;
+	const char *gname;
 	size_t i;
 
 	if (!model_op_get(env->m, op, &o))
 		return;
-	json_kv_uint(j, "id", o.id);
-	json_kv_string(j, "name", o.name);
-	json_kv_string(j, "type", cmd_nz(o.type));
-	json_kv_string(j, "graph_id", cmd_nz(o.graph_id));
-	json_kv_string(j, "graph_name", cmd_nz(o.graph_name));
-	json_kv_string(j, "device", cmd_nz(o.device));
-	json_kv_string(j, "host", cmd_nz(o.host));
-	json_kv_uint(j, "num_outputs", o.num_outputs);
-	json_op_inputs(env, j, &o);
-	json_op_consumers(env, j, op);
-	json_key(j, "output_tensor_ids");
-	json_array_begin(j);
-	for (i = 0; i < o.noutput_tensor_ids; i++)
-		json_int(j, o.output_tensor_ids[i]);
-	json_array_end(j);
-	cmd_json_op_details(env, j, &o);
-	json_key(j, "stack");
-	cmd_json_frames(env, j, o.stack, o.nstack);
-}
-
-void
-cmd_text_op(struct cmd_env *env, uint32_t op)
-{
-	struct strbuf *out = env->out;
-	struct model_consumer *c;
-	struct model_op o, co;
-	const char *gname;
-	size_t i, n;
-
-	if (!model_op_get(env->m, op, &o))
-		return;
 	gname = o.graph_name && o.graph_id && strcmp(o.graph_name, o.graph_id) != 0 ? o.graph_name : "";
-	strbuf_addf(out, "op        %s\ntype      %s\ngraph     %s%s%s%s\ndevice    %s\n",
-		    cmd_txt(o.name), cmd_txt(o.type), cmd_txt(o.graph_id),
-		    *gname ? " (" : "", cmd_safe(gname), *gname ? ")" : "", cmd_txt(o.device));
+	emit_kv_uint(e, "id", o.id);
+	emit_kv_str(e, "name", o.name);
+	emit_kv_str(e, "type", cmd_nz(o.type));
+	emit_kv_str(e, "graph_id", cmd_nz(o.graph_id));
+	emit_kv_str(e, "graph_name", cmd_nz(o.graph_name));
+	emit_kv_str(e, "device", cmd_nz(o.device));
+	emit_kv_str(e, "host", cmd_nz(o.host));
+	emit_textf(e, "op        %s\ntype      %s\ngraph     %s%s%s%s\ndevice    %s\n",
+		   cmd_txt(o.name), cmd_txt(o.type), cmd_txt(o.graph_id),
+		   *gname ? " (" : "", cmd_safe(gname), *gname ? ")" : "", cmd_txt(o.device));
 	if (o.host && *o.host)
-		strbuf_addf(out, "host      %s\n", cmd_safe(o.host));
-	strbuf_addf(out, "inputs    %zu\n", o.ninputs);
-	for (i = 0; i < o.ninputs; i++)
-		strbuf_addf(out, "  %s:%u  %s\n", cmd_txt(o.inputs[i].op_name), o.inputs[i].slot,
-			    cmd_txt(op_type_of(env, o.inputs[i].op)));
-	n = op_consumers(env, op, &c);
-	strbuf_addf(out, "consumers %zu\n", n);
-	for (i = 0; i < n; i++)
-		if (model_op_get(env->m, c[i].op, &co))
-			strbuf_addf(out, "  %s (input %u <- output %u)  %s\n", cmd_txt(co.name),
-				    c[i].input_slot, c[i].output_slot, cmd_txt(co.type));
-	free(c);
+		emit_textf(e, "host      %s\n", cmd_safe(o.host));
+	emit_kv_uint(e, "num_outputs", o.num_outputs);
+	emit_op_inputs(env, e, &o);
+	emit_op_consumers(env, e, op);
+	emit_key(e, "output_tensor_ids");
+	emit_list_begin(e);
+	for (i = 0; i < o.noutput_tensor_ids; i++)
+		emit_int(e, o.output_tensor_ids[i]);
+	emit_list_end(e);
 	if (o.noutput_tensor_ids) {
-		strbuf_adds(out, "tensor ids");
+		emit_textf(e, "tensor ids");
 		for (i = 0; i < o.noutput_tensor_ids; i++)
-			strbuf_addf(out, " %lld", (long long)o.output_tensor_ids[i]);
-		strbuf_addc(out, '\n');
+			emit_textf(e, " %lld", (long long)o.output_tensor_ids[i]);
+		emit_textf(e, "\n");
 	}
-	cmd_text_op_details(env, &o);
-	strbuf_adds(out, "stack\n");
-	cmd_text_frames(env, o.stack, o.nstack);
+	cmd_emit_op_details(env, e, &o);
+	emit_key(e, "stack");
+	cmd_emit_frames(env, e, o.stack, o.nstack, "stack\n");
 }

@@ -39,15 +39,13 @@ top(struct emit *e)
 	return &e->f[e->depth];
 }
 
-/* The field of key; a terminator with flags (emit_json_only) is the field
- * of every key it does not list. */
 static const struct emit_field *
 field_of(const struct emit_field *schema, const char *key)
 {
 	for (; schema && schema->key; schema++)
 		if (strcmp(schema->key, key) == 0)
 			return schema;
-	return schema && schema->flags ? schema : NULL;
+	return NULL;
 }
 
 /* Writes the headings frames 1..upto still owe, then the indent of upto. */
@@ -260,7 +258,7 @@ push(struct emit *e, enum emit_frame_kind kind, const struct emit_field *schema)
 	strbuf_reset(&c->head);
 	c->kind = kind;
 	c->schema = schema;
-	c->hidden = p->hidden;
+	c->hidden = p->hidden || schema == emit_json_only;
 	c->have_key = c->heading = false;
 	c->indent = p->indent;
 	c->label_width = 0;

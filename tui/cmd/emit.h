@@ -136,8 +136,8 @@ struct emit {
 	struct emit_frame f[EMIT_MAX_DEPTH];
 };
 
-/* The schema of an object whose members are JSON only (no member, nested
- * container or list of it shows in text); its text is emit_textf() lines. */
+/* The schema of an object or table that is JSON only: nothing of it shows
+ * in text but the emit_textf() lines written inside it. */
 extern const struct emit_field emit_json_only[];
 
 /* Starts a result appended to out: JSON when json, else text. */

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 
 const struct emit_field emit_json_only[] = {
-	{ NULL, NULL, 0, EMIT_HIDE },       /* hides every key (field_of) */
+	{ NULL, NULL, 0, 0 },       /* push() hides what uses it */
 };
 
 struct json *

@@ -347,6 +347,12 @@ build_prose(struct emit *e)
 	emit_str(e, "x");
 	emit_list_end(e);
 	emit_object_end(e);
+	emit_table_begin(e, emit_json_only);        /* at the root: hidden too */
+	emit_object_begin(e, NULL);
+	emit_kv_uint(e, "line", 3);
+	emit_textf(e, "  #0 at 3\n");
+	emit_object_end(e);
+	emit_table_end(e);
 	emit_table_begin(e, cols);                  /* a shown row takes no lines */
 	emit_object_begin(e, NULL);
 	emit_kv_uint(e, "index", 1);
@@ -362,8 +368,8 @@ test_emit_json_only_members_and_textf_lines(void **state)
 
 	(void)state;
 	assert_string_equal(js, "{\"index\":7,\"stack\":[{\"name\":\"f\"}],\"tags\":[\"x\"]}"
-			    ",[{\"index\":1}]");
-	assert_string_equal(tx, "trace     7\nstack\n  #0   f\n"
+			    ",[{\"line\":3}],[{\"index\":1}]");
+	assert_string_equal(tx, "trace     7\nstack\n  #0   f\n  #0 at 3\n"
 			    "index  op        tags        ops\n    1\n");
 	free(js);
 	free(tx);
