@@ -362,81 +362,62 @@ cmd_run(struct cmd_env *env, const char *line)
 /* ---- help ---------------------------------------------------------------- */
 
 static void
-help_json_one(struct json *j, const struct cmd_info *c)
-{
-	size_t i;
-
-	json_object_begin(j);
-	json_kv_string(j, "name", c->name);
-	json_kv_string(j, "usage", c->usage);
-	json_kv_string(j, "summary", c->summary);
-	json_kv_bool(j, "batch", c->flags & CMD_BATCH);
-	json_kv_bool(j, "tui", c->flags & CMD_TUI);
-	json_key(j, "aliases");
-	json_array_begin(j);
-	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
-		if (strcmp(aliases[i].command, c->name) == 0)
-			json_string(j, aliases[i].alias);
-	json_array_end(j);
-	json_object_end(j);
-}
-
-static void
-help_json_aliases(struct json *j)
-{
-	size_t i;
-
-	json_key(j, "aliases");
-	json_array_begin(j);
-	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++) {
-		json_object_begin(j);
-		json_kv_string(j, "alias", aliases[i].alias);
-		json_kv_string(j, "command", aliases[i].command);
-		json_kv_string(j, "what", aliases[i].what);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-static void
-help_text_one(struct strbuf *out, const struct cmd_info *c)
+help_one(struct emit *e, const struct cmd_info *c)
 {
 	const char *sep = "   (alias ";
 	size_t i;
 
-	strbuf_adds(out, c->usage);
+	emit_object_begin(e, emit_json_only);
+	emit_kv_str(e, "name", c->name);
+	emit_kv_str(e, "usage", c->usage);
+	emit_kv_str(e, "summary", c->summary);
+	emit_kv_bool(e, "batch", c->flags & CMD_BATCH);
+	emit_kv_bool(e, "tui", c->flags & CMD_TUI);
+	emit_textf(e, "%s", c->usage);
+	emit_key(e, "aliases");
+	emit_list_begin(e);
 	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++)
 		if (strcmp(aliases[i].command, c->name) == 0) {
-			strbuf_addf(out, "%s%s", sep, aliases[i].alias);
+			emit_str(e, aliases[i].alias);
+			emit_textf(e, "%s%s", sep, aliases[i].alias);
 			sep = ", ";
 		}
-	strbuf_addf(out, "%s%s\n    %s\n", *sep == ',' ? ")" : "",
-		    (c->flags & CMD_BATCH) ? "" : "   (TUI only)", c->summary);
+	emit_list_end(e);
+	emit_textf(e, "%s%s\n    %s\n", *sep == ',' ? ")" : "",
+		   (c->flags & CMD_BATCH) ? "" : "   (TUI only)", c->summary);
+	emit_object_end(e);
 }
 
 static void
-help_text_aliases(struct strbuf *out)
+help_aliases(struct emit *e)
 {
+	struct strbuf fl = { 0 };
 	size_t i;
 
-	strbuf_adds(out, "\nAliases (the verbs of the older debugger CLI):\n");
+	emit_textf(e, "\nAliases (the verbs of the older debugger CLI):\n");
+	emit_key(e, "aliases");
+	emit_table_begin(e, emit_json_only);
 	for (i = 0; i < TD_ARRAY_SIZE(aliases); i++) {
-		struct strbuf fl = { 0 };
-
-		strbuf_addf(out, "  %-4s %-12s %s", aliases[i].alias, aliases[i].command,
-			    aliases[i].what);
-		if (cmd_alias_flags(&fl, aliases[i].alias))
-			strbuf_addf(out, "; flags: %s", fl.buf);
-		strbuf_addc(out, '\n');
-		strbuf_done(&fl);
+		emit_object_begin(e, NULL);
+		emit_kv_str(e, "alias", aliases[i].alias);
+		emit_kv_str(e, "command", aliases[i].command);
+		emit_kv_str(e, "what", aliases[i].what);
+		emit_object_end(e);
+		emit_textf(e, "  %-4s %-12s %s", aliases[i].alias, aliases[i].command, aliases[i].what);
+		strbuf_reset(&fl);
+		if (emit_text(e) && cmd_alias_flags(&fl, aliases[i].alias))
+			emit_textf(e, "; flags: %s", fl.buf);
+		emit_textf(e, "\n");
 	}
+	emit_table_end(e);
+	strbuf_done(&fl);
 }
 
 enum td_status
 cmd_help(struct cmd_env *env, int argc, char **argv)
 {
 	const struct cmd_info *c = NULL;
-	struct json j;
+	struct emit e;
 	size_t i;
 
 	if (argc > 1 && !(c = cmd_find(argv[1]))) {
@@ -449,28 +430,19 @@ cmd_help(struct cmd_env *env, int argc, char **argv)
 		strbuf_done(&hint);
 		return st;
 	}
-	if (env->json) {
-		json_init(&j, env->out);
-		if (c) {
-			help_json_one(&j, c);
-			return TD_OK;
-		}
-		json_object_begin(&j);
-		json_key(&j, "commands");
-		json_array_begin(&j);
-		for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
-			help_json_one(&j, &commands[i]);
-		json_array_end(&j);
-		help_json_aliases(&j);
-		json_object_end(&j);
-		return TD_OK;
-	}
+	emit_init(&e, env->out, env->json);
 	if (c) {
-		help_text_one(env->out, c);
-		return TD_OK;
+		help_one(&e, c);
+	} else {
+		emit_object_begin(&e, emit_json_only);
+		emit_key(&e, "commands");
+		emit_table_begin(&e, emit_json_only);
+		for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+			help_one(&e, &commands[i]);
+		emit_table_end(&e);
+		help_aliases(&e);
+		emit_object_end(&e);
 	}
-	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
-		help_text_one(env->out, &commands[i]);
-	help_text_aliases(env->out);
+	emit_done(&e);
 	return TD_OK;
 }

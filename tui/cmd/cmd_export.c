@@ -151,30 +151,29 @@ static void
 export_report(struct cmd_env *env, uint64_t row, const struct export_args *a,
 	      const struct td_tensor *t, const struct td_slice_view *v, size_t bytes)
 {
-	struct json j;
+	const char *format = a->numpy ? TD_NUMPY_FORMAT : "csv";
+	struct emit e;
 
-	if (!env->json) {
-		strbuf_addf(env->out, "wrote trace %llu%s%s, %s[", (unsigned long long)row,
-			    a->slice ? " " : "", a->slice ? a->slice : "", td_dtype_name(t->dtype));
-		for (int k = 0; k < v->ndims; k++)
-			strbuf_addf(env->out, "%s%lld", k ? "," : "", (long long)v->count[k]);
-		strbuf_addf(env->out, "], to %s (%s, %zu bytes)\n", a->file, a->numpy ? TD_NUMPY_FORMAT : "csv", bytes);
-		return;
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "index", row);
+	emit_kv_str(&e, "file", a->file);
+	emit_kv_str(&e, "format", format);
+	emit_kv_str(&e, "dtype", td_dtype_name(a->numpy && t->dtype == DTYPE_BFLOAT16 ? DTYPE_FLOAT32 : t->dtype));
+	emit_textf(&e, "wrote trace %llu%s%s, %s[", (unsigned long long)row,
+		   a->slice ? " " : "", a->slice ? a->slice : "", td_dtype_name(t->dtype));
+	emit_key(&e, "shape");
+	emit_list_begin(&e);
+	for (int k = 0; k < v->ndims; k++) {
+		emit_int(&e, v->count[k]);
+		emit_textf(&e, "%s%lld", k ? "," : "", (long long)v->count[k]);
 	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "index", row);
-	json_kv_string(&j, "file", a->file);
-	json_kv_string(&j, "format", a->numpy ? TD_NUMPY_FORMAT : "csv");
-	json_kv_string(&j, "dtype", td_dtype_name(a->numpy && t->dtype == DTYPE_BFLOAT16 ? DTYPE_FLOAT32 : t->dtype));
-	json_key(&j, "shape");
-	json_array_begin(&j);
-	for (int k = 0; k < v->ndims; k++)
-		json_int(&j, v->count[k]);
-	json_array_end(&j);
-	json_kv_int(&j, "elements", td_slice_view_elements(v));
-	json_kv_uint(&j, "bytes", bytes);
-	json_object_end(&j);
+	emit_list_end(&e);
+	emit_kv_int(&e, "elements", td_slice_view_elements(v));
+	emit_kv_uint(&e, "bytes", bytes);
+	emit_textf(&e, "], to %s (%s, %zu bytes)\n", a->file, format, bytes);
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 static enum td_status

@@ -210,25 +210,24 @@ alert_types(struct cmd_env *env, struct type_count **tc, uint64_t *total)
 }
 
 static void
-alert_json_item(struct json *j, const struct model_alert *a)
+alert_item(struct emit *e, const struct model_alert *a)
 {
-	json_object_begin(j);
-	json_kv_string(j, "kind", a->kind);
-	json_kv_string(j, "source", model_table_name(a->source));
-	json_kv_uint(j, "index", a->index);
-	json_kv_uint(j, "output_slot", a->slot);
-	json_kv_bool(j, "is_input", a->is_input);
-	json_kv_string(j, "op_type", a->op_type);
-	json_kv_string(j, "op_name", a->op_name);
-	cmd_json_counts(j, &a->summary);
-	if (a->detail)
-		json_kv_string(j, "detail", a->detail);
-	json_object_end(j);
-}
+	struct strbuf *o;
 
-static void
-alert_text_item(struct strbuf *o, const struct model_alert *a)
-{
+	emit_object_begin(e, NULL);
+	emit_kv_str(e, "kind", a->kind);
+	emit_kv_str(e, "source", model_table_name(a->source));
+	emit_kv_uint(e, "index", a->index);
+	emit_kv_uint(e, "output_slot", a->slot);
+	emit_kv_bool(e, "is_input", a->is_input);
+	emit_kv_str(e, "op_type", a->op_type);
+	emit_kv_str(e, "op_name", a->op_name);
+	emit_counts(e, &a->summary);
+	if (a->detail)
+		emit_kv_str(e, "detail", a->detail);
+	emit_object_end(e);
+	if (!(o = emit_text(e)))
+		return;
 	strbuf_addf(o, "  %-9s %8llu  %-8s %s%s:%u (%s) ",
 		    model_table_name(a->source),
 		    (unsigned long long)a->index, cmd_txt(a->kind), a->is_input ? "input " : "",
@@ -240,7 +239,7 @@ alert_text_item(struct strbuf *o, const struct model_alert *a)
 }
 
 static void
-alerts_items(struct cmd_env *env, struct json *j, uint64_t limit, uint64_t *shown)
+alerts_items(struct cmd_env *env, struct emit *e, uint64_t limit, uint64_t *shown)
 {
 	uint64_t k, na = model_alert_count(env->m);
 	struct model_alert a;
@@ -249,10 +248,7 @@ alerts_items(struct cmd_env *env, struct json *j, uint64_t limit, uint64_t *show
 	for (k = 0; k < na && *shown < limit; k++) {
 		if (model_alert_get(env->m, k, &a) != TD_OK || !alert_visible(env, &a))
 			continue;
-		if (j)
-			alert_json_item(j, &a);
-		else
-			alert_text_item(env->out, &a);
+		alert_item(e, &a);
 		(*shown)++;
 		cmd_maybe_flush(env);
 	}
@@ -265,7 +261,7 @@ cmd_alerts(struct cmd_env *env, int argc, char **argv)
 	const struct cmd_opt opts[] = { { "limit", &limit_text, NULL }, { NULL, NULL, NULL } };
 	uint64_t limit = env->json ? UINT64_MAX : 50, total, shown;
 	struct type_count *tc;
-	struct json j;
+	struct emit e;
 	size_t i, n;
 	int npos;
 	enum td_status st;
@@ -275,30 +271,25 @@ cmd_alerts(struct cmd_env *env, int argc, char **argv)
 	if (limit_text && !cmd_parse_u64(limit_text, &limit))
 		return cmd_fail(env, TD_ERR_ARGS, "--limit wants a number, not \"%s\"", limit_text);
 	n = alert_types(env, &tc, &total);
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_uint(&j, "total", total);
-		json_key(&j, "by_op_type");
-		json_object_begin(&j);
-		for (i = 0; i < n; i++)
-			json_kv_uint(&j, tc[i].type, tc[i].n);
-		json_object_end(&j);
-		json_key(&j, "items");
-		json_array_begin(&j);
-		alerts_items(env, &j, limit, &shown);
-		json_array_end(&j);
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "%llu alerts\n", (unsigned long long)total);
-		for (i = 0; i < n; i++)
-			strbuf_addf(env->out, "  %-24s %llu\n", cmd_txt(tc[i].type),
-				    (unsigned long long)tc[i].n);
-		alerts_items(env, NULL, limit, &shown);
-		if (shown < total)
-			strbuf_addf(env->out, "  ... %llu more (alerts --limit N)\n",
-				    (unsigned long long)(total - shown));
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "total", total);
+	emit_textf(&e, "%llu alerts\n", (unsigned long long)total);
+	emit_key(&e, "by_op_type");
+	emit_object_begin(&e, NULL);
+	for (i = 0; i < n; i++) {
+		emit_kv_uint(&e, tc[i].type, tc[i].n);
+		emit_textf(&e, "  %-24s %llu\n", cmd_txt(tc[i].type), (unsigned long long)tc[i].n);
 	}
+	emit_object_end(&e);
+	emit_key(&e, "items");
+	emit_table_begin(&e, NULL);
+	alerts_items(env, &e, limit, &shown);
+	emit_table_end(&e);
+	if (shown < total)
+		emit_textf(&e, "  ... %llu more (alerts --limit N)\n", (unsigned long long)(total - shown));
+	emit_object_end(&e);
+	emit_done(&e);
 	free(tc);
 	return TD_OK;
 }
@@ -391,21 +382,23 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	struct model_trace t;
 	struct model_execution e;
 	const char *graph = NULL, *host = NULL;
-	struct json j;
+	struct strbuf *text;
+	struct emit em;
 
 	(void)argc;
 	(void)argv;
+	emit_init(&em, env->out, env->json);
 	if (!first_nonfinite(env, &a)) {
 		uint64_t other = alerts_not_infnan(env);
 
-		if (env->json)
-			strbuf_adds(env->out, "null");
-		else if (other)
-			strbuf_addf(env->out, "no NaN or Inf found, but %llu %s alert%s (see alerts)\n",
-				    (unsigned long long)other, alert_kinds_not_infnan(env),
-				    other == 1 ? "" : "s");
+		emit_null(&em);
+		if (other)
+			emit_textf(&em, "no NaN or Inf found, but %llu %s alert%s (see alerts)\n",
+				   (unsigned long long)other, alert_kinds_not_infnan(env),
+				   other == 1 ? "" : "s");
 		else
-			strbuf_adds(env->out, "no NaN or Inf found\n");
+			emit_textf(&em, "no NaN or Inf found\n");
+		emit_done(&em);
 		return TD_OK;
 	}
 	const char *gname = NULL;       /* the graph's name, beside its id in text */
@@ -422,35 +415,33 @@ cmd_first_nonfinite(struct cmd_env *env, int argc, char **argv)
 	}
 	if (env->ui && env->ui->jump)
 		env->ui->jump(env->ui->ctx, a.source, a.index);
-	if (!env->json) {
+	emit_object_begin(&em, emit_json_only);
+	emit_kv_str(&em, "source", model_table_name(a.source));
+	emit_kv_uint(&em, "index", a.index);
+	emit_kv_str(&em, "op_name", a.op_name);
+	emit_kv_str(&em, "op_type", a.op_type);
+	emit_kv_uint(&em, "output_slot", a.slot);
+	emit_kv_bool(&em, "is_input", a.is_input);
+	emit_kv_str(&em, "graph_id", graph);
+	emit_kv_str(&em, "host", host);
+	emit_counts(&em, &a.summary);
+	emit_kv_summary(&em, "summary", &a.summary);
+	if ((text = emit_text(&em))) {
 		bool named = gname && *gname && graph && strcmp(gname, graph);
-		strbuf_addf(env->out, "%s %llu  %s%s:%u (%s)  graph ",
-			    model_table_name(a.source),
+
+		strbuf_addf(text, "%s %llu  %s%s:%u (%s)  graph ", model_table_name(a.source),
 			    (unsigned long long)a.index, a.is_input ? "input " : "",
 			    cmd_txt(a.op_name), a.slot, cmd_txt(a.op_type));
 		if (named)              /* "graph loss (a2a7ae1f-...)" */
-			strbuf_addf(env->out, "%s (%s)", cmd_txt(gname), cmd_txt(graph));
+			strbuf_addf(text, "%s (%s)", cmd_txt(gname), cmd_txt(graph));
 		else
-			strbuf_adds(env->out, cmd_txt(graph));
-		strbuf_addf(env->out, "%s%s\n  ", host ? "  host " : "", host ? cmd_safe(host) : "");
-		cmd_text_summary(env->out, &a.summary);
-		strbuf_addc(env->out, '\n');
-		return TD_OK;
+			strbuf_adds(text, cmd_txt(graph));
+		strbuf_addf(text, "%s%s\n  ", host ? "  host " : "", host ? cmd_safe(host) : "");
+		cmd_text_summary(text, &a.summary);
+		strbuf_addc(text, '\n');
 	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "source", model_table_name(a.source));
-	json_kv_uint(&j, "index", a.index);
-	json_kv_string(&j, "op_name", a.op_name);
-	json_kv_string(&j, "op_type", a.op_type);
-	json_kv_uint(&j, "output_slot", a.slot);
-	json_kv_bool(&j, "is_input", a.is_input);
-	json_kv_string(&j, "graph_id", graph);
-	json_kv_string(&j, "host", host);
-	cmd_json_counts(&j, &a.summary);
-	json_key(&j, "summary");
-	cmd_json_summary(&j, &a.summary);
-	json_object_end(&j);
+	emit_object_end(&em);
+	emit_done(&em);
 	return TD_OK;
 }
 
@@ -462,48 +453,40 @@ cmd_problems(struct cmd_env *env, int argc, char **argv)
 	size_t i, n = model_problem_count(env->m);
 	struct model_problem p;
 	struct model_info in;
-	struct json j;
+	struct emit e;
 
 	(void)argc;
 	(void)argv;
 	model_info(env->m, &in);
-	if (!env->json) {
-		strbuf_addf(env->out, "%llu corrupt records, %llu torn files, %llu missing files\n",
-			    (unsigned long long)in.corrupt_records,
-			    (unsigned long long)in.torn_files, (unsigned long long)in.missing_files);
-		for (i = 0; i < n; i++)
-			if (model_problem_get(env->m, i, &p))
-				strbuf_addf(env->out, "  %-14s %s offset %llu record %lld: %s%s%s\n",
-					    p.kind, cmd_txt(p.path), (unsigned long long)p.offset,
-					    (long long)p.record, cmd_txt(p.what),
-					    p.detail ? ": " : "", cmd_safe(p.detail));
-		return TD_OK;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "corrupt_records", in.corrupt_records);
-	json_kv_uint(&j, "torn_files", in.torn_files);
-	json_kv_uint(&j, "missing_files", in.missing_files);
-	json_key(&j, "items");
-	json_array_begin(&j);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "corrupt_records", in.corrupt_records);
+	emit_kv_uint(&e, "torn_files", in.torn_files);
+	emit_kv_uint(&e, "missing_files", in.missing_files);
+	emit_textf(&e, "%llu corrupt records, %llu torn files, %llu missing files\n",
+		   (unsigned long long)in.corrupt_records,
+		   (unsigned long long)in.torn_files, (unsigned long long)in.missing_files);
+	emit_key(&e, "items");
+	emit_table_begin(&e, NULL);
 	for (i = 0; i < n; i++) {
 		if (!model_problem_get(env->m, i, &p))
 			continue;
-		json_object_begin(&j);
-		json_kv_string(&j, "kind", p.kind);
-		json_kv_string(&j, "file", p.path);
-		json_kv_uint(&j, "offset", p.offset);
-		json_key(&j, "record");
-		if (p.record >= 0)
-			json_int(&j, p.record);
-		else
-			json_null(&j);
-		json_kv_string(&j, "what", p.what);
-		json_kv_string(&j, "detail", p.detail);
-		json_object_end(&j);
+		emit_object_begin(&e, NULL);
+		emit_kv_str(&e, "kind", p.kind);
+		emit_kv_str(&e, "file", p.path);
+		emit_kv_uint(&e, "offset", p.offset);
+		emit_kv_index(&e, "record", p.record);
+		emit_kv_str(&e, "what", p.what);
+		emit_kv_str(&e, "detail", p.detail);
+		emit_object_end(&e);
+		emit_textf(&e, "  %-14s %s offset %llu record %lld: %s%s%s\n",
+			   p.kind, cmd_txt(p.path), (unsigned long long)p.offset,
+			   (long long)p.record, cmd_txt(p.what),
+			   p.detail ? ": " : "", cmd_safe(p.detail));
 	}
-	json_array_end(&j);
-	json_object_end(&j);
+	emit_table_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
 	return TD_OK;
 }
 

@@ -104,66 +104,58 @@ cmd_source_open(struct cmd_env *env, const char *path, uint32_t *index,
 static void
 one_line(struct cmd_env *env, const struct model_source *s, uint64_t line, const char *text)
 {
-	struct json j;
+	struct emit e;
 	bool known = line > 0 && model_source_line_known(env->m, s->index, line - 1);   /* 0-based */
 
-	if (!env->json) {
-		if (known)
-			strbuf_addf(env->out, "%s:%llu: %s\n", s->path, (unsigned long long)line, text);
-		else
-			strbuf_addf(env->out, "%s:%llu: (not known: %s)\n", s->path, (unsigned long long)line,
-				    PARTIAL_NOTE + strlen("partial: "));
-		return;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "path", s->path);
-	json_kv_string(&j, "host", cmd_nz(s->host));
-	json_kv_uint(&j, "line", line);
-	json_kv_string(&j, "text", text);
-	json_kv_bool(&j, "known", known);
-	json_kv_bool(&j, "partial", s->partial);
-	json_object_end(&j);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_str(&e, "path", s->path);
+	emit_kv_str(&e, "host", cmd_nz(s->host));
+	emit_kv_uint(&e, "line", line);
+	emit_kv_str(&e, "text", text);
+	emit_kv_bool(&e, "known", known);
+	emit_kv_bool(&e, "partial", s->partial);
+	if (known)
+		emit_textf(&e, "%s:%llu: %s\n", s->path, (unsigned long long)line, text);
+	else
+		emit_textf(&e, "%s:%llu: (not known: %s)\n", s->path, (unsigned long long)line,
+			   PARTIAL_NOTE + strlen("partial: "));
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 static void
 many_lines(struct cmd_env *env, const struct model_source *s, const char *const *lines,
 	   const struct cmd_range *r)
 {
-	struct json j;
+	struct emit e;
+	bool gap = false, known;
 	uint64_t i;
 
-	if (!env->json) {
-		bool gap = false;
-		strbuf_addf(env->out, "%s%s%s\n", s->path, s->partial ? "  " : "", s->partial ? PARTIAL_NOTE : "");
-		for (i = r->start; i < r->stop; i += r->step) {
-			if (!model_source_line_known(env->m, s->index, i)) {
-				if (!gap)       /* a run of unknown lines: one mark */
-					strbuf_adds(env->out, "     ~  (lines not known)\n");
-				gap = true;
-				continue;
-			}
-			gap = false;
-			strbuf_addf(env->out, "%6llu  %s\n", (unsigned long long)i + 1, lines[i]);
-		}
-		return;
-	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_string(&j, "path", s->path);
-	json_kv_string(&j, "host", cmd_nz(s->host));
-	json_kv_bool(&j, "partial", s->partial);
-	json_key(&j, "lines");
-	json_array_begin(&j);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_str(&e, "path", s->path);
+	emit_kv_str(&e, "host", cmd_nz(s->host));
+	emit_kv_bool(&e, "partial", s->partial);
+	emit_textf(&e, "%s%s%s\n", s->path, s->partial ? "  " : "", s->partial ? PARTIAL_NOTE : "");
+	emit_key(&e, "lines");
+	emit_table_begin(&e, NULL);
 	for (i = r->start; i < r->stop; i += r->step) {
-		json_object_begin(&j);
-		json_kv_uint(&j, "line", i + 1);
-		json_kv_string(&j, "text", lines[i]);
-		json_kv_bool(&j, "known", model_source_line_known(env->m, s->index, i));
-		json_object_end(&j);
+		known = model_source_line_known(env->m, s->index, i);
+		emit_object_begin(&e, NULL);
+		emit_kv_uint(&e, "line", i + 1);
+		emit_kv_str(&e, "text", lines[i]);
+		emit_kv_bool(&e, "known", known);
+		emit_object_end(&e);
+		if (known)
+			emit_textf(&e, "%6llu  %s\n", (unsigned long long)i + 1, lines[i]);
+		else if (!gap)          /* a run of unknown lines: one mark */
+			emit_textf(&e, "     ~  (lines not known)\n");
+		gap = !known;
 	}
-	json_array_end(&j);
-	json_object_end(&j);
+	emit_table_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 /* "216" (one line) or "210:220" (1-based, inclusive-exclusive like python

@@ -13,61 +13,48 @@
 #include <string.h>
 
 static void
-tree_json(struct json *jp, const struct model_tree_node *v, size_t n, bool consumers)
+node_text(struct strbuf *out, const struct model_tree_node *v, bool consumers)
 {
-	struct json j = *jp;
-	size_t i;
-
-	json_key(&j, "nodes");
-	json_array_begin(&j);
-	for (i = 0; i < n; i++) {
-		json_object_begin(&j);
-		json_kv_uint(&j, "depth", v[i].depth);
-		json_key(&j, "parent");
-		if (v[i].parent >= 0)
-			json_int(&j, v[i].parent);
-		else
-			json_null(&j);
-		json_kv_string(&j, "op_name", v[i].op_name);
-		json_kv_string(&j, "op_type", cmd_nz(v[i].op_type));
-		json_kv_uint(&j, consumers ? "input_slot" : "output_slot", v[i].slot);
-		json_kv_bool(&j, "control", v[i].control);
-		json_key(&j, "trace_index");
-		if (v[i].trace_index >= 0)
-			json_int(&j, v[i].trace_index);
-		else
-			json_null(&j);
-		json_kv_string(&j, "health", model_health_name(v[i].health));
-		json_kv_bool(&j, "in_graph", v[i].op >= 0);
-		json_kv_bool(&j, "repeat", v[i].repeat);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	*jp = j;
+	strbuf_adds(out, "  ");
+	for (uint32_t d = 1; d < v->depth; d++)
+		strbuf_adds(out, "|  ");
+	strbuf_addf(out, "|- (%u) %s", v->depth, v->control ? "[ctrl] " : "");
+	cmd_cell(out, v->op_name, -1);
+	if (!v->control)
+		strbuf_addf(out, consumers ? " (input %u)" : ":%u", v->slot);
+	strbuf_addf(out, "  %s  ", cmd_txt(v->op_type));
+	if (v->trace_index >= 0)
+		strbuf_addf(out, "trace %lld %s", (long long)v->trace_index, model_health_name(v->health));
+	else
+		strbuf_adds(out, v->op < 0 ? "(not in the graph)" : "(no trace row)");
+	strbuf_adds(out, v->repeat ? "  (listed above)\n" : "\n");
 }
 
 static void
-tree_text(struct cmd_env *env, const struct model_tree_node *v, size_t n, bool consumers)
+tree_nodes(struct emit *e, const struct model_tree_node *v, size_t n, bool consumers)
 {
+	struct strbuf *text;
 	size_t i;
-	uint32_t d;
 
+	emit_key(e, "nodes");
+	emit_table_begin(e, NULL);
 	for (i = 0; i < n; i++) {
-		strbuf_adds(env->out, "  ");
-		for (d = 1; d < v[i].depth; d++)
-			strbuf_adds(env->out, "|  ");
-		strbuf_addf(env->out, "|- (%u) %s", v[i].depth, v[i].control ? "[ctrl] " : "");
-		cmd_cell(env->out, v[i].op_name, -1);
-		if (!v[i].control)
-			strbuf_addf(env->out, consumers ? " (input %u)" : ":%u", v[i].slot);
-		strbuf_addf(env->out, "  %s  ", cmd_txt(v[i].op_type));
-		if (v[i].trace_index >= 0)
-			strbuf_addf(env->out, "trace %lld %s", (long long)v[i].trace_index,
-				    model_health_name(v[i].health));
-		else
-			strbuf_adds(env->out, v[i].op < 0 ? "(not in the graph)" : "(no trace row)");
-		strbuf_adds(env->out, v[i].repeat ? "  (listed above)\n" : "\n");
+		emit_object_begin(e, NULL);
+		emit_kv_uint(e, "depth", v[i].depth);
+		emit_kv_index(e, "parent", v[i].parent);
+		emit_kv_str(e, "op_name", v[i].op_name);
+		emit_kv_str(e, "op_type", cmd_nz(v[i].op_type));
+		emit_kv_uint(e, consumers ? "input_slot" : "output_slot", v[i].slot);
+		emit_kv_bool(e, "control", v[i].control);
+		emit_kv_index(e, "trace_index", v[i].trace_index);
+		emit_kv_str(e, "health", model_health_name(v[i].health));
+		emit_kv_bool(e, "in_graph", v[i].op >= 0);
+		emit_kv_bool(e, "repeat", v[i].repeat);
+		emit_object_end(e);
+		if ((text = emit_text(e)))
+			node_text(text, &v[i], consumers);
 	}
+	emit_table_end(e);
 }
 
 /* Where the tree starts: trace row N, or --op NAME. */
@@ -115,7 +102,8 @@ cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, const ch
 	uint32_t op = 0;
 	int64_t row = -1;
 	size_t n;
-	struct json j;
+	struct strbuf *text;
+	struct emit e;
 	enum td_status st;
 
 	if ((st = tree_root(env, row_arg, op_name, graph, &op, &row)) != TD_OK)
@@ -123,40 +111,31 @@ cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, const ch
 	n = model_tree(env->m, op, row, consumers ? TREE_CONSUMERS : TREE_INPUTS, depth, &v, &truncated);
 	model_op_get(env->m, op, &o);
 	model_info(env->m, &info);
-	if (env->json) {
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "direction", consumers ? "consumers" : "inputs");
-		json_key(&j, "trace_index");
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_str(&e, "direction", consumers ? "consumers" : "inputs");
+	emit_kv_index(&e, "trace_index", row);
+	emit_kv_str(&e, "op_name", o.name);
+	emit_kv_str(&e, "op_type", cmd_nz(o.type));
+	emit_kv_str(&e, "health", model_health_name(model_trace_health(env->m, row)));
+	emit_kv_uint(&e, "depth", depth);
+	emit_kv_bool(&e, "truncated", truncated);
+	emit_kv_bool(&e, "control_known", info.no_control_why == NULL);
+	emit_kv_str(&e, "control_note", info.no_control_why);
+	if ((text = emit_text(&e))) {
+		strbuf_addf(text, "%s of ", consumers ? "Consumers" : "Inputs");
 		if (row >= 0)
-			json_int(&j, row);
-		else
-			json_null(&j);
-		json_kv_string(&j, "op_name", o.name);
-		json_kv_string(&j, "op_type", cmd_nz(o.type));
-		json_kv_string(&j, "health", model_health_name(model_trace_health(env->m, row)));
-		json_kv_uint(&j, "depth", depth);
-		json_kv_bool(&j, "truncated", truncated);
-		json_kv_bool(&j, "control_known", info.no_control_why == NULL);
-		json_key(&j, "control_note");
-		if (info.no_control_why)
-			json_string(&j, info.no_control_why);
-		else
-			json_null(&j);
-		tree_json(&j, v, n, consumers);
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "%s of ", consumers ? "Consumers" : "Inputs");
-		if (row >= 0)
-			strbuf_addf(env->out, "trace %lld ", (long long)row);
-		cmd_cell(env->out, o.name, -1);
-		strbuf_addf(env->out, " (depth %u%s):\n", depth, truncated ? ", truncated" : "");
+			strbuf_addf(text, "trace %lld ", (long long)row);
+		cmd_cell(text, o.name, -1);
+		strbuf_addf(text, " (depth %u%s):\n", depth, truncated ? ", truncated" : "");
 		if (!n)
-			strbuf_addf(env->out, "  (no %s)\n", consumers ? "consumers" : "inputs");
-		tree_text(env, v, n, consumers);
-		if (info.no_control_why)
-			strbuf_addf(env->out, "note: %s\n", info.no_control_why);
+			strbuf_addf(text, "  (no %s)\n", consumers ? "consumers" : "inputs");
 	}
+	tree_nodes(&e, v, n, consumers);
+	if (info.no_control_why)
+		emit_textf(&e, "note: %s\n", info.no_control_why);
+	emit_object_end(&e);
+	emit_done(&e);
 	free(v);
 	return TD_OK;
 }

@@ -124,6 +124,20 @@ filter_word(struct cmd_env *env, const char *w, struct model_filter_spec *spec)
 	return TD_OK;
 }
 
+/* {"filter": what} ("filter off" when what is NULL). */
+static void
+filter_said(struct cmd_env *env, const char *what)
+{
+	struct emit e;
+
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_str(&e, "filter", what);
+	emit_textf(&e, "filter %s\n", what ? what : "off");
+	emit_object_end(&e);
+	emit_done(&e);
+}
+
 enum td_status
 cmd_filter(struct cmd_env *env, int argc, char **argv)
 {
@@ -137,7 +151,7 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 		return unsupported(env);
 	if (argc == 2 && strcmp(argv[1], "off") == 0) {
 		env->ui->set_filter(env->ui->ctx, NULL);
-		strbuf_adds(env->out, env->json ? "{\"filter\":null}" : "filter off\n");
+		filter_said(env, NULL);
 		return TD_OK;
 	}
 	for (i = 1; i < argc && st == TD_OK; i++) {
@@ -154,16 +168,7 @@ cmd_filter(struct cmd_env *env, int argc, char **argv)
 	free(where);
 	if (st != TD_OK)
 		return st;
-	if (env->json) {
-		struct json j;
-
-		json_init(&j, env->out);
-		json_object_begin(&j);
-		json_kv_string(&j, "filter", model_filter_describe(f));
-		json_object_end(&j);
-	} else {
-		strbuf_addf(env->out, "filter %s\n", model_filter_describe(f));
-	}
+	filter_said(env, model_filter_describe(f));
 	env->ui->set_filter(env->ui->ctx, f);
 	return TD_OK;
 }

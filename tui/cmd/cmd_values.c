@@ -112,7 +112,7 @@ tensor_args(struct cmd_env *env, int argc, char **argv, struct tensor_args *a)
 }
 
 static void
-json_coords(struct json *j, const struct td_tensor *t, int64_t idx)
+emit_coords(struct emit *e, const struct td_tensor *t, int64_t idx)
 {
 	int64_t c[TD_MAX_DIMS * 8];
 	int rank = t->rank < (int)TD_ARRAY_SIZE(c) ? t->rank : (int)TD_ARRAY_SIZE(c);
@@ -122,10 +122,10 @@ json_coords(struct json *j, const struct td_tensor *t, int64_t idx)
 		c[a] = idx % d;
 		idx /= d;
 	}
-	json_array_begin(j);
+	emit_list_begin(e);
 	for (int a = 0; a < rank; a++)
-		json_int(j, c[a]);
-	json_array_end(j);
+		emit_int(e, c[a]);
+	emit_list_end(e);
 }
 
 /* What a listing picks: the elements in ranges r, or (r NULL) those q
@@ -136,14 +136,15 @@ picked(const struct value_ranges *r, const struct value_query *q, double x)
 	return r ? value_ranges_contains(r, x) : value_query_match(q, x);
 }
 
-/* Counts the selected elements picked; lists the first `limit` (JSON
- * coordinates, or text lines "  [3,0] -inf"). */
+/* Counts the selected elements picked; lists the first `limit`: JSON
+ * coordinates, and text lines "  [3,0] -inf" into lines (when not NULL). */
 static int64_t
-in_range(struct cmd_env *env, struct json *j, const struct td_tensor *t,
+in_range(struct emit *e, struct strbuf *lines, const struct td_tensor *t,
 	 const struct td_slice_view *v, const struct value_ranges *r, const struct value_query *q,
 	 int64_t limit)
 {
 	int64_t n = td_slice_view_elements(v), hits = 0;
+	char buf[40];
 
 	for (int64_t k = 0; k < n; k++) {
 		int64_t idx = td_slice_view_index(v, k);
@@ -153,124 +154,98 @@ in_range(struct cmd_env *env, struct json *j, const struct td_tensor *t,
 			continue;
 		if (hits++ >= limit)
 			continue;
-		if (j) {
-			json_coords(j, t, idx);
-		} else {
-			char buf[40];
-			strbuf_adds(env->out, "  ");
-			value_coords(t, idx, env->out);
-			snprintf(buf, sizeof buf, "%.9g", x);
-			strbuf_addf(env->out, " %s\n", isnan(x) ? "nan" : isinf(x) ? (x < 0 ? "-inf" : "inf") : buf);
-		}
+		emit_coords(e, t, idx);
+		if (!lines)
+			continue;
+		strbuf_adds(lines, "  ");
+		value_coords(t, idx, lines);
+		snprintf(buf, sizeof buf, "%.9g", x);
+		strbuf_addf(lines, " %s\n", isnan(x) ? "nan" : isinf(x) ? (x < 0 ? "-inf" : "inf") : buf);
 	}
 	return hits;
 }
 
-/* With --find: "find", "found_indices", "found", "found_truncated". */
+/* The picks of --range (ranges) or --find: the JSON list of coordinates
+ * under key, then the count under count_key and truncated_key; text "in
+ * range [[a, b]]: N of M elements" or "found nan: N of M elements", then
+ * the first coordinates. */
 static void
-json_find(struct cmd_env *env, struct json *j, const struct tensor_args *a,
-	  const struct td_tensor *t, const struct td_slice_view *v)
-{
-	int64_t hits;
-
-	if (!a->find)
-		return;
-	json_kv_string(j, "find", a->find);
-	json_key(j, "found_indices");
-	json_array_begin(j);
-	hits = in_range(env, j, t, v, NULL, &a->query, INDICES_JSON);
-	json_array_end(j);
-	json_kv_int(j, "found", hits);
-	json_kv_bool(j, "found_truncated", hits > INDICES_JSON);
-}
-
-static void
-tensor_json(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
-	    const struct td_tensor *t, const struct td_slice_view *v, const struct td_summary *s)
-{
-	struct json j;
-	int64_t hits;
-
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_kv_uint(&j, "index", row);
-	json_kv_string(&j, "slice", a->slice);
-	json_key(&j, "selected_shape");
-	json_array_begin(&j);
-	for (int k = 0; k < v->ndims; k++)
-		json_int(&j, v->count[k]);
-	json_array_end(&j);
-	json_key(&j, "summary");
-	cmd_json_summary(&j, s);
-	json_key(&j, "ranges");
-	if (!a->has_ranges) {
-		json_null(&j);
-		json_key(&j, "in_range_indices");
-		json_array_begin(&j);
-		json_array_end(&j);
-		json_kv_null(&j, "in_range");
-		json_kv_bool(&j, "indices_truncated", false);
-		json_find(env, &j, a, t, v);
-		json_object_end(&j);
-		return;
-	}
-	json_array_begin(&j);
-	for (int i = 0; i < a->ranges.n; i++) {
-		json_array_begin(&j);
-		json_double(&j, a->ranges.lo[i]);
-		json_double(&j, a->ranges.hi[i]);
-		json_array_end(&j);
-	}
-	json_array_end(&j);
-	json_key(&j, "in_range_indices");
-	json_array_begin(&j);
-	hits = in_range(env, &j, t, v, &a->ranges, NULL, INDICES_JSON);
-	json_array_end(&j);
-	json_kv_int(&j, "in_range", hits);
-	json_kv_bool(&j, "indices_truncated", hits > INDICES_JSON);
-	json_find(env, &j, a, t, v);
-	json_object_end(&j);
-}
-
-/* "in range [[a, b]]: N of M elements" or "found nan: N of M elements",
- * then the first coordinates. */
-static void
-text_picks(struct cmd_env *env, const struct tensor_args *a, const struct td_tensor *t,
+emit_picks(struct emit *e, const struct tensor_args *a, const struct td_tensor *t,
 	   const struct td_slice_view *v, bool ranges)
 {
-	struct strbuf list = { 0 }, *out = env->out;
-	int64_t hits;
+	int64_t limit = emit_json(e) ? INDICES_JSON : INDICES_TEXT, hits;
+	struct strbuf lines = { 0 }, *text = emit_text(e);
 
-	env->out = &list;           /* the count goes before the list */
-	hits = in_range(env, NULL, t, v, ranges ? &a->ranges : NULL, &a->query, INDICES_TEXT);
-	env->out = out;
-	if (ranges) {
-		strbuf_adds(out, "in range ");
-		value_ranges_format(&a->ranges, out);
-	} else {
-		strbuf_addf(out, "found %s", a->find);
+	emit_key(e, ranges ? "in_range_indices" : "found_indices");
+	emit_table_begin(e, emit_json_only);
+	hits = in_range(e, text ? &lines : NULL, t, v, ranges ? &a->ranges : NULL, &a->query, limit);
+	emit_table_end(e);
+	emit_kv_int(e, ranges ? "in_range" : "found", hits);
+	emit_kv_bool(e, ranges ? "indices_truncated" : "found_truncated", hits > INDICES_JSON);
+	if (text) {
+		if (ranges) {
+			strbuf_adds(text, "in range ");
+			value_ranges_format(&a->ranges, text);
+		} else {
+			strbuf_addf(text, "found %s", a->find);
+		}
+		strbuf_addf(text, ": %lld of %lld elements\n", (long long)hits,
+			    (long long)td_slice_view_elements(v));
+		if (lines.len)
+			strbuf_add(text, lines.buf, lines.len);
+		if (hits > INDICES_TEXT)
+			strbuf_addf(text, "  ... %lld more (--json lists %d)\n",
+				    (long long)(hits - INDICES_TEXT), INDICES_JSON);
 	}
-	strbuf_addf(out, ": %lld of %lld elements\n", (long long)hits,
-		    (long long)td_slice_view_elements(v));
-	if (list.len)
-		strbuf_add(out, list.buf, list.len);
-	if (hits > INDICES_TEXT)
-		strbuf_addf(out, "  ... %lld more (--json lists %d)\n", (long long)(hits - INDICES_TEXT),
-			    INDICES_JSON);
-	strbuf_done(&list);
+	strbuf_done(&lines);
 }
 
 static void
-tensor_text(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
+tensor_emit(struct cmd_env *env, uint64_t row, const struct tensor_args *a,
 	    const struct td_tensor *t, const struct td_slice_view *v, const struct td_summary *s)
 {
-	strbuf_addf(env->out, "trace %llu%s%s\n", (unsigned long long)row, a->slice ? " " : "",
-		    a->slice ? a->slice : "");
-	summary_lines(env->out, s);
-	if (a->has_ranges)
-		text_picks(env, a, t, v, true);
-	if (a->find)
-		text_picks(env, a, t, v, false);
+	struct strbuf *text;
+	struct emit e;
+
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "index", row);
+	emit_kv_str(&e, "slice", a->slice);
+	emit_textf(&e, "trace %llu%s%s\n", (unsigned long long)row, a->slice ? " " : "",
+		   a->slice ? a->slice : "");
+	emit_key(&e, "selected_shape");
+	emit_list_begin(&e);
+	for (int k = 0; k < v->ndims; k++)
+		emit_int(&e, v->count[k]);
+	emit_list_end(&e);
+	emit_kv_summary(&e, "summary", s);
+	if ((text = emit_text(&e)))
+		summary_lines(text, s);
+	emit_key(&e, "ranges");
+	if (a->has_ranges) {
+		emit_table_begin(&e, emit_json_only);
+		for (int i = 0; i < a->ranges.n; i++) {
+			emit_list_begin(&e);
+			emit_double(&e, a->ranges.lo[i]);
+			emit_double(&e, a->ranges.hi[i]);
+			emit_list_end(&e);
+		}
+		emit_table_end(&e);
+		emit_picks(&e, a, t, v, true);
+	} else {
+		emit_null(&e);
+		emit_key(&e, "in_range_indices");
+		emit_table_begin(&e, emit_json_only);
+		emit_table_end(&e);
+		emit_kv_null(&e, "in_range");
+		emit_kv_bool(&e, "indices_truncated", false);
+	}
+	if (a->find) {
+		emit_kv_str(&e, "find", a->find);
+		emit_picks(&e, a, t, v, false);
+	}
+	emit_object_end(&e);
+	emit_done(&e);
 }
 
 /* Batch: the values of one row, looked at element by element. */
@@ -306,10 +281,7 @@ tensor_batch(struct cmd_env *env, uint64_t row, const struct tensor_args *a)
 	}
 	td_view_summarize(t, &v, &s);
 	td_tensor_percentiles(t, &v, &s);
-	if (env->json)
-		tensor_json(env, row, a, t, &v, &s);
-	else
-		tensor_text(env, row, a, t, &v, &s);
+	tensor_emit(env, row, a, t, &v, &s);
 out:
 	model_detail_done(&d);
 	return st;
