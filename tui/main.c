@@ -25,9 +25,9 @@
 #include "model/model_diff.h"
 #include "tui/cmd/batch.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/emit.h"
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/many.h"
-#include "tui/cmd/json.h"
 #include "tui/cmd/sanitize.h"
 #include "tui.h"
 
@@ -494,7 +494,8 @@ clear_cache(const struct args *a, const struct model_options *mo)
 	uint64_t files, bytes;
 	char err[1024] = "", *dir = NULL;
 	enum td_status st = model_cache_clear(a->dump, mo, &files, &bytes, &dir, err, sizeof err);
-	struct strbuf msg = {0};
+	struct strbuf msg = {0}, safe = {0};
+	struct emit e;
 
 	if (st != TD_OK) {
 		strbuf_addf(&msg, "--clear-cache: %s", *err ? err : td_strerror(st));
@@ -505,31 +506,20 @@ clear_cache(const struct args *a, const struct model_options *mo)
 		free(dir);
 		return a->dump && st != TD_ERR_IO ? EXIT_OPEN : EXIT_USAGE;
 	}
-	if (a->json) {
-		struct json j;
-
-		json_init(&j, &msg);
-		json_object_begin(&j);
-		json_kv_uint(&j, "removed_files", files);
-		json_kv_uint(&j, "removed_bytes", bytes);
-		json_key(&j, "cache_dir");
-		if (dir)
-			json_string(&j, dir);
-		else
-			json_null(&j);
-		json_object_end(&j);
-		strbuf_addc(&msg, '\n');
-	} else {
-		struct strbuf safe = {0};
-
-		if (dir)
-			sanitize_str(dir, -1, &safe);
-		strbuf_addf(&msg, "removed %llu index file%s (%llu bytes)%s%s%s\n",
-			    (unsigned long long)files, files == 1 ? "" : "s", (unsigned long long)bytes,
-			    dir ? " from " : "", safe.buf ? safe.buf : "",
-			    a->dump && !files ? " (that dump had none)" : "");
-		strbuf_done(&safe);
-	}
+	emit_init(&e, &msg, a->json);
+	emit_object_begin(&e, emit_json_only);
+	emit_kv_uint(&e, "removed_files", files);
+	emit_kv_uint(&e, "removed_bytes", bytes);
+	emit_kv_str(&e, "cache_dir", dir);
+	if (dir)
+		sanitize_str(dir, -1, &safe);
+	emit_textf(&e, "removed %llu index file%s (%llu bytes)%s%s%s", (unsigned long long)files,
+		   files == 1 ? "" : "s", (unsigned long long)bytes, dir ? " from " : "",
+		   safe.buf ? safe.buf : "", a->dump && !files ? " (that dump had none)" : "");
+	emit_object_end(&e);
+	emit_done(&e);
+	strbuf_addc(&msg, '\n');
+	strbuf_done(&safe);
 	fputs(msg.buf, stdout);
 	strbuf_done(&msg);
 	free(dir);
