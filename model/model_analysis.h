@@ -7,6 +7,7 @@
 #define TD_MODEL_ANALYSIS_H
 
 #include "model_alerts.h"
+#include "model_query.h"     /* the narrow API the analysis floor asks through */
 
 /* ---- link trees (the debugger CLI's `li -r -d N` and `lo -r`) ---------- */
 

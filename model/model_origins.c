@@ -284,7 +284,7 @@ static int64_t *
 bad_peer(struct model *m, uint64_t i)
 {
 	uint64_t *peers;
-	size_t np = peers_of_row(m, i, &peers), k;
+	size_t np = model_trace_peers(m, i, &peers), k;
 	int64_t *from = NULL;
 
 	for (k = 0; k < np && !from; k++)
