@@ -118,6 +118,7 @@ model_execution_keys(struct model *m, uint64_t first, size_t n, struct model_exe
 		out[k].step = x->step;
 		out[k].first_trace = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
 		out[k].ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
+		out[k].bad_outputs = x->bad_outputs;
 		out[k].op_type = intern_str(&m->str, x->op_type);
 	}
 	pthread_mutex_unlock(&m->th.lock);
@@ -126,26 +127,37 @@ model_execution_keys(struct model *m, uint64_t first, size_t n, struct model_exe
 
 /* ---- ops and graphs -------------------------------------------------- */
 
+/* Under th.lock. */
+static void
+brief_locked(struct model *m, uint32_t id, struct model_op_brief *b)
+{
+	const struct op_entry *o = &m->ot.opv[id];
+
+	b->name = o->name;
+	b->type = o->type ? o->type : "";
+	b->graph_id = o->graph_id ? o->graph_id : "";
+	b->graph = graphs_index_of_sid(m, o->graph_sid);
+	b->num_outputs = o->num_outputs;
+	b->ninputs = o->ninputs;
+	b->described = !o->placeholder;
+}
+
 bool
 model_op_brief(struct model *m, uint32_t id, struct model_op_brief *b)
 {
-	bool ok;
+	return model_op_briefs(m, id, 1, b) == 1;
+}
+
+size_t
+model_op_briefs(struct model *m, uint32_t first, size_t n, struct model_op_brief *out)
+{
+	size_t k = 0;
 
 	pthread_mutex_lock(&m->th.lock);
-	ok = id < m->ot.nops;
-	if (ok) {
-		const struct op_entry *o = &m->ot.opv[id];
-
-		b->name = o->name;
-		b->type = o->type ? o->type : "";
-		b->graph_id = o->graph_id ? o->graph_id : "";
-		b->graph = graphs_index_of_sid(m, o->graph_sid);
-		b->num_outputs = o->num_outputs;
-		b->ninputs = o->ninputs;
-		b->described = !o->placeholder;
-	}
+	for (; k < n && (uint64_t)first + k < m->ot.nops; k++)
+		brief_locked(m, first + (uint32_t)k, &out[k]);
 	pthread_mutex_unlock(&m->th.lock);
-	return ok;
+	return k;
 }
 
 int64_t

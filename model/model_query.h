@@ -71,6 +71,7 @@ struct model_exec_keys {
 	uint32_t host;              /* host key, 0 none */
 	int64_t step;               /* -1 unknown */
 	uint64_t first_trace, ntraces;
+	uint32_t bad_outputs;       /* outputs with NaN/Inf, as recorded */
 	const char *op_type;        /* op type, function name or run label */
 };
 /* The keys of executions [first, first + n) into out (one lock for all);
@@ -91,6 +92,9 @@ struct model_op_brief {
 };
 /* Op id's brief into b; false past the ops.  One lock. */
 bool model_op_brief(struct model *m, uint32_t id, struct model_op_brief *b);
+/* The briefs of ops [first, first + n) into out (one lock for all, for a
+ * walk over every op); returns how many were below model_op_count(). */
+size_t model_op_briefs(struct model *m, uint32_t first, size_t n, struct model_op_brief *out);
 /* The producer of input k of op id: its op id (-1 when the graph has no
  * op of that name), *slot its output slot and *name its name (either may
  * be NULL); -2 when op has no input k. */

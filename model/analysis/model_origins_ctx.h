@@ -1,13 +1,14 @@
 /*
- * model_origins_internal.h - what the origin files share (model_origins.c
+ * model_origins_ctx.h - what the origin files share (model_origins.c
  * classifies rows and lists the roots, model_origin_steps.c maps rows to
  * their steps and calls, model_origin_carry.c words carried rows and
- * counts how far the roots' values went).  Private to model/.
+ * counts how far the roots' values went).  Private to the analysis floor.
  */
-#ifndef MODEL_ORIGINS_INTERNAL_H
-#define MODEL_ORIGINS_INTERNAL_H
+#ifndef MODEL_ORIGINS_CTX_H
+#define MODEL_ORIGINS_CTX_H
 
-#include "model_carry.h"
+#include "model/analysis/model_carry.h"
+#include "reader/base/hashtab.h"
 
 struct call {
 	double wall;

@@ -23,14 +23,18 @@
  *                summaries agree (counts, and values where recorded).
  * Op types are neutral names (a read, a write, a call); nothing here knows
  * a format.  The executions' tensor ids are decoded on demand and kept per
- * question; every search is bounded (CARRY_* below).
+ * question; every search is bounded (CARRY_* below).  On the model's
+ * public API (model_query.h): a walk over every op reads their briefs a
+ * batch at a time.
  */
-#include "model_carry.h"
-#include "model_carry_rules.h"
+#include "model/analysis/model_carry.h"
+#include "model/analysis/model_carry_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NO_OP UINT32_MAX            /* producer(): no such op */
 
 struct xids {
 	int64_t *in, *out;
@@ -101,7 +105,7 @@ xids(struct carry *c, uint64_t e)
 	size_t k;
 
 	if (e >= c->nx) {
-		uint64_t n = rows_nexecs(c->m);
+		uint64_t n = model_execution_count(c->m);
 
 		if (e >= n)
 			return NULL;
@@ -141,13 +145,53 @@ xids(struct carry *c, uint64_t e)
 static const char *
 exec_type(struct model *m, uint64_t e, bool *function)
 {
-	const char *t;
+	struct model_exec_keys k;
 
-	pthread_mutex_lock(&m->th.lock);
-	t = intern_str(&m->str, exec_row(m, e)->op_type);
-	*function = __atomic_load_n(&exec_row(m, e)->flags, __ATOMIC_RELAXED) & ROW_FUNCTION;
-	pthread_mutex_unlock(&m->th.lock);
-	return t ? t : "";
+	if (!model_execution_keys(m, e, 1, &k)) {
+		*function = false;
+		return "";
+	}
+	*function = k.flags & ROW_FUNCTION;
+	return k.op_type ? k.op_type : "";
+}
+
+/* Trace row j's flags (ROW_*). */
+static uint32_t
+row_flags(struct model *m, uint64_t j)
+{
+	uint32_t f;
+
+	model_trace_op_flags(m, j, &f);
+	return f;
+}
+
+/* Trace row j's op. */
+static uint32_t
+row_op(struct model *m, uint64_t j)
+{
+	uint32_t f;
+
+	return model_trace_op_flags(m, j, &f);
+}
+
+#define OP_BATCH 256
+
+/* Calls fn(arg, id, brief) on every op, the briefs read a batch at a time;
+ * stops early when fn returns false. */
+static void
+each_op(struct model *m, uint32_t end, bool (*fn)(void *arg, uint32_t id,
+						  const struct model_op_brief *b), void *arg)
+{
+	struct model_op_brief b[OP_BATCH];
+	uint32_t k = 0;
+	size_t n;
+
+	while (k < end && (n = model_op_briefs(m, k, TD_MIN((uint32_t)OP_BATCH, end - k), b))) {
+		for (size_t j = 0; j < n; j++)
+			if (!fn(arg, k + (uint32_t)j, &b[j]))
+				return;
+		k += (uint32_t)n;
+	}
 }
 
 
@@ -166,7 +210,7 @@ last_row_of_call(struct carry *c, uint64_t e, uint32_t k, uint64_t before)
 		struct model_trace t;
 		int64_t x;
 
-		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE))
+		if (!(row_flags(c->m, j - 1) & ROW_NONFINITE))
 			continue;
 		seen++;
 		tick(c);
@@ -248,54 +292,59 @@ struct opf {
 	uint32_t position;          /* graph input ops before it in its graph */
 };
 
+/* Counts the graph input ops of one graph (a function's arguments are
+ * its input ops in creation order). */
+struct position_walk {
+	const char *graph_id;
+	uint32_t n;
+};
+
+static bool
+count_graph_input(void *arg, uint32_t id, const struct model_op_brief *b)
+{
+	struct position_walk *w = arg;
+
+	(void)id;
+	if (!strcmp(b->graph_id, w->graph_id) && !b->ninputs && graph_input_type(b->type))
+		w->n++;
+	return true;
+}
+
 static void
 op_facts(struct model *m, uint64_t i, struct opf *f)
 {
+	struct model_op_brief b;
+	struct model_graph g;
+
 	memset(f, 0, sizeof(*f));
-	f->op = trace_op(m, i);
+	f->op = row_op(m, i);
 	f->type = "";
 	f->graph = f->outer = -1;
-	pthread_mutex_lock(&m->th.lock);
-	if (f->op < m->ot.nops) {
-		const struct op_entry *o = &m->ot.opv[f->op];
-		uint32_t k;
+	if (model_op_brief(m, f->op, &b)) {
+		struct position_walk w = { b.graph_id, 0 };
 
-		f->type = o->type ? o->type : "";
-		f->ninputs = o->ninputs;
-		f->graph = graphs_index_of_sid(m, o->graph_sid);
-		if (f->graph >= 0)
-			f->outer = graphs_index_of_sid(m, m->ot.graphs[f->graph].outer_sid);
-		/* a function's arguments are its input ops in creation order */
-		for (k = 0; k < f->op; k++)
-			if (m->ot.opv[k].graph_sid == o->graph_sid && !m->ot.opv[k].ninputs &&
-			    m->ot.opv[k].type && graph_input_type(m->ot.opv[k].type))
-				f->position++;
+		f->type = b.type;
+		f->ninputs = b.ninputs;
+		f->graph = b.graph;
+		if (f->graph >= 0 && model_graph_get(m, (uint32_t)f->graph, &g))
+			f->outer = g.outer;
+		each_op(m, f->op, count_graph_input, &w);
+		f->position = w.n;
 	}
-	pthread_mutex_unlock(&m->th.lock);
 }
 
 static int32_t
 row_graph(struct model *m, uint64_t j)
 {
-	uint32_t op = trace_op(m, j);
-	int32_t g = -1;
+	struct model_op_brief b;
 
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops)
-		g = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
-	pthread_mutex_unlock(&m->th.lock);
-	return g;
+	return model_op_brief(m, row_op(m, j), &b) ? b.graph : -1;
 }
 
 static bool
 inside(struct model *m, int32_t g, int32_t outer)
 {
-	bool r;
-
-	pthread_mutex_lock(&m->th.lock);
-	r = graphs_is_inside(m, g, outer);
-	pthread_mutex_unlock(&m->th.lock);
-	return r;
+	return model_graph_inside(m, g, outer);
 }
 
 /* The latest non-finite row before i in call x that is an inner graph's
@@ -308,10 +357,11 @@ latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, int32_t skip)
 	uint64_t j, seen = 0;
 
 	for (j = i; j > 0 && seen < CARRY_ROW_WINDOW; j--) {
+		uint32_t fl = row_flags(c->m, j - 1);
 		int64_t xj;
 		int32_t g;
 
-		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE) || (trace_flags(c->m, j - 1) & TF_INPUT))
+		if (!(fl & ROW_NONFINITE) || (fl & ROW_INPUT))
 			continue;
 		seen++;
 		tick(c);
@@ -321,80 +371,120 @@ latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, int32_t skip)
 		g = row_graph(c->m, j - 1);
 		if (g >= 0 && g != within && inside(c->m, g, within) &&
 		    (skip < 0 || !inside(c->m, g, skip)) &&
-		    !model_op_consumers(c->m, trace_op(c->m, j - 1), NULL, 0))
+		    !model_op_consumers(c->m, row_op(c->m, j - 1), NULL, 0))
 			return (int64_t)(j - 1);
 	}
 	return -1;
 }
 
-/* The op id of op's input k producer, NO_ID unknown; its type in *type. */
-static uint32_t producer(struct model *m, uint32_t op, uint32_t k, const char **type);
+/* The op id of op's input k producer, NO_OP unknown; its type in *type. */
+static uint32_t
+producer(struct model *m, uint32_t op, uint32_t k, const char **type)
+{
+	struct model_op_brief b;
+	int64_t id = model_op_input(m, op, k, NULL, NULL);
+
+	*type = "";
+	if (id < 0)
+		return NO_OP;
+	if (model_op_brief(m, (uint32_t)id, &b))
+		*type = b.type;
+	return (uint32_t)id;
+}
 
 /* A nested function's argument at position o->position: what the call ops
  * of the enclosing graph pass there (their recorded input at that
  * position), the latest non-finite such row of the same call; a call op
  * passing another call op's output passes the inner graph's output. */
+struct nested_walk {
+	struct carry *c;
+	uint64_t i;
+	int64_t x;
+	const struct opf *o;
+	const char *outer_id;       /* the enclosing graph's id */
+	int64_t best;               /* the latest such row, -1 */
+	size_t ncalls;              /* call ops of the enclosing graph seen */
+};
+
+/* One op k of nested_input's walk: a call op of the enclosing graph. */
+static bool
+nested_call(void *arg, uint32_t k, const struct model_op_brief *b)
+{
+	struct nested_walk *w = arg;
+	struct carry *c = w->c;
+	struct model *m = c->m;
+	const char *pt;
+	uint32_t p, slot = 0;
+	int64_t r;
+
+	if (strcmp(b->graph_id, w->outer_id) || !call_type(b->type) || b->ninputs <= w->o->position)
+		return true;
+	tick(c);
+	w->ncalls++;
+	model_op_input(m, k, w->o->position, &slot, NULL);
+	p = producer(m, k, w->o->position, &pt);
+	if (p == NO_OP)
+		return true;
+	r = model_trace_of_op(m, p, slot, w->i, -1);
+	if (r < 0 && call_type(pt))
+		r = latest_in(c, w->i, w->x, w->o->outer, w->o->graph);
+	if (r < 0 || !(row_flags(m, (uint64_t)r) & ROW_NONFINITE) ||
+	    (w->x >= 0 && c->row_call(c->arg, (uint64_t)r) != w->x))
+		return true;
+	w->best = TD_MAX(w->best, r);
+	return true;
+}
+
 static bool
 nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct carry_found *f,
 	     size_t *ncalls)
 {
-	struct model *m = c->m;
-	uint32_t k, n, outer_sid, slot;
-	int64_t best = -1, r;
+	int64_t best;
+	struct nested_walk w = { c, i, x, o, NULL, -1, 0 };
+	struct model_graph g;
 
 	*ncalls = 0;
-	pthread_mutex_lock(&m->th.lock);
-	n = (uint32_t)m->ot.nops;
-	outer_sid = m->ot.graphs[o->outer].id_sid;
-	pthread_mutex_unlock(&m->th.lock);
-	for (k = 0; k < n; k++) {
-		const char *t, *pt;
-		uint32_t p;
-		bool ok;
-
-		pthread_mutex_lock(&m->th.lock);
-		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
-		ok = m->ot.opv[k].graph_sid == outer_sid && call_type(t) &&
-		     m->ot.opv[k].ninputs > o->position;
-		slot = ok ? m->ot.opv[k].inputs[o->position].slot : 0;
-		pthread_mutex_unlock(&m->th.lock);
-		if (!ok)
-			continue;
-		tick(c);
-		(*ncalls)++;
-		p = producer(m, k, o->position, &pt);
-		if (p == NO_ID)
-			continue;
-		r = model_trace_of_op(m, p, slot, i, -1);
-		if (r < 0 && call_type(pt))
-			r = latest_in(c, i, x, o->outer, o->graph);
-		if (r < 0 || !(trace_flags(m, (uint64_t)r) & TF_NONFINITE) ||
-		    (x >= 0 && c->row_call(c->arg, (uint64_t)r) != x))
-			continue;
-		best = TD_MAX(best, r);
-	}
-	if (best < 0)
+	if (!model_graph_get(c->m, (uint32_t)o->outer, &g))
 		return false;
+	w.outer_id = g.graph_id;
+	each_op(c->m, model_op_count(c->m), nested_call, &w);
+	*ncalls = w.ncalls;
+	if (w.best < 0)
+		return false;
+	best = w.best;
 	f->link = CARRY_CALL_INPUT;
 	f->row = best;
 	f->position = o->position;
 	return true;
 }
 
-static uint32_t
-producer(struct model *m, uint32_t op, uint32_t k, const char **type)
-{
-	uint32_t id = NO_ID;
+struct write_walk {
+	struct carry *c;
+	uint64_t i;
+	uint32_t var;
+	int64_t best;               /* the latest writer row before i, -1 */
+	const char *best_type;      /* its op's type */
+};
 
-	*type = "";
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops && k < m->ot.opv[op].ninputs) {
-		id = ops_lookup(m, m->ot.opv[op].graph_id, m->ot.opv[op].inputs[k].op_name);
-		if (id != NO_ID && m->ot.opv[id].type)
-			*type = m->ot.opv[id].type;
+/* One op k of graph_write's walk: a writer of the variable. */
+static bool
+graph_writer(void *arg, uint32_t k, const struct model_op_brief *b)
+{
+	struct write_walk *w = arg;
+	int64_t v, r;
+
+	if (!b->ninputs || !write_type(b->type))
+		return true;
+	v = model_op_input(w->c->m, k, 0, NULL, NULL);
+	if (v < 0 || (uint32_t)v != w->var)
+		return true;
+	tick(w->c);
+	r = model_trace_of_op(w->c->m, k, UINT32_MAX, w->i, -1);
+	if (r > w->best) {
+		w->best = r;
+		w->best_type = b->type;
 	}
-	pthread_mutex_unlock(&m->th.lock);
-	return id;
+	return true;
 }
 
 /* A graph's writers of variable op var: the latest non-finite row of one
@@ -402,40 +492,15 @@ producer(struct model *m, uint32_t op, uint32_t k, const char **type)
 static bool
 graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 {
-	struct model *m = c->m;
-	int64_t best = -1;
-	uint32_t k, n, best_op = NO_ID;
+	struct write_walk w = { c, i, var, -1, "" };
 
-	pthread_mutex_lock(&m->th.lock);
-	n = (uint32_t)m->ot.nops;
-	pthread_mutex_unlock(&m->th.lock);
-	for (k = 0; k < n; k++) {
-		const char *t;
-		uint32_t v;
-		int64_t r;
-
-		pthread_mutex_lock(&m->th.lock);
-		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
-		v = m->ot.opv[k].ninputs && write_type(t) ?
-			    ops_lookup(m, m->ot.opv[k].graph_id, m->ot.opv[k].inputs[0].op_name) : NO_ID;
-		pthread_mutex_unlock(&m->th.lock);
-		if (v != var)
-			continue;
-		tick(c);
-		r = model_trace_of_op(m, k, UINT32_MAX, i, -1);
-		if (r > best) {
-			best = r;
-			best_op = k;
-		}
-	}
-	if (best < 0 || !(trace_flags(m, (uint64_t)best) & TF_NONFINITE))
+	each_op(c->m, model_op_count(c->m), graph_writer, &w);
+	if (w.best < 0 || !(row_flags(c->m, (uint64_t)w.best) & ROW_NONFINITE))
 		return false;
 	f->link = CARRY_VARIABLE;
-	f->row = best;
+	f->row = w.best;
 	f->via = -1;
-	pthread_mutex_lock(&m->th.lock);
-	f->via_type = m->ot.opv[best_op].type;
-	pthread_mutex_unlock(&m->th.lock);
+	f->via_type = w.best_type;
 	return true;
 }
 
@@ -455,9 +520,9 @@ same_value(struct carry *c, uint64_t i, struct carry_found *f)
 		return false;
 	step = c->row_call(c->arg, i);
 	for (j = i; j > lo; j--) {
-		uint8_t fl = trace_flags(m, j - 1);
+		uint32_t fl = row_flags(m, j - 1);
 
-		if (!(fl & TF_NONFINITE) || (fl & TF_INPUT))
+		if (!(fl & ROW_NONFINITE) || (fl & ROW_INPUT))
 			continue;
 		tick(c);
 		if (c->row_call(c->arg, j - 1) != step)
@@ -525,15 +590,11 @@ call_input(struct carry *c, uint64_t i, int64_t x, uint32_t pos, struct carry_fo
 static int32_t
 exec_graph(struct model *m, int64_t x)
 {
-	int32_t g;
+	struct model_exec_keys k;
 
-	if (x < 0)
+	if (x < 0 || !model_execution_keys(m, (uint64_t)x, 1, &k))
 		return -1;
-	pthread_mutex_lock(&m->th.lock);
-	g = (uint64_t)x < rows_nexecs(m) ? graphs_index_of_sid(m, exec_row(m, (uint64_t)x)->graph_sid)
-					 : -1;
-	pthread_mutex_unlock(&m->th.lock);
-	return g;
+	return k.graph;
 }
 
 bool
@@ -550,14 +611,14 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	memset(f, 0, sizeof(*f));
 	f->row = f->via = -1;
 	f->via_type = "";
-	if (i >= rows_ntraces(m) || !(trace_flags(m, i) & TF_NONFINITE))
+	if (i >= model_trace_count(m) || !(row_flags(m, i) & ROW_NONFINITE))
 		return false;
 	op_facts(m, i, &o);
-	if (trace_flags(m, i) & TF_INPUT) {
+	if (row_flags(m, i) & ROW_INPUT) {
 		/* an input record of a variable (a parameter): its last write */
-		k = rows_trace_slot(m, i);
+		k = model_trace_slot(m, i);
 		v = producer(m, o.op, k, &pt);
-		if (v != NO_ID && variable_type(pt) && graph_write(c, i, v, f))
+		if (v != NO_OP && variable_type(pt) && graph_write(c, i, v, f))
 			return true;
 		return same_value(c, i, f);
 	}
@@ -565,8 +626,8 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 
 	/* a variable read: the last write in a graph, else between calls */
 	if (read_type(o.type)) {
-		v = variable_type(o.type) ? o.op : o.ninputs ? producer(m, o.op, 0, &pt) : NO_ID;
-		if (v != NO_ID && graph_write(c, i, v, f))
+		v = variable_type(o.type) ? o.op : o.ninputs ? producer(m, o.op, 0, &pt) : NO_OP;
+		if (v != NO_OP && graph_write(c, i, v, f))
 			return true;
 		if (call_variables(c, i, x, f))
 			return true;
@@ -592,12 +653,12 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	for (k = 0; k < o.ninputs; k++) {
 		uint32_t p = producer(m, o.op, k, &pt);
 
-		if (p != NO_ID && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
+		if (p != NO_OP && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
 			continue;
-		if (p == NO_ID || !call_type(pt)) {
+		if (p == NO_OP || !call_type(pt)) {
 			/* a computed producer never traced (a constant or an
 			 * argument is a value, not a missing record) */
-			unrecorded |= p == NO_ID || !source_type(pt);
+			unrecorded |= p == NO_OP || !source_type(pt);
 			continue;
 		}
 		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, -1)) >= 0) {
@@ -644,10 +705,10 @@ carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
 	struct xids *xi;
 	int64_t x;
 
-	if (i >= rows_ntraces(m))
+	if (i >= model_trace_count(m))
 		return false;
 	op_facts(m, i, &o);
-	if (trace_flags(m, i) & TF_INPUT) {
+	if (row_flags(m, i) & ROW_INPUT) {
 		if (o.ninputs)
 			return false;
 		snprintf(buf, size, "missing: the record of its producer (no graph names the op's "

@@ -9,10 +9,12 @@
  * (model_origins).  Work is counted in rows, inputs and executions looked
  * at; past the total budget the run stops and says where (partial).
  */
-#include "model_origins_internal.h"
+#include "model/analysis/model_origins_ctx.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define EXEC_BATCH 256              /* executions' keys read at once */
 
 /* Eager executions (not function calls, not containers) with bad outputs:
  * origins whose inputs are not linked to rows. */
@@ -96,7 +98,7 @@ host_matches(struct model *m, const char *want, uint32_t host_sid)
 
 	if (!want)
 		return true;
-	h = intern_str(&m->str, host_sid);
+	h = model_host_name(m, host_sid);
 	return h && strcmp(h, want) == 0;
 }
 
@@ -145,9 +147,10 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * per row was most of origins at ten million rows) */
 	memset(&t, 0, sizeof t);
 	if (r->host || r->per_host) {
-		pthread_mutex_lock(&m->th.lock);
-		hs = rows_trace_host_sid(m, j);
-		pthread_mutex_unlock(&m->th.lock);
+		struct model_row_keys k;
+
+		model_trace_keys(m, &j, 1, &k);
+		hs = k.host;
 		if (!host_matches(m, r->host, hs))
 			return;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -177,25 +180,27 @@ static void
 run_execs(struct model_origins_run *r)
 {
 	struct model *m = r->m;
-	uint64_t ne = atomic_load(&m->rows.containers) ? 0 : rows_nexecs(m), j;
-	size_t *cnt;
+	uint64_t ne = model_traces_name_executions(m) ? 0 : model_execution_count(m);
+	uint64_t j = r->next_exec;
+	struct model_exec_keys xk[EXEC_BATCH];
+	size_t *cnt, n;
 
-	for (j = r->next_exec; j < ne && r->step < 0; j++) {
-		const struct exec_row *x = exec_row(m, j);
-		uint32_t hs;
+	while (j < ne && r->step < 0 &&
+	       (n = model_execution_keys(m, j, (size_t)TD_MIN((uint64_t)EXEC_BATCH, ne - j), xk))) {
+		for (size_t k = 0; k < n; k++) {
+			const struct model_exec_keys *x = &xk[k];
 
-		if (!x->bad_outputs || (__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION))
-			continue;
-		pthread_mutex_lock(&m->th.lock);
-		hs = x->host < m->src.nhosts ? m->src.hosts[x->host] : 0;
-		pthread_mutex_unlock(&m->th.lock);
-		if (!host_matches(m, r->host, hs))
-			continue;
-		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
-		if (cnt && (*cnt)++ >= r->per_host)
-			continue;
-		TD_GROW(r->v, r->cap, r->n + 1);
-		exec_origin(m, j, &r->v[r->n++]);
+			if (!x->bad_outputs || (x->flags & ROW_FUNCTION))
+				continue;
+			if (!host_matches(m, r->host, x->host))
+				continue;
+			cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, x->host) : NULL;
+			if (cnt && (*cnt)++ >= r->per_host)
+				continue;
+			TD_GROW(r->v, r->cap, r->n + 1);
+			exec_origin(m, j + k, &r->v[r->n++]);
+		}
+		j += n;
 	}
 	r->next_exec = j;
 }
@@ -204,30 +209,21 @@ bool
 model_origins_run_step(struct model_origins_run *r, uint64_t budget)
 {
 	struct model *m = r->m;
-	uint64_t nt = rows_ntraces(m), stop = r->c.work + (budget ? budget : UINT64_MAX / 2), ch, end;
+	uint64_t nt = model_trace_count(m), stop = r->c.work + (budget ? budget : UINT64_MAX / 2);
 
 	if (r->done)
 		return true;
-	while (r->next < nt) {
-		ch = r->next >> MODEL_CHUNK_SHIFT;
-		if (!__atomic_load_n(&m->rows.tnonfinite[ch], __ATOMIC_RELAXED)) {
-			r->next = (ch + 1) << MODEL_CHUNK_SHIFT;
-			continue;
+	while ((r->next = model_trace_next_nonfinite(m, r->next, nt)) < nt) {
+		if (r->c.work >= r->budget) {
+			r->partial = true;
+			r->partial_row = r->next;
+			r->done = true;
+			return true;
 		}
-		end = TD_MIN(nt, (ch + 1) << MODEL_CHUNK_SHIFT);
-		for (; r->next < end; r->next++) {
-			if (!(trace_flags(m, r->next) & TF_NONFINITE))
-				continue;
-			if (r->c.work >= r->budget) {
-				r->partial = true;
-				r->partial_row = r->next;
-				r->done = true;
-				return true;
-			}
-			if (r->c.work >= stop)
-				return false;
-			run_row(r, r->next);
-		}
+		if (r->c.work >= stop)
+			return false;
+		run_row(r, r->next);
+		r->next++;
 	}
 	run_execs(r);
 	r->done = true;
@@ -238,7 +234,7 @@ void
 model_origins_run_where(const struct model_origins_run *r, uint64_t *next, uint64_t *total)
 {
 	*next = r->next;
-	*total = rows_ntraces(r->m);
+	*total = model_trace_count(r->m);
 }
 
 size_t
