@@ -205,7 +205,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 }
 
 struct model_reach *
-reach_take(struct reach_acc *a, const struct model_origin *v, size_t n)
+reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n)
 {
 	struct model_reach *r;
 	uint64_t p;
