@@ -137,6 +137,7 @@ brief_locked(struct model *m, uint32_t id, struct model_op_brief *b)
 	b->type = o->type ? o->type : "";
 	b->graph_id = o->graph_id ? o->graph_id : "";
 	b->graph = graphs_index_of_sid(m, o->graph_sid);
+	b->graph_key = o->graph_sid;
 	b->num_outputs = o->num_outputs;
 	b->ninputs = o->ninputs;
 	b->described = !o->placeholder;

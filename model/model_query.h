@@ -86,6 +86,8 @@ struct model_op_brief {
 	const char *name, *type;    /* type "" unknown */
 	const char *graph_id;       /* "" none */
 	int32_t graph;              /* graph index, -1 */
+	uint32_t graph_key;         /* equal for ops of one graph id (a number for
+				     * comparing and hashing, no index) */
 	uint32_t num_outputs;
 	size_t ninputs;
 	bool described;             /* the graph described it (not only a row's op) */

@@ -366,7 +366,7 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	f->via_type = "";
 	if (i >= model_trace_count(m) || !(carry_row_flags(m, i) & ROW_NONFINITE))
 		return false;
-	carry_op_facts(m, i, &o);
+	carry_op_facts(c, i, &o);
 	if (carry_row_flags(m, i) & ROW_INPUT) {
 		/* an input record of a variable (a parameter): its last write */
 		k = model_trace_slot(m, i);
@@ -460,7 +460,7 @@ carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
 
 	if (i >= model_trace_count(m))
 		return false;
-	carry_op_facts(m, i, &o);
+	carry_op_facts(c, i, &o);
 	if (carry_row_flags(m, i) & ROW_INPUT) {
 		if (o.ninputs)
 			return false;

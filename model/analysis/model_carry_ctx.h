@@ -26,6 +26,9 @@ struct carry {
 	uint64_t *work;
 	struct xids *x;             /* per execution row, read on demand */
 	uint64_t nx;
+	uint32_t *position;         /* per op: graph input ops before it in its
+				     * graph (one walk over the ops, on first use) */
+	uint32_t npositions;
 };
 
 struct opf {
@@ -56,7 +59,7 @@ void carry_each_op(struct model *m, uint32_t end,
 		   bool (*fn)(void *arg, uint32_t id, const struct model_op_brief *b), void *arg);
 /* Row i's op facts (type, inputs, graph, its outer graph, its position
  * among its graph's input ops). */
-void carry_op_facts(struct model *m, uint64_t i, struct opf *f);
+void carry_op_facts(struct carry *c, uint64_t i, struct opf *f);
 /* Row j's op's graph, -1 none. */
 int32_t carry_row_graph(struct model *m, uint64_t j);
 /* Whether graph g is outer or inside it. */

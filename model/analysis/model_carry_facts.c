@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/analysis/model_carry_rules.h"
+#include "reader/base/hashtab.h"
 
 struct carry *
 carry_new(struct model *m, carry_row_call_fn row_call, void *arg, uint64_t *work)
@@ -38,6 +39,7 @@ carry_free(struct carry *c)
 		free(c->x[k].sums);
 	}
 	free(c->x);
+	free(c->position);
 	free(c);
 }
 
@@ -147,27 +149,48 @@ carry_each_op(struct model *m, uint32_t end, bool (*fn)(void *arg, uint32_t id,
 }
 
 
-/* Counts the graph input ops of one graph (a function's arguments are
- * its input ops in creation order). */
+/* Each op's position among its graph's input ops (a function's arguments
+ * are its input ops in creation order), counted in one walk. */
 struct position_walk {
-	const char *graph_id;
-	uint32_t n;
+	struct carry *c;
+	struct hashtab_u64 seen;    /* graph key -> graph input ops so far */
 };
 
 static bool
 count_graph_input(void *arg, uint32_t id, const struct model_op_brief *b)
 {
 	struct position_walk *w = arg;
+	uint64_t *n = hashtab_u64_put(&w->seen, b->graph_key, 0);
 
-	(void)id;
-	if (!strcmp(b->graph_id, w->graph_id) && !b->ninputs && graph_input_type(b->type))
-		w->n++;
+	w->c->position[id] = (uint32_t)*n;
+	if (!b->ninputs && graph_input_type(b->type))
+		(*n)++;
 	return true;
 }
 
-void
-carry_op_facts(struct model *m, uint64_t i, struct opf *f)
+/* The position of op (0 past the ops): walks the ops on first use, again
+ * when the ops grew past it. */
+static uint32_t
+op_position(struct carry *c, uint32_t op)
 {
+	if (op >= c->npositions) {
+		struct position_walk w = { c, {0} };
+		uint32_t n = model_op_count(c->m);
+
+		if (op >= n)
+			return 0;
+		c->position = xrealloc(c->position, n * sizeof(*c->position));
+		c->npositions = n;
+		carry_each_op(c->m, n, count_graph_input, &w);
+		hashtab_u64_done(&w.seen);
+	}
+	return c->position[op];
+}
+
+void
+carry_op_facts(struct carry *c, uint64_t i, struct opf *f)
+{
+	struct model *m = c->m;
 	struct model_op_brief b;
 	struct model_graph g;
 
@@ -176,15 +199,12 @@ carry_op_facts(struct model *m, uint64_t i, struct opf *f)
 	f->type = "";
 	f->graph = f->outer = -1;
 	if (model_op_brief(m, f->op, &b)) {
-		struct position_walk w = { b.graph_id, 0 };
-
 		f->type = b.type;
 		f->ninputs = b.ninputs;
 		f->graph = b.graph;
 		if (f->graph >= 0 && model_graph_get(m, (uint32_t)f->graph, &g))
 			f->outer = g.outer;
-		carry_each_op(m, f->op, count_graph_input, &w);
-		f->position = w.n;
+		f->position = op_position(c, f->op);
 	}
 }
 
