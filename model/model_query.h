@@ -7,7 +7,8 @@
  * includes it).
  *
  * Every function here takes the model's lock itself when it needs it (once
- * per call, never per scanned row) and may be called from any consumer
+ * per call; the link scans once per block of 65,536 rows at most; never
+ * once per scanned row) and may be called from any consumer
  * thread while the index thread runs; none may be called with the lock
  * held (an analysis file never holds it).  Rows are trace rows below
  * model_trace_count() unless said otherwise; strings live until
