@@ -116,7 +116,7 @@ model_free(struct model *m)
 	hashtab_u64_done(&m->pr.problem_seen);
 	free(m->src.files);
 	hashtab_u64_done(&m->src.file_by_id);
-	step_free(m);
+	model_state_free(m);
 	watch_free(m);
 	intern_done(&m->str);
 	model_cache_free(m);

@@ -7,6 +7,7 @@
 #define TD_MODEL_ANALYSIS_H
 
 #include "model_alerts.h"
+#include "model_query.h"     /* the narrow API the analysis floor asks through */
 
 /* ---- link trees (the debugger CLI's `li -r -d N` and `lo -r`) ---------- */
 
@@ -347,6 +348,28 @@ void model_origins_run_where(const struct model_origins_run *r, uint64_t *next, 
 size_t model_origins_run_take(struct model_origins_run *r, struct model_origins_query *q,
 			      struct model_origin **out);
 void model_origins_run_free(struct model_origins_run *r);
+
+/* The origins kept compact: per origin its row (table, index), time and
+ * host, numbers only; each is explained (summary, inputs, path, cause,
+ * evidence) when shown, so a listing of many origins holds a few bytes
+ * each, not a struct model_origin each. */
+struct model_origin_list;
+/* The answer of a finished run as a list, in model_origins' order (q's out
+ * members filled as model_origins_run_take does); the run keeps nothing
+ * of it.  Free with model_origin_list_free() (before model_close()). */
+struct model_origin_list *model_origins_run_list(struct model_origins_run *r,
+						 struct model_origins_query *q);
+/* model_origins() as a list. */
+struct model_origin_list *model_origins_list(struct model *m, struct model_origins_query *q);
+size_t model_origin_list_count(const struct model_origin_list *l);
+/* Origin k's table, index and host ("" unknown) without explaining it;
+ * false past the end. */
+bool model_origin_list_at(const struct model_origin_list *l, size_t k, enum model_table *source,
+			  uint64_t *index, const char **host);
+/* Origin k explained into o as model_origins gives it (free with
+ * model_origin_done()); false past the end (o zeroed). */
+bool model_origin_list_get(struct model_origin_list *l, size_t k, struct model_origin *o);
+void model_origin_list_free(struct model_origin_list *l);
 void model_origins_free(struct model_origin *v, size_t n);
 /* The step of trace row i (see model_origin.step), -1 unknown. */
 int64_t model_trace_step(struct model *m, uint64_t i);

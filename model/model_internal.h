@@ -151,10 +151,6 @@ struct cache_ent {
 				     * (the dump's statistics lack them) */
 };
 
-/* model_peers.c: the rows a reader link says row `to` was computed from
- * (from rows, malloc'd in *out, the caller frees); 0 when none. */
-size_t peers_of_row(struct model *m, uint64_t to, uint64_t **out);
-
 struct run {                        /* traces from first on belong to execution */
 	uint64_t first;
 	int64_t execution;
@@ -367,10 +363,14 @@ struct mp_writer {
 	uint32_t last_trace_op1;    /* op of the last trace row + 1 (0 none) */
 };
 
-/* The analysis state built on first use.  Locking: each owner (model_step.c,
- * model_watch.c) guards its own under th.lock. */
+/* The analysis state built on first use.  Locking: the slots are set
+ * under th.lock (model_state(), model_query.c) and each state guards
+ * itself; the watches under th.lock (model_watch.c). */
 struct mp_analysis {
-	struct step_index *step_ix; /* model_step.c, built on first use (owned) */
+	struct model_state_ent {    /* model_state(): slot -> state, its free */
+		void *p;
+		void (*done)(void *);
+	} state[MODEL_STATE_COUNT];
 	struct watch_set *watches;  /* model_watch.c (owned) */
 };
 
@@ -550,7 +550,10 @@ void ops_done(struct model *m);
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
 
-/* model_links.c */
+/* model_query.c: frees the model_state() slots (model_close). */
+void model_state_free(struct model *m);
+
+/* model_scan.c */
 /* The latest output row before row before of the producer of input k of
  * op, in execution exec when exec >= 0; -1 none (writer or consumer). */
 int64_t links_input_producer_row(struct model *m, uint32_t op, uint32_t k, uint64_t before,

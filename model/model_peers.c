@@ -2,15 +2,16 @@
  * model_peers.c - values that crossed between trace rows outside the
  * graph's edges, as readers state them (reader.h struct reader_link: a
  * collective or a send/recv between hosts).  The model keeps them in the
- * order sent (model_sink.c) and origins asks which rows fed a row.  Not
- * for: graph edges (model_links.c) or anything a format names.
+ * order sent (model_sink.c) and origins asks which rows fed a row through
+ * model_trace_peers() (model_query.h).  Not for: graph edges (the link
+ * scans, model_scan.c) or anything a format names.
  */
 #include "model_internal.h"
 
 #include <stdlib.h>
 
 size_t
-peers_of_row(struct model *m, uint64_t to, uint64_t **out)
+model_trace_peers(struct model *m, uint64_t to, uint64_t **out)
 {
 	size_t i, n = 0, cap = 0;
 

@@ -101,26 +101,36 @@ origins_collect(struct tui *t)
 {
 	struct tui_origins *s = get(t);
 	struct model_origins_query q = { .step = -1 };
-	struct model_origin *v = NULL;
+	struct model_origin_list *l;
 	size_t n, max = s->by_host ? ORIGIN_LINES : ORIGIN_LINES_ONE_HOST;
 
-	n = model_origins_run_take(s->run, &q, &v);
+	l = model_origins_run_list(s->run, &q);
 	model_origins_run_free(s->run);
 	s->run = NULL;
 	free(q.reach);
 	s->partial = q.partial;
+	n = model_origin_list_count(l);
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].source != TABLE_TRACES ||
-		    (t->filter && !model_filter_match(t->m, t->filter, TABLE_TRACES, v[i].index)))
+		struct model_origin o;
+		enum model_table source;
+		uint64_t index;
+		const char *host;
+
+		model_origin_list_at(l, i, &source, &index, &host);
+		if (source != TABLE_TRACES ||
+		    (t->filter && !model_filter_match(t->m, t->filter, TABLE_TRACES, index)))
 			continue;   /* a filter or rank hides its row */
 		s->total++;
 		if (s->n == max)
 			continue;
-		s->lines[s->n].row = v[i].index;
-		format_line(&v[i], s->by_host, s->lines[s->n].text, sizeof s->lines[s->n].text);
+		/* only the lines shown are explained (the list keeps numbers) */
+		model_origin_list_get(l, i, &o);
+		s->lines[s->n].row = index;
+		format_line(&o, s->by_host, s->lines[s->n].text, sizeof s->lines[s->n].text);
+		model_origin_done(&o);
 		s->n++;
 	}
-	model_origins_free(v, n);
+	model_origin_list_free(l);
 	s->more = s->total > s->n || s->partial;
 }
 

@@ -56,6 +56,5 @@ int64_t step_prev(struct model *m, uint64_t row);
 enum expr_avail step_field(struct model *m, uint64_t row, const struct td_summary *now,
 			   enum expr_field f, const struct step_tol *tol, double *num,
 			   enum step_basis *basis);
-void step_free(struct model *m);
 
 #endif

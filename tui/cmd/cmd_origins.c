@@ -217,6 +217,18 @@ emit_origin(struct emit *e, struct model *m, const char *key, const struct model
 	emit_object_end(e);
 }
 
+/* Origin k of list l (explained now, freed after) as emit_origin does. */
+static void
+emit_listed(struct emit *e, struct model *m, const char *key, struct model_origin_list *l,
+	    size_t k, const struct model_reach *reach)
+{
+	struct model_origin o;
+
+	model_origin_list_get(l, k, &o);
+	emit_origin(e, m, key, &o, reach);
+	model_origin_done(&o);
+}
+
 /* ---- origins ---------------------------------------------------------------- */
 
 struct host_first {
@@ -227,13 +239,19 @@ struct host_first {
 
 /* One entry per host, in order of their first origin. */
 static size_t
-by_host(const struct model_origin *v, size_t n, struct host_first **out)
+by_host(const struct model_origin_list *l, struct host_first **out)
 {
+	size_t n = model_origin_list_count(l);
 	struct host_first *h = xcalloc(n + 1, sizeof(*h));
 	size_t nh = 0, i, k;
 
 	for (i = 0; i < n; i++) {
-		const char *name = v[i].host ? v[i].host : "";
+		enum model_table source;
+		uint64_t index;
+		const char *name = "";
+
+		model_origin_list_at(l, i, &source, &index, &name);
+		name = name ? name : "";
 
 		for (k = 0; k < nh && strcmp(h[k].host, name) != 0; k++)
 			;
@@ -270,15 +288,17 @@ static const struct emit_field host_cols[] = {
 };
 
 static void
-emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first *h, size_t nh)
+emit_hosts(struct emit *e, struct model_origin_list *l, const struct host_first *h, size_t nh)
 {
+	struct model_origin oo;
 	size_t k;
 
 	emit_key(e, "hosts");
 	emit_table_begin(e, host_cols);
 	for (k = 0; k < nh; k++) {
-		const struct model_origin *o = &v[h[k].first];
+		const struct model_origin *o = &oo;
 
+		model_origin_list_get(l, h[k].first, &oo);
 		emit_object_begin(e, NULL);
 		emit_kv_str(e, "host", cmd_nz(h[k].host));
 		emit_kv_index(e, "step", o->step);
@@ -287,6 +307,7 @@ emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first
 		emit_kv_str(e, "op_type", cmd_nz(o->op_type));
 		emit_kv_uint(e, "origins", h[k].count);
 		emit_object_end(e);
+		model_origin_done(&oo);
 	}
 	emit_table_end(e);
 }
@@ -295,10 +316,11 @@ emit_hosts(struct emit *e, const struct model_origin *v, const struct host_first
  * origin in full and the others one line each (at most TEXT_MAX_OTHERS
  * of them, every one with all); with --by-host only the hosts. */
 static void
-emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
+emit_origins(struct cmd_env *env, struct model_origin_list *l,
 	     const struct model_origins_query *q, const struct host_first *h, size_t nh,
 	     bool hosts_flag, bool all)
 {
+	size_t n = model_origin_list_count(l);
 	struct emit_field root[] = {
 		{ "total", NULL, 0, EMIT_HIDE },
 		{ "partial", NULL, 0, EMIT_HIDE },
@@ -326,21 +348,21 @@ emit_origins(struct cmd_env *env, const struct model_origin *v, size_t n,
 	emit_note(&e, n ? "%zu origin%s of NaN/Inf" : "no NaN/Inf: no origin", n,
 			  n == 1 ? "" : "s");
 	if (n)
-		emit_origin(&e, env->m, "first", &v[0], q->reach);
+		emit_listed(&e, env->m, "first", l, 0, q->reach);
 	else
 		emit_kv_null(&e, "first");
 	emit_key(&e, "items");
 	emit_table_begin(&e, item_cols);
 	for (i = 0; i < n && i < limit; i++) {
 		if (i || env->json)     /* text: the first is shown above */
-			emit_origin(&e, env->m, NULL, &v[i], q->reach ? &q->reach[i] : NULL);
+			emit_listed(&e, env->m, NULL, l, i, q->reach ? &q->reach[i] : NULL);
 		cmd_maybe_flush(env);
 	}
 	if (i < n)
 		emit_note(&e, "... %zu more (origins --all, --step S, or --json)", n - i);
 	emit_table_end(&e);
 	if (hosts_flag)
-		emit_hosts(&e, v, h, nh);
+		emit_hosts(&e, l, h, nh);
 	emit_object_end(&e);
 	emit_done(&e);
 }
@@ -355,11 +377,14 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 		{ "all", NULL, &all }, { NULL, NULL, NULL },
 	};
 	struct model_origins_query q = { .step = -1, .want_reach = true };
-	struct model_origin *v = NULL;
+	struct model_origin_list *l;
 	struct host_first *h = NULL;
+	enum model_table source;
+	uint64_t index;
+	const char *first_host;
 	char *pos[1];
 	int npos = 0;
-	size_t n, nh = 0;
+	size_t nh = 0;
 	enum td_status st;
 
 	if ((st = cmd_parse_opts(env, argc, argv, opts, pos, &npos, 0)) != TD_OK)
@@ -369,16 +394,17 @@ cmd_origins(struct cmd_env *env, int argc, char **argv)
 	if (host && (st = cmd_host_arg(env, host, &host)) != TD_OK)
 		return st;
 	q.host = host ? host : env->host;
-	n = model_origins(env->m, &q, &v);
+	/* the origins kept compact; each explained as it is written */
+	l = model_origins_list(env->m, &q);
 	if (hosts_flag)
-		nh = by_host(v, n, &h);
+		nh = by_host(l, &h);
 	/* --all lists them (every one, text too) and leaves the screen be */
-	if (env->ui && env->ui->jump && n && !all)
-		env->ui->jump(env->ui->ctx, v[0].source, v[0].index);
-	emit_origins(env, v, n, &q, h, nh, hosts_flag, all);
+	if (env->ui && env->ui->jump && !all && model_origin_list_at(l, 0, &source, &index, &first_host))
+		env->ui->jump(env->ui->ctx, source, index);
+	emit_origins(env, l, &q, h, nh, hosts_flag, all);
 	free(h);
 	free(q.reach);
-	model_origins_free(v, n);
+	model_origin_list_free(l);
 	return TD_OK;
 }
 
@@ -449,9 +475,9 @@ enum td_status
 cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 {
 	struct model_origins_query q = { .step = -1, .per_host = 1 };
-	struct model_origin *v = NULL;
 	uint64_t alerts = model_alert_count(env->m);
-	size_t n = alerts ? model_origins(env->m, &q, &v) : 0;
+	struct model_origin_list *l = alerts ? model_origins_list(env->m, &q) : NULL;
+	size_t n = model_origin_list_count(l);
 	bool known = alerts > 0 || can_tell(env->m);
 	uint64_t hits = 0, unknown = 0;
 	struct emit_field root[] = {
@@ -482,7 +508,7 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 		emit_note(&e, "NaN/Inf: %llu alert%s", (unsigned long long)alerts,
 			  alerts == 1 ? "" : "s");
 	if (n)
-		emit_origin(&e, env->m, "first", &v[0], NULL);
+		emit_listed(&e, env->m, "first", l, 0, NULL);
 	else
 		emit_kv_null(&e, "first");
 	if (watches) {
@@ -498,6 +524,6 @@ cmd_check(struct cmd_env *env, bool watches, bool *bad, bool *cannot_tell)
 	emit_object_end(&e);
 	emit_done(&e);
 	free(q.reach);
-	model_origins_free(v, n);
+	model_origin_list_free(l);
 	return TD_OK;
 }

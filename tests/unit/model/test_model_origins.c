@@ -2,7 +2,8 @@
  * test_model_origins.c - where NaN/Inf started: origin versus propagation,
  * repeats, unknown inputs, source ops, several origins per step, steps
  * (the reader's, and function calls placed by wall time), several ranks,
- * and the causes worded from the inputs' summaries, over a scripted reader.
+ * the causes worded from the inputs' summaries, and the compact listing
+ * (numbers kept, text made when shown), over a scripted reader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -260,6 +261,59 @@ test_several_origins_in_one_step(void **state)
 	fake_free(f);
 }
 
+/* The listing keeps numbers: each origin's table, row and host without
+ * explaining it, and the explanation (cause, evidence, path) when asked,
+ * in the same order and words as model_origins. */
+static void
+test_list_explains_when_shown(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary x = health(8, 2, 0, 0, 0, 0), y = health(8, 0, 3, 0, 0, 0);
+	struct td_summary lg = health(8, 0, 6, 0, 2, 0), sq = health(8, 0, 0, 3, 0, 0);
+	struct model_origin_list *l;
+	struct model_origin o;
+	enum model_table source;
+	uint64_t index;
+	const char *host;
+	struct model *m;
+
+	(void)state;
+	fake_file(f, 1, "f1", "rank3");
+	fake_op(f, "g", "x", "Placeholder", NULL, NULL);
+	fake_op(f, "g", "y", "Placeholder", NULL, NULL);
+	fake_op(f, "g", "Log", "Log", (const char *[]){"x:0", NULL}, NULL);
+	fake_op(f, "g", "Sqrt", "Sqrt", (const char *[]){"y:0", NULL}, NULL);
+	fake_op(f, "g", "add", "AddV2", (const char *[]){"Log:0", "Sqrt:0", NULL}, NULL);
+	fake_trace(f, 1, "g", "x", 0, 1, &x);           /* 0 */
+	fake_trace(f, 1, "g", "y", 0, 2, &y);           /* 1 */
+	fake_trace(f, 1, "g", "Sqrt", 0, 3, &sq);       /* 2 */
+	fake_trace(f, 1, "g", "Log", 0, 4, &lg);        /* 3 */
+	fake_trace(f, 1, "g", "add", 0, 5, &sq);        /* 4 */
+	m = fake_model_open(f, NULL);
+	l = model_origins_list(m, NULL);
+	assert_int_equal(model_origin_list_count(l), 2);
+	assert_true(model_origin_list_at(l, 1, &source, &index, &host));
+	assert_int_equal(source, TABLE_TRACES);
+	assert_int_equal(index, 3);
+	assert_string_equal(host, "rank3");
+	assert_false(model_origin_list_at(l, 2, &source, &index, &host));
+	/* the second first: each explained on its own */
+	assert_true(model_origin_list_get(l, 1, &o));
+	assert_int_equal(o.index, 3);
+	assert_string_equal(o.cause, "log of a zero in x:0");
+	assert_int_equal(o.path[o.npath - 1], 4);
+	model_origin_done(&o);
+	assert_true(model_origin_list_get(l, 0, &o));
+	assert_int_equal(o.index, 2);
+	assert_string_equal(o.cause, "sqrt of a negative in y:0");
+	assert_true(has_evidence(&o, "input 0 y:0 has 3 negatives in 8 elements"));
+	model_origin_done(&o);
+	assert_false(model_origin_list_get(l, 2, &o));
+	model_origin_list_free(l);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_several_steps(void **state)
 {
@@ -508,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_unknown_inputs_are_not_finite),
 		cmocka_unit_test(test_source_op_came_from_outside),
 		cmocka_unit_test(test_several_origins_in_one_step),
+		cmocka_unit_test(test_list_explains_when_shown),
 		cmocka_unit_test(test_several_steps),
 		cmocka_unit_test(test_steps_placed_by_function_calls),
 		cmocka_unit_test(test_several_ranks_first_in_time_leads),

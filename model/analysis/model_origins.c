@@ -22,7 +22,7 @@
  * model_cause.c (carried rows in model_origin_carry.c).  The listing stops
  * at a work budget (rows, inputs and executions looked at) and says so.
  */
-#include "model_origins_internal.h"
+#include "model/analysis/model_origins_ctx.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +40,27 @@ _Static_assert(sizeof(struct model_origin) <= 2184, "model_origin grew: keep it 
 static uint64_t
 op_first_row(struct model *m, uint32_t op)
 {
-	uint64_t f1 = 0;
+	uint64_t first, last;
 
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops)
-		f1 = __atomic_load_n(&m->ot.opv[op].first_row1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&m->th.lock);
-	return f1 ? f1 - 1 : 0;
+	return model_op_rows(m, op, &first, &last) ? first : 0;
+}
+
+/* Trace row j's flags (ROW_*). */
+static uint32_t
+row_flags(struct model *m, uint64_t j)
+{
+	uint32_t f;
+
+	model_trace_op_flags(m, j, &f);
+	return f;
+}
+
+static uint32_t
+row_op(struct model *m, uint64_t j)
+{
+	uint32_t f;
+
+	return model_trace_op_flags(m, j, &f);
 }
 
 /* The op's own record of its input k read for output row i (an input row
@@ -59,14 +73,13 @@ own_input_row(struct model *m, uint32_t op, uint32_t k, uint64_t i)
 	if (i > OWN_INPUT_WINDOW)
 		lo = TD_MAX(lo, i - OWN_INPUT_WINDOW);
 	for (j = i; j > lo; j--) {
-		uint8_t f;
+		uint32_t f;
 
-		if (trace_op(m, j - 1) != op)
+		if (model_trace_op_flags(m, j - 1, &f) != op)
 			continue;
-		f = trace_flags(m, j - 1);
-		if (!(f & TF_INPUT))
+		if (!(f & ROW_INPUT))
 			return -1;      /* the op's previous output: no input rows since */
-		if (rows_trace_slot(m, j - 1) == k)
+		if (model_trace_slot(m, j - 1) == k)
 			return (int64_t)(j - 1);
 	}
 	return -1;
@@ -86,20 +99,20 @@ origins_summary_finite(const struct td_summary *s)
 static enum model_input_state
 row_state(struct model *m, int64_t r, struct td_summary *s, bool decode)
 {
-	struct cache_ent e;
-	uint8_t f;
+	struct model_row_decoded e;
+	uint32_t f;
 
 	memset(s, 0, sizeof(*s));
 	if (r < 0)
 		return INPUT_UNKNOWN;
-	f = trace_flags(m, (uint64_t)r);
-	if ((f & TF_NONFINITE) && !decode)
+	f = row_flags(m, (uint64_t)r);
+	if ((f & ROW_NONFINITE) && !decode)
 		return INPUT_NONFINITE;
-	rows_trace_decoded(m, (uint64_t)r, &e);
+	model_trace_decoded(m, (uint64_t)r, &e);
 	*s = e.summary;
 	if (e.corrupt)
 		return INPUT_UNKNOWN;
-	if ((f & TF_NONFINITE) || td_summary_nonfinite(s))
+	if ((f & ROW_NONFINITE) || td_summary_nonfinite(s))
 		return INPUT_NONFINITE;
 	return origins_summary_finite(s) ? INPUT_FINITE : INPUT_UNKNOWN;
 }
@@ -114,19 +127,17 @@ struct op_facts {
 static void
 op_facts(struct model *m, uint64_t i, struct op_facts *f)
 {
-	memset(f, 0, sizeof(*f));
-	f->op = trace_op(m, i);
-	f->name = f->type = "";
-	pthread_mutex_lock(&m->th.lock);
-	if (f->op < m->ot.nops) {
-		const struct op_entry *o = &m->ot.opv[f->op];
+	struct model_op_brief b;
 
-		f->known = !o->placeholder;
-		f->ninputs = o->ninputs;
-		f->name = o->name;
-		f->type = o->type;
+	memset(f, 0, sizeof(*f));
+	f->op = row_op(m, i);
+	f->name = f->type = "";
+	if (model_op_brief(m, f->op, &b)) {
+		f->known = b.described;
+		f->ninputs = b.ninputs;
+		f->name = b.name;
+		f->type = b.type;
 	}
-	pthread_mutex_unlock(&m->th.lock);
 }
 
 /* With no inputs in the dump's graphs: the op's own input records just
@@ -139,20 +150,22 @@ own_inputs(struct model *m, uint64_t i, const struct op_facts *of,
 	uint64_t lo = op_first_row(m, of->op), j;
 	size_t n = 0;
 
-	if (!atomic_load(&m->rows.input_rows) || (trace_flags(m, i) & TF_INPUT))
+	if (!model_traces_have_input_rows(m) || (row_flags(m, i) & ROW_INPUT))
 		return 0;
 	if (i > OWN_INPUT_WINDOW)
 		lo = TD_MAX(lo, i - OWN_INPUT_WINDOW);
 	for (j = i; j > lo && n < OWN_INPUT_MAX; j--) {
-		if (trace_op(m, j - 1) != of->op)
+		uint32_t f;
+
+		if (model_trace_op_flags(m, j - 1, &f) != of->op)
 			continue;
-		if (!(trace_flags(m, j - 1) & TF_INPUT))
+		if (!(f & ROW_INPUT))
 			break;      /* the op's previous output */
 		if (!in)
 			in = xcalloc(OWN_INPUT_MAX, sizeof(*in));
 		in[n].op_name = of->name;
 		in[n].op_type = "";
-		in[n].slot = rows_trace_slot(m, j - 1);
+		in[n].slot = model_trace_slot(m, j - 1);
 		in[n].trace_index = (int64_t)(j - 1);
 		in[n].state = row_state(m, in[n].trace_index, &in[n].summary, decode);
 		n++;
@@ -207,15 +220,14 @@ static int64_t
 previous_same(struct model *m, uint64_t i, uint32_t op, uint32_t slot)
 {
 	int64_t r = model_trace_of_op(m, op, slot, i, -1);
-	int64_t xi, xr;
+	struct model_row_keys k[2];
+	uint64_t rows[2] = { i, 0 };
 
-	if (r < 0 || !atomic_load(&m->rows.containers))
+	if (r < 0 || !model_traces_name_executions(m))
 		return r;
-	pthread_mutex_lock(&m->th.lock);
-	xi = rows_trace_execution(m, i);
-	xr = rows_trace_execution(m, (uint64_t)r);
-	pthread_mutex_unlock(&m->th.lock);
-	return xi == xr ? r : -1;
+	rows[1] = (uint64_t)r;
+	model_trace_keys(m, rows, 2, k);
+	return k[0].execution == k[1].execution ? r : -1;
 }
 
 /* Op types whose values come from outside the graph (fed, stored, read or
@@ -243,12 +255,12 @@ static bool
 same_value(struct model *m, uint64_t a, uint64_t b)
 {
 	uint32_t need = SUM_NAN | SUM_NEG_INF | SUM_POS_INF;
-	struct cache_ent ea, eb;
+	struct model_row_decoded ea, eb;
 	const struct td_summary *x = &ea.summary, *y = &eb.summary;
 	uint32_t both;
 
-	rows_trace_decoded(m, a, &ea);
-	rows_trace_decoded(m, b, &eb);
+	model_trace_decoded(m, a, &ea);
+	model_trace_decoded(m, b, &eb);
 	if (ea.corrupt || eb.corrupt || (x->known & need) != need || (y->known & need) != need)
 		return false;
 	if (x->nan != y->nan || x->neg_inf != y->neg_inf || x->pos_inf != y->pos_inf ||
@@ -284,11 +296,11 @@ static int64_t *
 bad_peer(struct model *m, uint64_t i)
 {
 	uint64_t *peers;
-	size_t np = peers_of_row(m, i, &peers), k;
+	size_t np = model_trace_peers(m, i, &peers), k;
 	int64_t *from = NULL;
 
 	for (k = 0; k < np && !from; k++)
-		if (trace_flags(m, peers[k]) & TF_NONFINITE) {
+		if (row_flags(m, peers[k]) & ROW_NONFINITE) {
 			from = xcalloc(1, sizeof(*from));
 			from[0] = (int64_t)peers[k];
 		}
@@ -305,19 +317,19 @@ classify_input(struct octx *c, uint64_t i, const struct op_facts *of, struct mod
 {
 	struct model *m = c->m;
 	struct model_origin_input *in = NULL;
-	size_t n = row_inputs(m, i, of, &in, decode), slot = rows_trace_slot(m, i);
+	size_t n = row_inputs(m, i, of, &in, decode), slot = model_trace_slot(m, i);
 
 	/* an input row links to the one tensor it holds (its producer's
 	 * row, or itself when none was dumped): that link is the input */
 	if (n == 1)
 		slot = 0;
-	if (!(trace_flags(m, i) & TF_NONFINITE)) {
+	if (!(row_flags(m, i) & ROW_NONFINITE)) {
 		free(in);
 		return;
 	}
 	if (slot < n && in[slot].trace_index >= 0 && (uint64_t)in[slot].trace_index != i &&
-	    trace_flags(m, (uint64_t)in[slot].trace_index) & TF_NONFINITE &&
-	    !(trace_flags(m, (uint64_t)in[slot].trace_index) & TF_INPUT)) {
+	    row_flags(m, (uint64_t)in[slot].trace_index) & ROW_NONFINITE &&
+	    !(row_flags(m, (uint64_t)in[slot].trace_index) & ROW_INPUT)) {
 		o->role = ORIGIN_REPEAT;
 		o->from = xcalloc(1, sizeof(*o->from));
 		o->from[o->nfrom++] = in[slot].trace_index;
@@ -341,7 +353,7 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 {
 	struct model *m = c->m;
 	struct op_facts of;
-	uint8_t f = trace_flags(m, i);
+	uint32_t f = row_flags(m, i);
 	size_t k;
 
 	op_facts(m, i, &of);
@@ -349,13 +361,13 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 	o->via = -1;
 	o->role = ORIGIN_FINITE;
 	c->work++;
-	if (f & TF_INPUT) {
+	if (f & ROW_INPUT) {
 		classify_input(c, i, &of, o, decode);
 		return;
 	}
 	o->ninputs = row_inputs(m, i, &of, &o->inputs, decode);
 	c->work += o->ninputs;
-	if (!(f & TF_NONFINITE) && !(decode && td_summary_nonfinite(&o->summary)))
+	if (!(f & ROW_NONFINITE) && !(decode && td_summary_nonfinite(&o->summary)))
 		return;
 	for (k = 0; k < o->ninputs; k++) {
 		if (o->inputs[k].state != INPUT_NONFINITE)
@@ -374,12 +386,12 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 	 * A different value (other NaN/Inf counts) is not, even when no
 	 * traced input changed: an input never traced may have. */
 	{
-		int64_t prev = previous_same(m, i, of.op, rows_trace_slot(m, i));
+		int64_t prev = previous_same(m, i, of.op, model_trace_slot(m, i));
 		bool newer = false;
 
 		for (k = 0; k < o->ninputs; k++)
 			newer |= o->inputs[k].trace_index > prev;
-		if (prev >= 0 && (trace_flags(m, (uint64_t)prev) & TF_NONFINITE) && !newer &&
+		if (prev >= 0 && (row_flags(m, (uint64_t)prev) & ROW_NONFINITE) && !newer &&
 		    octx_row_step(c, (uint64_t)prev) == octx_row_step(c, i) &&
 		    same_value(m, (uint64_t)prev, i)) {
 			o->role = ORIGIN_REPEAT;
@@ -416,7 +428,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 		for (k = 0; k < n && tail < PATH_MAX_ROWS; k++) {
 			int64_t t = links[k].trace_index;
 
-			if (t < 0 || !(trace_flags(m, (uint64_t)t) & TF_NONFINITE) ||
+			if (t < 0 || !(row_flags(m, (uint64_t)t) & ROW_NONFINITE) ||
 			    hashtab_u64_get(&parent, (uint64_t)t, &p))
 				continue;
 			if (step >= 0 && octx_row_step(c, (uint64_t)t) != step)
@@ -553,7 +565,7 @@ model_why(struct model *m, uint64_t i, struct model_origin *o)
 	struct octx c = { .m = m };
 
 	memset(o, 0, sizeof(*o));
-	if (i >= rows_ntraces(m))
+	if (i >= model_trace_count(m))
 		return TD_ERR_RANGE;
 	origins_explain_row(&c, i, o);
 	octx_done(&c);

@@ -5,10 +5,12 @@
  * the row's wall time on its host (a call is recorded when it returns,
  * after its graph's rows) whose graph holds the row's op; else unknown.
  */
-#include "model_origins_internal.h"
+#include "model/analysis/model_origins_ctx.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define CALL_BATCH 256              /* executions' keys read at once */
 
 static int
 call_cmp(const void *a, const void *b)
@@ -24,24 +26,27 @@ static void
 calls_build(struct octx *c)
 {
 	struct model *m = c->m;
-	uint64_t n = rows_nexecs(m), i;
-	size_t cap = 0;
+	uint64_t n = model_execution_count(m), i = 0;
+	struct model_exec_keys xk[CALL_BATCH];
+	size_t cap = 0, got;
 
 	c->have_calls = true;
-	pthread_mutex_lock(&m->th.lock);
-	for (i = 0; i < n; i++) {
-		const struct exec_row *x = exec_row(m, i);
+	while (i < n && (got = model_execution_keys(m, i, (size_t)TD_MIN((uint64_t)CALL_BATCH, n - i),
+						      xk))) {
+		for (size_t k = 0; k < got; k++) {
+			const struct model_exec_keys *x = &xk[k];
 
-		if (!(__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION) || x->wall_time <= 0)
-			continue;
-		TD_GROW(c->calls, cap, c->ncalls + 1);
-		c->calls[c->ncalls].wall = x->wall_time;
-		c->calls[c->ncalls].exec = i;
-		c->calls[c->ncalls].host_sid = x->host < m->src.nhosts ? m->src.hosts[x->host] : 0;
-		c->calls[c->ncalls].graph = graphs_index_of_sid(m, x->graph_sid);
-		c->ncalls++;
+			if (!(x->flags & ROW_FUNCTION) || x->wall_time <= 0)
+				continue;
+			TD_GROW(c->calls, cap, c->ncalls + 1);
+			c->calls[c->ncalls].wall = x->wall_time;
+			c->calls[c->ncalls].exec = i + k;
+			c->calls[c->ncalls].host_sid = x->host;
+			c->calls[c->ncalls].graph = x->graph;
+			c->ncalls++;
+		}
+		i += got;
 	}
-	pthread_mutex_unlock(&m->th.lock);
 	if (c->ncalls)
 		td_sort(c->calls, c->ncalls, sizeof(*c->calls), call_cmp);
 }
@@ -92,12 +97,7 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 		return -1;
 	k = (size_t)found;
 	if (graph >= 0 && c->calls[k].graph >= 0) {
-		bool inside;
-
-		pthread_mutex_lock(&c->m->th.lock);
-		inside = graphs_is_inside(c->m, graph, c->calls[k].graph);
-		pthread_mutex_unlock(&c->m->th.lock);
-		if (!inside)
+		if (!model_graph_inside(c->m, graph, c->calls[k].graph))
 			return -1;
 	}
 	return (int64_t)c->calls[k].exec;
@@ -106,29 +106,20 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 int64_t
 octx_row_step(struct octx *c, uint64_t i)
 {
-	struct model *m = c->m;
-	struct cache_ent e;
-	uint32_t op = trace_op(m, i), host;
-	int32_t graph = -1;
-	int64_t s, x;
+	struct model_row_decoded e;
+	struct model_row_keys k;
+	int64_t s;
 
-	pthread_mutex_lock(&m->th.lock);
-	s = rows_trace_step(m, i);      /* the reader's own step */
-	x = rows_trace_execution(m, i);
-	host = rows_trace_host_sid(m, i);
-	if (op < m->ot.nops)
-		graph = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
-	if (s < 0 && x >= 0 && (uint64_t)x < rows_nexecs(m))
-		s = exec_row(m, (uint64_t)x)->step;
-	pthread_mutex_unlock(&m->th.lock);
+	model_trace_keys(c->m, &i, 1, &k);
+	s = k.step >= 0 ? k.step : k.exec_step;     /* the reader's own step */
 	if (s >= 0)
 		return s;
-	if (x >= 0)
-		return x;
-	rows_trace_decoded(m, i, &e);
+	if (k.execution >= 0)
+		return k.execution;
+	model_trace_decoded(c->m, i, &e);
 	if (e.wall_time <= 0)
 		return -1;
-	return call_after(c, e.wall_time, host, graph);
+	return call_after(c, e.wall_time, k.host, k.graph);
 }
 
 int64_t
@@ -137,7 +128,7 @@ model_trace_step(struct model *m, uint64_t i)
 	struct octx c = { .m = m };
 	int64_t s;
 
-	if (i >= rows_ntraces(m))
+	if (i >= model_trace_count(m))
 		return -1;
 	s = octx_row_step(&c, i);
 	octx_done(&c);
@@ -150,7 +141,7 @@ void
 model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *steps)
 {
 	struct octx c = { .m = m };
-	uint64_t nt = rows_ntraces(m);
+	uint64_t nt = model_trace_count(m);
 
 	for (size_t k = 0; k < n; k++)
 		steps[k] = rows[k] < nt ? octx_row_step(&c, rows[k]) : -1;
@@ -162,24 +153,16 @@ int64_t
 octx_row_call(void *arg, uint64_t i)
 {
 	struct octx *c = arg;
-	struct model *m = c->m;
-	struct cache_ent e;
-	uint32_t op = trace_op(m, i), host;
-	int32_t graph = -1;
-	int64_t x, s, call;
+	struct model_row_decoded e;
+	struct model_row_keys k;
+	int64_t call;
 
-	pthread_mutex_lock(&m->th.lock);
-	x = rows_trace_execution(m, i);
-	s = rows_trace_step(m, i);
-	host = rows_trace_host_sid(m, i);
-	if (op < m->ot.nops)
-		graph = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
-	pthread_mutex_unlock(&m->th.lock);
-	if (x >= 0)
-		return x;
+	model_trace_keys(c->m, &i, 1, &k);
+	if (k.execution >= 0)
+		return k.execution;
 	c->work++;
-	rows_trace_decoded(m, i, &e);
-	if (e.wall_time > 0 && (call = call_after(c, e.wall_time, host, graph)) >= 0)
+	model_trace_decoded(c->m, i, &e);
+	if (e.wall_time > 0 && (call = call_after(c, e.wall_time, k.host, k.graph)) >= 0)
 		return call;
-	return s;
+	return k.step;
 }

@@ -16,12 +16,18 @@
  * abs_mean_(t-1), a lower bound; equal counts, min, max and means within
  * the tolerance); the caller learns which.
  * Not for: rows of executions (eager ops have no steps to compare).
+ * On the model's public API (model_query.h): the index lives in the
+ * model's state slot MODEL_STATE_STEP_INDEX and reads rows' keys in
+ * batches (one lock a batch, not a row).
  */
-#include "model_internal.h"
+#include "model/analysis/model_where.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "reader/base/hashtab.h"
 
 struct step_ent {
 	uint64_t last_row;          /* the tensor's latest record */
@@ -30,7 +36,7 @@ struct step_ent {
 };
 
 struct step_index {
-	pthread_mutex_t lock;
+	pthread_mutex_t mu;               /* the index's own (never the model's) */
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
@@ -49,33 +55,40 @@ tensor_key(uint32_t op, uint32_t slot, uint32_t host, uint64_t *key)
 	return true;
 }
 
-static struct step_index *
-step_index(struct model *m)
+static void *
+step_index_new(void)
 {
-	struct step_index *s;
+	struct step_index *s = xcalloc(1, sizeof *s);
 
-	pthread_mutex_lock(&m->th.lock);
-	if (!m->an.step_ix) {
-		s = xcalloc(1, sizeof *s);
-		pthread_mutex_init(&s->lock, NULL);
-		m->an.step_ix = s;
-	}
-	s = m->an.step_ix;
-	pthread_mutex_unlock(&m->th.lock);
+	pthread_mutex_init(&s->mu, NULL);
 	return s;
 }
 
 static void
-add_row(struct model *m, struct step_index *s, uint64_t i)
+step_index_free(void *p)
 {
-	uint32_t op = trace_op(m, i), slot = rows_trace_slot(m, i), host;
-	int64_t step, prev = -1;
+	struct step_index *s = p;
+
+	free(s->prev);
+	free(s->ents);
+	hashtab_u64_done(&s->by_key);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+static struct step_index *
+step_index(struct model *m)
+{
+	return model_state(m, MODEL_STATE_STEP_INDEX, step_index_new, step_index_free);
+}
+
+/* Adds row i, whose op, slot, host key and step are given. */
+static void
+add_row(struct step_index *s, uint64_t i, uint32_t op, uint32_t slot, uint32_t host, int64_t step)
+{
+	int64_t prev = -1;
 	uint64_t key, *slotp;
 
-	pthread_mutex_lock(&m->th.lock);
-	host = rows_trace_host_sid(m, i);
-	step = rows_trace_step(m, i);
-	pthread_mutex_unlock(&m->th.lock);
 	if (tensor_key(op, slot, host, &key)) {
 		slotp = hashtab_u64_put(&s->by_key, key, UINT64_MAX);
 		if (*slotp == UINT64_MAX) {
@@ -97,36 +110,43 @@ add_row(struct model *m, struct step_index *s, uint64_t i)
 	s->prev[s->n++] = prev;
 }
 
+#define STEP_BATCH 1024
+
+/* Extends the index over rows [s->n, row]: their keys a batch at a time. */
+static void
+extend(struct model *m, struct step_index *s, uint64_t row)
+{
+	uint64_t rows[STEP_BATCH];
+	uint32_t slots[STEP_BATCH];
+	struct model_row_keys keys[STEP_BATCH];
+
+	while (s->n <= row) {
+		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, row + 1 - s->n);
+
+		for (size_t k = 0; k < n; k++) {
+			rows[k] = s->n + k;
+			slots[k] = model_trace_slot(m, rows[k]);
+		}
+		model_trace_keys(m, rows, n, keys);
+		for (size_t k = 0; k < n; k++)
+			add_row(s, rows[k], keys[k].op, slots[k], keys[k].host, keys[k].step);
+	}
+}
+
 int64_t
 step_prev(struct model *m, uint64_t row)
 {
 	struct step_index *s = step_index(m);
-	uint64_t n = rows_ntraces(m);
+	uint64_t n = model_trace_count(m);
 	int64_t r = -1;
 
 	if (row >= n)
 		return -1;
-	pthread_mutex_lock(&s->lock);
-	while (s->n <= row)
-		add_row(m, s, s->n);
+	pthread_mutex_lock(&s->mu);
+	extend(m, s, row);
 	r = s->prev[row];
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->mu);
 	return r;
-}
-
-void
-step_free(struct model *m)
-{
-	struct step_index *s = m->an.step_ix;
-
-	if (!s)
-		return;
-	free(s->prev);
-	free(s->ents);
-	hashtab_u64_done(&s->by_key);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
-	m->an.step_ix = NULL;
 }
 
 /* ---- the fields ---------------------------------------------------------- */
@@ -218,7 +238,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 {
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
 	int64_t prev = step_prev(m, row);
-	struct cache_ent was;
+	struct model_row_decoded was;
 	enum expr_avail r;
 
 	if (!tol)
@@ -229,7 +249,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	}
 	if (prev < 0)
 		return EXPR_ABSENT;
-	rows_trace_decoded(m, (uint64_t)prev, &was);
+	model_trace_decoded(m, (uint64_t)prev, &was);
 	if (f == EXPR_F_DELTA_ABS_MEAN) {
 		if (!(now->known & was.summary.known & SUM_ABS_MEAN))
 			return EXPR_ABSENT;

@@ -8,11 +8,18 @@
  * (the TUI does it between keys, as it checks the watches) or at once
  * (model_origins).  Work is counted in rows, inputs and executions looked
  * at; past the total budget the run stops and says where (partial).
+ * The run keeps each origin compact (struct origin_rec: its row, time and
+ * host); the answer is a list whose origins are explained when shown
+ * (model_origin_list_get), or explained all at once for model_origins.
  */
-#include "model_origins_internal.h"
+#include "model/analysis/model_origins_ctx.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define EXEC_BATCH 256              /* executions' keys read at once */
+
+_Static_assert(sizeof(struct origin_rec) <= 24, "an origin as listed is numbers only");
 
 /* Eager executions (not function calls, not containers) with bad outputs:
  * origins whose inputs are not linked to rows. */
@@ -49,7 +56,7 @@ exec_origin(struct model *m, uint64_t x, struct model_origin *o)
 }
 
 static bool
-origin_before(const struct model_origin *a, const struct model_origin *b)
+origin_before(const struct origin_rec *a, const struct origin_rec *b)
 {
 	if ((a->wall_time > 0) != (b->wall_time > 0))
 		return a->wall_time > 0;
@@ -63,7 +70,7 @@ origin_before(const struct model_origin *a, const struct model_origin *b)
 static int
 origin_cmp(const void *a, const void *b)
 {
-	const struct model_origin *x = a, *y = b;
+	const struct origin_rec *x = a, *y = b;
 
 	return origin_before(x, y) ? -1 : origin_before(y, x);
 }
@@ -96,7 +103,7 @@ host_matches(struct model *m, const char *want, uint32_t host_sid)
 
 	if (!want)
 		return true;
-	h = intern_str(&m->str, host_sid);
+	h = model_host_name(m, host_sid);
 	return h && strcmp(h, want) == 0;
 }
 
@@ -112,7 +119,7 @@ struct model_origins_run {
 	struct host_count *hc;
 	size_t nhc, caphc;
 	struct reach_acc acc;
-	struct model_origin *v;
+	struct origin_rec *v;       /* the origins found, compact */
 	size_t n, cap;
 	bool partial, done;
 	uint64_t partial_row;
@@ -132,6 +139,16 @@ model_origins_run_new(struct model *m, const struct model_origins_query *q)
 	return r;
 }
 
+/* Trace row j's host key. */
+static uint32_t
+row_host(struct model *m, uint64_t j)
+{
+	struct model_row_keys k;
+
+	model_trace_keys(m, &j, 1, &k);
+	return k.host;
+}
+
 /* Row j: classified, noted for the reach, listed when a root. */
 static void
 run_row(struct model_origins_run *r, uint64_t j)
@@ -145,9 +162,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * per row was most of origins at ten million rows) */
 	memset(&t, 0, sizeof t);
 	if (r->host || r->per_host) {
-		pthread_mutex_lock(&m->th.lock);
-		hs = rows_trace_host_sid(m, j);
-		pthread_mutex_unlock(&m->th.lock);
+		hs = row_host(m, j);
 		if (!host_matches(m, r->host, hs))
 			return;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -166,8 +181,12 @@ run_row(struct model_origins_run *r, uint64_t j)
 		return;
 	}
 	model_origin_done(&t);
+	/* explained as it will be shown (the same work counted against the
+	 * budget), then kept as numbers: the text is made again when shown */
+	origins_explain_row(&r->c, j, &t);
 	TD_GROW(r->v, r->cap, r->n + 1);
-	origins_explain_row(&r->c, j, &r->v[r->n++]);
+	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, row_host(m, j), TABLE_TRACES };
+	model_origin_done(&t);
 	if (cnt)
 		(*cnt)++;
 }
@@ -177,25 +196,28 @@ static void
 run_execs(struct model_origins_run *r)
 {
 	struct model *m = r->m;
-	uint64_t ne = atomic_load(&m->rows.containers) ? 0 : rows_nexecs(m), j;
-	size_t *cnt;
+	uint64_t ne = model_traces_name_executions(m) ? 0 : model_execution_count(m);
+	uint64_t j = r->next_exec;
+	struct model_exec_keys xk[EXEC_BATCH];
+	size_t *cnt, n;
 
-	for (j = r->next_exec; j < ne && r->step < 0; j++) {
-		const struct exec_row *x = exec_row(m, j);
-		uint32_t hs;
+	while (j < ne && r->step < 0 &&
+	       (n = model_execution_keys(m, j, (size_t)TD_MIN((uint64_t)EXEC_BATCH, ne - j), xk))) {
+		for (size_t k = 0; k < n; k++) {
+			const struct model_exec_keys *x = &xk[k];
 
-		if (!x->bad_outputs || (__atomic_load_n(&x->flags, __ATOMIC_RELAXED) & ROW_FUNCTION))
-			continue;
-		pthread_mutex_lock(&m->th.lock);
-		hs = x->host < m->src.nhosts ? m->src.hosts[x->host] : 0;
-		pthread_mutex_unlock(&m->th.lock);
-		if (!host_matches(m, r->host, hs))
-			continue;
-		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
-		if (cnt && (*cnt)++ >= r->per_host)
-			continue;
-		TD_GROW(r->v, r->cap, r->n + 1);
-		exec_origin(m, j, &r->v[r->n++]);
+			if (!x->bad_outputs || (x->flags & ROW_FUNCTION))
+				continue;
+			if (!host_matches(m, r->host, x->host))
+				continue;
+			cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, x->host) : NULL;
+			if (cnt && (*cnt)++ >= r->per_host)
+				continue;
+			TD_GROW(r->v, r->cap, r->n + 1);
+			r->v[r->n++] = (struct origin_rec){ j + k, x->wall_time, x->host,
+							    TABLE_EXECUTIONS };
+		}
+		j += n;
 	}
 	r->next_exec = j;
 }
@@ -204,30 +226,21 @@ bool
 model_origins_run_step(struct model_origins_run *r, uint64_t budget)
 {
 	struct model *m = r->m;
-	uint64_t nt = rows_ntraces(m), stop = r->c.work + (budget ? budget : UINT64_MAX / 2), ch, end;
+	uint64_t nt = model_trace_count(m), stop = r->c.work + (budget ? budget : UINT64_MAX / 2);
 
 	if (r->done)
 		return true;
-	while (r->next < nt) {
-		ch = r->next >> MODEL_CHUNK_SHIFT;
-		if (!__atomic_load_n(&m->rows.tnonfinite[ch], __ATOMIC_RELAXED)) {
-			r->next = (ch + 1) << MODEL_CHUNK_SHIFT;
-			continue;
+	while ((r->next = model_trace_next_nonfinite(m, r->next, nt)) < nt) {
+		if (r->c.work >= r->budget) {
+			r->partial = true;
+			r->partial_row = r->next;
+			r->done = true;
+			return true;
 		}
-		end = TD_MIN(nt, (ch + 1) << MODEL_CHUNK_SHIFT);
-		for (; r->next < end; r->next++) {
-			if (!(trace_flags(m, r->next) & TF_NONFINITE))
-				continue;
-			if (r->c.work >= r->budget) {
-				r->partial = true;
-				r->partial_row = r->next;
-				r->done = true;
-				return true;
-			}
-			if (r->c.work >= stop)
-				return false;
-			run_row(r, r->next);
-		}
+		if (r->c.work >= stop)
+			return false;
+		run_row(r, r->next);
+		r->next++;
 	}
 	run_execs(r);
 	r->done = true;
@@ -238,25 +251,110 @@ void
 model_origins_run_where(const struct model_origins_run *r, uint64_t *next, uint64_t *total)
 {
 	*next = r->next;
-	*total = rows_ntraces(r->m);
+	*total = model_trace_count(r->m);
+}
+
+struct model_origin_list {
+	struct model *m;
+	struct octx c;              /* for the explanations (calls, carried values) */
+	struct origin_rec *v;
+	size_t n;
+};
+
+struct model_origin_list *
+model_origins_run_list(struct model_origins_run *r, struct model_origins_query *q)
+{
+	struct model_origin_list *l = xcalloc(1, sizeof(*l));
+
+	if (r->n > 1)
+		td_sort(r->v, r->n, sizeof(*r->v), origin_cmp);
+	if (q) {
+		q->partial = r->partial;
+		q->partial_row = r->partial_row;
+		q->reach = q->want_reach ? reach_take(&r->acc, r->v, r->n) : NULL;
+	}
+	l->m = r->m;
+	l->c.m = r->m;              /* its own context: the carry context points at its octx */
+	l->v = r->v;
+	l->n = r->n;
+	r->v = NULL;
+	r->n = r->cap = 0;
+	return l;
+}
+
+struct model_origin_list *
+model_origins_list(struct model *m, struct model_origins_query *q)
+{
+	struct model_origins_run *r = model_origins_run_new(m, q);
+	struct model_origin_list *l;
+
+	model_origins_run_step(r, 0);
+	l = model_origins_run_list(r, q);
+	model_origins_run_free(r);
+	return l;
+}
+
+size_t
+model_origin_list_count(const struct model_origin_list *l)
+{
+	return l ? l->n : 0;
+}
+
+bool
+model_origin_list_at(const struct model_origin_list *l, size_t k, enum model_table *source,
+		     uint64_t *index, const char **host)
+{
+	if (!l || k >= l->n)
+		return false;
+	*source = (enum model_table)l->v[k].source;
+	*index = l->v[k].index;
+	*host = model_host_name(l->m, l->v[k].host);
+	return true;
+}
+
+bool
+model_origin_list_get(struct model_origin_list *l, size_t k, struct model_origin *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!l || k >= l->n)
+		return false;
+	if (l->v[k].source == TABLE_EXECUTIONS)
+		exec_origin(l->m, l->v[k].index, o);
+	else
+		origins_explain_row(&l->c, l->v[k].index, o);
+	return true;
+}
+
+void
+model_origin_list_free(struct model_origin_list *l)
+{
+	if (!l)
+		return;
+	octx_done(&l->c);
+	free(l->v);
+	free(l);
+}
+
+/* All of a list's origins explained, a malloc'd array (NULL when none). */
+static size_t
+list_explain_all(struct model_origin_list *l, struct model_origin **out)
+{
+	struct model_origin *v = l->n ? xcalloc(l->n, sizeof(*v)) : NULL;
+
+	for (size_t k = 0; k < l->n; k++)
+		model_origin_list_get(l, k, &v[k]);
+	*out = v;
+	return l->n;
 }
 
 size_t
 model_origins_run_take(struct model_origins_run *r, struct model_origins_query *q,
 		       struct model_origin **out)
 {
-	size_t n = r->n;
+	struct model_origin_list *l = model_origins_run_list(r, q);
+	size_t n = list_explain_all(l, out);
 
-	if (n > 1)
-		td_sort(r->v, n, sizeof(*r->v), origin_cmp);
-	if (q) {
-		q->partial = r->partial;
-		q->partial_row = r->partial_row;
-		q->reach = q->want_reach ? reach_take(&r->acc, r->v, n) : NULL;
-	}
-	*out = r->v;
-	r->v = NULL;
-	r->n = r->cap = 0;
+	model_origin_list_free(l);
 	return n;
 }
 
@@ -265,7 +363,7 @@ model_origins_run_free(struct model_origins_run *r)
 {
 	if (!r)
 		return;
-	model_origins_free(r->v, r->n);
+	free(r->v);
 	reach_done(&r->acc);
 	octx_done(&r->c);
 	free(r->hc);
@@ -276,11 +374,9 @@ model_origins_run_free(struct model_origins_run *r)
 size_t
 model_origins(struct model *m, struct model_origins_query *q, struct model_origin **out)
 {
-	struct model_origins_run *r = model_origins_run_new(m, q);
-	size_t n;
+	struct model_origin_list *l = model_origins_list(m, q);
+	size_t n = list_explain_all(l, out);
 
-	model_origins_run_step(r, 0);
-	n = model_origins_run_take(r, q, out);
-	model_origins_run_free(r);
+	model_origin_list_free(l);
 	return n;
 }

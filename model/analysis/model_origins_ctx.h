@@ -1,13 +1,14 @@
 /*
- * model_origins_internal.h - what the origin files share (model_origins.c
+ * model_origins_ctx.h - what the origin files share (model_origins.c
  * classifies rows and lists the roots, model_origin_steps.c maps rows to
  * their steps and calls, model_origin_carry.c words carried rows and
- * counts how far the roots' values went).  Private to model/.
+ * counts how far the roots' values went).  Private to the analysis floor.
  */
-#ifndef MODEL_ORIGINS_INTERNAL_H
-#define MODEL_ORIGINS_INTERNAL_H
+#ifndef MODEL_ORIGINS_CTX_H
+#define MODEL_ORIGINS_CTX_H
 
-#include "model_carry.h"
+#include "model/analysis/model_carry.h"
+#include "reader/base/hashtab.h"
 
 struct call {
 	double wall;
@@ -44,6 +45,16 @@ void origins_explain_row(struct octx *c, uint64_t i, struct model_origin *o);
 /* Words a carried row's cause and evidence (o->path and o->origin set). */
 void origins_explain_carried(struct octx *c, struct model_origin *o);
 
+/* An origin as a listing keeps it: numbers only, 24 bytes (the inputs,
+ * path, cause and evidence are made when it is shown:
+ * model_origin_list_get). */
+struct origin_rec {
+	uint64_t index;             /* trace row or execution */
+	double wall_time;           /* the sort key: first in time first */
+	uint32_t host;              /* host key (model_host_name) */
+	uint8_t source;             /* enum model_table */
+};
+
 /* How far the roots' values went, counted while origins walks the rows in
  * order (each row's root is its earliest source's root). */
 struct reach_acc {
@@ -56,7 +67,7 @@ struct reach_acc {
 void reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_origin *t);
 /* The reach of each origin of v (trace origins; zero for the others), a
  * malloc'd array of n, NULL when n is 0. */
-struct model_reach *reach_take(struct reach_acc *a, const struct model_origin *v, size_t n);
+struct model_reach *reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n);
 void reach_done(struct reach_acc *a);
 
 #endif

@@ -23,133 +23,22 @@
  *                summaries agree (counts, and values where recorded).
  * Op types are neutral names (a read, a write, a call); nothing here knows
  * a format.  The executions' tensor ids are decoded on demand and kept per
- * question; every search is bounded (CARRY_* below).
+ * question; every search is bounded (CARRY_* below).  On the model's
+ * public API (model_query.h): a walk over every op reads their briefs a
+ * batch at a time.
  */
-#include "model_carry.h"
-#include "model_carry_rules.h"
+#include "model/analysis/model_carry_ctx.h"
+#include "model/analysis/model_carry_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct xids {
-	int64_t *in, *out;
-	uint32_t nin, nout;
-	uint64_t bad;               /* outputs 0..63 holding NaN/Inf */
-	struct td_summary *sums;    /* the outputs' summaries (nsums) */
-	uint32_t nsums;
-	bool read;
-};
-
-struct carry {
-	struct model *m;
-	carry_row_call_fn row_call;
-	void *arg;
-	uint64_t *work;
-	struct xids *x;             /* per execution row, read on demand */
-	uint64_t nx;
-};
 
 const char *
 model_carry_link_name(enum model_carry_link k)
 {
 	return (unsigned)k < TD_ARRAY_SIZE(link_names) ? link_names[k] : "";
 }
-
-struct carry *
-carry_new(struct model *m, carry_row_call_fn row_call, void *arg, uint64_t *work)
-{
-	struct carry *c = xcalloc(1, sizeof(*c));
-
-	c->m = m;
-	c->row_call = row_call;
-	c->arg = arg;
-	c->work = work;
-	return c;
-}
-
-void
-carry_free(struct carry *c)
-{
-	uint64_t k;
-
-	if (!c)
-		return;
-	for (k = 0; k < c->nx; k++) {
-		free(c->x[k].in);
-		free(c->x[k].out);
-		free(c->x[k].sums);
-	}
-	free(c->x);
-	free(c);
-}
-
-static void
-tick(struct carry *c)
-{
-	if (c->work)
-		(*c->work)++;
-}
-
-/* ---- executions' tensor ids ---------------------------------------------------- */
-
-static struct xids *
-xids(struct carry *c, uint64_t e)
-{
-	struct model_detail d = {0};
-	struct xids *x;
-	size_t k;
-
-	if (e >= c->nx) {
-		uint64_t n = rows_nexecs(c->m);
-
-		if (e >= n)
-			return NULL;
-		c->x = xrealloc(c->x, n * sizeof(*c->x));
-		memset(c->x + c->nx, 0, (n - c->nx) * sizeof(*c->x));
-		c->nx = n;
-	}
-	x = &c->x[e];
-	if (x->read)
-		return x;
-	x->read = true;
-	tick(c);
-	if (model_execution_detail(c->m, e, &d) != TD_OK)
-		return x;
-	if (d.ninput_ids) {
-		x->in = xcalloc(d.ninput_ids, sizeof(*x->in));
-		memcpy(x->in, d.input_tensor_ids, d.ninput_ids * sizeof(*x->in));
-		x->nin = (uint32_t)d.ninput_ids;
-	}
-	if (d.noutput_ids) {
-		x->out = xcalloc(d.noutput_ids, sizeof(*x->out));
-		memcpy(x->out, d.output_tensor_ids, d.noutput_ids * sizeof(*x->out));
-		x->nout = (uint32_t)d.noutput_ids;
-	}
-	for (k = 0; d.summaries && k < d.noutputs && k < 64; k++)
-		if (td_summary_nonfinite(&d.summaries[k]))
-			x->bad |= 1ull << k;
-	if (d.summaries && d.noutputs) {
-		x->sums = xcalloc(d.noutputs, sizeof(*x->sums));
-		memcpy(x->sums, d.summaries, d.noutputs * sizeof(*x->sums));
-		x->nsums = (uint32_t)d.noutputs;
-	}
-	model_detail_done(&d);
-	return x;
-}
-
-static const char *
-exec_type(struct model *m, uint64_t e, bool *function)
-{
-	const char *t;
-
-	pthread_mutex_lock(&m->th.lock);
-	t = intern_str(&m->str, exec_row(m, e)->op_type);
-	*function = __atomic_load_n(&exec_row(m, e)->flags, __ATOMIC_RELAXED) & ROW_FUNCTION;
-	pthread_mutex_unlock(&m->th.lock);
-	return t ? t : "";
-}
-
 
 /* The row of call e's output k before `before`: the latest non-finite row
  * of the call whose summary agrees with the execution's record of output
@@ -166,10 +55,10 @@ last_row_of_call(struct carry *c, uint64_t e, uint32_t k, uint64_t before)
 		struct model_trace t;
 		int64_t x;
 
-		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE))
+		if (!(carry_row_flags(c->m, j - 1) & ROW_NONFINITE))
 			continue;
 		seen++;
-		tick(c);
+		carry_tick(c);
 		x = c->row_call(c->arg, j - 1);
 		if (x >= 0 && x < (int64_t)e)
 			break;      /* rows run in time order: earlier calls only now */
@@ -197,7 +86,7 @@ id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, st
 	uint32_t k;
 
 	for (p = e; p > lo; p--) {
-		struct xids *x = xids(c, p - 1);
+		struct xids *x = carry_xids(c, p - 1);
 		bool fn;
 		const char *t;
 
@@ -208,7 +97,7 @@ id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, st
 				continue;
 			if (!(k < 64 ? (x->bad >> k) & 1 : x->bad != 0))
 				return false;
-			t = exec_type(c->m, p - 1, &fn);
+			t = carry_exec_type(c->m, p - 1, &fn);
 			f->link = CARRY_CALL_INPUT;
 			f->via = (int64_t)(p - 1);
 			f->via_type = t;
@@ -217,7 +106,7 @@ id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, st
 		}
 		if (x->nin < 2 || x->in[0] != id || depth >= CARRY_DEPTH)
 			continue;
-		t = exec_type(c->m, p - 1, &fn);
+		t = carry_exec_type(c->m, p - 1, &fn);
 		if (!write_type(t))
 			continue;
 		/* the variable's last write: what did it write? */
@@ -240,64 +129,6 @@ id_value(struct carry *c, uint64_t e, int64_t id, uint64_t before, int depth, st
 
 /* ---- graph facts ------------------------------------------------------------------ */
 
-struct opf {
-	uint32_t op;
-	const char *type;
-	int32_t graph, outer;
-	size_t ninputs;
-	uint32_t position;          /* graph input ops before it in its graph */
-};
-
-static void
-op_facts(struct model *m, uint64_t i, struct opf *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->op = trace_op(m, i);
-	f->type = "";
-	f->graph = f->outer = -1;
-	pthread_mutex_lock(&m->th.lock);
-	if (f->op < m->ot.nops) {
-		const struct op_entry *o = &m->ot.opv[f->op];
-		uint32_t k;
-
-		f->type = o->type ? o->type : "";
-		f->ninputs = o->ninputs;
-		f->graph = graphs_index_of_sid(m, o->graph_sid);
-		if (f->graph >= 0)
-			f->outer = graphs_index_of_sid(m, m->ot.graphs[f->graph].outer_sid);
-		/* a function's arguments are its input ops in creation order */
-		for (k = 0; k < f->op; k++)
-			if (m->ot.opv[k].graph_sid == o->graph_sid && !m->ot.opv[k].ninputs &&
-			    m->ot.opv[k].type && graph_input_type(m->ot.opv[k].type))
-				f->position++;
-	}
-	pthread_mutex_unlock(&m->th.lock);
-}
-
-static int32_t
-row_graph(struct model *m, uint64_t j)
-{
-	uint32_t op = trace_op(m, j);
-	int32_t g = -1;
-
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops)
-		g = graphs_index_of_sid(m, m->ot.opv[op].graph_sid);
-	pthread_mutex_unlock(&m->th.lock);
-	return g;
-}
-
-static bool
-inside(struct model *m, int32_t g, int32_t outer)
-{
-	bool r;
-
-	pthread_mutex_lock(&m->th.lock);
-	r = graphs_is_inside(m, g, outer);
-	pthread_mutex_unlock(&m->th.lock);
-	return r;
-}
-
 /* The latest non-finite row before i in call x that is an inner graph's
  * output: its graph nested in `within` (not `within` itself, not inside
  * `skip`, -1 none) and its op consumed by nothing in it (a function's
@@ -308,93 +139,115 @@ latest_in(struct carry *c, uint64_t i, int64_t x, int32_t within, int32_t skip)
 	uint64_t j, seen = 0;
 
 	for (j = i; j > 0 && seen < CARRY_ROW_WINDOW; j--) {
+		uint32_t fl = carry_row_flags(c->m, j - 1);
 		int64_t xj;
 		int32_t g;
 
-		if (!(trace_flags(c->m, j - 1) & TF_NONFINITE) || (trace_flags(c->m, j - 1) & TF_INPUT))
+		if (!(fl & ROW_NONFINITE) || (fl & ROW_INPUT))
 			continue;
 		seen++;
-		tick(c);
+		carry_tick(c);
 		xj = c->row_call(c->arg, j - 1);
 		if (x >= 0 && xj >= 0 && xj != x)
 			break;
-		g = row_graph(c->m, j - 1);
-		if (g >= 0 && g != within && inside(c->m, g, within) &&
-		    (skip < 0 || !inside(c->m, g, skip)) &&
-		    !model_op_consumers(c->m, trace_op(c->m, j - 1), NULL, 0))
+		g = carry_row_graph(c->m, j - 1);
+		if (g >= 0 && g != within && carry_inside(c->m, g, within) &&
+		    (skip < 0 || !carry_inside(c->m, g, skip)) &&
+		    !model_op_consumers(c->m, carry_row_op(c->m, j - 1), NULL, 0))
 			return (int64_t)(j - 1);
 	}
 	return -1;
 }
 
-/* The op id of op's input k producer, NO_ID unknown; its type in *type. */
-static uint32_t producer(struct model *m, uint32_t op, uint32_t k, const char **type);
+struct nested_walk {
+	struct carry *c;
+	uint64_t i;
+	int64_t x;
+	const struct opf *o;
+	const char *outer_id;       /* the enclosing graph's id */
+	int64_t best;               /* the latest such row, -1 */
+	size_t ncalls;              /* call ops of the enclosing graph seen */
+};
 
-/* A nested function's argument at position o->position: what the call ops
- * of the enclosing graph pass there (their recorded input at that
- * position), the latest non-finite such row of the same call; a call op
- * passing another call op's output passes the inner graph's output. */
+/* One op k of nested_input's walk: a call op of the enclosing graph. */
+static bool
+nested_call(void *arg, uint32_t k, const struct model_op_brief *b)
+{
+	struct nested_walk *w = arg;
+	struct carry *c = w->c;
+	struct model *m = c->m;
+	const char *pt;
+	uint32_t p, slot = 0;
+	int64_t r;
+
+	if (strcmp(b->graph_id, w->outer_id) || !call_type(b->type) || b->ninputs <= w->o->position)
+		return true;
+	carry_tick(c);
+	w->ncalls++;
+	model_op_input(m, k, w->o->position, &slot, NULL);
+	p = carry_producer(m, k, w->o->position, &pt);
+	if (p == NO_OP)
+		return true;
+	r = model_trace_of_op(m, p, slot, w->i, -1);
+	if (r < 0 && call_type(pt))
+		r = latest_in(c, w->i, w->x, w->o->outer, w->o->graph);
+	if (r < 0 || !(carry_row_flags(m, (uint64_t)r) & ROW_NONFINITE) ||
+	    (w->x >= 0 && c->row_call(c->arg, (uint64_t)r) != w->x))
+		return true;
+	w->best = TD_MAX(w->best, r);
+	return true;
+}
+
 static bool
 nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct carry_found *f,
 	     size_t *ncalls)
 {
-	struct model *m = c->m;
-	uint32_t k, n, outer_sid, slot;
-	int64_t best = -1, r;
+	int64_t best;
+	struct nested_walk w = { c, i, x, o, NULL, -1, 0 };
+	struct model_graph g;
 
 	*ncalls = 0;
-	pthread_mutex_lock(&m->th.lock);
-	n = (uint32_t)m->ot.nops;
-	outer_sid = m->ot.graphs[o->outer].id_sid;
-	pthread_mutex_unlock(&m->th.lock);
-	for (k = 0; k < n; k++) {
-		const char *t, *pt;
-		uint32_t p;
-		bool ok;
-
-		pthread_mutex_lock(&m->th.lock);
-		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
-		ok = m->ot.opv[k].graph_sid == outer_sid && call_type(t) &&
-		     m->ot.opv[k].ninputs > o->position;
-		slot = ok ? m->ot.opv[k].inputs[o->position].slot : 0;
-		pthread_mutex_unlock(&m->th.lock);
-		if (!ok)
-			continue;
-		tick(c);
-		(*ncalls)++;
-		p = producer(m, k, o->position, &pt);
-		if (p == NO_ID)
-			continue;
-		r = model_trace_of_op(m, p, slot, i, -1);
-		if (r < 0 && call_type(pt))
-			r = latest_in(c, i, x, o->outer, o->graph);
-		if (r < 0 || !(trace_flags(m, (uint64_t)r) & TF_NONFINITE) ||
-		    (x >= 0 && c->row_call(c->arg, (uint64_t)r) != x))
-			continue;
-		best = TD_MAX(best, r);
-	}
-	if (best < 0)
+	if (!model_graph_get(c->m, (uint32_t)o->outer, &g))
 		return false;
+	w.outer_id = g.graph_id;
+	carry_each_op(c->m, model_op_count(c->m), nested_call, &w);
+	*ncalls = w.ncalls;
+	if (w.best < 0)
+		return false;
+	best = w.best;
 	f->link = CARRY_CALL_INPUT;
 	f->row = best;
 	f->position = o->position;
 	return true;
 }
 
-static uint32_t
-producer(struct model *m, uint32_t op, uint32_t k, const char **type)
-{
-	uint32_t id = NO_ID;
+struct write_walk {
+	struct carry *c;
+	uint64_t i;
+	uint32_t var;
+	int64_t best;               /* the latest writer row before i, -1 */
+	const char *best_type;      /* its op's type */
+};
 
-	*type = "";
-	pthread_mutex_lock(&m->th.lock);
-	if (op < m->ot.nops && k < m->ot.opv[op].ninputs) {
-		id = ops_lookup(m, m->ot.opv[op].graph_id, m->ot.opv[op].inputs[k].op_name);
-		if (id != NO_ID && m->ot.opv[id].type)
-			*type = m->ot.opv[id].type;
+/* One op k of graph_write's walk: a writer of the variable. */
+static bool
+graph_writer(void *arg, uint32_t k, const struct model_op_brief *b)
+{
+	struct write_walk *w = arg;
+	int64_t v, r;
+
+	if (!b->ninputs || !write_type(b->type))
+		return true;
+	v = model_op_input(w->c->m, k, 0, NULL, NULL);
+	if (v < 0 || (uint32_t)v != w->var)
+		return true;
+	carry_tick(w->c);
+	r = model_trace_of_op(w->c->m, k, UINT32_MAX, w->i, -1);
+	if (r > w->best) {
+		w->best = r;
+		w->best_type = b->type;
 	}
-	pthread_mutex_unlock(&m->th.lock);
-	return id;
+	return true;
 }
 
 /* A graph's writers of variable op var: the latest non-finite row of one
@@ -402,40 +255,15 @@ producer(struct model *m, uint32_t op, uint32_t k, const char **type)
 static bool
 graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 {
-	struct model *m = c->m;
-	int64_t best = -1;
-	uint32_t k, n, best_op = NO_ID;
+	struct write_walk w = { c, i, var, -1, "" };
 
-	pthread_mutex_lock(&m->th.lock);
-	n = (uint32_t)m->ot.nops;
-	pthread_mutex_unlock(&m->th.lock);
-	for (k = 0; k < n; k++) {
-		const char *t;
-		uint32_t v;
-		int64_t r;
-
-		pthread_mutex_lock(&m->th.lock);
-		t = m->ot.opv[k].type ? m->ot.opv[k].type : "";
-		v = m->ot.opv[k].ninputs && write_type(t) ?
-			    ops_lookup(m, m->ot.opv[k].graph_id, m->ot.opv[k].inputs[0].op_name) : NO_ID;
-		pthread_mutex_unlock(&m->th.lock);
-		if (v != var)
-			continue;
-		tick(c);
-		r = model_trace_of_op(m, k, UINT32_MAX, i, -1);
-		if (r > best) {
-			best = r;
-			best_op = k;
-		}
-	}
-	if (best < 0 || !(trace_flags(m, (uint64_t)best) & TF_NONFINITE))
+	carry_each_op(c->m, model_op_count(c->m), graph_writer, &w);
+	if (w.best < 0 || !(carry_row_flags(c->m, (uint64_t)w.best) & ROW_NONFINITE))
 		return false;
 	f->link = CARRY_VARIABLE;
-	f->row = best;
+	f->row = w.best;
 	f->via = -1;
-	pthread_mutex_lock(&m->th.lock);
-	f->via_type = m->ot.opv[best_op].type;
-	pthread_mutex_unlock(&m->th.lock);
+	f->via_type = w.best_type;
 	return true;
 }
 
@@ -455,11 +283,11 @@ same_value(struct carry *c, uint64_t i, struct carry_found *f)
 		return false;
 	step = c->row_call(c->arg, i);
 	for (j = i; j > lo; j--) {
-		uint8_t fl = trace_flags(m, j - 1);
+		uint32_t fl = carry_row_flags(m, j - 1);
 
-		if (!(fl & TF_NONFINITE) || (fl & TF_INPUT))
+		if (!(fl & ROW_NONFINITE) || (fl & ROW_INPUT))
 			continue;
-		tick(c);
+		carry_tick(c);
 		if (c->row_call(c->arg, j - 1) != step)
 			break;
 		if (model_trace_get(m, j - 1, &u) != TD_OK)
@@ -485,7 +313,7 @@ call_variables(struct carry *c, uint64_t i, int64_t x, struct carry_found *f)
 	struct xids *xi;
 	uint32_t k;
 
-	if (x < 0 || !(xi = xids(c, (uint64_t)x)))
+	if (x < 0 || !(xi = carry_xids(c, (uint64_t)x)))
 		return false;
 	for (k = 0; k < xi->nin; k++) {
 		struct carry_found g = {0};
@@ -505,7 +333,7 @@ call_input(struct carry *c, uint64_t i, int64_t x, uint32_t pos, struct carry_fo
 	struct xids *xi;
 	uint32_t k;
 
-	if (x < 0 || !(xi = xids(c, (uint64_t)x)))
+	if (x < 0 || !(xi = carry_xids(c, (uint64_t)x)))
 		return false;
 	if (pos < xi->nin) {
 		if (!id_value(c, (uint64_t)x, xi->in[pos], i, 0, f))
@@ -522,20 +350,6 @@ call_input(struct carry *c, uint64_t i, int64_t x, uint32_t pos, struct carry_fo
 	return false;
 }
 
-static int32_t
-exec_graph(struct model *m, int64_t x)
-{
-	int32_t g;
-
-	if (x < 0)
-		return -1;
-	pthread_mutex_lock(&m->th.lock);
-	g = (uint64_t)x < rows_nexecs(m) ? graphs_index_of_sid(m, exec_row(m, (uint64_t)x)->graph_sid)
-					 : -1;
-	pthread_mutex_unlock(&m->th.lock);
-	return g;
-}
-
 bool
 carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 {
@@ -550,14 +364,14 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	memset(f, 0, sizeof(*f));
 	f->row = f->via = -1;
 	f->via_type = "";
-	if (i >= rows_ntraces(m) || !(trace_flags(m, i) & TF_NONFINITE))
+	if (i >= model_trace_count(m) || !(carry_row_flags(m, i) & ROW_NONFINITE))
 		return false;
-	op_facts(m, i, &o);
-	if (trace_flags(m, i) & TF_INPUT) {
+	carry_op_facts(c, i, &o);
+	if (carry_row_flags(m, i) & ROW_INPUT) {
 		/* an input record of a variable (a parameter): its last write */
-		k = rows_trace_slot(m, i);
-		v = producer(m, o.op, k, &pt);
-		if (v != NO_ID && variable_type(pt) && graph_write(c, i, v, f))
+		k = model_trace_slot(m, i);
+		v = carry_producer(m, o.op, k, &pt);
+		if (v != NO_OP && variable_type(pt) && graph_write(c, i, v, f))
 			return true;
 		return same_value(c, i, f);
 	}
@@ -565,15 +379,15 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 
 	/* a variable read: the last write in a graph, else between calls */
 	if (read_type(o.type)) {
-		v = variable_type(o.type) ? o.op : o.ninputs ? producer(m, o.op, 0, &pt) : NO_ID;
-		if (v != NO_ID && graph_write(c, i, v, f))
+		v = variable_type(o.type) ? o.op : o.ninputs ? carry_producer(m, o.op, 0, &pt) : NO_OP;
+		if (v != NO_OP && graph_write(c, i, v, f))
 			return true;
 		if (call_variables(c, i, x, f))
 			return true;
 	}
 	/* a function's argument */
 	if (!o.ninputs && graph_input_type(o.type) && o.graph >= 0) {
-		int32_t xg = exec_graph(m, x);
+		int32_t xg = carry_exec_graph(m, x);
 
 		if (xg >= 0 && xg == o.graph)
 			return call_input(c, i, x, o.position, f);
@@ -590,14 +404,14 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	/* the output of a call op: the inner graph's output in the same call */
 	unrecorded = !o.ninputs ? !source_type(o.type) : o.ninputs < arity(o.type);
 	for (k = 0; k < o.ninputs; k++) {
-		uint32_t p = producer(m, o.op, k, &pt);
+		uint32_t p = carry_producer(m, o.op, k, &pt);
 
-		if (p != NO_ID && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
+		if (p != NO_OP && model_trace_of_op(m, p, UINT32_MAX, i, -1) >= 0)
 			continue;
-		if (p == NO_ID || !call_type(pt)) {
+		if (p == NO_OP || !call_type(pt)) {
 			/* a computed producer never traced (a constant or an
 			 * argument is a value, not a missing record) */
-			unrecorded |= p == NO_ID || !source_type(pt);
+			unrecorded |= p == NO_OP || !source_type(pt);
 			continue;
 		}
 		if (o.graph >= 0 && (r = latest_in(c, i, x, o.graph, -1)) >= 0) {
@@ -609,8 +423,8 @@ carry_find(struct carry *c, uint64_t i, struct carry_found *f)
 	}
 	/* inputs not all recorded: the function's call input is the only
 	 * recorded way a bad value came in (say so; never a cause) */
-	if (unrecorded && o.graph >= 0 && exec_graph(m, x) >= 0 &&
-	    inside(m, o.graph, exec_graph(m, x)) && call_input(c, i, x, UINT32_MAX, f)) {
+	if (unrecorded && o.graph >= 0 && carry_exec_graph(m, x) >= 0 &&
+	    carry_inside(m, o.graph, carry_exec_graph(m, x)) && call_input(c, i, x, UINT32_MAX, f)) {
 		f->link = CARRY_CALL_UNRECORDED;
 		return true;
 	}
@@ -625,7 +439,7 @@ producer_of(struct carry *c, uint64_t e, int64_t id)
 	uint32_t k;
 
 	for (p = e; p > lo; p--) {
-		struct xids *x = xids(c, p - 1);
+		struct xids *x = carry_xids(c, p - 1);
 
 		for (k = 0; x && k < x->nout; k++)
 			if (x->out[k] == id)
@@ -644,10 +458,10 @@ carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
 	struct xids *xi;
 	int64_t x;
 
-	if (i >= rows_ntraces(m))
+	if (i >= model_trace_count(m))
 		return false;
-	op_facts(m, i, &o);
-	if (trace_flags(m, i) & TF_INPUT) {
+	carry_op_facts(c, i, &o);
+	if (carry_row_flags(m, i) & ROW_INPUT) {
 		if (o.ninputs)
 			return false;
 		snprintf(buf, size, "missing: the record of its producer (no graph names the op's "
@@ -656,12 +470,12 @@ carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
 	}
 	x = c->row_call(c->arg, i);
 	if (!o.ninputs && graph_input_type(o.type) && o.graph >= 0 && o.outer < 0) {
-		if (x < 0 || exec_graph(m, x) != o.graph) {
+		if (x < 0 || carry_exec_graph(m, x) != o.graph) {
 			snprintf(buf, size, "missing: the record of the call that ran this function "
 				 "(no execution names its graph after the row)");
 			return true;
 		}
-		if (!(xi = xids(c, (uint64_t)x)) || o.position >= xi->nin) {
+		if (!(xi = carry_xids(c, (uint64_t)x)) || o.position >= xi->nin) {
 			snprintf(buf, size, "missing: input %u of its call, execution %lld (it records "
 				 "%u input tensor ids)", o.position, (long long)x, xi ? xi->nin : 0);
 			return true;
@@ -674,10 +488,10 @@ carry_missing(struct carry *c, uint64_t i, char *buf, size_t size)
 		}
 		return false;
 	}
-	if (read_type(o.type) && !variable_type(o.type) && x >= 0 && exec_graph(m, x) >= 0) {
+	if (read_type(o.type) && !variable_type(o.type) && x >= 0 && carry_exec_graph(m, x) >= 0) {
 		uint32_t k;
 
-		if (!(xi = xids(c, (uint64_t)x)) || !xi->nin) {
+		if (!(xi = carry_xids(c, (uint64_t)x)) || !xi->nin) {
 			snprintf(buf, size, "missing: the input tensor ids of its call, execution %lld "
 				 "(which variable it read is not recorded)", (long long)x);
 			return true;

@@ -7,7 +7,7 @@
  * (model_origins.c).  Counts are kept per root entry, never per row beyond
  * the row -> root map of the rows one listing walks.
  */
-#include "model_origins_internal.h"
+#include "model/analysis/model_origins_ctx.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,6 +133,17 @@ bump(uint16_t *n)
 		(*n)++;
 }
 
+
+/* Trace row j's host key. */
+static uint32_t
+row_host(struct model *m, uint64_t j)
+{
+	struct model_row_keys k;
+
+	model_trace_keys(m, &j, 1, &k);
+	return k.host;
+}
+
 /* Counts (entry, key) once. */
 static bool
 first_time(struct reach_acc *a, uint64_t ent, uint64_t key, uint64_t kind)
@@ -161,9 +172,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 		memset(e, 0, sizeof(*e));
 		e->root = j;
 		e->step = octx_row_step(c, j);
-		pthread_mutex_lock(&m->th.lock);
-		e->host_sid = rows_trace_host_sid(m, j);
-		pthread_mutex_unlock(&m->th.lock);
+		e->host_sid = row_host(m, j);
 		e->r.rows = 1;
 		*hashtab_u64_put(&a->root, j + 1, 0) = ++a->n;
 		return;
@@ -190,15 +199,13 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 	step = octx_row_step(c, j);
 	if (step >= 0 && step != e->step && first_time(a, ent, (uint64_t)step, 0))
 		bump(&e->r.steps);
-	pthread_mutex_lock(&m->th.lock);
-	hs = rows_trace_host_sid(m, j);
-	pthread_mutex_unlock(&m->th.lock);
+	hs = row_host(m, j);
 	if (hs != e->host_sid && first_time(a, ent, hs, 1))
 		bump(&e->r.hosts);
 }
 
 struct model_reach *
-reach_take(struct reach_acc *a, const struct model_origin *v, size_t n)
+reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n)
 {
 	struct model_reach *r;
 	uint64_t p;

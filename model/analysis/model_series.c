@@ -14,12 +14,12 @@
  * Not for: input rows (an op's input recorded as a row of its own), or
  * executions' outputs.
  */
-#include "model_series.h"
+#include "model/model_series.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "reader/base/hashtab.h"
 
 #define BATCH 4096
 #define STEP_BITS 48                /* a (host, step) key: host index << 48 | step */
@@ -113,7 +113,7 @@ struct sctx {
 	struct model_series *s;
 	size_t cap;
 	struct hashtab_u64 by_key;       /* (host index, step) -> point */
-	uint32_t hosts[MAX_HOSTS];  /* host sids seen, by index */
+	uint32_t hosts[MAX_HOSTS];  /* host keys seen, by index */
 	uint16_t *point_host;       /* per point: its host index */
 	bool seen[MAX_HOSTS];       /* host indexes counted in nhosts */
 	size_t nhosts;
@@ -121,6 +121,8 @@ struct sctx {
 	uint32_t row_host[BATCH];
 	int64_t steps[BATCH];
 	size_t nb;
+	uint64_t cand[BATCH];       /* output rows of the slot, before their hosts */
+	size_t ncand;
 };
 
 static size_t
@@ -184,24 +186,16 @@ flush(struct sctx *c)
 	}
 }
 
-/* Whether row j is an output row of (op, slot) on host sid want (NO_ID
- * any); *sid its host. */
+/* Whether row j is an output row of (op, slot), from its flag byte (and
+ * a decode when the byte cannot hold the slot). */
 static bool
-row_wanted(struct model *m, uint64_t j, uint32_t op, uint32_t slot, uint32_t want, uint32_t *sid)
+row_wanted(struct model *m, uint64_t j, uint32_t op, uint32_t slot)
 {
-	uint8_t f;
+	uint32_t f;
 
-	if (trace_op(m, j) != op)
+	if (model_trace_op_flags(m, j, &f) != op || (f & ROW_INPUT))
 		return false;
-	f = trace_flags(m, j);
-	if (f & TF_INPUT)
-		return false;
-	if (TF_SLOT(f) == TF_SLOT_ESC ? rows_trace_slot(m, j) != slot : TF_SLOT(f) != slot)
-		return false;
-	pthread_mutex_lock(&m->th.lock);
-	*sid = rows_trace_host_sid(m, j);
-	pthread_mutex_unlock(&m->th.lock);
-	return want == NO_ID || *sid == want;
+	return model_trace_slot(m, j) == slot;
 }
 
 static void
@@ -235,36 +229,56 @@ point_cmp(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* Calls fn on each batch of op's output rows of the slot (on host sid
- * want, NO_ID any) with their steps; stops when fn returns true and
- * returns true then. */
+/* Keeps the candidates c->cand of host want (MODEL_NO_HOST any) in the
+ * batch, their host keys read in one call; calls fn when the batch is
+ * full and returns true when it did and fn said stop. */
+static bool
+take(struct sctx *c, uint32_t want, bool (*fn)(struct sctx *c))
+{
+	struct model_row_keys keys[BATCH];
+
+	model_trace_keys(c->m, c->cand, c->ncand, keys);
+	for (size_t k = 0; k < c->ncand; k++) {
+		if (want != MODEL_NO_HOST && keys[k].host != want)
+			continue;
+		c->rows[c->nb] = c->cand[k];
+		c->row_host[c->nb++] = keys[k].host;
+		if (c->nb == BATCH) {
+			model_trace_steps(c->m, c->rows, c->nb, c->steps);
+			if (fn(c)) {
+				c->ncand = 0;
+				return true;
+			}
+			c->nb = 0;
+		}
+	}
+	c->ncand = 0;
+	return false;
+}
+
+/* Calls fn on each batch of op's output rows of the slot (on host key
+ * want, MODEL_NO_HOST any) with their steps; stops when fn returns true
+ * and returns true then. */
 static bool
 scan_op(struct sctx *c, uint32_t op, uint32_t slot, uint32_t want, bool (*fn)(struct sctx *c))
 {
 	struct model *m = c->m;
-	uint64_t f1, last, n = rows_ntraces(m), j;
-	uint32_t sid = 0;
+	uint64_t first, last, n = model_trace_count(m), j;
 
-	pthread_mutex_lock(&m->th.lock);
-	f1 = __atomic_load_n(&m->ot.opv[op].first_row1, __ATOMIC_RELAXED);
-	last = __atomic_load_n(&m->ot.opv[op].last_row, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&m->th.lock);
-	if (!f1 || n == 0)
+	if (!model_op_rows(m, op, &first, &last) || n == 0)
 		return false;
 	last = TD_MIN(last, n - 1);
 	c->nb = 0;
-	for (j = f1 - 1; j <= last; j++) {
-		if (!row_wanted(m, j, op, slot, want, &sid))
+	c->ncand = 0;
+	for (j = first; j <= last; j++) {
+		if (!row_wanted(m, j, op, slot))
 			continue;
-		c->rows[c->nb] = j;
-		c->row_host[c->nb++] = sid;
-		if (c->nb == BATCH) {
-			model_trace_steps(m, c->rows, c->nb, c->steps);
-			if (fn(c))
-				return true;
-			c->nb = 0;
-		}
+		c->cand[c->ncand++] = j;
+		if (c->ncand == BATCH && take(c, want, fn))
+			return true;
 	}
+	if (c->ncand && take(c, want, fn))
+		return true;
 	if (c->nb) {
 		model_trace_steps(m, c->rows, c->nb, c->steps);
 		if (fn(c))
@@ -295,56 +309,26 @@ fold(struct sctx *c)
 	return false;
 }
 
-/* The op itself first, then the other ops of its name (other graphs,
- * other hosts) in id order.  Returns the count; *out malloc'd. */
-static size_t
-same_name_ops(struct model *m, uint32_t op, uint32_t **out)
-{
-	uint32_t *v = NULL;
-	size_t n = 0, cap = 0;
-	uint64_t first;
-
-	TD_GROW(v, cap, 1);
-	v[n++] = op;
-	pthread_mutex_lock(&m->th.lock);
-	if (hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[op].name_sid, &first))
-		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
-			if (j != op) {
-				TD_GROW(v, cap, n + 1);
-				v[n++] = j;
-			}
-	pthread_mutex_unlock(&m->th.lock);
-	*out = v;
-	return n;
-}
-
 enum td_status
 model_series_get(struct model *m, uint32_t op, uint32_t slot, const char *host,
 		 struct model_series *out)
 {
 	struct sctx *c;
-	uint32_t want = NO_ID, *ops;
+	uint32_t want = MODEL_NO_HOST, *ops;
 	size_t nops;
-	bool none = false;
 
 	memset(out, 0, sizeof *out);
 	out->op = op;
 	out->slot = slot;
-	pthread_mutex_lock(&m->th.lock);
-	if (op >= m->ot.nops) {
-		pthread_mutex_unlock(&m->th.lock);
+	if (op >= model_op_count(m))
 		return TD_ERR_RANGE;
-	}
-	if (host && (want = intern_find(&m->str, host)) == NO_ID)
-		none = true;
-	pthread_mutex_unlock(&m->th.lock);
-	if (none)
+	if (host && (want = model_host_key(m, host)) == MODEL_NO_HOST)
 		return TD_OK;
 
 	c = xcalloc(1, sizeof *c);
 	c->m = m;
 	c->s = out;
-	nops = same_name_ops(m, op, &ops);
+	nops = model_op_same_name(m, op, &ops);
 	for (size_t k = 0; k < nops; k++) {
 		/* another op of the name joins unless it ran in a step (and on a
 		 * host) the series holds: a run's own copy of the graph, or a

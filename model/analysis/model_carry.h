@@ -1,13 +1,13 @@
 /*
  * model_carry.h - the links that carry a value across a boundary the graph
  * edges do not show: a function call's inputs and outputs, a variable's
- * write before its read, an op's own input record.  Private to model/
- * (model_origins.c asks, model_carry.c answers).
+ * write before its read, an op's own input record.  Private to the
+ * analysis floor (model_origins.c asks, model_carry.c answers).
  */
 #ifndef MODEL_CARRY_H
 #define MODEL_CARRY_H
 
-#include "model_internal.h"
+#include "model/model.h"
 
 struct carry;
 
