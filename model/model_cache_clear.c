@@ -12,6 +12,7 @@
  * Not for: what a cache file holds or when it is written (model_cache.c).
  */
 #include "model_internal.h"
+#include "model_columns.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +46,7 @@ remove_one(const char *path, uint64_t *files, uint64_t *bytes, char *err, size_t
 
 	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return true;
+	colstore_beside(path, true);    /* its summary columns go with it */
 	if (unlink(path) != 0) {
 		if (errno == ENOENT)
 			return true;

@@ -31,6 +31,8 @@
 #include "reader/base/hashtab.h"
 #include "reader/reader.h"
 
+struct colstore;                /* model_columns.h */
+
 /* ---- sizes ---------------------------------------------------------- */
 
 #define MODEL_CHUNK_SHIFT 16
@@ -476,7 +478,18 @@ struct model {
 	size_t ngrave, capgrave;
 
 	struct model_cache *icache; /* the persistent index (model_cache.c), NULL off */
+	struct colstore *cols;      /* its summary columns (model_fields.c), NULL none */
+	char cols_why[320];         /* why an old column file was not used, "" */
 };
+
+/* model_fields.c: the summary columns beside the persistent index */
+/* After the cache is loaded (or not): opens or makes the column file. */
+void fields_open(struct model *m);
+/* Index thread: trace row's summary from the pass (on_trace). */
+void fields_put(struct model *m, uint64_t row, const struct reader_trace *t);
+/* Index thread, end of a pass: the rows put written out. */
+void fields_flush(struct model *m);
+void fields_close(struct model *m);
 
 /* model.c */
 void model_bump(struct model *m);

@@ -149,18 +149,53 @@ struct row_ctx {
 	bool trace;                     /* a trace row (step fields apply) */
 	struct where_opts *opts;        /* NULL: defaults */
 	const char *name, *type, *host;
+	bool names_later;               /* trace rows: name, type, host not read yet
+					 * (a condition on summary fields needs none) */
 	int64_t step;                   /* executions: the row's step, -1 */
 	bool summary_later;             /* answer summary fields EXPR_LATER */
 	const struct td_summary *s;     /* executions: the output being tested */
 	struct td_summary sum;          /* trace rows: the decoded summary */
 	uint32_t from_values;           /* its bits computed from values */
+	uint32_t have;                  /* trace rows: the fields sum holds when it
+					 * came from the summary columns, 0 whole */
 };
+
+/* Trace row c->row's summary in c->sum holding the fields of bits: from
+ * the summary columns (model_trace_fields) for the fields a condition
+ * reads, whole (model_trace_summary) for a step field, which compares
+ * more than a condition's fields. */
+static void
+row_summary(struct row_ctx *c, uint32_t bits, bool whole)
+{
+	struct model_fields mf;
+
+	if (c->s && (!c->have || (!whole && (c->have & bits) == bits)))
+		return;
+	if (!whole) {
+		uint32_t need = (c->have | bits) & ~(uint32_t)MODEL_FIELDS_WALL;
+
+		model_trace_fields(c->m, c->row, need, &mf);
+		c->sum = mf.s;
+		c->from_values = mf.from_values;
+		c->have = mf.from_columns ? need : 0;
+	} else {
+		model_trace_summary(c->m, c->row, &c->sum, &c->from_values);
+		c->have = 0;
+	}
+	c->s = &c->sum;
+}
 
 static enum expr_avail
 row_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
 	struct row_ctx *c = ctx;
 
+	if (c->names_later && (expr_field_stage(f) == EXPR_STAGE_OP || f == EXPR_F_HOST)) {
+		model_trace_names(c->m, c->row, &c->name, &c->type, &c->host);
+		if (!c->name)
+			c->name = c->type = "";
+		c->names_later = false;
+	}
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
@@ -178,10 +213,9 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	}
 	if (c->summary_later)
 		return EXPR_LATER;
-	if (!c->s) {
-		model_trace_summary(c->m, c->row, &c->sum, &c->from_values);
-		c->s = &c->sum;
-	}
+	if (c->trace)
+		row_summary(c, summary_bit(f),
+			    !summary_bit(f) || expr_field_stage(f) == EXPR_STAGE_STEP);
 	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
 		if (!c->trace)
 			return EXPR_ABSENT;
@@ -198,20 +232,12 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	return where_summary_field(c->s, f, num, str);
 }
 
-static void
-trace_ctx(struct model *m, uint64_t j, struct row_ctx *c)
-{
-	model_trace_names(m, j, &c->name, &c->type, &c->host);
-	if (!c->name)
-		c->name = c->type = "";
-}
 
 enum expr_result
 where_trace_opts(struct model *m, const struct expr *e, uint64_t j, struct where_opts *opts)
 {
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = opts };
+	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = opts, .names_later = true };
 
-	trace_ctx(m, j, &c);
 	return expr_eval(e, row_field, &c);
 }
 
@@ -226,9 +252,8 @@ where_trace_field(struct model *m, uint64_t j, enum expr_field f, const struct s
 		  double *num, const char **str)
 {
 	struct where_opts o = { .tol = tol };
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = &o };
+	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = &o, .names_later = true };
 
-	trace_ctx(m, j, &c);
 	return row_field(&c, f, num, str);
 }
 
