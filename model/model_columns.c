@@ -46,6 +46,7 @@ enum col {
 #define M_DTYPE_SHIFT 40
 #define M_RANK_SHIFT 48
 #define M_FILLED (1ull << 63)
+#define M_NOVALUES (1ull << 62)     /* the index pass kept it: its record holds no values */
 #define M_BITS 0xfffffull
 _Static_assert((COLS_FIELDS & ~M_BITS) == 0, "the kept SUM_* bits fit the meta word");
 _Static_assert(DTYPE_COUNT <= 256, "a dtype fits 8 bits");
@@ -53,7 +54,7 @@ _Static_assert(DTYPE_COUNT <= 256, "a dtype fits 8 bits");
 #define FOLD(h, v) (((h) ^ (uint64_t)(v)) * 0x100000001b3ULL)
 #define COLS_LAYOUT                                                                       \
 	FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(0xcbf29ce484222325ULL, NCOL), COLS_WINDOW), \
-	COLS_HEADER), COLS_FIELDS), M_FV_SHIFT), M_DTYPE_SHIFT), M_RANK_SHIFT), DTYPE_COUNT)
+	COLS_HEADER), COLS_FIELDS), M_FV_SHIFT), M_DTYPE_SHIFT), M_RANK_SHIFT), DTYPE_COUNT ^ 62u << 8)
 
 struct cols_header {
 	char magic[8];
@@ -310,7 +311,7 @@ colstore_error(struct colstore *cs)
 
 static void
 pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, double wall,
-     bool filled)
+     bool filled, bool no_values)
 {
 	uint32_t known = s->known & COLS_FIELDS;
 	uint64_t meta;
@@ -319,7 +320,8 @@ pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, doubl
 		filled = false;         /* not kept exactly: such a row is decoded */
 	meta = (uint64_t)known << M_KNOWN_SHIFT | (uint64_t)(fv & COLS_FIELDS) << M_FV_SHIFT |
 	       (uint64_t)((unsigned)s->dtype & 0xff) << M_DTYPE_SHIFT |
-	       (uint64_t)((unsigned)s->rank & 0xff) << M_RANK_SHIFT | (filled ? M_FILLED : 0);
+	       (uint64_t)((unsigned)s->rank & 0xff) << M_RANK_SHIFT | (filled ? M_FILLED : 0) |
+	       (no_values ? M_NOVALUES : 0);
 	b->v[C_META][k] = meta;
 	b->v[C_ELEMENTS][k] = (uint64_t)s->elements;
 	b->v[C_NAN][k] = (uint64_t)s->nan;
@@ -387,7 +389,7 @@ colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s, doub
 		cs->wblock = row / COLS_WINDOW;
 		cs->wfrom = cs->wto = row;
 	}
-	pack(cs->w, (unsigned)(row % COLS_WINDOW), s, 0, wall_time, filled);
+	pack(cs->w, (unsigned)(row % COLS_WINDOW), s, 0, wall_time, filled, filled);
 	cs->wto = row + 1;
 	cs->wany = true;
 	if (cs->wto % COLS_WINDOW == 0)
@@ -523,6 +525,20 @@ colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct colstore_r
 	return ok;
 }
 
+bool
+colstore_no_values(struct colstore *cs, uint64_t row)
+{
+	bool r;
+
+	if (!cs || row >= atomic_load(&cs->rows))
+		return false;
+	pthread_mutex_lock(&cs->lock);
+	window_load(cs, row, 1u << C_META);
+	r = (cs->r->v[C_META][row % COLS_WINDOW] & M_NOVALUES) != 0;
+	pthread_mutex_unlock(&cs->lock);
+	return r;
+}
+
 void
 colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 	      uint32_t from_values, double wall_time)
@@ -532,7 +548,7 @@ colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 	pthread_mutex_lock(&cs->lock);
 	window_load(cs, row, (1u << NCOL) - 1);     /* written back whole */
 	if (row < cs->rrows) {
-		pack(cs->r, (unsigned)(row % COLS_WINDOW), s, from_values, wall_time, true);
+		pack(cs->r, (unsigned)(row % COLS_WINDOW), s, from_values, wall_time, true, false);
 		if (cs->dlo == cs->dhi) {
 			cs->dlo = row;
 			cs->dhi = row + 1;

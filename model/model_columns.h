@@ -73,7 +73,8 @@ uint64_t colstore_rows(struct colstore *cs);
 
 /* Index thread only: row's fields from the index pass (rows in order;
  * a row not following the last starts a new run).  filled: s is exactly
- * what a decode of the row gives for COLS_FIELDS, and wall_time too. */
+ * what a decode of the row gives for COLS_FIELDS, and wall_time too, and
+ * the record holds no values (colstore_no_values). */
 void colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s,
 		  double wall_time, bool filled);
 /* Index thread only: the rows put so far written out and made readable.
@@ -83,6 +84,10 @@ bool colstore_flush(struct colstore *cs);
 /* Row's fields in need (SUM_* bits of COLS_FIELDS, COLS_WALL) from the
  * columns: true when the row is readable and filled.  Any thread. */
 bool colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct colstore_row *out);
+/* True when the index pass kept row and said its record holds no values
+ * (filled by colstore_put: a reader's exact summary); false otherwise or
+ * when not known.  Any thread. */
+bool colstore_no_values(struct colstore *cs, uint64_t row);
 /* A row a question decoded: its fields kept (written out with its
  * window) so the next question reads them.  Rows not readable yet are
  * left alone.  Any thread. */

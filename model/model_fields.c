@@ -108,6 +108,12 @@ columns_usable(struct model *m, uint64_t i)
 }
 
 bool
+model_trace_no_values(struct model *m, uint64_t i)
+{
+	return i < rows_ntraces(m) && columns_usable(m, i) && colstore_no_values(m->cols, i);
+}
+
+bool
 model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out)
 {
 	struct colstore_row r;

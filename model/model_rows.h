@@ -298,6 +298,10 @@ struct model_fields {
  * Any thread; takes the columns' own lock or the decode cache's. */
 #define MODEL_FIELDS_WALL (1u << 31)
 bool model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out);
+/* True when trace row i's record is known to hold no tensor values (the
+ * index pass kept its summary from the reader's exact summary): a caller
+ * after values need not decode it.  false when not known.  Any thread. */
+bool model_trace_no_values(struct model *m, uint64_t i);
 /* The summary columns' state in words: "" when in use from the start,
  * else why an old column file was not used or why writing stopped
  * (static or living as long as m). */

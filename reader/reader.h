@@ -217,9 +217,10 @@ struct reader_trace {
 	 * they parse, off the index thread). */
 	uint64_t op_key;
 	/* Optional, false unknown: summary's fields (and wall_time) are
-	 * exactly those decode() gives for the record, so the model keeps
-	 * them in its summary columns instead of decoding the record when a
-	 * question reads them (issue 25). */
+	 * exactly those decode() gives for the record, and the record holds
+	 * no values beyond them, so the model keeps them in its summary
+	 * columns instead of decoding the record when a question reads them
+	 * (issue 25). */
 	bool summary_exact;
 };
 

@@ -202,15 +202,20 @@ test_columns_other_dump_or_no_header_is_refused(void **state)
 /* ---- the model ------------------------------------------------------------ */
 
 static struct model *
-open_dump(const char *cache)
+open_path(const char *path, const char *cache)
 {
 	struct model_options opt = {.no_thread = true, .cache = true, .cache_dir = cache};
 	struct model *m = NULL;
 	char err[512];
 
-	assert_int_equal(model_open("tests/fixtures/tfdbg2/mnist_nan", &opt, &m, err, sizeof err),
-			 TD_OK);
+	assert_int_equal(model_open(path, &opt, &m, err, sizeof err), TD_OK);
 	return m;
+}
+
+static struct model *
+open_dump(const char *cache)
+{
+	return open_path("tests/fixtures/tfdbg2/mnist_nan", cache);
 }
 
 /* Every row's fields as a scan reads them equal the decode's; returns
@@ -282,6 +287,33 @@ test_model_fields_equal_decode_fresh_reused_and_torn(void **state)
 	test_rmtree(dir);
 }
 
+/* A health mode's record holds no values (the step fields need not
+ * decode it); a FULL_TENSOR record holds them (README: "in FULL_TENSOR
+ * the tensors' values are stored"): never claimed to have none. */
+static void
+test_model_no_values_only_for_health_modes(void **state)
+{
+	char *dir = test_tmpdir("colsv");
+	struct model *m;
+
+	(void)state;
+	m = open_path("tests/fixtures/tfdbg2/mnist_nan", dir);
+	for (uint64_t i = 0; i < model_trace_count(m); i++)
+		assert_true(model_trace_no_values(m, i));
+	model_close(m);
+	m = open_path("tests/fixtures/tfdbg2/modes/full_tensor", dir);
+	assert_true(model_trace_count(m) > 0);
+	for (uint64_t i = 0; i < model_trace_count(m); i++) {
+		struct model_fields f;
+
+		assert_false(model_trace_no_values(m, i));
+		assert_true(model_trace_fields(m, i, SUM_ZERO, &f));   /* decoded, kept */
+		assert_false(model_trace_no_values(m, i));
+	}
+	model_close(m);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -291,6 +323,7 @@ main(void)
 		cmocka_unit_test(test_columns_cut_short_is_refused),
 		cmocka_unit_test(test_columns_other_dump_or_no_header_is_refused),
 		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
+		cmocka_unit_test(test_model_no_values_only_for_health_modes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
