@@ -10,6 +10,7 @@
  */
 #include "model_internal.h"
 #include "model_cache.h"
+#include "model/analysis/model_watch_set.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -373,7 +373,7 @@ struct mp_writer {
  * model_watch.c) guards its own under th.lock. */
 struct mp_analysis {
 	struct step_index *step_ix; /* model_step.c, built on first use (owned) */
-	struct watch_set *watches;  /* model_watch.c (owned) */
+	struct watch_set *watches;  /* model/analysis/model_watch.c (owned; model_watch_slot) */
 };
 
 /* The decode cache.  Locking: everything here under its own cache_lock
@@ -581,8 +581,7 @@ void alerts_done(struct model *m);
 
 /* model/analysis/model_where.c and model_step.c: model/analysis/model_where.h */
 
-/* model_watch.c */
-void watch_free(struct model *m);
+/* model/analysis/model_watch.c: watch_free in model/analysis/model_watch_set.h */
 
 /* model_source.c */
 void frames_done(struct model *m);
