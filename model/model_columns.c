@@ -89,6 +89,7 @@ struct colstore {
 	uint64_t rrows;             /* rows of the block readable when loaded (exclusive end) */
 	uint32_t rloaded;           /* columns read (1 << enum col) */
 	uint64_t dlo, dhi;          /* filled rows to write back, dlo == dhi none */
+	uint32_t last_need, last_mask;  /* colstore_get's last need and its columns */
 };
 
 static uint64_t
@@ -195,6 +196,7 @@ store_new(int fd, const char *path, uint64_t key, uint64_t rows)
 	atomic_init(&cs->rows, rows);
 	atomic_init(&cs->failed, false);
 	cs->rblock = UINT64_MAX;
+	cs->last_mask = 1u << C_META;   /* the columns of need 0 */
 	cs->wblock = UINT64_MAX;
 	pthread_mutex_init(&cs->lock, NULL);
 	return cs;
@@ -458,8 +460,11 @@ static void
 window_load(struct colstore *cs, uint64_t row, uint32_t mask)
 {
 	uint64_t blk = row / COLS_WINDOW, base = blk * COLS_WINDOW;
-	uint64_t readable = atomic_load(&cs->rows);
+	uint64_t readable;
 
+	if (cs->rblock == blk && row < cs->rrows && !(mask & ~cs->rloaded))
+		return;                 /* a scan's usual case: the window is there */
+	readable = atomic_load(&cs->rows);
 	if (!cs->r)
 		cs->r = xmalloc(sizeof(*cs->r));
 	if (cs->rblock != blk || row >= cs->rrows) {
@@ -510,8 +515,12 @@ colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct colstore_r
 
 	if (!cs || row >= atomic_load(&cs->rows))
 		return false;
-	mask = cols_of(need);
 	pthread_mutex_lock(&cs->lock);
+	if (need != cs->last_need) {    /* a scan asks the same fields row after row */
+		cs->last_need = need;
+		cs->last_mask = cols_of(need);
+	}
+	mask = cs->last_mask;
 	window_load(cs, row, mask);
 	ok = (cs->r->v[C_META][row % COLS_WINDOW] & M_FILLED) != 0;
 	if (ok) {
