@@ -481,7 +481,7 @@ window_load(struct colstore *cs, uint64_t row, uint32_t mask)
 }
 
 static void
-unpack(const struct block *b, unsigned k, uint32_t need, struct colstore_row *out)
+unpack(const struct block *b, unsigned k, uint32_t need, struct model_fields *out)
 {
 	uint64_t meta = b->v[C_META][k];
 	struct td_summary *s = &out->s;
@@ -505,10 +505,11 @@ unpack(const struct block *b, unsigned k, uint32_t need, struct colstore_row *ou
 	memcpy(&s->std, &b->v[C_STD][k], 8);
 	memcpy(&s->l2norm, &b->v[C_L2NORM][k], 8);
 	memcpy(&out->wall_time, &b->v[C_WALL][k], 8);
+	out->from_columns = true;
 }
 
 bool
-colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct colstore_row *out)
+colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fields *out)
 {
 	uint32_t mask;
 	bool ok;

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
 #include "reader/base/tensor.h"
 
 #define COLS_SUFFIX ".tdc"
@@ -41,14 +42,10 @@
 
 struct colstore;
 
-/* One row as the columns give it: in s only the fields asked for (their
- * known bits; no shape, tensor id or percentiles), from_values the SUM_*
- * bits computed from values (the dump lacks them). */
-struct colstore_row {
-	struct td_summary s;
-	uint32_t from_values;
-	double wall_time;           /* 0 unknown */
-};
+/* A row as the columns give it is a struct model_fields (model_rows.h):
+ * in s only the fields asked for (their known bits; no shape, tensor id
+ * or percentiles), from_values the SUM_* bits computed from values (the
+ * dump lacks them), from_columns true. */
 
 /* A new, empty column file name in the directory dirfd (replacing one
  * there) for the index whose key hashes to key; path is for messages.
@@ -83,7 +80,7 @@ bool colstore_flush(struct colstore *cs);
 
 /* Row's fields in need (SUM_* bits of COLS_FIELDS, COLS_WALL) from the
  * columns: true when the row is readable and filled.  Any thread. */
-bool colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct colstore_row *out);
+bool colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fields *out);
 /* True when the index pass kept row and said its record holds no values
  * (filled by colstore_put: a reader's exact summary); false otherwise or
  * when not known.  Any thread. */

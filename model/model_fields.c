@@ -116,19 +116,13 @@ model_trace_no_values(struct model *m, uint64_t i)
 bool
 model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out)
 {
-	struct colstore_row r;
 	struct cache_ent e;
 
 	if (i >= rows_ntraces(m))
 		return false;
 	if (columns_usable(m, i) &&
-	    colstore_get(m->cols, i, need & (COLS_FIELDS | MODEL_FIELDS_WALL), &r)) {
-		out->s = r.s;
-		out->from_values = r.from_values;
-		out->wall_time = r.wall_time;
-		out->from_columns = true;
+	    colstore_get(m->cols, i, need & (COLS_FIELDS | MODEL_FIELDS_WALL), out))
 		return true;
-	}
 	rows_trace_decoded(m, i, &e);
 	out->s = e.summary;
 	out->from_values = e.from_values;

@@ -154,35 +154,31 @@ struct row_ctx {
 	int64_t step;                   /* executions: the row's step, -1 */
 	bool summary_later;             /* answer summary fields EXPR_LATER */
 	const struct td_summary *s;     /* executions: the output being tested */
-	struct td_summary sum;          /* trace rows: the decoded summary */
-	uint32_t from_values;           /* its bits computed from values */
+	struct model_fields mf;         /* trace rows: the summary read (mf.s), its
+					 * bits computed from values (mf.from_values) */
 	uint32_t have;                  /* trace rows: the fields sum holds when it
 					 * came from the summary columns, 0 whole */
 };
 
-/* Trace row c->row's summary in c->sum holding the fields of bits: from
+/* Trace row c->row's summary in c->mf.s holding the fields of bits: from
  * the summary columns (model_trace_fields) for the fields a condition
  * reads, whole (model_trace_summary) for a step field, which compares
  * more than a condition's fields. */
 static void
 row_summary(struct row_ctx *c, uint32_t bits, bool whole)
 {
-	struct model_fields mf;
-
 	if (c->s && (!c->have || (!whole && (c->have & bits) == bits)))
 		return;
 	if (!whole) {
 		uint32_t need = (c->have | bits) & ~(uint32_t)MODEL_FIELDS_WALL;
 
-		model_trace_fields(c->m, c->row, need, &mf);
-		c->sum = mf.s;
-		c->from_values = mf.from_values;
-		c->have = mf.from_columns ? need : 0;
+		model_trace_fields(c->m, c->row, need, &c->mf);
+		c->have = c->mf.from_columns ? need : 0;
 	} else {
-		model_trace_summary(c->m, c->row, &c->sum, &c->from_values);
+		model_trace_summary(c->m, c->row, &c->mf.s, &c->mf.from_values);
 		c->have = 0;
 	}
-	c->s = &c->sum;
+	c->s = &c->mf.s;
 }
 
 static enum expr_avail
@@ -227,7 +223,7 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 			c->opts->basis = b;
 		return r;
 	}
-	if (c->opts && c->s == &c->sum && (c->from_values & summary_bit(f)))
+	if (c->opts && c->s == &c->mf.s && (c->mf.from_values & summary_bit(f)))
 		c->opts->from_values = true;
 	return where_summary_field(c->s, f, num, str);
 }

@@ -50,7 +50,7 @@ summary_of(uint64_t r, struct td_summary *s)
 static void
 assert_row(struct colstore *cs, uint64_t r)
 {
-	struct colstore_row got;
+	struct model_fields got;
 	struct td_summary want;
 
 	summary_of(r, &want);
@@ -97,7 +97,7 @@ static void
 test_columns_written_read_back_after_reopen(void **state)
 {
 	char *dir = test_tmpdir("cols"), err[256];
-	struct colstore_row got;
+	struct model_fields got;
 	struct colstore *cs;
 	int dirfd;
 
@@ -130,7 +130,7 @@ static void
 test_columns_keep_a_decoded_row(void **state)
 {
 	char *dir = test_tmpdir("cols"), err[256];
-	struct colstore_row got;
+	struct model_fields got;
 	struct td_summary s;
 	struct colstore *cs;
 	int dirfd;
