@@ -181,8 +181,8 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 		return;
 	}
 	/* a health mode's summary is the one decode_trace_fast() reads from
-	 * the same bytes; a FULL_TENSOR row's decode reads its values (mode 7,
-	 * FORMAT.md's TensorDebugMode table) */
+	 * the same bytes, and the record holds no values; a FULL_TENSOR row's
+	 * decode reads its values (mode 7, FORMAT.md §3, TensorDebugMode) */
 	e->t.summary_exact = e->mode != 7 && (int32_t)e->t.slot >= 0;
 }
 
