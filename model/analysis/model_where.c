@@ -149,8 +149,9 @@ struct row_ctx {
 	bool trace;                     /* a trace row (step fields apply) */
 	struct where_opts *opts;        /* NULL: defaults */
 	const char *name, *type, *host;
-	bool names_later;               /* trace rows: name, type, host not read yet
-					 * (a condition on summary fields needs none) */
+	bool names_later;               /* trace rows: name, type (NULL) and host
+					 * (NULL) read when a field needs them (a
+					 * condition on summary fields needs none) */
 	int64_t step;                   /* executions: the row's step, -1 */
 	bool summary_later;             /* answer summary fields EXPR_LATER */
 	const struct td_summary *s;     /* executions: the output being tested */
@@ -186,11 +187,17 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
 	struct row_ctx *c = ctx;
 
-	if (c->names_later && (expr_field_stage(f) == EXPR_STAGE_OP || f == EXPR_F_HOST)) {
-		model_trace_names(c->m, c->row, &c->name, &c->type, &c->host);
+	if (c->names_later && f == EXPR_F_HOST && !c->host) {
+		const char *name, *type;
+
+		model_trace_names(c->m, c->row, &name, &type, &c->host);
+	} else if (c->names_later && expr_field_stage(f) == EXPR_STAGE_OP && !c->name) {
+		uint32_t flags;
+
+		/* by op id: no host lookup (a role condition on every row) */
+		model_op_names(c->m, model_trace_op_flags(c->m, c->row, &flags), &c->name, &c->type);
 		if (!c->name)
 			c->name = c->type = "";
-		c->names_later = false;
 	}
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
