@@ -77,6 +77,7 @@ struct colstore {
 	uint64_t key;
 	_Atomic uint64_t rows;      /* readable: rows below are on disk */
 	char err[400];
+	_Atomic bool claimed;       /* the first failure is writing err */
 	_Atomic bool failed;        /* a write failed: nothing more is written */
 	/* the index thread's block: rows [wfrom, wto) of block wblock pending */
 	struct block *w;
@@ -119,9 +120,12 @@ at(uint64_t row, enum col c)
 static void
 fail(struct colstore *cs, const char *what, int e)
 {
-	if (!atomic_exchange(&cs->failed, true))
+	/* err is written once, before failed says so: readers of failed read it */
+	if (!atomic_exchange(&cs->claimed, true)) {
 		snprintf(cs->err, sizeof cs->err, "%.300s: cannot %s the summary columns: %s", cs->path,
 			 what, strerror(e));
+		atomic_store(&cs->failed, true);
+	}
 }
 
 static bool
@@ -194,6 +198,7 @@ store_new(int fd, const char *path, uint64_t key, uint64_t rows)
 	snprintf(cs->path, sizeof cs->path, "%s", path);
 	cs->key = key;
 	atomic_init(&cs->rows, rows);
+	atomic_init(&cs->claimed, false);
 	atomic_init(&cs->failed, false);
 	cs->rblock = UINT64_MAX;
 	cs->last_mask = 1u << C_META;   /* the columns of need 0 */
