@@ -111,6 +111,22 @@ struct ent {
 	int64_t used;               /* modification time, ns */
 };
 
+/* A summary column file whose index file is not there (a first pass that
+ * never saved), left alone a while: removed. */
+static void
+orphan_columns(const char *dir, const char *name, size_t len, time_t now)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	char *idx = xasprintf("%s/%.*s%s", dir, (int)(len - strlen(COLS_SUFFIX)), name, MC_SUFFIX);
+	struct stat st, ist;
+
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_TMP_SECONDS &&
+	    lstat(idx, &ist) != 0 && errno == ENOENT)
+		unlink(p);
+	free(idx);
+	free(p);
+}
+
 /* The cache files of dir (but keep) into *v; removes temporary files
  * abandoned long ago.  Returns the bytes they hold. */
 static uint64_t
@@ -133,6 +149,11 @@ list_files(const char *dir, const char *keep, struct ent **v, size_t *n)
 		len = strlen(e->d_name);
 		if (e->d_name[0] == '.' && strncmp(e->d_name, ".tmp.", 5) != 0)
 			continue;
+		if (len > strlen(COLS_SUFFIX) && e->d_name[0] != '.' &&
+		    strcmp(e->d_name + len - strlen(COLS_SUFFIX), COLS_SUFFIX) == 0) {
+			orphan_columns(dir, e->d_name, len, now);
+			continue;
+		}
 		/* cache files end in .tdx; a save's temporary file (safeio.h:
 		 * ".tmp.HASH.tdx.tdbg-XXXXXXXX") holds the suffix inside */
 		if (e->d_name[0] == '.' ? !strstr(e->d_name, MC_SUFFIX ".tdbg-") &&

@@ -136,4 +136,13 @@ expect_eq lru_evicts_least_recent "$(cache_files)" 2
 expect_eq lru_kept_recent "$(state "$D")" used
 expect_eq lru_dropped_old "$(state "$R")" new
 
+# ---- summary columns whose index file is gone -------------------------------
+# (a first pass that never saved): removed by a save once left a while
+echo x >"$C/00000000000000aa.tdc"
+touch -d '2 hours ago' "$C/00000000000000aa.tdc"
+echo x >"$C/00000000000000bb.tdc"
+state "$FIXTURES/tfdbg2/modes/shape" >/dev/null
+check orphan_columns_removed test ! -e "$C/00000000000000aa.tdc"
+check recent_orphan_columns_kept test -e "$C/00000000000000bb.tdc"
+
 exit $((E2E_FAILS > 0))
