@@ -131,15 +131,17 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 	struct watch_set *s = *model_watch_slot(m);
 	uint32_t flags, op = model_trace_op_flags(m, j, &flags);
 	bool unknown = false;
+	struct where_row wr;
 
 	if (r->step >= 0 && model_trace_step(m, j) != r->step)
 		return;
 	r->checked++;
+	where_row_init(&wr, m, j);      /* one row read for every watch */
 	for (size_t k = 0; k < s->n; k++) {
 		if (!s->v[k].e || !op_may_match(m, r, op, k))
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
-		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
+		enum expr_result res = where_row_eval(&wr, s->v[k].e, &o);
 		if (res == EXPR_UNKNOWN) {
 			unknown = true;
 			count_unknown(r, s->n, k);

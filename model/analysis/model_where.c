@@ -143,30 +143,13 @@ where_op(const struct expr *e, const char *name, const char *type)
 
 /* ---- rows ---------------------------------------------------------------- */
 
-struct row_ctx {
-	struct model *m;
-	uint64_t row;
-	bool trace;                     /* a trace row (step fields apply) */
-	struct where_opts *opts;        /* NULL: defaults */
-	const char *name, *type, *host;
-	bool names_later;               /* trace rows: name, type (NULL) and host
-					 * (NULL) read when a field needs them (a
-					 * condition on summary fields needs none) */
-	int64_t step;                   /* executions: the row's step, -1 */
-	bool summary_later;             /* answer summary fields EXPR_LATER */
-	const struct td_summary *s;     /* executions: the output being tested */
-	struct model_fields mf;         /* trace rows: the summary read (mf.s), its
-					 * bits computed from values (mf.from_values) */
-	uint32_t have;                  /* trace rows: the fields sum holds when it
-					 * came from the summary columns, 0 whole */
-};
 
 /* Trace row c->row's summary in c->mf.s holding the fields of bits: from
  * the summary columns (model_trace_fields) for the fields a condition
  * reads, whole (model_trace_summary) for a step field, which compares
  * more than a condition's fields. */
 static void
-row_summary(struct row_ctx *c, uint32_t bits, bool whole)
+row_summary(struct where_row *c, uint32_t bits, bool whole)
 {
 	if (c->s && (!c->have || (!whole && (c->have & bits) == bits)))
 		return;
@@ -185,7 +168,7 @@ row_summary(struct row_ctx *c, uint32_t bits, bool whole)
 static enum expr_avail
 row_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
-	struct row_ctx *c = ctx;
+	struct where_row *c = ctx;
 
 	if (c->names_later && f == EXPR_F_HOST && !c->host) {
 		const char *name, *type;
@@ -239,9 +222,26 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 enum expr_result
 where_trace_opts(struct model *m, const struct expr *e, uint64_t j, struct where_opts *opts)
 {
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = opts, .names_later = true };
+	struct where_row c = { .m = m, .row = j, .trace = true, .opts = opts, .names_later = true };
 
 	return expr_eval(e, row_field, &c);
+}
+
+void
+where_row_init(struct where_row *r, struct model *m, uint64_t j)
+{
+	memset(r, 0, sizeof(*r));
+	r->m = m;
+	r->row = j;
+	r->trace = true;
+	r->names_later = true;
+}
+
+enum expr_result
+where_row_eval(struct where_row *r, const struct expr *e, struct where_opts *opts)
+{
+	r->opts = opts;
+	return expr_eval(e, row_field, r);
 }
 
 enum expr_result
@@ -255,7 +255,7 @@ where_trace_field(struct model *m, uint64_t j, enum expr_field f, const struct s
 		  double *num, const char **str)
 {
 	struct where_opts o = { .tol = tol };
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = &o, .names_later = true };
+	struct where_row c = { .m = m, .row = j, .trace = true, .opts = &o, .names_later = true };
 
 	return row_field(&c, f, num, str);
 }
@@ -268,7 +268,7 @@ where_exec(struct model *m, const struct expr *e, uint64_t j)
 	struct model_execution x;
 	struct model_detail d = {0};
 	struct td_summary none = {0};
-	struct row_ctx c = { .m = m, .row = j, .summary_later = true };
+	struct where_row c = { .m = m, .row = j, .summary_later = true };
 	enum expr_result r, best = EXPR_FALSE;
 	size_t i;
 
