@@ -10,6 +10,7 @@
  */
 #include "model_internal.h"
 #include "model_cache.h"
+#include "model/analysis/model_watch_set.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ run_pass(struct model *m)
 	pthread_mutex_lock(&m->th.lock);
 	alerts_groups_rebuild(m);
 	pthread_mutex_unlock(&m->th.lock);
+	fields_flush(m);
 	model_cache_note_pass(m);
 	if (st == TD_OK)
 		model_cache_save(m);
@@ -119,6 +121,7 @@ model_free(struct model *m)
 	model_state_free(m);
 	watch_free(m);
 	intern_done(&m->str);
+	fields_close(m);
 	model_cache_free(m);
 	pthread_mutex_destroy(&m->th.lock);
 	pthread_cond_destroy(&m->th.cond);
@@ -246,6 +249,7 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 		m = model_from_cache(m, opt, &st, err, errlen);
 	if (!m)
 		return st;
+	fields_open(m);
 	if (m->opt.no_thread) {
 		run_pass(m);
 		atomic_store(&m->th.done, true);

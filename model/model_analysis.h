@@ -390,4 +390,16 @@ void origin_explain(struct model_origin *o);
 void origin_add_evidence(struct model_origin *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* ---- the watches' handles (model_handles.c; issue 25, `columns`) ------- */
+struct watch_set;
+/* The slot m's watch set hangs from (model/analysis/model_watch.c owns
+ * what it points to; NULL until the first use; freed at model_close
+ * through watch_free).  Lives as long as m; callers serialise its use as
+ * the watch functions do (one thread at a time). */
+struct watch_set **model_watch_slot(struct model *m);
+/* Op id op's name and type ("" unknown type) into *name and *type,
+ * borrowed for m's life; false (both NULL) when op is not in the table.
+ * Takes the model's lock: not for a caller holding it. */
+bool model_op_names(struct model *m, uint32_t op, const char **name, const char **type);
+
 #endif

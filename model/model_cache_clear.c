@@ -12,6 +12,7 @@
  * Not for: what a cache file holds or when it is written (model_cache.c).
  */
 #include "model_internal.h"
+#include "model_columns.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +44,7 @@ remove_one(const char *path, uint64_t *files, uint64_t *bytes, char *err, size_t
 {
 	struct stat st;
 
+	colstore_beside(path, true);    /* its summary columns go with it */
 	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return true;
 	if (unlink(path) != 0) {
@@ -54,6 +56,24 @@ remove_one(const char *path, uint64_t *files, uint64_t *bytes, char *err, size_t
 	(*files)++;
 	*bytes += (uint64_t)st.st_size;
 	return true;
+}
+
+/* A summary column file (HEX.tdc) whose index file is gone goes too
+ * (not counted: the counts are of index files). */
+static void
+remove_orphan_columns(const char *dir, const char *name)
+{
+	size_t n = strlen(name);
+	char *p;
+
+	if (n != CLEAR_HEX + strlen(COLS_SUFFIX) || strcmp(name + CLEAR_HEX, COLS_SUFFIX) != 0)
+		return;
+	for (size_t i = 0; i < CLEAR_HEX; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return;
+	p = xasprintf("%s/%.*s%s", dir, (int)CLEAR_HEX, name, CLEAR_SUFFIX);
+	colstore_beside(p, true);
+	free(p);
 }
 
 static enum td_status
@@ -69,8 +89,10 @@ clear_all(const char *dir, uint64_t *files, uint64_t *bytes, char *err, size_t e
 	while ((e = readdir(d))) {
 		char *p;
 
-		if (!is_index_name(e->d_name))
+		if (!is_index_name(e->d_name)) {
+			remove_orphan_columns(dir, e->d_name);
 			continue;
+		}
 		p = xasprintf("%s/%s", dir, e->d_name);
 		if (!remove_one(p, files, bytes, err, errlen))
 			st = TD_ERR_IO;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model_columns.h"
 #include "reader/base/safeio.h"
 
 #define MC_DEFAULT_MAX ((uint64_t)1 << 30)
@@ -110,6 +111,22 @@ struct ent {
 	int64_t used;               /* modification time, ns */
 };
 
+/* A summary column file whose index file is not there (a first pass that
+ * never saved), left alone a while: removed. */
+static void
+orphan_columns(const char *dir, const char *name, size_t len, time_t now)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	char *idx = xasprintf("%s/%.*s%s", dir, (int)(len - strlen(COLS_SUFFIX)), name, MC_SUFFIX);
+	struct stat st, ist;
+
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_TMP_SECONDS &&
+	    lstat(idx, &ist) != 0 && errno == ENOENT)
+		unlink(p);
+	free(idx);
+	free(p);
+}
+
 /* The cache files of dir (but keep) into *v; removes temporary files
  * abandoned long ago.  Returns the bytes they hold. */
 static uint64_t
@@ -132,9 +149,15 @@ list_files(const char *dir, const char *keep, struct ent **v, size_t *n)
 		len = strlen(e->d_name);
 		if (e->d_name[0] == '.' && strncmp(e->d_name, ".tmp.", 5) != 0)
 			continue;
+		if (len > strlen(COLS_SUFFIX) && e->d_name[0] != '.' &&
+		    strcmp(e->d_name + len - strlen(COLS_SUFFIX), COLS_SUFFIX) == 0) {
+			orphan_columns(dir, e->d_name, len, now);
+			continue;
+		}
 		/* cache files end in .tdx; a save's temporary file (safeio.h:
 		 * ".tmp.HASH.tdx.tdbg-XXXXXXXX") holds the suffix inside */
-		if (e->d_name[0] == '.' ? !strstr(e->d_name, MC_SUFFIX ".tdbg-")
+		if (e->d_name[0] == '.' ? !strstr(e->d_name, MC_SUFFIX ".tdbg-") &&
+					  !strstr(e->d_name, COLS_SUFFIX ".tdbg-")
 					: len <= strlen(MC_SUFFIX) ||
 					  strcmp(e->d_name + len - strlen(MC_SUFFIX), MC_SUFFIX))
 			continue;
@@ -146,12 +169,15 @@ list_files(const char *dir, const char *keep, struct ent **v, size_t *n)
 				unlink(p);
 			free(p);
 		} else {
+			uint64_t size = (uint64_t)st.st_size + colstore_beside(p, false);
+
 			TD_GROW(*v, cap, *n + 1);
-			/* nanoseconds: files used within one second keep their order */
-			(*v)[(*n)++] = (struct ent){p, (uint64_t)st.st_size,
+			/* nanoseconds: files used within one second keep their order;
+			 * the index's summary columns count with it */
+			(*v)[(*n)++] = (struct ent){p, size,
 						    (int64_t)st.st_mtim.tv_sec * 1000000000LL +
 							    st.st_mtim.tv_nsec};
-			total += (uint64_t)st.st_size;
+			total += size;
 		}
 	}
 	closedir(d);
@@ -169,6 +195,7 @@ mc_evict(const char *dir, uint64_t max, const char *keep)
 		for (i = 1, j = 0; i < n; i++)
 			if (v[i].used < v[j].used)
 				j = i;
+		colstore_beside(v[j].path, true);
 		if (unlink(v[j].path) == 0)
 			freed += v[j].size;
 		total -= v[j].size;

@@ -31,6 +31,8 @@
 #include "reader/base/hashtab.h"
 #include "reader/reader.h"
 
+struct colstore;                /* model_columns.h */
+
 /* ---- sizes ---------------------------------------------------------- */
 
 #define MODEL_CHUNK_SHIFT 16
@@ -365,13 +367,13 @@ struct mp_writer {
 
 /* The analysis state built on first use.  Locking: the slots are set
  * under th.lock (model_state(), model_query.c) and each state guards
- * itself; the watches under th.lock (model_watch.c). */
+ * itself; the watches under th.lock (model_watch_slot(), model_handles.c). */
 struct mp_analysis {
 	struct model_state_ent {    /* model_state(): slot -> state, its free */
 		void *p;
 		void (*done)(void *);
 	} state[MODEL_STATE_COUNT];
-	struct watch_set *watches;  /* model_watch.c (owned) */
+	struct watch_set *watches;  /* model/analysis/model_watch.c (owned; model_watch_slot) */
 };
 
 /* The decode cache.  Locking: everything here under its own cache_lock
@@ -476,7 +478,18 @@ struct model {
 	size_t ngrave, capgrave;
 
 	struct model_cache *icache; /* the persistent index (model_cache.c), NULL off */
+	struct colstore *cols;      /* its summary columns (model_fields.c), NULL none */
+	char cols_why[320];         /* why an old column file was not used, "" */
 };
+
+/* model_fields.c: the summary columns beside the persistent index */
+/* After the cache is loaded (or not): opens or makes the column file. */
+void fields_open(struct model *m);
+/* Index thread: trace row's summary from the pass (on_trace). */
+void fields_put(struct model *m, uint64_t row, const struct reader_trace *t);
+/* Index thread, end of a pass: the rows put written out. */
+void fields_flush(struct model *m);
+void fields_close(struct model *m);
 
 /* model.c */
 void model_bump(struct model *m);
@@ -571,8 +584,7 @@ void alerts_done(struct model *m);
 
 /* model/analysis/model_where.c and model_step.c: model/analysis/model_where.h */
 
-/* model_watch.c */
-void watch_free(struct model *m);
+/* model/analysis/model_watch.c: watch_free in model/analysis/model_watch_set.h */
 
 /* model_source.c */
 void frames_done(struct model *m);

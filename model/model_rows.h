@@ -278,4 +278,33 @@ size_t model_source_ops(struct model *m, uint32_t i, uint32_t line, uint32_t **o
  * op was created in the file. */
 size_t model_source_op_counts(struct model *m, uint32_t i, uint32_t **counts);
 
+/* ---- summary columns (issue 25; model_fields.c) ------------------------ */
+/* A trace row's summary fields as a scan reads them.  s holds the fields
+ * asked for (their SUM_* known bits), no shape, tensor id or percentiles
+ * when they came from the columns (from_columns); a decoded row gives
+ * its whole summary. */
+struct model_fields {
+	struct td_summary s;
+	uint32_t from_values;       /* bits of s computed from the row's values */
+	double wall_time;           /* 0 unknown */
+	bool from_columns;
+};
+/* Trace row i's summary fields in need (SUM_* bits, MODEL_FIELDS_WALL
+ * for the wall time): from the persistent index's summary columns, a
+ * window at a time, when they hold the row; else decoded as
+ * model_trace_summary does (a corrupt row: an empty summary, wall time
+ * 0) and then kept in the columns for the next question.  Exactly what
+ * model_trace_get gives for those fields.  false past the indexed rows.
+ * Any thread; takes the columns' own lock or the decode cache's. */
+#define MODEL_FIELDS_WALL (1u << 31)
+bool model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out);
+/* True when trace row i's record is known to hold no tensor values (the
+ * index pass kept its summary from the reader's exact summary): a caller
+ * after values need not decode it.  false when not known.  Any thread. */
+bool model_trace_no_values(struct model *m, uint64_t i);
+/* The summary columns' state in words: "" when in use from the start,
+ * else why an old column file was not used or why writing stopped
+ * (static or living as long as m). */
+const char *model_fields_why(struct model *m);
+
 #endif

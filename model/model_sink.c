@@ -469,6 +469,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (!m->ot.opv[op].first_row1)
 		__atomic_store_n(&m->ot.opv[op].first_row1, row + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&m->ot.opv[op].last_row, row, __ATOMIC_RELAXED);
+	fields_put(m, row, t);
 	rows_add_trace(m, op, flags, &t->loc);
 	model_bump(m);
 }

@@ -216,6 +216,12 @@ struct reader_trace {
 	 * knows the op without comparing strings (readers compute it where
 	 * they parse, off the index thread). */
 	uint64_t op_key;
+	/* Optional, false unknown: summary's fields (and wall_time) are
+	 * exactly those decode() gives for the record, and the record holds
+	 * no values beyond them, so the model keeps them in its summary
+	 * columns instead of decoding the record when a question reads them
+	 * (issue 25). */
+	bool summary_exact;
 };
 
 /* The op_key of a trace naming (graph_id, op_name), lengths in bytes;

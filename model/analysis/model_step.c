@@ -166,6 +166,8 @@ close_to(double a, double b, const struct step_tol *tol)
 static bool
 values_of(struct model *m, uint64_t a, uint64_t b, struct model_detail *da, struct model_detail *db)
 {
+	if (model_trace_no_values(m, a))
+		return false;           /* the summary columns know: no decode */
 	if (model_trace_detail(m, a, da) != TD_OK || !da->noutputs || !da->values || !da->values[0])
 		return false;
 	if (model_trace_detail(m, b, db) != TD_OK || !db->noutputs || !db->values || !db->values[0])

@@ -143,24 +143,45 @@ where_op(const struct expr *e, const char *name, const char *type)
 
 /* ---- rows ---------------------------------------------------------------- */
 
-struct row_ctx {
-	struct model *m;
-	uint64_t row;
-	bool trace;                     /* a trace row (step fields apply) */
-	struct where_opts *opts;        /* NULL: defaults */
-	const char *name, *type, *host;
-	int64_t step;                   /* executions: the row's step, -1 */
-	bool summary_later;             /* answer summary fields EXPR_LATER */
-	const struct td_summary *s;     /* executions: the output being tested */
-	struct td_summary sum;          /* trace rows: the decoded summary */
-	uint32_t from_values;           /* its bits computed from values */
-};
+
+/* Trace row c->row's summary in c->mf.s holding the fields of bits: from
+ * the summary columns (model_trace_fields) for the fields a condition
+ * reads, whole (model_trace_summary) for a step field, which compares
+ * more than a condition's fields. */
+static void
+row_summary(struct where_row *c, uint32_t bits, bool whole)
+{
+	if (c->s && (!c->have || (!whole && (c->have & bits) == bits)))
+		return;
+	if (!whole) {
+		uint32_t need = (c->have | bits) & ~(uint32_t)MODEL_FIELDS_WALL;
+
+		model_trace_fields(c->m, c->row, need, &c->mf);
+		c->have = c->mf.from_columns ? need : 0;
+	} else {
+		model_trace_summary(c->m, c->row, &c->mf.s, &c->mf.from_values);
+		c->have = 0;
+	}
+	c->s = &c->mf.s;
+}
 
 static enum expr_avail
 row_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
-	struct row_ctx *c = ctx;
+	struct where_row *c = ctx;
 
+	if (c->names_later && f == EXPR_F_HOST && !c->host) {
+		const char *name, *type;
+
+		model_trace_names(c->m, c->row, &name, &type, &c->host);
+	} else if (c->names_later && expr_field_stage(f) == EXPR_STAGE_OP && !c->name) {
+		uint32_t flags;
+
+		/* by op id: no host lookup (a role condition on every row) */
+		model_op_names(c->m, model_trace_op_flags(c->m, c->row, &flags), &c->name, &c->type);
+		if (!c->name)
+			c->name = c->type = "";
+	}
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
@@ -178,10 +199,9 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	}
 	if (c->summary_later)
 		return EXPR_LATER;
-	if (!c->s) {
-		model_trace_summary(c->m, c->row, &c->sum, &c->from_values);
-		c->s = &c->sum;
-	}
+	if (c->trace)
+		row_summary(c, summary_bit(f),
+			    !summary_bit(f) || expr_field_stage(f) == EXPR_STAGE_STEP);
 	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
 		if (!c->trace)
 			return EXPR_ABSENT;
@@ -193,26 +213,35 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 			c->opts->basis = b;
 		return r;
 	}
-	if (c->opts && c->s == &c->sum && (c->from_values & summary_bit(f)))
+	if (c->opts && c->s == &c->mf.s && (c->mf.from_values & summary_bit(f)))
 		c->opts->from_values = true;
 	return where_summary_field(c->s, f, num, str);
 }
 
-static void
-trace_ctx(struct model *m, uint64_t j, struct row_ctx *c)
-{
-	model_trace_names(m, j, &c->name, &c->type, &c->host);
-	if (!c->name)
-		c->name = c->type = "";
-}
 
 enum expr_result
 where_trace_opts(struct model *m, const struct expr *e, uint64_t j, struct where_opts *opts)
 {
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = opts };
+	struct where_row c = { .m = m, .row = j, .trace = true, .opts = opts, .names_later = true };
 
-	trace_ctx(m, j, &c);
 	return expr_eval(e, row_field, &c);
+}
+
+void
+where_row_init(struct where_row *r, struct model *m, uint64_t j)
+{
+	memset(r, 0, sizeof(*r));
+	r->m = m;
+	r->row = j;
+	r->trace = true;
+	r->names_later = true;
+}
+
+enum expr_result
+where_row_eval(struct where_row *r, const struct expr *e, struct where_opts *opts)
+{
+	r->opts = opts;
+	return expr_eval(e, row_field, r);
 }
 
 enum expr_result
@@ -226,9 +255,8 @@ where_trace_field(struct model *m, uint64_t j, enum expr_field f, const struct s
 		  double *num, const char **str)
 {
 	struct where_opts o = { .tol = tol };
-	struct row_ctx c = { .m = m, .row = j, .trace = true, .opts = &o };
+	struct where_row c = { .m = m, .row = j, .trace = true, .opts = &o, .names_later = true };
 
-	trace_ctx(m, j, &c);
 	return row_field(&c, f, num, str);
 }
 
@@ -240,7 +268,7 @@ where_exec(struct model *m, const struct expr *e, uint64_t j)
 	struct model_execution x;
 	struct model_detail d = {0};
 	struct td_summary none = {0};
-	struct row_ctx c = { .m = m, .row = j, .summary_later = true };
+	struct where_row c = { .m = m, .row = j, .summary_later = true };
 	enum expr_result r, best = EXPR_FALSE;
 	size_t i;
 

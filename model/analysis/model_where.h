@@ -45,6 +45,32 @@ enum expr_result where_trace_opts(struct model *m, const struct expr *e, uint64_
 enum expr_avail where_trace_field(struct model *m, uint64_t j, enum expr_field f,
 				  const struct step_tol *tol, double *num, const char **str);
 
+/* One trace row evaluated against several conditions (the watches): its
+ * names, host and summary fields are read once, when the first condition
+ * needs them, and serve the others.  Fill with where_row_init; the
+ * fields are where_row_eval's. */
+struct where_row {
+	struct model *m;
+	uint64_t row;
+	bool trace;                     /* a trace row (step fields apply) */
+	struct where_opts *opts;        /* NULL: defaults */
+	const char *name, *type, *host;
+	bool names_later;               /* trace rows: name, type (NULL) and host
+					 * (NULL) read when a field needs them (a
+					 * condition on summary fields needs none) */
+	int64_t step;                   /* executions: the row's step, -1 */
+	bool summary_later;             /* answer summary fields EXPR_LATER */
+	const struct td_summary *s;     /* executions: the output being tested */
+	struct model_fields mf;         /* trace rows: the summary read (mf.s), its
+					 * bits computed from values (mf.from_values) */
+	uint32_t have;                  /* trace rows: the fields sum holds when it
+					 * came from the summary columns, 0 whole */
+};
+void where_row_init(struct where_row *r, struct model *m, uint64_t j);
+/* e on r's row as where_trace_opts; opts (may be NULL) this condition's. */
+enum expr_result where_row_eval(struct where_row *r, const struct expr *e,
+				struct where_opts *opts);
+
 /* model_step.c: the same tensor at the previous step */
 /* The row of trace row's tensor (op, slot, host) at the previous step (its
  * last record of an earlier step, or its previous record when rows have

@@ -136,6 +136,35 @@ safeio_open_own(const char *path, uint64_t *size, enum td_status *status, char *
 	return fd;
 }
 
+int
+safeio_update_own(int dirfd, const char *name, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		open_error(path, errno, err, errlen);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		snprintf(err, errlen, "%s is %s, not a regular file of one link", path,
+			 S_ISREG(st.st_mode) ? "hard-linked" : td_file_kind_name(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if (!safeio_is_own(&st, path, err, errlen)) {
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 enum td_status
 safeio_read_own(const char *path, uint64_t max, char **buf, size_t *len, char *err,
 		size_t errlen)

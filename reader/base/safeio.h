@@ -63,6 +63,15 @@ bool safeio_is_own(const struct stat *st, const char *path, char *err, size_t er
 int safeio_open_own(const char *path, uint64_t *size, enum td_status *status, char *err,
 		    size_t errlen);
 
+/* Opens tdbg's own file name in dirfd (path for messages) for reading
+ * and writing in place: for a file tdbg made itself through
+ * safeio_tmp_commit and updates by offset (the index's summary
+ * columns).  As safeio_open_own (no link followed, no FIFO, a regular
+ * file of the user's own) and it must have one link only, so a hard link
+ * planted at its name is refused, never written.  The descriptor, or -1
+ * with err. */
+int safeio_update_own(int dirfd, const char *name, const char *path, char *err, size_t errlen);
+
 /* Reads tdbg's own file (as safeio_open_own) of at most max bytes into a
  * malloc'd NUL-terminated buffer (*len without the NUL).  TD_OK,
  * TD_ERR_NOENT (no such file), TD_ERR_TOO_LARGE (err names the file, its

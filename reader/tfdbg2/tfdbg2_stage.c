@@ -151,6 +151,7 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->t.repeat = false;
 	e->t.execution = -1;
 	e->t.step = -1;             /* no step number in the records */
+	e->t.summary_exact = false;
 	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
 		entry_why(b, e, why);
 		return;
@@ -177,7 +178,12 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	if (!tf2_output_summary(e->mode, tp.data, tp.len, &e->t.summary, why, sizeof why)) {
 		e->summary_ok = false;
 		entry_why(b, e, why);
+		return;
 	}
+	/* a health mode's summary is the one decode_trace_fast() reads from
+	 * the same bytes, and the record holds no values; a FULL_TENSOR row's
+	 * decode reads its values (mode 7, FORMAT.md §3, TensorDebugMode) */
+	e->t.summary_exact = e->mode != 7 && (int32_t)e->t.slot >= 0;
 }
 
 /* ---- staging a run of records ---------------------------------------- */

@@ -15,14 +15,24 @@ median of RUNS runs, each with --no-cache (so every run indexes):
                    from the middle on, beside indexing both dumps
 
 Wall and CPU seconds (user + system, the work when other jobs share the
-cores) and the ratio of each to the index of the same run.  Writes
-tests/bench/queries.md.
+cores) and the ratio of each to the index of the same run.
+
+Then the questions of issue 25 warm: the dump opened from the persistent
+index and its summary columns (a private cache directory; a first run
+builds them and is not counted), with peak RSS and issue 25's target:
+
+  where zero_fraction   `traces --where 'zero_fraction > 0.5' -1:`
+  watches check         the recommended set
+  sort -time, size      `traces --sort -time 0:10`, `--sort size`
+
+Writes tests/bench/queries.md.
 """
 import argparse
 import os
 import statistics
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (ensure_dump, timed, machine, parse_size)
@@ -53,6 +63,49 @@ def measure(tdbg, args, runs):
         walls.append(t)
         cpus.append(cpu)
     return statistics.median(walls), statistics.median(cpus)
+
+
+# issue 25's targets (seconds, warm) by size; None: none set
+WARM = [
+    ("where zero_fraction > 0.5", ["-e", "traces --where 'zero_fraction > 0.5' -1:"],
+     {10**7: 0.3}),
+    ("watches check (recommended)", ["-e", "watches check"], {10**6: 1.0, 10**7: 5.0}),
+    ("traces --sort -time", ["-e", "traces --sort -time 0:10"], {10**7: 0.5}),
+    ("traces --sort size", ["-e", "traces --sort size 0:10"], {}),
+]
+
+
+def measure_warm(tdbg, args, runs, xdg):
+    """Median wall, CPU and peak RSS of runs opened from the index in xdg."""
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    walls, cpus, rss = [], [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen([tdbg, "--json"] + args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(ru.ru_utime + ru.ru_stime)
+        rss.append(ru.ru_maxrss * 1024)
+        if os.waitstatus_to_exitcode(status) not in (0, 4):
+            sys.exit("queries: %s failed" % " ".join(args))
+    return statistics.median(walls), statistics.median(cpus), max(rss)
+
+
+def warm_table(tdbg, d, n, runs, cache):
+    xdg = os.path.join(cache, "xdg-warm")
+    os.makedirs(xdg, exist_ok=True)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    subprocess.run([tdbg, "-e", "info", d], env=env, stdout=subprocess.DEVNULL, check=True)
+    lines = ["Warm (the persistent index and its summary columns; load average %.1f):"
+             % os.getloadavg()[0], "",
+             "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
+    for name, args, target in WARM:
+        w, c, r = measure_warm(tdbg, args + [d], runs, xdg)
+        t = target.get(n)
+        lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
+            name, w, c, r / 2**20, "< %g s: %s" % (t, "met" if w < t else "missed") if t else ""))
+    return lines + [""]
 
 
 def main():
@@ -95,6 +148,7 @@ def main():
             else:
                 lines.append("| %s | %.2f | %.2f | %.1fx | %.1fx |" % (name, w, c, w / base_w, c / base_c))
         lines.append("")
+        lines += warm_table(a.tdbg, d, n, a.runs, a.cache)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)

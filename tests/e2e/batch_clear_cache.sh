@@ -35,6 +35,7 @@ tdbg_run --json --clear-cache "$WORK/a"
 expect_rc 0 clear_one_exit_0
 json_expect clear_one_counts "d[\"removed_files\"] == 1 and d[\"removed_bytes\"] == $size_a and d[\"cache_dir\"] == \"$C\""
 check clear_one_removed_it test ! -e "$A"
+check clear_one_removed_its_columns test ! -e "${A%.tdx}.tdc"
 check clear_one_kept_other test -f "$B"
 tdbg_run --clear-cache "$WORK/a"
 expect_file_has clear_one_again_none "$OUT" "removed 0 index files (0 bytes) from $C (that dump had none)"
@@ -44,6 +45,7 @@ tdbg_run --json --clear-cache
 expect_rc 0 clear_all_exit_0
 json_expect clear_all_counts "d[\"removed_files\"] == 1 and d[\"removed_bytes\"] == $size_b"
 check clear_all_removed test ! -e "$B"
+check clear_all_removed_columns test -z "$(find "$C" -name '*.tdc')"
 check clear_all_kept_notes test -f "$C/notes.txt"
 check clear_all_kept_dir test -d "$C/0123456789abcdef.tdx"
 check clear_all_kept_link test -L "$C/fedcba9876543210.tdx"

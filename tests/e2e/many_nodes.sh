@@ -147,8 +147,9 @@ expect_file_has via_missing_launcher_says_so "$ERR" "cannot run the launcher no-
 rm -rf "$XDG_CACHE_HOME/tdbg"
 launch pdsh_tf2 pdsh -R exec -w 't[1-4]' -f 64 -u 60 "$TDBG" --node --rank %n "$L/tf2/%h"
 # each node saved the persistent index like any open (the tfdbg v2 reader
-# keeps one; XDG_CACHE_HOME/tdbg, one file per dump)
-expect_eq tf2_nodes_saved_the_index "$(find "$XDG_CACHE_HOME/tdbg" -type f 2>/dev/null | grep -c .)" 4
+# keeps one; XDG_CACHE_HOME/tdbg, one index file per dump, its summary
+# columns beside it)
+expect_eq tf2_nodes_saved_the_index "$(find "$XDG_CACHE_HOME/tdbg" -type f -name '*.tdx' 2>/dev/null | grep -c .)" 4
 tdbg_run --merge --json --ranks 4 --nodes 't[1-4]' "$WORK/pdsh_tf2"
 jx tf2_merge 'd["ranks_found"] == 4 and d["missing"] == [] and d["failed_nodes"] == []
 	and d["first"]["rank"] == 2 and d["first"]["node"] == "t3"

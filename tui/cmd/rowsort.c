@@ -141,8 +141,8 @@ static void
 row_key(struct model *m, uint64_t row, enum rowsort_field f, const uint32_t *ranks,
 	struct key *k)
 {
-	struct model_trace t;
-	const struct td_summary *s = &t.summary;
+	struct model_fields t;
+	const struct td_summary *s = &t.s;
 	uint32_t op, flags;
 
 	k->row = row;
@@ -166,7 +166,10 @@ row_key(struct model *m, uint64_t row, enum rowsort_field f, const uint32_t *ran
 	 * mode has no counts (it is known to hold some) */
 	if (f == SORT_NONFINITE && !(flags & ROW_NONFINITE))
 		return;
-	if (model_trace_get(m, row, &t) != TD_OK) {
+	/* the summary columns, a window at a time: no decode when they
+	 * hold the row */
+	if (!model_trace_fields(m, row, f == SORT_SIZE ? SUM_ELEMENTS : f == SORT_TIME ?
+				MODEL_FIELDS_WALL : SUM_NAN | SUM_NEG_INF | SUM_POS_INF, &t)) {
 		k->unknown = true;
 		return;
 	}

@@ -84,6 +84,36 @@ test_safeio_symlink_refused(void **state)
 	assert_non_null(strstr(err, "symbolic link"));
 }
 
+/* A file updated in place (the summary columns): the user's own regular
+ * file of one link opens read-write; a link at its name, a hard link (a
+ * second name for a file someone wants written) or a loose mode does not. */
+static void
+test_safeio_update_own_refuses_links(void **state)
+{
+	char err[256];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
+
+	(void)state;
+	assert_true(dfd >= 0);
+	test_spit(at("cols"), "x", 1, "wb");
+	chmod(at("cols"), 0600);
+	fd = safeio_update_own(dfd, "cols", at("cols"), err, sizeof err);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "y", 1, 0), 1);
+	close(fd);
+	assert_int_equal(symlink(at("cols"), at("cols-link")), 0);
+	assert_int_equal(safeio_update_own(dfd, "cols-link", at("cols-link"), err, sizeof err), -1);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_int_equal(link(at("cols"), at("cols-hard")), 0);
+	assert_int_equal(safeio_update_own(dfd, "cols", at("cols"), err, sizeof err), -1);
+	assert_non_null(strstr(err, "hard-linked"));
+	unlink(at("cols-hard"));
+	chmod(at("cols"), 0666);
+	assert_int_equal(safeio_update_own(dfd, "cols", at("cols"), err, sizeof err), -1);
+	assert_non_null(strstr(err, "writable by group or others"));
+	close(dfd);
+}
+
 static void
 test_safeio_loose_mode_refused(void **state)
 {
@@ -230,6 +260,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_safeio_fifo_refused_without_blocking, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_symlink_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_safeio_update_own_refuses_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_loose_mode_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_other_owner_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_safeio_missing_file_is_noent, setup, teardown),

@@ -89,7 +89,7 @@ basis_name(enum step_basis b)
 static bool
 op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 {
-	struct watch_set *s = m->an.watches;
+	struct watch_set *s = *model_watch_slot(m);
 	const char *name = NULL, *type = NULL;
 
 	if (r->op_stage_watches != s->n) {          /* first use */
@@ -106,12 +106,7 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 	}
 	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
 	if (!*v) {
-		pthread_mutex_lock(&m->th.lock);
-		if (op < m->ot.nops) {
-			name = m->ot.opv[op].name;
-			type = m->ot.opv[op].type;
-		}
-		pthread_mutex_unlock(&m->th.lock);
+		model_op_names(m, op, &name, &type);
 		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
 	}
 	return *v == 2;
@@ -133,18 +128,20 @@ count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
 static void
 check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 {
-	struct watch_set *s = m->an.watches;
-	uint32_t op = trace_op(m, j);
+	struct watch_set *s = *model_watch_slot(m);
+	uint32_t flags, op = model_trace_op_flags(m, j, &flags);
 	bool unknown = false;
+	struct where_row wr;
 
 	if (r->step >= 0 && model_trace_step(m, j) != r->step)
 		return;
 	r->checked++;
+	where_row_init(&wr, m, j);      /* one row read for every watch */
 	for (size_t k = 0; k < s->n; k++) {
 		if (!s->v[k].e || !op_may_match(m, r, op, k))
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
-		enum expr_result res = where_trace_opts(m, s->v[k].e, j, &o);
+		enum expr_result res = where_row_eval(&wr, s->v[k].e, &o);
 		if (res == EXPR_UNKNOWN) {
 			unknown = true;
 			count_unknown(r, s->n, k);
@@ -163,7 +160,7 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 static void
 check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 {
-	struct watch_set *s = m->an.watches;
+	struct watch_set *s = *model_watch_slot(m);
 	struct model_execution x;
 	bool unknown = false;
 
@@ -195,7 +192,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 static void
 check_overflow(struct model *m, struct model_watch_run *r)
 {
-	struct watch_set *s = m->an.watches;
+	struct watch_set *s = *model_watch_slot(m);
 	uint64_t n = model_alert_count(m);
 
 	for (size_t k = 0; k < s->n; k++) {

@@ -344,9 +344,10 @@ watch_clear(struct watch *w)
 struct watch_set *
 watch_set(struct model *m)
 {
-	if (!m->an.watches)
-		m->an.watches = xcalloc(1, sizeof *m->an.watches);
-	struct watch_set *s = m->an.watches;
+	struct watch_set **slot = model_watch_slot(m);
+	if (!*slot)
+		*slot = xcalloc(1, sizeof **slot);
+	struct watch_set *s = *slot;
 	if (!s->loaded) {
 		s->loaded = true;
 		if (!s->recommended_off)
@@ -415,9 +416,10 @@ model_watch_rm(struct model *m, const char *name)
 void
 model_watch_recommended(struct model *m, bool on)
 {
-	if (!m->an.watches)
-		m->an.watches = xcalloc(1, sizeof *m->an.watches);
-	struct watch_set *s = m->an.watches;
+	struct watch_set **slot = model_watch_slot(m);
+	if (!*slot)
+		*slot = xcalloc(1, sizeof **slot);
+	struct watch_set *s = *slot;
 	char err[256];
 
 	s->recommended_off = !on;
@@ -438,7 +440,9 @@ model_watch_recommended(struct model *m, bool on)
 bool
 model_watch_recommended_on(struct model *m)
 {
-	return !m->an.watches || !m->an.watches->recommended_off;
+	struct watch_set *s = *model_watch_slot(m);
+
+	return !s || !s->recommended_off;
 }
 
 size_t
@@ -475,7 +479,7 @@ model_watch_set_scope(struct model *m, const char *name, enum model_watch_scope 
 void
 watch_free(struct model *m)
 {
-	struct watch_set *s = m->an.watches;
+	struct watch_set **slot = model_watch_slot(m), *s = *slot;
 
 	if (!s)
 		return;
@@ -483,5 +487,5 @@ watch_free(struct model *m)
 		watch_clear(&s->v[i]);
 	free(s->v);
 	free(s);
-	m->an.watches = NULL;
+	*slot = NULL;
 }

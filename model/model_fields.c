@@ -1,0 +1,134 @@
+/*
+ * model_fields.c - the model's summary columns (issue 25, item 2): the
+ * index pass writes each trace row's summary into the column file beside
+ * the persistent index (model_columns.c) as it goes, and scans
+ * (conditions, watches, sorts) read a row's fields from there, a window
+ * at a time, instead of decoding its record.
+ *
+ * A row's columns are used only when they are exactly what a decode
+ * gives: the reader says so of the summary it sent (reader_trace's
+ * summary_exact), or a question decoded the row and kept the result
+ * (fields the dump lacks, computed from values, come with it).  Anything
+ * else is decoded as before.  The columns follow the index file: made
+ * anew when the index is built anew, reopened (and checked) when it is
+ * loaded, and not read once a decode found the loaded index stale.
+ * Not here: the file's layout and checks (model_columns.c).
+ */
+#include "model_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model_cache.h"
+#include "model_columns.h"
+
+_Static_assert(MODEL_FIELDS_WALL == COLS_WALL, "one bit asks for the wall time");
+
+/* The column file's name in the cache directory: the index file's, with
+ * COLS_SUFFIX for MC_SUFFIX. */
+static void
+cols_name(const struct model_cache *c, char *out, size_t len)
+{
+	const char *base = strrchr(c->path, '/');
+	size_t n;
+
+	base = base ? base + 1 : c->path;
+	n = strlen(base);
+	if (n > strlen(MC_SUFFIX))
+		n -= strlen(MC_SUFFIX);
+	snprintf(out, len, "%.*s%s", (int)n, base, COLS_SUFFIX);
+}
+
+void
+fields_open(struct model *m)
+{
+	struct model_cache *c = m->icache;
+	char name[128], path[600], err[256];
+	int dirfd;
+
+	if (!c || !c->path || c->state == MODEL_CACHE_UNAVAILABLE)
+		return;
+	if ((dirfd = mc_open_dir(m, true)) < 0)
+		return;
+	cols_name(c, name, sizeof name);
+	snprintf(path, sizeof path, "%s/%s", c->dir, name);
+	if (c->state == MODEL_CACHE_USED) {
+		m->cols = colstore_open(dirfd, name, path, mc_key_hash(c->key), c->loaded_traces, err,
+					sizeof err);
+		if (!m->cols)
+			snprintf(m->cols_why, sizeof m->cols_why, "%s; made anew", err);
+	}
+	if (!m->cols && !(m->cols = colstore_create(dirfd, name, path, mc_key_hash(c->key), err,
+						    sizeof err)))
+		snprintf(m->cols_why, sizeof m->cols_why, "no summary columns: %s", err);
+	/* the loaded index's rows the file lacks: decoded when asked, then kept */
+	if (m->cols && c->state == MODEL_CACHE_USED && !colstore_extend(m->cols, c->loaded_traces)) {
+		snprintf(m->cols_why, sizeof m->cols_why, "%s", colstore_error(m->cols));
+		colstore_close(m->cols);
+		m->cols = NULL;
+	}
+	close(dirfd);
+}
+
+void
+fields_put(struct model *m, uint64_t row, const struct reader_trace *t)
+{
+	if (m->cols)
+		colstore_put(m->cols, row, &t->summary, t->wall_time, t->summary_exact);
+}
+
+void
+fields_flush(struct model *m)
+{
+	if (m->cols && !colstore_flush(m->cols) && !*m->cols_why)
+		snprintf(m->cols_why, sizeof m->cols_why, "%s", colstore_error(m->cols));
+}
+
+void
+fields_close(struct model *m)
+{
+	colstore_close(m->cols);
+	m->cols = NULL;
+}
+
+const char *
+model_fields_why(struct model *m)
+{
+	return m->cols_why;
+}
+
+/* True when the columns may answer for row i: the loaded index was not
+ * found stale and the row was not found corrupt by a decode. */
+static bool
+columns_usable(struct model *m, uint64_t i)
+{
+	return m->cols && !(m->icache && atomic_load(&m->icache->stale)) &&
+	       !(trace_flags(m, i) & TF_CORRUPT);
+}
+
+bool
+model_trace_no_values(struct model *m, uint64_t i)
+{
+	return i < rows_ntraces(m) && columns_usable(m, i) && colstore_no_values(m->cols, i);
+}
+
+bool
+model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out)
+{
+	struct cache_ent e;
+
+	if (i >= rows_ntraces(m))
+		return false;
+	if (columns_usable(m, i) &&
+	    colstore_get(m->cols, i, need & (COLS_FIELDS | MODEL_FIELDS_WALL), out))
+		return true;
+	rows_trace_decoded(m, i, &e);
+	out->s = e.summary;
+	out->from_values = e.from_values;
+	out->wall_time = e.wall_time;
+	out->from_columns = false;
+	if (!e.corrupt && m->cols)
+		colstore_fill(m->cols, i, &e.summary, e.from_values, e.wall_time);
+	return true;
+}

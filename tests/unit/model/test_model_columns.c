@@ -1,0 +1,329 @@
+/*
+ * test_model_columns.c - the summary columns (model/model_columns.c,
+ * model/model_fields.c; issue 25 item 2): rows written by the index
+ * thread read back exactly after a reopen; a row a question decoded is
+ * kept; a file cut short, of another dump or not a column file is
+ * refused with its reason; and on a real dump the fields a scan reads
+ * are those of a decode, from a fresh file, a reused one and after a
+ * torn one was refused and made anew.  The expected values are the ones
+ * the test wrote, or model_trace_get's (the decode) for the model.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "model/model_columns.h"
+#include "tests/unit/helpers/files.h"
+
+#define KEY 0x1234abcdULL
+#define NROWS (2 * COLS_WINDOW + 100)   /* two full blocks and a partial one */
+
+/* Row r's summary as the test writes it: counts from r, doubles with
+ * fractions (exactness), min/max on odd rows only, dtype and rank. */
+static void
+summary_of(uint64_t r, struct td_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->known = SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NAN | SUM_ZERO | SUM_MEAN;
+	s->dtype = DTYPE_FLOAT32;
+	s->rank = (int)(r % 5);
+	s->elements = (int64_t)r * 3 + 1;
+	s->nan = (int64_t)(r % 7);
+	s->zero = (int64_t)r;
+	s->mean = (double)r / 3.0;
+	if (r & 1) {
+		s->known |= SUM_MINMAX;
+		s->min = -(double)r - 0.1;
+		s->max = (double)r + 1e-300;
+	}
+}
+
+static void
+assert_row(struct colstore *cs, uint64_t r)
+{
+	struct model_fields got;
+	struct td_summary want;
+
+	summary_of(r, &want);
+	assert_true(colstore_get(cs, r, COLS_FIELDS | COLS_WALL, &got));
+	assert_int_equal(got.s.known, want.known);
+	assert_int_equal(got.s.dtype, want.dtype);
+	assert_int_equal(got.s.rank, want.rank);
+	assert_int_equal(got.s.elements, want.elements);
+	assert_int_equal(got.s.nan, want.nan);
+	assert_int_equal(got.s.zero, want.zero);
+	assert_memory_equal(&got.s.mean, &want.mean, sizeof(double));
+	if (r & 1) {
+		assert_memory_equal(&got.s.min, &want.min, sizeof(double));
+		assert_memory_equal(&got.s.max, &want.max, sizeof(double));
+	}
+	assert_true(got.wall_time == 1e9 + (double)r * 0.5);
+}
+
+/* A file of NROWS rows (even rows filled, odd ones not) in dir. */
+static void
+write_file(const char *dir, int *dirfd)
+{
+	char err[256];
+	struct colstore *cs;
+
+	*dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(*dirfd >= 0);
+	cs = colstore_create(*dirfd, "x.tdc", "x.tdc", KEY, err, sizeof err);
+	assert_non_null(cs);
+	for (uint64_t r = 0; r < NROWS; r++) {
+		struct td_summary s;
+
+		summary_of(r, &s);
+		colstore_put(cs, r, &s, 1e9 + (double)r * 0.5, r % 2 == 0);
+	}
+	/* the full blocks were written as they filled; the last waits */
+	assert_int_equal(colstore_rows(cs), 2 * COLS_WINDOW);
+	assert_true(colstore_flush(cs));
+	assert_int_equal(colstore_rows(cs), NROWS);
+	colstore_close(cs);
+}
+
+static void
+test_columns_written_read_back_after_reopen(void **state)
+{
+	char *dir = test_tmpdir("cols"), err[256];
+	struct model_fields got;
+	struct colstore *cs;
+	int dirfd;
+
+	(void)state;
+	write_file(dir, &dirfd);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_non_null(cs);
+	assert_int_equal(colstore_rows(cs), NROWS);
+	for (uint64_t r = 0; r < NROWS; r += 2)
+		assert_row(cs, r);
+	for (uint64_t r = 1; r < NROWS; r += 2)
+		assert_false(colstore_get(cs, r, COLS_FIELDS, &got));   /* not filled: decode */
+	assert_false(colstore_get(cs, NROWS, COLS_FIELDS, &got));
+	/* asked for the zero count only: the other fields are not claimed */
+	assert_true(colstore_get(cs, 10, SUM_ZERO, &got));
+	assert_int_equal(got.s.known, SUM_ZERO);
+	assert_int_equal(got.s.zero, 10);
+	colstore_close(cs);
+	/* an index holding fewer rows than the file: the rows past it are not used */
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, 5000, err, sizeof err);
+	assert_non_null(cs);
+	assert_int_equal(colstore_rows(cs), 5000);
+	assert_false(colstore_get(cs, 5000, COLS_FIELDS, &got));
+	colstore_close(cs);
+	close(dirfd);
+	test_rmtree(dir);
+}
+
+static void
+test_columns_keep_a_decoded_row(void **state)
+{
+	char *dir = test_tmpdir("cols"), err[256];
+	struct model_fields got;
+	struct td_summary s;
+	struct colstore *cs;
+	int dirfd;
+
+	(void)state;
+	write_file(dir, &dirfd);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_non_null(cs);
+	summary_of(4097, &s);
+	s.known |= SUM_STD;
+	s.std = 0.25;
+	colstore_fill(cs, 4097, &s, SUM_STD, 1e9 + 4097 * 0.5);
+	assert_true(colstore_get(cs, 4097, COLS_FIELDS | COLS_WALL, &got));
+	assert_int_equal(got.from_values, SUM_STD);
+	colstore_close(cs);         /* written back with its window */
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_non_null(cs);
+	assert_true(colstore_get(cs, 4097, COLS_FIELDS | COLS_WALL, &got));
+	assert_int_equal(got.from_values, SUM_STD);
+	assert_true(got.s.std == 0.25);
+	assert_int_equal(got.s.zero, 4097);
+	assert_row(cs, 4096);       /* its neighbours unchanged */
+	assert_row(cs, 4098);
+	colstore_close(cs);
+	close(dirfd);
+	test_rmtree(dir);
+}
+
+static void
+test_columns_cut_short_is_refused(void **state)
+{
+	char *dir = test_tmpdir("cols"), err[256], path[256];
+	struct colstore *cs;
+	int dirfd;
+
+	(void)state;
+	write_file(dir, &dirfd);
+	snprintf(path, sizeof path, "%s/x.tdc", dir);
+	assert_int_equal(truncate(path, 64 + 2 * 4096 * 15 * 8 + 1000), 0);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_null(cs);
+	assert_non_null(strstr(err, "cut short"));
+	assert_non_null(strstr(err, "8292 rows"));
+	close(dirfd);
+	test_rmtree(dir);
+}
+
+static void
+test_columns_other_dump_or_no_header_is_refused(void **state)
+{
+	char *dir = test_tmpdir("cols"), err[256], path[256];
+	struct colstore *cs;
+	int dirfd;
+
+	(void)state;
+	write_file(dir, &dirfd);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY + 1, UINT64_MAX, err, sizeof err);
+	assert_null(cs);
+	assert_non_null(strstr(err, "another dump"));
+	snprintf(path, sizeof path, "%s/x.tdc", dir);
+	test_spit(path, "TDBGIDX", 7, "r+b");
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_null(cs);
+	assert_non_null(strstr(err, "no header"));
+	close(dirfd);
+	test_rmtree(dir);
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+static struct model *
+open_path(const char *path, const char *cache)
+{
+	struct model_options opt = {.no_thread = true, .cache = true, .cache_dir = cache};
+	struct model *m = NULL;
+	char err[512];
+
+	assert_int_equal(model_open(path, &opt, &m, err, sizeof err), TD_OK);
+	return m;
+}
+
+static struct model *
+open_dump(const char *cache)
+{
+	return open_path("tests/fixtures/tfdbg2/mnist_nan", cache);
+}
+
+/* Every row's fields as a scan reads them equal the decode's; returns
+ * how many came from the columns. */
+static uint64_t
+fields_equal_decode(struct model *m)
+{
+	uint64_t n = model_trace_count(m), cols = 0;
+
+	assert_true(n > 0);
+	for (uint64_t i = 0; i < n; i++) {
+		struct model_fields f;
+		struct model_trace t;
+
+		assert_true(model_trace_fields(m, i, (COLS_FIELDS | MODEL_FIELDS_WALL), &f));
+		assert_int_equal(model_trace_get(m, i, &t), TD_OK);
+		cols += f.from_columns;
+		assert_int_equal(f.s.known & COLS_FIELDS, t.summary.known & COLS_FIELDS);
+		assert_int_equal(f.s.elements, t.summary.elements);
+		assert_int_equal(f.s.zero, t.summary.zero);
+		assert_int_equal(f.s.nan, t.summary.nan);
+		assert_int_equal(f.s.neg_inf, t.summary.neg_inf);
+		assert_int_equal(f.s.pos_inf, t.summary.pos_inf);
+		assert_int_equal(f.s.negative, t.summary.negative);
+		assert_int_equal(f.s.positive, t.summary.positive);
+		if (t.summary.known & SUM_DTYPE)
+			assert_int_equal(f.s.dtype, t.summary.dtype);
+		if (t.summary.known & SUM_MINMAX) {
+			assert_memory_equal(&f.s.min, &t.summary.min, sizeof(double));
+			assert_memory_equal(&f.s.max, &t.summary.max, sizeof(double));
+		}
+		if (t.summary.known & SUM_MEAN)
+			assert_memory_equal(&f.s.mean, &t.summary.mean, sizeof(double));
+		assert_memory_equal(&f.wall_time, &t.wall_time, sizeof(double));
+	}
+	return cols;
+}
+
+static void
+test_model_fields_equal_decode_fresh_reused_and_torn(void **state)
+{
+	char *dir = test_tmpdir("colsm"), cmd[512];
+	struct model *m;
+	uint64_t n;
+
+	(void)state;
+	m = open_dump(dir);
+	n = model_trace_count(m);
+	assert_int_equal(n, 680);                   /* tests/fixtures/tfdbg2/README.md */
+	assert_int_equal(fields_equal_decode(m), n);        /* every row from the pass */
+	assert_string_equal(model_fields_why(m), "");
+	model_close(m);
+	m = open_dump(dir);                         /* reused */
+	assert_int_equal(fields_equal_decode(m), n);
+	assert_string_equal(model_fields_why(m), "");
+	model_close(m);
+	snprintf(cmd, sizeof cmd, "truncate -s 1000 %s/*.tdc", dir);
+	assert_int_equal(system(cmd), 0);
+	m = open_dump(dir);                         /* torn: refused, made anew */
+	assert_non_null(strstr(model_fields_why(m), "cut short"));
+	/* the loaded index's rows are decoded, kept as they are asked */
+	assert_int_equal(fields_equal_decode(m), 0);
+	assert_int_equal(fields_equal_decode(m), n);
+	model_close(m);
+	m = open_dump(dir);                         /* the kept rows are used */
+	assert_string_equal(model_fields_why(m), "");
+	assert_int_equal(fields_equal_decode(m), n);
+	model_close(m);
+	test_rmtree(dir);
+}
+
+/* A health mode's record holds no values (the step fields need not
+ * decode it); a FULL_TENSOR record holds them (README: "in FULL_TENSOR
+ * the tensors' values are stored"): never claimed to have none. */
+static void
+test_model_no_values_only_for_health_modes(void **state)
+{
+	char *dir = test_tmpdir("colsv");
+	struct model *m;
+
+	(void)state;
+	m = open_path("tests/fixtures/tfdbg2/mnist_nan", dir);
+	for (uint64_t i = 0; i < model_trace_count(m); i++)
+		assert_true(model_trace_no_values(m, i));
+	model_close(m);
+	m = open_path("tests/fixtures/tfdbg2/modes/full_tensor", dir);
+	assert_true(model_trace_count(m) > 0);
+	for (uint64_t i = 0; i < model_trace_count(m); i++) {
+		struct model_fields f;
+
+		assert_false(model_trace_no_values(m, i));
+		assert_true(model_trace_fields(m, i, SUM_ZERO, &f));   /* decoded, kept */
+		assert_false(model_trace_no_values(m, i));
+	}
+	model_close(m);
+	test_rmtree(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_columns_written_read_back_after_reopen),
+		cmocka_unit_test(test_columns_keep_a_decoded_row),
+		cmocka_unit_test(test_columns_cut_short_is_refused),
+		cmocka_unit_test(test_columns_other_dump_or_no_header_is_refused),
+		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
+		cmocka_unit_test(test_model_no_values_only_for_health_modes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
