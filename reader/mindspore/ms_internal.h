@@ -396,8 +396,26 @@ struct reader {
 	size_t nranks_framed;       /* ranks whose frames are registered */
 	size_t nranks_sent;         /* ranks announced in meta so far */
 	bool indexed;
+	bool resumed;               /* indexed from a saved state (ms_state.c), no pass since */
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
 };
+
+/* ---- ms_reader.c: what the index driver shares with the state ----------- */
+
+/* The order runs are sent in (qsort comparator over struct ms_run). */
+int ms_run_cmp(const void *a, const void *b);
+/* Remembers that (graph, op) went out with on_op; true if it was new. */
+bool ms_note_op_sent(struct reader *r, const char *graph_id, const char *op);
+/* Frames of every node are registered before anything is sent, so that
+ * sources and frames go out before the ops that use them; in follow mode,
+ * those of ranks that appeared since.  Under the lock: decode() reads the
+ * sources. */
+void ms_register_frames(struct reader *r);
+
+/* ---- ms_state.c: reader.h save_state / load_state ----------------------- */
+
+void ms_save_state(struct reader *r, struct strbuf *out);
+bool ms_load_state(struct reader *r, const void *data, size_t len);
 
 /* ---- ms_sync.c: the rank layout ------------------------------------- */
 

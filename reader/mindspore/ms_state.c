@@ -1,0 +1,321 @@
+/*
+ * ms_state.c - the MindSpore reader's resume state (reader.h save_state /
+ * load_state), kept by the model with its cached index (issue 25 item 5).
+ *
+ * Saved: the runs in the order they were numbered (each iteration folder's
+ * path below the dump), and for every run already sent the table decode()
+ * reads (each entry's file, op, ids, slot, kind and summary) with what
+ * follow mode compares later (the folder's time and entry count); the
+ * counts of what went to the sink (ranks, sources, frames, tensors).
+ * Loaded: the folder layout is walked again without a sink (ranks, graphs
+ * and their frames, the iteration folders' list: a listing of folders, no
+ * tensor file is opened), the runs sorted as a first pass sorts them, and
+ * the state fits only when the saved runs come first in that order and the
+ * walk gives the same counts; the saved tables then replace the reading of
+ * every iteration folder.  Runs the walk finds beyond the saved ones (a
+ * dump that grew, sorting after them) are read by the next index().  Not
+ * here: whether the files are unchanged (the model compares fingerprints:
+ * an iteration folder's is its entries' stat data, fingerprint.h).
+ *
+ * Constants folders (a graph's constants/, read with its first run) and
+ * the graph files are not announced files: a rewrite of them alone is not
+ * noticed by the fingerprints.
+ */
+#include "ms_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/base/serial.h"
+
+/* 1: the first; bump on any change below. */
+#define MS_STATE_VERSION 1u
+
+/* path below the dump's root when it is there (the same dump opened by
+ * another path resumes from the same state), else as is. */
+static const char *
+rel_path(const struct reader *r, const char *p)
+{
+	size_t n = strlen(r->root);
+
+	return strncmp(p, r->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
+}
+
+static char *
+abs_path(const struct reader *r, const char *p)
+{
+	return p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", r->root, p);
+}
+
+/* ---- summaries, field by field ---------------------------------------------- */
+
+static void
+put_summary(struct strbuf *o, const struct td_summary *s)
+{
+	int i;
+
+	ser_put_u32(o, s->known);
+	ser_put_u32(o, (uint32_t)s->dtype);
+	ser_put_u32(o, (uint32_t)s->rank);
+	ser_put_u32(o, (uint32_t)s->ndims);
+	ser_put_u8(o, s->dims_truncated);
+	for (i = 0; i < TD_MAX_DIMS; i++)
+		ser_put_u64(o, (uint64_t)s->dims[i]);
+	ser_put_u64(o, (uint64_t)s->elements);
+	ser_put_u64(o, (uint64_t)s->nan);
+	ser_put_u64(o, (uint64_t)s->neg_inf);
+	ser_put_u64(o, (uint64_t)s->pos_inf);
+	ser_put_u64(o, (uint64_t)s->negative);
+	ser_put_u64(o, (uint64_t)s->zero);
+	ser_put_u64(o, (uint64_t)s->positive);
+	ser_put_u8(o, s->has_inf_or_nan);
+	ser_put_f64(o, s->min);
+	ser_put_f64(o, s->max);
+	ser_put_f64(o, s->mean);
+	ser_put_u64(o, (uint64_t)s->tensor_id);
+	ser_put_f64(o, s->abs_mean);
+	ser_put_f64(o, s->std);
+	ser_put_f64(o, s->l2norm);
+	for (i = 0; i < TD_NPERCENTILES; i++)
+		ser_put_f64(o, s->pct[i]);
+}
+
+static void
+get_summary(struct ser_in *in, struct td_summary *s)
+{
+	int i;
+
+	s->known = ser_get_u32(in);
+	s->dtype = (enum td_dtype)ser_get_u32(in);
+	s->rank = (int)ser_get_u32(in);
+	s->ndims = (int)ser_get_u32(in);
+	s->dims_truncated = ser_get_u8(in) != 0;
+	for (i = 0; i < TD_MAX_DIMS; i++)
+		s->dims[i] = ser_get_i64(in);
+	s->elements = ser_get_i64(in);
+	s->nan = ser_get_i64(in);
+	s->neg_inf = ser_get_i64(in);
+	s->pos_inf = ser_get_i64(in);
+	s->negative = ser_get_i64(in);
+	s->zero = ser_get_i64(in);
+	s->positive = ser_get_i64(in);
+	s->has_inf_or_nan = ser_get_u8(in) != 0;
+	s->min = ser_get_f64(in);
+	s->max = ser_get_f64(in);
+	s->mean = ser_get_f64(in);
+	s->tensor_id = ser_get_i64(in);
+	s->abs_mean = ser_get_f64(in);
+	s->std = ser_get_f64(in);
+	s->l2norm = ser_get_f64(in);
+	for (i = 0; i < TD_NPERCENTILES; i++)
+		s->pct[i] = ser_get_f64(in);
+	if (s->ndims < 0 || s->ndims > TD_MAX_DIMS)
+		in->bad = true;
+}
+
+/* ---- saving ------------------------------------------------------------------ */
+
+static void
+save_entry(const struct reader *r, const struct ms_entry *e, struct strbuf *o)
+{
+	ser_put_u8(o, e->path != NULL);
+	ser_put_str(o, e->path ? rel_path(r, e->path) : "");
+	ser_put_str(o, e->op_name);
+	ser_put_str(o, e->op_type);
+	ser_put_u64(o, e->task);
+	ser_put_u64(o, e->stream);
+	ser_put_u64(o, e->ts);
+	ser_put_u32(o, e->slot);
+	ser_put_u8(o, e->is_input);
+	ser_put_u8(o, e->kind);
+	ser_put_u32(o, (uint32_t)e->hint);
+	ser_put_u8(o, e->flagged);
+	ser_put_u64(o, e->size);
+	put_summary(o, &e->summary);
+}
+
+void
+ms_save_state(struct reader *r, struct strbuf *out)
+{
+	size_t i, k;
+
+	pthread_mutex_lock(&r->lock);
+	ser_put_u32(out, MS_STATE_VERSION);
+	ser_put_u8(out, r->acl);
+	ser_put_u8(out, r->async);
+	ser_put_u64(out, r->nruns);
+	ser_put_u64(out, r->nemitted);
+	ser_put_u64(out, r->tensors);
+	ser_put_u64(out, r->nranks_sent);
+	ser_put_u64(out, r->nsources_sent);
+	ser_put_u64(out, r->nframes_sent);
+	for (i = 0; i < r->nruns; i++) {
+		const struct ms_run *run = &r->runs[i];
+
+		ser_put_str(out, rel_path(r, run->path));
+		if (i >= r->nemitted)
+			continue;
+		ser_put_u64(out, (uint64_t)run->dir_mtime);
+		ser_put_u64(out, run->nnames);
+		ser_put_u8(out, run->gone);
+		ser_put_u8(out, run->changed);
+		ser_put_u64(out, run->n);
+		for (k = 0; k < run->n; k++)
+			save_entry(r, &run->entries[k], out);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* ---- loading ----------------------------------------------------------------- */
+
+static bool
+load_entry(struct reader *r, struct ser_in *in, struct ms_entry *e)
+{
+	bool has_path = ser_get_u8(in) != 0;
+	const char *path = ser_get_str(in), *op = ser_get_str(in), *type = ser_get_str(in);
+
+	if (!path || !op || !type)
+		return false;
+	e->path = has_path ? abs_path(r, path) : NULL;
+	e->op_name = ms_strs_add(&r->strs, op);
+	e->op_type = ms_strs_add(&r->strs, type);
+	e->task = ser_get_u64(in);
+	e->stream = ser_get_u64(in);
+	e->ts = ser_get_u64(in);
+	e->slot = ser_get_u32(in);
+	e->is_input = ser_get_u8(in) != 0;
+	e->kind = ser_get_u8(in);
+	e->hint = (enum td_dtype)ser_get_u32(in);
+	e->flagged = ser_get_u8(in) != 0;
+	e->size = ser_get_u64(in);
+	get_summary(in, &e->summary);
+	return !in->bad && e->kind <= MS_ENTRY_STAT;
+}
+
+/* The saved table of a sent run into run (entries owned by it). */
+static bool
+load_run(struct reader *r, struct ser_in *in, struct ms_run *run)
+{
+	uint64_t n, k;
+
+	run->dir_mtime = ser_get_i64(in);
+	run->nnames = (size_t)ser_get_u64(in);
+	run->gone = ser_get_u8(in) != 0;
+	run->changed = ser_get_u8(in) != 0;
+	n = ser_get_count(in, 40);   /* four strings' lengths and the fixed fields at least */
+	if (in->bad)
+		return false;
+	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
+	run->cap = n ? n : 1;
+	for (k = 0; k < n; k++) {
+		if (!load_entry(r, in, &run->entries[k])) {
+			run->n = k + 1;   /* what was made is freed by close() */
+			return false;
+		}
+	}
+	run->n = n;
+	return true;
+}
+
+/* What the first pass sent before any run, marked as sent: the graphs' ops
+ * (and the ops of the saved runs' entries, below), ranks, sources and
+ * frames, which the model has from its cache. */
+static void
+mark_layout_sent(struct reader *r)
+{
+	size_t i, g, k;
+
+	for (i = 0; i < r->nranks; i++) {
+		struct ms_rank *rk = &r->ranks[i];
+
+		for (g = 0; g < rk->ngraphs; g++) {
+			const struct ms_graph *gr = &rk->graphs[g];
+
+			for (k = 0; k < gr->nnodes; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->nodes[k].full_name);
+			for (k = 0; k < gr->nparams; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->params[k]);
+			for (k = 0; k < gr->nconsts; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->consts[k]);
+		}
+		rk->ngraphs_sent = rk->ngraphs;
+	}
+	r->nranks_sent = r->nranks;
+	r->nsources_sent = r->nsources;
+	r->nframes_sent = r->nframes;
+}
+
+/* The saved runs and their tables, in the state's order; false when a
+ * saved run is not the walk's run of that place. */
+static bool
+load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted)
+{
+	uint64_t i, k;
+
+	for (i = 0; i < nruns; i++) {
+		const char *p = ser_get_str(in);
+		struct ms_run *run = &r->runs[i];
+
+		if (!p || strcmp(p, rel_path(r, run->path)) != 0)
+			return false;
+		if (i >= nemitted)
+			continue;
+		if (!load_run(r, in, run))
+			return false;
+		run->execution = (int64_t)i;
+		run->looked = true;
+		if (r->may_follow && !run->dir_mtime)
+			ms_run_note_dir(run);   /* saved by a batch run, which does not note it */
+		for (k = 0; k < run->n; k++)
+			ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
+	}
+	return true;
+}
+
+bool
+ms_load_state(struct reader *r, const void *data, size_t len)
+{
+	const struct reader_sink quiet = {0};
+	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent, i;
+	struct ser_in in;
+	bool acl, async, ok;
+
+	ser_in_init(&in, data, len);
+	if (ser_get_u32(&in) != MS_STATE_VERSION || r->indexed || r->nruns)
+		return false;
+	acl = ser_get_u8(&in) != 0;
+	async = ser_get_u8(&in) != 0;
+	nruns = ser_get_u64(&in);
+	nemitted = ser_get_u64(&in);
+	r->tensors = ser_get_u64(&in);
+	nranks_sent = ser_get_u64(&in);
+	nsources_sent = ser_get_u64(&in);
+	nframes_sent = ser_get_u64(&in);
+	if (in.bad || acl != r->acl || nemitted > nruns)
+		return false;
+	/* the walk a first pass makes, without the tensor folders' reading */
+	if (r->acl)
+		ms_acl_scan(r, &quiet);
+	else
+		ms_sync_scan(r, &quiet);
+	r->async = r->async || async;
+	pthread_mutex_lock(&r->lock);
+	if (r->nruns > 1)
+		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	ms_register_frames(r);
+	if (r->nruns < nruns || r->nranks != nranks_sent || r->nsources != nsources_sent ||
+	    r->nframes != nframes_sent)
+		return false;
+	mark_layout_sent(r);
+	pthread_mutex_lock(&r->lock);
+	ok = load_runs(r, &in, nruns, nemitted) && ser_in_done(&in);
+	pthread_mutex_unlock(&r->lock);
+	if (!ok)
+		return false;
+	r->nemitted = (size_t)nemitted;
+	r->indexed = r->resumed = true;
+	return true;
+}
