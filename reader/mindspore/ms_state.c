@@ -28,8 +28,12 @@
 
 #include "reader/base/serial.h"
 
-/* 1: the first; bump on any change below. */
-#define MS_STATE_VERSION 1u
+/* 1: the first; 2: op names in one table, entry paths below their run,
+ * summaries without unused dims and percentiles.  Bump on any change below. */
+#define MS_STATE_VERSION 2u
+
+/* How an entry's path is saved. */
+enum { PATH_NONE, PATH_IN_RUN, PATH_IN_ROOT };
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -41,10 +45,23 @@ rel_path(const struct reader *r, const char *p)
 	return strncmp(p, r->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
 }
 
+/* dir "/" name in a new string (no printf: a reopen makes one per row). */
+static char *
+join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = xmalloc(a + b + 2);
+
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
 static char *
 abs_path(const struct reader *r, const char *p)
 {
-	return p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", r->root, p);
+	return p[0] == '/' ? xstrdup(p) : join(r->root, p);
 }
 
 /* ---- summaries, field by field ---------------------------------------------- */
@@ -52,14 +69,16 @@ abs_path(const struct reader *r, const char *p)
 static void
 put_summary(struct strbuf *o, const struct td_summary *s)
 {
+	static const double no_pct[TD_NPERCENTILES];
+	bool pct = memcmp(s->pct, no_pct, sizeof no_pct) != 0;
 	int i;
 
 	ser_put_u32(o, s->known);
 	ser_put_u32(o, (uint32_t)s->dtype);
 	ser_put_u32(o, (uint32_t)s->rank);
 	ser_put_u32(o, (uint32_t)s->ndims);
-	ser_put_u8(o, s->dims_truncated);
-	for (i = 0; i < TD_MAX_DIMS; i++)
+	ser_put_u8(o, (uint8_t)(s->dims_truncated | s->has_inf_or_nan << 1 | pct << 2));
+	for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
 		ser_put_u64(o, (uint64_t)s->dims[i]);
 	ser_put_u64(o, (uint64_t)s->elements);
 	ser_put_u64(o, (uint64_t)s->nan);
@@ -68,7 +87,6 @@ put_summary(struct strbuf *o, const struct td_summary *s)
 	ser_put_u64(o, (uint64_t)s->negative);
 	ser_put_u64(o, (uint64_t)s->zero);
 	ser_put_u64(o, (uint64_t)s->positive);
-	ser_put_u8(o, s->has_inf_or_nan);
 	ser_put_f64(o, s->min);
 	ser_put_f64(o, s->max);
 	ser_put_f64(o, s->mean);
@@ -76,21 +94,28 @@ put_summary(struct strbuf *o, const struct td_summary *s)
 	ser_put_f64(o, s->abs_mean);
 	ser_put_f64(o, s->std);
 	ser_put_f64(o, s->l2norm);
-	for (i = 0; i < TD_NPERCENTILES; i++)
+	for (i = 0; pct && i < TD_NPERCENTILES; i++)
 		ser_put_f64(o, s->pct[i]);
 }
 
 static void
 get_summary(struct ser_in *in, struct td_summary *s)
 {
+	uint8_t flags;
 	int i;
 
 	s->known = ser_get_u32(in);
 	s->dtype = (enum td_dtype)ser_get_u32(in);
 	s->rank = (int)ser_get_u32(in);
 	s->ndims = (int)ser_get_u32(in);
-	s->dims_truncated = ser_get_u8(in) != 0;
-	for (i = 0; i < TD_MAX_DIMS; i++)
+	flags = ser_get_u8(in);
+	if (s->ndims < 0 || s->ndims > TD_MAX_DIMS) {
+		in->bad = true;
+		return;
+	}
+	s->dims_truncated = flags & 1;
+	s->has_inf_or_nan = (flags >> 1) & 1;
+	for (i = 0; i < s->ndims; i++)
 		s->dims[i] = ser_get_i64(in);
 	s->elements = ser_get_i64(in);
 	s->nan = ser_get_i64(in);
@@ -99,7 +124,6 @@ get_summary(struct ser_in *in, struct td_summary *s)
 	s->negative = ser_get_i64(in);
 	s->zero = ser_get_i64(in);
 	s->positive = ser_get_i64(in);
-	s->has_inf_or_nan = ser_get_u8(in) != 0;
 	s->min = ser_get_f64(in);
 	s->max = ser_get_f64(in);
 	s->mean = ser_get_f64(in);
@@ -107,29 +131,50 @@ get_summary(struct ser_in *in, struct td_summary *s)
 	s->abs_mean = ser_get_f64(in);
 	s->std = ser_get_f64(in);
 	s->l2norm = ser_get_f64(in);
-	for (i = 0; i < TD_NPERCENTILES; i++)
+	for (i = 0; (flags & 4) && i < TD_NPERCENTILES; i++)
 		s->pct[i] = ser_get_f64(in);
-	if (s->ndims < 0 || s->ndims > TD_MAX_DIMS)
-		in->bad = true;
 }
 
 /* ---- saving ------------------------------------------------------------------ */
 
+/* The op names and types of the sent runs' entries, each once, in the
+ * order of first use (an entry saves its names' places in it). */
 static void
-save_entry(const struct reader *r, const struct ms_entry *e, struct strbuf *o)
+collect_names(const struct reader *r, struct ms_strs *names)
 {
-	ser_put_u8(o, e->path != NULL);
-	ser_put_str(o, e->path ? rel_path(r, e->path) : "");
-	ser_put_str(o, e->op_name);
-	ser_put_str(o, e->op_type);
+	size_t i, k;
+
+	for (i = 0; i < r->nemitted; i++)
+		for (k = 0; k < r->runs[i].n; k++) {
+			ms_strs_add(names, r->runs[i].entries[k].op_name);
+			ms_strs_add(names, r->runs[i].entries[k].op_type);
+		}
+}
+
+static void
+save_entry(const struct reader *r, const struct ms_run *run, struct ms_strs *names,
+	   const struct ms_entry *e, struct strbuf *o)
+{
+	size_t n = strlen(run->path);
+
+	if (!e->path) {
+		ser_put_u8(o, PATH_NONE);
+	} else if (strncmp(e->path, run->path, n) == 0 && e->path[n] == '/') {
+		ser_put_u8(o, PATH_IN_RUN);
+		ser_put_str(o, e->path + n + 1);
+	} else {
+		ser_put_u8(o, PATH_IN_ROOT);   /* a constants/ file */
+		ser_put_str(o, rel_path(r, e->path));
+	}
+	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_name));
+	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_type));
 	ser_put_u64(o, e->task);
 	ser_put_u64(o, e->stream);
 	ser_put_u64(o, e->ts);
 	ser_put_u32(o, e->slot);
-	ser_put_u8(o, e->is_input);
+	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1));
 	ser_put_u8(o, e->kind);
 	ser_put_u32(o, (uint32_t)e->hint);
-	ser_put_u8(o, e->flagged);
 	ser_put_u64(o, e->size);
 	put_summary(o, &e->summary);
 }
@@ -137,9 +182,11 @@ save_entry(const struct reader *r, const struct ms_entry *e, struct strbuf *o)
 void
 ms_save_state(struct reader *r, struct strbuf *out)
 {
+	struct ms_strs names = {0};
 	size_t i, k;
 
 	pthread_mutex_lock(&r->lock);
+	collect_names(r, &names);
 	ser_put_u32(out, MS_STATE_VERSION);
 	ser_put_u8(out, r->acl);
 	ser_put_u8(out, r->async);
@@ -149,6 +196,9 @@ ms_save_state(struct reader *r, struct strbuf *out)
 	ser_put_u64(out, r->nranks_sent);
 	ser_put_u64(out, r->nsources_sent);
 	ser_put_u64(out, r->nframes_sent);
+	ser_put_u64(out, names.n);
+	for (i = 0; i < names.n; i++)
+		ser_put_str(out, names.strs[i]);
 	for (i = 0; i < r->nruns; i++) {
 		const struct ms_run *run = &r->runs[i];
 
@@ -161,32 +211,43 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u8(out, run->changed);
 		ser_put_u64(out, run->n);
 		for (k = 0; k < run->n; k++)
-			save_entry(r, &run->entries[k], out);
+			save_entry(r, run, &names, &run->entries[k], out);
 	}
 	pthread_mutex_unlock(&r->lock);
+	ms_strs_done(&names);
 }
 
 /* ---- loading ----------------------------------------------------------------- */
 
-static bool
-load_entry(struct reader *r, struct ser_in *in, struct ms_entry *e)
-{
-	bool has_path = ser_get_u8(in) != 0;
-	const char *path = ser_get_str(in), *op = ser_get_str(in), *type = ser_get_str(in);
+/* The state's name table, interned in the reader. */
+struct name_table {
+	const char **s;
+	size_t n;
+};
 
-	if (!path || !op || !type)
+static bool
+load_entry(struct reader *r, struct ser_in *in, const struct ms_run *run,
+	   const struct name_table *names, struct ms_entry *e)
+{
+	uint8_t where = ser_get_u8(in), bits;
+	const char *path = where == PATH_NONE ? "" : ser_get_str(in);
+	uint32_t op = ser_get_u32(in), type = ser_get_u32(in);
+
+	if (!path || where > PATH_IN_ROOT || op >= names->n || type >= names->n)
 		return false;
-	e->path = has_path ? abs_path(r, path) : NULL;
-	e->op_name = ms_strs_add(&r->strs, op);
-	e->op_type = ms_strs_add(&r->strs, type);
+	e->path = where == PATH_IN_RUN ? join(run->path, path) :
+		  where == PATH_IN_ROOT ? abs_path(r, path) : NULL;
+	e->op_name = names->s[op];
+	e->op_type = names->s[type];
 	e->task = ser_get_u64(in);
 	e->stream = ser_get_u64(in);
 	e->ts = ser_get_u64(in);
 	e->slot = ser_get_u32(in);
-	e->is_input = ser_get_u8(in) != 0;
+	bits = ser_get_u8(in);
+	e->is_input = bits & 1;
+	e->flagged = (bits >> 1) & 1;
 	e->kind = ser_get_u8(in);
 	e->hint = (enum td_dtype)ser_get_u32(in);
-	e->flagged = ser_get_u8(in) != 0;
 	e->size = ser_get_u64(in);
 	get_summary(in, &e->summary);
 	return !in->bad && e->kind <= MS_ENTRY_STAT;
@@ -194,7 +255,7 @@ load_entry(struct reader *r, struct ser_in *in, struct ms_entry *e)
 
 /* The saved table of a sent run into run (entries owned by it). */
 static bool
-load_run(struct reader *r, struct ser_in *in, struct ms_run *run)
+load_run(struct reader *r, struct ser_in *in, const struct name_table *names, struct ms_run *run)
 {
 	uint64_t n, k;
 
@@ -202,13 +263,13 @@ load_run(struct reader *r, struct ser_in *in, struct ms_run *run)
 	run->nnames = (size_t)ser_get_u64(in);
 	run->gone = ser_get_u8(in) != 0;
 	run->changed = ser_get_u8(in) != 0;
-	n = ser_get_count(in, 40);   /* four strings' lengths and the fixed fields at least */
+	n = ser_get_count(in, 40);   /* an entry's fixed fields at least */
 	if (in->bad)
 		return false;
 	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
 	run->cap = n ? n : 1;
 	for (k = 0; k < n; k++) {
-		if (!load_entry(r, in, &run->entries[k])) {
+		if (!load_entry(r, in, run, names, &run->entries[k])) {
 			run->n = k + 1;   /* what was made is freed by close() */
 			return false;
 		}
@@ -248,7 +309,8 @@ mark_layout_sent(struct reader *r)
 /* The saved runs and their tables, in the state's order; false when a
  * saved run is not the walk's run of that place. */
 static bool
-load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted)
+load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, uint64_t nruns,
+	  uint64_t nemitted)
 {
 	uint64_t i, k;
 
@@ -260,7 +322,7 @@ load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted
 			return false;
 		if (i >= nemitted)
 			continue;
-		if (!load_run(r, in, run))
+		if (!load_run(r, in, names, run))
 			return false;
 		run->execution = (int64_t)i;
 		run->looked = true;
@@ -272,11 +334,31 @@ load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted
 	return true;
 }
 
+static bool
+load_names(struct reader *r, struct ser_in *in, struct name_table *t)
+{
+	uint64_t n = ser_get_count(in, 4), i;   /* a string: its length at least */
+
+	if (in->bad)
+		return false;
+	t->s = xcalloc(n ? n : 1, sizeof(*t->s));
+	for (i = 0; i < n; i++) {
+		const char *s = ser_get_str(in);
+
+		if (!s)
+			return false;
+		t->s[i] = ms_strs_add(&r->strs, s);
+	}
+	t->n = n;
+	return true;
+}
+
 bool
 ms_load_state(struct reader *r, const void *data, size_t len)
 {
 	const struct reader_sink quiet = {0};
 	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent, i;
+	struct name_table names = {0};
 	struct ser_in in;
 	bool acl, async, ok;
 
@@ -311,8 +393,10 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 		return false;
 	mark_layout_sent(r);
 	pthread_mutex_lock(&r->lock);
-	ok = load_runs(r, &in, nruns, nemitted) && ser_in_done(&in);
+	ok = load_names(r, &in, &names) && load_runs(r, &in, &names, nruns, nemitted) &&
+	     ser_in_done(&in);
 	pthread_mutex_unlock(&r->lock);
+	free(names.s);
 	if (!ok)
 		return false;
 	r->nemitted = (size_t)nemitted;
