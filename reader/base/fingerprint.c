@@ -123,49 +123,83 @@ dir_names(DIR *d, size_t *n)
 	return names;
 }
 
+/* Folders below a folder fingerprinted, at most (deeper ones count by
+ * their own stat data only). */
+#define FP_DIR_DEPTH 32
+
+/* The hash of folder fd's entries (fd is consumed): each entry's name,
+ * size, modification time and inode in name order, and for a folder (a
+ * real one: links are not followed into) the hash of its own entries
+ * (tfdbg v1 nests a node's dumps in folders of its name).  *n: the count
+ * of entries at this level.  false when the folder cannot be listed. */
+static bool
+dir_hash(int fd, int depth, uint64_t *h, uint64_t *n)
+{
+	DIR *d = fdopendir(fd);
+	char **names;
+	size_t k, i;
+	int again;
+
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	again = dup(dirfd(d));
+	names = dir_names(d, &k);   /* closes d and fd */
+	*n = k;
+	for (i = 0; i < k; i++) {
+		struct stat es, ls;
+		uint64_t sub = 0, nsub = 0;
+
+		*h = fold(*h, fnv64((const unsigned char *)names[i], strlen(names[i])));
+		if (again >= 0 && fstatat(again, names[i], &es, 0) == 0) {
+			*h = fold(*h, (uint64_t)es.st_size);
+			*h = fold(*h, (uint64_t)es.st_mtim.tv_sec * 1000000000ULL + (uint64_t)es.st_mtim.tv_nsec);
+			*h = fold(*h, (uint64_t)es.st_ino);
+			if (S_ISDIR(es.st_mode) && depth < FP_DIR_DEPTH &&
+			    fstatat(again, names[i], &ls, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(ls.st_mode)) {
+				int sfd = openat(again, names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+				sub = 0xcbf29ce484222325ULL;
+				if (sfd < 0 || !dir_hash(sfd, depth + 1, &sub, &nsub))
+					sub = 1;
+				*h = fold(fold(*h, sub), nsub);
+			}
+		} else {
+			*h = fold(fold(fold(*h, 0), 0), 0);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (again < 0)
+		return false;
+	close(again);
+	return true;
+}
+
 /* Fingerprint of a directory: size is its entry count, mtime and ino its
  * own (an entry added, removed or renamed moves the folder's time), head
- * a hash of each entry's name, size, modification time and inode in name
- * order (a file rewritten in place moves its own time), tail and mid 0.
- * An entry that cannot be stat'ed (a dangling link) counts with zeros.
+ * the hash of its tree (dir_hash: a file rewritten in place moves its own
+ * time, one added below moves its folder's), tail and mid 0.  An entry
+ * that cannot be stat'ed (a dangling link) counts with zeros.
  * TD_ERR_NOENT / TD_ERR_IO when the folder cannot be read. */
 static enum td_status
 dir_take(const char *path, struct fingerprint *fp)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat sb;
-	char **names;
-	size_t n, i;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	DIR *d;
+	uint64_t h = 0xcbf29ce484222325ULL, n = 0;
 
 	if (fd < 0)
 		return TD_ERR_NOENT;
-	if (fstat(fd, &sb) != 0 || !(d = fdopendir(fd))) {
+	if (fstat(fd, &sb) != 0) {
 		close(fd);
 		return TD_ERR_IO;
 	}
 	fp->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
 	fp->ino = (uint64_t)sb.st_ino;
-	names = dir_names(d, &n);   /* closes d and its fd */
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	for (i = 0; i < n; i++) {
-		struct stat es;
-
-		h = fold(h, fnv64((const unsigned char *)names[i], strlen(names[i])));
-		if (fd >= 0 && fstatat(fd, names[i], &es, 0) == 0) {
-			h = fold(h, (uint64_t)es.st_size);
-			h = fold(h, (uint64_t)es.st_mtim.tv_sec * 1000000000ULL + (uint64_t)es.st_mtim.tv_nsec);
-			h = fold(h, (uint64_t)es.st_ino);
-		} else {
-			h = fold(fold(fold(h, 0), 0), 0);
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (fd < 0)
+	if (!dir_hash(fd, 0, &h, &n))
 		return TD_ERR_IO;
-	close(fd);
 	fp->size = n;
 	fp->head = h;
 	fp->tail = fp->mid = 0;

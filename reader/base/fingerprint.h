@@ -17,7 +17,8 @@
  * A directory (a format of one file per tensor announces an iteration
  * folder as one dump file) has a fingerprint of its own kind: its entry
  * count, its modification time and inode, and a hash of every entry's
- * name, size, modification time and inode (one stat per entry, no read).
+ * name, size, modification time and inode, folders below included (one
+ * stat per entry, no read; links are not followed into, 32 levels at most).
  * It matches only unchanged (FP_SAME) or not at all (FP_CHANGED): a file
  * added, removed, renamed over or rewritten in it is a change.
  */
