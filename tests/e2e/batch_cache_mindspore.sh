@@ -76,5 +76,5 @@ d = json.load(open(sys.argv[1]))
 if isinstance(d, dict):
     [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
 print(json.dumps(d, sort_keys=True))' "$OUT")
-	[ "$a" = "$b" ] && ok "warm_equals_fresh/$cmd" || fail "warm_equals_fresh/$cmd" "$(diff <(echo "$a") <(echo "$b") | head -4)"
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "warm_equals_fresh/$cmd" || fail "warm_equals_fresh/$cmd" "$(diff <(echo "$a") <(echo "$b") | head -4)"
 done

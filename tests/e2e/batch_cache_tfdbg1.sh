@@ -33,7 +33,7 @@ d = json.load(open(sys.argv[1]))
 if isinstance(d, dict):
     [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
 print(json.dumps(d, sort_keys=True))' "$OUT")
-		[ "$a" = "$b" ] || bad="'$cmd' differs: $(diff <(echo "$a") <(echo "$b") | head -4)"
+		[ -n "$a" ] && [ "$a" = "$b" ] || bad="'$cmd' differs: $(diff <(echo "$a") <(echo "$b") | head -4)"
 	done
 	[ -z "$bad" ] && ok "$1" || fail "$1" "$bad"
 }
