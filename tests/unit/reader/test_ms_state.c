@@ -3,7 +3,8 @@
  * and the folder fingerprints that guard it: a reader loaded from another
  * reader's saved state sends nothing again, decodes every row as the
  * indexing reader does, and picks up an iteration folder that appeared
- * since; a state does not fit another dump, nor a damaged state; a
+ * since; a state does not fit another dump, a dump where a new rank's
+ * runs sort among the saved ones, nor a damaged state; a
  * folder's fingerprint changes with a file rewritten in it (same size), a
  * file added, and not otherwise.  The dump is a copy of sync_lenet
  * (fixtures README: iterations 0 and 1, 52 and 50 rows).
@@ -80,23 +81,22 @@ index_and_save(const char *dir, struct record_sink *rs, struct strbuf *state)
 	mindspore_reader_ops.close(r);
 }
 
+/* Indexes dir, saves, resumes a new reader from the state: its pass sends
+ * nothing, and every row decodes as the first reader's rows said. */
 static void
-test_ms_state_resumes_without_resending_and_decodes_the_same(void **state)
+check_resume(const char *dir, size_t nexecs, size_t ntraces)
 {
-	struct fx f;
 	struct record_sink first, again;
 	struct reader_sink sink;
 	struct strbuf st = {0};
 	struct reader *r;
 	size_t i;
 
-	(void)state;
-	fx_make(&f);
-	index_and_save(f.dir, &first, &st);
-	assert_int_equal(first.nexecutions, 2);
-	assert_int_equal(first.ntraces, 102);
+	index_and_save(dir, &first, &st);
+	assert_int_equal(first.nexecutions, nexecs);
+	assert_int_equal(first.ntraces, ntraces);
 
-	r = open_at(f.dir);
+	r = open_at(dir);
 	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	record_sink_init(&again, &sink);
 	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
@@ -124,6 +124,40 @@ test_ms_state_resumes_without_resending_and_decodes_the_same(void **state)
 	record_sink_done(&again);
 	record_sink_done(&first);
 	strbuf_done(&st);
+}
+
+static void
+test_ms_state_resumes_without_resending_and_decodes_the_same(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	fx_make(&f);
+	check_resume(f.dir, 2, 102);
+	fx_done(&f);
+}
+
+/* The other layouts: two ranks (runs interleaved by iteration), the
+ * asynchronous rank layout (bin files, overflow records), the ACL layout
+ * (test_mindspore.c's facts: 1 run of 8 rows). */
+static void
+test_ms_state_resumes_every_layout(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	fx_make(&f);
+	sh(&f, "mkdir $T/two && cp -r $T/d/rank_0 $T/two/rank_0 && cp -r $T/d/rank_0 $T/two/rank_1 && "
+	       "mkdir -p $T/acl/3/20240115103000/0/Net/1/0 && "
+	       "cp tests/fixtures/mindspore/async_small/rank_0/Net/0/0/* $T/acl/3/20240115103000/0/Net/1/0/ && "
+	       "echo '{}' > $T/acl/acl_dump_0.json && chmod -R u+w $T");
+	free(f.dir);
+	f.dir = xasprintf("%s/two", f.tmp);
+	check_resume(f.dir, 4, 204);
+	free(f.dir);
+	f.dir = xasprintf("%s/acl", f.tmp);
+	check_resume(f.dir, 1, 8);
+	check_resume("tests/fixtures/mindspore/async_small", 2, 11);
 	fx_done(&f);
 }
 
@@ -174,6 +208,13 @@ test_ms_state_refuses_another_dump_and_damage(void **state)
 	r = open_at(f.dir);             /* cut short */
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len - 3));
 	mindspore_reader_ops.close(r);
+	/* a rank that appeared: its iteration 0 sorts before rank_0's
+	 * iteration 1 in a fresh pass, so the rows would be numbered otherwise */
+	sh(&f, "cp -r $T/d/rank_0 $T/d/rank_1");
+	r = open_at(f.dir);
+	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len));
+	mindspore_reader_ops.close(r);
+	sh(&f, "rm -rf $T/d/rank_1");
 	st.buf[0] ^= 0x7f;              /* another version */
 	r = open_at(f.dir);
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len));
@@ -215,6 +256,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ms_state_resumes_without_resending_and_decodes_the_same),
+		cmocka_unit_test(test_ms_state_resumes_every_layout),
 		cmocka_unit_test(test_ms_state_picks_up_an_iteration_that_appeared),
 		cmocka_unit_test(test_ms_state_refuses_another_dump_and_damage),
 		cmocka_unit_test(test_fingerprint_of_a_folder_sees_its_files),
