@@ -150,11 +150,8 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 static void
 run_free(struct ms_run *run)
 {
-	size_t i;
-
-	for (i = 0; i < run->n; i++)
-		free(run->entries[i].path);
 	free(run->entries);
+	free(run->names);
 	free(run->path);
 	free(run->label);
 	free(run->const_dir);

@@ -29,11 +29,9 @@
 #include "reader/base/serial.h"
 
 /* 1: the first; 2: op names in one table, entry paths below their run,
- * summaries without unused dims and percentiles.  Bump on any change below. */
-#define MS_STATE_VERSION 2u
-
-/* How an entry's path is saved. */
-enum { PATH_NONE, PATH_IN_RUN, PATH_IN_ROOT };
+ * summaries without unused dims and percentiles; 3: a run's file names in
+ * one block, an entry's name an offset in it.  Bump on any change below. */
+#define MS_STATE_VERSION 3u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -43,25 +41,6 @@ rel_path(const struct reader *r, const char *p)
 	size_t n = strlen(r->root);
 
 	return strncmp(p, r->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
-}
-
-/* dir "/" name in a new string (no printf: a reopen makes one per row). */
-static char *
-join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = xmalloc(a + b + 2);
-
-	memcpy(p, dir, a);
-	p[a] = '/';
-	memcpy(p + a + 1, name, b + 1);
-	return p;
-}
-
-static char *
-abs_path(const struct reader *r, const char *p)
-{
-	return p[0] == '/' ? xstrdup(p) : join(r->root, p);
 }
 
 /* ---- summaries, field by field ---------------------------------------------- */
@@ -152,27 +131,16 @@ collect_names(const struct reader *r, struct ms_strs *names)
 }
 
 static void
-save_entry(const struct reader *r, const struct ms_run *run, struct ms_strs *names,
-	   const struct ms_entry *e, struct strbuf *o)
+save_entry(struct ms_strs *names, const struct ms_entry *e, struct strbuf *o)
 {
-	size_t n = strlen(run->path);
-
-	if (!e->path) {
-		ser_put_u8(o, PATH_NONE);
-	} else if (strncmp(e->path, run->path, n) == 0 && e->path[n] == '/') {
-		ser_put_u8(o, PATH_IN_RUN);
-		ser_put_str(o, e->path + n + 1);
-	} else {
-		ser_put_u8(o, PATH_IN_ROOT);   /* a constants/ file */
-		ser_put_str(o, rel_path(r, e->path));
-	}
+	ser_put_u32(o, e->name);
+	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1 | e->in_const << 2));
 	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_name));
 	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_type));
 	ser_put_u64(o, e->task);
 	ser_put_u64(o, e->stream);
 	ser_put_u64(o, e->ts);
 	ser_put_u32(o, e->slot);
-	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1));
 	ser_put_u8(o, e->kind);
 	ser_put_u32(o, (uint32_t)e->hint);
 	ser_put_u64(o, e->size);
@@ -209,9 +177,11 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u64(out, run->nnames);
 		ser_put_u8(out, run->gone);
 		ser_put_u8(out, run->changed);
+		ser_put_u64(out, run->names_len);
+		ser_put_bytes(out, run->names, run->names_len);
 		ser_put_u64(out, run->n);
 		for (k = 0; k < run->n; k++)
-			save_entry(r, run, &names, &run->entries[k], out);
+			save_entry(&names, &run->entries[k], out);
 	}
 	pthread_mutex_unlock(&r->lock);
 	ms_strs_done(&names);
@@ -226,26 +196,28 @@ struct name_table {
 };
 
 static bool
-load_entry(struct reader *r, struct ser_in *in, const struct ms_run *run,
-	   const struct name_table *names, struct ms_entry *e)
+load_entry(struct ser_in *in, const struct ms_run *run, const struct name_table *names,
+	   struct ms_entry *e)
 {
-	uint8_t where = ser_get_u8(in), bits;
-	const char *path = where == PATH_NONE ? "" : ser_get_str(in);
-	uint32_t op = ser_get_u32(in), type = ser_get_u32(in);
+	uint8_t bits;
+	uint32_t op, type;
 
-	if (!path || where > PATH_IN_ROOT || op >= names->n || type >= names->n)
+	e->name = ser_get_u32(in);
+	bits = ser_get_u8(in);
+	e->is_input = bits & 1;
+	e->flagged = (bits >> 1) & 1;
+	e->in_const = (bits >> 2) & 1;
+	op = ser_get_u32(in);
+	type = ser_get_u32(in);
+	if (in->bad || op >= names->n || type >= names->n ||
+	    (e->name != MS_NO_NAME && e->name >= run->names_len) || (e->in_const && !run->const_dir))
 		return false;
-	e->path = where == PATH_IN_RUN ? join(run->path, path) :
-		  where == PATH_IN_ROOT ? abs_path(r, path) : NULL;
 	e->op_name = names->s[op];
 	e->op_type = names->s[type];
 	e->task = ser_get_u64(in);
 	e->stream = ser_get_u64(in);
 	e->ts = ser_get_u64(in);
 	e->slot = ser_get_u32(in);
-	bits = ser_get_u8(in);
-	e->is_input = bits & 1;
-	e->flagged = (bits >> 1) & 1;
 	e->kind = ser_get_u8(in);
 	e->hint = (enum td_dtype)ser_get_u32(in);
 	e->size = ser_get_u64(in);
@@ -253,9 +225,27 @@ load_entry(struct reader *r, struct ser_in *in, const struct ms_run *run,
 	return !in->bad && e->kind <= MS_ENTRY_STAT;
 }
 
+/* The run's name block: NUL-terminated names, the last one too. */
+static bool
+load_names_block(struct ser_in *in, struct ms_run *run)
+{
+	uint64_t n = ser_get_count(in, 1);
+	const char *p = n ? ser_get_bytes(in, (size_t)n) : NULL;
+
+	if (in->bad || n >= MS_NO_NAME || (n && (!p || p[n - 1] != '\0')))
+		return false;
+	run->names = NULL;
+	if (n) {
+		run->names = xmalloc((size_t)n);
+		memcpy(run->names, p, (size_t)n);
+	}
+	run->names_len = (size_t)n;
+	return true;
+}
+
 /* The saved table of a sent run into run (entries owned by it). */
 static bool
-load_run(struct reader *r, struct ser_in *in, const struct name_table *names, struct ms_run *run)
+load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
 {
 	uint64_t n, k;
 
@@ -263,13 +253,15 @@ load_run(struct reader *r, struct ser_in *in, const struct name_table *names, st
 	run->nnames = (size_t)ser_get_u64(in);
 	run->gone = ser_get_u8(in) != 0;
 	run->changed = ser_get_u8(in) != 0;
+	if (!load_names_block(in, run))
+		return false;
 	n = ser_get_count(in, 40);   /* an entry's fixed fields at least */
 	if (in->bad)
 		return false;
 	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
 	run->cap = n ? n : 1;
 	for (k = 0; k < n; k++) {
-		if (!load_entry(r, in, run, names, &run->entries[k])) {
+		if (!load_entry(in, run, names, &run->entries[k])) {
 			run->n = k + 1;   /* what was made is freed by close() */
 			return false;
 		}
@@ -322,7 +314,7 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 			return false;
 		if (i >= nemitted)
 			continue;
-		if (!load_run(r, in, names, run))
+		if (!load_run(in, names, run))
 			return false;
 		run->execution = (int64_t)i;
 		run->looked = true;
