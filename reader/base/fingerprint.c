@@ -1,11 +1,16 @@
 /*
  * fingerprint.c - file fingerprints: fstat plus a few short reads, hashed
  * with 64-bit FNV-1a (speed is not an issue at 32 KiB a file; what matters
- * is that a rewritten head, tail or sampled block shows).
+ * is that a rewritten head, tail or sampled block shows).  A directory
+ * (formats of one file per tensor announce a folder as one dump file) is
+ * fingerprinted by its entries' stat data instead (dir_take).
  */
 #include "fingerprint.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,14 +88,144 @@ open_stat(const char *path, struct fingerprint *fp, enum td_status *st)
 	return fd;
 }
 
+/* ---- directories ---------------------------------------------------------- */
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static uint64_t
+fold(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
+
+/* The sorted names in the open directory d (closes it); NULL on error. */
+static char **
+dir_names(DIR *d, size_t *n)
+{
+	char **names = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+
+	*n = 0;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		TD_GROW(names, cap, *n + 1);
+		names[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), name_cmp);
+	return names;
+}
+
+/* Folders below a folder fingerprinted, at most (deeper ones count by
+ * their own stat data only). */
+#define FP_DIR_DEPTH 32
+
+/* The hash of folder fd's entries (fd is consumed): each entry's name,
+ * size, modification time and inode in name order, and for a folder (a
+ * real one: links are not followed into) the hash of its own entries
+ * (tfdbg v1 nests a node's dumps in folders of its name).  *n: the count
+ * of entries at this level.  false when the folder cannot be listed. */
+static bool
+dir_hash(int fd, int depth, uint64_t *h, uint64_t *n)
+{
+	DIR *d = fdopendir(fd);
+	char **names;
+	size_t k, i;
+	int again;
+
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	again = dup(dirfd(d));
+	names = dir_names(d, &k);   /* closes d and fd */
+	*n = k;
+	for (i = 0; i < k; i++) {
+		struct stat es, ls;
+		uint64_t sub = 0, nsub = 0;
+
+		*h = fold(*h, fnv64((const unsigned char *)names[i], strlen(names[i])));
+		if (again >= 0 && fstatat(again, names[i], &es, 0) == 0) {
+			*h = fold(*h, (uint64_t)es.st_size);
+			*h = fold(*h, (uint64_t)es.st_mtim.tv_sec * 1000000000ULL + (uint64_t)es.st_mtim.tv_nsec);
+			*h = fold(*h, (uint64_t)es.st_ino);
+			if (S_ISDIR(es.st_mode) && depth < FP_DIR_DEPTH &&
+			    fstatat(again, names[i], &ls, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(ls.st_mode)) {
+				int sfd = openat(again, names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+				sub = 0xcbf29ce484222325ULL;
+				if (sfd < 0 || !dir_hash(sfd, depth + 1, &sub, &nsub))
+					sub = 1;
+				*h = fold(fold(*h, sub), nsub);
+			}
+		} else {
+			*h = fold(fold(fold(*h, 0), 0), 0);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (again < 0)
+		return false;
+	close(again);
+	return true;
+}
+
+/* Fingerprint of a directory: size is its entry count, mtime and ino its
+ * own (an entry added, removed or renamed moves the folder's time), head
+ * the hash of its tree (dir_hash: a file rewritten in place moves its own
+ * time, one added below moves its folder's), tail and mid 0.  An entry
+ * that cannot be stat'ed (a dangling link) counts with zeros.
+ * TD_ERR_NOENT / TD_ERR_IO when the folder cannot be read. */
+static enum td_status
+dir_take(const char *path, struct fingerprint *fp)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat sb;
+	uint64_t h = 0xcbf29ce484222325ULL, n = 0;
+
+	if (fd < 0)
+		return TD_ERR_NOENT;
+	if (fstat(fd, &sb) != 0) {
+		close(fd);
+		return TD_ERR_IO;
+	}
+	fp->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+	fp->ino = (uint64_t)sb.st_ino;
+	if (!dir_hash(fd, 0, &h, &n))
+		return TD_ERR_IO;
+	fp->size = n;
+	fp->head = h;
+	fp->tail = fp->mid = 0;
+	return TD_OK;
+}
+
+static bool
+is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* ---- the fingerprint ------------------------------------------------------- */
+
 enum td_status
 fingerprint_take(const char *path, struct fingerprint *fp)
 {
 	enum td_status st = TD_OK;
-	int fd = open_stat(path, fp, &st);
+	int fd;
 	bool ok;
 
-	if (fd < 0)
+	if (is_dir(path))
+		return dir_take(path, fp);
+	if ((fd = open_stat(path, fp, &st)) < 0)
 		return st;
 	ok = hash_ends(fd, fp->size, &fp->head, &fp->tail, &fp->mid);
 	close(fd);
@@ -104,9 +239,13 @@ fingerprint_match(const char *path, const struct fingerprint *old)
 	enum td_status st = TD_OK;
 	uint64_t head = 0, tail = 0, mid = 0;
 	enum fingerprint_match res = FP_CHANGED;
-	int fd = open_stat(path, &now, &st);
+	int fd;
 
-	if (fd < 0)
+	if (is_dir(path))           /* a folder is the same or changed, never grown */
+		return dir_take(path, &now) == TD_OK && now.size == old->size &&
+		       now.mtime_ns == old->mtime_ns && now.ino == old->ino && now.head == old->head &&
+		       now.tail == old->tail && now.mid == old->mid ? FP_SAME : FP_CHANGED;
+	if ((fd = open_stat(path, &now, &st)) < 0)
 		return FP_CHANGED;
 	if (now.ino == old->ino && now.size >= old->size &&
 	    (now.size > old->size || now.mtime_ns == old->mtime_ns) &&

@@ -13,6 +13,14 @@
  * through fileio.h.  Not a proof: a file rewritten in the middle, between
  * the sampled blocks, with the same size, time stamp and inode passes (as
  * it does for make).
+ *
+ * A directory (a format of one file per tensor announces an iteration
+ * folder as one dump file) has a fingerprint of its own kind: its entry
+ * count, its modification time and inode, and a hash of every entry's
+ * name, size, modification time and inode, folders below included (one
+ * stat per entry, no read; links are not followed into, 32 levels at most).
+ * It matches only unchanged (FP_SAME) or not at all (FP_CHANGED): a file
+ * added, removed, renamed over or rewritten in it is a change.
  */
 #ifndef TD_FINGERPRINT_H
 #define TD_FINGERPRINT_H
@@ -39,8 +47,9 @@ enum fingerprint_match {
 	FP_CHANGED,                 /* anything else, or the file cannot be read */
 };
 
-/* Takes path's fingerprint.  TD_ERR_NOENT / TD_ERR_IO when it cannot be
- * opened or read (not a regular file included). */
+/* Takes path's fingerprint (a regular file or a directory).  TD_ERR_NOENT /
+ * TD_ERR_IO when it cannot be opened or read (neither a regular file nor a
+ * directory included). */
 enum td_status fingerprint_take(const char *path, struct fingerprint *fp);
 /* Compares path on disk now with old (see enum fingerprint_match). */
 enum fingerprint_match fingerprint_match(const char *path, const struct fingerprint *old);

@@ -95,18 +95,21 @@ ms_node_frames(struct reader *r, const char *host, const struct ms_node *n, cons
 
 /* ---- decode ------------------------------------------------------------ */
 
-/* Copies what decode needs of one entry under the lock. */
+/* Copies what decode needs of one entry under the lock; *path: its data
+ * file (malloc'd) or NULL. */
 static bool
-entry_copy(struct reader *r, const struct td_locator *loc, struct ms_entry *e, struct ms_run *run)
+entry_copy(struct reader *r, const struct td_locator *loc, struct ms_entry *e, char **path,
+	   struct ms_run *run)
 {
 	bool ok = false;
 
+	*path = NULL;
 	pthread_mutex_lock(&r->lock);
 	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n) {
 		const struct ms_run *src = &r->runs[loc->file];
 
 		*e = src->entries[loc->offset];
-		e->path = e->path ? xstrdup(e->path) : NULL;
+		*path = ms_entry_path(src, e);
 		memset(run, 0, sizeof(*run));
 		run->host = src->host;
 		run->graph_id = src->graph_id;
@@ -119,31 +122,31 @@ entry_copy(struct reader *r, const struct td_locator *loc, struct ms_entry *e, s
 
 /* The full value of an entry, when the file is small enough. */
 static struct td_tensor *
-entry_value(const struct ms_entry *e, struct strbuf *text)
+entry_value(const struct ms_entry *e, const char *path, struct strbuf *text)
 {
 	struct td_tensor *t = NULL;
 	char err[256] = "";
 	struct stat st;
 	enum td_status rc = TD_ERR_NOENT;
 
-	if (!e->path)
+	if (!path)
 		return NULL;
-	if (stat(e->path, &st) == 0 && (uint64_t)st.st_size > MS_VALUE_MAX) {
+	if (stat(path, &st) == 0 && (uint64_t)st.st_size > MS_VALUE_MAX) {
 		strbuf_addf(text, "value: not loaded (%lld bytes)\n", (long long)st.st_size);
 		return NULL;
 	}
 	if (e->kind == MS_ENTRY_NPY) {
-		rc = npy_read_file(e->path, e->hint, &t, err, sizeof err);
+		rc = npy_read_file(path, e->hint, &t, err, sizeof err);
 	} else if (e->kind == MS_ENTRY_BIN) {
 		struct ms_bin b;
 
-		if ((rc = ms_bin_read(e->path, &b, err, sizeof err)) == TD_OK) {
+		if ((rc = ms_bin_read(path, &b, err, sizeof err)) == TD_OK) {
 			size_t i;
 
 			rc = TD_ERR_NOTFOUND;
 			for (i = 0; i < b.n; i++)
 				if (b.t[i].is_input == e->is_input && b.t[i].slot == e->slot)
-					rc = ms_bin_tensor_value(e->path, &b.t[i], &t, err, sizeof err);
+					rc = ms_bin_tensor_value(path, &b.t[i], &t, err, sizeof err);
 			ms_bin_done(&b);
 		}
 	}
@@ -159,8 +162,9 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	struct ms_run run;
 	struct strbuf text = {0};
 	struct td_tensor *t;
+	char *path;
 
-	if (!entry_copy(r, loc, &e, &run))
+	if (!entry_copy(r, loc, &e, &path, &run))
 		return TD_ERR_RANGE;
 	out->op_name = xstrdup(e.op_name);
 	out->op_type = xstrdup(e.op_type);
@@ -176,18 +180,18 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	 * must not start a line of its own */
 	strbuf_addf(&text, "run: %s\nio: %s %u\nfile: %s\ntask: %llu\nstream: %llu\ntimestamp: %llu\n",
 		    td_oneline(run.label), e.is_input ? "input" : "output", e.slot,
-		    td_oneline(e.path ? e.path : "(statistic.csv only)"), (unsigned long long)e.task,
+		    td_oneline(path ? path : "(statistic.csv only)"), (unsigned long long)e.task,
 		    (unsigned long long)e.stream, (unsigned long long)e.ts);
 	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
 		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",
 			    td_dtype_name(e.hint), td_dtype_name(e.summary.dtype));
-	t = entry_value(&e, &text);
+	t = entry_value(&e, path, &text);
 	/* statistic.csv counts win; otherwise the data gives them (lazily, §7) */
 	if (t && !(e.summary.known & SUM_NONFINITE))
 		td_tensor_summarize(t, &out->summaries[0]);
 	out->values[0] = t;
 	out->text = strbuf_take(&text);
-	free(e.path);
+	free(path);
 	free(run.label);
 	return TD_OK;
 }

@@ -160,24 +160,26 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 {
 	struct ms_entry *e = &run->entries[k];
 	struct stat st;
-	char *d;
+	char *d, *path;
 	int rc;
 
-	if (!e->path || e->flagged || run->gone)
+	if (e->name == MS_NO_NAME || e->flagged || run->gone)
 		return;
-	if (k > 0 && run->entries[k - 1].path && strcmp(run->entries[k - 1].path, e->path) == 0) {
+	if (k > 0 && run->entries[k - 1].name == e->name &&
+	    run->entries[k - 1].in_const == e->in_const) {
 		e->flagged = run->entries[k - 1].flagged;   /* one bin file, several rows */
 		return;
 	}
-	rc = stat(e->path, &st);
-	if (rc == 0 && e->size == MS_SIZE_UNKNOWN) {
-		e->size = (uint64_t)st.st_size;     /* read before follow mode: from now on */
+	if (!(path = ms_entry_path(run, e)))
 		return;
+	rc = stat(path, &st);
+	if ((rc == 0 && e->size == MS_SIZE_UNKNOWN) || (rc == 0 && (uint64_t)st.st_size == e->size) ||
+	    (rc != 0 && errno != ENOENT)) {
+		if (rc == 0 && e->size == MS_SIZE_UNKNOWN)
+			e->size = (uint64_t)st.st_size;   /* read before follow mode: from now on */
+		free(path);
+		return;                    /* unchanged, or cannot look now: nothing to name */
 	}
-	if (rc == 0 && (uint64_t)st.st_size == e->size)
-		return;
-	if (rc != 0 && errno != ENOENT)
-		return;                    /* cannot look now: nothing to name */
 	e->flagged = true;
 	if (rc != 0)
 		d = xstrdup("deleted after it was read: its row stays listed, its value cannot be read");
@@ -185,8 +187,9 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 		d = xasprintf("%s after it was read (%llu bytes then, %llu now): its row shows the "
 			      "first read", (uint64_t)st.st_size < e->size ? "truncated" : "rewritten",
 			      (unsigned long long)e->size, (unsigned long long)st.st_size);
-	ms_problem(sink, PROBLEM_INCONSISTENT, e->path, "tensor file", d);
+	ms_problem(sink, PROBLEM_INCONSISTENT, path, "tensor file", d);
 	free(d);
+	free(path);
 }
 
 void

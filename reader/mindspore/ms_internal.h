@@ -260,9 +260,14 @@ enum ms_entry_kind {
 	MS_ENTRY_STAT,              /* a statistic.csv row without a data file */
 };
 
+/* ms_entry.name of a row without a data file. */
+#define MS_NO_NAME UINT32_MAX
+
 /* One trace row. */
 struct ms_entry {
-	char *path;                 /* data file, NULL for MS_ENTRY_STAT */
+	uint32_t name;              /* data file: its name's offset in the run's name
+				     * block (ms_run.names), MS_NO_NAME for MS_ENTRY_STAT */
+	bool in_const;              /* the file is in the run's const_dir, not its folder */
 	const char *op_name;        /* interned (struct ms_strs) */
 	const char *op_type;        /* interned */
 	uint64_t task, stream, ts;
@@ -294,6 +299,9 @@ struct ms_run {
 	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
 	struct ms_entry *entries;
 	size_t n, cap;
+	char *names;                /* the entries' file names, NUL-terminated one after
+				     * the other (one block per run, not a path per row) */
+	size_t names_len;
 	uint32_t file_id;
 	int64_t execution;
 	/* follow mode (ms_follow.c) */
@@ -396,8 +404,26 @@ struct reader {
 	size_t nranks_framed;       /* ranks whose frames are registered */
 	size_t nranks_sent;         /* ranks announced in meta so far */
 	bool indexed;
+	bool resumed;               /* indexed from a saved state (ms_state.c), no pass since */
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
 };
+
+/* ---- ms_reader.c: what the index driver shares with the state ----------- */
+
+/* The order runs are sent in (qsort comparator over struct ms_run). */
+int ms_run_cmp(const void *a, const void *b);
+/* Remembers that (graph, op) went out with on_op; true if it was new. */
+bool ms_note_op_sent(struct reader *r, const char *graph_id, const char *op);
+/* Frames of every node are registered before anything is sent, so that
+ * sources and frames go out before the ops that use them; in follow mode,
+ * those of ranks that appeared since.  Under the lock: decode() reads the
+ * sources. */
+void ms_register_frames(struct reader *r);
+
+/* ---- ms_state.c: reader.h save_state / load_state ----------------------- */
+
+void ms_save_state(struct reader *r, struct strbuf *out);
+bool ms_load_state(struct reader *r, const void *data, size_t len);
 
 /* ---- ms_sync.c: the rank layout ------------------------------------- */
 
@@ -435,6 +461,11 @@ void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *o
 		     const char *file_op, const char **full, const char **type);
 /* The execution orders of graph gid in rk, or NULL. */
 const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
+
+/* The data file of run's entry e as a new string (folder and name), or
+ * NULL when the row has none (MS_ENTRY_STAT).  Call under r->lock when
+ * index() may be appending (the run's arrays are read). */
+char *ms_entry_path(const struct ms_run *run, const struct ms_entry *e);
 
 /* ---- ms_follow.c: what changes after it was seen ------------------------ */
 

@@ -150,11 +150,8 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 static void
 run_free(struct ms_run *run)
 {
-	size_t i;
-
-	for (i = 0; i < run->n; i++)
-		free(run->entries[i].path);
 	free(run->entries);
+	free(run->names);
 	free(run->path);
 	free(run->label);
 	free(run->const_dir);
@@ -264,9 +261,8 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 	r->nframes_sent = r->nframes;
 }
 
-/* Remembers that (graph, op) went out with on_op; true if it was new. */
-static bool
-note_op_sent(struct reader *r, const char *graph_id, const char *op)
+bool
+ms_note_op_sent(struct reader *r, const char *graph_id, const char *op)
 {
 	char *key = xasprintf("%s\t%s", graph_id, op);
 	bool added;
@@ -310,7 +306,7 @@ emit_node(struct reader *r, const struct reader_sink *sink, const struct ms_rank
 	};
 
 	send_op(sink, &op);
-	note_op_sent(r, graph_id, n->full_name);
+	ms_note_op_sent(r, graph_id, n->full_name);
 	free(ids);
 }
 
@@ -328,7 +324,7 @@ emit_leaves(struct reader *r, const struct reader_sink *sink, const struct ms_ra
 		};
 
 		send_op(sink, &op);
-		note_op_sent(r, graph_id, names[k]);
+		ms_note_op_sent(r, graph_id, names[k]);
 	}
 }
 
@@ -358,12 +354,8 @@ emit_graphs(struct reader *r, const struct reader_sink *sink)
 	}
 }
 
-/* Frames of every node are registered before anything is sent, so that
- * sources and frames go out before the ops that use them; in follow mode,
- * those of ranks that appeared since.  Under the lock: decode() reads the
- * sources. */
-static void
-register_frames(struct reader *r)
+void
+ms_register_frames(struct reader *r)
 {
 	size_t i, g, k;
 
@@ -380,8 +372,8 @@ register_frames(struct reader *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-static int
-run_cmp(const void *a, const void *b)
+int
+ms_run_cmp(const void *a, const void *b)
 {
 	const struct ms_run *x = a, *y = b;
 	unsigned long long gx = strtoull(x->graph_id, NULL, 10), gy = strtoull(y->graph_id, NULL, 10);
@@ -494,7 +486,7 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 			.host = run->host, .num_outputs = 1,
 		};
 
-		if (note_op_sent(r, run->graph_id, e->op_name))
+		if (ms_note_op_sent(r, run->graph_id, e->op_name))
 			send_op(sink, &op);
 	}
 }
@@ -583,7 +575,7 @@ order_new_runs(struct reader *r)
 
 	pthread_mutex_lock(&r->lock);
 	if (r->nruns > first)
-		td_sort(r->runs + first, r->nruns - first, sizeof(*r->runs), run_cmp);
+		td_sort(r->runs + first, r->nruns - first, sizeof(*r->runs), ms_run_cmp);
 	for (i = first; i < r->nruns; i++)
 		r->runs[i].file_id = (uint32_t)i;
 	pthread_mutex_unlock(&r->lock);
@@ -605,7 +597,8 @@ announce_run(const struct reader_sink *sink, const struct ms_run *run)
 static bool
 emit_runs(struct reader *r, const struct reader_sink *sink)
 {
-	bool hold = r->follow || r->indexed;
+	/* a pass resumed from a saved state reads like a first one */
+	bool hold = r->follow || (r->indexed && !r->resumed);
 	int64_t now = ms_now_ns();
 	struct reader_progress progress = { .done = r->nemitted, .total = r->nruns };  /* runs */
 	size_t i;
@@ -635,6 +628,7 @@ static enum td_status
 ms_index(struct reader *r, const struct reader_sink *sink)
 {
 	bool first = !r->indexed;
+	size_t before;
 
 	if (r->acl)
 		ms_acl_scan(r, sink);
@@ -650,15 +644,18 @@ ms_index(struct reader *r, const struct reader_sink *sink)
 	if (first || r->nranks > r->nranks_sent)
 		emit_rank_meta(r, sink);
 	order_new_runs(r);
-	register_frames(r);
+	ms_register_frames(r);
 	emit_sources_frames(r, sink);
 	emit_graphs(r, sink);
-	if (!first)
+	if (!first && !r->resumed)   /* resumed: the model found the folders unchanged */
 		ms_follow_check(r, sink);
+	before = r->nemitted;
 	if (!emit_runs(r, sink))
 		return TD_OK;
-	emit_meta_counts(r, sink);
+	if (!r->resumed || r->nemitted > before)
+		emit_meta_counts(r, sink);
 	r->indexed = true;
+	r->resumed = false;
 	return TD_OK;
 }
 
@@ -685,4 +682,6 @@ const struct reader_ops mindspore_reader_ops = {
 	.advance = ms_advance,
 	.close = ms_close,
 	.read_root = ms_read_root,
+	.save_state = ms_save_state,
+	.load_state = ms_load_state,
 };

@@ -29,17 +29,50 @@ struct load_ctx {
 	bool *stat_used;
 	char ***over;
 	size_t *nover;
+	const char *run_dir;        /* the run's folder (other folders: its const_dir) */
+	struct strbuf names;        /* the run's name block (ms_run.names) */
+	uint32_t last_name;         /* offset of the last name added, MS_NO_NAME none */
 };
 
+char *
+ms_entry_path(const struct ms_run *run, const struct ms_entry *e)
+{
+	const char *dir = e->in_const ? run->const_dir : run->path;
+
+	if (e->name == MS_NO_NAME || !dir || e->name >= run->names_len)
+		return NULL;
+	return xasprintf("%s/%s", dir, run->names + e->name);
+}
+
+/* The offset of name in the run's name block: the last one again (the rows
+ * of one bin file) or a new one; MS_NO_NAME when the block is full. */
+static uint32_t
+name_of(struct load_ctx *c, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	if (c->last_name != MS_NO_NAME && strcmp(c->names.buf + c->last_name, name) == 0)
+		return c->last_name;
+	if (c->names.len + n >= MS_NO_NAME)
+		return MS_NO_NAME;
+	c->last_name = (uint32_t)c->names.len;
+	strbuf_add(&c->names, name, n);    /* with its NUL: the next name follows it */
+	return c->last_name;
+}
+
+/* A row for the file path (named name in folder dir), or for a
+ * statistic.csv row without a file (path NULL). */
 static struct ms_entry *
-new_entry(struct load_ctx *c, const char *path, const struct ms_name *nm, uint8_t kind)
+new_entry(struct load_ctx *c, const char *dir, const char *name, const char *path,
+	  const struct ms_name *nm, uint8_t kind)
 {
 	struct ms_entry *e;
 
 	TD_GROW(c->e, c->cap, c->n + 1);
 	e = &c->e[c->n++];
 	memset(e, 0, sizeof(*e));
-	e->path = path ? xstrdup(path) : NULL;
+	e->name = path ? name_of(c, name) : MS_NO_NAME;
+	e->in_const = path && strcmp(dir, c->run_dir) != 0;
 	e->size = MS_SIZE_UNKNOWN;
 	if (path && c->r->may_follow) { /* follow mode compares it later; a batch
 					 * run stats no tensor file (network file
@@ -77,30 +110,30 @@ join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 }
 
 static void
-npy_summary(struct load_ctx *c, struct ms_entry *e)
+npy_summary(struct load_ctx *c, struct ms_entry *e, const char *path)
 {
 	char err[256] = "";
-	enum td_status st = npy_summarize_file(e->path, e->hint, &e->summary, err, sizeof err);
+	enum td_status st = npy_summarize_file(path, e->hint, &e->summary, err, sizeof err);
 
 	if (st != TD_OK)
 		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
-			   e->path, ".npy tensor", err);
+			   path, ".npy tensor", err);
 }
 
 static void
-bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt)
+bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt, const char *path)
 {
 	enum td_status st = TD_ERR_UNSUPPORTED;
 	char err[256];
 	int fd;
 
 	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size &&
-	    (fd = td_open_regular(e->path, NULL, NULL, err, sizeof err)) >= 0) {
+	    (fd = td_open_regular(path, NULL, NULL, err, sizeof err)) >= 0) {
 		st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, &e->summary);
 		close(fd);
 	}
 	if (st != TD_OK && bt->dtype != DTYPE_INVALID)
-		ms_problem(c->sink, PROBLEM_DECODE_ERROR, e->path, "bin tensor data", td_strerror(st));
+		ms_problem(c->sink, PROBLEM_DECODE_ERROR, path, "bin tensor data", td_strerror(st));
 	if (st != TD_OK) {
 		/* unsupported dtype or unreadable data: what the header says */
 		memset(&e->summary, 0, sizeof(e->summary));
@@ -118,7 +151,7 @@ bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *
 }
 
 static void
-add_bin(struct load_ctx *c, const char *path, struct ms_name *nm)
+add_bin(struct load_ctx *c, const char *dir, const char *name, const char *path, struct ms_name *nm)
 {
 	struct ms_bin b;
 	char err[256] = "";
@@ -135,13 +168,13 @@ add_bin(struct load_ctx *c, const char *path, struct ms_name *nm)
 
 		nm->is_input = b.t[i].is_input;
 		nm->slot = b.t[i].slot;
-		e = new_entry(c, path, nm, MS_ENTRY_BIN);
+		e = new_entry(c, dir, name, path, nm, MS_ENTRY_BIN);
 		/* No graph knew the file-name form (ACL dumps have no graphs/):
 		 * the DumpData header holds the scoped name (§11). */
 		if (*b.op_name && strcmp(e->op_name, nm->op_name) == 0)
 			e->op_name = ms_strs_add(&c->r->strs, b.op_name);
 		if (!join_stat(c, e, nm->op_type))
-			bin_summary(c, e, &b.t[i]);
+			bin_summary(c, e, &b.t[i], path);
 	}
 	ms_bin_done(&b);
 }
@@ -181,12 +214,12 @@ add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char ty
 		(*c->over)[(*c->nover)++] = path;
 		path = NULL;
 	} else if (nm.kind == MS_NAME_NPY) {
-		struct ms_entry *e = new_entry(c, path, &nm, MS_ENTRY_NPY);
+		struct ms_entry *e = new_entry(c, dir, name, path, &nm, MS_ENTRY_NPY);
 
 		if (!join_stat(c, e, nm.op_type))
-			npy_summary(c, e);
+			npy_summary(c, e, path);
 	} else if (nm.kind == MS_NAME_BIN) {
-		add_bin(c, path, &nm);
+		add_bin(c, dir, name, path, &nm);
 	}
 	ms_name_done(&nm);
 	free(path);
@@ -285,7 +318,7 @@ add_stat_only(struct load_ctx *c)
 		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
 		if (strchr(row->op_name, '/'))
 			nm.op_name = ms_name_file_form(row->op_name);
-		e = new_entry(c, NULL, &nm, MS_ENTRY_STAT);
+		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
 		e->summary = row->summary;
 		if (nm.op_name != row->op_name) {
 			/* no graph node matched: keep the scoped name as written */
@@ -402,6 +435,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	struct load_ctx c = {
 		.r = r, .sink = sink, .over = overflow, .nover = noverflow,
 		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
+		.run_dir = run->path, .last_name = MS_NO_NAME,
 	};
 	struct ms_mapping map;
 	struct listing ls;
@@ -427,5 +461,9 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	run->entries = c.e;
 	run->n = c.n;
 	run->cap = c.cap;
+	run->names_len = c.names.len;
+	run->names = c.names.len ? xrealloc(c.names.buf, c.names.len + 1) : NULL;  /* no slack */
+	if (!c.names.len)
+		strbuf_done(&c.names);
 	pthread_mutex_unlock(&r->lock);
 }

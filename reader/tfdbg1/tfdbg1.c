@@ -526,4 +526,6 @@ const struct reader_ops tfdbg1_reader_ops = {
 	.decode = decode,
 	.advance = advance,
 	.close = close_reader,
+	.save_state = tfdbg1_save_state,
+	.load_state = tfdbg1_load_state,
 };

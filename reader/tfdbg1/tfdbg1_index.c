@@ -132,6 +132,7 @@ tfdbg1_live_done(struct tfdbg1_live *l)
 	for (i = 0; i < l->ndevs; i++) {
 		free(l->devs[i].name);
 		free(l->devs[i].graph_id);
+		free(l->devs[i].graph_path);
 		tfdbg1_graph_done(&l->devs[i].graph);
 	}
 	for (i = 0; i < l->npaths; i++)
@@ -162,8 +163,10 @@ live_dev(struct tfdbg1_pass *p, const struct tfdbg1_scan_dev *sd)
 	d->graph_id = tfdbg1_graph_id(l->dir, sd->name);
 	d->dev_id = tfdbg1_device_id(p, sd->name);
 	tfdbg1_send_graph(p, l->dir, sd, l->run, &d->graph);
-	if (sd->graph_path)
+	if (sd->graph_path) {
 		live_note(l, sd->graph_path);
+		d->graph_path = xstrdup(sd->graph_path);
+	}
 	return d;
 }
 
@@ -469,9 +472,10 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 {
 	struct tfdbg1_pass p = { .r = r, .sink = sink };
 	struct tfdbg1_scan *scans;
-	size_t n, i;
+	size_t n, i, files_before = r->nfiles;
 	enum td_status st;
 	char buf[32];
+	bool resumed = r->resumed;
 
 	if (!r->sent_format && sink->on_meta) {
 		sink->on_meta(sink->ctx, "format", "tfdbg1");
@@ -489,6 +493,11 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 		tfdbg1_scan_done(&scans[i]);
 	}
 	free(scans);
+	r->resumed = false;
+	if (resumed && r->nfiles == files_before) {   /* nothing new since the saved state */
+		tfdbg1_pass_done(&p);
+		return st;
+	}
 	if (sink->on_meta) {
 		snprintf(buf, sizeof(buf), "%zu", r->nruns);
 		sink->on_meta(sink->ctx, "runs", buf);

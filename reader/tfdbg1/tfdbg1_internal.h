@@ -224,6 +224,7 @@ struct tfdbg1_live_dev {
 	char *name, *graph_id;
 	uint32_t dev_id;            /* reader.devices index */
 	struct tfdbg1_graph graph;  /* its partition graph, for op types */
+	char *graph_path;           /* its file, or NULL (a resumed state reads it again) */
 };
 struct tfdbg1_live {
 	bool valid;
@@ -254,6 +255,7 @@ struct reader {
 	size_t nseen, seencap;
 	struct tfdbg1_live live;
 	bool sent_format;
+	bool resumed;               /* tables loaded from a saved state, no pass since */
 };
 
 /* What a directory scan found in one dump root (tfdbg1_scan.c); names and
@@ -305,6 +307,10 @@ void tfdbg1_scan_done(struct tfdbg1_scan *s);
 /* The index pass (tfdbg1_index.c): dumps new in the last run, then the run
  * directories not seen yet. */
 enum td_status tfdbg1_index(struct reader *r, const struct reader_sink *sink);
+
+/* The resume state (tfdbg1_state.c): reader.h save_state / load_state. */
+void tfdbg1_save_state(struct reader *r, struct strbuf *out);
+bool tfdbg1_load_state(struct reader *r, const void *data, size_t len);
 
 /* ---- sending records (tfdbg1_emit.c) ----------------------------------- */
 

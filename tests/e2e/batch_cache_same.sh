@@ -5,12 +5,15 @@
 # command cannot be missed: one without invocations below fails), on every
 # tfdbg v2 sample and a generated dump, is the same with --no-cache, on the
 # first open (which writes the cache) and on the second (which reads it),
-# but for info's "index_cache".  A field the model gains and the cache
+# but for info's "index_cache"; the same for the msprobe, MindSpore and
+# tfdbg v1 samples (issue 25 item 5: every format keeps its index).  A field the model gains and the cache
 # forgets (op attributes, control inputs, ...) shows here.
 . "$(dirname "$0")/lib.sh"
 
 GEN=$("$TOP/tests/gen/build.sh") || die "cannot build the generator"
 "$GEN" -q -n 3000 --ops 80 "$WORK/gen" || die "generator failed"
+python3 "$TOP/tests/gen/gen_scale.py" tfdbg1 --runs 12 "$WORK/gen_v1" >/dev/null ||
+	die "tfdbg1 generator failed"
 
 # Invocations of each batch command, one per line.  @ROW@ is the dump's
 # first non-finite row (else 5), @OP@ the op of row 5, @SRC@ its first
@@ -102,12 +105,16 @@ same() {
 
 for d in "$FIXTURES"/tfdbg2/mnist_nan "$FIXTURES"/tfdbg2/modes/* "$FIXTURES"/tfdbg2/torn \
 	 "$FIXTURES"/robust/clean "$FIXTURES"/robust/bad_crc "$WORK/gen" \
-	 "$FIXTURES"/msprobe/pt_stats_2rank "$FIXTURES"/msprobe/ms_tensor_npy; do
-	[ -d "$d" ] || continue
+	 "$FIXTURES"/msprobe/pt_stats_2rank "$FIXTURES"/msprobe/ms_tensor_npy \
+	 "$FIXTURES"/mindspore/sync_lenet "$FIXTURES"/mindspore/async_small \
+	 "$FIXTURES"/mindspore/async_npy "$FIXTURES"/tfdbg1/mlp_nan \
+	 "$FIXTURES"/tfdbg1/mlp_nan/run_1700000000491002_2 "$WORK/gen_v1"; do
+	[ -d "$d" ] || fail "$(basename "$d")/fixture" "missing fixture $d"
 	name=$(basename "$d")
 	same "$name" "$d"
+	# every format keeps its index now (issue 25 item 5): "off" is a miss
 	state=$("$TDBG" --json -e info "$d" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("index_cache"))')
-	[ "$state" = used ] || [ "$state" = off ] || fail "$name/cache_used" "index_cache is $state"
+	[ "$state" = used ] || fail "$name/cache_used" "index_cache is $state"
 done
 # two dumps (diff pairs them): both from their indexes
 same two_dumps "$FIXTURES/tfdbg2/mnist_nan" "$FIXTURES/tfdbg2/torn"

@@ -1,0 +1,397 @@
+/*
+ * ms_state.c - the MindSpore reader's resume state (reader.h save_state /
+ * load_state), kept by the model with its cached index (issue 25 item 5).
+ *
+ * Saved: the runs in the order they were numbered (each iteration folder's
+ * path below the dump), and for every run already sent the table decode()
+ * reads (each entry's file, op, ids, slot, kind and summary) with what
+ * follow mode compares later (the folder's time and entry count); the
+ * counts of what went to the sink (ranks, sources, frames, tensors).
+ * Loaded: the folder layout is walked again without a sink (ranks, graphs
+ * and their frames, the iteration folders' list: a listing of folders, no
+ * tensor file is opened), the runs sorted as a first pass sorts them, and
+ * the state fits only when the saved runs come first in that order and the
+ * walk gives the same counts; the saved tables then replace the reading of
+ * every iteration folder.  Runs the walk finds beyond the saved ones (a
+ * dump that grew, sorting after them) are read by the next index().  Not
+ * here: whether the files are unchanged (the model compares fingerprints:
+ * an iteration folder's is its entries' stat data, fingerprint.h).
+ *
+ * Constants folders (a graph's constants/, read with its first run) and
+ * the graph files are not announced files: a rewrite of them alone is not
+ * noticed by the fingerprints.
+ */
+#include "ms_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/base/serial.h"
+
+/* 1: the first; 2: op names in one table, entry paths below their run,
+ * summaries without unused dims and percentiles; 3: a run's file names in
+ * one block, an entry's name an offset in it.  Bump on any change below. */
+#define MS_STATE_VERSION 3u
+
+/* path below the dump's root when it is there (the same dump opened by
+ * another path resumes from the same state), else as is. */
+static const char *
+rel_path(const struct reader *r, const char *p)
+{
+	size_t n = strlen(r->root);
+
+	return strncmp(p, r->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
+}
+
+/* ---- summaries, field by field ---------------------------------------------- */
+
+static void
+put_summary(struct strbuf *o, const struct td_summary *s)
+{
+	static const double no_pct[TD_NPERCENTILES];
+	bool pct = memcmp(s->pct, no_pct, sizeof no_pct) != 0;
+	int i;
+
+	ser_put_u32(o, s->known);
+	ser_put_u32(o, (uint32_t)s->dtype);
+	ser_put_u32(o, (uint32_t)s->rank);
+	ser_put_u32(o, (uint32_t)s->ndims);
+	ser_put_u8(o, (uint8_t)(s->dims_truncated | s->has_inf_or_nan << 1 | pct << 2));
+	for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
+		ser_put_u64(o, (uint64_t)s->dims[i]);
+	ser_put_u64(o, (uint64_t)s->elements);
+	ser_put_u64(o, (uint64_t)s->nan);
+	ser_put_u64(o, (uint64_t)s->neg_inf);
+	ser_put_u64(o, (uint64_t)s->pos_inf);
+	ser_put_u64(o, (uint64_t)s->negative);
+	ser_put_u64(o, (uint64_t)s->zero);
+	ser_put_u64(o, (uint64_t)s->positive);
+	ser_put_f64(o, s->min);
+	ser_put_f64(o, s->max);
+	ser_put_f64(o, s->mean);
+	ser_put_u64(o, (uint64_t)s->tensor_id);
+	ser_put_f64(o, s->abs_mean);
+	ser_put_f64(o, s->std);
+	ser_put_f64(o, s->l2norm);
+	for (i = 0; pct && i < TD_NPERCENTILES; i++)
+		ser_put_f64(o, s->pct[i]);
+}
+
+static void
+get_summary(struct ser_in *in, struct td_summary *s)
+{
+	uint8_t flags;
+	int i;
+
+	s->known = ser_get_u32(in);
+	s->dtype = (enum td_dtype)ser_get_u32(in);
+	s->rank = (int)ser_get_u32(in);
+	s->ndims = (int)ser_get_u32(in);
+	flags = ser_get_u8(in);
+	if (s->ndims < 0 || s->ndims > TD_MAX_DIMS) {
+		in->bad = true;
+		return;
+	}
+	s->dims_truncated = flags & 1;
+	s->has_inf_or_nan = (flags >> 1) & 1;
+	for (i = 0; i < s->ndims; i++)
+		s->dims[i] = ser_get_i64(in);
+	s->elements = ser_get_i64(in);
+	s->nan = ser_get_i64(in);
+	s->neg_inf = ser_get_i64(in);
+	s->pos_inf = ser_get_i64(in);
+	s->negative = ser_get_i64(in);
+	s->zero = ser_get_i64(in);
+	s->positive = ser_get_i64(in);
+	s->min = ser_get_f64(in);
+	s->max = ser_get_f64(in);
+	s->mean = ser_get_f64(in);
+	s->tensor_id = ser_get_i64(in);
+	s->abs_mean = ser_get_f64(in);
+	s->std = ser_get_f64(in);
+	s->l2norm = ser_get_f64(in);
+	for (i = 0; (flags & 4) && i < TD_NPERCENTILES; i++)
+		s->pct[i] = ser_get_f64(in);
+}
+
+/* ---- saving ------------------------------------------------------------------ */
+
+/* The op names and types of the sent runs' entries, each once, in the
+ * order of first use (an entry saves its names' places in it). */
+static void
+collect_names(const struct reader *r, struct ms_strs *names)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nemitted; i++)
+		for (k = 0; k < r->runs[i].n; k++) {
+			ms_strs_add(names, r->runs[i].entries[k].op_name);
+			ms_strs_add(names, r->runs[i].entries[k].op_type);
+		}
+}
+
+static void
+save_entry(struct ms_strs *names, const struct ms_entry *e, struct strbuf *o)
+{
+	ser_put_u32(o, e->name);
+	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1 | e->in_const << 2));
+	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_name));
+	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_type));
+	ser_put_u64(o, e->task);
+	ser_put_u64(o, e->stream);
+	ser_put_u64(o, e->ts);
+	ser_put_u32(o, e->slot);
+	ser_put_u8(o, e->kind);
+	ser_put_u32(o, (uint32_t)e->hint);
+	ser_put_u64(o, e->size);
+	put_summary(o, &e->summary);
+}
+
+void
+ms_save_state(struct reader *r, struct strbuf *out)
+{
+	struct ms_strs names = {0};
+	size_t i, k;
+
+	pthread_mutex_lock(&r->lock);
+	collect_names(r, &names);
+	ser_put_u32(out, MS_STATE_VERSION);
+	ser_put_u8(out, r->acl);
+	ser_put_u8(out, r->async);
+	ser_put_u64(out, r->nruns);
+	ser_put_u64(out, r->nemitted);
+	ser_put_u64(out, r->tensors);
+	ser_put_u64(out, r->nranks_sent);
+	ser_put_u64(out, r->nsources_sent);
+	ser_put_u64(out, r->nframes_sent);
+	ser_put_u64(out, names.n);
+	for (i = 0; i < names.n; i++)
+		ser_put_str(out, names.strs[i]);
+	for (i = 0; i < r->nruns; i++) {
+		const struct ms_run *run = &r->runs[i];
+
+		ser_put_str(out, rel_path(r, run->path));
+		if (i >= r->nemitted)
+			continue;
+		ser_put_u64(out, (uint64_t)run->dir_mtime);
+		ser_put_u64(out, run->nnames);
+		ser_put_u8(out, run->gone);
+		ser_put_u8(out, run->changed);
+		ser_put_u64(out, run->names_len);
+		ser_put_bytes(out, run->names, run->names_len);
+		ser_put_u64(out, run->n);
+		for (k = 0; k < run->n; k++)
+			save_entry(&names, &run->entries[k], out);
+	}
+	pthread_mutex_unlock(&r->lock);
+	ms_strs_done(&names);
+}
+
+/* ---- loading ----------------------------------------------------------------- */
+
+/* The state's name table, interned in the reader. */
+struct name_table {
+	const char **s;
+	size_t n;
+};
+
+static bool
+load_entry(struct ser_in *in, const struct ms_run *run, const struct name_table *names,
+	   struct ms_entry *e)
+{
+	uint8_t bits;
+	uint32_t op, type;
+
+	e->name = ser_get_u32(in);
+	bits = ser_get_u8(in);
+	e->is_input = bits & 1;
+	e->flagged = (bits >> 1) & 1;
+	e->in_const = (bits >> 2) & 1;
+	op = ser_get_u32(in);
+	type = ser_get_u32(in);
+	if (in->bad || op >= names->n || type >= names->n ||
+	    (e->name != MS_NO_NAME && e->name >= run->names_len) || (e->in_const && !run->const_dir))
+		return false;
+	e->op_name = names->s[op];
+	e->op_type = names->s[type];
+	e->task = ser_get_u64(in);
+	e->stream = ser_get_u64(in);
+	e->ts = ser_get_u64(in);
+	e->slot = ser_get_u32(in);
+	e->kind = ser_get_u8(in);
+	e->hint = (enum td_dtype)ser_get_u32(in);
+	e->size = ser_get_u64(in);
+	get_summary(in, &e->summary);
+	return !in->bad && e->kind <= MS_ENTRY_STAT;
+}
+
+/* The run's name block: NUL-terminated names, the last one too. */
+static bool
+load_names_block(struct ser_in *in, struct ms_run *run)
+{
+	uint64_t n = ser_get_count(in, 1);
+	const char *p = n ? ser_get_bytes(in, (size_t)n) : NULL;
+
+	if (in->bad || n >= MS_NO_NAME || (n && (!p || p[n - 1] != '\0')))
+		return false;
+	run->names = NULL;
+	if (n) {
+		run->names = xmalloc((size_t)n);
+		memcpy(run->names, p, (size_t)n);
+	}
+	run->names_len = (size_t)n;
+	return true;
+}
+
+/* The saved table of a sent run into run (entries owned by it). */
+static bool
+load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
+{
+	uint64_t n, k;
+
+	run->dir_mtime = ser_get_i64(in);
+	run->nnames = (size_t)ser_get_u64(in);
+	run->gone = ser_get_u8(in) != 0;
+	run->changed = ser_get_u8(in) != 0;
+	if (!load_names_block(in, run))
+		return false;
+	n = ser_get_count(in, 40);   /* an entry's fixed fields at least */
+	if (in->bad)
+		return false;
+	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
+	run->cap = n ? n : 1;
+	for (k = 0; k < n; k++) {
+		if (!load_entry(in, run, names, &run->entries[k])) {
+			run->n = k + 1;   /* what was made is freed by close() */
+			return false;
+		}
+	}
+	run->n = n;
+	return true;
+}
+
+/* What the first pass sent before any run, marked as sent: the graphs' ops
+ * (and the ops of the saved runs' entries, below), ranks, sources and
+ * frames, which the model has from its cache. */
+static void
+mark_layout_sent(struct reader *r)
+{
+	size_t i, g, k;
+
+	for (i = 0; i < r->nranks; i++) {
+		struct ms_rank *rk = &r->ranks[i];
+
+		for (g = 0; g < rk->ngraphs; g++) {
+			const struct ms_graph *gr = &rk->graphs[g];
+
+			for (k = 0; k < gr->nnodes; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->nodes[k].full_name);
+			for (k = 0; k < gr->nparams; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->params[k]);
+			for (k = 0; k < gr->nconsts; k++)
+				ms_note_op_sent(r, rk->graph_ids[g], gr->consts[k]);
+		}
+		rk->ngraphs_sent = rk->ngraphs;
+	}
+	r->nranks_sent = r->nranks;
+	r->nsources_sent = r->nsources;
+	r->nframes_sent = r->nframes;
+}
+
+/* The saved runs and their tables, in the state's order; false when a
+ * saved run is not the walk's run of that place. */
+static bool
+load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, uint64_t nruns,
+	  uint64_t nemitted)
+{
+	uint64_t i, k;
+
+	for (i = 0; i < nruns; i++) {
+		const char *p = ser_get_str(in);
+		struct ms_run *run = &r->runs[i];
+
+		if (!p || strcmp(p, rel_path(r, run->path)) != 0)
+			return false;
+		if (i >= nemitted)
+			continue;
+		if (!load_run(in, names, run))
+			return false;
+		run->execution = (int64_t)i;
+		run->looked = true;
+		if (r->may_follow && !run->dir_mtime)
+			ms_run_note_dir(run);   /* saved by a batch run, which does not note it */
+		for (k = 0; k < run->n; k++)
+			ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
+	}
+	return true;
+}
+
+static bool
+load_names(struct reader *r, struct ser_in *in, struct name_table *t)
+{
+	uint64_t n = ser_get_count(in, 4), i;   /* a string: its length at least */
+
+	if (in->bad)
+		return false;
+	t->s = xcalloc(n ? n : 1, sizeof(*t->s));
+	for (i = 0; i < n; i++) {
+		const char *s = ser_get_str(in);
+
+		if (!s)
+			return false;
+		t->s[i] = ms_strs_add(&r->strs, s);
+	}
+	t->n = n;
+	return true;
+}
+
+bool
+ms_load_state(struct reader *r, const void *data, size_t len)
+{
+	const struct reader_sink quiet = {0};
+	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent, i;
+	struct name_table names = {0};
+	struct ser_in in;
+	bool acl, async, ok;
+
+	ser_in_init(&in, data, len);
+	if (ser_get_u32(&in) != MS_STATE_VERSION || r->indexed || r->nruns)
+		return false;
+	acl = ser_get_u8(&in) != 0;
+	async = ser_get_u8(&in) != 0;
+	nruns = ser_get_u64(&in);
+	nemitted = ser_get_u64(&in);
+	r->tensors = ser_get_u64(&in);
+	nranks_sent = ser_get_u64(&in);
+	nsources_sent = ser_get_u64(&in);
+	nframes_sent = ser_get_u64(&in);
+	if (in.bad || acl != r->acl || nemitted > nruns)
+		return false;
+	/* the walk a first pass makes, without the tensor folders' reading */
+	if (r->acl)
+		ms_acl_scan(r, &quiet);
+	else
+		ms_sync_scan(r, &quiet);
+	r->async = r->async || async;
+	pthread_mutex_lock(&r->lock);
+	if (r->nruns > 1)
+		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	ms_register_frames(r);
+	if (r->nruns < nruns || r->nranks != nranks_sent || r->nsources != nsources_sent ||
+	    r->nframes != nframes_sent)
+		return false;
+	mark_layout_sent(r);
+	pthread_mutex_lock(&r->lock);
+	ok = load_names(r, &in, &names) && load_runs(r, &in, &names, nruns, nemitted) &&
+	     ser_in_done(&in);
+	pthread_mutex_unlock(&r->lock);
+	free(names.s);
+	if (!ok)
+		return false;
+	r->nemitted = (size_t)nemitted;
+	r->indexed = r->resumed = true;
+	return true;
+}
