@@ -276,6 +276,7 @@ reader_detail_done(struct reader_detail *d)
 	free(d->host);
 	free(d->mode);
 	free(d->debug_op);
+	free(d->prefix);
 	free(d->summaries);
 	for (i = 0; i < d->noutputs; i++) {
 		if (d->values)

@@ -113,6 +113,51 @@ summary_bit(enum expr_field f)
 	}
 }
 
+/* ---- the row's own facts (role, requires_grad, prefix) ------------------ */
+
+/* The op's role decides at the op stage when its name says gradient or
+ * weight: a dump that states its rows' roles states the same for every
+ * row of such an op (a backward call's leaves are gradients).  Other ops'
+ * rows may state their own (a layer's parameters are weights beside its
+ * activations): asked per row. */
+static enum expr_avail
+role_of_op(const char *name, const char *type, const char **str)
+{
+	enum model_role r = model_role_of(name, type);
+
+	if (r != ROLE_GRADIENT && r != ROLE_WEIGHT)
+		return EXPR_LATER;
+	*str = model_role_name(r);
+	return EXPR_KNOWN;
+}
+
+/* Field f from trace row's facts (facts fetched once per row, no decode
+ * when the dump states none); role falls back to the op's. */
+static enum expr_avail
+fact_field(struct model *m, uint64_t row, bool trace, const char *name, const char *type,
+	   enum expr_field f, double *num, const char **str)
+{
+	struct model_row_facts k = { ROLE_NONE, -1, NULL };
+
+	if (trace)
+		model_trace_facts(m, row, &k);
+	switch (f) {
+	case EXPR_F_ROLE:
+		*str = model_role_name(k.role != ROLE_NONE ? k.role : model_role_of(name, type));
+		return EXPR_KNOWN;
+	case EXPR_F_REQUIRES_GRAD:
+		if (k.requires_grad < 0)
+			return EXPR_ABSENT;
+		*num = k.requires_grad;
+		return EXPR_KNOWN;
+	default:
+		if (!k.prefix)
+			return EXPR_ABSENT;
+		*str = k.prefix;
+		return EXPR_KNOWN;
+	}
+}
+
 /* ---- op stage ----------------------------------------------------------- */
 
 struct op_ctx {
@@ -128,7 +173,7 @@ op_field(void *ctx, enum expr_field f, double *num, const char **str)
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
-	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	case EXPR_F_ROLE: return role_of_op(c->name, c->type, str);
 	default:          return EXPR_LATER;
 	}
 }
@@ -164,7 +209,10 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
-	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	case EXPR_F_ROLE:
+	case EXPR_F_REQUIRES_GRAD:
+	case EXPR_F_PREFIX:
+		return fact_field(c->m, c->row, c->trace, c->name, c->type, f, num, str);
 	case EXPR_F_HOST: *str = c->host; return EXPR_KNOWN;
 	case EXPR_F_STEP: {
 		int64_t s = c->trace ? model_trace_step(c->m, c->row) : c->step;

@@ -243,6 +243,25 @@ names_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 	out->host = xstrdup(u->host);
 }
 
+/* The leaf's own facts for the model's conditions (reader.h
+ * READER_ROW_FACTS): role and requires_grad (FORMAT.md §4), the entry's
+ * prefix (§3: the part of its name before the first dot). */
+static void
+leaf_facts(const struct want *w, const char *name, struct reader_detail *out)
+{
+	static const enum reader_role roles[] = {
+		[MSP_ACTIVATION] = READER_ROLE_ACTIVATION, [MSP_WEIGHT] = READER_ROLE_WEIGHT,
+		[MSP_GRADIENT] = READER_ROLE_GRADIENT,
+	};
+	const char *dot = strchr(name, '.');
+
+	out->role = roles[w->role];
+	if (w->rec.requires_grad >= 0)
+		out->requires_grad = w->rec.requires_grad ? READER_GRAD_YES : READER_GRAD_NO;
+	if (dot && dot > name)
+		out->prefix = xstrndup(name, (size_t)(dot - name));
+}
+
 /* The saved tensor of a leaf, when it has one. */
 static void
 leaf_value(struct msp_unit *u, const struct want *w, struct reader_detail *out, struct strbuf *sb)
@@ -305,6 +324,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 		return st;
 	}
 	names_of(u, name, out);
+	leaf_facts(&w, name, out);
 	out->slot = w.slot;
 	out->noutputs = 1;
 	out->summaries = xcalloc(1, sizeof(*out->summaries));

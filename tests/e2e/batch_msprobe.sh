@@ -238,3 +238,41 @@ json_expect source_root_reads_the_file 'd["text"] == "disk line 31" and not d["p
 tdbg_run --json -e "traces --where 'role == \"gradient\"' 0:100000" "$P"
 fx role_gradient_rows "$P" '[r["index"] for r in d["rows"]] ==
 	[i for i, l in enumerate(L) if l["role"] == "gradient"]'
+
+# ---- the row's own facts: requires_grad, role per leaf, the entry's prefix
+# (conditions and watches; the generator's facts.json says each leaf's
+# requires_grad and role, the prefix is its entry's name before the dot)
+Q=(-e "traces --where 'requires_grad' 0:100000"
+	-e "traces --where 'requires_grad == 0 and role == \"activation\"' 0:100000"
+	-e "traces --where 'role == \"weight\"' 0:100000"
+	-e "traces --where 'role == \"activation\"' 0:100000"
+	-e "traces --where 'prefix == \"Distributed\" or prefix ~ \"^Ten\"' 0:100000"
+	-e "executions --where 'prefix == \"Torch\"'"
+	-e "watch add rg_weight 'role == \"weight\" and requires_grad'" -e "watches check")
+tdbg_run --json --no-cache "${Q[@]}" "$P"
+expect_rc 0 facts_exit_0
+cp "$OUT" "$WORK/facts_cold.json"
+fx facts_requires_grad "$P" '[r["index"] for r in d[0]["rows"]] ==
+	[i for i, l in enumerate(L) if l["requires_grad"] is True]'
+fx facts_requires_grad_false_activation "$P" '[r["index"] for r in d[1]["rows"]] ==
+	[i for i, l in enumerate(L) if l["requires_grad"] is False and l["role"] == "activation"]
+	and d[1]["rows"]'
+fx facts_role_weight "$P" '[(r["index"], r["role"]) for r in d[2]["rows"]] ==
+	[(i, "weight") for i, l in enumerate(L) if l["role"] == "weight"] and d[2]["rows"]'
+fx facts_role_activation "$P" '[r["index"] for r in d[3]["rows"]] ==
+	[i for i, l in enumerate(L) if l["role"] == "activation"]'
+fx facts_prefix "$P" '[r["index"] for r in d[4]["rows"]] == [i for i, l in enumerate(L)
+	if l["entry"].split(".")[0] == "Distributed" or l["entry"].startswith("Ten")] and d[4]["rows"]'
+fx facts_prefix_unknown_on_executions "$P" 'd[5]["rows"] == [] and d[5]["unknown"] == len(E)'
+fx facts_watch_hits "$P" 'sorted(h["index"] for h in d[7]["items"] if h["condition"] == "rg_weight")
+	== [i for i, l in enumerate(L) if l["role"] == "weight" and l["requires_grad"] is True]
+	and all(h["values"]["requires_grad"] == 1 for h in d[7]["items"] if h["condition"] == "rg_weight")'
+# the same answers from the persistent index (written on the first open,
+# read on the second)
+tdbg_run --json "${Q[@]}" "$P"
+tdbg_run --json "${Q[@]}" "$P"
+if cmp -s "$OUT" "$WORK/facts_cold.json"; then ok facts_same_from_the_index; else
+	fail facts_same_from_the_index "$(diff "$WORK/facts_cold.json" "$OUT" | head -5)"; fi
+# a dump that states none: unknown, never false
+tdbg_run --json -e "traces --where 'requires_grad or prefix == \"x\"' 0:5" "$FIXTURES/tfdbg2/mnist_nan"
+json_expect facts_unknown_elsewhere 'd["matched"] == 0 and d["unknown"] == d["total"] > 0'
