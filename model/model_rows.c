@@ -535,6 +535,12 @@ model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out)
 	return true;
 }
 
+bool
+model_has_call_tree(struct model *m)
+{
+	return (m->ops->flags & READER_CALL_TREE) != 0;
+}
+
 void
 model_trace_names(struct model *m, uint64_t i, const char **name, const char **type,
 		  const char **host)

@@ -80,6 +80,9 @@ struct model_row_facts {
 	const char *prefix;
 };
 bool model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out);
+/* True when the dump's format records which call encloses an op (a
+ * module tree: model_detail.call_parent, model_calls_of).  No lock. */
+bool model_has_call_tree(struct model *m);
 /* The op name and type of trace row i (NULL both when its op is not in the
  * table) and its host ("" none).  Takes the model's lock: not for a
  * caller holding it. */
@@ -134,6 +137,12 @@ struct model_detail {
 	char *text;                 /* free-form detail lines */
 	int64_t *input_tensor_ids, *output_tensor_ids;
 	size_t ninput_ids, noutput_ids;
+	/* The call enclosing the record's op (an op name of its graph, NULL
+	 * at the top or where the dump records no call tree) and the calls it
+	 * encloses: a module's parent and children (model_calls_of). */
+	char *call_parent;
+	char **call_children;
+	size_t ncall_children;
 };
 enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
 enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);

@@ -341,6 +341,13 @@ struct reader_detail {
 	enum reader_grad requires_grad; /* whether autograd tracks it */
 	char *prefix;                   /* the API family of its call as the dump
 					 * names it ("Functional", "Tensor"), or NULL */
+	/* READER_TRACE / READER_EXECUTION, from a reader flagged
+	 * READER_CALL_TREE: the call that encloses this record's op (a
+	 * module around an API call: an op name of the same graph, NULL at
+	 * the top) and the calls it encloses, in the dump's order. */
+	char *call_parent;
+	char **call_children;
+	size_t ncall_children;
 };
 void reader_detail_done(struct reader_detail *d);
 
@@ -366,6 +373,9 @@ enum reader_flags {
 	 * role, requires_grad, prefix); without it the model never decodes
 	 * a row to ask. */
 	READER_ROW_FACTS = 1u << 1,
+	/* A trace's or execution's decode names its op's enclosing call and
+	 * the calls it encloses (reader_detail.call_parent, call_children). */
+	READER_CALL_TREE = 1u << 2,
 };
 
 struct reader_ops {

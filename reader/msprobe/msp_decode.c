@@ -230,17 +230,29 @@ frames_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 	out->nframes = n;
 }
 
+/* Names of the entry, and its module parent and children from
+ * construct.json (FORMAT.md §6: reader.h READER_CALL_TREE). */
 static void
 names_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 {
 	char type[512];
 	int64_t count;
+	const char *parent = msp_side_parent(u, name);
+	char *const *kids = NULL;
+	size_t nk = msp_side_children(u, name, &kids), i;
 
 	msp_name_parse(name, type, sizeof type, &count);
 	out->op_name = xstrdup(name);
 	out->op_type = xstrdup(type);
 	out->graph_id = xstrdup(u->host);
 	out->host = xstrdup(u->host);
+	out->call_parent = parent ? xstrdup(parent) : NULL;
+	if (nk) {
+		out->call_children = xcalloc(nk, sizeof(*out->call_children));
+		for (i = 0; i < nk; i++)
+			out->call_children[i] = xstrdup(kids[i]);
+		out->ncall_children = nk;
+	}
 }
 
 /* The leaf's own facts for the model's conditions (reader.h

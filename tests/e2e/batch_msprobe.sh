@@ -276,3 +276,55 @@ if cmp -s "$OUT" "$WORK/facts_cold.json"; then ok facts_same_from_the_index; els
 # a dump that states none: unknown, never false
 tdbg_run --json -e "traces --where 'requires_grad or prefix == \"x\"' 0:5" "$FIXTURES/tfdbg2/mnist_nan"
 json_expect facts_unknown_elsewhere 'd["matched"] == 0 and d["unknown"] == d["total"] > 0'
+
+# ---- the module tree (construct.json): `module N` on the first row of
+# every entry of every unit, against the generator's construct map: the
+# parent, the children (entries whose parent it is, in file order), each
+# with the first row of its call in N's unit (one call of an entry per
+# unit; a call with no output row has none)
+MOD_PY='
+import json, sys
+F = json.load(open(sys.argv[1] + "/facts.json"))
+L, Q = [], []
+for u in F["units"]:
+    for e in u["entries"]:
+        ls = [l for l in u["leaves"] if l["entry"] == e]
+        L += [dict(l, unit=(u["step"], u["host"])) for l in ls if l["is_input"]]
+        L += [dict(l, unit=(u["step"], u["host"])) for l in ls if not l["is_input"]]
+def near(entry, unit, n):
+    c = [i for i, l in enumerate(L) if l["entry"] == entry and l["unit"] == unit]
+    return c[0] if any(not L[i]["is_input"] for i in c) else None
+for u in F["units"]:
+    unit = (u["step"], u["host"])
+    for e in u["entries"]:
+        rows = [i for i, l in enumerate(L) if l["entry"] == e and l["unit"] == unit]
+        if not rows:
+            continue
+        n = rows[0]
+        p = u["construct"].get(e)
+        kids = [k for k, v in u["construct"].items() if v == e]
+        Q.append({"n": n, "op_name": e,
+                  "parent": None if not p else {"op_name": p, "trace_index": near(p, unit, n)},
+                  "children": [{"op_name": k, "trace_index": near(k, unit, n)} for k in kids]})
+json.dump(Q, open(sys.argv[2], "w"))
+'
+for X in "$P" "$S"; do
+	name=$(basename "$X")
+	python3 -c "$MOD_PY" "$X" "$WORK/mod_$name.json"
+	margs=()
+	while read -r n; do margs+=(-e "module $n"); done < <(python3 -c '
+import json, sys; [print(q["n"]) for q in json.load(open(sys.argv[1]))]' "$WORK/mod_$name.json")
+	tdbg_run --json "${margs[@]}" "$X"
+	expect_rc 0 "module_${name}_exit_0"
+	fx "module_${name}_parents_and_children" "$X" '[
+		{"n": q["trace_index"], "op_name": q["op_name"],
+		 "parent": q["parent"] and {"op_name": q["parent"]["op_name"],
+					    "trace_index": q["parent"]["trace_index"]},
+		 "children": [{"op_name": c["op_name"], "trace_index": c["trace_index"]}
+			      for c in q["children"]]} for q in d] == __import__("json").load(open("'"$WORK/mod_$name.json"'"))
+		and any(q["parent"] for q in d) and any(q["children"] for q in d) and all(q["known"] for q in d)'
+done
+tdbg_run --json -e "module --op Module.fc2.Linear.forward.0 --graph rank1" -e "module 0" "$FIXTURES/tfdbg2/mnist_nan"
+expect_rc 1 module_op_not_in_tfdbg2
+tdbg_run --json -e "module 0" "$FIXTURES/tfdbg2/mnist_nan"
+json_expect module_unknown_elsewhere 'd["known"] is False and d["parent"] is None and d["children"] == [] and "no module tree" in d["note"]'
