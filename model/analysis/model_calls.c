@@ -73,15 +73,17 @@ call_set(struct model *m, struct model_call *c, const char *name, const char *gr
 	}
 }
 
-/* The op's first row; -1 none. */
+/* The first row of the op's first call (found by its output rows); -1 none. */
 static int64_t
 first_row(struct model *m, uint32_t op)
 {
 	uint32_t f;
+	int64_t c;
 
 	if (model_trace_count(m) && model_trace_op_flags(m, 0, &f) == op)
 		return 0;
-	return model_trace_of_op(m, op, UINT32_MAX, 0, 1);
+	c = model_trace_of_op(m, op, UINT32_MAX, 0, 1);
+	return c < 0 ? -1 : call_start(m, op, c);
 }
 
 bool
