@@ -131,7 +131,7 @@ role_of_op(const char *name, const char *type, const char **str)
 	return EXPR_KNOWN;
 }
 
-/* Field f from trace row's facts (facts fetched once per row, no decode
+/* Field f from the trace row's facts (from the decode cache; no decode
  * when the dump states none); role falls back to the op's. */
 static enum expr_avail
 fact_field(struct model *m, uint64_t row, bool trace, const char *name, const char *type,
