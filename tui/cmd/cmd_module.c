@@ -1,8 +1,8 @@
 /*
  * cmd_module.c - "module N" / "module --op NAME": the call tree around
  * an op where the dump records one (a module's parent and children from
- * its construct file), each with its row nearest N in N's step, from
- * model_calls_of().
+ * its construct file), each with the first row of its call nearest N in
+ * N's step, from model_calls_of().
  *
  * Not the data links: inputs and consumers say where a value came from
  * and went; this says which call encloses which.  JSON shape: README,
