@@ -132,15 +132,20 @@ role_of_op(const char *name, const char *type, const char **str)
 }
 
 /* Field f from the trace row's facts (from the decode cache; no decode
- * when the dump states none); role falls back to the op's. */
+ * when the dump states none); role falls back to the op's.  An execution
+ * (row: its index) has its call's prefix, read from its first row; its
+ * leaves' roles and requires_grad are theirs. */
 static enum expr_avail
 fact_field(struct model *m, uint64_t row, bool trace, const char *name, const char *type,
 	   enum expr_field f, double *num, const char **str)
 {
 	struct model_row_facts k = { ROLE_NONE, -1, NULL };
+	struct model_execution x;
 
 	if (trace)
 		model_trace_facts(m, row, &k);
+	else if (f == EXPR_F_PREFIX && model_execution_get(m, row, &x) == TD_OK && x.ntraces)
+		model_trace_facts(m, x.first_trace, &k);
 	switch (f) {
 	case EXPR_F_ROLE:
 		*str = model_role_name(k.role != ROLE_NONE ? k.role : model_role_of(name, type));

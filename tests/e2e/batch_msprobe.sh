@@ -263,7 +263,9 @@ fx facts_role_activation "$P" '[r["index"] for r in d[3]["rows"]] ==
 	[i for i, l in enumerate(L) if l["role"] == "activation"]'
 fx facts_prefix "$P" '[r["index"] for r in d[4]["rows"]] == [i for i, l in enumerate(L)
 	if l["entry"].split(".")[0] == "Distributed" or l["entry"].startswith("Ten")] and d[4]["rows"]'
-fx facts_prefix_unknown_on_executions "$P" 'd[5]["rows"] == [] and d[5]["unknown"] == len(E)'
+fx facts_prefix_of_executions "$P" '[r["op_type"] for r in d[5]["rows"]] ==
+	[e["entry"] for e in E if e["entry"].split(".")[0] == "Torch"] and d[5]["unknown"] == 0
+	and d[5]["rows"]'
 fx facts_watch_hits "$P" 'sorted(h["index"] for h in d[7]["items"] if h["condition"] == "rg_weight")
 	== [i for i, l in enumerate(L) if l["role"] == "weight" and l["requires_grad"] is True]
 	and all(h["values"]["requires_grad"] == 1 for h in d[7]["items"] if h["condition"] == "rg_weight")'
@@ -274,8 +276,8 @@ tdbg_run --json "${Q[@]}" "$P"
 if cmp -s "$OUT" "$WORK/facts_cold.json"; then ok facts_same_from_the_index; else
 	fail facts_same_from_the_index "$(diff "$WORK/facts_cold.json" "$OUT" | head -5)"; fi
 # a dump that states none: unknown, never false
-tdbg_run --json -e "traces --where 'requires_grad or prefix == \"x\"' 0:5" "$FIXTURES/tfdbg2/mnist_nan"
-json_expect facts_unknown_elsewhere 'd["matched"] == 0 and d["unknown"] == d["total"] > 0'
+tdbg_run --json -e "traces --where 'requires_grad or prefix == \"x\"' 0:5" -e "executions --where 'prefix == \"x\"'" "$FIXTURES/tfdbg2/mnist_nan"
+json_expect facts_unknown_elsewhere 'd[0]["matched"] == 0 and d[0]["unknown"] == d[0]["total"] > 0 and d[1]["matched"] == 0 and d[1]["unknown"] == d[1]["total"] > 0'
 
 # ---- the module tree (construct.json): `module N` on the first row of
 # every entry of every unit, against the generator's construct map: the
