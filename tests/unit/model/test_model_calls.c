@@ -161,6 +161,14 @@ test_row_facts_and_conditions(void **state)
 			assert_int_equal(where_trace(m, e, i), conds[j].r[i]);
 		expr_free(e);
 	}
+	/* an execution has its call's prefix; requires_grad is per leaf */
+	assert_int_equal(expr_parse("prefix == \"Torch\"", &e, err, sizeof err), TD_OK);
+	assert_int_equal(where_exec(m, e, 0), EXPR_FALSE);
+	assert_int_equal(where_exec(m, e, 2), EXPR_TRUE);
+	expr_free(e);
+	assert_int_equal(expr_parse("requires_grad", &e, err, sizeof err), TD_OK);
+	assert_int_equal(where_exec(m, e, 1), EXPR_UNKNOWN);
+	expr_free(e);
 	model_close(m);
 	test_rmtree(dir);
 }
