@@ -115,17 +115,28 @@ summary_bit(enum expr_field f)
 
 /* ---- the row's own facts (role, requires_grad, prefix) ------------------ */
 
-/* The op's role decides at the op stage when its name says gradient or
- * weight: a dump that states its rows' roles states the same for every
- * row of such an op (a backward call's leaves are gradients).  Other ops'
- * rows may state their own (a layer's parameters are weights beside its
- * activations): asked per row. */
+/* A dotted call name with a forward part ("Module.fc1.Linear.forward.0",
+ * the way model_role.c reads "backward"): a call whose tensors a dump may
+ * describe one by one, its parameters beside its activations. */
+static bool
+forward_call(const char *name)
+{
+	for (const char *p = name; (p = strstr(p, "forward")); p += 7)
+		if (p > name && p[-1] == '.' && (p[7] == '.' || !p[7]))
+			return true;
+	return false;
+}
+
+/* The op's role decides at the op stage, but for a forward call that its
+ * name does not call a gradient or a weight: a dump that states its rows'
+ * roles may give each of its rows its own (asked per row), and states the
+ * op's for the rest (a backward call's leaves are gradients). */
 static enum expr_avail
 role_of_op(const char *name, const char *type, const char **str)
 {
 	enum model_role r = model_role_of(name, type);
 
-	if (r != ROLE_GRADIENT && r != ROLE_WEIGHT)
+	if (r != ROLE_GRADIENT && r != ROLE_WEIGHT && forward_call(name))
 		return EXPR_LATER;
 	*str = model_role_name(r);
 	return EXPR_KNOWN;

@@ -173,6 +173,25 @@ test_row_facts_and_conditions(void **state)
 	test_rmtree(dir);
 }
 
+/* role is decided per op, but on a forward call whose rows may state
+ * their own (a layer's parameters beside its activations). */
+static void
+test_role_decided_per_op_but_forward_calls(void **state)
+{
+	char err[128];
+	struct expr *e;
+
+	(void)state;
+	assert_int_equal(expr_parse("role == \"weight\"", &e, err, sizeof err), TD_OK);
+	assert_int_equal(where_op(e, "dense/MatMul", "MatMul"), EXPR_FALSE);
+	assert_int_equal(where_op(e, "dense/kernel", "VariableV2"), EXPR_TRUE);
+	assert_int_equal(where_op(e, "Functional.linear.0.backward", "Functional.linear"), EXPR_FALSE);
+	assert_int_equal(where_op(e, "Module.fc1.Linear.forward.0", "Module.fc1.Linear"), EXPR_DEFER);
+	assert_int_equal(where_op(e, "Functional.relu.0.forward", "Functional.relu"), EXPR_DEFER);
+	assert_int_equal(where_op(e, "x/forwarded", "Relu"), EXPR_FALSE);
+	expr_free(e);
+}
+
 /* A format that states neither: nothing stated, and no decode to ask. */
 static void
 test_no_facts_no_decode(void **state)
@@ -207,6 +226,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls_parent_children_and_rows),
 		cmocka_unit_test(test_row_facts_and_conditions),
+		cmocka_unit_test(test_role_decided_per_op_but_forward_calls),
 		cmocka_unit_test(test_no_facts_no_decode),
 	};
 
