@@ -64,6 +64,32 @@ size_t model_tree_children(struct model *m, uint32_t op, int64_t row, int64_t bo
 size_t model_tree(struct model *m, uint32_t op, int64_t row, enum model_tree_dir dir,
 		  unsigned depth, struct model_tree_node **out, bool *truncated);
 
+/* ---- the call tree (model/analysis/model_calls.c) ---------------------- */
+
+struct model_call {
+	int64_t op;                 /* op id, -1 not an op of the dump */
+	char *op_name;              /* as the dump names it (owned) */
+	const char *op_type;        /* "" unknown */
+	int64_t trace_index;        /* the first row of its call nearest the row
+				     * asked about (by output rows, either side),
+				     * in the same step; -1 none */
+	bool nonfinite;             /* that row's flags say NaN/Inf */
+};
+struct model_calls {
+	int64_t trace_index;        /* the row the tree was read from, -1 none */
+	bool has_parent;
+	struct model_call parent;   /* the call enclosing the op (has_parent) */
+	struct model_call *children;/* the calls it encloses, in the dump's order */
+	size_t nchildren;
+};
+/* The call tree around op (a module's parent and children), read from
+ * its trace row row (-1, or a row of another op: the op's first row) by
+ * one decode.  false, out empty, when the dump's format records no call
+ * tree (no decode then: model_has_call_tree), the op has no row or the
+ * row cannot be decoded.  Free with model_calls_done(). */
+bool model_calls_of(struct model *m, uint32_t op, int64_t row, struct model_calls *out);
+void model_calls_done(struct model_calls *c);
+
 /* ---- filters ----------------------------------------------------------- */
 
 struct model_filter_spec {

@@ -2,8 +2,9 @@
  * model_expr.h - the condition language of --where, filters and watches.
  *
  * An expression is a test on one tensor row: its summary (counts, min, max,
- * mean, ...), its op (name, type, role), where it ran (host, step) and how
- * it changed since the previous step.  Examples:
+ * mean, ...), its op (name, type, role), where it ran (host, step), how
+ * it changed since the previous step, and what the dump states of the row
+ * itself where it does (role, requires_grad, prefix).  Examples:
  *
  *	type ~ "MatMul" and abs_mean > 1e3
  *	role == "gradient" and (nan > 0 or max >= inf)
@@ -75,7 +76,9 @@ enum expr_stage { EXPR_STAGE_OP, EXPR_STAGE_ROW, EXPR_STAGE_STEP };
 	_(DELTA_ABS_MEAN, "delta_abs_mean", NUM, STEP) \
 	_(UPDATE_RATIO,   "update_ratio",   NUM, STEP) \
 	_(UNCHANGED,      "unchanged",      NUM, STEP) \
-	_(FIRST_RECORD,   "first_record",   NUM, STEP)
+	_(FIRST_RECORD,   "first_record",   NUM, STEP) \
+	_(REQUIRES_GRAD,  "requires_grad",  NUM, ROW) \
+	_(PREFIX,         "prefix",         STR, ROW)
 
 enum expr_field {
 #define EXPR_FIELD_ENUM(id, name, kind, stage) EXPR_F_##id,

@@ -151,6 +151,8 @@ struct cache_ent {
 	struct td_summary summary;
 	uint32_t from_values;       /* summary bits computed from the row's values
 				     * (the dump's statistics lack them) */
+	uint8_t role, grad;         /* the row's own facts: enum reader_role, reader_grad */
+	uint32_t prefix;            /* string id, NO_ID not stated */
 };
 
 struct run {                        /* traces from first on belong to execution */

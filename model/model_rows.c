@@ -367,6 +367,7 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	e->key = i + 1;
 	e->device = NO_ID;
 	e->debug_op = NO_ID;
+	e->prefix = NO_ID;
 	e->slot = TF_SLOT(trace_flags(m, i));
 	m->dc.decodes++;
 	if (!rows_locate(m, &m->rows.tloc, READER_TRACE, i, &loc) ||
@@ -397,12 +398,16 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 	}
 	if (e->slot == TF_SLOT_ESC)
 		e->slot = d.slot;
-	if (d.device || d.debug_op) {
+	e->role = (uint8_t)d.role;
+	e->grad = (uint8_t)d.requires_grad;
+	if (d.device || d.debug_op || d.prefix) {
 		pthread_mutex_lock(&m->th.lock);
 		if (d.device)
 			e->device = intern_add(&m->str, d.device);
 		if (d.debug_op)
 			e->debug_op = intern_add(&m->str, d.debug_op);
+		if (d.prefix)
+			e->prefix = intern_add(&m->str, d.prefix);
 		pthread_mutex_unlock(&m->th.lock);
 	}
 	reader_detail_done(&d);
@@ -503,6 +508,39 @@ model_trace_summary(struct model *m, uint64_t i, struct td_summary *s, uint32_t 
 		*from_values = e.from_values;
 }
 
+/* The model's role for a role the reader stated (ROLE_NONE: none). */
+static enum model_role
+stated_role(uint8_t r)
+{
+	switch (r) {
+	case READER_ROLE_WEIGHT:     return ROLE_WEIGHT;
+	case READER_ROLE_GRADIENT:   return ROLE_GRADIENT;
+	case READER_ROLE_ACTIVATION: return ROLE_ACTIVATION;
+	default:                     return ROLE_NONE;
+	}
+}
+
+bool
+model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out)
+{
+	struct cache_ent e;
+
+	*out = (struct model_row_facts){ ROLE_NONE, -1, NULL };
+	if (!(m->ops->flags & READER_ROW_FACTS) || i >= rows_ntraces(m))
+		return false;
+	rows_trace_decoded(m, i, &e);
+	out->role = stated_role(e.role);
+	out->requires_grad = e.grad == READER_GRAD_YES ? 1 : e.grad == READER_GRAD_NO ? 0 : -1;
+	out->prefix = e.prefix == NO_ID ? NULL : intern_str(&m->str, e.prefix);
+	return true;
+}
+
+bool
+model_has_call_tree(struct model *m)
+{
+	return (m->ops->flags & READER_CALL_TREE) != 0;
+}
+
 void
 model_trace_names(struct model *m, uint64_t i, const char **name, const char **type,
 		  const char **host)
@@ -554,7 +592,9 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	pthread_mutex_unlock(&m->th.lock);
 	if (!row->op_name)
 		row->op_name = row->op_type = row->graph_id = row->graph_name = "";
-	row->role = model_role_of(row->op_name, row->op_type);
+	row->role = stated_role(e.role);
+	if (row->role == ROLE_NONE)
+		row->role = model_role_of(row->op_name, row->op_type);
 	return TD_OK;
 }
 

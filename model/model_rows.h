@@ -51,7 +51,8 @@ struct model_trace {
 	int64_t step;               /* training step / iteration the dump gives the
 				     * row (its run's or iteration's number), -1
 				     * unknown; compare rows of one op across steps */
-	enum model_role role;       /* from the op's type and name */
+	enum model_role role;       /* the dump's for the row where it states one,
+				     * else from the op's type and name */
 };
 uint64_t model_trace_count(struct model *m);
 /* The op of trace row i (below model_trace_count) and its flags
@@ -66,6 +67,22 @@ uint32_t model_trace_op_flags(struct model *m, uint64_t i, uint32_t *flags);
  * thread; takes the decode cache's own lock. */
 void model_trace_summary(struct model *m, uint64_t i, struct td_summary *s,
 			 uint32_t *from_values);
+/* What the dump states of trace row i itself, beside its op (a leaf of a
+ * call): its role, whether it requires a gradient (1, 0; -1 not stated)
+ * and the API family of its call (NULL not stated; lives as long as the
+ * model).  From the decode cache, decoding the row when it is not there;
+ * false, with nothing stated and no decode, when the dump's format states
+ * no such facts.  Any thread; takes the decode cache's lock and the
+ * model's (not for a caller holding it). */
+struct model_row_facts {
+	enum model_role role;       /* ROLE_NONE: not stated (the op's applies) */
+	int requires_grad;
+	const char *prefix;
+};
+bool model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out);
+/* True when the dump's format records which call encloses an op (a
+ * module tree: model_detail.call_parent, model_calls_of).  No lock. */
+bool model_has_call_tree(struct model *m);
 /* The op name and type of trace row i (NULL both when its op is not in the
  * table) and its host ("" none).  Takes the model's lock: not for a
  * caller holding it. */
@@ -120,6 +137,12 @@ struct model_detail {
 	char *text;                 /* free-form detail lines */
 	int64_t *input_tensor_ids, *output_tensor_ids;
 	size_t ninput_ids, noutput_ids;
+	/* The call enclosing the record's op (an op name of its graph, NULL
+	 * at the top or where the dump records no call tree) and the calls it
+	 * encloses: a module's parent and children (model_calls_of). */
+	char *call_parent;
+	char **call_children;
+	size_t ncall_children;
 };
 enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
 enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);

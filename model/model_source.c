@@ -446,6 +446,12 @@ detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
 	md->output_tensor_ids = d->output_tensor_ids;
 	md->ninput_ids = d->ninput_ids;
 	md->noutput_ids = d->noutput_ids;
+	md->call_parent = d->call_parent;
+	md->call_children = d->call_children;
+	md->ncall_children = d->ncall_children;
+	d->call_parent = NULL;
+	d->call_children = NULL;
+	d->ncall_children = 0;
 	pthread_mutex_lock(&m->th.lock);
 	frames_resolve_sids(m, d->frame_ids, d->nframes, &md->stack, &md->nstack);
 	pthread_mutex_unlock(&m->th.lock);
@@ -573,5 +579,9 @@ model_detail_done(struct model_detail *d)
 	free(d->text);
 	free(d->input_tensor_ids);
 	free(d->output_tensor_ids);
+	free(d->call_parent);
+	for (i = 0; i < d->ncall_children; i++)
+		free(d->call_children[i]);
+	free(d->call_children);
 	memset(d, 0, sizeof(*d));
 }

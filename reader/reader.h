@@ -301,6 +301,13 @@ struct reader_sink {
 	void (*on_link)(void *ctx, const struct reader_link *l);
 };
 
+/* A tensor's part in training as a dump states it (reader_detail.role). */
+enum reader_role {
+	READER_ROLE_UNSTATED = 0, READER_ROLE_WEIGHT, READER_ROLE_GRADIENT, READER_ROLE_ACTIVATION,
+};
+/* Whether a tensor requires a gradient (reader_detail.requires_grad). */
+enum reader_grad { READER_GRAD_UNSTATED = 0, READER_GRAD_NO, READER_GRAD_YES };
+
 /* What decode() returns for one record; owned by the caller, released with
  * reader_detail_done().  Fields a record kind does not have stay zero. */
 struct reader_detail {
@@ -332,6 +339,21 @@ struct reader_detail {
 	 * reading this record saves the model an advance() when rows are
 	 * read in order. */
 	uint64_t next_offset;
+	/* READER_TRACE, from a reader flagged READER_ROW_FACTS: what the dump
+	 * states of this one tensor beside its op (a leaf of a call), zero
+	 * where it states nothing.  Every decode of a trace fills them
+	 * (decode_summary too). */
+	enum reader_role role;          /* the tensor's part in training */
+	enum reader_grad requires_grad; /* whether autograd tracks it */
+	char *prefix;                   /* the API family of its call as the dump
+					 * names it ("Functional", "Tensor"), or NULL */
+	/* READER_TRACE / READER_EXECUTION, from a reader flagged
+	 * READER_CALL_TREE: the call that encloses this record's op (a
+	 * module around an API call: an op name of the same graph, NULL at
+	 * the top) and the calls it encloses, in the dump's order. */
+	char *call_parent;
+	char **call_children;
+	size_t ncall_children;
 };
 void reader_detail_done(struct reader_detail *d);
 
@@ -353,6 +375,13 @@ struct reader_options {
 enum reader_flags {
 	/* Trace rows are emitted in execution order within each file. */
 	READER_ROWS_TIME_ORDERED = 1u << 0,
+	/* A trace's decode may state the row's own facts (reader_detail's
+	 * role, requires_grad, prefix); without it the model never decodes
+	 * a row to ask. */
+	READER_ROW_FACTS = 1u << 1,
+	/* A trace's or execution's decode names its op's enclosing call and
+	 * the calls it encloses (reader_detail.call_parent, call_children). */
+	READER_CALL_TREE = 1u << 2,
 };
 
 struct reader_ops {

@@ -276,6 +276,11 @@ reader_detail_done(struct reader_detail *d)
 	free(d->host);
 	free(d->mode);
 	free(d->debug_op);
+	free(d->prefix);
+	free(d->call_parent);
+	for (i = 0; i < d->ncall_children; i++)
+		free(d->call_children[i]);
+	free(d->call_children);
 	free(d->summaries);
 	for (i = 0; i < d->noutputs; i++) {
 		if (d->values)

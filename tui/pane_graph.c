@@ -11,6 +11,11 @@
  * (model_tree_children: model_trace_inputs / model_trace_consumers plus
  * control edges); without a trace row (an op chosen with :op) the rows are
  * the latest / first of each op.
+ *
+ * Where the dump records a module tree (model_calls_of), the module
+ * enclosing the op heads the inputs ("module") and the calls inside it end
+ * the consumers ("submodule"), each linked to its call's first row in the
+ * step: Enter jumps there as on any link.
  */
 #include "tui_internal.h"
 
@@ -25,6 +30,9 @@
 struct gnode {
 	struct model_tree_node n;
 	bool expanded;
+	bool module;                /* a module-tree row: the enclosing module (inputs
+				     * side) or a call inside the op (consumers side) */
+	char *name;                 /* module rows: n.op_name's storage (owned) */
 };
 
 /* Nodes a side may hold (expansions stop there). */
@@ -69,6 +77,10 @@ get(struct pane *p)
 static void
 graph_clear(struct graph *g)
 {
+	for (size_t i = 0; i < g->nin; i++)
+		free(g->in[i].name);
+	for (size_t i = 0; i < g->nout; i++)
+		free(g->out[i].name);
 	free(g->in);
 	free(g->out);
 	g->in = g->out = NULL;
@@ -109,6 +121,8 @@ side_expand(struct pane *p, struct graph *g, bool input, int64_t at)
 		(*v)[pos + k].n = kids[k];
 		(*v)[pos + k].n.depth = depth;
 		(*v)[pos + k].expanded = false;
+		(*v)[pos + k].module = false;
+		(*v)[pos + k].name = NULL;
 	}
 	*n += nk;
 	free(kids);
@@ -126,6 +140,47 @@ side_fold(struct graph *g, bool input, size_t at)
 	memmove(v + at + 1, v + end, (*n - end) * sizeof(*v));
 	*n -= end - at - 1;
 	v[at].expanded = false;
+}
+
+/* A module-tree row for call c, at side[pos]. */
+static void
+module_insert(struct graph *g, bool input, size_t pos, const struct model_call *c)
+{
+	struct gnode **v = input ? &g->in : &g->out;
+	size_t *n = input ? &g->nin : &g->nout, *cap = input ? &g->capin : &g->capout;
+	struct gnode *x;
+
+	TD_GROW(*v, *cap, *n + 1);
+	memmove(*v + pos + 1, *v + pos, (*n - pos) * sizeof(**v));
+	(*n)++;
+	x = &(*v)[pos];
+	memset(x, 0, sizeof(*x));
+	x->module = true;
+	x->name = xstrdup(c->op_name);
+	x->n.depth = 1;
+	x->n.parent = -1;
+	x->n.op = c->op;
+	x->n.op_name = x->name;
+	x->n.op_type = c->op_type;
+	x->n.trace_index = c->trace_index;
+	x->n.bound = -1;
+	x->n.health = c->nonfinite ? HEALTH_NONFINITE : HEALTH_UNKNOWN;
+}
+
+/* The module enclosing the op first among the inputs, the calls inside it
+ * last among the consumers. */
+static void
+modules_add(struct pane *p, struct graph *g)
+{
+	struct model_calls c;
+
+	if (!model_calls_of(p->tui->m, g->op.id, g->trace, &c))
+		return;
+	if (c.has_parent)
+		module_insert(g, true, 0, &c.parent);
+	for (size_t i = 0; i < c.nchildren && g->nout < GRAPH_NODES_MAX; i++)
+		module_insert(g, false, g->nout, &c.children[i]);
+	model_calls_done(&c);
 }
 
 static void
@@ -146,6 +201,7 @@ graph_open(struct pane *p)
 	}
 	side_expand(p, g, true, -1);
 	side_expand(p, g, false, -1);
+	modules_add(p, g);
 	int half = pane_height(p) / 2;
 	g->pad = half > (int)g->nin ? half - (int)g->nin : 0;
 	p->top = 0;
@@ -183,11 +239,14 @@ link_at(struct graph *g, uint64_t row, bool *input)
 /* The label column: "input 0" / "consumer" for the op's own, "control"
  * for a control edge, the depth indented below. */
 static void
-link_label(const struct model_tree_node *l, bool input, size_t k, bool narrow, char *buf, size_t size)
+link_label(const struct model_tree_node *l, bool input, bool module, size_t k, bool narrow,
+	   char *buf, size_t size)
 {
 	int indent = 2 * (int)(l->depth - 1);
 
-	if (narrow)
+	if (module)
+		snprintf(buf, size, narrow ? "m" : input ? "module" : "submodule");
+	else if (narrow)
 		snprintf(buf, size, l->depth > 1 || input ? "%u" : "c",
 			 l->depth > 1 ? l->depth : (unsigned)k);
 	else if (l->depth > 1)
@@ -206,10 +265,10 @@ draw_link(struct pane *p, const struct gnode *gn, bool input, size_t k, int y)
 	int x = narrow ? 1 : 4, w = p->r.w, lw = 10 + 2 * (int)(l->depth - 1);
 	char label[64];
 
-	if (!narrow && l->op >= 0 && !l->repeat)
+	if (!narrow && l->op >= 0 && !l->repeat && !gn->module)
 		pane_print(p, y, 2, STYLE_DIM, gn->expanded ? "-" : "+", 1);
 	x += pane_print(p, y, x, STYLE_DIM, input ? "\xe2\x86\x91 " : "\xe2\x86\x93 ", 2);
-	link_label(l, input, k, narrow, label, sizeof label);
+	link_label(l, input, gn->module, k, narrow, label, sizeof label);
 	if (narrow) {
 		x += pane_print(p, y, x, STYLE_DIM, label, 3) + 1;
 	} else {
@@ -220,10 +279,11 @@ draw_link(struct pane *p, const struct gnode *gn, bool input, size_t k, int y)
 	const char *shown = l->op_name ? l->op_name : "?";
 	if (relative_names(get(p)))
 		shown = fmt_scope_relative(shown, get(p)->op.name, rel, sizeof rel);
-	snprintf(name, sizeof name, input && !l->control ? "%s:%u" : "%s", shown, l->slot);
+	snprintf(name, sizeof name, input && !l->control && !gn->module ? "%s:%u" : "%s", shown,
+		 l->slot);
 	x += pane_print_tail(p, y, x, l->trace_index >= 0 ? STYLE_LINK : STYLE_DEFAULT, name,
 			     narrow ? w - x - 1 : w / 2 - x);
-	if (!input && !l->control)
+	if (!input && !l->control && !gn->module)
 		x += pane_printf(p, y, x, STYLE_DIM, -1, " (input %u)", l->slot);
 	else if (l->control && narrow)
 		x += pane_print(p, y, x, STYLE_DIM, " ctl", -1);
@@ -232,7 +292,8 @@ draw_link(struct pane *p, const struct gnode *gn, bool input, size_t k, int y)
 	if (l->trace_index >= 0)
 		x += pane_printf(p, y, x, STYLE_LINK, -1, "-> trace %lld", (long long)l->trace_index);
 	else if (l->op < 0)
-		x += pane_print(p, y, x, STYLE_DIM, "(not in the graph)", -1);
+		x += pane_print(p, y, x, STYLE_DIM, gn->module ? "(no entry of the dump)" :
+			       "(not in the graph)", -1);
 	if (l->health == HEALTH_NONFINITE)
 		x += pane_print(p, y, x + 1, STYLE_NONFINITE, "NaN/Inf", -1) + 1;
 	if (l->repeat)
@@ -251,7 +312,7 @@ graph_draw_row(struct pane *p, uint64_t row, int y)
 		size_t k = 0;
 
 		for (const struct gnode *q = side; q < l; q++)     /* its number among the op's own */
-			k += q->n.depth == 1 && !q->n.control;
+			k += q->n.depth == 1 && !q->n.control && !q->module;
 		draw_link(p, l, input, k, y);
 		return;
 	}
@@ -318,6 +379,10 @@ graph_expand(struct pane *p, struct graph *g)
 		tui_message(t, false, "x expands an input or a consumer (its own inputs / consumers)");
 		return;
 	}
+	if (gn->module) {
+		tui_message(t, false, "x expands data links; Enter jumps to the module call's row");
+		return;
+	}
 	at = (size_t)(gn - (input ? g->in : g->out));
 	if (gn->expanded) {
 		side_fold(g, input, at);
@@ -381,8 +446,13 @@ graph_request(struct pane *p, enum action act)
 	} else if (l->op >= 0) {
 		tui_history_push(t);
 		tui_select_op(t, (uint32_t)l->op);
-		tui_message(t, false, "%s has no trace row %s this one", l->op_name,
-			    input ? "before" : "after");
+		if (gn->module)
+			tui_message(t, false, "%s has no row in this step", l->op_name);
+		else
+			tui_message(t, false, "%s has no trace row %s this one", l->op_name,
+				    input ? "before" : "after");
+	} else if (gn->module) {
+		tui_message(t, true, "%s is no entry of this dump", l->op_name);
 	} else {
 		tui_message(t, true, "%s is not an op of this dump's graphs", l->op_name);
 	}
@@ -408,7 +478,7 @@ own_count(const struct gnode *v, size_t n)
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		k += v[i].n.depth == 1;
+		k += v[i].n.depth == 1 && !v[i].module;
 	return k;
 }
 

@@ -113,6 +113,67 @@ summary_bit(enum expr_field f)
 	}
 }
 
+/* ---- the row's own facts (role, requires_grad, prefix) ------------------ */
+
+/* A dotted call name with a forward part ("Module.fc1.Linear.forward.0",
+ * the way model_role.c reads "backward"): a call whose tensors a dump may
+ * describe one by one, its parameters beside its activations. */
+static bool
+forward_call(const char *name)
+{
+	for (const char *p = name; (p = strstr(p, "forward")); p += 7)
+		if (p > name && p[-1] == '.' && (p[7] == '.' || !p[7]))
+			return true;
+	return false;
+}
+
+/* The op's role decides at the op stage, but for a forward call that its
+ * name does not call a gradient or a weight: a dump that states its rows'
+ * roles may give each of its rows its own (asked per row), and states the
+ * op's for the rest (a backward call's leaves are gradients). */
+static enum expr_avail
+role_of_op(const char *name, const char *type, const char **str)
+{
+	enum model_role r = model_role_of(name, type);
+
+	if (r != ROLE_GRADIENT && r != ROLE_WEIGHT && forward_call(name))
+		return EXPR_LATER;
+	*str = model_role_name(r);
+	return EXPR_KNOWN;
+}
+
+/* Field f from the trace row's facts (from the decode cache; no decode
+ * when the dump states none); role falls back to the op's.  An execution
+ * (row: its index) has its call's prefix, read from its first row; its
+ * leaves' roles and requires_grad are theirs. */
+static enum expr_avail
+fact_field(struct model *m, uint64_t row, bool trace, const char *name, const char *type,
+	   enum expr_field f, double *num, const char **str)
+{
+	struct model_row_facts k = { ROLE_NONE, -1, NULL };
+	struct model_execution x;
+
+	if (trace)
+		model_trace_facts(m, row, &k);
+	else if (f == EXPR_F_PREFIX && model_execution_get(m, row, &x) == TD_OK && x.ntraces)
+		model_trace_facts(m, x.first_trace, &k);
+	switch (f) {
+	case EXPR_F_ROLE:
+		*str = model_role_name(k.role != ROLE_NONE ? k.role : model_role_of(name, type));
+		return EXPR_KNOWN;
+	case EXPR_F_REQUIRES_GRAD:
+		if (k.requires_grad < 0)
+			return EXPR_ABSENT;
+		*num = k.requires_grad;
+		return EXPR_KNOWN;
+	default:
+		if (!k.prefix)
+			return EXPR_ABSENT;
+		*str = k.prefix;
+		return EXPR_KNOWN;
+	}
+}
+
 /* ---- op stage ----------------------------------------------------------- */
 
 struct op_ctx {
@@ -128,7 +189,7 @@ op_field(void *ctx, enum expr_field f, double *num, const char **str)
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
-	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	case EXPR_F_ROLE: return role_of_op(c->name, c->type, str);
 	default:          return EXPR_LATER;
 	}
 }
@@ -185,7 +246,10 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
-	case EXPR_F_ROLE: *str = model_role_name(model_role_of(c->name, c->type)); return EXPR_KNOWN;
+	case EXPR_F_ROLE:
+	case EXPR_F_REQUIRES_GRAD:
+	case EXPR_F_PREFIX:
+		return fact_field(c->m, c->row, c->trace, c->name, c->type, f, num, str);
 	case EXPR_F_HOST: *str = c->host; return EXPR_KNOWN;
 	case EXPR_F_STEP: {
 		int64_t s = c->trace ? model_trace_step(c->m, c->row) : c->step;

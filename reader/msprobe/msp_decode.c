@@ -230,17 +230,48 @@ frames_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 	out->nframes = n;
 }
 
+/* Names of the entry, and its module parent and children from
+ * construct.json (FORMAT.md §6: reader.h READER_CALL_TREE). */
 static void
 names_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 {
 	char type[512];
 	int64_t count;
+	const char *parent = msp_side_parent(u, name);
+	char *const *kids = NULL;
+	size_t nk = msp_side_children(u, name, &kids), i;
 
 	msp_name_parse(name, type, sizeof type, &count);
 	out->op_name = xstrdup(name);
 	out->op_type = xstrdup(type);
 	out->graph_id = xstrdup(u->host);
 	out->host = xstrdup(u->host);
+	out->call_parent = parent ? xstrdup(parent) : NULL;
+	if (nk) {
+		out->call_children = xcalloc(nk, sizeof(*out->call_children));
+		for (i = 0; i < nk; i++)
+			out->call_children[i] = xstrdup(kids[i]);
+		out->ncall_children = nk;
+	}
+}
+
+/* The leaf's own facts for the model's conditions (reader.h
+ * READER_ROW_FACTS): role and requires_grad (FORMAT.md §4), the entry's
+ * prefix (§3: the part of its name before the first dot). */
+static void
+leaf_facts(const struct want *w, const char *name, struct reader_detail *out)
+{
+	static const enum reader_role roles[] = {
+		[MSP_ACTIVATION] = READER_ROLE_ACTIVATION, [MSP_WEIGHT] = READER_ROLE_WEIGHT,
+		[MSP_GRADIENT] = READER_ROLE_GRADIENT,
+	};
+	const char *dot = strchr(name, '.');
+
+	out->role = roles[w->role];
+	if (w->rec.requires_grad >= 0)
+		out->requires_grad = w->rec.requires_grad ? READER_GRAD_YES : READER_GRAD_NO;
+	if (dot && dot > name)
+		out->prefix = xstrndup(name, (size_t)(dot - name));
 }
 
 /* The saved tensor of a leaf, when it has one. */
@@ -305,6 +336,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 		return st;
 	}
 	names_of(u, name, out);
+	leaf_facts(&w, name, out);
 	out->slot = w.slot;
 	out->noutputs = 1;
 	out->summaries = xcalloc(1, sizeof(*out->summaries));

@@ -413,7 +413,7 @@ const struct reader_ops msprobe_reader_ops = {
 		       "statistics, .npy tensors, stack.json, construct.json",
 	.values_in = "msprobe tensor-task (dump_tensor_data/*.npy, *.pt)",
 	.no_control_inputs = "msprobe dumps record calls, not a graph's control edges",
-	.flags = READER_ROWS_TIME_ORDERED,
+	.flags = READER_ROWS_TIME_ORDERED | READER_ROW_FACTS | READER_CALL_TREE,
 	.probe = probe,
 	.open = msp_open,
 	.index = msp_index,

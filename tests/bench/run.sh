@@ -16,6 +16,10 @@
 # Then tests/bench/nodes.py: 1,024 ranks on 128 pseudo-nodes through pdsh
 # -R exec, every node's answer and the merge (tests/bench/nodes.md).
 #
+# Then tests/bench/msprobe.py: a 200,000-entry msprobe statistics dump.json
+# indexed and reopened beside `cat` of the file (BENCH_MSPROBE_ENTRIES;
+# tests/bench/msprobe.md).
+#
 # Last, tests/bench/queries.py: where, watches and diff beside the index
 # (BENCH_QUERY_SIZES, default 1M; tests/bench/queries.md).
 #
@@ -41,6 +45,10 @@ python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 # Many nodes: 1,024 ranks on 128 pseudo-nodes through pdsh, and the merge
 # (tests/bench/nodes.md).
 python3 tests/bench/nodes.py --tdbg "$top/tests/bench/cache/tdbg"
+# msprobe: index and reopen beside cat of the same dump.json (issue 26;
+# tests/bench/msprobe.md).
+python3 tests/bench/msprobe.py --tdbg "$top/tests/bench/cache/tdbg" \
+	--entries "${BENCH_MSPROBE_ENTRIES:-200000}" --runs "${BENCH_RUNS:-3}"
 # What where, watches and diff cost beside the index (tests/bench/queries.md).
 exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_QUERY_SIZES:-1M}" --runs "${BENCH_RUNS:-3}"

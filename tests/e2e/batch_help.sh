@@ -7,7 +7,7 @@
 tdbg_run --help
 expect_rc 0 help_exit_0
 expect_file_has help_usage "$OUT" "usage: tdbg [OPTIONS] DUMP_DIR"
-for c in info alerts first-nonfinite traces executions trace execution op inputs consumers \
+for c in info alerts first-nonfinite traces executions trace execution op inputs consumers module \
 	stack sources source print compare history rank problems graphs diff; do
 	grep -qE "^  $c( |$)" "$OUT" || fail "help_lists_$c" "--help does not list $c"
 done

@@ -238,3 +238,95 @@ json_expect source_root_reads_the_file 'd["text"] == "disk line 31" and not d["p
 tdbg_run --json -e "traces --where 'role == \"gradient\"' 0:100000" "$P"
 fx role_gradient_rows "$P" '[r["index"] for r in d["rows"]] ==
 	[i for i, l in enumerate(L) if l["role"] == "gradient"]'
+
+# ---- the row's own facts: requires_grad, role per leaf, the entry's prefix
+# (conditions and watches; the generator's facts.json says each leaf's
+# requires_grad and role, the prefix is its entry's name before the dot)
+Q=(-e "traces --where 'requires_grad' 0:100000"
+	-e "traces --where 'requires_grad == 0 and role == \"activation\"' 0:100000"
+	-e "traces --where 'role == \"weight\"' 0:100000"
+	-e "traces --where 'role == \"activation\"' 0:100000"
+	-e "traces --where 'prefix == \"Distributed\" or prefix ~ \"^Ten\"' 0:100000"
+	-e "executions --where 'prefix == \"Torch\"'"
+	-e "watch add rg_weight 'role == \"weight\" and requires_grad'" -e "watches check")
+tdbg_run --json --no-cache "${Q[@]}" "$P"
+expect_rc 0 facts_exit_0
+cp "$OUT" "$WORK/facts_cold.json"
+fx facts_requires_grad "$P" '[r["index"] for r in d[0]["rows"]] ==
+	[i for i, l in enumerate(L) if l["requires_grad"] is True]'
+fx facts_requires_grad_false_activation "$P" '[r["index"] for r in d[1]["rows"]] ==
+	[i for i, l in enumerate(L) if l["requires_grad"] is False and l["role"] == "activation"]
+	and d[1]["rows"]'
+fx facts_role_weight "$P" '[(r["index"], r["role"]) for r in d[2]["rows"]] ==
+	[(i, "weight") for i, l in enumerate(L) if l["role"] == "weight"] and d[2]["rows"]'
+fx facts_role_activation "$P" '[r["index"] for r in d[3]["rows"]] ==
+	[i for i, l in enumerate(L) if l["role"] == "activation"]'
+fx facts_prefix "$P" '[r["index"] for r in d[4]["rows"]] == [i for i, l in enumerate(L)
+	if l["entry"].split(".")[0] == "Distributed" or l["entry"].startswith("Ten")] and d[4]["rows"]'
+fx facts_prefix_of_executions "$P" '[r["op_type"] for r in d[5]["rows"]] ==
+	[e["entry"] for e in E if e["entry"].split(".")[0] == "Torch"] and d[5]["unknown"] == 0
+	and d[5]["rows"]'
+fx facts_watch_hits "$P" 'sorted(h["index"] for h in d[7]["items"] if h["condition"] == "rg_weight")
+	== [i for i, l in enumerate(L) if l["role"] == "weight" and l["requires_grad"] is True]
+	and all(h["values"]["requires_grad"] == 1 for h in d[7]["items"] if h["condition"] == "rg_weight")'
+# the same answers from the persistent index (written on the first open,
+# read on the second)
+tdbg_run --json "${Q[@]}" "$P"
+tdbg_run --json "${Q[@]}" "$P"
+if cmp -s "$OUT" "$WORK/facts_cold.json"; then ok facts_same_from_the_index; else
+	fail facts_same_from_the_index "$(diff "$WORK/facts_cold.json" "$OUT" | head -5)"; fi
+# a dump that states none: unknown, never false
+tdbg_run --json -e "traces --where 'requires_grad or prefix == \"x\"' 0:5" -e "executions --where 'prefix == \"x\"'" "$FIXTURES/tfdbg2/mnist_nan"
+json_expect facts_unknown_elsewhere 'd[0]["matched"] == 0 and d[0]["unknown"] == d[0]["total"] > 0 and d[1]["matched"] == 0 and d[1]["unknown"] == d[1]["total"] > 0'
+
+# ---- the module tree (construct.json): `module N` on the first row of
+# every entry of every unit, against the generator's construct map: the
+# parent, the children (entries whose parent it is, in file order), each
+# with the first row of its call in N's unit (one call of an entry per
+# unit; a call with no output row has none)
+MOD_PY='
+import json, sys
+F = json.load(open(sys.argv[1] + "/facts.json"))
+L, Q = [], []
+for u in F["units"]:
+    for e in u["entries"]:
+        ls = [l for l in u["leaves"] if l["entry"] == e]
+        L += [dict(l, unit=(u["step"], u["host"])) for l in ls if l["is_input"]]
+        L += [dict(l, unit=(u["step"], u["host"])) for l in ls if not l["is_input"]]
+def near(entry, unit, n):
+    c = [i for i, l in enumerate(L) if l["entry"] == entry and l["unit"] == unit]
+    return c[0] if any(not L[i]["is_input"] for i in c) else None
+for u in F["units"]:
+    unit = (u["step"], u["host"])
+    for e in u["entries"]:
+        rows = [i for i, l in enumerate(L) if l["entry"] == e and l["unit"] == unit]
+        if not rows:
+            continue
+        n = rows[0]
+        p = u["construct"].get(e)
+        kids = [k for k, v in u["construct"].items() if v == e]
+        Q.append({"n": n, "op_name": e,
+                  "parent": None if not p else {"op_name": p, "trace_index": near(p, unit, n)},
+                  "children": [{"op_name": k, "trace_index": near(k, unit, n)} for k in kids]})
+json.dump(Q, open(sys.argv[2], "w"))
+'
+for X in "$P" "$S"; do
+	name=$(basename "$X")
+	python3 -c "$MOD_PY" "$X" "$WORK/mod_$name.json"
+	margs=()
+	while read -r n; do margs+=(-e "module $n"); done < <(python3 -c '
+import json, sys; [print(q["n"]) for q in json.load(open(sys.argv[1]))]' "$WORK/mod_$name.json")
+	tdbg_run --json "${margs[@]}" "$X"
+	expect_rc 0 "module_${name}_exit_0"
+	fx "module_${name}_parents_and_children" "$X" '[
+		{"n": q["trace_index"], "op_name": q["op_name"],
+		 "parent": q["parent"] and {"op_name": q["parent"]["op_name"],
+					    "trace_index": q["parent"]["trace_index"]},
+		 "children": [{"op_name": c["op_name"], "trace_index": c["trace_index"]}
+			      for c in q["children"]]} for q in d] == __import__("json").load(open("'"$WORK/mod_$name.json"'"))
+		and any(q["parent"] for q in d) and any(q["children"] for q in d) and all(q["known"] for q in d)'
+done
+tdbg_run --json -e "module --op Module.fc2.Linear.forward.0 --graph rank1" -e "module 0" "$FIXTURES/tfdbg2/mnist_nan"
+expect_rc 1 module_op_not_in_tfdbg2
+tdbg_run --json -e "module 0" "$FIXTURES/tfdbg2/mnist_nan"
+json_expect module_unknown_elsewhere 'd["known"] is False and d["parent"] is None and d["children"] == [] and "no module tree" in d["note"]'

@@ -53,6 +53,8 @@ static const struct cmd_info commands[] = {
 	{ "consumers", cmd_consumers, 0, 6, B | T,
 	  "consumers N [--depth D] | consumers --op NAME [--graph G] [--depth D]",
 	  "Consumers of trace N's tensor, each with its first trace row after N; --depth: the tree", COMPLETE_OP },
+	{ "module", cmd_module, 0, 4, B | T, "module N | module --op NAME [--graph G]",
+	  "The module enclosing trace N's op and the calls inside it, where the dump records them", COMPLETE_OP },
 	{ "stack", cmd_stack, 0, 3, B | T, "stack trace N | stack execution N | stack op NAME [--user]",
 	  "Creation stack, outermost frame first; --user: the user's frames only", COMPLETE_OP },
 	{ "sources", cmd_sources, 0, 0, B | T, "sources",

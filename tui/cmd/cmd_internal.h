@@ -34,6 +34,7 @@ CMD_HANDLER(cmd_history);
 CMD_HANDLER(cmd_op);
 CMD_HANDLER(cmd_inputs);
 CMD_HANDLER(cmd_consumers);
+CMD_HANDLER(cmd_module);
 CMD_HANDLER(cmd_stack);
 CMD_HANDLER(cmd_rank);
 CMD_HANDLER(cmd_filter);

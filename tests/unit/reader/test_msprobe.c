@@ -105,6 +105,64 @@ test_msprobe_leaves_rows_and_summaries(void **state)
 	test_rmtree(dir);
 }
 
+/* A module call with parameters, a backward call and parameter gradients:
+ * each row's decode states its role (FORMAT.md §4), its requires_grad
+ * where the record has one and its entry's prefix (§3). */
+#define G(rg) "{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [2], " \
+	"\"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1" rg "}"
+static const char FACTS_DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"mix\", \"data\": {\n"
+	"\"Module.fc1.Linear.forward.0\": {\"input_args\": [" G(", \"requires_grad\": false") "],"
+	" \"output\": [" G(", \"requires_grad\": true") "],"
+	" \"parameters\": {\"weight\": " G(", \"requires_grad\": true") ", \"bias\": " G("") "}},\n"
+	"\"Functional.relu.0.backward\": {\"input\": [" G(", \"requires_grad\": false") "],"
+	" \"output\": [" G("") ", null]},\n"
+	"\"Module.fc1.Linear.parameters_grad.0\": {\"weight\": [" G(", \"requires_grad\": false") "]},\n"
+	"\"noprefix\": {\"output\": [" G("") "]}\n"
+	"}}\n";
+
+static void
+test_msprobe_row_facts_role_requires_grad_prefix(void **state)
+{
+	static const struct {
+		enum reader_role role;
+		enum reader_grad grad;
+		const char *prefix;
+	} want[] = {
+		{ READER_ROLE_ACTIVATION, READER_GRAD_NO, "Module" },        /* input.0 */
+		{ READER_ROLE_ACTIVATION, READER_GRAD_YES, "Module" },       /* output.0 */
+		{ READER_ROLE_WEIGHT, READER_GRAD_YES, "Module" },           /* parameters.weight */
+		{ READER_ROLE_WEIGHT, READER_GRAD_UNSTATED, "Module" },      /* parameters.bias */
+		{ READER_ROLE_GRADIENT, READER_GRAD_NO, "Functional" },      /* backward input.0 */
+		{ READER_ROLE_GRADIENT, READER_GRAD_UNSTATED, "Functional" },/* backward output.0 */
+		{ READER_ROLE_GRADIENT, READER_GRAD_NO, "Module" },          /* weight.0 */
+		{ READER_ROLE_ACTIVATION, READER_GRAD_UNSTATED, NULL },      /* no dot: no prefix */
+	};
+	char *dir = make_dump("msp_facts", FACTS_DUMP, strlen(FACTS_DUMP));
+	struct recorded ix;
+	size_t i;
+
+	(void)state;
+	assert_true(msprobe_reader_ops.flags & READER_ROW_FACTS);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.ntraces, TD_ARRAY_SIZE(want));
+	for (i = 0; i < TD_ARRAY_SIZE(want); i++) {
+		struct reader_detail d;
+
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[i].loc, &d),
+				 TD_OK);
+		assert_int_equal(d.role, want[i].role);
+		assert_int_equal(d.requires_grad, want[i].grad);
+		if (want[i].prefix)
+			assert_string_equal(d.prefix, want[i].prefix);
+		else
+			assert_null(d.prefix);
+		reader_detail_done(&d);
+	}
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
 /* Every prefix of the file: no crash, the complete entries before the cut
  * are kept, and a cut inside data is one problem. */
 static void
@@ -351,6 +409,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_msprobe_leaves_rows_and_summaries),
+		cmocka_unit_test(test_msprobe_row_facts_role_requires_grad_prefix),
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_follow_flush),
