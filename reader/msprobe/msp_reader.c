@@ -413,7 +413,7 @@ const struct reader_ops msprobe_reader_ops = {
 		       "statistics, .npy tensors, stack.json, construct.json",
 	.values_in = "msprobe tensor-task (dump_tensor_data/*.npy, *.pt)",
 	.no_control_inputs = "msprobe dumps record calls, not a graph's control edges",
-	.flags = READER_ROWS_TIME_ORDERED,
+	.flags = READER_ROWS_TIME_ORDERED | READER_PAIR_HOSTS_BY_POSITION,
 	.probe = probe,
 	.open = msp_open,
 	.index = msp_index,
@@ -422,4 +422,5 @@ const struct reader_ops msprobe_reader_ops = {
 	.close = msp_close,
 	.save_state = msp_save_state,
 	.load_state = msp_load_state,
+	.call_of = msp_call_of,
 };

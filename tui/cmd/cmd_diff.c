@@ -115,6 +115,8 @@ json_pair(struct json *j, const struct model_diff_pair *p)
 	else
 		json_null(j);
 	json_kv_string(j, "host", cmd_nz(p->a.host));
+	json_kv_string(j, "b_op_name", p->b.op_name);
+	json_kv_string(j, "b_host", cmd_nz(p->b.host));
 	json_key(j, "a");
 	cmd_json_summary(j, &p->a.summary);
 	json_key(j, "b");
