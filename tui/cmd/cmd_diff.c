@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "emit.h"
 #include "model/model_diff.h"
 
 struct diff_req {
@@ -250,7 +251,8 @@ diff_output(struct cmd_env *env, const struct diff_req *q)
 {
 	struct diff_tally t;
 	struct cmd_range r = { 0, UINT64_MAX, 1 };
-	struct json j;
+	struct emit e;
+	struct json *j;
 
 	tally(env, q, &t);
 	if (q->range && !cmd_parse_range(q->range, t.rows, &r))
@@ -261,14 +263,18 @@ diff_output(struct cmd_env *env, const struct diff_req *q)
 		list_rows(env, q, &t, &r, NULL);
 		return TD_OK;
 	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_head(env, &j, &t);
-	json_key(&j, "rows");
-	json_array_begin(&j);
-	list_rows(env, q, &t, &r, &j);
-	json_array_end(&j);
-	json_object_end(&j);
+	/* the emitter's JSON writer (emit.h): the pairs' nested metrics and
+	 * summaries are JSON only, the text form is text_pair's columns */
+	emit_init(&e, env->out, true);
+	j = emit_json(&e);
+	json_object_begin(j);
+	json_head(env, j, &t);
+	json_key(j, "rows");
+	json_array_begin(j);
+	list_rows(env, q, &t, &r, j);
+	json_array_end(j);
+	json_object_end(j);
+	emit_done(&e);
 	return TD_OK;
 }
 
