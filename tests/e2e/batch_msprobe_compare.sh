@@ -91,3 +91,137 @@ tdbg_run --json -e 'diff --first' "$D/golden" "$D/target"
 pairs first_divergence_is_known "$D" 'd["first"] is not None and
 	G[d["first"]["a_index"]]["call"].startswith(T["first"]["call"] + ".output")
 	and d["first"]["host"] == "rank%d" % T["first"]["rank"] and d["first"]["cause"] == "op diverged"'
+
+# ---- diff --csv: the statistics CSV, cell by cell -------------------------
+# csv_check NAME DIR FILE: tdbg's CSV FILE equals the one computed
+# here from truth.json: rows are the target's leaves in order, each paired
+# with the golden leaf of the same call; numbers with numpy, spelled as
+# Python writes them; Result by the rules of formats/msprobe.md §7.
+csv_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" <<'PY' 2>&1
+import csv, json, math, sys
+import numpy as np
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G = {(l["host"], l["call"]): l for l in rows("golden")}
+def num(v):
+    return float(v)                     # "NaN" tokens load as nan already
+def raw(v):
+    v = num(v)
+    return (" inf" if v > 0 else " -inf") if math.isinf(v) else repr(v)
+def diff(n, b):
+    d = np.float64(n) - np.float64(b)
+    return "Nan" if math.isnan(n) or math.isnan(b) or math.isnan(d) else repr(float(d))
+def rel(n, b):
+    if math.isnan(n) or math.isnan(b):
+        return "Nan"
+    if n == b:
+        return "0"
+    if math.isinf(n) or math.isinf(b) or b == 0:
+        return "inf"
+    return repr(float(abs((np.float64(n) - np.float64(b)) / np.float64(b)) * 100)) + "%"
+def relf(n, b):
+    if math.isnan(n) or math.isnan(b):
+        return math.nan
+    if n == b:
+        return 0.0
+    if math.isinf(n) or math.isinf(b) or b == 0:
+        return math.inf
+    return abs((n - b) / b)
+def rg(v):
+    return "N/A" if v is None else str(bool(v))
+want = [["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+         "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "Max diff", "Min diff",
+         "Mean diff", "L2norm diff", "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr",
+         "NormRelativeErr", "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max",
+         "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent", "Result",
+         "Err_message"]]
+B = rows("target")
+i = 0
+while i < len(B):
+    j = i
+    while j < len(B) and B[j]["entry"] == B[i]["entry"] and B[j]["host"] == B[i]["host"]:
+        j += 1
+    grp = B[i:j]
+    res, err = [], []
+    ins = []
+    for n in grp:
+        b = G[(n["host"], n["call"])]
+        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        r, e = 0, []
+        if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
+            r, e = 2, e + ["NPU max or min is nan or inf, Bench's are finite"]
+        if n["requires_grad"] is not None and b["requires_grad"] is not None and n["requires_grad"] != b["requires_grad"]:
+            r, e = 2, e + ["requires_grad differs"]
+        if n["shape"] != b["shape"]:
+            r, e = 2, e + ["shape differs"]
+        res.append(r); err.append(e)
+        if n["is_input"]:
+            ins.append(relf(ns[3], bs[3]))
+    in_small = all(x < 0.1 for x in ins)
+    in_max = max([x for x in ins if not math.isnan(x)], default=0.0)
+    for k, n in enumerate(grp):
+        b = G[(n["host"], n["call"])]
+        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        if not n["is_input"] and ins:
+            e = relf(ns[3], bs[3])
+            if in_small and e > 0.5:
+                res[k] = 2; err[k].append("output NormRelativeErr > 0.5, every input's < 0.1")
+            elif (in_max > 0 and e > 10 * in_max) or (in_max == 0 and e > 0.1):
+                res[k] = max(res[k], 1); err[k].append("output NormRelativeErr > 10x the inputs'")
+        shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
+        want.append([n["name"], b["name"], n["dtype"], b["dtype"], shape(n["shape"]),
+                     shape(b["shape"]), rg(n["requires_grad"]), rg(b["requires_grad"])]
+                    + [diff(x, y) for x, y in zip(ns, bs)] + [rel(x, y) for x, y in zip(ns, bs)]
+                    + [raw(x) for x in ns] + [raw(y) for y in bs]
+                    + ["True" if n["requires_grad"] is None or b["requires_grad"] is None
+                       or n["requires_grad"] == b["requires_grad"] else "False",
+                       ["pass", "warning", "error"][res[k]], "; ".join(err[k])])
+    i = j
+if got != want:
+    for g, w in zip(got, want):
+        if g != w:
+            print("row differs:\n got  %s\n want %s" % (g, w)); break
+    print("rows: got %d, want %d" % (len(got), len(want)))
+    sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+D=$WORK/csv_pt
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
+expect_rc 0 csv_exit_0
+csv_check csv_pt "$D" "$WORK/csv_pt.csv"
+json_expect csv_report '(d["file"].endswith("csv_pt.csv") and d["mode"] == "statistics" and d["rows"] == 52 and d["error"] >= 1)'
+D=$WORK/csv_nan_target
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 1 --diverge-rank 0 --nan target
+tdbg_run --json -e "diff --csv $WORK/csv_nan_target.csv" "$D/golden" "$D/target"
+csv_check csv_nan_target "$D" "$WORK/csv_nan_target.csv"
+D=$WORK/csv_nan_golden
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 2 --diverge-rank 0 --nan golden --target-framework mindspore
+tdbg_run --json -e "diff --csv $WORK/csv_nan_golden.csv" "$D/golden" "$D/target"
+csv_check csv_nan_golden_mindspore "$D" "$WORK/csv_nan_golden.csv"
+
+# never into a dump, never over a file without --force
+tdbg_run --json -e "diff --csv $D/target/out.csv" "$D/golden" "$D/target"
+expect_rc 1 csv_refuses_a_dump_directory
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
+expect_rc 1 csv_refuses_to_replace_without_force
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv --force" "$D/golden" "$D/target"
+expect_rc 0 csv_force_replaces

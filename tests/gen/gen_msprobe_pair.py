@@ -9,7 +9,7 @@ Standard library only.  Both runs execute the same program on every rank:
 
 The target equals the golden (bit for bit) up to the API named by --diverge
 (an index into the forward calls above, on the rank --diverge-rank): there
-its output is scaled by 1.5 (its inputs are still equal: "op diverged"), and
+its output is doubled (its inputs are still equal: "op diverged"), and
 everything after it on that rank differs too.  --nan golden|target puts a
 NaN into that output on one side instead (the other side keeps the finite
 value).
@@ -84,7 +84,7 @@ def program(rank, scale_at, nan_at):
     def out(i, vals):
         vals = [f32(v) for v in vals]
         if i == scale_at:
-            vals = [f32(v * 1.5) for v in vals]
+            vals = [f32(v * 2.0) for v in vals]
         if i == nan_at:
             vals = list(vals)
             vals[0] = float("nan")

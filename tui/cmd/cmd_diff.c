@@ -10,19 +10,21 @@
  * matching --op with it); diverged counts the diverged pairs among them;
  * rows are the pairs (--nonequal: the diverged ones), A:B slicing them.
  * --first stops comparing at the first divergence: rows holds it alone and
- * diverged is 0 or 1.
+ * diverged is 0 or 1.  --csv FILE [--force] writes the compare tool's CSV
+ * instead (cmd_diff_csv.c).
  */
 #include "cmd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+#include "cmd_diff_csv.h"
 #include "emit.h"
 #include "model/model_diff.h"
 
 struct diff_req {
-	bool first, nonequal;
-	const char *op, *range;
+	bool first, nonequal, force;
+	const char *op, *range, *csv;
 };
 
 struct diff_tally {
@@ -284,7 +286,8 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 	struct diff_req q = {0};
 	const struct cmd_opt opts[] = {
 		{ "first", NULL, &q.first }, { "nonequal", NULL, &q.nonequal },
-		{ "op", &q.op, NULL }, { NULL, NULL, NULL },
+		{ "op", &q.op, NULL }, { "csv", &q.csv, NULL }, { "force", NULL, &q.force },
+		{ NULL, NULL, NULL },
 	};
 	char *pos[1], err[512];
 	enum td_status st;
@@ -296,6 +299,8 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "needs two dumps: tdbg DUMP_A DUMP_B, "
 				"or tdbg --compare-hosts A,B DUMP");
 	q.range = npos ? pos[0] : NULL;
+	if (q.csv)
+		return cmd_diff_csv(env, q.csv, q.force);
 	if ((st = model_diff_select(env->diff, q.op, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	st = diff_output(env, &q);

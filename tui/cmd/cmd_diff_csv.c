@@ -1,0 +1,498 @@
+/*
+ * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
+ * written as the statistics CSV of the dumps' own compare tool (the one
+ * README "Comparing two runs as their compare tool does" names): its
+ * header, column order, Result and Err_message rules and number spellings
+ * (Python's repr of a float, "%" on relative errors, " inf" in the raw
+ * columns), so that a user's scripts and filters read it unchanged.
+ *
+ * One row per tensor leaf of B (the target, "NPU"), in B's row order, its
+ * pair in A (the golden side, "Bench") beside it or "N/A".  A pair whose
+ * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
+ * as that tool does.  The facts a row needs beyond its summary (its leaf
+ * path, dtype spelling, requires_grad, the statistics as written, NaN and
+ * Inf kept) come from the reader's detail lines "slot:", "dtype:",
+ * "requires_grad:" and "statistics:"; a row without them (another format)
+ * is written from its summary.  Not the JSON or text of diff (cmd_diff.c).
+ */
+#include "cmd_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_diff_csv.h"
+#include "emit.h"
+#include "model/model_diff.h"
+#include "outfile.h"
+
+/* One side of a row: what the CSV shows of a leaf. */
+struct leaf {
+	char name[700];
+	char dtype[48];
+	char shape[200];
+	int requires_grad;          /* -1 unknown */
+	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
+	bool has[4];
+	enum td_dtype dt;
+};
+
+/* ---- numbers as Python writes them ------------------------------------- */
+
+/* Python's repr of a double: the fewest digits that read back, fixed
+ * notation for exponents -4..15 (with ".0" when whole), else d.ddde+XX. */
+void
+cmd_csv_pyfloat(struct strbuf *sb, double v)
+{
+	char buf[40], digits[24];
+	int prec, exp, nd, i;
+
+	if (isnan(v)) {
+		strbuf_adds(sb, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_adds(sb, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof buf, "%.*e", prec, v);
+	/* buf: [-]d[.ddd]e[+-]XX */
+	{
+		const char *p = buf, *e = strchr(buf, 'e');
+
+		nd = 0;
+		if (*p == '-') {
+			strbuf_addc(sb, '-');
+			p++;
+		}
+		for (; p < e; p++)
+			if (*p != '.')
+				digits[nd++] = *p;
+		digits[nd] = '\0';
+		exp = atoi(e + 1);
+	}
+	while (nd > 1 && digits[nd - 1] == '0')
+		digits[--nd] = '\0';
+	if (exp >= -4 && exp < 16) {
+		if (exp < 0) {
+			strbuf_adds(sb, "0.");
+			for (i = 0; i < -exp - 1; i++)
+				strbuf_addc(sb, '0');
+			strbuf_adds(sb, digits);
+		} else {
+			for (i = 0; i <= exp; i++)
+				strbuf_addc(sb, i < nd ? digits[i] : '0');
+			strbuf_addc(sb, '.');
+			if (nd > exp + 1)
+				strbuf_adds(sb, digits + exp + 1);
+			else
+				strbuf_addc(sb, '0');
+		}
+		return;
+	}
+	strbuf_addc(sb, digits[0]);
+	if (nd > 1) {
+		strbuf_addc(sb, '.');
+		strbuf_adds(sb, digits + 1);
+	}
+	strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+}
+
+/* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
+ * "N/A" for null. */
+static void
+raw_cell(struct strbuf *sb, bool has, double v)
+{
+	if (!has)
+		strbuf_adds(sb, "N/A");
+	else if (isinf(v))
+		strbuf_adds(sb, v < 0 ? " -inf" : " inf");
+	else
+		cmd_csv_pyfloat(sb, v);
+}
+
+void
+cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench)
+{
+	double d = npu - bench;
+
+	if (isnan(npu) || isnan(bench) || isnan(d))
+		strbuf_adds(sb, "Nan");
+	else
+		cmd_csv_pyfloat(sb, d);
+}
+
+void
+cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench)
+{
+	if (isnan(npu) || isnan(bench))
+		strbuf_adds(sb, "Nan");
+	else if (npu == bench)
+		strbuf_adds(sb, "0");
+	else if (isinf(npu) || isinf(bench) || bench == 0)
+		strbuf_adds(sb, "inf");
+	else {
+		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench) * 100);
+		strbuf_addc(sb, '%');
+	}
+}
+
+/* |diff / bench| as the Result rules read it (a fraction): NaN unknown. */
+static double
+rel_of(const struct leaf *n, const struct leaf *b, int k)
+{
+	if (!n->has[k] || !b->has[k] || isnan(n->st[k]) || isnan(b->st[k]))
+		return NAN;
+	if (n->st[k] == b->st[k])
+		return 0;
+	if (b->st[k] == 0 || isinf(n->st[k]) || isinf(b->st[k]))
+		return INFINITY;
+	return fabs((n->st[k] - b->st[k]) / b->st[k]);
+}
+
+/* ---- a leaf from the row ----------------------------------------------- */
+
+/* The value of detail line "key: value" in text, or NULL; copied to buf. */
+static const char *
+line_value(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (ll > kl + 1 && strncmp(p, key, kl) == 0 && p[kl] == ':' && p[kl + 1] == ' ') {
+			snprintf(buf, len, "%.*s", (int)(ll - kl - 2), p + kl + 2);
+			return buf;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void
+shape_text(const struct td_summary *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	if (!(s->known & SUM_SHAPE)) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	used += (size_t)snprintf(buf, len, "[");
+	for (k = 0; k < s->ndims && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld", k ? ", " : "",
+					 (long long)s->dims[k]);
+	if (used < len)
+		snprintf(buf + used, len - used, "]");
+}
+
+static void
+leaf_of(struct model *m, uint64_t row, struct leaf *l)
+{
+	struct model_trace t;
+	struct model_detail d = { 0 };
+	char slot[400], val[200];
+	const char *text;
+	int k;
+
+	memset(l, 0, sizeof(*l));
+	l->requires_grad = -1;
+	for (k = 0; k < 4; k++)
+		l->st[k] = NAN;
+	if (model_trace_get(m, row, &t) != TD_OK)
+		return;
+	l->dt = (t.summary.known & SUM_DTYPE) ? t.summary.dtype : DTYPE_INVALID;
+	shape_text(&t.summary, l->shape, sizeof l->shape);
+	model_trace_detail(m, row, &d);
+	text = d.text ? d.text : "";
+	if (line_value(text, "slot", slot, sizeof slot))
+		snprintf(l->name, sizeof l->name, "%s.%s", t.op_name, slot);
+	else
+		snprintf(l->name, sizeof l->name, "%s.%s.%u", t.op_name,
+			 (t.flags & ROW_INPUT) ? "input" : "output", t.slot);
+	if (!line_value(text, "dtype", l->dtype, sizeof l->dtype))
+		snprintf(l->dtype, sizeof l->dtype, "%s", l->dt == DTYPE_INVALID ? "N/A"
+			 : td_dtype_name(l->dt));
+	if (line_value(text, "requires_grad", val, sizeof val))
+		l->requires_grad = strcmp(val, "true") == 0;
+	if (line_value(text, "statistics", val, sizeof val)) {
+		char *p = val, *end;
+
+		for (k = 0; k < 4; k++) {
+			while (*p == ' ')
+				p++;
+			if (strncmp(p, "null", 4) == 0) {
+				p += 4;
+				continue;
+			}
+			l->st[k] = strtod(p, &end);
+			l->has[k] = end != p;
+			p = end;
+		}
+	} else {
+		const struct td_summary *s = &t.summary;
+
+		l->has[0] = l->has[1] = (s->known & SUM_MINMAX) != 0;
+		l->st[0] = s->max, l->st[1] = s->min;
+		l->has[2] = (s->known & SUM_MEAN) != 0, l->st[2] = s->mean;
+		l->has[3] = (s->known & SUM_L2NORM) != 0, l->st[3] = s->l2norm;
+	}
+	model_detail_done(&d);
+}
+
+/* Dtypes the tool pairs: equal, or both float16/float32/bfloat16. */
+static bool
+dtypes_pair(enum td_dtype a, enum td_dtype b)
+{
+	bool fa = a == DTYPE_FLOAT16 || a == DTYPE_FLOAT32 || a == DTYPE_BFLOAT16;
+	bool fb = b == DTYPE_FLOAT16 || b == DTYPE_FLOAT32 || b == DTYPE_BFLOAT16;
+
+	return a == b || (fa && fb);
+}
+
+/* ---- rows, grouped by entry -------------------------------------------- */
+
+enum result { RES_PASS, RES_WARNING, RES_ERROR };
+static const char *const result_name[] = { "pass", "warning", "error" };
+
+struct csv_row {
+	struct leaf n, b;
+	bool matched, is_input;
+	enum result res;
+	char err[200];
+};
+
+static void
+add_err(struct csv_row *r, enum result res, const char *msg)
+{
+	size_t l = strlen(r->err);
+
+	if (res > r->res)
+		r->res = res;
+	snprintf(r->err + l, sizeof r->err - l, "%s%s", l ? "; " : "", msg);
+}
+
+static bool
+nonfinite(const struct leaf *l)
+{
+	return (l->has[0] && !isfinite(l->st[0])) || (l->has[1] && !isfinite(l->st[1]));
+}
+
+/* Result and Err_message of an entry's rows (formats/msprobe.md §7). */
+static void
+csv_judge(struct csv_row *rows, size_t n)
+{
+	double in_max = 0;
+	bool in_all_small = true, any_in = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct csv_row *r = &rows[i];
+
+		if (!r->matched)
+			continue;
+		if (nonfinite(&r->n) && !nonfinite(&r->b))
+			add_err(r, RES_ERROR, "NPU max or min is nan or inf, Bench's are finite");
+		if (r->n.requires_grad >= 0 && r->b.requires_grad >= 0 &&
+		    r->n.requires_grad != r->b.requires_grad)
+			add_err(r, RES_ERROR, "requires_grad differs");
+		if (r->n.dt != r->b.dt)
+			add_err(r, RES_ERROR, "dtype differs");
+		if (strcmp(r->n.shape, r->b.shape) != 0)
+			add_err(r, RES_ERROR, "shape differs");
+		if (r->is_input) {
+			double e = rel_of(&r->n, &r->b, 3);
+
+			any_in = true;
+			if (!(e < 0.1))
+				in_all_small = false;
+			if (e > in_max)
+				in_max = e;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct csv_row *r = &rows[i];
+		double e;
+
+		if (!r->matched || r->is_input)
+			continue;
+		e = rel_of(&r->n, &r->b, 3);
+		if (any_in && in_all_small && e > 0.5)
+			add_err(r, RES_ERROR, "output NormRelativeErr > 0.5, every input's < 0.1");
+		else if (any_in && ((in_max > 0 && e > 10 * in_max) || (in_max == 0 && e > 0.1)))
+			add_err(r, RES_WARNING, "output NormRelativeErr > 10x the inputs'");
+	}
+}
+
+static void
+cell(struct strbuf *sb, const char *s)
+{
+	strbuf_addc(sb, ',');
+	if (strpbrk(s, ",\"\n\r")) {
+		strbuf_addc(sb, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addc(sb, '"');
+			strbuf_addc(sb, *s);
+		}
+		strbuf_addc(sb, '"');
+	} else {
+		strbuf_adds(sb, s);
+	}
+}
+
+static const char *
+rg_text(int rg)
+{
+	return rg < 0 ? "N/A" : rg ? "True" : "False";
+}
+
+static void
+write_row(struct strbuf *sb, const struct csv_row *r)
+{
+	struct strbuf c = { 0 };
+	int k;
+
+	/* the first cell without its comma */
+	cell(&c, r->n.name);
+	strbuf_adds(sb, c.buf + 1);
+	cell(sb, r->matched ? r->b.name : "N/A");
+	cell(sb, r->n.dtype);
+	cell(sb, r->matched ? r->b.dtype : "N/A");
+	cell(sb, r->n.shape);
+	cell(sb, r->matched ? r->b.shape : "N/A");
+	cell(sb, rg_text(r->n.requires_grad));
+	cell(sb, r->matched ? rg_text(r->b.requires_grad) : "N/A");
+	for (k = 0; k < 8; k++) {
+		int s = k % 4;
+
+		c.len = 0;
+		if (!r->matched || !r->n.has[s] || !r->b.has[s])
+			strbuf_adds(&c, "N/A");
+		else if (k < 4)
+			cmd_csv_diff_cell(&c, r->n.st[s], r->b.st[s]);
+		else
+			cmd_csv_rel_cell(&c, r->n.st[s], r->b.st[s]);
+		cell(sb, c.buf);
+	}
+	for (k = 0; k < 8; k++) {
+		const struct leaf *l = k < 4 ? &r->n : &r->b;
+
+		c.len = 0;
+		if (k >= 4 && !r->matched)
+			strbuf_adds(&c, "N/A");
+		else
+			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
+		cell(sb, c.buf);
+	}
+	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
+	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
+	cell(sb, result_name[r->res]);
+	cell(sb, r->err);
+	strbuf_addc(sb, '\n');
+	strbuf_done(&c);
+}
+
+static const char header[] =
+	"NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape,"
+	"NPU Requires_grad,Bench Requires_grad,Max diff,Min diff,Mean diff,L2norm diff,"
+	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr,NPU max,NPU min,"
+	"NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm,"
+	"Requires_grad Consistent,Result,Err_message\n";
+
+/* B row -> A row of its pair, UINT64_MAX unpaired. */
+static uint64_t *
+pairs_by_b(struct model_diff *d, uint64_t nb)
+{
+	struct model_diff_counts c;
+	uint64_t *of = xmalloc((nb ? nb : 1) * sizeof(*of)), k, a, b;
+
+	for (k = 0; k < nb; k++)
+		of[k] = UINT64_MAX;
+	model_diff_counts(d, &c);
+	for (k = 0; k < c.aligned; k++)
+		if (model_diff_rows(d, k, &a, &b) && b < nb)
+			of[b] = a;
+	return of;
+}
+
+/* Writes the CSV text of every B row into sb; counts rows per Result. */
+static void
+build(struct model_diff *d, struct strbuf *sb, uint64_t count[3], uint64_t *rows)
+{
+	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
+	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
+	struct csv_row *g = NULL;
+	size_t cap = 0, n, k;
+
+	strbuf_adds(sb, header);
+	while (i < nb) {
+		uint32_t op, flags, op2;
+
+		model_trace_quick(mb, i, &op, &flags);
+		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
+			struct csv_row *r;
+
+			TD_GROW(g, cap, n + 1);
+			r = &g[n++];
+			memset(r, 0, sizeof(*r));
+			r->is_input = (flags & ROW_INPUT) != 0;
+			leaf_of(mb, j, &r->n);
+			if (of[j] != UINT64_MAX) {
+				leaf_of(ma, of[j], &r->b);
+				r->matched = dtypes_pair(r->n.dt, r->b.dt);
+			}
+		}
+		if (j == i)
+			j = i + 1;          /* a row past the index: skip it */
+		csv_judge(g, n);
+		for (k = 0; k < n; k++) {
+			write_row(sb, &g[k]);
+			count[g[k].res]++;
+			(*rows)++;
+		}
+		i = j;
+	}
+	free(g);
+	free(of);
+}
+
+enum td_status
+cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
+{
+	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
+	struct strbuf sb = { 0 };
+	uint64_t count[3] = { 0 }, rows = 0;
+	char err[4200];
+	enum td_status st;
+	struct emit e;
+
+	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	build(env->diff, &sb, count, &rows);
+	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
+	strbuf_done(&sb);
+	if (st != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, NULL);
+	emit_kv_str(&e, "file", file);
+	emit_kv_str(&e, "mode", "statistics");
+	emit_kv_uint(&e, "rows", rows);
+	emit_kv_uint(&e, "pass", count[RES_PASS]);
+	emit_kv_uint(&e, "warning", count[RES_WARNING]);
+	emit_kv_uint(&e, "error", count[RES_ERROR]);
+	emit_object_end(&e);
+	emit_done(&e);
+	return TD_OK;
+}
