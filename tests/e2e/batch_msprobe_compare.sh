@@ -225,3 +225,16 @@ tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
 expect_rc 1 csv_refuses_to_replace_without_force
 tdbg_run --json -e "diff --csv $WORK/csv_pt.csv --force" "$D/golden" "$D/target"
 expect_rc 0 csv_force_replaces
+
+# ---- first divergence per rank, and which rank parts first -----------------
+# Rank 0 diverges at the tanh (forward index 4), rank 1 earlier in its own run
+# at the second linear (index 3): rank 1 is first although rank 0's rows
+# come first.
+D=$WORK/two
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --late 4
+tdbg_run --json -e diff "$D/golden" "$D/target"
+pairs first_per_rank "$D" '[(h["host"], G[h["a_index"]]["call"].split(".")[0], h["position"])
+	for h in d["first_by_host"]] == [("rank%d" % r, c, [l for l in G if l["host"] == "rank%d" % r].index(
+	next(l for l in G if l["host"] == "rank%d" % r and l["call"].startswith(c + ".output"))))
+	for r, c in ((0, "fwd:tanh#0"), (1, "fwd:linear#1"))]'
+pairs which_rank_first "$D" 'd["first_host"] == "rank1" and d["first"]["host"] == "rank0"'

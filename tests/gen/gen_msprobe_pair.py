@@ -30,7 +30,11 @@ shape, statistics as written, values), plus the first divergence.
 
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
-      [--target-offset K] [--task statistics|tensor]
+      [--target-offset K] [--task statistics|tensor] [--late J]
+
+--late J makes rank 0 diverge too, at forward index J (later in its run
+than --diverge on --diverge-rank): the rank that parts first in its own run
+is then not the first rank in row order.
 """
 import argparse
 import collections
@@ -219,13 +223,17 @@ def main():
     p.add_argument("--target-framework", default="pytorch", choices=["pytorch", "mindspore"])
     p.add_argument("--target-offset", type=int, default=0)
     p.add_argument("--task", default="statistics", choices=["statistics", "tensor"])
+    p.add_argument("--late", type=int, default=None,
+                   help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()
     units = []
     for r in range(a.ranks):
         hit = r == a.diverge_rank
         g = program(r, None, a.diverge if hit and a.nan == "golden" else None)
-        t = program(r, a.diverge if hit and a.nan == "none" else None,
-                    a.diverge if hit and a.nan == "target" else None)
+        scale = a.diverge if hit and a.nan == "none" else None
+        if r == 0 and a.late is not None and not hit:
+            scale = a.late
+        t = program(r, scale, a.diverge if hit and a.nan == "target" else None)
         units.append(write_side(a, a.out, "golden", r, "pytorch", g, 0))
         units.append(write_side(a, a.out, "target", r, a.target_framework, t, a.target_offset))
     truth = {"args": vars(a), "units": units,

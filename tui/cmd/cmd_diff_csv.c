@@ -288,7 +288,7 @@ nonfinite(const struct leaf *l)
 	return (l->has[0] && !isfinite(l->st[0])) || (l->has[1] && !isfinite(l->st[1]));
 }
 
-/* Result and Err_message of an entry's rows (formats/msprobe.md §7). */
+/* Result and Err_message of an entry's rows (the tool's rules, README). */
 static void
 csv_judge(struct csv_row *rows, size_t n)
 {
