@@ -238,3 +238,110 @@ pairs first_per_rank "$D" '[(h["host"], G[h["a_index"]]["call"].split(".")[0], h
 	next(l for l in G if l["host"] == "rank%d" % r and l["call"].startswith(c + ".output"))))
 	for r, c in ((0, "fwd:tanh#0"), (1, "fwd:linear#1"))]'
 pairs which_rank_first "$D" 'd["first_host"] == "rank1" and d["first"]["host"] == "rank0"'
+
+# ---- diff --csv on a tensor task: the tensor header and metrics ------------
+# tcsv_check NAME DIR FILE: every metric computed here with numpy from the
+# values the generator wrote (float32, as in the .npy files), within 1e-12
+# relative (summation order); every other cell exactly.
+tcsv_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" <<'PY' 2>&1
+import csv, json, math, sys
+import numpy as np
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+head = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+        "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "Cosine", "EucDist",
+        "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio", "Five Thousandths Err Ratio",
+        "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean",
+        "Bench l2norm", "Requires_grad Consistent", "Result", "Err_message", "Data_name"]
+assert got[0] == head, got[0]
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G = {(l["host"], l["call"]): l for l in rows("golden")}
+B = rows("target")
+def metrics(n, b):
+    x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
+    y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
+    same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
+    x, y = np.where(same, 0, x), np.where(same, 0, y)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return ["Nan"] * 6
+    d = np.abs(x - y)
+    re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
+    if x.size <= 1:
+        cos = "unsupported"
+    elif not x.any() and not y.any():
+        cos = 1.0
+    else:
+        cos = float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
+    return [cos, float(np.sqrt((d * d).sum())), float(d.max()), float(re.max()),
+            float((re < 0.001).mean()), float((re < 0.005).mean())]
+def same(g, w):
+    if isinstance(w, float):
+        try:
+            return math.isclose(float(g), w, rel_tol=1e-12, abs_tol=1e-15)
+        except ValueError:
+            return False
+    return g == w
+i, k = 0, 1
+bad = []
+while i < len(B):
+    j = i
+    while j < len(B) and B[j]["entry"] == B[i]["entry"] and B[j]["host"] == B[i]["host"]:
+        j += 1
+    grp = B[i:j]
+    ms = [metrics(n, G[(n["host"], n["call"])]) for n in grp]
+    def num(m, c):
+        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] == "Nan" else m[c])
+    ins = [m for n, m in zip(grp, ms) if n["is_input"]]
+    in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
+    in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
+    for n, m in zip(grp, ms):
+        b = G[(n["host"], n["call"])]
+        ns = [float(v) for v in n["stats"]]
+        bs = [float(v) for v in b["stats"]]
+        res, err = "pass", []
+        if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
+            res, err = "error", ["NPU max or min is nan or inf, Bench's are finite"]
+        if not n["is_input"] and ins:
+            if in_one > 0.9 and num(m, 4) < 0.1:
+                res = "error"; err.append("output One Thousandth Err Ratio < 0.1, every input's > 0.9")
+            elif in_cos > 0.9 and m[0] != "unsupported" and num(m, 0) < in_cos - 0.1:
+                res = "warning" if res == "pass" else res
+                err.append("output Cosine drops by more than 0.1 from the inputs'")
+        row = got[k]
+        want = m + [res, "; ".join(err), "['%s.npy', '%s.npy']" % (n["name"], b["name"])]
+        have = row[8:14] + row[23:26]
+        if row[0] != n["name"] or row[1] != b["name"] or not all(same(g, w) for g, w in zip(have, want)):
+            bad.append((row[0], have, want))
+        k += 1
+    i = j
+if bad or k != len(got):
+    print("rows %d/%d; first bad: %s" % (k, len(got), bad[:1])); sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+D=$WORK/tensor
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 2 --diverge 3 --diverge-rank 1 --jitter
+tdbg_run --json -e "diff --csv $WORK/tensor.csv" "$D/golden" "$D/target"
+tcsv_check csv_tensor "$D" "$WORK/tensor.csv"
+json_expect csv_tensor_mode 'd["mode"] == "tensor" and d["rows"] == 52'
+D=$WORK/tensor_nan
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 4 --diverge-rank 0 --nan target \
+	--target-framework mindspore
+tdbg_run --json -e "diff --csv $WORK/tensor_nan.csv" "$D/golden" "$D/target"
+tcsv_check csv_tensor_nan_mindspore "$D" "$WORK/tensor_nan.csv"

@@ -1,6 +1,7 @@
 /*
  * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
- * written as the statistics CSV of the dumps' own compare tool (the one
+ * written as the statistics or tensor CSV (tensor when B's rows have full
+ * values; metrics in cmd_diff_tensor.c) of the dumps' own compare tool (the one
  * README "Comparing two runs as their compare tool does" names): its
  * header, column order, Result and Err_message rules and number spellings
  * (Python's repr of a float, "%" on relative errors, " inf" in the raw
@@ -36,6 +37,8 @@ struct leaf {
 	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
 	bool has[4];
 	enum td_dtype dt;
+	char data_name[400];        /* the saved tensor file, "" none */
+	struct td_tensor *values;   /* owned; NULL without values */
 };
 
 /* ---- numbers as Python writes them ------------------------------------- */
@@ -197,7 +200,7 @@ shape_text(const struct td_summary *s, char *buf, size_t len)
 }
 
 static void
-leaf_of(struct model *m, uint64_t row, struct leaf *l)
+leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
 {
 	struct model_trace t;
 	struct model_detail d = { 0 };
@@ -247,6 +250,11 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l)
 		l->has[2] = (s->known & SUM_MEAN) != 0, l->st[2] = s->mean;
 		l->has[3] = (s->known & SUM_L2NORM) != 0, l->st[3] = s->l2norm;
 	}
+	line_value(text, "data_name", l->data_name, sizeof l->data_name);
+	if (values && d.noutputs && d.values && d.values[0]) {
+		l->values = d.values[0];    /* taken from the detail */
+		d.values[0] = NULL;
+	}
 	model_detail_done(&d);
 }
 
@@ -268,6 +276,7 @@ static const char *const result_name[] = { "pass", "warning", "error" };
 struct csv_row {
 	struct leaf n, b;
 	bool matched, is_input;
+	struct cmd_csv_tmetrics t;  /* tensor mode */
 	enum result res;
 	char err[200];
 };
@@ -290,9 +299,9 @@ nonfinite(const struct leaf *l)
 
 /* Result and Err_message of an entry's rows (the tool's rules, README). */
 static void
-csv_judge(struct csv_row *rows, size_t n)
+csv_judge(struct csv_row *rows, size_t n, bool tensor)
 {
-	double in_max = 0;
+	double in_max = 0, in_one = INFINITY, in_cos = INFINITY;
 	bool in_all_small = true, any_in = false;
 	size_t i;
 
@@ -313,6 +322,8 @@ csv_judge(struct csv_row *rows, size_t n)
 		if (r->is_input) {
 			double e = rel_of(&r->n, &r->b, 3);
 
+			in_one = fmin(in_one, r->t.one);
+			in_cos = fmin(in_cos, r->t.cosine_unsupported ? 1 : r->t.cosine);
 			any_in = true;
 			if (!(e < 0.1))
 				in_all_small = false;
@@ -326,6 +337,15 @@ csv_judge(struct csv_row *rows, size_t n)
 
 		if (!r->matched || r->is_input)
 			continue;
+		if (tensor) {
+			/* fmin skips NaN: inputs without metrics do not count */
+			if (any_in && in_one > 0.9 && r->t.one < 0.1)
+				add_err(r, RES_ERROR, "output One Thousandth Err Ratio < 0.1, every input's > 0.9");
+			else if (any_in && in_cos > 0.9 && !r->t.cosine_unsupported &&
+				 r->t.cosine < in_cos - 0.1)
+				add_err(r, RES_WARNING, "output Cosine drops by more than 0.1 from the inputs'");
+			continue;
+		}
 		e = rel_of(&r->n, &r->b, 3);
 		if (any_in && in_all_small && e > 0.5)
 			add_err(r, RES_ERROR, "output NormRelativeErr > 0.5, every input's < 0.1");
@@ -358,7 +378,22 @@ rg_text(int rg)
 }
 
 static void
-write_row(struct strbuf *sb, const struct csv_row *r)
+metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
+{
+	struct strbuf c = { 0 };
+
+	if (!r->matched)
+		strbuf_adds(&c, "N/A");
+	else if (isnan(v))
+		strbuf_adds(&c, "Nan");
+	else
+		cmd_csv_pyfloat(&c, v);
+	cell(sb, c.buf);
+	strbuf_done(&c);
+}
+
+static void
+write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
 {
 	struct strbuf c = { 0 };
 	int k;
@@ -373,7 +408,16 @@ write_row(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, r->matched ? r->b.shape : "N/A");
 	cell(sb, rg_text(r->n.requires_grad));
 	cell(sb, r->matched ? rg_text(r->b.requires_grad) : "N/A");
-	for (k = 0; k < 8; k++) {
+	for (k = 0; tensor && k < 6; k++) {
+		const double v[6] = { r->t.cosine, r->t.eucdist, r->t.max_abs, r->t.max_rel,
+				      r->t.one, r->t.five };
+
+		if (k == 0 && r->matched && r->t.cosine_unsupported)
+			cell(sb, "unsupported");
+		else
+			metric_cell(sb, r, v[k]);
+	}
+	for (k = 0; !tensor && k < 8; k++) {
 		int s = k % 4;
 
 		c.len = 0;
@@ -399,16 +443,29 @@ write_row(struct strbuf *sb, const struct csv_row *r)
 	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
 	cell(sb, result_name[r->res]);
 	cell(sb, r->err);
+	if (tensor) {
+		/* Python's repr of the two file names as a list */
+		c.len = 0;
+		strbuf_addf(&c, "['%s', '%s']", *r->n.data_name ? r->n.data_name : "-1",
+			    r->matched && *r->b.data_name ? r->b.data_name : "-1");
+		cell(sb, c.buf);
+	}
 	strbuf_addc(sb, '\n');
 	strbuf_done(&c);
 }
 
-static const char header[] =
-	"NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape,"
-	"NPU Requires_grad,Bench Requires_grad,Max diff,Min diff,Mean diff,L2norm diff,"
-	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr,NPU max,NPU min,"
-	"NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm,"
-	"Requires_grad Consistent,Result,Err_message\n";
+#define HEAD_PREFIX \
+	"NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape," \
+	"NPU Requires_grad,Bench Requires_grad,"
+#define HEAD_STATS \
+	"NPU max,NPU min,NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm," \
+	"Requires_grad Consistent,Result,Err_message"
+static const char header_statistics[] = HEAD_PREFIX
+	"Max diff,Min diff,Mean diff,L2norm diff,"
+	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS "\n";
+static const char header_tensor[] = HEAD_PREFIX
+	"Cosine,EucDist,MaxAbsErr,MaxRelativeErr,One Thousandth Err Ratio,"
+	"Five Thousandths Err Ratio," HEAD_STATS ",Data_name\n";
 
 /* B row -> A row of its pair, UINT64_MAX unpaired. */
 static uint64_t *
@@ -426,16 +483,28 @@ pairs_by_b(struct model_diff *d, uint64_t nb)
 	return of;
 }
 
+/* Tensor mode when B's first row has full values (a tensor task). */
+static bool
+tensor_mode(struct model *mb)
+{
+	struct model_detail d = { 0 };
+	bool values = model_trace_count(mb) && model_trace_detail(mb, 0, &d) == TD_OK &&
+		      d.noutputs && d.values && d.values[0];
+
+	model_detail_done(&d);
+	return values;
+}
+
 /* Writes the CSV text of every B row into sb; counts rows per Result. */
 static void
-build(struct model_diff *d, struct strbuf *sb, uint64_t count[3], uint64_t *rows)
+build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], uint64_t *rows)
 {
 	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
 	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
 	struct csv_row *g = NULL;
 	size_t cap = 0, n, k;
 
-	strbuf_adds(sb, header);
+	strbuf_adds(sb, tensor ? header_tensor : header_statistics);
 	while (i < nb) {
 		uint32_t op, flags, op2;
 
@@ -447,19 +516,22 @@ build(struct model_diff *d, struct strbuf *sb, uint64_t count[3], uint64_t *rows
 			r = &g[n++];
 			memset(r, 0, sizeof(*r));
 			r->is_input = (flags & ROW_INPUT) != 0;
-			leaf_of(mb, j, &r->n);
+			leaf_of(mb, j, &r->n, tensor);
 			if (of[j] != UINT64_MAX) {
-				leaf_of(ma, of[j], &r->b);
+				leaf_of(ma, of[j], &r->b, tensor);
 				r->matched = dtypes_pair(r->n.dt, r->b.dt);
 			}
+			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */
-		csv_judge(g, n);
+		csv_judge(g, n, tensor);
 		for (k = 0; k < n; k++) {
-			write_row(sb, &g[k]);
+			write_row(sb, &g[k], tensor);
 			count[g[k].res]++;
 			(*rows)++;
+			td_tensor_free(g[k].n.values);
+			td_tensor_free(g[k].b.values);
 		}
 		i = j;
 	}
@@ -473,13 +545,15 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
 	struct strbuf sb = { 0 };
 	uint64_t count[3] = { 0 }, rows = 0;
+	bool tensor;
 	char err[4200];
 	enum td_status st;
 	struct emit e;
 
 	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
-	build(env->diff, &sb, count, &rows);
+	tensor = tensor_mode(dumps[1]);
+	build(env->diff, &sb, tensor, count, &rows);
 	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
 	strbuf_done(&sb);
 	if (st != TD_OK)
@@ -487,7 +561,7 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, NULL);
 	emit_kv_str(&e, "file", file);
-	emit_kv_str(&e, "mode", "statistics");
+	emit_kv_str(&e, "mode", tensor ? "tensor" : "statistics");
 	emit_kv_uint(&e, "rows", rows);
 	emit_kv_uint(&e, "pass", count[RES_PASS]);
 	emit_kv_uint(&e, "warning", count[RES_WARNING]);
