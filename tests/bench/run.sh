@@ -16,6 +16,10 @@
 # Then tests/bench/nodes.py: 1,024 ranks on 128 pseudo-nodes through pdsh
 # -R exec, every node's answer and the merge (tests/bench/nodes.md).
 #
+# Then tests/bench/msprobe_compare.sh: two 200,000-entry msprobe statistics
+# dumps compared by diff, against cat of both (msprobe's documented rate
+# beside it).
+#
 # Last, tests/bench/queries.py: where, watches and diff beside the index
 # (BENCH_QUERY_SIZES, default 1M; tests/bench/queries.md).
 #
@@ -41,6 +45,8 @@ python3 tests/bench/bench.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 # Many nodes: 1,024 ranks on 128 pseudo-nodes through pdsh, and the merge
 # (tests/bench/nodes.md).
 python3 tests/bench/nodes.py --tdbg "$top/tests/bench/cache/tdbg"
+# Two 200,000-entry msprobe statistics dumps compared (issue 27), against cat.
+TDBG="$top/tests/bench/cache/tdbg" tests/bench/msprobe_compare.sh
 # What where, watches and diff cost beside the index (tests/bench/queries.md).
 exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_QUERY_SIZES:-1M}" --runs "${BENCH_RUNS:-3}"
