@@ -145,7 +145,8 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy, uint32_t
 		    (name = pair_name(m, t, &op, fuzzy, &ord, &nord, &capord)))
 			cls[i] = name_class(t, name, add);
 	}
-	qsort(ord, nord, sizeof(*ord), ordinal_cmp);
+	if (nord)
+		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
 	for (k = 0; k < nord; k++) {
 		char *s;
 
