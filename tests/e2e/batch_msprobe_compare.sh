@@ -36,7 +36,7 @@ def rows(side):
             out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
     return out
 G, B = rows("golden"), rows("target")
-P = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]]
+P = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]] if isinstance(d.get("rows"), list) else []
 r = eval("(" + sys.argv[1] + ")", {"d": d, "T": T, "G": G, "B": B, "P": P, "np": np,
                                    "math": math})
 if not r:
@@ -217,6 +217,14 @@ D=$WORK/csv_nan_golden
 "$PYNUM" "$GEN" "$D" --ranks 1 --diverge 2 --diverge-rank 0 --nan golden --target-framework mindspore
 tdbg_run --json -e "diff --csv $WORK/csv_nan_golden.csv" "$D/golden" "$D/target"
 csv_check csv_nan_golden_mindspore "$D" "$WORK/csv_nan_golden.csv"
+# tdbg's verdict beside Result: the golden-side NaNs msprobe's rules pass
+pairs csv_verdict_golden_nan_passed "$D" 'd["pass"] == d["rows"] and d["verdict"]["golden_nonfinite_passed"]
+	== d["verdict"]["nonfinite_one_side"] == sum(1 for l in G if any(math.isnan(float(v))
+	for v in l["stats"][:2])) > 0 and d["verdict"]["unmatched"] == 0'
+# rows the exact names leave unpaired are counted, not passed silently
+tdbg_run --json -e "diff --csv $WORK/csv_offset.csv" "$F/golden" "$F/target"
+pairs csv_verdict_unmatched "$F" 'd["verdict"]["unmatched"] == sum(1 for l in B
+	if l["entry"].endswith(".forward")) > 0'
 
 # never into a dump, never over a file without --force
 tdbg_run --json -e "diff --csv $D/target/out.csv" "$D/golden" "$D/target"

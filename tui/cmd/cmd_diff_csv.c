@@ -495,9 +495,32 @@ tensor_mode(struct model *mb)
 	return values;
 }
 
+/* tdbg's own judgement of the rows written, beside the tool's Result. */
+struct verdict {
+	uint64_t unmatched;         /* target rows without a golden pair (Result pass) */
+	uint64_t nonfinite_one_side;  /* NaN/Inf in one side's max/min, not the other's */
+	uint64_t golden_nonfinite_passed;  /* of those, golden-side ones Result passes */
+	uint64_t shape_differs;
+};
+
+static void
+judge_row(const struct csv_row *r, struct verdict *v)
+{
+	if (!r->matched) {
+		v->unmatched++;
+		return;
+	}
+	if (nonfinite(&r->n) != nonfinite(&r->b)) {
+		v->nonfinite_one_side++;
+		v->golden_nonfinite_passed += nonfinite(&r->b) && r->res == RES_PASS;
+	}
+	v->shape_differs += strcmp(r->n.shape, r->b.shape) != 0;
+}
+
 /* Writes the CSV text of every B row into sb; counts rows per Result. */
 static void
-build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], uint64_t *rows)
+build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], uint64_t *rows,
+      struct verdict *v)
 {
 	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
 	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
@@ -528,6 +551,7 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 		csv_judge(g, n, tensor);
 		for (k = 0; k < n; k++) {
 			write_row(sb, &g[k], tensor);
+			judge_row(&g[k], v);
 			count[g[k].res]++;
 			(*rows)++;
 			td_tensor_free(g[k].n.values);
@@ -545,6 +569,7 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
 	struct strbuf sb = { 0 };
 	uint64_t count[3] = { 0 }, rows = 0;
+	struct verdict v = { 0 };
 	bool tensor;
 	char err[4200];
 	enum td_status st;
@@ -553,7 +578,7 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	tensor = tensor_mode(dumps[1]);
-	build(env->diff, &sb, tensor, count, &rows);
+	build(env->diff, &sb, tensor, count, &rows, &v);
 	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
 	strbuf_done(&sb);
 	if (st != TD_OK)
@@ -566,6 +591,13 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	emit_kv_uint(&e, "pass", count[RES_PASS]);
 	emit_kv_uint(&e, "warning", count[RES_WARNING]);
 	emit_kv_uint(&e, "error", count[RES_ERROR]);
+	emit_key(&e, "verdict");
+	emit_object_begin(&e, NULL);
+	emit_kv_uint(&e, "unmatched", v.unmatched);
+	emit_kv_uint(&e, "nonfinite_one_side", v.nonfinite_one_side);
+	emit_kv_uint(&e, "golden_nonfinite_passed", v.golden_nonfinite_passed);
+	emit_kv_uint(&e, "shape_differs", v.shape_differs);
+	emit_object_end(&e);
 	emit_object_end(&e);
 	emit_done(&e);
 	return TD_OK;

@@ -12,7 +12,9 @@
 
 /* Writes the CSV of env->diff (which must be set) to file: never into a
  * dump, never over a file without force (outfile.h).  Reports {"file",
- * "mode", "rows", "pass", "warning", "error"}; errors go to env. */
+ * "mode", "rows", "pass", "warning", "error", "verdict": {"unmatched",
+ * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
+ * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force);
 
 /* Appends v as Python's repr writes a float: the fewest digits that read
