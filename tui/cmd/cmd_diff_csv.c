@@ -1,9 +1,9 @@
 /*
  * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
  * written as the statistics or tensor CSV (tensor when B's rows have full
- * values; metrics in cmd_diff_tensor.c) of the dumps' own compare tool (the one
- * README "Comparing two runs as their compare tool does" names): its
- * header, column order, Result and Err_message rules and number spellings
+ * values; metrics in cmd_diff_tensor.c) of the dumps' own compare tool
+ * (README names it, in the section on comparing its runs): its header,
+ * column order, Result and Err_message rules and number spellings
  * (Python's repr of a float, "%" on relative errors, " inf" in the raw
  * columns), so that a user's scripts and filters read it unchanged.
  *
@@ -12,9 +12,11 @@
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
  * path, dtype spelling, requires_grad, the statistics as written, NaN and
- * Inf kept) come from the reader's detail lines "slot:", "dtype:",
- * "requires_grad:" and "statistics:"; a row without them (another format)
- * is written from its summary.  Not the JSON or text of diff (cmd_diff.c).
+ * Inf kept, the saved file) come from the reader's detail lines "slot:",
+ * "dtype:", "requires_grad:", "statistics:" and "data_name:"; a row
+ * without them (another format) is written from its summary.  The text is
+ * built in memory, then written at once (outfile_write): a few hundred
+ * bytes a row.  Not the JSON or text of diff (cmd_diff.c).
  */
 #include "cmd_internal.h"
 
