@@ -201,30 +201,38 @@ shape_text(const struct td_summary *s, char *buf, size_t len)
 		snprintf(buf + used, len - used, "]");
 }
 
+/* One decode of the row (its details); the indexed fields without one. */
 static void
 leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
 {
-	struct model_trace t;
 	struct model_detail d = { 0 };
+	struct td_summary sum = { 0 };
 	char slot[400], val[200];
-	const char *text;
+	const char *text, *op = NULL, *type, *host;
+	uint32_t opid, flags = 0;
 	int k;
 
 	memset(l, 0, sizeof(*l));
 	l->requires_grad = -1;
 	for (k = 0; k < 4; k++)
 		l->st[k] = NAN;
-	if (model_trace_get(m, row, &t) != TD_OK)
-		return;
-	l->dt = (t.summary.known & SUM_DTYPE) ? t.summary.dtype : DTYPE_INVALID;
-	shape_text(&t.summary, l->shape, sizeof l->shape);
+	model_trace_names(m, row, &op, &type, &host);
+	model_trace_quick(m, row, &opid, &flags);
 	model_trace_detail(m, row, &d);
+	if (d.noutputs && d.summaries)
+		sum = d.summaries[0];
+	l->dt = (sum.known & SUM_DTYPE) ? sum.dtype : DTYPE_INVALID;
+	shape_text(&sum, l->shape, sizeof l->shape);
 	text = d.text ? d.text : "";
-	if (line_value(text, "slot", slot, sizeof slot))
-		snprintf(l->name, sizeof l->name, "%s.%s", t.op_name, slot);
-	else
-		snprintf(l->name, sizeof l->name, "%s.%s.%u", t.op_name,
-			 (t.flags & ROW_INPUT) ? "input" : "output", t.slot);
+	if (line_value(text, "slot", slot, sizeof slot)) {
+		snprintf(l->name, sizeof l->name, "%s.%s", op ? op : "", slot);
+	} else {
+		struct model_trace t = { 0 };
+
+		model_trace_get(m, row, &t);
+		snprintf(l->name, sizeof l->name, "%s.%s.%u", op ? op : "",
+			 (flags & ROW_INPUT) ? "input" : "output", t.slot);
+	}
 	if (!line_value(text, "dtype", l->dtype, sizeof l->dtype))
 		snprintf(l->dtype, sizeof l->dtype, "%s", l->dt == DTYPE_INVALID ? "N/A"
 			 : td_dtype_name(l->dt));
@@ -245,7 +253,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
 			p = end;
 		}
 	} else {
-		const struct td_summary *s = &t.summary;
+		const struct td_summary *s = &sum;
 
 		l->has[0] = l->has[1] = (s->known & SUM_MINMAX) != 0;
 		l->st[0] = s->max, l->st[1] = s->min;
