@@ -559,6 +559,12 @@ model_diff_counts(const struct model_diff *d, struct model_diff_counts *c)
 }
 
 bool
+model_diff_b_row_compared(struct model_diff *d, uint64_t b_row)
+{
+	return d->any_host || row_group(d, 1, b_row) != NONE32;
+}
+
+bool
 model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, uint64_t *b_row)
 {
 	if (k >= d->npairs)

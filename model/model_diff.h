@@ -93,6 +93,10 @@ struct model_diff_counts {
 };
 void model_diff_counts(const struct model_diff *d, struct model_diff_counts *c);
 
+/* Whether row b_row of B belongs to a compared host (paired or not): false
+ * for the rows of a host without a counterpart or left out by explicit
+ * pairs (--compare-hosts A,B: every host of B but B). */
+bool model_diff_b_row_compared(struct model_diff *d, uint64_t b_row);
 /* Pair k (0 <= k < aligned, in A's row order): its rows.  false past the end. */
 bool model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, uint64_t *b_row);
 /* The pair of A's row a_row, -1 if that row is unpaired. */

@@ -353,3 +353,10 @@ D=$WORK/tensor_nan
 	--target-framework mindspore
 tdbg_run --json -e "diff --csv $WORK/tensor_nan.csv" "$D/golden" "$D/target"
 tcsv_check csv_tensor_nan_mindspore "$D" "$WORK/tensor_nan.csv"
+
+# ---- two ranks of one run: the CSV holds the second rank's leaves only ------
+D=$WORK/csv_pt
+tdbg_run --json --compare-hosts rank0,rank1 -e "diff --csv $WORK/hosts.csv" "$D/golden"
+pairs csv_compare_hosts_rows_of_b_only "$D" 'd["rows"] == sum(1 for l in G if l["host"] == "rank1")
+	and d["verdict"]["unmatched"] == 0'
+expect_eq csv_compare_hosts_file_rows "$(json_get 'd["rows"]')" "$(($(wc -l <"$WORK/hosts.csv") - 1))"

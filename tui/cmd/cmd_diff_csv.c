@@ -7,7 +7,8 @@
  * (Python's repr of a float, "%" on relative errors, " inf" in the raw
  * columns), so that a user's scripts and filters read it unchanged.
  *
- * One row per tensor leaf of B (the target, "NPU"), in B's row order, its
+ * One row per tensor leaf of B (the target, "NPU") of a compared host (all
+ * of them, but with --compare-hosts A,B only B's), in B's row order, its
  * pair in A (the golden side, "Bench") beside it or "N/A".  A pair whose
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
@@ -542,6 +543,10 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 		uint32_t op, flags, op2;
 
 		model_trace_quick(mb, i, &op, &flags);
+		if (!model_diff_b_row_compared(d, i)) {
+			i++;                /* a host the diff leaves out */
+			continue;
+		}
 		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
 			struct csv_row *r;
 
