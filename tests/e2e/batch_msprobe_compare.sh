@@ -156,14 +156,24 @@ while i < len(B):
     grp = B[i:j]
     res, err = [], []
     ins = []
+    def dt(x):
+        return x.split(".")[-1].lower()
+    def pairs_dtype(n, b):
+        fl = ("float16", "float32", "bfloat16")
+        return dt(n["dtype"]) == dt(b["dtype"]) or (dt(n["dtype"]) in fl and dt(b["dtype"]) in fl)
     for n in grp:
         b = G[(n["host"], n["call"])]
         ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
         r, e = 0, []
+        if not pairs_dtype(n, b):
+            res.append(0); err.append([])
+            continue
         if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
             r, e = 2, e + ["NPU max or min is nan or inf, Bench's are finite"]
         if n["requires_grad"] is not None and b["requires_grad"] is not None and n["requires_grad"] != b["requires_grad"]:
             r, e = 2, e + ["requires_grad differs"]
+        if dt(n["dtype"]) != dt(b["dtype"]):
+            r, e = 2, e + ["dtype differs"]
         if n["shape"] != b["shape"]:
             r, e = 2, e + ["shape differs"]
         res.append(r); err.append(e)
@@ -174,13 +184,18 @@ while i < len(B):
     for k, n in enumerate(grp):
         b = G[(n["host"], n["call"])]
         ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
+        if not pairs_dtype(n, b):           # written unmatched, as msprobe does
+            want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
+                         rg(n["requires_grad"]), "N/A"] + ["N/A"] * 8 + [raw(x) for x in ns]
+                        + ["N/A"] * 4 + ["N/A", "pass", ""])
+            continue
         if not n["is_input"] and ins:
             e = relf(ns[3], bs[3])
             if in_small and e > 0.5:
                 res[k] = 2; err[k].append("output NormRelativeErr > 0.5, every input's < 0.1")
             elif (in_max > 0 and e > 10 * in_max) or (in_max == 0 and e > 0.1):
                 res[k] = max(res[k], 1); err[k].append("output NormRelativeErr > 10x the inputs'")
-        shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
         want.append([n["name"], b["name"], n["dtype"], b["dtype"], shape(n["shape"]),
                      shape(b["shape"]), rg(n["requires_grad"]), rg(b["requires_grad"])]
                     + [diff(x, y) for x, y in zip(ns, bs)] + [rel(x, y) for x, y in zip(ns, bs)]
@@ -225,6 +240,18 @@ pairs csv_verdict_golden_nan_passed "$D" 'd["pass"] == d["rows"] and d["verdict"
 tdbg_run --json -e "diff --csv $WORK/csv_offset.csv" "$F/golden" "$F/target"
 pairs csv_verdict_unmatched "$F" 'd["verdict"]["unmatched"] == sum(1 for l in B
 	if l["entry"].endswith(".forward")) > 0'
+
+# dtypes: float16 against float32 pairs (and differs: error), int64 does not
+D=$WORK/csv_f16
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 5 --sum-dtype torch.float16
+tdbg_run --json -e "diff --csv $WORK/csv_f16.csv" "$D/golden" "$D/target"
+csv_check csv_float16_pairs_with_float32 "$D" "$WORK/csv_f16.csv"
+json_expect csv_float16_is_an_error 'd["error"] >= 1 and d["verdict"]["unmatched"] == 0'
+D=$WORK/csv_i64
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 5 --sum-dtype torch.int64
+tdbg_run --json -e "diff --csv $WORK/csv_i64.csv" "$D/golden" "$D/target"
+csv_check csv_int64_is_unmatched "$D" "$WORK/csv_i64.csv"
+json_expect csv_int64_counted_unmatched 'd["verdict"]["unmatched"] == 1'
 
 # never into a dump, never over a file without --force
 tdbg_run --json -e "diff --csv $D/target/out.csv" "$D/golden" "$D/target"

@@ -30,7 +30,8 @@ shape, statistics as written, values), plus the first divergence.
 
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
-      [--target-offset K] [--task statistics|tensor] [--late J]
+      [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
+  [--sum-dtype DTYPE]
 
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
@@ -160,6 +161,9 @@ def write_side(a, out, side, rank, fw, calls, offset):
         name = entry + "." + label
         vals, shape = v
         rec = record(fw, vals, shape, rg, name, a.task, side, files)
+        if side == "target" and a.sum_dtype and entry.startswith("Tensor.sum.") and \
+                label == "output.0":
+            rec["dtype"] = a.sum_dtype      # what the target's sum says it returned
         leaves.append({"name": name, "entry": entry, "call": call + "." + label,
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
@@ -228,6 +232,8 @@ def main():
     p.add_argument("--target-framework", default="pytorch", choices=["pytorch", "mindspore"])
     p.add_argument("--target-offset", type=int, default=0)
     p.add_argument("--task", default="statistics", choices=["statistics", "tensor"])
+    p.add_argument("--sum-dtype", default=None,
+                   help="the dtype the target's sum output is spelled with (torch.float16, torch.int64)")
     p.add_argument("--jitter", action="store_true",
                    help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
     p.add_argument("--late", type=int, default=None,
