@@ -276,9 +276,8 @@ valgrind: tdbg
 # header of tui/.
 FMT_DIRS = reader/(tfdbg2|tfdbg1|mindspore|msprobe|parse)/
 # A command builds its result once through the emitter: json_init only in
-# the emitter and the JSON writer (cmd_diff.c until the compare work
-# converts it; then drop it here).
-EMIT_ONLY_EXEMPT = --exclude=emit.c --exclude=json.c --exclude=json.h --exclude=cmd_diff.c
+# the emitter and the JSON writer.
+EMIT_ONLY_EXEMPT = --exclude=emit.c --exclude=json.c --exclude=json.h
 
 check-layers:
 	$(Q)bad=$$(grep -rnE '#include.*(curses|"tui/)' reader model --include='*.[ch]'; \

@@ -11,6 +11,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,15 @@
 
 /* ---- op-name classes ------------------------------------------------- */
 
-/* Borrowed name strings -> class numbers, a class being the name's index
- * in names. */
+/* Name strings -> class numbers, a class being the name's index in names.
+ * Names are borrowed from the models, or built here (pair names of calls,
+ * below) and owned by the table. */
 struct name_table {
 	struct hashtab ids;         /* classes by hashtab_str_hash of the name */
-	const char **names;         /* class -> name, borrowed from the models */
+	const char **names;         /* class -> name */
 	size_t cap, n;
+	char **owned;               /* names built here, freed with the table */
+	size_t capowned, nowned;
 };
 
 static bool
@@ -49,8 +53,22 @@ name_table_init(struct name_table *t, size_t expect)
 static void
 name_table_done(struct name_table *t)
 {
+	size_t i;
+
 	hashtab_done(&t->ids);
 	free(t->names);
+	for (i = 0; i < t->nowned; i++)
+		free(t->owned[i]);
+	free(t->owned);
+}
+
+/* Keeps s (malloc'd) until name_table_done; returns it. */
+static const char *
+name_own(struct name_table *t, char *s)
+{
+	TD_GROW(t->owned, t->capowned, t->nowned + 1);
+	t->owned[t->nowned++] = s;
+	return s;
 }
 
 /* The class of name, adding one when add; NONE32 when absent. */
@@ -69,16 +87,76 @@ name_class(struct name_table *t, const char *s, bool add)
 	return (uint32_t)t->n++;
 }
 
-/* op id -> class, for every op of m.  Names are borrowed from m. */
+/* A call whose count pairs by its rank (READER_CALL_ORDINAL). */
+struct ordinal_call {
+	uint32_t op;
+	const char *host;           /* borrowed from the model */
+	const char *key;            /* owned by the name table */
+};
+
+static int
+ordinal_cmp(const void *x, const void *y)
+{
+	const struct ordinal_call *a = x, *b = y;
+	int c = strcmp(a->host, b->host);
+
+	if (!c)
+		c = strcmp(a->key, b->key);
+	return c ? c : (a->op > b->op) - (a->op < b->op);
+}
+
+/* The name op pairs by (model_diff.h, "Calls"), owned by t when built. */
+static const char *
+pair_name(struct model *m, struct name_table *t, const struct model_op *op, bool fuzzy,
+	  struct ordinal_call **ord, size_t *nord, size_t *capord)
+{
+	char key[600];
+	int64_t count = -1;
+	enum reader_call kind = m->ops->call_of ?
+		m->ops->call_of(op->name, key, sizeof key, &count) : READER_CALL_NONE;
+
+	if (kind == READER_CALL_NONE || (kind == READER_CALL_EXACT && !fuzzy))
+		return op->name;
+	if (fuzzy)
+		return name_own(t, xstrdup(key));
+	TD_GROW(*ord, *capord, *nord + 1);
+	(*ord)[(*nord)++] = (struct ordinal_call){ op->id, op->host ? op->host : "",
+						   name_own(t, xstrdup(key)) };
+	return NULL;                /* named once every call of its key is known */
+}
+
+/* op id -> class, for every op of m.  Names are borrowed from m or owned
+ * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
+ * key in order of appearance (op ids grow in the order a reader sends ops,
+ * its file order). */
 static uint32_t *
-op_classes(struct model *m, struct name_table *t, bool add, uint32_t *nops)
+op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy, uint32_t *nops)
 {
 	uint32_t n = model_op_count(m), i;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
+	struct ordinal_call *ord = NULL;
+	size_t nord = 0, capord = 0, k, rank = 0;
 	struct model_op op;
+	const char *name;
 
-	for (i = 0; i < n; i++)
-		cls[i] = model_op_get(m, i, &op) ? name_class(t, op.name, add) : NONE32;
+	for (i = 0; i < n; i++) {
+		cls[i] = NONE32;
+		if (model_op_get(m, i, &op) &&
+		    (name = pair_name(m, t, &op, fuzzy, &ord, &nord, &capord)))
+			cls[i] = name_class(t, name, add);
+	}
+	if (nord)
+		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
+	for (k = 0; k < nord; k++) {
+		char *s;
+
+		if (k && (strcmp(ord[k].host, ord[k - 1].host) || strcmp(ord[k].key, ord[k - 1].key)))
+			rank = 0;
+		s = xmalloc(strlen(ord[k].key) + 24);
+		sprintf(s, "%s#%zu", ord[k].key, rank++);
+		cls[ord[k].op] = name_class(t, name_own(t, s), add);
+	}
+	free(ord);
 	*nops = n;
 	return cls;
 }
@@ -108,6 +186,70 @@ find_name(const char *const *v, size_t n, const char *s)
 		if (strcmp(v[i], s) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* Compares host names as a person sorts them: runs of digits by value
+ * ("rank2" before "rank10"). */
+static int
+natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *x = a, *y = b;
+			size_t lx, ly;
+			int c;
+
+			while (*x == '0' && isdigit((unsigned char)x[1]))
+				x++;
+			while (*y == '0' && isdigit((unsigned char)y[1]))
+				y++;
+			for (a = x; isdigit((unsigned char)*a); a++)
+				;
+			for (b = y; isdigit((unsigned char)*b); b++)
+				;
+			lx = (size_t)(a - x), ly = (size_t)(b - y);
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			if ((c = strncmp(x, y, lx)) != 0)
+				return c;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++, b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+/* The order of a side's hosts by natural_cmp: idx[k] = host of position k. */
+static void
+sorted_hosts(const char **h, size_t n, size_t *idx)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	for (i = 1; i < n; i++)         /* insertion sort: a few hundred ranks at most */
+		for (j = i; j > 0 && natural_cmp(h[idx[j - 1]], h[idx[j]]) > 0; j--) {
+			size_t tmp = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = tmp;
+		}
+}
+
+/* The k-th host of A in sorted order with the k-th of B (as many each). */
+static void
+pair_by_position(struct model_diff *d, size_t n)
+{
+	size_t *ia = xcalloc(n, sizeof(*ia)), *ib = xcalloc(n, sizeof(*ib)), k;
+
+	sorted_hosts(d->side[0].hosts, n, ia);
+	sorted_hosts(d->side[1].hosts, n, ib);
+	for (k = 0; k < n; k++)
+		d->side[0].group[ia[k]] = d->side[1].group[ib[k]] = (uint32_t)k;
+	free(ia);
+	free(ib);
 }
 
 /* Fills side->hosts / groups for both sides.  Returns the group count. */
@@ -144,6 +286,11 @@ host_groups(struct model_diff *d, const struct model_diff_options *o, char *err,
 	}
 	if (na <= 1 && nb <= 1) {
 		d->any_host = true;         /* one host each (or none): hosts do not matter */
+		return TD_OK;
+	}
+	if (na == nb && (d->a->ops->flags & READER_PAIR_HOSTS_BY_POSITION) &&
+	    (d->b->ops->flags & READER_PAIR_HOSTS_BY_POSITION)) {
+		pair_by_position(d, na);
 		return TD_OK;
 	}
 	for (i = 0; i < na; i++) {
@@ -325,8 +472,8 @@ align(struct model_diff *d)
 	uint64_t keyed_b;
 
 	name_table_init(&names, model_op_count(d->b));
-	cls_b = op_classes(d->b, &names, true, &nops_b);
-	cls_a = op_classes(d->a, &names, false, &nops_a);
+	cls_b = op_classes(d->b, &names, true, d->fuzzy, &nops_b);
+	cls_a = op_classes(d->a, &names, false, d->fuzzy, &nops_a);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb);
 	take_a(d, &t, next, cls_a, nops_a, na);
@@ -362,6 +509,7 @@ model_diff_new(struct model *a, struct model *b, const struct model_diff_options
 	d->a = a;
 	d->b = b;
 	d->rtol = o->rtol, d->atol = o->atol, d->cos_min = o->cos_min;
+	d->fuzzy = o->fuzzy;
 	d->first = -2;
 	if ((st = host_groups(d, o, err, errlen)) != TD_OK) {
 		model_diff_free(d);
@@ -408,6 +556,12 @@ model_diff_counts(const struct model_diff *d, struct model_diff_counts *c)
 	c->aligned = d->npairs;
 	c->only_a = d->only_a;
 	c->only_b = d->only_b;
+}
+
+bool
+model_diff_b_row_compared(struct model_diff *d, uint64_t b_row)
+{
+	return d->any_host || row_group(d, 1, b_row) != NONE32;
 }
 
 bool

@@ -17,6 +17,15 @@
  * an earlier step than A's row are skipped (only in B), a later one leaves
  * A's row unpaired (only in A).
  *
+ * Calls: when the format numbers calls in op names (reader_ops.call_of),
+ * an op pairs by its name with the count as the format's compare tool
+ * reads it: the count itself, or its rank among the calls of the same key
+ * on the same host in order of appearance (READER_CALL_ORDINAL).  Fuzzy
+ * (options.fuzzy) drops the counts: the k-th call of a key in A pairs
+ * with the k-th in B.  A format that says so (READER_PAIR_HOSTS_BY_POSITION)
+ * pairs hosts by sorted position (natural order, "rank2" before
+ * "rank10") when both dumps have as many, whatever their names.
+ *
  * Metrics (model_diff_pair_get) decode both rows on demand: from the
  * summaries, the change in NaN/Inf counts, min, max, mean and zero fraction;
  * from full values where both rows have them, cosine similarity, the
@@ -62,6 +71,8 @@ struct model_diff_options {
 	double rtol, atol, cos_min;
 	const struct model_diff_hostpair *pairs;  /* explicit host pairs, or NULL */
 	size_t npairs;
+	bool fuzzy;                 /* calls pair in order of appearance, their counts
+				     * dropped (see "Calls" above) */
 };
 /* Options with every tolerance at its per-dtype default and no pairs. */
 void model_diff_options_init(struct model_diff_options *o);
@@ -82,6 +93,10 @@ struct model_diff_counts {
 };
 void model_diff_counts(const struct model_diff *d, struct model_diff_counts *c);
 
+/* Whether row b_row of B belongs to a compared host (paired or not): false
+ * for the rows of a host without a counterpart or left out by explicit
+ * pairs (--compare-hosts A,B: every host of B but B). */
+bool model_diff_b_row_compared(struct model_diff *d, uint64_t b_row);
 /* Pair k (0 <= k < aligned, in A's row order): its rows.  false past the end. */
 bool model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, uint64_t *b_row);
 /* The pair of A's row a_row, -1 if that row is unpaired. */

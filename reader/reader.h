@@ -382,6 +382,21 @@ enum reader_flags {
 	/* A trace's or execution's decode names its op's enclosing call and
 	 * the calls it encloses (reader_detail.call_parent, call_children). */
 	READER_CALL_TREE = 1u << 2,
+	/* Two dumps of this format pair their hosts (ranks) by sorted
+	 * position, as the format's own compare tool does, rather than by
+	 * name (model_diff). */
+	READER_PAIR_HOSTS_BY_POSITION = 1u << 3,
+};
+
+/* What the call count in an op name means when two dumps are paired
+ * (reader_ops.call_of, model_diff). */
+enum reader_call {
+	READER_CALL_NONE,           /* no count: ops pair by their whole name */
+	READER_CALL_EXACT,          /* ops pair by name, count included */
+	READER_CALL_ORDINAL,        /* ops pair by their rank among the calls of the same
+				     * key (one host, in order of appearance): the count
+				     * numbers something else (the forward call a backward
+				     * follows, or not, by the dumper's version) */
 };
 
 struct reader_ops {
@@ -442,6 +457,14 @@ struct reader_ops {
 	 * the dump and gets the whole of it), valid until close(); NULL or an
 	 * absent hook: the directory given.  tdbg never writes into it. */
 	const char *(*read_root)(struct reader *r);
+	/* Optional: how the format's compare tool reads a call count in an
+	 * op name.  Writes op_name without its count into key (keylen bytes,
+	 * NUL-terminated; "Functional.relu.*.backward"), the count into
+	 * *count, and says what the count means; READER_CALL_NONE (key and
+	 * count untouched) for a name without one.  Pure: no reader state,
+	 * any thread.  NULL: every name is READER_CALL_NONE. */
+	enum reader_call (*call_of)(const char *op_name, char *key, size_t keylen,
+				    int64_t *count);
 };
 
 /* The readers, in probe order. */

@@ -43,6 +43,7 @@ struct args {
 	size_t npairs, cappairs;
 	bool compare_hosts;
 	double rtol, atol, cos_min;         /* < 0: per-dtype default */
+	bool fuzzy;                         /* --fuzzy: calls pair in order */
 	/* many nodes (many.h): --node, --merge, --via and their options */
 	bool node, merge;
 	const char *via, *via_tdbg, *nodes;
@@ -190,6 +191,7 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_RTOL: return parse_tol(&a->rtol, "--rtol");
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_cos_min(&a->cos_min);
+	case BATCH_OPT_FUZZY: a->fuzzy = true; return -1;
 	case BATCH_OPT_FAIL_ON:
 		for (char *w = optarg, *end; *w; w = *end ? end + 1 : end) {
 			end = w + strcspn(w, ",");
@@ -449,6 +451,7 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct model_d
 		return -1;
 	model_diff_options_init(&opt);
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
+	opt.fuzzy = o->fuzzy;
 	opt.pairs = o->pairs;
 	opt.npairs = o->npairs;
 	batch_wait(a, show_progress(o), stderr);

@@ -216,6 +216,16 @@ common_text(struct strbuf *sb, struct msp_unit *u, const char *name)
 		strbuf_addf(sb, "task: %s\n", u->task);
 }
 
+/* A statistic as written: "%.17g" (nan, inf, -inf too) or "null". */
+static const char *
+stat_text(bool has, double v, char *buf)
+{
+	if (!has)
+		return "null";
+	snprintf(buf, 32, "%.17g", v);
+	return buf;
+}
+
 static void
 frames_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 {
@@ -304,6 +314,7 @@ leaf_value(struct msp_unit *u, const struct want *w, struct reader_detail *out, 
 static enum td_status
 decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
+	char sv[4][32];
 	struct msp_unit *u = unit_of(r, loc);
 	struct want w = { 0 }, count = { 0 };
 	struct strbuf sb = { 0 };
@@ -350,6 +361,13 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	if (w.rec.bool_stats)
 		strbuf_addf(&sb, "any: %s\nall: %s\n", w.rec.max != 0 ? "true" : "false",
 			    w.rec.min != 0 ? "true" : "false");
+	if (!w.rec.bool_stats && (w.rec.has_max || w.rec.has_min || w.rec.has_mean || w.rec.has_norm))
+		/* as written (NaN and Inf kept, null as null): what msprobe's
+		 * compare reads and prints (FORMAT.md §10) */
+		strbuf_addf(&sb, "statistics: %s %s %s %s\n", stat_text(w.rec.has_max, w.rec.max, sv[0]),
+			    stat_text(w.rec.has_min, w.rec.min, sv[1]),
+			    stat_text(w.rec.has_mean, w.rec.mean, sv[2]),
+			    stat_text(w.rec.has_norm, w.rec.norm, sv[3]));
 	if (*w.rec.md5)
 		strbuf_addf(&sb, "%s: %s\n", strncmp(w.rec.md5, "0x", 2) == 0 ? "xor" : "md5 (crc32)",
 			    w.rec.md5);

@@ -85,6 +85,9 @@ bool msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w
 enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
 enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
 const char *msp_dir_name(enum msp_dir d);
+/* reader_ops.call_of (msp_call.c): an API's backward count is matched by
+ * its rank among the API's backward calls, other counts exactly. */
+enum reader_call msp_call_of(const char *name, char *key, size_t keylen, int64_t *count);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

@@ -413,7 +413,8 @@ const struct reader_ops msprobe_reader_ops = {
 		       "statistics, .npy tensors, stack.json, construct.json",
 	.values_in = "msprobe tensor-task (dump_tensor_data/*.npy, *.pt)",
 	.no_control_inputs = "msprobe dumps record calls, not a graph's control edges",
-	.flags = READER_ROWS_TIME_ORDERED | READER_ROW_FACTS | READER_CALL_TREE,
+	.flags = READER_ROWS_TIME_ORDERED | READER_ROW_FACTS | READER_CALL_TREE |
+		 READER_PAIR_HOSTS_BY_POSITION,
 	.probe = probe,
 	.open = msp_open,
 	.index = msp_index,
@@ -422,4 +423,5 @@ const struct reader_ops msprobe_reader_ops = {
 	.close = msp_close,
 	.save_state = msp_save_state,
 	.load_state = msp_load_state,
+	.call_of = msp_call_of,
 };

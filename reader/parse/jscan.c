@@ -37,6 +37,7 @@ setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_lim
 	js->boff = off;
 	js->end = source_known_size(src);
 	js->buf = xmalloc(CHUNK);
+	js->chunk = CHUNK;
 	js->stack = xmalloc((size_t)js->lim.max_depth + 1);
 	js->scap = 256;
 	js->str = xmalloc(js->scap);
@@ -63,6 +64,9 @@ jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
 	js->depth = 1;
 	js->member_mode = true;
 	js->state = ST_KEY;
+	/* one member is usually small (a decode reads one entry of a big
+	 * file): read 4 KiB first, doubling on each refill */
+	js->chunk = 4096;
 }
 
 void
@@ -99,7 +103,8 @@ peek(struct jscan *js)
 		if (js->off >= js->end)
 			return -1;
 		n = source_read(js->src, js->off, js->buf,
-				(size_t)TD_MIN((uint64_t)CHUNK, js->end - js->off));
+				(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
+		js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
 		if (n < 0)
 			return -2;
 		if (n == 0)

@@ -70,6 +70,7 @@ struct jscan {
 	uint64_t off, end;      /* next byte to read, end of the source at init */
 	unsigned char *buf;
 	size_t blen, bpos;
+	size_t chunk;           /* bytes the next refill reads (grows to the buffer's size) */
 	uint64_t boff;          /* source offset of buf[0] */
 	uint64_t cur_line, cur_col;
 	uint8_t *stack;         /* 'o' or 'a' per open container */

@@ -19,6 +19,9 @@
 # Then tests/bench/msprobe.py: a 200,000-entry msprobe statistics dump.json
 # indexed and reopened beside `cat` of the file (BENCH_MSPROBE_ENTRIES;
 # tests/bench/msprobe.md).
+# Then tests/bench/msprobe_compare.sh: two 200,000-entry msprobe statistics
+# dumps compared by diff, against cat of both (msprobe's documented rate
+# beside it).
 #
 # Last, tests/bench/queries.py: where, watches and diff beside the index
 # (BENCH_QUERY_SIZES, default 1M; tests/bench/queries.md).
@@ -49,6 +52,8 @@ python3 tests/bench/nodes.py --tdbg "$top/tests/bench/cache/tdbg"
 # tests/bench/msprobe.md).
 python3 tests/bench/msprobe.py --tdbg "$top/tests/bench/cache/tdbg" \
 	--entries "${BENCH_MSPROBE_ENTRIES:-200000}" --runs "${BENCH_RUNS:-3}"
+# Two 200,000-entry msprobe statistics dumps compared (issue 27), against cat.
+TDBG="$top/tests/bench/cache/tdbg" tests/bench/msprobe_compare.sh
 # What where, watches and diff cost beside the index (tests/bench/queries.md).
 exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
 	--sizes "${BENCH_QUERY_SIZES:-1M}" --runs "${BENCH_RUNS:-3}"

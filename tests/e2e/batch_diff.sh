@@ -20,7 +20,7 @@ json_expect same_counts 'd["aligned"] == 2000 and d["only_a"] == 0 and d["only_b
 json_expect same_nothing_diverges 'd["diverged"] == 0 and d["first"] is None'
 json_expect same_paths 'd["a"].endswith("/a") and d["b"].endswith("/a2")'
 json_expect same_rows_all 'len(d["rows"]) == 2000 and all(not r["diverged"] and r["cause"] is None for r in d["rows"])'
-json_expect same_pair_keys 'set(d["rows"][0]) == {"a_index", "b_index", "op_name", "op_type", "output_slot", "step", "host", "a", "b", "metrics", "diverged", "cause"}'
+json_expect same_pair_keys 'set(d["rows"][0]) == {"a_index", "b_index", "op_name", "op_type", "output_slot", "step", "host", "b_op_name", "b_host", "a", "b", "metrics", "diverged", "cause"}'
 json_expect same_metrics_keys 'all(k in d["rows"][0]["metrics"] for k in ("cosine", "max_abs_err", "max_rel_err", "rmse"))'
 json_expect same_rows_aligned_in_order 'all(r["a_index"] == r["b_index"] == i for i, r in enumerate(d["rows"]))'
 tdbg_run --json -e 'diff 10:13' "$WORK/a" "$WORK/a2"

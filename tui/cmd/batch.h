@@ -44,6 +44,7 @@ enum batch_long_option {
 	BATCH_OPT_VIA,
 	BATCH_OPT_VIA_TDBG,
 	BATCH_OPT_CLEAR_CACHE,
+	BATCH_OPT_FUZZY,
 };
 
 /* One command-line option.  id is what getopt_long returns. */

@@ -34,6 +34,7 @@ static const struct batch_option options[] = {
 	{ "rtol",        BATCH_OPT_RTOL, "X", "diff: relative tolerance (default per dtype: float32 1e-5, float16 1e-3)" },
 	{ "atol",        BATCH_OPT_ATOL, "X", "diff: absolute tolerance (default per dtype: float32 1e-7, float16 1e-5)" },
 	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees, 0 to 1 (default per dtype)" },
+	{ "fuzzy",       BATCH_OPT_FUZZY, NULL, "diff: calls pair in order of appearance, their call counts dropped (where op names count calls)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },

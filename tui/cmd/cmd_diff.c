@@ -3,31 +3,86 @@
  * (or two hosts of one) compared pair by pair (model_diff.h).
  *
  * JSON: {"a": PATH, "b": PATH, "aligned": N, "only_a": N, "only_b": N,
- * "diverged": N, "first": PAIR|null, "rows": [PAIR, ...]} with PAIR =
+ * "diverged": N, "first": PAIR|null, "first_by_host": [{"host", "a_index",
+ * "b_index", "op_name", "position"}, ...], "first_host": HOST|null,
+ * "rows": [PAIR, ...]} with PAIR =
  * {"a_index", "b_index", "op_name", "op_type", "output_slot", "step", "host",
  * "a": SUMMARY, "b": SUMMARY, "metrics": {...}, "diverged", "cause"}.
  * aligned/only_a/only_b count the pairs and unpaired rows (pairs of ops
  * matching --op with it); diverged counts the diverged pairs among them;
  * rows are the pairs (--nonequal: the diverged ones), A:B slicing them.
  * --first stops comparing at the first divergence: rows holds it alone and
- * diverged is 0 or 1.
+ * diverged is 0 or 1.  --csv FILE [--force] writes the compare tool's CSV
+ * instead (cmd_diff_csv.c).
  */
 #include "cmd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "cmd_diff_csv.h"
+#include "emit.h"
 #include "model/model_diff.h"
 
 struct diff_req {
-	bool first, nonequal;
-	const char *op, *range;
+	bool first, nonequal, force;
+	const char *op, *range, *csv;
+};
+
+/* A host (rank) of A: its first diverged pair and that pair's position
+ * among the host's selected pairs (its place in the rank's run). */
+struct host_first {
+	const char *host;           /* the model's string */
+	uint64_t seen;              /* selected pairs of the host so far */
+	int64_t first;              /* pair, -1 none */
+	uint64_t pos;
 };
 
 struct diff_tally {
 	uint64_t aligned, diverged, rows;   /* selected pairs, diverged ones, rows to list */
 	int64_t first;
+	struct host_first *hosts;           /* in order of first appearance */
+	size_t nhosts, caphosts;
+	size_t memo;                        /* the last host looked up */
 };
+
+static struct host_first *
+host_of(struct cmd_env *env, struct diff_tally *t, uint64_t k)
+{
+	uint64_t a, b;
+	const char *name, *type, *host = "";
+	size_t i;
+
+	if (model_diff_rows(env->diff, k, &a, &b))
+		model_trace_names(model_diff_a(env->diff), a, &name, &type, &host);
+	host = host ? host : "";
+	if (t->memo < t->nhosts && strcmp(t->hosts[t->memo].host, host) == 0)
+		return &t->hosts[t->memo];
+	for (i = 0; i < t->nhosts; i++)
+		if (strcmp(t->hosts[i].host, host) == 0)
+			break;
+	if (i == t->nhosts) {
+		TD_GROW(t->hosts, t->caphosts, t->nhosts + 1);
+		t->hosts[t->nhosts++] = (struct host_first){ host, 0, -1, 0 };
+	}
+	t->memo = i;
+	return &t->hosts[i];
+}
+
+/* The host whose first divergence comes earliest in its own run (ties:
+ * the first listed), NULL when none diverged. */
+static const struct host_first *
+first_host(const struct diff_tally *t)
+{
+	const struct host_first *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nhosts; i++)
+		if (t->hosts[i].first >= 0 && (!best || t->hosts[i].pos < best->pos))
+			best = &t->hosts[i];
+	return best;
+}
 
 static bool
 selected(struct cmd_env *env, const struct diff_req *q, uint64_t k)
@@ -56,6 +111,13 @@ tally(struct cmd_env *env, const struct diff_req *q, struct diff_tally *t)
 		div = model_diff_diverged(env->diff, k);
 		if (div && t->first < 0)
 			t->first = (int64_t)k;
+		{
+			struct host_first *h = host_of(env, t, k);
+
+			if (div && h->first < 0)
+				h->first = (int64_t)k, h->pos = h->seen;
+			h->seen++;
+		}
 		t->diverged += div;
 		t->rows += !q->nonequal || div;
 	}
@@ -115,6 +177,8 @@ json_pair(struct json *j, const struct model_diff_pair *p)
 	else
 		json_null(j);
 	json_kv_string(j, "host", cmd_nz(p->a.host));
+	json_kv_string(j, "b_op_name", p->b.op_name);
+	json_kv_string(j, "b_host", cmd_nz(p->b.host));
 	json_key(j, "a");
 	cmd_json_summary(j, &p->a.summary);
 	json_key(j, "b");
@@ -187,6 +251,9 @@ text_head(struct cmd_env *env, const struct diff_tally *t)
 	strbuf_addf(env->out, "first divergence: A row %llu, B row %llu, %s:%u (%s; %s)\n",
 		    (unsigned long long)p.a_index, (unsigned long long)p.b_index, cmd_txt(p.a.op_name),
 		    p.a.slot, p.metrics.reason, model_diff_cause_name(p.cause));
+	if (t->nhosts > 1 && first_host(t))
+		strbuf_addf(env->out, "earliest in its run: %s (pair %llu of that host)\n",
+			    cmd_txt(first_host(t)->host), (unsigned long long)first_host(t)->pos);
 }
 
 /* The rows: the n-th listed pair is in the output when range r holds n. */
@@ -220,6 +287,37 @@ list_rows(struct cmd_env *env, const struct diff_req *q, const struct diff_tally
 	}
 }
 
+/* "first_by_host": per host (rank) of A with a divergence, its first
+ * diverged pair and that pair's position among the host's pairs;
+ * "first_host": the host whose first divergence is earliest in its run. */
+static void
+json_host_firsts(struct cmd_env *env, struct json *j, const struct diff_tally *t)
+{
+	const struct host_first *best = first_host(t);
+	uint64_t a, b;
+	size_t i;
+
+	json_key(j, "first_by_host");
+	json_array_begin(j);
+	for (i = 0; i < t->nhosts; i++) {
+		const struct host_first *h = &t->hosts[i];
+		const char *name = NULL, *type, *host;
+
+		if (h->first < 0 || !model_diff_rows(env->diff, (uint64_t)h->first, &a, &b))
+			continue;
+		model_trace_names(model_diff_a(env->diff), a, &name, &type, &host);
+		json_object_begin(j);
+		json_kv_string(j, "host", h->host);
+		json_kv_uint(j, "a_index", a);
+		json_kv_uint(j, "b_index", b);
+		json_kv_string(j, "op_name", name);
+		json_kv_uint(j, "position", h->pos);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_kv_string(j, "first_host", best ? best->host : NULL);
+}
+
 static void
 json_head(struct cmd_env *env, struct json *j, const struct diff_tally *t)
 {
@@ -241,6 +339,7 @@ json_head(struct cmd_env *env, struct json *j, const struct diff_tally *t)
 		json_pair(j, &p);
 	else
 		json_null(j);
+	json_host_firsts(env, j, t);
 }
 
 static enum td_status
@@ -248,25 +347,34 @@ diff_output(struct cmd_env *env, const struct diff_req *q)
 {
 	struct diff_tally t;
 	struct cmd_range r = { 0, UINT64_MAX, 1 };
-	struct json j;
+	struct emit e;
+	struct json *j;
 
 	tally(env, q, &t);
-	if (q->range && !cmd_parse_range(q->range, t.rows, &r))
+	if (q->range && !cmd_parse_range(q->range, t.rows, &r)) {
+		free(t.hosts);
 		return cmd_fail(env, TD_ERR_ARGS, "bad range \"%s\" (A:B over %llu rows)", q->range,
 				(unsigned long long)t.rows);
+	}
 	if (!env->json) {
 		text_head(env, &t);
 		list_rows(env, q, &t, &r, NULL);
+		free(t.hosts);
 		return TD_OK;
 	}
-	json_init(&j, env->out);
-	json_object_begin(&j);
-	json_head(env, &j, &t);
-	json_key(&j, "rows");
-	json_array_begin(&j);
-	list_rows(env, q, &t, &r, &j);
-	json_array_end(&j);
-	json_object_end(&j);
+	/* the emitter's JSON writer (emit.h): the pairs' nested metrics and
+	 * summaries are JSON only, the text form is text_pair's columns */
+	emit_init(&e, env->out, true);
+	j = emit_json(&e);
+	json_object_begin(j);
+	json_head(env, j, &t);
+	json_key(j, "rows");
+	json_array_begin(j);
+	list_rows(env, q, &t, &r, j);
+	json_array_end(j);
+	json_object_end(j);
+	emit_done(&e);
+	free(t.hosts);
 	return TD_OK;
 }
 
@@ -276,7 +384,8 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 	struct diff_req q = {0};
 	const struct cmd_opt opts[] = {
 		{ "first", NULL, &q.first }, { "nonequal", NULL, &q.nonequal },
-		{ "op", &q.op, NULL }, { NULL, NULL, NULL },
+		{ "op", &q.op, NULL }, { "csv", &q.csv, NULL }, { "force", NULL, &q.force },
+		{ NULL, NULL, NULL },
 	};
 	char *pos[1], err[512];
 	enum td_status st;
@@ -288,6 +397,8 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "needs two dumps: tdbg DUMP_A DUMP_B, "
 				"or tdbg --compare-hosts A,B DUMP");
 	q.range = npos ? pos[0] : NULL;
+	if (q.csv)
+		return cmd_diff_csv(env, q.csv, q.force);
 	if ((st = model_diff_select(env->diff, q.op, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	st = diff_output(env, &q);

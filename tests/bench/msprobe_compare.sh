@@ -1,0 +1,30 @@
+#!/bin/sh
+# msprobe_compare.sh [ENTRIES] - issue 27's measure: two statistics
+# dump.json files of ENTRIES (default 200000) API entries, four tensor
+# records each (tests/gen/gen_msprobe.py --entries; the target's Mean
+# values shifted by sed so that pairs differ), compared by `tdbg -e 'diff
+# --nonequal 0:0'` (both indexed, every pair paired and judged) against
+# `cat` of both files: wall and user time, peak RSS (the bound is 128 MB).
+# msprobe's compare is documented at about 0.1 GB/s (formats/msprobe.md,
+# issue 27): the line prints what that rate gives for these bytes.
+# Uses a private XDG_CACHE_HOME; prints one line each.
+set -e
+N=${1:-200000}
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TDBG=${TDBG:-$TOP/tdbg}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+python3 "$TOP/tests/gen/gen_msprobe.py" "$W/golden" --entries "$N"
+mkdir -p "$W/target/step0/rank0"
+sed 's/"Mean": \(-\{0,1\}\)0\./"Mean": \10.5/' "$W/golden/step0/rank0/dump.json" \
+	>"$W/target/step0/rank0/dump.json"
+A=$W/golden/step0/rank0/dump.json
+B=$W/target/step0/rank0/dump.json
+BYTES=$(($(wc -c <"$A") + $(wc -c <"$B")))
+echo "two dump.json: $BYTES bytes, $N entries each"
+echo "msprobe compare at its documented 0.1 GB/s: about $(awk "BEGIN { printf \"%.1f\", $BYTES / 1e8 }") s"
+export XDG_CACHE_HOME=$W/cache HOME=$W
+/usr/bin/time -f "cat:     %e s wall, %U s user, %M KB peak" cat "$A" "$B" >/dev/null
+/usr/bin/time -f "compare: %e s wall, %U s user, %M KB peak" \
+	"$TDBG" -q --no-cache -e 'diff --nonequal 0:0' "$W/golden" "$W/target" >"$W/out"
+head -3 "$W/out"

@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# batch_msprobe_compare.sh - two msprobe runs compared as msprobe's compare
+# does (issue 27): pairing (backward ordinals, --fuzzy, ranks by sorted
+# position, MindSpore against PyTorch), numbers, Result and the CSV.
+#
+# The pairs come from tests/gen/gen_msprobe_pair.py, which writes a golden
+# and a target run and, in truth.json, every leaf with the logical call it
+# belongs to ("fwd:linear#1.output.0"): a pair is right when both rows are
+# the same call.  Numbers are computed here with numpy from the values the
+# generator wrote, never from tdbg's output.
+. "$(dirname "$0")/lib.sh"
+
+GEN=$TOP/tests/gen/gen_msprobe_pair.py
+
+# pairs NAME DIR EXPR: EXPR over d (the diff document), T (truth.json), G / B
+# (the leaves of the golden / target run in tdbg's row order: ranks in
+# order, each entry's inputs then outputs) and P (the pairs as (golden leaf,
+# target leaf)).
+pairs()
+{
+	local why
+	if why=$($PYNUM -c "$_JSON_PY"'
+import math
+import numpy as np
+d = load(sys.argv[3])
+if isinstance(d, list):
+    d = d[-1]
+T = json.load(open(sys.argv[2] + "/truth.json"))
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G, B = rows("golden"), rows("target")
+P = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]] if isinstance(d.get("rows"), list) else []
+r = eval("(" + sys.argv[1] + ")", {"d": d, "T": T, "G": G, "B": B, "P": P, "np": np,
+                                   "math": math})
+if not r:
+    print("false: " + sys.argv[1]); sys.exit(1)' "$3" "$2" "$OUT" 2>&1); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+# ---- pairing: backward ordinals, every rank in one run -------------------
+D=$WORK/pt
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1
+tdbg_run --json -e diff "$D/golden" "$D/target"
+expect_rc 0 diff_exit_0
+pairs every_leaf_paired "$D" 'd["aligned"] == len(G) == len(B) and d["only_a"] == 0
+	and d["only_b"] == 0'
+pairs pairs_join_the_same_call "$D" 'all(g["call"] == b["call"] and g["host"] == b["host"]
+	for g, b in P)'
+pairs backward_paired_by_ordinal_not_by_name "$D" 'any(g["entry"] == "Functional.linear.0.backward"
+	and b["entry"] == "Functional.linear.1.backward" for g, b in P)'
+pairs b_op_name_is_the_target_entry "$D" 'all(r["b_op_name"] == B[r["b_index"]]["entry"]
+	for r in d["rows"])'
+
+# ---- ranks by sorted position (rank2 before rank10) ----------------------
+mv "$D/target/step0/rank0" "$D/target/step0/rank2_"
+mv "$D/target/step0/rank1" "$D/target/step0/rank10"
+mv "$D/target/step0/rank2_" "$D/target/step0/rank2"
+tdbg_run --json -e diff "$D/golden" "$D/target"
+pairs ranks_paired_by_sorted_position "$D" 'd["aligned"] == len(G) and
+	{(r["host"], r["b_host"]) for r in d["rows"]} == {("rank0", "rank2"), ("rank1", "rank10")}'
+
+# ---- --fuzzy: counts dropped, calls paired in order -----------------------
+F=$WORK/offset
+"$PYNUM" "$GEN" "$F" --ranks 1 --diverge-rank 0 --target-offset 3
+tdbg_run --json -e diff "$F/golden" "$F/target"
+pairs exact_names_leave_shifted_counts_unpaired "$F" 'd["only_a"] > 0 and d["only_b"] > 0'
+tdbg_run --json --fuzzy -e diff "$F/golden" "$F/target"
+pairs fuzzy_pairs_every_call "$F" 'd["aligned"] == len(G) and d["only_a"] == 0 and d["only_b"] == 0
+	and all(g["call"] == b["call"] for g, b in P)'
+
+# ---- MindSpore target against a PyTorch golden ---------------------------
+M=$WORK/ms
+"$PYNUM" "$GEN" "$M" --ranks 2 --target-framework mindspore
+tdbg_run --json -e diff "$M/golden" "$M/target"
+pairs mindspore_float32_is_torch_float32 "$M" 'd["aligned"] == len(G)
+	and all(g["call"] == b["call"] for g, b in P) and B[0]["dtype"] == "Float32"
+	and not any(r["metrics"]["dtype_differs"] for r in d["rows"])'
+
+# ---- the first divergence is the known one --------------------------------
+tdbg_run --json -e 'diff --first' "$D/golden" "$D/target"
+pairs first_divergence_is_known "$D" 'd["first"] is not None and
+	G[d["first"]["a_index"]]["call"].startswith(T["first"]["call"] + ".output")
+	and d["first"]["host"] == "rank%d" % T["first"]["rank"] and d["first"]["cause"] == "op diverged"'
+
+# ---- diff --csv: the statistics CSV, cell by cell -------------------------
+# csv_check NAME DIR FILE: tdbg's CSV FILE equals the one computed
+# here from truth.json: rows are the target's leaves in order, each paired
+# with the golden leaf of the same call; numbers with numpy, spelled as
+# Python writes them; Result by the rules of formats/msprobe.md §7.
+csv_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" <<'PY' 2>&1
+import csv, json, math, sys
+import numpy as np
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G = {(l["host"], l["call"]): l for l in rows("golden")}
+def num(v):
+    return float(v)                     # "NaN" tokens load as nan already
+def raw(v):
+    v = num(v)
+    return (" inf" if v > 0 else " -inf") if math.isinf(v) else repr(v)
+def diff(n, b):
+    d = np.float64(n) - np.float64(b)
+    return "Nan" if math.isnan(n) or math.isnan(b) or math.isnan(d) else repr(float(d))
+def rel(n, b):
+    if math.isnan(n) or math.isnan(b):
+        return "Nan"
+    if n == b:
+        return "0"
+    if math.isinf(n) or math.isinf(b) or b == 0:
+        return "inf"
+    return repr(float(abs((np.float64(n) - np.float64(b)) / np.float64(b)) * 100)) + "%"
+def relf(n, b):
+    if math.isnan(n) or math.isnan(b):
+        return math.nan
+    if n == b:
+        return 0.0
+    if math.isinf(n) or math.isinf(b) or b == 0:
+        return math.inf
+    return abs((n - b) / b)
+def rg(v):
+    return "N/A" if v is None else str(bool(v))
+want = [["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+         "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "Max diff", "Min diff",
+         "Mean diff", "L2norm diff", "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr",
+         "NormRelativeErr", "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max",
+         "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent", "Result",
+         "Err_message"]]
+B = rows("target")
+i = 0
+while i < len(B):
+    j = i
+    while j < len(B) and B[j]["entry"] == B[i]["entry"] and B[j]["host"] == B[i]["host"]:
+        j += 1
+    grp = B[i:j]
+    res, err = [], []
+    ins = []
+    def dt(x):
+        return x.split(".")[-1].lower()
+    def pairs_dtype(n, b):
+        fl = ("float16", "float32", "bfloat16")
+        return dt(n["dtype"]) == dt(b["dtype"]) or (dt(n["dtype"]) in fl and dt(b["dtype"]) in fl)
+    for n in grp:
+        b = G[(n["host"], n["call"])]
+        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        r, e = 0, []
+        if not pairs_dtype(n, b):
+            res.append(0); err.append([])
+            continue
+        if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
+            r, e = 2, e + ["NPU max or min is nan or inf, Bench's are finite"]
+        if n["requires_grad"] is not None and b["requires_grad"] is not None and n["requires_grad"] != b["requires_grad"]:
+            r, e = 2, e + ["requires_grad differs"]
+        if dt(n["dtype"]) != dt(b["dtype"]):
+            r, e = 2, e + ["dtype differs"]
+        if n["shape"] != b["shape"]:
+            r, e = 2, e + ["shape differs"]
+        res.append(r); err.append(e)
+        if n["is_input"]:
+            ins.append(relf(ns[3], bs[3]))
+    in_small = all(x < 0.1 for x in ins)
+    in_max = max([x for x in ins if not math.isnan(x)], default=0.0)
+    for k, n in enumerate(grp):
+        b = G[(n["host"], n["call"])]
+        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
+        if not pairs_dtype(n, b):           # written unmatched, as msprobe does
+            want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
+                         rg(n["requires_grad"]), "N/A"] + ["N/A"] * 8 + [raw(x) for x in ns]
+                        + ["N/A"] * 4 + ["N/A", "pass", ""])
+            continue
+        if not n["is_input"] and ins:
+            e = relf(ns[3], bs[3])
+            if in_small and e > 0.5:
+                res[k] = 2; err[k].append("output NormRelativeErr > 0.5, every input's < 0.1")
+            elif (in_max > 0 and e > 10 * in_max) or (in_max == 0 and e > 0.1):
+                res[k] = max(res[k], 1); err[k].append("output NormRelativeErr > 10x the inputs'")
+        want.append([n["name"], b["name"], n["dtype"], b["dtype"], shape(n["shape"]),
+                     shape(b["shape"]), rg(n["requires_grad"]), rg(b["requires_grad"])]
+                    + [diff(x, y) for x, y in zip(ns, bs)] + [rel(x, y) for x, y in zip(ns, bs)]
+                    + [raw(x) for x in ns] + [raw(y) for y in bs]
+                    + ["True" if n["requires_grad"] is None or b["requires_grad"] is None
+                       or n["requires_grad"] == b["requires_grad"] else "False",
+                       ["pass", "warning", "error"][res[k]], "; ".join(err[k])])
+    i = j
+if got != want:
+    for g, w in zip(got, want):
+        if g != w:
+            print("row differs:\n got  %s\n want %s" % (g, w)); break
+    print("rows: got %d, want %d" % (len(got), len(want)))
+    sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+D=$WORK/csv_pt
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
+expect_rc 0 csv_exit_0
+csv_check csv_pt "$D" "$WORK/csv_pt.csv"
+json_expect csv_report '(d["file"].endswith("csv_pt.csv") and d["mode"] == "statistics" and d["rows"] == 52 and d["error"] >= 1)'
+D=$WORK/csv_nan_target
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 1 --diverge-rank 0 --nan target
+tdbg_run --json -e "diff --csv $WORK/csv_nan_target.csv" "$D/golden" "$D/target"
+csv_check csv_nan_target "$D" "$WORK/csv_nan_target.csv"
+D=$WORK/csv_nan_golden
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 2 --diverge-rank 0 --nan golden --target-framework mindspore
+tdbg_run --json -e "diff --csv $WORK/csv_nan_golden.csv" "$D/golden" "$D/target"
+csv_check csv_nan_golden_mindspore "$D" "$WORK/csv_nan_golden.csv"
+# tdbg's verdict beside Result: the golden-side NaNs msprobe's rules pass
+pairs csv_verdict_golden_nan_passed "$D" 'd["pass"] == d["rows"] and d["verdict"]["golden_nonfinite_passed"]
+	== d["verdict"]["nonfinite_one_side"] == sum(1 for l in G if any(math.isnan(float(v))
+	for v in l["stats"][:2])) > 0 and d["verdict"]["unmatched"] == 0'
+# rows the exact names leave unpaired are counted, not passed silently
+tdbg_run --json -e "diff --csv $WORK/csv_offset.csv" "$F/golden" "$F/target"
+pairs csv_verdict_unmatched "$F" 'd["verdict"]["unmatched"] == sum(1 for l in B
+	if l["entry"].endswith(".forward")) > 0'
+
+# dtypes: float16 against float32 pairs (and differs: error), int64 does not
+D=$WORK/csv_f16
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 5 --sum-dtype torch.float16
+tdbg_run --json -e "diff --csv $WORK/csv_f16.csv" "$D/golden" "$D/target"
+csv_check csv_float16_pairs_with_float32 "$D" "$WORK/csv_f16.csv"
+json_expect csv_float16_is_an_error 'd["error"] >= 1 and d["verdict"]["unmatched"] == 0'
+D=$WORK/csv_i64
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 5 --sum-dtype torch.int64
+tdbg_run --json -e "diff --csv $WORK/csv_i64.csv" "$D/golden" "$D/target"
+csv_check csv_int64_is_unmatched "$D" "$WORK/csv_i64.csv"
+json_expect csv_int64_counted_unmatched 'd["verdict"]["unmatched"] == 1'
+
+# never into a dump, never over a file without --force
+tdbg_run --json -e "diff --csv $D/target/out.csv" "$D/golden" "$D/target"
+expect_rc 1 csv_refuses_a_dump_directory
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
+expect_rc 1 csv_refuses_to_replace_without_force
+tdbg_run --json -e "diff --csv $WORK/csv_pt.csv --force" "$D/golden" "$D/target"
+expect_rc 0 csv_force_replaces
+
+# ---- first divergence per rank, and which rank parts first -----------------
+# Rank 0 diverges at the tanh (forward index 4), rank 1 earlier in its own run
+# at the second linear (index 3): rank 1 is first although rank 0's rows
+# come first.
+D=$WORK/two
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --late 4
+tdbg_run --json -e diff "$D/golden" "$D/target"
+pairs first_per_rank "$D" '[(h["host"], G[h["a_index"]]["call"].split(".")[0], h["position"])
+	for h in d["first_by_host"]] == [("rank%d" % r, c, [l for l in G if l["host"] == "rank%d" % r].index(
+	next(l for l in G if l["host"] == "rank%d" % r and l["call"].startswith(c + ".output"))))
+	for r, c in ((0, "fwd:tanh#0"), (1, "fwd:linear#1"))]'
+pairs which_rank_first "$D" 'd["first_host"] == "rank1" and d["first"]["host"] == "rank0"'
+
+# ---- diff --csv on a tensor task: the tensor header and metrics ------------
+# tcsv_check NAME DIR FILE: every metric computed here with numpy from the
+# values the generator wrote (float32, as in the .npy files), within 1e-12
+# relative (summation order); every other cell exactly.
+tcsv_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" <<'PY' 2>&1
+import csv, json, math, sys
+import numpy as np
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+head = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+        "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "Cosine", "EucDist",
+        "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio", "Five Thousandths Err Ratio",
+        "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean",
+        "Bench l2norm", "Requires_grad Consistent", "Result", "Err_message", "Data_name"]
+assert got[0] == head, got[0]
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G = {(l["host"], l["call"]): l for l in rows("golden")}
+B = rows("target")
+def metrics(n, b):
+    x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
+    y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
+    same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
+    x, y = np.where(same, 0, x), np.where(same, 0, y)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return ["Nan"] * 6
+    d = np.abs(x - y)
+    re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
+    if x.size <= 1:
+        cos = "unsupported"
+    elif not x.any() and not y.any():
+        cos = 1.0
+    else:
+        cos = float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
+    return [cos, float(np.sqrt((d * d).sum())), float(d.max()), float(re.max()),
+            float((re < 0.001).mean()), float((re < 0.005).mean())]
+def same(g, w):
+    if isinstance(w, float):
+        try:
+            return math.isclose(float(g), w, rel_tol=1e-12, abs_tol=1e-15)
+        except ValueError:
+            return False
+    return g == w
+i, k = 0, 1
+bad = []
+while i < len(B):
+    j = i
+    while j < len(B) and B[j]["entry"] == B[i]["entry"] and B[j]["host"] == B[i]["host"]:
+        j += 1
+    grp = B[i:j]
+    ms = [metrics(n, G[(n["host"], n["call"])]) for n in grp]
+    def num(m, c):
+        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] == "Nan" else m[c])
+    ins = [m for n, m in zip(grp, ms) if n["is_input"]]
+    in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
+    in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
+    for n, m in zip(grp, ms):
+        b = G[(n["host"], n["call"])]
+        ns = [float(v) for v in n["stats"]]
+        bs = [float(v) for v in b["stats"]]
+        res, err = "pass", []
+        if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
+            res, err = "error", ["NPU max or min is nan or inf, Bench's are finite"]
+        if not n["is_input"] and ins:
+            if in_one > 0.9 and num(m, 4) < 0.1:
+                res = "error"; err.append("output One Thousandth Err Ratio < 0.1, every input's > 0.9")
+            elif in_cos > 0.9 and m[0] != "unsupported" and num(m, 0) < in_cos - 0.1:
+                res = "warning" if res == "pass" else res
+                err.append("output Cosine drops by more than 0.1 from the inputs'")
+        row = got[k]
+        want = m + [res, "; ".join(err), "['%s.npy', '%s.npy']" % (n["name"], b["name"])]
+        have = row[8:14] + row[23:26]
+        if row[0] != n["name"] or row[1] != b["name"] or not all(same(g, w) for g, w in zip(have, want)):
+            bad.append((row[0], have, want))
+        k += 1
+    i = j
+if bad or k != len(got):
+    print("rows %d/%d; first bad: %s" % (k, len(got), bad[:1])); sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+D=$WORK/tensor
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 2 --diverge 3 --diverge-rank 1 --jitter
+tdbg_run --json -e "diff --csv $WORK/tensor.csv" "$D/golden" "$D/target"
+tcsv_check csv_tensor "$D" "$WORK/tensor.csv"
+json_expect csv_tensor_mode 'd["mode"] == "tensor" and d["rows"] == 52'
+D=$WORK/tensor_nan
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 4 --diverge-rank 0 --nan target \
+	--target-framework mindspore
+tdbg_run --json -e "diff --csv $WORK/tensor_nan.csv" "$D/golden" "$D/target"
+tcsv_check csv_tensor_nan_mindspore "$D" "$WORK/tensor_nan.csv"
+
+# ---- two ranks of one run: the CSV holds the second rank's leaves only ------
+D=$WORK/csv_pt
+tdbg_run --json --compare-hosts rank0,rank1 -e "diff --csv $WORK/hosts.csv" "$D/golden"
+pairs csv_compare_hosts_rows_of_b_only "$D" 'd["rows"] == sum(1 for l in G if l["host"] == "rank1")
+	and d["verdict"]["unmatched"] == 0'
+expect_eq csv_compare_hosts_file_rows "$(json_get 'd["rows"]')" "$(($(wc -l <"$WORK/hosts.csv") - 1))"

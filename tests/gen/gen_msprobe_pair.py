@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""gen_msprobe_pair.py - writes a golden and a target msprobe run of one model
+whose truth is known (issue 27: compare as msprobe users do).
+
+Standard library only.  Both runs execute the same program on every rank:
+
+  linear(x, w1, b1) -> relu -> mul(., 2) -> linear(., w2, b2) -> tanh -> sum,
+  then the backward of both linears (last first) and of relu.
+
+The target equals the golden (bit for bit) up to the API named by --diverge
+(an index into the forward calls above, on the rank --diverge-rank): there
+its output is doubled (its inputs are still equal: "op diverged"), and
+everything after it on that rank differs too.  --nan golden|target puts a
+NaN into that output on one side instead (the other side keeps the finite
+value).
+
+The two runs spell calls as two msprobe versions do: the golden numbers an
+API's backward calls by their own order (linear.0.backward is the first
+backward linear that ran: the second layer's), the target by the forward
+call they follow (linear.1.backward).  Matching by exact name pairs the
+wrong layers; by backward ordinal the right ones.  --target-offset K adds K
+to every forward count of the target (a dump started later): only --fuzzy
+pairs those.  --target-framework mindspore writes the target as MindSpore
+(mindspore.Tensor, Float32 dtypes, no requires_grad).
+
+Writes OUT/golden/step0/rank{R}/dump.json, OUT/target/step0/rank{R}/...,
+and OUT/truth.json: per side and rank, every entry with its logical call
+("fwd:linear#1", "bwd:linear#1") and every leaf (name, dtype spelling,
+shape, statistics as written, values), plus the first divergence.
+
+  gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
+      [--nan none|golden|target] [--target-framework pytorch|mindspore]
+      [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
+  [--sum-dtype DTYPE]
+
+--late J makes rank 0 diverge too, at forward index J (later in its run
+than --diverge on --diverge-rank): the rank that parts first in its own run
+is then not the first rank in row order.
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import struct
+
+
+class Rng:
+    """A small deterministic generator (LCG), the same on every Python."""
+
+    def __init__(self, seed):
+        self.s = seed & 0xFFFFFFFFFFFFFFFF
+
+    def vals(self, n, lo=-2.0, hi=2.0):
+        out = []
+        for _ in range(n):
+            self.s = (self.s * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            u = (self.s >> 11) / float(1 << 53)
+            out.append(round((lo + (hi - lo) * u) * 64) / 64.0)   # exact in float32
+        return out
+
+
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0] if math.isfinite(v) else v
+
+
+def stats(vals):
+    """msprobe's four statistics, in float32 as torch computes them on a
+    float32 tensor (NaN propagates)."""
+    if any(math.isnan(v) for v in vals):
+        nan = float("nan")
+        return nan, nan, nan, nan
+    return (f32(max(vals)), f32(min(vals)), f32(sum(vals) / len(vals)),
+            f32(math.sqrt(sum(v * v for v in vals))))
+
+
+FORWARD = ["linear0", "relu", "mul", "linear1", "tanh", "sum"]
+
+
+JITTER = [0.0, 0.0004, 0.003, 0.02]     # relative errors around the ratio thresholds
+
+
+def program(rank, scale_at, nan_at, jitter=False):
+    """The forward values of one rank: a list of (api, inputs, output)
+    where inputs and outputs are (values, shape); scale_at / nan_at: the
+    forward index whose output is scaled / gets a NaN, or None."""
+    rng = Rng(31 + rank)
+    x, w1, b1 = (rng.vals(8), [2, 4]), (rng.vals(12), [3, 4]), (rng.vals(3), [3])
+    w2, b2 = (rng.vals(6), [2, 3]), (rng.vals(2), [2])
+    calls = []
+
+    def out(i, vals):
+        vals = [f32(v) for v in vals]
+        if i == scale_at:
+            vals = [f32(v * 2.0) for v in vals]
+        if i == nan_at:
+            vals = list(vals)
+            vals[0] = float("nan")
+        return vals
+
+    def linear(i, a, w, b, m, k, n):
+        y = [sum(a[0][r * k + c] * w[0][o * k + c] for c in range(k)) + b[0][o]
+             for r in range(m) for o in range(n)]
+        return out(i, y), [m, n]
+
+    h = linear(0, x, w1, b1, 2, 4, 3)
+    calls.append(("linear", [x, w1, b1], h))
+    r = (out(1, [max(0.0, v) for v in h[0]]), h[1])
+    calls.append(("relu", [h], r))
+    m = (out(2, [v * 2.0 for v in r[0]]), r[1])
+    calls.append(("mul", [r, ([2.0], [])], m))
+    o = linear(3, m, w2, b2, 2, 3, 2)
+    calls.append(("linear", [m, w2, b2], o))
+    t = (out(4, [math.tanh(v) for v in o[0]]), o[1])
+    if jitter:      # the target's tanh off by 0, 0.04%, 0.3%, 2% (element by element)
+        t = ([f32(v * (1 + JITTER[i % 4])) for i, v in enumerate(t[0])], t[1])
+    calls.append(("tanh", [o], t))
+    s = (out(5, [sum(t[0])]), [])
+    calls.append(("sum", [t], s))
+    return calls
+
+
+PREFIX = {"linear": "Functional", "relu": "Functional", "mul": "Tensor", "tanh": "Torch",
+          "sum": "Tensor"}
+
+
+def record(fw, vals, shape, rg, name, task, side_dir, files):
+    mx, mn, mean, norm = stats(vals)
+    if fw == "mindspore":
+        rec = collections.OrderedDict([("type", "mindspore.Tensor"), ("dtype", "Float32"),
+                                       ("shape", shape)])
+    else:
+        rec = collections.OrderedDict([("type", "torch.Tensor"), ("dtype", "torch.float32"),
+                                       ("shape", shape)])
+    rec["Max"], rec["Min"], rec["Mean"], rec["Norm"] = mx, mn, mean, norm
+    if fw != "mindspore":
+        rec["requires_grad"] = rg
+    if task == "tensor":
+        rec["data_name"] = name + ".npy"
+        files.append((rec["data_name"], vals, shape))
+    return rec
+
+
+def npy(vals, shape):
+    hdr = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join("%d," % d for d in shape) if len(shape) != 1 else "%d," % shape[0])
+    pad = 64 - (10 + len(hdr) + 1) % 64
+    hdr = hdr + " " * pad + "\n"
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() +
+            b"".join(struct.pack("<f", v) for v in vals))
+
+
+def write_side(a, out, side, rank, fw, calls, offset):
+    """Writes one rank of one side; returns its truth (entries, leaves)."""
+    data = collections.OrderedDict()
+    entries, leaves, files = [], [], []
+    seen = collections.Counter()
+    fwd_names = []
+
+    def leaf(entry, label, v, rg, call, is_input):
+        name = entry + "." + label
+        vals, shape = v
+        rec = record(fw, vals, shape, rg, name, a.task, side, files)
+        if side == "target" and a.sum_dtype and entry.startswith("Tensor.sum.") and \
+                label == "output.0":
+            rec["dtype"] = a.sum_dtype      # what the target's sum says it returned
+        leaves.append({"name": name, "entry": entry, "call": call + "." + label,
+                       "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
+                       "requires_grad": rec.get("requires_grad"),
+                       "stats": [rec["Max"], rec["Min"], rec["Mean"], rec["Norm"]],
+                       "values": vals})
+        return rec
+
+    for api, ins, o in calls:
+        n = seen[api]
+        seen[api] += 1
+        entry = "%s.%s.%d.forward" % (PREFIX[api], api, n + offset)
+        call = "fwd:%s#%d" % (api, n)
+        fwd_names.append((api, n, entry))
+        args = []
+        for i, v in enumerate(ins):
+            if v[1] == [] and api == "mul":
+                args.append({"type": "float", "value": v[0][0]})
+            else:
+                args.append(leaf(entry, "input.%d" % i, v, True, call, True))
+        body = collections.OrderedDict([("input_args", args), ("input_kwargs", {}),
+                                        ("output", [leaf(entry, "output.0", o, True, call, False)])])
+        data[entry] = body
+        entries.append({"entry": entry, "call": call})
+    # backward: the second linear, relu, the first linear (execution order)
+    rng = Rng(77 + rank)
+    bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
+          ("linear", 0, [2, 3], [[2, 4], [3, 4], [3]])]
+    bseen = collections.Counter()
+    for api, fcount, gshape, oshapes in bw:
+        k = bseen[api]
+        bseen[api] += 1
+        # golden: own backward order; target: the forward call's count
+        n = k if side == "golden" else fcount + offset
+        entry = "%s.%s.%d.backward" % (PREFIX[api], api, n)
+        call = "bwd:%s#%d" % (api, fcount)
+        g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
+        outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
+        body = collections.OrderedDict([
+            ("input", [leaf(entry, "input.0", g, False, call, True)]),
+            ("output", [leaf(entry, "output.%d" % i, v, False, call, False)
+                        for i, v in enumerate(outs)])])
+        data[entry] = body
+        entries.append({"entry": entry, "call": call})
+    rdir = os.path.join(out, side, "step0", "rank%d" % rank)
+    os.makedirs(rdir, exist_ok=True)
+    top = collections.OrderedDict([("task", a.task), ("level", "L1"), ("framework", fw),
+                                   ("dump_data_dir", None), ("data", data)])
+    with open(os.path.join(rdir, "dump.json"), "w") as f:
+        json.dump(top, f, indent=1)        # NaN as the bare token, as msprobe writes it
+    if files:
+        os.makedirs(os.path.join(rdir, "dump_tensor_data"), exist_ok=True)
+        for fname, vals, shape in files:
+            with open(os.path.join(rdir, "dump_tensor_data", fname), "wb") as f:
+                f.write(npy(vals, shape))
+    return {"side": side, "rank": rank, "host": "rank%d" % rank, "framework": fw,
+            "entries": entries, "leaves": leaves}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("out")
+    p.add_argument("--ranks", type=int, default=2)
+    p.add_argument("--diverge", type=int, default=3)
+    p.add_argument("--diverge-rank", type=int, default=1)
+    p.add_argument("--nan", default="none", choices=["none", "golden", "target"])
+    p.add_argument("--target-framework", default="pytorch", choices=["pytorch", "mindspore"])
+    p.add_argument("--target-offset", type=int, default=0)
+    p.add_argument("--task", default="statistics", choices=["statistics", "tensor"])
+    p.add_argument("--sum-dtype", default=None,
+                   help="the dtype the target's sum output is spelled with (torch.float16, torch.int64)")
+    p.add_argument("--jitter", action="store_true",
+                   help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
+    p.add_argument("--late", type=int, default=None,
+                   help="rank 0 diverges too, later, at this forward index")
+    a = p.parse_args()
+    units = []
+    for r in range(a.ranks):
+        hit = r == a.diverge_rank
+        g = program(r, None, a.diverge if hit and a.nan == "golden" else None)
+        scale = a.diverge if hit and a.nan == "none" else None
+        if r == 0 and a.late is not None and not hit:
+            scale = a.late
+        t = program(r, scale, a.diverge if hit and a.nan == "target" else None, a.jitter)
+        units.append(write_side(a, a.out, "golden", r, "pytorch", g, 0))
+        units.append(write_side(a, a.out, "target", r, a.target_framework, t, a.target_offset))
+    truth = {"args": vars(a), "units": units,
+             "first": {"rank": a.diverge_rank, "call": "fwd:%s#%d" % (
+                 FORWARD[a.diverge].rstrip("01"), 1 if FORWARD[a.diverge] == "linear1" else 0)}}
+    with open(os.path.join(a.out, "truth.json"), "w") as f:
+        json.dump(truth, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

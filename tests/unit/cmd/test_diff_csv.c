@@ -1,0 +1,85 @@
+/*
+ * test_diff_csv.c - the number spellings of diff --csv: floats as Python's
+ * repr writes them (the compare tool's CSV is written from Python), the
+ * diff and relative-error cells with their special words.  Expected
+ * strings are what python3 prints for the same doubles.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tui/cmd/cmd_diff_csv.h"
+
+static const char *
+py(double v)
+{
+	static struct strbuf sb;
+
+	sb.len = 0;
+	cmd_csv_pyfloat(&sb, v);
+	strbuf_addc(&sb, '\0');
+	return sb.buf;
+}
+
+static void
+test_pyfloat_matches_python_repr(void **state)
+{
+	(void)state;
+	assert_string_equal(py(0.0), "0.0");
+	assert_string_equal(py(-0.5), "-0.5");
+	assert_string_equal(py(1.0), "1.0");
+	assert_string_equal(py(0.1), "0.1");
+	assert_string_equal(py(0.0001), "0.0001");
+	assert_string_equal(py(1e-05), "1e-05");
+	assert_string_equal(py(1.5e-07), "1.5e-07");
+	assert_string_equal(py(3430.0), "3430.0");
+	assert_string_equal(py(1e15), "1000000000000000.0");
+	assert_string_equal(py(1e16), "1e+16");
+	assert_string_equal(py(1.5e16), "1.5e+16");
+	assert_string_equal(py(123456789.125), "123456789.125");
+	assert_string_equal(py(1.0 / 3), "0.3333333333333333");
+	assert_string_equal(py(3.3624985218048096), "3.3624985218048096");
+	assert_string_equal(py(NAN), "nan");
+	assert_string_equal(py(-INFINITY), "-inf");
+}
+
+static void
+test_diff_and_relative_cells(void **state)
+{
+	struct strbuf sb = { 0 };
+
+	(void)state;
+	cmd_csv_diff_cell(&sb, 1.5, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, NAN, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, INFINITY, INFINITY);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, INFINITY, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 1.5, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 2.0, 2.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 2.0, 0.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 1.0, NAN);
+	strbuf_addc(&sb, '\0');
+	assert_string_equal(sb.buf, "0.5|Nan|Nan|inf|50.0%|0|inf|Nan");
+	strbuf_done(&sb);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pyfloat_matches_python_repr),
+		cmocka_unit_test(test_diff_and_relative_cells),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

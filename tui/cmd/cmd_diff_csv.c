@@ -1,0 +1,619 @@
+/*
+ * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
+ * written as the statistics or tensor CSV (tensor when B's rows have full
+ * values; metrics in cmd_diff_tensor.c) of the dumps' own compare tool
+ * (README names it, in the section on comparing its runs): its header,
+ * column order, Result and Err_message rules and number spellings
+ * (Python's repr of a float, "%" on relative errors, " inf" in the raw
+ * columns), so that a user's scripts and filters read it unchanged.
+ *
+ * One row per tensor leaf of B (the target, "NPU") of a compared host (all
+ * of them, but with --compare-hosts A,B only B's), in B's row order, its
+ * pair in A (the golden side, "Bench") beside it or "N/A".  A pair whose
+ * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
+ * as that tool does.  The facts a row needs beyond its summary (its leaf
+ * path, dtype spelling, requires_grad, the statistics as written, NaN and
+ * Inf kept, the saved file) come from the reader's detail lines "slot:",
+ * "dtype:", "requires_grad:", "statistics:" and "data_name:"; a row
+ * without them (another format) is written from its summary.  The text is
+ * built in memory, then written at once (outfile_write): a few hundred
+ * bytes a row.  Not the JSON or text of diff (cmd_diff.c).
+ */
+#include "cmd_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_diff_csv.h"
+#include "emit.h"
+#include "model/model_diff.h"
+#include "outfile.h"
+
+/* One side of a row: what the CSV shows of a leaf. */
+struct leaf {
+	char name[700];
+	char dtype[48];
+	char shape[200];
+	int requires_grad;          /* -1 unknown */
+	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
+	bool has[4];
+	enum td_dtype dt;
+	char data_name[400];        /* the saved tensor file, "" none */
+	struct td_tensor *values;   /* owned; NULL without values */
+};
+
+/* ---- numbers as Python writes them ------------------------------------- */
+
+/* Python's repr of a double: the fewest digits that read back, fixed
+ * notation for exponents -4..15 (with ".0" when whole), else d.ddde+XX. */
+void
+cmd_csv_pyfloat(struct strbuf *sb, double v)
+{
+	char buf[40], digits[24];
+	int prec, exp, nd, i;
+
+	if (isnan(v)) {
+		strbuf_adds(sb, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_adds(sb, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof buf, "%.*e", prec, v);
+	/* buf: [-]d[.ddd]e[+-]XX */
+	{
+		const char *p = buf, *e = strchr(buf, 'e');
+
+		nd = 0;
+		if (*p == '-') {
+			strbuf_addc(sb, '-');
+			p++;
+		}
+		for (; p < e; p++)
+			if (*p != '.')
+				digits[nd++] = *p;
+		digits[nd] = '\0';
+		exp = atoi(e + 1);
+	}
+	while (nd > 1 && digits[nd - 1] == '0')
+		digits[--nd] = '\0';
+	if (exp >= -4 && exp < 16) {
+		if (exp < 0) {
+			strbuf_adds(sb, "0.");
+			for (i = 0; i < -exp - 1; i++)
+				strbuf_addc(sb, '0');
+			strbuf_adds(sb, digits);
+		} else {
+			for (i = 0; i <= exp; i++)
+				strbuf_addc(sb, i < nd ? digits[i] : '0');
+			strbuf_addc(sb, '.');
+			if (nd > exp + 1)
+				strbuf_adds(sb, digits + exp + 1);
+			else
+				strbuf_addc(sb, '0');
+		}
+		return;
+	}
+	strbuf_addc(sb, digits[0]);
+	if (nd > 1) {
+		strbuf_addc(sb, '.');
+		strbuf_adds(sb, digits + 1);
+	}
+	strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+}
+
+/* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
+ * "N/A" for null. */
+static void
+raw_cell(struct strbuf *sb, bool has, double v)
+{
+	if (!has)
+		strbuf_adds(sb, "N/A");
+	else if (isinf(v))
+		strbuf_adds(sb, v < 0 ? " -inf" : " inf");
+	else
+		cmd_csv_pyfloat(sb, v);
+}
+
+void
+cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench)
+{
+	double d = npu - bench;
+
+	if (isnan(npu) || isnan(bench) || isnan(d))
+		strbuf_adds(sb, "Nan");
+	else
+		cmd_csv_pyfloat(sb, d);
+}
+
+void
+cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench)
+{
+	if (isnan(npu) || isnan(bench))
+		strbuf_adds(sb, "Nan");
+	else if (npu == bench)
+		strbuf_adds(sb, "0");
+	else if (isinf(npu) || isinf(bench) || bench == 0)
+		strbuf_adds(sb, "inf");
+	else {
+		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench) * 100);
+		strbuf_addc(sb, '%');
+	}
+}
+
+/* |diff / bench| as the Result rules read it (a fraction): NaN unknown. */
+static double
+rel_of(const struct leaf *n, const struct leaf *b, int k)
+{
+	if (!n->has[k] || !b->has[k] || isnan(n->st[k]) || isnan(b->st[k]))
+		return NAN;
+	if (n->st[k] == b->st[k])
+		return 0;
+	if (b->st[k] == 0 || isinf(n->st[k]) || isinf(b->st[k]))
+		return INFINITY;
+	return fabs((n->st[k] - b->st[k]) / b->st[k]);
+}
+
+/* ---- a leaf from the row ----------------------------------------------- */
+
+/* The value of detail line "key: value" in text, or NULL; copied to buf. */
+static const char *
+line_value(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (ll > kl + 1 && strncmp(p, key, kl) == 0 && p[kl] == ':' && p[kl + 1] == ' ') {
+			snprintf(buf, len, "%.*s", (int)(ll - kl - 2), p + kl + 2);
+			return buf;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void
+shape_text(const struct td_summary *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	if (!(s->known & SUM_SHAPE)) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	used += (size_t)snprintf(buf, len, "[");
+	for (k = 0; k < s->ndims && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld", k ? ", " : "",
+					 (long long)s->dims[k]);
+	if (used < len)
+		snprintf(buf + used, len - used, "]");
+}
+
+/* One decode of the row (its details); the indexed fields without one. */
+static void
+leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
+{
+	struct model_detail d = { 0 };
+	struct td_summary sum = { 0 };
+	char slot[400], val[200];
+	const char *text, *op = NULL, *type, *host;
+	uint32_t opid, flags = 0;
+	int k;
+
+	memset(l, 0, sizeof(*l));
+	l->requires_grad = -1;
+	for (k = 0; k < 4; k++)
+		l->st[k] = NAN;
+	model_trace_names(m, row, &op, &type, &host);
+	model_trace_quick(m, row, &opid, &flags);
+	model_trace_detail(m, row, &d);
+	if (d.noutputs && d.summaries)
+		sum = d.summaries[0];
+	l->dt = (sum.known & SUM_DTYPE) ? sum.dtype : DTYPE_INVALID;
+	shape_text(&sum, l->shape, sizeof l->shape);
+	text = d.text ? d.text : "";
+	if (line_value(text, "slot", slot, sizeof slot)) {
+		snprintf(l->name, sizeof l->name, "%s.%s", op ? op : "", slot);
+	} else {
+		struct model_trace t = { 0 };
+
+		model_trace_get(m, row, &t);
+		snprintf(l->name, sizeof l->name, "%s.%s.%u", op ? op : "",
+			 (flags & ROW_INPUT) ? "input" : "output", t.slot);
+	}
+	if (!line_value(text, "dtype", l->dtype, sizeof l->dtype))
+		snprintf(l->dtype, sizeof l->dtype, "%s", l->dt == DTYPE_INVALID ? "N/A"
+			 : td_dtype_name(l->dt));
+	if (line_value(text, "requires_grad", val, sizeof val))
+		l->requires_grad = strcmp(val, "true") == 0;
+	if (line_value(text, "statistics", val, sizeof val)) {
+		char *p = val, *end;
+
+		for (k = 0; k < 4; k++) {
+			while (*p == ' ')
+				p++;
+			if (strncmp(p, "null", 4) == 0) {
+				p += 4;
+				continue;
+			}
+			l->st[k] = strtod(p, &end);
+			l->has[k] = end != p;
+			p = end;
+		}
+	} else {
+		const struct td_summary *s = &sum;
+
+		l->has[0] = l->has[1] = (s->known & SUM_MINMAX) != 0;
+		l->st[0] = s->max, l->st[1] = s->min;
+		l->has[2] = (s->known & SUM_MEAN) != 0, l->st[2] = s->mean;
+		l->has[3] = (s->known & SUM_L2NORM) != 0, l->st[3] = s->l2norm;
+	}
+	line_value(text, "data_name", l->data_name, sizeof l->data_name);
+	if (values && d.noutputs && d.values && d.values[0]) {
+		l->values = d.values[0];    /* taken from the detail */
+		d.values[0] = NULL;
+	}
+	model_detail_done(&d);
+}
+
+/* Dtypes the tool pairs: equal, or both float16/float32/bfloat16. */
+static bool
+dtypes_pair(enum td_dtype a, enum td_dtype b)
+{
+	bool fa = a == DTYPE_FLOAT16 || a == DTYPE_FLOAT32 || a == DTYPE_BFLOAT16;
+	bool fb = b == DTYPE_FLOAT16 || b == DTYPE_FLOAT32 || b == DTYPE_BFLOAT16;
+
+	return a == b || (fa && fb);
+}
+
+/* ---- rows, grouped by entry -------------------------------------------- */
+
+enum result { RES_PASS, RES_WARNING, RES_ERROR };
+static const char *const result_name[] = { "pass", "warning", "error" };
+
+struct csv_row {
+	struct leaf n, b;
+	bool matched, is_input;
+	struct cmd_csv_tmetrics t;  /* tensor mode */
+	enum result res;
+	char err[200];
+};
+
+static void
+add_err(struct csv_row *r, enum result res, const char *msg)
+{
+	size_t l = strlen(r->err);
+
+	if (res > r->res)
+		r->res = res;
+	snprintf(r->err + l, sizeof r->err - l, "%s%s", l ? "; " : "", msg);
+}
+
+static bool
+nonfinite(const struct leaf *l)
+{
+	return (l->has[0] && !isfinite(l->st[0])) || (l->has[1] && !isfinite(l->st[1]));
+}
+
+/* Result and Err_message of an entry's rows (the tool's rules, README). */
+static void
+csv_judge(struct csv_row *rows, size_t n, bool tensor)
+{
+	double in_max = 0, in_one = INFINITY, in_cos = INFINITY;
+	bool in_all_small = true, any_in = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct csv_row *r = &rows[i];
+
+		if (!r->matched)
+			continue;
+		if (nonfinite(&r->n) && !nonfinite(&r->b))
+			add_err(r, RES_ERROR, "NPU max or min is nan or inf, Bench's are finite");
+		if (r->n.requires_grad >= 0 && r->b.requires_grad >= 0 &&
+		    r->n.requires_grad != r->b.requires_grad)
+			add_err(r, RES_ERROR, "requires_grad differs");
+		if (r->n.dt != r->b.dt)
+			add_err(r, RES_ERROR, "dtype differs");
+		if (strcmp(r->n.shape, r->b.shape) != 0)
+			add_err(r, RES_ERROR, "shape differs");
+		if (r->is_input) {
+			double e = rel_of(&r->n, &r->b, 3);
+
+			in_one = fmin(in_one, r->t.one);
+			in_cos = fmin(in_cos, r->t.cosine_unsupported ? 1 : r->t.cosine);
+			any_in = true;
+			if (!(e < 0.1))
+				in_all_small = false;
+			if (e > in_max)
+				in_max = e;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct csv_row *r = &rows[i];
+		double e;
+
+		if (!r->matched || r->is_input)
+			continue;
+		if (tensor) {
+			/* fmin skips NaN: inputs without metrics do not count */
+			if (any_in && in_one > 0.9 && r->t.one < 0.1)
+				add_err(r, RES_ERROR, "output One Thousandth Err Ratio < 0.1, every input's > 0.9");
+			else if (any_in && in_cos > 0.9 && !r->t.cosine_unsupported &&
+				 r->t.cosine < in_cos - 0.1)
+				add_err(r, RES_WARNING, "output Cosine drops by more than 0.1 from the inputs'");
+			continue;
+		}
+		e = rel_of(&r->n, &r->b, 3);
+		if (any_in && in_all_small && e > 0.5)
+			add_err(r, RES_ERROR, "output NormRelativeErr > 0.5, every input's < 0.1");
+		else if (any_in && ((in_max > 0 && e > 10 * in_max) || (in_max == 0 && e > 0.1)))
+			add_err(r, RES_WARNING, "output NormRelativeErr > 10x the inputs'");
+	}
+}
+
+static void
+cell(struct strbuf *sb, const char *s)
+{
+	strbuf_addc(sb, ',');
+	if (strpbrk(s, ",\"\n\r")) {
+		strbuf_addc(sb, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addc(sb, '"');
+			strbuf_addc(sb, *s);
+		}
+		strbuf_addc(sb, '"');
+	} else {
+		strbuf_adds(sb, s);
+	}
+}
+
+static const char *
+rg_text(int rg)
+{
+	return rg < 0 ? "N/A" : rg ? "True" : "False";
+}
+
+static void
+metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
+{
+	struct strbuf c = { 0 };
+
+	if (!r->matched)
+		strbuf_adds(&c, "N/A");
+	else if (isnan(v))
+		strbuf_adds(&c, "Nan");
+	else
+		cmd_csv_pyfloat(&c, v);
+	cell(sb, c.buf);
+	strbuf_done(&c);
+}
+
+static void
+write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
+{
+	struct strbuf c = { 0 };
+	int k;
+
+	/* the first cell without its comma */
+	cell(&c, r->n.name);
+	strbuf_adds(sb, c.buf + 1);
+	cell(sb, r->matched ? r->b.name : "N/A");
+	cell(sb, r->n.dtype);
+	cell(sb, r->matched ? r->b.dtype : "N/A");
+	cell(sb, r->n.shape);
+	cell(sb, r->matched ? r->b.shape : "N/A");
+	cell(sb, rg_text(r->n.requires_grad));
+	cell(sb, r->matched ? rg_text(r->b.requires_grad) : "N/A");
+	for (k = 0; tensor && k < 6; k++) {
+		const double v[6] = { r->t.cosine, r->t.eucdist, r->t.max_abs, r->t.max_rel,
+				      r->t.one, r->t.five };
+
+		if (k == 0 && r->matched && r->t.cosine_unsupported)
+			cell(sb, "unsupported");
+		else
+			metric_cell(sb, r, v[k]);
+	}
+	for (k = 0; !tensor && k < 8; k++) {
+		int s = k % 4;
+
+		c.len = 0;
+		if (!r->matched || !r->n.has[s] || !r->b.has[s])
+			strbuf_adds(&c, "N/A");
+		else if (k < 4)
+			cmd_csv_diff_cell(&c, r->n.st[s], r->b.st[s]);
+		else
+			cmd_csv_rel_cell(&c, r->n.st[s], r->b.st[s]);
+		cell(sb, c.buf);
+	}
+	for (k = 0; k < 8; k++) {
+		const struct leaf *l = k < 4 ? &r->n : &r->b;
+
+		c.len = 0;
+		if (k >= 4 && !r->matched)
+			strbuf_adds(&c, "N/A");
+		else
+			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
+		cell(sb, c.buf);
+	}
+	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
+	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
+	cell(sb, result_name[r->res]);
+	cell(sb, r->err);
+	if (tensor) {
+		/* Python's repr of the two file names as a list */
+		c.len = 0;
+		strbuf_addf(&c, "['%s', '%s']", *r->n.data_name ? r->n.data_name : "-1",
+			    r->matched && *r->b.data_name ? r->b.data_name : "-1");
+		cell(sb, c.buf);
+	}
+	strbuf_addc(sb, '\n');
+	strbuf_done(&c);
+}
+
+#define HEAD_PREFIX \
+	"NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape," \
+	"NPU Requires_grad,Bench Requires_grad,"
+#define HEAD_STATS \
+	"NPU max,NPU min,NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm," \
+	"Requires_grad Consistent,Result,Err_message"
+static const char header_statistics[] = HEAD_PREFIX
+	"Max diff,Min diff,Mean diff,L2norm diff,"
+	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS "\n";
+static const char header_tensor[] = HEAD_PREFIX
+	"Cosine,EucDist,MaxAbsErr,MaxRelativeErr,One Thousandth Err Ratio,"
+	"Five Thousandths Err Ratio," HEAD_STATS ",Data_name\n";
+
+/* B row -> A row of its pair, UINT64_MAX unpaired. */
+static uint64_t *
+pairs_by_b(struct model_diff *d, uint64_t nb)
+{
+	struct model_diff_counts c;
+	uint64_t *of = xmalloc((nb ? nb : 1) * sizeof(*of)), k, a, b;
+
+	for (k = 0; k < nb; k++)
+		of[k] = UINT64_MAX;
+	model_diff_counts(d, &c);
+	for (k = 0; k < c.aligned; k++)
+		if (model_diff_rows(d, k, &a, &b) && b < nb)
+			of[b] = a;
+	return of;
+}
+
+/* Tensor mode when B's first row has full values (a tensor task). */
+static bool
+tensor_mode(struct model *mb)
+{
+	struct model_detail d = { 0 };
+	bool values = model_trace_count(mb) && model_trace_detail(mb, 0, &d) == TD_OK &&
+		      d.noutputs && d.values && d.values[0];
+
+	model_detail_done(&d);
+	return values;
+}
+
+/* tdbg's own judgement of the rows written, beside the tool's Result. */
+struct verdict {
+	uint64_t unmatched;         /* target rows without a golden pair (Result pass) */
+	uint64_t nonfinite_one_side;  /* NaN/Inf in one side's max/min, not the other's */
+	uint64_t golden_nonfinite_passed;  /* of those, golden-side ones Result passes */
+	uint64_t shape_differs;
+};
+
+static void
+judge_row(const struct csv_row *r, struct verdict *v)
+{
+	if (!r->matched) {
+		v->unmatched++;
+		return;
+	}
+	if (nonfinite(&r->n) != nonfinite(&r->b)) {
+		v->nonfinite_one_side++;
+		v->golden_nonfinite_passed += nonfinite(&r->b) && r->res == RES_PASS;
+	}
+	v->shape_differs += strcmp(r->n.shape, r->b.shape) != 0;
+}
+
+/* Writes the CSV text of every B row into sb; counts rows per Result. */
+static void
+build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], uint64_t *rows,
+      struct verdict *v)
+{
+	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
+	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
+	struct csv_row *g = NULL;
+	size_t cap = 0, n, k;
+
+	strbuf_adds(sb, tensor ? header_tensor : header_statistics);
+	while (i < nb) {
+		uint32_t op, flags, op2;
+
+		model_trace_quick(mb, i, &op, &flags);
+		if (!model_diff_b_row_compared(d, i)) {
+			i++;                /* a host the diff leaves out */
+			continue;
+		}
+		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
+			struct csv_row *r;
+
+			TD_GROW(g, cap, n + 1);
+			r = &g[n++];
+			memset(r, 0, sizeof(*r));
+			r->is_input = (flags & ROW_INPUT) != 0;
+			leaf_of(mb, j, &r->n, tensor);
+			if (of[j] != UINT64_MAX) {
+				leaf_of(ma, of[j], &r->b, tensor);
+				r->matched = dtypes_pair(r->n.dt, r->b.dt);
+			}
+			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
+		}
+		if (j == i)
+			j = i + 1;          /* a row past the index: skip it */
+		csv_judge(g, n, tensor);
+		for (k = 0; k < n; k++) {
+			write_row(sb, &g[k], tensor);
+			judge_row(&g[k], v);
+			count[g[k].res]++;
+			(*rows)++;
+			td_tensor_free(g[k].n.values);
+			td_tensor_free(g[k].b.values);
+		}
+		i = j;
+	}
+	free(g);
+	free(of);
+}
+
+enum td_status
+cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
+{
+	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
+	struct strbuf sb = { 0 };
+	uint64_t count[3] = { 0 }, rows = 0;
+	struct verdict v = { 0 };
+	bool tensor;
+	char err[4200];
+	enum td_status st;
+	struct emit e;
+
+	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	tensor = tensor_mode(dumps[1]);
+	build(env->diff, &sb, tensor, count, &rows, &v);
+	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
+	strbuf_done(&sb);
+	if (st != TD_OK)
+		return cmd_fail(env, st, "%s", err);
+	emit_init(&e, env->out, env->json);
+	emit_object_begin(&e, NULL);
+	emit_kv_str(&e, "file", file);
+	emit_kv_str(&e, "mode", tensor ? "tensor" : "statistics");
+	emit_kv_uint(&e, "rows", rows);
+	emit_kv_uint(&e, "pass", count[RES_PASS]);
+	emit_kv_uint(&e, "warning", count[RES_WARNING]);
+	emit_kv_uint(&e, "error", count[RES_ERROR]);
+	emit_key(&e, "verdict");
+	emit_object_begin(&e, NULL);
+	emit_kv_uint(&e, "unmatched", v.unmatched);
+	emit_kv_uint(&e, "nonfinite_one_side", v.nonfinite_one_side);
+	emit_kv_uint(&e, "golden_nonfinite_passed", v.golden_nonfinite_passed);
+	emit_kv_uint(&e, "shape_differs", v.shape_differs);
+	emit_object_end(&e);
+	emit_object_end(&e);
+	emit_done(&e);
+	return TD_OK;
+}

@@ -1,0 +1,44 @@
+/*
+ * cmd_diff_csv.h - diff --csv: the pairs of two dumps as the statistics
+ * CSV of the dumps' own compare tool (cmd_diff_csv.c), and its number
+ * spellings (for unit tests).  Curses-free.
+ */
+#ifndef TD_CMD_DIFF_CSV_H
+#define TD_CMD_DIFF_CSV_H
+
+#include <stdbool.h>
+
+#include "cmd_internal.h"
+
+/* Writes the CSV of env->diff (which must be set) to file: never into a
+ * dump, never over a file without force (outfile.h).  Reports {"file",
+ * "mode", "rows", "pass", "warning", "error", "verdict": {"unmatched",
+ * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
+ * (tdbg's counts beside the tool's Result); errors go to env. */
+enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force);
+
+/* Appends v as Python's repr writes a float: the fewest digits that read
+ * back, fixed notation for decimal exponents -4..15 ("1.0", "0.0001"),
+ * else "1e-05", "1.5e+16"; "nan", "inf", "-inf". */
+void cmd_csv_pyfloat(struct strbuf *sb, double v);
+/* A "X diff" cell: npu - bench, "Nan" when either (or the difference) is
+ * NaN. */
+void cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench);
+/* A "XRelativeErr" cell: |npu - bench| / |bench| * 100 with "%", "0" when
+ * equal, "inf" when bench is 0 (or either is infinite), "Nan" with a NaN. */
+void cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench);
+
+/* Tensor-mode metrics of a pair (cmd_diff_tensor.c), NaN where not
+ * computable: different element counts, or a NaN/Inf on one side where
+ * the other has a different value (the same NaN or Inf on both sides
+ * counts as equal zeros).  RE = |N - B| / |B|, float32's eps in place of
+ * |B| where B is 0; the ratios count RE < 0.001 and < 0.005; the cosine is
+ * unsupported for 0-d or one-element tensors (1 when both are all zero). */
+struct cmd_csv_tmetrics {
+	double cosine, eucdist, max_abs, max_rel, one, five;
+	bool cosine_unsupported;
+};
+void cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
+			    struct cmd_csv_tmetrics *m);
+
+#endif
