@@ -104,6 +104,10 @@ void cmd_alias_hint(struct strbuf *sb, const char *command, const char *flag);
  * graph names and ids nearest to a name nobody has (reader/base/suggest.h),
  * appended to sb; nothing when none is near. */
 void cmd_suggest_op(struct model *m, const char *name, struct strbuf *sb);
+/* Trace row N (*op its op, *row N) or --op NAME [--graph G] (*row -1);
+ * fails with a message (and a did-you-mean) otherwise (cmd_tree.c). */
+enum td_status cmd_op_or_row(struct cmd_env *env, const char *row_arg, const char *op_name,
+			     const char *graph, uint32_t *op, int64_t *row);
 void cmd_suggest_graph(struct model *m, const char *name, struct strbuf *sb);
 
 /* One option of a command: "--name VALUE", "--name=VALUE" or a "--flag". */

@@ -40,40 +40,6 @@ emit_call(struct emit *e, const struct model_call *c)
 	emit_object_end(e);
 }
 
-/* Where to look: trace row N, or --op NAME [--graph G]. */
-static enum td_status
-module_root(struct cmd_env *env, const char *row_arg, const char *op_name, const char *graph,
-	    uint32_t *op, int64_t *row)
-{
-	struct model_trace t;
-	uint64_t r;
-	int64_t id;
-	enum td_status st;
-
-	if (op_name) {
-		if ((id = model_op_find(env->m, op_name, graph)) < 0) {
-			struct strbuf hint = { 0 };
-
-			cmd_suggest_op(env->m, op_name, &hint);
-			st = cmd_fail(env, TD_ERR_NOTFOUND, "no op \"%s\"%s%s%s", op_name,
-				      graph ? " in graph " : "", graph ? graph : "",
-				      hint.buf ? hint.buf : "");
-			strbuf_done(&hint);
-			return st;
-		}
-		*op = (uint32_t)id;
-		*row = -1;
-		return TD_OK;
-	}
-	if ((st = cmd_trace_arg(env, row_arg, &r)) != TD_OK)
-		return st;
-	if ((st = model_trace_get(env->m, r, &t)) != TD_OK)
-		return cmd_fail(env, st, "trace %llu: %s", (unsigned long long)r, td_strerror(st));
-	*op = t.op;
-	*row = (int64_t)r;
-	return TD_OK;
-}
-
 enum td_status
 cmd_module(struct cmd_env *env, int argc, char **argv)
 {
@@ -97,7 +63,7 @@ cmd_module(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "give a trace row or --op NAME, not both");
 	if (graph && !op_name)
 		return cmd_fail(env, TD_ERR_ARGS, "--graph goes with --op NAME");
-	if ((st = module_root(env, npos ? pos[0] : NULL, op_name, graph, &op, &row)) != TD_OK)
+	if ((st = cmd_op_or_row(env, npos ? pos[0] : NULL, op_name, graph, &op, &row)) != TD_OK)
 		return st;
 	known = model_calls_of(env->m, op, row, &c);
 	model_op_get(env->m, op, &o);

@@ -57,10 +57,11 @@ tree_nodes(struct emit *e, const struct model_tree_node *v, size_t n, bool consu
 	emit_table_end(e);
 }
 
-/* Where the tree starts: trace row N, or --op NAME. */
-static enum td_status
-tree_root(struct cmd_env *env, const char *row_arg, const char *op_name, const char *graph,
-	  uint32_t *op, int64_t *row)
+/* Where a question about an op starts (inputs/consumers --depth, module):
+ * trace row N (*op its op, *row N), or --op NAME [--graph G] (*row -1). */
+enum td_status
+cmd_op_or_row(struct cmd_env *env, const char *row_arg, const char *op_name, const char *graph,
+	      uint32_t *op, int64_t *row)
 {
 	struct model_trace t;
 	uint64_t r;
@@ -106,7 +107,7 @@ cmd_tree(struct cmd_env *env, const char *row_arg, const char *op_name, const ch
 	struct emit e;
 	enum td_status st;
 
-	if ((st = tree_root(env, row_arg, op_name, graph, &op, &row)) != TD_OK)
+	if ((st = cmd_op_or_row(env, row_arg, op_name, graph, &op, &row)) != TD_OK)
 		return st;
 	n = model_tree(env->m, op, row, consumers ? TREE_CONSUMERS : TREE_INPUTS, depth, &v, &truncated);
 	model_op_get(env->m, op, &o);
