@@ -14,6 +14,11 @@
 #    entry's type says it is no link;
 #  - every format: no fcntl per file (the non-blocking open flag is left
 #    as it is: it does nothing to a regular file).
+# Those are the index pass's own calls (--no-cache).  The persistent index
+# adds its fingerprint of what the pass read (issue 25: a folder announced
+# as one dump file is its entries' stat data): at most one stat per file,
+# on the first open and on a reopen, and a reopen opens no tensor file;
+# tdbg's own cache files may take an fcntl each, a dump file none.
 # The counts come from the fixtures' file lists (find), not from tdbg.
 # Without strace the script says so and passes nothing.
 . "$(dirname "$0")/lib.sh"
@@ -23,11 +28,12 @@ if ! command -v strace >/dev/null 2>&1; then
 	exit 0
 fi
 
-# trace NAME DIR: strace of `tdbg --json -e info DIR` into $WORK/NAME.st
+# trace NAME DIR [OPTION]: strace of `tdbg --json -e info DIR` into
+# $WORK/NAME.st; the index pass alone (--no-cache) unless OPTION is given
 trace()
 {
 	strace -f -qq -o "$WORK/$1.st" -e trace=%stat,%file,fcntl,openat,open,pread64,read \
-		"$TDBG" --json -e info "$2" >"$WORK/$1.json" 2>/dev/null </dev/null
+		"$TDBG" "${3:---no-cache}" --json -e info "$2" >"$WORK/$1.json" 2>/dev/null </dev/null
 	json_valid "$WORK/$1.json" || fail "$1_json" "info did not print JSON"
 }
 
@@ -81,3 +87,18 @@ opens=$(calls tf1 "open(at)?\\([^,]*\"$T1/run_[^\"]*\", O_RDONLY\\|O_NOCTTY")
 for name in ms msn tf1; do
 	expect_eq "${name}_no_fcntl_setfl" "$(calls $name 'fcntl\([0-9]+, F_SETFL')" 0
 done
+
+# ---- the persistent index: its fingerprint's cost ---------------------------
+# first open (index pass + fingerprint), then a reopen (fingerprint only)
+for run in first reopen; do
+	trace "ms_$run" "$MS" --json
+	expect_eq "ms_${run}_cache" "$(json_get "d['index_cache']" "$WORK/ms_$run.json")" \
+		"$([ $run = first ] && echo new || echo used)"
+	stats=$(calls "ms_$run" 'stat[a-z0-9]*\([^)]*\.npy"')
+	[ "$stats" -le "$nnpy" ] && ok "ms_${run}_at_most_one_stat_per_npy" ||
+		fail "ms_${run}_at_most_one_stat_per_npy" "$stats stats for $nnpy .npy files"
+	setfl=$(grep -E 'fcntl\([0-9]+, F_SETFL' "$WORK/ms_$run.st" | wc -l)
+	[ "$setfl" -le 2 ] && ok "ms_${run}_fcntl_only_on_own_files" ||
+		fail "ms_${run}_fcntl_only_on_own_files" "$setfl F_SETFL calls"
+done
+expect_eq ms_reopen_opens_no_npy "$(calls ms_reopen 'open(at)?\([^)]*\.npy"')" 0
