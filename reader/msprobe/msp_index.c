@@ -59,6 +59,7 @@ struct leaf {
 	struct td_summary sum;
 	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
+	bool exact;                 /* sum is all decode gives (reader_trace.summary_exact) */
 	uint32_t slot;
 };
 
@@ -92,6 +93,9 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	msp_record_summary(rec, &l->sum);
 	if (!c->dry && c->u)
 		msp_leaf_file_summary(c->u, rec, &l->sum);
+	/* a leaf without a tensor file: decode() gives this same summary
+	 * (msp_record_summary of the same record) and no values */
+	l->exact = !*rec->data_name;
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
 }
@@ -240,7 +244,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 				.graph_id = u->host, .op_name = name, .op_type = type,
 				.slot = l->slot, .is_input = l->is_input,
 				.execution = exec, .summary = l->sum, .step = u->step,
-				.op_key = key,
+				.op_key = key, .summary_exact = l->exact,
 			};
 
 			if (l->is_input != (pass == 0))

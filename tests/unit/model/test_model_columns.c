@@ -249,6 +249,10 @@ fields_equal_decode(struct model *m)
 		}
 		if (t.summary.known & SUM_MEAN)
 			assert_memory_equal(&f.s.mean, &t.summary.mean, sizeof(double));
+		if (t.summary.known & SUM_L2NORM)
+			assert_memory_equal(&f.s.l2norm, &t.summary.l2norm, sizeof(double));
+		if (t.summary.known & SUM_RANK)
+			assert_int_equal(f.s.rank, t.summary.rank);
 		assert_memory_equal(&f.wall_time, &t.wall_time, sizeof(double));
 	}
 	return cols;
@@ -314,6 +318,43 @@ test_model_no_values_only_for_health_modes(void **state)
 	test_rmtree(dir);
 }
 
+/* msprobe (issue 27): a leaf without a tensor file is its record's
+ * statistics, so the pass's summary is the decode's and every such row
+ * comes from the columns on a first open; a leaf with a file is decoded
+ * (its values add fields) and kept.  The tensor-file counts are the
+ * fixtures' README's. */
+static void
+test_msprobe_fields_from_the_pass_equal_decode(void **state)
+{
+	static const struct {
+		const char *dir;
+		uint64_t files;
+	} fx[] = {
+		{ "tests/fixtures/msprobe/pt_stats_2rank", 0 },
+		{ "tests/fixtures/msprobe/pt_md5_legacy", 0 },
+		{ "tests/fixtures/msprobe/pt_tensor_pt", 25 },
+		{ "tests/fixtures/msprobe/pt_xor_npy", 25 },
+		{ "tests/fixtures/msprobe/ms_tensor_npy", 74 },
+	};
+	char *dir = test_tmpdir("colsp");
+	struct model *m;
+	uint64_t n;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof fx / sizeof fx[0]; k++) {
+		m = open_path(fx[k].dir, dir);
+		n = model_trace_count(m);
+		assert_true(n >= fx[k].files && n > 0);
+		assert_int_equal(fields_equal_decode(m), n - fx[k].files);
+		assert_int_equal(fields_equal_decode(m), n);        /* the rest kept */
+		model_close(m);
+		m = open_path(fx[k].dir, dir);                      /* reused */
+		assert_int_equal(fields_equal_decode(m), n);
+		model_close(m);
+	}
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -324,6 +365,7 @@ main(void)
 		cmocka_unit_test(test_columns_other_dump_or_no_header_is_refused),
 		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
 		cmocka_unit_test(test_model_no_values_only_for_health_modes),
+		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
