@@ -37,7 +37,7 @@
 
 enum col {
 	C_META, C_ELEMENTS, C_NAN, C_NEG_INF, C_POS_INF, C_NEGATIVE, C_ZERO, C_POSITIVE,
-	C_MIN, C_MAX, C_MEAN, C_ABS_MEAN, C_STD, C_L2NORM, C_WALL, NCOL
+	C_MIN, C_MAX, C_MEAN, C_ABS_MEAN, C_STD, C_L2NORM, C_SHAPE, C_WALL, NCOL
 };
 
 /* The meta word: known bits, from_values bits, dtype, rank, filled. */
@@ -47,6 +47,7 @@ enum col {
 #define M_RANK_SHIFT 48
 #define M_FILLED (1ull << 63)
 #define M_NOVALUES (1ull << 62)     /* the index pass kept it: its record holds no values */
+#define M_NONFINITE (1ull << 61)    /* has_inf_or_nan (SUM_NONFINITE) */
 #define M_BITS 0xfffffull
 _Static_assert((COLS_FIELDS & ~M_BITS) == 0, "the kept SUM_* bits fit the meta word");
 _Static_assert(DTYPE_COUNT <= 256, "a dtype fits 8 bits");
@@ -316,6 +317,40 @@ colstore_error(struct colstore *cs)
 	return cs && atomic_load(&cs->failed) ? cs->err : "";
 }
 
+/* The shape column: a shape in one word, exactly, or 0 when it does
+ * not fit (a row with such a shape is not kept: it is decoded).  The
+ * top bit says a shape is there (a rank-0 one too); rank r's dims take
+ * 60 / r bits each (the rank is in the meta word). */
+static uint64_t
+shape_word(const struct td_summary *s)
+{
+	uint64_t w = 1ull << 63;
+	unsigned bits;
+
+	if (s->dims_truncated || s->rank < 0 || s->rank > TD_MAX_DIMS || s->ndims != s->rank)
+		return 0;
+	if (s->rank == 0)
+		return w;
+	bits = 60u / (unsigned)s->rank;
+	for (int k = 0; k < s->ndims; k++) {
+		if (s->dims[k] < 0 || (uint64_t)s->dims[k] >> bits)
+			return 0;
+		w |= (uint64_t)s->dims[k] << (bits * (unsigned)k);
+	}
+	return w;
+}
+
+static void
+shape_unword(uint64_t w, struct td_summary *s)
+{
+	unsigned bits = s->rank > 0 ? 60u / (unsigned)s->rank : 60u;
+
+	s->ndims = TD_MIN(s->rank, TD_MAX_DIMS);
+	s->dims_truncated = false;
+	for (int k = 0; k < s->ndims; k++)
+		s->dims[k] = (int64_t)(w >> (bits * (unsigned)k) & ((1ull << bits) - 1));
+}
+
 static void
 pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, double wall,
      bool filled, bool no_values)
@@ -323,12 +358,16 @@ pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, doubl
 	uint32_t known = s->known & COLS_FIELDS;
 	uint64_t meta;
 
-	if (s->rank < 0 || s->rank > 255 || s->dtype < 0 || s->dtype >= DTYPE_COUNT)
+	uint64_t shape = (s->known & SUM_SHAPE) ? shape_word(s) : 0;
+
+	if (s->rank < 0 || s->rank > 255 || s->dtype < 0 || s->dtype >= DTYPE_COUNT ||
+	    ((s->known & SUM_SHAPE) && !shape))
 		filled = false;         /* not kept exactly: such a row is decoded */
 	meta = (uint64_t)known << M_KNOWN_SHIFT | (uint64_t)(fv & COLS_FIELDS) << M_FV_SHIFT |
 	       (uint64_t)((unsigned)s->dtype & 0xff) << M_DTYPE_SHIFT |
 	       (uint64_t)((unsigned)s->rank & 0xff) << M_RANK_SHIFT | (filled ? M_FILLED : 0) |
-	       (no_values ? M_NOVALUES : 0);
+	       (no_values ? M_NOVALUES : 0) |
+	       ((known & SUM_NONFINITE) && s->has_inf_or_nan ? M_NONFINITE : 0);
 	b->v[C_META][k] = meta;
 	b->v[C_ELEMENTS][k] = (uint64_t)s->elements;
 	b->v[C_NAN][k] = (uint64_t)s->nan;
@@ -343,6 +382,7 @@ pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, doubl
 	memcpy(&b->v[C_ABS_MEAN][k], &s->abs_mean, 8);
 	memcpy(&b->v[C_STD][k], &s->std, 8);
 	memcpy(&b->v[C_L2NORM][k], &s->l2norm, 8);
+	b->v[C_SHAPE][k] = shape;
 	memcpy(&b->v[C_WALL][k], &wall, 8);
 }
 
@@ -355,7 +395,7 @@ col_bit(enum col c)
 		[C_POS_INF] = SUM_POS_INF, [C_NEGATIVE] = SUM_NEGATIVE, [C_ZERO] = SUM_ZERO,
 		[C_POSITIVE] = SUM_POSITIVE, [C_MIN] = SUM_MINMAX, [C_MAX] = SUM_MINMAX,
 		[C_MEAN] = SUM_MEAN, [C_ABS_MEAN] = SUM_ABS_MEAN, [C_STD] = SUM_STD,
-		[C_L2NORM] = SUM_L2NORM,
+		[C_L2NORM] = SUM_L2NORM, [C_SHAPE] = SUM_SHAPE,
 	};
 	return bits[c];
 }
@@ -436,7 +476,7 @@ static const struct { enum col c; uint32_t bit; } need_cols[] = {
 	{ C_POS_INF, SUM_POS_INF }, { C_NEGATIVE, SUM_NEGATIVE }, { C_ZERO, SUM_ZERO },
 	{ C_POSITIVE, SUM_POSITIVE }, { C_MIN, SUM_MINMAX }, { C_MAX, SUM_MINMAX },
 	{ C_MEAN, SUM_MEAN }, { C_ABS_MEAN, SUM_ABS_MEAN }, { C_STD, SUM_STD },
-	{ C_L2NORM, SUM_L2NORM }, { C_WALL, COLS_WALL },
+	{ C_L2NORM, SUM_L2NORM }, { C_SHAPE, SUM_SHAPE }, { C_WALL, COLS_WALL },
 };
 
 /* The columns need reads (1 << enum col). */
@@ -496,6 +536,7 @@ unpack(const struct block *b, unsigned k, uint32_t need, struct model_fields *ou
 	out->from_values = (uint32_t)(meta >> M_FV_SHIFT & M_BITS) & need;
 	s->dtype = (enum td_dtype)(meta >> M_DTYPE_SHIFT & 0xff);
 	s->rank = (int)(meta >> M_RANK_SHIFT & 0xff);
+	s->has_inf_or_nan = (s->known & SUM_NONFINITE) && (meta & M_NONFINITE);
 	s->elements = (int64_t)b->v[C_ELEMENTS][k];
 	s->nan = (int64_t)b->v[C_NAN][k];
 	s->neg_inf = (int64_t)b->v[C_NEG_INF][k];
@@ -509,6 +550,8 @@ unpack(const struct block *b, unsigned k, uint32_t need, struct model_fields *ou
 	memcpy(&s->abs_mean, &b->v[C_ABS_MEAN][k], 8);
 	memcpy(&s->std, &b->v[C_STD][k], 8);
 	memcpy(&s->l2norm, &b->v[C_L2NORM][k], 8);
+	if (s->known & SUM_SHAPE)
+		shape_unword(b->v[C_SHAPE][k], s);
 	memcpy(&out->wall_time, &b->v[C_WALL][k], 8);
 	out->from_columns = true;
 }

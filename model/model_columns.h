@@ -35,17 +35,18 @@
 
 /* The summary fields the columns hold (SUM_* bits); COLS_WALL asks for
  * the wall time column. */
-#define COLS_FIELDS (SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF | \
-		     SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_MINMAX | SUM_MEAN |            \
-		     SUM_ABS_MEAN | SUM_STD | SUM_L2NORM)
+#define COLS_FIELDS (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NONFINITE |       \
+		     SUM_NAN | SUM_NEG_INF | SUM_POS_INF | SUM_NEGATIVE | SUM_ZERO |             \
+		     SUM_POSITIVE | SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN | SUM_STD | SUM_L2NORM)
 #define COLS_WALL (1u << 31)
 
 struct colstore;
 
 /* A row as the columns give it is a struct model_fields (model_rows.h):
- * in s only the fields asked for (their known bits; no shape, tensor id
- * or percentiles), from_values the SUM_* bits computed from values (the
- * dump lacks them), from_columns true. */
+ * in s only the fields asked for (their known bits, the shape among
+ * them; no tensor id or percentiles), from_values the SUM_* bits
+ * computed from values (the dump lacks them), from_columns true.  A row
+ * whose shape does not fit the shape column's word is not kept. */
 
 /* A new, empty column file name in the directory dirfd (replacing one
  * there) for the index whose key hashes to key; path is for messages.

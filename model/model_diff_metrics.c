@@ -279,7 +279,29 @@ metrics_init(struct model_diff_metrics *x)
 	x->finite_positions = x->nonfinite_mismatch = NAN;
 }
 
-/* Decodes both rows of pair k and fills x; returns whether it diverged. */
+/* The summary fields the metrics read (summary_metrics, pair_tol). */
+#define ROW_FIELDS (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | \
+		    SUM_POS_INF | SUM_NONFINITE | SUM_ZERO | SUM_MINMAX | SUM_MEAN)
+
+/* Row i's summary into *s: from the summary columns when its record
+ * holds no values (the columns then hold what its decode gives, shape
+ * included), else decoded into *md (its values there too). */
+static void
+row_fetch(struct model *m, uint64_t i, struct model_detail *md, struct td_summary *s)
+{
+	struct model_fields f;
+
+	if (model_trace_no_values(m, i) && model_trace_fields(m, i, ROW_FIELDS, &f) &&
+	    f.from_columns) {
+		*s = f.s;
+		return;
+	}
+	model_trace_detail(m, i, md);
+	if (md->noutputs && md->summaries)
+		*s = md->summaries[0];
+}
+
+/* Reads both rows of pair k and fills x; returns whether it diverged. */
 static bool
 pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
 {
@@ -290,12 +312,8 @@ pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
 	struct tol t;
 
 	metrics_init(x);
-	model_trace_detail(d->a, d->pa[k], &da);
-	model_trace_detail(d->b, d->pb[k], &db);
-	if (da.noutputs && da.summaries)
-		sa = da.summaries[0];
-	if (db.noutputs && db.summaries)
-		sb = db.summaries[0];
+	row_fetch(d->a, d->pa[k], &da, &sa);
+	row_fetch(d->b, d->pb[k], &db, &sb);
 	t = pair_tol(d, &sa, &sb);
 	values = has_values(&da) && has_values(&db) && da.values[0]->n == db.values[0]->n &&
 		 da.values[0]->dtype != DTYPE_STRING && db.values[0]->dtype != DTYPE_STRING;

@@ -303,7 +303,7 @@ size_t model_source_op_counts(struct model *m, uint32_t i, uint32_t **counts);
 
 /* ---- summary columns (issue 25; model_fields.c) ------------------------ */
 /* A trace row's summary fields as a scan reads them.  s holds the fields
- * asked for (their SUM_* known bits), no shape, tensor id or percentiles
+ * asked for (their SUM_* known bits), no tensor id or percentiles
  * when they came from the columns (from_columns); a decoded row gives
  * its whole summary. */
 struct model_fields {

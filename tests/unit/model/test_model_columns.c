@@ -199,6 +199,69 @@ test_columns_other_dump_or_no_header_is_refused(void **state)
 	test_rmtree(dir);
 }
 
+/* The shape column (issue 27: the two-dump diff compares shapes from
+ * it): shapes of rank 0 to 8 whose dims fit 60 / rank bits read back
+ * exactly; a dim past that, or a truncated shape, is not kept (the row
+ * is decoded). */
+static void
+test_columns_shape_exact_or_not_kept(void **state)
+{
+	static const struct {
+		int rank;
+		int64_t dims[TD_MAX_DIMS];
+		bool kept;
+	} sh[] = {
+		{ 0, { 0 }, true },
+		{ 1, { (1ll << 60) - 1 }, true },
+		{ 2, { 0, (1ll << 30) - 1 }, true },
+		{ 2, { 3, 1ll << 30 }, false },
+		{ 3, { 2, 3, 4 }, true },
+		{ 4, { 64, 3, 224, 32767 }, true },
+		{ 4, { 64, 3, 224, 32768 }, false },
+		{ 8, { 1, 2, 3, 4, 5, 6, 7, 127 }, true },
+		{ 8, { 1, 2, 3, 4, 5, 6, 7, 128 }, false },
+		{ 9, { 1 }, false },                        /* rank past TD_MAX_DIMS */
+	};
+	char *dir = test_tmpdir("colsh"), err[256];
+	struct model_fields got;
+	struct colstore *cs;
+	size_t n = sizeof sh / sizeof sh[0];
+	int dirfd;
+
+	(void)state;
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	cs = colstore_create(dirfd, "x.tdc", "x.tdc", KEY, err, sizeof err);
+	assert_non_null(cs);
+	for (size_t r = 0; r < n; r++) {
+		struct td_summary s = { .known = SUM_RANK | SUM_SHAPE, .rank = sh[r].rank };
+
+		s.ndims = sh[r].rank > TD_MAX_DIMS ? TD_MAX_DIMS : sh[r].rank;
+		s.dims_truncated = sh[r].rank > TD_MAX_DIMS;
+		memcpy(s.dims, sh[r].dims, sizeof s.dims);
+		colstore_put(cs, r, &s, 0, true);
+	}
+	assert_true(colstore_flush(cs));
+	colstore_close(cs);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_non_null(cs);
+	for (size_t r = 0; r < n; r++) {
+		assert_int_equal(colstore_get(cs, r, COLS_FIELDS, &got), sh[r].kept);
+		if (!sh[r].kept)
+			continue;
+		assert_int_equal(got.s.known, SUM_RANK | SUM_SHAPE);
+		assert_int_equal(got.s.rank, sh[r].rank);
+		assert_int_equal(got.s.ndims, sh[r].rank);
+		assert_false(got.s.dims_truncated);
+		assert_memory_equal(got.s.dims, sh[r].dims, (size_t)sh[r].rank * sizeof(int64_t));
+	}
+	/* not asked for: not claimed */
+	assert_true(colstore_get(cs, 4, SUM_RANK, &got));
+	assert_int_equal(got.s.known, SUM_RANK);
+	colstore_close(cs);
+	close(dirfd);
+	test_rmtree(dir);
+}
+
 /* ---- the model ------------------------------------------------------------ */
 
 static struct model *
@@ -253,6 +316,13 @@ fields_equal_decode(struct model *m)
 			assert_memory_equal(&f.s.l2norm, &t.summary.l2norm, sizeof(double));
 		if (t.summary.known & SUM_RANK)
 			assert_int_equal(f.s.rank, t.summary.rank);
+		if (t.summary.known & SUM_NONFINITE)
+			assert_int_equal(f.s.has_inf_or_nan, t.summary.has_inf_or_nan);
+		if (t.summary.known & SUM_SHAPE) {
+			assert_int_equal(f.s.ndims, t.summary.ndims);
+			assert_memory_equal(f.s.dims, t.summary.dims,
+					    (size_t)t.summary.ndims * sizeof(t.summary.dims[0]));
+		}
 		assert_memory_equal(&f.wall_time, &t.wall_time, sizeof(double));
 	}
 	return cols;
@@ -363,6 +433,7 @@ main(void)
 		cmocka_unit_test(test_columns_keep_a_decoded_row),
 		cmocka_unit_test(test_columns_cut_short_is_refused),
 		cmocka_unit_test(test_columns_other_dump_or_no_header_is_refused),
+		cmocka_unit_test(test_columns_shape_exact_or_not_kept),
 		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
 		cmocka_unit_test(test_model_no_values_only_for_health_modes),
 		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
