@@ -4,7 +4,9 @@
 # records each (tests/gen/gen_msprobe.py --entries; the target's Mean
 # values shifted by sed so that pairs differ), compared by `tdbg -e 'diff
 # --nonequal 0:0'` (both indexed, every pair paired and judged) against
-# `cat` of both files: wall and user time, peak RSS (the bound is 128 MB).
+# `cat` of both files: wall and user time, peak RSS (the bound is 128 MB);
+# with --no-cache, then a first open and a warm one with the persistent
+# index and its summary columns (issue 27).
 # msprobe's compare is documented at about 0.1 GB/s (formats/msprobe.md,
 # issue 27): the line prints what that rate gives for these bytes.
 # Uses a private XDG_CACHE_HOME; prints one line each.
@@ -25,6 +27,15 @@ echo "two dump.json: $BYTES bytes, $N entries each"
 echo "msprobe compare at its documented 0.1 GB/s: about $(awk "BEGIN { printf \"%.1f\", $BYTES / 1e8 }") s"
 export XDG_CACHE_HOME=$W/cache HOME=$W
 /usr/bin/time -f "cat:     %e s wall, %U s user, %M KB peak" cat "$A" "$B" >/dev/null
-/usr/bin/time -f "compare: %e s wall, %U s user, %M KB peak" \
+/usr/bin/time -f "compare, no cache (every row decoded): %e s wall, %U s user, %M KB peak" \
 	"$TDBG" -q --no-cache -e 'diff --nonequal 0:0' "$W/golden" "$W/target" >"$W/out"
 head -3 "$W/out"
+# with the persistent index: the first open builds it and the summary
+# columns (the index pass writes each leaf's statistics there), the warm
+# one reuses both; the diff reads the columns, not the records
+/usr/bin/time -f "compare, first open (index and columns built): %e s wall, %U s user, %M KB peak" \
+	"$TDBG" -q -e 'diff --nonequal 0:0' "$W/golden" "$W/target" >"$W/out.first"
+/usr/bin/time -f "compare, warm (index and columns reused): %e s wall, %U s user, %M KB peak" \
+	"$TDBG" -q -e 'diff --nonequal 0:0' "$W/golden" "$W/target" >"$W/out.warm"
+cmp -s "$W/out" "$W/out.first" && cmp -s "$W/out" "$W/out.warm" ||
+	echo "compare: the answers with the cache differ from --no-cache's"
