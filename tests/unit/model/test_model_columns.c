@@ -5,8 +5,10 @@
  * kept; a file cut short, of another dump or not a column file is
  * refused with its reason; and on a real dump the fields a scan reads
  * are those of a decode, from a fresh file, a reused one and after a
- * torn one was refused and made anew.  The expected values are the ones
- * the test wrote, or model_trace_get's (the decode) for the model.
+ * torn one was refused and made anew; shapes are kept exactly or not at
+ * all; msprobe leaves without a tensor file come from the pass (issue
+ * 27).  The expected values are the ones the test wrote, or
+ * model_trace_get's (the decode) for the model.
  */
 #include <setjmp.h>
 #include <stdarg.h>
