@@ -99,6 +99,45 @@ model_trace_next_nonfinite(struct model *m, uint64_t i, uint64_t end)
 	return end;
 }
 
+bool
+model_trace_span(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi, uint32_t *file)
+{
+	int64_t k = rows_ckpt_find(m, i);
+	uint32_t next_file;
+
+	if (k < 0 || !rows_ckpt(m, (uint64_t)k, lo, file))
+		return false;
+	if (!rows_ckpt(m, (uint64_t)k + 1, hi, &next_file))
+		*hi = UINT64_MAX;
+	return true;
+}
+
+bool
+model_file_host(struct model *m, uint32_t file, uint32_t *host)
+{
+	uint64_t fi;
+	bool ok;
+
+	pthread_mutex_lock(&m->th.lock);
+	ok = hashtab_u64_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host;
+	if (ok)
+		*host = m->src.files[fi].host_sid;
+	pthread_mutex_unlock(&m->th.lock);
+	return ok;
+}
+
+uint32_t
+model_trace_host(struct model *m, uint64_t i)
+{
+	uint32_t h = 0;
+
+	pthread_mutex_lock(&m->th.lock);
+	if (i < rows_ntraces(m))
+		h = rows_trace_host_sid(m, i);
+	pthread_mutex_unlock(&m->th.lock);
+	return h;
+}
+
 /* ---- executions ------------------------------------------------------ */
 
 size_t
@@ -120,6 +159,7 @@ model_execution_keys(struct model *m, uint64_t first, size_t n, struct model_exe
 		out[k].ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
 		out[k].bad_outputs = x->bad_outputs;
 		out[k].op_type = intern_str(&m->str, x->op_type);
+		out[k].type_key = x->op_type;
 	}
 	pthread_mutex_unlock(&m->th.lock);
 	return k;
@@ -141,6 +181,18 @@ brief_locked(struct model *m, uint32_t id, struct model_op_brief *b)
 	b->num_outputs = o->num_outputs;
 	b->ninputs = o->ninputs;
 	b->described = !o->placeholder;
+}
+
+uint32_t
+model_ops_filled(struct model *m, uint64_t *fill_gen)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.nops;
+	*fill_gen = m->ot.fill_gen;
+	pthread_mutex_unlock(&m->th.lock);
+	return n;
 }
 
 bool
