@@ -138,6 +138,23 @@ model_trace_host(struct model *m, uint64_t i)
 	return h;
 }
 
+size_t
+model_trace_hosts(struct model *m, uint64_t first, size_t n, uint32_t *host, int64_t *step)
+{
+	uint64_t nt = rows_ntraces(m);
+	size_t k = 0;
+
+	pthread_mutex_lock(&m->th.lock);
+	for (; k < n && first + k < nt; k++) {
+		if (host)
+			host[k] = rows_trace_host_sid(m, first + k);
+		if (step)
+			step[k] = rows_trace_step(m, first + k);
+	}
+	pthread_mutex_unlock(&m->th.lock);
+	return k;
+}
+
 /* ---- executions ------------------------------------------------------ */
 
 size_t
@@ -302,6 +319,20 @@ model_host_key(struct model *m, const char *name)
 	k = intern_find(&m->str, name);
 	pthread_mutex_unlock(&m->th.lock);
 	return k == NO_ID ? MODEL_NO_HOST : k;
+}
+
+/* ---- the dump's reader ---------------------------------------------- */
+
+uint32_t
+model_reader_flags(struct model *m)
+{
+	return m->ops->flags;
+}
+
+enum reader_call
+model_op_call_key(struct model *m, const char *name, char *key, size_t keylen, int64_t *count)
+{
+	return m->ops->call_of ? m->ops->call_of(name, key, keylen, count) : READER_CALL_NONE;
 }
 
 /* ---- per-dump analysis state ---------------------------------------- */

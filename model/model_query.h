@@ -18,6 +18,7 @@
 #define TD_MODEL_QUERY_H
 
 #include "model_rows.h"
+#include "reader/reader.h"
 
 /* A host as the rows name it: 0 is "" (no host). */
 #define MODEL_NO_HOST UINT32_MAX    /* model_host_key: no such host */
@@ -74,6 +75,12 @@ bool model_file_host(struct model *m, uint32_t file, uint32_t *host);
 /* The host key of row i (its file's host, else its execution's; 0 none
  * or past the rows).  One lock. */
 uint32_t model_trace_host(struct model *m, uint64_t i);
+/* The host keys (as model_trace_host) and reader's steps (-1 unknown) of
+ * rows [first, first + n) into host[] and step[] (either may be NULL: not
+ * asked), one lock for all: for a scan in row order.  Returns how many
+ * were below model_trace_count(). */
+size_t model_trace_hosts(struct model *m, uint64_t first, size_t n, uint32_t *host,
+			 int64_t *step);
 
 /* ---- executions -------------------------------------------------------- */
 
@@ -159,6 +166,18 @@ void model_trace_link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t
  * send/recv: reader_link), in the order sent: a malloc'd array in *out
  * (free(); NULL when none), returns how many. */
 size_t model_trace_peers(struct model *m, uint64_t to, uint64_t **out);
+
+/* ---- the dump's reader ------------------------------------------------- */
+
+/* The reader's READER_* flags (reader/reader.h: READER_PAIR_HOSTS_BY_POSITION
+ * ...).  No lock. */
+uint32_t model_reader_flags(struct model *m);
+/* What the call count in op name means when two dumps are paired: the
+ * reader's call_of (reader/reader.h, enum reader_call), key (keylen bytes)
+ * the name without its count and *count the count; READER_CALL_NONE when
+ * the reader numbers no calls.  No lock. */
+enum reader_call model_op_call_key(struct model *m, const char *name, char *key, size_t keylen,
+				   int64_t *count);
 
 /* ---- state an analysis keeps per dump ----------------------------------- */
 
