@@ -99,6 +99,62 @@ model_trace_next_nonfinite(struct model *m, uint64_t i, uint64_t end)
 	return end;
 }
 
+bool
+model_trace_span(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi, uint32_t *file)
+{
+	int64_t k = rows_ckpt_find(m, i);
+	uint32_t next_file;
+
+	if (k < 0 || !rows_ckpt(m, (uint64_t)k, lo, file))
+		return false;
+	if (!rows_ckpt(m, (uint64_t)k + 1, hi, &next_file))
+		*hi = UINT64_MAX;
+	return true;
+}
+
+bool
+model_file_host(struct model *m, uint32_t file, uint32_t *host)
+{
+	uint64_t fi;
+	bool ok;
+
+	pthread_mutex_lock(&m->th.lock);
+	ok = hashtab_u64_get(&m->src.file_by_id, file, &fi) && *m->src.files[fi].host;
+	if (ok)
+		*host = m->src.files[fi].host_sid;
+	pthread_mutex_unlock(&m->th.lock);
+	return ok;
+}
+
+uint32_t
+model_trace_host(struct model *m, uint64_t i)
+{
+	uint32_t h = 0;
+
+	pthread_mutex_lock(&m->th.lock);
+	if (i < rows_ntraces(m))
+		h = rows_trace_host_sid(m, i);
+	pthread_mutex_unlock(&m->th.lock);
+	return h;
+}
+
+size_t
+model_trace_hosts(struct model *m, uint64_t first, size_t n, uint32_t *host, int64_t *step)
+{
+	uint64_t nt = rows_ntraces(m);
+	size_t k = 0;
+
+	pthread_mutex_lock(&m->th.lock);
+	for (; k < n && first + k < nt; k++) {
+		if (host)
+			host[k] = rows_trace_host_sid(m, first + k);
+		if (step)
+			step[k] = rows_trace_step(m, first + k);
+	}
+	pthread_mutex_unlock(&m->th.lock);
+	return k;
+}
+
 /* ---- executions ------------------------------------------------------ */
 
 size_t
@@ -120,6 +176,7 @@ model_execution_keys(struct model *m, uint64_t first, size_t n, struct model_exe
 		out[k].ntraces = __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
 		out[k].bad_outputs = x->bad_outputs;
 		out[k].op_type = intern_str(&m->str, x->op_type);
+		out[k].type_key = x->op_type;
 	}
 	pthread_mutex_unlock(&m->th.lock);
 	return k;
@@ -141,6 +198,18 @@ brief_locked(struct model *m, uint32_t id, struct model_op_brief *b)
 	b->num_outputs = o->num_outputs;
 	b->ninputs = o->ninputs;
 	b->described = !o->placeholder;
+}
+
+uint32_t
+model_ops_filled(struct model *m, uint64_t *fill_gen)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&m->th.lock);
+	n = (uint32_t)m->ot.nops;
+	*fill_gen = m->ot.fill_gen;
+	pthread_mutex_unlock(&m->th.lock);
+	return n;
 }
 
 bool
@@ -250,6 +319,20 @@ model_host_key(struct model *m, const char *name)
 	k = intern_find(&m->str, name);
 	pthread_mutex_unlock(&m->th.lock);
 	return k == NO_ID ? MODEL_NO_HOST : k;
+}
+
+/* ---- the dump's reader ---------------------------------------------- */
+
+uint32_t
+model_reader_flags(struct model *m)
+{
+	return m->ops->flags;
+}
+
+enum reader_call
+model_op_call_key(struct model *m, const char *name, char *key, size_t keylen, int64_t *count)
+{
+	return m->ops->call_of ? m->ops->call_of(name, key, keylen, count) : READER_CALL_NONE;
 }
 
 /* ---- per-dump analysis state ---------------------------------------- */

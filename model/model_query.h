@@ -18,6 +18,7 @@
 #define TD_MODEL_QUERY_H
 
 #include "model_rows.h"
+#include "reader/reader.h"
 
 /* A host as the rows name it: 0 is "" (no host). */
 #define MODEL_NO_HOST UINT32_MAX    /* model_host_key: no such host */
@@ -62,6 +63,24 @@ bool model_traces_split_runs(struct model *m);
  * one are skipped by their counts); end when none (end is capped at
  * model_trace_count()).  No lock. */
 uint64_t model_trace_next_nonfinite(struct model *m, uint64_t i, uint64_t end);
+/* The rows [*lo, *hi) around row i that one file holds (a checkpoint's
+ * span: consecutive spans may share a file) and *file that file's id (a
+ * number for model_file_host); false when row i has no span yet.  *hi is
+ * UINT64_MAX for the last span.  No lock: for a cursor over rows. */
+bool model_trace_span(struct model *m, uint64_t i, uint64_t *lo, uint64_t *hi, uint32_t *file);
+/* The host key of file id file into *host; false when the file names no
+ * host (its rows then take their execution's host: model_trace_host).
+ * One lock. */
+bool model_file_host(struct model *m, uint32_t file, uint32_t *host);
+/* The host key of row i (its file's host, else its execution's; 0 none
+ * or past the rows).  One lock. */
+uint32_t model_trace_host(struct model *m, uint64_t i);
+/* The host keys (as model_trace_host) and reader's steps (-1 unknown) of
+ * rows [first, first + n) into host[] and step[] (either may be NULL: not
+ * asked), one lock for all: for a scan in row order.  Returns how many
+ * were below model_trace_count(). */
+size_t model_trace_hosts(struct model *m, uint64_t first, size_t n, uint32_t *host,
+			 int64_t *step);
 
 /* ---- executions -------------------------------------------------------- */
 
@@ -74,6 +93,7 @@ struct model_exec_keys {
 	uint64_t first_trace, ntraces;
 	uint32_t bad_outputs;       /* outputs with NaN/Inf, as recorded */
 	const char *op_type;        /* op type, function name or run label */
+	uint32_t type_key;          /* equal for executions of one op_type string */
 };
 /* The keys of executions [first, first + n) into out (one lock for all);
  * returns how many were below model_execution_count(). */
@@ -93,6 +113,10 @@ struct model_op_brief {
 	size_t ninputs;
 	bool described;             /* the graph described it (not only a row's op) */
 };
+/* The number of ops and in *fill_gen how many times an op named only by
+ * rows was described since (a change tells a caller keeping answers per
+ * op that an op's type and graph may have changed).  One lock. */
+uint32_t model_ops_filled(struct model *m, uint64_t *fill_gen);
 /* Op id's brief into b; false past the ops.  One lock. */
 bool model_op_brief(struct model *m, uint32_t id, struct model_op_brief *b);
 /* The briefs of ops [first, first + n) into out (one lock for all, for a
@@ -142,6 +166,18 @@ void model_trace_link_bounds(struct model *m, uint64_t i, uint64_t *lo, uint64_t
  * send/recv: reader_link), in the order sent: a malloc'd array in *out
  * (free(); NULL when none), returns how many. */
 size_t model_trace_peers(struct model *m, uint64_t to, uint64_t **out);
+
+/* ---- the dump's reader ------------------------------------------------- */
+
+/* The reader's READER_* flags (reader/reader.h: READER_PAIR_HOSTS_BY_POSITION
+ * ...).  No lock. */
+uint32_t model_reader_flags(struct model *m);
+/* What the call count in op name means when two dumps are paired: the
+ * reader's call_of (reader/reader.h, enum reader_call), key (keylen bytes)
+ * the name without its count and *count the count; READER_CALL_NONE when
+ * the reader numbers no calls.  No lock. */
+enum reader_call model_op_call_key(struct model *m, const char *name, char *key, size_t keylen,
+				   int64_t *count);
 
 /* ---- state an analysis keeps per dump ----------------------------------- */
 

@@ -7,22 +7,20 @@
  * tensors, accumulating sums (no copy, no per-element allocation): memory is
  * the two decoded tensors, released before the next pair.
  */
-#include "model_diff.h"
+#include "model/model_diff.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_diff_internal.h"
+#include "model/analysis/model_diff_state.h"
 
 int64_t
 diff_row_step(struct model *m, uint64_t i)
 {
-	int64_t step;
+	int64_t step = -1;
 
-	pthread_mutex_lock(&m->th.lock);
-	step = rows_trace_step(m, i);
-	pthread_mutex_unlock(&m->th.lock);
+	model_trace_hosts(m, i, 1, NULL, &step);
 	return step;
 }
 

@@ -5,9 +5,11 @@
  *
  * Reads only the row index (op id, flag byte, host, step), never decodes a
  * row, except for the rare slot too large for the flag byte.  Metrics and
- * the first divergence are in model_diff_metrics.c.
+ * the first divergence are in model_diff_metrics.c.  The rows' hosts and
+ * steps are read a window of DIFF_WINDOW rows at a time (model_trace_hosts),
+ * one lock a window.
  */
-#include "model_diff.h"
+#include "model/model_diff.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -16,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_diff_internal.h"
-#include "model_regex.h"
+#include "model/analysis/model_diff_state.h"
+#include "model/model_regex.h"
+#include "reader/base/hashtab.h"
 
 #define NONE32 UINT32_MAX
 #define CLASS_BITS 28
@@ -112,8 +115,7 @@ pair_name(struct model *m, struct name_table *t, const struct model_op *op, bool
 {
 	char key[600];
 	int64_t count = -1;
-	enum reader_call kind = m->ops->call_of ?
-		m->ops->call_of(op->name, key, sizeof key, &count) : READER_CALL_NONE;
+	enum reader_call kind = model_op_call_key(m, op->name, key, sizeof key, &count);
 
 	if (kind == READER_CALL_NONE || (kind == READER_CALL_EXACT && !fuzzy))
 		return op->name;
@@ -288,8 +290,8 @@ host_groups(struct model_diff *d, const struct model_diff_options *o, char *err,
 		d->any_host = true;         /* one host each (or none): hosts do not matter */
 		return TD_OK;
 	}
-	if (na == nb && (d->a->ops->flags & READER_PAIR_HOSTS_BY_POSITION) &&
-	    (d->b->ops->flags & READER_PAIR_HOSTS_BY_POSITION)) {
+	if (na == nb && (model_reader_flags(d->a) & READER_PAIR_HOSTS_BY_POSITION) &&
+	    (model_reader_flags(d->b) & READER_PAIR_HOSTS_BY_POSITION)) {
 		pair_by_position(d, na);
 		return TD_OK;
 	}
@@ -307,6 +309,32 @@ host_groups(struct model_diff *d, const struct model_diff_options *o, char *err,
 	return TD_OK;
 }
 
+/* Row i's index in side s's window, refilled around i when i is outside
+ * it; -1 past the rows. */
+static int
+row_window(struct model_diff *d, int s, uint64_t i)
+{
+	struct diff_side *sd = &d->side[s];
+
+	if (i < sd->win_first || i >= sd->win_first + sd->win_n) {
+		sd->win_first = i & ~(uint64_t)(DIFF_WINDOW - 1);
+		sd->win_n = model_trace_hosts(s ? d->b : d->a, sd->win_first, DIFF_WINDOW,
+					      d->any_host ? NULL : sd->win_host, sd->win_step);
+		if (i >= sd->win_first + sd->win_n)
+			return -1;
+	}
+	return (int)(i - sd->win_first);
+}
+
+/* The step of row i of side s, -1 unknown, from its window. */
+static int64_t
+row_step(struct model_diff *d, int s, uint64_t i)
+{
+	int w = row_window(d, s, i);
+
+	return w < 0 ? -1 : d->side[s].win_step[w];
+}
+
 /* The host group of row i of a side; NONE32 when its host takes no part. */
 static uint32_t
 row_group(struct model_diff *d, int s, uint64_t i)
@@ -315,16 +343,15 @@ row_group(struct model_diff *d, int s, uint64_t i)
 	struct model *m = s ? d->b : d->a;
 	uint32_t sid;
 	const char *host;
-	int k;
+	int k, w;
 
 	if (d->any_host)
 		return 0;
-	pthread_mutex_lock(&m->th.lock);
-	sid = rows_trace_host_sid(m, i);
-	pthread_mutex_unlock(&m->th.lock);
+	w = row_window(d, s, i);
+	sid = w < 0 ? 0 : sd->win_host[w];
 	if (sid == sd->memo_sid && sd->memo_valid)
 		return sd->memo_group;
-	host = intern_str(&m->str, sid);
+	host = model_host_name(m, sid);
 	k = find_name(sd->hosts, sd->nhosts, host ? host : "");
 	sd->memo_sid = sid;
 	sd->memo_valid = true;
@@ -362,18 +389,17 @@ static uint64_t
 row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i)
 {
 	struct model *m = s ? d->b : d->a;
-	uint32_t op = trace_op(m, i), c, g, slot;
-	uint8_t f = trace_flags(m, i);
+	uint32_t f, op = model_trace_op_flags(m, i, &f), c, g, slot;
 
 	if (op >= nops || (c = cls[op]) == NONE32)
 		return UINT64_MAX;
 	if ((g = row_group(d, s, i)) == NONE32 || g >= (1u << GROUP_BITS))
 		return UINT64_MAX;
-	slot = rows_trace_slot(m, i);
+	slot = model_trace_slot(m, i);
 	if (slot >= (1u << SLOT_BITS) - 1)
 		slot = (1u << SLOT_BITS) - 1;
 	return (uint64_t)c << (GROUP_BITS + SLOT_BITS + 1) | (uint64_t)g << (SLOT_BITS + 1) |
-	       (uint64_t)slot << 1 | ((f & TF_INPUT) ? 1u : 0u);
+	       (uint64_t)slot << 1 | ((f & ROW_INPUT) ? 1u : 0u);
 }
 
 /* Rows of a side that count when unpaired: all of them, but with explicit
@@ -427,7 +453,7 @@ chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint3
 static uint32_t
 chain_take(struct model_diff *d, uint64_t *c, const uint32_t *next, uint64_t i)
 {
-	int64_t sa = diff_row_step(d->a, i), sb;
+	int64_t sa = row_step(d, 0, i), sb;
 	uint32_t j;
 
 	while ((j = chain_head(*c)) != NONE32) {
@@ -642,12 +668,12 @@ model_diff_select(struct model_diff *d, const char *op_regex, char *err, size_t 
 bool
 model_diff_selected(const struct model_diff *d, uint64_t k)
 {
-	uint32_t op;
+	uint32_t op, flags;
 
 	if (k >= d->npairs)
 		return false;
 	if (!d->sel)
 		return true;
-	op = trace_op(d->a, d->pa[k]);
+	op = model_trace_op_flags(d->a, d->pa[k], &flags);
 	return op < d->nsel && d->sel[op];
 }

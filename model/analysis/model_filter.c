@@ -16,14 +16,21 @@
  * each row once.  Rows whose answer is unknown are counted apart; so are
  * the rows of an op whose name or type the regex could not decide within
  * PCRE2's match limits (model_regex.h), never taken as "no match".
+ *
+ * It asks the model only through its public API (model_query.h): op briefs
+ * in batches, a row's file span and its host, executions' keys a window at
+ * a time, so a scan takes no lock per row that it did not take before.
  */
-#include "model_internal.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_regex.h"
+#include "model/analysis/model_where.h"
+#include "model/model_expr.h"
+#include "model/model_query.h"
+#include "model/model_regex.h"
 
 /* Matches are counted per block of FBLOCK rows: nth walks the counts
  * (5000 for 10 million rows) and scans one block. */
@@ -48,11 +55,19 @@ struct fcount {
 };
 
 struct host_cursor {
-	int64_t k;                  /* checkpoint index, -1 none */
+	bool valid;                 /* [row, next_row) is a file span */
 	uint64_t row;               /* its first row */
-	uint64_t next_row;          /* first row of checkpoint k + 1 */
+	uint64_t next_row;          /* first row of the next span */
 	uint32_t file;
 	int file_match;             /* -1 unknown, 0/1, 2 = file has no host */
+};
+
+/* Executions' keys, a window of EXWIN at a time (one lock a window). */
+#define EXWIN 64
+struct exec_window {
+	uint64_t first;             /* first execution held */
+	size_t n;                   /* executions held, 0 none */
+	struct model_exec_keys k[EXWIN];
 };
 
 /* What a filter keeps per table (trace rows, executions). */
@@ -228,14 +243,13 @@ re_state(struct model_filter *f, const char *name, const char *type)
 /* ---- per-op and per-string states ----------------------------------- */
 
 static uint8_t
-eval_op(struct model_filter *f, const struct op_entry *o)
+eval_op(struct model_filter *f, const struct model_op_brief *o)
 {
-	struct model *m = f->m;
 	uint8_t re = re_state(f, o->name, o->type), st;
 	bool ok = re != ST_NO;
 
 	if (ok && f->graph >= 0)
-		ok = graphs_is_inside(m, graphs_index_of_sid(m, o->graph_sid), f->graph);
+		ok = model_graph_inside(f->m, o->graph, f->graph);
 	st = ok ? ST_MATCH : ST_NO;
 	if (ok && f->where) {
 		enum expr_result r = where_op(f->where, o->name, o->type);
@@ -244,7 +258,7 @@ eval_op(struct model_filter *f, const struct op_entry *o)
 	}
 	if (st != ST_NO)
 		st |= re & ST_UNDECIDED;
-	return (uint8_t)(st | (o->placeholder ? ST_PROVISIONAL : 0));
+	return (uint8_t)(st | (o->described ? 0 : ST_PROVISIONAL));
 }
 
 /* Evaluates ops not seen yet; drops provisional answers once placeholders
@@ -252,11 +266,14 @@ eval_op(struct model_filter *f, const struct op_entry *o)
 static void
 ensure_ops(struct model_filter *f)
 {
-	struct model *m = f->m;
-	size_t i;
+	struct model_op_brief b[256];
+	uint64_t gen;
+	uint32_t nops = model_ops_filled(f->m, &gen);
+	size_t i, k, n = 0;
 
-	pthread_mutex_lock(&m->th.lock);
-	if (m->ot.fill_gen != f->fill_gen) {
+	/* gen is read before the briefs: an op filled after it is seen
+	 * filled now and its answer dropped once more next time (harmless). */
+	if (gen != f->fill_gen) {
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
@@ -266,22 +283,29 @@ ensure_ops(struct model_filter *f)
 		if (f->tab[TABLE_TRACES].wrow)      /* an op's type may decide rows */
 			memset(f->tab[TABLE_TRACES].wrow, 0, f->tab[TABLE_TRACES].capw);
 		f->tab[TABLE_TRACES].memo_valid = false;
-		f->fill_gen = m->ot.fill_gen;
+		f->fill_gen = gen;
 	}
-	if (m->ot.nops > f->nop_state) {
-		TD_GROW(f->op_state, f->capop, m->ot.nops);
-		memset(f->op_state + f->nop_state, 0, m->ot.nops - f->nop_state);
-		f->nop_state = m->ot.nops;
+	if (nops > f->nop_state) {
+		TD_GROW(f->op_state, f->capop, nops);
+		memset(f->op_state + f->nop_state, 0, nops - f->nop_state);
+		f->nop_state = nops;
 	}
-	for (i = 0; i < f->nop_state; i++)
-		if (f->op_state[i] == ST_UNKNOWN)
-			f->op_state[i] = eval_op(f, &m->ot.opv[i]);
-	pthread_mutex_unlock(&m->th.lock);
+	for (i = 0; i < f->nop_state; i += TD_ARRAY_SIZE(b)) {
+		for (k = i; k < f->nop_state && k < i + TD_ARRAY_SIZE(b); k++)
+			if (f->op_state[k] == ST_UNKNOWN)
+				break;
+		if (k == f->nop_state || k >= i + TD_ARRAY_SIZE(b))
+			continue;       /* nothing to evaluate in this batch */
+		n = model_op_briefs(f->m, (uint32_t)i, TD_ARRAY_SIZE(b), b);
+		for (k = 0; k < n && i + k < f->nop_state; k++)
+			if (f->op_state[i + k] == ST_UNKNOWN)
+				f->op_state[i + k] = eval_op(f, &b[k]);
+	}
 }
 
 /* R_MATCH, R_NO or R_UNKNOWN (a regex could not decide) for an op type. */
 static int
-exec_type_match(struct model_filter *f, uint32_t sid)
+exec_type_match(struct model_filter *f, uint32_t sid, const char *s)
 {
 	if (sid >= f->nstr_state) {
 		size_t n = sid + 1;
@@ -290,11 +314,8 @@ exec_type_match(struct model_filter *f, uint32_t sid)
 		memset(f->str_state + f->nstr_state, 0, n - f->nstr_state);
 		f->nstr_state = n;
 	}
-	if (f->str_state[sid] == ST_UNKNOWN) {
-		const char *s = intern_str(&f->m->str, sid);
-
+	if (f->str_state[sid] == ST_UNKNOWN)
 		f->str_state[sid] = re_state(f, s, s);
-	}
 	return f->str_state[sid] == ST_NO ? R_NO :
 	       f->str_state[sid] & ST_UNDECIDED ? R_UNKNOWN : R_MATCH;
 }
@@ -305,40 +326,27 @@ static bool
 host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 {
 	struct model *m = f->m;
-	uint64_t row, fi;
-	uint32_t file;
-	bool ok;
+	uint32_t file, host;
 
-	if (hc->k < 0 || j < hc->row || j >= hc->next_row) {
-		uint32_t next_file;
-
-		hc->k = rows_ckpt_find(m, j);
-		if (hc->k < 0 || !rows_ckpt(m, (uint64_t)hc->k, &row, &file))
+	if (!hc->valid || j < hc->row || j >= hc->next_row) {
+		hc->valid = model_trace_span(m, j, &hc->row, &hc->next_row, &file);
+		if (!hc->valid)
 			return false;
-		hc->row = row;
-		hc->next_row = rows_ckpt(m, (uint64_t)hc->k + 1, &row, &next_file) ? row : UINT64_MAX;
 		if (file != hc->file)
 			hc->file_match = -1;
 		hc->file = file;
 	}
-	if (hc->file_match < 0) {
-		pthread_mutex_lock(&m->th.lock);
-		if (hashtab_u64_get(&m->src.file_by_id, hc->file, &fi) && *m->src.files[fi].host)
-			hc->file_match = strcmp(m->src.files[fi].host, f->host) == 0;
-		else
-			hc->file_match = 2;
-		pthread_mutex_unlock(&m->th.lock);
-	}
+	if (hc->file_match < 0)
+		hc->file_match = model_file_host(m, hc->file, &host) ?
+					 strcmp(model_host_name(m, host), f->host) == 0 : 2;
 	if (hc->file_match != 2)
 		return hc->file_match == 1;
-	pthread_mutex_lock(&m->th.lock);
-	ok = strcmp(rows_trace_host(m, j), f->host) == 0;
-	pthread_mutex_unlock(&m->th.lock);
-	return ok;
+	return strcmp(model_host_name(m, model_trace_host(m, j)), f->host) == 0;
 }
 
 struct trace_bounds {
 	uint64_t lo, hi;
+	bool split_runs;            /* rows of executions interleave */
 };
 
 static void
@@ -346,13 +354,14 @@ trace_bounds(struct model_filter *f, struct trace_bounds *b)
 {
 	b->lo = 0;
 	b->hi = UINT64_MAX;
+	b->split_runs = model_traces_split_runs(f->m);
 	if (f->execution >= 0) {
-		b->hi = 0;
-		if ((uint64_t)f->execution < rows_nexecs(f->m)) {
-			struct exec_row *x = exec_row(f->m, (uint64_t)f->execution);
+		struct model_exec_keys x;
 
-			b->lo = __atomic_load_n(&x->first_trace, __ATOMIC_RELAXED);
-			b->hi = b->lo + __atomic_load_n(&x->ntraces, __ATOMIC_RELAXED);
+		b->hi = 0;
+		if (model_execution_keys(f->m, (uint64_t)f->execution, 1, &x) == 1) {
+			b->lo = x.first_trace;
+			b->hi = b->lo + x.ntraces;
 		}
 	}
 }
@@ -384,24 +393,22 @@ where_row(struct model_filter *f, enum model_table t, uint64_t j)
 static int
 trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, struct host_cursor *hc)
 {
-	uint32_t op = trace_op(f->m, j);
+	uint32_t flags, op = model_trace_op_flags(f->m, j, &flags);
 	uint8_t st;
 	int r;
 
 	if (j < b->lo || j >= b->hi)
 		return R_NO;
-	if (f->execution >= 0 && atomic_load(&f->m->rows.split_runs)) {
-		bool mine;
+	if (f->execution >= 0 && b->split_runs) {
+		struct model_row_keys k;
 
-		pthread_mutex_lock(&f->m->th.lock);
-		mine = rows_trace_execution(f->m, j) == f->execution;
-		pthread_mutex_unlock(&f->m->th.lock);
-		if (!mine)
+		model_trace_keys(f->m, &j, 1, &k);
+		if (k.execution != f->execution)
 			return R_NO;
 	}
 	if (op >= f->nop_state || ((st = f->op_state[op] & 3) != ST_MATCH && st != ST_ROWS))
 		return R_NO;
-	if (f->nonfinite && !(trace_flags(f->m, j) & TF_NONFINITE))
+	if (f->nonfinite && !(flags & ROW_NONFINITE))
 		return R_NO;
 	if (f->host && !host_match(f, j, hc))
 		return R_NO;
@@ -409,29 +416,37 @@ trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, st
 	return r == R_MATCH && (f->op_state[op] & ST_UNDECIDED) ? R_UNKNOWN : r;
 }
 
-static int
-exec_match(struct model_filter *f, uint64_t j)
+/* Execution j's keys from the window w, refilled around j when j is
+ * outside it; NULL past the executions. */
+static const struct model_exec_keys *
+exec_keys(struct model_filter *f, struct exec_window *w, uint64_t j)
 {
-	struct model *m = f->m;
-	struct exec_row *x = exec_row(m, j);
-	uint8_t flags = __atomic_load_n(&x->flags, __ATOMIC_RELAXED);
+	if (j < w->first || j >= w->first + w->n) {
+		w->first = j & ~(uint64_t)(EXWIN - 1);
+		w->n = model_execution_keys(f->m, w->first, EXWIN, w->k);
+		if (j >= w->first + w->n)
+			return NULL;
+	}
+	return &w->k[j - w->first];
+}
+
+static int
+exec_match(struct model_filter *f, uint64_t j, struct exec_window *w)
+{
+	const struct model_exec_keys *x = exec_keys(f, w, j);
 	bool ok = true;
 	int type, r;
 
-	if (f->execution >= 0 && j != (uint64_t)f->execution)
+	if (!x || (f->execution >= 0 && j != (uint64_t)f->execution))
 		return R_NO;
-	if (f->nonfinite && !(flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
+	if (f->nonfinite && !(x->flags & (ROW_NONFINITE | ROW_CONTAINS_NONFINITE)))
 		return R_NO;
-	if ((type = exec_type_match(f, x->op_type)) == R_NO)
+	if ((type = exec_type_match(f, x->type_key, x->op_type)) == R_NO)
 		return R_NO;
-	if (f->graph >= 0 || f->host) {
-		pthread_mutex_lock(&m->th.lock);
-		if (f->graph >= 0)
-			ok = graphs_is_inside(m, graphs_index_of_sid(m, x->graph_sid), f->graph);
-		if (ok && f->host)
-			ok = strcmp(intern_str(&m->str, m->src.hosts[x->host]), f->host) == 0;
-		pthread_mutex_unlock(&m->th.lock);
-	}
+	if (f->graph >= 0)
+		ok = model_graph_inside(f->m, x->graph, f->graph);
+	if (ok && f->host)
+		ok = strcmp(model_host_name(f->m, x->host), f->host) == 0;
 	if (!ok)
 		return R_NO;
 	r = f->where ? where_row(f, TABLE_EXECUTIONS, j) : R_MATCH;
@@ -441,26 +456,29 @@ exec_match(struct model_filter *f, uint64_t j)
 struct scan {
 	struct trace_bounds b;
 	struct host_cursor hc;
+	struct exec_window w;
 	uint64_t n;                 /* rows indexed */
 };
 
 static void
 scan_init(struct model_filter *f, enum model_table t, struct scan *s)
 {
-	s->n = t == TABLE_TRACES ? rows_ntraces(f->m) : rows_nexecs(f->m);
+	s->n = t == TABLE_TRACES ? model_trace_count(f->m) : model_execution_count(f->m);
 	if (t == TABLE_TRACES) {
 		ensure_ops(f);
 		trace_bounds(f, &s->b);
 	}
-	s->hc.k = -1;
-	s->hc.file = NO_ID;
+	s->hc.valid = false;
+	s->hc.file = UINT32_MAX;
 	s->hc.file_match = -1;
+	s->w.first = 0;
+	s->w.n = 0;
 }
 
 static int
 row_state(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j)
 {
-	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j);
+	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j, &s->w);
 }
 
 static bool

@@ -1,16 +1,20 @@
 /*
- * model_diff_internal.h - the diff's private state, shared by model_diff.c
+ * model_diff_state.h - the diff's private state, shared by model_diff.c
  * (alignment) and model_diff_metrics.c (metrics, divergence, cause).
- * Not a contract: model_diff.h is.
+ * Not a contract: model/model_diff.h is.  Like every file of the analysis
+ * floor it sees the models only through their public API.
  */
-#ifndef TD_MODEL_DIFF_INTERNAL_H
-#define TD_MODEL_DIFF_INTERNAL_H
+#ifndef TD_MODEL_DIFF_STATE_H
+#define TD_MODEL_DIFF_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model_diff.h"
-#include "model_internal.h"
+#include "model/model_diff.h"
+#include "model/model_query.h"
+
+/* Rows a side's window holds. */
+#define DIFF_WINDOW 256
 
 /* Per-pair status byte. */
 enum diff_status { DS_UNKNOWN, DS_EQUAL, DS_DIVERGED };
@@ -21,6 +25,12 @@ struct diff_side {
 	uint32_t *group;            /* host i -> group, UINT32_MAX: not compared */
 	uint32_t memo_sid, memo_group;  /* last host string id looked up */
 	bool memo_valid;
+	/* Host keys and steps of rows [win_first, win_first + win_n), read a
+	 * window at a time for the scans in row order (one lock a window). */
+	uint64_t win_first;
+	size_t win_n;
+	uint32_t win_host[DIFF_WINDOW];
+	int64_t win_step[DIFF_WINDOW];
 };
 
 struct model_diff {
@@ -40,7 +50,7 @@ struct model_diff {
 	uint32_t nsel;
 };
 
-/* The step of trace row i, -1 unknown. */
+/* The step of trace row i, -1 unknown (one lock). */
 int64_t diff_row_step(struct model *m, uint64_t i);
 
 #endif
