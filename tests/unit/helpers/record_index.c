@@ -10,7 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <unistd.h>
+
+#include "reader/base/util.h"
 
 void
 record_sink_index(const struct reader_ops *ops, const char *dir, struct recorded *ix)
@@ -101,4 +104,61 @@ record_index_reachable(const struct reader_ops *ops, const char *dir, uint64_t *
 	ops->close(x.r);
 	*checked = x.checked;
 	*failed = x.failed;
+}
+
+/* ---- a writable copy of a fixture, and a reader's saved state ---------- */
+
+void
+tmp_dump_sh(const struct tmp_dump *f, const char *script)
+{
+	char *cmd = xasprintf("T=%s; set -e; %s", f->tmp, script);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+void
+tmp_dump_make(struct tmp_dump *f, const char *fixture, const char *then)
+{
+	char *copy = xasprintf("cp -r %s $T/d && chmod -R u+w $T%s%s", fixture, then ? " && " : "",
+			       then ? then : "");
+
+	f->tmp = xstrdup("/tmp/tdbg-dump-XXXXXX");
+	assert_non_null(mkdtemp(f->tmp));
+	f->dir = xasprintf("%s/d", f->tmp);
+	tmp_dump_sh(f, copy);
+	free(copy);
+}
+
+void
+tmp_dump_done(struct tmp_dump *f)
+{
+	tmp_dump_sh(f, "rm -rf $T");
+	free(f->dir);
+	free(f->tmp);
+}
+
+struct reader *
+record_open(const struct reader_ops *ops, const char *dir)
+{
+	struct reader_options opt = {0};
+	struct reader *r = NULL;
+	char err[256] = "";
+
+	if (ops->open(dir, &opt, &r, err, sizeof err) != TD_OK)
+		fail_msg("open: %s", err);
+	return r;
+}
+
+void
+record_index_and_save(const struct reader_ops *ops, const char *dir, struct record_sink *rs,
+		      struct strbuf *state)
+{
+	struct reader_sink sink;
+	struct reader *r = record_open(ops, dir);
+
+	record_sink_init(rs, &sink);
+	assert_int_equal(ops->index(r, &sink), TD_OK);
+	ops->save_state(r, state);
+	ops->close(r);
 }

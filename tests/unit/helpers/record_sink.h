@@ -89,6 +89,22 @@ void record_sink_index_done(struct recorded *ix);
 void record_index_reachable(const struct reader_ops *ops, const char *dir, uint64_t *checked,
 			    uint64_t *failed);
 
+/* A writable copy of a fixture folder at dir (tmp/d), for tests that
+ * change a dump under a reader: tmp_dump_make copies it (and runs the
+ * shell command then, NULL none, with $T the temporary folder);
+ * tmp_dump_sh runs a shell command there and asserts it succeeds;
+ * tmp_dump_done removes it. */
+struct tmp_dump { char *tmp, *dir; };
+void tmp_dump_make(struct tmp_dump *f, const char *fixture, const char *then);
+void tmp_dump_sh(const struct tmp_dump *f, const char *script);
+void tmp_dump_done(struct tmp_dump *f);
+/* ops->open(dir) with default options, failing the test with the reader's
+ * message; and an index pass into rs whose state is saved into state. */
+struct reader *record_open(const struct reader_ops *ops, const char *dir);
+struct strbuf;
+void record_index_and_save(const struct reader_ops *ops, const char *dir, struct record_sink *rs,
+			   struct strbuf *state);
+
 /* Zeroes rs and points every callback of sink at it. */
 void record_sink_init(struct record_sink *rs, struct reader_sink *sink);
 void record_sink_done(struct record_sink *rs);

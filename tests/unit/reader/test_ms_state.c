@@ -26,61 +26,6 @@
 #define SYNC "tests/fixtures/mindspore/sync_lenet"
 #define IT "rank_0/Lenet/0"
 
-struct fx {
-	char *tmp, *dir;
-};
-
-static void
-sh(const struct fx *f, const char *script)
-{
-	char *cmd = xasprintf("T=%s; set -e; %s", f->tmp, script);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-}
-
-static void
-fx_make(struct fx *f)
-{
-	f->tmp = xstrdup("/tmp/tdbg-mss-XXXXXX");
-	assert_non_null(mkdtemp(f->tmp));
-	f->dir = xasprintf("%s/d", f->tmp);
-	sh(f, "cp -r " SYNC " $T/d && chmod -R u+w $T && find $T/d -exec touch -d '-1 min' {} +");
-}
-
-static void
-fx_done(struct fx *f)
-{
-	sh(f, "rm -rf $T");
-	free(f->dir);
-	free(f->tmp);
-}
-
-static struct reader *
-open_at(const char *dir)
-{
-	struct reader_options opt = {0};
-	struct reader *r = NULL;
-	char err[256] = "";
-
-	if (mindspore_reader_ops.open(dir, &opt, &r, err, sizeof err) != TD_OK)
-		fail_msg("open: %s", err);
-	return r;
-}
-
-/* The state of a reader that indexed dir once (sink records it). */
-static void
-index_and_save(const char *dir, struct record_sink *rs, struct strbuf *state)
-{
-	struct reader_sink sink;
-	struct reader *r = open_at(dir);
-
-	record_sink_init(rs, &sink);
-	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
-	mindspore_reader_ops.save_state(r, state);
-	mindspore_reader_ops.close(r);
-}
-
 /* Indexes dir, saves, resumes a new reader from the state: its pass sends
  * nothing, and every row decodes as the first reader's rows said. */
 static void
@@ -92,11 +37,11 @@ check_resume(const char *dir, size_t nexecs, size_t ntraces)
 	struct reader *r;
 	size_t i;
 
-	index_and_save(dir, &first, &st);
+	record_index_and_save(&mindspore_reader_ops, dir, &first, &st);
 	assert_int_equal(first.nexecutions, nexecs);
 	assert_int_equal(first.ntraces, ntraces);
 
-	r = open_at(dir);
+	r = record_open(&mindspore_reader_ops, dir);
 	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	record_sink_init(&again, &sink);
 	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
@@ -129,12 +74,12 @@ check_resume(const char *dir, size_t nexecs, size_t ntraces)
 static void
 test_ms_state_resumes_without_resending_and_decodes_the_same(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 
 	(void)state;
-	fx_make(&f);
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
 	check_resume(f.dir, 2, 102);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 /* The other layouts: two ranks (runs interleaved by iteration), the
@@ -143,11 +88,11 @@ test_ms_state_resumes_without_resending_and_decodes_the_same(void **state)
 static void
 test_ms_state_resumes_every_layout(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 
 	(void)state;
-	fx_make(&f);
-	sh(&f, "mkdir $T/two && cp -r $T/d/rank_0 $T/two/rank_0 && cp -r $T/d/rank_0 $T/two/rank_1 && "
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	tmp_dump_sh(&f, "mkdir $T/two && cp -r $T/d/rank_0 $T/two/rank_0 && cp -r $T/d/rank_0 $T/two/rank_1 && "
 	       "mkdir -p $T/acl/3/20240115103000/0/Net/1/0 && "
 	       "cp tests/fixtures/mindspore/async_small/rank_0/Net/0/0/* $T/acl/3/20240115103000/0/Net/1/0/ && "
 	       "echo '{}' > $T/acl/acl_dump_0.json && chmod -R u+w $T");
@@ -158,7 +103,7 @@ test_ms_state_resumes_every_layout(void **state)
 	f.dir = xasprintf("%s/acl", f.tmp);
 	check_resume(f.dir, 1, 8);
 	check_resume("tests/fixtures/mindspore/async_small", 2, 11);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 /* Iteration 2 appears after the save (a copy of iteration 1): the resumed
@@ -166,17 +111,17 @@ test_ms_state_resumes_every_layout(void **state)
 static void
 test_ms_state_picks_up_an_iteration_that_appeared(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct record_sink first, again;
 	struct reader_sink sink;
 	struct strbuf st = {0};
 	struct reader *r;
 
 	(void)state;
-	fx_make(&f);
-	index_and_save(f.dir, &first, &st);
-	sh(&f, "cp -r $T/d/" IT "/1 $T/d/" IT "/2 && find $T/d -exec touch -d '-1 min' {} +");
-	r = open_at(f.dir);
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	tmp_dump_sh(&f, "cp -r $T/d/" IT "/1 $T/d/" IT "/2 && find $T/d -exec touch -d '-1 min' {} +");
+	r = record_open(&mindspore_reader_ops, f.dir);
 	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	record_sink_init(&again, &sink);
 	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
@@ -188,67 +133,67 @@ test_ms_state_picks_up_an_iteration_that_appeared(void **state)
 	record_sink_done(&again);
 	record_sink_done(&first);
 	strbuf_done(&st);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 static void
 test_ms_state_refuses_another_dump_and_damage(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct record_sink first;
 	struct strbuf st = {0};
 	struct reader *r;
 
 	(void)state;
-	fx_make(&f);
-	index_and_save(f.dir, &first, &st);
-	r = open_at("tests/fixtures/mindspore/async_npy");
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	r = record_open(&mindspore_reader_ops, "tests/fixtures/mindspore/async_npy");
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	mindspore_reader_ops.close(r);
-	r = open_at(f.dir);             /* cut short */
+	r = record_open(&mindspore_reader_ops, f.dir);             /* cut short */
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len - 3));
 	mindspore_reader_ops.close(r);
 	/* a rank that appeared: its iteration 0 sorts before rank_0's
 	 * iteration 1 in a fresh pass, so the rows would be numbered otherwise */
-	sh(&f, "cp -r $T/d/rank_0 $T/d/rank_1");
-	r = open_at(f.dir);
+	tmp_dump_sh(&f, "cp -r $T/d/rank_0 $T/d/rank_1");
+	r = record_open(&mindspore_reader_ops, f.dir);
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	mindspore_reader_ops.close(r);
-	sh(&f, "rm -rf $T/d/rank_1");
+	tmp_dump_sh(&f, "rm -rf $T/d/rank_1");
 	st.buf[0] ^= 0x7f;              /* another version */
-	r = open_at(f.dir);
+	r = record_open(&mindspore_reader_ops, f.dir);
 	assert_false(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	mindspore_reader_ops.close(r);
 	record_sink_done(&first);
 	strbuf_done(&st);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 static void
 test_fingerprint_of_a_folder_sees_its_files(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct fingerprint fp;
 	char *it1;
 
 	(void)state;
-	fx_make(&f);
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
 	it1 = xasprintf("%s/" IT "/1", f.dir);
 	assert_int_equal(fingerprint_take(it1, &fp), TD_OK);
 	assert_int_equal(fingerprint_match(it1, &fp), FP_SAME);
-	sh(&f, "cat $T/d/" IT "/0/statistic.csv >/dev/null");   /* a read changes nothing */
+	tmp_dump_sh(&f, "cat $T/d/" IT "/0/statistic.csv >/dev/null");   /* a read changes nothing */
 	assert_int_equal(fingerprint_match(it1, &fp), FP_SAME);
 	/* statistic.csv rewritten to the same size: its own time moved */
-	sh(&f, "cd $T/d/" IT "/1 && sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && "
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && "
 	       "touch -d '-5 sec' statistic.csv");
 	assert_int_equal(fingerprint_match(it1, &fp), FP_CHANGED);
 	assert_int_equal(fingerprint_take(it1, &fp), TD_OK);
-	sh(&f, "touch -d '-1 min' $T/d/" IT "/1 && echo x >$T/d/" IT "/1/notes.txt");
+	tmp_dump_sh(&f, "touch -d '-1 min' $T/d/" IT "/1 && echo x >$T/d/" IT "/1/notes.txt");
 	assert_int_equal(fingerprint_match(it1, &fp), FP_CHANGED);
-	sh(&f, "rm -rf $T/d/" IT "/1");
+	tmp_dump_sh(&f, "rm -rf $T/d/" IT "/1");
 	assert_int_equal(fingerprint_match(it1, &fp), FP_CHANGED);
 	free(it1);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 int

@@ -24,66 +24,12 @@
 #define V1 "tests/fixtures/tfdbg1/mlp_nan"
 #define DEV "_tfdbg_device_,job_localhost,replica_0,task_0,device_CPU_0"
 
-struct fx {
-	char *tmp, *dir;
-};
-
-static void
-sh(const struct fx *f, const char *script)
-{
-	char *cmd = xasprintf("T=%s; set -e; %s", f->tmp, script);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-}
-
-static void
-fx_make(struct fx *f)
-{
-	f->tmp = xstrdup("/tmp/tdbg-v1s-XXXXXX");
-	assert_non_null(mkdtemp(f->tmp));
-	f->dir = xasprintf("%s/d", f->tmp);
-	sh(f, "cp -r " V1 " $T/d && chmod -R u+w $T");
-}
-
-static void
-fx_done(struct fx *f)
-{
-	sh(f, "rm -rf $T");
-	free(f->dir);
-	free(f->tmp);
-}
-
-static struct reader *
-open_at(const char *dir)
-{
-	struct reader_options opt = {0};
-	struct reader *r = NULL;
-	char err[256] = "";
-
-	if (tfdbg1_reader_ops.open(dir, &opt, &r, err, sizeof err) != TD_OK)
-		fail_msg("open: %s", err);
-	return r;
-}
-
-static void
-index_and_save(const char *dir, struct record_sink *rs, struct strbuf *state)
-{
-	struct reader_sink sink;
-	struct reader *r = open_at(dir);
-
-	record_sink_init(rs, &sink);
-	assert_int_equal(tfdbg1_reader_ops.index(r, &sink), TD_OK);
-	tfdbg1_reader_ops.save_state(r, state);
-	tfdbg1_reader_ops.close(r);
-}
-
 /* A reader on dir resumed from st, and what its next pass sent. */
 static struct reader *
 resume(const char *dir, const struct strbuf *st, struct record_sink *rs)
 {
 	struct reader_sink sink;
-	struct reader *r = open_at(dir);
+	struct reader *r = record_open(&tfdbg1_reader_ops, dir);
 
 	assert_true(tfdbg1_reader_ops.load_state(r, st->buf, st->len));
 	record_sink_init(rs, &sink);
@@ -94,15 +40,15 @@ resume(const char *dir, const struct strbuf *st, struct record_sink *rs)
 static void
 test_tfdbg1_state_resumes_without_resending_and_decodes_the_same(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct record_sink first, again;
 	struct strbuf st = {0};
 	struct reader *r;
 	size_t i;
 
 	(void)state;
-	fx_make(&f);
-	index_and_save(f.dir, &first, &st);
+	tmp_dump_make(&f, V1, NULL);
+	record_index_and_save(&tfdbg1_reader_ops, f.dir, &first, &st);
 	assert_int_equal(first.ntraces, 3 * 48);
 	assert_int_equal(first.nexecutions, 3);
 	r = resume(f.dir, &st, &again);
@@ -130,7 +76,7 @@ test_tfdbg1_state_resumes_without_resending_and_decodes_the_same(void **state)
 	record_sink_done(&again);
 	record_sink_done(&first);
 	strbuf_done(&st);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 /* A dump written into the last run, then a later run: the next passes send
@@ -138,17 +84,17 @@ test_tfdbg1_state_resumes_without_resending_and_decodes_the_same(void **state)
 static void
 test_tfdbg1_state_continues_the_last_run_and_later_runs(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct record_sink first, again;
 	struct strbuf st = {0};
 	struct reader *r;
 
 	(void)state;
-	fx_make(&f);
-	sh(&f, "mv $T/d/run_*_2/" DEV "/dense/MatMul_0_DebugIdentity_* $T/");
-	index_and_save(f.dir, &first, &st);
+	tmp_dump_make(&f, V1, NULL);
+	tmp_dump_sh(&f, "mv $T/d/run_*_2/" DEV "/dense/MatMul_0_DebugIdentity_* $T/");
+	record_index_and_save(&tfdbg1_reader_ops, f.dir, &first, &st);
 	assert_int_equal(first.ntraces, 3 * 48 - 1);
-	sh(&f, "mv $T/MatMul_0_DebugIdentity_* $T/d/run_*_2/" DEV "/dense/ && "
+	tmp_dump_sh(&f, "mv $T/MatMul_0_DebugIdentity_* $T/d/run_*_2/" DEV "/dense/ && "
 	       "cp -r $T/d/run_*_1 $T/d/run_1800000000000000_3");
 	r = resume(f.dir, &st, &again);
 	assert_int_equal(again.ntraces, 1 + 48);
@@ -158,36 +104,36 @@ test_tfdbg1_state_continues_the_last_run_and_later_runs(void **state)
 	record_sink_done(&again);
 	record_sink_done(&first);
 	strbuf_done(&st);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 static void
 test_tfdbg1_state_refuses_an_earlier_run_another_root_and_damage(void **state)
 {
-	struct fx f;
+	struct tmp_dump f;
 	struct record_sink first;
 	struct strbuf st = {0};
 	struct reader *r;
 	char *run2;
 
 	(void)state;
-	fx_make(&f);
-	index_and_save(f.dir, &first, &st);
+	tmp_dump_make(&f, V1, NULL);
+	record_index_and_save(&tfdbg1_reader_ops, f.dir, &first, &st);
 	run2 = xasprintf("%s/run_1700000000491002_2", f.dir);
-	r = open_at(run2);              /* a dump root, not a session root */
+	r = record_open(&tfdbg1_reader_ops, run2);              /* a dump root, not a session root */
 	assert_false(tfdbg1_reader_ops.load_state(r, st.buf, st.len));
 	tfdbg1_reader_ops.close(r);
-	r = open_at(f.dir);
+	r = record_open(&tfdbg1_reader_ops, f.dir);
 	assert_false(tfdbg1_reader_ops.load_state(r, st.buf, st.len - 1));
 	tfdbg1_reader_ops.close(r);
-	sh(&f, "cp -r $T/d/run_*_1 $T/d/run_1600000000000000_9");
-	r = open_at(f.dir);
+	tmp_dump_sh(&f, "cp -r $T/d/run_*_1 $T/d/run_1600000000000000_9");
+	r = record_open(&tfdbg1_reader_ops, f.dir);
 	assert_false(tfdbg1_reader_ops.load_state(r, st.buf, st.len));
 	tfdbg1_reader_ops.close(r);
 	free(run2);
 	record_sink_done(&first);
 	strbuf_done(&st);
-	fx_done(&f);
+	tmp_dump_done(&f);
 }
 
 int
