@@ -481,13 +481,17 @@ model_cache_note_pass(struct model *m)
 
 /* Marks the file the index was loaded from (not one saved since by
  * another tdbg) as stale: its magic is overwritten, so every tdbg that
- * opens it next refuses it with that reason. */
+ * opens it next refuses it with that reason.  An index applied from
+ * bytes (model_open_cache_bytes) has no file to mark. */
 static void
 mark_stale(struct model_cache *c)
 {
 	struct stat st;
-	int fd = open(c->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd;
 
+	if (!c->path)
+		return;
+	fd = open(c->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_ino == c->loaded_ino &&
