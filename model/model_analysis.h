@@ -218,6 +218,10 @@ struct model_watch_run {
 	 * (a "role == weight" on a gradient), 2 rows must be checked */
 	uint8_t *op_stage;
 	size_t op_stage_ops, op_stage_watches;
+	/* per op: its name, type and role, read once for all its rows */
+	struct model_watch_op *ops;
+	size_t nops;
+	int row_facts;              /* the dump states rows' roles: -1 not asked yet */
 };
 void model_watch_run_init(struct model_watch_run *r, int64_t step);
 /* Checks up to budget more rows; true once every row is checked and the

@@ -35,8 +35,20 @@ struct step_ent {
 	int64_t prev_row;           /* latest record of an earlier step, -1 */
 };
 
+/* A row's STEP_SUMMARY_BITS fields, kept once a step field read them:
+ * the same tensor's next record finds its previous step's here (a scan
+ * in row order) instead of reading another window of the columns. */
+struct step_seen {
+	uint64_t row1;              /* row + 1; 0 empty */
+	uint32_t known;
+	int64_t nan, elements;
+	double min, max, mean, abs_mean;
+};
+#define STEP_SEEN 65536u            /* direct-mapped by row */
+
 struct step_index {
 	pthread_mutex_t mu;               /* the index's own (never the model's) */
+	struct step_seen *seen;     /* STEP_SEEN entries, made on first use */
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
@@ -70,6 +82,7 @@ step_index_free(void *p)
 	struct step_index *s = p;
 
 	free(s->prev);
+	free(s->seen);
 	free(s->ents);
 	hashtab_u64_done(&s->by_key);
 	pthread_mutex_destroy(&s->mu);
@@ -234,13 +247,52 @@ from_summaries(const struct td_summary *now, const struct td_summary *was, enum 
 	return EXPR_KNOWN;
 }
 
+/* The previous step's summary fields (STEP_SUMMARY_BITS) of row, whose
+ * own are now, in was: from what an earlier step field kept of prev, else
+ * read (model_trace_fields: the columns, or a decode); prev < 0: none
+ * (was empty).  Keeps now's for row's next step. */
+static void
+prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_t prev,
+	     struct td_summary *was)
+{
+	struct step_index *s = step_index(m);
+	struct step_seen *e;
+	bool found = prev < 0;
+
+	memset(was, 0, sizeof *was);
+	pthread_mutex_lock(&s->mu);
+	if (!s->seen)
+		s->seen = xcalloc(STEP_SEEN, sizeof *s->seen);
+	e = &s->seen[(uint64_t)prev % STEP_SEEN];
+	if (prev >= 0 && e->row1 == (uint64_t)prev + 1) {
+		was->known = e->known;
+		was->nan = e->nan;
+		was->elements = e->elements;
+		was->min = e->min;
+		was->max = e->max;
+		was->mean = e->mean;
+		was->abs_mean = e->abs_mean;
+		found = true;
+	}
+	s->seen[row % STEP_SEEN] = (struct step_seen){
+		row + 1, now->known & STEP_SUMMARY_BITS, now->nan, now->elements,
+		now->min, now->max, now->mean, now->abs_mean };
+	pthread_mutex_unlock(&s->mu);
+	if (!found) {
+		struct model_fields mf;
+
+		if (model_trace_fields(m, (uint64_t)prev, STEP_SUMMARY_BITS, &mf))
+			*was = mf.s;
+	}
+}
+
 enum expr_avail
 step_field(struct model *m, uint64_t row, const struct td_summary *now, enum expr_field f,
 	   const struct step_tol *tol, double *num, enum step_basis *basis)
 {
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
 	int64_t prev = step_prev(m, row);
-	struct model_row_decoded was;
+	struct td_summary was;
 	enum expr_avail r;
 
 	if (!tol)
@@ -249,13 +301,13 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 		*num = prev < 0;
 		return EXPR_KNOWN;
 	}
+	prev_summary(m, row, now, prev, &was);
 	if (prev < 0)
 		return EXPR_ABSENT;
-	model_trace_decoded(m, (uint64_t)prev, &was);
 	if (f == EXPR_F_DELTA_ABS_MEAN) {
-		if (!(now->known & was.summary.known & SUM_ABS_MEAN))
+		if (!(now->known & was.known & SUM_ABS_MEAN))
 			return EXPR_ABSENT;
-		*num = now->abs_mean - was.summary.abs_mean;
+		*num = now->abs_mean - was.abs_mean;
 		if (basis)
 			*basis = STEP_FROM_STATISTICS;
 		return EXPR_KNOWN;
@@ -266,7 +318,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 		if (basis)
 			*basis = STEP_FROM_VALUES;
 	} else {
-		r = from_summaries(now, &was.summary, f, tol, num);
+		r = from_summaries(now, &was, f, tol, num);
 		if (basis)
 			*basis = STEP_FROM_STATISTICS;
 	}

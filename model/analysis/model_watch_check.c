@@ -14,16 +14,27 @@
 
 /* ---- checking -------------------------------------------------------------- */
 
+/* An op's fields as a row's context reads them (model_where.c's
+ * row_field), read once for every row and watch of the op. */
+struct model_watch_op {
+	bool ready;
+	const char *raw_name, *raw_type;    /* model_op_names' */
+	const char *name, *type;    /* the row context's: "" for no name */
+	const char *role;           /* NULL: the dump states its rows' roles */
+};
+
 void
 model_watch_run_init(struct model_watch_run *r, int64_t step)
 {
 	memset(r, 0, sizeof *r);
 	r->step = step;
+	r->row_facts = -1;
 }
 
 void
 model_watch_run_done(struct model_watch_run *r)
 {
+	free(r->ops);
 	free(r->op_stage);
 	free(r->hits);
 	free(r->unknown_by);
@@ -84,13 +95,42 @@ basis_name(enum step_basis b)
 	return b == STEP_FROM_VALUES ? "values" : b == STEP_FROM_STATISTICS ? "statistics" : NULL;
 }
 
+/* Op's fields for its rows (row j one of them), read the first time. */
+static const struct model_watch_op *
+op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t j)
+{
+	struct model_row_facts k;
+
+	if (r->row_facts < 0)           /* whether the reader states any: its flag */
+		r->row_facts = model_trace_facts(m, j, &k);
+	if (op >= r->nops) {
+		size_t n = TD_MAX((size_t)op + 1, r->nops * 2);
+		r->ops = xrealloc(r->ops, n * sizeof *r->ops);
+		memset(r->ops + r->nops, 0, (n - r->nops) * sizeof *r->ops);
+		r->nops = n;
+	}
+	struct model_watch_op *o = &r->ops[op];
+	if (!o->ready) {
+		model_op_names(m, op, &o->raw_name, &o->raw_type);
+		o->name = o->raw_name;
+		o->type = o->raw_type;
+		if (!o->name)
+			o->name = o->type = "";
+		/* model_where.c's fact_field with no stated role */
+		o->role = r->row_facts ? NULL : model_role_name(model_role_of(o->name, o->type));
+		o->ready = true;
+	}
+	return o;
+}
+
 /* Whether watch k can hold on rows of op (its op fields decided once per
  * op: most conditions name a role, and most ops are not of it). */
 static bool
-op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
+op_may_match(struct model *m, struct model_watch_run *r, const struct model_watch_op *o,
+	     uint32_t op, size_t k)
 {
 	struct watch_set *s = *model_watch_slot(m);
-	const char *name = NULL, *type = NULL;
+	const char *name = o->raw_name, *type = o->raw_type;
 
 	if (r->op_stage_watches != s->n) {          /* first use */
 		free(r->op_stage);
@@ -106,7 +146,6 @@ op_may_match(struct model *m, struct model_watch_run *r, uint32_t op, size_t k)
 	}
 	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
 	if (!*v) {
-		model_op_names(m, op, &name, &type);
 		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
 	}
 	return *v == 2;
@@ -136,9 +175,13 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
 	if (r->step >= 0 && model_trace_step(m, j) != r->step)
 		return;
 	r->checked++;
+	const struct model_watch_op *o = op_info(m, r, op, j);
 	where_row_init(&wr, m, j);      /* one row read for every watch */
+	wr.name = o->name;              /* the op's fields: no per-row lookup */
+	wr.type = o->type;
+	wr.role = o->role;
 	for (size_t k = 0; k < s->n; k++) {
-		if (!s->v[k].e || !op_may_match(m, r, op, k))
+		if (!s->v[k].e || !op_may_match(m, r, o, op, k))
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
 		enum expr_result res = where_row_eval(&wr, s->v[k].e, &o);

@@ -207,8 +207,8 @@ where_op(const struct expr *e, const char *name, const char *type)
 
 /* Trace row c->row's summary in c->mf.s holding the fields of bits: from
  * the summary columns (model_trace_fields) for the fields a condition
- * reads, whole (model_trace_summary) for a step field, which compares
- * more than a condition's fields. */
+ * reads (a step field's: STEP_SUMMARY_BITS), whole (model_trace_summary)
+ * when asked. */
 static void
 row_summary(struct where_row *c, uint32_t bits, bool whole)
 {
@@ -243,6 +243,10 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 		if (!c->name)
 			c->name = c->type = "";
 	}
+	if (f == EXPR_F_ROLE && c->role) {
+		*str = c->role;
+		return EXPR_KNOWN;
+	}
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
@@ -263,9 +267,12 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	}
 	if (c->summary_later)
 		return EXPR_LATER;
-	if (c->trace)
-		row_summary(c, summary_bit(f),
-			    !summary_bit(f) || expr_field_stage(f) == EXPR_STAGE_STEP);
+	if (c->trace && expr_field_stage(f) == EXPR_STAGE_STEP) {
+		if (f != EXPR_F_FIRST_RECORD)   /* the fields step_field compares */
+			row_summary(c, STEP_SUMMARY_BITS, false);
+	} else if (c->trace) {
+		row_summary(c, summary_bit(f), !summary_bit(f));
+	}
 	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
 		if (!c->trace)
 			return EXPR_ABSENT;

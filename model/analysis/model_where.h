@@ -55,6 +55,9 @@ struct where_row {
 	bool trace;                     /* a trace row (step fields apply) */
 	struct where_opts *opts;        /* NULL: defaults */
 	const char *name, *type, *host;
+	const char *role;               /* trace rows: the op's role, decided once
+					 * per op by the caller when the dump states
+					 * no row's own; NULL: worked out per row */
 	bool names_later;               /* trace rows: name, type (NULL) and host
 					 * (NULL) read when a field needs them (a
 					 * condition on summary fields needs none) */
@@ -76,9 +79,12 @@ enum expr_result where_row_eval(struct where_row *r, const struct expr *e,
  * last record of an earlier step, or its previous record when rows have
  * no step); -1 none.  Builds the index up to row on first use. */
 int64_t step_prev(struct model *m, uint64_t row);
+/* The summary fields the step fields compare (what `now` below holds). */
+#define STEP_SUMMARY_BITS (SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN | SUM_NAN | SUM_ELEMENTS)
 /* A STEP-stage field (delta_abs_mean, update_ratio, unchanged,
- * first_record) of trace row, whose summary is now; *basis (may be NULL)
- * says whether values or statistics decided it. */
+ * first_record) of trace row, whose summary is now (its STEP_SUMMARY_BITS
+ * fields as model_trace_fields gives them; unread for first_record);
+ * *basis (may be NULL) says whether values or statistics decided it. */
 enum expr_avail step_field(struct model *m, uint64_t row, const struct td_summary *now,
 			   enum expr_field f, const struct step_tol *tol, double *num,
 			   enum step_basis *basis);
