@@ -316,8 +316,9 @@ static const struct emit_field hit_cols[] = {
 	{ NULL, NULL, 0, 0 },
 };
 
+/* Hit h, whose trace row's step (model_trace_steps) is trace_step. */
 static void
-emit_hit(struct cmd_env *env, struct emit *e, const struct model_watch_hit *h)
+emit_hit(struct cmd_env *env, struct emit *e, const struct model_watch_hit *h, int64_t trace_step)
 {
 	struct model_watch w;
 	const char *op_name = NULL, *op_type = NULL, *host = NULL;
@@ -332,7 +333,7 @@ emit_hit(struct cmd_env *env, struct emit *e, const struct model_watch_hit *h)
 		op_type = t.op_type;
 		host = t.host;
 		slot = t.slot;
-		step = model_trace_step(env->m, h->index);
+		step = trace_step;
 	} else if (h->source == TABLE_EXECUTIONS && model_execution_get(env->m, h->index, &x) == TD_OK) {
 		op_name = op_type = x.op_type;
 		host = x.host;
@@ -450,15 +451,24 @@ cmd_watches(struct cmd_env *env, int argc, char **argv)
 		emit_note(&e, "%llu rows could not be decided: the dump does not carry a field "
 			  "their condition reads (unknown, not a hit; unknown_by_condition says whose)",
 			  (unsigned long long)r.unknown);
+	/* the hits' steps at once: a row's step may need the list of function
+	 * calls, made once for all of them, not once a hit */
+	uint64_t *rows = xcalloc(r.nhits + 1, sizeof *rows);
+	int64_t *steps = xcalloc(r.nhits + 1, sizeof *steps);
+	for (size_t i = 0; i < r.nhits; i++)
+		rows[i] = r.hits[i].source == TABLE_TRACES ? r.hits[i].index : UINT64_MAX;
+	model_trace_steps(env->m, rows, r.nhits, steps);
 	emit_key(&e, "items");
 	emit_table_begin(&e, hit_cols);
 	for (size_t i = 0; i < r.nhits; i++) {
 		if (!host_ok(env, &r.hits[i]))
 			continue;
-		emit_hit(env, &e, &r.hits[i]);
+		emit_hit(env, &e, &r.hits[i], steps[i]);
 		cmd_maybe_flush(env);
 	}
 	emit_table_end(&e);
+	free(rows);
+	free(steps);
 	emit_object_end(&e);
 	emit_done(&e);
 	model_watch_run_done(&r);
