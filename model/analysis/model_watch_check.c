@@ -14,6 +14,8 @@
 
 /* ---- checking -------------------------------------------------------------- */
 
+#define STEP_CHUNK 4096             /* rows whose steps are asked at once */
+
 /* An op's fields as a row's context reads them (model_where.c's
  * row_field), read once for every row and watch of the op. */
 struct model_watch_op {
@@ -164,15 +166,16 @@ count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
 	r->unknown_by[k]++;
 }
 
+/* Trace row j, of step step (asked only when the run keeps one step). */
 static void
-check_trace(struct model *m, struct model_watch_run *r, uint64_t j)
+check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step)
 {
 	struct watch_set *s = *model_watch_slot(m);
 	uint32_t flags, op = model_trace_op_flags(m, j, &flags);
 	bool unknown = false;
 	struct where_row wr;
 
-	if (r->step >= 0 && model_trace_step(m, j) != r->step)
+	if (r->step >= 0 && step != r->step)
 		return;
 	r->checked++;
 	const struct model_watch_op *o = op_info(m, r, op, j);
@@ -270,8 +273,21 @@ model_watch_run_step(struct model *m, struct model_watch_run *r, uint64_t budget
 	nt = model_trace_count(m);
 	ne = model_execution_count(m);
 	while (spent < budget && r->next_trace < nt) {
-		check_trace(m, r, r->next_trace++);
-		spent++;
+		/* the rows' steps a chunk at a time: a step may need the list
+		 * of function calls, made once a chunk (model_trace_steps) */
+		uint64_t rows[STEP_CHUNK];
+		int64_t steps[STEP_CHUNK];
+		size_t n = (size_t)TD_MIN((uint64_t)STEP_CHUNK, TD_MIN(budget - spent, nt - r->next_trace));
+
+		for (size_t k = 0; k < n; k++) {
+			rows[k] = r->next_trace + k;
+			steps[k] = -1;
+		}
+		if (r->step >= 0)
+			model_trace_steps(m, rows, n, steps);
+		for (size_t k = 0; k < n; k++)
+			check_trace(m, r, r->next_trace++, steps[k]);
+		spent += n;
 	}
 	while (spent < budget && r->next_exec < ne) {
 		check_exec(m, r, r->next_exec++);
