@@ -49,6 +49,12 @@ struct step_seen {
 struct step_index {
 	pthread_mutex_t mu;               /* the index's own (never the model's) */
 	struct step_seen *seen;     /* STEP_SEEN entries, made on first use */
+	/* the row step_field read last: its previous row, that row's fields
+	 * and whether its own record holds no values (a row's other step
+	 * watches ask again) */
+	struct step_seen memo;      /* memo.row1: row + 1, 0 none */
+	int64_t memo_prev;
+	bool memo_no_values;
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
@@ -175,12 +181,11 @@ close_to(double a, double b, const struct step_tol *tol)
 }
 
 /* Both records' values, when the dump holds them with the same element
- * count; false otherwise (the caller falls back to the statistics). */
+ * count; false otherwise (the caller falls back to the statistics).  Not
+ * asked when the columns know a's record holds none. */
 static bool
 values_of(struct model *m, uint64_t a, uint64_t b, struct model_detail *da, struct model_detail *db)
 {
-	if (model_trace_no_values(m, a))
-		return false;           /* the summary columns know: no decode */
 	if (model_trace_detail(m, a, da) != TD_OK || !da->noutputs || !da->values || !da->values[0])
 		return false;
 	if (model_trace_detail(m, b, db) != TD_OK || !db->noutputs || !db->values || !db->values[0])
@@ -247,6 +252,27 @@ from_summaries(const struct td_summary *now, const struct td_summary *was, enum 
 	return EXPR_KNOWN;
 }
 
+static void
+seen_put(struct step_seen *e, uint64_t row, const struct td_summary *s)
+{
+	*e = (struct step_seen){ row + 1, s->known & STEP_SUMMARY_BITS, s->nan, s->elements,
+				 s->min, s->max, s->mean, s->abs_mean };
+}
+
+/* e's fields into s (zeroed first). */
+static void
+seen_get(const struct step_seen *e, struct td_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->known = e->known;
+	s->nan = e->nan;
+	s->elements = e->elements;
+	s->min = e->min;
+	s->max = e->max;
+	s->mean = e->mean;
+	s->abs_mean = e->abs_mean;
+}
+
 /* The previous step's summary fields (STEP_SUMMARY_BITS) of row, whose
  * own are now, in was: from what an earlier step field kept of prev, else
  * read (model_trace_fields: the columns, or a decode); prev < 0: none
@@ -265,18 +291,10 @@ prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_
 		s->seen = xcalloc(STEP_SEEN, sizeof *s->seen);
 	e = &s->seen[(uint64_t)prev % STEP_SEEN];
 	if (prev >= 0 && e->row1 == (uint64_t)prev + 1) {
-		was->known = e->known;
-		was->nan = e->nan;
-		was->elements = e->elements;
-		was->min = e->min;
-		was->max = e->max;
-		was->mean = e->mean;
-		was->abs_mean = e->abs_mean;
+		seen_get(e, was);
 		found = true;
 	}
-	s->seen[row % STEP_SEEN] = (struct step_seen){
-		row + 1, now->known & STEP_SUMMARY_BITS, now->nan, now->elements,
-		now->min, now->max, now->mean, now->abs_mean };
+	seen_put(&s->seen[row % STEP_SEEN], row, now);
 	pthread_mutex_unlock(&s->mu);
 	if (!found) {
 		struct model_fields mf;
@@ -291,17 +309,37 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	   const struct step_tol *tol, double *num, enum step_basis *basis)
 {
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
-	int64_t prev = step_prev(m, row);
+	struct step_index *s = step_index(m);
+	int64_t prev = -1;
 	struct td_summary was;
-	enum expr_avail r;
+	bool memo, no_values = false;
+	enum expr_avail r = EXPR_ABSENT;
 
 	if (!tol)
 		tol = &def;
+	pthread_mutex_lock(&s->mu);
+	if ((memo = s->memo.row1 == row + 1)) {
+		prev = s->memo_prev;
+		seen_get(&s->memo, &was);
+		no_values = s->memo_no_values;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (!memo)
+		prev = step_prev(m, row);
 	if (f == EXPR_F_FIRST_RECORD) {
 		*num = prev < 0;
 		return EXPR_KNOWN;
 	}
-	prev_summary(m, row, now, prev, &was);
+	if (!memo) {
+		prev_summary(m, row, now, prev, &was);
+		/* the summary columns know the record holds no values: no decode */
+		no_values = prev >= 0 && model_trace_no_values(m, row);
+		pthread_mutex_lock(&s->mu);
+		seen_put(&s->memo, row, &was);
+		s->memo_prev = prev;
+		s->memo_no_values = no_values;
+		pthread_mutex_unlock(&s->mu);
+	}
 	if (prev < 0)
 		return EXPR_ABSENT;
 	if (f == EXPR_F_DELTA_ABS_MEAN) {
@@ -312,17 +350,22 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 			*basis = STEP_FROM_STATISTICS;
 		return EXPR_KNOWN;
 	}
-	struct model_detail da = {0}, db = {0};
-	if (values_of(m, row, (uint64_t)prev, &da, &db)) {
-		r = from_values(da.values[0], db.values[0], f, tol, num);
-		if (basis)
-			*basis = STEP_FROM_VALUES;
-	} else {
-		r = from_summaries(now, &was, f, tol, num);
-		if (basis)
-			*basis = STEP_FROM_STATISTICS;
+	if (!no_values) {
+		struct model_detail da = {0}, db = {0};
+		bool both = values_of(m, row, (uint64_t)prev, &da, &db);
+
+		if (both)
+			r = from_values(da.values[0], db.values[0], f, tol, num);
+		model_detail_done(&da);
+		model_detail_done(&db);
+		if (both) {
+			if (basis)
+				*basis = STEP_FROM_VALUES;
+			return r;
+		}
 	}
-	model_detail_done(&da);
-	model_detail_done(&db);
+	r = from_summaries(now, &was, f, tol, num);
+	if (basis)
+		*basis = STEP_FROM_STATISTICS;
 	return r;
 }
