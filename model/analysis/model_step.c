@@ -8,7 +8,11 @@
  * run, iteration), or its previous record when the dump gives rows no step.
  * The index (one int64 per trace row, the earlier record's row) is built on
  * first use, in row order, and extended as the dump grows; nothing is spent
- * on it while no condition reads a step field.
+ * on it while no condition reads a step field.  The summaries compared are
+ * STEP_SUMMARY_BITS from the summary columns (model_trace_fields); a row's
+ * are kept when a step field reads them, so a scan in row order finds the
+ * previous step's there, and the last row's lookup serves its other step
+ * watches.
  *
  * update_ratio (mean |w_t - w_(t-1)| / mean |w_(t-1)|) and unchanged (every
  * element within rtol/atol) come from the values when both records hold
