@@ -15,6 +15,9 @@
 /* ---- checking -------------------------------------------------------------- */
 
 #define STEP_CHUNK 4096             /* rows whose steps are asked at once */
+/* The summary fields a row's first read takes for every watch: a row's
+ * watches read several of them (dtype, the NaN/Inf counts, magnitudes). */
+#define WATCH_FIELDS (TD_SUMMARY_VALUE_FIELDS & ~(uint32_t)(SUM_PERCENTILES | SUM_SHAPE))
 
 /* An op's fields as a row's context reads them (model_where.c's
  * row_field), read once for every row and watch of the op. */
@@ -183,6 +186,7 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step
 	wr.name = o->name;              /* the op's fields: no per-row lookup */
 	wr.type = o->type;
 	wr.role = o->role;
+	wr.want = WATCH_FIELDS;         /* one read of the columns for all the watches */
 	for (size_t k = 0; k < s->n; k++) {
 		if (!s->v[k].e || !op_may_match(m, r, o, op, k))
 			continue;

@@ -215,7 +215,7 @@ row_summary(struct where_row *c, uint32_t bits, bool whole)
 	if (c->s && (!c->have || (!whole && (c->have & bits) == bits)))
 		return;
 	if (!whole) {
-		uint32_t need = (c->have | bits) & ~(uint32_t)MODEL_FIELDS_WALL;
+		uint32_t need = (c->have | bits | c->want) & ~(uint32_t)MODEL_FIELDS_WALL;
 
 		model_trace_fields(c->m, c->row, need, &c->mf);
 		c->have = c->mf.from_columns ? need : 0;

@@ -68,6 +68,9 @@ struct where_row {
 					 * bits computed from values (mf.from_values) */
 	uint32_t have;                  /* trace rows: the fields sum holds when it
 					 * came from the summary columns, 0 whole */
+	uint32_t want;                  /* trace rows: SUM_* bits read with the first
+					 * summary field (several conditions' fields
+					 * in one read of the columns), 0 none */
 };
 void where_row_init(struct where_row *r, struct model *m, uint64_t j);
 /* e on r's row as where_trace_opts; opts (may be NULL) this condition's. */
