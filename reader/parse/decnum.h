@@ -1,0 +1,33 @@
+/*
+ * decnum.h - decimal text to double, exactly rounded, fast for the short
+ * numbers dumps write.
+ *
+ * A JSON number whose significant digits fit in 19 decimal digits, whose
+ * value of those digits is at most 2^53 and whose power of ten is within
+ * 10^-22 .. 10^22 is converted with 64-bit integer arithmetic and at most
+ * one multiply or divide by an exactly representable power of ten: both
+ * operands are exact, so IEEE round-to-nearest gives the correctly rounded
+ * result, bit for bit what strtod gives (Clinger's fast path).  Every other
+ * text goes to strtod.  Not for: validating syntax (jscan.c checks it
+ * first), the bare words NaN and Infinity (jscan.c maps them), or locales
+ * (strtod is only reached with text in the JSON grammar, which has no
+ * locale-dependent characters other than '.': the process runs in the C
+ * numeric locale, as tdbg's main sets no LC_NUMERIC).
+ */
+#ifndef TD_DECNUM_H
+#define TD_DECNUM_H
+
+#include <stdbool.h>
+
+/* The double of text, a NUL-terminated number in JSON's grammar
+ * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), bit for bit what
+ * strtod(text, NULL) returns (including -0.0, 0 for underflow, +-HUGE_VAL
+ * for overflow).  Text outside the grammar gives strtod's answer too. */
+double decnum_parse(const char *text);
+
+/* The fast path alone: true and *out set when text is in the grammar and
+ * exactly convertible as the file comment says; false (out untouched)
+ * otherwise.  For tests (which check it is taken) and for decnum_parse. */
+bool decnum_fast(const char *text, double *out);
+
+#endif
