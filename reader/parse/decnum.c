@@ -8,12 +8,23 @@
  * rounding gives.  This needs double arithmetic evaluated in double
  * (FLT_EVAL_METHOD 0: SSE2 and every 64-bit target); elsewhere the fast
  * path is off and strtod answers everything.
+ *
+ * The 17-digit texts of shortest round-trip printing (Python's repr of a
+ * float32 statistic: 0.10000000149011612) pass 2^53.  Where long double is
+ * x87's 64-bit-mantissa format, a mantissa below 2^64 and 10^k for k <= 27
+ * are exact in it, so one long double multiply or divide gives the value
+ * rounded once to 64 bits; rounding that to double's 53 bits is the correct
+ * rounding of the true value unless the 11 dropped bits are exactly a half
+ * (0x400): the true value is within half a long double ulp of the result,
+ * and every other pattern is at least one such ulp from a halfway point
+ * between doubles.  That one pattern goes to strtod.
  */
 #include "decnum.h"
 
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MANT_MAX ((uint64_t)1 << 53)
 #define MAX_DIGITS 19           /* 10^19 - 1 < 2^64 */
@@ -23,6 +34,35 @@ static const double POW10[] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+
+#if (defined(__x86_64__) || defined(__i386__)) && LDBL_MANT_DIG == 64
+#define HAVE_X87_WIDE 1
+
+static const long double POW10L[] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+	1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
+	1e26L, 1e27L,
+};
+
+/* m * 10^e10 through x87's 64-bit mantissa (the file comment says why it
+ * is exact); false for a power out of the table or a halfway pattern. */
+static bool
+wide(uint64_t m, int e10, double *out)
+{
+	long double r;
+	uint64_t mant;
+
+	if (e10 > 27 || e10 < -27)
+		return false;
+	r = (long double)m;
+	r = e10 >= 0 ? r * POW10L[e10] : r / POW10L[-e10];
+	memcpy(&mant, &r, sizeof mant);         /* x87: the mantissa's 64 bits first */
+	if ((mant & 0x7FF) == 0x400)
+		return false;
+	*out = (double)r;
+	return true;
+}
+#endif
 
 /* Appends digit d to *m; false when the mantissa would pass 19 digits. */
 static bool
@@ -100,8 +140,16 @@ decnum_fast(const char *text, double *out)
 	 * stays exact */
 	while (e10 > 22 && m <= MANT_MAX / 10)
 		m *= 10, e10--;
-	if (m > MANT_MAX || e10 > 22 || e10 < -22)
+	if (m > MANT_MAX || e10 > 22 || e10 < -22) {
+#ifdef HAVE_X87_WIDE
+		if (!wide(m, e10, &v))
+			return false;
+		*out = neg ? -v : v;
+		return true;
+#else
 		return false;
+#endif
+	}
 	v = (double)m;
 	v = e10 >= 0 ? v * POW10[e10] : v / POW10[-e10];
 	*out = neg ? -v : v;

@@ -7,8 +7,11 @@
  * 10^-22 .. 10^22 is converted with 64-bit integer arithmetic and at most
  * one multiply or divide by an exactly representable power of ten: both
  * operands are exact, so IEEE round-to-nearest gives the correctly rounded
- * result, bit for bit what strtod gives (Clinger's fast path).  Every other
- * text goes to strtod.  Not for: validating syntax (jscan.c checks it
+ * result, bit for bit what strtod gives (Clinger's fast path).  On x86
+ * the same is done for mantissas up to 19 digits and powers up to 10^+-27
+ * through long double, whose 64-bit mantissa holds them exactly (decnum.c
+ * says why the double rounding is safe there and which one pattern is not).
+ * Every other text goes to strtod.  Not for: validating syntax (jscan.c checks it
  * first), the bare words NaN and Infinity (jscan.c maps them), or locales
  * (strtod is only reached with text in the JSON grammar, which has no
  * locale-dependent characters other than '.': the process runs in the C

@@ -173,21 +173,31 @@ skip_space(struct jscan *js)
 	int c;
 
 	for (;;) {
-		while (js->bpos < js->blen) {
-			c = js->buf[js->bpos];
+		/* locals: the byte buffer may alias the scanner's fields */
+		const unsigned char *b = js->buf;
+		size_t i = js->bpos, n = js->blen;
+		uint64_t line = js->cur_line, col = js->cur_col;
+
+		c = -1;
+		for (; i < n; i++) {
+			c = b[i];
 			if (c == '\n') {
-				if (js->cur_line) {
-					js->cur_line++;
-					js->cur_col = 1;
+				if (line) {
+					line++;
+					col = 1;
 				}
 			} else if (c == ' ' || c == '\t' || c == '\r') {
-				if (js->cur_line)
-					js->cur_col++;
+				if (line)
+					col++;
 			} else {
-				return c;
+				break;
 			}
-			js->bpos++;
 		}
+		js->bpos = i;
+		js->cur_line = line;
+		js->cur_col = col;
+		if (i < n)
+			return c;
 		if ((c = peek(js)) < 0)
 			return c;
 	}
