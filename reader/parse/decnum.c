@@ -122,16 +122,11 @@ split(const char *p, bool *neg, uint64_t *m, int *e10)
 }
 
 bool
-decnum_fast(const char *text, double *out)
+decnum_exact(bool neg, uint64_t m, int e10, double *out)
 {
 #if FLT_EVAL_METHOD == 0
-	uint64_t m;
-	int e10;
-	bool neg;
 	double v;
 
-	if (!split(text, &neg, &m, &e10))
-		return false;
 	if (m == 0) {
 		*out = neg ? -0.0 : 0.0;        /* any exponent: zero */
 		return true;
@@ -155,10 +150,22 @@ decnum_fast(const char *text, double *out)
 	*out = neg ? -v : v;
 	return true;
 #else
-	(void)text;
+	(void)neg;
+	(void)m;
+	(void)e10;
 	(void)out;
 	return false;
 #endif
+}
+
+bool
+decnum_fast(const char *text, double *out)
+{
+	uint64_t m;
+	int e10;
+	bool neg;
+
+	return split(text, &neg, &m, &e10) && decnum_exact(neg, m, e10, out);
 }
 
 double

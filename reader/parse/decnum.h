@@ -21,6 +21,7 @@
 #define TD_DECNUM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The double of text, a NUL-terminated number in JSON's grammar
  * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), bit for bit what
@@ -32,5 +33,12 @@ double decnum_parse(const char *text);
  * exactly convertible as the file comment says; false (out untouched)
  * otherwise.  For tests (which check it is taken) and for decnum_parse. */
 bool decnum_fast(const char *text, double *out);
+
+/* The value neg? -m * 10^e10 : m * 10^e10 when the fast path may compute it
+ * exactly (m: the number's first 19 significant digits or fewer, all of
+ * them; e10: the power of ten those digits take): true and *out set, else
+ * false.  For a scanner that gathers the digits as it reads (jscan.c); it
+ * keeps the text for strtod when this says false. */
+bool decnum_exact(bool neg, uint64_t m, int e10, double *out);
 
 #endif

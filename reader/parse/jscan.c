@@ -415,9 +415,18 @@ word(struct jscan *js, const char *w)
 	return true;
 }
 
-/* Digits appended to num; false past the limit. */
+/* The significant digits of a number as they are read (decnum_exact's
+ * inputs): up to 19 in m, the power of ten the fraction's digits take. */
+struct mant {
+	uint64_t m;
+	int nd, scale;
+	bool ovf;               /* more than 19 significant digits: strtod's */
+};
+
+/* Digits appended to num (and to mt unless NULL, as fraction digits when
+ * frac); SIZE_MAX past the limit. */
 static size_t
-digits(struct jscan *js, char *num, size_t n, size_t max)
+digits(struct jscan *js, char *num, size_t n, size_t max, struct mant *mt, bool frac)
 {
 	int c;
 
@@ -426,8 +435,21 @@ digits(struct jscan *js, char *num, size_t n, size_t max)
 		const unsigned char *b = js->buf + js->bpos;
 		size_t k = 0, avail = js->blen - js->bpos;
 
-		while (k < avail && b[k] >= '0' && b[k] <= '9' && n < max)
-			num[n++] = (char)b[k++];
+		for (; k < avail && b[k] >= '0' && b[k] <= '9' && n < max; k++) {
+			unsigned d = b[k] - '0';
+
+			num[n++] = (char)b[k];
+			if (!mt)
+				continue;
+			if (mt->m || d) {       /* a leading zero is not significant */
+				if (mt->nd < 19)
+					mt->m = mt->m * 10 + d, mt->nd++;
+				else
+					mt->ovf = true;
+			}
+			if (frac)
+				mt->scale--;
+		}
 		js->bpos += k;
 		if (js->cur_line)
 			js->cur_col += k;
@@ -437,12 +459,27 @@ digits(struct jscan *js, char *num, size_t n, size_t max)
 	return n;
 }
 
+/* The exponent's digits num[from, to) with its sign, capped far beyond
+ * double's range. */
+static int
+exponent(const char *num, size_t from, size_t to, bool neg)
+{
+	int ex = 0;
+
+	for (; from < to; from++)
+		if (ex < 100000)
+			ex = ex * 10 + (num[from] - '0');
+	return neg ? -ex : ex;
+}
+
 static enum jscan_tok
 number(struct jscan *js)
 {
 	char num[JSCAN_MAX_NUMBER + 8];
 	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER), n = 0, before;
-	int c = peek(js);
+	struct mant mt = { 0 };
+	int c = peek(js), e10;
+	bool eneg = false;
 
 	if (c == '-') {
 		num[n++] = '-';
@@ -459,7 +496,7 @@ number(struct jscan *js)
 		num[n++] = '0';
 		advance(js);
 	} else if (c >= '1' && c <= '9') {
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, &mt, false)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 	} else {
 		return fail(js, "bad number");
@@ -468,11 +505,12 @@ number(struct jscan *js)
 		num[n++] = '.';
 		advance(js);
 		before = n;
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, &mt, true)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 		if (n == before)
 			return fail(js, "no digit after '.'");
 	}
+	e10 = mt.scale;
 	c = peek(js);
 	if (c == 'e' || c == 'E') {
 		if (n >= max)
@@ -484,16 +522,19 @@ number(struct jscan *js)
 			if (n >= max)
 				return fail(js, "number longer than %zu characters", max);
 			num[n++] = (char)c;
+			eneg = c == '-';
 			advance(js);
 		}
 		before = n;
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, NULL, false)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 		if (n == before)
 			return fail(js, "no digit in an exponent");
+		e10 += exponent(num, before, n, eneg);
 	}
 	num[n] = '\0';
-	js->num = decnum_parse(num);
+	if (mt.ovf || !decnum_exact(num[0] == '-', mt.m, e10, &js->num))
+		js->num = strtod(num, NULL);
 	return JSCAN_NUMBER;
 }
 
