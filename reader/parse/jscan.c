@@ -395,6 +395,13 @@ string(struct jscan *js, enum jscan_tok kind)
 			js->bpos += n;
 			if (js->cur_line)
 				js->cur_col += n;
+			if (n < avail && b[n] == '"') {
+				/* the closing quote in the buffer: the usual end */
+				js->bpos++;
+				if (js->cur_line)
+					js->cur_col++;
+				return kind;
+			}
 			continue;
 		}
 		if (!raw_utf8(js, c))
@@ -431,24 +438,31 @@ digits(struct jscan *js, char *num, size_t n, size_t max, struct mant *mt, bool 
 	int c;
 
 	while ((c = peek(js)) >= '0' && c <= '9') {
-		/* the digits in the buffer at once (no line break among them) */
+		/* the digits in the buffer at once (no line break among them);
+		 * locals, as num's bytes may alias mt and js */
 		const unsigned char *b = js->buf + js->bpos;
 		size_t k = 0, avail = js->blen - js->bpos;
+		uint64_t m = mt ? mt->m : 0;
+		int nd = mt ? mt->nd : 0, scale = 0;
+		bool ovf = false;
 
 		for (; k < avail && b[k] >= '0' && b[k] <= '9' && n < max; k++) {
 			unsigned d = b[k] - '0';
 
 			num[n++] = (char)b[k];
-			if (!mt)
-				continue;
-			if (mt->m || d) {       /* a leading zero is not significant */
-				if (mt->nd < 19)
-					mt->m = mt->m * 10 + d, mt->nd++;
+			if (m || d) {           /* a leading zero is not significant */
+				if (nd < 19)
+					m = m * 10 + d, nd++;
 				else
-					mt->ovf = true;
+					ovf = true;
 			}
-			if (frac)
-				mt->scale--;
+			scale -= frac;
+		}
+		if (mt) {
+			mt->m = m;
+			mt->nd = nd;
+			mt->scale += scale;
+			mt->ovf |= ovf;
 		}
 		js->bpos += k;
 		if (js->cur_line)
