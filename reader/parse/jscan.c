@@ -95,28 +95,36 @@ jscan_tok_name(enum jscan_tok t)
 
 /* ---- bytes ------------------------------------------------------------ */
 
-/* The next byte without consuming it, -1 at the end, -2 on a read error. */
+/* Reads the next chunk (the buffer is used up): its first byte, -1 at the
+ * end, -2 on a read error. */
 static int
+refill(struct jscan *js)
+{
+	ssize_t n;
+
+	if (js->off >= js->end)
+		return -1;
+	n = source_read(js->src, js->off, js->buf,
+			(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
+	js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
+	if (n < 0)
+		return -2;
+	if (n == 0)
+		return -1;
+	js->boff = js->off;
+	js->blen = (size_t)n;
+	js->bpos = 0;
+	js->off += (uint64_t)n;
+	return js->buf[0];
+}
+
+/* The next byte without consuming it, -1 at the end, -2 on a read error. */
+static inline int
 peek(struct jscan *js)
 {
-	if (js->bpos == js->blen) {
-		ssize_t n;
-
-		if (js->off >= js->end)
-			return -1;
-		n = source_read(js->src, js->off, js->buf,
-				(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
-		js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
-		if (n < 0)
-			return -2;
-		if (n == 0)
-			return -1;
-		js->boff = js->off;
-		js->blen = (size_t)n;
-		js->bpos = 0;
-		js->off += (uint64_t)n;
-	}
-	return js->buf[js->bpos];
+	if (js->bpos < js->blen)
+		return js->buf[js->bpos];
+	return refill(js);
 }
 
 static void
