@@ -173,8 +173,9 @@ fail_eof(struct jscan *js, int c, const char *inside)
 }
 
 /* Skips white space, a run in the buffer at a time (advance() per byte
- * was a fifth of an index pass: dumps are indented); returns the next byte
- * as peek() does. */
+ * was the largest part of step() in an index pass: dumps are indented, a
+ * third of msprobe's dump.json is white space); returns the next byte as
+ * peek() does. */
 static int
 skip_space(struct jscan *js)
 {
