@@ -12,10 +12,11 @@
  * through long double, whose 64-bit mantissa holds them exactly (decnum.c
  * says why the double rounding is safe there and which one pattern is not).
  * Every other text goes to strtod.  Not for: validating syntax (jscan.c checks it
- * first), the bare words NaN and Infinity (jscan.c maps them), or locales
- * (strtod is only reached with text in the JSON grammar, which has no
- * locale-dependent characters other than '.': the process runs in the C
- * numeric locale, as tdbg's main sets no LC_NUMERIC).
+ * first), or the bare words NaN and Infinity (jscan.c maps them).  The fast
+ * path always reads '.' as the decimal point; strtod reads LC_NUMERIC's, so
+ * the two agree in the C numeric locale (batch mode; the TUI sets LC_ALL
+ * from the environment, tui.c, where a ',' locale would make strtod stop
+ * at the '.': a known gap, tests/bench/NOTES.md).
  */
 #ifndef TD_DECNUM_H
 #define TD_DECNUM_H
@@ -25,8 +26,9 @@
 
 /* The double of text, a NUL-terminated number in JSON's grammar
  * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), bit for bit what
- * strtod(text, NULL) returns (including -0.0, 0 for underflow, +-HUGE_VAL
- * for overflow).  Text outside the grammar gives strtod's answer too. */
+ * strtod(text, NULL) returns in the C numeric locale (including -0.0, 0
+ * for underflow, +-HUGE_VAL for overflow).  Text outside the grammar gives
+ * strtod's answer too. */
 double decnum_parse(const char *text);
 
 /* The fast path alone: true and *out set when text is in the grammar and
