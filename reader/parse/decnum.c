@@ -17,11 +17,15 @@
  * rounding of the true value unless the 11 dropped bits are exactly a half
  * (0x400): the true value is within half a long double ulp of the result,
  * and every other pattern is at least one such ulp from a halfway point
- * between doubles.  That one pattern goes to strtod.
+ * between doubles.  That one pattern goes to strtod.  Whether the x87
+ * arithmetic really keeps 64 bits is checked once at run time: valgrind
+ * emulates it with 53, and a precision-control word set to double would do
+ * the same; then strtod answers instead.
  */
 #include "decnum.h"
 
 #include <float.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,24 @@ static const long double POW10L[] = {
 	1e26L, 1e27L,
 };
 
+bool
+decnum_wide(void)
+{
+	static atomic_int state;        /* 0 not checked yet, 1 on, 2 off */
+	int s = atomic_load_explicit(&state, memory_order_relaxed);
+
+	if (!s) {
+		/* volatile: computed here, not folded by the compiler */
+		volatile uint64_t a = ((uint64_t)1 << 62) + 1, b = ((uint64_t)1 << 60) + 1;
+		volatile long double ten = 10;
+		long double ra = (long double)a, rb = (long double)b * ten;
+
+		s = (uint64_t)ra == a && (uint64_t)rb == b * 10 && (uint64_t)(rb / ten) == b ? 1 : 2;
+		atomic_store_explicit(&state, s, memory_order_relaxed);
+	}
+	return s == 1;
+}
+
 /* m * 10^e10 through x87's 64-bit mantissa (the file comment says why it
  * is exact); false for a power out of the table or a halfway pattern. */
 static bool
@@ -52,7 +74,7 @@ wide(uint64_t m, int e10, double *out)
 	long double r;
 	uint64_t mant;
 
-	if (e10 > 27 || e10 < -27)
+	if (e10 > 27 || e10 < -27 || !decnum_wide())
 		return false;
 	r = (long double)m;
 	r = e10 >= 0 ? r * POW10L[e10] : r / POW10L[-e10];
@@ -61,6 +83,12 @@ wide(uint64_t m, int e10, double *out)
 		return false;
 	*out = (double)r;
 	return true;
+}
+#else
+bool
+decnum_wide(void)
+{
+	return false;
 }
 #endif
 

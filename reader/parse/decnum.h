@@ -36,6 +36,11 @@ double decnum_parse(const char *text);
  * otherwise.  For tests (which check it is taken) and for decnum_parse. */
 bool decnum_fast(const char *text, double *out);
 
+/* True when the long double path (19 digits, powers to 10^+-27) is on: x86
+ * whose x87 arithmetic keeps its 64-bit mantissa, checked once (false
+ * under valgrind, which emulates it with 53 bits, and on other targets). */
+bool decnum_wide(void);
+
 /* The value neg? -m * 10^e10 : m * 10^e10 when the fast path may compute it
  * exactly (m: the number's first 19 significant digits or fewer, all of
  * them; e10: the power of ten those digits take): true and *out set, else
