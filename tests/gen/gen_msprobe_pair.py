@@ -31,7 +31,13 @@ shape, statistics as written, values), plus the first divergence.
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
-  [--sum-dtype DTYPE]
+  [--sum-dtype DTYPE] [--summary statistics|md5|xor]
+
+--summary md5 adds each leaf's checksum as msprobe's md5 mode writes it (an
+8-hex-digit CRC-32 of the float32 bytes, beside the statistics); xor writes
+a 64-bit checksum "0x%016x" (the XOR of the values' 8-byte words) in its
+place, without statistics (PyTorch's xor mode).  truth.json keeps it per
+leaf as "md5".
 
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
@@ -43,6 +49,7 @@ import json
 import math
 import os
 import struct
+import zlib
 
 
 class Rng:
@@ -124,7 +131,18 @@ PREFIX = {"linear": "Functional", "relu": "Functional", "mul": "Tensor", "tanh":
           "sum": "Tensor"}
 
 
-def record(fw, vals, shape, rg, name, task, side_dir, files):
+def checksum(vals, mode):
+    raw = b"".join(struct.pack("<f", v) for v in vals)
+    if mode == "md5":
+        return "%08x" % (zlib.crc32(raw) & 0xffffffff)
+    raw += b"\0" * (-len(raw) % 8)
+    x = 0
+    for i in range(0, len(raw), 8):
+        x ^= struct.unpack_from("<Q", raw, i)[0]
+    return "0x%016x" % x
+
+
+def record(fw, vals, shape, rg, name, task, side_dir, files, summary="statistics"):
     mx, mn, mean, norm = stats(vals)
     if fw == "mindspore":
         rec = collections.OrderedDict([("type", "mindspore.Tensor"), ("dtype", "Float32"),
@@ -132,7 +150,10 @@ def record(fw, vals, shape, rg, name, task, side_dir, files):
     else:
         rec = collections.OrderedDict([("type", "torch.Tensor"), ("dtype", "torch.float32"),
                                        ("shape", shape)])
-    rec["Max"], rec["Min"], rec["Mean"], rec["Norm"] = mx, mn, mean, norm
+    if summary != "xor":
+        rec["Max"], rec["Min"], rec["Mean"], rec["Norm"] = mx, mn, mean, norm
+    if summary != "statistics":
+        rec["md5"] = checksum(vals, summary)
     if fw != "mindspore":
         rec["requires_grad"] = rg
     if task == "tensor":
@@ -160,14 +181,15 @@ def write_side(a, out, side, rank, fw, calls, offset):
     def leaf(entry, label, v, rg, call, is_input):
         name = entry + "." + label
         vals, shape = v
-        rec = record(fw, vals, shape, rg, name, a.task, side, files)
+        rec = record(fw, vals, shape, rg, name, a.task, side, files, a.summary)
         if side == "target" and a.sum_dtype and entry.startswith("Tensor.sum.") and \
                 label == "output.0":
             rec["dtype"] = a.sum_dtype      # what the target's sum says it returned
         leaves.append({"name": name, "entry": entry, "call": call + "." + label,
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
-                       "stats": [rec["Max"], rec["Min"], rec["Mean"], rec["Norm"]],
+                       "stats": [rec.get(k) for k in ("Max", "Min", "Mean", "Norm")],
+                       "md5": rec.get("md5"),
                        "values": vals})
         return rec
 
@@ -236,6 +258,7 @@ def main():
                    help="the dtype the target's sum output is spelled with (torch.float16, torch.int64)")
     p.add_argument("--jitter", action="store_true",
                    help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
+    p.add_argument("--summary", default="statistics", choices=["statistics", "md5", "xor"])
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()

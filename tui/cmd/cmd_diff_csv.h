@@ -1,6 +1,6 @@
 /*
- * cmd_diff_csv.h - diff --csv: the pairs of two dumps as the statistics
- * CSV of the dumps' own compare tool (cmd_diff_csv.c), and its number
+ * cmd_diff_csv.h - diff --csv: the pairs of two dumps as the statistics,
+ * tensor or md5 CSV of the dumps' own compare tool (cmd_diff_csv.c), and its number
  * spellings (for unit tests).  Curses-free.
  */
 #ifndef TD_CMD_DIFF_CSV_H
@@ -12,7 +12,8 @@
 
 /* Writes the CSV of env->diff (which must be set) to file: never into a
  * dump, never over a file without force (outfile.h).  Reports {"file",
- * "mode", "rows", "pass", "warning", "error", "verdict": {"unmatched",
+ * "mode", "rows", "pass", "warning", "error", ("different" in md5 mode),
+ * "verdict": {"unmatched",
  * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
  * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force);
