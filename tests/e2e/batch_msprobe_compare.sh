@@ -337,6 +337,82 @@ md5_check csv_md5_unmatched_is_na "$D" "$WORK/csv_md5_offset.csv"
 tdbg_run --json -e "diff --csv $WORK/csv_mixed.csv" "$WORK/csv_pt/golden" "$WORK/csv_md5/target"
 json_expect csv_md5_needs_both_sides 'd["mode"] == "statistics" and "different" not in d'
 
+# ---- diff --csv --stack: NPU_Stack_Info (msprobe's -s) -----------------------
+# stack_check NAME DIR FILE PLAIN: FILE (written with --stack) is PLAIN
+# (without) plus the last column, which holds, on each target entry's first
+# input row, Python's repr of the target's frames for that entry as
+# stack.json lists them, when the golden entry of the same call has frames
+# too; "None" everywhere else.
+stack_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" "$4" <<'PY' 2>&1
+import csv, json, sys
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+plain = list(csv.reader(open(sys.argv[3], newline="")))
+gstack = {}
+for u in T["units"]:
+    if u["side"] == "golden":
+        for e in u["entries"]:
+            gstack[(u["host"], e["call"])] = e["stack"]
+want = [plain[0] + ["NPU_Stack_Info"]]
+k = 1
+for u in T["units"]:
+    if u["side"] != "target":
+        continue
+    for e in u["entries"]:
+        ls = [l for l in u["leaves"] if l["entry"] == e["entry"]]
+        ls = [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+        for i, l in enumerate(ls):
+            cell = "None"
+            if i == 0 and l["is_input"] and e["stack"] and gstack[(u["host"], e["call"])]:
+                cell = repr(e["stack"])
+            want.append(plain[k] + [cell])
+            k += 1
+if got != want:
+    for g, w in zip(got, want):
+        if g != w:
+            print("row differs:\n got  %s\n want %s" % (g[-1:], w[-1:])); break
+    print("rows: got %d, want %d" % (len(got), len(want)))
+    sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+D=$WORK/csv_stack
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack.csv --stack" "$D/golden" "$D/target"
+expect_rc 0 csv_stack_exit_0
+stack_check csv_stack_column "$D" "$WORK/csv_stack.csv" "$WORK/csv_stack_plain.csv"
+D=$WORK/csv_stack_md5
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 2 --summary md5 --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_md5_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack_md5.csv --stack" "$D/golden" "$D/target"
+stack_check csv_stack_column_md5 "$D" "$WORK/csv_stack_md5.csv" "$WORK/csv_stack_md5_plain.csv"
+D=$WORK/csv_stack_tensor
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 2 --task tensor --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_tensor_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack_tensor.csv --stack" "$D/golden" "$D/target"
+"$PYNUM" - "$WORK/csv_stack_tensor.csv" "$WORK/csv_stack_tensor_plain.csv" "$WORK/st_moved.csv" \
+	"$WORK/st_moved_plain.csv" <<'PY'
+import csv, sys
+# Data_name stays last: move it out of both files, then compare as above
+for src, dst in ((sys.argv[1], sys.argv[3]), (sys.argv[2], sys.argv[4])):
+    rows = list(csv.reader(open(src, newline="")))
+    csv.writer(open(dst, "w", newline="")).writerows(r[:-1] for r in rows)
+    print(rows[0][-1], file=open(dst + ".last", "w"))
+PY
+expect_eq csv_stack_tensor_data_name_last "$(cat "$WORK/st_moved.csv.last")" "Data_name"
+stack_check csv_stack_column_tensor "$D" "$WORK/st_moved.csv" "$WORK/st_moved_plain.csv"
+tdbg_run --json -e "diff --stack" "$D/golden" "$D/target"
+expect_rc 1 csv_stack_needs_csv
+expect_file_has csv_stack_needs_csv_says_so "$ERR" "a column of diff --csv"
+
 # ---- first divergence per rank, and which rank parts first -----------------
 # Rank 0 diverges at the tanh (forward index 4), rank 1 earlier in its own run
 # at the second linear (index 3): rank 1 is first although rank 0's rows

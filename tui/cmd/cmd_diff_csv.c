@@ -1,5 +1,5 @@
 /*
- * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
+ * cmd_diff_csv.c - "diff --csv FILE [--force] [--stack]": the pairs of two dumps
  * written as the statistics, tensor or md5 CSV (tensor when B's rows have
  * full values, metrics in cmd_diff_tensor.c; md5 when both dumps' rows
  * carry a checksum) of the dumps' own compare tool
@@ -297,6 +297,7 @@ static const char *const mode_name[] = { "statistics", "tensor", "md5" };
 
 struct csv_row {
 	struct leaf n, b;
+	char *stack;                /* --stack: NPU_Stack_Info, NULL "None" (owned) */
 	bool matched, is_input;
 	struct cmd_csv_tmetrics t;  /* tensor mode */
 	enum result res;
@@ -427,7 +428,7 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 }
 
 static void
-write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode)
+write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool stack)
 {
 	struct strbuf c = { 0 };
 	bool tensor = mode == CSV_TENSOR;
@@ -445,6 +446,8 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode)
 	cell(sb, r->matched ? rg_text(r->b.requires_grad) : "N/A");
 	if (mode == CSV_MD5) {
 		write_md5_cells(sb, r);
+		if (stack)
+			cell(sb, r->stack ? r->stack : "None");
 		strbuf_addc(sb, '\n');
 		strbuf_done(&c);
 		return;
@@ -484,6 +487,8 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode)
 	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
 	cell(sb, result_name[r->res]);
 	cell(sb, r->err);
+	if (stack)
+		cell(sb, r->stack ? r->stack : "None");
 	if (tensor) {
 		/* Python's repr of the two file names as a list */
 		c.len = 0;
@@ -501,14 +506,16 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode)
 #define HEAD_STATS \
 	"NPU max,NPU min,NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm," \
 	"Requires_grad Consistent,Result,Err_message"
+/* The headers up to the optional NPU_Stack_Info (and tensor mode's
+ * Data_name after it). */
 static const char header_statistics[] = HEAD_PREFIX
 	"Max diff,Min diff,Mean diff,L2norm diff,"
-	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS "\n";
+	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS;
 static const char header_tensor[] = HEAD_PREFIX
 	"Cosine,EucDist,MaxAbsErr,MaxRelativeErr,One Thousandth Err Ratio,"
-	"Five Thousandths Err Ratio," HEAD_STATS ",Data_name\n";
+	"Five Thousandths Err Ratio," HEAD_STATS;
 static const char header_md5[] = HEAD_PREFIX
-	"NPU MD5,BENCH MD5,Requires_grad Consistent,Result\n";
+	"NPU MD5,BENCH MD5,Requires_grad Consistent,Result";
 static const char *const header_of[] = { header_statistics, header_tensor, header_md5 };
 
 /* B row -> A row of its pair, UINT64_MAX unpaired. */
@@ -591,16 +598,19 @@ judge_row(const struct csv_row *r, struct verdict *v)
 
 /* Writes the CSV text of every B row into sb; counts rows per Result. */
 static void
-build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, uint64_t count[RES_COUNT],
-      uint64_t *rows, struct verdict *v)
+build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
+      uint64_t count[RES_COUNT], uint64_t *rows, struct verdict *v)
 {
 	bool tensor = mode == CSV_TENSOR;
 	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
 	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
 	struct csv_row *g = NULL;
 	size_t cap = 0, n, k;
+	bool first_input;
 
 	strbuf_adds(sb, header_of[mode]);
+	strbuf_adds(sb, stack ? ",NPU_Stack_Info" : "");
+	strbuf_adds(sb, tensor ? ",Data_name\n" : "\n");
 	while (i < nb) {
 		uint32_t op, flags, op2;
 
@@ -609,6 +619,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, uint64_t coun
 			i++;                /* a host the diff leaves out */
 			continue;
 		}
+		first_input = true;
 		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
 			struct csv_row *r;
 
@@ -616,6 +627,13 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, uint64_t coun
 			r = &g[n++];
 			memset(r, 0, sizeof(*r));
 			r->is_input = (flags & ROW_INPUT) != 0;
+			if (stack && r->is_input && first_input) {
+				/* the tool's rule: the entry's first input row, when
+				 * both sides recorded a stack */
+				first_input = false;
+				if (of[j] == UINT64_MAX || cmd_csv_has_stack(ma, of[j]))
+					r->stack = cmd_csv_stack_cell(mb, j);
+			}
 			leaf_of(mb, j, &r->n, tensor);
 			if (of[j] != UINT64_MAX) {
 				leaf_of(ma, of[j], &r->b, tensor);
@@ -630,12 +648,13 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, uint64_t coun
 		else
 			csv_judge(g, n, tensor);
 		for (k = 0; k < n; k++) {
-			write_row(sb, &g[k], mode);
+			write_row(sb, &g[k], mode, stack);
 			judge_row(&g[k], v);
 			count[g[k].res]++;
 			(*rows)++;
 			td_tensor_free(g[k].n.values);
 			td_tensor_free(g[k].b.values);
+			free(g[k].stack);
 		}
 		i = j;
 	}
@@ -644,7 +663,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, uint64_t coun
 }
 
 enum td_status
-cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
+cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack)
 {
 	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
 	struct strbuf sb = { 0 };
@@ -658,7 +677,7 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	mode = csv_mode_of(dumps[0], dumps[1]);
-	build(env->diff, &sb, mode, count, &rows, &v);
+	build(env->diff, &sb, mode, stack, count, &rows, &v);
 	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
 	strbuf_done(&sb);
 	if (st != TD_OK)
