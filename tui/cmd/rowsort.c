@@ -308,8 +308,7 @@ rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f, 
 
 /*
  * The first k rows of the sort without sorting every row: a max-heap of
- * the k smallest (key, row) seen so far.  Rows come in ascending order,
- * so a new row ties no kept one and beats the largest only by its key.
+ * the k smallest (key, row) seen so far.
  */
 struct heap_ent {
 	uint64_t code, row;
@@ -381,13 +380,16 @@ rowsort_top_add(struct rowsort_top *t, const uint64_t *rows, size_t n)
 		size_t len = TD_MIN(n - at, (size_t)KEY_BATCH);
 
 		keyer_keys(t->kr, rows + at, len, code);
-		for (size_t i = 0; i < len; i++) {
+		/* a batch from its end: keys that grow with the row (a time
+		 * sort descending) then replace the heap's top k times a
+		 * batch, not once a row */
+		for (size_t i = len; i-- > 0;) {
 			struct heap_ent e = { code[i], rows[at + i] };
 
 			if (t->n < t->k) {
 				t->h[t->n] = e;
 				sift_up(t->h, t->n++);
-			} else if (t->k && e.code < t->h[0].code) {
+			} else if (t->k && ent_less(&e, &t->h[0])) {
 				t->h[0] = e;
 				sift_down(t->h, t->n, 0);
 			}
