@@ -231,16 +231,87 @@ struct pair {
 };
 _Static_assert(sizeof(struct pair) == 12, "a pair is 12 bytes");
 
-static int
-cmp_pair(const void *pa, const void *pb)
+static inline bool
+pair_less(const struct pair *a, const struct pair *b)
 {
-	const struct pair *a = pa, *b = pb;
-
 	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
+		return a->hi < b->hi;
 	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return (a->at > b->at) - (a->at < b->at);
+		return a->lo < b->lo;
+	return a->at < b->at;
+}
+
+static inline void
+pair_swap(struct pair *a, struct pair *b)
+{
+	struct pair t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void
+pair_sift(struct pair *p, size_t n, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && pair_less(&p[c], &p[c + 1]))
+			c++;
+		if (!pair_less(&p[i], &p[c]))
+			break;
+		pair_swap(&p[i], &p[c]);
+	}
+}
+
+/* In place (no second array: the qsort of the C library takes one as
+ * large as the pairs): quicksort, median of three, the smaller side
+ * first; a heap sort below a depth that only bad pivots reach.  Pairs
+ * are distinct (their places are), so any sort gives the one order. */
+static void
+pair_sort(struct pair *p, size_t n, int depth)
+{
+	while (n > 16) {
+		struct pair *m = p + n / 2, *l = p + n - 1, pivot;
+		size_t i = 0, j = n - 1;
+
+		if (depth-- == 0) {
+			for (size_t k = n / 2; k-- > 0;)
+				pair_sift(p, n, k);
+			for (size_t end = n - 1; end > 0; end--) {
+				pair_swap(&p[0], &p[end]);
+				pair_sift(p, end, 0);
+			}
+			return;
+		}
+		if (pair_less(m, p))
+			pair_swap(m, p);
+		if (pair_less(l, m)) {
+			pair_swap(l, m);
+			if (pair_less(m, p))
+				pair_swap(m, p);
+		}
+		pivot = *m;
+		for (;;) {
+			while (pair_less(&p[i], &pivot))
+				i++;
+			while (pair_less(&pivot, &p[j]))
+				j--;
+			if (i >= j)
+				break;
+			pair_swap(&p[i++], &p[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			pair_sort(p, j + 1, depth);
+			p += j + 1;
+			n -= j + 1;
+		} else {
+			pair_sort(p + j + 1, n - j - 1, depth);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && pair_less(&p[k], &p[k - 1]); k--)
+			pair_swap(&p[k], &p[k - 1]);
 }
 
 static int
@@ -296,7 +367,7 @@ rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f, 
 						   (uint32_t)(narrow ? rows[at + i] : at + i) };
 	}
 	keyer_free(kr);
-	td_sort(p, n, sizeof *p, cmp_pair);
+	pair_sort(p, n, 2 * 64);
 	if (copy)
 		memcpy(copy, rows, n * sizeof *copy);
 	for (size_t i = 0; i < n; i++)
