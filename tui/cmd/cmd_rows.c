@@ -11,7 +11,8 @@
  * traces --sort FIELD lists the matches in that order (rowsort.h); A:B
  * then slices the sorted list ("--sort -nonfinite 0:10": the ten worst).
  * A slice ending at B <= ROWSORT_TOP_MAX sorts only the first B (a heap,
- * rows fed a batch at a time): memory bounded whatever the dump's size.
+ * rows fed a batch at a time), one starting at A with N - A below that
+ * and B only the last N - A: memory bounded whatever the dump's size.
  * Both listings build their result once through the emitter (emit.h): a
  * count line, then the rows as a table.
  */
@@ -30,7 +31,8 @@ struct listing {
 	const char *range, *op, *type, *graph, *host, *execution, *where, *sort;
 	bool nonfinite;
 	uint64_t *sorted;                   /* --sort: the matching rows in order (owned) */
-	uint64_t nsorted;                   /* rows in sorted: all, or a slice's head */
+	uint64_t nsorted;                   /* rows in sorted: all, or a slice's head or tail */
+	uint64_t sorted_from;               /* the place in the order of sorted[0] */
 	struct model_filter *filter;        /* NULL: every row */
 	uint64_t total, matched, unknown;
 };
@@ -109,7 +111,8 @@ static int64_t
 listing_row(struct cmd_env *env, const struct listing *l, uint64_t k, int64_t prev, uint64_t step)
 {
 	if (l->sorted)
-		return k < l->nsorted ? (int64_t)l->sorted[k] : -1;
+		return k >= l->sorted_from && k - l->sorted_from < l->nsorted ?
+			(int64_t)l->sorted[k - l->sorted_from] : -1;
 	if (!l->filter)
 		return (int64_t)k;
 	if (prev >= 0 && step == 1)
@@ -387,13 +390,13 @@ listing_next_rows(struct cmd_env *env, const struct listing *l, int64_t prev, ui
 	return got;
 }
 
-/* A:B with B <= ROWSORT_TOP_MAX: the first B of the sort, the matches
- * fed to a heap a batch at a time. */
+/* A:B with B <= ROWSORT_TOP_MAX: the first B of the sort (tail: the
+ * last k), the matches fed to a heap a batch at a time. */
 static enum td_status
-listing_sort_head(struct cmd_env *env, struct listing *l, enum rowsort_field f, bool desc,
-		  uint64_t k)
+listing_sort_part(struct cmd_env *env, struct listing *l, enum rowsort_field f, bool desc,
+		  uint64_t k, bool tail)
 {
-	struct rowsort_top *t = rowsort_top_new(env->m, f, desc, (size_t)k);
+	struct rowsort_top *t = rowsort_top_new(env->m, f, desc, (size_t)k, tail);
 	uint64_t batch[4096];
 	int64_t prev = -1;
 	size_t got;
@@ -408,6 +411,7 @@ listing_sort_head(struct cmd_env *env, struct listing *l, enum rowsort_field f, 
 		prev = (int64_t)batch[got - 1];
 	}
 	l->nsorted = rowsort_top_take(t, l->sorted);
+	l->sorted_from = tail && l->nsorted < l->matched ? l->matched - l->nsorted : 0;
 	rowsort_top_free(t);
 	return TD_OK;
 }
@@ -424,8 +428,15 @@ listing_sort(struct cmd_env *env, struct listing *l)
 	if (!rowsort_parse(l->sort, &f, &desc))
 		return cmd_fail(env, TD_ERR_ARGS, "--sort %s: sort by %s (-FIELD: descending)", l->sort,
 				rowsort_names());
-	if (listing_range(env, l, &r) && r.stop <= ROWSORT_TOP_MAX)
-		return listing_sort_head(env, l, f, desc, r.stop);
+	if (listing_range(env, l, &r)) {
+		/* the smaller heap: the first B, or the last N - A */
+		uint64_t tail = r.start < r.stop ? l->matched - r.start : UINT64_MAX;
+
+		if (tail < r.stop && tail <= ROWSORT_TOP_MAX)
+			return listing_sort_part(env, l, f, desc, tail, true);
+		if (r.stop <= ROWSORT_TOP_MAX)
+			return listing_sort_part(env, l, f, desc, r.stop, false);
+	}
 	l->sorted = malloc((size_t)l->matched * sizeof *l->sorted + 1);
 	if (!l->sorted)
 		return cmd_fail(env, TD_ERR_NOMEM, "--sort: %llu rows do not fit in memory",

@@ -378,8 +378,9 @@ rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f, 
 }
 
 /*
- * The first k rows of the sort without sorting every row: a max-heap of
- * the k smallest (key, row) seen so far.
+ * The first (or last) k rows of the sort without sorting every row: a
+ * max-heap of the k smallest (key, row) seen so far; for the last k the
+ * entries are complemented (~key, ~row), which reverses their order.
  */
 struct heap_ent {
 	uint64_t code, row;
@@ -389,6 +390,7 @@ struct rowsort_top {
 	struct keyer *kr;
 	struct heap_ent *h;
 	size_t k, n;
+	bool tail;                  /* the last k: entries complemented */
 	uint64_t last;              /* the last row added + 1 (0: none) */
 };
 
@@ -424,13 +426,14 @@ sift_up(struct heap_ent *h, size_t i)
 }
 
 struct rowsort_top *
-rowsort_top_new(struct model *m, enum rowsort_field f, bool desc, size_t k)
+rowsort_top_new(struct model *m, enum rowsort_field f, bool desc, size_t k, bool tail)
 {
 	struct rowsort_top *t;
 
 	if (k > ROWSORT_TOP_MAX || !(t = calloc(1, sizeof *t)))
 		return NULL;
 	t->k = k;
+	t->tail = tail;
 	t->h = malloc(k * sizeof *t->h + 1);
 	t->kr = keyer_new(m, f, desc);
 	if (!t->h || !t->kr) {
@@ -456,6 +459,9 @@ rowsort_top_add(struct rowsort_top *t, const uint64_t *rows, size_t n)
 		 * batch, not once a row */
 		for (size_t i = len; i-- > 0;) {
 			struct heap_ent e = { code[i], rows[at + i] };
+
+			if (t->tail)
+				e = (struct heap_ent){ ~e.code, ~e.row };
 
 			if (t->n < t->k) {
 				t->h[t->n] = e;
@@ -485,7 +491,7 @@ rowsort_top_take(struct rowsort_top *t, uint64_t *out)
 		sift_down(t->h, end - 1, 0);
 	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = t->h[i].row;
+		out[i] = t->tail ? ~t->h[n - 1 - i].row : t->h[i].row;
 	t->n = 0;
 	return n;
 }

@@ -76,20 +76,23 @@ const char *rowsort_names(void);
 enum td_status rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f,
 			      bool desc);
 
-/* The first k rows of rowsort_traces's order without sorting them all:
- * rows are added in ascending order, a batch at a time, and a heap keeps
- * the k first so far (16 bytes each).  The answer is exactly the head of
- * the whole sort, ties included.  A caller listing a slice A:B of a
- * sort takes this path when B <= ROWSORT_TOP_MAX. */
+/* The first k rows of rowsort_traces's order (tail: the last k) without
+ * sorting them all: rows are added in ascending order, a batch at a
+ * time, and a heap keeps the k so far (16 bytes each).  The answer is
+ * exactly the head (tail) of the whole sort, ties included.  A caller
+ * listing a slice A:B of a sort of N rows takes this path when
+ * B <= ROWSORT_TOP_MAX (or N - A <= ROWSORT_TOP_MAX). */
 #define ROWSORT_TOP_MAX 100000u
 struct rowsort_top;
 /* NULL when k > ROWSORT_TOP_MAX or out of memory. */
-struct rowsort_top *rowsort_top_new(struct model *m, enum rowsort_field f, bool desc, size_t k);
+struct rowsort_top *rowsort_top_new(struct model *m, enum rowsort_field f, bool desc, size_t k,
+				    bool tail);
 /* Adds rows[0..n), ascending and above every row added before (false,
  * nothing added, otherwise). */
 bool rowsort_top_add(struct rowsort_top *t, const uint64_t *rows, size_t n);
-/* Writes the first min(k, rows added) rows in order to out (room for k)
- * and returns their count; the heap is then empty. */
+/* Writes the first (tail: last) min(k, rows added) rows of the order,
+ * in order, to out (room for k) and returns their count; the heap is
+ * then empty. */
 size_t rowsort_top_take(struct rowsort_top *t, uint64_t *out);
 /* Accepts NULL. */
 void rowsort_top_free(struct rowsort_top *t);

@@ -2,7 +2,7 @@
  * test_rowsort.c - the sort field and column names of the trace table:
  * "-FIELD" and "FIELD desc" sort descending, unknown names are refused,
  * the column mask reads and prints back; the sort's order (the whole
- * sort and the heap of a slice's head) against an order worked out here
+ * sort and the heap of a slice's head or tail) against an order worked out here
  * from the fake dump's script: unknown keys last, ties by row number,
  * both directions, subsets of rows as a filter gives them.
  */
@@ -221,17 +221,20 @@ test_sort_order_matches_contract(void **state)
 				}
 				assert_int_equal(rowsort_traces(m, rows, n, ref_field, desc), TD_OK);
 				assert_memory_equal(rows, want, n * sizeof *rows);
-				/* the head of it, rows fed in uneven batches */
-				for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
-					struct rowsort_top *t = rowsort_top_new(m, ref_field, desc, ks[q]);
+				/* its head and its tail, rows fed in uneven batches */
+				for (size_t q = 0; q < 2 * sizeof ks / sizeof ks[0]; q++) {
+					size_t k = ks[q / 2];
+					bool tail = q % 2;
+					struct rowsort_top *t = rowsort_top_new(m, ref_field, desc, k, tail);
 					size_t got;
 
 					assert_non_null(t);
 					for (size_t at = 0, len = 1; at < n; at += len, len = len * 3 + 1)
 						assert_true(rowsort_top_add(t, base + at, len < n - at ? len : n - at));
 					got = rowsort_top_take(t, head);
-					assert_int_equal(got, ks[q] < n ? ks[q] : n);
-					assert_memory_equal(head, want, got * sizeof *head);
+					assert_int_equal(got, k < n ? k : n);
+					assert_memory_equal(head, tail ? want + n - got : want,
+							    got * sizeof *head);
 					rowsort_top_free(t);
 				}
 			}
@@ -244,11 +247,11 @@ test_sort_head_refuses_disorder(void **state)
 {
 	struct fake *f = tie_dump();
 	struct model *m = fake_model_open(f, NULL);
-	struct rowsort_top *t = rowsort_top_new(m, SORT_SIZE, false, 5);
+	struct rowsort_top *t = rowsort_top_new(m, SORT_SIZE, false, 5, false);
 	const uint64_t a[] = { 10, 20 }, b[] = { 15 }, c[] = { 30, 25 };
 
 	(void)state;
-	assert_null(rowsort_top_new(m, SORT_SIZE, false, ROWSORT_TOP_MAX + 1));
+	assert_null(rowsort_top_new(m, SORT_SIZE, false, ROWSORT_TOP_MAX + 1, true));
 	assert_true(rowsort_top_add(t, a, 2));
 	assert_false(rowsort_top_add(t, b, 1));     /* below a row added before */
 	assert_false(rowsort_top_add(t, c, 2));     /* not ascending */
