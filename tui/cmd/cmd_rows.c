@@ -463,6 +463,7 @@ listing_run(struct cmd_env *env, int argc, char **argv, enum model_table table)
 		l.unknown = model_filter_unknown(env->m, l.filter, table);
 	if (l.sort && (st = listing_sort(env, &l)) != TD_OK) {
 		model_filter_free(l.filter);
+		free(l.sorted);
 		return st;
 	}
 	st = listing_print(env, &l);
