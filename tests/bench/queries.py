@@ -17,13 +17,17 @@ median of RUNS runs, each with --no-cache (so every run indexes):
 Wall and CPU seconds (user + system, the work when other jobs share the
 cores) and the ratio of each to the index of the same run.
 
-Then the questions of issue 25 warm (also at --warm-sizes, warm only): the dump opened from the persistent
+Then the questions of issue 25 warm: the dump opened from the persistent
 index and its summary columns (a private cache directory; a first run
 builds them and is not counted), with peak RSS and issue 25's target:
 
   where zero_fraction   `traces --where 'zero_fraction > 0.5' -1:`
   watches check         the recommended set
   sort -time, size      `traces --sort -time 0:10`, `--sort size`
+
+and, at --sort-sizes (default 10M) alone, the sorts warm: a slice's head
+and tail and a whole sort; at --watch-sizes (run.sh: 10M) `watches check`
+warm alone.
 
 Writes tests/bench/queries.md.
 """
@@ -92,7 +96,7 @@ def measure_warm(tdbg, args, runs, xdg):
     return statistics.median(walls), statistics.median(cpus), max(rss)
 
 
-def warm_table(tdbg, d, n, runs, cache):
+def warm_table(tdbg, d, n, runs, cache, queries=WARM):
     xdg = os.path.join(cache, "xdg-warm")
     os.makedirs(xdg, exist_ok=True)
     env = dict(os.environ, XDG_CACHE_HOME=xdg)
@@ -100,8 +104,35 @@ def warm_table(tdbg, d, n, runs, cache):
     lines = ["Warm (the persistent index and its summary columns; load average %.1f):"
              % os.getloadavg()[0], "",
              "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
-    for name, args, target in WARM:
+    for name, args, target in queries:
         w, c, r = measure_warm(tdbg, args + [d], runs, xdg)
+        t = target.get(n)
+        lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
+            name, w, c, r / 2**20, "< %g s: %s" % (t, "met" if w < t else "missed") if t else ""))
+    return lines + [""]
+
+
+# traces --sort alone at the bigger sizes (the other warm questions take
+# minutes there): a slice's head and tail (heaps) and a middle slice (the
+# whole sort), with issue 25's target
+SORTS = [
+    ("traces --sort -time 0:10", lambda n: "traces --sort -time 0:10", {10**7: 0.5}),
+    ("traces --sort size 5:15", lambda n: "traces --sort size 5:15", {}),
+    ("traces --sort -time -10:", lambda n: "traces --sort -time -10:", {}),
+    ("traces --sort size N/2:N/2+10 (whole sort)",
+     lambda n: "traces --sort size %d:%d" % (n // 2, n // 2 + 10), {}),
+]
+
+
+def sort_table(tdbg, d, n, runs, cache, size):
+    xdg = os.path.join(cache, "xdg-warm")
+    os.makedirs(xdg, exist_ok=True)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    subprocess.run([tdbg, "-e", "info", d], env=env, stdout=subprocess.DEVNULL, check=True)
+    lines = ["## %s traces, traces --sort warm (load average %.1f)" % (size, os.getloadavg()[0]),
+             "", "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
+    for name, cmd, target in SORTS:
+        w, c, r = measure_warm(tdbg, ["-e", cmd(n), d], runs, xdg)
         t = target.get(n)
         lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
             name, w, c, r / 2**20, "< %g s: %s" % (t, "met" if w < t else "missed") if t else ""))
@@ -114,8 +145,10 @@ def main():
     ap.add_argument("--gen", required=True)
     ap.add_argument("--cache", default=os.path.join(HERE, "cache"))
     ap.add_argument("--sizes", default="1M")
-    ap.add_argument("--warm-sizes", default="",
-                    help="sizes measured warm only (the table of issue 25), e.g. 10M")
+    ap.add_argument("--sort-sizes", default="10M",
+                    help="sizes at which only the sorts are measured, warm")
+    ap.add_argument("--watch-sizes", default="",
+                    help="sizes at which only `watches check` is measured, warm (e.g. 10M)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(HERE, "queries.md"))
     a = ap.parse_args()
@@ -151,12 +184,15 @@ def main():
                 lines.append("| %s | %.2f | %.2f | %.1fx | %.1fx |" % (name, w, c, w / base_w, c / base_c))
         lines.append("")
         lines += warm_table(a.tdbg, d, n, a.runs, a.cache)
-    for size in filter(None, a.warm_sizes.split(",")):
-        if size in a.sizes.split(","):
-            continue
+    for size in [x for x in a.sort_sizes.split(",") if x and x not in a.sizes.split(",")]:
         n = bench.parse_size(size)
         d, _ = bench.ensure_dump(a.gen, a.cache, n)
-        lines += ["## %s traces, warm only" % size, ""] + warm_table(a.tdbg, d, n, a.runs, a.cache)
+        lines += sort_table(a.tdbg, d, n, a.runs, a.cache, size)
+    for size in [x for x in a.watch_sizes.split(",") if x and x not in a.sizes.split(",")]:
+        n = bench.parse_size(size)
+        d, _ = bench.ensure_dump(a.gen, a.cache, n)
+        lines += ["## %s traces, watches check warm" % size, ""] + warm_table(
+            a.tdbg, d, n, a.runs, a.cache, [q for q in WARM if q[0].startswith("watches")])
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)

@@ -24,8 +24,8 @@
 # beside it).
 #
 # Last, tests/bench/queries.py: where, watches and diff beside the index
-# (BENCH_QUERY_SIZES, default 1M; issue 25's warm questions alone also at
-# BENCH_QUERY_WARM_SIZES, default 10M, empty for none; tests/bench/queries.md).
+# (BENCH_QUERY_SIZES, default 1M; `watches check` warm alone also at
+# BENCH_QUERY_WATCH_SIZES, default 10M, empty for none; tests/bench/queries.md).
 #
 #   BENCH_SIZES=100K,1M  BENCH_RUNS=3  tests/bench/run.sh [bench.py options]
 set -e
@@ -57,5 +57,5 @@ python3 tests/bench/msprobe.py --tdbg "$top/tests/bench/cache/tdbg" \
 TDBG="$top/tests/bench/cache/tdbg" tests/bench/msprobe_compare.sh
 # What where, watches and diff cost beside the index (tests/bench/queries.md).
 exec python3 tests/bench/queries.py --tdbg "$top/tests/bench/cache/tdbg" --gen "$gen" \
-	--sizes "${BENCH_QUERY_SIZES:-1M}" --warm-sizes "${BENCH_QUERY_WARM_SIZES-10M}" \
+	--sizes "${BENCH_QUERY_SIZES:-1M}" --watch-sizes "${BENCH_QUERY_WATCH_SIZES-10M}" \
 	--runs "${BENCH_RUNS:-3}"
