@@ -1,0 +1,223 @@
+/*
+ * model_expr_window.c - the condition language evaluated over a window
+ * of rows at once: each leaf of the tree is a loop over the window's
+ * column of a field, and `and`, `or`, `not` combine whole answer arrays
+ * with the three-valued rules of expr_eval (model_expr.c), so a row's
+ * answer is the one expr_eval gives it.
+ *
+ * Where the row by row walk stops at a side that decides, this one
+ * evaluates both sides for every row: the same answer, given fields
+ * that have no effect when read (a column, not a decode).  Not for
+ * fields read by a callback with side effects (a decode, the watches'
+ * basis): those stay with expr_eval.
+ */
+#include "model/model_expr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis/model_expr_tree.h"
+#include "model/model_regex.h"
+
+/* An operand's column over the window. */
+struct col {
+	uint8_t *avail;
+	double *num;
+	const char **str;
+};
+
+struct window {
+	const struct expr *e;
+	size_t n;
+	expr_col_fn get;
+	void *ctx;
+};
+
+static void
+col_alloc(struct col *c, size_t n)
+{
+	c->avail = xmalloc(n);
+	c->num = xmalloc(n * sizeof(*c->num));
+	c->str = xmalloc(n * sizeof(*c->str));
+}
+
+static void
+col_free(struct col *c)
+{
+	free(c->avail);
+	free(c->num);
+	free(c->str);
+}
+
+/* The operand's values for the window (a literal's, repeated). */
+static void
+operand_col(struct window *w, const struct operand *o, struct col *c)
+{
+	size_t k;
+
+	if (o->kind != O_FIELD) {
+		memset(c->avail, EXPR_KNOWN, w->n);
+		for (k = 0; k < w->n; k++) {
+			c->num[k] = o->num;
+			c->str[k] = o->str;
+		}
+		return;
+	}
+	for (k = 0; k < w->n; k++)
+		c->str[k] = "";
+	w->get(w->ctx, (enum expr_field)o->field, w->n, c->avail, c->num, c->str);
+	for (k = 0; k < w->n; k++)
+		if (!c->str[k])
+			c->str[k] = "";
+}
+
+/* A field that is not known: defer (answered later) or unknown. */
+static inline uint8_t
+not_known(uint8_t avail)
+{
+	return avail == EXPR_LATER ? EXPR_DEFER : EXPR_UNKNOWN;
+}
+
+static inline uint8_t
+cmp_result(enum tok op, int c)
+{
+	switch (op) {
+	case T_LT: return c < 0;
+	case T_LE: return c <= 0;
+	case T_GT: return c > 0;
+	case T_GE: return c >= 0;
+	case T_EQ: return c == 0;
+	default:   return c != 0;
+	}
+}
+
+/* Numbers as compare() in model_expr.c: NaN on either side is only "!=". */
+static void
+cmp_num(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		double a = l->num[k], b = r->num[k];
+
+		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
+			out[k] = EXPR_DEFER;
+		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
+			out[k] = EXPR_UNKNOWN;
+		else if (isnan(a) || isnan(b))
+			out[k] = op == T_NE ? EXPR_TRUE : EXPR_FALSE;
+		else
+			out[k] = cmp_result(op, a < b ? -1 : a > b ? 1 : 0);
+	}
+}
+
+static void
+cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
+			out[k] = EXPR_DEFER;
+		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
+			out[k] = EXPR_UNKNOWN;
+		else
+			out[k] = cmp_result(op, strcmp(l->str[k], r->str[k]));
+	}
+}
+
+/* "~": one match per distinct text in a run (a text field's values are
+ * few: dtype names). */
+static void
+match_col(const struct expr *e, const struct node *nd, const struct col *l, size_t n,
+	  uint8_t *out)
+{
+	const char *last = NULL;
+	uint8_t r = EXPR_UNKNOWN;
+
+	for (size_t k = 0; k < n; k++) {
+		if (l->avail[k] != EXPR_KNOWN) {
+			out[k] = not_known(l->avail[k]);
+			continue;
+		}
+		if (!last || strcmp(last, l->str[k]) != 0) {
+			last = l->str[k];
+			switch (model_regex_match(nd->re, last, strlen(last), e->md)) {
+			case MODEL_REGEX_MATCH: r = EXPR_TRUE; break;
+			case MODEL_REGEX_NO: r = EXPR_FALSE; break;
+			default: r = EXPR_UNKNOWN; break;
+			}
+		}
+		out[k] = r;
+	}
+}
+
+static void
+eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
+{
+	struct col l, r;
+	size_t k;
+
+	col_alloc(&l, w->n);
+	operand_col(w, &nd->l, &l);
+	if (nd->kind == N_TRUTH) {
+		for (k = 0; k < w->n; k++)
+			out[k] = l.avail[k] != EXPR_KNOWN ? not_known(l.avail[k]) :
+				 l.num[k] != 0 && !isnan(l.num[k]);
+	} else if (nd->kind == N_MATCH) {
+		match_col(w->e, nd, &l, w->n, out);
+	} else {
+		col_alloc(&r, w->n);
+		operand_col(w, &nd->r, &r);
+		if (expr_operand_kind(&nd->l) == EXPR_STR)
+			cmp_str(nd->op, &l, &r, w->n, out);
+		else
+			cmp_num(nd->op, &l, &r, w->n, out);
+		col_free(&r);
+	}
+	col_free(&l);
+}
+
+static void
+eval_node(struct window *w, int i, uint8_t *out)
+{
+	const struct node *nd = &w->e->nodes[i];
+	uint8_t stop, keep, *b;
+	size_t k;
+
+	switch (nd->kind) {
+	case N_NOT:
+		eval_node(w, nd->a, out);
+		for (k = 0; k < w->n; k++)
+			out[k] = out[k] == EXPR_TRUE ? EXPR_FALSE :
+				 out[k] == EXPR_FALSE ? EXPR_TRUE : out[k];
+		return;
+	case N_AND:
+	case N_OR:
+		/* as eval_node in model_expr.c: the deciding value wins over
+		 * defer, defer over unknown, unknown over the other value */
+		stop = nd->kind == N_AND ? EXPR_FALSE : EXPR_TRUE;
+		keep = nd->kind == N_AND ? EXPR_TRUE : EXPR_FALSE;
+		b = xmalloc(w->n);
+		eval_node(w, nd->a, out);
+		eval_node(w, nd->b, b);
+		for (k = 0; k < w->n; k++) {
+			uint8_t x = out[k], y = b[k];
+
+			out[k] = x == stop || y == stop ? stop :
+				 x == EXPR_DEFER || y == EXPR_DEFER ? EXPR_DEFER :
+				 x == EXPR_UNKNOWN || y == EXPR_UNKNOWN ? EXPR_UNKNOWN : keep;
+		}
+		free(b);
+		return;
+	default:
+		eval_leaf(w, nd, out);
+		return;
+	}
+}
+
+void
+expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx, uint8_t *out)
+{
+	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx };
+
+	if (w.n)
+		eval_node(&w, e->root, out);
+}

@@ -1,0 +1,134 @@
+/*
+ * model_where_window.c - a condition on summary fields answered for a
+ * window of trace rows at once (issue 25): the columns the condition
+ * names are read for the window under one lock
+ * (model_trace_field_window), then the condition is evaluated over them
+ * as arrays (expr_eval_window).  A row the columns do not hold is left
+ * to the row by row path (where_trace), which decodes it.
+ *
+ * Each field's value and "not carried" are where_summary_field's
+ * (model_where.c) for a summary read from the columns, so a row's answer
+ * is where_trace's.  Not for op, host, step, the row's own facts or
+ * step fields: those stay row by row.
+ */
+#include "model/analysis/model_where.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The window fields: the SUM_* bits a field reads and its column
+ * (-1: from the meta word or two columns). */
+static const struct {
+	uint32_t bits;
+	int col;
+} wfield[EXPR_F_COUNT] = {
+	[EXPR_F_NAN] = { SUM_NAN, MODEL_FCOL_NAN },
+	[EXPR_F_NEG_INF] = { SUM_NEG_INF, MODEL_FCOL_NEG_INF },
+	[EXPR_F_POS_INF] = { SUM_POS_INF, MODEL_FCOL_POS_INF },
+	[EXPR_F_NEGATIVE] = { SUM_NEGATIVE, MODEL_FCOL_NEGATIVE },
+	[EXPR_F_ZERO] = { SUM_ZERO, MODEL_FCOL_ZERO },
+	[EXPR_F_POSITIVE] = { SUM_POSITIVE, MODEL_FCOL_POSITIVE },
+	[EXPR_F_ELEMENTS] = { SUM_ELEMENTS, MODEL_FCOL_ELEMENTS },
+	[EXPR_F_MIN] = { SUM_MINMAX, MODEL_FCOL_MIN },
+	[EXPR_F_MAX] = { SUM_MINMAX, MODEL_FCOL_MAX },
+	[EXPR_F_MEAN] = { SUM_MEAN, MODEL_FCOL_MEAN },
+	[EXPR_F_ABS_MEAN] = { SUM_ABS_MEAN, MODEL_FCOL_ABS_MEAN },
+	[EXPR_F_STD] = { SUM_STD, MODEL_FCOL_STD },
+	[EXPR_F_L2NORM] = { SUM_L2NORM, MODEL_FCOL_L2NORM },
+	[EXPR_F_ZERO_FRACTION] = { SUM_ZERO | SUM_ELEMENTS, -1 },
+	[EXPR_F_ZERO_PERCENTAGE] = { SUM_ZERO | SUM_ELEMENTS, -1 },
+	[EXPR_F_RANK] = { SUM_RANK, -1 },
+	[EXPR_F_DTYPE] = { SUM_DTYPE, -1 },
+	[EXPR_F_MAX_ABS] = { SUM_MINMAX, -1 },
+	[EXPR_F_DTYPE_MAX] = { SUM_DTYPE, -1 },
+};
+
+bool
+where_window_able(const struct expr *e)
+{
+	uint64_t f = expr_fields(e);
+
+	for (int i = 0; i < EXPR_F_COUNT; i++)
+		if ((f >> i & 1) && !wfield[i].bits)
+			return false;
+	return true;
+}
+
+static double
+as_count(uint64_t v)
+{
+	return (double)(int64_t)v;
+}
+
+static double
+as_real(uint64_t v)
+{
+	double d;
+
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+/* Field f of the window's rows (the filled ones; others are not read). */
+static void
+window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, const char **str)
+{
+	const struct model_field_window *w = ctx;
+	uint32_t bits = wfield[f].bits;
+	int c = wfield[f].col;
+
+	for (size_t k = 0; k < n; k++) {
+		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
+		num[k] = 0;
+		if (avail[k] != EXPR_KNOWN)
+			continue;
+		if (c >= MODEL_FCOL_MIN) {
+			num[k] = as_real(w->v[c][k]);
+		} else if (c >= 0) {
+			num[k] = as_count(w->v[c][k]);
+		} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
+			/* as where_summary_field: none of no elements */
+			int64_t el = (int64_t)w->v[MODEL_FCOL_ELEMENTS][k];
+			double z = as_count(w->v[MODEL_FCOL_ZERO][k]);
+
+			if (el <= 0)
+				avail[k] = EXPR_ABSENT;
+			else
+				num[k] = f == EXPR_F_ZERO_FRACTION ? z / (double)el :
+					 100.0 * z / (double)el;
+		} else if (f == EXPR_F_RANK) {
+			num[k] = (double)w->rank[k];
+		} else if (f == EXPR_F_MAX_ABS) {
+			num[k] = fmax(fabs(as_real(w->v[MODEL_FCOL_MIN][k])),
+				      fabs(as_real(w->v[MODEL_FCOL_MAX][k])));
+		} else if (f == EXPR_F_DTYPE) {
+			if (w->dtype[k] == DTYPE_INVALID)
+				avail[k] = EXPR_ABSENT;
+			else
+				str[k] = td_dtype_name((enum td_dtype)w->dtype[k]);
+		} else if (td_dtype_max((enum td_dtype)w->dtype[k]) == 0) {
+			avail[k] = EXPR_ABSENT;
+		} else {
+			num[k] = td_dtype_max((enum td_dtype)w->dtype[k]);
+		}
+	}
+}
+
+size_t
+where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t n,
+		   struct model_field_window *w, uint8_t *out)
+{
+	uint64_t f = expr_fields(e);
+	uint32_t need = 0;
+
+	for (int i = 0; i < EXPR_F_COUNT; i++)
+		if (f >> i & 1)
+			need |= wfield[i].bits;
+	if (!model_trace_field_window(m, first, n, need, w))
+		return 0;
+	expr_eval_window(e, w->n, window_col, w, out);
+	for (size_t k = 0; k < w->n; k++)
+		if (!w->filled[k])
+			out[k] = WHERE_ASK;
+	return w->n;
+}
