@@ -54,20 +54,23 @@ col_free(struct col *c)
 static void
 operand_col(struct window *w, const struct operand *o, struct col *c)
 {
+	bool text = expr_operand_kind(o) == EXPR_STR;   /* only num or str is read */
 	size_t k;
 
 	if (o->kind != O_FIELD) {
 		memset(c->avail, EXPR_KNOWN, w->n);
 		for (k = 0; k < w->n; k++) {
-			c->num[k] = o->num;
-			c->str[k] = o->str;
+			if (text)
+				c->str[k] = o->str;
+			else
+				c->num[k] = o->num;
 		}
 		return;
 	}
-	for (k = 0; k < w->n; k++)
+	for (k = 0; text && k < w->n; k++)
 		c->str[k] = "";
 	w->get(w->ctx, (enum expr_field)o->field, w->n, c->avail, c->num, c->str);
-	for (k = 0; k < w->n; k++)
+	for (k = 0; text && k < w->n; k++)
 		if (!c->str[k])
 			c->str[k] = "";
 }

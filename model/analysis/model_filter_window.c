@@ -13,45 +13,33 @@
 #include "model/analysis/model_filter_priv.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/analysis/model_where.h"
 
-/* Keeps the window's answers of the rows not answered yet. */
-static void
-keep_answers(struct filter_table *tb, uint64_t lo, const uint8_t *ans, size_t n)
+/* The 2-bit answer of a window answer (WHERE_ASK: W_NONE). */
+static unsigned
+wbits(uint8_t ans)
 {
-	for (size_t k = 0; k < n; k++) {
-		uint64_t j = lo + k;
-		uint8_t *byte = &tb->wrow[j >> 2];
-		unsigned shift = (unsigned)(j & 3) * 2;
-
-		if (ans[k] == WHERE_ASK || (*byte >> shift & 3) != W_NONE)
-			continue;
-		*byte |= (uint8_t)((ans[k] == EXPR_TRUE ? W_MATCH :
-				    ans[k] == EXPR_FALSE ? W_NO : W_UNKNOWN) << shift);
-	}
+	return ans == WHERE_ASK ? W_NONE :
+	       ans == EXPR_TRUE ? W_MATCH : ans == EXPR_FALSE ? W_NO : W_UNKNOWN;
 }
 
-/* Row lo + k's match as filter_trace_match gives it when no host or
- * execution bounds the filter: its op's state, its flags, the answer. */
+/* Row j's match as filter_trace_match gives it when no host or execution
+ * bounds the filter: its op's state, its flags, the where answer w;
+ * -1 when w is W_NONE and the op needs it (the row by row path). */
 static int
-quick_match(struct model_filter *f, uint64_t j, const struct filter_table *tb)
+quick_match(struct model_filter *f, uint64_t j, unsigned w)
 {
 	uint32_t flags, op = model_trace_op_flags(f->m, j, &flags);
-	unsigned w;
 	uint8_t st;
 
 	if (op >= f->nop_state || ((st = f->op_state[op] & 3) != ST_MATCH && st != ST_ROWS))
 		return R_NO;
 	if (f->nonfinite && !(flags & ROW_NONFINITE))
 		return R_NO;
-	if (st == ST_ROWS) {
-		w = tb->wrow[j >> 2] >> ((unsigned)(j & 3) * 2) & 3;
-		if (w == W_NONE)
-			return -1;      /* not in the columns: row by row */
-		if (w != W_MATCH)
-			return w == W_NO ? R_NO : R_UNKNOWN;
-	}
+	if (st == ST_ROWS && w != W_MATCH)
+		return w == W_NONE ? -1 : w == W_NO ? R_NO : R_UNKNOWN;
 	return f->op_state[op] & ST_UNDECIDED ? R_UNKNOWN : R_MATCH;
 }
 
@@ -62,24 +50,32 @@ filter_window_count(struct model_filter *f, const struct trace_bounds *b,
 	struct filter_table *tb = &f->tab[TABLE_TRACES];
 	uint8_t ans[MODEL_FIELD_WINDOW];
 	bool quick = !f->host && f->execution < 0;
-	uint64_t j, from = lo;
-	size_t got;
+	size_t got = 0, k;
+	uint64_t j;
 
 	if (!f->fwin)
 		f->fwin = xmalloc(sizeof(*f->fwin));
 	filter_wrow_reserve(tb, hi - 1);
-	for (; from < hi; from += got) {
-		if (!(got = where_trace_window(f->m, f->where, from, (size_t)(hi - from), f->fwin,
-					       ans)))
-			break;
-		keep_answers(tb, from, ans, got);
-	}
-	for (j = lo; j < hi; j++) {
-		int r = quick ? quick_match(f, j, tb) : -1;
+	for (j = lo; j < hi; j += got) {
+		got = where_trace_window(f->m, f->where, j, (size_t)(hi - j), f->fwin, ans);
+		if (!got) {             /* past the columns' rows: row by row */
+			got = (size_t)(hi - j);
+			memset(ans, WHERE_ASK, got);
+		}
+		for (k = 0; k < got; k++) {
+			uint8_t *byte = &tb->wrow[(j + k) >> 2];
+			unsigned shift = (unsigned)((j + k) & 3) * 2, w = *byte >> shift & 3;
+			int r;
 
-		if (r < 0)
-			r = filter_trace_match(f, j, b, hc);
-		cnt->count += r == R_MATCH;
-		cnt->unknown += r == R_UNKNOWN;
+			if (w == W_NONE) {      /* keep the answer (nth, next) */
+				w = wbits(ans[k]);
+				*byte |= (uint8_t)(w << shift);
+			}
+			r = quick ? quick_match(f, j + k, w) : -1;
+			if (r < 0)
+				r = filter_trace_match(f, j + k, b, hc);
+			cnt->count += r == R_MATCH;
+			cnt->unknown += r == R_UNKNOWN;
+		}
 	}
 }
