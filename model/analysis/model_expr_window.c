@@ -95,21 +95,30 @@ cmp_result(enum tok op, int c)
 	}
 }
 
-/* Numbers as compare() in model_expr.c: NaN on either side is only "!=". */
+/* Numbers as compare() in model_expr.c: NaN on either side makes only
+ * "!=" true, which is what IEEE comparisons give, so each operator is
+ * its C comparison, in a loop of its own. */
+#define CMP_LOOP(test)                                                                   \
+	for (k = 0; k < n; k++) {                                                        \
+		double a = l->num[k], b = r->num[k];                                     \
+		uint8_t la = l->avail[k], ra = r->avail[k];                              \
+                                                                                         \
+		out[k] = la == EXPR_LATER || ra == EXPR_LATER ? EXPR_DEFER :             \
+			 la != EXPR_KNOWN || ra != EXPR_KNOWN ? EXPR_UNKNOWN : (test);    \
+	}
+
 static void
 cmp_num(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
 {
-	for (size_t k = 0; k < n; k++) {
-		double a = l->num[k], b = r->num[k];
+	size_t k;
 
-		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
-			out[k] = EXPR_DEFER;
-		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
-			out[k] = EXPR_UNKNOWN;
-		else if (isnan(a) || isnan(b))
-			out[k] = op == T_NE ? EXPR_TRUE : EXPR_FALSE;
-		else
-			out[k] = cmp_result(op, a < b ? -1 : a > b ? 1 : 0);
+	switch (op) {
+	case T_LT: CMP_LOOP(a < b) break;
+	case T_LE: CMP_LOOP(a <= b) break;
+	case T_GT: CMP_LOOP(a > b) break;
+	case T_GE: CMP_LOOP(a >= b) break;
+	case T_EQ: CMP_LOOP(a == b) break;
+	default:   CMP_LOOP(a != b) break;
 	}
 }
 

@@ -69,47 +69,49 @@ as_real(uint64_t v)
 	return d;
 }
 
-/* Field f of the window's rows (the filled ones; others are not read). */
+/* Field f of the window's rows (the filled ones; others are not read):
+ * whether each row carries it, then its values, one loop per kind. */
 static void
 window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, const char **str)
 {
 	const struct model_field_window *w = ctx;
+	const uint64_t *el = w->v[MODEL_FCOL_ELEMENTS], *z = w->v[MODEL_FCOL_ZERO];
 	uint32_t bits = wfield[f].bits;
 	int c = wfield[f].col;
+	size_t k;
 
-	for (size_t k = 0; k < n; k++) {
+	for (k = 0; k < n; k++)
 		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
-		num[k] = 0;
-		if (avail[k] != EXPR_KNOWN)
-			continue;
-		if (c >= MODEL_FCOL_MIN) {
-			num[k] = as_real(w->v[c][k]);
-		} else if (c >= 0) {
+	if (c >= MODEL_FCOL_MIN) {
+		memcpy(num, w->v[c], n * sizeof(*num));
+	} else if (c >= 0) {
+		for (k = 0; k < n; k++)
 			num[k] = as_count(w->v[c][k]);
-		} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
-			/* as where_summary_field: none of no elements */
-			int64_t el = (int64_t)w->v[MODEL_FCOL_ELEMENTS][k];
-			double z = as_count(w->v[MODEL_FCOL_ZERO][k]);
-
-			if (el <= 0)
+	} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
+		/* as where_summary_field: none of no elements */
+		for (k = 0; k < n; k++) {
+			num[k] = (f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0) * as_count(z[k]) /
+				 (double)(int64_t)el[k];
+			if ((int64_t)el[k] <= 0)
 				avail[k] = EXPR_ABSENT;
-			else
-				num[k] = f == EXPR_F_ZERO_FRACTION ? z / (double)el :
-					 100.0 * z / (double)el;
-		} else if (f == EXPR_F_RANK) {
+		}
+	} else if (f == EXPR_F_RANK) {
+		for (k = 0; k < n; k++)
 			num[k] = (double)w->rank[k];
-		} else if (f == EXPR_F_MAX_ABS) {
+	} else if (f == EXPR_F_MAX_ABS) {
+		for (k = 0; k < n; k++)
 			num[k] = fmax(fabs(as_real(w->v[MODEL_FCOL_MIN][k])),
 				      fabs(as_real(w->v[MODEL_FCOL_MAX][k])));
-		} else if (f == EXPR_F_DTYPE) {
-			if (w->dtype[k] == DTYPE_INVALID)
+	} else {
+		for (k = 0; k < n; k++) {
+			enum td_dtype dt = (enum td_dtype)w->dtype[k];
+
+			if (f == EXPR_F_DTYPE ? dt == DTYPE_INVALID : td_dtype_max(dt) == 0)
 				avail[k] = EXPR_ABSENT;
+			else if (f == EXPR_F_DTYPE)
+				str[k] = td_dtype_name(dt);
 			else
-				str[k] = td_dtype_name((enum td_dtype)w->dtype[k]);
-		} else if (td_dtype_max((enum td_dtype)w->dtype[k]) == 0) {
-			avail[k] = EXPR_ABSENT;
-		} else {
-			num[k] = td_dtype_max((enum td_dtype)w->dtype[k]);
+				num[k] = td_dtype_max(dt);
 		}
 	}
 }
