@@ -89,11 +89,13 @@ window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, 
 			num[k] = as_count(w->v[c][k]);
 	} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
 		/* as where_summary_field: none of no elements */
+		double times = f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0;
+
 		for (k = 0; k < n; k++) {
-			num[k] = (f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0) * as_count(z[k]) /
-				 (double)(int64_t)el[k];
 			if ((int64_t)el[k] <= 0)
 				avail[k] = EXPR_ABSENT;
+			else
+				num[k] = times * as_count(z[k]) / (double)(int64_t)el[k];
 		}
 	} else if (f == EXPR_F_RANK) {
 		for (k = 0; k < n; k++)
