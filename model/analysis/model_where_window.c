@@ -92,7 +92,8 @@ window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, 
 		double times = f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0;
 
 		for (k = 0; k < n; k++) {
-			if ((int64_t)el[k] <= 0)
+			num[k] = 0;
+			if (avail[k] != EXPR_KNOWN || (int64_t)el[k] <= 0)
 				avail[k] = EXPR_ABSENT;
 			else
 				num[k] = times * as_count(z[k]) / (double)(int64_t)el[k];
@@ -124,14 +125,18 @@ where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t
 {
 	uint64_t f = expr_fields(e);
 	uint32_t need = 0;
+	size_t k, filled = 0;
 
 	for (int i = 0; i < EXPR_F_COUNT; i++)
 		if (f >> i & 1)
 			need |= wfield[i].bits;
 	if (!model_trace_field_window(m, first, n, need, w))
 		return 0;
-	expr_eval_window(e, w->n, window_col, w, out);
-	for (size_t k = 0; k < w->n; k++)
+	for (k = 0; k < w->n; k++)
+		filled += w->filled[k];
+	if (filled)     /* else nothing read: every row asked */
+		expr_eval_window(e, w->n, window_col, w, out);
+	for (k = 0; k < w->n; k++)
 		if (!w->filled[k])
 			out[k] = WHERE_ASK;
 	return w->n;
