@@ -25,6 +25,9 @@ builds them and is not counted), with peak RSS and issue 25's target:
   watches check         the recommended set
   sort -time, size      `traces --sort -time 0:10`, `--sort size`
 
+and the warm `--where` alone at --warm-where-sizes (default 10M, the size of
+its target; bench.py's dump of that size, generated if missing).
+
 Writes tests/bench/queries.md.
 """
 import argparse
@@ -92,7 +95,7 @@ def measure_warm(tdbg, args, runs, xdg):
     return statistics.median(walls), statistics.median(cpus), max(rss)
 
 
-def warm_table(tdbg, d, n, runs, cache):
+def warm_table(tdbg, d, n, runs, cache, only=None):
     xdg = os.path.join(cache, "xdg-warm")
     os.makedirs(xdg, exist_ok=True)
     env = dict(os.environ, XDG_CACHE_HOME=xdg)
@@ -101,6 +104,8 @@ def warm_table(tdbg, d, n, runs, cache):
              % os.getloadavg()[0], "",
              "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
     for name, args, target in WARM:
+        if only and name not in only:
+            continue
         w, c, r = measure_warm(tdbg, args + [d], runs, xdg)
         t = target.get(n)
         lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
@@ -115,6 +120,9 @@ def main():
     ap.add_argument("--cache", default=os.path.join(HERE, "cache"))
     ap.add_argument("--sizes", default="1M")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--warm-where-sizes", default="10M",
+                    help="sizes (not in --sizes) whose warm `--where` alone is measured "
+                         "(issue 25's target is at 10M); '' for none")
     ap.add_argument("--out", default=os.path.join(HERE, "queries.md"))
     a = ap.parse_args()
     env_cache = os.path.join(a.cache, "xdg")
@@ -149,6 +157,11 @@ def main():
                 lines.append("| %s | %.2f | %.2f | %.1fx | %.1fx |" % (name, w, c, w / base_w, c / base_c))
         lines.append("")
         lines += warm_table(a.tdbg, d, n, a.runs, a.cache)
+    for size in [x for x in a.warm_where_sizes.split(",") if x and x not in a.sizes.split(",")]:
+        n = bench.parse_size(size)
+        d, _ = bench.ensure_dump(a.gen, a.cache, n)
+        lines += ["## %s traces: `--where` warm" % size, ""]
+        lines += warm_table(a.tdbg, d, n, a.runs, a.cache, only=(WARM[0][0],))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)
