@@ -135,29 +135,32 @@ cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t
 	}
 }
 
-/* "~": one match per distinct text in a run (a text field's values are
- * few: dtype names). */
+/* "~": one match per distinct text, remembered by its pointer (a
+ * field's texts are few and borrowed for the whole evaluation: dtype
+ * names, op names and types). */
 static void
 match_col(const struct expr *e, const struct node *nd, const struct col *l, size_t n,
 	  uint8_t *out)
 {
-	const char *last = NULL;
-	uint8_t r = EXPR_UNKNOWN;
+	struct { const char *s; uint8_t r; } memo[64] = { { NULL, 0 } };
 
 	for (size_t k = 0; k < n; k++) {
+		const char *s = l->str[k];
+		unsigned h = (unsigned)((uintptr_t)s >> 3) & 63;
+
 		if (l->avail[k] != EXPR_KNOWN) {
 			out[k] = not_known(l->avail[k]);
 			continue;
 		}
-		if (!last || strcmp(last, l->str[k]) != 0) {
-			last = l->str[k];
-			switch (model_regex_match(nd->re, last, strlen(last), e->md)) {
-			case MODEL_REGEX_MATCH: r = EXPR_TRUE; break;
-			case MODEL_REGEX_NO: r = EXPR_FALSE; break;
-			default: r = EXPR_UNKNOWN; break;
+		if (memo[h].s != s) {
+			memo[h].s = s;
+			switch (model_regex_match(nd->re, s, strlen(s), e->md)) {
+			case MODEL_REGEX_MATCH: memo[h].r = EXPR_TRUE; break;
+			case MODEL_REGEX_NO: memo[h].r = EXPR_FALSE; break;
+			default: memo[h].r = EXPR_UNKNOWN; break;
 			}
 		}
-		out[k] = r;
+		out[k] = memo[h].r;
 	}
 }
 

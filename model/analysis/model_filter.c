@@ -140,7 +140,7 @@ model_filter_free(struct model_filter *f)
 	free(f->op_state);
 	free(f->str_state);
 	expr_free(f->where);
-	free(f->fwin);
+	where_window_free(f->fwin);
 	for (size_t t = 0; t < TD_ARRAY_SIZE(f->tab); t++) {
 		free(f->tab[t].cnt);
 		free(f->tab[t].wrow);

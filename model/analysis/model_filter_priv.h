@@ -71,7 +71,7 @@ struct model_filter {
 	char *desc;
 	struct expr *where;
 	bool where_window;          /* where_window_able: answered a window at a time */
-	struct model_field_window *fwin;    /* its scratch, NULL until used */
+	struct where_window *fwin;  /* its scratch, NULL until used */
 	uint8_t *op_state;
 	size_t nop_state, capop;
 	uint64_t fill_gen;

@@ -54,7 +54,7 @@ filter_window_count(struct model_filter *f, const struct trace_bounds *b,
 	uint64_t j;
 
 	if (!f->fwin)
-		f->fwin = xmalloc(sizeof(*f->fwin));
+		f->fwin = where_window_new();
 	filter_wrow_reserve(tb, hi - 1);
 	for (j = lo; j < hi; j += got) {
 		got = where_trace_window(f->m, f->where, j, (size_t)(hi - j), f->fwin, ans);

@@ -7,7 +7,8 @@
  * corrupt records; no columns at all), every row's answer, and the
  * filter's counts, unknowns, nth and matches, are those of the row by
  * row path (where_trace), for conditions with NaN, infinities, fields a
- * mode lacks, `not`, `and`, `or`, and conditions mixed with op fields;
+ * mode lacks, `not`, `and`, `or`, op names and types beside summary
+ * fields, and conditions the window leaves to the row by row path;
  * on the fixtures and on generated dumps of several 4096-row blocks
  * (two hosts, zeros and NaN rows: tests/gen).
  */
@@ -50,8 +51,12 @@ static const char *const conds[] = {
 	/* exact values of the generated dumps (491 / 16384, 327 / 8192) */
 	"zero_fraction >= 0.02996826171875", "zero_percentage == 2.996826171875",
 	"zero_fraction == 0.0399169921875 or zero_fraction < 0.01",
-	/* mixed: not window-able, the row by row path (the same answers) */
+	/* with the op's name and type (read by op id, once) */
 	"type ~ \"MatMul\" and nan > 0", "op ~ \"dense\" or zero_fraction > 0.2",
+	"type == \"MatMul\" or nan > 0", "not (op ~ \"grad\") and zero > 0", "type != \"Relu\"",
+	"op ~ \"(a+)+$\" or mean > 0",
+	/* not window-able: the row by row path (the same answers) */
+	"role == \"weight\" or nan > 0", "step >= 0 and zero > 0", "host != \"\" and nan >= 0",
 };
 
 /* A fixture's path, or a dump generated for "@MODE" into tmp (once). */
@@ -105,7 +110,7 @@ check_condition(struct model *m, const char *text)
 {
 	struct model_filter *fl = where(m, text);
 	uint64_t n = model_trace_count(m), matched, unknown, want = 0, unk = 0, cols = 0;
-	struct model_field_window *w = malloc(sizeof(*w));
+	struct where_window *w = where_window_new();
 	uint8_t ans[MODEL_FIELD_WINDOW];
 	struct expr *e;
 	char err[256];
@@ -143,7 +148,7 @@ check_condition(struct model *m, const char *text)
 		j += got;
 	}
 	expr_free(e);
-	free(w);
+	where_window_free(w);
 	model_filter_free(fl);
 	return cols;
 }
@@ -190,7 +195,8 @@ test_window_able_only_summary_fields(void **state)
 {
 	static const struct { const char *text; bool able; } cases[] = {
 		{ "zero_fraction > 0.5", true }, { "dtype ~ \"f\" and max_abs > rank", true },
-		{ "type ~ \"MatMul\" and nan > 0", false }, { "host == \"a\"", false },
+		{ "type ~ \"MatMul\" and nan > 0", true }, { "op == \"x\" or type != \"y\"", true },
+		{ "host == \"a\"", false },
 		{ "step > 1", false }, { "unchanged", false }, { "requires_grad", false },
 		{ "role == \"weight\" or nan", false },
 	};
