@@ -32,6 +32,7 @@ struct window {
 	size_t n;
 	expr_col_fn get;
 	void *ctx;
+	struct expr_memo *mm;
 };
 
 static void
@@ -135,16 +136,82 @@ cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t
 	}
 }
 
-/* "~": one match per distinct text, remembered by its pointer (a
- * field's texts are few and borrowed for the whole evaluation: dtype
- * names, op names and types). */
-static void
-match_col(const struct expr *e, const struct node *nd, const struct col *l, size_t n,
-	  uint8_t *out)
-{
-	struct { const char *s; uint8_t r; } memo[64] = { { NULL, 0 } };
+struct memo_ent {
+	const char *s;              /* NULL empty */
+	int node;
+	uint8_t r;
+};
+struct expr_memo {
+	struct memo_ent *v;
+	size_t cap, n;              /* cap a power of two */
+};
 
-	for (size_t k = 0; k < n; k++) {
+struct expr_memo *
+expr_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_memo));
+}
+
+void
+expr_memo_free(struct expr_memo *mm)
+{
+	if (mm)
+		free(mm->v);
+	free(mm);
+}
+
+static size_t
+memo_slot(const struct expr_memo *mm, int node, const char *s)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)s ^ (uint64_t)node << 56) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 20) & (mm->cap - 1);
+
+	while (mm->v[i].s && (mm->v[i].s != s || mm->v[i].node != node))
+		i = (i + 1) & (mm->cap - 1);
+	return i;
+}
+
+static void
+memo_put(struct expr_memo *mm, int node, const char *s, uint8_t r)
+{
+	size_t i;
+
+	if (2 * (mm->n + 1) > mm->cap) {
+		struct expr_memo old = *mm;
+
+		mm->cap = old.cap ? 2 * old.cap : 256;
+		mm->v = xcalloc(mm->cap, sizeof(*mm->v));
+		mm->n = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.v[i].s)
+				memo_put(mm, old.v[i].node, old.v[i].s, old.v[i].r);
+		free(old.v);
+	}
+	i = memo_slot(mm, node, s);
+	mm->v[i] = (struct memo_ent){ s, node, r };
+	mm->n++;
+}
+
+static uint8_t
+match_text(const struct expr *e, const struct node *nd, const char *s)
+{
+	switch (model_regex_match(nd->re, s, strlen(s), e->md)) {
+	case MODEL_REGEX_MATCH: return EXPR_TRUE;
+	case MODEL_REGEX_NO: return EXPR_FALSE;
+	default: return EXPR_UNKNOWN;   /* a PCRE2 limit: cannot tell, not "no" */
+	}
+}
+
+/* "~": one match per distinct text, remembered by its address (a
+ * field's texts are few and borrowed for the whole evaluation: dtype
+ * names, op names and types), across windows in mm. */
+static void
+match_col(struct window *w, const struct node *nd, const struct col *l, uint8_t *out)
+{
+	struct { const char *s; uint8_t r; } last[64] = { { NULL, 0 } };
+	int node = (int)(nd - w->e->nodes);
+
+	for (size_t k = 0; k < w->n; k++) {
 		const char *s = l->str[k];
 		unsigned h = (unsigned)((uintptr_t)s >> 3) & 63;
 
@@ -152,15 +219,19 @@ match_col(const struct expr *e, const struct node *nd, const struct col *l, size
 			out[k] = not_known(l->avail[k]);
 			continue;
 		}
-		if (memo[h].s != s) {
-			memo[h].s = s;
-			switch (model_regex_match(nd->re, s, strlen(s), e->md)) {
-			case MODEL_REGEX_MATCH: memo[h].r = EXPR_TRUE; break;
-			case MODEL_REGEX_NO: memo[h].r = EXPR_FALSE; break;
-			default: memo[h].r = EXPR_UNKNOWN; break;
+		if (last[h].s != s) {
+			size_t i = w->mm && w->mm->cap ? memo_slot(w->mm, node, s) : 0;
+
+			last[h].s = s;
+			if (w->mm && w->mm->cap && w->mm->v[i].s) {
+				last[h].r = w->mm->v[i].r;
+			} else {
+				last[h].r = match_text(w->e, nd, s);
+				if (w->mm)
+					memo_put(w->mm, node, s, last[h].r);
 			}
 		}
-		out[k] = memo[h].r;
+		out[k] = last[h].r;
 	}
 }
 
@@ -177,7 +248,7 @@ eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
 			out[k] = l.avail[k] != EXPR_KNOWN ? not_known(l.avail[k]) :
 				 l.num[k] != 0 && !isnan(l.num[k]);
 	} else if (nd->kind == N_MATCH) {
-		match_col(w->e, nd, &l, w->n, out);
+		match_col(w, nd, &l, out);
 	} else {
 		col_alloc(&r, w->n);
 		operand_col(w, &nd->r, &r);
@@ -229,9 +300,10 @@ eval_node(struct window *w, int i, uint8_t *out)
 }
 
 void
-expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx, uint8_t *out)
+expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
+		 struct expr_memo *mm, uint8_t *out)
 {
-	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx };
+	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx, mm };
 
 	if (w.n)
 		eval_node(&w, e->root, out);

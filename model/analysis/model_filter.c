@@ -437,6 +437,12 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 {
 	size_t nchunks = (size_t)((s->n + FBLOCK - 1) >> FBLOCK_SHIFT), c;
 	struct fcount *cnt;
+	bool window = t == TABLE_TRACES && f->where_window;
+
+	/* a window only when some op leaves its rows to the condition */
+	for (c = 0; window && c < f->nop_state && (f->op_state[c] & 3) != ST_ROWS; c++)
+		;
+	window = window && c < f->nop_state;
 
 	if (nchunks > f->tab[t].capcnt) {
 		size_t old = f->tab[t].capcnt;
@@ -449,7 +455,7 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 		uint64_t base = (uint64_t)c << FBLOCK_SHIFT;
 		uint64_t rows = TD_MIN(s->n - base, (uint64_t)FBLOCK), j;
 
-		if (t == TABLE_TRACES && f->where_window && cnt[c].rows < rows)
+		if (window && cnt[c].rows < rows)
 			filter_window_count(f, &s->b, &s->hc, base + cnt[c].rows, base + rows,
 					    &cnt[c]);
 		else

@@ -60,6 +60,8 @@ struct where_window {
 	const char **name, **type;  /* by op id, NULL not read yet */
 	size_t cap;
 	uint32_t *op;               /* the window's rows' ops (op fields asked) */
+	struct expr_memo *mm;       /* "~" answers by text (interned: stable) */
+	const struct expr *e;       /* the expression mm is for */
 };
 
 struct where_window *
@@ -68,6 +70,7 @@ where_window_new(void)
 	struct where_window *w = xcalloc(1, sizeof(*w));
 
 	w->op = xmalloc(MODEL_FIELD_WINDOW * sizeof(*w->op));
+	w->mm = expr_memo_new();
 	return w;
 }
 
@@ -79,6 +82,7 @@ where_window_free(struct where_window *w)
 	free(w->name);
 	free(w->type);
 	free(w->op);
+	expr_memo_free(w->mm);
 	free(w);
 }
 
@@ -224,8 +228,13 @@ where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t
 		for (k = 0; k < w->f.n; k++)
 			w->op[k] = model_trace_op_flags(m, first + k, &flags);
 	}
+	if (w->e != e) {            /* another expression: its own answers */
+		expr_memo_free(w->mm);
+		w->mm = expr_memo_new();
+		w->e = e;
+	}
 	if (filled)     /* else nothing read: every row asked */
-		expr_eval_window(e, w->f.n, window_col, &c, out);
+		expr_eval_window(e, w->f.n, window_col, &c, w->mm, out);
 	for (k = 0; k < w->f.n; k++)
 		if (!w->f.filled[k])
 			out[k] = WHERE_ASK;
