@@ -16,9 +16,9 @@
  * each row once.  Rows whose answer is unknown are counted apart; so are
  * the rows of an op whose name or type the regex could not decide within
  * PCRE2's match limits (model_regex.h), never taken as "no match".  A
- * condition on summary fields alone is answered a window of rows at a
- * time from the summary columns instead (model_filter_window.c), with
- * the same answers.
+ * condition on summary fields, op names and types is answered a window
+ * of rows at a time from the summary columns instead
+ * (model_filter_window.c), with the same answers.
  *
  * It asks the model only through its public API (model_query.h): op briefs
  * in batches, a row's file span and its host, executions' keys a window at

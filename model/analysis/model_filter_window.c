@@ -1,6 +1,6 @@
 /*
- * model_filter_window.c - a `where` condition on summary fields alone
- * (where_window_able) counted a window of trace rows at a time (issue
+ * model_filter_window.c - a `where` condition on summary fields, op
+ * names and types (where_window_able) counted a window of trace rows at a time (issue
  * 25): the condition is answered for the window from the summary
  * columns (where_trace_window: one lock, the columns it names, arrays),
  * the answers go into the filter's 2-bit row cache, and a row is then
@@ -8,7 +8,7 @@
  * the op lookup.  A row the columns do not hold, and every row under a
  * host or execution bound, goes through the row by row match
  * (filter_trace_match), so the counts are the same as that path's.
- * Not for conditions on op, host, step or step fields: model_filter.c.
+ * Not for conditions on role, host, step or step fields: model_filter.c.
  */
 #include "model/analysis/model_filter_priv.h"
 

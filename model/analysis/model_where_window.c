@@ -1,15 +1,16 @@
 /*
- * model_where_window.c - a condition on summary fields answered for a
- * window of trace rows at once (issue 25): the columns the condition
- * names are read for the window under one lock
+ * model_where_window.c - a condition on summary fields, op names and
+ * types answered for a window of trace rows at once (issue 25): the
+ * columns the condition names are read for the window under one lock
  * (model_trace_field_window), then the condition is evaluated over them
  * as arrays (expr_eval_window).  A row the columns do not hold is left
  * to the row by row path (where_trace), which decodes it.
  *
  * Each field's value and "not carried" are where_summary_field's
- * (model_where.c) for a summary read from the columns, so a row's answer
- * is where_trace's.  Not for op, host, step, the row's own facts or
- * step fields: those stay row by row.
+ * (model_where.c) for a summary read from the columns, and an op's name
+ * and type are row_field's (by op id, read once), so a row's answer is
+ * where_trace's.  Not for role, host, step, the row's own facts or step
+ * fields: those stay row by row.
  */
 #include "model/analysis/model_where.h"
 
@@ -21,9 +22,10 @@
 
 /* wfield's bit for the op fields (no SUM_* bit: not read from columns) */
 #define WF_OP (1u << 30)
-_Static_assert((WF_OP & (SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF | \
-				SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_MINMAX | SUM_MEAN | \
-				SUM_ABS_MEAN | SUM_STD | SUM_L2NORM)) == 0, "the op bit is no summary bit");
+#define WF_SUMMARY (SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF |  \
+		    SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_MINMAX | SUM_MEAN |             \
+		    SUM_ABS_MEAN | SUM_STD | SUM_L2NORM)
+_Static_assert((WF_OP & WF_SUMMARY) == 0, "the op bit is no summary bit");
 
 /* The window fields: the SUM_* bits a field reads and its column
  * (-1: from the meta word or two columns). */
