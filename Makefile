@@ -94,13 +94,13 @@ TDBG_BIN   ?= tdbg
 # Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
 DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
 	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 python3-numpy valgrind strace procps \
-	   pdsh clustershell slurmctld slurmd slurm-client munge
+	   pdsh clustershell slurmctld slurmd slurm-client munge locales
 DEB_FUZZ = clang libclang-rt-dev
 HAVE_FUZZ = $(wildcard tests/fuzz)
 DEPS_CHECK = $(PKG_CONFIG) --exists $(PKGS) $(TEST_PKGS) 2>/dev/null && command -v $(PROTOC_C) && \
 	command -v tmux && command -v python3 && /usr/bin/python3 -c 'import numpy' && command -v valgrind && command -v strace && \
 	command -v pdsh && command -v clush && command -v srun && command -v slurmd && command -v munged && \
-	command -v pgrep \
+	command -v pgrep && test -f /usr/share/i18n/locales/de_DE \
 	$(if $(HAVE_FUZZ),&& command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)
 
 # Checked once per make: `make test`, `make demo` and `make asan` install
@@ -303,7 +303,7 @@ deps:
 	else \
 		echo "deps: no apt-get here; install with your package manager: a C11 compiler, make," \
 		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, cmocka," \
-		     "tmux, python3, valgrind, strace, pgrep$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
+		     "tmux, python3, valgrind, strace, pgrep, the locale sources (localedef's de_DE)$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
 	fi
 
 bench: tdbg

@@ -619,6 +619,45 @@ colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need
 	return w->n;
 }
 
+void
+colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t field,
+		  double *val, uint8_t *state)
+{
+	enum col c = field == COLS_WALL ? C_WALL : C_ELEMENTS;
+	uint64_t readable = cs ? atomic_load(&cs->rows) : 0;
+
+	memset(state, COLS_KEY_NONE, n);
+	if (!cs || !n)
+		return;
+	pthread_mutex_lock(&cs->lock);
+	for (size_t i = 0; i < n && rows[i] < readable;) {
+		uint64_t end = (rows[i] / COLS_WINDOW + 1) * COLS_WINDOW;
+		const uint64_t *meta, *v;
+
+		window_load(cs, rows[i], 1u << C_META | 1u << c);
+		meta = cs->r->v[C_META];
+		v = cs->r->v[c];
+		/* the rows of this block, below what it held when loaded */
+		end = TD_MIN(end, cs->rrows);
+		for (; i < n && rows[i] < end; i++) {
+			unsigned k = (unsigned)(rows[i] % COLS_WINDOW);
+
+			if (!(meta[k] & M_FILLED))
+				continue;
+			if (c == C_WALL) {
+				memcpy(&val[i], &v[k], 8);
+				state[i] = COLS_KEY_KNOWN;
+			} else if ((meta[k] >> M_KNOWN_SHIFT & M_BITS) & SUM_ELEMENTS) {
+				val[i] = (double)(int64_t)v[k];
+				state[i] = COLS_KEY_KNOWN;
+			} else {
+				state[i] = COLS_KEY_UNKNOWN;
+			}
+		}
+	}
+	pthread_mutex_unlock(&cs->lock);
+}
+
 bool
 colstore_no_values(struct colstore *cs, uint64_t row)
 {

@@ -88,6 +88,20 @@ bool colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model
  * end; returns w->n, 0 when first is not readable.  Any thread. */
 size_t colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need,
 			   struct model_field_window *w);
+/* What colstore_get_keys says of a row. */
+enum cols_key {
+	COLS_KEY_NONE,              /* not readable or not filled: decode it */
+	COLS_KEY_UNKNOWN,           /* filled, the field not known */
+	COLS_KEY_KNOWN,             /* filled, val holds the field */
+};
+/* One field of rows[0..n) (ascending, typically one window of a scan)
+ * for a sort: field is SUM_ELEMENTS (val the element count as a double)
+ * or COLS_WALL (val the wall time, known whenever the row is filled);
+ * state[i] says what val[i] is.  One lock for the call and one read of
+ * the meta and field columns per block of COLS_WINDOW rows, not a
+ * locked get per row.  Any thread. */
+void colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t field,
+		       double *val, uint8_t *state);
 /* True when the index pass kept row and said its record holds no values
  * (filled by colstore_put: a reader's exact summary); false otherwise or
  * when not known.  Any thread. */

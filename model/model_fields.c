@@ -157,3 +157,42 @@ model_trace_field_window(struct model *m, uint64_t first, size_t n, uint32_t nee
 			w->filled[k] = false;
 	return w->n;
 }
+
+/* Rows model_trace_sort_keys asks the columns for at a time (its stack). */
+#define KEYS_CHUNK 1024
+
+void
+model_trace_sort_keys(struct model *m, enum model_sort_key key, const uint64_t *rows, size_t n,
+		 double *val, bool *known)
+{
+	uint32_t need = key == MODEL_SORT_WALL ? MODEL_FIELDS_WALL : SUM_ELEMENTS;
+	uint64_t ntraces = rows_ntraces(m);
+	uint8_t state[KEYS_CHUNK];
+	struct model_fields f;
+
+	for (size_t at = 0; at < n; at += KEYS_CHUNK) {
+		size_t len = TD_MIN(n - at, (size_t)KEYS_CHUNK);
+
+		memset(state, COLS_KEY_NONE, len);
+		if (m->cols && !(m->icache && atomic_load(&m->icache->stale)))
+			colstore_get_keys(m->cols, rows + at, len, need, val + at, state);
+		for (size_t i = 0; i < len; i++) {
+			uint64_t row = rows[at + i];
+			double *v = &val[at + i];
+
+			if (row >= ntraces) {
+				known[at + i] = false;
+				continue;
+			}
+			if (state[i] != COLS_KEY_NONE && !(trace_flags(m, row) & TF_CORRUPT)) {
+				known[at + i] = state[i] == COLS_KEY_KNOWN &&
+						(key != MODEL_SORT_WALL || *v > 0);
+				continue;
+			}
+			model_trace_fields(m, row, need, &f);
+			*v = key == MODEL_SORT_WALL ? f.wall_time : (double)f.s.elements;
+			known[at + i] = key == MODEL_SORT_WALL ? f.wall_time > 0 :
+					(f.s.known & SUM_ELEMENTS) != 0;
+		}
+	}
+}

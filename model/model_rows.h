@@ -352,6 +352,21 @@ struct model_field_window {
  * asks them one by one.  Any thread. */
 size_t model_trace_field_window(struct model *m, uint64_t first, size_t n, uint32_t need,
 				struct model_field_window *w);
+/* The field model_trace_sort_keys reads. */
+enum model_sort_key {
+	MODEL_SORT_ELEMENTS,         /* element count (SUM_ELEMENTS) */
+	MODEL_SORT_WALL,             /* wall time */
+};
+/* One field of trace rows rows[0..n) (ascending; a sort's keys, read a
+ * window at a time): val[i] row rows[i]'s element count (as a double) or
+ * wall time, known[i] whether the row has it (the element count known;
+ * a wall time above 0), exactly as model_trace_fields gives them.  The
+ * rows the summary columns hold come from one locked read per block of
+ * the columns; the others are read one by one through
+ * model_trace_fields (decoded, then kept).  Rows past the indexed ones
+ * are not known.  Any thread. */
+void model_trace_sort_keys(struct model *m, enum model_sort_key key, const uint64_t *rows, size_t n,
+		      double *val, bool *known);
 /* True when trace row i's record is known to hold no tensor values (the
  * index pass kept its summary from the reader's exact summary): a caller
  * after values need not decode it.  false when not known.  Any thread. */

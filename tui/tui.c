@@ -451,7 +451,10 @@ tui_run(struct model *m, const struct tui_options *opt)
 {
 	struct tui t;
 
-	setlocale(LC_ALL, "");
+	/* the character set only: numbers are read and written with a dot
+	 * whatever the user's locale (the index thread parses the dump's
+	 * numbers while the TUI runs; tests/e2e/tui_locale.sh) */
+	setlocale(LC_CTYPE, "");
 	tui_init(&t, m, opt);
 	if (!screen_init(&t)) {
 		tui_free(&t);

@@ -13,16 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* snprintf(dst, len, "%s", src) without printf (the index's hot path). */
+/* src[0, n) (no NUL among them) into dst[len], cut to fit: snprintf without
+ * printf (the index pass's hot path). */
 static void
-copy(char *dst, size_t len, const char *src)
+copy_n(char *dst, size_t len, const char *src, size_t n)
 {
-	size_t n = strlen(src);
-
 	if (n >= len)
 		n = len - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	copy_n(dst, len, src, strlen(src));
 }
 
 /* ---- the map ------------------------------------------------------------ */
@@ -296,7 +301,9 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 	enum jscan_tok t;
 	int n = 0;
 
-	used += (size_t)snprintf(buf, len, "[");
+	/* a shape (dims) keeps no text: no formatting in the index pass */
+	if (!dims)
+		used += (size_t)snprintf(buf, len, "[");
 	while ((t = jscan_next(js)) != JSCAN_ARR_END) {
 		char one[64];
 
@@ -327,7 +334,7 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", one);
 		n++;
 	}
-	if (used < len)
+	if (!dims && used < len)
 		snprintf(buf + used, len - used, "]");
 	if (*rank >= 0)
 		*rank = n;
@@ -387,7 +394,7 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 	memset(&r, 0, sizeof r);
 	r.requires_grad = -1;
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
-		copy(key, sizeof key, wk->js->str);
+		copy_n(key, sizeof key, wk->js->str, wk->js->len);
 		t = jscan_next(wk->js);
 		if (t == JSCAN_ERROR || t == JSCAN_EOF)
 			return false;
@@ -530,7 +537,7 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 		char key[64];
 		const char *sec;
 
-		copy(key, sizeof key, js->str);
+		copy_n(key, sizeof key, js->str, js->len);
 		sec = section(key, dir, &is_input, &role);
 		copy(wk.path, sizeof wk.path, sec);
 		t = jscan_next(js);

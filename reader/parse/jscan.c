@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/parse/decnum.h"
+
 #define CHUNK (64 * 1024)
 
 enum {
@@ -93,28 +95,36 @@ jscan_tok_name(enum jscan_tok t)
 
 /* ---- bytes ------------------------------------------------------------ */
 
-/* The next byte without consuming it, -1 at the end, -2 on a read error. */
+/* Reads the next chunk (the buffer is used up): its first byte, -1 at the
+ * end, -2 on a read error. */
 static int
+refill(struct jscan *js)
+{
+	ssize_t n;
+
+	if (js->off >= js->end)
+		return -1;
+	n = source_read(js->src, js->off, js->buf,
+			(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
+	js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
+	if (n < 0)
+		return -2;
+	if (n == 0)
+		return -1;
+	js->boff = js->off;
+	js->blen = (size_t)n;
+	js->bpos = 0;
+	js->off += (uint64_t)n;
+	return js->buf[0];
+}
+
+/* The next byte without consuming it, -1 at the end, -2 on a read error. */
+static inline int
 peek(struct jscan *js)
 {
-	if (js->bpos == js->blen) {
-		ssize_t n;
-
-		if (js->off >= js->end)
-			return -1;
-		n = source_read(js->src, js->off, js->buf,
-				(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
-		js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
-		if (n < 0)
-			return -2;
-		if (n == 0)
-			return -1;
-		js->boff = js->off;
-		js->blen = (size_t)n;
-		js->bpos = 0;
-		js->off += (uint64_t)n;
-	}
-	return js->buf[js->bpos];
+	if (js->bpos < js->blen)
+		return js->buf[js->bpos];
+	return refill(js);
 }
 
 static void
@@ -162,14 +172,44 @@ fail_eof(struct jscan *js, int c, const char *inside)
 	return fail(js, "input ends inside %s", inside);
 }
 
+/* Skips white space, a run in the buffer at a time (advance() per byte
+ * was the largest part of step() in an index pass: dumps are indented, a
+ * third of msprobe's dump.json is white space); returns the next byte as
+ * peek() does. */
 static int
 skip_space(struct jscan *js)
 {
 	int c;
 
-	while ((c = peek(js)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-		advance(js);
-	return c;
+	for (;;) {
+		/* locals: the byte buffer may alias the scanner's fields */
+		const unsigned char *b = js->buf;
+		size_t i = js->bpos, n = js->blen;
+		uint64_t line = js->cur_line, col = js->cur_col;
+
+		c = -1;
+		for (; i < n; i++) {
+			c = b[i];
+			if (c == '\n') {
+				if (line) {
+					line++;
+					col = 1;
+				}
+			} else if (c == ' ' || c == '\t' || c == '\r') {
+				if (line)
+					col++;
+			} else {
+				break;
+			}
+		}
+		js->bpos = i;
+		js->cur_line = line;
+		js->cur_col = col;
+		if (i < n)
+			return c;
+		if ((c = peek(js)) < 0)
+			return c;
+	}
 }
 
 /* ---- strings ---------------------------------------------------------- */
@@ -364,6 +404,13 @@ string(struct jscan *js, enum jscan_tok kind)
 			js->bpos += n;
 			if (js->cur_line)
 				js->cur_col += n;
+			if (n < avail && b[n] == '"') {
+				/* the closing quote in the buffer: the usual end */
+				js->bpos++;
+				if (js->cur_line)
+					js->cur_col++;
+				return kind;
+			}
 			continue;
 		}
 		if (!raw_utf8(js, c))
@@ -384,19 +431,68 @@ word(struct jscan *js, const char *w)
 	return true;
 }
 
-/* Digits appended to num; false past the limit. */
+/* The significant digits of a number as they are read (decnum_exact's
+ * inputs): up to 19 in m, the power of ten the fraction's digits take. */
+struct mant {
+	uint64_t m;
+	int nd, scale;
+	bool ovf;               /* more than 19 significant digits: strtod's */
+};
+
+/* Digits appended to num (and to mt unless NULL, as fraction digits when
+ * frac); SIZE_MAX past the limit. */
 static size_t
-digits(struct jscan *js, char *num, size_t n, size_t max)
+digits(struct jscan *js, char *num, size_t n, size_t max, struct mant *mt, bool frac)
 {
 	int c;
 
 	while ((c = peek(js)) >= '0' && c <= '9') {
-		if (n >= max)
-			return SIZE_MAX;
-		num[n++] = (char)c;
-		advance(js);
+		/* the digits in the buffer at once (no line break among them);
+		 * locals, as num's bytes may alias mt and js */
+		const unsigned char *b = js->buf + js->bpos;
+		size_t k = 0, avail = js->blen - js->bpos;
+		uint64_t m = mt ? mt->m : 0;
+		int nd = mt ? mt->nd : 0, scale = 0;
+		bool ovf = false;
+
+		for (; k < avail && b[k] >= '0' && b[k] <= '9' && n < max; k++) {
+			unsigned d = b[k] - '0';
+
+			num[n++] = (char)b[k];
+			if (m || d) {           /* a leading zero is not significant */
+				if (nd < 19)
+					m = m * 10 + d, nd++;
+				else
+					ovf = true;
+			}
+			scale -= frac;
+		}
+		if (mt) {
+			mt->m = m;
+			mt->nd = nd;
+			mt->scale += scale;
+			mt->ovf |= ovf;
+		}
+		js->bpos += k;
+		if (js->cur_line)
+			js->cur_col += k;
+		if (k < avail && b[k] >= '0' && b[k] <= '9')
+			return SIZE_MAX;        /* a digit past the limit */
 	}
 	return n;
+}
+
+/* The exponent's digits num[from, to) with its sign, capped far beyond
+ * double's range. */
+static int
+exponent(const char *num, size_t from, size_t to, bool neg)
+{
+	int ex = 0;
+
+	for (; from < to; from++)
+		if (ex < 100000)
+			ex = ex * 10 + (num[from] - '0');
+	return neg ? -ex : ex;
 }
 
 static enum jscan_tok
@@ -404,7 +500,9 @@ number(struct jscan *js)
 {
 	char num[JSCAN_MAX_NUMBER + 8];
 	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER), n = 0, before;
-	int c = peek(js);
+	struct mant mt = { 0 };
+	int c = peek(js), e10;
+	bool eneg = false;
 
 	if (c == '-') {
 		num[n++] = '-';
@@ -421,7 +519,7 @@ number(struct jscan *js)
 		num[n++] = '0';
 		advance(js);
 	} else if (c >= '1' && c <= '9') {
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, &mt, false)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 	} else {
 		return fail(js, "bad number");
@@ -430,11 +528,12 @@ number(struct jscan *js)
 		num[n++] = '.';
 		advance(js);
 		before = n;
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, &mt, true)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 		if (n == before)
 			return fail(js, "no digit after '.'");
 	}
+	e10 = mt.scale;
 	c = peek(js);
 	if (c == 'e' || c == 'E') {
 		if (n >= max)
@@ -446,16 +545,19 @@ number(struct jscan *js)
 			if (n >= max)
 				return fail(js, "number longer than %zu characters", max);
 			num[n++] = (char)c;
+			eneg = c == '-';
 			advance(js);
 		}
 		before = n;
-		if ((n = digits(js, num, n, max)) == SIZE_MAX)
+		if ((n = digits(js, num, n, max, NULL, false)) == SIZE_MAX)
 			return fail(js, "number longer than %zu characters", max);
 		if (n == before)
 			return fail(js, "no digit in an exponent");
+		e10 += exponent(num, before, n, eneg);
 	}
 	num[n] = '\0';
-	js->num = strtod(num, NULL);
+	if (mt.ovf || !decnum_exact(num[0] == '-', mt.m, e10, &js->num))
+		js->num = strtod(num, NULL);
 	return JSCAN_NUMBER;
 }
 

@@ -25,8 +25,10 @@ builds them and is not counted), with peak RSS and issue 25's target:
   watches check         the recommended set
   sort -time, size      `traces --sort -time 0:10`, `--sort size`
 
-and the warm `--where` alone at --warm-where-sizes (default 10M, the size of
-its target; bench.py's dump of that size, generated if missing).
+and, at --sort-sizes (default 10M) alone, the sorts warm: a slice's head
+and tail and a whole sort; and the warm `--where` alone at
+--warm-where-sizes (default 10M, the size of its target; bench.py's dump of
+that size, generated if missing).
 
 Writes tests/bench/queries.md.
 """
@@ -113,12 +115,41 @@ def warm_table(tdbg, d, n, runs, cache, only=None):
     return lines + [""]
 
 
+# traces --sort alone at the bigger sizes (the other warm questions take
+# minutes there): a slice's head and tail (heaps) and a middle slice (the
+# whole sort), with issue 25's target
+SORTS = [
+    ("traces --sort -time 0:10", lambda n: "traces --sort -time 0:10", {10**7: 0.5}),
+    ("traces --sort size 5:15", lambda n: "traces --sort size 5:15", {}),
+    ("traces --sort -time -10:", lambda n: "traces --sort -time -10:", {}),
+    ("traces --sort size N/2:N/2+10 (whole sort)",
+     lambda n: "traces --sort size %d:%d" % (n // 2, n // 2 + 10), {}),
+]
+
+
+def sort_table(tdbg, d, n, runs, cache, size):
+    xdg = os.path.join(cache, "xdg-warm")
+    os.makedirs(xdg, exist_ok=True)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    subprocess.run([tdbg, "-e", "info", d], env=env, stdout=subprocess.DEVNULL, check=True)
+    lines = ["## %s traces, traces --sort warm (load average %.1f)" % (size, os.getloadavg()[0]),
+             "", "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
+    for name, cmd, target in SORTS:
+        w, c, r = measure_warm(tdbg, ["-e", cmd(n), d], runs, xdg)
+        t = target.get(n)
+        lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
+            name, w, c, r / 2**20, "< %g s: %s" % (t, "met" if w < t else "missed") if t else ""))
+    return lines + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tdbg", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--cache", default=os.path.join(HERE, "cache"))
     ap.add_argument("--sizes", default="1M")
+    ap.add_argument("--sort-sizes", default="10M",
+                    help="sizes at which only the sorts are measured, warm")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--warm-where-sizes", default="10M",
                     help="sizes (not in --sizes) whose warm `--where` alone is measured "
@@ -162,6 +193,10 @@ def main():
         d, _ = bench.ensure_dump(a.gen, a.cache, n)
         lines += ["## %s traces: `--where` warm" % size, ""]
         lines += warm_table(a.tdbg, d, n, a.runs, a.cache, only=(WARM[0][0],))
+    for size in [x for x in a.sort_sizes.split(",") if x and x not in a.sizes.split(",")]:
+        n = bench.parse_size(size)
+        d, _ = bench.ensure_dump(a.gen, a.cache, n)
+        lines += sort_table(a.tdbg, d, n, a.runs, a.cache, size)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)

@@ -261,6 +261,158 @@ expect_rc 1 csv_refuses_to_replace_without_force
 tdbg_run --json -e "diff --csv $WORK/csv_pt.csv --force" "$D/golden" "$D/target"
 expect_rc 0 csv_force_replaces
 
+# ---- diff --csv on md5 and xor dumps: the md5 header, checksums compared --
+# md5_check NAME DIR FILE: tdbg's CSV equals the one built here from
+# truth.json: the md5 header (no statistics columns, no Err_message), each
+# target leaf beside the golden leaf of the same call, Result "pass" when
+# the two checksums the generator wrote are equal, "Different" when not,
+# "N/A" for a leaf without a pair.  With --target-offset the target's
+# forward calls are numbered one later: msprobe pairs exact names, so a
+# forward leaf pairs with the golden leaf of its name (another call), or
+# none.
+md5_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" <<'PY' 2>&1
+import csv, json, sys
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+offset = T["args"]["target_offset"]
+def rows(side):
+    out = []
+    for u in T["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+G = {(l["host"], l["call"]): l for l in rows("golden")}
+GN = {(l["host"], l["name"]): l for l in rows("golden")}
+def rg(v):
+    return "N/A" if v is None else str(bool(v))
+shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
+want = [["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+         "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "NPU MD5", "BENCH MD5",
+         "Requires_grad Consistent", "Result"]]
+for n in rows("target"):
+    b = G[(n["host"], n["call"])]
+    if offset and n["entry"].endswith(".forward"):
+        b = GN.get((n["host"], n["name"]))
+    if b is None:
+        want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
+                     rg(n["requires_grad"]), "N/A", n["md5"], "N/A", "N/A", "N/A"])
+        continue
+    want.append([n["name"], b["name"], n["dtype"], b["dtype"], shape(n["shape"]), shape(b["shape"]),
+                 rg(n["requires_grad"]), rg(b["requires_grad"]), n["md5"], b["md5"],
+                 str(n["requires_grad"] == b["requires_grad"]),
+                 "pass" if n["md5"] == b["md5"] else "Different"])
+if got != want:
+    for g, w in zip(got, want):
+        if g != w:
+            print("row differs:\n got  %s\n want %s" % (g, w)); break
+    print("rows: got %d, want %d" % (len(got), len(want)))
+    sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+for mode in md5 xor; do
+	D=$WORK/csv_$mode
+	"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --summary $mode
+	tdbg_run --json -e "diff --csv $WORK/csv_$mode.csv" "$D/golden" "$D/target"
+	expect_rc 0 csv_${mode}_exit_0
+	md5_check csv_${mode}_mode "$D" "$WORK/csv_$mode.csv"
+	pairs csv_${mode}_report "$D" 'd["mode"] == "md5" and d["rows"] == len(B) and d["different"] > 0
+		and d["pass"] + d["different"] == d["rows"] and d["warning"] == d["error"] == 0'
+done
+D=$WORK/csv_md5_offset
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 5 --summary md5 --target-offset 1
+tdbg_run --json -e "diff --csv $WORK/csv_md5_offset.csv" "$D/golden" "$D/target"
+md5_check csv_md5_unmatched_is_na "$D" "$WORK/csv_md5_offset.csv"
+# a statistics dump against an md5 one: the statistics CSV (both must carry checksums)
+tdbg_run --json -e "diff --csv $WORK/csv_mixed.csv" "$WORK/csv_pt/golden" "$WORK/csv_md5/target"
+json_expect csv_md5_needs_both_sides 'd["mode"] == "statistics" and "different" not in d'
+
+# ---- diff --csv --stack: NPU_Stack_Info (msprobe's -s) -----------------------
+# stack_check NAME DIR FILE PLAIN: FILE (written with --stack) is PLAIN
+# (without) plus the last column, which holds, on each target entry's first
+# input row, Python's repr of the target's frames for that entry as
+# stack.json lists them, when the golden entry of the same call has frames
+# too; "None" everywhere else.
+stack_check()
+{
+	local why
+	if why=$($PYNUM - "$2" "$3" "$4" <<'PY' 2>&1
+import csv, json, sys
+T = json.load(open(sys.argv[1] + "/truth.json"))
+got = list(csv.reader(open(sys.argv[2], newline="")))
+plain = list(csv.reader(open(sys.argv[3], newline="")))
+gstack = {}
+for u in T["units"]:
+    if u["side"] == "golden":
+        for e in u["entries"]:
+            gstack[(u["host"], e["call"])] = e["stack"]
+want = [plain[0] + ["NPU_Stack_Info"]]
+k = 1
+for u in T["units"]:
+    if u["side"] != "target":
+        continue
+    for e in u["entries"]:
+        ls = [l for l in u["leaves"] if l["entry"] == e["entry"]]
+        ls = [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+        for i, l in enumerate(ls):
+            cell = "None"
+            if i == 0 and l["is_input"] and e["stack"] and gstack[(u["host"], e["call"])]:
+                cell = repr(e["stack"])
+            want.append(plain[k] + [cell])
+            k += 1
+if got != want:
+    for g, w in zip(got, want):
+        if g != w:
+            print("row differs:\n got  %s\n want %s" % (g[-1:], w[-1:])); break
+    print("rows: got %d, want %d" % (len(got), len(want)))
+    sys.exit(1)
+PY
+); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+D=$WORK/csv_stack
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack.csv --stack" "$D/golden" "$D/target"
+expect_rc 0 csv_stack_exit_0
+stack_check csv_stack_column "$D" "$WORK/csv_stack.csv" "$WORK/csv_stack_plain.csv"
+D=$WORK/csv_stack_md5
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 2 --summary md5 --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_md5_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack_md5.csv --stack" "$D/golden" "$D/target"
+stack_check csv_stack_column_md5 "$D" "$WORK/csv_stack_md5.csv" "$WORK/csv_stack_md5_plain.csv"
+D=$WORK/csv_stack_tensor
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge-rank 0 --diverge 2 --task tensor --stack
+tdbg_run --json -e "diff --csv $WORK/csv_stack_tensor_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_stack_tensor.csv --stack" "$D/golden" "$D/target"
+"$PYNUM" - "$WORK/csv_stack_tensor.csv" "$WORK/csv_stack_tensor_plain.csv" "$WORK/st_moved.csv" \
+	"$WORK/st_moved_plain.csv" <<'PY'
+import csv, sys
+# Data_name stays last: move it out of both files, then compare as above
+for src, dst in ((sys.argv[1], sys.argv[3]), (sys.argv[2], sys.argv[4])):
+    rows = list(csv.reader(open(src, newline="")))
+    csv.writer(open(dst, "w", newline="")).writerows(r[:-1] for r in rows)
+    print(rows[0][-1], file=open(dst + ".last", "w"))
+PY
+expect_eq csv_stack_tensor_data_name_last "$(cat "$WORK/st_moved.csv.last")" "Data_name"
+stack_check csv_stack_column_tensor "$D" "$WORK/st_moved.csv" "$WORK/st_moved_plain.csv"
+tdbg_run --json -e "diff --stack" "$D/golden" "$D/target"
+expect_rc 1 csv_stack_needs_csv
+expect_file_has csv_stack_needs_csv_says_so "$ERR" "a column of diff --csv"
+
 # ---- first divergence per rank, and which rank parts first -----------------
 # Rank 0 diverges at the tanh (forward index 4), rank 1 earlier in its own run
 # at the second linear (index 3): rank 1 is first although rank 0's rows

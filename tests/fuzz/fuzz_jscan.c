@@ -8,11 +8,15 @@
  * 16 '"' bytes (the reader's decode path).  Invariants: a JSCAN_KEY or
  * JSCAN_STRING is NUL-terminated at len with no NUL inside, the depth stays
  * within the limit, and the scan ends (EOF or ERROR) within len + 2 tokens.
+ * An input that is one number (and a short input taken as number text) has
+ * strtod's bits, through the scanner and through decnum's fast path.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/parse/decnum.h"
 #include "reader/parse/jscan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,6 +47,43 @@ scan(struct source *src, uint64_t off, bool member, const struct jscan_limits *l
 	jscan_done(&js);
 }
 
+static bool
+same_bits(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A short input as number text: the scanner's number (when the input is
+ * one) and decnum's fast path (when it takes it) equal strtod's. */
+static void
+number_check(const uint8_t *data, size_t size)
+{
+	char text[96];
+	struct source *src;
+	struct jscan js;
+	double want, fast;
+
+	if (size >= sizeof text)
+		return;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (strlen(text) != size)
+		return;
+	want = strtod(text, NULL);
+	if (decnum_fast(text, &fast) && !same_bits(fast, want))
+		abort();
+	src = source_from_bytes(data, size);
+	jscan_init(&js, src, 0, NULL);
+	if (jscan_next(&js) == JSCAN_NUMBER) {
+		double got = js.num;
+
+		if (jscan_next(&js) == JSCAN_EOF && !same_bits(got, want))
+			abort();
+	}
+	jscan_done(&js);
+	source_close(src);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -50,6 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct source *src = source_from_bytes(data, size);
 	size_t i, quotes = 0;
 
+	number_check(data, size);
 	scan(src, 0, false, NULL, false, size);
 	scan(src, 0, false, &tiny, false, size);
 	scan(src, 0, false, NULL, true, size);

@@ -31,7 +31,19 @@ shape, statistics as written, values), plus the first divergence.
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
-  [--sum-dtype DTYPE]
+  [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack]
+
+--stack writes stack.json beside each dump.json (the legacy layout, entry
+-> frames, innermost first): two frames per entry, one of them with a
+quote in its source line; the relu entries' capture failed ("The call
+stack retrieval failed."), and the golden run has no stack for its sum
+entries.  truth.json keeps each entry's frames as "stack" (null: none).
+
+--summary md5 adds each leaf's checksum as msprobe's md5 mode writes it (an
+8-hex-digit CRC-32 of the float32 bytes, beside the statistics); xor writes
+a 64-bit checksum "0x%016x" (the XOR of the values' 8-byte words) in its
+place, without statistics (PyTorch's xor mode).  truth.json keeps it per
+leaf as "md5".
 
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
@@ -43,6 +55,7 @@ import json
 import math
 import os
 import struct
+import zlib
 
 
 class Rng:
@@ -124,7 +137,18 @@ PREFIX = {"linear": "Functional", "relu": "Functional", "mul": "Tensor", "tanh":
           "sum": "Tensor"}
 
 
-def record(fw, vals, shape, rg, name, task, side_dir, files):
+def checksum(vals, mode):
+    raw = b"".join(struct.pack("<f", v) for v in vals)
+    if mode == "md5":
+        return "%08x" % (zlib.crc32(raw) & 0xffffffff)
+    raw += b"\0" * (-len(raw) % 8)
+    x = 0
+    for i in range(0, len(raw), 8):
+        x ^= struct.unpack_from("<Q", raw, i)[0]
+    return "0x%016x" % x
+
+
+def record(fw, vals, shape, rg, name, task, side_dir, files, summary="statistics"):
     mx, mn, mean, norm = stats(vals)
     if fw == "mindspore":
         rec = collections.OrderedDict([("type", "mindspore.Tensor"), ("dtype", "Float32"),
@@ -132,7 +156,10 @@ def record(fw, vals, shape, rg, name, task, side_dir, files):
     else:
         rec = collections.OrderedDict([("type", "torch.Tensor"), ("dtype", "torch.float32"),
                                        ("shape", shape)])
-    rec["Max"], rec["Min"], rec["Mean"], rec["Norm"] = mx, mn, mean, norm
+    if summary != "xor":
+        rec["Max"], rec["Min"], rec["Mean"], rec["Norm"] = mx, mn, mean, norm
+    if summary != "statistics":
+        rec["md5"] = checksum(vals, summary)
     if fw != "mindspore":
         rec["requires_grad"] = rg
     if task == "tensor":
@@ -150,6 +177,16 @@ def npy(vals, shape):
             b"".join(struct.pack("<f", v) for v in vals))
 
 
+def frames(a, side, api, n):
+    """An entry's stack.json frames (innermost first), None without."""
+    if not a.stack or (side == "golden" and api == "sum"):
+        return None
+    if api == "relu":
+        return ["The call stack retrieval failed."]
+    return ["File /work/model.py, line %d, in forward, \n y = F.%s(x, name='%s')" % (10 + n, api, api),
+            "File /work/train.py, line 42, in train_step, \n loss = model(batch)"]
+
+
 def write_side(a, out, side, rank, fw, calls, offset):
     """Writes one rank of one side; returns its truth (entries, leaves)."""
     data = collections.OrderedDict()
@@ -160,14 +197,15 @@ def write_side(a, out, side, rank, fw, calls, offset):
     def leaf(entry, label, v, rg, call, is_input):
         name = entry + "." + label
         vals, shape = v
-        rec = record(fw, vals, shape, rg, name, a.task, side, files)
+        rec = record(fw, vals, shape, rg, name, a.task, side, files, a.summary)
         if side == "target" and a.sum_dtype and entry.startswith("Tensor.sum.") and \
                 label == "output.0":
             rec["dtype"] = a.sum_dtype      # what the target's sum says it returned
         leaves.append({"name": name, "entry": entry, "call": call + "." + label,
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
-                       "stats": [rec["Max"], rec["Min"], rec["Mean"], rec["Norm"]],
+                       "stats": [rec.get(k) for k in ("Max", "Min", "Mean", "Norm")],
+                       "md5": rec.get("md5"),
                        "values": vals})
         return rec
 
@@ -186,7 +224,7 @@ def write_side(a, out, side, rank, fw, calls, offset):
         body = collections.OrderedDict([("input_args", args), ("input_kwargs", {}),
                                         ("output", [leaf(entry, "output.0", o, True, call, False)])])
         data[entry] = body
-        entries.append({"entry": entry, "call": call})
+        entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, n)})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
@@ -206,13 +244,17 @@ def write_side(a, out, side, rank, fw, calls, offset):
             ("output", [leaf(entry, "output.%d" % i, v, False, call, False)
                         for i, v in enumerate(outs)])])
         data[entry] = body
-        entries.append({"entry": entry, "call": call})
+        entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, k + 50)})
     rdir = os.path.join(out, side, "step0", "rank%d" % rank)
     os.makedirs(rdir, exist_ok=True)
     top = collections.OrderedDict([("task", a.task), ("level", "L1"), ("framework", fw),
                                    ("dump_data_dir", None), ("data", data)])
     with open(os.path.join(rdir, "dump.json"), "w") as f:
         json.dump(top, f, indent=1)        # NaN as the bare token, as msprobe writes it
+    if a.stack:
+        with open(os.path.join(rdir, "stack.json"), "w") as f:
+            json.dump(collections.OrderedDict((e["entry"], e["stack"]) for e in entries
+                                              if e["stack"] is not None), f, indent=1)
     if files:
         os.makedirs(os.path.join(rdir, "dump_tensor_data"), exist_ok=True)
         for fname, vals, shape in files:
@@ -236,6 +278,8 @@ def main():
                    help="the dtype the target's sum output is spelled with (torch.float16, torch.int64)")
     p.add_argument("--jitter", action="store_true",
                    help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
+    p.add_argument("--summary", default="statistics", choices=["statistics", "md5", "xor"])
+    p.add_argument("--stack", action="store_true")
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()

@@ -80,7 +80,7 @@ static const struct cmd_info commands[] = {
 	  "history N | history --op NAME [--slot S] [--field F]... [--host H]",
 	  "An op's output over the steps (norm, abs_mean, NaN/Inf...), one point per step and host (TUI: H)",
 	  COMPLETE_OP },
-	{ "diff", cmd_diff, 0, -1, B | T, "diff [--first] [--op REGEX] [--nonequal] [A:B] | diff --csv FILE [--force]",
+	{ "diff", cmd_diff, 0, -1, B | T, "diff [--first] [--op REGEX] [--nonequal] [A:B] | diff --csv FILE [--force] [--stack]",
 	  "Two dumps (or two ranks) pair by pair: metrics, divergences, the first one", COMPLETE_OP },
 	{ "rank", cmd_rank, 0, 1, B | T, "rank [N | HOST | all]",
 	  "Restrict to one rank/host (batch: the following commands)", COMPLETE_NONE },

@@ -12,8 +12,8 @@
  * matching --op with it); diverged counts the diverged pairs among them;
  * rows are the pairs (--nonequal: the diverged ones), A:B slicing them.
  * --first stops comparing at the first divergence: rows holds it alone and
- * diverged is 0 or 1.  --csv FILE [--force] writes the compare tool's CSV
- * instead (cmd_diff_csv.c).
+ * diverged is 0 or 1.  --csv FILE [--force] [--stack] writes the compare
+ * tool's CSV instead (cmd_diff_csv.c).
  */
 #include "cmd_internal.h"
 
@@ -26,7 +26,7 @@
 #include "model/model_diff.h"
 
 struct diff_req {
-	bool first, nonequal, force;
+	bool first, nonequal, force, stack;
 	const char *op, *range, *csv;
 };
 
@@ -385,6 +385,7 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 	const struct cmd_opt opts[] = {
 		{ "first", NULL, &q.first }, { "nonequal", NULL, &q.nonequal },
 		{ "op", &q.op, NULL }, { "csv", &q.csv, NULL }, { "force", NULL, &q.force },
+		{ "stack", NULL, &q.stack },
 		{ NULL, NULL, NULL },
 	};
 	char *pos[1], err[512];
@@ -397,8 +398,10 @@ cmd_diff(struct cmd_env *env, int argc, char **argv)
 		return cmd_fail(env, TD_ERR_ARGS, "needs two dumps: tdbg DUMP_A DUMP_B, "
 				"or tdbg --compare-hosts A,B DUMP");
 	q.range = npos ? pos[0] : NULL;
+	if (q.stack && !q.csv)
+		return cmd_fail(env, TD_ERR_ARGS, "--stack: a column of diff --csv FILE --stack");
 	if (q.csv)
-		return cmd_diff_csv(env, q.csv, q.force);
+		return cmd_diff_csv(env, q.csv, q.force, q.stack);
 	if ((st = model_diff_select(env->diff, q.op, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	st = diff_output(env, &q);

@@ -1,7 +1,8 @@
 /*
- * cmd_diff_csv.c - "diff --csv FILE [--force]": the pairs of two dumps
- * written as the statistics or tensor CSV (tensor when B's rows have full
- * values; metrics in cmd_diff_tensor.c) of the dumps' own compare tool
+ * cmd_diff_csv.c - "diff --csv FILE [--force] [--stack]": the pairs of two dumps
+ * written as the statistics, tensor or md5 CSV (tensor when B's rows have
+ * full values, metrics in cmd_diff_tensor.c; md5 when both dumps' rows
+ * carry a checksum) of the dumps' own compare tool
  * (README names it, in the section on comparing its runs): its header,
  * column order, Result and Err_message rules and number spellings
  * (Python's repr of a float, "%" on relative errors, " inf" in the raw
@@ -13,8 +14,9 @@
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
  * path, dtype spelling, requires_grad, the statistics as written, NaN and
- * Inf kept, the saved file) come from the reader's detail lines "slot:",
- * "dtype:", "requires_grad:", "statistics:" and "data_name:"; a row
+ * Inf kept, the saved file, the checksum) come from the reader's detail
+ * lines "slot:", "dtype:", "requires_grad:", "statistics:", "data_name:",
+ * "md5 (crc32):" and "xor:"; a row
  * without them (another format) is written from its summary.  The text is
  * built in memory, then written at once (outfile_write): a few hundred
  * bytes a row.  Not the JSON or text of diff (cmd_diff.c).
@@ -41,6 +43,7 @@ struct leaf {
 	bool has[4];
 	enum td_dtype dt;
 	char data_name[400];        /* the saved tensor file, "" none */
+	char md5[40];               /* the checksum as written, "" none */
 	struct td_tensor *values;   /* owned; NULL without values */
 };
 
@@ -262,6 +265,8 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
 		l->has[3] = (s->known & SUM_L2NORM) != 0, l->st[3] = s->l2norm;
 	}
 	line_value(text, "data_name", l->data_name, sizeof l->data_name);
+	if (!line_value(text, "md5 (crc32)", l->md5, sizeof l->md5))
+		line_value(text, "xor", l->md5, sizeof l->md5);
 	if (values && d.noutputs && d.values && d.values[0]) {
 		l->values = d.values[0];    /* taken from the detail */
 		d.values[0] = NULL;
@@ -281,11 +286,18 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
 
 /* ---- rows, grouped by entry -------------------------------------------- */
 
-enum result { RES_PASS, RES_WARNING, RES_ERROR };
-static const char *const result_name[] = { "pass", "warning", "error" };
+/* The tool's Result: pass < warning < error (statistics, tensor); md5
+ * mode's pass, Different, and N/A for a row without a pair. */
+enum result { RES_PASS, RES_WARNING, RES_ERROR, RES_DIFFERENT, RES_NONE, RES_COUNT };
+static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
+
+/* Which of the tool's CSVs: its header and its rules. */
+enum csv_mode { CSV_STATISTICS, CSV_TENSOR, CSV_MD5 };
+static const char *const mode_name[] = { "statistics", "tensor", "md5" };
 
 struct csv_row {
 	struct leaf n, b;
+	char *stack;                /* --stack: NPU_Stack_Info, NULL "None" (owned) */
 	bool matched, is_input;
 	struct cmd_csv_tmetrics t;  /* tensor mode */
 	enum result res;
@@ -403,10 +415,23 @@ metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
 	strbuf_done(&c);
 }
 
+/* md5 mode's cells after the common prefix: the two checksums, then
+ * Requires_grad Consistent and Result; no Err_message. */
 static void
-write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
+write_md5_cells(struct strbuf *sb, const struct csv_row *r)
+{
+	cell(sb, *r->n.md5 ? r->n.md5 : "N/A");
+	cell(sb, r->matched && *r->b.md5 ? r->b.md5 : "N/A");
+	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
+	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
+	cell(sb, result_name[r->res]);
+}
+
+static void
+write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool stack)
 {
 	struct strbuf c = { 0 };
+	bool tensor = mode == CSV_TENSOR;
 	int k;
 
 	/* the first cell without its comma */
@@ -419,6 +444,14 @@ write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
 	cell(sb, r->matched ? r->b.shape : "N/A");
 	cell(sb, rg_text(r->n.requires_grad));
 	cell(sb, r->matched ? rg_text(r->b.requires_grad) : "N/A");
+	if (mode == CSV_MD5) {
+		write_md5_cells(sb, r);
+		if (stack)
+			cell(sb, r->stack ? r->stack : "None");
+		strbuf_addc(sb, '\n');
+		strbuf_done(&c);
+		return;
+	}
 	for (k = 0; tensor && k < 6; k++) {
 		const double v[6] = { r->t.cosine, r->t.eucdist, r->t.max_abs, r->t.max_rel,
 				      r->t.one, r->t.five };
@@ -454,6 +487,8 @@ write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
 	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
 	cell(sb, result_name[r->res]);
 	cell(sb, r->err);
+	if (stack)
+		cell(sb, r->stack ? r->stack : "None");
 	if (tensor) {
 		/* Python's repr of the two file names as a list */
 		c.len = 0;
@@ -471,12 +506,17 @@ write_row(struct strbuf *sb, const struct csv_row *r, bool tensor)
 #define HEAD_STATS \
 	"NPU max,NPU min,NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm," \
 	"Requires_grad Consistent,Result,Err_message"
+/* The headers up to the optional NPU_Stack_Info (and tensor mode's
+ * Data_name after it). */
 static const char header_statistics[] = HEAD_PREFIX
 	"Max diff,Min diff,Mean diff,L2norm diff,"
-	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS "\n";
+	"MaxRelativeErr,MinRelativeErr,MeanRelativeErr,NormRelativeErr," HEAD_STATS;
 static const char header_tensor[] = HEAD_PREFIX
 	"Cosine,EucDist,MaxAbsErr,MaxRelativeErr,One Thousandth Err Ratio,"
-	"Five Thousandths Err Ratio," HEAD_STATS ",Data_name\n";
+	"Five Thousandths Err Ratio," HEAD_STATS;
+static const char header_md5[] = HEAD_PREFIX
+	"NPU MD5,BENCH MD5,Requires_grad Consistent,Result";
+static const char *const header_of[] = { header_statistics, header_tensor, header_md5 };
 
 /* B row -> A row of its pair, UINT64_MAX unpaired. */
 static uint64_t *
@@ -494,16 +534,44 @@ pairs_by_b(struct model_diff *d, uint64_t nb)
 	return of;
 }
 
-/* Tensor mode when B's first row has full values (a tensor task). */
+/* Whether a dump's first row carries a checksum (an md5 or xor summary). */
 static bool
-tensor_mode(struct model *mb)
+has_checksum(struct model *m)
+{
+	struct leaf l;
+
+	if (!model_trace_count(m))
+		return false;
+	leaf_of(m, 0, &l, false);
+	return *l.md5 != '\0';
+}
+
+/* Tensor mode when B's first row has full values (a tensor task); md5
+ * mode when both dumps' rows carry checksums (the tool's rule: the mode
+ * is the dumps', and both must agree; a statistics CSV otherwise). */
+static enum csv_mode
+csv_mode_of(struct model *ma, struct model *mb)
 {
 	struct model_detail d = { 0 };
 	bool values = model_trace_count(mb) && model_trace_detail(mb, 0, &d) == TD_OK &&
 		      d.noutputs && d.values && d.values[0];
 
 	model_detail_done(&d);
-	return values;
+	if (values)
+		return CSV_TENSOR;
+	return has_checksum(ma) && has_checksum(mb) ? CSV_MD5 : CSV_STATISTICS;
+}
+
+/* md5 mode's Result: pass when the checksums are equal, Different when
+ * not, N/A without a pair. */
+static void
+md5_judge(struct csv_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rows[i].res = !rows[i].matched ? RES_NONE
+			      : strcmp(rows[i].n.md5, rows[i].b.md5) == 0 ? RES_PASS : RES_DIFFERENT;
 }
 
 /* tdbg's own judgement of the rows written, beside the tool's Result. */
@@ -530,15 +598,19 @@ judge_row(const struct csv_row *r, struct verdict *v)
 
 /* Writes the CSV text of every B row into sb; counts rows per Result. */
 static void
-build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], uint64_t *rows,
-      struct verdict *v)
+build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
+      uint64_t count[RES_COUNT], uint64_t *rows, struct verdict *v)
 {
+	bool tensor = mode == CSV_TENSOR;
 	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
 	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
 	struct csv_row *g = NULL;
 	size_t cap = 0, n, k;
+	bool first_input;
 
-	strbuf_adds(sb, tensor ? header_tensor : header_statistics);
+	strbuf_adds(sb, header_of[mode]);
+	strbuf_adds(sb, stack ? ",NPU_Stack_Info" : "");
+	strbuf_adds(sb, tensor ? ",Data_name\n" : "\n");
 	while (i < nb) {
 		uint32_t op, flags, op2;
 
@@ -547,6 +619,7 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 			i++;                /* a host the diff leaves out */
 			continue;
 		}
+		first_input = true;
 		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
 			struct csv_row *r;
 
@@ -554,6 +627,13 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 			r = &g[n++];
 			memset(r, 0, sizeof(*r));
 			r->is_input = (flags & ROW_INPUT) != 0;
+			if (stack && r->is_input && first_input) {
+				/* the tool's rule: the entry's first input row, when
+				 * both sides recorded a stack */
+				first_input = false;
+				if (of[j] == UINT64_MAX || cmd_csv_has_stack(ma, of[j]))
+					r->stack = cmd_csv_stack_cell(mb, j);
+			}
 			leaf_of(mb, j, &r->n, tensor);
 			if (of[j] != UINT64_MAX) {
 				leaf_of(ma, of[j], &r->b, tensor);
@@ -563,14 +643,18 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */
-		csv_judge(g, n, tensor);
+		if (mode == CSV_MD5)
+			md5_judge(g, n);
+		else
+			csv_judge(g, n, tensor);
 		for (k = 0; k < n; k++) {
-			write_row(sb, &g[k], tensor);
+			write_row(sb, &g[k], mode, stack);
 			judge_row(&g[k], v);
 			count[g[k].res]++;
 			(*rows)++;
 			td_tensor_free(g[k].n.values);
 			td_tensor_free(g[k].b.values);
+			free(g[k].stack);
 		}
 		i = j;
 	}
@@ -579,21 +663,21 @@ build(struct model_diff *d, struct strbuf *sb, bool tensor, uint64_t count[3], u
 }
 
 enum td_status
-cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
+cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack)
 {
 	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
 	struct strbuf sb = { 0 };
-	uint64_t count[3] = { 0 }, rows = 0;
+	uint64_t count[RES_COUNT] = { 0 }, rows = 0;
 	struct verdict v = { 0 };
-	bool tensor;
+	enum csv_mode mode;
 	char err[4200];
 	enum td_status st;
 	struct emit e;
 
 	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
-	tensor = tensor_mode(dumps[1]);
-	build(env->diff, &sb, tensor, count, &rows, &v);
+	mode = csv_mode_of(dumps[0], dumps[1]);
+	build(env->diff, &sb, mode, stack, count, &rows, &v);
 	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
 	strbuf_done(&sb);
 	if (st != TD_OK)
@@ -601,11 +685,13 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force)
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, NULL);
 	emit_kv_str(&e, "file", file);
-	emit_kv_str(&e, "mode", tensor ? "tensor" : "statistics");
+	emit_kv_str(&e, "mode", mode_name[mode]);
 	emit_kv_uint(&e, "rows", rows);
 	emit_kv_uint(&e, "pass", count[RES_PASS]);
 	emit_kv_uint(&e, "warning", count[RES_WARNING]);
 	emit_kv_uint(&e, "error", count[RES_ERROR]);
+	if (mode == CSV_MD5)
+		emit_kv_uint(&e, "different", count[RES_DIFFERENT]);
 	emit_key(&e, "verdict");
 	emit_object_begin(&e, NULL);
 	emit_kv_uint(&e, "unmatched", v.unmatched);

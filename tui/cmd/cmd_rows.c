@@ -10,6 +10,9 @@
  * for (model_expr.h); rows it cannot decide are counted as "unknown".
  * traces --sort FIELD lists the matches in that order (rowsort.h); A:B
  * then slices the sorted list ("--sort -nonfinite 0:10": the ten worst).
+ * A slice ending at B <= ROWSORT_TOP_MAX sorts only the first B (a heap,
+ * rows fed a batch at a time), one starting at A with N - A below that
+ * and B only the last N - A: memory bounded whatever the dump's size.
  * Both listings build their result once through the emitter (emit.h): a
  * count line, then the rows as a table.
  */
@@ -28,6 +31,8 @@ struct listing {
 	const char *range, *op, *type, *graph, *host, *execution, *where, *sort;
 	bool nonfinite;
 	uint64_t *sorted;                   /* --sort: the matching rows in order (owned) */
+	uint64_t nsorted;                   /* rows in sorted: all, or a slice's head or tail */
+	uint64_t sorted_from;               /* the place in the order of sorted[0] */
 	struct model_filter *filter;        /* NULL: every row */
 	uint64_t total, matched, unknown;
 };
@@ -106,7 +111,8 @@ static int64_t
 listing_row(struct cmd_env *env, const struct listing *l, uint64_t k, int64_t prev, uint64_t step)
 {
 	if (l->sorted)
-		return k < l->matched ? (int64_t)l->sorted[k] : -1;
+		return k >= l->sorted_from && k - l->sorted_from < l->nsorted ?
+			(int64_t)l->sorted[k - l->sorted_from] : -1;
 	if (!l->filter)
 		return (int64_t)k;
 	if (prev >= 0 && step == 1)
@@ -326,18 +332,29 @@ static const struct emit_field listing_fields[] = {
 	{ NULL, NULL, 0, 0 },
 };
 
+/* The matches listed: A:B, else every match (the TUI: its first page).
+ * false when A:B is not a slice. */
+static bool
+listing_range(struct cmd_env *env, const struct listing *l, struct cmd_range *r)
+{
+	*r = (struct cmd_range){ 0, l->matched, 1 };
+	if (l->range && !cmd_parse_range(l->range, l->matched, r))
+		return false;
+	if (!l->range && env->ui && r->stop > TUI_PAGE)
+		r->stop = TUI_PAGE;
+	return true;
+}
+
 /* {"total", "matched"[, "sort"][, "unknown"], "rows": [...]}; text: the
  * count line, then the rows as a table. */
 static enum td_status
 listing_print(struct cmd_env *env, struct listing *l)
 {
-	struct cmd_range r = { 0, l->matched, 1 };
+	struct cmd_range r;
 	struct emit e;
 
-	if (l->range && !cmd_parse_range(l->range, l->matched, &r))
+	if (!listing_range(env, l, &r))
 		return cmd_fail(env, TD_ERR_ARGS, "\"%s\" is not a slice A:B", l->range);
-	if (!l->range && env->ui && r.stop > TUI_PAGE)
-		r.stop = TUI_PAGE;
 	emit_init(&e, env->out, env->json);
 	emit_object_begin(&e, listing_fields);
 	emit_kv_uint(&e, "total", l->total);
@@ -353,28 +370,79 @@ listing_print(struct cmd_env *env, struct listing *l)
 	return TD_OK;
 }
 
+/* The next up to n matches after row prev (-1: from the start) into
+ * rows; returns how many. */
+static size_t
+listing_next_rows(struct cmd_env *env, const struct listing *l, int64_t prev, uint64_t *rows,
+		  size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		int64_t row = l->filter ? model_filter_next(env->m, l->filter, l->table,
+							    (uint64_t)(prev + 1), 1) : prev + 1;
+
+		if (row < 0 || (uint64_t)row >= l->total)
+			break;
+		rows[got++] = (uint64_t)row;
+		prev = row;
+	}
+	return got;
+}
+
+/* A:B with B <= ROWSORT_TOP_MAX: the first B of the sort (tail: the
+ * last k), the matches fed to a heap a batch at a time. */
+static enum td_status
+listing_sort_part(struct cmd_env *env, struct listing *l, enum rowsort_field f, bool desc,
+		  uint64_t k, bool tail)
+{
+	struct rowsort_top *t = rowsort_top_new(env->m, f, desc, (size_t)k, tail);
+	uint64_t batch[4096];
+	int64_t prev = -1;
+	size_t got;
+
+	l->sorted = malloc((size_t)k * sizeof *l->sorted + 1);
+	if (!t || !l->sorted) {
+		rowsort_top_free(t);
+		return cmd_fail(env, TD_ERR_NOMEM, "--sort: out of memory");
+	}
+	while ((got = listing_next_rows(env, l, prev, batch, 4096)) > 0) {
+		rowsort_top_add(t, batch, got);
+		prev = (int64_t)batch[got - 1];
+	}
+	l->nsorted = rowsort_top_take(t, l->sorted);
+	l->sorted_from = tail && l->nsorted < l->matched ? l->matched - l->nsorted : 0;
+	rowsort_top_free(t);
+	return TD_OK;
+}
+
 /* --sort FIELD: the matching rows, sorted (rowsort.h). */
 static enum td_status
 listing_sort(struct cmd_env *env, struct listing *l)
 {
 	enum rowsort_field f;
 	bool desc;
-	int64_t row = -1;
+	struct cmd_range r;
 	enum td_status st;
 
 	if (!rowsort_parse(l->sort, &f, &desc))
 		return cmd_fail(env, TD_ERR_ARGS, "--sort %s: sort by %s (-FIELD: descending)", l->sort,
 				rowsort_names());
+	if (listing_range(env, l, &r)) {
+		/* the smaller heap: the first B, or the last N - A */
+		uint64_t tail = r.start < r.stop ? l->matched - r.start : UINT64_MAX;
+
+		if (tail < r.stop && tail <= ROWSORT_TOP_MAX)
+			return listing_sort_part(env, l, f, desc, tail, true);
+		if (r.stop <= ROWSORT_TOP_MAX)
+			return listing_sort_part(env, l, f, desc, r.stop, false);
+	}
 	l->sorted = malloc((size_t)l->matched * sizeof *l->sorted + 1);
 	if (!l->sorted)
 		return cmd_fail(env, TD_ERR_NOMEM, "--sort: %llu rows do not fit in memory",
 				(unsigned long long)l->matched);
-	for (uint64_t k = 0; k < l->matched; k++) {
-		row = l->filter ? model_filter_next(env->m, l->filter, l->table, (uint64_t)(row + 1), 1)
-				: (int64_t)k;
-		l->sorted[k] = (uint64_t)row;
-	}
-	if ((st = rowsort_traces(env->m, l->sorted, (size_t)l->matched, f, desc)) != TD_OK)
+	l->nsorted = listing_next_rows(env, l, -1, l->sorted, (size_t)l->matched);
+	if ((st = rowsort_traces(env->m, l->sorted, (size_t)l->nsorted, f, desc)) != TD_OK)
 		return cmd_fail(env, st, "--sort: out of memory");
 	return TD_OK;
 }
@@ -395,6 +463,7 @@ listing_run(struct cmd_env *env, int argc, char **argv, enum model_table table)
 		l.unknown = model_filter_unknown(env->m, l.filter, table);
 	if (l.sort && (st = listing_sort(env, &l)) != TD_OK) {
 		model_filter_free(l.filter);
+		free(l.sorted);
 		return st;
 	}
 	st = listing_print(env, &l);

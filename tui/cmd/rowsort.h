@@ -9,8 +9,9 @@
  * NaN, -Inf and +Inf counts added (the ones it knows); a row without
  * NaN/Inf, or whose mode cannot tell, counts 0, a row known to hold some
  * without counts (CURT_HEALTH-like modes) 1.  Op and type sorts read the
- * index only; NaN/Inf decodes the rows with NaN/Inf; size and time decode
- * every row (model_trace_get).
+ * index only; NaN/Inf decodes the rows with NaN/Inf; size and time read
+ * the summary columns a window at a time, and decode the rows they do not
+ * hold (model_trace_sort_keys).
  */
 #ifndef TD_ROWSORT_H
 #define TD_ROWSORT_H
@@ -69,9 +70,31 @@ bool rowsort_parse(const char *text, enum rowsort_field *f, bool *desc);
 const char *rowsort_names(void);
 
 /* Sorts the trace row numbers rows[0..n) in place by f (descending when
- * desc).  TD_ERR_NOMEM when the keys do not fit in memory (rows are then
- * left as they were). */
+ * desc).  12 bytes a row beside rows.  TD_ERR_NOMEM when the keys do
+ * not fit in memory (rows are then left as they were, or in ascending
+ * order when they were not). */
 enum td_status rowsort_traces(struct model *m, uint64_t *rows, size_t n, enum rowsort_field f,
 			      bool desc);
+
+/* The first k rows of rowsort_traces's order (tail: the last k) without
+ * sorting them all: rows are added in ascending order, a batch at a
+ * time, and a heap keeps the k so far (16 bytes each).  The answer is
+ * exactly the head (tail) of the whole sort, ties included.  A caller
+ * listing a slice A:B of a sort of N rows takes this path when
+ * B <= ROWSORT_TOP_MAX (or N - A <= ROWSORT_TOP_MAX). */
+#define ROWSORT_TOP_MAX 100000u
+struct rowsort_top;
+/* NULL when k > ROWSORT_TOP_MAX or out of memory. */
+struct rowsort_top *rowsort_top_new(struct model *m, enum rowsort_field f, bool desc, size_t k,
+				    bool tail);
+/* Adds rows[0..n), ascending and above every row added before (false,
+ * nothing added, otherwise). */
+bool rowsort_top_add(struct rowsort_top *t, const uint64_t *rows, size_t n);
+/* Writes the first (tail: last) min(k, rows added) rows of the order,
+ * in order, to out (room for k) and returns their count; the heap is
+ * then empty. */
+size_t rowsort_top_take(struct rowsort_top *t, uint64_t *out);
+/* Accepts NULL. */
+void rowsort_top_free(struct rowsort_top *t);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * test_diff_csv.c - the number spellings of diff --csv: floats as Python's
  * repr writes them (the compare tool's CSV is written from Python), the
- * diff and relative-error cells with their special words.  Expected
- * strings are what python3 prints for the same doubles.
+ * diff and relative-error cells with their special words, and strings as
+ * Python's repr writes them (NPU_Stack_Info).  Expected strings are what
+ * python3 prints for the same doubles and strings.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,12 +74,37 @@ test_diff_and_relative_cells(void **state)
 	strbuf_done(&sb);
 }
 
+static const char *
+pyr(const char *s)
+{
+	static struct strbuf sb;
+
+	sb.len = 0;
+	cmd_csv_pyrepr(&sb, s);
+	strbuf_addc(&sb, '\0');
+	return sb.buf;
+}
+
+/* The quote Python picks, and its escapes (python3 -c 'print(repr(s))'). */
+static void
+test_pyrepr_matches_python_repr(void **state)
+{
+	(void)state;
+	assert_string_equal(pyr("plain"), "'plain'");
+	assert_string_equal(pyr("a'b"), "\"a'b\"");
+	assert_string_equal(pyr("a\"b"), "'a\"b'");
+	assert_string_equal(pyr("a'b\"c"), "'a\\'b\"c'");
+	assert_string_equal(pyr("x\\y\n\tz\x01"), "'x\\\\y\\n\\tz\\x01'");
+	assert_string_equal(pyr("caf\xc3\xa9"), "'caf\xc3\xa9'");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyfloat_matches_python_repr),
 		cmocka_unit_test(test_diff_and_relative_cells),
+		cmocka_unit_test(test_pyrepr_matches_python_repr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -264,6 +264,55 @@ test_columns_shape_exact_or_not_kept(void **state)
 	test_rmtree(dir);
 }
 
+/* A sort's block read (colstore_get_keys): one field of a list of rows
+ * across blocks, filled rows as written, the others to be decoded, rows
+ * past the file none; an element count the row does not know is said
+ * unknown, a filled row's wall time is read as it is (known). */
+static void
+test_columns_keys_of_rows_across_blocks(void **state)
+{
+	char *dir = test_tmpdir("colsb"), err[256];
+	struct colstore *cs;
+	uint64_t *rows = malloc((NROWS + 1) * sizeof *rows);
+	double *val = malloc((NROWS + 1) * sizeof *val);
+	uint8_t *st = malloc(NROWS + 1);
+	struct td_summary none = { 0 };
+	size_t n = 0;
+	int dirfd;
+
+	(void)state;
+	write_file(dir, &dirfd);
+	cs = colstore_open(dirfd, "x.tdc", "x.tdc", KEY, UINT64_MAX, err, sizeof err);
+	assert_non_null(cs);
+	colstore_fill(cs, 3, &none, 0, 7.5);    /* filled: no count */
+	for (uint64_t r = 0; r < NROWS; r += 1 + r % 3)
+		rows[n++] = r;
+	rows[n++] = NROWS;
+	for (int wall = 0; wall < 2; wall++) {
+		colstore_get_keys(cs, rows, n, wall ? COLS_WALL : SUM_ELEMENTS, val, st);
+		for (size_t k = 0; k < n; k++) {
+			uint64_t r = rows[k];
+
+			if (r == NROWS || (r % 2 && r != 3)) {
+				assert_int_equal(st[k], COLS_KEY_NONE);
+			} else if (r == 3) {
+				assert_int_equal(st[k], wall ? COLS_KEY_KNOWN : COLS_KEY_UNKNOWN);
+				if (wall)
+					assert_true(val[k] == 7.5);
+			} else {
+				assert_int_equal(st[k], COLS_KEY_KNOWN);
+				assert_true(val[k] == (wall ? 1e9 + (double)r * 0.5 : (double)(r * 3 + 1)));
+			}
+		}
+	}
+	colstore_close(cs);
+	close(dirfd);
+	free(rows);
+	free(val);
+	free(st);
+	test_rmtree(dir);
+}
+
 /* ---- the model ------------------------------------------------------------ */
 
 static struct model *
@@ -427,11 +476,78 @@ test_msprobe_fields_from_the_pass_equal_decode(void **state)
 	test_rmtree(dir);
 }
 
+/* A sort's keys a window at a time (model_trace_sort_keys) are the
+ * fields model_trace_fields gives row by row: from the columns the pass
+ * wrote, from a reused file, from a torn one (the rows decoded, then
+ * kept), for every row and for a subset (as a filter gives them). */
+static void
+keys_equal_fields(struct model *m)
+{
+	uint64_t n = model_trace_count(m), *rows = malloc((n + 1) * sizeof *rows);
+	double *val = malloc((n + 1) * sizeof *val);
+	bool *known = malloc((n + 1) * sizeof *known);
+	size_t nsub = 0;
+
+	for (int step = 1; step <= 7; step += 6) {
+		nsub = 0;
+		for (uint64_t i = 0; i < n; i += (uint64_t)step)
+			rows[nsub++] = i;
+		rows[nsub++] = n + 3;               /* past the rows: not known */
+		for (int key = MODEL_SORT_ELEMENTS; key <= MODEL_SORT_WALL; key++) {
+			model_trace_sort_keys(m, (enum model_sort_key)key, rows, nsub, val, known);
+			assert_false(known[nsub - 1]);
+			for (size_t k = 0; k + 1 < nsub; k++) {
+				struct model_fields f;
+
+				assert_true(model_trace_fields(m, rows[k],
+							       SUM_ELEMENTS | MODEL_FIELDS_WALL, &f));
+				if (key == MODEL_SORT_WALL) {
+					assert_int_equal(known[k], f.wall_time > 0);
+					assert_memory_equal(&val[k], &f.wall_time, sizeof(double));
+				} else {
+					assert_int_equal(known[k], (f.s.known & SUM_ELEMENTS) != 0);
+					if (known[k])
+						assert_true(val[k] == (double)f.s.elements);
+				}
+			}
+		}
+	}
+	free(rows);
+	free(val);
+	free(known);
+}
+
+static void
+test_model_sort_keys_equal_fields(void **state)
+{
+	char *dir = test_tmpdir("colsk"), cmd[512];
+	struct model *m;
+
+	(void)state;
+	m = open_dump(dir);
+	keys_equal_fields(m);
+	model_close(m);
+	m = open_dump(dir);                         /* reused */
+	keys_equal_fields(m);
+	model_close(m);
+	snprintf(cmd, sizeof cmd, "truncate -s 1000 %s/*.tdc", dir);
+	assert_int_equal(system(cmd), 0);
+	m = open_dump(dir);                         /* torn: rows not filled */
+	keys_equal_fields(m);
+	model_close(m);
+	m = open_path("tests/fixtures/tfdbg2/modes/full_tensor", dir);
+	keys_equal_fields(m);                       /* decoded, then kept */
+	keys_equal_fields(m);
+	model_close(m);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns_written_read_back_after_reopen),
+		cmocka_unit_test(test_columns_keys_of_rows_across_blocks),
 		cmocka_unit_test(test_columns_keep_a_decoded_row),
 		cmocka_unit_test(test_columns_cut_short_is_refused),
 		cmocka_unit_test(test_columns_other_dump_or_no_header_is_refused),
@@ -439,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
 		cmocka_unit_test(test_model_no_values_only_for_health_modes),
 		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
+		cmocka_unit_test(test_model_sort_keys_equal_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,65 @@ test_jscan_skip_and_chunk_boundaries(void **state)
 	free(text);
 }
 
+/* Numbers in an indented array longer than a chunk: each one has strtod's
+ * bits (the short-decimal fast path, decnum.c, and the long ones), digits
+ * and white space split across chunk boundaries; the line and column of an
+ * error after them are counted through every line break. */
+static void
+test_jscan_numbers_are_strtods_bits_across_chunks(void **state)
+{
+	static const char *const fixed[] = { "-0", "0", "1e400", "-1e400", "5e-324", "1e-400",
+					     "0.1", "9007199254740993", "123456789012345678901",
+					     "0.000123", "1.5E+3", "-0.0e-5", "100e-2",
+					     "12345678901234567890e-5", "0.10000000149011612",
+					     "1234567890123456789e8", "-7.0e-0" };
+	char texts[24000][32], err[200];
+	uint64_t x = 88172645463325252ull;
+	struct strbuf sb;
+	struct source *src;
+	struct jscan js;
+	size_t i, n = sizeof texts / sizeof texts[0];
+	char *text;
+
+	(void)state;
+	memset(&sb, 0, sizeof sb);
+	strbuf_addf(&sb, "[\n");
+	for (i = 0; i < n; i++) {
+		double d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(&d, &x, sizeof d);
+		if (i < TD_ARRAY_SIZE(fixed))
+			snprintf(texts[i], sizeof texts[i], "%s", fixed[i]);
+		else if (!isfinite(d) || i % 2)
+			snprintf(texts[i], sizeof texts[i], "%.*g", (int)(1 + i % 17),
+				 (double)(x % 2000003) / 64.0 * (i % 3 ? 1e-7 : 1e5));
+		else
+			snprintf(texts[i], sizeof texts[i], "%.17g", d);
+		strbuf_addf(&sb, "%s\t%s", i ? ",\n  \r\n" : "", texts[i]);
+	}
+	strbuf_addf(&sb, ",\n   ]");
+	text = strbuf_take(&sb);
+	src = source_from_bytes(text, strlen(text));
+	jscan_init(&js, src, 0, NULL);
+	assert_int_equal(jscan_next(&js), JSCAN_ARR_BEGIN);
+	for (i = 0; i < n; i++) {
+		double want = strtod(texts[i], NULL);
+
+		assert_int_equal(jscan_next(&js), JSCAN_NUMBER);
+		if (memcmp(&want, &js.num, sizeof want) != 0)
+			fail_msg("'%s': scanned %a, strtod %a", texts[i], js.num, want);
+		assert_int_equal(js.line, 2 + 2 * i);
+		assert_int_equal(js.col, 2);
+	}
+	assert_int_equal(jscan_next(&js), JSCAN_ERROR);
+	snprintf(err, sizeof err, "line %zu, column 4: unexpected byte 0x5d", 2 * n + 1);
+	assert_string_equal(js.err, err);
+	jscan_done(&js);
+	source_close(src);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -249,6 +308,7 @@ main(void)
 		cmocka_unit_test(test_jscan_truncated_at_every_byte),
 		cmocka_unit_test(test_jscan_member_scan_mid_file),
 		cmocka_unit_test(test_jscan_skip_and_chunk_boundaries),
+		cmocka_unit_test(test_jscan_numbers_are_strtods_bits_across_chunks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
