@@ -583,6 +583,42 @@ colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fiel
 	return ok;
 }
 
+_Static_assert(MODEL_FIELD_WINDOW == COLS_WINDOW, "a field window is a block");
+_Static_assert(MODEL_FCOL_L2NORM + 1 == C_L2NORM && MODEL_FCOL_ELEMENTS + 1 == C_ELEMENTS,
+	       "the window's columns are the file's, in order");
+
+size_t
+colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need,
+		    struct model_field_window *w)
+{
+	uint64_t base = first / COLS_WINDOW * COLS_WINDOW, end;
+	uint32_t mask = cols_of(need) & ~(1u << C_SHAPE | 1u << C_WALL);
+	unsigned k0 = (unsigned)(first - base);
+
+	w->first = first;
+	w->n = 0;
+	if (!cs || first >= atomic_load(&cs->rows))
+		return 0;
+	n = (size_t)TD_MIN((uint64_t)n, base + COLS_WINDOW - first);
+	pthread_mutex_lock(&cs->lock);
+	window_load(cs, first, mask);
+	end = TD_MIN(first + n, cs->rrows);
+	w->n = (size_t)(end - first);
+	for (size_t k = 0; k < w->n; k++) {
+		uint64_t meta = cs->r->v[C_META][k0 + k];
+
+		w->filled[k] = (meta & M_FILLED) != 0;
+		w->known[k] = (uint32_t)(meta >> M_KNOWN_SHIFT & M_BITS) & need;
+		w->dtype[k] = (uint8_t)(meta >> M_DTYPE_SHIFT);
+		w->rank[k] = (uint8_t)(meta >> M_RANK_SHIFT);
+	}
+	for (int c = C_ELEMENTS; c <= C_L2NORM; c++)
+		if (mask & (1u << c))
+			memcpy(w->v[c - C_ELEMENTS], &cs->r->v[c][k0], w->n * 8);
+	pthread_mutex_unlock(&cs->lock);
+	return w->n;
+}
+
 void
 colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t field,
 		  double *val, uint8_t *state)

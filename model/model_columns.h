@@ -82,6 +82,12 @@ bool colstore_flush(struct colstore *cs);
 /* Row's fields in need (SUM_* bits of COLS_FIELDS, COLS_WALL) from the
  * columns: true when the row is readable and filled.  Any thread. */
 bool colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fields *out);
+/* Rows [first, first + n) of one block into w (model_rows.h): the
+ * columns need names, read under one lock; a row is filled when it is
+ * readable and filled (as colstore_get says).  n is cut at the block's
+ * end; returns w->n, 0 when first is not readable.  Any thread. */
+size_t colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need,
+			   struct model_field_window *w);
 /* What colstore_get_keys says of a row. */
 enum cols_key {
 	COLS_KEY_NONE,              /* not readable or not filled: decode it */

@@ -130,6 +130,28 @@ enum expr_stage expr_max_stage(const struct expr *e);
 /* Evaluates e with get(ctx, ...) answering fields. */
 enum expr_result expr_eval(const struct expr *e, expr_get_fn get, void *ctx);
 
+/* A window of rows at once (model_expr_window.c): field f of rows
+ * [0, n) as columns, avail[k] (enum expr_avail) and num[k] (EXPR_NUM
+ * fields) or str[k] (EXPR_STR fields, borrowed until the evaluation
+ * returns; NULL reads as "") for each row k. */
+typedef void (*expr_col_fn)(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num,
+			    const char **str);
+/* The answers of "~" by text, remembered across windows: the texts get
+ * answers must then stay unchanged at their address while the memo is
+ * used (interned names, static dtype names).  expr_memo_free accepts
+ * NULL. */
+struct expr_memo;
+struct expr_memo *expr_memo_new(void);
+void expr_memo_free(struct expr_memo *mm);
+/* e on n rows at once: out[k] is the enum expr_result expr_eval gives
+ * for row k when get's columns answer row k's fields.  get is called
+ * once per field operand for the n rows (no short cut: it must have no
+ * effect but its answers).  n up to EXPR_WINDOW.  mm (NULL: none)
+ * remembers each "~" answer by text address, for one expression. */
+#define EXPR_WINDOW 4096u
+void expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
+		      struct expr_memo *mm, uint8_t *out);
+
 /* The numeric literals each field is compared with, as "name op value"
  * pairs in source order, for showing a hit against its thresholds
  * ("abs_mean > 1000").  Returns the number found, fills up to max. */

@@ -133,6 +133,31 @@ model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fiel
 	return true;
 }
 
+size_t
+model_trace_field_window(struct model *m, uint64_t first, size_t n, uint32_t need,
+			 struct model_field_window *w)
+{
+	uint64_t rows = rows_ntraces(m);
+
+	w->first = first;
+	w->n = 0;
+	if (first >= rows)
+		return 0;
+	n = (size_t)TD_MIN((uint64_t)n, rows - first);
+	if (!m->cols || (m->icache && atomic_load(&m->icache->stale)) ||
+	    !colstore_get_window(m->cols, first, n, need & COLS_FIELDS, w)) {
+		/* no columns: every row is asked one by one */
+		w->n = (size_t)TD_MIN((uint64_t)n, MODEL_FIELD_WINDOW - first % MODEL_FIELD_WINDOW);
+		memset(w->filled, 0, w->n);
+		memset(w->known, 0, w->n * sizeof(w->known[0]));
+		return w->n;
+	}
+	for (size_t k = 0; k < w->n; k++)
+		if (w->filled[k] && (trace_flags(m, first + k) & TF_CORRUPT))
+			w->filled[k] = false;
+	return w->n;
+}
+
 /* Rows model_trace_sort_keys asks the columns for at a time (its stack). */
 #define KEYS_CHUNK 1024
 

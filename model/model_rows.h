@@ -321,6 +321,37 @@ struct model_fields {
  * Any thread; takes the columns' own lock or the decode cache's. */
 #define MODEL_FIELDS_WALL (1u << 31)
 bool model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out);
+/* A window of trace rows' summary fields, column by column, for a scan
+ * that tests every row of it (the filters' window evaluation): rows
+ * [first, first + n) of one block of MODEL_FIELD_WINDOW rows.  Row k
+ * is usable when filled[k]: known[k] holds its SUM_* bits among need
+ * and its fields are exactly what model_trace_fields gives; an unfilled
+ * row (not in the columns, or corrupt) is asked with model_trace_fields.
+ * Counts (elements .. positive) are int64 bit patterns, min .. l2norm
+ * doubles' bit patterns; columns need does not name are not read. */
+#define MODEL_FIELD_WINDOW 4096u
+enum model_fcol {
+	MODEL_FCOL_ELEMENTS, MODEL_FCOL_NAN, MODEL_FCOL_NEG_INF, MODEL_FCOL_POS_INF,
+	MODEL_FCOL_NEGATIVE, MODEL_FCOL_ZERO, MODEL_FCOL_POSITIVE, MODEL_FCOL_MIN,
+	MODEL_FCOL_MAX, MODEL_FCOL_MEAN, MODEL_FCOL_ABS_MEAN, MODEL_FCOL_STD,
+	MODEL_FCOL_L2NORM, MODEL_FCOL_COUNT
+};
+struct model_field_window {
+	uint64_t first;
+	size_t n;
+	bool filled[MODEL_FIELD_WINDOW];
+	uint32_t known[MODEL_FIELD_WINDOW];
+	uint8_t dtype[MODEL_FIELD_WINDOW];      /* enum td_dtype (SUM_DTYPE) */
+	uint8_t rank[MODEL_FIELD_WINDOW];       /* SUM_RANK */
+	uint64_t v[MODEL_FCOL_COUNT][MODEL_FIELD_WINDOW];
+};
+/* Fills w with rows [first, first + n) of trace rows' fields in need
+ * (SUM_* bits), n cut at the end of first's block and at the rows
+ * indexed; the columns' lock taken once.  Returns w->n (0 past the
+ * rows).  Rows the columns cannot answer are left unfilled: the caller
+ * asks them one by one.  Any thread. */
+size_t model_trace_field_window(struct model *m, uint64_t first, size_t n, uint32_t need,
+				struct model_field_window *w);
 /* The field model_trace_sort_keys reads. */
 enum model_sort_key {
 	MODEL_SORT_ELEMENTS,         /* element count (SUM_ELEMENTS) */

@@ -11,14 +11,13 @@
  */
 #include "model/model_expr.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
 #include <math.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/analysis/model_expr_tree.h"
 #include "model/model_regex.h"
 #include "reader/base/suggest.h"
 
@@ -63,10 +62,6 @@ expr_field_find(const char *name)
 
 /* ---- tokens ------------------------------------------------------------ */
 
-enum tok {
-	T_END, T_LP, T_RP, T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE, T_MATCH,
-	T_AND, T_OR, T_NOT, T_FIELD, T_NUM, T_STR, T_BAD,
-};
 
 static const char *const cmp_text[] = {
 	[T_LT] = "<", [T_LE] = "<=", [T_GT] = ">", [T_GE] = ">=",
@@ -218,34 +213,6 @@ lex_next(struct lexer *lx)
 
 /* ---- tree ---------------------------------------------------------------- */
 
-enum node_kind { N_OR, N_AND, N_NOT, N_CMP, N_MATCH, N_TRUTH };
-enum operand_kind { O_FIELD, O_NUM, O_STR };
-
-struct operand {
-	enum operand_kind kind;
-	int field;
-	double num;
-	char *str;
-	size_t col;
-};
-
-struct node {
-	enum node_kind kind;
-	enum tok op;                /* N_CMP */
-	int a, b;                   /* children (N_OR, N_AND, N_NOT: a only) */
-	struct operand l, r;        /* N_CMP, N_MATCH (l only with re), N_TRUTH (l) */
-	pcre2_code *re;
-};
-
-struct expr {
-	char *text;
-	struct node *nodes;
-	size_t n, cap;
-	int root;
-	uint64_t fields;
-	pcre2_match_data *md;
-};
-
 static int
 node_new(struct expr *e, enum node_kind kind)
 {
@@ -324,14 +291,6 @@ parse_operand(struct parser *ps, struct operand *o)
 	return true;
 }
 
-static enum expr_kind
-operand_kind(const struct operand *o)
-{
-	if (o->kind == O_FIELD)
-		return expr_field_kind((enum expr_field)o->field);
-	return o->kind == O_NUM ? EXPR_NUM : EXPR_STR;
-}
-
 static bool
 compile_regex(struct parser *ps, struct node *n)
 {
@@ -343,7 +302,7 @@ compile_regex(struct parser *ps, struct node *n)
 		lex_error(&ps->lx, n->r.col, "\"~\" wants a pattern string on its right");
 		return false;
 	}
-	if (operand_kind(&n->l) != EXPR_STR) {
+	if (expr_operand_kind(&n->l) != EXPR_STR) {
 		lex_error(&ps->lx, n->l.col, "\"~\" wants a text field on its left");
 		return false;
 	}
@@ -370,7 +329,7 @@ parse_cmp(struct parser *ps)
 		return -1;
 	op = lx->tok;
 	if (op < T_LT || op > T_MATCH) {
-		if (operand_kind(&l) != EXPR_NUM || l.kind != O_FIELD) {
+		if (expr_operand_kind(&l) != EXPR_NUM || l.kind != O_FIELD) {
 			lex_error(lx, l.col, "a %s alone is not a condition (compare it)",
 				  l.kind == O_FIELD ? "text field" : "constant");
 			free(l.str);
@@ -391,10 +350,10 @@ parse_cmp(struct parser *ps)
 	ps->e->nodes[i].r = r;
 	if (op == T_MATCH)
 		return compile_regex(ps, &ps->e->nodes[i]) ? i : -1;
-	if (operand_kind(&l) != operand_kind(&r)) {
+	if (expr_operand_kind(&l) != expr_operand_kind(&r)) {
 		lex_error(lx, r.col, "%s compares a %s with a %s", cmp_text[op],
-			  operand_kind(&l) == EXPR_NUM ? "number" : "text",
-			  operand_kind(&r) == EXPR_NUM ? "number" : "text");
+			  expr_operand_kind(&l) == EXPR_NUM ? "number" : "text",
+			  expr_operand_kind(&r) == EXPR_NUM ? "number" : "text");
 		return -1;
 	}
 	return i;
@@ -617,7 +576,7 @@ eval_leaf(const struct expr *e, const struct node *n, expr_get_fn get, void *ctx
 		return EXPR_DEFER;
 	if (l.avail != EXPR_KNOWN || r.avail != EXPR_KNOWN)
 		return EXPR_UNKNOWN;
-	return compare(n->op, &l, &r, operand_kind(&n->l));
+	return compare(n->op, &l, &r, expr_operand_kind(&n->l));
 }
 
 static enum expr_result
@@ -671,7 +630,7 @@ expr_thresholds(const struct expr *e, struct expr_threshold *out, size_t max)
 		const struct node *n = &e->nodes[i];
 		struct expr_threshold t;
 
-		if (n->kind != N_CMP || operand_kind(&n->l) != EXPR_NUM)
+		if (n->kind != N_CMP || expr_operand_kind(&n->l) != EXPR_NUM)
 			continue;
 		if (n->l.kind == O_FIELD && n->r.kind == O_NUM)
 			t = (struct expr_threshold){ n->l.field, cmp_text[n->op], n->r.num };

@@ -15,7 +15,10 @@
  * per row, so a listing that counts and then walks its matches decodes
  * each row once.  Rows whose answer is unknown are counted apart; so are
  * the rows of an op whose name or type the regex could not decide within
- * PCRE2's match limits (model_regex.h), never taken as "no match".
+ * PCRE2's match limits (model_regex.h), never taken as "no match".  A
+ * condition on summary fields, op names and types is answered a window
+ * of rows at a time from the summary columns instead
+ * (model_filter_window.c), with the same answers.
  *
  * It asks the model only through its public API (model_query.h): op briefs
  * in batches, a row's file span and its host, executions' keys a window at
@@ -27,78 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/analysis/model_filter_priv.h"
 #include "model/analysis/model_where.h"
 #include "model/model_expr.h"
 #include "model/model_query.h"
 #include "model/model_regex.h"
-
-/* Matches are counted per block of FBLOCK rows: nth walks the counts
- * (5000 for 10 million rows) and scans one block. */
-#define FBLOCK_SHIFT 11
-#define FBLOCK (1u << FBLOCK_SHIFT)
-
-/* op states: ST_ROWS = the where condition needs each row; flags:
- * ST_PROVISIONAL (a placeholder's), ST_UNDECIDED (a regex hit its limit:
- * a row that passes the rest is unknown) */
-enum { ST_UNKNOWN = 0, ST_MATCH = 1, ST_NO = 2, ST_ROWS = 3, ST_PROVISIONAL = 4, ST_UNDECIDED = 8 };
-
-/* row answers (2 bits per row, W_NONE = not evaluated yet) */
-enum { W_NONE = 0, W_NO = 1, W_MATCH = 2, W_UNKNOWN = 3 };
-
-/* What row_state() says of a row. */
-enum { R_NO = 0, R_MATCH = 1, R_UNKNOWN = 2 };
-
-struct fcount {
-	uint64_t rows;              /* rows of the chunk counted */
-	uint64_t count;             /* matches among them */
-	uint64_t unknown;           /* rows whose where answer is unknown */
-};
-
-struct host_cursor {
-	bool valid;                 /* [row, next_row) is a file span */
-	uint64_t row;               /* its first row */
-	uint64_t next_row;          /* first row of the next span */
-	uint32_t file;
-	int file_match;             /* -1 unknown, 0/1, 2 = file has no host */
-};
-
-/* Executions' keys, a window of EXWIN at a time (one lock a window). */
-#define EXWIN 64
-struct exec_window {
-	uint64_t first;             /* first execution held */
-	size_t n;                   /* executions held, 0 none */
-	struct model_exec_keys k[EXWIN];
-};
-
-/* What a filter keeps per table (trace rows, executions). */
-struct filter_table {
-	uint8_t *wrow;              /* 2-bit answers, 4 rows a byte */
-	size_t capw;
-	struct fcount *cnt;         /* matches per chunk, NULL until the first count */
-	size_t capcnt;
-	bool memo_valid;            /* the last nth answer */
-	uint64_t memo_k;
-	int64_t memo_row;
-};
-
-struct model_filter {
-	struct model *m;
-	pcre2_code *op_re, *type_re;
-	pcre2_match_data *md;
-	bool nonfinite;
-	int32_t graph;
-	int64_t execution;
-	char *host;
-	char *desc;
-	struct expr *where;
-	uint8_t *op_state;
-	size_t nop_state, capop;
-	uint64_t fill_gen;
-	uint8_t *str_state;
-	size_t nstr_state, capstr;
-	uint64_t undecided;         /* names and types a regex could not decide */
-	struct filter_table tab[2];    /* indexed by enum model_table */
-};
 
 static enum td_status
 compile(const char *what, const char *re, pcre2_code **out, char *err, size_t errlen)
@@ -175,6 +111,8 @@ model_filter_new(struct model *m, const struct model_filter_spec *spec, struct m
 		st = compile("type", spec->type_regex, &f->type_re, err, errlen);
 	if (st == TD_OK && spec->where && *spec->where)
 		st = where_compile(spec->where, &f->where, err, errlen);
+	if (st == TD_OK && f->where)
+		f->where_window = where_window_able(f->where);
 	if (st != TD_OK) {
 		model_filter_free(f);
 		return st;
@@ -202,6 +140,7 @@ model_filter_free(struct model_filter *f)
 	free(f->op_state);
 	free(f->str_state);
 	expr_free(f->where);
+	where_window_free(f->fwin);
 	for (size_t t = 0; t < TD_ARRAY_SIZE(f->tab); t++) {
 		free(f->tab[t].cnt);
 		free(f->tab[t].wrow);
@@ -344,10 +283,6 @@ host_match(struct model_filter *f, uint64_t j, struct host_cursor *hc)
 	return strcmp(model_host_name(m, model_trace_host(m, j)), f->host) == 0;
 }
 
-struct trace_bounds {
-	uint64_t lo, hi;
-	bool split_runs;            /* rows of executions interleave */
-};
 
 static void
 trace_bounds(struct model_filter *f, struct trace_bounds *b)
@@ -368,6 +303,19 @@ trace_bounds(struct model_filter *f, struct trace_bounds *b)
 
 /* The where answer of row j of table t, from the 2-bit cache or evaluated
  * (and kept). */
+void
+filter_wrow_reserve(struct filter_table *tb, uint64_t j)
+{
+	size_t byte = (size_t)(j >> 2);
+
+	if (byte >= tb->capw) {
+		size_t old = tb->capw;
+
+		TD_GROW(tb->wrow, tb->capw, byte + 1);
+		memset(tb->wrow + old, 0, tb->capw - old);
+	}
+}
+
 static int
 where_row(struct model_filter *f, enum model_table t, uint64_t j)
 {
@@ -375,12 +323,7 @@ where_row(struct model_filter *f, enum model_table t, uint64_t j)
 	unsigned shift = (unsigned)(j & 3) * 2, w;
 	enum expr_result r;
 
-	if (byte >= f->tab[t].capw) {
-		size_t old = f->tab[t].capw;
-
-		TD_GROW(f->tab[t].wrow, f->tab[t].capw, byte + 1);
-		memset(f->tab[t].wrow + old, 0, f->tab[t].capw - old);
-	}
+	filter_wrow_reserve(&f->tab[t], j);
 	w = (f->tab[t].wrow[byte] >> shift) & 3;
 	if (w == W_NONE) {
 		r = t == TABLE_TRACES ? where_trace(f->m, f->where, j) : where_exec(f->m, f->where, j);
@@ -390,8 +333,9 @@ where_row(struct model_filter *f, enum model_table t, uint64_t j)
 	return w == W_MATCH ? R_MATCH : w == W_NO ? R_NO : R_UNKNOWN;
 }
 
-static int
-trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b, struct host_cursor *hc)
+int
+filter_trace_match(struct model_filter *f, uint64_t j, const struct trace_bounds *b,
+		   struct host_cursor *hc)
 {
 	uint32_t flags, op = model_trace_op_flags(f->m, j, &flags);
 	uint8_t st;
@@ -478,7 +422,7 @@ scan_init(struct model_filter *f, enum model_table t, struct scan *s)
 static int
 row_state(struct model_filter *f, enum model_table t, struct scan *s, uint64_t j)
 {
-	return t == TABLE_TRACES ? trace_match(f, j, &s->b, &s->hc) : exec_match(f, j, &s->w);
+	return t == TABLE_TRACES ? filter_trace_match(f, j, &s->b, &s->hc) : exec_match(f, j, &s->w);
 }
 
 static bool
@@ -493,6 +437,12 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 {
 	size_t nchunks = (size_t)((s->n + FBLOCK - 1) >> FBLOCK_SHIFT), c;
 	struct fcount *cnt;
+	bool window = t == TABLE_TRACES && f->where_window;
+
+	/* a window only when some op leaves its rows to the condition */
+	for (c = 0; window && c < f->nop_state && (f->op_state[c] & 3) != ST_ROWS; c++)
+		;
+	window = window && c < f->nop_state;
 
 	if (nchunks > f->tab[t].capcnt) {
 		size_t old = f->tab[t].capcnt;
@@ -505,12 +455,16 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 		uint64_t base = (uint64_t)c << FBLOCK_SHIFT;
 		uint64_t rows = TD_MIN(s->n - base, (uint64_t)FBLOCK), j;
 
-		for (j = cnt[c].rows; j < rows; j++) {
-			int r = row_state(f, t, s, base + j);
+		if (window && cnt[c].rows < rows)
+			filter_window_count(f, &s->b, &s->hc, base + cnt[c].rows, base + rows,
+					    &cnt[c]);
+		else
+			for (j = cnt[c].rows; j < rows; j++) {
+				int r = row_state(f, t, s, base + j);
 
-			cnt[c].count += r == R_MATCH;
-			cnt[c].unknown += r == R_UNKNOWN;
-		}
+				cnt[c].count += r == R_MATCH;
+				cnt[c].unknown += r == R_UNKNOWN;
+			}
 		cnt[c].rows = rows;
 	}
 }

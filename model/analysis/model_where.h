@@ -21,6 +21,28 @@ enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
 /* e on execution j: true when one of its outputs matches. */
 enum expr_result where_exec(struct model *m, const struct expr *e, uint64_t j);
 
+/* model_where_window.c: a window of trace rows from the summary columns */
+/* True when every field e reads is a summary field the columns hold
+ * (counts, min .. l2norm, max_abs, zero_fraction, zero_percentage,
+ * rank, dtype, dtype_max) or the row's op name or type (`op`, `type`):
+ * where_trace_window can answer it. */
+bool where_window_able(const struct expr *e);
+/* where_trace_window's scratch: a window of the columns, and the op
+ * names its rows read (kept while the model fills no placeholder op).
+ * where_window_free accepts NULL. */
+struct where_window;
+struct where_window *where_window_new(void);
+void where_window_free(struct where_window *w);
+/* An answer where_trace_window leaves to where_trace (the row is not in
+ * the columns). */
+#define WHERE_ASK 0xffu
+/* e (where_window_able) on trace rows [first, first + n) at once: out[k]
+ * the enum expr_result where_trace gives row first + k, or WHERE_ASK.
+ * Returns the rows answered (n cut at a block's end and at the rows
+ * indexed; 0 past them). */
+size_t where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t n,
+			  struct where_window *w, uint8_t *out);
+
 /* The tolerance of "unchanged" (a watch's rtol/atol, else these). */
 #define STEP_RTOL 1e-5
 #define STEP_ATOL 1e-8

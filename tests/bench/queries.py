@@ -26,8 +26,10 @@ builds them and is not counted), with peak RSS and issue 25's target:
   sort -time, size      `traces --sort -time 0:10`, `--sort size`
 
 and, at --sort-sizes (default 10M) alone, the sorts warm: a slice's head
-and tail and a whole sort; at --watch-sizes (run.sh: 10M) `watches check`
-warm alone.
+and tail and a whole sort; the warm `--where` alone at
+--warm-where-sizes (default 10M, the size of its target; bench.py's dump of
+that size, generated if missing); and `watches check` warm alone at
+--watch-sizes (run.sh: 10M).
 
 Writes tests/bench/queries.md.
 """
@@ -96,7 +98,7 @@ def measure_warm(tdbg, args, runs, xdg):
     return statistics.median(walls), statistics.median(cpus), max(rss)
 
 
-def warm_table(tdbg, d, n, runs, cache, queries=WARM):
+def warm_table(tdbg, d, n, runs, cache, only=None):
     xdg = os.path.join(cache, "xdg-warm")
     os.makedirs(xdg, exist_ok=True)
     env = dict(os.environ, XDG_CACHE_HOME=xdg)
@@ -104,7 +106,9 @@ def warm_table(tdbg, d, n, runs, cache, queries=WARM):
     lines = ["Warm (the persistent index and its summary columns; load average %.1f):"
              % os.getloadavg()[0], "",
              "| query | wall s | cpu s | peak RSS MB | target |", "|---|---|---|---|---|"]
-    for name, args, target in queries:
+    for name, args, target in WARM:
+        if only and name not in only:
+            continue
         w, c, r = measure_warm(tdbg, args + [d], runs, xdg)
         t = target.get(n)
         lines.append("| %s | %.2f | %.2f | %.0f | %s |" % (
@@ -150,6 +154,9 @@ def main():
     ap.add_argument("--watch-sizes", default="",
                     help="sizes at which only `watches check` is measured, warm (e.g. 10M)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--warm-where-sizes", default="10M",
+                    help="sizes (not in --sizes) whose warm `--where` alone is measured "
+                         "(issue 25's target is at 10M); '' for none")
     ap.add_argument("--out", default=os.path.join(HERE, "queries.md"))
     a = ap.parse_args()
     env_cache = os.path.join(a.cache, "xdg")
@@ -184,6 +191,11 @@ def main():
                 lines.append("| %s | %.2f | %.2f | %.1fx | %.1fx |" % (name, w, c, w / base_w, c / base_c))
         lines.append("")
         lines += warm_table(a.tdbg, d, n, a.runs, a.cache)
+    for size in [x for x in a.warm_where_sizes.split(",") if x and x not in a.sizes.split(",")]:
+        n = bench.parse_size(size)
+        d, _ = bench.ensure_dump(a.gen, a.cache, n)
+        lines += ["## %s traces: `--where` warm" % size, ""]
+        lines += warm_table(a.tdbg, d, n, a.runs, a.cache, only=(WARM[0][0],))
     for size in [x for x in a.sort_sizes.split(",") if x and x not in a.sizes.split(",")]:
         n = bench.parse_size(size)
         d, _ = bench.ensure_dump(a.gen, a.cache, n)
@@ -191,8 +203,8 @@ def main():
     for size in [x for x in a.watch_sizes.split(",") if x and x not in a.sizes.split(",")]:
         n = bench.parse_size(size)
         d, _ = bench.ensure_dump(a.gen, a.cache, n)
-        lines += ["## %s traces, watches check warm" % size, ""] + warm_table(
-            a.tdbg, d, n, a.runs, a.cache, [q for q in WARM if q[0].startswith("watches")])
+        lines += ["## %s traces: `watches check` warm" % size, ""] + warm_table(
+            a.tdbg, d, n, a.runs, a.cache, only=[q[0] for q in WARM if q[0].startswith("watches")])
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)

@@ -1,0 +1,310 @@
+/*
+ * model_expr_window.c - the condition language evaluated over a window
+ * of rows at once: each leaf of the tree is a loop over the window's
+ * column of a field, and `and`, `or`, `not` combine whole answer arrays
+ * with the three-valued rules of expr_eval (model_expr.c), so a row's
+ * answer is the one expr_eval gives it.
+ *
+ * Where the row by row walk stops at a side that decides, this one
+ * evaluates both sides for every row: the same answer, given fields
+ * that have no effect when read (a column, not a decode).  Not for
+ * fields read by a callback with side effects (a decode, the watches'
+ * basis): those stay with expr_eval.
+ */
+#include "model/model_expr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis/model_expr_tree.h"
+#include "model/model_regex.h"
+
+/* An operand's column over the window. */
+struct col {
+	uint8_t *avail;
+	double *num;
+	const char **str;
+};
+
+struct window {
+	const struct expr *e;
+	size_t n;
+	expr_col_fn get;
+	void *ctx;
+	struct expr_memo *mm;
+};
+
+static void
+col_alloc(struct col *c, size_t n)
+{
+	c->avail = xmalloc(n);
+	c->num = xmalloc(n * sizeof(*c->num));
+	c->str = xmalloc(n * sizeof(*c->str));
+}
+
+static void
+col_free(struct col *c)
+{
+	free(c->avail);
+	free(c->num);
+	free(c->str);
+}
+
+/* The operand's values for the window (a literal's, repeated). */
+static void
+operand_col(struct window *w, const struct operand *o, struct col *c)
+{
+	bool text = expr_operand_kind(o) == EXPR_STR;   /* only num or str is read */
+	size_t k;
+
+	if (o->kind != O_FIELD) {
+		memset(c->avail, EXPR_KNOWN, w->n);
+		for (k = 0; k < w->n; k++) {
+			if (text)
+				c->str[k] = o->str;
+			else
+				c->num[k] = o->num;
+		}
+		return;
+	}
+	for (k = 0; text && k < w->n; k++)
+		c->str[k] = "";
+	w->get(w->ctx, (enum expr_field)o->field, w->n, c->avail, c->num, c->str);
+	for (k = 0; text && k < w->n; k++)
+		if (!c->str[k])
+			c->str[k] = "";
+}
+
+/* A field that is not known: defer (answered later) or unknown. */
+static inline uint8_t
+not_known(uint8_t avail)
+{
+	return avail == EXPR_LATER ? EXPR_DEFER : EXPR_UNKNOWN;
+}
+
+static inline uint8_t
+cmp_result(enum tok op, int c)
+{
+	switch (op) {
+	case T_LT: return c < 0;
+	case T_LE: return c <= 0;
+	case T_GT: return c > 0;
+	case T_GE: return c >= 0;
+	case T_EQ: return c == 0;
+	default:   return c != 0;
+	}
+}
+
+/* Numbers as compare() in model_expr.c: NaN on either side makes only
+ * "!=" true, which is what IEEE comparisons give, so each operator is
+ * its C comparison, in a loop of its own. */
+#define CMP_LOOP(test)                                                                   \
+	for (k = 0; k < n; k++) {                                                        \
+		double a = l->num[k], b = r->num[k];                                     \
+		uint8_t la = l->avail[k], ra = r->avail[k];                              \
+                                                                                         \
+		out[k] = la == EXPR_LATER || ra == EXPR_LATER ? EXPR_DEFER :             \
+			 la != EXPR_KNOWN || ra != EXPR_KNOWN ? EXPR_UNKNOWN : (test);    \
+	}
+
+static void
+cmp_num(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
+{
+	size_t k;
+
+	switch (op) {
+	case T_LT: CMP_LOOP(a < b) break;
+	case T_LE: CMP_LOOP(a <= b) break;
+	case T_GT: CMP_LOOP(a > b) break;
+	case T_GE: CMP_LOOP(a >= b) break;
+	case T_EQ: CMP_LOOP(a == b) break;
+	default:   CMP_LOOP(a != b) break;
+	}
+}
+
+static void
+cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
+			out[k] = EXPR_DEFER;
+		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
+			out[k] = EXPR_UNKNOWN;
+		else
+			out[k] = cmp_result(op, strcmp(l->str[k], r->str[k]));
+	}
+}
+
+struct memo_ent {
+	const char *s;              /* NULL empty */
+	int node;
+	uint8_t r;
+};
+struct expr_memo {
+	struct memo_ent *v;
+	size_t cap, n;              /* cap a power of two */
+};
+
+struct expr_memo *
+expr_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_memo));
+}
+
+void
+expr_memo_free(struct expr_memo *mm)
+{
+	if (mm)
+		free(mm->v);
+	free(mm);
+}
+
+static size_t
+memo_slot(const struct expr_memo *mm, int node, const char *s)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)s ^ (uint64_t)node << 56) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 20) & (mm->cap - 1);
+
+	while (mm->v[i].s && (mm->v[i].s != s || mm->v[i].node != node))
+		i = (i + 1) & (mm->cap - 1);
+	return i;
+}
+
+static void
+memo_put(struct expr_memo *mm, int node, const char *s, uint8_t r)
+{
+	size_t i;
+
+	if (2 * (mm->n + 1) > mm->cap) {
+		struct expr_memo old = *mm;
+
+		mm->cap = old.cap ? 2 * old.cap : 256;
+		mm->v = xcalloc(mm->cap, sizeof(*mm->v));
+		mm->n = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.v[i].s)
+				memo_put(mm, old.v[i].node, old.v[i].s, old.v[i].r);
+		free(old.v);
+	}
+	i = memo_slot(mm, node, s);
+	mm->v[i] = (struct memo_ent){ s, node, r };
+	mm->n++;
+}
+
+static uint8_t
+match_text(const struct expr *e, const struct node *nd, const char *s)
+{
+	switch (model_regex_match(nd->re, s, strlen(s), e->md)) {
+	case MODEL_REGEX_MATCH: return EXPR_TRUE;
+	case MODEL_REGEX_NO: return EXPR_FALSE;
+	default: return EXPR_UNKNOWN;   /* a PCRE2 limit: cannot tell, not "no" */
+	}
+}
+
+/* "~": one match per distinct text, remembered by its address (a
+ * field's texts are few and borrowed for the whole evaluation: dtype
+ * names, op names and types), across windows in mm. */
+static void
+match_col(struct window *w, const struct node *nd, const struct col *l, uint8_t *out)
+{
+	struct { const char *s; uint8_t r; } last[64] = { { NULL, 0 } };
+	int node = (int)(nd - w->e->nodes);
+
+	for (size_t k = 0; k < w->n; k++) {
+		const char *s = l->str[k];
+		unsigned h = (unsigned)((uintptr_t)s >> 3) & 63;
+
+		if (l->avail[k] != EXPR_KNOWN) {
+			out[k] = not_known(l->avail[k]);
+			continue;
+		}
+		if (last[h].s != s) {
+			size_t i = w->mm && w->mm->cap ? memo_slot(w->mm, node, s) : 0;
+
+			last[h].s = s;
+			if (w->mm && w->mm->cap && w->mm->v[i].s) {
+				last[h].r = w->mm->v[i].r;
+			} else {
+				last[h].r = match_text(w->e, nd, s);
+				if (w->mm)
+					memo_put(w->mm, node, s, last[h].r);
+			}
+		}
+		out[k] = last[h].r;
+	}
+}
+
+static void
+eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
+{
+	struct col l, r;
+	size_t k;
+
+	col_alloc(&l, w->n);
+	operand_col(w, &nd->l, &l);
+	if (nd->kind == N_TRUTH) {
+		for (k = 0; k < w->n; k++)
+			out[k] = l.avail[k] != EXPR_KNOWN ? not_known(l.avail[k]) :
+				 l.num[k] != 0 && !isnan(l.num[k]);
+	} else if (nd->kind == N_MATCH) {
+		match_col(w, nd, &l, out);
+	} else {
+		col_alloc(&r, w->n);
+		operand_col(w, &nd->r, &r);
+		if (expr_operand_kind(&nd->l) == EXPR_STR)
+			cmp_str(nd->op, &l, &r, w->n, out);
+		else
+			cmp_num(nd->op, &l, &r, w->n, out);
+		col_free(&r);
+	}
+	col_free(&l);
+}
+
+static void
+eval_node(struct window *w, int i, uint8_t *out)
+{
+	const struct node *nd = &w->e->nodes[i];
+	uint8_t stop, keep, *b;
+	size_t k;
+
+	switch (nd->kind) {
+	case N_NOT:
+		eval_node(w, nd->a, out);
+		for (k = 0; k < w->n; k++)
+			out[k] = out[k] == EXPR_TRUE ? EXPR_FALSE :
+				 out[k] == EXPR_FALSE ? EXPR_TRUE : out[k];
+		return;
+	case N_AND:
+	case N_OR:
+		/* as eval_node in model_expr.c: the deciding value wins over
+		 * defer, defer over unknown, unknown over the other value */
+		stop = nd->kind == N_AND ? EXPR_FALSE : EXPR_TRUE;
+		keep = nd->kind == N_AND ? EXPR_TRUE : EXPR_FALSE;
+		b = xmalloc(w->n);
+		eval_node(w, nd->a, out);
+		eval_node(w, nd->b, b);
+		for (k = 0; k < w->n; k++) {
+			uint8_t x = out[k], y = b[k];
+
+			out[k] = x == stop || y == stop ? stop :
+				 x == EXPR_DEFER || y == EXPR_DEFER ? EXPR_DEFER :
+				 x == EXPR_UNKNOWN || y == EXPR_UNKNOWN ? EXPR_UNKNOWN : keep;
+		}
+		free(b);
+		return;
+	default:
+		eval_leaf(w, nd, out);
+		return;
+	}
+}
+
+void
+expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
+		 struct expr_memo *mm, uint8_t *out)
+{
+	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx, mm };
+
+	if (w.n)
+		eval_node(&w, e->root, out);
+}

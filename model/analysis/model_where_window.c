@@ -1,0 +1,244 @@
+/*
+ * model_where_window.c - a condition on summary fields, op names and
+ * types answered for a window of trace rows at once (issue 25): the
+ * columns the condition names are read for the window under one lock
+ * (model_trace_field_window), then the condition is evaluated over them
+ * as arrays (expr_eval_window).  A row the columns do not hold is left
+ * to the row by row path (where_trace), which decodes it.
+ *
+ * Each field's value and "not carried" are where_summary_field's
+ * (model_where.c) for a summary read from the columns, and an op's name
+ * and type are row_field's (by op id, read once), so a row's answer is
+ * where_trace's.  Not for role, host, step, the row's own facts or step
+ * fields: those stay row by row.
+ */
+#include "model/analysis/model_where.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_query.h"
+
+/* wfield's bit for the op fields (no SUM_* bit: not read from columns) */
+#define WF_OP (1u << 30)
+#define WF_SUMMARY (SUM_DTYPE | SUM_RANK | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | SUM_POS_INF |  \
+		    SUM_NEGATIVE | SUM_ZERO | SUM_POSITIVE | SUM_MINMAX | SUM_MEAN |             \
+		    SUM_ABS_MEAN | SUM_STD | SUM_L2NORM)
+_Static_assert((WF_OP & WF_SUMMARY) == 0, "the op bit is no summary bit");
+
+/* The window fields: the SUM_* bits a field reads and its column
+ * (-1: from the meta word or two columns). */
+static const struct {
+	uint32_t bits;
+	int col;
+} wfield[EXPR_F_COUNT] = {
+	[EXPR_F_NAN] = { SUM_NAN, MODEL_FCOL_NAN },
+	[EXPR_F_NEG_INF] = { SUM_NEG_INF, MODEL_FCOL_NEG_INF },
+	[EXPR_F_POS_INF] = { SUM_POS_INF, MODEL_FCOL_POS_INF },
+	[EXPR_F_NEGATIVE] = { SUM_NEGATIVE, MODEL_FCOL_NEGATIVE },
+	[EXPR_F_ZERO] = { SUM_ZERO, MODEL_FCOL_ZERO },
+	[EXPR_F_POSITIVE] = { SUM_POSITIVE, MODEL_FCOL_POSITIVE },
+	[EXPR_F_ELEMENTS] = { SUM_ELEMENTS, MODEL_FCOL_ELEMENTS },
+	[EXPR_F_MIN] = { SUM_MINMAX, MODEL_FCOL_MIN },
+	[EXPR_F_MAX] = { SUM_MINMAX, MODEL_FCOL_MAX },
+	[EXPR_F_MEAN] = { SUM_MEAN, MODEL_FCOL_MEAN },
+	[EXPR_F_ABS_MEAN] = { SUM_ABS_MEAN, MODEL_FCOL_ABS_MEAN },
+	[EXPR_F_STD] = { SUM_STD, MODEL_FCOL_STD },
+	[EXPR_F_L2NORM] = { SUM_L2NORM, MODEL_FCOL_L2NORM },
+	[EXPR_F_ZERO_FRACTION] = { SUM_ZERO | SUM_ELEMENTS, -1 },
+	[EXPR_F_ZERO_PERCENTAGE] = { SUM_ZERO | SUM_ELEMENTS, -1 },
+	[EXPR_F_RANK] = { SUM_RANK, -1 },
+	[EXPR_F_DTYPE] = { SUM_DTYPE, -1 },
+	[EXPR_F_MAX_ABS] = { SUM_MINMAX, -1 },
+	[EXPR_F_DTYPE_MAX] = { SUM_DTYPE, -1 },
+	[EXPR_F_OP] = { WF_OP, -1 },           /* not summary bits: the op's names */
+	[EXPR_F_TYPE] = { WF_OP, -1 },
+};
+
+struct where_window {
+	struct model_field_window f;
+	uint64_t fill_gen;          /* the model's when the names were read */
+	const char **name, **type;  /* by op id, NULL not read yet */
+	size_t cap;
+	uint32_t *op;               /* the window's rows' ops (op fields asked) */
+	struct expr_memo *mm;       /* "~" answers by text (interned: stable) */
+	const struct expr *e;       /* the expression mm is for */
+};
+
+struct where_window *
+where_window_new(void)
+{
+	struct where_window *w = xcalloc(1, sizeof(*w));
+
+	w->op = xmalloc(MODEL_FIELD_WINDOW * sizeof(*w->op));
+	w->mm = expr_memo_new();
+	return w;
+}
+
+void
+where_window_free(struct where_window *w)
+{
+	if (!w)
+		return;
+	free(w->name);
+	free(w->type);
+	free(w->op);
+	expr_memo_free(w->mm);
+	free(w);
+}
+
+/* What window_col answers from. */
+struct wctx {
+	struct model *m;
+	struct where_window *w;
+};
+
+/* The names of op as row_field (model_where.c) reads them: by op id,
+ * "" for both when the op has none; read once while no op is filled. */
+static void
+op_names(struct model *m, struct where_window *w, uint32_t op, const char **name,
+	 const char **type)
+{
+	if (op >= w->cap) {
+		size_t old = w->cap, cap = w->cap;
+
+		TD_GROW(w->name, cap, (size_t)op + 1);
+		TD_GROW(w->type, w->cap, (size_t)op + 1);
+		memset(w->name + old, 0, (cap - old) * sizeof(*w->name));
+		memset(w->type + old, 0, (w->cap - old) * sizeof(*w->type));
+	}
+	if (!w->name[op]) {
+		model_op_names(m, op, &w->name[op], &w->type[op]);
+		if (!w->name[op])
+			w->name[op] = w->type[op] = "";
+	}
+	*name = w->name[op];
+	*type = w->type[op];
+}
+
+bool
+where_window_able(const struct expr *e)
+{
+	uint64_t f = expr_fields(e);
+
+	for (int i = 0; i < EXPR_F_COUNT; i++)
+		if ((f >> i & 1) && !wfield[i].bits)
+			return false;
+	return true;
+}
+
+static double
+as_count(uint64_t v)
+{
+	return (double)(int64_t)v;
+}
+
+static double
+as_real(uint64_t v)
+{
+	double d;
+
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+/* Field f of the window's rows (the filled ones; others are not read):
+ * whether each row carries it, then its values, one loop per kind. */
+static void
+window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, const char **str)
+{
+	struct wctx *c = ctx;
+	const struct model_field_window *w = &c->w->f;
+	const uint64_t *el = w->v[MODEL_FCOL_ELEMENTS], *z = w->v[MODEL_FCOL_ZERO];
+	uint32_t bits = wfield[f].bits;
+	int col = wfield[f].col;
+	size_t k;
+
+	if (f == EXPR_F_OP || f == EXPR_F_TYPE) {
+		memset(avail, EXPR_KNOWN, n);
+		for (k = 0; k < n; k++) {
+			const char *name, *type;
+
+			op_names(c->m, c->w, c->w->op[k], &name, &type);
+			str[k] = f == EXPR_F_OP ? name : type;
+		}
+		return;
+	}
+	for (k = 0; k < n; k++)
+		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
+	if (col >= MODEL_FCOL_MIN) {
+		memcpy(num, w->v[col], n * sizeof(*num));
+	} else if (col >= 0) {
+		for (k = 0; k < n; k++)
+			num[k] = as_count(w->v[col][k]);
+	} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
+		/* as where_summary_field: none of no elements */
+		double times = f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0;
+
+		for (k = 0; k < n; k++) {
+			num[k] = 0;
+			if (avail[k] != EXPR_KNOWN || (int64_t)el[k] <= 0)
+				avail[k] = EXPR_ABSENT;
+			else
+				num[k] = times * as_count(z[k]) / (double)(int64_t)el[k];
+		}
+	} else if (f == EXPR_F_RANK) {
+		for (k = 0; k < n; k++)
+			num[k] = (double)w->rank[k];
+	} else if (f == EXPR_F_MAX_ABS) {
+		for (k = 0; k < n; k++)
+			num[k] = fmax(fabs(as_real(w->v[MODEL_FCOL_MIN][k])),
+				      fabs(as_real(w->v[MODEL_FCOL_MAX][k])));
+	} else {
+		for (k = 0; k < n; k++) {
+			enum td_dtype dt = (enum td_dtype)w->dtype[k];
+
+			if (f == EXPR_F_DTYPE ? dt == DTYPE_INVALID : td_dtype_max(dt) == 0)
+				avail[k] = EXPR_ABSENT;
+			else if (f == EXPR_F_DTYPE)
+				str[k] = td_dtype_name(dt);
+			else
+				num[k] = td_dtype_max(dt);
+		}
+	}
+}
+
+size_t
+where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t n,
+		   struct where_window *w, uint8_t *out)
+{
+	uint64_t f = expr_fields(e), gen;
+	uint32_t need = 0, flags;
+	struct wctx c = { m, w };
+	size_t k, filled = 0;
+
+	for (int i = 0; i < EXPR_F_COUNT; i++)
+		if (f >> i & 1)
+			need |= wfield[i].bits;
+	if (!model_trace_field_window(m, first, n, need & ~WF_OP, &w->f))
+		return 0;
+	for (k = 0; k < w->f.n; k++)
+		filled += w->f.filled[k];
+	if (filled && (need & WF_OP)) {
+		model_ops_filled(m, &gen);
+		if (gen != w->fill_gen && w->cap) {     /* a placeholder's names changed */
+			memset(w->name, 0, w->cap * sizeof(*w->name));
+			memset(w->type, 0, w->cap * sizeof(*w->type));
+		}
+		w->fill_gen = gen;
+		for (k = 0; k < w->f.n; k++)
+			w->op[k] = model_trace_op_flags(m, first + k, &flags);
+	}
+	if (w->e != e) {            /* another expression: its own answers */
+		expr_memo_free(w->mm);
+		w->mm = expr_memo_new();
+		w->e = e;
+	}
+	if (filled)     /* else nothing read: every row asked */
+		expr_eval_window(e, w->f.n, window_col, &c, w->mm, out);
+	for (k = 0; k < w->f.n; k++)
+		if (!w->f.filled[k])
+			out[k] = WHERE_ASK;
+	return w->f.n;
+}
