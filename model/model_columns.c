@@ -13,9 +13,11 @@
  * rename, then updated in place (safeio_update_own: not a link, the
  * user's, one link only).
  * Not here: when the model makes, opens or reads the file
- * (model_fields.c).
+ * (model_fields.c); how a row is packed into a block
+ * (model_columns_pack.c).
  */
 #include "model_columns.h"
+#include "model_columns_block.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,23 +37,6 @@
 #define COLS_BOM 0x01020304u
 #define COLS_HEADER 64u
 
-enum col {
-	C_META, C_ELEMENTS, C_NAN, C_NEG_INF, C_POS_INF, C_NEGATIVE, C_ZERO, C_POSITIVE,
-	C_MIN, C_MAX, C_MEAN, C_ABS_MEAN, C_STD, C_L2NORM, C_SHAPE, C_WALL, NCOL
-};
-
-/* The meta word: known bits, from_values bits, dtype, rank, filled. */
-#define M_KNOWN_SHIFT 0
-#define M_FV_SHIFT 20
-#define M_DTYPE_SHIFT 40
-#define M_RANK_SHIFT 48
-#define M_FILLED (1ull << 63)
-#define M_NOVALUES (1ull << 62)     /* the index pass kept it: its record holds no values */
-#define M_NONFINITE (1ull << 61)    /* has_inf_or_nan (SUM_NONFINITE) */
-#define M_BITS 0xfffffull
-_Static_assert((COLS_FIELDS & ~M_BITS) == 0, "the kept SUM_* bits fit the meta word");
-_Static_assert(DTYPE_COUNT <= 256, "a dtype fits 8 bits");
-
 #define FOLD(h, v) (((h) ^ (uint64_t)(v)) * 0x100000001b3ULL)
 #define COLS_LAYOUT                                                                       \
 	FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(FOLD(0xcbf29ce484222325ULL, NCOL), COLS_WINDOW), \
@@ -66,11 +51,6 @@ struct cols_header {
 	char pad[8];
 };
 _Static_assert(sizeof(struct cols_header) == COLS_HEADER, "the header is 64 bytes");
-
-/* A block's columns in memory. */
-struct block {
-	uint64_t v[NCOL][COLS_WINDOW];
-};
 
 struct colstore {
 	int fd;
@@ -317,89 +297,6 @@ colstore_error(struct colstore *cs)
 	return cs && atomic_load(&cs->failed) ? cs->err : "";
 }
 
-/* The shape column: a shape in one word, exactly, or 0 when it does
- * not fit (a row with such a shape is not kept: it is decoded).  The
- * top bit says a shape is there (a rank-0 one too); rank r's dims take
- * 60 / r bits each (the rank is in the meta word). */
-static uint64_t
-shape_word(const struct td_summary *s)
-{
-	uint64_t w = 1ull << 63;
-	unsigned bits;
-
-	if (s->dims_truncated || s->rank < 0 || s->rank > TD_MAX_DIMS || s->ndims != s->rank)
-		return 0;
-	if (s->rank == 0)
-		return w;
-	bits = 60u / (unsigned)s->rank;
-	for (int k = 0; k < s->ndims; k++) {
-		if (s->dims[k] < 0 || (uint64_t)s->dims[k] >> bits)
-			return 0;
-		w |= (uint64_t)s->dims[k] << (bits * (unsigned)k);
-	}
-	return w;
-}
-
-static void
-shape_unword(uint64_t w, struct td_summary *s)
-{
-	unsigned bits = s->rank > 0 ? 60u / (unsigned)s->rank : 60u;
-
-	s->ndims = TD_MIN(s->rank, TD_MAX_DIMS);
-	s->dims_truncated = false;
-	for (int k = 0; k < s->ndims; k++)
-		s->dims[k] = (int64_t)(w >> (bits * (unsigned)k) & ((1ull << bits) - 1));
-}
-
-static void
-pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, double wall,
-     bool filled, bool no_values)
-{
-	uint32_t known = s->known & COLS_FIELDS;
-	uint64_t meta;
-
-	uint64_t shape = (s->known & SUM_SHAPE) ? shape_word(s) : 0;
-
-	if (s->rank < 0 || s->rank > 255 || s->dtype < 0 || s->dtype >= DTYPE_COUNT ||
-	    ((s->known & SUM_SHAPE) && !shape))
-		filled = false;         /* not kept exactly: such a row is decoded */
-	meta = (uint64_t)known << M_KNOWN_SHIFT | (uint64_t)(fv & COLS_FIELDS) << M_FV_SHIFT |
-	       (uint64_t)((unsigned)s->dtype & 0xff) << M_DTYPE_SHIFT |
-	       (uint64_t)((unsigned)s->rank & 0xff) << M_RANK_SHIFT | (filled ? M_FILLED : 0) |
-	       (no_values ? M_NOVALUES : 0) |
-	       ((known & SUM_NONFINITE) && s->has_inf_or_nan ? M_NONFINITE : 0);
-	b->v[C_META][k] = meta;
-	b->v[C_ELEMENTS][k] = (uint64_t)s->elements;
-	b->v[C_NAN][k] = (uint64_t)s->nan;
-	b->v[C_NEG_INF][k] = (uint64_t)s->neg_inf;
-	b->v[C_POS_INF][k] = (uint64_t)s->pos_inf;
-	b->v[C_NEGATIVE][k] = (uint64_t)s->negative;
-	b->v[C_ZERO][k] = (uint64_t)s->zero;
-	b->v[C_POSITIVE][k] = (uint64_t)s->positive;
-	memcpy(&b->v[C_MIN][k], &s->min, 8);
-	memcpy(&b->v[C_MAX][k], &s->max, 8);
-	memcpy(&b->v[C_MEAN][k], &s->mean, 8);
-	memcpy(&b->v[C_ABS_MEAN][k], &s->abs_mean, 8);
-	memcpy(&b->v[C_STD][k], &s->std, 8);
-	memcpy(&b->v[C_L2NORM][k], &s->l2norm, 8);
-	b->v[C_SHAPE][k] = shape;
-	memcpy(&b->v[C_WALL][k], &wall, 8);
-}
-
-/* The SUM_* bit that says column c holds a value (0: meta, wall). */
-static uint32_t
-col_bit(enum col c)
-{
-	static const uint32_t bits[NCOL] = {
-		[C_ELEMENTS] = SUM_ELEMENTS, [C_NAN] = SUM_NAN, [C_NEG_INF] = SUM_NEG_INF,
-		[C_POS_INF] = SUM_POS_INF, [C_NEGATIVE] = SUM_NEGATIVE, [C_ZERO] = SUM_ZERO,
-		[C_POSITIVE] = SUM_POSITIVE, [C_MIN] = SUM_MINMAX, [C_MAX] = SUM_MINMAX,
-		[C_MEAN] = SUM_MEAN, [C_ABS_MEAN] = SUM_ABS_MEAN, [C_STD] = SUM_STD,
-		[C_L2NORM] = SUM_L2NORM, [C_SHAPE] = SUM_SHAPE,
-	};
-	return bits[c];
-}
-
 /* Rows [lo, hi) of block b (block number blk) to disk; a column no row
  * of them holds is not written (a reader never looks at it). */
 static bool
@@ -414,7 +311,7 @@ write_rows(struct colstore *cs, const struct block *b, uint64_t blk, uint64_t lo
 			uint64_t meta = b->v[C_META][r - base];
 
 			any = c == C_WALL ? b->v[C_WALL][r - base] != 0 :
-			      (meta >> M_KNOWN_SHIFT & col_bit((enum col)c)) != 0;
+			      (meta >> M_KNOWN_SHIFT & cols_col_bit((enum col)c)) != 0;
 		}
 		if (any && !pwrite_all(cs, &b->v[c][lo - base], (hi - lo) * 8, at(lo, (enum col)c)))
 			return false;
@@ -436,7 +333,7 @@ colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s, doub
 		cs->wblock = row / COLS_WINDOW;
 		cs->wfrom = cs->wto = row;
 	}
-	pack(cs->w, (unsigned)(row % COLS_WINDOW), s, 0, wall_time, filled, filled);
+	cols_pack(cs->w, (unsigned)(row % COLS_WINDOW), s, 0, wall_time, filled, filled);
 	cs->wto = row + 1;
 	cs->wany = true;
 	if (cs->wto % COLS_WINDOW == 0)
@@ -469,26 +366,6 @@ colstore_flush(struct colstore *cs)
 	cs->wfrom = cs->wto;
 	cs->wany = false;
 	return true;
-}
-
-static const struct { enum col c; uint32_t bit; } need_cols[] = {
-	{ C_ELEMENTS, SUM_ELEMENTS }, { C_NAN, SUM_NAN }, { C_NEG_INF, SUM_NEG_INF },
-	{ C_POS_INF, SUM_POS_INF }, { C_NEGATIVE, SUM_NEGATIVE }, { C_ZERO, SUM_ZERO },
-	{ C_POSITIVE, SUM_POSITIVE }, { C_MIN, SUM_MINMAX }, { C_MAX, SUM_MINMAX },
-	{ C_MEAN, SUM_MEAN }, { C_ABS_MEAN, SUM_ABS_MEAN }, { C_STD, SUM_STD },
-	{ C_L2NORM, SUM_L2NORM }, { C_SHAPE, SUM_SHAPE }, { C_WALL, COLS_WALL },
-};
-
-/* The columns need reads (1 << enum col). */
-static uint32_t
-cols_of(uint32_t need)
-{
-	uint32_t m = 1u << C_META;
-
-	for (size_t i = 0; i < sizeof need_cols / sizeof need_cols[0]; i++)
-		if (need & need_cols[i].bit)
-			m |= 1u << need_cols[i].c;
-	return m;
 }
 
 /* Writes back the window's filled rows.  Under lock. */
@@ -525,37 +402,6 @@ window_load(struct colstore *cs, uint64_t row, uint32_t mask)
 		}
 }
 
-static void
-unpack(const struct block *b, unsigned k, uint32_t need, struct model_fields *out)
-{
-	uint64_t meta = b->v[C_META][k];
-	struct td_summary *s = &out->s;
-
-	memset(out, 0, sizeof(*out));
-	s->known = (uint32_t)(meta >> M_KNOWN_SHIFT & M_BITS) & need;
-	out->from_values = (uint32_t)(meta >> M_FV_SHIFT & M_BITS) & need;
-	s->dtype = (enum td_dtype)(meta >> M_DTYPE_SHIFT & 0xff);
-	s->rank = (int)(meta >> M_RANK_SHIFT & 0xff);
-	s->has_inf_or_nan = (s->known & SUM_NONFINITE) && (meta & M_NONFINITE);
-	s->elements = (int64_t)b->v[C_ELEMENTS][k];
-	s->nan = (int64_t)b->v[C_NAN][k];
-	s->neg_inf = (int64_t)b->v[C_NEG_INF][k];
-	s->pos_inf = (int64_t)b->v[C_POS_INF][k];
-	s->negative = (int64_t)b->v[C_NEGATIVE][k];
-	s->zero = (int64_t)b->v[C_ZERO][k];
-	s->positive = (int64_t)b->v[C_POSITIVE][k];
-	memcpy(&s->min, &b->v[C_MIN][k], 8);
-	memcpy(&s->max, &b->v[C_MAX][k], 8);
-	memcpy(&s->mean, &b->v[C_MEAN][k], 8);
-	memcpy(&s->abs_mean, &b->v[C_ABS_MEAN][k], 8);
-	memcpy(&s->std, &b->v[C_STD][k], 8);
-	memcpy(&s->l2norm, &b->v[C_L2NORM][k], 8);
-	if (s->known & SUM_SHAPE)
-		shape_unword(b->v[C_SHAPE][k], s);
-	memcpy(&out->wall_time, &b->v[C_WALL][k], 8);
-	out->from_columns = true;
-}
-
 bool
 colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fields *out)
 {
@@ -567,7 +413,7 @@ colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fiel
 	pthread_mutex_lock(&cs->lock);
 	if (need != cs->last_need) {    /* a scan asks the same fields row after row */
 		cs->last_need = need;
-		cs->last_mask = cols_of(need);
+		cs->last_mask = cols_need_mask(need);
 	}
 	mask = cs->last_mask;
 	window_load(cs, row, mask);
@@ -575,7 +421,7 @@ colstore_get(struct colstore *cs, uint64_t row, uint32_t need, struct model_fiel
 	if (ok) {
 		/* unpack reads every column: the ones not asked for may hold
 		 * another window's values, masked out of known */
-		unpack(cs->r, (unsigned)(row % COLS_WINDOW), need, out);
+		cols_unpack(cs->r, (unsigned)(row % COLS_WINDOW), need, out);
 		if (!(need & COLS_WALL))
 			out->wall_time = 0;
 	}
@@ -592,7 +438,7 @@ colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need
 		    struct model_field_window *w)
 {
 	uint64_t base = first / COLS_WINDOW * COLS_WINDOW, end;
-	uint32_t mask = cols_of(need) & ~(1u << C_SHAPE | 1u << C_WALL);
+	uint32_t mask = cols_need_mask(need) & ~(1u << C_SHAPE | 1u << C_WALL);
 	unsigned k0 = (unsigned)(first - base);
 
 	w->first = first;
@@ -681,7 +527,7 @@ colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 	pthread_mutex_lock(&cs->lock);
 	window_load(cs, row, (1u << NCOL) - 1);     /* written back whole */
 	if (row < cs->rrows) {
-		pack(cs->r, (unsigned)(row % COLS_WINDOW), s, from_values, wall_time, true, false);
+		cols_pack(cs->r, (unsigned)(row % COLS_WINDOW), s, from_values, wall_time, true, false);
 		if (cs->dlo == cs->dhi) {
 			cs->dlo = row;
 			cs->dhi = row + 1;
