@@ -20,7 +20,7 @@
  * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack);
 
-/* NPU_Stack_Info of row i of m (cmd_diff_stack.c): its creation stack as
+/* NPU_Stack_Info of row i of m (cmd_diff_cells.c): its creation stack as
  * the compare tool writes it, Python's repr of the list of the dump's
  * frame strings, innermost first ("['File a.py, line 3, in f, \\n y =
  * g(x)', ...]"; a frame without a file is its text alone); NULL when the

@@ -1,0 +1,181 @@
+/*
+ * cmd_diff_cells.c - the cells of "diff --csv" as the compare tool writes
+ * them (cmd_diff_csv.h): floats and strings as Python's repr writes them,
+ * the diff and relative-error cells with their special words, and the
+ * NPU_Stack_Info cell of --stack (the tool's -s): a row's creation stack,
+ * Python's repr of the list of frame strings, innermost first.
+ *
+ * The model keeps a frame's parts (file, line, function, source line);
+ * the string is put back together in the dump's own frame layout (README,
+ * "Comparing two ... runs", names it); a frame the reader kept without a
+ * file (a capture that failed) is its text alone.  Curses-free.
+ */
+#include "cmd_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_diff_csv.h"
+
+/* Python's repr of a double: the fewest digits that read back, fixed
+ * notation for exponents -4..15 (with ".0" when whole), else d.ddde+XX. */
+void
+cmd_csv_pyfloat(struct strbuf *sb, double v)
+{
+	char buf[40], digits[24];
+	int prec, exp, nd, i;
+
+	if (isnan(v)) {
+		strbuf_adds(sb, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_adds(sb, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof buf, "%.*e", prec, v);
+	/* buf: [-]d[.ddd]e[+-]XX */
+	{
+		const char *p = buf, *e = strchr(buf, 'e');
+
+		nd = 0;
+		if (*p == '-') {
+			strbuf_addc(sb, '-');
+			p++;
+		}
+		for (; p < e; p++)
+			if (*p != '.')
+				digits[nd++] = *p;
+		digits[nd] = '\0';
+		exp = atoi(e + 1);
+	}
+	while (nd > 1 && digits[nd - 1] == '0')
+		digits[--nd] = '\0';
+	if (exp >= -4 && exp < 16) {
+		if (exp < 0) {
+			strbuf_adds(sb, "0.");
+			for (i = 0; i < -exp - 1; i++)
+				strbuf_addc(sb, '0');
+			strbuf_adds(sb, digits);
+		} else {
+			for (i = 0; i <= exp; i++)
+				strbuf_addc(sb, i < nd ? digits[i] : '0');
+			strbuf_addc(sb, '.');
+			if (nd > exp + 1)
+				strbuf_adds(sb, digits + exp + 1);
+			else
+				strbuf_addc(sb, '0');
+		}
+		return;
+	}
+	strbuf_addc(sb, digits[0]);
+	if (nd > 1) {
+		strbuf_addc(sb, '.');
+		strbuf_adds(sb, digits + 1);
+	}
+	strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+}
+
+void
+cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench)
+{
+	double d = npu - bench;
+
+	if (isnan(npu) || isnan(bench) || isnan(d))
+		strbuf_adds(sb, "Nan");
+	else
+		cmd_csv_pyfloat(sb, d);
+}
+
+void
+cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench)
+{
+	if (isnan(npu) || isnan(bench))
+		strbuf_adds(sb, "Nan");
+	else if (npu == bench)
+		strbuf_adds(sb, "0");
+	else if (isinf(npu) || isinf(bench) || bench == 0)
+		strbuf_adds(sb, "inf");
+	else {
+		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench) * 100);
+		strbuf_addc(sb, '%');
+	}
+}
+
+void
+cmd_csv_pyrepr(struct strbuf *sb, const char *s)
+{
+	char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+	const unsigned char *p;
+
+	strbuf_addc(sb, q);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == (unsigned char)q) {
+			strbuf_addc(sb, '\\');
+			strbuf_addc(sb, (char)*p);
+		} else if (*p == '\n') {
+			strbuf_adds(sb, "\\n");
+		} else if (*p == '\r') {
+			strbuf_adds(sb, "\\r");
+		} else if (*p == '\t') {
+			strbuf_adds(sb, "\\t");
+		} else if (*p < 0x20 || *p == 0x7f) {
+			strbuf_addf(sb, "\\x%02x", *p);
+		} else {
+			strbuf_addc(sb, (char)*p);
+		}
+	}
+	strbuf_addc(sb, q);
+}
+
+bool
+cmd_csv_has_stack(struct model *m, uint64_t i)
+{
+	struct model_detail d = { 0 };
+	bool has = model_trace_detail(m, i, &d) == TD_OK && d.nstack > 0;
+
+	model_detail_done(&d);
+	return has;
+}
+
+char *
+cmd_csv_stack_cell(struct model *m, uint64_t i)
+{
+	struct model_detail d = { 0 };
+	struct strbuf cell = { 0 }, frame = { 0 };
+	size_t k;
+
+	if (model_trace_detail(m, i, &d) != TD_OK || !d.nstack) {
+		model_detail_done(&d);
+		return NULL;
+	}
+	strbuf_addc(&cell, '[');
+	for (k = d.nstack; k-- > 0;) {      /* the model's are outermost first */
+		struct model_frame f;
+
+		frame.len = 0;
+		if (frame.buf)
+			frame.buf[0] = '\0';
+		if (!model_frame_get(m, d.stack[k], &f))
+			continue;
+		if (f.file && *f.file)
+			strbuf_addf(&frame, "File %s, line %u, in %s, \n %s", f.file, f.line,
+				    f.func ? f.func : "", f.code ? f.code : "");
+		else
+			strbuf_adds(&frame, f.func ? f.func : "");
+		if (cell.len > 1)
+			strbuf_adds(&cell, ", ");
+		cmd_csv_pyrepr(&cell, frame.buf ? frame.buf : "");
+	}
+	strbuf_addc(&cell, ']');
+	strbuf_done(&frame);
+	model_detail_done(&d);
+	return strbuf_take(&cell);
+}
