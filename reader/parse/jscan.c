@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/utf8.h"
 #include "reader/parse/decnum.h"
 
 #define CHUNK (64 * 1024)
@@ -230,31 +231,6 @@ put(struct jscan *js, const char *bytes, size_t n)
 	return true;
 }
 
-static size_t
-utf8_encode(uint32_t cp, char out[4])
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 static const char REPLACEMENT[] = "\xEF\xBF\xBD";
 
 /* Four hex digits of a \u escape; -1 when they are not. */
@@ -319,21 +295,8 @@ escape(struct jscan *js, bool *ok)
 		*ok = put(js, REPLACEMENT, 3);
 		return true;
 	}
-	*ok = put(js, u, utf8_encode((uint32_t)cp, u));
+	*ok = put(js, u, td_utf8_encode((uint32_t)cp, u));
 	return true;
-}
-
-/* Length of a UTF-8 sequence led by c (0: not a lead byte). */
-static int
-utf8_len(int c)
-{
-	if (c >= 0xC2 && c <= 0xDF)
-		return 2;
-	if (c >= 0xE0 && c <= 0xEF)
-		return 3;
-	if (c >= 0xF0 && c <= 0xF4)
-		return 4;
-	return 0;
 }
 
 /* One raw multi-byte character (its lead byte c already peeked). */
@@ -341,7 +304,7 @@ static bool
 raw_utf8(struct jscan *js, int c)
 {
 	char seq[4];
-	int n = utf8_len(c), k;
+	int n = td_utf8_lead_len(c), k;
 
 	seq[0] = (char)c;
 	advance(js);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/utf8.h"
+
 void
 json_init(struct json *j, struct strbuf *out)
 {
@@ -210,38 +212,6 @@ json_float(struct json *j, float v)
 	number(j, buf, isfinite(v));
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one:
- * rejects overlong forms, surrogates and code points past U+10FFFF. */
-static size_t
-utf8_valid_len(const unsigned char *s, size_t left)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (left < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	if (cp >= 0xd800 && cp <= 0xdfff)
-		return 0;
-	return n;
-}
-
 static void
 escape_byte(struct strbuf *sb, unsigned char c)
 {
@@ -266,10 +236,11 @@ json_escape(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
+	uint32_t cp;
 
 	strbuf_addc(sb, '"');
 	while (i < len) {
-		n = utf8_valid_len(p + i, len - i);
+		n = td_utf8_decode(p + i, len - i, &cp);
 		if (n == 0) {
 			strbuf_adds(sb, "\\ufffd");
 			i++;

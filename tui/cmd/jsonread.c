@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/base/utf8.h"
 #include "reader/base/util.h"
 
 struct jr {
@@ -73,21 +74,9 @@ hex4(struct jr *p)
 static void
 add_utf8(struct strbuf *sb, uint32_t c)
 {
-	if (c < 0x80) {
-		strbuf_addc(sb, (char)c);
-	} else if (c < 0x800) {
-		strbuf_addc(sb, (char)(0xc0 | c >> 6));
-		strbuf_addc(sb, (char)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		strbuf_addc(sb, (char)(0xe0 | c >> 12));
-		strbuf_addc(sb, (char)(0x80 | ((c >> 6) & 0x3f)));
-		strbuf_addc(sb, (char)(0x80 | (c & 0x3f)));
-	} else {
-		strbuf_addc(sb, (char)(0xf0 | c >> 18));
-		strbuf_addc(sb, (char)(0x80 | ((c >> 12) & 0x3f)));
-		strbuf_addc(sb, (char)(0x80 | ((c >> 6) & 0x3f)));
-		strbuf_addc(sb, (char)(0x80 | (c & 0x3f)));
-	}
+	char u[4];
+
+	strbuf_add(sb, u, td_utf8_encode(c, u));
 }
 
 /* \uXXXX (and a following low surrogate) after the backslash-u. */

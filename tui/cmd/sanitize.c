@@ -12,6 +12,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "reader/base/utf8.h"
+
 static bool use_utf8 = true;
 
 void
@@ -24,37 +26,6 @@ bool
 sanitize_utf8(void)
 {
 	return use_utf8;
-}
-
-size_t
-sanitize_utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
-{
-	unsigned c = s[0], min;
-	size_t len;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80, c &= 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, min = 0x800, c &= 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000, c &= 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
 }
 
 /* Bidi embedding/override/isolate controls: shown, never obeyed
@@ -86,7 +57,8 @@ token_set(struct token *t, size_t used, int width, const char *fmt, unsigned v)
 static void
 next_token(const unsigned char *s, size_t n, int col, unsigned flags, struct token *t)
 {
-	unsigned c = s[0], cp;
+	unsigned c = s[0];
+	uint32_t cp;
 	size_t len;
 
 	if (c == '\t' && (flags & SANITIZE_TABS)) {
@@ -102,7 +74,7 @@ next_token(const unsigned char *s, size_t n, int col, unsigned flags, struct tok
 	} else if (c < 0x80) {
 		t->text[0] = (char)c;           /* the common case: no snprintf */
 		t->tlen = 1, t->used = 1, t->width = 1;
-	} else if (!use_utf8 || !(len = sanitize_utf8_decode(s, n, &cp))) {
+	} else if (!use_utf8 || !(len = td_utf8_decode(s, n, &cp))) {
 		token_set(t, 1, -1, "\\x%02x", c);
 	} else if (cp < 0xa0) {
 		token_set(t, len, -1, "\\x%02x", cp);        /* C1 control */
@@ -192,8 +164,8 @@ sanitize_tail(const char *s, int maxcols, struct strbuf *out)
 	/* drop display characters from the front until the rest fits after the
 	 * ellipsis; full.buf is valid UTF-8 now (escapes are ASCII) */
 	while (len && w > maxcols - 1) {
-		unsigned cp;
-		size_t n = use_utf8 ? sanitize_utf8_decode(p, len, &cp) : 1;
+		uint32_t cp = 0;
+		size_t n = use_utf8 ? td_utf8_decode(p, len, &cp) : 1;
 		int cw = use_utf8 && n ? wcwidth((wchar_t)cp) : 1;
 		if (n == 0)
 			n = 1;

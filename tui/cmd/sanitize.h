@@ -39,9 +39,5 @@ int sanitize_tail(const char *s, int maxcols, struct strbuf *out);
 /* Columns the display form of s takes (no limit). */
 int sanitize_width(const char *s);
 
-/* Decodes one UTF-8 sequence at s (n bytes available).  Returns its length
- * and the code point in *cp, or 0 if the bytes are not valid UTF-8
- * (overlong, surrogate, past U+10FFFF, truncated). */
-size_t sanitize_utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
 
 #endif
