@@ -541,14 +541,7 @@ compare(enum tok op, const struct value *l, const struct value *r, enum expr_kin
 			return op == T_NE ? EXPR_TRUE : EXPR_FALSE;
 		c = l->num < r->num ? -1 : l->num > r->num ? 1 : 0;
 	}
-	switch (op) {
-	case T_LT: return c < 0;
-	case T_LE: return c <= 0;
-	case T_GT: return c > 0;
-	case T_GE: return c >= 0;
-	case T_EQ: return c == 0;
-	default:   return c != 0;
-	}
+	return expr_cmp_holds(op, c) ? EXPR_TRUE : EXPR_FALSE;
 }
 
 static enum expr_result

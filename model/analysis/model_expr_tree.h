@@ -55,4 +55,18 @@ expr_operand_kind(const struct operand *o)
 	return o->kind == O_NUM ? EXPR_NUM : EXPR_STR;
 }
 
+/* Comparison op applied to c, a three-way comparison (<0, 0, >0). */
+static inline bool
+expr_cmp_holds(enum tok op, int c)
+{
+	switch (op) {
+	case T_LT: return c < 0;
+	case T_LE: return c <= 0;
+	case T_GT: return c > 0;
+	case T_GE: return c >= 0;
+	case T_EQ: return c == 0;
+	default:   return c != 0;
+	}
+}
+
 #endif

@@ -83,19 +83,6 @@ not_known(uint8_t avail)
 	return avail == EXPR_LATER ? EXPR_DEFER : EXPR_UNKNOWN;
 }
 
-static inline uint8_t
-cmp_result(enum tok op, int c)
-{
-	switch (op) {
-	case T_LT: return c < 0;
-	case T_LE: return c <= 0;
-	case T_GT: return c > 0;
-	case T_GE: return c >= 0;
-	case T_EQ: return c == 0;
-	default:   return c != 0;
-	}
-}
-
 /* Numbers as compare() in model_expr.c: NaN on either side makes only
  * "!=" true, which is what IEEE comparisons give, so each operator is
  * its C comparison, in a loop of its own. */
@@ -132,7 +119,7 @@ cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t
 		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
 			out[k] = EXPR_UNKNOWN;
 		else
-			out[k] = cmp_result(op, strcmp(l->str[k], r->str[k]));
+			out[k] = (uint8_t)expr_cmp_holds(op, strcmp(l->str[k], r->str[k]));
 	}
 }
 

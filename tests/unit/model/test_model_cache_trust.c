@@ -525,6 +525,22 @@ test_cache_torn_record_holding_frames_completed(void **state)
  * file, and the next open indexes afresh saying why.  Both directions:
  * row 0 (finite, README) saved non-finite, row 88 (Log, NaN) saved
  * finite. */
+/* Saves t's dump's cache file with row's non-finite flag forged. */
+static void
+forge_flag(struct tmp *t, uint64_t row, bool indexed_nf)
+{
+	struct model *m;
+
+	tmp_init(t, FIX "/mnist_nan");
+	m = open_cached(t, false, "off");
+	if (indexed_nf)
+		m->rows.tchunks[0]->flags[row] |= TF_NONFINITE;
+	else
+		m->rows.tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
+	save_as_cache(m, t, indexed_nf ? "forged-flag-nonfinite" : "forged-flag-finite");
+	model_close(m);
+}
+
 static void
 check_stale(uint64_t row, bool indexed_nf)
 {
@@ -534,14 +550,7 @@ check_stale(uint64_t row, bool indexed_nf)
 	struct model_trace tr;
 	char want[64];
 
-	tmp_init(&t, FIX "/mnist_nan");
-	m = open_cached(&t, false, "off");
-	if (indexed_nf)
-		m->rows.tchunks[0]->flags[row] |= TF_NONFINITE;
-	else
-		m->rows.tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
-	save_as_cache(m, &t, indexed_nf ? "forged-flag-nonfinite" : "forged-flag-finite");
-	model_close(m);
+	forge_flag(&t, row, indexed_nf);
 	m = open_cached(&t, true, "used");
 	assert_int_equal(model_trace_get(m, row + 1, &tr), TD_OK);  /* a true row: no word */
 	model_info(m, &info);
@@ -576,14 +585,7 @@ check_stale_bytes(uint64_t row, bool indexed_nf)
 	unsigned char *buf;
 	size_t len;
 
-	tmp_init(&t, FIX "/mnist_nan");
-	m = open_cached(&t, false, "off");
-	if (indexed_nf)
-		m->rows.tchunks[0]->flags[row] |= TF_NONFINITE;
-	else
-		m->rows.tchunks[0]->flags[row] &= (uint8_t)~TF_NONFINITE;
-	save_as_cache(m, &t, indexed_nf ? "forged-flag-nonfinite" : "forged-flag-finite");
-	model_close(m);
+	forge_flag(&t, row, indexed_nf);
 	buf = read_the_tdx(&t, path, sizeof path, &len);
 	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, len, &m, err, sizeof err),
 			 TD_OK);
