@@ -22,13 +22,10 @@
 #include <stdlib.h>
 
 /* Row j is an input row of its op with input slot slot (UINT32_MAX: any). */
+/* Whether row j (flags f) is of slot (UINT32_MAX: any). */
 static bool
-input_slot_matches(struct model *m, uint64_t j, uint32_t slot)
+slot_is(struct model *m, uint64_t j, uint8_t f, uint32_t slot)
 {
-	uint8_t f = trace_flags(m, j);
-
-	if (!(f & TF_INPUT))
-		return false;
 	if (slot == UINT32_MAX)
 		return true;
 	if (TF_SLOT(f) == TF_SLOT_ESC)
@@ -37,17 +34,19 @@ input_slot_matches(struct model *m, uint64_t j, uint32_t slot)
 }
 
 static bool
+input_slot_matches(struct model *m, uint64_t j, uint32_t slot)
+{
+	uint8_t f = trace_flags(m, j);
+
+	return (f & TF_INPUT) && slot_is(m, j, f, slot);
+}
+
+static bool
 slot_matches(struct model *m, uint64_t j, uint32_t slot)
 {
 	uint8_t f = trace_flags(m, j);
 
-	if (f & (TF_INPUT | TF_REPEAT))
-		return false;
-	if (slot == UINT32_MAX)
-		return true;
-	if (TF_SLOT(f) == TF_SLOT_ESC)
-		return rows_trace_slot(m, j) == slot;
-	return TF_SLOT(f) == slot;
+	return !(f & (TF_INPUT | TF_REPEAT)) && slot_is(m, j, f, slot);
 }
 
 /* The slot of row j can only be known by decoding it. */

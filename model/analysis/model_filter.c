@@ -469,19 +469,27 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	}
 }
 
-uint64_t
-model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
+/* The matches (unknown: the undecided rows) of table t, block counts
+ * brought up to date first. */
+static uint64_t
+total_of(struct model_filter *f, enum model_table t, bool unknown)
 {
 	struct scan s;
 	uint64_t total = 0;
 	size_t c;
 
-	(void)m;
 	scan_init(f, t, &s);
 	update_counts(f, t, &s);
 	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
-		total += f->tab[t].cnt[c].count;
+		total += unknown ? f->tab[t].cnt[c].unknown : f->tab[t].cnt[c].count;
 	return total;
+}
+
+uint64_t
+model_filter_count(struct model *m, struct model_filter *f, enum model_table t)
+{
+	(void)m;
+	return total_of(f, t, false);
 }
 
 /* Near the last answer (a pane drawing consecutive rows), step from it
@@ -602,16 +610,8 @@ model_filter_match(struct model *m, struct model_filter *f, enum model_table t, 
 uint64_t
 model_filter_unknown(struct model *m, struct model_filter *f, enum model_table t)
 {
-	struct scan s;
-	uint64_t total = 0;
-	size_t c;
-
 	(void)m;
-	scan_init(f, t, &s);
-	update_counts(f, t, &s);
-	for (c = 0; (uint64_t)c << FBLOCK_SHIFT < s.n; c++)
-		total += f->tab[t].cnt[c].unknown;
-	return total;
+	return total_of(f, t, true);
 }
 
 uint64_t

@@ -133,17 +133,6 @@ bump(uint16_t *n)
 		(*n)++;
 }
 
-
-/* Trace row j's host key. */
-static uint32_t
-row_host(struct model *m, uint64_t j)
-{
-	struct model_row_keys k;
-
-	model_trace_keys(m, &j, 1, &k);
-	return k.host;
-}
-
 /* Counts (entry, key) once. */
 static bool
 first_time(struct reach_acc *a, uint64_t ent, uint64_t key, uint64_t kind)
@@ -172,7 +161,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 		memset(e, 0, sizeof(*e));
 		e->root = j;
 		e->step = octx_row_step(c, j);
-		e->host_sid = row_host(m, j);
+		e->host_sid = origin_row_host(m, j);
 		e->r.rows = 1;
 		*hashtab_u64_put(&a->root, j + 1, 0) = ++a->n;
 		return;
@@ -199,7 +188,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 	step = octx_row_step(c, j);
 	if (step >= 0 && step != e->step && first_time(a, ent, (uint64_t)step, 0))
 		bump(&e->r.steps);
-	hs = row_host(m, j);
+	hs = origin_row_host(m, j);
 	if (hs != e->host_sid && first_time(a, ent, hs, 1))
 		bump(&e->r.hosts);
 }

@@ -139,16 +139,6 @@ model_origins_run_new(struct model *m, const struct model_origins_query *q)
 	return r;
 }
 
-/* Trace row j's host key. */
-static uint32_t
-row_host(struct model *m, uint64_t j)
-{
-	struct model_row_keys k;
-
-	model_trace_keys(m, &j, 1, &k);
-	return k.host;
-}
-
 /* Row j: classified, noted for the reach, listed when a root. */
 static void
 run_row(struct model_origins_run *r, uint64_t j)
@@ -162,7 +152,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * per row was most of origins at ten million rows) */
 	memset(&t, 0, sizeof t);
 	if (r->host || r->per_host) {
-		hs = row_host(m, j);
+		hs = origin_row_host(m, j);
 		if (!host_matches(m, r->host, hs))
 			return;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -185,7 +175,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * budget), then kept as numbers: the text is made again when shown */
 	origins_explain_row(&r->c, j, &t);
 	TD_GROW(r->v, r->cap, r->n + 1);
-	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, row_host(m, j), TABLE_TRACES };
+	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, origin_row_host(m, j), TABLE_TRACES };
 	model_origin_done(&t);
 	if (cnt)
 		(*cnt)++;

@@ -70,4 +70,14 @@ void reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct mo
 struct model_reach *reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n);
 void reach_done(struct reach_acc *a);
 
+/* Trace row j's host key (one row of model_trace_keys). */
+static inline uint32_t
+origin_row_host(struct model *m, uint64_t j)
+{
+	struct model_row_keys k;
+
+	model_trace_keys(m, &j, 1, &k);
+	return k.host;
+}
+
 #endif
