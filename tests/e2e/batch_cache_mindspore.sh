@@ -65,16 +65,8 @@ expect_eq added_file_rebuilds "$(state "$D")" rebuilt
 # ---- the answers from the cache are those of a fresh index ------------------
 for cmd in info "traces 0:60" executions "first-nonfinite" problems "trace 20" "op $OP10"; do
 	tdbg_run --json -e "$cmd" "$D"
-	a=$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-if isinstance(d, dict):
-    [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
-print(json.dumps(d, sort_keys=True))' "$OUT")
+	a=$(json_sans_cache "$OUT")
 	tdbg_run --no-cache --json -e "$cmd" "$D"
-	b=$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-if isinstance(d, dict):
-    [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
-print(json.dumps(d, sort_keys=True))' "$OUT")
+	b=$(json_sans_cache "$OUT")
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok "warm_equals_fresh/$cmd" || fail "warm_equals_fresh/$cmd" "$(diff <(echo "$a") <(echo "$b") | head -4)"
 done

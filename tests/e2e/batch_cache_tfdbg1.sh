@@ -22,17 +22,9 @@ same_as_fresh() {
 	local cmd a b bad=
 	for cmd in info "traces 0:300" executions first-nonfinite problems "trace 40" alerts; do
 		tdbg_run --json -e "$cmd" "$D"
-		a=$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-if isinstance(d, dict):
-    [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
-print(json.dumps(d, sort_keys=True))' "$OUT")
+		a=$(json_sans_cache "$OUT")
 		tdbg_run --no-cache --json -e "$cmd" "$D"
-		b=$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-if isinstance(d, dict):
-    [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
-print(json.dumps(d, sort_keys=True))' "$OUT")
+		b=$(json_sans_cache "$OUT")
 		[ -n "$a" ] && [ "$a" = "$b" ] || bad="'$cmd' differs: $(diff <(echo "$a") <(echo "$b") | head -4)"
 	done
 	[ -z "$bad" ] && ok "$1" || fail "$1" "$bad"

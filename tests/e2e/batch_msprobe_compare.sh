@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 GEN=$TOP/tests/gen/gen_msprobe_pair.py
+export PYTHONPATH=$TOP/tests/gen${PYTHONPATH:+:$PYTHONPATH}   # truth_rows, for the checks
 
 # pairs NAME DIR EXPR: EXPR over d (the diff document), T (truth.json), G / B
 # (the leaves of the golden / target run in tdbg's row order: ranks in
@@ -26,15 +27,9 @@ d = load(sys.argv[3])
 if isinstance(d, list):
     d = d[-1]
 T = json.load(open(sys.argv[2] + "/truth.json"))
+from gen_msprobe_pair import truth_rows
 def rows(side):
-    out = []
-    for u in T["units"]:
-        if u["side"] != side:
-            continue
-        for e in u["entries"]:
-            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
-            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
-    return out
+    return truth_rows(T, side)
 G, B = rows("golden"), rows("target")
 P = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]] if isinstance(d.get("rows"), list) else []
 r = eval("(" + sys.argv[1] + ")", {"d": d, "T": T, "G": G, "B": B, "P": P, "np": np,
@@ -105,15 +100,9 @@ import csv, json, math, sys
 import numpy as np
 T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
+from gen_msprobe_pair import truth_rows
 def rows(side):
-    out = []
-    for u in T["units"]:
-        if u["side"] != side:
-            continue
-        for e in u["entries"]:
-            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
-            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
-    return out
+    return truth_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 def num(v):
     return float(v)                     # "NaN" tokens load as nan already
@@ -278,15 +267,9 @@ import csv, json, sys
 T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
 offset = T["args"]["target_offset"]
+from gen_msprobe_pair import truth_rows
 def rows(side):
-    out = []
-    for u in T["units"]:
-        if u["side"] != side:
-            continue
-        for e in u["entries"]:
-            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
-            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
-    return out
+    return truth_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 GN = {(l["host"], l["name"]): l for l in rows("golden")}
 def rg(v):
@@ -444,15 +427,9 @@ head = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape"
         "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean",
         "Bench l2norm", "Requires_grad Consistent", "Result", "Err_message", "Data_name"]
 assert got[0] == head, got[0]
+from gen_msprobe_pair import truth_rows
 def rows(side):
-    out = []
-    for u in T["units"]:
-        if u["side"] != side:
-            continue
-        for e in u["entries"]:
-            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
-            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
-    return out
+    return truth_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 B = rows("target")
 def metrics(n, b):

@@ -219,6 +219,18 @@ json_valid()
 load(sys.argv[1])' "${1:-$OUT}" 2>/dev/null
 }
 
+# json_sans_cache FILE: the JSON document in FILE with its keys sorted and
+# the index_cache* keys (which say how the index was found) left out, so a
+# warm answer can be compared with a --no-cache one.
+json_sans_cache()
+{
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+if isinstance(d, dict):
+    [d.pop(k, None) for k in ("index_cache", "index_cache_why", "index_cache_path", "index_cache_bytes")]
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+
 # json_get EXPR [FILE]: prints EXPR (strings raw, the rest as JSON).
 json_get()
 {

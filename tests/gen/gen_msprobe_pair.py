@@ -264,6 +264,19 @@ def write_side(a, out, side, rank, fw, calls, offset):
             "entries": entries, "leaves": leaves}
 
 
+def truth_rows(truth, side):
+    """The leaves of one side of truth.json in tdbg's row order (ranks in
+    order, each entry's inputs then its outputs), each with its "host"."""
+    out = []
+    for u in truth["units"]:
+        if u["side"] != side:
+            continue
+        for e in u["entries"]:
+            ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+            out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
