@@ -135,35 +135,22 @@ cmd_csv_pyrepr(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, q);
 }
 
-bool
-cmd_csv_has_stack(struct model *m, uint64_t i)
-{
-	struct model_detail d = { 0 };
-	bool has = model_trace_detail(m, i, &d) == TD_OK && d.nstack > 0;
-
-	model_detail_done(&d);
-	return has;
-}
-
 char *
-cmd_csv_stack_cell(struct model *m, uint64_t i)
+cmd_csv_stack_cell(struct model *m, const struct model_detail *d)
 {
-	struct model_detail d = { 0 };
 	struct strbuf cell = { 0 }, frame = { 0 };
 	size_t k;
 
-	if (model_trace_detail(m, i, &d) != TD_OK || !d.nstack) {
-		model_detail_done(&d);
+	if (!d->nstack)
 		return NULL;
-	}
 	strbuf_addc(&cell, '[');
-	for (k = d.nstack; k-- > 0;) {      /* the model's are outermost first */
+	for (k = d->nstack; k-- > 0;) {      /* the model's are outermost first */
 		struct model_frame f;
 
 		frame.len = 0;
 		if (frame.buf)
 			frame.buf[0] = '\0';
-		if (!model_frame_get(m, d.stack[k], &f))
+		if (!model_frame_get(m, d->stack[k], &f))
 			continue;
 		if (f.file && *f.file)
 			strbuf_addf(&frame, "File %s, line %u, in %s, \n %s", f.file, f.line,
@@ -176,6 +163,5 @@ cmd_csv_stack_cell(struct model *m, uint64_t i)
 	}
 	strbuf_addc(&cell, ']');
 	strbuf_done(&frame);
-	model_detail_done(&d);
 	return strbuf_take(&cell);
 }

@@ -45,6 +45,7 @@ struct leaf {
 	char data_name[400];        /* the saved tensor file, "" none */
 	char md5[40];               /* the checksum as written, "" none */
 	struct td_tensor *values;   /* owned; NULL without values */
+	char *stack;                /* NPU_Stack_Info when asked for, NULL no stack (owned) */
 };
 
 /* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
@@ -113,9 +114,11 @@ shape_text(const struct td_summary *s, char *buf, size_t len)
 		snprintf(buf + used, len - used, "]");
 }
 
-/* One decode of the row (its details); the indexed fields without one. */
+/* One decode of the row (its details); the indexed fields without one.
+ * values: keep the tensor; stack: make the stack cell from the same
+ * decode. */
 static void
-leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
+leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack)
 {
 	struct model_detail d = { 0 };
 	struct td_summary sum = { 0 };
@@ -179,6 +182,8 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values)
 		l->values = d.values[0];    /* taken from the detail */
 		d.values[0] = NULL;
 	}
+	if (stack)
+		l->stack = cmd_csv_stack_cell(m, &d);
 	model_detail_done(&d);
 }
 
@@ -450,7 +455,7 @@ has_checksum(struct model *m)
 
 	if (!model_trace_count(m))
 		return false;
-	leaf_of(m, 0, &l, false);
+	leaf_of(m, 0, &l, false, false);
 	return *l.md5 != '\0';
 }
 
@@ -514,7 +519,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
 	struct csv_row *g = NULL;
 	size_t cap = 0, n, k;
-	bool first_input;
+	bool first_input, want_stack;
 
 	strbuf_adds(sb, header_of[mode]);
 	strbuf_adds(sb, stack ? ",NPU_Stack_Info" : "");
@@ -535,18 +540,21 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			r = &g[n++];
 			memset(r, 0, sizeof(*r));
 			r->is_input = (flags & ROW_INPUT) != 0;
-			if (stack && r->is_input && first_input) {
-				/* the tool's rule: the entry's first input row, when
-				 * both sides recorded a stack */
-				first_input = false;
-				if (of[j] == UINT64_MAX || cmd_csv_has_stack(ma, of[j]))
-					r->stack = cmd_csv_stack_cell(mb, j);
-			}
-			leaf_of(mb, j, &r->n, tensor);
+			/* the tool's rule: the stack on the entry's first input
+			 * row, when both sides recorded one */
+			want_stack = stack && r->is_input && first_input;
+			first_input = first_input && !r->is_input;
+			leaf_of(mb, j, &r->n, tensor, want_stack);
 			if (of[j] != UINT64_MAX) {
-				leaf_of(ma, of[j], &r->b, tensor);
+				leaf_of(ma, of[j], &r->b, tensor, want_stack);
 				r->matched = dtypes_pair(r->n.dt, r->b.dt);
 			}
+			if (of[j] == UINT64_MAX || r->b.stack) {
+				r->stack = r->n.stack;
+				r->n.stack = NULL;
+			}
+			free(r->n.stack);
+			free(r->b.stack);
 			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
 		}
 		if (j == i)

@@ -13,21 +13,19 @@
 /* Writes the CSV of env->diff (which must be set) to file: never into a
  * dump, never over a file without force (outfile.h).  With stack, the
  * NPU_Stack_Info column too (the tool's -s): cmd_csv_stack_cell on each
- * entry's first input row.  Reports {"file",
+ * entry's first input row, from the decode its other cells come from.  Reports {"file",
  * "mode", "rows", "pass", "warning", "error", ("different" in md5 mode),
  * "verdict": {"unmatched",
  * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
  * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack);
 
-/* NPU_Stack_Info of row i of m (cmd_diff_cells.c): its creation stack as
+/* NPU_Stack_Info of a row of m from its detail d (cmd_diff_cells.c): its creation stack as
  * the compare tool writes it, Python's repr of the list of the dump's
  * frame strings, innermost first ("['File a.py, line 3, in f, \\n y =
  * g(x)', ...]"; a frame without a file is its text alone); NULL when the
  * row has no stack.  Malloc'd. */
-char *cmd_csv_stack_cell(struct model *m, uint64_t i);
-/* Whether row i of m has a creation stack. */
-bool cmd_csv_has_stack(struct model *m, uint64_t i);
+char *cmd_csv_stack_cell(struct model *m, const struct model_detail *d);
 /* Appends s as Python's repr of a str writes it: single quotes unless s
  * holds a single quote and no double quote; backslash, the quote, \n,
  * \r, \t and other control bytes escaped. */
