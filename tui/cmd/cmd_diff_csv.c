@@ -447,16 +447,14 @@ pairs_by_b(struct model_diff *d, uint64_t nb)
 	return of;
 }
 
-/* Whether a dump's first row carries a checksum (an md5 or xor summary). */
+/* The first row of m as a leaf (with its values when values). */
 static bool
-has_checksum(struct model *m)
+first_leaf(struct model *m, struct leaf *l, bool values)
 {
-	struct leaf l;
-
 	if (!model_trace_count(m))
 		return false;
-	leaf_of(m, 0, &l, false, false);
-	return *l.md5 != '\0';
+	leaf_of(m, 0, l, values, false);
+	return true;
 }
 
 /* Tensor mode when B's first row has full values (a tensor task); md5
@@ -465,14 +463,15 @@ has_checksum(struct model *m)
 static enum csv_mode
 csv_mode_of(struct model *ma, struct model *mb)
 {
-	struct model_detail d = { 0 };
-	bool values = model_trace_count(mb) && model_trace_detail(mb, 0, &d) == TD_OK &&
-		      d.noutputs && d.values && d.values[0];
+	struct leaf a, b;
+	bool tensor = false, md5 = false;
 
-	model_detail_done(&d);
-	if (values)
-		return CSV_TENSOR;
-	return has_checksum(ma) && has_checksum(mb) ? CSV_MD5 : CSV_STATISTICS;
+	if (first_leaf(mb, &b, true)) {
+		tensor = b.values != NULL;
+		md5 = *b.md5 && first_leaf(ma, &a, false) && *a.md5;
+		td_tensor_free(b.values);
+	}
+	return tensor ? CSV_TENSOR : md5 ? CSV_MD5 : CSV_STATISTICS;
 }
 
 /* md5 mode's Result: pass when the checksums are equal, Different when
