@@ -253,40 +253,62 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
  * the next op of its name (a higher id) and the last op's is NO_ID.  A
  * chain that loops or skips (a forged file: op_by_name_locked would spin)
  * refuses the file.  Each head's last_same_name is set, so an op added
- * after the load is chained after its name's last op, not after op 0. */
+ * after the load is chained after its name's last op, not after op 0.
+ * An array by name sid (nstrings: every name sid is below it) gives each
+ * name's head: no hash lookup per op, and op_by_name is checked by one
+ * walk of its slots (as many names as heads, each name's value its head). */
 static bool
-check_chains(struct model *m)
+check_chains(struct model *m, uint64_t nstrings)
 {
-	struct hashtab_u64 last = {0};      /* name sid -> the last op of the name seen */
+	uint32_t *head = xmalloc((nstrings ? nstrings : 1) * sizeof(*head));
+	uint64_t names = 0, k, v;
+	size_t i, pos = 0;
 	bool ok = true;
-	uint64_t *slot, head;
-	size_t i;
 
+	memset(head, 0xff, (nstrings ? nstrings : 1) * sizeof(*head));     /* NO_ID */
+	for (i = 0; i < m->ot.nops && ok; i++) {
+		struct op_entry *o = &m->ot.opv[i];
+		uint32_t *h = &head[o->name_sid];
+
+		if (*h == NO_ID) {
+			*h = (uint32_t)i;
+			names++;
+		} else {
+			struct op_entry *first = &m->ot.opv[*h];
+
+			ok = m->ot.opv[first->last_same_name].next_same_name == (uint32_t)i;
+		}
+		m->ot.opv[*h].last_same_name = (uint32_t)i;
+	}
+	ok = ok && names == m->ot.op_by_name.n;   /* no name without an op */
+	while (ok && hashtab_u64_next(&m->ot.op_by_name, &pos, &k, &v))
+		ok = k < nstrings && head[k] == v;
 	for (i = 0; i < m->ot.nops && ok; i++) {
 		struct op_entry *o = &m->ot.opv[i];
 
-		slot = hashtab_u64_put(&last, o->name_sid, UINT64_MAX);
-		if (*slot == UINT64_MAX)
-			ok = hashtab_u64_get(&m->ot.op_by_name, o->name_sid, &head) && head == i;
-		else
-			ok = m->ot.opv[*slot].next_same_name == (uint32_t)i;
-		*slot = i;
+		if (head[o->name_sid] == i)
+			ok = m->ot.opv[o->last_same_name].next_same_name == NO_ID;
 	}
-	ok = ok && last.n == m->ot.op_by_name.n;  /* no name without an op */
-	for (i = 0; i < m->ot.nops && ok; i++) {
-		struct op_entry *o = &m->ot.opv[i];
-
-		hashtab_u64_get(&last, o->name_sid, &head);
-		if (head != i)
-			continue;
-		ok = o->next_same_name == NO_ID;
-		hashtab_u64_get(&m->ot.op_by_name, o->name_sid, &head);
-		m->ot.opv[head].last_same_name = (uint32_t)i;
-	}
-	hashtab_u64_done(&last);
+	free(head);
 	if (!ok)
 		mc_refuse(m, "op chains");
 	return ok;
+}
+
+/* The op count per graph: one count per run of ops of the same graph (a
+ * dump's ops come graph by graph), not a hash update per op. */
+static void
+count_graph_ops(struct model *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->ot.nops; i = j) {
+		uint32_t g = m->ot.opv[i].graph_sid;
+
+		for (j = i + 1; j < m->ot.nops && m->ot.opv[j].graph_sid == g; j++)
+			;
+		*hashtab_u64_put(&m->ot.graph_nops, g, 0) += j - i;
+	}
 }
 
 bool
@@ -303,14 +325,14 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 		if (!get_op(m, o, s, c))
 			return false;
-		(*hashtab_u64_put(&m->ot.graph_nops, o->graph_sid, 0))++;
 	}
+	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);
 	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m) &&
+	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m, c->strings) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }

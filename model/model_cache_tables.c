@@ -214,6 +214,8 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	struct strbuf buf = {0};
 	bool ok = n == c->strings;
 
+	if (ok)
+		intern_reserve(&m->str, n);
 	for (i = 0; i < n && ok && !s->bad; i++) {
 		const char *str = mc_get_path(s, m, &buf);
 

@@ -81,6 +81,10 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_done(struct intern *in);
+/* Under m->th.lock (or before anyone sees in).  Sizes the id table for n
+ * strings at once, so adding that many does not grow it step by step (the
+ * cache's load knows its string count); the ids stay as they are. */
+void intern_reserve(struct intern *in, size_t n);
 /* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
 /* Under m->th.lock.  NO_ID when absent. */
