@@ -325,6 +325,7 @@ bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 80), i;
+	size_t done = 0;
 
 	if (n != c->ops)
 		return false;
@@ -335,6 +336,8 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 		if (!get_op(m, o, s, c))
 			return false;
+		if (i % 4096 == 4095)
+			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
 	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);

@@ -428,5 +428,9 @@ mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool 
 		return false;
 	if (!mc_section_in(in, MC_EXECS, &s) || !get_execs(m, &s, c) || !ser_in_done(&s))
 		return false;
-	return mc_section_in(in, MC_RUNS, &s) && get_runs(m, &s, c) && ser_in_done(&s);
+	mc_release(m, s.p, s.n);                /* copied into execution chunks */
+	if (!mc_section_in(in, MC_RUNS, &s) || !get_runs(m, &s, c) || !ser_in_done(&s))
+		return false;
+	mc_release(m, s.p, s.n);                /* copied into run lists */
+	return true;
 }

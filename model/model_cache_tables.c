@@ -499,6 +499,8 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
 		if (!mc_section_in(in, steps[i].tag, &s) || !steps[i].get(m, &s, c) ||
 		    !ser_in_done(&s))
 			return false;
+		if (steps[i].tag == MC_STRINGS || steps[i].tag == MC_OPS)
+			mc_release(m, s.p, s.n);        /* copied: interned, op table */
 	}
 	return true;
 }
