@@ -370,6 +370,9 @@ read_whole(int fd, size_t n)
 	buf = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(buf, n ? n : 1, MADV_HUGEPAGE);     /* a fault per 2 MB, not per page, where allowed */
+#endif
 	while (off < n) {
 		ssize_t k = pread(fd, (char *)buf + off, n - off, (off_t)off);
 
