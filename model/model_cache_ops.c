@@ -139,63 +139,109 @@ put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
 	put_op_details(m, o, sb);
 }
 
+/* One op's fixed fields are read as one run of bytes (put_op wrote them
+ * one after the other, each as its bytes in this machine's order), not a
+ * serial call per field: the load reads 200,000 ops at 30 fields each. */
+static uint32_t
+take_u32(const unsigned char **p)
+{
+	uint32_t v;
+
+	memcpy(&v, *p, sizeof v);
+	*p += sizeof v;
+	return v;
+}
+
+static uint64_t
+take_u64(const unsigned char **p)
+{
+	uint64_t v;
+
+	memcpy(&v, *p, sizeof v);
+	*p += sizeof v;
+	return v;
+}
+
+/* A string id below the string count, the string in *out; false if not. */
+static bool
+take_sp(const unsigned char **p, struct model *m, const struct mc_counts *c, const char **out)
+{
+	return mc_str(m, take_u32(p), c, false, out);
+}
+
 static bool
 get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 16), i;
+	const unsigned char *p;
 
 	if (n) {
+		if (!(p = ser_get_bytes(s, (size_t)n * 16)))  /* string id, slot, op id */
+			return false;
 		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
-		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, false, &o->inputs[i].op_name);
-			o->inputs[i].slot = ser_get_u32(s);
-			o->inputs[i].op = ser_get_i64(s);
-			if (o->inputs[i].op < -1 || o->inputs[i].op >= (int64_t)c->ops)
-				s->bad = true;
-		}
 		o->ninputs = n;
+		for (i = 0; i < n; i++) {
+			struct model_tensor_ref *in = &o->inputs[i];
+
+			if (!take_sp(&p, m, c, &in->op_name))
+				return false;
+			in->slot = take_u32(&p);
+			in->op = (int64_t)take_u64(&p);
+			if (in->op < -1 || in->op >= (int64_t)c->ops)
+				return false;
+		}
 	}
 	n = ser_get_count(s, 8);
 	if (n) {
+		if (!(p = ser_get_bytes(s, (size_t)n * 8)))
+			return false;
 		o->out_ids = op_list(m, o, n, sizeof(*o->out_ids));
-		for (i = 0; i < n; i++)
-			o->out_ids[i] = ser_get_i64(s);
+		memcpy(o->out_ids, p, (size_t)n * 8);
 		o->nout_ids = n;
 	}
 	n = ser_get_count(s, 4);
 	if (n) {
+		if (!(p = ser_get_bytes(s, (size_t)n * 4)))
+			return false;
 		o->frame_sids = op_list(m, o, n, sizeof(*o->frame_sids));
-		for (i = 0; i < n; i++)
-			o->frame_sids[i] = mc_get_sid(s, c, false);
 		o->nframes = n;
+		for (i = 0; i < n; i++)
+			if ((o->frame_sids[i] = take_u32(&p)) >= c->strings)
+				return false;
 	}
 	return !s->bad;
 }
 
+#define OP_HEAD 25      /* name, graph, type, device, host ids; placeholder; outputs */
+#define OP_TAIL 48      /* next_same_name, succ1; first_row1 .. first_alert; wall_time */
+
 static bool
 get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
-	o->name_sid = mc_get_sid(s, c, false);
-	o->graph_sid = mc_get_sid(s, c, false);
-	o->type_sid = mc_get_sid(s, c, false);
-	mc_get_sp(s, m, c, false, &o->device);
-	mc_get_sp(s, m, c, false, &o->host);
-	if (s->bad)
+	const unsigned char *p = ser_get_bytes(s, OP_HEAD);
+
+	if (!p)
+		return false;
+	o->name_sid = take_u32(&p);
+	o->graph_sid = take_u32(&p);
+	o->type_sid = take_u32(&p);
+	if (o->name_sid >= c->strings || o->graph_sid >= c->strings || o->type_sid >= c->strings ||
+	    !take_sp(&p, m, c, &o->device) || !take_sp(&p, m, c, &o->host))
 		return false;
 	o->name = intern_str(&m->str, o->name_sid);
 	o->graph_id = intern_str(&m->str, o->graph_sid);
 	o->type = intern_str(&m->str, o->type_sid);
-	o->placeholder = ser_get_u8(s) != 0;
-	o->num_outputs = ser_get_u32(s);
-	if (!get_op_lists(m, o, s, c))
+	o->placeholder = *p++ != 0;
+	o->num_outputs = take_u32(&p);
+	if (!get_op_lists(m, o, s, c) || !(p = ser_get_bytes(s, OP_TAIL)))
 		return false;
-	o->next_same_name = ser_get_u32(s);
-	o->succ1 = ser_get_u32(s);
-	o->first_row1 = ser_get_u64(s);
-	o->last_row = ser_get_u64(s);
-	o->nf_rows = ser_get_u64(s);
-	o->first_alert = ser_get_u64(s);
-	o->wall_time = ser_get_f64(s);
+	o->next_same_name = take_u32(&p);
+	o->succ1 = take_u32(&p);
+	o->first_row1 = take_u64(&p);
+	o->last_row = take_u64(&p);
+	o->nf_rows = take_u64(&p);
+	o->first_alert = take_u64(&p);
+	memcpy(&o->wall_time, p, sizeof o->wall_time);
 	if (!get_op_details(m, o, s, c))
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
