@@ -21,8 +21,9 @@
  * the tolerance); the caller learns which.
  * Not for: rows of executions (eager ops have no steps to compare).
  * On the model's public API (model_query.h): the index lives in the
- * model's state slot MODEL_STATE_STEP_INDEX and reads rows' keys in
- * batches (one lock a batch, not a row).
+ * model's state slot MODEL_STATE_STEP_INDEX and reads rows' steps in
+ * batches (one lock a batch, not a row), their ops and slots from the
+ * flag bytes and their hosts a file span at a time.
  */
 #include "model/analysis/model_where.h"
 
@@ -135,24 +136,50 @@ add_row(struct step_index *s, uint64_t i, uint32_t op, uint32_t slot, uint32_t h
 
 #define STEP_BATCH 1024
 
-/* Extends the index over rows [s->n, row]: their keys a batch at a time. */
+/* A cursor over the rows' file spans for their host keys: a file that
+ * names its host gives every row of its span that key, asked once a
+ * span (model_trace_span, model_file_host); a row of a file naming none
+ * takes its own (model_trace_host, its execution's).  The key is
+ * model_trace_keys', without its checkpoint search and lock a row. */
+struct span_host {
+	bool valid;                 /* [lo, hi) is a span */
+	bool named;                 /* its file names a host: host */
+	uint64_t lo, hi;
+	uint32_t host;
+};
+
+static uint32_t
+row_host(struct model *m, struct span_host *c, uint64_t i)
+{
+	uint32_t file;
+
+	if (!c->valid || i < c->lo || i >= c->hi) {
+		c->valid = model_trace_span(m, i, &c->lo, &c->hi, &file);
+		c->named = c->valid && model_file_host(m, file, &c->host);
+	}
+	return c->named ? c->host : model_trace_host(m, i);
+}
+
+/* Extends the index over rows [s->n, row] (below the rows indexed):
+ * their op and slot from the flag bytes, steps a batch at a time (one
+ * lock a batch), hosts from their spans. */
 static void
 extend(struct model *m, struct step_index *s, uint64_t row)
 {
-	uint64_t rows[STEP_BATCH];
-	uint32_t slots[STEP_BATCH];
-	struct model_row_keys keys[STEP_BATCH];
+	int64_t steps[STEP_BATCH];
+	struct span_host c = { false, false, 0, 0, 0 };
 
 	while (s->n <= row) {
 		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, row + 1 - s->n);
+		uint64_t first = s->n;
 
+		model_trace_hosts(m, first, n, NULL, steps);
 		for (size_t k = 0; k < n; k++) {
-			rows[k] = s->n + k;
-			slots[k] = model_trace_slot(m, rows[k]);
+			uint32_t flags, op = model_trace_op_flags(m, first + k, &flags);
+
+			add_row(s, first + k, op, model_trace_slot(m, first + k),
+				row_host(m, &c, first + k), steps[k]);
 		}
-		model_trace_keys(m, rows, n, keys);
-		for (size_t k = 0; k < n; k++)
-			add_row(s, rows[k], keys[k].op, slots[k], keys[k].host, keys[k].step);
 	}
 }
 
