@@ -307,17 +307,15 @@ seen_get(const struct step_seen *e, struct td_summary *s)
 /* The previous step's summary fields (STEP_SUMMARY_BITS) of row, whose
  * own are now, in was: from what an earlier step field kept of prev, else
  * read (model_trace_fields: the columns, or a decode); prev < 0: none
- * (was empty).  Keeps now's for row's next step. */
+ * (was empty).  Keeps now's for row's next step.  Under s->mu. */
 static void
-prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_t prev,
-	     struct td_summary *was)
+prev_summary(struct model *m, struct step_index *s, uint64_t row, const struct td_summary *now,
+	     int64_t prev, struct td_summary *was)
 {
-	struct step_index *s = step_index(m);
 	struct step_seen *e;
 	bool found = prev < 0;
 
 	memset(was, 0, sizeof *was);
-	pthread_mutex_lock(&s->mu);
 	if (!s->seen)
 		s->seen = xcalloc(STEP_SEEN, sizeof *s->seen);
 	e = &s->seen[(uint64_t)prev % STEP_SEEN];
@@ -326,7 +324,6 @@ prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_
 		found = true;
 	}
 	seen_put(&s->seen[row % STEP_SEEN], row, now);
-	pthread_mutex_unlock(&s->mu);
 	if (!found) {
 		struct model_fields mf;
 
@@ -335,41 +332,59 @@ prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_
 	}
 }
 
+/* Row's previous record, its fields and whether row's own record holds
+ * no values, into *prev, *was, *no_values: from the memo of the last row
+ * asked, else looked up (and kept in the memo) -- but for first_record
+ * (first: only *prev), which reads no fields.  One hold of the index's
+ * lock for all of it (the model's and the columns' locks are taken
+ * inside it, as extend does). */
+static void
+prev_of(struct model *m, uint64_t row, const struct td_summary *now, bool first, int64_t *prev,
+	struct td_summary *was, bool *no_values)
+{
+	struct step_index *s = step_index(m);
+	uint64_t n = model_trace_count(m);
+
+	*prev = -1;
+	*no_values = false;
+	pthread_mutex_lock(&s->mu);
+	if (s->memo.row1 == row + 1) {
+		*prev = s->memo_prev;
+		seen_get(&s->memo, was);
+		*no_values = s->memo_no_values;
+	} else {
+		if (row < n) {
+			extend(m, s, row);
+			*prev = s->prev[row];
+		}
+		if (!first) {
+			prev_summary(m, s, row, now, *prev, was);
+			/* the summary columns know the record holds no values: no decode */
+			*no_values = *prev >= 0 && model_trace_no_values(m, row);
+			seen_put(&s->memo, row, was);
+			s->memo_prev = *prev;
+			s->memo_no_values = *no_values;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
 enum expr_avail
 step_field(struct model *m, uint64_t row, const struct td_summary *now, enum expr_field f,
 	   const struct step_tol *tol, double *num, enum step_basis *basis)
 {
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
-	struct step_index *s = step_index(m);
-	int64_t prev = -1;
+	int64_t prev;
 	struct td_summary was;
-	bool memo, no_values = false;
+	bool no_values;
 	enum expr_avail r = EXPR_ABSENT;
 
 	if (!tol)
 		tol = &def;
-	pthread_mutex_lock(&s->mu);
-	if ((memo = s->memo.row1 == row + 1)) {
-		prev = s->memo_prev;
-		seen_get(&s->memo, &was);
-		no_values = s->memo_no_values;
-	}
-	pthread_mutex_unlock(&s->mu);
-	if (!memo)
-		prev = step_prev(m, row);
+	prev_of(m, row, now, f == EXPR_F_FIRST_RECORD, &prev, &was, &no_values);
 	if (f == EXPR_F_FIRST_RECORD) {
 		*num = prev < 0;
 		return EXPR_KNOWN;
-	}
-	if (!memo) {
-		prev_summary(m, row, now, prev, &was);
-		/* the summary columns know the record holds no values: no decode */
-		no_values = prev >= 0 && model_trace_no_values(m, row);
-		pthread_mutex_lock(&s->mu);
-		seen_put(&s->memo, row, &was);
-		s->memo_prev = prev;
-		s->memo_no_values = no_values;
-		pthread_mutex_unlock(&s->mu);
 	}
 	if (prev < 0)
 		return EXPR_ABSENT;
