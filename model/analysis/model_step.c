@@ -51,6 +51,20 @@ struct step_seen {
 };
 #define STEP_SEEN 65536u            /* direct-mapped by row */
 
+/* A cursor over the rows' file spans for their host keys: a file that
+ * names its host gives every row of its span that key, asked once a
+ * span (model_trace_span, model_file_host); a row of a file naming none
+ * takes its own (model_trace_host, its execution's).  The key is
+ * model_trace_keys', without its checkpoint search and lock a row. */
+struct span_host {
+	bool valid;                 /* [lo, hi) is a span (hi capped at the rows
+				     * indexed when it was read: a later file
+				     * may start past them) */
+	bool named;                 /* its file names a host: host */
+	uint64_t lo, hi;
+	uint32_t host;
+};
+
 struct step_index {
 	pthread_mutex_t mu;               /* the index's own (never the model's) */
 	struct step_seen *seen;     /* STEP_SEEN entries, made on first use */
@@ -63,6 +77,7 @@ struct step_index {
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
+	struct span_host span;      /* extend's cursor, kept across calls */
 	struct step_ent *ents;
 	size_t nents, capents;
 };
@@ -136,41 +151,33 @@ add_row(struct step_index *s, uint64_t i, uint32_t op, uint32_t slot, uint32_t h
 
 #define STEP_BATCH 1024
 
-/* A cursor over the rows' file spans for their host keys: a file that
- * names its host gives every row of its span that key, asked once a
- * span (model_trace_span, model_file_host); a row of a file naming none
- * takes its own (model_trace_host, its execution's).  The key is
- * model_trace_keys', without its checkpoint search and lock a row. */
-struct span_host {
-	bool valid;                 /* [lo, hi) is a span */
-	bool named;                 /* its file names a host: host */
-	uint64_t lo, hi;
-	uint32_t host;
-};
-
 static uint32_t
 row_host(struct model *m, struct span_host *c, uint64_t i)
 {
 	uint32_t file;
 
 	if (!c->valid || i < c->lo || i >= c->hi) {
+		uint64_t n = model_trace_count(m);     /* before the span: rows it covers */
+
 		c->valid = model_trace_span(m, i, &c->lo, &c->hi, &file);
+		c->hi = TD_MIN(c->hi, n);
 		c->named = c->valid && model_file_host(m, file, &c->host);
 	}
 	return c->named ? c->host : model_trace_host(m, i);
 }
 
-/* Extends the index over rows [s->n, row] (below the rows indexed):
- * their op and slot from the flag bytes, steps a batch at a time (one
- * lock a batch), hosts from their spans. */
+/* Extends the index over rows [s->n, row] (row below nrows, the rows
+ * indexed), a whole batch past row when the rows are there (a scan asks
+ * row after row): their op and slot from the flag bytes, steps a batch
+ * at a time (one lock a batch), hosts from their spans. */
 static void
-extend(struct model *m, struct step_index *s, uint64_t row)
+extend(struct model *m, struct step_index *s, uint64_t row, uint64_t nrows)
 {
 	int64_t steps[STEP_BATCH];
-	struct span_host c = { false, false, 0, 0, 0 };
+	uint64_t to = TD_MAX(row + 1, TD_MIN(nrows, s->n + STEP_BATCH));
 
-	while (s->n <= row) {
-		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, row + 1 - s->n);
+	while (s->n < to) {
+		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, to - s->n);
 		uint64_t first = s->n;
 
 		model_trace_hosts(m, first, n, NULL, steps);
@@ -178,7 +185,7 @@ extend(struct model *m, struct step_index *s, uint64_t row)
 			uint32_t flags, op = model_trace_op_flags(m, first + k, &flags);
 
 			add_row(s, first + k, op, model_trace_slot(m, first + k),
-				row_host(m, &c, first + k), steps[k]);
+				row_host(m, &s->span, first + k), steps[k]);
 		}
 	}
 }
@@ -193,7 +200,7 @@ step_prev(struct model *m, uint64_t row)
 	if (row >= n)
 		return -1;
 	pthread_mutex_lock(&s->mu);
-	extend(m, s, row);
+	extend(m, s, row, n);
 	r = s->prev[row];
 	pthread_mutex_unlock(&s->mu);
 	return r;
@@ -354,7 +361,7 @@ prev_of(struct model *m, uint64_t row, const struct td_summary *now, bool first,
 		*no_values = s->memo_no_values;
 	} else {
 		if (row < n) {
-			extend(m, s, row);
+			extend(m, s, row, n);
 			*prev = s->prev[row];
 		}
 		if (!first) {
