@@ -2,8 +2,9 @@
  * test_diff_csv.c - the number spellings of diff --csv: floats as Python's
  * repr writes them (the compare tool's CSV is written from Python), the
  * diff and relative-error cells with their special words, and strings as
- * Python's repr writes them (NPU_Stack_Info).  Expected strings are what
- * python3 prints for the same doubles and strings.
+ * Python's repr writes them (NPU_Stack_Info), and a non-tensor argument's
+ * difference cells.  Expected strings are what python3 prints for the
+ * same doubles and strings (the argument classes: msprobe_arg_rules.py).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +99,44 @@ test_pyrepr_matches_python_repr(void **state)
 	assert_string_equal(pyr("caf\xc3\xa9"), "'caf\xc3\xa9'");
 }
 
+/* A non-tensor argument's difference cells (cmd_diff_args.c): the compare
+ * tool's classes of the two value texts, one case each. */
+static const char *
+argc(const char *n, enum td_arg_num nn, const char *b, enum td_arg_num bn)
+{
+	static struct strbuf out;
+	struct strbuf d = { 0 }, r = { 0 };
+	struct td_arg x = { .value = (char *)n, .num = nn }, y = { .value = (char *)b, .num = bn };
+
+	cmd_csv_arg_cells(&d, &r, &x, &y);
+	out.len = 0;
+	strbuf_addf(&out, "%s|%s", d.buf, r.buf);
+	strbuf_done(&d);
+	strbuf_done(&r);
+	return out.buf;
+}
+
+static void
+test_argument_cells_by_value_class(void **state)
+{
+	(void)state;
+	assert_string_equal(argc("3", TD_ARG_INT, "3", TD_ARG_INT), "0|0");
+	assert_string_equal(argc("None", TD_ARG_TEXT, "None", TD_ARG_TEXT), "0|0");
+	assert_string_equal(argc("1", TD_ARG_INT, "0", TD_ARG_INT), "1.0|inf");
+	assert_string_equal(argc("1.5", TD_ARG_FLOAT, "1.0", TD_ARG_FLOAT), "0.5|50.0%");
+	assert_string_equal(argc("2", TD_ARG_TEXT, "4", TD_ARG_TEXT), "-2.0|50.0%");  /* a peer rank */
+	assert_string_equal(argc("True", TD_ARG_TEXT, "False", TD_ARG_TEXT), "Diff|Diff");
+	assert_string_equal(argc("sum", TD_ARG_TEXT, "mean", TD_ARG_TEXT), "Diff|Diff");
+	assert_string_equal(argc("cpu", TD_ARG_TEXT, "1", TD_ARG_INT), "Diff|Diff");
+	assert_string_equal(argc("npu:0", TD_ARG_TEXT, "cpu", TD_ARG_TEXT), "N/A|N/A");
+	assert_string_equal(argc("N/A", TD_ARG_TEXT, "sum", TD_ARG_TEXT), "N/A|N/A");
+	assert_string_equal(argc("nan", TD_ARG_FLOAT, "1.0", TD_ARG_FLOAT), "Nan|Nan");
+	assert_string_equal(argc("inf", TD_ARG_FLOAT, "2.0", TD_ARG_FLOAT), "inf|inf");
+	assert_string_equal(argc("2.0", TD_ARG_FLOAT, "inf", TD_ARG_FLOAT), "-inf|-inf");
+	assert_string_equal(argc("-inf", TD_ARG_FLOAT, "inf", TD_ARG_FLOAT), "-inf|-inf");
+	assert_string_equal(argc("1.0", TD_ARG_FLOAT, "-inf", TD_ARG_FLOAT), "inf|inf");
+}
+
 int
 main(void)
 {
@@ -105,6 +144,7 @@ main(void)
 		cmocka_unit_test(test_pyfloat_matches_python_repr),
 		cmocka_unit_test(test_diff_and_relative_cells),
 		cmocka_unit_test(test_pyrepr_matches_python_repr),
+		cmocka_unit_test(test_argument_cells_by_value_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
