@@ -10,7 +10,9 @@
  *
  * One row per tensor leaf of B (the target, "NPU") of a compared host (all
  * of them, but with --compare-hosts A,B only B's), in B's row order, its
- * pair in A (the golden side, "Bench") beside it or "N/A".  A pair whose
+ * pair in A (the golden side, "Bench") beside it or "N/A"; and one per
+ * non-tensor argument of B's calls where the reader lists them (the
+ * detail's args), in its place among them (cmd_diff_args.c).  A pair whose
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
  * path, dtype spelling, requires_grad, the statistics as written, NaN and

@@ -16,7 +16,9 @@
  * entry's first input row, from the decode its other cells come from.  Reports {"file",
  * "mode", "rows", "pass", "warning", "error", ("different" in md5 mode),
  * "verdict": {"unmatched",
- * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
+ * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"},
+ * "arguments": {"rows", "unmatched", "differ"}} (the rows of calls'
+ * non-tensor arguments, cmd_diff_args.c)
  * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack);
 
