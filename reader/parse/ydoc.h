@@ -1,7 +1,7 @@
 /*
  * ydoc.h - one small YAML file (a mapping file a user gives) read whole
  * into a tree of scalars, sequences and mappings, through libyaml's event
- * parser (parse/FORMAT.md §10).
+ * parser (parse/FORMAT.md §8).
  *
  * For files of a few thousand lines written by people: the file, its
  * nesting and its node count are bounded (YDOC_MAX_*), anchors and aliases
