@@ -127,7 +127,8 @@ read_cells(struct reader_map *m, const char *path, char *err, size_t errlen)
 		m->cells[m->ncells++] = (struct rename){ xstrdup(r->kid[k]->str), xstrdup(v->str) };
 	}
 	ydoc_free(d);
-	qsort(m->cells, m->ncells, sizeof(*m->cells), rename_cmp);
+	if (m->ncells)              /* an empty file: Cell -> Module alone */
+		qsort(m->cells, m->ncells, sizeof(*m->cells), rename_cmp);
 	return TD_OK;
 }
 

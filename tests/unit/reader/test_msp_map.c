@@ -132,6 +132,21 @@ test_msp_map_bad_cell_files_are_refused(void **state)
 }
 
 static void
+test_msp_map_empty_cell_file_is_cell_to_module_alone(void **state)
+{
+	char *dir = test_tmpdir("mspmap"), path[512];
+	struct reader_map *m;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/empty.yaml", dir);
+	test_spit(path, "", 0, "wb");
+	m = map_of(READER_MAP_CELL, path);
+	assert_string_equal(mapped(m, "Cell.dense1.Dense.forward.0"), "Module.dense1.Dense.forward.0");
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+static void
 test_msp_map_missing_file_and_api_file(void **state)
 {
 	struct reader_map *m = NULL;
@@ -155,6 +170,7 @@ main(void)
 		cmocka_unit_test(test_msp_map_cell_file_renames_named_cells),
 		cmocka_unit_test(test_msp_map_api_rules_win_over_cells),
 		cmocka_unit_test(test_msp_map_bad_cell_files_are_refused),
+		cmocka_unit_test(test_msp_map_empty_cell_file_is_cell_to_module_alone),
 		cmocka_unit_test(test_msp_map_missing_file_and_api_file),
 	};
 
