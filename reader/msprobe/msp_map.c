@@ -234,10 +234,12 @@ map_cell(const struct reader_map *m, const char *name, char *buf, size_t len)
 	start = strchr(tmp, '.');
 	end = cell_end(tmp, &kwlen);
 	if (!start || !end || end <= start || (size_t)(end - start) > sizeof cell)
-		return snprintf(buf, len, "%s", tmp) < (int)len ? buf : name;
+		return !strcmp(tmp, name) ? name : snprintf(buf, len, "%s", tmp) < (int)len ? buf : name;
 	snprintf(cell, sizeof cell, "%.*s", (int)(end - start - 1), start + 1);
 	key.from = cell;
 	hit = m->ncells ? bsearch(&key, m->cells, m->ncells, sizeof(*m->cells), rename_cmp) : NULL;
+	if (!hit && !strcmp(tmp, name))
+		return name;            /* unchanged: the caller need not copy it */
 	if (!hit)
 		return snprintf(buf, len, "%s", tmp) < (int)len ? buf : name;
 	return put_replaced(buf, len, tmp, cell, hit->to) ? buf : name;
