@@ -284,6 +284,11 @@ parse_args(int argc, char **argv, struct args *a)
 		usage_error("%s", "missing DUMP_DIR");
 		return EXIT_USAGE;
 	}
+	if (optind + 2 < argc && a->cell_mapping && !a->cell_mapping_file) {
+		/* "--cell-mapping FILE": getopt gives an optional argument only after '=' */
+		usage_error("--cell-mapping takes its file after '=': --cell-mapping=%s", argv[optind]);
+		return EXIT_USAGE;
+	}
 	if (optind + 2 < argc) {
 		usage_error("one DUMP_DIR, or two to compare (extra: %s)", argv[optind + 2]);
 		return EXIT_USAGE;

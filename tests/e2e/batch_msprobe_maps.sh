@@ -103,6 +103,11 @@ tdbg_run --json "--cell-mapping=$WORK/alias.yaml" -e diff "$D/golden" "$D/target
 expect_rc 1 alias_exit_1
 expect_file_has alias_refused "$ERR" "alias.yaml:2: an alias"
 
+# the file after a space is no file of the option (getopt): said so
+tdbg_run --json --cell-mapping "$CELLS" -e diff "$D/golden" "$D/target"
+expect_rc 1 cell_file_after_space_exit_1
+expect_file_has cell_file_after_space_said "$ERR" "--cell-mapping takes its file after '=': --cell-mapping=$CELLS"
+
 # a map needs two dumps, and a format that has maps
 tdbg_run --json --api-mapping -e info "$D/golden"
 expect_rc 1 map_without_diff_exit_1
