@@ -1,6 +1,6 @@
 /*
  * msp_arg.c - a non-tensor argument of a dump.json entry as msprobe's
- * compare writes its row (FORMAT.md §11): the Dtype cell (Python's
+ * compare writes its row (FORMAT.md §12): the Dtype cell (Python's
  * type() of the value, or the record's own type for a few), the Shape
  * cell, the text of the four statistics cells (Python's str() of the
  * value) and the md5-mode checksum (CRC-32 of that text).  The diff's CSV

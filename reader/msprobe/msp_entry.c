@@ -295,7 +295,7 @@ scalar_text(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
 }
 
 /* A scalar as Python's repr writes it inside a list: 'text', None,
- * True, a whole number without a point (FORMAT.md §11). */
+ * True, a whole number without a point (FORMAT.md §12). */
 static void
 py_scalar(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
 {
@@ -540,7 +540,7 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 		ok = false;
 	} else if (t == JSCAN_NULL && wk->io && wk->w->on_nonleaf) {
 		/* a None argument, or no gradient: the compare tool's row
-		 * without a dtype (FORMAT.md §11) */
+		 * without a dtype (FORMAT.md §12) */
 		wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 	} else if (wk->w->on_arg && t != JSCAN_NULL) {
 		char text[200];
@@ -606,7 +606,7 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 		copy_n(key, sizeof key, js->str, js->len);
 		sec = section(key, dir, &is_input, &role);
 		/* the sections whose non-tensor values the compare tool lists
-		 * (FORMAT.md §11); parameter gradients are tensors only */
+		 * (FORMAT.md §12); parameter gradients are tensors only */
 		wk.io = dir != MSP_PARAM_GRAD && (strcmp(sec, "input") == 0 ||
 						  strcmp(sec, "output") == 0 ||
 						  strcmp(sec, "parameters") == 0);

@@ -54,6 +54,17 @@ truth.json lists each as a leaf with "arg": true and its "record" as
 written (null for a bare null); truth_rows leaves them out (they are not
 trace rows), csv_rows keeps them in msprobe's CSV order.
 
+--ms-names writes a module entry after each linear and the relu
+(Module.fc1.Linear, Module.fc2.Linear, Module.act.ReLU on the golden) and
+makes the target spell its names as a MindSpore run does: Functional.dense
+for linear, MintFunctional.relu, Mint.tanh (Tensor.mul and Tensor.sum as
+the golden), Cell.dense1.Dense, Cell.dense2.Dense and Cell.act.ReLU for
+the modules.  Each leaf in truth.json then says which of msprobe's maps
+gives the target's name the golden's ("fix"): "same" (none needed), "api"
+(-am's built-in rules), "cell" (-cm: Cell -> Module alone) or "cell-file"
+(-cm with tests/fixtures/msprobe_maps/cell_mapping.yaml: dense1.Dense ->
+fc1.Linear, dense2.Dense -> fc2.Linear).
+
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
 is then not the first rank in row order.
@@ -144,6 +155,23 @@ def program(rank, scale_at, nan_at, jitter=False):
 
 PREFIX = {"linear": "Functional", "relu": "Functional", "mul": "Tensor", "tanh": "Torch",
           "sum": "Tensor"}
+# --ms-names: the target's (prefix, api) for each logical API, and the map
+# that gives the golden's name back (gen's "fix").
+MS_API = {"linear": ("Functional", "dense", "api"), "relu": ("MintFunctional", "relu", "api"),
+          "mul": ("Tensor", "mul", "same"), "tanh": ("Mint", "tanh", "api"),
+          "sum": ("Tensor", "sum", "same")}
+# the modules: (golden name, target name, fix), by forward index they wrap
+MODULES = {0: ("Module.fc1.Linear", "Cell.dense1.Dense", "cell-file"),
+           1: ("Module.act.ReLU", "Cell.act.ReLU", "cell"),
+           3: ("Module.fc2.Linear", "Cell.dense2.Dense", "cell-file")}
+
+
+def api_entry(a, side, api, n, direction):
+    """An API entry's name and the map that fixes it (--ms-names)."""
+    if a.ms_names and side == "target":
+        pre, name, fix = MS_API[api]
+        return "%s.%s.%d.%s" % (pre, name, n, direction), fix
+    return "%s.%s.%d.%s" % (PREFIX[api], api, n, direction), "same"
 
 
 def checksum(vals, mode):
@@ -233,6 +261,8 @@ def write_side(a, out, side, rank, fw, calls, offset):
     seen = collections.Counter()
     fwd_names = []
 
+    fixes = {}
+
     def leaf(entry, label, v, rg, call, is_input):
         name = entry + "." + label
         vals, shape = v
@@ -244,20 +274,21 @@ def write_side(a, out, side, rank, fw, calls, offset):
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
                        "stats": [rec.get(k) for k in ("Max", "Min", "Mean", "Norm")],
-                       "md5": rec.get("md5"),
+                       "md5": rec.get("md5"), "fix": fixes.get(entry, "same"),
                        "values": vals})
         return rec
 
     def arg(entry, label, rec, call, is_input):
         leaves.append({"name": entry + "." + label, "entry": entry, "call": call + "." + label,
                        "is_input": is_input, "arg": True, "record": rec,
-                       "requires_grad": None})
+                       "requires_grad": None, "fix": fixes.get(entry, "same")})
         return rec
 
-    for api, ins, o in calls:
+    for fi, (api, ins, o) in enumerate(calls):
         n = seen[api]
         seen[api] += 1
-        entry = "%s.%s.%d.forward" % (PREFIX[api], api, n + offset)
+        entry, fixes_entry = api_entry(a, side, api, n + offset, "forward")
+        fixes[entry] = fixes_entry
         call = "fwd:%s#%d" % (api, n)
         fwd_names.append((api, n, entry))
         args = []
@@ -273,6 +304,15 @@ def write_side(a, out, side, rank, fw, calls, offset):
                                         ("output", [leaf(entry, "output.0", o, True, call, False)])])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, n)})
+        if a.ms_names and fi in MODULES:
+            gname, tname, fix = MODULES[fi]
+            mod = (tname if side == "target" else gname) + ".forward.0"
+            fixes[mod] = fix if side == "target" else "same"
+            mcall = "mod:%s" % gname.split(".")[1]
+            data[mod] = collections.OrderedDict([
+                ("input_args", [leaf(mod, "input.0", ins[0], True, mcall, True)]),
+                ("input_kwargs", {}), ("output", [leaf(mod, "output.0", o, True, mcall, False)])])
+            entries.append({"entry": mod, "call": mcall, "stack": None})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
@@ -283,7 +323,8 @@ def write_side(a, out, side, rank, fw, calls, offset):
         bseen[api] += 1
         # golden: own backward order; target: the forward call's count
         n = k if side == "golden" else fcount + offset
-        entry = "%s.%s.%d.backward" % (PREFIX[api], api, n)
+        entry, fix = api_entry(a, side, api, n, "backward")
+        fixes[entry] = fix
         call = "bwd:%s#%d" % (api, fcount)
         g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
         outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
@@ -350,6 +391,8 @@ def main():
     p.add_argument("--stack", action="store_true")
     p.add_argument("--args", action="store_true",
                    help="non-tensor keyword arguments of every kind (kwargs_of)")
+    p.add_argument("--ms-names", action="store_true",
+                   help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()

@@ -105,7 +105,7 @@ test_msprobe_leaves_rows_and_summaries(void **state)
 	test_rmtree(dir);
 }
 
-/* Non-tensor arguments (FORMAT.md §11): each one of the entry's inputs and
+/* Non-tensor arguments (FORMAT.md §12): each one of the entry's inputs and
  * outputs (records and bare nulls, not the entry's own fields) comes with
  * a trace decode, in file order, with its place among the entry's rows and
  * the compare tool's cells; the checksums are python3's
