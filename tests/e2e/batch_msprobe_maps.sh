@@ -26,7 +26,7 @@ follows()
 	local why
 	if why=$(python3 -c '
 import csv, json, sys
-from gen_msprobe_pair import truth_rows
+from gen_msprobe_pair import truth_rows, csv_rows
 T = json.load(open(sys.argv[1] + "/truth.json"))
 fixes = set(sys.argv[2].split(","))
 G, B = truth_rows(T, "golden"), truth_rows(T, "target")
@@ -44,11 +44,13 @@ if sorted((g["name"], b["name"]) for g, b in got) != sorted((g["name"], b["name"
     bad.append("pairs differ: %s" % sorted(set((g["name"], b["name"]) for g, b in got) ^
                                         set((g["name"], b["name"]) for g, b in want))[:4])
 if len(sys.argv) > 4:
+    # the CSV rows: the leaves and the non-tensor arguments (csv_rows)
     rows = list(csv.reader(open(sys.argv[4], newline="")))
     h = rows[0]
     names = [(r[h.index("NPU Name")], r[h.index("Bench Name")]) for r in rows[1:]]
-    exp = [(b["name"], gold[(b["call"], b["host"])]["name"] if b["fix"] in fixes else "N/A")
-           for b in B]
+    goldc = {(g["call"], g["host"]): g for g in csv_rows(T, "golden")}
+    exp = [(b["name"], goldc[(b["call"], b["host"])]["name"] if b["fix"] in fixes else "N/A")
+           for b in csv_rows(T, "target")]
     if names != exp:
         bad.append("csv names differ: %s" % [(x, y) for x, y in zip(names, exp) if x != y][:3])
 if bad:

@@ -31,7 +31,7 @@ shape, statistics as written, values), plus the first divergence.
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
-  [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack]
+  [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack] [--args]
 
 --stack writes stack.json beside each dump.json (the legacy layout, entry
 -> frames, innermost first): two frames per entry, one of them with a
@@ -44,6 +44,15 @@ entries.  truth.json keeps each entry's frames as "stack" (null: none).
 a 64-bit checksum "0x%016x" (the XOR of the values' 8-byte words) in its
 place, without statistics (PyTorch's xor mode).  truth.json keeps it per
 leaf as "md5".
+
+--args gives calls non-tensor keyword arguments of every kind msprobe
+records (int, float, bool, str, torch.dtype, torch.device, torch.Size,
+slice, a process group, a peer rank "dst", a bare null), some equal on
+both sides, some differing, one only in the target (KWARGS below).  The
+mul's scalar operand (a float) is a non-tensor argument in every run.
+truth.json lists each as a leaf with "arg": true and its "record" as
+written (null for a bare null); truth_rows leaves them out (they are not
+trace rows), csv_rows keeps them in msprobe's CSV order.
 
 --ms-names writes a module entry after each linear and the relu
 (Module.fc1.Linear, Module.fc2.Linear, Module.act.ReLU on the golden) and
@@ -215,6 +224,36 @@ def frames(a, side, api, n):
             "File /work/train.py, line 42, in train_step, \n loss = model(batch)"]
 
 
+def kwargs_of(a, api, n, side):
+    """The non-tensor keyword arguments of a call with --args (None: a bare
+    null); the target's differ where noted."""
+    if not a.args:
+        return {}
+    t = side == "target"
+    if api == "linear" and n == 0:
+        return {"device": {"type": "torch.device", "value": "npu:0" if t else "cpu"},  # differs
+                "dtype": {"type": "torch.dtype", "value": "torch.float32"}}
+    if api == "linear":
+        return {"scale": {"type": "float", "value": math.inf if t else 2.0}}           # differs
+    if api == "relu":
+        return {"inplace": {"type": "bool", "value": t}}                                 # differs
+    if api == "mul":
+        return {"alpha": {"type": "float", "value": 1.5 if t else 1.0}}                  # differs
+    if api == "tanh":
+        return {"out": None}
+    kw = {"dim": {"type": "int", "value": 1 if t else 0},                                # differs
+          "keepdim": {"type": "bool", "value": False},
+          "size": {"type": "torch.Size", "value": [2, 3] if t else [2, 2]},            # differs
+          "idx": {"type": "slice", "value": [0, 3 if t else 2, None]},                  # differs
+          "reduction": {"type": "str", "value": "sum" if t else "mean"},                # differs
+          "group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": 7},
+          "dst": {"type": "int", "value": 0},
+          "count": {"type": "int", "value": 3}}
+    if t:
+        kw["extra"] = {"type": "int", "value": 7}                                        # target only
+    return kw
+
+
 def write_side(a, out, side, rank, fw, calls, offset):
     """Writes one rank of one side; returns its truth (entries, leaves)."""
     data = collections.OrderedDict()
@@ -239,6 +278,12 @@ def write_side(a, out, side, rank, fw, calls, offset):
                        "values": vals})
         return rec
 
+    def arg(entry, label, rec, call, is_input):
+        leaves.append({"name": entry + "." + label, "entry": entry, "call": call + "." + label,
+                       "is_input": is_input, "arg": True, "record": rec,
+                       "requires_grad": None, "fix": fixes.get(entry, "same")})
+        return rec
+
     for fi, (api, ins, o) in enumerate(calls):
         n = seen[api]
         seen[api] += 1
@@ -249,10 +294,13 @@ def write_side(a, out, side, rank, fw, calls, offset):
         args = []
         for i, v in enumerate(ins):
             if v[1] == [] and api == "mul":
-                args.append({"type": "float", "value": v[0][0]})
+                args.append(arg(entry, "input.%d" % i, {"type": "float", "value": v[0][0]},
+                                call, True))
             else:
                 args.append(leaf(entry, "input.%d" % i, v, True, call, True))
-        body = collections.OrderedDict([("input_args", args), ("input_kwargs", {}),
+        kwargs = collections.OrderedDict((k, arg(entry, "input." + k, r, call, True))
+                                         for k, r in kwargs_of(a, api, n, side).items())
+        body = collections.OrderedDict([("input_args", args), ("input_kwargs", kwargs),
                                         ("output", [leaf(entry, "output.0", o, True, call, False)])])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, n)})
@@ -305,9 +353,10 @@ def write_side(a, out, side, rank, fw, calls, offset):
             "entries": entries, "leaves": leaves}
 
 
-def truth_rows(truth, side):
-    """The leaves of one side of truth.json in tdbg's row order (ranks in
-    order, each entry's inputs then its outputs), each with its "host"."""
+def csv_rows(truth, side):
+    """The leaves and non-tensor arguments of one side of truth.json in
+    msprobe's CSV order (ranks in order, each entry's inputs then its
+    outputs, each in file order), each with its "host"."""
     out = []
     for u in truth["units"]:
         if u["side"] != side:
@@ -316,6 +365,12 @@ def truth_rows(truth, side):
             ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
             out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
     return out
+
+
+def truth_rows(truth, side):
+    """The tensor leaves of one side of truth.json in tdbg's row order
+    (csv_rows without the non-tensor arguments: they are not rows)."""
+    return [l for l in csv_rows(truth, side) if not l.get("arg")]
 
 
 def main():
@@ -334,6 +389,8 @@ def main():
                    help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
     p.add_argument("--summary", default="statistics", choices=["statistics", "md5", "xor"])
     p.add_argument("--stack", action="store_true")
+    p.add_argument("--args", action="store_true",
+                   help="non-tensor keyword arguments of every kind (kwargs_of)")
     p.add_argument("--ms-names", action="store_true",
                    help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--late", type=int, default=None,
