@@ -31,7 +31,7 @@ MANDIR    ?= $(PREFIX)/share/man/man1
 
 PKG_CONFIG ?= pkg-config
 PROTOC_C   ?= protoc-c
-PKGS        = ncursesw libprotobuf-c libedit libpcre2-8
+PKGS        = ncursesw libprotobuf-c libedit libpcre2-8 yaml-0.1
 TEST_PKGS   = cmocka
 
 BUILD      ?= build
@@ -72,7 +72,7 @@ TUI_OBJS    := $(filter-out $(TUI_MAIN),$(patsubst %.c,$(BUILD)/%.o,$(wildcard t
 LOW_OBJS    = $(PROTO_OBJS) $(READER_OBJS)
 ALL_OBJS    = $(LOW_OBJS) $(MODEL_OBJS) $(CMD_OBJS) $(TUI_OBJS) $(TUI_MAIN)
 
-READER_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c 2>/dev/null) -lpthread -lm
+READER_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c yaml-0.1 2>/dev/null) -lpthread -lm
 MODEL_LIBS  := $(READER_LIBS) $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null)
 CMD_LIBS    := $(MODEL_LIBS)
 TUI_LIBS    := $(MODEL_LIBS) $(shell $(PKG_CONFIG) --libs ncursesw libedit 2>/dev/null)
@@ -93,7 +93,7 @@ TDBG_BIN   ?= tdbg
 # ---- dependencies -----------------------------------------------------
 # Debian 12 / Ubuntu package names; the fuzz tools only when tests/fuzz exists.
 DEB_PKGS = build-essential pkg-config libncurses-dev libprotobuf-c-dev protobuf-c-compiler \
-	   libedit-dev libpcre2-dev libcmocka-dev tmux python3 python3-numpy valgrind strace procps \
+	   libedit-dev libpcre2-dev libyaml-dev libcmocka-dev tmux python3 python3-numpy valgrind strace procps \
 	   pdsh clustershell slurmctld slurmd slurm-client munge locales
 DEB_FUZZ = clang libclang-rt-dev
 HAVE_FUZZ = $(wildcard tests/fuzz)
@@ -302,7 +302,7 @@ deps:
 			</dev/null; \
 	else \
 		echo "deps: no apt-get here; install with your package manager: a C11 compiler, make," \
-		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, cmocka," \
+		     "pkg-config, ncursesw, protobuf-c (library and protoc-c), libedit, pcre2, libyaml, cmocka," \
 		     "tmux, python3, valgrind, strace, pgrep, the locale sources (localedef's de_DE)$(if $(HAVE_FUZZ), and clang with libFuzzer)"; exit 1; \
 	fi
 

@@ -188,6 +188,16 @@ mc_header_make(void *out, uint64_t len, uint32_t sum)
 	snprintf(h->version, sizeof h->version, "%s", TDBG_VERSION);
 }
 
+void
+mc_header_restamp(void *hdr)
+{
+	struct mc_header *h = hdr, mine;
+
+	mc_header_make(&mine, h->payload_len, h->payload_sum);
+	memcpy(mine.magic, h->magic, sizeof mine.magic);
+	memcpy(h, &mine, sizeof mine);
+}
+
 /* NULL when h describes a file this build can read, else why not. */
 static const char *
 header_check(const struct mc_header *h, size_t file_len, bool check_sum)

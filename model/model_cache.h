@@ -90,6 +90,12 @@ void mc_why(struct model_cache *c, enum model_cache_state st, const char *fmt, c
 /* The MC_HEADER_BYTES header of a file whose payload is len bytes with
  * checksum sum, into out (model_cache.c). */
 void mc_header_make(void *out, uint64_t len, uint32_t sum);
+/* Rewrites the build-identity fields (format, byte order, type sizes,
+ * layout, version) of the MC_HEADER_BYTES header at hdr to this build's,
+ * keeping its magic, payload length and checksum.  For the fuzz harness,
+ * so that seeds written by an earlier format still reach the section
+ * parsers instead of stopping at the header check. */
+void mc_header_restamp(void *hdr);
 /* The payload checksum, as the writer computes it (model_cache_save.c). */
 uint32_t mc_sum(const unsigned char *p, size_t n);
 

@@ -73,6 +73,10 @@ struct model_diff_options {
 	size_t npairs;
 	bool fuzzy;                 /* calls pair in order of appearance, their counts
 				     * dropped (see "Calls" above) */
+	/* B's op names as A spells them (the format's compare tool's maps,
+	 * model_map_add on B), applied before the calls are read; NULL: none.
+	 * An op the map leaves unpaired is only in B. */
+	const struct reader_map *map;
 };
 /* Options with every tolerance at its per-dtype default and no pairs. */
 void model_diff_options_init(struct model_diff_options *o);

@@ -8,6 +8,7 @@
  */
 #include "model_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,31 @@ enum reader_call
 model_op_call_key(struct model *m, const char *name, char *key, size_t keylen, int64_t *count)
 {
 	return m->ops->call_of ? m->ops->call_of(name, key, keylen, count) : READER_CALL_NONE;
+}
+
+enum td_status
+model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kind,
+	      const char *path, char *err, size_t errlen)
+{
+	if (!m->ops->map_add) {
+		snprintf(err, errlen, "%s dumps have no name maps", m->ops->name);
+		return TD_ERR_UNSUPPORTED;
+	}
+	return m->ops->map_add(map, kind, path, err, errlen);
+}
+
+const char *
+model_map_name(struct model *m, const struct reader_map *map, const char *name, char *buf,
+	       size_t len)
+{
+	return map && m->ops->map_name ? m->ops->map_name(map, name, buf, len) : name;
+}
+
+void
+model_map_free(struct model *m, struct reader_map *map)
+{
+	if (map && m->ops->map_free)
+		m->ops->map_free(map);
 }
 
 /* ---- per-dump analysis state ---------------------------------------- */

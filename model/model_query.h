@@ -178,6 +178,16 @@ uint32_t model_reader_flags(struct model *m);
  * the reader numbers no calls.  No lock. */
 enum reader_call model_op_call_key(struct model *m, const char *name, char *key, size_t keylen,
 				   int64_t *count);
+/* The name maps of the format's compare tool (reader_ops.map_add,
+ * map_name, map_free: their contracts), TD_ERR_UNSUPPORTED with err set
+ * when m's format has none.  The map is the caller's: it must outlive a
+ * diff made with it (model_diff_options.map); free it with
+ * model_map_free(m, map) (NULL is fine).  No lock. */
+enum td_status model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kind,
+			     const char *path, char *err, size_t errlen);
+const char *model_map_name(struct model *m, const struct reader_map *map, const char *name,
+			   char *buf, size_t len);
+void model_map_free(struct model *m, struct reader_map *map);
 
 /* ---- state an analysis keeps per dump ----------------------------------- */
 

@@ -143,6 +143,11 @@ struct model_detail {
 	char *call_parent;
 	char **call_children;
 	size_t ncall_children;
+	/* A trace row's call's non-tensor arguments, with their places among
+	 * the call's rows (util.h struct td_arg), where the reader records
+	 * them; else NULL. */
+	struct td_arg *args;
+	size_t nargs;
 };
 enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
 enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);

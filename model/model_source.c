@@ -452,6 +452,10 @@ detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
 	d->call_parent = NULL;
 	d->call_children = NULL;
 	d->ncall_children = 0;
+	md->args = d->args;
+	md->nargs = d->nargs;
+	d->args = NULL;
+	d->nargs = 0;
 	pthread_mutex_lock(&m->th.lock);
 	frames_resolve_sids(m, d->frame_ids, d->nframes, &md->stack, &md->nstack);
 	pthread_mutex_unlock(&m->th.lock);
@@ -583,5 +587,6 @@ model_detail_done(struct model_detail *d)
 	for (i = 0; i < d->ncall_children; i++)
 		free(d->call_children[i]);
 	free(d->call_children);
+	td_args_free(d->args, d->nargs);
 	memset(d, 0, sizeof(*d));
 }

@@ -354,6 +354,11 @@ struct reader_detail {
 	char *call_parent;
 	char **call_children;
 	size_t ncall_children;
+	/* READER_TRACE: the non-tensor arguments of the row's call (not rows),
+	 * in the call's order, each with its place among the call's rows;
+	 * NULL where the reader records none. */
+	struct td_arg *args;
+	size_t nargs;
 };
 void reader_detail_done(struct reader_detail *d);
 
@@ -397,6 +402,16 @@ enum reader_call {
 				     * key (one host, in order of appearance): the count
 				     * numbers something else (the forward call a backward
 				     * follows, or not, by the dumper's version) */
+};
+
+/* A name map of the format's compare tool (reader_ops.map_add): the op
+ * names of the target dump (the second of a diff) as the golden dump
+ * spells them.  Opaque: the format's. */
+struct reader_map;
+
+enum reader_map_kind {
+	READER_MAP_API,             /* one framework's API names as the other's (built-in rules) */
+	READER_MAP_CELL,            /* module (cell) names: built-in rules, plus a file's names */
 };
 
 struct reader_ops {
@@ -465,6 +480,20 @@ struct reader_ops {
 	 * any thread.  NULL: every name is READER_CALL_NONE. */
 	enum reader_call (*call_of)(const char *op_name, char *key, size_t keylen,
 				    int64_t *count);
+	/* Optional, the three or none: the name maps of the format's compare
+	 * tool.  map_add() adds the rules of kind to *map (made on the first
+	 * call), with the names of the file path (NULL: the built-in rules
+	 * alone); TD_ERR_UNSUPPORTED when the format has no such map or no
+	 * file for it, TD_ERR_ARGS (err: the file, its line and the cause)
+	 * for a file it cannot take.  map_name() writes into buf (len bytes)
+	 * the name op_name pairs by and returns buf, or op_name itself when
+	 * no rule renames it, or NULL when the map leaves that op unpaired.
+	 * Pure once made: any thread.  map_free(NULL) is fine. */
+	enum td_status (*map_add)(struct reader_map **map, enum reader_map_kind kind,
+				  const char *path, char *err, size_t errlen);
+	const char *(*map_name)(const struct reader_map *map, const char *op_name, char *buf,
+				size_t len);
+	void (*map_free)(struct reader_map *map);
 };
 
 /* The readers, in probe order. */

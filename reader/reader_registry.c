@@ -281,6 +281,7 @@ reader_detail_done(struct reader_detail *d)
 	for (i = 0; i < d->ncall_children; i++)
 		free(d->call_children[i]);
 	free(d->call_children);
+	td_args_free(d->args, d->nargs);
 	free(d->summaries);
 	for (i = 0; i < d->noutputs; i++) {
 		if (d->values)

@@ -23,6 +23,7 @@
 
 #include "model/model.h"
 #include "model/model_diff.h"
+#include "model/model_query.h"
 #include "tui/cmd/batch.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/emit.h"
@@ -44,6 +45,8 @@ struct args {
 	bool compare_hosts;
 	double rtol, atol, cos_min;         /* < 0: per-dtype default */
 	bool fuzzy;                         /* --fuzzy: calls pair in order */
+	bool api_mapping, cell_mapping;     /* --api-mapping, --cell-mapping[=FILE] */
+	const char *cell_mapping_file;      /* NULL: the built-in rules alone */
 	/* many nodes (many.h): --node, --merge, --via and their options */
 	bool node, merge;
 	const char *via, *via_tdbg, *nodes;
@@ -85,8 +88,8 @@ build_getopt(struct option *longs, char *shorts)
 
 	o = batch_options(&n);
 	for (i = 0; i < n; i++) {
-		longs[i] = (struct option){ o[i].name, o[i].arg ? required_argument : no_argument,
-					    NULL, o[i].id };
+		longs[i] = (struct option){ o[i].name, !o[i].arg ? no_argument : o[i].arg[0] == '['
+					    ? optional_argument : required_argument, NULL, o[i].id };
 		if (o[i].id >= 256)
 			continue;               /* long only */
 		*p++ = (char)o[i].id;
@@ -192,6 +195,11 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_cos_min(&a->cos_min);
 	case BATCH_OPT_FUZZY: a->fuzzy = true; return -1;
+	case BATCH_OPT_API_MAPPING: a->api_mapping = true; return -1;
+	case BATCH_OPT_CELL_MAPPING:
+		a->cell_mapping = true;
+		a->cell_mapping_file = optarg;
+		return -1;
 	case BATCH_OPT_FAIL_ON:
 		for (char *w = optarg, *end; *w; w = *end ? end + 1 : end) {
 			end = w + strcspn(w, ",");
@@ -274,6 +282,11 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind >= argc) {
 		usage_error("%s", "missing DUMP_DIR");
+		return EXIT_USAGE;
+	}
+	if (optind + 2 < argc && a->cell_mapping && !a->cell_mapping_file) {
+		/* "--cell-mapping FILE": getopt gives an optional argument only after '=' */
+		usage_error("--cell-mapping takes its file after '=': --cell-mapping=%s", argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (optind + 2 < argc) {
@@ -440,18 +453,45 @@ load_watches(struct model *m)
 
 /* Two dumps, or two hosts of one: waits for both indexes and aligns them.
  * Returns -1 to go on (*d set, NULL when not comparing), else the exit code. */
+/* The name maps --api-mapping and --cell-mapping ask for, made by the
+ * target's (b's) reader into *map; false after printing the error. */
+static bool
+open_maps(struct model *b, const struct args *o, struct reader_map **map)
+{
+	char err[1024] = "";
+	enum td_status st = TD_OK;
+
+	if (o->api_mapping)
+		st = model_map_add(b, map, READER_MAP_API, NULL, err, sizeof err);
+	if (st == TD_OK && o->cell_mapping)
+		st = model_map_add(b, map, READER_MAP_CELL, o->cell_mapping_file, err, sizeof err);
+	if (st != TD_OK)
+		print_error(err);
+	return st == TD_OK;
+}
+
 static int
-open_diff(struct model *a, struct model *b, const struct args *o, struct model_diff **d)
+open_diff(struct model *a, struct model *b, const struct args *o, struct reader_map **map,
+	  struct model_diff **d)
 {
 	struct model_diff_options opt;
 	char err[512] = "";
 
 	*d = NULL;
-	if (!b && !o->compare_hosts)
+	if (!b && !o->compare_hosts) {
+		if (o->api_mapping || o->cell_mapping) {
+			print_error("--api-mapping and --cell-mapping map the names of a diff: "
+				    "give two dumps (or --compare-hosts)");
+			return EXIT_USAGE;
+		}
 		return -1;
+	}
+	if ((o->api_mapping || o->cell_mapping) && !open_maps(b ? b : a, o, map))
+		return EXIT_USAGE;
 	model_diff_options_init(&opt);
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
 	opt.fuzzy = o->fuzzy;
+	opt.map = *map;
 	opt.pairs = o->pairs;
 	opt.npairs = o->npairs;
 	batch_wait(a, show_progress(o), stderr);
@@ -536,6 +576,7 @@ main(int argc, char **argv)
 	struct model_options mo = {0};
 	struct model *m = NULL, *mb = NULL;
 	struct model_diff *d = NULL;
+	struct reader_map *map = NULL;
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &a)) >= 0) {
@@ -564,9 +605,10 @@ main(int argc, char **argv)
 		return EXIT_OPEN;
 	}
 	load_watches(m);
-	if ((rc = open_diff(m, mb, &a, &d)) < 0)
+	if ((rc = open_diff(m, mb, &a, &map, &d)) < 0)
 		rc = run(m, d, &a);
 	model_diff_free(d);
+	model_map_free(mb ? mb : m, map);
 	model_close(mb);
 	model_close(m);
 	args_done(&a);

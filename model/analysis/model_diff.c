@@ -110,15 +110,15 @@ ordinal_cmp(const void *x, const void *y)
 
 /* The name op pairs by (model_diff.h, "Calls"), owned by t when built. */
 static const char *
-pair_name(struct model *m, struct name_table *t, const struct model_op *op, bool fuzzy,
-	  struct ordinal_call **ord, size_t *nord, size_t *capord)
+pair_name(struct model *m, struct name_table *t, const struct model_op *op, const char *name,
+	  bool fuzzy, struct ordinal_call **ord, size_t *nord, size_t *capord)
 {
 	char key[600];
 	int64_t count = -1;
-	enum reader_call kind = model_op_call_key(m, op->name, key, sizeof key, &count);
+	enum reader_call kind = model_op_call_key(m, name, key, sizeof key, &count);
 
 	if (kind == READER_CALL_NONE || (kind == READER_CALL_EXACT && !fuzzy))
-		return op->name;
+		return name == op->name ? name : name_own(t, xstrdup(name));
 	if (fuzzy)
 		return name_own(t, xstrdup(key));
 	TD_GROW(*ord, *capord, *nord + 1);
@@ -132,8 +132,10 @@ pair_name(struct model *m, struct name_table *t, const struct model_op *op, bool
  * key in order of appearance (op ids grow in the order a reader sends ops,
  * its file order). */
 static uint32_t *
-op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy, uint32_t *nops)
+op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
+	   const struct reader_map *map, uint32_t *nops)
 {
+	char mapped[1024];
 	uint32_t n = model_op_count(m), i;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	struct ordinal_call *ord = NULL;
@@ -144,7 +146,8 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy, uint32_t
 	for (i = 0; i < n; i++) {
 		cls[i] = NONE32;
 		if (model_op_get(m, i, &op) &&
-		    (name = pair_name(m, t, &op, fuzzy, &ord, &nord, &capord)))
+		    (name = map ? model_map_name(m, map, op.name, mapped, sizeof mapped) : op.name) &&
+		    (name = pair_name(m, t, &op, name, fuzzy, &ord, &nord, &capord)))
 			cls[i] = name_class(t, name, add);
 	}
 	if (nord)
@@ -498,8 +501,8 @@ align(struct model_diff *d)
 	uint64_t keyed_b;
 
 	name_table_init(&names, model_op_count(d->b));
-	cls_b = op_classes(d->b, &names, true, d->fuzzy, &nops_b);
-	cls_a = op_classes(d->a, &names, false, d->fuzzy, &nops_a);
+	cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, &nops_b);
+	cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, &nops_a);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb);
 	take_a(d, &t, next, cls_a, nops_a, na);
@@ -536,6 +539,7 @@ model_diff_new(struct model *a, struct model *b, const struct model_diff_options
 	d->b = b;
 	d->rtol = o->rtol, d->atol = o->atol, d->cos_min = o->cos_min;
 	d->fuzzy = o->fuzzy;
+	d->map = o->map;
 	d->first = -2;
 	if ((st = host_groups(d, o, err, errlen)) != TD_OK) {
 		model_diff_free(d);

@@ -37,6 +37,7 @@ struct model_diff {
 	struct model *a, *b;
 	double rtol, atol, cos_min;     /* < 0: per-dtype default */
 	bool fuzzy;                     /* calls pair in order, counts dropped */
+	const struct reader_map *map;   /* B's names as A spells them, or NULL (the caller's) */
 	struct diff_side side[2];
 	bool any_host;                  /* one host a side: hosts are not compared */
 	bool explicit_pairs;            /* --pair / --compare-hosts: other hosts left out */

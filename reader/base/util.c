@@ -311,3 +311,70 @@ strbuf_add_double(struct strbuf *sb, double v)
 	}
 	strbuf_adds(sb, buf);
 }
+
+void
+strbuf_add_pyfloat(struct strbuf *sb, double v)
+{
+	char buf[40], digits[24];
+	int prec, exp, nd, i;
+	const char *p, *e;
+
+	if (isnan(v) || isinf(v)) {
+		strbuf_adds(sb, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof buf, "%.*e", prec, v);
+	/* buf: [-]d[.ddd]e[+-]XX */
+	p = buf, e = strchr(buf, 'e'), nd = 0;
+	if (*p == '-') {
+		strbuf_addc(sb, '-');
+		p++;
+	}
+	for (; p < e; p++)
+		if (*p != '.')
+			digits[nd++] = *p;
+	digits[nd] = '\0';
+	exp = atoi(e + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		digits[--nd] = '\0';
+	if (exp >= -4 && exp < 16) {
+		if (exp < 0) {
+			strbuf_adds(sb, "0.");
+			for (i = 0; i < -exp - 1; i++)
+				strbuf_addc(sb, '0');
+			strbuf_adds(sb, digits);
+			return;
+		}
+		for (i = 0; i <= exp; i++)
+			strbuf_addc(sb, i < nd ? digits[i] : '0');
+		strbuf_addc(sb, '.');
+		strbuf_adds(sb, nd > exp + 1 ? digits + exp + 1 : "0");
+		return;
+	}
+	strbuf_addc(sb, digits[0]);
+	if (nd > 1) {
+		strbuf_addc(sb, '.');
+		strbuf_adds(sb, digits + 1);
+	}
+	strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+}
+
+void
+td_args_free(struct td_arg *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; a && i < n; i++) {
+		free(a[i].path);
+		free(a[i].dtype);
+		free(a[i].shape);
+		free(a[i].value);
+		free(a[i].md5);
+	}
+	free(a);
+}

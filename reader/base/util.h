@@ -116,5 +116,28 @@ double td_now(void);
  * double: 0.05, not 0.050000000000000003; at most 17 digits.  Infinities
  * and NaN as printf writes them ("inf", "-inf", "nan"). */
 void strbuf_add_double(struct strbuf *sb, double v);
+/* Appends v as Python's repr writes a float: the fewest digits that read
+ * back, fixed notation for decimal exponents -4..15 ("1.0", "0.0001"),
+ * else "1e-05", "1.5e+16"; "nan", "inf", "-inf". */
+void strbuf_add_pyfloat(struct strbuf *sb, double v);
+
+/* A non-tensor argument of a call (a number, a flag, a name, a range ...
+ * that the dump records beside the call's tensors but that is not a
+ * trace row), with the cells the dump's own compare tool writes for it.
+ * Plain data; the strings are owned (td_args_free). */
+enum td_arg_num { TD_ARG_TEXT, TD_ARG_INT, TD_ARG_FLOAT };
+struct td_arg {
+	char *path;                 /* its leaf path in the call: "input.1", "input.alpha" */
+	uint32_t place;             /* the call's tensor rows (in row order) before it */
+	bool is_input;
+	char *dtype;                /* the tool's Dtype cell; NULL: it pairs with nothing */
+	char *shape;                /* the tool's Shape cell; NULL: unknown ("N/A") */
+	char *value;                /* the four statistics cells' text */
+	enum td_arg_num num;        /* value is a number (compared as one) or text */
+	double v;                   /* the number when num != TD_ARG_TEXT */
+	char *md5;                  /* the md5-mode checksum cell; NULL: none */
+};
+/* Frees n arguments and the array; NULL is fine. */
+void td_args_free(struct td_arg *a, size_t n);
 
 #endif

@@ -105,6 +105,9 @@ struct want {
 	struct strbuf args;
 	struct td_summary *sums;    /* execution: every leaf */
 	size_t nsums, cap;
+	bool want_args;             /* collect the non-tensor arguments */
+	struct td_arg *targs;       /* their places: leaves of their side before them */
+	size_t ntargs, tacap;
 };
 
 static void
@@ -140,11 +143,41 @@ want_arg(void *ctx, const char *path, const char *text)
 	strbuf_addf(&w->args, "arg %s: %s\n", path, text);
 }
 
+static void
+want_nonleaf(void *ctx, const char *path, bool is_input, const struct msp_record *rec)
+{
+	struct want *w = ctx;
+	struct td_arg *a;
+
+	if (!w->want_args)
+		return;
+	TD_GROW(w->targs, w->tacap, w->ntargs + 1);
+	a = &w->targs[w->ntargs++];
+	memset(a, 0, sizeof(*a));
+	msp_arg_make(path, rec, a);
+	a->is_input = is_input;
+	a->place = is_input ? w->nin : w->nout;
+}
+
+/* The arguments' places among the entry's rows: inputs first, then the
+ * other leaves (msp_index.c), so an output-side argument follows every
+ * input row. */
+static void
+args_place(struct want *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->ntargs; i++)
+		if (!w->targs[i].is_input)
+			w->targs[i].place += w->nin;
+}
+
 /* Scans entry e of u into w; *name gets its key (malloc'd). */
 static enum td_status
 scan_entry(struct reader *r, struct msp_unit *u, size_t e, struct want *w, char **name)
 {
-	struct msp_walk walk = { .ctx = w, .on_leaf = want_leaf, .on_arg = want_arg };
+	struct msp_walk walk = { .ctx = w, .on_leaf = want_leaf, .on_arg = want_arg,
+				 .on_nonleaf = want_nonleaf };
 	struct jscan js;
 	uint64_t off;
 	uint32_t hash;
@@ -338,14 +371,19 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 		return st;
 	w.want_output = pos >= count.nin;
 	w.k = (uint32_t)(w.want_output ? pos - count.nin : pos);
+	w.want_args = true;
 	st = scan_entry(r, u, e, &w, &name);
 	if (st == TD_OK && !w.found)
 		st = TD_ERR_STALE;
 	if (st != TD_OK) {
 		free(name);
 		strbuf_done(&w.args);
+		td_args_free(w.targs, w.ntargs);
 		return st;
 	}
+	args_place(&w);
+	out->args = w.targs;
+	out->nargs = w.ntargs;
 	names_of(u, name, out);
 	leaf_facts(&w, name, out);
 	out->slot = w.slot;

@@ -263,6 +263,7 @@ struct walk {
 	uint32_t k;                 /* leaves so far */
 	char path[512];
 	bool backward;
+	bool io;                    /* in an inputs/outputs section (on_nonleaf) */
 };
 
 static bool value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_role role);
@@ -293,10 +294,37 @@ scalar_text(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
 	}
 }
 
-/* A short array of scalars as text: "[1, 2, 3]" (shape, slice, group_ranks). */
-static bool
-array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
+/* A scalar as Python's repr writes it inside a list: 'text', None,
+ * True, a whole number without a point (FORMAT.md §12). */
+static void
+py_scalar(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
 {
+	struct strbuf sb = { 0 };
+
+	switch (t) {
+	case JSCAN_STRING: snprintf(buf, len, "'%s'", js->str); return;
+	case JSCAN_TRUE: snprintf(buf, len, "True"); return;
+	case JSCAN_FALSE: snprintf(buf, len, "False"); return;
+	case JSCAN_NUMBER:
+		if (js->num == (double)(long long)js->num && fabs(js->num) < 9e18) {
+			snprintf(buf, len, "%lld", (long long)js->num);
+			return;
+		}
+		strbuf_add_pyfloat(&sb, js->num);
+		snprintf(buf, len, "%s", sb.buf);
+		strbuf_done(&sb);
+		return;
+	default: snprintf(buf, len, "None"); return;
+	}
+}
+
+/* A short array of scalars as text: "[1, 2, 3]" (shape, slice, group_ranks);
+ * py (when not NULL) gets it as Python writes the list. */
+static bool
+array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank, char *py,
+	   size_t pylen)
+{
+	size_t pused = py ? (size_t)snprintf(py, pylen, "[") : 0;
 	size_t used = 0;
 	enum jscan_tok t;
 	int n = 0;
@@ -314,7 +342,15 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 				return false;
 			snprintf(one, sizeof one, "...");
 			*rank = -1;
+			if (py && pused < pylen)
+				pused += (size_t)snprintf(py + pused, pylen - pused, "%s...", n ? ", " : "");
 		} else {
+			if (py && pused < pylen) {
+				char p1[64];
+
+				py_scalar(js, t, p1, sizeof p1);
+				pused += (size_t)snprintf(py + pused, pylen - pused, "%s%s", n ? ", " : "", p1);
+			}
 			if (!dims)
 				scalar_text(js, t, one, sizeof one);
 			if (dims && *rank >= 0) {
@@ -336,6 +372,8 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank)
 	}
 	if (!dims && used < len)
 		snprintf(buf + used, len - used, "]");
+	if (py && pused < pylen)
+		snprintf(py + pused, pylen - pused, "]");
 	if (*rank >= 0)
 		*rank = n;
 	return true;
@@ -376,7 +414,14 @@ record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_rec
 		copy(r->data_name, sizeof r->data_name, js->str);
 	else if (strcmp(key, "md5") == 0 && t == JSCAN_STRING)
 		copy(r->md5, sizeof r->md5, js->str);
-	else if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
+	if (strcmp(key, "value") == 0 && t != JSCAN_ARR_BEGIN && t != JSCAN_OBJ_BEGIN) {
+		r->vkind = t == JSCAN_NUMBER ? MSP_V_NUM : t == JSCAN_STRING ? MSP_V_STR
+			   : t == JSCAN_NULL ? MSP_V_NULL : MSP_V_BOOL;
+		r->vnum = t == JSCAN_NUMBER ? js->num : t == JSCAN_TRUE;
+		if (t == JSCAN_STRING)
+			copy(r->pyval, sizeof r->pyval, js->str);
+	}
+	if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
 		 strcmp(key, "group_id") == 0 || strcmp(key, "op") == 0 || strcmp(key, "peer") == 0)
 		if (!*r->value || strcmp(key, "value") == 0)
 			scalar_text(js, t, r->value, sizeof r->value);
@@ -400,12 +445,18 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 			return false;
 		if (t == JSCAN_ARR_BEGIN && (strcmp(key, "shape") == 0 || strcmp(key, "value") == 0 ||
 					     strcmp(key, "group_ranks") == 0)) {
-			bool shape = strcmp(key, "shape") == 0;
+			bool shape = strcmp(key, "shape") == 0, ranks = strcmp(key, "group_ranks") == 0;
 			int rank = 0;
 			char arr[sizeof r.value];
 
-			if (!array_text(wk->js, arr, sizeof arr, shape ? r.dims : NULL, &rank))
+			if (!array_text(wk->js, arr, sizeof arr, shape ? r.dims : NULL, &rank,
+					shape ? NULL : ranks ? r.pyranks : r.pyval,
+					ranks ? sizeof r.pyranks : sizeof r.pyval))
 				return false;
+			if (!shape && !ranks) {
+				r.vkind = MSP_V_LIST;
+				r.vcount = rank;
+			}
 			if (shape) {
 				r.has_shape = rank >= 0;
 				r.rank = rank;
@@ -427,6 +478,13 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 
 			if (!value(wk, t, old, is_input, role))
 				return false;
+		} else if (t == JSCAN_NULL && !*r.type && wk->io && wk->w->on_nonleaf) {
+			/* a None keyword argument (records put "type" first, so
+			 * this is no record's field): a row without a dtype */
+			size_t old = push(wk, key);
+
+			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
+			wk->path[old] = '\0';
 		} else {
 			record_field(wk->js, key, t, &r);
 		}
@@ -437,9 +495,13 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 		if (wk->k < MSP_MAX_LEAVES && wk->w->on_leaf)
 			wk->w->on_leaf(wk->w->ctx, wk->k, wk->path, is_input, role, &r);
 		wk->k++;
-	} else if (*r.type && wk->w->on_arg) {
-		snprintf(text, sizeof text, "%s %s", r.type, r.value);
-		wk->w->on_arg(wk->w->ctx, wk->path, text);
+	} else if (*r.type) {
+		if (wk->w->on_arg) {
+			snprintf(text, sizeof text, "%s %s", r.type, r.value);
+			wk->w->on_arg(wk->w->ctx, wk->path, text);
+		}
+		if (wk->io && wk->w->on_nonleaf)
+			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, &r);
 	}
 	wk->path[plen] = '\0';
 	return true;
@@ -476,6 +538,10 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 		}
 	} else if (t == JSCAN_ERROR || t == JSCAN_EOF) {
 		ok = false;
+	} else if (t == JSCAN_NULL && wk->io && wk->w->on_nonleaf) {
+		/* a None argument, or no gradient: the compare tool's row
+		 * without a dtype (FORMAT.md §12) */
+		wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 	} else if (wk->w->on_arg && t != JSCAN_NULL) {
 		char text[200];
 
@@ -539,6 +605,11 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 
 		copy_n(key, sizeof key, js->str, js->len);
 		sec = section(key, dir, &is_input, &role);
+		/* the sections whose non-tensor values the compare tool lists
+		 * (FORMAT.md §12); parameter gradients are tensors only */
+		wk.io = dir != MSP_PARAM_GRAD && (strcmp(sec, "input") == 0 ||
+						  strcmp(sec, "output") == 0 ||
+						  strcmp(sec, "parameters") == 0);
 		copy(wk.path, sizeof wk.path, sec);
 		t = jscan_next(js);
 		if (t == JSCAN_OBJ_BEGIN && strcmp(sec, "output") == 0) {

@@ -58,6 +58,15 @@ struct msp_record {
 	char data_name[256];
 	char md5[40];
 	char value[160];            /* a non-tensor argument's value, as text */
+	/* The same value as the compare tool reads it (msp_arg.c): its JSON
+	 * kind, the number, the text of a string or a list as Python's str()
+	 * writes it, the list's length; group_ranks as Python writes them. */
+	enum msp_vkind { MSP_V_ABSENT, MSP_V_NUM, MSP_V_BOOL, MSP_V_STR, MSP_V_NULL,
+			 MSP_V_LIST } vkind;
+	double vnum;
+	char pyval[160];
+	int vcount;
+	char pyranks[96];
 };
 
 /* True when r is a tensor record (type ends in "Tensor", or numpy.ndarray). */
@@ -74,11 +83,23 @@ struct msp_walk {
 			enum msp_role role, const struct msp_record *rec);
 	/* A non-tensor argument or a scalar field of the entry ("is_recompute"). */
 	void (*on_arg)(void *ctx, const char *path, const char *text);
+	/* A non-tensor argument among an entry's inputs or outputs, where the
+	 * compare tool makes a row of it (FORMAT.md §12): a record (rec) or a
+	 * bare null (rec NULL).  Called in file order, between the on_leaf
+	 * calls around it.  Optional. */
+	void (*on_nonleaf)(void *ctx, const char *path, bool is_input,
+			   const struct msp_record *rec);
 };
 
 /* Walks the value of one entry (the scanner just returned its key; name is
  * the key).  Returns false on a JSON error (js->err). */
 bool msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w);
+
+/* A non-tensor argument (rec, NULL for a bare null) at path of an entry as
+ * the compare tool writes its row (msp_arg.c, FORMAT.md §12): fills out's
+ * path, dtype, shape, value, number and md5; place and is_input are the
+ * caller's.  out's strings are malloc'd. */
+void msp_arg_make(const char *path, const struct msp_record *rec, struct td_arg *out);
 
 /* Parts of an entry name (FORMAT.md §3).  type gets the name without the
  * count and direction; returns the direction. */
@@ -88,6 +109,12 @@ const char *msp_dir_name(enum msp_dir d);
 /* reader_ops.call_of (msp_call.c): an API's backward count is matched by
  * its rank among the API's backward calls, other counts exactly. */
 enum reader_call msp_call_of(const char *name, char *key, size_t keylen, int64_t *count);
+/* reader_ops.map_add, map_name, map_free (msp_map.c): msprobe compare's
+ * API and cell maps (FORMAT.md §11). */
+enum td_status msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path,
+			   char *err, size_t errlen);
+const char *msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len);
+void msp_map_free(struct reader_map *m);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

@@ -424,4 +424,7 @@ const struct reader_ops msprobe_reader_ops = {
 	.save_state = msp_save_state,
 	.load_state = msp_load_state,
 	.call_of = msp_call_of,
+	.map_add = msp_map_add,
+	.map_name = msp_map_name,
+	.map_free = msp_map_free,
 };

@@ -15,8 +15,9 @@ export PYTHONPATH=$TOP/tests/gen${PYTHONPATH:+:$PYTHONPATH}   # truth_rows, for 
 
 # pairs NAME DIR EXPR: EXPR over d (the diff document), T (truth.json), G / B
 # (the leaves of the golden / target run in tdbg's row order: ranks in
-# order, each entry's inputs then outputs) and P (the pairs as (golden leaf,
-# target leaf)).
+# order, each entry's inputs then outputs), P (the pairs as (golden leaf,
+# target leaf)) and C / CG (the target's / golden's CSV rows: leaves and
+# non-tensor arguments in msprobe's order).
 pairs()
 {
 	local why
@@ -27,13 +28,14 @@ d = load(sys.argv[3])
 if isinstance(d, list):
     d = d[-1]
 T = json.load(open(sys.argv[2] + "/truth.json"))
-from gen_msprobe_pair import truth_rows
+from gen_msprobe_pair import truth_rows, csv_rows
 def rows(side):
     return truth_rows(T, side)
 G, B = rows("golden"), rows("target")
+C, CG = csv_rows(T, "target"), csv_rows(T, "golden")
 P = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]] if isinstance(d.get("rows"), list) else []
 r = eval("(" + sys.argv[1] + ")", {"d": d, "T": T, "G": G, "B": B, "P": P, "np": np,
-                                   "math": math})
+                                   "math": math, "C": C, "CG": CG})
 if not r:
     print("false: " + sys.argv[1]); sys.exit(1)' "$3" "$2" "$OUT" 2>&1); then
 		ok "$1"
@@ -100,9 +102,10 @@ import csv, json, math, sys
 import numpy as np
 T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
-from gen_msprobe_pair import truth_rows
+from gen_msprobe_pair import csv_rows
+import msprobe_arg_rules as A
 def rows(side):
-    return truth_rows(T, side)
+    return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 def num(v):
     return float(v)                     # "NaN" tokens load as nan already
@@ -151,9 +154,25 @@ while i < len(B):
         fl = ("float16", "float32", "bfloat16")
         return dt(n["dtype"]) == dt(b["dtype"]) or (dt(n["dtype"]) in fl and dt(b["dtype"]) in fl)
     for n in grp:
-        b = G[(n["host"], n["call"])]
-        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
+        b = G.get((n["host"], n["call"]))
         r, e = 0, []
+        if n.get("arg"):                    # a non-tensor argument (msprobe_arg_rules)
+            nc = A.cells(n)
+            bc = A.cells(b) if b else None
+            if not bc or nc[0] is None or nc[0] != bc[0]:
+                res.append(0); err.append([])
+                continue
+            if nc[4] is not None and not math.isfinite(nc[4]) and math.isfinite(bc[4]):
+                r, e = 2, e + ["NPU max or min is nan or inf, Bench's are finite"]
+            if nc[1] != bc[1]:
+                r, e = 2, e + ["shape differs"]
+            if nc[2] != bc[2]:
+                r, e = 2, e + ["argument differs"]
+            res.append(r); err.append(e)
+            if nc[4] is not None:           # a number: one of the inputs the rules read
+                ins.append(relf(nc[4], bc[4]))
+            continue
+        ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
         if not pairs_dtype(n, b):
             res.append(0); err.append([])
             continue
@@ -171,7 +190,26 @@ while i < len(B):
     in_small = all(x < 0.1 for x in ins)
     in_max = max([x for x in ins if not math.isnan(x)], default=0.0)
     for k, n in enumerate(grp):
-        b = G[(n["host"], n["call"])]
+        b = G.get((n["host"], n["call"]))
+        if n.get("arg"):
+            nc = A.cells(n)
+            bc = A.cells(b) if b else None
+            na = lambda v: "N/A" if v is None else v
+            if not bc or nc[0] is None or nc[0] != bc[0]:
+                want.append([n["name"], "N/A", na(nc[0]), "N/A", na(nc[1]), "N/A", "N/A", "N/A"]
+                            + ["N/A"] * 8 + [A.raw(n)] * 4 + ["N/A"] * 4 + ["N/A", "pass", ""])
+                continue
+            if not n["is_input"] and ins and nc[4] is not None:
+                e = relf(nc[4], bc[4])
+                if in_small and e > 0.5:
+                    res[k] = 2; err[k].append("output NormRelativeErr > 0.5, every input's < 0.1")
+                elif (in_max > 0 and e > 10 * in_max) or (in_max == 0 and e > 0.1):
+                    res[k] = max(res[k], 1); err[k].append("output NormRelativeErr > 10x the inputs'")
+            dc, rc = A.stat_pair(nc[2], bc[2])
+            want.append([n["name"], b["name"], nc[0], bc[0], nc[1], bc[1], "N/A", "N/A"]
+                        + [dc] * 4 + [rc] * 4 + [A.raw(n)] * 4 + [A.raw(b)] * 4
+                        + ["True", ["pass", "warning", "error"][res[k]], "; ".join(err[k])])
+            continue
         ns, bs = [num(v) for v in n["stats"]], [num(v) for v in b["stats"]]
         shape = lambda s: "[" + ", ".join(str(x) for x in s) + "]"
         if not pairs_dtype(n, b):           # written unmatched, as msprobe does
@@ -212,7 +250,9 @@ D=$WORK/csv_pt
 tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
 expect_rc 0 csv_exit_0
 csv_check csv_pt "$D" "$WORK/csv_pt.csv"
-json_expect csv_report '(d["file"].endswith("csv_pt.csv") and d["mode"] == "statistics" and d["rows"] == 52 and d["error"] >= 1)'
+pairs csv_report "$D" 'd["file"].endswith("csv_pt.csv") and d["mode"] == "statistics"
+	and d["rows"] == len(C) == 52 + 2 and d["error"] >= 1 and d["arguments"] == {"rows": 2,
+	"unmatched": 0, "differ": 0}'
 D=$WORK/csv_nan_target
 "$PYNUM" "$GEN" "$D" --ranks 2 --diverge 1 --diverge-rank 0 --nan target
 tdbg_run --json -e "diff --csv $WORK/csv_nan_target.csv" "$D/golden" "$D/target"
@@ -227,7 +267,7 @@ pairs csv_verdict_golden_nan_passed "$D" 'd["pass"] == d["rows"] and d["verdict"
 	for v in l["stats"][:2])) > 0 and d["verdict"]["unmatched"] == 0'
 # rows the exact names leave unpaired are counted, not passed silently
 tdbg_run --json -e "diff --csv $WORK/csv_offset.csv" "$F/golden" "$F/target"
-pairs csv_verdict_unmatched "$F" 'd["verdict"]["unmatched"] == sum(1 for l in B
+pairs csv_verdict_unmatched "$F" 'd["verdict"]["unmatched"] == sum(1 for l in C
 	if l["entry"].endswith(".forward")) > 0'
 
 # dtypes: float16 against float32 pairs (and differs: error), int64 does not
@@ -267,9 +307,10 @@ import csv, json, sys
 T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
 offset = T["args"]["target_offset"]
-from gen_msprobe_pair import truth_rows
+from gen_msprobe_pair import csv_rows
+import msprobe_arg_rules as A
 def rows(side):
-    return truth_rows(T, side)
+    return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 GN = {(l["host"], l["name"]): l for l in rows("golden")}
 def rg(v):
@@ -279,9 +320,20 @@ want = [["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape
          "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad", "NPU MD5", "BENCH MD5",
          "Requires_grad Consistent", "Result"]]
 for n in rows("target"):
-    b = G[(n["host"], n["call"])]
+    b = G.get((n["host"], n["call"]))
     if offset and n["entry"].endswith(".forward"):
         b = GN.get((n["host"], n["name"]))
+    if n.get("arg"):                        # a non-tensor argument (msprobe_arg_rules)
+        nc = A.cells(n)
+        bc = A.cells(b) if b else None
+        na = lambda v: "N/A" if v is None else v
+        if not bc or nc[0] is None or nc[0] != bc[0]:
+            want.append([n["name"], "N/A", na(nc[0]), "N/A", na(nc[1]), "N/A", "N/A", "N/A",
+                         na(nc[3]), "N/A", "N/A", "N/A"])
+        else:
+            want.append([n["name"], b["name"], nc[0], bc[0], nc[1], bc[1], "N/A", "N/A", nc[3],
+                         bc[3], "True", "pass" if nc[3] == bc[3] else "Different"])
+        continue
     if b is None:
         want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
                      rg(n["requires_grad"]), "N/A", n["md5"], "N/A", "N/A", "N/A"])
@@ -309,7 +361,7 @@ for mode in md5 xor; do
 	tdbg_run --json -e "diff --csv $WORK/csv_$mode.csv" "$D/golden" "$D/target"
 	expect_rc 0 csv_${mode}_exit_0
 	md5_check csv_${mode}_mode "$D" "$WORK/csv_$mode.csv"
-	pairs csv_${mode}_report "$D" 'd["mode"] == "md5" and d["rows"] == len(B) and d["different"] > 0
+	pairs csv_${mode}_report "$D" 'd["mode"] == "md5" and d["rows"] == len(C) and d["different"] > 0
 		and d["pass"] + d["different"] == d["rows"] and d["warning"] == d["error"] == 0'
 done
 D=$WORK/csv_md5_offset
@@ -345,6 +397,7 @@ for u in T["units"]:
     if u["side"] != "target":
         continue
     for e in u["entries"]:
+        # the entry's CSV rows, its non-tensor arguments among them
         ls = [l for l in u["leaves"] if l["entry"] == e["entry"]]
         ls = [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
         for i, l in enumerate(ls):
@@ -427,12 +480,15 @@ head = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape"
         "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean",
         "Bench l2norm", "Requires_grad Consistent", "Result", "Err_message", "Data_name"]
 assert got[0] == head, got[0]
-from gen_msprobe_pair import truth_rows
+from gen_msprobe_pair import csv_rows
+import msprobe_arg_rules as A
 def rows(side):
-    return truth_rows(T, side)
+    return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 B = rows("target")
 def metrics(n, b):
+    if n.get("arg"):                    # no data file: msprobe's words, no metrics
+        return ["N/A"] * 6
     x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
     y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
     same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
@@ -463,14 +519,35 @@ while i < len(B):
     while j < len(B) and B[j]["entry"] == B[i]["entry"] and B[j]["host"] == B[i]["host"]:
         j += 1
     grp = B[i:j]
-    ms = [metrics(n, G[(n["host"], n["call"])]) for n in grp]
+    ms = [metrics(n, G.get((n["host"], n["call"]))) for n in grp]
     def num(m, c):
         return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] == "Nan" else m[c])
-    ins = [m for n, m in zip(grp, ms) if n["is_input"]]
+    ins = [m for n, m in zip(grp, ms) if n["is_input"] and not n.get("arg")]
     in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
     in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
     for n, m in zip(grp, ms):
-        b = G[(n["host"], n["call"])]
+        b = G.get((n["host"], n["call"]))
+        if n.get("arg"):
+            nc = A.cells(n)
+            bc = A.cells(b) if b else None
+            res, err = "pass", []
+            if bc and nc[0] is not None and nc[0] == bc[0]:
+                err = ["NPU does not have data file."]
+                if nc[4] is not None and not math.isfinite(nc[4]) and math.isfinite(bc[4]):
+                    res, err = "error", err + ["NPU max or min is nan or inf, Bench's are finite"]
+                if nc[1] != bc[1]:
+                    res, err = "error", err + ["shape differs"]
+                if nc[2] != bc[2]:
+                    res, err = "error", err + ["argument differs"]
+            else:
+                b = {"name": "N/A"}
+            row = got[k]
+            want = m + [res, "; ".join(err), "['-1', '-1']"]
+            have = row[8:14] + row[23:26]
+            if row[0] != n["name"] or row[1] != b["name"] or have != want:
+                bad.append((row[0], have, want))
+            k += 1
+            continue
         ns = [float(v) for v in n["stats"]]
         bs = [float(v) for v in b["stats"]]
         res, err = "pass", []
@@ -503,7 +580,7 @@ D=$WORK/tensor
 "$PYNUM" "$GEN" "$D" --task tensor --ranks 2 --diverge 3 --diverge-rank 1 --jitter
 tdbg_run --json -e "diff --csv $WORK/tensor.csv" "$D/golden" "$D/target"
 tcsv_check csv_tensor "$D" "$WORK/tensor.csv"
-json_expect csv_tensor_mode 'd["mode"] == "tensor" and d["rows"] == 52'
+pairs csv_tensor_mode "$D" 'd["mode"] == "tensor" and d["rows"] == len(C) == 52 + 2'
 D=$WORK/tensor_nan
 "$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 4 --diverge-rank 0 --nan target \
 	--target-framework mindspore
@@ -513,6 +590,38 @@ tcsv_check csv_tensor_nan_mindspore "$D" "$WORK/tensor_nan.csv"
 # ---- two ranks of one run: the CSV holds the second rank's leaves only ------
 D=$WORK/csv_pt
 tdbg_run --json --compare-hosts rank0,rank1 -e "diff --csv $WORK/hosts.csv" "$D/golden"
-pairs csv_compare_hosts_rows_of_b_only "$D" 'd["rows"] == sum(1 for l in G if l["host"] == "rank1")
+pairs csv_compare_hosts_rows_of_b_only "$D" 'd["rows"] == sum(1 for l in CG if l["host"] == "rank1")
 	and d["verdict"]["unmatched"] == 0'
 expect_eq csv_compare_hosts_file_rows "$(json_get 'd["rows"]')" "$(($(wc -l <"$WORK/hosts.csv") - 1))"
+
+# ---- non-tensor arguments as rows (msprobe_arg_rules.py has the cells) ------
+# Every kind (int, float, bool, str, torch.dtype, torch.device, torch.Size,
+# slice, a process group, a peer rank, a bare null), equal, differing and
+# target-only (gen_msprobe_pair.py kwargs_of), in each CSV mode.
+D=$WORK/csv_args
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --args
+tdbg_run --json -e "diff --csv $WORK/csv_args.csv" "$D/golden" "$D/target"
+expect_rc 0 csv_args_exit_0
+csv_check csv_args_statistics "$D" "$WORK/csv_args.csv"
+# per rank: linear 2+1, relu 1, mul 2, tanh 1 (null), sum 8 + 1 target-only;
+# differing: device, scale, inplace, alpha, dim, size, reduction (idx's
+# slice has no statistics: equal cells); unpaired: the null and extra
+pairs csv_args_counted "$D" 'd["arguments"] == {"rows": 2 * 16, "unmatched": 2 * 2,
+	"differ": 2 * 6} and d["rows"] == len(C) and d["verdict"]["unmatched"] == 2 * 2'
+tdbg_run --json -e diff "$D/golden" "$D/target"
+pairs csv_args_are_not_diff_rows "$D" 'd["aligned"] == len(G) == len(B) and d["only_b"] == 0'
+for mode in md5; do
+	D=$WORK/csv_args_$mode
+	"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 3 --diverge-rank 0 --summary $mode --args
+	tdbg_run --json -e "diff --csv $WORK/csv_args_$mode.csv" "$D/golden" "$D/target"
+	md5_check csv_args_${mode} "$D" "$WORK/csv_args_$mode.csv"
+done
+D=$WORK/csv_args_tensor
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 3 --diverge-rank 0 --args
+tdbg_run --json -e "diff --csv $WORK/csv_args_tensor.csv" "$D/golden" "$D/target"
+tcsv_check csv_args_tensor "$D" "$WORK/csv_args_tensor.csv"
+D=$WORK/csv_args_stack
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 3 --diverge-rank 0 --stack --args
+tdbg_run --json -e "diff --csv $WORK/csv_args_stack_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_args_stack.csv --stack" "$D/golden" "$D/target"
+stack_check csv_args_stack_column "$D" "$WORK/csv_args_stack.csv" "$WORK/csv_args_stack_plain.csv"

@@ -20,7 +20,9 @@ for u in T["units"]:
     if u["side"] != "golden":
         continue
     for e in u["entries"]:
-        ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
+        # tensor leaves only: non-tensor arguments ("arg") are not rows
+        ls = [dict(l, host=u["host"]) for l in u["leaves"]
+              if l["entry"] == e["entry"] and not l.get("arg")]
         G += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
 f = next(i for i, l in enumerate(G) if l["host"] == "rank%d" % T["first"]["rank"]
          and l["call"].startswith(T["first"]["call"] + ".output"))

@@ -37,9 +37,9 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 	need_help "$CLANG cannot link -fsanitize=fuzzer (libFuzzer runtime missing)"
 
 SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -I. -I$out/proto $($PKG_CONFIG --cflags libprotobuf-c libpcre2-8)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -I. -I$out/proto $($PKG_CONFIG --cflags libprotobuf-c libpcre2-8 yaml-0.1)"
 CFLAGS="$CFLAGS -DTDBG_VERSION=\"$(sed -n 's/^VERSION *= *//p' Makefile)\" -DTDBG_DATADIR=\"\""
-LIBS="$($PKG_CONFIG --libs libprotobuf-c libpcre2-8) -lpthread -lm"
+LIBS="$($PKG_CONFIG --libs libprotobuf-c libpcre2-8 yaml-0.1) -lpthread -lm"
 
 # Generated protobuf-c code, as the Makefile makes it, but in $out.
 for p in proto/*.proto; do

@@ -34,8 +34,8 @@ if [ -z "$objs" ]; then
 	echo "FAIL fuzz-replay: no reader objects in $BUILD (run make first)"
 	exit 1
 fi
-CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g $SAN -I. -I$BUILD/proto $($PKG_CONFIG --cflags libprotobuf-c libpcre2-8 2>/dev/null)"
-LIBS="$($PKG_CONFIG --libs libprotobuf-c libpcre2-8 2>/dev/null) -lpthread -lm"
+CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g $SAN -I. -I$BUILD/proto $($PKG_CONFIG --cflags libprotobuf-c libpcre2-8 yaml-0.1 2>/dev/null)"
+LIBS="$($PKG_CONFIG --libs libprotobuf-c libpcre2-8 yaml-0.1 2>/dev/null) -lpthread -lm"
 out=$BUILD/fuzz-replay
 mkdir -p "$out"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

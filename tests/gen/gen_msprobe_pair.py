@@ -31,7 +31,7 @@ shape, statistics as written, values), plus the first divergence.
   gen_msprobe_pair.py OUT [--ranks N] [--diverge I] [--diverge-rank R]
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
-  [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack]
+  [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack] [--args]
 
 --stack writes stack.json beside each dump.json (the legacy layout, entry
 -> frames, innermost first): two frames per entry, one of them with a
@@ -44,6 +44,26 @@ entries.  truth.json keeps each entry's frames as "stack" (null: none).
 a 64-bit checksum "0x%016x" (the XOR of the values' 8-byte words) in its
 place, without statistics (PyTorch's xor mode).  truth.json keeps it per
 leaf as "md5".
+
+--args gives calls non-tensor keyword arguments of every kind msprobe
+records (int, float, bool, str, torch.dtype, torch.device, torch.Size,
+slice, a process group, a peer rank "dst", a bare null), some equal on
+both sides, some differing, one only in the target (KWARGS below).  The
+mul's scalar operand (a float) is a non-tensor argument in every run.
+truth.json lists each as a leaf with "arg": true and its "record" as
+written (null for a bare null); truth_rows leaves them out (they are not
+trace rows), csv_rows keeps them in msprobe's CSV order.
+
+--ms-names writes a module entry after each linear and the relu
+(Module.fc1.Linear, Module.fc2.Linear, Module.act.ReLU on the golden) and
+makes the target spell its names as a MindSpore run does: Functional.dense
+for linear, MintFunctional.relu, Mint.tanh (Tensor.mul and Tensor.sum as
+the golden), Cell.dense1.Dense, Cell.dense2.Dense and Cell.act.ReLU for
+the modules.  Each leaf in truth.json then says which of msprobe's maps
+gives the target's name the golden's ("fix"): "same" (none needed), "api"
+(-am's built-in rules), "cell" (-cm: Cell -> Module alone) or "cell-file"
+(-cm with tests/fixtures/msprobe_maps/cell_mapping.yaml: dense1.Dense ->
+fc1.Linear, dense2.Dense -> fc2.Linear).
 
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
@@ -135,6 +155,23 @@ def program(rank, scale_at, nan_at, jitter=False):
 
 PREFIX = {"linear": "Functional", "relu": "Functional", "mul": "Tensor", "tanh": "Torch",
           "sum": "Tensor"}
+# --ms-names: the target's (prefix, api) for each logical API, and the map
+# that gives the golden's name back (gen's "fix").
+MS_API = {"linear": ("Functional", "dense", "api"), "relu": ("MintFunctional", "relu", "api"),
+          "mul": ("Tensor", "mul", "same"), "tanh": ("Mint", "tanh", "api"),
+          "sum": ("Tensor", "sum", "same")}
+# the modules: (golden name, target name, fix), by forward index they wrap
+MODULES = {0: ("Module.fc1.Linear", "Cell.dense1.Dense", "cell-file"),
+           1: ("Module.act.ReLU", "Cell.act.ReLU", "cell"),
+           3: ("Module.fc2.Linear", "Cell.dense2.Dense", "cell-file")}
+
+
+def api_entry(a, side, api, n, direction):
+    """An API entry's name and the map that fixes it (--ms-names)."""
+    if a.ms_names and side == "target":
+        pre, name, fix = MS_API[api]
+        return "%s.%s.%d.%s" % (pre, name, n, direction), fix
+    return "%s.%s.%d.%s" % (PREFIX[api], api, n, direction), "same"
 
 
 def checksum(vals, mode):
@@ -187,12 +224,44 @@ def frames(a, side, api, n):
             "File /work/train.py, line 42, in train_step, \n loss = model(batch)"]
 
 
+def kwargs_of(a, api, n, side):
+    """The non-tensor keyword arguments of a call with --args (None: a bare
+    null); the target's differ where noted."""
+    if not a.args:
+        return {}
+    t = side == "target"
+    if api == "linear" and n == 0:
+        return {"device": {"type": "torch.device", "value": "npu:0" if t else "cpu"},  # differs
+                "dtype": {"type": "torch.dtype", "value": "torch.float32"}}
+    if api == "linear":
+        return {"scale": {"type": "float", "value": math.inf if t else 2.0}}           # differs
+    if api == "relu":
+        return {"inplace": {"type": "bool", "value": t}}                                 # differs
+    if api == "mul":
+        return {"alpha": {"type": "float", "value": 1.5 if t else 1.0}}                  # differs
+    if api == "tanh":
+        return {"out": None}
+    kw = {"dim": {"type": "int", "value": 1 if t else 0},                                # differs
+          "keepdim": {"type": "bool", "value": False},
+          "size": {"type": "torch.Size", "value": [2, 3] if t else [2, 2]},            # differs
+          "idx": {"type": "slice", "value": [0, 3 if t else 2, None]},                  # differs
+          "reduction": {"type": "str", "value": "sum" if t else "mean"},                # differs
+          "group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": 7},
+          "dst": {"type": "int", "value": 0},
+          "count": {"type": "int", "value": 3}}
+    if t:
+        kw["extra"] = {"type": "int", "value": 7}                                        # target only
+    return kw
+
+
 def write_side(a, out, side, rank, fw, calls, offset):
     """Writes one rank of one side; returns its truth (entries, leaves)."""
     data = collections.OrderedDict()
     entries, leaves, files = [], [], []
     seen = collections.Counter()
     fwd_names = []
+
+    fixes = {}
 
     def leaf(entry, label, v, rg, call, is_input):
         name = entry + "." + label
@@ -205,26 +274,45 @@ def write_side(a, out, side, rank, fw, calls, offset):
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
                        "stats": [rec.get(k) for k in ("Max", "Min", "Mean", "Norm")],
-                       "md5": rec.get("md5"),
+                       "md5": rec.get("md5"), "fix": fixes.get(entry, "same"),
                        "values": vals})
         return rec
 
-    for api, ins, o in calls:
+    def arg(entry, label, rec, call, is_input):
+        leaves.append({"name": entry + "." + label, "entry": entry, "call": call + "." + label,
+                       "is_input": is_input, "arg": True, "record": rec,
+                       "requires_grad": None, "fix": fixes.get(entry, "same")})
+        return rec
+
+    for fi, (api, ins, o) in enumerate(calls):
         n = seen[api]
         seen[api] += 1
-        entry = "%s.%s.%d.forward" % (PREFIX[api], api, n + offset)
+        entry, fixes_entry = api_entry(a, side, api, n + offset, "forward")
+        fixes[entry] = fixes_entry
         call = "fwd:%s#%d" % (api, n)
         fwd_names.append((api, n, entry))
         args = []
         for i, v in enumerate(ins):
             if v[1] == [] and api == "mul":
-                args.append({"type": "float", "value": v[0][0]})
+                args.append(arg(entry, "input.%d" % i, {"type": "float", "value": v[0][0]},
+                                call, True))
             else:
                 args.append(leaf(entry, "input.%d" % i, v, True, call, True))
-        body = collections.OrderedDict([("input_args", args), ("input_kwargs", {}),
+        kwargs = collections.OrderedDict((k, arg(entry, "input." + k, r, call, True))
+                                         for k, r in kwargs_of(a, api, n, side).items())
+        body = collections.OrderedDict([("input_args", args), ("input_kwargs", kwargs),
                                         ("output", [leaf(entry, "output.0", o, True, call, False)])])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, n)})
+        if a.ms_names and fi in MODULES:
+            gname, tname, fix = MODULES[fi]
+            mod = (tname if side == "target" else gname) + ".forward.0"
+            fixes[mod] = fix if side == "target" else "same"
+            mcall = "mod:%s" % gname.split(".")[1]
+            data[mod] = collections.OrderedDict([
+                ("input_args", [leaf(mod, "input.0", ins[0], True, mcall, True)]),
+                ("input_kwargs", {}), ("output", [leaf(mod, "output.0", o, True, mcall, False)])])
+            entries.append({"entry": mod, "call": mcall, "stack": None})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
@@ -235,7 +323,8 @@ def write_side(a, out, side, rank, fw, calls, offset):
         bseen[api] += 1
         # golden: own backward order; target: the forward call's count
         n = k if side == "golden" else fcount + offset
-        entry = "%s.%s.%d.backward" % (PREFIX[api], api, n)
+        entry, fix = api_entry(a, side, api, n, "backward")
+        fixes[entry] = fix
         call = "bwd:%s#%d" % (api, fcount)
         g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
         outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
@@ -264,9 +353,10 @@ def write_side(a, out, side, rank, fw, calls, offset):
             "entries": entries, "leaves": leaves}
 
 
-def truth_rows(truth, side):
-    """The leaves of one side of truth.json in tdbg's row order (ranks in
-    order, each entry's inputs then its outputs), each with its "host"."""
+def csv_rows(truth, side):
+    """The leaves and non-tensor arguments of one side of truth.json in
+    msprobe's CSV order (ranks in order, each entry's inputs then its
+    outputs, each in file order), each with its "host"."""
     out = []
     for u in truth["units"]:
         if u["side"] != side:
@@ -275,6 +365,12 @@ def truth_rows(truth, side):
             ls = [dict(l, host=u["host"]) for l in u["leaves"] if l["entry"] == e["entry"]]
             out += [l for l in ls if l["is_input"]] + [l for l in ls if not l["is_input"]]
     return out
+
+
+def truth_rows(truth, side):
+    """The tensor leaves of one side of truth.json in tdbg's row order
+    (csv_rows without the non-tensor arguments: they are not rows)."""
+    return [l for l in csv_rows(truth, side) if not l.get("arg")]
 
 
 def main():
@@ -293,6 +389,10 @@ def main():
                    help="the target's tanh outputs off by 0, 0.04%%, 0.3%%, 2%%")
     p.add_argument("--summary", default="statistics", choices=["statistics", "md5", "xor"])
     p.add_argument("--stack", action="store_true")
+    p.add_argument("--args", action="store_true",
+                   help="non-tensor keyword arguments of every kind (kwargs_of)")
+    p.add_argument("--ms-names", action="store_true",
+                   help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()

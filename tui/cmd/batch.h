@@ -45,13 +45,15 @@ enum batch_long_option {
 	BATCH_OPT_VIA_TDBG,
 	BATCH_OPT_CLEAR_CACHE,
 	BATCH_OPT_FUZZY,
+	BATCH_OPT_API_MAPPING,
+	BATCH_OPT_CELL_MAPPING,
 };
 
 /* One command-line option.  id is what getopt_long returns. */
 struct batch_option {
 	const char *name;           /* long name without dashes */
 	int id;                     /* short option character, or a value >= 256 */
-	const char *arg;            /* argument name, NULL for a flag */
+	const char *arg;            /* argument name, NULL for a flag; "[=X]": optional */
 	const char *help;           /* one line */
 };
 const struct batch_option *batch_options(size_t *n);

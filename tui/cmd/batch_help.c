@@ -35,6 +35,8 @@ static const struct batch_option options[] = {
 	{ "atol",        BATCH_OPT_ATOL, "X", "diff: absolute tolerance (default per dtype: float32 1e-7, float16 1e-5)" },
 	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees, 0 to 1 (default per dtype)" },
 	{ "fuzzy",       BATCH_OPT_FUZZY, NULL, "diff: calls pair in order of appearance, their call counts dropped (where op names count calls)" },
+	{ "api-mapping", BATCH_OPT_API_MAPPING, NULL, "diff: the second dump's API names as the first's framework spells them (the compare tool's -am: built-in rules; where the format has them)" },
+	{ "cell-mapping", BATCH_OPT_CELL_MAPPING, "[=FILE]", "diff: the second dump's cells as the first's modules (the compare tool's -cm; FILE: its YAML of cell names)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },
@@ -47,6 +49,14 @@ static const struct batch_option options[] = {
 	{ "via",         BATCH_OPT_VIA, "LAUNCHER", "many nodes: run 'LAUNCHER tdbg --node DUMP...' (srun -l ..., pdsh -w ...) and merge" },
 	{ "via-tdbg",    BATCH_OPT_VIA_TDBG, "PATH", "--via: the tdbg the nodes run (default: this binary's path)" },
 };
+
+/* What stands between an option and its argument's name in the help: a
+ * space, or nothing for an optional one ("--cell-mapping[=FILE]"). */
+static const char *
+arg_sep(const struct batch_option *o)
+{
+	return o->arg && o->arg[0] != '[' ? " " : "";
+}
 
 const struct batch_option *
 batch_options(size_t *n)
@@ -89,10 +99,10 @@ batch_print_help(FILE *f)
 
 		if (options[i].id < 256)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].id, options[i].name,
-				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+				 arg_sep(&options[i]), options[i].arg ? options[i].arg : "");
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", options[i].name,
-				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+				 arg_sep(&options[i]), options[i].arg ? options[i].arg : "");
 		fprintf(f, "  %-26s %s\n", left, options[i].help);
 	}
 	fprintf(f, "\nFormats (detected from the directory's content; --format NAME forces one):\n");
@@ -147,7 +157,8 @@ man_options(FILE *f)
 			fputs(".TP\n.B \\-\\-", f);
 		roff(f, options[i].name);
 		if (options[i].arg)
-			fprintf(f, " \" \" \\fI%s\\fR", options[i].arg);
+			fprintf(f, "%s\\fI%s\\fR", *arg_sep(&options[i]) ? " \" \" " : "",
+				options[i].arg);
 		fputc('\n', f);
 		roff(f, options[i].help);
 		fputc('\n', f);

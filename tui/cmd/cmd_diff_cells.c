@@ -19,68 +19,12 @@
 
 #include "cmd_diff_csv.h"
 
-/* Python's repr of a double: the fewest digits that read back, fixed
- * notation for exponents -4..15 (with ".0" when whole), else d.ddde+XX. */
+/* Python's repr of a double (util.h strbuf_add_pyfloat: the reader
+ * spells non-tensor arguments the same way). */
 void
 cmd_csv_pyfloat(struct strbuf *sb, double v)
 {
-	char buf[40], digits[24];
-	int prec, exp, nd, i;
-
-	if (isnan(v)) {
-		strbuf_adds(sb, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		strbuf_adds(sb, v < 0 ? "-inf" : "inf");
-		return;
-	}
-	for (prec = 0; prec < 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	snprintf(buf, sizeof buf, "%.*e", prec, v);
-	/* buf: [-]d[.ddd]e[+-]XX */
-	{
-		const char *p = buf, *e = strchr(buf, 'e');
-
-		nd = 0;
-		if (*p == '-') {
-			strbuf_addc(sb, '-');
-			p++;
-		}
-		for (; p < e; p++)
-			if (*p != '.')
-				digits[nd++] = *p;
-		digits[nd] = '\0';
-		exp = atoi(e + 1);
-	}
-	while (nd > 1 && digits[nd - 1] == '0')
-		digits[--nd] = '\0';
-	if (exp >= -4 && exp < 16) {
-		if (exp < 0) {
-			strbuf_adds(sb, "0.");
-			for (i = 0; i < -exp - 1; i++)
-				strbuf_addc(sb, '0');
-			strbuf_adds(sb, digits);
-		} else {
-			for (i = 0; i <= exp; i++)
-				strbuf_addc(sb, i < nd ? digits[i] : '0');
-			strbuf_addc(sb, '.');
-			if (nd > exp + 1)
-				strbuf_adds(sb, digits + exp + 1);
-			else
-				strbuf_addc(sb, '0');
-		}
-		return;
-	}
-	strbuf_addc(sb, digits[0]);
-	if (nd > 1) {
-		strbuf_addc(sb, '.');
-		strbuf_adds(sb, digits + 1);
-	}
-	strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+	strbuf_add_pyfloat(sb, v);
 }
 
 void

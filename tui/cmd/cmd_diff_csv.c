@@ -10,7 +10,9 @@
  *
  * One row per tensor leaf of B (the target, "NPU") of a compared host (all
  * of them, but with --compare-hosts A,B only B's), in B's row order, its
- * pair in A (the golden side, "Bench") beside it or "N/A".  A pair whose
+ * pair in A (the golden side, "Bench") beside it or "N/A"; and one per
+ * non-tensor argument of B's calls where the reader lists them (the
+ * detail's args), in its place among them (cmd_diff_args.c).  A pair whose
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
  * path, dtype spelling, requires_grad, the statistics as written, NaN and
@@ -29,24 +31,11 @@
 #include <string.h>
 
 #include "cmd_diff_csv.h"
+#include "cmd_diff_rows.h"
 #include "emit.h"
 #include "model/model_diff.h"
 #include "outfile.h"
 
-/* One side of a row: what the CSV shows of a leaf. */
-struct leaf {
-	char name[700];
-	char dtype[48];
-	char shape[200];
-	int requires_grad;          /* -1 unknown */
-	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
-	bool has[4];
-	enum td_dtype dt;
-	char data_name[400];        /* the saved tensor file, "" none */
-	char md5[40];               /* the checksum as written, "" none */
-	struct td_tensor *values;   /* owned; NULL without values */
-	char *stack;                /* NPU_Stack_Info when asked for, NULL no stack (owned) */
-};
 
 /* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
  * "N/A" for null. */
@@ -116,9 +105,9 @@ shape_text(const struct td_summary *s, char *buf, size_t len)
 
 /* One decode of the row (its details); the indexed fields without one.
  * values: keep the tensor; stack: make the stack cell from the same
- * decode. */
+ * decode; args: keep the call's non-tensor arguments. */
 static void
-leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack)
+leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, bool args)
 {
 	struct model_detail d = { 0 };
 	struct td_summary sum = { 0 };
@@ -139,6 +128,13 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack)
 	l->dt = (sum.known & SUM_DTYPE) ? sum.dtype : DTYPE_INVALID;
 	shape_text(&sum, l->shape, sizeof l->shape);
 	text = d.text ? d.text : "";
+	l->oplen = strlen(op ? op : "");
+	if (args) {
+		l->args = d.args;    /* taken from the detail */
+		l->nargs = d.nargs;
+		d.args = NULL;
+		d.nargs = 0;
+	}
 	if (line_value(text, "slot", slot, sizeof slot)) {
 		snprintf(l->name, sizeof l->name, "%s.%s", op ? op : "", slot);
 	} else {
@@ -201,21 +197,12 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
 
 /* The tool's Result: pass < warning < error (statistics, tensor); md5
  * mode's pass, Different, and N/A for a row without a pair. */
-enum result { RES_PASS, RES_WARNING, RES_ERROR, RES_DIFFERENT, RES_NONE, RES_COUNT };
 static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
 
 /* Which of the tool's CSVs: its header and its rules. */
 enum csv_mode { CSV_STATISTICS, CSV_TENSOR, CSV_MD5 };
 static const char *const mode_name[] = { "statistics", "tensor", "md5" };
 
-struct csv_row {
-	struct leaf n, b;
-	char *stack;                /* --stack: NPU_Stack_Info, NULL "None" (owned) */
-	bool matched, is_input;
-	struct cmd_csv_tmetrics t;  /* tensor mode */
-	enum result res;
-	char err[200];
-};
 
 static void
 add_err(struct csv_row *r, enum result res, const char *msg)
@@ -255,7 +242,11 @@ csv_judge(struct csv_row *rows, size_t n, bool tensor)
 			add_err(r, RES_ERROR, "dtype differs");
 		if (strcmp(r->n.shape, r->b.shape) != 0)
 			add_err(r, RES_ERROR, "shape differs");
-		if (r->is_input) {
+		if (r->n.arg && strcmp(r->n.arg->value, r->b.arg->value) != 0)
+			add_err(r, RES_ERROR, "argument differs");
+		/* an argument is one of the inputs the rules read when it is a
+		 * number, in statistics mode (the tool reads numeric rows) */
+		if (r->is_input && !(r->n.arg && (tensor || !r->n.has[3]))) {
 			double e = rel_of(&r->n, &r->b, 3);
 
 			in_one = fmin(in_one, r->t.one);
@@ -318,7 +309,7 @@ metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
 {
 	struct strbuf c = { 0 };
 
-	if (!r->matched)
+	if (!r->matched || r->n.arg)
 		strbuf_adds(&c, "N/A");
 	else if (isnan(v))
 		strbuf_adds(&c, "Nan");
@@ -338,6 +329,20 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
 	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
 	cell(sb, result_name[r->res]);
+}
+
+/* A paired argument's eight difference cells: the same pair four times. */
+static void
+arg_stat_cells(struct strbuf *sb, const struct csv_row *r)
+{
+	struct strbuf d = { 0 }, rel = { 0 };
+	int k;
+
+	cmd_csv_arg_cells(&d, &rel, r->n.arg, r->b.arg);
+	for (k = 0; k < 8; k++)
+		cell(sb, k < 4 ? d.buf : rel.buf);
+	strbuf_done(&d);
+	strbuf_done(&rel);
 }
 
 static void
@@ -374,7 +379,9 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 		else
 			metric_cell(sb, r, v[k]);
 	}
-	for (k = 0; !tensor && k < 8; k++) {
+	if (!tensor && r->matched && r->n.arg)
+		arg_stat_cells(sb, r);
+	for (k = 0; !tensor && !(r->matched && r->n.arg) && k < 8; k++) {
 		int s = k % 4;
 
 		c.len = 0;
@@ -392,6 +399,8 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 		c.len = 0;
 		if (k >= 4 && !r->matched)
 			strbuf_adds(&c, "N/A");
+		else if (l->arg && l->arg->num != TD_ARG_FLOAT)
+			strbuf_adds(&c, l->arg->value);  /* str() of the value */
 		else
 			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
 		cell(sb, c.buf);
@@ -453,7 +462,7 @@ first_leaf(struct model *m, struct leaf *l, bool values)
 {
 	if (!model_trace_count(m))
 		return false;
-	leaf_of(m, 0, l, values, false);
+	leaf_of(m, 0, l, values, false, false);
 	return true;
 }
 
@@ -492,11 +501,17 @@ struct verdict {
 	uint64_t nonfinite_one_side;  /* NaN/Inf in one side's max/min, not the other's */
 	uint64_t golden_nonfinite_passed;  /* of those, golden-side ones Result passes */
 	uint64_t shape_differs;
+	uint64_t arguments, arguments_unmatched, arguments_differ;  /* non-tensor rows */
 };
 
 static void
 judge_row(const struct csv_row *r, struct verdict *v)
 {
+	if (r->n.arg) {
+		v->arguments++;
+		v->arguments_unmatched += !r->matched;
+		v->arguments_differ += r->matched && strcmp(r->n.arg->value, r->b.arg->value) != 0;
+	}
 	if (!r->matched) {
 		v->unmatched++;
 		return;
@@ -519,6 +534,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 	struct csv_row *g = NULL;
 	size_t cap = 0, n, k;
 	bool first_input, want_stack;
+	struct csv_call cb = { 0 }, ca = { 0 };
 
 	strbuf_adds(sb, header_of[mode]);
 	strbuf_adds(sb, stack ? ",NPU_Stack_Info" : "");
@@ -543,11 +559,13 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			 * row, when both sides recorded one */
 			want_stack = stack && r->is_input && first_input;
 			first_input = first_input && !r->is_input;
-			leaf_of(mb, j, &r->n, tensor, want_stack);
+			leaf_of(mb, j, &r->n, tensor, want_stack, j == i);
 			if (of[j] != UINT64_MAX) {
-				leaf_of(ma, of[j], &r->b, tensor, want_stack);
+				leaf_of(ma, of[j], &r->b, tensor, want_stack, !ca.found);
 				r->matched = dtypes_pair(r->n.dt, r->b.dt);
+				cmd_csv_call_take(&ca, &r->b);
 			}
+			cmd_csv_call_take(&cb, &r->n);
 			if (of[j] == UINT64_MAX || r->b.stack) {
 				r->stack = r->n.stack;
 				r->n.stack = NULL;
@@ -558,6 +576,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */
+		n = cmd_csv_with_args(&g, &cap, n, &cb, &ca, tensor);
 		if (mode == CSV_MD5)
 			md5_judge(g, n);
 		else
@@ -571,6 +590,8 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			td_tensor_free(g[k].b.values);
 			free(g[k].stack);
 		}
+		cmd_csv_call_done(&cb);
+		cmd_csv_call_done(&ca);
 		i = j;
 	}
 	free(g);
@@ -613,6 +634,12 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack)
 	emit_kv_uint(&e, "nonfinite_one_side", v.nonfinite_one_side);
 	emit_kv_uint(&e, "golden_nonfinite_passed", v.golden_nonfinite_passed);
 	emit_kv_uint(&e, "shape_differs", v.shape_differs);
+	emit_object_end(&e);
+	emit_key(&e, "arguments");
+	emit_object_begin(&e, NULL);
+	emit_kv_uint(&e, "rows", v.arguments);
+	emit_kv_uint(&e, "unmatched", v.arguments_unmatched);
+	emit_kv_uint(&e, "differ", v.arguments_differ);
 	emit_object_end(&e);
 	emit_object_end(&e);
 	emit_done(&e);

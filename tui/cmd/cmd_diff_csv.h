@@ -16,7 +16,9 @@
  * entry's first input row, from the decode its other cells come from.  Reports {"file",
  * "mode", "rows", "pass", "warning", "error", ("different" in md5 mode),
  * "verdict": {"unmatched",
- * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"}}
+ * "nonfinite_one_side", "golden_nonfinite_passed", "shape_differs"},
+ * "arguments": {"rows", "unmatched", "differ"}} (the rows of calls'
+ * non-tensor arguments, cmd_diff_args.c)
  * (tdbg's counts beside the tool's Result); errors go to env. */
 enum td_status cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack);
 
@@ -41,6 +43,19 @@ void cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench);
 /* A "XRelativeErr" cell: |npu - bench| / |bench| * 100 with "%", "0" when
  * equal, "inf" when bench is 0 (or either is infinite), "Nan" with a NaN. */
 void cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench);
+
+/* A non-tensor argument row's "X diff" and "XRelativeErr" cells (the same
+ * for the four statistics: each is the value), n the target's, b its pair
+ * (cmd_diff_args.c): "0" and "0" when the value texts are equal; for two
+ * numbers the difference and |diff / b| * 100 with "%" ("inf" when b is
+ * 0); else one word in both: "Nan" (a NaN against a number or an
+ * infinity), "inf" / "-inf" (an infinity against a number or the other
+ * infinity), "Diff" (text against anything but N/A), "N/A" (two device
+ * names, or an N/A). */
+void cmd_csv_arg_cells(struct strbuf *diff, struct strbuf *rel, const struct td_arg *n,
+		       const struct td_arg *b);
+/* The argument of args[0, n) at path, or NULL. */
+const struct td_arg *cmd_csv_arg_find(const struct td_arg *args, size_t n, const char *path);
 
 /* Tensor-mode metrics of a pair (cmd_diff_tensor.c), NaN where not
  * computable: different element counts, or a NaN/Inf on one side where

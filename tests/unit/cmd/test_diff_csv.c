@@ -2,18 +2,22 @@
  * test_diff_csv.c - the number spellings of diff --csv: floats as Python's
  * repr writes them (the compare tool's CSV is written from Python), the
  * diff and relative-error cells with their special words, and strings as
- * Python's repr writes them (NPU_Stack_Info).  Expected strings are what
- * python3 prints for the same doubles and strings.
+ * Python's repr writes them (NPU_Stack_Info), and a non-tensor argument's
+ * difference cells.  Expected strings are what python3 prints for the
+ * same doubles and strings (the argument classes: msprobe_arg_rules.py).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "tui/cmd/cmd_diff_csv.h"
+#include "tui/cmd/cmd_diff_rows.h"
 
 static const char *
 py(double v)
@@ -98,6 +102,96 @@ test_pyrepr_matches_python_repr(void **state)
 	assert_string_equal(pyr("caf\xc3\xa9"), "'caf\xc3\xa9'");
 }
 
+/* A non-tensor argument's difference cells (cmd_diff_args.c): the compare
+ * tool's classes of the two value texts, one case each. */
+static const char *
+argc(const char *n, enum td_arg_num nn, const char *b, enum td_arg_num bn)
+{
+	static struct strbuf out;
+	struct strbuf d = { 0 }, r = { 0 };
+	struct td_arg x = { .value = (char *)n, .num = nn }, y = { .value = (char *)b, .num = bn };
+
+	cmd_csv_arg_cells(&d, &r, &x, &y);
+	out.len = 0;
+	strbuf_addf(&out, "%s|%s", d.buf, r.buf);
+	strbuf_done(&d);
+	strbuf_done(&r);
+	return out.buf;
+}
+
+static void
+test_argument_cells_by_value_class(void **state)
+{
+	(void)state;
+	assert_string_equal(argc("3", TD_ARG_INT, "3", TD_ARG_INT), "0|0");
+	assert_string_equal(argc("None", TD_ARG_TEXT, "None", TD_ARG_TEXT), "0|0");
+	assert_string_equal(argc("1", TD_ARG_INT, "0", TD_ARG_INT), "1.0|inf");
+	assert_string_equal(argc("1.5", TD_ARG_FLOAT, "1.0", TD_ARG_FLOAT), "0.5|50.0%");
+	assert_string_equal(argc("2", TD_ARG_TEXT, "4", TD_ARG_TEXT), "-2.0|50.0%");  /* a peer rank */
+	assert_string_equal(argc("True", TD_ARG_TEXT, "False", TD_ARG_TEXT), "Diff|Diff");
+	assert_string_equal(argc("sum", TD_ARG_TEXT, "mean", TD_ARG_TEXT), "Diff|Diff");
+	assert_string_equal(argc("cpu", TD_ARG_TEXT, "1", TD_ARG_INT), "Diff|Diff");
+	assert_string_equal(argc("npu:0", TD_ARG_TEXT, "cpu", TD_ARG_TEXT), "N/A|N/A");
+	assert_string_equal(argc("N/A", TD_ARG_TEXT, "sum", TD_ARG_TEXT), "N/A|N/A");
+	assert_string_equal(argc("nan", TD_ARG_FLOAT, "1.0", TD_ARG_FLOAT), "Nan|Nan");
+	assert_string_equal(argc("inf", TD_ARG_FLOAT, "2.0", TD_ARG_FLOAT), "inf|inf");
+	assert_string_equal(argc("2.0", TD_ARG_FLOAT, "inf", TD_ARG_FLOAT), "-inf|-inf");
+	assert_string_equal(argc("-inf", TD_ARG_FLOAT, "inf", TD_ARG_FLOAT), "-inf|-inf");
+	assert_string_equal(argc("1.0", TD_ARG_FLOAT, "-inf", TD_ARG_FLOAT), "inf|inf");
+}
+
+/* An entry's arguments among its rows: by place (before the row of that
+ * index, after the last row past it), paired by path when the dtypes
+ * agree (a dtype-less one never), and the stack cell moved to a first
+ * input row that is an argument. */
+static void
+test_arguments_placed_paired_and_stack_moved(void **state)
+{
+	struct td_arg bargs[3] = {
+		{ .path = "input.0", .place = 0, .is_input = true, .dtype = "<class 'int'>",
+		  .shape = "[]", .value = "3", .num = TD_ARG_INT, .v = 3 },
+		{ .path = "input.none", .place = 1, .is_input = true, .value = "None" },
+		{ .path = "output.1", .place = 9, .is_input = false, .dtype = "<class 'str'>",
+		  .shape = "[]", .value = "x" },
+	};
+	struct td_arg aargs[2] = {
+		{ .path = "input.0", .place = 0, .is_input = true, .dtype = "<class 'int'>",
+		  .shape = "[]", .value = "4", .num = TD_ARG_INT, .v = 4 },
+		{ .path = "input.none", .place = 1, .is_input = true, .value = "None" },
+	};
+	struct csv_call cb = { .found = true, .args = bargs, .nargs = 3 };
+	struct csv_call ca = { .found = true, .args = aargs, .nargs = 2 };
+	struct csv_row *g = calloc(2, sizeof(*g));
+	size_t cap = 2, n;
+	char stack[] = "['f']";
+
+	(void)state;
+	snprintf(cb.l.name, sizeof cb.l.name, "Torch.f.0.forward.input.1");
+	cb.l.oplen = strlen("Torch.f.0.forward");
+	snprintf(ca.l.name, sizeof ca.l.name, "Torch.f.1.forward.input.1");
+	ca.l.oplen = strlen("Torch.f.1.forward");
+	g[0].is_input = true;
+	g[0].stack = stack;             /* the first tensor input's */
+	snprintf(g[0].n.name, sizeof g[0].n.name, "Torch.f.0.forward.input.1");
+	snprintf(g[1].n.name, sizeof g[1].n.name, "Torch.f.0.forward.output.0");
+	n = cmd_csv_with_args(&g, &cap, 2, &cb, &ca, false);
+	assert_int_equal(n, 5);
+	assert_string_equal(g[0].n.name, "Torch.f.0.forward.input.0");
+	assert_string_equal(g[0].b.name, "Torch.f.1.forward.input.0");
+	assert_true(g[0].matched && g[0].is_input && g[0].n.arg == &bargs[0]);
+	assert_ptr_equal(g[0].stack, stack);
+	assert_string_equal(g[1].n.name, "Torch.f.0.forward.input.1");
+	assert_null(g[1].stack);
+	assert_string_equal(g[2].n.name, "Torch.f.0.forward.input.none");
+	assert_false(g[2].matched);     /* no dtype: pairs with nothing */
+	assert_string_equal(g[2].n.dtype, "N/A");
+	assert_string_equal(g[3].n.name, "Torch.f.0.forward.output.0");
+	assert_string_equal(g[4].n.name, "Torch.f.0.forward.output.1");
+	assert_false(g[4].matched);     /* only in the target */
+	assert_true(isnan(g[0].t.one) && isnan(g[0].t.cosine));
+	free(g);
+}
+
 int
 main(void)
 {
@@ -105,6 +199,8 @@ main(void)
 		cmocka_unit_test(test_pyfloat_matches_python_repr),
 		cmocka_unit_test(test_diff_and_relative_cells),
 		cmocka_unit_test(test_pyrepr_matches_python_repr),
+		cmocka_unit_test(test_argument_cells_by_value_class),
+		cmocka_unit_test(test_arguments_placed_paired_and_stack_moved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -422,6 +422,44 @@ test_cache_file_of_this_build_applies(void **state)
 	tmp_done(&t);
 }
 
+/* The fuzz harness's header stamp (mc_header_restamp): a file whose
+ * header says another format and version is refused as such, and the
+ * same bytes with this build's identity stamped on apply (so fuzz seeds
+ * of an earlier format reach the parsers); the stamp keeps the magic, so
+ * a file marked stale stays refused. */
+static void
+test_cache_restamped_header_applies(void **state)
+{
+	struct tmp t;
+	struct model *m = NULL;
+	unsigned char *buf;
+	char err[512], path[256];
+	uint32_t old = 6;
+	size_t len;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	buf = read_the_tdx(&t, path, sizeof path, &len);
+	memcpy(buf + 8, &old, sizeof old);              /* the format word */
+	memcpy(buf + 40, "0.0-older", 10);              /* the version */
+	assert_int_not_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, len, &m, err,
+						    sizeof err), TD_OK);
+	assert_non_null(strstr(err, "cache file of another tdbg version"));
+	mc_header_restamp(buf);
+	assert_int_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, len, &m, err,
+						sizeof err), TD_OK);
+	assert_int_equal(model_trace_count(m), 680);
+	model_close(m);
+	memcpy(buf, "TDBGSTL", 8);
+	mc_header_restamp(buf);
+	assert_int_not_equal(model_open_cache_bytes(&tfdbg2_reader_ops, t.dump, buf, len, &m, err,
+						    sizeof err), TD_OK);
+	assert_non_null(strstr(err, "stale"));
+	free(buf);
+	tmp_done(&t);
+}
+
 /* The traces file's bytes, and a whole trace record (framed, both CRCs)
  * whose tensor holds records first..first+n-1 of the file, whole. */
 static unsigned char *
@@ -623,6 +661,7 @@ main(void)
 		cmocka_unit_test(test_cache_truncated_under_session),
 		cmocka_unit_test(test_cache_golden_file_loads_or_is_refused_for_a_reason),
 		cmocka_unit_test(test_cache_file_of_this_build_applies),
+		cmocka_unit_test(test_cache_restamped_header_applies),
 		cmocka_unit_test(test_cache_torn_record_holding_frames_completed),
 		cmocka_unit_test(test_cache_decode_contradicting_index_is_stale),
 	};

@@ -105,6 +105,89 @@ test_msprobe_leaves_rows_and_summaries(void **state)
 	test_rmtree(dir);
 }
 
+/* Non-tensor arguments (FORMAT.md §12): each one of the entry's inputs and
+ * outputs (records and bare nulls, not the entry's own fields) comes with
+ * a trace decode, in file order, with its place among the entry's rows and
+ * the compare tool's cells; the checksums are python3's
+ * '%08x' % zlib.crc32(str(value).encode()). */
+static const char ARGS_DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"data\": {\n"
+	"\"Torch.f.0.forward\": {\"input_args\": [" T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1")
+	", {\"type\": \"float\", \"value\": 0.5}, null, {\"type\": \"slice\", \"value\": [0, 4, null]}],\n"
+	" \"input_kwargs\": {\"size\": {\"type\": \"torch.Size\", \"value\": [2, 3]}, "
+	"\"flag\": {\"type\": \"bool\", \"value\": true}, \"w\": " T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1")
+	", \"group\": {\"type\": \"torch.ProcessGroup\", \"group_ranks\": [0, 1], \"group_id\": 5}, "
+	"\"dst\": {\"type\": \"int\", \"value\": 1}, \"none\": null, \"name\": {\"type\": \"str\", \"value\": \"cpu\"}},\n"
+	" \"output\": [" T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1") ", {\"type\": \"int\", \"value\": 7}],"
+	" \"is_recompute\": false}\n"
+	"}}\n";
+
+static void
+test_msprobe_nontensor_arguments(void **state)
+{
+	static const struct {
+		const char *path;
+		uint32_t place;
+		bool in;
+		const char *dtype, *shape, *value;
+		enum td_arg_num num;
+		double v;
+		const char *md5;
+	} want[] = {
+		{ "input.1", 1, true, "<class 'float'>", "[]", "0.5", TD_ARG_FLOAT, 0.5, "869ef18d" },
+		{ "input.2", 1, true, NULL, NULL, "None", TD_ARG_TEXT, 0, NULL },
+		{ "input.3", 1, true, "slice", "(3,)", "None", TD_ARG_TEXT, 0, "0c6f4c29" },
+		{ "input.size", 1, true, "torch.Size", "[2, 3]", "None", TD_ARG_TEXT, 0, "3f72ac6e" },
+		{ "input.flag", 1, true, "<class 'bool'>", "[]", "True", TD_ARG_TEXT, 0, "5dcee3b3" },
+		{ "input.group", 2, true, "torch.ProcessGroup", "[]", "[0, 1]", TD_ARG_TEXT, 0, "[0, 1]" },
+		{ "input.dst", 2, true, "int", "[]", "1", TD_ARG_INT, 1, "1" },
+		{ "input.none", 2, true, NULL, NULL, "None", TD_ARG_TEXT, 0, NULL },
+		{ "input.name", 2, true, "<class 'str'>", "[]", "cpu", TD_ARG_TEXT, 0, "ba80502e" },
+		{ "output.1", 3, false, "<class 'int'>", "[]", "7", TD_ARG_INT, 7, "6abf4a82" },
+	};
+	char *dir = make_dump("msp_args", ARGS_DUMP, strlen(ARGS_DUMP));
+	struct recorded ix;
+	struct reader_detail d;
+	size_t i, k;
+
+	(void)state;
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 3);     /* the tensors only: arguments are no rows */
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[k].loc, &d),
+				 TD_OK);
+		assert_int_equal(d.nargs, TD_ARRAY_SIZE(want));
+		for (i = 0; i < d.nargs; i++) {
+			const struct td_arg *a = &d.args[i];
+
+			assert_string_equal(a->path, want[i].path);
+			assert_int_equal(a->place, want[i].place);
+			assert_int_equal(a->is_input, want[i].in);
+			if (want[i].dtype)
+				assert_string_equal(a->dtype, want[i].dtype);
+			else
+				assert_null(a->dtype);
+			if (want[i].shape)
+				assert_string_equal(a->shape, want[i].shape);
+			else
+				assert_null(a->shape);
+			assert_string_equal(a->value, want[i].value);
+			assert_int_equal(a->num, want[i].num);
+			if (a->num != TD_ARG_TEXT)
+				assert_true(a->v == want[i].v);
+			if (want[i].md5)
+				assert_string_equal(a->md5, want[i].md5);
+			else
+				assert_null(a->md5);
+		}
+		/* the details' text is as before: the argument lines, no rows */
+		assert_non_null(strstr(d.text, "arg input.1: float 0.5\n"));
+		reader_detail_done(&d);
+	}
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+}
+
 /* A module call with parameters, a backward call and parameter gradients:
  * each row's decode states its role (FORMAT.md §4), its requires_grad
  * where the record has one and its entry's prefix (§3). */
@@ -409,6 +492,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_msprobe_leaves_rows_and_summaries),
+		cmocka_unit_test(test_msprobe_nontensor_arguments),
 		cmocka_unit_test(test_msprobe_row_facts_role_requires_grad_prefix),
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),

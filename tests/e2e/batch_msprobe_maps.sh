@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# batch_msprobe_maps.sh - msprobe compare's name maps on a MindSpore target
+# against a PyTorch golden (issue 27): --api-mapping (msprobe -am's
+# built-in rules) and --cell-mapping[=FILE] (-cm), their pairs, the JSON
+# and the CSV's Name columns, and the errors of bad map files.
+#
+# tests/gen/gen_msprobe_pair.py --ms-names writes the target with MindSpore
+# names (Functional.dense, MintFunctional.relu, Mint.tanh, Cell.dense1.Dense,
+# Cell.act.ReLU) and says in truth.json, per leaf, which map gives the
+# golden's name back ("fix": same, api, cell, cell-file).  Under a map, a
+# target leaf pairs exactly when its fix is one that map has, and then with
+# the golden leaf of the same logical call and rank: the checks compute
+# that from truth.json, never from tdbg's output.
+. "$(dirname "$0")/lib.sh"
+
+GEN=$TOP/tests/gen/gen_msprobe_pair.py
+CELLS=$TOP/tests/fixtures/msprobe_maps/cell_mapping.yaml
+export PYTHONPATH=$TOP/tests/gen${PYTHONPATH:+:$PYTHONPATH}
+
+# follows NAME DIR FIXES [CSV]: the diff in $OUT pairs the target leaves
+# whose fix is in FIXES (comma-separated), each with the golden leaf of its
+# call and rank, and leaves the others only in B; with CSV, that file's
+# NPU Name / Bench Name columns say the same with each side's own names.
+follows()
+{
+	local why
+	if why=$(python3 -c '
+import csv, json, sys
+from gen_msprobe_pair import truth_rows, csv_rows
+T = json.load(open(sys.argv[1] + "/truth.json"))
+fixes = set(sys.argv[2].split(","))
+G, B = truth_rows(T, "golden"), truth_rows(T, "target")
+gold = {(g["call"], g["host"]): g for g in G}
+want = [(gold[(b["call"], b["host"])], b) for b in B if b["fix"] in fixes]
+d = json.loads(open(sys.argv[3]).read().splitlines()[-1])
+got = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]]
+bad = []
+if d["aligned"] != len(want):
+    bad.append("aligned %d, want %d" % (d["aligned"], len(want)))
+if d["only_b"] != len(B) - len(want) or d["only_a"] != len(G) - len(want):
+    bad.append("only_a %d only_b %d, want %d %d" % (d["only_a"], d["only_b"],
+               len(G) - len(want), len(B) - len(want)))
+if sorted((g["name"], b["name"]) for g, b in got) != sorted((g["name"], b["name"]) for g, b in want):
+    bad.append("pairs differ: %s" % sorted(set((g["name"], b["name"]) for g, b in got) ^
+                                        set((g["name"], b["name"]) for g, b in want))[:4])
+if len(sys.argv) > 4:
+    # the CSV rows: the leaves and the non-tensor arguments (csv_rows)
+    rows = list(csv.reader(open(sys.argv[4], newline="")))
+    h = rows[0]
+    names = [(r[h.index("NPU Name")], r[h.index("Bench Name")]) for r in rows[1:]]
+    goldc = {(g["call"], g["host"]): g for g in csv_rows(T, "golden")}
+    exp = [(b["name"], goldc[(b["call"], b["host"])]["name"] if b["fix"] in fixes else "N/A")
+           for b in csv_rows(T, "target")]
+    if names != exp:
+        bad.append("csv names differ: %s" % [(x, y) for x, y in zip(names, exp) if x != y][:3])
+if bad:
+    print("; ".join(bad)); sys.exit(1)' "$2" "$3" "$OUT" ${4:+"$4"} 2>&1); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+D=$WORK/ms
+python3 "$GEN" "$D" --ranks 2 --target-framework mindspore --ms-names
+
+tdbg_run --json -e diff "$D/golden" "$D/target"
+expect_rc 0 no_map_exit_0
+follows without_maps_only_same_names_pair "$D" same
+
+tdbg_run --json --api-mapping -e diff "$D/golden" "$D/target"
+expect_rc 0 api_exit_0
+follows api_mapping_pairs_mint_and_table_apis "$D" same,api
+
+tdbg_run --json --cell-mapping -e diff "$D/golden" "$D/target"
+expect_rc 0 cell_exit_0
+follows cell_mapping_alone_turns_cell_into_module "$D" same,cell
+
+tdbg_run --json "--cell-mapping=$CELLS" -e "diff --csv $WORK/cells.csv" -e diff "$D/golden" "$D/target"
+expect_rc 0 cell_file_exit_0
+follows cell_mapping_file_renames_cells_in_pairs_and_csv "$D" same,cell,cell-file "$WORK/cells.csv"
+
+# both: the API rules win, as in msprobe (cells stay unpaired)
+tdbg_run --json --api-mapping "--cell-mapping=$CELLS" -e "diff --csv $WORK/both.csv" -e diff \
+	"$D/golden" "$D/target"
+follows api_rules_win_over_cells "$D" same,api "$WORK/both.csv"
+
+# ---- bad map files: one clear line naming the file (and its line) --------
+tdbg_run --json "--cell-mapping=$WORK/none.yaml" -e diff "$D/golden" "$D/target"
+expect_rc 1 missing_map_exit_1
+expect_file_has missing_map_named "$ERR" "none.yaml: no such file"
+
+printf 'dense1.Dense: fc1.Linear\n  bad: [\n' >"$WORK/bad.yaml"
+tdbg_run --json "--cell-mapping=$WORK/bad.yaml" -e diff "$D/golden" "$D/target"
+expect_rc 1 bad_yaml_exit_1
+expect_file_has bad_yaml_names_file_and_line "$ERR" "bad.yaml:2:"
+
+printf -- '- dense1.Dense\n- fc1.Linear\n' >"$WORK/list.yaml"
+tdbg_run --json "--cell-mapping=$WORK/list.yaml" -e diff "$D/golden" "$D/target"
+expect_rc 1 wrong_layout_exit_1
+expect_file_has wrong_layout_said "$ERR" "list.yaml:1: a cell mapping is one mapping"
+
+printf 'a: &x fc1\nb: *x\n' >"$WORK/alias.yaml"
+tdbg_run --json "--cell-mapping=$WORK/alias.yaml" -e diff "$D/golden" "$D/target"
+expect_rc 1 alias_exit_1
+expect_file_has alias_refused "$ERR" "alias.yaml:2: an alias"
+
+# the file after a space is no file of the option (getopt): said so
+tdbg_run --json --cell-mapping "$CELLS" -e diff "$D/golden" "$D/target"
+expect_rc 1 cell_file_after_space_exit_1
+expect_file_has cell_file_after_space_said "$ERR" "--cell-mapping takes its file after '=': --cell-mapping=$CELLS"
+
+# a map needs two dumps, and a format that has maps
+tdbg_run --json --api-mapping -e info "$D/golden"
+expect_rc 1 map_without_diff_exit_1
+expect_file_has map_without_diff_said "$ERR" "give two dumps"
+tdbg_run --json --api-mapping -e diff "$TOP/tests/fixtures/tfdbg2/mnist_nan" "$TOP/tests/fixtures/tfdbg2/mnist_nan"
+expect_rc 1 format_without_maps_exit_1
+expect_file_has format_without_maps_said "$ERR" "dumps have no name maps"
+
+# nothing was written into the dumps
+if find "$D" -newer "$D/truth.json" -type f | grep -q .; then
+	fail dumps_untouched "$(find "$D" -newer "$D/truth.json" -type f | head -3)"
+else
+	ok dumps_untouched
+fi
+
