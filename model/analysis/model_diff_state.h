@@ -12,6 +12,7 @@
 
 #include "model/model_diff.h"
 #include "model/model_query.h"
+#include "reader/base/hashtab.h"
 
 /* Rows a side's window holds. */
 #define DIFF_WINDOW 256
@@ -53,5 +54,15 @@ struct model_diff {
 
 /* The step of trace row i, -1 unknown (one lock). */
 int64_t diff_row_step(struct model *m, uint64_t i);
+/* Row i's key on side s (0 A, 1 B) given its ops' classes cls (nops of
+ * them), UINT64_MAX when it takes no part; its host group, UINT32_MAX
+ * when its host takes no part (model_diff.c). */
+uint64_t diff_row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i);
+uint32_t diff_row_group(struct model_diff *d, int s, uint64_t i);
+/* The rows of B the map's leaf rules rename, into keys: B row -> the key
+ * of A's row holding the golden leaf (UINT64_MAX: A has none, the row is
+ * only in B).  cls_a: A's op classes (model_diff_leaf.c). */
+void diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
+		    struct hashtab_u64 *keys);
 
 #endif

@@ -109,12 +109,14 @@ const char *msp_dir_name(enum msp_dir d);
 /* reader_ops.call_of (msp_call.c): an API's backward count is matched by
  * its rank among the API's backward calls, other counts exactly. */
 enum reader_call msp_call_of(const char *name, char *key, size_t keylen, int64_t *count);
-/* reader_ops.map_add, map_name, map_free (msp_map.c): msprobe compare's
- * API and cell maps (FORMAT.md §11). */
+/* reader_ops.map_add, map_name, map_free, map_leaf (msp_map.c): msprobe
+ * compare's API, cell and data maps (FORMAT.md §11). */
 enum td_status msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path,
 			   char *err, size_t errlen);
 const char *msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len);
 void msp_map_free(struct reader_map *m);
+bool msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char *buf,
+		  size_t len);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

@@ -37,6 +37,7 @@ static const struct batch_option options[] = {
 	{ "fuzzy",       BATCH_OPT_FUZZY, NULL, "diff: calls pair in order of appearance, their call counts dropped (where op names count calls)" },
 	{ "api-mapping", BATCH_OPT_API_MAPPING, NULL, "diff: the second dump's API names as the first's framework spells them (the compare tool's -am: built-in rules; where the format has them)" },
 	{ "cell-mapping", BATCH_OPT_CELL_MAPPING, "[=FILE]", "diff: the second dump's cells as the first's modules (the compare tool's -cm; FILE: its YAML of cell names)" },
+	{ "data-mapping", BATCH_OPT_DATA_MAPPING, "FILE", "diff: the second dump's leaves as the first's, by full leaf name (the compare tool's -dm; FILE: its YAML; the API and cell maps win)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },

@@ -1,7 +1,8 @@
 /*
  * test_msp_map.c - msprobe compare's name maps (reader/msprobe/msp_map.c,
  * FORMAT.md §11): the built-in API rules, the cell rules with and without
- * a file, which map wins, and cell-mapping files tdbg refuses.
+ * a file, which map wins, cell-mapping files tdbg refuses, and the data
+ * map's leaf rules (-dm) and the files it refuses.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "tests/unit/helpers/files.h"
 
 #define CELLS "tests/fixtures/msprobe_maps/cell_mapping.yaml"
+#define DATA "tests/fixtures/msprobe_maps/data_mapping.yaml"
 
 /* name through map m; "(none)" when the map leaves it unpaired. */
 static const char *
@@ -161,6 +163,108 @@ test_msp_map_missing_file_and_api_file(void **state)
 	msp_map_free(m);
 }
 
+/* Leaf label of op through map m; "(none)" when no rule names it. */
+static const char *
+leaf_of(const struct reader_map *m, const char *op, const char *label)
+{
+	static char buf[1024];
+
+	return msp_map_leaf(m, op, label, buf, sizeof buf) ? buf : "(none)";
+}
+
+static void
+test_msp_map_data_file_renames_named_leaves(void **state)
+{
+	struct reader_map *m = map_of(READER_MAP_DATA, DATA);
+
+	(void)state;
+	assert_true(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	/* the ops it names, by "{op}." */
+	assert_true(msp_map_leaf(m, "NPU.npu_fast_tanh.0.forward", NULL, NULL, 0));
+	assert_true(msp_map_leaf(m, "Functional.linear.1.forward", NULL, NULL, 0));
+	assert_false(msp_map_leaf(m, "Functional.linear.0.forward", NULL, NULL, 0));
+	assert_false(msp_map_leaf(m, "NPU.npu_fast_tanh.0.forw", NULL, NULL, 0));
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.1"),
+			    "Torch.tanh.0.forward.input.0");
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "output.0"),
+			    "Torch.tanh.0.forward.output.0");
+	assert_string_equal(leaf_of(m, "Functional.linear.1.forward", "input.0"),
+			    "Functional.linear.1.forward.input.1");
+	/* a leaf it does not name keeps its op's pairing */
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.0"), "(none)");
+	assert_string_equal(leaf_of(m, "Functional.linear.1.forward", "input.2"), "(none)");
+	/* op names are untouched by a data map */
+	assert_string_equal(mapped(m, "NPU.npu_fast_tanh.0.forward"), "NPU.npu_fast_tanh.0.forward");
+	msp_map_free(m);
+}
+
+static void
+test_msp_map_api_and_cell_rules_win_over_data(void **state)
+{
+	struct reader_map *m = map_of(READER_MAP_DATA, DATA), *c = map_of(READER_MAP_DATA, DATA);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(msp_map_add(&m, READER_MAP_API, NULL, err, sizeof err), TD_OK);
+	assert_false(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.1"), "(none)");
+	assert_int_equal(msp_map_add(&c, READER_MAP_CELL, NULL, err, sizeof err), TD_OK);
+	assert_false(msp_map_leaf(c, "Functional.linear.1.forward", NULL, NULL, 0));
+	msp_map_free(m);
+	msp_map_free(c);
+}
+
+/* A data-mapping file with text that must be refused (as cells_bad). */
+static void
+data_bad(const char *text, const char *has)
+{
+	char *dir = test_tmpdir("mspmap"), path[512], err[512] = "";
+	struct reader_map *m = NULL;
+
+	snprintf(path, sizeof path, "%s/data.yaml", dir);
+	test_spit(path, text, strlen(text), "wb");
+	assert_int_equal(msp_map_add(&m, READER_MAP_DATA, path, err, sizeof err), TD_ERR_ARGS);
+	if (!strstr(err, "data.yaml") || !strstr(err, has))
+		fail_msg("error \"%s\" lacks the file or \"%s\"", err, has);
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_map_bad_data_files_are_refused(void **state)
+{
+	struct reader_map *m = NULL;
+	char err[256] = "";
+
+	(void)state;
+	data_bad("- a.0.forward.input.0\n", "data.yaml:1: a data mapping is one mapping");
+	data_bad("a.0.forward.input.0: [b]\n", "data.yaml:1: the golden leaf name of \"a.0.forward");
+	data_bad("a.0.forward.input.0: {b: c}\n", "data.yaml:1: the golden leaf name");
+	data_bad("x: y\nx: z\n", "data.yaml: \"x\" is mapped twice");
+	data_bad("a: &x b\nc: *x\n", "data.yaml:2: an alias");
+	data_bad("a: b\n  c: d\n", "data.yaml:2:");
+	/* no file: the option takes one */
+	assert_int_equal(msp_map_add(&m, READER_MAP_DATA, NULL, err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "takes a file"));
+	msp_map_free(m);
+}
+
+static void
+test_msp_map_empty_data_file_renames_nothing(void **state)
+{
+	char *dir = test_tmpdir("mspmap"), path[512];
+	struct reader_map *m;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/empty.yaml", dir);
+	test_spit(path, "", 0, "wb");
+	m = map_of(READER_MAP_DATA, path);
+	assert_false(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	assert_string_equal(mapped(m, "Functional.add.0.forward"), "Functional.add.0.forward");
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -172,6 +276,10 @@ main(void)
 		cmocka_unit_test(test_msp_map_bad_cell_files_are_refused),
 		cmocka_unit_test(test_msp_map_empty_cell_file_is_cell_to_module_alone),
 		cmocka_unit_test(test_msp_map_missing_file_and_api_file),
+		cmocka_unit_test(test_msp_map_data_file_renames_named_leaves),
+		cmocka_unit_test(test_msp_map_api_and_cell_rules_win_over_data),
+		cmocka_unit_test(test_msp_map_bad_data_files_are_refused),
+		cmocka_unit_test(test_msp_map_empty_data_file_renames_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

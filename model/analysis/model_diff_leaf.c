@@ -1,0 +1,121 @@
+/*
+ * model_diff_leaf.c - the diff's per-leaf renames (model_diff.h, "Leaf
+ * maps"): a map whose rules name whole leaves ("{op}.{label}", the label
+ * being the row's slot label) moves each row it names of B under the key
+ * of A's row holding the golden leaf, whatever its op and slot; the other
+ * rows of B keep their op's key.
+ *
+ * Only the rows of the ops the map names are decoded (for their labels),
+ * and in A only the rows of the golden leaves' ops; a dump without leaf
+ * rules never comes here.  Not the op-name maps (model_diff.c's
+ * op_classes) nor the map's syntax (the reader's).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis/model_diff_state.h"
+
+/* Row i's slot label into buf: its "slot:" detail line, else
+ * "input.N" / "output.N"; false when the row does not decode. */
+static bool
+row_label(struct model *m, uint64_t i, char *buf, size_t len)
+{
+	struct model_detail det;
+	const char *p;
+	uint32_t f;
+	bool ok = false;
+
+	if (model_trace_detail(m, i, &det) != TD_OK)
+		return false;
+	for (p = det.text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "slot: ", 6)) {
+			size_t l = strcspn(p + 6, "\n");
+
+			ok = l < len;
+			if (ok)
+				snprintf(buf, len, "%.*s", (int)l, p + 6);
+			break;
+		}
+	model_detail_done(&det);
+	if (!ok) {
+		model_trace_op_flags(m, i, &f);
+		snprintf(buf, len, "%s.%u", (f & ROW_INPUT) ? "input" : "output",
+			 model_trace_slot(m, i));
+	}
+	return true;
+}
+
+/* The key of A's row of op y (of host group g) labelled label; UINT64_MAX
+ * when it has none. */
+static uint64_t
+op_leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t y,
+	    uint32_t g, const char *label)
+{
+	char have[512];
+	uint64_t first, last, i;
+	uint32_t f;
+
+	if (!model_op_rows(d->a, y, &first, &last))
+		return UINT64_MAX;
+	for (i = first; i <= last; i++)
+		if (model_trace_op_flags(d->a, i, &f) == y && diff_row_group(d, 0, i) == g &&
+		    row_label(d->a, i, have, sizeof have) && !strcmp(have, label))
+			return diff_row_key(d, 0, cls_a, nops_a, i);
+	return UINT64_MAX;
+}
+
+/* The key of the golden leaf named leaf in host group g: its op name is
+ * the longest part before a dot that A has an op of, its label the rest. */
+static uint64_t
+golden_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, char *leaf, uint32_t g)
+{
+	char *dot = NULL, *prev = NULL;
+	uint64_t key = UINT64_MAX;
+
+	while (key == UINT64_MAX && (dot = strrchr(leaf, '.'))) {
+		struct model_op op;
+		uint32_t *same = NULL;
+		int64_t y;
+		size_t n, k;
+
+		if (prev)
+			*prev = '.';        /* the label runs to the end again */
+		*dot = '\0';
+		prev = dot;
+		y = model_op_find(d->a, leaf, NULL);
+		if (y < 0 || !model_op_get(d->a, (uint32_t)y, &op) || strcmp(op.name, leaf))
+			continue;
+		n = model_op_same_name(d->a, (uint32_t)y, &same);
+		for (k = 0; k < n && key == UINT64_MAX; k++)
+			key = op_leaf_key(d, cls_a, nops_a, same[k], g, dot + 1);
+		free(same);
+	}
+	return key;
+}
+
+void
+diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
+	       struct hashtab_u64 *keys)
+{
+	char label[512], gold[2048];
+	uint32_t n = model_op_count(d->b), x, f, g;
+	uint64_t first, last, j;
+	struct model_op op;
+
+	for (x = 0; x < n; x++) {
+		if (!model_op_get(d->b, x, &op) ||
+		    !model_map_leaf(d->b, d->map, op.name, NULL, NULL, 0) ||
+		    !model_op_rows(d->b, x, &first, &last))
+			continue;
+		for (j = first; j <= last; j++) {
+			if (model_trace_op_flags(d->b, j, &f) != x ||
+			    !row_label(d->b, j, label, sizeof label) ||
+			    !model_map_leaf(d->b, d->map, op.name, label, gold, sizeof gold))
+				continue;
+			g = diff_row_group(d, 1, j);
+			*hashtab_u64_put(keys, j, 0) = g == UINT32_MAX ? UINT64_MAX
+				: golden_key(d, cls_a, nops_a, gold, g);
+		}
+	}
+}
