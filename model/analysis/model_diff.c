@@ -510,7 +510,7 @@ align(struct model_diff *d)
 	/* a leaf may pair with an op B has no name of: A's ops need classes */
 	cls_a = op_classes(d->a, &names, leaves, d->fuzzy, NULL, &nops_a);
 	if (leaves)
-		diff_leaf_keys(d, cls_a, nops_a, &leaf);
+		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb, leaves ? &leaf : NULL);
 	take_a(d, &t, next, cls_a, nops_a, na);

@@ -5,6 +5,11 @@
  * of A's row holding the golden leaf, whatever its op and slot; the other
  * rows of B keep their op's key.
  *
+ * A golden leaf that continues the name B's op pairs by (a rule that
+ * renumbers places only) is looked for under the op B's op pairs with, so
+ * calls pair as without the map (a backward call by its rank); another
+ * under the op it names.
+ *
  * Only the rows of the ops the map names are decoded (for their labels),
  * and in A only the rows of the golden leaves' ops; a dump without leaf
  * rules never comes here.  Not the op-name maps (model_diff.c's
@@ -94,16 +99,65 @@ golden_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, char *l
 	return key;
 }
 
+/* class << 16 | host group -> an op of A of that class on a host of that
+ * group, for every op of A that takes part. */
+static void
+class_ops(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, struct hashtab_u64 *t)
+{
+	struct model_op op;
+	uint32_t y;
+	size_t h;
+
+	for (y = 0; y < nops_a; y++) {
+		uint32_t g = 0;
+
+		if (cls_a[y] == UINT32_MAX || !model_op_get(d->a, y, &op))
+			continue;
+		if (!d->any_host) {
+			for (h = 0; h < d->side[0].nhosts; h++)
+				if (!strcmp(d->side[0].hosts[h], op.host ? op.host : ""))
+					break;
+			if (h == d->side[0].nhosts || (g = d->side[0].group[h]) == UINT32_MAX)
+				continue;
+		}
+		hashtab_u64_put(t, (uint64_t)cls_a[y] << 16 | (g & 0xffff), y);
+	}
+}
+
+/* The key of the golden leaf gold for row j of B (op x, named name, in
+ * host group g): under the op B's op pairs with when gold continues the
+ * name B's op pairs by (only the label changes: the calls pair as without
+ * the map), else under the op gold names. */
+static uint64_t
+leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t cls_x,
+	 struct hashtab_u64 *byclass, const char *name, char *gold, uint32_t g)
+{
+	char buf[1024];
+	const char *own = model_map_name(d->b, d->map, name, buf, sizeof buf);
+	size_t n = own ? strlen(own) : 0;
+	uint64_t y;
+
+	if (own && cls_x != UINT32_MAX && !strncmp(gold, own, n) && gold[n] == '.') {
+		if (!byclass->n)
+			class_ops(d, cls_a, nops_a, byclass);
+		if (!hashtab_u64_get(byclass, (uint64_t)cls_x << 16 | (g & 0xffff), &y))
+			return UINT64_MAX;
+		return op_leaf_key(d, cls_a, nops_a, (uint32_t)y, g, gold + n + 1);
+	}
+	return golden_key(d, cls_a, nops_a, gold, g);
+}
+
 void
 diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
-	       struct hashtab_u64 *keys)
+	       const uint32_t *cls_b, uint32_t nops_b, struct hashtab_u64 *keys)
 {
 	char label[512], gold[2048];
-	uint32_t n = model_op_count(d->b), x, f, g;
+	uint32_t x, f, g;
 	uint64_t first, last, j;
 	struct model_op op;
+	struct hashtab_u64 byclass = {0};
 
-	for (x = 0; x < n; x++) {
+	for (x = 0; x < nops_b; x++) {
 		if (!model_op_get(d->b, x, &op) ||
 		    !model_map_leaf(d->b, d->map, op.name, NULL, NULL, 0) ||
 		    !model_op_rows(d->b, x, &first, &last))
@@ -115,7 +169,8 @@ diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
 				continue;
 			g = diff_row_group(d, 1, j);
 			*hashtab_u64_put(keys, j, 0) = g == UINT32_MAX ? UINT64_MAX
-				: golden_key(d, cls_a, nops_a, gold, g);
+				: leaf_key(d, cls_a, nops_a, cls_b[x], &byclass, op.name, gold, g);
 		}
 	}
+	hashtab_u64_done(&byclass);
 }

@@ -61,8 +61,8 @@ uint64_t diff_row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t
 uint32_t diff_row_group(struct model_diff *d, int s, uint64_t i);
 /* The rows of B the map's leaf rules rename, into keys: B row -> the key
  * of A's row holding the golden leaf (UINT64_MAX: A has none, the row is
- * only in B).  cls_a: A's op classes (model_diff_leaf.c). */
+ * only in B).  cls_a, cls_b: the sides' op classes (model_diff_leaf.c). */
 void diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
-		    struct hashtab_u64 *keys);
+		    const uint32_t *cls_b, uint32_t nops_b, struct hashtab_u64 *keys);
 
 #endif

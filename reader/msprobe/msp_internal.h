@@ -117,6 +117,21 @@ const char *msp_map_name(const struct reader_map *m, const char *name, char *buf
 void msp_map_free(struct reader_map *m);
 bool msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char *buf,
 		  size_t len);
+/* An API mapping file (`-am FILE`, msp_map_api.c, FORMAT.md §11.1): read
+ * into *out (NULL on error, err: the file, line and cause: TD_ERR_ARGS for
+ * a layout it cannot take).  _name writes op with its API renamed into
+ * buf and returns buf (op itself when it does not fit), NULL when the file
+ * has no item for op's API.  _leaf answers as reader_ops.map_leaf for the
+ * file's APIs (false for another API): an empty buf for a leaf whose
+ * index the item does not list.  _free(NULL) is fine. */
+struct msp_api_file;
+enum td_status msp_api_file_read(struct msp_api_file **out, const char *path, char *err,
+				 size_t errlen);
+const char *msp_api_file_name(const struct msp_api_file *f, const char *op, char *buf,
+			      size_t len);
+bool msp_api_file_leaf(const struct msp_api_file *f, const char *op, const char *leaf, char *buf,
+		       size_t len);
+void msp_api_file_free(struct msp_api_file *f);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

@@ -5,7 +5,8 @@
  * without a file (the built-in rules: Mint -> Torch, MintFunctional ->
  * Functional, then a table of common APIs); `--cell-mapping` is `-cm`
  * (Cell -> Module, then the file's `{cell}.{Class}: {module}.{Class}`);
- * `--data-mapping` is `-dm` (a file of full target leaf names to golden
+ * `--api-mapping=FILE` adds a file's APIs and index renumbering
+ * (msp_map_api.c); `--data-mapping` is `-dm` (a file of full target leaf names to golden
  * ones, answered per leaf by map_leaf, FORMAT.md §11.3).  One kind
  * applies, as in msprobe: the API rules, else the cell rules, else the
  * data map.
@@ -34,6 +35,7 @@ struct rename_set {
 
 struct reader_map {
 	bool api;                   /* the built-in API rules (they win) */
+	struct msp_api_file *apifile;   /* -am FILE's APIs, before the rules; NULL none */
 	bool cell;                  /* Cell -> Module and the cell names below */
 	struct rename_set cells;    /* "{cell}.{Class}" -> "{module}.{Class}" */
 	bool data;                  /* the leaf names below (when neither rule above) */
@@ -159,13 +161,12 @@ msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path
 	*map = m;
 	switch (kind) {
 	case READER_MAP_API:
-		if (path) {
-			snprintf(err, errlen, "%s: API mapping files are not read yet: "
-				 "--api-mapping takes the built-in rules only", path);
-			return TD_ERR_UNSUPPORTED;
+		if (path && m->apifile) {
+			snprintf(err, errlen, "%s: one API mapping file at a time", path);
+			return TD_ERR_ARGS;
 		}
 		m->api = true;
-		return TD_OK;
+		return path ? msp_api_file_read(&m->apifile, path, err, errlen) : TD_OK;
 	case READER_MAP_CELL:
 		m->cell = true;
 		if (path)
@@ -278,6 +279,10 @@ map_cell(const struct reader_map *m, const char *name, char *buf, size_t len)
 const char *
 msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len)
 {
+	const char *r;
+
+	if (m->api && (r = msp_api_file_name(m->apifile, name, buf, len)))
+		return r;
 	if (m->api)
 		return map_api(name, buf, len);
 	if (m->cell)
@@ -310,6 +315,8 @@ msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char 
 	size_t k, n;
 	int w;
 
+	if (m->api && m->apifile)   /* the file's APIs renumber their leaves */
+		return !op || msp_api_file_leaf(m->apifile, op, leaf, buf, len);
 	if (!m->data || m->api || m->cell || !m->leaves.n)
 		return false;       /* one kind of rewrite: -am, else -cm, else -dm (§11) */
 	if (!op)
@@ -347,5 +354,6 @@ msp_map_free(struct reader_map *m)
 		return;
 	renames_done(&m->cells);
 	renames_done(&m->leaves);
+	msp_api_file_free(m->apifile);
 	free(m);
 }

@@ -76,6 +76,13 @@ without the map (null: none); the mask is "fix": "none" (never paired).
 truth.json's "data_mapping" is the map those leaves need (target leaf name
 -> golden leaf name), which the fixture file must hold.
 
+--am-names makes the target's linears list their weight before their
+operand (forward input.0 and input.1 swapped, and the backward outputs,
+their gradients, likewise), which msprobe's API mapping file (-am FILE,
+tests/fixtures/msprobe_maps/api_mapping.yaml: Functional.linear, ms_args
+[0, 1, 2] -> pt_args [1, 0, 2]) renumbers back: those leaves say "fix":
+"api-file", "call" and "call_nomap" as for --dm-names.
+
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
 is then not the first rank in row order.
@@ -326,6 +333,13 @@ def write_side(a, out, side, rank, fw, calls, offset):
                 if leaves[-1]["fix"] == "data":
                     data_map[entry + "." + label] = golden_entry + ".input.%d" % i
             ins = []
+        if a.am_names and side == "target" and api == "linear" and not dm:
+            for k, i in enumerate([1, 0, 2]):   # weight first (--am-names)
+                label = "input.%d" % k
+                args.append(leaf(entry, label, ins[i], True, call, True,
+                                 "api-file" if k != i else "same", call + "." + label))
+                leaves[-1]["call"] = call + ".input.%d" % i
+            ins = []
         for i, v in enumerate(ins):
             if v[1] == [] and api == "mul":
                 args.append(arg(entry, "input.%d" % i, {"type": "float", "value": v[0][0]},
@@ -367,10 +381,21 @@ def write_side(a, out, side, rank, fw, calls, offset):
         call = "bwd:%s#%d" % (api, fcount)
         g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
         outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
+        gin = [leaf(entry, "input.0", g, False, call, True)]
+        order = list(range(len(outs)))
+        if a.am_names and side == "target" and api == "linear":
+            order = [1, 0, 2]       # the inputs' gradients as the forward lists them
+        gouts = []
+        for j, i in enumerate(order):
+            label = "output.%d" % j
+            if j != i:
+                gouts.append(leaf(entry, label, outs[i], False, call, False, "api-file",
+                                  call + "." + label))
+                leaves[-1]["call"] = call + ".output.%d" % i
+            else:
+                gouts.append(leaf(entry, label, outs[i], False, call, False))
         body = collections.OrderedDict([
-            ("input", [leaf(entry, "input.0", g, False, call, True)]),
-            ("output", [leaf(entry, "output.%d" % i, v, False, call, False)
-                        for i, v in enumerate(outs)])])
+            ("input", gin), ("output", gouts)])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, k + 50)})
     rdir = os.path.join(out, side, "step0", "rank%d" % rank)
@@ -434,6 +459,9 @@ def main():
                    help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--dm-names", action="store_true",
                    help="the target names a tanh's and a linear's leaves as only -dm pairs them")
+    p.add_argument("--am-names", action="store_true",
+                   help="the target lists the linears' weight before the operand (forward "
+                        "inputs, backward outputs): -am with a file renumbers them")
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()

@@ -35,7 +35,7 @@ static const struct batch_option options[] = {
 	{ "atol",        BATCH_OPT_ATOL, "X", "diff: absolute tolerance (default per dtype: float32 1e-7, float16 1e-5)" },
 	{ "cos-min",     BATCH_OPT_COS_MIN, "X", "diff: lowest cosine similarity that still agrees, 0 to 1 (default per dtype)" },
 	{ "fuzzy",       BATCH_OPT_FUZZY, NULL, "diff: calls pair in order of appearance, their call counts dropped (where op names count calls)" },
-	{ "api-mapping", BATCH_OPT_API_MAPPING, NULL, "diff: the second dump's API names as the first's framework spells them (the compare tool's -am: built-in rules; where the format has them)" },
+	{ "api-mapping", BATCH_OPT_API_MAPPING, "[=FILE]", "diff: the second dump's API names as the first's framework spells them (the compare tool's -am: built-in rules; FILE: its YAML of APIs and argument/output indices; where the format has them)" },
 	{ "cell-mapping", BATCH_OPT_CELL_MAPPING, "[=FILE]", "diff: the second dump's cells as the first's modules (the compare tool's -cm; FILE: its YAML of cell names)" },
 	{ "data-mapping", BATCH_OPT_DATA_MAPPING, "FILE", "diff: the second dump's leaves as the first's, by full leaf name (the compare tool's -dm; FILE: its YAML; the API and cell maps win)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
