@@ -30,9 +30,10 @@
  * tool's map of full leaf names) moves each row of B it names under the
  * key of A's row holding the golden leaf it names (same host group),
  * whatever that row's op and slot; a row it names to a leaf A lacks is
- * only in B, and the rows it does not name keep their op's key.  Only the
- * rows of the ops the map names are decoded (for their slot labels), and
- * A's rows of the golden leaves' ops; without leaf rules nothing changes.
+ * only in B, and the rows it does not name keep their op's key.  One row
+ * of each place of the ops the map names is decoded (for its slot label:
+ * the renames are kept by op and place), and A's rows of the golden
+ * leaves' ops until the leaf is found; without leaf rules nothing changes.
  *
  * Metrics (model_diff_pair_get) decode both rows on demand: from the
  * summaries, the change in NaN/Inf counts, min, max, mean and zero fraction;

@@ -426,17 +426,24 @@ pairs_add(struct model_diff *d, uint64_t a, uint64_t b)
 	d->npairs++;
 }
 
-/* B pass: chains every row of B under its key (leaf: the keys of rows a
- * leaf map renames, or NULL).  Returns the rows chained. */
+/* B pass: chains every row of B under its key (leaf: diff_leaf_keys' or
+ * NULL).  Returns the rows chained. */
 static uint64_t
 chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint32_t *cls,
 	uint32_t nops, uint64_t nb, const struct hashtab_u64 *leaf)
 {
 	uint64_t j, key, keyed = 0, *c;
+	uint32_t f;
 
 	for (j = 0; j < nb; j++) {
 		next[j] = NONE32;
-		if (!leaf || !hashtab_u64_get(leaf, j, &key))
+		key = DIFF_LEAF_KEEP;
+		if (leaf) {
+			uint32_t op = model_trace_op_flags(d->b, j, &f);
+
+			hashtab_u64_get(leaf, diff_leaf_slot(op, model_trace_slot(d->b, j), f), &key);
+		}
+		if (key == DIFF_LEAF_KEEP)
 			key = diff_row_key(d, 1, cls, nops, j);
 		if (key == UINT64_MAX) {
 			d->only_b += row_counts(d, 1, j);
@@ -499,7 +506,7 @@ align(struct model_diff *d)
 {
 	struct name_table names;
 	struct hashtab_u64 t = {0};     /* row key -> chain of B's rows */
-	struct hashtab_u64 leaf = {0};  /* B row -> key, where a leaf map renames it */
+	struct hashtab_u64 leaf = {0};  /* B's op and slot -> key, where a leaf map renames it */
 	uint32_t *cls_a, *cls_b, nops_a, nops_b, *next;
 	uint64_t na = model_trace_count(d->a), nb = model_trace_count(d->b);
 	uint64_t keyed_b;

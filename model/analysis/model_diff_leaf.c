@@ -147,6 +147,14 @@ leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t 
 	return golden_key(d, cls_a, nops_a, gold, g);
 }
 
+uint64_t
+diff_leaf_slot(uint32_t op, uint32_t slot, uint32_t flags)
+{
+	if (slot >= (1u << 20) - 1)
+		slot = (1u << 20) - 1;      /* as row keys do: such slots share one */
+	return (uint64_t)op << 21 | (uint64_t)slot << 1 | ((flags & ROW_INPUT) ? 1u : 0u);
+}
+
 void
 diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
 	       const uint32_t *cls_b, uint32_t nops_b, struct hashtab_u64 *keys)
@@ -163,12 +171,20 @@ diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
 		    !model_op_rows(d->b, x, &first, &last))
 			continue;
 		for (j = first; j <= last; j++) {
+			uint64_t sk, *v;
+
+			/* an op's rows of later steps repeat its places: one
+			 * decode a place (an op's rows are one host's) */
 			if (model_trace_op_flags(d->b, j, &f) != x ||
-			    !row_label(d->b, j, label, sizeof label) ||
+			    hashtab_u64_get(keys, sk = diff_leaf_slot(x, model_trace_slot(d->b, j), f),
+					    NULL))
+				continue;
+			v = hashtab_u64_put(keys, sk, DIFF_LEAF_KEEP);  /* valid: no put below */
+			if (!row_label(d->b, j, label, sizeof label) ||
 			    !model_map_leaf(d->b, d->map, op.name, label, gold, sizeof gold))
 				continue;
 			g = diff_row_group(d, 1, j);
-			*hashtab_u64_put(keys, j, 0) = g == UINT32_MAX ? UINT64_MAX
+			*v = g == UINT32_MAX ? UINT64_MAX
 				: leaf_key(d, cls_a, nops_a, cls_b[x], &byclass, op.name, gold, g);
 		}
 	}
