@@ -203,6 +203,54 @@ test_without_leaf_rules_rows_pair_by_op_and_slot(void **state)
 	two_close(&t);
 }
 
+/* Rows of op name (declared once) in steps 0 and 1: output k of step s
+ * has mean ids[k] + 10 * s. */
+static void
+op_steps(struct fake *f, const char *name, const double *ids, int n)
+{
+	int k, st;
+
+	fake_op(f, "g", name, "Op", NULL, NULL);
+	for (st = 0; st < 2; st++)
+		for (k = 0; k < n; k++) {
+			struct td_summary s = fake_full_health(4, 0, 0, 0);
+
+			s.known |= SUM_MEAN;
+			s.mean = ids[k] + 10 * st;
+			fake_trace(f, 1, "g", name, (uint32_t)k, st * n + k, &s);
+			fake_step(f, st);
+		}
+}
+
+static void
+test_leaf_rules_hold_for_every_step_of_an_op(void **state)
+{
+	static const double add[] = { 1, 2 }, fused[] = { 2, 1 };
+	static const char *const rules[] = {
+		"fused.0.output.0", "add.0.output.1", "fused.0.output.1", "add.0.output.0", NULL
+	};
+	struct two t;
+	struct model_diff *d;
+	struct model_diff_counts c;
+	uint64_t k, ra, rb;
+
+	(void)state;
+	t.fa = fake_new(), t.fb = fake_new();
+	op_steps(t.fa, "add.0", add, 2);
+	op_steps(t.fb, "fused.0", fused, 2);
+	t.a = open_leaf(t.fa), t.b = open_leaf(t.fb);
+	d = diff_with(&t, rules);
+	model_diff_counts(d, &c);
+	assert_int_equal(c.aligned, 4);
+	assert_int_equal(c.only_a + c.only_b, 0);
+	for (k = 0; k < c.aligned; k++) {
+		assert_true(model_diff_rows(d, k, &ra, &rb));
+		assert_true(mean_of(t.a, ra) == mean_of(t.b, rb));
+	}
+	model_diff_free(d);
+	two_close(&t);
+}
+
 int
 main(void)
 {
@@ -210,6 +258,7 @@ main(void)
 		cmocka_unit_test(test_leaf_rules_pair_named_leaves_across_ops_and_slots),
 		cmocka_unit_test(test_leaves_a_map_does_not_name_keep_their_pairs),
 		cmocka_unit_test(test_without_leaf_rules_rows_pair_by_op_and_slot),
+		cmocka_unit_test(test_leaf_rules_hold_for_every_step_of_an_op),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
