@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -154,7 +155,8 @@ model_cache_free(struct model *m)
 {
 	if (!m->icache)
 		return;
-	free(m->icache->map);
+	if (m->icache->map)
+		munmap(m->icache->map, m->icache->map_len ? m->icache->map_len : 1);
 	for (size_t i = 0; i < m->icache->ngrown; i++)
 		free(m->icache->grown_paths[i]);
 	free(m->icache->grown_paths);
@@ -365,28 +367,59 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	return MC_LOAD_OK;
 }
 
-/* The n bytes of fd from its start in a buffer aligned for trace chunks
- * (free()), NULL when they cannot all be read or n is too big. */
+/* The n bytes of fd from its start in private anonymous pages (page
+ * aligned, so trace chunks are used in place and a section copied out is
+ * given back by mc_release; munmap), NULL when they cannot all be read or
+ * n is too big. */
 static void *
 read_whole(int fd, size_t n)
 {
 	void *buf;
 	size_t off = 0;
 
-	if (posix_memalign(&buf, 4096, n ? n : 1) != 0)
+	buf = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
 		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(buf, n ? n : 1, MADV_HUGEPAGE);     /* a fault per 2 MB, not per page, where allowed */
+#endif
 	while (off < n) {
 		ssize_t k = pread(fd, (char *)buf + off, n - off, (off_t)off);
 
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
-			free(buf);
+			munmap(buf, n ? n : 1);
 			return NULL;
 		}
 		off += (size_t)k;
 	}
 	return buf;
+}
+
+void
+mc_release(struct model *m, const void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!n || !model_cache_owns(m, p))
+		return;
+	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)p + n) & ~(page - 1);
+	if (lo < hi)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);    /* zero pages if touched again */
+}
+
+void
+mc_release_read(struct model *m, const struct ser_in *s, size_t *done)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t hi = ((uintptr_t)s->p + s->off) & ~(page - 1);
+
+	if (s->off <= *done || hi <= (uintptr_t)s->p + *done)
+		return;
+	mc_release(m, s->p + *done, hi - ((uintptr_t)s->p + *done));
+	*done = hi - (uintptr_t)s->p;
 }
 
 enum mc_load
@@ -421,8 +454,10 @@ model_cache_load(struct model *m)
 	}
 	/* read, not mapped: a file cut short under a session (another tdbg
 	 * replacing it, a user's truncate) must not SIGBUS a row read; the
-	 * buffer is aligned so full trace chunks are used in place in it
-	 * (their offsets in the file are multiples of CHUNK_ALIGN) */
+	 * buffer is page aligned so full trace chunks are used in place in it
+	 * (their offsets in the file are multiples of CHUNK_ALIGN), and the
+	 * sections the load copies into tables are given back as it goes
+	 * (mc_release): the peak is not the file and every table at once */
 	map = read_whole(fd, (size_t)st.st_size);
 	close(fd);
 	if (!map) {
@@ -441,7 +476,7 @@ model_cache_load(struct model *m)
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 	}
 	if (res == MC_LOAD_MISS) {      /* nothing points into it */
-		free(map);
+		munmap(map, c->map_len ? c->map_len : 1);
 		c->map = NULL;
 	}
 	if (res == MC_LOAD_OK)

@@ -176,6 +176,18 @@ struct mc_counts {
 	uint64_t strings, traces, execs, ops, files, hosts, frames, sources, graphs, cons;
 };
 
+/* Gives back to the system the whole pages of [p, p + n) when they are
+ * in the loaded file's buffer (model_cache_owns): for a section the load
+ * has copied into the model's tables, which nothing points into.  The
+ * bytes read as zeros afterwards.  Anything else (bytes applied by
+ * model_cache_apply) is left alone. */
+void mc_release(struct model *m, const void *p, size_t n);
+/* The same for the part of section s read so far, from *done (0 at the
+ * section's start) on; *done moves to the end of what was given back.  For
+ * a big section copied as it is read, so the file and the tables it fills
+ * are not both in memory at once. */
+void mc_release_read(struct model *m, const struct ser_in *s, size_t *done);
+
 /* model_cache_tables.c: everything but the rows.  Writers run on the
  * index thread (the only writer of the tables) under m->th.lock; readers
  * fill a model that nobody else sees yet and return false on anything

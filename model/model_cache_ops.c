@@ -16,6 +16,16 @@
 
 static const char infnan_kind[] = "InfNan";
 
+/* A list of n items of o's (n > 0, bounded by the bytes left): carved
+ * from the op table's slab, one allocation per 1 MB of lists instead of
+ * one per list (a 200,000-op file has about half a million). */
+static void *
+op_list(struct model *m, struct op_entry *o, uint64_t n, size_t size)
+{
+	o->lists_slab = true;
+	return ops_slab_alloc(m, (size_t)n * size);
+}
+
 /* Control inputs, attributes and output types (op details). */
 static void
 put_op_details(struct model *m, const struct op_entry *o, struct strbuf *sb)
@@ -51,7 +61,7 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 	uint64_t n = ser_get_count(s, 12), i;     /* string id, op id */
 
 	if (n) {
-		o->ctrl = xcalloc(n, sizeof(*o->ctrl));
+		o->ctrl = op_list(m, o, n, sizeof(*o->ctrl));
 		for (i = 0; i < n && !s->bad; i++) {
 			mc_get_sp(s, m, c, false, &o->ctrl[i].op_name);
 			o->ctrl[i].op = ser_get_i64(s);
@@ -62,7 +72,7 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 	}
 	n = ser_get_count(s, 8);                  /* two string ids */
 	if (n && !s->bad) {
-		o->attrs = xcalloc(n, sizeof(*o->attrs));
+		o->attrs = op_list(m, o, n, sizeof(*o->attrs));
 		for (i = 0; i < n && !s->bad; i++) {
 			mc_get_sp(s, m, c, true, &o->attrs[i].name);
 			mc_get_sp(s, m, c, true, &o->attrs[i].value);
@@ -71,7 +81,7 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 	}
 	n = ser_get_count(s, 20);
 	if (n && !s->bad) {
-		o->out_types = xcalloc(n, sizeof(*o->out_types));
+		o->out_types = op_list(m, o, n, sizeof(*o->out_types));
 		o->nout_types = n;
 		for (i = 0; i < n && !s->bad; i++) {
 			struct model_output_type *t = &o->out_types[i];
@@ -85,7 +95,7 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 				break;
 			}
 			if (nd) {
-				d = xmalloc(nd * sizeof(*d));
+				d = op_list(m, o, nd, sizeof(*d));
 				for (uint64_t k = 0; k < nd; k++)
 					d[k] = ser_get_i64(s);
 			}
@@ -129,63 +139,109 @@ put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
 	put_op_details(m, o, sb);
 }
 
+/* One op's fixed fields are read as one run of bytes (put_op wrote them
+ * one after the other, each as its bytes in this machine's order), not a
+ * serial call per field: the load reads 200,000 ops at 30 fields each. */
+static uint32_t
+take_u32(const unsigned char **p)
+{
+	uint32_t v;
+
+	memcpy(&v, *p, sizeof v);
+	*p += sizeof v;
+	return v;
+}
+
+static uint64_t
+take_u64(const unsigned char **p)
+{
+	uint64_t v;
+
+	memcpy(&v, *p, sizeof v);
+	*p += sizeof v;
+	return v;
+}
+
+/* A string id below the string count, the string in *out; false if not. */
+static bool
+take_sp(const unsigned char **p, struct model *m, const struct mc_counts *c, const char **out)
+{
+	return mc_str(m, take_u32(p), c, false, out);
+}
+
 static bool
 get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 16), i;
+	const unsigned char *p;
 
 	if (n) {
-		o->inputs = xcalloc(n, sizeof(*o->inputs));
-		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, false, &o->inputs[i].op_name);
-			o->inputs[i].slot = ser_get_u32(s);
-			o->inputs[i].op = ser_get_i64(s);
-			if (o->inputs[i].op < -1 || o->inputs[i].op >= (int64_t)c->ops)
-				s->bad = true;
-		}
+		if (!(p = ser_get_bytes(s, (size_t)n * 16)))  /* string id, slot, op id */
+			return false;
+		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
 		o->ninputs = n;
+		for (i = 0; i < n; i++) {
+			struct model_tensor_ref *in = &o->inputs[i];
+
+			if (!take_sp(&p, m, c, &in->op_name))
+				return false;
+			in->slot = take_u32(&p);
+			in->op = (int64_t)take_u64(&p);
+			if (in->op < -1 || in->op >= (int64_t)c->ops)
+				return false;
+		}
 	}
 	n = ser_get_count(s, 8);
 	if (n) {
-		o->out_ids = xcalloc(n, sizeof(*o->out_ids));
-		for (i = 0; i < n; i++)
-			o->out_ids[i] = ser_get_i64(s);
+		if (!(p = ser_get_bytes(s, (size_t)n * 8)))
+			return false;
+		o->out_ids = op_list(m, o, n, sizeof(*o->out_ids));
+		memcpy(o->out_ids, p, (size_t)n * 8);
 		o->nout_ids = n;
 	}
 	n = ser_get_count(s, 4);
 	if (n) {
-		o->frame_sids = xcalloc(n, sizeof(*o->frame_sids));
-		for (i = 0; i < n; i++)
-			o->frame_sids[i] = mc_get_sid(s, c, false);
+		if (!(p = ser_get_bytes(s, (size_t)n * 4)))
+			return false;
+		o->frame_sids = op_list(m, o, n, sizeof(*o->frame_sids));
 		o->nframes = n;
+		for (i = 0; i < n; i++)
+			if ((o->frame_sids[i] = take_u32(&p)) >= c->strings)
+				return false;
 	}
 	return !s->bad;
 }
 
+#define OP_HEAD 25      /* name, graph, type, device, host ids; placeholder; outputs */
+#define OP_TAIL 48      /* next_same_name, succ1; first_row1 .. first_alert; wall_time */
+
 static bool
 get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
-	o->name_sid = mc_get_sid(s, c, false);
-	o->graph_sid = mc_get_sid(s, c, false);
-	o->type_sid = mc_get_sid(s, c, false);
-	mc_get_sp(s, m, c, false, &o->device);
-	mc_get_sp(s, m, c, false, &o->host);
-	if (s->bad)
+	const unsigned char *p = ser_get_bytes(s, OP_HEAD);
+
+	if (!p)
+		return false;
+	o->name_sid = take_u32(&p);
+	o->graph_sid = take_u32(&p);
+	o->type_sid = take_u32(&p);
+	if (o->name_sid >= c->strings || o->graph_sid >= c->strings || o->type_sid >= c->strings ||
+	    !take_sp(&p, m, c, &o->device) || !take_sp(&p, m, c, &o->host))
 		return false;
 	o->name = intern_str(&m->str, o->name_sid);
 	o->graph_id = intern_str(&m->str, o->graph_sid);
 	o->type = intern_str(&m->str, o->type_sid);
-	o->placeholder = ser_get_u8(s) != 0;
-	o->num_outputs = ser_get_u32(s);
-	if (!get_op_lists(m, o, s, c))
+	o->placeholder = *p++ != 0;
+	o->num_outputs = take_u32(&p);
+	if (!get_op_lists(m, o, s, c) || !(p = ser_get_bytes(s, OP_TAIL)))
 		return false;
-	o->next_same_name = ser_get_u32(s);
-	o->succ1 = ser_get_u32(s);
-	o->first_row1 = ser_get_u64(s);
-	o->last_row = ser_get_u64(s);
-	o->nf_rows = ser_get_u64(s);
-	o->first_alert = ser_get_u64(s);
-	o->wall_time = ser_get_f64(s);
+	o->next_same_name = take_u32(&p);
+	o->succ1 = take_u32(&p);
+	o->first_row1 = take_u64(&p);
+	o->last_row = take_u64(&p);
+	o->nf_rows = take_u64(&p);
+	o->first_alert = take_u64(&p);
+	memcpy(&o->wall_time, p, sizeof o->wall_time);
 	if (!get_op_details(m, o, s, c))
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
@@ -253,46 +309,69 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
  * the next op of its name (a higher id) and the last op's is NO_ID.  A
  * chain that loops or skips (a forged file: op_by_name_locked would spin)
  * refuses the file.  Each head's last_same_name is set, so an op added
- * after the load is chained after its name's last op, not after op 0. */
+ * after the load is chained after its name's last op, not after op 0.
+ * An array by name sid (nstrings: every name sid is below it) gives each
+ * name's head: no hash lookup per op, and op_by_name is checked by one
+ * walk of its slots (as many names as heads, each name's value its head). */
 static bool
-check_chains(struct model *m)
+check_chains(struct model *m, uint64_t nstrings)
 {
-	struct hashtab_u64 last = {0};      /* name sid -> the last op of the name seen */
+	uint32_t *head = xmalloc((nstrings ? nstrings : 1) * sizeof(*head));
+	uint64_t names = 0, k, v;
+	size_t i, pos = 0;
 	bool ok = true;
-	uint64_t *slot, head;
-	size_t i;
 
+	memset(head, 0xff, (nstrings ? nstrings : 1) * sizeof(*head));     /* NO_ID */
+	for (i = 0; i < m->ot.nops && ok; i++) {
+		struct op_entry *o = &m->ot.opv[i];
+		uint32_t *h = &head[o->name_sid];
+
+		if (*h == NO_ID) {
+			*h = (uint32_t)i;
+			names++;
+		} else {
+			struct op_entry *first = &m->ot.opv[*h];
+
+			ok = m->ot.opv[first->last_same_name].next_same_name == (uint32_t)i;
+		}
+		m->ot.opv[*h].last_same_name = (uint32_t)i;
+	}
+	ok = ok && names == m->ot.op_by_name.n;   /* no name without an op */
+	while (ok && hashtab_u64_next(&m->ot.op_by_name, &pos, &k, &v))
+		ok = k < nstrings && head[k] == v;
 	for (i = 0; i < m->ot.nops && ok; i++) {
 		struct op_entry *o = &m->ot.opv[i];
 
-		slot = hashtab_u64_put(&last, o->name_sid, UINT64_MAX);
-		if (*slot == UINT64_MAX)
-			ok = hashtab_u64_get(&m->ot.op_by_name, o->name_sid, &head) && head == i;
-		else
-			ok = m->ot.opv[*slot].next_same_name == (uint32_t)i;
-		*slot = i;
+		if (head[o->name_sid] == i)
+			ok = m->ot.opv[o->last_same_name].next_same_name == NO_ID;
 	}
-	ok = ok && last.n == m->ot.op_by_name.n;  /* no name without an op */
-	for (i = 0; i < m->ot.nops && ok; i++) {
-		struct op_entry *o = &m->ot.opv[i];
-
-		hashtab_u64_get(&last, o->name_sid, &head);
-		if (head != i)
-			continue;
-		ok = o->next_same_name == NO_ID;
-		hashtab_u64_get(&m->ot.op_by_name, o->name_sid, &head);
-		m->ot.opv[head].last_same_name = (uint32_t)i;
-	}
-	hashtab_u64_done(&last);
+	free(head);
 	if (!ok)
 		mc_refuse(m, "op chains");
 	return ok;
+}
+
+/* The op count per graph: one count per run of ops of the same graph (a
+ * dump's ops come graph by graph), not a hash update per op. */
+static void
+count_graph_ops(struct model *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->ot.nops; i = j) {
+		uint32_t g = m->ot.opv[i].graph_sid;
+
+		for (j = i + 1; j < m->ot.nops && m->ot.opv[j].graph_sid == g; j++)
+			;
+		*hashtab_u64_put(&m->ot.graph_nops, g, 0) += j - i;
+	}
 }
 
 bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 80), i;
+	size_t done = 0;
 
 	if (n != c->ops)
 		return false;
@@ -303,14 +382,16 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 		if (!get_op(m, o, s, c))
 			return false;
-		(*hashtab_u64_put(&m->ot.graph_nops, o->graph_sid, 0))++;
+		if (i % 4096 == 4095)
+			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
+	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);
 	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m) &&
+	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m, c->strings) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }

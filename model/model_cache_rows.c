@@ -243,20 +243,28 @@ put_execs(struct model *m, struct mc_out *o)
 	strbuf_done(&sb);
 }
 
+#define EXEC_BYTES 53    /* put_execs: f64, two u64, four u32, i64, u32, u8 */
+
+/* One execution row from its EXEC_BYTES bytes (read as one run, each field
+ * its bytes in this machine's order, as put_execs wrote them). */
 static bool
-get_exec(struct ser_in *s, struct exec_row *x, const struct mc_counts *c)
+get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 {
-	x->wall_time = ser_get_f64(s);
-	x->first_trace = ser_get_u64(s);
-	x->ntraces = ser_get_u64(s);
-	x->op_type = mc_get_sid(s, c, false);
-	x->graph_sid = mc_get_sid(s, c, true);
-	x->num_outputs = ser_get_u32(s);
-	x->bad_outputs = ser_get_u32(s);
-	x->step = ser_get_i64(s);
-	x->host = (uint16_t)ser_get_u32(s);
-	x->flags = ser_get_u8(s);
-	return !s->bad && x->host < c->hosts && x->first_trace <= c->traces &&
+	uint32_t host;
+
+	memcpy(&x->wall_time, p, 8);
+	memcpy(&x->first_trace, p + 8, 8);
+	memcpy(&x->ntraces, p + 16, 8);
+	memcpy(&x->op_type, p + 24, 4);
+	memcpy(&x->graph_sid, p + 28, 4);
+	memcpy(&x->num_outputs, p + 32, 4);
+	memcpy(&x->bad_outputs, p + 36, 4);
+	memcpy(&x->step, p + 40, 8);
+	memcpy(&host, p + 48, 4);
+	x->host = (uint16_t)host;
+	x->flags = p[52];
+	return x->op_type < c->strings && (x->graph_sid < c->strings || x->graph_sid == NO_ID) &&
+	       x->host < c->hosts && x->first_trace <= c->traces &&
 	       x->ntraces <= c->traces - x->first_trace;
 }
 
@@ -269,10 +277,13 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		return false;
 	for (i = 0; i < n; i++) {
 		struct exec_row **chunk = &m->rows.echunks[i >> MODEL_CHUNK_SHIFT];
+		const unsigned char *p = ser_get_bytes(s, EXEC_BYTES);
 
+		if (!p)
+			return false;
 		if (!*chunk)
 			*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
-		if (!get_exec(s, &(*chunk)[i & (MODEL_CHUNK - 1)], c))
+		if (!get_exec(p, &(*chunk)[i & (MODEL_CHUNK - 1)], c))
 			return false;
 	}
 	for (i = 0; i < n; i += MODEL_CHUNK)
@@ -428,5 +439,9 @@ mc_get_rows(struct model *m, struct ser_in *in, const struct mc_counts *c, bool 
 		return false;
 	if (!mc_section_in(in, MC_EXECS, &s) || !get_execs(m, &s, c) || !ser_in_done(&s))
 		return false;
-	return mc_section_in(in, MC_RUNS, &s) && get_runs(m, &s, c) && ser_in_done(&s);
+	mc_release(m, s.p, s.n);                /* copied into execution chunks */
+	if (!mc_section_in(in, MC_RUNS, &s) || !get_runs(m, &s, c) || !ser_in_done(&s))
+		return false;
+	mc_release(m, s.p, s.n);                /* copied into run lists */
+	return true;
 }

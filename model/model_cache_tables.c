@@ -214,6 +214,8 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	struct strbuf buf = {0};
 	bool ok = n == c->strings;
 
+	if (ok)
+		intern_reserve(&m->str, n);
 	for (i = 0; i < n && ok && !s->bad; i++) {
 		const char *str = mc_get_path(s, m, &buf);
 
@@ -497,6 +499,8 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
 		if (!mc_section_in(in, steps[i].tag, &s) || !steps[i].get(m, &s, c) ||
 		    !ser_in_done(&s))
 			return false;
+		if (steps[i].tag == MC_STRINGS || steps[i].tag == MC_OPS)
+			mc_release(m, s.p, s.n);        /* copied: interned, op table */
 	}
 	return true;
 }

@@ -30,6 +30,19 @@ intern_init(struct intern *in)
 }
 
 void
+intern_reserve(struct intern *in, size_t n)
+{
+	uint32_t i, have = atomic_load_explicit(&in->n, memory_order_relaxed);
+
+	if (n <= in->ids.cap / 2)
+		return;
+	hashtab_done(&in->ids);
+	hashtab_init(&in->ids, n);
+	for (i = 0; i < have; i++)
+		hashtab_add(&in->ids, hashtab_str_hash(intern_str(in, i)), i);
+}
+
+void
 intern_done(struct intern *in)
 {
 	struct arena_block *b, *next;

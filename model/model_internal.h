@@ -81,6 +81,10 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_done(struct intern *in);
+/* Under m->th.lock (or before anyone sees in).  Sizes the id table for n
+ * strings at once, so adding that many does not grow it step by step (the
+ * cache's load knows its string count); the ids stay as they are. */
+void intern_reserve(struct intern *in, size_t n);
 /* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
 /* Under m->th.lock.  NO_ID when absent. */
@@ -180,6 +184,8 @@ struct op_entry {
 	const char *name, *type, *graph_id, *device, *host;  /* arena strings */
 	uint32_t name_sid, graph_sid, type_sid;
 	bool placeholder;           /* made from a trace; on_op fills it */
+	bool lists_slab;            /* inputs, ctrl, attrs, out_types (and dims), out_ids and
+				     * frame_sids live in ot.slab (a loaded cache), not freed one by one */
 	uint32_t num_outputs;
 	struct model_tensor_ref *inputs;
 	size_t ninputs;
@@ -390,8 +396,11 @@ struct mp_dcache {
 /* The op and graph table: ops, the op hash, consumers, graphs, devices.
  * Locking: mutated under th.lock; consumers read under th.lock; the writer
  * may read the op vector and op hash, which only it mutates, without. */
+struct op_slab;
+
 struct mp_optab {
 	struct op_entry *opv;
+	struct op_slab *slab;       /* the loaded ops' lists (op_entry.lists_slab), freed as a unit */
 	size_t nops, capops, nops_filled;
 	struct hashtab ophash;      /* op ids by (graph sid, name) */
 	struct hashtab_u64 op_by_name;   /* name sid -> first op id */
@@ -561,6 +570,10 @@ int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);
 bool graphs_is_inside(struct model *m, int32_t g, int32_t outer);
 void ops_graph_added(struct model *m, uint32_t graph_sid);
 void ops_done(struct model *m);
+/* n bytes (8-aligned, zeroed) that live until ops_done: the lists of ops a
+ * cache file gives, carved from big blocks instead of one allocation each
+ * (the op is then marked lists_slab). */
+void *ops_slab_alloc(struct model *m, size_t n);
 /* Rebuilds the op hash from the op table (a loaded cache). */
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);

@@ -183,6 +183,14 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	uint32_t old_type = o->type_sid;
 	size_t i;
 
+	if (o->lists_slab) {
+		/* a loaded placeholder's lists (the writer gives it none): the
+		 * fill replaces them, with lists of its own */
+		o->inputs = NULL, o->ctrl = NULL, o->attrs = NULL, o->out_types = NULL;
+		o->out_ids = NULL, o->frame_sids = NULL;
+		o->ninputs = o->nctrl = o->nattrs = o->nout_types = o->nout_ids = o->nframes = 0;
+		o->lists_slab = false;
+	}
 	o->type_sid = intern_add(&m->str, op->op_type ? op->op_type : "");
 	o->type = intern_str(&m->str, o->type_sid);
 	if (o->placeholder && o->nf_rows && old_type != o->type_sid)
@@ -270,22 +278,71 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	return id;
 }
 
+#define OP_SLAB_BLOCK ((size_t)1 << 20)
+
+struct op_slab {
+	struct op_slab *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+void *
+ops_slab_alloc(struct model *m, size_t n)
+{
+	struct op_slab *b = m->ot.slab;
+	void *p;
+
+	n = (n + 7) & ~(size_t)7;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > OP_SLAB_BLOCK / 4 ? n : OP_SLAB_BLOCK;
+
+		b = xcalloc(1, sizeof(*b) + cap);
+		b->cap = cap;
+		if (cap == n && m->ot.slab) {
+			/* a big list gets its own block behind the current one */
+			b->next = m->ot.slab->next;
+			m->ot.slab->next = b;
+		} else {
+			b->next = m->ot.slab;
+			m->ot.slab = b;
+		}
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/* Frees the lists an op owns one by one (not those in the slab). */
+static void
+op_lists_free(struct op_entry *o)
+{
+	if (o->lists_slab)
+		return;
+	free(o->inputs);
+	free(o->ctrl);
+	free(o->attrs);
+	for (size_t k = 0; k < o->nout_types; k++)
+		free((void *)o->out_types[k].dims);
+	free(o->out_types);
+	free(o->out_ids);
+	free(o->frame_sids);
+}
+
 void
 ops_done(struct model *m)
 {
+	struct op_slab *b, *next;
 	size_t i;
 
 	for (i = 0; i < m->ot.nops; i++) {
-		free(m->ot.opv[i].inputs);
-		free(m->ot.opv[i].ctrl);
-		free(m->ot.opv[i].attrs);
-		for (size_t k = 0; k < m->ot.opv[i].nout_types; k++)
-			free((void *)m->ot.opv[i].out_types[k].dims);
-		free(m->ot.opv[i].out_types);
-		free(m->ot.opv[i].out_ids);
-		free(m->ot.opv[i].frame_sids);
+		op_lists_free(&m->ot.opv[i]);
 		free(m->ot.opv[i].stack);
 	}
+	for (b = m->ot.slab; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	m->ot.slab = NULL;
 	free(m->ot.opv);
 	hashtab_done(&m->ot.ophash);
 	hashtab_u64_done(&m->ot.op_by_name);
