@@ -14,8 +14,8 @@
  * scoped op name of the graph node whose file-name form matches.
  * Summaries: the statistic.csv row when there is one; else the index pass
  * computes them from the data, streamed in chunks (so every NaN/Inf tensor
- * is an alert); a file that cannot be read keeps what its header says and
- * decode() tries again.
+ * is an alert; a bin file that cannot be read keeps what its header says).
+ * A row keeps none (struct ms_entry): decode() reads it again, the same way.
  * Locators: a trace is (file = run number, offset = entry number), an
  * execution (run number, 0), a source (0, source number).
  * Follow mode: a later index() call adds the iteration directories that
