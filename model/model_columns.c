@@ -72,6 +72,7 @@ struct colstore {
 	uint32_t rloaded;           /* columns read (1 << enum col) */
 	uint64_t dlo, dhi;          /* filled rows to write back, dlo == dhi none */
 	uint32_t last_need, last_mask;  /* colstore_get's last need and its columns */
+	uint64_t *meta;             /* colstore_get_window's meta words, under lock */
 };
 
 static uint64_t
@@ -437,30 +438,50 @@ size_t
 colstore_get_window(struct colstore *cs, uint64_t first, size_t n, uint32_t need,
 		    struct model_field_window *w)
 {
-	uint64_t base = first / COLS_WINDOW * COLS_WINDOW, end;
+	uint64_t base = first / COLS_WINDOW * COLS_WINDOW, end, readable;
 	uint32_t mask = cols_need_mask(need) & ~(1u << C_SHAPE | 1u << C_WALL);
 	unsigned k0 = (unsigned)(first - base);
+	bool direct, ranks = need & (SUM_DTYPE | SUM_RANK);
+	const uint64_t *meta;
 
 	w->first = first;
 	w->n = 0;
-	if (!cs || first >= atomic_load(&cs->rows))
+	if (!cs || first >= (readable = atomic_load(&cs->rows)))
 		return 0;
 	n = (size_t)TD_MIN((uint64_t)n, base + COLS_WINDOW - first);
 	pthread_mutex_lock(&cs->lock);
-	window_load(cs, first, mask);
-	end = TD_MIN(first + n, cs->rrows);
+	/* the read window when it holds this block (it may hold rows filled
+	 * since and not written back); else straight from the file into the
+	 * caller's arrays (one copy, not two) */
+	direct = cs->rblock != base / COLS_WINDOW;
+	if (direct) {
+		end = TD_MIN(first + n, readable);
+		if (!cs->meta)
+			cs->meta = xmalloc(COLS_WINDOW * sizeof(*cs->meta));
+		pread_all(cs, cs->meta, (size_t)(end - first) * 8, at(first, C_META));
+		meta = cs->meta;
+	} else {
+		window_load(cs, first, mask);
+		end = TD_MIN(first + n, cs->rrows);
+		meta = &cs->r->v[C_META][k0];
+	}
 	w->n = (size_t)(end - first);
 	for (size_t k = 0; k < w->n; k++) {
-		uint64_t meta = cs->r->v[C_META][k0 + k];
-
-		w->filled[k] = (meta & M_FILLED) != 0;
-		w->known[k] = (uint32_t)(meta >> M_KNOWN_SHIFT & M_BITS) & need;
-		w->dtype[k] = (uint8_t)(meta >> M_DTYPE_SHIFT);
-		w->rank[k] = (uint8_t)(meta >> M_RANK_SHIFT);
+		w->filled[k] = (meta[k] & M_FILLED) != 0;
+		w->known[k] = (uint32_t)(meta[k] >> M_KNOWN_SHIFT & M_BITS) & need;
 	}
-	for (int c = C_ELEMENTS; c <= C_L2NORM; c++)
-		if (mask & (1u << c))
+	for (size_t k = 0; ranks && k < w->n; k++) {
+		w->dtype[k] = (uint8_t)(meta[k] >> M_DTYPE_SHIFT);
+		w->rank[k] = (uint8_t)(meta[k] >> M_RANK_SHIFT);
+	}
+	for (int c = C_ELEMENTS; c <= C_L2NORM; c++) {
+		if (!(mask & (1u << c)))
+			continue;
+		if (direct)
+			pread_all(cs, w->v[c - C_ELEMENTS], w->n * 8, at(first, (enum col)c));
+		else
 			memcpy(w->v[c - C_ELEMENTS], &cs->r->v[c][k0], w->n * 8);
+	}
 	pthread_mutex_unlock(&cs->lock);
 	return w->n;
 }
@@ -574,5 +595,6 @@ colstore_close(struct colstore *cs)
 	pthread_mutex_destroy(&cs->lock);
 	free(cs->w);
 	free(cs->r);
+	free(cs->meta);
 	free(cs);
 }

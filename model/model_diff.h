@@ -26,6 +26,15 @@
  * pairs hosts by sorted position (natural order, "rank2" before
  * "rank10") when both dumps have as many, whatever their names.
  *
+ * Leaf maps: a map with leaf rules (reader_ops.map_leaf: the compare
+ * tool's map of full leaf names) moves each row of B it names under the
+ * key of A's row holding the golden leaf it names (same host group),
+ * whatever that row's op and slot; a row it names to a leaf A lacks is
+ * only in B, and the rows it does not name keep their op's key.  One row
+ * of each place of the ops the map names is decoded (for its slot label:
+ * the renames are kept by op and place), and A's rows of the golden
+ * leaves' ops until the leaf is found; without leaf rules nothing changes.
+ *
  * Metrics (model_diff_pair_get) decode both rows on demand: from the
  * summaries, the change in NaN/Inf counts, min, max, mean and zero fraction;
  * from full values where both rows have them, cosine similarity, the
@@ -74,8 +83,9 @@ struct model_diff_options {
 	bool fuzzy;                 /* calls pair in order of appearance, their counts
 				     * dropped (see "Calls" above) */
 	/* B's op names as A spells them (the format's compare tool's maps,
-	 * model_map_add on B), applied before the calls are read; NULL: none.
-	 * An op the map leaves unpaired is only in B. */
+	 * model_map_add on B), applied before the calls are read, and its
+	 * leaf rules (see "Leaf maps" above); NULL: none.  An op the map
+	 * leaves unpaired is only in B. */
 	const struct reader_map *map;
 };
 /* Options with every tolerance at its per-dtype default and no pairs. */

@@ -354,6 +354,13 @@ model_map_name(struct model *m, const struct reader_map *map, const char *name, 
 	return map && m->ops->map_name ? m->ops->map_name(map, name, buf, len) : name;
 }
 
+bool
+model_map_leaf(struct model *m, const struct reader_map *map, const char *op_name,
+	       const char *leaf, char *buf, size_t len)
+{
+	return map && m->ops->map_leaf && m->ops->map_leaf(map, op_name, leaf, buf, len);
+}
+
 void
 model_map_free(struct model *m, struct reader_map *map)
 {

@@ -188,6 +188,10 @@ enum td_status model_map_add(struct model *m, struct reader_map **map, enum read
 const char *model_map_name(struct model *m, const struct reader_map *map, const char *name,
 			   char *buf, size_t len);
 void model_map_free(struct model *m, struct reader_map *map);
+/* The map's leaf rules (reader_ops.map_leaf: its contract); false for a
+ * NULL map or a format without them.  No lock. */
+bool model_map_leaf(struct model *m, const struct reader_map *map, const char *op_name,
+		    const char *leaf, char *buf, size_t len);
 
 /* ---- state an analysis keeps per dump ----------------------------------- */
 

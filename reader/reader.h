@@ -410,8 +410,11 @@ enum reader_call {
 struct reader_map;
 
 enum reader_map_kind {
-	READER_MAP_API,             /* one framework's API names as the other's (built-in rules) */
+	READER_MAP_API,             /* one framework's API names as the other's (built-in
+				     * rules, plus a file's APIs and their leaves' places) */
 	READER_MAP_CELL,            /* module (cell) names: built-in rules, plus a file's names */
+	READER_MAP_DATA,            /* a file's full leaf names (op name, a dot, the row's
+				     * slot label) as the golden's: map_leaf */
 };
 
 struct reader_ops {
@@ -494,6 +497,18 @@ struct reader_ops {
 	const char *(*map_name)(const struct reader_map *map, const char *op_name, char *buf,
 				size_t len);
 	void (*map_free)(struct reader_map *map);
+	/* Optional (with map_add): the map's per-leaf rules, which rename a
+	 * row rather than its op.  A leaf is "{op_name}.{label}", label the
+	 * row's slot label (the "slot:" detail line).  With op_name NULL:
+	 * whether the map has leaf rules that apply (a map whose op rules win
+	 * has none).  With leaf NULL: whether it may rename a row of op_name
+	 * (the diff asks for those rows' labels only).  Else: writes into buf
+	 * (len bytes) the golden's full leaf name for that row and returns
+	 * true (an empty name: the row pairs with nothing), false when no
+	 * rule names it (the row keeps its op's pairing).
+	 * Pure once made: any thread. */
+	bool (*map_leaf)(const struct reader_map *map, const char *op_name, const char *leaf,
+			 char *buf, size_t len);
 };
 
 /* The readers, in probe order. */

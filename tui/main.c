@@ -45,8 +45,10 @@ struct args {
 	bool compare_hosts;
 	double rtol, atol, cos_min;         /* < 0: per-dtype default */
 	bool fuzzy;                         /* --fuzzy: calls pair in order */
-	bool api_mapping, cell_mapping;     /* --api-mapping, --cell-mapping[=FILE] */
+	bool api_mapping, cell_mapping;     /* --api-mapping[=FILE], --cell-mapping[=FILE] */
+	const char *api_mapping_file;       /* NULL: the built-in rules alone */
 	const char *cell_mapping_file;      /* NULL: the built-in rules alone */
+	const char *data_mapping_file;      /* --data-mapping=FILE, or NULL */
 	/* many nodes (many.h): --node, --merge, --via and their options */
 	bool node, merge;
 	const char *via, *via_tdbg, *nodes;
@@ -195,7 +197,11 @@ parse_option(struct args *a, int c)
 	case BATCH_OPT_ATOL: return parse_tol(&a->atol, "--atol");
 	case BATCH_OPT_COS_MIN: return parse_cos_min(&a->cos_min);
 	case BATCH_OPT_FUZZY: a->fuzzy = true; return -1;
-	case BATCH_OPT_API_MAPPING: a->api_mapping = true; return -1;
+	case BATCH_OPT_API_MAPPING:
+		a->api_mapping = true;
+		a->api_mapping_file = optarg;
+		return -1;
+	case BATCH_OPT_DATA_MAPPING: a->data_mapping_file = optarg; return -1;
 	case BATCH_OPT_CELL_MAPPING:
 		a->cell_mapping = true;
 		a->cell_mapping_file = optarg;
@@ -287,6 +293,10 @@ parse_args(int argc, char **argv, struct args *a)
 	if (optind + 2 < argc && a->cell_mapping && !a->cell_mapping_file) {
 		/* "--cell-mapping FILE": getopt gives an optional argument only after '=' */
 		usage_error("--cell-mapping takes its file after '=': --cell-mapping=%s", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (optind + 2 < argc && a->api_mapping && !a->api_mapping_file) {
+		usage_error("--api-mapping takes its file after '=': --api-mapping=%s", argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (optind + 2 < argc) {
@@ -453,8 +463,9 @@ load_watches(struct model *m)
 
 /* Two dumps, or two hosts of one: waits for both indexes and aligns them.
  * Returns -1 to go on (*d set, NULL when not comparing), else the exit code. */
-/* The name maps --api-mapping and --cell-mapping ask for, made by the
- * target's (b's) reader into *map; false after printing the error. */
+/* The name maps --api-mapping, --cell-mapping and --data-mapping ask for,
+ * made by the target's (b's) reader into *map; false after printing the
+ * error. */
 static bool
 open_maps(struct model *b, const struct args *o, struct reader_map **map)
 {
@@ -462,9 +473,11 @@ open_maps(struct model *b, const struct args *o, struct reader_map **map)
 	enum td_status st = TD_OK;
 
 	if (o->api_mapping)
-		st = model_map_add(b, map, READER_MAP_API, NULL, err, sizeof err);
+		st = model_map_add(b, map, READER_MAP_API, o->api_mapping_file, err, sizeof err);
 	if (st == TD_OK && o->cell_mapping)
 		st = model_map_add(b, map, READER_MAP_CELL, o->cell_mapping_file, err, sizeof err);
+	if (st == TD_OK && o->data_mapping_file)
+		st = model_map_add(b, map, READER_MAP_DATA, o->data_mapping_file, err, sizeof err);
 	if (st != TD_OK)
 		print_error(err);
 	return st == TD_OK;
@@ -484,9 +497,15 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct reader_
 				    "give two dumps (or --compare-hosts)");
 			return EXIT_USAGE;
 		}
+		if (o->data_mapping_file) {
+			print_error("--data-mapping maps the leaf names of a diff: give two dumps "
+				    "(or --compare-hosts)");
+			return EXIT_USAGE;
+		}
 		return -1;
 	}
-	if ((o->api_mapping || o->cell_mapping) && !open_maps(b ? b : a, o, map))
+	if ((o->api_mapping || o->cell_mapping || o->data_mapping_file) &&
+	    !open_maps(b ? b : a, o, map))
 		return EXIT_USAGE;
 	model_diff_options_init(&opt);
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;

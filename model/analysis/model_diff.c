@@ -339,8 +339,8 @@ row_step(struct model_diff *d, int s, uint64_t i)
 }
 
 /* The host group of row i of a side; NONE32 when its host takes no part. */
-static uint32_t
-row_group(struct model_diff *d, int s, uint64_t i)
+uint32_t
+diff_row_group(struct model_diff *d, int s, uint64_t i)
 {
 	struct diff_side *sd = &d->side[s];
 	struct model *m = s ? d->b : d->a;
@@ -388,15 +388,15 @@ chain_pack(uint32_t head, uint32_t tail)
 }
 
 /* The key of row i of a side, or UINT64_MAX when it takes no part. */
-static uint64_t
-row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i)
+uint64_t
+diff_row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i)
 {
 	struct model *m = s ? d->b : d->a;
 	uint32_t f, op = model_trace_op_flags(m, i, &f), c, g, slot;
 
 	if (op >= nops || (c = cls[op]) == NONE32)
 		return UINT64_MAX;
-	if ((g = row_group(d, s, i)) == NONE32 || g >= (1u << GROUP_BITS))
+	if ((g = diff_row_group(d, s, i)) == NONE32 || g >= (1u << GROUP_BITS))
 		return UINT64_MAX;
 	slot = model_trace_slot(m, i);
 	if (slot >= (1u << SLOT_BITS) - 1)
@@ -410,7 +410,7 @@ row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_
 static bool
 row_counts(struct model_diff *d, int s, uint64_t i)
 {
-	return !d->explicit_pairs || row_group(d, s, i) != NONE32;
+	return !d->explicit_pairs || diff_row_group(d, s, i) != NONE32;
 }
 
 static void
@@ -426,16 +426,26 @@ pairs_add(struct model_diff *d, uint64_t a, uint64_t b)
 	d->npairs++;
 }
 
-/* B pass: chains every row of B under its key.  Returns the rows chained. */
+/* B pass: chains every row of B under its key (leaf: diff_leaf_keys' or
+ * NULL).  Returns the rows chained. */
 static uint64_t
 chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint32_t *cls,
-	uint32_t nops, uint64_t nb)
+	uint32_t nops, uint64_t nb, const struct hashtab_u64 *leaf)
 {
 	uint64_t j, key, keyed = 0, *c;
+	uint32_t f;
 
 	for (j = 0; j < nb; j++) {
 		next[j] = NONE32;
-		if ((key = row_key(d, 1, cls, nops, j)) == UINT64_MAX) {
+		key = DIFF_LEAF_KEEP;
+		if (leaf) {
+			uint32_t op = model_trace_op_flags(d->b, j, &f);
+
+			hashtab_u64_get(leaf, diff_leaf_slot(op, model_trace_slot(d->b, j), f), &key);
+		}
+		if (key == DIFF_LEAF_KEEP)
+			key = diff_row_key(d, 1, cls, nops, j);
+		if (key == UINT64_MAX) {
 			d->only_b += row_counts(d, 1, j);
 			continue;
 		}
@@ -481,7 +491,7 @@ take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const 
 	uint32_t j;
 
 	for (i = 0; i < na; i++) {
-		key = row_key(d, 0, cls, nops, i);
+		key = diff_row_key(d, 0, cls, nops, i);
 		c = key == UINT64_MAX ? NULL : hashtab_u64_slot(t, key);
 		j = c ? chain_take(d, c, next, i) : NONE32;
 		if (j == NONE32)
@@ -496,18 +506,24 @@ align(struct model_diff *d)
 {
 	struct name_table names;
 	struct hashtab_u64 t = {0};     /* row key -> chain of B's rows */
+	struct hashtab_u64 leaf = {0};  /* B's op and slot -> key, where a leaf map renames it */
 	uint32_t *cls_a, *cls_b, nops_a, nops_b, *next;
 	uint64_t na = model_trace_count(d->a), nb = model_trace_count(d->b);
 	uint64_t keyed_b;
+	bool leaves = model_map_leaf(d->b, d->map, NULL, NULL, NULL, 0);
 
 	name_table_init(&names, model_op_count(d->b));
 	cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, &nops_b);
-	cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, &nops_a);
+	/* a leaf may pair with an op B has no name of: A's ops need classes */
+	cls_a = op_classes(d->a, &names, leaves, d->fuzzy, NULL, &nops_a);
+	if (leaves)
+		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
-	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb);
+	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb, leaves ? &leaf : NULL);
 	take_a(d, &t, next, cls_a, nops_a, na);
 	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
 	hashtab_u64_done(&t);
+	hashtab_u64_done(&leaf);
 	free(next);
 	free(cls_a);
 	free(cls_b);
@@ -591,7 +607,7 @@ model_diff_counts(const struct model_diff *d, struct model_diff_counts *c)
 bool
 model_diff_b_row_compared(struct model_diff *d, uint64_t b_row)
 {
-	return d->any_host || row_group(d, 1, b_row) != NONE32;
+	return d->any_host || diff_row_group(d, 1, b_row) != NONE32;
 }
 
 bool

@@ -12,6 +12,7 @@
 
 #include "model/model_diff.h"
 #include "model/model_query.h"
+#include "reader/base/hashtab.h"
 
 /* Rows a side's window holds. */
 #define DIFF_WINDOW 256
@@ -53,5 +54,19 @@ struct model_diff {
 
 /* The step of trace row i, -1 unknown (one lock). */
 int64_t diff_row_step(struct model *m, uint64_t i);
+/* Row i's key on side s (0 A, 1 B) given its ops' classes cls (nops of
+ * them), UINT64_MAX when it takes no part; its host group, UINT32_MAX
+ * when its host takes no part (model_diff.c). */
+uint64_t diff_row_key(struct model_diff *d, int s, const uint32_t *cls, uint32_t nops, uint64_t i);
+uint32_t diff_row_group(struct model_diff *d, int s, uint64_t i);
+/* What the map's leaf rules make of B's rows, into keys: a row's
+ * diff_leaf_slot -> the key of A's row holding the golden leaf
+ * (UINT64_MAX: A has none, the row is only in B; DIFF_LEAF_KEEP: no rule
+ * names it, its own key).  cls_a, cls_b: the sides' op classes
+ * (model_diff_leaf.c). */
+#define DIFF_LEAF_KEEP (UINT64_MAX - 1)     /* no row key has every class bit set */
+uint64_t diff_leaf_slot(uint32_t op, uint32_t slot, uint32_t flags);
+void diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
+		    const uint32_t *cls_b, uint32_t nops_b, struct hashtab_u64 *keys);
 
 #endif

@@ -461,6 +461,9 @@ expr_parse(const char *text, struct expr **out, char *err, size_t errlen)
 		return regex_error ? TD_ERR_REGEX : TD_ERR_ARGS;
 	}
 	e->md = pcre2_match_data_create(1, NULL);
+	for (size_t i = 0; i < e->n && !e->rx; i++)
+		if (e->nodes[i].kind == N_MATCH)
+			e->rx = xcalloc(EXPR_RX_MEMO, sizeof(*e->rx));
 	*out = e;
 	return TD_OK;
 }
@@ -478,6 +481,7 @@ expr_free(struct expr *e)
 		pcre2_code_free(e->nodes[i].re);
 	}
 	pcre2_match_data_free(e->md);
+	free(e->rx);
 	free(e->nodes);
 	free(e->text);
 	free(e);
@@ -544,6 +548,40 @@ compare(enum tok op, const struct value *l, const struct value *r, enum expr_kin
 	return expr_cmp_holds(op, c) ? EXPR_TRUE : EXPR_FALSE;
 }
 
+/* n's "~" on s: from the memo when a row before carried the same short
+ * text, else matched (and kept).  The same answer either way: a match
+ * depends on the pattern and the text alone. */
+static enum expr_result
+match_text(const struct expr *e, const struct node *n, const char *s)
+{
+	size_t len = strlen(s);
+	int node1 = (int)(n - e->nodes) + 1;
+	struct expr_rx_ent *ent = NULL;
+	enum expr_result r;
+
+	if (e->rx && len < EXPR_RX_SHORT) {
+		uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)node1;
+
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+		ent = &e->rx[(h >> 40) % EXPR_RX_MEMO];    /* FNV-1a's low bits mix poorly */
+		if (ent->node1 == node1 && ent->len == len && !memcmp(ent->s, s, len))
+			return (enum expr_result)ent->r;
+	}
+	switch (model_regex_match(n->re, s, len, e->md)) {
+	case MODEL_REGEX_MATCH: r = EXPR_TRUE; break;
+	case MODEL_REGEX_NO: r = EXPR_FALSE; break;
+	default: r = EXPR_UNKNOWN; break;       /* a PCRE2 limit: cannot tell, not "no" */
+	}
+	if (ent) {
+		ent->node1 = node1;
+		ent->len = (uint8_t)len;
+		ent->r = (uint8_t)r;
+		memcpy(ent->s, s, len);
+	}
+	return r;
+}
+
 static enum expr_result
 eval_leaf(const struct expr *e, const struct node *n, expr_get_fn get, void *ctx)
 {
@@ -558,11 +596,7 @@ eval_leaf(const struct expr *e, const struct node *n, expr_get_fn get, void *ctx
 	if (n->kind == N_MATCH) {
 		if (l.avail != EXPR_KNOWN)
 			return l.avail == EXPR_LATER ? EXPR_DEFER : EXPR_UNKNOWN;
-		switch (model_regex_match(n->re, l.str, strlen(l.str), e->md)) {
-		case MODEL_REGEX_MATCH: return EXPR_TRUE;
-		case MODEL_REGEX_NO: return EXPR_FALSE;
-		default: return EXPR_UNKNOWN;   /* a PCRE2 limit: cannot tell, not "no" */
-		}
+		return match_text(e, n, l.str);
 	}
 	operand_value(&n->r, get, ctx, &r);
 	if (l.avail == EXPR_LATER || r.avail == EXPR_LATER)

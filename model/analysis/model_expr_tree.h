@@ -37,6 +37,18 @@ struct node {
 	pcre2_code *re;
 };
 
+/* A "~" answer kept by its text (model_expr.c): the row by row walk
+ * matches a short text once per node, however many rows carry it (a
+ * dtype name, a role). */
+#define EXPR_RX_SHORT 40            /* texts kept: shorter than this */
+#define EXPR_RX_MEMO 256            /* entries, direct-mapped by hash */
+struct expr_rx_ent {
+	int node1;                  /* node index + 1; 0 empty */
+	uint8_t len;
+	uint8_t r;                  /* enum expr_result */
+	char s[EXPR_RX_SHORT];
+};
+
 struct expr {
 	char *text;
 	struct node *nodes;
@@ -44,6 +56,7 @@ struct expr {
 	int root;
 	uint64_t fields;
 	pcre2_match_data *md;
+	struct expr_rx_ent *rx;     /* EXPR_RX_MEMO entries when a node is "~", else NULL */
 };
 
 /* The kind of value an operand gives (a field's, or a literal's). */

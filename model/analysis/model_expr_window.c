@@ -110,6 +110,31 @@ cmp_num(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t
 	}
 }
 
+/* The same against a number literal b (the usual "field > 0.5"): only
+ * the field's column is read, its availability decides as above. */
+#define LIT_LOOP(test)                                                                   \
+	for (k = 0; k < n; k++) {                                                        \
+		double a = l->num[k];                                                    \
+		uint8_t la = l->avail[k], t = (uint8_t)(test);                           \
+                                                                                         \
+		out[k] = la == EXPR_KNOWN ? t : not_known(la);                           \
+	}
+
+static void
+cmp_num_lit(enum tok op, const struct col *l, double b, size_t n, uint8_t *out)
+{
+	size_t k;
+
+	switch (op) {
+	case T_LT: LIT_LOOP(a < b) break;
+	case T_LE: LIT_LOOP(a <= b) break;
+	case T_GT: LIT_LOOP(a > b) break;
+	case T_GE: LIT_LOOP(a >= b) break;
+	case T_EQ: LIT_LOOP(a == b) break;
+	default:   LIT_LOOP(a != b) break;
+	}
+}
+
 static void
 cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
 {
@@ -236,6 +261,8 @@ eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
 				 l.num[k] != 0 && !isnan(l.num[k]);
 	} else if (nd->kind == N_MATCH) {
 		match_col(w, nd, &l, out);
+	} else if (nd->r.kind == O_NUM && expr_operand_kind(&nd->l) == EXPR_NUM) {
+		cmp_num_lit(nd->op, &l, nd->r.num, w->n, out);
 	} else {
 		col_alloc(&r, w->n);
 		operand_col(w, &nd->r, &r);

@@ -21,8 +21,9 @@
  * the tolerance); the caller learns which.
  * Not for: rows of executions (eager ops have no steps to compare).
  * On the model's public API (model_query.h): the index lives in the
- * model's state slot MODEL_STATE_STEP_INDEX and reads rows' keys in
- * batches (one lock a batch, not a row).
+ * model's state slot MODEL_STATE_STEP_INDEX and reads rows' steps in
+ * batches (one lock a batch, not a row), their ops and slots from the
+ * flag bytes and their hosts a file span at a time.
  */
 #include "model/analysis/model_where.h"
 
@@ -50,6 +51,20 @@ struct step_seen {
 };
 #define STEP_SEEN 65536u            /* direct-mapped by row */
 
+/* A cursor over the rows' file spans for their host keys: a file that
+ * names its host gives every row of its span that key, asked once a
+ * span (model_trace_span, model_file_host); a row of a file naming none
+ * takes its own (model_trace_host, its execution's).  The key is
+ * model_trace_keys', without its checkpoint search and lock a row. */
+struct span_host {
+	bool valid;                 /* [lo, hi) is a span (hi capped at the rows
+				     * indexed when it was read: a later file
+				     * may start past them) */
+	bool named;                 /* its file names a host: host */
+	uint64_t lo, hi;
+	uint32_t host;
+};
+
 struct step_index {
 	pthread_mutex_t mu;               /* the index's own (never the model's) */
 	struct step_seen *seen;     /* STEP_SEEN entries, made on first use */
@@ -62,6 +77,7 @@ struct step_index {
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
+	struct span_host span;      /* extend's cursor, kept across calls */
 	struct step_ent *ents;
 	size_t nents, capents;
 };
@@ -135,24 +151,42 @@ add_row(struct step_index *s, uint64_t i, uint32_t op, uint32_t slot, uint32_t h
 
 #define STEP_BATCH 1024
 
-/* Extends the index over rows [s->n, row]: their keys a batch at a time. */
-static void
-extend(struct model *m, struct step_index *s, uint64_t row)
+static uint32_t
+row_host(struct model *m, struct span_host *c, uint64_t i)
 {
-	uint64_t rows[STEP_BATCH];
-	uint32_t slots[STEP_BATCH];
-	struct model_row_keys keys[STEP_BATCH];
+	uint32_t file;
 
-	while (s->n <= row) {
-		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, row + 1 - s->n);
+	if (!c->valid || i < c->lo || i >= c->hi) {
+		uint64_t n = model_trace_count(m);     /* before the span: rows it covers */
 
+		c->valid = model_trace_span(m, i, &c->lo, &c->hi, &file);
+		c->hi = TD_MIN(c->hi, n);
+		c->named = c->valid && model_file_host(m, file, &c->host);
+	}
+	return c->named ? c->host : model_trace_host(m, i);
+}
+
+/* Extends the index over rows [s->n, row] (row below nrows, the rows
+ * indexed), a whole batch past row when the rows are there (a scan asks
+ * row after row): their op and slot from the flag bytes, steps a batch
+ * at a time (one lock a batch), hosts from their spans. */
+static void
+extend(struct model *m, struct step_index *s, uint64_t row, uint64_t nrows)
+{
+	int64_t steps[STEP_BATCH];
+	uint64_t to = TD_MAX(row + 1, TD_MIN(nrows, s->n + STEP_BATCH));
+
+	while (s->n < to) {
+		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, to - s->n);
+		uint64_t first = s->n;
+
+		model_trace_hosts(m, first, n, NULL, steps);
 		for (size_t k = 0; k < n; k++) {
-			rows[k] = s->n + k;
-			slots[k] = model_trace_slot(m, rows[k]);
+			uint32_t flags, op = model_trace_op_flags(m, first + k, &flags);
+
+			add_row(s, first + k, op, model_trace_slot(m, first + k),
+				row_host(m, &s->span, first + k), steps[k]);
 		}
-		model_trace_keys(m, rows, n, keys);
-		for (size_t k = 0; k < n; k++)
-			add_row(s, rows[k], keys[k].op, slots[k], keys[k].host, keys[k].step);
 	}
 }
 
@@ -166,7 +200,7 @@ step_prev(struct model *m, uint64_t row)
 	if (row >= n)
 		return -1;
 	pthread_mutex_lock(&s->mu);
-	extend(m, s, row);
+	extend(m, s, row, n);
 	r = s->prev[row];
 	pthread_mutex_unlock(&s->mu);
 	return r;
@@ -280,17 +314,15 @@ seen_get(const struct step_seen *e, struct td_summary *s)
 /* The previous step's summary fields (STEP_SUMMARY_BITS) of row, whose
  * own are now, in was: from what an earlier step field kept of prev, else
  * read (model_trace_fields: the columns, or a decode); prev < 0: none
- * (was empty).  Keeps now's for row's next step. */
+ * (was empty).  Keeps now's for row's next step.  Under s->mu. */
 static void
-prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_t prev,
-	     struct td_summary *was)
+prev_summary(struct model *m, struct step_index *s, uint64_t row, const struct td_summary *now,
+	     int64_t prev, struct td_summary *was)
 {
-	struct step_index *s = step_index(m);
 	struct step_seen *e;
 	bool found = prev < 0;
 
 	memset(was, 0, sizeof *was);
-	pthread_mutex_lock(&s->mu);
 	if (!s->seen)
 		s->seen = xcalloc(STEP_SEEN, sizeof *s->seen);
 	e = &s->seen[(uint64_t)prev % STEP_SEEN];
@@ -299,7 +331,6 @@ prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_
 		found = true;
 	}
 	seen_put(&s->seen[row % STEP_SEEN], row, now);
-	pthread_mutex_unlock(&s->mu);
 	if (!found) {
 		struct model_fields mf;
 
@@ -308,41 +339,59 @@ prev_summary(struct model *m, uint64_t row, const struct td_summary *now, int64_
 	}
 }
 
+/* Row's previous record, its fields and whether row's own record holds
+ * no values, into *prev, *was, *no_values: from the memo of the last row
+ * asked, else looked up (and kept in the memo) -- but for first_record
+ * (first: only *prev), which reads no fields.  One hold of the index's
+ * lock for all of it (the model's and the columns' locks are taken
+ * inside it, as extend does). */
+static void
+prev_of(struct model *m, uint64_t row, const struct td_summary *now, bool first, int64_t *prev,
+	struct td_summary *was, bool *no_values)
+{
+	struct step_index *s = step_index(m);
+	uint64_t n = model_trace_count(m);
+
+	*prev = -1;
+	*no_values = false;
+	pthread_mutex_lock(&s->mu);
+	if (s->memo.row1 == row + 1) {
+		*prev = s->memo_prev;
+		seen_get(&s->memo, was);
+		*no_values = s->memo_no_values;
+	} else {
+		if (row < n) {
+			extend(m, s, row, n);
+			*prev = s->prev[row];
+		}
+		if (!first) {
+			prev_summary(m, s, row, now, *prev, was);
+			/* the summary columns know the record holds no values: no decode */
+			*no_values = *prev >= 0 && model_trace_no_values(m, row);
+			seen_put(&s->memo, row, was);
+			s->memo_prev = *prev;
+			s->memo_no_values = *no_values;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
 enum expr_avail
 step_field(struct model *m, uint64_t row, const struct td_summary *now, enum expr_field f,
 	   const struct step_tol *tol, double *num, enum step_basis *basis)
 {
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
-	struct step_index *s = step_index(m);
-	int64_t prev = -1;
+	int64_t prev;
 	struct td_summary was;
-	bool memo, no_values = false;
+	bool no_values;
 	enum expr_avail r = EXPR_ABSENT;
 
 	if (!tol)
 		tol = &def;
-	pthread_mutex_lock(&s->mu);
-	if ((memo = s->memo.row1 == row + 1)) {
-		prev = s->memo_prev;
-		seen_get(&s->memo, &was);
-		no_values = s->memo_no_values;
-	}
-	pthread_mutex_unlock(&s->mu);
-	if (!memo)
-		prev = step_prev(m, row);
+	prev_of(m, row, now, f == EXPR_F_FIRST_RECORD, &prev, &was, &no_values);
 	if (f == EXPR_F_FIRST_RECORD) {
 		*num = prev < 0;
 		return EXPR_KNOWN;
-	}
-	if (!memo) {
-		prev_summary(m, row, now, prev, &was);
-		/* the summary columns know the record holds no values: no decode */
-		no_values = prev >= 0 && model_trace_no_values(m, row);
-		pthread_mutex_lock(&s->mu);
-		seen_put(&s->memo, row, &was);
-		s->memo_prev = prev;
-		s->memo_no_values = no_values;
-		pthread_mutex_unlock(&s->mu);
 	}
 	if (prev < 0)
 		return EXPR_ABSENT;

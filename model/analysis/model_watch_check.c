@@ -26,7 +26,12 @@ struct model_watch_op {
 	const char *raw_name, *raw_type;    /* model_op_names' */
 	const char *name, *type;    /* the row context's: "" for no name */
 	const char *role;           /* NULL: the dump states its rows' roles */
+	uint64_t may;               /* watches (bit k) its rows may hit, when may_n */
+	size_t may_n;               /* the watch count may is for, 0 not made */
 };
+
+/* Watches a set's op masks hold (more: each row asks op_may_match). */
+#define MAY_WATCHES 64
 
 void
 model_watch_run_init(struct model_watch_run *r, int64_t step)
@@ -101,7 +106,7 @@ basis_name(enum step_basis b)
 }
 
 /* Op's fields for its rows (row j one of them), read the first time. */
-static const struct model_watch_op *
+static struct model_watch_op *
 op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t j)
 {
 	struct model_row_facts k;
@@ -156,6 +161,23 @@ op_may_match(struct model *m, struct model_watch_run *r, const struct model_watc
 	return *v == 2;
 }
 
+/* The watches (bit k) that can hold on rows of op: op_may_match for
+ * each, once per op and watch count. */
+static uint64_t
+op_may(struct model *m, struct model_watch_run *r, struct model_watch_op *o, uint32_t op)
+{
+	struct watch_set *s = *model_watch_slot(m);
+
+	if (o->may_n != s->n) {
+		o->may = 0;
+		for (size_t k = 0; k < s->n; k++)
+			if (s->v[k].e && op_may_match(m, r, o, op, k))
+				o->may |= UINT64_C(1) << k;
+		o->may_n = s->n;
+	}
+	return o->may;
+}
+
 /* One more row watch k could not decide (of nwatches). */
 static void
 count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
@@ -181,14 +203,18 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step
 	if (r->step >= 0 && step != r->step)
 		return;
 	r->checked++;
-	const struct model_watch_op *o = op_info(m, r, op, j);
+	struct model_watch_op *o = op_info(m, r, op, j);
+	bool masked = s->n <= MAY_WATCHES;
+	uint64_t may = masked ? op_may(m, r, o, op) : 0;
+
 	where_row_init(&wr, m, j);      /* one row read for every watch */
 	wr.name = o->name;              /* the op's fields: no per-row lookup */
 	wr.type = o->type;
 	wr.role = o->role;
 	wr.want = WATCH_FIELDS;         /* one read of the columns for all the watches */
 	for (size_t k = 0; k < s->n; k++) {
-		if (!s->v[k].e || !op_may_match(m, r, o, op, k))
+		/* the watches the op leaves to its rows */
+		if (masked ? !(may >> k & 1) : !s->v[k].e || !op_may_match(m, r, o, op, k))
 			continue;
 		struct where_opts o = { .tol = &s->v[k].tol };
 		enum expr_result res = where_row_eval(&wr, s->v[k].e, &o);

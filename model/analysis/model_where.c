@@ -230,12 +230,13 @@ static enum expr_avail
 row_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
 	struct where_row *c = ctx;
+	enum expr_stage stage = expr_field_stage(f);       /* asked once */
 
 	if (c->names_later && f == EXPR_F_HOST && !c->host) {
 		const char *name, *type;
 
 		model_trace_names(c->m, c->row, &name, &type, &c->host);
-	} else if (c->names_later && expr_field_stage(f) == EXPR_STAGE_OP && !c->name) {
+	} else if (c->names_later && stage == EXPR_STAGE_OP && !c->name) {
 		uint32_t flags;
 
 		/* by op id: no host lookup (a role condition on every row) */
@@ -267,13 +268,13 @@ row_field(void *ctx, enum expr_field f, double *num, const char **str)
 	}
 	if (c->summary_later)
 		return EXPR_LATER;
-	if (c->trace && expr_field_stage(f) == EXPR_STAGE_STEP) {
+	if (c->trace && stage == EXPR_STAGE_STEP) {
 		if (f != EXPR_F_FIRST_RECORD)   /* the fields step_field compares */
 			row_summary(c, STEP_SUMMARY_BITS, false);
 	} else if (c->trace) {
 		row_summary(c, summary_bit(f), !summary_bit(f));
 	}
-	if (expr_field_stage(f) == EXPR_STAGE_STEP) {
+	if (stage == EXPR_STAGE_STEP) {
 		if (!c->trace)
 			return EXPR_ABSENT;
 		enum step_basis b = STEP_FROM_NONE;

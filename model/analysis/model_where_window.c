@@ -237,7 +237,7 @@ where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t
 	}
 	if (filled)     /* else nothing read: every row asked */
 		expr_eval_window(e, w->f.n, window_col, &c, w->mm, out);
-	for (k = 0; k < w->f.n; k++)
+	for (k = 0; filled < w->f.n && k < w->f.n; k++)     /* some rows not filled */
 		if (!w->f.filled[k])
 			out[k] = WHERE_ASK;
 	return w->f.n;

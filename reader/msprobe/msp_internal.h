@@ -109,12 +109,29 @@ const char *msp_dir_name(enum msp_dir d);
 /* reader_ops.call_of (msp_call.c): an API's backward count is matched by
  * its rank among the API's backward calls, other counts exactly. */
 enum reader_call msp_call_of(const char *name, char *key, size_t keylen, int64_t *count);
-/* reader_ops.map_add, map_name, map_free (msp_map.c): msprobe compare's
- * API and cell maps (FORMAT.md §11). */
+/* reader_ops.map_add, map_name, map_free, map_leaf (msp_map.c): msprobe
+ * compare's API, cell and data maps (FORMAT.md §11). */
 enum td_status msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path,
 			   char *err, size_t errlen);
 const char *msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len);
 void msp_map_free(struct reader_map *m);
+bool msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char *buf,
+		  size_t len);
+/* An API mapping file (`-am FILE`, msp_map_api.c, FORMAT.md §11.1): read
+ * into *out (NULL on error, err: the file, line and cause: TD_ERR_ARGS for
+ * a layout it cannot take).  _name writes op with its API renamed into
+ * buf and returns buf (op itself when it does not fit), NULL when the file
+ * has no item for op's API.  _leaf answers as reader_ops.map_leaf for the
+ * file's APIs (false for another API): an empty buf for a leaf whose
+ * index the item does not list.  _free(NULL) is fine. */
+struct msp_api_file;
+enum td_status msp_api_file_read(struct msp_api_file **out, const char *path, char *err,
+				 size_t errlen);
+const char *msp_api_file_name(const struct msp_api_file *f, const char *op, char *buf,
+			      size_t len);
+bool msp_api_file_leaf(const struct msp_api_file *f, const char *op, const char *leaf, char *buf,
+		       size_t len);
+void msp_api_file_free(struct msp_api_file *f);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

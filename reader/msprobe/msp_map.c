@@ -4,8 +4,12 @@
  * the two dumps pair (FORMAT.md §11).  `--api-mapping` is msprobe's `-am`
  * without a file (the built-in rules: Mint -> Torch, MintFunctional ->
  * Functional, then a table of common APIs); `--cell-mapping` is `-cm`
- * (Cell -> Module, then the file's `{cell}.{Class}: {module}.{Class}`).
- * When both are given the API rules win, as in msprobe.
+ * (Cell -> Module, then the file's `{cell}.{Class}: {module}.{Class}`);
+ * `--api-mapping=FILE` adds a file's APIs and index renumbering
+ * (msp_map_api.c); `--data-mapping` is `-dm` (a file of full target leaf names to golden
+ * ones, answered per leaf by map_leaf, FORMAT.md §11.3).  One kind
+ * applies, as in msprobe: the API rules, else the cell rules, else the
+ * data map.
  *
  * Not the pairing itself (model_diff does it) and not the YAML syntax
  * (reader/parse/ydoc.c).
@@ -23,11 +27,19 @@ struct rename {
 	char *from, *to;
 };
 
+/* Renames sorted by from (bsearch). */
+struct rename_set {
+	struct rename *v;
+	size_t n, cap;
+};
+
 struct reader_map {
 	bool api;                   /* the built-in API rules (they win) */
+	struct msp_api_file *apifile;   /* -am FILE's APIs, before the rules; NULL none */
 	bool cell;                  /* Cell -> Module and the cell names below */
-	struct rename *cells;       /* "{cell}.{Class}" -> "{module}.{Class}" */
-	size_t ncells, capcells;
+	struct rename_set cells;    /* "{cell}.{Class}" -> "{module}.{Class}" */
+	bool data;                  /* the leaf names below (when neither rule above) */
+	struct rename_set leaves;   /* full target leaf name -> full golden leaf name */
 };
 
 /* msprobe's built-in MindSpore -> PyTorch API names for the APIs models
@@ -95,22 +107,24 @@ api_lookup(const char *api)
 	return row ? row[1] : NULL;
 }
 
-/* Reads a cell-mapping file: one mapping of "{cell}.{Class}" to
- * "{module}.{Class}", plain values both (FORMAT.md §11.2). */
+/* Reads a map file of plain names to plain names into set: one YAML
+ * mapping (FORMAT.md §11.2, §11.3); what says which ("a cell mapping is
+ * one mapping of cell names to module names (...)"), value what a value
+ * is ("module name").  With unique, a name mapped twice is refused. */
 static enum td_status
-read_cells(struct reader_map *m, const char *path, char *err, size_t errlen)
+read_renames(struct rename_set *set, const char *path, const char *what, const char *value,
+	     bool unique, char *err, size_t errlen)
 {
 	struct ydoc *d;
 	const struct ydoc_node *r;
 	enum td_status st = ydoc_read(path, &d, err, errlen);
-	size_t k;
+	size_t k, first = set->n;
 
 	if (st != TD_OK)
 		return st;
 	r = ydoc_root(d);
 	if (r && r->kind != YDOC_MAP) {
-		snprintf(err, errlen, "%s:%zu: a cell mapping is one mapping of cell names "
-			 "to module names (\"fc2.Dense: fc2.Linear\")", path, r->line);
+		snprintf(err, errlen, "%s:%zu: %s", path, r->line, what);
 		ydoc_free(d);
 		return TD_ERR_ARGS;
 	}
@@ -118,17 +132,22 @@ read_cells(struct reader_map *m, const char *path, char *err, size_t errlen)
 		const struct ydoc_node *v = r->kid[k + 1];
 
 		if (v->kind != YDOC_SCALAR) {
-			snprintf(err, errlen, "%s:%zu: the module name of \"%s\" is not a plain value",
-				 path, v->line, r->kid[k]->str);
+			snprintf(err, errlen, "%s:%zu: the %s of \"%s\" is not a plain value", path,
+				 v->line, value, r->kid[k]->str);
 			ydoc_free(d);
 			return TD_ERR_ARGS;
 		}
-		TD_GROW(m->cells, m->capcells, m->ncells + 1);
-		m->cells[m->ncells++] = (struct rename){ xstrdup(r->kid[k]->str), xstrdup(v->str) };
+		TD_GROW(set->v, set->cap, set->n + 1);
+		set->v[set->n++] = (struct rename){ xstrdup(r->kid[k]->str), xstrdup(v->str) };
 	}
 	ydoc_free(d);
-	if (m->ncells)              /* an empty file: Cell -> Module alone */
-		qsort(m->cells, m->ncells, sizeof(*m->cells), rename_cmp);
+	if (set->n)                 /* an empty file: no names */
+		qsort(set->v, set->n, sizeof(*set->v), rename_cmp);
+	for (k = first + 1; unique && k < set->n; k++)
+		if (!strcmp(set->v[k].from, set->v[k - 1].from)) {
+			snprintf(err, errlen, "%s: \"%s\" is mapped twice", path, set->v[k].from);
+			return TD_ERR_ARGS;
+		}
 	return TD_OK;
 }
 
@@ -142,18 +161,29 @@ msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path
 	*map = m;
 	switch (kind) {
 	case READER_MAP_API:
-		if (path) {
-			snprintf(err, errlen, "%s: API mapping files are not read yet: "
-				 "--api-mapping takes the built-in rules only", path);
-			return TD_ERR_UNSUPPORTED;
+		if (path && m->apifile) {
+			snprintf(err, errlen, "%s: one API mapping file at a time", path);
+			return TD_ERR_ARGS;
 		}
 		m->api = true;
-		return TD_OK;
+		return path ? msp_api_file_read(&m->apifile, path, err, errlen) : TD_OK;
 	case READER_MAP_CELL:
 		m->cell = true;
 		if (path)
-			st = read_cells(m, path, err, errlen);
+			st = read_renames(&m->cells, path, "a cell mapping is one mapping of cell "
+					  "names to module names (\"fc2.Dense: fc2.Linear\")", "module name", false,
+					  err, errlen);
 		return st;
+	case READER_MAP_DATA:
+		if (!path) {
+			snprintf(err, errlen, "--data-mapping takes a file");
+			return TD_ERR_ARGS;
+		}
+		m->data = true;
+		return read_renames(&m->leaves, path, "a data mapping is one mapping of target "
+				    "leaf names to golden leaf names (\"Functional.add.0.forward."
+				    "input.0: Torch.add.0.forward.input.0\")", "golden leaf name", true,
+				    err, errlen);
 	}
 	return TD_ERR_UNSUPPORTED;
 }
@@ -237,7 +267,8 @@ map_cell(const struct reader_map *m, const char *name, char *buf, size_t len)
 		return !strcmp(tmp, name) ? name : snprintf(buf, len, "%s", tmp) < (int)len ? buf : name;
 	snprintf(cell, sizeof cell, "%.*s", (int)(end - start - 1), start + 1);
 	key.from = cell;
-	hit = m->ncells ? bsearch(&key, m->cells, m->ncells, sizeof(*m->cells), rename_cmp) : NULL;
+	hit = m->cells.n ? bsearch(&key, m->cells.v, m->cells.n, sizeof(*m->cells.v), rename_cmp)
+			 : NULL;
 	if (!hit && !strcmp(tmp, name))
 		return name;            /* unchanged: the caller need not copy it */
 	if (!hit)
@@ -248,6 +279,10 @@ map_cell(const struct reader_map *m, const char *name, char *buf, size_t len)
 const char *
 msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len)
 {
+	const char *r;
+
+	if (m->api && (r = msp_api_file_name(m->apifile, name, buf, len)))
+		return r;
 	if (m->api)
 		return map_api(name, buf, len);
 	if (m->cell)
@@ -255,17 +290,70 @@ msp_map_name(const struct reader_map *m, const char *name, char *buf, size_t len
 	return name;
 }
 
-void
-msp_map_free(struct reader_map *m)
+/* The first leaf name at or after key in the sorted set (its index). */
+static size_t
+lower_bound(const struct rename_set *set, const char *key)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(set->v[mid].from, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool
+msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char *buf,
+	     size_t len)
+{
+	char key[2048];
+	size_t k, n;
+	int w;
+
+	if (m->api && m->apifile)   /* the file's APIs renumber their leaves */
+		return !op || msp_api_file_leaf(m->apifile, op, leaf, buf, len);
+	if (!m->data || m->api || m->cell || !m->leaves.n)
+		return false;       /* one kind of rewrite: -am, else -cm, else -dm (§11) */
+	if (!op)
+		return true;
+	w = snprintf(key, sizeof key, "%s.%s", op, leaf ? leaf : "");
+	if (w < 0 || (size_t)w >= sizeof key)
+		return false;
+	k = lower_bound(&m->leaves, key);
+	if (!leaf) {                /* a leaf name "{op}.something" follows key, if any */
+		n = strlen(key);
+		return k < m->leaves.n && !strncmp(m->leaves.v[k].from, key, n);
+	}
+	if (k >= m->leaves.n || strcmp(m->leaves.v[k].from, key))
+		return false;
+	w = snprintf(buf, len, "%s", m->leaves.v[k].to);
+	return w >= 0 && (size_t)w < len;
+}
+
+static void
+renames_done(struct rename_set *set)
 {
 	size_t i;
 
+	for (i = 0; i < set->n; i++) {
+		free(set->v[i].from);
+		free(set->v[i].to);
+	}
+	free(set->v);
+}
+
+void
+msp_map_free(struct reader_map *m)
+{
 	if (!m)
 		return;
-	for (i = 0; i < m->ncells; i++) {
-		free(m->cells[i].from);
-		free(m->cells[i].to);
-	}
-	free(m->cells);
+	renames_done(&m->cells);
+	renames_done(&m->leaves);
+	msp_api_file_free(m->apifile);
 	free(m);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # batch_msprobe_maps.sh - msprobe compare's name maps on a MindSpore target
 # against a PyTorch golden (issue 27): --api-mapping (msprobe -am's
-# built-in rules) and --cell-mapping[=FILE] (-cm), their pairs, the JSON
-# and the CSV's Name columns, and the errors of bad map files.
+# built-in rules; =FILE: -am FILE), --cell-mapping[=FILE] (-cm) and --data-mapping FILE
+# (-dm, full leaf names), their pairs, the JSON and the CSV's Name
+# columns, and the errors of bad map files.
 #
 # tests/gen/gen_msprobe_pair.py --ms-names writes the target with MindSpore
 # names (Functional.dense, MintFunctional.relu, Mint.tanh, Cell.dense1.Dense,
@@ -85,6 +86,139 @@ tdbg_run --json --api-mapping "--cell-mapping=$CELLS" -e "diff --csv $WORK/both.
 	"$D/golden" "$D/target"
 follows api_rules_win_over_cells "$D" same,api "$WORK/both.csv"
 
+# ---- --data-mapping (msprobe -dm): full leaf names ------------------------
+# gen --dm-names: the target's tanh is NPU.npu_fast_tanh with a mask first,
+# its second linear lists weight and operand swapped; truth.json says per
+# leaf which golden leaf it is ("call") and which its own name pairs with
+# without the map ("call_nomap"; "fix": "data" for the leaves the map
+# restores, "none" for the mask).
+# leaf_follows NAME DIR FIXES [CSV]: the diff in $OUT pairs each target
+# leaf whose fix is in FIXES (comma-separated) with the golden leaf the map
+# gives it, each other leaf with the one its own name gives it
+# ("call_nomap" where the truth has one), and leaves the rest only in B /
+# only in A.
+leaf_follows()
+{
+	local why
+	if why=$(python3 -c '
+import csv, json, sys
+from gen_msprobe_pair import truth_rows, csv_rows
+T = json.load(open(sys.argv[1] + "/truth.json"))
+fixes = set(sys.argv[2].split(","))
+def want_of(rows_b, rows_g):
+    gold = {(g["call"], g["host"]): g for g in rows_g}
+    out = []
+    for b in rows_b:
+        call = b["call"] if b["fix"] in fixes or "call_nomap" not in b else b["call_nomap"]
+        out.append((gold.get((call, b["host"])) if call else None, b))
+    return out
+G, B = truth_rows(T, "golden"), truth_rows(T, "target")
+want = [(g, b) for g, b in want_of(B, G) if g is not None]
+d = json.loads(open(sys.argv[3]).read().splitlines()[-1])
+got = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]]
+bad = []
+if (d["aligned"], d["only_a"], d["only_b"]) != (len(want), len(G) - len(want), len(B) - len(want)):
+    bad.append("aligned/only_a/only_b %d %d %d, want %d %d %d" % (d["aligned"], d["only_a"],
+               d["only_b"], len(want), len(G) - len(want), len(B) - len(want)))
+key = lambda ps: sorted((g["name"], g["host"], b["name"]) for g, b in ps)
+if key(got) != key(want):
+    bad.append("pairs differ: %s" % sorted(set(key(got)) ^ set(key(want)))[:4])
+if len(sys.argv) > 4:
+    rows = list(csv.reader(open(sys.argv[4], newline="")))
+    h = rows[0]
+    names = [(r[h.index("NPU Name")], r[h.index("Bench Name")]) for r in rows[1:]]
+    exp = [(b["name"], g["name"] if g else "N/A")
+           for g, b in want_of(csv_rows(T, "target"), csv_rows(T, "golden"))]
+    if names != exp:
+        bad.append("csv names differ: %s" % [(x, y) for x, y in zip(names, exp) if x != y][:3])
+if bad:
+    print("; ".join(bad)); sys.exit(1)' "$2" "$3" "$OUT" ${4:+"$4"} 2>&1); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+DM=$WORK/dm
+DATA=$TOP/tests/fixtures/msprobe_maps/data_mapping.yaml
+python3 "$GEN" "$DM" --ranks 2 --dm-names
+# the fixture holds the map the generator's truth says those leaves need
+if python3 -c '
+import json, sys
+T = json.load(open(sys.argv[1] + "/truth.json"))
+m = dict(l.split(": ") for l in open(sys.argv[2]).read().splitlines() if l and l[0] != "#")
+sys.exit(m != T["data_mapping"])' "$DM" "$DATA"; then
+	ok data_mapping_fixture_is_the_truths_map
+else
+	fail data_mapping_fixture_is_the_truths_map "$DATA differs from truth.json"
+fi
+
+tdbg_run --json -e diff "$DM/golden" "$DM/target"
+expect_rc 0 dm_none_exit_0
+leaf_follows without_data_map_leaves_pair_by_own_names "$DM" -
+
+tdbg_run --json "--data-mapping=$DATA" -e "diff --csv $WORK/dm.csv" -e diff "$DM/golden" "$DM/target"
+expect_rc 0 dm_exit_0
+leaf_follows data_map_pairs_renamed_and_renumbered_leaves "$DM" data "$WORK/dm.csv"
+
+tdbg_run --json --data-mapping "$DATA" --fuzzy -e diff "$DM/golden" "$DM/target"
+expect_rc 0 dm_fuzzy_exit_0
+leaf_follows data_map_with_fuzzy_and_file_after_space "$DM" data
+
+# one kind of rewrite, as msprobe: the API rules win over the data map
+tdbg_run --json --api-mapping "--data-mapping=$DATA" -e diff "$DM/golden" "$DM/target"
+expect_rc 0 dm_api_exit_0
+leaf_follows api_rules_win_over_data_map "$DM" -
+
+tdbg_run --json "--data-mapping=$DATA" -e info "$DM/golden"
+expect_rc 1 dm_without_diff_exit_1
+expect_file_has dm_without_diff_said "$ERR" "--data-mapping maps the leaf names of a diff: give two dumps"
+
+printf -- '- a.0.forward.input.0\n' >"$WORK/dmlist.yaml"
+tdbg_run --json "--data-mapping=$WORK/dmlist.yaml" -e diff "$DM/golden" "$DM/target"
+expect_rc 1 dm_wrong_layout_exit_1
+expect_file_has dm_wrong_layout_said "$ERR" "dmlist.yaml:1: a data mapping is one mapping"
+
+printf 'a.0.forward.input.0: b.0.forward.input.0\na.0.forward.input.0: c.0.forward.input.0\n' \
+	>"$WORK/dmtwice.yaml"
+tdbg_run --json "--data-mapping=$WORK/dmtwice.yaml" -e diff "$DM/golden" "$DM/target"
+expect_rc 1 dm_twice_exit_1
+expect_file_has dm_twice_said "$ERR" "dmtwice.yaml: \"a.0.forward.input.0\" is mapped twice"
+
+# ---- --api-mapping=FILE (msprobe -am FILE): argument/output renumbering ----
+# gen --am-names: the target's linears list weight before operand (forward
+# inputs, backward outputs); the fixture file renumbers them back.
+AM=$WORK/am
+AMF=$TOP/tests/fixtures/msprobe_maps/api_mapping.yaml
+python3 "$GEN" "$AM" --ranks 2 --am-names
+
+tdbg_run --json -e diff "$AM/golden" "$AM/target"
+expect_rc 0 am_none_exit_0
+leaf_follows without_api_file_leaves_pair_by_own_places "$AM" -
+
+tdbg_run --json "--api-mapping=$AMF" -e "diff --csv $WORK/am.csv" -e diff "$AM/golden" "$AM/target"
+expect_rc 0 am_file_exit_0
+leaf_follows api_file_renumbers_arguments_and_gradients "$AM" api-file "$WORK/am.csv"
+
+tdbg_run --json --api-mapping -e diff "$AM/golden" "$AM/target"
+expect_rc 0 am_builtin_exit_0
+leaf_follows api_rules_without_file_keep_places "$AM" -
+
+tdbg_run --json --api-mapping "$AMF" -e diff "$AM/golden" "$AM/target"
+expect_rc 1 am_file_after_space_exit_1
+expect_file_has am_file_after_space_said "$ERR" "--api-mapping takes its file after '=': --api-mapping=$AMF"
+
+printf -- '- ms_api: Functional.linear\n  pt_api: Functional.linear\n  ms_args: [0, 1]\n  pt_args: [1]\n' \
+	>"$WORK/amlen.yaml"
+tdbg_run --json "--api-mapping=$WORK/amlen.yaml" -e diff "$AM/golden" "$AM/target"
+expect_rc 1 am_lengths_exit_1
+expect_file_has am_lengths_said "$ERR" "amlen.yaml:1: Functional.linear's MindSpore and PyTorch index lists differ"
+
+printf 'fc1.Dense: fc1.Linear\n' >"$WORK/amcells.yaml"
+tdbg_run --json "--api-mapping=$WORK/amcells.yaml" -e diff "$AM/golden" "$AM/target"
+expect_rc 1 am_wrong_layout_exit_1
+expect_file_has am_wrong_layout_said "$ERR" "amcells.yaml:1: an API mapping item needs ms_api"
+
 # ---- bad map files: one clear line naming the file (and its line) --------
 tdbg_run --json "--cell-mapping=$WORK/none.yaml" -e diff "$D/golden" "$D/target"
 expect_rc 1 missing_map_exit_1
@@ -119,7 +253,9 @@ expect_rc 1 format_without_maps_exit_1
 expect_file_has format_without_maps_said "$ERR" "dumps have no name maps"
 
 # nothing was written into the dumps
-if find "$D" -newer "$D/truth.json" -type f | grep -q .; then
+if find "$D" -newer "$D/truth.json" -type f | grep -q . ||
+	find "$DM" -newer "$DM/truth.json" -type f | grep -q . ||
+	find "$AM" -newer "$AM/truth.json" -type f | grep -q .; then
 	fail dumps_untouched "$(find "$D" -newer "$D/truth.json" -type f | head -3)"
 else
 	ok dumps_untouched

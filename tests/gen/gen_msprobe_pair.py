@@ -65,6 +65,24 @@ gives the target's name the golden's ("fix"): "same" (none needed), "api"
 (-cm with tests/fixtures/msprobe_maps/cell_mapping.yaml: dense1.Dense ->
 fc1.Linear, dense2.Dense -> fc2.Linear).
 
+--dm-names makes the target name two calls' leaves as only msprobe's data
+mapping (-dm, tests/fixtures/msprobe_maps/data_mapping.yaml) pairs them:
+its tanh is NPU.npu_fast_tanh.0.forward with an extra tensor (a mask) as
+input.0 and the tanh's operand as input.1, and its second linear lists its
+weight as input.0 and its operand as input.1.  Those leaves say "fix":
+"data" and, beside "call" (the golden leaf of the same logical value, what
+the map restores), "call_nomap": the golden leaf their own name pairs with
+without the map (null: none); the mask is "fix": "none" (never paired).
+truth.json's "data_mapping" is the map those leaves need (target leaf name
+-> golden leaf name), which the fixture file must hold.
+
+--am-names makes the target's linears list their weight before their
+operand (forward input.0 and input.1 swapped, and the backward outputs,
+their gradients, likewise), which msprobe's API mapping file (-am FILE,
+tests/fixtures/msprobe_maps/api_mapping.yaml: Functional.linear, ms_args
+[0, 1, 2] -> pt_args [1, 0, 2]) renumbers back: those leaves say "fix":
+"api-file", "call" and "call_nomap" as for --dm-names.
+
 --late J makes rank 0 diverge too, at forward index J (later in its run
 than --diverge on --diverge-rank): the rank that parts first in its own run
 is then not the first rank in row order.
@@ -262,8 +280,9 @@ def write_side(a, out, side, rank, fw, calls, offset):
     fwd_names = []
 
     fixes = {}
+    data_map = collections.OrderedDict()
 
-    def leaf(entry, label, v, rg, call, is_input):
+    def leaf(entry, label, v, rg, call, is_input, fix=None, nomap=None):
         name = entry + "." + label
         vals, shape = v
         rec = record(fw, vals, shape, rg, name, a.task, side, files, a.summary)
@@ -274,8 +293,10 @@ def write_side(a, out, side, rank, fw, calls, offset):
                        "dtype": rec["dtype"], "shape": shape, "is_input": is_input,
                        "requires_grad": rec.get("requires_grad"),
                        "stats": [rec.get(k) for k in ("Max", "Min", "Mean", "Norm")],
-                       "md5": rec.get("md5"), "fix": fixes.get(entry, "same"),
+                       "md5": rec.get("md5"), "fix": fix or fixes.get(entry, "same"),
                        "values": vals})
+        if fix:
+            leaves[-1]["call_nomap"] = nomap
         return rec
 
     def arg(entry, label, rec, call, is_input):
@@ -290,8 +311,35 @@ def write_side(a, out, side, rank, fw, calls, offset):
         entry, fixes_entry = api_entry(a, side, api, n + offset, "forward")
         fixes[entry] = fixes_entry
         call = "fwd:%s#%d" % (api, n)
+        dm = a.dm_names and side == "target" and (api, n) in (("tanh", 0), ("linear", 1))
+        if dm and api == "tanh":
+            entry = "NPU.npu_fast_tanh.%d.forward" % (n + offset)
         fwd_names.append((api, n, entry))
         args = []
+        if dm:      # the leaves only the data map pairs (--dm-names)
+            golden_entry = api_entry(a, "golden", api, n, "forward")[0]
+            order = [1, 0, 2] if api == "linear" else [0]
+            if api == "tanh":
+                args.append(leaf(entry, "input.0", ([1.0] * len(ins[0][0]), ins[0][1]), True,
+                                 call + ".mask", True, "none"))
+            base = len(args)
+            for k, i in enumerate(order):
+                label = "input.%d" % (k + base)
+                same = entry == golden_entry and label != "input.%d" % i
+                args.append(leaf(entry, label, ins[i], True, call, True,
+                                 "data" if same or entry != golden_entry else "same",
+                                 (call + "." + label) if entry == golden_entry else None))
+                leaves[-1]["call"] = call + ".input.%d" % i
+                if leaves[-1]["fix"] == "data":
+                    data_map[entry + "." + label] = golden_entry + ".input.%d" % i
+            ins = []
+        if a.am_names and side == "target" and api == "linear" and not dm:
+            for k, i in enumerate([1, 0, 2]):   # weight first (--am-names)
+                label = "input.%d" % k
+                args.append(leaf(entry, label, ins[i], True, call, True,
+                                 "api-file" if k != i else "same", call + "." + label))
+                leaves[-1]["call"] = call + ".input.%d" % i
+            ins = []
         for i, v in enumerate(ins):
             if v[1] == [] and api == "mul":
                 args.append(arg(entry, "input.%d" % i, {"type": "float", "value": v[0][0]},
@@ -300,8 +348,13 @@ def write_side(a, out, side, rank, fw, calls, offset):
                 args.append(leaf(entry, "input.%d" % i, v, True, call, True))
         kwargs = collections.OrderedDict((k, arg(entry, "input." + k, r, call, True))
                                          for k, r in kwargs_of(a, api, n, side).items())
+        if dm and api == "tanh":
+            outs = [leaf(entry, "output.0", o, True, call, False, "data", None)]
+            data_map[entry + ".output.0"] = golden_entry + ".output.0"
+        else:
+            outs = [leaf(entry, "output.0", o, True, call, False)]
         body = collections.OrderedDict([("input_args", args), ("input_kwargs", kwargs),
-                                        ("output", [leaf(entry, "output.0", o, True, call, False)])])
+                                        ("output", outs)])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, n)})
         if a.ms_names and fi in MODULES:
@@ -328,10 +381,21 @@ def write_side(a, out, side, rank, fw, calls, offset):
         call = "bwd:%s#%d" % (api, fcount)
         g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
         outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
+        gin = [leaf(entry, "input.0", g, False, call, True)]
+        order = list(range(len(outs)))
+        if a.am_names and side == "target" and api == "linear":
+            order = [1, 0, 2]       # the inputs' gradients as the forward lists them
+        gouts = []
+        for j, i in enumerate(order):
+            label = "output.%d" % j
+            if j != i:
+                gouts.append(leaf(entry, label, outs[i], False, call, False, "api-file",
+                                  call + "." + label))
+                leaves[-1]["call"] = call + ".output.%d" % i
+            else:
+                gouts.append(leaf(entry, label, outs[i], False, call, False))
         body = collections.OrderedDict([
-            ("input", [leaf(entry, "input.0", g, False, call, True)]),
-            ("output", [leaf(entry, "output.%d" % i, v, False, call, False)
-                        for i, v in enumerate(outs)])])
+            ("input", gin), ("output", gouts)])
         data[entry] = body
         entries.append({"entry": entry, "call": call, "stack": frames(a, side, api, k + 50)})
     rdir = os.path.join(out, side, "step0", "rank%d" % rank)
@@ -350,7 +414,7 @@ def write_side(a, out, side, rank, fw, calls, offset):
             with open(os.path.join(rdir, "dump_tensor_data", fname), "wb") as f:
                 f.write(npy(vals, shape))
     return {"side": side, "rank": rank, "host": "rank%d" % rank, "framework": fw,
-            "entries": entries, "leaves": leaves}
+            "entries": entries, "leaves": leaves, "data_mapping": data_map}
 
 
 def csv_rows(truth, side):
@@ -393,6 +457,11 @@ def main():
                    help="non-tensor keyword arguments of every kind (kwargs_of)")
     p.add_argument("--ms-names", action="store_true",
                    help="modules on both sides; the target spells APIs and cells as MindSpore")
+    p.add_argument("--dm-names", action="store_true",
+                   help="the target names a tanh's and a linear's leaves as only -dm pairs them")
+    p.add_argument("--am-names", action="store_true",
+                   help="the target lists the linears' weight before the operand (forward "
+                        "inputs, backward outputs): -am with a file renumbers them")
     p.add_argument("--late", type=int, default=None,
                    help="rank 0 diverges too, later, at this forward index")
     a = p.parse_args()
@@ -407,6 +476,7 @@ def main():
         units.append(write_side(a, a.out, "golden", r, "pytorch", g, 0))
         units.append(write_side(a, a.out, "target", r, a.target_framework, t, a.target_offset))
     truth = {"args": vars(a), "units": units,
+             "data_mapping": units[1]["data_mapping"] if a.ranks else {},
              "first": {"rank": a.diverge_rank, "call": "fwd:%s#%d" % (
                  FORWARD[a.diverge].rstrip("01"), 1 if FORWARD[a.diverge] == "linear1" else 0)}}
     with open(os.path.join(a.out, "truth.json"), "w") as f:

@@ -1,7 +1,8 @@
 /*
  * test_model_expr.c - the condition language: precedence, numbers, strings
- * and patterns, SQL's three-valued logic with unknown fields, deferring op
- * fields from row fields, thresholds, and errors that name the column.
+ * and patterns (answers kept per text), SQL's three-valued logic with
+ * unknown fields, deferring op fields from row fields, thresholds, and
+ * errors that name the column.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/model_expr.h"
@@ -135,6 +137,49 @@ test_expr_strings_and_patterns(void **state)
 	assert_int_equal(eval("op == \"say \\\"hi\\\"\"", &r), EXPR_TRUE);
 }
 
+/* A "~" answer is kept by the text, per node: one condition evaluated
+ * row after row, its texts in one buffer rewritten between rows (an
+ * answer kept by address would be stale), two patterns on one text,
+ * texts too long to keep, and more texts than the memo has entries (two
+ * passes: answers found again, and entries taken over). */
+static void
+test_expr_pattern_answers_kept_per_text(void **state)
+{
+	static const struct { const char *text; enum expr_result want; } rows[] = {
+		{ "float32", EXPR_TRUE }, { "float16", EXPR_FALSE }, { "int16", EXPR_FALSE },
+		{ "float32", EXPR_TRUE }, { "float16", EXPR_FALSE },
+		{ "float_with_a_name_longer_than_the_memo_keeps_16", EXPR_FALSE },
+		{ "float_with_a_name_longer_than_the_memo_keeps_32", EXPR_TRUE },
+	};
+	struct expr *e = NULL, *many = NULL;
+	char err[256] = "", buf[64];
+	struct row r;
+
+	(void)state;
+	row_init(&r);
+	r.str[EXPR_F_DTYPE] = r.str[EXPR_F_OP] = buf;
+	assert_int_equal(expr_parse("dtype ~ \"^float\" and not (op ~ \"16$\")", &e, err, sizeof err),
+			 TD_OK);
+	assert_int_equal(expr_parse("dtype ~ \"7$\" or op ~ \"^t1\"", &many, err, sizeof err),
+			 TD_OK);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+			snprintf(buf, sizeof buf, "%s", rows[i].text);
+			if (expr_eval(e, get, &r) != rows[i].want)
+				fail_msg("pass %d, %s: not %d", pass, buf, rows[i].want);
+		}
+		for (int i = 0; i < 3000; i++) {
+			snprintf(buf, sizeof buf, "t%d", i);
+			bool want = buf[strlen(buf) - 1] == '7' || buf[1] == '1';
+
+			if (expr_eval(many, get, &r) != (want ? EXPR_TRUE : EXPR_FALSE))
+				fail_msg("pass %d, %s: not %d", pass, buf, want);
+		}
+	}
+	expr_free(e);
+	expr_free(many);
+}
+
 static void
 test_expr_unknown_follows_sql(void **state)
 {
@@ -242,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_expr_and_binds_tighter_than_or),
 		cmocka_unit_test(test_expr_numbers_exponents_inf_and_signs),
 		cmocka_unit_test(test_expr_strings_and_patterns),
+		cmocka_unit_test(test_expr_pattern_answers_kept_per_text),
 		cmocka_unit_test(test_expr_unknown_follows_sql),
 		cmocka_unit_test(test_expr_defers_row_fields_and_short_circuits),
 		cmocka_unit_test(test_expr_fields_stage_and_thresholds),

@@ -1,7 +1,8 @@
 /*
  * test_model_watch.c - watches over a fake dump: named conditions and their
  * parameters, errors, the recommended set, step conditions against the same
- * tensor's previous step (by the reader's step; values before statistics),
+ * tensor's previous step (by the reader's step; values before statistics;
+ * one tensor per host),
  * unknown rows counted apart, the dump's overflow records, the budgeted run.
  */
 #include <setjmp.h>
@@ -228,6 +229,53 @@ test_step_conditions_compare_the_previous_step(void **state)
 	fake_free(f);
 }
 
+/* "The same tensor" is the same op, slot and host: one weight traced on
+ * two hosts (files rank_0 and rank_1, their rows in turns) is two
+ * tensors, each with its own first record and previous step.  Rows:
+ * 0 rank_0 step 0 (abs_mean 1), 1 rank_0 step 1 (1), 2 rank_1 step 0
+ * (10), 3 rank_1 step 1 (10), 4 rank_0 step 2, 5 rank_1 step 2, 6 rank_0
+ * step 3, 7 rank_1 step 3. */
+static void
+test_step_conditions_pair_rows_of_one_host(void **state)
+{
+	static const float small[] = { 1, -1 }, big[] = { 10, -10 };
+	static const struct { uint32_t file; int64_t step; const float *v; } rows_in[] = {
+		{ 1, 0, small }, { 1, 1, small }, { 2, 0, big }, { 2, 1, big }, { 1, 2, small },
+		{ 2, 2, big }, { 1, 3, small }, { 2, 3, big },
+	};
+	struct fake *f = fake_new();
+	struct model_watch_run r;
+	struct model *m;
+	uint64_t rows[8];
+	char err[256];
+
+	(void)state;
+	fake_file(f, 1, "f1", "rank_0");
+	fake_file(f, 2, "f2", "rank_1");
+	fake_graph(f, "G", "train", NULL);
+	fake_op(f, "G", "w/kernel", "VariableV2", NULL, NULL);
+	for (size_t i = 0; i < sizeof rows_in / sizeof rows_in[0]; i++) {
+		struct td_summary s = values(rows_in[i].v, 2);
+
+		fake_trace(f, rows_in[i].file, "G", "w/kernel", 0, 1 + (double)i, &s);
+		fake_step(f, rows_in[i].step);
+	}
+	m = open_watched(f);
+	model_watch_recommended(m, false);
+	assert_int_equal(model_watch_add(m, "first", "first_record", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_add(m, "grew", "delta_abs_mean > 1", err, sizeof err), TD_OK);
+	assert_int_equal(model_watch_add(m, "fell", "delta_abs_mean < -1", err, sizeof err), TD_OK);
+	run(m, &r);
+	assert_int_equal(hits_of(m, &r, "first", rows, 8), 2);
+	assert_int_equal(rows[0], 0);
+	assert_int_equal(rows[1], 2);
+	assert_int_equal(hits_of(m, &r, "grew", rows, 8), 0);
+	assert_int_equal(hits_of(m, &r, "fell", rows, 8), 0);
+	model_watch_run_done(&r);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_unknown_rows_are_counted_not_hit(void **state)
 {
@@ -353,6 +401,7 @@ main(void)
 		cmocka_unit_test(test_bad_watches_say_why),
 		cmocka_unit_test(test_recommended_set_on_by_default),
 		cmocka_unit_test(test_step_conditions_compare_the_previous_step),
+		cmocka_unit_test(test_step_conditions_pair_rows_of_one_host),
 		cmocka_unit_test(test_unknown_rows_are_counted_not_hit),
 		cmocka_unit_test(test_overflow_records_and_hit_text),
 	};

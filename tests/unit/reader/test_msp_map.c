@@ -1,7 +1,9 @@
 /*
  * test_msp_map.c - msprobe compare's name maps (reader/msprobe/msp_map.c,
  * FORMAT.md §11): the built-in API rules, the cell rules with and without
- * a file, which map wins, and cell-mapping files tdbg refuses.
+ * a file, which map wins, cell-mapping files tdbg refuses, the data
+ * map's leaf rules (-dm), the API file's renumbering (-am FILE) and the
+ * files they refuse.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include "tests/unit/helpers/files.h"
 
 #define CELLS "tests/fixtures/msprobe_maps/cell_mapping.yaml"
+#define DATA "tests/fixtures/msprobe_maps/data_mapping.yaml"
+#define APIS "tests/fixtures/msprobe_maps/api_mapping.yaml"
 
 /* name through map m; "(none)" when the map leaves it unpaired. */
 static const char *
@@ -156,9 +160,216 @@ test_msp_map_missing_file_and_api_file(void **state)
 	assert_int_equal(msp_map_add(&m, READER_MAP_CELL, "/nonexistent/cells.yaml", err, sizeof err),
 			 TD_ERR_NOENT);
 	assert_non_null(strstr(err, "/nonexistent/cells.yaml"));
-	assert_int_equal(msp_map_add(&m, READER_MAP_API, CELLS, err, sizeof err), TD_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err, "built-in rules only"));
+	/* a cell file is no API file */
+	assert_int_equal(msp_map_add(&m, READER_MAP_API, CELLS, err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "cell_mapping.yaml:2: an API mapping item needs ms_api"));
 	msp_map_free(m);
+}
+
+/* Leaf label of op through map m; "(none)" when no rule names it. */
+static const char *
+leaf_of(const struct reader_map *m, const char *op, const char *label)
+{
+	static char buf[1024];
+
+	return msp_map_leaf(m, op, label, buf, sizeof buf) ? buf : "(none)";
+}
+
+static void
+test_msp_map_data_file_renames_named_leaves(void **state)
+{
+	struct reader_map *m = map_of(READER_MAP_DATA, DATA);
+
+	(void)state;
+	assert_true(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	/* the ops it names, by "{op}." */
+	assert_true(msp_map_leaf(m, "NPU.npu_fast_tanh.0.forward", NULL, NULL, 0));
+	assert_true(msp_map_leaf(m, "Functional.linear.1.forward", NULL, NULL, 0));
+	assert_false(msp_map_leaf(m, "Functional.linear.0.forward", NULL, NULL, 0));
+	assert_false(msp_map_leaf(m, "NPU.npu_fast_tanh.0.forw", NULL, NULL, 0));
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.1"),
+			    "Torch.tanh.0.forward.input.0");
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "output.0"),
+			    "Torch.tanh.0.forward.output.0");
+	assert_string_equal(leaf_of(m, "Functional.linear.1.forward", "input.0"),
+			    "Functional.linear.1.forward.input.1");
+	/* a leaf it does not name keeps its op's pairing */
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.0"), "(none)");
+	assert_string_equal(leaf_of(m, "Functional.linear.1.forward", "input.2"), "(none)");
+	/* op names are untouched by a data map */
+	assert_string_equal(mapped(m, "NPU.npu_fast_tanh.0.forward"), "NPU.npu_fast_tanh.0.forward");
+	msp_map_free(m);
+}
+
+static void
+test_msp_map_api_and_cell_rules_win_over_data(void **state)
+{
+	struct reader_map *m = map_of(READER_MAP_DATA, DATA), *c = map_of(READER_MAP_DATA, DATA);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(msp_map_add(&m, READER_MAP_API, NULL, err, sizeof err), TD_OK);
+	assert_false(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	assert_string_equal(leaf_of(m, "NPU.npu_fast_tanh.0.forward", "input.1"), "(none)");
+	assert_int_equal(msp_map_add(&c, READER_MAP_CELL, NULL, err, sizeof err), TD_OK);
+	assert_false(msp_map_leaf(c, "Functional.linear.1.forward", NULL, NULL, 0));
+	msp_map_free(m);
+	msp_map_free(c);
+}
+
+/* A data-mapping file with text that must be refused (as cells_bad). */
+static void
+data_bad(const char *text, const char *has)
+{
+	char *dir = test_tmpdir("mspmap"), path[512], err[512] = "";
+	struct reader_map *m = NULL;
+
+	snprintf(path, sizeof path, "%s/data.yaml", dir);
+	test_spit(path, text, strlen(text), "wb");
+	assert_int_equal(msp_map_add(&m, READER_MAP_DATA, path, err, sizeof err), TD_ERR_ARGS);
+	if (!strstr(err, "data.yaml") || !strstr(err, has))
+		fail_msg("error \"%s\" lacks the file or \"%s\"", err, has);
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_map_bad_data_files_are_refused(void **state)
+{
+	struct reader_map *m = NULL;
+	char err[256] = "";
+
+	(void)state;
+	data_bad("- a.0.forward.input.0\n", "data.yaml:1: a data mapping is one mapping");
+	data_bad("a.0.forward.input.0: [b]\n", "data.yaml:1: the golden leaf name of \"a.0.forward");
+	data_bad("a.0.forward.input.0: {b: c}\n", "data.yaml:1: the golden leaf name");
+	data_bad("x: y\nx: z\n", "data.yaml: \"x\" is mapped twice");
+	data_bad("a: &x b\nc: *x\n", "data.yaml:2: an alias");
+	data_bad("a: b\n  c: d\n", "data.yaml:2:");
+	/* no file: the option takes one */
+	assert_int_equal(msp_map_add(&m, READER_MAP_DATA, NULL, err, sizeof err), TD_ERR_ARGS);
+	assert_non_null(strstr(err, "takes a file"));
+	msp_map_free(m);
+}
+
+static void
+test_msp_map_empty_data_file_renames_nothing(void **state)
+{
+	char *dir = test_tmpdir("mspmap"), path[512];
+	struct reader_map *m;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/empty.yaml", dir);
+	test_spit(path, "", 0, "wb");
+	m = map_of(READER_MAP_DATA, path);
+	assert_false(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	assert_string_equal(mapped(m, "Functional.add.0.forward"), "Functional.add.0.forward");
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+/* A map of the built-in API rules and the API file of text. */
+static struct reader_map *
+api_file_of(const char *text, char **dir)
+{
+	char path[512];
+
+	*dir = test_tmpdir("mspmap");
+	snprintf(path, sizeof path, "%s/apis.yaml", *dir);
+	test_spit(path, text, strlen(text), "wb");
+	return map_of(READER_MAP_API, path);
+}
+
+static void
+test_msp_map_api_file_renumbers_listed_indices(void **state)
+{
+	char *dir;
+	struct reader_map *m = api_file_of(
+		"- ms_api: Functional.dense\n  pt_api: Functional.linear\n"
+		"  ms_args: [0, 1]\n  pt_args: [1, 0]\n  ms_outputs: [0]\n  pt_outputs: [0]\n"
+		"- {ms_api: Tensor.split, pt_api: Tensor.chunk, ms_outputs: [0, 1], pt_outputs: [1, 0]}\n",
+		&dir);
+
+	(void)state;
+	assert_true(msp_map_leaf(m, NULL, NULL, NULL, 0));
+	/* the op's API renamed; forward: arguments and outputs */
+	assert_string_equal(mapped(m, "Functional.dense.3.forward"), "Functional.linear.3.forward");
+	assert_true(msp_map_leaf(m, "Functional.dense.3.forward", NULL, NULL, 0));
+	assert_string_equal(leaf_of(m, "Functional.dense.3.forward", "input.0"),
+			    "Functional.linear.3.forward.input.1");
+	assert_string_equal(leaf_of(m, "Functional.dense.3.forward", "input.1.2"),
+			    "Functional.linear.3.forward.input.0.2");
+	assert_string_equal(leaf_of(m, "Functional.dense.3.forward", "output.0"),
+			    "Functional.linear.3.forward.output.0");
+	/* unlisted index, keyword: pairs with nothing (an empty name) */
+	assert_string_equal(leaf_of(m, "Functional.dense.3.forward", "input.2"), "");
+	assert_string_equal(leaf_of(m, "Functional.dense.3.forward", "input.bias"), "");
+	/* backward: inputs are the outputs' gradients, outputs the arguments' */
+	assert_string_equal(leaf_of(m, "Functional.dense.0.backward", "output.1"),
+			    "Functional.linear.0.backward.output.0");
+	assert_string_equal(leaf_of(m, "Functional.dense.0.backward", "input.0"),
+			    "Functional.linear.0.backward.input.0");
+	assert_string_equal(leaf_of(m, "Tensor.split.1.forward", "output.1"),
+			    "Tensor.chunk.1.forward.output.0");
+	assert_string_equal(leaf_of(m, "Tensor.split.1.forward", "input.0"), "");
+	/* other APIs: the built-in rules, no leaf rule */
+	assert_false(msp_map_leaf(m, "Mint.tanh.0.forward", NULL, NULL, 0));
+	assert_string_equal(mapped(m, "Mint.tanh.0.forward"), "Torch.tanh.0.forward");
+	assert_string_equal(mapped(m, "Functional.swapaxes.0.forward"), "Torch.transpose.0.forward");
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_map_api_fixture_and_single_item(void **state)
+{
+	char *dir;
+	struct reader_map *m = map_of(READER_MAP_API, APIS), *one;
+
+	(void)state;
+	assert_string_equal(leaf_of(m, "Functional.linear.1.backward", "output.0"),
+			    "Functional.linear.1.backward.output.1");
+	msp_map_free(m);
+	one = api_file_of("ms_api: Mint.add\npt_api: Torch.add\nms_args: [1]\npt_args: [0]\n", &dir);
+	assert_string_equal(leaf_of(one, "Mint.add.0.forward", "input.1"), "Torch.add.0.forward.input.0");
+	msp_map_free(one);
+	test_rmtree(dir);
+}
+
+/* An API-mapping file with text that must be refused (as cells_bad). */
+static void
+apis_bad(const char *text, const char *has)
+{
+	char *dir = test_tmpdir("mspmap"), path[512], err[512] = "";
+	struct reader_map *m = NULL;
+
+	snprintf(path, sizeof path, "%s/apis.yaml", dir);
+	test_spit(path, text, strlen(text), "wb");
+	assert_int_equal(msp_map_add(&m, READER_MAP_API, path, err, sizeof err), TD_ERR_ARGS);
+	if (!strstr(err, "apis.yaml") || !strstr(err, has))
+		fail_msg("error \"%s\" lacks the file or \"%s\"", err, has);
+	msp_map_free(m);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_map_bad_api_files_are_refused(void **state)
+{
+	(void)state;
+	apis_bad("just text\n", "apis.yaml:1: an API mapping is a list of items");
+	apis_bad("- [a, b]\n", "apis.yaml:1: an API mapping item is a mapping");
+	apis_bad("- pt_api: Torch.add\n", "an API mapping item needs ms_api");
+	apis_bad("- {ms_api: [a], pt_api: b}\n", "an API mapping item needs ms_api");
+	apis_bad("- {ms_api: a.b, pt_api: c.d, ms_args: 0, pt_args: [0]}\n",
+		 "apis.yaml:1: ms_args is a list of indices");
+	apis_bad("- {ms_api: a.b, pt_api: c.d, ms_args: [x], pt_args: [0]}\n",
+		 "ms_args holds \"x\", not an index");
+	apis_bad("- {ms_api: a.b, pt_api: c.d, ms_args: [-1], pt_args: [0]}\n", "not an index");
+	apis_bad("- {ms_api: a.b, pt_api: c.d, ms_args: [0, 1], pt_args: [0]}\n",
+		 "apis.yaml:1: a.b's MindSpore and PyTorch index lists differ in length");
+	apis_bad("- {ms_api: a.b, pt_api: c.d}\n- {ms_api: a.b, pt_api: e.f}\n",
+		 "apis.yaml: a.b is mapped twice");
+	apis_bad("- &x {ms_api: a.b, pt_api: c.d}\n- *x\n", "apis.yaml:2: an alias");
 }
 
 int
@@ -172,6 +383,13 @@ main(void)
 		cmocka_unit_test(test_msp_map_bad_cell_files_are_refused),
 		cmocka_unit_test(test_msp_map_empty_cell_file_is_cell_to_module_alone),
 		cmocka_unit_test(test_msp_map_missing_file_and_api_file),
+		cmocka_unit_test(test_msp_map_data_file_renames_named_leaves),
+		cmocka_unit_test(test_msp_map_api_and_cell_rules_win_over_data),
+		cmocka_unit_test(test_msp_map_bad_data_files_are_refused),
+		cmocka_unit_test(test_msp_map_empty_data_file_renames_nothing),
+		cmocka_unit_test(test_msp_map_api_file_renumbers_listed_indices),
+		cmocka_unit_test(test_msp_map_api_fixture_and_single_item),
+		cmocka_unit_test(test_msp_map_bad_api_files_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
