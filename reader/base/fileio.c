@@ -27,6 +27,18 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		char *err, size_t errlen)
 {
 	struct stat st;
+	int fd = td_open_regular_stat(path, &st, status, err, errlen);
+
+	if (fd >= 0 && size)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+int
+td_open_regular_stat(const char *path, struct stat *out, enum td_status *status,
+		     char *err, size_t errlen)
+{
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
@@ -53,8 +65,7 @@ td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 	 * file data never return EAGAIN), and clearing it cost two system
 	 * calls per file, which a dump of a million files on a network file
 	 * system pays in round trips (issue 18). */
-	if (size)
-		*size = (uint64_t)st.st_size;
+	*out = st;
 	return fd;
 }
 
@@ -130,12 +141,15 @@ enum td_status
 td_lines_open(struct td_lines *l, const char *path, size_t max_line, char *err, size_t errlen)
 {
 	enum td_status st = TD_OK;
+	struct stat sb;
 
 	memset(l, 0, sizeof(*l));
 	l->max_line = max_line ? max_line : TD_LINE_MAX;
-	l->fd = td_open_regular(path, NULL, &st, err, errlen);
+	l->fd = td_open_regular_stat(path, &sb, &st, err, errlen);
 	if (l->fd < 0)
 		return st;
+	l->size = (uint64_t)sb.st_size;
+	l->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 	l->cap = l->max_line + 1 + LINES_READ;
 	l->buf = xmalloc(l->cap);
 	return TD_OK;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -24,6 +25,9 @@ const char *td_file_kind_name(mode_t mode);
 
 int td_open_regular(const char *path, uint64_t *size, enum td_status *status,
 		    char *err, size_t errlen);
+/* td_open_regular, giving the file's stat data (the fstat it makes). */
+int td_open_regular_stat(const char *path, struct stat *st, enum td_status *status,
+			 char *err, size_t errlen);
 
 /* Reads exactly len bytes at off, retrying short reads and EINTR.
  * false on an error or end of file before len bytes. */
@@ -55,6 +59,8 @@ struct td_lines {
 	size_t cap;                 /* max_line + one read's room */
 	size_t start, end;          /* unread bytes: buf[start, end) */
 	uint64_t off;               /* file offset of buf[end] */
+	uint64_t size;              /* the file's size and modification time (ns) */
+	int64_t mtime_ns;           /* when it was opened */
 	size_t max_line;
 	bool eof, error;
 	uint64_t long_lines;        /* lines longer than max_line, skipped */

@@ -95,29 +95,99 @@ ms_node_frames(struct reader *r, const char *host, const struct ms_node *n, cons
 
 /* ---- decode ------------------------------------------------------------ */
 
-/* Copies what decode needs of one entry under the lock; *path: its data
- * file (malloc'd) or NULL. */
+/* What decode needs of one entry, copied under the lock. */
+struct entry_copy {
+	struct ms_entry e;
+	uint64_t task, stream;
+	char *path;                 /* its data file, or NULL */
+	char *stat_path;            /* its run's statistic.csv */
+	uint64_t stat_size;         /* ms_run.stat_size, .stat_mtime */
+	int64_t stat_mtime;
+	const char *host, *graph_id;
+	char *label;
+};
+
 static bool
-entry_copy(struct reader *r, const struct td_locator *loc, struct ms_entry *e, char **path,
-	   struct ms_run *run)
+entry_copy(struct reader *r, const struct td_locator *loc, struct entry_copy *c)
 {
 	bool ok = false;
 
-	*path = NULL;
+	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&r->lock);
 	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n) {
 		const struct ms_run *src = &r->runs[loc->file];
 
-		*e = src->entries[loc->offset];
-		*path = ms_entry_path(src, e);
-		memset(run, 0, sizeof(*run));
-		run->host = src->host;
-		run->graph_id = src->graph_id;
-		run->label = xstrdup(src->label);
+		c->e = src->entries[loc->offset];
+		c->task = ms_entry_task(src, (size_t)loc->offset);
+		c->stream = ms_entry_stream(src, (size_t)loc->offset);
+		c->path = ms_entry_path(src, &c->e);
+		c->stat_path = xasprintf("%s/statistic.csv", src->path);
+		c->stat_size = src->stat_size;
+		c->stat_mtime = src->stat_mtime;
+		c->host = src->host;
+		c->graph_id = src->graph_id;
+		c->label = xstrdup(src->label);
 		ok = true;
 	}
 	pthread_mutex_unlock(&r->lock);
 	return ok;
+}
+
+static void
+entry_copy_done(struct entry_copy *c)
+{
+	free(c->path);
+	free(c->stat_path);
+	free(c->label);
+}
+
+/* The summary of the row's statistic.csv line, read again; the line must
+ * still be the row's (§7 join keys), else the file changed since. */
+static enum td_status
+summary_from_line(const struct entry_copy *c, struct td_summary *s)
+{
+	struct ms_stat_row row;
+	char err[512] = "";
+	enum td_status rc = ms_stat_read_row(c->stat_path, c->stat_size, c->stat_mtime,
+					     ms_entry_line(&c->e), &row, err, sizeof err);
+
+	if (rc != TD_OK)
+		return rc;
+	if (row.ts != c->e.ts || row.is_input != c->e.is_input || row.slot != c->e.slot ||
+	    (c->e.kind == MS_ENTRY_STAT && (row.task != c->task || row.stream != c->stream)))
+		rc = TD_ERR_CORRUPT;
+	else
+		*s = row.summary;
+	ms_stat_row_done(&row);
+	return rc;
+}
+
+/* The summary the index pass had for the row, from the same source by the
+ * same code (ms_run.c): the statistic.csv line, else the data file. */
+static enum td_status
+entry_summary(const struct entry_copy *c, struct td_summary *s)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	if (ms_entry_line(&c->e) != MS_NO_LINE)
+		return summary_from_line(c, s);
+	if (!c->path)
+		return TD_ERR_CORRUPT;
+	if (c->e.kind == MS_ENTRY_NPY) {
+		npy_summarize_file(c->path, (enum td_dtype)c->e.hint, s, err, sizeof err);
+	} else {
+		struct ms_bin b;
+		size_t i;
+
+		if (ms_bin_read(c->path, &b, err, sizeof err) != TD_OK)
+			return TD_OK;       /* unreadable now: nothing known */
+		for (i = 0; i < b.n; i++)
+			if (b.t[i].is_input == c->e.is_input && b.t[i].slot == c->e.slot)
+				ms_bin_summary(c->path, &b.t[i], s);
+		ms_bin_done(&b);
+	}
+	return TD_OK;                /* a data file unreadable now: as the pass had it */
 }
 
 /* The full value of an entry, when the file is small enough. */
@@ -136,7 +206,7 @@ entry_value(const struct ms_entry *e, const char *path, struct strbuf *text)
 		return NULL;
 	}
 	if (e->kind == MS_ENTRY_NPY) {
-		rc = npy_read_file(path, e->hint, &t, err, sizeof err);
+		rc = npy_read_file(path, (enum td_dtype)e->hint, &t, err, sizeof err);
 	} else if (e->kind == MS_ENTRY_BIN) {
 		struct ms_bin b;
 
@@ -158,41 +228,45 @@ entry_value(const struct ms_entry *e, const char *path, struct strbuf *text)
 static enum td_status
 decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
-	struct ms_entry e;
-	struct ms_run run;
+	struct entry_copy c;
+	struct td_summary sum;
 	struct strbuf text = {0};
 	struct td_tensor *t;
-	char *path;
+	const struct ms_entry *e = &c.e;
+	enum td_status rc;
 
-	if (!entry_copy(r, loc, &e, &path, &run))
+	if (!entry_copy(r, loc, &c))
 		return TD_ERR_RANGE;
-	out->op_name = xstrdup(e.op_name);
-	out->op_type = xstrdup(e.op_type);
-	out->graph_id = xstrdup(run.graph_id);
-	out->host = xstrdup(run.host);
-	out->slot = e.slot;
-	out->wall_time = (double)e.ts / 1e6;
+	if ((rc = entry_summary(&c, &sum)) != TD_OK) {
+		entry_copy_done(&c);
+		return rc;
+	}
+	out->op_name = xstrdup(e->op_name);
+	out->op_type = xstrdup(e->op_type);
+	out->graph_id = xstrdup(c.graph_id);
+	out->host = xstrdup(c.host);
+	out->slot = e->slot;
+	out->wall_time = (double)e->ts / 1e6;
 	out->noutputs = 1;
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
 	out->values = xcalloc(1, sizeof(*out->values));
-	out->summaries[0] = e.summary;
+	out->summaries[0] = sum;
 	/* one "key: value" line each: a newline in a folder's or file's name
 	 * must not start a line of its own */
 	strbuf_addf(&text, "run: %s\nio: %s %u\nfile: %s\ntask: %llu\nstream: %llu\ntimestamp: %llu\n",
-		    td_oneline(run.label), e.is_input ? "input" : "output", e.slot,
-		    td_oneline(path ? path : "(statistic.csv only)"), (unsigned long long)e.task,
-		    (unsigned long long)e.stream, (unsigned long long)e.ts);
-	if (e.hint != DTYPE_INVALID && e.hint != e.summary.dtype)
+		    td_oneline(c.label), e->is_input ? "input" : "output", e->slot,
+		    td_oneline(c.path ? c.path : "(statistic.csv only)"), (unsigned long long)c.task,
+		    (unsigned long long)c.stream, (unsigned long long)e->ts);
+	if (e->hint != DTYPE_INVALID && e->hint != sum.dtype)
 		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",
-			    td_dtype_name(e.hint), td_dtype_name(e.summary.dtype));
-	t = entry_value(&e, path, &text);
+			    td_dtype_name((enum td_dtype)e->hint), td_dtype_name(sum.dtype));
+	t = entry_value(e, c.path, &text);
 	/* statistic.csv counts win; otherwise the data gives them (lazily, §7) */
-	if (t && !(e.summary.known & SUM_NONFINITE))
+	if (t && !(sum.known & SUM_NONFINITE))
 		td_tensor_summarize(t, &out->summaries[0]);
 	out->values[0] = t;
 	out->text = strbuf_take(&text);
-	free(path);
-	free(run.label);
+	entry_copy_done(&c);
 	return TD_OK;
 }
 

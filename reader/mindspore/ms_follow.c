@@ -154,6 +154,21 @@ check_dir(struct ms_run *run, const struct reader_sink *sink)
 	}
 }
 
+/* Remembers the size of entry k's data file (run->sizes made on first use:
+ * a run read before follow mode has none). */
+static void
+note_size(struct ms_run *run, size_t k, uint64_t size)
+{
+	size_t i;
+
+	if (!run->sizes) {
+		run->sizes = xcalloc(run->n, sizeof(*run->sizes));
+		for (i = 0; i < run->n; i++)
+			run->sizes[i] = MS_SIZE_UNKNOWN;
+	}
+	run->sizes[k] = size;
+}
+
 /* A tensor file deleted, truncated or rewritten since it was read. */
 static void
 check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
@@ -161,6 +176,7 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 	struct ms_entry *e = &run->entries[k];
 	struct stat st;
 	char *d, *path;
+	uint64_t size;
 	int rc;
 
 	if (e->name == MS_NO_NAME || e->flagged || run->gone)
@@ -173,10 +189,12 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 	if (!(path = ms_entry_path(run, e)))
 		return;
 	rc = stat(path, &st);
-	if ((rc == 0 && e->size == MS_SIZE_UNKNOWN) || (rc == 0 && (uint64_t)st.st_size == e->size) ||
+	size = run->sizes ? run->sizes[k] : MS_SIZE_UNKNOWN;
+	if ((rc == 0 && size == MS_SIZE_UNKNOWN) || (rc == 0 && (uint64_t)st.st_size == size) ||
 	    (rc != 0 && errno != ENOENT)) {
-		if (rc == 0 && e->size == MS_SIZE_UNKNOWN)
-			e->size = (uint64_t)st.st_size;   /* read before follow mode: from now on */
+		if (rc == 0 && size == MS_SIZE_UNKNOWN)
+			note_size(run, k, (uint64_t)st.st_size);   /* read before follow mode:
+								    * from now on */
 		free(path);
 		return;                    /* unchanged, or cannot look now: nothing to name */
 	}
@@ -185,8 +203,8 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 		d = xstrdup("deleted after it was read: its row stays listed, its value cannot be read");
 	else
 		d = xasprintf("%s after it was read (%llu bytes then, %llu now): its row shows the "
-			      "first read", (uint64_t)st.st_size < e->size ? "truncated" : "rewritten",
-			      (unsigned long long)e->size, (unsigned long long)st.st_size);
+			      "first read", (uint64_t)st.st_size < size ? "truncated" : "rewritten",
+			      (unsigned long long)size, (unsigned long long)st.st_size);
 	ms_problem(sink, PROBLEM_INCONSISTENT, path, "tensor file", d);
 	free(d);
 	free(path);

@@ -30,6 +30,7 @@ struct ms_stat_row {
 	uint64_t task, stream, ts;
 	bool is_input;
 	uint32_t slot;
+	uint64_t off;               /* byte offset of its line in the file */
 	struct td_summary summary;  /* what the known columns say */
 };
 
@@ -48,6 +49,8 @@ struct ms_stat {
 	uint64_t over_rows;         /* good rows past MS_STAT_ROWS_MAX, not kept */
 	int colmap[MS_STAT_NCOLS];  /* column of each known header name, -1 absent */
 	bool header;                /* the header line was read */
+	uint64_t size;              /* the file's size and modification time (ns) */
+	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
 };
 
 /* Parses a whole statistic.csv held in memory (tests, the fuzzer): the
@@ -72,6 +75,17 @@ enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *s
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
 				       uint64_t ts, bool is_input, uint32_t slot);
 void ms_stat_done(struct ms_stat *st);
+/* Reads again the row whose line starts at byte off of the statistic.csv
+ * at path, which had size bytes and mtime_ns when ms_stat_read read it
+ * (ms_stat.size, .mtime_ns): the header is
+ * mapped again and the line parsed by the code ms_stat_read uses, so an
+ * unchanged file gives the row it gave then.  TD_ERR_CORRUPT with a
+ * message when the file's size or time is not that or the line is no row (the
+ * file was rewritten or cut since), TD_ERR_NOENT / TD_ERR_IO when it
+ * cannot be read.  On TD_OK free the row with ms_stat_row_done. */
+enum td_status ms_stat_read_row(const char *path, uint64_t size, int64_t mtime_ns, uint64_t off,
+				struct ms_stat_row *row, char *err, size_t errlen);
+void ms_stat_row_done(struct ms_stat_row *row);
 
 /* Parses a statistic Shape cell "(2,3)", "(2, 3)", "()" into s (rank,
  * dims, elements when no Count column).  false if malformed. */
@@ -262,25 +276,47 @@ enum ms_entry_kind {
 
 /* ms_entry.name of a row without a data file. */
 #define MS_NO_NAME UINT32_MAX
+/* ms_entry's statistic.csv line offset of a row no line gives (48 bits). */
+#define MS_NO_LINE (UINT64_MAX >> 16)
+/* ms_entry.task / .stream of an id wider than 32 bits: ms_run.wide has it. */
+#define MS_WIDE_ID UINT32_MAX
 
-/* One trace row. */
+/* One trace row, a few fixed fields and its locators (issue 25 item 1):
+ * no summary.  decode() reads it again from its source: the run's
+ * statistic.csv line at line_lo/line_hi (a statistic-only row, or a data
+ * file the statistics cover), else the data file (name). */
 struct ms_entry {
-	uint32_t name;              /* data file: its name's offset in the run's name
-				     * block (ms_run.names), MS_NO_NAME for MS_ENTRY_STAT */
-	bool in_const;              /* the file is in the run's const_dir, not its folder */
+	uint64_t ts;
 	const char *op_name;        /* interned (struct ms_strs) */
 	const char *op_type;        /* interned */
-	uint64_t task, stream, ts;
+	uint32_t name;              /* data file: its name's offset in the run's name
+				     * block (ms_run.names), MS_NO_NAME for MS_ENTRY_STAT */
 	uint32_t slot;
-	bool is_input;
-	uint8_t kind;               /* enum ms_entry_kind */
-	enum td_dtype hint;         /* file-name DTYPE for bf16 "V2" descrs */
-	bool flagged;               /* follow mode: its change was reported */
-	uint64_t size;              /* data file size when read (follow mode compares),
-				     * MS_SIZE_UNKNOWN when not looked at then */
-	struct td_summary summary;  /* statistic.csv row, else computed from the data */
+	uint32_t task, stream;      /* MS_WIDE_ID: in ms_run.wide */
+	uint32_t line_lo;           /* byte offset of its statistic.csv line: */
+	uint16_t line_hi;           /* ms_entry_line() */
+	uint8_t hint;               /* enum td_dtype: file-name DTYPE for bf16 "V2" descrs */
+	bool is_input : 1;
+	bool in_const : 1;          /* the file is in the run's const_dir, not its folder */
+	bool flagged : 1;           /* follow mode: its change was reported */
+	uint8_t kind : 2;           /* enum ms_entry_kind */
 };
 
+_Static_assert(sizeof(struct ms_entry) <= 48, "issue 25: at most 48 bytes a row");
+_Static_assert(DTYPE_COUNT <= UINT8_MAX, "ms_entry.hint holds a dtype");
+
+/* A task or stream id of an entry that does not fit ms_entry's 32 bits. */
+struct ms_wide {
+	uint32_t entry;             /* index in ms_run.entries */
+	uint64_t task, stream;
+};
+
+/* What the index pass holds of an entry until the run went to the sink. */
+struct ms_pend {
+	struct td_summary summary;  /* statistic.csv row, else computed from the data */
+	uint64_t task, stream;
+	uint64_t size;              /* as ms_run.sizes */
+};
 /* What follow mode compares of a directory (ms_follow.c). */
 struct ms_sig {
 	uint64_t files, bytes;
@@ -299,6 +335,14 @@ struct ms_run {
 	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
 	struct ms_entry *entries;
 	size_t n, cap;
+	struct ms_pend *pend;       /* entries' summaries and ids while the pass sends
+				     * them (ms_run_load to emit_run), else NULL */
+	struct ms_wide *wide;       /* ids of MS_WIDE_ID entries, by entry */
+	size_t nwide;
+	uint64_t *sizes;            /* follow mode: entries' data file sizes when read
+				     * (MS_SIZE_UNKNOWN: not looked at), NULL all unknown */
+	uint64_t stat_size;         /* its statistic.csv's size and time (ns) when */
+	int64_t stat_mtime;         /* read: decode checks them before reading a line */
 	char *names;                /* the entries' file names, NUL-terminated one after
 				     * the other (one block per run, not a path per row) */
 	size_t names_len;
@@ -462,6 +506,23 @@ void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *o
 /* The execution orders of graph gid in rk, or NULL. */
 const struct ms_order *ms_rank_order(const struct ms_rank *rk, const char *gid);
 
+/* The byte offset of e's statistic.csv line, MS_NO_LINE none. */
+static inline uint64_t
+ms_entry_line(const struct ms_entry *e)
+{
+	return (uint64_t)e->line_hi << 32 | e->line_lo;
+}
+static inline void
+ms_entry_set_line(struct ms_entry *e, uint64_t off)
+{
+	e->line_lo = (uint32_t)off;
+	e->line_hi = (uint16_t)(off >> 32);
+}
+/* The task and stream ids of run's entry k (MS_WIDE_ID looked up in
+ * run->wide).  Call under r->lock when index() may be appending. */
+uint64_t ms_entry_task(const struct ms_run *run, size_t k);
+uint64_t ms_entry_stream(const struct ms_run *run, size_t k);
+
 /* The data file of run's entry e as a new string (folder and name), or
  * NULL when the row has none (MS_ENTRY_STAT).  Call under r->lock when
  * index() may be appending (the run's arrays are read). */
@@ -522,6 +583,12 @@ void ms_bin_done(struct ms_bin *b);
 /* Reads one tensor's data into a new td_tensor. */
 enum td_status ms_bin_tensor_value(const char *path, const struct ms_bin_tensor *t,
 				   struct td_tensor **out, char *err, size_t errlen);
+/* Reads the summary of a DumpData bin file's tensor bt at path as the index
+ * pass does (ms_run.c): the data's summary, and the header's dtype, element count and
+ * shape when the data cannot be summarised (the status says why: TD_OK,
+ * TD_ERR_UNSUPPORTED for a dtype without one, an I/O status). */
+enum td_status ms_bin_summary(const char *path, const struct ms_bin_tensor *bt,
+			      struct td_summary *s);
 /* OutputDataType (§11) to the neutral dtype. */
 enum td_dtype ms_bin_dtype(int data_type);
 

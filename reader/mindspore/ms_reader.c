@@ -14,8 +14,8 @@
  * scoped op name of the graph node whose file-name form matches.
  * Summaries: the statistic.csv row when there is one; else the index pass
  * computes them from the data, streamed in chunks (so every NaN/Inf tensor
- * is an alert); a file that cannot be read keeps what its header says and
- * decode() tries again.
+ * is an alert; a bin file that cannot be read keeps what its header says).
+ * A row keeps none (struct ms_entry): decode() reads it again, the same way.
  * Locators: a trace is (file = run number, offset = entry number), an
  * execution (run number, 0), a source (0, source number).
  * Follow mode: a later index() call adds the iteration directories that
@@ -151,6 +151,9 @@ static void
 run_free(struct ms_run *run)
 {
 	free(run->entries);
+	free(run->pend);
+	free(run->wide);
+	free(run->sizes);
 	free(run->names);
 	free(run->path);
 	free(run->label);
@@ -406,8 +409,11 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 		.loc = { .file = run->file_id, .offset = k },
 		.graph_id = run->graph_id, .op_name = e->op_name, .op_type = e->op_type,
 		.slot = e->slot, .is_input = e->is_input, .execution = run->execution,
-		.wall_time = (double)e->ts / 1e6, .summary = e->summary,
+		.wall_time = (double)e->ts / 1e6, .summary = run->pend[k].summary,
 		.step = ms_run_step(run),
+		/* a statistic-only row: decode() gives this line's summary and
+		 * holds no values (ms_decode.c) */
+		.summary_exact = e->kind == MS_ENTRY_STAT,
 	};
 
 	sink->on_trace(sink->ctx, &t);
@@ -428,7 +434,7 @@ emit_overflow(const struct reader_sink *sink, const struct ms_run *run,
 	for (j = 0; j < run->n; j++) {
 		const struct ms_entry *e = &run->entries[j];
 
-		if (e->task != ov->task_id || e->stream != ov->stream_id)
+		if (ms_entry_task(run, j) != ov->task_id || ms_entry_stream(run, j) != ov->stream_id)
 			continue;
 		if (!op)
 			op = e->op_name;
@@ -519,6 +525,10 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 		emit_trace(sink, run, k);
 	r->tensors += run->n;
 	emit_overflows(sink, run, over, nover);
+	pthread_mutex_lock(&r->lock);
+	free(run->pend);            /* sent: decode() reads the sources again */
+	run->pend = NULL;
+	pthread_mutex_unlock(&r->lock);
 	for (k = 0; k < nover; k++)
 		free(over[k]);
 	free(over);

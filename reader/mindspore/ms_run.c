@@ -24,6 +24,8 @@ struct load_ctx {
 	const struct reader_sink *sink;
 	struct ms_entry *e;
 	size_t n, cap;
+	struct ms_pend *p;          /* parallel to e (ms_run.pend) */
+	size_t pcap;
 	struct ms_stat stat;
 	bool have_stat;
 	bool *stat_used;
@@ -32,6 +34,8 @@ struct load_ctx {
 	const char *run_dir;        /* the run's folder (other folders: its const_dir) */
 	struct strbuf names;        /* the run's name block (ms_run.names) */
 	uint32_t last_name;         /* offset of the last name added, MS_NO_NAME none */
+	uint64_t stat_size;         /* statistic.csv's size and time as read */
+	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
 };
 
 char *
@@ -42,6 +46,56 @@ ms_entry_path(const struct ms_run *run, const struct ms_entry *e)
 	if (e->name == MS_NO_NAME || !dir || e->name >= run->names_len)
 		return NULL;
 	return xasprintf("%s/%s", dir, run->names + e->name);
+}
+
+static int
+wide_cmp(const void *key, const void *w)
+{
+	uint32_t k = *(const uint32_t *)key, e = ((const struct ms_wide *)w)->entry;
+
+	return k < e ? -1 : k > e;
+}
+
+static const struct ms_wide *
+wide_of(const struct ms_run *run, size_t k)
+{
+	uint32_t key = (uint32_t)k;
+
+	return bsearch(&key, run->wide, run->nwide, sizeof(*run->wide), wide_cmp);
+}
+
+uint64_t
+ms_entry_task(const struct ms_run *run, size_t k)
+{
+	const struct ms_wide *w;
+
+	if (run->entries[k].task != MS_WIDE_ID)
+		return run->entries[k].task;
+	return (w = wide_of(run, k)) ? w->task : MS_WIDE_ID;
+}
+
+uint64_t
+ms_entry_stream(const struct ms_run *run, size_t k)
+{
+	const struct ms_wide *w;
+
+	if (run->entries[k].stream != MS_WIDE_ID)
+		return run->entries[k].stream;
+	return (w = wide_of(run, k)) ? w->stream : MS_WIDE_ID;
+}
+
+/* An id in ms_entry's 32 bits, MS_WIDE_ID when it does not fit. */
+static uint32_t
+narrow_id(uint64_t v)
+{
+	return v < MS_WIDE_ID ? (uint32_t)v : MS_WIDE_ID;
+}
+
+/* The pending part of entry e. */
+static struct ms_pend *
+pend_of(struct load_ctx *c, const struct ms_entry *e)
+{
+	return &c->p[e - c->e];
 }
 
 /* The offset of name in the run's name block: the last one again (the rows
@@ -67,29 +121,36 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	  const struct ms_name *nm, uint8_t kind)
 {
 	struct ms_entry *e;
+	struct ms_pend *p;
 
 	TD_GROW(c->e, c->cap, c->n + 1);
-	e = &c->e[c->n++];
+	TD_GROW(c->p, c->pcap, c->n + 1);
+	e = &c->e[c->n];
+	p = &c->p[c->n++];
 	memset(e, 0, sizeof(*e));
+	memset(p, 0, sizeof(*p));
 	e->name = path ? name_of(c, name) : MS_NO_NAME;
 	e->in_const = path && strcmp(dir, c->run_dir) != 0;
-	e->size = MS_SIZE_UNKNOWN;
+	ms_entry_set_line(e, MS_NO_LINE);
+	p->size = MS_SIZE_UNKNOWN;
 	if (path && c->r->may_follow) { /* follow mode compares it later; a batch
 					 * run stats no tensor file (network file
 					 * systems: one round trip each) */
 		struct stat st;
 
 		if (stat(path, &st) == 0)
-			e->size = (uint64_t)st.st_size;
+			p->size = (uint64_t)st.st_size;
 	}
 	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
-	e->task = nm->task;
-	e->stream = nm->stream;
+	p->task = nm->task;
+	p->stream = nm->stream;
+	e->task = narrow_id(nm->task);
+	e->stream = narrow_id(nm->stream);
 	e->ts = nm->ts;
 	e->slot = nm->slot;
 	e->is_input = nm->is_input;
 	e->kind = kind;
-	e->hint = nm->dtype;
+	e->hint = (uint8_t)nm->dtype;
 	return e;
 }
 
@@ -105,7 +166,8 @@ join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 	if (!row)
 		return false;
 	c->stat_used[row - c->stat.rows] = true;
-	e->summary = row->summary;
+	pend_of(c, e)->summary = row->summary;
+	ms_entry_set_line(e, row->off);
 	return true;
 }
 
@@ -113,41 +175,52 @@ static void
 npy_summary(struct load_ctx *c, struct ms_entry *e, const char *path)
 {
 	char err[256] = "";
-	enum td_status st = npy_summarize_file(path, e->hint, &e->summary, err, sizeof err);
+	enum td_status st = npy_summarize_file(path, e->hint, &pend_of(c, e)->summary, err,
+					       sizeof err);
 
 	if (st != TD_OK)
 		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
 			   path, ".npy tensor", err);
 }
 
-static void
-bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt, const char *path)
+enum td_status
+ms_bin_summary(const char *path, const struct ms_bin_tensor *bt, struct td_summary *s)
 {
 	enum td_status st = TD_ERR_UNSUPPORTED;
 	char err[256];
-	int fd;
+	int fd = -1;
 
-	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size &&
-	    (fd = td_open_regular(path, NULL, NULL, err, sizeof err)) >= 0) {
-		st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, &e->summary);
-		close(fd);
+	if (bt->dtype != DTYPE_INVALID && (uint64_t)bt->n * td_dtype_size(bt->dtype) == bt->size) {
+		st = TD_ERR_IO;
+		if ((fd = td_open_regular(path, NULL, &st, err, sizeof err)) >= 0) {
+			st = npy_summarize_region(fd, bt->offset, bt->dtype, bt->n, false, s);
+			close(fd);
+		}
 	}
-	if (st != TD_OK && bt->dtype != DTYPE_INVALID)
-		ms_problem(c->sink, PROBLEM_DECODE_ERROR, path, "bin tensor data", td_strerror(st));
 	if (st != TD_OK) {
 		/* unsupported dtype or unreadable data: what the header says */
-		memset(&e->summary, 0, sizeof(e->summary));
+		memset(s, 0, sizeof(*s));
 		if (bt->dtype != DTYPE_INVALID) {
-			e->summary.dtype = bt->dtype;
-			e->summary.known |= SUM_DTYPE;
+			s->dtype = bt->dtype;
+			s->known |= SUM_DTYPE;
 		}
-		e->summary.elements = bt->n;
-		e->summary.known |= SUM_ELEMENTS;
+		s->elements = bt->n;
+		s->known |= SUM_ELEMENTS;
 	}
-	e->summary.rank = bt->rank;
-	e->summary.ndims = TD_MIN(bt->rank, TD_MAX_DIMS);
-	memcpy(e->summary.dims, bt->dims, sizeof(bt->dims));
-	e->summary.known |= SUM_RANK | SUM_SHAPE;
+	s->rank = bt->rank;
+	s->ndims = TD_MIN(bt->rank, TD_MAX_DIMS);
+	memcpy(s->dims, bt->dims, sizeof(bt->dims));
+	s->known |= SUM_RANK | SUM_SHAPE;
+	return st;
+}
+
+static void
+bin_summary(struct load_ctx *c, struct ms_entry *e, const struct ms_bin_tensor *bt, const char *path)
+{
+	enum td_status st = ms_bin_summary(path, bt, &pend_of(c, e)->summary);
+
+	if (st != TD_OK && bt->dtype != DTYPE_INVALID)
+		ms_problem(c->sink, PROBLEM_DECODE_ERROR, path, "bin tensor data", td_strerror(st));
 }
 
 static void
@@ -234,6 +307,8 @@ load_stat(struct load_ctx *c, const char *p)
 
 	if (st == TD_OK) {
 		c->have_stat = true;
+		c->stat_size = c->stat.size;
+		c->stat_mtime = c->stat.mtime_ns;
 		c->stat_used = xcalloc(c->stat.n ? c->stat.n : 1, sizeof(bool));
 		if (c->stat.bad_rows)
 			ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv rows",
@@ -319,7 +394,8 @@ add_stat_only(struct load_ctx *c)
 		if (strchr(row->op_name, '/'))
 			nm.op_name = ms_name_file_form(row->op_name);
 		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
-		e->summary = row->summary;
+		pend_of(c, e)->summary = row->summary;
+		ms_entry_set_line(e, row->off);
 		if (nm.op_name != row->op_name) {
 			/* no graph node matched: keep the scoped name as written */
 			if (strcmp(e->op_name, nm.op_name) == 0)
@@ -396,6 +472,7 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 	const struct ms_order *o = ms_rank_order(c->rank, run->graph_id);
 	struct order_key *k = xcalloc(c->n ? c->n : 1, sizeof(*k));
 	struct ms_entry *sorted = xcalloc(c->n ? c->n : 1, sizeof(*sorted));
+	struct ms_pend *psorted = xcalloc(c->n ? c->n : 1, sizeof(*psorted));
 	size_t i;
 
 	for (i = 0; i < c->n; i++) {
@@ -420,12 +497,36 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 			k[i].occ = k[i - 1].occ + 1;
 	if (c->n)
 		td_sort(k, c->n, sizeof(*k), order_cmp);
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		sorted[i] = c->e[k[i].idx];
+		psorted[i] = c->p[k[i].idx];
+	}
 	free(c->e);
+	free(c->p);
 	c->e = sorted;
-	c->cap = c->n;
+	c->p = psorted;
+	c->cap = c->pcap = c->n;
 	free(k);
+}
+
+/* From run->pend (in the entries' final order): the ids that do not fit
+ * an entry, and in follow mode the data files' sizes. */
+static void
+keep_wide_and_sizes(const struct reader *r, struct ms_run *run)
+{
+	size_t k, cap = 0;
+
+	for (k = 0; k < run->n; k++)
+		if (run->entries[k].task == MS_WIDE_ID || run->entries[k].stream == MS_WIDE_ID) {
+			TD_GROW(run->wide, cap, run->nwide + 1);
+			run->wide[run->nwide++] = (struct ms_wide){ (uint32_t)k, run->pend[k].task,
+								   run->pend[k].stream };
+		}
+	if (r->may_follow && run->n) {
+		run->sizes = xcalloc(run->n, sizeof(*run->sizes));
+		for (k = 0; k < run->n; k++)
+			run->sizes[k] = run->pend[k].size;
+	}
 }
 
 void
@@ -461,6 +562,10 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	run->entries = c.e;
 	run->n = c.n;
 	run->cap = c.cap;
+	run->pend = c.p;
+	run->stat_size = c.stat_size;
+	run->stat_mtime = c.stat_mtime;
+	keep_wide_and_sizes(r, run);
 	run->names_len = c.names.len;
 	run->names = c.names.len ? xrealloc(c.names.buf, c.names.len + 1) : NULL;  /* no slack */
 	if (!c.names.len)

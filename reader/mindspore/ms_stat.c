@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader/base/fileio.h"
 #include "reader/parse/csv.h"
@@ -200,13 +201,23 @@ map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
 	return TD_OK;
 }
 
-/* One line of the file: the header first, then rows.  row is scratch. */
+/* The known columns' cells of a split line, NULL for absent ones. */
+static void
+map_cells(const int *colmap, const struct csv_row *row, char **cell)
+{
+	size_t c;
+
+	for (c = 0; c < COL_COUNT_; c++)
+		cell[c] = colmap[c] >= 0 ? row->fields[colmap[c]] : NULL;
+}
+
+/* One line of the file, starting at byte off: the header first, then
+ * rows.  row is scratch. */
 static enum td_status
-stat_line(struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
+stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct csv_row *row,
 	  char *err, size_t errlen)
 {
 	char *cell[COL_COUNT_];
-	size_t c;
 	struct ms_stat_row r;
 
 	if (!st->header) {
@@ -221,8 +232,7 @@ stat_line(struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
 		st->bad_rows++;
 		return TD_OK;
 	}
-	for (c = 0; c < COL_COUNT_; c++)
-		cell[c] = st->colmap[c] >= 0 ? row->fields[st->colmap[c]] : NULL;
+	map_cells(st->colmap, row, cell);
 	if (!fill_row(cell, &r)) {
 		st->bad_rows++;
 	} else if (st->n >= MS_STAT_ROWS_MAX) {
@@ -230,6 +240,7 @@ stat_line(struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
 		free(r.op_type);
 		free(r.op_name);
 	} else {
+		r.off = off;
 		TD_GROW(st->rows, st->cap, st->n + 1);
 		st->rows[st->n++] = r;
 	}
@@ -258,7 +269,8 @@ ms_stat_parse(const char *text, size_t len, struct ms_stat *st, char *err, size_
 
 	memset(st, 0, sizeof(*st));
 	while (rc == TD_OK && (line = csv_next_line(text, len, &pos, &llen)))
-		rc = stat_line(st, line, llen, &row, err, errlen);
+		rc = stat_line(st, line, llen, (uint64_t)(line - text), &row, err, errlen);
+	st->size = len;
 	csv_row_done(&row);
 	return rc == TD_OK ? stat_finish(st, err, errlen) : rc;
 }
@@ -277,9 +289,13 @@ ms_stat_read(const char *path, size_t max_line, struct ms_stat *st, char *err, s
 		td_lines_close(&lines);
 		return rc;
 	}
+	/* a line's offset: buf[end] is at file offset off (fileio.h) */
 	while (rc == TD_OK && (line = td_lines_next(&lines, &llen)))
-		rc = stat_line(st, line, llen, &row, err, errlen);
+		rc = stat_line(st, line, llen, lines.off - (lines.end - (size_t)(line - lines.buf)),
+			       &row, err, errlen);
 	st->long_lines = lines.long_lines;
+	st->size = lines.size;
+	st->mtime_ns = lines.mtime_ns;
 	if (rc == TD_OK && lines.error) {
 		snprintf(err, errlen, "%s: read error after %llu lines", path,
 			 (unsigned long long)lines.lines);
@@ -324,4 +340,123 @@ ms_stat_done(struct ms_stat *st)
 	}
 	free(st->rows);
 	memset(st, 0, sizeof(*st));
+}
+
+void
+ms_stat_row_done(struct ms_stat_row *row)
+{
+	if (!row)
+		return;
+	free(row->op_type);
+	free(row->op_name);
+	memset(row, 0, sizeof(*row));
+}
+
+/* The line that starts at byte off of fd (a file of size bytes), without
+ * its line end, into *line (malloc'd, *len bytes); false when it cannot be
+ * read or is longer than the pass reads (TD_LINE_MAX: such lines are never
+ * rows). */
+static bool
+line_at(int fd, uint64_t off, uint64_t size, char **line, size_t *len)
+{
+	size_t cap = 4096, got = 0;
+	char *buf = NULL, *nl = NULL;
+
+	while (off + got < size && !nl) {
+		ssize_t n;
+
+		if (got == cap && cap > TD_LINE_MAX + 1)
+			break;
+		if (got == cap || !buf)
+			buf = xrealloc(buf, cap = buf ? cap * 2 : cap);
+		n = pread(fd, buf + got, cap - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		nl = memchr(buf + got, '\n', (size_t)n);
+		got += (size_t)n;
+	}
+	*len = nl ? (size_t)(nl - buf) : got;
+	if (*len && buf[*len - 1] == '\r')
+		(*len)--;
+	if (!buf || (!nl && off + got < size) || *len > TD_LINE_MAX) {
+		free(buf);
+		return false;
+	}
+	*line = buf;
+	return true;
+}
+
+/* The header of fd mapped into colmap, its column count in *ncolumns. */
+static enum td_status
+header_at(int fd, uint64_t size, int *colmap, size_t *ncolumns, char *err, size_t errlen)
+{
+	struct csv_row row = {0};
+	char *line;
+	size_t len;
+	enum td_status rc;
+
+	if (!line_at(fd, 0, size, &line, &len)) {
+		snprintf(err, errlen, "statistic.csv: its header line cannot be read again");
+		return TD_ERR_CORRUPT;
+	}
+	csv_split(line, len, &row);
+	*ncolumns = row.n;
+	rc = map_header(&row, colmap, err, errlen);
+	csv_row_done(&row);
+	free(line);
+	return rc;
+}
+
+/* The row of line (off) in out, by colmap; false when it is no row. */
+static bool
+row_at(int fd, uint64_t size, uint64_t off, const int *colmap, size_t ncolumns,
+       struct ms_stat_row *out)
+{
+	struct csv_row row = {0};
+	char *cell[COL_COUNT_], *line;
+	size_t len;
+	bool ok = false;
+
+	if (!line_at(fd, off, size, &line, &len))
+		return false;
+	if (csv_split(line, len, &row) == TD_OK && row.n == ncolumns) {
+		map_cells(colmap, &row, cell);
+		ok = fill_row(cell, out);
+	}
+	csv_row_done(&row);
+	free(line);
+	return ok;
+}
+
+enum td_status
+ms_stat_read_row(const char *path, uint64_t size, int64_t mtime_ns, uint64_t off,
+		 struct ms_stat_row *out, char *err, size_t errlen)
+{
+	int colmap[COL_COUNT_];
+	struct stat sb;
+	size_t ncolumns;
+	enum td_status rc = TD_OK;
+	int fd = td_open_regular_stat(path, &sb, &rc, err, errlen);
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0)
+		return rc;
+	if ((uint64_t)sb.st_size != size ||
+	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec != mtime_ns) {
+		snprintf(err, errlen, "%s: rewritten since it was read (%llu bytes then, %llu now)",
+			 path, (unsigned long long)size, (unsigned long long)sb.st_size);
+		rc = TD_ERR_CORRUPT;
+	} else if ((rc = header_at(fd, size, colmap, &ncolumns, err, errlen)) == TD_OK) {
+		if (row_at(fd, size, off, colmap, ncolumns, out)) {
+			out->off = off;
+		} else {
+			snprintf(err, errlen, "%s: no statistic row at byte %llu: changed since it "
+				 "was read", path, (unsigned long long)off);
+			rc = TD_ERR_CORRUPT;
+		}
+	}
+	close(fd);
+	return rc;
 }

@@ -4,7 +4,7 @@
  *
  * Saved: the runs in the order they were numbered (each iteration folder's
  * path below the dump), and for every run already sent the table decode()
- * reads (each entry's file, op, ids, slot, kind and summary) with what
+ * reads (each entry's file, op, ids, slot, kind and statistic.csv line) with what
  * follow mode compares later (the folder's time and entry count); the
  * counts of what went to the sink (ranks, sources, frames, tensors).
  * Loaded: the folder layout is walked again without a sink (ranks, graphs
@@ -30,8 +30,10 @@
 
 /* 1: the first; 2: op names in one table, entry paths below their run,
  * summaries without unused dims and percentiles; 3: a run's file names in
- * one block, an entry's name an offset in it.  Bump on any change below. */
-#define MS_STATE_VERSION 3u
+ * one block, an entry's name an offset in it; 4: no summary (an entry's
+ * statistic.csv line offset, the file's size and time per run).  Bump on any change
+ * below. */
+#define MS_STATE_VERSION 4u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -41,77 +43,6 @@ rel_path(const struct reader *r, const char *p)
 	size_t n = strlen(r->root);
 
 	return strncmp(p, r->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
-}
-
-/* ---- summaries, field by field ---------------------------------------------- */
-
-static void
-put_summary(struct strbuf *o, const struct td_summary *s)
-{
-	static const double no_pct[TD_NPERCENTILES];
-	bool pct = memcmp(s->pct, no_pct, sizeof no_pct) != 0;
-	int i;
-
-	ser_put_u32(o, s->known);
-	ser_put_u32(o, (uint32_t)s->dtype);
-	ser_put_u32(o, (uint32_t)s->rank);
-	ser_put_u32(o, (uint32_t)s->ndims);
-	ser_put_u8(o, (uint8_t)(s->dims_truncated | s->has_inf_or_nan << 1 | pct << 2));
-	for (i = 0; i < s->ndims && i < TD_MAX_DIMS; i++)
-		ser_put_u64(o, (uint64_t)s->dims[i]);
-	ser_put_u64(o, (uint64_t)s->elements);
-	ser_put_u64(o, (uint64_t)s->nan);
-	ser_put_u64(o, (uint64_t)s->neg_inf);
-	ser_put_u64(o, (uint64_t)s->pos_inf);
-	ser_put_u64(o, (uint64_t)s->negative);
-	ser_put_u64(o, (uint64_t)s->zero);
-	ser_put_u64(o, (uint64_t)s->positive);
-	ser_put_f64(o, s->min);
-	ser_put_f64(o, s->max);
-	ser_put_f64(o, s->mean);
-	ser_put_u64(o, (uint64_t)s->tensor_id);
-	ser_put_f64(o, s->abs_mean);
-	ser_put_f64(o, s->std);
-	ser_put_f64(o, s->l2norm);
-	for (i = 0; pct && i < TD_NPERCENTILES; i++)
-		ser_put_f64(o, s->pct[i]);
-}
-
-static void
-get_summary(struct ser_in *in, struct td_summary *s)
-{
-	uint8_t flags;
-	int i;
-
-	s->known = ser_get_u32(in);
-	s->dtype = (enum td_dtype)ser_get_u32(in);
-	s->rank = (int)ser_get_u32(in);
-	s->ndims = (int)ser_get_u32(in);
-	flags = ser_get_u8(in);
-	if (s->ndims < 0 || s->ndims > TD_MAX_DIMS) {
-		in->bad = true;
-		return;
-	}
-	s->dims_truncated = flags & 1;
-	s->has_inf_or_nan = (flags >> 1) & 1;
-	for (i = 0; i < s->ndims; i++)
-		s->dims[i] = ser_get_i64(in);
-	s->elements = ser_get_i64(in);
-	s->nan = ser_get_i64(in);
-	s->neg_inf = ser_get_i64(in);
-	s->pos_inf = ser_get_i64(in);
-	s->negative = ser_get_i64(in);
-	s->zero = ser_get_i64(in);
-	s->positive = ser_get_i64(in);
-	s->min = ser_get_f64(in);
-	s->max = ser_get_f64(in);
-	s->mean = ser_get_f64(in);
-	s->tensor_id = ser_get_i64(in);
-	s->abs_mean = ser_get_f64(in);
-	s->std = ser_get_f64(in);
-	s->l2norm = ser_get_f64(in);
-	for (i = 0; (flags & 4) && i < TD_NPERCENTILES; i++)
-		s->pct[i] = ser_get_f64(in);
 }
 
 /* ---- saving ------------------------------------------------------------------ */
@@ -131,20 +62,22 @@ collect_names(const struct reader *r, struct ms_strs *names)
 }
 
 static void
-save_entry(struct ms_strs *names, const struct ms_entry *e, struct strbuf *o)
+save_entry(struct ms_strs *names, const struct ms_run *run, size_t k, struct strbuf *o)
 {
+	const struct ms_entry *e = &run->entries[k];
+
 	ser_put_u32(o, e->name);
 	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1 | e->in_const << 2));
 	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_name));
 	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_type));
-	ser_put_u64(o, e->task);
-	ser_put_u64(o, e->stream);
+	ser_put_u64(o, ms_entry_task(run, k));
+	ser_put_u64(o, ms_entry_stream(run, k));
 	ser_put_u64(o, e->ts);
 	ser_put_u32(o, e->slot);
 	ser_put_u8(o, e->kind);
-	ser_put_u32(o, (uint32_t)e->hint);
-	ser_put_u64(o, e->size);
-	put_summary(o, &e->summary);
+	ser_put_u8(o, e->hint);
+	ser_put_u64(o, run->sizes ? run->sizes[k] : MS_SIZE_UNKNOWN);
+	ser_put_u64(o, ms_entry_line(e));
 }
 
 void
@@ -179,9 +112,11 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u8(out, run->changed);
 		ser_put_u64(out, run->names_len);
 		ser_put_bytes(out, run->names, run->names_len);
+		ser_put_u64(out, run->stat_size);
+		ser_put_u64(out, (uint64_t)run->stat_mtime);
 		ser_put_u64(out, run->n);
 		for (k = 0; k < run->n; k++)
-			save_entry(&names, &run->entries[k], out);
+			save_entry(&names, run, k, out);
 	}
 	pthread_mutex_unlock(&r->lock);
 	ms_strs_done(&names);
@@ -189,16 +124,43 @@ ms_save_state(struct reader *r, struct strbuf *out)
 
 /* ---- loading ----------------------------------------------------------------- */
 
+/* Entry k's ids (MS_WIDE_ID and run->wide when they do not fit) and its
+ * data file's size (run->sizes, made when one is known). */
+static void
+load_wide_size(struct ms_run *run, size_t k, uint64_t task, uint64_t stream, uint64_t size,
+	       size_t *capwide)
+{
+	struct ms_entry *e = &run->entries[k];
+	size_t i;
+
+	e->task = task < MS_WIDE_ID ? (uint32_t)task : MS_WIDE_ID;
+	e->stream = stream < MS_WIDE_ID ? (uint32_t)stream : MS_WIDE_ID;
+	if (e->task == MS_WIDE_ID || e->stream == MS_WIDE_ID) {
+		TD_GROW(run->wide, *capwide, run->nwide + 1);
+		run->wide[run->nwide++] = (struct ms_wide){ (uint32_t)k, task, stream };
+	}
+	if (size != MS_SIZE_UNKNOWN && !run->sizes) {
+		run->sizes = xcalloc(run->cap, sizeof(*run->sizes));
+		for (i = 0; i < run->cap; i++)
+			run->sizes[i] = MS_SIZE_UNKNOWN;
+	}
+	if (run->sizes)
+		run->sizes[k] = size;
+}
+
 /* The state's name table, interned in the reader. */
 struct name_table {
 	const char **s;
 	size_t n;
 };
 
+/* Entry k of run; its wide ids and size kept by load_wide_size(). */
 static bool
-load_entry(struct ser_in *in, const struct ms_run *run, const struct name_table *names,
-	   struct ms_entry *e)
+load_entry(struct ser_in *in, struct ms_run *run, const struct name_table *names, size_t k,
+	   size_t *capwide)
 {
+	struct ms_entry *e = &run->entries[k];
+	uint64_t task, stream, size, line;
 	uint8_t bits;
 	uint32_t op, type;
 
@@ -214,15 +176,21 @@ load_entry(struct ser_in *in, const struct ms_run *run, const struct name_table 
 		return false;
 	e->op_name = names->s[op];
 	e->op_type = names->s[type];
-	e->task = ser_get_u64(in);
-	e->stream = ser_get_u64(in);
+	task = ser_get_u64(in);
+	stream = ser_get_u64(in);
 	e->ts = ser_get_u64(in);
 	e->slot = ser_get_u32(in);
-	e->kind = ser_get_u8(in);
-	e->hint = (enum td_dtype)ser_get_u32(in);
-	e->size = ser_get_u64(in);
-	get_summary(in, &e->summary);
-	return !in->bad && e->kind <= MS_ENTRY_STAT;
+	bits = ser_get_u8(in);
+	e->kind = bits & 3;
+	e->hint = ser_get_u8(in);
+	size = ser_get_u64(in);
+	line = ser_get_u64(in);
+	if (in->bad || bits > MS_ENTRY_STAT || e->hint >= DTYPE_COUNT || line > MS_NO_LINE ||
+	    (e->kind == MS_ENTRY_STAT && line == MS_NO_LINE))
+		return false;
+	ms_entry_set_line(e, line);
+	load_wide_size(run, k, task, stream, size, capwide);
+	return true;
 }
 
 /* The run's name block: NUL-terminated names, the last one too. */
@@ -248,6 +216,7 @@ static bool
 load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
 {
 	uint64_t n, k;
+	size_t capwide = 0;
 
 	run->dir_mtime = ser_get_i64(in);
 	run->nnames = (size_t)ser_get_u64(in);
@@ -255,13 +224,15 @@ load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
 	run->changed = ser_get_u8(in) != 0;
 	if (!load_names_block(in, run))
 		return false;
-	n = ser_get_count(in, 40);   /* an entry's fixed fields at least */
+	run->stat_size = ser_get_u64(in);
+	run->stat_mtime = ser_get_i64(in);
+	n = ser_get_count(in, 59);   /* an entry's fields */
 	if (in->bad)
 		return false;
 	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
 	run->cap = n ? n : 1;
 	for (k = 0; k < n; k++) {
-		if (!load_entry(in, run, names, &run->entries[k])) {
+		if (!load_entry(in, run, names, (size_t)k, &capwide)) {
 			run->n = k + 1;   /* what was made is freed by close() */
 			return false;
 		}

@@ -1,0 +1,276 @@
+/*
+ * test_ms_rows.c - the MindSpore reader's compact rows (issue 25 item 1):
+ * a row holds no summary, so decode() reads it again from its source.  A
+ * statistic-only row (sync_lenet's iteration 1 with its .npy files
+ * removed: statistic.csv alone) decodes to what the index pass sent, from
+ * a fresh pass and from a resumed state, and the pass marks it exact (the
+ * model's columns answer for it); a statistic.csv rewritten or cut after
+ * the pass makes the decode fail instead of giving another summary; task
+ * and stream ids wider than a row's 32 bits survive.  Facts from the
+ * fixture README (iteration 1: MatMul-op10 output 0 holds 2 NaN, 1 -inf)
+ * and from the CSV itself (its rows are counted here).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reader/mindspore/ms_internal.h"
+#include "reader/reader.h"
+#include "tests/unit/helpers/files.h"
+#include "tests/unit/helpers/record_sink.h"
+
+#define SYNC "tests/fixtures/mindspore/sync_lenet"
+#define IT "rank_0/Lenet/0"
+#define MATMUL10 "Default/network-WithLossCell/_backbone-LeNet5/fc3-Dense/MatMul-op10"
+/* iteration 1 without its tensor files, every file a minute old */
+#define STAT_ONLY "rm $T/d/" IT "/1/*.npy && find $T/d -exec touch -d '-1 min' {} +"
+
+/* A record_sink that also counts the traces sent with summary_exact. */
+struct exact_sink {
+	struct record_sink rs;      /* first: its callbacks get this ctx */
+	void (*on_trace)(void *ctx, const struct reader_trace *t);
+	size_t exact;
+	size_t exact_of_run1;       /* of the second run (file 1) */
+};
+
+static void
+count_exact(void *ctx, const struct reader_trace *t)
+{
+	struct exact_sink *x = ctx;
+
+	x->exact += t->summary_exact;
+	x->exact_of_run1 += t->summary_exact && t->loc.file == 1;
+	x->on_trace(ctx, t);
+}
+
+/* The data lines of a statistic.csv (all but its header). */
+static size_t
+csv_rows(const char *path)
+{
+	size_t len, i, lines = 0;
+	unsigned char *b = test_slurp(path, &len);
+
+	for (i = 0; i < len; i++)
+		lines += b[i] == '\n';
+	free(b);
+	return lines - 1;
+}
+
+static void
+assert_same_summary(const struct td_summary *a, const struct td_summary *b)
+{
+	assert_int_equal(a->known, b->known);
+	assert_int_equal(a->dtype, b->dtype);
+	assert_int_equal(a->elements, b->elements);
+	assert_int_equal(a->nan, b->nan);
+	assert_int_equal(a->neg_inf, b->neg_inf);
+	assert_int_equal(a->pos_inf, b->pos_inf);
+	assert_int_equal(a->zero, b->zero);
+	assert_int_equal(a->negative, b->negative);
+	assert_int_equal(a->positive, b->positive);
+	assert_true(a->max == b->max && a->min == b->min && a->mean == b->mean);
+	assert_int_equal(a->rank, b->rank);
+	assert_memory_equal(a->dims, b->dims, sizeof(a->dims));
+}
+
+/* Every trace of rs decodes on r to the summary the pass sent. */
+static void
+assert_decodes_as_sent(struct reader *r, const struct record_sink *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->ntraces; i++) {
+		struct reader_detail d;
+
+		assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &rs->traces[i].loc, &d),
+				 TD_OK);
+		assert_string_equal(d.op_name, rs->traces[i].op_name);
+		assert_true(d.wall_time == rs->traces[i].wall_time);
+		assert_same_summary(&d.summaries[0], &rs->traces[i].summary);
+		reader_detail_done(&d);
+	}
+}
+
+/* The row of run 1 that is output 0 of MatMul-op10. */
+static const struct rs_trace *
+matmul10_out(const struct record_sink *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->ntraces; i++)
+		if (rs->traces[i].loc.file == 1 && strcmp(rs->traces[i].op_name, MATMUL10) == 0 &&
+		    rs->traces[i].slot == 0 && rs->traces[i].summary.nan)
+			return &rs->traces[i];
+	fail_msg("no MatMul-op10 output row in iteration 1");
+	return NULL;
+}
+
+static void
+test_ms_rows_entry_is_at_most_48_bytes(void **state)
+{
+	(void)state;
+	assert_true(sizeof(struct ms_entry) <= 48);
+}
+
+/* Statistic-only rows: exact at index time, decoded from their line. */
+static void
+test_ms_rows_statistic_only_rows_decode_their_line(void **state)
+{
+	struct tmp_dump f;
+	struct exact_sink x = {0};
+	struct reader_sink sink;
+	struct reader_detail d;
+	const struct rs_trace *mm;
+	struct reader *r;
+	char *csv;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, STAT_ONLY);
+	csv = xasprintf("%s/" IT "/1/statistic.csv", f.dir);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	record_sink_init(&x.rs, &sink);
+	x.on_trace = sink.on_trace;
+	sink.on_trace = count_exact;
+	sink.ctx = &x;
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	/* iteration 0 has its .npy files (values: not exact); iteration 1 is
+	 * one row per CSV line */
+	assert_int_equal(x.exact, csv_rows(csv));
+	assert_int_equal(x.exact_of_run1, x.exact);
+	assert_decodes_as_sent(r, &x.rs);
+	mm = matmul10_out(&x.rs);
+	assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &mm->loc, &d), TD_OK);
+	assert_int_equal(d.summaries[0].nan, 2);
+	assert_int_equal(d.summaries[0].neg_inf, 1);
+	assert_non_null(strstr(d.text, "file: (statistic.csv only)"));
+	assert_null(d.values[0]);
+	reader_detail_done(&d);
+	mindspore_reader_ops.close(r);
+	record_sink_done(&x.rs);
+	free(csv);
+	tmp_dump_done(&f);
+}
+
+/* The state holds no summary: a resumed reader reads the lines too. */
+static void
+test_ms_rows_resumed_state_decodes_the_lines(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct strbuf st = {0};
+	struct reader *r;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, STAT_ONLY);
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+	assert_decodes_as_sent(r, &first);
+	mindspore_reader_ops.close(r);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	tmp_dump_done(&f);
+}
+
+/* A statistic.csv rewritten (same size, another NaN count) or cut after
+ * the pass: the row's decode fails, never another summary; the other
+ * iteration's rows still decode. */
+static void
+test_ms_rows_statistic_csv_changed_after_the_pass_is_an_error(void **state)
+{
+	struct tmp_dump f;
+	struct recorded ix;
+	struct reader_detail d;
+	const struct rs_trace *mm;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, STAT_ONLY);
+	record_sink_index(&mindspore_reader_ops, f.dir, &ix);
+	mm = matmul10_out(&ix.rs);
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && cp -p statistic.csv keep.csv && "
+		    "sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && touch -d '-5 sec' statistic.csv && "
+		    "! cmp -s statistic.csv keep.csv");
+	assert_int_equal(mindspore_reader_ops.decode(ix.r, READER_TRACE, &mm->loc, &d),
+			 TD_ERR_CORRUPT);
+	reader_detail_done(&d);
+	assert_int_equal(mindspore_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
+			 TD_OK);
+	assert_int_equal(ix.rs.traces[0].loc.file, 0);
+	reader_detail_done(&d);
+	/* the same bytes and time as when read (cp -p): decodes again */
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && mv keep.csv statistic.csv");
+	assert_int_equal(mindspore_reader_ops.decode(ix.r, READER_TRACE, &mm->loc, &d), TD_OK);
+	reader_detail_done(&d);
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && head -c 300 statistic.csv > cut && "
+		    "cat cut > statistic.csv");
+	assert_int_equal(mindspore_reader_ops.decode(ix.r, READER_TRACE, &mm->loc, &d),
+			 TD_ERR_CORRUPT);
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	tmp_dump_done(&f);
+}
+
+/* Task and stream ids past 32 bits (5000000000, and 4294967295, the
+ * row's marker value) decode as written, from a pass and from a state. */
+static void
+test_ms_rows_wide_task_and_stream_ids_survive(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct strbuf st = {0};
+	struct reader *r;
+	size_t i, found = 0, pass;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "rm $T/d/" IT "/1/*.npy && cd $T/d/" IT "/1 && "
+		      "sed -i 's/OneHot-op0,0,0,1700000002000007,/OneHot-op0,5000000000,4294967295,"
+		      "1700000002000007,/' statistic.csv && grep -q 5000000000 statistic.csv && "
+		      "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	for (pass = 0; pass < 2; pass++) {
+		r = record_open(&mindspore_reader_ops, f.dir);
+		if (pass)
+			assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+		else
+			assert_int_equal(mindspore_reader_ops.index(r, &(struct reader_sink){0}),
+					 TD_OK);
+		for (i = 0; i < first.ntraces; i++) {
+			struct reader_detail d;
+
+			assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE,
+								     &first.traces[i].loc, &d), TD_OK);
+			if (strstr(d.text, "timestamp: 1700000002000007\n")) {
+				assert_non_null(strstr(d.text, "task: 5000000000\nstream: 4294967295\n"));
+				found++;
+			} else {
+				assert_null(strstr(d.text, "task: 5000000000"));
+			}
+			reader_detail_done(&d);
+		}
+		mindspore_reader_ops.close(r);
+	}
+	assert_int_equal(found, 2);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	tmp_dump_done(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ms_rows_entry_is_at_most_48_bytes),
+		cmocka_unit_test(test_ms_rows_statistic_only_rows_decode_their_line),
+		cmocka_unit_test(test_ms_rows_resumed_state_decodes_the_lines),
+		cmocka_unit_test(test_ms_rows_statistic_csv_changed_after_the_pass_is_an_error),
+		cmocka_unit_test(test_ms_rows_wide_task_and_stream_ids_survive),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
