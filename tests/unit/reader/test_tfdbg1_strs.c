@@ -1,0 +1,104 @@
+/*
+ * test_tfdbg1_strs.c - the tfdbg v1 reader's string pool: interned names
+ * are one copy each, copies and names keep their address while the arena
+ * grows past many chunks, and strings longer than a chunk fit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/tfdbg1/tfdbg1_internal.h"
+
+static void
+test_tfdbg1_strs_intern_one_copy_per_name(void **state)
+{
+	struct tfdbg1_strs s = { 0 };
+	char buf[32];
+	const char *a, *b, *c;
+
+	(void)state;
+	a = tfdbg1_strs_intern(&s, "dense/MatMul");
+	snprintf(buf, sizeof buf, "dense/%s", "MatMul");
+	b = tfdbg1_strs_intern(&s, buf);
+	c = tfdbg1_strs_intern(&s, "dense/MatMu");
+	assert_ptr_equal(a, b);
+	assert_ptr_not_equal(a, buf);
+	assert_ptr_not_equal(a, c);
+	assert_string_equal(c, "dense/MatMu");
+	assert_string_equal(tfdbg1_strs_intern(&s, ""), "");
+	assert_null(tfdbg1_strs_intern(&s, NULL));
+	assert_int_equal(s.nnames, 3);
+	tfdbg1_strs_done(&s);
+	assert_int_equal(s.nnames, 0);
+	tfdbg1_strs_done(NULL);
+}
+
+static void
+test_tfdbg1_strs_addresses_survive_growth(void **state)
+{
+	enum { N = 20000 };
+	struct tfdbg1_strs s = { 0 };
+	const char **copies = calloc(N, sizeof(*copies));
+	const char **names = calloc(N, sizeof(*names));
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof buf, "run_%zu/_tfdbg_device_/x_0_DebugIdentity_%zu", i, i);
+
+		copies[i] = tfdbg1_strs_copy(&s, buf, (size_t)n - 3);  /* a prefix: NUL added */
+		names[i] = tfdbg1_strs_intern(&s, buf + 4 + (i % 7));
+	}
+	assert_true(s.bytes > 2 * 64 * 1024);   /* several chunks */
+	for (i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof buf, "run_%zu/_tfdbg_device_/x_0_DebugIdentity_%zu", i, i);
+
+		assert_int_equal(strlen(copies[i]), (size_t)n - 3);
+		assert_memory_equal(copies[i], buf, (size_t)n - 3);
+		assert_string_equal(names[i], buf + 4 + (i % 7));
+		assert_ptr_equal(tfdbg1_strs_intern(&s, buf + 4 + (i % 7)), names[i]);
+	}
+	tfdbg1_strs_done(&s);
+	free(copies);
+	free(names);
+}
+
+static void
+test_tfdbg1_strs_string_longer_than_a_chunk(void **state)
+{
+	struct tfdbg1_strs s = { 0 };
+	size_t len = 200 * 1024;
+	char *big = malloc(len + 1);
+	const char *small, *copy;
+
+	(void)state;
+	memset(big, 'a', len);
+	big[len] = '\0';
+	small = tfdbg1_strs_copy(&s, "x", 1);
+	copy = tfdbg1_strs_intern(&s, big);
+	assert_int_equal(strlen(copy), len);
+	assert_string_equal(small, "x");
+	assert_string_equal(tfdbg1_strs_copy(&s, "yz", 2), "yz");
+	assert_ptr_equal(tfdbg1_strs_intern(&s, big), copy);
+	tfdbg1_strs_done(&s);
+	free(big);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tfdbg1_strs_intern_one_copy_per_name),
+		cmocka_unit_test(test_tfdbg1_strs_addresses_survive_growth),
+		cmocka_unit_test(test_tfdbg1_strs_string_longer_than_a_chunk),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
