@@ -228,7 +228,7 @@ close_reader(struct reader *r)
 }
 
 uint32_t
-tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f)
+tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path)
 {
 	uint32_t id;
 
@@ -236,10 +236,10 @@ tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f)
 	TD_GROW(r->files, r->filecap, r->nfiles + 1);
 	id = (uint32_t)r->nfiles;
 	r->files[r->nfiles] = *f;
-	r->files[r->nfiles].path = tfdbg1_strs_copy(&r->strs, f->path, strlen(f->path));
 	r->files[r->nfiles].node = tfdbg1_strs_intern(&r->strs, f->node);
 	r->files[r->nfiles].debug_op = tfdbg1_strs_intern(&r->strs, f->debug_op);
 	r->files[r->nfiles].op_type = tfdbg1_strs_intern(&r->strs, f->op_type);
+	tfdbg1_file_set_path(&r->strs, &r->files[r->nfiles], path);
 	r->nfiles++;
 	if (f->role == TFDBG1_DUMP) {
 		TD_GROW(r->trace_files, r->tracecap, r->ntraces + 1);
@@ -277,7 +277,7 @@ dump_ref_get(struct reader *r, uint32_t file, struct dump_ref *ref)
 		st = TD_ERR_RANGE;
 	} else {
 		f = &r->files[file];
-		ref->path = xstrdup(f->path);
+		ref->path = tfdbg1_file_path(f);
 		ref->node = xstrdup(f->node);
 		ref->debug_op = xstrdup(f->debug_op);
 		ref->device = xstrdup(r->devices[f->device]);

@@ -62,15 +62,15 @@ read_problem(enum td_status st)
 /* Adds f (its strings copied into the reader's pool) and announces it;
  * returns its id. */
 static uint32_t
-announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, uint64_t size)
+announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, const char *path, uint64_t size)
 {
 	uint32_t id;
 	struct reader_file rf;
 
 	f->row = -1;
-	id = tfdbg1_add_file(p->r, f);
+	id = tfdbg1_add_file(p->r, f, path);
 	rf.id = id;
-	rf.path = f->path;
+	rf.path = path;
 	rf.size = size;
 	rf.host = NULL;
 	rf.role = role_name(f->role);
@@ -85,10 +85,9 @@ tfdbg1_announce_path(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role r
 {
 	struct tfdbg1_file f = { 0 };
 
-	f.path = path;
 	f.role = role;
 	f.run = run;
-	return announce_file(p, &f, size);
+	return announce_file(p, &f, path, size);
 }
 
 uint32_t
@@ -331,16 +330,17 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 /* The summary a trace row carries: DebugIdentity numbers are summarised in
  * place (no unpacking); everything else goes through the full decode. */
 static void
-read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_trace *t)
+read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, const char *path,
+	     struct reader_trace *t)
 {
 	struct tfdbg1_datum d;
 	uint8_t *data;
 	size_t len;
 	char err[256];
-	enum td_status st = tfdbg1_read_file(f->path, &data, &len, err, sizeof(err));
+	enum td_status st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
 
 	if (st != TD_OK) {
-		tfdbg1_problem(p, read_problem(st), t->loc.file, f->path, "tensor dump", err);
+		tfdbg1_problem(p, read_problem(st), t->loc.file, path, "tensor dump", err);
 		return;
 	}
 	tfdbg1_progress(p, len);
@@ -348,7 +348,7 @@ read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_t
 		if (tfdbg1_datum_decode(data, len, f->debug_op, &d, err, sizeof(err)) == TD_OK)
 			t->summary = d.summary;
 		else
-			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, f->path, "tensor dump",
+			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, path, "tensor dump",
 				       err);
 		tfdbg1_datum_done(&d);
 	}
@@ -363,7 +363,6 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	const struct tfdbg1_graph_node *node;
 	struct reader_trace t = { 0 };
 
-	f.path = sd->path;
 	f.node = sd->name.node;
 	f.debug_op = sd->name.debug_op;
 	f.slot = sd->name.slot;
@@ -375,7 +374,7 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	node = tfdbg1_graph_find(g, f.node);
 	f.op_type = node ? node->op : NULL;
 	note_debug_op(p->r, f.debug_op);
-	t.loc.file = announce_file(p, &f, sd->size);
+	t.loc.file = announce_file(p, &f, sd->path, sd->size);
 	t.graph_id = graph_id;
 	t.op_name = f.node;
 	t.op_type = f.op_type;
@@ -386,7 +385,7 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	t.step = p->r->runs[run].counter;
 	pthread_mutex_unlock(&p->r->lock);
 	t.wall_time = (double)f.timestamp / 1e6;
-	read_summary(p, &f, &t);
+	read_summary(p, &f, sd->path, &t);
 	if (p->sink->on_trace)
 		p->sink->on_trace(p->sink->ctx, &t);
 }

@@ -215,13 +215,17 @@ const char *tfdbg1_strs_copy(struct tfdbg1_strs *s, const char *str, size_t len)
 /* The one copy of str in the pool (added the first time); NULL for NULL.
  * Valid until tfdbg1_strs_done(). */
 const char *tfdbg1_strs_intern(struct tfdbg1_strs *s, const char *str);
+/* The same for the len bytes at str (a directory inside a path). */
+const char *tfdbg1_strs_intern_len(struct tfdbg1_strs *s, const char *str, size_t len);
 /* Frees every string of the pool and zeroes it; NULL is fine. */
 void tfdbg1_strs_done(struct tfdbg1_strs *s);
 
-/* One file of the dump.  Strings point into reader.strs (the names
- * interned, the path copied into the arena): no allocation per file. */
+/* One file of the dump.  Strings point into reader.strs, interned: no
+ * allocation per file.  The path is dir + '/' + base; a dump's base name
+ * is not kept when the dump name's fields spell it (tfdbg1_file_path). */
 struct tfdbg1_file {
-	const char *path;
+	const char *dir;            /* the path up to its last '/', or NULL if none */
+	const char *base;           /* the rest, or NULL: spelled from the fields */
 	const char *node;           /* dumps: interned, as the dump name's node */
 	const char *debug_op;       /* dumps: interned */
 	const char *op_type;        /* dumps: interned, from the partition graph, or NULL */
@@ -381,9 +385,15 @@ void tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct 
 void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
 		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev,
 		       bool repeat);
-/* Adds a file to the table under the lock; returns its id.  f->path is
- * copied into the reader's pool, f's names interned there. */
-uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f);
+/* Adds a file found at path to the table under the lock; returns its id.
+ * f's names are interned in the reader's pool, path split into f's dir and
+ * base there (f->dir and f->base are ignored). */
+uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path);
+/* Sets f's dir and base from path, interned in s (f's dump name fields
+ * already set: the base is dropped when they spell it). */
+void tfdbg1_file_set_path(struct tfdbg1_strs *s, struct tfdbg1_file *f, const char *path);
+/* f's full path, malloc'd. */
+char *tfdbg1_file_path(const struct tfdbg1_file *f);
 /* The graph id of a run's device partition: "<run dir><device>". */
 char *tfdbg1_graph_id(const char *run_dir, const char *device);
 

@@ -118,7 +118,10 @@ get_strs(struct ser_in *in, char ***v, size_t *n)
 static void
 save_file(const struct reader *r, const struct tfdbg1_file *f, struct strbuf *o)
 {
-	ser_put_str(o, rel_path(r, f->path));
+	char *path = tfdbg1_file_path(f);
+
+	ser_put_str(o, rel_path(r, path));
+	free(path);
 	ser_put_u8(o, (uint8_t)f->role);
 	ser_put_u32(o, f->run);
 	ser_put_u64(o, (uint64_t)f->row);
@@ -221,16 +224,18 @@ load_file(struct reader *r, struct ser_in *in, struct tfdbg1_file *f)
 	if (!path)
 		return false;
 	full = abs_path(r, path);
-	f->path = tfdbg1_strs_copy(&r->strs, full, strlen(full));
-	free(full);
 	f->role = (enum tfdbg1_role)ser_get_u8(in);
 	f->run = ser_get_u32(in);
 	f->row = ser_get_i64(in);
-	if (!load_names(r, in, f))
+	if (!load_names(r, in, f)) {
+		free(full);
 		return false;
+	}
 	f->timestamp = ser_get_u64(in);
 	f->collision = ser_get_u32(in);
 	f->device = ser_get_u32(in);
+	tfdbg1_file_set_path(&r->strs, f, full);
+	free(full);
 	if (!get_opt(in, &op_type))
 		return false;
 	f->op_type = tfdbg1_strs_intern(&r->strs, op_type);
