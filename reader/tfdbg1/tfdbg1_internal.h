@@ -6,9 +6,10 @@
  * directories, dump files, graph inputs; tfdbg1_names.c), the core
  * metadata JSON (tfdbg1_meta.c), one dump file's Event as a summary and a
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
- * user's ops (tfdbg1_graph.c).  Then the reader's tables, the directory
- * scan (tfdbg1_scan.c), the index pass (tfdbg1_index.c) and the records it
- * sends (tfdbg1_emit.c).  See FORMAT.md.
+ * user's ops (tfdbg1_graph.c).  Then the reader's string pool
+ * (tfdbg1_strs.c), its tables, the directory scan (tfdbg1_scan.c), the
+ * index pass (tfdbg1_index.c) and the records it sends (tfdbg1_emit.c).
+ * See FORMAT.md.
  */
 #ifndef TD_TFDBG1_H
 #define TD_TFDBG1_H
