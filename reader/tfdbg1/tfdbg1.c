@@ -200,11 +200,6 @@ close_reader(struct reader *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nfiles; i++) {
-		free(r->files[i].path);
-		free(r->files[i].op_type);
-		tfdbg1_dump_name_done(&r->files[i].name);
-	}
 	for (i = 0; i < r->nruns; i++) {
 		for (k = 0; k < r->runs[i].nfetched; k++)
 			free(r->runs[i].fetched[k]);
@@ -226,20 +221,26 @@ close_reader(struct reader *r)
 	free(r->runs);
 	free(r->devices);
 	free(r->debug_ops);
+	tfdbg1_strs_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
 	free(r->root);
 	free(r);
 }
 
 uint32_t
-tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f)
+tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path)
 {
 	uint32_t id;
 
 	pthread_mutex_lock(&r->lock);
 	TD_GROW(r->files, r->filecap, r->nfiles + 1);
 	id = (uint32_t)r->nfiles;
-	r->files[r->nfiles++] = *f;
+	r->files[r->nfiles] = *f;
+	r->files[r->nfiles].node = tfdbg1_strs_intern(&r->strs, f->node);
+	r->files[r->nfiles].debug_op = tfdbg1_strs_intern(&r->strs, f->debug_op);
+	r->files[r->nfiles].op_type = tfdbg1_strs_intern(&r->strs, f->op_type);
+	tfdbg1_file_set_path(&r->strs, &r->files[r->nfiles], path);
+	r->nfiles++;
 	if (f->role == TFDBG1_DUMP) {
 		TD_GROW(r->trace_files, r->tracecap, r->ntraces + 1);
 		r->files[id].row = (int64_t)r->ntraces;
@@ -276,16 +277,16 @@ dump_ref_get(struct reader *r, uint32_t file, struct dump_ref *ref)
 		st = TD_ERR_RANGE;
 	} else {
 		f = &r->files[file];
-		ref->path = xstrdup(f->path);
-		ref->node = xstrdup(f->name.node);
-		ref->debug_op = xstrdup(f->name.debug_op);
+		ref->path = tfdbg1_file_path(f);
+		ref->node = xstrdup(f->node);
+		ref->debug_op = xstrdup(f->debug_op);
 		ref->device = xstrdup(r->devices[f->device]);
 		ref->run_dir = xstrdup(r->runs[f->run].dir);
 		ref->graph_id = tfdbg1_graph_id(ref->run_dir, ref->device);
 		ref->op_type = f->op_type ? xstrdup(f->op_type) : NULL;
-		ref->slot = f->name.slot;
-		ref->collision = f->name.collision;
-		ref->timestamp = f->name.timestamp;
+		ref->slot = f->slot;
+		ref->collision = f->collision;
+		ref->timestamp = f->timestamp;
 	}
 	pthread_mutex_unlock(&r->lock);
 	return st;
@@ -409,10 +410,10 @@ fetch_dump(const struct reader *r, uint32_t run, const char *tensor)
 	for (i = 0; i < r->ntraces; i++) {
 		const struct tfdbg1_file *f = &r->files[r->trace_files[i]];
 
-		if (f->run == run && f->name.slot == slot && strlen(f->name.node) == len &&
-		    !strncmp(f->name.node, tensor, len) &&
-		    (!strcmp(f->name.debug_op, "DebugIdentity") ||
-		     !strcmp(f->name.debug_op, "DebugIdentityV3")))
+		if (f->run == run && f->slot == slot && strlen(f->node) == len &&
+		    !strncmp(f->node, tensor, len) &&
+		    (!strcmp(f->debug_op, "DebugIdentity") ||
+		     !strcmp(f->debug_op, "DebugIdentityV3")))
 			found = r->trace_files[i];
 	}
 	return found;

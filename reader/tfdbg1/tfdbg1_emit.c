@@ -59,17 +59,18 @@ read_problem(enum td_status st)
 	return st == TD_ERR_NOENT ? PROBLEM_MISSING_FILE : PROBLEM_UNREADABLE;
 }
 
-/* Adds f (taking its strings) and announces it; returns its id. */
+/* Adds f (its strings copied into the reader's pool) and announces it;
+ * returns its id. */
 static uint32_t
-announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, uint64_t size)
+announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, const char *path, uint64_t size)
 {
 	uint32_t id;
 	struct reader_file rf;
 
 	f->row = -1;
-	id = tfdbg1_add_file(p->r, f);
+	id = tfdbg1_add_file(p->r, f, path);
 	rf.id = id;
-	rf.path = f->path;
+	rf.path = path;
 	rf.size = size;
 	rf.host = NULL;
 	rf.role = role_name(f->role);
@@ -84,10 +85,9 @@ tfdbg1_announce_path(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role r
 {
 	struct tfdbg1_file f = { 0 };
 
-	f.path = xstrdup(path);
 	f.role = role;
 	f.run = run;
-	return announce_file(p, &f, size);
+	return announce_file(p, &f, path, size);
 }
 
 uint32_t
@@ -330,24 +330,25 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 /* The summary a trace row carries: DebugIdentity numbers are summarised in
  * place (no unpacking); everything else goes through the full decode. */
 static void
-read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, struct reader_trace *t)
+read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, const char *path,
+	     struct reader_trace *t)
 {
 	struct tfdbg1_datum d;
 	uint8_t *data;
 	size_t len;
 	char err[256];
-	enum td_status st = tfdbg1_read_file(f->path, &data, &len, err, sizeof(err));
+	enum td_status st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
 
 	if (st != TD_OK) {
-		tfdbg1_problem(p, read_problem(st), t->loc.file, f->path, "tensor dump", err);
+		tfdbg1_problem(p, read_problem(st), t->loc.file, path, "tensor dump", err);
 		return;
 	}
 	tfdbg1_progress(p, len);
-	if (!tfdbg1_fast_summary(data, len, f->name.debug_op, &t->summary)) {
-		if (tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err, sizeof(err)) == TD_OK)
+	if (!tfdbg1_fast_summary(data, len, f->debug_op, &t->summary)) {
+		if (tfdbg1_datum_decode(data, len, f->debug_op, &d, err, sizeof(err)) == TD_OK)
 			t->summary = d.summary;
 		else
-			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, f->path, "tensor dump",
+			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, path, "tensor dump",
 				       err);
 		tfdbg1_datum_done(&d);
 	}
@@ -362,28 +363,29 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	const struct tfdbg1_graph_node *node;
 	struct reader_trace t = { 0 };
 
-	f.path = sd->path;
-	f.name = sd->name;
-	sd->path = NULL;
-	memset(&sd->name, 0, sizeof(sd->name));
+	f.node = sd->name.node;
+	f.debug_op = sd->name.debug_op;
+	f.slot = sd->name.slot;
+	f.timestamp = sd->name.timestamp;
+	f.collision = sd->name.collision;
 	f.role = TFDBG1_DUMP;
 	f.run = run;
 	f.device = dev;
-	node = tfdbg1_graph_find(g, f.name.node);
-	f.op_type = node ? xstrdup(node->op) : NULL;
-	note_debug_op(p->r, f.name.debug_op);
-	t.loc.file = announce_file(p, &f, sd->size);
+	node = tfdbg1_graph_find(g, f.node);
+	f.op_type = node ? node->op : NULL;
+	note_debug_op(p->r, f.debug_op);
+	t.loc.file = announce_file(p, &f, sd->path, sd->size);
 	t.graph_id = graph_id;
-	t.op_name = f.name.node;
+	t.op_name = f.node;
 	t.op_type = f.op_type;
-	t.slot = f.name.slot;
+	t.slot = f.slot;
 	t.execution = run;
 	t.repeat = repeat;
 	pthread_mutex_lock(&p->r->lock);
 	t.step = p->r->runs[run].counter;
 	pthread_mutex_unlock(&p->r->lock);
-	t.wall_time = (double)f.name.timestamp / 1e6;
-	read_summary(p, &f, &t);
+	t.wall_time = (double)f.timestamp / 1e6;
+	read_summary(p, &f, sd->path, &t);
 	if (p->sink->on_trace)
 		p->sink->on_trace(p->sink->ctx, &t);
 }

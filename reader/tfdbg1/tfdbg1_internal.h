@@ -6,9 +6,10 @@
  * directories, dump files, graph inputs; tfdbg1_names.c), the core
  * metadata JSON (tfdbg1_meta.c), one dump file's Event as a summary and a
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
- * user's ops (tfdbg1_graph.c).  Then the reader's tables, the directory
- * scan (tfdbg1_scan.c), the index pass (tfdbg1_index.c) and the records it
- * sends (tfdbg1_emit.c).  See FORMAT.md.
+ * user's ops (tfdbg1_graph.c).  Then the reader's string pool
+ * (tfdbg1_strs.c), its tables, the directory scan (tfdbg1_scan.c), the
+ * index pass (tfdbg1_index.c) and the records it sends (tfdbg1_emit.c).
+ * See FORMAT.md.
  */
 #ifndef TD_TFDBG1_H
 #define TD_TFDBG1_H
@@ -21,6 +22,7 @@
 
 #include "reader/reader.h"
 #include "reader/reader_report.h"
+#include "reader/base/hashtab.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 
@@ -194,14 +196,46 @@ enum tfdbg1_role {
 	TFDBG1_UNPARSED,
 };
 
+/* ---- the string pool (tfdbg1_strs.c) ----------------------------------- */
+
+/* Strings kept for the reader's life: an arena of chunks that never move
+ * (no allocation per string) and a set interning the names every run
+ * repeats.  Zero-initialise; free with tfdbg1_strs_done().  Not
+ * thread-safe: callers hold the reader's lock or own the reader alone. */
+struct tfdbg1_chunk;
+struct tfdbg1_strs {
+	struct tfdbg1_chunk *chunks;    /* newest first */
+	size_t bytes;                   /* allocated for chunks */
+	struct hashtab set;             /* interned names: ids into names */
+	const char **names;
+	size_t nnames, namecap;
+};
+/* A copy of the len bytes at str (NUL added) in the arena; valid until
+ * tfdbg1_strs_done(). */
+const char *tfdbg1_strs_copy(struct tfdbg1_strs *s, const char *str, size_t len);
+/* The one copy of str in the pool (added the first time); NULL for NULL.
+ * Valid until tfdbg1_strs_done(). */
+const char *tfdbg1_strs_intern(struct tfdbg1_strs *s, const char *str);
+/* The same for the len bytes at str (a directory inside a path). */
+const char *tfdbg1_strs_intern_len(struct tfdbg1_strs *s, const char *str, size_t len);
+/* Frees every string of the pool and zeroes it; NULL is fine. */
+void tfdbg1_strs_done(struct tfdbg1_strs *s);
+
+/* One file of the dump.  Strings point into reader.strs, interned: no
+ * allocation per file.  The path is dir + '/' + base; a dump's base name
+ * is not kept when the dump name's fields spell it (tfdbg1_file_path). */
 struct tfdbg1_file {
-	char *path;
-	enum tfdbg1_role role;
-	uint32_t run;
+	const char *dir;            /* the path up to its last '/', or NULL if none */
+	const char *base;           /* the rest, or NULL: spelled from the fields */
+	const char *node;           /* dumps: interned, as the dump name's node */
+	const char *debug_op;       /* dumps: interned */
+	const char *op_type;        /* dumps: interned, from the partition graph, or NULL */
 	int64_t row;                /* trace row (dumps) or execution row (runs), else -1 */
-	struct tfdbg1_dump_name name;   /* dumps */
+	uint64_t timestamp;         /* dumps: the dump name's, microseconds */
+	uint32_t slot, collision;   /* dumps: the dump name's */
+	uint32_t run;
 	uint32_t device;            /* dumps: index into reader.devices */
-	char *op_type;              /* dumps: from the partition graph, or NULL */
+	enum tfdbg1_role role;
 };
 
 struct tfdbg1_run {
@@ -241,6 +275,7 @@ struct reader {
 	char *root;
 	bool session;               /* run_* directories below root */
 	pthread_mutex_t lock;       /* guards the tables against decode() */
+	struct tfdbg1_strs strs;    /* the files' paths and names */
 	struct tfdbg1_file *files;
 	size_t nfiles, filecap;
 	uint32_t *trace_files;      /* trace row -> file id */
@@ -346,13 +381,20 @@ void tfdbg1_read_info(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role 
  * partition graph (empty without one). */
 void tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg1_scan_dev *dev,
 		       uint32_t run, struct tfdbg1_graph *g);
-/* Sends one dump as a trace of run (taking sd's path and name). */
+/* Sends one dump as a trace of run (sd's path and name copied). */
 /* repeat: another dump of the run holds the same tensor (reader.h). */
 void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
 		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev,
 		       bool repeat);
-/* Adds a file to the table under the lock; returns its id. */
-uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f);
+/* Adds a file found at path to the table under the lock; returns its id.
+ * f's names are interned in the reader's pool, path split into f's dir and
+ * base there (f->dir and f->base are ignored). */
+uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path);
+/* Sets f's dir and base from path, interned in s (f's dump name fields
+ * already set: the base is dropped when they spell it). */
+void tfdbg1_file_set_path(struct tfdbg1_strs *s, struct tfdbg1_file *f, const char *path);
+/* f's full path, malloc'd. */
+char *tfdbg1_file_path(const struct tfdbg1_file *f);
 /* The graph id of a run's device partition: "<run dir><device>". */
 char *tfdbg1_graph_id(const char *run_dir, const char *device);
 

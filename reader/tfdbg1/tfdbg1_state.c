@@ -118,15 +118,18 @@ get_strs(struct ser_in *in, char ***v, size_t *n)
 static void
 save_file(const struct reader *r, const struct tfdbg1_file *f, struct strbuf *o)
 {
-	ser_put_str(o, rel_path(r, f->path));
+	char *path = tfdbg1_file_path(f);
+
+	ser_put_str(o, rel_path(r, path));
+	free(path);
 	ser_put_u8(o, (uint8_t)f->role);
 	ser_put_u32(o, f->run);
 	ser_put_u64(o, (uint64_t)f->row);
-	put_opt(o, f->name.node);
-	ser_put_u32(o, f->name.slot);
-	put_opt(o, f->name.debug_op);
-	ser_put_u64(o, f->name.timestamp);
-	ser_put_u32(o, f->name.collision);
+	put_opt(o, f->node);
+	ser_put_u32(o, f->slot);
+	put_opt(o, f->debug_op);
+	ser_put_u64(o, f->timestamp);
+	ser_put_u32(o, f->collision);
 	ser_put_u32(o, f->device);
 	put_opt(o, f->op_type);
 }
@@ -193,30 +196,54 @@ tfdbg1_save_state(struct reader *r, struct strbuf *out)
 
 /* ---- loading ----------------------------------------------------------------- */
 
+/* Reads the names of a file record into f, interned in r's pool; false
+ * when the input is bad. */
+static bool
+load_names(struct reader *r, struct ser_in *in, struct tfdbg1_file *f)
+{
+	char *node, *debug_op;
+	bool ok;
+
+	if (!get_opt(in, &node))
+		return false;
+	f->slot = ser_get_u32(in);
+	ok = get_opt(in, &debug_op);
+	f->node = tfdbg1_strs_intern(&r->strs, node);
+	f->debug_op = tfdbg1_strs_intern(&r->strs, debug_op);
+	free(node);
+	free(debug_op);
+	return ok;
+}
+
 static bool
 load_file(struct reader *r, struct ser_in *in, struct tfdbg1_file *f)
 {
 	const char *path = ser_get_str(in);
+	char *full, *op_type;
 
 	if (!path)
 		return false;
-	f->path = abs_path(r, path);
+	full = abs_path(r, path);
 	f->role = (enum tfdbg1_role)ser_get_u8(in);
 	f->run = ser_get_u32(in);
 	f->row = ser_get_i64(in);
-	if (!get_opt(in, &f->name.node))
+	if (!load_names(r, in, f)) {
+		free(full);
 		return false;
-	f->name.slot = ser_get_u32(in);
-	if (!get_opt(in, &f->name.debug_op))
-		return false;
-	f->name.timestamp = ser_get_u64(in);
-	f->name.collision = ser_get_u32(in);
+	}
+	f->timestamp = ser_get_u64(in);
+	f->collision = ser_get_u32(in);
 	f->device = ser_get_u32(in);
-	if (!get_opt(in, &f->op_type) || in->bad || f->role > TFDBG1_UNPARSED || f->run >= r->nruns)
+	tfdbg1_file_set_path(&r->strs, f, full);
+	free(full);
+	if (!get_opt(in, &op_type))
+		return false;
+	f->op_type = tfdbg1_strs_intern(&r->strs, op_type);
+	free(op_type);
+	if (in->bad || f->role > TFDBG1_UNPARSED || f->run >= r->nruns)
 		return false;
 	/* decode() reads a dump's name and device */
-	return f->role != TFDBG1_DUMP ||
-	       (f->name.node && f->name.debug_op && f->device < r->ndevices);
+	return f->role != TFDBG1_DUMP || (f->node && f->debug_op && f->device < r->ndevices);
 }
 
 static bool

@@ -545,12 +545,14 @@ test_tfdbg1_mlp_fast_summary_matches_full_decode(void **state)
 		uint8_t *data;
 		size_t len;
 		char err[256];
-		bool ident = !strcmp(f->name.debug_op, "DebugIdentity");
+		bool ident = !strcmp(f->debug_op, "DebugIdentity");
+		char *path = tfdbg1_file_path(f);
 
-		assert_int_equal(tfdbg1_read_file(f->path, &data, &len, err, sizeof(err)), TD_OK);
-		assert_int_equal(tfdbg1_fast_summary(data, len, f->name.debug_op, &s), ident);
+		assert_int_equal(tfdbg1_read_file(path, &data, &len, err, sizeof(err)), TD_OK);
+		free(path);
+		assert_int_equal(tfdbg1_fast_summary(data, len, f->debug_op, &s), ident);
 		if (ident) {
-			assert_int_equal(tfdbg1_datum_decode(data, len, f->name.debug_op, &d, err,
+			assert_int_equal(tfdbg1_datum_decode(data, len, f->debug_op, &d, err,
 							     sizeof(err)), TD_OK);
 			assert_int_equal(s.known, d.summary.known);
 			assert_int_equal(s.elements, d.summary.elements);
