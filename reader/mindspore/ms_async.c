@@ -428,7 +428,7 @@ acl_rank(struct reader *r, const char *device)
 	memset(&r->ranks[r->nranks], 0, sizeof(r->ranks[0]));
 	r->ranks[r->nranks].dir = xstrdup("");
 	r->ranks[r->nranks].id = atoi(device);
-	r->ranks[r->nranks].host = ms_strs_add(&r->strs, host);
+	r->ranks[r->nranks].host = td_strpool_add(&r->strs, host);
 	return &r->ranks[r->nranks++];
 }
 
@@ -441,13 +441,13 @@ acl_graph(struct reader *r, struct ms_rank *rk, const struct acl_path *ap)
 
 	for (i = 0; i < rk->ngraphs; i++)
 		if (strcmp(rk->graph_ids[i], gid) == 0)
-			return ms_strs_add(&r->strs, gid);
+			return td_strpool_add(&r->strs, gid);
 	rk->graphs = xrealloc(rk->graphs, (rk->ngraphs + 1) * sizeof(*rk->graphs));
 	rk->graph_ids = xrealloc(rk->graph_ids, (rk->ngraphs + 1) * sizeof(*rk->graph_ids));
 	memset(&rk->graphs[rk->ngraphs], 0, sizeof(rk->graphs[0]));
 	rk->graphs[rk->ngraphs].name = xstrdup(ap->model ? ap->model : gid);
 	rk->graph_ids[rk->ngraphs++] = xstrdup(gid);
-	return ms_strs_add(&r->strs, gid);
+	return td_strpool_add(&r->strs, gid);
 }
 
 static void

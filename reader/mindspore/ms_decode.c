@@ -31,7 +31,7 @@ source_for(struct reader *r, const char *host, const char *path)
 {
 	char *key = xasprintf("%s\t%s", host, path);
 	bool added;
-	size_t id = ms_strs_id(&r->source_keys, key, &added);
+	size_t id = td_strpool_id(&r->source_keys, key, &added);
 
 	free(key);
 	if (added) {
@@ -62,7 +62,7 @@ frame_for(struct reader *r, const char *host, const struct ms_frame *f)
 {
 	char *key = xasprintf("%s\t%s\t%u\t%s", host, f->file, f->line, f->code ? f->code : "");
 	bool added;
-	size_t id = ms_strs_id(&r->frame_keys, key, &added);
+	size_t id = td_strpool_id(&r->frame_keys, key, &added);
 	struct ms_frame_rec *rec;
 	char idbuf[32];
 
@@ -72,10 +72,10 @@ frame_for(struct reader *r, const char *host, const struct ms_frame *f)
 	TD_GROW(r->frames, r->capframes, r->nframes + 1);
 	rec = &r->frames[r->nframes++];
 	snprintf(idbuf, sizeof idbuf, "ms%zu", id);
-	rec->id = ms_strs_add(&r->strs, idbuf);
+	rec->id = td_strpool_add(&r->strs, idbuf);
 	rec->host = host;
-	rec->file = ms_strs_add(&r->strs, f->file);
-	rec->code = f->code ? ms_strs_add(&r->strs, f->code) : NULL;
+	rec->file = td_strpool_add(&r->strs, f->file);
+	rec->code = f->code ? td_strpool_add(&r->strs, f->code) : NULL;
 	rec->line = f->line;
 	rec->source = source_for(r, host, f->file);
 	source_note_line(r, &r->sources[rec->source], f->line, rec->code);

@@ -97,7 +97,7 @@ ms_list_dir_report_typed(struct reader *r, const char *dir, size_t *n, unsigned 
 	names = ms_list_dir_typed(dir, n, types);
 	e = errno;
 	if (!names && *n == 0 && e && e != ENOENT && e != ENOTDIR) {
-		ms_strs_id(&r->unreadable, dir, &added);
+		td_strpool_id(&r->unreadable, dir, &added);
 		if (added)
 			ms_problem(sink, PROBLEM_UNREADABLE, dir, what, strerror(e));
 	}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "reader/base/hashtab.h"
+#include "reader/base/strpool.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 #include "reader/reader.h"
@@ -91,26 +92,15 @@ void ms_stat_row_done(struct ms_stat_row *row);
  * dims, elements when no Count column).  false if malformed. */
 bool ms_stat_parse_shape(const char *text, struct td_summary *s);
 
-/* A tiny string interner: lookups by hash, strings live until close.
- * Zero-initialise; ms_strs_done frees. */
-struct ms_strs {
-	struct hashtab ids;         /* insertion numbers by hashtab_str_hash */
-	char **strs;                /* insertion number -> string (owned) */
-	size_t cap, n;
-};
-const char *ms_strs_add(struct ms_strs *s, const char *str);
-/* Returns the string's insertion number (0-based); *added tells if new. */
-size_t ms_strs_id(struct ms_strs *s, const char *str, bool *added);
-/* The insertion number of str, or -1 if absent (adds nothing). */
-int64_t ms_strs_find(const struct ms_strs *s, const char *str);
-void ms_strs_done(struct ms_strs *s);
+/* Interned names (reader/base/strpool.h): insertion numbers, strings that
+ * live until close. */
 
 /* ---- mapping.csv (§13) ------------------------------------------------- */
 
 struct ms_mapping {
 	char **numbers, **names;    /* parallel, n entries */
 	size_t n, cap;
-	struct ms_strs ix;          /* number -> its id (first row wins) */
+	struct td_strpool ix;          /* number -> its id (first row wins) */
 	size_t *row_of;             /* id -> row */
 	size_t caprow;
 };
@@ -287,7 +277,7 @@ enum ms_entry_kind {
  * file the statistics cover), else the data file (name). */
 struct ms_entry {
 	uint64_t ts;
-	const char *op_name;        /* interned (struct ms_strs) */
+	const char *op_name;        /* interned (struct td_strpool) */
 	const char *op_type;        /* interned */
 	uint32_t name;              /* data file: its name's offset in the run's name
 				     * block (ms_run.names), MS_NO_NAME for MS_ENTRY_STAT */
@@ -392,8 +382,8 @@ struct ms_frame_rec {
 /* The execution_order/ files of one graph id (§10). */
 struct ms_order {
 	char *graph_id;
-	struct ms_strs kernels;     /* full name -> launch position */
-	struct ms_strs iters;       /* iteration text -> position in the global order */
+	struct td_strpool kernels;     /* full name -> launch position */
+	struct td_strpool iters;       /* iteration text -> position in the global order */
 };
 
 /* Per rank (or ACL device): its graphs, used to map file names to ops. */
@@ -404,7 +394,7 @@ struct ms_rank {
 	struct ms_graph *graphs;    /* one per graph id (graphs/ .pb, else .ir) */
 	char **graph_ids;
 	size_t ngraphs;
-	struct ms_strs file_forms;  /* file-name form of every node / parameter */
+	struct td_strpool file_forms;  /* file-name form of every node / parameter */
 	const char **form_full;     /* file_forms id -> full name (interned) */
 	const char **form_type;     /* file_forms id -> op type (interned) */
 	size_t nforms, capforms;
@@ -425,20 +415,20 @@ struct reader {
 	size_t nranks;
 	struct ms_run *runs;
 	size_t nruns, capruns;
-	struct ms_strs strs;        /* interned names */
-	struct ms_strs frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
-	struct ms_strs unreadable;  /* directories reported unreadable (once each) */
+	struct td_strpool strs;        /* interned names */
+	struct td_strpool frame_keys;  /* "host\tfile\tline\tcode" -> frame number */
+	struct td_strpool unreadable;  /* directories reported unreadable (once each) */
 	struct ms_frame_rec *frames;
 	size_t nframes, capframes;
-	struct ms_strs source_keys; /* "host\tpath" -> source number */
+	struct td_strpool source_keys; /* "host\tpath" -> source number */
 	struct ms_source *sources;
 	size_t nsources, capsources;
 	size_t nsource_lines;       /* code lines kept, all sources (MS_SOURCE_LINES_MAX) */
 	char *net_name;
 	uint64_t tensors;
-	struct ms_strs run_paths;   /* iteration dirs already listed (follow mode) */
-	struct ms_strs const_dirs;  /* constants/ directories given to a run */
-	struct ms_strs ops_sent;    /* "graph\top" already sent with on_op */
+	struct td_strpool run_paths;   /* iteration dirs already listed (follow mode) */
+	struct td_strpool const_dirs;  /* constants/ directories given to a run */
+	struct td_strpool ops_sent;    /* "graph\top" already sent with on_op */
 	size_t nemitted;            /* runs sent to the sink so far */
 	bool follow;                /* reader_options.follow */
 	bool may_follow;            /* reader_options.may_follow (or follow) */

@@ -304,7 +304,7 @@ ms_name_op_tail(const char *name)
 const char *
 ms_mapping_lookup(const struct ms_mapping *m, const char *number)
 {
-	int64_t id = m ? ms_strs_find(&m->ix, number) : -1;
+	int64_t id = m ? td_strpool_find(&m->ix, number) : -1;
 
 	return id >= 0 ? m->names[m->row_of[id]] : NULL;
 }
@@ -322,7 +322,7 @@ ms_mapping_done(struct ms_mapping *m)
 	}
 	free(m->numbers);
 	free(m->names);
-	ms_strs_done(&m->ix);
+	td_strpool_done(&m->ix);
 	free(m->row_of);
 	memset(m, 0, sizeof(*m));
 }

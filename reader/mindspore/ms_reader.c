@@ -171,13 +171,13 @@ rank_free(struct ms_rank *rk)
 	}
 	free(rk->graphs);
 	free(rk->graph_ids);
-	ms_strs_done(&rk->file_forms);
+	td_strpool_done(&rk->file_forms);
 	free(rk->form_full);
 	free(rk->form_type);
 	for (i = 0; i < rk->norders; i++) {
 		free(rk->orders[i].graph_id);
-		ms_strs_done(&rk->orders[i].kernels);
-		ms_strs_done(&rk->orders[i].iters);
+		td_strpool_done(&rk->orders[i].kernels);
+		td_strpool_done(&rk->orders[i].iters);
 	}
 	free(rk->orders);
 	free(rk->dir);
@@ -202,13 +202,13 @@ ms_close(struct reader *r)
 	}
 	free(r->sources);
 	free(r->frames);
-	ms_strs_done(&r->frame_keys);
-	ms_strs_done(&r->unreadable);
-	ms_strs_done(&r->run_paths);
-	ms_strs_done(&r->const_dirs);
-	ms_strs_done(&r->ops_sent);
-	ms_strs_done(&r->source_keys);
-	ms_strs_done(&r->strs);
+	td_strpool_done(&r->frame_keys);
+	td_strpool_done(&r->unreadable);
+	td_strpool_done(&r->run_paths);
+	td_strpool_done(&r->const_dirs);
+	td_strpool_done(&r->ops_sent);
+	td_strpool_done(&r->source_keys);
+	td_strpool_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
 	free(r->net_name);
 	free(r->source_root);
@@ -270,7 +270,7 @@ ms_note_op_sent(struct reader *r, const char *graph_id, const char *op)
 	char *key = xasprintf("%s\t%s", graph_id, op);
 	bool added;
 
-	ms_strs_id(&r->ops_sent, key, &added);
+	td_strpool_id(&r->ops_sent, key, &added);
 	free(key);
 	return added;
 }
@@ -537,27 +537,27 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 static void
 emit_meta_counts(struct reader *r, const struct reader_sink *sink)
 {
-	struct ms_strs graphs = {0}, iters = {0};
+	struct td_strpool graphs = {0}, iters = {0};
 	size_t i;
 
 	for (i = 0; i < r->nruns; i++) {
 		char buf[32];
 
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->runs[i].iteration);
-		ms_strs_add(&iters, buf);
-		ms_strs_add(&graphs, r->runs[i].graph_id);
+		td_strpool_add(&iters, buf);
+		td_strpool_add(&graphs, r->runs[i].graph_id);
 	}
 	for (i = 0; i < r->nranks; i++) {
 		size_t g;
 
 		for (g = 0; g < r->ranks[i].ngraphs; g++)
-			ms_strs_add(&graphs, r->ranks[i].graph_ids[g]);
+			td_strpool_add(&graphs, r->ranks[i].graph_ids[g]);
 	}
 	meta_u64(sink, "graphs", graphs.n);
 	meta_u64(sink, "iterations", iters.n);
 	meta_u64(sink, "tensors", r->tensors);
-	ms_strs_done(&graphs);
-	ms_strs_done(&iters);
+	td_strpool_done(&graphs);
+	td_strpool_done(&iters);
 }
 
 static void

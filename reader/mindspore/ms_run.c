@@ -245,7 +245,7 @@ add_bin(struct load_ctx *c, const char *dir, const char *name, const char *path,
 		/* No graph knew the file-name form (ACL dumps have no graphs/):
 		 * the DumpData header holds the scoped name (§11). */
 		if (*b.op_name && strcmp(e->op_name, nm->op_name) == 0)
-			e->op_name = ms_strs_add(&c->r->strs, b.op_name);
+			e->op_name = td_strpool_add(&c->r->strs, b.op_name);
 		if (!join_stat(c, e, nm->op_type))
 			bin_summary(c, e, &b.t[i], path);
 	}
@@ -399,7 +399,7 @@ add_stat_only(struct load_ctx *c)
 		if (nm.op_name != row->op_name) {
 			/* no graph node matched: keep the scoped name as written */
 			if (strcmp(e->op_name, nm.op_name) == 0)
-				e->op_name = ms_strs_add(&c->r->strs, row->op_name);
+				e->op_name = td_strpool_add(&c->r->strs, row->op_name);
 			free(nm.op_name);
 		}
 	}
@@ -477,7 +477,7 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 
 	for (i = 0; i < c->n; i++) {
 		const struct ms_entry *e = &c->e[i];
-		int64_t pos = o ? ms_strs_find(&o->kernels, e->op_name) : -1;
+		int64_t pos = o ? td_strpool_find(&o->kernels, e->op_name) : -1;
 
 		k[i].idx = i;
 		k[i].e = e;

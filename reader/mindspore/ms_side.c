@@ -85,7 +85,7 @@ mapping_line(void *ctx, const char *line, size_t len)
 
 	if (csv_split(line, len, &row) == TD_OK && row.n >= 2 && ms_all_digits(row.fields[0])) {
 		bool added;
-		size_t id = ms_strs_id(&m->ix, row.fields[0], &added);
+		size_t id = td_strpool_id(&m->ix, row.fields[0], &added);
 
 		if (added) {   /* lookups by hash: no scan per numbered file */
 			TD_GROW(m->row_of, m->caprow, id + 1);

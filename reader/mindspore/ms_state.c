@@ -50,26 +50,26 @@ rel_path(const struct reader *r, const char *p)
 /* The op names and types of the sent runs' entries, each once, in the
  * order of first use (an entry saves its names' places in it). */
 static void
-collect_names(const struct reader *r, struct ms_strs *names)
+collect_names(const struct reader *r, struct td_strpool *names)
 {
 	size_t i, k;
 
 	for (i = 0; i < r->nemitted; i++)
 		for (k = 0; k < r->runs[i].n; k++) {
-			ms_strs_add(names, r->runs[i].entries[k].op_name);
-			ms_strs_add(names, r->runs[i].entries[k].op_type);
+			td_strpool_add(names, r->runs[i].entries[k].op_name);
+			td_strpool_add(names, r->runs[i].entries[k].op_type);
 		}
 }
 
 static void
-save_entry(struct ms_strs *names, const struct ms_run *run, size_t k, struct strbuf *o)
+save_entry(struct td_strpool *names, const struct ms_run *run, size_t k, struct strbuf *o)
 {
 	const struct ms_entry *e = &run->entries[k];
 
 	ser_put_u32(o, e->name);
 	ser_put_u8(o, (uint8_t)(e->is_input | e->flagged << 1 | e->in_const << 2));
-	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_name));
-	ser_put_u32(o, (uint32_t)ms_strs_find(names, e->op_type));
+	ser_put_u32(o, (uint32_t)td_strpool_find(names, e->op_name));
+	ser_put_u32(o, (uint32_t)td_strpool_find(names, e->op_type));
 	ser_put_u64(o, ms_entry_task(run, k));
 	ser_put_u64(o, ms_entry_stream(run, k));
 	ser_put_u64(o, e->ts);
@@ -83,7 +83,7 @@ save_entry(struct ms_strs *names, const struct ms_run *run, size_t k, struct str
 void
 ms_save_state(struct reader *r, struct strbuf *out)
 {
-	struct ms_strs names = {0};
+	struct td_strpool names = {0};
 	size_t i, k;
 
 	pthread_mutex_lock(&r->lock);
@@ -119,7 +119,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 			save_entry(&names, run, k, out);
 	}
 	pthread_mutex_unlock(&r->lock);
-	ms_strs_done(&names);
+	td_strpool_done(&names);
 }
 
 /* ---- loading ----------------------------------------------------------------- */
@@ -310,7 +310,7 @@ load_names(struct reader *r, struct ser_in *in, struct name_table *t)
 
 		if (!s)
 			return false;
-		t->s[i] = ms_strs_add(&r->strs, s);
+		t->s[i] = td_strpool_add(&r->strs, s);
 	}
 	t->n = n;
 	return true;

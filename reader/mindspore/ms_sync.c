@@ -121,7 +121,7 @@ static void
 add_form(struct reader *r, struct ms_rank *rk, const char *key, const char *full, const char *type)
 {
 	bool added;
-	size_t id = ms_strs_id(&rk->file_forms, key, &added);
+	size_t id = td_strpool_id(&rk->file_forms, key, &added);
 
 	if (!added)
 		return;
@@ -130,8 +130,8 @@ add_form(struct reader *r, struct ms_rank *rk, const char *key, const char *full
 		rk->form_full = xrealloc(rk->form_full, rk->capforms * sizeof(*rk->form_full));
 		rk->form_type = xrealloc(rk->form_type, rk->capforms * sizeof(*rk->form_type));
 	}
-	rk->form_full[id] = ms_strs_add(&r->strs, full);
-	rk->form_type[id] = ms_strs_add(&r->strs, type);
+	rk->form_full[id] = td_strpool_add(&r->strs, full);
+	rk->form_type[id] = td_strpool_add(&r->strs, type);
 	rk->nforms = id + 1;
 }
 
@@ -172,13 +172,13 @@ ms_rank_resolve(struct reader *r, const struct ms_rank *rk, const char *op_type,
 	bool param = strcmp(op_type, "Parameter") == 0;
 	char *key = param ? xasprintf("P:%s", file_op) : xstrdup(file_op);
 	const char *tail;
-	int64_t id = rk ? ms_strs_find(&rk->file_forms, key) : -1;
+	int64_t id = rk ? td_strpool_find(&rk->file_forms, key) : -1;
 
 	free(key);
 	if (id < 0 && rk && !param && (tail = ms_name_op_tail(file_op))) {
 		char *tkey = xasprintf("T:%s", tail);
 
-		id = ms_strs_find(&rk->file_forms, tkey);
+		id = td_strpool_find(&rk->file_forms, tkey);
 		free(tkey);
 	}
 	if (id >= 0 && (size_t)id < rk->nforms) {
@@ -187,8 +187,8 @@ ms_rank_resolve(struct reader *r, const struct ms_rank *rk, const char *op_type,
 		return;
 	}
 	/* Not in any graph: keep the file's names. */
-	*full = ms_strs_add(&r->strs, file_op);
-	*type = ms_strs_add(&r->strs, op_type);
+	*full = td_strpool_add(&r->strs, file_op);
+	*type = td_strpool_add(&r->strs, op_type);
 }
 
 static bool
@@ -337,7 +337,7 @@ rank_order_slot(struct ms_rank *rk, const char *gid)
 }
 
 struct order_ctx {
-	struct ms_strs *into;
+	struct td_strpool *into;
 	bool skip_header, first;
 };
 
@@ -351,7 +351,7 @@ order_line(void *ctx, const char *line, size_t llen)
 	if (comma && !o->skip_header)
 		*comma = '\0';   /* MindInsight reads column 0 */
 	if (*s && !(o->first && o->skip_header))
-		ms_strs_id(o->into, s, &added);
+		td_strpool_id(o->into, s, &added);
 	o->first = false;
 	free(s);
 }
@@ -359,7 +359,7 @@ order_line(void *ctx, const char *line, size_t llen)
 /* One name (kernels) or iteration number (global) per line, §10;
  * streamed, as the file may be large. */
 static void
-load_order_file(const char *path, struct ms_strs *into, bool skip_header,
+load_order_file(const char *path, struct td_strpool *into, bool skip_header,
 		const struct reader_sink *sink)
 {
 	struct order_ctx o = { into, skip_header, true };
@@ -436,7 +436,7 @@ ms_run_new(struct reader *r, const char *dir)
 	struct ms_run *run;
 	bool added;
 
-	ms_strs_id(&r->run_paths, dir, &added);
+	td_strpool_id(&r->run_paths, dir, &added);
 	if (!added)
 		return NULL;
 	pthread_mutex_lock(&r->lock);
@@ -456,7 +456,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 {
 	const struct ms_order *o = ms_rank_order(rk, gid);
 	struct ms_run *run;
-	int64_t pos = o ? ms_strs_find(&o->iters, iter) : -1;
+	int64_t pos = o ? td_strpool_find(&o->iters, iter) : -1;
 	char *p = xasprintf("%s/%s", gdir, iter);
 
 	if (r->only) {
@@ -475,7 +475,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	if (!run)
 		return false;
 	run->host = rk->host;
-	run->graph_id = ms_strs_add(&r->strs, gid);
+	run->graph_id = td_strpool_add(&r->strs, gid);
 	run->iteration = strtoull(iter, NULL, 10);
 	/* §10: the global execution order file gives the run order; runs it
 	 * does not list go after, by iteration. */
@@ -526,7 +526,7 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 		char *cdir = xasprintf("%s/constants", gdir);
 		bool added;
 
-		ms_strs_id(&r->const_dirs, cdir, &added);
+		td_strpool_id(&r->const_dirs, cdir, &added);
 		if (added)
 			lowest->const_dir = cdir;
 		else
@@ -586,7 +586,7 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 	rk->dir = xstrdup(dir);
 	rk->id = id;
 	snprintf(host, sizeof host, "rank_%d", id);
-	rk->host = ms_strs_add(&r->strs, host);
+	rk->host = td_strpool_add(&r->strs, host);
 	e2e = read_metadata(r, dir, sink);
 	load_graphs(r, rk, sink);
 	load_orders(rk, sink);

@@ -221,7 +221,7 @@ close_reader(struct reader *r)
 	free(r->runs);
 	free(r->devices);
 	free(r->debug_ops);
-	tfdbg1_strs_done(&r->strs);
+	td_strpool_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
 	free(r->root);
 	free(r);
@@ -236,9 +236,9 @@ tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path)
 	TD_GROW(r->files, r->filecap, r->nfiles + 1);
 	id = (uint32_t)r->nfiles;
 	r->files[r->nfiles] = *f;
-	r->files[r->nfiles].node = tfdbg1_strs_intern(&r->strs, f->node);
-	r->files[r->nfiles].debug_op = tfdbg1_strs_intern(&r->strs, f->debug_op);
-	r->files[r->nfiles].op_type = tfdbg1_strs_intern(&r->strs, f->op_type);
+	r->files[r->nfiles].node = td_strpool_add(&r->strs, f->node);
+	r->files[r->nfiles].debug_op = td_strpool_add(&r->strs, f->debug_op);
+	r->files[r->nfiles].op_type = td_strpool_add(&r->strs, f->op_type);
 	tfdbg1_file_set_path(&r->strs, &r->files[r->nfiles], path);
 	r->nfiles++;
 	if (f->role == TFDBG1_DUMP) {

@@ -6,8 +6,8 @@
  * directories, dump files, graph inputs; tfdbg1_names.c), the core
  * metadata JSON (tfdbg1_meta.c), one dump file's Event as a summary and a
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
- * user's ops (tfdbg1_graph.c).  Then the reader's string pool
- * (tfdbg1_strs.c), its tables, the directory scan (tfdbg1_scan.c), the
+ * user's ops (tfdbg1_graph.c).  Then a file's path kept as an interned
+ * directory and a base name (tfdbg1_paths.c), the reader's tables, the directory scan (tfdbg1_scan.c), the
  * index pass (tfdbg1_index.c) and the records it sends (tfdbg1_emit.c).
  * See FORMAT.md.
  */
@@ -23,6 +23,7 @@
 #include "reader/reader.h"
 #include "reader/reader_report.h"
 #include "reader/base/hashtab.h"
+#include "reader/base/strpool.h"
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 
@@ -196,30 +197,6 @@ enum tfdbg1_role {
 	TFDBG1_UNPARSED,
 };
 
-/* ---- the string pool (tfdbg1_strs.c) ----------------------------------- */
-
-/* Strings kept for the reader's life: an arena of chunks that never move
- * (no allocation per string) and a set interning the names every run
- * repeats.  Zero-initialise; free with tfdbg1_strs_done().  Not
- * thread-safe: callers hold the reader's lock or own the reader alone. */
-struct tfdbg1_chunk;
-struct tfdbg1_strs {
-	struct tfdbg1_chunk *chunks;    /* newest first */
-	size_t bytes;                   /* allocated for chunks */
-	struct hashtab set;             /* interned names: ids into names */
-	const char **names;
-	size_t nnames, namecap;
-};
-/* A copy of the len bytes at str (NUL added) in the arena; valid until
- * tfdbg1_strs_done(). */
-const char *tfdbg1_strs_copy(struct tfdbg1_strs *s, const char *str, size_t len);
-/* The one copy of str in the pool (added the first time); NULL for NULL.
- * Valid until tfdbg1_strs_done(). */
-const char *tfdbg1_strs_intern(struct tfdbg1_strs *s, const char *str);
-/* The same for the len bytes at str (a directory inside a path). */
-const char *tfdbg1_strs_intern_len(struct tfdbg1_strs *s, const char *str, size_t len);
-/* Frees every string of the pool and zeroes it; NULL is fine. */
-void tfdbg1_strs_done(struct tfdbg1_strs *s);
 
 /* One file of the dump.  Strings point into reader.strs, interned: no
  * allocation per file.  The path is dir + '/' + base; a dump's base name
@@ -275,7 +252,7 @@ struct reader {
 	char *root;
 	bool session;               /* run_* directories below root */
 	pthread_mutex_t lock;       /* guards the tables against decode() */
-	struct tfdbg1_strs strs;    /* the files' paths and names */
+	struct td_strpool strs;    /* the files' paths and names */
 	struct tfdbg1_file *files;
 	size_t nfiles, filecap;
 	uint32_t *trace_files;      /* trace row -> file id */
@@ -392,7 +369,7 @@ void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint3
 uint32_t tfdbg1_add_file(struct reader *r, const struct tfdbg1_file *f, const char *path);
 /* Sets f's dir and base from path, interned in s (f's dump name fields
  * already set: the base is dropped when they spell it). */
-void tfdbg1_file_set_path(struct tfdbg1_strs *s, struct tfdbg1_file *f, const char *path);
+void tfdbg1_file_set_path(struct td_strpool *s, struct tfdbg1_file *f, const char *path);
 /* f's full path, malloc'd. */
 char *tfdbg1_file_path(const struct tfdbg1_file *f);
 /* The graph id of a run's device partition: "<run dir><device>". */

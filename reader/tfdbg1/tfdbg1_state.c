@@ -208,8 +208,8 @@ load_names(struct reader *r, struct ser_in *in, struct tfdbg1_file *f)
 		return false;
 	f->slot = ser_get_u32(in);
 	ok = get_opt(in, &debug_op);
-	f->node = tfdbg1_strs_intern(&r->strs, node);
-	f->debug_op = tfdbg1_strs_intern(&r->strs, debug_op);
+	f->node = td_strpool_add(&r->strs, node);
+	f->debug_op = td_strpool_add(&r->strs, debug_op);
 	free(node);
 	free(debug_op);
 	return ok;
@@ -238,7 +238,7 @@ load_file(struct reader *r, struct ser_in *in, struct tfdbg1_file *f)
 	free(full);
 	if (!get_opt(in, &op_type))
 		return false;
-	f->op_type = tfdbg1_strs_intern(&r->strs, op_type);
+	f->op_type = td_strpool_add(&r->strs, op_type);
 	free(op_type);
 	if (in->bad || f->role > TFDBG1_UNPARSED || f->run >= r->nruns)
 		return false;
