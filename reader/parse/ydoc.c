@@ -1,7 +1,7 @@
 /*
  * ydoc.c - a small YAML file read into a tree (ydoc.h) with libyaml's
  * event parser: one pass over the events, a stack of open collections,
- * every node and string in one arena freed with the document.
+ * every node (and its string) listed in the document and freed with it.
  *
  * Not a YAML implementation of its own: libyaml does the syntax; this file
  * only builds the tree, bounds it and words the errors.
