@@ -334,10 +334,8 @@ ms_stat_done(struct ms_stat *st)
 
 	if (!st)
 		return;
-	for (i = 0; i < st->n; i++) {
-		free(st->rows[i].op_type);
-		free(st->rows[i].op_name);
-	}
+	for (i = 0; i < st->n; i++)
+		ms_stat_row_done(&st->rows[i]);
 	free(st->rows);
 	memset(st, 0, sizeof(*st));
 }
