@@ -98,13 +98,13 @@ dump_of_rank(const char *root)
 }
 
 static int
-probe(const char *dir)
+probe_list(const char *dir, const struct reader_listing *ls)
 {
 	char *anc;
 
-	if (ms_sync_has_ranks(dir))
+	if (ms_sync_has_ranks_listed(dir, ls))
 		return 60;
-	if (ms_acl_detect(dir))
+	if (ms_acl_detect_listed(dir, ls))
 		return 50;
 	if (looks_like_rank(dir))
 		return 40;
@@ -115,25 +115,36 @@ probe(const char *dir)
 	return 0;
 }
 
+static int
+probe(const char *dir)
+{
+	struct reader_listing ls;
+	int score;
+
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	score = probe_list(dir, &ls);
+	reader_listing_done(&ls);
+	return score;
+}
+
+/* ms_open() on ls, the listing of dir. */
 static enum td_status
-ms_open(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
-	size_t errlen)
+open_listed(const char *dir, const struct reader_listing *ls, const struct reader_options *opt,
+	    struct reader **out, char *err, size_t errlen)
 {
 	struct reader *r;
+	bool ranks, rank, acl;
 
-	*out = NULL;
-	if (!is_dir(dir)) {
-		snprintf(err, errlen, "%s: not a directory", dir);
-		return TD_ERR_NOENT;
-	}
-	if (!probe(dir)) {
+	if (!probe_list(dir, ls)) {
 		snprintf(err, errlen, "%s: no rank_* or 14-digit time directories (MindSpore dump)", dir);
 		return TD_ERR_FORMAT;
 	}
+	ranks = ms_sync_has_ranks_listed(dir, ls);
+	rank = !ranks && looks_like_rank(dir);
+	acl = !ranks && !rank && ms_acl_detect_listed(dir, ls);
 	r = xcalloc(1, sizeof(*r));
 	r->root = xstrdup(dir);
-	if (!ms_sync_has_ranks(dir) && !looks_like_rank(dir) && !ms_acl_detect(dir) &&
-	    (r->only = realpath(dir, NULL))) {
+	if (!ranks && !rank && !acl && (r->only = realpath(dir, NULL))) {
 		free(r->root);
 		r->root = rank_ancestor(dir);   /* probe() found it */
 	}
@@ -141,10 +152,31 @@ ms_open(const char *dir, const struct reader_options *opt, struct reader **out, 
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->follow = opt && opt->follow;
 	r->may_follow = opt && (opt->follow || opt->may_follow);
-	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
+	r->acl = acl;
 	pthread_mutex_init(&r->lock, NULL);
 	*out = r;
 	return TD_OK;
+}
+
+/* Lists dir once (or takes the listing detection made) for every check. */
+static enum td_status
+ms_open(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
+	size_t errlen)
+{
+	struct reader_listing own;
+	enum td_status st;
+
+	*out = NULL;
+	if (!is_dir(dir)) {
+		snprintf(err, errlen, "%s: not a directory", dir);
+		return TD_ERR_NOENT;
+	}
+	if (opt && opt->root_listing)
+		return open_listed(dir, opt->root_listing, opt, out, err, errlen);
+	reader_listing_make(dir, &own);
+	st = open_listed(dir, &own, opt, out, err, errlen);
+	reader_listing_done(&own);
+	return st;
 }
 
 static void
@@ -686,6 +718,7 @@ const struct reader_ops mindspore_reader_ops = {
 	.values_in = ".npy",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,
+	.probe_list = probe_list,
 	.open = ms_open,
 	.index = ms_index,
 	.decode = ms_decode,
