@@ -494,7 +494,7 @@ def metrics(n, b):
     same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
     x, y = np.where(same, 0, x), np.where(same, 0, y)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return ["Nan"] * 6
+        return ["N/A"] * 6              # msprobe's npy_compare: NaN/Inf positions differ
     d = np.abs(x - y)
     re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
     if x.size <= 1:
@@ -521,7 +521,7 @@ while i < len(B):
     grp = B[i:j]
     ms = [metrics(n, G.get((n["host"], n["call"]))) for n in grp]
     def num(m, c):
-        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] == "Nan" else m[c])
+        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] in ("Nan", "N/A") else m[c])
     ins = [m for n, m in zip(grp, ms) if n["is_input"] and not n.get("arg")]
     in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
     in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
@@ -551,8 +551,10 @@ while i < len(B):
         ns = [float(v) for v in n["stats"]]
         bs = [float(v) for v in b["stats"]]
         res, err = "pass", []
+        if m == ["N/A"] * 6:
+            err = ["The position of inf or nan in NPU and bench Tensor do not match."]
         if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
-            res, err = "error", ["NPU max or min is nan or inf, Bench's are finite"]
+            res, err = "error", err + ["NPU max or min is nan or inf, Bench's are finite"]
         if not n["is_input"] and ins:
             if in_one > 0.9 and num(m, 4) < 0.1:
                 res = "error"; err.append("output One Thousandth Err Ratio < 0.1, every input's > 0.9")

@@ -199,6 +199,10 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
  * mode's pass, Different, and N/A for a row without a pair. */
 static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
 
+/* The tool's Err_message for a pair whose NaN/Inf positions differ. */
+static const char msg_nonfinite_mismatch[] =
+	"The position of inf or nan in NPU and bench Tensor do not match.";
+
 /* Which of the tool's CSVs: its header and its rules. */
 enum csv_mode { CSV_STATISTICS, CSV_TENSOR, CSV_MD5 };
 static const char *const mode_name[] = { "statistics", "tensor", "md5" };
@@ -309,7 +313,7 @@ metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
 {
 	struct strbuf c = { 0 };
 
-	if (!r->matched || r->n.arg)
+	if (!r->matched || r->n.arg || r->t.nonfinite_mismatch)
 		strbuf_adds(&c, "N/A");
 	else if (isnan(v))
 		strbuf_adds(&c, "Nan");
@@ -573,6 +577,9 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			free(r->n.stack);
 			free(r->b.stack);
 			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
+			/* the tool's words (its npy_compare), before the rules' */
+			if (r->t.nonfinite_mismatch)
+				snprintf(r->err, sizeof r->err, "%s", msg_nonfinite_mismatch);
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */

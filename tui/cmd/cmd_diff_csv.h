@@ -60,12 +60,14 @@ const struct td_arg *cmd_csv_arg_find(const struct td_arg *args, size_t n, const
 /* Tensor-mode metrics of a pair (cmd_diff_tensor.c), NaN where not
  * computable: different element counts, or a NaN/Inf on one side where
  * the other has a different value (the same NaN or Inf on both sides
- * counts as equal zeros).  RE = |N - B| / |B|, float32's eps in place of
+ * counts as equal zeros; nonfinite_mismatch says so: the tool writes
+ * "N/A" in every metric then).  RE = |N - B| / |B|, float32's eps in place of
  * |B| where B is 0; the ratios count RE < 0.001 and < 0.005; the cosine is
  * unsupported for 0-d or one-element tensors (1 when both are all zero). */
 struct cmd_csv_tmetrics {
 	double cosine, eucdist, max_abs, max_rel, one, five;
 	bool cosine_unsupported;
+	bool nonfinite_mismatch;    /* NaN/Inf positions differ between the sides */
 };
 void cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 			    struct cmd_csv_tmetrics *m);

@@ -26,6 +26,7 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 
 	m->cosine = m->eucdist = m->max_abs = m->max_rel = m->one = m->five = NAN;
 	m->cosine_unsupported = false;
+	m->nonfinite_mismatch = false;
 	if (!n || !b || n->n != b->n)
 		return;
 	for (i = 0; i < n->n; i++) {
@@ -33,8 +34,10 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 
 		if (same_nonfinite(x, y))
 			x = y = 0;
-		if (!isfinite(x) || !isfinite(y))
-			return;             /* a NaN/Inf the other side lacks */
+		if (!isfinite(x) || !isfinite(y)) {
+			m->nonfinite_mismatch = true;  /* a NaN/Inf the other side lacks */
+			return;
+		}
 		d = fabs(x - y);
 		/* the tool adds float32's eps where Bench is 0 */
 		re = d / (y == 0 ? FLT_EPSILON : fabs(y));
