@@ -63,7 +63,10 @@ const struct td_arg *cmd_csv_arg_find(const struct td_arg *args, size_t n, const
  * counts as equal zeros; nonfinite_mismatch says so: the tool writes
  * "N/A" in every metric then).  RE = |N - B| / |B|, float32's eps in place of
  * |B| where B is 0; the ratios count RE < 0.001 and < 0.005; the cosine is
- * unsupported for 0-d or one-element tensors (1 when both are all zero). */
+ * unsupported for 0-d or one-element tensors (1 when both norms are at
+ * most float64's eps, NaN when one is).  Every metric but eucdist is
+ * rounded to 12 decimals, a cosine above 0.9999 to 6, as the tool writes
+ * them (its format_value). */
 struct cmd_csv_tmetrics {
 	double cosine, eucdist, max_abs, max_rel, one, five;
 	bool cosine_unsupported;

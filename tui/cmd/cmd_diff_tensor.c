@@ -2,12 +2,29 @@
  * cmd_diff_tensor.c - the tensor-mode metrics of diff --csv (the compare
  * tool's Cosine, EucDist, MaxAbsErr, MaxRelativeErr, One Thousandth and
  * Five Thousandths Err Ratio) from the full values of a pair, in one pass
- * over the elements, no copy.  The CSV itself is cmd_diff_csv.c.
+ * over the elements, no copy, rounded as the tool writes them.  The CSV
+ * itself is cmd_diff_csv.c.
  */
 #include "cmd_diff_csv.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* v rounded to nd decimals as Python's float('{:.Nf}'.format(v)) and
+ * round(v, nd) give it: printf's %.*f is correctly rounded, as Python's
+ * formatting is, and reads back to the nearest double. */
+static double
+py_round(double v, int nd)
+{
+	char buf[400];
+
+	if (!isfinite(v) || fabs(v) >= 1e300)
+		return v;
+	snprintf(buf, sizeof buf, "%.*f", nd, v);
+	return strtod(buf, NULL);
+}
 
 /* Positions where both sides hold the same NaN or Inf count as equal
  * zeros; any other NaN/Inf makes every metric NaN ("Nan"). */
@@ -47,15 +64,19 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		one += re < 0.001;
 		five += re < 0.005;
 	}
+	/* the tool writes every metric but EucDist through its format_value,
+	 * rounded to 12 decimals, and a cosine above 0.9999 to 6 */
 	m->eucdist = sqrt(sq);
-	m->max_abs = maxabs;
-	m->max_rel = maxrel;
-	m->one = n->n ? (double)one / (double)n->n : NAN;
-	m->five = n->n ? (double)five / (double)n->n : NAN;
+	m->max_abs = py_round(maxabs, 12);
+	m->max_rel = py_round(maxrel, 12);
+	m->one = n->n ? py_round((double)one / (double)n->n, 12) : NAN;
+	m->five = n->n ? py_round((double)five / (double)n->n, 12) : NAN;
 	if (n->n <= 1)
 		m->cosine_unsupported = true;
-	else if (nn == 0 && bb == 0)
-		m->cosine = 1;
-	else if (nn > 0 && bb > 0)
-		m->cosine = dot / (sqrt(nn) * sqrt(bb));
+	else if (sqrt(nn) <= DBL_EPSILON && sqrt(bb) <= DBL_EPSILON)
+		m->cosine = 1;      /* the tool: both norms at most float64's eps */
+	else if (sqrt(nn) > DBL_EPSILON && sqrt(bb) > DBL_EPSILON)
+		m->cosine = py_round(dot / (sqrt(nn) * sqrt(bb)), 12);
+	if (m->cosine > 0.9999)
+		m->cosine = py_round(m->cosine, 6);
 }
