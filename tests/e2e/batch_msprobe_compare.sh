@@ -104,6 +104,7 @@ T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
 from gen_msprobe_pair import csv_rows
 import msprobe_arg_rules as A
+NO_BENCH = "No bench data matched."     # msprobe's Err_message of a row without a pair
 def rows(side):
     return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
@@ -197,7 +198,7 @@ while i < len(B):
             na = lambda v: "N/A" if v is None else v
             if not bc or nc[0] is None or nc[0] != bc[0]:
                 want.append([n["name"], "N/A", na(nc[0]), "N/A", na(nc[1]), "N/A", "N/A", "N/A"]
-                            + ["N/A"] * 8 + [A.raw(n)] * 4 + ["N/A"] * 4 + ["N/A", "pass", ""])
+                            + ["N/A"] * 8 + [A.raw(n)] * 4 + ["N/A"] * 4 + ["N/A", "N/A", NO_BENCH])
                 continue
             if not n["is_input"] and ins and nc[4] is not None:
                 e = relf(nc[4], bc[4])
@@ -215,7 +216,7 @@ while i < len(B):
         if not pairs_dtype(n, b):           # written unmatched, as msprobe does
             want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
                          rg(n["requires_grad"]), "N/A"] + ["N/A"] * 8 + [raw(x) for x in ns]
-                        + ["N/A"] * 4 + ["N/A", "pass", ""])
+                        + ["N/A"] * 4 + ["N/A", "N/A", NO_BENCH])
             continue
         if not n["is_input"] and ins:
             e = relf(ns[3], bs[3])
@@ -550,6 +551,7 @@ while i < len(B):
                     res, err = "error", err + ["argument differs"]
             else:
                 b = {"name": "N/A"}
+                res, err = "N/A", ["No bench data matched."]   # msprobe's acc_compare
             row = got[k]
             want = m + [res, "; ".join(err), "['-1', '-1']"]
             have = row[8:14] + row[23:26]

@@ -196,12 +196,15 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
 /* ---- rows, grouped by entry -------------------------------------------- */
 
 /* The tool's Result: pass < warning < error (statistics, tensor); md5
- * mode's pass, Different, and N/A for a row without a pair. */
+ * mode's pass, Different; N/A for a row without a pair (every mode). */
 static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
 
 /* The tool's Err_message for a pair whose NaN/Inf positions differ. */
 static const char msg_nonfinite_mismatch[] =
 	"The position of inf or nan in NPU and bench Tensor do not match.";
+
+/* The tool's Err_message for a target row without a pair. */
+static const char msg_no_bench[] = "No bench data matched.";
 
 /* Which of the tool's CSVs: its header and its rules. */
 enum csv_mode { CSV_STATISTICS, CSV_TENSOR, CSV_MD5 };
@@ -235,8 +238,13 @@ csv_judge(struct csv_row *rows, size_t n, bool tensor)
 	for (i = 0; i < n; i++) {
 		struct csv_row *r = &rows[i];
 
-		if (!r->matched)
+		if (!r->matched) {
+			/* the tool's Result and words for a row whose Bench Name
+			 * is N/A (its acc_compare) */
+			r->res = RES_NONE;
+			snprintf(r->err, sizeof r->err, "%s", msg_no_bench);
 			continue;
+		}
 		if (nonfinite(&r->n) && !nonfinite(&r->b))
 			add_err(r, RES_ERROR, "NPU max or min is nan or inf, Bench's are finite");
 		if (r->n.requires_grad >= 0 && r->b.requires_grad >= 0 &&
@@ -501,7 +509,7 @@ md5_judge(struct csv_row *rows, size_t n)
 
 /* tdbg's own judgement of the rows written, beside the tool's Result. */
 struct verdict {
-	uint64_t unmatched;         /* target rows without a golden pair (Result pass) */
+	uint64_t unmatched;         /* target rows without a golden pair (Result N/A) */
 	uint64_t nonfinite_one_side;  /* NaN/Inf in one side's max/min, not the other's */
 	uint64_t golden_nonfinite_passed;  /* of those, golden-side ones Result passes */
 	uint64_t shape_differs;
