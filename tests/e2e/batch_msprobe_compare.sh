@@ -487,19 +487,28 @@ def rows(side):
     return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 B = rows("target")
+SCALAR = ("This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', "
+          "'One Thousandth Err Ratio' and 'Five Thousandths Err Ratio'. ")
+MSG = {}                                # row name -> msprobe's Err_message of the metrics
 def metrics(n, b):
     if n.get("arg"):                    # no data file: msprobe's words, no metrics
         return ["N/A"] * 6
     x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
     y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
+    fv = lambda v: math.nan if math.isnan(v) else float("{:.12f}".format(v))  # format_value
+    if n["shape"] == []:                # 0-d: before the NaN/Inf handling
+        MSG[n["name"]] = SCALAR
+        d = float(abs(x[0] - y[0]))
+        re = d / (np.finfo(np.float32).eps if y[0] == 0 else abs(y[0]))
+        return ["unsupported", "unsupported", fv(d), fv(re), "unsupported", "unsupported"]
     same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
     x, y = np.where(same, 0, x), np.where(same, 0, y)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        MSG[n["name"]] = "The position of inf or nan in NPU and bench Tensor do not match."
         return ["N/A"] * 6              # msprobe's npy_compare: NaN/Inf positions differ
     d = np.abs(x - y)
     re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
     eps = np.finfo(float).eps
-    fv = lambda v: float("{:.12f}".format(v))   # msprobe's format_value
     if x.size <= 1:
         cos = "unsupported"
     elif np.linalg.norm(x) <= eps and np.linalg.norm(y) <= eps:
@@ -510,6 +519,8 @@ def metrics(n, b):
     return [cos, float(np.sqrt((d * d).sum())), fv(d.max()), fv(re.max()),
             fv((re < 0.001).mean()), fv((re < 0.005).mean())]
 def same(g, w, c):
+    if isinstance(w, float) and math.isnan(w):
+        return g == "Nan"
     if isinstance(w, float):
         try:
             v = float(g)
@@ -531,7 +542,7 @@ while i < len(B):
     grp = B[i:j]
     ms = [metrics(n, G.get((n["host"], n["call"]))) for n in grp]
     def num(m, c):
-        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] in ("Nan", "N/A") else m[c])
+        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if isinstance(m[c], str) else m[c])
     ins = [m for n, m in zip(grp, ms) if n["is_input"] and not n.get("arg")]
     in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
     in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
@@ -561,9 +572,7 @@ while i < len(B):
             continue
         ns = [float(v) for v in n["stats"]]
         bs = [float(v) for v in b["stats"]]
-        res, err = "pass", []
-        if m == ["N/A"] * 6:
-            err = ["The position of inf or nan in NPU and bench Tensor do not match."]
+        res, err = "pass", [MSG[n["name"]]] if n["name"] in MSG else []
         if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
             res, err = "error", err + ["NPU max or min is nan or inf, Bench's are finite"]
         if not n["is_input"] and ins:
@@ -638,3 +647,73 @@ D=$WORK/csv_args_stack
 tdbg_run --json -e "diff --csv $WORK/csv_args_stack_plain.csv" "$D/golden" "$D/target"
 tdbg_run --json -e "diff --csv $WORK/csv_args_stack.csv --stack" "$D/golden" "$D/target"
 stack_check csv_args_stack_column "$D" "$WORK/csv_args_stack.csv" "$WORK/csv_args_stack_plain.csv"
+
+# ---- tensor mode's edge cases, as msprobe's npy_compare words them -----------
+# A hand-made pair (numpy writes the .npy files): a float16 target against a
+# float32 golden, two all-zero tensors, a zero target against a non-zero
+# golden, an empty tensor, a shape that differs with the same element count.
+# Expected cells from numpy and msprobe's rules (its format_value rounds to
+# 12 decimals; the word of every metric and the Err_message of each check).
+D=$WORK/tensor_edges
+if why=$($PYNUM - "$D" <<'PY' 2>&1
+import json, os, sys
+import numpy as np
+out = sys.argv[1]
+F16 = np.array([0.5, -1.25, 3.0, 2.0], dtype=np.float16)
+CASES = {  # name -> (golden array, target array)
+    "Functional.mul.0.forward.input.0": (np.array([0.5, -1.25, 3.0009, 2.0], np.float32), F16),
+    "Functional.mul.0.forward.input.1": (np.zeros(3, np.float32), np.zeros(3, np.float32)),
+    "Functional.mul.0.forward.output.0": (np.array([1, 2, 3], np.float32), np.zeros(3, np.float32)),
+    "Functional.relu.0.forward.input.0": (np.zeros(0, np.float32), np.zeros(0, np.float32)),
+    "Functional.relu.0.forward.output.0": (np.arange(6, dtype=np.float32).reshape(2, 3),
+                                           np.arange(6, dtype=np.float32).reshape(3, 2)),
+}
+for side in ("golden", "target"):
+    d = os.path.join(out, side, "step0", "rank0")
+    os.makedirs(os.path.join(d, "dump_tensor_data"))
+    data = {}
+    for name, pair in CASES.items():
+        v = pair[side == "target"]
+        st = [float(v.max()), float(v.min()), float(v.astype(np.float64).mean()),
+              float(np.linalg.norm(v.astype(np.float64)))] if v.size else [None] * 4
+        rec = {"type": "torch.Tensor", "dtype": "torch." + str(v.dtype), "shape": list(v.shape),
+               "Max": st[0], "Min": st[1], "Mean": st[2], "Norm": st[3],
+               "requires_grad": False, "data_name": name + ".npy"}
+        np.save(os.path.join(d, "dump_tensor_data", name + ".npy"), v)
+        entry, leaf = name.split(".forward.")
+        body = data.setdefault(entry + ".forward", {"input_args": [], "input_kwargs": {}, "output": []})
+        body["input_args" if leaf.startswith("input") else "output"].append(rec)
+    json.dump({"task": "tensor", "level": "L1", "framework": "pytorch", "dump_data_dir": None,
+               "data": data}, open(os.path.join(d, "dump.json"), "w"), indent=1)
+PY
+); then ok csv_tensor_edges_written; else fail csv_tensor_edges_written "$why"; fi
+tdbg_run --json -e "diff --csv $WORK/tensor_edges.csv" "$D/golden" "$D/target"
+if why=$($PYNUM - "$WORK/tensor_edges.csv" <<'PY' 2>&1
+import csv, sys
+import numpy as np
+got = {r[0]: r for r in csv.reader(open(sys.argv[1], newline=""))}
+fv = lambda v: repr(float("{:.12f}".format(v)))     # msprobe's format_value, as Python writes it
+x = np.array([0.5, -1.25, 3.0, 2.0], np.float16).astype(np.float64)
+y = np.array([0.5, -1.25, 3.0009, 2.0], np.float32).astype(np.float64)
+d, re = np.abs(x - y), np.abs(x - y) / np.abs(y)
+cos = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+want = {
+    "Functional.mul.0.forward.input.0": (
+        [repr(round(cos, 6) if cos > 0.9999 else cos), repr(float(np.linalg.norm(x - y))),
+         fv(d.max()), fv(re.max()), fv((re < 0.001).mean()), fv((re < 0.005).mean())],
+        "Dtype of NPU and bench tensor do not match."),
+    "Functional.mul.0.forward.input.1": (["1.0", "0.0", "0.0", "0.0", "1.0", "1.0"], ""),
+    "Functional.mul.0.forward.output.0": (
+        ["Nan", repr(float(np.linalg.norm([1.0, 2.0, 3.0]))), "3.0", "1.0", "0.0", "0.0"],
+        "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."),
+    "Functional.relu.0.forward.input.0": (["unsupported"] * 6, "This is empty data, can not compare."),
+    "Functional.relu.0.forward.output.0": (["shape unmatched"] * 6,
+                                           "Shape of NPU and bench tensor do not match. Skipped."),
+}
+bad = [(n, got.get(n, [""] * 26)[8:14], got.get(n, [""] * 26)[24], w)
+       for n, w in want.items()
+       if n not in got or got[n][8:14] != w[0] or got[n][24].split("; ")[0] != w[1]]
+if bad or len(got) != len(want) + 1:
+    print("rows %d; first bad: %s" % (len(got), bad[:1])); sys.exit(1)
+PY
+); then ok csv_tensor_edges; else fail csv_tensor_edges "$why"; fi

@@ -199,10 +199,6 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
  * mode's pass, Different; N/A for a row without a pair (every mode). */
 static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
 
-/* The tool's Err_message for a pair whose NaN/Inf positions differ. */
-static const char msg_nonfinite_mismatch[] =
-	"The position of inf or nan in NPU and bench Tensor do not match.";
-
 /* The tool's Err_message for a target row without a pair. */
 static const char msg_no_bench[] = "No bench data matched.";
 
@@ -321,8 +317,10 @@ metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
 {
 	struct strbuf c = { 0 };
 
-	if (!r->matched || r->n.arg || r->t.nonfinite_mismatch)
+	if (!r->matched || r->n.arg)
 		strbuf_adds(&c, "N/A");
+	else if (r->t.word)
+		strbuf_adds(&c, r->t.word);
 	else if (isnan(v))
 		strbuf_adds(&c, "Nan");
 	else
@@ -386,7 +384,8 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 		const double v[6] = { r->t.cosine, r->t.eucdist, r->t.max_abs, r->t.max_rel,
 				      r->t.one, r->t.five };
 
-		if (k == 0 && r->matched && r->t.cosine_unsupported)
+		if (r->matched && !r->t.word && ((k == 0 && r->t.cosine_unsupported) ||
+						 (r->t.scalar && k != 2 && k != 3)))
 			cell(sb, "unsupported");
 		else
 			metric_cell(sb, r, v[k]);
@@ -586,8 +585,8 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			free(r->b.stack);
 			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
 			/* the tool's words (its npy_compare), before the rules' */
-			if (r->t.nonfinite_mismatch)
-				snprintf(r->err, sizeof r->err, "%s", msg_nonfinite_mismatch);
+			if (r->matched && *r->t.msg)
+				snprintf(r->err, sizeof r->err, "%s", r->t.msg);
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */

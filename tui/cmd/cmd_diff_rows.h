@@ -32,7 +32,7 @@ struct leaf {
 };
 
 /* The tool's Result: pass < warning < error (statistics, tensor); md5
- * mode's pass, Different, and N/A for a row without a pair. */
+ * mode's pass, Different; N/A for a row without a pair (every mode). */
 enum result { RES_PASS, RES_WARNING, RES_ERROR, RES_DIFFERENT, RES_NONE, RES_COUNT };
 
 struct csv_row {
@@ -41,7 +41,7 @@ struct csv_row {
 	bool matched, is_input;
 	struct cmd_csv_tmetrics t;  /* tensor mode */
 	enum result res;
-	char err[200];
+	char err[512];              /* Err_message: the tool's words, then the rules' */
 };
 
 /* One side's call of an entry: its arguments and the leaf they were taken

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* v rounded to nd decimals as Python's float('{:.Nf}'.format(v)) and
  * round(v, nd) give it: printf's %.*f is correctly rounded, as Python's
@@ -27,11 +28,81 @@ py_round(double v, int nd)
 }
 
 /* Positions where both sides hold the same NaN or Inf count as equal
- * zeros; any other NaN/Inf makes every metric NaN ("Nan"). */
+ * zeros; any other NaN/Inf makes every metric "N/A". */
 static bool
 same_nonfinite(double n, double b)
 {
 	return (isnan(n) && isnan(b)) || (isinf(n) && n == b);
+}
+
+static bool
+same_shape(const struct td_tensor *n, const struct td_tensor *b)
+{
+	int k;
+
+	if (n->rank != b->rank)
+		return false;
+	for (k = 0; k < n->rank; k++)
+		if (n->dims[k] != b->dims[k])
+			return false;
+	return true;
+}
+
+/* The dtype the tool's numpy array has: a bfloat16 tensor is read as
+ * float32 (numpy has no bfloat16). */
+static enum td_dtype
+np_dtype(enum td_dtype t)
+{
+	return t == DTYPE_BFLOAT16 ? DTYPE_FLOAT32 : t;
+}
+
+/* Appends the tool's words to the Err_message (it joins them bare). */
+static void
+add_msg(struct cmd_csv_tmetrics *m, const char *msg)
+{
+	size_t l = strlen(m->msg);
+
+	snprintf(m->msg + l, sizeof m->msg - l, "%s", msg);
+}
+
+/* The tool's checks before the metrics, in its order; the first that
+ * fails gives the Err_message (and, but for 0-d and dtype, the one word
+ * of every metric).  False when no metric is computed. */
+static bool
+precheck(const struct td_tensor *n, const struct td_tensor *b, struct cmd_csv_tmetrics *m)
+{
+	int64_t i;
+
+	if (n->n == 0) {
+		m->word = "unsupported";
+		add_msg(m, "This is empty data, can not compare.");
+		return false;
+	}
+	if (!same_shape(n, b)) {
+		m->word = "shape unmatched";
+		add_msg(m, "Shape of NPU and bench tensor do not match. Skipped.");
+		return false;
+	}
+	if (n->rank == 0) {
+		m->scalar = true;
+		m->cosine_unsupported = true;
+		add_msg(m, "This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', "
+			"'One Thousandth Err Ratio' and 'Five Thousandths Err Ratio'. ");
+		return true;
+	}
+	for (i = 0; i < n->n; i++) {
+		double x = td_tensor_get(n, i), y = td_tensor_get(b, i);
+
+		if ((!isfinite(x) || !isfinite(y)) && !same_nonfinite(x, y)) {
+			m->nonfinite_mismatch = true;
+			m->word = "N/A";
+			add_msg(m, "The position of inf or nan in NPU and bench Tensor do not match.");
+			return false;
+		}
+	}
+	if (np_dtype(n->dtype) != np_dtype(b->dtype))
+		add_msg(m, "Dtype of NPU and bench tensor do not match.");
+	return true;
 }
 
 void
@@ -41,41 +112,44 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 	double dot = 0, nn = 0, bb = 0, sq = 0, maxabs = 0, maxrel = 0;
 	int64_t i, one = 0, five = 0;
 
+	memset(m, 0, sizeof(*m));
 	m->cosine = m->eucdist = m->max_abs = m->max_rel = m->one = m->five = NAN;
-	m->cosine_unsupported = false;
-	m->nonfinite_mismatch = false;
-	if (!n || !b || n->n != b->n)
+	if (!n || !b || !precheck(n, b, m))
 		return;
 	for (i = 0; i < n->n; i++) {
 		double x = td_tensor_get(n, i), y = td_tensor_get(b, i), d, re;
 
-		if (same_nonfinite(x, y))
+		/* the tool zeroes shared NaN/Inf after its 0-d check: a 0-d
+		 * pair keeps them (and a NaN difference) */
+		if (!m->scalar && same_nonfinite(x, y))
 			x = y = 0;
-		if (!isfinite(x) || !isfinite(y)) {
-			m->nonfinite_mismatch = true;  /* a NaN/Inf the other side lacks */
-			return;
-		}
 		d = fabs(x - y);
 		/* the tool adds float32's eps where Bench is 0 */
 		re = d / (y == 0 ? FLT_EPSILON : fabs(y));
 		dot += x * y, nn += x * x, bb += y * y, sq += d * d;
-		maxabs = fmax(maxabs, d);
-		maxrel = fmax(maxrel, re);
+		maxabs = i == 0 || d > maxabs ? d : maxabs;
+		maxrel = i == 0 || re > maxrel ? re : maxrel;
 		one += re < 0.001;
 		five += re < 0.005;
 	}
 	/* the tool writes every metric but EucDist through its format_value,
 	 * rounded to 12 decimals, and a cosine above 0.9999 to 6 */
-	m->eucdist = sqrt(sq);
 	m->max_abs = py_round(maxabs, 12);
 	m->max_rel = py_round(maxrel, 12);
-	m->one = n->n ? py_round((double)one / (double)n->n, 12) : NAN;
-	m->five = n->n ? py_round((double)five / (double)n->n, 12) : NAN;
+	if (m->scalar)
+		return;             /* the rest "unsupported" */
+	m->eucdist = sqrt(sq);
+	m->one = py_round((double)one / (double)n->n, 12);
+	m->five = py_round((double)five / (double)n->n, 12);
 	if (n->n <= 1)
 		m->cosine_unsupported = true;
 	else if (sqrt(nn) <= DBL_EPSILON && sqrt(bb) <= DBL_EPSILON)
 		m->cosine = 1;      /* the tool: both norms at most float64's eps */
-	else if (sqrt(nn) > DBL_EPSILON && sqrt(bb) > DBL_EPSILON)
+	else if (sqrt(nn) <= DBL_EPSILON)
+		add_msg(m, "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data.");
+	else if (sqrt(bb) <= DBL_EPSILON)
+		add_msg(m, "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data.");
+	else
 		m->cosine = py_round(dot / (sqrt(nn) * sqrt(bb)), 12);
 	if (m->cosine > 0.9999)
 		m->cosine = py_round(m->cosine, 6);
