@@ -163,6 +163,15 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 			l->has[k] = end != p;
 			p = end;
 		}
+	} else if (line_value(text, "any", val, sizeof val)) {
+		/* a bool tensor: Max and Min written as JSON booleans (the
+		 * reader's "any:" and "all:"), Mean and Norm when given */
+		l->bool_stats = true;
+		l->has[0] = l->has[1] = true;
+		l->st[0] = strcmp(val, "true") == 0;
+		l->st[1] = line_value(text, "all", val, sizeof val) && strcmp(val, "true") == 0;
+		l->has[2] = (sum.known & SUM_MEAN) != 0, l->st[2] = sum.mean;
+		l->has[3] = (sum.known & SUM_L2NORM) != 0, l->st[3] = sum.l2norm;
 	} else {
 		const struct td_summary *s = &sum;
 
@@ -341,6 +350,53 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, result_name[r->res]);
 }
 
+/* A statistic of a bool tensor's row as the tool holds it: Python's
+ * True / False for Max and Min, None (NaN to its rules) for a null. */
+static void
+bool_stat(const struct leaf *l, int k, struct td_arg *a, char *buf, size_t len)
+{
+	memset(a, 0, sizeof(*a));
+	a->num = TD_ARG_TEXT;
+	if (!l->has[k]) {
+		snprintf(buf, len, "nan");
+	} else if (k < 2 && l->bool_stats) {
+		snprintf(buf, len, "%s", l->st[k] != 0 ? "True" : "False");
+	} else {
+		struct strbuf sb = { 0 };
+
+		cmd_csv_pyfloat(&sb, l->st[k]);
+		snprintf(buf, len, "%s", sb.buf);
+		strbuf_done(&sb);
+		a->num = TD_ARG_FLOAT;
+		a->v = l->st[k];
+	}
+	a->value = buf;
+}
+
+/* A bool tensor pair's eight difference cells, by the rules of the
+ * tool's statistics comparison that argument rows follow (FORMAT.md §10):
+ * equal values "0", True against False "Diff", a null "Nan". */
+static void
+bool_stat_cells(struct strbuf *sb, const struct csv_row *r)
+{
+	struct strbuf d[4] = { { 0 } }, rel[4] = { { 0 } };
+	char nb[4][40], bb[4][40];
+	struct td_arg na, ba;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		bool_stat(&r->n, k, &na, nb[k], sizeof nb[k]);
+		bool_stat(&r->b, k, &ba, bb[k], sizeof bb[k]);
+		cmd_csv_arg_cells(&d[k], &rel[k], &na, &ba);
+	}
+	for (k = 0; k < 8; k++)
+		cell(sb, k < 4 ? d[k].buf : rel[k - 4].buf);
+	for (k = 0; k < 4; k++) {
+		strbuf_done(&d[k]);
+		strbuf_done(&rel[k]);
+	}
+}
+
 /* A paired argument's eight difference cells: the same pair four times. */
 static void
 arg_stat_cells(struct strbuf *sb, const struct csv_row *r)
@@ -392,7 +448,10 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 	}
 	if (!tensor && r->matched && r->n.arg)
 		arg_stat_cells(sb, r);
-	for (k = 0; !tensor && !(r->matched && r->n.arg) && k < 8; k++) {
+	else if (!tensor && r->matched && (r->n.bool_stats || r->b.bool_stats))
+		bool_stat_cells(sb, r);
+	for (k = 0; !tensor && !(r->matched && (r->n.arg || r->n.bool_stats || r->b.bool_stats)) &&
+	     k < 8; k++) {
 		int s = k % 4;
 
 		c.len = 0;
@@ -412,6 +471,10 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 			strbuf_adds(&c, "N/A");
 		else if (l->arg && l->arg->num != TD_ARG_FLOAT)
 			strbuf_adds(&c, l->arg->value);  /* str() of the value */
+		else if (l->bool_stats && k % 4 < 2)
+			strbuf_adds(&c, l->st[k % 4] != 0 ? "True" : "False");
+		else if (l->bool_stats && !l->has[k % 4])
+			strbuf_adds(&c, "None");
 		else
 			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
 		cell(sb, c.buf);
