@@ -718,20 +718,25 @@ if bad or len(got) != len(want) + 1:
 PY
 ); then ok csv_tensor_edges; else fail csv_tensor_edges "$why"; fi
 
-# ---- statistics of bool tensors: Max and Min are JSON booleans ---------------
-# msprobe keeps them as Python bools: the raw cells "True" / "False", a null
-# Mean / Norm "None"; its statistics rules give "0" for equal values, "Diff"
-# for True against False (a bool is no number to them), "0" for two nulls.
+# ---- statistics of bool tensors (Max and Min are JSON booleans), and nulls ----
+# msprobe keeps them as Python values: the raw cells "True" / "False", a null
+# "None"; its statistics rules give "0" for equal values, "Diff" for True
+# against False (a bool is no number to them), "0" for two nulls, "Nan" for
+# a null against a number; two numbers their difference.
 D=$WORK/bool_stats
 if why=$($PYNUM - "$D" "$TDBG" "$WORK/bool_stats.csv" <<'PY' 2>&1
 import csv, json, os, subprocess, sys
 out, tdbg, path = sys.argv[1:4]
-OUTS = {"golden": [(True, False), (True, True)], "target": [(False, False), (True, True)]}
+OUTS = {"golden": [(True, False, None, None), (True, True, None, None),
+                   (None, None, None, None), (2.0, 1.0, 1.5, 2.0)],
+        "target": [(False, False, None, None), (True, True, None, None),
+                   (None, None, None, None), (2.0, 0.5, 1.25, None)]}
 for side, outs in OUTS.items():
     d = os.path.join(out, side, "step0", "rank0")
     os.makedirs(d)
-    recs = [{"type": "torch.Tensor", "dtype": "torch.bool", "shape": [4], "Max": mx, "Min": mn,
-             "Mean": None, "Norm": None, "requires_grad": False} for mx, mn in outs]
+    recs = [{"type": "torch.Tensor", "dtype": "torch.bool" if isinstance(st[0], bool) else "torch.float32",
+             "shape": [4] if st[0] is not None else [0], "Max": st[0], "Min": st[1],
+             "Mean": st[2], "Norm": st[3], "requires_grad": False} for st in outs]
     json.dump({"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": None,
                "data": {"Torch.eq.0.forward": {"input_args": [], "input_kwargs": {}, "output": recs}}},
               open(os.path.join(d, "dump.json"), "w"))
@@ -743,16 +748,19 @@ def cells(n, b):                        # msprobe's statistics rules on Python v
     def one(x, y):
         if str(x) == str(y):
             return "0", "0"
-        return ("Nan", "Nan") if x is None or y is None else ("Diff", "Diff")
+        if x is None or y is None:
+            return "Nan", "Nan"
+        if isinstance(x, bool) or isinstance(y, bool):
+            return "Diff", "Diff"
+        return repr(x - y), repr(abs((x - y) / y * 100)) + "%" 
     pairs = [one(x, y) for x, y in zip(n, b)]
     return [p[0] for p in pairs] + [p[1] for p in pairs] + [str(v) for v in n] + [str(v) for v in b]
 bad = []
 for i, row in enumerate(rows):
-    n = list(OUTS["target"][i]) + [None, None]
-    b = list(OUTS["golden"][i]) + [None, None]
+    n, b = OUTS["target"][i], OUTS["golden"][i]
     if row[8:24] != cells(n, b):
         bad.append((row[0], row[8:24], cells(n, b)))
-if bad or len(rows) != 2:
+if bad or len(rows) != 4:
     print("rows %d; first bad: %s" % (len(rows), bad[:1])); sys.exit(1)
 PY
 ); then ok csv_bool_statistics; else fail csv_bool_statistics "$why"; fi

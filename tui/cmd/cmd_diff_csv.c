@@ -114,6 +114,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 	char slot[400], val[200];
 	const char *text, *op = NULL, *type, *host;
 	uint32_t opid, flags = 0;
+	bool dumped;                /* the reader's leaf lines (slot: ...) */
 	int k;
 
 	memset(l, 0, sizeof(*l));
@@ -135,7 +136,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 		d.args = NULL;
 		d.nargs = 0;
 	}
-	if (line_value(text, "slot", slot, sizeof slot)) {
+	if ((dumped = line_value(text, "slot", slot, sizeof slot) != NULL)) {
 		snprintf(l->name, sizeof l->name, "%s.%s", op ? op : "", slot);
 	} else {
 		struct model_trace t = { 0 };
@@ -156,6 +157,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 			while (*p == ' ')
 				p++;
 			if (strncmp(p, "null", 4) == 0) {
+				l->none[k] = true;
 				p += 4;
 				continue;
 			}
@@ -172,6 +174,10 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 		l->st[1] = line_value(text, "all", val, sizeof val) && strcmp(val, "true") == 0;
 		l->has[2] = (sum.known & SUM_MEAN) != 0, l->st[2] = sum.mean;
 		l->has[3] = (sum.known & SUM_L2NORM) != 0, l->st[3] = sum.l2norm;
+		l->none[2] = !l->has[2], l->none[3] = !l->has[3];
+	} else if (dumped) {
+		for (k = 0; k < 4; k++)
+			l->none[k] = true;  /* no statistic written: None each */
 	} else {
 		const struct td_summary *s = &sum;
 
@@ -350,8 +356,9 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, result_name[r->res]);
 }
 
-/* A statistic of a bool tensor's row as the tool holds it: Python's
- * True / False for Max and Min, None (NaN to its rules) for a null. */
+/* A statistic of a row as the tool holds it when it is no plain number:
+ * Python's True / False for a bool tensor's Max and Min, None (NaN to its
+ * rules) for a null. */
 static void
 bool_stat(const struct leaf *l, int k, struct td_arg *a, char *buf, size_t len)
 {
@@ -373,9 +380,10 @@ bool_stat(const struct leaf *l, int k, struct td_arg *a, char *buf, size_t len)
 	a->value = buf;
 }
 
-/* A bool tensor pair's eight difference cells, by the rules of the
- * tool's statistics comparison that argument rows follow (FORMAT.md §10):
- * equal values "0", True against False "Diff", a null "Nan". */
+/* The eight difference cells of a pair with a bool tensor or a null
+ * statistic, by the rules of the tool's statistics comparison that
+ * argument rows follow (FORMAT.md §10): equal values "0", True against
+ * False "Diff", a null against a number "Nan". */
 static void
 bool_stat_cells(struct strbuf *sb, const struct csv_row *r)
 {
@@ -395,6 +403,14 @@ bool_stat_cells(struct strbuf *sb, const struct csv_row *r)
 		strbuf_done(&d[k]);
 		strbuf_done(&rel[k]);
 	}
+}
+
+/* Whether a leaf's statistics hold a value the tool does not read as a
+ * number: a bool tensor's, or a null. */
+static bool
+textual(const struct leaf *l)
+{
+	return l->bool_stats || l->none[0] || l->none[1] || l->none[2] || l->none[3];
 }
 
 /* A paired argument's eight difference cells: the same pair four times. */
@@ -448,9 +464,9 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 	}
 	if (!tensor && r->matched && r->n.arg)
 		arg_stat_cells(sb, r);
-	else if (!tensor && r->matched && (r->n.bool_stats || r->b.bool_stats))
+	else if (!tensor && r->matched && (textual(&r->n) || textual(&r->b)))
 		bool_stat_cells(sb, r);
-	for (k = 0; !tensor && !(r->matched && (r->n.arg || r->n.bool_stats || r->b.bool_stats)) &&
+	for (k = 0; !tensor && !(r->matched && (r->n.arg || textual(&r->n) || textual(&r->b))) &&
 	     k < 8; k++) {
 		int s = k % 4;
 
@@ -473,7 +489,7 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 			strbuf_adds(&c, l->arg->value);  /* str() of the value */
 		else if (l->bool_stats && k % 4 < 2)
 			strbuf_adds(&c, l->st[k % 4] != 0 ? "True" : "False");
-		else if (l->bool_stats && !l->has[k % 4])
+		else if (l->none[k % 4])
 			strbuf_adds(&c, "None");
 		else
 			raw_cell(&c, l->has[k % 4], l->st[k % 4]);

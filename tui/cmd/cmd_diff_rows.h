@@ -21,6 +21,7 @@ struct leaf {
 	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
 	bool has[4];
 	bool bool_stats;            /* Max and Min are booleans (st 1 / 0) */
+	bool none[4];               /* the dump wrote null (the tool's None) */
 	enum td_dtype dt;
 	char data_name[400];        /* the saved tensor file, "" none */
 	char md5[40];               /* the checksum as written, "" none */
