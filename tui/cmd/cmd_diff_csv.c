@@ -663,7 +663,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			free(r->n.stack);
 			free(r->b.stack);
 			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
-			/* the tool's words (its npy_compare), before the rules' */
+			/* the tool's words (its tensor checks), before the rules' */
 			if (r->matched && *r->t.msg)
 				snprintf(r->err, sizeof r->err, "%s", r->t.msg);
 		}
