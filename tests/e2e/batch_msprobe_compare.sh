@@ -496,18 +496,23 @@ def metrics(n, b):
     x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
     y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
     fv = lambda v: math.nan if math.isnan(v) else float("{:.12f}".format(v))  # format_value
+    def rel(x, y):                      # msprobe's RE: in float32 (the arrays' type)
+        xf, yf = x.astype(np.float32), y.astype(np.float32)
+        eps, zero = np.finfo(np.float32).eps, y == 0
+        xf, yf = np.where(zero, xf + eps, xf), np.where(zero, yf + eps, yf)
+        return np.abs((xf - yf) / yf)
     if n["shape"] == []:                # 0-d: before the NaN/Inf handling
         MSG[n["name"]] = SCALAR
         d = float(abs(x[0] - y[0]))
-        re = d / (np.finfo(np.float32).eps if y[0] == 0 else abs(y[0]))
-        return ["unsupported", "unsupported", fv(d), fv(re), "unsupported", "unsupported"]
+        return ["unsupported", "unsupported", fv(d), fv(float(rel(x, y).max())), "unsupported",
+                "unsupported"]
     same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
     x, y = np.where(same, 0, x), np.where(same, 0, y)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         MSG[n["name"]] = "The position of inf or nan in NPU and bench Tensor do not match."
         return ["N/A"] * 6              # msprobe's npy_compare: NaN/Inf positions differ
     d = np.abs(x - y)
-    re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
+    re = rel(x, y)
     eps = np.finfo(float).eps
     if x.size <= 1:
         cos = "unsupported"
@@ -516,7 +521,7 @@ def metrics(n, b):
     else:
         cos = fv(float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
         cos = round(cos, 6) if cos > 0.9999 else cos
-    return [cos, float(np.sqrt((d * d).sum())), fv(d.max()), fv(re.max()),
+    return [cos, float(np.sqrt((d * d).sum())), fv(d.max()), fv(float(re.max())),
             fv((re < 0.001).mean()), fv((re < 0.005).mean())]
 def same(g, w, c):
     if isinstance(w, float) and math.isnan(w):
@@ -693,14 +698,16 @@ import csv, sys
 import numpy as np
 got = {r[0]: r for r in csv.reader(open(sys.argv[1], newline=""))}
 fv = lambda v: repr(float("{:.12f}".format(v)))     # msprobe's format_value, as Python writes it
-x = np.array([0.5, -1.25, 3.0, 2.0], np.float16).astype(np.float64)
-y = np.array([0.5, -1.25, 3.0009, 2.0], np.float32).astype(np.float64)
-d, re = np.abs(x - y), np.abs(x - y) / np.abs(y)
+x16 = np.array([0.5, -1.25, 3.0, 2.0], np.float16)
+y32 = np.array([0.5, -1.25, 3.0009, 2.0], np.float32)
+re = np.abs((x16 - y32) / y32)         # msprobe's RE, in numpy's float32 (no zero in y)
+x, y = x16.astype(np.float64), y32.astype(np.float64)
+d = np.abs(x - y)
 cos = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
 want = {
     "Functional.mul.0.forward.input.0": (
         [repr(round(cos, 6) if cos > 0.9999 else cos), repr(float(np.linalg.norm(x - y))),
-         fv(d.max()), fv(re.max()), fv((re < 0.001).mean()), fv((re < 0.005).mean())],
+         fv(d.max()), fv(float(re.max())), fv((re < 0.001).mean()), fv((re < 0.005).mean())],
         "Dtype of NPU and bench tensor do not match."),
     "Functional.mul.0.forward.input.1": (["1.0", "0.0", "0.0", "0.0", "1.0", "1.0"], ""),
     "Functional.mul.0.forward.output.0": (

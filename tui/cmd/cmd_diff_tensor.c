@@ -65,6 +65,77 @@ add_msg(struct cmd_csv_tmetrics *m, const char *msg)
 	snprintf(m->msg + l, sizeof m->msg - l, "%s", msg);
 }
 
+/* The arithmetic the tool's relative error is computed in: the arrays'
+ * own float type when Bench's is one (numpy's promotion: float16 with
+ * float16 stays half), else both as float64. */
+enum arith { AR_HALF, AR_FLOAT, AR_DOUBLE };
+
+static enum arith
+arith_of(enum td_dtype n, enum td_dtype b)
+{
+	n = np_dtype(n), b = np_dtype(b);
+	if (b == DTYPE_FLOAT16 && n == DTYPE_FLOAT16)
+		return AR_HALF;
+	if ((b == DTYPE_FLOAT16 || b == DTYPE_FLOAT32) &&
+	    (n == DTYPE_FLOAT16 || n == DTYPE_FLOAT32))
+		return AR_FLOAT;
+	return AR_DOUBLE;
+}
+
+/* v rounded to the nearest float16 value (ties to even; overflow to inf):
+ * numpy's half arithmetic rounds each result so. */
+static double
+to_half(double v)
+{
+	double a = fabs(v), ulp;
+	int e;
+
+	if (!isfinite(v) || v == 0)
+		return v;
+	if (a >= 65520.0)
+		return copysign(INFINITY, v);
+	frexp(a, &e);               /* a in [2^(e-1), 2^e) */
+	ulp = ldexp(1.0, e - 1 >= -14 ? e - 11 : -24);
+	return copysign(nearbyint(a / ulp) * ulp, v);
+}
+
+/* The tool's RE of one element, |(N - B) / B| with its type's eps added
+ * to both where B is 0, each step rounded to the arithmetic's type. */
+static double
+rel_err(double x, double y, enum arith t)
+{
+	if (t == AR_FLOAT) {
+		float xf = (float)x, yf = (float)y;
+
+		if (yf == 0) {
+			yf = FLT_EPSILON;
+			xf = xf + FLT_EPSILON;
+		}
+		return fabsf((xf - yf) / yf);
+	}
+	if (t == AR_HALF) {
+		const double eps = 0.0009765625;  /* float16's: 2^-10 */
+
+		if (y == 0) {
+			y = eps;
+			x = to_half(x + eps);
+		}
+		return fabs(to_half(to_half(x - y) / y));
+	}
+	if (y == 0) {
+		y = DBL_EPSILON;
+		x = x + DBL_EPSILON;
+	}
+	return fabs((x - y) / y);
+}
+
+/* The ratios' thresholds as the tool compares them: in the array's type. */
+static double
+threshold(double v, enum arith t)
+{
+	return t == AR_FLOAT ? (double)(float)v : t == AR_HALF ? to_half(v) : v;
+}
+
 /* The tool's checks before the metrics, in its order; the first that
  * fails gives the Err_message (and, but for 0-d and dtype, the one word
  * of every metric).  False when no metric is computed. */
@@ -109,13 +180,16 @@ void
 cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		       struct cmd_csv_tmetrics *m)
 {
-	double dot = 0, nn = 0, bb = 0, sq = 0, maxabs = 0, maxrel = 0;
+	double dot = 0, nn = 0, bb = 0, sq = 0, maxabs = 0, maxrel = 0, t1, t5;
 	int64_t i, one = 0, five = 0;
+	enum arith t;
 
 	memset(m, 0, sizeof(*m));
 	m->cosine = m->eucdist = m->max_abs = m->max_rel = m->one = m->five = NAN;
 	if (!n || !b || !precheck(n, b, m))
 		return;
+	t = arith_of(n->dtype, b->dtype);
+	t1 = threshold(0.001, t), t5 = threshold(0.005, t);
 	for (i = 0; i < n->n; i++) {
 		double x = td_tensor_get(n, i), y = td_tensor_get(b, i), d, re;
 
@@ -124,13 +198,12 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		if (!m->scalar && same_nonfinite(x, y))
 			x = y = 0;
 		d = fabs(x - y);
-		/* the tool adds float32's eps where Bench is 0 */
-		re = d / (y == 0 ? FLT_EPSILON : fabs(y));
+		re = rel_err(x, y, t);
 		dot += x * y, nn += x * x, bb += y * y, sq += d * d;
 		maxabs = i == 0 || d > maxabs ? d : maxabs;
 		maxrel = i == 0 || re > maxrel ? re : maxrel;
-		one += re < 0.001;
-		five += re < 0.005;
+		one += re < t1;
+		five += re < t5;
 	}
 	/* the tool writes every metric but EucDist through its format_value,
 	 * rounded to 12 decimals, and a cosine above 0.9999 to 6 */
