@@ -668,6 +668,8 @@ F16 = np.array([0.5, -1.25, 3.0, 2.0], dtype=np.float16)
 CASES = {  # name -> (golden array, target array)
     "Functional.mul.0.forward.input.0": (np.array([0.5, -1.25, 3.0009, 2.0], np.float32), F16),
     "Functional.mul.0.forward.input.1": (np.zeros(3, np.float32), np.zeros(3, np.float32)),
+    "Functional.mul.0.forward.input.2": (np.array([0, 0.2998, 1.0, 2.5], np.float16),
+                                         np.array([0.0005, 0.3, 1.0, 2.5], np.float16)),
     "Functional.mul.0.forward.output.0": (np.array([1, 2, 3], np.float32), np.zeros(3, np.float32)),
     "Functional.relu.0.forward.input.0": (np.zeros(0, np.float32), np.zeros(0, np.float32)),
     "Functional.relu.0.forward.output.0": (np.arange(6, dtype=np.float32).reshape(2, 3),
@@ -704,12 +706,27 @@ re = np.abs((x16 - y32) / y32)         # msprobe's RE, in numpy's float32 (no ze
 x, y = x16.astype(np.float64), y32.astype(np.float64)
 d = np.abs(x - y)
 cos = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+def half():     # two float16 tensors: msprobe's RE in numpy's half arithmetic, float16's eps at 0
+    n = np.array([0.0005, 0.3, 1.0, 2.5], np.float16)
+    b = np.array([0, 0.2998, 1.0, 2.5], np.float16)
+    zero, eps = b == 0, np.finfo(np.float16).eps
+    nz, bz = n.copy(), b.copy()
+    nz[zero] += eps
+    bz[zero] += eps
+    re = np.abs((nz - bz) / bz)
+    assert re.dtype == np.float16
+    x, y = n.astype(np.float64), b.astype(np.float64)
+    c = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+    return [repr(round(c, 6) if c > 0.9999 else c), repr(float(np.linalg.norm(x - y))),
+            fv(np.abs(x - y).max()), fv(float(re.max())), fv((re < 0.001).mean()),
+            fv((re < 0.005).mean())]
 want = {
     "Functional.mul.0.forward.input.0": (
         [repr(round(cos, 6) if cos > 0.9999 else cos), repr(float(np.linalg.norm(x - y))),
          fv(d.max()), fv(float(re.max())), fv((re < 0.001).mean()), fv((re < 0.005).mean())],
         "Dtype of NPU and bench tensor do not match."),
     "Functional.mul.0.forward.input.1": (["1.0", "0.0", "0.0", "0.0", "1.0", "1.0"], ""),
+    "Functional.mul.0.forward.input.2": (half(), ""),
     "Functional.mul.0.forward.output.0": (
         ["Nan", repr(float(np.linalg.norm([1.0, 2.0, 3.0]))), "3.0", "1.0", "0.0", "0.0"],
         "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."),
