@@ -37,19 +37,6 @@
 #include "outfile.h"
 
 
-/* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
- * "N/A" for null. */
-static void
-raw_cell(struct strbuf *sb, bool has, double v)
-{
-	if (!has)
-		strbuf_adds(sb, "N/A");
-	else if (isinf(v))
-		strbuf_adds(sb, v < 0 ? " -inf" : " inf");
-	else
-		cmd_csv_pyfloat(sb, v);
-}
-
 /* |diff / bench| as the Result rules read it (a fraction): NaN unknown. */
 static double
 rel_of(const struct leaf *n, const struct leaf *b, int k)
@@ -356,61 +343,26 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, result_name[r->res]);
 }
 
-/* A statistic of a row as the tool holds it when it is no plain number:
- * Python's True / False for a bool tensor's Max and Min, None (NaN to its
- * rules) for a null. */
-static void
-bool_stat(const struct leaf *l, int k, struct td_arg *a, char *buf, size_t len)
-{
-	memset(a, 0, sizeof(*a));
-	a->num = TD_ARG_TEXT;
-	if (!l->has[k]) {
-		snprintf(buf, len, "nan");
-	} else if (k < 2 && l->bool_stats) {
-		snprintf(buf, len, "%s", l->st[k] != 0 ? "True" : "False");
-	} else {
-		struct strbuf sb = { 0 };
-
-		cmd_csv_pyfloat(&sb, l->st[k]);
-		snprintf(buf, len, "%s", sb.buf);
-		strbuf_done(&sb);
-		a->num = TD_ARG_FLOAT;
-		a->v = l->st[k];
-	}
-	a->value = buf;
-}
-
 /* The eight difference cells of a pair with a bool tensor or a null
- * statistic, by the rules of the tool's statistics comparison that
- * argument rows follow (FORMAT.md §10): equal values "0", True against
- * False "Diff", a null against a number "Nan". */
+ * statistic (cmd_csv_stat_cells). */
 static void
-bool_stat_cells(struct strbuf *sb, const struct csv_row *r)
+textual_stat_cells(struct strbuf *sb, const struct csv_row *r)
 {
-	struct strbuf d[4] = { { 0 } }, rel[4] = { { 0 } };
-	char nb[4][40], bb[4][40];
-	struct td_arg na, ba;
+	struct strbuf d = { 0 }, rel[4] = { { 0 } };
 	int k;
 
 	for (k = 0; k < 4; k++) {
-		bool_stat(&r->n, k, &na, nb[k], sizeof nb[k]);
-		bool_stat(&r->b, k, &ba, bb[k], sizeof bb[k]);
-		cmd_csv_arg_cells(&d[k], &rel[k], &na, &ba);
+		d.len = 0;
+		if (d.buf)
+			d.buf[0] = '\0';
+		cmd_csv_stat_cells(&d, &rel[k], &r->n, &r->b, k);
+		cell(sb, d.buf);
 	}
-	for (k = 0; k < 8; k++)
-		cell(sb, k < 4 ? d[k].buf : rel[k - 4].buf);
 	for (k = 0; k < 4; k++) {
-		strbuf_done(&d[k]);
+		cell(sb, rel[k].buf);
 		strbuf_done(&rel[k]);
 	}
-}
-
-/* Whether a leaf's statistics hold a value the tool does not read as a
- * number: a bool tensor's, or a null. */
-static bool
-textual(const struct leaf *l)
-{
-	return l->bool_stats || l->none[0] || l->none[1] || l->none[2] || l->none[3];
+	strbuf_done(&d);
 }
 
 /* A paired argument's eight difference cells: the same pair four times. */
@@ -464,10 +416,11 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 	}
 	if (!tensor && r->matched && r->n.arg)
 		arg_stat_cells(sb, r);
-	else if (!tensor && r->matched && (textual(&r->n) || textual(&r->b)))
-		bool_stat_cells(sb, r);
-	for (k = 0; !tensor && !(r->matched && (r->n.arg || textual(&r->n) || textual(&r->b))) &&
-	     k < 8; k++) {
+	else if (!tensor && r->matched && (cmd_csv_leaf_textual(&r->n) ||
+					   cmd_csv_leaf_textual(&r->b)))
+		textual_stat_cells(sb, r);
+	for (k = 0; !tensor && !(r->matched && (r->n.arg || cmd_csv_leaf_textual(&r->n) ||
+						cmd_csv_leaf_textual(&r->b))) && k < 8; k++) {
 		int s = k % 4;
 
 		c.len = 0;
@@ -492,7 +445,7 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 		else if (l->none[k % 4])
 			strbuf_adds(&c, "None");
 		else
-			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
+			cmd_csv_raw_cell(&c, l->has[k % 4], l->st[k % 4]);
 		cell(sb, c.buf);
 	}
 	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||

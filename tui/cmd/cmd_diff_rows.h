@@ -46,6 +46,20 @@ struct csv_row {
 	char err[512];              /* Err_message: the tool's words, then the rules' */
 };
 
+/* A raw statistic cell (cmd_diff_cells.c): " inf" / " -inf" (the tool's
+ * spelling), Python's repr of the float, "N/A" without one (has false). */
+void cmd_csv_raw_cell(struct strbuf *sb, bool has, double v);
+/* Whether a leaf's statistics hold a value the tool does not read as a
+ * number: a bool tensor's Max or Min, or a null. */
+bool cmd_csv_leaf_textual(const struct leaf *l);
+/* Statistic k's difference and relative-error cells of a pair where one
+ * side is textual, by the rules of the tool's statistics comparison that
+ * argument rows follow (cmd_csv_arg_cells; FORMAT.md §10): equal values
+ * "0", True against False "Diff", a null (None, NaN to the tool) against
+ * a number "Nan", two numbers their difference. */
+void cmd_csv_stat_cells(struct strbuf *diff, struct strbuf *rel, const struct leaf *n,
+			const struct leaf *b, int k);
+
 /* One side's call of an entry: its arguments and the leaf they were taken
  * with (its name gives the call's name). */
 struct csv_call {
