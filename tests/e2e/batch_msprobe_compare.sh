@@ -113,17 +113,12 @@ def num(v):
 def raw(v):
     v = num(v)
     return (" inf" if v > 0 else " -inf") if math.isinf(v) else repr(v)
+# msprobe's statistics rules (its CalcStatsDiff) on the values as Python
+# prints them: equal texts "0" (NaN and NaN too), else by value class
 def diff(n, b):
-    d = np.float64(n) - np.float64(b)
-    return "Nan" if math.isnan(n) or math.isnan(b) or math.isnan(d) else repr(float(d))
+    return A.stat_pair(repr(float(n)), repr(float(b)))[0]
 def rel(n, b):
-    if math.isnan(n) or math.isnan(b):
-        return "Nan"
-    if n == b:
-        return "0"
-    if math.isinf(n) or math.isinf(b) or b == 0:
-        return "inf"
-    return repr(float(abs((np.float64(n) - np.float64(b)) / np.float64(b)) * 100)) + "%"
+    return A.stat_pair(repr(float(n)), repr(float(b)))[1]
 def relf(n, b):
     if math.isnan(n) or math.isnan(b):
         return math.nan

@@ -29,28 +29,54 @@ cmd_csv_pyfloat(struct strbuf *sb, double v)
 	strbuf_add_pyfloat(sb, v);
 }
 
+/* Whether the tool sees the two statistics as equal: it compares their
+ * str(), so NaN equals NaN and -0.0 does not equal 0.0. */
+static bool
+same_text(double npu, double bench)
+{
+	return (isnan(npu) && isnan(bench)) ||
+	       (npu == bench && signbit(npu) == signbit(bench));
+}
+
+/* The word of both cells of two unequal statistics that are not two
+ * finite numbers, NULL for two finite numbers: "Nan" with a NaN, else the
+ * sign of npu - bench as "inf" / "-inf". */
+static const char *
+special_word(double npu, double bench)
+{
+	if (isnan(npu) || isnan(bench))
+		return "Nan";
+	if (isinf(npu) || isinf(bench))
+		return npu > bench ? "inf" : "-inf";
+	return NULL;
+}
+
 void
 cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench)
 {
-	double d = npu - bench;
+	const char *w = special_word(npu, bench);
 
-	if (isnan(npu) || isnan(bench) || isnan(d))
-		strbuf_adds(sb, "Nan");
+	if (same_text(npu, bench))
+		strbuf_adds(sb, "0");
+	else if (w)
+		strbuf_adds(sb, w);
 	else
-		cmd_csv_pyfloat(sb, d);
+		cmd_csv_pyfloat(sb, npu - bench);
 }
 
 void
 cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench)
 {
-	if (isnan(npu) || isnan(bench))
-		strbuf_adds(sb, "Nan");
-	else if (npu == bench)
+	const char *w = special_word(npu, bench);
+
+	if (same_text(npu, bench))
 		strbuf_adds(sb, "0");
-	else if (isinf(npu) || isinf(bench) || bench == 0)
+	else if (w)
+		strbuf_adds(sb, w);
+	else if (bench == 0)
 		strbuf_adds(sb, "inf");
 	else {
-		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench) * 100);
+		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench * 100));
 		strbuf_addc(sb, '%');
 	}
 }

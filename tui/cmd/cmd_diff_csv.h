@@ -37,11 +37,14 @@ void cmd_csv_pyrepr(struct strbuf *sb, const char *s);
  * back, fixed notation for decimal exponents -4..15 ("1.0", "0.0001"),
  * else "1e-05", "1.5e+16"; "nan", "inf", "-inf". */
 void cmd_csv_pyfloat(struct strbuf *sb, double v);
-/* A "X diff" cell: npu - bench, "Nan" when either (or the difference) is
- * NaN. */
+/* A "X diff" cell by the tool's statistics rules: "0" when the two are
+ * the same value as Python prints them (NaN and NaN, inf and inf; -0.0
+ * and 0.0 differ), else "Nan" with a NaN on either side, "inf" / "-inf"
+ * (the sign of npu - bench) with an infinity, else npu - bench. */
 void cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench);
-/* A "XRelativeErr" cell: |npu - bench| / |bench| * 100 with "%", "0" when
- * equal, "inf" when bench is 0 (or either is infinite), "Nan" with a NaN. */
+/* A "XRelativeErr" cell by the same rules: "0", "Nan", "inf" / "-inf" as
+ * the diff cell; else "inf" when bench is 0, else |(npu - bench) / bench *
+ * 100| with "%". */
 void cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench);
 
 /* A non-tensor argument row's "X diff" and "XRelativeErr" cells (the same

@@ -73,8 +73,27 @@ test_diff_and_relative_cells(void **state)
 	cmd_csv_rel_cell(&sb, 2.0, 0.0);
 	strbuf_addc(&sb, '|');
 	cmd_csv_rel_cell(&sb, 1.0, NAN);
+	strbuf_addc(&sb, '|');
+	/* the tool's rules compare str(): equal values (NaN too) are "0" in
+	 * both cells, -0.0 is not 0.0; an infinity gives the sign of the
+	 * difference in both */
+	cmd_csv_diff_cell(&sb, 2.0, 2.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, NAN, NAN);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, NAN, NAN);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 1.0, INFINITY);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -INFINITY, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -INFINITY, INFINITY);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, -0.0, 0.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -0.0, 0.0);
 	strbuf_addc(&sb, '\0');
-	assert_string_equal(sb.buf, "0.5|Nan|Nan|inf|50.0%|0|inf|Nan");
+	assert_string_equal(sb.buf, "0.5|Nan|0|inf|50.0%|0|inf|Nan|0|0|0|-inf|-inf|-inf|-0.0|inf");
 	strbuf_done(&sb);
 }
 
