@@ -69,8 +69,8 @@ const struct td_arg *cmd_csv_arg_find(const struct td_arg *args, size_t n, const
  * value ("N/A"; the same NaN or Inf on both sides counts as equal zeros),
  * dtypes differ (bfloat16 read as float32; metrics computed).  RE = |(N
  * - B) / B| in the arrays' float type (float32, or float16 when both are;
- * float64 when Bench's is no float), that type's eps added to both where
- * B is 0; the ratios count RE < 0.001 and < 0.005 (thresholds in the same
+ * float64 when Bench's is no float), the eps of Bench's type added to
+ * both where B is 0; the ratios count RE < 0.001 and < 0.005 (thresholds in the same
  * type); the cosine is unsupported for 0-d or
  * one-element tensors, 1 when both norms are at most float64's eps, NaN
  * when one is (with the tool's words for it in msg).  Every metric but eucdist is rounded to 12 decimals, a

@@ -99,23 +99,30 @@ to_half(double v)
 	return copysign(nearbyint(a / ulp) * ulp, v);
 }
 
-/* The tool's RE of one element, |(N - B) / B| with its type's eps added
- * to both where B is 0, each step rounded to the arithmetic's type. */
+/* The eps the tool adds where Bench is 0: that of Bench's array type
+ * (float64's when it is no float). */
 static double
-rel_err(double x, double y, enum arith t)
+eps_of(enum td_dtype b)
+{
+	b = np_dtype(b);
+	return b == DTYPE_FLOAT16 ? 0.0009765625 : b == DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+}
+
+/* The tool's RE of one element, |(N - B) / B| with eps added to both
+ * where B is 0, each step rounded to the arithmetic's type. */
+static double
+rel_err(double x, double y, enum arith t, double eps)
 {
 	if (t == AR_FLOAT) {
 		float xf = (float)x, yf = (float)y;
 
 		if (yf == 0) {
-			yf = FLT_EPSILON;
-			xf = xf + FLT_EPSILON;
+			yf = (float)eps;
+			xf = xf + (float)eps;
 		}
 		return fabsf((xf - yf) / yf);
 	}
 	if (t == AR_HALF) {
-		const double eps = 0.0009765625;  /* float16's: 2^-10 */
-
 		if (y == 0) {
 			y = eps;
 			x = to_half(x + eps);
@@ -123,8 +130,8 @@ rel_err(double x, double y, enum arith t)
 		return fabs(to_half(to_half(x - y) / y));
 	}
 	if (y == 0) {
-		y = DBL_EPSILON;
-		x = x + DBL_EPSILON;
+		y = eps;
+		x = x + eps;
 	}
 	return fabs((x - y) / y);
 }
@@ -180,7 +187,7 @@ void
 cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		       struct cmd_csv_tmetrics *m)
 {
-	double dot = 0, nn = 0, bb = 0, sq = 0, maxabs = 0, maxrel = 0, t1, t5;
+	double dot = 0, nn = 0, bb = 0, sq = 0, maxabs = 0, maxrel = 0, t1, t5, eps;
 	int64_t i, one = 0, five = 0;
 	enum arith t;
 
@@ -190,6 +197,7 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		return;
 	t = arith_of(n->dtype, b->dtype);
 	t1 = threshold(0.001, t), t5 = threshold(0.005, t);
+	eps = t == AR_DOUBLE ? DBL_EPSILON : eps_of(b->dtype);
 	for (i = 0; i < n->n; i++) {
 		double x = td_tensor_get(n, i), y = td_tensor_get(b, i), d, re;
 
@@ -198,7 +206,7 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 		if (!m->scalar && same_nonfinite(x, y))
 			x = y = 0;
 		d = fabs(x - y);
-		re = rel_err(x, y, t);
+		re = rel_err(x, y, t, eps);
 		dot += x * y, nn += x * x, bb += y * y, sq += d * d;
 		maxabs = i == 0 || d > maxabs ? d : maxabs;
 		maxrel = i == 0 || re > maxrel ? re : maxrel;

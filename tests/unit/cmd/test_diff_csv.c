@@ -148,6 +148,20 @@ test_tensor_metrics_as_the_tool_computes_them(void **state)
 	assert_string_equal(m.msg, "");
 	tensor_drop(a), tensor_drop(b);
 
+	{
+		/* a float32 target against a float16 golden with a zero: float16's
+		 * eps at the zero (the golden's type), float32 arithmetic */
+		const float n32[] = { 0.5, 1 };
+		const uint16_t b16z[] = { 0x0000, 0x3c00 };
+
+		a = tensor_of(DTYPE_FLOAT32, 1, d2, 2, n32);
+		b = tensor_of(DTYPE_FLOAT16, 1, d2, 2, b16z);
+		cmd_csv_tensor_metrics(a, b, &m);
+		assert_true(m.max_rel == 512.0);
+		assert_string_equal(m.msg, "Dtype of NPU and bench tensor do not match.");
+		tensor_drop(a), tensor_drop(b);
+	}
+
 	a = tensor_of(DTYPE_FLOAT32, 2, d23, 6, six);
 	b = tensor_of(DTYPE_FLOAT32, 2, d32, 6, six);
 	cmd_csv_tensor_metrics(a, b, &m);
