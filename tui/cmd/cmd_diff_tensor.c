@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,16 +88,26 @@ arith_of(enum td_dtype n, enum td_dtype b)
 static double
 to_half(double v)
 {
-	double a = fabs(v), ulp;
+	double a = fabs(v), ulp, inv, q;
+	uint64_t bits;
 	int e;
 
 	if (!isfinite(v) || v == 0)
 		return v;
 	if (a >= 65520.0)
 		return copysign(INFINITY, v);
-	frexp(a, &e);               /* a in [2^(e-1), 2^e) */
-	ulp = ldexp(1.0, e - 1 >= -14 ? e - 11 : -24);
-	return copysign(nearbyint(a / ulp) * ulp, v);
+	memcpy(&bits, &a, sizeof bits);
+	e = (int)((bits >> 52) & 0x7ff) - 1023;  /* a in [2^e, 2^(e+1)) */
+	if (e < -14)
+		e = -14;            /* subnormal halves: one ulp of 2^-24 */
+	/* ulp 2^(e-10) and its inverse as bit patterns: both normal doubles */
+	bits = (uint64_t)(e - 10 + 1023) << 52;
+	memcpy(&ulp, &bits, sizeof ulp);
+	bits = (uint64_t)(10 - e + 1023) << 52;
+	memcpy(&inv, &bits, sizeof inv);
+	q = a * inv;                /* exact: a power of two; q < 2^11 */
+	q = (q + 0x1p52) - 0x1p52;  /* round half to even (the default mode) */
+	return copysign(q * ulp, v);
 }
 
 /* The eps the tool adds where Bench is 0: that of Bench's array type
@@ -143,14 +154,13 @@ threshold(double v, enum arith t)
 	return t == AR_FLOAT ? (double)(float)v : t == AR_HALF ? to_half(v) : v;
 }
 
-/* The tool's checks before the metrics, in its order; the first that
- * fails gives the Err_message (and, but for 0-d and dtype, the one word
- * of every metric).  False when no metric is computed. */
+/* The tool's checks before the metrics, in its order (empty, shapes, 0-d
+ * here; NaN/Inf positions, then dtype, in the pass over the elements);
+ * the first that fails gives the Err_message (and, but for 0-d and dtype,
+ * the one word of every metric).  False when no metric is computed. */
 static bool
 precheck(const struct td_tensor *n, const struct td_tensor *b, struct cmd_csv_tmetrics *m)
 {
-	int64_t i;
-
 	if (n->n == 0) {
 		m->word = "unsupported";
 		add_msg(m, "This is empty data, can not compare.");
@@ -168,19 +178,7 @@ precheck(const struct td_tensor *n, const struct td_tensor *b, struct cmd_csv_tm
 			"'One Thousandth Err Ratio' and 'Five Thousandths Err Ratio'. ");
 		return true;
 	}
-	for (i = 0; i < n->n; i++) {
-		double x = td_tensor_get(n, i), y = td_tensor_get(b, i);
-
-		if ((!isfinite(x) || !isfinite(y)) && !same_nonfinite(x, y)) {
-			m->nonfinite_mismatch = true;
-			m->word = "N/A";
-			add_msg(m, "The position of inf or nan in NPU and bench Tensor do not match.");
-			return false;
-		}
-	}
-	if (np_dtype(n->dtype) != np_dtype(b->dtype))
-		add_msg(m, "Dtype of NPU and bench tensor do not match.");
-	return true;
+	return true;                /* NaN/Inf positions and dtype: in the pass */
 }
 
 void
@@ -203,8 +201,16 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 
 		/* the tool zeroes shared NaN/Inf after its 0-d check: a 0-d
 		 * pair keeps them (and a NaN difference) */
-		if (!m->scalar && same_nonfinite(x, y))
+		if (!m->scalar && (!isfinite(x) || !isfinite(y))) {
+			if (!same_nonfinite(x, y)) {
+				m->nonfinite_mismatch = true;
+				m->word = "N/A";
+				add_msg(m, "The position of inf or nan in NPU and bench Tensor "
+					"do not match.");
+				return;
+			}
 			x = y = 0;
+		}
 		d = fabs(x - y);
 		re = rel_err(x, y, t, eps);
 		dot += x * y, nn += x * x, bb += y * y, sq += d * d;
@@ -215,6 +221,8 @@ cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 	}
 	/* the tool writes every metric but EucDist through its format_value,
 	 * rounded to 12 decimals, and a cosine above 0.9999 to 6 */
+	if (!m->scalar && np_dtype(n->dtype) != np_dtype(b->dtype))
+		add_msg(m, "Dtype of NPU and bench tensor do not match.");
 	m->max_abs = py_round(maxabs, 12);
 	m->max_rel = py_round(maxrel, 12);
 	if (m->scalar)
