@@ -6,7 +6,7 @@
  * "The same tensor" is the same op, output slot and host; "the previous
  * step" is that tensor's last record in an earlier step (the reader's step:
  * run, iteration), or its previous record when the dump gives rows no step.
- * A dump that makes a graph per step (a tfdbg v1 run's partition graph)
+ * A dump that makes a graph per step (a session run's partition graph)
  * gives each step's copy of a tensor an op of its own: an op's first row
  * joins the tensor of the same op name, slot and host when that tensor's
  * op has no row after it and its last record is of an earlier step (so two
