@@ -354,9 +354,10 @@ struct reader_detail {
 	char *call_parent;
 	char **call_children;
 	size_t ncall_children;
-	/* READER_TRACE: the non-tensor arguments of the row's call (not rows),
-	 * in the call's order, each with its place among the call's rows;
-	 * NULL where the reader records none. */
+	/* READER_TRACE / READER_EXECUTION: the non-tensor arguments of the
+	 * row's call or of the execution's (not rows), in the call's order,
+	 * each with its place among the call's rows; NULL where the reader
+	 * records none. */
 	struct td_arg *args;
 	size_t nargs;
 };

@@ -32,6 +32,7 @@ shape, statistics as written, values), plus the first divergence.
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
   [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack] [--args]
+  [--rowless]
 
 --stack writes stack.json beside each dump.json (the legacy layout, entry
 -> frames, innermost first): two frames per entry, one of them with a
@@ -53,6 +54,13 @@ mul's scalar operand (a float) is a non-tensor argument in every run.
 truth.json lists each as a leaf with "arg": true and its "record" as
 written (null for a bare null); truth_rows leaves them out (they are not
 trace rows), csv_rows keeps them in msprobe's CSV order.
+
+--rowless writes two calls that have no tensor at all, whose non-tensor
+arguments are their only CSV rows (ROWLESS below): Torch.sym_max.0.forward
+after the relu (two int inputs and an int output; the target's second input
+and output differ) and Distributed.barrier.0.forward after the last forward
+call (a process group and a bool as keyword arguments, a None output).
+truth.json lists their arguments as leaves with "arg": true, as --args.
 
 --ms-names writes a module entry after each linear and the relu
 (Module.fc1.Linear, Module.fc2.Linear, Module.act.ReLU on the golden) and
@@ -272,6 +280,26 @@ def kwargs_of(a, api, n, side):
     return kw
 
 
+def rowless_calls(a, side):
+    """--rowless: forward index -> (entry, body of records) of a call with
+    no tensor, written after that forward call."""
+    if not a.rowless:
+        return {}
+    t = side == "target"
+    return {1: ("Torch.sym_max.0.forward", collections.OrderedDict([
+                ("input_args", [{"type": "int", "value": 3},
+                                {"type": "int", "value": 6 if t else 5}]),        # differs
+                ("input_kwargs", {}),
+                ("output", [{"type": "int", "value": 6 if t else 5}])])),        # differs
+            5: ("Distributed.barrier.0.forward", collections.OrderedDict([
+                ("input_args", []),
+                ("input_kwargs", collections.OrderedDict([
+                    ("group", {"type": "torch.ProcessGroup", "group_ranks": [0, 1],
+                               "group_id": 7}),
+                    ("async_op", {"type": "bool", "value": False})])),
+                ("output", [None])]))}
+
+
 def write_side(a, out, side, rank, fw, calls, offset):
     """Writes one rank of one side; returns its truth (entries, leaves)."""
     data = collections.OrderedDict()
@@ -366,6 +394,17 @@ def write_side(a, out, side, rank, fw, calls, offset):
                 ("input_args", [leaf(mod, "input.0", ins[0], True, mcall, True)]),
                 ("input_kwargs", {}), ("output", [leaf(mod, "output.0", o, True, mcall, False)])])
             entries.append({"entry": mod, "call": mcall, "stack": None})
+        if fi in rowless_calls(a, side):
+            rentry, rbody = rowless_calls(a, side)[fi]
+            rcall = "fwd:%s" % rentry
+            for key in ("input_args", "input_kwargs", "output"):
+                items = rbody[key].items() if isinstance(rbody[key], dict) else \
+                    enumerate(rbody[key])
+                for k, rec in items:
+                    arg(rentry, "%s.%s" % ("output" if key == "output" else "input", k), rec,
+                        rcall, key != "output")
+            data[rentry] = rbody
+            entries.append({"entry": rentry, "call": rcall, "stack": None})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
@@ -455,6 +494,8 @@ def main():
     p.add_argument("--stack", action="store_true")
     p.add_argument("--args", action="store_true",
                    help="non-tensor keyword arguments of every kind (kwargs_of)")
+    p.add_argument("--rowless", action="store_true",
+                   help="two calls without a tensor, their arguments their only rows")
     p.add_argument("--ms-names", action="store_true",
                    help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--dm-names", action="store_true",
