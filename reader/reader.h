@@ -510,6 +510,13 @@ struct reader_ops {
 	 * Pure once made: any thread. */
 	bool (*map_leaf)(const struct reader_map *map, const char *op_name, const char *leaf,
 			 char *buf, size_t len);
+	/* Optional (with map_add and map_leaf): the compare tool's map of
+	 * layer names (msprobe's -lm): adds to *map the leaf rules (answered
+	 * by map_leaf) that the file path makes of the target dump b and the
+	 * golden dump a, two readers of this format whose index passes are
+	 * done (their tables are read, not changed).  Errors as map_add's. */
+	enum td_status (*map_layers)(struct reader_map **map, struct reader *b, struct reader *a,
+				     const char *path, char *err, size_t errlen);
 };
 
 /* The readers, in probe order. */
