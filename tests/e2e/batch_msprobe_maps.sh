@@ -348,6 +348,55 @@ tdbg_run --json "--layer-mapping=$LMF" -e diff "$LMN/golden" "$LMN/target"
 expect_rc 0 lm_nostack_exit_0
 layer_follows layer_map_without_target_stack_renames_nothing "$LMN" 0
 
+# a pipeline stage: the target's ParallelTransformer holds layers 4 and 5
+# (global numbers), the golden's 0 and 1; msprobe renumbers the layers
+# under each ParallelTransformer from 0, so with an empty file (scopes
+# alone) layer 4's linear pairs with layer 0's and 5's with 1's.
+PP=$WORK/lm_pp
+python3 - "$PP" <<'PY'
+import json, os, sys
+def side(name, first, count0):
+    d = os.path.join(sys.argv[1], name, "step0", "rank0")
+    os.makedirs(d)
+    t = lambda v: {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
+                   "Max": v, "Min": v, "Mean": v, "Norm": v, "requires_grad": False}
+    data, cons, stack = {}, {}, {}
+    data["Module.model.ParallelTransformer.forward.0"] = {"input_args": [t(1.0)], "input_kwargs": {},
+                                                          "output": [t(2.0)]}
+    cons["Module.model.ParallelTransformer.forward.0"] = None
+    for k in range(2):
+        layer = "Module.model.layers.%d.ParallelTransformerLayer.forward.0" % (first + k)
+        api = "Functional.linear.%d.forward" % (count0 + k)
+        data[layer] = {"input_args": [t(3.0 + k)], "input_kwargs": {}, "output": [t(4.0 + k)]}
+        data[api] = {"input_args": [t(5.0 + k)], "input_kwargs": {}, "output": [t(6.0 + k)]}
+        cons[layer] = "Module.model.ParallelTransformer.forward.0"
+        cons[api] = layer
+        stack[api] = ["File /work/m.py, line %d, in forward, \n y = F.linear(x)" % k]
+    for f, v in (("dump.json", {"task": "statistics", "level": "mix", "framework": "pytorch",
+                                 "dump_data_dir": None, "data": data}),
+                 ("construct.json", cons), ("stack.json", stack)):
+        json.dump(v, open(os.path.join(d, f), "w"), indent=1)
+side("golden", 0, 0)
+side("target", 4, 7)
+PY
+: >"$WORK/lmempty.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmempty.yaml" -e diff "$PP/golden" "$PP/target"
+expect_rc 0 lm_pp_exit_0
+if python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+got = sorted((r["op_name"], r["b_op_name"]) for r in d["rows"])
+want = sorted([("Module.model.ParallelTransformer.forward.0",) * 2] * 2 +
+              [("Module.model.layers.%d.ParallelTransformerLayer.forward.0" % k,
+                "Module.model.layers.%d.ParallelTransformerLayer.forward.0" % (k + 4)) for k in range(2)] * 2 +
+              [("Functional.linear.%d.forward" % k, "Functional.linear.%d.forward" % (k + 7))
+               for k in range(2)] * 2)
+sys.exit(got != want or (d["only_a"], d["only_b"]) != (0, 0))' "$OUT"; then
+	ok layer_map_renumbers_parallel_transformer_layers
+else
+	fail layer_map_renumbers_parallel_transformer_layers "$(head -c 600 "$OUT")"
+fi
+
 tdbg_run --json "--layer-mapping=$LMF" "--data-mapping=$DATA" -e diff "$LM/golden" "$LM/target"
 expect_rc 1 lm_with_dm_exit_1
 expect_file_has lm_with_dm_said "$ERR" "--layer-mapping makes the data map: give it or --data-mapping, not both"
