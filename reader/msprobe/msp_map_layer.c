@@ -52,10 +52,13 @@ struct side {
 	size_t nnodes, capnodes;
 };
 
+#define SAME UINT64_MAX          /* an entry the map gives its own name */
+
 struct msp_layer_map {
-	struct msp_map to;          /* target entry -> golden index + 1, 0: none */
+	struct msp_map to;          /* target entry -> golden index + 1, 0: none, SAME */
 	char **golden;
 	size_t ngolden, cap;
+	size_t nrules;              /* entries not SAME */
 };
 
 /* ---- an entry's scope ---------------------------------------------------- */
@@ -518,11 +521,18 @@ add_pair(struct msp_layer_map *m, const struct msp_layer_file *f, struct reader 
 		if (!t.items[k].ok || msp_map_get(&m->to, t.items[k].name))
 			continue;       /* an earlier rank pair named it */
 		to = convert(f, &t, k, &g);
+		if (to && !strcmp(to, t.items[k].name)) {
+			/* its own name: the leaves pair as without the map (model_diff_leaf.c
+			 * pairs a leaf of the call's own name as the call pairs), at no cost */
+			msp_map_put(&m->to, t.items[k].name, SAME);
+			continue;
+		}
 		if (to) {
 			TD_GROW(m->golden, m->cap, m->ngolden + 1);
 			m->golden[m->ngolden++] = xstrdup(to);
 		}
 		msp_map_put(&m->to, t.items[k].name, to ? m->ngolden : 0);
+		m->nrules++;
 	}
 	side_done(&t);
 	side_done(&g);
@@ -569,8 +579,8 @@ msp_layer_map_leaf(const struct msp_layer_map *m, const char *op, const char *le
 	int w;
 
 	if (!op)
-		return m->to.n > 0;
-	if (!(g = msp_map_get(&m->to, op)))
+		return m->nrules > 0;
+	if (!(g = msp_map_get(&m->to, op)) || *g == SAME)
 		return false;
 	if (!leaf)
 		return true;
