@@ -652,3 +652,8 @@ D=$WORK/csv_rowless_tensor
 "$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 3 --diverge-rank 0 --rowless
 tdbg_run --json -e "diff --csv $WORK/csv_rowless_tensor.csv" "$D/golden" "$D/target"
 tcsv_check csv_rowless_tensor "$D" "$WORK/csv_rowless_tensor.csv"
+D=$WORK/csv_rowless_stack
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 3 --diverge-rank 0 --stack --rowless
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_stack_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_stack.csv --stack" "$D/golden" "$D/target"
+stack_check csv_rowless_stack_column "$D" "$WORK/csv_rowless_stack.csv" "$WORK/csv_rowless_stack_plain.csv"

@@ -450,7 +450,8 @@ def write_side(a, out, side, rank, fw, calls, offset):
                     arg(rentry, "%s.%s" % ("output" if key == "output" else "input", k), rec,
                         rcall, key != "output")
             data[rentry] = rbody
-            entries.append({"entry": rentry, "call": rcall, "stack": None})
+            entries.append({"entry": rentry, "call": rcall,
+                            "stack": frames(a, side, rentry.split(".")[1], 90)})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),

@@ -224,9 +224,10 @@ cmd_csv_with_args(struct csv_row **g, size_t *cap, size_t n, const struct csv_ca
 
 /* ---- calls without tensor rows --------------------------------------- */
 
-/* Execution x's arguments into c (its op name as the call's name). */
+/* Execution x's arguments into c (its op name as the call's name); with
+ * stack, *stack gets its stack cell (NULL none). */
 static void
-exec_call(struct model *m, uint64_t x, struct csv_call *c)
+exec_call(struct model *m, uint64_t x, struct csv_call *c, char **stack)
 {
 	struct model_execution ex;
 	struct model_detail d = { 0 };
@@ -236,6 +237,8 @@ exec_call(struct model *m, uint64_t x, struct csv_call *c)
 		model_detail_done(&d);
 		return;
 	}
+	if (stack)
+		*stack = cmd_csv_stack_cell(m, &d);
 	c->found = true;
 	snprintf(c->l.name, sizeof c->l.name, "%s", ex.op_type);
 	c->l.oplen = strlen(c->l.name);
@@ -246,19 +249,32 @@ exec_call(struct model *m, uint64_t x, struct csv_call *c)
 
 size_t
 cmd_csv_call_rows(struct model_diff *d, uint64_t x, struct csv_row **g, size_t *cap,
-		  struct csv_call *cb, struct csv_call *ca, bool tensor)
+		  struct csv_call *cb, struct csv_call *ca, bool tensor, bool stack)
 {
 	struct model_execution ex;
+	char *nstack = NULL, *bstack = NULL;
 	int64_t ax;
+	size_t n;
 
 	if (model_execution_get(model_diff_b(d), x, &ex) != TD_OK || ex.ntraces)
 		return 0;
 	if ((ax = model_diff_execution_pair(d, x)) == -2)
 		return 0;       /* a host the diff leaves out */
-	exec_call(model_diff_b(d), x, cb);
-	if (!cb->nargs)
+	exec_call(model_diff_b(d), x, cb, stack ? &nstack : NULL);
+	if (!cb->nargs) {
+		free(nstack);
 		return 0;
+	}
 	if (ax >= 0)
-		exec_call(model_diff_a(d), (uint64_t)ax, ca);
-	return cmd_csv_with_args(g, cap, 0, cb, ca, tensor);
+		exec_call(model_diff_a(d), (uint64_t)ax, ca, stack ? &bstack : NULL);
+	n = cmd_csv_with_args(g, cap, 0, cb, ca, tensor);
+	/* the tool's rule, as for tensor rows: the stack on the call's first
+	 * row when it is an input and the golden's call recorded one too */
+	if (n && (*g)[0].is_input && (ax < 0 || bstack)) {
+		(*g)[0].stack = nstack;
+		nstack = NULL;
+	}
+	free(nstack);
+	free(bstack);
+	return n;
 }

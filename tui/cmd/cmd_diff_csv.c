@@ -570,7 +570,7 @@ rowless(struct model_diff *d, uint64_t *x, uint64_t upto, struct csv_row **g, si
 			break;
 		if (ex.ntraces)
 			continue;
-		n = cmd_csv_call_rows(d, *x, g, cap, &cb, &ca, mode == CSV_TENSOR);
+		n = cmd_csv_call_rows(d, *x, g, cap, &cb, &ca, mode == CSV_TENSOR, stack);
 		flush(sb, *g, n, mode, stack, count, rows, v, &cb, &ca);
 	}
 }

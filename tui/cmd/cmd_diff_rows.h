@@ -77,8 +77,9 @@ size_t cmd_csv_with_args(struct csv_row **g, size_t *cap, size_t n, const struct
  * (cleared ones) get the two calls' arguments, which the rows borrow:
  * cmd_csv_call_done both once the rows are written.  0 rows for an
  * execution with trace rows, without arguments, or of a host the diff
- * leaves out. */
+ * leaves out.  stack: the first row, an input, gets the call's stack cell
+ * (owned by the row) when the golden's call has one or none pairs. */
 size_t cmd_csv_call_rows(struct model_diff *d, uint64_t x, struct csv_row **g, size_t *cap,
-			 struct csv_call *cb, struct csv_call *ca, bool tensor);
+			 struct csv_call *cb, struct csv_call *ca, bool tensor, bool stack);
 
 #endif
