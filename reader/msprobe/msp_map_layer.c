@@ -218,39 +218,50 @@ item_make(struct msp_unit *u, const char *name, struct item *it)
 	free(copy);
 }
 
-/* msprobe's backward pass: a backward entry takes the scope of the
- * forward entry of the same name (its direction part "forward"). */
+/* The name of backward entry name's forward entry (malloc'd): "backward"
+ * in its last two parts ("N.backward" of an API, "backward.N" of a
+ * layer) made "forward"; NULL when neither says "backward". */
+static char *
+forward_name(const char *name)
+{
+	char *copy = xstrdup(name), *p[MAX_PARTS];
+	size_t n = split(copy, p, MAX_PARTS), k;
+	struct strbuf sb = { 0 };
+	bool back = false;
+
+	for (k = 0; k < n; k++) {
+		bool is_back = k + 2 >= n && !strcmp(p[k], "backward");
+
+		back = back || is_back;
+		strbuf_addf(&sb, "%s%s", k ? "." : "", is_back ? "forward" : p[k]);
+	}
+	free(copy);
+	if (!back)
+		strbuf_done(&sb);
+	return back ? strbuf_take(&sb) : NULL;
+}
+
+/* msprobe's backward pass: a backward entry takes the scope of its
+ * forward entry (forward_name), when the run has it. */
 static void
 backward_scopes(struct side *s)
 {
 	struct msp_map byname = { 0 };
+	uint64_t *fw;
+	char *f;
 	size_t i;
 
 	for (i = 0; i < s->nitems; i++)
 		msp_map_put(&byname, s->items[i].name, i);
 	for (i = 0; i < s->nitems; i++) {
 		struct item *it = &s->items[i];
-		char *f = xstrdup(it->name), *at = strrchr(f, '.');
-		char *prev = NULL;
-		uint64_t *fw;
 
-		if (!it->ok)
-			goto next;
-		/* the last two parts: "N.backward" (an API) or "backward.N" (a layer) */
-		*at = '\0';
-		prev = strrchr(f, '.');
-		*at = '.';
-		if (prev && !strncmp(prev + 1, "backward.", 9))
-			memcpy(prev + 1, "forward.", 8), memmove(prev + 9, prev + 10, strlen(prev + 10) + 1);
-		else if (!strcmp(at + 1, "backward"))
-			strcpy(at + 1, "forward");
-		else
-			goto next;
+		if (!it->ok || !(f = forward_name(it->name)))
+			continue;
 		if ((fw = msp_map_get(&byname, f)) && s->items[*fw].ok) {
 			free(it->scope);
 			it->scope = xstrdup(s->items[*fw].scope);
 		}
-next:
 		free(f);
 	}
 	msp_map_done(&byname);

@@ -67,7 +67,10 @@ msprobe's layer map (-lm, tests/fixtures/msprobe_maps/layer_mapping.yaml):
 the forward calls sit in layers the two runs name differently (the golden's
 Module.block1/block2/head, the target's first/second/tail, Cell.* for a
 MindSpore target; the tanh at the top), the golden numbers its backward
-calls by the forward call they follow, and the tanh's stack shows it called
+calls by the forward call they follow (and writes them in the reverse
+order: pairing backward calls by rank, or by place in one scope, pairs the
+wrong ones; their forward calls' scopes pair them), and the tanh's stack
+shows it called
 through a framework function (the golden's "helper", the target's
 "ms_helper").  With --target-offset the target's names pair with nothing
 by name; the map's scopes restore every call but two: the tanh (its
@@ -457,6 +460,8 @@ def write_side(a, out, side, rank, fw, calls, offset):
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
           ("linear", 0, [2, 3], [[2, 4], [3, 4], [3]])]
     bseen = collections.Counter()
+    if a.lm_names and side == "golden":
+        bw = bw[::-1]       # its backward calls in another order: only scopes pair them
     for api, fcount, gshape, oshapes in bw:
         k = bseen[api]
         bseen[api] += 1
