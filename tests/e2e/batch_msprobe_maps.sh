@@ -443,6 +443,9 @@ tdbg_run --json "--layer-mapping=$LMF" -e diff "$TOP/tests/fixtures/tfdbg2/mnist
 	"$TOP/tests/fixtures/tfdbg2/mnist_nan"
 expect_rc 1 lm_format_without_exit_1
 expect_file_has lm_format_without_said "$ERR" "dumps have no layer map"
+tdbg_run --json "--layer-mapping=$LMF" -e diff "$TOP/tests/fixtures/tfdbg2/mnist_nan" "$LM/target"
+expect_rc 1 lm_two_formats_exit_1
+expect_file_has lm_two_formats_said "$ERR" "a layer map pairs two dumps of one format"
 
 # nothing was written into the dumps
 if find "$D" -newer "$D/truth.json" -type f | grep -q . ||
