@@ -347,6 +347,18 @@ model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kin
 	return m->ops->map_add(map, kind, path, err, errlen);
 }
 
+enum td_status
+model_map_layers(struct model *b, struct model *a, struct reader_map **map, const char *path,
+		 char *err, size_t errlen)
+{
+	if (!b->ops->map_layers || a->ops != b->ops) {
+		snprintf(err, errlen, a->ops != b->ops ? "a layer map pairs two dumps of one format"
+			 : "%s dumps have no layer map", b->ops->name);
+		return TD_ERR_UNSUPPORTED;
+	}
+	return b->ops->map_layers(map, b->r, a->r, path, err, errlen);
+}
+
 const char *
 model_map_name(struct model *m, const struct reader_map *map, const char *name, char *buf,
 	       size_t len)

@@ -166,6 +166,18 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	return cls;
 }
 
+void
+diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint32_t **cls_b,
+		  uint32_t *nops_b)
+{
+	struct name_table names;
+
+	name_table_init(&names, model_op_count(d->b));
+	*cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, nops_b);
+	*cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, nops_a);
+	name_table_done(&names);
+}
+
 /* ---- host groups ------------------------------------------------------ */
 
 /* The host names a model's rows carry (model_info's list, "" if none). */
@@ -581,6 +593,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pb);
 	free(d->status);
 	free(d->sel);
+	diff_calls_free(d->calls);
 	free(d);
 }
 

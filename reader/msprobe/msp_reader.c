@@ -446,4 +446,5 @@ const struct reader_ops msprobe_reader_ops = {
 	.map_name = msp_map_name,
 	.map_free = msp_map_free,
 	.map_leaf = msp_map_leaf,
+	.map_layers = msp_map_layers,
 };
