@@ -481,7 +481,7 @@ mc_put_tables(struct model *m, struct mc_out *o)
 }
 
 bool
-mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
+mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c, bool lazy_ops)
 {
 	static const struct {
 		enum mc_tag tag;
@@ -496,8 +496,18 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
 	for (i = 0; i < TD_ARRAY_SIZE(steps); i++) {
 		struct ser_in s;
 
-		if (!mc_section_in(in, steps[i].tag, &s) || !steps[i].get(m, &s, c) ||
-		    !ser_in_done(&s))
+		if (!mc_section_in(in, steps[i].tag, &s))
+			return false;
+		if (lazy_ops && steps[i].tag == MC_OPS) {
+			enum mc_opcheck r = mc_check_ops(m, &s, c);
+
+			if (r == MC_OPS_CHAINS)
+				mc_refuse(m, "op chains");
+			if (r != MC_OPS_OK)
+				return false;
+			continue;       /* kept for ops_ready() */
+		}
+		if (!steps[i].get(m, &s, c) || !ser_in_done(&s))
 			return false;
 		if (steps[i].tag == MC_STRINGS || steps[i].tag == MC_OPS)
 			mc_release(m, s.p, s.n);        /* copied: interned, op table */

@@ -416,6 +416,8 @@ struct mp_optab {
 	struct hashtab_u64 graph_nops;   /* graph sid -> ops */
 	struct reader_device *devices;
 	size_t ndevices, capdevices;
+	atomic_bool ops_pending;    /* a loaded cache's ops not decoded yet: opv is NULL
+				     * (nops, nops_filled, fill_gen, graph_nops are set) */
 };
 
 /* Sources and frames, hosts and files.  Locking: mutated under th.lock,
@@ -577,6 +579,14 @@ void *ops_slab_alloc(struct model *m, size_t n);
 /* Rebuilds the op hash from the op table (a loaded cache). */
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
+/* The op table usable (opv, the op hash, op_by_name and the other name
+ * maps, the consumer lists): a reopen from the persistent index decodes
+ * them on first use (model_cache_opcheck.c).  Whatever reads any of them
+ * calls one of these first: ops_ready_locked() under m->th.lock,
+ * ops_ready() without it (it takes the lock only while ops are pending).
+ * The counts (nops, nops_filled, fill_gen, graph_nops) need no call. */
+void ops_ready_locked(struct model *m);
+void ops_ready(struct model *m);
 
 /* model_query.c: frees the model_state() slots (model_close). */
 void model_state_free(struct model *m);
