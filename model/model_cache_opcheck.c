@@ -95,17 +95,42 @@ struct opwalk {
 };
 
 static inline bool
-sid_ok(struct cur *s, const struct mc_counts *c, bool nullable)
-{
-	uint32_t sid = cur_u32(s);
-
-	return !s->bad && (sid < c->strings || (nullable && sid == NO_ID));
-}
-
-static inline bool
 op_id_ok(int64_t op, const struct mc_counts *c)
 {
 	return op >= -1 && op < (int64_t)c->ops;
+}
+
+/* n bytes at the cursor, moved past them; NULL (bad) when fewer are left.
+ * A run of fixed-size fields is checked once and read from the run. */
+static inline const unsigned char *
+cur_run(struct cur *c, size_t n)
+{
+	const unsigned char *p = c->p;
+
+	if ((size_t)(c->end - p) < n) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n;
+	return p;
+}
+
+static inline uint32_t
+at_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint64_t
+at_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
 }
 
 /* Inputs, output ids, frame ids (model_cache_ops.c get_op_lists). */
@@ -113,19 +138,17 @@ static bool
 walk_lists(struct cur *s, const struct mc_counts *c)
 {
 	uint64_t n = cur_count(s, 16), i;
+	const unsigned char *p = cur_run(s, (size_t)n * 16);   /* string id, slot, op id */
 
-	for (i = 0; i < n && !s->bad; i++) {
-		if (!sid_ok(s, c, false))
+	for (i = 0; p && i < n; i++, p += 16)
+		if (at_u32(p) >= c->strings || !op_id_ok((int64_t)at_u64(p + 8), c))
 			return false;
-		cur_skip(s, 4);                                 /* slot */
-		if (!op_id_ok((int64_t)cur_u64(s), c))
-			return false;
-	}
 	n = cur_count(s, 8);
 	cur_skip(s, (size_t)n * 8);                             /* output ids */
 	n = cur_count(s, 4);
-	for (i = 0; i < n && !s->bad; i++)
-		if (!sid_ok(s, c, false))
+	p = cur_run(s, (size_t)n * 4);
+	for (i = 0; p && i < n; i++, p += 4)
+		if (at_u32(p) >= c->strings)
 			return false;
 	return !s->bad;
 }
@@ -135,13 +158,15 @@ static bool
 walk_details(struct cur *s, const struct mc_counts *c)
 {
 	uint64_t n = cur_count(s, 12), i;
+	const unsigned char *p = cur_run(s, (size_t)n * 12);   /* string id, op id */
 
-	for (i = 0; i < n && !s->bad; i++)
-		if (!sid_ok(s, c, false) || !op_id_ok((int64_t)cur_u64(s), c))
+	for (i = 0; p && i < n; i++, p += 12)
+		if (at_u32(p) >= c->strings || !op_id_ok((int64_t)at_u64(p + 4), c))
 			return false;
 	n = cur_count(s, 8);
-	for (i = 0; i < n && !s->bad; i++)
-		if (!sid_ok(s, c, true) || !sid_ok(s, c, true))
+	p = cur_run(s, (size_t)n * 8);                          /* two string ids, or NO_ID */
+	for (i = 0; p && i < 2 * n; i++, p += 4)
+		if (at_u32(p) >= c->strings && at_u32(p) != NO_ID)
 			return false;
 	n = cur_count(s, 20);
 	for (i = 0; i < n && !s->bad; i++) {
@@ -158,31 +183,34 @@ walk_details(struct cur *s, const struct mc_counts *c)
 	return !s->bad;
 }
 
+#define OP_HEAD 25      /* name, graph, type, device, host ids; placeholder; outputs */
+#define OP_TAIL 48      /* next_same_name, succ1; first_row1 .. first_alert; wall_time */
+
 /* One op (put_op's layout); its name and next_same_name into w. */
 static bool
 walk_op(struct cur *s, struct opwalk *w, uint64_t i, uint32_t *graph)
 {
 	const struct mc_counts *c = w->c;
+	const unsigned char *p = cur_run(s, OP_HEAD);
 	uint64_t first1, last, nf;
-	uint32_t succ1;
+	uint32_t succ1, next;
 
-	w->name[i] = cur_u32(s);
-	*graph = cur_u32(s);
-	if (w->name[i] >= c->strings || *graph >= c->strings || !sid_ok(s, c, false) ||
-	    !sid_ok(s, c, false) || !sid_ok(s, c, false))       /* type, device, host */
+	if (!p)
 		return false;
-	cur_skip(s, 5);                                         /* placeholder, outputs */
-	if (!walk_lists(s, c))
+	w->name[i] = at_u32(p);
+	*graph = at_u32(p + 4);
+	if (w->name[i] >= c->strings || *graph >= c->strings || at_u32(p + 8) >= c->strings ||
+	    at_u32(p + 12) >= c->strings || at_u32(p + 16) >= c->strings || !walk_lists(s, c) ||
+	    !(p = cur_run(s, OP_TAIL)))
 		return false;
-	w->next[i] = cur_u32(s);
-	succ1 = cur_u32(s);
-	first1 = cur_u64(s);
-	last = cur_u64(s);
-	nf = cur_u64(s);
-	cur_skip(s, 16);                                        /* first_alert, wall_time */
-	return walk_details(s, c) && (w->next[i] == NO_ID || w->next[i] < c->ops) &&
-	       succ1 <= c->ops && first1 <= c->traces &&
-	       (first1 ? first1 - 1 <= last && last < c->traces : !last) && nf <= c->traces;
+	w->next[i] = next = at_u32(p);
+	succ1 = at_u32(p + 4);
+	first1 = at_u64(p + 8);
+	last = at_u64(p + 16);
+	nf = at_u64(p + 24);
+	return walk_details(s, c) && (next == NO_ID || next < c->ops) && succ1 <= c->ops &&
+	       first1 <= c->traces && (first1 ? first1 - 1 <= last && last < c->traces : !last) &&
+	       nf <= c->traces;
 }
 
 /* model_cache_ops.c's check_chains on the walked arrays, with op_by_name's

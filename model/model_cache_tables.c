@@ -214,16 +214,15 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	struct strbuf buf = {0};
 	bool ok = n == c->strings;
 
-	if (ok)
-		intern_reserve(&m->str, n);
 	for (i = 0; i < n && ok && !s->bad; i++) {
 		const char *str = mc_get_path(s, m, &buf);
 
-		/* a duplicate would get another string's id: refused */
-		ok = str && intern_add(&m->str, str) == i;
+		/* id 0 is "", interned with the table */
+		ok = str && (i ? intern_append(&m->str, str, strlen(str)) == i : !*str);
 	}
 	strbuf_done(&buf);
-	return ok && ser_in_done(s);
+	/* a duplicate would make a lookup give another string's id: refused */
+	return ok && ser_in_done(s) && intern_index(&m->str);
 }
 
 static void

@@ -81,10 +81,12 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_done(struct intern *in);
-/* Under m->th.lock (or before anyone sees in).  Sizes the id table for n
- * strings at once, so adding that many does not grow it step by step (the
- * cache's load knows its string count); the ids stay as they are. */
-void intern_reserve(struct intern *in, size_t n);
+/* Before anyone sees in: appends s (len bytes) as the next id without
+ * looking it up; the lookup is wrong until intern_index(), which rebuilds
+ * it for every id, false when two ids hold the same string (the caller
+ * then throws in away). */
+uint32_t intern_append(struct intern *in, const char *s, size_t len);
+bool intern_index(struct intern *in);
 /* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
 /* Under m->th.lock.  NO_ID when absent. */
