@@ -11,7 +11,9 @@
  *	COUNTS   rows, strings, ops ... so later sections can check references
  *	STRINGS, META, FILES (+ hosts), GRAPHS (+ devices),
  *	FRAMES (+ sources)                                      (model_cache_tables.c)
- *	OPS, PROBLEMS (+ torn tails, alerts)                    (model_cache_ops.c)
+ *	OPS, PROBLEMS (+ torn tails, alerts)                    (model_cache_ops.c;
+ *	         a file's OPS checked at the load, decoded on first use:
+ *	         model_cache_opcheck.c)
  *	TRACES (+ locators), EXECS (+ locators), RUNS (+ steps,
  *	segments, the writer's running state)                   (model_cache_rows.c)
  *
