@@ -6,6 +6,11 @@
  * "The same tensor" is the same op, output slot and host; "the previous
  * step" is that tensor's last record in an earlier step (the reader's step:
  * run, iteration), or its previous record when the dump gives rows no step.
+ * A dump that makes a graph per step (a session run's partition graph)
+ * gives each step's copy of a tensor an op of its own: an op's first row
+ * joins the tensor of the same op name, slot and host when that tensor's
+ * op has no row after it and its last record is of an earlier step (so two
+ * ops that share a name in one step, or run side by side, stay apart).
  * The index (one int64 per trace row, the earlier record's row) is built on
  * first use, in row order, and extended as the dump grows; nothing is spent
  * on it while no condition reads a step field.  The summaries compared are
@@ -35,6 +40,7 @@
 #include "reader/base/hashtab.h"
 
 struct step_ent {
+	uint32_t op;                /* the op of its latest record */
 	uint64_t last_row;          /* the tensor's latest record */
 	int64_t last_step;          /* its step (-1 none) */
 	int64_t prev_row;           /* latest record of an earlier step, -1 */
@@ -77,6 +83,7 @@ struct step_index {
 	int64_t *prev;              /* per trace row: the previous step's record, -1 */
 	uint64_t n, cap;
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
+	struct hashtab_u64 by_name;      /* name key -> the latest ents index made for it */
 	struct span_host span;      /* extend's cursor, kept across calls */
 	struct step_ent *ents;
 	size_t nents, capents;
@@ -111,6 +118,7 @@ step_index_free(void *p)
 	free(s->seen);
 	free(s->ents);
 	hashtab_u64_done(&s->by_key);
+	hashtab_u64_done(&s->by_name);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
@@ -121,25 +129,64 @@ step_index(struct model *m)
 	return model_state(m, MODEL_STATE_STEP_INDEX, step_index_new, step_index_free);
 }
 
+/* The key of a tensor by its op's name (a hash: the caller compares the
+ * names) into *key and the name into *name; false when the op is gone. */
+static bool
+name_key(struct model *m, uint32_t op, uint32_t slot, uint32_t host, uint64_t *key,
+	 struct model_op_brief *b)
+{
+	if (!model_op_brief(m, op, b))
+		return false;
+	*key = (uint64_t)hashtab_str_hash(b->name) | (uint64_t)slot << 32 | (uint64_t)host << 40;
+	return true;
+}
+
+/* The entry the first record of (op, slot, host) at row i and step joins:
+ * the latest tensor of the same op name, slot and host when its op has no
+ * row past i and its last record is of an earlier step (another step's copy
+ * of the graph); else a new one.  Returns its index in s->ents. */
+static uint64_t
+first_record_ent(struct model *m, struct step_index *s, uint64_t i, uint32_t op, uint32_t slot,
+		 uint32_t host, int64_t step)
+{
+	struct model_op_brief b, eb;
+	uint64_t nkey, idx, first, last;
+	bool named = step >= 0 && name_key(m, op, slot, host, &nkey, &b);
+
+	if (named && hashtab_u64_get(&s->by_name, nkey, &idx)) {
+		const struct step_ent *e = &s->ents[idx];
+
+		if (e->last_step >= 0 && e->last_step < step &&
+		    model_op_rows(m, e->op, &first, &last) && last < i &&
+		    model_op_brief(m, e->op, &eb) && strcmp(eb.name, b.name) == 0)
+			return idx;
+	}
+	if (s->nents == s->capents)
+		td_grow((void **)&s->ents, &s->capents, s->nents + 1, sizeof *s->ents);
+	s->ents[s->nents] = (struct step_ent){ op, i, step, -1 };
+	if (named)
+		*hashtab_u64_put(&s->by_name, nkey, s->nents) = s->nents;
+	return s->nents++;
+}
+
 /* Adds row i, whose op, slot, host key and step are given. */
 static void
-add_row(struct step_index *s, uint64_t i, uint32_t op, uint32_t slot, uint32_t host, int64_t step)
+add_row(struct model *m, struct step_index *s, uint64_t i, uint32_t op, uint32_t slot,
+	uint32_t host, int64_t step)
 {
 	int64_t prev = -1;
 	uint64_t key, *slotp;
 
 	if (tensor_key(op, slot, host, &key)) {
 		slotp = hashtab_u64_put(&s->by_key, key, UINT64_MAX);
-		if (*slotp == UINT64_MAX) {
-			if (s->nents == s->capents)
-				td_grow((void **)&s->ents, &s->capents, s->nents + 1, sizeof *s->ents);
-			*slotp = s->nents;
-			s->ents[s->nents++] = (struct step_ent){ i, step, -1 };
-		} else {
-			struct step_ent *e = &s->ents[*slotp];
+		if (*slotp == UINT64_MAX)
+			*slotp = first_record_ent(m, s, i, op, slot, host, step);
+		struct step_ent *e = &s->ents[*slotp];
+		if (e->last_row != i) {
 			if (step < 0 || e->last_step < 0 || step != e->last_step)
 				e->prev_row = (int64_t)e->last_row;
 			prev = e->prev_row;
+			e->op = op;
 			e->last_row = i;
 			e->last_step = step;
 		}
@@ -184,7 +231,7 @@ extend(struct model *m, struct step_index *s, uint64_t row, uint64_t nrows)
 		for (size_t k = 0; k < n; k++) {
 			uint32_t flags, op = model_trace_op_flags(m, first + k, &flags);
 
-			add_row(s, first + k, op, model_trace_slot(m, first + k),
+			add_row(m, s, first + k, op, model_trace_slot(m, first + k),
 				row_host(m, &s->span, first + k), steps[k]);
 		}
 	}

@@ -104,6 +104,7 @@ T = json.load(open(sys.argv[1] + "/truth.json"))
 got = list(csv.reader(open(sys.argv[2], newline="")))
 from gen_msprobe_pair import csv_rows
 import msprobe_arg_rules as A
+NO_BENCH = "No bench data matched."     # msprobe's Err_message of a row without a pair
 def rows(side):
     return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
@@ -112,17 +113,12 @@ def num(v):
 def raw(v):
     v = num(v)
     return (" inf" if v > 0 else " -inf") if math.isinf(v) else repr(v)
+# msprobe's statistics rules (its CalcStatsDiff) on the values as Python
+# prints them: equal texts "0" (NaN and NaN too), else by value class
 def diff(n, b):
-    d = np.float64(n) - np.float64(b)
-    return "Nan" if math.isnan(n) or math.isnan(b) or math.isnan(d) else repr(float(d))
+    return A.stat_pair(repr(float(n)), repr(float(b)))[0]
 def rel(n, b):
-    if math.isnan(n) or math.isnan(b):
-        return "Nan"
-    if n == b:
-        return "0"
-    if math.isinf(n) or math.isinf(b) or b == 0:
-        return "inf"
-    return repr(float(abs((np.float64(n) - np.float64(b)) / np.float64(b)) * 100)) + "%"
+    return A.stat_pair(repr(float(n)), repr(float(b)))[1]
 def relf(n, b):
     if math.isnan(n) or math.isnan(b):
         return math.nan
@@ -197,7 +193,7 @@ while i < len(B):
             na = lambda v: "N/A" if v is None else v
             if not bc or nc[0] is None or nc[0] != bc[0]:
                 want.append([n["name"], "N/A", na(nc[0]), "N/A", na(nc[1]), "N/A", "N/A", "N/A"]
-                            + ["N/A"] * 8 + [A.raw(n)] * 4 + ["N/A"] * 4 + ["N/A", "pass", ""])
+                            + ["N/A"] * 8 + [A.raw(n)] * 4 + ["N/A"] * 4 + ["N/A", "N/A", NO_BENCH])
                 continue
             if not n["is_input"] and ins and nc[4] is not None:
                 e = relf(nc[4], bc[4])
@@ -215,7 +211,7 @@ while i < len(B):
         if not pairs_dtype(n, b):           # written unmatched, as msprobe does
             want.append([n["name"], "N/A", n["dtype"], "N/A", shape(n["shape"]), "N/A",
                          rg(n["requires_grad"]), "N/A"] + ["N/A"] * 8 + [raw(x) for x in ns]
-                        + ["N/A"] * 4 + ["N/A", "pass", ""])
+                        + ["N/A"] * 4 + ["N/A", "N/A", NO_BENCH])
             continue
         if not n["is_input"] and ins:
             e = relf(ns[3], bs[3])
@@ -486,31 +482,56 @@ def rows(side):
     return csv_rows(T, side)
 G = {(l["host"], l["call"]): l for l in rows("golden")}
 B = rows("target")
+SCALAR = ("This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', "
+          "'One Thousandth Err Ratio' and 'Five Thousandths Err Ratio'. ")
+MSG = {}                                # row name -> msprobe's Err_message of the metrics
 def metrics(n, b):
     if n.get("arg"):                    # no data file: msprobe's words, no metrics
         return ["N/A"] * 6
     x = np.array([float(v) for v in n["values"]], dtype=np.float32).astype(np.float64)
     y = np.array([float(v) for v in b["values"]], dtype=np.float32).astype(np.float64)
+    fv = lambda v: math.nan if math.isnan(v) else float("{:.12f}".format(v))  # format_value
+    def rel(x, y):                      # msprobe's RE: in float32 (the arrays' type)
+        xf, yf = x.astype(np.float32), y.astype(np.float32)
+        eps, zero = np.finfo(np.float32).eps, y == 0
+        xf, yf = np.where(zero, xf + eps, xf), np.where(zero, yf + eps, yf)
+        return np.abs((xf - yf) / yf)
+    if n["shape"] == []:                # 0-d: before the NaN/Inf handling
+        MSG[n["name"]] = SCALAR
+        d = float(abs(x[0] - y[0]))
+        return ["unsupported", "unsupported", fv(d), fv(float(rel(x, y).max())), "unsupported",
+                "unsupported"]
     same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
     x, y = np.where(same, 0, x), np.where(same, 0, y)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return ["Nan"] * 6
+        MSG[n["name"]] = "The position of inf or nan in NPU and bench Tensor do not match."
+        return ["N/A"] * 6              # msprobe's npy_compare: NaN/Inf positions differ
     d = np.abs(x - y)
-    re = d / np.where(y == 0, np.finfo(np.float32).eps, np.abs(y))
+    re = rel(x, y)
+    eps = np.finfo(float).eps
     if x.size <= 1:
         cos = "unsupported"
-    elif not x.any() and not y.any():
+    elif np.linalg.norm(x) <= eps and np.linalg.norm(y) <= eps:
         cos = 1.0
     else:
-        cos = float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
-    return [cos, float(np.sqrt((d * d).sum())), float(d.max()), float(re.max()),
-            float((re < 0.001).mean()), float((re < 0.005).mean())]
-def same(g, w):
+        cos = fv(float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+        cos = round(cos, 6) if cos > 0.9999 else cos
+    return [cos, float(np.sqrt((d * d).sum())), fv(d.max()), fv(float(re.max())),
+            fv((re < 0.001).mean()), fv((re < 0.005).mean())]
+def same(g, w, c):
+    if isinstance(w, float) and math.isnan(w):
+        return g == "Nan"
     if isinstance(w, float):
         try:
-            return math.isclose(float(g), w, rel_tol=1e-12, abs_tol=1e-15)
+            v = float(g)
         except ValueError:
             return False
+        if c == 1:                  # EucDist: not rounded
+            return math.isclose(v, w, rel_tol=1e-12, abs_tol=1e-15)
+        # rounded as msprobe writes it: 12 decimals (a cosine above
+        # 0.9999: 6), within the summation order's last digit
+        nd = 6 if c == 0 and w > 0.9999 else 12
+        return v == round(v, nd) and math.isclose(v, w, rel_tol=1e-12, abs_tol=1.5 * 10 ** -nd)
     return g == w
 i, k = 0, 1
 bad = []
@@ -521,7 +542,7 @@ while i < len(B):
     grp = B[i:j]
     ms = [metrics(n, G.get((n["host"], n["call"]))) for n in grp]
     def num(m, c):
-        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if m[c] == "Nan" else m[c])
+        return 1.0 if m[0] == "unsupported" and c == 0 else (math.nan if isinstance(m[c], str) else m[c])
     ins = [m for n, m in zip(grp, ms) if n["is_input"] and not n.get("arg")]
     in_one = min([num(m, 4) for m in ins if not math.isnan(num(m, 4))], default=math.inf)
     in_cos = min([num(m, 0) for m in ins if not math.isnan(num(m, 0))], default=math.inf)
@@ -541,6 +562,7 @@ while i < len(B):
                     res, err = "error", err + ["argument differs"]
             else:
                 b = {"name": "N/A"}
+                res, err = "N/A", ["No bench data matched."]   # msprobe's acc_compare
             row = got[k]
             want = m + [res, "; ".join(err), "['-1', '-1']"]
             have = row[8:14] + row[23:26]
@@ -550,9 +572,9 @@ while i < len(B):
             continue
         ns = [float(v) for v in n["stats"]]
         bs = [float(v) for v in b["stats"]]
-        res, err = "pass", []
+        res, err = "pass", [MSG[n["name"]]] if n["name"] in MSG else []
         if any(not math.isfinite(v) for v in ns[:2]) and all(math.isfinite(v) for v in bs[:2]):
-            res, err = "error", ["NPU max or min is nan or inf, Bench's are finite"]
+            res, err = "error", err + ["NPU max or min is nan or inf, Bench's are finite"]
         if not n["is_input"] and ins:
             if in_one > 0.9 and num(m, 4) < 0.1:
                 res = "error"; err.append("output One Thousandth Err Ratio < 0.1, every input's > 0.9")
@@ -562,7 +584,7 @@ while i < len(B):
         row = got[k]
         want = m + [res, "; ".join(err), "['%s.npy', '%s.npy']" % (n["name"], b["name"])]
         have = row[8:14] + row[23:26]
-        if row[0] != n["name"] or row[1] != b["name"] or not all(same(g, w) for g, w in zip(have, want)):
+        if row[0] != n["name"] or row[1] != b["name"] or not all(same(g, w, c) for c, (g, w) in enumerate(zip(have, want))):
             bad.append((row[0], have, want))
         k += 1
     i = j
@@ -625,3 +647,139 @@ D=$WORK/csv_args_stack
 tdbg_run --json -e "diff --csv $WORK/csv_args_stack_plain.csv" "$D/golden" "$D/target"
 tdbg_run --json -e "diff --csv $WORK/csv_args_stack.csv --stack" "$D/golden" "$D/target"
 stack_check csv_args_stack_column "$D" "$WORK/csv_args_stack.csv" "$WORK/csv_args_stack_plain.csv"
+
+# ---- tensor mode's edge cases, as msprobe's npy_compare words them -----------
+# A hand-made pair (numpy writes the .npy files): a float16 target against a
+# float32 golden, two all-zero tensors, a zero target against a non-zero
+# golden, an empty tensor, a shape that differs with the same element count.
+# Expected cells from numpy and msprobe's rules (its format_value rounds to
+# 12 decimals; the word of every metric and the Err_message of each check).
+D=$WORK/tensor_edges
+if why=$($PYNUM - "$D" <<'PY' 2>&1
+import json, os, sys
+import numpy as np
+out = sys.argv[1]
+F16 = np.array([0.5, -1.25, 3.0, 2.0], dtype=np.float16)
+CASES = {  # name -> (golden array, target array)
+    "Functional.mul.0.forward.input.0": (np.array([0.5, -1.25, 3.0009, 2.0], np.float32), F16),
+    "Functional.mul.0.forward.input.1": (np.zeros(3, np.float32), np.zeros(3, np.float32)),
+    "Functional.mul.0.forward.input.2": (np.array([0, 0.2998, 1.0, 2.5], np.float16),
+                                         np.array([0.0005, 0.3, 1.0, 2.5], np.float16)),
+    "Functional.mul.0.forward.output.0": (np.array([1, 2, 3], np.float32), np.zeros(3, np.float32)),
+    "Functional.relu.0.forward.input.0": (np.zeros(0, np.float32), np.zeros(0, np.float32)),
+    "Functional.relu.0.forward.output.0": (np.arange(6, dtype=np.float32).reshape(2, 3),
+                                           np.arange(6, dtype=np.float32).reshape(3, 2)),
+}
+for side in ("golden", "target"):
+    d = os.path.join(out, side, "step0", "rank0")
+    os.makedirs(os.path.join(d, "dump_tensor_data"))
+    data = {}
+    for name, pair in CASES.items():
+        v = pair[side == "target"]
+        st = [float(v.max()), float(v.min()), float(v.astype(np.float64).mean()),
+              float(np.linalg.norm(v.astype(np.float64)))] if v.size else [None] * 4
+        rec = {"type": "torch.Tensor", "dtype": "torch." + str(v.dtype), "shape": list(v.shape),
+               "Max": st[0], "Min": st[1], "Mean": st[2], "Norm": st[3],
+               "requires_grad": False, "data_name": name + ".npy"}
+        np.save(os.path.join(d, "dump_tensor_data", name + ".npy"), v)
+        entry, leaf = name.split(".forward.")
+        body = data.setdefault(entry + ".forward", {"input_args": [], "input_kwargs": {}, "output": []})
+        body["input_args" if leaf.startswith("input") else "output"].append(rec)
+    json.dump({"task": "tensor", "level": "L1", "framework": "pytorch", "dump_data_dir": None,
+               "data": data}, open(os.path.join(d, "dump.json"), "w"), indent=1)
+PY
+); then ok csv_tensor_edges_written; else fail csv_tensor_edges_written "$why"; fi
+tdbg_run --json -e "diff --csv $WORK/tensor_edges.csv" "$D/golden" "$D/target"
+if why=$($PYNUM - "$WORK/tensor_edges.csv" <<'PY' 2>&1
+import csv, sys
+import numpy as np
+got = {r[0]: r for r in csv.reader(open(sys.argv[1], newline=""))}
+fv = lambda v: repr(float("{:.12f}".format(v)))     # msprobe's format_value, as Python writes it
+x16 = np.array([0.5, -1.25, 3.0, 2.0], np.float16)
+y32 = np.array([0.5, -1.25, 3.0009, 2.0], np.float32)
+re = np.abs((x16 - y32) / y32)         # msprobe's RE, in numpy's float32 (no zero in y)
+x, y = x16.astype(np.float64), y32.astype(np.float64)
+d = np.abs(x - y)
+cos = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+def half():     # two float16 tensors: msprobe's RE in numpy's half arithmetic, float16's eps at 0
+    n = np.array([0.0005, 0.3, 1.0, 2.5], np.float16)
+    b = np.array([0, 0.2998, 1.0, 2.5], np.float16)
+    zero, eps = b == 0, np.finfo(np.float16).eps
+    nz, bz = n.copy(), b.copy()
+    nz[zero] += eps
+    bz[zero] += eps
+    re = np.abs((nz - bz) / bz)
+    assert re.dtype == np.float16
+    x, y = n.astype(np.float64), b.astype(np.float64)
+    c = float("{:.12f}".format(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))))
+    return [repr(round(c, 6) if c > 0.9999 else c), repr(float(np.linalg.norm(x - y))),
+            fv(np.abs(x - y).max()), fv(float(re.max())), fv((re < 0.001).mean()),
+            fv((re < 0.005).mean())]
+want = {
+    "Functional.mul.0.forward.input.0": (
+        [repr(round(cos, 6) if cos > 0.9999 else cos), repr(float(np.linalg.norm(x - y))),
+         fv(d.max()), fv(float(re.max())), fv((re < 0.001).mean()), fv((re < 0.005).mean())],
+        "Dtype of NPU and bench tensor do not match."),
+    "Functional.mul.0.forward.input.1": (["1.0", "0.0", "0.0", "0.0", "1.0", "1.0"], ""),
+    "Functional.mul.0.forward.input.2": (half(), ""),
+    "Functional.mul.0.forward.output.0": (
+        ["Nan", repr(float(np.linalg.norm([1.0, 2.0, 3.0]))), "3.0", "1.0", "0.0", "0.0"],
+        "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."),
+    "Functional.relu.0.forward.input.0": (["unsupported"] * 6, "This is empty data, can not compare."),
+    "Functional.relu.0.forward.output.0": (["shape unmatched"] * 6,
+                                           "Shape of NPU and bench tensor do not match. Skipped."),
+}
+bad = [(n, got.get(n, [""] * 26)[8:14], got.get(n, [""] * 26)[24], w)
+       for n, w in want.items()
+       if n not in got or got[n][8:14] != w[0] or got[n][24].split("; ")[0] != w[1]]
+if bad or len(got) != len(want) + 1:
+    print("rows %d; first bad: %s" % (len(got), bad[:1])); sys.exit(1)
+PY
+); then ok csv_tensor_edges; else fail csv_tensor_edges "$why"; fi
+
+# ---- statistics of bool tensors (Max and Min are JSON booleans), and nulls ----
+# msprobe keeps them as Python values: the raw cells "True" / "False", a null
+# "None"; its statistics rules give "0" for equal values, "Diff" for True
+# against False (a bool is no number to them), "0" for two nulls, "Nan" for
+# a null against a number; two numbers their difference.
+D=$WORK/bool_stats
+if why=$($PYNUM - "$D" "$TDBG" "$WORK/bool_stats.csv" <<'PY' 2>&1
+import csv, json, os, subprocess, sys
+out, tdbg, path = sys.argv[1:4]
+OUTS = {"golden": [(True, False, None, None), (True, True, None, None),
+                   (None, None, None, None), (2.0, 1.0, 1.5, 2.0)],
+        "target": [(False, False, None, None), (True, True, None, None),
+                   (None, None, None, None), (2.0, 0.5, 1.25, None)]}
+for side, outs in OUTS.items():
+    d = os.path.join(out, side, "step0", "rank0")
+    os.makedirs(d)
+    recs = [{"type": "torch.Tensor", "dtype": "torch.bool" if isinstance(st[0], bool) else "torch.float32",
+             "shape": [4] if st[0] is not None else [0], "Max": st[0], "Min": st[1],
+             "Mean": st[2], "Norm": st[3], "requires_grad": False} for st in outs]
+    json.dump({"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": None,
+               "data": {"Torch.eq.0.forward": {"input_args": [], "input_kwargs": {}, "output": recs}}},
+              open(os.path.join(d, "dump.json"), "w"))
+r = subprocess.run([tdbg, "-e", "diff --csv " + path, out + "/golden", out + "/target"],
+                   capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+rows = list(csv.reader(open(path, newline="")))[1:]
+def cells(n, b):                        # msprobe's statistics rules on Python values
+    def one(x, y):
+        if str(x) == str(y):
+            return "0", "0"
+        if x is None or y is None:
+            return "Nan", "Nan"
+        if isinstance(x, bool) or isinstance(y, bool):
+            return "Diff", "Diff"
+        return repr(x - y), repr(abs((x - y) / y * 100)) + "%" 
+    pairs = [one(x, y) for x, y in zip(n, b)]
+    return [p[0] for p in pairs] + [p[1] for p in pairs] + [str(v) for v in n] + [str(v) for v in b]
+bad = []
+for i, row in enumerate(rows):
+    n, b = OUTS["target"][i], OUTS["golden"][i]
+    if row[8:24] != cells(n, b):
+        bad.append((row[0], row[8:24], cells(n, b)))
+if bad or len(rows) != 4:
+    print("rows %d; first bad: %s" % (len(rows), bad[:1])); sys.exit(1)
+PY
+); then ok csv_bool_statistics; else fail csv_bool_statistics "$why"; fi

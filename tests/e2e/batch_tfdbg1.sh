@@ -97,6 +97,20 @@ jx run_0_output_is_the_loss 'len(d["outputs"]) == 2
 	and abs(d["outputs"][0]["summary"]["min"] - 2.50253) < 1e-5' "$(doc 1)"
 jx run_2_output_is_nan 'd["outputs"][0]["summary"]["nan"] == 1' "$(doc 2)"
 
+# ---- the same tensor at the previous step (run) ----------------------------
+# Each run has a partition graph of its own; a tensor follows the same node
+# name across runs.  README facts: 48 tensor dumps a run; the loss
+# (cross_entropy/Mean, the mean of cross_entropy/Neg's positive
+# per-example values, so Neg's abs mean) is 2.50253 in run 0 and 2.18158
+# in run 1.
+tdbg_run --json -e "traces --where 'first_record == 1'" \
+	-e "traces --where 'first_record == 0'" \
+	-e "traces --where 'op == \"cross_entropy/Neg\" and delta_abs_mean > -0.3210 and delta_abs_mean < -0.3209'" "$D"
+expect_rc 0 steps_exit_0
+jx steps_run_0_first_records 'd["matched"] == 48 and all(r["index"] < 48 for r in d["rows"])' "$(doc 1)"
+jx steps_later_runs_follow_run_0 'd["matched"] == 96' "$(doc 2)"
+jx steps_delta_of_the_loss 'd["matched"] == 1 and d["rows"][0]["index"] in range(48, 96)' "$(doc 3)"
+
 # ---- one run directory opened alone (a plain v1 dump root) -----------------
 tdbg_run --json -e info -e first-nonfinite "$RUN2"
 expect_rc 0 run_dir_exit_0

@@ -1,7 +1,8 @@
 /*
  * cmd_diff_cells.c - the cells of "diff --csv" as the compare tool writes
  * them (cmd_diff_csv.h): floats and strings as Python's repr writes them,
- * the diff and relative-error cells with their special words, and the
+ * the raw statistic cells, the diff and relative-error cells with their
+ * special words (also for a bool tensor's or a null statistic), and the
  * NPU_Stack_Info cell of --stack (the tool's -s): a row's creation stack,
  * Python's repr of the list of frame strings, innermost first.
  *
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cmd_diff_csv.h"
+#include "cmd_diff_rows.h"
 
 /* Python's repr of a double (util.h strbuf_add_pyfloat: the reader
  * spells non-tensor arguments the same way). */
@@ -27,28 +29,54 @@ cmd_csv_pyfloat(struct strbuf *sb, double v)
 	strbuf_add_pyfloat(sb, v);
 }
 
+/* Whether the tool sees the two statistics as equal: it compares their
+ * str(), so NaN equals NaN and -0.0 does not equal 0.0. */
+static bool
+same_text(double npu, double bench)
+{
+	return (isnan(npu) && isnan(bench)) ||
+	       (npu == bench && signbit(npu) == signbit(bench));
+}
+
+/* The word of both cells of two unequal statistics that are not two
+ * finite numbers, NULL for two finite numbers: "Nan" with a NaN, else the
+ * sign of npu - bench as "inf" / "-inf". */
+static const char *
+special_word(double npu, double bench)
+{
+	if (isnan(npu) || isnan(bench))
+		return "Nan";
+	if (isinf(npu) || isinf(bench))
+		return npu > bench ? "inf" : "-inf";
+	return NULL;
+}
+
 void
 cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench)
 {
-	double d = npu - bench;
+	const char *w = special_word(npu, bench);
 
-	if (isnan(npu) || isnan(bench) || isnan(d))
-		strbuf_adds(sb, "Nan");
+	if (same_text(npu, bench))
+		strbuf_adds(sb, "0");
+	else if (w)
+		strbuf_adds(sb, w);
 	else
-		cmd_csv_pyfloat(sb, d);
+		cmd_csv_pyfloat(sb, npu - bench);
 }
 
 void
 cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench)
 {
-	if (isnan(npu) || isnan(bench))
-		strbuf_adds(sb, "Nan");
-	else if (npu == bench)
+	const char *w = special_word(npu, bench);
+
+	if (same_text(npu, bench))
 		strbuf_adds(sb, "0");
-	else if (isinf(npu) || isinf(bench) || bench == 0)
+	else if (w)
+		strbuf_adds(sb, w);
+	else if (bench == 0)
 		strbuf_adds(sb, "inf");
 	else {
-		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench) * 100);
+		cmd_csv_pyfloat(sb, fabs((npu - bench) / bench * 100));
 		strbuf_addc(sb, '%');
 	}
 }
@@ -108,4 +136,57 @@ cmd_csv_stack_cell(struct model *m, const struct model_detail *d)
 	strbuf_addc(&cell, ']');
 	strbuf_done(&frame);
 	return strbuf_take(&cell);
+}
+
+void
+cmd_csv_raw_cell(struct strbuf *sb, bool has, double v)
+{
+	if (!has)
+		strbuf_adds(sb, "N/A");
+	else if (isinf(v))
+		strbuf_adds(sb, v < 0 ? " -inf" : " inf");
+	else
+		cmd_csv_pyfloat(sb, v);
+}
+
+/* A statistic of a row as the tool holds it when it is no plain number:
+ * Python's True / False for a bool tensor's Max and Min, None (NaN to its
+ * rules) for a null. */
+static void
+stat_arg(const struct leaf *l, int k, struct td_arg *a, char *buf, size_t len)
+{
+	memset(a, 0, sizeof(*a));
+	a->num = TD_ARG_TEXT;
+	if (!l->has[k]) {
+		snprintf(buf, len, "nan");
+	} else if (k < 2 && l->bool_stats) {
+		snprintf(buf, len, "%s", l->st[k] != 0 ? "True" : "False");
+	} else {
+		struct strbuf sb = { 0 };
+
+		cmd_csv_pyfloat(&sb, l->st[k]);
+		snprintf(buf, len, "%s", sb.buf);
+		strbuf_done(&sb);
+		a->num = TD_ARG_FLOAT;
+		a->v = l->st[k];
+	}
+	a->value = buf;
+}
+
+void
+cmd_csv_stat_cells(struct strbuf *diff, struct strbuf *rel, const struct leaf *n,
+		   const struct leaf *b, int k)
+{
+	char nb[40], bb[40];
+	struct td_arg na, ba;
+
+	stat_arg(n, k, &na, nb, sizeof nb);
+	stat_arg(b, k, &ba, bb, sizeof bb);
+	cmd_csv_arg_cells(diff, rel, &na, &ba);
+}
+
+bool
+cmd_csv_leaf_textual(const struct leaf *l)
+{
+	return l->bool_stats || l->none[0] || l->none[1] || l->none[2] || l->none[3];
 }

@@ -37,19 +37,6 @@
 #include "outfile.h"
 
 
-/* A raw statistic column: " inf" / " -inf" (the tool's spelling), "nan",
- * "N/A" for null. */
-static void
-raw_cell(struct strbuf *sb, bool has, double v)
-{
-	if (!has)
-		strbuf_adds(sb, "N/A");
-	else if (isinf(v))
-		strbuf_adds(sb, v < 0 ? " -inf" : " inf");
-	else
-		cmd_csv_pyfloat(sb, v);
-}
-
 /* |diff / bench| as the Result rules read it (a fraction): NaN unknown. */
 static double
 rel_of(const struct leaf *n, const struct leaf *b, int k)
@@ -114,6 +101,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 	char slot[400], val[200];
 	const char *text, *op = NULL, *type, *host;
 	uint32_t opid, flags = 0;
+	bool dumped;                /* the reader's leaf lines (slot: ...) */
 	int k;
 
 	memset(l, 0, sizeof(*l));
@@ -135,7 +123,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 		d.args = NULL;
 		d.nargs = 0;
 	}
-	if (line_value(text, "slot", slot, sizeof slot)) {
+	if ((dumped = line_value(text, "slot", slot, sizeof slot) != NULL)) {
 		snprintf(l->name, sizeof l->name, "%s.%s", op ? op : "", slot);
 	} else {
 		struct model_trace t = { 0 };
@@ -156,6 +144,7 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 			while (*p == ' ')
 				p++;
 			if (strncmp(p, "null", 4) == 0) {
+				l->none[k] = true;
 				p += 4;
 				continue;
 			}
@@ -163,6 +152,19 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 			l->has[k] = end != p;
 			p = end;
 		}
+	} else if (line_value(text, "any", val, sizeof val)) {
+		/* a bool tensor: Max and Min written as JSON booleans (the
+		 * reader's "any:" and "all:"), Mean and Norm when given */
+		l->bool_stats = true;
+		l->has[0] = l->has[1] = true;
+		l->st[0] = strcmp(val, "true") == 0;
+		l->st[1] = line_value(text, "all", val, sizeof val) && strcmp(val, "true") == 0;
+		l->has[2] = (sum.known & SUM_MEAN) != 0, l->st[2] = sum.mean;
+		l->has[3] = (sum.known & SUM_L2NORM) != 0, l->st[3] = sum.l2norm;
+		l->none[2] = !l->has[2], l->none[3] = !l->has[3];
+	} else if (dumped) {
+		for (k = 0; k < 4; k++)
+			l->none[k] = true;  /* no statistic written: None each */
 	} else {
 		const struct td_summary *s = &sum;
 
@@ -196,8 +198,11 @@ dtypes_pair(enum td_dtype a, enum td_dtype b)
 /* ---- rows, grouped by entry -------------------------------------------- */
 
 /* The tool's Result: pass < warning < error (statistics, tensor); md5
- * mode's pass, Different, and N/A for a row without a pair. */
+ * mode's pass, Different; N/A for a row without a pair (every mode). */
 static const char *const result_name[RES_COUNT] = { "pass", "warning", "error", "Different", "N/A" };
+
+/* The tool's Err_message for a target row without a pair. */
+static const char msg_no_bench[] = "No bench data matched.";
 
 /* Which of the tool's CSVs: its header and its rules. */
 enum csv_mode { CSV_STATISTICS, CSV_TENSOR, CSV_MD5 };
@@ -231,8 +236,13 @@ csv_judge(struct csv_row *rows, size_t n, bool tensor)
 	for (i = 0; i < n; i++) {
 		struct csv_row *r = &rows[i];
 
-		if (!r->matched)
+		if (!r->matched) {
+			/* the tool's Result and words for a row whose Bench Name
+			 * is N/A (its acc_compare) */
+			r->res = RES_NONE;
+			snprintf(r->err, sizeof r->err, "%s", msg_no_bench);
 			continue;
+		}
 		if (nonfinite(&r->n) && !nonfinite(&r->b))
 			add_err(r, RES_ERROR, "NPU max or min is nan or inf, Bench's are finite");
 		if (r->n.requires_grad >= 0 && r->b.requires_grad >= 0 &&
@@ -311,6 +321,8 @@ metric_cell(struct strbuf *sb, const struct csv_row *r, double v)
 
 	if (!r->matched || r->n.arg)
 		strbuf_adds(&c, "N/A");
+	else if (r->t.word)
+		strbuf_adds(&c, r->t.word);
 	else if (isnan(v))
 		strbuf_adds(&c, "Nan");
 	else
@@ -329,6 +341,28 @@ write_md5_cells(struct strbuf *sb, const struct csv_row *r)
 	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
 	     r->n.requires_grad == r->b.requires_grad ? "True" : "False");
 	cell(sb, result_name[r->res]);
+}
+
+/* The eight difference cells of a pair with a bool tensor or a null
+ * statistic (cmd_csv_stat_cells). */
+static void
+textual_stat_cells(struct strbuf *sb, const struct csv_row *r)
+{
+	struct strbuf d = { 0 }, rel[4] = { { 0 } };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		d.len = 0;
+		if (d.buf)
+			d.buf[0] = '\0';
+		cmd_csv_stat_cells(&d, &rel[k], &r->n, &r->b, k);
+		cell(sb, d.buf);
+	}
+	for (k = 0; k < 4; k++) {
+		cell(sb, rel[k].buf);
+		strbuf_done(&rel[k]);
+	}
+	strbuf_done(&d);
 }
 
 /* A paired argument's eight difference cells: the same pair four times. */
@@ -374,14 +408,19 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 		const double v[6] = { r->t.cosine, r->t.eucdist, r->t.max_abs, r->t.max_rel,
 				      r->t.one, r->t.five };
 
-		if (k == 0 && r->matched && r->t.cosine_unsupported)
+		if (r->matched && !r->t.word && ((k == 0 && r->t.cosine_unsupported) ||
+						 (r->t.scalar && k != 2 && k != 3)))
 			cell(sb, "unsupported");
 		else
 			metric_cell(sb, r, v[k]);
 	}
 	if (!tensor && r->matched && r->n.arg)
 		arg_stat_cells(sb, r);
-	for (k = 0; !tensor && !(r->matched && r->n.arg) && k < 8; k++) {
+	else if (!tensor && r->matched && (cmd_csv_leaf_textual(&r->n) ||
+					   cmd_csv_leaf_textual(&r->b)))
+		textual_stat_cells(sb, r);
+	for (k = 0; !tensor && !(r->matched && (r->n.arg || cmd_csv_leaf_textual(&r->n) ||
+						cmd_csv_leaf_textual(&r->b))) && k < 8; k++) {
 		int s = k % 4;
 
 		c.len = 0;
@@ -401,8 +440,12 @@ write_row(struct strbuf *sb, const struct csv_row *r, enum csv_mode mode, bool s
 			strbuf_adds(&c, "N/A");
 		else if (l->arg && l->arg->num != TD_ARG_FLOAT)
 			strbuf_adds(&c, l->arg->value);  /* str() of the value */
+		else if (l->bool_stats && k % 4 < 2)
+			strbuf_adds(&c, l->st[k % 4] != 0 ? "True" : "False");
+		else if (l->none[k % 4])
+			strbuf_adds(&c, "None");
 		else
-			raw_cell(&c, l->has[k % 4], l->st[k % 4]);
+			cmd_csv_raw_cell(&c, l->has[k % 4], l->st[k % 4]);
 		cell(sb, c.buf);
 	}
 	cell(sb, !r->matched ? "N/A" : r->n.requires_grad < 0 || r->b.requires_grad < 0 ||
@@ -497,7 +540,7 @@ md5_judge(struct csv_row *rows, size_t n)
 
 /* tdbg's own judgement of the rows written, beside the tool's Result. */
 struct verdict {
-	uint64_t unmatched;         /* target rows without a golden pair (Result pass) */
+	uint64_t unmatched;         /* target rows without a golden pair (Result N/A) */
 	uint64_t nonfinite_one_side;  /* NaN/Inf in one side's max/min, not the other's */
 	uint64_t golden_nonfinite_passed;  /* of those, golden-side ones Result passes */
 	uint64_t shape_differs;
@@ -573,6 +616,9 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			free(r->n.stack);
 			free(r->b.stack);
 			cmd_csv_tensor_metrics(r->matched ? r->n.values : NULL, r->b.values, &r->t);
+			/* the tool's words (its tensor checks), before the rules' */
+			if (r->matched && *r->t.msg)
+				snprintf(r->err, sizeof r->err, "%s", r->t.msg);
 		}
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */

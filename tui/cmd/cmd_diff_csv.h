@@ -37,11 +37,14 @@ void cmd_csv_pyrepr(struct strbuf *sb, const char *s);
  * back, fixed notation for decimal exponents -4..15 ("1.0", "0.0001"),
  * else "1e-05", "1.5e+16"; "nan", "inf", "-inf". */
 void cmd_csv_pyfloat(struct strbuf *sb, double v);
-/* A "X diff" cell: npu - bench, "Nan" when either (or the difference) is
- * NaN. */
+/* A "X diff" cell by the tool's statistics rules: "0" when the two are
+ * the same value as Python prints them (NaN and NaN, inf and inf; -0.0
+ * and 0.0 differ), else "Nan" with a NaN on either side, "inf" / "-inf"
+ * (the sign of npu - bench) with an infinity, else npu - bench. */
 void cmd_csv_diff_cell(struct strbuf *sb, double npu, double bench);
-/* A "XRelativeErr" cell: |npu - bench| / |bench| * 100 with "%", "0" when
- * equal, "inf" when bench is 0 (or either is infinite), "Nan" with a NaN. */
+/* A "XRelativeErr" cell by the same rules: "0", "Nan", "inf" / "-inf" as
+ * the diff cell; else "inf" when bench is 0, else |(npu - bench) / bench *
+ * 100| with "%". */
 void cmd_csv_rel_cell(struct strbuf *sb, double npu, double bench);
 
 /* A non-tensor argument row's "X diff" and "XRelativeErr" cells (the same
@@ -57,15 +60,29 @@ void cmd_csv_arg_cells(struct strbuf *diff, struct strbuf *rel, const struct td_
 /* The argument of args[0, n) at path, or NULL. */
 const struct td_arg *cmd_csv_arg_find(const struct td_arg *args, size_t n, const char *path);
 
-/* Tensor-mode metrics of a pair (cmd_diff_tensor.c), NaN where not
- * computable: different element counts, or a NaN/Inf on one side where
- * the other has a different value (the same NaN or Inf on both sides
- * counts as equal zeros).  RE = |N - B| / |B|, float32's eps in place of
- * |B| where B is 0; the ratios count RE < 0.001 and < 0.005; the cosine is
- * unsupported for 0-d or one-element tensors (1 when both are all zero). */
+/* Tensor-mode metrics of a pair (cmd_diff_tensor.c) after the tool's
+ * checks, in its order, the first failing one giving msg (its
+ * Err_message) and, for all but 0-d and dtype, word (the one word the tool
+ * writes in every metric): empty ("unsupported"), shapes differ ("shape
+ * unmatched"), 0-d (scalar: MaxAbsErr and MaxRelativeErr only, the rest
+ * "unsupported"), a NaN/Inf on one side where the other has a different
+ * value ("N/A"; the same NaN or Inf on both sides counts as equal zeros),
+ * dtypes differ (bfloat16 read as float32; metrics computed).  RE = |(N
+ * - B) / B| in the arrays' float type (float32, or float16 when both are;
+ * float64 when Bench's is no float), the eps of Bench's type added to
+ * both where B is 0; the ratios count RE < 0.001 and < 0.005 (thresholds in the same
+ * type); the cosine is unsupported for 0-d or
+ * one-element tensors, 1 when both norms are at most float64's eps, NaN
+ * when one is (with the tool's words for it in msg).  Every metric but eucdist is rounded to 12 decimals, a
+ * cosine above 0.9999 to 6, as the tool writes them (its format_value).
+ * No tensor on a side: every metric NaN, no word. */
 struct cmd_csv_tmetrics {
 	double cosine, eucdist, max_abs, max_rel, one, five;
 	bool cosine_unsupported;
+	bool scalar;                /* 0-d: only max_abs and max_rel */
+	bool nonfinite_mismatch;    /* NaN/Inf positions differ between the sides */
+	const char *word;           /* static: every metric's cell, or NULL */
+	char msg[256];              /* the tool's Err_message ("" none) */
 };
 void cmd_csv_tensor_metrics(const struct td_tensor *n, const struct td_tensor *b,
 			    struct cmd_csv_tmetrics *m);

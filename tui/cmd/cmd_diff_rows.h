@@ -20,6 +20,8 @@ struct leaf {
 	int requires_grad;          /* -1 unknown */
 	double st[4];               /* Max, Min, Mean, Norm; NaN also when null */
 	bool has[4];
+	bool bool_stats;            /* Max and Min are booleans (st 1 / 0) */
+	bool none[4];               /* the dump wrote null (the tool's None) */
 	enum td_dtype dt;
 	char data_name[400];        /* the saved tensor file, "" none */
 	char md5[40];               /* the checksum as written, "" none */
@@ -32,7 +34,7 @@ struct leaf {
 };
 
 /* The tool's Result: pass < warning < error (statistics, tensor); md5
- * mode's pass, Different, and N/A for a row without a pair. */
+ * mode's pass, Different; N/A for a row without a pair (every mode). */
 enum result { RES_PASS, RES_WARNING, RES_ERROR, RES_DIFFERENT, RES_NONE, RES_COUNT };
 
 struct csv_row {
@@ -41,8 +43,22 @@ struct csv_row {
 	bool matched, is_input;
 	struct cmd_csv_tmetrics t;  /* tensor mode */
 	enum result res;
-	char err[200];
+	char err[512];              /* Err_message: the tool's words, then the rules' */
 };
+
+/* A raw statistic cell (cmd_diff_cells.c): " inf" / " -inf" (the tool's
+ * spelling), Python's repr of the float, "N/A" without one (has false). */
+void cmd_csv_raw_cell(struct strbuf *sb, bool has, double v);
+/* Whether a leaf's statistics hold a value the tool does not read as a
+ * number: a bool tensor's Max or Min, or a null. */
+bool cmd_csv_leaf_textual(const struct leaf *l);
+/* Statistic k's difference and relative-error cells of a pair where one
+ * side is textual, by the rules of the tool's statistics comparison that
+ * argument rows follow (cmd_csv_arg_cells; FORMAT.md §10): equal values
+ * "0", True against False "Diff", a null (None, NaN to the tool) against
+ * a number "Nan", two numbers their difference. */
+void cmd_csv_stat_cells(struct strbuf *diff, struct strbuf *rel, const struct leaf *n,
+			const struct leaf *b, int k);
 
 /* One side's call of an entry: its arguments and the leaf they were taken
  * with (its name gives the call's name). */

@@ -4,7 +4,8 @@
  * diff and relative-error cells with their special words, and strings as
  * Python's repr writes them (NPU_Stack_Info), and a non-tensor argument's
  * difference cells.  Expected strings are what python3 prints for the
- * same doubles and strings (the argument classes: msprobe_arg_rules.py).
+ * same doubles and strings (the argument classes: msprobe_arg_rules.py),
+ * and the tensor-mode checks and metrics of small pairs (numpy's numbers).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,9 +74,121 @@ test_diff_and_relative_cells(void **state)
 	cmd_csv_rel_cell(&sb, 2.0, 0.0);
 	strbuf_addc(&sb, '|');
 	cmd_csv_rel_cell(&sb, 1.0, NAN);
+	strbuf_addc(&sb, '|');
+	/* the tool's rules compare str(): equal values (NaN too) are "0" in
+	 * both cells, -0.0 is not 0.0; an infinity gives the sign of the
+	 * difference in both */
+	cmd_csv_diff_cell(&sb, 2.0, 2.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, NAN, NAN);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, NAN, NAN);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, 1.0, INFINITY);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -INFINITY, 1.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -INFINITY, INFINITY);
+	strbuf_addc(&sb, '|');
+	cmd_csv_diff_cell(&sb, -0.0, 0.0);
+	strbuf_addc(&sb, '|');
+	cmd_csv_rel_cell(&sb, -0.0, 0.0);
 	strbuf_addc(&sb, '\0');
-	assert_string_equal(sb.buf, "0.5|Nan|Nan|inf|50.0%|0|inf|Nan");
+	assert_string_equal(sb.buf, "0.5|Nan|0|inf|50.0%|0|inf|Nan|0|0|0|-inf|-inf|-inf|-0.0|inf");
 	strbuf_done(&sb);
+}
+
+/* A tensor of n float16 values (bits) or float32 values in shape dims. */
+static struct td_tensor *
+tensor_of(enum td_dtype dt, int rank, const int64_t *dims, int64_t n, const void *data)
+{
+	static int64_t dimbuf[4][4];
+	static int next;
+	struct td_tensor *t = calloc(1, sizeof(*t));
+	size_t size = (size_t)n * (dt == DTYPE_FLOAT16 ? 2 : 4);
+
+	t->dtype = dt;
+	t->rank = rank;
+	t->dims = dimbuf[next++ % 4];
+	memcpy(t->dims, dims, (size_t)rank * sizeof(*dims));
+	t->n = n;
+	t->data = malloc(size ? size : 1);
+	memcpy(t->data, data, size);
+	return t;
+}
+
+static void
+tensor_drop(struct td_tensor *t)
+{
+	free(t->data);
+	free(t);
+}
+
+/* The compare tool's checks and metrics on small pairs; the numbers are
+ * what numpy gives for the same arrays as the tool computes them (RE in
+ * float16 for two float16 tensors, float16's eps where Bench is 0). */
+static void
+test_tensor_metrics_as_the_tool_computes_them(void **state)
+{
+	const uint16_t n16[] = { 0x1019, 0x34cd, 0x3c00, 0x4100 };  /* 0.0005 0.3 1 2.5 */
+	const uint16_t b16[] = { 0x0000, 0x34cc, 0x3c00, 0x4100 };  /* 0 0.2998 1 2.5 */
+	const float six[] = { 0, 1, 2, 3, 4, 5 }, one[] = { 2 }, nan1[] = { NAN, 1 };
+	const float fin2[] = { 1, 1 };
+	const int64_t d4[] = { 4 }, d23[] = { 2, 3 }, d32[] = { 3, 2 }, d0[] = { 0 }, d2[] = { 2 };
+	struct cmd_csv_tmetrics m;
+	struct td_tensor *a, *b;
+
+	(void)state;
+	a = tensor_of(DTYPE_FLOAT16, 1, d4, 4, n16);
+	b = tensor_of(DTYPE_FLOAT16, 1, d4, 4, b16);
+	cmd_csv_tensor_metrics(a, b, &m);
+	assert_true(m.max_rel == 0.51171875);
+	assert_true(m.one == 0.75 && m.five == 0.75);
+	assert_null(m.word);
+	assert_string_equal(m.msg, "");
+	tensor_drop(a), tensor_drop(b);
+
+	{
+		/* a float32 target against a float16 golden with a zero: float16's
+		 * eps at the zero (the golden's type), float32 arithmetic */
+		const float n32[] = { 0.5, 1 };
+		const uint16_t b16z[] = { 0x0000, 0x3c00 };
+
+		a = tensor_of(DTYPE_FLOAT32, 1, d2, 2, n32);
+		b = tensor_of(DTYPE_FLOAT16, 1, d2, 2, b16z);
+		cmd_csv_tensor_metrics(a, b, &m);
+		assert_true(m.max_rel == 512.0);
+		assert_string_equal(m.msg, "Dtype of NPU and bench tensor do not match.");
+		tensor_drop(a), tensor_drop(b);
+	}
+
+	a = tensor_of(DTYPE_FLOAT32, 2, d23, 6, six);
+	b = tensor_of(DTYPE_FLOAT32, 2, d32, 6, six);
+	cmd_csv_tensor_metrics(a, b, &m);
+	assert_string_equal(m.word, "shape unmatched");
+	assert_string_equal(m.msg, "Shape of NPU and bench tensor do not match. Skipped.");
+	tensor_drop(a), tensor_drop(b);
+
+	a = tensor_of(DTYPE_FLOAT32, 1, d0, 0, six);
+	b = tensor_of(DTYPE_FLOAT32, 1, d0, 0, six);
+	cmd_csv_tensor_metrics(a, b, &m);
+	assert_string_equal(m.word, "unsupported");
+	assert_string_equal(m.msg, "This is empty data, can not compare.");
+	tensor_drop(a), tensor_drop(b);
+
+	a = tensor_of(DTYPE_FLOAT32, 0, d0, 1, one);
+	b = tensor_of(DTYPE_FLOAT32, 0, d0, 1, fin2);
+	cmd_csv_tensor_metrics(a, b, &m);
+	assert_true(m.scalar && m.cosine_unsupported && m.max_abs == 1.0 && m.max_rel == 1.0);
+	assert_true(isnan(m.one) && isnan(m.eucdist));
+	tensor_drop(a), tensor_drop(b);
+
+	a = tensor_of(DTYPE_FLOAT32, 1, d2, 2, nan1);
+	b = tensor_of(DTYPE_FLOAT32, 1, d2, 2, fin2);
+	cmd_csv_tensor_metrics(a, b, &m);
+	assert_string_equal(m.word, "N/A");
+	assert_string_equal(m.msg, "The position of inf or nan in NPU and bench Tensor do not match.");
+	tensor_drop(a), tensor_drop(b);
 }
 
 static const char *
@@ -199,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_pyfloat_matches_python_repr),
 		cmocka_unit_test(test_diff_and_relative_cells),
 		cmocka_unit_test(test_pyrepr_matches_python_repr),
+		cmocka_unit_test(test_tensor_metrics_as_the_tool_computes_them),
 		cmocka_unit_test(test_argument_cells_by_value_class),
 		cmocka_unit_test(test_arguments_placed_paired_and_stack_moved),
 	};
