@@ -178,6 +178,9 @@ $(UNIT_READER): $(BUILD)/tests/%: $(BUILD)/tests/reader/%.o $(LOW_OBJS) $(TEST_H
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READER_LIBS) $(TEST_LIBS)
 
+# counts the readers' opendir() calls (format detection lists a directory once)
+$(BUILD)/tests/test_reader_listing: ALL_LDFLAGS += -Wl,--wrap=opendir
+
 $(UNIT_MODEL): $(BUILD)/tests/%: $(BUILD)/tests/model/%.o $(LOW_OBJS) $(MODEL_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MODEL_LIBS) $(TEST_LIBS)

@@ -11,6 +11,7 @@
 #include "model_internal.h"
 #include "model_cache.h"
 #include "model/analysis/model_watch_set.h"
+#include "reader/reader_listing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -166,10 +167,11 @@ take_roots(struct model *m)
 }
 
 /* A model on path with its reader open, nothing indexed; NULL (and *st,
- * err) when the reader cannot open the dump. */
+ * err) when the reader cannot open the dump.  ls: the listing of path
+ * detection made (handed to the reader's open), or NULL. */
 static struct model *
-model_new(const struct reader_ops *ops, const char *path, const struct model_options *opt,
-	  enum td_status *st, char *err, size_t errlen)
+model_new(const struct reader_ops *ops, const char *path, const struct reader_listing *ls,
+	  const struct model_options *opt, enum td_status *st, char *err, size_t errlen)
 {
 	struct reader_options ropt = {0};
 	struct model *m = calloc(1, sizeof(*m));
@@ -190,6 +192,7 @@ model_new(const struct reader_ops *ops, const char *path, const struct model_opt
 	ropt.strict = m->opt.strict;
 	ropt.follow = m->opt.follow;
 	ropt.may_follow = m->opt.may_follow;
+	ropt.root_listing = ls;
 	pthread_mutex_init(&m->th.lock, NULL);
 	pthread_cond_init(&m->th.cond, NULL);
 	intern_init(&m->str);
@@ -229,22 +232,23 @@ model_from_cache(struct model *m, const struct model_options *opt, enum td_statu
 		return m;
 	model_cache_get(m, &state, &why);
 	snprintf(reason, sizeof reason, "%s", why);
-	fresh = model_new(m->ops, m->path, opt, st, err, errlen);
+	fresh = model_new(m->ops, m->path, NULL, opt, st, err, errlen);
 	model_free(m);
 	if (fresh && model_cache_init(fresh))
 		model_cache_broken(fresh, reason);
 	return fresh;
 }
 
-enum td_status
-model_open_with(const struct reader_ops *ops, const char *path, const struct model_options *opt,
-		struct model **out, char *err, size_t errlen)
+/* model_open_with() with the listing of path detection made, or NULL. */
+static enum td_status
+open_listed(const struct reader_ops *ops, const char *path, const struct reader_listing *ls,
+	    const struct model_options *opt, struct model **out, char *err, size_t errlen)
 {
 	struct model *m;
 	enum td_status st;
 
 	*out = NULL;
-	m = model_new(ops, path, opt, &st, err, errlen);
+	m = model_new(ops, path, ls, opt, &st, err, errlen);
 	if (m)
 		m = model_from_cache(m, opt, &st, err, errlen);
 	if (!m)
@@ -272,12 +276,19 @@ model_open_with(const struct reader_ops *ops, const char *path, const struct mod
 }
 
 enum td_status
+model_open_with(const struct reader_ops *ops, const char *path, const struct model_options *opt,
+		struct model **out, char *err, size_t errlen)
+{
+	return open_listed(ops, path, NULL, opt, out, err, errlen);
+}
+
+enum td_status
 model_open_cache_bytes(const struct reader_ops *ops, const char *path, const void *data,
 		       size_t len, struct model **out, char *err, size_t errlen)
 {
 	struct model_options opt = { .no_thread = true, .cache_rows = 1024 };
 	enum td_status st;
-	struct model *m = model_new(ops, path, &opt, &st, err, errlen);
+	struct model *m = model_new(ops, path, NULL, &opt, &st, err, errlen);
 
 	*out = NULL;
 	if (!m)
@@ -301,6 +312,8 @@ model_open(const char *path, const struct model_options *opt, struct model **out
 	   size_t errlen)
 {
 	const struct reader_ops *ops;
+	struct reader_listing ls;
+	enum td_status rc;
 	struct stat st;
 
 	*out = NULL;
@@ -314,12 +327,13 @@ model_open(const char *path, const struct model_options *opt, struct model **out
 			snprintf(err, errlen, "%s: unknown format \"%s\"", path, opt->format);
 			return TD_ERR_FORMAT;
 		}
-	} else {
-		ops = reader_detect(path, err, errlen);
-		if (!ops)
-			return TD_ERR_FORMAT;
+		return model_open_with(ops, path, opt, out, err, errlen);
 	}
-	return model_open_with(ops, path, opt, out, err, errlen);
+	/* one listing of path for every reader's probe and the chosen open */
+	ops = reader_detect_listed(path, &ls, err, errlen);
+	rc = ops ? open_listed(ops, path, &ls, opt, out, err, errlen) : TD_ERR_FORMAT;
+	reader_listing_done(&ls);
+	return rc;
 }
 
 /* Waits up to CLOSE_WAIT_MS for a running pass: readers poll the sink's

@@ -41,6 +41,7 @@
 #include "reader/base/util.h"
 
 struct reader;
+struct reader_listing;     /* reader_listing.h */
 
 /* Where a record lives.  file is a reader-defined file number (as announced
  * with on_file), offset a reader-defined position in it (a byte offset for
@@ -375,6 +376,11 @@ struct reader_options {
 	 * when read) even without follow.  A batch run leaves it off and the
 	 * reader stats no file it does not read. */
 	bool may_follow;
+	/* The listing of the directory open() is given, made by
+	 * reader_detect_listed() just before (reader_listing.h), or NULL: a
+	 * reader that decides what the directory is from its names reads
+	 * them here rather than list it again.  Borrowed for open() only. */
+	const struct reader_listing *root_listing;
 };
 
 enum reader_flags {
@@ -438,6 +444,11 @@ struct reader_ops {
 	/* 0 = not this format; higher = more confident.  Must be cheap: lists a
 	 * directory, reads a few bytes. */
 	int (*probe)(const char *dir);
+	/* Optional: probe() on the listing ls of dir (its entries' names and
+	 * types, reader_listing.h; empty when dir cannot be listed), the same
+	 * score; the reader lists dir no more (it may still look below it).  The registry makes
+	 * one listing and asks every reader with it.  NULL: probe() is used. */
+	int (*probe_list)(const char *dir, const struct reader_listing *ls);
 	enum td_status (*open)(const char *dir, const struct reader_options *opt,
 			       struct reader **out, char *err, size_t errlen);
 	/* One pass over what is on disk now.  TD_OK when done. */
@@ -522,6 +533,12 @@ const struct reader_ops *reader_at(size_t i);
 /* Returns the best reader for dir, or NULL with a message in why listing
  * what each reader looked for. */
 const struct reader_ops *reader_detect(const char *dir, char *why, size_t whylen);
+/* reader_detect() that also hands back the listing of dir it probed with
+ * (ls: filled on success and on failure, empty when dir could not be
+ * listed; free with reader_listing_done()), for the chosen reader's open()
+ * as reader_options.root_listing.  dir is listed once for every probe. */
+const struct reader_ops *reader_detect_listed(const char *dir, struct reader_listing *ls,
+					      char *why, size_t whylen);
 /* What to open instead of path, when path is no dump: for a file, the
  * dump directory holding it ("it is a file of the dump in DIR: open that
  * directory"); for a directory, the dumps one or two levels below it.

@@ -2,6 +2,7 @@
  * reader_registry.c - the table of readers and format detection by content.
  */
 #include "reader.h"
+#include "reader_listing.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -72,18 +73,31 @@ reader_problem_text(enum reader_problem_kind kind)
 	return (unsigned)kind < PROBLEM_COUNT ? problem_texts[kind] : "unknown problem";
 }
 
+/* Reader i's score for dir, from ls, the listing of dir (empty when dir
+ * could not be listed), when the reader takes one. */
+static int
+probe_one(size_t i, const char *dir, const struct reader_listing *ls)
+{
+	if (readers[i]->probe_list)
+		return readers[i]->probe_list(dir, ls);
+	return readers[i]->probe(dir);
+}
+
 static bool
 probe_any(const char *dir)
 {
+	struct reader_listing ls;
 	struct stat st;
+	bool hit = false;
 	size_t i;
 
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return false;
-	for (i = 0; i < TD_ARRAY_SIZE(readers); i++)
-		if (readers[i]->probe(dir) > 0)
-			return true;
-	return false;
+	reader_listing_make(dir, &ls);
+	for (i = 0; i < TD_ARRAY_SIZE(readers) && !hit; i++)
+		hit = probe_one(i, dir, &ls) > 0;
+	reader_listing_done(&ls);
+	return hit;
 }
 
 struct found {
@@ -209,11 +223,22 @@ add_hint(const char *path, char *why, size_t whylen)
 const struct reader_ops *
 reader_detect(const char *dir, char *why, size_t whylen)
 {
+	struct reader_listing ls;
+	const struct reader_ops *ops = reader_detect_listed(dir, &ls, why, whylen);
+
+	reader_listing_done(&ls);
+	return ops;
+}
+
+const struct reader_ops *
+reader_detect_listed(const char *dir, struct reader_listing *ls, char *why, size_t whylen)
+{
 	const struct reader_ops *best = NULL;
 	int best_score = 0;
 	struct stat st;
 	size_t i;
 
+	memset(ls, 0, sizeof(*ls));
 	if (stat(dir, &st) != 0) {
 		snprintf(why, whylen, "%s: no such file or directory", dir);
 		return NULL;
@@ -223,8 +248,9 @@ reader_detect(const char *dir, char *why, size_t whylen)
 		add_hint(dir, why, whylen);
 		return NULL;
 	}
+	reader_listing_make(dir, ls);   /* empty when dir cannot be listed */
 	for (i = 0; i < TD_ARRAY_SIZE(readers); i++) {
-		int score = readers[i]->probe(dir);
+		int score = probe_one(i, dir, ls);
 
 		if (score > best_score) {
 			best_score = score;

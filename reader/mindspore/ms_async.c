@@ -371,41 +371,67 @@ has_numeric_child(const char *dir)
 	return hit;
 }
 
-/* A 14-digit time directory holding a device directory (§4.2). */
+/* A 14-digit time directory holding a device directory (§4.2), among the
+ * entries of ls, the listing of dir. */
+static bool
+has_time_child_listed(const char *dir, const struct reader_listing *ls)
+{
+	size_t i;
+	bool hit = false;
+
+	for (i = 0; i < ls->n && !hit; i++) {
+		char *p;
+
+		if (!is_time_name(ls->v[i].name))
+			continue;
+		p = xasprintf("%s/%s", dir, ls->v[i].name);
+		hit = ms_is_dir(p) && has_numeric_child(p);
+		free(p);
+	}
+	return hit;
+}
+
 static bool
 has_time_child(const char *dir)
 {
-	size_t n, i;
-	char **names = ms_list_dir(dir, &n);
-	bool hit = false;
+	struct reader_listing ls;
+	bool hit;
 
-	for (i = 0; i < n && !hit; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+	if (!reader_listing_make(dir, &ls))
+		return false;
+	hit = has_time_child_listed(dir, &ls);
+	reader_listing_done(&ls);
+	return hit;
+}
 
-		hit = is_time_name(names[i]) && ms_is_dir(p) && has_numeric_child(p);
+bool
+ms_acl_detect_listed(const char *dir, const struct reader_listing *ls)
+{
+	size_t i;
+	bool hit = has_time_child_listed(dir, ls);
+
+	for (i = 0; i < ls->n && !hit; i++) {
+		char *p;
+
+		if (!ms_all_digits(ls->v[i].name))
+			continue;
+		p = xasprintf("%s/%s", dir, ls->v[i].name);
+		hit = ms_is_dir(p) && has_time_child(p);
 		free(p);
 	}
-	ms_names_free(names, n);
 	return hit;
 }
 
 bool
 ms_acl_detect(const char *dir)
 {
-	size_t n, i;
-	char **names;
-	bool hit = has_time_child(dir);
+	struct reader_listing ls;
+	bool hit;
 
-	if (hit)
-		return true;
-	names = ms_list_dir(dir, &n);
-	for (i = 0; i < n && !hit; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-
-		hit = ms_all_digits(names[i]) && ms_is_dir(p) && has_time_child(p);
-		free(p);
-	}
-	ms_names_free(names, n);
+	if (!reader_listing_make(dir, &ls))
+		return false;
+	hit = ms_acl_detect_listed(dir, &ls);
+	reader_listing_done(&ls);
 	return hit;
 }
 

@@ -21,6 +21,7 @@
 #include "reader/base/tensor.h"
 #include "reader/base/util.h"
 #include "reader/reader.h"
+#include "reader/reader_listing.h"
 
 /* ==== parsers over bytes already read (statistic.csv, names, mapping.csv, .pb, .ir) ==== */
 
@@ -475,6 +476,8 @@ bool ms_is_dir(const char *path);
 
 /* True when dir is (or holds) rank_N directories. */
 bool ms_sync_has_ranks(const char *dir);
+/* ms_sync_has_ranks() on ls, the listing of dir (dir is not listed again). */
+bool ms_sync_has_ranks_listed(const char *dir, const struct reader_listing *ls);
 /* Finds ranks, loads their graphs and lists iteration directories into
  * r->runs (no entries yet).  Problems go to the sink. */
 void ms_sync_scan(struct reader *r, const struct reader_sink *sink);
@@ -593,6 +596,23 @@ size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, ch
 /* True when dir holds 14-digit time directories (ACL layout) directly or
  * under numeric step directories. */
 bool ms_acl_detect(const char *dir);
+/* ms_acl_detect() on ls, the listing of dir (dir is not listed again;
+ * its subdirectories are). */
+bool ms_acl_detect_listed(const char *dir, const struct reader_listing *ls);
+
+/* ---- ms_detect.c: detection and open ---------------------------------- */
+
+/* The reader_ops probe on ls, the listing of dir: 60 a dump of rank_N
+ * folders, 50 the ACL layout, 40 one rank, 30 a folder inside a rank
+ * (three levels up at most), 0 none of these. */
+int ms_probe_list(const char *dir, const struct reader_listing *ls);
+/* ms_probe_list() on a listing of its own. */
+int ms_probe(const char *dir);
+/* The reader_ops open: reads opt->root_listing when set, else lists dir
+ * once.  TD_ERR_NOENT / TD_ERR_FORMAT with err when dir is no directory
+ * or no MindSpore dump; the reader is freed with the ops' close. */
+enum td_status ms_open(const char *dir, const struct reader_options *opt, struct reader **out,
+		       char *err, size_t errlen);
 /* Walks the ACL layout into r->runs (one run per iteration directory);
  * again in follow mode, adding only directories not seen before. */
 void ms_acl_scan(struct reader *r, const struct reader_sink *sink);

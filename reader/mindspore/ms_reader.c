@@ -1,7 +1,7 @@
 /*
  * ms_reader.c - the MindSpore dump reader (FORMAT.md): the
- * reader_ops table, detection, open/close and the index driver that pushes
- * records in dependency order.  Directory walking lives in ms_sync.c (rank
+ * reader_ops table, close and the index driver that pushes records in
+ * dependency order (detection and open are in ms_detect.c).  Directory walking lives in ms_sync.c (rank
  * layout) and ms_async.c (ACL layout, bin and overflow files), one run's
  * tensors in ms_run.c, decode() and sources/frames in ms_decode.c, the
  * interner in ms_strs.c; parsing in ms_*.c, npy.c and csv.c.
@@ -29,123 +29,6 @@
 #include <sys/stat.h>
 
 #include "reader/reader_report.h"
-
-/* ---- detection and open ------------------------------------------------ */
-
-static bool
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* A directory that looks like one rank: graphs/, execution_order/ or
- * .dump_metadata/ next to net directories. */
-static bool
-looks_like_rank(const char *dir)
-{
-	static const char *const marks[] = { "graphs", "execution_order", ".dump_metadata" };
-	size_t i;
-	bool hit = false;
-
-	for (i = 0; i < TD_ARRAY_SIZE(marks) && !hit; i++) {
-		char *p = xasprintf("%s/%s", dir, marks[i]);
-
-		hit = is_dir(p);
-		free(p);
-	}
-	return hit;
-}
-
-/* A net, graph or iteration directory inside a rank (§2: the user may open
- * any level): the rank directory up to three levels up, or NULL. */
-static char *
-rank_ancestor(const char *dir)
-{
-	char *path = realpath(dir, NULL), *slash;
-	int up;
-
-	for (up = 0; path && up < 3; up++) {
-		if (!(slash = strrchr(path, '/')) || slash == path)
-			break;
-		*slash = '\0';
-		if (looks_like_rank(path))
-			return path;
-	}
-	free(path);
-	return NULL;
-}
-
-/* The parent of rank folder root when it is a rank_N folder of a dump
- * holding rank_* folders (malloc'd real path), else NULL. */
-static char *
-dump_of_rank(const char *root)
-{
-	char *path = root ? realpath(root, NULL) : NULL, *slash;
-
-	if (!path || !(slash = strrchr(path, '/')) || slash == path ||
-	    strncmp(slash + 1, "rank_", 5) != 0 || !looks_like_rank(path)) {
-		free(path);
-		return NULL;
-	}
-	*slash = '\0';
-	if (!ms_sync_has_ranks(path)) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-static int
-probe(const char *dir)
-{
-	char *anc;
-
-	if (ms_sync_has_ranks(dir))
-		return 60;
-	if (ms_acl_detect(dir))
-		return 50;
-	if (looks_like_rank(dir))
-		return 40;
-	if ((anc = rank_ancestor(dir))) {
-		free(anc);
-		return 30;
-	}
-	return 0;
-}
-
-static enum td_status
-ms_open(const char *dir, const struct reader_options *opt, struct reader **out, char *err,
-	size_t errlen)
-{
-	struct reader *r;
-
-	*out = NULL;
-	if (!is_dir(dir)) {
-		snprintf(err, errlen, "%s: not a directory", dir);
-		return TD_ERR_NOENT;
-	}
-	if (!probe(dir)) {
-		snprintf(err, errlen, "%s: no rank_* or 14-digit time directories (MindSpore dump)", dir);
-		return TD_ERR_FORMAT;
-	}
-	r = xcalloc(1, sizeof(*r));
-	r->root = xstrdup(dir);
-	if (!ms_sync_has_ranks(dir) && !looks_like_rank(dir) && !ms_acl_detect(dir) &&
-	    (r->only = realpath(dir, NULL))) {
-		free(r->root);
-		r->root = rank_ancestor(dir);   /* probe() found it */
-	}
-	r->top = dump_of_rank(r->root);
-	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
-	r->follow = opt && opt->follow;
-	r->may_follow = opt && (opt->follow || opt->may_follow);
-	r->acl = !ms_sync_has_ranks(dir) && !looks_like_rank(dir) && ms_acl_detect(dir);
-	pthread_mutex_init(&r->lock, NULL);
-	*out = r;
-	return TD_OK;
-}
 
 static void
 run_free(struct ms_run *run)
@@ -685,7 +568,8 @@ const struct reader_ops mindspore_reader_ops = {
 	.description = "MindSpore Dump: synchronous (.npy, statistic.csv) and asynchronous (bin) dumps",
 	.values_in = ".npy",
 	.flags = READER_ROWS_TIME_ORDERED,
-	.probe = probe,
+	.probe = ms_probe,
+	.probe_list = ms_probe_list,
 	.open = ms_open,
 	.index = ms_index,
 	.decode = ms_decode,

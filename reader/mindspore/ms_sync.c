@@ -27,20 +27,31 @@ is_rank_name(const char *s)
 }
 
 bool
-ms_sync_has_ranks(const char *dir)
+ms_sync_has_ranks_listed(const char *dir, const struct reader_listing *ls)
 {
-	size_t n, i;
-	char **names = ms_list_dir(dir, &n);
+	size_t i;
 	bool hit = false;
 
-	for (i = 0; i < n && !hit; i++)
-		if (is_rank_name(names[i])) {
-			char *p = xasprintf("%s/%s", dir, names[i]);
+	for (i = 0; i < ls->n && !hit; i++)
+		if (is_rank_name(ls->v[i].name)) {
+			char *p = xasprintf("%s/%s", dir, ls->v[i].name);
 
 			hit = ms_is_dir(p);
 			free(p);
 		}
-	ms_names_free(names, n);
+	return hit;
+}
+
+bool
+ms_sync_has_ranks(const char *dir)
+{
+	struct reader_listing ls;
+	bool hit;
+
+	if (!reader_listing_make(dir, &ls))
+		return false;
+	hit = ms_sync_has_ranks_listed(dir, &ls);
+	reader_listing_done(&ls);
 	return hit;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reader/reader_listing.h"
 #include "reader/reader_report.h"
 
 /* ---- folder names (FORMAT.md §1) ---------------------------------------- */
@@ -111,31 +112,37 @@ name_cmp(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-/* Subfolder names of dir accepted by keep, sorted by their numbers. */
+/* Subfolder names of dir accepted by keep, sorted by their numbers; from
+ * ls, the listing of dir, when not NULL. */
 static size_t
-list_dirs(const char *dir, bool (*keep)(const char *), char ***out)
+list_dirs(const char *dir, const struct reader_listing *ls, bool (*keep)(const char *),
+	  char ***out)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct reader_listing own;
 	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, i;
 
 	*out = NULL;
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < 100000) {
+	if (!ls) {
+		if (!reader_listing_make(dir, &own))
+			return 0;
+		ls = &own;
+	}
+	for (i = 0; i < ls->n && n < 100000; i++) {
+		const char *name = ls->v[i].name;
 		char *p;
 
-		if (!keep(de->d_name))
+		if (!keep(name))
 			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
+		p = xasprintf("%s/%s", dir, name);
 		if (is_dir(p)) {
 			TD_GROW(names, cap, n + 1);
-			names[n++] = xstrdup(de->d_name);
+			names[n++] = xstrdup(name);
 		}
 		free(p);
 	}
-	closedir(d);
+	if (ls == &own)
+		reader_listing_done(&own);
 	if (n)
 		td_sort(names, n, sizeof(*names), name_cmp);
 	*out = names;
@@ -158,12 +165,14 @@ step_name(const char *name)
 	return numbered(name, "step", false) >= 0;
 }
 
-/* The rank folders of a step folder; returns how many were added. */
+/* The rank folders of a step folder (ls: its listing, or NULL); returns
+ * how many were added. */
 static size_t
-add_step(struct reader *r, const char *dir, const char *level, int64_t step)
+add_step(struct reader *r, const char *dir, const struct reader_listing *ls, const char *level,
+	 int64_t step)
 {
 	char **ranks;
-	size_t n = list_dirs(dir, rank_name, &ranks), i, added = 0;
+	size_t n = list_dirs(dir, ls, rank_name, &ranks), i, added = 0;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", dir, ranks[i]), *json = json_of(p);
@@ -178,17 +187,18 @@ add_step(struct reader *r, const char *dir, const char *level, int64_t step)
 	return added;
 }
 
-/* The step folders of a root (or of its graph/ or pynative/ level). */
+/* The step folders of a root (or of its graph/ or pynative/ level; ls:
+ * its listing, or NULL). */
 static size_t
-add_root(struct reader *r, const char *dir, const char *level)
+add_root(struct reader *r, const char *dir, const struct reader_listing *ls, const char *level)
 {
 	char **steps;
-	size_t n = list_dirs(dir, step_name, &steps), i, added = 0;
+	size_t n = list_dirs(dir, ls, step_name, &steps), i, added = 0;
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", dir, steps[i]);
 
-		added += add_step(r, p, level, numbered(steps[i], "step", false));
+		added += add_step(r, p, NULL, level, numbered(steps[i], "step", false));
 		free(p);
 	}
 	free_names(steps, n);
@@ -220,9 +230,10 @@ step_of(const char *dir)
 	return numbered(base ? base + 1 : dir, "step", false);
 }
 
-/* Every level the user may open (FORMAT.md §1). */
+/* Every level the user may open (FORMAT.md §1); ls: the listing of dir,
+ * or NULL. */
 static size_t
-find_units(struct reader *r, const char *dir)
+find_units(struct reader *r, const char *dir, const struct reader_listing *ls)
 {
 	static const char *const levels[] = { "graph", "pynative" };
 	char *json = json_of(dir);
@@ -232,14 +243,14 @@ find_units(struct reader *r, const char *dir)
 		add_unit(r, dir, json, "", step_of_parent(dir));
 		return 1;
 	}
-	if ((added = add_step(r, dir, "", step_of(dir))))
+	if ((added = add_step(r, dir, ls, "", step_of(dir))))
 		return added;
-	added = add_root(r, dir, "");
+	added = add_root(r, dir, ls, "");
 	for (i = 0; i < TD_ARRAY_SIZE(levels); i++) {
 		char *p = xasprintf("%s/%s", dir, levels[i]);
 
 		if (is_dir(p))
-			added += add_root(r, p, levels[i]);
+			added += add_root(r, p, NULL, levels[i]);
 		free(p);
 	}
 	return added;
@@ -291,15 +302,27 @@ msp_close(struct reader *r)
 }
 
 static int
-probe(const char *dir)
+probe_list(const char *dir, const struct reader_listing *ls)
 {
 	struct reader tmp = { 0 };
-	size_t n = find_units(&tmp, dir), i;
+	size_t n = find_units(&tmp, dir, ls), i;
 
 	for (i = 0; i < n; i++)
 		unit_free(&tmp.units[i]);
 	free(tmp.units);
 	return n ? 70 : 0;
+}
+
+static int
+probe(const char *dir)
+{
+	struct reader_listing ls;
+	int score;
+
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	score = probe_list(dir, &ls);
+	reader_listing_done(&ls);
+	return score;
 }
 
 static enum td_status
@@ -319,7 +342,7 @@ msp_open(const char *dir, const struct reader_options *opt, struct reader **out,
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->follow = opt && opt->follow;
 	r->may_follow = opt && (opt->follow || opt->may_follow);
-	if (!find_units(r, dir)) {
+	if (!find_units(r, dir, opt ? opt->root_listing : NULL)) {
 		msp_close(r);
 		snprintf(err, errlen, "%s: no dump.json or debug.json in it, its rank folders or "
 			 "step*/rank*/ (msprobe dump)", dir);
@@ -416,6 +439,7 @@ const struct reader_ops msprobe_reader_ops = {
 	.flags = READER_ROWS_TIME_ORDERED | READER_ROW_FACTS | READER_CALL_TREE |
 		 READER_PAIR_HOSTS_BY_POSITION,
 	.probe = probe,
+	.probe_list = probe_list,
 	.open = msp_open,
 	.index = msp_index,
 	.decode = msp_decode,

@@ -41,8 +41,22 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "reader/reader_listing.h"
+
 /* Run directories a probe looks into before giving up. */
 #define PROBE_RUNS 8
+
+/* Whether a listed name is a v1 dump root's own entry (a device directory
+ * or the core metadata file), or any _tfdbg_ entry with dump_root_only
+ * false. */
+static bool
+is_tfdbg_entry(const char *name, bool dump_root_only)
+{
+	if (!strncmp(name, TFDBG1_DEVICE_PREFIX, strlen(TFDBG1_DEVICE_PREFIX)) ||
+	    !strncmp(name, TFDBG1_CORE_PREFIX, strlen(TFDBG1_CORE_PREFIX)))
+		return true;
+	return !dump_root_only && !strncmp(name, "_tfdbg_", 7);
+}
 
 static bool
 dir_has_tfdbg_entry(const char *path, bool dump_root_only)
@@ -53,45 +67,66 @@ dir_has_tfdbg_entry(const char *path, bool dump_root_only)
 
 	if (!d)
 		return false;
-	while (!found && (de = readdir(d))) {
-		if (!strncmp(de->d_name, TFDBG1_DEVICE_PREFIX, strlen(TFDBG1_DEVICE_PREFIX)) ||
-		    !strncmp(de->d_name, TFDBG1_CORE_PREFIX, strlen(TFDBG1_CORE_PREFIX)))
-			found = true;
-		else if (!dump_root_only && !strncmp(de->d_name, "_tfdbg_", 7))
-			found = true;
-	}
+	while (!found && (de = readdir(d)))
+		found = is_tfdbg_entry(de->d_name, dump_root_only);
 	closedir(d);
 	return found;
 }
 
-/* 0: not v1; 60: a plain dump root; 70: a session root. */
-static int
-probe(const char *dir)
+static bool
+listing_has_tfdbg_entry(const struct reader_listing *ls)
 {
-	DIR *d;
-	struct dirent *de;
-	int tried = 0, score = 0;
+	size_t i;
 
-	if (dir_has_tfdbg_entry(dir, true))
+	for (i = 0; i < ls->n; i++)
+		if (is_tfdbg_entry(ls->v[i].name, true))
+			return true;
+	return false;
+}
+
+static bool
+is_run_name(const char *name)
+{
+	uint64_t us;
+	const char *token;
+	int64_t counter;
+
+	return tfdbg1_parse_run_dir(name, &us, &token, &counter);
+}
+
+/* 0: not v1; 60: a plain dump root; 70: a session root (a run directory,
+ * among the first PROBE_RUNS in listing order, holding a _tfdbg_ entry). */
+static int
+probe_list(const char *dir, const struct reader_listing *ls)
+{
+	int tried = 0, score = 0;
+	size_t i;
+
+	if (listing_has_tfdbg_entry(ls))
 		return 60;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (score == 0 && tried < PROBE_RUNS && (de = readdir(d))) {
-		uint64_t us;
-		const char *token;
-		int64_t counter;
+	for (i = 0; i < ls->n && score == 0 && tried < PROBE_RUNS; i++) {
 		char *sub;
 
-		if (!tfdbg1_parse_run_dir(de->d_name, &us, &token, &counter))
+		if (!is_run_name(ls->v[i].name))
 			continue;
 		tried++;
-		sub = xasprintf("%s/%s", dir, de->d_name);
+		sub = xasprintf("%s/%s", dir, ls->v[i].name);
 		if (dir_has_tfdbg_entry(sub, false))
 			score = 70;
 		free(sub);
 	}
-	closedir(d);
+	return score;
+}
+
+static int
+probe(const char *dir)
+{
+	struct reader_listing ls;
+	int score;
+
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	score = probe_list(dir, &ls);
+	reader_listing_done(&ls);
 	return score;
 }
 
@@ -140,26 +175,28 @@ has_legacy_dump(const char *path, const char *rel, int depth, int *budget)
  * v1 dump at all, however it was chosen. */
 enum v1_root { V1_NONE, V1_SESSION, V1_DUMP_ROOT };
 
+/* From ls, the listing of dir (reader_options.root_listing), or from one
+ * listing of its own when ls is NULL. */
 static enum v1_root
-v1_root_kind(const char *dir)
+v1_root_kind(const char *dir, const struct reader_listing *ls)
 {
-	DIR *d;
-	struct dirent *de;
-	bool run = false;
+	struct reader_listing own;
+	bool tfdbg = false, run = false;
 	int budget = LEGACY_BUDGET;
+	size_t i;
 
-	if (dir_has_tfdbg_entry(dir, true))
-		return V1_DUMP_ROOT;
-	if ((d = opendir(dir))) {
-		while (!run && (de = readdir(d))) {
-			uint64_t us;
-			const char *token;
-			int64_t counter;
-
-			run = tfdbg1_parse_run_dir(de->d_name, &us, &token, &counter);
-		}
-		closedir(d);
+	if (!ls) {
+		if (!reader_listing_make(dir, &own))
+			return V1_NONE;
+		ls = &own;
 	}
+	tfdbg = listing_has_tfdbg_entry(ls);
+	for (i = 0; i < ls->n && !run; i++)
+		run = is_run_name(ls->v[i].name);
+	if (ls == &own)
+		reader_listing_done(&own);
+	if (tfdbg)
+		return V1_DUMP_ROOT;
 	if (run)
 		return V1_SESSION;
 	return has_legacy_dump(dir, "", LEGACY_DEPTH, &budget) ? V1_DUMP_ROOT : V1_NONE;
@@ -173,13 +210,12 @@ open_reader(const char *dir, const struct reader_options *opt, struct reader **o
 	struct stat st;
 	enum v1_root kind;
 
-	(void)opt;
 	*out = NULL;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a directory", dir);
 		return TD_ERR_NOENT;
 	}
-	kind = v1_root_kind(dir);
+	kind = v1_root_kind(dir, opt ? opt->root_listing : NULL);
 	if (kind == V1_NONE) {
 		snprintf(err, errlen, "%s: no run_* directory, _tfdbg_* file or v1 tensor dump file "
 			 "(not a tfdbg v1 dump)", dir);
@@ -522,6 +558,7 @@ const struct reader_ops tfdbg1_reader_ops = {
 		     "tensors and graphs, not Python stacks (tfdbg v2 and MindSpore do)",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = probe,
+	.probe_list = probe_list,
 	.open = open_reader,
 	.index = tfdbg1_index,
 	.decode = decode,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader_listing.h"
 #include "reader/reader_report.h"
 #include "tf_debug_event.pb-c.h"
 #include "tfdbg2_internal.h"
@@ -43,18 +44,26 @@ is_metadata_name(const char *name)
 }
 
 static int
+tfdbg2_probe_list(const char *dir, const struct reader_listing *ls)
+{
+	size_t i;
+
+	(void)dir;
+	for (i = 0; i < ls->n; i++)
+		if (is_metadata_name(ls->v[i].name))
+			return 100;
+	return 0;
+}
+
+static int
 tfdbg2_probe(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int score = 0;
+	struct reader_listing ls;
+	int score;
 
-	if (!d)
-		return 0;
-	while (!score && (e = readdir(d)))
-		if (is_metadata_name(e->d_name))
-			score = 100;
-	closedir(d);
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	score = tfdbg2_probe_list(dir, &ls);
+	reader_listing_done(&ls);
 	return score;
 }
 
@@ -547,6 +556,7 @@ const struct reader_ops tfdbg2_reader_ops = {
 		       "(type, device, inputs, outputs and stack only)",
 	.flags = READER_ROWS_TIME_ORDERED,
 	.probe = tfdbg2_probe,
+	.probe_list = tfdbg2_probe_list,
 	.open = tfdbg2_open,
 	.index = tfdbg2_index,
 	.decode = tfdbg2_decode,
