@@ -531,6 +531,12 @@ align(struct model_diff *d)
 	if (leaves)
 		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
+	/* sized once: at 800,000 rows the last doubling held the old table
+	 * (16 MB) beside the new one; the pairs are at most the smaller side */
+	hashtab_u64_init(&t, nb);
+	d->cappairs = TD_MAX(TD_MIN(na, nb), 1);
+	d->pa = xrealloc(d->pa, d->cappairs * sizeof(*d->pa));
+	d->pb = xrealloc(d->pb, d->cappairs * sizeof(*d->pb));
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb, leaves ? &leaf : NULL);
 	take_a(d, &t, next, cls_a, nops_a, na);
 	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
