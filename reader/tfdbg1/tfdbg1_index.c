@@ -7,7 +7,8 @@
  * then one trace per tensor dump in dump-time order (tfdbg1_emit.c sends
  * the records).  A later pass (follow mode) first picks up dumps written
  * since into the last run, which keeps each run's rows together, then the
- * new runs.
+ * new runs.  The runs are scanned on two threads and their dump files read
+ * ahead by a staging thread (tfdbg1_stage.c); only this thread sends.
  */
 #include "tfdbg1_internal.h"
 

@@ -8,7 +8,8 @@
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
  * user's ops (tfdbg1_graph.c).  Then a file's path kept as an interned
  * directory and a base name (tfdbg1_paths.c), the reader's tables, the directory scan (tfdbg1_scan.c), the
- * index pass (tfdbg1_index.c) and the records it sends (tfdbg1_emit.c).
+ * index pass (tfdbg1_index.c), its threads (tfdbg1_stage.c) and the
+ * records it sends (tfdbg1_emit.c).
  * See FORMAT.md.
  */
 #ifndef TD_TFDBG1_H
