@@ -111,24 +111,53 @@ tfdbg1_scan_roots(char *const *paths, char *const *dirs, size_t n, struct tfdbg1
 
 struct tfdbg1_stage {
 	struct tfdbg1_scan *scans;
-	size_t n;
+	size_t n, total;
 	size_t *base;                   /* dumps of the runs before run i */
 	struct tfdbg1_staged **runs;    /* run i's dumps, once the thread reached it */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t done;                    /* dumps read, counted over the runs in order */
 	size_t consumed;                /* dumps the index thread is past */
+	/* Who sleeps, and till when: each side wakes the other only then, so
+	 * the two threads do not wake each other once per dump (a futex pair
+	 * a file under strace before) when they run at about the same pace. */
+	size_t main_wants;              /* the index thread waits for done >= this (0: not) */
+	size_t stage_resumes;           /* the stage waits for consumed >= this (0: not) */
 	bool stop;
 	pthread_t th;
 };
 
-/* Under sg->lock: false once the index thread stops the stage. */
+/* Under sg->lock: dump g may be read (waiting for room when the thread is
+ * STAGE_WINDOW ahead); false once the index thread stops the stage. */
 static bool
 wait_room(struct tfdbg1_stage *sg, size_t g)
 {
-	while (!sg->stop && g >= sg->consumed + STAGE_WINDOW)
+	while (!sg->stop && g >= sg->consumed + STAGE_WINDOW) {
+		sg->stage_resumes = g - STAGE_WINDOW / 2 + 1;
 		pthread_cond_wait(&sg->cond, &sg->lock);
+	}
+	sg->stage_resumes = 0;
 	return !sg->stop;
+}
+
+/* Under sg->lock: dumps before g are read. */
+static void
+publish(struct tfdbg1_stage *sg, size_t g)
+{
+	sg->done = g;
+	if (sg->main_wants && g >= sg->main_wants)
+		pthread_cond_broadcast(&sg->cond);
+}
+
+/* Under sg->lock: the index thread is past dumps before g. */
+static void
+consume(struct tfdbg1_stage *sg, size_t g)
+{
+	if (g <= sg->consumed)
+		return;
+	sg->consumed = g;
+	if (sg->stage_resumes && g >= sg->stage_resumes)
+		pthread_cond_broadcast(&sg->cond);
 }
 
 static void *
@@ -136,6 +165,7 @@ stage_thread(void *arg)
 {
 	struct tfdbg1_stage *sg = arg;
 	size_t i, k;
+	bool go;
 
 	for (i = 0; i < sg->n; i++) {
 		const struct tfdbg1_scan *s = &sg->scans[i];
@@ -143,20 +173,17 @@ stage_thread(void *arg)
 
 		pthread_mutex_lock(&sg->lock);
 		sg->runs[i] = st;
+		go = wait_room(sg, sg->base[i]);
 		pthread_mutex_unlock(&sg->lock);
-		for (k = 0; k < s->ndumps; k++) {
-			pthread_mutex_lock(&sg->lock);
-			if (!wait_room(sg, sg->base[i] + k)) {
-				pthread_mutex_unlock(&sg->lock);
-				return NULL;
-			}
-			pthread_mutex_unlock(&sg->lock);
+		for (k = 0; go && k < s->ndumps; k++) {
 			tfdbg1_stage_read(s->dumps[k].path, s->dumps[k].name.debug_op, &st[k]);
 			pthread_mutex_lock(&sg->lock);
-			sg->done = sg->base[i] + k + 1;
-			pthread_cond_broadcast(&sg->cond);
+			publish(sg, sg->base[i] + k + 1);
+			go = wait_room(sg, sg->base[i] + k + 1);
 			pthread_mutex_unlock(&sg->lock);
 		}
+		if (!go)
+			return NULL;
 	}
 	return NULL;
 }
@@ -178,6 +205,7 @@ tfdbg1_stage_start(struct tfdbg1_scan *scans, size_t n)
 	sg->runs = xcalloc(n, sizeof(*sg->runs));
 	for (i = 1; i < n; i++)
 		sg->base[i] = sg->base[i - 1] + scans[i - 1].ndumps;
+	sg->total = total;
 	pthread_mutex_init(&sg->lock, NULL);
 	pthread_cond_init(&sg->cond, NULL);
 	if (pthread_create(&sg->th, NULL, stage_thread, sg) != 0) {
@@ -191,6 +219,10 @@ tfdbg1_stage_start(struct tfdbg1_scan *scans, size_t n)
 	return sg;
 }
 
+/* Dumps the index thread waits for at once when it catches up with the
+ * stage: then it sleeps once per batch, not once per dump. */
+#define STAGE_BATCH 64
+
 const struct tfdbg1_staged *
 tfdbg1_stage_get(struct tfdbg1_stage *sg, size_t run, size_t dump)
 {
@@ -198,11 +230,12 @@ tfdbg1_stage_get(struct tfdbg1_stage *sg, size_t run, size_t dump)
 	size_t g = sg->base[run] + dump;
 
 	pthread_mutex_lock(&sg->lock);
-	while (sg->done <= g)
-		pthread_cond_wait(&sg->cond, &sg->lock);
-	if (g > sg->consumed) {
-		sg->consumed = g;
-		pthread_cond_broadcast(&sg->cond);
+	consume(sg, g);   /* first: the stage may wait for room */
+	if (sg->done <= g) {
+		sg->main_wants = TD_MIN(g + STAGE_BATCH, sg->total);
+		while (sg->done < sg->main_wants)
+			pthread_cond_wait(&sg->cond, &sg->lock);
+		sg->main_wants = 0;
 	}
 	st = &sg->runs[run][dump];
 	pthread_mutex_unlock(&sg->lock);
@@ -225,23 +258,23 @@ void
 tfdbg1_stage_run_done(struct tfdbg1_stage *sg, size_t run)
 {
 	struct tfdbg1_staged *st;
+	size_t end;
 
 	if (!sg)
 		return;
+	end = sg->base[run] + sg->scans[run].ndumps;
 	pthread_mutex_lock(&sg->lock);
 	/* the thread may still be reading this run (the pass skipped its
 	 * last dumps): the array goes once the thread is past it */
-	while (sg->done < sg->base[run] + sg->scans[run].ndumps && !sg->stop) {
-		sg->consumed = sg->base[run] + sg->scans[run].ndumps;
-		pthread_cond_broadcast(&sg->cond);
-		pthread_cond_wait(&sg->cond, &sg->lock);
+	consume(sg, end);
+	if (sg->done < end) {
+		sg->main_wants = end;
+		while (sg->done < end)
+			pthread_cond_wait(&sg->cond, &sg->lock);
+		sg->main_wants = 0;
 	}
 	st = sg->runs[run];
 	sg->runs[run] = NULL;
-	if (sg->consumed < sg->base[run] + sg->scans[run].ndumps) {
-		sg->consumed = sg->base[run] + sg->scans[run].ndumps;
-		pthread_cond_broadcast(&sg->cond);
-	}
 	pthread_mutex_unlock(&sg->lock);
 	free_run(st, sg->scans[run].ndumps);
 }
