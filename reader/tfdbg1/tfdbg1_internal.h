@@ -337,6 +337,9 @@ void tfdbg1_staged_done(struct tfdbg1_staged *s);
 /* Threads are used from this many tensor dumps in a pass (and from two run
  * directories for the scan); SIZE_MAX: never.  Tests set it. */
 extern size_t tfdbg1_stage_min;
+/* Dumps the staging thread reads ahead of the index thread at most (a
+ * summary each in memory; 4096, at least 1).  Tests set it. */
+extern size_t tfdbg1_stage_window;
 /* tfdbg1_scan_root(paths[i], dirs[i], &out[i]) for i < n, on two threads
  * when there are two cores. */
 void tfdbg1_scan_roots(char *const *paths, char *const *dirs, size_t n, struct tfdbg1_scan *out);

@@ -21,9 +21,7 @@
 #include <unistd.h>
 
 size_t tfdbg1_stage_min = 1;
-
-/* Dumps read ahead of the index thread at most (memory: a summary each). */
-#define STAGE_WINDOW 4096
+size_t tfdbg1_stage_window = 4096;
 
 static bool
 two_cores(void)
@@ -128,12 +126,12 @@ struct tfdbg1_stage {
 };
 
 /* Under sg->lock: dump g may be read (waiting for room when the thread is
- * STAGE_WINDOW ahead); false once the index thread stops the stage. */
+ * tfdbg1_stage_window ahead); false once the index thread stops the stage. */
 static bool
 wait_room(struct tfdbg1_stage *sg, size_t g)
 {
-	while (!sg->stop && g >= sg->consumed + STAGE_WINDOW) {
-		sg->stage_resumes = g - STAGE_WINDOW / 2 + 1;
+	while (!sg->stop && g >= sg->consumed + tfdbg1_stage_window) {
+		sg->stage_resumes = g - tfdbg1_stage_window / 2 + 1;
 		pthread_cond_wait(&sg->cond, &sg->lock);
 	}
 	sg->stage_resumes = 0;
@@ -232,7 +230,8 @@ tfdbg1_stage_get(struct tfdbg1_stage *sg, size_t run, size_t dump)
 	pthread_mutex_lock(&sg->lock);
 	consume(sg, g);   /* first: the stage may wait for room */
 	if (sg->done <= g) {
-		sg->main_wants = TD_MIN(g + STAGE_BATCH, sg->total);
+		/* no further than the stage may go ahead of g */
+		sg->main_wants = TD_MIN(g + TD_MIN(STAGE_BATCH, tfdbg1_stage_window), sg->total);
 		while (sg->done < sg->main_wants)
 			pthread_cond_wait(&sg->cond, &sg->lock);
 		sg->main_wants = 0;

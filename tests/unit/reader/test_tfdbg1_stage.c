@@ -95,9 +95,16 @@ check_threads_match_one(const char *dir, struct recorded *one)
 	record_sink_index(&tfdbg1_reader_ops, dir, one);
 	tfdbg1_stage_min = 0;
 	record_sink_index(&tfdbg1_reader_ops, dir, &two);
-	tfdbg1_stage_min = 1;
 	assert_same_pass(&one->rs, &two.rs);
 	record_sink_index_done(&two);
+	/* a stage that often waits for room, and an index thread that often
+	 * waits for the stage */
+	tfdbg1_stage_window = 2;
+	record_sink_index(&tfdbg1_reader_ops, dir, &two);
+	assert_same_pass(&one->rs, &two.rs);
+	record_sink_index_done(&two);
+	tfdbg1_stage_window = 4096;
+	tfdbg1_stage_min = 1;
 }
 
 static void
@@ -161,12 +168,14 @@ test_tfdbg1_stage_stopped_pass_stops_threads(void **state)
 
 	(void)state;
 	tfdbg1_stage_min = 0;
+	tfdbg1_stage_window = 2;        /* the stage waits for room when stopped */
 	assert_int_equal(tfdbg1_reader_ops.open(FIXTURE, &(struct reader_options){ 0 }, &a.r, err,
 						sizeof err), TD_OK);
 	record_sink_init(&a.rs, &a.sink);
 	a.sink.should_stop = stop_after_ten_traces;
 	assert_int_equal(tfdbg1_reader_ops.index(a.r, &a.sink), TD_OK);
 	tfdbg1_stage_min = 1;
+	tfdbg1_stage_window = 4096;
 	assert_true(a.rs.ntraces >= 10 && a.rs.ntraces < MLP_DUMPS);
 	assert_int_equal(a.rs.nexecutions, 1);
 	record_sink_index_done(&a);
