@@ -281,16 +281,17 @@ metrics_init(struct model_diff_metrics *x)
 #define ROW_FIELDS (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | \
 		    SUM_POS_INF | SUM_NONFINITE | SUM_ZERO | SUM_MINMAX | SUM_MEAN)
 
-/* Row i's summary into *s: from the summary columns when its record
- * holds no values (the columns then hold what its decode gives, shape
- * included), else decoded into *md (its values there too). */
+/* Row i's summary into *s: when its record holds no values, from the
+ * summary columns (they hold what its decode gives, shape included) or,
+ * without them, the row cache's summary decode (the same summary, read
+ * without unpacking the record: a cold diff's cost); else decoded into
+ * *md (its values there too). */
 static void
 row_fetch(struct model *m, uint64_t i, struct model_detail *md, struct td_summary *s)
 {
 	struct model_fields f;
 
-	if (model_trace_no_values(m, i) && model_trace_fields(m, i, ROW_FIELDS, &f) &&
-	    f.from_columns) {
+	if (model_trace_no_values(m, i) && model_trace_fields(m, i, ROW_FIELDS, &f)) {
 		*s = f.s;
 		return;
 	}
