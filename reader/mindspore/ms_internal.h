@@ -28,7 +28,9 @@
 /* ---- statistic.csv (§7) ------------------------------------------------ */
 
 struct ms_stat_row {
-	char *op_type, *op_name;    /* as written (file-name form or scoped) */
+	const char *op_type;        /* as written (file-name form or scoped); */
+	const char *op_name;        /* in ms_stat.names, or in own */
+	char *own;                  /* the two names of a row of ms_stat_read_row */
 	uint64_t task, stream, ts;
 	bool is_input;
 	uint32_t slot;
@@ -53,6 +55,7 @@ struct ms_stat {
 	bool header;                /* the header line was read */
 	uint64_t size;              /* the file's size and modification time (ns) */
 	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
+	struct td_strpool names;    /* the rows' op types and names */
 };
 
 /* Parses a whole statistic.csv held in memory (tests, the fuzzer): the

@@ -381,26 +381,28 @@ add_stat_only(struct load_ctx *c)
 
 	for (i = 0; c->have_stat && i < c->stat.n; i++) {
 		const struct ms_stat_row *row = &c->stat.rows[i];
+		/* new_entry only reads nm's names (the pool keeps row's) */
 		struct ms_name nm = {
-			.op_type = row->op_type, .op_name = row->op_name, .task = row->task,
-			.stream = row->stream, .ts = row->ts, .is_input = row->is_input,
-			.slot = row->slot,
+			.op_type = (char *)row->op_type, .op_name = (char *)row->op_name,
+			.task = row->task, .stream = row->stream, .ts = row->ts,
+			.is_input = row->is_input, .slot = row->slot,
 		};
+		char *form = NULL;
 		struct ms_entry *e;
 
 		if (c->stat_used[i])
 			continue;
 		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
 		if (strchr(row->op_name, '/'))
-			nm.op_name = ms_name_file_form(row->op_name);
+			nm.op_name = form = ms_name_file_form(row->op_name);
 		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
 		pend_of(c, e)->summary = row->summary;
 		ms_entry_set_line(e, row->off);
-		if (nm.op_name != row->op_name) {
+		if (form) {
 			/* no graph node matched: keep the scoped name as written */
-			if (strcmp(e->op_name, nm.op_name) == 0)
+			if (strcmp(e->op_name, form) == 0)
 				e->op_name = td_strpool_add(&c->r->strs, row->op_name);
-			free(nm.op_name);
+			free(form);
 		}
 	}
 }

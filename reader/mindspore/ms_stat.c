@@ -16,6 +16,7 @@
 
 #include "reader/base/fileio.h"
 #include "reader/parse/csv.h"
+#include "reader/parse/decnum.h"
 
 enum stat_col {
 	COL_OP_TYPE, COL_OP_NAME, COL_TASK, COL_STREAM, COL_TS, COL_IO, COL_SLOT,
@@ -30,18 +31,30 @@ static const char *const col_names[COL_COUNT_] = {
 	"Positive Inf Count", "Zero Count", "L2 Value", "L2Norm Value",
 };
 
+/* A cell of 1 to 19 digits and nothing else: its value without strtoull
+ * (which gives the same for it); anything else goes to strtoull. */
 static bool
 parse_u64(const char *s, uint64_t *v)
 {
+	const char *p = s;
+	uint64_t x = 0;
 	char *e;
 
 	if (!s || !*s || *s == '-')
 		return false;
+	for (; *p >= '0' && *p <= '9' && p - s < 19; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (!*p) {
+		*v = x;
+		return true;
+	}
 	errno = 0;
 	*v = strtoull(s, &e, 10);
 	return !errno && !*e;
 }
 
+/* The cell's double, bit for bit strtod's: decnum's exact fast path for
+ * the short decimals the writer prints (§7), strtod for the rest. */
 static bool
 parse_double(const char *s, double *v)
 {
@@ -49,6 +62,8 @@ parse_double(const char *s, double *v)
 
 	if (!s || !*s || strcmp(s, "null") == 0)
 		return false;
+	if (decnum_fast(s, v))
+		return true;
 	*v = strtod(s, &e);
 	return !*e;
 }
@@ -160,8 +175,8 @@ fill_row(char **cell, struct ms_stat_row *r)
 	if (!parse_u64(cell[COL_STREAM], &r->stream))
 		r->stream = 0;
 	fill_summary(cell, &r->summary);
-	r->op_type = xstrdup(cell[COL_OP_TYPE]);
-	r->op_name = xstrdup(cell[COL_OP_NAME]);
+	r->op_type = cell[COL_OP_TYPE];     /* borrowed: the caller copies them */
+	r->op_name = cell[COL_OP_NAME];
 	return true;
 }
 
@@ -237,10 +252,14 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		st->bad_rows++;
 	} else if (st->n >= MS_STAT_ROWS_MAX) {
 		st->over_rows++;
-		free(r.op_type);
-		free(r.op_name);
 	} else {
 		r.off = off;
+		/* a run repeats few op types: the previous row's copy is kept */
+		if (st->n && strcmp(st->rows[st->n - 1].op_type, r.op_type) == 0)
+			r.op_type = st->rows[st->n - 1].op_type;
+		else
+			r.op_type = td_strpool_copy(&st->names, r.op_type, strlen(r.op_type));
+		r.op_name = td_strpool_copy(&st->names, r.op_name, strlen(r.op_name));
 		TD_GROW(st->rows, st->cap, st->n + 1);
 		st->rows[st->n++] = r;
 	}
@@ -330,13 +349,10 @@ ms_stat_find(const struct ms_stat *st, const char *op_type, uint64_t ts, bool is
 void
 ms_stat_done(struct ms_stat *st)
 {
-	size_t i;
-
 	if (!st)
 		return;
-	for (i = 0; i < st->n; i++)
-		ms_stat_row_done(&st->rows[i]);
 	free(st->rows);
+	td_strpool_done(&st->names);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -345,8 +361,7 @@ ms_stat_row_done(struct ms_stat_row *row)
 {
 	if (!row)
 		return;
-	free(row->op_type);
-	free(row->op_name);
+	free(row->own);
 	memset(row, 0, sizeof(*row));
 }
 
@@ -421,7 +436,15 @@ row_at(int fd, uint64_t size, uint64_t off, const int *colmap, size_t ncolumns,
 		return false;
 	if (csv_split(line, len, &row) == TD_OK && row.n == ncolumns) {
 		map_cells(colmap, &row, cell);
-		ok = fill_row(cell, out);
+		if ((ok = fill_row(cell, out))) {
+			size_t nt = strlen(out->op_type) + 1, nn = strlen(out->op_name) + 1;
+
+			out->own = xmalloc(nt + nn);
+			memcpy(out->own, out->op_type, nt);
+			memcpy(out->own + nt, out->op_name, nn);
+			out->op_type = out->own;
+			out->op_name = out->own + nt;
+		}
 	}
 	csv_row_done(&row);
 	free(line);

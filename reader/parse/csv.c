@@ -10,59 +10,64 @@
 static void
 row_reset(struct csv_row *row)
 {
-	size_t i;
-
-	for (i = 0; i < row->n; i++)
-		free(row->fields[i]);
 	row->n = 0;
+	row->used = 0;
 }
 
+/* Ends the field that starts at byte start of row->buf (its NUL written). */
 static void
-row_push(struct csv_row *row, struct strbuf *sb)
+row_push(struct csv_row *row, size_t start)
 {
 	TD_GROW(row->fields, row->cap, row->n + 1);
-	row->fields[row->n++] = sb->buf ? strbuf_take(sb) : xstrdup("");
+	row->buf[row->used++] = '\0';
+	row->fields[row->n++] = row->buf + start;
 }
 
 enum td_status
 csv_split(const char *line, size_t len, struct csv_row *row)
 {
-	struct strbuf sb = {0};
-	size_t i = 0;
+	size_t i = 0, start;
 
 	row_reset(row);
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
+	/* a field's bytes plus its NUL take at most its bytes and the ',' (or
+	 * the line's end) after it: len + 1 bytes hold them all, so the
+	 * buffer never moves under the fields */
+	if (len + 1 > row->bufcap)
+		td_grow((void **)&row->buf, &row->bufcap, len + 1, 1);
 	for (;;) {
+		start = row->used;
 		if (i < len && line[i] == '"') {
 			for (i++;; i++) {
 				if (i >= len) {
-					row_push(row, &sb);
+					row_push(row, start);
 					return TD_ERR_CORRUPT;
 				}
 				if (line[i] == '"') {
 					if (i + 1 < len && line[i + 1] == '"') {
-						strbuf_addc(&sb, '"');
+						row->buf[row->used++] = '"';
 						i++;
 						continue;
 					}
 					i++;
 					break;
 				}
-				strbuf_addc(&sb, line[i]);
+				row->buf[row->used++] = line[i];
 			}
 			if (i < len && line[i] != ',') {
-				row_push(row, &sb);
+				row_push(row, start);
 				return TD_ERR_CORRUPT;
 			}
 		} else {
-			size_t start = i;
+			const char *comma = memchr(line + i, ',', len - i);
+			size_t end = comma ? (size_t)(comma - line) : len;
 
-			while (i < len && line[i] != ',')
-				i++;
-			strbuf_add(&sb, line + start, i - start);
+			memcpy(row->buf + row->used, line + i, end - i);
+			row->used += end - i;
+			i = end;
 		}
-		row_push(row, &sb);
+		row_push(row, start);
 		if (i >= len)
 			return TD_OK;
 		i++;   /* the ',' */
@@ -76,8 +81,8 @@ csv_row_done(struct csv_row *row)
 		return;
 	row_reset(row);
 	free(row->fields);
-	row->fields = NULL;
-	row->cap = 0;
+	free(row->buf);
+	memset(row, 0, sizeof(*row));
 }
 
 const char *
