@@ -150,11 +150,20 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 bool
 ms_note_op_sent(struct reader *r, const char *graph_id, const char *op)
 {
-	char *key = xasprintf("%s\t%s", graph_id, op);
+	/* once per row of a run: the key built without printf, on the
+	 * stack when it is short */
+	char buf[256], *key = buf;
+	size_t g = strlen(graph_id), o = strlen(op);
 	bool added;
 
+	if (g + o + 2 > sizeof buf)
+		key = xmalloc(g + o + 2);
+	memcpy(key, graph_id, g);
+	key[g] = '\t';
+	memcpy(key + g + 1, op, o + 1);
 	td_strpool_id(&r->ops_sent, key, &added);
-	free(key);
+	if (key != buf)
+		free(key);
 	return added;
 }
 
