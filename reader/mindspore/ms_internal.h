@@ -33,6 +33,7 @@ struct ms_stat_row {
 	char *own;                  /* the two names of a row of ms_stat_read_row */
 	uint64_t task, stream, ts;
 	bool is_input;
+	bool used;                  /* joined to a data file (ms_run.c) */
 	uint32_t slot;
 	uint64_t off;               /* byte offset of its line in the file */
 	struct td_summary summary;  /* what the known columns say */
@@ -63,7 +64,9 @@ struct ms_stat {
 enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
 			     char *err, size_t errlen);
 /* Streams statistic.csv at path line by line (never the whole file in
- * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX).  Columns
+ * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX) into st:
+ * zeroed, or cleared by ms_stat_clear after an earlier read (its row
+ * array is then reused).  Columns
  * are mapped by header name (the 20-, 22- and 15-column variants and
  * unknown extra columns all work); "null" leaves a value unknown.
  * "Negative/Positive Zero Count" count elements < 0 / > 0 (infinities
@@ -79,6 +82,9 @@ enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *s
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
 				       uint64_t ts, bool is_input, uint32_t slot);
+/* Frees st's rows' names and forgets its rows, keeping the row array for
+ * the next ms_stat_read (unless it is big); st is then as if zeroed. */
+void ms_stat_clear(struct ms_stat *st);
 void ms_stat_done(struct ms_stat *st);
 /* Reads again the row whose line starts at byte off of the statistic.csv
  * at path, which had size bytes and mtime_ns when ms_stat_read read it
@@ -433,6 +439,8 @@ struct reader {
 	struct td_strpool run_paths;   /* iteration dirs already listed (follow mode) */
 	struct td_strpool const_dirs;  /* constants/ directories given to a run */
 	struct td_strpool ops_sent;    /* "graph\top" already sent with on_op */
+	struct ms_stat stat;        /* ms_run_load's statistic.csv, cleared run
+				     * after run (its row array reused) */
 	size_t nemitted;            /* runs sent to the sink so far */
 	bool follow;                /* reader_options.follow */
 	bool may_follow;            /* reader_options.may_follow (or follow) */

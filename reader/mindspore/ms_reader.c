@@ -90,6 +90,7 @@ ms_close(struct reader *r)
 	td_strpool_done(&r->run_paths);
 	td_strpool_done(&r->const_dirs);
 	td_strpool_done(&r->ops_sent);
+	ms_stat_done(&r->stat);
 	td_strpool_done(&r->source_keys);
 	td_strpool_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);

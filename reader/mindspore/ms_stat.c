@@ -260,7 +260,8 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		else
 			r.op_type = td_strpool_copy(&st->names, r.op_type, strlen(r.op_type));
 		r.op_name = td_strpool_copy(&st->names, r.op_name, strlen(r.op_name));
-		TD_GROW(st->rows, st->cap, st->n + 1);
+		if (st->n == st->cap)
+			TD_GROW(st->rows, st->cap, st->n + 1);
 		st->rows[st->n++] = r;
 	}
 	return TD_OK;
@@ -303,7 +304,7 @@ ms_stat_read(const char *path, size_t max_line, struct ms_stat *st, char *err, s
 	size_t llen;
 	enum td_status rc;
 
-	memset(st, 0, sizeof(*st));
+	ms_stat_clear(st);
 	if ((rc = td_lines_open(&lines, path, max_line, err, errlen)) != TD_OK) {
 		td_lines_close(&lines);
 		return rc;
@@ -344,6 +345,26 @@ ms_stat_find(const struct ms_stat *st, const char *op_type, uint64_t ts, bool is
 		if (!op_type || strcmp(st->rows[lo].op_type, op_type) == 0)
 			return &st->rows[lo];
 	return NULL;
+}
+
+/* A row array kept by ms_stat_clear: the rows of a few runs' files */
+#define KEEP_ROWS 4096
+
+void
+ms_stat_clear(struct ms_stat *st)
+{
+	struct ms_stat_row *rows = st->rows;
+	size_t cap = st->cap;
+
+	td_strpool_done(&st->names);
+	if (cap > KEEP_ROWS) {
+		free(rows);
+		rows = NULL;
+		cap = 0;
+	}
+	memset(st, 0, sizeof(*st));
+	st->rows = rows;
+	st->cap = cap;
 }
 
 void

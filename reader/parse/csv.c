@@ -18,7 +18,8 @@ row_reset(struct csv_row *row)
 static void
 row_push(struct csv_row *row, size_t start)
 {
-	TD_GROW(row->fields, row->cap, row->n + 1);
+	if (row->n == row->cap)
+		TD_GROW(row->fields, row->cap, row->n + 1);
 	row->buf[row->used++] = '\0';
 	row->fields[row->n++] = row->buf + start;
 }
