@@ -57,6 +57,13 @@ struct ms_stat {
 	uint64_t size;              /* the file's size and modification time (ns) */
 	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
 	struct td_strpool names;    /* the rows' op types and names */
+	/* kept by ms_stat_clear for the next file (the same header and
+	 * Data Type words again, file after file) */
+	char *last_header;          /* the last header that mapped, its bytes */
+	size_t last_header_len, last_ncolumns;
+	int last_colmap[MS_STAT_NCOLS];
+	char dtype_word[16];        /* the last Data Type cell, and its dtype */
+	int dtype;
 };
 
 /* Parses a whole statistic.csv held in memory (tests, the fuzzer): the
@@ -82,8 +89,9 @@ enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *s
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
 				       uint64_t ts, bool is_input, uint32_t slot);
-/* Frees st's rows' names and forgets its rows, keeping the row array for
- * the next ms_stat_read (unless it is big); st is then as if zeroed. */
+/* Frees st's rows' names and forgets its rows, keeping for the next
+ * ms_stat_read the row array (unless it is big) and the memos of the last
+ * header and Data Type word; st then reads as if zeroed. */
 void ms_stat_clear(struct ms_stat *st);
 void ms_stat_done(struct ms_stat *st);
 /* Reads again the row whose line starts at byte off of the statistic.csv

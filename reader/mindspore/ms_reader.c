@@ -385,6 +385,9 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 			.host = run->host, .num_outputs = 1,
 		};
 
+		/* the op of the row before (names are interned): noted already */
+		if (k && e->op_name == run->entries[k - 1].op_name)
+			continue;
 		if (ms_note_op_sent(r, run->graph_id, e->op_name))
 			send_op(sink, &op);
 	}

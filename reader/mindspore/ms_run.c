@@ -33,6 +33,10 @@ struct load_ctx {
 	const char *run_dir;        /* the run's folder (other folders: its const_dir) */
 	struct strbuf names;        /* the run's name block (ms_run.names) */
 	uint32_t last_name;         /* offset of the last name added, MS_NO_NAME none */
+	/* add_stat_only: the last row's names and what they resolved to (the
+	 * names live in stat's pool until the run ends) */
+	const char *memo_type, *memo_op, *memo_full, *memo_rtype;
+	bool memo_on;
 	uint64_t stat_size;         /* statistic.csv's size and time as read */
 	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
 };
@@ -142,7 +146,19 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 		if (stat(path, &st) == 0)
 			p->size = (uint64_t)st.st_size;
 	}
-	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
+	if (c->memo_on && c->memo_op && strcmp(nm->op_name, c->memo_op) == 0 &&
+	    strcmp(nm->op_type, c->memo_type) == 0) {
+		e->op_name = c->memo_full;      /* the row before's op again */
+		e->op_type = c->memo_rtype;
+	} else {
+		ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
+		if (c->memo_on) {
+			c->memo_type = nm->op_type;
+			c->memo_op = nm->op_name;
+			c->memo_full = e->op_name;
+			c->memo_rtype = e->op_type;
+		}
+	}
 	p->task = nm->task;
 	p->stream = nm->stream;
 	e->task = narrow_id(nm->task);
@@ -406,6 +422,7 @@ add_stat_only(struct load_ctx *c)
 		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
 		if (strchr(row->op_name, '/'))
 			nm.op_name = form = ms_name_file_form(row->op_name);
+		c->memo_on = !form;     /* form is freed below: never a memo */
 		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
 		pend_of(c, e)->summary = row->summary;
 		ms_entry_set_line(e, row->off);
@@ -416,6 +433,8 @@ add_stat_only(struct load_ctx *c)
 			free(form);
 		}
 	}
+	c->memo_on = false;         /* the pool's names end with the run */
+	c->memo_op = NULL;
 }
 
 static void

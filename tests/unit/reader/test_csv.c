@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader/parse/csv.h"
 #include "reader/mindspore/ms_internal.h"
@@ -282,6 +283,96 @@ test_stat_timestamp_and_slot_cells_match_strtoull(void **state)
 	}
 }
 
+/* Writes text to a fresh temporary file; its path in path. */
+static void
+write_tmp(char *path, size_t size, const char *text)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, size, "/tmp/test_csv_XXXXXX");
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	fclose(f);
+}
+
+static void
+test_stat_read_again_after_clear_maps_each_header(void **state)
+{
+	/* one ms_stat read file after file (the reader's, ms_run.c): the
+	 * classic header, the device one (other columns, other places), the
+	 * classic again; Data Type words change between rows */
+	char classic[2048], path[3][64], err[128];
+	const char *device =
+		"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
+		"Max Value,Min Value,Avg Value,L2Norm Value,Count\n"
+		"Conv2D,c,1,2,9,input,1,24,float16,\"(2, 3)\",8,-1,0.5,3.2,6\n"
+		"Conv2D,c,1,2,9,output,0,24,int32,\"(6)\",4,-4,0,2,6\n";
+	struct ms_stat st = {0};
+	int i;
+
+	(void)state;
+	snprintf(classic, sizeof classic, "%sAdd,a,0,0,5,output,0,8,float32,\"(2)\",1,1,1,"
+		 "2,0,2,0,0,0,0\nAdd,a,0,0,6,output,0,8,float64,\"(3)\",2,2,2,3,0,3,1,0,0,0\n",
+		 classic_header);
+	write_tmp(path[0], sizeof path[0], classic);
+	write_tmp(path[1], sizeof path[1], device);
+	write_tmp(path[2], sizeof path[2], classic);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(ms_stat_read(path[i], 0, &st, err, sizeof err), TD_OK);
+		assert_int_equal(st.n, 2);
+		if (i == 1) {
+			assert_int_equal(st.ncolumns, 15);
+			assert_int_equal(st.rows[0].ts, 9);
+			assert_true(st.rows[0].is_input);
+			assert_int_equal(st.rows[0].summary.dtype, DTYPE_FLOAT16);
+			assert_int_equal(st.rows[1].summary.dtype, DTYPE_INT32);
+			assert_true(st.rows[0].summary.l2norm == 3.2);
+			assert_int_equal(st.rows[0].summary.elements, 6);
+			assert_false(st.rows[0].summary.known & SUM_NAN);
+			assert_string_equal(st.rows[0].op_type, "Conv2D");
+		} else {
+			assert_int_equal(st.ncolumns, 20);
+			assert_int_equal(st.rows[0].ts, 5);
+			assert_int_equal(st.rows[0].summary.dtype, DTYPE_FLOAT32);
+			assert_int_equal(st.rows[1].summary.dtype, DTYPE_FLOAT64);
+			assert_int_equal(st.rows[1].summary.nan, 1);
+			assert_int_equal(st.rows[1].summary.positive, 3);
+			assert_string_equal(st.rows[1].op_name, "a");
+		}
+		ms_stat_clear(&st);
+		unlink(path[i]);
+	}
+	ms_stat_done(&st);
+}
+
+static void
+test_stat_rows_sorted_by_time_io_slot(void **state)
+{
+	char text[2048], err[128];
+	struct ms_stat st;
+	static const char row[] = "Add,a,0,0,%d,%s,%d,8,float32,\"(2)\",1,1,1,2,0,2,0,0,0,0\n";
+	char r1[256], r2[256], r3[256], r4[256];
+
+	(void)state;
+	snprintf(r1, sizeof r1, row, 7, "output", 0);
+	snprintf(r2, sizeof r2, row, 3, "output", 1);
+	snprintf(r3, sizeof r3, row, 3, "input", 0);
+	snprintf(r4, sizeof r4, row, 3, "output", 0);
+	snprintf(text, sizeof text, "%s%s%s%s%s", classic_header, r1, r2, r3, r4);
+	assert_int_equal(ms_stat_parse(text, strlen(text), &st, err, sizeof err), TD_OK);
+	assert_int_equal(st.n, 4);
+	assert_int_equal(st.rows[0].ts, 3);
+	assert_true(st.rows[0].is_input);
+	assert_int_equal(st.rows[1].slot, 0);
+	assert_false(st.rows[1].is_input);
+	assert_int_equal(st.rows[2].slot, 1);
+	assert_int_equal(st.rows[3].ts, 7);
+	assert_int_equal(st.rows[3].off, strlen(classic_header));
+	ms_stat_done(&st);
+}
+
 int
 main(void)
 {
@@ -297,6 +388,8 @@ main(void)
 		cmocka_unit_test(test_stat_short_row_is_skipped_and_counted),
 		cmocka_unit_test(test_stat_number_cells_match_strtod_and_strtoull),
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
+		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
+		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
