@@ -16,8 +16,8 @@
 struct csv_row {
 	char **fields;          /* n NUL-terminated copies, in buf */
 	size_t n, cap;
-	char *buf;              /* the fields' bytes, one after the other; */
-	size_t used, bufcap;    /* reused by the next csv_split */
+	char *buf;              /* the line, cut into the fields in place; */
+	size_t bufcap;          /* reused by the next csv_split */
 };
 
 /* Splits line[0..len) (a trailing "\r" or "\n" is ignored) into row, which

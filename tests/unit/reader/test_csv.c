@@ -74,6 +74,15 @@ test_csv_row_reused_for_longer_and_shorter_lines(void **state)
 	assert_int_equal(csv_split(c, strlen(c), &r), TD_OK);
 	assert_int_equal(r.n, 1);
 	assert_string_equal(r.fields[0], "1");
+	/* text after a closing quote: corrupt, the fields read so far kept */
+	assert_int_equal(csv_split("x,\"a\"\"\"b,c", 11, &r), TD_ERR_CORRUPT);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.fields[0], "x");
+	assert_string_equal(r.fields[1], "a\"");
+	assert_int_equal(csv_split("a\"b,,\r\n", 7, &r), TD_OK);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.fields[0], "a\"b");
+	assert_string_equal(r.fields[2], "");
 	csv_row_done(&r);
 }
 
