@@ -492,6 +492,9 @@ enum { MS_DT_OTHER, MS_DT_DIR, MS_DT_REG };
 char **ms_list_dir_typed(const char *dir, size_t *n, unsigned char **types);
 void ms_names_free(char **names, size_t n);
 bool ms_is_dir(const char *path);
+/* "dir/name", malloc'd: the paths built per run and per file, without
+ * printf. */
+char *ms_path_join(const char *dir, const char *name);
 
 /* True when dir is (or holds) rank_N directories. */
 bool ms_sync_has_ranks(const char *dir);

@@ -284,7 +284,7 @@ static void
 add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char type,
 	 const struct ms_mapping *map)
 {
-	char *path = xasprintf("%s/%s", dir, name);
+	char *path = ms_path_join(dir, name);
 	struct ms_name nm;
 
 	if (type == MS_DT_DIR || (type == MS_DT_OTHER && ms_is_dir(path)) ||
@@ -377,13 +377,13 @@ static void
 load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
 		struct ms_mapping *map)
 {
-	char *p = xasprintf("%s/mapping.csv", dir);
+	char *p = ms_path_join(dir, "mapping.csv");
 
 	memset(map, 0, sizeof(*map));
 	if (may_hold(ls, "mapping.csv"))
 		ms_mapping_read(c->sink, p, map);
 	free(p);
-	p = xasprintf("%s/statistic.csv", dir);
+	p = ms_path_join(dir, "statistic.csv");
 	if (may_hold(ls, "statistic.csv"))
 		load_stat(c, p);
 	free(p);

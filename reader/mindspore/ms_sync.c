@@ -484,7 +484,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	const struct ms_order *o = ms_rank_order(rk, gid);
 	struct ms_run *run;
 	int64_t pos = o ? td_strpool_find(&o->iters, iter) : -1;
-	char *p = xasprintf("%s/%s", gdir, iter);
+	char *p = ms_path_join(gdir, iter);
 
 	if (r->only) {
 		char *real = realpath(p, NULL);
@@ -523,7 +523,7 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	bool constants = false;
 
 	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", gdir, names[i]);
+		char *p = ms_path_join(gdir, names[i]);
 		/* the entry's type spares a stat per iteration directory */
 		bool dir = types[i] == MS_DT_DIR || (types[i] == MS_DT_OTHER && ms_is_dir(p));
 
