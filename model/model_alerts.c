@@ -78,6 +78,11 @@ alerts_groups_rebuild(struct model *m)
 	struct alert_group_list *l = &m->pr.groups[ALERTS_OF_TRACES];
 	size_t i, g;
 
+	/* ops still pending: no trace was added since the load (on_trace
+	 * decodes them first), so the loaded groups are the ones the saver
+	 * rebuilt from these very ops */
+	if (atomic_load_explicit(&m->ot.ops_pending, memory_order_acquire))
+		return;
 	l->n = 0;
 	for (i = 0; i < m->ot.nops; i++) {
 		const struct op_entry *o = &m->ot.opv[i];
@@ -204,6 +209,7 @@ fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
 	a->summary = e.summary;
 	a->is_input = (trace_flags(m, row) & TF_INPUT) != 0;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	a->op_name = op < m->ot.nops ? m->ot.opv[op].name : "";
 	a->op_type = op < m->ot.nops ? m->ot.opv[op].type : "";
 	pthread_mutex_unlock(&m->th.lock);
@@ -384,6 +390,7 @@ alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
 			return false;
 		*kind = "InfNan";
 		pthread_mutex_lock(&m->th.lock);
+		ops_ready_locked(m);
 		*type = m->ot.opv[trace_op(m, (uint64_t)r)].type;
 		pthread_mutex_unlock(&m->th.lock);
 		return true;
@@ -417,6 +424,7 @@ next_trace_alert(struct model *m, uint64_t i, int dir, const char *type)
 	if (row < 0)
 		return -1;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	for (j = row + dir; j >= 0 && (uint64_t)j < n; j += dir) {
 		if (!TF_IS_ALERT(trace_flags(m, (uint64_t)j)))
 			continue;

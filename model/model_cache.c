@@ -347,7 +347,8 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 		return MC_LOAD_MISS;
 	}
 	mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (tables)%s", NULL);
-	if (!mc_get_tables(m, &in, &counts) || !mc_get_rows(m, &in, &counts, in_place) || !ser_in_done(&in))
+	if (!mc_get_tables(m, &in, &counts, in_place) || !mc_get_rows(m, &in, &counts, in_place) ||
+	    !ser_in_done(&in))
 		return MC_LOAD_BROKEN;
 	if (!growth_keeps_order(m)) {
 		mc_why(c, MODEL_CACHE_REBUILT,
@@ -551,14 +552,26 @@ model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decod
 	struct model_cache *c = m->icache;
 
 	/* loaded_traces is set at the load, before any query runs */
-	if (!c || indexed_nf == decoded_nf || row >= c->loaded_traces ||
-	    atomic_exchange(&c->stale_claimed, true))
+	char why[sizeof c->stale_why];
+
+	if (!c || indexed_nf == decoded_nf || row >= c->loaded_traces)
 		return;
-	snprintf(c->stale_why, sizeof c->stale_why,
+	snprintf(why, sizeof why,
 		 "trace %llu decodes %s but the cached index holds it %s: the dump changed in a way "
 		 "its fingerprint missed; the cache file is dropped and the next open indexes afresh",
 		 (unsigned long long)row, decoded_nf ? "non-finite" : "finite",
 		 indexed_nf ? "non-finite" : "finite");
+	mc_mark_stale(m, why);
+}
+
+void
+mc_mark_stale(struct model *m, const char *why)
+{
+	struct model_cache *c = m->icache;
+
+	if (!c || atomic_exchange(&c->stale_claimed, true))
+		return;
+	snprintf(c->stale_why, sizeof c->stale_why, "%s", why);
 	mark_stale(c);
 	atomic_store(&c->stale, true);
 }

@@ -11,7 +11,9 @@
  *	COUNTS   rows, strings, ops ... so later sections can check references
  *	STRINGS, META, FILES (+ hosts), GRAPHS (+ devices),
  *	FRAMES (+ sources)                                      (model_cache_tables.c)
- *	OPS, PROBLEMS (+ torn tails, alerts)                    (model_cache_ops.c)
+ *	OPS, PROBLEMS (+ torn tails, alerts)                    (model_cache_ops.c;
+ *	         a file's OPS checked at the load, decoded on first use:
+ *	         model_cache_opcheck.c)
  *	TRACES (+ locators), EXECS (+ locators), RUNS (+ steps,
  *	segments, the writer's running state)                   (model_cache_rows.c)
  *
@@ -61,6 +63,11 @@ void mc_section_head(struct mc_out *o, enum mc_tag tag, uint64_t len);
 /* The next section of in, which must be tag: its bytes in *sec. */
 bool mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec);
 
+/* The counts section: what later sections' references are checked against. */
+struct mc_counts {
+	uint64_t strings, traces, execs, ops, files, hosts, frames, sources, graphs, cons;
+};
+
 /* The persistent index's state for one model (model_cache.c and
  * model_cache_save.c; m->icache). */
 struct model_cache {
@@ -83,6 +90,9 @@ struct model_cache {
 	char stale_why[200];
 	void *map;                  /* the loaded file's bytes, when rows use them in place */
 	size_t map_len;
+	const void *ops_p;          /* the checked op section awaiting its decode (in map) */
+	size_t ops_n;
+	struct mc_counts ops_counts; /* the file's counts, for that decode */
 };
 
 /* The state becomes st with why fmt (one %s: arg). */
@@ -142,6 +152,9 @@ enum mc_load model_cache_apply(struct model *m, const void *data, size_t len);
 /* While a load reads the tables: names what was wrong in the file (the
  * why becomes "corrupt cache file (what)"); what is static. */
 void mc_refuse(struct model *m, const char *what);
+/* Marks the loaded file stale with why (the state "stale" from now on, the
+ * file's magic overwritten so the next open rebuilds); once per model. */
+void mc_mark_stale(struct model *m, const char *why);
 
 /* ---- model_cache_dir.c: the directory ------------------------------------ */
 
@@ -172,9 +185,6 @@ bool mc_cache_max(const struct model_options *opt, uint64_t *max, char *why, siz
 uint64_t mc_evict(const char *dir, uint64_t max, const char *keep);
 
 /* Counts the sections below check references against (the COUNTS section). */
-struct mc_counts {
-	uint64_t strings, traces, execs, ops, files, hosts, frames, sources, graphs, cons;
-};
 
 /* Gives back to the system the whole pages of [p, p + n) when they are
  * in the loaded file's buffer (model_cache_owns): for a section the load
@@ -195,12 +205,21 @@ void mc_release_read(struct model *m, const struct ser_in *s, size_t *done);
 void mc_put_counts(struct model *m, struct mc_out *o);
 bool mc_get_counts(struct ser_in *in, struct mc_counts *c);
 void mc_put_tables(struct model *m, struct mc_out *o);
-bool mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c);
+bool mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c, bool lazy_ops);
 
 /* model_cache_ops.c: ops, name maps, consumer lists (MC_OPS); problems,
  * torn tails, alert groups and the alerts readers stated (MC_PROBLEMS). */
 void mc_put_ops(struct model *m, struct strbuf *sb);
 bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
+
+/* model_cache_opcheck.c: the op section checked at the load (every check
+ * mc_get_ops makes, without building anything) and kept, in the loaded
+ * file's buffer, for ops_ready() to decode on first use.  MC_OPS_OK: the
+ * op count, fill counters and ops per graph are set and the section is
+ * pending; else nothing of the op table is set, MC_OPS_CHAINS when a
+ * same-name chain or op_by_name is wrong (the load's "op chains"). */
+enum mc_opcheck { MC_OPS_OK, MC_OPS_BAD, MC_OPS_CHAINS };
+enum mc_opcheck mc_check_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
 void mc_put_problems(struct model *m, struct strbuf *sb);
 bool mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c);
 /* Helpers the section files share (model_cache_tables.c). */

@@ -203,6 +203,7 @@ write_payload(struct model *m, struct mc_out *o)
 	mc_section(o, MC_READER, &sb);
 	strbuf_done(&sb);
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);    /* the consumer count and the op section */
 	mc_put_counts(m, o);
 	mc_put_tables(m, o);
 	pthread_mutex_unlock(&m->th.lock);

@@ -214,16 +214,15 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	struct strbuf buf = {0};
 	bool ok = n == c->strings;
 
-	if (ok)
-		intern_reserve(&m->str, n);
 	for (i = 0; i < n && ok && !s->bad; i++) {
 		const char *str = mc_get_path(s, m, &buf);
 
-		/* a duplicate would get another string's id: refused */
-		ok = str && intern_add(&m->str, str) == i;
+		/* id 0 is "", interned with the table */
+		ok = str && (i ? intern_append(&m->str, str, strlen(str)) == i : !*str);
 	}
 	strbuf_done(&buf);
-	return ok && ser_in_done(s);
+	/* a duplicate would make a lookup give another string's id: refused */
+	return ok && ser_in_done(s) && intern_index(&m->str);
 }
 
 static void
@@ -481,7 +480,7 @@ mc_put_tables(struct model *m, struct mc_out *o)
 }
 
 bool
-mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
+mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c, bool lazy_ops)
 {
 	static const struct {
 		enum mc_tag tag;
@@ -496,8 +495,18 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c)
 	for (i = 0; i < TD_ARRAY_SIZE(steps); i++) {
 		struct ser_in s;
 
-		if (!mc_section_in(in, steps[i].tag, &s) || !steps[i].get(m, &s, c) ||
-		    !ser_in_done(&s))
+		if (!mc_section_in(in, steps[i].tag, &s))
+			return false;
+		if (lazy_ops && steps[i].tag == MC_OPS) {
+			enum mc_opcheck r = mc_check_ops(m, &s, c);
+
+			if (r == MC_OPS_CHAINS)
+				mc_refuse(m, "op chains");
+			if (r != MC_OPS_OK)
+				return false;
+			continue;       /* kept for ops_ready() */
+		}
+		if (!steps[i].get(m, &s, c) || !ser_in_done(&s))
 			return false;
 		if (steps[i].tag == MC_STRINGS || steps[i].tag == MC_OPS)
 			mc_release(m, s.p, s.n);        /* copied: interned, op table */

@@ -113,6 +113,15 @@ void model_diff_counts(const struct model_diff *d, struct model_diff_counts *c);
 bool model_diff_b_row_compared(struct model_diff *d, uint64_t b_row);
 /* Pair k (0 <= k < aligned, in A's row order): its rows.  false past the end. */
 bool model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, uint64_t *b_row);
+/* The execution of A that execution b_exec of B pairs with as a call:
+ * the execution at the same step of the op of A its op pairs with (the
+ * name as rows pair it: the map's renames, the call counts as "Calls"
+ * says, the k-th op of a name and host group in B with the k-th in A).
+ * -1 when it has none, -2 when its host is not compared.  For calls that
+ * have no trace row (rows pair through model_diff_rows; leaf maps move
+ * rows, not calls).  The first question builds a table (a pass over both
+ * sides' ops and A's executions), kept until model_diff_free. */
+int64_t model_diff_execution_pair(struct model_diff *d, uint64_t b_exec);
 /* The pair of A's row a_row, -1 if that row is unpaired. */
 int64_t model_diff_pair_of_a(const struct model_diff *d, uint64_t a_row);
 

@@ -20,6 +20,7 @@ model_op_names(struct model *m, uint32_t op, const char **name, const char **typ
 
 	*name = *type = NULL;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	ok = op < m->ot.nops;
 	if (ok) {
 		*name = m->ot.opv[op].name;

@@ -81,10 +81,12 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_done(struct intern *in);
-/* Under m->th.lock (or before anyone sees in).  Sizes the id table for n
- * strings at once, so adding that many does not grow it step by step (the
- * cache's load knows its string count); the ids stay as they are. */
-void intern_reserve(struct intern *in, size_t n);
+/* Before anyone sees in: appends s (len bytes) as the next id without
+ * looking it up; the lookup is wrong until intern_index(), which rebuilds
+ * it for every id, false when two ids hold the same string (the caller
+ * then throws in away). */
+uint32_t intern_append(struct intern *in, const char *s, size_t len);
+bool intern_index(struct intern *in);
 /* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
 /* Under m->th.lock.  NO_ID when absent. */
@@ -416,6 +418,8 @@ struct mp_optab {
 	struct hashtab_u64 graph_nops;   /* graph sid -> ops */
 	struct reader_device *devices;
 	size_t ndevices, capdevices;
+	atomic_bool ops_pending;    /* a loaded cache's ops not decoded yet: opv is NULL
+				     * (nops, nops_filled, fill_gen, graph_nops are set) */
 };
 
 /* Sources and frames, hosts and files.  Locking: mutated under th.lock,
@@ -577,6 +581,14 @@ void *ops_slab_alloc(struct model *m, size_t n);
 /* Rebuilds the op hash from the op table (a loaded cache). */
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
+/* The op table usable (opv, the op hash, op_by_name and the other name
+ * maps, the consumer lists): a reopen from the persistent index decodes
+ * them on first use (model_cache_opcheck.c).  Whatever reads any of them
+ * calls one of these first: ops_ready_locked() under m->th.lock,
+ * ops_ready() without it (it takes the lock only while ops are pending).
+ * The counts (nops, nops_filled, fill_gen, graph_nops) need no call. */
+void ops_ready_locked(struct model *m);
+void ops_ready(struct model *m);
 
 /* model_query.c: frees the model_state() slots (model_close). */
 void model_state_free(struct model *m);

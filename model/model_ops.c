@@ -334,7 +334,7 @@ ops_done(struct model *m)
 	struct op_slab *b, *next;
 	size_t i;
 
-	for (i = 0; i < m->ot.nops; i++) {
+	for (i = 0; m->ot.opv && i < m->ot.nops; i++) {        /* NULL: never decoded */
 		op_lists_free(&m->ot.opv[i]);
 		free(m->ot.opv[i].stack);
 	}
@@ -485,6 +485,7 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 	bool ok;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	ok = id < m->ot.nops;
 	if (ok) {
 		o = &m->ot.opv[id];
@@ -575,6 +576,7 @@ model_op_find(struct model *m, const char *name, const char *graph)
 	int64_t id = -1;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (graph && *graph) {
 		int32_t g = graph_find_locked(m, graph);
 
@@ -602,6 +604,7 @@ consumers_of(struct model *m, struct hashtab_u64 *map, uint32_t op, struct model
 	size_t n = 0, i;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (op < m->ot.nops) {
 		const struct op_entry *o = &m->ot.opv[op];
 

@@ -33,6 +33,7 @@ row_keys_locked(struct model *m, uint64_t i, uint64_t nt, struct model_row_keys 
 	k->host = rows_trace_host_sid(m, i);
 	k->step = rows_trace_step(m, i);
 	k->execution = rows_trace_execution(m, i);
+	ops_ready_locked(m);
 	if (k->op < m->ot.nops)
 		k->graph = graphs_index_of_sid(m, m->ot.opv[k->op].graph_sid);
 	if (k->execution >= 0 && (uint64_t)k->execution < rows_nexecs(m))
@@ -225,6 +226,7 @@ model_op_briefs(struct model *m, uint32_t first, size_t n, struct model_op_brief
 	size_t k = 0;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	for (; k < n && (uint64_t)first + k < m->ot.nops; k++)
 		brief_locked(m, first + (uint32_t)k, &out[k]);
 	pthread_mutex_unlock(&m->th.lock);
@@ -237,6 +239,7 @@ model_op_input(struct model *m, uint32_t id, uint32_t k, uint32_t *slot, const c
 	int64_t r = -2;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (id < m->ot.nops && k < m->ot.opv[id].ninputs) {
 		const struct op_entry *o = &m->ot.opv[id];
 		uint32_t p = ops_lookup(m, o->graph_id, o->inputs[k].op_name);
@@ -257,6 +260,7 @@ model_op_rows(struct model *m, uint32_t id, uint64_t *first, uint64_t *last)
 	uint64_t f1 = 0;
 
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (id < m->ot.nops) {
 		f1 = __atomic_load_n(&m->ot.opv[id].first_row1, __ATOMIC_RELAXED);
 		*last = __atomic_load_n(&m->ot.opv[id].last_row, __ATOMIC_RELAXED);
@@ -275,6 +279,7 @@ model_op_same_name(struct model *m, uint32_t id, uint32_t **out)
 
 	*out = NULL;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (id >= m->ot.nops) {
 		pthread_mutex_unlock(&m->th.lock);
 		return 0;
@@ -345,6 +350,18 @@ model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kin
 		return TD_ERR_UNSUPPORTED;
 	}
 	return m->ops->map_add(map, kind, path, err, errlen);
+}
+
+enum td_status
+model_map_layers(struct model *b, struct model *a, struct reader_map **map, const char *path,
+		 char *err, size_t errlen)
+{
+	if (!b->ops->map_layers || a->ops != b->ops) {
+		snprintf(err, errlen, a->ops != b->ops ? "a layer map pairs two dumps of one format"
+			 : "%s dumps have no layer map", b->ops->name);
+		return TD_ERR_UNSUPPORTED;
+	}
+	return b->ops->map_layers(map, b->r, a->r, path, err, errlen);
 }
 
 const char *

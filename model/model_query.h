@@ -185,6 +185,13 @@ enum reader_call model_op_call_key(struct model *m, const char *name, char *key,
  * model_map_free(m, map) (NULL is fine).  No lock. */
 enum td_status model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kind,
 			     const char *path, char *err, size_t errlen);
+/* The format's layer map (reader_ops.map_layers: its contract) of the
+ * target b against the golden a into *map (made when NULL, freed as
+ * above): both models fully indexed (model_wait) and of one format, else
+ * TD_ERR_UNSUPPORTED with err set.  Reads both readers' tables; no lock
+ * of the models'. */
+enum td_status model_map_layers(struct model *b, struct model *a, struct reader_map **map,
+				const char *path, char *err, size_t errlen);
 const char *model_map_name(struct model *m, const struct reader_map *map, const char *name,
 			   char *buf, size_t len);
 void model_map_free(struct model *m, struct reader_map *map);

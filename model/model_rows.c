@@ -549,6 +549,7 @@ model_trace_names(struct model *m, uint64_t i, const char **name, const char **t
 
 	*name = *type = NULL;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (op < m->ot.nops) {
 		*name = m->ot.opv[op].name;
 		*type = m->ot.opv[op].type;
@@ -577,6 +578,7 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 	row->device = intern_str(&m->str, e.device);
 	row->debug_op = e.debug_op == NO_ID ? NULL : intern_str(&m->str, e.debug_op);
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (op < m->ot.nops) {
 		struct op_entry *o = &m->ot.opv[op];
 		int32_t g = graphs_index_of_sid(m, o->graph_sid);

@@ -143,9 +143,9 @@ struct model_detail {
 	char *call_parent;
 	char **call_children;
 	size_t ncall_children;
-	/* A trace row's call's non-tensor arguments, with their places among
-	 * the call's rows (util.h struct td_arg), where the reader records
-	 * them; else NULL. */
+	/* A trace row's call's (or an execution's) non-tensor arguments,
+	 * with their places among the call's rows (util.h struct td_arg),
+	 * where the reader records them; else NULL. */
 	struct td_arg *args;
 	size_t nargs;
 };

@@ -185,6 +185,7 @@ on_op(void *ctx, const struct reader_op *op)
 	if (stopping(m))
 		return;
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	id = ops_lookup(m, op->graph_id ? op->graph_id : "", op->op_name ? op->op_name : "");
 	if (id == NO_ID)
 		ops_add(m, op, false);
@@ -429,6 +430,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 	uint32_t op;
 	uint8_t flags;
 
+	ops_ready(m);           /* the writer reads the op table without the lock below */
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
 	op = trace_op_of(m, graph, name, t->op_key);
@@ -602,6 +604,7 @@ alert_op_type(struct model *m, const char *op_name)
 	uint64_t first;
 	uint32_t j;
 
+	ops_ready_locked(m);
 	if (!op_name || !hashtab_u64_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
 		return 0;
 	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)

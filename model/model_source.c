@@ -473,6 +473,7 @@ static void
 detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
 {
 	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
 	if (op < m->ot.nops) {
 		frames_resolve_op(m, &m->ot.opv[op]);
 		free(md->stack);

@@ -355,9 +355,10 @@ struct reader_detail {
 	char *call_parent;
 	char **call_children;
 	size_t ncall_children;
-	/* READER_TRACE: the non-tensor arguments of the row's call (not rows),
-	 * in the call's order, each with its place among the call's rows;
-	 * NULL where the reader records none. */
+	/* READER_TRACE / READER_EXECUTION: the non-tensor arguments of the
+	 * row's call or of the execution's (not rows), in the call's order,
+	 * each with its place among the call's rows; NULL where the reader
+	 * records none. */
 	struct td_arg *args;
 	size_t nargs;
 };
@@ -520,6 +521,13 @@ struct reader_ops {
 	 * Pure once made: any thread. */
 	bool (*map_leaf)(const struct reader_map *map, const char *op_name, const char *leaf,
 			 char *buf, size_t len);
+	/* Optional (with map_add and map_leaf): the compare tool's map of
+	 * layer names (msprobe's -lm): adds to *map the leaf rules (answered
+	 * by map_leaf) that the file path makes of the target dump b and the
+	 * golden dump a, two readers of this format whose index passes are
+	 * done (their tables are read, not changed).  Errors as map_add's. */
+	enum td_status (*map_layers)(struct reader_map **map, struct reader *b, struct reader *a,
+				     const char *path, char *err, size_t errlen);
 };
 
 /* The readers, in probe order. */

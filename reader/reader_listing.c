@@ -50,3 +50,16 @@ reader_listing_done(struct reader_listing *ls)
 	free(ls->names);
 	memset(ls, 0, sizeof(*ls));
 }
+
+int
+reader_listing_probe(const char *dir,
+		     int (*probe_list)(const char *dir, const struct reader_listing *ls))
+{
+	struct reader_listing ls;
+	int score;
+
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	score = probe_list(dir, &ls);
+	reader_listing_done(&ls);
+	return score;
+}

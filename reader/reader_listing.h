@@ -34,5 +34,10 @@ bool reader_listing_make(const char *dir, struct reader_listing *ls);
 /* Frees the listing's memory and empties it; NULL and an empty listing
  * are fine. */
 void reader_listing_done(struct reader_listing *ls);
+/* probe_list(dir, ls) on a listing of dir made for the call (empty when
+ * dir cannot be listed): a reader's probe() for callers that hold no
+ * listing. */
+int reader_listing_probe(const char *dir,
+			 int (*probe_list)(const char *dir, const struct reader_listing *ls));
 
 #endif

@@ -49,6 +49,7 @@ struct args {
 	const char *api_mapping_file;       /* NULL: the built-in rules alone */
 	const char *cell_mapping_file;      /* NULL: the built-in rules alone */
 	const char *data_mapping_file;      /* --data-mapping=FILE, or NULL */
+	const char *layer_mapping_file;     /* --layer-mapping=FILE, or NULL */
 	/* many nodes (many.h): --node, --merge, --via and their options */
 	bool node, merge;
 	const char *via, *via_tdbg, *nodes;
@@ -202,6 +203,7 @@ parse_option(struct args *a, int c)
 		a->api_mapping_file = optarg;
 		return -1;
 	case BATCH_OPT_DATA_MAPPING: a->data_mapping_file = optarg; return -1;
+	case BATCH_OPT_LAYER_MAPPING: a->layer_mapping_file = optarg; return -1;
 	case BATCH_OPT_CELL_MAPPING:
 		a->cell_mapping = true;
 		a->cell_mapping_file = optarg;
@@ -463,7 +465,8 @@ load_watches(struct model *m)
 
 /* Two dumps, or two hosts of one: waits for both indexes and aligns them.
  * Returns -1 to go on (*d set, NULL when not comparing), else the exit code. */
-/* The name maps --api-mapping, --cell-mapping and --data-mapping ask for,
+/* The name maps --api-mapping, --cell-mapping and --data-mapping ask for
+ * (--layer-mapping's once both dumps are indexed, open_diff),
  * made by the target's (b's) reader into *map; false after printing the
  * error. */
 static bool
@@ -502,7 +505,17 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct reader_
 				    "(or --compare-hosts)");
 			return EXIT_USAGE;
 		}
+		if (o->layer_mapping_file) {
+			print_error("--layer-mapping maps the layers of a diff: give two dumps");
+			return EXIT_USAGE;
+		}
 		return -1;
+	}
+	if (o->layer_mapping_file && (!b || o->data_mapping_file)) {
+		print_error(!b ? "--layer-mapping maps the layers of two dumps, not of two hosts "
+			    "of one (--compare-hosts)" : "--layer-mapping makes the data map: give "
+			    "it or --data-mapping, not both");
+		return EXIT_USAGE;
 	}
 	if ((o->api_mapping || o->cell_mapping || o->data_mapping_file) &&
 	    !open_maps(b ? b : a, o, map))
@@ -510,12 +523,18 @@ open_diff(struct model *a, struct model *b, const struct args *o, struct reader_
 	model_diff_options_init(&opt);
 	opt.rtol = o->rtol, opt.atol = o->atol, opt.cos_min = o->cos_min;
 	opt.fuzzy = o->fuzzy;
-	opt.map = *map;
 	opt.pairs = o->pairs;
 	opt.npairs = o->npairs;
 	batch_wait(a, show_progress(o), stderr);
 	if (b)
 		batch_wait(b, show_progress(o), stderr);
+	/* the layer map reads both indexed dumps */
+	if (o->layer_mapping_file &&
+	    model_map_layers(b, a, map, o->layer_mapping_file, err, sizeof err) != TD_OK) {
+		print_error(err);
+		return EXIT_USAGE;
+	}
+	opt.map = *map;
 	if (model_diff_new(a, b ? b : a, &opt, d, err, sizeof err) != TD_OK) {
 		print_error(err);
 		return EXIT_USAGE;

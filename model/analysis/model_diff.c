@@ -166,6 +166,18 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	return cls;
 }
 
+void
+diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint32_t **cls_b,
+		  uint32_t *nops_b)
+{
+	struct name_table names;
+
+	name_table_init(&names, model_op_count(d->b));
+	*cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, nops_b);
+	*cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, nops_a);
+	name_table_done(&names);
+}
+
 /* ---- host groups ------------------------------------------------------ */
 
 /* The host names a model's rows carry (model_info's list, "" if none). */
@@ -519,6 +531,12 @@ align(struct model_diff *d)
 	if (leaves)
 		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	next = xmalloc((nb ? nb : 1) * sizeof(*next));
+	/* sized once: at 800,000 rows the last doubling held the old table
+	 * (16 MB) beside the new one; the pairs are at most the smaller side */
+	hashtab_u64_init(&t, nb);
+	d->cappairs = TD_MAX(TD_MIN(na, nb), 1);
+	d->pa = xrealloc(d->pa, d->cappairs * sizeof(*d->pa));
+	d->pb = xrealloc(d->pb, d->cappairs * sizeof(*d->pb));
 	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb, leaves ? &leaf : NULL);
 	take_a(d, &t, next, cls_a, nops_a, na);
 	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
@@ -581,6 +599,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pb);
 	free(d->status);
 	free(d->sel);
+	diff_calls_free(d->calls);
 	free(d);
 }
 

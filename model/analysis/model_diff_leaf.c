@@ -11,8 +11,9 @@
  * under the op it names.
  *
  * Only the rows of the ops the map names are decoded (for their labels),
- * and in A only the rows of the golden leaves' ops; a dump without leaf
- * rules never comes here.  Not the op-name maps (model_diff.c's
+ * and in A only the rows of the golden leaves' ops, each once (their
+ * labels kept while the keys are made); a dump without leaf rules never
+ * comes here.  Not the op-name maps (model_diff.c's
  * op_classes) nor the map's syntax (the reader's).
  */
 #include <stdio.h>
@@ -51,35 +52,121 @@ row_label(struct model *m, uint64_t i, char *buf, size_t len)
 	return true;
 }
 
+/* The labels of A's ops asked so far, each op's rows decoded once (a map
+ * that names every leaf of a call asks for each of the golden call's rows
+ * in turn). */
+struct op_labels {
+	char **label;
+	uint64_t *row;
+	size_t n;
+};
+
+struct leaf_memo {
+	struct hashtab_u64 ops;     /* op of A -> index into v */
+	struct op_labels *v;
+	size_t n, cap;
+	struct hashtab names;       /* A's ops by exact name (the first of a name) */
+	const char **name;          /* op id -> its name (borrowed), NULL until built */
+};
+
+static bool
+name_eq(const void *ctx, uint32_t id, const void *key)
+{
+	return strcmp(((const struct leaf_memo *)ctx)->name[id], key) == 0;
+}
+
+/* The first op of A named exactly name, -1 none (a table of A's names made
+ * on the first question: the model's lookup also tries suffixes, a scan of
+ * every op for each name a golden leaf's prefixes spell). */
+static int64_t
+op_named(struct model_diff *d, struct leaf_memo *memo, const char *name)
+{
+	uint32_t n = model_op_count(d->a), y, id;
+	struct model_op op;
+
+	if (!memo->name) {
+		memo->name = xcalloc(n ? n : 1, sizeof(*memo->name));
+		hashtab_init(&memo->names, n + 8);
+		for (y = 0; y < n; y++) {
+			memo->name[y] = model_op_get(d->a, y, &op) && op.name ? op.name : "";
+			if (hashtab_find(&memo->names, hashtab_str_hash(memo->name[y]), name_eq, memo,
+					 memo->name[y]) == HASHTAB_NONE)
+				hashtab_add(&memo->names, hashtab_str_hash(memo->name[y]), y);
+		}
+	}
+	id = hashtab_find(&memo->names, hashtab_str_hash(name), name_eq, memo, name);
+	return id == HASHTAB_NONE ? -1 : (int64_t)id;
+}
+
+/* Op y's rows and their labels (decoded on the first question). */
+static const struct op_labels *
+labels_of(struct model_diff *d, struct leaf_memo *memo, uint32_t y)
+{
+	char have[512];
+	uint64_t first, last, i, *at = hashtab_u64_put(&memo->ops, y, memo->n);
+	struct op_labels *ol;
+	uint32_t f;
+
+	if (*at < memo->n)
+		return &memo->v[*at];
+	TD_GROW(memo->v, memo->cap, memo->n + 1);
+	ol = &memo->v[memo->n++];
+	memset(ol, 0, sizeof(*ol));
+	if (!model_op_rows(d->a, y, &first, &last))
+		return ol;
+	ol->label = xcalloc(last - first + 1, sizeof(*ol->label));
+	ol->row = xcalloc(last - first + 1, sizeof(*ol->row));
+	for (i = first; i <= last; i++)
+		if (model_trace_op_flags(d->a, i, &f) == y && row_label(d->a, i, have, sizeof have)) {
+			ol->label[ol->n] = xstrdup(have);
+			ol->row[ol->n++] = i;
+		}
+	return ol;
+}
+
+static void
+memo_done(struct leaf_memo *memo)
+{
+	size_t k, j;
+
+	for (k = 0; k < memo->n; k++) {
+		for (j = 0; j < memo->v[k].n; j++)
+			free(memo->v[k].label[j]);
+		free(memo->v[k].label);
+		free(memo->v[k].row);
+	}
+	free(memo->v);
+	hashtab_u64_done(&memo->ops);
+	if (memo->name)
+		hashtab_done(&memo->names);
+	free(memo->name);
+}
+
 /* The key of A's row of op y (of host group g) labelled label; UINT64_MAX
  * when it has none. */
 static uint64_t
-op_leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t y,
-	    uint32_t g, const char *label)
+op_leaf_key(struct model_diff *d, struct leaf_memo *memo, const uint32_t *cls_a,
+	    uint32_t nops_a, uint32_t y, uint32_t g, const char *label)
 {
-	char have[512];
-	uint64_t first, last, i;
-	uint32_t f;
+	const struct op_labels *ol = labels_of(d, memo, y);
+	size_t k;
 
-	if (!model_op_rows(d->a, y, &first, &last))
-		return UINT64_MAX;
-	for (i = first; i <= last; i++)
-		if (model_trace_op_flags(d->a, i, &f) == y && diff_row_group(d, 0, i) == g &&
-		    row_label(d->a, i, have, sizeof have) && !strcmp(have, label))
-			return diff_row_key(d, 0, cls_a, nops_a, i);
+	for (k = 0; k < ol->n; k++)
+		if (diff_row_group(d, 0, ol->row[k]) == g && !strcmp(ol->label[k], label))
+			return diff_row_key(d, 0, cls_a, nops_a, ol->row[k]);
 	return UINT64_MAX;
 }
 
 /* The key of the golden leaf named leaf in host group g: its op name is
  * the longest part before a dot that A has an op of, its label the rest. */
 static uint64_t
-golden_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, char *leaf, uint32_t g)
+golden_key(struct model_diff *d, struct leaf_memo *memo, const uint32_t *cls_a, uint32_t nops_a,
+	   char *leaf, uint32_t g)
 {
 	char *dot = NULL, *prev = NULL;
 	uint64_t key = UINT64_MAX;
 
 	while (key == UINT64_MAX && (dot = strrchr(leaf, '.'))) {
-		struct model_op op;
 		uint32_t *same = NULL;
 		int64_t y;
 		size_t n, k;
@@ -88,12 +175,11 @@ golden_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, char *l
 			*prev = '.';        /* the label runs to the end again */
 		*dot = '\0';
 		prev = dot;
-		y = model_op_find(d->a, leaf, NULL);
-		if (y < 0 || !model_op_get(d->a, (uint32_t)y, &op) || strcmp(op.name, leaf))
+		if ((y = op_named(d, memo, leaf)) < 0)
 			continue;
 		n = model_op_same_name(d->a, (uint32_t)y, &same);
 		for (k = 0; k < n && key == UINT64_MAX; k++)
-			key = op_leaf_key(d, cls_a, nops_a, same[k], g, dot + 1);
+			key = op_leaf_key(d, memo, cls_a, nops_a, same[k], g, dot + 1);
 		free(same);
 	}
 	return key;
@@ -129,8 +215,8 @@ class_ops(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, struct h
  * name B's op pairs by (only the label changes: the calls pair as without
  * the map), else under the op gold names. */
 static uint64_t
-leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t cls_x,
-	 struct hashtab_u64 *byclass, const char *name, char *gold, uint32_t g)
+leaf_key(struct model_diff *d, struct leaf_memo *memo, const uint32_t *cls_a, uint32_t nops_a,
+	 uint32_t cls_x, struct hashtab_u64 *byclass, const char *name, char *gold, uint32_t g)
 {
 	char buf[1024];
 	const char *own = model_map_name(d->b, d->map, name, buf, sizeof buf);
@@ -142,9 +228,9 @@ leaf_key(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, uint32_t 
 			class_ops(d, cls_a, nops_a, byclass);
 		if (!hashtab_u64_get(byclass, (uint64_t)cls_x << 16 | (g & 0xffff), &y))
 			return UINT64_MAX;
-		return op_leaf_key(d, cls_a, nops_a, (uint32_t)y, g, gold + n + 1);
+		return op_leaf_key(d, memo, cls_a, nops_a, (uint32_t)y, g, gold + n + 1);
 	}
-	return golden_key(d, cls_a, nops_a, gold, g);
+	return golden_key(d, memo, cls_a, nops_a, gold, g);
 }
 
 uint64_t
@@ -164,6 +250,7 @@ diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
 	uint64_t first, last, j;
 	struct model_op op;
 	struct hashtab_u64 byclass = {0};
+	struct leaf_memo memo = {0};
 
 	for (x = 0; x < nops_b; x++) {
 		if (!model_op_get(d->b, x, &op) ||
@@ -185,8 +272,9 @@ diff_leaf_keys(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a,
 				continue;
 			g = diff_row_group(d, 1, j);
 			*v = g == UINT32_MAX ? UINT64_MAX
-				: leaf_key(d, cls_a, nops_a, cls_b[x], &byclass, op.name, gold, g);
+				: leaf_key(d, &memo, cls_a, nops_a, cls_b[x], &byclass, op.name, gold, g);
 		}
 	}
 	hashtab_u64_done(&byclass);
+	memo_done(&memo);
 }

@@ -50,7 +50,20 @@ struct model_diff {
 	uint64_t first_scan;            /* pairs below it are known equal */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
+	struct diff_calls *calls;       /* model_diff_execution_pair's table, NULL until asked */
 };
+
+struct diff_calls;
+
+/* Op id -> class for every op of A (*cls_a, *nops_a of them) and of B,
+ * the class numbers shared by both sides (UINT32_MAX: no class; A's ops
+ * of a name B lacks have none): the name each op pairs by (model_diff.h,
+ * "Calls"), B's after the map's renames.  The arrays are the caller's
+ * (model_diff.c). */
+void diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint32_t **cls_b,
+		       uint32_t *nops_b);
+/* Frees the table of calls (model_diff_calls.c); NULL is fine. */
+void diff_calls_free(struct diff_calls *c);
 
 /* The step of trace row i, -1 unknown (one lock). */
 int64_t diff_row_step(struct model *m, uint64_t i);

@@ -194,18 +194,36 @@ hashtab_u64_slot(struct hashtab_u64 *t, uint64_t key)
 	return i == t->cap ? NULL : &t->vals[i];
 }
 
+/* t's arrays for cap slots, every key empty. */
+static void
+u64_alloc(struct hashtab_u64 *t, size_t cap)
+{
+	if (cap > SIZE_MAX / 2 / sizeof(*t->keys))
+		abort();
+	t->cap = cap;
+	t->keys = xmalloc(cap * sizeof(*t->keys));
+	t->vals = xmalloc(cap * sizeof(*t->vals));
+	memset(t->keys, 0xff, cap * sizeof(*t->keys));
+}
+
+void
+hashtab_u64_init(struct hashtab_u64 *t, size_t n)
+{
+	size_t cap = HASHTAB_FIRST_CAP;
+
+	while (cap < 2 * n)             /* put grows when (held + 1) * 2 > cap */
+		cap *= 2;
+	memset(t, 0, sizeof(*t));
+	u64_alloc(t, cap);
+}
+
 static void
 hashtab_u64_grow(struct hashtab_u64 *t)
 {
 	struct hashtab_u64 n = {0};
 	size_t i;
 
-	n.cap = t->cap ? t->cap * 2 : HASHTAB_FIRST_CAP;
-	if (n.cap > SIZE_MAX / 2 / sizeof(*n.keys))
-		abort();
-	n.keys = xmalloc(n.cap * sizeof(*n.keys));
-	n.vals = xmalloc(n.cap * sizeof(*n.vals));
-	memset(n.keys, 0xff, n.cap * sizeof(*n.keys));
+	u64_alloc(&n, t->cap ? t->cap * 2 : HASHTAB_FIRST_CAP);
 	for (i = 0; i < t->cap; i++)
 		if (t->keys[i] != HASHTAB_U64_EMPTY)
 			*hashtab_u64_put(&n, t->keys[i], 0) = t->vals[i];

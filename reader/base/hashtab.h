@@ -75,6 +75,10 @@ struct hashtab_u64 {
 	size_t n;                   /* keys held */
 };
 
+/* Sizes an empty (zeroed) t for n keys, so that putting n keys never
+ * grows it (no old and new arrays side by side at the last doubling):
+ * the capacity is the power of two hashtab_u64_put would reach. */
+void hashtab_u64_init(struct hashtab_u64 *t, size_t n);
 /* Frees t's arrays and zeroes t; NULL is fine. */
 void hashtab_u64_done(struct hashtab_u64 *t);
 /* Whether key is in t; stores its value in *val when val is not NULL. */

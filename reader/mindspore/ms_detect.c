@@ -99,13 +99,7 @@ ms_probe_list(const char *dir, const struct reader_listing *ls)
 int
 ms_probe(const char *dir)
 {
-	struct reader_listing ls;
-	int score;
-
-	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
-	score = ms_probe_list(dir, &ls);
-	reader_listing_done(&ls);
-	return score;
+	return reader_listing_probe(dir, ms_probe_list);
 }
 
 /* ms_open() on ls, the listing of dir. */

@@ -425,7 +425,7 @@ static enum td_status
 decode_execution(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	struct msp_unit *u = unit_of(r, loc);
-	struct want w = { .k = UINT32_MAX };
+	struct want w = { .k = UINT32_MAX, .want_args = true };
 	struct strbuf sb = { 0 };
 	enum td_status st;
 	char *name;
@@ -437,8 +437,14 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 		free(name);
 		free(w.sums);
 		strbuf_done(&w.args);
+		td_args_free(w.targs, w.ntargs);
 		return st;
 	}
+	/* the arguments of a call without tensor leaves are its only CSV
+	 * rows (FORMAT.md §12) */
+	args_place(&w);
+	out->args = w.targs;
+	out->nargs = w.ntargs;
 	names_of(u, name, out);
 	out->noutputs = w.nsums;
 	out->summaries = w.sums;

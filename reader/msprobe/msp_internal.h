@@ -132,6 +132,33 @@ const char *msp_api_file_name(const struct msp_api_file *f, const char *op, char
 bool msp_api_file_leaf(const struct msp_api_file *f, const char *op, const char *leaf, char *buf,
 		       size_t len);
 void msp_api_file_free(struct msp_api_file *f);
+/* A layer mapping file (`-lm FILE`, msp_layer_file.c, FORMAT.md §11.3):
+ * read into *out (NULL on error, err: the file, line and cause;
+ * TD_ERR_ARGS for a layout it cannot take).  _rename: the golden's name
+ * of the child parts[0, nparts) of a layer of class type ("TopLayer" the
+ * top), the longest rule first; *used gets how many parts it renames
+ * (1 and parts[0] itself without a rule).  _free(NULL) is fine. */
+struct msp_layer_file;
+enum td_status msp_layer_file_read(struct msp_layer_file **out, const char *path, char *err,
+				   size_t errlen);
+const char *msp_layer_file_rename(const struct msp_layer_file *f, const char *type,
+				  const char *const *parts, size_t nparts, size_t *used);
+void msp_layer_file_free(struct msp_layer_file *f);
+/* The layer map (msp_map_layer.c): the file at path applied to the
+ * scopes of the target run b and the golden run a (both indexed) into
+ * *out, entry by entry; errors as msp_layer_file_read's.  _leaf answers as
+ * reader_ops.map_leaf (an empty buf: the golden has no entry there);
+ * _free(NULL) is fine. */
+struct msp_layer_map;
+enum td_status msp_layer_map_make(struct msp_layer_map **out, struct reader *b, struct reader *a,
+				  const char *path, char *err, size_t errlen);
+bool msp_layer_map_leaf(const struct msp_layer_map *m, const char *op, const char *leaf,
+			char *buf, size_t len);
+void msp_layer_map_free(struct msp_layer_map *m);
+/* reader_ops.map_layers (msp_map.c): the layer map into *map's leaf
+ * rules. */
+enum td_status msp_map_layers(struct reader_map **map, struct reader *b, struct reader *a,
+			      const char *path, char *err, size_t errlen);
 
 /* ---- communication entries (msp_comm.c) ---------------------------------- */
 

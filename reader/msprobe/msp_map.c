@@ -7,9 +7,10 @@
  * (Cell -> Module, then the file's `{cell}.{Class}: {module}.{Class}`);
  * `--api-mapping=FILE` adds a file's APIs and index renumbering
  * (msp_map_api.c); `--data-mapping` is `-dm` (a file of full target leaf names to golden
- * ones, answered per leaf by map_leaf, FORMAT.md §11.3).  One kind
- * applies, as in msprobe: the API rules, else the cell rules, else the
- * data map.
+ * ones, answered per leaf by map_leaf, FORMAT.md §11.3); `--layer-mapping`
+ * is `-lm` (msp_map_layer.c: a data map made from the two runs' scopes, in
+ * place of -dm's).  One kind applies, as in msprobe: the API rules, else
+ * the cell rules, else the data map.
  *
  * Not the pairing itself (model_diff does it) and not the YAML syntax
  * (reader/parse/ydoc.c).
@@ -40,6 +41,7 @@ struct reader_map {
 	struct rename_set cells;    /* "{cell}.{Class}" -> "{module}.{Class}" */
 	bool data;                  /* the leaf names below (when neither rule above) */
 	struct rename_set leaves;   /* full target leaf name -> full golden leaf name */
+	struct msp_layer_map *layers;   /* -lm's leaves (in place of -dm's), NULL none */
 };
 
 /* msprobe's built-in MindSpore -> PyTorch API names for the APIs models
@@ -188,6 +190,20 @@ msp_map_add(struct reader_map **map, enum reader_map_kind kind, const char *path
 	return TD_ERR_UNSUPPORTED;
 }
 
+enum td_status
+msp_map_layers(struct reader_map **map, struct reader *b, struct reader *a, const char *path,
+	       char *err, size_t errlen)
+{
+	struct reader_map *m = *map ? *map : xcalloc(1, sizeof(*m));
+
+	*map = m;
+	if (m->layers) {
+		snprintf(err, errlen, "%s: one layer mapping file at a time", path);
+		return TD_ERR_ARGS;
+	}
+	return msp_layer_map_make(&m->layers, b, a, path, err, errlen);
+}
+
 /* Writes s with its first occurrence of from replaced by to (s itself
  * when from does not occur) into buf; false when it does not fit. */
 static bool
@@ -317,8 +333,12 @@ msp_map_leaf(const struct reader_map *m, const char *op, const char *leaf, char 
 
 	if (m->api && m->apifile)   /* the file's APIs renumber their leaves */
 		return !op || msp_api_file_leaf(m->apifile, op, leaf, buf, len);
-	if (!m->data || m->api || m->cell || !m->leaves.n)
+	if (m->api || m->cell)
 		return false;       /* one kind of rewrite: -am, else -cm, else -dm (§11) */
+	if (m->layers)          /* -lm makes the data map, -dm's file or not */
+		return msp_layer_map_leaf(m->layers, op, leaf, buf, len);
+	if (!m->data || !m->leaves.n)
+		return false;
 	if (!op)
 		return true;
 	w = snprintf(key, sizeof key, "%s.%s", op, leaf ? leaf : "");
@@ -355,5 +375,6 @@ msp_map_free(struct reader_map *m)
 	renames_done(&m->cells);
 	renames_done(&m->leaves);
 	msp_api_file_free(m->apifile);
+	msp_layer_map_free(m->layers);
 	free(m);
 }

@@ -316,13 +316,7 @@ probe_list(const char *dir, const struct reader_listing *ls)
 static int
 probe(const char *dir)
 {
-	struct reader_listing ls;
-	int score;
-
-	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
-	score = probe_list(dir, &ls);
-	reader_listing_done(&ls);
-	return score;
+	return reader_listing_probe(dir, probe_list);
 }
 
 static enum td_status
@@ -452,4 +446,5 @@ const struct reader_ops msprobe_reader_ops = {
 	.map_name = msp_map_name,
 	.map_free = msp_map_free,
 	.map_leaf = msp_map_leaf,
+	.map_layers = msp_map_layers,
 };

@@ -2,7 +2,9 @@
  * msp_state.c - the msprobe reader's resume state (reader.h save_state /
  * load_state), kept by the model with its cached index.
  *
- * Per unit (rank folder, in the reader's order): its dump.json path, what
+ * Per unit (rank folder, in the reader's order): its dump.json path (below
+ * the dump's folder as this open names it, so that a relative path, an
+ * absolute one or a link to the same dump resume the same state), what
  * the index read (size, modification time, torn), the dump facts (task,
  * level, framework) and the entry table decode() needs (each entry's byte
  * offset and first trace), plus the entry names when follow mode keeps them
@@ -20,14 +22,30 @@
 
 #include "reader/base/serial.h"
 
-#define STATE_VERSION 2   /* 2: sources, links */
+#define STATE_VERSION 3   /* 2: sources, links; 3: paths below the root */
+
+/* path without the dump folder's prefix (root as this open names it), or
+ * path itself when it is not below root. */
+static const char *
+below_root(const struct reader *r, const char *path)
+{
+	size_t n = strlen(r->root);
+
+	while (n > 1 && r->root[n - 1] == '/')
+		n--;
+	if (strncmp(path, r->root, n) != 0 || path[n] != '/')
+		return path;
+	for (path += n; *path == '/'; path++)       /* "dump/" + "/step0/..." */
+		;
+	return path;
+}
 
 static void
-save_unit(const struct msp_unit *u, struct strbuf *o)
+save_unit(const struct reader *r, const struct msp_unit *u, struct strbuf *o)
 {
 	size_t i;
 
-	ser_put_str(o, u->json);
+	ser_put_str(o, below_root(r, u->json));
 	ser_put_u8(o, u->indexed);
 	ser_put_u8(o, u->torn);
 	ser_put_u64(o, u->size);
@@ -61,7 +79,7 @@ msp_save_state(struct reader *r, struct strbuf *out)
 	ser_put_u64(out, r->nrows);
 	ser_put_u8(out, r->meta_sent);
 	for (i = 0; i < r->nunits; i++)
-		save_unit(&r->units[i], out);
+		save_unit(r, &r->units[i], out);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -72,12 +90,12 @@ copy_str(char *dst, size_t len, const char *s)
 }
 
 static bool
-load_unit(struct msp_unit *u, struct ser_in *in)
+load_unit(const struct reader *r, struct msp_unit *u, struct ser_in *in)
 {
 	const char *json = ser_get_str(in);
 	uint64_t n, nt, i, nsent;
 
-	if (!json || strcmp(json, u->json) != 0)
+	if (!json || strcmp(json, below_root(r, u->json)) != 0)
 		return false;
 	u->indexed = ser_get_u8(in);
 	u->torn = ser_get_u8(in);
@@ -144,7 +162,7 @@ msp_load_state(struct reader *r, const void *data, size_t len)
 	for (i = 0; i < n; i++) {
 		struct msp_unit *u = &r->units[i];
 
-		if (!load_unit(u, &in))
+		if (!load_unit(r, u, &in))
 			return false;
 		if (!u->indexed)
 			continue;

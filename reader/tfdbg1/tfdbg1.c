@@ -121,13 +121,7 @@ probe_list(const char *dir, const struct reader_listing *ls)
 static int
 probe(const char *dir)
 {
-	struct reader_listing ls;
-	int score;
-
-	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
-	score = probe_list(dir, &ls);
-	reader_listing_done(&ls);
-	return score;
+	return reader_listing_probe(dir, probe_list);
 }
 
 /* Entries a legacy-layout search (dump files below the root, no device

@@ -58,13 +58,7 @@ tfdbg2_probe_list(const char *dir, const struct reader_listing *ls)
 static int
 tfdbg2_probe(const char *dir)
 {
-	struct reader_listing ls;
-	int score;
-
-	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
-	score = tfdbg2_probe_list(dir, &ls);
-	reader_listing_done(&ls);
-	return score;
+	return reader_listing_probe(dir, tfdbg2_probe_list);
 }
 
 static int

@@ -648,6 +648,38 @@ tdbg_run --json -e "diff --csv $WORK/csv_args_stack_plain.csv" "$D/golden" "$D/t
 tdbg_run --json -e "diff --csv $WORK/csv_args_stack.csv --stack" "$D/golden" "$D/target"
 stack_check csv_args_stack_column "$D" "$WORK/csv_args_stack.csv" "$WORK/csv_args_stack_plain.csv"
 
+# ---- calls without a tensor row: their arguments are their only rows -------
+# (issue 27): Torch.sym_max (ints in and out) and Distributed.barrier (a
+# group, a bool, a None output), in their place in file order, paired by
+# call (gen_msprobe_pair.py --rowless), in each CSV mode; a host the diff
+# leaves out gives none of them.
+D=$WORK/csv_rowless
+"$PYNUM" "$GEN" "$D" --ranks 2 --diverge 3 --diverge-rank 1 --rowless
+tdbg_run --json -e "diff --csv $WORK/csv_rowless.csv" "$D/golden" "$D/target"
+expect_rc 0 csv_rowless_exit_0
+csv_check csv_rowless_statistics "$D" "$WORK/csv_rowless.csv"
+# per rank: sym_max 3 (2 differ), barrier 3 (the None output unpaired),
+# the mul's scalar operand 1
+pairs csv_rowless_counted "$D" 'd["arguments"] == {"rows": 2 * 7, "unmatched": 2 * 1,
+	"differ": 2 * 2} and d["rows"] == len(C)'
+tdbg_run --json -e diff "$D/golden" "$D/target"
+pairs csv_rowless_are_not_diff_rows "$D" 'd["aligned"] == len(G) == len(B) and d["only_b"] == 0'
+tdbg_run --json --compare-hosts rank0,rank1 -e "diff --csv $WORK/rowless_hosts.csv" "$D/golden"
+pairs csv_rowless_compare_hosts "$D" 'd["rows"] == sum(1 for l in CG if l["host"] == "rank1")'
+D=$WORK/csv_rowless_md5
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 3 --diverge-rank 0 --summary md5 --rowless --args
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_md5.csv" "$D/golden" "$D/target"
+md5_check csv_rowless_md5 "$D" "$WORK/csv_rowless_md5.csv"
+D=$WORK/csv_rowless_tensor
+"$PYNUM" "$GEN" "$D" --task tensor --ranks 1 --diverge 3 --diverge-rank 0 --rowless
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_tensor.csv" "$D/golden" "$D/target"
+tcsv_check csv_rowless_tensor "$D" "$WORK/csv_rowless_tensor.csv"
+D=$WORK/csv_rowless_stack
+"$PYNUM" "$GEN" "$D" --ranks 1 --diverge 3 --diverge-rank 0 --stack --rowless
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_stack_plain.csv" "$D/golden" "$D/target"
+tdbg_run --json -e "diff --csv $WORK/csv_rowless_stack.csv --stack" "$D/golden" "$D/target"
+stack_check csv_rowless_stack_column "$D" "$WORK/csv_rowless_stack.csv" "$WORK/csv_rowless_stack_plain.csv"
+
 # ---- tensor mode's edge cases, as msprobe's npy_compare words them -----------
 # A hand-made pair (numpy writes the .npy files): a float16 target against a
 # float32 golden, two all-zero tensors, a zero target against a non-zero

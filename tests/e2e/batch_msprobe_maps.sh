@@ -252,9 +252,205 @@ tdbg_run --json --api-mapping -e diff "$TOP/tests/fixtures/tfdbg2/mnist_nan" "$T
 expect_rc 1 format_without_maps_exit_1
 expect_file_has format_without_maps_said "$ERR" "dumps have no name maps"
 
+# ---- --layer-mapping (msprobe -lm): scopes from construct.json and stack.json --
+# gen --lm-names --target-offset 3: the target's forward names pair with
+# nothing by name, its backward calls by rank (the wrong ones: the golden
+# wrote them in another order); truth.json's
+# "call_lm" is the golden call each target leaf pairs with under the map
+# (null: the tanh, whose framework function differs, and the sum, whose
+# layer has no rule).
+# layer_follows NAME DIR MAPPED [CSV]: the diff in $OUT pairs each target
+# leaf as the map says (MAPPED=1; 1:PREFIX: but the entries named PREFIX...
+# with nothing) or by its own name (0), the others only in B / only in A;
+# with CSV, its Name columns the same.
+layer_follows()
+{
+	local why
+	if why=$(python3 -c '
+import csv, json, sys
+from gen_msprobe_pair import truth_rows, csv_rows
+T = json.load(open(sys.argv[1] + "/truth.json"))
+mapped = sys.argv[2].startswith("1")
+unpaired = sys.argv[2][2:] or None      # "1:PREFIX": those entries pair with nothing
+off = T["args"]["target_offset"]
+def backward_rank(side, host):
+    # entry -> (API, rank among the backward entries of the API in file
+    # order), and back: how calls pair by name alone (FORMAT.md §10)
+    seen, of, back = {}, {}, {}
+    for u in T["units"]:
+        if u["side"] == side and u["host"] == host:
+            for e in u["entries"]:
+                if e["entry"].endswith(".backward"):
+                    api = e["entry"].split(".")[1]
+                    of[e["entry"]] = (api, seen.get(api, 0))
+                    back[(api, seen.get(api, 0))] = e["call"]
+                    seen[api] = seen.get(api, 0) + 1
+    return of, back
+def call_of(b):
+    if mapped:
+        return None if unpaired and b["entry"].startswith(unpaired) else b["call_lm"]
+    if b["entry"].endswith(".backward"):    # by rank among the backward calls of the API
+        key = backward_rank("target", b["host"])[0][b["entry"]]
+        return backward_rank("golden", b["host"])[1][key] + b["call"][len(b["call"].split(".")[0]):]
+    return b["call"] if off == 0 else None
+def want_of(rows_b, rows_g):
+    gold = {(g["call"], g["host"]): g for g in rows_g}
+    return [(gold.get((call_of(b), b["host"])), b) for b in rows_b]
+G, B = truth_rows(T, "golden"), truth_rows(T, "target")
+want = [(g, b) for g, b in want_of(B, G) if g is not None]
+d = json.loads(open(sys.argv[3]).read().splitlines()[-1])
+got = [(G[r["a_index"]], B[r["b_index"]]) for r in d["rows"]]
+bad = []
+if (d["aligned"], d["only_a"], d["only_b"]) != (len(want), len(G) - len(want), len(B) - len(want)):
+    bad.append("aligned/only_a/only_b %d %d %d, want %d %d %d" % (d["aligned"], d["only_a"],
+               d["only_b"], len(want), len(G) - len(want), len(B) - len(want)))
+key = lambda ps: sorted((g["name"], g["host"], b["name"]) for g, b in ps)
+if key(got) != key(want):
+    bad.append("pairs differ: %s" % sorted(set(key(got)) ^ set(key(want)))[:4])
+if len(sys.argv) > 4:
+    rows = list(csv.reader(open(sys.argv[4], newline="")))
+    h = rows[0]
+    names = [(r[h.index("NPU Name")], r[h.index("Bench Name")]) for r in rows[1:]]
+    exp = [(b["name"], g["name"] if g else "N/A")
+           for g, b in want_of(csv_rows(T, "target"), csv_rows(T, "golden"))]
+    if names != exp:
+        bad.append("csv names differ: %s" % [(x, y) for x, y in zip(names, exp) if x != y][:3])
+if bad:
+    print("; ".join(bad)); sys.exit(1)' "$2" "$3" "$OUT" ${4:+"$4"} 2>&1); then
+		ok "$1"
+	else
+		fail "$1" "$why"
+	fi
+}
+
+LM=$WORK/lm
+LMF=$TOP/tests/fixtures/msprobe_maps/layer_mapping.yaml
+python3 "$GEN" "$LM" --ranks 2 --lm-names --target-offset 3
+
+tdbg_run --json -e diff "$LM/golden" "$LM/target"
+expect_rc 0 lm_none_exit_0
+layer_follows without_layer_map_backward_calls_pair_by_rank "$LM" 0
+
+tdbg_run --json "--layer-mapping=$LMF" -e "diff --csv $WORK/lm.csv" -e diff "$LM/golden" "$LM/target"
+expect_rc 0 lm_exit_0
+layer_follows layer_map_pairs_calls_by_scope_state_and_place "$LM" 1 "$WORK/lm.csv"
+
+tdbg_run --json --layer-mapping "$LMF" -e diff "$LM/golden" "$LM/target"
+expect_rc 0 lm_file_after_space_exit_0
+layer_follows layer_map_file_after_space "$LM" 1
+
+# the longest rule first; the old top key "Cell" stands for "TopLayer"
+printf 'TopLayer:\n  first: nowhere\nCell:\n  first: block1\n  second: block2\n' >"$WORK/lmcell.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmcell.yaml" -e diff "$LM/golden" "$LM/target"
+layer_follows layer_map_old_top_key_cell "$LM" 1
+printf 'TopLayer:\n  first: block1\n  second: nowhere\n  second.linear: block2.linear\n' >"$WORK/lmlong.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmlong.yaml" -e diff "$LM/golden" "$LM/target"
+layer_follows layer_map_longest_rule_first_mul_unpaired "$LM" 1:Tensor.mul.
+LMS=$WORK/lm_ms
+python3 "$GEN" "$LMS" --ranks 1 --lm-names --target-offset 2 --target-framework mindspore
+tdbg_run --json "--layer-mapping=$LMF" -e diff "$LMS/golden" "$LMS/target"
+expect_rc 0 lm_ms_exit_0
+layer_follows layer_map_mindspore_target_cells_and_construct "$LMS" 1
+
+# one kind of rewrite, as msprobe: the API rules win (the calls keep their names)
+tdbg_run --json --api-mapping "--layer-mapping=$LMF" -e diff "$LM/golden" "$LM/target"
+expect_rc 0 lm_api_exit_0
+layer_follows api_rules_win_over_layer_map "$LM" 0
+
+# a layer map needs both dumps' construct.json and stack.json, as msprobe's
+LMN=$WORK/lm_nostack
+cp -r "$LM" "$LMN"
+rm "$LMN"/target/step0/rank*/stack.json
+tdbg_run --json "--layer-mapping=$LMF" -e diff "$LMN/golden" "$LMN/target"
+expect_rc 0 lm_nostack_exit_0
+layer_follows layer_map_without_target_stack_renames_nothing "$LMN" 0
+
+# a pipeline stage: the target's ParallelTransformer holds layers 4 and 5
+# (global numbers), the golden's 0 and 1; msprobe renumbers the layers
+# under each ParallelTransformer from 0, so with an empty file (scopes
+# alone) layer 4's linear pairs with layer 0's and 5's with 1's.
+PP=$WORK/lm_pp
+python3 - "$PP" <<'PY'
+import json, os, sys
+def side(name, first, count0):
+    d = os.path.join(sys.argv[1], name, "step0", "rank0")
+    os.makedirs(d)
+    t = lambda v: {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
+                   "Max": v, "Min": v, "Mean": v, "Norm": v, "requires_grad": False}
+    data, cons, stack = {}, {}, {}
+    data["Module.model.ParallelTransformer.forward.0"] = {"input_args": [t(1.0)], "input_kwargs": {},
+                                                          "output": [t(2.0)]}
+    cons["Module.model.ParallelTransformer.forward.0"] = None
+    for k in range(2):
+        layer = "Module.model.layers.%d.ParallelTransformerLayer.forward.0" % (first + k)
+        api = "Functional.linear.%d.forward" % (count0 + k)
+        data[layer] = {"input_args": [t(3.0 + k)], "input_kwargs": {}, "output": [t(4.0 + k)]}
+        data[api] = {"input_args": [t(5.0 + k)], "input_kwargs": {}, "output": [t(6.0 + k)]}
+        cons[layer] = "Module.model.ParallelTransformer.forward.0"
+        cons[api] = layer
+        stack[api] = ["File /work/m.py, line %d, in forward, \n y = F.linear(x)" % k]
+    for f, v in (("dump.json", {"task": "statistics", "level": "mix", "framework": "pytorch",
+                                 "dump_data_dir": None, "data": data}),
+                 ("construct.json", cons), ("stack.json", stack)):
+        json.dump(v, open(os.path.join(d, f), "w"), indent=1)
+side("golden", 0, 0)
+side("target", 4, 7)
+PY
+: >"$WORK/lmempty.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmempty.yaml" -e diff "$PP/golden" "$PP/target"
+expect_rc 0 lm_pp_exit_0
+if python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+got = sorted((r["op_name"], r["b_op_name"]) for r in d["rows"])
+want = sorted([("Module.model.ParallelTransformer.forward.0",) * 2] * 2 +
+              [("Module.model.layers.%d.ParallelTransformerLayer.forward.0" % k,
+                "Module.model.layers.%d.ParallelTransformerLayer.forward.0" % (k + 4)) for k in range(2)] * 2 +
+              [("Functional.linear.%d.forward" % k, "Functional.linear.%d.forward" % (k + 7))
+               for k in range(2)] * 2)
+sys.exit(got != want or (d["only_a"], d["only_b"]) != (0, 0))' "$OUT"; then
+	ok layer_map_renumbers_parallel_transformer_layers
+else
+	fail layer_map_renumbers_parallel_transformer_layers "$(head -c 600 "$OUT")"
+fi
+
+tdbg_run --json "--layer-mapping=$LMF" "--data-mapping=$DATA" -e diff "$LM/golden" "$LM/target"
+expect_rc 1 lm_with_dm_exit_1
+expect_file_has lm_with_dm_said "$ERR" "--layer-mapping makes the data map: give it or --data-mapping, not both"
+tdbg_run --json "--layer-mapping=$LMF" -e info "$LM/golden"
+expect_rc 1 lm_without_diff_exit_1
+expect_file_has lm_without_diff_said "$ERR" "--layer-mapping maps the layers of a diff: give two dumps"
+tdbg_run --json "--layer-mapping=$LMF" --compare-hosts rank0,rank1 -e diff "$LM/golden"
+expect_rc 1 lm_compare_hosts_exit_1
+expect_file_has lm_compare_hosts_said "$ERR" "not of two hosts of one (--compare-hosts)"
+
+printf -- '- first: block1\n' >"$WORK/lmlist.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmlist.yaml" -e diff "$LM/golden" "$LM/target"
+expect_rc 1 lm_wrong_layout_exit_1
+expect_file_has lm_wrong_layout_said "$ERR" "lmlist.yaml:1: a layer mapping is one mapping of layer classes"
+printf 'TopLayer: block1\n' >"$WORK/lmflat.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmflat.yaml" -e diff "$LM/golden" "$LM/target"
+expect_rc 1 lm_flat_exit_1
+expect_file_has lm_flat_said "$ERR" "lmflat.yaml:1: the names of layer class \"TopLayer\" are not a mapping"
+printf 'TopLayer:\n  first: [block1]\n' >"$WORK/lmseq.yaml"
+tdbg_run --json "--layer-mapping=$WORK/lmseq.yaml" -e diff "$LM/golden" "$LM/target"
+expect_rc 1 lm_seq_exit_1
+expect_file_has lm_seq_said "$ERR" "lmseq.yaml:2: the golden name of \"first\" in \"TopLayer\" is not a plain name"
+tdbg_run --json "--layer-mapping=$WORK/lmnone.yaml" -e diff "$LM/golden" "$LM/target"
+expect_rc 1 lm_missing_exit_1
+expect_file_has lm_missing_named "$ERR" "lmnone.yaml: no such file"
+tdbg_run --json "--layer-mapping=$LMF" -e diff "$TOP/tests/fixtures/tfdbg2/mnist_nan" \
+	"$TOP/tests/fixtures/tfdbg2/mnist_nan"
+expect_rc 1 lm_format_without_exit_1
+expect_file_has lm_format_without_said "$ERR" "dumps have no layer map"
+tdbg_run --json "--layer-mapping=$LMF" -e diff "$TOP/tests/fixtures/tfdbg2/mnist_nan" "$LM/target"
+expect_rc 1 lm_two_formats_exit_1
+expect_file_has lm_two_formats_said "$ERR" "a layer map pairs two dumps of one format"
+
 # nothing was written into the dumps
 if find "$D" -newer "$D/truth.json" -type f | grep -q . ||
 	find "$DM" -newer "$DM/truth.json" -type f | grep -q . ||
+	find "$LM" -newer "$LM/truth.json" -type f | grep -q . ||
 	find "$AM" -newer "$AM/truth.json" -type f | grep -q .; then
 	fail dumps_untouched "$(find "$D" -newer "$D/truth.json" -type f | head -3)"
 else

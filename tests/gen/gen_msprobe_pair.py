@@ -32,6 +32,7 @@ shape, statistics as written, values), plus the first divergence.
       [--nan none|golden|target] [--target-framework pytorch|mindspore]
       [--target-offset K] [--task statistics|tensor] [--late J] [--jitter]
   [--sum-dtype DTYPE] [--summary statistics|md5|xor] [--stack] [--args]
+  [--rowless] [--lm-names]
 
 --stack writes stack.json beside each dump.json (the legacy layout, entry
 -> frames, innermost first): two frames per entry, one of them with a
@@ -53,6 +54,29 @@ mul's scalar operand (a float) is a non-tensor argument in every run.
 truth.json lists each as a leaf with "arg": true and its "record" as
 written (null for a bare null); truth_rows leaves them out (they are not
 trace rows), csv_rows keeps them in msprobe's CSV order.
+
+--rowless writes two calls that have no tensor at all, whose non-tensor
+arguments are their only CSV rows (ROWLESS below): Torch.sym_max.0.forward
+after the relu (two int inputs and an int output; the target's second input
+and output differ) and Distributed.barrier.0.forward after the last forward
+call (a process group and a bool as keyword arguments, a None output).
+truth.json lists their arguments as leaves with "arg": true, as --args.
+
+--lm-names writes construct.json and stack.json beside each dump.json for
+msprobe's layer map (-lm, tests/fixtures/msprobe_maps/layer_mapping.yaml):
+the forward calls sit in layers the two runs name differently (the golden's
+Module.block1/block2/head, the target's first/second/tail, Cell.* for a
+MindSpore target; the tanh at the top), the golden numbers its backward
+calls by the forward call they follow (and writes them in the reverse
+order: pairing backward calls by rank, or by place in one scope, pairs the
+wrong ones; their forward calls' scopes pair them), and the tanh's stack
+shows it called
+through a framework function (the golden's "helper", the target's
+"ms_helper").  With --target-offset the target's names pair with nothing
+by name; the map's scopes restore every call but two: the tanh (its
+framework function differs) and the sum (the file has no rule for
+"tail").  truth.json gives each target leaf "call_lm", the golden call it
+pairs with under the map (null: none).
 
 --ms-names writes a module entry after each linear and the relu
 (Module.fc1.Linear, Module.fc2.Linear, Module.act.ReLU on the golden) and
@@ -272,6 +296,55 @@ def kwargs_of(a, api, n, side):
     return kw
 
 
+def rowless_calls(a, side):
+    """--rowless: forward index -> (entry, body of records) of a call with
+    no tensor, written after that forward call."""
+    if not a.rowless:
+        return {}
+    t = side == "target"
+    return {1: ("Torch.sym_max.0.forward", collections.OrderedDict([
+                ("input_args", [{"type": "int", "value": 3},
+                                {"type": "int", "value": 6 if t else 5}]),        # differs
+                ("input_kwargs", {}),
+                ("output", [{"type": "int", "value": 6 if t else 5}])])),        # differs
+            5: ("Distributed.barrier.0.forward", collections.OrderedDict([
+                ("input_args", []),
+                ("input_kwargs", collections.OrderedDict([
+                    ("group", {"type": "torch.ProcessGroup", "group_ranks": [0, 1],
+                               "group_id": 7}),
+                    ("async_op", {"type": "bool", "value": False})])),
+                ("output", [None])]))}
+
+
+# --lm-names: the layer (its name on the golden, on the target) around
+# each forward call, by forward index (None: the top).
+LM_LAYERS = {0: ("block1", "first"), 1: ("block1", "first"), 2: ("block2", "second"),
+             3: ("block2", "second"), 4: None, 5: ("head", "tail")}
+
+
+def lm_parent(side, fw, fi):
+    """--lm-names: the construct.json parent of forward call fi."""
+    lay = LM_LAYERS[fi]
+    if lay is None:
+        return None
+    word = "Cell" if fw == "mindspore" else "Module"
+    cls = "Head" if lay[0] == "head" else "Block"
+    return "%s.%s.%s.forward.0" % (word, lay[0] if side == "golden" else lay[1], cls)
+
+
+def lm_tanh_stack(side, fw):
+    """--lm-names: the tanh's stack.json frames (innermost first): the
+    wrapper, a framework function, the caller (msprobe's scope takes the
+    framework function's name)."""
+    mind = fw == "mindspore"
+    lib = "/usr/lib/python3/site-packages/%s/ops/helpers.py" % ("mindspore" if mind else "torch")
+    func = "helper" if side == "golden" else "ms_helper"
+    return ["File /work/msprobe/hook/wrap.py, line 30, in __call__, \n return TorchOPTemplate(x)",
+            "File %s, line 12, in %s, \n return tanh(x)" % (lib, func),
+            "File /work/model.py, line 20, in %s, \n y = %s(x)" % (
+                "construct" if mind else "forward", func)]
+
+
 def write_side(a, out, side, rank, fw, calls, offset):
     """Writes one rank of one side; returns its truth (entries, leaves)."""
     data = collections.OrderedDict()
@@ -281,6 +354,7 @@ def write_side(a, out, side, rank, fw, calls, offset):
 
     fixes = {}
     data_map = collections.OrderedDict()
+    construct = collections.OrderedDict()
 
     def leaf(entry, label, v, rg, call, is_input, fix=None, nomap=None):
         name = entry + "." + label
@@ -315,6 +389,9 @@ def write_side(a, out, side, rank, fw, calls, offset):
         if dm and api == "tanh":
             entry = "NPU.npu_fast_tanh.%d.forward" % (n + offset)
         fwd_names.append((api, n, entry))
+        if a.lm_names:
+            construct[entry] = lm_parent(side, fw, fi)
+            fixes[entry] = "layer" if api not in ("tanh", "sum") else "lm-none"
         args = []
         if dm:      # the leaves only the data map pairs (--dm-names)
             golden_entry = api_entry(a, "golden", api, n, "forward")[0]
@@ -366,18 +443,34 @@ def write_side(a, out, side, rank, fw, calls, offset):
                 ("input_args", [leaf(mod, "input.0", ins[0], True, mcall, True)]),
                 ("input_kwargs", {}), ("output", [leaf(mod, "output.0", o, True, mcall, False)])])
             entries.append({"entry": mod, "call": mcall, "stack": None})
+        if fi in rowless_calls(a, side):
+            rentry, rbody = rowless_calls(a, side)[fi]
+            rcall = "fwd:%s" % rentry
+            for key in ("input_args", "input_kwargs", "output"):
+                items = rbody[key].items() if isinstance(rbody[key], dict) else \
+                    enumerate(rbody[key])
+                for k, rec in items:
+                    arg(rentry, "%s.%s" % ("output" if key == "output" else "input", k), rec,
+                        rcall, key != "output")
+            data[rentry] = rbody
+            entries.append({"entry": rentry, "call": rcall,
+                            "stack": frames(a, side, rentry.split(".")[1], 90)})
     # backward: the second linear, relu, the first linear (execution order)
     rng = Rng(77 + rank)
     bw = [("linear", 1, [2, 2], [[2, 3], [2, 3], [2]]), ("relu", 0, [2, 3], [[2, 3]]),
           ("linear", 0, [2, 3], [[2, 4], [3, 4], [3]])]
     bseen = collections.Counter()
+    if a.lm_names and side == "golden":
+        bw = bw[::-1]       # its backward calls in another order: only scopes pair them
     for api, fcount, gshape, oshapes in bw:
         k = bseen[api]
         bseen[api] += 1
         # golden: own backward order; target: the forward call's count
-        n = k if side == "golden" else fcount + offset
+        n = k if side == "golden" and not a.lm_names else fcount + (offset if side == "target" else 0)
         entry, fix = api_entry(a, side, api, n, "backward")
-        fixes[entry] = fix
+        fixes[entry] = "layer" if a.lm_names else fix
+        if a.lm_names:
+            construct[entry] = None
         call = "bwd:%s#%d" % (api, fcount)
         g = (rng.vals(int(math.prod(gshape)), -0.5, 0.5), gshape)
         outs = [(rng.vals(int(math.prod(s)), -0.5, 0.5), s) for s in oshapes]
@@ -404,7 +497,16 @@ def write_side(a, out, side, rank, fw, calls, offset):
                                    ("dump_data_dir", None), ("data", data)])
     with open(os.path.join(rdir, "dump.json"), "w") as f:
         json.dump(top, f, indent=1)        # NaN as the bare token, as msprobe writes it
-    if a.stack:
+    if a.lm_names:
+        for e in entries:
+            if e["entry"].startswith("Torch.tanh.") and e["entry"].endswith(".forward"):
+                e["stack"] = lm_tanh_stack(side, fw)
+        with open(os.path.join(rdir, "construct.json"), "w") as f:
+            json.dump(construct, f, indent=1)
+        for l in leaves:
+            if side == "target":
+                l["call_lm"] = l["call"] if l["fix"] == "layer" else None
+    if a.stack or a.lm_names:
         with open(os.path.join(rdir, "stack.json"), "w") as f:
             json.dump(collections.OrderedDict((e["entry"], e["stack"]) for e in entries
                                               if e["stack"] is not None), f, indent=1)
@@ -455,6 +557,11 @@ def main():
     p.add_argument("--stack", action="store_true")
     p.add_argument("--args", action="store_true",
                    help="non-tensor keyword arguments of every kind (kwargs_of)")
+    p.add_argument("--rowless", action="store_true",
+                   help="two calls without a tensor, their arguments their only rows")
+    p.add_argument("--lm-names", action="store_true",
+                   help="layers named differently on each side, construct.json and stack.json "
+                        "(msprobe's -lm)")
     p.add_argument("--ms-names", action="store_true",
                    help="modules on both sides; the target spells APIs and cells as MindSpore")
     p.add_argument("--dm-names", action="store_true",

@@ -48,6 +48,7 @@ enum batch_long_option {
 	BATCH_OPT_API_MAPPING,
 	BATCH_OPT_CELL_MAPPING,
 	BATCH_OPT_DATA_MAPPING,
+	BATCH_OPT_LAYER_MAPPING,
 };
 
 /* One command-line option.  id is what getopt_long returns. */

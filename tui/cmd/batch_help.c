@@ -38,6 +38,7 @@ static const struct batch_option options[] = {
 	{ "api-mapping", BATCH_OPT_API_MAPPING, "[=FILE]", "diff: the second dump's API names as the first's framework spells them (the compare tool's -am: built-in rules; FILE: its YAML of APIs and argument/output indices; where the format has them)" },
 	{ "cell-mapping", BATCH_OPT_CELL_MAPPING, "[=FILE]", "diff: the second dump's cells as the first's modules (the compare tool's -cm; FILE: its YAML of cell names)" },
 	{ "data-mapping", BATCH_OPT_DATA_MAPPING, "FILE", "diff: the second dump's leaves as the first's, by full leaf name (the compare tool's -dm; FILE: its YAML; the API and cell maps win)" },
+	{ "layer-mapping", BATCH_OPT_LAYER_MAPPING, "FILE", "diff: the second dump's calls as the first's at the same place in the layers FILE renames (the compare tool's -lm: a data map made from both dumps' construct.json and stack.json; FILE: its YAML of layer classes; the API and cell maps win)" },
 	{ "help",        'h', NULL,   "print this help and exit" },
 	{ "version",     'V', NULL,   "print the version and exit" },
 	{ "check",       'c', NULL,   "print where the NaN/Inf started (or \"no NaN/Inf\"); exit 4 if any" },

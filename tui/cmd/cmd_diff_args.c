@@ -7,7 +7,8 @@
  * for two numbers, and a fixed word otherwise (README, the compare
  * section, has the table).
  * The cells' text itself comes from the reader (util.h struct td_arg).
- * Also where the arguments go among an entry's rows (cmd_diff_rows.h).
+ * Also where the arguments go among an entry's rows, and the rows of a
+ * call that has no tensor row, its arguments alone (cmd_diff_rows.h).
  * Curses-free.
  */
 #include "cmd_internal.h"
@@ -21,6 +22,7 @@
 
 #include "cmd_diff_csv.h"
 #include "cmd_diff_rows.h"
+#include "model/model_diff.h"
 
 enum vclass { V_NUM, V_NAN, V_INF, V_NEG_INF, V_DEVICE, V_NA, V_OTHER };
 
@@ -218,4 +220,61 @@ cmd_csv_with_args(struct csv_row **g, size_t *cap, size_t n, const struct csv_ca
 	*g = out;
 	*cap = n + cb->nargs;
 	return m;
+}
+
+/* ---- calls without tensor rows --------------------------------------- */
+
+/* Execution x's arguments into c (its op name as the call's name); with
+ * stack, *stack gets its stack cell (NULL none). */
+static void
+exec_call(struct model *m, uint64_t x, struct csv_call *c, char **stack)
+{
+	struct model_execution ex;
+	struct model_detail d = { 0 };
+
+	if (model_execution_get(m, x, &ex) != TD_OK || !ex.op_type ||
+	    model_execution_detail(m, x, &d) != TD_OK) {
+		model_detail_done(&d);
+		return;
+	}
+	if (stack)
+		*stack = cmd_csv_stack_cell(m, &d);
+	c->found = true;
+	snprintf(c->l.name, sizeof c->l.name, "%s", ex.op_type);
+	c->l.oplen = strlen(c->l.name);
+	c->args = d.args, c->nargs = d.nargs;
+	d.args = NULL, d.nargs = 0;
+	model_detail_done(&d);
+}
+
+size_t
+cmd_csv_call_rows(struct model_diff *d, uint64_t x, struct csv_row **g, size_t *cap,
+		  struct csv_call *cb, struct csv_call *ca, bool tensor, bool stack)
+{
+	struct model_execution ex;
+	char *nstack = NULL, *bstack = NULL;
+	int64_t ax;
+	size_t n;
+
+	if (model_execution_get(model_diff_b(d), x, &ex) != TD_OK || ex.ntraces)
+		return 0;
+	if ((ax = model_diff_execution_pair(d, x)) == -2)
+		return 0;       /* a host the diff leaves out */
+	exec_call(model_diff_b(d), x, cb, stack ? &nstack : NULL);
+	if (!cb->nargs) {
+		free(nstack);
+		return 0;
+	}
+	if (ax >= 0)
+		exec_call(model_diff_a(d), (uint64_t)ax, ca, stack ? &bstack : NULL);
+	n = cmd_csv_with_args(g, cap, 0, cb, ca, tensor);
+	/* the tool's rule, as for tensor rows: the stack on the call's first
+	 * row when it is an input and the golden's call recorded one too */
+	if (n && (*g)[0].is_input && (ax < 0 || bstack)) {
+		(*g)[0].stack = nstack;
+		nstack = NULL;
+	}
+	free(nstack);
+	free(bstack);
+	return n;
 }

@@ -566,6 +566,58 @@ judge_row(const struct csv_row *r, struct verdict *v)
 	v->shape_differs += strcmp(r->n.shape, r->b.shape) != 0;
 }
 
+/* Judges and writes the entry's rows g[0, n) (freeing what they own) and
+ * the two calls' arguments. */
+static void
+flush(struct strbuf *sb, struct csv_row *g, size_t n, enum csv_mode mode, bool stack,
+      uint64_t count[RES_COUNT], uint64_t *rows, struct verdict *v, struct csv_call *cb,
+      struct csv_call *ca)
+{
+	size_t k;
+
+	if (mode == CSV_MD5)
+		md5_judge(g, n);
+	else
+		csv_judge(g, n, mode == CSV_TENSOR);
+	for (k = 0; k < n; k++) {
+		write_row(sb, &g[k], mode, stack);
+		judge_row(&g[k], v);
+		count[g[k].res]++;
+		(*rows)++;
+		td_tensor_free(g[k].n.values);
+		td_tensor_free(g[k].b.values);
+		free(g[k].stack);
+	}
+	cmd_csv_call_done(cb);
+	cmd_csv_call_done(ca);
+}
+
+/* The calls of B without a tensor row from execution *x up to the one
+ * whose rows start at row `upto` (UINT64_MAX: to the end), written in
+ * their place (cmd_csv_call_rows); *x moves past them. */
+static void
+rowless(struct model_diff *d, uint64_t *x, uint64_t upto, struct csv_row **g, size_t *cap,
+	struct strbuf *sb, enum csv_mode mode, bool stack, uint64_t count[RES_COUNT],
+	uint64_t *rows, struct verdict *v)
+{
+	struct model *mb = model_diff_b(d);
+	uint64_t nx = model_execution_count(mb);
+	struct csv_call cb = { 0 }, ca = { 0 };
+	struct model_execution ex;
+	size_t n;
+
+	if (!model_traces_name_executions(mb))
+		return;
+	for (; *x < nx && model_execution_get(mb, *x, &ex) == TD_OK; (*x)++) {
+		if (ex.ntraces && ex.first_trace >= upto)
+			break;
+		if (ex.ntraces)
+			continue;
+		n = cmd_csv_call_rows(d, *x, g, cap, &cb, &ca, mode == CSV_TENSOR, stack);
+		flush(sb, *g, n, mode, stack, count, rows, v, &cb, &ca);
+	}
+}
+
 /* Writes the CSV text of every B row into sb; counts rows per Result. */
 static void
 build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
@@ -573,9 +625,9 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 {
 	bool tensor = mode == CSV_TENSOR;
 	struct model *ma = model_diff_a(d), *mb = model_diff_b(d);
-	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j;
+	uint64_t nb = model_trace_count(mb), *of = pairs_by_b(d, nb), i = 0, j, x = 0;
 	struct csv_row *g = NULL;
-	size_t cap = 0, n, k;
+	size_t cap = 0, n;
 	bool first_input, want_stack;
 	struct csv_call cb = { 0 }, ca = { 0 };
 
@@ -590,6 +642,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			i++;                /* a host the diff leaves out */
 			continue;
 		}
+		rowless(d, &x, i, &g, &cap, sb, mode, stack, count, rows, v);
 		first_input = true;
 		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
 			struct csv_row *r;
@@ -623,23 +676,10 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 		if (j == i)
 			j = i + 1;          /* a row past the index: skip it */
 		n = cmd_csv_with_args(&g, &cap, n, &cb, &ca, tensor);
-		if (mode == CSV_MD5)
-			md5_judge(g, n);
-		else
-			csv_judge(g, n, tensor);
-		for (k = 0; k < n; k++) {
-			write_row(sb, &g[k], mode, stack);
-			judge_row(&g[k], v);
-			count[g[k].res]++;
-			(*rows)++;
-			td_tensor_free(g[k].n.values);
-			td_tensor_free(g[k].b.values);
-			free(g[k].stack);
-		}
-		cmd_csv_call_done(&cb);
-		cmd_csv_call_done(&ca);
+		flush(sb, g, n, mode, stack, count, rows, v, &cb, &ca);
 		i = j;
 	}
+	rowless(d, &x, UINT64_MAX, &g, &cap, sb, mode, stack, count, rows, v);
 	free(g);
 	free(of);
 }

@@ -9,8 +9,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cmd_diff_csv.h"
+
+struct model_diff;
 
 /* One side of a row: what the CSV shows of a leaf. */
 struct leaf {
@@ -82,5 +85,17 @@ void cmd_csv_call_done(struct csv_call *c);
  * the tool's "NPU does not have data file." on a paired argument). */
 size_t cmd_csv_with_args(struct csv_row **g, size_t *cap, size_t n, const struct csv_call *cb,
 			 const struct csv_call *ca, bool tensor);
+
+/* The rows of B's execution x (diff d) when it has no trace row: its
+ * non-tensor arguments, each paired as cmd_csv_with_args pairs them with
+ * the arguments of the execution of A the call pairs with
+ * (model_diff_execution_pair), into *g (replaced, *cap set).  cb and ca
+ * (cleared ones) get the two calls' arguments, which the rows borrow:
+ * cmd_csv_call_done both once the rows are written.  0 rows for an
+ * execution with trace rows, without arguments, or of a host the diff
+ * leaves out.  stack: the first row, an input, gets the call's stack cell
+ * (owned by the row) when the golden's call has one or none pairs. */
+size_t cmd_csv_call_rows(struct model_diff *d, uint64_t x, struct csv_row **g, size_t *cap,
+			 struct csv_call *cb, struct csv_call *ca, bool tensor, bool stack);
 
 #endif

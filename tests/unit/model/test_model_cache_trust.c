@@ -137,6 +137,7 @@ some_head(struct model *m)
 {
 	uint32_t i;
 
+	ops_ready(m);           /* a cached open decodes its ops on first use */
 	for (i = 1; i < m->ot.nops; i++) {
 		uint64_t head;
 

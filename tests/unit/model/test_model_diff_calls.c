@@ -1,7 +1,8 @@
 /*
  * test_model_diff_calls.c - pairing two models whose op names count calls
  * (reader_ops.call_of): backward calls by their rank in order of
- * appearance, --fuzzy without counts, hosts by sorted position.  The
+ * appearance, --fuzzy without counts, hosts by sorted position; and the
+ * calls without rows, paired as a whole (model_diff_execution_pair).  The
  * scripted reader is the fake one with a call_of of its own: "OP.N.bw" is
  * a call paired by rank, "OP.N.fw" one paired by its count.
  */
@@ -171,6 +172,74 @@ test_hosts_pair_by_sorted_position(void **state)
 	fake_free(fa), fake_free(fb);
 }
 
+/* One execution per name, without trace rows (a call of non-tensor
+ * arguments only). */
+static void
+execs(struct fake *f, const char *const *names, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		fake_op(f, "g", names[k], "Op", NULL, NULL);
+		fake_exec(f, 1, names[k], "g", NULL, k, NULL, 0);
+	}
+}
+
+static void
+test_calls_without_rows_pair_as_their_rows_would(void **state)
+{
+	static const char *const an[] = { "size.0.fw", "size.0.bw", "size.1.bw" };
+	/* backward calls by rank whatever their count; an unknown call */
+	static const char *const bn[] = { "size.1.bw", "size.3.bw", "size.0.fw", "other.0.fw" };
+	static const int64_t want[] = { 1, 2, 0, -1 };
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	char err[256];
+	int k;
+
+	(void)state;
+	execs(fa, an, 3);
+	execs(fb, bn, 4);
+	a = open_calls(fa), b = open_calls(fb);
+	assert_int_equal(model_execution_count(b), 4);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	for (k = 0; k < 4; k++)
+		assert_int_equal(model_diff_execution_pair(d, (uint64_t)k), want[k]);
+	assert_int_equal(model_diff_execution_pair(d, 4), -1);     /* past the end */
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
+static void
+test_fuzzy_calls_without_rows_pair_in_order(void **state)
+{
+	static const char *const an[] = { "size.0.fw", "size.1.fw" };
+	static const char *const bn[] = { "size.5.fw", "size.6.fw" };
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	struct model_diff_options o;
+	char err[256];
+
+	(void)state;
+	execs(fa, an, 2);
+	execs(fb, bn, 2);
+	a = open_calls(fa), b = open_calls(fb);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	assert_int_equal(model_diff_execution_pair(d, 0), -1);     /* exact counts */
+	model_diff_free(d);
+	model_diff_options_init(&o);
+	o.fuzzy = true;
+	assert_int_equal(model_diff_new(a, b, &o, &d, err, sizeof err), TD_OK);
+	assert_int_equal(model_diff_execution_pair(d, 0), 0);
+	assert_int_equal(model_diff_execution_pair(d, 1), 1);
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
 int
 main(void)
 {
@@ -178,6 +247,8 @@ main(void)
 		cmocka_unit_test(test_backward_calls_pair_by_rank_not_by_count),
 		cmocka_unit_test(test_fuzzy_pairs_calls_in_order_whatever_their_counts),
 		cmocka_unit_test(test_hosts_pair_by_sorted_position),
+		cmocka_unit_test(test_calls_without_rows_pair_as_their_rows_would),
+		cmocka_unit_test(test_fuzzy_calls_without_rows_pair_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

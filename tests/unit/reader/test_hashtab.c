@@ -221,6 +221,30 @@ test_hashtab_u64_grows_from_64_at_half(void **state)
 }
 
 static void
+test_hashtab_u64_init_sizes_without_growing(void **state)
+{
+	static const size_t ns[] = { 0, 1, 32, 33, 1000, 1024, 1025 };
+	struct hashtab_u64 t;
+	uint64_t *first, v;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+		hashtab_u64_init(&t, ns[i]);
+		first = t.keys;
+		for (k = 0; k < ns[i]; k++)
+			*hashtab_u64_put(&t, k * 0x9e3779b97f4a7c15ULL + 1, 0) = k;
+		assert_ptr_equal(t.keys, first);        /* never grown */
+		assert_true(t.cap >= 2 * ns[i] && t.cap <= 4 * ns[i] + 64);
+		for (k = 0; k < ns[i]; k++) {
+			assert_true(hashtab_u64_get(&t, k * 0x9e3779b97f4a7c15ULL + 1, &v));
+			assert_int_equal(v, k);
+		}
+		hashtab_u64_done(&t);
+	}
+}
+
+static void
 test_hashtab_u64_next_gives_each_pair_once(void **state)
 {
 	struct hashtab_u64 t = {0};
@@ -253,6 +277,7 @@ main(void)
 		cmocka_unit_test(test_hashtab_str_hash_is_stable),
 		cmocka_unit_test(test_hashtab_u64_puts_gets_many_keys),
 		cmocka_unit_test(test_hashtab_u64_grows_from_64_at_half),
+		cmocka_unit_test(test_hashtab_u64_init_sizes_without_growing),
 		cmocka_unit_test(test_hashtab_u64_next_gives_each_pair_once),
 	};
 

@@ -2,8 +2,8 @@
  * test_msp_map.c - msprobe compare's name maps (reader/msprobe/msp_map.c,
  * FORMAT.md §11): the built-in API rules, the cell rules with and without
  * a file, which map wins, cell-mapping files tdbg refuses, the data
- * map's leaf rules (-dm), the API file's renumbering (-am FILE) and the
- * files they refuse.
+ * map's leaf rules (-dm), the API file's renumbering (-am FILE), the
+ * layer mapping file's rules (-lm) and the files they refuse.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -372,6 +372,122 @@ test_msp_map_bad_api_files_are_refused(void **state)
 	apis_bad("- &x {ms_api: a.b, pt_api: c.d}\n- *x\n", "apis.yaml:2: an alias");
 }
 
+/* ---- the layer mapping file (-lm) ---------------------------------- */
+
+static struct msp_layer_file *
+layers_of(const char *text, char **dir)
+{
+	char path[512], err[512] = "";
+	struct msp_layer_file *f = NULL;
+
+	*dir = test_tmpdir("mspmap");
+	snprintf(path, sizeof path, "%s/lm.yaml", *dir);
+	test_spit(path, text, strlen(text), "wb");
+	if (msp_layer_file_read(&f, path, err, sizeof err) != TD_OK)
+		fail_msg("layer file: %s", err);
+	return f;
+}
+
+/* The golden name of parts (n of them) under a layer of type; *used the
+ * parts it took. */
+static const char *
+renamed(const struct msp_layer_file *f, const char *type, const char *const *parts, size_t n,
+	size_t *used)
+{
+	return msp_layer_file_rename(f, type, parts, n, used);
+}
+
+static void
+test_msp_layer_file_rules_longest_first_and_cell_on_top(void **state)
+{
+	static const char *const first[] = { "first", "linear" };
+	static const char *const second_linear[] = { "second", "linear", "x" };
+	static const char *const second_mul[] = { "second", "mul" };
+	static const char *const second_only[] = { "second" };
+	static const char *const other[] = { "other", "x" };
+	static const char *const fa[] = { "flash_attention_score" };
+	char *dir;
+	struct msp_layer_file *f = layers_of(
+		"TopLayer:\n  first: nowhere\n"
+		"Cell:\n  second: nowhere\n  second.linear: block2.linear\n  first: block1\n"
+		"ParallelAttention:\n  flash_attention_score: core_attention_flash.npu_fusion_attention\n",
+		&dir);
+	size_t used = 0;
+
+	(void)state;
+	/* "Cell" is the top layer and wins over "TopLayer", as in msprobe */
+	assert_string_equal(renamed(f, "TopLayer", first, 2, &used), "block1");
+	assert_int_equal(used, 1);
+	assert_string_equal(renamed(f, "TopLayer", second_linear, 3, &used), "block2.linear");
+	assert_int_equal(used, 2);
+	assert_string_equal(renamed(f, "TopLayer", second_mul, 2, &used), "nowhere");
+	assert_int_equal(used, 1);
+	/* a two-part rule needs both parts */
+	assert_string_equal(renamed(f, "TopLayer", second_only, 1, &used), "nowhere");
+	assert_string_equal(renamed(f, "TopLayer", other, 2, &used), "other");
+	assert_int_equal(used, 1);
+	assert_string_equal(renamed(f, "ParallelAttention", fa, 1, &used),
+			    "core_attention_flash.npu_fusion_attention");
+	/* the rules are the class's: another class keeps the name */
+	assert_string_equal(renamed(f, "Block", first, 2, &used), "first");
+	assert_string_equal(renamed(f, "Cell", first, 2, &used), "first");
+	msp_layer_file_free(f);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_layer_file_empty_has_no_rules(void **state)
+{
+	static const char *const first[] = { "first" };
+	char *dir;
+	struct msp_layer_file *f = layers_of("", &dir);
+	size_t used = 0;
+
+	(void)state;
+	assert_string_equal(renamed(f, "TopLayer", first, 1, &used), "first");
+	assert_int_equal(used, 1);
+	msp_layer_file_free(f);
+	msp_layer_file_free(NULL);
+	test_rmtree(dir);
+}
+
+/* A layer mapping file with text that must be refused: TD_ERR_ARGS and an
+ * error naming the file, the line and has. */
+static void
+layers_bad(const char *text, const char *has)
+{
+	char *dir = test_tmpdir("mspmap"), path[512], err[512] = "";
+	struct msp_layer_file *f = NULL;
+
+	snprintf(path, sizeof path, "%s/lm.yaml", dir);
+	test_spit(path, text, strlen(text), "wb");
+	assert_int_equal(msp_layer_file_read(&f, path, err, sizeof err), TD_ERR_ARGS);
+	assert_null(f);
+	if (!strstr(err, "lm.yaml:") || !strstr(err, has))
+		fail_msg("error \"%s\" lacks the file or \"%s\"", err, has);
+	test_rmtree(dir);
+}
+
+static void
+test_msp_layer_bad_files_are_refused(void **state)
+{
+	struct msp_layer_file *f = NULL;
+	char err[512] = "";
+
+	(void)state;
+	layers_bad("- first: block1\n", "lm.yaml:1: a layer mapping is one mapping of layer classes");
+	layers_bad("TopLayer: block1\n", "lm.yaml:1: the names of layer class \"TopLayer\" are not a mapping");
+	layers_bad("TopLayer:\n  first: [block1]\n",
+		   "lm.yaml:2: the golden name of \"first\" in \"TopLayer\" is not a plain name");
+	layers_bad("TopLayer:\n  first: {a: b}\n", "lm.yaml:2: the golden name of \"first\"");
+	layers_bad("Block:\n  a: b\nBlock:\n  c: d\n", "lm.yaml:3: layer class \"Block\" is named twice");
+	layers_bad("Block:\n  a: b\n  a: c\n", "lm.yaml:3: \"a\" is mapped twice in \"Block\"");
+	layers_bad("TopLayer:\n  first: block1\n  bad: [\n", "lm.yaml:");
+	layers_bad("a: &x {b: c}\nd: *x\n", "lm.yaml:2: an alias");
+	assert_int_equal(msp_layer_file_read(&f, "/nonexistent/lm.yaml", err, sizeof err), TD_ERR_NOENT);
+	assert_non_null(strstr(err, "lm.yaml"));
+}
+
 int
 main(void)
 {
@@ -390,6 +506,9 @@ main(void)
 		cmocka_unit_test(test_msp_map_api_file_renumbers_listed_indices),
 		cmocka_unit_test(test_msp_map_api_fixture_and_single_item),
 		cmocka_unit_test(test_msp_map_bad_api_files_are_refused),
+		cmocka_unit_test(test_msp_layer_file_rules_longest_first_and_cell_on_top),
+		cmocka_unit_test(test_msp_layer_file_empty_has_no_rules),
+		cmocka_unit_test(test_msp_layer_bad_files_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
