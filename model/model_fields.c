@@ -12,11 +12,14 @@
  * else is decoded as before.  The columns follow the index file: made
  * anew when the index is built anew, reopened (and checked) when it is
  * loaded, and not read once a decode found the loaded index stale.
+ * Without a column file the pass keeps one bit per row, whether the
+ * record holds no values (model_trace_no_values).
  * Not here: the file's layout and checks (model_columns.c).
  */
 #include "model_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,11 +74,45 @@ fields_open(struct model *m)
 	close(dirfd);
 }
 
+/* Without columns (--no-cache, or no column file could be made) the
+ * pass still says which records hold no values, a bit per row: a diff or
+ * a step question then reads such a row's summary through the row cache's
+ * cheap decode instead of decoding it whole for values it has not. */
+#define NOVALS_BYTES (MODEL_CHUNK / 8)
+
+static void
+novals_set(struct model *m, uint64_t row)
+{
+	uint64_t k = row >> MODEL_CHUNK_SHIFT, r = row & (MODEL_CHUNK - 1);
+	uint8_t *c;
+
+	if (k >= MODEL_MAX_CHUNKS)
+		return;
+	if (!(c = m->novals[k])) {
+		c = xcalloc(NOVALS_BYTES, 1);
+		__atomic_store_n(&m->novals[k], c, __ATOMIC_RELEASE);
+	}
+	__atomic_fetch_or(&c[r >> 3], (uint8_t)(1u << (r & 7)), __ATOMIC_RELAXED);
+}
+
+static bool
+novals_get(struct model *m, uint64_t row)
+{
+	uint64_t k = row >> MODEL_CHUNK_SHIFT, r = row & (MODEL_CHUNK - 1);
+	uint8_t *c;
+
+	if (k >= MODEL_MAX_CHUNKS || !(c = __atomic_load_n(&m->novals[k], __ATOMIC_ACQUIRE)))
+		return false;
+	return (__atomic_load_n(&c[r >> 3], __ATOMIC_RELAXED) >> (r & 7)) & 1u;
+}
+
 void
 fields_put(struct model *m, uint64_t row, const struct reader_trace *t)
 {
 	if (m->cols)
 		colstore_put(m->cols, row, &t->summary, t->wall_time, t->summary_exact);
+	else if (t->summary_exact)
+		novals_set(m, row);
 }
 
 void
@@ -90,6 +127,10 @@ fields_close(struct model *m)
 {
 	colstore_close(m->cols);
 	m->cols = NULL;
+	for (size_t k = 0; k < MODEL_MAX_CHUNKS; k++) {
+		free(m->novals[k]);
+		m->novals[k] = NULL;
+	}
 }
 
 const char *
@@ -110,7 +151,11 @@ columns_usable(struct model *m, uint64_t i)
 bool
 model_trace_no_values(struct model *m, uint64_t i)
 {
-	return i < rows_ntraces(m) && columns_usable(m, i) && colstore_no_values(m->cols, i);
+	if (i >= rows_ntraces(m))
+		return false;
+	if (!m->cols)
+		return novals_get(m, i) && !(trace_flags(m, i) & TF_CORRUPT);
+	return columns_usable(m, i) && colstore_no_values(m->cols, i);
 }
 
 bool

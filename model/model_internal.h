@@ -494,13 +494,18 @@ struct model {
 
 	struct model_cache *icache; /* the persistent index (model_cache.c), NULL off */
 	struct colstore *cols;      /* its summary columns (model_fields.c), NULL none */
+	/* Without columns, per MODEL_CHUNK trace rows a bitmap (NULL: no
+	 * bit set yet): the reader's summary was exact and the record holds
+	 * no values (reader_trace.summary_exact; model_fields.c). */
+	uint8_t *novals[MODEL_MAX_CHUNKS];
 	char cols_why[320];         /* why an old column file was not used, "" */
 };
 
 /* model_fields.c: the summary columns beside the persistent index */
 /* After the cache is loaded (or not): opens or makes the column file. */
 void fields_open(struct model *m);
-/* Index thread: trace row's summary from the pass (on_trace). */
+/* Index thread: trace row's summary from the pass (on_trace), before the
+ * row is published; without columns only whether it holds no values. */
 void fields_put(struct model *m, uint64_t row, const struct reader_trace *t);
 /* Index thread, end of a pass: the rows put written out. */
 void fields_flush(struct model *m);

@@ -373,8 +373,11 @@ enum model_sort_key {
 void model_trace_sort_keys(struct model *m, enum model_sort_key key, const uint64_t *rows, size_t n,
 		      double *val, bool *known);
 /* True when trace row i's record is known to hold no tensor values (the
- * index pass kept its summary from the reader's exact summary): a caller
- * after values need not decode it.  false when not known.  Any thread. */
+ * index pass kept its summary from the reader's exact summary, or,
+ * without summary columns, the reader said the summary was exact): a
+ * caller after values need not decode it, and model_trace_fields gives
+ * its whole summary without decoding it whole.  false when not known
+ * (and for a row found corrupt).  Any thread. */
 bool model_trace_no_values(struct model *m, uint64_t i);
 /* The summary columns' state in words: "" when in use from the start,
  * else why an old column file was not used or why writing stopped

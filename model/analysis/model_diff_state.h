@@ -48,6 +48,8 @@ struct model_diff {
 	uint8_t *status;                /* enum diff_status per pair */
 	int64_t first;                  /* -2 not known yet, -1 none */
 	uint64_t first_scan;            /* pairs below it are known equal */
+	uint64_t batch_end;             /* the last batch read ended before this pair */
+	size_t batch;                   /* its size (model_diff_metrics.c), 0 none yet */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
 	struct diff_calls *calls;       /* model_diff_execution_pair's table, NULL until asked */

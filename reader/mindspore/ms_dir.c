@@ -121,6 +121,18 @@ ms_names_free(char **names, size_t n)
 	free(names);
 }
 
+char *
+ms_path_join(const char *dir, const char *name)
+{
+	size_t d = strlen(dir), n = strlen(name) + 1;
+	char *p = xmalloc(d + 1 + n);
+
+	memcpy(p, dir, d);
+	p[d] = '/';
+	memcpy(p + d + 1, name, n);
+	return p;
+}
+
 bool
 ms_is_dir(const char *path)
 {

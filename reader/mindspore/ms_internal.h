@@ -28,9 +28,12 @@
 /* ---- statistic.csv (§7) ------------------------------------------------ */
 
 struct ms_stat_row {
-	char *op_type, *op_name;    /* as written (file-name form or scoped) */
+	const char *op_type;        /* as written (file-name form or scoped); */
+	const char *op_name;        /* in ms_stat.names, or in own */
+	char *own;                  /* the two names of a row of ms_stat_read_row */
 	uint64_t task, stream, ts;
 	bool is_input;
+	bool used;                  /* joined to a data file (ms_run.c) */
 	uint32_t slot;
 	uint64_t off;               /* byte offset of its line in the file */
 	struct td_summary summary;  /* what the known columns say */
@@ -53,6 +56,14 @@ struct ms_stat {
 	bool header;                /* the header line was read */
 	uint64_t size;              /* the file's size and modification time (ns) */
 	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
+	struct td_strpool names;    /* the rows' op types and names */
+	/* kept by ms_stat_clear for the next file (the same header and
+	 * Data Type words again, file after file) */
+	char *last_header;          /* the last header that mapped, its bytes */
+	size_t last_header_len, last_ncolumns;
+	int last_colmap[MS_STAT_NCOLS];
+	char dtype_word[16];        /* the last Data Type cell, and its dtype */
+	int dtype;
 };
 
 /* Parses a whole statistic.csv held in memory (tests, the fuzzer): the
@@ -60,7 +71,9 @@ struct ms_stat {
 enum td_status ms_stat_parse(const char *text, size_t len, struct ms_stat *st,
 			     char *err, size_t errlen);
 /* Streams statistic.csv at path line by line (never the whole file in
- * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX).  Columns
+ * memory; td_lines, lines up to max_line bytes, 0 = TD_LINE_MAX) into st:
+ * zeroed, or cleared by ms_stat_clear after an earlier read (its row
+ * array is then reused).  Columns
  * are mapped by header name (the 20-, 22- and 15-column variants and
  * unknown extra columns all work); "null" leaves a value unknown.
  * "Negative/Positive Zero Count" count elements < 0 / > 0 (infinities
@@ -76,6 +89,10 @@ enum td_status ms_stat_read(const char *path, size_t max_line, struct ms_stat *s
  * NULL.  op_type may be NULL to match any. */
 const struct ms_stat_row *ms_stat_find(const struct ms_stat *st, const char *op_type,
 				       uint64_t ts, bool is_input, uint32_t slot);
+/* Frees st's rows' names and forgets its rows, keeping for the next
+ * ms_stat_read the row array (unless it is big) and the memos of the last
+ * header and Data Type word; st then reads as if zeroed. */
+void ms_stat_clear(struct ms_stat *st);
 void ms_stat_done(struct ms_stat *st);
 /* Reads again the row whose line starts at byte off of the statistic.csv
  * at path, which had size bytes and mtime_ns when ms_stat_read read it
@@ -430,6 +447,8 @@ struct reader {
 	struct td_strpool run_paths;   /* iteration dirs already listed (follow mode) */
 	struct td_strpool const_dirs;  /* constants/ directories given to a run */
 	struct td_strpool ops_sent;    /* "graph\top" already sent with on_op */
+	struct ms_stat stat;        /* ms_run_load's statistic.csv, cleared run
+				     * after run (its row array reused) */
 	size_t nemitted;            /* runs sent to the sink so far */
 	bool follow;                /* reader_options.follow */
 	bool may_follow;            /* reader_options.may_follow (or follow) */
@@ -473,6 +492,9 @@ enum { MS_DT_OTHER, MS_DT_DIR, MS_DT_REG };
 char **ms_list_dir_typed(const char *dir, size_t *n, unsigned char **types);
 void ms_names_free(char **names, size_t n);
 bool ms_is_dir(const char *path);
+/* "dir/name", malloc'd: the paths built per run and per file, without
+ * printf. */
+char *ms_path_join(const char *dir, const char *name);
 
 /* True when dir is (or holds) rank_N directories. */
 bool ms_sync_has_ranks(const char *dir);

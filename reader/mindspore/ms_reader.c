@@ -90,6 +90,7 @@ ms_close(struct reader *r)
 	td_strpool_done(&r->run_paths);
 	td_strpool_done(&r->const_dirs);
 	td_strpool_done(&r->ops_sent);
+	ms_stat_done(&r->stat);
 	td_strpool_done(&r->source_keys);
 	td_strpool_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
@@ -150,11 +151,20 @@ emit_sources_frames(struct reader *r, const struct reader_sink *sink)
 bool
 ms_note_op_sent(struct reader *r, const char *graph_id, const char *op)
 {
-	char *key = xasprintf("%s\t%s", graph_id, op);
+	/* once per row of a run: the key built without printf, on the
+	 * stack when it is short */
+	char buf[256], *key = buf;
+	size_t g = strlen(graph_id), o = strlen(op);
 	bool added;
 
+	if (g + o + 2 > sizeof buf)
+		key = xmalloc(g + o + 2);
+	memcpy(key, graph_id, g);
+	key[g] = '\t';
+	memcpy(key + g + 1, op, o + 1);
 	td_strpool_id(&r->ops_sent, key, &added);
-	free(key);
+	if (key != buf)
+		free(key);
 	return added;
 }
 
@@ -375,6 +385,9 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 			.host = run->host, .num_outputs = 1,
 		};
 
+		/* the op of the row before (names are interned): noted already */
+		if (k && e->op_name == run->entries[k - 1].op_name)
+			continue;
 		if (ms_note_op_sent(r, run->graph_id, e->op_name))
 			send_op(sink, &op);
 	}

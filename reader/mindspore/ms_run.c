@@ -26,14 +26,17 @@ struct load_ctx {
 	size_t n, cap;
 	struct ms_pend *p;          /* parallel to e (ms_run.pend) */
 	size_t pcap;
-	struct ms_stat stat;
+	struct ms_stat *stat;       /* the reader's (reader.stat) */
 	bool have_stat;
-	bool *stat_used;
 	char ***over;
 	size_t *nover;
 	const char *run_dir;        /* the run's folder (other folders: its const_dir) */
 	struct strbuf names;        /* the run's name block (ms_run.names) */
 	uint32_t last_name;         /* offset of the last name added, MS_NO_NAME none */
+	/* add_stat_only: the last row's names and what they resolved to (the
+	 * names live in stat's pool until the run ends) */
+	const char *memo_type, *memo_op, *memo_full, *memo_rtype;
+	bool memo_on;
 	uint64_t stat_size;         /* statistic.csv's size and time as read */
 	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
 };
@@ -123,8 +126,10 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	struct ms_entry *e;
 	struct ms_pend *p;
 
-	TD_GROW(c->e, c->cap, c->n + 1);
-	TD_GROW(c->p, c->pcap, c->n + 1);
+	if (c->n == c->cap)
+		TD_GROW(c->e, c->cap, c->n + 1);
+	if (c->n == c->pcap)
+		TD_GROW(c->p, c->pcap, c->n + 1);
 	e = &c->e[c->n];
 	p = &c->p[c->n++];
 	memset(e, 0, sizeof(*e));
@@ -141,7 +146,19 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 		if (stat(path, &st) == 0)
 			p->size = (uint64_t)st.st_size;
 	}
-	ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
+	if (c->memo_on && c->memo_op && strcmp(nm->op_name, c->memo_op) == 0 &&
+	    strcmp(nm->op_type, c->memo_type) == 0) {
+		e->op_name = c->memo_full;      /* the row before's op again */
+		e->op_type = c->memo_rtype;
+	} else {
+		ms_rank_resolve(c->r, c->rank, nm->op_type, nm->op_name, &e->op_name, &e->op_type);
+		if (c->memo_on) {
+			c->memo_type = nm->op_type;
+			c->memo_op = nm->op_name;
+			c->memo_full = e->op_name;
+			c->memo_rtype = e->op_type;
+		}
+	}
 	p->task = nm->task;
 	p->stream = nm->stream;
 	e->task = narrow_id(nm->task);
@@ -162,10 +179,10 @@ join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 
 	if (!c->have_stat)
 		return false;
-	row = ms_stat_find(&c->stat, file_op_type, e->ts, e->is_input, e->slot);
+	row = ms_stat_find(c->stat, file_op_type, e->ts, e->is_input, e->slot);
 	if (!row)
 		return false;
-	c->stat_used[row - c->stat.rows] = true;
+	c->stat->rows[row - c->stat->rows].used = true;
 	pend_of(c, e)->summary = row->summary;
 	ms_entry_set_line(e, row->off);
 	return true;
@@ -267,7 +284,7 @@ static void
 add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char type,
 	 const struct ms_mapping *map)
 {
-	char *path = xasprintf("%s/%s", dir, name);
+	char *path = ms_path_join(dir, name);
 	struct ms_name nm;
 
 	if (type == MS_DT_DIR || (type == MS_DT_OTHER && ms_is_dir(path)) ||
@@ -303,19 +320,18 @@ static void
 load_stat(struct load_ctx *c, const char *p)
 {
 	char err[512];
-	enum td_status st = ms_stat_read(p, 0, &c->stat, err, sizeof err);
+	enum td_status st = ms_stat_read(p, 0, c->stat, err, sizeof err);
 
 	if (st == TD_OK) {
 		c->have_stat = true;
-		c->stat_size = c->stat.size;
-		c->stat_mtime = c->stat.mtime_ns;
-		c->stat_used = xcalloc(c->stat.n ? c->stat.n : 1, sizeof(bool));
-		if (c->stat.bad_rows)
+		c->stat_size = c->stat->size;
+		c->stat_mtime = c->stat->mtime_ns;
+		if (c->stat->bad_rows)
 			ms_problem(c->sink, PROBLEM_DECODE_ERROR, p, "statistic.csv rows",
 				   "some rows do not fit the header and were skipped");
-		if (c->stat.over_rows) {
+		if (c->stat->over_rows) {
 			char *d = xasprintf("%llu rows past the first %zu not read",
-					    (unsigned long long)c->stat.over_rows,
+					    (unsigned long long)c->stat->over_rows,
 					    MS_STAT_ROWS_MAX);
 
 			ms_problem(c->sink, PROBLEM_UNREADABLE, p, "statistic.csv rows", d);
@@ -327,9 +343,9 @@ load_stat(struct load_ctx *c, const char *p)
 		ms_problem(c->sink, PROBLEM_UNREADABLE, p, "statistic.csv", err);
 	}
 	if (st != TD_ERR_NOENT && st != TD_ERR_IO)
-		ms_report_long_lines(c->sink, p, "statistic.csv", c->stat.long_lines);
+		ms_report_long_lines(c->sink, p, "statistic.csv", c->stat->long_lines);
 	if (st != TD_OK)
-		ms_stat_done(&c->stat);
+		ms_stat_clear(c->stat);
 }
 
 /* A directory's listing (ms_list_dir_report_typed). */
@@ -361,13 +377,13 @@ static void
 load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
 		struct ms_mapping *map)
 {
-	char *p = xasprintf("%s/mapping.csv", dir);
+	char *p = ms_path_join(dir, "mapping.csv");
 
 	memset(map, 0, sizeof(*map));
 	if (may_hold(ls, "mapping.csv"))
 		ms_mapping_read(c->sink, p, map);
 	free(p);
-	p = xasprintf("%s/statistic.csv", dir);
+	p = ms_path_join(dir, "statistic.csv");
 	if (may_hold(ls, "statistic.csv"))
 		load_stat(c, p);
 	free(p);
@@ -379,30 +395,46 @@ add_stat_only(struct load_ctx *c)
 {
 	size_t i;
 
-	for (i = 0; c->have_stat && i < c->stat.n; i++) {
-		const struct ms_stat_row *row = &c->stat.rows[i];
+	if (!c->have_stat)
+		return;
+	/* room for every row at once: the arrays grow once per run */
+	if (c->n + c->stat->n > c->cap) {
+		c->cap = c->n + c->stat->n;
+		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
+	}
+	if (c->n + c->stat->n > c->pcap) {
+		c->pcap = c->n + c->stat->n;
+		c->p = xrealloc(c->p, c->pcap * sizeof(*c->p));
+	}
+	for (i = 0; i < c->stat->n; i++) {
+		const struct ms_stat_row *row = &c->stat->rows[i];
+		/* new_entry only reads nm's names (the pool keeps row's) */
 		struct ms_name nm = {
-			.op_type = row->op_type, .op_name = row->op_name, .task = row->task,
-			.stream = row->stream, .ts = row->ts, .is_input = row->is_input,
-			.slot = row->slot,
+			.op_type = (char *)row->op_type, .op_name = (char *)row->op_name,
+			.task = row->task, .stream = row->stream, .ts = row->ts,
+			.is_input = row->is_input, .slot = row->slot,
 		};
+		char *form = NULL;
 		struct ms_entry *e;
 
-		if (c->stat_used[i])
+		if (row->used)
 			continue;
 		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
 		if (strchr(row->op_name, '/'))
-			nm.op_name = ms_name_file_form(row->op_name);
+			nm.op_name = form = ms_name_file_form(row->op_name);
+		c->memo_on = !form;     /* form is freed below: never a memo */
 		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
 		pend_of(c, e)->summary = row->summary;
 		ms_entry_set_line(e, row->off);
-		if (nm.op_name != row->op_name) {
+		if (form) {
 			/* no graph node matched: keep the scoped name as written */
-			if (strcmp(e->op_name, nm.op_name) == 0)
+			if (strcmp(e->op_name, form) == 0)
 				e->op_name = td_strpool_add(&c->r->strs, row->op_name);
-			free(nm.op_name);
+			free(form);
 		}
 	}
+	c->memo_on = false;         /* the pool's names end with the run */
+	c->memo_op = NULL;
 }
 
 static void
@@ -466,18 +498,39 @@ order_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Sorts k unless it is in order already: order_cmp ends on the row's
+ * place, so any sort of the keys gives one order, and a list in that
+ * order is left as it is. */
+static void
+sort_keys(struct order_key *k, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n && order_cmp(&k[i - 1], &k[i]) < 0; i++)
+		;
+	if (i < n)
+		td_sort(k, n, sizeof(*k), order_cmp);
+}
+
 static void
 sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 {
 	const struct ms_order *o = ms_rank_order(c->rank, run->graph_id);
 	struct order_key *k = xcalloc(c->n ? c->n : 1, sizeof(*k));
-	struct ms_entry *sorted = xcalloc(c->n ? c->n : 1, sizeof(*sorted));
-	struct ms_pend *psorted = xcalloc(c->n ? c->n : 1, sizeof(*psorted));
+	struct ms_entry *sorted;
+	struct ms_pend *psorted;
 	size_t i;
+	bool again = false;
+	const char *last_op = NULL;     /* op names are interned: one pointer each */
+	int64_t pos = -1;
 
 	for (i = 0; i < c->n; i++) {
 		const struct ms_entry *e = &c->e[i];
-		int64_t pos = o ? td_strpool_find(&o->kernels, e->op_name) : -1;
+
+		if (e->op_name != last_op) {
+			pos = o ? td_strpool_find(&o->kernels, e->op_name) : -1;
+			last_op = e->op_name;
+		}
 
 		k[i].idx = i;
 		k[i].e = e;
@@ -488,15 +541,28 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 		else
 			k[i].cls = strcmp(e->op_type, "Parameter") == 0 ? 2 : 1;
 	}
-	if (c->n)
-		td_sort(k, c->n, sizeof(*k), order_cmp);
+	sort_keys(k, c->n);
 	/* the same (io, slot) of a kernel again, by timestamp: a later launch */
 	for (i = 1; i < c->n; i++)
 		if (k[i].cls == 0 && k[i - 1].cls == 0 && k[i].pos == k[i - 1].pos &&
-		    k[i].e->is_input == k[i - 1].e->is_input && k[i].e->slot == k[i - 1].e->slot)
+		    k[i].e->is_input == k[i - 1].e->is_input && k[i].e->slot == k[i - 1].e->slot) {
 			k[i].occ = k[i - 1].occ + 1;
-	if (c->n)
-		td_sort(k, c->n, sizeof(*k), order_cmp);
+			again = true;
+		}
+	if (again)          /* launch numbers changed some keys */
+		sort_keys(k, c->n);
+	for (i = 0; i < c->n && k[i].idx == i; i++)
+		;
+	if (i == c->n) {    /* in order already: the arrays stay, without slack */
+		if (c->n && c->cap != c->n) {
+			c->e = xrealloc(c->e, c->n * sizeof(*c->e));
+			c->cap = c->n;
+		}
+		free(k);
+		return;
+	}
+	sorted = xcalloc(c->n, sizeof(*sorted));
+	psorted = xcalloc(c->n, sizeof(*psorted));
 	for (i = 0; i < c->n; i++) {
 		sorted[i] = c->e[k[i].idx];
 		psorted[i] = c->p[k[i].idx];
@@ -536,7 +602,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	struct load_ctx c = {
 		.r = r, .sink = sink, .over = overflow, .nover = noverflow,
 		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
-		.run_dir = run->path, .last_name = MS_NO_NAME,
+		.run_dir = run->path, .last_name = MS_NO_NAME, .stat = &r->stat,
 	};
 	struct ms_mapping map;
 	struct listing ls;
@@ -551,8 +617,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	load_listing(&c, run->path, &ls, &map);
 	add_stat_only(&c);
 	ms_mapping_done(&map);
-	ms_stat_done(&c.stat);
-	free(c.stat_used);
+	ms_stat_clear(c.stat);
 	c.have_stat = false;
 	before_const = c.n;
 	if (run->const_dir)

@@ -16,6 +16,7 @@
 
 #include "reader/base/fileio.h"
 #include "reader/parse/csv.h"
+#include "reader/parse/decnum.h"
 
 enum stat_col {
 	COL_OP_TYPE, COL_OP_NAME, COL_TASK, COL_STREAM, COL_TS, COL_IO, COL_SLOT,
@@ -30,27 +31,63 @@ static const char *const col_names[COL_COUNT_] = {
 	"Positive Inf Count", "Zero Count", "L2 Value", "L2Norm Value",
 };
 
+/* A cell of 1 to 19 digits and nothing else: its value without strtoull
+ * (which gives the same for it); anything else goes to strtoull. */
 static bool
 parse_u64(const char *s, uint64_t *v)
 {
+	const char *p = s;
+	uint64_t x = 0;
 	char *e;
 
 	if (!s || !*s || *s == '-')
 		return false;
+	for (; *p >= '0' && *p <= '9' && p - s < 19; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (!*p) {
+		*v = x;
+		return true;
+	}
 	errno = 0;
 	*v = strtoull(s, &e, 10);
 	return !errno && !*e;
 }
 
+/* The cell's double, bit for bit strtod's: decnum's exact fast path for
+ * the short decimals the writer prints (§7), strtod for the rest. */
 static bool
 parse_double(const char *s, double *v)
 {
 	char *e;
 
-	if (!s || !*s || strcmp(s, "null") == 0)
+	if (!s || !*s || (*s == 'n' && strcmp(s, "null") == 0))
 		return false;
+	if (decnum_fast(s, v))
+		return true;
 	*v = strtod(s, &e);
 	return !*e;
+}
+
+/* A dimension of 1 to 18 digits at p (no sign, no space: what strtoll
+ * would read the same): its value and end; false for anything else, which
+ * goes to strtoll. */
+static bool
+digits(const char *p, long long *v, char **end)
+{
+	const char *q = p;
+	long long x = 0;
+
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (q - p == 18)
+			return false;
+		x = x * 10 + (*q - '0');
+	}
+	if (q == p)
+		return false;
+	errno = 0;
+	*v = x;
+	*end = (char *)q;
+	return true;
 }
 
 bool
@@ -72,8 +109,10 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 			p++;
 		if (*p == ')')
 			break;
-		errno = 0;
-		d = strtoll(p, &e, 10);
+		if (!digits(p, &d, &e)) {
+			errno = 0;
+			d = strtoll(p, &e, 10);
+		}
 		if (e == p || errno || d < 0 || rank >= 64)
 			return false;
 		dims[rank++] = d;
@@ -102,11 +141,29 @@ set_count(const char *cell, int64_t *field, uint32_t bit, struct td_summary *s)
 	}
 }
 
+/* The dtype of a Data Type cell; st (may be NULL) remembers the last. */
+static enum td_dtype
+dtype_of(const char *word, struct ms_stat *st)
+{
+	enum td_dtype dt;
+
+	if (!word)
+		return DTYPE_INVALID;
+	if (st && *st->dtype_word && strcmp(word, st->dtype_word) == 0)
+		return (enum td_dtype)st->dtype;
+	dt = td_dtype_from_name(word);
+	if (st && strlen(word) < sizeof st->dtype_word) {
+		strcpy(st->dtype_word, word);
+		st->dtype = (int)dt;
+	}
+	return dt;
+}
+
 static void
-fill_summary(char **cell, struct td_summary *s)
+fill_summary(char **cell, struct td_summary *s, struct ms_stat *st)
 {
 	uint32_t both_inf = SUM_NEG_INF | SUM_POS_INF;
-	enum td_dtype dt = cell[COL_DTYPE] ? td_dtype_from_name(cell[COL_DTYPE]) : DTYPE_INVALID;
+	enum td_dtype dt = dtype_of(cell[COL_DTYPE], st);
 
 	memset(s, 0, sizeof(*s));
 	if (dt != DTYPE_INVALID) {
@@ -141,8 +198,9 @@ fill_summary(char **cell, struct td_summary *s)
 		s->known |= SUM_L2NORM;
 }
 
+/* st: the file's parse (its memos), NULL for a row read again. */
 static bool
-fill_row(char **cell, struct ms_stat_row *r)
+fill_row(char **cell, struct ms_stat_row *r, struct ms_stat *st)
 {
 	uint64_t slot;
 
@@ -159,9 +217,9 @@ fill_row(char **cell, struct ms_stat_row *r)
 		r->task = 0;
 	if (!parse_u64(cell[COL_STREAM], &r->stream))
 		r->stream = 0;
-	fill_summary(cell, &r->summary);
-	r->op_type = xstrdup(cell[COL_OP_TYPE]);
-	r->op_name = xstrdup(cell[COL_OP_NAME]);
+	fill_summary(cell, &r->summary, st);
+	r->op_type = cell[COL_OP_TYPE];     /* borrowed: the caller copies them */
+	r->op_name = cell[COL_OP_NAME];
 	return true;
 }
 
@@ -221,10 +279,26 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 	struct ms_stat_row r;
 
 	if (!st->header) {
+		enum td_status rc;
+
 		st->header = true;
+		if (st->last_header && len == st->last_header_len &&
+		    memcmp(line, st->last_header, len) == 0) {
+			st->ncolumns = st->last_ncolumns;
+			memcpy(st->colmap, st->last_colmap, sizeof(st->colmap));
+			return TD_OK;
+		}
 		csv_split(line, len, row);
 		st->ncolumns = row->n;
-		return map_header(row, st->colmap, err, errlen);
+		if ((rc = map_header(row, st->colmap, err, errlen)) == TD_OK) {
+			free(st->last_header);
+			st->last_header = xmalloc(len ? len : 1);
+			memcpy(st->last_header, line, len);
+			st->last_header_len = len;
+			st->last_ncolumns = st->ncolumns;
+			memcpy(st->last_colmap, st->colmap, sizeof(st->colmap));
+		}
+		return rc;
 	}
 	if (len == 0)
 		return TD_OK;
@@ -233,15 +307,20 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		return TD_OK;
 	}
 	map_cells(st->colmap, row, cell);
-	if (!fill_row(cell, &r)) {
+	if (!fill_row(cell, &r, st)) {
 		st->bad_rows++;
 	} else if (st->n >= MS_STAT_ROWS_MAX) {
 		st->over_rows++;
-		free(r.op_type);
-		free(r.op_name);
 	} else {
 		r.off = off;
-		TD_GROW(st->rows, st->cap, st->n + 1);
+		/* a run repeats few op types: the previous row's copy is kept */
+		if (st->n && strcmp(st->rows[st->n - 1].op_type, r.op_type) == 0)
+			r.op_type = st->rows[st->n - 1].op_type;
+		else
+			r.op_type = td_strpool_copy(&st->names, r.op_type, strlen(r.op_type));
+		r.op_name = td_strpool_copy(&st->names, r.op_name, strlen(r.op_name));
+		if (st->n == st->cap)
+			TD_GROW(st->rows, st->cap, st->n + 1);
 		st->rows[st->n++] = r;
 	}
 	return TD_OK;
@@ -250,11 +329,17 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 static enum td_status
 stat_finish(struct ms_stat *st, char *err, size_t errlen)
 {
+	size_t i;
+
 	if (!st->header) {
 		snprintf(err, errlen, "statistic.csv is empty");
 		return TD_ERR_CORRUPT;
 	}
-	if (st->n)
+	/* rows written in (timestamp, io, slot) order stay; with a tie or
+	 * one out of order the sort decides, as it always did */
+	for (i = 1; i < st->n && row_cmp(&st->rows[i - 1], &st->rows[i]) < 0; i++)
+		;
+	if (i < st->n)
 		td_sort(st->rows, st->n, sizeof(*st->rows), row_cmp);
 	return TD_OK;
 }
@@ -284,7 +369,7 @@ ms_stat_read(const char *path, size_t max_line, struct ms_stat *st, char *err, s
 	size_t llen;
 	enum td_status rc;
 
-	memset(st, 0, sizeof(*st));
+	ms_stat_clear(st);
 	if ((rc = td_lines_open(&lines, path, max_line, err, errlen)) != TD_OK) {
 		td_lines_close(&lines);
 		return rc;
@@ -327,16 +412,37 @@ ms_stat_find(const struct ms_stat *st, const char *op_type, uint64_t ts, bool is
 	return NULL;
 }
 
+/* A row array kept by ms_stat_clear: the rows of a few runs' files */
+#define KEEP_ROWS 4096
+
+void
+ms_stat_clear(struct ms_stat *st)
+{
+	struct ms_stat keep = {
+		.rows = st->rows, .cap = st->cap, .last_header = st->last_header,
+		.last_header_len = st->last_header_len, .last_ncolumns = st->last_ncolumns,
+		.dtype = st->dtype,
+	};
+
+	td_strpool_done(&st->names);
+	if (keep.cap > KEEP_ROWS) {
+		free(keep.rows);
+		keep.rows = NULL;
+		keep.cap = 0;
+	}
+	memcpy(keep.last_colmap, st->last_colmap, sizeof(keep.last_colmap));
+	memcpy(keep.dtype_word, st->dtype_word, sizeof(keep.dtype_word));
+	*st = keep;
+}
+
 void
 ms_stat_done(struct ms_stat *st)
 {
-	size_t i;
-
 	if (!st)
 		return;
-	for (i = 0; i < st->n; i++)
-		ms_stat_row_done(&st->rows[i]);
 	free(st->rows);
+	free(st->last_header);
+	td_strpool_done(&st->names);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -345,8 +451,7 @@ ms_stat_row_done(struct ms_stat_row *row)
 {
 	if (!row)
 		return;
-	free(row->op_type);
-	free(row->op_name);
+	free(row->own);
 	memset(row, 0, sizeof(*row));
 }
 
@@ -421,7 +526,15 @@ row_at(int fd, uint64_t size, uint64_t off, const int *colmap, size_t ncolumns,
 		return false;
 	if (csv_split(line, len, &row) == TD_OK && row.n == ncolumns) {
 		map_cells(colmap, &row, cell);
-		ok = fill_row(cell, out);
+		if ((ok = fill_row(cell, out, NULL))) {
+			size_t nt = strlen(out->op_type) + 1, nn = strlen(out->op_name) + 1;
+
+			out->own = xmalloc(nt + nn);
+			memcpy(out->own, out->op_type, nt);
+			memcpy(out->own + nt, out->op_name, nn);
+			out->op_type = out->own;
+			out->op_name = out->own + nt;
+		}
 	}
 	csv_row_done(&row);
 	free(line);

@@ -176,22 +176,38 @@ index_forms(struct reader *r, struct ms_rank *rk, const struct ms_graph *g)
 	}
 }
 
+/* The id of prefix + name in pool (-1 when absent), the key built
+ * without printf (once per row), on the stack when it is short. */
+static int64_t
+find_prefixed(const struct td_strpool *pool, const char *prefix, const char *name)
+{
+	char buf[256], *key = buf;
+	size_t p = strlen(prefix), n = strlen(name) + 1;
+	int64_t id;
+
+	if (p + n > sizeof buf)
+		key = xmalloc(p + n);
+	memcpy(key, prefix, p);
+	memcpy(key + p, name, n);
+	id = td_strpool_find(pool, key);
+	if (key != buf)
+		free(key);
+	return id;
+}
+
 void
 ms_rank_resolve(struct reader *r, const struct ms_rank *rk, const char *op_type,
 		const char *file_op, const char **full, const char **type)
 {
 	bool param = strcmp(op_type, "Parameter") == 0;
-	char *key = param ? xasprintf("P:%s", file_op) : xstrdup(file_op);
 	const char *tail;
-	int64_t id = rk ? td_strpool_find(&rk->file_forms, key) : -1;
+	int64_t id = -1;
 
-	free(key);
-	if (id < 0 && rk && !param && (tail = ms_name_op_tail(file_op))) {
-		char *tkey = xasprintf("T:%s", tail);
-
-		id = td_strpool_find(&rk->file_forms, tkey);
-		free(tkey);
-	}
+	if (rk)
+		id = param ? find_prefixed(&rk->file_forms, "P:", file_op)
+			   : td_strpool_find(&rk->file_forms, file_op);
+	if (id < 0 && rk && !param && (tail = ms_name_op_tail(file_op)))
+		id = find_prefixed(&rk->file_forms, "T:", tail);
 	if (id >= 0 && (size_t)id < rk->nforms) {
 		*full = rk->form_full[id];
 		*type = rk->form_type[id];
@@ -468,7 +484,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	const struct ms_order *o = ms_rank_order(rk, gid);
 	struct ms_run *run;
 	int64_t pos = o ? td_strpool_find(&o->iters, iter) : -1;
-	char *p = xasprintf("%s/%s", gdir, iter);
+	char *p = ms_path_join(gdir, iter);
 
 	if (r->only) {
 		char *real = realpath(p, NULL);
@@ -507,7 +523,7 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 	bool constants = false;
 
 	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", gdir, names[i]);
+		char *p = ms_path_join(gdir, names[i]);
 		/* the entry's type spares a stat per iteration directory */
 		bool dir = types[i] == MS_DT_DIR || (types[i] == MS_DT_OTHER && ms_is_dir(p));
 

@@ -10,59 +10,76 @@
 static void
 row_reset(struct csv_row *row)
 {
-	size_t i;
-
-	for (i = 0; i < row->n; i++)
-		free(row->fields[i]);
 	row->n = 0;
 }
 
-static void
-row_push(struct csv_row *row, struct strbuf *sb)
+/* Ends the field that starts at byte start of row->buf (its NUL written
+ * at byte end; csv_split made room for every field the line can hold). */
+static inline void
+row_push(struct csv_row *row, size_t start, size_t end)
 {
-	TD_GROW(row->fields, row->cap, row->n + 1);
-	row->fields[row->n++] = sb->buf ? strbuf_take(sb) : xstrdup("");
+	row->buf[end] = '\0';
+	row->fields[row->n++] = row->buf + start;
+}
+
+/* The quoted field whose '"' is at b[*i]: unquoted in place (a field
+ * only shrinks), *i past its closing quote; false when the quote is not
+ * closed or text follows it. */
+static bool
+unquote(struct csv_row *row, size_t *i, size_t len)
+{
+	char *b = row->buf;
+	size_t start = *i, w = *i, r = *i + 1;
+
+	for (;; r++) {
+		if (r >= len) {
+			row_push(row, start, w);
+			return false;
+		}
+		if (b[r] == '"') {
+			if (r + 1 < len && b[r + 1] == '"') {
+				b[w++] = '"';
+				r++;
+				continue;
+			}
+			r++;
+			break;
+		}
+		b[w++] = b[r];
+	}
+	row_push(row, start, w);
+	*i = r;
+	return r >= len || b[r] == ',';
 }
 
 enum td_status
 csv_split(const char *line, size_t len, struct csv_row *row)
 {
-	struct strbuf sb = {0};
 	size_t i = 0;
+	char *b;
 
 	row_reset(row);
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
+	/* the line is copied once and cut into its fields in place: each
+	 * field's NUL takes the ',' after it (or the byte past the line) */
+	if (len + 1 > row->bufcap)
+		td_grow((void **)&row->buf, &row->bufcap, len + 1, 1);
+	/* and at most len + 1 fields (one more than its commas) */
+	TD_GROW(row->fields, row->cap, len + 1);
+	b = row->buf;
+	memcpy(b, line, len);
 	for (;;) {
-		if (i < len && line[i] == '"') {
-			for (i++;; i++) {
-				if (i >= len) {
-					row_push(row, &sb);
-					return TD_ERR_CORRUPT;
-				}
-				if (line[i] == '"') {
-					if (i + 1 < len && line[i + 1] == '"') {
-						strbuf_addc(&sb, '"');
-						i++;
-						continue;
-					}
-					i++;
-					break;
-				}
-				strbuf_addc(&sb, line[i]);
-			}
-			if (i < len && line[i] != ',') {
-				row_push(row, &sb);
+		if (i < len && b[i] == '"') {
+			if (!unquote(row, &i, len))
 				return TD_ERR_CORRUPT;
-			}
 		} else {
 			size_t start = i;
 
-			while (i < len && line[i] != ',')
+			while (i < len && b[i] != ',')
 				i++;
-			strbuf_add(&sb, line + start, i - start);
+			row_push(row, start, i);
 		}
-		row_push(row, &sb);
 		if (i >= len)
 			return TD_OK;
 		i++;   /* the ',' */
@@ -76,8 +93,8 @@ csv_row_done(struct csv_row *row)
 		return;
 	row_reset(row);
 	free(row->fields);
-	row->fields = NULL;
-	row->cap = 0;
+	free(row->buf);
+	memset(row, 0, sizeof(*row));
 }
 
 const char *

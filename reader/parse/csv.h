@@ -14,12 +14,15 @@
 #include "reader/base/util.h"
 
 struct csv_row {
-	char **fields;          /* n NUL-terminated copies, owned by the row */
+	char **fields;          /* n NUL-terminated copies, in buf */
 	size_t n, cap;
+	char *buf;              /* the line, cut into the fields in place; */
+	size_t bufcap;          /* reused by the next csv_split */
 };
 
 /* Splits line[0..len) (a trailing "\r" or "\n" is ignored) into row, which
- * is reset first.  Returns TD_ERR_CORRUPT for an unterminated quote or text
+ * is reset first (its fields stop being valid; no allocation once the row
+ * has held a line as long).  Returns TD_ERR_CORRUPT for an unterminated quote or text
  * after a closing quote; row then holds the fields read so far. */
 enum td_status csv_split(const char *line, size_t len, struct csv_row *row);
 /* Frees the fields; the row may be reused after csv_split. */

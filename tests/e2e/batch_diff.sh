@@ -38,6 +38,17 @@ json_expect nan_first_summaries 'd[0]["first"]["a"]["nan"] == 0 and d[0]["first"
 json_expect nan_before_equal 'not any(r["diverged"] for r in d[0]["rows"][:700])'
 json_expect nan_first_option 'd[1]["first"]["a_index"] == 700 and d[1]["diverged"] == 1 and len(d[1]["rows"]) == 1 and d[1]["aligned"] == 2000'
 json_expect nan_nonequal 'd[2]["rows"][0]["a_index"] == 700'
+# the same without the persistent index (issue 25: every row read through
+# the row cache, the pairs a batch at a time, B's rows on a second thread;
+# batches of 64, 128, 256, 512, 1024 pairs: 960 starts the fifth)
+tdbg_run --json --no-cache -e diff -e 'diff --first' "$WORK/clean" "$WORK/nan700"
+json_expect nocache_nan_first_row 'd[0]["first"]["a_index"] == 700 and d[0]["diverged"] == 1300'
+json_expect nocache_nan_rows 'all(r["diverged"] == (r["a_index"] >= 700) for r in d[0]["rows"])'
+json_expect nocache_nan_first_option 'd[1]["first"]["a_index"] == 700 and d[1]["diverged"] == 1 and d[1]["aligned"] == 2000'
+g --nan-at 960 --nan-every 1 "$WORK/nan960"
+tdbg_run --json --no-cache -e 'diff --first' -e diff "$WORK/clean" "$WORK/nan960"
+json_expect nocache_batch_edge_first 'd[0]["first"]["a_index"] == 960 and d[0]["first"]["metrics"]["reason"] == "nonfinite"'
+json_expect nocache_batch_edge_rows 'd[1]["diverged"] == 1040 and all(r["diverged"] == (r["a_index"] >= 960) for r in d[1]["rows"])'
 
 # ---- float32 against float16 ------------------------------------------------
 g -m FULL_TENSOR --nan-at -1 "$WORK/f32"

@@ -55,7 +55,7 @@ same_rows(const struct ms_stat *a, const struct ms_stat *b)
 static void
 check_stat(const uint8_t *data, size_t size, size_t cap)
 {
-	struct ms_stat streamed, whole;
+	struct ms_stat streamed = {0}, whole;
 	char err[256];
 	enum td_status a = ms_stat_read(path, cap, &streamed, err, sizeof err);
 	enum td_status b = ms_stat_parse((const char *)data, size, &whole, err, sizeof err);

@@ -332,6 +332,18 @@ open_dump(const char *cache)
 	return open_path("tests/fixtures/tfdbg2/mnist_nan", cache);
 }
 
+/* path's model without the persistent index (no summary columns). */
+static struct model *
+open_uncached(const char *path)
+{
+	struct model_options opt = {.no_thread = true};
+	struct model *m = NULL;
+	char err[512];
+
+	assert_int_equal(model_open(path, &opt, &m, err, sizeof err), TD_OK);
+	return m;
+}
+
 /* Every row's fields as a scan reads them equal the decode's; returns
  * how many came from the columns. */
 static uint64_t
@@ -437,6 +449,32 @@ test_model_no_values_only_for_health_modes(void **state)
 	}
 	model_close(m);
 	test_rmtree(dir);
+}
+
+/* Without the persistent index (--no-cache: no summary columns) the pass
+ * still knows which records hold no values: a health mode's rows (and
+ * their fields, read through the row cache, equal the decode's), never a
+ * FULL_TENSOR record's.  The cold diff and the step fields rely on it. */
+static void
+test_model_no_values_without_columns(void **state)
+{
+	struct model *m;
+	uint64_t n;
+
+	(void)state;
+	m = open_uncached("tests/fixtures/tfdbg2/mnist_nan");
+	n = model_trace_count(m);
+	assert_int_equal(n, 680);                   /* tests/fixtures/tfdbg2/README.md */
+	for (uint64_t i = 0; i < n; i++)
+		assert_true(model_trace_no_values(m, i));
+	assert_false(model_trace_no_values(m, n));
+	assert_int_equal(fields_equal_decode(m), 0);        /* none from columns, all equal */
+	model_close(m);
+	m = open_uncached("tests/fixtures/tfdbg2/modes/full_tensor");
+	assert_true(model_trace_count(m) > 0);
+	for (uint64_t i = 0; i < model_trace_count(m); i++)
+		assert_false(model_trace_no_values(m, i));
+	model_close(m);
 }
 
 /* msprobe (issue 27): a leaf without a tensor file is its record's
@@ -554,6 +592,7 @@ main(void)
 		cmocka_unit_test(test_columns_shape_exact_or_not_kept),
 		cmocka_unit_test(test_model_fields_equal_decode_fresh_reused_and_torn),
 		cmocka_unit_test(test_model_no_values_only_for_health_modes),
+		cmocka_unit_test(test_model_no_values_without_columns),
 		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
 		cmocka_unit_test(test_model_sort_keys_equal_fields),
 	};

@@ -6,8 +6,11 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader/parse/csv.h"
 #include "reader/mindspore/ms_internal.h"
@@ -49,6 +52,37 @@ test_csv_unterminated_quote_is_corrupt(void **state)
 
 	(void)state;
 	assert_int_equal(csv_split(line, strlen(line), &r), TD_ERR_CORRUPT);
+	csv_row_done(&r);
+}
+
+static void
+test_csv_row_reused_for_longer_and_shorter_lines(void **state)
+{
+	struct csv_row r = {0};
+	const char *a = "x,y", *b = "\"a,b\",,\"q\"\"\",tail-field-longer", *c = "1";
+
+	(void)state;
+	assert_int_equal(csv_split(a, strlen(a), &r), TD_OK);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.fields[1], "y");
+	assert_int_equal(csv_split(b, strlen(b), &r), TD_OK);
+	assert_int_equal(r.n, 4);
+	assert_string_equal(r.fields[0], "a,b");
+	assert_string_equal(r.fields[1], "");
+	assert_string_equal(r.fields[2], "q\"");
+	assert_string_equal(r.fields[3], "tail-field-longer");
+	assert_int_equal(csv_split(c, strlen(c), &r), TD_OK);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.fields[0], "1");
+	/* text after a closing quote: corrupt, the fields read so far kept */
+	assert_int_equal(csv_split("x,\"a\"\"\"b,c", 11, &r), TD_ERR_CORRUPT);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.fields[0], "x");
+	assert_string_equal(r.fields[1], "a\"");
+	assert_int_equal(csv_split("a\"b,,\r\n", 7, &r), TD_OK);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.fields[0], "a\"b");
+	assert_string_equal(r.fields[2], "");
 	csv_row_done(&r);
 }
 
@@ -164,6 +198,190 @@ test_stat_short_row_is_skipped_and_counted(void **state)
 	ms_stat_done(&st);
 }
 
+/* Number cells the writer prints and odd ones: every value is what
+ * strtod / strtoull give for the whole cell (the pass's parse used them
+ * alone before its fast paths), computed here by those functions. */
+static const char *const number_cells[] = {
+	"0", "8", "-0", "1e-05", "-3.40282e+38", "1.36813", "-0.0070703", "0.1",
+	"0.10000000149011612", "123456789012345678", "1234567890123456789",
+	"12345678901234567890", "99999999999999999999", "18446744073709551615",
+	"9223372036854775807", "9223372036854775808", "007", "+7", " 7", "7 ", "1.",
+	".5", "0x10", "1e400", "-1e-400", "inf", "nan", "1e", "--1", "1,5", "",
+};
+
+static void
+check_count(const char *cell, int64_t got, bool known)
+{
+	char *e;
+	unsigned long long v;
+
+	errno = 0;
+	v = *cell && *cell != '-' ? strtoull(cell, &e, 10) : 0;
+	if (*cell && *cell != '-' && !errno && !*e && v <= INT64_MAX) {
+		assert_true(known);
+		assert_int_equal(got, (int64_t)v);
+	} else {
+		assert_false(known);
+	}
+}
+
+static void
+test_stat_number_cells_match_strtod_and_strtoull(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof number_cells / sizeof *number_cells; i++) {
+		const char *v = number_cells[i];
+		char text[2048], err[128], *e;
+		struct ms_stat st;
+		const struct td_summary *s;
+		double want = strtod(v, &e);
+		bool full = *v && !*e;
+
+		/* the cell as Max, Min, Avg, and the NaN and Zero counts (quoted
+		 * when it holds a comma) */
+		snprintf(text, sizeof text, "%sAdd,a,0,0,5,output,0,8,float32,\"(2)\",\"%s\",\"%s\","
+			 "\"%s\",2,0,0,\"%s\",0,0,\"%s\"\n", classic_header, v, v, v, v, v);
+		assert_int_equal(ms_stat_parse(text, strlen(text), &st, err, sizeof err), TD_OK);
+		assert_int_equal(st.n, 1);
+		s = &st.rows[0].summary;
+		if (full) {
+			assert_true(s->known & SUM_MINMAX);
+			assert_memory_equal(&s->max, &want, sizeof want);
+			assert_memory_equal(&s->min, &want, sizeof want);
+			assert_memory_equal(&s->mean, &want, sizeof want);
+		} else {
+			assert_false(s->known & (SUM_MINMAX | SUM_MEAN));
+		}
+		check_count(v, s->nan, s->known & SUM_NAN);
+		check_count(v, s->zero, s->known & SUM_ZERO);
+		ms_stat_done(&st);
+	}
+}
+
+static void
+test_stat_timestamp_and_slot_cells_match_strtoull(void **state)
+{
+	static const char *const ts[] = {
+		"1234567890123456789", "12345678901234567890", "18446744073709551615",
+		"18446744073709551616", "+5", " 5", "05",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof ts / sizeof *ts; i++) {
+		char text[2048], err[128], *e;
+		struct ms_stat st;
+		unsigned long long want;
+
+		errno = 0;
+		want = strtoull(ts[i], &e, 10);
+		snprintf(text, sizeof text, "%sAdd,a,0,0,%s,output,3,8,float32,\"(2)\",1,1,1,"
+			 "2,0,0,0,0,0,0\n", classic_header, ts[i]);
+		assert_int_equal(ms_stat_parse(text, strlen(text), &st, err, sizeof err), TD_OK);
+		if (!errno && !*e) {
+			assert_int_equal(st.n, 1);
+			assert_int_equal(st.rows[0].ts, want);
+			assert_int_equal(st.rows[0].slot, 3);
+		} else {
+			assert_int_equal(st.n, 0);
+			assert_int_equal(st.bad_rows, 1);
+		}
+		ms_stat_done(&st);
+	}
+}
+
+/* Writes text to a fresh temporary file; its path in path. */
+static void
+write_tmp(char *path, size_t size, const char *text)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, size, "/tmp/test_csv_XXXXXX");
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	fclose(f);
+}
+
+static void
+test_stat_read_again_after_clear_maps_each_header(void **state)
+{
+	/* one ms_stat read file after file (the reader's, ms_run.c): the
+	 * classic header, the device one (other columns, other places), the
+	 * classic again; Data Type words change between rows */
+	char classic[2048], path[3][64], err[128];
+	const char *device =
+		"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
+		"Max Value,Min Value,Avg Value,L2Norm Value,Count\n"
+		"Conv2D,c,1,2,9,input,1,24,float16,\"(2, 3)\",8,-1,0.5,3.2,6\n"
+		"Conv2D,c,1,2,9,output,0,24,int32,\"(6)\",4,-4,0,2,6\n";
+	struct ms_stat st = {0};
+	int i;
+
+	(void)state;
+	snprintf(classic, sizeof classic, "%sAdd,a,0,0,5,output,0,8,float32,\"(2)\",1,1,1,"
+		 "2,0,2,0,0,0,0\nAdd,a,0,0,6,output,0,8,float64,\"(3)\",2,2,2,3,0,3,1,0,0,0\n",
+		 classic_header);
+	write_tmp(path[0], sizeof path[0], classic);
+	write_tmp(path[1], sizeof path[1], device);
+	write_tmp(path[2], sizeof path[2], classic);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(ms_stat_read(path[i], 0, &st, err, sizeof err), TD_OK);
+		assert_int_equal(st.n, 2);
+		if (i == 1) {
+			assert_int_equal(st.ncolumns, 15);
+			assert_int_equal(st.rows[0].ts, 9);
+			assert_true(st.rows[0].is_input);
+			assert_int_equal(st.rows[0].summary.dtype, DTYPE_FLOAT16);
+			assert_int_equal(st.rows[1].summary.dtype, DTYPE_INT32);
+			assert_true(st.rows[0].summary.l2norm == 3.2);
+			assert_int_equal(st.rows[0].summary.elements, 6);
+			assert_false(st.rows[0].summary.known & SUM_NAN);
+			assert_string_equal(st.rows[0].op_type, "Conv2D");
+		} else {
+			assert_int_equal(st.ncolumns, 20);
+			assert_int_equal(st.rows[0].ts, 5);
+			assert_int_equal(st.rows[0].summary.dtype, DTYPE_FLOAT32);
+			assert_int_equal(st.rows[1].summary.dtype, DTYPE_FLOAT64);
+			assert_int_equal(st.rows[1].summary.nan, 1);
+			assert_int_equal(st.rows[1].summary.positive, 3);
+			assert_string_equal(st.rows[1].op_name, "a");
+		}
+		ms_stat_clear(&st);
+		unlink(path[i]);
+	}
+	ms_stat_done(&st);
+}
+
+static void
+test_stat_rows_sorted_by_time_io_slot(void **state)
+{
+	char text[2048], err[128];
+	struct ms_stat st;
+	static const char row[] = "Add,a,0,0,%d,%s,%d,8,float32,\"(2)\",1,1,1,2,0,2,0,0,0,0\n";
+	char r1[256], r2[256], r3[256], r4[256];
+
+	(void)state;
+	snprintf(r1, sizeof r1, row, 7, "output", 0);
+	snprintf(r2, sizeof r2, row, 3, "output", 1);
+	snprintf(r3, sizeof r3, row, 3, "input", 0);
+	snprintf(r4, sizeof r4, row, 3, "output", 0);
+	snprintf(text, sizeof text, "%s%s%s%s%s", classic_header, r1, r2, r3, r4);
+	assert_int_equal(ms_stat_parse(text, strlen(text), &st, err, sizeof err), TD_OK);
+	assert_int_equal(st.n, 4);
+	assert_int_equal(st.rows[0].ts, 3);
+	assert_true(st.rows[0].is_input);
+	assert_int_equal(st.rows[1].slot, 0);
+	assert_false(st.rows[1].is_input);
+	assert_int_equal(st.rows[2].slot, 1);
+	assert_int_equal(st.rows[3].ts, 7);
+	assert_int_equal(st.rows[3].off, strlen(classic_header));
+	ms_stat_done(&st);
+}
+
 int
 main(void)
 {
@@ -171,11 +389,16 @@ main(void)
 		cmocka_unit_test(test_csv_quoted_field_keeps_commas),
 		cmocka_unit_test(test_csv_doubled_quote_and_empty_fields),
 		cmocka_unit_test(test_csv_unterminated_quote_is_corrupt),
+		cmocka_unit_test(test_csv_row_reused_for_longer_and_shorter_lines),
 		cmocka_unit_test(test_stat_classic_row_maps_counts),
 		cmocka_unit_test(test_stat_null_values_stay_unknown),
 		cmocka_unit_test(test_stat_device_variant_and_unknown_columns),
 		cmocka_unit_test(test_stat_missing_key_column_is_an_error),
 		cmocka_unit_test(test_stat_short_row_is_skipped_and_counted),
+		cmocka_unit_test(test_stat_number_cells_match_strtod_and_strtoull),
+		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
+		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
+		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
