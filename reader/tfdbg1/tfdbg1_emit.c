@@ -327,37 +327,37 @@ tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg
 	free(graph_id);
 }
 
-/* The summary a trace row carries: DebugIdentity numbers are summarised in
- * place (no unpacking); everything else goes through the full decode. */
+/* The summary a trace row carries (tfdbg1_stage_read: DebugIdentity
+ * numbers summarised in place, everything else through the full decode),
+ * read here unless the staging thread read it ahead. */
 static void
 read_summary(struct tfdbg1_pass *p, const struct tfdbg1_file *f, const char *path,
-	     struct reader_trace *t)
+	     const struct tfdbg1_staged *staged, struct reader_trace *t)
 {
-	struct tfdbg1_datum d;
-	uint8_t *data;
-	size_t len;
-	char err[256];
-	enum td_status st = tfdbg1_read_file(path, &data, &len, err, sizeof(err));
+	struct tfdbg1_staged own;
 
-	if (st != TD_OK) {
-		tfdbg1_problem(p, read_problem(st), t->loc.file, path, "tensor dump", err);
-		return;
+	if (!staged) {
+		tfdbg1_stage_read(path, f->debug_op, &own);
+		staged = &own;
 	}
-	tfdbg1_progress(p, len);
-	if (!tfdbg1_fast_summary(data, len, f->debug_op, &t->summary)) {
-		if (tfdbg1_datum_decode(data, len, f->debug_op, &d, err, sizeof(err)) == TD_OK)
-			t->summary = d.summary;
-		else
+	if (staged->st != TD_OK) {
+		tfdbg1_problem(p, read_problem(staged->st), t->loc.file, path, "tensor dump",
+			       staged->err);
+	} else {
+		tfdbg1_progress(p, staged->len);
+		t->summary = staged->summary;
+		if (staged->decode_failed)
 			tfdbg1_problem(p, PROBLEM_DECODE_ERROR, t->loc.file, path, "tensor dump",
-				       err);
-		tfdbg1_datum_done(&d);
+				       staged->err);
 	}
-	free(data);
+	if (staged == &own)
+		tfdbg1_staged_done(&own);
 }
 
 void
 tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
-		  const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev, bool repeat)
+		  const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev, bool repeat,
+		  const struct tfdbg1_staged *staged)
 {
 	struct tfdbg1_file f = { 0 };
 	const struct tfdbg1_graph_node *node;
@@ -385,7 +385,7 @@ tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t r
 	t.step = p->r->runs[run].counter;
 	pthread_mutex_unlock(&p->r->lock);
 	t.wall_time = (double)f.timestamp / 1e6;
-	read_summary(p, &f, sd->path, &t);
+	read_summary(p, &f, sd->path, staged, &t);
 	if (p->sink->on_trace)
 		p->sink->on_trace(p->sink->ctx, &t);
 }

@@ -7,7 +7,8 @@
  * then one trace per tensor dump in dump-time order (tfdbg1_emit.c sends
  * the records).  A later pass (follow mode) first picks up dumps written
  * since into the last run, which keeps each run's rows together, then the
- * new runs.
+ * new runs.  The runs are scanned on two threads and their dump files read
+ * ahead by a staging thread (tfdbg1_stage.c); only this thread sends.
  */
 #include "tfdbg1_internal.h"
 
@@ -286,7 +287,8 @@ send_new_dumps(struct tfdbg1_pass *p, struct tfdbg1_scan *s)
 			continue;
 		d = live_dev(p, &s->devs[sd->dev]);
 		live_note(l, sd->path);
-		tfdbg1_send_trace(p, sd, l->run, d->graph_id, &d->graph, d->dev_id, repeat[i]);
+		tfdbg1_send_trace(p, sd, l->run, d->graph_id, &d->graph, d->dev_id, repeat[i],
+				  p->stage ? tfdbg1_stage_get(p->stage, p->stage_run, i) : NULL);
 	}
 	free(repeat);
 	live_sort(l);
@@ -398,7 +400,8 @@ static enum td_status
 collect(struct tfdbg1_pass *p, struct tfdbg1_scan **out, size_t *n)
 {
 	struct reader *r = p->r;
-	size_t cap = 0;
+	size_t pathcap = 0, namecap = 0, i;
+	char **paths = NULL, **names = NULL;
 	struct dirent *de;
 	DIR *d;
 
@@ -425,17 +428,27 @@ collect(struct tfdbg1_pass *p, struct tfdbg1_scan **out, size_t *n)
 		uint64_t us;
 		const char *token;
 		int64_t counter;
-		char *path;
 
 		if (!tfdbg1_parse_run_dir(de->d_name, &us, &token, &counter) ||
 		    seen_before(r, de->d_name))
 			continue;
-		TD_GROW(*out, cap, *n + 1);
-		path = xasprintf("%s/%s", r->root, de->d_name);
-		tfdbg1_scan_root(path, de->d_name, &(*out)[(*n)++]);
-		free(path);
+		TD_GROW(paths, pathcap, *n + 1);
+		TD_GROW(names, namecap, *n + 1);
+		paths[*n] = xasprintf("%s/%s", r->root, de->d_name);
+		names[(*n)++] = xstrdup(de->d_name);
 	}
 	closedir(d);
+	/* the runs are scanned on both cores (tfdbg1_stage.c) */
+	if (*n) {
+		*out = xcalloc(*n, sizeof(**out));
+		tfdbg1_scan_roots(paths, names, *n, *out);
+	}
+	for (i = 0; i < *n; i++) {
+		free(paths[i]);
+		free(names[i]);
+	}
+	free(paths);
+	free(names);
 	if (*n > 1)
 		td_sort(*out, *n, sizeof(**out), cmp_scan);
 	return TD_OK;
@@ -486,12 +499,21 @@ tfdbg1_index(struct reader *r, const struct reader_sink *sink)
 	st = collect(&p, &scans, &n);
 	for (i = 0; i < n; i++)
 		p.progress.total += scans[i].bytes;
+	p.stage = tfdbg1_stage_start(scans, n);
 	for (i = 0; i < n; i++) {
 		/* reader.h should_stop: skip the rest once the consumer gave up */
-		if (!(sink->should_stop && sink->should_stop(sink->ctx)))
+		if (!(sink->should_stop && sink->should_stop(sink->ctx))) {
+			p.stage_run = i;
 			index_run(&p, &scans[i]);
+			tfdbg1_stage_run_done(p.stage, i);
+		} else {
+			tfdbg1_stage_stop(p.stage);   /* before any scan it reads goes */
+			p.stage = NULL;
+		}
 		tfdbg1_scan_done(&scans[i]);
 	}
+	tfdbg1_stage_stop(p.stage);
+	p.stage = NULL;
 	free(scans);
 	r->resumed = false;
 	if (resumed && r->nfiles == files_before) {   /* nothing new since the saved state */

@@ -8,7 +8,8 @@
  * value (tfdbg1_event.c, tfdbg1_tensor.c), a partition GraphDef as the
  * user's ops (tfdbg1_graph.c).  Then a file's path kept as an interned
  * directory and a base name (tfdbg1_paths.c), the reader's tables, the directory scan (tfdbg1_scan.c), the
- * index pass (tfdbg1_index.c) and the records it sends (tfdbg1_emit.c).
+ * index pass (tfdbg1_index.c), its threads (tfdbg1_stage.c) and the
+ * records it sends (tfdbg1_emit.c).
  * See FORMAT.md.
  */
 #ifndef TD_TFDBG1_H
@@ -316,6 +317,48 @@ struct tfdbg1_scan {
 void tfdbg1_scan_root(const char *path, const char *dir, struct tfdbg1_scan *out);
 void tfdbg1_scan_done(struct tfdbg1_scan *s);
 
+/* ---- both cores (tfdbg1_stage.c) ---------------------------------------- */
+
+/* A dump file read and summarised: st is the read's status (err says why
+ * when it failed); else len bytes were read and summary is the row's;
+ * decode_failed: the content did not decode (err says why, summary holds
+ * what the fast path left, as the one-thread pass sent). */
+struct tfdbg1_staged {
+	enum td_status st;
+	uint64_t len;
+	bool decode_failed;
+	char *err;                  /* malloc'd, NULL when all went well */
+	struct td_summary summary;
+};
+/* Reads the dump at path and summarises it (debug_op from its name).  Pure
+ * and thread-safe; free *out with tfdbg1_staged_done(). */
+void tfdbg1_stage_read(const char *path, const char *debug_op, struct tfdbg1_staged *out);
+void tfdbg1_staged_done(struct tfdbg1_staged *s);
+/* Threads are used from this many tensor dumps in a pass (and from two run
+ * directories for the scan); SIZE_MAX: never.  Tests set it. */
+extern size_t tfdbg1_stage_min;
+/* Dumps the staging thread reads ahead of the index thread at most (a
+ * summary each in memory; 4096, at least 1).  Tests set it. */
+extern size_t tfdbg1_stage_window;
+/* tfdbg1_scan_root(paths[i], dirs[i], &out[i]) for i < n, on two threads
+ * when there are two cores. */
+void tfdbg1_scan_roots(char *const *paths, char *const *dirs, size_t n, struct tfdbg1_scan *out);
+/* A staging thread reading the dumps of scans[0..n) in order, at most a
+ * few thousand dumps ahead of the caller; NULL when the pass is too small
+ * for a thread, or there is one core (then read each dump inline).  scans
+ * must stay put until tfdbg1_stage_run_done() of each run (or the stop). */
+struct tfdbg1_stage;
+struct tfdbg1_stage *tfdbg1_stage_start(struct tfdbg1_scan *scans, size_t n);
+/* Dump k of run i, waiting for the thread if needed; borrowed until
+ * tfdbg1_stage_run_done(sg, i).  Dumps of a run are asked for in order
+ * (some may be skipped). */
+const struct tfdbg1_staged *tfdbg1_stage_get(struct tfdbg1_stage *sg, size_t run, size_t dump);
+/* The caller is done with run i (its scan may be freed after): frees its
+ * results.  NULL sg is fine. */
+void tfdbg1_stage_run_done(struct tfdbg1_stage *sg, size_t run);
+/* Stops and joins the thread, frees the stage.  NULL is fine. */
+void tfdbg1_stage_stop(struct tfdbg1_stage *sg);
+
 /* The index pass (tfdbg1_index.c): dumps new in the last run, then the run
  * directories not seen yet. */
 enum td_status tfdbg1_index(struct reader *r, const struct reader_sink *sink);
@@ -335,6 +378,8 @@ struct tfdbg1_pass {
 	uint8_t *graph_bytes;
 	size_t graph_len;
 	struct tfdbg1_graph graph;
+	struct tfdbg1_stage *stage;        /* dumps read ahead, or NULL */
+	size_t stage_run;                  /* the run being sent, in the stage */
 };
 /* Frees what a pass keeps between runs (the graph cache). */
 void tfdbg1_pass_done(struct tfdbg1_pass *p);
@@ -358,11 +403,12 @@ void tfdbg1_read_info(struct tfdbg1_pass *p, const char *path, enum tfdbg1_role 
  * partition graph (empty without one). */
 void tfdbg1_send_graph(struct tfdbg1_pass *p, const char *run_dir, const struct tfdbg1_scan_dev *dev,
 		       uint32_t run, struct tfdbg1_graph *g);
-/* Sends one dump as a trace of run (sd's path and name copied). */
-/* repeat: another dump of the run holds the same tensor (reader.h). */
+/* Sends one dump as a trace of run (sd's path and name copied).
+ * repeat: another dump of the run holds the same tensor (reader.h).
+ * staged: the dump read ahead (tfdbg1_stage_get), NULL to read it now. */
 void tfdbg1_send_trace(struct tfdbg1_pass *p, struct tfdbg1_scan_dump *sd, uint32_t run,
 		       const char *graph_id, const struct tfdbg1_graph *g, uint32_t dev,
-		       bool repeat);
+		       bool repeat, const struct tfdbg1_staged *staged);
 /* Adds a file found at path to the table under the lock; returns its id.
  * f's names are interned in the reader's pool, path split into f's dir and
  * base there (f->dir and f->base are ignored). */

@@ -31,23 +31,61 @@ spelled_base(const struct tfdbg1_file *f)
 	return xasprintf("%s_%" PRIu32 "_%s_%" PRIu64, last, f->slot, f->debug_op, f->timestamp);
 }
 
+/* p past the decimal digits of v, or NULL when p does not start with them
+ * (as printf's %u writes them: no sign, no leading zero). */
+static const char *
+match_number(const char *p, uint64_t v)
+{
+	char digits[24];
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		if (*p++ != digits[--n])
+			return NULL;
+	return p;
+}
+
+/* p past s, or NULL when p does not start with s. */
+static const char *
+match_text(const char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	return strncmp(p, s, n) == 0 ? p + n : NULL;
+}
+
+/* strcmp(spelled_base(f), base) == 0 without making the string: the index
+ * pass asks it of every dump file (issue 25, per-file cost). */
+static bool
+spells_base(const struct tfdbg1_file *f, const char *base)
+{
+	const char *last = strrchr(f->node, '/');
+	const char *p = base;
+
+	last = last ? last + 1 : f->node;
+	if (!(p = match_text(p, last)) || *p++ != '_' || !(p = match_number(p, f->slot)) ||
+	    *p++ != '_' || !(p = match_text(p, f->debug_op)) || *p++ != '_' ||
+	    !(p = match_number(p, f->timestamp)))
+		return false;
+	if (f->collision && (*p++ != '-' || !(p = match_number(p, f->collision))))
+		return false;
+	return *p == '\0';
+}
+
 void
 tfdbg1_file_set_path(struct td_strpool *s, struct tfdbg1_file *f, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
-	char *spelled;
 
 	f->dir = slash ? td_strpool_add_len(s, path, (size_t)(slash - path)) : NULL;
 	f->base = NULL;
-	if (f->role == TFDBG1_DUMP && f->node && f->debug_op) {
-		spelled = spelled_base(f);
-		if (strcmp(spelled, base) == 0) {
-			free(spelled);
-			return;
-		}
-		free(spelled);
-	}
+	if (f->role == TFDBG1_DUMP && f->node && f->debug_op && spells_base(f, base))
+		return;
 	f->base = td_strpool_copy(s, base, strlen(base));
 }
 

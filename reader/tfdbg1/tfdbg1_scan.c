@@ -149,12 +149,28 @@ link_inside(const struct walk *w, const char *full)
 
 static void walk_dir(struct walk *w, const char *path, const char *rel, int depth);
 
+/* "a/b" malloc'd (just b when a is empty and !slash): two per entry
+ * walked, so no printf (issue 25, per-file cost). */
+static char *
+join(const char *a, const char *b, bool slash)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = xmalloc(na + nb + 2);
+
+	if (na || slash) {
+		memcpy(s, a, na);
+		s[na++] = '/';
+	}
+	memcpy(s + na, b, nb + 1);
+	return s;
+}
+
 static void
 walk_entry(struct walk *w, const char *path, const char *rel, const char *name,
 	   const struct stat *st, int depth)
 {
-	char *full = xasprintf("%s/%s", path, name);
-	char *sub = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
+	char *full = join(path, name, true);
+	char *sub = join(rel, name, false);
 
 	if (S_ISDIR(st->st_mode)) {
 		if (first_visit(w, st))
