@@ -19,53 +19,16 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "tests/unit/helpers/cache_tmp.h"
 #include "reader/reader.h"
 
 #define FIX "tests/fixtures/tfdbg2"
 #define TRACES "tfdbg_events.1586979375.tfdbg-host-a.graph_execution_traces"
 
-struct tmp {
-	char dir[64];           /* mkdtemp */
-	char dump[96], cache[96];
-};
-
-static void
-sh(const char *fmt, const char *a, const char *b)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof cmd, fmt, a, b);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void
 tmp_init(struct tmp *t, const char *fixture)
 {
-	snprintf(t->dir, sizeof t->dir, "/tmp/tdbg-unit-cache.XXXXXX");
-	assert_non_null(mkdtemp(t->dir));
-	snprintf(t->dump, sizeof t->dump, "%s/dump", t->dir);
-	snprintf(t->cache, sizeof t->cache, "%s/cache", t->dir);
-	sh("cp -r %s %s", fixture, t->dump);
-}
-
-static void
-tmp_done(struct tmp *t)
-{
-	sh("rm -rf %s%s", t->dir, "");
-}
-
-static struct model *
-open_cached(const struct tmp *t, bool cache, const char *state)
-{
-	struct model_options opt = {.no_thread = true, .cache = cache, .cache_dir = t->cache};
-	struct model_info info;
-	struct model *m = NULL;
-	char err[512];
-
-	assert_int_equal(model_open(t->dump, &opt, &m, err, sizeof err), TD_OK);
-	model_info(m, &info);
-	assert_string_equal(info.index_cache, state);
-	return m;
+	tmp_init_tagged(t, fixture, "cache");
 }
 
 /* The cache file's bytes (one file in the directory). */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "tests/unit/helpers/cache_tmp.h"
 #include "model/model_cache.h"
 #include "reader/parse/crc32c.h"
 #include "reader/reader.h"
@@ -27,48 +28,10 @@
 
 #define FIX "tests/fixtures/tfdbg2"
 
-struct tmp {
-	char dir[64];           /* mkdtemp */
-	char dump[96], cache[96];
-};
-
-static void
-sh(const char *fmt, const char *a, const char *b)
-{
-	char cmd[1024];
-
-	snprintf(cmd, sizeof cmd, fmt, a, b);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void
 tmp_init(struct tmp *t, const char *fixture)
 {
-	snprintf(t->dir, sizeof t->dir, "/tmp/tdbg-unit-trust.XXXXXX");
-	assert_non_null(mkdtemp(t->dir));
-	snprintf(t->dump, sizeof t->dump, "%s/dump", t->dir);
-	snprintf(t->cache, sizeof t->cache, "%s/cache", t->dir);
-	sh("cp -r %s %s", fixture, t->dump);
-}
-
-static void
-tmp_done(struct tmp *t)
-{
-	sh("rm -rf %s%s", t->dir, "");
-}
-
-static struct model *
-open_cached(const struct tmp *t, bool cache, const char *state)
-{
-	struct model_options opt = {.no_thread = true, .cache = cache, .cache_dir = t->cache};
-	struct model_info info;
-	struct model *m = NULL;
-	char err[512];
-
-	assert_int_equal(model_open(t->dump, &opt, &m, err, sizeof err), TD_OK);
-	model_info(m, &info);
-	assert_string_equal(info.index_cache, state);
-	return m;
+	tmp_init_tagged(t, fixture, "trust");
 }
 
 /* Saves m (opened without a cache, maybe changed by the test) as the
