@@ -13,6 +13,10 @@ status_line() { tui_screen | tail -n 2 | head -n 1; }
 TUI_COLS=80 TUI_ROWS=24 TUI_TERM=screen-256color
 tui_start "$FIXTURES/tfdbg2/mnist_nan"
 tui_wait "568 alerts" || die "tdbg did not start"
+# the first screen may come while the index pass still runs: its
+# "indexing N%" takes the room the base name needs, so read the status
+# once the pass has ended
+tui_wait_gone "indexing" || die "the index pass did not end"
 st=$(status_line)
 case $st in *" mnist_nan  tfdbg2 FULL_HEALTH  "*"680 traces 568 alerts"*) ok status_80_base_name_and_counts ;;
 	*) fail status_80_base_name_and_counts "status: $st" ;; esac
