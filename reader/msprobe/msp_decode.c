@@ -227,10 +227,10 @@ entry_of_trace(struct reader *r, struct msp_unit *u, uint64_t t, size_t *e)
 }
 
 static void
-common_text(struct strbuf *sb, struct msp_unit *u, const char *name)
+common_text(struct reader *r, struct strbuf *sb, struct msp_unit *u, const char *name)
 {
 	const char *parent = msp_side_parent(u, name), *dot = strchr(name, '.');
-	char type[512];
+	char type[512], task[sizeof u->task];
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
 
@@ -245,8 +245,11 @@ common_text(struct strbuf *sb, struct msp_unit *u, const char *name)
 		strbuf_addf(sb, "step: %lld\n", (long long)u->step);
 	if (parent)
 		strbuf_addf(sb, "module: %s\n", parent);
-	if (*u->task)
-		strbuf_addf(sb, "task: %s\n", u->task);
+	pthread_mutex_lock(&r->lock);   /* a follow pass may write it (msp_index.c) */
+	memcpy(task, u->task, sizeof task);
+	pthread_mutex_unlock(&r->lock);
+	if (*task)
+		strbuf_addf(sb, "task: %s\n", task);
 }
 
 /* A statistic as written: "%.17g" (nan, inf, -inf too) or "null". */
@@ -391,7 +394,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
 	msp_record_summary(&w.rec, &out->summaries[0]);
 	msp_leaf_file_summary(u, &w.rec, &out->summaries[0]);
-	common_text(&sb, u, name);
+	common_text(r, &sb, u, name);
 	strbuf_addf(&sb, "slot: %s\nrole: %s\n", w.path, msp_role_name(w.role));
 	strbuf_addf(&sb, "dtype: %s\n", w.rec.dtype);
 	if (w.rec.requires_grad >= 0)
@@ -448,7 +451,7 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	names_of(u, name, out);
 	out->noutputs = w.nsums;
 	out->summaries = w.sums;
-	common_text(&sb, u, name);
+	common_text(r, &sb, u, name);
 	strbuf_adds(&sb, w.args.buf ? w.args.buf : "");
 	out->text = strbuf_take(&sb);
 	frames_of(u, name, out);

@@ -282,11 +282,25 @@ entry_done(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 
 /* ---- the file ------------------------------------------------------------------ */
 
-static void
-top_string(struct jscan *js, char *dst, size_t len)
+/* A top-level string of the file ("task", "level", "framework") into dst
+ * of len bytes, written under r->lock and only when it changed: a follow
+ * pass reads the same text again while decode reads dst on another
+ * thread.  A value that is not a string is skipped; false on a JSON
+ * error. */
+static bool
+top_string(struct reader *r, struct jscan *js, char *dst, size_t len)
 {
-	if (jscan_next(js) == JSCAN_STRING)
-		snprintf(dst, len, "%s", js->str);
+	enum jscan_tok t = jscan_next(js);
+	char v[64];
+
+	if (t != JSCAN_STRING)
+		return jscan_skip(js, t);
+	snprintf(v, TD_MIN(len, sizeof v), "%s", js->str);
+	pthread_mutex_lock(&r->lock);
+	if (strcmp(dst, v) != 0)
+		memcpy(dst, v, strlen(v) + 1);
+	pthread_mutex_unlock(&r->lock);
+	return true;
 }
 
 /* The entries of "data"; false on a JSON error. */
@@ -353,11 +367,11 @@ scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 	}
 	while (ok && (t = jscan_next(&js)) == JSCAN_KEY) {
 		if (strcmp(js.str, "task") == 0)
-			top_string(&js, u->task, sizeof u->task);
+			ok = top_string(r, &js, u->task, sizeof u->task);
 		else if (strcmp(js.str, "level") == 0)
-			top_string(&js, u->level, sizeof u->level);
+			ok = top_string(r, &js, u->level, sizeof u->level);
 		else if (strcmp(js.str, "framework") == 0)
-			top_string(&js, u->framework, sizeof u->framework);
+			ok = top_string(r, &js, u->framework, sizeof u->framework);
 		else if (strcmp(js.str, "data") == 0)
 			ok = scan_data(r, u, sink, &js, &c);
 		else

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "reader/reader.h"
@@ -345,6 +347,11 @@ test_msprobe_hostile_files(void **state)
 		       "expected a key");
 	expect_problem("msp_nan_top", "NaN", 0, "not a JSON object");
 	expect_problem("msp_nan_data", "{\"data\": NaN, \"task\": Infinity}", 0, "not an object");
+	/* a top-level string field that holds an object: skipped whole, its
+	 * keys are not the file's (its "data" is not the entries) */
+	expect_problem("msp_task_object", "{\"task\": {\"data\": {\"A.a.0.forward\": {\"output\": []}}}, "
+		       "\"data\": {\"B.b.0.forward\": {\"output\": []}, \"B.b.1.forward\": {\"output\": []}}, "
+		       "\"level\": [1, 2], NaN: 0}", 2, "expected a key");
 	expect_problem("msp_minus_nan", "{\"data\": {\"A.a.0.forward\": {\"output\": [{\"type\": "
 		       "\"torch.Tensor\", \"Max\": -NaN}]}}}", 0, "bad number");
 }
@@ -396,6 +403,76 @@ test_msprobe_follow_flush(void **state)
 	record_sink_done(&rs);
 	free(path);
 	free(first);
+	test_rmtree(dir);
+}
+
+/* Follow passes on one thread (the index thread's), each after a flush,
+ * while another decodes a row (the TUI's): the top-level strings a pass
+ * reads again ("task" ...) are written under the reader's lock and only
+ * when they changed, and decode reads them under it.  Meant for the
+ * ThreadSanitizer build (make tsan), which saw the race in follow mode. */
+struct follow_passes {
+	struct reader *r;
+	const char *path;
+	int n;
+	enum td_status st;
+};
+
+static void *
+follow_passes(void *arg)
+{
+	struct follow_passes *f = arg;
+	struct record_sink rs;
+	struct reader_sink sink;
+
+	record_sink_init(&rs, &sink);
+	for (int k = 0; k < f->n && f->st == TD_OK; k++) {
+		/* a flush of the same text: another mtime (a pass reads the file
+		 * again; the bytes stay, so decode never meets a file cut short) */
+		struct timespec ts[2] = { { 1700000000 + k, 0 }, { 1700000000 + k, 0 } };
+
+		utimensat(AT_FDCWD, f->path, ts, 0);
+		f->st = msprobe_reader_ops.index(f->r, &sink);
+	}
+	record_sink_done(&rs);
+	return NULL;
+}
+
+static void
+test_msprobe_follow_pass_beside_decode(void **state)
+{
+	char *dir = make_dump("msp_follow_race", DUMP, SIZE_MAX), *path;
+	struct reader_options opt = { .follow = true, .may_follow = true };
+	struct record_sink rs;
+	struct reader_sink sink;
+	struct reader *r;
+	struct td_locator loc;
+	char err[256];
+	pthread_t th;
+
+	(void)state;
+	path = xasprintf("%s/step3/rank2/dump.json", dir);
+	assert_int_equal(msprobe_reader_ops.open(dir, &opt, &r, err, sizeof err), TD_OK);
+	record_sink_init(&rs, &sink);
+	assert_int_equal(msprobe_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(rs.ntraces, 5);
+	loc = rs.traces[0].loc;
+
+	struct follow_passes f = { r, path, 20, TD_OK };
+
+	assert_int_equal(pthread_create(&th, NULL, follow_passes, &f), 0);
+	for (int k = 0; k < 200; k++) {
+		struct reader_detail d;
+
+		assert_int_equal(msprobe_reader_ops.decode(r, READER_TRACE, &loc, &d), TD_OK);
+		assert_non_null(strstr(d.text, "task: statistics\n"));
+		reader_detail_done(&d);
+	}
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(f.st, TD_OK);
+	msprobe_reader_ops.close(r);
+	record_sink_done(&rs);
+	free(path);
 	test_rmtree(dir);
 }
 
@@ -497,6 +574,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_follow_flush),
+		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 		cmocka_unit_test(test_msprobe_debug_json),
 		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
