@@ -74,7 +74,7 @@ struct model_cache {
 	char *dir;                  /* NULL: no cache directory */
 	char *path;                 /* this dump's cache file */
 	char *key;
-	enum model_cache_state state;
+	_Atomic enum model_cache_state state;  /* the index thread moves it (note_pass, save) while the TUI reads it */
 	char why[200];
 	uint64_t loaded_traces, loaded_execs, loaded_gen;
 	bool grown;                 /* a fingerprint showed appended bytes */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,40 @@ test_cache_info_leaves_ops_undecoded(void **state)
 		assert_same_op(cached, fresh, id);
 	model_close(fresh);
 	model_close(cached);
+	tmp_done(&t);
+}
+
+/* The index thread moves the cache's state (a pass that added rows:
+ * "used" -> "extended") while the TUI asks model_info for its status bar:
+ * the state is atomic.  Meant for the ThreadSanitizer build (make tsan),
+ * which saw the race in tui_cache. */
+static void *
+note_pass(void *arg)
+{
+	model_cache_note_pass(arg);
+	return NULL;
+}
+
+static void
+test_cache_state_moves_beside_info(void **state)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	pthread_t th;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	m->icache->loaded_traces = 0;           /* as if the pass had added rows */
+	assert_int_equal(pthread_create(&th, NULL, note_pass, m), 0);
+	for (int k = 0; k < 1000; k++)
+		model_info(m, &info);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, "extended");
+	model_close(m);
 	tmp_done(&t);
 }
 
@@ -175,6 +210,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_info_leaves_ops_undecoded),
+		cmocka_unit_test(test_cache_state_moves_beside_info),
 		cmocka_unit_test(test_cache_trace_row_decodes_ops),
 		cmocka_unit_test(test_cache_ops_decoded_after_the_file_is_cut),
 		cmocka_unit_test(test_cache_ops_undecodable_after_the_load_is_stale),
