@@ -451,6 +451,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pb);
 	free(d->status);
 	free(d->sel);
+	free(d->batches);
 	diff_calls_free(d->calls);
 	free(d);
 }

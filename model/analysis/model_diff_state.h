@@ -51,12 +51,14 @@ struct model_diff {
 	uint64_t first_scan;            /* pairs below it are known equal */
 	uint64_t batch_end;             /* the last batch read ended before this pair */
 	size_t batch;                   /* its size (model_diff_metrics.c), 0 none yet */
+	struct side_batch *batches;     /* A's and B's batch, NULL until the first */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
 	struct diff_calls *calls;       /* model_diff_execution_pair's table, NULL until asked */
 };
 
 struct diff_calls;
+struct side_batch;
 
 /* Op id -> class for every op of A (*cls_a, *nops_a of them) and of B,
  * the class numbers shared by both sides (UINT32_MAX: no class; A's ops

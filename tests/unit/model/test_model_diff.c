@@ -161,7 +161,7 @@ test_diff_same_order_then_apart(void **state)
 	struct model *a, *b;
 	struct model_diff *d;
 	uint64_t k, ra, rb;
-	char name[8];
+	char name[16];
 	int i;
 
 	(void)state;
