@@ -108,24 +108,31 @@ ordinal_cmp(const void *x, const void *y)
 	return c ? c : (a->op > b->op) - (a->op < b->op);
 }
 
-/* The name op pairs by (model_diff.h, "Calls"), owned by t when built. */
+/* The name op id (named op_name; name: as mapped) pairs by (model_diff.h,
+ * "Calls"), owned by t when built.  The op's host is asked only for a
+ * call that pairs by rank. */
 static const char *
-pair_name(struct model *m, struct name_table *t, const struct model_op *op, const char *name,
+pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_name, const char *name,
 	  bool fuzzy, struct ordinal_call **ord, size_t *nord, size_t *capord)
 {
 	char key[600];
 	int64_t count = -1;
 	enum reader_call kind = model_op_call_key(m, name, key, sizeof key, &count);
+	struct model_op op;
 
 	if (kind == READER_CALL_NONE || (kind == READER_CALL_EXACT && !fuzzy))
-		return name == op->name ? name : name_own(t, xstrdup(name));
+		return name == op_name ? name : name_own(t, xstrdup(name));
 	if (fuzzy)
 		return name_own(t, xstrdup(key));
 	TD_GROW(*ord, *capord, *nord + 1);
-	(*ord)[(*nord)++] = (struct ordinal_call){ op->id, op->host ? op->host : "",
-						   name_own(t, xstrdup(key)) };
+	(*ord)[(*nord)++] = (struct ordinal_call){ id,
+		model_op_get(m, id, &op) && op.host ? op.host : "", name_own(t, xstrdup(key)) };
 	return NULL;                /* named once every call of its key is known */
 }
+
+/* Ops op_classes reads at a time (model_op_briefs: one lock, no inputs
+ * resolved). */
+#define OP_WINDOW 1024
 
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
  * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
@@ -136,20 +143,25 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	   const struct reader_map *map, uint32_t *nops)
 {
 	char mapped[1024];
-	uint32_t n = model_op_count(m), i;
+	uint32_t n = model_op_count(m), i, got = 0, at;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	struct ordinal_call *ord = NULL;
 	size_t nord = 0, capord = 0, k, rank = 0;
-	struct model_op op;
+	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
 	const char *name;
 
 	for (i = 0; i < n; i++) {
 		cls[i] = NONE32;
-		if (model_op_get(m, i, &op) &&
-		    (name = map ? model_map_name(m, map, op.name, mapped, sizeof mapped) : op.name) &&
-		    (name = pair_name(m, t, &op, name, fuzzy, &ord, &nord, &capord)))
+		if (i % OP_WINDOW == 0)
+			got = (uint32_t)model_op_briefs(m, i, OP_WINDOW, win);
+		if ((at = i % OP_WINDOW) >= got)
+			continue;
+		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
+				: win[at].name) &&
+		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
 			cls[i] = name_class(t, name, add);
 	}
+	free(win);
 	if (nord)
 		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
 	for (k = 0; k < nord; k++) {
