@@ -207,3 +207,21 @@ diff_row_group(struct model_diff *d, int s, uint64_t i)
 	sd->memo_group = k < 0 ? NONE32 : sd->group[k];
 	return sd->memo_group;
 }
+
+const char *
+model_diff_host_a(struct model_diff *d, uint64_t k)
+{
+	struct diff_side *w = &d->hostwin;
+	uint64_t i;
+
+	if (k >= d->npairs)
+		return NULL;
+	i = d->pa[k];
+	if (i < w->win_first || i >= w->win_first + w->win_n) {
+		w->win_first = i;
+		w->win_n = model_trace_hosts(d->a, i, DIFF_WINDOW, w->win_host, NULL);
+		if (!w->win_n)
+			return "";
+	}
+	return model_host_name(d->a, w->win_host[i - w->win_first]);
+}

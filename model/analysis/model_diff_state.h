@@ -52,6 +52,7 @@ struct model_diff {
 	uint64_t batch_end;             /* the last batch read ended before this pair */
 	size_t batch;                   /* its size (model_diff_metrics.c), 0 none yet */
 	struct side_batch *batches;     /* A's and B's batch, NULL until the first */
+	struct diff_side hostwin;       /* model_diff_host_a's window of A's host keys */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
 	struct diff_calls *calls;       /* model_diff_execution_pair's table, NULL until asked */

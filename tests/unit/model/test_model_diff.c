@@ -207,6 +207,9 @@ test_diff_same_order_then_apart(void **state)
 	assert_int_equal(ra, 302), assert_int_equal(rb, 301);
 	assert_false(model_diff_rows(d, 302, &ra, &rb));
 	assert_int_equal(model_diff_first(d), -1);
+	for (k = 0; k < 302; k += 37)                   /* past a window of host keys */
+		assert_string_equal(model_diff_host_a(d, k), "h0");
+	assert_string_equal(model_diff_host_a(d, 301), "h0");
 	model_diff_free(d);
 	model_close(a), model_close(b);
 	fake_free(fa), fake_free(fb);
@@ -371,6 +374,10 @@ test_diff_hosts_by_name_and_explicit_pairs(void **state)
 	assert_int_equal(p.b_index, 1);
 	assert_string_equal(p.a.host, "rank_0");
 	assert_string_equal(p.b.host, "rank_0");
+	assert_string_equal(model_diff_host_a(d, 0), "rank_0");
+	assert_string_equal(model_diff_host_a(d, 1), "rank_1");
+	assert_string_equal(model_diff_host_a(d, 0), "rank_0");      /* back */
+	assert_null(model_diff_host_a(d, 2));
 	model_diff_free(d);
 	model_diff_options_init(&o);
 	o.pairs = &pair, o.npairs = 1;
