@@ -370,8 +370,7 @@ decode_pending(struct model *m)
 		for (i = m->ot.nops; i < n; i++) {
 			struct op_entry *o = &m->ot.opv[i];
 
-			memset(o, 0, sizeof(*o));
-			o->name = o->graph_id = o->type = o->device = o->host = "";
+			memset(o, 0, sizeof(*o));   /* string id 0 is "" */
 			o->next_same_name = o->last_same_name = NO_ID;
 		}
 		m->ot.nops = n;

@@ -26,25 +26,38 @@ op_list(struct model *m, struct op_entry *o, uint64_t n, size_t size)
 	return ops_slab_alloc(m, (size_t)n * size);
 }
 
+/* o's list block, from the slab too (a loaded op's lists_slab). */
+static struct op_more *
+op_more(struct model *m, struct op_entry *o)
+{
+	if (!o->more)
+		o->more = op_list(m, o, 1, sizeof(*o->more));
+	return o->more;
+}
+
+/* An empty list block for an op without one: what put_op writes for it. */
+static const struct op_more no_more;
+
 /* Control inputs, attributes and output types (op details). */
 static void
 put_op_details(struct model *m, const struct op_entry *o, struct strbuf *sb)
 {
+	const struct op_more *x = o->more ? o->more : &no_more;
 	size_t i;
 
-	ser_put_u64(sb, o->nctrl);
-	for (i = 0; i < o->nctrl; i++) {
-		mc_put_sp(sb, m, o->ctrl[i].op_name);
-		ser_put_u64(sb, (uint64_t)o->ctrl[i].op);
+	ser_put_u64(sb, x->nctrl);
+	for (i = 0; i < x->nctrl; i++) {
+		mc_put_sp(sb, m, x->ctrl[i].op_name);
+		ser_put_u64(sb, (uint64_t)x->ctrl[i].op);
 	}
-	ser_put_u64(sb, o->nattrs);
-	for (i = 0; i < o->nattrs; i++) {
-		mc_put_sp(sb, m, o->attrs[i].name);
-		mc_put_sp(sb, m, o->attrs[i].value);
+	ser_put_u64(sb, x->nattrs);
+	for (i = 0; i < x->nattrs; i++) {
+		mc_put_sp(sb, m, x->attrs[i].name);
+		mc_put_sp(sb, m, x->attrs[i].value);
 	}
-	ser_put_u64(sb, o->nout_types);
-	for (i = 0; i < o->nout_types; i++) {
-		const struct model_output_type *t = &o->out_types[i];
+	ser_put_u64(sb, x->nout_types);
+	for (i = 0; i < x->nout_types; i++) {
+		const struct model_output_type *t = &x->out_types[i];
 		size_t nd = t->rank > 0 && t->dims ? (size_t)t->rank : 0;
 
 		ser_put_u32(sb, (uint32_t)t->dtype);
@@ -59,32 +72,36 @@ static bool
 get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 12), i;     /* string id, op id */
+	struct op_more *x;
 
 	if (n) {
-		o->ctrl = op_list(m, o, n, sizeof(*o->ctrl));
+		x = op_more(m, o);
+		x->ctrl = op_list(m, o, n, sizeof(*x->ctrl));
 		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, false, &o->ctrl[i].op_name);
-			o->ctrl[i].op = ser_get_i64(s);
-			if (o->ctrl[i].op < -1 || o->ctrl[i].op >= (int64_t)c->ops)
+			mc_get_sp(s, m, c, false, &x->ctrl[i].op_name);
+			x->ctrl[i].op = ser_get_i64(s);
+			if (x->ctrl[i].op < -1 || x->ctrl[i].op >= (int64_t)c->ops)
 				s->bad = true;
 		}
-		o->nctrl = n;
+		x->nctrl = (uint32_t)n;
 	}
 	n = ser_get_count(s, 8);                  /* two string ids */
 	if (n && !s->bad) {
-		o->attrs = op_list(m, o, n, sizeof(*o->attrs));
+		x = op_more(m, o);
+		x->attrs = op_list(m, o, n, sizeof(*x->attrs));
 		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, true, &o->attrs[i].name);
-			mc_get_sp(s, m, c, true, &o->attrs[i].value);
+			mc_get_sp(s, m, c, true, &x->attrs[i].name);
+			mc_get_sp(s, m, c, true, &x->attrs[i].value);
 		}
-		o->nattrs = n;
+		x->nattrs = (uint32_t)n;
 	}
 	n = ser_get_count(s, 20);
 	if (n && !s->bad) {
-		o->out_types = op_list(m, o, n, sizeof(*o->out_types));
-		o->nout_types = n;
+		x = op_more(m, o);
+		x->out_types = op_list(m, o, n, sizeof(*x->out_types));
+		x->nout_types = (uint32_t)n;
 		for (i = 0; i < n && !s->bad; i++) {
-			struct model_output_type *t = &o->out_types[i];
+			struct model_output_type *t = &x->out_types[i];
 			uint32_t dt = ser_get_u32(s);
 			int64_t rank = ser_get_i64(s);
 			uint64_t nd = ser_get_count(s, 8);
@@ -105,16 +122,21 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 	return !s->bad;
 }
 
+/* Op id's entry.  The writer's succ1 (a guess that spares a hash lookup
+ * per row, not a fact) is written where the format keeps it; a loaded op
+ * has none until the writer meets it again. */
 static void
-put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
+put_op(struct model *m, uint32_t id, struct strbuf *sb)
 {
+	const struct op_entry *o = &m->ot.opv[id];
+	const struct op_more *x = o->more ? o->more : &no_more;
 	size_t i;
 
 	ser_put_u32(sb, o->name_sid);
 	ser_put_u32(sb, o->graph_sid);
 	ser_put_u32(sb, o->type_sid);
-	mc_put_sp(sb, m, o->device);
-	mc_put_sp(sb, m, o->host);
+	ser_put_u32(sb, o->device_sid);
+	ser_put_u32(sb, o->host_sid);
 	ser_put_u8(sb, o->placeholder);
 	ser_put_u32(sb, o->num_outputs);
 	ser_put_u64(sb, o->ninputs);
@@ -123,14 +145,14 @@ put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
 		ser_put_u32(sb, o->inputs[i].slot);
 		ser_put_u64(sb, (uint64_t)o->inputs[i].op);
 	}
-	ser_put_u64(sb, o->nout_ids);
-	for (i = 0; i < o->nout_ids; i++)
-		ser_put_u64(sb, (uint64_t)o->out_ids[i]);
-	ser_put_u64(sb, o->nframes);
-	for (i = 0; i < o->nframes; i++)
-		ser_put_u32(sb, o->frame_sids[i]);
+	ser_put_u64(sb, x->nout_ids);
+	for (i = 0; i < x->nout_ids; i++)
+		ser_put_u64(sb, (uint64_t)x->out_ids[i]);
+	ser_put_u64(sb, x->nframes);
+	for (i = 0; i < x->nframes; i++)
+		ser_put_u32(sb, x->frame_sids[i]);
 	ser_put_u32(sb, o->next_same_name);
-	ser_put_u32(sb, o->succ1);
+	ser_put_u32(sb, id < m->wr.nopw ? m->wr.opw[id].succ1 : 0);
 	ser_put_u64(sb, o->first_row1);
 	ser_put_u64(sb, o->last_row);
 	ser_put_u64(sb, o->nf_rows);
@@ -162,28 +184,22 @@ take_u64(const unsigned char **p)
 	return v;
 }
 
-/* A string id below the string count, the string in *out; false if not. */
-static bool
-take_sp(const unsigned char **p, struct model *m, const struct mc_counts *c, const char **out)
-{
-	return mc_str(m, take_u32(p), c, false, out);
-}
-
 static bool
 get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, 16), i;
 	const unsigned char *p;
+	struct op_more *x;
 
 	if (n) {
 		if (!(p = ser_get_bytes(s, (size_t)n * 16)))  /* string id, slot, op id */
 			return false;
 		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
-		o->ninputs = n;
+		o->ninputs = (uint32_t)n;
 		for (i = 0; i < n; i++) {
 			struct model_tensor_ref *in = &o->inputs[i];
 
-			if (!take_sp(&p, m, c, &in->op_name))
+			if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
 				return false;
 			in->slot = take_u32(&p);
 			in->op = (int64_t)take_u64(&p);
@@ -195,18 +211,20 @@ get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct
 	if (n) {
 		if (!(p = ser_get_bytes(s, (size_t)n * 8)))
 			return false;
-		o->out_ids = op_list(m, o, n, sizeof(*o->out_ids));
-		memcpy(o->out_ids, p, (size_t)n * 8);
-		o->nout_ids = n;
+		x = op_more(m, o);
+		x->out_ids = op_list(m, o, n, sizeof(*x->out_ids));
+		memcpy(x->out_ids, p, (size_t)n * 8);
+		x->nout_ids = (uint32_t)n;
 	}
 	n = ser_get_count(s, 4);
 	if (n) {
 		if (!(p = ser_get_bytes(s, (size_t)n * 4)))
 			return false;
-		o->frame_sids = op_list(m, o, n, sizeof(*o->frame_sids));
-		o->nframes = n;
+		x = op_more(m, o);
+		x->frame_sids = op_list(m, o, n, sizeof(*x->frame_sids));
+		x->nframes = (uint32_t)n;
 		for (i = 0; i < n; i++)
-			if ((o->frame_sids[i] = take_u32(&p)) >= c->strings)
+			if ((x->frame_sids[i] = take_u32(&p)) >= c->strings)
 				return false;
 	}
 	return !s->bad;
@@ -219,24 +237,24 @@ static bool
 get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
 	const unsigned char *p = ser_get_bytes(s, OP_HEAD);
+	uint32_t succ1;
 
 	if (!p)
 		return false;
 	o->name_sid = take_u32(&p);
 	o->graph_sid = take_u32(&p);
 	o->type_sid = take_u32(&p);
+	o->device_sid = take_u32(&p);
+	o->host_sid = take_u32(&p);
 	if (o->name_sid >= c->strings || o->graph_sid >= c->strings || o->type_sid >= c->strings ||
-	    !take_sp(&p, m, c, &o->device) || !take_sp(&p, m, c, &o->host))
+	    o->device_sid >= c->strings || o->host_sid >= c->strings)
 		return false;
-	o->name = intern_str(&m->str, o->name_sid);
-	o->graph_id = intern_str(&m->str, o->graph_sid);
-	o->type = intern_str(&m->str, o->type_sid);
 	o->placeholder = *p++ != 0;
 	o->num_outputs = take_u32(&p);
 	if (!get_op_lists(m, o, s, c) || !(p = ser_get_bytes(s, OP_TAIL)))
 		return false;
 	o->next_same_name = take_u32(&p);
-	o->succ1 = take_u32(&p);
+	succ1 = take_u32(&p);           /* checked, not kept (put_op) */
 	o->first_row1 = take_u64(&p);
 	o->last_row = take_u64(&p);
 	o->nf_rows = take_u64(&p);
@@ -245,7 +263,7 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 	if (!get_op_details(m, o, s, c))
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
-	       o->succ1 <= c->ops && o->first_row1 <= c->traces &&
+	       succ1 <= c->ops && o->first_row1 <= c->traces &&
 	       (o->first_row1 ? o->first_row1 - 1 <= o->last_row && o->last_row < c->traces :
 				!o->last_row) &&
 	       o->nf_rows <= c->traces;
@@ -258,7 +276,7 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 
 	ser_put_u64(sb, m->ot.nops);
 	for (i = 0; i < m->ot.nops; i++)
-		put_op(m, &m->ot.opv[i], sb);
+		put_op(m, (uint32_t)i, sb);
 	ser_put_u64(sb, m->ot.nops_filled);
 	ser_put_u64(sb, m->ot.fill_gen);
 	mc_put_map(sb, &m->ot.op_by_name);

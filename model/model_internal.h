@@ -182,38 +182,53 @@ struct segment {
 
 /* ---- tables ----------------------------------------------------------- */
 
-struct op_entry {
-	const char *name, *type, *graph_id, *device, *host;  /* arena strings */
-	uint32_t name_sid, graph_sid, type_sid;
-	bool placeholder;           /* made from a trace; on_op fills it */
-	bool lists_slab;            /* inputs, ctrl, attrs, out_types (and dims), out_ids and
-				     * frame_sids live in ot.slab (a loaded cache), not freed one by one */
-	uint32_t num_outputs;
-	struct model_tensor_ref *inputs;
-	size_t ninputs;
+/* The lists most ops lack, behind one pointer of the op (op_entry.more,
+ * NULL when the op has none of them).  From a loaded cache (the op's
+ * lists_slab) this block and its lists live in ot.slab; else each is its
+ * own allocation.  stack is always its own allocation. */
+struct op_more {
 	struct model_tensor_ref *ctrl;  /* control inputs (slot 0) */
-	size_t nctrl;
 	struct model_attr *attrs;       /* arena strings */
-	size_t nattrs;
-	struct model_output_type *out_types;  /* dims owned */
-	size_t nout_types;
+	struct model_output_type *out_types;  /* dims owned (unless lists_slab) */
 	int64_t *out_ids;
-	size_t nout_ids;
 	uint32_t *frame_sids;       /* creation stack as frame id strings */
-	size_t nframes;
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
-	size_t nstack;
+	uint32_t nctrl, nattrs, nout_types, nout_ids, nframes, nstack;
+};
+
+/* An op: 96 bytes (asserted below), one per op of the dump (a 200,000-entry
+ * statistics dump has 200,000).  Strings are string ids only: the text is
+ * intern_str(&m->str, sid) (ops_name() and the others below); the
+ * writer's own per-op state (the reader's op key, the op that followed) is
+ * in mp_writer.opw, not here.  Counts are 32-bit: an op id is 32-bit and a
+ * reader's list is far below 2^32 items; row numbers stay 64-bit (2^32 rows,
+ * first_row1 reaches 2^32). */
+struct op_entry {
+	uint32_t name_sid, graph_sid, type_sid, device_sid, host_sid;   /* 20 bytes */
+	uint32_t num_outputs;
+	uint32_t ninputs;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
 	uint32_t last_same_name;    /* the chain's head: its last op (appends in O(1):
 				     * a dump with a graph per run repeats each name once per run) */
-	uint64_t key;               /* writer: reader_trace.op_key last seen with it, 0 none */
-	uint32_t succ1;             /* writer: op of the trace row that last followed
-				     * a row of this op, + 1 (0 none) */
+	bool placeholder;           /* made from a trace; on_op fills it */
+	bool lists_slab;            /* inputs and more (with its lists, not stack) live in
+				     * ot.slab (a loaded cache), not freed one by one */
+	struct model_tensor_ref *inputs;     /* 8 */
+	struct op_more *more;       /* 8: NULL when the op has no other list */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
 	uint64_t last_row;          /* last trace row, atomic builtins */
 	uint64_t nf_rows;           /* its non-finite rows (trace alerts) */
 	uint64_t first_alert;       /* alert number of the first one */
-	double wall_time;
+	double wall_time;           /* 40 bytes of row facts */
+};
+_Static_assert(sizeof(struct op_entry) <= 96, "the op entry stays compact (issue 26)");
+
+/* The writer's per-op state (mp_writer.opw, indexed by op id), kept out of
+ * the op table: only the index pass reads it. */
+struct op_writer {
+	uint64_t key;               /* reader_trace.op_key last seen with the op, 0 none */
+	uint32_t succ1;             /* op of the trace row that last followed a row of
+				     * this op, + 1 (0 none) */
 };
 
 struct graph_entry {
@@ -373,6 +388,8 @@ struct mp_writer {
 	} gmemo[8];
 	unsigned gmemo_next, gmemo_last;
 	uint32_t last_trace_op1;    /* op of the last trace row + 1 (0 none) */
+	struct op_writer *opw;      /* per op id below nopw (zeroed past it) */
+	size_t nopw, capopw;
 };
 
 /* The analysis state built on first use.  Locking: the slots are set
@@ -594,6 +611,44 @@ uint16_t hosts_index(struct model *m, const char *host);
  * The counts (nops, nops_filled, fill_gen, graph_nops) need no call. */
 void ops_ready_locked(struct model *m);
 void ops_ready(struct model *m);
+/* An op's strings: the op table keeps their string ids only (the text
+ * lives as long as the model; id 0 is ""). */
+static inline const char *
+ops_name(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->name_sid);
+}
+
+static inline const char *
+ops_type(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->type_sid);
+}
+
+static inline const char *
+ops_graph(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->graph_sid);
+}
+
+static inline const char *
+ops_device(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->device_sid);
+}
+
+static inline const char *
+ops_host(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->host_sid);
+}
+
+/* The writer's state of op id (mp_writer.opw), zeroed the first time:
+ * the index pass only (no lock). */
+struct op_writer *ops_writer(struct model *m, uint32_t id);
+/* Op o's list block, made empty the first time (a new op's, not one
+ * from a loaded cache: under m->th.lock). */
+struct op_more *ops_more(struct op_entry *o);
 
 /* model_query.c: frees the model_state() slots (model_close). */
 void model_state_free(struct model *m);

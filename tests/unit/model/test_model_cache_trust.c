@@ -125,7 +125,7 @@ test_cache_self_chain_refused(void **state)
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
+	snprintf(name, sizeof name, "%s", ops_name(m, &m->ot.opv[k]));
 	/* the forged op: its name's chain points to itself, and a lookup
 	 * passes over it (a placeholder) to the next one, forever */
 	m->ot.opv[k].next_same_name = k;
@@ -203,7 +203,7 @@ test_cache_op_added_after_load_joins_its_name(void **state)
 	model_close(open_cached(&t, true, "new"));
 	m = open_cached(&t, true, "used");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
+	snprintf(name, sizeof name, "%s", ops_name(m, &m->ot.opv[k]));
 	next0 = m->ot.opv[0].next_same_name;
 	/* what an extension's index pass does for an op of a known name */
 	op.graph_id = "extension-graph";
