@@ -421,7 +421,9 @@ struct mp_optab {
 	struct op_entry *opv;
 	struct op_slab *slab;       /* the loaded ops' lists (op_entry.lists_slab), freed as a unit */
 	size_t nops, capops, nops_filled;
-	struct hashtab ophash;      /* op ids by (graph sid, name) */
+	struct hashtab ophash;      /* op ids by (graph sid, name): built on first use
+				     * (ophash_built; a loaded cache's ops come without it) */
+	atomic_bool ophash_built;
 	struct hashtab_u64 op_by_name;   /* name sid -> first op id */
 	struct hashtab_u64 op_by_alias;  /* alias name sid -> first op id sent with it */
 	struct hashtab_u64 consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
@@ -587,9 +589,15 @@ int64_t rows_ckpt_find(const struct model *m, uint64_t i);
 
 /* model_ops.c (under m->th.lock unless said) */
 /* The op of (graph, name), NO_ID if none.  ops_lookup() reads the intern
- * table: under m->th.lock.  ops_lookup_sid() needs no lock on the writer. */
+ * table: under m->th.lock.  ops_lookup_sid() under m->th.lock too, or on
+ * the writer without it once ops_hash_ready() was called (the op hash is
+ * built on the first lookup: a reopen that never looks an op up by name
+ * does not hash 200,000 names). */
 uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
 uint32_t ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name);
+/* The op hash built (the writer, without m->th.lock: it takes the lock
+ * only while the hash is not built yet). */
+void ops_hash_ready(struct model *m);
 uint32_t ops_add(struct model *m, const struct reader_op *op, bool placeholder);
 void ops_fill(struct model *m, uint32_t id, const struct reader_op *op);
 int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);
@@ -600,7 +608,8 @@ void ops_done(struct model *m);
  * cache file gives, carved from big blocks instead of one allocation each
  * (the op is then marked lists_slab). */
 void *ops_slab_alloc(struct model *m, size_t n);
-/* Rebuilds the op hash from the op table (a loaded cache). */
+/* Drops the op hash: the next lookup builds it from the op table (a
+ * loaded cache; under m->th.lock or before the model is shared). */
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
 /* The op table usable (opv, the op hash, op_by_name and the other name

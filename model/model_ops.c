@@ -38,11 +38,14 @@ op_key_eq(const void *ctx, uint32_t id, const void *key)
 	return o->graph_sid == k->graph_sid && strcmp(ops_name(m, o), k->name) == 0;
 }
 
+static void ophash_build_locked(struct model *m);
+
 uint32_t
 ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 {
 	struct op_key k = { graph_sid, name };
 
+	ophash_build_locked(m);
 	return hashtab_find(&m->ot.ophash, op_key_hash(graph_sid, name), op_key_eq, m, &k);
 }
 
@@ -62,16 +65,39 @@ ophash_insert(struct model *m, uint32_t id)
 	hashtab_add(&m->ot.ophash, op_key_hash(o->graph_sid, ops_name(m, o)), id);
 }
 
-/* Rebuilds the op hash from opv (the cache loads ops without it). */
 void
 ops_rehash(struct model *m)
 {
+	hashtab_done(&m->ot.ophash);
+	memset(&m->ot.ophash, 0, sizeof(m->ot.ophash));
+	atomic_store_explicit(&m->ot.ophash_built, false, memory_order_release);
+}
+
+/* The op hash from opv, sized once, the first time a lookup or an added
+ * op needs it (under m->th.lock, or on the writer once built). */
+static void
+ophash_build_locked(struct model *m)
+{
 	size_t i;
 
+	if (atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire))
+		return;
 	hashtab_done(&m->ot.ophash);
 	hashtab_init(&m->ot.ophash, m->ot.nops + 1 > 512 ? m->ot.nops + 1 : 512);
 	for (i = 0; i < m->ot.nops; i++)
 		ophash_insert(m, (uint32_t)i);
+	atomic_store_explicit(&m->ot.ophash_built, true, memory_order_release);
+}
+
+void
+ops_hash_ready(struct model *m)
+{
+	if (atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
+	ophash_build_locked(m);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 uint16_t
@@ -281,8 +307,7 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	uint32_t id = (uint32_t)m->ot.nops;
 	uint64_t *chain, *n;
 
-	if (!m->ot.ophash.cap)
-		hashtab_init(&m->ot.ophash, 512);
+	ophash_build_locked(m);
 	TD_GROW(m->ot.opv, m->ot.capops, m->ot.nops + 1);
 	o = &m->ot.opv[id];
 	memset(o, 0, sizeof(*o));

@@ -431,6 +431,7 @@ on_trace(void *ctx, const struct reader_trace *t)
 	uint8_t flags;
 
 	ops_ready(m);           /* the writer reads the op table without the lock below */
+	ops_hash_ready(m);      /* and looks ops up by name (trace_op_of) */
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
 	op = trace_op_of(m, graph, name, t->op_key);
