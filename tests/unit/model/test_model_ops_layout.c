@@ -266,6 +266,92 @@ test_ops_cut_section_refused(void **state)
 	fake_free(f);
 }
 
+/* A small script with every list an op can have, for the byte-wise checks. */
+static struct fake *
+small_script(void)
+{
+	struct fake *f = fake_new();
+	static const char *const frames[] = { "fr1", "fr2", NULL };
+	static const char *const in[] = { "a:0", "missing:2", NULL };
+	struct td_summary s;
+
+	memset(&s, 0, sizeof s);
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_frame(f, "fr1", "host0", "a.py", 10, "outer", -1);
+	fake_frame(f, "fr2", "host0", "a.py", 20, "inner", -1);
+	fake_op(f, "g", "a", "Const", NULL, NULL);
+	fake_op(f, "g", "b", "Add", in, frames);
+	fake_op_attr(f, "T", "float");
+	fake_op_control(f, "a");
+	fake_op_alias(f, "b_alias");
+	s.nan = 1;
+	fake_trace(f, 0, "g", "b", 0, 1.0, &s);
+	return f;
+}
+
+/* Every cut of the op section, and an unknown flag bit, is refused both by
+ * the load's check (model_cache_opcheck.c) and by the decode: the two
+ * read one layout. */
+static void
+test_ops_section_cut_anywhere_refused(void **state)
+{
+	struct fake *f = small_script();
+	struct model *a = fake_model_open(f, NULL), *b = fake_model_open(f, NULL);
+	struct strbuf sb = {0};
+	struct mc_counts c;
+	struct ser_in s;
+	size_t len, flag;
+
+	(void)state;
+	assert_true(model_op_get(a, 1, &(struct model_op){0}));
+	mc_put_ops(a, &sb);
+	memset(&c, 0, sizeof c);
+	c.strings = atomic_load(&a->str.n);
+	c.ops = a->ot.nops;
+	c.traces = atomic_load(&a->rows.ntraces);
+	c.cons = a->ot.ncons;
+	for (len = 0; len < sb.len; len++) {
+		ser_in_init(&s, sb.buf, len);
+		assert_int_not_equal(mc_check_ops(b, &s, &c), MC_OPS_OK);
+		empty_op_table(b);
+		ser_in_init(&s, sb.buf, len);
+		assert_false(mc_get_ops(b, &s, &c) && ser_in_done(&s));
+	}
+	/* op 0's flag byte (after the op count and five string ids) */
+	flag = 8 + 20;
+	sb.buf[flag] |= (char)0x80;
+	ser_in_init(&s, sb.buf, sb.len);
+	assert_int_equal(mc_check_ops(b, &s, &c), MC_OPS_BAD);
+	empty_op_table(b);
+	ser_in_init(&s, sb.buf, sb.len);
+	assert_false(mc_get_ops(b, &s, &c));
+	/* the whole section decodes: op b's lists back */
+	sb.buf[flag] &= (char)0x7f;
+	empty_op_table(b);
+	ser_in_init(&s, sb.buf, sb.len);
+	assert_true(mc_get_ops(b, &s, &c) && ser_in_done(&s));
+	{
+		struct model_op op;
+
+		assert_true(model_op_get(b, 1, &op));
+		assert_string_equal(op.name, "b");
+		assert_int_equal(op.ninputs, 2);
+		assert_int_equal(op.inputs[0].op, 0);
+		assert_int_equal(op.inputs[1].op, -1);          /* "missing": no such op */
+		assert_int_equal(op.inputs[1].slot, 2);
+		assert_int_equal(op.nattrs, 1);
+		assert_string_equal(op.attrs[0].value, "float");
+		assert_int_equal(op.ncontrol_inputs, 1);
+		assert_int_equal(op.nstack, 2);
+		assert_int_equal(model_op_find(b, "b_alias", NULL), 1);
+	}
+	strbuf_done(&sb);
+	model_close(a);
+	model_close(b);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -274,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_ops_lists_present_and_absent),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cut_section_refused),
+		cmocka_unit_test(test_ops_section_cut_anywhere_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
