@@ -330,7 +330,14 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 		put_op(m, (uint32_t)i, sb);
 	ser_put_u64(sb, m->ot.nops_filled);
 	ser_put_u64(sb, m->ot.fill_gen);
-	mc_put_map(sb, &m->ot.op_by_name);
+	/* the name map as (name sid, first op) pairs, as a hash map's were */
+	ser_put_u64(sb, m->ot.nnames);
+	for (i = 0; i < m->ot.nname_first; i++) {
+		if (m->ot.name_first[i] != NO_ID) {
+			ser_put_u64(sb, i);
+			ser_put_u64(sb, m->ot.name_first[i]);
+		}
+	}
 	mc_put_map(sb, &m->ot.op_by_alias);
 	mc_put_map(sb, &m->ot.consumer_idx);
 	mc_put_map(sb, &m->ot.ctrl_consumer_idx);
@@ -374,20 +381,22 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
 }
 
 /* The same-name chains checked against the op table, which alone decides
- * them: op_by_name gives each name's first op, each op's next_same_name is
- * the next op of its name (a higher id) and the last op's is NO_ID.  A
+ * them: the name map gives each name's first op, each op's next_same_name
+ * is the next op of its name (a higher id) and the last op's is NO_ID.  A
  * chain that loops or skips (a forged file: op_by_name_locked would spin)
  * refuses the file.  Each head's last_same_name is set, so an op added
  * after the load is chained after its name's last op, not after op 0.
  * An array by name sid (nstrings: every name sid is below it) gives each
- * name's head: no hash lookup per op, and op_by_name is checked by one
- * walk of its slots (as many names as heads, each name's value its head). */
+ * name's head: it becomes the model's name map (ot.name_first), once the
+ * file's pairs (read from s) are found to be exactly those heads: as many
+ * pairs as names, each name once, each pair's op its name's head. */
 static bool
-check_chains(struct model *m, uint64_t nstrings)
+check_chains(struct model *m, struct ser_in *s, uint64_t nstrings)
 {
 	uint32_t *head = xmalloc((nstrings ? nstrings : 1) * sizeof(*head));
-	uint64_t names = 0, k, v;
-	size_t i, pos = 0;
+	uint8_t *seen = NULL;
+	uint64_t names = 0, k, v, n;
+	size_t i;
 	bool ok = true;
 
 	memset(head, 0xff, (nstrings ? nstrings : 1) * sizeof(*head));     /* NO_ID */
@@ -405,19 +414,35 @@ check_chains(struct model *m, uint64_t nstrings)
 		}
 		m->ot.opv[*h].last_same_name = (uint32_t)i;
 	}
-	ok = ok && names == m->ot.op_by_name.n;   /* no name without an op */
-	while (ok && hashtab_u64_next(&m->ot.op_by_name, &pos, &k, &v))
-		ok = k < nstrings && head[k] == v;
+	n = ser_get_count(s, 16);
+	ok = ok && !s->bad && n == names;       /* no name without an op */
+	if (ok)
+		seen = xcalloc(nstrings / 8 + 1, 1);
+	for (i = 0; i < n && ok; i++) {
+		k = ser_get_u64(s);
+		v = ser_get_u64(s);
+		ok = !s->bad && k < nstrings && head[k] == v && !(seen[k / 8] & (1u << (k % 8)));
+		if (ok)
+			seen[k / 8] |= (uint8_t)(1u << (k % 8));
+	}
+	free(seen);
 	for (i = 0; i < m->ot.nops && ok; i++) {
 		struct op_entry *o = &m->ot.opv[i];
 
 		if (head[o->name_sid] == i)
 			ok = m->ot.opv[o->last_same_name].next_same_name == NO_ID;
 	}
-	free(head);
-	if (!ok)
-		mc_refuse(m, "op chains");
-	return ok;
+	if (!ok) {
+		free(head);
+		if (!s->bad)
+			mc_refuse(m, "op chains");
+		return false;
+	}
+	free(m->ot.name_first);
+	m->ot.name_first = head;
+	m->ot.nname_first = nstrings ? nstrings : 1;
+	m->ot.nnames = names;
+	return true;
 }
 
 /* The op count per graph: one count per run of ops of the same graph (a
@@ -460,7 +485,7 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m, c->strings) &&
+	return check_chains(m, s, c->strings) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }

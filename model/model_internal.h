@@ -424,7 +424,10 @@ struct mp_optab {
 	struct hashtab ophash;      /* op ids by (graph sid, name): built on first use
 				     * (ophash_built; a loaded cache's ops come without it) */
 	atomic_bool ophash_built;
-	struct hashtab_u64 op_by_name;   /* name sid -> first op id */
+	uint32_t *name_first;       /* by name sid: its first op, NO_ID none (ops_first_of_name:
+				     * 4 bytes a string, where a hash took 16 to 32 a name) */
+	size_t nname_first;         /* sids below it have an entry */
+	size_t nnames;              /* names with an op */
 	struct hashtab_u64 op_by_alias;  /* alias name sid -> first op id sent with it */
 	struct hashtab_u64 consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
 	struct hashtab_u64 ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
@@ -650,6 +653,14 @@ static inline const char *
 ops_host(const struct model *m, const struct op_entry *o)
 {
 	return intern_str(&m->str, o->host_sid);
+}
+
+/* The first op of the name with string id name_sid, NO_ID if no op has
+ * that name (the head of the same-name chain, op_entry.next_same_name). */
+static inline uint32_t
+ops_first_of_name(const struct model *m, uint32_t name_sid)
+{
+	return name_sid < m->ot.nname_first ? m->ot.name_first[name_sid] : NO_ID;
 }
 
 /* The writer's state of op id (mp_writer.opw), zeroed the first time:

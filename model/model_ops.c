@@ -299,13 +299,30 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	m->ot.nops_filled++;
 }
 
+/* Name sid's first op is id (a name without one yet; under m->th.lock). */
+static void
+name_first_set(struct model *m, uint32_t sid, uint32_t id)
+{
+	if (sid >= m->ot.nname_first) {
+		size_t n = m->ot.nname_first, cap = n ? n : 64;
+
+		while (cap <= sid)
+			cap *= 2;
+		m->ot.name_first = xrealloc(m->ot.name_first, cap * sizeof(*m->ot.name_first));
+		memset(m->ot.name_first + n, 0xff, (cap - n) * sizeof(*m->ot.name_first));  /* NO_ID */
+		m->ot.nname_first = cap;
+	}
+	m->ot.name_first[sid] = id;
+	m->ot.nnames++;
+}
+
 /* Adds an op (under m->th.lock); a placeholder has only its key. */
 uint32_t
 ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 {
 	struct op_entry *o;
-	uint32_t id = (uint32_t)m->ot.nops;
-	uint64_t *chain, *n;
+	uint32_t id = (uint32_t)m->ot.nops, first;
+	uint64_t *n;
 
 	ophash_build_locked(m);
 	TD_GROW(m->ot.opv, m->ot.capops, m->ot.nops + 1);
@@ -316,9 +333,11 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
 	o->last_same_name = id;
-	chain = hashtab_u64_put(&m->ot.op_by_name, o->name_sid, id);
-	if (*chain != id) {
-		struct op_entry *head = &m->ot.opv[*chain];
+	first = ops_first_of_name(m, o->name_sid);
+	if (first == NO_ID) {
+		name_first_set(m, o->name_sid, id);
+	} else {
+		struct op_entry *head = &m->ot.opv[first];
 
 		m->ot.opv[head->last_same_name].next_same_name = id;
 		head->last_same_name = id;
@@ -405,7 +424,7 @@ ops_done(struct model *m)
 	m->ot.slab = NULL;
 	free(m->ot.opv);
 	hashtab_done(&m->ot.ophash);
-	hashtab_u64_done(&m->ot.op_by_name);
+	free(m->ot.name_first);
 	hashtab_u64_done(&m->ot.op_by_alias);
 	hashtab_u64_done(&m->ot.consumer_idx);
 	hashtab_u64_done(&m->ot.ctrl_consumer_idx);
@@ -591,11 +610,10 @@ op_by_name_locked(struct model *m, const char *name)
 {
 	uint32_t sid = intern_find(&m->str, name), j;
 	int64_t any = -1;
-	uint64_t first;
 
-	if (sid == NO_ID || !hashtab_u64_get(&m->ot.op_by_name, sid, &first))
+	if (sid == NO_ID)
 		return -1;
-	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name) {
+	for (j = ops_first_of_name(m, sid); j != NO_ID; j = m->ot.opv[j].next_same_name) {
 		if (!m->ot.opv[j].placeholder)
 			return j;
 		if (any < 0)

@@ -275,7 +275,6 @@ model_op_same_name(struct model *m, uint32_t id, uint32_t **out)
 {
 	uint32_t *v = NULL;
 	size_t n = 0, cap = 0;
-	uint64_t first;
 
 	*out = NULL;
 	pthread_mutex_lock(&m->th.lock);
@@ -286,12 +285,12 @@ model_op_same_name(struct model *m, uint32_t id, uint32_t **out)
 	}
 	TD_GROW(v, cap, 1);
 	v[n++] = id;
-	if (hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[id].name_sid, &first))
-		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
-			if (j != id) {
-				TD_GROW(v, cap, n + 1);
-				v[n++] = j;
-			}
+	for (uint32_t j = ops_first_of_name(m, m->ot.opv[id].name_sid); j != NO_ID;
+	     j = m->ot.opv[j].next_same_name)
+		if (j != id) {
+			TD_GROW(v, cap, n + 1);
+			v[n++] = j;
+		}
 	pthread_mutex_unlock(&m->th.lock);
 	*out = v;
 	return n;

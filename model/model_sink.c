@@ -601,13 +601,13 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 static uint32_t
 alert_op_type(struct model *m, const char *op_name)
 {
-	uint64_t first;
 	uint32_t j;
 
 	ops_ready_locked(m);
-	if (!op_name || !hashtab_u64_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
+	if (!op_name)
 		return 0;
-	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
+	for (j = ops_first_of_name(m, intern_add(&m->str, op_name)); j != NO_ID;
+	     j = m->ot.opv[j].next_same_name)
 		if (!m->ot.opv[j].placeholder)
 			return m->ot.opv[j].type_sid;
 	return 0;

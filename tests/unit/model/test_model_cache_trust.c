@@ -102,10 +102,7 @@ some_head(struct model *m)
 
 	ops_ready(m);           /* a cached open decodes its ops on first use */
 	for (i = 1; i < m->ot.nops; i++) {
-		uint64_t head;
-
-		if (!m->ot.opv[i].placeholder && hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[i].name_sid, &head) &&
-		    head == i)
+		if (!m->ot.opv[i].placeholder && ops_first_of_name(m, m->ot.opv[i].name_sid) == i)
 			return i;
 	}
 	fail_msg("no op to forge");

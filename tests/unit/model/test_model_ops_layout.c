@@ -352,6 +352,45 @@ test_ops_section_cut_anywhere_refused(void **state)
 	fake_free(f);
 }
 
+/* A name map whose pair names another op than its name's first (a forged
+ * file): refused with "op chains" by the check, and by the decode. */
+static void
+test_ops_name_map_forged_refused(void **state)
+{
+	struct fake *f = small_script();
+	struct model *a = fake_model_open(f, NULL), *b = fake_model_open(f, NULL);
+	struct strbuf sb = {0};
+	struct model_cache ic;
+	struct mc_counts c;
+	struct ser_in s;
+	uint32_t sid;
+
+	(void)state;
+	memset(&ic, 0, sizeof ic);
+	sid = a->ot.opv[1].name_sid;                    /* "b": op 1 is its first */
+	assert_int_equal(ops_first_of_name(a, sid), 1);
+	a->ot.name_first[sid] = 0;
+	mc_put_ops(a, &sb);
+	a->ot.name_first[sid] = 1;
+	memset(&c, 0, sizeof c);
+	c.strings = atomic_load(&a->str.n);
+	c.ops = a->ot.nops;
+	c.traces = atomic_load(&a->rows.ntraces);
+	c.cons = a->ot.ncons;
+	ser_in_init(&s, sb.buf, sb.len);
+	assert_int_equal(mc_check_ops(b, &s, &c), MC_OPS_CHAINS);
+	empty_op_table(b);
+	ser_in_init(&s, sb.buf, sb.len);
+	b->icache = &ic;                        /* where the refusal's reason goes */
+	assert_false(mc_get_ops(b, &s, &c));
+	b->icache = NULL;
+	assert_non_null(strstr(ic.why, "op chains"));
+	strbuf_done(&sb);
+	model_close(a);
+	model_close(b);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -361,6 +400,7 @@ main(void)
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cut_section_refused),
 		cmocka_unit_test(test_ops_section_cut_anywhere_refused),
+		cmocka_unit_test(test_ops_name_map_forged_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
