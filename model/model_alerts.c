@@ -87,17 +87,17 @@ alerts_groups_rebuild(struct model *m)
 	for (i = 0; i < m->ot.nops; i++) {
 		const struct op_entry *o = &m->ot.opv[i];
 
-		if (!o->nf_rows)
+		if (!ops_nf_rows(o))
 			continue;
 		for (g = 0; g < l->n && l->v[g].type_sid != o->type_sid; g++)
 			;
 		if (g == l->n) {
-			alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, o->nf_rows,
-					 o->first_alert);
+			alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, ops_nf_rows(o),
+					 ops_first_alert(o));
 			continue;
 		}
-		l->v[g].count += o->nf_rows;
-		l->v[g].first = TD_MIN(l->v[g].first, o->first_alert);
+		l->v[g].count += ops_nf_rows(o);
+		l->v[g].first = TD_MIN(l->v[g].first, ops_first_alert(o));
 	}
 }
 

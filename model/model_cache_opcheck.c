@@ -226,7 +226,7 @@ walk_details(struct cur *s, const struct mc_counts *c)
 	return !s->bad;
 }
 
-#define OP_FIXED 37     /* name, graph, type, device, host ids; flags; outputs; next; wall_time */
+#define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 /* One op (put_op's layout); its name and next_same_name into w. */
 static bool

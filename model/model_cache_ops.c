@@ -151,8 +151,8 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 }
 
 /* The section's per-op flags: which optional parts follow the fixed ones
- * (an op writes only what it has: a 200,000-op file took 221 bytes an op
- * with every count and row field written, 93 now for the same ops). */
+ * (an op writes only what it has: a 200,000-entry statistics dump's op
+ * record took 169 bytes with every count and row field written, 85 now). */
 enum {
 	OPF_PLACEHOLDER = 1, OPF_ROWS = 2, OPF_ALERTS = 4, OPF_INPUTS = 8, OPF_OUT_IDS = 16,
 	OPF_FRAMES = 32, OPF_DETAILS = 64,
@@ -162,7 +162,7 @@ static uint8_t
 op_flags(const struct op_entry *o, const struct op_more *x)
 {
 	return (uint8_t)((o->placeholder ? OPF_PLACEHOLDER : 0) | (o->first_row1 ? OPF_ROWS : 0) |
-			 (o->nf_rows || o->first_alert ? OPF_ALERTS : 0) |
+			 (x->nf_rows || x->first_alert ? OPF_ALERTS : 0) |
 			 (o->ninputs ? OPF_INPUTS : 0) | (x->nout_ids ? OPF_OUT_IDS : 0) |
 			 (x->nframes ? OPF_FRAMES : 0) |
 			 (x->nctrl || x->nattrs || x->nout_types ? OPF_DETAILS : 0));
@@ -187,14 +187,13 @@ put_op(struct model *m, uint32_t id, struct strbuf *sb)
 	ser_put_u8(sb, f);
 	ser_put_u32(sb, o->num_outputs);
 	ser_put_u32(sb, o->next_same_name);
-	ser_put_f64(sb, o->wall_time);
 	if (f & OPF_ROWS) {
 		ser_put_u64(sb, o->first_row1);
 		ser_put_u64(sb, o->last_row);
 	}
 	if (f & OPF_ALERTS) {
-		ser_put_u64(sb, o->nf_rows);
-		ser_put_u64(sb, o->first_alert);
+		ser_put_u64(sb, x->nf_rows);
+		ser_put_u64(sb, x->first_alert);
 	}
 	if (f & OPF_INPUTS) {
 		ser_put_u32(sb, o->ninputs);
@@ -279,7 +278,7 @@ get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
 	return !s->bad;
 }
 
-#define OP_FIXED 37     /* name, graph, type, device, host ids; flags; outputs; next; wall_time */
+#define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 static bool
 get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
@@ -301,7 +300,6 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 	o->placeholder = (f & OPF_PLACEHOLDER) != 0;
 	o->num_outputs = take_u32(&p);
 	o->next_same_name = take_u32(&p);
-	memcpy(&o->wall_time, p, sizeof o->wall_time);
 	if (f & OPF_ROWS) {
 		o->first_row1 = ser_get_u64(s);
 		o->last_row = ser_get_u64(s);
@@ -309,9 +307,11 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 			return false;
 	}
 	if (f & OPF_ALERTS) {
-		o->nf_rows = ser_get_u64(s);
-		o->first_alert = ser_get_u64(s);
-		if (o->nf_rows > c->traces)
+		struct op_more *x = op_more(m, o);
+
+		x->nf_rows = ser_get_u64(s);
+		x->first_alert = ser_get_u64(s);
+		if (x->nf_rows > c->traces)
 			return false;
 	}
 	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c) ||

@@ -182,10 +182,10 @@ struct segment {
 
 /* ---- tables ----------------------------------------------------------- */
 
-/* The lists most ops lack, behind one pointer of the op (op_entry.more,
- * NULL when the op has none of them).  From a loaded cache (the op's
- * lists_slab) this block and its lists live in ot.slab; else each is its
- * own allocation.  stack is always its own allocation. */
+/* The lists and facts most ops lack, behind one pointer of the op
+ * (op_entry.more, NULL when the op has none of them).  From a loaded cache
+ * (the op's lists_slab) this block and its lists live in ot.slab; else
+ * each is its own allocation.  stack is always its own allocation. */
 struct op_more {
 	struct model_tensor_ref *ctrl;  /* control inputs (slot 0) */
 	struct model_attr *attrs;       /* arena strings */
@@ -194,9 +194,11 @@ struct op_more {
 	uint32_t *frame_sids;       /* creation stack as frame id strings */
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
 	uint32_t nctrl, nattrs, nout_types, nout_ids, nframes, nstack;
+	uint64_t nf_rows;           /* the op's non-finite rows (trace alerts) */
+	uint64_t first_alert;       /* alert number of the first one */
 };
 
-/* An op: 96 bytes (asserted below), one per op of the dump (a 200,000-entry
+/* An op: 72 bytes (asserted below), one per op of the dump (a 200,000-entry
  * statistics dump has 200,000).  Strings are string ids only: the text is
  * intern_str(&m->str, sid) (ops_name() and the others below); the
  * writer's own per-op state (the reader's op key, the op that followed) is
@@ -217,11 +219,8 @@ struct op_entry {
 	struct op_more *more;       /* 8: NULL when the op has no other list */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
 	uint64_t last_row;          /* last trace row, atomic builtins */
-	uint64_t nf_rows;           /* its non-finite rows (trace alerts) */
-	uint64_t first_alert;       /* alert number of the first one */
-	double wall_time;           /* 40 bytes of row facts */
 };
-_Static_assert(sizeof(struct op_entry) <= 96, "the op entry stays compact (issue 26)");
+_Static_assert(sizeof(struct op_entry) <= 72, "the op entry stays compact (issue 26)");
 
 /* The writer's per-op state (mp_writer.opw, indexed by op id), kept out of
  * the op table: only the index pass reads it. */
@@ -655,6 +654,20 @@ ops_host(const struct model *m, const struct op_entry *o)
 	return intern_str(&m->str, o->host_sid);
 }
 
+/* An op's non-finite rows and the alert number of the first (0 none):
+ * under m->th.lock. */
+static inline uint64_t
+ops_nf_rows(const struct op_entry *o)
+{
+	return o->more ? o->more->nf_rows : 0;
+}
+
+static inline uint64_t
+ops_first_alert(const struct op_entry *o)
+{
+	return o->more ? o->more->first_alert : 0;
+}
+
 /* The first op of the name with string id name_sid, NO_ID if no op has
  * that name (the head of the same-name chain, op_entry.next_same_name). */
 static inline uint32_t
@@ -666,9 +679,9 @@ ops_first_of_name(const struct model *m, uint32_t name_sid)
 /* The writer's state of op id (mp_writer.opw), zeroed the first time:
  * the index pass only (no lock). */
 struct op_writer *ops_writer(struct model *m, uint32_t id);
-/* Op o's list block, made empty the first time (a new op's, not one
- * from a loaded cache: under m->th.lock). */
-struct op_more *ops_more(struct op_entry *o);
+/* Op o's list block, made empty the first time (from the slab for an op
+ * whose lists are there: under m->th.lock). */
+struct op_more *ops_more(struct model *m, struct op_entry *o);
 
 /* model_query.c: frees the model_state() slots (model_close). */
 void model_state_free(struct model *m);

@@ -151,10 +151,11 @@ arena_str(struct model *m, const char *s)
 }
 
 struct op_more *
-ops_more(struct op_entry *o)
+ops_more(struct model *m, struct op_entry *o)
 {
 	if (!o->more)
-		o->more = xcalloc(1, sizeof(*o->more));
+		o->more = o->lists_slab ? ops_slab_alloc(m, sizeof(*o->more)) :
+					  xcalloc(1, sizeof(*o->more));
 	return o->more;
 }
 
@@ -199,7 +200,7 @@ ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op
 	size_t i;
 
 	if (op->nattrs && op->attrs) {
-		struct op_more *x = ops_more(o);
+		struct op_more *x = ops_more(m, o);
 
 		x->attrs = xcalloc(op->nattrs, sizeof(*x->attrs));
 		for (i = 0; i < op->nattrs; i++) {
@@ -209,7 +210,7 @@ ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op
 		x->nattrs = (uint32_t)op->nattrs;
 	}
 	if (op->noutput_types && op->output_types) {
-		struct op_more *x = ops_more(o);
+		struct op_more *x = ops_more(m, o);
 
 		x->out_types = xcalloc(op->noutput_types, sizeof(*x->out_types));
 		for (i = 0; i < op->noutput_types; i++) {
@@ -237,21 +238,27 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 
 	if (o->lists_slab) {
 		/* a loaded placeholder's lists (the writer gives it none): the
-		 * fill replaces them, with lists of its own */
+		 * fill replaces them, with lists of its own; its alert facts
+		 * move to its own block */
+		uint64_t nf = ops_nf_rows(o), first = ops_first_alert(o);
+
 		if (o->more)
 			model_graveyard(m, o->more->stack);
 		o->inputs = NULL;
 		o->more = NULL;
 		o->ninputs = 0;
 		o->lists_slab = false;
+		if (nf || first) {
+			ops_more(m, o)->nf_rows = nf;
+			o->more->first_alert = first;
+		}
 	}
 	o->type_sid = intern_add(&m->str, op->op_type ? op->op_type : "");
-	if (o->placeholder && o->nf_rows && old_type != o->type_sid)
-		alerts_group_retype(m, old_type, o->type_sid, o->nf_rows, o->first_alert);
+	if (o->placeholder && ops_nf_rows(o) && old_type != o->type_sid)
+		alerts_group_retype(m, old_type, o->type_sid, ops_nf_rows(o), ops_first_alert(o));
 	o->device_sid = intern_add(&m->str, op->device ? op->device : "");
 	o->host_sid = intern_add(&m->str, op->host ? op->host : "");
 	o->num_outputs = op->num_outputs;
-	o->wall_time = op->wall_time;
 	if (op->ninputs) {
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
@@ -262,7 +269,7 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->ninputs = (uint32_t)op->ninputs;
 	}
 	if (op->ncontrol_inputs && op->control_inputs) {
-		struct op_more *x = ops_more(o);
+		struct op_more *x = ops_more(m, o);
 
 		x->ctrl = xcalloc(op->ncontrol_inputs, sizeof(*x->ctrl));
 		for (i = 0; i < op->ncontrol_inputs; i++) {
@@ -275,14 +282,14 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	}
 	ops_fill_details(m, o, op);
 	if (op->noutput_tensor_ids && op->output_tensor_ids) {
-		struct op_more *x = ops_more(o);
+		struct op_more *x = ops_more(m, o);
 
 		x->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*x->out_ids));
 		memcpy(x->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*x->out_ids));
 		x->nout_ids = (uint32_t)op->noutput_tensor_ids;
 	}
 	if (op->nframes && op->frame_ids) {
-		struct op_more *x = ops_more(o);
+		struct op_more *x = ops_more(m, o);
 
 		x->frame_sids = xmalloc(op->nframes * sizeof(*x->frame_sids));
 		for (i = 0; i < op->nframes; i++)

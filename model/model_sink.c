@@ -441,9 +441,9 @@ on_trace(void *ctx, const struct reader_trace *t)
 		uint32_t old_type = m->ot.opv[op].type_sid;
 
 		m->ot.opv[op].type_sid = intern_add(&m->str, t->op_type);
-		if (m->ot.opv[op].nf_rows && old_type != m->ot.opv[op].type_sid)
-			alerts_group_retype(m, old_type, m->ot.opv[op].type_sid, m->ot.opv[op].nf_rows,
-					    m->ot.opv[op].first_alert);
+		if (ops_nf_rows(&m->ot.opv[op]) && old_type != m->ot.opv[op].type_sid)
+			alerts_group_retype(m, old_type, m->ot.opv[op].type_sid,
+					    ops_nf_rows(&m->ot.opv[op]), ops_first_alert(&m->ot.opv[op]));
 		m->ot.fill_gen++;
 		pthread_mutex_unlock(&m->th.lock);
 	}
@@ -461,10 +461,12 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (TF_IS_ALERT(flags)) {
 		struct op_entry *o = &m->ot.opv[op];
 		uint64_t alert = atomic_load(&m->rows.trace_alerts);
+		struct op_more *x;
 
 		pthread_mutex_lock(&m->th.lock);
-		if (!o->nf_rows++)
-			o->first_alert = alert;
+		x = ops_more(m, o);
+		if (!x->nf_rows++)
+			x->first_alert = alert;
 		alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, 1, alert);
 		pthread_mutex_unlock(&m->th.lock);
 	}

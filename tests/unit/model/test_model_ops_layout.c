@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,7 @@ static void
 test_op_entry_is_compact(void **state)
 {
 	(void)state;
-	assert_true(sizeof(struct op_entry) <= 96);
+	assert_true(sizeof(struct op_entry) <= 72);
 }
 
 static void
@@ -285,8 +286,9 @@ small_script(void)
 	fake_op_attr(f, "T", "float");
 	fake_op_control(f, "a");
 	fake_op_alias(f, "b_alias");
-	s.nan = 1;
+	s = fake_full_health(4, 0, 0, 1);               /* 4 elements, 1 NaN: a non-finite row */
 	fake_trace(f, 0, "g", "b", 0, 1.0, &s);
+	fake_trace(f, 0, "g", "late", 0, 2.0, &s);     /* a placeholder with an alert */
 	return f;
 }
 
@@ -345,6 +347,24 @@ test_ops_section_cut_anywhere_refused(void **state)
 		assert_int_equal(op.ncontrol_inputs, 1);
 		assert_int_equal(op.nstack, 2);
 		assert_int_equal(model_op_find(b, "b_alias", NULL), 1);
+	}
+	{
+		/* the placeholder's alert facts came back, and stay when a late
+		 * on_op describes it (its loaded block is left for one of its own) */
+		struct reader_op late = {.graph_id = "g", .op_name = "late", .op_type = "Late"};
+		int64_t id = model_op_find(b, "late", NULL);
+
+		assert_true(id >= 0);
+		assert_true(b->ot.opv[id].placeholder);
+		assert_true(b->ot.opv[id].lists_slab);
+		assert_int_equal(ops_nf_rows(&b->ot.opv[id]), 1);
+		assert_int_equal(ops_first_alert(&b->ot.opv[id]), 1);  /* row 0 was alert 0 */
+		pthread_mutex_lock(&b->th.lock);
+		ops_fill(b, (uint32_t)id, &late);
+		pthread_mutex_unlock(&b->th.lock);
+		assert_false(b->ot.opv[id].lists_slab);
+		assert_int_equal(ops_nf_rows(&b->ot.opv[id]), 1);
+		assert_int_equal(ops_first_alert(&b->ot.opv[id]), 1);
 	}
 	strbuf_done(&sb);
 	model_close(a);
