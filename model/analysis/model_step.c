@@ -253,6 +253,24 @@ step_prev(struct model *m, uint64_t row)
 	return r;
 }
 
+void
+step_prev_window(struct model *m, uint64_t first, size_t n, int64_t *prev)
+{
+	struct step_index *s = step_index(m);
+	uint64_t rows = model_trace_count(m);
+	size_t k = 0;
+
+	if (n && first < rows) {
+		pthread_mutex_lock(&s->mu);
+		extend(m, s, TD_MIN(first + n, rows) - 1, rows);
+		for (; k < n && first + k < rows; k++)
+			prev[k] = s->prev[first + k];
+		pthread_mutex_unlock(&s->mu);
+	}
+	for (; k < n; k++)
+		prev[k] = -1;
+}
+
 /* ---- the fields ---------------------------------------------------------- */
 
 static bool
@@ -308,10 +326,16 @@ from_values(const struct td_tensor *now, const struct td_tensor *was, enum expr_
 	return EXPR_KNOWN;
 }
 
-static enum expr_avail
-from_summaries(const struct td_summary *now, const struct td_summary *was, enum expr_field f,
-	       const struct step_tol *tol, double *num)
+enum expr_avail
+step_stats_field(const struct step_stats *now, const struct step_stats *was, enum expr_field f,
+		 const struct step_tol *tol, double *num)
 {
+	if (f == EXPR_F_DELTA_ABS_MEAN) {
+		if (!(now->known & was->known & SUM_ABS_MEAN))
+			return EXPR_ABSENT;
+		*num = now->abs_mean - was->abs_mean;
+		return EXPR_KNOWN;
+	}
 	if (f == EXPR_F_UPDATE_RATIO) {
 		if (!(now->known & was->known & SUM_ABS_MEAN) || was->abs_mean == 0)
 			return EXPR_ABSENT;
@@ -335,6 +359,13 @@ from_summaries(const struct td_summary *now, const struct td_summary *was, enum 
 		same = same && now->elements == was->elements;
 	*num = same;
 	return EXPR_KNOWN;
+}
+
+void
+step_stats_of(const struct td_summary *s, struct step_stats *out)
+{
+	*out = (struct step_stats){ s->known & STEP_SUMMARY_BITS, s->nan, s->elements,
+				    s->min, s->max, s->mean, s->abs_mean };
 }
 
 static void
@@ -430,6 +461,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
 	int64_t prev;
 	struct td_summary was;
+	struct step_stats a, b;
 	bool no_values;
 	enum expr_avail r = EXPR_ABSENT;
 
@@ -442,13 +474,13 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	}
 	if (prev < 0)
 		return EXPR_ABSENT;
+	step_stats_of(now, &a);
+	step_stats_of(&was, &b);
 	if (f == EXPR_F_DELTA_ABS_MEAN) {
-		if (!(now->known & was.known & SUM_ABS_MEAN))
-			return EXPR_ABSENT;
-		*num = now->abs_mean - was.abs_mean;
-		if (basis)
+		r = step_stats_field(&a, &b, f, tol, num);
+		if (basis && r == EXPR_KNOWN)
 			*basis = STEP_FROM_STATISTICS;
-		return EXPR_KNOWN;
+		return r;
 	}
 	if (!no_values) {
 		struct model_detail da = {0}, db = {0};
@@ -464,7 +496,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 			return r;
 		}
 	}
-	r = from_summaries(now, &was, f, tol, num);
+	r = step_stats_field(&a, &b, f, tol, num);
 	if (basis)
 		*basis = STEP_FROM_STATISTICS;
 	return r;
