@@ -135,16 +135,30 @@ cmp_num_lit(enum tok op, const struct col *l, double b, size_t n, uint8_t *out)
 	}
 }
 
+/* Texts are compared once per pair of addresses (64 kept a window): a
+ * field's texts are few (dtype and role names, an op's names) and a
+ * literal's is one. */
 static void
 cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
 {
+	struct { const char *l, *r; uint8_t v; } seen[64] = { { NULL, NULL, 0 } };
+
 	for (size_t k = 0; k < n; k++) {
-		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
+		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER) {
 			out[k] = EXPR_DEFER;
-		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
+		} else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN) {
 			out[k] = EXPR_UNKNOWN;
-		else
-			out[k] = (uint8_t)expr_cmp_holds(op, strcmp(l->str[k], r->str[k]));
+		} else {
+			const char *a = l->str[k], *b = r->str[k];
+			unsigned h = (unsigned)(((uintptr_t)a ^ (uintptr_t)b >> 4) >> 3) & 63;
+
+			if (seen[h].l != a || seen[h].r != b) {
+				seen[h].l = a;
+				seen[h].r = b;
+				seen[h].v = (uint8_t)expr_cmp_holds(op, strcmp(a, b));
+			}
+			out[k] = seen[h].v;
+		}
 	}
 }
 
