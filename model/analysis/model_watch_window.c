@@ -266,6 +266,7 @@ count_row(struct model *m, struct model_watch_run *r, struct watch_window *w, si
 			return;
 		}
 	r->checked++;
+	r->by_window++;
 	for (size_t q = 0; q < nwatches; q++)
 		if ((may >> q & 1) && w->out[q * EXPR_WINDOW + k] == EXPR_UNKNOWN) {
 			unknown = true;
