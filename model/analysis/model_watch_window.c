@@ -45,6 +45,7 @@ struct watch_window {
 	struct expr_memo **mm;      /* per watch: its "~" answers by text */
 	const struct expr **mm_e;   /* the expression each memo is for */
 	size_t nmemo;
+	struct expr_leaves *lv;     /* leaves the watches share, a window */
 };
 
 /* What the column callback answers from: the window, and the watch
@@ -65,6 +66,7 @@ watch_window_free(struct watch_window *w)
 	free(w->mm);
 	free(w->mm_e);
 	free(w->out);
+	expr_leaves_free(w->lv);
 	free(w->cur);
 	free(w->prev);
 	free(w);
@@ -108,6 +110,7 @@ window_state(struct model_watch_run *r, size_t nwatches)
 		w = r->win = xcalloc(1, sizeof(*w));
 		w->cur = xmalloc(sizeof(*w->cur));
 		w->prev = xmalloc(sizeof(*w->prev));
+		w->lv = expr_leaves_new();
 	}
 	if (w->nmemo < nwatches) {
 		w->mm = xrealloc(w->mm, nwatches * sizeof(*w->mm));
@@ -231,6 +234,7 @@ eval_watches(struct model_watch_run *r, struct watch_window *w, const struct wat
 
 	for (size_t k = 0; k < n; k++)
 		any |= w->may[k];
+	expr_leaves_reset(w->lv);
 	for (size_t k = 0; k < s->n; k++) {
 		struct wctx c = { r, w, &s->v[k].tol };
 
@@ -241,7 +245,8 @@ eval_watches(struct model_watch_run *r, struct watch_window *w, const struct wat
 			w->mm[k] = expr_memo_new();
 			w->mm_e[k] = s->v[k].e;
 		}
-		expr_eval_window(s->v[k].e, n, window_col, &c, w->mm[k], w->out + k * EXPR_WINDOW);
+		expr_eval_window_shared(s->v[k].e, n, window_col, &c, w->mm[k], w->lv,
+					w->out + k * EXPR_WINDOW);
 	}
 }
 

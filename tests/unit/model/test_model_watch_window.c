@@ -28,7 +28,8 @@
 #include "model/model.h"
 #include "tests/unit/helpers/files.h"
 
-/* Watches beside the recommended set: step fields, op fields, dtype. */
+/* Watches beside the recommended set: step fields, op fields, dtype,
+ * leaves like the set's but for their operator or literal. */
 static const char *const extra[][2] = {
 	{ "same", "unchanged" },
 	{ "grew", "delta_abs_mean > 0 and not first_record" },
@@ -39,6 +40,8 @@ static const char *const extra[][2] = {
 	{ "notw", "not (role == \"weight\") and (unchanged or zero_fraction > 0.5)" },
 	{ "tight", "weight_not_changed(rtol=0.5, atol=0)" },
 	{ "f32", "dtype == \"float32\" and min < 0" },
+	/* the recommended set's "nan > 0" with another operator: not its leaf */
+	{ "fin", "nan <= 0 and elements < 3" },
 };
 
 static struct model *
