@@ -11,6 +11,15 @@
 #include <string.h>
 
 #define CALL_BATCH 256              /* executions' keys read at once */
+#define STEP_MEMO 4096              /* rows' steps kept (direct-mapped) */
+
+/* The steps of the rows asked last: the walks ask a row's step again and
+ * again (classify, explain, the path, the reach), and a row of a graph
+ * run inside a function call costs a decode of the row for its time. */
+struct step_memo {
+	uint64_t row1[STEP_MEMO];   /* row + 1, 0 empty */
+	int64_t step[STEP_MEMO];
+};
 
 static int
 call_cmp(const void *a, const void *b)
@@ -56,8 +65,10 @@ octx_done(struct octx *c)
 {
 	free(c->calls);
 	carry_free(c->carry);
+	free(c->steps);
 	c->calls = NULL;
 	c->carry = NULL;
+	c->steps = NULL;
 }
 
 struct carry *
@@ -103,11 +114,12 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 	return (int64_t)c->calls[k].exec;
 }
 
-int64_t
-octx_row_step(struct octx *c, uint64_t i)
+static int64_t
+row_step(struct octx *c, uint64_t i)
 {
-	struct model_row_decoded e;
 	struct model_row_keys k;
+	double wall;
+	bool known;
 	int64_t s;
 
 	model_trace_keys(c->m, &i, 1, &k);
@@ -116,10 +128,26 @@ octx_row_step(struct octx *c, uint64_t i)
 		return s;
 	if (k.execution >= 0)
 		return k.execution;
-	model_trace_decoded(c->m, i, &e);
-	if (e.wall_time <= 0)
+	/* the row's time: from the summary columns when they hold it (the
+	 * decode's own value), else decoded */
+	model_trace_sort_keys(c->m, MODEL_SORT_WALL, &i, 1, &wall, &known);
+	if (!known)
 		return -1;
-	return call_after(c, e.wall_time, k.host, k.graph);
+	return call_after(c, wall, k.host, k.graph);
+}
+
+int64_t
+octx_row_step(struct octx *c, uint64_t i)
+{
+	size_t h = (size_t)(i * 0x9E3779B97F4A7C15ull >> 52) & (STEP_MEMO - 1);
+
+	if (!c->steps)
+		c->steps = xcalloc(1, sizeof(*c->steps));
+	if (c->steps->row1[h] != i + 1) {
+		c->steps->step[h] = row_step(c, i);
+		c->steps->row1[h] = i + 1;
+	}
+	return c->steps->step[h];
 }
 
 int64_t

@@ -25,6 +25,10 @@ struct octx {
 	bool have_calls;
 	struct carry *carry;        /* NULL until a row needs a carried link */
 	uint64_t work;              /* rows and executions looked at */
+	struct step_memo *steps;    /* rows' steps found so far (a row's step
+				     * never changes within a context: its keys
+				     * are fixed once indexed, the calls read
+				     * once), NULL until the first */
 };
 
 void octx_done(struct octx *c);
