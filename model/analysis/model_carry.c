@@ -210,7 +210,15 @@ nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct
 	if (!model_graph_get(c->m, (uint32_t)o->outer, &g))
 		return false;
 	w.outer_id = g.graph_id;
-	carry_each_op(c->m, model_op_count(c->m), nested_call, &w);
+	{
+		const uint32_t *ops;
+		uint32_t n = carry_call_ops(c, &ops);
+		struct model_op_brief b;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (model_op_brief(c->m, ops[k], &b))
+				nested_call(&w, ops[k], &b);
+	}
 	*ncalls = w.ncalls;
 	if (w.best < 0)
 		return false;

@@ -37,6 +37,9 @@ struct carry {
 	uint32_t wr_nops;
 	uint64_t wr_gen;
 	bool wr_made;
+	/* the ops of a call type, by op id (made in the same walk) */
+	uint32_t *call_ops;
+	uint32_t ncall_ops;
 };
 
 struct opf {
@@ -68,6 +71,9 @@ void carry_each_op(struct model *m, uint32_t end,
 /* The ops that write variable op var (input 0 produced by it, a write
  * type), by op id, into *ops; returns how many. */
 uint32_t carry_writers(struct carry *c, uint32_t var, const uint32_t **ops);
+/* The ops of a call type (a function graph's call), by op id, into *ops;
+ * returns how many. */
+uint32_t carry_call_ops(struct carry *c, const uint32_t **ops);
 /* Row i's op facts (type, inputs, graph, its outer graph, its position
  * among its graph's input ops). */
 void carry_op_facts(struct carry *c, uint64_t i, struct opf *f);

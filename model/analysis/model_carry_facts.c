@@ -42,6 +42,7 @@ carry_free(struct carry *c)
 	free(c->position);
 	free(c->wr_start);
 	free(c->wr_ops);
+	free(c->call_ops);
 	free(c);
 }
 
@@ -195,6 +196,8 @@ struct writer_walk {
 	struct model *m;
 	uint32_t *var, *op;         /* (variable, writer) pairs */
 	size_t n, cap;
+	uint32_t *calls;            /* call ops */
+	size_t ncalls, capcalls;
 };
 
 static bool
@@ -203,6 +206,10 @@ note_writer(void *arg, uint32_t id, const struct model_op_brief *b)
 	struct writer_walk *w = arg;
 	int64_t v;
 
+	if (call_type(b->type)) {
+		TD_GROW(w->calls, w->capcalls, w->ncalls + 1);
+		w->calls[w->ncalls++] = id;
+	}
 	if (!b->ninputs || !write_type(b->type))
 		return true;
 	v = model_op_input(w->m, id, 0, NULL, NULL);
@@ -219,11 +226,12 @@ note_writer(void *arg, uint32_t id, const struct model_op_brief *b)
 }
 
 /* One walk over the ops: each variable's writers, grouped by variable in
- * op id order (a counting sort of the pairs the walk found in that order). */
+ * op id order (a counting sort of the pairs the walk found in that
+ * order), and the call ops. */
 static void
-make_writers(struct carry *c, uint32_t nops, uint64_t gen)
+walk_ops(struct carry *c, uint32_t nops, uint64_t gen)
 {
-	struct writer_walk w = { c->m, NULL, NULL, 0, 0 };
+	struct writer_walk w = { c->m, NULL, NULL, 0, 0, NULL, 0, 0 };
 	uint32_t *next;
 	size_t k;
 
@@ -245,19 +253,38 @@ make_writers(struct carry *c, uint32_t nops, uint64_t gen)
 	free(next);
 	free(w.var);
 	free(w.op);
+	free(c->call_ops);
+	c->call_ops = w.calls;
+	c->ncall_ops = (uint32_t)w.ncalls;
 	c->wr_nops = nops;
 	c->wr_gen = gen;
 	c->wr_made = true;
 }
 
-uint32_t
-carry_writers(struct carry *c, uint32_t var, const uint32_t **ops)
+/* The op walk's answers, made again when the ops grew or an op was
+ * described since they were made. */
+static void
+op_walk_fresh(struct carry *c)
 {
 	uint64_t gen;
 	uint32_t nops = model_ops_filled(c->m, &gen);
 
 	if (!c->wr_made || nops != c->wr_nops || gen != c->wr_gen)
-		make_writers(c, nops, gen);
+		walk_ops(c, nops, gen);
+}
+
+uint32_t
+carry_call_ops(struct carry *c, const uint32_t **ops)
+{
+	op_walk_fresh(c);
+	*ops = c->call_ops;
+	return c->ncall_ops;
+}
+
+uint32_t
+carry_writers(struct carry *c, uint32_t var, const uint32_t **ops)
+{
+	op_walk_fresh(c);
 	*ops = c->wr_ops;
 	if (var >= c->wr_nops)
 		return 0;

@@ -207,6 +207,53 @@ test_eager_variable_write_then_read(void **state)
 	fake_free(f);
 }
 
+/* A nested function graph's argument (as a while or cond body records
+ * it): call 1 runs graph "o", whose Log makes -Inf (row 0) and whose call
+ * op "body" (a PartitionedCall, with an Identity before it in op order
+ * and another call op that takes no input) hands Log's value to graph
+ * "i" nested in "o"; i's placeholder "arg" (row 1) holds it: carried
+ * (call input) from row 0, the one origin. */
+static void
+test_nested_graph_argument(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = counts(4, 0, 0), bad = counts(4, 0, 1);
+	struct model_origin *v, o;
+	struct model *m;
+	size_t n;
+
+	(void)state;
+	fake_graph(f, "o", "o", NULL);
+	fake_graph(f, "i", "i", "o");
+	fake_op(f, "o", "x", "Placeholder", NULL, NULL);
+	fake_op(f, "o", "Log", "Log", (const char *[]){"x:0", NULL}, NULL);
+	fake_op(f, "o", "noarg", "StatefulPartitionedCall", NULL, NULL);
+	fake_op(f, "o", "Identity", "Identity", (const char *[]){"Log:0", NULL}, NULL);
+	fake_op(f, "o", "body", "PartitionedCall", (const char *[]){"Log:0", NULL}, NULL);
+	fake_op(f, "i", "arg", "Placeholder", NULL, NULL);
+	fake_op(f, "i", "Neg", "Neg", (const char *[]){"arg:0", NULL}, NULL);
+	fake_trace(f, 1, "o", "Log", 0, 1, &bad);                           /* 0 */
+	fake_trace(f, 1, "i", "arg", 0, 2, &bad);                           /* 1 */
+	fake_trace(f, 1, "i", "Neg", 0, 3, &bad);                           /* 2 */
+	fake_exec(f, 2, "__inference_o", "o", NULL, 4, &bad, 1);            /* exec 0 */
+	fake_exec_ids(f, (const int64_t[]){5}, 1, (const int64_t[]){6}, 1);
+	(void)ok;
+	m = fake_model_open(f, NULL);
+	n = origins_of(m, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].index, 0);
+	model_origins_free(v, n);
+	assert_int_equal(model_why(m, 1, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_CARRIED);
+	assert_int_equal(o.link, CARRY_CALL_INPUT);
+	assert_int_equal(o.nfrom, 1);
+	assert_int_equal(o.from[0], 0);
+	assert_int_equal(o.origin, 0);
+	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
 /* A graph variable across steps (as session runs record it): step 0's
  * Log makes -Inf (row 0), the ApplyGradientDescent writer of variable w
  * carries it (row 1); step 1's read of w (row 2) holds it: carried
@@ -564,6 +611,7 @@ main(void)
 		cmocka_unit_test(test_missing_records_are_named),
 		cmocka_unit_test(test_eager_variable_write_then_read),
 		cmocka_unit_test(test_graph_variable_across_steps),
+		cmocka_unit_test(test_nested_graph_argument),
 		cmocka_unit_test(test_variable_latest_of_its_writers),
 		cmocka_unit_test(test_variable_writer_sent_after_the_run_began),
 		cmocka_unit_test(test_parameter_updated_across_iterations),
