@@ -29,6 +29,7 @@ struct octx {
 				     * never changes within a context: its keys
 				     * are fixed once indexed, the calls read
 				     * once), NULL until the first */
+	struct step_memo *calls_of; /* rows' calls found so far, the same way */
 };
 
 void octx_done(struct octx *c);
