@@ -64,7 +64,7 @@ origin_pack_put(struct origin_packs *p, uint64_t row, const struct model_origin 
 	need = HEAD_END + (sizeof(*o) - TAIL_AT) + sizeof(size_t) +
 	       o->ninputs * sizeof(*o->inputs) + o->npath * sizeof(*o->path) +
 	       o->nfrom * sizeof(*o->from) + (o->nevidence + 1) * MODEL_CAUSE_LEN;
-	if (p->n + need > ORIGIN_PACK_MAX || o->nevidence > MODEL_EVIDENCE_MAX)
+	if (p->n + need > (p->max ? p->max : ORIGIN_PACK_MAX) || o->nevidence > MODEL_EVIDENCE_MAX)
 		return false;
 	put(p, o, HEAD_END);
 	put(p, (const char *)o + TAIL_AT, sizeof(*o) - TAIL_AT);

@@ -65,6 +65,7 @@ struct origin_rec {
 struct origin_packs {
 	uint8_t *b;
 	size_t n, cap;
+	size_t max;                 /* bytes kept at most, 0: ORIGIN_PACK_MAX */
 	struct hashtab_u64 at;      /* trace row -> offset in b + 1 */
 };
 /* Keeps o, the explanation of trace row `row`; false (nothing kept) past
