@@ -228,6 +228,37 @@ cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t
 	}
 }
 
+/* The same against a text literal (the usual `role == "weight"`): only
+ * the field's column is read, each text compared once per address (16
+ * kept a window, the last one first). */
+static void
+cmp_str_lit(enum tok op, const struct col *l, const char *lit, size_t n, uint8_t *out)
+{
+	struct { const char *s; uint8_t v; } seen[16] = { { NULL, 0 } };
+	const char *last = NULL;
+	uint8_t v = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *a = l->str[k];
+
+		if (l->avail[k] != EXPR_KNOWN) {
+			out[k] = not_known(l->avail[k]);
+			continue;
+		}
+		if (a != last) {
+			unsigned h = (unsigned)((uintptr_t)a >> 3) & 15;
+
+			if (seen[h].s != a) {
+				seen[h].s = a;
+				seen[h].v = (uint8_t)expr_cmp_holds(op, strcmp(a, lit));
+			}
+			last = a;
+			v = seen[h].v;
+		}
+		out[k] = v;
+	}
+}
+
 struct memo_ent {
 	const char *s;              /* NULL empty */
 	int node;
@@ -374,6 +405,8 @@ eval_leaf_cols(struct window *w, const struct node *nd, uint8_t *out)
 		match_col(w, nd, &l, out);
 	} else if (nd->r.kind == O_NUM && expr_operand_kind(&nd->l) == EXPR_NUM) {
 		cmp_num_lit(nd->op, &l, nd->r.num, w->n, out);
+	} else if (nd->r.kind == O_STR && expr_operand_kind(&nd->l) == EXPR_STR) {
+		cmp_str_lit(nd->op, &l, nd->r.str, w->n, out);
 	} else {
 		col_alloc(&r, w->n);
 		operand_col(w, &nd->r, &r);

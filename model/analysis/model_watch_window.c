@@ -256,8 +256,7 @@ static void
 count_row(struct model *m, struct model_watch_run *r, struct watch_window *w, size_t nwatches,
 	  uint64_t first, size_t k, int64_t step)
 {
-	uint64_t may = w->may[k];
-	bool unknown = false;
+	uint64_t may = w->may[k], unk = 0;
 
 	if (r->step >= 0 && step != r->step)
 		return;
@@ -265,19 +264,22 @@ count_row(struct model *m, struct model_watch_run *r, struct watch_window *w, si
 		watch_check_trace(m, r, first + k, step);
 		return;
 	}
-	for (size_t q = 0; q < nwatches; q++)
-		if ((may >> q & 1) && w->out[q * EXPR_WINDOW + k] == EXPR_TRUE) {
+	/* only the watches the row's op leaves to it (a few of the set) */
+	for (uint64_t b = may; b; b &= b - 1) {
+		size_t q = (size_t)__builtin_ctzll(b);
+		uint8_t a = w->out[q * EXPR_WINDOW + k];
+
+		if (a == EXPR_TRUE) {
 			watch_check_trace(m, r, first + k, step);
 			return;
 		}
+		unk |= (uint64_t)(a == EXPR_UNKNOWN) << q;
+	}
 	r->checked++;
 	r->by_window++;
-	for (size_t q = 0; q < nwatches; q++)
-		if ((may >> q & 1) && w->out[q * EXPR_WINDOW + k] == EXPR_UNKNOWN) {
-			unknown = true;
-			watch_count_unknown(r, nwatches, q);
-		}
-	r->unknown += unknown;
+	for (uint64_t b = unk; b; b &= b - 1)
+		watch_count_unknown(r, nwatches, (size_t)__builtin_ctzll(b));
+	r->unknown += unk != 0;
 }
 
 size_t
