@@ -7,7 +7,10 @@
  *
  * Where the row by row walk stops at a side that decides, this one
  * evaluates both sides for every row: the same answer, given fields
- * that have no effect when read (a column, not a decode).  Not for
+ * that have no effect when read (a column, not a decode).  Several
+ * expressions over one window (a watch set) may share their leaves'
+ * answers (struct expr_leaves): a leaf that another expression already
+ * evaluated over the window is copied, not evaluated again.  Not for
  * fields read by a callback with side effects (a decode, the watches'
  * basis): those stay with expr_eval.
  */
