@@ -512,9 +512,12 @@ void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
 struct ms_run *ms_run_new(struct reader *r, const char *dir);
 /* Fills run->entries from its directory (names, statistic.csv, mapping,
  * ordering, index-time summaries) and collects Opdebug files in *overflow
- * (paths, caller frees). */
+ * (paths, caller frees).  ahead: the folder as the staging thread read it
+ * (ms_stage.h; its listing is taken, its stat cleared), NULL to read it
+ * now. */
+struct ms_staged;
 void ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
-		 char ***overflow, size_t *noverflow);
+		 struct ms_staged *ahead, char ***overflow, size_t *noverflow);
 /* Op full name and type for a file-name op field in rank's graphs. */
 void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *op_type,
 		     const char *file_op, const char **full, const char **type);
