@@ -6,8 +6,12 @@
  * the runs before.  The index thread reports what the reads gave, so the
  * records and problems are those of the one-thread pass, in its order.
  *
- * The two threads wake each other once per batch of runs, not per run
- * (tfdbg1_stage.c's lesson: a futex pair per file under strace).
+ * Parsing is most of the work, so the staging thread is the slower one:
+ * when the index thread reaches a folder the stage has not taken yet, it
+ * takes and reads that folder itself instead of waiting (each folder is
+ * read once, by whoever claims it first: the `next` counter), and waits
+ * only for a folder the stage is reading at that moment.  The stage,
+ * ahead by the whole window, sleeps until half of it is free again.
  */
 #include "ms_stage.h"
 
@@ -20,10 +24,6 @@
 size_t ms_stage_min = 1;
 size_t ms_stage_window = 32;
 size_t ms_stage_rows = (size_t)1 << 16;
-
-/* Runs the index thread waits for at once when it caught up with the
- * stage (fewer when the window is small). */
-#define STAGE_BATCH 8
 
 static int
 name_key_cmp(const void *key, const void *name)
@@ -64,6 +64,7 @@ struct slot {
 	struct ms_staged s;
 	struct ms_stat stat;        /* its row array and memos kept slot after slot */
 	size_t rows;                /* rows counted in the stage's queued_rows */
+	bool ready;                 /* read by the stage (under the lock) */
 };
 
 struct ms_stage {
@@ -75,10 +76,10 @@ struct ms_stage {
 	struct slot *slots;         /* folder i in slots[i % window] */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	size_t done;                /* folders read, in order */
+	size_t next;                /* folders before it are claimed (by either thread) */
 	size_t consumed;            /* folders handed back by the index thread */
-	size_t queued_rows;         /* parsed rows of folders done and not handed back */
-	size_t main_wants;          /* the index thread waits for done >= this (0: not) */
+	size_t queued_rows;         /* parsed rows of the stage's folders not handed back */
+	size_t main_wants;          /* the index thread waits for this folder + 1 (0: not) */
 	bool stage_waits;           /* the stage waits for room */
 	bool stop;
 	pthread_t th;
@@ -99,40 +100,44 @@ room_for(const struct ms_stage *sg, size_t g)
 	       (g < sg->consumed + sg->window && sg->queued_rows < sg->budget);
 }
 
+/* Reads folder g into its slot (the caller claimed it). */
+static void
+read_slot(struct ms_stage *sg, size_t g)
+{
+	struct slot *sl = &sg->slots[g % sg->window];
+
+	/* the listing of the slot's folder before was taken (ms_run_load) */
+	ms_names_free(sl->s.names, sl->s.n);
+	free(sl->s.types);
+	ms_stage_read_dir(sg->paths[g], sg->note, &sl->stat, &sl->s);
+}
+
 static void *
 stage_thread(void *arg)
 {
 	struct ms_stage *sg = arg;
 	size_t g;
 
-	for (g = 0; g < sg->n; g++) {
-		struct slot *sl = &sg->slots[g % sg->window];
-
-		pthread_mutex_lock(&sg->lock);
-		while (!sg->stop && !room_for(sg, g)) {
+	pthread_mutex_lock(&sg->lock);
+	for (;;) {
+		while (!sg->stop && sg->next < sg->n && !room_for(sg, sg->next)) {
 			sg->stage_waits = true;
-			if (sg->main_wants)     /* it waits for a batch this cannot finish */
-				pthread_cond_broadcast(&sg->cond);
 			pthread_cond_wait(&sg->cond, &sg->lock);
 		}
 		sg->stage_waits = false;
-		if (sg->stop) {
-			pthread_mutex_unlock(&sg->lock);
+		if (sg->stop || sg->next >= sg->n)
 			break;
-		}
+		g = sg->next++;
 		pthread_mutex_unlock(&sg->lock);
-		/* the listing of the slot's folder before was taken (ms_run_load) */
-		ms_names_free(sl->s.names, sl->s.n);
-		free(sl->s.types);
-		ms_stage_read_dir(sg->paths[g], sg->note, &sl->stat, &sl->s);
+		read_slot(sg, g);
 		pthread_mutex_lock(&sg->lock);
-		sl->rows = sl->stat.n;
-		sg->queued_rows += sl->rows;
-		sg->done = g + 1;
-		if (sg->main_wants && sg->done >= sg->main_wants)
+		sg->slots[g % sg->window].rows = sg->slots[g % sg->window].stat.n;
+		sg->slots[g % sg->window].ready = true;
+		sg->queued_rows += sg->slots[g % sg->window].rows;
+		if (sg->main_wants == g + 1)
 			pthread_cond_broadcast(&sg->cond);
-		pthread_mutex_unlock(&sg->lock);
 	}
+	pthread_mutex_unlock(&sg->lock);
 	return NULL;
 }
 
@@ -180,23 +185,25 @@ ms_stage_start(const char *const *paths, size_t n, bool note)
 struct ms_staged *
 ms_stage_get(struct ms_stage *sg, size_t i)
 {
-	struct ms_staged *s;
+	struct slot *sl = &sg->slots[i % sg->window];
 
 	pthread_mutex_lock(&sg->lock);
-	if (sg->done <= i) {
-		size_t batch = TD_MAX((size_t)1, TD_MIN((size_t)STAGE_BATCH, sg->window / 2));
-
-		sg->main_wants = TD_MIN(i + batch, sg->n);
-		if (sg->stage_waits)    /* room was made since it went to sleep */
-			pthread_cond_broadcast(&sg->cond);
-		/* a batch, unless the stage has to wait for room before it */
-		while (sg->done <= i || (sg->done < sg->main_wants && !sg->stage_waits))
+	if (i >= sg->next) {
+		/* not taken by the stage: read it here rather than wait (its
+		 * slot is free: the folder window runs before was handed back) */
+		sg->next = i + 1;
+		pthread_mutex_unlock(&sg->lock);
+		read_slot(sg, i);
+		return &sl->s;
+	}
+	if (!sl->ready) {           /* the stage is reading it now */
+		sg->main_wants = i + 1;
+		while (!sl->ready)
 			pthread_cond_wait(&sg->cond, &sg->lock);
 		sg->main_wants = 0;
 	}
-	s = &sg->slots[i % sg->window].s;
 	pthread_mutex_unlock(&sg->lock);
-	return s;
+	return &sl->s;
 }
 
 void
@@ -211,11 +218,12 @@ ms_stage_put(struct ms_stage *sg, size_t i)
 	sg->consumed = i + 1;
 	sg->queued_rows -= sl->rows;
 	sl->rows = 0;
+	sl->ready = false;
 	/* the stage sleeps until half the window and half the rows are free
 	 * (or the queue is empty), then reads a batch */
 	if (sg->stage_waits &&
-	    (sg->done == sg->consumed ||
-	     (sg->done - sg->consumed <= sg->window / 2 && sg->queued_rows <= sg->budget / 2)))
+	    (sg->next <= sg->consumed ||
+	     (sg->next - sg->consumed <= sg->window / 2 && sg->queued_rows <= sg->budget / 2)))
 		pthread_cond_broadcast(&sg->cond);
 	pthread_mutex_unlock(&sg->lock);
 }

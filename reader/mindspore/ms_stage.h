@@ -4,6 +4,8 @@
  * files (ms_stat_read) a few runs ahead of the index thread, which loads
  * each run from what was read (ms_run_load) and sends every record,
  * problem and progress count in the order of the pass on one thread.
+ * When it catches up with the stage, the index thread reads the next
+ * folder itself.
  *
  * What the staging thread does is pure (no sink, no reader table): a
  * directory listing, its errno, and a parsed statistic.csv with its status
@@ -64,7 +66,9 @@ extern size_t ms_stage_rows;
  * paths (copied) must stay valid until ms_stage_stop. */
 struct ms_stage;
 struct ms_stage *ms_stage_start(const char *const *paths, size_t n, bool note);
-/* Folder i, once read (waits for it).  Ask in order 0, 1, ... and hand
+/* Folder i, once read: read here when the stage has not taken it yet
+ * (the index thread does not wait for a stage that is behind), else
+ * waited for.  Ask in order 0, 1, ... and hand
  * each back with ms_stage_put(sg, i) before asking for the next; the
  * returned struct (its listing taken, its stat cleared by ms_run_load) is
  * the caller's until then. */
