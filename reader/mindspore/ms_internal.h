@@ -496,9 +496,9 @@ bool ms_is_dir(const char *path);
  * printf. */
 char *ms_path_join(const char *dir, const char *name);
 
-/* True when dir is (or holds) rank_N directories. */
-bool ms_sync_has_ranks(const char *dir);
-/* ms_sync_has_ranks() on ls, the listing of dir (dir is not listed again). */
+/* True when ls, the listing of dir, holds rank_N directories (dir is not
+ * listed again; reader_listing_check() lists it when no listing is at
+ * hand). */
 bool ms_sync_has_ranks_listed(const char *dir, const struct reader_listing *ls);
 /* Finds ranks, loads their graphs and lists iteration directories into
  * r->runs (no entries yet).  Problems go to the sink. */
@@ -618,11 +618,9 @@ struct ms_overflow {
  * 3 sections.  Returns the count, 0 when unreadable (err says why). */
 size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, char *err,
 			size_t errlen);
-/* True when dir holds 14-digit time directories (ACL layout) directly or
- * under numeric step directories. */
-bool ms_acl_detect(const char *dir);
-/* ms_acl_detect() on ls, the listing of dir (dir is not listed again;
- * its subdirectories are). */
+/* True when ls, the listing of dir, holds 14-digit time directories
+ * (ACL layout) directly or under numeric step directories (dir is not
+ * listed again; its subdirectories are). */
 bool ms_acl_detect_listed(const char *dir, const struct reader_listing *ls);
 
 /* ---- ms_detect.c: detection and open ---------------------------------- */
