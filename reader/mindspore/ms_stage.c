@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 size_t ms_stage_min = 1;
-size_t ms_stage_window = 32;
+/* a slot keeps a row array of up to 4,096 rows (ms_stat_clear): 16 slots
+ * keep at most 20 MB beside the rows queued */
+size_t ms_stage_window = 16;
 size_t ms_stage_rows = (size_t)1 << 16;
 
 static int

@@ -109,7 +109,7 @@ pass(const char *dir, size_t min, size_t window, size_t rows, struct recorded *o
 	ms_stage_rows = rows;
 	record_sink_index(&mindspore_reader_ops, dir, out);
 	ms_stage_min = 1;
-	ms_stage_window = 32;
+	ms_stage_window = 16;
 	ms_stage_rows = (size_t)1 << 16;
 }
 
@@ -120,12 +120,12 @@ static void
 check_threads_match_one(const char *dir, struct recorded *one)
 {
 	static const size_t settings[][2] = {
-		{ 32, (size_t)1 << 16 }, { 2, (size_t)1 << 16 }, { 1, 1 }, { 4, 10 },
+		{ 16, (size_t)1 << 16 }, { 2, (size_t)1 << 16 }, { 1, 1 }, { 4, 10 },
 	};
 	struct recorded two;
 	size_t i;
 
-	pass(dir, SIZE_MAX, 32, (size_t)1 << 16, one);
+	pass(dir, SIZE_MAX, 16, (size_t)1 << 16, one);
 	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
 		pass(dir, 0, settings[i][0], settings[i][1], &two);
 		assert_same_pass(&one->rs, &two.rs);
@@ -201,7 +201,7 @@ test_ms_stage_notes_folders_as_one_thread(void **state)
 	record_sink_init(&b.rs, &b.sink);
 	assert_int_equal(mindspore_reader_ops.index(b.r, &b.sink), TD_OK);
 	ms_stage_min = 1;
-	ms_stage_window = 32;
+	ms_stage_window = 16;
 	assert_same_pass(&a.rs, &b.rs);
 	assert_int_equal(a.r->nruns, RUNS);
 	assert_int_equal(b.r->nruns, RUNS);
@@ -245,7 +245,7 @@ test_ms_stage_stopped_pass_stops_thread(void **state)
 	a.sink.should_stop = stop_after_two_runs;
 	assert_int_equal(mindspore_reader_ops.index(a.r, &a.sink), TD_OK);
 	ms_stage_min = 1;
-	ms_stage_window = 32;
+	ms_stage_window = 16;
 	assert_int_equal(a.rs.nexecutions, 2);
 	assert_true(a.rs.ntraces >= 2 * ROWS && a.rs.ntraces < RUNS * ROWS);
 	record_sink_index_done(&a);
