@@ -84,7 +84,7 @@ mc_put_map(struct strbuf *o, const struct hashtab_u64 *h)
 
 /* Pairs with values below vmax (UINT64_MAX: any).  An empty map is sized
  * once for the pairs (their count is bounded by the bytes left), not
- * doubled on the way (a 200,000-op file's op_by_name grew 15 times). */
+ * doubled on the way (a 200,000-pair map grew 15 times). */
 bool
 mc_get_map(struct ser_in *in, struct hashtab_u64 *h, uint64_t vmax)
 {
