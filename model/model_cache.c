@@ -595,7 +595,10 @@ model_cache_get(struct model *m, const char **state, const char **why)
 		return;
 	}
 	*state = names[st];
-	*why = c ? c->why : "";
+	if (c && atomic_load_explicit(&c->save_failed, memory_order_acquire))
+		*why = c->save_why;     /* a failed save: why it failed */
+	else
+		*why = c ? c->why : "";
 }
 
 const char *
