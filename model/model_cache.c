@@ -45,8 +45,9 @@
 
 #define MC_MAGIC "TDBGIDX"
 #define MC_STALE_MAGIC "TDBGSTL"    /* written over the magic of a file found stale */
-#define MC_FORMAT 7u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
-				     * 6: the layout fingerprint; 7: reader links */
+#define MC_FORMAT 8u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+				     * 6: the layout fingerprint; 7: reader links; 8: an op
+				     * writes only the parts it has (flags) */
 #define MC_BOM 0x01020304u
 
 struct mc_header {
