@@ -87,17 +87,17 @@ alerts_groups_rebuild(struct model *m)
 	for (i = 0; i < m->ot.nops; i++) {
 		const struct op_entry *o = &m->ot.opv[i];
 
-		if (!o->nf_rows)
+		if (!ops_nf_rows(o))
 			continue;
 		for (g = 0; g < l->n && l->v[g].type_sid != o->type_sid; g++)
 			;
 		if (g == l->n) {
-			alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, o->nf_rows,
-					 o->first_alert);
+			alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, ops_nf_rows(o),
+					 ops_first_alert(o));
 			continue;
 		}
-		l->v[g].count += o->nf_rows;
-		l->v[g].first = TD_MIN(l->v[g].first, o->first_alert);
+		l->v[g].count += ops_nf_rows(o);
+		l->v[g].first = TD_MIN(l->v[g].first, ops_first_alert(o));
 	}
 }
 
@@ -210,8 +210,8 @@ fill_trace_alert(struct model *m, uint64_t row, struct model_alert *a)
 	a->is_input = (trace_flags(m, row) & TF_INPUT) != 0;
 	pthread_mutex_lock(&m->th.lock);
 	ops_ready_locked(m);
-	a->op_name = op < m->ot.nops ? m->ot.opv[op].name : "";
-	a->op_type = op < m->ot.nops ? m->ot.opv[op].type : "";
+	a->op_name = op < m->ot.nops ? ops_name(m, &m->ot.opv[op]) : "";
+	a->op_type = op < m->ot.nops ? ops_type(m, &m->ot.opv[op]) : "";
 	pthread_mutex_unlock(&m->th.lock);
 }
 
@@ -391,7 +391,7 @@ alert_key(struct model *m, uint64_t i, const char **kind, const char **type)
 		*kind = "InfNan";
 		pthread_mutex_lock(&m->th.lock);
 		ops_ready_locked(m);
-		*type = m->ot.opv[trace_op(m, (uint64_t)r)].type;
+		*type = ops_type(m, &m->ot.opv[trace_op(m, (uint64_t)r)]);
 		pthread_mutex_unlock(&m->th.lock);
 		return true;
 	}
@@ -429,7 +429,7 @@ next_trace_alert(struct model *m, uint64_t i, int dir, const char *type)
 		if (!TF_IS_ALERT(trace_flags(m, (uint64_t)j)))
 			continue;
 		k += (uint64_t)dir;
-		if (strcmp(m->ot.opv[trace_op(m, (uint64_t)j)].type, type) == 0) {
+		if (strcmp(ops_type(m, &m->ot.opv[trace_op(m, (uint64_t)j)]), type) == 0) {
 			pthread_mutex_unlock(&m->th.lock);
 			return (int64_t)k;
 		}

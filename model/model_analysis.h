@@ -222,6 +222,9 @@ struct model_watch_run {
 	struct model_watch_op *ops;
 	size_t nops;
 	int row_facts;              /* the dump states rows' roles: -1 not asked yet */
+	struct watch_window *win;   /* the window check's state (model_watch_window.c) */
+	uint64_t by_window;         /* rows answered from the summary columns a window
+				     * at a time (the rest were checked row by row) */
 };
 void model_watch_run_init(struct model_watch_run *r, int64_t step);
 /* Checks up to budget more rows; true once every row is checked and the

@@ -45,8 +45,9 @@
 
 #define MC_MAGIC "TDBGIDX"
 #define MC_STALE_MAGIC "TDBGSTL"    /* written over the magic of a file found stale */
-#define MC_FORMAT 7u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
-				     * 6: the layout fingerprint; 7: reader links */
+#define MC_FORMAT 8u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+				     * 6: the layout fingerprint; 7: reader links; 8: an op
+				     * writes only the parts it has (flags) */
 #define MC_BOM 0x01020304u
 
 struct mc_header {
@@ -594,7 +595,10 @@ model_cache_get(struct model *m, const char **state, const char **why)
 		return;
 	}
 	*state = names[st];
-	*why = c ? c->why : "";
+	if (c && atomic_load_explicit(&c->save_failed, memory_order_acquire))
+		*why = c->save_why;     /* a failed save: why it failed */
+	else
+		*why = c ? c->why : "";
 }
 
 const char *

@@ -88,6 +88,10 @@ struct model_cache {
 	atomic_bool stale_claimed;  /* a decode contradicted the loaded index ... */
 	atomic_bool stale;          /* ... and stale_why is written */
 	char stale_why[200];
+	atomic_bool save_claimed;   /* a save failed (index thread) ... */
+	atomic_bool save_failed;    /* ... and save_why is written, once: model_info
+				     * reads it on another thread */
+	char save_why[200];
 	void *map;                  /* the loaded file's bytes, when rows use them in place */
 	size_t map_len;
 	const void *ops_p;          /* the checked op section awaiting its decode (in map) */

@@ -94,12 +94,6 @@ struct opwalk {
 	uint32_t *next;             /* next_same_name per op */
 };
 
-static inline bool
-op_id_ok(int64_t op, const struct mc_counts *c)
-{
-	return op >= -1 && op < (int64_t)c->ops;
-}
-
 /* n bytes at the cursor, moved past them; NULL (bad) when fewer are left.
  * A run of fixed-size fields is checked once and read from the run. */
 static inline const unsigned char *
@@ -133,23 +127,71 @@ at_u64(const unsigned char *p)
 	return v;
 }
 
+/* A present list's count (u32, not 0) of items of min bytes that fit in
+ * what is left (model_cache_ops.c get_n32). */
+static inline uint32_t
+cur_n32(struct cur *c, size_t min)
+{
+	uint32_t n = cur_u32(c);
+
+	if (c->bad || !n || n > (size_t)(c->end - c->p) / min) {
+		c->bad = true;
+		return 0;
+	}
+	return n;
+}
+
+/* A detail list's count (u32, may be 0), the same bound. */
+static inline uint32_t
+cur_d32(struct cur *c, size_t min)
+{
+	uint32_t n = cur_u32(c);
+
+	if (c->bad || n > (size_t)(c->end - c->p) / min) {
+		c->bad = true;
+		return 0;
+	}
+	return n;
+}
+
+/* An op id as written: NO_ID (none) or below the op count. */
+static inline bool
+op_ref_ok(uint32_t v, const struct mc_counts *c)
+{
+	return v == NO_ID || v < c->ops;
+}
+
+/* The section's per-op flags (model_cache_ops.c put_op). */
+enum {
+	OPF_ROWS = 2, OPF_ALERTS = 4, OPF_INPUTS = 8, OPF_OUT_IDS = 16, OPF_FRAMES = 32,
+	OPF_DETAILS = 64,
+};
+
 /* Inputs, output ids, frame ids (model_cache_ops.c get_op_lists). */
 static bool
-walk_lists(struct cur *s, const struct mc_counts *c)
+walk_lists(struct cur *s, uint8_t f, const struct mc_counts *c)
 {
-	uint64_t n = cur_count(s, 16), i;
-	const unsigned char *p = cur_run(s, (size_t)n * 16);   /* string id, slot, op id */
+	const unsigned char *p;
+	uint32_t n, i;
 
-	for (i = 0; p && i < n; i++, p += 16)
-		if (at_u32(p) >= c->strings || !op_id_ok((int64_t)at_u64(p + 8), c))
-			return false;
-	n = cur_count(s, 8);
-	cur_skip(s, (size_t)n * 8);                             /* output ids */
-	n = cur_count(s, 4);
-	p = cur_run(s, (size_t)n * 4);
-	for (i = 0; p && i < n; i++, p += 4)
-		if (at_u32(p) >= c->strings)
-			return false;
+	if (f & OPF_INPUTS) {
+		n = cur_n32(s, 12);
+		p = cur_run(s, (size_t)n * 12);                 /* string id, slot, op id */
+		for (i = 0; p && i < n; i++, p += 12)
+			if (at_u32(p) >= c->strings || !op_ref_ok(at_u32(p + 8), c))
+				return false;
+	}
+	if (f & OPF_OUT_IDS) {
+		n = cur_n32(s, 8);
+		cur_skip(s, (size_t)n * 8);                     /* output ids */
+	}
+	if (f & OPF_FRAMES) {
+		n = cur_n32(s, 4);
+		p = cur_run(s, (size_t)n * 4);
+		for (i = 0; p && i < n; i++, p += 4)
+			if (at_u32(p) >= c->strings)
+				return false;
+	}
 	return !s->bad;
 }
 
@@ -157,60 +199,68 @@ walk_lists(struct cur *s, const struct mc_counts *c)
 static bool
 walk_details(struct cur *s, const struct mc_counts *c)
 {
-	uint64_t n = cur_count(s, 12), i;
-	const unsigned char *p = cur_run(s, (size_t)n * 12);   /* string id, op id */
+	uint32_t n = cur_d32(s, 8), i;
+	const unsigned char *p = cur_run(s, (size_t)n * 8);    /* string id, op id */
 
-	for (i = 0; p && i < n; i++, p += 12)
-		if (at_u32(p) >= c->strings || !op_id_ok((int64_t)at_u64(p + 4), c))
+	for (i = 0; p && i < n; i++, p += 8)
+		if (at_u32(p) >= c->strings || !op_ref_ok(at_u32(p + 4), c))
 			return false;
-	n = cur_count(s, 8);
+	n = cur_d32(s, 8);
 	p = cur_run(s, (size_t)n * 8);                          /* two string ids, or NO_ID */
 	for (i = 0; p && i < 2 * n; i++, p += 4)
 		if (at_u32(p) >= c->strings && at_u32(p) != NO_ID)
 			return false;
-	n = cur_count(s, 20);
+	n = cur_d32(s, 12);
 	for (i = 0; i < n && !s->bad; i++) {
-		int64_t rank;
-		uint64_t nd;
+		int32_t rank;
+		uint32_t nd;
 
 		cur_skip(s, 4);                                 /* dtype */
-		rank = (int64_t)cur_u64(s);
-		nd = cur_count(s, 8);
-		if (s->bad || rank < -1 || rank > 64 || nd > 64 || (nd && (int64_t)nd != rank))
+		rank = (int32_t)cur_u32(s);
+		nd = cur_u32(s);
+		if (s->bad || rank < -1 || rank > 64 || nd > 64 || (nd && (int32_t)nd != rank) ||
+		    nd > (size_t)(s->end - s->p) / 8)
 			return false;
 		cur_skip(s, (size_t)nd * 8);
 	}
 	return !s->bad;
 }
 
-#define OP_HEAD 25      /* name, graph, type, device, host ids; placeholder; outputs */
-#define OP_TAIL 48      /* next_same_name, succ1; first_row1 .. first_alert; wall_time */
+#define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 /* One op (put_op's layout); its name and next_same_name into w. */
 static bool
 walk_op(struct cur *s, struct opwalk *w, uint64_t i, uint32_t *graph)
 {
 	const struct mc_counts *c = w->c;
-	const unsigned char *p = cur_run(s, OP_HEAD);
-	uint64_t first1, last, nf;
-	uint32_t succ1, next;
+	const unsigned char *p = cur_run(s, OP_FIXED);
+	uint32_t next;
+	uint8_t f;
 
 	if (!p)
 		return false;
 	w->name[i] = at_u32(p);
 	*graph = at_u32(p + 4);
+	f = p[20];
+	w->next[i] = next = at_u32(p + 25);
 	if (w->name[i] >= c->strings || *graph >= c->strings || at_u32(p + 8) >= c->strings ||
-	    at_u32(p + 12) >= c->strings || at_u32(p + 16) >= c->strings || !walk_lists(s, c) ||
-	    !(p = cur_run(s, OP_TAIL)))
+	    at_u32(p + 12) >= c->strings || at_u32(p + 16) >= c->strings || f >= OPF_DETAILS << 1 ||
+	    !(next == NO_ID || next < c->ops))
 		return false;
-	w->next[i] = next = at_u32(p);
-	succ1 = at_u32(p + 4);
-	first1 = at_u64(p + 8);
-	last = at_u64(p + 16);
-	nf = at_u64(p + 24);
-	return walk_details(s, c) && (next == NO_ID || next < c->ops) && succ1 <= c->ops &&
-	       first1 <= c->traces && (first1 ? first1 - 1 <= last && last < c->traces : !last) &&
-	       nf <= c->traces;
+	if (f & OPF_ROWS) {
+		uint64_t first1 = cur_u64(s), last = cur_u64(s);
+
+		if (!first1 || first1 - 1 > last || last >= c->traces)
+			return false;
+	}
+	if (f & OPF_ALERTS) {
+		uint64_t nf = cur_u64(s);
+
+		cur_skip(s, 8);                                 /* first_alert */
+		if (nf > c->traces)
+			return false;
+	}
+	return !s->bad && walk_lists(s, f, c) && (!(f & OPF_DETAILS) || walk_details(s, c));
 }
 
 /* model_cache_ops.c's check_chains on the walked arrays, with op_by_name's
@@ -304,7 +354,7 @@ mc_check_ops(struct model *m, struct ser_in *sec, const struct mc_counts *c)
 {
 	struct cur cs = { sec->p, sec->p + sec->n, false }, *s = &cs;
 	struct opwalk w = { c, NULL, NULL };
-	uint64_t n = cur_count(s, 80), i, run = 0, filled, fill_gen;
+	uint64_t n = cur_count(s, OP_FIXED), i, run = 0, filled, fill_gen;
 	uint32_t g = 0, run_graph = 0;
 	enum mc_opcheck res = MC_OPS_BAD;
 
@@ -370,8 +420,7 @@ decode_pending(struct model *m)
 		for (i = m->ot.nops; i < n; i++) {
 			struct op_entry *o = &m->ot.opv[i];
 
-			memset(o, 0, sizeof(*o));
-			o->name = o->graph_id = o->type = o->device = o->host = "";
+			memset(o, 0, sizeof(*o));   /* string id 0 is "" */
 			o->next_same_name = o->last_same_name = NO_ID;
 		}
 		m->ot.nops = n;

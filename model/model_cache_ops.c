@@ -26,77 +26,122 @@ op_list(struct model *m, struct op_entry *o, uint64_t n, size_t size)
 	return ops_slab_alloc(m, (size_t)n * size);
 }
 
+/* o's list block, from the slab too (a loaded op's lists_slab). */
+static struct op_more *
+op_more(struct model *m, struct op_entry *o)
+{
+	if (!o->more)
+		o->more = op_list(m, o, 1, sizeof(*o->more));
+	return o->more;
+}
+
+/* An empty list block for an op without one: what put_op writes for it. */
+static const struct op_more no_more;
+
+/* A list count (u32) of items of at least min bytes each that fit in what
+ * is left of s; 0 with s bad if not.  A list a flag says present is not
+ * empty (put_op writes no empty list). */
+static uint32_t
+get_n32(struct ser_in *s, size_t min)
+{
+	uint32_t n = ser_get_u32(s);
+
+	if (s->bad || !n || n > (s->n - s->off) / min) {
+		s->bad = true;
+		return 0;
+	}
+	return n;
+}
+
 /* Control inputs, attributes and output types (op details). */
 static void
-put_op_details(struct model *m, const struct op_entry *o, struct strbuf *sb)
+put_op_details(struct model *m, const struct op_more *x, struct strbuf *sb)
 {
 	size_t i;
 
-	ser_put_u64(sb, o->nctrl);
-	for (i = 0; i < o->nctrl; i++) {
-		mc_put_sp(sb, m, o->ctrl[i].op_name);
-		ser_put_u64(sb, (uint64_t)o->ctrl[i].op);
+	ser_put_u32(sb, x->nctrl);
+	for (i = 0; i < x->nctrl; i++) {
+		mc_put_sp(sb, m, x->ctrl[i].op_name);
+		ser_put_u32(sb, x->ctrl[i].op < 0 ? NO_ID : (uint32_t)x->ctrl[i].op);
 	}
-	ser_put_u64(sb, o->nattrs);
-	for (i = 0; i < o->nattrs; i++) {
-		mc_put_sp(sb, m, o->attrs[i].name);
-		mc_put_sp(sb, m, o->attrs[i].value);
+	ser_put_u32(sb, x->nattrs);
+	for (i = 0; i < x->nattrs; i++) {
+		mc_put_sp(sb, m, x->attrs[i].name);
+		mc_put_sp(sb, m, x->attrs[i].value);
 	}
-	ser_put_u64(sb, o->nout_types);
-	for (i = 0; i < o->nout_types; i++) {
-		const struct model_output_type *t = &o->out_types[i];
+	ser_put_u32(sb, x->nout_types);
+	for (i = 0; i < x->nout_types; i++) {
+		const struct model_output_type *t = &x->out_types[i];
 		size_t nd = t->rank > 0 && t->dims ? (size_t)t->rank : 0;
 
 		ser_put_u32(sb, (uint32_t)t->dtype);
-		ser_put_u64(sb, (uint64_t)(int64_t)t->rank);
-		ser_put_u64(sb, nd);
+		ser_put_u32(sb, (uint32_t)(int32_t)t->rank);
+		ser_put_u32(sb, (uint32_t)nd);
 		for (size_t k = 0; k < nd; k++)
 			ser_put_u64(sb, (uint64_t)t->dims[k]);
 	}
 }
 
+/* An op id as the section writes it: NO_ID for -1 (none). */
+static int64_t
+op_ref(uint32_t v)
+{
+	return v == NO_ID ? -1 : (int64_t)v;
+}
+
 static bool
 get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
-	uint64_t n = ser_get_count(s, 12), i;     /* string id, op id */
+	uint32_t n = ser_get_u32(s), i;         /* the three counts may be 0 here */
+	struct op_more *x;
 
-	if (n) {
-		o->ctrl = op_list(m, o, n, sizeof(*o->ctrl));
+	if (n > (s->n - s->off) / 8)            /* string id, op id */
+		s->bad = true;
+	if (n && !s->bad) {
+		x = op_more(m, o);
+		x->ctrl = op_list(m, o, n, sizeof(*x->ctrl));
 		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, false, &o->ctrl[i].op_name);
-			o->ctrl[i].op = ser_get_i64(s);
-			if (o->ctrl[i].op < -1 || o->ctrl[i].op >= (int64_t)c->ops)
+			mc_get_sp(s, m, c, false, &x->ctrl[i].op_name);
+			x->ctrl[i].op = op_ref(ser_get_u32(s));
+			if (x->ctrl[i].op >= (int64_t)c->ops)
 				s->bad = true;
 		}
-		o->nctrl = n;
+		x->nctrl = n;
 	}
-	n = ser_get_count(s, 8);                  /* two string ids */
+	n = ser_get_u32(s);
+	if (n > (s->n - s->off) / 8)            /* two string ids */
+		s->bad = true;
 	if (n && !s->bad) {
-		o->attrs = op_list(m, o, n, sizeof(*o->attrs));
+		x = op_more(m, o);
+		x->attrs = op_list(m, o, n, sizeof(*x->attrs));
 		for (i = 0; i < n && !s->bad; i++) {
-			mc_get_sp(s, m, c, true, &o->attrs[i].name);
-			mc_get_sp(s, m, c, true, &o->attrs[i].value);
+			mc_get_sp(s, m, c, true, &x->attrs[i].name);
+			mc_get_sp(s, m, c, true, &x->attrs[i].value);
 		}
-		o->nattrs = n;
+		x->nattrs = n;
 	}
-	n = ser_get_count(s, 20);
+	n = ser_get_u32(s);
+	if (n > (s->n - s->off) / 12)
+		s->bad = true;
 	if (n && !s->bad) {
-		o->out_types = op_list(m, o, n, sizeof(*o->out_types));
-		o->nout_types = n;
+		x = op_more(m, o);
+		x->out_types = op_list(m, o, n, sizeof(*x->out_types));
+		x->nout_types = n;
 		for (i = 0; i < n && !s->bad; i++) {
-			struct model_output_type *t = &o->out_types[i];
+			struct model_output_type *t = &x->out_types[i];
 			uint32_t dt = ser_get_u32(s);
-			int64_t rank = ser_get_i64(s);
-			uint64_t nd = ser_get_count(s, 8);
+			int32_t rank = (int32_t)ser_get_u32(s);
+			uint32_t nd = ser_get_u32(s);
 			int64_t *d = NULL;
 
-			if (rank < -1 || rank > 64 || nd > 64 || (nd && (int64_t)nd != rank)) {
+			if (s->bad || rank < -1 || rank > 64 || nd > 64 || (nd && (int32_t)nd != rank) ||
+			    nd > (s->n - s->off) / 8) {
 				s->bad = true;
 				break;
 			}
 			if (nd) {
 				d = op_list(m, o, nd, sizeof(*d));
-				for (uint64_t k = 0; k < nd; k++)
+				for (uint32_t k = 0; k < nd; k++)
 					d[k] = ser_get_i64(s);
 			}
 			*t = (struct model_output_type){ (enum td_dtype)dt, (int)rank, d };
@@ -105,43 +150,76 @@ get_op_details(struct model *m, struct op_entry *o, struct ser_in *s, const stru
 	return !s->bad;
 }
 
-static void
-put_op(struct model *m, const struct op_entry *o, struct strbuf *sb)
+/* The section's per-op flags: which optional parts follow the fixed ones
+ * (an op writes only what it has: a 200,000-entry statistics dump's op
+ * record took 169 bytes with every count and row field written, 85 now). */
+enum {
+	OPF_PLACEHOLDER = 1, OPF_ROWS = 2, OPF_ALERTS = 4, OPF_INPUTS = 8, OPF_OUT_IDS = 16,
+	OPF_FRAMES = 32, OPF_DETAILS = 64,
+};
+
+static uint8_t
+op_flags(const struct op_entry *o, const struct op_more *x)
 {
+	return (uint8_t)((o->placeholder ? OPF_PLACEHOLDER : 0) | (o->first_row1 ? OPF_ROWS : 0) |
+			 (x->nf_rows || x->first_alert ? OPF_ALERTS : 0) |
+			 (o->ninputs ? OPF_INPUTS : 0) | (x->nout_ids ? OPF_OUT_IDS : 0) |
+			 (x->nframes ? OPF_FRAMES : 0) |
+			 (x->nctrl || x->nattrs || x->nout_types ? OPF_DETAILS : 0));
+}
+
+/* Op id's entry (the layout: model_cache_opcheck.c's walk_op).  The
+ * writer's guesses (wr.opw) are not written: a loaded op has none until
+ * the writer meets it again. */
+static void
+put_op(struct model *m, uint32_t id, struct strbuf *sb)
+{
+	const struct op_entry *o = &m->ot.opv[id];
+	const struct op_more *x = o->more ? o->more : &no_more;
+	uint8_t f = op_flags(o, x);
 	size_t i;
 
 	ser_put_u32(sb, o->name_sid);
 	ser_put_u32(sb, o->graph_sid);
 	ser_put_u32(sb, o->type_sid);
-	mc_put_sp(sb, m, o->device);
-	mc_put_sp(sb, m, o->host);
-	ser_put_u8(sb, o->placeholder);
+	ser_put_u32(sb, o->device_sid);
+	ser_put_u32(sb, o->host_sid);
+	ser_put_u8(sb, f);
 	ser_put_u32(sb, o->num_outputs);
-	ser_put_u64(sb, o->ninputs);
-	for (i = 0; i < o->ninputs; i++) {
-		mc_put_sp(sb, m, o->inputs[i].op_name);
-		ser_put_u32(sb, o->inputs[i].slot);
-		ser_put_u64(sb, (uint64_t)o->inputs[i].op);
-	}
-	ser_put_u64(sb, o->nout_ids);
-	for (i = 0; i < o->nout_ids; i++)
-		ser_put_u64(sb, (uint64_t)o->out_ids[i]);
-	ser_put_u64(sb, o->nframes);
-	for (i = 0; i < o->nframes; i++)
-		ser_put_u32(sb, o->frame_sids[i]);
 	ser_put_u32(sb, o->next_same_name);
-	ser_put_u32(sb, o->succ1);
-	ser_put_u64(sb, o->first_row1);
-	ser_put_u64(sb, o->last_row);
-	ser_put_u64(sb, o->nf_rows);
-	ser_put_u64(sb, o->first_alert);
-	ser_put_f64(sb, o->wall_time);
-	put_op_details(m, o, sb);
+	if (f & OPF_ROWS) {
+		ser_put_u64(sb, o->first_row1);
+		ser_put_u64(sb, o->last_row);
+	}
+	if (f & OPF_ALERTS) {
+		ser_put_u64(sb, x->nf_rows);
+		ser_put_u64(sb, x->first_alert);
+	}
+	if (f & OPF_INPUTS) {
+		ser_put_u32(sb, o->ninputs);
+		for (i = 0; i < o->ninputs; i++) {
+			mc_put_sp(sb, m, o->inputs[i].op_name);
+			ser_put_u32(sb, o->inputs[i].slot);
+			ser_put_u32(sb, o->inputs[i].op < 0 ? NO_ID : (uint32_t)o->inputs[i].op);
+		}
+	}
+	if (f & OPF_OUT_IDS) {
+		ser_put_u32(sb, x->nout_ids);
+		for (i = 0; i < x->nout_ids; i++)
+			ser_put_u64(sb, (uint64_t)x->out_ids[i]);
+	}
+	if (f & OPF_FRAMES) {
+		ser_put_u32(sb, x->nframes);
+		for (i = 0; i < x->nframes; i++)
+			ser_put_u32(sb, x->frame_sids[i]);
+	}
+	if (f & OPF_DETAILS)
+		put_op_details(m, x, sb);
 }
 
 /* One op's fixed fields are read as one run of bytes (put_op wrote them
  * one after the other, each as its bytes in this machine's order), not a
- * serial call per field: the load reads 200,000 ops at 30 fields each. */
+ * serial call per field. */
 static uint32_t
 take_u32(const unsigned char **p)
 {
@@ -152,103 +230,94 @@ take_u32(const unsigned char **p)
 	return v;
 }
 
-static uint64_t
-take_u64(const unsigned char **p)
-{
-	uint64_t v;
-
-	memcpy(&v, *p, sizeof v);
-	*p += sizeof v;
-	return v;
-}
-
-/* A string id below the string count, the string in *out; false if not. */
 static bool
-take_sp(const unsigned char **p, struct model *m, const struct mc_counts *c, const char **out)
+get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
+	     const struct mc_counts *c)
 {
-	return mc_str(m, take_u32(p), c, false, out);
-}
-
-static bool
-get_op_lists(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
-{
-	uint64_t n = ser_get_count(s, 16), i;
 	const unsigned char *p;
+	struct op_more *x;
+	uint32_t n, i;
 
-	if (n) {
-		if (!(p = ser_get_bytes(s, (size_t)n * 16)))  /* string id, slot, op id */
+	if (f & OPF_INPUTS) {
+		n = get_n32(s, 12);
+		if (!(p = ser_get_bytes(s, (size_t)n * 12)))  /* string id, slot, op id */
 			return false;
 		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
 		o->ninputs = n;
 		for (i = 0; i < n; i++) {
 			struct model_tensor_ref *in = &o->inputs[i];
 
-			if (!take_sp(&p, m, c, &in->op_name))
+			if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
 				return false;
 			in->slot = take_u32(&p);
-			in->op = (int64_t)take_u64(&p);
-			if (in->op < -1 || in->op >= (int64_t)c->ops)
+			in->op = op_ref(take_u32(&p));
+			if (in->op >= (int64_t)c->ops)
 				return false;
 		}
 	}
-	n = ser_get_count(s, 8);
-	if (n) {
+	if (f & OPF_OUT_IDS) {
+		n = get_n32(s, 8);
 		if (!(p = ser_get_bytes(s, (size_t)n * 8)))
 			return false;
-		o->out_ids = op_list(m, o, n, sizeof(*o->out_ids));
-		memcpy(o->out_ids, p, (size_t)n * 8);
-		o->nout_ids = n;
+		x = op_more(m, o);
+		x->out_ids = op_list(m, o, n, sizeof(*x->out_ids));
+		memcpy(x->out_ids, p, (size_t)n * 8);
+		x->nout_ids = n;
 	}
-	n = ser_get_count(s, 4);
-	if (n) {
+	if (f & OPF_FRAMES) {
+		n = get_n32(s, 4);
 		if (!(p = ser_get_bytes(s, (size_t)n * 4)))
 			return false;
-		o->frame_sids = op_list(m, o, n, sizeof(*o->frame_sids));
-		o->nframes = n;
+		x = op_more(m, o);
+		x->frame_sids = op_list(m, o, n, sizeof(*x->frame_sids));
+		x->nframes = n;
 		for (i = 0; i < n; i++)
-			if ((o->frame_sids[i] = take_u32(&p)) >= c->strings)
+			if ((x->frame_sids[i] = take_u32(&p)) >= c->strings)
 				return false;
 	}
 	return !s->bad;
 }
 
-#define OP_HEAD 25      /* name, graph, type, device, host ids; placeholder; outputs */
-#define OP_TAIL 48      /* next_same_name, succ1; first_row1 .. first_alert; wall_time */
+#define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 static bool
 get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
 {
-	const unsigned char *p = ser_get_bytes(s, OP_HEAD);
+	const unsigned char *p = ser_get_bytes(s, OP_FIXED);
+	uint8_t f;
 
 	if (!p)
 		return false;
 	o->name_sid = take_u32(&p);
 	o->graph_sid = take_u32(&p);
 	o->type_sid = take_u32(&p);
+	o->device_sid = take_u32(&p);
+	o->host_sid = take_u32(&p);
 	if (o->name_sid >= c->strings || o->graph_sid >= c->strings || o->type_sid >= c->strings ||
-	    !take_sp(&p, m, c, &o->device) || !take_sp(&p, m, c, &o->host))
+	    o->device_sid >= c->strings || o->host_sid >= c->strings)
 		return false;
-	o->name = intern_str(&m->str, o->name_sid);
-	o->graph_id = intern_str(&m->str, o->graph_sid);
-	o->type = intern_str(&m->str, o->type_sid);
-	o->placeholder = *p++ != 0;
+	f = *p++;
+	o->placeholder = (f & OPF_PLACEHOLDER) != 0;
 	o->num_outputs = take_u32(&p);
-	if (!get_op_lists(m, o, s, c) || !(p = ser_get_bytes(s, OP_TAIL)))
-		return false;
 	o->next_same_name = take_u32(&p);
-	o->succ1 = take_u32(&p);
-	o->first_row1 = take_u64(&p);
-	o->last_row = take_u64(&p);
-	o->nf_rows = take_u64(&p);
-	o->first_alert = take_u64(&p);
-	memcpy(&o->wall_time, p, sizeof o->wall_time);
-	if (!get_op_details(m, o, s, c))
+	if (f & OPF_ROWS) {
+		o->first_row1 = ser_get_u64(s);
+		o->last_row = ser_get_u64(s);
+		if (!o->first_row1 || o->first_row1 - 1 > o->last_row || o->last_row >= c->traces)
+			return false;
+	}
+	if (f & OPF_ALERTS) {
+		struct op_more *x = op_more(m, o);
+
+		x->nf_rows = ser_get_u64(s);
+		x->first_alert = ser_get_u64(s);
+		if (x->nf_rows > c->traces)
+			return false;
+	}
+	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c) ||
+	    ((f & OPF_DETAILS) && !get_op_details(m, o, s, c)))
 		return false;
-	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops) &&
-	       o->succ1 <= c->ops && o->first_row1 <= c->traces &&
-	       (o->first_row1 ? o->first_row1 - 1 <= o->last_row && o->last_row < c->traces :
-				!o->last_row) &&
-	       o->nf_rows <= c->traces;
+	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops);
 }
 
 void
@@ -258,10 +327,17 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 
 	ser_put_u64(sb, m->ot.nops);
 	for (i = 0; i < m->ot.nops; i++)
-		put_op(m, &m->ot.opv[i], sb);
+		put_op(m, (uint32_t)i, sb);
 	ser_put_u64(sb, m->ot.nops_filled);
 	ser_put_u64(sb, m->ot.fill_gen);
-	mc_put_map(sb, &m->ot.op_by_name);
+	/* the name map as (name sid, first op) pairs, as a hash map's were */
+	ser_put_u64(sb, m->ot.nnames);
+	for (i = 0; i < m->ot.nname_first; i++) {
+		if (m->ot.name_first[i] != NO_ID) {
+			ser_put_u64(sb, i);
+			ser_put_u64(sb, m->ot.name_first[i]);
+		}
+	}
 	mc_put_map(sb, &m->ot.op_by_alias);
 	mc_put_map(sb, &m->ot.consumer_idx);
 	mc_put_map(sb, &m->ot.ctrl_consumer_idx);
@@ -305,20 +381,22 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
 }
 
 /* The same-name chains checked against the op table, which alone decides
- * them: op_by_name gives each name's first op, each op's next_same_name is
- * the next op of its name (a higher id) and the last op's is NO_ID.  A
+ * them: the name map gives each name's first op, each op's next_same_name
+ * is the next op of its name (a higher id) and the last op's is NO_ID.  A
  * chain that loops or skips (a forged file: op_by_name_locked would spin)
  * refuses the file.  Each head's last_same_name is set, so an op added
  * after the load is chained after its name's last op, not after op 0.
  * An array by name sid (nstrings: every name sid is below it) gives each
- * name's head: no hash lookup per op, and op_by_name is checked by one
- * walk of its slots (as many names as heads, each name's value its head). */
+ * name's head: it becomes the model's name map (ot.name_first), once the
+ * file's pairs (read from s) are found to be exactly those heads: as many
+ * pairs as names, each name once, each pair's op its name's head. */
 static bool
-check_chains(struct model *m, uint64_t nstrings)
+check_chains(struct model *m, struct ser_in *s, uint64_t nstrings)
 {
 	uint32_t *head = xmalloc((nstrings ? nstrings : 1) * sizeof(*head));
-	uint64_t names = 0, k, v;
-	size_t i, pos = 0;
+	uint8_t *seen = NULL;
+	uint64_t names = 0, k, v, n;
+	size_t i;
 	bool ok = true;
 
 	memset(head, 0xff, (nstrings ? nstrings : 1) * sizeof(*head));     /* NO_ID */
@@ -336,19 +414,35 @@ check_chains(struct model *m, uint64_t nstrings)
 		}
 		m->ot.opv[*h].last_same_name = (uint32_t)i;
 	}
-	ok = ok && names == m->ot.op_by_name.n;   /* no name without an op */
-	while (ok && hashtab_u64_next(&m->ot.op_by_name, &pos, &k, &v))
-		ok = k < nstrings && head[k] == v;
+	n = ser_get_count(s, 16);
+	ok = ok && !s->bad && n == names;       /* no name without an op */
+	if (ok)
+		seen = xcalloc(nstrings / 8 + 1, 1);
+	for (i = 0; i < n && ok; i++) {
+		k = ser_get_u64(s);
+		v = ser_get_u64(s);
+		ok = !s->bad && k < nstrings && head[k] == v && !(seen[k / 8] & (1u << (k % 8)));
+		if (ok)
+			seen[k / 8] |= (uint8_t)(1u << (k % 8));
+	}
+	free(seen);
 	for (i = 0; i < m->ot.nops && ok; i++) {
 		struct op_entry *o = &m->ot.opv[i];
 
 		if (head[o->name_sid] == i)
 			ok = m->ot.opv[o->last_same_name].next_same_name == NO_ID;
 	}
-	free(head);
-	if (!ok)
-		mc_refuse(m, "op chains");
-	return ok;
+	if (!ok) {
+		free(head);
+		if (!s->bad)
+			mc_refuse(m, "op chains");
+		return false;
+	}
+	free(m->ot.name_first);
+	m->ot.name_first = head;
+	m->ot.nname_first = nstrings ? nstrings : 1;
+	m->ot.nnames = names;
+	return true;
 }
 
 /* The op count per graph: one count per run of ops of the same graph (a
@@ -370,7 +464,7 @@ count_graph_ops(struct model *m)
 bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
-	uint64_t n = ser_get_count(s, 80), i;
+	uint64_t n = ser_get_count(s, OP_FIXED), i;
 	size_t done = 0;
 
 	if (n != c->ops)
@@ -391,7 +485,7 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return mc_get_map(s, &m->ot.op_by_name, n) && check_chains(m, c->strings) &&
+	return check_chains(m, s, c->strings) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }

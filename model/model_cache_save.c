@@ -295,9 +295,13 @@ model_cache_save(struct model *m)
 	if (err == ESTALE)
 		return;                 /* the dump changes under the pass: next time */
 	if (err) {
-		/* said, not silent: "new" at every open would hide a full disk */
-		snprintf(c->why, sizeof c->why, "cannot save the index in %.100s: %s", c->dir,
-			 strerror(err));
+		/* said, not silent: "new" at every open would hide a full disk;
+		 * written once, then published (the status bar reads it) */
+		if (!atomic_exchange(&c->save_claimed, true)) {
+			snprintf(c->save_why, sizeof c->save_why, "cannot save the index in %.100s: %s",
+				 c->dir, strerror(err));
+			atomic_store_explicit(&c->save_failed, true, memory_order_release);
+		}
 		if (c->state == MODEL_CACHE_NEW)
 			c->state = MODEL_CACHE_UNAVAILABLE;
 		return;

@@ -82,12 +82,16 @@ mc_put_map(struct strbuf *o, const struct hashtab_u64 *h)
 	}
 }
 
-/* Pairs with values below vmax (UINT64_MAX: any). */
+/* Pairs with values below vmax (UINT64_MAX: any).  An empty map is sized
+ * once for the pairs (their count is bounded by the bytes left), not
+ * doubled on the way (a 200,000-pair map grew 15 times). */
 bool
 mc_get_map(struct ser_in *in, struct hashtab_u64 *h, uint64_t vmax)
 {
 	uint64_t n = ser_get_count(in, 16), i;
 
+	if (n && !in->bad && !h->cap)
+		hashtab_u64_init(h, (size_t)n);
 	for (i = 0; i < n && !in->bad; i++) {
 		uint64_t k = ser_get_u64(in), v = ser_get_u64(in);
 

@@ -152,6 +152,23 @@ void expr_memo_free(struct expr_memo *mm);
 void expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
 		      struct expr_memo *mm, uint8_t *out);
 
+/* Leaves shared between the expressions evaluated over one window (a
+ * watch set): a leaf with the same field, operator and literal as one
+ * evaluated before over the same window takes its answers instead of
+ * being evaluated again, so get must answer a field the same way for
+ * every expression of the window -- but for fields of the step stage,
+ * which are never shared (their answers may depend on the expression's
+ * own context: a watch's tolerance).  expr_leaves_reset before each
+ * window; the nodes are borrowed from the expressions, which must
+ * outlive the window.  expr_leaves_free accepts NULL. */
+struct expr_leaves;
+struct expr_leaves *expr_leaves_new(void);
+void expr_leaves_reset(struct expr_leaves *lv);
+void expr_leaves_free(struct expr_leaves *lv);
+/* expr_eval_window with lv (NULL: none) sharing the leaves' answers. */
+void expr_eval_window_shared(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
+			     struct expr_memo *mm, struct expr_leaves *lv, uint8_t *out);
+
 /* The numeric literals each field is compared with, as "name op value"
  * pairs in source order, for showing a hit against its thresholds
  * ("abs_mean > 1000").  Returns the number found, fills up to max. */

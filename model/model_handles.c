@@ -23,8 +23,8 @@ model_op_names(struct model *m, uint32_t op, const char **name, const char **typ
 	ops_ready_locked(m);
 	ok = op < m->ot.nops;
 	if (ok) {
-		*name = m->ot.opv[op].name;
-		*type = m->ot.opv[op].type;
+		*name = ops_name(m, &m->ot.opv[op]);
+		*type = ops_type(m, &m->ot.opv[op]);
 	}
 	pthread_mutex_unlock(&m->th.lock);
 	return ok;

@@ -182,38 +182,52 @@ struct segment {
 
 /* ---- tables ----------------------------------------------------------- */
 
-struct op_entry {
-	const char *name, *type, *graph_id, *device, *host;  /* arena strings */
-	uint32_t name_sid, graph_sid, type_sid;
-	bool placeholder;           /* made from a trace; on_op fills it */
-	bool lists_slab;            /* inputs, ctrl, attrs, out_types (and dims), out_ids and
-				     * frame_sids live in ot.slab (a loaded cache), not freed one by one */
-	uint32_t num_outputs;
-	struct model_tensor_ref *inputs;
-	size_t ninputs;
+/* The lists and facts most ops lack, behind one pointer of the op
+ * (op_entry.more, NULL when the op has none of them).  From a loaded cache
+ * (the op's lists_slab) this block and its lists live in ot.slab; else
+ * each is its own allocation.  stack is always its own allocation. */
+struct op_more {
 	struct model_tensor_ref *ctrl;  /* control inputs (slot 0) */
-	size_t nctrl;
 	struct model_attr *attrs;       /* arena strings */
-	size_t nattrs;
-	struct model_output_type *out_types;  /* dims owned */
-	size_t nout_types;
+	struct model_output_type *out_types;  /* dims owned (unless lists_slab) */
 	int64_t *out_ids;
-	size_t nout_ids;
 	uint32_t *frame_sids;       /* creation stack as frame id strings */
-	size_t nframes;
 	uint32_t *stack;            /* resolved frame indices (grows, never freed early) */
-	size_t nstack;
+	uint32_t nctrl, nattrs, nout_types, nout_ids, nframes, nstack;
+	uint64_t nf_rows;           /* the op's non-finite rows (trace alerts) */
+	uint64_t first_alert;       /* alert number of the first one */
+};
+
+/* An op: 72 bytes (asserted below), one per op of the dump (a 200,000-entry
+ * statistics dump has 200,000).  Strings are string ids only: the text is
+ * intern_str(&m->str, sid) (ops_name() and the others below); the
+ * writer's own per-op state (the reader's op key, the op that followed) is
+ * in mp_writer.opw, not here.  Counts are 32-bit: an op id is 32-bit and a
+ * reader's list is far below 2^32 items; row numbers stay 64-bit (2^32 rows,
+ * first_row1 reaches 2^32). */
+struct op_entry {
+	uint32_t name_sid, graph_sid, type_sid, device_sid, host_sid;   /* 20 bytes */
+	uint32_t num_outputs;
+	uint32_t ninputs;
 	uint32_t next_same_name;    /* chain of ops with the same name, NO_ID end */
 	uint32_t last_same_name;    /* the chain's head: its last op (appends in O(1):
 				     * a dump with a graph per run repeats each name once per run) */
-	uint64_t key;               /* writer: reader_trace.op_key last seen with it, 0 none */
-	uint32_t succ1;             /* writer: op of the trace row that last followed
-				     * a row of this op, + 1 (0 none) */
+	bool placeholder;           /* made from a trace; on_op fills it */
+	bool lists_slab;            /* inputs and more (with its lists, not stack) live in
+				     * ot.slab (a loaded cache), not freed one by one */
+	struct model_tensor_ref *inputs;     /* 8 */
+	struct op_more *more;       /* 8: NULL when the op has no other list */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
 	uint64_t last_row;          /* last trace row, atomic builtins */
-	uint64_t nf_rows;           /* its non-finite rows (trace alerts) */
-	uint64_t first_alert;       /* alert number of the first one */
-	double wall_time;
+};
+_Static_assert(sizeof(struct op_entry) <= 72, "the op entry stays compact (issue 26)");
+
+/* The writer's per-op state (mp_writer.opw, indexed by op id), kept out of
+ * the op table: only the index pass reads it. */
+struct op_writer {
+	uint64_t key;               /* reader_trace.op_key last seen with the op, 0 none */
+	uint32_t succ1;             /* op of the trace row that last followed a row of
+				     * this op, + 1 (0 none) */
 };
 
 struct graph_entry {
@@ -373,6 +387,8 @@ struct mp_writer {
 	} gmemo[8];
 	unsigned gmemo_next, gmemo_last;
 	uint32_t last_trace_op1;    /* op of the last trace row + 1 (0 none) */
+	struct op_writer *opw;      /* per op id below nopw (zeroed past it) */
+	size_t nopw, capopw;
 };
 
 /* The analysis state built on first use.  Locking: the slots are set
@@ -404,8 +420,13 @@ struct mp_optab {
 	struct op_entry *opv;
 	struct op_slab *slab;       /* the loaded ops' lists (op_entry.lists_slab), freed as a unit */
 	size_t nops, capops, nops_filled;
-	struct hashtab ophash;      /* op ids by (graph sid, name) */
-	struct hashtab_u64 op_by_name;   /* name sid -> first op id */
+	struct hashtab ophash;      /* op ids by (graph sid, name): built on first use
+				     * (ophash_built; a loaded cache's ops come without it) */
+	atomic_bool ophash_built;
+	uint32_t *name_first;       /* by name sid: its first op, NO_ID none (ops_first_of_name:
+				     * 4 bytes a string, where a hash took 16 to 32 a name) */
+	size_t nname_first;         /* sids below it have an entry */
+	size_t nnames;              /* names with an op */
 	struct hashtab_u64 op_by_alias;  /* alias name sid -> first op id sent with it */
 	struct hashtab_u64 consumer_idx; /* (graph sid << 32 | name sid) -> consumer list */
 	struct hashtab_u64 ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
@@ -570,9 +591,15 @@ int64_t rows_ckpt_find(const struct model *m, uint64_t i);
 
 /* model_ops.c (under m->th.lock unless said) */
 /* The op of (graph, name), NO_ID if none.  ops_lookup() reads the intern
- * table: under m->th.lock.  ops_lookup_sid() needs no lock on the writer. */
+ * table: under m->th.lock.  ops_lookup_sid() under m->th.lock too, or on
+ * the writer without it once ops_hash_ready() was called (the op hash is
+ * built on the first lookup: a reopen that never looks an op up by name
+ * does not hash 200,000 names). */
 uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
 uint32_t ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name);
+/* The op hash built (the writer, without m->th.lock: it takes the lock
+ * only while the hash is not built yet). */
+void ops_hash_ready(struct model *m);
 uint32_t ops_add(struct model *m, const struct reader_op *op, bool placeholder);
 void ops_fill(struct model *m, uint32_t id, const struct reader_op *op);
 int32_t graphs_index_of_sid(struct model *m, uint32_t graph_sid);
@@ -583,7 +610,8 @@ void ops_done(struct model *m);
  * cache file gives, carved from big blocks instead of one allocation each
  * (the op is then marked lists_slab). */
 void *ops_slab_alloc(struct model *m, size_t n);
-/* Rebuilds the op hash from the op table (a loaded cache). */
+/* Drops the op hash: the next lookup builds it from the op table (a
+ * loaded cache; under m->th.lock or before the model is shared). */
 void ops_rehash(struct model *m);
 uint16_t hosts_index(struct model *m, const char *host);
 /* The op table usable (opv, the op hash, op_by_name and the other name
@@ -594,6 +622,66 @@ uint16_t hosts_index(struct model *m, const char *host);
  * The counts (nops, nops_filled, fill_gen, graph_nops) need no call. */
 void ops_ready_locked(struct model *m);
 void ops_ready(struct model *m);
+/* An op's strings: the op table keeps their string ids only (the text
+ * lives as long as the model; id 0 is ""). */
+static inline const char *
+ops_name(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->name_sid);
+}
+
+static inline const char *
+ops_type(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->type_sid);
+}
+
+static inline const char *
+ops_graph(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->graph_sid);
+}
+
+static inline const char *
+ops_device(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->device_sid);
+}
+
+static inline const char *
+ops_host(const struct model *m, const struct op_entry *o)
+{
+	return intern_str(&m->str, o->host_sid);
+}
+
+/* An op's non-finite rows and the alert number of the first (0 none):
+ * under m->th.lock. */
+static inline uint64_t
+ops_nf_rows(const struct op_entry *o)
+{
+	return o->more ? o->more->nf_rows : 0;
+}
+
+static inline uint64_t
+ops_first_alert(const struct op_entry *o)
+{
+	return o->more ? o->more->first_alert : 0;
+}
+
+/* The first op of the name with string id name_sid, NO_ID if no op has
+ * that name (the head of the same-name chain, op_entry.next_same_name). */
+static inline uint32_t
+ops_first_of_name(const struct model *m, uint32_t name_sid)
+{
+	return name_sid < m->ot.nname_first ? m->ot.name_first[name_sid] : NO_ID;
+}
+
+/* The writer's state of op id (mp_writer.opw), zeroed the first time:
+ * the index pass only (no lock). */
+struct op_writer *ops_writer(struct model *m, uint32_t id);
+/* Op o's list block, made empty the first time (from the slab for an op
+ * whose lists are there: under m->th.lock). */
+struct op_more *ops_more(struct model *m, struct op_entry *o);
 
 /* model_query.c: frees the model_state() slots (model_close). */
 void model_state_free(struct model *m);

@@ -31,17 +31,21 @@ struct op_key {
 static bool
 op_key_eq(const void *ctx, uint32_t id, const void *key)
 {
-	const struct op_entry *o = &((const struct model *)ctx)->ot.opv[id];
+	const struct model *m = ctx;
+	const struct op_entry *o = &m->ot.opv[id];
 	const struct op_key *k = key;
 
-	return o->graph_sid == k->graph_sid && strcmp(o->name, k->name) == 0;
+	return o->graph_sid == k->graph_sid && strcmp(ops_name(m, o), k->name) == 0;
 }
+
+static void ophash_build_locked(struct model *m);
 
 uint32_t
 ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 {
 	struct op_key k = { graph_sid, name };
 
+	ophash_build_locked(m);
 	return hashtab_find(&m->ot.ophash, op_key_hash(graph_sid, name), op_key_eq, m, &k);
 }
 
@@ -58,19 +62,42 @@ ophash_insert(struct model *m, uint32_t id)
 {
 	const struct op_entry *o = &m->ot.opv[id];
 
-	hashtab_add(&m->ot.ophash, op_key_hash(o->graph_sid, o->name), id);
+	hashtab_add(&m->ot.ophash, op_key_hash(o->graph_sid, ops_name(m, o)), id);
 }
 
-/* Rebuilds the op hash from opv (the cache loads ops without it). */
 void
 ops_rehash(struct model *m)
 {
+	hashtab_done(&m->ot.ophash);
+	memset(&m->ot.ophash, 0, sizeof(m->ot.ophash));
+	atomic_store_explicit(&m->ot.ophash_built, false, memory_order_release);
+}
+
+/* The op hash from opv, sized once, the first time a lookup or an added
+ * op needs it (under m->th.lock, or on the writer once built). */
+static void
+ophash_build_locked(struct model *m)
+{
 	size_t i;
 
+	if (atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire))
+		return;
 	hashtab_done(&m->ot.ophash);
 	hashtab_init(&m->ot.ophash, m->ot.nops + 1 > 512 ? m->ot.nops + 1 : 512);
 	for (i = 0; i < m->ot.nops; i++)
 		ophash_insert(m, (uint32_t)i);
+	atomic_store_explicit(&m->ot.ophash_built, true, memory_order_release);
+}
+
+void
+ops_hash_ready(struct model *m)
+{
+	if (atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&m->th.lock);
+	ops_ready_locked(m);
+	ophash_build_locked(m);
+	pthread_mutex_unlock(&m->th.lock);
 }
 
 uint16_t
@@ -123,6 +150,28 @@ arena_str(struct model *m, const char *s)
 	return intern_str(&m->str, intern_add(&m->str, s ? s : ""));
 }
 
+struct op_more *
+ops_more(struct model *m, struct op_entry *o)
+{
+	if (!o->more)
+		o->more = o->lists_slab ? ops_slab_alloc(m, sizeof(*o->more)) :
+					  xcalloc(1, sizeof(*o->more));
+	return o->more;
+}
+
+struct op_writer *
+ops_writer(struct model *m, uint32_t id)
+{
+	if (id >= m->wr.nopw) {
+		size_t n = (size_t)id + 1;
+
+		TD_GROW(m->wr.opw, m->wr.capopw, n);
+		memset(m->wr.opw + m->wr.nopw, 0, (n - m->wr.nopw) * sizeof(*m->wr.opw));
+		m->wr.nopw = n;
+	}
+	return &m->wr.opw[id];
+}
+
 static void
 consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_sid, const char *src, uint32_t op,
 	      uint32_t input_slot, uint32_t output_slot)
@@ -151,15 +200,19 @@ ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op
 	size_t i;
 
 	if (op->nattrs && op->attrs) {
-		o->attrs = xcalloc(op->nattrs, sizeof(*o->attrs));
+		struct op_more *x = ops_more(m, o);
+
+		x->attrs = xcalloc(op->nattrs, sizeof(*x->attrs));
 		for (i = 0; i < op->nattrs; i++) {
-			o->attrs[i].name = arena_str(m, op->attrs[i].name);
-			o->attrs[i].value = arena_str(m, op->attrs[i].value);
+			x->attrs[i].name = arena_str(m, op->attrs[i].name);
+			x->attrs[i].value = arena_str(m, op->attrs[i].value);
 		}
-		o->nattrs = op->nattrs;
+		x->nattrs = (uint32_t)op->nattrs;
 	}
 	if (op->noutput_types && op->output_types) {
-		o->out_types = xcalloc(op->noutput_types, sizeof(*o->out_types));
+		struct op_more *x = ops_more(m, o);
+
+		x->out_types = xcalloc(op->noutput_types, sizeof(*x->out_types));
 		for (i = 0; i < op->noutput_types; i++) {
 			const struct reader_output_type *t = &op->output_types[i];
 			int64_t *d = NULL;
@@ -168,10 +221,10 @@ ops_fill_details(struct model *m, struct op_entry *o, const struct reader_op *op
 				d = xmalloc((size_t)t->rank * sizeof(*d));
 				memcpy(d, t->dims, (size_t)t->rank * sizeof(*d));
 			}
-			o->out_types[i] = (struct model_output_type){ t->dtype,
+			x->out_types[i] = (struct model_output_type){ t->dtype,
 								      t->rank > 0 && !d ? -1 : t->rank, d };
 		}
-		o->nout_types = op->noutput_types;
+		x->nout_types = (uint32_t)op->noutput_types;
 	}
 }
 
@@ -185,20 +238,27 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 
 	if (o->lists_slab) {
 		/* a loaded placeholder's lists (the writer gives it none): the
-		 * fill replaces them, with lists of its own */
-		o->inputs = NULL, o->ctrl = NULL, o->attrs = NULL, o->out_types = NULL;
-		o->out_ids = NULL, o->frame_sids = NULL;
-		o->ninputs = o->nctrl = o->nattrs = o->nout_types = o->nout_ids = o->nframes = 0;
+		 * fill replaces them, with lists of its own; its alert facts
+		 * move to its own block */
+		uint64_t nf = ops_nf_rows(o), first = ops_first_alert(o);
+
+		if (o->more)
+			model_graveyard(m, o->more->stack);
+		o->inputs = NULL;
+		o->more = NULL;
+		o->ninputs = 0;
 		o->lists_slab = false;
+		if (nf || first) {
+			ops_more(m, o)->nf_rows = nf;
+			o->more->first_alert = first;
+		}
 	}
 	o->type_sid = intern_add(&m->str, op->op_type ? op->op_type : "");
-	o->type = intern_str(&m->str, o->type_sid);
-	if (o->placeholder && o->nf_rows && old_type != o->type_sid)
-		alerts_group_retype(m, old_type, o->type_sid, o->nf_rows, o->first_alert);
-	o->device = arena_str(m, op->device);
-	o->host = arena_str(m, op->host);
+	if (o->placeholder && ops_nf_rows(o) && old_type != o->type_sid)
+		alerts_group_retype(m, old_type, o->type_sid, ops_nf_rows(o), ops_first_alert(o));
+	o->device_sid = intern_add(&m->str, op->device ? op->device : "");
+	o->host_sid = intern_add(&m->str, op->host ? op->host : "");
 	o->num_outputs = op->num_outputs;
-	o->wall_time = op->wall_time;
 	if (op->ninputs) {
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
@@ -206,29 +266,35 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 			consumers_add(m, &m->ot.consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
 				      (uint32_t)i, o->inputs[i].slot);
 		}
-		o->ninputs = op->ninputs;
+		o->ninputs = (uint32_t)op->ninputs;
 	}
 	if (op->ncontrol_inputs && op->control_inputs) {
-		o->ctrl = xcalloc(op->ncontrol_inputs, sizeof(*o->ctrl));
+		struct op_more *x = ops_more(m, o);
+
+		x->ctrl = xcalloc(op->ncontrol_inputs, sizeof(*x->ctrl));
 		for (i = 0; i < op->ncontrol_inputs; i++) {
-			o->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
-			o->ctrl[i].op = -1;
-			consumers_add(m, &m->ot.ctrl_consumer_idx, o->graph_sid, o->ctrl[i].op_name, id,
+			x->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
+			x->ctrl[i].op = -1;
+			consumers_add(m, &m->ot.ctrl_consumer_idx, o->graph_sid, x->ctrl[i].op_name, id,
 				      (uint32_t)i, 0);
 		}
-		o->nctrl = op->ncontrol_inputs;
+		x->nctrl = (uint32_t)op->ncontrol_inputs;
 	}
 	ops_fill_details(m, o, op);
 	if (op->noutput_tensor_ids && op->output_tensor_ids) {
-		o->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*o->out_ids));
-		memcpy(o->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*o->out_ids));
-		o->nout_ids = op->noutput_tensor_ids;
+		struct op_more *x = ops_more(m, o);
+
+		x->out_ids = xmalloc(op->noutput_tensor_ids * sizeof(*x->out_ids));
+		memcpy(x->out_ids, op->output_tensor_ids, op->noutput_tensor_ids * sizeof(*x->out_ids));
+		x->nout_ids = (uint32_t)op->noutput_tensor_ids;
 	}
 	if (op->nframes && op->frame_ids) {
-		o->frame_sids = xmalloc(op->nframes * sizeof(*o->frame_sids));
+		struct op_more *x = ops_more(m, o);
+
+		x->frame_sids = xmalloc(op->nframes * sizeof(*x->frame_sids));
 		for (i = 0; i < op->nframes; i++)
-			o->frame_sids[i] = intern_add(&m->str, op->frame_ids[i] ? op->frame_ids[i] : "");
-		o->nframes = op->nframes;
+			x->frame_sids[i] = intern_add(&m->str, op->frame_ids[i] ? op->frame_ids[i] : "");
+		x->nframes = (uint32_t)op->nframes;
 	}
 	for (i = 0; op->aliases && i < op->naliases; i++)
 		if (op->aliases[i] && *op->aliases[i])
@@ -240,31 +306,45 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	m->ot.nops_filled++;
 }
 
+/* Name sid's first op is id (a name without one yet; under m->th.lock). */
+static void
+name_first_set(struct model *m, uint32_t sid, uint32_t id)
+{
+	if (sid >= m->ot.nname_first) {
+		size_t n = m->ot.nname_first, cap = n ? n : 64;
+
+		while (cap <= sid)
+			cap *= 2;
+		m->ot.name_first = xrealloc(m->ot.name_first, cap * sizeof(*m->ot.name_first));
+		memset(m->ot.name_first + n, 0xff, (cap - n) * sizeof(*m->ot.name_first));  /* NO_ID */
+		m->ot.nname_first = cap;
+	}
+	m->ot.name_first[sid] = id;
+	m->ot.nnames++;
+}
+
 /* Adds an op (under m->th.lock); a placeholder has only its key. */
 uint32_t
 ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 {
 	struct op_entry *o;
-	uint32_t id = (uint32_t)m->ot.nops;
-	uint64_t *chain, *n;
+	uint32_t id = (uint32_t)m->ot.nops, first;
+	uint64_t *n;
 
-	if (!m->ot.ophash.cap)
-		hashtab_init(&m->ot.ophash, 512);
+	ophash_build_locked(m);
 	TD_GROW(m->ot.opv, m->ot.capops, m->ot.nops + 1);
 	o = &m->ot.opv[id];
 	memset(o, 0, sizeof(*o));
 	o->graph_sid = intern_add(&m->str, op->graph_id ? op->graph_id : "");
-	o->graph_id = intern_str(&m->str, o->graph_sid);
 	o->name_sid = intern_add(&m->str, op->op_name ? op->op_name : "");
-	o->name = intern_str(&m->str, o->name_sid);
-	o->type = o->device = o->host = "";
-	o->type_sid = 0;
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
 	o->last_same_name = id;
-	chain = hashtab_u64_put(&m->ot.op_by_name, o->name_sid, id);
-	if (*chain != id) {
-		struct op_entry *head = &m->ot.opv[*chain];
+	first = ops_first_of_name(m, o->name_sid);
+	if (first == NO_ID) {
+		name_first_set(m, o->name_sid, id);
+	} else {
+		struct op_entry *head = &m->ot.opv[first];
 
 		m->ot.opv[head->last_same_name].next_same_name = id;
 		head->last_same_name = id;
@@ -312,20 +392,28 @@ ops_slab_alloc(struct model *m, size_t n)
 	return p;
 }
 
-/* Frees the lists an op owns one by one (not those in the slab). */
+/* Frees the lists an op owns one by one (not those in the slab; the
+ * resolved stack always). */
 static void
 op_lists_free(struct op_entry *o)
 {
+	struct op_more *x = o->more;
+
+	if (x)
+		free(x->stack);
 	if (o->lists_slab)
 		return;
 	free(o->inputs);
-	free(o->ctrl);
-	free(o->attrs);
-	for (size_t k = 0; k < o->nout_types; k++)
-		free((void *)o->out_types[k].dims);
-	free(o->out_types);
-	free(o->out_ids);
-	free(o->frame_sids);
+	if (!x)
+		return;
+	free(x->ctrl);
+	free(x->attrs);
+	for (size_t k = 0; k < x->nout_types; k++)
+		free((void *)x->out_types[k].dims);
+	free(x->out_types);
+	free(x->out_ids);
+	free(x->frame_sids);
+	free(x);
 }
 
 void
@@ -334,10 +422,8 @@ ops_done(struct model *m)
 	struct op_slab *b, *next;
 	size_t i;
 
-	for (i = 0; m->ot.opv && i < m->ot.nops; i++) {        /* NULL: never decoded */
+	for (i = 0; m->ot.opv && i < m->ot.nops; i++)          /* NULL: never decoded */
 		op_lists_free(&m->ot.opv[i]);
-		free(m->ot.opv[i].stack);
-	}
 	for (b = m->ot.slab; b; b = next) {
 		next = b->next;
 		free(b);
@@ -345,7 +431,7 @@ ops_done(struct model *m)
 	m->ot.slab = NULL;
 	free(m->ot.opv);
 	hashtab_done(&m->ot.ophash);
-	hashtab_u64_done(&m->ot.op_by_name);
+	free(m->ot.name_first);
 	hashtab_u64_done(&m->ot.op_by_alias);
 	hashtab_u64_done(&m->ot.consumer_idx);
 	hashtab_u64_done(&m->ot.ctrl_consumer_idx);
@@ -357,6 +443,7 @@ ops_done(struct model *m)
 	hashtab_u64_done(&m->ot.graph_nops);
 	free(m->ot.devices);
 	free(m->src.hosts);
+	free(m->wr.opw);
 }
 
 /* ---- graphs ------------------------------------------------------------ */
@@ -464,16 +551,18 @@ op_resolve_inputs(struct model *m, struct op_entry *o)
 
 	for (i = 0; i < o->ninputs; i++) {
 		if (o->inputs[i].op < 0) {
-			uint32_t id = ops_lookup(m, o->graph_id, o->inputs[i].op_name);
+			uint32_t id = ops_lookup_sid(m, o->graph_sid, o->inputs[i].op_name);
 
 			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
 		}
 	}
-	for (i = 0; i < o->nctrl; i++) {
-		if (o->ctrl[i].op < 0) {
-			uint32_t id = ops_lookup(m, o->graph_id, o->ctrl[i].op_name);
+	for (i = 0; o->more && i < o->more->nctrl; i++) {
+		struct model_tensor_ref *c = &o->more->ctrl[i];
 
-			o->ctrl[i].op = id == NO_ID ? -1 : (int64_t)id;
+		if (c->op < 0) {
+			uint32_t id = ops_lookup_sid(m, o->graph_sid, c->op_name);
+
+			c->op = id == NO_ID ? -1 : (int64_t)id;
 		}
 	}
 }
@@ -493,26 +582,30 @@ model_op_get(struct model *m, uint32_t id, struct model_op *op)
 		frames_resolve_op(m, o);
 		memset(op, 0, sizeof(*op));
 		op->id = id;
-		op->name = o->name;
-		op->type = o->type;
-		op->graph_id = o->graph_id;
+		op->name = ops_name(m, o);
+		op->type = ops_type(m, o);
+		op->graph_id = ops_graph(m, o);
 		op->graph = graphs_index_of_sid(m, o->graph_sid);
 		op->graph_name = op->graph >= 0 ? intern_str(&m->str, m->ot.graphs[op->graph].name_sid) : "";
-		op->device = o->device;
-		op->host = o->host;
+		op->device = ops_device(m, o);
+		op->host = ops_host(m, o);
 		op->num_outputs = o->num_outputs;
 		op->inputs = o->inputs;
 		op->ninputs = o->ninputs;
-		op->control_inputs = o->ctrl;
-		op->ncontrol_inputs = o->nctrl;
-		op->attrs = o->attrs;
-		op->nattrs = o->nattrs;
-		op->output_types = o->out_types;
-		op->noutput_types = o->nout_types;
-		op->output_tensor_ids = o->out_ids;
-		op->noutput_tensor_ids = o->nout_ids;
-		op->stack = o->stack;
-		op->nstack = o->nstack;
+		if (o->more) {
+			const struct op_more *x = o->more;
+
+			op->control_inputs = x->ctrl;
+			op->ncontrol_inputs = x->nctrl;
+			op->attrs = x->attrs;
+			op->nattrs = x->nattrs;
+			op->output_types = x->out_types;
+			op->noutput_types = x->nout_types;
+			op->output_tensor_ids = x->out_ids;
+			op->noutput_tensor_ids = x->nout_ids;
+			op->stack = x->stack;
+			op->nstack = x->nstack;
+		}
 	}
 	pthread_mutex_unlock(&m->th.lock);
 	return ok;
@@ -524,11 +617,10 @@ op_by_name_locked(struct model *m, const char *name)
 {
 	uint32_t sid = intern_find(&m->str, name), j;
 	int64_t any = -1;
-	uint64_t first;
 
-	if (sid == NO_ID || !hashtab_u64_get(&m->ot.op_by_name, sid, &first))
+	if (sid == NO_ID)
 		return -1;
-	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name) {
+	for (j = ops_first_of_name(m, sid); j != NO_ID; j = m->ot.opv[j].next_same_name) {
 		if (!m->ot.opv[j].placeholder)
 			return j;
 		if (any < 0)
@@ -557,11 +649,11 @@ op_by_suffix_locked(struct model *m, const char *name)
 	size_t i, len = strlen(name);
 
 	for (i = 0; i < m->ot.nops; i++) {
-		const char *n = m->ot.opv[i].name;
+		const char *n = ops_name(m, &m->ot.opv[i]);
 		size_t nl = strlen(n);
 
 		if (nl > len && n[nl - len - 1] == '/' && strcmp(n + nl - len, name) == 0) {
-			if (found >= 0 && strcmp(m->ot.opv[found].name, n) != 0)
+			if (found >= 0 && strcmp(ops_name(m, &m->ot.opv[found]), n) != 0)
 				return -1;      /* ambiguous */
 			if (found < 0)
 				found = (int64_t)i;

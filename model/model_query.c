@@ -210,9 +210,9 @@ brief_locked(struct model *m, uint32_t id, struct model_op_brief *b)
 {
 	const struct op_entry *o = &m->ot.opv[id];
 
-	b->name = o->name;
-	b->type = o->type ? o->type : "";
-	b->graph_id = o->graph_id ? o->graph_id : "";
+	b->name = ops_name(m, o);
+	b->type = ops_type(m, o);
+	b->graph_id = ops_graph(m, o);
 	b->graph = graphs_index_of_sid(m, o->graph_sid);
 	b->graph_key = o->graph_sid;
 	b->num_outputs = o->num_outputs;
@@ -260,7 +260,7 @@ model_op_input(struct model *m, uint32_t id, uint32_t k, uint32_t *slot, const c
 	ops_ready_locked(m);
 	if (id < m->ot.nops && k < m->ot.opv[id].ninputs) {
 		const struct op_entry *o = &m->ot.opv[id];
-		uint32_t p = ops_lookup(m, o->graph_id, o->inputs[k].op_name);
+		uint32_t p = ops_lookup_sid(m, o->graph_sid, o->inputs[k].op_name);
 
 		r = p == NO_ID ? -1 : (int64_t)p;
 		if (slot)
@@ -293,7 +293,6 @@ model_op_same_name(struct model *m, uint32_t id, uint32_t **out)
 {
 	uint32_t *v = NULL;
 	size_t n = 0, cap = 0;
-	uint64_t first;
 
 	*out = NULL;
 	pthread_mutex_lock(&m->th.lock);
@@ -304,12 +303,12 @@ model_op_same_name(struct model *m, uint32_t id, uint32_t **out)
 	}
 	TD_GROW(v, cap, 1);
 	v[n++] = id;
-	if (hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[id].name_sid, &first))
-		for (uint32_t j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
-			if (j != id) {
-				TD_GROW(v, cap, n + 1);
-				v[n++] = j;
-			}
+	for (uint32_t j = ops_first_of_name(m, m->ot.opv[id].name_sid); j != NO_ID;
+	     j = m->ot.opv[j].next_same_name)
+		if (j != id) {
+			TD_GROW(v, cap, n + 1);
+			v[n++] = j;
+		}
 	pthread_mutex_unlock(&m->th.lock);
 	*out = v;
 	return n;

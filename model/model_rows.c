@@ -551,8 +551,8 @@ model_trace_names(struct model *m, uint64_t i, const char **name, const char **t
 	pthread_mutex_lock(&m->th.lock);
 	ops_ready_locked(m);
 	if (op < m->ot.nops) {
-		*name = m->ot.opv[op].name;
-		*type = m->ot.opv[op].type;
+		*name = ops_name(m, &m->ot.opv[op]);
+		*type = ops_type(m, &m->ot.opv[op]);
 	}
 	*host = rows_trace_host(m, i);
 	pthread_mutex_unlock(&m->th.lock);
@@ -583,9 +583,9 @@ model_trace_get(struct model *m, uint64_t i, struct model_trace *row)
 		struct op_entry *o = &m->ot.opv[op];
 		int32_t g = graphs_index_of_sid(m, o->graph_sid);
 
-		row->op_name = o->name;
-		row->op_type = o->type;
-		row->graph_id = o->graph_id;
+		row->op_name = ops_name(m, o);
+		row->op_type = ops_type(m, o);
+		row->graph_id = ops_graph(m, o);
 		row->graph_name = g >= 0 ? intern_str(&m->str, m->ot.graphs[g].name_sid) : "";
 	}
 	row->execution = rows_trace_execution(m, i);

@@ -79,6 +79,19 @@ row_matches(struct model *m, uint64_t j, uint32_t slot, int64_t e, bool input, b
 	return rows_trace_execution(m, j) == e;
 }
 
+/* Whether one of the 16 op references at p is op: compares without a
+ * branch each (the compiler makes vector compares of it), so a scan steps
+ * over 16 rows of other ops with one test. */
+static inline bool
+any_of_16(const uint32_t *p, uint32_t op)
+{
+	unsigned hit = 0;
+
+	for (int k = 0; k < 16; k++)
+		hit |= p[k] == op;
+	return hit != 0;
+}
+
 static void
 unlock_if(struct model *m, bool *locked)
 {
@@ -106,12 +119,18 @@ model_trace_scan_back(struct model *m, uint32_t op, uint32_t slot, uint64_t from
 		uint64_t base = (j - 1) & ~(uint64_t)(MODEL_CHUNK - 1);
 		uint64_t stop = TD_MAX(base, lo);
 
-		for (; j > stop; j--)
+		while (j > stop) {
+			if (j - stop >= 16 && !any_of_16(a + (j - 16 - base), op)) {
+				j -= 16;
+				continue;
+			}
 			if (a[(j - 1) - base] == op &&
 			    row_matches(m, j - 1, slot, e, input, check, &locked)) {
 				unlock_if(m, &locked);
 				return (int64_t)(j - 1);
 			}
+			j--;
+		}
 		unlock_if(m, &locked);
 	}
 	return -1;
@@ -134,11 +153,17 @@ model_trace_scan_fwd(struct model *m, uint32_t op, uint32_t slot, uint64_t from,
 		uint64_t base = j & ~(uint64_t)(MODEL_CHUNK - 1);
 		uint64_t stop = TD_MIN(base + MODEL_CHUNK, hi);
 
-		for (; j < stop; j++)
+		while (j < stop) {
+			if (stop - j >= 16 && !any_of_16(a + (j - base), op)) {
+				j += 16;
+				continue;
+			}
 			if (a[j - base] == op && row_matches(m, j, slot, e, false, check, &locked)) {
 				unlock_if(m, &locked);
 				return (int64_t)j;
 			}
+			j++;
+		}
 		unlock_if(m, &locked);
 	}
 	return -1;

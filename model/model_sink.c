@@ -393,14 +393,14 @@ trace_graph_sid(struct model *m, const char *graph)
 static uint32_t
 trace_op_of(struct model *m, const char *graph, const char *name, uint64_t key)
 {
-	uint32_t op = NO_ID, guess1 = m->wr.last_trace_op1 ? m->ot.opv[m->wr.last_trace_op1 - 1].succ1 : 0;
+	uint32_t op = NO_ID, guess1 = m->wr.last_trace_op1 ? ops_writer(m, m->wr.last_trace_op1 - 1)->succ1 : 0;
 
 	/* the reader's op key (reader.h) spares the compares when it is the
 	 * one this op was last matched with */
-	if (guess1 && key && m->ot.opv[guess1 - 1].key == key) {
+	if (guess1 && key && ops_writer(m, guess1 - 1)->key == key) {
 		op = guess1 - 1;
-	} else if (guess1 && strcmp(m->ot.opv[guess1 - 1].name, name) == 0 &&
-	    strcmp(m->ot.opv[guess1 - 1].graph_id, graph) == 0) {
+	} else if (guess1 && strcmp(ops_name(m, &m->ot.opv[guess1 - 1]), name) == 0 &&
+	    strcmp(ops_graph(m, &m->ot.opv[guess1 - 1]), graph) == 0) {
 		op = guess1 - 1;
 	} else {
 		op = ops_lookup_sid(m, trace_graph_sid(m, graph), name);
@@ -412,11 +412,11 @@ trace_op_of(struct model *m, const char *graph, const char *name, uint64_t key)
 			pthread_mutex_unlock(&m->th.lock);
 		}
 		if (m->wr.last_trace_op1)
-			m->ot.opv[m->wr.last_trace_op1 - 1].succ1 = op + 1;
+			ops_writer(m, m->wr.last_trace_op1 - 1)->succ1 = op + 1;
 	}
 	m->wr.last_trace_op1 = op + 1;
 	if (key)
-		m->ot.opv[op].key = key;
+		ops_writer(m, op)->key = key;
 	return op;
 }
 
@@ -431,19 +431,19 @@ on_trace(void *ctx, const struct reader_trace *t)
 	uint8_t flags;
 
 	ops_ready(m);           /* the writer reads the op table without the lock below */
+	ops_hash_ready(m);      /* and looks ops up by name (trace_op_of) */
 	if (stopping(m) || (row >> MODEL_CHUNK_SHIFT) >= MODEL_MAX_CHUNKS)
 		return;
 	op = trace_op_of(m, graph, name, t->op_key);
-	if (t->op_type && *t->op_type && m->ot.opv[op].placeholder && !*m->ot.opv[op].type) {
+	if (t->op_type && *t->op_type && m->ot.opv[op].placeholder && !m->ot.opv[op].type_sid) {
 		/* a format whose traces carry their type (no on_op) */
 		pthread_mutex_lock(&m->th.lock);
 		uint32_t old_type = m->ot.opv[op].type_sid;
 
 		m->ot.opv[op].type_sid = intern_add(&m->str, t->op_type);
-		m->ot.opv[op].type = intern_str(&m->str, m->ot.opv[op].type_sid);
-		if (m->ot.opv[op].nf_rows && old_type != m->ot.opv[op].type_sid)
-			alerts_group_retype(m, old_type, m->ot.opv[op].type_sid, m->ot.opv[op].nf_rows,
-					    m->ot.opv[op].first_alert);
+		if (ops_nf_rows(&m->ot.opv[op]) && old_type != m->ot.opv[op].type_sid)
+			alerts_group_retype(m, old_type, m->ot.opv[op].type_sid,
+					    ops_nf_rows(&m->ot.opv[op]), ops_first_alert(&m->ot.opv[op]));
 		m->ot.fill_gen++;
 		pthread_mutex_unlock(&m->th.lock);
 	}
@@ -461,10 +461,12 @@ on_trace(void *ctx, const struct reader_trace *t)
 	if (TF_IS_ALERT(flags)) {
 		struct op_entry *o = &m->ot.opv[op];
 		uint64_t alert = atomic_load(&m->rows.trace_alerts);
+		struct op_more *x;
 
 		pthread_mutex_lock(&m->th.lock);
-		if (!o->nf_rows++)
-			o->first_alert = alert;
+		x = ops_more(m, o);
+		if (!x->nf_rows++)
+			x->first_alert = alert;
 		alerts_group_add(m, ALERTS_OF_TRACES, "InfNan", o->type_sid, 1, alert);
 		pthread_mutex_unlock(&m->th.lock);
 	}
@@ -601,13 +603,13 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 static uint32_t
 alert_op_type(struct model *m, const char *op_name)
 {
-	uint64_t first;
 	uint32_t j;
 
 	ops_ready_locked(m);
-	if (!op_name || !hashtab_u64_get(&m->ot.op_by_name, intern_add(&m->str, op_name), &first))
+	if (!op_name)
 		return 0;
-	for (j = (uint32_t)first; j != NO_ID; j = m->ot.opv[j].next_same_name)
+	for (j = ops_first_of_name(m, intern_add(&m->str, op_name)); j != NO_ID;
+	     j = m->ot.opv[j].next_same_name)
 		if (!m->ot.opv[j].placeholder)
 			return m->ot.opv[j].type_sid;
 	return 0;

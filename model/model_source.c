@@ -50,22 +50,23 @@ frame_index(struct model *m, uint32_t sid, uint32_t *out)
 void
 frames_resolve_op(struct model *m, struct op_entry *o)
 {
+	struct op_more *x = o->more;
 	uint32_t *stack;
 	size_t i, n = 0;
 
-	if (o->nstack == o->nframes)
+	if (!x || x->nstack == x->nframes)
 		return;
-	stack = xmalloc((o->nframes + 1) * sizeof(*stack));
-	for (i = 0; i < o->nframes; i++)
-		if (frame_index(m, o->frame_sids[i], &stack[n]))
+	stack = xmalloc((x->nframes + 1) * sizeof(*stack));
+	for (i = 0; i < x->nframes; i++)
+		if (frame_index(m, x->frame_sids[i], &stack[n]))
 			n++;
-	if (n <= o->nstack) {
+	if (n <= x->nstack) {
 		free(stack);
 		return;
 	}
-	model_graveyard(m, o->stack);   /* a caller may still hold the old one */
-	o->stack = stack;
-	o->nstack = n;
+	model_graveyard(m, x->stack);   /* a caller may still hold the old one */
+	x->stack = stack;
+	x->nstack = (uint32_t)n;
 }
 
 void
@@ -475,13 +476,16 @@ detail_op_stack(struct model *m, uint32_t op, struct model_detail *md)
 	pthread_mutex_lock(&m->th.lock);
 	ops_ready_locked(m);
 	if (op < m->ot.nops) {
+		const struct op_more *x = m->ot.opv[op].more;
+		size_t n;
+
 		frames_resolve_op(m, &m->ot.opv[op]);
+		n = x ? x->nstack : 0;
 		free(md->stack);
-		md->stack = xmalloc((m->ot.opv[op].nstack + 1) * sizeof(*md->stack));
-		if (m->ot.opv[op].nstack)          /* stack is NULL when empty */
-			memcpy(md->stack, m->ot.opv[op].stack,
-			       m->ot.opv[op].nstack * sizeof(*md->stack));
-		md->nstack = m->ot.opv[op].nstack;
+		md->stack = xmalloc((n + 1) * sizeof(*md->stack));
+		if (n)                          /* stack is NULL when empty */
+			memcpy(md->stack, x->stack, n * sizeof(*md->stack));
+		md->nstack = n;
 	}
 	pthread_mutex_unlock(&m->th.lock);
 }

@@ -63,3 +63,16 @@ reader_listing_probe(const char *dir,
 	reader_listing_done(&ls);
 	return score;
 }
+
+bool
+reader_listing_check(const char *dir,
+		     bool (*check_list)(const char *dir, const struct reader_listing *ls))
+{
+	struct reader_listing ls;
+	bool hit;
+
+	reader_listing_make(dir, &ls);  /* empty when dir cannot be listed */
+	hit = check_list(dir, &ls);
+	reader_listing_done(&ls);
+	return hit;
+}

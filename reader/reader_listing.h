@@ -39,5 +39,10 @@ void reader_listing_done(struct reader_listing *ls);
  * listing. */
 int reader_listing_probe(const char *dir,
 			 int (*probe_list)(const char *dir, const struct reader_listing *ls));
+/* The same for a yes/no question asked of a listing: check_list(dir, ls)
+ * on a listing of dir made for the call (empty when dir cannot be listed,
+ * so an unlistable folder answers as an empty one). */
+bool reader_listing_check(const char *dir,
+			  bool (*check_list)(const char *dir, const struct reader_listing *ls));
 
 #endif

@@ -210,7 +210,15 @@ nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct
 	if (!model_graph_get(c->m, (uint32_t)o->outer, &g))
 		return false;
 	w.outer_id = g.graph_id;
-	carry_each_op(c->m, model_op_count(c->m), nested_call, &w);
+	{
+		const uint32_t *ops;
+		uint32_t n = carry_call_ops(c, &ops);
+		struct model_op_brief b;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (model_op_brief(c->m, ops[k], &b))
+				nested_call(&w, ops[k], &b);
+	}
 	*ncalls = w.ncalls;
 	if (w.best < 0)
 		return false;
@@ -221,49 +229,31 @@ nested_input(struct carry *c, uint64_t i, int64_t x, const struct opf *o, struct
 	return true;
 }
 
-struct write_walk {
-	struct carry *c;
-	uint64_t i;
-	uint32_t var;
-	int64_t best;               /* the latest writer row before i, -1 */
-	const char *best_type;      /* its op's type */
-};
-
-/* One op k of graph_write's walk: a writer of the variable. */
-static bool
-graph_writer(void *arg, uint32_t k, const struct model_op_brief *b)
-{
-	struct write_walk *w = arg;
-	int64_t v, r;
-
-	if (!b->ninputs || !write_type(b->type))
-		return true;
-	v = model_op_input(w->c->m, k, 0, NULL, NULL);
-	if (v < 0 || (uint32_t)v != w->var)
-		return true;
-	carry_tick(w->c);
-	r = model_trace_of_op(w->c->m, k, UINT32_MAX, w->i, -1);
-	if (r > w->best) {
-		w->best = r;
-		w->best_type = b->type;
-	}
-	return true;
-}
-
 /* A graph's writers of variable op var: the latest non-finite row of one
  * before i (the last write, when it holds the bad value). */
 static bool
 graph_write(struct carry *c, uint64_t i, uint32_t var, struct carry_found *f)
 {
-	struct write_walk w = { c, i, var, -1, "" };
+	const uint32_t *ops;
+	uint32_t n = carry_writers(c, var, &ops), k;
+	int64_t best = -1, r;
+	const char *best_type = "";
+	struct model_op_brief b;
 
-	carry_each_op(c->m, model_op_count(c->m), graph_writer, &w);
-	if (w.best < 0 || !(carry_row_flags(c->m, (uint64_t)w.best) & ROW_NONFINITE))
+	for (k = 0; k < n; k++) {
+		carry_tick(c);
+		r = model_trace_of_op(c->m, ops[k], UINT32_MAX, i, -1);
+		if (r > best && model_op_brief(c->m, ops[k], &b)) {
+			best = r;
+			best_type = b.type;
+		}
+	}
+	if (best < 0 || !(carry_row_flags(c->m, (uint64_t)best) & ROW_NONFINITE))
 		return false;
 	f->link = CARRY_VARIABLE;
-	f->row = w.best;
+	f->row = best;
 	f->via = -1;
-	f->via_type = w.best_type;
+	f->via_type = best_type;
 	return true;
 }
 

@@ -29,6 +29,17 @@ struct carry {
 	uint32_t *position;         /* per op: graph input ops before it in its
 				     * graph (one walk over the ops, on first use) */
 	uint32_t npositions;
+	/* the ops writing each variable op (CSR: writers of op v are
+	 * wr_ops[wr_start[v] .. wr_start[v + 1]), by op id), made in one walk
+	 * over the ops on first use and again when the ops grew or an op was
+	 * described since (wr_nops, wr_gen) */
+	uint32_t *wr_start, *wr_ops;
+	uint32_t wr_nops;
+	uint64_t wr_gen;
+	bool wr_made;
+	/* the ops of a call type, by op id (made in the same walk) */
+	uint32_t *call_ops;
+	uint32_t ncall_ops;
 };
 
 struct opf {
@@ -57,6 +68,12 @@ uint32_t carry_row_op(struct model *m, uint64_t j);
  * time; stops early when fn returns false. */
 void carry_each_op(struct model *m, uint32_t end,
 		   bool (*fn)(void *arg, uint32_t id, const struct model_op_brief *b), void *arg);
+/* The ops that write variable op var (input 0 produced by it, a write
+ * type), by op id, into *ops; returns how many. */
+uint32_t carry_writers(struct carry *c, uint32_t var, const uint32_t **ops);
+/* The ops of a call type (a function graph's call), by op id, into *ops;
+ * returns how many. */
+uint32_t carry_call_ops(struct carry *c, const uint32_t **ops);
 /* Row i's op facts (type, inputs, graph, its outer graph, its position
  * among its graph's input ops). */
 void carry_op_facts(struct carry *c, uint64_t i, struct opf *f);

@@ -40,6 +40,9 @@ carry_free(struct carry *c)
 	}
 	free(c->x);
 	free(c->position);
+	free(c->wr_start);
+	free(c->wr_ops);
+	free(c->call_ops);
 	free(c);
 }
 
@@ -185,6 +188,108 @@ op_position(struct carry *c, uint32_t op)
 		hashtab_u64_done(&w.seen);
 	}
 	return c->position[op];
+}
+
+/* ---- the writers of each variable ---------------------------------------------- */
+
+struct writer_walk {
+	struct model *m;
+	uint32_t *var, *op;         /* (variable, writer) pairs */
+	size_t n, cap;
+	uint32_t *calls;            /* call ops */
+	size_t ncalls, capcalls;
+};
+
+static bool
+note_writer(void *arg, uint32_t id, const struct model_op_brief *b)
+{
+	struct writer_walk *w = arg;
+	int64_t v;
+
+	if (call_type(b->type)) {
+		TD_GROW(w->calls, w->capcalls, w->ncalls + 1);
+		w->calls[w->ncalls++] = id;
+	}
+	if (!b->ninputs || !write_type(b->type))
+		return true;
+	v = model_op_input(w->m, id, 0, NULL, NULL);
+	if (v < 0 || v > UINT32_MAX)
+		return true;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->var = xrealloc(w->var, w->cap * sizeof(*w->var));
+		w->op = xrealloc(w->op, w->cap * sizeof(*w->op));
+	}
+	w->var[w->n] = (uint32_t)v;
+	w->op[w->n++] = id;
+	return true;
+}
+
+/* One walk over the ops: each variable's writers, grouped by variable in
+ * op id order (a counting sort of the pairs the walk found in that
+ * order), and the call ops. */
+static void
+walk_ops(struct carry *c, uint32_t nops, uint64_t gen)
+{
+	struct writer_walk w = { c->m, NULL, NULL, 0, 0, NULL, 0, 0 };
+	uint32_t *next;
+	size_t k;
+
+	carry_each_op(c->m, nops, note_writer, &w);
+	free(c->wr_start);
+	free(c->wr_ops);
+	c->wr_start = xcalloc((size_t)nops + 1, sizeof(*c->wr_start));
+	c->wr_ops = xmalloc(TD_MAX(w.n, (size_t)1) * sizeof(*c->wr_ops));
+	for (k = 0; k < w.n; k++)
+		if (w.var[k] < nops)
+			c->wr_start[w.var[k] + 1]++;
+	for (k = 0; k < nops; k++)
+		c->wr_start[k + 1] += c->wr_start[k];
+	next = xmalloc(((size_t)nops + 1) * sizeof(*next));
+	memcpy(next, c->wr_start, ((size_t)nops + 1) * sizeof(*next));
+	for (k = 0; k < w.n; k++)
+		if (w.var[k] < nops)
+			c->wr_ops[next[w.var[k]]++] = w.op[k];
+	free(next);
+	free(w.var);
+	free(w.op);
+	free(c->call_ops);
+	c->call_ops = w.calls;
+	c->ncall_ops = (uint32_t)w.ncalls;
+	c->wr_nops = nops;
+	c->wr_gen = gen;
+	c->wr_made = true;
+}
+
+/* The op walk's answers, made again when the ops grew or an op was
+ * described since they were made. */
+static void
+op_walk_fresh(struct carry *c)
+{
+	uint64_t gen;
+	uint32_t nops = model_ops_filled(c->m, &gen);
+
+	if (!c->wr_made || nops != c->wr_nops || gen != c->wr_gen)
+		walk_ops(c, nops, gen);
+}
+
+uint32_t
+carry_call_ops(struct carry *c, const uint32_t **ops)
+{
+	op_walk_fresh(c);
+	*ops = c->call_ops;
+	return c->ncall_ops;
+}
+
+uint32_t
+carry_writers(struct carry *c, uint32_t var, const uint32_t **ops)
+{
+	op_walk_fresh(c);
+	*ops = c->wr_ops;
+	if (var >= c->wr_nops)
+		return 0;
+	*ops = c->wr_ops + c->wr_start[var];
+	return c->wr_start[var + 1] - c->wr_start[var];
 }
 
 void

@@ -7,7 +7,10 @@
  *
  * Where the row by row walk stops at a side that decides, this one
  * evaluates both sides for every row: the same answer, given fields
- * that have no effect when read (a column, not a decode).  Not for
+ * that have no effect when read (a column, not a decode).  Several
+ * expressions over one window (a watch set) may share their leaves'
+ * answers (struct expr_leaves): a leaf that another expression already
+ * evaluated over the window is copied, not evaluated again.  Not for
  * fields read by a callback with side effects (a decode, the watches'
  * basis): those stay with expr_eval.
  */
@@ -33,7 +36,73 @@ struct window {
 	expr_col_fn get;
 	void *ctx;
 	struct expr_memo *mm;
+	struct expr_leaves *lv;     /* NULL: no leaf shared */
 };
+
+/* A leaf's answers over the window, kept for the other expressions of
+ * the window (the same field, operator and literal). */
+#define LEAVES_MAX 64
+struct expr_leaves {
+	size_t n;
+	struct leaf_ent {
+		const struct node *nd; /* its expression's node (the key's fields) */
+		uint8_t *ans;       /* EXPR_WINDOW answers */
+	} v[LEAVES_MAX];
+};
+
+struct expr_leaves *
+expr_leaves_new(void)
+{
+	return xcalloc(1, sizeof(struct expr_leaves));
+}
+
+void
+expr_leaves_reset(struct expr_leaves *lv)
+{
+	if (lv)
+		lv->n = 0;          /* the answer arrays are kept for the next window */
+}
+
+void
+expr_leaves_free(struct expr_leaves *lv)
+{
+	if (!lv)
+		return;
+	for (size_t i = 0; i < LEAVES_MAX; i++)
+		free(lv->v[i].ans);
+	free(lv);
+}
+
+static bool
+same_operand(const struct operand *a, const struct operand *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == O_FIELD)
+		return a->field == b->field;
+	if (a->kind == O_NUM)
+		return memcmp(&a->num, &b->num, sizeof(a->num)) == 0;
+	return !strcmp(a->str, b->str);
+}
+
+/* Whether leaf a answers as b does: the same test of the same fields.
+ * A step-stage field is never shared: its answer may depend on the
+ * expression's own context (a watch's tolerance). */
+static bool
+same_leaf(const struct node *a, const struct node *b)
+{
+	const struct operand *o[2] = { &a->l, &a->r };
+
+	if (a->kind != b->kind || !same_operand(&a->l, &b->l))
+		return false;
+	if (a->kind != N_TRUTH && (a->op != b->op || !same_operand(&a->r, &b->r)))
+		return false;
+	for (int i = 0; i < (a->kind == N_TRUTH ? 1 : 2); i++)
+		if (o[i]->kind == O_FIELD &&
+		    expr_field_stage((enum expr_field)o[i]->field) == EXPR_STAGE_STEP)
+			return false;
+	return true;
+}
 
 static void
 col_alloc(struct col *c, size_t n)
@@ -135,16 +204,61 @@ cmp_num_lit(enum tok op, const struct col *l, double b, size_t n, uint8_t *out)
 	}
 }
 
+/* Texts are compared once per pair of addresses (64 kept a window): a
+ * field's texts are few (dtype and role names, an op's names) and a
+ * literal's is one. */
 static void
 cmp_str(enum tok op, const struct col *l, const struct col *r, size_t n, uint8_t *out)
 {
+	struct { const char *l, *r; uint8_t v; } seen[64] = { { NULL, NULL, 0 } };
+
 	for (size_t k = 0; k < n; k++) {
-		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER)
+		if (l->avail[k] == EXPR_LATER || r->avail[k] == EXPR_LATER) {
 			out[k] = EXPR_DEFER;
-		else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN)
+		} else if (l->avail[k] != EXPR_KNOWN || r->avail[k] != EXPR_KNOWN) {
 			out[k] = EXPR_UNKNOWN;
-		else
-			out[k] = (uint8_t)expr_cmp_holds(op, strcmp(l->str[k], r->str[k]));
+		} else {
+			const char *a = l->str[k], *b = r->str[k];
+			unsigned h = (unsigned)(((uintptr_t)a ^ (uintptr_t)b >> 4) >> 3) & 63;
+
+			if (seen[h].l != a || seen[h].r != b) {
+				seen[h].l = a;
+				seen[h].r = b;
+				seen[h].v = (uint8_t)expr_cmp_holds(op, strcmp(a, b));
+			}
+			out[k] = seen[h].v;
+		}
+	}
+}
+
+/* The same against a text literal (the usual `role == "weight"`): only
+ * the field's column is read, each text compared once per address (16
+ * kept a window, the last one first). */
+static void
+cmp_str_lit(enum tok op, const struct col *l, const char *lit, size_t n, uint8_t *out)
+{
+	struct { const char *s; uint8_t v; } seen[16] = { { NULL, 0 } };
+	const char *last = NULL;
+	uint8_t v = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *a = l->str[k];
+
+		if (l->avail[k] != EXPR_KNOWN) {
+			out[k] = not_known(l->avail[k]);
+			continue;
+		}
+		if (a != last) {
+			unsigned h = (unsigned)((uintptr_t)a >> 3) & 15;
+
+			if (seen[h].s != a) {
+				seen[h].s = a;
+				seen[h].v = (uint8_t)expr_cmp_holds(op, strcmp(a, lit));
+			}
+			last = a;
+			v = seen[h].v;
+		}
+		out[k] = v;
 	}
 }
 
@@ -248,7 +362,38 @@ match_col(struct window *w, const struct node *nd, const struct col *l, uint8_t 
 }
 
 static void
+eval_leaf_cols(struct window *w, const struct node *nd, uint8_t *out);
+
+/* A leaf's answers: another expression's of this window when it has the
+ * same leaf, else evaluated (and kept when there is room). */
+static void
 eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
+{
+	struct expr_leaves *lv = w->lv;
+	size_t i;
+
+	if (!lv) {
+		eval_leaf_cols(w, nd, out);
+		return;
+	}
+	for (i = 0; i < lv->n; i++)
+		if (same_leaf(lv->v[i].nd, nd)) {
+			memcpy(out, lv->v[i].ans, w->n);
+			return;
+		}
+	eval_leaf_cols(w, nd, out);
+	if (lv->n < LEAVES_MAX && same_leaf(nd, nd)) {  /* a step field's is its own */
+		struct leaf_ent *le = &lv->v[lv->n++];
+
+		if (!le->ans)
+			le->ans = xmalloc(EXPR_WINDOW);
+		le->nd = nd;
+		memcpy(le->ans, out, w->n);
+	}
+}
+
+static void
+eval_leaf_cols(struct window *w, const struct node *nd, uint8_t *out)
 {
 	struct col l, r;
 	size_t k;
@@ -263,6 +408,8 @@ eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
 		match_col(w, nd, &l, out);
 	} else if (nd->r.kind == O_NUM && expr_operand_kind(&nd->l) == EXPR_NUM) {
 		cmp_num_lit(nd->op, &l, nd->r.num, w->n, out);
+	} else if (nd->r.kind == O_STR && expr_operand_kind(&nd->l) == EXPR_STR) {
+		cmp_str_lit(nd->op, &l, nd->r.str, w->n, out);
 	} else {
 		col_alloc(&r, w->n);
 		operand_col(w, &nd->r, &r);
@@ -275,11 +422,28 @@ eval_leaf(struct window *w, const struct node *nd, uint8_t *out)
 	col_free(&l);
 }
 
+/* and, or of two answers (enum expr_result: FALSE, TRUE, UNKNOWN, DEFER) */
+#define F_ EXPR_FALSE
+#define T_ EXPR_TRUE
+#define U_ EXPR_UNKNOWN
+#define D_ EXPR_DEFER
+static const uint8_t and_tab[4][4] = {
+	{ F_, F_, F_, F_ }, { F_, T_, U_, D_ }, { F_, U_, U_, D_ }, { F_, D_, D_, D_ },
+};
+static const uint8_t or_tab[4][4] = {
+	{ F_, T_, U_, D_ }, { T_, T_, T_, T_ }, { U_, T_, U_, D_ }, { D_, T_, D_, D_ },
+};
+#undef F_
+#undef T_
+#undef U_
+#undef D_
+
 static void
 eval_node(struct window *w, int i, uint8_t *out)
 {
 	const struct node *nd = &w->e->nodes[i];
-	uint8_t stop, keep, *b;
+	const uint8_t (*tab)[4];
+	uint8_t *b;
 	size_t k;
 
 	switch (nd->kind) {
@@ -293,18 +457,12 @@ eval_node(struct window *w, int i, uint8_t *out)
 	case N_OR:
 		/* as eval_node in model_expr.c: the deciding value wins over
 		 * defer, defer over unknown, unknown over the other value */
-		stop = nd->kind == N_AND ? EXPR_FALSE : EXPR_TRUE;
-		keep = nd->kind == N_AND ? EXPR_TRUE : EXPR_FALSE;
+		tab = nd->kind == N_AND ? and_tab : or_tab;
 		b = xmalloc(w->n);
 		eval_node(w, nd->a, out);
 		eval_node(w, nd->b, b);
-		for (k = 0; k < w->n; k++) {
-			uint8_t x = out[k], y = b[k];
-
-			out[k] = x == stop || y == stop ? stop :
-				 x == EXPR_DEFER || y == EXPR_DEFER ? EXPR_DEFER :
-				 x == EXPR_UNKNOWN || y == EXPR_UNKNOWN ? EXPR_UNKNOWN : keep;
-		}
+		for (k = 0; k < w->n; k++)
+			out[k] = tab[out[k] & 3][b[k] & 3];
 		free(b);
 		return;
 	default:
@@ -317,7 +475,14 @@ void
 expr_eval_window(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
 		 struct expr_memo *mm, uint8_t *out)
 {
-	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx, mm };
+	expr_eval_window_shared(e, n, get, ctx, mm, NULL, out);
+}
+
+void
+expr_eval_window_shared(const struct expr *e, size_t n, expr_col_fn get, void *ctx,
+			struct expr_memo *mm, struct expr_leaves *lv, uint8_t *out)
+{
+	struct window w = { e, TD_MIN(n, (size_t)EXPR_WINDOW), get, ctx, mm, lv };
 
 	if (w.n)
 		eval_node(&w, e->root, out);

@@ -9,8 +9,10 @@
  * (model_origins).  Work is counted in rows, inputs and executions looked
  * at; past the total budget the run stops and says where (partial).
  * The run keeps each origin compact (struct origin_rec: its row, time and
- * host); the answer is a list whose origins are explained when shown
- * (model_origin_list_get), or explained all at once for model_origins.
+ * host) and, up to a bound, the explanation it made packed
+ * (model_origin_pack.c); the answer is a list whose origins are shown
+ * from those (or explained again past the bound: model_origin_list_get),
+ * or all at once for model_origins.
  */
 #include "model/analysis/model_origins_ctx.h"
 
@@ -121,6 +123,7 @@ struct model_origins_run {
 	struct reach_acc acc;
 	struct origin_rec *v;       /* the origins found, compact */
 	size_t n, cap;
+	struct origin_packs packs;  /* their explanations, as far as kept */
 	bool partial, done;
 	uint64_t partial_row;
 };
@@ -174,6 +177,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	/* explained as it will be shown (the same work counted against the
 	 * budget), then kept as numbers: the text is made again when shown */
 	origins_explain_row(&r->c, j, &t);
+	origin_pack_put(&r->packs, j, &t);
 	TD_GROW(r->v, r->cap, r->n + 1);
 	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, origin_row_host(m, j), TABLE_TRACES };
 	model_origin_done(&t);
@@ -249,6 +253,7 @@ struct model_origin_list {
 	struct octx c;              /* for the explanations (calls, carried values) */
 	struct origin_rec *v;
 	size_t n;
+	struct origin_packs packs;  /* the run's explanations, as far as kept */
 };
 
 struct model_origin_list *
@@ -267,8 +272,10 @@ model_origins_run_list(struct model_origins_run *r, struct model_origins_query *
 	l->c.m = r->m;              /* its own context: the carry context points at its octx */
 	l->v = r->v;
 	l->n = r->n;
+	l->packs = r->packs;
 	r->v = NULL;
 	r->n = r->cap = 0;
+	memset(&r->packs, 0, sizeof(r->packs));
 	return l;
 }
 
@@ -310,7 +317,7 @@ model_origin_list_get(struct model_origin_list *l, size_t k, struct model_origin
 		return false;
 	if (l->v[k].source == TABLE_EXECUTIONS)
 		exec_origin(l->m, l->v[k].index, o);
-	else
+	else if (!origin_pack_get(&l->packs, l->v[k].index, o))
 		origins_explain_row(&l->c, l->v[k].index, o);
 	return true;
 }
@@ -321,6 +328,7 @@ model_origin_list_free(struct model_origin_list *l)
 	if (!l)
 		return;
 	octx_done(&l->c);
+	origin_packs_done(&l->packs);
 	free(l->v);
 	free(l);
 }
@@ -354,6 +362,7 @@ model_origins_run_free(struct model_origins_run *r)
 	if (!r)
 		return;
 	free(r->v);
+	origin_packs_done(&r->packs);
 	reach_done(&r->acc);
 	octx_done(&r->c);
 	free(r->hc);

@@ -11,6 +11,22 @@
 #include <string.h>
 
 #define CALL_BATCH 256              /* executions' keys read at once */
+#define STEP_MEMO 4096              /* rows' steps kept (direct-mapped) */
+
+/* The steps of the rows asked last: the walks ask a row's step again and
+ * again (classify, explain, the path, the reach), and a row of a graph
+ * run inside a function call costs a decode of the row for its time. */
+struct step_memo {
+	uint64_t row1[STEP_MEMO];   /* row + 1, 0 empty */
+	int64_t v[STEP_MEMO];       /* its step, or its call */
+	bool looked[STEP_MEMO];     /* calls: looked for by time (work) */
+};
+
+static size_t
+memo_slot(uint64_t i)
+{
+	return (size_t)(i * 0x9E3779B97F4A7C15ull >> 52) & (STEP_MEMO - 1);
+}
 
 static int
 call_cmp(const void *a, const void *b)
@@ -56,8 +72,12 @@ octx_done(struct octx *c)
 {
 	free(c->calls);
 	carry_free(c->carry);
+	free(c->steps);
+	free(c->calls_of);
 	c->calls = NULL;
 	c->carry = NULL;
+	c->steps = NULL;
+	c->calls_of = NULL;
 }
 
 struct carry *
@@ -103,11 +123,12 @@ call_after(struct octx *c, double wall, uint32_t host_sid, int32_t graph)
 	return (int64_t)c->calls[k].exec;
 }
 
-int64_t
-octx_row_step(struct octx *c, uint64_t i)
+static int64_t
+row_step(struct octx *c, uint64_t i)
 {
-	struct model_row_decoded e;
 	struct model_row_keys k;
+	double wall;
+	bool known;
 	int64_t s;
 
 	model_trace_keys(c->m, &i, 1, &k);
@@ -116,10 +137,26 @@ octx_row_step(struct octx *c, uint64_t i)
 		return s;
 	if (k.execution >= 0)
 		return k.execution;
-	model_trace_decoded(c->m, i, &e);
-	if (e.wall_time <= 0)
+	/* the row's time: from the summary columns when they hold it (the
+	 * decode's own value), else decoded */
+	model_trace_sort_keys(c->m, MODEL_SORT_WALL, &i, 1, &wall, &known);
+	if (!known)
 		return -1;
-	return call_after(c, e.wall_time, k.host, k.graph);
+	return call_after(c, wall, k.host, k.graph);
+}
+
+int64_t
+octx_row_step(struct octx *c, uint64_t i)
+{
+	size_t h = memo_slot(i);
+
+	if (!c->steps)
+		c->steps = xcalloc(1, sizeof(*c->steps));
+	if (c->steps->row1[h] != i + 1) {
+		c->steps->v[h] = row_step(c, i);
+		c->steps->row1[h] = i + 1;
+	}
+	return c->steps->v[h];
 }
 
 int64_t
@@ -149,20 +186,42 @@ model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *step
 }
 
 
+/* Row i's call; *looked: whether the call was looked for by time (a unit
+ * of work). */
+static int64_t
+row_call(struct octx *c, uint64_t i, bool *looked)
+{
+	struct model_row_keys k;
+	int64_t call;
+	double wall;
+	bool known;
+
+	*looked = false;
+	model_trace_keys(c->m, &i, 1, &k);
+	if (k.execution >= 0)
+		return k.execution;
+	*looked = true;
+	model_trace_sort_keys(c->m, MODEL_SORT_WALL, &i, 1, &wall, &known);
+	if (known && (call = call_after(c, wall, k.host, k.graph)) >= 0)
+		return call;
+	return k.step;
+}
+
 int64_t
 octx_row_call(void *arg, uint64_t i)
 {
 	struct octx *c = arg;
-	struct model_row_decoded e;
-	struct model_row_keys k;
-	int64_t call;
+	size_t h = memo_slot(i);
+	bool looked;
 
-	model_trace_keys(c->m, &i, 1, &k);
-	if (k.execution >= 0)
-		return k.execution;
-	c->work++;
-	model_trace_decoded(c->m, i, &e);
-	if (e.wall_time > 0 && (call = call_after(c, e.wall_time, k.host, k.graph)) >= 0)
-		return call;
-	return k.step;
+	if (!c->calls_of)
+		c->calls_of = xcalloc(1, sizeof(*c->calls_of));
+	if (c->calls_of->row1[h] != i + 1) {
+		c->calls_of->v[h] = row_call(c, i, &looked);
+		c->calls_of->looked[h] = looked;
+		c->calls_of->row1[h] = i + 1;
+	}
+	/* the same work counted as when it is looked for again */
+	c->work += c->calls_of->looked[h];
+	return c->calls_of->v[h];
 }

@@ -68,8 +68,11 @@ row_op(struct model *m, uint64_t j)
 static int64_t
 own_input_row(struct model *m, uint32_t op, uint32_t k, uint64_t i)
 {
-	uint64_t lo = op_first_row(m, op), j;
+	uint64_t lo, j;
 
+	if (!model_traces_have_input_rows(m))
+		return -1;      /* no input row anywhere: no window to scan */
+	lo = op_first_row(m, op);
 	if (i > OWN_INPUT_WINDOW)
 		lo = TD_MAX(lo, i - OWN_INPUT_WINDOW);
 	for (j = i; j > lo; j--) {
@@ -415,7 +418,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 {
 	struct model *m = c->m;
 	struct hashtab_u64 parent = {0};
-	uint64_t *queue = xcalloc(PATH_MAX_ROWS, sizeof(*queue)), last = i, r, p;
+	uint64_t *queue = xmalloc(PATH_MAX_ROWS * sizeof(*queue)), last = i, r, p;
 	size_t head = 0, tail = 0, k, n;
 
 	queue[tail++] = i;
@@ -459,7 +462,7 @@ forward_path(struct octx *c, uint64_t i, int64_t step, struct model_origin *o)
 static void
 backward_path(struct octx *c, uint64_t i, struct model_origin *o)
 {
-	uint64_t *chain = xcalloc(BACK_MAX_STEPS + 1, sizeof(*chain)), r = i;
+	uint64_t *chain = xmalloc((BACK_MAX_STEPS + 1) * sizeof(*chain)), r = i;
 	size_t n = 0, k;
 
 	chain[n++] = i;

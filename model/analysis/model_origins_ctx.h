@@ -25,6 +25,11 @@ struct octx {
 	bool have_calls;
 	struct carry *carry;        /* NULL until a row needs a carried link */
 	uint64_t work;              /* rows and executions looked at */
+	struct step_memo *steps;    /* rows' steps found so far (a row's step
+				     * never changes within a context: its keys
+				     * are fixed once indexed, the calls read
+				     * once), NULL until the first */
+	struct step_memo *calls_of; /* rows' calls found so far, the same way */
 };
 
 void octx_done(struct octx *c);
@@ -54,6 +59,22 @@ struct origin_rec {
 	uint32_t host;              /* host key (model_host_name) */
 	uint8_t source;             /* enum model_table */
 };
+
+/* Explanations a run made, packed (model_origin_pack.c): shown from
+ * here instead of made again.  Zeroed is empty. */
+struct origin_packs {
+	uint8_t *b;
+	size_t n, cap;
+	size_t max;                 /* bytes kept at most, 0: ORIGIN_PACK_MAX */
+	struct hashtab_u64 at;      /* trace row -> offset in b + 1 */
+};
+/* Keeps o, the explanation of trace row `row`; false (nothing kept) past
+ * the bytes a run keeps. */
+bool origin_pack_put(struct origin_packs *p, uint64_t row, const struct model_origin *o);
+/* Row's explanation into o (its arrays malloc'd: model_origin_done);
+ * false when it was not kept. */
+bool origin_pack_get(const struct origin_packs *p, uint64_t row, struct model_origin *o);
+void origin_packs_done(struct origin_packs *p);
 
 /* How far the roots' values went, counted while origins walks the rows in
  * order (each row's root is its earliest source's root). */

@@ -11,9 +11,13 @@
  * joins the tensor of the same op name, slot and host when that tensor's
  * op has no row after it and its last record is of an earlier step (so two
  * ops that share a name in one step, or run side by side, stay apart).
- * The index (one int64 per trace row, the earlier record's row) is built on
- * first use, in row order, and extended as the dump grows; nothing is spent
- * on it while no condition reads a step field.  The summaries compared are
+ * The index (per tensor its latest records; per trace row the earlier
+ * record's row, for the last STEP_RING rows indexed) is built on first
+ * use, in row order, and extended as the dump grows and rows are asked;
+ * nothing is spent on it while no condition reads a step field.  A row
+ * asked from before the ring is found by building the index again from
+ * the first row (a scan asks in row order: never; memory stays bounded
+ * whatever the dump's size).  The summaries compared are
  * STEP_SUMMARY_BITS from the summary columns (model_trace_fields); a row's
  * are kept when a step field reads them, so a scan in row order finds the
  * previous step's there, and the last row's lookup serves its other step
@@ -56,6 +60,9 @@ struct step_seen {
 	double min, max, mean, abs_mean;
 };
 #define STEP_SEEN 65536u            /* direct-mapped by row */
+#ifndef STEP_RING                   /* a build may make it small (its rebuild tried) */
+#define STEP_RING (1u << 20)        /* rows whose previous record is kept (8 MiB) */
+#endif
 
 /* A cursor over the rows' file spans for their host keys: a file that
  * names its host gives every row of its span that key, asked once a
@@ -80,8 +87,10 @@ struct step_index {
 	struct step_seen memo;      /* memo.row1: row + 1, 0 none */
 	int64_t memo_prev;
 	bool memo_no_values;
-	int64_t *prev;              /* per trace row: the previous step's record, -1 */
-	uint64_t n, cap;
+	int64_t *prev;              /* STEP_RING entries: row r's previous step's
+				     * record (-1 none) at r % STEP_RING, for rows
+				     * [n - STEP_RING, n) */
+	uint64_t n;                 /* rows indexed */
 	struct hashtab_u64 by_key;       /* tensor key -> ents index */
 	struct hashtab_u64 by_name;      /* name key -> the latest ents index made for it */
 	struct span_host span;      /* extend's cursor, kept across calls */
@@ -191,12 +200,14 @@ add_row(struct model *m, struct step_index *s, uint64_t i, uint32_t op, uint32_t
 			e->last_step = step;
 		}
 	}
-	if (s->n == s->cap)
-		td_grow((void **)&s->prev, &s->cap, s->n + 1, sizeof *s->prev);
-	s->prev[s->n++] = prev;
+	if (!s->prev)                   /* pages touched as rows come */
+		s->prev = xmalloc(STEP_RING * sizeof *s->prev);
+	s->prev[s->n++ % STEP_RING] = prev;
 }
 
 #define STEP_BATCH 1024
+/* extend goes a batch past the row asked, step_prev_window asks a window */
+_Static_assert(STEP_RING > STEP_BATCH + EXPR_WINDOW, "the ring holds a window and a batch");
 
 static uint32_t
 row_host(struct model *m, struct span_host *c, uint64_t i)
@@ -213,15 +224,33 @@ row_host(struct model *m, struct span_host *c, uint64_t i)
 	return c->named ? c->host : model_trace_host(m, i);
 }
 
+/* Empties the index: built again from the first row. */
+static void
+reset(struct step_index *s)
+{
+	hashtab_u64_done(&s->by_key);
+	hashtab_u64_done(&s->by_name);
+	s->nents = 0;
+	s->n = 0;
+	s->span.valid = false;
+}
+
 /* Extends the index over rows [s->n, row] (row below nrows, the rows
  * indexed), a whole batch past row when the rows are there (a scan asks
  * row after row): their op and slot from the flag bytes, steps a batch
- * at a time (one lock a batch), hosts from their spans. */
+ * at a time (one lock a batch), hosts from their spans.  A row already
+ * indexed but no longer in the ring: built again from the first row. */
 static void
 extend(struct model *m, struct step_index *s, uint64_t row, uint64_t nrows)
 {
 	int64_t steps[STEP_BATCH];
-	uint64_t to = TD_MAX(row + 1, TD_MIN(nrows, s->n + STEP_BATCH));
+	uint64_t to;
+
+	if (row + STEP_RING < s->n)
+		reset(s);
+	if (row < s->n)
+		return;
+	to = TD_MAX(row + 1, TD_MIN(nrows, s->n + STEP_BATCH));
 
 	while (s->n < to) {
 		size_t n = (size_t)TD_MIN((uint64_t)STEP_BATCH, to - s->n);
@@ -248,9 +277,30 @@ step_prev(struct model *m, uint64_t row)
 		return -1;
 	pthread_mutex_lock(&s->mu);
 	extend(m, s, row, n);
-	r = s->prev[row];
+	r = s->prev[row % STEP_RING];
 	pthread_mutex_unlock(&s->mu);
 	return r;
+}
+
+void
+step_prev_window(struct model *m, uint64_t first, size_t n, int64_t *prev)
+{
+	struct step_index *s = step_index(m);
+	uint64_t rows = model_trace_count(m);
+	size_t k = 0;
+
+	if (n && first < rows) {
+		pthread_mutex_lock(&s->mu);
+		/* the first row back in the ring, then the last: n is far
+		 * below STEP_RING, the first row stays in it */
+		extend(m, s, first, rows);
+		extend(m, s, TD_MIN(first + n, rows) - 1, rows);
+		for (; k < n && first + k < rows; k++)
+			prev[k] = s->prev[(first + k) % STEP_RING];
+		pthread_mutex_unlock(&s->mu);
+	}
+	for (; k < n; k++)
+		prev[k] = -1;
 }
 
 /* ---- the fields ---------------------------------------------------------- */
@@ -308,10 +358,16 @@ from_values(const struct td_tensor *now, const struct td_tensor *was, enum expr_
 	return EXPR_KNOWN;
 }
 
-static enum expr_avail
-from_summaries(const struct td_summary *now, const struct td_summary *was, enum expr_field f,
-	       const struct step_tol *tol, double *num)
+enum expr_avail
+step_stats_field(const struct step_stats *now, const struct step_stats *was, enum expr_field f,
+		 const struct step_tol *tol, double *num)
 {
+	if (f == EXPR_F_DELTA_ABS_MEAN) {
+		if (!(now->known & was->known & SUM_ABS_MEAN))
+			return EXPR_ABSENT;
+		*num = now->abs_mean - was->abs_mean;
+		return EXPR_KNOWN;
+	}
 	if (f == EXPR_F_UPDATE_RATIO) {
 		if (!(now->known & was->known & SUM_ABS_MEAN) || was->abs_mean == 0)
 			return EXPR_ABSENT;
@@ -335,6 +391,13 @@ from_summaries(const struct td_summary *now, const struct td_summary *was, enum 
 		same = same && now->elements == was->elements;
 	*num = same;
 	return EXPR_KNOWN;
+}
+
+void
+step_stats_of(const struct td_summary *s, struct step_stats *out)
+{
+	*out = (struct step_stats){ s->known & STEP_SUMMARY_BITS, s->nan, s->elements,
+				    s->min, s->max, s->mean, s->abs_mean };
 }
 
 static void
@@ -409,7 +472,7 @@ prev_of(struct model *m, uint64_t row, const struct td_summary *now, bool first,
 	} else {
 		if (row < n) {
 			extend(m, s, row, n);
-			*prev = s->prev[row];
+			*prev = s->prev[row % STEP_RING];
 		}
 		if (!first) {
 			prev_summary(m, s, row, now, *prev, was);
@@ -430,6 +493,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	static const struct step_tol def = { STEP_RTOL, STEP_ATOL };
 	int64_t prev;
 	struct td_summary was;
+	struct step_stats a, b;
 	bool no_values;
 	enum expr_avail r = EXPR_ABSENT;
 
@@ -442,13 +506,13 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 	}
 	if (prev < 0)
 		return EXPR_ABSENT;
+	step_stats_of(now, &a);
+	step_stats_of(&was, &b);
 	if (f == EXPR_F_DELTA_ABS_MEAN) {
-		if (!(now->known & was.known & SUM_ABS_MEAN))
-			return EXPR_ABSENT;
-		*num = now->abs_mean - was.abs_mean;
-		if (basis)
+		r = step_stats_field(&a, &b, f, tol, num);
+		if (basis && r == EXPR_KNOWN)
 			*basis = STEP_FROM_STATISTICS;
-		return EXPR_KNOWN;
+		return r;
 	}
 	if (!no_values) {
 		struct model_detail da = {0}, db = {0};
@@ -464,7 +528,7 @@ step_field(struct model *m, uint64_t row, const struct td_summary *now, enum exp
 			return r;
 		}
 	}
-	r = from_summaries(now, &was, f, tol, num);
+	r = step_stats_field(&a, &b, f, tol, num);
 	if (basis)
 		*basis = STEP_FROM_STATISTICS;
 	return r;

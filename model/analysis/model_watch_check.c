@@ -19,20 +19,6 @@
  * watches read several of them (dtype, the NaN/Inf counts, magnitudes). */
 #define WATCH_FIELDS (TD_SUMMARY_VALUE_FIELDS & ~(uint32_t)(SUM_PERCENTILES | SUM_SHAPE))
 
-/* An op's fields as a row's context reads them (model_where.c's
- * row_field), read once for every row and watch of the op. */
-struct model_watch_op {
-	bool ready;
-	const char *raw_name, *raw_type;    /* model_op_names' */
-	const char *name, *type;    /* the row context's: "" for no name */
-	const char *role;           /* NULL: the dump states its rows' roles */
-	uint64_t may;               /* watches (bit k) its rows may hit, when may_n */
-	size_t may_n;               /* the watch count may is for, 0 not made */
-};
-
-/* Watches a set's op masks hold (more: each row asks op_may_match). */
-#define MAY_WATCHES 64
-
 void
 model_watch_run_init(struct model_watch_run *r, int64_t step)
 {
@@ -48,6 +34,7 @@ model_watch_run_done(struct model_watch_run *r)
 	free(r->op_stage);
 	free(r->hits);
 	free(r->unknown_by);
+	watch_window_free(r->win);
 	memset(r, 0, sizeof *r);
 }
 
@@ -105,9 +92,8 @@ basis_name(enum step_basis b)
 	return b == STEP_FROM_VALUES ? "values" : b == STEP_FROM_STATISTICS ? "statistics" : NULL;
 }
 
-/* Op's fields for its rows (row j one of them), read the first time. */
-static struct model_watch_op *
-op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t j)
+struct model_watch_op *
+watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t j)
 {
 	struct model_row_facts k;
 
@@ -161,10 +147,8 @@ op_may_match(struct model *m, struct model_watch_run *r, const struct model_watc
 	return *v == 2;
 }
 
-/* The watches (bit k) that can hold on rows of op: op_may_match for
- * each, once per op and watch count. */
-static uint64_t
-op_may(struct model *m, struct model_watch_run *r, struct model_watch_op *o, uint32_t op)
+uint64_t
+watch_op_may(struct model *m, struct model_watch_run *r, struct model_watch_op *o, uint32_t op)
 {
 	struct watch_set *s = *model_watch_slot(m);
 
@@ -178,9 +162,8 @@ op_may(struct model *m, struct model_watch_run *r, struct model_watch_op *o, uin
 	return o->may;
 }
 
-/* One more row watch k could not decide (of nwatches). */
-static void
-count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
+void
+watch_count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
 {
 	if (r->n_unknown_by < nwatches) {
 		r->unknown_by = xrealloc(r->unknown_by, nwatches * sizeof *r->unknown_by);
@@ -191,9 +174,8 @@ count_unknown(struct model_watch_run *r, size_t nwatches, size_t k)
 	r->unknown_by[k]++;
 }
 
-/* Trace row j, of step step (asked only when the run keeps one step). */
-static void
-check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step)
+void
+watch_check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step)
 {
 	struct watch_set *s = *model_watch_slot(m);
 	uint32_t flags, op = model_trace_op_flags(m, j, &flags);
@@ -203,9 +185,9 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step
 	if (r->step >= 0 && step != r->step)
 		return;
 	r->checked++;
-	struct model_watch_op *o = op_info(m, r, op, j);
+	struct model_watch_op *o = watch_op_info(m, r, op, j);
 	bool masked = s->n <= MAY_WATCHES;
-	uint64_t may = masked ? op_may(m, r, o, op) : 0;
+	uint64_t may = masked ? watch_op_may(m, r, o, op) : 0;
 
 	where_row_init(&wr, m, j);      /* one row read for every watch */
 	wr.name = o->name;              /* the op's fields: no per-row lookup */
@@ -220,7 +202,7 @@ check_trace(struct model *m, struct model_watch_run *r, uint64_t j, int64_t step
 		enum expr_result res = where_row_eval(&wr, s->v[k].e, &o);
 		if (res == EXPR_UNKNOWN) {
 			unknown = true;
-			count_unknown(r, s->n, k);
+			watch_count_unknown(r, s->n, k);
 		}
 		if (res != EXPR_TRUE)
 			continue;
@@ -249,7 +231,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 		enum expr_result res = where_exec(m, s->v[k].e, j);
 		if (res == EXPR_UNKNOWN) {
 			unknown = true;
-			count_unknown(r, s->n, k);
+			watch_count_unknown(r, s->n, k);
 		}
 		if (res != EXPR_TRUE)
 			continue;
@@ -315,8 +297,14 @@ model_watch_run_step(struct model *m, struct model_watch_run *r, uint64_t budget
 		}
 		if (r->step >= 0)
 			model_trace_steps(m, rows, n, steps);
-		for (size_t k = 0; k < n; k++)
-			check_trace(m, r, r->next_trace++, steps[k]);
+		for (size_t k = 0, got; k < n; k += got) {
+			/* a window at a time where the columns answer, else row by row */
+			got = watch_check_window(m, r, r->next_trace, n - k, steps + k);
+			r->next_trace += got;
+			if (!got)
+				for (; k < n; k++)
+					watch_check_trace(m, r, r->next_trace++, steps[k]);
+		}
 		spent += n;
 	}
 	while (spent < budget && r->next_exec < ne) {

@@ -43,6 +43,17 @@ void where_window_free(struct where_window *w);
 size_t where_trace_window(struct model *m, const struct expr *e, uint64_t first, size_t n,
 			  struct where_window *w, uint8_t *out);
 
+/* The SUM_* bits of the summary columns field f reads (zero_fraction:
+ * zero and elements); 0 for a field the columns do not hold (op names,
+ * role, host, step, step fields, the row's own facts). */
+uint32_t where_field_bits(enum expr_field f);
+/* Field f (where_field_bits(f) != 0) of rows [0, n) of w, read with
+ * f's bits, as an expr_col_fn answers it: for a filled row exactly what
+ * where_summary_field gives for the summary model_trace_fields reads;
+ * an unfilled row's answer is not to be used.  str: static names. */
+void where_field_col(const struct model_field_window *w, enum expr_field f, size_t n,
+		     uint8_t *avail, double *num, const char **str);
+
 /* The tolerance of "unchanged" (a watch's rtol/atol, else these). */
 #define STEP_RTOL 1e-5
 #define STEP_ATOL 1e-8
@@ -104,8 +115,24 @@ enum expr_result where_row_eval(struct where_row *r, const struct expr *e,
  * last record of an earlier step, or its previous record when rows have
  * no step); -1 none.  Builds the index up to row on first use. */
 int64_t step_prev(struct model *m, uint64_t row);
+/* step_prev of trace rows [first, first + n) at once, into prev[k] (one
+ * hold of the index's lock; -1 for rows past the indexed ones). */
+void step_prev_window(struct model *m, uint64_t first, size_t n, int64_t *prev);
 /* The summary fields the step fields compare (what `now` below holds). */
 #define STEP_SUMMARY_BITS (SUM_MINMAX | SUM_MEAN | SUM_ABS_MEAN | SUM_NAN | SUM_ELEMENTS)
+/* A record's STEP_SUMMARY_BITS fields (known: those bits only). */
+struct step_stats {
+	uint32_t known;
+	int64_t nan, elements;
+	double min, max, mean, abs_mean;
+};
+/* s's step fields into *out. */
+void step_stats_of(const struct td_summary *s, struct step_stats *out);
+/* delta_abs_mean, update_ratio or unchanged of a record whose fields are
+ * now against its previous step's, was, from the statistics alone: what
+ * step_field gives when either record holds no values (tol not NULL). */
+enum expr_avail step_stats_field(const struct step_stats *now, const struct step_stats *was,
+				 enum expr_field f, const struct step_tol *tol, double *num);
 /* A STEP-stage field (delta_abs_mean, update_ratio, unchanged,
  * first_record) of trace row, whose summary is now (its STEP_SUMMARY_BITS
  * fields as model_trace_fields gives them; unread for first_record);

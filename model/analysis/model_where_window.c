@@ -143,28 +143,21 @@ as_real(uint64_t v)
 	return d;
 }
 
-/* Field f of the window's rows (the filled ones; others are not read):
- * whether each row carries it, then its values, one loop per kind. */
-static void
-window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, const char **str)
+uint32_t
+where_field_bits(enum expr_field f)
 {
-	struct wctx *c = ctx;
-	const struct model_field_window *w = &c->w->f;
+	return f >= 0 && f < EXPR_F_COUNT ? wfield[f].bits & ~WF_OP : 0;
+}
+
+void
+where_field_col(const struct model_field_window *w, enum expr_field f, size_t n, uint8_t *avail,
+		double *num, const char **str)
+{
 	const uint64_t *el = w->v[MODEL_FCOL_ELEMENTS], *z = w->v[MODEL_FCOL_ZERO];
 	uint32_t bits = wfield[f].bits;
 	int col = wfield[f].col;
 	size_t k;
 
-	if (f == EXPR_F_OP || f == EXPR_F_TYPE) {
-		memset(avail, EXPR_KNOWN, n);
-		for (k = 0; k < n; k++) {
-			const char *name, *type;
-
-			op_names(c->m, c->w, c->w->op[k], &name, &type);
-			str[k] = f == EXPR_F_OP ? name : type;
-		}
-		return;
-	}
 	for (k = 0; k < n; k++)
 		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
 	if (col >= MODEL_FCOL_MIN) {
@@ -202,6 +195,26 @@ window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, 
 				num[k] = td_dtype_max(dt);
 		}
 	}
+}
+
+/* Field f of the window's rows (the filled ones; others are not read):
+ * the op's names by op id, the rest from the columns. */
+static void
+window_col(void *ctx, enum expr_field f, size_t n, uint8_t *avail, double *num, const char **str)
+{
+	struct wctx *c = ctx;
+
+	if (f == EXPR_F_OP || f == EXPR_F_TYPE) {
+		memset(avail, EXPR_KNOWN, n);
+		for (size_t k = 0; k < n; k++) {
+			const char *name, *type;
+
+			op_names(c->m, c->w, c->w->op[k], &name, &type);
+			str[k] = f == EXPR_F_OP ? name : type;
+		}
+		return;
+	}
+	where_field_col(&c->w->f, f, n, avail, num, str);
 }
 
 size_t

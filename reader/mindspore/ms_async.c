@@ -391,19 +391,6 @@ has_time_child_listed(const char *dir, const struct reader_listing *ls)
 	return hit;
 }
 
-static bool
-has_time_child(const char *dir)
-{
-	struct reader_listing ls;
-	bool hit;
-
-	if (!reader_listing_make(dir, &ls))
-		return false;
-	hit = has_time_child_listed(dir, &ls);
-	reader_listing_done(&ls);
-	return hit;
-}
-
 bool
 ms_acl_detect_listed(const char *dir, const struct reader_listing *ls)
 {
@@ -416,22 +403,9 @@ ms_acl_detect_listed(const char *dir, const struct reader_listing *ls)
 		if (!ms_all_digits(ls->v[i].name))
 			continue;
 		p = xasprintf("%s/%s", dir, ls->v[i].name);
-		hit = ms_is_dir(p) && has_time_child(p);
+		hit = ms_is_dir(p) && reader_listing_check(p, has_time_child_listed);
 		free(p);
 	}
-	return hit;
-}
-
-bool
-ms_acl_detect(const char *dir)
-{
-	struct reader_listing ls;
-	bool hit;
-
-	if (!reader_listing_make(dir, &ls))
-		return false;
-	hit = ms_acl_detect_listed(dir, &ls);
-	reader_listing_done(&ls);
 	return hit;
 }
 

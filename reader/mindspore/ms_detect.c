@@ -71,7 +71,7 @@ dump_of_rank(const char *root)
 		return NULL;
 	}
 	*slash = '\0';
-	if (!ms_sync_has_ranks(path)) {
+	if (!reader_listing_check(path, ms_sync_has_ranks_listed)) {
 		free(path);
 		return NULL;
 	}

@@ -5,6 +5,7 @@
  * and whether a path is a folder.
  */
 #include "ms_internal.h"
+#include "ms_stage.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -85,22 +86,31 @@ ms_list_dir(const char *dir, size_t *n)
 	return ms_list_dir_typed(dir, n, NULL);
 }
 
+void
+ms_report_unlisted(struct reader *r, const char *dir, int e, const struct reader_sink *sink,
+		   const char *what)
+{
+	bool added;
+
+	if (e && e != ENOENT && e != ENOTDIR) {
+		td_strpool_id(&r->unreadable, dir, &added);
+		if (added)
+			ms_problem(sink, PROBLEM_UNREADABLE, dir, what, strerror(e));
+	}
+}
+
 char **
 ms_list_dir_report_typed(struct reader *r, const char *dir, size_t *n, unsigned char **types,
 			 const struct reader_sink *sink, const char *what)
 {
 	char **names;
-	bool added;
 	int e;
 
 	errno = 0;
 	names = ms_list_dir_typed(dir, n, types);
 	e = errno;
-	if (!names && *n == 0 && e && e != ENOENT && e != ENOTDIR) {
-		td_strpool_id(&r->unreadable, dir, &added);
-		if (added)
-			ms_problem(sink, PROBLEM_UNREADABLE, dir, what, strerror(e));
-	}
+	if (!names && *n == 0)
+		ms_report_unlisted(r, dir, e, sink, what);
 	return names;
 }
 

@@ -13,6 +13,7 @@
  * by ms_sync_rescan, new ACL directories by ms_acl_scan.
  */
 #include "ms_internal.h"
+#include "ms_stage.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -107,14 +108,20 @@ ms_run_settled(const struct reader *r, struct ms_run *run, int64_t now)
 }
 
 void
-ms_run_note_dir(struct ms_run *run)
+ms_dir_note(const char *dir, int64_t *mtime, size_t *nnames)
 {
 	struct stat st;
 	char **names;
 
-	run->dir_mtime = stat(run->path, &st) == 0 ? ts_ns(&st.st_mtim) : 0;
-	names = ms_list_dir(run->path, &run->nnames);
-	ms_names_free(names, run->nnames);
+	*mtime = stat(dir, &st) == 0 ? ts_ns(&st.st_mtim) : 0;
+	names = ms_list_dir(dir, nnames);
+	ms_names_free(names, *nnames);
+}
+
+void
+ms_run_note_dir(struct ms_run *run)
+{
+	ms_dir_note(run->path, &run->dir_mtime, &run->nnames);
 }
 
 static void

@@ -496,9 +496,9 @@ bool ms_is_dir(const char *path);
  * printf. */
 char *ms_path_join(const char *dir, const char *name);
 
-/* True when dir is (or holds) rank_N directories. */
-bool ms_sync_has_ranks(const char *dir);
-/* ms_sync_has_ranks() on ls, the listing of dir (dir is not listed again). */
+/* True when ls, the listing of dir, holds rank_N directories (dir is not
+ * listed again; reader_listing_check() lists it when no listing is at
+ * hand). */
 bool ms_sync_has_ranks_listed(const char *dir, const struct reader_listing *ls);
 /* Finds ranks, loads their graphs and lists iteration directories into
  * r->runs (no entries yet).  Problems go to the sink. */
@@ -512,9 +512,12 @@ void ms_sync_rescan(struct reader *r, const struct reader_sink *sink);
 struct ms_run *ms_run_new(struct reader *r, const char *dir);
 /* Fills run->entries from its directory (names, statistic.csv, mapping,
  * ordering, index-time summaries) and collects Opdebug files in *overflow
- * (paths, caller frees). */
+ * (paths, caller frees).  ahead: the folder as the staging thread read it
+ * (ms_stage.h; its listing is taken, its stat cleared), NULL to read it
+ * now. */
+struct ms_staged;
 void ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
-		 char ***overflow, size_t *noverflow);
+		 struct ms_staged *ahead, char ***overflow, size_t *noverflow);
 /* Op full name and type for a file-name op field in rank's graphs. */
 void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *op_type,
 		     const char *file_op, const char **full, const char **type);
@@ -615,11 +618,9 @@ struct ms_overflow {
  * 3 sections.  Returns the count, 0 when unreadable (err says why). */
 size_t ms_overflow_read(const char *path, bool json, struct ms_overflow *out, char *err,
 			size_t errlen);
-/* True when dir holds 14-digit time directories (ACL layout) directly or
- * under numeric step directories. */
-bool ms_acl_detect(const char *dir);
-/* ms_acl_detect() on ls, the listing of dir (dir is not listed again;
- * its subdirectories are). */
+/* True when ls, the listing of dir, holds 14-digit time directories
+ * (ACL layout) directly or under numeric step directories (dir is not
+ * listed again; its subdirectories are). */
 bool ms_acl_detect_listed(const char *dir, const struct reader_listing *ls);
 
 /* ---- ms_detect.c: detection and open ---------------------------------- */

@@ -30,6 +30,8 @@
 
 #include "reader/reader_report.h"
 
+#include "ms_stage.h"
+
 static void
 run_free(struct ms_run *run)
 {
@@ -393,8 +395,10 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 	}
 }
 
+/* ahead: the run's folder read ahead (ms_stage.h), or NULL. */
 static void
-emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, int64_t exec)
+emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, int64_t exec,
+	 struct ms_staged *ahead)
 {
 	char **over = NULL;
 	size_t nover = 0, k;
@@ -402,7 +406,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	struct reader_execution e = {0};
 
 	run->execution = exec;
-	ms_run_load(r, run, sink, &over, &nover);
+	ms_run_load(r, run, sink, ahead, &over, &nover);
 	for (k = 0; k < run->n; k++)
 		if (run->entries[k].ts)
 			first_ts = TD_MIN(first_ts, run->entries[k].ts);
@@ -498,6 +502,25 @@ announce_run(const struct reader_sink *sink, const struct ms_run *run)
 		sink->on_file(sink->ctx, &f);
 }
 
+/* A staging thread that reads the folders of runs first.. ahead (every
+ * run is sent in this pass: none is held back), or NULL. */
+static struct ms_stage *
+stage_runs(const struct reader *r, size_t first)
+{
+	const char **paths;
+	struct ms_stage *sg;
+	size_t i, n = r->nruns - first;
+
+	if (n == 0)
+		return NULL;
+	paths = xmalloc(n * sizeof(*paths));
+	for (i = 0; i < n; i++)
+		paths[i] = r->runs[first + i].path;     /* runs[] does not move in the pass */
+	sg = ms_stage_start(paths, n, r->may_follow);
+	free(paths);
+	return sg;
+}
+
 /* Sends the runs in order up to the first still being written (follow
  * mode: ms_follow.c); returns false when the consumer gave the pass up. */
 static bool
@@ -507,20 +530,25 @@ emit_runs(struct reader *r, const struct reader_sink *sink)
 	bool hold = r->follow || (r->indexed && !r->resumed);
 	int64_t now = ms_now_ns();
 	struct reader_progress progress = { .done = r->nemitted, .total = r->nruns };  /* runs */
-	size_t i;
+	size_t i, first = r->nemitted;
+	struct ms_stage *sg = hold ? NULL : stage_runs(r, first);
 
-	for (i = r->nemitted; i < r->nruns; i++) {
+	for (i = first; i < r->nruns; i++) {
 		/* reader.h should_stop: the consumer gives the pass up */
-		if (sink->should_stop && sink->should_stop(sink->ctx))
+		if (sink->should_stop && sink->should_stop(sink->ctx)) {
+			ms_stage_stop(sg);
 			return false;
+		}
 		if (hold && !ms_run_settled(r, &r->runs[i], now))
 			break;             /* it and the runs after it wait */
 		announce_run(sink, &r->runs[i]);
-		emit_run(r, sink, &r->runs[i], (int64_t)i);
+		emit_run(r, sink, &r->runs[i], (int64_t)i, sg ? ms_stage_get(sg, i - first) : NULL);
+		ms_stage_put(sg, i - first);
 		r->nemitted = i + 1;
 		progress.done = i + 1;
 		reader_report_progress(sink, &progress, true);
 	}
+	ms_stage_stop(sg);
 	if (hold)   /* 0 once everything is in: a scalar, the last value wins */
 		meta_u64(sink, "incomplete_iterations", r->nruns - r->nemitted);
 	return true;

@@ -4,7 +4,9 @@
  * rows (§7), reads DumpData bin headers (§11), computes the summaries of
  * tensors statistic.csv does not cover (streamed, bounded memory),
  * and orders the rows (ms_sync.c's header comment says how).
- * Opdebug files are handed back to the caller for overflow alerts.
+ * Opdebug files are handed back to the caller for overflow alerts.  The
+ * run folder's listing and statistic.csv may come read ahead by the
+ * staging thread (ms_stage.h); what they gave is reported here either way.
  */
 #include "ms_internal.h"
 
@@ -18,6 +20,8 @@
 #include "reader/base/fileio.h"
 #include "reader/parse/npy.h"
 
+#include "ms_stage.h"
+
 struct load_ctx {
 	struct reader *r;
 	const struct ms_rank *rank;
@@ -26,7 +30,7 @@ struct load_ctx {
 	size_t n, cap;
 	struct ms_pend *p;          /* parallel to e (ms_run.pend) */
 	size_t pcap;
-	struct ms_stat *stat;       /* the reader's (reader.stat) */
+	struct ms_stat *stat;       /* the run's statistic.csv (ms_staged.stat) */
 	bool have_stat;
 	char ***over;
 	size_t *nover;
@@ -315,13 +319,11 @@ add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char ty
 	free(path);
 }
 
-/* statistic.csv, streamed (ms_stat_read): every skipped line is said. */
+/* statistic.csv as ms_stat_read gave it (status st, message err, rows in
+ * c->stat): every skipped line is said. */
 static void
-load_stat(struct load_ctx *c, const char *p)
+load_stat(struct load_ctx *c, const char *p, enum td_status st, const char *err)
 {
-	char err[512];
-	enum td_status st = ms_stat_read(p, 0, c->stat, err, sizeof err);
-
 	if (st == TD_OK) {
 		c->have_stat = true;
 		c->stat_size = c->stat->size;
@@ -372,10 +374,10 @@ may_hold(const struct listing *ls, const char *name)
 
 /* mapping.csv and statistic.csv are opened only when the listing has them:
  * a failed open per iteration directory is a round trip on a network file
- * system (issue 18). */
+ * system (issue 18).  statistic.csv was read with the listing (d). */
 static void
 load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
-		struct ms_mapping *map)
+		const struct ms_staged *d, struct ms_mapping *map)
 {
 	char *p = ms_path_join(dir, "mapping.csv");
 
@@ -383,10 +385,11 @@ load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
 	if (may_hold(ls, "mapping.csv"))
 		ms_mapping_read(c->sink, p, map);
 	free(p);
-	p = ms_path_join(dir, "statistic.csv");
-	if (may_hold(ls, "statistic.csv"))
-		load_stat(c, p);
-	free(p);
+	if (d->stat_read) {
+		p = ms_path_join(dir, "statistic.csv");
+		load_stat(c, p, d->stat_st, d->stat_err);
+		free(p);
+	}
 }
 
 /* statistic.csv rows with no data file (saved_data "statistic"). */
@@ -443,6 +446,22 @@ list_dir(struct load_ctx *c, const char *dir, struct listing *ls)
 	ls->names = ms_list_dir_report_typed(c->r, dir, &ls->n, &ls->types, c->sink,
 					     "iteration directory");
 	if (!ls->names && !ms_is_dir(dir))
+		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
+}
+
+/* The run folder's listing as read (d), reported as list_dir does. */
+static void
+take_listing(struct load_ctx *c, const char *dir, struct ms_staged *d, struct listing *ls)
+{
+	ls->names = d->names;
+	ls->types = d->types;
+	ls->n = d->n;
+	d->names = NULL;
+	d->types = NULL;
+	d->n = 0;
+	if (!ls->names)
+		ms_report_unlisted(c->r, dir, d->list_errno, c->sink, "iteration directory");
+	if (!ls->names && !d->is_dir)
 		ms_problem(c->sink, PROBLEM_MISSING_FILE, dir, "iteration directory", "is gone");
 }
 
@@ -597,23 +616,31 @@ keep_wide_and_sizes(const struct reader *r, struct ms_run *run)
 
 void
 ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
-	    char ***overflow, size_t *noverflow)
+	    struct ms_staged *ahead, char ***overflow, size_t *noverflow)
 {
 	struct load_ctx c = {
 		.r = r, .sink = sink, .over = overflow, .nover = noverflow,
 		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
-		.run_dir = run->path, .last_name = MS_NO_NAME, .stat = &r->stat,
+		.run_dir = run->path, .last_name = MS_NO_NAME,
 	};
+	struct ms_staged now, *d = ahead;
 	struct ms_mapping map;
 	struct listing ls;
 	size_t before_const;
 
 	*overflow = NULL;
 	*noverflow = 0;
-	if (r->may_follow)          /* follow mode compares the directory later */
-		ms_run_note_dir(run);
-	list_dir(&c, run->path, &ls);
-	load_side_files(&c, run->path, &ls, &map);
+	if (!d) {           /* not read ahead: read it now, the same way */
+		ms_stage_read_dir(run->path, r->may_follow, &r->stat, &now);
+		d = &now;
+	}
+	c.stat = d->stat;
+	if (d->noted) {
+		run->dir_mtime = d->dir_mtime;
+		run->nnames = d->nnames;
+	}
+	take_listing(&c, run->path, d, &ls);
+	load_side_files(&c, run->path, &ls, d, &map);
 	load_listing(&c, run->path, &ls, &map);
 	add_stat_only(&c);
 	ms_mapping_done(&map);

@@ -42,19 +42,6 @@ ms_sync_has_ranks_listed(const char *dir, const struct reader_listing *ls)
 	return hit;
 }
 
-bool
-ms_sync_has_ranks(const char *dir)
-{
-	struct reader_listing ls;
-	bool hit;
-
-	if (!reader_listing_make(dir, &ls))
-		return false;
-	hit = ms_sync_has_ranks_listed(dir, &ls);
-	reader_listing_done(&ls);
-	return hit;
-}
-
 /* ---- metadata (§14) ------------------------------------------------- */
 
 /* The string value of "key" in a JSON text (no nesting awareness: the

@@ -27,7 +27,11 @@ builds them and is not counted), with peak RSS and issue 25's target:
   watches check         the recommended set
   sort -time, size      `traces --sort -time 0:10`, `--sort size`
 
-and, at --sort-sizes (default 10M) alone, the sorts warm: a slice's head
+`origins` warm (JSON, every origin written) on both dumps at --origins-sizes
+(default 1M and 10M): issue 25's target is < 0.3 s and <= 128 MB at 10M;
+the NaN dump's origins reach the listing's work budget.
+
+And, at --sort-sizes (default 10M) alone, the sorts warm: a slice's head
 and tail and a whole sort; the warm `--where` alone at
 --warm-where-sizes (default 10M, the size of its target; bench.py's dump of
 that size, generated if missing); and `watches check` warm alone at
@@ -36,6 +40,7 @@ that size, generated if missing); and `watches check` warm alone at
 Writes tests/bench/queries.md.
 """
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -154,6 +159,27 @@ def warm_table(tdbg, d, n, runs, cache, only=None):
     return lines + [""]
 
 
+def origins_table(tdbg, d, dn, n, runs, cache, size):
+    """`origins --json` warm on the dump and on its NaN twin."""
+    xdg = os.path.join(cache, "xdg-warm")
+    os.makedirs(xdg, exist_ok=True)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    lines = ["## %s traces: `origins` warm (load average %.1f)" % (size, os.getloadavg()[0]), "",
+             "| dump | origins | partial | wall s | cpu s | peak RSS MB | target |",
+             "|---|---|---|---|---|---|---|"]
+    for name, dump in (("FULL_HEALTH", d), ("NaN from the middle on", dn)):
+        subprocess.run([tdbg, "-e", "info", dump], env=env, stdout=subprocess.DEVNULL, check=True)
+        out = subprocess.run([tdbg, "--json", "-e", "origins", dump], env=env, check=False,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        ans = json.loads(out)
+        w, c, r = measure_warm(tdbg, ["-e", "origins", dump], runs, xdg)
+        ok = w < 0.3 and r <= 128 * 2**20
+        lines.append("| %s | %d | %s | %.2f | %.2f | %.0f | %s |" % (
+            name, ans["total"], "yes" if ans["partial"] else "no", w, c, r / 2**20,
+            ("< 0.3 s, <= 128 MB: %s" % ("met" if ok else "missed")) if n >= 10**7 else ""))
+    return lines + [""]
+
+
 # traces --sort alone at the bigger sizes (the other warm questions take
 # minutes there): a slice's head and tail (heaps) and a middle slice (the
 # whole sort), with issue 25's target
@@ -195,6 +221,8 @@ def main():
     ap.add_argument("--warm-where-sizes", default="10M",
                     help="sizes (not in --sizes) whose warm `--where` alone is measured "
                          "(issue 25's target is at 10M); '' for none")
+    ap.add_argument("--origins-sizes", default="1M,10M",
+                    help="sizes at which `origins` is measured warm on both dumps; '' for none")
     ap.add_argument("--out", default=os.path.join(HERE, "queries.md"))
     a = ap.parse_args()
     env_cache = os.path.join(a.cache, "xdg")
@@ -239,6 +267,11 @@ def main():
         n = bench.parse_size(size)
         d, _ = bench.ensure_dump(a.gen, a.cache, n)
         lines += sort_table(a.tdbg, d, n, a.runs, a.cache, size)
+    for size in [x for x in a.origins_sizes.split(",") if x]:
+        n = bench.parse_size(size)
+        d, _ = bench.ensure_dump(a.gen, a.cache, n)
+        dn = ensure_nan_dump(a.gen, a.cache, n)
+        lines += origins_table(a.tdbg, d, dn, n, a.runs, a.cache, size)
     for size in [x for x in a.watch_sizes.split(",") if x and x not in a.sizes.split(",")]:
         n = bench.parse_size(size)
         d, _ = bench.ensure_dump(a.gen, a.cache, n)

@@ -107,18 +107,35 @@ json_bool(struct json *j, bool v)
 	strbuf_adds(j->out, v ? "true" : "false");
 }
 
+/* v in decimal, as "%llu" writes it (without printf's parsing: a listing
+ * writes millions of them); minus: a '-' first. */
+static void
+add_decimal(struct strbuf *sb, uint64_t v, bool minus)
+{
+	char buf[24];
+	size_t k = sizeof buf;
+
+	do {
+		buf[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (minus)
+		buf[--k] = '-';
+	strbuf_add(sb, buf + k, sizeof buf - k);
+}
+
 void
 json_int(struct json *j, int64_t v)
 {
 	value_prefix(j);
-	strbuf_addf(j->out, "%lld", (long long)v);
+	add_decimal(j->out, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void
 json_uint(struct json *j, uint64_t v)
 {
 	value_prefix(j);
-	strbuf_addf(j->out, "%llu", (unsigned long long)v);
+	add_decimal(j->out, v, false);
 }
 
 static bool
@@ -240,6 +257,15 @@ json_escape(struct strbuf *sb, const char *s, size_t len)
 
 	strbuf_addc(sb, '"');
 	while (i < len) {
+		/* a run of printable ASCII that needs no escape, added at once */
+		for (n = 0; i + n < len && p[i + n] >= 0x20 && p[i + n] < 0x7f && p[i + n] != '"' &&
+			    p[i + n] != '\\'; n++)
+			;
+		if (n) {
+			strbuf_add(sb, s + i, n);
+			i += n;
+			continue;
+		}
 		n = td_utf8_decode(p + i, len - i, &cp);
 		if (n == 0) {
 			strbuf_adds(sb, "\\ufffd");

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -142,6 +143,48 @@ test_json_int64_extremes(void **state)
 		"[-9223372036854775808,9223372036854775807,18446744073709551615]");
 }
 
+/* Every number of digits and sign, as printf writes them. */
+static void
+test_json_integers_as_printf_writes_them(void **state)
+{
+	struct fixture *f = *state;
+	char want[4096] = "[", num[96];
+	int64_t v = 1;
+
+	json_array_begin(&f->j);
+	json_int(&f->j, 0);
+	json_uint(&f->j, 0);
+	strcat(want, "0,0");
+	for (int k = 0; k < 18; k++, v *= 10) {
+		json_int(&f->j, v);
+		json_int(&f->j, -v);
+		json_int(&f->j, v * 9 + (v - 1));
+		json_uint(&f->j, (uint64_t)v + 1);
+		snprintf(num, sizeof num, ",%lld,%lld,%lld,%llu", (long long)v, (long long)-v,
+			 (long long)(v * 9 + (v - 1)), (unsigned long long)v + 1);
+		strcat(want, num);
+	}
+	json_array_end(&f->j);
+	strcat(want, "]");
+	assert_string_equal(f->sb.buf, want);
+}
+
+/* Plain runs between escapes, at the start and the end of a string, and
+ * an invalid byte between two runs. */
+static void
+test_json_string_runs_between_escapes(void **state)
+{
+	struct fixture *f = *state;
+
+	json_array_begin(&f->j);
+	json_string(&f->j, "\"plain\\");
+	json_string(&f->j, "ab\x01" "cd\xff" "ef~\x7f");
+	json_string(&f->j, "");
+	json_array_end(&f->j);
+	assert_string_equal(f->sb.buf,
+		"[\"\\\"plain\\\\\",\"ab\\u0001cd\\ufffdef~\\u007f\",\"\"]");
+}
+
 static void
 test_json_double_is_shortest_round_trip(void **state)
 {
@@ -238,6 +281,8 @@ main(void)
 		T(test_json_string_with_nul_inside_length),
 		T(test_json_null_string_is_null),
 		T(test_json_int64_extremes),
+		T(test_json_integers_as_printf_writes_them),
+		T(test_json_string_runs_between_escapes),
 		T(test_json_double_is_shortest_round_trip),
 		T(test_json_double_fixed_notation_for_moderate_exponents),
 		T(test_json_float_uses_float_precision),

@@ -130,13 +130,15 @@ test_cache_state_moves_beside_info(void **state)
 	tmp_done(&t);
 }
 
-/* A trace row's op name is an op query too: it decodes. */
+/* A trace row's op name is an op query too: it decodes (the op hash
+ * waits for a lookup by graph and name). */
 static void
 test_cache_trace_row_decodes_ops(void **state)
 {
 	struct tmp t;
 	struct model *m;
 	struct model_trace row;
+	int64_t log, probs;
 
 	(void)state;
 	tmp_init(&t, FIX "/mnist_nan");
@@ -147,6 +149,16 @@ test_cache_trace_row_decodes_ops(void **state)
 	assert_false(pending(m));
 	assert_string_equal(row.op_name, "Log");        /* README: row 88 is Log:0 */
 	assert_string_equal(row.op_type, "Log");
+	/* the op hash (graph, name) waits for its first lookup: a row's names
+	 * and a find by name alone do not hash every op */
+	log = model_op_find(m, "Log", NULL);
+	assert_true(log >= 0);
+	assert_false(atomic_load(&m->ot.ophash_built));
+	assert_int_equal(model_op_find(m, "Log", "loss"), log);
+	assert_true(atomic_load(&m->ot.ophash_built));
+	probs = model_op_find(m, "probs", "loss");
+	assert_true(probs >= 0);
+	assert_int_equal(model_op_input(m, (uint32_t)log, 0, NULL, NULL), probs);
 	model_close(m);
 	tmp_done(&t);
 }

@@ -102,10 +102,7 @@ some_head(struct model *m)
 
 	ops_ready(m);           /* a cached open decodes its ops on first use */
 	for (i = 1; i < m->ot.nops; i++) {
-		uint64_t head;
-
-		if (!m->ot.opv[i].placeholder && hashtab_u64_get(&m->ot.op_by_name, m->ot.opv[i].name_sid, &head) &&
-		    head == i)
+		if (!m->ot.opv[i].placeholder && ops_first_of_name(m, m->ot.opv[i].name_sid) == i)
 			return i;
 	}
 	fail_msg("no op to forge");
@@ -125,7 +122,7 @@ test_cache_self_chain_refused(void **state)
 	tmp_init(&t, FIX "/mnist_nan");
 	m = open_cached(&t, false, "off");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
+	snprintf(name, sizeof name, "%s", ops_name(m, &m->ot.opv[k]));
 	/* the forged op: its name's chain points to itself, and a lookup
 	 * passes over it (a placeholder) to the next one, forever */
 	m->ot.opv[k].next_same_name = k;
@@ -203,7 +200,7 @@ test_cache_op_added_after_load_joins_its_name(void **state)
 	model_close(open_cached(&t, true, "new"));
 	m = open_cached(&t, true, "used");
 	k = some_head(m);
-	snprintf(name, sizeof name, "%s", m->ot.opv[k].name);
+	snprintf(name, sizeof name, "%s", ops_name(m, &m->ot.opv[k]));
 	next0 = m->ot.opv[0].next_same_name;
 	/* what an extension's index pass does for an op of a known name */
 	op.graph_id = "extension-graph";

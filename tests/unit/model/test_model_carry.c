@@ -207,6 +207,53 @@ test_eager_variable_write_then_read(void **state)
 	fake_free(f);
 }
 
+/* A nested function graph's argument (as a while or cond body records
+ * it): call 1 runs graph "o", whose Log makes -Inf (row 0) and whose call
+ * op "body" (a PartitionedCall, with an Identity before it in op order
+ * and another call op that takes no input) hands Log's value to graph
+ * "i" nested in "o"; i's placeholder "arg" (row 1) holds it: carried
+ * (call input) from row 0, the one origin. */
+static void
+test_nested_graph_argument(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary ok = counts(4, 0, 0), bad = counts(4, 0, 1);
+	struct model_origin *v, o;
+	struct model *m;
+	size_t n;
+
+	(void)state;
+	fake_graph(f, "o", "o", NULL);
+	fake_graph(f, "i", "i", "o");
+	fake_op(f, "o", "x", "Placeholder", NULL, NULL);
+	fake_op(f, "o", "Log", "Log", (const char *[]){"x:0", NULL}, NULL);
+	fake_op(f, "o", "noarg", "StatefulPartitionedCall", NULL, NULL);
+	fake_op(f, "o", "Identity", "Identity", (const char *[]){"Log:0", NULL}, NULL);
+	fake_op(f, "o", "body", "PartitionedCall", (const char *[]){"Log:0", NULL}, NULL);
+	fake_op(f, "i", "arg", "Placeholder", NULL, NULL);
+	fake_op(f, "i", "Neg", "Neg", (const char *[]){"arg:0", NULL}, NULL);
+	fake_trace(f, 1, "o", "Log", 0, 1, &bad);                           /* 0 */
+	fake_trace(f, 1, "i", "arg", 0, 2, &bad);                           /* 1 */
+	fake_trace(f, 1, "i", "Neg", 0, 3, &bad);                           /* 2 */
+	fake_exec(f, 2, "__inference_o", "o", NULL, 4, &bad, 1);            /* exec 0 */
+	fake_exec_ids(f, (const int64_t[]){5}, 1, (const int64_t[]){6}, 1);
+	(void)ok;
+	m = fake_model_open(f, NULL);
+	n = origins_of(m, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].index, 0);
+	model_origins_free(v, n);
+	assert_int_equal(model_why(m, 1, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_CARRIED);
+	assert_int_equal(o.link, CARRY_CALL_INPUT);
+	assert_int_equal(o.nfrom, 1);
+	assert_int_equal(o.from[0], 0);
+	assert_int_equal(o.origin, 0);
+	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
 /* A graph variable across steps (as session runs record it): step 0's
  * Log makes -Inf (row 0), the ApplyGradientDescent writer of variable w
  * carries it (row 1); step 1's read of w (row 2) holds it: carried
@@ -244,6 +291,106 @@ test_graph_variable_across_steps(void **state)
 	assert_int_equal(o.from[0], 1);
 	assert_int_equal(o.origin, 0);
 	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
+/* Two writers of variable w and one of variable v, in op order u1 (w),
+ * uv (v), u2 (w); w's input 1 also feeds an op that is no writer of w.
+ * Step 0: Log -Inf (row 0, the origin), u2 writes w from it (row 1), u1
+ * writes w again later (row 2), uv writes v later still (row 3).  Step
+ * 1's read of w (row 4) holds the latest write of w: u1's row 2, not
+ * uv's later row 3 (another variable) and not u2's earlier row 1. */
+static void
+test_variable_latest_of_its_writers(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = counts(4, 0, 4);
+	struct model_origin *v, o;
+	struct model *m;
+	size_t n;
+
+	(void)state;
+	fake_graph(f, "g", "train", NULL);
+	fake_op(f, "g", "w", "VariableV2", NULL, NULL);
+	fake_op(f, "g", "v", "VariableV2", NULL, NULL);
+	fake_op(f, "g", "Log", "Log", NULL, NULL);
+	fake_op(f, "g", "u1", "ApplyGradientDescent", (const char *[]){"w:0", "Log:0", NULL}, NULL);
+	fake_op(f, "g", "uv", "ApplyGradientDescent", (const char *[]){"v:0", "Log:0", NULL}, NULL);
+	fake_op(f, "g", "u2", "AssignAdd", (const char *[]){"w:0", "Log:0", NULL}, NULL);
+	fake_op(f, "g", "mix", "Assign", (const char *[]){"Log:0", "w:0", NULL}, NULL);
+	fake_trace(f, 1, "g", "Log", 0, 1, &bad);                           /* 0 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "u2", 0, 2, &bad);                            /* 1 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "u1", 0, 3, &bad);                            /* 2 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "uv", 0, 4, &bad);                            /* 3 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "w", 0, 5, &bad);                             /* 4 */
+	fake_step(f, 1);
+	m = fake_model_open(f, NULL);
+	n = origins_of(m, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].index, 0);
+	model_origins_free(v, n);
+	assert_int_equal(model_why(m, 4, &o), TD_OK);
+	assert_int_equal(o.role, ORIGIN_CARRIED);
+	assert_int_equal(o.link, CARRY_VARIABLE);
+	assert_int_equal(o.nfrom, 1);
+	assert_int_equal(o.from[0], 2);
+	model_origin_done(&o);
+	model_close(m);
+	fake_free(f);
+}
+
+/* The writers of a variable are looked up again once the ops grew: a
+ * listing run in steps (as the TUI runs it during the pass) classifies
+ * step 0's read of w (row 0) before the writer op arrives; after it,
+ * step 1's read of w (row 3) is carried from the writer's row 2, not
+ * another origin. */
+static void
+test_variable_writer_sent_after_the_run_began(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary bad = counts(4, 0, 4);
+	struct model_options opt = { .no_thread = false };
+	struct model_origins_run *r;
+	struct model_origin *v;
+	struct model *m;
+	size_t n;
+
+	(void)state;
+	fake_graph(f, "g", "train", NULL);
+	fake_op(f, "g", "w", "VariableV2", NULL, NULL);
+	fake_op(f, "g", "Log", "Log", NULL, NULL);
+	fake_trace(f, 1, "g", "w", 0, 1, &bad);                             /* 0 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "Log", 0, 2, &bad);                           /* 1 */
+	fake_step(f, 0);
+	fake_pause_after(f, 5);         /* the graph, two ops and two rows */
+	fake_op(f, "g", "update", "ApplyGradientDescent", (const char *[]){"w:0", "Log:0", NULL},
+		NULL);
+	fake_trace(f, 1, "g", "update", 0, 3, &bad);                        /* 2 */
+	fake_step(f, 0);
+	fake_trace(f, 1, "g", "w", 0, 4, &bad);                             /* 3 */
+	fake_step(f, 1);
+	m = fake_model_open(f, &opt);
+	fake_wait_paused(f);
+	assert_int_equal(model_trace_count(m), 2);
+	r = model_origins_run_new(m, NULL);
+	assert_false(model_origins_run_step(r, 1));   /* row 0 looked at, not row 1 */
+	fake_release(f);
+	model_wait(m);
+	assert_int_equal(model_trace_count(m), 4);
+	while (!model_origins_run_step(r, 0))
+		;
+	n = model_origins_run_take(r, NULL, &v);
+	model_origins_run_free(r);
+	assert_int_equal(n, 2);         /* w's first read (no write before it) and Log */
+	assert_int_equal(v[0].index, 0);
+	assert_int_equal(v[1].index, 1);
+	model_origins_free(v, n);
 	model_close(m);
 	fake_free(f);
 }
@@ -464,6 +611,9 @@ main(void)
 		cmocka_unit_test(test_missing_records_are_named),
 		cmocka_unit_test(test_eager_variable_write_then_read),
 		cmocka_unit_test(test_graph_variable_across_steps),
+		cmocka_unit_test(test_nested_graph_argument),
+		cmocka_unit_test(test_variable_latest_of_its_writers),
+		cmocka_unit_test(test_variable_writer_sent_after_the_run_began),
 		cmocka_unit_test(test_parameter_updated_across_iterations),
 		cmocka_unit_test(test_input_records_without_a_graph),
 		cmocka_unit_test(test_loop_records_of_different_values_are_not_repeats),

@@ -213,6 +213,47 @@ test_listing_names_and_types(void **state)
 	test_rmtree(top);
 }
 
+/* check_list's answer, with the listing it was given. */
+static size_t checked_n;
+
+static bool
+has_file_named_file(const char *dir, const struct reader_listing *ls)
+{
+	size_t i;
+
+	(void)dir;
+	checked_n = ls->n;
+	for (i = 0; i < ls->n; i++)
+		if (!strcmp(ls->v[i].name, "file"))
+			return true;
+	return false;
+}
+
+/* reader_listing_check asks its question of a listing made for the call
+ * (one opendir), and of an empty listing when the folder cannot be listed
+ * (the MindSpore detection helpers' answer for such a folder). */
+static void
+test_listing_check_lists_once_missing_is_empty(void **state)
+{
+	char *top = test_tmpdir("check");
+	char *p = xasprintf("%s/file", top), *missing = xasprintf("%s/missing", top);
+
+	(void)state;
+	test_spit(p, "x", 1, "wb");
+	watch_path(0, top);
+	checked_n = 99;
+	assert_true(reader_listing_check(top, has_file_named_file));
+	assert_int_equal(checked_n, 1);
+	assert_int_equal(watch[0].opens, 1);
+	checked_n = 99;
+	assert_false(reader_listing_check(missing, has_file_named_file));
+	assert_int_equal(checked_n, 0);
+	watch_none();
+	free(p);
+	free(missing);
+	test_rmtree(top);
+}
+
 int
 main(void)
 {
@@ -221,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_detect_and_open_of_a_session_root_list_it_once),
 		cmocka_unit_test(test_hint_probes_each_folder_below_with_one_listing),
 		cmocka_unit_test(test_listing_names_and_types),
+		cmocka_unit_test(test_listing_check_lists_once_missing_is_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
