@@ -525,6 +525,43 @@ colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t 
 	pthread_mutex_unlock(&cs->lock);
 }
 
+void
+colstore_get_rows(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t need,
+		  struct model_fields *out, uint8_t *state)
+{
+	uint64_t readable = cs ? atomic_load(&cs->rows) : 0, meta;
+	uint32_t mask;
+
+	memset(state, COLS_ROW_NONE, n);
+	if (!cs || !n)
+		return;
+	pthread_mutex_lock(&cs->lock);
+	if (need != cs->last_need) {
+		cs->last_need = need;
+		cs->last_mask = cols_need_mask(need);
+	}
+	mask = cs->last_mask;
+	for (size_t i = 0; i < n; i++) {
+		unsigned k = (unsigned)(rows[i] % COLS_WINDOW);
+
+		if (rows[i] >= readable)
+			continue;
+		window_load(cs, rows[i], mask);     /* returns at once within the block */
+		meta = cs->r->v[C_META][k];
+		if (!(meta & M_NOVALUES))
+			state[i] = COLS_ROW_VALUES;
+		else if (!(meta & M_FILLED))
+			state[i] = COLS_ROW_UNFILLED;
+		else {
+			state[i] = COLS_ROW_FILLED;
+			cols_unpack(cs->r, k, need, &out[i]);
+			if (!(need & COLS_WALL))
+				out[i].wall_time = 0;
+		}
+	}
+	pthread_mutex_unlock(&cs->lock);
+}
+
 bool
 colstore_no_values(struct colstore *cs, uint64_t row)
 {

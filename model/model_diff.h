@@ -122,6 +122,11 @@ bool model_diff_rows(const struct model_diff *d, uint64_t k, uint64_t *a_row, ui
  * rows, not calls).  The first question builds a table (a pass over both
  * sides' ops and A's executions), kept until model_diff_free. */
 int64_t model_diff_execution_pair(struct model_diff *d, uint64_t b_exec);
+/* The host (rank) name of pair k's row of A as model_trace_names gives
+ * it ("" none, NULL past the pairs), borrowed from A.  The host keys are
+ * read a window of rows at a time: pairs asked in order cost no lock
+ * each. */
+const char *model_diff_host_a(struct model_diff *d, uint64_t k);
 /* The pair of A's row a_row, -1 if that row is unpaired. */
 int64_t model_diff_pair_of_a(const struct model_diff *d, uint64_t a_row);
 

@@ -178,6 +178,38 @@ model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fiel
 	return true;
 }
 
+/* Rows model_trace_fields_novalues asks the columns for at a time. */
+#define NOVAL_CHUNK 512
+
+void
+model_trace_fields_novalues(struct model *m, const uint64_t *rows, size_t n, uint32_t need,
+			    struct model_fields *out, bool *ok)
+{
+	uint64_t ntraces = rows_ntraces(m);
+	uint8_t state[NOVAL_CHUNK];
+
+	for (size_t at = 0; at < n; at += NOVAL_CHUNK) {
+		size_t len = TD_MIN(n - at, (size_t)NOVAL_CHUNK);
+
+		memset(state, COLS_ROW_NONE, len);
+		if (m->cols && !(m->icache && atomic_load(&m->icache->stale)))
+			colstore_get_rows(m->cols, rows + at, len, need & (COLS_FIELDS | MODEL_FIELDS_WALL),
+					  out + at, state);
+		for (size_t i = 0; i < len; i++) {
+			uint64_t row = rows[at + i];
+
+			/* as model_trace_no_values, then model_trace_fields */
+			if (m->cols)
+				ok[at + i] = row < ntraces && columns_usable(m, row) &&
+					     state[i] >= COLS_ROW_UNFILLED;
+			else
+				ok[at + i] = model_trace_no_values(m, row);
+			if (ok[at + i] && state[i] != COLS_ROW_FILLED)
+				model_trace_fields(m, row, need, &out[at + i]);
+		}
+	}
+}
+
 size_t
 model_trace_field_window(struct model *m, uint64_t first, size_t n, uint32_t need,
 			 struct model_field_window *w)

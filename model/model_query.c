@@ -143,15 +143,33 @@ model_trace_host(struct model *m, uint64_t i)
 size_t
 model_trace_hosts(struct model *m, uint64_t first, size_t n, uint32_t *host, int64_t *step)
 {
-	uint64_t nt = rows_ntraces(m);
+	uint64_t nt = rows_ntraces(m), lo = 1, hi = 0, fi;
+	uint32_t file, next, fhost = 0;
+	bool named = false;
 	size_t k = 0;
+	int64_t c;
 
 	pthread_mutex_lock(&m->th.lock);
 	for (; k < n && first + k < nt; k++) {
+		uint64_t i = first + k;
+
+		/* the rows of one checkpoint are one file's: its host found
+		 * once for them (rows_trace_host_sid searches per row) */
+		if (host && (i < lo || i >= hi)) {
+			named = false;
+			lo = hi = i + 1;
+			if ((c = rows_ckpt_find(m, i)) >= 0 && rows_ckpt(m, (uint64_t)c, &lo, &file)) {
+				if (!rows_ckpt(m, (uint64_t)c + 1, &hi, &next))
+					hi = UINT64_MAX;
+				named = file != NO_ID && hashtab_u64_get(&m->src.file_by_id, file, &fi) &&
+					*m->src.files[fi].host;
+				fhost = named ? m->src.files[fi].host_sid : 0;
+			}
+		}
 		if (host)
-			host[k] = rows_trace_host_sid(m, first + k);
+			host[k] = named ? fhost : rows_trace_host_sid(m, i);
 		if (step)
-			step[k] = rows_trace_step(m, first + k);
+			step[k] = rows_trace_step(m, i);
 	}
 	pthread_mutex_unlock(&m->th.lock);
 	return k;

@@ -326,6 +326,15 @@ struct model_fields {
  * Any thread; takes the columns' own lock or the decode cache's. */
 #define MODEL_FIELDS_WALL (1u << 31)
 bool model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fields *out);
+/* The fields of many trace rows whose records hold no values, for a scan
+ * over them (the diff's pairs): ok[i] is model_trace_no_values(rows[i])
+ * and, when true, out[i] holds what model_trace_fields(rows[i], need)
+ * gives (a row the columns do not fill is decoded, then kept, as there);
+ * out[i] means nothing when ok[i] is false.  Rows in any order; a run of
+ * rows in one block of the summary columns is read under one lock.  Any
+ * thread. */
+void model_trace_fields_novalues(struct model *m, const uint64_t *rows, size_t n, uint32_t need,
+				 struct model_fields *out, bool *ok);
 /* A window of trace rows' summary fields, column by column, for a scan
  * that tests every row of it (the filters' window evaluation): rows
  * [first, first + n) of one block of MODEL_FIELD_WINDOW rows.  Row k

@@ -1,19 +1,19 @@
 /*
  * model_diff.c - aligning the trace rows of two models (see model_diff.h):
- * op-name classes shared by both sides, host groups, one chain of B's rows
- * per key, then one pass over A taking from the chains.
+ * op-name classes shared by both sides, then the rows both sides hold in
+ * the same order paired in one walk, then for the rest one chain of B's
+ * rows per key and one pass over A taking from the chains.
  *
  * Reads only the row index (op id, flag byte, host, step), never decodes a
  * row, except for the rare slot too large for the flag byte.  Metrics and
- * the first divergence are in model_diff_metrics.c.  The rows' hosts and
- * steps are read a window of DIFF_WINDOW rows at a time (model_trace_hosts),
- * one lock a window.
+ * the first divergence are in model_diff_metrics.c, host groups in
+ * model_diff_hosts.c.  The rows' hosts and steps are read a window of
+ * DIFF_WINDOW rows at a time (model_trace_hosts), one lock a window.
  */
 #include "model/model_diff.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,24 +108,31 @@ ordinal_cmp(const void *x, const void *y)
 	return c ? c : (a->op > b->op) - (a->op < b->op);
 }
 
-/* The name op pairs by (model_diff.h, "Calls"), owned by t when built. */
+/* The name op id (named op_name; name: as mapped) pairs by (model_diff.h,
+ * "Calls"), owned by t when built.  The op's host is asked only for a
+ * call that pairs by rank. */
 static const char *
-pair_name(struct model *m, struct name_table *t, const struct model_op *op, const char *name,
+pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_name, const char *name,
 	  bool fuzzy, struct ordinal_call **ord, size_t *nord, size_t *capord)
 {
 	char key[600];
 	int64_t count = -1;
 	enum reader_call kind = model_op_call_key(m, name, key, sizeof key, &count);
+	struct model_op op;
 
 	if (kind == READER_CALL_NONE || (kind == READER_CALL_EXACT && !fuzzy))
-		return name == op->name ? name : name_own(t, xstrdup(name));
+		return name == op_name ? name : name_own(t, xstrdup(name));
 	if (fuzzy)
 		return name_own(t, xstrdup(key));
 	TD_GROW(*ord, *capord, *nord + 1);
-	(*ord)[(*nord)++] = (struct ordinal_call){ op->id, op->host ? op->host : "",
-						   name_own(t, xstrdup(key)) };
+	(*ord)[(*nord)++] = (struct ordinal_call){ id,
+		model_op_get(m, id, &op) && op.host ? op.host : "", name_own(t, xstrdup(key)) };
 	return NULL;                /* named once every call of its key is known */
 }
+
+/* Ops op_classes reads at a time (model_op_briefs: one lock, no inputs
+ * resolved). */
+#define OP_WINDOW 1024
 
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
  * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
@@ -136,20 +143,25 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	   const struct reader_map *map, uint32_t *nops)
 {
 	char mapped[1024];
-	uint32_t n = model_op_count(m), i;
+	uint32_t n = model_op_count(m), i, got = 0, at;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	struct ordinal_call *ord = NULL;
 	size_t nord = 0, capord = 0, k, rank = 0;
-	struct model_op op;
+	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
 	const char *name;
 
 	for (i = 0; i < n; i++) {
 		cls[i] = NONE32;
-		if (model_op_get(m, i, &op) &&
-		    (name = map ? model_map_name(m, map, op.name, mapped, sizeof mapped) : op.name) &&
-		    (name = pair_name(m, t, &op, name, fuzzy, &ord, &nord, &capord)))
+		if (i % OP_WINDOW == 0)
+			got = (uint32_t)model_op_briefs(m, i, OP_WINDOW, win);
+		if ((at = i % OP_WINDOW) >= got)
+			continue;
+		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
+				: win[at].name) &&
+		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
 			cls[i] = name_class(t, name, add);
 	}
+	free(win);
 	if (nord)
 		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
 	for (k = 0; k < nord; k++) {
@@ -176,202 +188,6 @@ diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint
 	*cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, nops_b);
 	*cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, nops_a);
 	name_table_done(&names);
-}
-
-/* ---- host groups ------------------------------------------------------ */
-
-/* The host names a model's rows carry (model_info's list, "" if none). */
-static size_t
-host_list(struct model *m, const char ***out)
-{
-	struct model_info in;
-	size_t i;
-
-	model_info(m, &in);
-	*out = xcalloc(in.nhosts + 1, sizeof(**out));
-	for (i = 0; i < in.nhosts; i++)
-		(*out)[i] = in.hosts[i];
-	return in.nhosts;
-}
-
-static int
-find_name(const char *const *v, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Compares host names as a person sorts them: runs of digits by value
- * ("rank2" before "rank10"). */
-static int
-natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			const char *x = a, *y = b;
-			size_t lx, ly;
-			int c;
-
-			while (*x == '0' && isdigit((unsigned char)x[1]))
-				x++;
-			while (*y == '0' && isdigit((unsigned char)y[1]))
-				y++;
-			for (a = x; isdigit((unsigned char)*a); a++)
-				;
-			for (b = y; isdigit((unsigned char)*b); b++)
-				;
-			lx = (size_t)(a - x), ly = (size_t)(b - y);
-			if (lx != ly)
-				return lx < ly ? -1 : 1;
-			if ((c = strncmp(x, y, lx)) != 0)
-				return c;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++, b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
-}
-
-/* The order of a side's hosts by natural_cmp: idx[k] = host of position k. */
-static void
-sorted_hosts(const char **h, size_t n, size_t *idx)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	for (i = 1; i < n; i++)         /* insertion sort: a few hundred ranks at most */
-		for (j = i; j > 0 && natural_cmp(h[idx[j - 1]], h[idx[j]]) > 0; j--) {
-			size_t tmp = idx[j];
-
-			idx[j] = idx[j - 1];
-			idx[j - 1] = tmp;
-		}
-}
-
-/* The k-th host of A in sorted order with the k-th of B (as many each). */
-static void
-pair_by_position(struct model_diff *d, size_t n)
-{
-	size_t *ia = xcalloc(n, sizeof(*ia)), *ib = xcalloc(n, sizeof(*ib)), k;
-
-	sorted_hosts(d->side[0].hosts, n, ia);
-	sorted_hosts(d->side[1].hosts, n, ib);
-	for (k = 0; k < n; k++)
-		d->side[0].group[ia[k]] = d->side[1].group[ib[k]] = (uint32_t)k;
-	free(ia);
-	free(ib);
-}
-
-/* Fills side->hosts / groups for both sides.  Returns the group count. */
-static enum td_status
-host_groups(struct model_diff *d, const struct model_diff_options *o, char *err, size_t errlen)
-{
-	const char **ha, **hb;
-	size_t na = host_list(d->a, &ha), nb = host_list(d->b, &hb), i, common = 0;
-	enum td_status st = TD_OK;
-
-	d->side[0].nhosts = na, d->side[0].hosts = ha;
-	d->side[1].nhosts = nb, d->side[1].hosts = hb;
-	d->side[0].group = xcalloc(na + 1, sizeof(uint32_t));
-	d->side[1].group = xcalloc(nb + 1, sizeof(uint32_t));
-	for (i = 0; i < na + 1; i++)
-		d->side[0].group[i] = NONE32;
-	for (i = 0; i < nb + 1; i++)
-		d->side[1].group[i] = NONE32;
-	d->any_host = false;
-	d->explicit_pairs = o->npairs > 0;
-	if (o->npairs) {
-		for (i = 0; i < o->npairs && st == TD_OK; i++) {
-			int x = find_name(ha, na, o->pairs[i].a), y = find_name(hb, nb, o->pairs[i].b);
-
-			if (x < 0 || y < 0) {
-				snprintf(err, errlen, "no host or rank \"%s\" in %s", x < 0 ? o->pairs[i].a
-					 : o->pairs[i].b, x < 0 ? "the first dump" : "the second dump");
-				st = TD_ERR_ARGS;
-				break;
-			}
-			d->side[0].group[x] = d->side[1].group[y] = (uint32_t)i;
-		}
-		return st;
-	}
-	if (na <= 1 && nb <= 1) {
-		d->any_host = true;         /* one host each (or none): hosts do not matter */
-		return TD_OK;
-	}
-	if (na == nb && (model_reader_flags(d->a) & READER_PAIR_HOSTS_BY_POSITION) &&
-	    (model_reader_flags(d->b) & READER_PAIR_HOSTS_BY_POSITION)) {
-		pair_by_position(d, na);
-		return TD_OK;
-	}
-	for (i = 0; i < na; i++) {
-		int y = find_name(hb, nb, ha[i]);
-
-		if (y >= 0) {
-			d->side[0].group[i] = d->side[1].group[y] = (uint32_t)i;
-			common++;
-		}
-	}
-	if (common == 0 && na == nb)
-		for (i = 0; i < na; i++)
-			d->side[0].group[i] = d->side[1].group[i] = (uint32_t)i;
-	return TD_OK;
-}
-
-/* Row i's index in side s's window, refilled around i when i is outside
- * it; -1 past the rows. */
-static int
-row_window(struct model_diff *d, int s, uint64_t i)
-{
-	struct diff_side *sd = &d->side[s];
-
-	if (i < sd->win_first || i >= sd->win_first + sd->win_n) {
-		sd->win_first = i & ~(uint64_t)(DIFF_WINDOW - 1);
-		sd->win_n = model_trace_hosts(s ? d->b : d->a, sd->win_first, DIFF_WINDOW,
-					      d->any_host ? NULL : sd->win_host, sd->win_step);
-		if (i >= sd->win_first + sd->win_n)
-			return -1;
-	}
-	return (int)(i - sd->win_first);
-}
-
-/* The step of row i of side s, -1 unknown, from its window. */
-static int64_t
-row_step(struct model_diff *d, int s, uint64_t i)
-{
-	int w = row_window(d, s, i);
-
-	return w < 0 ? -1 : d->side[s].win_step[w];
-}
-
-/* The host group of row i of a side; NONE32 when its host takes no part. */
-uint32_t
-diff_row_group(struct model_diff *d, int s, uint64_t i)
-{
-	struct diff_side *sd = &d->side[s];
-	struct model *m = s ? d->b : d->a;
-	uint32_t sid;
-	const char *host;
-	int k, w;
-
-	if (d->any_host)
-		return 0;
-	w = row_window(d, s, i);
-	sid = w < 0 ? 0 : sd->win_host[w];
-	if (sid == sd->memo_sid && sd->memo_valid)
-		return sd->memo_group;
-	host = model_host_name(m, sid);
-	k = find_name(sd->hosts, sd->nhosts, host ? host : "");
-	sd->memo_sid = sid;
-	sd->memo_valid = true;
-	sd->memo_group = k < 0 ? NONE32 : sd->group[k];
-	return sd->memo_group;
 }
 
 /* ---- keys and chains -------------------------------------------------- */
@@ -438,25 +254,34 @@ pairs_add(struct model_diff *d, uint64_t a, uint64_t b)
 	d->npairs++;
 }
 
-/* B pass: chains every row of B under its key (leaf: diff_leaf_keys' or
- * NULL).  Returns the rows chained. */
+/* Row j's key on side B: where a leaf map (leaf: diff_leaf_keys', or
+ * NULL) names it, the key of A's golden leaf; else its own key. */
 static uint64_t
-chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint32_t *cls,
-	uint32_t nops, uint64_t nb, const struct hashtab_u64 *leaf)
+b_key(struct model_diff *d, const uint32_t *cls, uint32_t nops, const struct hashtab_u64 *leaf,
+      uint64_t j)
 {
-	uint64_t j, key, keyed = 0, *c;
+	uint64_t key = DIFF_LEAF_KEEP;
 	uint32_t f;
 
-	for (j = 0; j < nb; j++) {
-		next[j] = NONE32;
-		key = DIFF_LEAF_KEEP;
-		if (leaf) {
-			uint32_t op = model_trace_op_flags(d->b, j, &f);
+	if (leaf) {
+		uint32_t op = model_trace_op_flags(d->b, j, &f);
 
-			hashtab_u64_get(leaf, diff_leaf_slot(op, model_trace_slot(d->b, j), f), &key);
-		}
-		if (key == DIFF_LEAF_KEEP)
-			key = diff_row_key(d, 1, cls, nops, j);
+		hashtab_u64_get(leaf, diff_leaf_slot(op, model_trace_slot(d->b, j), f), &key);
+	}
+	return key == DIFF_LEAF_KEEP ? diff_row_key(d, 1, cls, nops, j) : key;
+}
+
+/* B pass: chains rows [from, nb) of B under their keys (next[j - from]:
+ * the row after j in its chain).  Returns the rows chained. */
+static uint64_t
+chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint32_t *cls,
+	uint32_t nops, uint64_t from, uint64_t nb, const struct hashtab_u64 *leaf)
+{
+	uint64_t j, key, keyed = 0, *c;
+
+	for (j = from; j < nb; j++) {
+		next[j - from] = NONE32;
+		key = b_key(d, cls, nops, leaf, j);
 		if (key == UINT64_MAX) {
 			d->only_b += row_counts(d, 1, j);
 			continue;
@@ -465,7 +290,7 @@ chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint3
 		if (chain_tail(*c) == NONE32)
 			*c = chain_pack((uint32_t)j, (uint32_t)j);
 		else {
-			next[chain_tail(*c)] = (uint32_t)j;
+			next[chain_tail(*c) - from] = (uint32_t)j;
 			*c = chain_pack(chain_head(*c), (uint32_t)j);
 		}
 		keyed++;
@@ -474,43 +299,79 @@ chain_b(struct model_diff *d, struct hashtab_u64 *t, uint32_t *next, const uint3
 }
 
 /* The next row of B for A's row i in chain c (skipping B rows of earlier
- * steps); NONE32 when A's row stays unpaired. */
+ * steps); NONE32 when A's row stays unpaired.  next as chain_b's, from
+ * row from. */
 static uint32_t
-chain_take(struct model_diff *d, uint64_t *c, const uint32_t *next, uint64_t i)
+chain_take(struct model_diff *d, uint64_t *c, const uint32_t *next, uint64_t from, uint64_t i)
 {
-	int64_t sa = row_step(d, 0, i), sb;
+	int64_t sa = diff_side_step(d, 0, i), sb;
 	uint32_t j;
 
 	while ((j = chain_head(*c)) != NONE32) {
 		sb = diff_row_step(d->b, j);
 		if (sa < 0 || sb < 0 || sb == sa) {
-			*c = chain_pack(next[j], chain_tail(*c));
+			*c = chain_pack(next[j - from], chain_tail(*c));
 			return j;
 		}
 		if (sb > sa)
 			return NONE32;
-		*c = chain_pack(next[j], chain_tail(*c));   /* an earlier step only B has */
+		*c = chain_pack(next[j - from], chain_tail(*c));   /* an earlier step only B has */
 	}
 	return NONE32;
 }
 
-/* A pass: takes from the chains in A's row order. */
+/* A pass: takes from the chains in A's row order, rows [from, na). */
 static void
 take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const uint32_t *cls,
-       uint32_t nops, uint64_t na)
+       uint32_t nops, uint64_t from, uint64_t na)
 {
 	uint64_t i, key, *c;
 	uint32_t j;
 
-	for (i = 0; i < na; i++) {
+	for (i = from; i < na; i++) {
 		key = diff_row_key(d, 0, cls, nops, i);
 		c = key == UINT64_MAX ? NULL : hashtab_u64_slot(t, key);
-		j = c ? chain_take(d, c, next, i) : NONE32;
+		j = c ? chain_take(d, c, next, from, i) : NONE32;
 		if (j == NONE32)
 			d->only_a += key != UINT64_MAX || row_counts(d, 0, i);
 		else
 			pairs_add(d, i, j);
 	}
+}
+
+/* The rows both sides hold in the same order: while row p of A and row p
+ * of B have one key and their steps agree (or one is unknown), row p of A
+ * takes row p of B, and a row without a key on both sides is counted
+ * unpaired on each.  This is what the chains give these rows: every row
+ * of B before p was taken by the row of A at its place, so the chain of
+ * p's key starts at row p of B, whose step A's row accepts.  Returns
+ * where the walk stopped: the chains take the rest from there (no row of
+ * B before it is left in a chain).  Two runs of one program are often in
+ * the same order throughout: then no key is hashed at all. */
+static uint64_t
+lockstep(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, const uint32_t *cls_b,
+	 uint32_t nops_b, const struct hashtab_u64 *leaf, uint64_t n)
+{
+	uint64_t p, ka, kb;
+	int64_t sa, sb;
+
+	for (p = 0; p < n; p++) {
+		ka = diff_row_key(d, 0, cls_a, nops_a, p);
+		kb = b_key(d, cls_b, nops_b, leaf, p);
+		if (ka != kb)
+			break;
+		if (ka == UINT64_MAX) {
+			d->only_a += row_counts(d, 0, p);
+			d->only_b += row_counts(d, 1, p);
+			continue;
+		}
+		sa = diff_side_step(d, 0, p);
+		sb = diff_side_step(d, 1, p);
+		if (sa >= 0 && sb >= 0 && sa != sb)
+			break;
+		pairs_add(d, p, p);
+	}
+	return p;
 }
 
 static void
@@ -521,7 +382,7 @@ align(struct model_diff *d)
 	struct hashtab_u64 leaf = {0};  /* B's op and slot -> key, where a leaf map renames it */
 	uint32_t *cls_a, *cls_b, nops_a, nops_b, *next;
 	uint64_t na = model_trace_count(d->a), nb = model_trace_count(d->b);
-	uint64_t keyed_b;
+	uint64_t keyed_b, from, before;
 	bool leaves = model_map_leaf(d->b, d->map, NULL, NULL, NULL, 0);
 
 	name_table_init(&names, model_op_count(d->b));
@@ -530,16 +391,19 @@ align(struct model_diff *d)
 	cls_a = op_classes(d->a, &names, leaves, d->fuzzy, NULL, &nops_a);
 	if (leaves)
 		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
-	next = xmalloc((nb ? nb : 1) * sizeof(*next));
-	/* sized once: at 800,000 rows the last doubling held the old table
-	 * (16 MB) beside the new one; the pairs are at most the smaller side */
-	hashtab_u64_init(&t, nb);
+	/* the pairs are at most the smaller side */
 	d->cappairs = TD_MAX(TD_MIN(na, nb), 1);
 	d->pa = xrealloc(d->pa, d->cappairs * sizeof(*d->pa));
 	d->pb = xrealloc(d->pb, d->cappairs * sizeof(*d->pb));
-	keyed_b = chain_b(d, &t, next, cls_b, nops_b, nb, leaves ? &leaf : NULL);
-	take_a(d, &t, next, cls_a, nops_a, na);
-	d->only_b += keyed_b - d->npairs;     /* keyed rows of B nobody took */
+	from = lockstep(d, cls_a, nops_a, cls_b, nops_b, leaves ? &leaf : NULL, TD_MIN(na, nb));
+	before = d->npairs;
+	next = xmalloc((nb > from ? nb - from : 1) * sizeof(*next));
+	/* sized once: at 800,000 rows the last doubling held the old table
+	 * (16 MB) beside the new one */
+	hashtab_u64_init(&t, nb - from);
+	keyed_b = chain_b(d, &t, next, cls_b, nops_b, from, nb, leaves ? &leaf : NULL);
+	take_a(d, &t, next, cls_a, nops_a, from, na);
+	d->only_b += keyed_b - (d->npairs - before);    /* keyed rows of B nobody took */
 	hashtab_u64_done(&t);
 	hashtab_u64_done(&leaf);
 	free(next);
@@ -575,7 +439,7 @@ model_diff_new(struct model *a, struct model *b, const struct model_diff_options
 	d->fuzzy = o->fuzzy;
 	d->map = o->map;
 	d->first = -2;
-	if ((st = host_groups(d, o, err, errlen)) != TD_OK) {
+	if ((st = diff_host_groups(d, o, err, errlen)) != TD_OK) {
 		model_diff_free(d);
 		*out = NULL;
 		return st;
@@ -599,6 +463,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pb);
 	free(d->status);
 	free(d->sel);
+	free(d->batches);
 	diff_calls_free(d->calls);
 	free(d);
 }

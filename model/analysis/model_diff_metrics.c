@@ -349,8 +349,10 @@ pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
  * whose two records hold no values a batch at a time: B's rows on a second
  * thread while this one reads A's.  Two models, two readers, no lock in
  * common, so on a cold dump (no summary columns: every row a decode) the
- * reads take about half the wall time.  A batch starts small (a divergence
- * early on wastes little) and doubles while the scan goes on in order. */
+ * reads take about half the wall time; with the columns a side's batch is
+ * one model_trace_fields_novalues (one lock a block of rows).  A batch
+ * starts small (a divergence early on wastes little) and doubles while the
+ * scan goes on in order. */
 #define BATCH_FIRST 64
 #define BATCH_MAX 4096
 
@@ -358,23 +360,20 @@ struct side_batch {
 	struct model *m;
 	const uint32_t *rows;
 	size_t n;
-	struct td_summary s[BATCH_MAX];
-	bool ok[BATCH_MAX];         /* the record holds no values; s is its summary */
+	uint64_t row[BATCH_MAX];
+	struct model_fields f[BATCH_MAX];
+	bool ok[BATCH_MAX];         /* the record holds no values; f is its summary */
 };
 
 static void *
 batch_fetch(void *arg)
 {
 	struct side_batch *b = arg;
-	struct model_fields f;
 	size_t k;
 
-	for (k = 0; k < b->n; k++) {
-		b->ok[k] = model_trace_no_values(b->m, b->rows[k]) &&
-			   model_trace_fields(b->m, b->rows[k], ROW_FIELDS, &f);
-		if (b->ok[k])
-			b->s[k] = f.s;
-	}
+	for (k = 0; k < b->n; k++)
+		b->row[k] = b->rows[k];
+	model_trace_fields_novalues(b->m, b->row, b->n, ROW_FIELDS, b->f, b->ok);
 	return NULL;
 }
 
@@ -394,10 +393,11 @@ batch_settle(struct model_diff *d, uint64_t k)
 						 : BATCH_FIRST;
 	n = (size_t)TD_MIN((uint64_t)d->batch, d->npairs - k);
 	d->batch_end = k + n;
-	a = xmalloc(sizeof(*a));
-	b = xmalloc(sizeof(*b));
-	*a = (struct side_batch){ .m = d->a, .rows = d->pa + k, .n = n };
-	*b = (struct side_batch){ .m = d->b, .rows = d->pb + k, .n = n };
+	if (!d->batches)            /* kept until model_diff_free: not zeroed nor faulted again */
+		d->batches = xmalloc(2 * sizeof(struct side_batch));
+	a = d->batches, b = a + 1;
+	a->m = d->a, a->rows = d->pa + k, a->n = n;
+	b->m = d->b, b->rows = d->pb + k, b->n = n;
 	threaded = pthread_create(&th, NULL, batch_fetch, b) == 0;
 	batch_fetch(a);
 	if (threaded)
@@ -406,10 +406,8 @@ batch_settle(struct model_diff *d, uint64_t k)
 		batch_fetch(b);
 	for (i = 0; i < n; i++)
 		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN)
-			d->status[k + i] = pair_verdict(d, &a->s[i], &b->s[i], &none, &none, &x)
+			d->status[k + i] = pair_verdict(d, &a->f[i].s, &b->f[i].s, &none, &none, &x)
 					   ? DS_DIVERGED : DS_EQUAL;
-	free(a);
-	free(b);
 }
 
 /* ---- divergence and cause ----------------------------------------------- */

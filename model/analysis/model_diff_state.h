@@ -1,6 +1,7 @@
 /*
  * model_diff_state.h - the diff's private state, shared by model_diff.c
- * (alignment) and model_diff_metrics.c (metrics, divergence, cause).
+ * (alignment), model_diff_hosts.c (host groups, row windows) and
+ * model_diff_metrics.c (metrics, divergence, cause).
  * Not a contract: model/model_diff.h is.  Like every file of the analysis
  * floor it sees the models only through their public API.
  */
@@ -50,12 +51,15 @@ struct model_diff {
 	uint64_t first_scan;            /* pairs below it are known equal */
 	uint64_t batch_end;             /* the last batch read ended before this pair */
 	size_t batch;                   /* its size (model_diff_metrics.c), 0 none yet */
+	struct side_batch *batches;     /* A's and B's batch, NULL until the first */
+	struct diff_side hostwin;       /* model_diff_host_a's window of A's host keys */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
 	struct diff_calls *calls;       /* model_diff_execution_pair's table, NULL until asked */
 };
 
 struct diff_calls;
+struct side_batch;
 
 /* Op id -> class for every op of A (*cls_a, *nops_a of them) and of B,
  * the class numbers shared by both sides (UINT32_MAX: no class; A's ops
@@ -67,6 +71,13 @@ void diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a,
 /* Frees the table of calls (model_diff_calls.c); NULL is fine. */
 void diff_calls_free(struct diff_calls *c);
 
+/* Fills both sides' hosts and groups (model_diff_hosts.c): TD_ERR_ARGS
+ * with err set when an explicit pair names a host a model lacks. */
+enum td_status diff_host_groups(struct model_diff *d, const struct model_diff_options *o, char *err,
+				size_t errlen);
+/* The step of row i of side s (0 A, 1 B), -1 unknown, from the side's
+ * window (refilled around i when i is outside it). */
+int64_t diff_side_step(struct model_diff *d, int s, uint64_t i);
 /* The step of trace row i, -1 unknown (one lock). */
 int64_t diff_row_step(struct model *m, uint64_t i);
 /* Row i's key on side s (0 A, 1 B) given its ops' classes cls (nops of

@@ -155,7 +155,7 @@ msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
 		return MSP_OTHER;
 	if (cntlen < 19)
 		*count = strtoll(cnt, NULL, 10);
-	snprintf(type, typelen, "%.*s", (int)(prev - name), name);
+	copy_n(type, typelen, name, (size_t)(prev - name));
 	return dir;
 }
 

@@ -50,12 +50,9 @@ struct diff_tally {
 static struct host_first *
 host_of(struct cmd_env *env, struct diff_tally *t, uint64_t k)
 {
-	uint64_t a, b;
-	const char *name, *type, *host = "";
+	const char *host = model_diff_host_a(env->diff, k);
 	size_t i;
 
-	if (model_diff_rows(env->diff, k, &a, &b))
-		model_trace_names(model_diff_a(env->diff), a, &name, &type, &host);
 	host = host ? host : "";
 	if (t->memo < t->nhosts && strcmp(t->hosts[t->memo].host, host) == 0)
 		return &t->hosts[t->memo];

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,75 @@ test_diff_aligns_by_order_within_the_op(void **state)
 	assert_false(model_diff_rows(d, 3, &ra, &rb));
 	assert_int_equal(model_diff_pair_of_a(d, 2), 2);
 	assert_int_equal(model_diff_pair_of_a(d, 3), -1);
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
+/* Two runs in the same order for 300 rows (past a window of host keys),
+ * then a row each without a key (an op only A has; a host only B has),
+ * then apart: A q r q, B r q s.  The rows in order pair with their
+ * places; after that, each row of A takes the first free row of its op in
+ * B, as if no row had been in order. */
+static void
+test_diff_same_order_then_apart(void **state)
+{
+	static const char *const tail_a[] = { "q", "r", "q" }, *const tail_b[] = { "r", "q", "s" };
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct td_summary ok = fake_full_health(4, 0, 0, 0);
+	struct model_diff_counts c;
+	struct model *a, *b;
+	struct model_diff *d;
+	uint64_t k, ra, rb;
+	char name[16];
+	int i;
+
+	(void)state;
+	fake_file(fa, 1, "a0", "h0");
+	fake_file(fb, 1, "b0", "h0");
+	fake_file(fb, 2, "bx", "hx");
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof name, "o%d", i);
+		fake_op(fa, "g", name, "Relu", NULL, NULL);
+		fake_op(fb, "g", name, "Relu", NULL, NULL);
+	}
+	fake_op(fa, "g", "only_a", "Relu", NULL, NULL);
+	fake_op(fa, "g", "q", "Relu", NULL, NULL);
+	fake_op(fa, "g", "r", "Relu", NULL, NULL);
+	fake_op(fb, "g", "q", "Relu", NULL, NULL);
+	fake_op(fb, "g", "r", "Relu", NULL, NULL);
+	fake_op(fb, "g", "s", "Relu", NULL, NULL);
+	for (i = 0; i < 300; i++) {                     /* o0..o9, slots 0 and 1 */
+		snprintf(name, sizeof name, "o%d", i % 10);
+		fake_trace(fa, 1, "g", name, (uint32_t)(i / 10 % 2), i, &ok);
+		fake_trace(fb, 1, "g", name, (uint32_t)(i / 10 % 2), i, &ok);
+	}
+	fake_trace(fa, 1, "g", "only_a", 0, 300, &ok);  /* row 300: no key on either side */
+	fake_trace(fb, 2, "g", "o0", 0, 300, &ok);
+	for (i = 0; i < 3; i++) {                       /* rows 301-303 */
+		fake_trace(fa, 1, "g", tail_a[i], 0, 301 + i, &ok);
+		fake_trace(fb, 1, "g", tail_b[i], 0, 301 + i, &ok);
+	}
+	a = fake_model_open(fa, NULL), b = fake_model_open(fb, NULL);
+	d = diff_of(a, b, NULL);
+	model_diff_counts(d, &c);
+	assert_int_equal(c.aligned, 302);
+	assert_int_equal(c.only_a, 2);                  /* only_a, the second q */
+	assert_int_equal(c.only_b, 2);                  /* hx's row, s */
+	for (k = 0; k < 300; k++) {
+		assert_true(model_diff_rows(d, k, &ra, &rb));
+		assert_int_equal(ra, k);
+		assert_int_equal(rb, k);
+	}
+	assert_true(model_diff_rows(d, 300, &ra, &rb));  /* q */
+	assert_int_equal(ra, 301), assert_int_equal(rb, 302);
+	assert_true(model_diff_rows(d, 301, &ra, &rb));  /* r */
+	assert_int_equal(ra, 302), assert_int_equal(rb, 301);
+	assert_false(model_diff_rows(d, 302, &ra, &rb));
+	assert_int_equal(model_diff_first(d), -1);
+	for (k = 0; k < 302; k += 37)                   /* past a window of host keys */
+		assert_string_equal(model_diff_host_a(d, k), "h0");
+	assert_string_equal(model_diff_host_a(d, 301), "h0");
 	model_diff_free(d);
 	model_close(a), model_close(b);
 	fake_free(fa), fake_free(fb);
@@ -304,6 +374,10 @@ test_diff_hosts_by_name_and_explicit_pairs(void **state)
 	assert_int_equal(p.b_index, 1);
 	assert_string_equal(p.a.host, "rank_0");
 	assert_string_equal(p.b.host, "rank_0");
+	assert_string_equal(model_diff_host_a(d, 0), "rank_0");
+	assert_string_equal(model_diff_host_a(d, 1), "rank_1");
+	assert_string_equal(model_diff_host_a(d, 0), "rank_0");      /* back */
+	assert_null(model_diff_host_a(d, 2));
 	model_diff_free(d);
 	model_diff_options_init(&o);
 	o.pairs = &pair, o.npairs = 1;
@@ -401,6 +475,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff_same_run_twice_nothing_diverges),
 		cmocka_unit_test(test_diff_aligns_by_order_within_the_op),
+		cmocka_unit_test(test_diff_same_order_then_apart),
 		cmocka_unit_test(test_diff_slots_do_not_mix),
 		cmocka_unit_test(test_diff_first_divergence_and_its_cause),
 		cmocka_unit_test(test_diff_tolerances_per_dtype),

@@ -3,7 +3,8 @@
  * a fake dump whose facts the script states: rows' keys in a batch, a row
  * past the end, hosts by key, an op's input producer, ops of one name,
  * executions' keys, the next non-finite row across chunks, the link scans
- * where executions interleave, and the per-dump state slot.
+ * where executions interleave, the per-dump state slot, and rows' hosts
+ * a window at a time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -248,6 +249,43 @@ test_state_is_made_once_and_freed_at_close(void **state)
 	fake_free(f);
 }
 
+/* Hosts a window at a time: runs of rows in files with a host (h1, h2)
+ * and in one without (no host: ""), asked from every start and length,
+ * are the hosts the script gave, and model_trace_host's. */
+static void
+test_trace_hosts_by_file(void **state)
+{
+	static const char *const want[] = { "h1", "h1", "h1", "", "", "h2", "h2", "h1", "",
+					    "h2", "h2", "h2", "h1" };
+	struct fake *f = fake_new();
+	struct td_summary s = fake_full_health(4, 0, 0, 0);
+	uint32_t host[16];
+	struct model *m;
+	size_t n = sizeof want / sizeof want[0];
+
+	(void)state;
+	fake_file(f, 1, "f1", "h1");
+	fake_file(f, 2, "f2", "h2");
+	fake_file(f, 3, "f3", "");
+	fake_op(f, "G", "a", "Const", NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		fake_trace(f, !*want[i] ? 3 : want[i][1] == '1' ? 1 : 2, "G", "a", 0, (double)i, &s);
+	m = fake_model_open(f, NULL);
+	assert_int_equal(model_trace_count(m), n);
+	for (size_t first = 0; first <= n; first++)
+		for (size_t len = 1; len <= n - first + 1; len++) {
+			size_t got = model_trace_hosts(m, first, len, host, NULL);
+
+			assert_int_equal(got, len < n - first ? len : n - first);
+			for (size_t k = 0; k < got; k++) {
+				assert_string_equal(model_host_name(m, host[k]), want[first + k]);
+				assert_int_equal(host[k], model_trace_host(m, first + k));
+			}
+		}
+	model_close(m);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -258,6 +296,7 @@ main(void)
 		cmocka_unit_test(test_next_nonfinite_skips_clean_chunks),
 		cmocka_unit_test(test_scans_stay_in_their_execution),
 		cmocka_unit_test(test_state_is_made_once_and_freed_at_close),
+		cmocka_unit_test(test_trace_hosts_by_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * FORMAT.md §11): the built-in API rules, the cell rules with and without
  * a file, which map wins, cell-mapping files tdbg refuses, the data
  * map's leaf rules (-dm), the API file's renumbering (-am FILE), the
- * layer mapping file's rules (-lm) and the files they refuse.
+ * layer mapping file's rules (-lm) and the files they refuse; the call
+ * keys two runs' entries pair by (call_of).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -488,6 +489,51 @@ test_msp_layer_bad_files_are_refused(void **state)
 	assert_non_null(strstr(err, "lm.yaml"));
 }
 
+/* call_of (FORMAT.md §10): an API backward entry pairs by rank under
+ * "{Prefix}.{api}.*.backward", other counted entries exactly under
+ * "{Prefix}.{api}.*.forward" or "Module.{path}.{Class}.{direction}.*";
+ * a name without a count is no call; a key longer than its buffer is cut
+ * to fit, NUL-terminated. */
+static void
+test_msp_call_keys(void **state)
+{
+	static const struct {
+		const char *name, *key;
+		enum reader_call kind;
+		int64_t count;
+	} cases[] = {
+		{ "Torch.matmul.3.backward", "Torch.matmul.*.backward", READER_CALL_ORDINAL, 3 },
+		{ "Functional.linear.12.forward", "Functional.linear.*.forward", READER_CALL_EXACT, 12 },
+		{ "Module.layer1.0.Linear.forward.2", "Module.layer1.0.Linear.forward.*",
+		  READER_CALL_EXACT, 2 },
+		{ "Module.fc.Linear.backward.0", "Module.fc.Linear.backward.*", READER_CALL_EXACT, 0 },
+		{ "Tensor.add.0.parameters_grad", "Tensor.add.*.parameters_grad", READER_CALL_EXACT, 0 },
+	};
+	char key[64], small[10];
+	int64_t count;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(key, 'x', sizeof key);
+		count = -7;
+		assert_int_equal(msp_call_of(cases[i].name, key, sizeof key, &count), cases[i].kind);
+		assert_string_equal(key, cases[i].key);
+		assert_int_equal(count, cases[i].count);
+	}
+	assert_int_equal(msp_call_of("Torch.matmul.3.backward", small, sizeof small, &count),
+			 READER_CALL_ORDINAL);
+	assert_string_equal(small, "Torch.mat");
+	assert_int_equal(msp_call_of("Module.fc.Linear.forward.1", small, sizeof small, &count),
+			 READER_CALL_EXACT);
+	assert_string_equal(small, "Module.fc");
+	assert_int_equal(msp_call_of("Torch.matmul.3.backward", small, 1, &count),
+			 READER_CALL_ORDINAL);
+	assert_string_equal(small, "");
+	assert_int_equal(msp_call_of("just_a_name", key, sizeof key, &count), READER_CALL_NONE);
+	assert_int_equal(msp_call_of("Torch.matmul.x.backward", key, sizeof key, &count),
+			 READER_CALL_NONE);
+}
+
 int
 main(void)
 {
@@ -509,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_msp_layer_file_rules_longest_first_and_cell_on_top),
 		cmocka_unit_test(test_msp_layer_file_empty_has_no_rules),
 		cmocka_unit_test(test_msp_layer_bad_files_are_refused),
+		cmocka_unit_test(test_msp_call_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
