@@ -1,6 +1,7 @@
 /*
  * record_index.c - open a reader on a directory and record its index pass
- * (struct recorded, declared in record_sink.h).
+ * (struct recorded, declared in record_sink.h), and two such passes
+ * compared.
  */
 #include "record_sink.h"
 
@@ -161,4 +162,65 @@ record_index_and_save(const struct reader_ops *ops, const char *dir, struct reco
 	assert_int_equal(ops->index(r, &sink), TD_OK);
 	ops->save_state(r, state);
 	ops->close(r);
+}
+
+static void
+str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+void
+record_sink_assert_same(const struct record_sink *a, const struct record_sink *b)
+{
+	size_t i;
+
+	assert_int_equal(a->nfiles, b->nfiles);
+	for (i = 0; i < a->nfiles; i++) {
+		assert_int_equal(a->files[i].id, b->files[i].id);
+		str_eq(a->files[i].path, b->files[i].path);
+		str_eq(a->files[i].role, b->files[i].role);
+		assert_int_equal(a->files[i].size, b->files[i].size);
+	}
+	assert_int_equal(a->ntraces, b->ntraces);
+	for (i = 0; i < a->ntraces; i++) {
+		const struct rs_trace *x = &a->traces[i], *y = &b->traces[i];
+
+		assert_int_equal(x->loc.file, y->loc.file);
+		assert_int_equal(x->loc.offset, y->loc.offset);
+		str_eq(x->graph_id, y->graph_id);
+		str_eq(x->op_name, y->op_name);
+		str_eq(x->op_type, y->op_type);
+		assert_int_equal(x->slot, y->slot);
+		assert_int_equal(x->step, y->step);
+		assert_memory_equal(&x->wall_time, &y->wall_time, sizeof(x->wall_time));
+		assert_memory_equal(&x->summary, &y->summary, sizeof(x->summary));
+	}
+	assert_int_equal(a->nproblems, b->nproblems);
+	for (i = 0; i < a->nproblems; i++) {
+		assert_int_equal(a->problems[i].kind, b->problems[i].kind);
+		assert_int_equal(a->problems[i].file, b->problems[i].file);
+		str_eq(a->problems[i].path, b->problems[i].path);
+		str_eq(a->problems[i].what, b->problems[i].what);
+		str_eq(a->problems[i].detail, b->problems[i].detail);
+	}
+	assert_int_equal(a->nexecutions, b->nexecutions);
+	for (i = 0; i < a->nexecutions; i++) {
+		assert_int_equal(a->executions[i].loc.file, b->executions[i].loc.file);
+		str_eq(a->executions[i].op_type, b->executions[i].op_type);
+		assert_int_equal(a->executions[i].num_outputs, b->executions[i].num_outputs);
+	}
+	assert_int_equal(a->nops, b->nops);
+	for (i = 0; i < a->nops; i++)
+		str_eq(a->ops[i].op_name, b->ops[i].op_name);
+	assert_int_equal(a->nmeta, b->nmeta);
+	for (i = 0; i < a->nmeta; i++) {
+		str_eq(a->meta[i].key, b->meta[i].key);
+		str_eq(a->meta[i].value, b->meta[i].value);
+	}
+	assert_int_equal(a->progress_done, b->progress_done);
+	assert_int_equal(a->progress_total, b->progress_total);
 }

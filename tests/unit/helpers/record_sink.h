@@ -81,6 +81,10 @@ struct recorded {
 void record_sink_index(const struct reader_ops *ops, const char *dir, struct recorded *ix);
 /* Closes the reader and frees the record. */
 void record_sink_index_done(struct recorded *ix);
+/* Two passes sent the same (a staged pass against the one-thread pass):
+ * files, trace rows with their summaries' bytes, problems and their
+ * words, executions, ops, meta and progress, in order; cmocka asserts. */
+void record_sink_assert_same(const struct record_sink *a, const struct record_sink *b);
 /* Opens dir with ops and runs an index pass whose sink, on every trace and
  * execution announced, decodes it and advances one record to it from the
  * row announced before it: a row the model was told of is readable at once

@@ -26,64 +26,6 @@
 #define RUN2 "run_1700000000491002_2/_tfdbg_device_,job_localhost,replica_0,task_0,device_CPU_0"
 #define MLP_DUMPS (3 * 48)   /* README: 48 tensor dump files in each of the three runs */
 
-static void
-str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		assert_ptr_equal(a, b);
-	else
-		assert_string_equal(a, b);
-}
-
-static void
-assert_same_pass(const struct record_sink *a, const struct record_sink *b)
-{
-	size_t i;
-
-	assert_int_equal(a->nfiles, b->nfiles);
-	for (i = 0; i < a->nfiles; i++) {
-		assert_int_equal(a->files[i].id, b->files[i].id);
-		str_eq(a->files[i].path, b->files[i].path);
-		str_eq(a->files[i].role, b->files[i].role);
-		assert_int_equal(a->files[i].size, b->files[i].size);
-	}
-	assert_int_equal(a->ntraces, b->ntraces);
-	for (i = 0; i < a->ntraces; i++) {
-		const struct rs_trace *x = &a->traces[i], *y = &b->traces[i];
-
-		assert_int_equal(x->loc.file, y->loc.file);
-		str_eq(x->graph_id, y->graph_id);
-		str_eq(x->op_name, y->op_name);
-		str_eq(x->op_type, y->op_type);
-		assert_int_equal(x->slot, y->slot);
-		assert_int_equal(x->step, y->step);
-		assert_memory_equal(&x->wall_time, &y->wall_time, sizeof(x->wall_time));
-		assert_memory_equal(&x->summary, &y->summary, sizeof(x->summary));
-	}
-	assert_int_equal(a->nproblems, b->nproblems);
-	for (i = 0; i < a->nproblems; i++) {
-		assert_int_equal(a->problems[i].kind, b->problems[i].kind);
-		assert_int_equal(a->problems[i].file, b->problems[i].file);
-		str_eq(a->problems[i].path, b->problems[i].path);
-		str_eq(a->problems[i].what, b->problems[i].what);
-		str_eq(a->problems[i].detail, b->problems[i].detail);
-	}
-	assert_int_equal(a->nexecutions, b->nexecutions);
-	for (i = 0; i < a->nexecutions; i++) {
-		assert_int_equal(a->executions[i].loc.file, b->executions[i].loc.file);
-		str_eq(a->executions[i].op_type, b->executions[i].op_type);
-		assert_int_equal(a->executions[i].num_outputs, b->executions[i].num_outputs);
-	}
-	assert_int_equal(a->nops, b->nops);
-	assert_int_equal(a->nmeta, b->nmeta);
-	for (i = 0; i < a->nmeta; i++) {
-		str_eq(a->meta[i].key, b->meta[i].key);
-		str_eq(a->meta[i].value, b->meta[i].value);
-	}
-	assert_int_equal(a->progress_done, b->progress_done);
-	assert_int_equal(a->progress_total, b->progress_total);
-}
-
 /* Indexes dir on one thread, then with the threads forced on, and checks
  * both passes sent the same; returns the one-thread pass in *one. */
 static void
@@ -95,13 +37,13 @@ check_threads_match_one(const char *dir, struct recorded *one)
 	record_sink_index(&tfdbg1_reader_ops, dir, one);
 	tfdbg1_stage_min = 0;
 	record_sink_index(&tfdbg1_reader_ops, dir, &two);
-	assert_same_pass(&one->rs, &two.rs);
+	record_sink_assert_same(&one->rs, &two.rs);
 	record_sink_index_done(&two);
 	/* a stage that often waits for room, and an index thread that often
 	 * waits for the stage */
 	tfdbg1_stage_window = 2;
 	record_sink_index(&tfdbg1_reader_ops, dir, &two);
-	assert_same_pass(&one->rs, &two.rs);
+	record_sink_assert_same(&one->rs, &two.rs);
 	record_sink_index_done(&two);
 	tfdbg1_stage_window = 4096;
 	tfdbg1_stage_min = 1;
