@@ -50,7 +50,9 @@ uint32_t where_field_bits(enum expr_field f);
 /* Field f (where_field_bits(f) != 0) of rows [0, n) of w, read with
  * f's bits, as an expr_col_fn answers it: for a filled row exactly what
  * where_summary_field gives for the summary model_trace_fields reads;
- * an unfilled row's answer is not to be used.  str: static names. */
+ * a row whose fields the window does not know is absent, 0 and NULL
+ * (its arrays are not read: the columns left them unwritten).  str:
+ * static names. */
 void where_field_col(const struct model_field_window *w, enum expr_field f, size_t n,
 		     uint8_t *avail, double *num, const char **str);
 

@@ -158,33 +158,31 @@ where_field_col(const struct model_field_window *w, enum expr_field f, size_t n,
 	int col = wfield[f].col;
 	size_t k;
 
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		/* a row the columns do not hold has no values in the window's
+		 * arrays: none is read (0 and no name are its answer) */
+		num[k] = 0;
+		str[k] = NULL;
 		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
-	if (col >= MODEL_FCOL_MIN) {
-		memcpy(num, w->v[col], n * sizeof(*num));
-	} else if (col >= 0) {
-		for (k = 0; k < n; k++)
+		if (avail[k] != EXPR_KNOWN)
+			continue;
+		if (col >= MODEL_FCOL_MIN) {
+			num[k] = as_real(w->v[col][k]);
+		} else if (col >= 0) {
 			num[k] = as_count(w->v[col][k]);
-	} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
-		/* as where_summary_field: none of no elements */
-		double times = f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0;
-
-		for (k = 0; k < n; k++) {
-			num[k] = 0;
-			if (avail[k] != EXPR_KNOWN || (int64_t)el[k] <= 0)
+		} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
+			/* as where_summary_field: none of no elements */
+			if ((int64_t)el[k] <= 0)
 				avail[k] = EXPR_ABSENT;
 			else
-				num[k] = times * as_count(z[k]) / (double)(int64_t)el[k];
-		}
-	} else if (f == EXPR_F_RANK) {
-		for (k = 0; k < n; k++)
+				num[k] = (f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0) * as_count(z[k]) /
+					 (double)(int64_t)el[k];
+		} else if (f == EXPR_F_RANK) {
 			num[k] = (double)w->rank[k];
-	} else if (f == EXPR_F_MAX_ABS) {
-		for (k = 0; k < n; k++)
+		} else if (f == EXPR_F_MAX_ABS) {
 			num[k] = fmax(fabs(as_real(w->v[MODEL_FCOL_MIN][k])),
 				      fabs(as_real(w->v[MODEL_FCOL_MAX][k])));
-	} else {
-		for (k = 0; k < n; k++) {
+		} else {
 			enum td_dtype dt = (enum td_dtype)w->dtype[k];
 
 			if (f == EXPR_F_DTYPE ? dt == DTYPE_INVALID : td_dtype_max(dt) == 0)
