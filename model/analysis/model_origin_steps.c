@@ -22,10 +22,14 @@ struct step_memo {
 	bool looked[STEP_MEMO];     /* calls: looked for by time (work) */
 };
 
-static size_t
-memo_slot(uint64_t i)
+/* Row i's slot in *mm (made on first use) into *h; true when it holds i. */
+static bool
+memo_find(struct step_memo **mm, uint64_t i, size_t *h)
 {
-	return (size_t)(i * 0x9E3779B97F4A7C15ull >> 52) & (STEP_MEMO - 1);
+	if (!*mm)
+		*mm = xcalloc(1, sizeof(**mm));
+	*h = (size_t)(i * 0x9E3779B97F4A7C15ull >> 52) & (STEP_MEMO - 1);
+	return (*mm)->row1[*h] == i + 1;
 }
 
 static int
@@ -148,11 +152,9 @@ row_step(struct octx *c, uint64_t i)
 int64_t
 octx_row_step(struct octx *c, uint64_t i)
 {
-	size_t h = memo_slot(i);
+	size_t h;
 
-	if (!c->steps)
-		c->steps = xcalloc(1, sizeof(*c->steps));
-	if (c->steps->row1[h] != i + 1) {
+	if (!memo_find(&c->steps, i, &h)) {
 		c->steps->v[h] = row_step(c, i);
 		c->steps->row1[h] = i + 1;
 	}
@@ -167,7 +169,7 @@ model_trace_step(struct model *m, uint64_t i)
 
 	if (i >= model_trace_count(m))
 		return -1;
-	s = octx_row_step(&c, i);
+	s = row_step(&c, i);    /* one row: the memo would cost more than it saves */
 	octx_done(&c);
 	return s;
 }
@@ -181,7 +183,7 @@ model_trace_steps(struct model *m, const uint64_t *rows, size_t n, int64_t *step
 	uint64_t nt = model_trace_count(m);
 
 	for (size_t k = 0; k < n; k++)
-		steps[k] = rows[k] < nt ? octx_row_step(&c, rows[k]) : -1;
+		steps[k] = rows[k] < nt ? row_step(&c, rows[k]) : -1;
 	octx_done(&c);
 }
 
@@ -211,12 +213,10 @@ int64_t
 octx_row_call(void *arg, uint64_t i)
 {
 	struct octx *c = arg;
-	size_t h = memo_slot(i);
+	size_t h;
 	bool looked;
 
-	if (!c->calls_of)
-		c->calls_of = xcalloc(1, sizeof(*c->calls_of));
-	if (c->calls_of->row1[h] != i + 1) {
+	if (!memo_find(&c->calls_of, i, &h)) {
 		c->calls_of->v[h] = row_call(c, i, &looked);
 		c->calls_of->looked[h] = looked;
 		c->calls_of->row1[h] = i + 1;
