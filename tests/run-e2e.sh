@@ -32,34 +32,55 @@ if [ $# -eq 0 ]; then
 	done
 fi
 
-# One socket prefix per run, so leftovers of a killed script can be found.
-export E2E_SOCK_PREFIX=tdbg-e2e-$$
+# E2E_JOBS scripts run at once (default: the number of processors); each has
+# a private temp dir, HOME and tmux server (lib.sh), and its output is kept
+# apart and printed whole, in the order the scripts were named, so the log
+# reads as a serial run's.  E2E_JOBS=1 runs them one after another.
+jobs=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+
+# One socket prefix per run and script, so leftovers of a killed script can
+# be found and one script's cleanup never touches another's server.
+prefix=tdbg-e2e-$$
 limit=${E2E_SCRIPT_TIMEOUT:-300}
 passed=0
 failed=0
 failed_scripts=
-log=$(mktemp "${TMPDIR:-/tmp}/tdbg-e2e-log.XXXXXX")
-trap 'rm -f "$log" "$log.rc"' EXIT
+logs=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-e2e-log.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
 
 cleanup_tmux()
 {
 	local s
-	for s in "/tmp/tmux-$(id -u)/$E2E_SOCK_PREFIX"-*; do
+	for s in "/tmp/tmux-$(id -u)/$1"-*; do
 		[ -S "$s" ] || continue
 		tmux -S "$s" kill-server 2>/dev/null
 		rm -f "$s"
 	done
 }
 
-for f in "$@"; do
-	name=$(basename "$f" .sh)
-	rc=0
-	(timeout -k 5 "$limit" bash "$f" </dev/null >"$log" 2>&1; echo $? >"$log.rc") 2>/dev/null
-	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-	cleanup_tmux
-	cat "$log"
-	oks=$(grep -c '^ok ' "$log")
-	fails=$(grep -c '^FAIL ' "$log")
+# run_one I FILE: runs one script into $logs/I, then writes $logs/I.rc.
+run_one()
+{
+	local i=$1 f=$2 t0 rc
+	t0=$(date +%s)
+	(E2E_SOCK_PREFIX=$prefix-$i timeout -k 5 "$limit" bash "$f" </dev/null >"$logs/$i" 2>&1
+	 echo $? >"$logs/$i.code") 2>/dev/null
+	rc=$(cat "$logs/$i.code" 2>/dev/null || echo 1)
+	cleanup_tmux "$prefix-$i"
+	echo "time $(basename "$f" .sh): $(($(date +%s) - t0)) s" >>"$logs/$i"
+	echo "$rc" >"$logs/$i.rc"
+}
+
+# report I FILE: prints a finished script's output and adds up its results.
+report()
+{
+	local i=$1 name rc oks fails
+	name=$(basename "$2" .sh)
+	rc=$(cat "$logs/$i.rc")
+	cat "$logs/$i"
+	oks=$(grep -c '^ok ' "$logs/$i")
+	fails=$(grep -c '^FAIL ' "$logs/$i")
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "FAIL $name: timed out after ${limit}s"
 		[ "$fails" -gt 0 ] || fails=1
@@ -73,6 +94,27 @@ for f in "$@"; do
 	passed=$((passed + oks))
 	failed=$((failed + fails))
 	[ "$fails" -gt 0 ] && failed_scripts="$failed_scripts $name"
+}
+
+files=("$@")
+next=0          # the next script to start
+shown=0         # the next script to print
+running=0
+while [ "$shown" -lt ${#files[@]} ]; do
+	while [ "$running" -lt "$jobs" ] && [ "$next" -lt ${#files[@]} ]; do
+		run_one "$next" "${files[$next]}" &
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	wait -n 2>/dev/null
+	running=0
+	for ((k = shown; k < next; k++)); do
+		[ -e "$logs/$k.rc" ] || running=$((running + 1))
+	done
+	while [ "$shown" -lt "$next" ] && [ -e "$logs/$shown.rc" ]; do
+		report "$shown" "${files[$shown]}"
+		shown=$((shown + 1))
+	done
 done
 
 if [ -n "$failed_scripts" ]; then

@@ -40,8 +40,12 @@ XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-unit-cache.XXXXXX") && export X
 passed=0
 skipped=0
 total=${#failed_names[@]}
-log=$(mktemp "${TMPDIR:-/tmp}/tdbg-unit-log.XXXXXX")
-trap 'rm -f "$log" "$log.rc"; rm -rf "$XDG_CACHE_HOME"' EXIT
+logs=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-unit-log.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs" "$XDG_CACHE_HOME"' EXIT
+# UNIT_JOBS binaries run at once (default: the number of processors); each
+# one's output is kept apart and printed whole, in the order named.
+jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 
 # Adds one binary's cmocka counts (possibly several groups) to the totals.
 # A failed test appears twice in cmocka's output (as it runs and in the list),
@@ -49,7 +53,7 @@ trap 'rm -f "$log" "$log.rc"; rm -rf "$XDG_CACHE_HOME"' EXIT
 # an exit code past cmocka's failure count, means the binary crashed.
 count()
 {
-	local bin=$1 rc=$2 run=0 ok=0 skip=0 groups=0 ends=0 line name
+	local bin=$1 rc=$2 log=$3 run=0 ok=0 skip=0 groups=0 ends=0 line name
 	local -A seen=()
 	while IFS= read -r line; do
 		case $line in
@@ -87,20 +91,46 @@ count()
 	skipped=$((skipped + skip))
 }
 
-for b in "${bins[@]}"; do
-	name=$(basename "$b")
-	rc=0
+# run_one I BIN: runs one binary into $logs/I, then writes $logs/I.rc.
+run_one()
+{
+	local i=$1 b=$2 t0 rc
+	t0=$(date +%s)
 	if [ ! -x "$b" ]; then
-		echo "run-unit: $b: not an executable" >"$log"
+		echo "run-unit: $b: not an executable" >"$logs/$i"
 		rc=127
 	else
 		# In a subshell with stderr closed: bash's own "Aborted" notice
 		# would otherwise land after the summary.
-		(timeout -k 5 "$limit" "$b" </dev/null >"$log" 2>&1; echo $? >"$log.rc") 2>/dev/null
-		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+		# a cache of its own: binaries running side by side share nothing
+		mkdir -p "$XDG_CACHE_HOME/$i"
+		(XDG_CACHE_HOME=$XDG_CACHE_HOME/$i timeout -k 5 "$limit" "$b" </dev/null >"$logs/$i" 2>&1
+		 echo $? >"$logs/$i.code") 2>/dev/null
+		rc=$(cat "$logs/$i.code" 2>/dev/null || echo 1)
 	fi
-	cat "$log"
-	count "$name" "$rc"
+	echo "time $(basename "$b"): $(($(date +%s) - t0)) s" >>"$logs/$i"
+	echo "$rc" >"$logs/$i.rc"
+}
+
+next=0
+shown=0
+running=0
+while [ "$shown" -lt ${#bins[@]} ]; do
+	while [ "$running" -lt "$jobs" ] && [ "$next" -lt ${#bins[@]} ]; do
+		run_one "$next" "${bins[$next]}" &
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	wait -n 2>/dev/null
+	running=0
+	for ((k = shown; k < next; k++)); do
+		[ -e "$logs/$k.rc" ] || running=$((running + 1))
+	done
+	while [ "$shown" -lt "$next" ] && [ -e "$logs/$shown.rc" ]; do
+		cat "$logs/$shown"
+		count "$(basename "${bins[$shown]}")" "$(cat "$logs/$shown.rc")" "$logs/$shown"
+		shown=$((shown + 1))
+	done
 done
 
 nfailed=${#failed_names[@]}
