@@ -263,8 +263,9 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
 		for (i = 0; i < op->ninputs; i++) {
 			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
-			consumers_add(m, &m->ot.consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
-				      (uint32_t)i, o->inputs[i].slot);
+			if (!op->input_labels)
+				consumers_add(m, &m->ot.consumer_idx, o->graph_sid, o->inputs[i].op_name,
+					      id, (uint32_t)i, o->inputs[i].slot);
 		}
 		o->ninputs = (uint32_t)op->ninputs;
 	}

@@ -196,6 +196,42 @@ test_ops_lists_present_and_absent(void **state)
 	fake_free(f);
 }
 
+/* Inputs that label an op's own leaves (reader_op.input_labels, as
+ * msprobe's "input.0") stay with the op but file no consumer: an op that
+ * happens to bear the label's name has only the consumers that named it
+ * as a producer (issue 26: the index pass's consumer lists). */
+static void
+test_ops_input_labels_file_no_consumer(void **state)
+{
+	static const char *const in[] = { "input.0", "input.1:2", NULL };
+	struct fake *f = fake_new();
+	struct model_consumer c[4];
+	struct model_op op;
+	struct model *m;
+	int64_t producer;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_op(f, "g", "input.0", "Producer", NULL, NULL);
+	fake_op(f, "g", "labelled", "Call", in, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "consumer", "Use", in, NULL);
+	m = fake_model_open(f, NULL);
+	producer = model_op_find(m, "input.0", NULL);
+	assert_true(producer >= 0);
+	assert_int_equal(model_op_consumers(m, (uint32_t)producer, c, 4), 1);
+	assert_int_equal(c[0].op, (uint32_t)model_op_find(m, "consumer", NULL));
+	assert_int_equal(c[0].input_slot, 0);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "labelled", NULL), &op));
+	assert_int_equal(op.ninputs, 2);
+	assert_string_equal(op.inputs[0].op_name, "input.0");
+	assert_string_equal(op.inputs[1].op_name, "input.1");
+	assert_int_equal(op.inputs[1].slot, 2);
+	model_close(m);
+	fake_free(f);
+}
+
 /* The op table given back by ops_done, left empty for mc_get_ops (the
  * strings, frames and rows stay: the section refers to them). */
 static void
@@ -417,6 +453,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_op_entry_is_compact),
 		cmocka_unit_test(test_ops_lists_present_and_absent),
+		cmocka_unit_test(test_ops_input_labels_file_no_consumer),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cut_section_refused),
 		cmocka_unit_test(test_ops_section_cut_anywhere_refused),
