@@ -232,6 +232,58 @@ test_ops_input_labels_file_no_consumer(void **state)
 	fake_free(f);
 }
 
+/* Label lists (reader_op.input_labels) are kept once per graph and list:
+ * ops of one graph with equal labels point at one list, another graph or
+ * other labels get their own, and each op resolves its inputs as before
+ * (an op named like a label resolves in its own graph only). */
+static void
+test_ops_input_labels_shared_per_graph(void **state)
+{
+	static const char *const two[] = { "input.0", "input.1", NULL };
+	static const char *const other[] = { "input.0", "input.1:1", NULL };
+	struct fake *f = fake_new();
+	const struct op_entry *a, *b, *c, *d;
+	struct model_op op;
+	struct model *m;
+	int64_t producer;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_graph(f, "h", "other", NULL);
+	fake_op(f, "g", "input.0", "Producer", NULL, NULL);
+	fake_op(f, "g", "a", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "b", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "h", "c", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "d", "Call", other, NULL);
+	fake_op_input_labels(f);
+	m = fake_model_open(f, NULL);
+	a = &m->ot.opv[model_op_find(m, "a", NULL)];
+	b = &m->ot.opv[model_op_find(m, "b", NULL)];
+	c = &m->ot.opv[model_op_find(m, "c", NULL)];
+	d = &m->ot.opv[model_op_find(m, "d", NULL)];
+	assert_ptr_equal(a->inputs, b->inputs);
+	assert_ptr_not_equal(a->inputs, c->inputs);
+	assert_ptr_not_equal(a->inputs, d->inputs);
+	assert_int_equal(m->ot.nshared, 3);
+	producer = model_op_find(m, "input.0", "g");
+	assert_true(producer >= 0);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "b", NULL), &op));
+	assert_int_equal(op.ninputs, 2);
+	assert_int_equal(op.inputs[0].op, producer);
+	assert_int_equal(op.inputs[1].op, -1);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "c", NULL), &op));
+	assert_int_equal(op.inputs[0].op, -1);      /* no "input.0" in graph h */
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "d", NULL), &op));
+	assert_string_equal(op.inputs[1].op_name, "input.1");
+	assert_int_equal(op.inputs[1].slot, 1);
+	model_close(m);
+	fake_free(f);
+}
+
 /* The op table given back by ops_done, left empty for mc_get_ops (the
  * strings, frames and rows stay: the section refers to them). */
 static void
@@ -454,6 +506,7 @@ main(void)
 		cmocka_unit_test(test_op_entry_is_compact),
 		cmocka_unit_test(test_ops_lists_present_and_absent),
 		cmocka_unit_test(test_ops_input_labels_file_no_consumer),
+		cmocka_unit_test(test_ops_input_labels_shared_per_graph),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cut_section_refused),
 		cmocka_unit_test(test_ops_section_cut_anywhere_refused),
