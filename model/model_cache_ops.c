@@ -321,13 +321,15 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 }
 
 void
-mc_put_ops(struct model *m, struct strbuf *sb)
+mc_put_ops_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck)
 {
 	size_t i, j;
 
 	ser_put_u64(sb, m->ot.nops);
-	for (i = 0; i < m->ot.nops; i++)
+	for (i = 0; i < m->ot.nops; i++) {
 		put_op(m, (uint32_t)i, sb);
+		mc_chunk(ck, sb, false);
+	}
 	ser_put_u64(sb, m->ot.nops_filled);
 	ser_put_u64(sb, m->ot.fill_gen);
 	/* the name map as (name sid, first op) pairs, as a hash map's were */
@@ -336,10 +338,13 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 		if (m->ot.name_first[i] != NO_ID) {
 			ser_put_u64(sb, i);
 			ser_put_u64(sb, m->ot.name_first[i]);
+			mc_chunk(ck, sb, false);
 		}
 	}
 	mc_put_map(sb, &m->ot.op_by_alias);
+	mc_chunk(ck, sb, false);
 	mc_put_map(sb, &m->ot.consumer_idx);
+	mc_chunk(ck, sb, false);
 	mc_put_map(sb, &m->ot.ctrl_consumer_idx);
 	ser_put_u64(sb, m->ot.ncons);
 	for (i = 0; i < m->ot.ncons; i++) {
@@ -348,8 +353,15 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 			ser_put_u32(sb, m->ot.cons[i].items[j].op);
 			ser_put_u32(sb, m->ot.cons[i].items[j].input_slot);
 			ser_put_u32(sb, m->ot.cons[i].items[j].output_slot);
+			mc_chunk(ck, sb, false);
 		}
 	}
+}
+
+void
+mc_put_ops(struct model *m, struct strbuf *sb)
+{
+	mc_put_ops_chunked(m, sb, NULL);
 }
 
 static bool
