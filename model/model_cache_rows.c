@@ -262,11 +262,15 @@ put_execs(struct model *m, struct mc_out *o)
 static bool
 get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 {
+	uint64_t ntraces;
 	uint32_t host;
 
 	memcpy(&x->wall_time, p, 8);
 	memcpy(&x->first_trace, p + 8, 8);
-	memcpy(&x->ntraces, p + 16, 8);
+	memcpy(&ntraces, p + 16, 8);
+	if (ntraces > UINT32_MAX)
+		return false;
+	x->ntraces = (uint32_t)ntraces;
 	memcpy(&x->op_type, p + 24, 4);
 	memcpy(&x->graph_sid, p + 28, 4);
 	memcpy(&x->num_outputs, p + 32, 4);

@@ -178,6 +178,14 @@ test_op_entry_is_compact(void **state)
 	assert_true(sizeof(struct op_entry) <= 72);
 }
 
+/* An execution row, 56 bytes before issue 26's index-pass work. */
+static void
+test_exec_row_is_compact(void **state)
+{
+	(void)state;
+	assert_true(sizeof(struct exec_row) <= 48);
+}
+
 static void
 test_ops_lists_present_and_absent(void **state)
 {
@@ -504,6 +512,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_op_entry_is_compact),
+		cmocka_unit_test(test_exec_row_is_compact),
 		cmocka_unit_test(test_ops_lists_present_and_absent),
 		cmocka_unit_test(test_ops_input_labels_file_no_consumer),
 		cmocka_unit_test(test_ops_input_labels_shared_per_graph),
