@@ -67,7 +67,7 @@ struct mc_chunks {
 	uint64_t len;               /* bytes handed on */
 	bool measure;               /* count only */
 };
-#define MC_CHUNK_BYTES ((size_t)1 << 20)
+#define MC_CHUNK_BYTES ((size_t)1 << 18)
 /* Hands on sb's bytes (count or write, then empties sb) once they reach
  * MC_CHUNK_BYTES, or whatever it holds when last.  NULL ck: nothing, the
  * bytes stay in sb (a caller that wants the whole section). */

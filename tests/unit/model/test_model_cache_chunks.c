@@ -23,7 +23,7 @@
 #include "model/model_cache.h"
 
 #define PIECE 100u
-#define PIECES 40000u           /* 4 MB: four chunks and a part */
+#define PIECES 40000u           /* 4 MB: sixteen chunks and a part */
 
 static size_t most_held;        /* the largest sb->len a maker saw */
 static unsigned runs;           /* maker runs so far */
