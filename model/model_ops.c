@@ -495,11 +495,15 @@ op_resolve_inputs(struct model *m, struct op_entry *o)
 {
 	size_t i;
 
+	/* written only when found: a list other ops share
+	 * (op_entry.inputs_shared) is read by their callers without the lock,
+	 * and an input that does not resolve stays -1 without a store */
 	for (i = 0; i < o->ninputs; i++) {
 		if (o->inputs[i].op < 0) {
 			uint32_t id = ops_lookup_sid(m, o->graph_sid, o->inputs[i].op_name);
 
-			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
+			if (id != NO_ID)
+				o->inputs[i].op = (int64_t)id;
 		}
 	}
 	for (i = 0; o->more && i < o->more->nctrl; i++) {
