@@ -59,8 +59,8 @@ void mc_flush(struct mc_out *o);
 /* A section whose bytes are in sb. */
 void mc_section(struct mc_out *o, enum mc_tag tag, const struct strbuf *sb);
 /* A section made a chunk at a time, so that no more than a chunk of it is
- * in memory (one strbuf held a whole section: 20 MB of ops at 200,000
- * msprobe entries, issue 26).  The maker puts bytes in a strbuf and hands
+ * in memory (one strbuf held a whole section: 20 MB of ops for 200,000
+ * recorded calls, issue 26).  The maker puts bytes in a strbuf and hands
  * them on with mc_chunk, which counts them (measuring) or writes them. */
 struct mc_chunks {
 	struct mc_out *o;

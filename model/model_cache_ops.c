@@ -169,8 +169,9 @@ op_flags(const struct op_entry *o, const struct op_more *x)
 }
 
 /* String ids of input names by the name's address, direct-mapped: the
- * same few names ("input.0" of every msprobe op) looked up again would
- * hash them each time, once per pass of the chunked save. */
+ * same few labels ("input.0" of every op of a reader that labels its
+ * leaves) would be hashed again for every op, in both passes of the
+ * chunked save. */
 #define SID_MEMO 64
 struct sid_memo {
 	const char *p[SID_MEMO];

@@ -210,7 +210,7 @@ put_strings_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck)
 	}
 }
 
-/* MC_STRINGS a chunk at a time (7 MB of names at 200,000 msprobe entries). */
+/* MC_STRINGS a chunk at a time (7 MB of names at 200,000 calls). */
 static void
 put_strings(struct model *m, struct mc_out *o)
 {

@@ -106,7 +106,7 @@ struct trace_chunk {
 	uint16_t nfblock[MODEL_CHUNK >> NF_BLOCK_SHIFT]; /* nonfinite rows per block */
 };
 
-/* An execution: 48 bytes (asserted below; 200,000 msprobe calls hold
+/* An execution: 48 bytes (asserted below; 200,000 recorded calls hold
  * 9.6 MB of them).  ntraces is 32-bit: the model holds at most 2^32 rows
  * (MODEL_MAX_CHUNKS chunks), so only one execution owning every one of
  * them would not fit; a loaded count past 2^32 - 1 is refused. */
