@@ -235,7 +235,7 @@ struct op_writer {
 	uint64_t key;               /* reader_trace.op_key last seen with the op, 0 none */
 	uint32_t succ1;             /* op of the trace row that last followed a row of
 				     * this op, + 1 (0 none) */
-};
+} __attribute__((packed, aligned(4)));  /* 12 bytes, not 16: one per op */
 
 struct graph_entry {
 	uint32_t id_sid, name_sid, outer_sid, host_sid;

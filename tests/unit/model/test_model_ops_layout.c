@@ -178,12 +178,14 @@ test_op_entry_is_compact(void **state)
 	assert_true(sizeof(struct op_entry) <= 72);
 }
 
-/* An execution row, 56 bytes before issue 26's index-pass work. */
+/* An execution row (56 bytes before issue 26's index-pass work) and the
+ * writer's per-op state. */
 static void
 test_exec_row_is_compact(void **state)
 {
 	(void)state;
 	assert_true(sizeof(struct exec_row) <= 48);
+	assert_int_equal(sizeof(struct op_writer), 12);     /* 16 before */
 }
 
 static void
