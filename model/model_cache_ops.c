@@ -168,11 +168,33 @@ op_flags(const struct op_entry *o, const struct op_more *x)
 			 (x->nctrl || x->nattrs || x->nout_types ? OPF_DETAILS : 0));
 }
 
+/* String ids of input names by the name's address, direct-mapped: the
+ * same few labels ("input.0" of every op of a reader that labels its
+ * leaves) would be hashed again for every op, in both passes of the
+ * chunked save. */
+#define SID_MEMO 64
+struct sid_memo {
+	const char *p[SID_MEMO];
+	uint32_t sid[SID_MEMO];
+};
+
+static uint32_t
+memo_sid(struct model *m, struct sid_memo *memo, const char *s)
+{
+	size_t k = ((uintptr_t)s >> 3) % SID_MEMO;
+
+	if (memo->p[k] != s) {
+		memo->p[k] = s;
+		memo->sid[k] = mc_sid(m, s);
+	}
+	return memo->sid[k];
+}
+
 /* Op id's entry (the layout: model_cache_opcheck.c's walk_op).  The
  * writer's guesses (wr.opw) are not written: a loaded op has none until
  * the writer meets it again. */
 static void
-put_op(struct model *m, uint32_t id, struct strbuf *sb)
+put_op(struct model *m, uint32_t id, struct strbuf *sb, struct sid_memo *memo)
 {
 	const struct op_entry *o = &m->ot.opv[id];
 	const struct op_more *x = o->more ? o->more : &no_more;
@@ -198,7 +220,8 @@ put_op(struct model *m, uint32_t id, struct strbuf *sb)
 	if (f & OPF_INPUTS) {
 		ser_put_u32(sb, o->ninputs);
 		for (i = 0; i < o->ninputs; i++) {
-			mc_put_sp(sb, m, o->inputs[i].op_name);
+			ser_put_u32(sb, o->inputs[i].op_name ?
+					    memo_sid(m, memo, o->inputs[i].op_name) : NO_ID);
 			ser_put_u32(sb, o->inputs[i].slot);
 			ser_put_u32(sb, o->inputs[i].op < 0 ? NO_ID : (uint32_t)o->inputs[i].op);
 		}
@@ -321,13 +344,16 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 }
 
 void
-mc_put_ops(struct model *m, struct strbuf *sb)
+mc_put_ops_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck)
 {
+	struct sid_memo memo = {0};
 	size_t i, j;
 
 	ser_put_u64(sb, m->ot.nops);
-	for (i = 0; i < m->ot.nops; i++)
-		put_op(m, (uint32_t)i, sb);
+	for (i = 0; i < m->ot.nops; i++) {
+		put_op(m, (uint32_t)i, sb, &memo);
+		mc_chunk(ck, sb, false);
+	}
 	ser_put_u64(sb, m->ot.nops_filled);
 	ser_put_u64(sb, m->ot.fill_gen);
 	/* the name map as (name sid, first op) pairs, as a hash map's were */
@@ -336,10 +362,13 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 		if (m->ot.name_first[i] != NO_ID) {
 			ser_put_u64(sb, i);
 			ser_put_u64(sb, m->ot.name_first[i]);
+			mc_chunk(ck, sb, false);
 		}
 	}
 	mc_put_map(sb, &m->ot.op_by_alias);
+	mc_chunk(ck, sb, false);
 	mc_put_map(sb, &m->ot.consumer_idx);
+	mc_chunk(ck, sb, false);
 	mc_put_map(sb, &m->ot.ctrl_consumer_idx);
 	ser_put_u64(sb, m->ot.ncons);
 	for (i = 0; i < m->ot.ncons; i++) {
@@ -348,8 +377,15 @@ mc_put_ops(struct model *m, struct strbuf *sb)
 			ser_put_u32(sb, m->ot.cons[i].items[j].op);
 			ser_put_u32(sb, m->ot.cons[i].items[j].input_slot);
 			ser_put_u32(sb, m->ot.cons[i].items[j].output_slot);
+			mc_chunk(ck, sb, false);
 		}
 	}
+}
+
+void
+mc_put_ops(struct model *m, struct strbuf *sb)
+{
+	mc_put_ops_chunked(m, sb, NULL);
 }
 
 static bool

@@ -11,6 +11,7 @@
  */
 #include "model_cache.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,12 +215,21 @@ get_traces(struct model *m, struct ser_in *s, const struct mc_counts *c, bool in
 
 /* ---- executions ------------------------------------------------------------ */
 
+#define EXEC_BYTES 53    /* put_execs: f64, two u64, four u32, i64, u32, u8 */
+
+/* The rows' part of MC_EXECS (its length is known first: fixed-size rows),
+ * written a chunk at a time instead of built whole (11 MB at 200,000
+ * executions). */
 static void
 put_execs(struct model *m, struct mc_out *o)
 {
-	uint64_t n = rows_nexecs(m), i;
+	uint64_t n = rows_nexecs(m), i, nchunks = (n + MODEL_CHUNK - 1) / MODEL_CHUNK;
+	uint64_t rows_len = 8 + n * EXEC_BYTES + nchunks * 8, start;
+	struct mc_chunks ck = { o, 0, false };
 	struct strbuf sb = {0};
 
+	mc_section_head(o, MC_EXECS, rows_len + locidx_bytes(&m->rows.eloc));
+	start = o->len;
 	ser_put_u64(&sb, n);
 	for (i = 0; i < n; i++) {
 		const struct exec_row *x = exec_row(m, i);
@@ -234,27 +244,33 @@ put_execs(struct model *m, struct mc_out *o)
 		ser_put_u64(&sb, (uint64_t)x->step);
 		ser_put_u32(&sb, x->host);
 		ser_put_u8(&sb, __atomic_load_n(&x->flags, __ATOMIC_RELAXED));
+		mc_chunk(&ck, &sb, false);
 	}
 	for (i = 0; i < n; i += MODEL_CHUNK)
 		ser_put_u64(&sb, m->rows.ebad[i >> MODEL_CHUNK_SHIFT]);
-	mc_section_head(o, MC_EXECS, sb.len + locidx_bytes(&m->rows.eloc));
-	mc_write(o, sb.buf, sb.len);
-	put_locidx(o, &m->rows.eloc);
+	mc_chunk(&ck, &sb, true);
 	strbuf_done(&sb);
+	if (o->len - start != rows_len && !o->err) {
+		o->err = true;          /* the length written first would lie */
+		o->errnum = EIO;
+	}
+	put_locidx(o, &m->rows.eloc);
 }
-
-#define EXEC_BYTES 53    /* put_execs: f64, two u64, four u32, i64, u32, u8 */
 
 /* One execution row from its EXEC_BYTES bytes (read as one run, each field
  * its bytes in this machine's order, as put_execs wrote them). */
 static bool
 get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 {
+	uint64_t ntraces;
 	uint32_t host;
 
 	memcpy(&x->wall_time, p, 8);
 	memcpy(&x->first_trace, p + 8, 8);
-	memcpy(&x->ntraces, p + 16, 8);
+	memcpy(&ntraces, p + 16, 8);
+	if (ntraces > UINT32_MAX)
+		return false;
+	x->ntraces = (uint32_t)ntraces;
 	memcpy(&x->op_type, p + 24, 4);
 	memcpy(&x->graph_sid, p + 28, 4);
 	memcpy(&x->num_outputs, p + 32, 4);
@@ -296,46 +312,53 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 
 /* ---- runs, steps, segments, running state ------------------------------- */
 
+/* MC_RUNS's bytes, a chunk at a time (mc_section_chunked: a run per
+ * execution is 3.2 MB at 200,000). */
 static void
-put_runs(struct model *m, struct mc_out *o)
+put_runs_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck)
 {
-	struct strbuf sb = {0};
 	size_t i;
 
-	ser_put_u64(&sb, m->rows.nruns);
+	ser_put_u64(sb, m->rows.nruns);
 	for (i = 0; i < m->rows.nruns; i++) {
-		ser_put_u64(&sb, m->rows.runs[i].first);
-		ser_put_u64(&sb, (uint64_t)m->rows.runs[i].execution);
+		ser_put_u64(sb, m->rows.runs[i].first);
+		ser_put_u64(sb, (uint64_t)m->rows.runs[i].execution);
+		mc_chunk(ck, sb, false);
 	}
-	ser_put_u64(&sb, m->rows.nsteps);
+	ser_put_u64(sb, m->rows.nsteps);
 	for (i = 0; i < m->rows.nsteps; i++) {
-		ser_put_u64(&sb, m->rows.steps[i].first);
-		ser_put_u64(&sb, (uint64_t)m->rows.steps[i].step);
+		ser_put_u64(sb, m->rows.steps[i].first);
+		ser_put_u64(sb, (uint64_t)m->rows.steps[i].step);
+		mc_chunk(ck, sb, false);
 	}
-	ser_put_u64(&sb, m->rows.nsegs);
+	ser_put_u64(sb, m->rows.nsegs);
 	for (i = 0; i < m->rows.nsegs; i++) {
 		uint64_t key = m->rows.segs[i].key;
 
 		/* a host segment is keyed by the host string's address */
-		ser_put_u64(&sb, key >> 63 ? key : mc_sid(m, (const char *)(uintptr_t)key));
-		ser_put_u64(&sb, (uint64_t)m->rows.segs[i].cand);
-		ser_put_f64(&sb, m->rows.segs[i].cand_wall);
+		ser_put_u64(sb, key >> 63 ? key : mc_sid(m, (const char *)(uintptr_t)key));
+		ser_put_u64(sb, (uint64_t)m->rows.segs[i].cand);
+		ser_put_f64(sb, m->rows.segs[i].cand_wall);
 	}
-	ser_put_u64(&sb, (uint64_t)m->wr.last_exec_of_trace);
-	ser_put_u64(&sb, (uint64_t)m->wr.last_step_of_trace);
-	ser_put_u8(&sb, atomic_load(&m->rows.containers));
-	ser_put_u8(&sb, atomic_load(&m->rows.split_runs));
-	ser_put_u32(&sb, m->wr.last_trace_op1);
-	ser_put_u64(&sb, (uint64_t)m->rows.first_bad_exec);
-	ser_put_f64(&sb, m->rows.first_bad_exec_wall);
-	ser_put_u64(&sb, atomic_load(&m->rows.exec_alerts));
-	ser_put_u64(&sb, m->rows.npeer_links);
+	ser_put_u64(sb, (uint64_t)m->wr.last_exec_of_trace);
+	ser_put_u64(sb, (uint64_t)m->wr.last_step_of_trace);
+	ser_put_u8(sb, atomic_load(&m->rows.containers));
+	ser_put_u8(sb, atomic_load(&m->rows.split_runs));
+	ser_put_u32(sb, m->wr.last_trace_op1);
+	ser_put_u64(sb, (uint64_t)m->rows.first_bad_exec);
+	ser_put_f64(sb, m->rows.first_bad_exec_wall);
+	ser_put_u64(sb, atomic_load(&m->rows.exec_alerts));
+	ser_put_u64(sb, m->rows.npeer_links);
 	for (i = 0; i < m->rows.npeer_links; i++) {
-		ser_put_u64(&sb, m->rows.peer_links[i].from);
-		ser_put_u64(&sb, m->rows.peer_links[i].to);
+		ser_put_u64(sb, m->rows.peer_links[i].from);
+		ser_put_u64(sb, m->rows.peer_links[i].to);
 	}
-	mc_section(o, MC_RUNS, &sb);
-	strbuf_done(&sb);
+}
+
+static void
+put_runs(struct model *m, struct mc_out *o)
+{
+	mc_section_chunked(o, MC_RUNS, m, put_runs_chunked);
 }
 
 /* A list of (first row, value) in row order, values >= -1. */

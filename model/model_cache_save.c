@@ -140,6 +140,38 @@ mc_section(struct mc_out *o, enum mc_tag tag, const struct strbuf *sb)
 	mc_write(o, sb->buf, sb->len);
 }
 
+void
+mc_chunk(struct mc_chunks *ck, struct strbuf *sb, bool last)
+{
+	if (!ck || (!last && sb->len < MC_CHUNK_BYTES))
+		return;
+	ck->len += sb->len;
+	if (!ck->measure)
+		mc_write(ck->o, sb->buf, sb->len);
+	strbuf_reset(sb);
+}
+
+void
+mc_section_chunked(struct mc_out *o, enum mc_tag tag, struct model *m, mc_put_fn *put)
+{
+	struct mc_chunks ck = { o, 0, true };
+	struct strbuf sb = {0};
+	uint64_t measured;
+
+	put(m, &sb, &ck);
+	mc_chunk(&ck, &sb, true);
+	measured = ck.len;
+	mc_section_head(o, tag, measured);
+	ck = (struct mc_chunks){ o, 0, false };
+	put(m, &sb, &ck);
+	mc_chunk(&ck, &sb, true);
+	strbuf_done(&sb);
+	if (ck.len != measured && !o->err) {
+		o->err = true;
+		o->errnum = EIO;
+	}
+}
+
 bool
 mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec)
 {

@@ -199,16 +199,22 @@ mc_get_path(struct ser_in *in, struct model *m, struct strbuf *buf)
 }
 
 static void
-put_strings(struct model *m, struct mc_out *o)
+put_strings_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck)
 {
-	struct strbuf sb = {0};
 	uint32_t n = atomic_load(&m->str.n), i;
 
-	ser_put_u64(&sb, n);
-	for (i = 0; i < n; i++)
-		mc_put_path(&sb, m, intern_str(&m->str, i));
-	mc_section(o, MC_STRINGS, &sb);
-	strbuf_done(&sb);
+	ser_put_u64(sb, n);
+	for (i = 0; i < n; i++) {
+		mc_put_path(sb, m, intern_str(&m->str, i));
+		mc_chunk(ck, sb, false);
+	}
+}
+
+/* MC_STRINGS a chunk at a time (7 MB of names at 200,000 calls). */
+static void
+put_strings(struct model *m, struct mc_out *o)
+{
+	mc_section_chunked(o, MC_STRINGS, m, put_strings_chunked);
 }
 
 static bool
@@ -475,9 +481,7 @@ mc_put_tables(struct model *m, struct mc_out *o)
 	put_frames(m, &sb);
 	mc_section(o, MC_FRAMES, &sb);
 	strbuf_reset(&sb);
-	mc_put_ops(m, &sb);
-	mc_section(o, MC_OPS, &sb);
-	strbuf_reset(&sb);
+	mc_section_chunked(o, MC_OPS, m, mc_put_ops_chunked);
 	mc_put_problems(m, &sb);
 	mc_section(o, MC_PROBLEMS, &sb);
 	strbuf_done(&sb);

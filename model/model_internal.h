@@ -106,18 +106,23 @@ struct trace_chunk {
 	uint16_t nfblock[MODEL_CHUNK >> NF_BLOCK_SHIFT]; /* nonfinite rows per block */
 };
 
+/* An execution: 48 bytes (asserted below; 200,000 recorded calls hold
+ * 9.6 MB of them).  ntraces is 32-bit: the model holds at most 2^32 rows
+ * (MODEL_MAX_CHUNKS chunks), so only one execution owning every one of
+ * them would not fit; a loaded count past 2^32 - 1 is refused. */
 struct exec_row {
 	double wall_time;
 	uint64_t first_trace;       /* atomic builtins: set while indexing traces */
-	uint64_t ntraces;
+	int64_t step;               /* -1 unknown */
+	uint32_t ntraces;           /* atomic builtins, as first_trace */
 	uint32_t op_type;           /* string id */
 	uint32_t graph_sid;         /* called graph's id string, NO_ID none */
 	uint32_t num_outputs;
 	uint32_t bad_outputs;
-	int64_t step;               /* -1 unknown */
 	uint16_t host;              /* index into m->src.hosts */
 	uint8_t flags;              /* enum model_row_flags (atomic builtins) */
 };
+_Static_assert(sizeof(struct exec_row) <= 48, "an execution stays compact (issue 26)");
 
 struct ckpt {
 	uint64_t row;
@@ -215,6 +220,8 @@ struct op_entry {
 	bool placeholder;           /* made from a trace; on_op fills it */
 	bool lists_slab;            /* inputs and more (with its lists, not stack) live in
 				     * ot.slab (a loaded cache), not freed one by one */
+	bool inputs_shared;         /* inputs is a list of leaf labels other ops of its
+				     * graph share (ot.shared, in ot.slab: model_op_inputs.c) */
 	struct model_tensor_ref *inputs;     /* 8 */
 	struct op_more *more;       /* 8: NULL when the op has no other list */
 	uint64_t first_row1;        /* first trace row + 1 (0 none), atomic builtins */
@@ -228,7 +235,7 @@ struct op_writer {
 	uint64_t key;               /* reader_trace.op_key last seen with the op, 0 none */
 	uint32_t succ1;             /* op of the trace row that last followed a row of
 				     * this op, + 1 (0 none) */
-};
+} __attribute__((packed, aligned(4)));  /* 12 bytes, not 16: one per op */
 
 struct graph_entry {
 	uint32_t id_sid, name_sid, outer_sid, host_sid;
@@ -416,6 +423,12 @@ struct mp_dcache {
  * may read the op vector and op hash, which only it mutates, without. */
 struct op_slab;
 
+/* A list of leaf labels ops of one graph share (model_op_inputs.c). */
+struct shared_inputs {
+	struct model_tensor_ref *refs;  /* in ot.slab */
+	uint32_t n, graph_sid;
+};
+
 struct mp_optab {
 	struct op_entry *opv;
 	struct op_slab *slab;       /* the loaded ops' lists (op_entry.lists_slab), freed as a unit */
@@ -432,6 +445,9 @@ struct mp_optab {
 	struct hashtab_u64 ctrl_consumer_idx; /* the same for control edges (input_slot: which one) */
 	struct consumer_list *cons;
 	size_t ncons, capcons;
+	struct shared_inputs *shared;    /* label lists by content (op_entry.inputs_shared) */
+	size_t nshared, capshared;
+	struct hashtab shared_hash;      /* ids into shared */
 	uint64_t fill_gen;          /* placeholders filled so far */
 	struct graph_entry *graphs;
 	size_t ngraphs, capgraphs;
@@ -610,6 +626,17 @@ void ops_done(struct model *m);
  * cache file gives, carved from big blocks instead of one allocation each
  * (the op is then marked lists_slab). */
 void *ops_slab_alloc(struct model *m, size_t n);
+/* model_op_inputs.c (under m->th.lock).  Files op's inputs as op id's
+ * (op->ninputs > 0): parsed and interned, a consumer under each producer
+ * name unless op->input_labels, whose list is the one its graph's ops
+ * share (op_entry.inputs_shared) instead of the op's own. */
+void ops_inputs_fill(struct model *m, uint32_t id, const struct reader_op *op);
+/* Adds op (its input input_slot reads output output_slot of the op named
+ * src in graph graph_sid) to src's consumer list in map. */
+void ops_consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_sid, const char *src,
+		       uint32_t op, uint32_t input_slot, uint32_t output_slot);
+/* Frees the shared lists' index (their refs go with ot.slab; ops_done). */
+void ops_inputs_done(struct model *m);
 /* Drops the op hash: the next lookup builds it from the op table (a
  * loaded cache; under m->th.lock or before the model is shared). */
 void ops_rehash(struct model *m);

@@ -116,34 +116,6 @@ hosts_index(struct model *m, const char *host)
 	return (uint16_t)m->src.nhosts++;
 }
 
-/* "name:3" -> ("name", 3); "name" -> ("name", 0). */
-static void
-parse_tensor_name(struct model *m, const char *s, struct model_tensor_ref *ref)
-{
-	const char *colon = strrchr(s, ':');
-	size_t len = strlen(s);
-	uint32_t slot = 0;
-
-	if (colon && colon[1]) {
-		const char *p;
-
-		for (p = colon + 1; *p >= '0' && *p <= '9'; p++)
-			slot = slot * 10 + (uint32_t)(*p - '0');
-		if (!*p)
-			len = (size_t)(colon - s);
-		else
-			slot = 0;
-	}
-	{
-		char *name = xstrndup(s, len);
-
-		ref->op_name = intern_str(&m->str, intern_add(&m->str, name));
-		free(name);
-	}
-	ref->slot = slot;
-	ref->op = -1;
-}
-
 static const char *
 arena_str(struct model *m, const char *s)
 {
@@ -170,27 +142,6 @@ ops_writer(struct model *m, uint32_t id)
 		m->wr.nopw = n;
 	}
 	return &m->wr.opw[id];
-}
-
-static void
-consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_sid, const char *src, uint32_t op,
-	      uint32_t input_slot, uint32_t output_slot)
-{
-	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
-	uint64_t *idx = hashtab_u64_put(map, key, UINT64_MAX);
-	struct consumer_list *cl;
-
-	if (*idx == UINT64_MAX) {
-		TD_GROW(m->ot.cons, m->ot.capcons, m->ot.ncons + 1);
-		memset(&m->ot.cons[m->ot.ncons], 0, sizeof(m->ot.cons[0]));
-		*idx = m->ot.ncons++;
-	}
-	cl = &m->ot.cons[*idx];
-	TD_GROW(cl->items, cl->cap, cl->n + 1);
-	cl->items[cl->n].op = op;
-	cl->items[cl->n].input_slot = input_slot;
-	cl->items[cl->n].output_slot = output_slot;
-	cl->n++;
 }
 
 /* Attributes and output types (under m->th.lock). */
@@ -259,15 +210,8 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 	o->device_sid = intern_add(&m->str, op->device ? op->device : "");
 	o->host_sid = intern_add(&m->str, op->host ? op->host : "");
 	o->num_outputs = op->num_outputs;
-	if (op->ninputs) {
-		o->inputs = xcalloc(op->ninputs, sizeof(*o->inputs));
-		for (i = 0; i < op->ninputs; i++) {
-			parse_tensor_name(m, op->inputs[i], &o->inputs[i]);
-			consumers_add(m, &m->ot.consumer_idx, o->graph_sid, o->inputs[i].op_name, id,
-				      (uint32_t)i, o->inputs[i].slot);
-		}
-		o->ninputs = (uint32_t)op->ninputs;
-	}
+	if (op->ninputs)
+		ops_inputs_fill(m, id, op);
 	if (op->ncontrol_inputs && op->control_inputs) {
 		struct op_more *x = ops_more(m, o);
 
@@ -275,8 +219,8 @@ ops_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		for (i = 0; i < op->ncontrol_inputs; i++) {
 			x->ctrl[i].op_name = arena_str(m, op->control_inputs[i]);
 			x->ctrl[i].op = -1;
-			consumers_add(m, &m->ot.ctrl_consumer_idx, o->graph_sid, x->ctrl[i].op_name, id,
-				      (uint32_t)i, 0);
+			ops_consumers_add(m, &m->ot.ctrl_consumer_idx, o->graph_sid, x->ctrl[i].op_name,
+					  id, (uint32_t)i, 0);
 		}
 		x->nctrl = (uint32_t)op->ncontrol_inputs;
 	}
@@ -403,7 +347,8 @@ op_lists_free(struct op_entry *o)
 		free(x->stack);
 	if (o->lists_slab)
 		return;
-	free(o->inputs);
+	if (!o->inputs_shared)
+		free(o->inputs);
 	if (!x)
 		return;
 	free(x->ctrl);
@@ -429,6 +374,7 @@ ops_done(struct model *m)
 		free(b);
 	}
 	m->ot.slab = NULL;
+	ops_inputs_done(m);
 	free(m->ot.opv);
 	hashtab_done(&m->ot.ophash);
 	free(m->ot.name_first);
@@ -549,11 +495,15 @@ op_resolve_inputs(struct model *m, struct op_entry *o)
 {
 	size_t i;
 
+	/* written only when found: a list other ops share
+	 * (op_entry.inputs_shared) is read by their callers without the lock,
+	 * and an input that does not resolve stays -1 without a store */
 	for (i = 0; i < o->ninputs; i++) {
 		if (o->inputs[i].op < 0) {
 			uint32_t id = ops_lookup_sid(m, o->graph_sid, o->inputs[i].op_name);
 
-			o->inputs[i].op = id == NO_ID ? -1 : (int64_t)id;
+			if (id != NO_ID)
+				o->inputs[i].op = (int64_t)id;
 		}
 	}
 	for (i = 0; o->more && i < o->more->nctrl; i++) {

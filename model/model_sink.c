@@ -214,7 +214,7 @@ exec_claim_runs(struct model *m, uint64_t x, struct exec_row *row)
 	if (first == UINT64_MAX)
 		return;
 	row->first_trace = first;
-	row->ntraces = last - first;
+	row->ntraces = (uint32_t)(last - first);   /* rows < 2^32 */
 	for (j = first; j < last; j++)
 		if (trace_flags(m, j) & TF_NONFINITE)
 			row->flags |= ROW_CONTAINS_NONFINITE;
@@ -293,7 +293,8 @@ trace_execution(struct model *m, uint64_t row, int64_t execution, bool nonfinite
 		if (!__atomic_load_n(&x->ntraces, __ATOMIC_RELAXED))
 			__atomic_store_n(&x->first_trace, row, __ATOMIC_RELAXED);
 		if (row >= x->first_trace)
-			__atomic_store_n(&x->ntraces, row - x->first_trace + 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&x->ntraces, (uint32_t)(row - x->first_trace + 1),
+					 __ATOMIC_RELAXED);
 		if (nonfinite)
 			__atomic_fetch_or(&x->flags, ROW_CONTAINS_NONFINITE, __ATOMIC_RELAXED);
 	}

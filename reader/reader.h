@@ -135,6 +135,10 @@ struct reader_op {
 	const char *host;                   /* may be NULL */
 	const char *const *inputs;          /* "op:slot" or "op" (slot 0); control inputs not listed */
 	size_t ninputs;
+	/* The inputs label the op's own input leaves ("input.0"), they name
+	 * no producer: the model keeps them with the op but files no consumer
+	 * under them (no op's consumers are asked by such a label). */
+	bool input_labels;
 	/* Control inputs: ops that must run first, no tensor flows (tfdbg's
 	 * "^x" inputs); op names.  NULL when none or the format has none. */
 	const char *const *control_inputs;

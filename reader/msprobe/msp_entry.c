@@ -58,7 +58,7 @@ msp_map_put(struct msp_map *m, const char *key, uint64_t val)
 			abort();
 		e = (uint32_t)m->n++;
 		TD_GROW(m->ents, m->cap, m->n);
-		m->ents[e].key = xstrdup(key);
+		m->ents[e].key = td_strpool_copy(&m->keys, key, strlen(key));
 		hashtab_add(&m->ids, h, e);
 	}
 	m->ents[e].val = val;
@@ -76,12 +76,9 @@ msp_map_get(const struct msp_map *m, const char *key)
 void
 msp_map_done(struct msp_map *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		free(m->ents[i].key);
 	free(m->ents);
 	hashtab_done(&m->ids);
+	td_strpool_done(&m->keys);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -172,6 +172,7 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 				inputs[c->leaves[i].slot] = xstrdup(c->leaves[i].path);
 		op.inputs = (const char *const *)inputs;
 		op.ninputs = c->nin;
+		op.input_labels = true;
 	}
 	if (sink->on_op)
 		sink->on_op(sink->ctx, &op);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "reader/base/hashtab.h"
+#include "reader/base/strpool.h"
 #include "reader/reader.h"
 #include "reader/parse/jscan.h"
 #include "reader/parse/source.h"
@@ -23,7 +24,7 @@
 /* ---- a string -> value map (the foundation's hashtab, owns its keys) ---- */
 
 struct msp_map_entry {
-	char *key;                  /* owned */
+	const char *key;            /* in the map's keys */
 	uint64_t val;
 };
 
@@ -31,6 +32,8 @@ struct msp_map {
 	struct hashtab ids;         /* entry numbers by hashtab_str_hash of the key */
 	struct msp_map_entry *ents; /* in insertion order */
 	size_t cap, n;
+	struct td_strpool keys;     /* the keys' bytes: no allocation per key (a
+				     * follow-ready open keeps every entry's name) */
 };
 /* Inserts or overwrites; returns the slot's value pointer. */
 uint64_t *msp_map_put(struct msp_map *m, const char *key, uint64_t val);

@@ -28,6 +28,7 @@ struct fake_rec {
 	double wall;
 	bool is_input, broken;
 	bool framework;             /* frames */
+	bool input_labels;          /* FK_OP: reader_op.input_labels */
 	bool partial;               /* FK_SOURCE: lines has gaps (NULL) */
 	struct td_summary *summ;
 	size_t nsumm;
@@ -354,6 +355,12 @@ fake_op_control(struct fake *f, const char *op_name)
 }
 
 void
+fake_op_input_labels(struct fake *f)
+{
+	f->recs[f->n - 1].input_labels = true;
+}
+
+void
 fake_frame_framework(struct fake *f)
 {
 	f->recs[f->n - 1].framework = true;
@@ -589,7 +596,8 @@ send_rec(const struct fake_rec *r, const struct reader_sink *sink)
 				       .naliases = r->naliases,
 				       .control_inputs = (const char *const *)r->controls,
 				       .ncontrol_inputs = r->ncontrols,
-				       .attrs = r->attrs, .nattrs = r->nattrs};
+				       .attrs = r->attrs, .nattrs = r->nattrs,
+				       .input_labels = r->input_labels};
 
 		sink->on_op(sink->ctx, &op);
 		break;

@@ -62,6 +62,8 @@ void fake_op_alias(struct fake *f, const char *alias);
 void fake_op_attr(struct fake *f, const char *name, const char *value);
 /* Gives the last op added a control input (reader_op.control_inputs). */
 void fake_op_control(struct fake *f, const char *op_name);
+/* Marks the last op's inputs as labels of its own leaves (reader_op.input_labels). */
+void fake_op_input_labels(struct fake *f);
 /* Marks the last frame added as the framework's code (reader_frame.framework). */
 void fake_frame_framework(struct fake *f);
 void fake_problem(struct fake *f, enum reader_problem_kind kind, int64_t file, const char *path);

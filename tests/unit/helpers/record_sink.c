@@ -103,6 +103,7 @@ rs_op(void *ctx, const struct reader_op *op)
 	o->host = dup(op->host);
 	o->inputs = dup_list(op->inputs, op->ninputs);
 	o->ninputs = op->ninputs;
+	o->input_labels = op->input_labels;
 	o->frame_ids = dup_list(op->frame_ids, op->nframes);
 	o->nframes = op->nframes;
 	o->num_outputs = op->num_outputs;

@@ -27,6 +27,7 @@ struct rs_device { int32_t id; char *name, *host; };
 struct rs_op {
 	char *graph_id, *op_name, *op_type, *host;
 	char **inputs; size_t ninputs;
+	bool input_labels;
 	char **frame_ids; size_t nframes;
 	int64_t *output_ids; size_t noutput_ids;
 	uint32_t num_outputs;

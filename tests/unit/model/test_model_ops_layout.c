@@ -178,6 +178,16 @@ test_op_entry_is_compact(void **state)
 	assert_true(sizeof(struct op_entry) <= 72);
 }
 
+/* An execution row (56 bytes before issue 26's index-pass work) and the
+ * writer's per-op state. */
+static void
+test_exec_row_is_compact(void **state)
+{
+	(void)state;
+	assert_true(sizeof(struct exec_row) <= 48);
+	assert_int_equal(sizeof(struct op_writer), 12);     /* 16 before */
+}
+
 static void
 test_ops_lists_present_and_absent(void **state)
 {
@@ -192,6 +202,94 @@ test_ops_lists_present_and_absent(void **state)
 	assert_non_null(m->ot.opv[5].more);
 	assert_null(m->ot.opv[3].more);
 	assert_non_null(m->ot.opv[3].inputs);
+	model_close(m);
+	fake_free(f);
+}
+
+/* Inputs that label an op's own leaves (reader_op.input_labels, as
+ * msprobe's "input.0") stay with the op but file no consumer: an op that
+ * happens to bear the label's name has only the consumers that named it
+ * as a producer (issue 26: the index pass's consumer lists). */
+static void
+test_ops_input_labels_file_no_consumer(void **state)
+{
+	static const char *const in[] = { "input.0", "input.1:2", NULL };
+	struct fake *f = fake_new();
+	struct model_consumer c[4];
+	struct model_op op;
+	struct model *m;
+	int64_t producer;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_op(f, "g", "input.0", "Producer", NULL, NULL);
+	fake_op(f, "g", "labelled", "Call", in, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "consumer", "Use", in, NULL);
+	m = fake_model_open(f, NULL);
+	producer = model_op_find(m, "input.0", NULL);
+	assert_true(producer >= 0);
+	assert_int_equal(model_op_consumers(m, (uint32_t)producer, c, 4), 1);
+	assert_int_equal(c[0].op, (uint32_t)model_op_find(m, "consumer", NULL));
+	assert_int_equal(c[0].input_slot, 0);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "labelled", NULL), &op));
+	assert_int_equal(op.ninputs, 2);
+	assert_string_equal(op.inputs[0].op_name, "input.0");
+	assert_string_equal(op.inputs[1].op_name, "input.1");
+	assert_int_equal(op.inputs[1].slot, 2);
+	model_close(m);
+	fake_free(f);
+}
+
+/* Label lists (reader_op.input_labels) are kept once per graph and list:
+ * ops of one graph with equal labels point at one list, another graph or
+ * other labels get their own, and each op resolves its inputs as before
+ * (an op named like a label resolves in its own graph only). */
+static void
+test_ops_input_labels_shared_per_graph(void **state)
+{
+	static const char *const two[] = { "input.0", "input.1", NULL };
+	static const char *const other[] = { "input.0", "input.1:1", NULL };
+	struct fake *f = fake_new();
+	const struct op_entry *a, *b, *c, *d;
+	struct model_op op;
+	struct model *m;
+	int64_t producer;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_graph(f, "h", "other", NULL);
+	fake_op(f, "g", "input.0", "Producer", NULL, NULL);
+	fake_op(f, "g", "a", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "b", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "h", "c", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "d", "Call", other, NULL);
+	fake_op_input_labels(f);
+	m = fake_model_open(f, NULL);
+	a = &m->ot.opv[model_op_find(m, "a", NULL)];
+	b = &m->ot.opv[model_op_find(m, "b", NULL)];
+	c = &m->ot.opv[model_op_find(m, "c", NULL)];
+	d = &m->ot.opv[model_op_find(m, "d", NULL)];
+	assert_ptr_equal(a->inputs, b->inputs);
+	assert_ptr_not_equal(a->inputs, c->inputs);
+	assert_ptr_not_equal(a->inputs, d->inputs);
+	assert_int_equal(m->ot.nshared, 3);
+	producer = model_op_find(m, "input.0", "g");
+	assert_true(producer >= 0);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "b", NULL), &op));
+	assert_int_equal(op.ninputs, 2);
+	assert_int_equal(op.inputs[0].op, producer);
+	assert_int_equal(op.inputs[1].op, -1);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "c", NULL), &op));
+	assert_int_equal(op.inputs[0].op, -1);      /* no "input.0" in graph h */
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "d", NULL), &op));
+	assert_string_equal(op.inputs[1].op_name, "input.1");
+	assert_int_equal(op.inputs[1].slot, 1);
 	model_close(m);
 	fake_free(f);
 }
@@ -416,7 +514,10 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_op_entry_is_compact),
+		cmocka_unit_test(test_exec_row_is_compact),
 		cmocka_unit_test(test_ops_lists_present_and_absent),
+		cmocka_unit_test(test_ops_input_labels_file_no_consumer),
+		cmocka_unit_test(test_ops_input_labels_shared_per_graph),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cut_section_refused),
 		cmocka_unit_test(test_ops_section_cut_anywhere_refused),

@@ -71,6 +71,10 @@ test_msprobe_leaves_rows_and_summaries(void **state)
 	assert_int_equal(ix.rs.executions[0].step, 3);
 	assert_string_equal(ix.rs.executions[0].host, "rank2");
 	assert_int_equal(ix.rs.executions[0].bad_outputs, 1);
+	/* the op's inputs are its leaves' labels, no producer's name */
+	assert_int_equal(ix.rs.ops[0].ninputs, 3);
+	assert_string_equal(ix.rs.ops[0].inputs[0], "input.0");
+	assert_true(ix.rs.ops[0].input_labels);
 	t = &ix.rs.traces[0];
 	assert_string_equal(t->op_type, "Functional.linear");
 	assert_true(t->summary.known & SUM_MINMAX);

@@ -1,0 +1,158 @@
+/*
+ * model_op_inputs.c - an op's data inputs as the index pass files them:
+ * each "op:slot" parsed into an interned name and a slot, the consumer
+ * lists of the producers they name, and the lists of leaf labels shared.
+ *
+ * A reader whose inputs label the op's own leaves (reader_op.input_labels:
+ * "input.0", "input.1") sends the same few lists for every op of a graph.
+ * Such a list is kept once per graph, in ot.slab, and every op that has it
+ * points at it (op_entry.inputs_shared): at 200,000 entries that was one
+ * allocation of about 70 bytes per op.  Sharing changes no answer: an
+ * input resolves by (graph, name) alone (op_resolve_inputs, model_ops.c),
+ * so the ops of one graph holding one list resolve it alike.
+ *
+ * Not here: control inputs (model_ops.c, never shared) and the lists a
+ * persistent index loads (model_cache_ops.c: its own slab lists).
+ */
+#include "model_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "name:3" -> ("name", 3); "name" -> ("name", 0). */
+static void
+parse_tensor_name(struct model *m, const char *s, struct model_tensor_ref *ref)
+{
+	const char *colon = strrchr(s, ':');
+	size_t len = strlen(s);
+	uint32_t slot = 0;
+
+	if (colon && colon[1]) {
+		const char *p;
+
+		for (p = colon + 1; *p >= '0' && *p <= '9'; p++)
+			slot = slot * 10 + (uint32_t)(*p - '0');
+		if (!*p)
+			len = (size_t)(colon - s);
+		else
+			slot = 0;
+	}
+	{
+		char *name = xstrndup(s, len);
+
+		ref->op_name = intern_str(&m->str, intern_add(&m->str, name));
+		free(name);
+	}
+	ref->slot = slot;
+	ref->op = -1;
+}
+
+void
+ops_consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_sid, const char *src,
+		  uint32_t op, uint32_t input_slot, uint32_t output_slot)
+{
+	uint64_t key = (uint64_t)graph_sid << 32 | intern_add(&m->str, src);
+	uint64_t *idx = hashtab_u64_put(map, key, UINT64_MAX);
+	struct consumer_list *cl;
+
+	if (*idx == UINT64_MAX) {
+		TD_GROW(m->ot.cons, m->ot.capcons, m->ot.ncons + 1);
+		memset(&m->ot.cons[m->ot.ncons], 0, sizeof(m->ot.cons[0]));
+		*idx = m->ot.ncons++;
+	}
+	cl = &m->ot.cons[*idx];
+	TD_GROW(cl->items, cl->cap, cl->n + 1);
+	cl->items[cl->n].op = op;
+	cl->items[cl->n].input_slot = input_slot;
+	cl->items[cl->n].output_slot = output_slot;
+	cl->n++;
+}
+
+/* A list to share: the graph and the parsed refs (names interned, so
+ * equal names are equal pointers). */
+struct label_key {
+	uint32_t graph_sid;
+	uint32_t n;
+	const struct model_tensor_ref *refs;
+};
+
+static uint32_t
+label_hash(const struct label_key *k)
+{
+	uint64_t h = (uint64_t)k->graph_sid * 0x9e3779b97f4a7c15ull ^ k->n;
+	uint32_t i;
+
+	for (i = 0; i < k->n; i++) {
+		h ^= (uint64_t)(uintptr_t)k->refs[i].op_name + k->refs[i].slot;
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static bool
+label_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct model *m = ctx;
+	const struct shared_inputs *s = &m->ot.shared[id];
+	const struct label_key *k = key;
+	uint32_t i;
+
+	if (s->graph_sid != k->graph_sid || s->n != k->n)
+		return false;
+	for (i = 0; i < k->n; i++)
+		if (s->refs[i].op_name != k->refs[i].op_name || s->refs[i].slot != k->refs[i].slot)
+			return false;
+	return true;
+}
+
+/* The shared list equal to k (added from k when new). */
+static struct model_tensor_ref *
+label_list(struct model *m, const struct label_key *k)
+{
+	uint32_t h = label_hash(k), id = hashtab_find(&m->ot.shared_hash, h, label_eq, m, k);
+	struct shared_inputs *s;
+
+	if (id != HASHTAB_NONE)
+		return m->ot.shared[id].refs;
+	TD_GROW(m->ot.shared, m->ot.capshared, m->ot.nshared + 1);
+	s = &m->ot.shared[m->ot.nshared];
+	s->graph_sid = k->graph_sid;
+	s->n = k->n;
+	s->refs = ops_slab_alloc(m, k->n * sizeof(*s->refs));
+	memcpy(s->refs, k->refs, k->n * sizeof(*s->refs));
+	hashtab_add(&m->ot.shared_hash, h, (uint32_t)m->ot.nshared++);
+	return s->refs;
+}
+
+void
+ops_inputs_fill(struct model *m, uint32_t id, const struct reader_op *op)
+{
+	struct op_entry *o = &m->ot.opv[id];
+	struct model_tensor_ref *refs = xcalloc(op->ninputs, sizeof(*refs));
+	size_t i;
+
+	for (i = 0; i < op->ninputs; i++) {
+		parse_tensor_name(m, op->inputs[i], &refs[i]);
+		if (!op->input_labels)
+			ops_consumers_add(m, &m->ot.consumer_idx, o->graph_sid, refs[i].op_name, id,
+					  (uint32_t)i, refs[i].slot);
+	}
+	o->ninputs = (uint32_t)op->ninputs;
+	if (!op->input_labels) {
+		o->inputs = refs;
+		return;
+	}
+	o->inputs = label_list(m, &(struct label_key){ o->graph_sid, o->ninputs, refs });
+	o->inputs_shared = true;
+	free(refs);
+}
+
+void
+ops_inputs_done(struct model *m)
+{
+	free(m->ot.shared);
+	m->ot.shared = NULL;
+	m->ot.nshared = m->ot.capshared = 0;
+	hashtab_done(&m->ot.shared_hash);
+}
