@@ -31,30 +31,72 @@ static const char *const col_names[COL_COUNT_] = {
 	"Positive Inf Count", "Zero Count", "L2 Value", "L2Norm Value",
 };
 
-/* A cell of 1 to 19 digits and nothing else: its value without strtoull
- * (which gives the same for it); anything else goes to strtoull. */
+/* A cell that is no run of 1 to 19 digits: strtoull's value when it reads
+ * the whole cell (a sign, spaces or more digits), else false. */
 static bool
-parse_u64(const char *s, uint64_t *v)
+parse_u64_slow(const char *s, uint64_t *v)
 {
-	const char *p = s;
-	uint64_t x = 0;
 	char *e;
 
-	if (!s || !*s || *s == '-')
+	if (!*s || *s == '-')
 		return false;
-	for (; *p >= '0' && *p <= '9' && p - s < 19; p++)
-		x = x * 10 + (uint64_t)(*p - '0');
-	if (!*p) {
-		*v = x;
-		return true;
-	}
 	errno = 0;
 	*v = strtoull(s, &e, 10);
 	return !errno && !*e;
 }
 
-/* The cell's double, bit for bit strtod's: decnum's exact fast path for
- * the short decimals the writer prints (§7), strtod for the rest. */
+/* A cell of 1 to 19 digits and nothing else: its value without strtoull
+ * (which gives the same for it); anything else goes to strtoull. */
+static inline bool
+parse_u64(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	uint64_t x = 0;
+
+	if (!s)
+		return false;
+	for (; (unsigned)(*p - '0') < 10u; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (!*p && p != s && p - s <= 19) {
+		*v = x;
+		return true;
+	}
+	return parse_u64_slow(s, v);
+}
+
+/* A plain decimal -?D+(.D+)? of at most 19 digits (the writer's usual
+ * cell, §7): sign, mantissa and power of ten for decnum_exact, which
+ * says whether its one multiply or divide is exact (decnum.h), so the
+ * double is strtod's.  false for any other text, and when the mantissa
+ * is not exactly convertible: the caller asks decnum_fast and strtod. */
+static inline bool
+plain_decimal(const char *s, double *v)
+{
+	const char *p = s + (*s == '-'), *int_end, *frac;
+	uint64_t m = 0;
+
+	for (; (unsigned)(*p - '0') < 10u; p++)
+		m = m * 10 + (uint64_t)(*p - '0');
+	int_end = p;
+	if (*p == '.') {
+		frac = ++p;
+		for (; (unsigned)(*p - '0') < 10u; p++)
+			m = m * 10 + (uint64_t)(*p - '0');
+		if (p == frac)
+			return false;
+	} else {
+		frac = p;
+	}
+	/* digits before the point, then after it: at most 19 in all (m
+	 * did not wrap), at least one before */
+	if (*p || int_end == s + (*s == '-') || (int_end - s) - (*s == '-') + (p - frac) > 19)
+		return false;
+	return decnum_exact(*s == '-', m, -(int)(p - frac), v);
+}
+
+/* The cell's double, bit for bit strtod's: the plain decimals and
+ * decnum's exact fast path for the short numbers the writer prints (§7),
+ * strtod for the rest. */
 static bool
 parse_double(const char *s, double *v)
 {
@@ -62,7 +104,7 @@ parse_double(const char *s, double *v)
 
 	if (!s || !*s || (*s == 'n' && strcmp(s, "null") == 0))
 		return false;
-	if (decnum_fast(s, v))
+	if (plain_decimal(s, v) || decnum_fast(s, v))
 		return true;
 	*v = strtod(s, &e);
 	return !*e;
@@ -84,7 +126,6 @@ digits(const char *p, long long *v, char **end)
 	}
 	if (q == p)
 		return false;
-	errno = 0;
 	*v = x;
 	*end = (char *)q;
 	return true;
@@ -112,8 +153,10 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 		if (!digits(p, &d, &e)) {
 			errno = 0;
 			d = strtoll(p, &e, 10);
+			if (e == p || errno)
+				return false;
 		}
-		if (e == p || errno || d < 0 || rank >= 64)
+		if (d < 0 || rank >= 64)
 			return false;
 		dims[rank++] = d;
 		n = (d && n > INT64_MAX / d) ? INT64_MAX : n * d;
@@ -159,13 +202,13 @@ dtype_of(const char *word, struct ms_stat *st)
 	return dt;
 }
 
+/* s: zeroed by the caller (fill_row) */
 static void
 fill_summary(char **cell, struct td_summary *s, struct ms_stat *st)
 {
 	uint32_t both_inf = SUM_NEG_INF | SUM_POS_INF;
 	enum td_dtype dt = dtype_of(cell[COL_DTYPE], st);
 
-	memset(s, 0, sizeof(*s));
 	if (dt != DTYPE_INVALID) {
 		s->dtype = dt;
 		s->known |= SUM_DTYPE;
@@ -276,7 +319,7 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 	  char *err, size_t errlen)
 {
 	char *cell[COL_COUNT_];
-	struct ms_stat_row r;
+	struct ms_stat_row spare, *r = &spare;
 
 	if (!st->header) {
 		enum td_status rc;
@@ -307,21 +350,26 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		return TD_OK;
 	}
 	map_cells(st->colmap, row, cell);
-	if (!fill_row(cell, &r, st)) {
-		st->bad_rows++;
-	} else if (st->n >= MS_STAT_ROWS_MAX) {
-		st->over_rows++;
-	} else {
-		r.off = off;
-		/* a run repeats few op types: the previous row's copy is kept */
-		if (st->n && strcmp(st->rows[st->n - 1].op_type, r.op_type) == 0)
-			r.op_type = st->rows[st->n - 1].op_type;
-		else
-			r.op_type = td_strpool_copy(&st->names, r.op_type, strlen(r.op_type));
-		r.op_name = td_strpool_copy(&st->names, r.op_name, strlen(r.op_name));
+	/* the row is parsed where it is kept (the array has room for one
+	 * more), and kept by counting it */
+	if (st->n < MS_STAT_ROWS_MAX) {
 		if (st->n == st->cap)
 			TD_GROW(st->rows, st->cap, st->n + 1);
-		st->rows[st->n++] = r;
+		r = &st->rows[st->n];
+	}
+	if (!fill_row(cell, r, st)) {
+		st->bad_rows++;
+	} else if (r == &spare) {
+		st->over_rows++;
+	} else {
+		r->off = off;
+		/* a run repeats few op types: the previous row's copy is kept */
+		if (st->n && strcmp(st->rows[st->n - 1].op_type, r->op_type) == 0)
+			r->op_type = st->rows[st->n - 1].op_type;
+		else
+			r->op_type = td_strpool_copy(&st->names, r->op_type, strlen(r->op_type));
+		r->op_name = td_strpool_copy(&st->names, r->op_name, strlen(r->op_name));
+		st->n++;
 	}
 	return TD_OK;
 }

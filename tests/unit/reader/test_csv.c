@@ -86,6 +86,81 @@ test_csv_row_reused_for_longer_and_shorter_lines(void **state)
 	csv_row_done(&r);
 }
 
+/* The next of a fixed pseudo-random sequence (the tests repeat). */
+static uint32_t
+lcg(uint32_t *x)
+{
+	*x = *x * 1664525u + 1013904223u;
+	return *x >> 8;
+}
+
+/* csv.h's rules byte by byte: line's fields into f (n of them); -1 for
+ * an unclosed quote or text after a closing one (the fields so far). */
+static int
+ref_split(const char *line, size_t len, char f[][72], size_t *n)
+{
+	size_t i = 0, w;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	for (*n = 0;; i++) {
+		char *o = f[(*n)++];
+
+		w = 0;
+		if (i < len && line[i] == '"') {
+			for (i++;; i++) {
+				if (i >= len) {
+					o[w] = '\0';
+					return -1;
+				}
+				if (line[i] == '"' && i + 1 < len && line[i + 1] == '"')
+					o[w++] = line[i++];
+				else if (line[i] == '"')
+					break;
+				else
+					o[w++] = line[i];
+			}
+			o[w] = '\0';
+			if (++i < len && line[i] != ',')
+				return -1;
+		} else {
+			while (i < len && line[i] != ',')
+				o[w++] = line[i++];
+			o[w] = '\0';
+		}
+		if (i >= len)
+			return 0;
+	}
+}
+
+static void
+test_csv_split_matches_a_byte_by_byte_split(void **state)
+{
+	static const char alphabet[] = "ab,,\"\r\n9 ";
+	char line[72], want[72][72];
+	struct csv_row r = {0};
+	uint32_t seed = 25;
+	size_t k, i, n;
+
+	(void)state;
+	/* lines of 0 to 70 bytes: fields that end on, before and after a
+	 * word boundary of the comma scan, quoted ones, CRs inside and at
+	 * the end; each split into the same row, reused */
+	for (k = 0; k < 20000; k++) {
+		size_t len = lcg(&seed) % 71;
+		int rc;
+
+		for (i = 0; i < len; i++)
+			line[i] = alphabet[lcg(&seed) % (sizeof alphabet - 1)];
+		rc = ref_split(line, len, want, &n);
+		assert_int_equal(csv_split(line, len, &r), rc ? TD_ERR_CORRUPT : TD_OK);
+		assert_int_equal(r.n, n);
+		for (i = 0; i < n; i++)
+			assert_string_equal(r.fields[i], want[i]);
+	}
+	csv_row_done(&r);
+}
+
 static const char classic_header[] =
 	"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
 	"Max Value,Min Value,Avg Value,Count,Negative Zero Count,Positive Zero Count,"
@@ -292,6 +367,64 @@ test_stat_timestamp_and_slot_cells_match_strtoull(void **state)
 	}
 }
 
+/* Decimals as a writer prints them and as it might: up to 21 digits
+ * before the point (leading zeros too), none or up to 21 after, a sign:
+ * every Max, Min and Avg cell is strtod's double, bit for bit. */
+static void
+test_stat_decimal_cells_match_strtod_bit_for_bit(void **state)
+{
+	enum { ROWS = 200, ROUNDS = 25 };
+	static char text[ROWS * 256 + 512];
+	char cells[ROWS][3][48];
+	uint32_t seed = 7;
+	size_t round, i, c, pos;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		struct ms_stat st;
+		char err[128];
+
+		pos = (size_t)snprintf(text, sizeof text, "%s", classic_header);
+		for (i = 0; i < ROWS; i++) {
+			for (c = 0; c < 3; c++) {
+				char *v = cells[i][c];
+				size_t w = 0, nd = 1 + lcg(&seed) % (lcg(&seed) % 4 ? 8 : 21), d;
+
+				if (lcg(&seed) % 4 == 0)
+					v[w++] = '-';
+				for (d = 0; d < nd; d++)
+					v[w++] = (char)('0' + lcg(&seed) % 10);
+				if (lcg(&seed) % 3) {
+					nd = 1 + lcg(&seed) % (lcg(&seed) % 4 ? 10 : 21);
+					v[w++] = '.';
+					for (d = 0; d < nd; d++)
+						v[w++] = (char)('0' + lcg(&seed) % 10);
+				}
+				v[w] = '\0';
+			}
+			pos += (size_t)snprintf(text + pos, sizeof text - pos,
+						"Add,a,0,0,%zu,output,0,8,float32,\"(2)\",%s,%s,%s,"
+						"2,0,0,0,0,0,0\n", i + 1, cells[i][0],
+						cells[i][1], cells[i][2]);
+		}
+		assert_int_equal(ms_stat_parse(text, pos, &st, err, sizeof err), TD_OK);
+		assert_int_equal(st.n, ROWS);
+		for (i = 0; i < ROWS; i++) {
+			const struct td_summary *s = &st.rows[i].summary;
+			double want[3];
+
+			for (c = 0; c < 3; c++)
+				want[c] = strtod(cells[i][c], NULL);
+			assert_int_equal(st.rows[i].ts, i + 1);
+			assert_true((s->known & (SUM_MINMAX | SUM_MEAN)) == (SUM_MINMAX | SUM_MEAN));
+			assert_memory_equal(&s->max, &want[0], sizeof(double));
+			assert_memory_equal(&s->min, &want[1], sizeof(double));
+			assert_memory_equal(&s->mean, &want[2], sizeof(double));
+		}
+		ms_stat_done(&st);
+	}
+}
+
 /* Writes text to a fresh temporary file; its path in path. */
 static void
 write_tmp(char *path, size_t size, const char *text)
@@ -390,6 +523,7 @@ main(void)
 		cmocka_unit_test(test_csv_doubled_quote_and_empty_fields),
 		cmocka_unit_test(test_csv_unterminated_quote_is_corrupt),
 		cmocka_unit_test(test_csv_row_reused_for_longer_and_shorter_lines),
+		cmocka_unit_test(test_csv_split_matches_a_byte_by_byte_split),
 		cmocka_unit_test(test_stat_classic_row_maps_counts),
 		cmocka_unit_test(test_stat_null_values_stay_unknown),
 		cmocka_unit_test(test_stat_device_variant_and_unknown_columns),
@@ -397,6 +531,7 @@ main(void)
 		cmocka_unit_test(test_stat_short_row_is_skipped_and_counted),
 		cmocka_unit_test(test_stat_number_cells_match_strtod_and_strtoull),
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
+		cmocka_unit_test(test_stat_decimal_cells_match_strtod_bit_for_bit),
 		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
 		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
