@@ -173,7 +173,7 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 }
 
 /* Sets one count field from a cell. */
-static void
+static inline void
 set_count(const char *cell, int64_t *field, uint32_t bit, struct td_summary *s)
 {
 	uint64_t v;
