@@ -159,7 +159,10 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 		if (d < 0 || rank >= 64)
 			return false;
 		dims[rank++] = d;
-		n = (d && n > INT64_MAX / d) ? INT64_MAX : n * d;
+		/* the product saturates at INT64_MAX (the multiply says when it
+		 * overflows: no division per dimension) */
+		if (__builtin_mul_overflow(n, (int64_t)d, &n))
+			n = INT64_MAX;
 		p = e;
 	}
 	s->rank = rank;

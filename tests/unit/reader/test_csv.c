@@ -425,6 +425,43 @@ test_stat_decimal_cells_match_strtod_bit_for_bit(void **state)
 	}
 }
 
+/* A Shape cell's element count: the product of its dimensions, held at
+ * INT64_MAX once it passes it (and 0 again after a 0 dimension). */
+static void
+test_stat_shape_elements_saturate(void **state)
+{
+	static const struct {
+		const char *cell;
+		int rank;
+		int64_t elements;
+	} cases[] = {
+		{ "(2,3)", 2, 6 },
+		{ "()", 0, 1 },
+		{ "( 2 , 3 )", 2, 6 },
+		{ "(4294967296,4294967296)", 2, INT64_MAX },
+		{ "(3037000500,3037000500)", 2, INT64_MAX },
+		{ "(3037000499,3037000499)", 2, 9223372030926249001 },
+		{ "(7,3037000499,3037000499)", 3, INT64_MAX },
+		{ "(99999999999999999,99999999999999999,0)", 3, 0 },
+		{ "(0,99999999999999999)", 2, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct td_summary s = {0};
+
+		assert_true(ms_stat_parse_shape(cases[i].cell, &s));
+		assert_int_equal(s.rank, cases[i].rank);
+		assert_int_equal(s.elements, cases[i].elements);
+	}
+	for (i = 0; i < 3; i++) {
+		struct td_summary s = {0};
+
+		assert_false(ms_stat_parse_shape((const char *[]){ "(-1)", "(2,x)", "2,3" }[i], &s));
+	}
+}
+
 /* Writes text to a fresh temporary file; its path in path. */
 static void
 write_tmp(char *path, size_t size, const char *text)
@@ -532,6 +569,7 @@ main(void)
 		cmocka_unit_test(test_stat_number_cells_match_strtod_and_strtoull),
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
 		cmocka_unit_test(test_stat_decimal_cells_match_strtod_bit_for_bit),
+		cmocka_unit_test(test_stat_shape_elements_saturate),
 		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
 		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
