@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bytes past a line's end that the comma scan may read: a sentinel ','
- * and the rest of a word, zeroed */
-#define PAD 8
-
 static void
 row_reset(struct csv_row *row)
 {
@@ -25,33 +21,6 @@ row_push(struct csv_row *row, size_t start, size_t end)
 {
 	row->buf[end] = '\0';
 	row->fields[row->n++] = row->buf + start;
-}
-
-/* The index of the first ',' at or after b[i]; b[len] is a ',' and the
- * PAD bytes from it are readable.  Eight bytes a step where a word's byte
- * order is known: a byte equal to ',' becomes 0 after the xor, and the
- * lowest byte flagged by (x - 0x01..) & ~x & 0x80.. is the first zero (a
- * borrow only reaches the bytes above it). */
-static inline size_t
-next_comma(const char *b, size_t i)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-
-	for (;; i += 8) {
-		uint64_t w, x, t;
-
-		memcpy(&w, b + i, sizeof w);
-		x = w ^ (ones * (uint64_t)',');
-		t = (x - ones) & ~x & highs;
-		if (t)
-			return i + (size_t)(__builtin_ctzll(t) >> 3);
-	}
-#else
-	while (b[i] != ',')
-		i++;
-	return i;
-#endif
 }
 
 /* The quoted field whose '"' is at b[*i]: unquoted in place (a field
@@ -97,13 +66,13 @@ csv_split(const char *line, size_t len, struct csv_row *row)
 	/* the line is copied once and cut into its fields in place: each
 	 * field's NUL takes the ',' after it (or the byte past the line,
 	 * where a ',' stops the scan) */
-	if (len + PAD + 1 > row->bufcap)
-		td_grow((void **)&row->buf, &row->bufcap, len + PAD + 1, 1);
+	if (len + CSV_PAD + 1 > row->bufcap)
+		td_grow((void **)&row->buf, &row->bufcap, len + CSV_PAD + 1, 1);
 	/* and at most len + 1 fields (one more than its commas) */
 	TD_GROW(row->fields, row->cap, len + 1);
 	b = row->buf;
 	memcpy(b, line, len);
-	memset(b + len, 0, PAD + 1);
+	memset(b + len, 0, CSV_PAD + 1);
 	b[len] = ',';
 	fields = row->fields;
 	for (;;) {
@@ -117,7 +86,7 @@ csv_split(const char *line, size_t len, struct csv_row *row)
 			size_t start = i;
 
 			/* row_push with the count in a register */
-			i = next_comma(b, i);
+			i = csv_next_comma(b, i);
 			b[i] = '\0';
 			fields[n++] = b + start;
 		}

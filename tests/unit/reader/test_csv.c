@@ -425,6 +425,104 @@ test_stat_decimal_cells_match_strtod_bit_for_bit(void **state)
 	}
 }
 
+/* A random cell of the forms a number column may hold: plain digits
+ * (1 to 22 of them), signs, spaces, a point, an exponent, "null", empty,
+ * quoted, letters after the digits. */
+static void
+odd_number_cell(char *v, uint32_t *seed)
+{
+	static const char *const odd[] = {
+		"", "null", " 12", "+7", "-0", "-0.0", "1.", ".5", "1e3", "12x", "\"42\"",
+		"\"3.25\"", "0x1p3", "inf", "-", ".", "18446744073709551615",
+		"18446744073709551616", "9223372036854775808", "00000000000000000000001",
+	};
+	size_t w = 0, nd, d;
+
+	if (lcg(seed) % 3 == 0) {
+		strcpy(v, odd[lcg(seed) % (sizeof odd / sizeof *odd)]);
+		return;
+	}
+	if (lcg(seed) % 5 == 0)
+		v[w++] = '-';
+	nd = 1 + lcg(seed) % (lcg(seed) % 3 ? 17 : 22);
+	for (d = 0; d < nd; d++)
+		v[w++] = (char)('0' + lcg(seed) % 10);
+	if (lcg(seed) % 2) {
+		v[w++] = '.';
+		nd = 1 + lcg(seed) % 12;
+		for (d = 0; d < nd; d++)
+			v[w++] = (char)('0' + lcg(seed) % 10);
+	}
+	v[w] = '\0';
+}
+
+/* The same rows, once as written (each line read in one scan) and once
+ * with a last column quoted with a '"' inside (each line split by
+ * csv_split first): the same rows, bad rows and summaries, byte for
+ * byte, whatever the number cells hold. */
+static void
+test_stat_line_scan_matches_the_split(void **state)
+{
+	enum { ROWS = 400, ROUNDS = 10, NUM = 14 };
+	static char text[2][ROWS * 600 + 512];
+	static const char hdr[] =
+		"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
+		"Max Value,Min Value,Avg Value,Count,Negative Zero Count,Positive Zero Count,"
+		"NaN Count,Negative Inf Count,Positive Inf Count,Zero Count,L2 Value,X\n";
+	static const char *const shapes[] = { "\"(2,3)\"", "\"()\"", "(5)", "\"(4,\"", "" };
+	uint32_t seed = 11;
+	size_t round, i, c, k;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		struct ms_stat st[2];
+		size_t pos[2];
+		char err[128];
+
+		for (k = 0; k < 2; k++)
+			pos[k] = (size_t)snprintf(text[k], sizeof text[k], "%s", hdr);
+		for (i = 0; i < ROWS; i++) {
+			char cell[NUM][32];
+			const char *io = lcg(&seed) % 8 ? (lcg(&seed) % 2 ? "input" : "output") : "in";
+			const char *shape = shapes[lcg(&seed) % 5];
+
+			for (c = 0; c < NUM; c++)
+				odd_number_cell(cell[c], &seed);
+			/* mostly good keys, so that most rows are kept */
+			if (lcg(&seed) % 4)
+				snprintf(cell[2], sizeof cell[2], "%zu", 1000 + i);
+			if (lcg(&seed) % 4)
+				strcpy(cell[3], "0");
+			for (k = 0; k < 2; k++)
+				pos[k] += (size_t)snprintf(text[k] + pos[k], sizeof text[k] - pos[k],
+					"Add,op%zu,%s,%s,%s,%s,%s,8,float32,%s,%s,%s,%s,%s,%s,%s,%s,"
+					"%s,%s,%s,%s,%s\n", i % 7, cell[0], cell[1], cell[2], io,
+					cell[3], shape, cell[4], cell[5], cell[6], cell[7], cell[8],
+					cell[9], cell[10], cell[11], cell[12], cell[13], cell[13],
+					k ? "\"a\"\"b\"" : "ab");
+		}
+		for (k = 0; k < 2; k++)
+			assert_int_equal(ms_stat_parse(text[k], pos[k], &st[k], err, sizeof err), TD_OK);
+		assert_true(st[0].n > ROWS / 4);
+		assert_true(st[0].bad_rows > 0);
+		assert_int_equal(st[0].n, st[1].n);
+		assert_int_equal(st[0].bad_rows, st[1].bad_rows);
+		for (i = 0; i < st[0].n; i++) {
+			const struct ms_stat_row *a = &st[0].rows[i], *b = &st[1].rows[i];
+
+			assert_string_equal(a->op_name, b->op_name);
+			assert_int_equal(a->ts, b->ts);
+			assert_int_equal(a->task, b->task);
+			assert_int_equal(a->stream, b->stream);
+			assert_int_equal(a->slot, b->slot);
+			assert_int_equal(a->is_input, b->is_input);
+			assert_memory_equal(&a->summary, &b->summary, sizeof a->summary);
+		}
+		ms_stat_done(&st[0]);
+		ms_stat_done(&st[1]);
+	}
+}
+
 /* A Shape cell's element count: the product of its dimensions, held at
  * INT64_MAX once it passes it (and 0 again after a 0 dimension). */
 static void
@@ -570,6 +668,7 @@ main(void)
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
 		cmocka_unit_test(test_stat_decimal_cells_match_strtod_bit_for_bit),
 		cmocka_unit_test(test_stat_shape_elements_saturate),
+		cmocka_unit_test(test_stat_line_scan_matches_the_split),
 		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
 		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
