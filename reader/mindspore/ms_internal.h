@@ -342,6 +342,7 @@ struct ms_pend {
 	struct td_summary summary;  /* statistic.csv row, else computed from the data */
 	uint64_t task, stream;
 	uint64_t size;              /* as ms_run.sizes */
+	int64_t memo;               /* its op's ms_op_memo (ms_opmemo.h), -1 none */
 };
 /* What follow mode compares of a directory (ms_follow.c). */
 struct ms_sig {
@@ -437,6 +438,8 @@ struct ms_rank {
 	struct ms_order *orders;
 	size_t norders;
 	size_t ngraphs_sent;        /* graphs already sent with on_graph */
+	struct ms_op_memos *memos;  /* per graph id (ms_opmemo.h) */
+	size_t nmemos;
 };
 
 struct reader {

@@ -30,6 +30,7 @@
 
 #include "reader/reader_report.h"
 
+#include "ms_opmemo.h"
 #include "ms_stage.h"
 
 static void
@@ -57,6 +58,7 @@ rank_free(struct ms_rank *rk)
 	free(rk->graphs);
 	free(rk->graph_ids);
 	td_strpool_done(&rk->file_forms);
+	ms_op_memos_free(rk);
 	free(rk->form_full);
 	free(rk->form_type);
 	for (i = 0; i < rk->norders; i++) {
@@ -378,6 +380,9 @@ emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **
 static void
 emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct ms_run *run)
 {
+	/* the run's ops memoized (ms_opmemo.c): "sent" asked once each */
+	struct ms_op_memos *m = (size_t)run->rank_order < r->nranks && run->graph_id ?
+				ms_op_memos_of(&r->ranks[run->rank_order], run->graph_id) : NULL;
 	size_t k;
 
 	for (k = 0; sink->on_op && k < run->n; k++) {
@@ -388,10 +393,16 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 		};
 
 		/* the op of the row before (names are interned): noted already */
+		struct ms_op_memo *mo = m && run->pend[k].memo >= 0 ? &m->v[run->pend[k].memo] : NULL;
+
 		if (k && e->op_name == run->entries[k - 1].op_name)
 			continue;
+		if (mo && mo->sent)
+			continue;   /* noted for this graph before */
 		if (ms_note_op_sent(r, run->graph_id, e->op_name))
 			send_op(sink, &op);
+		if (mo)
+			mo->sent = true;
 	}
 }
 
