@@ -46,6 +46,7 @@ ms_op_memo(struct reader *r, const struct ms_rank *rk, struct ms_op_memos *m, co
 	ms_rank_resolve(r, rk, op_type, file_op, &mo->full, &mo->type);
 	o = ms_rank_order(rk, gid);
 	mo->pos = o ? td_strpool_find(&o->kernels, mo->full) : -1;
+	mo->key = reader_op_key(gid, strlen(gid), mo->full, strlen(mo->full));
 	mo->sent = false;
 	return (int64_t)id;
 }

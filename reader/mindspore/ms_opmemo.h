@@ -16,6 +16,7 @@ struct ms_op_memo {
 	const char *written_type;   /* the op type as the file wrote it (in names) */
 	const char *full, *type;    /* ms_rank_resolve's answer (interned) */
 	int64_t pos;                /* of full in the graph's kernel order, -1 none */
+	uint64_t key;               /* reader_op_key(graph, full): its traces' op_key */
 	bool sent;                  /* ms_note_op_sent(graph, full) was asked */
 };
 /* The memos of one graph id of a rank. */

@@ -298,8 +298,10 @@ ms_run_step(const struct ms_run *run)
 	return run->iteration <= INT64_MAX ? (int64_t)run->iteration : -1;
 }
 
+/* m: the run's op memos (ms_opmemo.h), or NULL. */
 static void
-emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
+emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k,
+	   const struct ms_op_memos *m)
 {
 	const struct ms_entry *e = &run->entries[k];
 	struct reader_trace t = {
@@ -311,6 +313,8 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 		/* a statistic-only row: decode() gives this line's summary and
 		 * holds no values (ms_decode.c) */
 		.summary_exact = e->kind == MS_ENTRY_STAT,
+		/* the model knows the op by it, without comparing the names */
+		.op_key = m && run->pend[k].memo >= 0 ? m->v[run->pend[k].memo].key : 0,
 	};
 
 	sink->on_trace(sink->ctx, &t);
@@ -415,6 +419,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	size_t nover = 0, k;
 	uint64_t first_ts = UINT64_MAX;
 	struct reader_execution e = {0};
+	const struct ms_op_memos *m;
 
 	run->execution = exec;
 	ms_run_load(r, run, sink, ahead, &over, &nover);
@@ -432,8 +437,10 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	emit_unlisted_ops(r, sink, run);
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &e);
+	m = (size_t)run->rank_order < r->nranks && run->graph_id ?
+	    ms_op_memos_of(&r->ranks[run->rank_order], run->graph_id) : NULL;
 	for (k = 0; sink->on_trace && k < run->n; k++)
-		emit_trace(sink, run, k);
+		emit_trace(sink, run, k, m);
 	r->tensors += run->n;
 	emit_overflows(sink, run, over, nover);
 	pthread_mutex_lock(&r->lock);
