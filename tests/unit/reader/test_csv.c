@@ -427,7 +427,7 @@ test_stat_decimal_cells_match_strtod_bit_for_bit(void **state)
 
 /* A random cell of the forms a number column may hold: plain digits
  * (1 to 22 of them), signs, spaces, a point, an exponent, "null", empty,
- * quoted, letters after the digits. */
+ * quoted, letters after the digits; v holds 48 bytes. */
 static void
 odd_number_cell(char *v, uint32_t *seed)
 {
@@ -482,7 +482,7 @@ test_stat_line_scan_matches_the_split(void **state)
 		for (k = 0; k < 2; k++)
 			pos[k] = (size_t)snprintf(text[k], sizeof text[k], "%s", hdr);
 		for (i = 0; i < ROWS; i++) {
-			char cell[NUM][32];
+			char cell[NUM][48];
 			const char *io = lcg(&seed) % 8 ? (lcg(&seed) % 2 ? "input" : "output") : "in";
 			const char *shape = shapes[lcg(&seed) % 5];
 
