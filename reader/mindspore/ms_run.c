@@ -431,16 +431,19 @@ add_stat_only(struct load_ctx *c, const char *gid)
 
 		if (row->used)
 			continue;
-		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
-		if (strchr(row->op_name, '/'))
+		/* newest kernel-by-kernel dumps write the raw scoped name (§7);
+		 * last's name (the same copy: ms_stat.c) has no '/' */
+		if ((!last || row->op_name != last->op_name) && strchr(row->op_name, '/'))
 			nm.op_name = form = ms_name_file_form(row->op_name);
 		c->memo_on = !form;     /* form is freed below: never a memo */
 		/* the op of a name as written: one lookup per name and run (the
 		 * row before's again when it names the same) */
 		if (!c->memos || form) {
 			memo = -1;
-		} else if (!last || strcmp(row->op_name, last->op_name) != 0 ||
-			   strcmp(row->op_type, last->op_type) != 0) {
+			last = NULL;
+		} else if (!last || (row->op_name != last->op_name &&
+				     strcmp(row->op_name, last->op_name) != 0) ||
+			   (row->op_type != last->op_type && strcmp(row->op_type, last->op_type) != 0)) {
 			memo = ms_op_memo(c->r, c->rank, c->memos, gid, row->op_type, row->op_name);
 			last = row;
 		}

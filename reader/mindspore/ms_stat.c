@@ -526,12 +526,17 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		st->over_rows++;
 	} else {
 		r->off = off;
-		/* a run repeats few op types: the previous row's copy is kept */
+		/* a run repeats few op types, and an op's rows follow each
+		 * other: the previous row's copy is kept (the index thread then
+		 * knows the name again by its pointer) */
 		if (st->n && strcmp(st->rows[st->n - 1].op_type, r->op_type) == 0)
 			r->op_type = st->rows[st->n - 1].op_type;
 		else
 			r->op_type = td_strpool_copy(&st->names, r->op_type, strlen(r->op_type));
-		r->op_name = td_strpool_copy(&st->names, r->op_name, strlen(r->op_name));
+		if (st->n && strcmp(st->rows[st->n - 1].op_name, r->op_name) == 0)
+			r->op_name = st->rows[st->n - 1].op_name;
+		else
+			r->op_name = td_strpool_copy(&st->names, r->op_name, strlen(r->op_name));
 		st->n++;
 	}
 	return TD_OK;
