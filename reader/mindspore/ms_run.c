@@ -140,7 +140,10 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	e = &c->e[c->n];
 	p = &c->p[c->n++];
 	memset(e, 0, sizeof(*e));
-	memset(p, 0, sizeof(*p));
+	/* every field of p is set below but the summary, which a statistic
+	 * row's caller copies in whole (add_stat_only) */
+	if (kind != MS_ENTRY_STAT)
+		memset(&p->summary, 0, sizeof(p->summary));
 	e->name = path ? name_of(c, name) : MS_NO_NAME;
 	e->in_const = path && strcmp(dir, c->run_dir) != 0;
 	ms_entry_set_line(e, MS_NO_LINE);
