@@ -396,9 +396,9 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 			.host = run->host, .num_outputs = 1,
 		};
 
-		/* the op of the row before (names are interned): noted already */
 		struct ms_op_memo *mo = m && run->pend[k].memo >= 0 ? &m->v[run->pend[k].memo] : NULL;
 
+		/* the op of the row before (names are interned): noted already */
 		if (k && e->op_name == run->entries[k - 1].op_name)
 			continue;
 		if (mo && mo->sent)
