@@ -397,8 +397,11 @@ trace_op_of(struct model *m, const char *graph, const char *name, uint64_t key)
 	uint32_t op = NO_ID, guess1 = m->wr.last_trace_op1 ? ops_writer(m, m->wr.last_trace_op1 - 1)->succ1 : 0;
 
 	/* the reader's op key (reader.h) spares the compares when it is the
-	 * one this op was last matched with */
-	if (guess1 && key && ops_writer(m, guess1 - 1)->key == key) {
+	 * one this op was last matched with: the op of the trace before
+	 * again (an op's inputs and outputs), or the one that followed it */
+	if (key && m->wr.last_trace_op1 && ops_writer(m, m->wr.last_trace_op1 - 1)->key == key) {
+		op = m->wr.last_trace_op1 - 1;
+	} else if (guess1 && key && ops_writer(m, guess1 - 1)->key == key) {
 		op = guess1 - 1;
 	} else if (guess1 && strcmp(ops_name(m, &m->ot.opv[guess1 - 1]), name) == 0 &&
 	    strcmp(ops_graph(m, &m->ot.opv[guess1 - 1]), graph) == 0) {

@@ -42,6 +42,10 @@ struct ms_stat_row {
 /* Columns ms_stat.c maps by header name (its enum stat_col). */
 #define MS_STAT_NCOLS 21
 
+/* Fields of a header whose rows ms_stat.c reads in one scan (wider files
+ * are split first). */
+#define MS_STAT_SCAN_FIELDS 32
+
 /* statistic.csv rows kept per file; further rows are counted, not kept. */
 #define MS_STAT_ROWS_MAX ((size_t)1 << 20)
 
@@ -54,6 +58,11 @@ struct ms_stat {
 	uint64_t over_rows;         /* good rows past MS_STAT_ROWS_MAX, not kept */
 	int colmap[MS_STAT_NCOLS];  /* column of each known header name, -1 absent */
 	bool header;                /* the header line was read */
+	/* the line scan (ms_stat.c scan_line): the known column of each of
+	 * the first MS_STAT_SCAN_FIELDS fields (-1 none), when the header has
+	 * no more fields than that */
+	bool scan_ok;
+	signed char field_col[MS_STAT_SCAN_FIELDS];
 	uint64_t size;              /* the file's size and modification time (ns) */
 	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
 	struct td_strpool names;    /* the rows' op types and names */
@@ -105,6 +114,15 @@ void ms_stat_done(struct ms_stat *st);
 enum td_status ms_stat_read_row(const char *path, uint64_t size, int64_t mtime_ns, uint64_t off,
 				struct ms_stat_row *row, char *err, size_t errlen);
 void ms_stat_row_done(struct ms_stat_row *row);
+/* ms_stat.c's parse shared with ms_stat_row.c: the header's cells hdr
+ * mapped to the known columns (colmap, MS_STAT_NCOLS of them, -1 absent;
+ * TD_ERR_CORRUPT with a message when a key column is missing); and a
+ * split row by colmap into out (zeroed first; its names borrowed from
+ * row), false when it is no row. */
+struct csv_row;
+enum td_status ms_stat_map_header(const struct csv_row *hdr, int *colmap, char *err,
+				  size_t errlen);
+bool ms_stat_fill_split(const int *colmap, const struct csv_row *row, struct ms_stat_row *out);
 
 /* Parses a statistic Shape cell "(2,3)", "(2, 3)", "()" into s (rank,
  * dims, elements when no Count column).  false if malformed. */
@@ -324,6 +342,7 @@ struct ms_pend {
 	struct td_summary summary;  /* statistic.csv row, else computed from the data */
 	uint64_t task, stream;
 	uint64_t size;              /* as ms_run.sizes */
+	int64_t memo;               /* its op's ms_op_memo (ms_opmemo.h), -1 none */
 };
 /* What follow mode compares of a directory (ms_follow.c). */
 struct ms_sig {
@@ -419,6 +438,8 @@ struct ms_rank {
 	struct ms_order *orders;
 	size_t norders;
 	size_t ngraphs_sent;        /* graphs already sent with on_graph */
+	struct ms_op_memos *memos;  /* per graph id (ms_opmemo.h) */
+	size_t nmemos;
 };
 
 struct reader {

@@ -30,6 +30,7 @@
 
 #include "reader/reader_report.h"
 
+#include "ms_opmemo.h"
 #include "ms_stage.h"
 
 static void
@@ -57,6 +58,7 @@ rank_free(struct ms_rank *rk)
 	free(rk->graphs);
 	free(rk->graph_ids);
 	td_strpool_done(&rk->file_forms);
+	ms_op_memos_free(rk);
 	free(rk->form_full);
 	free(rk->form_type);
 	for (i = 0; i < rk->norders; i++) {
@@ -296,8 +298,10 @@ ms_run_step(const struct ms_run *run)
 	return run->iteration <= INT64_MAX ? (int64_t)run->iteration : -1;
 }
 
+/* m: the run's op memos (ms_opmemo.h), or NULL. */
 static void
-emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
+emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k,
+	   const struct ms_op_memos *m)
 {
 	const struct ms_entry *e = &run->entries[k];
 	struct reader_trace t = {
@@ -309,6 +313,8 @@ emit_trace(const struct reader_sink *sink, const struct ms_run *run, size_t k)
 		/* a statistic-only row: decode() gives this line's summary and
 		 * holds no values (ms_decode.c) */
 		.summary_exact = e->kind == MS_ENTRY_STAT,
+		/* the model knows the op by it, without comparing the names */
+		.op_key = m && run->pend[k].memo >= 0 ? m->v[run->pend[k].memo].key : 0,
 	};
 
 	sink->on_trace(sink->ctx, &t);
@@ -378,6 +384,9 @@ emit_overflows(const struct reader_sink *sink, const struct ms_run *run, char **
 static void
 emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct ms_run *run)
 {
+	/* the run's ops memoized (ms_opmemo.c): "sent" asked once each */
+	struct ms_op_memos *m = (size_t)run->rank_order < r->nranks && run->graph_id ?
+				ms_op_memos_of(&r->ranks[run->rank_order], run->graph_id) : NULL;
 	size_t k;
 
 	for (k = 0; sink->on_op && k < run->n; k++) {
@@ -387,11 +396,17 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 			.host = run->host, .num_outputs = 1,
 		};
 
+		struct ms_op_memo *mo = m && run->pend[k].memo >= 0 ? &m->v[run->pend[k].memo] : NULL;
+
 		/* the op of the row before (names are interned): noted already */
 		if (k && e->op_name == run->entries[k - 1].op_name)
 			continue;
+		if (mo && mo->sent)
+			continue;   /* noted for this graph before */
 		if (ms_note_op_sent(r, run->graph_id, e->op_name))
 			send_op(sink, &op);
+		if (mo)
+			mo->sent = true;
 	}
 }
 
@@ -404,6 +419,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	size_t nover = 0, k;
 	uint64_t first_ts = UINT64_MAX;
 	struct reader_execution e = {0};
+	const struct ms_op_memos *m;
 
 	run->execution = exec;
 	ms_run_load(r, run, sink, ahead, &over, &nover);
@@ -421,8 +437,10 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 	emit_unlisted_ops(r, sink, run);
 	if (sink->on_execution)
 		sink->on_execution(sink->ctx, &e);
+	m = (size_t)run->rank_order < r->nranks && run->graph_id ?
+	    ms_op_memos_of(&r->ranks[run->rank_order], run->graph_id) : NULL;
 	for (k = 0; sink->on_trace && k < run->n; k++)
-		emit_trace(sink, run, k);
+		emit_trace(sink, run, k, m);
 	r->tensors += run->n;
 	emit_overflows(sink, run, over, nover);
 	pthread_mutex_lock(&r->lock);

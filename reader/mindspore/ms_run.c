@@ -20,6 +20,7 @@
 #include "reader/base/fileio.h"
 #include "reader/parse/npy.h"
 
+#include "ms_opmemo.h"
 #include "ms_stage.h"
 
 struct load_ctx {
@@ -41,6 +42,8 @@ struct load_ctx {
 	 * names live in stat's pool until the run ends) */
 	const char *memo_type, *memo_op, *memo_full, *memo_rtype;
 	bool memo_on;
+	struct ms_op_memos *memos;  /* the run's rank and graph's (ms_opmemo.c), or NULL */
+	const struct ms_op_memo *op_memo;   /* add_stat_only: this row's op */
 	uint64_t stat_size;         /* statistic.csv's size and time as read */
 	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
 };
@@ -137,7 +140,10 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	e = &c->e[c->n];
 	p = &c->p[c->n++];
 	memset(e, 0, sizeof(*e));
-	memset(p, 0, sizeof(*p));
+	/* every field of p is set below but the summary, which a statistic
+	 * row's caller copies in whole (add_stat_only) */
+	if (kind != MS_ENTRY_STAT)
+		memset(&p->summary, 0, sizeof(p->summary));
 	e->name = path ? name_of(c, name) : MS_NO_NAME;
 	e->in_const = path && strcmp(dir, c->run_dir) != 0;
 	ms_entry_set_line(e, MS_NO_LINE);
@@ -150,7 +156,11 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 		if (stat(path, &st) == 0)
 			p->size = (uint64_t)st.st_size;
 	}
-	if (c->memo_on && c->memo_op && strcmp(nm->op_name, c->memo_op) == 0 &&
+	p->memo = -1;
+	if (c->op_memo) {
+		e->op_name = c->op_memo->full;  /* resolved once for the rank's graph */
+		e->op_type = c->op_memo->type;
+	} else if (c->memo_on && c->memo_op && strcmp(nm->op_name, c->memo_op) == 0 &&
 	    strcmp(nm->op_type, c->memo_type) == 0) {
 		e->op_name = c->memo_full;      /* the row before's op again */
 		e->op_type = c->memo_rtype;
@@ -394,8 +404,10 @@ load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
 
 /* statistic.csv rows with no data file (saved_data "statistic"). */
 static void
-add_stat_only(struct load_ctx *c)
+add_stat_only(struct load_ctx *c, const char *gid)
 {
+	const struct ms_stat_row *last = NULL;
+	int64_t memo = -1;
 	size_t i;
 
 	if (!c->have_stat)
@@ -422,11 +434,25 @@ add_stat_only(struct load_ctx *c)
 
 		if (row->used)
 			continue;
-		/* newest kernel-by-kernel dumps write the raw scoped name (§7) */
-		if (strchr(row->op_name, '/'))
+		/* newest kernel-by-kernel dumps write the raw scoped name (§7);
+		 * last's name (the same copy: ms_stat.c) has no '/' */
+		if ((!last || row->op_name != last->op_name) && strchr(row->op_name, '/'))
 			nm.op_name = form = ms_name_file_form(row->op_name);
 		c->memo_on = !form;     /* form is freed below: never a memo */
+		/* the op of a name as written: one lookup per name and run (the
+		 * row before's again when it names the same) */
+		if (!c->memos || form) {
+			memo = -1;
+			last = NULL;
+		} else if (!last || (row->op_name != last->op_name &&
+				     strcmp(row->op_name, last->op_name) != 0) ||
+			   (row->op_type != last->op_type && strcmp(row->op_type, last->op_type) != 0)) {
+			memo = ms_op_memo(c->r, c->rank, c->memos, gid, row->op_type, row->op_name);
+			last = row;
+		}
+		c->op_memo = memo >= 0 ? &c->memos->v[memo] : NULL;
 		e = new_entry(c, NULL, NULL, NULL, &nm, MS_ENTRY_STAT);
+		pend_of(c, e)->memo = memo;
 		pend_of(c, e)->summary = row->summary;
 		ms_entry_set_line(e, row->off);
 		if (form) {
@@ -438,6 +464,7 @@ add_stat_only(struct load_ctx *c)
 	}
 	c->memo_on = false;         /* the pool's names end with the run */
 	c->memo_op = NULL;
+	c->op_memo = NULL;
 }
 
 static void
@@ -547,7 +574,8 @@ sort_entries(struct load_ctx *c, const struct ms_run *run, size_t nconst)
 		const struct ms_entry *e = &c->e[i];
 
 		if (e->op_name != last_op) {
-			pos = o ? td_strpool_find(&o->kernels, e->op_name) : -1;
+			pos = c->p[i].memo >= 0 ? c->memos->v[c->p[i].memo].pos
+			    : o ? td_strpool_find(&o->kernels, e->op_name) : -1;
 			last_op = e->op_name;
 		}
 
@@ -635,6 +663,8 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 		d = &now;
 	}
 	c.stat = d->stat;
+	if (c.rank && run->graph_id)
+		c.memos = ms_op_memos_of(&r->ranks[run->rank_order], run->graph_id);
 	if (d->noted) {
 		run->dir_mtime = d->dir_mtime;
 		run->nnames = d->nnames;
@@ -642,7 +672,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	take_listing(&c, run->path, d, &ls);
 	load_side_files(&c, run->path, &ls, d, &map);
 	load_listing(&c, run->path, &ls, &map);
-	add_stat_only(&c);
+	add_stat_only(&c, run->graph_id);
 	ms_mapping_done(&map);
 	ms_stat_clear(c.stat);
 	c.have_stat = false;

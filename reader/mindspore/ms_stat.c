@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "reader/base/fileio.h"
 #include "reader/parse/csv.h"
@@ -31,38 +30,84 @@ static const char *const col_names[COL_COUNT_] = {
 	"Positive Inf Count", "Zero Count", "L2 Value", "L2Norm Value",
 };
 
-/* A cell of 1 to 19 digits and nothing else: its value without strtoull
- * (which gives the same for it); anything else goes to strtoull. */
+/* A cell that is no run of 1 to 19 digits: strtoull's value when it reads
+ * the whole cell (a sign, spaces or more digits), else false. */
 static bool
-parse_u64(const char *s, uint64_t *v)
+parse_u64_slow(const char *s, uint64_t *v)
 {
-	const char *p = s;
-	uint64_t x = 0;
 	char *e;
 
-	if (!s || !*s || *s == '-')
+	if (!*s || *s == '-')
 		return false;
-	for (; *p >= '0' && *p <= '9' && p - s < 19; p++)
-		x = x * 10 + (uint64_t)(*p - '0');
-	if (!*p) {
-		*v = x;
-		return true;
-	}
 	errno = 0;
 	*v = strtoull(s, &e, 10);
 	return !errno && !*e;
 }
 
-/* The cell's double, bit for bit strtod's: decnum's exact fast path for
- * the short decimals the writer prints (§7), strtod for the rest. */
+/* A cell of 1 to 19 digits and nothing else: its value without strtoull
+ * (which gives the same for it); anything else goes to strtoull. */
+static inline bool
+parse_u64(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	uint64_t x = 0;
+
+	if (!s)
+		return false;
+	for (; (unsigned)(*p - '0') < 10u; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (!*p && p != s && p - s <= 19) {
+		*v = x;
+		return true;
+	}
+	return parse_u64_slow(s, v);
+}
+
+/* A plain decimal -?D+(.D+)? of at most 19 digits (the writer's usual
+ * cell, §7) ending at a byte end ('\0' for a cell, ',' in a line):
+ * sign, mantissa and power of ten for decnum_exact, which says whether
+ * its one multiply or divide is exact (decnum.h), so the double is
+ * strtod's.  false for any other text, and when the mantissa is not
+ * exactly convertible: the caller asks decnum_fast and strtod.  *stop:
+ * the first byte not read (no ',' before it). */
+static inline bool
+plain_decimal(const char *s, char end, const char **stop, double *v)
+{
+	const char *p = s + (*s == '-'), *int_end, *frac;
+	uint64_t m = 0;
+
+	for (; (unsigned)(*p - '0') < 10u; p++)
+		m = m * 10 + (uint64_t)(*p - '0');
+	int_end = p;
+	if (*p == '.') {
+		frac = ++p;
+		for (; (unsigned)(*p - '0') < 10u; p++)
+			m = m * 10 + (uint64_t)(*p - '0');
+	} else {
+		frac = p;
+	}
+	*stop = p;
+	if (*int_end == '.' && p == frac)
+		return false;   /* "1." */
+	/* digits before the point, then after it: at most 19 in all (m
+	 * did not wrap), at least one before */
+	if (*p != end || int_end == s + (*s == '-') || (int_end - s) - (*s == '-') + (p - frac) > 19)
+		return false;
+	return decnum_exact(*s == '-', m, -(int)(p - frac), v);
+}
+
+/* The cell's double, bit for bit strtod's: the plain decimals and
+ * decnum's exact fast path for the short numbers the writer prints (§7),
+ * strtod for the rest. */
 static bool
 parse_double(const char *s, double *v)
 {
+	const char *stop;
 	char *e;
 
 	if (!s || !*s || (*s == 'n' && strcmp(s, "null") == 0))
 		return false;
-	if (decnum_fast(s, v))
+	if (plain_decimal(s, '\0', &stop, v) || decnum_fast(s, v))
 		return true;
 	*v = strtod(s, &e);
 	return !*e;
@@ -84,7 +129,6 @@ digits(const char *p, long long *v, char **end)
 	}
 	if (q == p)
 		return false;
-	errno = 0;
 	*v = x;
 	*end = (char *)q;
 	return true;
@@ -112,11 +156,16 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 		if (!digits(p, &d, &e)) {
 			errno = 0;
 			d = strtoll(p, &e, 10);
+			if (e == p || errno)
+				return false;
 		}
-		if (e == p || errno || d < 0 || rank >= 64)
+		if (d < 0 || rank >= 64)
 			return false;
 		dims[rank++] = d;
-		n = (d && n > INT64_MAX / d) ? INT64_MAX : n * d;
+		/* the product saturates at INT64_MAX (the multiply says when it
+		 * overflows: no division per dimension) */
+		if (__builtin_mul_overflow(n, (int64_t)d, &n))
+			n = INT64_MAX;
 		p = e;
 	}
 	s->rank = rank;
@@ -129,13 +178,46 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 	return true;
 }
 
-/* Sets one count field from a cell. */
-static void
-set_count(const char *cell, int64_t *field, uint32_t bit, struct td_summary *s)
+/* A row's known cells: their text (NUL-terminated; NULL for an absent
+ * column), and the numbers the line scan read on its way (scan_line). */
+struct cells {
+	char *s[COL_COUNT_];
+	uint64_t u[COL_COUNT_];     /* an integer cell's value, when its bit is in have */
+	double d[COL_COUNT_];       /* a decimal cell's value, when its bit is in have */
+	uint32_t have;              /* 1 << column: u or d holds what parse_* gives */
+};
+
+_Static_assert(COL_COUNT_ <= 32, "struct cells: a bit per column");
+
+/* Integer cell col: parse_u64 of its text, or what the scan read. */
+static inline bool
+cell_u64(const struct cells *c, int col, uint64_t *v)
+{
+	if (c->have & (1u << col)) {
+		*v = c->u[col];
+		return true;
+	}
+	return parse_u64(c->s[col], v);
+}
+
+/* Decimal cell col: parse_double of its text, or what the scan read. */
+static inline bool
+cell_double(const struct cells *c, int col, double *v)
+{
+	if (c->have & (1u << col)) {
+		*v = c->d[col];
+		return true;
+	}
+	return parse_double(c->s[col], v);
+}
+
+/* Sets one count field from cell col. */
+static inline void
+set_count(const struct cells *c, int col, int64_t *field, uint32_t bit, struct td_summary *s)
 {
 	uint64_t v;
 
-	if (parse_u64(cell, &v) && v <= INT64_MAX) {
+	if (cell_u64(c, col, &v) && v <= INT64_MAX) {
 		*field = (int64_t)v;
 		s->known |= bit;
 	}
@@ -159,28 +241,28 @@ dtype_of(const char *word, struct ms_stat *st)
 	return dt;
 }
 
+/* s: zeroed by the caller (fill_row) */
 static void
-fill_summary(char **cell, struct td_summary *s, struct ms_stat *st)
+fill_summary(const struct cells *c, struct td_summary *s, struct ms_stat *st)
 {
 	uint32_t both_inf = SUM_NEG_INF | SUM_POS_INF;
-	enum td_dtype dt = dtype_of(cell[COL_DTYPE], st);
+	enum td_dtype dt = dtype_of(c->s[COL_DTYPE], st);
 
-	memset(s, 0, sizeof(*s));
 	if (dt != DTYPE_INVALID) {
 		s->dtype = dt;
 		s->known |= SUM_DTYPE;
 	}
-	if (cell[COL_SHAPE] && ms_stat_parse_shape(cell[COL_SHAPE], s))
+	if (c->s[COL_SHAPE] && ms_stat_parse_shape(c->s[COL_SHAPE], s))
 		s->known |= SUM_ELEMENTS;
-	set_count(cell[COL_COUNT], &s->elements, SUM_ELEMENTS, s);
-	set_count(cell[COL_NAN], &s->nan, SUM_NAN, s);
-	set_count(cell[COL_NEG_INF], &s->neg_inf, SUM_NEG_INF, s);
-	set_count(cell[COL_POS_INF], &s->pos_inf, SUM_POS_INF, s);
-	set_count(cell[COL_ZERO], &s->zero, SUM_ZERO, s);
+	set_count(c, COL_COUNT, &s->elements, SUM_ELEMENTS, s);
+	set_count(c, COL_NAN, &s->nan, SUM_NAN, s);
+	set_count(c, COL_NEG_INF, &s->neg_inf, SUM_NEG_INF, s);
+	set_count(c, COL_POS_INF, &s->pos_inf, SUM_POS_INF, s);
+	set_count(c, COL_ZERO, &s->zero, SUM_ZERO, s);
 	/* §7: "Negative/Positive Zero Count" are elements < 0 / > 0,
 	 * infinities included; the neutral fields count finite ones. */
-	set_count(cell[COL_NEG], &s->negative, SUM_NEGATIVE, s);
-	set_count(cell[COL_POS], &s->positive, SUM_POSITIVE, s);
+	set_count(c, COL_NEG, &s->negative, SUM_NEGATIVE, s);
+	set_count(c, COL_POS, &s->positive, SUM_POSITIVE, s);
 	if (s->known & SUM_NEGATIVE)
 		s->negative = TD_MAX(0, s->negative - s->neg_inf);
 	if (s->known & SUM_POSITIVE)
@@ -189,37 +271,37 @@ fill_summary(char **cell, struct td_summary *s, struct ms_stat *st)
 		s->has_inf_or_nan = s->nan > 0 || s->neg_inf > 0 || s->pos_inf > 0;
 		s->known |= SUM_NONFINITE;
 	}
-	if (parse_double(cell[COL_MAX], &s->max) && parse_double(cell[COL_MIN], &s->min))
+	if (cell_double(c, COL_MAX, &s->max) && cell_double(c, COL_MIN, &s->min))
 		s->known |= SUM_MINMAX;
-	if (parse_double(cell[COL_AVG], &s->mean))
+	if (cell_double(c, COL_AVG, &s->mean))
 		s->known |= SUM_MEAN;
 	/* §7: 22-column files say "L2 Value", device statistics "L2Norm Value" */
-	if (parse_double(cell[COL_L2], &s->l2norm) || parse_double(cell[COL_L2NORM], &s->l2norm))
+	if (cell_double(c, COL_L2, &s->l2norm) || cell_double(c, COL_L2NORM, &s->l2norm))
 		s->known |= SUM_L2NORM;
 }
 
 /* st: the file's parse (its memos), NULL for a row read again. */
 static bool
-fill_row(char **cell, struct ms_stat_row *r, struct ms_stat *st)
+fill_row(const struct cells *c, struct ms_stat_row *r, struct ms_stat *st)
 {
 	uint64_t slot;
 
 	memset(r, 0, sizeof(*r));
-	if (!cell[COL_OP_TYPE] || !cell[COL_OP_NAME] || !parse_u64(cell[COL_TS], &r->ts) ||
-	    !parse_u64(cell[COL_SLOT], &slot) || slot > UINT32_MAX)
+	if (!c->s[COL_OP_TYPE] || !c->s[COL_OP_NAME] || !cell_u64(c, COL_TS, &r->ts) ||
+	    !cell_u64(c, COL_SLOT, &slot) || slot > UINT32_MAX)
 		return false;
-	if (strcmp(cell[COL_IO], "input") == 0)
+	if (strcmp(c->s[COL_IO], "input") == 0)
 		r->is_input = true;
-	else if (strcmp(cell[COL_IO], "output") != 0)
+	else if (strcmp(c->s[COL_IO], "output") != 0)
 		return false;
 	r->slot = (uint32_t)slot;
-	if (!parse_u64(cell[COL_TASK], &r->task))
+	if (!cell_u64(c, COL_TASK, &r->task))
 		r->task = 0;
-	if (!parse_u64(cell[COL_STREAM], &r->stream))
+	if (!cell_u64(c, COL_STREAM, &r->stream))
 		r->stream = 0;
-	fill_summary(cell, &r->summary, st);
-	r->op_type = cell[COL_OP_TYPE];     /* borrowed: the caller copies them */
-	r->op_name = cell[COL_OP_NAME];
+	fill_summary(c, &r->summary, st);
+	r->op_type = c->s[COL_OP_TYPE];     /* borrowed: the caller copies them */
+	r->op_name = c->s[COL_OP_NAME];
 	return true;
 }
 
@@ -237,9 +319,8 @@ row_cmp(const void *a, const void *b)
 
 _Static_assert(COL_COUNT_ == MS_STAT_NCOLS, "ms_stat.colmap holds every column");
 
-/* Maps header cells to columns; -1 for absent ones. */
-static enum td_status
-map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
+enum td_status
+ms_stat_map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
 {
 	static const int key_cols[] = { COL_OP_TYPE, COL_OP_NAME, COL_TS, COL_IO, COL_SLOT };
 	size_t i, c;
@@ -261,12 +342,126 @@ map_header(const struct csv_row *hdr, int *colmap, char *err, size_t errlen)
 
 /* The known columns' cells of a split line, NULL for absent ones. */
 static void
-map_cells(const int *colmap, const struct csv_row *row, char **cell)
+map_cells(const int *colmap, const struct csv_row *row, struct cells *cell)
 {
 	size_t c;
 
+	cell->have = 0;
 	for (c = 0; c < COL_COUNT_; c++)
-		cell[c] = colmap[c] >= 0 ? row->fields[colmap[c]] : NULL;
+		cell->s[c] = colmap[c] >= 0 ? row->fields[colmap[c]] : NULL;
+}
+
+bool
+ms_stat_fill_split(const int *colmap, const struct csv_row *row, struct ms_stat_row *out)
+{
+	struct cells cell;
+
+	map_cells(colmap, row, &cell);
+	return fill_row(&cell, out, NULL);
+}
+
+/* The scan's field table from st->colmap (scan_line). */
+static void
+set_scan(struct ms_stat *st)
+{
+	size_t c;
+
+	st->scan_ok = st->ncolumns <= MS_STAT_SCAN_FIELDS;
+	memset(st->field_col, -1, sizeof st->field_col);
+	for (c = 0; c < COL_COUNT_; c++)
+		if (st->colmap[c] >= 0 && st->colmap[c] < MS_STAT_SCAN_FIELDS)
+			st->field_col[st->colmap[c]] = (signed char)c;
+}
+
+/* What the scan reads of a column on its way: nothing, an integer cell
+ * (parse_u64's fast case), a decimal one (plain_decimal's). */
+enum { SCAN_TEXT, SCAN_U64, SCAN_DEC };
+
+static const unsigned char scan_kind[COL_COUNT_] = {
+	[COL_TASK] = SCAN_U64, [COL_STREAM] = SCAN_U64, [COL_TS] = SCAN_U64,
+	[COL_SLOT] = SCAN_U64, [COL_COUNT] = SCAN_U64, [COL_NEG] = SCAN_U64,
+	[COL_POS] = SCAN_U64, [COL_NAN] = SCAN_U64, [COL_NEG_INF] = SCAN_U64,
+	[COL_POS_INF] = SCAN_U64, [COL_ZERO] = SCAN_U64,
+	[COL_MAX] = SCAN_DEC, [COL_MIN] = SCAN_DEC, [COL_AVG] = SCAN_DEC,
+	[COL_L2] = SCAN_DEC, [COL_L2NORM] = SCAN_DEC,
+};
+
+/* scan_line's verdicts */
+enum scan { SCAN_ROW, SCAN_BAD, SCAN_SPLIT };
+
+/* The quoted field whose '"' is at b[start] (csv.h's rule), when it holds
+ * no '"' and its closing one is followed by its ',': its text cut in
+ * place, and the index of that ','; 0 otherwise (csv_split decides). */
+static size_t
+scan_quoted(char *b, size_t start, size_t len)
+{
+	char *q = memchr(b + start + 1, '"', len - start - 1);
+
+	if (!q || q[1] != ',')
+		return 0;
+	*q = '\0';
+	return (size_t)(q + 1 - b);
+}
+
+/* A line split at its commas and its known cells read in the same walk
+ * (the digits read once): c as map_cells gives it after csv_split, with
+ * the numbers parse_u64 and plain_decimal read without help in c->u and
+ * c->d.  A cell the walk does not read (a sign, spaces, an exponent,
+ * "null", too many digits, quotes) is cut at its ',' and left to
+ * fill_row's parsers, as after csv_split.  SCAN_BAD when the line has not
+ * st->ncolumns fields; SCAN_SPLIT for a quoted field with a '"' inside it
+ * or after it, or with no end (csv_split's to judge).  row's buffer is
+ * the scratch. */
+static enum scan
+scan_line(const struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
+	  struct cells *c)
+{
+	size_t i = 0, f;
+	char *b;
+
+	if (len + CSV_PAD + 1 > row->bufcap)
+		td_grow((void **)&row->buf, &row->bufcap, len + CSV_PAD + 1, 1);
+	b = row->buf;
+	memcpy(b, line, len);
+	memset(b + len, 0, CSV_PAD + 1);
+	b[len] = ',';
+	memset(c->s, 0, sizeof c->s);
+	c->have = 0;
+	for (f = 0; f < st->ncolumns; f++) {
+		int col = st->field_col[f];
+		size_t start = i;
+
+		if (b[i] == '"') {
+			if (!(i = scan_quoted(b, start, len)))
+				return SCAN_SPLIT;
+			start++;
+		} else if (col >= 0 && scan_kind[col] == SCAN_U64) {
+			uint64_t x = 0;
+
+			for (; (unsigned)(b[i] - '0') < 10u; i++)
+				x = x * 10 + (uint64_t)(b[i] - '0');
+			if (b[i] == ',' && i != start && i - start <= 19) {
+				c->u[col] = x;
+				c->have |= 1u << col;
+			}
+		} else if (col >= 0 && scan_kind[col] == SCAN_DEC) {
+			const char *stop;
+
+			if (plain_decimal(b + start, ',', &stop, &c->d[col]))
+				c->have |= 1u << col;
+			i = (size_t)(stop - b);
+		}
+		/* the cell's end: where the digits stopped, or its ',' */
+		if (b[i] != ',')
+			i = csv_next_comma(b, i);
+		b[i] = '\0';
+		if (col >= 0)
+			c->s[col] = b + start;
+		if (i >= len)
+			return f + 1 == st->ncolumns ? SCAN_ROW : SCAN_BAD;
+		i++;
+	}
+	return SCAN_BAD;    /* more fields than the header */
 }
 
 /* One line of the file, starting at byte off: the header first, then
@@ -275,8 +470,9 @@ static enum td_status
 stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct csv_row *row,
 	  char *err, size_t errlen)
 {
-	char *cell[COL_COUNT_];
-	struct ms_stat_row r;
+	struct cells cell;
+	struct ms_stat_row spare, *r = &spare;
+	enum scan sc;
 
 	if (!st->header) {
 		enum td_status rc;
@@ -286,42 +482,62 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		    memcmp(line, st->last_header, len) == 0) {
 			st->ncolumns = st->last_ncolumns;
 			memcpy(st->colmap, st->last_colmap, sizeof(st->colmap));
+			set_scan(st);
 			return TD_OK;
 		}
 		csv_split(line, len, row);
 		st->ncolumns = row->n;
-		if ((rc = map_header(row, st->colmap, err, errlen)) == TD_OK) {
+		if ((rc = ms_stat_map_header(row, st->colmap, err, errlen)) == TD_OK) {
 			free(st->last_header);
 			st->last_header = xmalloc(len ? len : 1);
 			memcpy(st->last_header, line, len);
 			st->last_header_len = len;
 			st->last_ncolumns = st->ncolumns;
 			memcpy(st->last_colmap, st->colmap, sizeof(st->colmap));
+			set_scan(st);
 		}
 		return rc;
 	}
 	if (len == 0)
 		return TD_OK;
-	if (csv_split(line, len, row) != TD_OK || row->n != st->ncolumns) {
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;      /* as csv_split does */
+	if (st->scan_ok && (sc = scan_line(st, line, len, row, &cell)) != SCAN_SPLIT) {
+		if (sc == SCAN_BAD) {
+			st->bad_rows++;
+			return TD_OK;
+		}
+	} else if (csv_split(line, len, row) != TD_OK || row->n != st->ncolumns) {
 		st->bad_rows++;
 		return TD_OK;
-	}
-	map_cells(st->colmap, row, cell);
-	if (!fill_row(cell, &r, st)) {
-		st->bad_rows++;
-	} else if (st->n >= MS_STAT_ROWS_MAX) {
-		st->over_rows++;
 	} else {
-		r.off = off;
-		/* a run repeats few op types: the previous row's copy is kept */
-		if (st->n && strcmp(st->rows[st->n - 1].op_type, r.op_type) == 0)
-			r.op_type = st->rows[st->n - 1].op_type;
-		else
-			r.op_type = td_strpool_copy(&st->names, r.op_type, strlen(r.op_type));
-		r.op_name = td_strpool_copy(&st->names, r.op_name, strlen(r.op_name));
+		map_cells(st->colmap, row, &cell);
+	}
+	/* the row is parsed where it is kept (the array has room for one
+	 * more), and kept by counting it */
+	if (st->n < MS_STAT_ROWS_MAX) {
 		if (st->n == st->cap)
 			TD_GROW(st->rows, st->cap, st->n + 1);
-		st->rows[st->n++] = r;
+		r = &st->rows[st->n];
+	}
+	if (!fill_row(&cell, r, st)) {
+		st->bad_rows++;
+	} else if (r == &spare) {
+		st->over_rows++;
+	} else {
+		r->off = off;
+		/* a run repeats few op types, and an op's rows follow each
+		 * other: the previous row's copy is kept (the index thread then
+		 * knows the name again by its pointer) */
+		if (st->n && strcmp(st->rows[st->n - 1].op_type, r->op_type) == 0)
+			r->op_type = st->rows[st->n - 1].op_type;
+		else
+			r->op_type = td_strpool_copy(&st->names, r->op_type, strlen(r->op_type));
+		if (st->n && strcmp(st->rows[st->n - 1].op_name, r->op_name) == 0)
+			r->op_name = st->rows[st->n - 1].op_name;
+		else
+			r->op_name = td_strpool_copy(&st->names, r->op_name, strlen(r->op_name));
+		st->n++;
 	}
 	return TD_OK;
 }
@@ -444,130 +660,4 @@ ms_stat_done(struct ms_stat *st)
 	free(st->last_header);
 	td_strpool_done(&st->names);
 	memset(st, 0, sizeof(*st));
-}
-
-void
-ms_stat_row_done(struct ms_stat_row *row)
-{
-	if (!row)
-		return;
-	free(row->own);
-	memset(row, 0, sizeof(*row));
-}
-
-/* The line that starts at byte off of fd (a file of size bytes), without
- * its line end, into *line (malloc'd, *len bytes); false when it cannot be
- * read or is longer than the pass reads (TD_LINE_MAX: such lines are never
- * rows). */
-static bool
-line_at(int fd, uint64_t off, uint64_t size, char **line, size_t *len)
-{
-	size_t cap = 4096, got = 0;
-	char *buf = NULL, *nl = NULL;
-
-	while (off + got < size && !nl) {
-		ssize_t n;
-
-		if (got == cap && cap > TD_LINE_MAX + 1)
-			break;
-		if (got == cap || !buf)
-			buf = xrealloc(buf, cap = buf ? cap * 2 : cap);
-		n = pread(fd, buf + got, cap - got, (off_t)(off + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		nl = memchr(buf + got, '\n', (size_t)n);
-		got += (size_t)n;
-	}
-	*len = nl ? (size_t)(nl - buf) : got;
-	if (*len && buf[*len - 1] == '\r')
-		(*len)--;
-	if (!buf || (!nl && off + got < size) || *len > TD_LINE_MAX) {
-		free(buf);
-		return false;
-	}
-	*line = buf;
-	return true;
-}
-
-/* The header of fd mapped into colmap, its column count in *ncolumns. */
-static enum td_status
-header_at(int fd, uint64_t size, int *colmap, size_t *ncolumns, char *err, size_t errlen)
-{
-	struct csv_row row = {0};
-	char *line;
-	size_t len;
-	enum td_status rc;
-
-	if (!line_at(fd, 0, size, &line, &len)) {
-		snprintf(err, errlen, "statistic.csv: its header line cannot be read again");
-		return TD_ERR_CORRUPT;
-	}
-	csv_split(line, len, &row);
-	*ncolumns = row.n;
-	rc = map_header(&row, colmap, err, errlen);
-	csv_row_done(&row);
-	free(line);
-	return rc;
-}
-
-/* The row of line (off) in out, by colmap; false when it is no row. */
-static bool
-row_at(int fd, uint64_t size, uint64_t off, const int *colmap, size_t ncolumns,
-       struct ms_stat_row *out)
-{
-	struct csv_row row = {0};
-	char *cell[COL_COUNT_], *line;
-	size_t len;
-	bool ok = false;
-
-	if (!line_at(fd, off, size, &line, &len))
-		return false;
-	if (csv_split(line, len, &row) == TD_OK && row.n == ncolumns) {
-		map_cells(colmap, &row, cell);
-		if ((ok = fill_row(cell, out, NULL))) {
-			size_t nt = strlen(out->op_type) + 1, nn = strlen(out->op_name) + 1;
-
-			out->own = xmalloc(nt + nn);
-			memcpy(out->own, out->op_type, nt);
-			memcpy(out->own + nt, out->op_name, nn);
-			out->op_type = out->own;
-			out->op_name = out->own + nt;
-		}
-	}
-	csv_row_done(&row);
-	free(line);
-	return ok;
-}
-
-enum td_status
-ms_stat_read_row(const char *path, uint64_t size, int64_t mtime_ns, uint64_t off,
-		 struct ms_stat_row *out, char *err, size_t errlen)
-{
-	int colmap[COL_COUNT_];
-	struct stat sb;
-	size_t ncolumns;
-	enum td_status rc = TD_OK;
-	int fd = td_open_regular_stat(path, &sb, &rc, err, errlen);
-
-	memset(out, 0, sizeof(*out));
-	if (fd < 0)
-		return rc;
-	if ((uint64_t)sb.st_size != size ||
-	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec != mtime_ns) {
-		snprintf(err, errlen, "%s: rewritten since it was read (%llu bytes then, %llu now)",
-			 path, (unsigned long long)size, (unsigned long long)sb.st_size);
-		rc = TD_ERR_CORRUPT;
-	} else if ((rc = header_at(fd, size, colmap, &ncolumns, err, errlen)) == TD_OK) {
-		if (row_at(fd, size, off, colmap, ncolumns, out)) {
-			out->off = off;
-		} else {
-			snprintf(err, errlen, "%s: no statistic row at byte %llu: changed since it "
-				 "was read", path, (unsigned long long)off);
-			rc = TD_ERR_CORRUPT;
-		}
-	}
-	close(fd);
-	return rc;
 }

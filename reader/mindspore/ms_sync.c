@@ -463,6 +463,20 @@ ms_run_new(struct reader *r, const char *dir)
 	return run;
 }
 
+/* "graph <gid> iter <iter>" (malloc'd), built without printf: one a run. */
+static char *
+run_label(const char *gid, const char *iter)
+{
+	size_t g = strlen(gid), n = strlen(iter) + 1;
+	char *l = xmalloc(6 + g + 6 + n);
+
+	memcpy(l, "graph ", 6);
+	memcpy(l + 6, gid, g);
+	memcpy(l + 6 + g, " iter ", 6);
+	memcpy(l + 12 + g, iter, n);
+	return l;
+}
+
 /* Adds the run of gdir/iter; false when it was listed before. */
 static bool
 add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir, const char *gid,
@@ -495,7 +509,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	 * does not list go after, by iteration. */
 	run->order = pos >= 0 ? (uint64_t)pos : (UINT64_MAX / 2) + run->iteration;
 	run->rank_order = (int)rank_idx;
-	run->label = xasprintf("graph %s iter %s", gid, iter);
+	run->label = run_label(gid, iter);
 	return true;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "csv.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,33 +56,44 @@ unquote(struct csv_row *row, size_t *i, size_t len)
 enum td_status
 csv_split(const char *line, size_t len, struct csv_row *row)
 {
-	size_t i = 0;
-	char *b;
+	size_t i = 0, n = 0;
+	char *b, **fields;
+	bool ok;
 
 	row_reset(row);
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
 	/* the line is copied once and cut into its fields in place: each
-	 * field's NUL takes the ',' after it (or the byte past the line) */
-	if (len + 1 > row->bufcap)
-		td_grow((void **)&row->buf, &row->bufcap, len + 1, 1);
+	 * field's NUL takes the ',' after it (or the byte past the line,
+	 * where a ',' stops the scan) */
+	if (len + CSV_PAD + 1 > row->bufcap)
+		td_grow((void **)&row->buf, &row->bufcap, len + CSV_PAD + 1, 1);
 	/* and at most len + 1 fields (one more than its commas) */
 	TD_GROW(row->fields, row->cap, len + 1);
 	b = row->buf;
 	memcpy(b, line, len);
+	memset(b + len, 0, CSV_PAD + 1);
+	b[len] = ',';
+	fields = row->fields;
 	for (;;) {
 		if (i < len && b[i] == '"') {
-			if (!unquote(row, &i, len))
+			row->n = n;
+			ok = unquote(row, &i, len);
+			n = row->n;
+			if (!ok)
 				return TD_ERR_CORRUPT;
 		} else {
 			size_t start = i;
 
-			while (i < len && b[i] != ',')
-				i++;
-			row_push(row, start, i);
+			/* row_push with the count in a register */
+			i = csv_next_comma(b, i);
+			b[i] = '\0';
+			fields[n++] = b + start;
 		}
-		if (i >= len)
+		if (i >= len) {
+			row->n = n;
 			return TD_OK;
+		}
 		i++;   /* the ',' */
 	}
 }

@@ -44,8 +44,9 @@ bool decnum_wide(void);
 /* The value neg? -m * 10^e10 : m * 10^e10 when the fast path may compute it
  * exactly (m: the number's first 19 significant digits or fewer, all of
  * them; e10: the power of ten those digits take): true and *out set, else
- * false.  For a scanner that gathers the digits as it reads (jscan.c); it
- * keeps the text for strtod when this says false. */
+ * false.  For a scanner that gathers the digits as it reads (jscan.c,
+ * statistic.csv's plain decimals in ms_stat.c); it keeps the text for
+ * strtod when this says false. */
 bool decnum_exact(bool neg, uint64_t m, int e10, double *out);
 
 #endif

@@ -86,6 +86,81 @@ test_csv_row_reused_for_longer_and_shorter_lines(void **state)
 	csv_row_done(&r);
 }
 
+/* The next of a fixed pseudo-random sequence (the tests repeat). */
+static uint32_t
+lcg(uint32_t *x)
+{
+	*x = *x * 1664525u + 1013904223u;
+	return *x >> 8;
+}
+
+/* csv.h's rules byte by byte: line's fields into f (n of them); -1 for
+ * an unclosed quote or text after a closing one (the fields so far). */
+static int
+ref_split(const char *line, size_t len, char f[][72], size_t *n)
+{
+	size_t i = 0, w;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	for (*n = 0;; i++) {
+		char *o = f[(*n)++];
+
+		w = 0;
+		if (i < len && line[i] == '"') {
+			for (i++;; i++) {
+				if (i >= len) {
+					o[w] = '\0';
+					return -1;
+				}
+				if (line[i] == '"' && i + 1 < len && line[i + 1] == '"')
+					o[w++] = line[i++];
+				else if (line[i] == '"')
+					break;
+				else
+					o[w++] = line[i];
+			}
+			o[w] = '\0';
+			if (++i < len && line[i] != ',')
+				return -1;
+		} else {
+			while (i < len && line[i] != ',')
+				o[w++] = line[i++];
+			o[w] = '\0';
+		}
+		if (i >= len)
+			return 0;
+	}
+}
+
+static void
+test_csv_split_matches_a_byte_by_byte_split(void **state)
+{
+	static const char alphabet[] = "ab,,\"\r\n9 ";
+	char line[72], want[72][72];
+	struct csv_row r = {0};
+	uint32_t seed = 25;
+	size_t k, i, n;
+
+	(void)state;
+	/* lines of 0 to 70 bytes: fields that end on, before and after a
+	 * word boundary of the comma scan, quoted ones, CRs inside and at
+	 * the end; each split into the same row, reused */
+	for (k = 0; k < 20000; k++) {
+		size_t len = lcg(&seed) % 71;
+		int rc;
+
+		for (i = 0; i < len; i++)
+			line[i] = alphabet[lcg(&seed) % (sizeof alphabet - 1)];
+		rc = ref_split(line, len, want, &n);
+		assert_int_equal(csv_split(line, len, &r), rc ? TD_ERR_CORRUPT : TD_OK);
+		assert_int_equal(r.n, n);
+		for (i = 0; i < n; i++)
+			assert_string_equal(r.fields[i], want[i]);
+	}
+	csv_row_done(&r);
+}
+
 static const char classic_header[] =
 	"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
 	"Max Value,Min Value,Avg Value,Count,Negative Zero Count,Positive Zero Count,"
@@ -292,6 +367,199 @@ test_stat_timestamp_and_slot_cells_match_strtoull(void **state)
 	}
 }
 
+/* Decimals as a writer prints them and as it might: up to 21 digits
+ * before the point (leading zeros too), none or up to 21 after, a sign:
+ * every Max, Min and Avg cell is strtod's double, bit for bit. */
+static void
+test_stat_decimal_cells_match_strtod_bit_for_bit(void **state)
+{
+	enum { ROWS = 200, ROUNDS = 25 };
+	static char text[ROWS * 256 + 512];
+	char cells[ROWS][3][48];
+	uint32_t seed = 7;
+	size_t round, i, c, pos;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		struct ms_stat st;
+		char err[128];
+
+		pos = (size_t)snprintf(text, sizeof text, "%s", classic_header);
+		for (i = 0; i < ROWS; i++) {
+			for (c = 0; c < 3; c++) {
+				char *v = cells[i][c];
+				size_t w = 0, nd = 1 + lcg(&seed) % (lcg(&seed) % 4 ? 8 : 21), d;
+
+				if (lcg(&seed) % 4 == 0)
+					v[w++] = '-';
+				for (d = 0; d < nd; d++)
+					v[w++] = (char)('0' + lcg(&seed) % 10);
+				if (lcg(&seed) % 3) {
+					nd = 1 + lcg(&seed) % (lcg(&seed) % 4 ? 10 : 21);
+					v[w++] = '.';
+					for (d = 0; d < nd; d++)
+						v[w++] = (char)('0' + lcg(&seed) % 10);
+				}
+				v[w] = '\0';
+			}
+			pos += (size_t)snprintf(text + pos, sizeof text - pos,
+						"Add,a,0,0,%zu,output,0,8,float32,\"(2)\",%s,%s,%s,"
+						"2,0,0,0,0,0,0\n", i + 1, cells[i][0],
+						cells[i][1], cells[i][2]);
+		}
+		assert_int_equal(ms_stat_parse(text, pos, &st, err, sizeof err), TD_OK);
+		assert_int_equal(st.n, ROWS);
+		for (i = 0; i < ROWS; i++) {
+			const struct td_summary *s = &st.rows[i].summary;
+			double want[3];
+
+			for (c = 0; c < 3; c++)
+				want[c] = strtod(cells[i][c], NULL);
+			assert_int_equal(st.rows[i].ts, i + 1);
+			assert_true((s->known & (SUM_MINMAX | SUM_MEAN)) == (SUM_MINMAX | SUM_MEAN));
+			assert_memory_equal(&s->max, &want[0], sizeof(double));
+			assert_memory_equal(&s->min, &want[1], sizeof(double));
+			assert_memory_equal(&s->mean, &want[2], sizeof(double));
+		}
+		ms_stat_done(&st);
+	}
+}
+
+/* A random cell of the forms a number column may hold: plain digits
+ * (1 to 22 of them), signs, spaces, a point, an exponent, "null", empty,
+ * quoted, letters after the digits; v holds 48 bytes. */
+static void
+odd_number_cell(char *v, uint32_t *seed)
+{
+	static const char *const odd[] = {
+		"", "null", " 12", "+7", "-0", "-0.0", "1.", ".5", "1e3", "12x", "\"42\"",
+		"\"3.25\"", "0x1p3", "inf", "-", ".", "18446744073709551615",
+		"18446744073709551616", "9223372036854775808", "00000000000000000000001",
+	};
+	size_t w = 0, nd, d;
+
+	if (lcg(seed) % 3 == 0) {
+		strcpy(v, odd[lcg(seed) % (sizeof odd / sizeof *odd)]);
+		return;
+	}
+	if (lcg(seed) % 5 == 0)
+		v[w++] = '-';
+	nd = 1 + lcg(seed) % (lcg(seed) % 3 ? 17 : 22);
+	for (d = 0; d < nd; d++)
+		v[w++] = (char)('0' + lcg(seed) % 10);
+	if (lcg(seed) % 2) {
+		v[w++] = '.';
+		nd = 1 + lcg(seed) % 12;
+		for (d = 0; d < nd; d++)
+			v[w++] = (char)('0' + lcg(seed) % 10);
+	}
+	v[w] = '\0';
+}
+
+/* The same rows, once as written (each line read in one scan) and once
+ * with a last column quoted with a '"' inside (each line split by
+ * csv_split first): the same rows, bad rows and summaries, byte for
+ * byte, whatever the number cells hold. */
+static void
+test_stat_line_scan_matches_the_split(void **state)
+{
+	enum { ROWS = 400, ROUNDS = 10, NUM = 14 };
+	static char text[2][ROWS * 600 + 512];
+	static const char hdr[] =
+		"Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
+		"Max Value,Min Value,Avg Value,Count,Negative Zero Count,Positive Zero Count,"
+		"NaN Count,Negative Inf Count,Positive Inf Count,Zero Count,L2 Value,X\n";
+	static const char *const shapes[] = { "\"(2,3)\"", "\"()\"", "(5)", "\"(4,\"", "" };
+	uint32_t seed = 11;
+	size_t round, i, c, k;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		struct ms_stat st[2];
+		size_t pos[2];
+		char err[128];
+
+		for (k = 0; k < 2; k++)
+			pos[k] = (size_t)snprintf(text[k], sizeof text[k], "%s", hdr);
+		for (i = 0; i < ROWS; i++) {
+			char cell[NUM][48];
+			const char *io = lcg(&seed) % 8 ? (lcg(&seed) % 2 ? "input" : "output") : "in";
+			const char *shape = shapes[lcg(&seed) % 5];
+
+			for (c = 0; c < NUM; c++)
+				odd_number_cell(cell[c], &seed);
+			/* mostly good keys, so that most rows are kept */
+			if (lcg(&seed) % 4)
+				snprintf(cell[2], sizeof cell[2], "%zu", 1000 + i);
+			if (lcg(&seed) % 4)
+				strcpy(cell[3], "0");
+			for (k = 0; k < 2; k++)
+				pos[k] += (size_t)snprintf(text[k] + pos[k], sizeof text[k] - pos[k],
+					"Add,op%zu,%s,%s,%s,%s,%s,8,float32,%s,%s,%s,%s,%s,%s,%s,%s,"
+					"%s,%s,%s,%s,%s\n", i % 7, cell[0], cell[1], cell[2], io,
+					cell[3], shape, cell[4], cell[5], cell[6], cell[7], cell[8],
+					cell[9], cell[10], cell[11], cell[12], cell[13], cell[13],
+					k ? "\"a\"\"b\"" : "ab");
+		}
+		for (k = 0; k < 2; k++)
+			assert_int_equal(ms_stat_parse(text[k], pos[k], &st[k], err, sizeof err), TD_OK);
+		assert_true(st[0].n > ROWS / 4);
+		assert_true(st[0].bad_rows > 0);
+		assert_int_equal(st[0].n, st[1].n);
+		assert_int_equal(st[0].bad_rows, st[1].bad_rows);
+		for (i = 0; i < st[0].n; i++) {
+			const struct ms_stat_row *a = &st[0].rows[i], *b = &st[1].rows[i];
+
+			assert_string_equal(a->op_name, b->op_name);
+			assert_int_equal(a->ts, b->ts);
+			assert_int_equal(a->task, b->task);
+			assert_int_equal(a->stream, b->stream);
+			assert_int_equal(a->slot, b->slot);
+			assert_int_equal(a->is_input, b->is_input);
+			assert_memory_equal(&a->summary, &b->summary, sizeof a->summary);
+		}
+		ms_stat_done(&st[0]);
+		ms_stat_done(&st[1]);
+	}
+}
+
+/* A Shape cell's element count: the product of its dimensions, held at
+ * INT64_MAX once it passes it (and 0 again after a 0 dimension). */
+static void
+test_stat_shape_elements_saturate(void **state)
+{
+	static const struct {
+		const char *cell;
+		int rank;
+		int64_t elements;
+	} cases[] = {
+		{ "(2,3)", 2, 6 },
+		{ "()", 0, 1 },
+		{ "( 2 , 3 )", 2, 6 },
+		{ "(4294967296,4294967296)", 2, INT64_MAX },
+		{ "(3037000500,3037000500)", 2, INT64_MAX },
+		{ "(3037000499,3037000499)", 2, 9223372030926249001 },
+		{ "(7,3037000499,3037000499)", 3, INT64_MAX },
+		{ "(99999999999999999,99999999999999999,0)", 3, 0 },
+		{ "(0,99999999999999999)", 2, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct td_summary s = {0};
+
+		assert_true(ms_stat_parse_shape(cases[i].cell, &s));
+		assert_int_equal(s.rank, cases[i].rank);
+		assert_int_equal(s.elements, cases[i].elements);
+	}
+	for (i = 0; i < 3; i++) {
+		struct td_summary s = {0};
+
+		assert_false(ms_stat_parse_shape((const char *[]){ "(-1)", "(2,x)", "2,3" }[i], &s));
+	}
+}
+
 /* Writes text to a fresh temporary file; its path in path. */
 static void
 write_tmp(char *path, size_t size, const char *text)
@@ -390,6 +658,7 @@ main(void)
 		cmocka_unit_test(test_csv_doubled_quote_and_empty_fields),
 		cmocka_unit_test(test_csv_unterminated_quote_is_corrupt),
 		cmocka_unit_test(test_csv_row_reused_for_longer_and_shorter_lines),
+		cmocka_unit_test(test_csv_split_matches_a_byte_by_byte_split),
 		cmocka_unit_test(test_stat_classic_row_maps_counts),
 		cmocka_unit_test(test_stat_null_values_stay_unknown),
 		cmocka_unit_test(test_stat_device_variant_and_unknown_columns),
@@ -397,6 +666,9 @@ main(void)
 		cmocka_unit_test(test_stat_short_row_is_skipped_and_counted),
 		cmocka_unit_test(test_stat_number_cells_match_strtod_and_strtoull),
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
+		cmocka_unit_test(test_stat_decimal_cells_match_strtod_bit_for_bit),
+		cmocka_unit_test(test_stat_shape_elements_saturate),
+		cmocka_unit_test(test_stat_line_scan_matches_the_split),
 		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
 		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};

@@ -37,6 +37,7 @@ struct exact_sink {
 	void (*on_trace)(void *ctx, const struct reader_trace *t);
 	size_t exact;
 	size_t exact_of_run1;       /* of the second run (file 1) */
+	size_t keyed_of_run1;       /* of its traces, those sent with an op_key */
 };
 
 static void
@@ -46,6 +47,11 @@ count_exact(void *ctx, const struct reader_trace *t)
 
 	x->exact += t->summary_exact;
 	x->exact_of_run1 += t->summary_exact && t->loc.file == 1;
+	/* a key given is the pair's (reader.h): the model trusts it */
+	if (t->op_key)
+		assert_true(t->op_key == reader_op_key(t->graph_id, strlen(t->graph_id), t->op_name,
+						       strlen(t->op_name)));
+	x->keyed_of_run1 += t->op_key && t->loc.file == 1;
 	x->on_trace(ctx, t);
 }
 
@@ -178,6 +184,106 @@ test_ms_rows_resumed_state_decodes_the_lines(void **state)
 	tmp_dump_done(&f);
 }
 
+/* The place of op in the kernel order file text (one full name a line
+ * after its header), -1 when it does not list it. */
+static long
+order_pos(const char *text, const char *op)
+{
+	const char *p = strchr(text, '\n');
+	size_t n = strlen(op);
+	long pos = 0;
+
+	for (; p && *++p; p = strchr(p, '\n'), pos++)
+		if (strncmp(p, op, n) == 0 && (p[n] == '\n' || p[n] == '\0'))
+			return pos;
+	return -1;
+}
+
+/* Both iterations statistic-only, an op no graph knows written with one
+ * type in iteration 0 and another in iteration 1, and another with one
+ * type in both: every run's rows in the kernel order file's order (read
+ * here), each op sent once for the graph, the first unknown op's rows
+ * with the type each file gave it, and every row of a statistic-only run
+ * sent with its op's key
+ * (the pass resolves an op name once per rank and graph, ms_opmemo.c).
+ * Iteration 1's timestamps are rewritten to run backwards. */
+static void
+test_ms_rows_statistic_only_runs_resolve_each_op_alike(void **state)
+{
+	static const char row[] = "0,0,1700000002999999,output,0,4,float32,\"()\",1,1,1,1,0,1,0,0,0,0";
+	static const char row2[] = "0,0,1700000002999998,output,0,4,float32,\"()\",1,1,1,1,0,1,0,0,0,0";
+	struct tmp_dump f;
+	struct exact_sink x = {0};
+	struct reader_sink sink;
+	struct record_sink *rs = &x.rs;
+	struct reader *r;
+	unsigned char *order;
+	size_t i, len, nowhere_ops = 0, elsewhere_ops = 0, nowhere_rows[2] = { 0, 0 };
+	size_t listed[2] = { 0, 0 };
+	long last[2] = { -1, -1 };
+	char *then = xasprintf("rm $T/d/" IT "/0/*.npy $T/d/" IT "/1/*.npy && "
+			       "echo 'Foo,Nowhere-op1,%s' >> $T/d/" IT "/0/statistic.csv && "
+			       "echo 'Bar,Nowhere-op1,%s' >> $T/d/" IT "/1/statistic.csv && "
+			       "echo 'Baz,Elsewhere-op2,%s' >> $T/d/" IT "/0/statistic.csv && "
+			       "echo 'Baz,Elsewhere-op2,%s' >> $T/d/" IT "/1/statistic.csv && "
+			       /* iteration 1's times run backwards: only the kernel
+				* order puts its rows in order */
+			       "cd $T/d/" IT "/1 && awk -F, -v OFS=, 'NR > 1 { $5 = sprintf(\"%%d\", 1700000009000000 - NR) }"
+			       " { print }' statistic.csv > s && mv s statistic.csv && "
+			       "find $T/d -exec touch -d '-1 min' {} +", row, row, row2, row2);
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, then);
+	order = test_slurp(SYNC "/rank_0/execution_order/ms_execution_order_graph_0.csv", &len);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	record_sink_init(rs, &sink);
+	x.on_trace = sink.on_trace;
+	sink.on_trace = count_exact;
+	sink.ctx = &x;
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	assert_true(rs->ntraces > 2 * 10);
+	for (i = 0; i < rs->ntraces; i++) {
+		const struct rs_trace *t = &rs->traces[i];
+		long pos = order_pos((const char *)order, t->op_name);
+
+		assert_true(t->loc.file < 2);
+		if (strcmp(t->op_name, "Nowhere-op1") == 0) {
+			assert_string_equal(t->op_type, t->loc.file ? "Bar" : "Foo");
+			nowhere_rows[t->loc.file]++;
+		}
+		if (pos >= 0) {             /* a listed kernel: after the one before */
+			assert_true(pos >= last[t->loc.file]);
+			last[t->loc.file] = pos;
+			listed[t->loc.file]++;
+		}
+	}
+	/* the order file lists 17 kernels, each with 2 to 4 rows a run */
+	assert_true(listed[0] >= 34 && listed[1] >= 34 && last[0] == 16 && last[1] == 16);
+	assert_int_equal(nowhere_rows[0], 1);
+	assert_int_equal(nowhere_rows[1], 1);
+	for (i = 0; i < rs->nops; i++) {
+		size_t k;
+
+		nowhere_ops += strcmp(rs->ops[i].op_name, "Nowhere-op1") == 0;
+		elsewhere_ops += strcmp(rs->ops[i].op_name, "Elsewhere-op2") == 0;
+		for (k = 0; k < i; k++)
+			assert_false(strcmp(rs->ops[k].op_name, rs->ops[i].op_name) == 0 &&
+				     strcmp(rs->ops[k].graph_id, rs->ops[i].graph_id) == 0);
+	}
+	/* iteration 1's rows are all statistic.csv's: each with its op's key
+	 * (count_exact checks it is the pair's) but Nowhere-op1's, whose name
+	 * was met with another type (resolved on its own, no key) */
+	assert_int_equal(x.keyed_of_run1, x.exact_of_run1 - 1);
+	assert_true(x.keyed_of_run1 > 34);
+	assert_int_equal(nowhere_ops, 1);
+	assert_int_equal(elsewhere_ops, 1);
+	mindspore_reader_ops.close(r);
+	record_sink_done(rs);
+	free(order);
+	free(then);
+	tmp_dump_done(&f);
+}
+
 /* A statistic.csv rewritten (same size, another NaN count) or cut after
  * the pass: the row's decode fails, never another summary; the other
  * iteration's rows still decode. */
@@ -269,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_ms_rows_statistic_only_rows_decode_their_line),
 		cmocka_unit_test(test_ms_rows_resumed_state_decodes_the_lines),
 		cmocka_unit_test(test_ms_rows_statistic_csv_changed_after_the_pass_is_an_error),
+		cmocka_unit_test(test_ms_rows_statistic_only_runs_resolve_each_op_alike),
 		cmocka_unit_test(test_ms_rows_wide_task_and_stream_ids_survive),
 	};
 
