@@ -253,9 +253,35 @@ take_u32(const unsigned char **p)
 	return v;
 }
 
+/* The n inputs at p (string id, slot, op id each) as o's list: read
+ * into li's scratch, then kept once per graph and content with the other
+ * ops' (ops_inputs_loaded). */
+static bool
+get_op_inputs(struct model *m, struct op_entry *o, const unsigned char *p, uint32_t n,
+	      const struct mc_counts *c, struct loaded_inputs *li)
+{
+	uint32_t i;
+
+	TD_GROW(li->tmp, li->captmp, n);
+	for (i = 0; i < n; i++) {
+		struct model_tensor_ref *in = &li->tmp[i];
+
+		if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
+			return false;
+		in->slot = take_u32(&p);
+		in->op = op_ref(take_u32(&p));
+		if (in->op >= (int64_t)c->ops)
+			return false;
+	}
+	o->lists_slab = true;
+	o->inputs = ops_inputs_loaded(m, li, o->graph_sid, li->tmp, n);
+	o->ninputs = n;
+	return true;
+}
+
 static bool
 get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
-	     const struct mc_counts *c)
+	     const struct mc_counts *c, struct loaded_inputs *li)
 {
 	const unsigned char *p;
 	struct op_more *x;
@@ -263,20 +289,9 @@ get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
 
 	if (f & OPF_INPUTS) {
 		n = get_n32(s, 12);
-		if (!(p = ser_get_bytes(s, (size_t)n * 12)))  /* string id, slot, op id */
+		if (!(p = ser_get_bytes(s, (size_t)n * 12)) ||  /* string id, slot, op id */
+		    !get_op_inputs(m, o, p, n, c, li))
 			return false;
-		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
-		o->ninputs = n;
-		for (i = 0; i < n; i++) {
-			struct model_tensor_ref *in = &o->inputs[i];
-
-			if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
-				return false;
-			in->slot = take_u32(&p);
-			in->op = op_ref(take_u32(&p));
-			if (in->op >= (int64_t)c->ops)
-				return false;
-		}
 	}
 	if (f & OPF_OUT_IDS) {
 		n = get_n32(s, 8);
@@ -304,7 +319,8 @@ get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
 #define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 static bool
-get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
+get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c,
+       struct loaded_inputs *li)
 {
 	const unsigned char *p = ser_get_bytes(s, OP_FIXED);
 	uint8_t f;
@@ -337,7 +353,7 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 		if (x->nf_rows > c->traces)
 			return false;
 	}
-	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c) ||
+	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c, li) ||
 	    ((f & OPF_DETAILS) && !get_op_details(m, o, s, c)))
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops);
@@ -502,6 +518,8 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, OP_FIXED), i;
 	size_t done = 0;
+	struct loaded_inputs li = {0};
+	bool ok = true;
 
 	if (n != c->ops)
 		return false;
@@ -510,11 +528,14 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	for (i = 0; i < n; i++) {
 		struct op_entry *o = &m->ot.opv[m->ot.nops++];
 
-		if (!get_op(m, o, s, c))
-			return false;
+		if (!(ok = get_op(m, o, s, c, &li)))
+			break;
 		if (i % 4096 == 4095)
 			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
+	ops_inputs_loaded_done(&li);
+	if (!ok)
+		return false;
 	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);

@@ -11,8 +11,12 @@
  * input resolves by (graph, name) alone (op_resolve_inputs, model_ops.c),
  * so the ops of one graph holding one list resolve it alike.
  *
- * Not here: control inputs (model_ops.c, never shared) and the lists a
- * persistent index loads (model_cache_ops.c: its own slab lists).
+ * A persistent index's op section gives each op its inputs again; the
+ * decode (model_cache_ops.c) keeps equal lists of one graph once as well
+ * (ops_inputs_loaded): a warm reopen of a 200,000-entry statistics dump
+ * gave each op a list of its own, 14 MB (issue 27).
+ *
+ * Not here: control inputs (model_ops.c, never shared).
  */
 #include "model_internal.h"
 
@@ -155,4 +159,73 @@ ops_inputs_done(struct model *m)
 	m->ot.shared = NULL;
 	m->ot.nshared = m->ot.capshared = 0;
 	hashtab_done(&m->ot.shared_hash);
+}
+
+/* Distinct lists a decode remembers: a dump whose lists are all different
+ * (a graph's real inputs) stops adding past this, so the index stays
+ * small (about 130 KB) and its lists are copied as before. */
+#define LOADED_INPUTS_MAX 4096
+
+/* A loaded list to share: like label_key, the resolved op included (a
+ * loaded list may have it). */
+static uint32_t
+loaded_hash(uint32_t graph_sid, const struct model_tensor_ref *refs, uint32_t n)
+{
+	uint64_t h = (uint64_t)graph_sid * 0x9e3779b97f4a7c15ull ^ n;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (uint64_t)(uintptr_t)refs[i].op_name + refs[i].slot;
+		h *= 0xff51afd7ed558ccdull;
+		h ^= (uint64_t)refs[i].op + (h >> 29);
+		h *= 0xc4ceb9fe1a85ec53ull;
+	}
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static bool
+loaded_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct loaded_inputs *li = ctx;
+	const struct shared_inputs *s = &li->v[id], *k = key;
+	uint32_t i;
+
+	if (s->graph_sid != k->graph_sid || s->n != k->n)
+		return false;
+	for (i = 0; i < k->n; i++)
+		if (s->refs[i].op_name != k->refs[i].op_name || s->refs[i].slot != k->refs[i].slot ||
+		    s->refs[i].op != k->refs[i].op)
+			return false;
+	return true;
+}
+
+struct model_tensor_ref *
+ops_inputs_loaded(struct model *m, struct loaded_inputs *li, uint32_t graph_sid,
+		  const struct model_tensor_ref *refs, uint32_t n)
+{
+	struct shared_inputs key = { (struct model_tensor_ref *)refs, n, graph_sid };
+	uint32_t h = loaded_hash(graph_sid, refs, n), id;
+	struct model_tensor_ref *copy;
+
+	if ((id = hashtab_find(&li->h, h, loaded_eq, li, &key)) != HASHTAB_NONE)
+		return li->v[id].refs;
+	copy = ops_slab_alloc(m, (size_t)n * sizeof(*copy));
+	memcpy(copy, refs, (size_t)n * sizeof(*copy));
+	if (li->n < LOADED_INPUTS_MAX) {
+		TD_GROW(li->v, li->cap, li->n + 1);
+		li->v[li->n] = (struct shared_inputs){ copy, n, graph_sid };
+		hashtab_add(&li->h, h, (uint32_t)li->n++);
+	}
+	return copy;
+}
+
+void
+ops_inputs_loaded_done(struct loaded_inputs *li)
+{
+	if (!li)
+		return;
+	free(li->v);
+	free(li->tmp);
+	hashtab_done(&li->h);
+	memset(li, 0, sizeof(*li));
 }
