@@ -253,28 +253,33 @@ take_u32(const unsigned char **p)
 	return v;
 }
 
-/* The n inputs at p (string id, slot, op id each) as o's list: read
- * into li's scratch, then kept once per graph and content with the other
- * ops' (ops_inputs_loaded). */
+/* The n inputs at p (string id, slot, op id each) as o's list: the list
+ * of an earlier op of its graph read from the same bytes, else read into
+ * li's scratch, checked and kept (ops_inputs_loaded_add). */
 static bool
 get_op_inputs(struct model *m, struct op_entry *o, const unsigned char *p, uint32_t n,
 	      const struct mc_counts *c, struct loaded_inputs *li)
 {
+	const unsigned char *key = p;
+	struct model_tensor_ref *refs = ops_inputs_loaded_find(li, o->graph_sid, key, (size_t)n * 12);
 	uint32_t i;
 
-	TD_GROW(li->tmp, li->captmp, n);
-	for (i = 0; i < n; i++) {
-		struct model_tensor_ref *in = &li->tmp[i];
+	if (!refs) {
+		TD_GROW(li->tmp, li->captmp, n);
+		for (i = 0; i < n; i++) {
+			struct model_tensor_ref *in = &li->tmp[i];
 
-		if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
-			return false;
-		in->slot = take_u32(&p);
-		in->op = op_ref(take_u32(&p));
-		if (in->op >= (int64_t)c->ops)
-			return false;
+			if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
+				return false;
+			in->slot = take_u32(&p);
+			in->op = op_ref(take_u32(&p));
+			if (in->op >= (int64_t)c->ops)
+				return false;
+		}
+		refs = ops_inputs_loaded_add(m, li, o->graph_sid, key, (size_t)n * 12, li->tmp, n);
 	}
 	o->lists_slab = true;
-	o->inputs = ops_inputs_loaded(m, li, o->graph_sid, li->tmp, n);
+	o->inputs = refs;
 	o->ninputs = n;
 	return true;
 }

@@ -638,25 +638,36 @@ void ops_consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_
 /* Frees the shared lists' index (their refs go with ot.slab; ops_done). */
 void ops_inputs_done(struct model *m);
 /* The input lists a cache file's op section gives, kept once per graph
- * and content while it is decoded (model_cache_ops.c): zero-initialise,
- * pass to ops_inputs_loaded for each list, free with
- * ops_inputs_loaded_done once the section is read. */
+ * and content while it is decoded (model_cache_ops.c), each known by the
+ * bytes it was read from: zero-initialise, look each list up with
+ * ops_inputs_loaded_find, give the ones not found to ops_inputs_loaded_add,
+ * free with ops_inputs_loaded_done once the section is read. */
 struct loaded_inputs {
-	struct shared_inputs *v;    /* the lists met (at most LOADED_INPUTS_MAX) */
+	struct loaded_list *v;      /* the lists met (model_op_inputs.c) */
 	size_t n, cap;
 	struct hashtab h;           /* ids into v */
-	struct model_tensor_ref *tmp;   /* the decode's scratch for one list */
+	unsigned char *keys;        /* their bytes, one after the other */
+	size_t nkeys, capkeys;
+	uint32_t hash;              /* the last find's key hash */
+	uint32_t last;              /* the list found or added last */
+	struct model_tensor_ref *tmp;   /* the caller's scratch for one list */
 	size_t captmp;
 };
-/* refs (n > 0 items, the caller's scratch) as the list of an op of
- * graph_sid, in ot.slab: the list an earlier op of the same graph was
- * given with the same items (name, slot and resolved op), else a copy.
- * The result is read-only but for op_resolve_inputs' stores, which give
- * every sharer the same op (an input resolves by graph and name alone). */
-struct model_tensor_ref *ops_inputs_loaded(struct model *m, struct loaded_inputs *li,
-					   uint32_t graph_sid,
-					   const struct model_tensor_ref *refs, uint32_t n);
-/* Frees li's index and scratch (the lists stay, in ot.slab); NULL is fine. */
+/* The list an earlier op of graph_sid was given from the same len bytes
+ * at key (in ot.slab), or NULL.  Equal bytes of one graph decode to an
+ * equal list (names by string id, slots, resolved ops); the list is
+ * read-only but for op_resolve_inputs' stores, which give every sharer the
+ * same op (an input resolves by graph and name alone). */
+struct model_tensor_ref *ops_inputs_loaded_find(struct loaded_inputs *li, uint32_t graph_sid,
+						const void *key, size_t len);
+/* refs (n > 0 items decoded from the len bytes at key, the key the last
+ * find on li was given and did not find) copied into ot.slab and
+ * remembered under key while li has room; returns the copy. */
+struct model_tensor_ref *ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li,
+					       uint32_t graph_sid, const void *key, size_t len,
+					       const struct model_tensor_ref *refs, uint32_t n);
+/* Frees li's index, keys and scratch (the lists stay, in ot.slab); NULL
+ * is fine. */
 void ops_inputs_loaded_done(struct loaded_inputs *li);
 /* Drops the op hash: the next lookup builds it from the op table (a
  * loaded cache; under m->th.lock or before the model is shared). */

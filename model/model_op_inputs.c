@@ -161,60 +161,66 @@ ops_inputs_done(struct model *m)
 	hashtab_done(&m->ot.shared_hash);
 }
 
-/* Distinct lists a decode remembers: a dump whose lists are all different
- * (a graph's real inputs) stops adding past this, so the index stays
- * small (about 130 KB) and its lists are copied as before. */
+/* What a decode remembers: a dump whose lists are all different (a
+ * graph's real inputs) stops adding past these, so the index stays small
+ * (under 1.2 MB) and its lists are copied as before. */
 #define LOADED_INPUTS_MAX 4096
+#define LOADED_KEYS_MAX (1u << 20)
 
-/* A loaded list to share: like label_key, the resolved op included (a
- * loaded list may have it). */
-static uint32_t
-loaded_hash(uint32_t graph_sid, const struct model_tensor_ref *refs, uint32_t n)
-{
-	uint64_t h = (uint64_t)graph_sid * 0x9e3779b97f4a7c15ull ^ n;
-	uint32_t i;
+struct loaded_list {
+	struct model_tensor_ref *refs;  /* in ot.slab */
+	uint32_t graph_sid;
+	uint32_t len;               /* key bytes, at key_off in loaded_inputs.keys */
+	size_t key_off;
+};
 
-	for (i = 0; i < n; i++) {
-		h ^= (uint64_t)(uintptr_t)refs[i].op_name + refs[i].slot;
-		h *= 0xff51afd7ed558ccdull;
-		h ^= (uint64_t)refs[i].op + (h >> 29);
-		h *= 0xc4ceb9fe1a85ec53ull;
-	}
-	return (uint32_t)(h ^ h >> 32);
-}
+struct loaded_key {
+	uint32_t graph_sid;
+	const void *key;
+	size_t len;
+};
 
 static bool
 loaded_eq(const void *ctx, uint32_t id, const void *key)
 {
 	const struct loaded_inputs *li = ctx;
-	const struct shared_inputs *s = &li->v[id], *k = key;
-	uint32_t i;
+	const struct loaded_list *l = &li->v[id];
+	const struct loaded_key *k = key;
 
-	if (s->graph_sid != k->graph_sid || s->n != k->n)
-		return false;
-	for (i = 0; i < k->n; i++)
-		if (s->refs[i].op_name != k->refs[i].op_name || s->refs[i].slot != k->refs[i].slot ||
-		    s->refs[i].op != k->refs[i].op)
-			return false;
-	return true;
+	return l->graph_sid == k->graph_sid && l->len == k->len &&
+	       memcmp(li->keys + l->key_off, k->key, k->len) == 0;
 }
 
 struct model_tensor_ref *
-ops_inputs_loaded(struct model *m, struct loaded_inputs *li, uint32_t graph_sid,
-		  const struct model_tensor_ref *refs, uint32_t n)
+ops_inputs_loaded_find(struct loaded_inputs *li, uint32_t graph_sid, const void *key, size_t len)
 {
-	struct shared_inputs key = { (struct model_tensor_ref *)refs, n, graph_sid };
-	uint32_t h = loaded_hash(graph_sid, refs, n), id;
-	struct model_tensor_ref *copy;
+	struct loaded_key k = { graph_sid, key, len };
+	uint32_t id;
 
-	if ((id = hashtab_find(&li->h, h, loaded_eq, li, &key)) != HASHTAB_NONE)
-		return li->v[id].refs;
-	copy = ops_slab_alloc(m, (size_t)n * sizeof(*copy));
+	if (li->n && loaded_eq(li, li->last, &k))     /* ops in a row often have one list */
+		return li->v[li->last].refs;
+	li->hash = hashtab_mem_hash(key, len) ^ graph_sid * 0x9e3779b9u;
+	if (!li->n || (id = hashtab_find(&li->h, li->hash, loaded_eq, li, &k)) == HASHTAB_NONE)
+		return NULL;
+	li->last = id;
+	return li->v[id].refs;
+}
+
+struct model_tensor_ref *
+ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li, uint32_t graph_sid,
+		      const void *key, size_t len, const struct model_tensor_ref *refs, uint32_t n)
+{
+	struct model_tensor_ref *copy = ops_slab_alloc(m, (size_t)n * sizeof(*copy));
+
 	memcpy(copy, refs, (size_t)n * sizeof(*copy));
-	if (li->n < LOADED_INPUTS_MAX) {
+	if (li->n < LOADED_INPUTS_MAX && len <= LOADED_KEYS_MAX - li->nkeys) {
+		TD_GROW(li->keys, li->capkeys, li->nkeys + len);
+		memcpy(li->keys + li->nkeys, key, len);
 		TD_GROW(li->v, li->cap, li->n + 1);
-		li->v[li->n] = (struct shared_inputs){ copy, n, graph_sid };
-		hashtab_add(&li->h, h, (uint32_t)li->n++);
+		li->v[li->n] = (struct loaded_list){ copy, graph_sid, (uint32_t)len, li->nkeys };
+		li->nkeys += len;
+		li->last = (uint32_t)li->n;
+		hashtab_add(&li->h, li->hash, (uint32_t)li->n++);
 	}
 	return copy;
 }
@@ -225,6 +231,7 @@ ops_inputs_loaded_done(struct loaded_inputs *li)
 	if (!li)
 		return;
 	free(li->v);
+	free(li->keys);
 	free(li->tmp);
 	hashtab_done(&li->h);
 	memset(li, 0, sizeof(*li));
