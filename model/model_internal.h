@@ -650,6 +650,8 @@ struct loaded_inputs {
 	size_t nkeys, capkeys;
 	uint32_t hash;              /* the last find's key hash */
 	uint32_t last;              /* the list found or added last */
+	size_t looked;              /* lookups made */
+	bool off;                   /* lists mostly differ: no more lookups */
 	struct model_tensor_ref *tmp;   /* the caller's scratch for one list */
 	size_t captmp;
 };

@@ -161,11 +161,16 @@ ops_inputs_done(struct model *m)
 	hashtab_done(&m->ot.shared_hash);
 }
 
-/* What a decode remembers: a dump whose lists are all different (a
- * graph's real inputs) stops adding past these, so the index stays small
- * (under 1.2 MB) and its lists are copied as before. */
+/* What a decode remembers: at most these, so the index stays small
+ * (under 1.2 MB); past them, lists not found are copied as before. */
 #define LOADED_INPUTS_MAX 4096
 #define LOADED_KEYS_MAX (1u << 20)
+/* A dump whose lists mostly differ (a graph's real inputs) stops looking
+ * once this many lists are kept and more than half the lookups missed:
+ * the rest of its lists are copied without a hash (a 20,000-op graph
+ * section cost 300 instructions a list more with the lookup, 6% of the
+ * reopen's `op` query). */
+#define LOADED_INPUTS_TRIAL 64
 
 struct loaded_list {
 	struct model_tensor_ref *refs;  /* in ot.slab */
@@ -197,6 +202,9 @@ ops_inputs_loaded_find(struct loaded_inputs *li, uint32_t graph_sid, const void 
 	struct loaded_key k = { graph_sid, key, len };
 	uint32_t id;
 
+	if (li->off)
+		return NULL;
+	li->looked++;
 	if (li->n && loaded_eq(li, li->last, &k))     /* ops in a row often have one list */
 		return li->v[li->last].refs;
 	li->hash = hashtab_mem_hash(key, len) ^ graph_sid * 0x9e3779b9u;
@@ -213,7 +221,7 @@ ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li, uint32_t graph_
 	struct model_tensor_ref *copy = ops_slab_alloc(m, (size_t)n * sizeof(*copy));
 
 	memcpy(copy, refs, (size_t)n * sizeof(*copy));
-	if (li->n < LOADED_INPUTS_MAX && len <= LOADED_KEYS_MAX - li->nkeys) {
+	if (!li->off && li->n < LOADED_INPUTS_MAX && len <= LOADED_KEYS_MAX - li->nkeys) {
 		TD_GROW(li->keys, li->capkeys, li->nkeys + len);
 		memcpy(li->keys + li->nkeys, key, len);
 		TD_GROW(li->v, li->cap, li->n + 1);
@@ -221,6 +229,7 @@ ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li, uint32_t graph_
 		li->nkeys += len;
 		li->last = (uint32_t)li->n;
 		hashtab_add(&li->h, li->hash, (uint32_t)li->n++);
+		li->off = li->n >= LOADED_INPUTS_TRIAL && li->n * 2 > li->looked;
 	}
 	return copy;
 }

@@ -386,6 +386,63 @@ test_ops_cache_loaded_lists_shared_per_graph(void **state)
 	fake_free(f);
 }
 
+/* A section whose lists all differ (each op reads the one before it,
+ * more ops than the decode's trial of 64 lists): every op gets its own
+ * list back, equal to the one saved, whether read before or after the
+ * decode stops looking lists up. */
+static void
+test_ops_cache_loaded_lists_all_different(void **state)
+{
+	struct fake *f = fake_new();
+	struct model *a, *b;
+	struct strbuf sb = {0};
+	struct mc_counts c;
+	struct ser_in s;
+	char name[32], in[32];
+	uint32_t i, k;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_graph(f, "g", "main", NULL);
+	fake_op(f, "g", "op0", "Const", NULL, NULL);
+	for (i = 1; i < 300; i++) {
+		const char *const inputs[] = { in, NULL };
+
+		snprintf(name, sizeof name, "op%u", i);
+		snprintf(in, sizeof in, "op%u:%u", i - 1, i % 3);
+		fake_op(f, "g", name, "Add", inputs, NULL);
+	}
+	a = fake_model_open(f, NULL);
+	b = fake_model_open(f, NULL);
+	for (i = 0; i < 300; i++)               /* inputs resolved in a */
+		assert_true(model_op_get(a, i, &(struct model_op){0}));
+	mc_put_ops(a, &sb);
+	memset(&c, 0, sizeof c);
+	c.strings = atomic_load(&b->str.n);
+	c.ops = a->ot.nops;
+	c.traces = atomic_load(&b->rows.ntraces);
+	c.cons = a->ot.ncons;
+	empty_op_table(b);
+	ser_in_init(&s, sb.buf, sb.len);
+	assert_true(mc_get_ops(b, &s, &c));
+	for (i = 1; i < 300; i++) {
+		const struct op_entry *x = &a->ot.opv[i], *y = &b->ot.opv[i];
+
+		assert_int_equal(y->ninputs, 1);
+		assert_ptr_not_equal(y->inputs, b->ot.opv[i - 1].inputs);
+		for (k = 0; k < y->ninputs; k++) {
+			assert_string_equal(y->inputs[k].op_name, x->inputs[k].op_name);
+			assert_int_equal(y->inputs[k].slot, x->inputs[k].slot);
+			assert_int_equal(y->inputs[k].op, x->inputs[k].op);
+			assert_int_equal(y->inputs[k].op, i - 1);
+		}
+	}
+	strbuf_done(&sb);
+	model_close(a);
+	model_close(b);
+	fake_free(f);
+}
+
 /* A section cut anywhere in the ops is refused, not half taken. */
 static void
 test_ops_cut_section_refused(void **state)
@@ -567,6 +624,7 @@ main(void)
 		cmocka_unit_test(test_ops_input_labels_shared_per_graph),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cache_loaded_lists_shared_per_graph),
+		cmocka_unit_test(test_ops_cache_loaded_lists_all_different),
 		cmocka_unit_test(test_ops_cut_section_refused),
 		cmocka_unit_test(test_ops_section_cut_anywhere_refused),
 		cmocka_unit_test(test_ops_name_map_forged_refused),
