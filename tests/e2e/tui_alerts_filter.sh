@@ -39,6 +39,7 @@ cp -r "$FIXTURES/mindspore/sync_lenet/rank_0" "$WORK/two/rank_1"
 tui_start "$WORK/two"
 tui_wait "InfNan MatMul" || die "tdbg did not start on two ranks"
 tui_wait "alerts" >/dev/null
+tui_settle
 total=$(grep -oE 'Alerts  \([0-9]+[,)]' "$TUI_SCREEN" | grep -oE '[0-9]+')
 [ -n "$total" ] || die "no alert count in the title"
 mm=$(grep -oE 'InfNan MatMul +[0-9]+' "$TUI_SCREEN" | grep -oE '[0-9]+$')

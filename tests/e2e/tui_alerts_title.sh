@@ -15,6 +15,7 @@ for size in 160x45 120x40 80x24; do
 	tui_wait "filter: graph=loss" >/dev/null || die "no filter at $size"
 	tui_keys 1
 	tui_wait " of " >/dev/null
+	tui_settle
 	if grep -qE '\[1\] Alerts  \([0-9]+ of [0-9]+[,)]' "$TUI_SCREEN"; then
 		ok "count_whole_$size"
 	else

@@ -19,6 +19,7 @@ tui_wait "InfNan Log" || die "tdbg did not start"
 tui_wait "unknown action 'no-such-action'" && ok bad_key_line_reported
 tui_keys '?'
 tui_wait "move-down" >/dev/null
+tui_settle     # the overlay drawn whole, not caught half way (seen under ASan, two scripts at once)
 grep -qE '^ +x +quit ' "$TUI_SCREEN" && ok help_shows_rebound_key || fail help_shows_rebound_key "no 'x quit' in help"
 tui_keys Escape q
 sleep 0.3
