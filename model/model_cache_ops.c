@@ -1,9 +1,8 @@
 /*
- * model_cache_ops.c - ops and problems in a cache file (model_cache.h):
- * the op table with its inputs, output ids and frame ids, the name and
- * alias maps, the consumer lists (data and control), each op's control
- * inputs, attributes and output types; the problem list and counts, torn tails,
- * alert groups and the alerts readers stated.
+ * model_cache_ops.c - ops in a cache file (model_cache.h): the op table
+ * with its inputs, output ids and frame ids, the name and alias maps, the
+ * consumer lists (data and control), each op's control inputs, attributes
+ * and output types.  The problems and alerts: model_cache_problems.c.
  *
  * The op hash and the op count per graph are rebuilt from the op table;
  * the rest is written as it is and checked when read back (every op id
@@ -13,8 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char infnan_kind[] = "InfNan";
 
 /* A list of n items of o's (n > 0, bounded by the bytes left): carved
  * from the op table's slab, one allocation per 1 MB of lists instead of
@@ -253,22 +250,27 @@ take_u32(const unsigned char **p)
 	return v;
 }
 
+/* The n inputs at p (string id, slot, op id each) as o's list: the list
+ * of an earlier op of its graph read from the same bytes, else read,
+ * checked and kept (ops_inputs_loaded_add), or read straight into the
+ * slab once li has stopped looking. */
 static bool
-get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
-	     const struct mc_counts *c)
+get_op_inputs(struct model *m, struct op_entry *o, const unsigned char *p, uint32_t n,
+	      const struct mc_counts *c, struct loaded_inputs *li)
 {
-	const unsigned char *p;
-	struct op_more *x;
-	uint32_t n, i;
+	const unsigned char *key = p;
+	struct model_tensor_ref *refs = ops_inputs_loaded_find(li, o->graph_sid, key, (size_t)n * 12);
+	uint32_t i;
 
-	if (f & OPF_INPUTS) {
-		n = get_n32(s, 12);
-		if (!(p = ser_get_bytes(s, (size_t)n * 12)))  /* string id, slot, op id */
-			return false;
-		o->inputs = op_list(m, o, n, sizeof(*o->inputs));
-		o->ninputs = n;
+	if (!refs) {
+		if (li->off) {
+			refs = ops_slab_alloc(m, (size_t)n * sizeof(*refs));
+		} else {
+			TD_GROW(li->tmp, li->captmp, n);
+			refs = li->tmp;
+		}
 		for (i = 0; i < n; i++) {
-			struct model_tensor_ref *in = &o->inputs[i];
+			struct model_tensor_ref *in = &refs[i];
 
 			if (!mc_str(m, take_u32(&p), c, false, &in->op_name))
 				return false;
@@ -277,6 +279,28 @@ get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
 			if (in->op >= (int64_t)c->ops)
 				return false;
 		}
+		if (!li->off)
+			refs = ops_inputs_loaded_add(m, li, o->graph_sid, key, (size_t)n * 12, refs, n);
+	}
+	o->lists_slab = true;
+	o->inputs = refs;
+	o->ninputs = n;
+	return true;
+}
+
+static bool
+get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
+	     const struct mc_counts *c, struct loaded_inputs *li)
+{
+	const unsigned char *p;
+	struct op_more *x;
+	uint32_t n, i;
+
+	if (f & OPF_INPUTS) {
+		n = get_n32(s, 12);
+		if (!(p = ser_get_bytes(s, (size_t)n * 12)) ||  /* string id, slot, op id */
+		    !get_op_inputs(m, o, p, n, c, li))
+			return false;
 	}
 	if (f & OPF_OUT_IDS) {
 		n = get_n32(s, 8);
@@ -304,7 +328,8 @@ get_op_lists(struct model *m, struct op_entry *o, uint8_t f, struct ser_in *s,
 #define OP_FIXED 29     /* name, graph, type, device, host ids; flags; outputs; next */
 
 static bool
-get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c)
+get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_counts *c,
+       struct loaded_inputs *li)
 {
 	const unsigned char *p = ser_get_bytes(s, OP_FIXED);
 	uint8_t f;
@@ -337,7 +362,7 @@ get_op(struct model *m, struct op_entry *o, struct ser_in *s, const struct mc_co
 		if (x->nf_rows > c->traces)
 			return false;
 	}
-	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c) ||
+	if (f >= OPF_DETAILS << 1 || !get_op_lists(m, o, f, s, c, li) ||
 	    ((f & OPF_DETAILS) && !get_op_details(m, o, s, c)))
 		return false;
 	return !s->bad && (o->next_same_name == NO_ID || o->next_same_name < c->ops);
@@ -502,6 +527,8 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	uint64_t n = ser_get_count(s, OP_FIXED), i;
 	size_t done = 0;
+	struct loaded_inputs li = {0};
+	bool ok = true;
 
 	if (n != c->ops)
 		return false;
@@ -510,11 +537,14 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	for (i = 0; i < n; i++) {
 		struct op_entry *o = &m->ot.opv[m->ot.nops++];
 
-		if (!get_op(m, o, s, c))
-			return false;
+		if (!(ok = get_op(m, o, s, c, &li)))
+			break;
 		if (i % 4096 == 4095)
 			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
+	ops_inputs_loaded_done(&li);
+	if (!ok)
+		return false;
 	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);
@@ -524,159 +554,4 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 	return check_chains(m, s, c->strings) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
-}
-
-/* ---- problems and alerts -------------------------------------------------- */
-
-static void
-put_groups(struct strbuf *sb, const struct alert_group *v, size_t n)
-{
-	size_t i;
-
-	ser_put_u64(sb, n);
-	for (i = 0; i < n; i++) {
-		ser_put_str(sb, v[i].kind);
-		ser_put_u32(sb, v[i].type_sid);
-		ser_put_u64(sb, v[i].count);
-		ser_put_u64(sb, v[i].first);
-	}
-}
-
-/* The static name of an alert kind: "InfNan" or a reader's alert name. */
-static const char *
-group_kind(const char *k)
-{
-	int i;
-
-	if (k && strcmp(k, infnan_kind) == 0)
-		return infnan_kind;
-	for (i = 0; k && i < READER_ALERT_COUNT; i++)
-		if (strcmp(k, reader_alert_name((enum reader_alert_kind)i)) == 0)
-			return reader_alert_name((enum reader_alert_kind)i);
-	return NULL;
-}
-
-static bool
-get_groups(struct ser_in *s, const struct mc_counts *c, struct alert_group **v, size_t *nv,
-	   size_t *cap)
-{
-	uint64_t n = ser_get_count(s, 25), i;
-
-	for (i = 0; i < n && !s->bad; i++) {
-		struct alert_group g;
-
-		g.kind = group_kind(ser_get_str(s));
-		g.type_sid = mc_get_sid(s, c, false);
-		g.count = ser_get_u64(s);
-		g.first = ser_get_u64(s);
-		if (!g.kind)
-			return false;
-		TD_GROW(*v, *cap, *nv + 1);
-		(*v)[(*nv)++] = g;
-	}
-	return !s->bad;
-}
-
-void
-mc_put_problems(struct model *m, struct strbuf *sb)
-{
-	size_t i;
-
-	ser_put_u64(sb, m->pr.nproblems);
-	for (i = 0; i < m->pr.nproblems; i++) {
-		const struct problem_entry *p = &m->pr.problems[i];
-
-		ser_put_u32(sb, p->kind);
-		mc_put_sp(sb, m, p->path);
-		mc_put_sp(sb, m, p->what);
-		mc_put_sp(sb, m, p->detail);
-		ser_put_u64(sb, p->offset);
-		ser_put_u64(sb, (uint64_t)p->record);
-	}
-	for (i = 0; i < TD_ARRAY_SIZE(m->pr.problems_by_kind); i++)
-		ser_put_u64(sb, m->pr.problems_by_kind[i]);
-	ser_put_u64(sb, m->pr.problem_total);
-	mc_put_map(sb, &m->pr.problem_seen);
-	ser_put_u64(sb, m->pr.ntorn);
-	for (i = 0; i < m->pr.ntorn; i++) {
-		ser_put_u64(sb, m->pr.torn[i].key);
-		ser_put_u64(sb, m->pr.torn[i].offset);
-	}
-	for (i = 0; i < ALERT_SOURCE_COUNT; i++)
-		put_groups(sb, m->pr.groups[i].v, m->pr.groups[i].n);
-	ser_put_u64(sb, m->pr.nralerts);
-	for (i = 0; i < m->pr.nralerts; i++) {
-		ser_put_u32(sb, m->pr.ralerts[i].kind);
-		mc_put_sp(sb, m, m->pr.ralerts[i].op_name);
-		mc_put_sp(sb, m, m->pr.ralerts[i].op_type);
-		mc_put_sp(sb, m, m->pr.ralerts[i].detail);
-		ser_put_u64(sb, (uint64_t)m->pr.ralerts[i].execution);
-	}
-}
-
-static bool
-get_problem_list(struct model *m, struct ser_in *s, const struct mc_counts *c)
-{
-	uint64_t n = ser_get_count(s, 32), i;
-
-	if (n > MODEL_MAX_PROBLEMS)
-		return false;
-	if (n)
-		m->pr.problems = xcalloc(MODEL_MAX_PROBLEMS, sizeof(*m->pr.problems));
-	for (i = 0; i < n && !s->bad; i++) {
-		struct problem_entry *p = &m->pr.problems[m->pr.nproblems++];
-
-		p->kind = (enum reader_problem_kind)ser_get_u32(s);
-		mc_get_sp(s, m, c, true, &p->path);
-		mc_get_sp(s, m, c, true, &p->what);
-		mc_get_sp(s, m, c, true, &p->detail);
-		p->offset = ser_get_u64(s);
-		p->record = ser_get_i64(s);
-		if ((unsigned)p->kind >= PROBLEM_COUNT || !p->path || !p->what || !p->detail)
-			return false;
-	}
-	for (i = 0; i < TD_ARRAY_SIZE(m->pr.problems_by_kind); i++)
-		m->pr.problems_by_kind[i] = ser_get_u64(s);
-	m->pr.problem_total = ser_get_u64(s);
-	return !s->bad;
-}
-
-static bool
-get_ralerts(struct model *m, struct ser_in *s, const struct mc_counts *c)
-{
-	uint64_t n = ser_get_count(s, 24), i;
-
-	for (i = 0; i < n && !s->bad; i++) {
-		struct reader_alert_entry *a;
-
-		TD_GROW(m->pr.ralerts, m->pr.capralerts, m->pr.nralerts + 1);
-		a = &m->pr.ralerts[m->pr.nralerts++];
-		a->kind = (enum reader_alert_kind)ser_get_u32(s);
-		mc_get_sp(s, m, c, true, &a->op_name);
-		mc_get_sp(s, m, c, true, &a->op_type);
-		mc_get_sp(s, m, c, true, &a->detail);
-		a->execution = ser_get_i64(s);
-		if ((unsigned)a->kind >= READER_ALERT_COUNT || !a->op_name || !a->op_type)
-			return false;
-	}
-	return !s->bad;
-}
-
-bool
-mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c)
-{
-	uint64_t n, i;
-
-	if (!get_problem_list(m, s, c) || !mc_get_map(s, &m->pr.problem_seen, UINT64_MAX))
-		return false;
-	n = ser_get_count(s, 16);
-	for (i = 0; i < n && !s->bad; i++) {
-		TD_GROW(m->pr.torn, m->pr.captorn, m->pr.ntorn + 1);
-		m->pr.torn[m->pr.ntorn].key = ser_get_u64(s);
-		m->pr.torn[m->pr.ntorn++].offset = ser_get_u64(s);
-	}
-	for (i = 0; i < ALERT_SOURCE_COUNT && !s->bad; i++)
-		if (!get_groups(s, c, &m->pr.groups[i].v, &m->pr.groups[i].n, &m->pr.groups[i].cap))
-			return false;
-	return !s->bad && get_ralerts(m, s, c);
 }

@@ -637,6 +637,40 @@ void ops_consumers_add(struct model *m, struct hashtab_u64 *map, uint32_t graph_
 		       uint32_t op, uint32_t input_slot, uint32_t output_slot);
 /* Frees the shared lists' index (their refs go with ot.slab; ops_done). */
 void ops_inputs_done(struct model *m);
+/* The input lists a cache file's op section gives, kept once per graph
+ * and content while it is decoded (model_cache_ops.c), each known by the
+ * bytes it was read from: zero-initialise, look each list up with
+ * ops_inputs_loaded_find, give the ones not found to ops_inputs_loaded_add,
+ * free with ops_inputs_loaded_done once the section is read. */
+struct loaded_inputs {
+	struct loaded_list *v;      /* the lists met (model_op_inputs.c) */
+	size_t n, cap;
+	struct hashtab h;           /* ids into v */
+	unsigned char *keys;        /* their bytes, one after the other */
+	size_t nkeys, capkeys;
+	uint32_t hash;              /* the last find's key hash */
+	uint32_t last;              /* the list found or added last */
+	size_t looked;              /* lookups made */
+	bool off;                   /* lists mostly differ: no more lookups */
+	struct model_tensor_ref *tmp;   /* the caller's scratch for one list */
+	size_t captmp;
+};
+/* The list an earlier op of graph_sid was given from the same len bytes
+ * at key (in ot.slab), or NULL.  Equal bytes of one graph decode to an
+ * equal list (names by string id, slots, resolved ops); the list is
+ * read-only but for op_resolve_inputs' stores, which give every sharer the
+ * same op (an input resolves by graph and name alone). */
+struct model_tensor_ref *ops_inputs_loaded_find(struct loaded_inputs *li, uint32_t graph_sid,
+						const void *key, size_t len);
+/* refs (n > 0 items decoded from the len bytes at key, the key the last
+ * find on li was given and did not find) copied into ot.slab and
+ * remembered under key while li has room; returns the copy. */
+struct model_tensor_ref *ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li,
+					       uint32_t graph_sid, const void *key, size_t len,
+					       const struct model_tensor_ref *refs, uint32_t n);
+/* Frees li's index, keys and scratch (the lists stay, in ot.slab); NULL
+ * is fine. */
+void ops_inputs_loaded_done(struct loaded_inputs *li);
 /* Drops the op hash: the next lookup builds it from the op table (a
  * loaded cache; under m->th.lock or before the model is shared). */
 void ops_rehash(struct model *m);

@@ -11,8 +11,12 @@
  * input resolves by (graph, name) alone (op_resolve_inputs, model_ops.c),
  * so the ops of one graph holding one list resolve it alike.
  *
- * Not here: control inputs (model_ops.c, never shared) and the lists a
- * persistent index loads (model_cache_ops.c: its own slab lists).
+ * A persistent index's op section gives each op its inputs again; the
+ * decode (model_cache_ops.c) keeps equal lists of one graph once as well
+ * (ops_inputs_loaded): a warm reopen of a 200,000-entry statistics dump
+ * gave each op a list of its own, 14 MB (issue 27).
+ *
+ * Not here: control inputs (model_ops.c, never shared).
  */
 #include "model_internal.h"
 
@@ -155,4 +159,89 @@ ops_inputs_done(struct model *m)
 	m->ot.shared = NULL;
 	m->ot.nshared = m->ot.capshared = 0;
 	hashtab_done(&m->ot.shared_hash);
+}
+
+/* What a decode remembers: at most these, so the index stays small
+ * (under 1.2 MB); past them, lists not found are copied as before. */
+#define LOADED_INPUTS_MAX 4096
+#define LOADED_KEYS_MAX (1u << 20)
+/* A dump whose lists mostly differ (a graph's real inputs) stops looking
+ * once this many lists are kept and more than half the lookups missed:
+ * the rest of its lists are copied without a hash (a 20,000-op graph
+ * section cost 300 instructions a list more with the lookup, 6% of the
+ * reopen's `op` query). */
+#define LOADED_INPUTS_TRIAL 64
+
+struct loaded_list {
+	struct model_tensor_ref *refs;  /* in ot.slab */
+	uint32_t graph_sid;
+	uint32_t len;               /* key bytes, at key_off in loaded_inputs.keys */
+	size_t key_off;
+};
+
+struct loaded_key {
+	uint32_t graph_sid;
+	const void *key;
+	size_t len;
+};
+
+static bool
+loaded_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct loaded_inputs *li = ctx;
+	const struct loaded_list *l = &li->v[id];
+	const struct loaded_key *k = key;
+
+	return l->graph_sid == k->graph_sid && l->len == k->len &&
+	       memcmp(li->keys + l->key_off, k->key, k->len) == 0;
+}
+
+struct model_tensor_ref *
+ops_inputs_loaded_find(struct loaded_inputs *li, uint32_t graph_sid, const void *key, size_t len)
+{
+	struct loaded_key k = { graph_sid, key, len };
+	uint32_t id;
+
+	if (li->off)
+		return NULL;
+	li->looked++;
+	if (li->n && loaded_eq(li, li->last, &k))     /* ops in a row often have one list */
+		return li->v[li->last].refs;
+	li->hash = hashtab_mem_hash(key, len) ^ graph_sid * 0x9e3779b9u;
+	if (!li->n || (id = hashtab_find(&li->h, li->hash, loaded_eq, li, &k)) == HASHTAB_NONE)
+		return NULL;
+	li->last = id;
+	return li->v[id].refs;
+}
+
+struct model_tensor_ref *
+ops_inputs_loaded_add(struct model *m, struct loaded_inputs *li, uint32_t graph_sid,
+		      const void *key, size_t len, const struct model_tensor_ref *refs, uint32_t n)
+{
+	struct model_tensor_ref *copy = ops_slab_alloc(m, (size_t)n * sizeof(*copy));
+
+	memcpy(copy, refs, (size_t)n * sizeof(*copy));
+	if (!li->off && li->n < LOADED_INPUTS_MAX && len <= LOADED_KEYS_MAX - li->nkeys) {
+		TD_GROW(li->keys, li->capkeys, li->nkeys + len);
+		memcpy(li->keys + li->nkeys, key, len);
+		TD_GROW(li->v, li->cap, li->n + 1);
+		li->v[li->n] = (struct loaded_list){ copy, graph_sid, (uint32_t)len, li->nkeys };
+		li->nkeys += len;
+		li->last = (uint32_t)li->n;
+		hashtab_add(&li->h, li->hash, (uint32_t)li->n++);
+		li->off = li->n >= LOADED_INPUTS_TRIAL && li->n * 2 > li->looked;
+	}
+	return copy;
+}
+
+void
+ops_inputs_loaded_done(struct loaded_inputs *li)
+{
+	if (!li)
+		return;
+	free(li->v);
+	free(li->keys);
+	free(li->tmp);
+	hashtab_done(&li->h);
+	memset(li, 0, sizeof(*li));
 }
