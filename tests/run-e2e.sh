@@ -35,9 +35,10 @@ fi
 # E2E_JOBS scripts run at once (default: the number of processors); each has
 # a private temp dir, HOME and tmux server (lib.sh), and its output is kept
 # apart and printed whole, in the order the scripts were named, so the log
-# reads as a serial run's.  E2E_JOBS=1 runs them one after another.
-jobs=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
-case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+# reads as a serial run's.  The TUI scripts (tui_*) run one at a time, beside
+# the others.  E2E_JOBS=1 runs them all one after another.
+. "$here/jobs.sh"
+jobs=$(jobs_count E2E_JOBS)
 
 # One socket prefix per run and script, so leftovers of a killed script can
 # be found and one script's cleanup never touches another's server.
@@ -59,10 +60,10 @@ cleanup_tmux()
 	done
 }
 
-# run_one I FILE: runs one script into $logs/I, then writes $logs/I.rc.
+# run_one I: runs script I into $logs/I, then writes $logs/I.rc.
 run_one()
 {
-	local i=$1 f=$2 t0 rc
+	local i=$1 f=${files[$1]} t0 rc
 	t0=$(date +%s)
 	(E2E_SOCK_PREFIX=$prefix-$i timeout -k 5 "$limit" bash "$f" </dev/null >"$logs/$i" 2>&1
 	 echo $? >"$logs/$i.code") 2>/dev/null
@@ -72,11 +73,11 @@ run_one()
 	echo "$rc" >"$logs/$i.rc"
 }
 
-# report I FILE: prints a finished script's output and adds up its results.
+# report I: prints finished script I's output and adds up its results.
 report()
 {
 	local i=$1 name rc oks fails
-	name=$(basename "$2" .sh)
+	name=$(basename "${files[$1]}" .sh)
 	rc=$(cat "$logs/$i.rc")
 	cat "$logs/$i"
 	oks=$(grep -c '^ok ' "$logs/$i")
@@ -96,26 +97,15 @@ report()
 	[ "$fails" -gt 0 ] && failed_scripts="$failed_scripts $name"
 }
 
+# alone I: whether script I drives the TUI (one at a time: jobs.sh)
+alone()
+{
+	case $(basename "${files[$1]}") in tui_*) return 0 ;; esac
+	return 1
+}
+
 files=("$@")
-next=0          # the next script to start
-shown=0         # the next script to print
-running=0
-while [ "$shown" -lt ${#files[@]} ]; do
-	while [ "$running" -lt "$jobs" ] && [ "$next" -lt ${#files[@]} ]; do
-		run_one "$next" "${files[$next]}" &
-		next=$((next + 1))
-		running=$((running + 1))
-	done
-	wait -n 2>/dev/null
-	running=0
-	for ((k = shown; k < next; k++)); do
-		[ -e "$logs/$k.rc" ] || running=$((running + 1))
-	done
-	while [ "$shown" -lt "$next" ] && [ -e "$logs/$shown.rc" ]; do
-		report "$shown" "${files[$shown]}"
-		shown=$((shown + 1))
-	done
-done
+jobs_run "$jobs" ${#files[@]} run_one report "$logs" alone
 
 if [ -n "$failed_scripts" ]; then
 	echo "e2e: failed scripts:$failed_scripts"

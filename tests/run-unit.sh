@@ -44,8 +44,8 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/tdbg-unit-log.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs" "$XDG_CACHE_HOME"' EXIT
 # UNIT_JOBS binaries run at once (default: the number of processors); each
 # one's output is kept apart and printed whole, in the order named.
-jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
-case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+. "$top/tests/jobs.sh"
+jobs=$(jobs_count UNIT_JOBS)
 
 # Adds one binary's cmocka counts (possibly several groups) to the totals.
 # A failed test appears twice in cmocka's output (as it runs and in the list),
@@ -91,10 +91,10 @@ count()
 	skipped=$((skipped + skip))
 }
 
-# run_one I BIN: runs one binary into $logs/I, then writes $logs/I.rc.
+# run_one I: runs binary I into $logs/I, then writes $logs/I.rc.
 run_one()
 {
-	local i=$1 b=$2 t0 rc
+	local i=$1 b=${bins[$1]} t0 rc
 	t0=$(date +%s)
 	if [ ! -x "$b" ]; then
 		echo "run-unit: $b: not an executable" >"$logs/$i"
@@ -112,26 +112,14 @@ run_one()
 	echo "$rc" >"$logs/$i.rc"
 }
 
-next=0
-shown=0
-running=0
-while [ "$shown" -lt ${#bins[@]} ]; do
-	while [ "$running" -lt "$jobs" ] && [ "$next" -lt ${#bins[@]} ]; do
-		run_one "$next" "${bins[$next]}" &
-		next=$((next + 1))
-		running=$((running + 1))
-	done
-	wait -n 2>/dev/null
-	running=0
-	for ((k = shown; k < next; k++)); do
-		[ -e "$logs/$k.rc" ] || running=$((running + 1))
-	done
-	while [ "$shown" -lt "$next" ] && [ -e "$logs/$shown.rc" ]; do
-		cat "$logs/$shown"
-		count "$(basename "${bins[$shown]}")" "$(cat "$logs/$shown.rc")" "$logs/$shown"
-		shown=$((shown + 1))
-	done
-done
+# report I: prints finished binary I's output and adds up its counts.
+report()
+{
+	cat "$logs/$1"
+	count "$(basename "${bins[$1]}")" "$(cat "$logs/$1.rc")" "$logs/$1"
+}
+
+jobs_run "$jobs" ${#bins[@]} run_one report "$logs"
 
 nfailed=${#failed_names[@]}
 echo
