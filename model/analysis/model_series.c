@@ -141,9 +141,11 @@ static void
 new_point(struct sctx *c, uint64_t row, int64_t step, size_t host)
 {
 	struct model_series *s = c->s;
+	size_t was = c->cap;
 
 	TD_GROW(s->points, c->cap, s->n + 1);
-	c->point_host = xrealloc(c->point_host, c->cap * sizeof *c->point_host);
+	if (c->cap != was)   /* not per point: a realloc may copy the array */
+		c->point_host = xrealloc(c->point_host, c->cap * sizeof *c->point_host);
 	memset(&s->points[s->n], 0, sizeof s->points[s->n]);
 	s->points[s->n].step = step;
 	s->points[s->n].row = row;

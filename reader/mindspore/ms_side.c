@@ -91,8 +91,11 @@ mapping_line(void *ctx, const char *line, size_t len)
 			TD_GROW(m->row_of, m->caprow, id + 1);
 			m->row_of[id] = m->n;
 		}
+		size_t was = m->cap;
+
 		TD_GROW(m->numbers, m->cap, m->n + 1);
-		m->names = xrealloc(m->names, m->cap * sizeof(*m->names));
+		if (m->cap != was)   /* not per row: a realloc may copy the array */
+			m->names = xrealloc(m->names, m->cap * sizeof(*m->names));
 		m->numbers[m->n] = xstrdup(row.fields[0]);
 		m->names[m->n] = xstrdup(row.fields[1]);
 		m->n++;

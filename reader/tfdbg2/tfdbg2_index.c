@@ -210,6 +210,7 @@ on_source_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const s
 	Tensorflow__DebugEvent *ev = unpack(ps, rec, TENSORFLOW__DEBUG_EVENT__WHAT_SOURCE_FILE);
 	const Tensorflow__SourceFile *sf;
 	struct reader_source src;
+	size_t was;
 
 	if (!ev)
 		return false;
@@ -218,8 +219,10 @@ on_source_record(struct pass *ps, struct tf2_set *s, struct tf2_file *f, const s
 		.id = ps->r->next_source_id++, .host = sf->host_name[0] ? sf->host_name : s->host,
 		.path = sf->file_path, .loc = { f->id, rec->offset }, .nlines = sf->n_lines,
 	};
+	was = s->sourcecap;
 	TD_GROW(s->source_ids, s->sourcecap, s->nsources + 1);
-	s->source_paths = xrealloc(s->source_paths, s->sourcecap * sizeof(*s->source_paths));
+	if (s->sourcecap != was)
+		s->source_paths = xrealloc(s->source_paths, s->sourcecap * sizeof(*s->source_paths));
 	s->source_ids[s->nsources] = src.id;
 	s->source_paths[s->nsources] = xstrdup(sf->file_path);
 	s->nsources++;

@@ -191,11 +191,13 @@ load_sources(struct ser_in *in, struct tf2_set *s, uint32_t next_id)
 	for (i = 0; i < n && !in->bad; i++) {
 		uint32_t id = ser_get_u32(in);
 		const char *path = ser_get_str(in);
+		size_t was = s->sourcecap;
 
 		if (!path || id >= next_id)
 			return false;
 		TD_GROW(s->source_ids, s->sourcecap, s->nsources + 1);
-		s->source_paths = xrealloc(s->source_paths, s->sourcecap * sizeof(*s->source_paths));
+		if (s->sourcecap != was)
+			s->source_paths = xrealloc(s->source_paths, s->sourcecap * sizeof(*s->source_paths));
 		s->source_ids[s->nsources] = id;
 		s->source_paths[s->nsources++] = xstrdup(path);
 	}
