@@ -323,6 +323,29 @@ empty_op_table(struct model *m)
 	m->wr.nopw = m->wr.capopw = 0;
 }
 
+/* The counts b checks a section of a's ops against (a and b open the same
+ * script: the same string ids). */
+static void
+ops_counts(struct model *a, struct mc_counts *c)
+{
+	memset(c, 0, sizeof *c);
+	c->strings = atomic_load(&a->str.n);
+	c->ops = a->ot.nops;
+	c->traces = atomic_load(&a->rows.ntraces);
+	c->cons = a->ot.ncons;
+}
+
+/* b's op table emptied, then the first len bytes of sb decoded into it
+ * through s (left for ser_in_done). */
+static bool
+ops_reload(struct model *b, const struct strbuf *sb, size_t len, const struct mc_counts *c,
+	   struct ser_in *s)
+{
+	empty_op_table(b);
+	ser_in_init(s, sb->buf, len);
+	return mc_get_ops(b, s, c);
+}
+
 static void
 test_ops_cache_round_trip(void **state)
 {
@@ -335,15 +358,9 @@ test_ops_cache_round_trip(void **state)
 	(void)state;
 	assert_true(model_op_get(a, 0, &(struct model_op){0}));     /* frames resolved in a */
 	mc_put_ops(a, &sb);
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&b->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&b->rows.ntraces);
-	c.cons = a->ot.ncons;
-	assert_int_equal(c.strings, atomic_load(&a->str.n));       /* the same script: the same ids */
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
-	assert_true(mc_get_ops(b, &s, &c));
+	ops_counts(a, &c);
+	assert_int_equal(atomic_load(&b->str.n), c.strings);      /* the same script: the same ids */
+	assert_true(ops_reload(b, &sb, sb.len, &c, &s));
 	assert_true(ser_in_done(&s));
 	assert_true(b->ot.opv[5].lists_slab);
 	assert_false(b->ot.opv[1].lists_slab);
@@ -369,14 +386,8 @@ test_ops_cache_loaded_lists_shared_per_graph(void **state)
 
 	(void)state;
 	mc_put_ops(a, &sb);
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&b->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&b->rows.ntraces);
-	c.cons = a->ot.ncons;
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
-	assert_true(mc_get_ops(b, &s, &c));
+	ops_counts(a, &c);
+	assert_true(ops_reload(b, &sb, sb.len, &c, &s));
 	assert_true(ser_in_done(&s));
 	assert_true(b->ot.opv[model_op_find(b, "a", NULL)].lists_slab);
 	assert_labels_shared(b, model_op_find(a, "input.0", "g"));
@@ -417,14 +428,8 @@ test_ops_cache_loaded_lists_all_different(void **state)
 	for (i = 0; i < 300; i++)               /* inputs resolved in a */
 		assert_true(model_op_get(a, i, &(struct model_op){0}));
 	mc_put_ops(a, &sb);
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&b->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&b->rows.ntraces);
-	c.cons = a->ot.ncons;
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
-	assert_true(mc_get_ops(b, &s, &c));
+	ops_counts(a, &c);
+	assert_true(ops_reload(b, &sb, sb.len, &c, &s));
 	for (i = 1; i < 300; i++) {
 		const struct op_entry *x = &a->ot.opv[i], *y = &b->ot.opv[i];
 
@@ -455,14 +460,8 @@ test_ops_cut_section_refused(void **state)
 
 	(void)state;
 	mc_put_ops(a, &sb);
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&b->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&b->rows.ntraces);
-	c.cons = a->ot.ncons;
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len / 2);
-	assert_false(mc_get_ops(b, &s, &c) && ser_in_done(&s));
+	ops_counts(a, &c);
+	assert_false(ops_reload(b, &sb, sb.len / 2, &c, &s) && ser_in_done(&s));
 	strbuf_done(&sb);
 	model_close(a);
 	model_close(b);
@@ -510,31 +509,21 @@ test_ops_section_cut_anywhere_refused(void **state)
 	(void)state;
 	assert_true(model_op_get(a, 1, &(struct model_op){0}));
 	mc_put_ops(a, &sb);
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&a->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&a->rows.ntraces);
-	c.cons = a->ot.ncons;
+	ops_counts(a, &c);
 	for (len = 0; len < sb.len; len++) {
 		ser_in_init(&s, sb.buf, len);
 		assert_int_not_equal(mc_check_ops(b, &s, &c), MC_OPS_OK);
-		empty_op_table(b);
-		ser_in_init(&s, sb.buf, len);
-		assert_false(mc_get_ops(b, &s, &c) && ser_in_done(&s));
+		assert_false(ops_reload(b, &sb, len, &c, &s) && ser_in_done(&s));
 	}
 	/* op 0's flag byte (after the op count and five string ids) */
 	flag = 8 + 20;
 	sb.buf[flag] |= (char)0x80;
 	ser_in_init(&s, sb.buf, sb.len);
 	assert_int_equal(mc_check_ops(b, &s, &c), MC_OPS_BAD);
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
-	assert_false(mc_get_ops(b, &s, &c));
+	assert_false(ops_reload(b, &sb, sb.len, &c, &s));
 	/* the whole section decodes: op b's lists back */
 	sb.buf[flag] &= (char)0x7f;
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
-	assert_true(mc_get_ops(b, &s, &c) && ser_in_done(&s));
+	assert_true(ops_reload(b, &sb, sb.len, &c, &s) && ser_in_done(&s));
 	{
 		struct model_op op;
 
@@ -594,17 +583,11 @@ test_ops_name_map_forged_refused(void **state)
 	a->ot.name_first[sid] = 0;
 	mc_put_ops(a, &sb);
 	a->ot.name_first[sid] = 1;
-	memset(&c, 0, sizeof c);
-	c.strings = atomic_load(&a->str.n);
-	c.ops = a->ot.nops;
-	c.traces = atomic_load(&a->rows.ntraces);
-	c.cons = a->ot.ncons;
+	ops_counts(a, &c);
 	ser_in_init(&s, sb.buf, sb.len);
 	assert_int_equal(mc_check_ops(b, &s, &c), MC_OPS_CHAINS);
-	empty_op_table(b);
-	ser_in_init(&s, sb.buf, sb.len);
 	b->icache = &ic;                        /* where the refusal's reason goes */
-	assert_false(mc_get_ops(b, &s, &c));
+	assert_false(ops_reload(b, &sb, sb.len, &c, &s));
 	b->icache = NULL;
 	assert_non_null(strstr(ic.why, "op chains"));
 	strbuf_done(&sb);
