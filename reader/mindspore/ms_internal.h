@@ -42,10 +42,6 @@ struct ms_stat_row {
 /* Columns ms_stat.c maps by header name (its enum stat_col). */
 #define MS_STAT_NCOLS 21
 
-/* Fields of a header whose rows ms_stat.c reads in one scan (wider files
- * are split first). */
-#define MS_STAT_SCAN_FIELDS 32
-
 /* statistic.csv rows kept per file; further rows are counted, not kept. */
 #define MS_STAT_ROWS_MAX ((size_t)1 << 20)
 
@@ -58,11 +54,6 @@ struct ms_stat {
 	uint64_t over_rows;         /* good rows past MS_STAT_ROWS_MAX, not kept */
 	int colmap[MS_STAT_NCOLS];  /* column of each known header name, -1 absent */
 	bool header;                /* the header line was read */
-	/* the line scan (ms_stat.c scan_line): the known column of each of
-	 * the first MS_STAT_SCAN_FIELDS fields (-1 none), when the header has
-	 * no more fields than that */
-	bool scan_ok;
-	signed char field_col[MS_STAT_SCAN_FIELDS];
 	uint64_t size;              /* the file's size and modification time (ns) */
 	int64_t mtime_ns;           /* when it was read (0: parsed from memory) */
 	struct td_strpool names;    /* the rows' op types and names */

@@ -63,15 +63,14 @@ parse_u64(const char *s, uint64_t *v)
 	return parse_u64_slow(s, v);
 }
 
-/* A plain decimal -?D+(.D+)? of at most 19 digits (the writer's usual
- * cell, §7) ending at a byte end ('\0' for a cell, ',' in a line):
- * sign, mantissa and power of ten for decnum_exact, which says whether
- * its one multiply or divide is exact (decnum.h), so the double is
- * strtod's.  false for any other text, and when the mantissa is not
- * exactly convertible: the caller asks decnum_fast and strtod.  *stop:
- * the first byte not read (no ',' before it). */
+/* A cell that is a plain decimal -?D+(.D+)? of at most 19 digits (the
+ * writer's usual cell, §7): sign, mantissa and power of ten for
+ * decnum_exact, which says whether its one multiply or divide is exact
+ * (decnum.h), so the double is strtod's.  false for any other text, and
+ * when the mantissa is not exactly convertible: the caller asks
+ * decnum_fast and strtod. */
 static inline bool
-plain_decimal(const char *s, char end, const char **stop, double *v)
+plain_decimal(const char *s, double *v)
 {
 	const char *p = s + (*s == '-'), *int_end, *frac;
 	uint64_t m = 0;
@@ -86,12 +85,11 @@ plain_decimal(const char *s, char end, const char **stop, double *v)
 	} else {
 		frac = p;
 	}
-	*stop = p;
 	if (*int_end == '.' && p == frac)
 		return false;   /* "1." */
 	/* digits before the point, then after it: at most 19 in all (m
 	 * did not wrap), at least one before */
-	if (*p != end || int_end == s + (*s == '-') || (int_end - s) - (*s == '-') + (p - frac) > 19)
+	if (*p || int_end == s + (*s == '-') || (int_end - s) - (*s == '-') + (p - frac) > 19)
 		return false;
 	return decnum_exact(*s == '-', m, -(int)(p - frac), v);
 }
@@ -102,12 +100,11 @@ plain_decimal(const char *s, char end, const char **stop, double *v)
 static bool
 parse_double(const char *s, double *v)
 {
-	const char *stop;
 	char *e;
 
 	if (!s || !*s || (*s == 'n' && strcmp(s, "null") == 0))
 		return false;
-	if (plain_decimal(s, '\0', &stop, v) || decnum_fast(s, v))
+	if (plain_decimal(s, v) || decnum_fast(s, v))
 		return true;
 	*v = strtod(s, &e);
 	return !*e;
@@ -179,35 +176,22 @@ ms_stat_parse_shape(const char *text, struct td_summary *s)
 }
 
 /* A row's known cells: their text (NUL-terminated; NULL for an absent
- * column), and the numbers the line scan read on its way (scan_line). */
+ * column). */
 struct cells {
 	char *s[COL_COUNT_];
-	uint64_t u[COL_COUNT_];     /* an integer cell's value, when its bit is in have */
-	double d[COL_COUNT_];       /* a decimal cell's value, when its bit is in have */
-	uint32_t have;              /* 1 << column: u or d holds what parse_* gives */
 };
 
-_Static_assert(COL_COUNT_ <= 32, "struct cells: a bit per column");
-
-/* Integer cell col: parse_u64 of its text, or what the scan read. */
+/* Integer cell col: parse_u64 of its text. */
 static inline bool
 cell_u64(const struct cells *c, int col, uint64_t *v)
 {
-	if (c->have & (1u << col)) {
-		*v = c->u[col];
-		return true;
-	}
 	return parse_u64(c->s[col], v);
 }
 
-/* Decimal cell col: parse_double of its text, or what the scan read. */
+/* Decimal cell col: parse_double of its text. */
 static inline bool
 cell_double(const struct cells *c, int col, double *v)
 {
-	if (c->have & (1u << col)) {
-		*v = c->d[col];
-		return true;
-	}
 	return parse_double(c->s[col], v);
 }
 
@@ -346,7 +330,6 @@ map_cells(const int *colmap, const struct csv_row *row, struct cells *cell)
 {
 	size_t c;
 
-	cell->have = 0;
 	for (c = 0; c < COL_COUNT_; c++)
 		cell->s[c] = colmap[c] >= 0 ? row->fields[colmap[c]] : NULL;
 }
@@ -360,110 +343,6 @@ ms_stat_fill_split(const int *colmap, const struct csv_row *row, struct ms_stat_
 	return fill_row(&cell, out, NULL);
 }
 
-/* The scan's field table from st->colmap (scan_line). */
-static void
-set_scan(struct ms_stat *st)
-{
-	size_t c;
-
-	st->scan_ok = st->ncolumns <= MS_STAT_SCAN_FIELDS;
-	memset(st->field_col, -1, sizeof st->field_col);
-	for (c = 0; c < COL_COUNT_; c++)
-		if (st->colmap[c] >= 0 && st->colmap[c] < MS_STAT_SCAN_FIELDS)
-			st->field_col[st->colmap[c]] = (signed char)c;
-}
-
-/* What the scan reads of a column on its way: nothing, an integer cell
- * (parse_u64's fast case), a decimal one (plain_decimal's). */
-enum { SCAN_TEXT, SCAN_U64, SCAN_DEC };
-
-static const unsigned char scan_kind[COL_COUNT_] = {
-	[COL_TASK] = SCAN_U64, [COL_STREAM] = SCAN_U64, [COL_TS] = SCAN_U64,
-	[COL_SLOT] = SCAN_U64, [COL_COUNT] = SCAN_U64, [COL_NEG] = SCAN_U64,
-	[COL_POS] = SCAN_U64, [COL_NAN] = SCAN_U64, [COL_NEG_INF] = SCAN_U64,
-	[COL_POS_INF] = SCAN_U64, [COL_ZERO] = SCAN_U64,
-	[COL_MAX] = SCAN_DEC, [COL_MIN] = SCAN_DEC, [COL_AVG] = SCAN_DEC,
-	[COL_L2] = SCAN_DEC, [COL_L2NORM] = SCAN_DEC,
-};
-
-/* scan_line's verdicts */
-enum scan { SCAN_ROW, SCAN_BAD, SCAN_SPLIT };
-
-/* The quoted field whose '"' is at b[start] (csv.h's rule), when it holds
- * no '"' and its closing one is followed by its ',': its text cut in
- * place, and the index of that ','; 0 otherwise (csv_split decides). */
-static size_t
-scan_quoted(char *b, size_t start, size_t len)
-{
-	char *q = memchr(b + start + 1, '"', len - start - 1);
-
-	if (!q || q[1] != ',')
-		return 0;
-	*q = '\0';
-	return (size_t)(q + 1 - b);
-}
-
-/* A line split at its commas and its known cells read in the same walk
- * (the digits read once): c as map_cells gives it after csv_split, with
- * the numbers parse_u64 and plain_decimal read without help in c->u and
- * c->d.  A cell the walk does not read (a sign, spaces, an exponent,
- * "null", too many digits, quotes) is cut at its ',' and left to
- * fill_row's parsers, as after csv_split.  SCAN_BAD when the line has not
- * st->ncolumns fields; SCAN_SPLIT for a quoted field with a '"' inside it
- * or after it, or with no end (csv_split's to judge).  row's buffer is
- * the scratch. */
-static enum scan
-scan_line(const struct ms_stat *st, const char *line, size_t len, struct csv_row *row,
-	  struct cells *c)
-{
-	size_t i = 0, f;
-	char *b;
-
-	if (len + CSV_PAD + 1 > row->bufcap)
-		td_grow((void **)&row->buf, &row->bufcap, len + CSV_PAD + 1, 1);
-	b = row->buf;
-	memcpy(b, line, len);
-	memset(b + len, 0, CSV_PAD + 1);
-	b[len] = ',';
-	memset(c->s, 0, sizeof c->s);
-	c->have = 0;
-	for (f = 0; f < st->ncolumns; f++) {
-		int col = st->field_col[f];
-		size_t start = i;
-
-		if (b[i] == '"') {
-			if (!(i = scan_quoted(b, start, len)))
-				return SCAN_SPLIT;
-			start++;
-		} else if (col >= 0 && scan_kind[col] == SCAN_U64) {
-			uint64_t x = 0;
-
-			for (; (unsigned)(b[i] - '0') < 10u; i++)
-				x = x * 10 + (uint64_t)(b[i] - '0');
-			if (b[i] == ',' && i != start && i - start <= 19) {
-				c->u[col] = x;
-				c->have |= 1u << col;
-			}
-		} else if (col >= 0 && scan_kind[col] == SCAN_DEC) {
-			const char *stop;
-
-			if (plain_decimal(b + start, ',', &stop, &c->d[col]))
-				c->have |= 1u << col;
-			i = (size_t)(stop - b);
-		}
-		/* the cell's end: where the digits stopped, or its ',' */
-		if (b[i] != ',')
-			i = csv_next_comma(b, i);
-		b[i] = '\0';
-		if (col >= 0)
-			c->s[col] = b + start;
-		if (i >= len)
-			return f + 1 == st->ncolumns ? SCAN_ROW : SCAN_BAD;
-		i++;
-	}
-	return SCAN_BAD;    /* more fields than the header */
-}
-
 /* One line of the file, starting at byte off: the header first, then
  * rows.  row is scratch. */
 static enum td_status
@@ -472,7 +351,6 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 {
 	struct cells cell;
 	struct ms_stat_row spare, *r = &spare;
-	enum scan sc;
 
 	if (!st->header) {
 		enum td_status rc;
@@ -482,7 +360,6 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 		    memcmp(line, st->last_header, len) == 0) {
 			st->ncolumns = st->last_ncolumns;
 			memcpy(st->colmap, st->last_colmap, sizeof(st->colmap));
-			set_scan(st);
 			return TD_OK;
 		}
 		csv_split(line, len, row);
@@ -494,25 +371,16 @@ stat_line(struct ms_stat *st, const char *line, size_t len, uint64_t off, struct
 			st->last_header_len = len;
 			st->last_ncolumns = st->ncolumns;
 			memcpy(st->last_colmap, st->colmap, sizeof(st->colmap));
-			set_scan(st);
 		}
 		return rc;
 	}
 	if (len == 0)
 		return TD_OK;
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;      /* as csv_split does */
-	if (st->scan_ok && (sc = scan_line(st, line, len, row, &cell)) != SCAN_SPLIT) {
-		if (sc == SCAN_BAD) {
-			st->bad_rows++;
-			return TD_OK;
-		}
-	} else if (csv_split(line, len, row) != TD_OK || row->n != st->ncolumns) {
+	if (csv_split(line, len, row) != TD_OK || row->n != st->ncolumns) {
 		st->bad_rows++;
 		return TD_OK;
-	} else {
-		map_cells(st->colmap, row, &cell);
 	}
+	map_cells(st->colmap, row, &cell);
 	/* the row is parsed where it is kept (the array has room for one
 	 * more), and kept by counting it */
 	if (st->n < MS_STAT_ROWS_MAX) {

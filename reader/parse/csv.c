@@ -8,6 +8,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes past a line's end that csv_next_comma may read: a sentinel ','
+ * and the rest of a word, zeroed (csv_split's copy has them). */
+#define CSV_PAD 8
+
+/* The index of the first ',' at or after b[i]; a ',' must follow at or
+ * before the end, and the CSV_PAD bytes from it be readable.  Eight bytes
+ * a step where a word's byte order is known: a byte equal to ',' becomes
+ * 0 after the xor, and the lowest byte flagged by (x - 0x01..) & ~x &
+ * 0x80.. is the first zero (a borrow only reaches the bytes above it). */
+static inline size_t
+csv_next_comma(const char *b, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+	for (;; i += 8) {
+		uint64_t w, x, t;
+
+		memcpy(&w, b + i, sizeof w);
+		x = w ^ (ones * (uint64_t)',');
+		t = (x - ones) & ~x & highs;
+		if (t)
+			return i + (size_t)(__builtin_ctzll(t) >> 3);
+	}
+#else
+	while (b[i] != ',')
+		i++;
+	return i;
+#endif
+}
+
 static void
 row_reset(struct csv_row *row)
 {

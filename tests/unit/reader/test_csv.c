@@ -456,12 +456,12 @@ odd_number_cell(char *v, uint32_t *seed)
 	v[w] = '\0';
 }
 
-/* The same rows, once as written (each line read in one scan) and once
- * with a last column quoted with a '"' inside (each line split by
- * csv_split first): the same rows, bad rows and summaries, byte for
- * byte, whatever the number cells hold. */
+/* The same rows, once as written and once with a last column quoted with
+ * a '"' inside: the same rows, bad rows and summaries, byte for byte,
+ * whatever the number cells hold (odd cells: signs, spaces, exponents,
+ * "null", long digit runs, each through its parser). */
 static void
-test_stat_line_scan_matches_the_split(void **state)
+test_stat_number_cells_whatever_the_quoting(void **state)
 {
 	enum { ROWS = 400, ROUNDS = 10, NUM = 14 };
 	static char text[2][ROWS * 600 + 512];
@@ -668,7 +668,7 @@ main(void)
 		cmocka_unit_test(test_stat_timestamp_and_slot_cells_match_strtoull),
 		cmocka_unit_test(test_stat_decimal_cells_match_strtod_bit_for_bit),
 		cmocka_unit_test(test_stat_shape_elements_saturate),
-		cmocka_unit_test(test_stat_line_scan_matches_the_split),
+		cmocka_unit_test(test_stat_number_cells_whatever_the_quoting),
 		cmocka_unit_test(test_stat_read_again_after_clear_maps_each_header),
 		cmocka_unit_test(test_stat_rows_sorted_by_time_io_slot),
 	};
