@@ -363,9 +363,13 @@ model_close(struct model *m)
 		if (pthread_timedjoin_np(m->th.thread, NULL, &until) != 0) {
 			pthread_mutex_lock(&m->th.lock);
 			if (!m->th.exited) {
+				/* the thread frees m once it sees orphaned: its id is
+				 * read before the unlock, never from m after it */
+				pthread_t t = m->th.thread;
+
 				m->th.orphaned = true;
 				pthread_mutex_unlock(&m->th.lock);
-				pthread_detach(m->th.thread);
+				pthread_detach(t);
 				return;
 			}
 			pthread_mutex_unlock(&m->th.lock);
