@@ -188,7 +188,7 @@ check_entry(struct ms_run *run, size_t k, const struct reader_sink *sink)
 
 	if (e->name == MS_NO_NAME || e->flagged || run->gone)
 		return;
-	if (k > 0 && run->entries[k - 1].name == e->name &&
+	if (k > 0 && e->name != MS_NAME_REBUILT && run->entries[k - 1].name == e->name &&
 	    run->entries[k - 1].in_const == e->in_const) {
 		e->flagged = run->entries[k - 1].flagged;   /* one bin file, several rows */
 		return;

@@ -176,6 +176,8 @@ void ms_name_done(struct ms_name *n);
 /* The file-name form of a scoped name (§5.2: '/', '\\', '.', ' ' -> '_').
  * Returns a new string. */
 char *ms_name_file_form(const char *full_name);
+/* The same form appended to sb. */
+void ms_name_add_file_form(struct strbuf *sb, const char *full_name);
 /* The older file-name form of a scoped name ('/' -> "--"), or NULL when
  * the name has no '/'.  Returns a new string. */
 char *ms_name_dash_form(const char *full_name);
@@ -293,6 +295,9 @@ enum ms_entry_kind {
 
 /* ms_entry.name of a row without a data file. */
 #define MS_NO_NAME UINT32_MAX
+/* ms_entry.name of a .npy file whose name its row's fields spell, with the
+ * run's name suffix (ms_run.suffix): ms_entry_path() rebuilds it. */
+#define MS_NAME_REBUILT (UINT32_MAX - 1)
 /* ms_entry's statistic.csv line offset of a row no line gives (48 bits). */
 #define MS_NO_LINE (UINT64_MAX >> 16)
 /* ms_entry.task / .stream of an id wider than 32 bits: ms_run.wide has it. */
@@ -307,7 +312,8 @@ struct ms_entry {
 	const char *op_name;        /* interned (struct td_strpool) */
 	const char *op_type;        /* interned */
 	uint32_t name;              /* data file: its name's offset in the run's name
-				     * block (ms_run.names), MS_NO_NAME for MS_ENTRY_STAT */
+				     * block (ms_run.names), or MS_NAME_REBUILT;
+				     * MS_NO_NAME for MS_ENTRY_STAT */
 	uint32_t slot;
 	uint32_t task, stream;      /* MS_WIDE_ID: in ms_run.wide */
 	uint32_t line_lo;           /* byte offset of its statistic.csv line: */
@@ -364,6 +370,9 @@ struct ms_run {
 	char *names;                /* the entries' file names, NUL-terminated one after
 				     * the other (one block per run, not a path per row) */
 	size_t names_len;
+	uint32_t suffix;            /* offset in names of what follows the slot in the
+				     * names of MS_NAME_REBUILT rows (".DefaultFormat.npy"),
+				     * MS_NO_NAME when none is */
 	uint32_t file_id;
 	int64_t execution;
 	/* follow mode (ms_follow.c) */

@@ -251,15 +251,27 @@ ms_name_done(struct ms_name *n)
 	memset(n, 0, sizeof(*n));
 }
 
+static char
+file_form_char(char c)
+{
+	return c == '/' || c == '\\' || c == '.' || c == ' ' ? '_' : c;
+}
+
 char *
 ms_name_file_form(const char *full_name)
 {
 	char *s = xstrdup(full_name), *p;
 
 	for (p = s; *p; p++)
-		if (*p == '/' || *p == '\\' || *p == '.' || *p == ' ')
-			*p = '_';
+		*p = file_form_char(*p);
 	return s;
+}
+
+void
+ms_name_add_file_form(struct strbuf *sb, const char *full_name)
+{
+	for (; *full_name; full_name++)
+		strbuf_addc(sb, file_form_char(*full_name));
 }
 
 char *

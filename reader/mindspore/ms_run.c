@@ -11,6 +11,7 @@
 #include "ms_internal.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ struct load_ctx {
 	const char *run_dir;        /* the run's folder (other folders: its const_dir) */
 	struct strbuf names;        /* the run's name block (ms_run.names) */
 	uint32_t last_name;         /* offset of the last name added, MS_NO_NAME none */
+	uint32_t suffix;            /* ms_run.suffix, MS_NO_NAME until one is added */
+	struct strbuf spelt;        /* a row's name as its fields spell it (spell_name) */
 	/* add_stat_only: the last row's names and what they resolved to (the
 	 * names live in stat's pool until the run ends) */
 	const char *memo_type, *memo_op, *memo_full, *memo_rtype;
@@ -48,12 +51,40 @@ struct load_ctx {
 	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
 };
 
+/* The start of a .npy file's name as its row's fields spell it (§5.3),
+ * appended to sb: "{op type}.{op name's file form}.{task}.{stream}.
+ * {timestamp}.{input|output}.{slot}"; the run's suffix follows it.  The
+ * index pass keeps a row's name this way only when it spells the file's
+ * name exactly (a numbered file, a task id wider than the row's 32 bits or
+ * another op type give a name of their own in the block). */
+static void
+spell_name(const struct ms_entry *e, struct strbuf *sb)
+{
+	strbuf_adds(sb, e->op_type);
+	strbuf_addc(sb, '.');
+	ms_name_add_file_form(sb, e->op_name);
+	strbuf_addf(sb, ".%" PRIu32 ".%" PRIu32 ".%" PRIu64 ".%s.%" PRIu32, e->task, e->stream,
+		    e->ts, e->is_input ? "input" : "output", e->slot);
+}
+
 char *
 ms_entry_path(const struct ms_run *run, const struct ms_entry *e)
 {
 	const char *dir = e->in_const ? run->const_dir : run->path;
+	struct strbuf sb = {0};
 
-	if (e->name == MS_NO_NAME || !dir || e->name >= run->names_len)
+	if (!dir)
+		return NULL;
+	if (e->name == MS_NAME_REBUILT) {
+		if (run->suffix >= run->names_len)
+			return NULL;
+		strbuf_adds(&sb, dir);
+		strbuf_addc(&sb, '/');
+		spell_name(e, &sb);
+		strbuf_adds(&sb, run->names + run->suffix);
+		return sb.buf;
+	}
+	if (e->name == MS_NO_NAME || e->name >= run->names_len)
 		return NULL;
 	return xasprintf("%s/%s", dir, run->names + e->name);
 }
@@ -117,11 +148,36 @@ name_of(struct load_ctx *c, const char *name)
 
 	if (c->last_name != MS_NO_NAME && strcmp(c->names.buf + c->last_name, name) == 0)
 		return c->last_name;
-	if (c->names.len + n >= MS_NO_NAME)
+	if (c->names.len + n >= MS_NAME_REBUILT)
 		return MS_NO_NAME;
 	c->last_name = (uint32_t)c->names.len;
 	strbuf_add(&c->names, name, n);    /* with its NUL: the next name follows it */
 	return c->last_name;
+}
+
+/* e's name: MS_NAME_REBUILT when its fields spell the .npy file's name up
+ * to the run's suffix (the first such row's gives it), else its offset in
+ * the block.  Nothing is kept per row of a run whose files all follow the
+ * grammar (issue 25 item 1: ~130 bytes a row of LeNet's names). */
+static uint32_t
+npy_name_of(struct load_ctx *c, const struct ms_entry *e, const char *name)
+{
+	const char *tail;
+
+	c->spelt.len = 0;
+	spell_name(e, &c->spelt);
+	if (strncmp(name, c->spelt.buf, c->spelt.len) != 0)
+		return name_of(c, name);
+	tail = name + c->spelt.len;
+	if (c->suffix == MS_NO_NAME) {
+		uint32_t at = name_of(c, tail);
+
+		if (at == MS_NO_NAME)
+			return MS_NO_NAME;
+		c->suffix = at;
+		c->last_name = MS_NO_NAME;  /* not a row's name */
+	}
+	return strcmp(tail, c->names.buf + c->suffix) == 0 ? MS_NAME_REBUILT : name_of(c, name);
 }
 
 /* A row for the file path (named name in folder dir), or for a
@@ -144,7 +200,6 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	 * row's caller copies in whole (add_stat_only) */
 	if (kind != MS_ENTRY_STAT)
 		memset(&p->summary, 0, sizeof(p->summary));
-	e->name = path ? name_of(c, name) : MS_NO_NAME;
 	e->in_const = path && strcmp(dir, c->run_dir) != 0;
 	ms_entry_set_line(e, MS_NO_LINE);
 	p->size = MS_SIZE_UNKNOWN;
@@ -182,6 +237,12 @@ new_entry(struct load_ctx *c, const char *dir, const char *name, const char *pat
 	e->is_input = nm->is_input;
 	e->kind = kind;
 	e->hint = (uint8_t)nm->dtype;
+	if (!path)
+		e->name = MS_NO_NAME;
+	else if (kind == MS_ENTRY_NPY)
+		e->name = npy_name_of(c, e, name);
+	else
+		e->name = name_of(c, name);
 	return e;
 }
 
@@ -649,7 +710,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	struct load_ctx c = {
 		.r = r, .sink = sink, .over = overflow, .nover = noverflow,
 		.rank = (size_t)run->rank_order < r->nranks ? &r->ranks[run->rank_order] : NULL,
-		.run_dir = run->path, .last_name = MS_NO_NAME,
+		.run_dir = run->path, .last_name = MS_NO_NAME, .suffix = MS_NO_NAME,
 	};
 	struct ms_staged now, *d = ahead;
 	struct ms_mapping map;
@@ -690,7 +751,9 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	keep_wide_and_sizes(r, run);
 	run->names_len = c.names.len;
 	run->names = c.names.len ? xrealloc(c.names.buf, c.names.len + 1) : NULL;  /* no slack */
+	run->suffix = c.suffix;
 	if (!c.names.len)
 		strbuf_done(&c.names);
 	pthread_mutex_unlock(&r->lock);
+	strbuf_done(&c.spelt);
 }

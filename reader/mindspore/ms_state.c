@@ -33,7 +33,7 @@
  * one block, an entry's name an offset in it; 4: no summary (an entry's
  * statistic.csv line offset, the file's size and time per run).  Bump on any change
  * below. */
-#define MS_STATE_VERSION 4u
+#define MS_STATE_VERSION 5u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -112,6 +112,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u8(out, run->changed);
 		ser_put_u64(out, run->names_len);
 		ser_put_bytes(out, run->names, run->names_len);
+		ser_put_u32(out, run->suffix);
 		ser_put_u64(out, run->stat_size);
 		ser_put_u64(out, (uint64_t)run->stat_mtime);
 		ser_put_u64(out, run->n);
@@ -172,7 +173,9 @@ load_entry(struct ser_in *in, struct ms_run *run, const struct name_table *names
 	op = ser_get_u32(in);
 	type = ser_get_u32(in);
 	if (in->bad || op >= names->n || type >= names->n ||
-	    (e->name != MS_NO_NAME && e->name >= run->names_len) || (e->in_const && !run->const_dir))
+	    (e->name == MS_NAME_REBUILT ? run->suffix >= run->names_len
+					: e->name != MS_NO_NAME && e->name >= run->names_len) ||
+	    (e->in_const && !run->const_dir))
 		return false;
 	e->op_name = names->s[op];
 	e->op_type = names->s[type];
@@ -200,7 +203,7 @@ load_names_block(struct ser_in *in, struct ms_run *run)
 	uint64_t n = ser_get_count(in, 1);
 	const char *p = n ? ser_get_bytes(in, (size_t)n) : NULL;
 
-	if (in->bad || n >= MS_NO_NAME || (n && (!p || p[n - 1] != '\0')))
+	if (in->bad || n >= MS_NAME_REBUILT || (n && (!p || p[n - 1] != '\0')))
 		return false;
 	run->names = NULL;
 	if (n) {
@@ -208,7 +211,8 @@ load_names_block(struct ser_in *in, struct ms_run *run)
 		memcpy(run->names, p, (size_t)n);
 	}
 	run->names_len = (size_t)n;
-	return true;
+	run->suffix = ser_get_u32(in);
+	return !in->bad && (run->suffix == MS_NO_NAME || run->suffix < run->names_len);
 }
 
 /* The saved table of a sent run into run (entries owned by it). */

@@ -459,6 +459,7 @@ ms_run_new(struct reader *r, const char *dir)
 	memset(run, 0, sizeof(*run));
 	run->path = xstrdup(dir);
 	run->execution = -1;
+	run->suffix = MS_NO_NAME;
 	pthread_mutex_unlock(&r->lock);
 	return run;
 }

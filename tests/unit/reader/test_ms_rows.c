@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -367,6 +368,91 @@ test_ms_rows_wide_task_and_stream_ids_survive(void **state)
 	tmp_dump_done(&f);
 }
 
+/* The .npy files under dir, counted by find(1). */
+static size_t
+npy_files(const char *dir)
+{
+	char *cmd = xasprintf("find '%s' -name '*.npy' | wc -l", dir);
+	FILE *p = popen(cmd, "r");
+	unsigned long n = 0;
+
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%lu", &n), 1);
+	pclose(p);
+	free(cmd);
+	return n;
+}
+
+/* A row keeps no name of its own where its fields spell the file's
+ * (issue 25 item 1): every path a row gives is a file of the dump, every
+ * .npy file is some row's, from a fresh pass and from a resumed state;
+ * the run's name block holds the suffix and the names that do not spell
+ * (a file of another suffix in the run, one of a wider task id). */
+static void
+test_ms_rows_file_names_spelt_by_their_fields(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct strbuf st = {0};
+	struct reader *r;
+	size_t i, k, pass, files;
+
+	(void)state;
+	/* iteration 1: one file of another device format, one of a task id
+	 * past 32 bits (the statistic.csv row that names it too) */
+	tmp_dump_make(&f, SYNC, "cd $T/d/" IT "/1 && "
+		      "mv ReLU.Default_network-WithLossCell__backbone-LeNet5_relu-ReLU_ReLU-op12."
+		      "0.0.1700000002000231.output.0.DefaultFormat.npy "
+		      "ReLU.Default_network-WithLossCell__backbone-LeNet5_relu-ReLU_ReLU-op12."
+		      "0.0.1700000002000231.output.0.NCHW.npy && "
+		      "mv Reshape.Default_network-WithLossCell__backbone-LeNet5_flatten-Flatten_"
+		      "Reshape-op9.0.0.1700000002000196.output.0.DefaultFormat.npy "
+		      "Reshape.Default_network-WithLossCell__backbone-LeNet5_flatten-Flatten_"
+		      "Reshape-op9.5000000000.0.1700000002000196.output.0.DefaultFormat.npy && "
+		      "find $T/d -exec touch -d '-1 min' {} +");
+	files = npy_files(f.dir);
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	for (pass = 0; pass < 2; pass++) {
+		struct td_strpool seen = {0};
+		size_t spelt = 0, own = 0;
+
+		r = record_open(&mindspore_reader_ops, f.dir);
+		if (pass)
+			assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+		else
+			assert_int_equal(mindspore_reader_ops.index(r, &(struct reader_sink){0}),
+					 TD_OK);
+		for (i = 0; i < r->nruns; i++)
+			for (k = 0; k < r->runs[i].n; k++) {
+				const struct ms_entry *e = &r->runs[i].entries[k];
+				char *path = ms_entry_path(&r->runs[i], e);
+
+				if (e->name == MS_NO_NAME) {
+					assert_null(path);
+					continue;
+				}
+				assert_non_null(path);
+				assert_int_equal(access(path, R_OK), 0);
+				td_strpool_add(&seen, path);
+				spelt += e->name == MS_NAME_REBUILT;
+				own += e->name != MS_NAME_REBUILT;
+				if (e->name != MS_NAME_REBUILT)
+					assert_true(strstr(path, ".NCHW.npy") ||
+						    strstr(path, ".5000000000.0."));
+				free(path);
+			}
+		assert_int_equal(seen.n, files);        /* every file, each once */
+		assert_int_equal(own, 2);
+		assert_int_equal(spelt, files - 2);
+		td_strpool_done(&seen);
+		assert_decodes_as_sent(r, &first);
+		mindspore_reader_ops.close(r);
+	}
+	record_sink_done(&first);
+	strbuf_done(&st);
+	tmp_dump_done(&f);
+}
+
 int
 main(void)
 {
@@ -377,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_ms_rows_statistic_csv_changed_after_the_pass_is_an_error),
 		cmocka_unit_test(test_ms_rows_statistic_only_runs_resolve_each_op_alike),
 		cmocka_unit_test(test_ms_rows_wide_task_and_stream_ids_survive),
+		cmocka_unit_test(test_ms_rows_file_names_spelt_by_their_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
