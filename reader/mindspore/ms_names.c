@@ -270,8 +270,11 @@ ms_name_file_form(const char *full_name)
 void
 ms_name_add_file_form(struct strbuf *sb, const char *full_name)
 {
-	for (; *full_name; full_name++)
-		strbuf_addc(sb, file_form_char(*full_name));
+	size_t at = sb->len, i;
+
+	strbuf_adds(sb, full_name);
+	for (i = at; i < sb->len; i++)
+		sb->buf[i] = file_form_char(sb->buf[i]);
 }
 
 char *

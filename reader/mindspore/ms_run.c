@@ -11,7 +11,6 @@
 #include "ms_internal.h"
 
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +57,29 @@ struct load_ctx {
  * name exactly (a numbered file, a task id wider than the row's 32 bits or
  * another op type give a name of their own in the block). */
 static void
+add_dot_dec(struct strbuf *sb, uint64_t v)
+{
+	char d[21];
+	size_t n = 0;
+
+	do
+		d[sizeof d - ++n] = (char)('0' + v % 10);
+	while ((v /= 10));
+	d[sizeof d - ++n] = '.';
+	strbuf_add(sb, d + sizeof d - n, n);
+}
+
+static void
 spell_name(const struct ms_entry *e, struct strbuf *sb)
 {
 	strbuf_adds(sb, e->op_type);
 	strbuf_addc(sb, '.');
 	ms_name_add_file_form(sb, e->op_name);
-	strbuf_addf(sb, ".%" PRIu32 ".%" PRIu32 ".%" PRIu64 ".%s.%" PRIu32, e->task, e->stream,
-		    e->ts, e->is_input ? "input" : "output", e->slot);
+	add_dot_dec(sb, e->task);
+	add_dot_dec(sb, e->stream);
+	add_dot_dec(sb, e->ts);
+	strbuf_adds(sb, e->is_input ? ".input" : ".output");
+	add_dot_dec(sb, e->slot);
 }
 
 char *
