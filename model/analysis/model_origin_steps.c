@@ -78,6 +78,8 @@ octx_done(struct octx *c)
 	carry_free(c->carry);
 	free(c->steps);
 	free(c->calls_of);
+	octx_prev_free(c->prev);
+	c->prev = NULL;
 	c->calls = NULL;
 	c->carry = NULL;
 	c->steps = NULL;

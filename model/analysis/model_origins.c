@@ -220,9 +220,10 @@ row_inputs(struct model *m, uint64_t i, const struct op_facts *of,
 /* The latest earlier output row of the same (op, slot) in i's execution
  * bounds, -1 none. */
 static int64_t
-previous_same(struct model *m, uint64_t i, uint32_t op, uint32_t slot)
+previous_same(struct octx *c, uint64_t i, uint32_t op, uint32_t slot)
 {
-	int64_t r = model_trace_of_op(m, op, slot, i, -1);
+	struct model *m = c->m;
+	int64_t r = octx_prev_of_op(c, op, slot, i);
 	struct model_row_keys k[2];
 	uint64_t rows[2] = { i, 0 };
 
@@ -389,7 +390,7 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 	 * A different value (other NaN/Inf counts) is not, even when no
 	 * traced input changed: an input never traced may have. */
 	{
-		int64_t prev = previous_same(m, i, of.op, model_trace_slot(m, i));
+		int64_t prev = previous_same(c, i, of.op, model_trace_slot(m, i));
 		bool newer = false;
 
 		for (k = 0; k < o->ninputs; k++)

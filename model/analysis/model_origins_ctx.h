@@ -30,6 +30,9 @@ struct octx {
 				     * are fixed once indexed, the calls read
 				     * once), NULL until the first */
 	struct step_memo *calls_of; /* rows' calls found so far, the same way */
+	struct prev_memo *prev;     /* each op's latest output row as the rows are
+				     * walked in order (model_origin_prev.c),
+				     * NULL until the first question */
 };
 
 void octx_done(struct octx *c);
@@ -39,6 +42,12 @@ int64_t octx_row_step(struct octx *c, uint64_t i);
 /* The execution row i ran in (its own, else the function call recorded
  * after it, else its step), -1 unknown. */
 int64_t octx_row_call(void *octx, uint64_t i);
+/* The latest output row before i of (op, slot), -1 none: what
+ * model_trace_of_op(m, op, slot, i, -1) answers, from a walk of the rows
+ * in order kept in c (model_origin_prev.c) when the questions move
+ * forward, as the listing's do. */
+int64_t octx_prev_of_op(struct octx *c, uint32_t op, uint32_t slot, uint64_t i);
+void octx_prev_free(struct prev_memo *p);
 /* The carry context of c (made on first use). */
 struct carry *octx_carry(struct octx *c);
 
