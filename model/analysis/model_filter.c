@@ -106,6 +106,7 @@ model_filter_new(struct model *m, const struct model_filter_spec *spec, struct m
 
 	*out = NULL;
 	f->m = m;
+	f->same_state = -1;
 	st = compile("op", spec->op_regex, &f->op_re, err, errlen);
 	if (st == TD_OK)
 		st = compile("type", spec->type_regex, &f->type_re, err, errlen);
@@ -443,6 +444,8 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	for (c = 0; window && c < f->nop_state && (f->op_state[c] & 3) != ST_ROWS; c++)
 		;
 	window = window && c < f->nop_state;
+	if (window)
+		f->same_state = filter_same_state(f);
 
 	if (nchunks > f->tab[t].capcnt) {
 		size_t old = f->tab[t].capcnt;
