@@ -30,6 +30,8 @@ struct octx {
 				     * are fixed once indexed, the calls read
 				     * once), NULL until the first */
 	struct step_memo *calls_of; /* rows' calls found so far, the same way */
+	uint64_t host_lo, host_n;   /* rows [host_lo, host_lo + host_n) have their */
+	uint32_t *host;             /* host keys here (octx_row_host), NULL none */
 	struct prev_memo *prev;     /* each op's latest output row as the rows are
 				     * walked in order (model_origin_prev.c),
 				     * NULL until the first question */
@@ -100,14 +102,10 @@ void reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct mo
 struct model_reach *reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n);
 void reach_done(struct reach_acc *a);
 
-/* Trace row j's host key (one row of model_trace_keys). */
-static inline uint32_t
-origin_row_host(struct model *m, uint64_t j)
-{
-	struct model_row_keys k;
-
-	model_trace_keys(m, &j, 1, &k);
-	return k.host;
-}
+/* Trace row j's host key (model_trace_keys' host: 0 none or past the
+ * rows), read with the rows after it a window at a time
+ * (model_trace_hosts: one lock, the host found once a file's rows):
+ * the walks ask the rows in order. */
+uint32_t octx_row_host(struct octx *c, uint64_t j);
 
 #endif

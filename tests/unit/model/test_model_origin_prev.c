@@ -6,7 +6,9 @@
  * order they come in (row after row, a few rows apart, far apart so the
  * walk starts again, backwards, at random), on rows of interleaved ops
  * with several slots (one past what a flag byte holds), input rows and
- * ops that stop appearing.
+ * ops that stop appearing.  And a row's host read a window of rows at a
+ * time (octx_row_host) against model_trace_keys' host, on rows of files
+ * of two hosts and of none, in order, backwards and past the rows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,6 +142,38 @@ test_prev_with_paths_walked_back_is_the_scans(void **state)
 	model_close(m);
 }
 
+static void
+test_row_host_is_the_keys_host(void **state)
+{
+	struct fake *f = fake_new();
+	struct td_summary s = fake_full_health(4, 0, 0, 0);
+	struct model *m;
+	struct octx c;
+	uint64_t n;
+
+	(void)state;
+	fake_file(f, 1, "a", "host-a");
+	fake_file(f, 2, "b", "host-b");
+	fake_file(f, 3, "c", NULL);
+	fake_graph(f, "g", "g", NULL);
+	fake_op(f, "g", "x", "Relu", NULL, NULL);
+	for (int r = 0; r < 1500; r++)      /* files in runs of 1 to 200 rows */
+		fake_trace(f, 1 + (uint32_t)(r / (1 + r % 200 / 40)) % 3, "g", "x", 0, 1.0 + r, &s);
+	m = fake_model_open(f, NULL);
+	n = model_trace_count(m);
+	c = (struct octx){ .m = m };
+	for (uint64_t pass = 0; pass < 3; pass++)
+		for (uint64_t k = 0; k < n + 300; k++) {
+			uint64_t i = pass == 0 ? k : pass == 1 ? n + 299 - k : next_rand() % (n + 300);
+			struct model_row_keys key;
+
+			model_trace_keys(m, &i, 1, &key);
+			assert_int_equal(octx_row_host(&c, i), key.host);
+		}
+	octx_done(&c);
+	model_close(m);
+}
+
 int
 main(void)
 {
@@ -147,6 +181,7 @@ main(void)
 		cmocka_unit_test(test_prev_row_after_row_is_the_scans),
 		cmocka_unit_test(test_prev_far_apart_and_backwards_is_the_scans),
 		cmocka_unit_test(test_prev_with_paths_walked_back_is_the_scans),
+		cmocka_unit_test(test_row_host_is_the_keys_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
