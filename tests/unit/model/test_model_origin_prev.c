@@ -42,9 +42,9 @@ next_rand(void)
 /* Rows of ops a..e in a shuffled order, each with a slot of slots[],
  * one row in eight an input row; "once" only in the first rows. */
 static struct model *
-script(void)
+script(struct fake **out)
 {
-	struct fake *f = fake_new();
+	struct fake *f = *out = fake_new();
 	struct td_summary s = fake_full_health(4, 0, 0, 0);
 
 	fake_graph(f, "g", "g", NULL);
@@ -86,7 +86,8 @@ ask_own(struct octx *c, uint64_t i)
 static void
 test_prev_row_after_row_is_the_scans(void **state)
 {
-	struct model *m = script();
+	struct fake *fk;
+	struct model *m = script(&fk);
 	struct octx c = { .m = m };
 
 	(void)state;
@@ -99,12 +100,14 @@ test_prev_row_after_row_is_the_scans(void **state)
 	}
 	octx_done(&c);
 	model_close(m);
+	fake_free(fk);
 }
 
 static void
 test_prev_far_apart_and_backwards_is_the_scans(void **state)
 {
-	struct model *m = script();
+	struct fake *fk;
+	struct model *m = script(&fk);
 	struct octx c = { .m = m };
 
 	(void)state;
@@ -121,6 +124,7 @@ test_prev_far_apart_and_backwards_is_the_scans(void **state)
 		ask_own(&c, next_rand() % NROWS);
 	octx_done(&c);
 	model_close(m);
+	fake_free(fk);
 }
 
 /* Dense questions interleaved with a path walked back (classify of
@@ -128,7 +132,8 @@ test_prev_far_apart_and_backwards_is_the_scans(void **state)
 static void
 test_prev_with_paths_walked_back_is_the_scans(void **state)
 {
-	struct model *m = script();
+	struct fake *fk;
+	struct model *m = script(&fk);
 	struct octx c = { .m = m };
 
 	(void)state;
@@ -140,12 +145,13 @@ test_prev_with_paths_walked_back_is_the_scans(void **state)
 	}
 	octx_done(&c);
 	model_close(m);
+	fake_free(fk);
 }
 
 static void
 test_row_host_is_the_keys_host(void **state)
 {
-	struct fake *f = fake_new();
+	struct fake *fk = fake_new(), *f = fk;
 	struct td_summary s = fake_full_health(4, 0, 0, 0);
 	struct model *m;
 	struct octx c;
@@ -172,6 +178,7 @@ test_row_host_is_the_keys_host(void **state)
 		}
 	octx_done(&c);
 	model_close(m);
+	fake_free(fk);
 }
 
 int
