@@ -519,25 +519,34 @@ model_origins_free(struct model_origin *v, size_t n)
 	free(v);
 }
 
-/* Row facts shown with every answer. */
+/* Row facts shown with every answer: what model_trace_get gives, the
+ * summary and time from the summary columns where they hold the row
+ * (model_trace_fields: the decode's fields, which are all a summary
+ * shows) rather than a decode of its record per origin. */
 static void
 fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 {
-	struct model_trace t;
+	struct model_op_brief b;
+	struct model_fields f;
+	uint32_t fl, op;
 
 	memset(o, 0, sizeof(*o));
 	o->source = TABLE_TRACES;
 	o->index = i;
 	o->origin = -1;
 	o->via = -1;
-	if (model_trace_get(c->m, i, &t) != TD_OK)
+	if (i >= model_trace_count(c->m) || !model_trace_fields(c->m, i, UINT32_MAX, &f))
 		return;
-	o->op_name = t.op_name;
-	o->op_type = t.op_type;
-	o->slot = t.slot;
-	o->host = t.host;
-	o->wall_time = t.wall_time;
-	o->summary = t.summary;
+	op = model_trace_op_flags(c->m, i, &fl);
+	o->op_name = o->op_type = "";
+	if (model_op_brief(c->m, op, &b)) {
+		o->op_name = b.name;
+		o->op_type = b.type;
+	}
+	o->slot = model_trace_slot(c->m, i);
+	o->host = model_host_name(c->m, octx_row_host(c, i));
+	o->wall_time = f.wall_time;
+	o->summary = f.s;
 	o->step = octx_row_step(c, i);
 }
 
