@@ -31,6 +31,8 @@
 #define BACK_MAX_STEPS 4096         /* steps back from a row to its origin */
 #define OWN_INPUT_WINDOW 256        /* rows searched back for an op's own input rows */
 #define OWN_INPUT_MAX 64            /* input records taken as an op's inputs */
+#define FILL_DECODES 16             /* rows of a block of the columns decoded
+				     * before the block is read (fill_row) */
 
 _Static_assert(sizeof(struct model_origin) <= 2184, "model_origin grew: keep it compact");
 
@@ -519,15 +521,20 @@ model_origins_free(struct model_origin *v, size_t n)
 	free(v);
 }
 
-/* Row facts shown with every answer: what model_trace_get gives, the
- * summary and time from the summary columns where they hold the row
- * (model_trace_fields: the decode's fields, which are all a summary
- * shows) rather than a decode of its record per origin. */
+/* Row facts shown with every answer: what model_trace_get gives.  Where
+ * many rows of one block of the summary columns are explained (NaN in
+ * every row from some row on), the summary and time come from the
+ * columns (model_trace_fields: the decode's fields, which are all a
+ * summary shows) rather than a decode of each record; the columns are
+ * read a whole block at a time, so a block's first FILL_DECODES rows
+ * (and rows far apart: a few a block) are decoded as before. */
 static void
 fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 {
 	struct model_op_brief b;
 	struct model_fields f;
+	struct model_trace t;
+	uint64_t blk = i / MODEL_FIELD_WINDOW;
 	uint32_t fl, op;
 
 	memset(o, 0, sizeof(*o));
@@ -535,6 +542,23 @@ fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 	o->index = i;
 	o->origin = -1;
 	o->via = -1;
+	if (blk + 1 != c->fill_block1) {
+		c->fill_block1 = blk + 1;
+		c->fill_n = 0;
+	}
+	if (c->fill_n < FILL_DECODES) {
+		c->fill_n++;
+		if (model_trace_get(c->m, i, &t) != TD_OK)
+			return;
+		o->op_name = t.op_name;
+		o->op_type = t.op_type;
+		o->slot = t.slot;
+		o->host = t.host;
+		o->wall_time = t.wall_time;
+		o->summary = t.summary;
+		o->step = octx_row_step(c, i);
+		return;
+	}
 	if (i >= model_trace_count(c->m) || !model_trace_fields(c->m, i, UINT32_MAX, &f))
 		return;
 	op = model_trace_op_flags(c->m, i, &fl);

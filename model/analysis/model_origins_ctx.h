@@ -30,6 +30,9 @@ struct octx {
 				     * are fixed once indexed, the calls read
 				     * once), NULL until the first */
 	struct step_memo *calls_of; /* rows' calls found so far, the same way */
+	uint64_t fill_block1;       /* block of the columns of the rows explained
+				     * last + 1, 0 none (fill_row) */
+	unsigned fill_n;            /* rows of it explained */
 	uint64_t host_lo, host_n;   /* rows [host_lo, host_lo + host_n) have their */
 	uint32_t *host;             /* host keys here (octx_row_host), NULL none */
 	struct prev_memo *prev;     /* each op's latest output row as the rows are
