@@ -94,10 +94,15 @@ uint32_t
 octx_row_host(struct octx *c, uint64_t j)
 {
 	if (j < c->host_lo || j - c->host_lo >= c->host_n) {
+		/* a window when the rows asked follow on from the last one,
+		 * else the row alone (rows far apart: few NaN rows) */
+		uint64_t end = c->host_lo + c->host_n;
+		size_t n = c->host && j >= end && j - end < HOST_WINDOW ? HOST_WINDOW : 1;
+
 		if (!c->host)
 			c->host = xmalloc(HOST_WINDOW * sizeof(*c->host));
 		c->host_lo = j;
-		c->host_n = model_trace_hosts(c->m, j, HOST_WINDOW, c->host, NULL);
+		c->host_n = model_trace_hosts(c->m, j, n, c->host, NULL);
 		if (!c->host_n)
 			return 0;           /* past the rows */
 	}
