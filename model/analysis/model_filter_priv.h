@@ -76,6 +76,7 @@ struct model_filter {
 	size_t nop_state, capop;
 	int same_state;             /* the four low bits every op's state has,
 				     * -1 when they differ (update_counts) */
+	bool same_dirty;            /* an op state changed since same_state */
 	uint64_t fill_gen;
 	uint8_t *str_state;
 	size_t nstr_state, capstr;
