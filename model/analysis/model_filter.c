@@ -106,6 +106,8 @@ model_filter_new(struct model *m, const struct model_filter_spec *spec, struct m
 
 	*out = NULL;
 	f->m = m;
+	f->same_state = -1;
+	f->same_dirty = true;
 	st = compile("op", spec->op_regex, &f->op_re, err, errlen);
 	if (st == TD_OK)
 		st = compile("type", spec->type_regex, &f->type_re, err, errlen);
@@ -216,6 +218,7 @@ ensure_ops(struct model_filter *f)
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
 				f->op_state[i] = ST_UNKNOWN;
+		f->same_dirty = true;
 		if (f->tab[TABLE_TRACES].cnt)       /* NULL until the first count */
 			memset(f->tab[TABLE_TRACES].cnt, 0,
 			       f->tab[TABLE_TRACES].capcnt * sizeof(struct fcount));
@@ -228,6 +231,7 @@ ensure_ops(struct model_filter *f)
 		TD_GROW(f->op_state, f->capop, nops);
 		memset(f->op_state + f->nop_state, 0, nops - f->nop_state);
 		f->nop_state = nops;
+		f->same_dirty = true;
 	}
 	for (i = 0; i < f->nop_state; i += TD_ARRAY_SIZE(b)) {
 		for (k = i; k < f->nop_state && k < i + TD_ARRAY_SIZE(b); k++)
@@ -237,8 +241,10 @@ ensure_ops(struct model_filter *f)
 			continue;       /* nothing to evaluate in this batch */
 		n = model_op_briefs(f->m, (uint32_t)i, TD_ARRAY_SIZE(b), b);
 		for (k = 0; k < n && i + k < f->nop_state; k++)
-			if (f->op_state[i + k] == ST_UNKNOWN)
+			if (f->op_state[i + k] == ST_UNKNOWN) {
 				f->op_state[i + k] = eval_op(f, &b[k]);
+				f->same_dirty = true;
+			}
 	}
 }
 
@@ -443,6 +449,10 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	for (c = 0; window && c < f->nop_state && (f->op_state[c] & 3) != ST_ROWS; c++)
 		;
 	window = window && c < f->nop_state;
+	if (window && f->same_dirty) {   /* once after the op states changed */
+		f->same_state = filter_same_state(f);
+		f->same_dirty = false;
+	}
 
 	if (nchunks > f->tab[t].capcnt) {
 		size_t old = f->tab[t].capcnt;

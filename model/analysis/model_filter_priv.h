@@ -74,6 +74,9 @@ struct model_filter {
 	struct where_window *fwin;  /* its scratch, NULL until used */
 	uint8_t *op_state;
 	size_t nop_state, capop;
+	int same_state;             /* the four low bits every op's state has,
+				     * -1 when they differ (update_counts) */
+	bool same_dirty;            /* an op state changed since same_state */
 	uint64_t fill_gen;
 	uint8_t *str_state;
 	size_t nstr_state, capstr;
@@ -94,6 +97,10 @@ int filter_trace_match(struct model_filter *f, uint64_t j, const struct trace_bo
 		       struct host_cursor *hc);
 
 /* model_filter_window.c */
+/* The four low bits of the op states when every op has the same as far
+ * as a row's match goes (its answer and undecided bits), else -1; the
+ * ops are f's after ensure_ops (every row counted names one of them). */
+int filter_same_state(const struct model_filter *f);
 /* Counts trace rows [lo, hi) (within one block of counts, none counted
  * yet) into cnt, for a where_window_able condition: the answers from
  * the summary columns a window at a time, the rows the columns do not

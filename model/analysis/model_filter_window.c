@@ -77,6 +77,14 @@ keep_answers(struct filter_table *tb, const uint8_t *wb, uint64_t j, const uint8
 		uint8_t *byte = &tb->wrow[(j + k) >> 2];
 		unsigned old = *byte, now = 0;
 
+		if (!old) {     /* none cached yet (a first count): no test a row */
+			w[k] = wb[ans[k]];
+			w[k + 1] = wb[ans[k + 1]];
+			w[k + 2] = wb[ans[k + 2]];
+			w[k + 3] = wb[ans[k + 3]];
+			*byte = (uint8_t)(w[k] | w[k + 1] << 2 | w[k + 2] << 4 | w[k + 3] << 6);
+			continue;
+		}
 		for (unsigned i = 0; i < 4; i++) {
 			unsigned o = old >> (2 * i) & 3, v = o ? o : wb[ans[k + i]];
 
@@ -87,6 +95,21 @@ keep_answers(struct filter_table *tb, const uint8_t *wb, uint64_t j, const uint8
 	}
 	for (; k < n; k++)
 		w[k] = keep_one(tb, j + k, wb[ans[k]]);
+}
+
+int
+filter_same_state(const struct model_filter *f)
+{
+	const unsigned bits = 3 | ST_UNDECIDED;     /* what quick_match reads */
+	unsigned st;
+
+	if (!f->nop_state)
+		return -1;
+	st = f->op_state[0] & bits;
+	for (size_t k = 1; k < f->nop_state; k++)
+		if ((f->op_state[k] & bits) != st)
+			return -1;
+	return (int)st;
 }
 
 /* The row counts by result packed in one word (R_* times HIST_BITS:
@@ -102,6 +125,12 @@ filter_window_count(struct model_filter *f, const struct trace_bounds *b,
 	uint8_t ans[MODEL_FIELD_WINDOW], w[MODEL_FIELD_WINDOW], lut[16][4], wb[256];
 	bool quick = !f->host && f->execution < 0;
 	uint32_t need = f->nonfinite ? ROW_NONFINITE : 0;
+	/* every op alike (a condition on summary fields alone) and no flag
+	 * asked: a row's match is its answer's, no op looked up a row (every
+	 * row counted names an op of f's: update_counts' rows were counted
+	 * before ensure_ops read the ops) */
+	const uint8_t *same = NULL;
+	uint64_t inc[4] = { 0 };    /* same: what a row of each answer adds to hist */
 	size_t got = 0, k;
 	uint64_t j, hist = 0;
 
@@ -110,6 +139,11 @@ filter_window_count(struct model_filter *f, const struct trace_bounds *b,
 	wbits_table(wb);
 	for (k = 0; k < 64; k++)
 		lut[k >> 2][k & 3] = quick_match((uint8_t)(k >> 2), (unsigned)(k & 3));
+	if (quick && !need && f->same_state >= 0) {
+		same = lut[f->same_state];
+		for (k = 0; k < 4; k++)
+			inc[k] = same[k] == R_ASK ? 0 : (uint64_t)1 << (same[k] * HIST_BITS);
+	}
 	filter_wrow_reserve(tb, hi - 1);
 	for (j = lo; j < hi; j += got) {
 		got = where_trace_window(f->m, f->where, j, (size_t)(hi - j), f->fwin, ans);
@@ -118,7 +152,12 @@ filter_window_count(struct model_filter *f, const struct trace_bounds *b,
 			memset(ans, WHERE_ASK, got);
 		}
 		keep_answers(tb, wb, j, ans, got, w);
-		for (k = 0; k < got; k++) {
+		for (k = 0; same && k < got; k++) {
+			hist += inc[w[k]];
+			if (same[w[k]] == R_ASK)
+				hist += (uint64_t)1 << (filter_trace_match(f, j + k, b, hc) * HIST_BITS);
+		}
+		for (k = 0; !same && k < got; k++) {
 			uint32_t flags, op;
 			uint8_t st, r = R_ASK;
 

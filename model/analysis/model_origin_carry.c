@@ -148,7 +148,6 @@ first_time(struct reach_acc *a, uint64_t ent, uint64_t key, uint64_t kind)
 void
 reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_origin *t)
 {
-	struct model *m = c->m;
 	struct reach_ent *e;
 	uint64_t ent, p;
 	int64_t next = -1, step;
@@ -161,7 +160,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 		memset(e, 0, sizeof(*e));
 		e->root = j;
 		e->step = octx_row_step(c, j);
-		e->host_sid = origin_row_host(m, j);
+		e->host_sid = octx_row_host(c, j);
 		e->r.rows = 1;
 		*hashtab_u64_put(&a->root, j + 1, 0) = ++a->n;
 		return;
@@ -188,7 +187,7 @@ reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct model_o
 	step = octx_row_step(c, j);
 	if (step >= 0 && step != e->step && first_time(a, ent, (uint64_t)step, 0))
 		bump(&e->r.steps);
-	hs = origin_row_host(m, j);
+	hs = octx_row_host(c, j);
 	if (hs != e->host_sid && first_time(a, ent, hs, 1))
 		bump(&e->r.hosts);
 }

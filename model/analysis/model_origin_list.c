@@ -155,7 +155,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	 * per row was most of origins at ten million rows) */
 	memset(&t, 0, sizeof t);
 	if (r->host || r->per_host) {
-		hs = origin_row_host(m, j);
+		hs = octx_row_host(&r->c, j);
 		if (!host_matches(m, r->host, hs))
 			return;
 		cnt = r->per_host ? host_slot(&r->hc, &r->nhc, &r->caphc, hs) : NULL;
@@ -179,7 +179,7 @@ run_row(struct model_origins_run *r, uint64_t j)
 	origins_explain_row(&r->c, j, &t);
 	origin_pack_put(&r->packs, j, &t);
 	TD_GROW(r->v, r->cap, r->n + 1);
-	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, origin_row_host(m, j), TABLE_TRACES };
+	r->v[r->n++] = (struct origin_rec){ j, t.wall_time, octx_row_host(&r->c, j), TABLE_TRACES };
 	model_origin_done(&t);
 	if (cnt)
 		(*cnt)++;

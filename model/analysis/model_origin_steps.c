@@ -12,6 +12,7 @@
 
 #define CALL_BATCH 256              /* executions' keys read at once */
 #define STEP_MEMO 4096              /* rows' steps kept (direct-mapped) */
+#define HOST_WINDOW 256             /* rows' host keys read at once */
 
 /* The steps of the rows asked last: the walks ask a row's step again and
  * again (classify, explain, the path, the reach), and a row of a graph
@@ -78,10 +79,34 @@ octx_done(struct octx *c)
 	carry_free(c->carry);
 	free(c->steps);
 	free(c->calls_of);
+	octx_prev_free(c->prev);
+	c->prev = NULL;
+	free(c->host);
+	c->host = NULL;
+	c->host_n = 0;
 	c->calls = NULL;
 	c->carry = NULL;
 	c->steps = NULL;
 	c->calls_of = NULL;
+}
+
+uint32_t
+octx_row_host(struct octx *c, uint64_t j)
+{
+	if (j < c->host_lo || j - c->host_lo >= c->host_n) {
+		/* a window when the rows asked follow on from the last one,
+		 * else the row alone (rows far apart: few NaN rows) */
+		uint64_t end = c->host_lo + c->host_n;
+		size_t n = c->host && j >= end && j - end < HOST_WINDOW ? HOST_WINDOW : 1;
+
+		if (!c->host)
+			c->host = xmalloc(HOST_WINDOW * sizeof(*c->host));
+		c->host_lo = j;
+		c->host_n = model_trace_hosts(c->m, j, n, c->host, NULL);
+		if (!c->host_n)
+			return 0;           /* past the rows */
+	}
+	return c->host[j - c->host_lo];
 }
 
 struct carry *

@@ -31,6 +31,8 @@
 #define BACK_MAX_STEPS 4096         /* steps back from a row to its origin */
 #define OWN_INPUT_WINDOW 256        /* rows searched back for an op's own input rows */
 #define OWN_INPUT_MAX 64            /* input records taken as an op's inputs */
+#define FILL_DECODES 16             /* rows of a block of the columns decoded
+				     * before the block is read (fill_row) */
 
 _Static_assert(sizeof(struct model_origin) <= 2184, "model_origin grew: keep it compact");
 
@@ -220,9 +222,10 @@ row_inputs(struct model *m, uint64_t i, const struct op_facts *of,
 /* The latest earlier output row of the same (op, slot) in i's execution
  * bounds, -1 none. */
 static int64_t
-previous_same(struct model *m, uint64_t i, uint32_t op, uint32_t slot)
+previous_same(struct octx *c, uint64_t i, uint32_t op, uint32_t slot)
 {
-	int64_t r = model_trace_of_op(m, op, slot, i, -1);
+	struct model *m = c->m;
+	int64_t r = octx_prev_of_op(c, op, slot, i);
 	struct model_row_keys k[2];
 	uint64_t rows[2] = { i, 0 };
 
@@ -389,7 +392,7 @@ origins_classify(struct octx *c, uint64_t i, struct model_origin *o, bool decode
 	 * A different value (other NaN/Inf counts) is not, even when no
 	 * traced input changed: an input never traced may have. */
 	{
-		int64_t prev = previous_same(m, i, of.op, model_trace_slot(m, i));
+		int64_t prev = previous_same(c, i, of.op, model_trace_slot(m, i));
 		bool newer = false;
 
 		for (k = 0; k < o->ninputs; k++)
@@ -518,25 +521,56 @@ model_origins_free(struct model_origin *v, size_t n)
 	free(v);
 }
 
-/* Row facts shown with every answer. */
+/* Row facts shown with every answer: what model_trace_get gives.  Where
+ * many rows of one block of the summary columns are explained (NaN in
+ * every row from some row on), the summary and time come from the
+ * columns (model_trace_fields: the decode's fields, which are all a
+ * summary shows) rather than a decode of each record; the columns are
+ * read a whole block at a time, so a block's first FILL_DECODES rows
+ * (and rows far apart: a few a block) are decoded as before. */
 static void
 fill_row(struct octx *c, uint64_t i, struct model_origin *o)
 {
+	struct model_op_brief b;
+	struct model_fields f;
 	struct model_trace t;
+	uint64_t blk = i / MODEL_FIELD_WINDOW;
+	uint32_t fl, op;
 
 	memset(o, 0, sizeof(*o));
 	o->source = TABLE_TRACES;
 	o->index = i;
 	o->origin = -1;
 	o->via = -1;
-	if (model_trace_get(c->m, i, &t) != TD_OK)
+	if (blk + 1 != c->fill_block1) {
+		c->fill_block1 = blk + 1;
+		c->fill_n = 0;
+	}
+	if (c->fill_n < FILL_DECODES) {
+		c->fill_n++;
+		if (model_trace_get(c->m, i, &t) != TD_OK)
+			return;
+		o->op_name = t.op_name;
+		o->op_type = t.op_type;
+		o->slot = t.slot;
+		o->host = t.host;
+		o->wall_time = t.wall_time;
+		o->summary = t.summary;
+		o->step = octx_row_step(c, i);
 		return;
-	o->op_name = t.op_name;
-	o->op_type = t.op_type;
-	o->slot = t.slot;
-	o->host = t.host;
-	o->wall_time = t.wall_time;
-	o->summary = t.summary;
+	}
+	if (i >= model_trace_count(c->m) || !model_trace_fields(c->m, i, UINT32_MAX, &f))
+		return;
+	op = model_trace_op_flags(c->m, i, &fl);
+	o->op_name = o->op_type = "";
+	if (model_op_brief(c->m, op, &b)) {
+		o->op_name = b.name;
+		o->op_type = b.type;
+	}
+	o->slot = model_trace_slot(c->m, i);
+	o->host = model_host_name(c->m, octx_row_host(c, i));
+	o->wall_time = f.wall_time;
+	o->summary = f.s;
 	o->step = octx_row_step(c, i);
 }
 

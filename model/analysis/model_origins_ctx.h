@@ -30,6 +30,14 @@ struct octx {
 				     * are fixed once indexed, the calls read
 				     * once), NULL until the first */
 	struct step_memo *calls_of; /* rows' calls found so far, the same way */
+	uint64_t fill_block1;       /* block of the columns of the rows explained
+				     * last + 1, 0 none (fill_row) */
+	unsigned fill_n;            /* rows of it explained */
+	uint64_t host_lo, host_n;   /* rows [host_lo, host_lo + host_n) have their */
+	uint32_t *host;             /* host keys here (octx_row_host), NULL none */
+	struct prev_memo *prev;     /* each op's latest output row as the rows are
+				     * walked in order (model_origin_prev.c),
+				     * NULL until the first question */
 };
 
 void octx_done(struct octx *c);
@@ -39,6 +47,12 @@ int64_t octx_row_step(struct octx *c, uint64_t i);
 /* The execution row i ran in (its own, else the function call recorded
  * after it, else its step), -1 unknown. */
 int64_t octx_row_call(void *octx, uint64_t i);
+/* The latest output row before i of (op, slot), -1 none: what
+ * model_trace_of_op(m, op, slot, i, -1) answers, from a walk of the rows
+ * in order kept in c (model_origin_prev.c) when the questions move
+ * forward, as the listing's do. */
+int64_t octx_prev_of_op(struct octx *c, uint32_t op, uint32_t slot, uint64_t i);
+void octx_prev_free(struct prev_memo *p);
 /* The carry context of c (made on first use). */
 struct carry *octx_carry(struct octx *c);
 
@@ -91,14 +105,10 @@ void reach_note(struct reach_acc *a, struct octx *c, uint64_t j, const struct mo
 struct model_reach *reach_take(struct reach_acc *a, const struct origin_rec *v, size_t n);
 void reach_done(struct reach_acc *a);
 
-/* Trace row j's host key (one row of model_trace_keys). */
-static inline uint32_t
-origin_row_host(struct model *m, uint64_t j)
-{
-	struct model_row_keys k;
-
-	model_trace_keys(m, &j, 1, &k);
-	return k.host;
-}
+/* Trace row j's host key (model_trace_keys' host: 0 none or past the
+ * rows), read with the rows after it a window at a time
+ * (model_trace_hosts: one lock, the host found once a file's rows):
+ * the walks ask the rows in order. */
+uint32_t octx_row_host(struct octx *c, uint64_t j);
 
 #endif

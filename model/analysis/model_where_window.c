@@ -149,35 +149,77 @@ where_field_bits(enum expr_field f)
 	return f >= 0 && f < EXPR_F_COUNT ? wfield[f].bits & ~WF_OP : 0;
 }
 
+/* Whether row k of the window holds every summary bit of bits. */
+static inline bool
+holds(const struct model_field_window *w, size_t k, uint32_t bits)
+{
+	return (w->known[k] & bits) == bits;
+}
+
+/* A count or real column (col) of the rows holding bits. */
+static void
+col_numbers(const struct model_field_window *w, int col, uint32_t bits, size_t n, uint8_t *avail,
+	    double *num, const char **str)
+{
+	const uint64_t *v = w->v[col];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		avail[k] = holds(w, k, bits) ? EXPR_KNOWN : EXPR_ABSENT;
+		num[k] = 0;
+		str[k] = NULL;
+		if (avail[k] != EXPR_KNOWN)
+			continue;
+		num[k] = col >= MODEL_FCOL_MIN ? as_real(v[k]) : as_count(v[k]);
+	}
+}
+
+/* zero_fraction (scale 1) or zero_percentage (100), as
+ * where_summary_field: none of no elements. */
+static void
+zero_share(const struct model_field_window *w, double scale, uint32_t bits, size_t n,
+	   uint8_t *avail, double *num, const char **str)
+{
+	const uint64_t *el = w->v[MODEL_FCOL_ELEMENTS], *z = w->v[MODEL_FCOL_ZERO];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		num[k] = 0;
+		str[k] = NULL;
+		avail[k] = EXPR_ABSENT;
+		if (!holds(w, k, bits) || (int64_t)el[k] <= 0)
+			continue;
+		avail[k] = EXPR_KNOWN;
+		num[k] = scale * as_count(z[k]) / (double)(int64_t)el[k];
+	}
+}
+
 void
 where_field_col(const struct model_field_window *w, enum expr_field f, size_t n, uint8_t *avail,
 		double *num, const char **str)
 {
-	const uint64_t *el = w->v[MODEL_FCOL_ELEMENTS], *z = w->v[MODEL_FCOL_ZERO];
 	uint32_t bits = wfield[f].bits;
 	int col = wfield[f].col;
 	size_t k;
 
+	/* a row the columns do not hold has no values in the window's
+	 * arrays: none is read (0 and no name are its answer); one loop a
+	 * kind of field, the field's test out of it */
+	if (col >= 0) {
+		col_numbers(w, col, bits, n, avail, num, str);
+		return;
+	}
+	if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
+		zero_share(w, f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0, bits, n, avail, num, str);
+		return;
+	}
 	for (k = 0; k < n; k++) {
-		/* a row the columns do not hold has no values in the window's
-		 * arrays: none is read (0 and no name are its answer) */
 		num[k] = 0;
 		str[k] = NULL;
-		avail[k] = (w->known[k] & bits) == bits ? EXPR_KNOWN : EXPR_ABSENT;
+		avail[k] = holds(w, k, bits) ? EXPR_KNOWN : EXPR_ABSENT;
 		if (avail[k] != EXPR_KNOWN)
 			continue;
-		if (col >= MODEL_FCOL_MIN) {
-			num[k] = as_real(w->v[col][k]);
-		} else if (col >= 0) {
-			num[k] = as_count(w->v[col][k]);
-		} else if (f == EXPR_F_ZERO_FRACTION || f == EXPR_F_ZERO_PERCENTAGE) {
-			/* as where_summary_field: none of no elements */
-			if ((int64_t)el[k] <= 0)
-				avail[k] = EXPR_ABSENT;
-			else
-				num[k] = (f == EXPR_F_ZERO_PERCENTAGE ? 100.0 : 1.0) * as_count(z[k]) /
-					 (double)(int64_t)el[k];
-		} else if (f == EXPR_F_RANK) {
+		if (f == EXPR_F_RANK) {
 			num[k] = (double)w->rank[k];
 		} else if (f == EXPR_F_MAX_ABS) {
 			num[k] = fmax(fabs(as_real(w->v[MODEL_FCOL_MIN][k])),

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/analysis/model_filter_priv.h"
 #include "model/analysis/model_where.h"
 #include "model/model.h"
 #include "tests/unit/helpers/files.h"
@@ -262,6 +263,57 @@ test_field_col_unknown_rows_read_nothing(void **state)
 	assert_true(num[1] == 4);
 }
 
+/* The filter's count skips the op look-up a row only when every op's
+ * state decides rows alike (filter_same_state): a condition on summary
+ * fields alone leaves every op's rows to it; one naming ops does not;
+ * and with the flag asked (--nonfinite) the rows' flags still count. */
+static void
+test_same_state_only_when_every_op_is_alike(void **state)
+{
+	static const struct { const char *text; int same; } cases[] = {
+		{ "zero_fraction > 0.01", ST_ROWS }, { "nan > 0 or mean > 0", ST_ROWS },
+		{ "op ~ \"dense\" or zero_fraction > 0.2", -1 },
+		{ "type ~ \"MatMul\" and nan > 0", -1 },
+	};
+	char *dir = test_tmpdir("wwin_same");
+	struct model *m = open_dump("@FULL_HEALTH", dir);
+	uint64_t n = model_trace_count(m);
+
+	(void)state;
+	for (size_t i = 0; i < TD_ARRAY_SIZE(cases); i++) {
+		struct model_filter *fl = where(m, cases[i].text);
+
+		check_condition(m, cases[i].text);
+		model_filter_count(m, fl, TABLE_TRACES);
+		if (fl->same_state != cases[i].same)
+			fail_msg("%s: %d", cases[i].text, fl->same_state);
+		model_filter_free(fl);
+	}
+	for (size_t i = 0; i < TD_ARRAY_SIZE(cases); i++) {
+		struct model_filter_spec spec = {.where = cases[i].text, .graph = -1,
+						 .execution = -1, .nonfinite = true};
+		struct model_filter *fl = NULL;
+		uint64_t want = 0;
+		struct expr *e;
+		char err[256];
+
+		assert_int_equal(model_filter_new(m, &spec, &fl, err, sizeof err), TD_OK);
+		assert_int_equal(expr_parse(cases[i].text, &e, err, sizeof err), TD_OK);
+		for (uint64_t j = 0; j < n; j++) {
+			uint32_t f;
+
+			model_trace_op_flags(m, j, &f);
+			want += (f & ROW_NONFINITE) && where_trace(m, e, j) == EXPR_TRUE;
+		}
+		assert_true(want > 0);
+		assert_int_equal(model_filter_count(m, fl, TABLE_TRACES), want);
+		expr_free(e);
+		model_filter_free(fl);
+	}
+	model_close(m);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -270,6 +322,7 @@ main(void)
 		cmocka_unit_test(test_window_equals_row_by_row_with_columns),
 		cmocka_unit_test(test_window_equals_row_by_row_without_columns),
 		cmocka_unit_test(test_window_able_only_summary_fields),
+		cmocka_unit_test(test_same_state_only_when_every_op_is_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
