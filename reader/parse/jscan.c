@@ -46,7 +46,7 @@ setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_lim
 	js->str = xmalloc(js->scap);
 	js->str[0] = '\0';
 	js->cur_line = 1;
-	js->cur_col = 1;
+	js->line_start = off;
 }
 
 void
@@ -62,7 +62,6 @@ jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
 {
 	setup(js, src, off, lim);
 	js->cur_line = 0;
-	js->cur_col = 0;
 	js->stack[0] = 'o';
 	js->depth = 1;
 	js->member_mode = true;
@@ -128,22 +127,27 @@ peek(struct jscan *js)
 	return refill(js);
 }
 
-static void
-advance(struct jscan *js)
-{
-	if (js->buf[js->bpos] == '\n' && js->cur_line) {
-		js->cur_line++;
-		js->cur_col = 1;
-	} else if (js->cur_line) {
-		js->cur_col++;
-	}
-	js->bpos++;
-}
-
 static uint64_t
 pos(const struct jscan *js)
 {
 	return js->boff + js->bpos;
+}
+
+static inline void
+advance(struct jscan *js)
+{
+	if (js->buf[js->bpos] == '\n' && js->cur_line) {
+		js->cur_line++;
+		js->line_start = pos(js) + 1;
+	}
+	js->bpos++;
+}
+
+/* The column of the next byte (1-based, in bytes), 0 in a member scan. */
+static uint64_t
+cur_col(const struct jscan *js)
+{
+	return js->cur_line ? pos(js) - js->line_start + 1 : 0;
 }
 
 static enum jscan_tok
@@ -157,7 +161,7 @@ fail(struct jscan *js, const char *fmt, ...)
 	va_end(ap);
 	if (js->cur_line)
 		snprintf(js->err, sizeof js->err, "line %llu, column %llu: %s",
-			 (unsigned long long)js->cur_line, (unsigned long long)js->cur_col, what);
+			 (unsigned long long)js->cur_line, (unsigned long long)cur_col(js), what);
 	else
 		snprintf(js->err, sizeof js->err, "byte %llu: %s", (unsigned long long)pos(js),
 			 what);
@@ -175,39 +179,35 @@ fail_eof(struct jscan *js, int c, const char *inside)
 
 /* Skips white space, a run in the buffer at a time (advance() per byte
  * was the largest part of step() in an index pass: dumps are indented, a
- * third of msprobe's dump.json is white space); returns the next byte as
- * peek() does. */
-static int
+ * third of msprobe's dump.json is white space); only line breaks are
+ * counted, the column comes from the line's start when asked.  Returns the
+ * next byte as peek() does. */
+static inline int
 skip_space(struct jscan *js)
 {
-	int c;
-
 	for (;;) {
 		/* locals: the byte buffer may alias the scanner's fields */
 		const unsigned char *b = js->buf;
 		size_t i = js->bpos, n = js->blen;
-		uint64_t line = js->cur_line, col = js->cur_col;
+		int c;
 
-		c = -1;
 		for (; i < n; i++) {
 			c = b[i];
+			if (c > ' ') {
+				js->bpos = i;
+				return c;
+			}
 			if (c == '\n') {
-				if (line) {
-					line++;
-					col = 1;
+				if (js->cur_line) {
+					js->cur_line++;
+					js->line_start = js->boff + i + 1;
 				}
-			} else if (c == ' ' || c == '\t' || c == '\r') {
-				if (line)
-					col++;
-			} else {
-				break;
+			} else if (c != ' ' && c != '\t' && c != '\r') {
+				js->bpos = i;
+				return c;
 			}
 		}
 		js->bpos = i;
-		js->cur_line = line;
-		js->cur_col = col;
-		if (i < n)
-			return c;
 		if ((c = peek(js)) < 0)
 			return c;
 	}
@@ -326,12 +326,43 @@ raw_utf8(struct jscan *js, int c)
 	return put(js, seq, (size_t)n);
 }
 
+/* 1 for a byte a string holds as it is: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+	['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,     /* not '"' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                 /* not '\\' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 /* A string after its opening quote, into js->str. */
 static enum jscan_tok
 string(struct jscan *js, enum jscan_tok kind)
 {
 	int c;
 
+	{
+		/* the usual string: plain bytes and the closing quote in the
+		 * buffer, copied once (else the loop below, from the start) */
+		const unsigned char *b = js->buf + js->bpos;
+		size_t n = 0, avail = js->blen - js->bpos;
+
+		while (n < avail && plain[b[n]])
+			n++;
+		if (n < avail && b[n] == '"' && n <= js->lim.max_string) {
+			if (n + 1 > js->scap) {
+				while (n + 1 > js->scap)
+					js->scap *= 2;
+				js->str = xrealloc(js->str, js->scap);
+			}
+			memcpy(js->str, b, n);
+			js->str[n] = '\0';
+			js->len = n;
+			js->bpos += n + 1;
+			return kind;
+		}
+	}
 	js->len = 0;
 	js->str[0] = '\0';
 	for (;;) {
@@ -360,18 +391,14 @@ string(struct jscan *js, enum jscan_tok kind)
 			size_t n = 1, avail = js->blen - js->bpos;
 			const unsigned char *b = js->buf + js->bpos;
 
-			while (n < avail && b[n] >= 0x20 && b[n] < 0x80 && b[n] != '"' && b[n] != '\\')
+			while (n < avail && plain[b[n]])
 				n++;
 			if (!put(js, (const char *)b, n))
 				return fail(js, "string longer than %zu bytes", js->lim.max_string);
 			js->bpos += n;
-			if (js->cur_line)
-				js->cur_col += n;
 			if (n < avail && b[n] == '"') {
 				/* the closing quote in the buffer: the usual end */
 				js->bpos++;
-				if (js->cur_line)
-					js->cur_col++;
 				return kind;
 			}
 			continue;
@@ -437,8 +464,6 @@ digits(struct jscan *js, char *num, size_t n, size_t max, struct mant *mt, bool 
 			mt->ovf |= ovf;
 		}
 		js->bpos += k;
-		if (js->cur_line)
-			js->cur_col += k;
 		if (k < avail && b[k] >= '0' && b[k] <= '9')
 			return SIZE_MAX;        /* a digit past the limit */
 	}
@@ -456,6 +481,61 @@ exponent(const char *num, size_t from, size_t to, bool neg)
 		if (ex < 100000)
 			ex = ex * 10 + (num[from] - '0');
 	return neg ? -ex : ex;
+}
+
+/* The number at the buffer's position when it lies whole in the buffer,
+ * has no exponent, fits the length limit and decnum_exact takes its
+ * digits: true, js->num set and the bytes consumed.  Else false and
+ * nothing consumed (number() reads it again, with its errors).  The
+ * digits are gathered as number() gathers them, so the value is the one
+ * it gives. */
+static bool
+number_fast(struct jscan *js)
+{
+	const unsigned char *b = js->buf + js->bpos, *p = b, *end = js->buf + js->blen;
+	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER);
+	uint64_t m = 0;
+	int nd = 0, scale = 0;
+	bool neg = *p == '-';
+
+	p += neg;
+	if (p < end && *p == '0') {
+		p++;
+	} else {
+		if (p >= end || *p < '1' || *p > '9')
+			return false;
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (nd == 19)
+				return false;
+			m = m * 10 + (unsigned)(*p - '0');
+			nd++;
+		}
+	}
+	if (p < end && *p == '.') {
+		const unsigned char *q = ++p;
+
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			unsigned d = *p - '0';
+
+			if (m || d) {           /* a leading zero is not significant */
+				if (nd == 19)
+					return false;
+				m = m * 10 + d;
+				nd++;
+			}
+		}
+		scale = -(int)(p - q);
+		if (p == q)
+			return false;
+	}
+	/* an exponent, the buffer's end (the number may go on) or past the
+	 * limit: number() */
+	if (p >= end || *p == 'e' || *p == 'E' || (size_t)(p - b) > max)
+		return false;
+	if (!decnum_exact(neg, m, scale, &js->num))
+		return false;
+	js->bpos += (size_t)(p - b);
+	return true;
 }
 
 static enum jscan_tok
@@ -558,7 +638,7 @@ value(struct jscan *js, int c)
 		return JSCAN_NUMBER;
 	default:
 		if (c == '-' || (c >= '0' && c <= '9'))
-			return number(js);
+			return number_fast(js) ? JSCAN_NUMBER : number(js);
 		if (c < 0)
 			return fail_eof(js, c, "a value");
 		return fail(js, "unexpected byte 0x%02x", c);
@@ -598,7 +678,7 @@ step(struct jscan *js)
 
 	js->tok_off = pos(js);
 	js->line = js->cur_line;
-	js->col = js->cur_col;
+	js->col = cur_col(js);
 	switch (js->state) {
 	case ST_END:
 		if (c == -1)

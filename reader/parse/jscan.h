@@ -72,7 +72,9 @@ struct jscan {
 	size_t blen, bpos;
 	size_t chunk;           /* bytes the next refill reads (grows to the buffer's size) */
 	uint64_t boff;          /* source offset of buf[0] */
-	uint64_t cur_line, cur_col;
+	uint64_t cur_line;      /* line of the next byte (0: not counted, a member scan) */
+	uint64_t line_start;    /* source offset of that line's first byte: the column
+				 * is counted from it when asked, not byte by byte */
 	uint8_t *stack;         /* 'o' or 'a' per open container */
 	int state;
 	bool member_mode, done, failed;
