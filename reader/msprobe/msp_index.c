@@ -283,6 +283,126 @@ entry_done(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 
 /* ---- the file ------------------------------------------------------------------ */
 
+/* One pass over a file: the JSON side (the scanner, the entries parsed)
+ * and the sink side (the entries sent).  With an ahead ring the JSON side
+ * runs on a second thread and hands each entry over in file order; the
+ * index thread sends them, reports progress and asks should_stop, as the
+ * one-thread pass does between entries. */
+struct parsed {
+	char *name;                 /* NULL: "data" is no object (below) */
+	uint64_t off;               /* the key's byte offset (the value's) */
+	size_t bytes;               /* what it holds (the ring's budget) */
+	struct collect c;
+	uint64_t line;              /* "data" that is no object: its line and */
+	enum jscan_tok tok;         /* first token, a problem in file order */
+};
+
+/* Entries parsed ahead: a ring of AHEAD slots, put and got counting the
+ * entries handed over and sent (slot = count % AHEAD).  Each side sleeps
+ * on cond only when it cannot go on and is woken when the other has done
+ * a batch (half the ring), so that a handover is not a wake-up each. */
+#define AHEAD 64
+#define AHEAD_BYTES ((size_t)4 << 20)   /* beside one entry, whatever its size */
+
+struct ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th;
+	struct parsed slot[AHEAD];
+	size_t put, got, bytes;
+	bool put_waits, get_waits;
+	bool over;                  /* the JSON side is done (pass->ok says how) */
+	bool stop;                  /* the sink side wants no more */
+};
+
+struct pass {
+	struct reader *r;
+	struct msp_unit *u;
+	const struct reader_sink *sink;
+	bool dry;                   /* only check that the file is complete */
+	struct jscan js;
+	bool ok;                    /* the JSON side's result */
+	struct parsed one;          /* the entry of a one-thread pass */
+	struct ahead *ah;           /* NULL: one thread */
+	struct reader_progress pr;
+	size_t nsent;
+	bool stopped;               /* should_stop said so: the JSON side ends */
+};
+
+size_t msp_ahead_min = (size_t)1 << 20;
+
+/* Sink side: one entry parsed (sent unless dry); false when the pass
+ * should stop. */
+static bool
+consume(struct pass *p, struct parsed *e)
+{
+	if (!e->name) {
+		reader_report_problemf(p->sink, PROBLEM_DECODE_ERROR, p->u->file_id, p->u->json, e->off,
+				       -1, "dump.json", "line %llu: \"data\" is %s, not an object",
+				       (unsigned long long)e->line, jscan_tok_name(e->tok));
+		return true;
+	}
+	if ((++p->nsent & 1023) == 0) {
+		if (p->sink->should_stop && p->sink->should_stop(p->sink->ctx))
+			return false;
+		p->pr.done = e->off;
+		reader_report_progress(p->sink, &p->pr, false);
+	}
+	if (e->c.n > MSP_MAX_LEAVES) {
+		reader_report_problemf(p->sink, PROBLEM_DECODE_ERROR, p->u->file_id, p->u->json, e->off,
+				       -1, e->name, "%zu tensor leaves; the first %d are rows", e->c.n,
+				       MSP_MAX_LEAVES);
+		e->c.n = MSP_MAX_LEAVES;
+	}
+	if (!p->dry)
+		entry_done(p->r, p->u, p->sink, e->name, e->off, &e->c);
+	return true;
+}
+
+/* JSON side: the slot the next entry is parsed into, NULL when the sink
+ * side stopped. */
+static struct parsed *
+entry_slot(struct pass *p)
+{
+	struct ahead *ah = p->ah;
+	struct parsed *e;
+
+	if (!ah)
+		return &p->one;
+	pthread_mutex_lock(&ah->lock);
+	while (!ah->stop && (ah->put - ah->got == AHEAD || (ah->put != ah->got && ah->bytes > AHEAD_BYTES))) {
+		if (ah->get_waits) {
+			ah->get_waits = false;
+			pthread_cond_signal(&ah->cond);
+		}
+		ah->put_waits = true;
+		pthread_cond_wait(&ah->cond, &ah->lock);
+	}
+	e = ah->stop ? NULL : &ah->slot[ah->put % AHEAD];
+	pthread_mutex_unlock(&ah->lock);
+	return e;
+}
+
+/* JSON side: entry e is parsed; false when the pass should stop. */
+static bool
+entry_parsed(struct pass *p, struct parsed *e)
+{
+	struct ahead *ah = p->ah;
+
+	if (!ah)
+		return consume(p, e);
+	e->bytes = e->c.n * sizeof(*e->c.leaves) + (e->name ? strlen(e->name) : 0);
+	pthread_mutex_lock(&ah->lock);
+	ah->put++;
+	ah->bytes += e->bytes;
+	if (ah->get_waits && ah->put - ah->got >= AHEAD / 2) {
+		ah->get_waits = false;
+		pthread_cond_signal(&ah->cond);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	return true;
+}
+
 /* A top-level string of the file ("task", "level", "framework") into dst
  * of len bytes, written under r->lock and only when it changed: a follow
  * pass reads the same text again while decode reads dst on another
@@ -304,50 +424,171 @@ top_string(struct reader *r, struct jscan *js, char *dst, size_t len)
 	return true;
 }
 
-/* The entries of "data"; false on a JSON error. */
+/* JSON side: the entries of "data"; false on a JSON error (or a stop:
+ * p->stopped).  "data" that is no object is handed over as an entry
+ * without a name, for the sink side to report. */
 static bool
-scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, struct jscan *js,
-	  struct collect *c)
+scan_data(struct pass *p, struct jscan *js)
 {
-	struct msp_walk w = { .ctx = c, .on_leaf = on_leaf, .on_arg = on_arg };
-	struct reader_progress pr = { .total = u->size, .step = 4 << 20 };
+	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg };
 	enum jscan_tok t = jscan_next(js);
-	char *name;
-	size_t n = 0;
+	struct parsed *e;
 
 	if (t != JSCAN_OBJ_BEGIN) {
-		if (t != JSCAN_ERROR)
-			reader_report_problemf(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, js->tok_off,
-					       -1, "dump.json", "line %llu: \"data\" is %s, not an object",
-					       (unsigned long long)js->line, jscan_tok_name(t));
-		return t != JSCAN_ERROR && jscan_skip(js, t);
+		if (t == JSCAN_ERROR)
+			return false;
+		if (!(e = entry_slot(p)))
+			return !(p->stopped = true);
+		free(e->name);
+		e->name = NULL;
+		e->off = js->tok_off;
+		e->line = js->line;
+		e->tok = t;
+		collect_reset(&e->c);
+		if (!entry_parsed(p, e))
+			return !(p->stopped = true);
+		return jscan_skip(js, t);
 	}
 	while ((t = jscan_next(js)) == JSCAN_KEY) {
-		uint64_t off = js->tok_off;
-
-		if ((++n & 1023) == 0) {
-			if (sink->should_stop && sink->should_stop(sink->ctx))
-				return true;
-			pr.done = off;
-			reader_report_progress(sink, &pr, false);
-		}
-		name = xstrdup(js->str);
-		collect_reset(c);
-		if (!msp_walk_entry(js, name, &w)) {
-			free(name);
+		if (!(e = entry_slot(p)))
+			return !(p->stopped = true);
+		e->off = js->tok_off;
+		free(e->name);
+		e->name = xstrdup(js->str);
+		collect_reset(&e->c);
+		e->c.dry = p->dry;
+		e->c.u = p->u;
+		w.ctx = &e->c;
+		if (!msp_walk_entry(js, e->name, &w))
 			return false;
-		}
-		if (c->n > MSP_MAX_LEAVES) {
-			reader_report_problemf(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, off, -1, name,
-					       "%zu tensor leaves; the first %d are rows", c->n,
-					       MSP_MAX_LEAVES);
-			c->n = MSP_MAX_LEAVES;
-		}
-		if (!c->dry)
-			entry_done(r, u, sink, name, off, c);
-		free(name);
+		if (!entry_parsed(p, e))
+			return !(p->stopped = true);
 	}
 	return t == JSCAN_OBJ_END;
+}
+
+/* JSON side: the whole file; p->ok and p->js say how it ended. */
+static void
+scan_json(struct pass *p)
+{
+	struct msp_unit *u = p->u;
+	struct jscan *js = &p->js;
+	enum jscan_tok t;
+	bool ok = true;
+
+	if ((t = jscan_next(js)) != JSCAN_OBJ_BEGIN) {
+		ok = false;
+		if (t != JSCAN_ERROR)
+			snprintf(js->err, sizeof js->err, "line 1: the file is not a JSON object");
+	}
+	while (ok && !p->stopped && (t = jscan_next(js)) == JSCAN_KEY) {
+		if (strcmp(js->str, "task") == 0)
+			ok = top_string(p->r, js, u->task, sizeof u->task);
+		else if (strcmp(js->str, "level") == 0)
+			ok = top_string(p->r, js, u->level, sizeof u->level);
+		else if (strcmp(js->str, "framework") == 0)
+			ok = top_string(p->r, js, u->framework, sizeof u->framework);
+		else if (strcmp(js->str, "data") == 0)
+			ok = scan_data(p, js);
+		else
+			ok = jscan_skip(js, jscan_next(js));
+	}
+	if (ok && !p->stopped && t != JSCAN_OBJ_END && t != JSCAN_EOF)
+		ok = false;
+	p->ok = ok;
+}
+
+static void *
+ahead_thread(void *arg)
+{
+	struct pass *p = arg;
+	struct ahead *ah = p->ah;
+
+	scan_json(p);
+	pthread_mutex_lock(&ah->lock);
+	ah->over = true;
+	if (ah->get_waits) {
+		ah->get_waits = false;
+		pthread_cond_signal(&ah->cond);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	return NULL;
+}
+
+/* Sink side of an ahead pass: every entry the JSON side hands over, in
+ * order, until it is done or should_stop says so; then the thread is
+ * joined. */
+static void
+ahead_drain(struct pass *p)
+{
+	struct ahead *ah = p->ah;
+	bool go = true;
+
+	pthread_mutex_lock(&ah->lock);
+	while (go) {
+		struct parsed *e;
+
+		while (ah->got == ah->put && !ah->over) {
+			ah->get_waits = true;
+			pthread_cond_wait(&ah->cond, &ah->lock);
+		}
+		if (ah->got == ah->put)
+			break;
+		e = &ah->slot[ah->got % AHEAD];
+		pthread_mutex_unlock(&ah->lock);
+		go = consume(p, e);
+		collect_reset(&e->c);
+		free(e->name);
+		e->name = NULL;
+		if (e->c.cap > 256) {           /* a big entry's arrays are not kept */
+			free(e->c.leaves);
+			e->c.leaves = NULL;
+			e->c.cap = 0;
+		}
+		pthread_mutex_lock(&ah->lock);
+		ah->got++;
+		ah->bytes -= e->bytes;
+		if (!go)
+			ah->stop = true;
+		if (ah->put_waits && (!go || ah->put - ah->got <= AHEAD / 2)) {
+			ah->put_waits = false;
+			pthread_cond_signal(&ah->cond);
+		}
+	}
+	pthread_mutex_unlock(&ah->lock);
+	pthread_join(ah->th, NULL);
+}
+
+/* Starts the JSON side of p on a second thread when the file is big
+ * enough and there is a core for it; false: the caller runs it itself. */
+static bool
+ahead_start(struct pass *p)
+{
+	struct ahead *ah;
+
+	if (p->dry || p->u->size < msp_ahead_min || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return false;
+	ah = xcalloc(1, sizeof(*ah));
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_cond_init(&ah->cond, NULL);
+	p->ah = ah;
+	if (pthread_create(&ah->th, NULL, ahead_thread, p) != 0) {
+		p->ah = NULL;
+		pthread_cond_destroy(&ah->cond);
+		pthread_mutex_destroy(&ah->lock);
+		free(ah);
+		return false;
+	}
+	return true;
+}
+
+static void
+parsed_done(struct parsed *e)
+{
+	collect_reset(&e->c);
+	free(e->c.leaves);
+	free(e->c.args);
+	free(e->name);
 }
 
 /* One pass over the file; dry: nothing sent or reported, true when the
@@ -355,48 +596,38 @@ scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 static bool
 scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, bool dry)
 {
-	struct collect c = { .dry = dry, .u = u };
-	struct jscan js;
-	enum jscan_tok t;
-	bool ok = true;
+	struct pass p = { .r = r, .u = u, .sink = sink, .dry = dry,
+			  .pr = { .total = u->size, .step = 4 << 20 } };
+	struct jscan *js = &p.js;
+	size_t i;
 
-	jscan_init(&js, u->src, 0, NULL);
-	if ((t = jscan_next(&js)) != JSCAN_OBJ_BEGIN) {
-		ok = false;
-		if (t != JSCAN_ERROR)
-			snprintf(js.err, sizeof js.err, "line 1: the file is not a JSON object");
-	}
-	while (ok && (t = jscan_next(&js)) == JSCAN_KEY) {
-		if (strcmp(js.str, "task") == 0)
-			ok = top_string(r, &js, u->task, sizeof u->task);
-		else if (strcmp(js.str, "level") == 0)
-			ok = top_string(r, &js, u->level, sizeof u->level);
-		else if (strcmp(js.str, "framework") == 0)
-			ok = top_string(r, &js, u->framework, sizeof u->framework);
-		else if (strcmp(js.str, "data") == 0)
-			ok = scan_data(r, u, sink, &js, &c);
-		else
-			ok = jscan_skip(&js, jscan_next(&js));
-	}
-	if (ok && t != JSCAN_OBJ_END && t != JSCAN_EOF)
-		ok = false;
-	if (!ok && !dry && !(sink->should_stop && sink->should_stop(sink->ctx))) {
-		bool torn = strstr(js.err, "input ends") != NULL;
+	jscan_init(js, u->src, 0, NULL);
+	if (ahead_start(&p))
+		ahead_drain(&p);
+	else
+		scan_json(&p);
+	if (!p.ok && !dry && !(sink->should_stop && sink->should_stop(sink->ctx))) {
+		bool torn = strstr(js->err, "input ends") != NULL;
 
 		reader_report_problemf(sink, torn ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR, u->file_id,
-				       u->json, js.tok_off, (int64_t)u->nentries, "dump.json", "%s%s",
-				       js.err, torn ? " (a partial file: the entries before it are kept)"
-						    : "");
+				       u->json, js->tok_off, (int64_t)u->nentries, "dump.json", "%s%s",
+				       js->err, torn ? " (a partial file: the entries before it are kept)"
+						     : "");
 		u->torn = torn;
 	}
-	if (js.bad_utf8 && !dry)
+	if (js->bad_utf8 && !dry)
 		reader_report_problem(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, 0, -1, "dump.json",
 				      "invalid UTF-8 in strings, shown as U+FFFD");
-	collect_reset(&c);
-	free(c.leaves);
-	free(c.args);
-	jscan_done(&js);
-	return ok;
+	if (p.ah) {
+		for (i = 0; i < AHEAD; i++)
+			parsed_done(&p.ah->slot[i]);
+		pthread_cond_destroy(&p.ah->cond);
+		pthread_mutex_destroy(&p.ah->lock);
+		free(p.ah);
+	}
+	parsed_done(&p.one);
+	jscan_done(js);
+	return p.ok;
 }
 
 void
