@@ -389,39 +389,102 @@ stat_field(struct jscan *js, enum jscan_tok t, bool *has, double *v, bool *as_bo
 	}
 }
 
-/* One scalar field of a record. */
-static void
-record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_record *r)
+/* The keys a record's fields go by (FORMAT.md §4), told apart once by
+ * length and bytes rather than by a chain of strcmp per field. */
+enum rkey {
+	RK_OTHER, RK_TYPE, RK_DTYPE, RK_SHAPE, RK_MAX, RK_MIN, RK_MEAN, RK_NORM, RK_REQUIRES_GRAD,
+	RK_DATA_NAME, RK_MD5, RK_VALUE, RK_FORMAT, RK_GROUP_ID, RK_OP, RK_PEER, RK_GROUP_RANKS,
+};
+
+static enum rkey
+rkey_of(const char *k, size_t n)
 {
-	if (strcmp(key, "type") == 0 && t == JSCAN_STRING)
-		copy(r->type, sizeof r->type, js->str);
-	else if (strcmp(key, "dtype") == 0 && t == JSCAN_STRING)
-		copy(r->dtype, sizeof r->dtype, js->str);
-	else if (strcmp(key, "Max") == 0)
-		stat_field(js, t, &r->has_max, &r->max, &r->bool_stats);
-	else if (strcmp(key, "Min") == 0)
-		stat_field(js, t, &r->has_min, &r->min, &r->bool_stats);
-	else if (strcmp(key, "Mean") == 0)
-		stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats);
-	else if (strcmp(key, "Norm") == 0)
-		stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats);
-	else if (strcmp(key, "requires_grad") == 0)
+#define RK_IS(word) (n == sizeof(word) - 1 && memcmp(k, word, sizeof(word) - 1) == 0)
+	switch (n) {
+	case 2: return RK_IS("op") ? RK_OP : RK_OTHER;
+	case 3: return RK_IS("Max") ? RK_MAX : RK_IS("Min") ? RK_MIN : RK_IS("md5") ? RK_MD5 : RK_OTHER;
+	case 4:
+		return RK_IS("type") ? RK_TYPE : RK_IS("Mean") ? RK_MEAN : RK_IS("Norm") ? RK_NORM
+		       : RK_IS("peer") ? RK_PEER : RK_OTHER;
+	case 5:
+		return RK_IS("dtype") ? RK_DTYPE : RK_IS("shape") ? RK_SHAPE : RK_IS("value") ? RK_VALUE
+		       : RK_OTHER;
+	case 6: return RK_IS("format") ? RK_FORMAT : RK_OTHER;
+	case 8: return RK_IS("group_id") ? RK_GROUP_ID : RK_OTHER;
+	case 9: return RK_IS("data_name") ? RK_DATA_NAME : RK_OTHER;
+	case 11: return RK_IS("group_ranks") ? RK_GROUP_RANKS : RK_OTHER;
+	case 13: return RK_IS("requires_grad") ? RK_REQUIRES_GRAD : RK_OTHER;
+	default: return RK_OTHER;
+	}
+#undef RK_IS
+}
+
+/* One scalar field of a record, its key k. */
+static void
+record_field(struct jscan *js, enum rkey k, enum jscan_tok t, struct msp_record *r)
+{
+	switch (k) {
+	case RK_TYPE:
+		if (t == JSCAN_STRING)
+			copy_n(r->type, sizeof r->type, js->str, js->len);
+		return;
+	case RK_DTYPE:
+		if (t == JSCAN_STRING)
+			copy_n(r->dtype, sizeof r->dtype, js->str, js->len);
+		return;
+	case RK_MAX: stat_field(js, t, &r->has_max, &r->max, &r->bool_stats); return;
+	case RK_MIN: stat_field(js, t, &r->has_min, &r->min, &r->bool_stats); return;
+	case RK_MEAN: stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats); return;
+	case RK_NORM: stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats); return;
+	case RK_REQUIRES_GRAD:
 		r->requires_grad = t == JSCAN_TRUE ? 1 : t == JSCAN_FALSE ? 0 : -1;
-	else if (strcmp(key, "data_name") == 0 && t == JSCAN_STRING)
-		copy(r->data_name, sizeof r->data_name, js->str);
-	else if (strcmp(key, "md5") == 0 && t == JSCAN_STRING)
-		copy(r->md5, sizeof r->md5, js->str);
-	if (strcmp(key, "value") == 0 && t != JSCAN_ARR_BEGIN && t != JSCAN_OBJ_BEGIN) {
+		return;
+	case RK_DATA_NAME:
+		if (t == JSCAN_STRING)
+			copy_n(r->data_name, sizeof r->data_name, js->str, js->len);
+		return;
+	case RK_MD5:
+		if (t == JSCAN_STRING)
+			copy_n(r->md5, sizeof r->md5, js->str, js->len);
+		return;
+	case RK_VALUE:
 		r->vkind = t == JSCAN_NUMBER ? MSP_V_NUM : t == JSCAN_STRING ? MSP_V_STR
 			   : t == JSCAN_NULL ? MSP_V_NULL : MSP_V_BOOL;
 		r->vnum = t == JSCAN_NUMBER ? js->num : t == JSCAN_TRUE;
 		if (t == JSCAN_STRING)
-			copy(r->pyval, sizeof r->pyval, js->str);
-	}
-	if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
-		 strcmp(key, "group_id") == 0 || strcmp(key, "op") == 0 || strcmp(key, "peer") == 0)
-		if (!*r->value || strcmp(key, "value") == 0)
+			copy_n(r->pyval, sizeof r->pyval, js->str, js->len);
+		scalar_text(js, t, r->value, sizeof r->value);
+		return;
+	case RK_FORMAT:
+	case RK_GROUP_ID:
+	case RK_OP:
+	case RK_PEER:
+		if (!*r->value)
 			scalar_text(js, t, r->value, sizeof r->value);
+		return;
+	default:
+		return;
+	}
+}
+
+/* A record as empty as a zeroed one for every reader of it (the strings
+ * empty, the flags and numbers zero, requires_grad absent): not the whole
+ * kilobyte a memset wrote per tensor leaf.  dims[] is read only up to a
+ * shape's rank, which the walk sets with them. */
+static void
+record_clear(struct msp_record *r)
+{
+	r->type[0] = r->dtype[0] = r->data_name[0] = r->md5[0] = '\0';
+	r->value[0] = r->pyval[0] = r->pyranks[0] = '\0';
+	r->has_shape = false;
+	r->rank = 0;
+	r->has_max = r->has_min = r->has_mean = r->has_norm = false;
+	r->max = r->min = r->mean = r->norm = 0;
+	r->bool_stats = false;
+	r->requires_grad = -1;
+	r->vkind = MSP_V_ABSENT;
+	r->vnum = 0;
+	r->vcount = 0;
 }
 
 /* An object: a record (tensor or not), whose object-valued fields are
@@ -433,16 +496,16 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 	enum jscan_tok t;
 	char key[64], text[320];
 
-	memset(&r, 0, sizeof r);
-	r.requires_grad = -1;
+	record_clear(&r);
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
+		enum rkey k = rkey_of(wk->js->str, wk->js->len);
+
 		copy_n(key, sizeof key, wk->js->str, wk->js->len);
 		t = jscan_next(wk->js);
 		if (t == JSCAN_ERROR || t == JSCAN_EOF)
 			return false;
-		if (t == JSCAN_ARR_BEGIN && (strcmp(key, "shape") == 0 || strcmp(key, "value") == 0 ||
-					     strcmp(key, "group_ranks") == 0)) {
-			bool shape = strcmp(key, "shape") == 0, ranks = strcmp(key, "group_ranks") == 0;
+		if (t == JSCAN_ARR_BEGIN && (k == RK_SHAPE || k == RK_VALUE || k == RK_GROUP_RANKS)) {
+			bool shape = k == RK_SHAPE, ranks = k == RK_GROUP_RANKS;
 			int rank = 0;
 			char arr[sizeof r.value];
 
@@ -483,7 +546,7 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 			wk->path[old] = '\0';
 		} else {
-			record_field(wk->js, key, t, &r);
+			record_field(wk->js, k, t, &r);
 		}
 	}
 	if (t != JSCAN_OBJ_END)
