@@ -202,6 +202,21 @@ skip_space(struct jscan *js)
 					js->cur_line++;
 					js->line_start = js->boff + i + 1;
 				}
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* the indentation after a line break: spaces
+				 * eight at a time, i left on the last one */
+				while (i + 9 <= n) {
+					uint64_t v;
+
+					memcpy(&v, b + i + 1, 8);
+					v ^= 0x2020202020202020ull;
+					if (v) {
+						i += (size_t)__builtin_ctzll(v) / 8;
+						break;
+					}
+					i += 8;
+				}
+#endif
 			} else if (c != ' ' && c != '\t' && c != '\r') {
 				js->bpos = i;
 				return c;
@@ -645,13 +660,24 @@ value(struct jscan *js, int c)
 	}
 }
 
-/* After a complete value: the state its container expects next. */
+/* After a complete value: the state its container expects next.  A
+ * comma right after the value (the usual layout) is taken at once, which
+ * is what ST_COMMA_OR_END would do next (not in a member scan's top
+ * object, which ends after one member). */
 static enum jscan_tok
 after_value(struct jscan *js, enum jscan_tok t)
 {
 	if (t == JSCAN_ERROR || t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN)
 		return t;
-	js->state = js->depth ? ST_COMMA_OR_END : ST_END;
+	if (!js->depth) {
+		js->state = ST_END;
+		return t;
+	}
+	js->state = ST_COMMA_OR_END;
+	if (js->bpos < js->blen && js->buf[js->bpos] == ',' && !(js->member_mode && js->depth == 1)) {
+		js->bpos++;
+		js->state = js->stack[js->depth - 1] == 'o' ? ST_KEY : ST_VALUE;
+	}
 	return t;
 }
 
@@ -698,7 +724,14 @@ step(struct jscan *js)
 			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected a key");
 		advance(js);
 		js->state = ST_COLON;
-		return string(js, JSCAN_KEY);
+		if (string(js, JSCAN_KEY) == JSCAN_ERROR)
+			return JSCAN_ERROR;
+		if (js->bpos < js->blen && js->buf[js->bpos] == ':') {
+			/* the colon right after the key: taken now (ST_COLON's step) */
+			js->bpos++;
+			js->state = ST_VALUE;
+		}
+		return JSCAN_KEY;
 	case ST_COLON:
 		if (c != ':')
 			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected ':'");
