@@ -136,7 +136,7 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 	const char *parent = msp_side_parent(u, name);
 	char *const *ids = NULL;
 	size_t nf = msp_side_frames(u, name, &ids), na = 0, i;
-	char **inputs = NULL;
+	const char **inputs = NULL;
 	struct strbuf kids_text = { 0 };
 	struct reader_op op = {
 		.graph_id = u->host, .op_name = name, .op_type = type, .host = u->host,
@@ -169,8 +169,8 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		inputs = xcalloc(c->nin, sizeof(*inputs));
 		for (i = 0; i < c->n; i++)
 			if (c->leaves[i].is_input)
-				inputs[c->leaves[i].slot] = xstrdup(c->leaves[i].path);
-		op.inputs = (const char *const *)inputs;
+				inputs[c->leaves[i].slot] = c->leaves[i].path;
+		op.inputs = inputs;
 		op.ninputs = c->nin;
 		op.input_labels = true;
 	}
@@ -178,8 +178,6 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		sink->on_op(sink->ctx, &op);
 	free(attrs);
 	strbuf_done(&kids_text);
-	for (i = 0; inputs && i < c->nin; i++)
-		free(inputs[i]);
 	free(inputs);
 }
 
@@ -219,6 +217,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	uint64_t first_row = r->nrows, key = reader_op_key(u->host, strlen(u->host), name, strlen(name));
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;
+	struct reader_trace t;
 	struct reader_execution ex = {
 		.loc = { .file = u->file_id, .offset = e }, .op_type = name, .graph_id = u->host,
 		.host = u->host, .num_outputs = c->nout, .has_values = true, .step = u->step,
@@ -235,21 +234,24 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 		sink->on_execution(sink->ctx, &ex);
 	/* inputs first, then outputs, each in file order: an output row
 	 * follows the input rows it was computed from; row order is locator
-	 * order (advance() counts positions) */
+	 * order (advance() counts positions).  One trace made for the entry
+	 * and its leaf fields set per row (a struct of 400 bytes zeroed and
+	 * filled per row was most of this function's time). */
+	t = (struct reader_trace){
+		.loc = { .file = u->file_id }, .graph_id = u->host, .op_name = name,
+		.op_type = type, .execution = exec, .step = u->step, .op_key = key,
+	};
 	for (pass = 0; pass < 2; pass++)
 		for (k = 0; sink->on_trace && k < c->n; k++) {
 			const struct leaf *l = &c->leaves[k];
-			struct reader_trace t = {
-				.loc = { .file = u->file_id,
-					 .offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot },
-				.graph_id = u->host, .op_name = name, .op_type = type,
-				.slot = l->slot, .is_input = l->is_input,
-				.execution = exec, .summary = l->sum, .step = u->step,
-				.op_key = key, .summary_exact = l->exact,
-			};
 
 			if (l->is_input != (pass == 0))
 				continue;
+			t.loc.offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot;
+			t.slot = l->slot;
+			t.is_input = l->is_input;
+			t.summary = l->sum;
+			t.summary_exact = l->exact;
 			sink->on_trace(sink->ctx, &t);
 			/* parameter gradients are records of values a backward
 			 * entry made: looked up like inputs */
