@@ -351,6 +351,34 @@ static const unsigned char plain[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
 
+/* How many bytes at b (of avail) a string holds as they are: up to the
+ * first '"', '\\', control byte or non-ASCII byte.  Eight at a time: each
+ * test below marks the high bit of a byte that is one (a borrow may mark
+ * a byte above a true one too, never below: the lowest mark is exact). */
+static inline size_t
+plain_run(const unsigned char *b, size_t avail)
+{
+	size_t n = 0;
+
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+
+	for (; n + 8 <= avail; n += 8) {
+		uint64_t v, q, bs, hit;
+
+		memcpy(&v, b + n, 8);
+		q = v ^ (ones * '"');
+		bs = v ^ (ones * '\\');
+		hit = (((q - ones) & ~q) | ((bs - ones) & ~bs) | ((v - ones * 0x20) & ~v) | v) & high;
+		if (hit)
+			return n + (size_t)__builtin_ctzll(hit) / 8;
+	}
+#endif
+	while (n < avail && plain[b[n]])
+		n++;
+	return n;
+}
+
 /* A string after its opening quote, into js->str. */
 static enum jscan_tok
 string(struct jscan *js, enum jscan_tok kind)
@@ -361,10 +389,8 @@ string(struct jscan *js, enum jscan_tok kind)
 		/* the usual string: plain bytes and the closing quote in the
 		 * buffer, copied once (else the loop below, from the start) */
 		const unsigned char *b = js->buf + js->bpos;
-		size_t n = 0, avail = js->blen - js->bpos;
+		size_t avail = js->blen - js->bpos, n = plain_run(b, avail);
 
-		while (n < avail && plain[b[n]])
-			n++;
 		if (n < avail && b[n] == '"' && n <= js->lim.max_string) {
 			if (n + 1 > js->scap) {
 				while (n + 1 > js->scap)
