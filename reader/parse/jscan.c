@@ -17,6 +17,12 @@
 #include "reader/parse/decnum.h"
 
 #define CHUNK (64 * 1024)
+/* A whole-file scan asks for the next PREFETCH bytes to be read into the
+ * page cache when it is half way through the last ones: a cold file is
+ * then read by the kernel while the scanner parses, not a chunk at a time
+ * when the scanner gets there (the kernel's own read-ahead window is a few
+ * hundred KiB). */
+#define PREFETCH ((uint64_t)8 << 20)
 
 enum {
 	ST_VALUE,           /* a value must come */
@@ -47,6 +53,7 @@ setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_lim
 	js->str[0] = '\0';
 	js->cur_line = 1;
 	js->line_start = off;
+	js->prefetched = off;
 }
 
 void
@@ -65,6 +72,7 @@ jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
 	js->stack[0] = 'o';
 	js->depth = 1;
 	js->member_mode = true;
+	js->prefetched = UINT64_MAX;    /* a decode's few bytes: none */
 	js->state = ST_KEY;
 	/* one member is usually small (a decode reads one entry of a big
 	 * file): read 4 KiB first, doubling on each refill */
@@ -104,6 +112,12 @@ refill(struct jscan *js)
 
 	if (js->off >= js->end)
 		return -1;
+	if (js->prefetched < js->end && js->off + PREFETCH / 2 >= js->prefetched) {
+		uint64_t from = TD_MAX(js->prefetched, js->off);
+
+		source_prefetch(js->src, from, PREFETCH);
+		js->prefetched = from + PREFETCH;
+	}
 	n = source_read(js->src, js->off, js->buf,
 			(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
 	js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);

@@ -72,6 +72,8 @@ struct jscan {
 	size_t blen, bpos;
 	size_t chunk;           /* bytes the next refill reads (grows to the buffer's size) */
 	uint64_t boff;          /* source offset of buf[0] */
+	uint64_t prefetched;    /* source_prefetch() asked for the bytes up to here
+				 * (a whole-file scan; UINT64_MAX: not asked) */
 	uint64_t cur_line;      /* line of the next byte (0: not counted, a member scan) */
 	uint64_t line_start;    /* source offset of that line's first byte: the column
 				 * is counted from it when asked, not byte by byte */
