@@ -49,8 +49,9 @@ setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_lim
 	js->chunk = CHUNK;
 	js->stack = xmalloc((size_t)js->lim.max_depth + 1);
 	js->scap = 256;
-	js->str = xmalloc(js->scap);
-	js->str[0] = '\0';
+	js->own = xmalloc(js->scap);
+	js->own[0] = '\0';
+	js->str = js->own;
 	js->cur_line = 1;
 	js->line_start = off;
 	js->prefetched = off;
@@ -84,10 +85,10 @@ jscan_done(struct jscan *js)
 {
 	free(js->buf);
 	free(js->stack);
-	free(js->str);
+	free(js->own);
 	js->buf = NULL;
 	js->stack = NULL;
-	js->str = NULL;
+	js->str = js->own = NULL;
 }
 
 const char *
@@ -252,7 +253,8 @@ put(struct jscan *js, const char *bytes, size_t n)
 	if (js->len + n + 1 > js->scap) {
 		while (js->len + n + 1 > js->scap)
 			js->scap *= 2;
-		js->str = xrealloc(js->str, js->scap);
+		js->own = xrealloc(js->own, js->scap);
+		js->str = js->own;
 	}
 	memcpy(js->str + js->len, bytes, n);
 	js->len += n;
@@ -401,23 +403,21 @@ string(struct jscan *js, enum jscan_tok kind)
 
 	{
 		/* the usual string: plain bytes and the closing quote in the
-		 * buffer, copied once (else the loop below, from the start) */
-		const unsigned char *b = js->buf + js->bpos;
+		 * buffer, given where it lies, its quote made its NUL (the
+		 * scanner never reads a byte behind it again); else the loop
+		 * below, from the start, into the own buffer */
+		unsigned char *b = js->buf + js->bpos;
 		size_t avail = js->blen - js->bpos, n = plain_run(b, avail);
 
 		if (n < avail && b[n] == '"' && n <= js->lim.max_string) {
-			if (n + 1 > js->scap) {
-				while (n + 1 > js->scap)
-					js->scap *= 2;
-				js->str = xrealloc(js->str, js->scap);
-			}
-			memcpy(js->str, b, n);
-			js->str[n] = '\0';
+			b[n] = '\0';
+			js->str = (char *)b;
 			js->len = n;
 			js->bpos += n + 1;
 			return kind;
 		}
 	}
+	js->str = js->own;
 	js->len = 0;
 	js->str[0] = '\0';
 	for (;;) {
