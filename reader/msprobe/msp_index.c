@@ -303,7 +303,7 @@ struct parsed {
  * entries handed over and sent (slot = count % AHEAD).  Each side sleeps
  * on cond only when it cannot go on and is woken when the other has done
  * a batch (half the ring), so that a handover is not a wake-up each. */
-#define AHEAD 64
+#define AHEAD 256
 #define AHEAD_BYTES ((size_t)4 << 20)   /* beside one entry, whatever its size */
 
 struct ahead {
