@@ -167,9 +167,30 @@ msp_record_is_tensor(const struct msp_record *r)
 	       strcmp(r->type, "numpy.ndarray") == 0;
 }
 
-/* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype. */
+/* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype.
+ * The last word asked on this thread is remembered: a dump spells a few
+ * dtypes over and over, and the lookup below compares the name with every
+ * dtype's (td_dtype_from_name: a strcmp each). */
+static enum td_dtype dtype_lookup(const char *word);
+
 static enum td_dtype
 dtype_of(const char *word)
+{
+	static _Thread_local char last[32];
+	static _Thread_local enum td_dtype last_dt = DTYPE_INVALID;
+	size_t n = strlen(word);
+
+	if (n >= sizeof last)
+		return dtype_lookup(word);
+	if (memcmp(word, last, n + 1) != 0) {
+		last_dt = dtype_lookup(word);
+		memcpy(last, word, n + 1);
+	}
+	return last_dt;
+}
+
+static enum td_dtype
+dtype_lookup(const char *word)
 {
 	const char *dot = strrchr(word, '.');
 	char low[32];
