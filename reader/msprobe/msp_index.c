@@ -304,7 +304,8 @@ struct parsed {
  * on cond only when it cannot go on and is woken when the other has done
  * a batch (half the ring), so that a handover is not a wake-up each. */
 #define AHEAD 256
-#define AHEAD_BYTES ((size_t)4 << 20)   /* beside one entry, whatever its size */
+#define AHEAD_BYTES ((size_t)1 << 20)   /* beside one entry, whatever its size */
+#define AHEAD_KEEP 16                   /* leaves a sent slot keeps room for */
 
 struct ahead {
 	pthread_mutex_t lock;
@@ -542,7 +543,7 @@ ahead_drain(struct pass *p)
 		collect_reset(&e->c);
 		free(e->name);
 		e->name = NULL;
-		if (e->c.cap > 256) {           /* a big entry's arrays are not kept */
+		if (e->c.cap > AHEAD_KEEP) {    /* a big entry's arrays are not kept */
 			free(e->c.leaves);
 			e->c.leaves = NULL;
 			e->c.cap = 0;
