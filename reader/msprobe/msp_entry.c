@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* s[0, n) is word (a literal): a length check and an inlined memcmp, not
+ * a strcmp call (the index pass compares per entry and per record). */
+#define IS_WORD(s, n, word) ((n) == sizeof(word) - 1 && memcmp((s), (word), sizeof(word) - 1) == 0)
+
 /* src[0, n) (no NUL among them) into dst[len], cut to fit: snprintf without
  * printf (the index pass's hot path). */
 static void
@@ -163,8 +167,8 @@ msp_record_is_tensor(const struct msp_record *r)
 {
 	size_t n = strlen(r->type);
 
-	return (n >= 6 && strcmp(r->type + n - 6, "Tensor") == 0) ||
-	       strcmp(r->type, "numpy.ndarray") == 0;
+	return (n >= 6 && memcmp(r->type + n - 6, "Tensor", 6) == 0) ||
+	       IS_WORD(r->type, n, "numpy.ndarray");
 }
 
 /* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype.
@@ -633,27 +637,31 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 	return ok;
 }
 
-/* Where a top-level key of an entry body puts its leaves (FORMAT.md §4). */
+/* What an entry's section is, by the first part of its leaves' paths. */
+enum sec_kind { SEC_OTHER, SEC_INPUT, SEC_OUTPUT, SEC_PARAMETERS };
+
+/* Where a top-level key of an entry body (n bytes) puts its leaves
+ * (FORMAT.md §4): the first part of their paths; *kind says which of
+ * "input", "output", "parameters" that part is. */
 static const char *
-section(const char *key, enum msp_dir dir, bool *is_input, enum msp_role *role)
+section(const char *key, size_t n, enum msp_dir dir, bool *is_input, enum msp_role *role,
+	enum sec_kind *kind)
 {
 	*role = dir == MSP_BACKWARD || dir == MSP_PARAM_GRAD ? MSP_GRADIENT : MSP_ACTIVATION;
 	*is_input = false;
+	*kind = IS_WORD(key, n, "input") ? SEC_INPUT : IS_WORD(key, n, "output") ? SEC_OUTPUT
+		: IS_WORD(key, n, "parameters") ? SEC_PARAMETERS : SEC_OTHER;
 	if (dir == MSP_PARAM_GRAD)
 		return key;
-	if (strcmp(key, "input_args") == 0 || strcmp(key, "input_kwargs") == 0 ||
-	    strcmp(key, "input") == 0) {
+	if (IS_WORD(key, n, "input_args") || IS_WORD(key, n, "input_kwargs") || *kind == SEC_INPUT) {
 		*is_input = true;
+		*kind = SEC_INPUT;
 		return "input";
 	}
-	if (strcmp(key, "output") == 0)
-		return "output";
-	if (strcmp(key, "parameters") == 0) {
+	if (*kind == SEC_PARAMETERS)
 		/* not an input: msprobe's overflow rule reads input_args and
 		 * input_kwargs only (FORMAT.md §4) */
 		*role = MSP_WEIGHT;
-		return "parameters";
-	}
 	return key;
 }
 
@@ -681,19 +689,18 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 	while ((t = jscan_next(js)) == JSCAN_KEY) {
 		bool is_input;
 		enum msp_role role;
+		enum sec_kind kind;
 		char key[64];
 		const char *sec;
 
 		copy_n(key, sizeof key, js->str, js->len);
-		sec = section(key, dir, &is_input, &role);
+		sec = section(key, strlen(key), dir, &is_input, &role, &kind);
 		/* the sections whose non-tensor values the compare tool lists
 		 * (FORMAT.md §12); parameter gradients are tensors only */
-		wk.io = dir != MSP_PARAM_GRAD && (strcmp(sec, "input") == 0 ||
-						  strcmp(sec, "output") == 0 ||
-						  strcmp(sec, "parameters") == 0);
+		wk.io = dir != MSP_PARAM_GRAD && kind != SEC_OTHER;
 		copy(wk.path, sizeof wk.path, sec);
 		t = jscan_next(js);
-		if (t == JSCAN_OBJ_BEGIN && strcmp(sec, "output") == 0) {
+		if (t == JSCAN_OBJ_BEGIN && kind == SEC_OUTPUT) {
 			/* a single output record: its path is "output.0" */
 			snprintf(wk.path, sizeof wk.path, "output.0");
 		}
