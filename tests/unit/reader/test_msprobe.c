@@ -506,7 +506,7 @@ follow_passes(void *arg)
 }
 
 static void
-test_msprobe_follow_pass_beside_decode(void **state)
+follow_beside_decode(size_t ahead_min)
 {
 	char *dir = make_dump("msp_follow_race", DUMP, SIZE_MAX), *path;
 	struct reader_options opt = { .follow = true, .may_follow = true };
@@ -517,7 +517,7 @@ test_msprobe_follow_pass_beside_decode(void **state)
 	char err[256];
 	pthread_t th;
 
-	(void)state;
+	msp_ahead_min = ahead_min;
 	path = xasprintf("%s/step3/rank2/dump.json", dir);
 	assert_int_equal(msprobe_reader_ops.open(dir, &opt, &r, err, sizeof err), TD_OK);
 	record_sink_init(&rs, &sink);
@@ -541,6 +541,17 @@ test_msprobe_follow_pass_beside_decode(void **state)
 	record_sink_done(&rs);
 	free(path);
 	test_rmtree(dir);
+	msp_ahead_min = (size_t)1 << 20;
+}
+
+/* ... on the index thread alone, and with each pass's JSON on the ahead
+ * thread (it writes "task" under the lock while decode reads it). */
+static void
+test_msprobe_follow_pass_beside_decode(void **state)
+{
+	(void)state;
+	follow_beside_decode((size_t)1 << 20);
+	follow_beside_decode(0);
 }
 
 /* A file rewritten under the index (another entry at the same offset):
