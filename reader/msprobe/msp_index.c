@@ -55,8 +55,21 @@ msp_unlock(int fd)
 
 /* ---- one entry ---------------------------------------------------------------- */
 
+/* What msp_record_summary reads of a record: the JSON side keeps it, the
+ * sink side makes the summary of it (leaves_sum), as that thread waits for
+ * the other about a third of the time. */
+struct leaf_stats {
+	char dtype[sizeof(((struct msp_record *)0)->dtype)];
+	bool has_shape, has_max, has_min, has_mean, has_norm;
+	int rank;
+	int64_t dims[TD_MAX_DIMS];
+	double max, min, mean, norm;
+};
+
 struct leaf {
-	struct td_summary sum;
+	struct td_summary sum;      /* made of st unless summed */
+	struct leaf_stats st;
+	bool summed;                /* sum made on the JSON side (statistics from a tensor file) */
 	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
 	bool exact;                 /* sum is all decode gives (reader_trace.summary_exact) */
@@ -90,14 +103,58 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 		memcpy(l->path, path, n);
 		l->path[n] = '\0';
 	}
-	msp_record_summary(rec, &l->sum);
-	if (!c->dry && c->u)
+	l->summed = !c->dry && c->u && *rec->data_name;
+	if (l->summed) {
+		msp_record_summary(rec, &l->sum);
 		msp_leaf_file_summary(c->u, rec, &l->sum);
+	} else {
+		memcpy(l->st.dtype, rec->dtype, sizeof l->st.dtype);
+		l->st.has_shape = rec->has_shape;
+		l->st.rank = rec->rank;
+		memcpy(l->st.dims, rec->dims, sizeof l->st.dims);
+		l->st.has_max = rec->has_max;
+		l->st.has_min = rec->has_min;
+		l->st.has_mean = rec->has_mean;
+		l->st.has_norm = rec->has_norm;
+		l->st.max = rec->max;
+		l->st.min = rec->min;
+		l->st.mean = rec->mean;
+		l->st.norm = rec->norm;
+	}
 	/* a leaf without a tensor file: decode() gives this same summary
 	 * (msp_record_summary of the same record) and no values */
 	l->exact = !*rec->data_name;
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
+}
+
+/* Sink side: the summaries of the leaves the JSON side kept stats of
+ * (msp_record_summary reads no other field of the record). */
+static void
+leaves_sum(struct collect *c)
+{
+	struct msp_record r;
+	size_t k;
+
+	for (k = 0; k < c->n; k++) {
+		struct leaf *l = &c->leaves[k];
+
+		if (l->summed)
+			continue;
+		memcpy(r.dtype, l->st.dtype, sizeof r.dtype);
+		r.has_shape = l->st.has_shape;
+		r.rank = l->st.rank;
+		memcpy(r.dims, l->st.dims, sizeof r.dims);
+		r.has_max = l->st.has_max;
+		r.has_min = l->st.has_min;
+		r.has_mean = l->st.has_mean;
+		r.has_norm = l->st.has_norm;
+		r.max = l->st.max;
+		r.min = l->st.min;
+		r.mean = l->st.mean;
+		r.norm = l->st.norm;
+		msp_record_summary(&r, &l->sum);
+	}
 }
 
 static void
@@ -357,8 +414,10 @@ consume(struct pass *p, struct parsed *e)
 				       MSP_MAX_LEAVES);
 		e->c.n = MSP_MAX_LEAVES;
 	}
-	if (!p->dry)
+	if (!p->dry) {
+		leaves_sum(&e->c);
 		entry_done(p->r, p->u, p->sink, e->name, e->off, &e->c);
+	}
 	return true;
 }
 
