@@ -444,6 +444,14 @@ rkey_of(const char *k, size_t n)
 #undef RK_IS
 }
 
+/* The text of each known key (a path part when its value is a container). */
+static const char *const rkey_name[] = {
+	[RK_TYPE] = "type", [RK_DTYPE] = "dtype", [RK_SHAPE] = "shape", [RK_MAX] = "Max",
+	[RK_MIN] = "Min", [RK_MEAN] = "Mean", [RK_NORM] = "Norm", [RK_REQUIRES_GRAD] = "requires_grad",
+	[RK_DATA_NAME] = "data_name", [RK_MD5] = "md5", [RK_VALUE] = "value", [RK_FORMAT] = "format",
+	[RK_GROUP_ID] = "group_id", [RK_OP] = "op", [RK_PEER] = "peer", [RK_GROUP_RANKS] = "group_ranks",
+};
+
 /* One scalar field of a record, its key k. */
 static void
 record_field(struct jscan *js, enum rkey k, enum jscan_tok t, struct msp_record *r)
@@ -519,13 +527,17 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 {
 	struct msp_record r;
 	enum jscan_tok t;
-	char key[64], text[320];
+	char other[64], text[320];
 
 	record_clear(&r);
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
 		enum rkey k = rkey_of(wk->js->str, wk->js->len);
+		const char *key = k == RK_OTHER ? other : rkey_name[k];
 
-		copy_n(key, sizeof key, wk->js->str, wk->js->len);
+		/* the key's text outlives the next token only for a path
+		 * part: copied for a key of no field (a known key's is above) */
+		if (k == RK_OTHER)
+			copy_n(other, sizeof other, wk->js->str, wk->js->len);
 		t = jscan_next(wk->js);
 		if (t == JSCAN_ERROR || t == JSCAN_EOF)
 			return false;
