@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* s[0, n) is word (a literal): a length check and an inlined memcmp, not
+ * a strcmp call (the index pass compares per entry and per record). */
+#define IS_WORD(s, n, word) ((n) == sizeof(word) - 1 && memcmp((s), (word), sizeof(word) - 1) == 0)
+
 /* src[0, n) (no NUL among them) into dst[len], cut to fit: snprintf without
  * printf (the index pass's hot path). */
 static void
@@ -163,13 +167,34 @@ msp_record_is_tensor(const struct msp_record *r)
 {
 	size_t n = strlen(r->type);
 
-	return (n >= 6 && strcmp(r->type + n - 6, "Tensor") == 0) ||
-	       strcmp(r->type, "numpy.ndarray") == 0;
+	return (n >= 6 && memcmp(r->type + n - 6, "Tensor", 6) == 0) ||
+	       IS_WORD(r->type, n, "numpy.ndarray");
 }
 
-/* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype. */
+/* "torch.float32", "Float32", "BFloat16", "numpy.float32" -> a dtype.
+ * The last word asked on this thread is remembered: a dump spells a few
+ * dtypes over and over, and the lookup below compares the name with every
+ * dtype's (td_dtype_from_name: a strcmp each). */
+static enum td_dtype dtype_lookup(const char *word);
+
 static enum td_dtype
 dtype_of(const char *word)
+{
+	static _Thread_local char last[32];
+	static _Thread_local enum td_dtype last_dt = DTYPE_INVALID;
+	size_t n = strlen(word);
+
+	if (n >= sizeof last)
+		return dtype_lookup(word);
+	if (memcmp(word, last, n + 1) != 0) {
+		last_dt = dtype_lookup(word);
+		memcpy(last, word, n + 1);
+	}
+	return last_dt;
+}
+
+static enum td_dtype
+dtype_lookup(const char *word)
 {
 	const char *dot = strrchr(word, '.');
 	char low[32];
@@ -389,39 +414,110 @@ stat_field(struct jscan *js, enum jscan_tok t, bool *has, double *v, bool *as_bo
 	}
 }
 
-/* One scalar field of a record. */
-static void
-record_field(struct jscan *js, const char *key, enum jscan_tok t, struct msp_record *r)
+/* The keys a record's fields go by (FORMAT.md §4), told apart once by
+ * length and bytes rather than by a chain of strcmp per field. */
+enum rkey {
+	RK_OTHER, RK_TYPE, RK_DTYPE, RK_SHAPE, RK_MAX, RK_MIN, RK_MEAN, RK_NORM, RK_REQUIRES_GRAD,
+	RK_DATA_NAME, RK_MD5, RK_VALUE, RK_FORMAT, RK_GROUP_ID, RK_OP, RK_PEER, RK_GROUP_RANKS,
+};
+
+static enum rkey
+rkey_of(const char *k, size_t n)
 {
-	if (strcmp(key, "type") == 0 && t == JSCAN_STRING)
-		copy(r->type, sizeof r->type, js->str);
-	else if (strcmp(key, "dtype") == 0 && t == JSCAN_STRING)
-		copy(r->dtype, sizeof r->dtype, js->str);
-	else if (strcmp(key, "Max") == 0)
-		stat_field(js, t, &r->has_max, &r->max, &r->bool_stats);
-	else if (strcmp(key, "Min") == 0)
-		stat_field(js, t, &r->has_min, &r->min, &r->bool_stats);
-	else if (strcmp(key, "Mean") == 0)
-		stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats);
-	else if (strcmp(key, "Norm") == 0)
-		stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats);
-	else if (strcmp(key, "requires_grad") == 0)
+#define RK_IS(word) (n == sizeof(word) - 1 && memcmp(k, word, sizeof(word) - 1) == 0)
+	switch (n) {
+	case 2: return RK_IS("op") ? RK_OP : RK_OTHER;
+	case 3: return RK_IS("Max") ? RK_MAX : RK_IS("Min") ? RK_MIN : RK_IS("md5") ? RK_MD5 : RK_OTHER;
+	case 4:
+		return RK_IS("type") ? RK_TYPE : RK_IS("Mean") ? RK_MEAN : RK_IS("Norm") ? RK_NORM
+		       : RK_IS("peer") ? RK_PEER : RK_OTHER;
+	case 5:
+		return RK_IS("dtype") ? RK_DTYPE : RK_IS("shape") ? RK_SHAPE : RK_IS("value") ? RK_VALUE
+		       : RK_OTHER;
+	case 6: return RK_IS("format") ? RK_FORMAT : RK_OTHER;
+	case 8: return RK_IS("group_id") ? RK_GROUP_ID : RK_OTHER;
+	case 9: return RK_IS("data_name") ? RK_DATA_NAME : RK_OTHER;
+	case 11: return RK_IS("group_ranks") ? RK_GROUP_RANKS : RK_OTHER;
+	case 13: return RK_IS("requires_grad") ? RK_REQUIRES_GRAD : RK_OTHER;
+	default: return RK_OTHER;
+	}
+#undef RK_IS
+}
+
+/* The text of each known key (a path part when its value is a container). */
+static const char *const rkey_name[] = {
+	[RK_TYPE] = "type", [RK_DTYPE] = "dtype", [RK_SHAPE] = "shape", [RK_MAX] = "Max",
+	[RK_MIN] = "Min", [RK_MEAN] = "Mean", [RK_NORM] = "Norm", [RK_REQUIRES_GRAD] = "requires_grad",
+	[RK_DATA_NAME] = "data_name", [RK_MD5] = "md5", [RK_VALUE] = "value", [RK_FORMAT] = "format",
+	[RK_GROUP_ID] = "group_id", [RK_OP] = "op", [RK_PEER] = "peer", [RK_GROUP_RANKS] = "group_ranks",
+};
+
+/* One scalar field of a record, its key k. */
+static void
+record_field(struct jscan *js, enum rkey k, enum jscan_tok t, struct msp_record *r)
+{
+	switch (k) {
+	case RK_TYPE:
+		if (t == JSCAN_STRING)
+			copy_n(r->type, sizeof r->type, js->str, js->len);
+		return;
+	case RK_DTYPE:
+		if (t == JSCAN_STRING)
+			copy_n(r->dtype, sizeof r->dtype, js->str, js->len);
+		return;
+	case RK_MAX: stat_field(js, t, &r->has_max, &r->max, &r->bool_stats); return;
+	case RK_MIN: stat_field(js, t, &r->has_min, &r->min, &r->bool_stats); return;
+	case RK_MEAN: stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats); return;
+	case RK_NORM: stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats); return;
+	case RK_REQUIRES_GRAD:
 		r->requires_grad = t == JSCAN_TRUE ? 1 : t == JSCAN_FALSE ? 0 : -1;
-	else if (strcmp(key, "data_name") == 0 && t == JSCAN_STRING)
-		copy(r->data_name, sizeof r->data_name, js->str);
-	else if (strcmp(key, "md5") == 0 && t == JSCAN_STRING)
-		copy(r->md5, sizeof r->md5, js->str);
-	if (strcmp(key, "value") == 0 && t != JSCAN_ARR_BEGIN && t != JSCAN_OBJ_BEGIN) {
+		return;
+	case RK_DATA_NAME:
+		if (t == JSCAN_STRING)
+			copy_n(r->data_name, sizeof r->data_name, js->str, js->len);
+		return;
+	case RK_MD5:
+		if (t == JSCAN_STRING)
+			copy_n(r->md5, sizeof r->md5, js->str, js->len);
+		return;
+	case RK_VALUE:
 		r->vkind = t == JSCAN_NUMBER ? MSP_V_NUM : t == JSCAN_STRING ? MSP_V_STR
 			   : t == JSCAN_NULL ? MSP_V_NULL : MSP_V_BOOL;
 		r->vnum = t == JSCAN_NUMBER ? js->num : t == JSCAN_TRUE;
 		if (t == JSCAN_STRING)
-			copy(r->pyval, sizeof r->pyval, js->str);
-	}
-	if (strcmp(key, "value") == 0 || strcmp(key, "format") == 0 ||
-		 strcmp(key, "group_id") == 0 || strcmp(key, "op") == 0 || strcmp(key, "peer") == 0)
-		if (!*r->value || strcmp(key, "value") == 0)
+			copy_n(r->pyval, sizeof r->pyval, js->str, js->len);
+		scalar_text(js, t, r->value, sizeof r->value);
+		return;
+	case RK_FORMAT:
+	case RK_GROUP_ID:
+	case RK_OP:
+	case RK_PEER:
+		if (!*r->value)
 			scalar_text(js, t, r->value, sizeof r->value);
+		return;
+	default:
+		return;
+	}
+}
+
+/* A record as empty as a zeroed one for every reader of it (the strings
+ * empty, the flags and numbers zero, requires_grad absent): not the whole
+ * kilobyte a memset wrote per tensor leaf.  dims[] is read only up to a
+ * shape's rank, which the walk sets with them. */
+static void
+record_clear(struct msp_record *r)
+{
+	r->type[0] = r->dtype[0] = r->data_name[0] = r->md5[0] = '\0';
+	r->value[0] = r->pyval[0] = r->pyranks[0] = '\0';
+	r->has_shape = false;
+	r->rank = 0;
+	r->has_max = r->has_min = r->has_mean = r->has_norm = false;
+	r->max = r->min = r->mean = r->norm = 0;
+	r->bool_stats = false;
+	r->requires_grad = -1;
+	r->vkind = MSP_V_ABSENT;
+	r->vnum = 0;
+	r->vcount = 0;
 }
 
 /* An object: a record (tensor or not), whose object-valued fields are
@@ -431,18 +527,22 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 {
 	struct msp_record r;
 	enum jscan_tok t;
-	char key[64], text[320];
+	char other[64], text[320];
 
-	memset(&r, 0, sizeof r);
-	r.requires_grad = -1;
+	record_clear(&r);
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
-		copy_n(key, sizeof key, wk->js->str, wk->js->len);
+		enum rkey k = rkey_of(wk->js->str, wk->js->len);
+		const char *key = k == RK_OTHER ? other : rkey_name[k];
+
+		/* the key's text outlives the next token only for a path
+		 * part: copied for a key of no field (a known key's is above) */
+		if (k == RK_OTHER)
+			copy_n(other, sizeof other, wk->js->str, wk->js->len);
 		t = jscan_next(wk->js);
 		if (t == JSCAN_ERROR || t == JSCAN_EOF)
 			return false;
-		if (t == JSCAN_ARR_BEGIN && (strcmp(key, "shape") == 0 || strcmp(key, "value") == 0 ||
-					     strcmp(key, "group_ranks") == 0)) {
-			bool shape = strcmp(key, "shape") == 0, ranks = strcmp(key, "group_ranks") == 0;
+		if (t == JSCAN_ARR_BEGIN && (k == RK_SHAPE || k == RK_VALUE || k == RK_GROUP_RANKS)) {
+			bool shape = k == RK_SHAPE, ranks = k == RK_GROUP_RANKS;
 			int rank = 0;
 			char arr[sizeof r.value];
 
@@ -483,7 +583,7 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 			wk->path[old] = '\0';
 		} else {
-			record_field(wk->js, key, t, &r);
+			record_field(wk->js, k, t, &r);
 		}
 	}
 	if (t != JSCAN_OBJ_END)
@@ -549,27 +649,31 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 	return ok;
 }
 
-/* Where a top-level key of an entry body puts its leaves (FORMAT.md §4). */
+/* What an entry's section is, by the first part of its leaves' paths. */
+enum sec_kind { SEC_OTHER, SEC_INPUT, SEC_OUTPUT, SEC_PARAMETERS };
+
+/* Where a top-level key of an entry body (n bytes) puts its leaves
+ * (FORMAT.md §4): the first part of their paths; *kind says which of
+ * "input", "output", "parameters" that part is. */
 static const char *
-section(const char *key, enum msp_dir dir, bool *is_input, enum msp_role *role)
+section(const char *key, size_t n, enum msp_dir dir, bool *is_input, enum msp_role *role,
+	enum sec_kind *kind)
 {
 	*role = dir == MSP_BACKWARD || dir == MSP_PARAM_GRAD ? MSP_GRADIENT : MSP_ACTIVATION;
 	*is_input = false;
+	*kind = IS_WORD(key, n, "input") ? SEC_INPUT : IS_WORD(key, n, "output") ? SEC_OUTPUT
+		: IS_WORD(key, n, "parameters") ? SEC_PARAMETERS : SEC_OTHER;
 	if (dir == MSP_PARAM_GRAD)
 		return key;
-	if (strcmp(key, "input_args") == 0 || strcmp(key, "input_kwargs") == 0 ||
-	    strcmp(key, "input") == 0) {
+	if (IS_WORD(key, n, "input_args") || IS_WORD(key, n, "input_kwargs") || *kind == SEC_INPUT) {
 		*is_input = true;
+		*kind = SEC_INPUT;
 		return "input";
 	}
-	if (strcmp(key, "output") == 0)
-		return "output";
-	if (strcmp(key, "parameters") == 0) {
+	if (*kind == SEC_PARAMETERS)
 		/* not an input: msprobe's overflow rule reads input_args and
 		 * input_kwargs only (FORMAT.md §4) */
 		*role = MSP_WEIGHT;
-		return "parameters";
-	}
 	return key;
 }
 
@@ -597,19 +701,18 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 	while ((t = jscan_next(js)) == JSCAN_KEY) {
 		bool is_input;
 		enum msp_role role;
+		enum sec_kind kind;
 		char key[64];
 		const char *sec;
 
 		copy_n(key, sizeof key, js->str, js->len);
-		sec = section(key, dir, &is_input, &role);
+		sec = section(key, strlen(key), dir, &is_input, &role, &kind);
 		/* the sections whose non-tensor values the compare tool lists
 		 * (FORMAT.md §12); parameter gradients are tensors only */
-		wk.io = dir != MSP_PARAM_GRAD && (strcmp(sec, "input") == 0 ||
-						  strcmp(sec, "output") == 0 ||
-						  strcmp(sec, "parameters") == 0);
+		wk.io = dir != MSP_PARAM_GRAD && kind != SEC_OTHER;
 		copy(wk.path, sizeof wk.path, sec);
 		t = jscan_next(js);
-		if (t == JSCAN_OBJ_BEGIN && strcmp(sec, "output") == 0) {
+		if (t == JSCAN_OBJ_BEGIN && kind == SEC_OUTPUT) {
 			/* a single output record: its path is "output.0" */
 			snprintf(wk.path, sizeof wk.path, "output.0");
 		}

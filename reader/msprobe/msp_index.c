@@ -55,8 +55,21 @@ msp_unlock(int fd)
 
 /* ---- one entry ---------------------------------------------------------------- */
 
+/* What msp_record_summary reads of a record: the JSON side keeps it, the
+ * sink side makes the summary of it (leaves_sum), as that thread waits for
+ * the other about a third of the time. */
+struct leaf_stats {
+	char dtype[sizeof(((struct msp_record *)0)->dtype)];
+	bool has_shape, has_max, has_min, has_mean, has_norm;
+	int rank;
+	int64_t dims[TD_MAX_DIMS];
+	double max, min, mean, norm;
+};
+
 struct leaf {
-	struct td_summary sum;
+	struct td_summary sum;      /* made of st unless summed */
+	struct leaf_stats st;
+	bool summed;                /* sum made on the JSON side (statistics from a tensor file) */
 	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
 	bool exact;                 /* sum is all decode gives (reader_trace.summary_exact) */
@@ -90,14 +103,58 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 		memcpy(l->path, path, n);
 		l->path[n] = '\0';
 	}
-	msp_record_summary(rec, &l->sum);
-	if (!c->dry && c->u)
+	l->summed = !c->dry && c->u && *rec->data_name;
+	if (l->summed) {
+		msp_record_summary(rec, &l->sum);
 		msp_leaf_file_summary(c->u, rec, &l->sum);
+	} else {
+		memcpy(l->st.dtype, rec->dtype, sizeof l->st.dtype);
+		l->st.has_shape = rec->has_shape;
+		l->st.rank = rec->rank;
+		memcpy(l->st.dims, rec->dims, sizeof l->st.dims);
+		l->st.has_max = rec->has_max;
+		l->st.has_min = rec->has_min;
+		l->st.has_mean = rec->has_mean;
+		l->st.has_norm = rec->has_norm;
+		l->st.max = rec->max;
+		l->st.min = rec->min;
+		l->st.mean = rec->mean;
+		l->st.norm = rec->norm;
+	}
 	/* a leaf without a tensor file: decode() gives this same summary
 	 * (msp_record_summary of the same record) and no values */
 	l->exact = !*rec->data_name;
 	l->is_input = is_input;
 	l->slot = is_input ? c->nin++ : c->nout++;
+}
+
+/* Sink side: the summaries of the leaves the JSON side kept stats of
+ * (msp_record_summary reads no other field of the record). */
+static void
+leaves_sum(struct collect *c)
+{
+	struct msp_record r;
+	size_t k;
+
+	for (k = 0; k < c->n; k++) {
+		struct leaf *l = &c->leaves[k];
+
+		if (l->summed)
+			continue;
+		memcpy(r.dtype, l->st.dtype, sizeof r.dtype);
+		r.has_shape = l->st.has_shape;
+		r.rank = l->st.rank;
+		memcpy(r.dims, l->st.dims, sizeof r.dims);
+		r.has_max = l->st.has_max;
+		r.has_min = l->st.has_min;
+		r.has_mean = l->st.has_mean;
+		r.has_norm = l->st.has_norm;
+		r.max = l->st.max;
+		r.min = l->st.min;
+		r.mean = l->st.mean;
+		r.norm = l->st.norm;
+		msp_record_summary(&r, &l->sum);
+	}
 }
 
 static void
@@ -136,7 +193,7 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 	const char *parent = msp_side_parent(u, name);
 	char *const *ids = NULL;
 	size_t nf = msp_side_frames(u, name, &ids), na = 0, i;
-	char **inputs = NULL;
+	const char **inputs = NULL;
 	struct strbuf kids_text = { 0 };
 	struct reader_op op = {
 		.graph_id = u->host, .op_name = name, .op_type = type, .host = u->host,
@@ -169,8 +226,8 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		inputs = xcalloc(c->nin, sizeof(*inputs));
 		for (i = 0; i < c->n; i++)
 			if (c->leaves[i].is_input)
-				inputs[c->leaves[i].slot] = xstrdup(c->leaves[i].path);
-		op.inputs = (const char *const *)inputs;
+				inputs[c->leaves[i].slot] = c->leaves[i].path;
+		op.inputs = inputs;
 		op.ninputs = c->nin;
 		op.input_labels = true;
 	}
@@ -178,8 +235,6 @@ send_op(struct msp_unit *u, const struct reader_sink *sink, const char *name, co
 		sink->on_op(sink->ctx, &op);
 	free(attrs);
 	strbuf_done(&kids_text);
-	for (i = 0; inputs && i < c->nin; i++)
-		free(inputs[i]);
 	free(inputs);
 }
 
@@ -219,6 +274,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 	uint64_t first_row = r->nrows, key = reader_op_key(u->host, strlen(u->host), name, strlen(name));
 	int64_t exec = r->nexec++;
 	uint32_t bad = 0;
+	struct reader_trace t;
 	struct reader_execution ex = {
 		.loc = { .file = u->file_id, .offset = e }, .op_type = name, .graph_id = u->host,
 		.host = u->host, .num_outputs = c->nout, .has_values = true, .step = u->step,
@@ -235,21 +291,24 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 		sink->on_execution(sink->ctx, &ex);
 	/* inputs first, then outputs, each in file order: an output row
 	 * follows the input rows it was computed from; row order is locator
-	 * order (advance() counts positions) */
+	 * order (advance() counts positions).  One trace made for the entry
+	 * and its leaf fields set per row (a struct of 400 bytes zeroed and
+	 * filled per row was most of this function's time). */
+	t = (struct reader_trace){
+		.loc = { .file = u->file_id }, .graph_id = u->host, .op_name = name,
+		.op_type = type, .execution = exec, .step = u->step, .op_key = key,
+	};
 	for (pass = 0; pass < 2; pass++)
 		for (k = 0; sink->on_trace && k < c->n; k++) {
 			const struct leaf *l = &c->leaves[k];
-			struct reader_trace t = {
-				.loc = { .file = u->file_id,
-					 .offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot },
-				.graph_id = u->host, .op_name = name, .op_type = type,
-				.slot = l->slot, .is_input = l->is_input,
-				.execution = exec, .summary = l->sum, .step = u->step,
-				.op_key = key, .summary_exact = l->exact,
-			};
 
 			if (l->is_input != (pass == 0))
 				continue;
+			t.loc.offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot;
+			t.slot = l->slot;
+			t.is_input = l->is_input;
+			t.summary = l->sum;
+			t.summary_exact = l->exact;
 			sink->on_trace(sink->ctx, &t);
 			/* parameter gradients are records of values a backward
 			 * entry made: looked up like inputs */
@@ -283,6 +342,129 @@ entry_done(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 
 /* ---- the file ------------------------------------------------------------------ */
 
+/* One pass over a file: the JSON side (the scanner, the entries parsed)
+ * and the sink side (the entries sent).  With an ahead ring the JSON side
+ * runs on a second thread and hands each entry over in file order; the
+ * index thread sends them, reports progress and asks should_stop, as the
+ * one-thread pass does between entries. */
+struct parsed {
+	char *name;                 /* NULL: "data" is no object (below) */
+	uint64_t off;               /* the key's byte offset (the value's) */
+	size_t bytes;               /* what it holds (the ring's budget) */
+	struct collect c;
+	uint64_t line;              /* "data" that is no object: its line and */
+	enum jscan_tok tok;         /* first token, a problem in file order */
+};
+
+/* Entries parsed ahead: a ring of AHEAD slots, put and got counting the
+ * entries handed over and sent (slot = count % AHEAD).  Each side sleeps
+ * on cond only when it cannot go on and is woken when the other has done
+ * a batch (half the ring), so that a handover is not a wake-up each. */
+#define AHEAD 256
+#define AHEAD_BYTES ((size_t)1 << 20)   /* beside one entry, whatever its size */
+#define AHEAD_KEEP 16                   /* leaves a sent slot keeps room for */
+
+struct ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th;
+	struct parsed slot[AHEAD];
+	size_t put, got, bytes;
+	bool put_waits, get_waits;
+	bool over;                  /* the JSON side is done (pass->ok says how) */
+	bool stop;                  /* the sink side wants no more */
+};
+
+struct pass {
+	struct reader *r;
+	struct msp_unit *u;
+	const struct reader_sink *sink;
+	bool dry;                   /* only check that the file is complete */
+	struct jscan js;
+	bool ok;                    /* the JSON side's result */
+	struct parsed one;          /* the entry of a one-thread pass */
+	struct ahead *ah;           /* NULL: one thread */
+	struct reader_progress pr;
+	size_t nsent;
+	bool stopped;               /* should_stop said so: the JSON side ends */
+};
+
+size_t msp_ahead_min = (size_t)1 << 20;
+
+/* Sink side: one entry parsed (sent unless dry); false when the pass
+ * should stop. */
+static bool
+consume(struct pass *p, struct parsed *e)
+{
+	if (!e->name) {
+		reader_report_problemf(p->sink, PROBLEM_DECODE_ERROR, p->u->file_id, p->u->json, e->off,
+				       -1, "dump.json", "line %llu: \"data\" is %s, not an object",
+				       (unsigned long long)e->line, jscan_tok_name(e->tok));
+		return true;
+	}
+	if ((++p->nsent & 1023) == 0) {
+		if (p->sink->should_stop && p->sink->should_stop(p->sink->ctx))
+			return false;
+		p->pr.done = e->off;
+		reader_report_progress(p->sink, &p->pr, false);
+	}
+	if (e->c.n > MSP_MAX_LEAVES) {
+		reader_report_problemf(p->sink, PROBLEM_DECODE_ERROR, p->u->file_id, p->u->json, e->off,
+				       -1, e->name, "%zu tensor leaves; the first %d are rows", e->c.n,
+				       MSP_MAX_LEAVES);
+		e->c.n = MSP_MAX_LEAVES;
+	}
+	if (!p->dry) {
+		leaves_sum(&e->c);
+		entry_done(p->r, p->u, p->sink, e->name, e->off, &e->c);
+	}
+	return true;
+}
+
+/* JSON side: the slot the next entry is parsed into, NULL when the sink
+ * side stopped. */
+static struct parsed *
+entry_slot(struct pass *p)
+{
+	struct ahead *ah = p->ah;
+	struct parsed *e;
+
+	if (!ah)
+		return &p->one;
+	pthread_mutex_lock(&ah->lock);
+	while (!ah->stop && (ah->put - ah->got == AHEAD || (ah->put != ah->got && ah->bytes > AHEAD_BYTES))) {
+		if (ah->get_waits) {
+			ah->get_waits = false;
+			pthread_cond_signal(&ah->cond);
+		}
+		ah->put_waits = true;
+		pthread_cond_wait(&ah->cond, &ah->lock);
+	}
+	e = ah->stop ? NULL : &ah->slot[ah->put % AHEAD];
+	pthread_mutex_unlock(&ah->lock);
+	return e;
+}
+
+/* JSON side: entry e is parsed; false when the pass should stop. */
+static bool
+entry_parsed(struct pass *p, struct parsed *e)
+{
+	struct ahead *ah = p->ah;
+
+	if (!ah)
+		return consume(p, e);
+	e->bytes = e->c.n * sizeof(*e->c.leaves) + (e->name ? strlen(e->name) : 0);
+	pthread_mutex_lock(&ah->lock);
+	ah->put++;
+	ah->bytes += e->bytes;
+	if (ah->get_waits && ah->put - ah->got >= AHEAD / 2) {
+		ah->get_waits = false;
+		pthread_cond_signal(&ah->cond);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	return true;
+}
+
 /* A top-level string of the file ("task", "level", "framework") into dst
  * of len bytes, written under r->lock and only when it changed: a follow
  * pass reads the same text again while decode reads dst on another
@@ -304,50 +486,171 @@ top_string(struct reader *r, struct jscan *js, char *dst, size_t len)
 	return true;
 }
 
-/* The entries of "data"; false on a JSON error. */
+/* JSON side: the entries of "data"; false on a JSON error (or a stop:
+ * p->stopped).  "data" that is no object is handed over as an entry
+ * without a name, for the sink side to report. */
 static bool
-scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, struct jscan *js,
-	  struct collect *c)
+scan_data(struct pass *p, struct jscan *js)
 {
-	struct msp_walk w = { .ctx = c, .on_leaf = on_leaf, .on_arg = on_arg };
-	struct reader_progress pr = { .total = u->size, .step = 4 << 20 };
+	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg };
 	enum jscan_tok t = jscan_next(js);
-	char *name;
-	size_t n = 0;
+	struct parsed *e;
 
 	if (t != JSCAN_OBJ_BEGIN) {
-		if (t != JSCAN_ERROR)
-			reader_report_problemf(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, js->tok_off,
-					       -1, "dump.json", "line %llu: \"data\" is %s, not an object",
-					       (unsigned long long)js->line, jscan_tok_name(t));
-		return t != JSCAN_ERROR && jscan_skip(js, t);
+		if (t == JSCAN_ERROR)
+			return false;
+		if (!(e = entry_slot(p)))
+			return !(p->stopped = true);
+		free(e->name);
+		e->name = NULL;
+		e->off = js->tok_off;
+		e->line = js->line;
+		e->tok = t;
+		collect_reset(&e->c);
+		if (!entry_parsed(p, e))
+			return !(p->stopped = true);
+		return jscan_skip(js, t);
 	}
 	while ((t = jscan_next(js)) == JSCAN_KEY) {
-		uint64_t off = js->tok_off;
-
-		if ((++n & 1023) == 0) {
-			if (sink->should_stop && sink->should_stop(sink->ctx))
-				return true;
-			pr.done = off;
-			reader_report_progress(sink, &pr, false);
-		}
-		name = xstrdup(js->str);
-		collect_reset(c);
-		if (!msp_walk_entry(js, name, &w)) {
-			free(name);
+		if (!(e = entry_slot(p)))
+			return !(p->stopped = true);
+		e->off = js->tok_off;
+		free(e->name);
+		e->name = xstrdup(js->str);
+		collect_reset(&e->c);
+		e->c.dry = p->dry;
+		e->c.u = p->u;
+		w.ctx = &e->c;
+		if (!msp_walk_entry(js, e->name, &w))
 			return false;
-		}
-		if (c->n > MSP_MAX_LEAVES) {
-			reader_report_problemf(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, off, -1, name,
-					       "%zu tensor leaves; the first %d are rows", c->n,
-					       MSP_MAX_LEAVES);
-			c->n = MSP_MAX_LEAVES;
-		}
-		if (!c->dry)
-			entry_done(r, u, sink, name, off, c);
-		free(name);
+		if (!entry_parsed(p, e))
+			return !(p->stopped = true);
 	}
 	return t == JSCAN_OBJ_END;
+}
+
+/* JSON side: the whole file; p->ok and p->js say how it ended. */
+static void
+scan_json(struct pass *p)
+{
+	struct msp_unit *u = p->u;
+	struct jscan *js = &p->js;
+	enum jscan_tok t;
+	bool ok = true;
+
+	if ((t = jscan_next(js)) != JSCAN_OBJ_BEGIN) {
+		ok = false;
+		if (t != JSCAN_ERROR)
+			snprintf(js->err, sizeof js->err, "line 1: the file is not a JSON object");
+	}
+	while (ok && !p->stopped && (t = jscan_next(js)) == JSCAN_KEY) {
+		if (strcmp(js->str, "task") == 0)
+			ok = top_string(p->r, js, u->task, sizeof u->task);
+		else if (strcmp(js->str, "level") == 0)
+			ok = top_string(p->r, js, u->level, sizeof u->level);
+		else if (strcmp(js->str, "framework") == 0)
+			ok = top_string(p->r, js, u->framework, sizeof u->framework);
+		else if (strcmp(js->str, "data") == 0)
+			ok = scan_data(p, js);
+		else
+			ok = jscan_skip(js, jscan_next(js));
+	}
+	if (ok && !p->stopped && t != JSCAN_OBJ_END && t != JSCAN_EOF)
+		ok = false;
+	p->ok = ok;
+}
+
+static void *
+ahead_thread(void *arg)
+{
+	struct pass *p = arg;
+	struct ahead *ah = p->ah;
+
+	scan_json(p);
+	pthread_mutex_lock(&ah->lock);
+	ah->over = true;
+	if (ah->get_waits) {
+		ah->get_waits = false;
+		pthread_cond_signal(&ah->cond);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	return NULL;
+}
+
+/* Sink side of an ahead pass: every entry the JSON side hands over, in
+ * order, until it is done or should_stop says so; then the thread is
+ * joined. */
+static void
+ahead_drain(struct pass *p)
+{
+	struct ahead *ah = p->ah;
+	bool go = true;
+
+	pthread_mutex_lock(&ah->lock);
+	while (go) {
+		struct parsed *e;
+
+		while (ah->got == ah->put && !ah->over) {
+			ah->get_waits = true;
+			pthread_cond_wait(&ah->cond, &ah->lock);
+		}
+		if (ah->got == ah->put)
+			break;
+		e = &ah->slot[ah->got % AHEAD];
+		pthread_mutex_unlock(&ah->lock);
+		go = consume(p, e);
+		collect_reset(&e->c);
+		free(e->name);
+		e->name = NULL;
+		if (e->c.cap > AHEAD_KEEP) {    /* a big entry's arrays are not kept */
+			free(e->c.leaves);
+			e->c.leaves = NULL;
+			e->c.cap = 0;
+		}
+		pthread_mutex_lock(&ah->lock);
+		ah->got++;
+		ah->bytes -= e->bytes;
+		if (!go)
+			ah->stop = true;
+		if (ah->put_waits && (!go || ah->put - ah->got <= AHEAD / 2)) {
+			ah->put_waits = false;
+			pthread_cond_signal(&ah->cond);
+		}
+	}
+	pthread_mutex_unlock(&ah->lock);
+	pthread_join(ah->th, NULL);
+}
+
+/* Starts the JSON side of p on a second thread when the file is big
+ * enough and there is a core for it; false: the caller runs it itself. */
+static bool
+ahead_start(struct pass *p)
+{
+	struct ahead *ah;
+
+	if (p->dry || p->u->size < msp_ahead_min || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return false;
+	ah = xcalloc(1, sizeof(*ah));
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_cond_init(&ah->cond, NULL);
+	p->ah = ah;
+	if (pthread_create(&ah->th, NULL, ahead_thread, p) != 0) {
+		p->ah = NULL;
+		pthread_cond_destroy(&ah->cond);
+		pthread_mutex_destroy(&ah->lock);
+		free(ah);
+		return false;
+	}
+	return true;
+}
+
+static void
+parsed_done(struct parsed *e)
+{
+	collect_reset(&e->c);
+	free(e->c.leaves);
+	free(e->c.args);
+	free(e->name);
 }
 
 /* One pass over the file; dry: nothing sent or reported, true when the
@@ -355,48 +658,38 @@ scan_data(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 static bool
 scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, bool dry)
 {
-	struct collect c = { .dry = dry, .u = u };
-	struct jscan js;
-	enum jscan_tok t;
-	bool ok = true;
+	struct pass p = { .r = r, .u = u, .sink = sink, .dry = dry,
+			  .pr = { .total = u->size, .step = 4 << 20 } };
+	struct jscan *js = &p.js;
+	size_t i;
 
-	jscan_init(&js, u->src, 0, NULL);
-	if ((t = jscan_next(&js)) != JSCAN_OBJ_BEGIN) {
-		ok = false;
-		if (t != JSCAN_ERROR)
-			snprintf(js.err, sizeof js.err, "line 1: the file is not a JSON object");
-	}
-	while (ok && (t = jscan_next(&js)) == JSCAN_KEY) {
-		if (strcmp(js.str, "task") == 0)
-			ok = top_string(r, &js, u->task, sizeof u->task);
-		else if (strcmp(js.str, "level") == 0)
-			ok = top_string(r, &js, u->level, sizeof u->level);
-		else if (strcmp(js.str, "framework") == 0)
-			ok = top_string(r, &js, u->framework, sizeof u->framework);
-		else if (strcmp(js.str, "data") == 0)
-			ok = scan_data(r, u, sink, &js, &c);
-		else
-			ok = jscan_skip(&js, jscan_next(&js));
-	}
-	if (ok && t != JSCAN_OBJ_END && t != JSCAN_EOF)
-		ok = false;
-	if (!ok && !dry && !(sink->should_stop && sink->should_stop(sink->ctx))) {
-		bool torn = strstr(js.err, "input ends") != NULL;
+	jscan_init(js, u->src, 0, NULL);
+	if (ahead_start(&p))
+		ahead_drain(&p);
+	else
+		scan_json(&p);
+	if (!p.ok && !dry && !(sink->should_stop && sink->should_stop(sink->ctx))) {
+		bool torn = strstr(js->err, "input ends") != NULL;
 
 		reader_report_problemf(sink, torn ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR, u->file_id,
-				       u->json, js.tok_off, (int64_t)u->nentries, "dump.json", "%s%s",
-				       js.err, torn ? " (a partial file: the entries before it are kept)"
-						    : "");
+				       u->json, js->tok_off, (int64_t)u->nentries, "dump.json", "%s%s",
+				       js->err, torn ? " (a partial file: the entries before it are kept)"
+						     : "");
 		u->torn = torn;
 	}
-	if (js.bad_utf8 && !dry)
+	if (js->bad_utf8 && !dry)
 		reader_report_problem(sink, PROBLEM_DECODE_ERROR, u->file_id, u->json, 0, -1, "dump.json",
 				      "invalid UTF-8 in strings, shown as U+FFFD");
-	collect_reset(&c);
-	free(c.leaves);
-	free(c.args);
-	jscan_done(&js);
-	return ok;
+	if (p.ah) {
+		for (i = 0; i < AHEAD; i++)
+			parsed_done(&p.ah->slot[i]);
+		pthread_cond_destroy(&p.ah->cond);
+		pthread_mutex_destroy(&p.ah->lock);
+		free(p.ah);
+	}
+	parsed_done(&p.one);
+	jscan_done(js);
+	return p.ok;
 }
 
 void

@@ -263,7 +263,11 @@ size_t msp_side_frames(const struct msp_unit *u, const char *entry, char *const 
 int msp_lock(const char *path, bool *busy);
 void msp_unlock(int fd);
 
-/* msp_index.c: one pass over a unit's dump.json. */
+/* msp_index.c: one pass over a unit's dump.json.  A dump.json of at least
+ * msp_ahead_min bytes (1 MiB; tests lower it) is parsed on a second
+ * thread, a ring of entries ahead of the index thread, which sends them
+ * in file order (two cores or more; a follow pass's check runs on one). */
+extern size_t msp_ahead_min;
 void msp_index_unit(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);
 
 /* msp_state.c: reader.h save_state / load_state. */

@@ -17,6 +17,12 @@
 #include "reader/parse/decnum.h"
 
 #define CHUNK (64 * 1024)
+/* A whole-file scan asks for the next PREFETCH bytes to be read into the
+ * page cache when it is half way through the last ones: a cold file is
+ * then read by the kernel while the scanner parses, not a chunk at a time
+ * when the scanner gets there (the kernel's own read-ahead window is a few
+ * hundred KiB). */
+#define PREFETCH ((uint64_t)8 << 20)
 
 enum {
 	ST_VALUE,           /* a value must come */
@@ -43,10 +49,12 @@ setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_lim
 	js->chunk = CHUNK;
 	js->stack = xmalloc((size_t)js->lim.max_depth + 1);
 	js->scap = 256;
-	js->str = xmalloc(js->scap);
-	js->str[0] = '\0';
+	js->own = xmalloc(js->scap);
+	js->own[0] = '\0';
+	js->str = js->own;
 	js->cur_line = 1;
-	js->cur_col = 1;
+	js->line_start = off;
+	js->prefetched = off;
 }
 
 void
@@ -62,10 +70,10 @@ jscan_init_member(struct jscan *js, struct source *src, uint64_t off,
 {
 	setup(js, src, off, lim);
 	js->cur_line = 0;
-	js->cur_col = 0;
 	js->stack[0] = 'o';
 	js->depth = 1;
 	js->member_mode = true;
+	js->prefetched = UINT64_MAX;    /* a decode's few bytes: none */
 	js->state = ST_KEY;
 	/* one member is usually small (a decode reads one entry of a big
 	 * file): read 4 KiB first, doubling on each refill */
@@ -77,10 +85,10 @@ jscan_done(struct jscan *js)
 {
 	free(js->buf);
 	free(js->stack);
-	free(js->str);
+	free(js->own);
 	js->buf = NULL;
 	js->stack = NULL;
-	js->str = NULL;
+	js->str = js->own = NULL;
 }
 
 const char *
@@ -105,6 +113,12 @@ refill(struct jscan *js)
 
 	if (js->off >= js->end)
 		return -1;
+	if (js->prefetched < js->end && js->off + PREFETCH / 2 >= js->prefetched) {
+		uint64_t from = TD_MAX(js->prefetched, js->off);
+
+		source_prefetch(js->src, from, PREFETCH);
+		js->prefetched = from + PREFETCH;
+	}
 	n = source_read(js->src, js->off, js->buf,
 			(size_t)TD_MIN((uint64_t)js->chunk, js->end - js->off));
 	js->chunk = TD_MIN(js->chunk * 2, (size_t)CHUNK);
@@ -128,22 +142,27 @@ peek(struct jscan *js)
 	return refill(js);
 }
 
-static void
-advance(struct jscan *js)
-{
-	if (js->buf[js->bpos] == '\n' && js->cur_line) {
-		js->cur_line++;
-		js->cur_col = 1;
-	} else if (js->cur_line) {
-		js->cur_col++;
-	}
-	js->bpos++;
-}
-
 static uint64_t
 pos(const struct jscan *js)
 {
 	return js->boff + js->bpos;
+}
+
+static inline void
+advance(struct jscan *js)
+{
+	if (js->buf[js->bpos] == '\n' && js->cur_line) {
+		js->cur_line++;
+		js->line_start = pos(js) + 1;
+	}
+	js->bpos++;
+}
+
+/* The column of the next byte (1-based, in bytes), 0 in a member scan. */
+static uint64_t
+cur_col(const struct jscan *js)
+{
+	return js->cur_line ? pos(js) - js->line_start + 1 : 0;
 }
 
 static enum jscan_tok
@@ -157,7 +176,7 @@ fail(struct jscan *js, const char *fmt, ...)
 	va_end(ap);
 	if (js->cur_line)
 		snprintf(js->err, sizeof js->err, "line %llu, column %llu: %s",
-			 (unsigned long long)js->cur_line, (unsigned long long)js->cur_col, what);
+			 (unsigned long long)js->cur_line, (unsigned long long)cur_col(js), what);
 	else
 		snprintf(js->err, sizeof js->err, "byte %llu: %s", (unsigned long long)pos(js),
 			 what);
@@ -175,39 +194,50 @@ fail_eof(struct jscan *js, int c, const char *inside)
 
 /* Skips white space, a run in the buffer at a time (advance() per byte
  * was the largest part of step() in an index pass: dumps are indented, a
- * third of msprobe's dump.json is white space); returns the next byte as
- * peek() does. */
-static int
+ * third of msprobe's dump.json is white space); only line breaks are
+ * counted, the column comes from the line's start when asked.  Returns the
+ * next byte as peek() does. */
+static inline int
 skip_space(struct jscan *js)
 {
-	int c;
-
 	for (;;) {
 		/* locals: the byte buffer may alias the scanner's fields */
 		const unsigned char *b = js->buf;
 		size_t i = js->bpos, n = js->blen;
-		uint64_t line = js->cur_line, col = js->cur_col;
+		int c;
 
-		c = -1;
 		for (; i < n; i++) {
 			c = b[i];
+			if (c > ' ') {
+				js->bpos = i;
+				return c;
+			}
 			if (c == '\n') {
-				if (line) {
-					line++;
-					col = 1;
+				if (js->cur_line) {
+					js->cur_line++;
+					js->line_start = js->boff + i + 1;
 				}
-			} else if (c == ' ' || c == '\t' || c == '\r') {
-				if (line)
-					col++;
-			} else {
-				break;
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* the indentation after a line break: spaces
+				 * eight at a time, i left on the last one */
+				while (i + 9 <= n) {
+					uint64_t v;
+
+					memcpy(&v, b + i + 1, 8);
+					v ^= 0x2020202020202020ull;
+					if (v) {
+						i += (size_t)__builtin_ctzll(v) / 8;
+						break;
+					}
+					i += 8;
+				}
+#endif
+			} else if (c != ' ' && c != '\t' && c != '\r') {
+				js->bpos = i;
+				return c;
 			}
 		}
 		js->bpos = i;
-		js->cur_line = line;
-		js->cur_col = col;
-		if (i < n)
-			return c;
 		if ((c = peek(js)) < 0)
 			return c;
 	}
@@ -223,7 +253,8 @@ put(struct jscan *js, const char *bytes, size_t n)
 	if (js->len + n + 1 > js->scap) {
 		while (js->len + n + 1 > js->scap)
 			js->scap *= 2;
-		js->str = xrealloc(js->str, js->scap);
+		js->own = xrealloc(js->own, js->scap);
+		js->str = js->own;
 	}
 	memcpy(js->str + js->len, bytes, n);
 	js->len += n;
@@ -326,12 +357,67 @@ raw_utf8(struct jscan *js, int c)
 	return put(js, seq, (size_t)n);
 }
 
+/* 1 for a byte a string holds as it is: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+	['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,     /* not '"' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                 /* not '\\' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* How many bytes at b (of avail) a string holds as they are: up to the
+ * first '"', '\\', control byte or non-ASCII byte.  Eight at a time: each
+ * test below marks the high bit of a byte that is one (a borrow may mark
+ * a byte above a true one too, never below: the lowest mark is exact). */
+static inline size_t
+plain_run(const unsigned char *b, size_t avail)
+{
+	size_t n = 0;
+
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+
+	for (; n + 8 <= avail; n += 8) {
+		uint64_t v, q, bs, hit;
+
+		memcpy(&v, b + n, 8);
+		q = v ^ (ones * '"');
+		bs = v ^ (ones * '\\');
+		hit = (((q - ones) & ~q) | ((bs - ones) & ~bs) | ((v - ones * 0x20) & ~v) | v) & high;
+		if (hit)
+			return n + (size_t)__builtin_ctzll(hit) / 8;
+	}
+#endif
+	while (n < avail && plain[b[n]])
+		n++;
+	return n;
+}
+
 /* A string after its opening quote, into js->str. */
 static enum jscan_tok
 string(struct jscan *js, enum jscan_tok kind)
 {
 	int c;
 
+	{
+		/* the usual string: plain bytes and the closing quote in the
+		 * buffer, given where it lies, its quote made its NUL (the
+		 * scanner never reads a byte behind it again); else the loop
+		 * below, from the start, into the own buffer */
+		unsigned char *b = js->buf + js->bpos;
+		size_t avail = js->blen - js->bpos, n = plain_run(b, avail);
+
+		if (n < avail && b[n] == '"' && n <= js->lim.max_string) {
+			b[n] = '\0';
+			js->str = (char *)b;
+			js->len = n;
+			js->bpos += n + 1;
+			return kind;
+		}
+	}
+	js->str = js->own;
 	js->len = 0;
 	js->str[0] = '\0';
 	for (;;) {
@@ -360,18 +446,14 @@ string(struct jscan *js, enum jscan_tok kind)
 			size_t n = 1, avail = js->blen - js->bpos;
 			const unsigned char *b = js->buf + js->bpos;
 
-			while (n < avail && b[n] >= 0x20 && b[n] < 0x80 && b[n] != '"' && b[n] != '\\')
+			while (n < avail && plain[b[n]])
 				n++;
 			if (!put(js, (const char *)b, n))
 				return fail(js, "string longer than %zu bytes", js->lim.max_string);
 			js->bpos += n;
-			if (js->cur_line)
-				js->cur_col += n;
 			if (n < avail && b[n] == '"') {
 				/* the closing quote in the buffer: the usual end */
 				js->bpos++;
-				if (js->cur_line)
-					js->cur_col++;
 				return kind;
 			}
 			continue;
@@ -386,6 +468,14 @@ string(struct jscan *js, enum jscan_tok kind)
 static bool
 word(struct jscan *js, const char *w)
 {
+	size_t n = strlen(w);
+
+	/* the whole word in the buffer (no line break in it): one compare;
+	 * else byte by byte, which stops where it differs */
+	if (js->blen - js->bpos >= n && memcmp(js->buf + js->bpos, w, n) == 0) {
+		js->bpos += n;
+		return true;
+	}
 	for (; *w; w++) {
 		if (peek(js) != (unsigned char)*w)
 			return false;
@@ -437,8 +527,6 @@ digits(struct jscan *js, char *num, size_t n, size_t max, struct mant *mt, bool 
 			mt->ovf |= ovf;
 		}
 		js->bpos += k;
-		if (js->cur_line)
-			js->cur_col += k;
 		if (k < avail && b[k] >= '0' && b[k] <= '9')
 			return SIZE_MAX;        /* a digit past the limit */
 	}
@@ -456,6 +544,61 @@ exponent(const char *num, size_t from, size_t to, bool neg)
 		if (ex < 100000)
 			ex = ex * 10 + (num[from] - '0');
 	return neg ? -ex : ex;
+}
+
+/* The number at the buffer's position when it lies whole in the buffer,
+ * has no exponent, fits the length limit and decnum_exact takes its
+ * digits: true, js->num set and the bytes consumed.  Else false and
+ * nothing consumed (number() reads it again, with its errors).  The
+ * digits are gathered as number() gathers them, so the value is the one
+ * it gives. */
+static bool
+number_fast(struct jscan *js)
+{
+	const unsigned char *b = js->buf + js->bpos, *p = b, *end = js->buf + js->blen;
+	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER);
+	uint64_t m = 0;
+	int nd = 0, scale = 0;
+	bool neg = *p == '-';
+
+	p += neg;
+	if (p < end && *p == '0') {
+		p++;
+	} else {
+		if (p >= end || *p < '1' || *p > '9')
+			return false;
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (nd == 19)
+				return false;
+			m = m * 10 + (unsigned)(*p - '0');
+			nd++;
+		}
+	}
+	if (p < end && *p == '.') {
+		const unsigned char *q = ++p;
+
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			unsigned d = *p - '0';
+
+			if (m || d) {           /* a leading zero is not significant */
+				if (nd == 19)
+					return false;
+				m = m * 10 + d;
+				nd++;
+			}
+		}
+		scale = -(int)(p - q);
+		if (p == q)
+			return false;
+	}
+	/* an exponent, the buffer's end (the number may go on) or past the
+	 * limit: number() */
+	if (p >= end || *p == 'e' || *p == 'E' || (size_t)(p - b) > max)
+		return false;
+	if (!decnum_exact(neg, m, scale, &js->num))
+		return false;
+	js->bpos += (size_t)(p - b);
+	return true;
 }
 
 static enum jscan_tok
@@ -558,20 +701,31 @@ value(struct jscan *js, int c)
 		return JSCAN_NUMBER;
 	default:
 		if (c == '-' || (c >= '0' && c <= '9'))
-			return number(js);
+			return number_fast(js) ? JSCAN_NUMBER : number(js);
 		if (c < 0)
 			return fail_eof(js, c, "a value");
 		return fail(js, "unexpected byte 0x%02x", c);
 	}
 }
 
-/* After a complete value: the state its container expects next. */
+/* After a complete value: the state its container expects next.  A
+ * comma right after the value (the usual layout) is taken at once, which
+ * is what ST_COMMA_OR_END would do next (not in a member scan's top
+ * object, which ends after one member). */
 static enum jscan_tok
 after_value(struct jscan *js, enum jscan_tok t)
 {
 	if (t == JSCAN_ERROR || t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN)
 		return t;
-	js->state = js->depth ? ST_COMMA_OR_END : ST_END;
+	if (!js->depth) {
+		js->state = ST_END;
+		return t;
+	}
+	js->state = ST_COMMA_OR_END;
+	if (js->bpos < js->blen && js->buf[js->bpos] == ',' && !(js->member_mode && js->depth == 1)) {
+		js->bpos++;
+		js->state = js->stack[js->depth - 1] == 'o' ? ST_KEY : ST_VALUE;
+	}
 	return t;
 }
 
@@ -598,7 +752,7 @@ step(struct jscan *js)
 
 	js->tok_off = pos(js);
 	js->line = js->cur_line;
-	js->col = js->cur_col;
+	js->col = cur_col(js);
 	switch (js->state) {
 	case ST_END:
 		if (c == -1)
@@ -618,7 +772,14 @@ step(struct jscan *js)
 			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected a key");
 		advance(js);
 		js->state = ST_COLON;
-		return string(js, JSCAN_KEY);
+		if (string(js, JSCAN_KEY) == JSCAN_ERROR)
+			return JSCAN_ERROR;
+		if (js->bpos < js->blen && js->buf[js->bpos] == ':') {
+			/* the colon right after the key: taken now (ST_COLON's step) */
+			js->bpos++;
+			js->state = ST_VALUE;
+		}
+		return JSCAN_KEY;
 	case ST_COLON:
 		if (c != ':')
 			return c < 0 ? fail_eof(js, c, "an object") : fail(js, "expected ':'");

@@ -54,8 +54,9 @@ struct jscan_limits {
 
 struct jscan {
 	/* Results of the last jscan_next(). */
-	char *str;              /* JSCAN_KEY / JSCAN_STRING text, owned by the scanner,
-				 * valid until the next call */
+	char *str;              /* JSCAN_KEY / JSCAN_STRING text, owned by the scanner
+				 * (its own buffer, or its read buffer for a string
+				 * without escapes), valid until the next call */
 	size_t len;
 	double num;
 	int depth;              /* containers open after this token */
@@ -72,7 +73,12 @@ struct jscan {
 	size_t blen, bpos;
 	size_t chunk;           /* bytes the next refill reads (grows to the buffer's size) */
 	uint64_t boff;          /* source offset of buf[0] */
-	uint64_t cur_line, cur_col;
+	uint64_t prefetched;    /* source_prefetch() asked for the bytes up to here
+				 * (a whole-file scan; UINT64_MAX: not asked) */
+	uint64_t cur_line;      /* line of the next byte (0: not counted, a member scan) */
+	uint64_t line_start;    /* source offset of that line's first byte: the column
+				 * is counted from it when asked, not byte by byte */
+	char *own;              /* the strings' own buffer (scap bytes) */
 	uint8_t *stack;         /* 'o' or 'a' per open container */
 	int state;
 	bool member_mode, done, failed;

@@ -356,6 +356,17 @@ source_read(struct source *s, uint64_t off, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+void
+source_prefetch(struct source *s, uint64_t off, uint64_t len)
+{
+	int fd;
+
+	if (!s->is_file || (fd = pin_if_open(s)) < 0)
+		return;
+	(void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+	unpin(s);
+}
+
 enum source_change
 source_check(struct source *s, uint64_t *size, int64_t *mtime_ns)
 {

@@ -45,6 +45,11 @@ uint64_t source_known_size(const struct source *s);
 /* Reads up to len bytes at off into buf.  Returns the number of bytes read
  * (fewer at the end of the source, 0 past it) or -1 on an I/O error. */
 ssize_t source_read(struct source *s, uint64_t off, void *buf, size_t len);
+/* Asks the kernel to read [off, off + len) of a file into the page cache
+ * now, without waiting (posix_fadvise WILLNEED): a streaming reader calls
+ * it ahead of its reads so that a cold file is read while it parses.
+ * Nothing for a byte array or a closed or retired file. */
+void source_prefetch(struct source *s, uint64_t off, uint64_t len);
 /* A read-only view of bytes [off, off + len) without a copy: the file's
  * pages mapped (mmap) or, for a byte array, a pointer into the copy.
  * Returns a pointer to byte off, or NULL when the range is not inside the

@@ -8,6 +8,9 @@ runs), against `cat` of the same file in the same run:
   index            `tdbg --no-cache -e info`: the whole index pass
   reopen           `tdbg -e info` from the persistent index (written by one
                    run before, not timed)
+  cold (--cold)    cat and index again, the page cache dropped before each
+                   run (`echo 1 > /proc/sys/vm/drop_caches`: root only; it
+                   slows everything else on the machine, so not by default)
 
 Medians of RUNS runs: wall and CPU seconds (user + system: the work when
 other jobs share the cores), peak RSS (one more run under /usr/bin/time),
@@ -69,6 +72,24 @@ def measure(argv, runs):
             rss if rss is not None else max(v[2] for v in vals))
 
 
+def drop_caches():
+    subprocess.run(["sync"], check=True)
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("1\n")
+
+
+def measure_cold(argv, runs):
+    """Median wall and cpu of runs runs of argv, each on a cold page cache."""
+    vals = []
+    for _ in range(runs):
+        drop_caches()
+        t, rss, rc, cpu = bench.timed(argv)
+        if rc != 0:
+            sys.exit("msprobe bench: %s exited %d" % (" ".join(argv), rc))
+        vals.append((t, cpu))
+    return statistics.median(v[0] for v in vals), statistics.median(v[1] for v in vals)
+
+
 def verdict(ok):
     return "met" if ok else "**MISSED**"
 
@@ -80,6 +101,8 @@ def main():
     ap.add_argument("--entries", type=int, default=200000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(HERE, "msprobe.md"))
+    ap.add_argument("--cold", action="store_true",
+                    help="also cat and index on a cold page cache (root)")
     a = ap.parse_args()
     d = ensure_dump(a.cache, a.entries)
     f = os.path.join(d, "step0", "rank0", "dump.json")
@@ -93,6 +116,10 @@ def main():
     index = measure([a.tdbg, "--no-cache", "-e", "info", d], a.runs)
     subprocess.run([a.tdbg, "-e", "info", d], stdout=subprocess.DEVNULL, check=True)
     reopen = measure([a.tdbg, "-e", "info", d], a.runs)
+    cold = None
+    if a.cold:
+        cold = (measure_cold(["cat", f], a.runs),
+                measure_cold([a.tdbg, "--no-cache", "-e", "info", d], a.runs))
     load1 = os.getloadavg()[0]
     size = os.path.getsize(f)
     mb = 1 << 20
@@ -115,8 +142,16 @@ def main():
         "| reopen (persistent index) | %.3f s | %.3f s | %.0f MB | %.1fx | %.1fx | < 0.1 s: %s |"
         % (reopen[0], reopen[1], reopen[2] / mb, reopen[0] / cat[0],
            reopen[1] / max(cat[1], 1e-3), verdict(reopen[0] < 0.1)),
-        "",
     ]
+    if cold:
+        (ccat, cidx) = cold
+        lines += [
+            "| cat, page cache cold | %.2f s | %.2f s | | reference (cold) | | |" % ccat,
+            "| index, page cache cold | %.2f s | %.2f s | | %.1fx cold cat | |"
+            " <= 3x cold cat: %s |" % (cidx[0], cidx[1], cidx[0] / ccat[0],
+                                       verdict(cidx[0] <= 3 * ccat[0])),
+        ]
+    lines.append("")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     open(a.out, "w").write(text)

@@ -5,7 +5,9 @@
  * (step0/rank0/); the directory is opened, indexed, and every trace,
  * execution and source it announced (up to 64 each) is decoded and
  * advanced.  Invalid UTF-8, NaN tokens, deep nesting and cuts at any byte
- * come from the mutations; nothing may crash, hang or leak.
+ * come from the mutations; nothing may crash, hang or leak.  An input of
+ * odd length is parsed on the ahead thread (msp_ahead_min 0), an even one
+ * on the index thread alone.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "reader/reader.h"
+#include "reader/msprobe/msp_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -127,6 +130,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(fp);
 		start += len + (end ? 1 : 0);
 	}
+	msp_ahead_min = size % 2 ? 0 : SIZE_MAX;
 	if (ops->open(dir, &opt, &r, err, sizeof err) != TD_OK)
 		return 0;
 	ops->index(r, &sink);

@@ -360,6 +360,69 @@ test_msprobe_hostile_files(void **state)
 		       "\"torch.Tensor\", \"Max\": -NaN}]}}}", 0, "bad number");
 }
 
+/* A dump.json of n entries for the ahead pass: the entries of DUMP and a
+ * non-tensor argument in turn, every tenth with 300 leaves (the ring's
+ * byte budget is passed), a second "data" that is no object at the end. */
+static char *
+ahead_dump(size_t n)
+{
+	struct strbuf sb = { 0 };
+	size_t i, k;
+
+	strbuf_adds(&sb, "{\"task\": \"statistics\", \"data\": {\n");
+	for (i = 0; i < n; i++) {
+		strbuf_addf(&sb, "%s\"Functional.f%zu.%zu.forward\": {\"input_args\": [", i ? ",\n" : "",
+			    i % 7, i);
+		for (k = 0; k < (i % 10 == 9 ? 300u : 1u + i % 3); k++)
+			strbuf_addf(&sb, "%s{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float%s\", "
+				    "\"shape\": [%zu, 3], \"Max\": %s, \"Min\": -%zu.25, \"Mean\": 0.%zu, "
+				    "\"Norm\": %zu.0e-3}", k ? ", " : "", i % 2 ? "16" : "32", k,
+				    i % 11 == 3 ? "NaN" : "2.5", i, k, i * k);
+		strbuf_addf(&sb, ", {\"type\": \"int\", \"value\": %zu}], \"output\": [" T(", \"Max\": 1, "
+			    "\"Min\": 0, \"Mean\": 0.5, \"Norm\": 1") "]}", i);
+	}
+	strbuf_adds(&sb, "\n}, \"data\": 5, \"level\": \"L1\"}\n");
+	return strbuf_take(&sb);
+}
+
+static void
+ahead_same(const char *name, const char *json, size_t len)
+{
+	char *dir = make_dump(name, json, len);
+	struct recorded one, two;
+
+	msp_ahead_min = SIZE_MAX;
+	record_sink_index(&msprobe_reader_ops, dir, &one);
+	msp_ahead_min = 0;
+	record_sink_index(&msprobe_reader_ops, dir, &two);
+	msp_ahead_min = (size_t)1 << 20;
+	assert_true(one.rs.nexecutions > 0);
+	record_sink_assert_same(&one.rs, &two.rs);
+	record_sink_index_done(&one);
+	record_sink_index_done(&two);
+	test_rmtree(dir);
+}
+
+/* The entries parsed on a second thread (issue 26: the index pass at a
+ * few times cat) are sent as the one-thread pass sends them: the same
+ * rows, summaries, problems (a "data" that is no object in its place, a
+ * JSON error or a cut after the entries before it) and progress. */
+static void
+test_msprobe_ahead_pass_sends_what_one_thread_sends(void **state)
+{
+	char *json = ahead_dump(3000), *bad;
+	size_t len = strlen(json);
+
+	(void)state;
+	ahead_same("msp_ahead", json, len);
+	ahead_same("msp_ahead_cut", json, len / 2);
+	bad = xstrdup(json);
+	bad[len * 2 / 3] = '!';
+	ahead_same("msp_ahead_bad", bad, len);
+	free(bad);
+	free(json);
+}
+
 /* Follow mode: a flush (the file rewritten whole, longer) adds only its
  * new entries; a half-written flush adds nothing until it is whole. */
 static void
@@ -443,7 +506,7 @@ follow_passes(void *arg)
 }
 
 static void
-test_msprobe_follow_pass_beside_decode(void **state)
+follow_beside_decode(size_t ahead_min)
 {
 	char *dir = make_dump("msp_follow_race", DUMP, SIZE_MAX), *path;
 	struct reader_options opt = { .follow = true, .may_follow = true };
@@ -454,7 +517,7 @@ test_msprobe_follow_pass_beside_decode(void **state)
 	char err[256];
 	pthread_t th;
 
-	(void)state;
+	msp_ahead_min = ahead_min;
 	path = xasprintf("%s/step3/rank2/dump.json", dir);
 	assert_int_equal(msprobe_reader_ops.open(dir, &opt, &r, err, sizeof err), TD_OK);
 	record_sink_init(&rs, &sink);
@@ -478,6 +541,17 @@ test_msprobe_follow_pass_beside_decode(void **state)
 	record_sink_done(&rs);
 	free(path);
 	test_rmtree(dir);
+	msp_ahead_min = (size_t)1 << 20;
+}
+
+/* ... on the index thread alone, and with each pass's JSON on the ahead
+ * thread (it writes "task" under the lock while decode reads it). */
+static void
+test_msprobe_follow_pass_beside_decode(void **state)
+{
+	(void)state;
+	follow_beside_decode((size_t)1 << 20);
+	follow_beside_decode(0);
 }
 
 /* A file rewritten under the index (another entry at the same offset):
@@ -577,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_row_facts_role_requires_grad_prefix),
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
+		cmocka_unit_test(test_msprobe_ahead_pass_sends_what_one_thread_sends),
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),

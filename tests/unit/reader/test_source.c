@@ -136,6 +136,45 @@ test_source_retired_reads_fail(void **state)
 	source_close(a);
 }
 
+/* source_prefetch is a hint: reads give the same bytes after it, past the
+ * end is fine, and a byte array, a file whose descriptor the pool closed
+ * (not reopened for a hint) or a retired file are left alone. */
+static void
+test_source_prefetch_is_a_hint_only(void **state)
+{
+	struct source *a, *b, *m = source_from_bytes("bytes", 5);
+	char pa[128], pb[128], buf[16];
+	enum td_status st;
+
+	(void)state;
+	source_set_fd_limit(1);
+	snprintf(pa, sizeof pa, "%s/p", dir);
+	snprintf(pb, sizeof pb, "%s/q", dir);
+	write_file(pa, "prefetched");
+	write_file(pb, "q");
+	a = source_open_file(pa, &st, NULL, 0);
+	assert_non_null(a);
+	source_prefetch(a, 0, (uint64_t)8 << 20);
+	source_prefetch(a, (uint64_t)1 << 40, 4096);
+	assert_int_equal(source_read(a, 0, buf, sizeof buf), 10);
+	assert_memory_equal(buf, "prefetched", 10);
+	b = source_open_file(pb, &st, NULL, 0);     /* closes a's descriptor */
+	assert_non_null(b);
+	assert_int_equal(source_open_fds(), 1);
+	source_prefetch(a, 0, 4096);                /* no reopen for a hint */
+	assert_int_equal(source_open_fds(), 1);
+	source_prefetch(m, 0, 4096);
+	assert_int_equal(source_read(m, 1, buf, sizeof buf), 4);
+	source_retire(b);
+	source_prefetch(b, 0, 4096);
+	assert_int_equal(source_read(b, 0, buf, sizeof buf), -1);
+	assert_int_equal(source_read(a, 2, buf, sizeof buf), 8);
+	assert_memory_equal(buf, "efetched", 8);
+	source_close(a);
+	source_close(b);
+	source_close(m);
+}
+
 /* A view of a file that shrinks under it (a restarted job truncating its
  * traces file): reading the vanished pages gives zeros, not SIGBUS. */
 static void
@@ -179,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_source_more_files_than_descriptors_all_read),
 		cmocka_unit_test(test_source_renamed_over_is_not_read_as_the_old_file),
 		cmocka_unit_test(test_source_retired_reads_fail),
+		cmocka_unit_test(test_source_prefetch_is_a_hint_only),
 		cmocka_unit_test(test_source_view_of_truncated_file_reads_zeros),
 	};
 
