@@ -150,6 +150,49 @@ test_cache_ops_at_open_decodes_in_open(void **state)
 	tmp_done(&t);
 }
 
+/* An input that names no op (msprobe's "input.0") is answered without
+ * the op hash: a reopen has none, and building it hashes every op (the
+ * diff asks for the first divergence's inputs, issue 27).  An input that
+ * names an op still finds it through the hash. */
+static void
+test_cache_unknown_input_builds_no_op_hash(void **state)
+{
+	struct tmp t;
+	struct model *m, *fresh;
+	const char *name;
+	uint32_t slot;
+	int64_t id;
+
+	(void)state;
+	tmp_init(&t, "tests/fixtures/msprobe/pt_stats_2rank");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	fresh = open_cached(&t, false, "off");
+	id = model_op_find(m, "Module.fc1.Linear.forward.0", NULL);
+	assert_true(id >= 0);
+	assert_int_equal(model_op_input(m, (uint32_t)id, 0, &slot, &name), -1);
+	assert_string_equal(name, "input.0");
+	assert_int_equal(model_op_input(fresh, (uint32_t)id, 0, NULL, NULL), -1);
+	assert_false(atomic_load(&m->ot.ophash_built));
+	model_close(fresh);
+	model_close(m);
+	tmp_done(&t);
+	/* a name that is an op's: the hash is built and finds it */
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	fresh = open_cached(&t, false, "off");
+	id = model_op_find(m, "Log", NULL);
+	assert_true(id >= 0);
+	assert_true(model_op_input(m, (uint32_t)id, 0, NULL, NULL) >= 0);
+	assert_int_equal(model_op_input(m, (uint32_t)id, 0, NULL, NULL),
+			 model_op_input(fresh, (uint32_t)id, 0, NULL, NULL));
+	assert_true(atomic_load(&m->ot.ophash_built));
+	model_close(fresh);
+	model_close(m);
+	tmp_done(&t);
+}
+
 /* The index thread moves the cache's state (a pass that added rows:
  * "used" -> "extended") while the TUI asks model_info for its status bar:
  * the state is atomic.  Meant for the ThreadSanitizer build (make tsan),
@@ -277,6 +320,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_info_leaves_ops_undecoded),
 		cmocka_unit_test(test_cache_ops_at_open_decodes_in_open),
+		cmocka_unit_test(test_cache_unknown_input_builds_no_op_hash),
 		cmocka_unit_test(test_cache_state_moves_beside_info),
 		cmocka_unit_test(test_cache_trace_row_decodes_ops),
 		cmocka_unit_test(test_cache_ops_decoded_after_the_file_is_cut),
