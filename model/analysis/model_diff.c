@@ -134,16 +134,45 @@ pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_nam
  * resolved). */
 #define OP_WINDOW 1024
 
+/* B's classes for A's op_classes: an op of A whose name is that of B's op
+ * of the same id takes B's class when B's came from the name alone (not
+ * mapped, not a rank), without its call key parsed and its name hashed
+ * again.  Two dumps of one model list their ops in one order, so this is
+ * most ops; the class is the one the name gives, as pair_name is a
+ * function of the name when the reader is the same. */
+struct class_hint {
+	struct model *m;            /* B */
+	const uint32_t *cls;        /* B's classes */
+	const uint8_t *ranked;      /* bit per op of B: classed by rank */
+	uint32_t n;
+	struct model_op_brief *win; /* B's ops of the current window */
+	uint32_t got;
+};
+
+/* cls[i]'s class from the hint, NONE32 when it gives none. */
+static uint32_t
+hinted_class(struct class_hint *h, uint32_t i, const char *name)
+{
+	uint32_t at = i % OP_WINDOW;
+
+	if (!h || i >= h->n)
+		return NONE32;
+	if (at >= h->got || h->cls[i] == NONE32 || (h->ranked[i / 8] >> (i % 8) & 1) ||
+	    !h->win[at].name || strcmp(h->win[at].name, name) != 0)
+		return NONE32;
+	return h->cls[i];
+}
+
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
  * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
  * key in order of appearance (op ids grow in the order a reader sends ops,
- * its file order). */
+ * its file order).  *ranked (when given): a bit per op set for those. */
 static uint32_t *
 op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
-	   const struct reader_map *map, uint32_t *nops)
+	   const struct reader_map *map, struct class_hint *hint, uint32_t *nops, uint8_t **ranked)
 {
 	char mapped[1024];
-	uint32_t n = model_op_count(m), i, got = 0, at;
+	uint32_t n = model_op_count(m), i, got = 0, at, c;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	struct ordinal_call *ord = NULL;
 	size_t nord = 0, capord = 0, k, rank = 0;
@@ -152,10 +181,18 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 
 	for (i = 0; i < n; i++) {
 		cls[i] = NONE32;
-		if (i % OP_WINDOW == 0)
+		if (i % OP_WINDOW == 0) {
 			got = (uint32_t)model_op_briefs(m, i, OP_WINDOW, win);
+			if (hint)       /* B's ops of the same ids */
+				hint->got = i < hint->n ?
+					(uint32_t)model_op_briefs(hint->m, i, OP_WINDOW, hint->win) : 0;
+		}
 		if ((at = i % OP_WINDOW) >= got)
 			continue;
+		if (!map && win[at].name && (c = hinted_class(hint, i, win[at].name)) != NONE32) {
+			cls[i] = c;
+			continue;
+		}
 		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
 				: win[at].name) &&
 		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
@@ -164,6 +201,8 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	free(win);
 	if (nord)
 		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
+	if (ranked)
+		*ranked = xcalloc(n / 8 + 1, 1);
 	for (k = 0; k < nord; k++) {
 		char *s;
 
@@ -172,10 +211,31 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 		s = xmalloc(strlen(ord[k].key) + 24);
 		sprintf(s, "%s#%zu", ord[k].key, rank++);
 		cls[ord[k].op] = name_class(t, name_own(t, s), add);
+		if (ranked)
+			(*ranked)[ord[k].op / 8] |= (uint8_t)(1u << (ord[k].op % 8));
 	}
 	free(ord);
 	*nops = n;
 	return cls;
+}
+
+/* B's classes, then A's (adding names only when add_a), A's helped by
+ * B's where the two dumps have one reader and B's names are not mapped. */
+static void
+both_classes(struct model_diff *d, struct name_table *t, bool add_a, uint32_t **cls_a,
+	     uint32_t *nops_a, uint32_t **cls_b, uint32_t *nops_b)
+{
+	uint8_t *ranked = NULL;
+	struct class_hint hint;
+	bool hinted = !d->map && model_same_reader(d->a, d->b);
+
+	*cls_b = op_classes(d->b, t, true, d->fuzzy, d->map, NULL, nops_b, hinted ? &ranked : NULL);
+	hint = (struct class_hint){ d->b, *cls_b, ranked, *nops_b, NULL, 0 };
+	if (hinted)
+		hint.win = xmalloc(OP_WINDOW * sizeof(*hint.win));
+	*cls_a = op_classes(d->a, t, add_a, d->fuzzy, NULL, hinted ? &hint : NULL, nops_a, NULL);
+	free(hint.win);
+	free(ranked);
 }
 
 void
@@ -185,8 +245,7 @@ diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint
 	struct name_table names;
 
 	name_table_init(&names, model_op_count(d->b));
-	*cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, nops_b);
-	*cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, nops_a);
+	both_classes(d, &names, false, cls_a, nops_a, cls_b, nops_b);
 	name_table_done(&names);
 }
 
@@ -386,9 +445,8 @@ align(struct model_diff *d)
 	bool leaves = model_map_leaf(d->b, d->map, NULL, NULL, NULL, 0);
 
 	name_table_init(&names, model_op_count(d->b));
-	cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, &nops_b);
 	/* a leaf may pair with an op B has no name of: A's ops need classes */
-	cls_a = op_classes(d->a, &names, leaves, d->fuzzy, NULL, &nops_a);
+	both_classes(d, &names, leaves, &cls_a, &nops_a, &cls_b, &nops_b);
 	if (leaves)
 		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	/* the pairs are at most the smaller side */
