@@ -14,6 +14,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,40 @@ take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const 
 	}
 }
 
+/* Rows lockstep reads of each side at a time. */
+#define LOCK_BLOCK 8192
+
+/* Rows [p, p + n) of one side for lockstep: their keys, and for a row
+ * with a key its step, for one without whether it counts unpaired.  A
+ * side's keys read only its own model and its own window and memo
+ * (d->side[s]): the two sides are read on two threads. */
+struct side_keys {
+	struct model_diff *d;
+	int s;
+	const uint32_t *cls;
+	uint32_t nops;
+	const struct hashtab_u64 *leaf;     /* B's leaf keys (side 1), or NULL */
+	uint64_t p, n;
+	uint64_t key[LOCK_BLOCK];
+	int64_t step[LOCK_BLOCK];
+};
+
+static void *
+side_keys_read(void *arg)
+{
+	struct side_keys *k = arg;
+	uint64_t i, r;
+
+	for (i = 0; i < k->n; i++) {
+		r = k->p + i;
+		k->key[i] = k->s ? b_key(k->d, k->cls, k->nops, k->leaf, r)
+				 : diff_row_key(k->d, 0, k->cls, k->nops, r);
+		k->step[i] = k->key[i] == UINT64_MAX ? row_counts(k->d, k->s, r)
+						     : diff_side_step(k->d, k->s, r);
+	}
+	return NULL;
+}
+
 /* The rows both sides hold in the same order: while row p of A and row p
  * of B have one key and their steps agree (or one is unknown), row p of A
  * takes row p of B, and a row without a key on both sides is counted
@@ -406,31 +441,48 @@ take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const 
  * p's key starts at row p of B, whose step A's row accepts.  Returns
  * where the walk stopped: the chains take the rest from there (no row of
  * B before it is left in a chain).  Two runs of one program are often in
- * the same order throughout: then no key is hashed at all. */
+ * the same order throughout: then no key is hashed at all.  The keys are
+ * read LOCK_BLOCK rows of each side at a time, B's on a second thread
+ * (the block where the walk stops is read past it: nothing but the
+ * sides' windows keeps what a read saw). */
 static uint64_t
 lockstep(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, const uint32_t *cls_b,
 	 uint32_t nops_b, const struct hashtab_u64 *leaf, uint64_t n)
 {
-	uint64_t p, ka, kb;
-	int64_t sa, sb;
+	struct side_keys *ka = xmalloc(2 * sizeof(*ka)), *kb = ka + 1;
+	uint64_t p = 0, i, blk;
+	pthread_t th;
+	bool threaded;
 
-	for (p = 0; p < n; p++) {
-		ka = diff_row_key(d, 0, cls_a, nops_a, p);
-		kb = b_key(d, cls_b, nops_b, leaf, p);
-		if (ka != kb)
-			break;
-		if (ka == UINT64_MAX) {
-			d->only_a += row_counts(d, 0, p);
-			d->only_b += row_counts(d, 1, p);
-			continue;
+	for (; p < n; p += blk) {
+		blk = TD_MIN((uint64_t)LOCK_BLOCK, n - p);
+		ka->d = kb->d = d, ka->p = kb->p = p, ka->n = kb->n = blk;
+		ka->s = 0, ka->cls = cls_a, ka->nops = nops_a, ka->leaf = NULL;
+		kb->s = 1, kb->cls = cls_b, kb->nops = nops_b, kb->leaf = leaf;
+		threaded = pthread_create(&th, NULL, side_keys_read, kb) == 0;
+		side_keys_read(ka);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			side_keys_read(kb);
+		for (i = 0; i < blk; i++) {
+			if (ka->key[i] != kb->key[i])
+				goto parted;
+			if (ka->key[i] == UINT64_MAX) {
+				d->only_a += (uint64_t)ka->step[i];
+				d->only_b += (uint64_t)kb->step[i];
+				continue;
+			}
+			if (ka->step[i] >= 0 && kb->step[i] >= 0 && ka->step[i] != kb->step[i])
+				goto parted;
+			pairs_add(d, p + i, p + i);
 		}
-		sa = diff_side_step(d, 0, p);
-		sb = diff_side_step(d, 1, p);
-		if (sa >= 0 && sb >= 0 && sa != sb)
-			break;
-		pairs_add(d, p, p);
 	}
+	free(ka);
 	return p;
+parted:
+	free(ka);
+	return p + i;
 }
 
 static void
