@@ -142,26 +142,50 @@ pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_nam
  * most ops; the class is the one the name gives, as pair_name is a
  * function of the name when the reader is the same. */
 struct class_hint {
-	struct model *m;            /* B */
 	const uint32_t *cls;        /* B's classes */
 	const uint8_t *ranked;      /* bit per op of B: classed by rank */
-	uint32_t n;
-	struct model_op_brief *win; /* B's ops of the current window */
-	uint32_t got;
+	const uint8_t *same;        /* bit per op id: A's and B's op of that id share a name */
+	uint32_t n;                 /* op ids below both counts */
 };
 
-/* cls[i]'s class from the hint, NONE32 when it gives none. */
+/* A's op i's class from the hint, NONE32 when it gives none. */
 static uint32_t
-hinted_class(struct class_hint *h, uint32_t i, const char *name)
+hinted_class(const struct class_hint *h, uint32_t i)
 {
-	uint32_t at = i % OP_WINDOW;
-
-	if (!h || i >= h->n)
-		return NONE32;
-	if (at >= h->got || h->cls[i] == NONE32 || (h->ranked[i / 8] >> (i % 8) & 1) ||
-	    !h->win[at].name || strcmp(h->win[at].name, name) != 0)
+	if (!h || i >= h->n || !(h->same[i / 8] >> (i % 8) & 1) || h->cls[i] == NONE32 ||
+	    (h->ranked[i / 8] >> (i % 8) & 1))
 		return NONE32;
 	return h->cls[i];
+}
+
+/* Which op ids below n hold one name in both dumps (a bit per op id): read
+ * on a second thread while B's classes are made, both reading only the
+ * models' op briefs (each brief window under its model's lock). */
+struct same_names {
+	struct model *a, *b;
+	uint32_t n;
+	uint8_t *bits;
+};
+
+static void *
+same_names_read(void *arg)
+{
+	struct same_names *s = arg;
+	struct model_op_brief *wa = xmalloc(2 * OP_WINDOW * sizeof(*wa)), *wb = wa + OP_WINDOW;
+	uint32_t i, at, ga = 0, gb = 0;
+
+	s->bits = xcalloc(s->n / 8 + 1, 1);
+	for (i = 0; i < s->n; i++) {
+		if ((at = i % OP_WINDOW) == 0) {
+			ga = (uint32_t)model_op_briefs(s->a, i, OP_WINDOW, wa);
+			gb = (uint32_t)model_op_briefs(s->b, i, OP_WINDOW, wb);
+		}
+		if (at < ga && at < gb && wa[at].name && wb[at].name &&
+		    strcmp(wa[at].name, wb[at].name) == 0)
+			s->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	free(wa);
+	return NULL;
 }
 
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
@@ -170,10 +194,11 @@ hinted_class(struct class_hint *h, uint32_t i, const char *name)
  * its file order).  *ranked (when given): a bit per op set for those. */
 static uint32_t *
 op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
-	   const struct reader_map *map, struct class_hint *hint, uint32_t *nops, uint8_t **ranked)
+	   const struct reader_map *map, const struct class_hint *hint, uint32_t *nops,
+	   uint8_t **ranked)
 {
 	char mapped[1024];
-	uint32_t n = model_op_count(m), i, got = 0, at, c;
+	uint32_t n = model_op_count(m), i, got = 0, at, c, win_at = UINT32_MAX;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	struct ordinal_call *ord = NULL;
 	size_t nord = 0, capord = 0, k, rank = 0;
@@ -182,18 +207,16 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 
 	for (i = 0; i < n; i++) {
 		cls[i] = NONE32;
-		if (i % OP_WINDOW == 0) {
-			got = (uint32_t)model_op_briefs(m, i, OP_WINDOW, win);
-			if (hint)       /* B's ops of the same ids */
-				hint->got = i < hint->n ?
-					(uint32_t)model_op_briefs(hint->m, i, OP_WINDOW, hint->win) : 0;
-		}
-		if ((at = i % OP_WINDOW) >= got)
-			continue;
-		if (!map && win[at].name && (c = hinted_class(hint, i, win[at].name)) != NONE32) {
+		if ((c = hinted_class(hint, i)) != NONE32) {
 			cls[i] = c;
 			continue;
 		}
+		if (i - i % OP_WINDOW != win_at) {      /* the window of op i, when read */
+			win_at = i - i % OP_WINDOW;
+			got = (uint32_t)model_op_briefs(m, win_at, OP_WINDOW, win);
+		}
+		if ((at = i % OP_WINDOW) >= got)
+			continue;
 		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
 				: win[at].name) &&
 		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
@@ -228,14 +251,22 @@ both_classes(struct model_diff *d, struct name_table *t, bool add_a, uint32_t **
 {
 	uint8_t *ranked = NULL;
 	struct class_hint hint;
-	bool hinted = !d->map && model_same_reader(d->a, d->b);
+	struct same_names same = { d->a, d->b, 0, NULL };
+	bool hinted = !d->map && model_same_reader(d->a, d->b), threaded = false;
+	pthread_t th;
 
+	if (hinted) {
+		same.n = TD_MIN(model_op_count(d->a), model_op_count(d->b));
+		threaded = pthread_create(&th, NULL, same_names_read, &same) == 0;
+	}
 	*cls_b = op_classes(d->b, t, true, d->fuzzy, d->map, NULL, nops_b, hinted ? &ranked : NULL);
-	hint = (struct class_hint){ d->b, *cls_b, ranked, *nops_b, NULL, 0 };
-	if (hinted)
-		hint.win = xmalloc(OP_WINDOW * sizeof(*hint.win));
+	if (hinted && threaded)
+		pthread_join(th, NULL);
+	else if (hinted)
+		same_names_read(&same);
+	hint = (struct class_hint){ *cls_b, ranked, same.bits, TD_MIN(same.n, *nops_b) };
 	*cls_a = op_classes(d->a, t, add_a, d->fuzzy, NULL, hinted ? &hint : NULL, nops_a, NULL);
-	free(hint.win);
+	free(same.bits);
 	free(ranked);
 }
 
