@@ -188,41 +188,98 @@ same_names_read(void *arg)
 	return NULL;
 }
 
+/* Ops [lo, hi) of one op_classes pass: the name each pairs by (pair_name:
+ * the reader's call_of and map_name are pure, any thread), NULL for none
+ * or for an op the hint classes; calls paired by rank into ord; names
+ * built here owned by own (only its owned list is used). */
+struct name_pass {
+	struct model *m;
+	const struct reader_map *map;
+	const struct class_hint *hint;
+	bool fuzzy;
+	uint32_t lo, hi;
+	const char **pn;            /* by op id */
+	struct name_table own;
+	struct ordinal_call *ord;
+	size_t nord, capord;
+};
+
+static void *
+names_read(void *arg)
+{
+	struct name_pass *p = arg;
+	char mapped[1024];
+	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
+	uint32_t i, got = 0, at, win_at = UINT32_MAX;
+	const char *name;
+
+	for (i = p->lo; i < p->hi; i++) {
+		p->pn[i] = NULL;
+		if (hinted_class(p->hint, i) != NONE32)
+			continue;
+		if (i - i % OP_WINDOW != win_at) {      /* the window of op i, when read */
+			win_at = i - i % OP_WINDOW;
+			got = (uint32_t)model_op_briefs(p->m, win_at, OP_WINDOW, win);
+		}
+		if ((at = i % OP_WINDOW) >= got)
+			continue;
+		if ((name = p->map ? model_map_name(p->m, p->map, win[at].name, mapped, sizeof mapped)
+				   : win[at].name))
+			p->pn[i] = pair_name(p->m, &p->own, i, win[at].name, name, p->fuzzy, &p->ord,
+					     &p->nord, &p->capord);
+	}
+	free(win);
+	return NULL;
+}
+
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
  * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
  * key in order of appearance (op ids grow in the order a reader sends ops,
- * its file order).  *ranked (when given): a bit per op set for those. */
+ * its file order).  *ranked (when given): a bit per op set for those.  The
+ * names ops pair by are found in two halves, the upper one on a second
+ * thread; the classes are then given in op order (class numbers as one
+ * pass would give them). */
 static uint32_t *
 op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	   const struct reader_map *map, const struct class_hint *hint, uint32_t *nops,
 	   uint8_t **ranked)
 {
-	char mapped[1024];
-	uint32_t n = model_op_count(m), i, got = 0, at, c, win_at = UINT32_MAX;
+	uint32_t n = model_op_count(m), i, c, mid;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
-	struct ordinal_call *ord = NULL;
-	size_t nord = 0, capord = 0, k, rank = 0;
-	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
-	const char *name;
+	const char **pn = xmalloc((n ? n : 1) * sizeof(*pn));
+	struct name_pass half[2];
+	struct ordinal_call *ord;
+	size_t nord, k, h, rank = 0;
+	pthread_t th;
+	bool threaded = false;
 
-	for (i = 0; i < n; i++) {
-		cls[i] = NONE32;
-		if ((c = hinted_class(hint, i)) != NONE32) {
-			cls[i] = c;
-			continue;
-		}
-		if (i - i % OP_WINDOW != win_at) {      /* the window of op i, when read */
-			win_at = i - i % OP_WINDOW;
-			got = (uint32_t)model_op_briefs(m, win_at, OP_WINDOW, win);
-		}
-		if ((at = i % OP_WINDOW) >= got)
-			continue;
-		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
-				: win[at].name) &&
-		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
-			cls[i] = name_class(t, name, add);
+	mid = n >= 2 * OP_WINDOW ? n / 2 - n / 2 % OP_WINDOW : n;
+	for (h = 0; h < 2; h++)
+		half[h] = (struct name_pass){ m, map, hint, fuzzy, h ? mid : 0, h ? n : mid, pn };
+	if (mid < n)
+		threaded = pthread_create(&th, NULL, names_read, &half[1]) == 0;
+	names_read(&half[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		names_read(&half[1]);
+	for (i = 0; i < n; i++)
+		cls[i] = (c = hinted_class(hint, i)) != NONE32 ? c :
+			 pn[i] ? name_class(t, pn[i], add) : NONE32;
+	free(pn);
+	for (h = 0; h < 2; h++) {               /* the halves' names now t's */
+		for (k = 0; k < half[h].own.nowned; k++)
+			name_own(t, half[h].own.owned[k]);
+		free(half[h].own.owned);
 	}
-	free(win);
+	nord = half[0].nord + half[1].nord;
+	ord = xmalloc((nord ? nord : 1) * sizeof(*ord));
+	if (half[0].nord)
+		memcpy(ord, half[0].ord, half[0].nord * sizeof(*ord));
+	if (half[1].nord)
+		memcpy(ord + half[0].nord, half[1].ord, half[1].nord * sizeof(*ord));
+	free(half[0].ord);
+	free(half[1].ord);
 	if (nord)
 		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
 	if (ranked)

@@ -158,6 +158,46 @@ test_same_name_at_same_op_other_rank(void **state)
 	fake_free(fa), fake_free(fb);
 }
 
+/* Enough ops that the names ops pair by are found in two halves, the
+ * upper on a second thread (model_diff.c op_classes): backward calls pair
+ * by rank across the halves, forward calls by name, as in one pass. */
+static void
+test_calls_pair_by_rank_across_both_halves(void **state)
+{
+	enum { N = 3000 };
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct td_summary s = fake_full_health(4, 0, 0, 0);
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	char err[256], na[64], nb[64];
+	int k;
+
+	(void)state;
+	s.known |= SUM_MEAN;
+	for (k = 0; k < N; k++) {
+		/* even: forward calls, same count; odd: backward calls whose
+		 * count the target numbers otherwise */
+		if (k % 2) {
+			snprintf(na, sizeof na, "lin.%d.bw", k);
+			snprintf(nb, sizeof nb, "lin.%d.bw", N + k * 7 % N);
+		} else {
+			snprintf(na, sizeof na, "relu.%d.fw", k);
+			snprintf(nb, sizeof nb, "relu.%d.fw", k);
+		}
+		s.mean = k;
+		fake_op(fa, "g", na, "Op", NULL, NULL);
+		fake_trace(fa, 1, "g", na, 0, k, &s);
+		fake_op(fb, "g", nb, "Op", NULL, NULL);
+		fake_trace(fb, 1, "g", nb, 0, k, &s);
+	}
+	a = open_calls(fa), b = open_calls(fb);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	assert_pairs_same_call(d, a, b, N);
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
 static void
 test_fuzzy_pairs_calls_in_order_whatever_their_counts(void **state)
 {
@@ -289,6 +329,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_backward_calls_pair_by_rank_not_by_count),
 		cmocka_unit_test(test_same_name_at_same_op_other_rank),
+		cmocka_unit_test(test_calls_pair_by_rank_across_both_halves),
 		cmocka_unit_test(test_fuzzy_pairs_calls_in_order_whatever_their_counts),
 		cmocka_unit_test(test_hosts_pair_by_sorted_position),
 		cmocka_unit_test(test_calls_without_rows_pair_as_their_rows_would),
