@@ -253,6 +253,8 @@ open_listed(const struct reader_ops *ops, const char *path, const struct reader_
 		m = model_from_cache(m, opt, &st, err, errlen);
 	if (!m)
 		return st;
+	if (m->opt.ops_at_open)
+		ops_ready(m);   /* no thread runs yet: the lock is uncontended */
 	fields_open(m);
 	if (m->opt.no_thread) {
 		run_pass(m);

@@ -31,6 +31,11 @@ struct model_options {
 	bool cache;
 	const char *cache_dir;      /* NULL: $XDG_CACHE_HOME/tdbg or ~/.cache/tdbg */
 	uint64_t cache_max;         /* bytes the directory may hold; 0: $TDBG_CACHE_MAX or 1 GiB */
+	/* An op table loaded from the persistent index is decoded inside
+	 * model_open, on the calling thread, instead of on its first use: for
+	 * a caller that will read every op (a diff opening its two dumps on
+	 * two threads).  No answer changes. */
+	bool ops_at_open;
 };
 
 /* What became of the persistent index of an open dump. */

@@ -369,34 +369,118 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	return MC_LOAD_OK;
 }
 
-/* The n bytes of fd from its start in private anonymous pages (page
- * aligned, so trace chunks are used in place and a section copied out is
- * given back by mc_release; munmap), NULL when they cannot all be read or
- * n is too big. */
+/* n bytes of private anonymous pages (page aligned, so trace chunks are
+ * used in place and a section copied out is given back by mc_release;
+ * munmap), NULL when they cannot be had.  Nothing is read into them yet.
+ * Not malloc: a block malloc hands out by mmap raises its threshold for
+ * mmap when freed, and later tables of that size would stay in the heap. */
 static void *
-read_whole(int fd, size_t n)
+map_anon(size_t n)
 {
-	void *buf;
-	size_t off = 0;
+	void *buf = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	buf = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
-		return NULL;
+	return buf == MAP_FAILED ? NULL : buf;
+}
+
+/* Huge pages for the whole 2 MB pages inside [p, p + n) of the buffer, a
+ * section about to be read there: a fault per 2 MB, not per page, where
+ * allowed.  Only inside it: a huge page across a section that is never
+ * read into the buffer would be 2 MB zeroed for a few bytes. */
+static void
+huge_inside(const void *p, size_t n)
+{
 #ifdef MADV_HUGEPAGE
-	madvise(buf, n ? n : 1, MADV_HUGEPAGE);     /* a fault per 2 MB, not per page, where allowed */
+	uintptr_t huge = (uintptr_t)1 << 21;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+
+	if (lo < hi)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p, (void)n;
 #endif
-	while (off < n) {
-		ssize_t k = pread(fd, (char *)buf + off, n - off, (off_t)off);
+}
+
+/* The n bytes of fd at off into p; false when they cannot all be read. */
+static bool
+read_at(int fd, void *p, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = pread(fd, (char *)p + got, n - got, (off_t)(off + got));
 
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0) {
-			munmap(buf, n ? n : 1);
-			return NULL;
-		}
-		off += (size_t)k;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
 	}
-	return buf;
+	return true;
+}
+
+/* ---- the file a section at a time (mc_load_fill, mc_load_section) ---------------- */
+
+/* A load from a file in progress on this thread (model_cache_load). */
+struct mc_reading {
+	int fd;
+	const char *map;            /* the buffer: the file's bytes at their offsets */
+	size_t len;
+	unsigned char *scratch;     /* the checksum's reads (SUM_READ bytes) */
+};
+static _Thread_local struct mc_reading *reading;
+
+static bool
+reading_has(const struct mc_reading *r, const void *p)
+{
+	return r && (const char *)p >= r->map && (const char *)p < r->map + r->len;
+}
+
+/* Bytes of the file read once more through the scratch buffer, for the
+ * checksum (the file is in the page cache: a copy into pages already
+ * touched, not the whole file in fresh pages). */
+#define SUM_READ (16 * MC_SUM_BLOCK)
+
+/* The payload's checksum from the file; false when it cannot be read. */
+static bool
+reading_sum(struct mc_reading *r, uint32_t *sum)
+{
+	uint64_t h = 0, off;
+
+	if (!(r->scratch = map_anon(SUM_READ)))
+		return false;
+	for (off = MC_HEADER_BYTES; off < r->len; off += SUM_READ) {
+		size_t n = (size_t)TD_MIN((uint64_t)SUM_READ, r->len - off);
+
+		if (!read_at(r->fd, r->scratch, n, off))
+			return false;
+		h = mc_sum_step(h, r->scratch, n);
+	}
+	*sum = mc_sum_fold(h);
+	return true;
+}
+
+bool
+mc_load_fill(const void *p, size_t n)
+{
+	struct mc_reading *r = reading;
+
+	if (!reading_has(r, p) || !n)
+		return true;
+	n = TD_MIN(n, (size_t)(r->map + r->len - (const char *)p));
+	return read_at(r->fd, (void *)p, n, (uint64_t)((const char *)p - r->map));
+}
+
+bool
+mc_load_section(enum mc_tag tag, struct ser_in *sec)
+{
+	if (!reading_has(reading, sec->p) || !sec->n)
+		return true;
+	/* huge pages for the sections used in place (the op section until its
+	 * decode, the trace chunks, the reader's state), not for the ones
+	 * copied into tables and given back at once (mc_release) */
+	if (tag != MC_STRINGS && tag != MC_EXECS && tag != MC_RUNS)
+		huge_inside(sec->p, sec->n);
+	return mc_load_fill(sec->p, sec->n);
 }
 
 void
@@ -433,6 +517,8 @@ model_cache_load(struct model *m)
 	char why_own[sizeof c->why - 32];
 	enum td_status ost;
 	enum mc_load res;
+	struct mc_reading rd;
+	uint32_t sum;
 	void *map;
 	int fd;
 
@@ -457,26 +543,41 @@ model_cache_load(struct model *m)
 	/* read, not mapped: a file cut short under a session (another tdbg
 	 * replacing it, a user's truncate) must not SIGBUS a row read; the
 	 * buffer is page aligned so full trace chunks are used in place in it
-	 * (their offsets in the file are multiples of CHUNK_ALIGN), and the
-	 * sections the load copies into tables are given back as it goes
-	 * (mc_release): the peak is not the file and every table at once */
-	map = read_whole(fd, (size_t)st.st_size);
-	close(fd);
-	if (!map) {
+	 * (their offsets in the file are multiples of CHUNK_ALIGN).  The
+	 * checksum is taken first, through a small buffer; then each section
+	 * is read when the load reaches it (mc_load_section), and the ones
+	 * copied into tables are given back once copied (mc_release): the
+	 * file is never whole in memory, only the sections used in place,
+	 * the tables made so far and the section being copied */
+	map = map_anon((size_t)st.st_size);
+	if (!map || !read_at(fd, map, MC_HEADER_BYTES, 0)) {
+		if (map)
+			munmap(map, (size_t)st.st_size);
+		close(fd);
 		mc_why(c, MODEL_CACHE_REBUILT, "cannot read the cache file (cut short?)%s", NULL);
 		return MC_LOAD_MISS;
 	}
 	c->map = map;
 	c->map_len = (size_t)st.st_size;
 	c->loaded_ino = (uint64_t)st.st_ino;
-	why = header_check(map, (size_t)st.st_size, true);
+	rd = (struct mc_reading){ .fd = fd, .map = map, .len = (size_t)st.st_size };
+	why = header_check(map, (size_t)st.st_size, false);
+	if (!why && !reading_sum(&rd, &sum))
+		why = "cannot read the cache file (cut short?)";
+	else if (!why && sum != ((const struct mc_header *)map)->payload_sum)
+		why = "corrupt cache file (checksum)";
 	if (why) {
 		mc_why(c, MODEL_CACHE_REBUILT, "%s", why);
 		res = MC_LOAD_MISS;
 	} else {
+		reading = &rd;
 		res = apply_payload(m, (const char *)map + MC_HEADER_BYTES,
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
+		reading = NULL;
 	}
+	if (rd.scratch)
+		munmap(rd.scratch, SUM_READ);
+	close(fd);
 	if (res == MC_LOAD_MISS) {      /* nothing points into it */
 		munmap(map, c->map_len ? c->map_len : 1);
 		c->map = NULL;

@@ -132,6 +132,20 @@ void mc_header_make(void *out, uint64_t len, uint32_t sum);
 void mc_header_restamp(void *hdr);
 /* The payload checksum, as the writer computes it (model_cache_save.c). */
 uint32_t mc_sum(const unsigned char *p, size_t n);
+/* The same in steps: h from 0, each step's n a multiple of MC_SUM_BLOCK
+ * but for the last; mc_sum_fold(h) is then mc_sum() of the bytes. */
+#define MC_SUM_BLOCK ((size_t)1 << 16)
+uint64_t mc_sum_step(uint64_t h, const unsigned char *p, size_t n);
+uint32_t mc_sum_fold(uint64_t h);
+/* The file's bytes as a load reaches them (model_cache.c): a load from a
+ * file reads a section into its buffer, at its place, only when
+ * mc_section_in() comes to it (mc_load_fill: the bytes p..p+n of that
+ * buffer; mc_load_section: the section sec of tag), so the file is never
+ * whole in memory.  Both are true at once for bytes outside a file load's
+ * buffer (a load from bytes, a save's own buffers) and false when the
+ * file could not be read (cut short since its checksum was taken). */
+bool mc_load_fill(const void *p, size_t n);
+bool mc_load_section(enum mc_tag tag, struct ser_in *sec);
 
 /* ---- model_cache.c: the entry points model.c calls ---------------------- */
 

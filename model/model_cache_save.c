@@ -72,11 +72,24 @@ sum_block(const unsigned char *p, size_t n, uint64_t seed)
 uint32_t
 mc_sum(const unsigned char *p, size_t n)
 {
-	uint64_t h = 0;
+	return mc_sum_fold(mc_sum_step(0, p, n));
+}
+
+_Static_assert(SUM_BLOCK == MC_SUM_BLOCK, "the load sums the file in the writer's blocks");
+
+uint64_t
+mc_sum_step(uint64_t h, const unsigned char *p, size_t n)
+{
 	size_t off;
 
 	for (off = 0; off < n; off += SUM_BLOCK)
 		h = sum_block(p + off, TD_MIN(n - off, SUM_BLOCK), h);
+	return h;
+}
+
+uint32_t
+mc_sum_fold(uint64_t h)
+{
 	return (uint32_t)(h ^ (h >> 32));
 }
 
@@ -175,16 +188,25 @@ mc_section_chunked(struct mc_out *o, enum mc_tag tag, struct model *m, mc_put_fn
 bool
 mc_section_in(struct ser_in *in, enum mc_tag tag, struct ser_in *sec)
 {
-	uint32_t t = ser_get_u32(in);
-	uint64_t len = ser_get_u64(in);
+	uint32_t t;
+	uint64_t len;
 	const void *p;
 
+	/* a load reading its file as it goes (model_cache.c): the head first */
+	if (!in->bad && !mc_load_fill(in->p + in->off, TD_MIN(in->n - in->off, (size_t)12)))
+		in->bad = true;
+	t = ser_get_u32(in);
+	len = ser_get_u64(in);
 	if (in->bad || t != (uint32_t)tag || len > in->n - in->off) {
 		in->bad = true;
 		return false;
 	}
 	p = ser_get_bytes(in, (size_t)len);
 	ser_in_init(sec, p, (size_t)len);
+	if (p && !mc_load_section(tag, sec)) {
+		in->bad = true;
+		return false;
+	}
 	return p != NULL || len == 0;
 }
 

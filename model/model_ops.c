@@ -45,6 +45,16 @@ ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 {
 	struct op_key k = { graph_sid, name };
 
+	/* Before the op hash exists (so under m->th.lock, the contract): a
+	 * name no op has is answered without hashing every op.  Inputs named
+	 * by argument ("input.0") name none: the diff's first divergence asks
+	 * for them, and a reopen has no hash yet (issue 27). */
+	if (!atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire)) {
+		uint32_t sid = intern_find(&m->str, name);
+
+		if (sid == NO_ID || ops_first_of_name(m, sid) == NO_ID)
+			return NO_ID;
+	}
 	ophash_build_locked(m);
 	return hashtab_find(&m->ot.ophash, op_key_hash(graph_sid, name), op_key_eq, m, &k);
 }

@@ -358,6 +358,12 @@ model_op_call_key(struct model *m, const char *name, char *key, size_t keylen, i
 	return m->ops->call_of ? m->ops->call_of(name, key, keylen, count) : READER_CALL_NONE;
 }
 
+bool
+model_same_reader(const struct model *a, const struct model *b)
+{
+	return a->ops == b->ops;
+}
+
 enum td_status
 model_map_add(struct model *m, struct reader_map **map, enum reader_map_kind kind,
 	      const char *path, char *err, size_t errlen)

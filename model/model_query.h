@@ -178,6 +178,10 @@ uint32_t model_reader_flags(struct model *m);
  * the reader numbers no calls.  No lock. */
 enum reader_call model_op_call_key(struct model *m, const char *name, char *key, size_t keylen,
 				   int64_t *count);
+/* Whether a and b are read by one reader (so model_op_call_key and the
+ * other reader answers above are the same function of a name on both).
+ * No lock. */
+bool model_same_reader(const struct model *a, const struct model *b);
 /* The name maps of the format's compare tool (reader_ops.map_add,
  * map_name, map_free: their contracts), TD_ERR_UNSUPPORTED with err set
  * when m's format has none.  The map is the caller's: it must outlive a

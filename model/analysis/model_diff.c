@@ -14,6 +14,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,36 +135,155 @@ pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_nam
  * resolved). */
 #define OP_WINDOW 1024
 
+/* B's classes for A's op_classes: an op of A whose name is that of B's op
+ * of the same id takes B's class when B's came from the name alone (not
+ * mapped, not a rank), without its call key parsed and its name hashed
+ * again.  Two dumps of one model list their ops in one order, so this is
+ * most ops; the class is the one the name gives, as pair_name is a
+ * function of the name when the reader is the same. */
+struct class_hint {
+	const uint32_t *cls;        /* B's classes */
+	const uint8_t *ranked;      /* bit per op of B: classed by rank */
+	const uint8_t *same;        /* bit per op id: A's and B's op of that id share a name */
+	uint32_t n;                 /* op ids below both counts */
+};
+
+/* A's op i's class from the hint, NONE32 when it gives none. */
+static uint32_t
+hinted_class(const struct class_hint *h, uint32_t i)
+{
+	if (!h || i >= h->n || !(h->same[i / 8] >> (i % 8) & 1) || h->cls[i] == NONE32 ||
+	    (h->ranked[i / 8] >> (i % 8) & 1))
+		return NONE32;
+	return h->cls[i];
+}
+
+/* Which op ids below n hold one name in both dumps (a bit per op id): read
+ * on a second thread while B's classes are made, both reading only the
+ * models' op briefs (each brief window under its model's lock). */
+struct same_names {
+	struct model *a, *b;
+	uint32_t n;
+	uint8_t *bits;
+};
+
+static void *
+same_names_read(void *arg)
+{
+	struct same_names *s = arg;
+	struct model_op_brief *wa = xmalloc(2 * OP_WINDOW * sizeof(*wa)), *wb = wa + OP_WINDOW;
+	uint32_t i, at, ga = 0, gb = 0;
+
+	s->bits = xcalloc(s->n / 8 + 1, 1);
+	for (i = 0; i < s->n; i++) {
+		if ((at = i % OP_WINDOW) == 0) {
+			ga = (uint32_t)model_op_briefs(s->a, i, OP_WINDOW, wa);
+			gb = (uint32_t)model_op_briefs(s->b, i, OP_WINDOW, wb);
+		}
+		if (at < ga && at < gb && wa[at].name && wb[at].name &&
+		    strcmp(wa[at].name, wb[at].name) == 0)
+			s->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	free(wa);
+	return NULL;
+}
+
+/* Ops [lo, hi) of one op_classes pass: the name each pairs by (pair_name:
+ * the reader's call_of and map_name are pure, any thread), NULL for none
+ * or for an op the hint classes; calls paired by rank into ord; names
+ * built here owned by own (only its owned list is used). */
+struct name_pass {
+	struct model *m;
+	const struct reader_map *map;
+	const struct class_hint *hint;
+	bool fuzzy;
+	uint32_t lo, hi;
+	const char **pn;            /* by op id */
+	struct name_table own;
+	struct ordinal_call *ord;
+	size_t nord, capord;
+};
+
+static void *
+names_read(void *arg)
+{
+	struct name_pass *p = arg;
+	char mapped[1024];
+	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
+	uint32_t i, got = 0, at, win_at = UINT32_MAX;
+	const char *name;
+
+	for (i = p->lo; i < p->hi; i++) {
+		p->pn[i] = NULL;
+		if (hinted_class(p->hint, i) != NONE32)
+			continue;
+		if (i - i % OP_WINDOW != win_at) {      /* the window of op i, when read */
+			win_at = i - i % OP_WINDOW;
+			got = (uint32_t)model_op_briefs(p->m, win_at, OP_WINDOW, win);
+		}
+		if ((at = i % OP_WINDOW) >= got)
+			continue;
+		if ((name = p->map ? model_map_name(p->m, p->map, win[at].name, mapped, sizeof mapped)
+				   : win[at].name))
+			p->pn[i] = pair_name(p->m, &p->own, i, win[at].name, name, p->fuzzy, &p->ord,
+					     &p->nord, &p->capord);
+	}
+	free(win);
+	return NULL;
+}
+
 /* op id -> class, for every op of m.  Names are borrowed from m or owned
  * by t.  Calls paired by rank get "KEY#RANK", the rank counted per host and
  * key in order of appearance (op ids grow in the order a reader sends ops,
- * its file order). */
+ * its file order).  *ranked (when given): a bit per op set for those.  The
+ * names ops pair by are found in two halves, the upper one on a second
+ * thread; the classes are then given in op order (class numbers as one
+ * pass would give them). */
 static uint32_t *
 op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
-	   const struct reader_map *map, uint32_t *nops)
+	   const struct reader_map *map, const struct class_hint *hint, uint32_t *nops,
+	   uint8_t **ranked)
 {
-	char mapped[1024];
-	uint32_t n = model_op_count(m), i, got = 0, at;
+	uint32_t n = model_op_count(m), i, c, mid;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
-	struct ordinal_call *ord = NULL;
-	size_t nord = 0, capord = 0, k, rank = 0;
-	struct model_op_brief *win = xmalloc(OP_WINDOW * sizeof(*win));
-	const char *name;
+	const char **pn = xmalloc((n ? n : 1) * sizeof(*pn));
+	struct name_pass half[2];
+	struct ordinal_call *ord;
+	size_t nord, k, h, rank = 0;
+	pthread_t th;
+	bool threaded = false;
 
-	for (i = 0; i < n; i++) {
-		cls[i] = NONE32;
-		if (i % OP_WINDOW == 0)
-			got = (uint32_t)model_op_briefs(m, i, OP_WINDOW, win);
-		if ((at = i % OP_WINDOW) >= got)
-			continue;
-		if ((name = map ? model_map_name(m, map, win[at].name, mapped, sizeof mapped)
-				: win[at].name) &&
-		    (name = pair_name(m, t, i, win[at].name, name, fuzzy, &ord, &nord, &capord)))
-			cls[i] = name_class(t, name, add);
+	mid = n >= 2 * OP_WINDOW ? n / 2 - n / 2 % OP_WINDOW : n;
+	for (h = 0; h < 2; h++)
+		half[h] = (struct name_pass){ m, map, hint, fuzzy, h ? mid : 0, h ? n : mid, pn };
+	if (mid < n)
+		threaded = pthread_create(&th, NULL, names_read, &half[1]) == 0;
+	names_read(&half[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		names_read(&half[1]);
+	for (i = 0; i < n; i++)
+		cls[i] = (c = hinted_class(hint, i)) != NONE32 ? c :
+			 pn[i] ? name_class(t, pn[i], add) : NONE32;
+	free(pn);
+	for (h = 0; h < 2; h++) {               /* the halves' names now t's */
+		for (k = 0; k < half[h].own.nowned; k++)
+			name_own(t, half[h].own.owned[k]);
+		free(half[h].own.owned);
 	}
-	free(win);
+	nord = half[0].nord + half[1].nord;
+	ord = xmalloc((nord ? nord : 1) * sizeof(*ord));
+	if (half[0].nord)
+		memcpy(ord, half[0].ord, half[0].nord * sizeof(*ord));
+	if (half[1].nord)
+		memcpy(ord + half[0].nord, half[1].ord, half[1].nord * sizeof(*ord));
+	free(half[0].ord);
+	free(half[1].ord);
 	if (nord)
 		qsort(ord, nord, sizeof(*ord), ordinal_cmp);
+	if (ranked)
+		*ranked = xcalloc(n / 8 + 1, 1);
 	for (k = 0; k < nord; k++) {
 		char *s;
 
@@ -172,10 +292,39 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 		s = xmalloc(strlen(ord[k].key) + 24);
 		sprintf(s, "%s#%zu", ord[k].key, rank++);
 		cls[ord[k].op] = name_class(t, name_own(t, s), add);
+		if (ranked)
+			(*ranked)[ord[k].op / 8] |= (uint8_t)(1u << (ord[k].op % 8));
 	}
 	free(ord);
 	*nops = n;
 	return cls;
+}
+
+/* B's classes, then A's (adding names only when add_a), A's helped by
+ * B's where the two dumps have one reader and B's names are not mapped. */
+static void
+both_classes(struct model_diff *d, struct name_table *t, bool add_a, uint32_t **cls_a,
+	     uint32_t *nops_a, uint32_t **cls_b, uint32_t *nops_b)
+{
+	uint8_t *ranked = NULL;
+	struct class_hint hint;
+	struct same_names same = { d->a, d->b, 0, NULL };
+	bool hinted = !d->map && model_same_reader(d->a, d->b), threaded = false;
+	pthread_t th;
+
+	if (hinted) {
+		same.n = TD_MIN(model_op_count(d->a), model_op_count(d->b));
+		threaded = pthread_create(&th, NULL, same_names_read, &same) == 0;
+	}
+	*cls_b = op_classes(d->b, t, true, d->fuzzy, d->map, NULL, nops_b, hinted ? &ranked : NULL);
+	if (hinted && threaded)
+		pthread_join(th, NULL);
+	else if (hinted)
+		same_names_read(&same);
+	hint = (struct class_hint){ *cls_b, ranked, same.bits, TD_MIN(same.n, *nops_b) };
+	*cls_a = op_classes(d->a, t, add_a, d->fuzzy, NULL, hinted ? &hint : NULL, nops_a, NULL);
+	free(same.bits);
+	free(ranked);
 }
 
 void
@@ -185,8 +334,7 @@ diff_call_classes(struct model_diff *d, uint32_t **cls_a, uint32_t *nops_a, uint
 	struct name_table names;
 
 	name_table_init(&names, model_op_count(d->b));
-	*cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, nops_b);
-	*cls_a = op_classes(d->a, &names, false, d->fuzzy, NULL, nops_a);
+	both_classes(d, &names, false, cls_a, nops_a, cls_b, nops_b);
 	name_table_done(&names);
 }
 
@@ -339,6 +487,40 @@ take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const 
 	}
 }
 
+/* Rows lockstep reads of each side at a time. */
+#define LOCK_BLOCK 8192
+
+/* Rows [p, p + n) of one side for lockstep: their keys, and for a row
+ * with a key its step, for one without whether it counts unpaired.  A
+ * side's keys read only its own model and its own window and memo
+ * (d->side[s]): the two sides are read on two threads. */
+struct side_keys {
+	struct model_diff *d;
+	int s;
+	const uint32_t *cls;
+	uint32_t nops;
+	const struct hashtab_u64 *leaf;     /* B's leaf keys (side 1), or NULL */
+	uint64_t p, n;
+	uint64_t key[LOCK_BLOCK];
+	int64_t step[LOCK_BLOCK];
+};
+
+static void *
+side_keys_read(void *arg)
+{
+	struct side_keys *k = arg;
+	uint64_t i, r;
+
+	for (i = 0; i < k->n; i++) {
+		r = k->p + i;
+		k->key[i] = k->s ? b_key(k->d, k->cls, k->nops, k->leaf, r)
+				 : diff_row_key(k->d, 0, k->cls, k->nops, r);
+		k->step[i] = k->key[i] == UINT64_MAX ? row_counts(k->d, k->s, r)
+						     : diff_side_step(k->d, k->s, r);
+	}
+	return NULL;
+}
+
 /* The rows both sides hold in the same order: while row p of A and row p
  * of B have one key and their steps agree (or one is unknown), row p of A
  * takes row p of B, and a row without a key on both sides is counted
@@ -347,31 +529,48 @@ take_a(struct model_diff *d, struct hashtab_u64 *t, const uint32_t *next, const 
  * p's key starts at row p of B, whose step A's row accepts.  Returns
  * where the walk stopped: the chains take the rest from there (no row of
  * B before it is left in a chain).  Two runs of one program are often in
- * the same order throughout: then no key is hashed at all. */
+ * the same order throughout: then no key is hashed at all.  The keys are
+ * read LOCK_BLOCK rows of each side at a time, B's on a second thread
+ * (the block where the walk stops is read past it: nothing but the
+ * sides' windows keeps what a read saw). */
 static uint64_t
 lockstep(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, const uint32_t *cls_b,
 	 uint32_t nops_b, const struct hashtab_u64 *leaf, uint64_t n)
 {
-	uint64_t p, ka, kb;
-	int64_t sa, sb;
+	struct side_keys *ka = xmalloc(2 * sizeof(*ka)), *kb = ka + 1;
+	uint64_t p = 0, i, blk;
+	pthread_t th;
+	bool threaded;
 
-	for (p = 0; p < n; p++) {
-		ka = diff_row_key(d, 0, cls_a, nops_a, p);
-		kb = b_key(d, cls_b, nops_b, leaf, p);
-		if (ka != kb)
-			break;
-		if (ka == UINT64_MAX) {
-			d->only_a += row_counts(d, 0, p);
-			d->only_b += row_counts(d, 1, p);
-			continue;
+	for (; p < n; p += blk) {
+		blk = TD_MIN((uint64_t)LOCK_BLOCK, n - p);
+		ka->d = kb->d = d, ka->p = kb->p = p, ka->n = kb->n = blk;
+		ka->s = 0, ka->cls = cls_a, ka->nops = nops_a, ka->leaf = NULL;
+		kb->s = 1, kb->cls = cls_b, kb->nops = nops_b, kb->leaf = leaf;
+		threaded = pthread_create(&th, NULL, side_keys_read, kb) == 0;
+		side_keys_read(ka);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			side_keys_read(kb);
+		for (i = 0; i < blk; i++) {
+			if (ka->key[i] != kb->key[i])
+				goto parted;
+			if (ka->key[i] == UINT64_MAX) {
+				d->only_a += (uint64_t)ka->step[i];
+				d->only_b += (uint64_t)kb->step[i];
+				continue;
+			}
+			if (ka->step[i] >= 0 && kb->step[i] >= 0 && ka->step[i] != kb->step[i])
+				goto parted;
+			pairs_add(d, p + i, p + i);
 		}
-		sa = diff_side_step(d, 0, p);
-		sb = diff_side_step(d, 1, p);
-		if (sa >= 0 && sb >= 0 && sa != sb)
-			break;
-		pairs_add(d, p, p);
 	}
+	free(ka);
 	return p;
+parted:
+	free(ka);
+	return p + i;
 }
 
 static void
@@ -386,9 +585,8 @@ align(struct model_diff *d)
 	bool leaves = model_map_leaf(d->b, d->map, NULL, NULL, NULL, 0);
 
 	name_table_init(&names, model_op_count(d->b));
-	cls_b = op_classes(d->b, &names, true, d->fuzzy, d->map, &nops_b);
 	/* a leaf may pair with an op B has no name of: A's ops need classes */
-	cls_a = op_classes(d->a, &names, leaves, d->fuzzy, NULL, &nops_a);
+	both_classes(d, &names, leaves, &cls_a, &nops_a, &cls_b, &nops_b);
 	if (leaves)
 		diff_leaf_keys(d, cls_a, nops_a, cls_b, nops_b, &leaf);
 	/* the pairs are at most the smaller side */

@@ -377,17 +377,57 @@ batch_fetch(void *arg)
 	return NULL;
 }
 
+/* The verdicts of pairs [k + lo, k + hi) of a fetched batch whose rows
+ * both hold no values (pair_verdict: a function of the two summaries and
+ * d's tolerances); the others stay unknown. */
+static void
+settle_range(struct model_diff *d, const struct side_batch *a, const struct side_batch *b,
+	     uint64_t k, size_t lo, size_t hi)
+{
+	static const struct model_detail none;
+	struct model_diff_metrics x;
+	size_t i;
+
+	for (i = lo; i < hi; i++)
+		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN)
+			d->status[k + i] = pair_verdict(d, &a->f[i].s, &b->f[i].s, &none, &none, &x)
+					   ? DS_DIVERGED : DS_EQUAL;
+}
+
+/* A batch's second thread: B's rows fetched while the calling thread
+ * fetches A's, then, both fetched (the barrier), the verdicts of the
+ * upper half while the calling thread gives the lower half's.  The two
+ * halves' status bytes are apart. */
+struct settle_job {
+	struct model_diff *d;
+	const struct side_batch *a;
+	struct side_batch *b;
+	uint64_t k;
+	size_t lo, hi;
+	pthread_barrier_t fetched;
+};
+
+static void *
+settle_upper(void *arg)
+{
+	struct settle_job *j = arg;
+
+	batch_fetch(j->b);
+	pthread_barrier_wait(&j->fetched);
+	settle_range(j->d, j->a, j->b, j->k, j->lo, j->hi);
+	return NULL;
+}
+
 /* Settles pairs [k, k + the batch size) whose rows hold no values, as
  * pair_metrics would; the others stay unknown (pair_metrics decodes them). */
 static void
 batch_settle(struct model_diff *d, uint64_t k)
 {
-	static const struct model_detail none;
 	struct side_batch *a, *b;
-	struct model_diff_metrics x;
+	struct settle_job job;
 	pthread_t th;
-	bool threaded;
-	size_t n, i;
+	bool threaded = false;
+	size_t n;
 
 	d->batch = k == d->batch_end && d->batch ? TD_MIN(d->batch * 2, (size_t)BATCH_MAX)
 						 : BATCH_FIRST;
@@ -398,16 +438,22 @@ batch_settle(struct model_diff *d, uint64_t k)
 	a = d->batches, b = a + 1;
 	a->m = d->a, a->rows = d->pa + k, a->n = n;
 	b->m = d->b, b->rows = d->pb + k, b->n = n;
-	threaded = pthread_create(&th, NULL, batch_fetch, b) == 0;
+	job = (struct settle_job){ d, a, b, k, n / 2, n };
+	if (pthread_barrier_init(&job.fetched, NULL, 2) == 0) {
+		threaded = pthread_create(&th, NULL, settle_upper, &job) == 0;
+		if (!threaded)
+			pthread_barrier_destroy(&job.fetched);
+	}
 	batch_fetch(a);
-	if (threaded)
+	if (threaded) {
+		pthread_barrier_wait(&job.fetched);
+		settle_range(d, a, b, k, 0, n / 2);
 		pthread_join(th, NULL);
-	else
+		pthread_barrier_destroy(&job.fetched);
+	} else {
 		batch_fetch(b);
-	for (i = 0; i < n; i++)
-		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN)
-			d->status[k + i] = pair_verdict(d, &a->f[i].s, &b->f[i].s, &none, &none, &x)
-					   ? DS_DIVERGED : DS_EQUAL;
+		settle_range(d, a, b, k, 0, n);
+	}
 }
 
 /* ---- divergence and cause ----------------------------------------------- */

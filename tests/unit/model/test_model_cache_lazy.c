@@ -3,7 +3,8 @@
  * first use (model/model_cache_opcheck.c, issue 26): a reopen that asks
  * only `info` leaves it undecoded, the first op query decodes it with the
  * answers of a fresh index, and a cache file cut short under the session
- * does not reach it (the checked bytes are the process's own).  The
+ * does not reach it (the checked bytes are the process's own); asked
+ * for (ops_at_open), it is decoded inside model_open.  The
  * refusals of forged op sections are in test_model_cache_trust.c.  Facts
  * come from tests/fixtures/tfdbg2/README.md.
  */
@@ -93,6 +94,102 @@ test_cache_info_leaves_ops_undecoded(void **state)
 		assert_same_op(cached, fresh, id);
 	model_close(fresh);
 	model_close(cached);
+	tmp_done(&t);
+}
+
+/* model_options.ops_at_open (a diff opening its two dumps on two
+ * threads): the op table is decoded inside model_open, before any query,
+ * with the answers of a fresh index; two such opens at once (the diff's
+ * threads) each decode their own. */
+static void *
+open_at_open(void *arg)
+{
+	const struct tmp *t = arg;
+	struct model_options opt = {.cache = true, .cache_dir = t->cache, .ops_at_open = true};
+	struct model *m = NULL;
+	char err[512];
+
+	assert_int_equal(model_open(t->dump, &opt, &m, err, sizeof err), TD_OK);
+	return m;
+}
+
+static void
+test_cache_ops_at_open_decodes_in_open(void **state)
+{
+	struct tmp t;
+	struct model *a, *b, *fresh;
+	struct model_info info;
+	pthread_t th;
+	void *got;
+	uint32_t id, n;
+
+	(void)state;
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	assert_int_equal(pthread_create(&th, NULL, open_at_open, &t), 0);
+	a = open_at_open(&t);
+	assert_int_equal(pthread_join(th, &got), 0);
+	b = got;
+	assert_false(pending(a));               /* no op query was made */
+	assert_false(pending(b));
+	assert_non_null(a->ot.opv);
+	model_wait(a);
+	model_wait(b);
+	model_info(a, &info);
+	assert_string_equal(info.index_cache, "used");
+	fresh = open_cached(&t, false, "off");
+	n = model_op_count(fresh);
+	assert_true(n > 0);
+	for (id = 0; id < n; id++) {
+		assert_same_op(a, fresh, id);
+		assert_same_op(b, fresh, id);
+	}
+	model_close(fresh);
+	model_close(b);
+	model_close(a);
+	tmp_done(&t);
+}
+
+/* An input that names no op (msprobe's "input.0") is answered without
+ * the op hash: a reopen has none, and building it hashes every op (the
+ * diff asks for the first divergence's inputs, issue 27).  An input that
+ * names an op still finds it through the hash. */
+static void
+test_cache_unknown_input_builds_no_op_hash(void **state)
+{
+	struct tmp t;
+	struct model *m, *fresh;
+	const char *name;
+	uint32_t slot;
+	int64_t id;
+
+	(void)state;
+	tmp_init(&t, "tests/fixtures/msprobe/pt_stats_2rank");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	fresh = open_cached(&t, false, "off");
+	id = model_op_find(m, "Module.fc1.Linear.forward.0", NULL);
+	assert_true(id >= 0);
+	assert_int_equal(model_op_input(m, (uint32_t)id, 0, &slot, &name), -1);
+	assert_string_equal(name, "input.0");
+	assert_int_equal(model_op_input(fresh, (uint32_t)id, 0, NULL, NULL), -1);
+	assert_false(atomic_load(&m->ot.ophash_built));
+	model_close(fresh);
+	model_close(m);
+	tmp_done(&t);
+	/* a name that is an op's: the hash is built and finds it */
+	tmp_init(&t, FIX "/mnist_nan");
+	model_close(open_cached(&t, true, "new"));
+	m = open_cached(&t, true, "used");
+	fresh = open_cached(&t, false, "off");
+	id = model_op_find(m, "Log", NULL);
+	assert_true(id >= 0);
+	assert_true(model_op_input(m, (uint32_t)id, 0, NULL, NULL) >= 0);
+	assert_int_equal(model_op_input(m, (uint32_t)id, 0, NULL, NULL),
+			 model_op_input(fresh, (uint32_t)id, 0, NULL, NULL));
+	assert_true(atomic_load(&m->ot.ophash_built));
+	model_close(fresh);
+	model_close(m);
 	tmp_done(&t);
 }
 
@@ -222,6 +319,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_info_leaves_ops_undecoded),
+		cmocka_unit_test(test_cache_ops_at_open_decodes_in_open),
+		cmocka_unit_test(test_cache_unknown_input_builds_no_op_hash),
 		cmocka_unit_test(test_cache_state_moves_beside_info),
 		cmocka_unit_test(test_cache_trace_row_decodes_ops),
 		cmocka_unit_test(test_cache_ops_decoded_after_the_file_is_cut),

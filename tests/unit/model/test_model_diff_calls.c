@@ -115,6 +115,89 @@ test_backward_calls_pair_by_rank_not_by_count(void **state)
 	fake_free(fa), fake_free(fb);
 }
 
+/* Op ids hold the same name in both dumps but its rank differs: B's class
+ * for that op id (lin.*.bw#0) is not A's (#1), although A's ops take B's
+ * class where the name alone makes it (model_diff.c class_hint).  A's rows
+ * come in another order than its ops, so a wrong class pairs A's first
+ * row with B's lin row. */
+static void
+test_same_name_at_same_op_other_rank(void **state)
+{
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct td_summary s = fake_full_health(4, 0, 0, 0);
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	struct model_diff_counts c;
+	uint64_t ra, rb;
+	char err[256];
+
+	(void)state;
+	s.known |= SUM_MEAN;
+	fake_op(fa, "g", "lin.5.bw", "Op", NULL, NULL);        /* rank 0 */
+	fake_op(fa, "g", "lin.0.bw", "Op", NULL, NULL);        /* rank 1 */
+	s.mean = 2;
+	fake_trace(fa, 1, "g", "lin.0.bw", 0, 0, &s);
+	s.mean = 1;
+	fake_trace(fa, 1, "g", "lin.5.bw", 0, 1, &s);
+	fake_op(fb, "g", "relu.0.fw", "Op", NULL, NULL);
+	fake_op(fb, "g", "lin.0.bw", "Op", NULL, NULL);        /* rank 0 */
+	s.mean = 3;
+	fake_trace(fb, 1, "g", "relu.0.fw", 0, 0, &s);
+	s.mean = 1;
+	fake_trace(fb, 1, "g", "lin.0.bw", 0, 1, &s);
+	a = open_calls(fa), b = open_calls(fb);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	model_diff_counts(d, &c);
+	assert_int_equal(c.aligned, 1);
+	assert_int_equal(c.only_a, 1);
+	assert_int_equal(c.only_b, 1);
+	assert_true(model_diff_rows(d, 0, &ra, &rb));
+	assert_true(mean_of(a, ra) == 1 && mean_of(b, rb) == 1);      /* both rank 0 */
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
+/* Enough ops that the names ops pair by are found in two halves, the
+ * upper on a second thread (model_diff.c op_classes): backward calls pair
+ * by rank across the halves, forward calls by name, as in one pass. */
+static void
+test_calls_pair_by_rank_across_both_halves(void **state)
+{
+	enum { N = 3000 };
+	struct fake *fa = fake_new(), *fb = fake_new();
+	struct td_summary s = fake_full_health(4, 0, 0, 0);
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	char err[256], na[64], nb[64];
+	int k;
+
+	(void)state;
+	s.known |= SUM_MEAN;
+	for (k = 0; k < N; k++) {
+		/* even: forward calls, same count; odd: backward calls whose
+		 * count the target numbers otherwise */
+		if (k % 2) {
+			snprintf(na, sizeof na, "lin.%d.bw", k);
+			snprintf(nb, sizeof nb, "lin.%d.bw", N + k * 7 % N);
+		} else {
+			snprintf(na, sizeof na, "relu.%d.fw", k);
+			snprintf(nb, sizeof nb, "relu.%d.fw", k);
+		}
+		s.mean = k;
+		fake_op(fa, "g", na, "Op", NULL, NULL);
+		fake_trace(fa, 1, "g", na, 0, k, &s);
+		fake_op(fb, "g", nb, "Op", NULL, NULL);
+		fake_trace(fb, 1, "g", nb, 0, k, &s);
+	}
+	a = open_calls(fa), b = open_calls(fb);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	assert_pairs_same_call(d, a, b, N);
+	model_diff_free(d);
+	model_close(a), model_close(b);
+	fake_free(fa), fake_free(fb);
+}
+
 static void
 test_fuzzy_pairs_calls_in_order_whatever_their_counts(void **state)
 {
@@ -245,6 +328,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_backward_calls_pair_by_rank_not_by_count),
+		cmocka_unit_test(test_same_name_at_same_op_other_rank),
+		cmocka_unit_test(test_calls_pair_by_rank_across_both_halves),
 		cmocka_unit_test(test_fuzzy_pairs_calls_in_order_whatever_their_counts),
 		cmocka_unit_test(test_hosts_pair_by_sorted_position),
 		cmocka_unit_test(test_calls_without_rows_pair_as_their_rows_would),
