@@ -180,6 +180,8 @@ $(UNIT_READER): $(BUILD)/tests/%: $(BUILD)/tests/reader/%.o $(LOW_OBJS) $(TEST_H
 
 # counts the readers' opendir() calls (format detection lists a directory once)
 $(BUILD)/tests/test_reader_listing: ALL_LDFLAGS += -Wl,--wrap=opendir
+# makes model_close's hand-over race happen on every run (the test's comment)
+$(BUILD)/tests/test_model_close_race: ALL_LDFLAGS += -Wl,--wrap=pthread_mutex_unlock -Wl,--wrap=free
 
 $(UNIT_MODEL): $(BUILD)/tests/%: $(BUILD)/tests/model/%.o $(LOW_OBJS) $(MODEL_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@
