@@ -117,11 +117,17 @@ cols_unpack(const struct block *b, unsigned k, uint32_t need, struct model_field
 	uint64_t meta = b->v[C_META][k];
 	struct td_summary *s = &out->s;
 
-	memset(out, 0, sizeof(*out));
+	/* every field written once, no memset of the whole 272 bytes first:
+	 * a batch of the diff unpacks 4,096 rows a side into memory not in
+	 * the cache, and the clear before the stores was a fifth of this
+	 * function's time.  Fields the columns do not hold are zeroed one
+	 * by one (dims past the rank, tensor_id, pct). */
 	s->known = (uint32_t)(meta >> M_KNOWN_SHIFT & M_BITS) & need;
 	out->from_values = (uint32_t)(meta >> M_FV_SHIFT & M_BITS) & need;
 	s->dtype = (enum td_dtype)(meta >> M_DTYPE_SHIFT & 0xff);
 	s->rank = (int)(meta >> M_RANK_SHIFT & 0xff);
+	s->ndims = 0;
+	s->dims_truncated = false;
 	s->has_inf_or_nan = (s->known & SUM_NONFINITE) && (meta & M_NONFINITE);
 	s->elements = (int64_t)b->v[C_ELEMENTS][k];
 	s->nan = (int64_t)b->v[C_NAN][k];
@@ -136,8 +142,11 @@ cols_unpack(const struct block *b, unsigned k, uint32_t need, struct model_field
 	memcpy(&s->abs_mean, &b->v[C_ABS_MEAN][k], 8);
 	memcpy(&s->std, &b->v[C_STD][k], 8);
 	memcpy(&s->l2norm, &b->v[C_L2NORM][k], 8);
+	s->tensor_id = 0;
+	memset(s->pct, 0, sizeof s->pct);
 	if (s->known & SUM_SHAPE)
 		shape_unword(b->v[C_SHAPE][k], s);
+	memset(s->dims + s->ndims, 0, (size_t)(TD_MAX_DIMS - s->ndims) * sizeof s->dims[0]);
 	memcpy(&out->wall_time, &b->v[C_WALL][k], 8);
 	out->from_columns = true;
 }

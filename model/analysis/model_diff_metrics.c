@@ -108,19 +108,23 @@ shape_differs(const struct td_summary *a, const struct td_summary *b)
 	return (a->known & SUM_ELEMENTS) && (b->known & SUM_ELEMENTS) && a->elements != b->elements;
 }
 
+/* Whether the non-finite counts (or, without them, the flags) differ;
+ * their deltas into x unless x is NULL (summary_diverged). */
 static bool
 nonfinite_differs(const struct td_summary *a, const struct td_summary *b, struct model_diff_metrics *x)
 {
 	bool counts = false, differs = false;
 
 	if ((a->known & SUM_NAN) && (b->known & SUM_NAN)) {
-		x->nan_delta = (double)(b->nan - a->nan);
+		if (x)
+			x->nan_delta = (double)(b->nan - a->nan);
 		differs |= a->nan != b->nan;
 		counts = true;
 	}
 	if ((a->known & SUM_NEG_INF) && (b->known & SUM_NEG_INF) && (a->known & SUM_POS_INF) &&
 	    (b->known & SUM_POS_INF)) {
-		x->inf_delta = (double)(b->neg_inf + b->pos_inf) - (double)(a->neg_inf + a->pos_inf);
+		if (x)
+			x->inf_delta = (double)(b->neg_inf + b->pos_inf) - (double)(a->neg_inf + a->pos_inf);
 		differs |= a->neg_inf != b->neg_inf || a->pos_inf != b->pos_inf;
 		counts = true;
 	}
@@ -165,6 +169,24 @@ summary_metrics(const struct td_summary *a, const struct td_summary *b, const st
 	}
 	x->zero_fraction_delta = zero_fraction(b) - zero_fraction(a);
 	return why;
+}
+
+/* Whether summary_metrics(a, b, t, false, x) gives a reason, without
+ * filling any metrics: the verdict of a batch's pairs whose rows hold no
+ * values (settle_range), which only keeps the verdict.  The same tests in
+ * the same terms; a test added to summary_metrics belongs here too. */
+static bool
+summary_diverged(const struct td_summary *a, const struct td_summary *b, const struct tol *t)
+{
+	if (nonfinite_differs(a, b, NULL) || shape_differs(a, b))
+		return true;
+	if ((a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype &&
+	    dtype_kind(a->dtype) != dtype_kind(b->dtype))
+		return true;
+	if ((a->known & SUM_MINMAX) && (b->known & SUM_MINMAX) &&
+	    (!close_enough(a->min, b->min, t) || !close_enough(a->max, b->max, t)))
+		return true;
+	return (a->known & SUM_MEAN) && (b->known & SUM_MEAN) && !close_enough(a->mean, b->mean, t);
 }
 
 /* ---- values --------------------------------------------------------------- */
@@ -384,14 +406,16 @@ static void
 settle_range(struct model_diff *d, const struct side_batch *a, const struct side_batch *b,
 	     uint64_t k, size_t lo, size_t hi)
 {
-	static const struct model_detail none;
-	struct model_diff_metrics x;
 	size_t i;
 
 	for (i = lo; i < hi; i++)
-		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN)
-			d->status[k + i] = pair_verdict(d, &a->f[i].s, &b->f[i].s, &none, &none, &x)
-					   ? DS_DIVERGED : DS_EQUAL;
+		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN) {
+			const struct td_summary *sa = &a->f[i].s, *sb = &b->f[i].s;
+			struct tol t = pair_tol(d, sa, sb);
+
+			/* pair_verdict without values: summary_metrics' reason */
+			d->status[k + i] = summary_diverged(sa, sb, &t) ? DS_DIVERGED : DS_EQUAL;
+		}
 }
 
 /* A batch's second thread: B's rows fetched while the calling thread

@@ -24,6 +24,7 @@
 
 #include "model/model.h"
 #include "model/model_columns.h"
+#include "model/model_columns_block.h"
 #include "tests/unit/helpers/files.h"
 
 #define KEY 0x1234abcdULL
@@ -580,6 +581,56 @@ test_model_sort_keys_equal_fields(void **state)
 	test_rmtree(dir);
 }
 
+/* cols_unpack writes each field (no clear of the whole struct first):
+ * what the columns do not hold (dims past the rank, tensor_id, the
+ * percentiles) comes back zero over a struct full of other bytes, and
+ * the rest as packed; a row without a shape has no dims. */
+static void
+test_columns_unpack_over_a_dirty_struct(void **state)
+{
+	static struct block b;
+	struct td_summary s = {0};
+	struct model_fields f;
+
+	(void)state;
+	s.known = SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_MEAN;
+	s.dtype = DTYPE_FLOAT64;
+	s.rank = s.ndims = 2;
+	s.dims[0] = 3, s.dims[1] = 4;
+	s.elements = 12;
+	s.mean = 0.25;
+	cols_pack(&b, 7, &s, SUM_MEAN, 1.5, true, true);
+	s.known &= ~SUM_SHAPE;
+	cols_pack(&b, 8, &s, 0, 0, true, true);
+
+	memset(&f, 0xab, sizeof f);
+	cols_unpack(&b, 7, ~0u, &f);
+	assert_int_equal(f.s.known, SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_MEAN);
+	assert_int_equal(f.from_values, SUM_MEAN);
+	assert_int_equal(f.s.rank, 2);
+	assert_int_equal(f.s.ndims, 2);
+	assert_false(f.s.dims_truncated);
+	assert_int_equal(f.s.dims[0], 3);
+	assert_int_equal(f.s.dims[1], 4);
+	for (int k = 2; k < TD_MAX_DIMS; k++)
+		assert_int_equal(f.s.dims[k], 0);
+	for (int k = 0; k < TD_NPERCENTILES; k++)
+		assert_true(f.s.pct[k] == 0);
+	assert_int_equal(f.s.tensor_id, 0);
+	assert_false(f.s.has_inf_or_nan);
+	assert_int_equal(f.s.elements, 12);
+	assert_true(f.s.mean == 0.25);
+	assert_true(f.wall_time == 1.5);
+	assert_true(f.from_columns);
+
+	memset(&f, 0xab, sizeof f);
+	cols_unpack(&b, 8, ~0u, &f);
+	assert_int_equal(f.s.ndims, 0);
+	for (int k = 0; k < TD_MAX_DIMS; k++)
+		assert_int_equal(f.s.dims[k], 0);
+	assert_true(f.wall_time == 0);
+}
+
 int
 main(void)
 {
@@ -595,6 +646,7 @@ main(void)
 		cmocka_unit_test(test_model_no_values_without_columns),
 		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
 		cmocka_unit_test(test_model_sort_keys_equal_fields),
+		cmocka_unit_test(test_columns_unpack_over_a_dirty_struct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
