@@ -325,6 +325,19 @@ test_ms_rows_statistic_csv_changed_after_the_pass_is_an_error(void **state)
 
 /* Task and stream ids past 32 bits (5000000000, and 4294967295, the
  * row's marker value) decode as written, from a pass and from a state. */
+/* A reader on dir that indexed it (pass 0) or resumed from state (pass 1). */
+static struct reader *
+open_pass(const char *dir, size_t pass, const struct strbuf *state)
+{
+	struct reader *r = record_open(&mindspore_reader_ops, dir);
+
+	if (pass)
+		assert_true(mindspore_reader_ops.load_state(r, state->buf, state->len));
+	else
+		assert_int_equal(mindspore_reader_ops.index(r, &(struct reader_sink){0}), TD_OK);
+	return r;
+}
+
 static void
 test_ms_rows_wide_task_and_stream_ids_survive(void **state)
 {
@@ -341,12 +354,7 @@ test_ms_rows_wide_task_and_stream_ids_survive(void **state)
 		      "find $T/d -exec touch -d '-1 min' {} +");
 	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
 	for (pass = 0; pass < 2; pass++) {
-		r = record_open(&mindspore_reader_ops, f.dir);
-		if (pass)
-			assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
-		else
-			assert_int_equal(mindspore_reader_ops.index(r, &(struct reader_sink){0}),
-					 TD_OK);
+		r = open_pass(f.dir, pass, &st);
 		for (i = 0; i < first.ntraces; i++) {
 			struct reader_detail d;
 
@@ -416,12 +424,7 @@ test_ms_rows_file_names_spelt_by_their_fields(void **state)
 		struct td_strpool seen = {0};
 		size_t spelt = 0, own = 0;
 
-		r = record_open(&mindspore_reader_ops, f.dir);
-		if (pass)
-			assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
-		else
-			assert_int_equal(mindspore_reader_ops.index(r, &(struct reader_sink){0}),
-					 TD_OK);
+		r = open_pass(f.dir, pass, &st);
 		for (i = 0; i < r->nruns; i++)
 			for (k = 0; k < r->runs[i].n; k++) {
 				const struct ms_entry *e = &r->runs[i].entries[k];
