@@ -182,6 +182,8 @@ $(UNIT_READER): $(BUILD)/tests/%: $(BUILD)/tests/reader/%.o $(LOW_OBJS) $(TEST_H
 $(BUILD)/tests/test_reader_listing: ALL_LDFLAGS += -Wl,--wrap=opendir
 # makes model_close's hand-over race happen on every run (the test's comment)
 $(BUILD)/tests/test_model_close_race: ALL_LDFLAGS += -Wl,--wrap=pthread_mutex_unlock -Wl,--wrap=free
+# stops a save inside a fingerprint while a query takes the model's lock
+$(BUILD)/tests/test_model_cache_save_unlocked: ALL_LDFLAGS += -Wl,--wrap=fingerprint_take
 
 $(UNIT_MODEL): $(BUILD)/tests/%: $(BUILD)/tests/model/%.o $(LOW_OBJS) $(MODEL_OBJS) $(TEST_HELPER)
 	$(quiet) LINK $@

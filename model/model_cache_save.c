@@ -221,8 +221,14 @@ put_dump(struct model *m, struct strbuf *sb)
 	bool ok = true;
 
 	ser_put_str(sb, m->icache->key);
+	/* Not under the model's lock: a fingerprint is a stat and reads of a
+	 * file (1,040,000 files for 20,000 tfdbg v1 runs), and a screen drawing
+	 * rows meanwhile must not wait for them.  The files are appended by
+	 * the pass only (on_file), and the save runs after it on its thread:
+	 * nothing changes them under this loop. */
 	pthread_mutex_lock(&m->th.lock);
 	n = m->src.nfiles;
+	pthread_mutex_unlock(&m->th.lock);
 	ser_put_u64(sb, n);
 	for (i = 0; i < n && ok; i++) {
 		struct fingerprint fp;
@@ -236,7 +242,6 @@ put_dump(struct model *m, struct strbuf *sb)
 		ser_put_u64(sb, fp.tail);
 		ser_put_u64(sb, fp.mid);
 	}
-	pthread_mutex_unlock(&m->th.lock);
 	return ok;
 }
 
