@@ -222,8 +222,8 @@ put_dump(struct model *m, struct strbuf *sb)
 
 	ser_put_str(sb, m->icache->key);
 	/* Not under the model's lock: a fingerprint is a stat and reads of a
-	 * file (1,040,000 files for 20,000 tfdbg v1 runs), and a screen drawing
-	 * rows meanwhile must not wait for them.  The files are appended by
+	 * file (a dump of one file per tensor has a million of them), and a
+	 * screen drawing rows meanwhile must not wait for them.  The files are appended by
 	 * the pass only (on_file), and the save runs after it on its thread:
 	 * nothing changes them under this loop. */
 	pthread_mutex_lock(&m->th.lock);
