@@ -109,7 +109,7 @@ shape_differs(const struct td_summary *a, const struct td_summary *b)
 }
 
 /* Whether the non-finite counts (or, without them, the flags) differ;
- * their deltas into x unless x is NULL (summary_diverged). */
+ * their deltas into x unless x is NULL. */
 static bool
 nonfinite_differs(const struct td_summary *a, const struct td_summary *b, struct model_diff_metrics *x)
 {
@@ -141,52 +141,44 @@ zero_fraction(const struct td_summary *s)
 	return (double)s->zero / (double)s->elements;
 }
 
-/* Summary metrics; returns the reason of a divergence seen in them, or NULL. */
+/* Summary metrics into x; returns the reason of a divergence seen in
+ * them, or NULL.  x NULL: the reason alone, no metrics filled (a batch's
+ * pairs whose rows hold no values keep only the verdict: settle_range). */
 static const char *
 summary_metrics(const struct td_summary *a, const struct td_summary *b, const struct tol *t,
 		bool values, struct model_diff_metrics *x)
 {
 	const char *why = NULL;
+	bool shape = shape_differs(a, b);
+	bool dtype = (a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype;
 
-	x->shape_differs = shape_differs(a, b);
-	x->dtype_differs = (a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype;
+	if (x) {
+		x->shape_differs = shape;
+		x->dtype_differs = dtype;
+	}
 	if (nonfinite_differs(a, b, x))
 		why = "nonfinite";
-	if (x->dtype_differs && dtype_kind(a->dtype) != dtype_kind(b->dtype))
+	if (dtype && dtype_kind(a->dtype) != dtype_kind(b->dtype))
 		why = "dtype";
-	if (x->shape_differs)
+	if (shape)
 		why = "shape";
 	if ((a->known & SUM_MINMAX) && (b->known & SUM_MINMAX)) {
-		x->min_delta = b->min - a->min;
-		x->max_delta = b->max - a->max;
+		if (x) {
+			x->min_delta = b->min - a->min;
+			x->max_delta = b->max - a->max;
+		}
 		if (!why && !values && (!close_enough(a->min, b->min, t) || !close_enough(a->max, b->max, t)))
 			why = "summary";
 	}
 	if ((a->known & SUM_MEAN) && (b->known & SUM_MEAN)) {
-		x->mean_delta = b->mean - a->mean;
+		if (x)
+			x->mean_delta = b->mean - a->mean;
 		if (!why && !values && !close_enough(a->mean, b->mean, t))
 			why = "summary";
 	}
-	x->zero_fraction_delta = zero_fraction(b) - zero_fraction(a);
+	if (x)
+		x->zero_fraction_delta = zero_fraction(b) - zero_fraction(a);
 	return why;
-}
-
-/* Whether summary_metrics(a, b, t, false, x) gives a reason, without
- * filling any metrics: the verdict of a batch's pairs whose rows hold no
- * values (settle_range), which only keeps the verdict.  The same tests in
- * the same terms; a test added to summary_metrics belongs here too. */
-static bool
-summary_diverged(const struct td_summary *a, const struct td_summary *b, const struct tol *t)
-{
-	if (nonfinite_differs(a, b, NULL) || shape_differs(a, b))
-		return true;
-	if ((a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype &&
-	    dtype_kind(a->dtype) != dtype_kind(b->dtype))
-		return true;
-	if ((a->known & SUM_MINMAX) && (b->known & SUM_MINMAX) &&
-	    (!close_enough(a->min, b->min, t) || !close_enough(a->max, b->max, t)))
-		return true;
-	return (a->known & SUM_MEAN) && (b->known & SUM_MEAN) && !close_enough(a->mean, b->mean, t);
 }
 
 /* ---- values --------------------------------------------------------------- */
@@ -414,7 +406,8 @@ settle_range(struct model_diff *d, const struct side_batch *a, const struct side
 			struct tol t = pair_tol(d, sa, sb);
 
 			/* pair_verdict without values: summary_metrics' reason */
-			d->status[k + i] = summary_diverged(sa, sb, &t) ? DS_DIVERGED : DS_EQUAL;
+			d->status[k + i] = summary_metrics(sa, sb, &t, false, NULL) ? DS_DIVERGED
+										    : DS_EQUAL;
 		}
 }
 
