@@ -151,6 +151,12 @@ struct model_detail {
 };
 enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
 enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);
+/* model_execution_detail for a caller that reads only the tensor ids
+ * (input_tensor_ids, output_tensor_ids and their counts), noutputs and
+ * summaries: the reader may take a cheaper path (reader.h
+ * decode_outputs); every other field may be left empty.  A record that
+ * does not decode marks the row corrupt, as the full detail does. */
+enum td_status model_execution_outputs(struct model *m, uint64_t i, struct model_detail *d);
 void model_detail_done(struct model_detail *d);
 
 /* ---- ops, graphs, devices ------------------------------------------ */

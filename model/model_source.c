@@ -537,8 +537,8 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 	return TD_OK;
 }
 
-enum td_status
-model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
+static enum td_status
+execution_detail(struct model *m, uint64_t i, struct model_detail *md, bool outputs_only)
 {
 	enum td_status st = TD_OK;
 	struct reader_detail d = {0};
@@ -549,7 +549,9 @@ model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
 		return TD_ERR_RANGE;
 	loc = (struct td_locator){ UINT32_MAX, 0 };
 	if (!rows_locate(m, &m->rows.eloc, READER_EXECUTION, i, &loc) ||
-	    (st = m->ops->decode(m->r, READER_EXECUTION, &loc, &d)) != TD_OK) {
+	    (st = outputs_only && m->ops->decode_outputs ?
+	     m->ops->decode_outputs(m->r, &loc, &d) :
+	     m->ops->decode(m->r, READER_EXECUTION, &loc, &d)) != TD_OK) {
 		reader_detail_done(&d);
 		__atomic_fetch_or(&exec_row(m, i)->flags, ROW_CORRUPT, __ATOMIC_RELAXED);
 		return row_failure(m, READER_EXECUTION, &loc, st);
@@ -562,6 +564,18 @@ model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
 		pthread_mutex_unlock(&m->th.lock);
 	}
 	return TD_OK;
+}
+
+enum td_status
+model_execution_detail(struct model *m, uint64_t i, struct model_detail *md)
+{
+	return execution_detail(m, i, md, false);
+}
+
+enum td_status
+model_execution_outputs(struct model *m, uint64_t i, struct model_detail *md)
+{
+	return execution_detail(m, i, md, true);
 }
 
 void

@@ -469,6 +469,14 @@ struct reader_ops {
 	 * names) and take a cheaper path.  NULL: the model calls decode(). */
 	enum td_status (*decode_summary)(struct reader *r, const struct td_locator *loc,
 					 struct reader_detail *out);
+	/* Optional: decode() of a READER_EXECUTION for a caller that reads
+	 * only input_tensor_ids, output_tensor_ids, noutputs, summaries and
+	 * next_offset (the carry's tensor ids, conditions and watches on
+	 * executions): the reader may skip the rest (text, frames, names,
+	 * debug vectors) and take a cheaper path.  NULL: the model calls
+	 * decode(). */
+	enum td_status (*decode_outputs)(struct reader *r, const struct td_locator *loc,
+					 struct reader_detail *out);
 	/* Moves loc forward by n records of kind (within its file; TD_ERR_RANGE
 	 * past the end).  The model keeps sparse locators and calls this. */
 	enum td_status (*advance)(struct reader *r, enum reader_kind kind,

@@ -76,7 +76,7 @@ carry_xids(struct carry *c, uint64_t e)
 		return x;
 	x->read = true;
 	carry_tick(c);
-	if (model_execution_detail(c->m, e, &d) != TD_OK)
+	if (model_execution_outputs(c->m, e, &d) != TD_OK)
 		return x;
 	if (d.ninput_ids) {
 		x->in = xcalloc(d.ninput_ids, sizeof(*x->in));

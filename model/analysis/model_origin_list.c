@@ -44,7 +44,7 @@ exec_origin(struct model *m, uint64_t x, struct model_origin *o)
 	o->op_name = o->op_type = e.op_type;
 	o->host = e.host;
 	o->wall_time = e.wall_time;
-	if (model_execution_detail(m, x, &d) == TD_OK) {
+	if (model_execution_outputs(m, x, &d) == TD_OK) {
 		for (k = 0; d.summaries && k < d.noutputs; k++) {
 			if (td_summary_nonfinite(&d.summaries[k])) {
 				o->slot = (uint32_t)k;

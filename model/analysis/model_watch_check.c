@@ -238,7 +238,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 		struct model_watch_hit *h = new_hit(r, k, TABLE_EXECUTIONS, j);
 		struct model_detail d = {0};
 		const struct td_summary *sum = NULL;
-		if (model_execution_detail(m, j, &d) == TD_OK && d.noutputs)
+		if (model_execution_outputs(m, j, &d) == TD_OK && d.noutputs)
 			sum = &d.summaries[0];
 		fill_hit(m, &s->v[k], h, sum);
 		model_detail_done(&d);

@@ -353,7 +353,7 @@ where_exec(struct model *m, const struct expr *e, uint64_t j)
 		return r;               /* decided without a summary */
 	c.summary_later = false;
 	c.s = &none;
-	if (model_execution_detail(m, j, &d) != TD_OK || !d.noutputs) {
+	if (model_execution_outputs(m, j, &d) != TD_OK || !d.noutputs) {
 		model_detail_done(&d);
 		return expr_eval(e, row_field, &c);
 	}

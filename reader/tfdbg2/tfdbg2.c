@@ -555,6 +555,7 @@ const struct reader_ops tfdbg2_reader_ops = {
 	.index = tfdbg2_index,
 	.decode = tfdbg2_decode,
 	.decode_summary = tf2_decode_summary,
+	.decode_outputs = tf2_decode_outputs,
 	.advance = tfdbg2_advance,
 	.close = tfdbg2_close,
 	.save_state = tf2_save_state,

@@ -250,6 +250,12 @@ enum td_status tf2_decode(struct reader *r, enum reader_kind kind,
 enum td_status tf2_decode_summary(struct reader *r, const struct td_locator *loc,
 				  struct reader_detail *out);
 
+/* decode() of an execution for a caller that reads only its tensor ids
+ * and its outputs' summaries (reader_ops.decode_outputs): a health-mode
+ * record through the wire scanner, else decode(). */
+enum td_status tf2_decode_outputs(struct reader *r, const struct td_locator *loc,
+				  struct reader_detail *out);
+
 /* tfdbg2_state.c: reader.h save_state / load_state */
 void tf2_save_state(struct reader *r, struct strbuf *out);
 bool tf2_load_state(struct reader *r, const void *data, size_t len);

@@ -11,7 +11,8 @@
  * good metadata record is written first when the input has none.  The reader
  * then opens the directory, runs its index passes into a sink that keeps the
  * locators, decodes up to 64 traces, 64 executions and 16 sources, and
- * closes.  The sanitizers are the checks.
+ * closes.  The sanitizers are the checks, and one of answers: an
+ * execution's cheaper decode (decode_outputs) must agree with decode().
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -147,6 +148,37 @@ on_source(void *ctx, const struct reader_source *src)
 		s->sources[s->nsources++] = src->loc;
 }
 
+/* decode_outputs (an execution's ids and summaries, the cheaper path) must
+ * answer as decode does, or fail where it fails: a difference traps. */
+static void
+check_outputs(const struct reader_ops *ops, struct reader *r, const struct td_locator *loc,
+	      const struct reader_detail *full, enum td_status st)
+{
+	struct reader_detail d;
+	enum td_status st2;
+	size_t j;
+
+	memset(&d, 0, sizeof d);
+	st2 = ops->decode_outputs(r, loc, &d);
+	if (st2 != st)
+		__builtin_trap();
+	if (st == TD_OK) {
+		if (d.noutputs != full->noutputs || d.ninput_ids != full->ninput_ids ||
+		    d.noutput_ids != full->noutput_ids ||
+		    (d.ninput_ids && memcmp(d.input_tensor_ids, full->input_tensor_ids,
+					    d.ninput_ids * sizeof(int64_t))) ||
+		    (d.noutput_ids && memcmp(d.output_tensor_ids, full->output_tensor_ids,
+					     d.noutput_ids * sizeof(int64_t))))
+			__builtin_trap();
+		for (j = 0; j < d.noutputs; j++)
+			if (d.summaries[j].known != full->summaries[j].known ||
+			    d.summaries[j].elements != full->summaries[j].elements ||
+			    td_summary_nonfinite(&d.summaries[j]) != td_summary_nonfinite(&full->summaries[j]))
+				__builtin_trap();
+	}
+	reader_detail_done(&d);
+}
+
 static void
 decode_all(const struct reader_ops *ops, struct reader *r, enum reader_kind kind,
 	   const struct td_locator *locs, size_t n)
@@ -154,8 +186,11 @@ decode_all(const struct reader_ops *ops, struct reader *r, enum reader_kind kind
 	for (size_t i = 0; i < n; i++) {
 		struct reader_detail d;
 		struct td_locator loc = locs[i];
+		enum td_status st;
 		memset(&d, 0, sizeof d);
-		(void)ops->decode(r, kind, &loc, &d);
+		st = ops->decode(r, kind, &loc, &d);
+		if (kind == READER_EXECUTION && ops->decode_outputs)
+			check_outputs(ops, r, &loc, &d, st);
 		reader_detail_done(&d);
 		if (ops->advance && kind != READER_SOURCE)
 			(void)ops->advance(r, kind, &loc, 1 + i % 3);

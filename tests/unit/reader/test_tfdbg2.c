@@ -326,6 +326,176 @@ test_tfdbg2_decode_gives_next_row_offset(void **state)
 	record_sink_index_done(&ix);
 }
 
+/* ---- decode_outputs: the cheaper decode of an execution --------------- */
+
+static void
+assert_same_summary(const struct td_summary *a, const struct td_summary *b)
+{
+	assert_int_equal(a->known, b->known);
+	assert_int_equal(a->dtype, b->dtype);
+	assert_int_equal(a->rank, b->rank);
+	assert_int_equal(a->ndims, b->ndims);
+	assert_int_equal(a->dims_truncated, b->dims_truncated);
+	assert_memory_equal(a->dims, b->dims, sizeof(a->dims));
+	assert_int_equal(a->elements, b->elements);
+	assert_int_equal(a->nan, b->nan);
+	assert_int_equal(a->neg_inf, b->neg_inf);
+	assert_int_equal(a->pos_inf, b->pos_inf);
+	assert_int_equal(a->negative, b->negative);
+	assert_int_equal(a->zero, b->zero);
+	assert_int_equal(a->positive, b->positive);
+	assert_int_equal(a->has_inf_or_nan, b->has_inf_or_nan);
+	assert_memory_equal(&a->min, &b->min, sizeof(double));
+	assert_memory_equal(&a->max, &b->max, sizeof(double));
+	assert_memory_equal(&a->mean, &b->mean, sizeof(double));
+	assert_int_equal(a->tensor_id, b->tensor_id);
+	assert_memory_equal(&a->abs_mean, &b->abs_mean, sizeof(double));
+	assert_memory_equal(&a->std, &b->std, sizeof(double));
+	assert_memory_equal(&a->l2norm, &b->l2norm, sizeof(double));
+	assert_memory_equal(a->pct, b->pct, sizeof(a->pct));
+}
+
+/* Every execution of dir: decode_outputs gives what decode gives of the
+ * ids and the outputs' summaries, or fails where it fails.  Returns the
+ * executions compared. */
+static size_t
+check_outputs_like_decode(const char *dir)
+{
+	struct recorded ix;
+	size_t i, j, n;
+
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
+	n = ix.rs.nexecutions;
+	for (i = 0; i < n; i++) {
+		struct reader_detail full, cheap;
+		enum td_status a = tfdbg2_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[i].loc, &full);
+		enum td_status b = tfdbg2_reader_ops.decode_outputs(ix.r, &ix.rs.executions[i].loc, &cheap);
+
+		assert_int_equal(a, b);
+		if (a == TD_OK) {
+			assert_int_equal(full.noutputs, cheap.noutputs);
+			assert_int_equal(full.ninput_ids, cheap.ninput_ids);
+			assert_int_equal(full.noutput_ids, cheap.noutput_ids);
+			if (full.ninput_ids)
+				assert_memory_equal(full.input_tensor_ids, cheap.input_tensor_ids,
+						    full.ninput_ids * sizeof(int64_t));
+			if (full.noutput_ids)
+				assert_memory_equal(full.output_tensor_ids, cheap.output_tensor_ids,
+						    full.noutput_ids * sizeof(int64_t));
+			for (j = 0; j < full.noutputs; j++)
+				assert_same_summary(&full.summaries[j], &cheap.summaries[j]);
+			assert_memory_equal(&full.wall_time, &cheap.wall_time, sizeof(double));
+			assert_int_equal(full.next_offset, cheap.next_offset);
+		}
+		reader_detail_done(&full);
+		reader_detail_done(&cheap);
+	}
+	record_sink_index_done(&ix);
+	return n;
+}
+
+/* The head of a DebugEvent holding n bytes of Execution (wall time 1.5):
+ * the Execution's bytes go after it. */
+static size_t
+event_head(unsigned char *out, size_t n)
+{
+	double wall = 1.5;
+	size_t k = 0;
+
+	out[k++] = 0x09;
+	memcpy(out + k, &wall, 8);
+	k += 8;
+	out[k++] = 0x4a;
+	while (n >= 0x80) {
+		out[k++] = (unsigned char)(n | 0x80);
+		n >>= 7;
+	}
+	out[k++] = (unsigned char)n;
+	return k;
+}
+
+static void
+test_tfdbg2_decode_outputs_matches_decode(void **state)
+{
+	static const char *dirs[] = {
+		FIX "/mnist_nan", FIX "/modes/curt_health", FIX "/modes/concise_health",
+		FIX "/modes/full_tensor", FIX "/modes/no_tensor", FIX "/modes/shape",
+		"tests/fixtures/robust/exec_bad_proto", "tests/fixtures/robust/hostile",
+		"tests/fixtures/robust/clean",
+	};
+	struct recorded ix;
+	Tensorflow__DebugEvent *ev = NULL;
+	unsigned char *src, *out, *exec, *rec;
+	size_t len, k, n, at = 0, total = 0, nexec;
+	char *dir, *path;
+	uint8_t mode;
+
+	(void)state;
+	for (k = 0; k < sizeof dirs / sizeof *dirs; k++)
+		total += check_outputs_like_decode(dirs[k]);
+	assert_true(total > 200);
+
+	/* Records no writer makes but the wire allows, from a real one (the
+	 * first execution with a tensor and ids: its bytes repacked): ids
+	 * split over packed and unpacked fields, the debug mode after the
+	 * tensors, and known fields of the wrong wire type. */
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
+	path = file_in(FIX "/mnist_nan", "execution");
+	src = test_slurp(path, &len);
+	free(path);
+	for (k = 0; k < ix.rs.nexecutions; k++) {
+		size_t off = (size_t)ix.rs.executions[k].loc.offset, plen;
+
+		memcpy(&plen, src + off, 8);
+		ev = tensorflow__debug_event__unpack(NULL, plen, src + off + 12);
+		assert_non_null(ev);
+		if (ev->execution->n_tensor_protos && ev->execution->n_input_tensor_ids)
+			break;
+		tensorflow__debug_event__free_unpacked(ev, NULL);
+	}
+	assert_true(k < ix.rs.nexecutions);
+	record_sink_index_done(&ix);
+	mode = (uint8_t)ev->execution->tensor_debug_mode;
+	exec = malloc(1 << 20);
+	rec = malloc(1 << 20);
+	out = malloc(8 << 20);
+	for (k = 0; k < 5; k++) {
+		static const unsigned char extra[][16] = {
+			{ 0x20, 0x07, 0x28, 0x09, 0x20, 0x81, 0x01 },   /* ids unpacked, after packed */
+			{ 0x30, 0 },                                    /* the mode again after the tensors */
+			{ 0x21, 1, 2, 3, 4, 5, 6, 7, 8 },               /* input ids as FIXED64 */
+			{ 0x42, 0x02, 0x08, 0x01 },                     /* a host name as a varint */
+			{ 0x10, 0x03, 0x10, 0x01 },                     /* num_outputs twice */
+		};
+		static const size_t nextra[] = { 7, 2, 9, 4, 4 };
+		int32_t keep = ev->execution->tensor_debug_mode;
+
+		if (k == 1)     /* another mode before the tensors: the last one counts */
+			ev->execution->tensor_debug_mode = keep == 2 ? 3 : 2;
+		n = tensorflow__execution__pack(ev->execution, exec);
+		ev->execution->tensor_debug_mode = keep;
+		memcpy(exec + n, extra[k], nextra[k]);
+		if (k == 1)
+			exec[n + 1] = mode;
+		n += nextra[k];
+		len = event_head(rec, n);
+		memcpy(rec + len, exec, n);
+		at += tfrecord_frame(out + at, rec, len + n);
+	}
+	tensorflow__debug_event__free_unpacked(ev, NULL);
+	dir = test_copy_dir(FIX "/mnist_nan", "decode-outputs");
+	path = file_in(dir, "execution");
+	test_spit(path, out, at, "wb");
+	free(path);
+	nexec = check_outputs_like_decode(dir);
+	assert_true(nexec >= 3);
+	test_rmtree(dir);
+	free(src);
+	free(exec);
+	free(rec);
+	free(out);
+}
+
 /* ---- modes -------------------------------------------------------------- */
 
 static void
@@ -833,6 +1003,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_second_pass_sends_nothing_new),
 		cmocka_unit_test(test_tfdbg2_advance_steps_records),
 		cmocka_unit_test(test_tfdbg2_decode_gives_next_row_offset),
+		cmocka_unit_test(test_tfdbg2_decode_outputs_matches_decode),
 		cmocka_unit_test(test_tfdbg2_mode_curt_health),
 		cmocka_unit_test(test_tfdbg2_mode_concise_health),
 		cmocka_unit_test(test_tfdbg2_mode_shape),
