@@ -206,6 +206,112 @@ dir_take(const char *path, struct fingerprint *fp)
 	return TD_OK;
 }
 
+/* ---- folders of which a few files were read ---------------------------------- */
+
+static int64_t
+ts_ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The listed fingerprint of the folder open as fd (not consumed), whose
+ * own stat is sb. */
+static void
+listed_hash(int fd, const struct stat *sb, const char *const *read, size_t nread,
+	    struct fingerprint *fp)
+{
+	uint64_t h = fold(0xcbf29ce484222325ULL, (uint64_t)ts_ns(sb->st_ctim));
+	size_t i;
+
+	for (i = 0; i < nread; i++) {
+		struct stat es;
+
+		h = fold(h, fnv64((const unsigned char *)read[i], strlen(read[i])));
+		if (fstatat(fd, read[i], &es, 0) == 0) {
+			h = fold(h, (uint64_t)es.st_size);
+			h = fold(h, (uint64_t)ts_ns(es.st_mtim));
+			h = fold(h, (uint64_t)ts_ns(es.st_ctim));
+			h = fold(h, (uint64_t)es.st_ino);
+		} else {
+			h = fold(fold(fold(fold(h, UINT64_MAX), 0), 0), 0);
+		}
+	}
+	fp->size = nread;
+	fp->mtime_ns = ts_ns(sb->st_mtim);
+	fp->ino = (uint64_t)sb->st_ino;
+	fp->head = h;
+	fp->tail = fp->mid = 0;
+}
+
+/* The newest status-change time among the entries of the folder open as
+ * fd (not consumed), at least floor. */
+static int64_t
+newest_ctime(int fd, int64_t floor)
+{
+	int again = dup(fd);
+	DIR *d = again >= 0 ? fdopendir(again) : NULL;
+	char **names;
+	size_t n = 0, i;
+	int64_t best = floor;
+
+	if (!d) {
+		if (again >= 0)
+			close(again);
+		return INT64_MAX;   /* unknown: no decode is believed newer */
+	}
+	names = dir_names(d, &n);   /* closes d */
+	for (i = 0; i < n; i++) {
+		struct stat es;
+
+		if (fstatat(fd, names[i], &es, AT_SYMLINK_NOFOLLOW) == 0)
+			best = TD_MAX(best, ts_ns(es.st_ctim));
+		free(names[i]);
+	}
+	free(names);
+	return best;
+}
+
+enum td_status
+fingerprint_take_listed(const char *path, const char *const *read, size_t nread,
+			struct fingerprint *fp, int64_t *newest)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat sb;
+
+	if (fd < 0)
+		return TD_ERR_NOENT;
+	if (fstat(fd, &sb) != 0) {
+		close(fd);
+		return TD_ERR_IO;
+	}
+	listed_hash(fd, &sb, read, nread, fp);
+	if (newest)
+		*newest = newest_ctime(fd, ts_ns(sb.st_ctim));
+	close(fd);
+	return TD_OK;
+}
+
+enum fingerprint_match
+fingerprint_match_listed(const char *path, const char *const *read, size_t nread,
+			 const struct fingerprint *old)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct fingerprint now;
+	struct stat sb;
+	bool same;
+
+	if (fd < 0)
+		return FP_CHANGED;
+	same = fstat(fd, &sb) == 0;
+	if (same) {
+		listed_hash(fd, &sb, read, nread, &now);
+		same = now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
+		       now.head == old->head && now.tail == old->tail && now.mid == old->mid;
+	}
+	close(fd);
+	return same ? FP_SAME : FP_CHANGED;
+}
+
 static bool
 is_dir(const char *path)
 {
