@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -214,10 +215,25 @@ ts_ns(struct timespec t)
 	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* The listed fingerprint of the folder open as fd (not consumed), whose
- * own stat is sb. */
+/* fstatat(fd, name) when fd is an open folder, else a stat of
+ * "dir/name" (one system call, where an open, fstatat and close of the
+ * folder take three). */
+static int
+stat_in(int fd, const char *dir, const char *name, struct stat *st)
+{
+	char buf[4096];
+	int n;
+
+	if (fd >= 0)
+		return fstatat(fd, name, st, 0);
+	n = snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof buf ? stat(buf, st) : -1;
+}
+
+/* The listed fingerprint of the folder dir (open as fd, not consumed,
+ * or fd -1), whose own stat is sb. */
 static void
-listed_hash(int fd, const struct stat *sb, const char *const *read, size_t nread,
+listed_hash(int fd, const char *dir, const struct stat *sb, const char *const *read, size_t nread,
 	    struct fingerprint *fp)
 {
 	uint64_t h = fold(0xcbf29ce484222325ULL, (uint64_t)ts_ns(sb->st_ctim));
@@ -227,7 +243,7 @@ listed_hash(int fd, const struct stat *sb, const char *const *read, size_t nread
 		struct stat es;
 
 		h = fold(h, fnv64((const unsigned char *)read[i], strlen(read[i])));
-		if (fstatat(fd, read[i], &es, 0) == 0) {
+		if (stat_in(fd, dir, read[i], &es) == 0) {
 			h = fold(h, (uint64_t)es.st_size);
 			h = fold(h, (uint64_t)ts_ns(es.st_mtim));
 			h = fold(h, (uint64_t)ts_ns(es.st_ctim));
@@ -284,7 +300,7 @@ fingerprint_take_listed(const char *path, const char *const *read, size_t nread,
 		close(fd);
 		return TD_ERR_IO;
 	}
-	listed_hash(fd, &sb, read, nread, fp);
+	listed_hash(fd, path, &sb, read, nread, fp);
 	if (newest)
 		*newest = newest_ctime(fd, ts_ns(sb.st_ctim));
 	close(fd);
@@ -295,21 +311,17 @@ enum fingerprint_match
 fingerprint_match_listed(const char *path, const char *const *read, size_t nread,
 			 const struct fingerprint *old)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct fingerprint now;
 	struct stat sb;
-	bool same;
 
-	if (fd < 0)
+	/* stats by path: a reopen checks thousands of folders, two system
+	 * calls each (the folder, its statistic.csv) */
+	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
 		return FP_CHANGED;
-	same = fstat(fd, &sb) == 0;
-	if (same) {
-		listed_hash(fd, &sb, read, nread, &now);
-		same = now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
-		       now.head == old->head && now.tail == old->tail && now.mid == old->mid;
-	}
-	close(fd);
-	return same ? FP_SAME : FP_CHANGED;
+	listed_hash(-1, path, &sb, read, nread, &now);
+	return now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
+	       now.head == old->head && now.tail == old->tail && now.mid == old->mid ? FP_SAME
+										 : FP_CHANGED;
 }
 
 static bool
