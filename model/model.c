@@ -117,6 +117,8 @@ model_free(struct model *m)
 	free(m->pr.problems);
 	free(m->pr.torn);
 	hashtab_u64_done(&m->pr.problem_seen);
+	for (i = 0; i < m->src.nfiles; i++)
+		free(m->src.files[i].read);
 	free(m->src.files);
 	hashtab_u64_done(&m->src.file_by_id);
 	model_state_free(m);

@@ -45,9 +45,10 @@
 
 #define MC_MAGIC "TDBGIDX"
 #define MC_STALE_MAGIC "TDBGSTL"    /* written over the magic of a file found stale */
-#define MC_FORMAT 8u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
+#define MC_FORMAT 9u                /* 3: full trace chunks in place; 4: mc_sum; 5: op details;
 				     * 6: the layout fingerprint; 7: reader links; 8: an op
-				     * writes only the parts it has (flags) */
+				     * writes only the parts it has (flags); 9: a kind per
+				     * fingerprint (folders listed only) */
 #define MC_BOM 0x01020304u
 
 struct mc_header {
@@ -92,6 +93,8 @@ _Static_assert(sizeof(struct mc_header) == MC_HEADER_BYTES, "the header is 64 by
 #define MC_LAYOUT MC_LAYOUT_FLAGS(MC_LAYOUT_HEADER(MC_LAYOUT_RUNS(MC_LAYOUT_CKPT(         \
 	MC_LAYOUT_CHUNK(0xcbf29ce484222325ULL)))))
 _Static_assert(MC_LAYOUT != 0, "the layout fingerprint is a constant expression");
+
+static void mc_listed_free(struct model_cache *c);
 
 /* ---- where ------------------------------------------------------------------ */
 
@@ -161,6 +164,9 @@ model_cache_free(struct model *m)
 	for (size_t i = 0; i < m->icache->ngrown; i++)
 		free(m->icache->grown_paths[i]);
 	free(m->icache->grown_paths);
+	mc_listed_free(m->icache);
+	if (m->icache->have_newest)
+		hashtab_u64_done(&m->icache->newest_by_id);
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -227,6 +233,44 @@ header_check(const struct mc_header *h, size_t file_len, bool check_sum)
 
 /* ---- the DUMP section: key and fingerprints ------------------------------------ */
 
+/* Frees the listed-only folders check_dump kept. */
+static void
+mc_listed_free(struct model_cache *c)
+{
+	for (size_t i = 0; i < c->nlisted; i++) {
+		for (size_t k = 0; k < c->listed[i].nread; k++)
+			free(c->listed[i].read[k]);
+		free(c->listed[i].read);
+	}
+	free(c->listed);
+	c->listed = NULL;
+	c->nlisted = 0;
+}
+
+/* A listed-only folder's part of a DUMP entry (after its fingerprint):
+ * the newest status-change time and the names read, into l; false when
+ * the section does not hold them. */
+static bool
+get_listed(struct ser_in *s, struct mc_listed *l)
+{
+	uint64_t n;
+
+	l->newest = ser_get_i64(s);
+	n = ser_get_count(s, 1);
+	if (s->bad)
+		return false;
+	l->read = xcalloc(n ? n : 1, sizeof(*l->read));
+	for (l->nread = 0; l->nread < n; l->nread++) {
+		const char *name = ser_get_str(s);
+
+		if (!name || strchr(name, '/'))
+			return false;
+		l->read[l->nread] = xstrdup(name);
+	}
+	l->on = true;
+	return true;
+}
+
 /* Whether the dump is still the one saved: true if so (grown noted),
  * else false with the state "rebuilt" and why.  The files' paths are
  * read under this open's path of the dump (mc_get_path). */
@@ -235,7 +279,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 {
 	struct model_cache *c = m->icache;
 	const char *key = ser_get_str(s);
-	uint64_t n = ser_get_count(s, 53), i;   /* a path, six u64 */
+	uint64_t n = ser_get_count(s, 61), i;   /* a path, a kind, six u64 */
 	struct strbuf buf = {0};
 	bool same = true;
 
@@ -243,21 +287,29 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 		mc_why(c, MODEL_CACHE_REBUILT, "cache file of another dump%s", NULL);
 		return false;
 	}
+	mc_listed_free(c);
+	c->listed = xcalloc(n ? n : 1, sizeof(*c->listed));
 	for (i = 0; i < n && !s->bad && same; i++) {
 		const char *path = mc_get_path(s, m, &buf);
+		uint64_t kind = ser_get_u64(s);
+		struct mc_listed *l = &c->listed[i];
 		struct fingerprint fp;
 
+		c->nlisted = i + 1;
 		fp.size = ser_get_u64(s);
 		fp.mtime_ns = ser_get_i64(s);
 		fp.ino = ser_get_u64(s);
 		fp.head = ser_get_u64(s);
 		fp.tail = ser_get_u64(s);
 		fp.mid = ser_get_u64(s);
+		if (kind > 1 || (kind == 1 && !get_listed(s, l)))
+			s->bad = true;
 		if (!path || s->bad)
 			break;
 		if (!check_files)
 			continue;
-		switch (fingerprint_match(path, &fp)) {
+		switch (l->on ? fingerprint_match_listed(path, (const char *const *)l->read, l->nread, &fp)
+			      : fingerprint_match(path, &fp)) {
 		case FP_SAME:
 			break;
 		case FP_GROWN:
@@ -278,6 +330,35 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 		same = false;
 	}
 	return same;
+}
+
+/* The loaded files take the listed-only folders check_dump found (the
+ * DUMP section holds the files in the table's order): their read names,
+ * for the next save, and their newest status-change times, for the
+ * decodes (model_cache_check_data). */
+static void
+apply_listed(struct model *m)
+{
+	struct model_cache *c = m->icache;
+
+	for (size_t i = 0; c->nlisted == m->src.nfiles && i < c->nlisted; i++) {
+		struct mc_listed *l = &c->listed[i];
+		struct file_entry *f = &m->src.files[i];
+
+		if (!l->on)
+			continue;
+		f->listed_only = true;
+		f->nread = l->nread;
+		f->read = xmalloc((l->nread ? l->nread : 1) * sizeof(*f->read));
+		for (size_t k = 0; k < l->nread; k++)
+			f->read[k] = intern_str(&m->str, intern_add(&m->str, l->read[k]));
+		if (!c->have_newest) {
+			hashtab_u64_init(&c->newest_by_id, 16);
+			c->have_newest = true;
+		}
+		*hashtab_u64_put(&c->newest_by_id, f->id, 0) = (uint64_t)l->newest;
+	}
+	mc_listed_free(c);
 }
 
 /* The host string id of the file with reader id id; false if none. */
@@ -360,6 +441,7 @@ apply_payload(struct model *m, const void *p, size_t n, bool check_files, bool i
 	mc_why(c, MODEL_CACHE_REBUILT, "the reader could not resume from the cached state%s", NULL);
 	if (!m->ops->load_state(m->r, rs.p, rs.n))
 		return MC_LOAD_BROKEN;
+	apply_listed(m);
 	c->state = MODEL_CACHE_USED;
 	c->why[0] = '\0';
 	c->loaded_traces = counts.traces;
@@ -664,6 +746,35 @@ model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decod
 		 (unsigned long long)row, decoded_nf ? "non-finite" : "finite",
 		 indexed_nf ? "non-finite" : "finite");
 	mc_mark_stale(m, why);
+}
+
+void
+model_cache_check_data(struct model *m, uint64_t row, uint32_t file, int64_t ctime_ns)
+{
+	struct model_cache *c = m->icache;
+	char why[sizeof c->stale_why];
+	uint64_t newest;
+
+	if (!c || !c->have_newest || ctime_ns <= 0 || row >= c->loaded_traces ||
+	    !hashtab_u64_get(&c->newest_by_id, file, &newest) || ctime_ns <= (int64_t)newest)
+		return;
+	snprintf(why, sizeof why,
+		 "trace %llu's data file changed after the dump was indexed (a rewrite its folder's "
+		 "fingerprint does not see); the cache file is dropped and the next open indexes afresh",
+		 (unsigned long long)row);
+	mc_mark_stale(m, why);
+}
+
+bool
+model_cache_row_listed(struct model *m, uint64_t row)
+{
+	struct model_cache *c = m->icache;
+	uint32_t file;
+
+	if (!c || !c->have_newest || row >= c->loaded_traces)
+		return false;
+	file = rows_trace_file(m, row);
+	return file != NO_ID && hashtab_u64_get(&c->newest_by_id, file, NULL);
 }
 
 void

@@ -6,7 +6,10 @@
  * a tag (u32), a length (u64) and its bytes, in a fixed order:
  *
  *	DUMP     the dump key and each file's fingerprint      (written in
- *	         model_cache_save.c, checked in model_cache.c)
+ *	         model_cache_save.c, checked in model_cache.c): a kind (0 a
+ *	         file or a folder by all its entries, 1 a folder listed only:
+ *	         fingerprint.h's listed kind, then the newest status-change
+ *	         time of its entries and the names of the files read)
  *	READER   the reader's resume state (reader.h save_state)
  *	COUNTS   rows, strings, ops ... so later sections can check references
  *	STRINGS, META, FILES (+ hosts), GRAPHS (+ devices),
@@ -117,6 +120,23 @@ struct model_cache {
 	const void *ops_p;          /* the checked op section awaiting its decode (in map) */
 	size_t ops_n;
 	struct mc_counts ops_counts; /* the file's counts, for that decode */
+	/* folders fingerprinted listed only (DUMP kind 1), in the DUMP
+	 * section's order, from check_dump until the files are loaded */
+	struct mc_listed *listed;
+	size_t nlisted;
+	/* reader file id -> the newest status-change time (ns) its folder's
+	 * entries had at the save, for the loaded listed-only folders; set at
+	 * the load, read-only after (model_cache_check_data, no lock) */
+	struct hashtab_u64 newest_by_id;
+	bool have_newest;
+};
+
+/* A listed-only folder of the DUMP section. */
+struct mc_listed {
+	bool on;
+	int64_t newest;
+	char **read;
+	size_t nread;
 };
 
 /* The state becomes st with why fmt (one %s: arg). */
@@ -177,6 +197,18 @@ void model_cache_save(struct model *m);
  * state says so (once, naming the row), the file is marked so the next
  * open indexes afresh and says why, and this session saves no more. */
 void model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool decoded_nf);
+/* A trace row of file (reader file id) decoded from a data file whose
+ * status-change time was ctime_ns (reader_detail.data_ctime_ns, 0
+ * unknown): when the row came from the cache file and its folder was
+ * checked listed only at the load, a time past the newest its entries
+ * had at the save means the file was rewritten since: the cached index
+ * is stale, as for model_cache_check_row.  Any thread, no lock. */
+void model_cache_check_data(struct model *m, uint64_t row, uint32_t file, int64_t ctime_ns);
+/* Whether row's file was checked listed only at the load (its data files'
+ * values were not fingerprinted): fields computed from its values and kept
+ * in the summary columns by an earlier session are not believed
+ * (model_fields.c).  Before the index thread starts. */
+bool model_cache_row_listed(struct model *m, uint64_t row);
 /* The state's name ("used" ...) and why it was rebuilt or is unavailable
  * ("" otherwise); both static or living as long as m. */
 void model_cache_get(struct model *m, const char **state, const char **why);

@@ -231,16 +231,29 @@ put_dump(struct model *m, struct strbuf *sb)
 	pthread_mutex_unlock(&m->th.lock);
 	ser_put_u64(sb, n);
 	for (i = 0; i < n && ok; i++) {
+		const struct file_entry *f = &m->src.files[i];
 		struct fingerprint fp;
+		int64_t newest = 0;
 
-		ok = fingerprint_take(m->src.files[i].path, &fp) == TD_OK;
-		mc_put_path(sb, m, m->src.files[i].path);
+		/* a folder whose files were only listed: its own stat data and
+		 * the read files' (fingerprint.h), and the newest status-change
+		 * time of its entries for the decodes */
+		ok = (f->listed_only ? fingerprint_take_listed(f->path, f->read, f->nread, &fp, &newest)
+				     : fingerprint_take(f->path, &fp)) == TD_OK;
+		mc_put_path(sb, m, f->path);
+		ser_put_u64(sb, f->listed_only ? 1 : 0);
 		ser_put_u64(sb, fp.size);
 		ser_put_u64(sb, (uint64_t)fp.mtime_ns);
 		ser_put_u64(sb, fp.ino);
 		ser_put_u64(sb, fp.head);
 		ser_put_u64(sb, fp.tail);
 		ser_put_u64(sb, fp.mid);
+		if (f->listed_only) {
+			ser_put_u64(sb, (uint64_t)newest);
+			ser_put_u64(sb, f->nread);
+			for (size_t k = 0; k < f->nread; k++)
+				ser_put_str(sb, f->read[k]);
+		}
 	}
 	return ok;
 }

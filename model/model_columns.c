@@ -286,6 +286,30 @@ colstore_extend(struct colstore *cs, uint64_t rows)
 	return true;
 }
 
+size_t
+colstore_unfill_derived(struct colstore *cs, bool (*refuse)(void *ctx, uint64_t row), void *ctx)
+{
+	uint64_t rows = atomic_load(&cs->rows), meta[COLS_WINDOW];
+	size_t n = 0;
+
+	for (uint64_t first = 0; first < rows; first += COLS_WINDOW) {
+		size_t len = (size_t)TD_MIN(rows - first, (uint64_t)COLS_WINDOW), k;
+		bool changed = false;
+
+		pread_all(cs, meta, len * 8, at(first, C_META));
+		for (k = 0; k < len; k++)
+			if ((meta[k] & M_FILLED) && (meta[k] >> M_FV_SHIFT & M_BITS) &&
+			    refuse(ctx, first + k)) {
+				meta[k] = 0;    /* not filled: decoded when asked */
+				changed = true;
+				n++;
+			}
+		if (changed && !pwrite_all(cs, meta, len * 8, at(first, C_META)))
+			break;
+	}
+	return n;
+}
+
 uint64_t
 colstore_rows(struct colstore *cs)
 {

@@ -64,6 +64,15 @@ struct colstore *colstore_open(int dirfd, const char *name, const char *path, ui
  * filled": decoded when asked), for an index that holds more rows than
  * its column file.  false on a write error. */
 bool colstore_extend(struct colstore *cs, uint64_t rows);
+/* Before any other use of a file opened with colstore_open: the filled
+ * rows some of whose fields were computed from values (from_values) and
+ * for which refuse(ctx, row) is true become not filled (decoded when
+ * asked, then kept again): a session's values are not believed by the
+ * next when the data files they came from were not fingerprinted.  One
+ * read of the meta column a block, a write of the blocks changed.
+ * Returns the rows unfilled. */
+size_t colstore_unfill_derived(struct colstore *cs, bool (*refuse)(void *ctx, uint64_t row),
+			       void *ctx);
 /* Writes what is pending and closes; accepts NULL. */
 void colstore_close(struct colstore *cs);
 /* Rows whose columns are on disk (readable). */

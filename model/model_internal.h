@@ -267,6 +267,11 @@ struct file_entry {
 	uint32_t host_sid;          /* host's string id (0 is "") */
 	uint64_t size;
 	uint64_t problems;
+	/* reader_file.listed_only: the folder's fingerprint is its own stat
+	 * data and that of the nread files read[] (interned names in it) */
+	bool listed_only;
+	const char **read;
+	size_t nread;
 };
 
 struct meta_entry {

@@ -386,6 +386,8 @@ decode_trace(struct model *m, uint64_t i, struct cache_ent *e)
 		model_cache_check_row(m, i, trace_flags(m, i) & TF_NONFINITE,
 				      td_summary_nonfinite(&e->summary));
 	}
+	/* a data file rewritten since the cached index was saved */
+	model_cache_check_data(m, i, loc.file, d.data_ctime_ns);
 	/* The decode read the values: what the dump's statistics lack
 	 * (abs_mean, std, l2norm beside a statistics file's counts) comes
 	 * from them, once per decode, kept with the row. */

@@ -67,6 +67,16 @@ on_file(void *ctx, const struct reader_file *f)
 	e->host = intern_str(&m->str, e->host_sid);
 	e->role = intern_str(&m->str, intern_add(&m->str, f->role ? f->role : ""));
 	e->size = f->size;
+	e->listed_only = f->listed_only;
+	free(e->read);
+	e->read = NULL;
+	e->nread = 0;
+	if (f->listed_only && f->nread) {
+		e->read = xmalloc(f->nread * sizeof(*e->read));
+		for (size_t k = 0; k < f->nread; k++)
+			e->read[k] = intern_str(&m->str, intern_add(&m->str, f->read[k]));
+		e->nread = f->nread;
+	}
 	m->wr.have_seg_memo = false;   /* the file's host may have changed */
 	if (f->host && *f->host)
 		hosts_index(m, f->host);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model_cache.h"
 #include "reader/base/fileio.h"
 
 #define SOURCE_MAX_BYTES TD_SIDE_FILE_MAX   /* the side-file limit (README: Limits) */
@@ -525,6 +526,7 @@ model_trace_detail(struct model *m, uint64_t i, struct model_detail *md)
 		rows_mark_corrupt(m, i);
 		return row_failure(m, READER_TRACE, &loc, st);
 	}
+	model_cache_check_data(m, i, loc.file, d.data_ctime_ns);
 	detail_take(m, &d, md);
 	if (!md->nstack)
 		detail_op_stack(m, trace_op(m, i), md);

@@ -98,6 +98,19 @@ struct reader_file {
 	uint64_t size;          /* bytes at the time of the call */
 	const char *host;       /* host it belongs to, or NULL */
 	const char *role;       /* e.g. "graph_execution_traces", "npy", NULL */
+	/* A folder announced as one file whose files the index mostly only
+	 * listed (a MindSpore iteration folder with statistic.csv): listed_only
+	 * set, and read the names (in the folder) of the nread files whose
+	 * bytes it did read.  The model then checks the folder at a reopen by
+	 * its own stat data (a file added, removed or renamed over moves it)
+	 * and those files' stat data, not by a stat of every file in it; a
+	 * listed file rewritten in place is caught when a decode reads it
+	 * (reader_detail.data_ctime_ns).  listed_only false (the default):
+	 * every file's stat data counts.  The strings are borrowed for the
+	 * call. */
+	bool listed_only;
+	const char *const *read;
+	size_t nread;
 };
 
 struct reader_graph {
@@ -344,6 +357,12 @@ struct reader_detail {
 	 * reading this record saves the model an advance() when rows are
 	 * read in order. */
 	uint64_t next_offset;
+	/* READER_TRACE, optional (0 unknown): the status-change time (ctime,
+	 * ns since the epoch) of the data file this decode read the values
+	 * from, as the decode found it (a stat it makes anyway).  The model
+	 * compares it with what a file announced listed_only held when its
+	 * index was saved: a later one means the file was rewritten since. */
+	int64_t data_ctime_ns;
 	/* READER_TRACE, from a reader flagged READER_ROW_FACTS: what the dump
 	 * states of this one tensor beside its op (a leaf of a call), zero
 	 * where it states nothing.  Every decode of a trace fills them

@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -204,6 +205,123 @@ dir_take(const char *path, struct fingerprint *fp)
 	fp->head = h;
 	fp->tail = fp->mid = 0;
 	return TD_OK;
+}
+
+/* ---- folders of which a few files were read ---------------------------------- */
+
+static int64_t
+ts_ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* fstatat(fd, name) when fd is an open folder, else a stat of
+ * "dir/name" (one system call, where an open, fstatat and close of the
+ * folder take three). */
+static int
+stat_in(int fd, const char *dir, const char *name, struct stat *st)
+{
+	char buf[4096];
+	int n;
+
+	if (fd >= 0)
+		return fstatat(fd, name, st, 0);
+	n = snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof buf ? stat(buf, st) : -1;
+}
+
+/* The listed fingerprint of the folder dir (open as fd, not consumed,
+ * or fd -1), whose own stat is sb. */
+static void
+listed_hash(int fd, const char *dir, const struct stat *sb, const char *const *read, size_t nread,
+	    struct fingerprint *fp)
+{
+	uint64_t h = fold(0xcbf29ce484222325ULL, (uint64_t)ts_ns(sb->st_ctim));
+	size_t i;
+
+	for (i = 0; i < nread; i++) {
+		struct stat es;
+
+		h = fold(h, fnv64((const unsigned char *)read[i], strlen(read[i])));
+		if (stat_in(fd, dir, read[i], &es) == 0) {
+			h = fold(h, (uint64_t)es.st_size);
+			h = fold(h, (uint64_t)ts_ns(es.st_mtim));
+			h = fold(h, (uint64_t)ts_ns(es.st_ctim));
+			h = fold(h, (uint64_t)es.st_ino);
+		} else {
+			h = fold(fold(fold(fold(h, UINT64_MAX), 0), 0), 0);
+		}
+	}
+	fp->size = nread;
+	fp->mtime_ns = ts_ns(sb->st_mtim);
+	fp->ino = (uint64_t)sb->st_ino;
+	fp->head = h;
+	fp->tail = fp->mid = 0;
+}
+
+/* The newest status-change time among the entries of the folder open as
+ * fd (not consumed), at least floor. */
+static int64_t
+newest_ctime(int fd, int64_t floor)
+{
+	int again = dup(fd);
+	DIR *d = again >= 0 ? fdopendir(again) : NULL;
+	char **names;
+	size_t n = 0, i;
+	int64_t best = floor;
+
+	if (!d) {
+		if (again >= 0)
+			close(again);
+		return INT64_MAX;   /* unknown: no decode is believed newer */
+	}
+	names = dir_names(d, &n);   /* closes d */
+	for (i = 0; i < n; i++) {
+		struct stat es;
+
+		if (fstatat(fd, names[i], &es, AT_SYMLINK_NOFOLLOW) == 0)
+			best = TD_MAX(best, ts_ns(es.st_ctim));
+		free(names[i]);
+	}
+	free(names);
+	return best;
+}
+
+enum td_status
+fingerprint_take_listed(const char *path, const char *const *read, size_t nread,
+			struct fingerprint *fp, int64_t *newest)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat sb;
+
+	if (fd < 0)
+		return TD_ERR_NOENT;
+	if (fstat(fd, &sb) != 0) {
+		close(fd);
+		return TD_ERR_IO;
+	}
+	listed_hash(fd, path, &sb, read, nread, fp);
+	if (newest)
+		*newest = newest_ctime(fd, ts_ns(sb.st_ctim));
+	close(fd);
+	return TD_OK;
+}
+
+enum fingerprint_match
+fingerprint_match_listed(const char *path, const char *const *read, size_t nread,
+			 const struct fingerprint *old)
+{
+	struct fingerprint now;
+	struct stat sb;
+
+	/* stats by path: a reopen checks thousands of folders, two system
+	 * calls each (the folder, its statistic.csv) */
+	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return FP_CHANGED;
+	listed_hash(-1, path, &sb, read, nread, &now);
+	return now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
+	       now.head == old->head && now.tail == old->tail && now.mid == old->mid ? FP_SAME
+										 : FP_CHANGED;
 }
 
 static bool

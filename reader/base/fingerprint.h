@@ -21,6 +21,17 @@
  * stat per entry, no read; links are not followed into, 32 levels at most).
  * It matches only unchanged (FP_SAME) or not at all (FP_CHANGED): a file
  * added, removed, renamed over or rewritten in it is a change.
+ *
+ * A folder of which the index read only a few files, the others listed
+ * (a MindSpore iteration folder with statistic.csv: the .npy files are
+ * named there, never read), has a cheaper "listed" fingerprint: the
+ * folder's own inode, modification and status-change times (a file
+ * added, removed or renamed over moves them) and the size, times and
+ * inode of each file it read, by name: a stat for the folder and one per
+ * read file, not one per entry.  A listed file rewritten in place does
+ * not show there; fingerprint_take_listed() gives the newest status-
+ * change time of the folder's entries, which a decode of a file compares
+ * with the file's own (a later one: rewritten since).
  */
 #ifndef TD_FINGERPRINT_H
 #define TD_FINGERPRINT_H
@@ -53,5 +64,21 @@ enum fingerprint_match {
 enum td_status fingerprint_take(const char *path, struct fingerprint *fp);
 /* Compares path on disk now with old (see enum fingerprint_match). */
 enum fingerprint_match fingerprint_match(const char *path, const struct fingerprint *old);
+
+/* The listed fingerprint of the folder path whose files read[0..nread)
+ * (names in it) the index read: size is nread, mtime_ns and ino the
+ * folder's, head a hash of the folder's status-change time and each read
+ * file's name, size, times and inode (a missing one counts as such),
+ * tail and mid 0.  *newest (may be NULL) gets the newest status-change
+ * time (ns) among the folder's entries, one stat each (the folder's own
+ * when it is empty).  TD_ERR_NOENT / TD_ERR_IO when the folder cannot be
+ * read.  Not for plain files. */
+enum td_status fingerprint_take_listed(const char *path, const char *const *read, size_t nread,
+				       struct fingerprint *fp, int64_t *newest);
+/* FP_SAME when the folder path and its read files match old (taken by
+ * fingerprint_take_listed with the same names), else FP_CHANGED: a stat
+ * for the folder and one per read file. */
+enum fingerprint_match fingerprint_match_listed(const char *path, const char *const *read,
+						size_t nread, const struct fingerprint *old);
 
 #endif

@@ -190,18 +190,26 @@ entry_summary(const struct entry_copy *c, struct td_summary *s)
 	return TD_OK;                /* a data file unreadable now: as the pass had it */
 }
 
-/* The full value of an entry, when the file is small enough. */
+/* The full value of an entry, when the file is small enough; *ctime_ns
+ * gets the file's status-change time from the stat that sizes it (0 when
+ * it cannot be had, or for a file of the constants/ folder, which is not
+ * the run's announced folder): reader_detail.data_ctime_ns. */
 static struct td_tensor *
-entry_value(const struct ms_entry *e, const char *path, struct strbuf *text)
+entry_value(const struct ms_entry *e, const char *path, struct strbuf *text, int64_t *ctime_ns)
 {
 	struct td_tensor *t = NULL;
 	char err[256] = "";
 	struct stat st;
 	enum td_status rc = TD_ERR_NOENT;
 
+	*ctime_ns = 0;
 	if (!path)
 		return NULL;
-	if (stat(path, &st) == 0 && (uint64_t)st.st_size > MS_VALUE_MAX) {
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof st);
+	else if (!e->in_const)  /* constants/ is not the announced folder */
+		*ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+	if ((uint64_t)st.st_size > MS_VALUE_MAX) {
 		strbuf_addf(text, "value: not loaded (%lld bytes)\n", (long long)st.st_size);
 		return NULL;
 	}
@@ -260,7 +268,7 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	if (e->hint != DTYPE_INVALID && e->hint != sum.dtype)
 		strbuf_addf(&text, "original dtype: %s (file name; stored as %s)\n",
 			    td_dtype_name((enum td_dtype)e->hint), td_dtype_name(sum.dtype));
-	t = entry_value(e, c.path, &text);
+	t = entry_value(e, c.path, &text, &out->data_ctime_ns);
 	/* statistic.csv counts win; otherwise the data gives them (lazily, §7) */
 	if (t && !(sum.known & SUM_NONFINITE))
 		td_tensor_summarize(t, &out->summaries[0]);

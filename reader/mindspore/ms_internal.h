@@ -379,6 +379,11 @@ struct ms_run {
 	struct ms_sig sig;          /* while held back: the last look */
 	int64_t quiet_since;        /* ns: sig has not changed since */
 	bool looked;                /* sig taken */
+	/* what the load read of the folder, for its announce (reader_file
+	 * listed_only: a run with statistic.csv), freed once announced */
+	bool listed_only;
+	char **read;                /* names of the files in it whose bytes were read */
+	size_t nread;
 	int64_t dir_mtime;          /* ns, when read */
 	size_t nnames;              /* directory entries when read */
 	bool gone, changed;         /* reported deleted / changed after it was read */
@@ -539,6 +544,8 @@ struct ms_run *ms_run_new(struct reader *r, const char *dir);
 struct ms_staged;
 void ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink,
 		 struct ms_staged *ahead, char ***overflow, size_t *noverflow);
+/* Frees run's read names (ms_run.read). */
+void ms_run_read_free(struct ms_run *run);
 /* Op full name and type for a file-name op field in rank's graphs. */
 void ms_rank_resolve(struct reader *r, const struct ms_rank *rank, const char *op_type,
 		     const char *file_op, const char **full, const char **type);

@@ -41,6 +41,7 @@ run_free(struct ms_run *run)
 	free(run->wide);
 	free(run->sizes);
 	free(run->names);
+	ms_run_read_free(run);
 	free(run->path);
 	free(run->label);
 	free(run->const_dir);
@@ -410,6 +411,23 @@ emit_unlisted_ops(struct reader *r, const struct reader_sink *sink, const struct
 	}
 }
 
+/* The run's folder as one dump file, after its load: listed only when
+ * its statistic.csv gave the summaries (reader_file.listed_only), with
+ * the names of the files whose bytes were read (then forgotten). */
+static void
+announce_run(const struct reader_sink *sink, struct ms_run *run)
+{
+	struct reader_file f = {
+		.id = run->file_id, .path = run->path, .host = run->host, .role = "iteration",
+		.listed_only = run->listed_only, .read = (const char *const *)run->read,
+		.nread = run->nread,
+	};
+
+	if (sink->on_file)
+		sink->on_file(sink->ctx, &f);
+	ms_run_read_free(run);
+}
+
 /* ahead: the run's folder read ahead (ms_stage.h), or NULL. */
 static void
 emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, int64_t exec,
@@ -423,6 +441,7 @@ emit_run(struct reader *r, const struct reader_sink *sink, struct ms_run *run, i
 
 	run->execution = exec;
 	ms_run_load(r, run, sink, ahead, &over, &nover);
+	announce_run(sink, run);
 	for (k = 0; k < run->n; k++)
 		if (run->entries[k].ts)
 			first_ts = TD_MIN(first_ts, run->entries[k].ts);
@@ -509,16 +528,6 @@ order_new_runs(struct reader *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-static void
-announce_run(const struct reader_sink *sink, const struct ms_run *run)
-{
-	struct reader_file f = {
-		.id = run->file_id, .path = run->path, .host = run->host, .role = "iteration",
-	};
-
-	if (sink->on_file)
-		sink->on_file(sink->ctx, &f);
-}
 
 /* A staging thread that reads the folders of runs first.. ahead (every
  * run is sent in this pass: none is held back), or NULL. */
@@ -559,7 +568,6 @@ emit_runs(struct reader *r, const struct reader_sink *sink)
 		}
 		if (hold && !ms_run_settled(r, &r->runs[i], now))
 			break;             /* it and the runs after it wait */
-		announce_run(sink, &r->runs[i]);
 		emit_run(r, sink, &r->runs[i], (int64_t)i, sg ? ms_stage_get(sg, i - first) : NULL);
 		ms_stage_put(sg, i - first);
 		r->nemitted = i + 1;

@@ -48,7 +48,31 @@ struct load_ctx {
 	const struct ms_op_memo *op_memo;   /* add_stat_only: this row's op */
 	uint64_t stat_size;         /* statistic.csv's size and time as read */
 	int64_t stat_mtime;         /* (ms_run.stat_size, .stat_mtime) */
+	/* the names of the run folder's files whose bytes were read (side
+	 * files, data files no statistic.csv row covers, bin and Opdebug
+	 * files): ms_run.read; too many of them make the folder one whose
+	 * every file counts */
+	char **read;
+	size_t nread;
+	bool read_over;
 };
+
+/* Read files past this: the run is announced as read whole. */
+#define MS_READ_NAMES_MAX 64
+
+/* Notes that the bytes of the run folder's file name were read. */
+static void
+note_read(struct load_ctx *c, const char *dir, const char *name)
+{
+	if (strcmp(dir, c->run_dir) != 0 || c->read_over)
+		return;
+	if (c->nread == MS_READ_NAMES_MAX) {
+		c->read_over = true;
+		return;
+	}
+	c->read = xrealloc(c->read, (c->nread + 1) * sizeof(*c->read));
+	c->read[c->nread++] = xstrdup(name);
+}
 
 /* The start of a .npy file's name as its row's fields spell it (§5.3),
  * appended to sb: "{op type}.{op name's file form}.{task}.{stream}.
@@ -279,11 +303,14 @@ join_stat(struct load_ctx *c, struct ms_entry *e, const char *file_op_type)
 }
 
 static void
-npy_summary(struct load_ctx *c, struct ms_entry *e, const char *path)
+npy_summary(struct load_ctx *c, struct ms_entry *e, const char *dir, const char *name,
+	    const char *path)
 {
 	char err[256] = "";
-	enum td_status st = npy_summarize_file(path, e->hint, &pend_of(c, e)->summary, err,
-					       sizeof err);
+	enum td_status st;
+
+	note_read(c, dir, name);
+	st = npy_summarize_file(path, e->hint, &pend_of(c, e)->summary, err, sizeof err);
 
 	if (st != TD_OK)
 		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
@@ -335,8 +362,11 @@ add_bin(struct load_ctx *c, const char *dir, const char *name, const char *path,
 {
 	struct ms_bin b;
 	char err[256] = "";
-	enum td_status st = ms_bin_read(path, &b, err, sizeof err);
+	enum td_status st;
 	size_t i;
+
+	note_read(c, dir, name);
+	st = ms_bin_read(path, &b, err, sizeof err);
 
 	if (st != TD_OK) {
 		ms_problem(c->sink, st == TD_ERR_TRUNCATED ? PROBLEM_TORN_TAIL : PROBLEM_DECODE_ERROR,
@@ -390,6 +420,7 @@ add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char ty
 		return;
 	}
 	if (nm.kind == MS_NAME_OVERFLOW_BIN || nm.kind == MS_NAME_OVERFLOW_JSON) {
+		note_read(c, dir, name);
 		*c->over = xrealloc(*c->over, (*c->nover + 1) * sizeof(**c->over));
 		(*c->over)[(*c->nover)++] = path;
 		path = NULL;
@@ -397,7 +428,7 @@ add_file(struct load_ctx *c, const char *dir, const char *name, unsigned char ty
 		struct ms_entry *e = new_entry(c, dir, name, path, &nm, MS_ENTRY_NPY);
 
 		if (!join_stat(c, e, nm.op_type))
-			npy_summary(c, e, path);
+			npy_summary(c, e, dir, name, path);
 	} else if (nm.kind == MS_NAME_BIN) {
 		add_bin(c, dir, name, path, &nm);
 	}
@@ -468,10 +499,13 @@ load_side_files(struct load_ctx *c, const char *dir, const struct listing *ls,
 	char *p = ms_path_join(dir, "mapping.csv");
 
 	memset(map, 0, sizeof(*map));
-	if (may_hold(ls, "mapping.csv"))
+	if (may_hold(ls, "mapping.csv")) {
+		note_read(c, dir, "mapping.csv");
 		ms_mapping_read(c->sink, p, map);
+	}
 	free(p);
 	if (d->stat_read) {
+		note_read(c, dir, "statistic.csv");
 		p = ms_path_join(dir, "statistic.csv");
 		load_stat(c, p, d->stat_st, d->stat_err);
 		free(p);
@@ -731,6 +765,7 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 	struct ms_mapping map;
 	struct listing ls;
 	size_t before_const;
+	bool listed;
 
 	*overflow = NULL;
 	*noverflow = 0;
@@ -746,8 +781,12 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 		run->nnames = d->nnames;
 	}
 	take_listing(&c, run->path, d, &ls);
+	/* listed only: a folder that could be listed, whose statistic.csv
+	 * gave the summaries (its data files are named, not read) */
+	listed = ls.names != NULL;
 	load_side_files(&c, run->path, &ls, d, &map);
 	load_listing(&c, run->path, &ls, &map);
+	listed = listed && c.have_stat && !c.read_over;
 	add_stat_only(&c, run->graph_id);
 	ms_mapping_done(&map);
 	ms_stat_clear(c.stat);
@@ -771,4 +810,24 @@ ms_run_load(struct reader *r, struct ms_run *run, const struct reader_sink *sink
 		strbuf_done(&c.names);
 	pthread_mutex_unlock(&r->lock);
 	strbuf_done(&c.spelt);
+	ms_run_read_free(run);
+	run->listed_only = listed;
+	if (listed) {
+		run->read = c.read;
+		run->nread = c.nread;
+	} else {
+		for (size_t k = 0; k < c.nread; k++)
+			free(c.read[k]);
+		free(c.read);
+	}
+}
+
+void
+ms_run_read_free(struct ms_run *run)
+{
+	for (size_t k = 0; k < run->nread; k++)
+		free(run->read[k]);
+	free(run->read);
+	run->read = NULL;
+	run->nread = 0;
 }

@@ -273,6 +273,20 @@ mark_layout_sent(struct reader *r)
 	r->nframes_sent = r->nframes;
 }
 
+/* Whether run b's rows name the ops of run a's rows, in the same graph
+ * (graph ids and op names are interned: compared as pointers). */
+static bool
+same_ops(const struct ms_run *a, const struct ms_run *b)
+{
+	size_t k;
+
+	if (a->graph_id != b->graph_id || a->n != b->n || !a->entries)
+		return false;
+	for (k = 0; k < a->n && a->entries[k].op_name == b->entries[k].op_name; k++)
+		;
+	return k == a->n;
+}
+
 /* The saved runs and their tables, in the state's order; false when a
  * saved run is not the walk's run of that place. */
 static bool
@@ -295,8 +309,14 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 		run->looked = true;
 		if (r->may_follow && !run->dir_mtime)
 			ms_run_note_dir(run);   /* saved by a batch run, which does not note it */
+		/* op names are interned: the row before's op (an op's inputs
+		 * and outputs follow one another) is noted already, and so are
+		 * all of a run whose ops are the run before's (iterations) */
+		if (i && same_ops(&r->runs[i - 1], run))
+			continue;
 		for (k = 0; k < run->n; k++)
-			ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
+			if (!k || run->entries[k].op_name != run->entries[k - 1].op_name)
+				ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
 	}
 	return true;
 }

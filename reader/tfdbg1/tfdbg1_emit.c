@@ -65,7 +65,7 @@ static uint32_t
 announce_file(struct tfdbg1_pass *p, struct tfdbg1_file *f, const char *path, uint64_t size)
 {
 	uint32_t id;
-	struct reader_file rf;
+	struct reader_file rf = {0};  /* listed_only and read: none */
 
 	f->row = -1;
 	id = tfdbg1_add_file(p->r, f, path);

@@ -46,9 +46,16 @@ static void
 rs_file(void *ctx, const struct reader_file *f)
 {
 	struct record_sink *rs = ctx;
+	struct strbuf read = {0};
 
+	for (size_t k = 0; k < f->nread; k++) {
+		if (k)
+			strbuf_addc(&read, ',');
+		strbuf_adds(&read, f->read[k]);
+	}
 	TD_GROW(rs->files, rs->filecap, rs->nfiles + 1);
-	rs->files[rs->nfiles++] = (struct rs_file){ f->id, dup(f->path), dup(f->host), dup(f->role), f->size };
+	rs->files[rs->nfiles++] = (struct rs_file){ f->id, dup(f->path), dup(f->host), dup(f->role), f->size,
+						    f->listed_only, strbuf_take(&read) };
 }
 
 static void
@@ -183,7 +190,7 @@ record_sink_done(struct record_sink *rs)
 	size_t i;
 
 	for (i = 0; i < rs->nmeta; i++) { free(rs->meta[i].key); free(rs->meta[i].value); }
-	for (i = 0; i < rs->nfiles; i++) { free(rs->files[i].path); free(rs->files[i].host); free(rs->files[i].role); }
+	for (i = 0; i < rs->nfiles; i++) { free(rs->files[i].path); free(rs->files[i].host); free(rs->files[i].role); free(rs->files[i].read); }
 	for (i = 0; i < rs->nsources; i++) { free(rs->sources[i].host); free(rs->sources[i].path); }
 	for (i = 0; i < rs->nframes; i++) {
 		free(rs->frames[i].id); free(rs->frames[i].host);

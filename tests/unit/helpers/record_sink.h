@@ -19,7 +19,8 @@
 #include "reader/reader.h"
 
 struct rs_meta { char *key, *value; };
-struct rs_file { uint32_t id; char *path, *host, *role; uint64_t size; };
+struct rs_file { uint32_t id; char *path, *host, *role; uint64_t size;
+	bool listed_only; char *read; /* reader_file.read joined by ',' */ };
 struct rs_source { uint32_t id; char *host, *path; struct td_locator loc; uint64_t nlines; };
 struct rs_frame { char *id, *host, *file, *func; int64_t source_id; uint32_t line; };
 struct rs_graph { char *graph_id, *name, *outer_id; };

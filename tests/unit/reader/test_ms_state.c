@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -196,6 +197,110 @@ test_fingerprint_of_a_folder_sees_its_files(void **state)
 	tmp_dump_done(&f);
 }
 
+/* A folder with statistic.csv is announced listed only, naming the files
+ * the index read (statistic.csv alone in sync_lenet); without
+ * statistic.csv, as read whole. */
+static void
+test_ms_announces_a_folder_with_statistic_csv_listed_only(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink rs;
+	struct reader_sink sink;
+	struct reader *r;
+	size_t i, listed = 0, whole = 0;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "rm $T/d/" IT "/0/statistic.csv");
+	r = record_open(&mindspore_reader_ops, f.dir);
+	record_sink_init(&rs, &sink);
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	for (i = 0; i < rs.nfiles; i++) {
+		const struct rs_file *rf = &rs.files[i];
+		size_t n = strlen(rf->path);
+
+		if (n > 2 && strcmp(rf->path + n - 2, "/1") == 0) {
+			assert_true(rf->listed_only);
+			assert_string_equal(rf->read, "statistic.csv");
+			listed++;
+		} else if (n > 2 && strcmp(rf->path + n - 2, "/0") == 0) {
+			assert_false(rf->listed_only);
+			whole++;
+		}
+	}
+	assert_int_equal(listed, 1);
+	assert_int_equal(whole, 1);
+	record_sink_done(&rs);
+	mindspore_reader_ops.close(r);
+	tmp_dump_done(&f);
+}
+
+/* The listed fingerprint: the folder's own stat data and its read files'.
+ * A .npy rewritten in place does not show (its status-change time passes
+ * the newest the take saw: a decode's check); statistic.csv rewritten, a
+ * file added, removed or renamed over do. */
+static void
+test_listed_fingerprint_sees_the_folder_and_its_read_files(void **state)
+{
+	static const char *const read[] = { "statistic.csv" };
+	struct tmp_dump f;
+	struct fingerprint fp;
+	int64_t newest = 0;
+	struct stat st;
+	char *it1, *npy;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} + && "
+		      "cd $T/d/" IT "/1 && cp \"$(ls *MatMul-op10*output.0*.npy)\" ../x.npy");
+	it1 = xasprintf("%s/" IT "/1", f.dir);
+	npy = xasprintf("%s/" IT "/x.npy", f.dir);
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp, &newest), TD_OK);
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_SAME);
+	assert_true(newest > 0);
+	/* a .npy rewritten in place, older time stamp: the folder is the same */
+	tmp_dump_sh(&f, "sleep 0.02; cd $T/d/" IT "/1 && f=$(ls *MatMul-op10*output.0*.npy) && "
+		    "printf '\\0\\0\\200\\77' | dd of=\"$f\" bs=1 seek=$(($(stat -c %s \"$f\") - 4)) "
+		    "conv=notrunc 2>/dev/null && touch -d '-1 min' \"$f\" && cp \"$f\" ../y.npy");
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_SAME);
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && stat -c %n *MatMul-op10*output.0*.npy >../name.txt");
+	{
+		char *name = NULL, *path;
+		size_t cap = 0;
+		char *np = xasprintf("%s/" IT "/name.txt", f.dir);
+		FILE *nf = fopen(np, "r");
+		ssize_t len;
+
+		assert_non_null(nf);
+		len = getline(&name, &cap, nf);
+		assert_true(len > 1);
+		name[len - 1] = '\0';
+		fclose(nf);
+		path = xasprintf("%s/%s", it1, name);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true((int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec > newest);
+		free(path);
+		free(name);
+		free(np);
+	}
+	/* statistic.csv rewritten to the same size */
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && "
+		    "touch -d '-1 min' statistic.csv");
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_CHANGED);
+	/* a file added, then removed */
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp, NULL), TD_OK);
+	tmp_dump_sh(&f, "sleep 0.02; echo x >$T/d/" IT "/1/notes.txt");
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_CHANGED);
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp, NULL), TD_OK);
+	tmp_dump_sh(&f, "sleep 0.02; rm $T/d/" IT "/1/notes.txt");
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_CHANGED);
+	/* a .npy renamed over */
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp, NULL), TD_OK);
+	tmp_dump_sh(&f, "sleep 0.02; cd $T/d/" IT "/1 && mv ../x.npy \"$(ls *MatMul-op10*output.0*.npy)\"");
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp), FP_CHANGED);
+	free(npy);
+	free(it1);
+	tmp_dump_done(&f);
+}
+
 int
 main(void)
 {
@@ -205,6 +310,8 @@ main(void)
 		cmocka_unit_test(test_ms_state_picks_up_an_iteration_that_appeared),
 		cmocka_unit_test(test_ms_state_refuses_another_dump_and_damage),
 		cmocka_unit_test(test_fingerprint_of_a_folder_sees_its_files),
+		cmocka_unit_test(test_ms_announces_a_folder_with_statistic_csv_listed_only),
+		cmocka_unit_test(test_listed_fingerprint_sees_the_folder_and_its_read_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
