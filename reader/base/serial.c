@@ -33,6 +33,28 @@ ser_put_u64(struct strbuf *o, uint64_t v)
 }
 
 void
+ser_put_varint(struct strbuf *o, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		b[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (uint8_t)v;
+	ser_put_bytes(o, b, n);
+}
+
+void
+ser_put_delta(struct strbuf *o, uint64_t prev, uint64_t v)
+{
+	uint64_t d = v - prev;
+
+	ser_put_varint(o, (d << 1) ^ (uint64_t)-(int64_t)(d >> 63));
+}
+
+void
 ser_put_f64(struct strbuf *o, double v)
 {
 	ser_put_bytes(o, &v, sizeof v);
@@ -115,6 +137,31 @@ ser_get_u64(struct ser_in *in)
 
 	get_into(in, &v, sizeof v);
 	return v;
+}
+
+uint64_t
+ser_get_varint(struct ser_in *in)
+{
+	uint64_t v = 0;
+	int shift;
+
+	for (shift = 0; shift < 64 && !in->bad; shift += 7) {
+		uint8_t b = ser_get_u8(in);
+
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	in->bad = true;
+	return 0;
+}
+
+uint64_t
+ser_get_delta(struct ser_in *in, uint64_t prev)
+{
+	uint64_t z = ser_get_varint(in);
+
+	return prev + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
 }
 
 int64_t

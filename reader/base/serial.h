@@ -30,6 +30,11 @@ void ser_put_f64(struct strbuf *o, double v);
 void ser_put_bytes(struct strbuf *o, const void *p, size_t n);
 /* A length (u32), the bytes and a NUL; s may be NULL. */
 void ser_put_str(struct strbuf *o, const char *s);
+/* v as a LEB128 varint (7 bits a byte, low first: 1 byte below 128). */
+void ser_put_varint(struct strbuf *o, uint64_t v);
+/* The change from prev to v (wrapping), zigzag-coded as a varint: small
+ * steps either way take a byte or two (ser_get_delta undoes it). */
+void ser_put_delta(struct strbuf *o, uint64_t prev, uint64_t v);
 
 struct ser_in {
 	const uint8_t *p;
@@ -41,6 +46,10 @@ void ser_in_init(struct ser_in *in, const void *p, size_t n);
 uint8_t ser_get_u8(struct ser_in *in);
 uint32_t ser_get_u32(struct ser_in *in);
 uint64_t ser_get_u64(struct ser_in *in);
+/* A ser_put_varint value; bad past ten bytes or the end. */
+uint64_t ser_get_varint(struct ser_in *in);
+/* prev plus a ser_put_delta change. */
+uint64_t ser_get_delta(struct ser_in *in, uint64_t prev);
 int64_t ser_get_i64(struct ser_in *in);
 double ser_get_f64(struct ser_in *in);
 /* n bytes in place (borrowed from the input), NULL (and bad) when short. */

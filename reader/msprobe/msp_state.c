@@ -27,35 +27,6 @@
 			   * 4: entries as varint deltas */
 #define ENTRY_MIN_BYTES 6 /* an entry's least: two one-byte varints, a u32 */
 
-/* v as a LEB128 varint: 7 bits a byte, low first. */
-static void
-put_varint(struct strbuf *o, uint64_t v)
-{
-	while (v >= 0x80) {
-		ser_put_u8(o, (uint8_t)(v | 0x80));
-		v >>= 7;
-	}
-	ser_put_u8(o, (uint8_t)v);
-}
-
-/* A varint put_varint wrote; marks in bad past ten bytes or the end. */
-static uint64_t
-get_varint(struct ser_in *in)
-{
-	uint64_t v = 0;
-	int shift;
-
-	for (shift = 0; shift < 64 && !in->bad; shift += 7) {
-		uint8_t b = ser_get_u8(in);
-
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	in->bad = true;
-	return 0;
-}
-
 /* path without the dump folder's prefix (root as this open names it), or
  * path itself when it is not below root. */
 static const char *
@@ -92,10 +63,8 @@ save_unit(const struct reader *r, const struct msp_unit *u, struct strbuf *o)
 	 * fall): 7 to 8 bytes where three fixed fields took 20 (4 MB of the
 	 * save at 200,000 entries, issue 26) */
 	for (i = 0; i < u->nentries; i++) {
-		uint64_t d = u->entry_off[i] - (i ? u->entry_off[i - 1] : 0);
-
-		put_varint(o, (d << 1) ^ (uint64_t)-(int64_t)(d >> 63));
-		put_varint(o, u->first_trace[i] - (i ? u->first_trace[i - 1] : 0));
+		ser_put_delta(o, i ? u->entry_off[i - 1] : 0, u->entry_off[i]);
+		ser_put_varint(o, u->first_trace[i] - (i ? u->first_trace[i - 1] : 0));
 		ser_put_u32(o, u->entry_hash[i]);
 	}
 	ser_put_u64(o, u->sent.n);
@@ -151,11 +120,10 @@ load_unit(const struct reader *r, struct msp_unit *u, struct ser_in *in)
 	u->first_trace = xcalloc(u->cap, sizeof(*u->first_trace));
 	u->entry_hash = xcalloc(u->cap, sizeof(*u->entry_hash));
 	for (i = 0; i < n; i++) {
-		uint64_t ft = i ? u->first_trace[i - 1] : 0, z, d;
+		uint64_t ft = i ? u->first_trace[i - 1] : 0, d;
 
-		z = get_varint(in);
-		d = get_varint(in);
-		u->entry_off[i] = (i ? u->entry_off[i - 1] : 0) + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+		u->entry_off[i] = ser_get_delta(in, i ? u->entry_off[i - 1] : 0);
+		d = ser_get_varint(in);
 		u->entry_hash[i] = ser_get_u32(in);
 		if (in->bad || d > nt - ft)
 			return false;

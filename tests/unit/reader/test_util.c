@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "reader/base/serial.h"
 #include "reader/base/util.h"
 
 static void
@@ -177,6 +178,48 @@ test_strbuf_add_double_is_shortest_and_plain(void **state)
 	}
 }
 
+/* Varints and their changes come back as written, a byte below 128 and
+ * for a small step either way; a varint cut short or over ten bytes is
+ * bad. */
+static void
+test_serial_varints_and_deltas_round_trip(void **state)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 300, 16383, 16384, UINT32_MAX,
+				      (uint64_t)UINT32_MAX + 1, UINT64_MAX >> 1, UINT64_MAX - 1,
+				      UINT64_MAX, 5, 3, 3 };
+	size_t n = sizeof v / sizeof *v, i;
+	struct strbuf o = {0};
+	struct ser_in in;
+	uint64_t prev = 0;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		ser_put_varint(&o, v[i]);
+	for (i = 0; i < n; i++) {
+		ser_put_delta(&o, prev, v[i]);
+		prev = v[i];
+	}
+	ser_in_init(&in, o.buf, o.len);
+	for (i = 0; i < n; i++)
+		assert_true(ser_get_varint(&in) == v[i]);
+	for (prev = 0, i = 0; i < n; i++)
+		assert_true((prev = ser_get_delta(&in, prev)) == v[i]);
+	assert_false(in.bad);
+	assert_true(ser_in_done(&in));
+	o.len = 0;
+	ser_put_varint(&o, 127);
+	ser_put_delta(&o, 1000, 999);
+	ser_put_delta(&o, 999, 1000);
+	assert_int_equal(o.len, 3);
+	ser_in_init(&in, "\x80\x80", 2);         /* cut short */
+	(void)ser_get_varint(&in);
+	assert_true(in.bad);
+	ser_in_init(&in, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
+	(void)ser_get_varint(&in);
+	assert_true(in.bad);
+	strbuf_done(&o);
+}
+
 int
 main(void)
 {
@@ -190,6 +233,7 @@ main(void)
 		cmocka_unit_test(test_parse_lines_counts_rejects_and_names_the_first),
 		cmocka_unit_test(test_xdg_dir_prefers_an_absolute_variable),
 		cmocka_unit_test(test_strbuf_add_double_is_shortest_and_plain),
+		cmocka_unit_test(test_serial_varints_and_deltas_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
