@@ -16,6 +16,16 @@
 #include "reader/base/utf8.h"
 #include "reader/parse/decnum.h"
 
+/* SSE2 is x86-64's baseline: a string's run of plain bytes is looked at
+ * 16 bytes at a time with it, no run-time dispatch.  Elsewhere, or
+ * built with -DJSCAN_NO_SIMD (the tests build both), the portable path
+ * (eight bytes at a time in a word, or a byte at a time) gives the same
+ * tokens. */
+#if defined(__SSE2__) && !defined(JSCAN_NO_SIMD)
+#define JSCAN_SSE2 1
+#include <emmintrin.h>
+#endif
+
 #define CHUNK (64 * 1024)
 /* A whole-file scan asks for the next PREFETCH bytes to be read into the
  * page cache when it is half way through the last ones: a cold file is
@@ -376,6 +386,20 @@ plain_run(const unsigned char *b, size_t avail)
 {
 	size_t n = 0;
 
+#ifdef JSCAN_SSE2
+	/* signed bytes: a control byte (below 0x20) and a non-ASCII one (0x80
+	 * and up, negative) are both below ' ' */
+	for (; n + 16 <= avail; n += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + n));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+							_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+					   _mm_cmplt_epi8(v, _mm_set1_epi8(' ')));
+		unsigned m = (unsigned)_mm_movemask_epi8(hit);
+
+		if (m)
+			return n + (size_t)__builtin_ctz(m);
+	}
+#endif
 #if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
 
@@ -546,6 +570,31 @@ exponent(const char *num, size_t from, size_t to, bool neg)
 	return neg ? -ex : ex;
 }
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The eight bytes of v (little-endian: the first byte lowest) are all
+ * '0'..'9': their high nibbles are 3 and adding 6 to each carries none
+ * out of its low nibble. */
+static inline bool
+eight_digits(uint64_t v)
+{
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull;
+
+	return ((v & hi) | (((v + 0x0606060606060606ull) & hi) >> 4)) == 0x3333333333333333ull;
+}
+
+/* The value of eight digits d (each byte 0..9, the first digit lowest):
+ * pairs, then quads, then the eight, by multiplies that keep each
+ * partial value in its own lane. */
+static inline uint32_t
+eight_value(uint64_t d)
+{
+	d = d * 10 + (d >> 8);          /* byte 2i: digits 2i and 2i+1 as 0..99 */
+	d = ((d & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+	     ((d >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+	return (uint32_t)d;
+}
+#endif
+
 /* The number at the buffer's position when it lies whole in the buffer,
  * has no exponent, fits the length limit and decnum_exact takes its
  * digits: true, js->num set and the bytes consumed.  Else false and
@@ -577,6 +626,30 @@ number_fast(struct jscan *js)
 	if (p < end && *p == '.') {
 		const unsigned char *q = ++p;
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* eight fraction digits at a time (the 17-digit Norms); the
+		 * digit count as the loop below keeps it: leading zeros are
+		 * not significant, every digit after the first non-zero is */
+		for (; end - p >= 8; p += 8) {
+			uint64_t v, d8;
+			uint32_t val;
+
+			memcpy(&v, p, 8);
+			if (!eight_digits(v))
+				break;
+			d8 = v - 0x3030303030303030ull;
+			val = eight_value(d8);
+			if (m) {
+				if (nd > 19 - 8)
+					return false;
+				m = m * 100000000u + val;
+				nd += 8;
+			} else if (d8) {
+				m = val;
+				nd = 8 - __builtin_ctzll(d8) / 8;
+			}
+		}
+#endif
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			unsigned d = *p - '0';
 

@@ -296,6 +296,108 @@ test_jscan_numbers_are_strtods_bits_across_chunks(void **state)
 	free(text);
 }
 
+/* Fractions of every length with leading zeros of every count (the fast
+ * path takes eight fraction digits at a time where it can, and counts as
+ * significant only the digits after the first non-zero one: up to 19 of
+ * them, more go to strtod): each number has strtod's bits. */
+static void
+test_jscan_fraction_digits_of_every_length_are_strtods(void **state)
+{
+	static const char *const ints[] = { "0", "-0", "1", "-7", "12345678", "123456789012" };
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	struct strbuf sb;
+	size_t in, zeros, digs, k;
+
+	(void)state;
+	for (in = 0; in < TD_ARRAY_SIZE(ints); in++) {
+		for (zeros = 0; zeros <= 20; zeros++) {
+			for (digs = 1; digs <= 26; digs++) {
+				struct source *src;
+				struct jscan js;
+				double want;
+
+				memset(&sb, 0, sizeof sb);
+				strbuf_addf(&sb, "%s.", ints[in]);
+				for (k = 0; k < zeros; k++)
+					strbuf_addf(&sb, "0");
+				for (k = 0; k < digs; k++) {
+					x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+					/* a first digit of zero now and then: a zero run
+					 * inside the significant digits */
+					strbuf_addf(&sb, "%c", (char)('0' + (k == 0 ? 1 + x % 9 : x % 10)));
+				}
+				strbuf_addf(&sb, "%s", digs % 3 ? " " : "");
+				want = strtod(sb.buf, NULL);
+				src = source_from_bytes(sb.buf, sb.len);
+				jscan_init(&js, src, 0, NULL);
+				assert_int_equal(jscan_next(&js), JSCAN_NUMBER);
+				if (memcmp(&want, &js.num, sizeof want) != 0)
+					fail_msg("'%s': scanned %a, strtod %a", sb.buf, js.num, want);
+				assert_int_equal(jscan_next(&js), JSCAN_EOF);
+				jscan_done(&js);
+				source_close(src);
+				strbuf_done(&sb);
+			}
+		}
+	}
+}
+
+/* A string of plain bytes with one byte that is not plain at every
+ * position of its first 48 (the plain run is found 16 or 8 bytes at a
+ * time): an escape, a UTF-8 character, an invalid byte, a control byte,
+ * the closing quote itself. */
+static void
+test_jscan_string_special_byte_at_every_position(void **state)
+{
+	static const struct {
+		const char *in, *out;   /* raw bytes in the string, decoded */
+		bool bad_utf8, error;
+	} special[] = {
+		{ "\\n", "\n", false, false }, { "\\\"", "\"", false, false },
+		{ "\xC3\xA9", "\xC3\xA9", false, false }, { "\xFF", "\xEF\xBF\xBD", true, false },
+		{ "\x01", NULL, false, true }, { "", "", false, false },
+	};
+	size_t at, sp;
+
+	(void)state;
+	for (sp = 0; sp < TD_ARRAY_SIZE(special); sp++) {
+		for (at = 0; at < 48; at++) {
+			char text[160], want[160], err[160];
+			size_t tail = 40 - at % 5, n;
+			struct source *src;
+			struct jscan js;
+			enum jscan_tok t;
+
+			n = (size_t)snprintf(text, sizeof text, "[\"%.*s%s%.*s\"]", (int)at,
+					     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", special[sp].in,
+					     (int)tail, "0123456789012345678901234567890123456789");
+			snprintf(want, sizeof want, "%.*s%s%.*s", (int)at,
+				 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+				 special[sp].out ? special[sp].out : "", (int)tail,
+				 "0123456789012345678901234567890123456789");
+			src = source_from_bytes(text, n);
+			jscan_init(&js, src, 0, NULL);
+			assert_int_equal(jscan_next(&js), JSCAN_ARR_BEGIN);
+			t = jscan_next(&js);
+			if (special[sp].error) {
+				assert_int_equal(t, JSCAN_ERROR);
+				snprintf(err, sizeof err, "line 1, column %zu: control byte 0x01 in a string",
+					 at + 3);
+				assert_string_equal(js.err, err);
+			} else {
+				assert_int_equal(t, JSCAN_STRING);
+				assert_string_equal(js.str, want);
+				assert_int_equal(js.len, strlen(want));
+				assert_int_equal(js.bad_utf8, special[sp].bad_utf8);
+				assert_int_equal(jscan_next(&js), JSCAN_ARR_END);
+				assert_int_equal(jscan_next(&js), JSCAN_EOF);
+			}
+			jscan_done(&js);
+			source_close(src);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -309,6 +411,8 @@ main(void)
 		cmocka_unit_test(test_jscan_member_scan_mid_file),
 		cmocka_unit_test(test_jscan_skip_and_chunk_boundaries),
 		cmocka_unit_test(test_jscan_numbers_are_strtods_bits_across_chunks),
+		cmocka_unit_test(test_jscan_fraction_digits_of_every_length_are_strtods),
+		cmocka_unit_test(test_jscan_string_special_byte_at_every_position),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
