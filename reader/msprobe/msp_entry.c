@@ -286,6 +286,8 @@ struct walk {
 	char path[512];
 	bool backward;
 	bool io;                    /* in an inputs/outputs section (on_nonleaf) */
+	struct jscan_flat *flat;    /* a record read whole (flat_record): one per walk,
+				     * not one in each nested object()'s stack frame */
 };
 
 static bool value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_role role);
@@ -549,24 +551,24 @@ record_clear(struct msp_record *r)
 static bool
 flat_record(struct walk *wk, bool is_input, struct msp_record *r)
 {
-	struct jscan_flat f;
+	struct jscan_flat *f = wk->flat;
 	int i, j;
 
-	if (!jscan_flat(wk->js, &f))
+	if (!jscan_flat(wk->js, f))
 		return false;
-	for (i = 0; i < f.n; i++)
-		if (f.m[i].tok == JSCAN_ARR_BEGIN && rkey_of(f.m[i].key, f.m[i].klen) != RK_SHAPE)
+	for (i = 0; i < f->n; i++)
+		if (f->m[i].tok == JSCAN_ARR_BEGIN && rkey_of(f->m[i].key, f->m[i].klen) != RK_SHAPE)
 			return false;   /* a value or group_ranks list: its text, token by token */
-	jscan_flat_take(wk->js, &f);
-	for (i = 0; i < f.n; i++) {
-		const struct jscan_member *mb = &f.m[i];
+	jscan_flat_take(wk->js, f);
+	for (i = 0; i < f->n; i++) {
+		const struct jscan_member *mb = &f->m[i];
 		enum rkey k = rkey_of(mb->key, mb->klen);
 
 		if (mb->tok == JSCAN_ARR_BEGIN) {
 			int rank = 0;
 
 			for (j = 0; j < mb->count && rank >= 0; j++)
-				shape_dim(r->dims, &rank, j, true, f.nums[mb->first + j]);
+				shape_dim(r->dims, &rank, j, true, f->nums[mb->first + j]);
 			if (rank >= 0)
 				rank = mb->count;
 			r->has_shape = rank >= 0;
@@ -761,7 +763,8 @@ section(const char *key, size_t n, enum msp_dir dir, bool *is_input, enum msp_ro
 bool
 msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 {
-	struct walk wk = { .js = js, .w = w };
+	struct jscan_flat flat;     /* filled before it is read (jscan_flat) */
+	struct walk wk = { .js = js, .w = w, .flat = &flat };
 	char type[8];
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
