@@ -286,6 +286,8 @@ struct walk {
 	char path[512];
 	bool backward;
 	bool io;                    /* in an inputs/outputs section (on_nonleaf) */
+	struct jscan_flat *flat;    /* a record read whole (flat_record): one per walk,
+				     * not one in each nested object()'s stack frame */
 };
 
 static bool value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_role role);
@@ -304,12 +306,25 @@ push(struct walk *wk, const char *part)
 	return len;
 }
 
+/* A scalar token's value: its text (NUL-terminated) or number. */
+struct tokval {
+	const char *str;
+	size_t len;
+	double num;
+};
+
+static struct tokval
+tokval_of(const struct jscan *js)
+{
+	return (struct tokval){ js->str, js->len, js->num };
+}
+
 static void
-scalar_text(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
+scalar_text(const struct tokval *v, enum jscan_tok t, char *buf, size_t len)
 {
 	switch (t) {
-	case JSCAN_STRING: snprintf(buf, len, "%s", js->str); break;
-	case JSCAN_NUMBER: snprintf(buf, len, "%.17g", js->num); break;
+	case JSCAN_STRING: snprintf(buf, len, "%s", v->str); break;
+	case JSCAN_NUMBER: snprintf(buf, len, "%.17g", v->num); break;
 	case JSCAN_TRUE: snprintf(buf, len, "true"); break;
 	case JSCAN_FALSE: snprintf(buf, len, "false"); break;
 	default: snprintf(buf, len, "null"); break;
@@ -319,25 +334,40 @@ scalar_text(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
 /* A scalar as Python's repr writes it inside a list: 'text', None,
  * True, a whole number without a point (FORMAT.md §12). */
 static void
-py_scalar(const struct jscan *js, enum jscan_tok t, char *buf, size_t len)
+py_scalar(const struct tokval *v, enum jscan_tok t, char *buf, size_t len)
 {
 	struct strbuf sb = { 0 };
 
 	switch (t) {
-	case JSCAN_STRING: snprintf(buf, len, "'%s'", js->str); return;
+	case JSCAN_STRING: snprintf(buf, len, "'%s'", v->str); return;
 	case JSCAN_TRUE: snprintf(buf, len, "True"); return;
 	case JSCAN_FALSE: snprintf(buf, len, "False"); return;
 	case JSCAN_NUMBER:
-		if (js->num == (double)(long long)js->num && fabs(js->num) < 9e18) {
-			snprintf(buf, len, "%lld", (long long)js->num);
+		if (v->num == (double)(long long)v->num && fabs(v->num) < 9e18) {
+			snprintf(buf, len, "%lld", (long long)v->num);
 			return;
 		}
-		strbuf_add_pyfloat(&sb, js->num);
+		strbuf_add_pyfloat(&sb, v->num);
 		snprintf(buf, len, "%s", sb.buf);
 		strbuf_done(&sb);
 		return;
 	default: snprintf(buf, len, "None"); return;
 	}
+}
+
+/* Element n of a shape (a number when is_num): a dim, or the shape unknown
+ * (*rank -1); a dim is a whole number in int64's range (no float-to-int
+ * overflow).  Past TD_MAX_DIMS the last ones are kept. */
+static void
+shape_dim(int64_t *dims, int *rank, int n, bool is_num, double num)
+{
+	if (!is_num || !(num >= 0 && num < 9.2e18) || num != (double)(int64_t)num)
+		*rank = -1;
+	else if (n < TD_MAX_DIMS)
+		dims[n] = (int64_t)num;
+	else
+		memmove(dims, dims + 1, (TD_MAX_DIMS - 1) * sizeof(*dims)),
+		dims[TD_MAX_DIMS - 1] = (int64_t)num;
 }
 
 /* A short array of scalars as text: "[1, 2, 3]" (shape, slice, group_ranks);
@@ -370,23 +400,18 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank, ch
 			if (py && pused < pylen) {
 				char p1[64];
 
-				py_scalar(js, t, p1, sizeof p1);
+				struct tokval v = tokval_of(js);
+
+				py_scalar(&v, t, p1, sizeof p1);
 				pused += (size_t)snprintf(py + pused, pylen - pused, "%s%s", n ? ", " : "", p1);
 			}
-			if (!dims)
-				scalar_text(js, t, one, sizeof one);
-			if (dims && *rank >= 0) {
-				/* a dim is a whole number in int64's range, else the
-				 * shape is unknown (no float-to-int overflow) */
-				if (t != JSCAN_NUMBER || !(js->num >= 0 && js->num < 9.2e18) ||
-				    js->num != (double)(int64_t)js->num)
-					*rank = -1;
-				else if (n < TD_MAX_DIMS)
-					dims[n] = (int64_t)js->num;
-				else
-					memmove(dims, dims + 1, (TD_MAX_DIMS - 1) * sizeof(*dims)),
-					dims[TD_MAX_DIMS - 1] = (int64_t)js->num;
+			if (!dims) {
+				struct tokval v = tokval_of(js);
+
+				scalar_text(&v, t, one, sizeof one);
 			}
+			if (dims && *rank >= 0)
+				shape_dim(dims, rank, n, t == JSCAN_NUMBER, js->num);
 		}
 		if (!dims && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", one);
@@ -402,11 +427,11 @@ array_text(struct jscan *js, char *buf, size_t len, int64_t *dims, int *rank, ch
 }
 
 static void
-stat_field(struct jscan *js, enum jscan_tok t, bool *has, double *v, bool *as_bool)
+stat_field(const struct tokval *tv, enum jscan_tok t, bool *has, double *v, bool *as_bool)
 {
 	if (t == JSCAN_NUMBER) {
 		*has = true;
-		*v = js->num;
+		*v = tv->num;
 	} else if (t == JSCAN_TRUE || t == JSCAN_FALSE) {
 		*has = true;
 		*v = t == JSCAN_TRUE;
@@ -454,46 +479,46 @@ static const char *const rkey_name[] = {
 
 /* One scalar field of a record, its key k. */
 static void
-record_field(struct jscan *js, enum rkey k, enum jscan_tok t, struct msp_record *r)
+record_field(const struct tokval *v, enum rkey k, enum jscan_tok t, struct msp_record *r)
 {
 	switch (k) {
 	case RK_TYPE:
 		if (t == JSCAN_STRING)
-			copy_n(r->type, sizeof r->type, js->str, js->len);
+			copy_n(r->type, sizeof r->type, v->str, v->len);
 		return;
 	case RK_DTYPE:
 		if (t == JSCAN_STRING)
-			copy_n(r->dtype, sizeof r->dtype, js->str, js->len);
+			copy_n(r->dtype, sizeof r->dtype, v->str, v->len);
 		return;
-	case RK_MAX: stat_field(js, t, &r->has_max, &r->max, &r->bool_stats); return;
-	case RK_MIN: stat_field(js, t, &r->has_min, &r->min, &r->bool_stats); return;
-	case RK_MEAN: stat_field(js, t, &r->has_mean, &r->mean, &r->bool_stats); return;
-	case RK_NORM: stat_field(js, t, &r->has_norm, &r->norm, &r->bool_stats); return;
+	case RK_MAX: stat_field(v, t, &r->has_max, &r->max, &r->bool_stats); return;
+	case RK_MIN: stat_field(v, t, &r->has_min, &r->min, &r->bool_stats); return;
+	case RK_MEAN: stat_field(v, t, &r->has_mean, &r->mean, &r->bool_stats); return;
+	case RK_NORM: stat_field(v, t, &r->has_norm, &r->norm, &r->bool_stats); return;
 	case RK_REQUIRES_GRAD:
 		r->requires_grad = t == JSCAN_TRUE ? 1 : t == JSCAN_FALSE ? 0 : -1;
 		return;
 	case RK_DATA_NAME:
 		if (t == JSCAN_STRING)
-			copy_n(r->data_name, sizeof r->data_name, js->str, js->len);
+			copy_n(r->data_name, sizeof r->data_name, v->str, v->len);
 		return;
 	case RK_MD5:
 		if (t == JSCAN_STRING)
-			copy_n(r->md5, sizeof r->md5, js->str, js->len);
+			copy_n(r->md5, sizeof r->md5, v->str, v->len);
 		return;
 	case RK_VALUE:
 		r->vkind = t == JSCAN_NUMBER ? MSP_V_NUM : t == JSCAN_STRING ? MSP_V_STR
 			   : t == JSCAN_NULL ? MSP_V_NULL : MSP_V_BOOL;
-		r->vnum = t == JSCAN_NUMBER ? js->num : t == JSCAN_TRUE;
+		r->vnum = t == JSCAN_NUMBER ? v->num : t == JSCAN_TRUE;
 		if (t == JSCAN_STRING)
-			copy_n(r->pyval, sizeof r->pyval, js->str, js->len);
-		scalar_text(js, t, r->value, sizeof r->value);
+			copy_n(r->pyval, sizeof r->pyval, v->str, v->len);
+		scalar_text(v, t, r->value, sizeof r->value);
 		return;
 	case RK_FORMAT:
 	case RK_GROUP_ID:
 	case RK_OP:
 	case RK_PEER:
 		if (!*r->value)
-			scalar_text(js, t, r->value, sizeof r->value);
+			scalar_text(v, t, r->value, sizeof r->value);
 		return;
 	default:
 		return;
@@ -520,16 +545,58 @@ record_clear(struct msp_record *r)
 	r->vcount = 0;
 }
 
-/* An object: a record (tensor or not), whose object-valued fields are
- * nested arguments walked as children (path.key). */
+/* A flat record read at once (jscan_flat) when each of its arrays is a
+ * shape: what the loop in object() does with the same members, their
+ * tokens in order.  False (nothing consumed) for any other array. */
 static bool
-object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
+flat_record(struct walk *wk, bool is_input, struct msp_record *r)
 {
-	struct msp_record r;
-	enum jscan_tok t;
-	char other[64], text[320];
+	struct jscan_flat *f = wk->flat;
+	int i, j;
 
-	record_clear(&r);
+	if (!jscan_flat(wk->js, f))
+		return false;
+	for (i = 0; i < f->n; i++)
+		if (f->m[i].tok == JSCAN_ARR_BEGIN && rkey_of(f->m[i].key, f->m[i].klen) != RK_SHAPE)
+			return false;   /* a value or group_ranks list: its text, token by token */
+	jscan_flat_take(wk->js, f);
+	for (i = 0; i < f->n; i++) {
+		const struct jscan_member *mb = &f->m[i];
+		enum rkey k = rkey_of(mb->key, mb->klen);
+
+		if (mb->tok == JSCAN_ARR_BEGIN) {
+			int rank = 0;
+
+			for (j = 0; j < mb->count && rank >= 0; j++)
+				shape_dim(r->dims, &rank, j, true, f->nums[mb->first + j]);
+			if (rank >= 0)
+				rank = mb->count;
+			r->has_shape = rank >= 0;
+			r->rank = rank;
+		} else if (mb->tok == JSCAN_NULL && !*r->type && wk->io && wk->w->on_nonleaf) {
+			char other[64];
+			size_t old;
+
+			copy_n(other, sizeof other, mb->key, mb->klen);
+			old = push(wk, k == RK_OTHER ? other : rkey_name[k]);
+			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
+			wk->path[old] = '\0';
+		} else {
+			struct tokval v = { mb->str, mb->len, mb->num };
+
+			record_field(&v, k, mb->tok, r);
+		}
+	}
+	return true;
+}
+
+/* A record's members token by token into r (object()); false on an error. */
+static bool
+members(struct walk *wk, struct msp_record *r, bool is_input, enum msp_role role)
+{
+	enum jscan_tok t;
+	char other[64];
+
 	while ((t = jscan_next(wk->js)) == JSCAN_KEY) {
 		enum rkey k = rkey_of(wk->js->str, wk->js->len);
 		const char *key = k == RK_OTHER ? other : rkey_name[k];
@@ -544,30 +611,30 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 		if (t == JSCAN_ARR_BEGIN && (k == RK_SHAPE || k == RK_VALUE || k == RK_GROUP_RANKS)) {
 			bool shape = k == RK_SHAPE, ranks = k == RK_GROUP_RANKS;
 			int rank = 0;
-			char arr[sizeof r.value];
+			char arr[sizeof r->value];
 
-			if (!array_text(wk->js, arr, sizeof arr, shape ? r.dims : NULL, &rank,
-					shape ? NULL : ranks ? r.pyranks : r.pyval,
-					ranks ? sizeof r.pyranks : sizeof r.pyval))
+			if (!array_text(wk->js, arr, sizeof arr, shape ? r->dims : NULL, &rank,
+					shape ? NULL : ranks ? r->pyranks : r->pyval,
+					ranks ? sizeof r->pyranks : sizeof r->pyval))
 				return false;
 			if (!shape && !ranks) {
-				r.vkind = MSP_V_LIST;
-				r.vcount = rank;
+				r->vkind = MSP_V_LIST;
+				r->vcount = rank;
 			}
 			if (shape) {
-				r.has_shape = rank >= 0;
-				r.rank = rank;
+				r->has_shape = rank >= 0;
+				r->rank = rank;
 			} else {
-				size_t vl = strlen(r.value);
+				size_t vl = strlen(r->value);
 
-				if (vl && vl + 1 < sizeof r.value)
-					r.value[vl++] = ' ';
-				r.value[vl] = '\0';
+				if (vl && vl + 1 < sizeof r->value)
+					r->value[vl++] = ' ';
+				r->value[vl] = '\0';
 				{
-					size_t al = TD_MIN(strlen(arr), sizeof r.value - vl - 1);
+					size_t al = TD_MIN(strlen(arr), sizeof r->value - vl - 1);
 
-					memcpy(r.value + vl, arr, al);
-					r.value[vl + al] = '\0';
+					memcpy(r->value + vl, arr, al);
+					r->value[vl + al] = '\0';
 				}
 			}
 		} else if (t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN) {
@@ -575,7 +642,7 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 
 			if (!value(wk, t, old, is_input, role))
 				return false;
-		} else if (t == JSCAN_NULL && !*r.type && wk->io && wk->w->on_nonleaf) {
+		} else if (t == JSCAN_NULL && !*r->type && wk->io && wk->w->on_nonleaf) {
 			/* a None keyword argument (records put "type" first, so
 			 * this is no record's field): a row without a dtype */
 			size_t old = push(wk, key);
@@ -583,10 +650,25 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 			wk->path[old] = '\0';
 		} else {
-			record_field(wk->js, k, t, &r);
+			struct tokval v = tokval_of(wk->js);
+
+			record_field(&v, k, t, r);
 		}
 	}
-	if (t != JSCAN_OBJ_END)
+	return t == JSCAN_OBJ_END;
+}
+
+/* An object: a record (tensor or not), whose object-valued fields are
+ * nested arguments walked as children (path.key).  A flat one (the usual
+ * tensor record) is read at once. */
+static bool
+object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
+{
+	struct msp_record r;
+	char text[320];
+
+	record_clear(&r);
+	if (!flat_record(wk, is_input, &r) && !members(wk, &r, is_input, role))
 		return false;
 	if (msp_record_is_tensor(&r)) {
 		if (wk->k < MSP_MAX_LEAVES && wk->w->on_leaf)
@@ -641,8 +723,9 @@ value(struct walk *wk, enum jscan_tok t, size_t plen, bool is_input, enum msp_ro
 		wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 	} else if (wk->w->on_arg && t != JSCAN_NULL) {
 		char text[200];
+		struct tokval v = tokval_of(wk->js);
 
-		scalar_text(wk->js, t, text, sizeof text);
+		scalar_text(&v, t, text, sizeof text);
 		wk->w->on_arg(wk->w->ctx, wk->path, text);
 	}
 	wk->path[plen] = '\0';
@@ -680,7 +763,8 @@ section(const char *key, size_t n, enum msp_dir dir, bool *is_input, enum msp_ro
 bool
 msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 {
-	struct walk wk = { .js = js, .w = w };
+	struct jscan_flat flat;     /* filled before it is read (jscan_flat) */
+	struct walk wk = { .js = js, .w = w, .flat = &flat };
 	char type[8];
 	int64_t count;
 	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);

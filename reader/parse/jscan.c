@@ -6,6 +6,7 @@
  * is replaced by U+FFFD (bad_utf8 says so) rather than failing the file.
  */
 #include "jscan.h"
+#include "jscan_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,16 +24,6 @@
  * when the scanner gets there (the kernel's own read-ahead window is a few
  * hundred KiB). */
 #define PREFETCH ((uint64_t)8 << 20)
-
-enum {
-	ST_VALUE,           /* a value must come */
-	ST_VALUE_OR_END,    /* after '[' */
-	ST_KEY_OR_END,      /* after '{' */
-	ST_KEY,             /* after ',' in an object */
-	ST_COLON,           /* after a key */
-	ST_COMMA_OR_END,    /* after a value inside a container */
-	ST_END,             /* the top value is complete */
-};
 
 static void
 setup(struct jscan *js, struct source *src, uint64_t off, const struct jscan_limits *lim)
@@ -142,12 +133,6 @@ peek(struct jscan *js)
 	return refill(js);
 }
 
-static uint64_t
-pos(const struct jscan *js)
-{
-	return js->boff + js->bpos;
-}
-
 static inline void
 advance(struct jscan *js)
 {
@@ -156,13 +141,6 @@ advance(struct jscan *js)
 		js->line_start = pos(js) + 1;
 	}
 	js->bpos++;
-}
-
-/* The column of the next byte (1-based, in bytes), 0 in a member scan. */
-static uint64_t
-cur_col(const struct jscan *js)
-{
-	return js->cur_line ? pos(js) - js->line_start + 1 : 0;
 }
 
 static enum jscan_tok
@@ -357,44 +335,6 @@ raw_utf8(struct jscan *js, int c)
 	return put(js, seq, (size_t)n);
 }
 
-/* 1 for a byte a string holds as it is: printable ASCII but '"' and '\\'. */
-static const unsigned char plain[256] = {
-	['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,     /* not '"' */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                 /* not '\\' */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
-
-/* How many bytes at b (of avail) a string holds as they are: up to the
- * first '"', '\\', control byte or non-ASCII byte.  Eight at a time: each
- * test below marks the high bit of a byte that is one (a borrow may mark
- * a byte above a true one too, never below: the lowest mark is exact). */
-static inline size_t
-plain_run(const unsigned char *b, size_t avail)
-{
-	size_t n = 0;
-
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-
-	for (; n + 8 <= avail; n += 8) {
-		uint64_t v, q, bs, hit;
-
-		memcpy(&v, b + n, 8);
-		q = v ^ (ones * '"');
-		bs = v ^ (ones * '\\');
-		hit = (((q - ones) & ~q) | ((bs - ones) & ~bs) | ((v - ones * 0x20) & ~v) | v) & high;
-		if (hit)
-			return n + (size_t)__builtin_ctzll(hit) / 8;
-	}
-#endif
-	while (n < avail && plain[b[n]])
-		n++;
-	return n;
-}
-
 /* A string after its opening quote, into js->str. */
 static enum jscan_tok
 string(struct jscan *js, enum jscan_tok kind)
@@ -577,6 +517,30 @@ number_fast(struct jscan *js)
 	if (p < end && *p == '.') {
 		const unsigned char *q = ++p;
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* eight fraction digits at a time (the 17-digit Norms); the
+		 * digit count as the loop below keeps it: leading zeros are
+		 * not significant, every digit after the first non-zero is */
+		for (; end - p >= 8; p += 8) {
+			uint64_t v, d8;
+			uint32_t val;
+
+			memcpy(&v, p, 8);
+			if (!eight_digits(v))
+				break;
+			d8 = v - 0x3030303030303030ull;
+			val = eight_value(d8);
+			if (m) {
+				if (nd > 19 - 8)
+					return false;
+				m = m * 100000000u + val;
+				nd += 8;
+			} else if (d8) {
+				m = val;
+				nd = 8 - __builtin_ctzll(d8) / 8;
+			}
+		}
+#endif
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			unsigned d = *p - '0';
 
@@ -712,8 +676,8 @@ value(struct jscan *js, int c)
  * comma right after the value (the usual layout) is taken at once, which
  * is what ST_COMMA_OR_END would do next (not in a member scan's top
  * object, which ends after one member). */
-static enum jscan_tok
-after_value(struct jscan *js, enum jscan_tok t)
+enum jscan_tok
+jscan_after_value(struct jscan *js, enum jscan_tok t)
 {
 	if (t == JSCAN_ERROR || t == JSCAN_OBJ_BEGIN || t == JSCAN_ARR_BEGIN)
 		return t;
@@ -742,7 +706,7 @@ close_container(struct jscan *js, int c)
 		js->done = true;   /* the object that held the member ended: no more members */
 		return JSCAN_EOF;
 	}
-	return after_value(js, c == '}' ? JSCAN_OBJ_END : JSCAN_ARR_END);
+	return jscan_after_value(js, c == '}' ? JSCAN_OBJ_END : JSCAN_ARR_END);
 }
 
 static enum jscan_tok
@@ -759,11 +723,11 @@ step(struct jscan *js)
 			return JSCAN_EOF;
 		return c == -2 ? fail_eof(js, c, "trailing space") : fail(js, "bytes after the end of the value");
 	case ST_VALUE:
-		return after_value(js, value(js, c));
+		return jscan_after_value(js, value(js, c));
 	case ST_VALUE_OR_END:
 		if (c == ']')
 			return close_container(js, c);
-		return after_value(js, value(js, c));
+		return jscan_after_value(js, value(js, c));
 	case ST_KEY_OR_END:
 	case ST_KEY:
 		if (c == '}' && js->state == ST_KEY_OR_END)

@@ -85,6 +85,33 @@ struct jscan {
 	size_t scap;
 };
 
+/* Most members jscan_flat() takes of one object, and numbers in its arrays. */
+#define JSCAN_FLAT_MEMBERS 16
+#define JSCAN_FLAT_NUMS    16
+
+/* One member of a flat object. */
+struct jscan_member {
+	const char *key;        /* not NUL-terminated until jscan_flat_take() */
+	size_t klen;
+	enum jscan_tok tok;     /* JSCAN_STRING, _NUMBER, _TRUE, _FALSE, _NULL, or
+				 * JSCAN_ARR_BEGIN: an array of numbers */
+	const char *str;        /* JSCAN_STRING: as key */
+	size_t len;
+	double num;             /* JSCAN_NUMBER */
+	int first, count;       /* JSCAN_ARR_BEGIN: nums[first, first + count) */
+};
+
+/* A whole object read at once (jscan_flat). */
+struct jscan_flat {
+	struct jscan_member m[JSCAN_FLAT_MEMBERS];
+	int n;
+	double nums[JSCAN_FLAT_NUMS];
+	int nnums;
+	/* Private: where the scan goes on after the object. */
+	size_t end_pos, close_pos;
+	uint64_t lines, line_start;
+};
+
 /* Starts a scan of src from byte off to its end; lim NULL takes the
  * defaults.  The scanner borrows src until jscan_done(). */
 void jscan_init(struct jscan *js, struct source *src, uint64_t off,
@@ -101,6 +128,21 @@ enum jscan_tok jscan_next(struct jscan *js);
 /* Skips the value whose first token was just returned (its whole subtree for
  * a container; nothing for a scalar).  Returns false on an error (js.err). */
 bool jscan_skip(struct jscan *js, enum jscan_tok first);
+/* Right after a JSCAN_OBJ_BEGIN: reads the object's members at once when
+ * the whole object lies in the read buffer and is flat (each value a
+ * string without escapes or bytes past ASCII, a number, true, false, null
+ * or an array of numbers; no NaN or Infinity; within the limits and
+ * JSCAN_FLAT_*).  Returns true and f filled, the scanner unchanged until
+ * jscan_flat_take(); false when not (the object is then read token by
+ * token, which reports its errors).  The tokens it stands for are the
+ * ones jscan_next() would give, numbers with the same bits.  f's strings
+ * borrow the read buffer until the next call on the scanner. */
+bool jscan_flat(struct jscan *js, struct jscan_flat *f);
+/* Consumes the object jscan_flat() read into f (which must be the last
+ * call on the scanner): its keys and strings NUL-terminated, the scanner
+ * as after the object's JSCAN_OBJ_END (token position, line, column,
+ * depth, the comma after it). */
+void jscan_flat_take(struct jscan *js, struct jscan_flat *f);
 /* Frees the buffers; the scanner may be initialised again. */
 void jscan_done(struct jscan *js);
 /* The name of a token kind ("number"), for messages. */

@@ -10,6 +10,8 @@
  * within the limit, and the scan ends (EOF or ERROR) within len + 2 tokens.
  * An input that is one number (and a short input taken as number text) has
  * strtod's bits, through the scanner and through decnum's fast path.
+ * Every object jscan_flat() takes stands for the tokens jscan_next() gives
+ * (keys, strings, numbers' bits) and leaves the scanner where they do.
  */
 #include <math.h>
 #include <stdint.h>
@@ -84,6 +86,68 @@ number_check(const uint8_t *data, size_t size)
 	source_close(src);
 }
 
+static bool
+same_tok(const struct jscan *a, enum jscan_tok t, const char *str, size_t len, double num)
+{
+	if (t == JSCAN_KEY || t == JSCAN_STRING)
+		return a->len == len && memcmp(a->str, str, len) == 0;
+	return t != JSCAN_NUMBER || same_bits(a->num, num);
+}
+
+/* A scanner that reads flat objects at once (b) against one that reads
+ * every token (a), in step. */
+static void
+flat_check(struct source *src, const struct jscan_limits *lim)
+{
+	struct jscan a, b;
+	enum jscan_tok ta, tb;
+
+	jscan_init(&a, src, 0, lim);
+	jscan_init(&b, src, 0, lim);
+	for (;;) {
+		struct jscan_flat f;
+		int i, j;
+
+		ta = jscan_next(&a);
+		tb = jscan_next(&b);
+		if (ta != tb || a.tok_off != b.tok_off || a.line != b.line || a.col != b.col ||
+		    a.depth != b.depth || (ta == JSCAN_ERROR && strcmp(a.err, b.err) != 0) ||
+		    !same_tok(&a, ta, b.str, b.len, b.num))
+			abort();
+		if (ta == JSCAN_EOF || ta == JSCAN_ERROR)
+			break;
+		if (tb != JSCAN_OBJ_BEGIN || !jscan_flat(&b, &f))
+			continue;
+		for (i = 0; i < f.n; i++) {
+			const struct jscan_member *mb = &f.m[i];
+
+			if (jscan_next(&a) != JSCAN_KEY || !same_tok(&a, JSCAN_KEY, mb->key, mb->klen, 0))
+				abort();
+			ta = jscan_next(&a);
+			if (ta != mb->tok)
+				abort();
+			if (ta != JSCAN_ARR_BEGIN) {
+				if (!same_tok(&a, ta, mb->str, mb->len, mb->num))
+					abort();
+				continue;
+			}
+			for (j = 0; j < mb->count; j++)
+				if (jscan_next(&a) != JSCAN_NUMBER || !same_bits(a.num, f.nums[mb->first + j]))
+					abort();
+			if (jscan_next(&a) != JSCAN_ARR_END)
+				abort();
+		}
+		if (jscan_next(&a) != JSCAN_OBJ_END)
+			abort();
+		jscan_flat_take(&b, &f);
+		if (a.tok_off != b.tok_off || a.line != b.line || a.col != b.col || a.depth != b.depth ||
+		    a.len != b.len || strcmp(a.str, b.str) != 0 || !same_bits(a.num, b.num))
+			abort();
+	}
+	jscan_done(&a);
+	jscan_done(&b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -95,6 +159,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scan(src, 0, false, NULL, false, size);
 	scan(src, 0, false, &tiny, false, size);
 	scan(src, 0, false, NULL, true, size);
+	flat_check(src, NULL);
+	flat_check(src, &tiny);
 	for (i = 0; i < size && quotes < 16; i++)
 		if (data[i] == '"') {
 			scan(src, i, true, NULL, false, size);

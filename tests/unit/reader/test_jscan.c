@@ -296,6 +296,289 @@ test_jscan_numbers_are_strtods_bits_across_chunks(void **state)
 	free(text);
 }
 
+/* Fractions of every length with leading zeros of every count (the fast
+ * path takes eight fraction digits at a time where it can, and counts as
+ * significant only the digits after the first non-zero one: up to 19 of
+ * them, more go to strtod): each number has strtod's bits. */
+static void
+test_jscan_fraction_digits_of_every_length_are_strtods(void **state)
+{
+	static const char *const ints[] = { "0", "-0", "1", "-7", "12345678", "123456789012" };
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	struct strbuf sb;
+	size_t in, zeros, digs, k;
+
+	(void)state;
+	for (in = 0; in < TD_ARRAY_SIZE(ints); in++) {
+		for (zeros = 0; zeros <= 20; zeros++) {
+			for (digs = 1; digs <= 26; digs++) {
+				struct source *src;
+				struct jscan js;
+				double want;
+
+				memset(&sb, 0, sizeof sb);
+				strbuf_addf(&sb, "%s.", ints[in]);
+				for (k = 0; k < zeros; k++)
+					strbuf_addf(&sb, "0");
+				for (k = 0; k < digs; k++) {
+					x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+					/* a first digit of zero now and then: a zero run
+					 * inside the significant digits */
+					strbuf_addf(&sb, "%c", (char)('0' + (k == 0 ? 1 + x % 9 : x % 10)));
+				}
+				strbuf_addf(&sb, "%s", digs % 3 ? " " : "");
+				want = strtod(sb.buf, NULL);
+				src = source_from_bytes(sb.buf, sb.len);
+				jscan_init(&js, src, 0, NULL);
+				assert_int_equal(jscan_next(&js), JSCAN_NUMBER);
+				if (memcmp(&want, &js.num, sizeof want) != 0)
+					fail_msg("'%s': scanned %a, strtod %a", sb.buf, js.num, want);
+				assert_int_equal(jscan_next(&js), JSCAN_EOF);
+				jscan_done(&js);
+				source_close(src);
+				strbuf_done(&sb);
+			}
+		}
+	}
+}
+
+/* A string of plain bytes with one byte that is not plain at every
+ * position of its first 48 (the plain run is found 16 or 8 bytes at a
+ * time): an escape, a UTF-8 character, an invalid byte, a control byte,
+ * the closing quote itself. */
+static void
+test_jscan_string_special_byte_at_every_position(void **state)
+{
+	static const struct {
+		const char *in, *out;   /* raw bytes in the string, decoded */
+		bool bad_utf8, error;
+	} special[] = {
+		{ "\\n", "\n", false, false }, { "\\\"", "\"", false, false },
+		{ "\xC3\xA9", "\xC3\xA9", false, false }, { "\xFF", "\xEF\xBF\xBD", true, false },
+		{ "\x01", NULL, false, true }, { "", "", false, false },
+	};
+	size_t at, sp;
+
+	(void)state;
+	for (sp = 0; sp < TD_ARRAY_SIZE(special); sp++) {
+		for (at = 0; at < 48; at++) {
+			char text[160], want[160], err[160];
+			size_t tail = 40 - at % 5, n;
+			struct source *src;
+			struct jscan js;
+			enum jscan_tok t;
+
+			n = (size_t)snprintf(text, sizeof text, "[\"%.*s%s%.*s\"]", (int)at,
+					     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", special[sp].in,
+					     (int)tail, "0123456789012345678901234567890123456789");
+			snprintf(want, sizeof want, "%.*s%s%.*s", (int)at,
+				 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+				 special[sp].out ? special[sp].out : "", (int)tail,
+				 "0123456789012345678901234567890123456789");
+			src = source_from_bytes(text, n);
+			jscan_init(&js, src, 0, NULL);
+			assert_int_equal(jscan_next(&js), JSCAN_ARR_BEGIN);
+			t = jscan_next(&js);
+			if (special[sp].error) {
+				assert_int_equal(t, JSCAN_ERROR);
+				snprintf(err, sizeof err, "line 1, column %zu: control byte 0x01 in a string",
+					 at + 3);
+				assert_string_equal(js.err, err);
+			} else {
+				assert_int_equal(t, JSCAN_STRING);
+				assert_string_equal(js.str, want);
+				assert_int_equal(js.len, strlen(want));
+				assert_int_equal(js.bad_utf8, special[sp].bad_utf8);
+				assert_int_equal(jscan_next(&js), JSCAN_ARR_END);
+				assert_int_equal(jscan_next(&js), JSCAN_EOF);
+			}
+			jscan_done(&js);
+			source_close(src);
+		}
+	}
+}
+
+/* Reads text with jscan_flat() tried at every object (flat) or never:
+ * the token stream as text, each token with its line and column, and the
+ * error; *taken counts the objects read at once. */
+static char *
+scan_flat(const char *text, const struct jscan_limits *lim, bool flat, int *taken)
+{
+	struct source *src = source_from_bytes(text, strlen(text));
+	struct jscan js;
+	struct strbuf sb;
+	enum jscan_tok t;
+
+	memset(&sb, 0, sizeof sb);
+	jscan_init(&js, src, 0, lim);
+	while ((t = jscan_next(&js)) != JSCAN_EOF && t != JSCAN_ERROR) {
+		struct jscan_flat f;
+		int i, j;
+
+		strbuf_addf(&sb, "%llu:%llu ", (unsigned long long)js.line, (unsigned long long)js.col);
+		if (t != JSCAN_OBJ_BEGIN || !flat || !jscan_flat(&js, &f)) {
+			switch (t) {
+			case JSCAN_KEY: strbuf_addf(&sb, "k(%s)", js.str); break;
+			case JSCAN_STRING: strbuf_addf(&sb, "s(%s)", js.str); break;
+			case JSCAN_NUMBER: strbuf_addf(&sb, "n(%a)", js.num); break;
+			default: strbuf_addf(&sb, "%s", jscan_tok_name(t)); break;
+			}
+			strbuf_addf(&sb, "\n");
+			continue;
+		}
+		/* the tokens the object stands for, without their places */
+		strbuf_addf(&sb, "'{'\n");
+		for (i = 0; i < f.n; i++) {
+			const struct jscan_member *mb = &f.m[i];
+
+			strbuf_addf(&sb, "k(%.*s)", (int)mb->klen, mb->key);
+			switch (mb->tok) {
+			case JSCAN_STRING: strbuf_addf(&sb, "s(%.*s)", (int)mb->len, mb->str); break;
+			case JSCAN_NUMBER: strbuf_addf(&sb, "n(%a)", mb->num); break;
+			case JSCAN_ARR_BEGIN:
+				strbuf_addf(&sb, "'['");
+				for (j = 0; j < mb->count; j++)
+					strbuf_addf(&sb, "n(%a)", f.nums[mb->first + j]);
+				strbuf_addf(&sb, "']'");
+				break;
+			default: strbuf_addf(&sb, "%s", jscan_tok_name(mb->tok)); break;
+			}
+		}
+		jscan_flat_take(&js, &f);
+		++*taken;
+		strbuf_addf(&sb, "\n%llu:%llu '}'\n", (unsigned long long)js.line, (unsigned long long)js.col);
+	}
+	if (t == JSCAN_ERROR)
+		strbuf_addf(&sb, "error %s\n", js.err);
+	jscan_done(&js);
+	source_close(src);
+	return strbuf_take(&sb);
+}
+
+/* The same tokens token by token, for comparison: a flat object's are
+ * joined as scan_flat() writes them (no places inside the object). */
+static char *
+scan_joined(const char *text, const struct jscan_limits *lim)
+{
+	struct source *src = source_from_bytes(text, strlen(text));
+	struct jscan js;
+	struct strbuf sb;
+	enum jscan_tok t;
+	int in = 0;     /* depth of the object being joined, 0: none */
+
+	memset(&sb, 0, sizeof sb);
+	jscan_init(&js, src, 0, lim);
+	while ((t = jscan_next(&js)) != JSCAN_EOF && t != JSCAN_ERROR) {
+		if (in && t == JSCAN_OBJ_END && js.depth == in - 1)
+			strbuf_addf(&sb, "\n");
+		if (!in || (t == JSCAN_OBJ_END && js.depth == in - 1))
+			strbuf_addf(&sb, "%llu:%llu ", (unsigned long long)js.line, (unsigned long long)js.col);
+		switch (t) {
+		case JSCAN_KEY: strbuf_addf(&sb, "k(%s)", js.str); break;
+		case JSCAN_STRING: strbuf_addf(&sb, "s(%s)", js.str); break;
+		case JSCAN_NUMBER: strbuf_addf(&sb, "n(%a)", js.num); break;
+		default: strbuf_addf(&sb, "%s", jscan_tok_name(t)); break;
+		}
+		if (t == JSCAN_OBJ_BEGIN && !in)
+			in = js.depth;
+		else if (t == JSCAN_OBJ_END && in && js.depth == in - 1)
+			in = 0;
+		if (!in || t == JSCAN_OBJ_BEGIN)
+			strbuf_addf(&sb, "\n");
+	}
+	if (t == JSCAN_ERROR)
+		strbuf_addf(&sb, "error %s\n", js.err);
+	jscan_done(&js);
+	source_close(src);
+	return strbuf_take(&sb);
+}
+
+/* A flat object read at once (jscan_flat) stands for the tokens
+ * jscan_next() gives, numbers with the same bits, and leaves the scanner
+ * where they do: the closing brace's line and column, the next tokens'. */
+static void
+test_jscan_flat_object_is_its_tokens(void **state)
+{
+	static const char *const texts[] = {
+		"[{\n    \"type\": \"torch.Tensor\",\n    \"shape\": [\n     64,\n     1024\n    ],\n"
+		"    \"Max\": 0.515625,\n    \"Norm\": 1.2848653261139862,\r\n\t\"requires_grad\": true\n   },\n"
+		"   {}, {\"a\":null,\"b\":false,\"c\":[],\"d\":-0,\"e\":1.5e-3,\"f\":12345678901234567890123,"
+		"\"g\":0.000000001234567890123456789,\"h\":-7E+2,\"i\":25e300,\"k\":2.5e+3,\"j\":1e-310}\n,{\"x\": 1} ]",
+		"{\"n\": 2.5}",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TD_ARRAY_SIZE(texts); i++) {
+		int taken = 0, none = 0;
+		char *flat = scan_flat(texts[i], NULL, true, &taken), *plain = scan_flat(texts[i], NULL, false, &none);
+		char *joined = scan_joined(texts[i], NULL);
+
+		assert_true(taken > 0);
+		assert_int_equal(none, 0);
+		(void)plain;
+		assert_string_equal(flat, joined);
+		free(flat);
+		free(plain);
+		free(joined);
+	}
+	{
+		/* the closing brace's place, written down from the text */
+		int taken = 0;
+		char *flat = scan_flat(texts[0], NULL, true, &taken);
+
+		assert_int_equal(taken, 4);
+		assert_non_null(strstr(flat, "\n10:4 '}'\n11:4 '{'\n"));
+		assert_non_null(strstr(flat, "'}'\n12:2 '{'\n"));
+		assert_non_null(strstr(flat, "12:9 '}'\n12:11 ']'\n"));
+		free(flat);
+	}
+}
+
+/* An object jscan_flat() does not take is left whole to jscan_next(),
+ * which gives its tokens and errors as if it had not been asked. */
+static void
+test_jscan_flat_declines_and_consumes_nothing(void **state)
+{
+	static const struct jscan_limits lim = { 2, 8, 6 };
+	static const char *const texts[] = {
+		"[{\"a\": \"t\\u0041b\"}]",     /* an escape */
+		"[{\"a\": \"\xC3\xA9\"}]",      /* UTF-8 */
+		"[{\"a\": {\"b\": \"\\u0041\"}}]",        /* nested */
+		"[{\"a\": [\"s\"]}]",           /* an array of strings */
+		"[{\"a\": [[1]]}]",
+		"[{\"a\": NaN, \"b\": -Infinity}]",
+		"[{\"a\": 1.}]",                /* errors, each the token path's */
+		"[{\"a\": 1 \"b\": 2}]",
+		"[{\"a\": 01}]",
+		"[{\"a\": tru}]",
+		"[{\"a\": 1,}]",
+		"[{\"a\": 1e}]",
+		"[{\"a\": [1,]}]",
+		"[{\"a\": 1",
+		"[{\"a\": \"bcdefghij\"}]",     /* past the limits */
+		"[{\"a\": 1234567}]",
+		"[{\"a\": [1]}]",              /* the array past the depth limit */
+		"[{\"1\":1,\"2\":2,\"3\":3,\"4\":4,\"5\":5,\"6\":6,\"7\":7,\"8\":8,\"9\":9,\"10\":0,"
+		"\"11\":1,\"12\":2,\"13\":3,\"14\":4,\"15\":5,\"16\":6,\"17\":7}]",
+		"[{\"a\": [1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7]}]",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TD_ARRAY_SIZE(texts); i++) {
+		const struct jscan_limits *l = i >= 14 && i <= 16 ? &lim : NULL;
+		int taken = 0, none = 0;
+		char *flat = scan_flat(texts[i], l, true, &taken), *plain = scan_flat(texts[i], l, false, &none);
+
+		if (taken)
+			fail_msg("'%s' was read at once", texts[i]);
+		assert_string_equal(flat, plain);
+		free(flat);
+		free(plain);
+	}
+}
+
 int
 main(void)
 {
@@ -309,6 +592,10 @@ main(void)
 		cmocka_unit_test(test_jscan_member_scan_mid_file),
 		cmocka_unit_test(test_jscan_skip_and_chunk_boundaries),
 		cmocka_unit_test(test_jscan_numbers_are_strtods_bits_across_chunks),
+		cmocka_unit_test(test_jscan_fraction_digits_of_every_length_are_strtods),
+		cmocka_unit_test(test_jscan_string_special_byte_at_every_position),
+		cmocka_unit_test(test_jscan_flat_object_is_its_tokens),
+		cmocka_unit_test(test_jscan_flat_declines_and_consumes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

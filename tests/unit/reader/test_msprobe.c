@@ -642,11 +642,109 @@ test_msprobe_map_puts_overwrites_and_finds(void **state)
 	assert_null(msp_map_get(&m, "Functional.conv2d.1"));
 }
 
+/* A flat keyword object with a None argument (a row of its own). */
+static const char NONE_DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"data\": {\n"
+	"\"Torch.g.0.forward\": {\"input_args\": [" T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1")
+	"], \"input_kwargs\": {\"none\": null, \"dst\": 1}, \"output\": [null]}\n"
+	"}}\n";
+
+/* s with every "torch.Tensor" spelt "torch\u002eTensor" and "none"
+ * "n\u006fne" (the same text once decoded): no record of it is read at
+ * once (jscan_flat takes no escape), so the walk goes token by token. */
+static char *
+spelt_with_escapes(const char *s)
+{
+	struct strbuf sb = { 0 };
+	const char *p, *q;
+
+	for (;;) {
+		p = strstr(s, "torch.Tensor");
+		q = strstr(s, "\"none\"");
+		if (!p && !q)
+			break;
+		if (!p || (q && q < p)) {
+			strbuf_add(&sb, s, (size_t)(q - s));
+			strbuf_addf(&sb, "\"n\\u006fne\"");
+			s = q + strlen("\"none\"");
+		} else {
+			strbuf_add(&sb, s, (size_t)(p - s));
+			strbuf_addf(&sb, "torch\\u002eTensor");
+			s = p + strlen("torch.Tensor");
+		}
+	}
+	strbuf_addf(&sb, "%s", s);
+	return strbuf_take(&sb);
+}
+
+/* The walk gives the same rows, summaries and decodes whether a record is
+ * read at once (a flat object, jscan_flat) or token by token. */
+static void
+test_msprobe_record_at_once_or_by_token(void **state)
+{
+	static const char *const dumps[] = { DUMP, ARGS_DUMP, NONE_DUMP };
+	size_t d, i;
+
+	(void)state;
+	for (d = 0; d < TD_ARRAY_SIZE(dumps); d++) {
+		char *esc = spelt_with_escapes(dumps[d]);
+		char *da = make_dump("msp_flat_a", dumps[d], SIZE_MAX), *db = make_dump("msp_flat_b", esc, SIZE_MAX);
+		struct recorded a, b;
+
+		assert_string_not_equal(esc, dumps[d]);
+		record_sink_index(&msprobe_reader_ops, da, &a);
+		record_sink_index(&msprobe_reader_ops, db, &b);
+		assert_int_equal(a.rs.ntraces, b.rs.ntraces);
+		assert_int_equal(a.rs.nexecutions, b.rs.nexecutions);
+		assert_int_equal(a.rs.nproblems, 0);
+		assert_int_equal(b.rs.nproblems, 0);
+		for (i = 0; i < a.rs.ntraces; i++) {
+			const struct td_summary *x = &a.rs.traces[i].summary, *y = &b.rs.traces[i].summary;
+			struct reader_detail dx, dy;
+
+			assert_string_equal(a.rs.traces[i].op_type, b.rs.traces[i].op_type);
+			assert_int_equal(a.rs.traces[i].slot, b.rs.traces[i].slot);
+			assert_int_equal(x->known, y->known);
+			assert_int_equal(x->dtype, y->dtype);
+			assert_int_equal(x->rank, y->rank);
+			assert_int_equal(x->ndims, y->ndims);
+			assert_memory_equal(x->dims, y->dims, sizeof x->dims);
+			assert_int_equal(x->elements, y->elements);
+			assert_int_equal(x->has_inf_or_nan, y->has_inf_or_nan);
+			assert_memory_equal(&x->min, &y->min, sizeof x->min);
+			assert_memory_equal(&x->max, &y->max, sizeof x->max);
+			assert_memory_equal(&x->mean, &y->mean, sizeof x->mean);
+			assert_memory_equal(&x->l2norm, &y->l2norm, sizeof x->l2norm);
+			assert_int_equal(msprobe_reader_ops.decode(a.r, READER_TRACE, &a.rs.traces[i].loc, &dx), TD_OK);
+			assert_int_equal(msprobe_reader_ops.decode(b.r, READER_TRACE, &b.rs.traces[i].loc, &dy), TD_OK);
+			assert_string_equal(dx.text, dy.text);
+			assert_int_equal(dx.nargs, dy.nargs);
+			for (size_t k = 0; k < dx.nargs; k++) {
+				assert_string_equal(dx.args[k].path, dy.args[k].path);
+				assert_int_equal(dx.args[k].place, dy.args[k].place);
+				assert_int_equal(dx.args[k].is_input, dy.args[k].is_input);
+				assert_true((dx.args[k].dtype == NULL) == (dy.args[k].dtype == NULL));
+				assert_true((dx.args[k].value == NULL) == (dy.args[k].value == NULL));
+				if (dx.args[k].value)
+					assert_string_equal(dx.args[k].value, dy.args[k].value);
+			}
+			reader_detail_done(&dx);
+			reader_detail_done(&dy);
+		}
+		record_sink_index_done(&a);
+		record_sink_index_done(&b);
+		test_rmtree(da);
+		test_rmtree(db);
+		free(esc);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_msprobe_leaves_rows_and_summaries),
+		cmocka_unit_test(test_msprobe_record_at_once_or_by_token),
 		cmocka_unit_test(test_msprobe_nontensor_arguments),
 		cmocka_unit_test(test_msprobe_row_facts_role_requires_grad_prefix),
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
