@@ -85,6 +85,11 @@ UNIT_MODEL  := $(patsubst tests/unit/model/%.c,$(BUILD)/tests/%,$(wildcard tests
 UNIT_CMD    := $(patsubst tests/unit/cmd/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/cmd/test_*.c))
 UNIT_TUI    := $(patsubst tests/unit/tui/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/tui/test_*.c))
 UNIT_TESTS  := $(UNIT_READER) $(UNIT_MODEL) $(UNIT_CMD) $(UNIT_TUI)
+# test_jscan again over the JSON scanner built without SIMD (its portable
+# path, which an x86-64 build never takes otherwise: reader/parse/jscan_internal.h).
+JSCAN_OBJS     := $(BUILD)/reader/parse/jscan.o $(BUILD)/reader/parse/jscan_flat.o
+JSCAN_PORTABLE := $(patsubst $(BUILD)/reader/parse/%.o,$(BUILD)/tests/portable/%.o,$(JSCAN_OBJS))
+UNIT_TESTS  += $(BUILD)/tests/test_jscan_portable
 TEST_HELPER := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/helpers/*.c))
 
 # The binary the test targets drive (tdbg, or tdbg-asan under make asan).
@@ -175,6 +180,16 @@ $(BUILD)/tests/unit/helpers/%.o: tests/unit/helpers/%.c $(FLAGS_FILE) | $(PROTO_
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(UNIT_READER): $(BUILD)/tests/%: $(BUILD)/tests/reader/%.o $(LOW_OBJS) $(TEST_HELPER)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READER_LIBS) $(TEST_LIBS)
+
+$(BUILD)/tests/portable/%.o: reader/parse/%.c $(FLAGS_FILE) | $(PROTO_HDRS)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DJSCAN_NO_SIMD -c -o $@ $<
+
+$(BUILD)/tests/test_jscan_portable: $(BUILD)/tests/reader/test_jscan.o \
+		$(filter-out $(JSCAN_OBJS),$(LOW_OBJS)) $(JSCAN_PORTABLE) $(TEST_HELPER)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(READER_LIBS) $(TEST_LIBS)
 
