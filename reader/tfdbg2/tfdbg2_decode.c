@@ -309,6 +309,34 @@ copy_frames(const Tensorflow__CodeLocation *cl, struct reader_detail *d)
 	d->nframes = cl->n_stack_frame_ids;
 }
 
+/* The record at loc of a file of the given role, read for a cheaper decode
+ * (the wire scanner): its payload in *buf (freed by the caller) and the
+ * DebugEvent's field num in *ev.  False when the file is stale or gone or
+ * the record is not such an event: the caller then decodes in full, which
+ * says why. */
+static bool
+fast_event(struct reader *r, const struct td_locator *loc, enum tf2_role role, uint32_t num,
+	   struct tf2_file **file, unsigned char **buf, size_t *len, struct pbwire_field *ev,
+	   double *wall_time)
+{
+	struct tf2_file *f = tf2_file_by_id(r, loc->file);
+	struct source *src;
+	char why[256];
+	bool stale;
+
+	*buf = NULL;
+	if (!f || f->role != role)
+		return false;
+	pthread_mutex_lock(&r->lock);
+	stale = f->stale || f->id != loc->file;
+	src = f->src;
+	pthread_mutex_unlock(&r->lock);
+	if (stale || !src || tfrecord_read_at(src, loc->offset, buf, len) != TD_OK)
+		return false;
+	*file = f;
+	return tf2_event_payload(*buf, *len, num, ev, wall_time, why, sizeof why);
+}
+
 /* The fields the model's row cache keeps (decode_summary), read with the
  * index's wire scanner instead of unpacking the record: a health-mode
  * trace's summary, slot, device and wall time.  False when the record
@@ -317,26 +345,17 @@ copy_frames(const Tensorflow__CodeLocation *cl, struct reader_detail *d)
 static bool
 decode_trace_fast(struct reader *r, const struct td_locator *loc, struct reader_detail *d)
 {
-	struct tf2_file *f = tf2_file_by_id(r, loc->file);
+	struct tf2_file *f = NULL;
 	struct pbwire_field ev, fl, tp = {0}, dev = {0};
 	struct pbwire w;
-	struct source *src;
 	unsigned char *buf;
-	size_t len;
+	size_t len = 0;
 	int mode = 0;
 	uint32_t slot = 0;
 	char why[256];
-	bool stale, ok = false;
+	bool ok = false;
 
-	if (!f || f->role != TF2_TRACES)
-		return false;
-	pthread_mutex_lock(&r->lock);
-	stale = f->stale || f->id != loc->file;
-	src = f->src;
-	pthread_mutex_unlock(&r->lock);
-	if (stale || !src || tfrecord_read_at(src, loc->offset, &buf, &len) != TD_OK)
-		return false;
-	if (!tf2_event_payload(buf, len, 10, &ev, &d->wall_time, why, sizeof why))
+	if (!fast_event(r, loc, TF2_TRACES, 10, &f, &buf, &len, &ev, &d->wall_time))
 		goto out;
 	pbwire_init_field(&w, &ev);
 	while (pbwire_next(&w, &fl)) {
@@ -532,26 +551,17 @@ add_ids(const struct pbwire_field *f, int64_t *ids, size_t *n)
 static bool
 decode_execution_fast(struct reader *r, const struct td_locator *loc, struct reader_detail *d)
 {
-	struct tf2_file *f = tf2_file_by_id(r, loc->file);
+	struct tf2_file *f = NULL;
 	struct pbwire_field ev, fl;
 	struct pbwire w;
-	struct source *src;
 	unsigned char *buf;
-	size_t len, nin = 0, nout = 0, nprotos = 0, n;
+	size_t len = 0, nin = 0, nout = 0, nprotos = 0, n;
 	int64_t num_outputs = 0;
 	int mode = 0, pass;
 	char why[256];
-	bool stale, ok = false;
+	bool ok = false;
 
-	if (!f || f->role != TF2_EXECUTION)
-		return false;
-	pthread_mutex_lock(&r->lock);
-	stale = f->stale || f->id != loc->file;
-	src = f->src;
-	pthread_mutex_unlock(&r->lock);
-	if (stale || !src || tfrecord_read_at(src, loc->offset, &buf, &len) != TD_OK)
-		return false;
-	if (!tf2_event_payload(buf, len, 9, &ev, &d->wall_time, why, sizeof why))
+	if (!fast_event(r, loc, TF2_EXECUTION, 9, &f, &buf, &len, &ev, &d->wall_time))
 		goto out;
 	/* pass 0 checks every field and counts; pass 1 fills */
 	for (pass = 0; pass < 2; pass++) {

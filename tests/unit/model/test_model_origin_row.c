@@ -20,6 +20,7 @@
 
 #include "model/model.h"
 #include "tests/unit/helpers/cache_tmp.h"
+#include "tests/unit/helpers/summary_assert.h"
 
 static const char *const fixtures[] = {
 	"tests/fixtures/tfdbg2/mnist_nan",
@@ -38,27 +39,7 @@ static const char *const fixtures[] = {
 static void
 same_summary(const struct td_summary *a, const struct td_summary *b)
 {
-	const uint32_t shown = ~(uint32_t)(SUM_TENSOR_ID | SUM_PERCENTILES);
-
-	assert_int_equal(a->known & shown, b->known & shown);
-	assert_int_equal(a->dtype, b->dtype);
-	assert_int_equal(a->rank, b->rank);
-	assert_int_equal(a->ndims, b->ndims);
-	assert_memory_equal(a->dims, b->dims, (size_t)a->ndims * sizeof(a->dims[0]));
-	assert_int_equal(a->elements, b->elements);
-	assert_int_equal(a->nan, b->nan);
-	assert_int_equal(a->neg_inf, b->neg_inf);
-	assert_int_equal(a->pos_inf, b->pos_inf);
-	assert_int_equal(a->negative, b->negative);
-	assert_int_equal(a->zero, b->zero);
-	assert_int_equal(a->positive, b->positive);
-	assert_int_equal(a->has_inf_or_nan, b->has_inf_or_nan);
-	assert_memory_equal(&a->min, &b->min, sizeof a->min);
-	assert_memory_equal(&a->max, &b->max, sizeof a->max);
-	assert_memory_equal(&a->mean, &b->mean, sizeof a->mean);
-	assert_memory_equal(&a->abs_mean, &b->abs_mean, sizeof a->abs_mean);
-	assert_memory_equal(&a->std, &b->std, sizeof a->std);
-	assert_memory_equal(&a->l2norm, &b->l2norm, sizeof a->l2norm);
+	assert_same_summary(a, b, SUM_TENSOR_ID | SUM_PERCENTILES);
 }
 
 /* o's row facts are model_trace_get's. */
