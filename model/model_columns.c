@@ -526,8 +526,8 @@ colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t 
 }
 
 void
-colstore_get_rows(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t need,
-		  struct model_fields *out, uint8_t *state)
+colstore_get_briefs(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t need,
+		    struct model_brief *out, uint8_t *state)
 {
 	uint64_t readable = cs ? atomic_load(&cs->rows) : 0, meta;
 	uint32_t mask;
@@ -554,9 +554,7 @@ colstore_get_rows(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t 
 			state[i] = COLS_ROW_UNFILLED;
 		else {
 			state[i] = COLS_ROW_FILLED;
-			cols_unpack(cs->r, k, need, &out[i]);
-			if (!(need & COLS_WALL))
-				out[i].wall_time = 0;
+			cols_unpack_brief(cs->r, k, need, &out[i]);
 		}
 	}
 	pthread_mutex_unlock(&cs->lock);
@@ -585,7 +583,13 @@ colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 	pthread_mutex_lock(&cs->lock);
 	window_load(cs, row, (1u << NCOL) - 1);     /* written back whole */
 	if (row < cs->rrows) {
-		cols_pack(cs->r, (unsigned)(row % COLS_WINDOW), s, from_values, wall_time, true, false);
+		unsigned k = (unsigned)(row % COLS_WINDOW);
+		/* the index pass's mark that the record holds no values stays:
+		 * it is the record's, not the decode's (a row it left unfilled,
+		 * a shape that does not pack, is still read as holding none) */
+		bool no_values = (cs->r->v[C_META][k] & M_NOVALUES) != 0;
+
+		cols_pack(cs->r, k, s, from_values, wall_time, true, no_values);
 		if (cs->dlo == cs->dhi) {
 			cs->dlo = row;
 			cs->dhi = row + 1;
