@@ -196,19 +196,6 @@ model_brief_of(const struct td_summary *s, uint32_t need, struct model_brief *b)
 	return !(b->known & SUM_SHAPE) || b->shape;
 }
 
-bool
-model_brief_nonfinite(const struct model_brief *b)
-{
-	/* td_summary_nonfinite's rule, on the brief's fields */
-	if ((b->known & SUM_NONFINITE) && b->nonfinite)
-		return true;
-	if ((b->known & SUM_NAN) && b->nan > 0)
-		return true;
-	if ((b->known & SUM_NEG_INF) && b->neg_inf > 0)
-		return true;
-	return (b->known & SUM_POS_INF) && b->pos_inf > 0;
-}
-
 /* Rows model_trace_briefs_novalues asks the columns for at a time. */
 #define NOVAL_CHUNK 512
 

@@ -348,8 +348,19 @@ struct model_brief {
  * the dims do not pack: a rank past TD_MAX_DIMS, truncated dims, a dim
  * too large): b->shape is then 0 and says nothing. */
 bool model_brief_of(const struct td_summary *s, uint32_t need, struct model_brief *b);
-/* td_summary_nonfinite's answer for the summary b was made of. */
-bool model_brief_nonfinite(const struct model_brief *b);
+/* td_summary_nonfinite's answer for the summary b was made of (inline:
+ * the diff's batches ask it twice a pair). */
+static inline bool
+model_brief_nonfinite(const struct model_brief *b)
+{
+	if ((b->known & SUM_NONFINITE) && b->nonfinite)
+		return true;
+	if ((b->known & SUM_NAN) && b->nan > 0)
+		return true;
+	if ((b->known & SUM_NEG_INF) && b->neg_inf > 0)
+		return true;
+	return (b->known & SUM_POS_INF) && b->pos_inf > 0;
+}
 /* The briefs of many trace rows whose records hold no values, for a scan
  * over them (the diff's pairs): ok[i] is true when
  * model_trace_no_values(rows[i]) is and the row's brief is exact; out[i]

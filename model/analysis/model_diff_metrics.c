@@ -417,13 +417,23 @@ static void
 settle_range(struct model_diff *d, const struct side_batch *a, const struct side_batch *b,
 	     uint64_t k, size_t lo, size_t hi)
 {
+	/* pair_tol is a function of the two dtypes it reads: kept for the
+	 * next pair of the same two (most pairs of a dump) */
+	int last_a = 0, last_b = 0;
+	bool have = false;
+	struct tol t = {0};
 	size_t i;
 
 	for (i = lo; i < hi; i++)
 		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN) {
 			const struct model_brief *sa = &a->f[i], *sb = &b->f[i];
-			struct tol t = pair_tol(d, sa, sb);
+			int da = (sa->known & SUM_DTYPE) ? (int)sa->dtype : DTYPE_FLOAT32;
+			int db = (sb->known & SUM_DTYPE) ? (int)sb->dtype : DTYPE_FLOAT32;
 
+			if (!have || da != last_a || db != last_b) {
+				t = pair_tol(d, sa, sb);
+				last_a = da, last_b = db, have = true;
+			}
 			/* pair_verdict without values: summary_metrics' reason */
 			d->status[k + i] = summary_metrics(sa, sb, brief_dims_differ(sa, sb), &t,
 							   false, NULL) ? DS_DIVERGED : DS_EQUAL;
