@@ -284,24 +284,41 @@ get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 	       x->ntraces <= c->traces - x->first_trace;
 }
 
+/* Executions a piece of the rows holds (mc_load_piece). */
+#define EXECS_PIECE (MC_LOAD_PIECE / EXEC_BYTES)
+
+/* The section is not in the load's buffer (mc_load_section): its count
+ * and its tail are read there, its rows a piece at a time. */
 static bool
 get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
-	uint64_t n = ser_get_u64(s), i;
+	const unsigned char *rows;
+	uint64_t n, i;
 
-	if (s->bad || n != c->execs)
+	if (!mc_load_fill(s->p, TD_MIN(s->n, (size_t)8)))
 		return false;
-	for (i = 0; i < n; i++) {
-		struct exec_row **chunk = &m->rows.echunks[i >> MODEL_CHUNK_SHIFT];
-		const unsigned char *p = ser_get_bytes(s, EXEC_BYTES);
+	n = ser_get_u64(s);
+	if (s->bad || n != c->execs || n > (s->n - s->off) / EXEC_BYTES)
+		return false;
+	if (!(rows = ser_get_bytes(s, (size_t)n * EXEC_BYTES)))
+		return false;
+	for (i = 0; i < n; i += EXECS_PIECE) {
+		size_t k = (size_t)TD_MIN(n - i, (uint64_t)EXECS_PIECE);
+		const unsigned char *q = mc_load_piece(rows + i * EXEC_BYTES, k * EXEC_BYTES);
 
-		if (!p)
+		if (!q)
 			return false;
-		if (!*chunk)
-			*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
-		if (!get_exec(p, &(*chunk)[i & (MODEL_CHUNK - 1)], c))
-			return false;
+		for (size_t j = 0; j < k; j++) {
+			struct exec_row **chunk = &m->rows.echunks[(i + j) >> MODEL_CHUNK_SHIFT];
+
+			if (!*chunk)
+				*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
+			if (!get_exec(q + j * EXEC_BYTES, &(*chunk)[(i + j) & (MODEL_CHUNK - 1)], c))
+				return false;
+		}
 	}
+	if (!mc_load_fill(s->p + s->off, s->n - s->off))
+		return false;
 	for (i = 0; i < n; i += MODEL_CHUNK)
 		m->rows.ebad[i >> MODEL_CHUNK_SHIFT] = ser_get_u64(s);
 	if (!get_locidx(s, &m->rows.eloc, n) || (n && !atomic_load(&m->rows.eloc.n)))

@@ -1,0 +1,119 @@
+/*
+ * test_model_cache_execs.c - the executions of a persistent index read a
+ * piece at a time (model_cache_rows.c get_execs, model_cache.c
+ * mc_load_piece; issue 27: the section is not read into the load's
+ * buffer).  A hand-written msprobe statistics dump of two pieces and a
+ * part of executions (an entry is an execution), opened fresh and then
+ * from its index file: every execution equals the fresh one's, and the
+ * ones the dump says (the entry's name, the row it owns).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/model.h"
+#include "model/model_cache.h"
+#include "reader/base/util.h"
+#include "tests/unit/helpers/files.h"
+
+#define EXEC_BYTES 53                   /* model_cache_rows.c's */
+#define NENTRIES (2 * (MC_LOAD_PIECE / EXEC_BYTES) + 321)
+
+/* dump.json of NENTRIES entries, entry i "Torch.f<i>.0.forward" with one
+ * output leaf, into root/step0/rank0. */
+static void
+write_dump(const char *root)
+{
+	struct strbuf sb = {0};
+	char *p;
+
+	strbuf_addf(&sb, "{\"task\": \"statistics\", \"level\": \"L1\", \"data\": {\n");
+	for (unsigned i = 0; i < NENTRIES; i++)
+		strbuf_addf(&sb, "%s\"Torch.f%u.0.forward\": {\"input_args\": [], \"output\": "
+			    "[{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", "
+			    "\"shape\": [2], \"Max\": %u, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1}]}\n",
+			    i ? "," : "", i, i);
+	strbuf_addf(&sb, "}}\n");
+	p = xasprintf("%s/step0", root);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/step0/rank0", root);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/step0/rank0/dump.json", root);
+	test_spit(p, sb.buf, sb.len, "wb");
+	free(p);
+	strbuf_done(&sb);
+}
+
+static struct model *
+open_with(const char *root, const char *cache, const char *want_state)
+{
+	struct model_options opt = { .no_thread = true, .cache = cache != NULL, .cache_dir = cache };
+	struct model_info info;
+	struct model *m = NULL;
+	char err[256];
+
+	assert_int_equal(model_open(root, &opt, &m, err, sizeof err), TD_OK);
+	model_info(m, &info);
+	assert_string_equal(info.index_cache, want_state);
+	return m;
+}
+
+static void
+test_cache_executions_read_a_piece_at_a_time(void **state)
+{
+	char *dir = test_tmpdir("cache_execs"), *root = xasprintf("%s/dump", dir),
+	     *cache = xasprintf("%s/cache", dir);
+	struct model *fresh, *warm;
+
+	(void)state;
+	mkdir(root, 0755);
+	mkdir(cache, 0755);
+	write_dump(root);
+	fresh = open_with(root, NULL, "off");
+	model_close(open_with(root, cache, "new"));     /* writes the index */
+	warm = open_with(root, cache, "used");
+	assert_int_equal(model_execution_count(fresh), NENTRIES);
+	assert_int_equal(model_execution_count(warm), NENTRIES);
+	for (uint64_t i = 0; i < NENTRIES; i++) {
+		struct model_execution a, b;
+		char name[32];
+
+		assert_int_equal(model_execution_get(fresh, i, &a), TD_OK);
+		assert_int_equal(model_execution_get(warm, i, &b), TD_OK);
+		snprintf(name, sizeof name, "Torch.f%u", (unsigned)i);
+		assert_string_equal(b.op_type, a.op_type);
+		assert_non_null(strstr(b.op_type, name));
+		assert_int_equal(b.first_trace, i);
+		assert_int_equal(b.ntraces, a.ntraces);
+		assert_int_equal(b.graph, a.graph);
+		assert_int_equal(b.flags, a.flags);
+		assert_int_equal(b.num_outputs, a.num_outputs);
+		assert_int_equal(b.bad_outputs, a.bad_outputs);
+		assert_int_equal(b.step, a.step);
+		assert_string_equal(b.host, a.host);
+		assert_memory_equal(&b.wall_time, &a.wall_time, sizeof(double));
+	}
+	model_close(warm);
+	model_close(fresh);
+	free(root);
+	free(cache);
+	test_rmtree(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_executions_read_a_piece_at_a_time),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
