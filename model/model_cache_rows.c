@@ -378,19 +378,19 @@ put_runs(struct model *m, struct mc_out *o)
 	mc_section_chunked(o, MC_RUNS, m, put_runs_chunked);
 }
 
-/* A list of (first row, value) in row order, values >= -1. */
+/* cnt (first row, value) pairs of s appended to a list, in row order
+ * (from *prev on), values >= -1. */
 static bool
-get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap, size_t elem)
+row_pairs(struct ser_in *s, uint64_t cnt, uint64_t nrows, uint64_t *prev, void **arr, size_t *n,
+	  size_t *cap, size_t elem)
 {
-	uint64_t cnt = ser_get_count(s, 16), i, prev = 0;
-
-	for (i = 0; i < cnt && !s->bad; i++) {
+	for (uint64_t i = 0; i < cnt && !s->bad; i++) {
 		uint64_t first = ser_get_u64(s);
 		int64_t v = ser_get_i64(s);
 
-		if (first < prev || first > nrows || v < -1)
+		if (first < *prev || first > nrows || v < -1)
 			return false;
-		prev = first;
+		*prev = first;
 		td_grow(arr, cap, *n + 1, elem);
 		/* struct run and struct step_run are both {u64 first; i64 value} */
 		memcpy((char *)*arr + *n * elem, &first, 8);
@@ -398,6 +398,48 @@ get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *ca
 		(*n)++;
 	}
 	return !s->bad;
+}
+
+/* A list of (first row, value) in row order, values >= -1. */
+static bool
+get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	uint64_t cnt = ser_get_count(s, 16), prev = 0;
+
+	return row_pairs(s, cnt, nrows, &prev, arr, n, cap, elem);
+}
+
+/* Pairs a piece of a streamed row list holds (mc_load_piece). */
+#define PAIRS_PIECE (MC_LOAD_PIECE / 16)
+
+/* get_row_list at the start of a section the load left out of its
+ * buffer (MC_RUNS: a run per execution, 3.2 MB at 200,000): its count
+ * read there, its pairs a piece at a time, then the rest of the section
+ * read there for what follows. */
+static bool
+get_row_list_streamed(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap,
+		      size_t elem)
+{
+	const unsigned char *pairs;
+	uint64_t cnt, prev = 0;
+
+	if (!mc_load_fill(s->p + s->off, TD_MIN(s->n - s->off, (size_t)8)))
+		return false;
+	cnt = ser_get_count(s, 16);
+	if (s->bad || !(pairs = ser_get_bytes(s, (size_t)cnt * 16)))
+		return false;
+	for (uint64_t i = 0; i < cnt; i += PAIRS_PIECE) {
+		size_t k = (size_t)TD_MIN(cnt - i, (uint64_t)PAIRS_PIECE);
+		const unsigned char *q = mc_load_piece(pairs + i * 16, k * 16);
+		struct ser_in piece;
+
+		if (!q)
+			return false;
+		ser_in_init(&piece, q, k * 16);
+		if (!row_pairs(&piece, k, nrows, &prev, arr, n, cap, elem))
+			return false;
+	}
+	return mc_load_fill(s->p + s->off, s->n - s->off);
 }
 
 static bool
@@ -431,7 +473,8 @@ get_runs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	_Static_assert(sizeof(struct run) == 16 && sizeof(struct step_run) == 16,
 		       "run lists are read as (u64, i64) pairs");
-	if (!get_row_list(s, c->traces, (void **)&m->rows.runs, &m->rows.nruns, &m->rows.capruns, sizeof(*m->rows.runs)) ||
+	if (!get_row_list_streamed(s, c->traces, (void **)&m->rows.runs, &m->rows.nruns,
+				   &m->rows.capruns, sizeof(*m->rows.runs)) ||
 	    !get_row_list(s, c->traces, (void **)&m->rows.steps, &m->rows.nsteps, &m->rows.capsteps,
 			  sizeof(*m->rows.steps)) ||
 	    !get_segs(m, s, c))

@@ -1,11 +1,13 @@
 /*
- * test_model_cache_execs.c - the executions of a persistent index read a
- * piece at a time (model_cache_rows.c get_execs, model_cache.c
- * mc_load_piece; issue 27: the section is not read into the load's
- * buffer).  A hand-written msprobe statistics dump of two pieces and a
- * part of executions (an entry is an execution), opened fresh and then
- * from its index file: every execution equals the fresh one's, and the
- * ones the dump says (the entry's name, the row it owns).
+ * test_model_cache_execs.c - the executions and the run list of a
+ * persistent index read a piece at a time (model_cache_rows.c get_execs,
+ * get_row_list_streamed; model_cache.c mc_load_piece; issue 27: the two
+ * sections are not read into the load's buffer).  A hand-written msprobe
+ * statistics dump of more executions (an entry is an execution, with a
+ * run of its own) than a piece holds of either, opened fresh and then
+ * from its index file: every execution and every row's execution equal
+ * the fresh ones', and what the dump says (the entry's name, the row
+ * it owns).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,8 +25,9 @@
 #include "reader/base/util.h"
 #include "tests/unit/helpers/files.h"
 
-#define EXEC_BYTES 53                   /* model_cache_rows.c's */
-#define NENTRIES (2 * (MC_LOAD_PIECE / EXEC_BYTES) + 321)
+/* more than a piece of runs (16 bytes each): three pieces and a part of
+ * executions (53 bytes each, model_cache_rows.c) */
+#define NENTRIES (MC_LOAD_PIECE / 16 + 321)
 
 /* dump.json of NENTRIES entries, entry i "Torch.f<i>.0.forward" with one
  * output leaf, into root/step0/rank0. */
@@ -68,7 +71,7 @@ open_with(const char *root, const char *cache, const char *want_state)
 }
 
 static void
-test_cache_executions_read_a_piece_at_a_time(void **state)
+test_cache_executions_and_runs_read_a_piece_at_a_time(void **state)
 {
 	char *dir = test_tmpdir("cache_execs"), *root = xasprintf("%s/dump", dir),
 	     *cache = xasprintf("%s/cache", dir);
@@ -102,6 +105,15 @@ test_cache_executions_read_a_piece_at_a_time(void **state)
 		assert_string_equal(b.host, a.host);
 		assert_memory_equal(&b.wall_time, &a.wall_time, sizeof(double));
 	}
+	assert_int_equal(model_trace_count(warm), NENTRIES);
+	for (uint64_t i = 0; i < NENTRIES; i++) {
+		struct model_trace a, b;
+
+		assert_int_equal(model_trace_get(fresh, i, &a), TD_OK);
+		assert_int_equal(model_trace_get(warm, i, &b), TD_OK);
+		assert_int_equal(b.execution, (int64_t)i);     /* the entry's own */
+		assert_int_equal(b.execution, a.execution);
+	}
 	model_close(warm);
 	model_close(fresh);
 	free(root);
@@ -113,7 +125,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cache_executions_read_a_piece_at_a_time),
+		cmocka_unit_test(test_cache_executions_and_runs_read_a_piece_at_a_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
