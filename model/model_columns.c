@@ -393,8 +393,8 @@ window_known(const struct colstore *cs, uint64_t base)
  * column of a field no row of the window knows is not read (write_rows
  * never wrote it: a hole, or bytes no row's meta lets be read): it is
  * zeroed as a hole reads, without a system call and a copy of 32 KiB
- * (msprobe's statistics know no NaN or Inf counts: 3 of the 9 columns
- * the diff's verdict asks for). */
+ * (a dump whose statistics hold no NaN or Inf counts: 3 of the 9
+ * columns the diff's verdict asks for). */
 static void
 window_load(struct colstore *cs, uint64_t row, uint32_t mask)
 {
