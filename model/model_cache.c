@@ -488,7 +488,7 @@ mc_load_section(enum mc_tag tag, struct ser_in *sec)
 {
 	if (!reading_has(reading, sec->p) || !sec->n)
 		return true;
-	if (tag == MC_EXECS || tag == MC_RUNS)
+	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS)
 		return true;    /* streamed by its reader (mc_load_piece) */
 	/* huge pages for the sections used in place (the op section until its
 	 * decode, the trace chunks, the reader's state), not for the ones

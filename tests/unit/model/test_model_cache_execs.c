@@ -1,13 +1,15 @@
 /*
- * test_model_cache_execs.c - the executions and the run list of a
- * persistent index read a piece at a time (model_cache_rows.c get_execs,
- * get_row_list_streamed; model_cache.c mc_load_piece; issue 27: the two
- * sections are not read into the load's buffer).  A hand-written msprobe
- * statistics dump of more executions (an entry is an execution, with a
- * run of its own) than a piece holds of either, opened fresh and then
- * from its index file: every execution and every row's execution equal
- * the fresh ones', and what the dump says (the entry's name, the row
- * it owns).
+ * test_model_cache_execs.c - the strings, the executions and the run
+ * list of a persistent index read a piece at a time (model_cache_tables.c
+ * get_strings, model_cache_rows.c get_execs, get_row_list_streamed;
+ * model_cache.c mc_load_piece; issue 27: the sections are not read into
+ * the load's buffer).  A hand-written msprobe statistics dump of more
+ * executions (an entry is an execution, with a run of its own) than a
+ * piece holds of either, their names several pieces of strings, opened
+ * fresh and then from its index file: every execution and every row's
+ * execution equal the fresh ones', and what the dump says (the entry's
+ * name, the row it owns).  A string longer than a piece, which no reader
+ * makes, is forged through tdbg's writer (cache_tmp.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include "model/model.h"
 #include "model/model_cache.h"
 #include "reader/base/util.h"
+#include "tests/unit/helpers/cache_tmp.h"
 #include "tests/unit/helpers/files.h"
 
 /* more than a piece of runs (16 bytes each): three pieces and a part of
@@ -121,11 +124,52 @@ test_cache_executions_and_runs_read_a_piece_at_a_time(void **state)
 	test_rmtree(dir);
 }
 
+/* Strings longer than a piece (the window falls back to the load's
+ * buffer) and a short one after them are read back whole. */
+static void
+test_cache_string_longer_than_a_piece(void **state)
+{
+	const size_t len = MC_LOAD_PIECE + 4321;
+	char *lng = xmalloc(len + 1);
+	struct tmp t;
+	struct model *m;
+	uint32_t a, b, after, n;
+
+	(void)state;
+	tmp_init_tagged(&t, "tests/fixtures/tfdbg2/mnist_nan", "longstr");
+	m = open_cached(&t, false, "off");
+	memset(lng, 'x', len);
+	lng[len] = '\0';
+	a = intern_add(&m->str, lng);
+	lng[0] = 'y';
+	b = intern_add(&m->str, lng);
+	after = intern_add(&m->str, "after the long ones");
+	n = atomic_load(&m->str.n);
+	/* saved by tdbg's writer, as test_model_cache_trust forges files */
+	m->opt.cache = true;
+	m->opt.cache_dir = t.cache;
+	assert_true(model_cache_init(m));
+	model_bump(m);
+	model_cache_save(m);
+	model_close(m);
+	m = open_cached(&t, true, "used");
+	assert_int_equal(atomic_load(&m->str.n), n);
+	assert_string_equal(intern_str(&m->str, b), lng);
+	lng[0] = 'x';
+	assert_string_equal(intern_str(&m->str, a), lng);
+	assert_string_equal(intern_str(&m->str, after), "after the long ones");
+	assert_int_equal(intern_find(&m->str, "after the long ones"), after);
+	model_close(m);
+	tmp_done(&t);
+	free(lng);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_executions_and_runs_read_a_piece_at_a_time),
+		cmocka_unit_test(test_cache_string_longer_than_a_piece),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
