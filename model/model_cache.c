@@ -520,7 +520,7 @@ reading_has(const struct mc_reading *r, const void *p)
 /* Bytes of the file read once more through the scratch buffer, for the
  * checksum (the file is in the page cache: a copy into pages already
  * touched, not the whole file in fresh pages). */
-#define SUM_READ (16 * MC_SUM_BLOCK)
+#define SUM_READ MC_LOAD_PIECE
 
 /* The payload's checksum from the file; false when it cannot be read. */
 static bool
@@ -552,11 +552,26 @@ mc_load_fill(const void *p, size_t n)
 	return read_at(r->fd, (void *)p, n, (uint64_t)((const char *)p - r->map));
 }
 
+const unsigned char *
+mc_load_piece(const void *p, size_t n)
+{
+	struct mc_reading *r = reading;
+
+	if (!reading_has(r, p) || !n)
+		return p;
+	if (n > SUM_READ || !r->scratch || n > (size_t)(r->map + r->len - (const char *)p) ||
+	    !read_at(r->fd, r->scratch, n, (uint64_t)((const char *)p - r->map)))
+		return NULL;
+	return r->scratch;
+}
+
 bool
 mc_load_section(enum mc_tag tag, struct ser_in *sec)
 {
 	if (!reading_has(reading, sec->p) || !sec->n)
 		return true;
+	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS)
+		return true;    /* streamed by its reader (mc_load_piece) */
 	/* huge pages for the sections used in place (the op section until its
 	 * decode, the trace chunks, the reader's state), not for the ones
 	 * copied into tables and given back at once (mc_release) */

@@ -284,24 +284,41 @@ get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 	       x->ntraces <= c->traces - x->first_trace;
 }
 
+/* Executions a piece of the rows holds (mc_load_piece). */
+#define EXECS_PIECE (MC_LOAD_PIECE / EXEC_BYTES)
+
+/* The section is not in the load's buffer (mc_load_section): its count
+ * and its tail are read there, its rows a piece at a time. */
 static bool
 get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
-	uint64_t n = ser_get_u64(s), i;
+	const unsigned char *rows;
+	uint64_t n, i;
 
-	if (s->bad || n != c->execs)
+	if (!mc_load_fill(s->p, TD_MIN(s->n, (size_t)8)))
 		return false;
-	for (i = 0; i < n; i++) {
-		struct exec_row **chunk = &m->rows.echunks[i >> MODEL_CHUNK_SHIFT];
-		const unsigned char *p = ser_get_bytes(s, EXEC_BYTES);
+	n = ser_get_u64(s);
+	if (s->bad || n != c->execs || n > (s->n - s->off) / EXEC_BYTES)
+		return false;
+	if (!(rows = ser_get_bytes(s, (size_t)n * EXEC_BYTES)))
+		return false;
+	for (i = 0; i < n; i += EXECS_PIECE) {
+		size_t k = (size_t)TD_MIN(n - i, (uint64_t)EXECS_PIECE);
+		const unsigned char *q = mc_load_piece(rows + i * EXEC_BYTES, k * EXEC_BYTES);
 
-		if (!p)
+		if (!q)
 			return false;
-		if (!*chunk)
-			*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
-		if (!get_exec(p, &(*chunk)[i & (MODEL_CHUNK - 1)], c))
-			return false;
+		for (size_t j = 0; j < k; j++) {
+			struct exec_row **chunk = &m->rows.echunks[(i + j) >> MODEL_CHUNK_SHIFT];
+
+			if (!*chunk)
+				*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
+			if (!get_exec(q + j * EXEC_BYTES, &(*chunk)[(i + j) & (MODEL_CHUNK - 1)], c))
+				return false;
+		}
 	}
+	if (!mc_load_fill(s->p + s->off, s->n - s->off))
+		return false;
 	for (i = 0; i < n; i += MODEL_CHUNK)
 		m->rows.ebad[i >> MODEL_CHUNK_SHIFT] = ser_get_u64(s);
 	if (!get_locidx(s, &m->rows.eloc, n) || (n && !atomic_load(&m->rows.eloc.n)))
@@ -361,19 +378,19 @@ put_runs(struct model *m, struct mc_out *o)
 	mc_section_chunked(o, MC_RUNS, m, put_runs_chunked);
 }
 
-/* A list of (first row, value) in row order, values >= -1. */
+/* cnt (first row, value) pairs of s appended to a list, in row order
+ * (from *prev on), values >= -1. */
 static bool
-get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap, size_t elem)
+row_pairs(struct ser_in *s, uint64_t cnt, uint64_t nrows, uint64_t *prev, void **arr, size_t *n,
+	  size_t *cap, size_t elem)
 {
-	uint64_t cnt = ser_get_count(s, 16), i, prev = 0;
-
-	for (i = 0; i < cnt && !s->bad; i++) {
+	for (uint64_t i = 0; i < cnt && !s->bad; i++) {
 		uint64_t first = ser_get_u64(s);
 		int64_t v = ser_get_i64(s);
 
-		if (first < prev || first > nrows || v < -1)
+		if (first < *prev || first > nrows || v < -1)
 			return false;
-		prev = first;
+		*prev = first;
 		td_grow(arr, cap, *n + 1, elem);
 		/* struct run and struct step_run are both {u64 first; i64 value} */
 		memcpy((char *)*arr + *n * elem, &first, 8);
@@ -381,6 +398,48 @@ get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *ca
 		(*n)++;
 	}
 	return !s->bad;
+}
+
+/* A list of (first row, value) in row order, values >= -1. */
+static bool
+get_row_list(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	uint64_t cnt = ser_get_count(s, 16), prev = 0;
+
+	return row_pairs(s, cnt, nrows, &prev, arr, n, cap, elem);
+}
+
+/* Pairs a piece of a streamed row list holds (mc_load_piece). */
+#define PAIRS_PIECE (MC_LOAD_PIECE / 16)
+
+/* get_row_list at the start of a section the load left out of its
+ * buffer (MC_RUNS: a run per execution, 3.2 MB at 200,000): its count
+ * read there, its pairs a piece at a time, then the rest of the section
+ * read there for what follows. */
+static bool
+get_row_list_streamed(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, size_t *cap,
+		      size_t elem)
+{
+	const unsigned char *pairs;
+	uint64_t cnt, prev = 0;
+
+	if (!mc_load_fill(s->p + s->off, TD_MIN(s->n - s->off, (size_t)8)))
+		return false;
+	cnt = ser_get_count(s, 16);
+	if (s->bad || !(pairs = ser_get_bytes(s, (size_t)cnt * 16)))
+		return false;
+	for (uint64_t i = 0; i < cnt; i += PAIRS_PIECE) {
+		size_t k = (size_t)TD_MIN(cnt - i, (uint64_t)PAIRS_PIECE);
+		const unsigned char *q = mc_load_piece(pairs + i * 16, k * 16);
+		struct ser_in piece;
+
+		if (!q)
+			return false;
+		ser_in_init(&piece, q, k * 16);
+		if (!row_pairs(&piece, k, nrows, &prev, arr, n, cap, elem))
+			return false;
+	}
+	return mc_load_fill(s->p + s->off, s->n - s->off);
 }
 
 static bool
@@ -414,7 +473,8 @@ get_runs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
 	_Static_assert(sizeof(struct run) == 16 && sizeof(struct step_run) == 16,
 		       "run lists are read as (u64, i64) pairs");
-	if (!get_row_list(s, c->traces, (void **)&m->rows.runs, &m->rows.nruns, &m->rows.capruns, sizeof(*m->rows.runs)) ||
+	if (!get_row_list_streamed(s, c->traces, (void **)&m->rows.runs, &m->rows.nruns,
+				   &m->rows.capruns, sizeof(*m->rows.runs)) ||
 	    !get_row_list(s, c->traces, (void **)&m->rows.steps, &m->rows.nsteps, &m->rows.capsteps,
 			  sizeof(*m->rows.steps)) ||
 	    !get_segs(m, s, c))

@@ -217,20 +217,61 @@ put_strings(struct model *m, struct mc_out *o)
 	mc_section_chunked(o, MC_STRINGS, m, put_strings_chunked);
 }
 
+/* A window of the strings section (streamed: mc_load_piece) from its
+ * byte at, into w; false when it cannot be read. */
+static bool
+strings_window(const struct ser_in *s, size_t at, struct ser_in *w)
+{
+	size_t len = TD_MIN(s->n - at, (size_t)MC_LOAD_PIECE);
+	const unsigned char *q = mc_load_piece(s->p + at, len);
+
+	if (!q)
+		return false;
+	ser_in_init(w, q, len);
+	return true;
+}
+
+/* The section is not in the load's buffer (mc_load_section): its count is
+ * read there, its strings through a window of a piece that slides to a
+ * string it cuts; a string longer than a piece, and what follows it, are
+ * read into the buffer as any section is. */
 static bool
 get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
-	uint64_t n = ser_get_count(s, 5), i;
+	uint64_t n, i;
 	struct strbuf buf = {0};
-	bool ok = n == c->strings;
+	struct ser_in w, *in = &w;
+	size_t wat;
+	bool ok;
 
-	for (i = 0; i < n && ok && !s->bad; i++) {
-		const char *str = mc_get_path(s, m, &buf);
+	if (!mc_load_fill(s->p, TD_MIN(s->n, (size_t)8)))
+		return false;
+	n = ser_get_count(s, 5);
+	ok = n == c->strings && !s->bad && strings_window(s, wat = s->off, &w);
+	for (i = 0; i < n && ok && !in->bad; i++) {
+		size_t at = in->off;
+		const char *str = mc_get_path(in, m, &buf);
 
+		if (!str && in == &w && w.bad && wat + w.n < s->n) {
+			/* cut by the window's end: the window from this string on */
+			ok = strings_window(s, wat += at, &w);
+			str = ok ? mc_get_path(in, m, &buf) : NULL;
+			if (ok && !str && w.bad && wat + w.n < s->n) {
+				/* longer than a piece: the rest into the buffer */
+				s->off = wat;
+				ok = mc_load_fill(s->p + wat, s->n - wat);
+				in = s;
+				str = ok ? mc_get_path(in, m, &buf) : NULL;
+			}
+		}
 		/* id 0 is "", interned with the table */
-		ok = str && (i ? intern_append(&m->str, str, strlen(str)) == i : !*str);
+		ok = ok && str && (i ? intern_append(&m->str, str, strlen(str)) == i : !*str);
 	}
 	strbuf_done(&buf);
+	if (!ok || in->bad)
+		return false;
+	if (in == &w)
+		s->off = wat + w.off;   /* where the window's strings ended */
 	/* a duplicate would make a lookup give another string's id: refused */
 	return ok && ser_in_done(s) && intern_index(&m->str);
 }

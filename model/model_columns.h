@@ -111,7 +111,7 @@ enum cols_key {
  * locked get per row.  Any thread. */
 void colstore_get_keys(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t field,
 		       double *val, uint8_t *state);
-/* What colstore_get_rows says of a row. */
+/* What colstore_get_briefs says of a row. */
 enum cols_row {
 	COLS_ROW_NONE,              /* not readable: not known to hold no values */
 	COLS_ROW_VALUES,            /* readable, not kept as holding no values */
@@ -121,11 +121,15 @@ enum cols_row {
 };
 /* Rows rows[0..n) (any order; a scan's rows, mostly ascending) at once:
  * state[i] says what colstore_no_values and colstore_get would of row
- * rows[i]; out[i], for COLS_ROW_FILLED, holds what colstore_get(rows[i],
- * need) gives.  One lock for the call; a block's columns are read once
- * for its run of rows.  Any thread. */
-void colstore_get_rows(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t need,
-		       struct model_fields *out, uint8_t *state);
+ * rows[i]; out[i], for COLS_ROW_FILLED, holds the brief of what
+ * colstore_get(rows[i], need) gives (model_brief_of; exact: a filled
+ * row's shape is a word), written straight from the columns.  One lock
+ * for the call; a block's columns are read once for its run of rows.
+ * Any thread. */
+void colstore_get_briefs(struct colstore *cs, const uint64_t *rows, size_t n, uint32_t need,
+			 struct model_brief *out, uint8_t *state);
+/* The shape word of s (model_brief.shape), 0 when its dims do not pack. */
+uint64_t cols_shape_word(const struct td_summary *s);
 /* True when the index pass kept row and said its record holds no values
  * (filled by colstore_put: a reader's exact summary); false otherwise or
  * when not known.  Any thread. */

@@ -40,6 +40,9 @@ void cols_pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t
 	       bool filled, bool no_values);
 /* Slot k of b as model fields, keeping the SUM_* bits in need. */
 void cols_unpack(const struct block *b, unsigned k, uint32_t need, struct model_fields *out);
+/* Slot k of b as a brief (model_rows.h), keeping the SUM_* bits in
+ * need: the verdict's fields alone, not the whole summary. */
+void cols_unpack_brief(const struct block *b, unsigned k, uint32_t need, struct model_brief *out);
 /* The SUM_* bit that says column c holds a value (0: meta, wall). */
 uint32_t cols_col_bit(enum col c);
 /* The columns (1 << enum col) the SUM_* bits of need read, the meta

@@ -14,8 +14,8 @@
  * not fit (a row with such a shape is not kept: it is decoded).  The
  * top bit says a shape is there (a rank-0 one too); rank r's dims take
  * 60 / r bits each (the rank is in the meta word). */
-static uint64_t
-shape_word(const struct td_summary *s)
+uint64_t
+cols_shape_word(const struct td_summary *s)
 {
 	uint64_t w = 1ull << 63;
 	unsigned bits;
@@ -51,7 +51,7 @@ cols_pack(struct block *b, unsigned k, const struct td_summary *s, uint32_t fv, 
 	uint32_t known = s->known & COLS_FIELDS;
 	uint64_t meta;
 
-	uint64_t shape = (s->known & SUM_SHAPE) ? shape_word(s) : 0;
+	uint64_t shape = (s->known & SUM_SHAPE) ? cols_shape_word(s) : 0;
 
 	if (s->rank < 0 || s->rank > 255 || s->dtype < 0 || s->dtype >= DTYPE_COUNT ||
 	    ((s->known & SUM_SHAPE) && !shape))
@@ -149,4 +149,25 @@ cols_unpack(const struct block *b, unsigned k, uint32_t need, struct model_field
 	memset(s->dims + s->ndims, 0, (size_t)(TD_MAX_DIMS - s->ndims) * sizeof s->dims[0]);
 	memcpy(&out->wall_time, &b->v[C_WALL][k], 8);
 	out->from_columns = true;
+}
+
+void
+cols_unpack_brief(const struct block *b, unsigned k, uint32_t need, struct model_brief *out)
+{
+	uint64_t meta = b->v[C_META][k];
+
+	/* what model_brief_of gives of cols_unpack's summary: a filled row's
+	 * shape word is the one cols_shape_word made of its dims */
+	out->known = (uint32_t)(meta >> M_KNOWN_SHIFT & M_BITS) & need;
+	out->dtype = (enum td_dtype)(meta >> M_DTYPE_SHIFT & 0xff);
+	out->rank = (int)(meta >> M_RANK_SHIFT & 0xff);
+	out->nonfinite = (out->known & SUM_NONFINITE) && (meta & M_NONFINITE);
+	out->shape = (out->known & SUM_SHAPE) ? b->v[C_SHAPE][k] : 0;
+	out->elements = (int64_t)b->v[C_ELEMENTS][k];
+	out->nan = (int64_t)b->v[C_NAN][k];
+	out->neg_inf = (int64_t)b->v[C_NEG_INF][k];
+	out->pos_inf = (int64_t)b->v[C_POS_INF][k];
+	memcpy(&out->min, &b->v[C_MIN][k], 8);
+	memcpy(&out->max, &b->v[C_MAX][k], 8);
+	memcpy(&out->mean, &b->v[C_MEAN][k], 8);
 }

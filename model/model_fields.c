@@ -190,12 +190,30 @@ model_trace_fields(struct model *m, uint64_t i, uint32_t need, struct model_fiel
 	return true;
 }
 
-/* Rows model_trace_fields_novalues asks the columns for at a time. */
+bool
+model_brief_of(const struct td_summary *s, uint32_t need, struct model_brief *b)
+{
+	b->known = s->known & need;
+	b->dtype = s->dtype;
+	b->rank = s->rank;
+	b->nonfinite = s->has_inf_or_nan;
+	b->shape = (b->known & SUM_SHAPE) ? cols_shape_word(s) : 0;
+	b->elements = s->elements;
+	b->nan = s->nan;
+	b->neg_inf = s->neg_inf;
+	b->pos_inf = s->pos_inf;
+	b->min = s->min;
+	b->max = s->max;
+	b->mean = s->mean;
+	return !(b->known & SUM_SHAPE) || b->shape;
+}
+
+/* Rows model_trace_briefs_novalues asks the columns for at a time. */
 #define NOVAL_CHUNK 512
 
 void
-model_trace_fields_novalues(struct model *m, const uint64_t *rows, size_t n, uint32_t need,
-			    struct model_fields *out, bool *ok)
+model_trace_briefs_novalues(struct model *m, const uint64_t *rows, size_t n, uint32_t need,
+			    struct model_brief *out, bool *ok)
 {
 	uint64_t ntraces = rows_ntraces(m);
 	uint8_t state[NOVAL_CHUNK];
@@ -205,10 +223,11 @@ model_trace_fields_novalues(struct model *m, const uint64_t *rows, size_t n, uin
 
 		memset(state, COLS_ROW_NONE, len);
 		if (m->cols && !(m->icache && atomic_load(&m->icache->stale)))
-			colstore_get_rows(m->cols, rows + at, len, need & (COLS_FIELDS | MODEL_FIELDS_WALL),
-					  out + at, state);
+			colstore_get_briefs(m->cols, rows + at, len, need & COLS_FIELDS, out + at,
+					    state);
 		for (size_t i = 0; i < len; i++) {
 			uint64_t row = rows[at + i];
+			struct model_fields f;
 
 			/* as model_trace_no_values, then model_trace_fields */
 			if (m->cols)
@@ -216,8 +235,10 @@ model_trace_fields_novalues(struct model *m, const uint64_t *rows, size_t n, uin
 					     state[i] >= COLS_ROW_UNFILLED;
 			else
 				ok[at + i] = model_trace_no_values(m, row);
-			if (ok[at + i] && state[i] != COLS_ROW_FILLED)
-				model_trace_fields(m, row, need, &out[at + i]);
+			if (ok[at + i] && state[i] != COLS_ROW_FILLED) {
+				model_trace_fields(m, row, need, &f);
+				ok[at + i] = model_brief_of(&f.s, need, &out[at + i]);
+			}
 		}
 	}
 }

@@ -75,11 +75,12 @@ name_own(struct name_table *t, char *s)
 	return s;
 }
 
-/* The class of name, adding one when add; NONE32 when absent. */
+/* The class of name s (of hash h, hashtab_str_hash), adding one when
+ * add; NONE32 when absent. */
 static uint32_t
-name_class(struct name_table *t, const char *s, bool add)
+name_class_hashed(struct name_table *t, const char *s, uint32_t h, bool add)
 {
-	uint32_t h = hashtab_str_hash(s), c = hashtab_find(&t->ids, h, name_eq, t, s);
+	uint32_t c = hashtab_find(&t->ids, h, name_eq, t, s);
 
 	if (c != HASHTAB_NONE)
 		return c;
@@ -89,6 +90,22 @@ name_class(struct name_table *t, const char *s, bool add)
 	t->names[t->n] = s;
 	hashtab_add(&t->ids, h, (uint32_t)t->n);
 	return (uint32_t)t->n++;
+}
+
+static uint32_t
+name_class(struct name_table *t, const char *s, bool add)
+{
+	return name_class_hashed(t, s, hashtab_str_hash(s), add);
+}
+
+/* The slot a name of hash h is looked for first, asked of memory ahead of
+ * its turn: op_classes' loop looks up one name per op in a table of
+ * twice as many slots as B has ops, and each look-up was a cache miss. */
+static void
+name_prefetch(const struct name_table *t, uint32_t h)
+{
+	if (t->ids.cap)
+		__builtin_prefetch(&t->ids.slots[h & (t->ids.cap - 1)]);
 }
 
 /* A call whose count pairs by its rank (READER_CALL_ORDINAL). */
@@ -134,6 +151,8 @@ pair_name(struct model *m, struct name_table *t, uint32_t id, const char *op_nam
 /* Ops op_classes reads at a time (model_op_briefs: one lock, no inputs
  * resolved). */
 #define OP_WINDOW 1024
+/* How many ops ahead op_classes asks for a name's slot (name_prefetch). */
+#define PREFETCH_AHEAD 16
 
 /* B's classes for A's op_classes: an op of A whose name is that of B's op
  * of the same id takes B's class when B's came from the name alone (not
@@ -199,6 +218,7 @@ struct name_pass {
 	bool fuzzy;
 	uint32_t lo, hi;
 	const char **pn;            /* by op id */
+	uint32_t *ph;               /* by op id: pn's hashtab_str_hash, where pn is set */
 	struct name_table own;
 	struct ordinal_call *ord;
 	size_t nord, capord;
@@ -227,6 +247,8 @@ names_read(void *arg)
 				   : win[at].name))
 			p->pn[i] = pair_name(p->m, &p->own, i, win[at].name, name, p->fuzzy, &p->ord,
 					     &p->nord, &p->capord);
+		if (p->pn[i])
+			p->ph[i] = hashtab_str_hash(p->pn[i]);
 	}
 	free(win);
 	return NULL;
@@ -247,6 +269,7 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 	uint32_t n = model_op_count(m), i, c, mid;
 	uint32_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	const char **pn = xmalloc((n ? n : 1) * sizeof(*pn));
+	uint32_t *ph = xmalloc((n ? n : 1) * sizeof(*ph));
 	struct name_pass half[2];
 	struct ordinal_call *ord;
 	size_t nord, k, h, rank = 0;
@@ -255,7 +278,7 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 
 	mid = n >= 2 * OP_WINDOW ? n / 2 - n / 2 % OP_WINDOW : n;
 	for (h = 0; h < 2; h++)
-		half[h] = (struct name_pass){ m, map, hint, fuzzy, h ? mid : 0, h ? n : mid, pn };
+		half[h] = (struct name_pass){ m, map, hint, fuzzy, h ? mid : 0, h ? n : mid, pn, ph };
 	if (mid < n)
 		threaded = pthread_create(&th, NULL, names_read, &half[1]) == 0;
 	names_read(&half[0]);
@@ -263,10 +286,17 @@ op_classes(struct model *m, struct name_table *t, bool add, bool fuzzy,
 		pthread_join(th, NULL);
 	else
 		names_read(&half[1]);
-	for (i = 0; i < n; i++)
+	/* the names' hashes were taken on both threads; the look-ups, in op
+	 * order (class numbers as one pass gives them), ask for the slot of
+	 * the name PREFETCH_AHEAD ops on */
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n && pn[i + PREFETCH_AHEAD])
+			name_prefetch(t, ph[i + PREFETCH_AHEAD]);
 		cls[i] = (c = hinted_class(hint, i)) != NONE32 ? c :
-			 pn[i] ? name_class(t, pn[i], add) : NONE32;
+			 pn[i] ? name_class_hashed(t, pn[i], ph[i], add) : NONE32;
+	}
 	free(pn);
+	free(ph);
 	for (h = 0; h < 2; h++) {               /* the halves' names now t's */
 		for (k = 0; k < half[h].own.nowned; k++)
 			name_own(t, half[h].own.owned[k]);

@@ -55,7 +55,7 @@ dtype_tol(enum td_dtype dt)
 
 /* The looser of the two dtypes' defaults, then the user's overrides. */
 static struct tol
-pair_tol(const struct model_diff *d, const struct td_summary *a, const struct td_summary *b)
+pair_tol(const struct model_diff *d, const struct model_brief *a, const struct model_brief *b)
 {
 	struct tol ta = dtype_tol((a->known & SUM_DTYPE) ? a->dtype : DTYPE_FLOAT32);
 	struct tol tb = dtype_tol((b->known & SUM_DTYPE) ? b->dtype : DTYPE_FLOAT32);
@@ -96,8 +96,9 @@ dtype_kind(enum td_dtype dt)
 	return 4 + (int)dt;
 }
 
+/* Whether both summaries know their shapes and the dims differ. */
 static bool
-shape_differs(const struct td_summary *a, const struct td_summary *b)
+dims_differ(const struct td_summary *a, const struct td_summary *b)
 {
 	if ((a->known & SUM_SHAPE) && (b->known & SUM_SHAPE)) {
 		if (a->rank != b->rank || a->ndims != b->ndims)
@@ -105,13 +106,22 @@ shape_differs(const struct td_summary *a, const struct td_summary *b)
 		if (memcmp(a->dims, b->dims, (size_t)a->ndims * sizeof(a->dims[0])) != 0)
 			return true;
 	}
-	return (a->known & SUM_ELEMENTS) && (b->known & SUM_ELEMENTS) && a->elements != b->elements;
+	return false;
+}
+
+/* dims_differ of two exact briefs (model_brief_of true): at one rank,
+ * equal dims are equal shape words. */
+static bool
+brief_dims_differ(const struct model_brief *a, const struct model_brief *b)
+{
+	return (a->known & SUM_SHAPE) && (b->known & SUM_SHAPE) &&
+	       (a->rank != b->rank || a->shape != b->shape);
 }
 
 /* Whether the non-finite counts (or, without them, the flags) differ;
  * their deltas into x unless x is NULL. */
 static bool
-nonfinite_differs(const struct td_summary *a, const struct td_summary *b, struct model_diff_metrics *x)
+nonfinite_differs(const struct model_brief *a, const struct model_brief *b, struct model_diff_metrics *x)
 {
 	bool counts = false, differs = false;
 
@@ -129,7 +139,7 @@ nonfinite_differs(const struct td_summary *a, const struct td_summary *b, struct
 		counts = true;
 	}
 	if (!counts)
-		differs = td_summary_nonfinite(a) != td_summary_nonfinite(b);
+		differs = model_brief_nonfinite(a) != model_brief_nonfinite(b);
 	return differs;
 }
 
@@ -141,15 +151,18 @@ zero_fraction(const struct td_summary *s)
 	return (double)s->zero / (double)s->elements;
 }
 
-/* Summary metrics into x; returns the reason of a divergence seen in
- * them, or NULL.  x NULL: the reason alone, no metrics filled (a batch's
- * pairs whose rows hold no values keep only the verdict: settle_range). */
+/* Summary metrics into x but the zero fraction's (pair_verdict's); returns
+ * the reason of a divergence seen in them, or NULL.  dims: whether both
+ * know their shapes and the dims differ.  x NULL: the reason alone, no
+ * metrics filled (a batch's pairs whose rows hold no values keep only the
+ * verdict: settle_range). */
 static const char *
-summary_metrics(const struct td_summary *a, const struct td_summary *b, const struct tol *t,
-		bool values, struct model_diff_metrics *x)
+summary_metrics(const struct model_brief *a, const struct model_brief *b, bool dims,
+		const struct tol *t, bool values, struct model_diff_metrics *x)
 {
 	const char *why = NULL;
-	bool shape = shape_differs(a, b);
+	bool shape = dims || ((a->known & SUM_ELEMENTS) && (b->known & SUM_ELEMENTS) &&
+			      a->elements != b->elements);
 	bool dtype = (a->known & SUM_DTYPE) && (b->known & SUM_DTYPE) && a->dtype != b->dtype;
 
 	if (x) {
@@ -176,8 +189,6 @@ summary_metrics(const struct td_summary *a, const struct td_summary *b, const st
 		if (!why && !values && !close_enough(a->mean, b->mean, t))
 			why = "summary";
 	}
-	if (x)
-		x->zero_fraction_delta = zero_fraction(b) - zero_fraction(a);
 	return why;
 }
 
@@ -292,9 +303,11 @@ metrics_init(struct model_diff_metrics *x)
 	x->finite_positions = x->nonfinite_mismatch = NAN;
 }
 
-/* The summary fields the metrics read (summary_metrics, pair_tol). */
-#define ROW_FIELDS (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | SUM_NEG_INF | \
-		    SUM_POS_INF | SUM_NONFINITE | SUM_ZERO | SUM_MINMAX | SUM_MEAN)
+/* The summary fields the verdict reads (summary_metrics, pair_tol), and
+ * the metrics (the zero fraction too). */
+#define VERDICT_FIELDS (SUM_DTYPE | SUM_RANK | SUM_SHAPE | SUM_ELEMENTS | SUM_NAN | \
+			SUM_NEG_INF | SUM_POS_INF | SUM_NONFINITE | SUM_MINMAX | SUM_MEAN)
+#define ROW_FIELDS (VERDICT_FIELDS | SUM_ZERO)
 
 /* Row i's summary into *s: when its record holds no values, from the
  * summary columns (they hold what its decode gives, shape included) or,
@@ -323,14 +336,20 @@ pair_verdict(const struct model_diff *d, const struct td_summary *sa, const stru
 	     struct model_diff_metrics *x)
 {
 	const char *why, *vwhy = NULL;
+	struct model_brief ba, bb;
 	bool values;
 	struct tol t;
 
 	metrics_init(x);
-	t = pair_tol(d, sa, sb);
+	/* the dims from the summaries themselves: their briefs' shape words
+	 * need not be exact */
+	model_brief_of(sa, ~0u, &ba);
+	model_brief_of(sb, ~0u, &bb);
+	t = pair_tol(d, &ba, &bb);
 	values = has_values(da) && has_values(db) && da->values[0]->n == db->values[0]->n &&
 		 da->values[0]->dtype != DTYPE_STRING && db->values[0]->dtype != DTYPE_STRING;
-	why = summary_metrics(sa, sb, &t, values, x);
+	why = summary_metrics(&ba, &bb, dims_differ(sa, sb), &t, values, x);
+	x->zero_fraction_delta = zero_fraction(sb) - zero_fraction(sa);
 	if (values) {
 		x->values = true;
 		vwhy = value_metrics(da->values[0], db->values[0], &t, x);
@@ -364,7 +383,7 @@ pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
  * thread while this one reads A's.  Two models, two readers, no lock in
  * common, so on a cold dump (no summary columns: every row a decode) the
  * reads take about half the wall time; with the columns a side's batch is
- * one model_trace_fields_novalues (one lock a block of rows).  A batch
+ * one model_trace_briefs_novalues (one lock a block of rows).  A batch
  * starts small (a divergence early on wastes little) and doubles while the
  * scan goes on in order. */
 #define BATCH_FIRST 64
@@ -375,8 +394,8 @@ struct side_batch {
 	const uint32_t *rows;
 	size_t n;
 	uint64_t row[BATCH_MAX];
-	struct model_fields f[BATCH_MAX];
-	bool ok[BATCH_MAX];         /* the record holds no values; f is its summary */
+	struct model_brief f[BATCH_MAX];
+	bool ok[BATCH_MAX];         /* the record holds no values; f is its exact brief */
 };
 
 static void *
@@ -387,7 +406,7 @@ batch_fetch(void *arg)
 
 	for (k = 0; k < b->n; k++)
 		b->row[k] = b->rows[k];
-	model_trace_fields_novalues(b->m, b->row, b->n, ROW_FIELDS, b->f, b->ok);
+	model_trace_briefs_novalues(b->m, b->row, b->n, VERDICT_FIELDS, b->f, b->ok);
 	return NULL;
 }
 
@@ -398,16 +417,26 @@ static void
 settle_range(struct model_diff *d, const struct side_batch *a, const struct side_batch *b,
 	     uint64_t k, size_t lo, size_t hi)
 {
+	/* pair_tol is a function of the two dtypes it reads: kept for the
+	 * next pair of the same two (most pairs of a dump) */
+	int last_a = 0, last_b = 0;
+	bool have = false;
+	struct tol t = {0};
 	size_t i;
 
 	for (i = lo; i < hi; i++)
 		if (a->ok[i] && b->ok[i] && d->status[k + i] == DS_UNKNOWN) {
-			const struct td_summary *sa = &a->f[i].s, *sb = &b->f[i].s;
-			struct tol t = pair_tol(d, sa, sb);
+			const struct model_brief *sa = &a->f[i], *sb = &b->f[i];
+			int da = (sa->known & SUM_DTYPE) ? (int)sa->dtype : DTYPE_FLOAT32;
+			int db = (sb->known & SUM_DTYPE) ? (int)sb->dtype : DTYPE_FLOAT32;
 
+			if (!have || da != last_a || db != last_b) {
+				t = pair_tol(d, sa, sb);
+				last_a = da, last_b = db, have = true;
+			}
 			/* pair_verdict without values: summary_metrics' reason */
-			d->status[k + i] = summary_metrics(sa, sb, &t, false, NULL) ? DS_DIVERGED
-										    : DS_EQUAL;
+			d->status[k + i] = summary_metrics(sa, sb, brief_dims_differ(sa, sb), &t,
+							   false, NULL) ? DS_DIVERGED : DS_EQUAL;
 		}
 }
 

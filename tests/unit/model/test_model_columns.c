@@ -631,6 +631,65 @@ test_columns_unpack_over_a_dirty_struct(void **state)
 	assert_true(f.wall_time == 0);
 }
 
+/* A column of a field no row of a block knows is not read (window_load):
+ * a block where no row knows the NaN count reads none, one where one row
+ * does reads its count, also when the column is asked after the
+ * block's others; a row kept there later (colstore_fill) keeps its count
+ * across a reopen. */
+static void
+test_columns_field_no_row_of_a_block_knows(void **state)
+{
+	char *dir = test_tmpdir("colsk"), err[256];
+	const uint64_t one = COLS_WINDOW + 5;
+	struct model_fields got;
+	struct colstore *cs;
+	int dirfd;
+
+	(void)state;
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dirfd >= 0);
+	cs = colstore_create(dirfd, "k.tdc", "k.tdc", KEY, err, sizeof err);
+	assert_non_null(cs);
+	for (uint64_t r = 0; r < NROWS; r++) {
+		struct td_summary s;
+
+		summary_of(r, &s);
+		if (r != one)
+			s.known &= ~(uint32_t)SUM_NAN;  /* its count not known */
+		s.nan = r == one ? 42 : 77;
+		colstore_put(cs, r, &s, 1.0, true);
+	}
+	colstore_close(cs);
+	for (int pass = 0; pass < 2; pass++) {
+		cs = colstore_open(dirfd, "k.tdc", "k.tdc", KEY, UINT64_MAX, err, sizeof err);
+		assert_non_null(cs);
+		/* the block's window read without the NaN column, then with it */
+		assert_true(colstore_get(cs, one + 1, SUM_MEAN, &got));
+		assert_true(colstore_get(cs, one, COLS_FIELDS, &got));
+		assert_true(got.s.known & SUM_NAN);
+		assert_int_equal(got.s.nan, 42);
+		assert_true(colstore_get(cs, one + 1, COLS_FIELDS, &got));
+		assert_false(got.s.known & SUM_NAN);
+		assert_true(colstore_get(cs, 3, COLS_FIELDS, &got));
+		if (pass == 0) {
+			struct td_summary s;
+
+			assert_false(got.s.known & SUM_NAN);
+			summary_of(3, &s);
+			s.nan = 9;
+			colstore_fill(cs, 3, &s, 0, 1.0);
+			assert_true(colstore_get(cs, 3, COLS_FIELDS, &got));
+		}
+		assert_true(got.s.known & SUM_NAN);
+		assert_int_equal(got.s.nan, 9);
+		assert_true(colstore_get(cs, 4, COLS_FIELDS, &got));
+		assert_false(got.s.known & SUM_NAN);
+		colstore_close(cs);
+	}
+	close(dirfd);
+	test_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -647,6 +706,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_fields_from_the_pass_equal_decode),
 		cmocka_unit_test(test_model_sort_keys_equal_fields),
 		cmocka_unit_test(test_columns_unpack_over_a_dirty_struct),
+		cmocka_unit_test(test_columns_field_no_row_of_a_block_knows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
