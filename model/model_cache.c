@@ -167,6 +167,10 @@ model_cache_free(struct model *m)
 	mc_listed_free(m->icache);
 	if (m->icache->have_newest)
 		hashtab_u64_done(&m->icache->newest_by_id);
+	if (m->icache->have_rewritten) {
+		hashtab_u64_done(&m->icache->rewritten_by_id);
+		hashtab_u64_done(&m->icache->file_at);
+	}
 	free(m->icache->dir);
 	free(m->icache->path);
 	free(m->icache->key);
@@ -780,16 +784,47 @@ model_cache_check_data(struct model *m, uint64_t row, uint32_t file, int64_t cti
 	mc_mark_stale(m, why);
 }
 
-bool
-model_cache_row_listed(struct model *m, uint64_t row)
+/* Whether an entry of the listed-only folder that is file (reader id)
+ * changed status after newest (ns), or the folder cannot be read now. */
+static bool
+folder_rewritten(struct model *m, uint32_t file, int64_t newest)
 {
 	struct model_cache *c = m->icache;
+	const struct file_entry *f;
+	struct fingerprint fp;
+	int64_t now = 0;
+	uint64_t at;
+
+	if (!hashtab_u64_get(&c->file_at, file, &at))
+		return true;
+	f = &m->src.files[at];
+	return fingerprint_take_listed(f->path, f->read, f->nread, &fp, &now) != TD_OK || now > newest;
+}
+
+bool
+model_cache_row_rewritten(struct model *m, uint64_t row)
+{
+	struct model_cache *c = m->icache;
+	uint64_t newest, verdict;
 	uint32_t file;
 
 	if (!c || !c->have_newest || row >= c->loaded_traces)
 		return false;
 	file = rows_trace_file(m, row);
-	return file != NO_ID && hashtab_u64_get(&c->newest_by_id, file, NULL);
+	if (file == NO_ID || !hashtab_u64_get(&c->newest_by_id, file, &newest))
+		return false;
+	if (!c->have_rewritten) {
+		hashtab_u64_init(&c->rewritten_by_id, 16);
+		hashtab_u64_init(&c->file_at, 16);
+		for (size_t i = 0; i < m->src.nfiles; i++)
+			*hashtab_u64_put(&c->file_at, m->src.files[i].id, 0) = i;
+		c->have_rewritten = true;
+	}
+	if (!hashtab_u64_get(&c->rewritten_by_id, file, &verdict)) {
+		verdict = folder_rewritten(m, file, (int64_t)newest) ? 2 : 1;
+		*hashtab_u64_put(&c->rewritten_by_id, file, 0) = verdict;
+	}
+	return verdict == 2;
 }
 
 void

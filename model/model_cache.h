@@ -129,6 +129,11 @@ struct model_cache {
 	 * the load, read-only after (model_cache_check_data, no lock) */
 	struct hashtab_u64 newest_by_id;
 	bool have_newest;
+	/* model_cache_row_rewritten's answers per file id (1 unchanged, 2
+	 * rewritten) and the files' places in m->src.files, made on its first
+	 * call */
+	struct hashtab_u64 rewritten_by_id, file_at;
+	bool have_rewritten;
 };
 
 /* A listed-only folder of the DUMP section. */
@@ -216,10 +221,14 @@ void model_cache_check_row(struct model *m, uint64_t row, bool indexed_nf, bool 
  * is stale, as for model_cache_check_row.  Any thread, no lock. */
 void model_cache_check_data(struct model *m, uint64_t row, uint32_t file, int64_t ctime_ns);
 /* Whether row's file was checked listed only at the load (its data files'
- * values were not fingerprinted): fields computed from its values and kept
- * in the summary columns by an earlier session are not believed
- * (model_fields.c).  Before the index thread starts. */
-bool model_cache_row_listed(struct model *m, uint64_t row);
+ * values were not fingerprinted) and an entry of that folder changed
+ * status since the save (its newest status-change time is later than the
+ * saved one: a data file rewritten in place): fields computed from its
+ * values and kept in the summary columns by an earlier session are then
+ * not believed (model_fields.c).  One stat per entry of each such folder,
+ * once, and only of folders that have such rows.  Before the index thread
+ * starts. */
+bool model_cache_row_rewritten(struct model *m, uint64_t row);
 /* The state's name ("used" ...) and why it was rebuilt or is unavailable
  * ("" otherwise); both static or living as long as m. */
 void model_cache_get(struct model *m, const char **state, const char **why);

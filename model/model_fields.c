@@ -44,9 +44,9 @@ cols_name(const struct model_cache *c, char *out, size_t len)
 }
 
 static bool
-row_listed(void *ctx, uint64_t row)
+row_rewritten(void *ctx, uint64_t row)
 {
-	return model_cache_row_listed(ctx, row);
+	return model_cache_row_rewritten(ctx, row);
 }
 
 void
@@ -72,11 +72,12 @@ fields_open(struct model *m)
 						    sizeof err)))
 		snprintf(m->cols_why, sizeof m->cols_why, "no summary columns: %s", err);
 	/* fields from the values of data files in folders checked listed
-	 * only at the load: those files' bytes were not fingerprinted, so the
-	 * rows are decoded again (a decode sees a file rewritten since:
-	 * model_cache_check_data) */
+	 * only at the load (those files' bytes were not fingerprinted): kept
+	 * unless an entry of the folder changed status since the save (a file
+	 * rewritten in place), then the rows are decoded again; a decode sees
+	 * such a file too (model_cache_check_data) */
 	if (m->cols && c->state == MODEL_CACHE_USED && c->have_newest)
-		colstore_unfill_derived(m->cols, row_listed, m);
+		colstore_unfill_derived(m->cols, row_rewritten, m);
 	/* the loaded index's rows the file lacks: decoded when asked, then kept */
 	if (m->cols && c->state == MODEL_CACHE_USED && !colstore_extend(m->cols, c->loaded_traces)) {
 		snprintf(m->cols_why, sizeof m->cols_why, "%s", colstore_error(m->cols));
