@@ -309,6 +309,90 @@ copy_frames(const Tensorflow__CodeLocation *cl, struct reader_detail *d)
 	d->nframes = cl->n_stack_frame_ids;
 }
 
+/* A TensorShapeProto's (depth 0) or a Dim's (depth 1) bytes: whether
+ * they unpack (every field of proto/tf_tensor.proto of its wire type),
+ * and the product of the dims' sizes into *elements (-1 when one is
+ * negative or the product overflows). */
+static bool
+shape_ok(const struct pbwire_field *f, int depth, int64_t *elements)
+{
+	struct pbwire w;
+	struct pbwire_field g;
+
+	pbwire_init_field(&w, f);
+	while (pbwire_next(&w, &g)) {
+		if (depth == 0 && g.num == 2 && (g.type != PBWIRE_LEN || !shape_ok(&g, 1, elements)))
+			return false;
+		if (depth == 0 && g.num == 3 && g.type != PBWIRE_VARINT)
+			return false;
+		if (depth == 1 && ((g.num == 1 && g.type != PBWIRE_VARINT) ||
+				   (g.num == 2 && g.type != PBWIRE_LEN)))
+			return false;
+		if (depth == 1 && g.num == 1 && *elements >= 0) {
+			int64_t size = (int64_t)g.v;
+
+			if (size < 0 || (size && *elements > INT64_MAX / size))
+				*elements = -1;
+			else
+				*elements *= size;
+		}
+	}
+	return !w.error;
+}
+
+/* Whether a TensorProto is one the wire scanner's summary
+ * (tf2_output_summary, tf2_wire_vector) reads as the unpacker and
+ * tf_tensor_decode do: its bytes unpack as proto/tf_tensor.proto says
+ * (each known field of its wire type, packed lists whole, the shape's
+ * messages whole), and it is plain: a float or double vector in
+ * tensor_content or in the value list of its own type (each at most
+ * once, no other value list), as many values as its shape has elements,
+ * or the placeholder (DT_INVALID, no values).  Anything else goes to the
+ * full decode. */
+static bool
+tensor_proto_plain(const uint8_t *p, size_t len)
+{
+	struct pbwire w;
+	struct pbwire_field f;
+	int64_t dtype = 0, elements = 1, values = 0;
+	int lists = 0;
+	bool shaped = false;
+
+	pbwire_init(&w, p, len);
+	while (pbwire_next(&w, &f)) {
+		switch (f.num) {
+		case 1: case 3:                         /* dtype, version_number */
+			if (f.type != PBWIRE_VARINT)
+				return false;
+			if (f.num == 1)
+				dtype = (int32_t)f.v;
+			break;
+		case 2:                                 /* tensor_shape */
+			if (f.type != PBWIRE_LEN || shaped || !shape_ok(&f, 0, &elements))
+				return false;
+			shaped = true;
+			break;
+		case 4: case 5: case 6:                 /* tensor_content, float_val, double_val */
+			if (f.type != PBWIRE_LEN || lists++)
+				return false;
+			values = f.num == 4 ? -(int64_t)f.len : (int64_t)(f.len / (f.num == 5 ? 4 : 8));
+			if ((f.num == 5 && (f.len % 4 || dtype == 2)) ||
+			    (f.num == 6 && (f.len % 8 || dtype == 1)))
+				return false;
+			break;
+		default:
+			if (f.num <= 17)                /* another value list */
+				return false;
+			break;
+		}
+	}
+	if (w.error || (dtype != 1 && dtype != 2 && !(dtype == 0 && !lists)))
+		return false;
+	if (values < 0)                                 /* tensor_content: bytes */
+		values = -values / (dtype == 2 ? 8 : 4);
+	return dtype == 0 || (shaped ? elements == values : values == 1);
+}
+
 /* The record at loc of a file of the given role, read for a cheaper decode
  * (the wire scanner): its payload in *buf (freed by the caller) and the
  * DebugEvent's field num in *ev.  False when the file is stale or gone or
@@ -358,16 +442,28 @@ decode_trace_fast(struct reader *r, const struct td_locator *loc, struct reader_
 	if (!fast_event(r, loc, TF2_TRACES, 10, &f, &buf, &len, &ev, &d->wall_time))
 		goto out;
 	pbwire_init_field(&w, &ev);
+	/* a known field of another wire type fails the unpacker, and a
+	 * second tensor_proto is merged by it: both are left to decode() */
 	while (pbwire_next(&w, &fl)) {
-		switch (fl.key) {
-		case PBWIRE_KEY(3, PBWIRE_VARINT): slot = (uint32_t)fl.v; break;
-		case PBWIRE_KEY(4, PBWIRE_VARINT): mode = (int)(int32_t)fl.v; break;
-		case PBWIRE_KEY(5, PBWIRE_LEN):    tp = fl; break;
-		case PBWIRE_KEY(6, PBWIRE_LEN):    dev = fl; break;
+		uint32_t want = fl.num == 3 || fl.num == 4 ? PBWIRE_VARINT : PBWIRE_LEN;
+
+		if (fl.num >= 1 && fl.num <= 6 && fl.type != want)
+			goto out;
+		switch (fl.num) {
+		case 3: slot = (uint32_t)fl.v; break;
+		case 4: mode = (int)(int32_t)fl.v; break;
+		case 5:
+			if (tp.data)
+				goto out;
+			tp = fl;
+			break;
+		case 6: dev = fl; break;
 		default: break;
 		}
 	}
 	if (w.error || mode == MODE_FULL_TENSOR || (int32_t)slot < 0)
+		goto out;
+	if (tp.data && !tensor_proto_plain(tp.data, tp.len))
 		goto out;
 	alloc_outputs(d, 1);
 	if (!tp.data) {
@@ -595,7 +691,7 @@ decode_execution_fast(struct reader *r, const struct td_locator *loc, struct rea
 					goto out;
 				break;
 			case 7:
-				if (fl.type != PBWIRE_LEN)
+				if (fl.type != PBWIRE_LEN || (!pass && !tensor_proto_plain(fl.data, fl.len)))
 					goto out;
 				if (pass && !tf2_output_summary(mode, fl.data, fl.len, &d->summaries[kproto],
 								why, sizeof why))

@@ -11,8 +11,9 @@
  * good metadata record is written first when the input has none.  The reader
  * then opens the directory, runs its index passes into a sink that keeps the
  * locators, decodes up to 64 traces, 64 executions and 16 sources, and
- * closes.  The sanitizers are the checks, and one of answers: an
- * execution's cheaper decode (decode_outputs) must agree with decode().
+ * closes.  The sanitizers are the checks, and two of answers: the
+ * cheaper decodes of an execution (decode_outputs) and of a trace's
+ * summary (decode_summary) must agree with decode().
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -179,6 +180,34 @@ check_outputs(const struct reader_ops *ops, struct reader *r, const struct td_lo
 	reader_detail_done(&d);
 }
 
+/* decode_summary (a trace's summary for the row cache, the cheaper path)
+ * must give what decode gives of the summary, slot and wall time, or fail
+ * where it fails: a difference traps. */
+static void
+check_summary(const struct reader_ops *ops, struct reader *r, const struct td_locator *loc,
+	      const struct reader_detail *full, enum td_status st)
+{
+	struct reader_detail d;
+	const struct td_summary *a, *b;
+
+	memset(&d, 0, sizeof d);
+	if (ops->decode_summary(r, loc, &d) != st)
+		__builtin_trap();
+	if (st == TD_OK) {
+		if (d.noutputs != full->noutputs || d.slot != full->slot ||
+		    memcmp(&d.wall_time, &full->wall_time, sizeof d.wall_time) != 0)
+			__builtin_trap();
+		a = &d.summaries[0];
+		b = &full->summaries[0];
+		if (d.noutputs && (a->known != b->known || a->elements != b->elements ||
+				   a->dtype != b->dtype || a->nan != b->nan ||
+				   a->neg_inf != b->neg_inf || a->pos_inf != b->pos_inf ||
+				   td_summary_nonfinite(a) != td_summary_nonfinite(b)))
+			__builtin_trap();
+	}
+	reader_detail_done(&d);
+}
+
 static void
 decode_all(const struct reader_ops *ops, struct reader *r, enum reader_kind kind,
 	   const struct td_locator *locs, size_t n)
@@ -191,6 +220,8 @@ decode_all(const struct reader_ops *ops, struct reader *r, enum reader_kind kind
 		st = ops->decode(r, kind, &loc, &d);
 		if (kind == READER_EXECUTION && ops->decode_outputs)
 			check_outputs(ops, r, &loc, &d, st);
+		if (kind == READER_TRACE && ops->decode_summary)
+			check_summary(ops, r, &loc, &d, st);
 		reader_detail_done(&d);
 		if (ops->advance && kind != READER_SOURCE)
 			(void)ops->advance(r, kind, &loc, 1 + i % 3);
