@@ -195,6 +195,8 @@ $(BUILD)/tests/test_jscan_portable: $(BUILD)/tests/reader/test_jscan.o \
 
 # counts the readers' opendir() calls (format detection lists a directory once)
 $(BUILD)/tests/test_reader_listing: ALL_LDFLAGS += -Wl,--wrap=opendir
+# counts the reads of a decode after advance() (one: the record handed over)
+$(BUILD)/tests/test_tfdbg2_handoff: ALL_LDFLAGS += -Wl,--wrap=source_read
 # makes model_close's hand-over race happen on every run (the test's comment)
 $(BUILD)/tests/test_model_close_race: ALL_LDFLAGS += -Wl,--wrap=pthread_mutex_unlock -Wl,--wrap=free
 # stops a save inside a fingerprint while a query takes the model's lock

@@ -51,8 +51,11 @@ struct source {
 	unsigned char *bytes;   /* owned copy for a byte array */
 	size_t nbytes;
 	uint64_t size;          /* last size seen (atomic: read by any thread) */
+	uint64_t serial;        /* source_serial() */
 	char *path;
 };
+
+static uint64_t next_serial = 1;
 
 static struct {
 	pthread_mutex_t lock;
@@ -170,6 +173,7 @@ source_open_file(const char *path, enum td_status *st, char *why, size_t whylen)
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	s = xcalloc(1, sizeof(*s));
+	s->serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
 	s->fd = fd;
 	s->is_file = true;
 	if (fstat(fd, &sb) == 0) {
@@ -190,6 +194,7 @@ source_from_bytes(const void *data, size_t len)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
 
+	s->serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
 	s->fd = -1;
 	s->bytes = xmalloc(len);
 	if (len)
@@ -322,6 +327,12 @@ source_known_size(const struct source *s)
 	if (!s->is_file)
 		return s->nbytes;
 	return __atomic_load_n(&s->size, __ATOMIC_RELAXED);
+}
+
+uint64_t
+source_serial(const struct source *s)
+{
+	return s->serial;
 }
 
 ssize_t

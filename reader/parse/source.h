@@ -42,6 +42,10 @@ uint64_t source_size(struct source *s);
 /* The size seen at open or at the last source_size() call, without a system
  * call; any thread. */
 uint64_t source_known_size(const struct source *s);
+/* A number no other source of this process had or will have (a freed
+ * source's address may be reused; its serial is not): for a cache of a
+ * source's bytes to know whose they are.  Any thread. */
+uint64_t source_serial(const struct source *s);
 /* Reads up to len bytes at off into buf.  Returns the number of bytes read
  * (fewer at the end of the source, 0 past it) or -1 on an I/O error. */
 ssize_t source_read(struct source *s, uint64_t off, void *buf, size_t len);

@@ -348,6 +348,7 @@ tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t 
 	unsigned char first[TFRECORD_READ_GUESS], *buf;
 	uint64_t n, total;
 	ssize_t got, more;
+	enum td_status st;
 
 	*data = NULL;
 	*len = 0;
@@ -356,25 +357,48 @@ tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t 
 		return TD_ERR_IO;
 	if (got == 0)
 		return TD_ERR_RANGE;
-	if ((size_t)got < TFRECORD_HEADER)
-		return TD_ERR_TRUNCATED;
-	if (!tfrecord_header(first, &n))
-		return TD_ERR_CORRUPT;
+	st = tfrecord_take(first, (size_t)got, data, len);
+	if (st != TD_ERR_TRUNCATED || (size_t)got < TFRECORD_HEADER)
+		return st;
+	tfrecord_header(first, &n);     /* whole and right: tfrecord_take said so */
 	total = TFRECORD_HEADER + n + TFRECORD_FOOTER;
 	buf = malloc((size_t)n + TFRECORD_FOOTER);
 	if (!buf)
 		return TD_ERR_NOMEM;
-	if (total <= (uint64_t)got) {
-		memcpy(buf, first + TFRECORD_HEADER, (size_t)n + TFRECORD_FOOTER);
-	} else {
-		memcpy(buf, first + TFRECORD_HEADER, (size_t)got - TFRECORD_HEADER);
-		more = source_read(src, off + (uint64_t)got, buf + got - TFRECORD_HEADER,
-				   (size_t)(total - (uint64_t)got));
-		if (more < 0 || (uint64_t)more != total - (uint64_t)got) {
-			free(buf);
-			return more < 0 ? TD_ERR_IO : TD_ERR_TRUNCATED;
-		}
+	memcpy(buf, first + TFRECORD_HEADER, (size_t)got - TFRECORD_HEADER);
+	more = source_read(src, off + (uint64_t)got, buf + got - TFRECORD_HEADER,
+			   (size_t)(total - (uint64_t)got));
+	if (more < 0 || (uint64_t)more != total - (uint64_t)got) {
+		free(buf);
+		return more < 0 ? TD_ERR_IO : TD_ERR_TRUNCATED;
 	}
+	if (!data_crc_ok(buf, n)) {
+		free(buf);
+		return TD_ERR_CORRUPT;
+	}
+	*data = buf;
+	*len = (size_t)n;
+	return TD_OK;
+}
+
+enum td_status
+tfrecord_take(const unsigned char *p, size_t avail, unsigned char **data, size_t *len)
+{
+	unsigned char *buf;
+	uint64_t n;
+
+	*data = NULL;
+	*len = 0;
+	if (avail < TFRECORD_HEADER)
+		return TD_ERR_TRUNCATED;
+	if (!tfrecord_header(p, &n))
+		return TD_ERR_CORRUPT;
+	if (avail - TFRECORD_HEADER < TFRECORD_FOOTER || n > avail - TFRECORD_HEADER - TFRECORD_FOOTER)
+		return TD_ERR_TRUNCATED;
+	buf = malloc((size_t)n + TFRECORD_FOOTER);
+	if (!buf)
+		return TD_ERR_NOMEM;
+	memcpy(buf, p + TFRECORD_HEADER, (size_t)n + TFRECORD_FOOTER);
 	if (!data_crc_ok(buf, n)) {
 		free(buf);
 		return TD_ERR_CORRUPT;

@@ -94,6 +94,13 @@ bool tfrecord_find(struct tfrecord_cursor *c, uint64_t from, uint64_t limit, uin
  * torn record, TD_ERR_CORRUPT for a CRC mismatch or an impossible length,
  * TD_ERR_NOMEM, TD_ERR_IO. */
 enum td_status tfrecord_read_at(struct source *src, uint64_t off, unsigned char **data, size_t *len);
+/* The record at the start of the avail bytes at p (a window some other
+ * read filled), as tfrecord_read_at gives it: TD_OK with a malloc'd copy
+ * of its payload and footer when the whole record lies in the window and
+ * both CRCs are right, TD_ERR_CORRUPT for a CRC mismatch or an impossible
+ * length, TD_ERR_TRUNCATED when the window ends inside the record (read it
+ * from the source then), TD_ERR_NOMEM. */
+enum td_status tfrecord_take(const unsigned char *p, size_t avail, unsigned char **data, size_t *len);
 /* Reads only the header at off and returns the offset of the next record in
  * *next.  TD_ERR_RANGE at the end, TD_ERR_CORRUPT for a bad length CRC.
  * The end is the size source_known_size() reports (no stat). */

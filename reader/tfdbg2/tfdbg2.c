@@ -27,6 +27,10 @@
  * to step over (a FULL_HEALTH trace is ~240), within these bounds. */
 #define ADVANCE_WINDOW_MIN 1024
 #define ADVANCE_WINDOW_MAX 65536
+/* ... and about one record more, so that the record stepped onto is
+ * usually in the window too (the hand-over below). */
+#define ADVANCE_WINDOW_MORE 512
+#define HANDOFF_MAX 1024        /* longer records are read again */
 
 const char *const tf2_role_suffix[TF2_ROLE_COUNT] = {
 	"metadata", "source_files", "stack_frames", "graphs", "execution",
@@ -468,9 +472,52 @@ tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end)
 	return next < __atomic_load_n(&f->indexed_end, __ATOMIC_ACQUIRE) ? next : 0;
 }
 
+/* The record the last advance() on this thread stepped onto, when its
+ * window held all of it: the model decodes a row right after advancing a
+ * locator to it (model_rows.c rows_locate), and takes its bytes from here
+ * instead of a second read.  Keyed by the source's serial (never reused)
+ * and the offset, and given up by the next tf2_read_record() or advance
+ * on the thread, used or not: bytes that young are no older than the read
+ * they replace. */
+static _Thread_local struct {
+	uint64_t serial, off;
+	size_t len;                     /* 0: none */
+	unsigned char rec[HANDOFF_MAX];
+} handoff;
+
+static void
+handoff_put(const struct source *src, uint64_t off, const unsigned char *p, size_t avail)
+{
+	uint64_t n;
+
+	handoff.len = 0;
+	if (avail < TFRECORD_HEADER || !tfrecord_header(p, &n) ||
+	    n > HANDOFF_MAX - TFRECORD_HEADER - TFRECORD_FOOTER ||
+	    n + TFRECORD_HEADER + TFRECORD_FOOTER > avail)
+		return;
+	handoff.serial = source_serial(src);
+	handoff.off = off;
+	handoff.len = (size_t)n + TFRECORD_HEADER + TFRECORD_FOOTER;
+	memcpy(handoff.rec, p, handoff.len);
+}
+
+enum td_status
+tf2_read_record(struct source *src, uint64_t off, unsigned char **data, size_t *len)
+{
+	bool mine = handoff.len && handoff.serial == source_serial(src) && handoff.off == off;
+	size_t n = handoff.len;
+
+	handoff.len = 0;
+	if (mine && tfrecord_take(handoff.rec, n, data, len) == TD_OK)
+		return TD_OK;
+	return tfrecord_read_at(src, off, data, len);
+}
+
 /* Steps *off over n rows of f, reading the headers through one window of
  * about n records (one pread for a short step, no stat): only rows the
- * index framed (below indexed_end) are walked. */
+ * index framed (below indexed_end) are walked.  The record stepped onto is
+ * handed to the next tf2_read_record() of this thread when the window
+ * holds it. */
 static enum td_status
 advance_file(struct reader *r, struct tf2_file *f, struct source *src, uint64_t *offp, uint64_t n)
 {
@@ -479,11 +526,13 @@ advance_file(struct reader *r, struct tf2_file *f, struct source *src, uint64_t 
 	uint64_t wbase = 0, len;
 	size_t wlen = 0;
 
+	handoff.len = 0;
 	while (n > 0) {
 		if (off >= end || end - off < TFRECORD_HEADER)
 			return TD_ERR_RANGE;
 		if (off < wbase || off + TFRECORD_HEADER > wbase + wlen) {
-			uint64_t want = TD_MIN(n, (uint64_t)ADVANCE_WINDOW_MAX / 256) * 256 + TFRECORD_HEADER;
+			uint64_t want = TD_MIN(n, (uint64_t)ADVANCE_WINDOW_MAX / 256) * 256 + TFRECORD_HEADER +
+					ADVANCE_WINDOW_MORE;
 			ssize_t got;
 
 			want = TD_MIN(TD_MAX(want, (uint64_t)ADVANCE_WINDOW_MIN), (uint64_t)sizeof win);
@@ -501,6 +550,8 @@ advance_file(struct reader *r, struct tf2_file *f, struct source *src, uint64_t 
 			return TD_ERR_RANGE;
 		n--;
 	}
+	if (off >= wbase && off < wbase + wlen)
+		handoff_put(src, off, win + (off - wbase), wlen - (size_t)(off - wbase));
 	*offp = off;
 	return TD_OK;
 }

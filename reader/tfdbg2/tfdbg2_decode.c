@@ -218,7 +218,7 @@ read_event(struct reader *r, const struct td_locator *loc, enum tf2_role role,
 		return st;
 	if (!src)
 		return TD_ERR_NOENT;
-	st = tfrecord_read_at(src, loc->offset, &buf, &len);
+	st = tf2_read_record(src, loc->offset, &buf, &len);
 	if (st != TD_OK)
 		return st;
 	if (next)
@@ -415,7 +415,7 @@ fast_event(struct reader *r, const struct td_locator *loc, enum tf2_role role, u
 	stale = f->stale || f->id != loc->file;
 	src = f->src;
 	pthread_mutex_unlock(&r->lock);
-	if (stale || !src || tfrecord_read_at(src, loc->offset, buf, len) != TD_OK)
+	if (stale || !src || tf2_read_record(src, loc->offset, buf, len) != TD_OK)
 		return false;
 	*file = f;
 	return tf2_event_payload(*buf, *len, num, ev, wall_time, why, sizeof why);

@@ -120,6 +120,12 @@ void tf2_add_skip(struct reader *r, struct tf2_file *f, uint64_t from, uint64_t 
 /* Where the row after the record ending at record_end starts (past skipped
  * records), or 0 when that is not an indexed row yet. */
 uint64_t tf2_next_row(struct reader *r, struct tf2_file *f, uint64_t record_end);
+/* The record at off of src, as tfrecord_read_at() reads it, for decode():
+ * from the bytes advance() read last on this thread when it stepped onto
+ * off (a row found from a locator then costs one read, not two), else
+ * from the source. */
+enum td_status tf2_read_record(struct source *src, uint64_t off, unsigned char **data,
+			       size_t *len);
 /* Rescans the directory for file sets not seen yet (index passes). */
 void tf2_discover(struct reader *r, const struct reader_sink *sink);
 

@@ -356,6 +356,40 @@ test_tfrecord_read_at_long_record(void **state)
 	free(rec);
 }
 
+/* tfrecord_take: the record at the start of a window of bytes, whole and
+ * right, else why not (the window ends in it, or a CRC is wrong). */
+static void
+test_tfrecord_take_from_a_window(void **state)
+{
+	struct built b;
+	unsigned char *data;
+	size_t len, whole;
+
+	(void)state;
+	build(&b, 3);
+	whole = b.off[2] - b.off[1];
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], whole, &data, &len), TD_OK);
+	assert_int_equal(len, whole - 16);
+	assert_memory_equal(data, b.bytes + b.off[1] + 12, len);
+	free(data);
+	/* more bytes after it change nothing */
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], b.len - b.off[1], &data, &len), TD_OK);
+	assert_int_equal(len, whole - 16);
+	free(data);
+	/* a window that ends one byte early, or inside the header */
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], whole - 1, &data, &len),
+			 TD_ERR_TRUNCATED);
+	assert_null(data);
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], 11, &data, &len), TD_ERR_TRUNCATED);
+	/* a wrong data CRC, a wrong length CRC */
+	b.bytes[b.off[2] - 2] ^= 1;
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], whole, &data, &len), TD_ERR_CORRUPT);
+	assert_null(data);
+	b.bytes[b.off[2] - 2] ^= 1;
+	b.bytes[b.off[1] + 9] ^= 1;
+	assert_int_equal(tfrecord_take(b.bytes + b.off[1], whole, &data, &len), TD_ERR_CORRUPT);
+}
+
 static void
 test_tfrecord_garbage_tail_stops_file(void **state)
 {
@@ -431,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_tfrecord_length_past_end_in_last_record_is_torn),
 		cmocka_unit_test(test_tfrecord_length_past_end_needs_payload_crc_to_resume),
 		cmocka_unit_test(test_tfrecord_read_at_long_record),
+		cmocka_unit_test(test_tfrecord_take_from_a_window),
 		cmocka_unit_test(test_tfrecord_garbage_tail_stops_file),
 		cmocka_unit_test(test_tfrecord_short_header_is_torn),
 		cmocka_unit_test(test_tfrecord_read_at_and_skip),
