@@ -160,6 +160,41 @@ test_cache_chain_backwards_refused(void **state)
 	tmp_done(&t);
 }
 
+/* A row naming an op past the op table is refused, wherever the row is
+ * in its chunk (the load checks the rows' ops several at a time, then
+ * the rest one by one: first, middle and last rows of mnist_nan's 680,
+ * and an op number with its top bit set). */
+static void
+test_cache_row_op_out_of_range_refused(void **state)
+{
+	static const struct { uint64_t row; uint32_t past; } cases[] = {
+		{ 0, 0 }, { 5, 1 }, { 333, 0x80000000u }, { 679, 0 },
+	};
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t keep;
+
+		tmp_init(&t, FIX "/mnist_nan");
+		m = open_cached(&t, false, "off");
+		assert_int_equal(model_trace_count(m), 680);
+		ops_ready(m);
+		keep = m->rows.tchunks[0]->op[cases[i].row];
+		m->rows.tchunks[0]->op[cases[i].row] = (uint32_t)m->ot.nops + cases[i].past;
+		save_as_cache(m, &t, "forged-row-op");
+		m->rows.tchunks[0]->op[cases[i].row] = keep;
+		model_close(m);
+		m = open_cached(&t, true, "rebuilt");
+		model_info(m, &info);
+		assert_string_equal(info.index_cache_why, "corrupt cache file (tables)");
+		model_close(m);
+		tmp_done(&t);
+	}
+}
+
 /* An op whose first row is after its last one (a count that is not
  * consistent) is refused too. */
 static void
@@ -614,6 +649,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_self_chain_refused),
+		cmocka_unit_test(test_cache_row_op_out_of_range_refused),
 		cmocka_unit_test(test_cache_chain_backwards_refused),
 		cmocka_unit_test(test_cache_op_rows_backwards_refused),
 		cmocka_unit_test(test_cache_op_added_after_load_joins_its_name),
