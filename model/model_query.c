@@ -85,6 +85,7 @@ uint64_t
 model_trace_next_nonfinite(struct model *m, uint64_t i, uint64_t end)
 {
 	uint64_t ch, stop;
+	const uint8_t *f;
 
 	end = TD_MIN(end, rows_ntraces(m));
 	while (i < end) {
@@ -94,9 +95,27 @@ model_trace_next_nonfinite(struct model *m, uint64_t i, uint64_t end)
 			i = stop;
 			continue;
 		}
-		for (; i < stop; i++)
-			if (trace_flags(m, i) & TF_NONFINITE)
+		f = m->rows.tchunks[ch]->flags;
+		/* eight flags a step (a clean stretch is the usual case), each
+		 * loaded as trace_flags() does: another thread may mark a row
+		 * corrupt meanwhile */
+		while (i < stop) {
+			size_t at = (size_t)(i & (MODEL_CHUNK - 1));
+			unsigned any;
+
+			if (!(at & 7) && stop - i >= 8) {
+#define FL(k) __atomic_load_n(&f[at + (k)], __ATOMIC_RELAXED)
+				any = FL(0) | FL(1) | FL(2) | FL(3) | FL(4) | FL(5) | FL(6) | FL(7);
+#undef FL
+				if (!(any & TF_NONFINITE)) {
+					i += 8;
+					continue;
+				}
+			}
+			if (__atomic_load_n(&f[at], __ATOMIC_RELAXED) & TF_NONFINITE)
 				return i;
+			i++;
+		}
 	}
 	return end;
 }

@@ -157,6 +157,36 @@ test_execution_keys(void **state)
 	fake_free(f);
 }
 
+/* Every start and several ends (the scan reads eight flags a step from an
+ * 8-aligned row: starts and ends at every offset), against the rows' own
+ * flags: every 13th row non-finite. */
+static void
+test_next_nonfinite_every_start_and_end(void **state)
+{
+	static const uint64_t ends[] = { 0, 1, 7, 8, 9, 13, 14, 100 };
+	struct fake *f = fake_new();
+	struct model *m;
+
+	(void)state;
+	fake_synth(f, 3000, 13);
+	m = fake_model_open(f, NULL);
+	model_wait(m);
+	assert_int_equal(model_trace_count(m), 3000);
+	for (uint64_t i = 0; i <= 3000; i++)
+		for (size_t e = 0; e <= sizeof ends / sizeof ends[0]; e++) {
+			uint64_t end = e < sizeof ends / sizeof ends[0] ? TD_MIN(i + ends[e], 3000) : 3000;
+			uint64_t want = i;
+			uint32_t fl;
+
+			while (want < end && (model_trace_op_flags(m, want, &fl), !(fl & ROW_NONFINITE)))
+				want++;
+			assert_int_equal(model_trace_next_nonfinite(m, i, end), want);
+		}
+	assert_int_equal(model_trace_next_nonfinite(m, 0, UINT64_MAX), 12);
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_next_nonfinite_skips_clean_chunks(void **state)
 {
@@ -180,6 +210,53 @@ test_next_nonfinite_skips_clean_chunks(void **state)
 }
 
 /* Executions 0 and 1 interleave: a (exec 0), a (exec 1), b (exec 0). */
+/* scan_back against a walk back one row at a time, from every row and two
+ * lower bounds, for ops scattered over 300 rows (the scan steps over 16
+ * rows of other ops at a time: finds at every offset in those steps). */
+static void
+test_scan_back_as_a_walk_back(void **state)
+{
+	static const char *const names[] = { "a", "b", "c", "d", "e" };
+	struct fake *f = fake_new();
+	struct td_summary s = {0};
+	struct model *m;
+	uint32_t x = 12345, fl;
+	int64_t ops[5];
+
+	(void)state;
+	fake_file(f, 1, "f1", "h1");
+	fake_graph(f, "G", "g", NULL);
+	for (size_t k = 0; k < 5; k++)
+		fake_op(f, "G", names[k], "Identity", NULL, NULL);
+	for (uint32_t r = 0; r < 300; r++) {
+		x = x * 1103515245u + 12345u;
+		/* mostly "a", the others now and then: long stretches without them */
+		fake_trace(f, 1, "G", names[(x >> 16) % 13 < 9 ? 0 : 1 + (x >> 16) % 4], 0, r + 1, &s);
+	}
+	m = fake_model_open(f, NULL);
+	model_wait(m);
+	assert_int_equal(model_trace_count(m), 300);
+	for (size_t k = 0; k < 5; k++) {
+		ops[k] = model_op_find(m, names[k], "G");
+		assert_true(ops[k] >= 0);
+	}
+	for (size_t k = 0; k < 5; k++)
+		for (uint64_t from = 0; from <= 300; from++)
+			for (uint64_t lo = 0; lo <= from; lo += from / 2 + 1) {
+				int64_t want = -1;
+
+				for (uint64_t j = from; j > lo; j--)
+					if (model_trace_op_flags(m, j - 1, &fl) == (uint32_t)ops[k]) {
+						want = (int64_t)(j - 1);
+						break;
+					}
+				assert_int_equal(model_trace_scan_back(m, (uint32_t)ops[k], 0, from, lo,
+								       -1, false), want);
+			}
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_scans_stay_in_their_execution(void **state)
 {
@@ -294,6 +371,8 @@ main(void)
 		cmocka_unit_test(test_ops_inputs_and_names),
 		cmocka_unit_test(test_execution_keys),
 		cmocka_unit_test(test_next_nonfinite_skips_clean_chunks),
+		cmocka_unit_test(test_next_nonfinite_every_start_and_end),
+		cmocka_unit_test(test_scan_back_as_a_walk_back),
 		cmocka_unit_test(test_scans_stay_in_their_execution),
 		cmocka_unit_test(test_state_is_made_once_and_freed_at_close),
 		cmocka_unit_test(test_trace_hosts_by_file),
