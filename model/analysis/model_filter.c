@@ -214,6 +214,9 @@ ensure_ops(struct model_filter *f)
 
 	/* gen is read before the briefs: an op filled after it is seen
 	 * filled now and its answer dropped once more next time (harmless). */
+	if (gen == f->fill_gen && nops == f->nop_state && f->ops_all_known)
+		return;                 /* asked again with nothing new: no op to walk */
+	f->op_walks++;
 	if (gen != f->fill_gen) {
 		for (i = 0; i < f->nop_state; i++)
 			if (f->op_state[i] & ST_PROVISIONAL)
@@ -245,6 +248,14 @@ ensure_ops(struct model_filter *f)
 				f->op_state[i + k] = eval_op(f, &b[k]);
 				f->same_dirty = true;
 			}
+	}
+	/* eval_op never answers ST_UNKNOWN; an op model_op_briefs did not
+	 * give (none here: nops is what it holds) stays to be walked */
+	f->ops_all_known = true;
+	f->any_rows_op = false;
+	for (i = 0; i < f->nop_state; i++) {
+		f->ops_all_known &= f->op_state[i] != ST_UNKNOWN;
+		f->any_rows_op |= (f->op_state[i] & 3) == ST_ROWS;
 	}
 }
 
@@ -446,9 +457,7 @@ update_counts(struct model_filter *f, enum model_table t, struct scan *s)
 	bool window = t == TABLE_TRACES && f->where_window;
 
 	/* a window only when some op leaves its rows to the condition */
-	for (c = 0; window && c < f->nop_state && (f->op_state[c] & 3) != ST_ROWS; c++)
-		;
-	window = window && c < f->nop_state;
+	window = window && f->any_rows_op;
 	if (window && f->same_dirty) {   /* once after the op states changed */
 		f->same_state = filter_same_state(f);
 		f->same_dirty = false;

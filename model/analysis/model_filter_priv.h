@@ -77,6 +77,11 @@ struct model_filter {
 	int same_state;             /* the four low bits every op's state has,
 				     * -1 when they differ (update_counts) */
 	bool same_dirty;            /* an op state changed since same_state */
+	/* every op below nop_state evaluated (none ST_UNKNOWN) and whether
+	 * one leaves its rows to the condition (ST_ROWS): ensure_ops and
+	 * update_counts then walk no op (a pane or a listing asks per row) */
+	bool ops_all_known, any_rows_op;
+	uint64_t op_walks;          /* ensure_ops' walks over the ops (tests) */
 	uint64_t fill_gen;
 	uint8_t *str_state;
 	size_t nstr_state, capstr;
