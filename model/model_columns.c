@@ -346,7 +346,7 @@ write_rows(struct colstore *cs, const struct block *b, uint64_t blk, uint64_t lo
 
 void
 colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s, double wall_time,
-	     bool filled)
+	     bool filled, unsigned facts)
 {
 	if (!cs || atomic_load(&cs->failed))
 		return;
@@ -359,6 +359,8 @@ colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s, doub
 		cs->wfrom = cs->wto = row;
 	}
 	cols_pack(cs->w, (unsigned)(row % COLS_WINDOW), s, 0, wall_time, filled, filled);
+	if (filled && (facts & COLS_FACTS))
+		cs->w->v[C_META][row % COLS_WINDOW] |= (uint64_t)(facts & 0x1f) << M_FACTS_SHIFT;
 	cs->wto = row + 1;
 	cs->wany = true;
 	if (cs->wto % COLS_WINDOW == 0)
@@ -624,6 +626,21 @@ colstore_no_values(struct colstore *cs, uint64_t row)
 	return r;
 }
 
+bool
+colstore_get_facts(struct colstore *cs, uint64_t row, unsigned *facts)
+{
+	uint64_t meta;
+
+	if (!cs || row >= atomic_load(&cs->rows))
+		return false;
+	pthread_mutex_lock(&cs->lock);
+	window_load(cs, row, 1u << C_META);
+	meta = row < cs->rrows ? cs->r->v[C_META][row % COLS_WINDOW] : 0;
+	pthread_mutex_unlock(&cs->lock);
+	*facts = (unsigned)(meta >> M_FACTS_SHIFT & 0x1f);
+	return (meta & M_FILLED) && (*facts & COLS_FACTS);
+}
+
 void
 colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 	      uint32_t from_values, double wall_time)
@@ -638,8 +655,11 @@ colstore_fill(struct colstore *cs, uint64_t row, const struct td_summary *s,
 		 * it is the record's, not the decode's (a row it left unfilled,
 		 * a shape that does not pack, is still read as holding none) */
 		bool no_values = (cs->r->v[C_META][k] & M_NOVALUES) != 0;
+		/* and so do the facts it stated (a decode states the same) */
+		uint64_t facts = cs->r->v[C_META][k] & M_FACTS_MASK;
 
 		cols_pack(cs->r, k, s, from_values, wall_time, true, no_values);
+		cs->r->v[C_META][k] |= facts;
 		if (cs->dlo == cs->dhi) {
 			cs->dlo = row;
 			cs->dhi = row + 1;

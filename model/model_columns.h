@@ -81,9 +81,16 @@ uint64_t colstore_rows(struct colstore *cs);
 /* Index thread only: row's fields from the index pass (rows in order;
  * a row not following the last starts a new run).  filled: s is exactly
  * what a decode of the row gives for COLS_FIELDS, and wall_time too, and
- * the record holds no values (colstore_no_values). */
+ * the record holds no values (colstore_no_values).  facts: the row's own
+ * facts as decode() states them (COLS_FACTS | role | requires_grad << 2,
+ * reader.h's enums), 0 when the reader states none at the index pass;
+ * kept with a filled row only. */
+#define COLS_FACTS 0x10u
 void colstore_put(struct colstore *cs, uint64_t row, const struct td_summary *s,
-		  double wall_time, bool filled);
+		  double wall_time, bool filled, unsigned facts);
+/* The facts colstore_put kept for row (COLS_FACTS set in *facts): true
+ * when the row is readable, filled and has them.  Any thread. */
+bool colstore_get_facts(struct colstore *cs, uint64_t row, unsigned *facts);
 /* Index thread only: the rows put so far written out and made readable.
  * false on a write error (colstore_error says it; no more is written). */
 bool colstore_flush(struct colstore *cs);

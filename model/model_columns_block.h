@@ -24,6 +24,11 @@ enum col {
 #define M_FILLED (1ull << 63)
 #define M_NOVALUES (1ull << 62)     /* the index pass kept it: its record holds no values */
 #define M_NONFINITE (1ull << 61)    /* has_inf_or_nan (SUM_NONFINITE) */
+/* The row's own facts as the index pass stated them (colstore_put's
+ * facts: COLS_FACTS bit, role, requires_grad), bits 56-60; a file made
+ * before they were kept has them clear: not stated, decoded to know. */
+#define M_FACTS_SHIFT 56
+#define M_FACTS_MASK (0x1full << M_FACTS_SHIFT)
 #define M_BITS 0xfffffull
 _Static_assert((COLS_FIELDS & ~M_BITS) == 0, "the kept SUM_* bits fit the meta word");
 _Static_assert(DTYPE_COUNT <= 256, "a dtype fits 8 bits");

@@ -15,6 +15,7 @@
  */
 #include "model_internal.h"
 #include "model_cache.h"
+#include "model_columns.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -522,18 +523,31 @@ stated_role(uint8_t r)
 	}
 }
 
+static int
+stated_grad(uint8_t g)
+{
+	return g == READER_GRAD_YES ? 1 : g == READER_GRAD_NO ? 0 : -1;
+}
+
 bool
-model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out)
+model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_facts *out)
 {
 	struct cache_ent e;
+	unsigned f;
 
 	*out = (struct model_row_facts){ ROLE_NONE, -1, NULL };
 	if (!(m->ops->flags & READER_ROW_FACTS) || i >= rows_ntraces(m))
 		return false;
+	if (!prefix && m->cols && !(m->icache && atomic_load(&m->icache->stale)) &&
+	    !(trace_flags(m, i) & TF_CORRUPT) && colstore_get_facts(m->cols, i, &f)) {
+		out->role = stated_role((uint8_t)(f & 3));
+		out->requires_grad = stated_grad((uint8_t)(f >> 2 & 3));
+		return true;
+	}
 	rows_trace_decoded(m, i, &e);
 	out->role = stated_role(e.role);
-	out->requires_grad = e.grad == READER_GRAD_YES ? 1 : e.grad == READER_GRAD_NO ? 0 : -1;
-	out->prefix = e.prefix == NO_ID ? NULL : intern_str(&m->str, e.prefix);
+	out->requires_grad = stated_grad(e.grad);
+	out->prefix = !prefix || e.prefix == NO_ID ? NULL : intern_str(&m->str, e.prefix);
 	return true;
 }
 

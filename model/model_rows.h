@@ -69,17 +69,20 @@ void model_trace_summary(struct model *m, uint64_t i, struct td_summary *s,
 			 uint32_t *from_values);
 /* What the dump states of trace row i itself, beside its op (a leaf of a
  * call): its role, whether it requires a gradient (1, 0; -1 not stated)
- * and the API family of its call (NULL not stated; lives as long as the
- * model).  From the decode cache, decoding the row when it is not there;
- * false, with nothing stated and no decode, when the dump's format states
- * no such facts.  Any thread; takes the decode cache's lock and the
- * model's (not for a caller holding it). */
+ * and, with prefix, the API family of its call (NULL not stated or not
+ * asked; lives as long as the model).  Role and requires_grad from the
+ * summary columns when the index pass stated them there (no decode: a
+ * condition on them over every row of a big dump), else from the decode
+ * cache, decoding the row when it is not there; false, with nothing
+ * stated and no decode, when the dump's format states no such facts.
+ * Any thread; takes the decode cache's lock and the model's (not for a
+ * caller holding it). */
 struct model_row_facts {
 	enum model_role role;       /* ROLE_NONE: not stated (the op's applies) */
 	int requires_grad;
 	const char *prefix;
 };
-bool model_trace_facts(struct model *m, uint64_t i, struct model_row_facts *out);
+bool model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_facts *out);
 /* True when the dump's format records which call encloses an op (a
  * module tree: model_detail.call_parent, model_calls_of).  No lock. */
 bool model_has_call_tree(struct model *m);

@@ -240,6 +240,12 @@ struct reader_trace {
 	 * columns instead of decoding the record when a question reads them
 	 * (issue 25). */
 	bool summary_exact;
+	/* Optional (READER_ROW_FACTS readers), 0 unstated: the role and
+	 * requires_grad decode() states for the record (reader_detail's),
+	 * known at the index pass.  With summary_exact the model keeps them
+	 * in its summary columns, so a condition on them decodes no record. */
+	uint8_t role;               /* enum reader_role */
+	uint8_t requires_grad;      /* enum reader_grad */
 };
 
 /* The op_key of a trace naming (graph_id, op_name), lengths in bytes;

@@ -98,7 +98,7 @@ watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t 
 	struct model_row_facts k;
 
 	if (r->row_facts < 0)           /* whether the reader states any: its flag */
-		r->row_facts = model_trace_facts(m, j, &k);
+		r->row_facts = model_trace_facts(m, j, false, &k);
 	if (op >= r->nops) {
 		size_t n = TD_MAX((size_t)op + 1, r->nops * 2);
 		r->ops = xrealloc(r->ops, n * sizeof *r->ops);

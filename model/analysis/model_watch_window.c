@@ -297,7 +297,7 @@ watch_check_window(struct model *m, struct model_watch_run *r, uint64_t first, s
 	if (!s || first >= model_trace_count(m))
 		return 0;
 	if (r->row_facts < 0)           /* as watch_op_info: whether the reader states any */
-		r->row_facts = model_trace_facts(m, first, &facts);
+		r->row_facts = model_trace_facts(m, first, false, &facts);
 	need = watches_need(s, r, &able, &fields);
 	if (!able)
 		return 0;

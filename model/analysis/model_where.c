@@ -154,9 +154,9 @@ fact_field(struct model *m, uint64_t row, bool trace, const char *name, const ch
 	struct model_execution x;
 
 	if (trace)
-		model_trace_facts(m, row, &k);
+		model_trace_facts(m, row, f == EXPR_F_PREFIX, &k);
 	else if (f == EXPR_F_PREFIX && model_execution_get(m, row, &x) == TD_OK && x.ntraces)
-		model_trace_facts(m, x.first_trace, &k);
+		model_trace_facts(m, x.first_trace, true, &k);
 	switch (f) {
 	case EXPR_F_ROLE:
 		*str = model_role_name(k.role != ROLE_NONE ? k.role : model_role_of(name, type));

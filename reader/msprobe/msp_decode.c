@@ -301,21 +301,35 @@ names_of(struct msp_unit *u, const char *name, struct reader_detail *out)
 	}
 }
 
+enum reader_role
+msp_reader_role(enum msp_role r)
+{
+	static const enum reader_role roles[] = {
+		[MSP_ACTIVATION] = READER_ROLE_ACTIVATION, [MSP_WEIGHT] = READER_ROLE_WEIGHT,
+		[MSP_GRADIENT] = READER_ROLE_GRADIENT,
+	};
+
+	return roles[r];
+}
+
+enum reader_grad
+msp_reader_grad(const struct msp_record *rec)
+{
+	if (rec->requires_grad < 0)
+		return READER_GRAD_UNSTATED;
+	return rec->requires_grad ? READER_GRAD_YES : READER_GRAD_NO;
+}
+
 /* The leaf's own facts for the model's conditions (reader.h
  * READER_ROW_FACTS): role and requires_grad (FORMAT.md §4), the entry's
  * prefix (§3: the part of its name before the first dot). */
 static void
 leaf_facts(const struct want *w, const char *name, struct reader_detail *out)
 {
-	static const enum reader_role roles[] = {
-		[MSP_ACTIVATION] = READER_ROLE_ACTIVATION, [MSP_WEIGHT] = READER_ROLE_WEIGHT,
-		[MSP_GRADIENT] = READER_ROLE_GRADIENT,
-	};
 	const char *dot = strchr(name, '.');
 
-	out->role = roles[w->role];
-	if (w->rec.requires_grad >= 0)
-		out->requires_grad = w->rec.requires_grad ? READER_GRAD_YES : READER_GRAD_NO;
+	out->role = msp_reader_role(w->role);
+	out->requires_grad = msp_reader_grad(&w->rec);
 	if (dot && dot > name)
 		out->prefix = xstrndup(name, (size_t)(dot - name));
 }

@@ -74,6 +74,7 @@ struct leaf {
 	bool is_input;
 	bool exact;                 /* sum is all decode gives (reader_trace.summary_exact) */
 	uint32_t slot;
+	uint8_t role, grad;         /* what decode states (reader_trace.role, requires_grad) */
 };
 
 struct collect {
@@ -94,9 +95,10 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	struct leaf *l;
 
 	(void)k;
-	(void)role;
 	TD_GROW(c->leaves, c->cap, c->n + 1);
 	l = &c->leaves[c->n++];
+	l->role = (uint8_t)msp_reader_role(role);
+	l->grad = (uint8_t)msp_reader_grad(rec);
 	{
 		size_t n = TD_MIN(strlen(path), sizeof l->path - 1);
 
@@ -309,6 +311,8 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 			t.is_input = l->is_input;
 			t.summary = l->sum;
 			t.summary_exact = l->exact;
+			t.role = l->role;
+			t.requires_grad = l->grad;
 			sink->on_trace(sink->ctx, &t);
 			/* parameter gradients are records of values a backward
 			 * entry made: looked up like inputs */

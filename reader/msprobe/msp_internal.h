@@ -291,6 +291,10 @@ void msp_bad_input_link(struct msp_unit *u, const struct reader_sink *sink, cons
 			bool is_record, uint64_t row);
 
 /* msp_decode.c */
+/* A leaf's role and requires_grad as decode() states them (reader.h), for
+ * the index pass to state the same (reader_trace.role, requires_grad). */
+enum reader_role msp_reader_role(enum msp_role r);
+enum reader_grad msp_reader_grad(const struct msp_record *rec);
 enum td_status msp_decode(struct reader *r, enum reader_kind kind, const struct td_locator *loc,
 			  struct reader_detail *out);
 enum td_status msp_advance(struct reader *r, enum reader_kind kind, struct td_locator *loc,

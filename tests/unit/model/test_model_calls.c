@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "model/model.h"
+#include "model/model_internal.h"
 #include "model/analysis/model_where.h"
 #include "tests/unit/helpers/fake_model.h"
 #include "tests/unit/helpers/files.h"
@@ -42,14 +43,24 @@ static const char CONSTRUCT[] =
 	"{\"Functional.linear.0.forward\": \"Module.fc1.Linear.forward.0\",\n"
 	" \"Module.fc1.Linear.forward.0\": null, \"Torch.sqrt.0.forward\": \"optimizer\"}\n";
 
+/* The dump in a new folder *dir (reopened when *dir is set already), with
+ * the persistent index in *dir-cache when cache (not in the dump: tdbg
+ * writes nothing there). */
 static struct model *
-open_dump(char **dir)
+open_dump_cached(char **dir, bool cache)
 {
-	struct model_options opt = { .no_thread = true };
+	static char cdir[512];      /* the model keeps the options' strings */
+	struct model_options opt = { .no_thread = true, .cache = cache, .cache_dir = cdir };
 	struct model *m = NULL;
 	char err[256], *p;
 
+	if (*dir) {
+		snprintf(cdir, sizeof cdir, "%s-cache", *dir);
+		assert_int_equal(model_open(*dir, &opt, &m, err, sizeof err), TD_OK);
+		return m;
+	}
 	*dir = test_tmpdir("model_calls");
+	snprintf(cdir, sizeof cdir, "%s-cache", *dir);
 	p = xasprintf("%s/step0", *dir);
 	mkdir(p, 0755);
 	free(p);
@@ -65,6 +76,13 @@ open_dump(char **dir)
 	assert_int_equal(model_open(*dir, &opt, &m, err, sizeof err), TD_OK);
 	assert_int_equal(model_trace_count(m), 7);
 	return m;
+}
+
+static struct model *
+open_dump(char **dir)
+{
+	*dir = NULL;
+	return open_dump_cached(dir, false);
 }
 
 static void
@@ -114,6 +132,50 @@ test_calls_parent_children_and_rows(void **state)
 	test_rmtree(dir);
 }
 
+/* With the persistent index, the role and requires_grad the index pass
+ * stated are read from the summary columns: the same facts as a decode
+ * (the model without the index), and no record decoded for them, at the
+ * first open and at the reopen; the prefix is still the decode's. */
+static void
+test_row_facts_from_the_columns(void **state)
+{
+	struct model_row_facts a, b;
+	struct model *m, *plain;
+	char *dir = NULL, *pdir;
+	struct model_info info;
+
+	(void)state;
+	plain = open_dump(&pdir);
+	for (int round = 0; round < 2; round++) {
+		m = open_dump_cached(&dir, true);
+		model_wait(m);
+		model_info(m, &info);
+		assert_string_equal(info.index_cache, round ? "used" : "new");
+		for (uint64_t i = 0; i < 7; i++) {
+			uint64_t before = m->dc.decodes;
+
+			assert_true(model_trace_facts(m, i, false, &a));
+			assert_int_equal(m->dc.decodes, before);
+			assert_null(a.prefix);
+			assert_true(model_trace_facts(plain, i, true, &b));
+			assert_int_equal(a.role, b.role);
+			assert_int_equal(a.requires_grad, b.requires_grad);
+			/* the prefix asked: decoded, as before */
+			assert_true(model_trace_facts(m, i, true, &a));
+			assert_string_equal(a.prefix, b.prefix);
+		}
+		model_close(m);
+	}
+	model_close(plain);
+	{
+		char *cdir = xasprintf("%s-cache", dir);
+
+		test_rmtree(cdir);          /* and frees it */
+	}
+	test_rmtree(dir);
+	test_rmtree(pdir);
+}
+
 static void
 test_row_facts_and_conditions(void **state)
 {
@@ -147,7 +209,7 @@ test_row_facts_and_conditions(void **state)
 
 	(void)state;
 	for (i = 0; i < TD_ARRAY_SIZE(want); i++) {
-		assert_true(model_trace_facts(m, i, &k));
+		assert_true(model_trace_facts(m, i, true, &k));
 		assert_int_equal(k.role, want[i].role);
 		assert_int_equal(k.requires_grad, want[i].rg);
 		assert_string_equal(k.prefix, want[i].prefix);
@@ -209,7 +271,7 @@ test_no_facts_no_decode(void **state)
 	fake_trace(f, 0, "g", "a", 0, 1.0, &s);
 	m = fake_model_open(f, NULL);
 	before = fake_decodes(f);
-	assert_false(model_trace_facts(m, 0, &k));
+	assert_false(model_trace_facts(m, 0, true, &k));
 	assert_int_equal(k.role, ROLE_NONE);
 	assert_int_equal(k.requires_grad, -1);
 	assert_null(k.prefix);
@@ -226,6 +288,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls_parent_children_and_rows),
 		cmocka_unit_test(test_row_facts_and_conditions),
+		cmocka_unit_test(test_row_facts_from_the_columns),
 		cmocka_unit_test(test_role_decided_per_op_but_forward_calls),
 		cmocka_unit_test(test_no_facts_no_decode),
 	};

@@ -87,7 +87,7 @@ write_file(const char *dir, int *dirfd)
 		struct td_summary s;
 
 		summary_of(r, &s);
-		colstore_put(cs, r, &s, 1e9 + (double)r * 0.5, r % 2 == 0);
+		colstore_put(cs, r, &s, 1e9 + (double)r * 0.5, r % 2 == 0, 0);
 	}
 	/* the full blocks were written as they filled; the last waits */
 	assert_int_equal(colstore_rows(cs), 2 * COLS_WINDOW);
@@ -241,7 +241,7 @@ test_columns_shape_exact_or_not_kept(void **state)
 		s.ndims = sh[r].rank > TD_MAX_DIMS ? TD_MAX_DIMS : sh[r].rank;
 		s.dims_truncated = sh[r].rank > TD_MAX_DIMS;
 		memcpy(s.dims, sh[r].dims, sizeof s.dims);
-		colstore_put(cs, r, &s, 0, true);
+		colstore_put(cs, r, &s, 0, true, 0);
 	}
 	assert_true(colstore_flush(cs));
 	colstore_close(cs);
@@ -657,7 +657,7 @@ test_columns_field_no_row_of_a_block_knows(void **state)
 		if (r != one)
 			s.known &= ~(uint32_t)SUM_NAN;  /* its count not known */
 		s.nan = r == one ? 42 : 77;
-		colstore_put(cs, r, &s, 1.0, true);
+		colstore_put(cs, r, &s, 1.0, true, 0);
 	}
 	colstore_close(cs);
 	for (int pass = 0; pass < 2; pass++) {

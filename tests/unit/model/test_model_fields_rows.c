@@ -94,7 +94,7 @@ test_columns_rows_in_any_order(void **state)
 		struct td_summary s;
 
 		summary_of(r, &s);
-		colstore_put(cs, r, &s, 2.0 + (double)r, r % 3 != 0);
+		colstore_put(cs, r, &s, 2.0 + (double)r, r % 3 != 0, 0);
 	}
 	assert_true(colstore_flush(cs));
 	/* every row of the last block, then back to the first blocks (a
