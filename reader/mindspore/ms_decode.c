@@ -367,6 +367,8 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 	char *path, *disk;
 	enum td_status st = TD_ERR_NOENT;
 
+	/* a reopen loads the graphs that name the sources when first asked */
+	ms_layout_materialize(r);
 	/* the index thread adds sources (a new rank in follow mode) */
 	pthread_mutex_lock(&r->lock);
 	if (loc->offset >= r->nsources) {

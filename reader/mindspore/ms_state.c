@@ -33,8 +33,8 @@
  * one block, an entry's name an offset in it; 4: no summary (an entry's
  * statistic.csv line offset, the file's size and time per run); 5: file names
  * spelt by the entries' fields; 6: entries as varint changes from the one
- * before.  Bump on any change below. */
-#define MS_STATE_VERSION 6u
+ * before; 7: the rank layout (ms_layout.c).  Bump on any change below. */
+#define MS_STATE_VERSION 7u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -101,6 +101,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 	struct td_strpool names = {0};
 	size_t i, k;
 
+	pthread_mutex_lock(&r->layout_lock);   /* not while a lazy layout is made whole */
 	pthread_mutex_lock(&r->lock);
 	collect_names(r, &names);
 	ser_put_u32(out, MS_STATE_VERSION);
@@ -112,6 +113,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 	ser_put_u64(out, r->nranks_sent);
 	ser_put_u64(out, r->nsources_sent);
 	ser_put_u64(out, r->nframes_sent);
+	ms_layout_save(r, out);
 	ser_put_u64(out, names.n);
 	for (i = 0; i < names.n; i++)
 		ser_put_str(out, names.strs[i]);
@@ -136,6 +138,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 			save_entry(&names, run, k, &prev, out);
 	}
 	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->layout_lock);
 	td_strpool_done(&names);
 }
 
@@ -342,7 +345,7 @@ static bool
 load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, uint64_t nruns,
 	  uint64_t nemitted)
 {
-	uint64_t i, k;
+	uint64_t i;
 
 	for (i = 0; i < nruns; i++) {
 		const char *p = ser_get_str(in);
@@ -358,6 +361,19 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 		run->looked = true;
 		if (r->may_follow && !run->dir_mtime)
 			ms_run_note_dir(run);   /* saved by a batch run, which does not note it */
+	}
+	return true;
+}
+
+void
+ms_state_note_sent(struct reader *r)
+{
+	size_t i, k;
+
+	mark_layout_sent(r);
+	for (i = 0; i < r->nemitted; i++) {
+		const struct ms_run *run = &r->runs[i];
+
 		/* op names are interned: the row before's op (an op's inputs
 		 * and outputs follow one another) is noted already, and so are
 		 * all of a run whose ops are the run before's (iterations) */
@@ -367,7 +383,6 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 			if (!k || run->entries[k].op_name != run->entries[k - 1].op_name)
 				ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
 	}
-	return true;
 }
 
 static bool
@@ -389,11 +404,36 @@ load_names(struct reader *r, struct ser_in *in, struct name_table *t)
 	return true;
 }
 
+/* The walk a first pass makes, without the tensor folders' reading, and
+ * the runs sorted as it sorts them; false when it finds fewer runs or
+ * other ranks, sources or frames than the state's. */
+static bool
+walk_layout(struct reader *r, uint64_t nruns, uint64_t nranks_sent, uint64_t nsources_sent,
+	    uint64_t nframes_sent)
+{
+	const struct reader_sink quiet = {0};
+	size_t i;
+
+	if (r->acl)
+		ms_acl_scan(r, &quiet);
+	else
+		ms_sync_scan(r, &quiet);
+	pthread_mutex_lock(&r->lock);
+	if (r->nruns > 1)
+		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	ms_register_frames(r);
+	return r->nruns >= nruns && r->nranks == nranks_sent && r->nsources == nsources_sent &&
+	       r->nframes == nframes_sent;
+}
+
 bool
 ms_load_state(struct reader *r, const void *data, size_t len)
 {
-	const struct reader_sink quiet = {0};
-	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent, i;
+	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent;
+	enum ms_layout_fit fit;
 	struct name_table names = {0};
 	struct ser_in in;
 	bool acl, async, ok;
@@ -411,23 +451,20 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 	nframes_sent = ser_get_u64(&in);
 	if (in.bad || acl != r->acl || nemitted > nruns)
 		return false;
-	/* the walk a first pass makes, without the tensor folders' reading */
-	if (r->acl)
-		ms_acl_scan(r, &quiet);
-	else
-		ms_sync_scan(r, &quiet);
-	r->async = r->async || async;
-	pthread_mutex_lock(&r->lock);
-	if (r->nruns > 1)
-		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
-	for (i = 0; i < r->nruns; i++)
-		r->runs[i].file_id = (uint32_t)i;
-	pthread_mutex_unlock(&r->lock);
-	ms_register_frames(r);
-	if (r->nruns < nruns || r->nranks != nranks_sent || r->nsources != nsources_sent ||
-	    r->nframes != nframes_sent)
+	fit = ms_layout_load(r, &in, nruns);
+	if (in.bad || fit == MS_LAYOUT_REFUSE)
 		return false;
-	mark_layout_sent(r);
+	r->async = r->async || async;
+	if (fit == MS_LAYOUT_LAZY) {
+		/* unchanged since the save: sources and frames as then, made
+		 * when asked for (ms_layout_materialize) */
+		if (r->nranks != nranks_sent)
+			return false;
+		r->nsources_sent = (size_t)nsources_sent;
+		r->nframes_sent = (size_t)nframes_sent;
+	} else if (!walk_layout(r, nruns, nranks_sent, nsources_sent, nframes_sent)) {
+		return false;
+	}
 	pthread_mutex_lock(&r->lock);
 	ok = load_names(r, &in, &names) && load_runs(r, &in, &names, nruns, nemitted) &&
 	     ser_in_done(&in);
@@ -436,6 +473,8 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 	if (!ok)
 		return false;
 	r->nemitted = (size_t)nemitted;
+	if (fit != MS_LAYOUT_LAZY)
+		ms_state_note_sent(r);
 	r->indexed = r->resumed = true;
 	return true;
 }
