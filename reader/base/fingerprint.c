@@ -222,12 +222,19 @@ static int
 stat_in(int fd, const char *dir, const char *name, struct stat *st)
 {
 	char buf[4096];
-	int n;
+	size_t d, n;
 
 	if (fd >= 0)
 		return fstatat(fd, name, st, 0);
-	n = snprintf(buf, sizeof buf, "%s/%s", dir, name);
-	return n > 0 && (size_t)n < sizeof buf ? stat(buf, st) : -1;
+	/* "dir/name" without snprintf: once a folder at a reopen */
+	d = strlen(dir);
+	n = strlen(name);
+	if (d + n + 2 > sizeof buf)
+		return -1;
+	memcpy(buf, dir, d);
+	buf[d] = '/';
+	memcpy(buf + d + 1, name, n + 1);
+	return stat(buf, st);
 }
 
 /* The listed fingerprint of the folder dir (open as fd, not consumed,
