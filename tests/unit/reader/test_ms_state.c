@@ -412,6 +412,49 @@ test_listed_fingerprint_sees_the_folder_and_its_read_files(void **state)
 	tmp_dump_done(&f);
 }
 
+
+/* The listed check relative to an open parent (model_cache.c's check of
+ * thousands of sibling folders) answers as the check by path: siblings
+ * share the parent, a statistic.csv rewritten, a file added or the folder
+ * removed are changes, and a path without a parent to open is checked by
+ * path. */
+static void
+test_listed_fingerprint_in_an_open_parent(void **state)
+{
+	static const char *const read[] = { "statistic.csv" };
+	struct fingerprint_parents pp = {0};
+	struct tmp_dump f;
+	struct fingerprint fp0, fp1;
+	char *it0, *it1;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	it0 = xasprintf("%s/" IT "/0", f.dir);
+	it1 = xasprintf("%s/" IT "/1", f.dir);
+	assert_int_equal(fingerprint_take_listed(it0, read, 1, &fp0, NULL), TD_OK);
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp1, NULL), TD_OK);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_SAME);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp1), FP_SAME);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp0), FP_CHANGED);
+	assert_int_equal(pp.dirs.n, 1);     /* one parent for both */
+	assert_int_equal(fingerprint_match_listed_in(&pp, "statistic.csv", read, 1, &fp1),
+			 FP_CHANGED);
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && "
+		    "touch -d '-1 min' statistic.csv");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp1), FP_CHANGED);
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp1), FP_CHANGED);
+	tmp_dump_sh(&f, "sleep 0.02; echo x >$T/d/" IT "/0/notes.txt");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_CHANGED);
+	assert_int_equal(fingerprint_take_listed(it0, read, 1, &fp0, NULL), TD_OK);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_SAME);
+	tmp_dump_sh(&f, "rm -rf $T/d/" IT "/0");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_CHANGED);
+	fingerprint_parents_done(&pp);
+	free(it0);
+	free(it1);
+	tmp_dump_done(&f);
+}
+
 int
 main(void)
 {
@@ -425,6 +468,7 @@ main(void)
 		cmocka_unit_test(test_fingerprint_of_a_folder_sees_its_files),
 		cmocka_unit_test(test_ms_announces_a_folder_with_statistic_csv_listed_only),
 		cmocka_unit_test(test_listed_fingerprint_sees_the_folder_and_its_read_files),
+		cmocka_unit_test(test_listed_fingerprint_in_an_open_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
