@@ -3,8 +3,8 @@
  * ms_reader.c (reader_ops, open, index driver), ms_decode.c (decode,
  * sources, frames), ms_strs.c (interner), ms_sync.c (the rank layout:
  * ranks, graphs, iteration directories), ms_run.c (one iteration
- * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
- * files, the ACL layouts).  Not a public interface: nothing outside
+ * directory's tensors), ms_async.c (DumpData bin files, Opdebug overflow
+ * files, the ACL layouts), ms_state.c and ms_layout.c (the resume state).  Not a public interface: nothing outside
  * reader/mindspore/ and its unit tests includes it.  "§N" in this folder's comments is a
  * section of FORMAT.md here.
  */

@@ -6,20 +6,23 @@
  * path below the dump), and for every run already sent the table decode()
  * reads (each entry's file, op, ids, slot, kind and statistic.csv line) with what
  * follow mode compares later (the folder's time and entry count); the
- * counts of what went to the sink (ranks, sources, frames, tensors).
- * Loaded: the folder layout is walked again without a sink (ranks, graphs
- * and their frames, the iteration folders' list: a listing of folders, no
- * tensor file is opened), the runs sorted as a first pass sorts them, and
- * the state fits only when the saved runs come first in that order and the
- * walk gives the same counts; the saved tables then replace the reading of
- * every iteration folder.  Runs the walk finds beyond the saved ones (a
- * dump that grew, sorting after them) are read by the next index().  Not
- * here: whether the files are unchanged (the model compares fingerprints:
- * an iteration folder's is its entries' stat data, fingerprint.h).
+ * counts of what went to the sink (ranks, sources, frames, tensors), and
+ * the rank layout with what the walk depended on (ms_layout.c).
+ * Loaded: the layout from the state when nothing it depended on changed
+ * (ms_layout.c: no walk; graphs loaded on demand); else the folder layout
+ * is walked again without a sink (ranks, graphs and their frames, the
+ * iteration folders' list: a listing of folders, no tensor file is
+ * opened), the runs sorted as a first pass sorts them, and the state fits
+ * only when the saved runs come first in that order and the walk gives
+ * the same counts; the saved tables then replace the reading of every
+ * iteration folder.  Runs the walk finds beyond the saved ones (a dump
+ * that grew, sorting after them) are read by the next index().  Not here:
+ * whether the iteration folders are unchanged (the model compares
+ * fingerprints: an iteration folder's is its entries' stat data,
+ * fingerprint.h).
  *
- * Constants folders (a graph's constants/, read with its first run) and
- * the graph files are not announced files: a rewrite of them alone is not
- * noticed by the fingerprints.
+ * Constants folders (a graph's constants/, read with its first run) are
+ * not announced files: a rewrite of them alone is not noticed.
  */
 #include "ms_internal.h"
 

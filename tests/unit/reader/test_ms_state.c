@@ -6,7 +6,9 @@
  * since; a state does not fit another dump, a dump where a new rank's
  * runs sort among the saved ones, nor a damaged state; a
  * folder's fingerprint changes with a file rewritten in it (same size), a
- * file added, and not otherwise.  The dump is a copy of sync_lenet
+ * file added, and not otherwise.  The rank layout kept in the state
+ * (ms_layout.c) resumes without a walk and sees each file and folder it
+ * trusts change.  The dump is a copy of sync_lenet
  * (fixtures README: iterations 0 and 1, 52 and 50 rows).
  */
 #include <setjmp.h>
