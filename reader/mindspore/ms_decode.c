@@ -114,7 +114,8 @@ entry_copy(struct reader *r, const struct td_locator *loc, struct entry_copy *c)
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&r->lock);
-	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n) {
+	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n &&
+	    ms_run_unpack(r, &r->runs[loc->file])) {
 		const struct ms_run *src = &r->runs[loc->file];
 
 		c->e = src->entries[loc->offset];

@@ -357,8 +357,12 @@ struct ms_run {
 	char *label;                /* "graph 0 iter 1" */
 	uint64_t order;             /* sort key: global-order position or iteration */
 	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
-	struct ms_entry *entries;
+	struct ms_entry *entries;   /* NULL while packed (below) */
 	size_t n, cap;
+	const uint8_t *packed;      /* a resumed run's entries as the state holds them
+				     * (in reader.state_copy), unpacked on first use
+				     * (ms_run_unpack), else NULL */
+	size_t packed_len;
 	struct ms_pend *pend;       /* entries' summaries and ids while the pass sends
 				     * them (ms_run_load to emit_run), else NULL */
 	struct ms_wide *wide;       /* ids of MS_WIDE_ID entries, by entry */
@@ -491,6 +495,9 @@ struct reader {
 	bool lazy;                  /* ranks and runs from the state: graphs, orders,
 				     * frames not loaded yet (ms_layout_materialize) */
 	bool deps_frozen;           /* the walk notes no dependency (materializing) */
+	uint8_t *state_copy;        /* the loaded state's bytes: packed entries point in */
+	const char **state_names;   /* its op names and types (interned), by id */
+	size_t nstate_names;
 	pthread_mutex_t layout_lock;   /* ms_layout_materialize once, save_state */
 };
 
@@ -510,6 +517,11 @@ void ms_register_frames(struct reader *r);
 
 void ms_save_state(struct reader *r, struct strbuf *out);
 bool ms_load_state(struct reader *r, const void *data, size_t len);
+/* Makes run->entries of a packed run (a resumed one, its entries left in
+ * the state's bytes at the load); true when it has them.  false when the
+ * packed bytes do not decode (the run then stays packed, its rows fail
+ * to decode).  Call under r->lock. */
+bool ms_run_unpack(struct reader *r, struct ms_run *run);
 
 /* ---- ms_layout.c: the rank layout kept in the state ----------------------- */
 

@@ -101,6 +101,8 @@ ms_close(struct reader *r)
 	pthread_mutex_destroy(&r->lock);
 	pthread_mutex_destroy(&r->layout_lock);
 	ms_deps_free(r);
+	free(r->state_copy);
+	free(r->state_names);
 	free(r->net_name);
 	free(r->source_root);
 	free(r->only);

@@ -36,8 +36,9 @@
  * one block, an entry's name an offset in it; 4: no summary (an entry's
  * statistic.csv line offset, the file's size and time per run); 5: file names
  * spelt by the entries' fields; 6: entries as varint changes from the one
- * before; 7: the rank layout (ms_layout.c).  Bump on any change below. */
-#define MS_STATE_VERSION 7u
+ * before; 7: the rank layout (ms_layout.c); 8: a run's entries after their
+ * byte length (kept packed at the load).  Bump on any change below. */
+#define MS_STATE_VERSION 8u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -52,14 +53,18 @@ rel_path(const struct reader *r, const char *p)
 /* ---- saving ------------------------------------------------------------------ */
 
 /* The op names and types of the sent runs' entries, each once, in the
- * order of first use (an entry saves its names' places in it). */
+ * order of first use (an entry saves its names' places in it); the loaded
+ * state's first, in its order, so that a run still packed is saved as
+ * its bytes. */
 static void
 collect_names(const struct reader *r, struct td_strpool *names)
 {
 	size_t i, k;
 
+	for (i = 0; i < r->nstate_names; i++)
+		td_strpool_add(names, r->state_names[i]);
 	for (i = 0; i < r->nemitted; i++)
-		for (k = 0; k < r->runs[i].n; k++) {
+		for (k = 0; r->runs[i].entries && k < r->runs[i].n; k++) {
 			td_strpool_add(names, r->runs[i].entries[k].op_name);
 			td_strpool_add(names, r->runs[i].entries[k].op_type);
 		}
@@ -102,6 +107,7 @@ void
 ms_save_state(struct reader *r, struct strbuf *out)
 {
 	struct td_strpool names = {0};
+	struct strbuf ents = {0};     /* a run's entries, saved after their length */
 	size_t i, k;
 
 	pthread_mutex_lock(&r->layout_lock);   /* not while a lazy layout is made whole */
@@ -136,12 +142,21 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u64(out, run->stat_size);
 		ser_put_u64(out, (uint64_t)run->stat_mtime);
 		ser_put_u64(out, run->n);
+		if (!run->entries && run->packed) {   /* as loaded: the same names' places */
+			ser_put_u64(out, run->packed_len);
+			ser_put_bytes(out, run->packed, run->packed_len);
+			continue;
+		}
 		struct entry_prev prev = {0};
+		strbuf_reset(&ents);
 		for (k = 0; k < run->n; k++)
-			save_entry(&names, run, k, &prev, out);
+			save_entry(&names, run, k, &prev, &ents);
+		ser_put_u64(out, ents.len);
+		ser_put_bytes(out, ents.buf, ents.len);
 	}
 	pthread_mutex_unlock(&r->lock);
 	pthread_mutex_unlock(&r->layout_lock);
+	strbuf_done(&ents);
 	td_strpool_done(&names);
 }
 
@@ -315,12 +330,13 @@ load_names_block(struct ser_in *in, struct ms_run *run)
 	return !in->bad && (run->suffix == MS_NO_NAME || run->suffix < run->names_len);
 }
 
-/* The saved table of a sent run into run (entries owned by it). */
+/* The saved table of a sent run into run, its entries left packed (in
+ * the state's bytes) until first used. */
 static bool
-load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
+load_run(struct ser_in *in, struct ms_run *run)
 {
-	uint64_t n, k;
-	size_t capwide = 0;
+	uint64_t n, len;
+	const void *p;
 
 	run->dir_mtime = ser_get_i64(in);
 	run->nnames = (size_t)ser_get_u64(in);
@@ -331,21 +347,46 @@ load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
 	run->stat_size = ser_get_u64(in);
 	run->stat_mtime = ser_get_i64(in);
 	n = ser_get_count(in, 12);   /* an entry's least: twelve one-byte fields */
-	if (in->bad)
+	len = ser_get_count(in, 1);
+	p = len ? ser_get_bytes(in, (size_t)len) : NULL;
+	if (in->bad || len / 12 < n || (len && !p))
 		return false;
+	run->packed = p ? p : (const uint8_t *)"";
+	run->packed_len = (size_t)len;
+	run->n = (size_t)n;
+	return true;
+}
+
+bool
+ms_run_unpack(struct reader *r, struct ms_run *run)
+{
+	const struct name_table names = { r->state_names, r->nstate_names };
+	struct entry_prev prev = {0};
+	struct ser_in in;
+	size_t k, capwide = 0;
+
+	if (run->entries || !run->packed)
+		return true;
+	ser_in_init(&in, run->packed, run->packed_len);
 	/* not zeroed (load_entry sets every field): callgrind counts a
 	 * zeroing rep stosb a byte at a time */
-	run->entries = xmalloc((n ? n : 1) * sizeof(*run->entries));
-	run->cap = n ? n : 1;
-	struct entry_prev prev = {0};
-	for (k = 0; k < n; k++) {
-		if (!load_entry(in, run, names, (size_t)k, &prev, &capwide)) {
-			run->n = k + 1;   /* what was made is freed by close() */
-			return false;
-		}
+	run->entries = xmalloc((run->n ? run->n : 1) * sizeof(*run->entries));
+	run->cap = run->n ? run->n : 1;
+	for (k = 0; k < run->n; k++)
+		if (!load_entry(&in, run, &names, k, &prev, &capwide))
+			break;
+	if (k == run->n && ser_in_done(&in)) {
+		run->packed = NULL;
+		return true;
 	}
-	run->n = n;
-	return true;
+	free(run->entries);    /* stays packed: its rows do not decode */
+	free(run->wide);
+	free(run->sizes);
+	run->entries = NULL;
+	run->wide = NULL;
+	run->sizes = NULL;
+	run->nwide = run->cap = 0;
+	return false;
 }
 
 /* What the first pass sent before any run, marked as sent: the graphs' ops
@@ -393,8 +434,7 @@ same_ops(const struct ms_run *a, const struct ms_run *b)
 /* The saved runs and their tables, in the state's order; false when a
  * saved run is not the walk's run of that place. */
 static bool
-load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, uint64_t nruns,
-	  uint64_t nemitted)
+load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted)
 {
 	uint64_t i;
 
@@ -406,7 +446,7 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 			return false;
 		if (i >= nemitted)
 			continue;
-		if (!load_run(in, names, run))
+		if (!load_run(in, run))
 			return false;
 		run->execution = (int64_t)i;
 		run->looked = true;
@@ -422,9 +462,12 @@ ms_state_note_sent(struct reader *r)
 	size_t i, k;
 
 	mark_layout_sent(r);
+	pthread_mutex_lock(&r->lock);   /* the runs' entries unpacked (decode may too) */
 	for (i = 0; i < r->nemitted; i++) {
 		const struct ms_run *run = &r->runs[i];
 
+		if (!ms_run_unpack(r, &r->runs[i]))
+			continue;
 		/* op names are interned: the row before's op (an op's inputs
 		 * and outputs follow one another) is noted already, and so are
 		 * all of a run whose ops are the run before's (iterations) */
@@ -434,24 +477,28 @@ ms_state_note_sent(struct reader *r)
 			if (!k || run->entries[k].op_name != run->entries[k - 1].op_name)
 				ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
 	}
+	pthread_mutex_unlock(&r->lock);
 }
 
+/* The state's op names and types into r->state_names (interned). */
 static bool
-load_names(struct reader *r, struct ser_in *in, struct name_table *t)
+load_names(struct reader *r, struct ser_in *in)
 {
 	uint64_t n = ser_get_count(in, 4), i;   /* a string: its length at least */
 
 	if (in->bad)
 		return false;
-	t->s = xcalloc(n ? n : 1, sizeof(*t->s));
+	free(r->state_names);
+	r->state_names = xcalloc(n ? n : 1, sizeof(*r->state_names));
+	r->nstate_names = 0;
 	for (i = 0; i < n; i++) {
 		const char *s = ser_get_str(in);
 
 		if (!s)
 			return false;
-		t->s[i] = td_strpool_add(&r->strs, s);
+		r->state_names[i] = td_strpool_add(&r->strs, s);
+		r->nstate_names = i + 1;
 	}
-	t->n = n;
 	return true;
 }
 
@@ -485,12 +532,17 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 {
 	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent;
 	enum ms_layout_fit fit;
-	struct name_table names = {0};
 	struct ser_in in;
 	bool acl, async, ok;
 
-	ser_in_init(&in, data, len);
-	if (ser_get_u32(&in) != MS_STATE_VERSION || r->indexed || r->nruns)
+	if (r->indexed || r->nruns || r->state_copy)
+		return false;
+	/* kept: the runs' entries stay packed in it until first used */
+	r->state_copy = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(r->state_copy, data, len);
+	ser_in_init(&in, r->state_copy, len);
+	if (ser_get_u32(&in) != MS_STATE_VERSION)
 		return false;
 	acl = ser_get_u8(&in) != 0;
 	async = ser_get_u8(&in) != 0;
@@ -517,10 +569,8 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 		return false;
 	}
 	pthread_mutex_lock(&r->lock);
-	ok = load_names(r, &in, &names) && load_runs(r, &in, &names, nruns, nemitted) &&
-	     ser_in_done(&in);
+	ok = load_names(r, &in) && load_runs(r, &in, nruns, nemitted) && ser_in_done(&in);
 	pthread_mutex_unlock(&r->lock);
-	free(names.s);
 	if (!ok)
 		return false;
 	r->nemitted = (size_t)nemitted;

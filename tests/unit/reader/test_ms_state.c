@@ -235,6 +235,71 @@ test_ms_state_layout_kept_sources_and_a_later_pass(void **state)
 	tmp_dump_done(&f);
 }
 
+
+/* Every row of r decodes as first's rows said. */
+static void
+assert_decodes_as(struct reader *r, const struct record_sink *first)
+{
+	size_t i;
+
+	for (i = 0; i < first->ntraces; i++) {
+		struct reader_detail d;
+
+		assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &first->traces[i].loc, &d),
+				 TD_OK);
+		assert_string_equal(d.op_name, first->traces[i].op_name);
+		assert_int_equal(d.slot, first->traces[i].slot);
+		assert_true(d.wall_time == first->traces[i].wall_time);
+		assert_int_equal(d.summaries[0].elements, first->traces[i].summary.elements);
+		reader_detail_done(&d);
+	}
+}
+
+/* A resumed run's entries stay packed until first used: a reader that
+ * decoded nothing saves the state it loaded, byte for byte; one that
+ * decoded a row of one run (that run unpacked, the others packed) saves
+ * a state from which every row decodes as the indexing reader's. */
+static void
+test_ms_state_packed_runs_saved_again(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct reader_detail d;
+	struct strbuf st = {0}, st2 = {0}, st3 = {0};
+	struct reader *r, *r2, *r3;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+	assert_non_null(r->runs[1].packed);
+	assert_null(r->runs[1].entries);
+	mindspore_reader_ops.save_state(r, &st2);
+	assert_int_equal(st2.len, st.len);
+	assert_memory_equal(st2.buf, st.buf, st.len);
+	assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &first.traces[first.ntraces - 1].loc,
+						     &d), TD_OK);
+	reader_detail_done(&d);
+	assert_non_null(r->runs[1].entries);
+	assert_non_null(r->runs[0].packed);
+	mindspore_reader_ops.save_state(r, &st3);
+	r2 = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r2, st3.buf, st3.len));
+	assert_decodes_as(r2, &first);
+	r3 = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r3, st2.buf, st2.len));
+	assert_decodes_as(r3, &first);
+	mindspore_reader_ops.close(r3);
+	mindspore_reader_ops.close(r2);
+	mindspore_reader_ops.close(r);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	strbuf_done(&st2);
+	strbuf_done(&st3);
+	tmp_dump_done(&f);
+}
+
 /* Saves the state of a fresh copy of the two-rank dump, runs change in
  * it and expects load_state to say fits (true) or not. */
 static void
@@ -467,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_ms_state_refuses_another_dump_and_damage),
 		cmocka_unit_test(test_ms_state_layout_kept_sources_and_a_later_pass),
 		cmocka_unit_test(test_ms_state_layout_sees_what_it_trusts),
+		cmocka_unit_test(test_ms_state_packed_runs_saved_again),
 		cmocka_unit_test(test_fingerprint_of_a_folder_sees_its_files),
 		cmocka_unit_test(test_ms_announces_a_folder_with_statistic_csv_listed_only),
 		cmocka_unit_test(test_listed_fingerprint_sees_the_folder_and_its_read_files),
