@@ -495,7 +495,8 @@ struct reader {
 	bool lazy;                  /* ranks and runs from the state: graphs, orders,
 				     * frames not loaded yet (ms_layout_materialize) */
 	bool deps_frozen;           /* the walk notes no dependency (materializing) */
-	uint8_t *state_copy;        /* the loaded state's bytes: packed entries point in */
+	uint8_t *state_copy;        /* the loaded state's bytes: packed entries point in
+				     * (freed once every run is unpacked) */
 	const char **state_names;   /* its op names and types (interned), by id */
 	size_t nstate_names;
 	pthread_mutex_t layout_lock;   /* ms_layout_materialize once, save_state */

@@ -460,14 +460,17 @@ void
 ms_state_note_sent(struct reader *r)
 {
 	size_t i, k;
+	bool all = true;
 
 	mark_layout_sent(r);
 	pthread_mutex_lock(&r->lock);   /* the runs' entries unpacked (decode may too) */
 	for (i = 0; i < r->nemitted; i++) {
 		const struct ms_run *run = &r->runs[i];
 
-		if (!ms_run_unpack(r, &r->runs[i]))
+		if (!ms_run_unpack(r, &r->runs[i])) {
+			all = false;
 			continue;
+		}
 		/* op names are interned: the row before's op (an op's inputs
 		 * and outputs follow one another) is noted already, and so are
 		 * all of a run whose ops are the run before's (iterations) */
@@ -476,6 +479,10 @@ ms_state_note_sent(struct reader *r)
 		for (k = 0; k < run->n; k++)
 			if (!k || run->entries[k].op_name != run->entries[k - 1].op_name)
 				ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
+	}
+	if (all) {   /* no run points into the state's bytes any more */
+		free(r->state_copy);
+		r->state_copy = NULL;
 	}
 	pthread_mutex_unlock(&r->lock);
 }

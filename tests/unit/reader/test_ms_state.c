@@ -227,6 +227,8 @@ test_ms_state_layout_kept_sources_and_a_later_pass(void **state)
 	assert_int_equal(again.ntraces, 50);
 	assert_int_equal(again.nops, 0);
 	assert_int_equal(again.executions[0].step, 2);
+	assert_null(r->state_copy);      /* every run unpacked: the state's bytes let go */
+	assert_non_null(r->runs[0].entries);
 	record_sink_done(&again);
 	mindspore_reader_ops.close(r);
 	mindspore_reader_ops.close(r0);
