@@ -285,6 +285,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 	const char *key = ser_get_str(s);
 	uint64_t n = ser_get_count(s, 61), i;   /* a path, a kind, six u64 */
 	struct strbuf buf = {0};
+	struct fingerprint_parents parents = {0};   /* the folders' parents, open */
 	bool same = true;
 
 	if (!key || strcmp(key, c->key) != 0) {
@@ -312,7 +313,8 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 			break;
 		if (!check_files)
 			continue;
-		switch (l->on ? fingerprint_match_listed(path, (const char *const *)l->read, l->nread, &fp)
+		switch (l->on ? fingerprint_match_listed_in(&parents, path, (const char *const *)l->read,
+							    l->nread, &fp)
 			      : fingerprint_match(path, &fp)) {
 		case FP_SAME:
 			break;
@@ -329,6 +331,7 @@ check_dump(struct model *m, struct ser_in *s, bool check_files)
 		}
 	}
 	strbuf_done(&buf);
+	fingerprint_parents_done(&parents);
 	if (same && !ser_in_done(s)) {
 		mc_why(c, MODEL_CACHE_REBUILT, "corrupt cache file (dump section)%s", NULL);
 		same = false;

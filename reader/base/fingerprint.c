@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "strpool.h"
 
 static uint64_t
 fnv64(const unsigned char *p, size_t n)
@@ -215,23 +216,32 @@ ts_ns(struct timespec t)
 	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* fstatat(fd, name) when fd is an open folder, else a stat of
- * "dir/name" (one system call, where an open, fstatat and close of the
+/* fstatat(fd, name) when fd is an open folder and dir NULL; else
+ * "dir/name", relative to fd when it is open (the folder's parent), else
+ * by path (one system call, where an open, fstatat and close of the
  * folder take three). */
 static int
 stat_in(int fd, const char *dir, const char *name, struct stat *st)
 {
 	char buf[4096];
-	int n;
+	size_t d, n;
 
-	if (fd >= 0)
+	if (fd >= 0 && !dir)
 		return fstatat(fd, name, st, 0);
-	n = snprintf(buf, sizeof buf, "%s/%s", dir, name);
-	return n > 0 && (size_t)n < sizeof buf ? stat(buf, st) : -1;
+	/* "dir/name" without snprintf: once a folder at a reopen */
+	d = strlen(dir);
+	n = strlen(name);
+	if (d + n + 2 > sizeof buf)
+		return -1;
+	memcpy(buf, dir, d);
+	buf[d] = '/';
+	memcpy(buf + d + 1, name, n + 1);
+	return fd >= 0 ? fstatat(fd, buf, st, 0) : stat(buf, st);
 }
 
-/* The listed fingerprint of the folder dir (open as fd, not consumed,
- * or fd -1), whose own stat is sb. */
+/* The listed fingerprint of a folder whose own stat is sb: open as fd
+ * (not consumed) with dir NULL, or dir by path (fd -1) or relative to
+ * its parent open as fd. */
 static void
 listed_hash(int fd, const char *dir, const struct stat *sb, const char *const *read, size_t nread,
 	    struct fingerprint *fp)
@@ -300,7 +310,7 @@ fingerprint_take_listed(const char *path, const char *const *read, size_t nread,
 		close(fd);
 		return TD_ERR_IO;
 	}
-	listed_hash(fd, path, &sb, read, nread, fp);
+	listed_hash(fd, NULL, &sb, read, nread, fp);
 	if (newest)
 		*newest = newest_ctime(fd, ts_ns(sb.st_ctim));
 	close(fd);
@@ -319,6 +329,60 @@ fingerprint_match_listed(const char *path, const char *const *read, size_t nread
 	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
 		return FP_CHANGED;
 	listed_hash(-1, path, &sb, read, nread, &now);
+	return now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
+	       now.head == old->head && now.tail == old->tail && now.mid == old->mid ? FP_SAME
+										 : FP_CHANGED;
+}
+
+void
+fingerprint_parents_done(struct fingerprint_parents *pp)
+{
+	for (size_t i = 0; i < pp->dirs.n; i++)
+		if (pp->fds[i] >= 0)
+			close(pp->fds[i]);
+	free(pp->fds);
+	td_strpool_done(&pp->dirs);
+	memset(pp, 0, sizeof(*pp));
+}
+
+/* The parent folder of path (n bytes of it) open in pp, or -1. */
+static int
+parent_fd(struct fingerprint_parents *pp, const char *path, size_t n)
+{
+	char buf[4096];
+	bool added;
+	size_t id;
+
+	if (n >= sizeof buf)
+		return -1;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	if (pp->dirs.n >= FP_PARENTS_MAX && td_strpool_find(&pp->dirs, buf) < 0)
+		return -1;
+	id = td_strpool_id(&pp->dirs, buf, &added);
+	if (added) {
+		TD_GROW(pp->fds, pp->cap, id + 1);
+		/* O_PATH: a handle for the lookups below it, not a read */
+		pp->fds[id] = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	return pp->fds[id];
+}
+
+enum fingerprint_match
+fingerprint_match_listed_in(struct fingerprint_parents *pp, const char *path,
+			    const char *const *read, size_t nread, const struct fingerprint *old)
+{
+	const char *slash = strrchr(path, '/');
+	struct fingerprint now;
+	struct stat sb;
+	int fd;
+
+	if (!slash || slash == path || !slash[1] ||
+	    (fd = parent_fd(pp, path, (size_t)(slash - path))) < 0)
+		return fingerprint_match_listed(path, read, nread, old);
+	if (fstatat(fd, slash + 1, &sb, 0) != 0 || !S_ISDIR(sb.st_mode))
+		return FP_CHANGED;
+	listed_hash(fd, slash + 1, &sb, read, nread, &now);
 	return now.size == old->size && now.mtime_ns == old->mtime_ns && now.ino == old->ino &&
 	       now.head == old->head && now.tail == old->tail && now.mid == old->mid ? FP_SAME
 										 : FP_CHANGED;

@@ -38,6 +38,7 @@
 
 #include <stdint.h>
 
+#include "strpool.h"
 #include "util.h"
 
 #define FP_SPAN 4096
@@ -80,5 +81,24 @@ enum td_status fingerprint_take_listed(const char *path, const char *const *read
  * for the folder and one per read file. */
 enum fingerprint_match fingerprint_match_listed(const char *path, const char *const *read,
 						size_t nread, const struct fingerprint *old);
+
+/* The parent folders of the folders fingerprint_match_listed_in() checks,
+ * kept open between calls (at most FP_PARENTS_MAX): a reopen checks
+ * thousands of iteration folders, the siblings of a few graph folders.
+ * Start zeroed; fingerprint_parents_done() closes them. */
+#define FP_PARENTS_MAX 256
+struct fingerprint_parents {
+	struct td_strpool dirs;     /* parent paths, by id */
+	int *fds;                   /* by id: O_PATH, or -1 */
+	size_t cap;
+};
+/* fingerprint_match_listed() with the folder and its read files stat'ed
+ * relative to its parent, opened once for all its children (a lookup of
+ * two components, not of every component of the path); by path when the
+ * parent cannot be opened or FP_PARENTS_MAX are open. */
+enum fingerprint_match fingerprint_match_listed_in(struct fingerprint_parents *pp, const char *path,
+						   const char *const *read, size_t nread,
+						   const struct fingerprint *old);
+void fingerprint_parents_done(struct fingerprint_parents *pp);
 
 #endif

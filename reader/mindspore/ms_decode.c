@@ -114,7 +114,8 @@ entry_copy(struct reader *r, const struct td_locator *loc, struct entry_copy *c)
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&r->lock);
-	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n) {
+	if (loc->file < r->nruns && loc->offset < r->runs[loc->file].n &&
+	    ms_run_unpack(r, &r->runs[loc->file])) {
 		const struct ms_run *src = &r->runs[loc->file];
 
 		c->e = src->entries[loc->offset];
@@ -367,6 +368,8 @@ decode_source(struct reader *r, const struct td_locator *loc, struct reader_deta
 	char *path, *disk;
 	enum td_status st = TD_ERR_NOENT;
 
+	/* a reopen loads the graphs that name the sources when first asked */
+	ms_layout_materialize(r);
 	/* the index thread adds sources (a new rank in follow mode) */
 	pthread_mutex_lock(&r->lock);
 	if (loc->offset >= r->nsources) {

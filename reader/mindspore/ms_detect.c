@@ -129,6 +129,7 @@ open_listed(const char *dir, const struct reader_listing *ls, const struct reade
 	r->may_follow = opt && (opt->follow || opt->may_follow);
 	r->acl = acl;
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->layout_lock, NULL);
 	*out = r;
 	return TD_OK;
 }

@@ -231,10 +231,14 @@ ms_follow_check(struct reader *r, const struct reader_sink *sink)
 	start_run = r->check_run;
 	while (budget) {
 		struct ms_run *run = &r->runs[r->check_run];
+		bool have;
 
-		for (; r->check_entry < run->n && budget; r->check_entry++, budget--)
+		pthread_mutex_lock(&r->lock);   /* a resumed run's entries, once */
+		have = ms_run_unpack(r, run);
+		pthread_mutex_unlock(&r->lock);
+		for (; have && r->check_entry < run->n && budget; r->check_entry++, budget--)
 			check_entry(run, r->check_entry, sink);
-		if (r->check_entry < run->n)
+		if (have && r->check_entry < run->n)
 			break;
 		r->check_entry = 0;
 		r->check_run = (r->check_run + 1) % r->nemitted;

@@ -3,8 +3,8 @@
  * ms_reader.c (reader_ops, open, index driver), ms_decode.c (decode,
  * sources, frames), ms_strs.c (interner), ms_sync.c (the rank layout:
  * ranks, graphs, iteration directories), ms_run.c (one iteration
- * directory's tensors) and ms_async.c (DumpData bin files, Opdebug overflow
- * files, the ACL layouts).  Not a public interface: nothing outside
+ * directory's tensors), ms_async.c (DumpData bin files, Opdebug overflow
+ * files, the ACL layouts), ms_state.c and ms_layout.c (the resume state).  Not a public interface: nothing outside
  * reader/mindspore/ and its unit tests includes it.  "§N" in this folder's comments is a
  * section of FORMAT.md here.
  */
@@ -357,8 +357,12 @@ struct ms_run {
 	char *label;                /* "graph 0 iter 1" */
 	uint64_t order;             /* sort key: global-order position or iteration */
 	char *const_dir;            /* constants/ to append (first run of a graph), or NULL */
-	struct ms_entry *entries;
+	struct ms_entry *entries;   /* NULL while packed (below) */
 	size_t n, cap;
+	const uint8_t *packed;      /* a resumed run's entries as the state holds them
+				     * (in reader.state_copy), unpacked on first use
+				     * (ms_run_unpack), else NULL */
+	size_t packed_len;
 	struct ms_pend *pend;       /* entries' summaries and ids while the pass sends
 				     * them (ms_run_load to emit_run), else NULL */
 	struct ms_wide *wide;       /* ids of MS_WIDE_ID entries, by entry */
@@ -486,6 +490,16 @@ struct reader {
 	bool indexed;
 	bool resumed;               /* indexed from a saved state (ms_state.c), no pass since */
 	pthread_mutex_t lock;       /* runs[] and entries while index() appends */
+	/* the rank layout kept in the state (ms_layout.c) */
+	struct ms_deps *deps;       /* what the walk listed and read, NULL none */
+	bool lazy;                  /* ranks and runs from the state: graphs, orders,
+				     * frames not loaded yet (ms_layout_materialize) */
+	bool deps_frozen;           /* the walk notes no dependency (materializing) */
+	uint8_t *state_copy;        /* the loaded state's bytes: packed entries point in
+				     * (freed once every run is unpacked) */
+	const char **state_names;   /* its op names and types (interned), by id */
+	size_t nstate_names;
+	pthread_mutex_t layout_lock;   /* ms_layout_materialize once, save_state */
 };
 
 /* ---- ms_reader.c: what the index driver shares with the state ----------- */
@@ -504,6 +518,53 @@ void ms_register_frames(struct reader *r);
 
 void ms_save_state(struct reader *r, struct strbuf *out);
 bool ms_load_state(struct reader *r, const void *data, size_t len);
+/* Makes run->entries of a packed run (a resumed one, its entries left in
+ * the state's bytes at the load); true when it has them.  false when the
+ * packed bytes do not decode (the run then stays packed, its rows fail
+ * to decode).  Call under r->lock. */
+bool ms_run_unpack(struct reader *r, struct ms_run *run);
+
+/* ---- ms_layout.c: the rank layout kept in the state ----------------------- */
+
+/* The walk's dependencies: a folder it listed (its entries add runs,
+ * ranks, graphs) or a file it read (a graph, an execution order, the
+ * metadata), by path, with its stat data when noted, before the listing or
+ * the read.  MS_DEP_CONTENT: the layout's ops and order come from it (a
+ * change makes the state useless); else a folder whose change the walk
+ * takes up (new runs: the state resumes after a walk). */
+enum { MS_DEP_PRESENT = 1, MS_DEP_CONTENT = 2 };
+struct ser_in;
+struct strbuf;
+/* Notes path (its stat data now) as a dependency of the walk; nothing
+ * when r->deps_frozen. */
+void ms_dep_note(struct reader *r, const char *path, unsigned flags);
+void ms_deps_free(struct reader *r);
+/* The layout block of the state: the dependencies, the ranks (folders,
+ * ids, graph ids) and the runs in order (folder, rank, graph, iteration,
+ * order key, constants folder); an empty block where the layout is not
+ * kept (the ACL layout, a dump opened inside a rank). */
+void ms_layout_save(struct reader *r, struct strbuf *out);
+enum ms_layout_fit {
+	MS_LAYOUT_REFUSE,           /* a graph, order or metadata file changed */
+	MS_LAYOUT_WALK,             /* no layout, or a listed folder changed: walk */
+	MS_LAYOUT_LAZY,             /* unchanged: r's ranks and runs made from it */
+};
+/* Reads the layout block and checks its dependencies (a stat each);
+ * MS_LAYOUT_LAZY fills r->ranks (without graphs) and r->runs (without
+ * entries), sets r->lazy, r->net_name, r->rank_parent.  A bad block:
+ * in->bad. */
+enum ms_layout_fit ms_layout_load(struct reader *r, struct ser_in *in, uint64_t nruns);
+/* A lazy layout made whole (graphs, orders, frames and sources, the ops
+ * noted as sent), once; nothing when r is not lazy.  Any thread (decode
+ * of a source, index); takes r->layout_lock. */
+void ms_layout_materialize(struct reader *r);
+/* ms_state.c: the ops of the graphs and of the loaded runs noted as sent,
+ * the ranks' graphs as sent. */
+void ms_state_note_sent(struct reader *r);
+/* ms_sync.c: a lazy rank's graphs, orders (the walk's reads, without its
+ * listing of runs); a run's label "graph G iter I". */
+void ms_sync_load_rank(struct reader *r, struct ms_rank *rk);
+char *ms_run_label(const char *gid, const char *iter);
 
 /* ---- ms_sync.c: the rank layout ------------------------------------- */
 

@@ -99,6 +99,10 @@ ms_close(struct reader *r)
 	td_strpool_done(&r->source_keys);
 	td_strpool_done(&r->strs);
 	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->layout_lock);
+	ms_deps_free(r);
+	free(r->state_copy);
+	free(r->state_names);
 	free(r->net_name);
 	free(r->source_root);
 	free(r->only);
@@ -587,9 +591,23 @@ emit_runs(struct reader *r, const struct reader_sink *sink)
 static enum td_status
 ms_index(struct reader *r, const struct reader_sink *sink)
 {
-	bool first = !r->indexed;
+	bool first = !r->indexed, lazy;
 	size_t before;
 
+	pthread_mutex_lock(&r->layout_lock);   /* a decode may have made it whole */
+	lazy = r->lazy;
+	pthread_mutex_unlock(&r->layout_lock);
+	if (lazy) {
+		/* resumed from a layout unchanged at the load (ms_layout.c):
+		 * a pass would find nothing new and send nothing; the graphs
+		 * are loaded when a pass has work (follow mode, runs held back
+		 * by a follow pass before the save, a later pass) */
+		if (r->resumed && !r->follow && r->nemitted == r->nruns) {
+			r->resumed = false;
+			return TD_OK;
+		}
+		ms_layout_materialize(r);
+	}
 	if (r->acl)
 		ms_acl_scan(r, sink);
 	else if (first)

@@ -6,20 +6,23 @@
  * path below the dump), and for every run already sent the table decode()
  * reads (each entry's file, op, ids, slot, kind and statistic.csv line) with what
  * follow mode compares later (the folder's time and entry count); the
- * counts of what went to the sink (ranks, sources, frames, tensors).
- * Loaded: the folder layout is walked again without a sink (ranks, graphs
- * and their frames, the iteration folders' list: a listing of folders, no
- * tensor file is opened), the runs sorted as a first pass sorts them, and
- * the state fits only when the saved runs come first in that order and the
- * walk gives the same counts; the saved tables then replace the reading of
- * every iteration folder.  Runs the walk finds beyond the saved ones (a
- * dump that grew, sorting after them) are read by the next index().  Not
- * here: whether the files are unchanged (the model compares fingerprints:
- * an iteration folder's is its entries' stat data, fingerprint.h).
+ * counts of what went to the sink (ranks, sources, frames, tensors), and
+ * the rank layout with what the walk depended on (ms_layout.c).
+ * Loaded: the layout from the state when nothing it depended on changed
+ * (ms_layout.c: no walk; graphs loaded on demand); else the folder layout
+ * is walked again without a sink (ranks, graphs and their frames, the
+ * iteration folders' list: a listing of folders, no tensor file is
+ * opened), the runs sorted as a first pass sorts them, and the state fits
+ * only when the saved runs come first in that order and the walk gives
+ * the same counts; the saved tables then replace the reading of every
+ * iteration folder.  Runs the walk finds beyond the saved ones (a dump
+ * that grew, sorting after them) are read by the next index().  Not here:
+ * whether the iteration folders are unchanged (the model compares
+ * fingerprints: an iteration folder's is its entries' stat data,
+ * fingerprint.h).
  *
- * Constants folders (a graph's constants/, read with its first run) and
- * the graph files are not announced files: a rewrite of them alone is not
- * noticed by the fingerprints.
+ * Constants folders (a graph's constants/, read with its first run) are
+ * not announced files: a rewrite of them alone is not noticed.
  */
 #include "ms_internal.h"
 
@@ -33,8 +36,9 @@
  * one block, an entry's name an offset in it; 4: no summary (an entry's
  * statistic.csv line offset, the file's size and time per run); 5: file names
  * spelt by the entries' fields; 6: entries as varint changes from the one
- * before.  Bump on any change below. */
-#define MS_STATE_VERSION 6u
+ * before; 7: the rank layout (ms_layout.c); 8: a run's entries after their
+ * byte length (kept packed at the load).  Bump on any change below. */
+#define MS_STATE_VERSION 8u
 
 /* path below the dump's root when it is there (the same dump opened by
  * another path resumes from the same state), else as is. */
@@ -49,14 +53,18 @@ rel_path(const struct reader *r, const char *p)
 /* ---- saving ------------------------------------------------------------------ */
 
 /* The op names and types of the sent runs' entries, each once, in the
- * order of first use (an entry saves its names' places in it). */
+ * order of first use (an entry saves its names' places in it); the loaded
+ * state's first, in its order, so that a run still packed is saved as
+ * its bytes. */
 static void
 collect_names(const struct reader *r, struct td_strpool *names)
 {
 	size_t i, k;
 
+	for (i = 0; i < r->nstate_names; i++)
+		td_strpool_add(names, r->state_names[i]);
 	for (i = 0; i < r->nemitted; i++)
-		for (k = 0; k < r->runs[i].n; k++) {
+		for (k = 0; r->runs[i].entries && k < r->runs[i].n; k++) {
 			td_strpool_add(names, r->runs[i].entries[k].op_name);
 			td_strpool_add(names, r->runs[i].entries[k].op_type);
 		}
@@ -99,8 +107,10 @@ void
 ms_save_state(struct reader *r, struct strbuf *out)
 {
 	struct td_strpool names = {0};
+	struct strbuf ents = {0};     /* a run's entries, saved after their length */
 	size_t i, k;
 
+	pthread_mutex_lock(&r->layout_lock);   /* not while a lazy layout is made whole */
 	pthread_mutex_lock(&r->lock);
 	collect_names(r, &names);
 	ser_put_u32(out, MS_STATE_VERSION);
@@ -112,6 +122,7 @@ ms_save_state(struct reader *r, struct strbuf *out)
 	ser_put_u64(out, r->nranks_sent);
 	ser_put_u64(out, r->nsources_sent);
 	ser_put_u64(out, r->nframes_sent);
+	ms_layout_save(r, out);
 	ser_put_u64(out, names.n);
 	for (i = 0; i < names.n; i++)
 		ser_put_str(out, names.strs[i]);
@@ -131,11 +142,21 @@ ms_save_state(struct reader *r, struct strbuf *out)
 		ser_put_u64(out, run->stat_size);
 		ser_put_u64(out, (uint64_t)run->stat_mtime);
 		ser_put_u64(out, run->n);
+		if (!run->entries && run->packed) {   /* as loaded: the same names' places */
+			ser_put_u64(out, run->packed_len);
+			ser_put_bytes(out, run->packed, run->packed_len);
+			continue;
+		}
 		struct entry_prev prev = {0};
+		strbuf_reset(&ents);
 		for (k = 0; k < run->n; k++)
-			save_entry(&names, run, k, &prev, out);
+			save_entry(&names, run, k, &prev, &ents);
+		ser_put_u64(out, ents.len);
+		ser_put_bytes(out, ents.buf, ents.len);
 	}
 	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->layout_lock);
+	strbuf_done(&ents);
 	td_strpool_done(&names);
 }
 
@@ -171,6 +192,91 @@ struct name_table {
 	size_t n;
 };
 
+/* An entry's fields as saved (save_entry's order), before their checks. */
+struct entry_raw {
+	uint64_t name, op, type, task, stream, ts, slot, size, line;
+	uint8_t bits, kind, hint;
+};
+
+/* The longest entry: nine varints of ten bytes and three bytes. */
+#define ENTRY_MAX_BYTES (9 * 10 + 3)
+
+static inline uint64_t
+zigzag(uint64_t prev, uint64_t z)
+{
+	return prev + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+}
+
+/* ser_get_varint on bytes known to hold ENTRY_MAX_BYTES more: *p moves
+ * past it; *bad set past ten bytes, as ser_get_varint does. */
+static inline uint64_t
+raw_varint(const uint8_t **pp, bool *bad)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	int shift;
+
+	if (*p < 0x80) {
+		*pp = p + 1;
+		return *p;
+	}
+	for (shift = 0; shift < 64; shift += 7) {
+		uint8_t b = *p++;
+
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*pp = p;
+			return v;
+		}
+	}
+	*bad = true;
+	*pp = p;
+	return 0;
+}
+
+/* An entry read from in: where ENTRY_MAX_BYTES remain, through a local
+ * pointer without a bounds check a field (326,400 entries of twelve
+ * fields at a 64-rank reopen: through serial.h's calls they were a third
+ * of its instructions); near the end, through the checked calls.  false
+ * on a bad input (in->bad set). */
+static bool
+read_entry(struct ser_in *in, const struct entry_prev *prev, struct entry_raw *e)
+{
+	if (!in->bad && in->n - in->off >= ENTRY_MAX_BYTES) {
+		const uint8_t *p = in->p + in->off;
+		bool bad = false;
+
+		e->name = zigzag(prev->name, raw_varint(&p, &bad));
+		e->bits = *p++;
+		e->op = zigzag(prev->op, raw_varint(&p, &bad));
+		e->type = zigzag(prev->type, raw_varint(&p, &bad));
+		e->task = zigzag(prev->task, raw_varint(&p, &bad));
+		e->stream = zigzag(prev->stream, raw_varint(&p, &bad));
+		e->ts = zigzag(prev->ts, raw_varint(&p, &bad));
+		e->slot = raw_varint(&p, &bad);
+		e->kind = *p++;
+		e->hint = *p++;
+		e->size = raw_varint(&p, &bad);
+		e->line = zigzag(prev->line, raw_varint(&p, &bad));
+		in->off = (size_t)(p - in->p);
+		in->bad = bad;
+		return !bad;
+	}
+	e->name = ser_get_delta(in, prev->name);
+	e->bits = ser_get_u8(in);
+	e->op = ser_get_delta(in, prev->op);
+	e->type = ser_get_delta(in, prev->type);
+	e->task = ser_get_delta(in, prev->task);
+	e->stream = ser_get_delta(in, prev->stream);
+	e->ts = ser_get_delta(in, prev->ts);
+	e->slot = ser_get_varint(in);
+	e->kind = ser_get_u8(in);
+	e->hint = ser_get_u8(in);
+	e->size = ser_get_varint(in);
+	e->line = ser_get_delta(in, prev->line);
+	return !in->bad;
+}
+
 /* Entry k of run (save_entry's changes from prev); its wide ids and size
  * kept by load_wide_size(). */
 static bool
@@ -178,42 +284,30 @@ load_entry(struct ser_in *in, struct ms_run *run, const struct name_table *names
 	   struct entry_prev *p, size_t *capwide)
 {
 	struct ms_entry *e = &run->entries[k];
-	uint64_t name, op, type, task, stream, ts, slot, size, line;
-	uint8_t bits;
+	struct entry_raw w;
 
-	name = ser_get_delta(in, p->name);
-	bits = ser_get_u8(in);
-	e->is_input = bits & 1;
-	e->flagged = (bits >> 1) & 1;
-	e->in_const = (bits >> 2) & 1;
-	op = ser_get_delta(in, p->op);
-	type = ser_get_delta(in, p->type);
-	if (in->bad || name > UINT32_MAX || op >= names->n || type >= names->n)
+	if (!read_entry(in, p, &w) || w.name > UINT32_MAX || w.op >= names->n ||
+	    w.type >= names->n || w.slot > UINT32_MAX || w.kind > MS_ENTRY_STAT ||
+	    w.hint >= DTYPE_COUNT || w.line > MS_NO_LINE ||
+	    (w.kind == MS_ENTRY_STAT && w.line == MS_NO_LINE))
 		return false;
-	e->name = (uint32_t)name;
+	e->is_input = w.bits & 1;
+	e->flagged = (w.bits >> 1) & 1;
+	e->in_const = (w.bits >> 2) & 1;
+	e->name = (uint32_t)w.name;
 	if ((e->name == MS_NAME_REBUILT ? run->suffix >= run->names_len
 					: e->name != MS_NO_NAME && e->name >= run->names_len) ||
 	    (e->in_const && !run->const_dir))
 		return false;
-	e->op_name = names->s[op];
-	e->op_type = names->s[type];
-	task = ser_get_delta(in, p->task);
-	stream = ser_get_delta(in, p->stream);
-	ts = ser_get_delta(in, p->ts);
-	slot = ser_get_varint(in);
-	bits = ser_get_u8(in);
-	e->kind = bits & 3;
-	e->hint = ser_get_u8(in);
-	size = ser_get_varint(in) - 1;  /* 0: MS_SIZE_UNKNOWN */
-	line = ser_get_delta(in, p->line);
-	if (in->bad || slot > UINT32_MAX || bits > MS_ENTRY_STAT || e->hint >= DTYPE_COUNT ||
-	    line > MS_NO_LINE || (e->kind == MS_ENTRY_STAT && line == MS_NO_LINE))
-		return false;
-	e->ts = ts;
-	e->slot = (uint32_t)slot;
-	ms_entry_set_line(e, line);
-	load_wide_size(run, k, task, stream, size, capwide);
-	*p = (struct entry_prev){ name, op, type, task, stream, ts, line };
+	e->op_name = names->s[w.op];
+	e->op_type = names->s[w.type];
+	e->kind = w.kind & 3;
+	e->hint = w.hint;
+	e->ts = w.ts;
+	e->slot = (uint32_t)w.slot;
+	ms_entry_set_line(e, w.line);
+	load_wide_size(run, k, w.task, w.stream, w.size - 1, capwide);  /* 0: MS_SIZE_UNKNOWN */
+	*p = (struct entry_prev){ w.name, w.op, w.type, w.task, w.stream, w.ts, w.line };
 	return true;
 }
 
@@ -236,12 +330,13 @@ load_names_block(struct ser_in *in, struct ms_run *run)
 	return !in->bad && (run->suffix == MS_NO_NAME || run->suffix < run->names_len);
 }
 
-/* The saved table of a sent run into run (entries owned by it). */
+/* The saved table of a sent run into run, its entries left packed (in
+ * the state's bytes) until first used. */
 static bool
-load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
+load_run(struct ser_in *in, struct ms_run *run)
 {
-	uint64_t n, k;
-	size_t capwide = 0;
+	uint64_t n, len;
+	const void *p;
 
 	run->dir_mtime = ser_get_i64(in);
 	run->nnames = (size_t)ser_get_u64(in);
@@ -252,19 +347,46 @@ load_run(struct ser_in *in, const struct name_table *names, struct ms_run *run)
 	run->stat_size = ser_get_u64(in);
 	run->stat_mtime = ser_get_i64(in);
 	n = ser_get_count(in, 12);   /* an entry's least: twelve one-byte fields */
-	if (in->bad)
+	len = ser_get_count(in, 1);
+	p = len ? ser_get_bytes(in, (size_t)len) : NULL;
+	if (in->bad || len / 12 < n || (len && !p))
 		return false;
-	run->entries = xcalloc(n ? n : 1, sizeof(*run->entries));
-	run->cap = n ? n : 1;
-	struct entry_prev prev = {0};
-	for (k = 0; k < n; k++) {
-		if (!load_entry(in, run, names, (size_t)k, &prev, &capwide)) {
-			run->n = k + 1;   /* what was made is freed by close() */
-			return false;
-		}
-	}
-	run->n = n;
+	run->packed = p ? p : (const uint8_t *)"";
+	run->packed_len = (size_t)len;
+	run->n = (size_t)n;
 	return true;
+}
+
+bool
+ms_run_unpack(struct reader *r, struct ms_run *run)
+{
+	const struct name_table names = { r->state_names, r->nstate_names };
+	struct entry_prev prev = {0};
+	struct ser_in in;
+	size_t k, capwide = 0;
+
+	if (run->entries || !run->packed)
+		return true;
+	ser_in_init(&in, run->packed, run->packed_len);
+	/* not zeroed (load_entry sets every field): callgrind counts a
+	 * zeroing rep stosb a byte at a time */
+	run->entries = xmalloc((run->n ? run->n : 1) * sizeof(*run->entries));
+	run->cap = run->n ? run->n : 1;
+	for (k = 0; k < run->n; k++)
+		if (!load_entry(&in, run, &names, k, &prev, &capwide))
+			break;
+	if (k == run->n && ser_in_done(&in)) {
+		run->packed = NULL;
+		return true;
+	}
+	free(run->entries);    /* stays packed: its rows do not decode */
+	free(run->wide);
+	free(run->sizes);
+	run->entries = NULL;
+	run->wide = NULL;
+	run->sizes = NULL;
+	run->nwide = run->cap = 0;
+	return false;
 }
 
 /* What the first pass sent before any run, marked as sent: the graphs' ops
@@ -312,10 +434,9 @@ same_ops(const struct ms_run *a, const struct ms_run *b)
 /* The saved runs and their tables, in the state's order; false when a
  * saved run is not the walk's run of that place. */
 static bool
-load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, uint64_t nruns,
-	  uint64_t nemitted)
+load_runs(struct reader *r, struct ser_in *in, uint64_t nruns, uint64_t nemitted)
 {
-	uint64_t i, k;
+	uint64_t i;
 
 	for (i = 0; i < nruns; i++) {
 		const char *p = ser_get_str(in);
@@ -325,12 +446,31 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 			return false;
 		if (i >= nemitted)
 			continue;
-		if (!load_run(in, names, run))
+		if (!load_run(in, run))
 			return false;
 		run->execution = (int64_t)i;
 		run->looked = true;
 		if (r->may_follow && !run->dir_mtime)
 			ms_run_note_dir(run);   /* saved by a batch run, which does not note it */
+	}
+	return true;
+}
+
+void
+ms_state_note_sent(struct reader *r)
+{
+	size_t i, k;
+	bool all = true;
+
+	mark_layout_sent(r);
+	pthread_mutex_lock(&r->lock);   /* the runs' entries unpacked (decode may too) */
+	for (i = 0; i < r->nemitted; i++) {
+		const struct ms_run *run = &r->runs[i];
+
+		if (!ms_run_unpack(r, &r->runs[i])) {
+			all = false;
+			continue;
+		}
 		/* op names are interned: the row before's op (an op's inputs
 		 * and outputs follow one another) is noted already, and so are
 		 * all of a run whose ops are the run before's (iterations) */
@@ -340,39 +480,76 @@ load_runs(struct reader *r, struct ser_in *in, const struct name_table *names, u
 			if (!k || run->entries[k].op_name != run->entries[k - 1].op_name)
 				ms_note_op_sent(r, run->graph_id, run->entries[k].op_name);
 	}
-	return true;
+	if (all) {   /* no run points into the state's bytes any more */
+		free(r->state_copy);
+		r->state_copy = NULL;
+	}
+	pthread_mutex_unlock(&r->lock);
 }
 
+/* The state's op names and types into r->state_names (interned). */
 static bool
-load_names(struct reader *r, struct ser_in *in, struct name_table *t)
+load_names(struct reader *r, struct ser_in *in)
 {
 	uint64_t n = ser_get_count(in, 4), i;   /* a string: its length at least */
 
 	if (in->bad)
 		return false;
-	t->s = xcalloc(n ? n : 1, sizeof(*t->s));
+	free(r->state_names);
+	r->state_names = xcalloc(n ? n : 1, sizeof(*r->state_names));
+	r->nstate_names = 0;
 	for (i = 0; i < n; i++) {
 		const char *s = ser_get_str(in);
 
 		if (!s)
 			return false;
-		t->s[i] = td_strpool_add(&r->strs, s);
+		r->state_names[i] = td_strpool_add(&r->strs, s);
+		r->nstate_names = i + 1;
 	}
-	t->n = n;
 	return true;
+}
+
+/* The walk a first pass makes, without the tensor folders' reading, and
+ * the runs sorted as it sorts them; false when it finds fewer runs or
+ * other ranks, sources or frames than the state's. */
+static bool
+walk_layout(struct reader *r, uint64_t nruns, uint64_t nranks_sent, uint64_t nsources_sent,
+	    uint64_t nframes_sent)
+{
+	const struct reader_sink quiet = {0};
+	size_t i;
+
+	if (r->acl)
+		ms_acl_scan(r, &quiet);
+	else
+		ms_sync_scan(r, &quiet);
+	pthread_mutex_lock(&r->lock);
+	if (r->nruns > 1)
+		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].file_id = (uint32_t)i;
+	pthread_mutex_unlock(&r->lock);
+	ms_register_frames(r);
+	return r->nruns >= nruns && r->nranks == nranks_sent && r->nsources == nsources_sent &&
+	       r->nframes == nframes_sent;
 }
 
 bool
 ms_load_state(struct reader *r, const void *data, size_t len)
 {
-	const struct reader_sink quiet = {0};
-	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent, i;
-	struct name_table names = {0};
+	uint64_t nruns, nemitted, nranks_sent, nsources_sent, nframes_sent;
+	enum ms_layout_fit fit;
 	struct ser_in in;
 	bool acl, async, ok;
 
-	ser_in_init(&in, data, len);
-	if (ser_get_u32(&in) != MS_STATE_VERSION || r->indexed || r->nruns)
+	if (r->indexed || r->nruns || r->state_copy)
+		return false;
+	/* kept: the runs' entries stay packed in it until first used */
+	r->state_copy = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(r->state_copy, data, len);
+	ser_in_init(&in, r->state_copy, len);
+	if (ser_get_u32(&in) != MS_STATE_VERSION)
 		return false;
 	acl = ser_get_u8(&in) != 0;
 	async = ser_get_u8(&in) != 0;
@@ -384,31 +561,28 @@ ms_load_state(struct reader *r, const void *data, size_t len)
 	nframes_sent = ser_get_u64(&in);
 	if (in.bad || acl != r->acl || nemitted > nruns)
 		return false;
-	/* the walk a first pass makes, without the tensor folders' reading */
-	if (r->acl)
-		ms_acl_scan(r, &quiet);
-	else
-		ms_sync_scan(r, &quiet);
-	r->async = r->async || async;
-	pthread_mutex_lock(&r->lock);
-	if (r->nruns > 1)
-		td_sort(r->runs, r->nruns, sizeof(*r->runs), ms_run_cmp);
-	for (i = 0; i < r->nruns; i++)
-		r->runs[i].file_id = (uint32_t)i;
-	pthread_mutex_unlock(&r->lock);
-	ms_register_frames(r);
-	if (r->nruns < nruns || r->nranks != nranks_sent || r->nsources != nsources_sent ||
-	    r->nframes != nframes_sent)
+	fit = ms_layout_load(r, &in, nruns);
+	if (in.bad || fit == MS_LAYOUT_REFUSE)
 		return false;
-	mark_layout_sent(r);
+	r->async = r->async || async;
+	if (fit == MS_LAYOUT_LAZY) {
+		/* unchanged since the save: sources and frames as then, made
+		 * when asked for (ms_layout_materialize) */
+		if (r->nranks != nranks_sent)
+			return false;
+		r->nsources_sent = (size_t)nsources_sent;
+		r->nframes_sent = (size_t)nframes_sent;
+	} else if (!walk_layout(r, nruns, nranks_sent, nsources_sent, nframes_sent)) {
+		return false;
+	}
 	pthread_mutex_lock(&r->lock);
-	ok = load_names(r, &in, &names) && load_runs(r, &in, &names, nruns, nemitted) &&
-	     ser_in_done(&in);
+	ok = load_names(r, &in) && load_runs(r, &in, nruns, nemitted) && ser_in_done(&in);
 	pthread_mutex_unlock(&r->lock);
-	free(names.s);
 	if (!ok)
 		return false;
 	r->nemitted = (size_t)nemitted;
+	if (fit != MS_LAYOUT_LAZY)
+		ms_state_note_sent(r);
 	r->indexed = r->resumed = true;
 	return true;
 }

@@ -88,6 +88,8 @@ read_metadata(struct reader *r, const char *rank_dir, const struct reader_sink *
 	size_t len;
 	int e2e = -1;
 
+	ms_dep_note(r, path, MS_DEP_CONTENT);
+
 	if (ms_read_side(sink, path, "dump metadata", &buf, &len) == TD_OK) {
 		char *net = json_string((const char *)buf, "net_name");
 
@@ -101,6 +103,7 @@ read_metadata(struct reader *r, const char *rank_dir, const struct reader_sink *
 	free(path);
 	/* MindInsight forces sync when config.json names a GPU target (§2) */
 	path = xasprintf("%s/.dump_metadata/config.json", rank_dir);
+	ms_dep_note(r, path, MS_DEP_CONTENT);
 	if (e2e < 0 && ms_read_side(sink, path, "dump config", &buf, &len) == TD_OK) {
 		char *target = json_string((const char *)buf, "device_target");
 
@@ -312,12 +315,15 @@ load_graphs(struct reader *r, struct ms_rank *rk, const struct reader_sink *sink
 {
 	char *dir = xasprintf("%s/graphs", rk->dir), *id;
 	size_t n, i, g;
-	char **names = ms_list_dir(dir, &n);
+	char **names;
 
+	ms_dep_note(r, dir, MS_DEP_CONTENT);
+	names = ms_list_dir(dir, &n);
 	for (i = 0; i < n; i++)   /* .pb first: it has the inputs and types */
 		if ((id = graph_file_id(names[i], ".pb"))) {
 			char *p = xasprintf("%s/%s", dir, names[i]);
 
+			ms_dep_note(r, p, MS_DEP_CONTENT);
 			load_pb(rk, p, id, sink);
 			free(p);
 			free(id);
@@ -326,6 +332,7 @@ load_graphs(struct reader *r, struct ms_rank *rk, const struct reader_sink *sink
 		if ((id = graph_file_id(names[i], ".ir"))) {
 			char *p = xasprintf("%s/%s", dir, names[i]);
 
+			ms_dep_note(r, p, MS_DEP_CONTENT);
 			load_ir(rk, p, id, sink);
 			free(p);
 			free(id);
@@ -382,13 +389,16 @@ load_order_file(const char *path, struct td_strpool *into, bool skip_header,
 }
 
 static void
-load_orders(struct ms_rank *rk, const struct reader_sink *sink)
+load_orders(struct reader *r, struct ms_rank *rk, const struct reader_sink *sink)
 {
 	static const char kprefix[] = "ms_execution_order_graph_";
 	static const char gprefix[] = "ms_global_execution_order_graph_";
 	char *dir = xasprintf("%s/execution_order", rk->dir);
 	size_t n, i;
-	char **names = ms_list_dir(dir, &n);
+	char **names;
+
+	ms_dep_note(r, dir, MS_DEP_CONTENT);
+	names = ms_list_dir(dir, &n);
 
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(names[i]);
@@ -403,6 +413,8 @@ load_orders(struct ms_rank *rk, const struct reader_sink *sink)
 		p = xasprintf("%s/%s", dir, names[i]);
 		if (ms_all_digits(gid)) {
 			struct ms_order *o = rank_order_slot(rk, gid);
+
+			ms_dep_note(r, p, MS_DEP_CONTENT);
 
 			load_order_file(p, k ? &o->kernels : &o->iters, k, sink);
 		}
@@ -465,8 +477,8 @@ ms_run_new(struct reader *r, const char *dir)
 }
 
 /* "graph <gid> iter <iter>" (malloc'd), built without printf: one a run. */
-static char *
-run_label(const char *gid, const char *iter)
+char *
+ms_run_label(const char *gid, const char *iter)
 {
 	size_t g = strlen(gid), n = strlen(iter) + 1;
 	char *l = xmalloc(6 + g + 6 + n);
@@ -510,7 +522,7 @@ add_run(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char *gdir,
 	 * does not list go after, by iteration. */
 	run->order = pos >= 0 ? (uint64_t)pos : (UINT64_MAX / 2) + run->iteration;
 	run->rank_order = (int)rank_idx;
-	run->label = run_label(gid, iter);
+	run->label = ms_run_label(gid, iter);
 	return true;
 }
 
@@ -520,9 +532,12 @@ scan_graph_dir(struct reader *r, struct ms_rank *rk, size_t rank_idx, const char
 {
 	size_t n, i, first_run = r->nruns;
 	unsigned char *types;
-	char **names = ms_list_dir_report_typed(r, gdir, &n, &types, sink, "graph directory");
+	char **names;
 	struct ms_run *lowest = NULL;
 	bool constants = false;
+
+	ms_dep_note(r, gdir, 0);
+	names = ms_list_dir_report_typed(r, gdir, &n, &types, sink, "graph directory");
 
 	for (i = 0; i < n; i++) {
 		char *p = ms_path_join(gdir, names[i]);
@@ -576,7 +591,10 @@ scan_rank_runs(struct reader *r, size_t rank_idx, const struct reader_sink *sink
 {
 	struct ms_rank *rk = &r->ranks[rank_idx];
 	size_t n, i, k, ng;
-	char **names = ms_list_dir_report(r, rk->dir, &n, sink, "rank directory");
+	char **names;
+
+	ms_dep_note(r, rk->dir, 0);
+	names = ms_list_dir_report(r, rk->dir, &n, sink, "rank directory");
 
 	for (i = 0; i < n; i++) {
 		char *net = xasprintf("%s/%s", rk->dir, names[i]), **gids;
@@ -587,6 +605,7 @@ scan_rank_runs(struct reader *r, size_t rank_idx, const struct reader_sink *sink
 		}
 		if (!r->net_name)
 			r->net_name = xstrdup(names[i]);
+		ms_dep_note(r, net, 0);
 		gids = ms_list_dir_report(r, net, &ng, sink, "network directory");
 		for (k = 0; k < ng; k++) {
 			char *gdir = xasprintf("%s/%s", net, gids[k]);
@@ -618,10 +637,21 @@ scan_rank(struct reader *r, const char *dir, int id, const struct reader_sink *s
 	rk->host = td_strpool_add(&r->strs, host);
 	e2e = read_metadata(r, dir, sink);
 	load_graphs(r, rk, sink);
-	load_orders(rk, sink);
+	load_orders(r, rk, sink);
 	scan_rank_runs(r, r->nranks - 1, sink);
+	if (e2e < 0 && r->nruns > first_run)
+		ms_dep_note(r, r->runs[first_run].path, 0);
 	if (e2e == 0 || (e2e < 0 && r->nruns > first_run && dir_has_bin_files(r->runs[first_run].path)))
 		r->async = true;
+}
+
+void
+ms_sync_load_rank(struct reader *r, struct ms_rank *rk)
+{
+	const struct reader_sink quiet = {0};
+
+	load_graphs(r, rk, &quiet);
+	load_orders(r, rk, &quiet);
 }
 
 static int
@@ -649,7 +679,11 @@ static size_t
 scan_new_ranks(struct reader *r, const struct reader_sink *sink)
 {
 	size_t n, i, nr = 0;
-	char **names = ms_list_dir(r->root, &n), **ranks = xcalloc(n ? n : 1, sizeof(*ranks));
+	char **names, **ranks;
+
+	ms_dep_note(r, r->root, 0);
+	names = ms_list_dir(r->root, &n);
+	ranks = xcalloc(n ? n : 1, sizeof(*ranks));
 
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", r->root, names[i]);

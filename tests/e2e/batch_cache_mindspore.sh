@@ -152,3 +152,39 @@ for cmd in info "traces 0:60" executions "first-nonfinite" problems "trace 20" "
 	b=$(json_sans_cache "$OUT")
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok "warm_equals_fresh/$cmd" || fail "warm_equals_fresh/$cmd" "$(diff <(echo "$a") <(echo "$b") | head -4)"
 done
+
+# ---- (f) the rank layout kept in the reader's state ---------------------------
+# A reopen does not walk the dump again: the state holds the ranks, graph
+# ids and iteration folders, checked by the stat data of the folders the
+# walk listed and the graph, order and metadata files it read (README: the
+# persistent index).  A source's lines (from the graph's trace lines) come
+# as from a fresh index; a graph file renamed over (same bytes) or a rank
+# folder added is a fresh index; an iteration folder added is read by the
+# resumed pass, and the answers are a fresh index's.
+expect_eq layout_used "$(state "$D")" used
+SRC=/home/user/lenet/train_lenet.py
+tdbg_run --json -e "source $SRC" "$D"
+a=$(json_sans_cache "$OUT")
+tdbg_run --no-cache --json -e "source $SRC" "$D"
+b=$(json_sans_cache "$OUT")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok layout_source_equals_fresh ||
+	fail layout_source_equals_fresh "$(diff <(echo "$a") <(echo "$b") | head -4)"
+G=$D/rank_0/graphs/ms_output_trace_code_graph_0.pb
+cp "$G" "$WORK/g.pb" && mv "$WORK/g.pb" "$G" || die "cannot rename the graph over"
+expect_eq graph_renamed_over_rebuilds "$(state "$D")" rebuilt
+expect_eq graph_renamed_over_then_used "$(state "$D")" used
+cp -r "$IT1" "$D/rank_0/Lenet/0/2" || die "cannot add an iteration folder"
+for cmd in info executions "traces 100:160"; do
+	tdbg_run --json -e "$cmd" "$D"
+	a=$(json_sans_cache "$OUT")
+	tdbg_run --no-cache --json -e "$cmd" "$D"
+	b=$(json_sans_cache "$OUT")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "iteration_added_equals_fresh/$cmd" ||
+		fail "iteration_added_equals_fresh/$cmd" "$(diff <(echo "$a") <(echo "$b") | head -4)"
+done
+tdbg_run --json -e executions "$D"
+json_expect iteration_added_is_read "len(d) == 3 if isinstance(d, list) else len(d['rows']) == 3"
+expect_eq iteration_added_then_used "$(state "$D")" used
+cp -r "$D/rank_0" "$D/rank_1" || die "cannot add a rank folder"
+expect_eq rank_added_rebuilds "$(state "$D")" rebuilt
+expect_eq rank_added_then_used "$(state "$D")" used

@@ -6,7 +6,9 @@
  * since; a state does not fit another dump, a dump where a new rank's
  * runs sort among the saved ones, nor a damaged state; a
  * folder's fingerprint changes with a file rewritten in it (same size), a
- * file added, and not otherwise.  The dump is a copy of sync_lenet
+ * file added, and not otherwise.  The rank layout kept in the state
+ * (ms_layout.c) resumes without a walk and sees each file and folder it
+ * trusts change.  The dump is a copy of sync_lenet
  * (fixtures README: iterations 0 and 1, 52 and 50 rows).
  */
 #include <setjmp.h>
@@ -21,6 +23,7 @@
 #include <cmocka.h>
 
 #include "reader/base/fingerprint.h"
+#include "reader/mindspore/ms_internal.h"
 #include "reader/reader.h"
 #include "tests/unit/helpers/record_sink.h"
 
@@ -121,7 +124,7 @@ test_ms_state_picks_up_an_iteration_that_appeared(void **state)
 	(void)state;
 	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
 	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
-	tmp_dump_sh(&f, "cp -r $T/d/" IT "/1 $T/d/" IT "/2 && find $T/d -exec touch -d '-1 min' {} +");
+	tmp_dump_sh(&f, "cp -r $T/d/" IT "/1 $T/d/" IT "/2 && find $T/d/" IT "/2 -exec touch -d '-1 min' {} +");
 	r = record_open(&mindspore_reader_ops, f.dir);
 	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
 	record_sink_init(&again, &sink);
@@ -168,6 +171,183 @@ test_ms_state_refuses_another_dump_and_damage(void **state)
 	record_sink_done(&first);
 	strbuf_done(&st);
 	tmp_dump_done(&f);
+}
+
+
+/* The rank layout kept in the state (ms_layout.c): an unchanged dump
+ * resumes without the walk (r->lazy), a source decodes as the indexing
+ * reader's did (its graphs loaded on that demand), and a later pass
+ * takes up an iteration folder that appeared since, and only it. */
+static void
+test_ms_state_layout_kept_sources_and_a_later_pass(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first, again;
+	struct reader_sink sink;
+	struct strbuf st = {0};
+	struct reader *r, *r0;
+	size_t i;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	assert_true(first.nsources > 0);
+	r0 = record_open(&mindspore_reader_ops, f.dir);
+	record_sink_init(&again, &sink);
+	assert_int_equal(mindspore_reader_ops.index(r0, &sink), TD_OK);
+	record_sink_done(&again);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+	assert_true(r->lazy);
+	assert_int_equal(r->nruns, 2);
+	for (i = 0; i < first.nsources; i++) {
+		struct reader_detail a, b;
+		size_t k;
+
+		assert_int_equal(mindspore_reader_ops.decode(r0, READER_SOURCE, &first.sources[i].loc, &a),
+				 TD_OK);
+		assert_int_equal(mindspore_reader_ops.decode(r, READER_SOURCE, &first.sources[i].loc, &b),
+				 TD_OK);
+		assert_false(r->lazy);
+		assert_int_equal(a.nlines, b.nlines);
+		for (k = 0; k < a.nlines; k++)
+			assert_true((!a.lines[k] && !b.lines[k]) ||
+				    (a.lines[k] && b.lines[k] && strcmp(a.lines[k], b.lines[k]) == 0));
+		reader_detail_done(&a);
+		reader_detail_done(&b);
+	}
+	record_sink_init(&again, &sink);
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(again.ntraces + again.nops + again.nframes + again.nsources, 0);
+	record_sink_done(&again);
+	tmp_dump_sh(&f, "cp -r $T/d/" IT "/1 $T/d/" IT "/2 && find $T/d/" IT "/2 -exec touch -d '-1 min' {} +");
+	record_sink_init(&again, &sink);
+	assert_int_equal(mindspore_reader_ops.index(r, &sink), TD_OK);
+	assert_int_equal(again.nexecutions, 1);
+	assert_int_equal(again.ntraces, 50);
+	assert_int_equal(again.nops, 0);
+	assert_int_equal(again.executions[0].step, 2);
+	assert_null(r->state_copy);      /* every run unpacked: the state's bytes let go */
+	assert_non_null(r->runs[0].entries);
+	record_sink_done(&again);
+	mindspore_reader_ops.close(r);
+	mindspore_reader_ops.close(r0);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	tmp_dump_done(&f);
+}
+
+
+/* Every row of r decodes as first's rows said. */
+static void
+assert_decodes_as(struct reader *r, const struct record_sink *first)
+{
+	size_t i;
+
+	for (i = 0; i < first->ntraces; i++) {
+		struct reader_detail d;
+
+		assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &first->traces[i].loc, &d),
+				 TD_OK);
+		assert_string_equal(d.op_name, first->traces[i].op_name);
+		assert_int_equal(d.slot, first->traces[i].slot);
+		assert_true(d.wall_time == first->traces[i].wall_time);
+		assert_int_equal(d.summaries[0].elements, first->traces[i].summary.elements);
+		reader_detail_done(&d);
+	}
+}
+
+/* A resumed run's entries stay packed until first used: a reader that
+ * decoded nothing saves the state it loaded, byte for byte; one that
+ * decoded a row of one run (that run unpacked, the others packed) saves
+ * a state from which every row decodes as the indexing reader's. */
+static void
+test_ms_state_packed_runs_saved_again(void **state)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct reader_detail d;
+	struct strbuf st = {0}, st2 = {0}, st3 = {0};
+	struct reader *r, *r2, *r3;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r, st.buf, st.len));
+	assert_non_null(r->runs[1].packed);
+	assert_null(r->runs[1].entries);
+	mindspore_reader_ops.save_state(r, &st2);
+	assert_int_equal(st2.len, st.len);
+	assert_memory_equal(st2.buf, st.buf, st.len);
+	assert_int_equal(mindspore_reader_ops.decode(r, READER_TRACE, &first.traces[first.ntraces - 1].loc,
+						     &d), TD_OK);
+	reader_detail_done(&d);
+	assert_non_null(r->runs[1].entries);
+	assert_non_null(r->runs[0].packed);
+	mindspore_reader_ops.save_state(r, &st3);
+	r2 = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r2, st3.buf, st3.len));
+	assert_decodes_as(r2, &first);
+	r3 = record_open(&mindspore_reader_ops, f.dir);
+	assert_true(mindspore_reader_ops.load_state(r3, st2.buf, st2.len));
+	assert_decodes_as(r3, &first);
+	mindspore_reader_ops.close(r3);
+	mindspore_reader_ops.close(r2);
+	mindspore_reader_ops.close(r);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	strbuf_done(&st2);
+	strbuf_done(&st3);
+	tmp_dump_done(&f);
+}
+
+/* Saves the state of a fresh copy of the two-rank dump, runs change in
+ * it and expects load_state to say fits (true) or not. */
+static void
+check_after(const char *change, bool fits)
+{
+	struct tmp_dump f;
+	struct record_sink first;
+	struct strbuf st = {0};
+	struct reader *r;
+
+	tmp_dump_make(&f, SYNC, "cp -r $T/d/rank_0 $T/d/rank_1 && find $T/d -exec touch -d '-1 min' {} +");
+	record_index_and_save(&mindspore_reader_ops, f.dir, &first, &st);
+	assert_int_equal(first.nexecutions, 4);
+	tmp_dump_sh(&f, change);
+	r = record_open(&mindspore_reader_ops, f.dir);
+	if (mindspore_reader_ops.load_state(r, st.buf, st.len) != fits)
+		fail_msg("load_state after \"%s\": %s", change, fits ? "refused" : "fitted");
+	mindspore_reader_ops.close(r);
+	record_sink_done(&first);
+	strbuf_done(&st);
+	tmp_dump_done(&f);
+}
+
+/* What the kept layout trusts, each checked by its stat data: a graph,
+ * execution order or metadata file rewritten (same bytes), added or
+ * removed is a refusal (the model's ops came from them; the walk alone
+ * would resume: same counts); a rank folder removed or added, an
+ * iteration folder removed, are seen (by the walk's checks); nothing
+ * changed, or a file read, still fits. */
+static void
+test_ms_state_layout_sees_what_it_trusts(void **state)
+{
+	(void)state;
+	check_after("cat $T/d/rank_1/graphs/* >/dev/null", true);
+	check_after("cd $T/d/rank_1/graphs && cp ms_output_trace_code_graph_0.pb x && "
+		    "mv x ms_output_trace_code_graph_0.pb", false);
+	check_after("touch $T/d/rank_0/graphs/ms_output_trace_code_graph_0.ir", false);
+	check_after("cp $T/d/rank_1/graphs/ms_output_trace_code_graph_0.ir "
+		    "$T/d/rank_1/graphs/ms_output_trace_code_graph_1.ir", false);
+	check_after("rm $T/d/rank_1/execution_order/ms_execution_order_graph_0.csv", false);
+	check_after("touch $T/d/rank_1/execution_order/ms_global_execution_order_graph_0.csv", false);
+	check_after("mkdir -p $T/d/rank_0/.dump_metadata && echo '{}' >$T/d/rank_0/.dump_metadata/config.json",
+		    false);
+	check_after("rm -rf $T/d/rank_1", false);
+	check_after("cp -r $T/d/rank_1 $T/d/rank_2", false);
+	check_after("rm -rf $T/d/rank_1/" "Lenet/0/1", false);
 }
 
 static void
@@ -301,6 +481,49 @@ test_listed_fingerprint_sees_the_folder_and_its_read_files(void **state)
 	tmp_dump_done(&f);
 }
 
+
+/* The listed check relative to an open parent (model_cache.c's check of
+ * thousands of sibling folders) answers as the check by path: siblings
+ * share the parent, a statistic.csv rewritten, a file added or the folder
+ * removed are changes, and a path without a parent to open is checked by
+ * path. */
+static void
+test_listed_fingerprint_in_an_open_parent(void **state)
+{
+	static const char *const read[] = { "statistic.csv" };
+	struct fingerprint_parents pp = {0};
+	struct tmp_dump f;
+	struct fingerprint fp0, fp1;
+	char *it0, *it1;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, "find $T/d -exec touch -d '-1 min' {} +");
+	it0 = xasprintf("%s/" IT "/0", f.dir);
+	it1 = xasprintf("%s/" IT "/1", f.dir);
+	assert_int_equal(fingerprint_take_listed(it0, read, 1, &fp0, NULL), TD_OK);
+	assert_int_equal(fingerprint_take_listed(it1, read, 1, &fp1, NULL), TD_OK);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_SAME);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp1), FP_SAME);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp0), FP_CHANGED);
+	assert_int_equal(pp.dirs.n, 1);     /* one parent for both */
+	assert_int_equal(fingerprint_match_listed_in(&pp, "statistic.csv", read, 1, &fp1),
+			 FP_CHANGED);
+	tmp_dump_sh(&f, "cd $T/d/" IT "/1 && sed -i 's/,2,1,0,0$/,0,0,0,0/' statistic.csv && "
+		    "touch -d '-1 min' statistic.csv");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it1, read, 1, &fp1), FP_CHANGED);
+	assert_int_equal(fingerprint_match_listed(it1, read, 1, &fp1), FP_CHANGED);
+	tmp_dump_sh(&f, "sleep 0.02; echo x >$T/d/" IT "/0/notes.txt");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_CHANGED);
+	assert_int_equal(fingerprint_take_listed(it0, read, 1, &fp0, NULL), TD_OK);
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_SAME);
+	tmp_dump_sh(&f, "rm -rf $T/d/" IT "/0");
+	assert_int_equal(fingerprint_match_listed_in(&pp, it0, read, 1, &fp0), FP_CHANGED);
+	fingerprint_parents_done(&pp);
+	free(it0);
+	free(it1);
+	tmp_dump_done(&f);
+}
+
 int
 main(void)
 {
@@ -309,9 +532,13 @@ main(void)
 		cmocka_unit_test(test_ms_state_resumes_every_layout),
 		cmocka_unit_test(test_ms_state_picks_up_an_iteration_that_appeared),
 		cmocka_unit_test(test_ms_state_refuses_another_dump_and_damage),
+		cmocka_unit_test(test_ms_state_layout_kept_sources_and_a_later_pass),
+		cmocka_unit_test(test_ms_state_layout_sees_what_it_trusts),
+		cmocka_unit_test(test_ms_state_packed_runs_saved_again),
 		cmocka_unit_test(test_fingerprint_of_a_folder_sees_its_files),
 		cmocka_unit_test(test_ms_announces_a_folder_with_statistic_csv_listed_only),
 		cmocka_unit_test(test_listed_fingerprint_sees_the_folder_and_its_read_files),
+		cmocka_unit_test(test_listed_fingerprint_in_an_open_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
