@@ -113,7 +113,10 @@ watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t 
 		if (!o->name)
 			o->name = o->type = "";
 		/* model_where.c's fact_field with no stated role */
-		o->role = r->row_facts ? NULL : model_role_name(model_role_of(o->name, o->type));
+		o->op_role = model_role_name(model_role_of(o->name, o->type));
+		o->wop = (struct where_op_ctx){ o->raw_name, o->raw_type ? o->raw_type : "",
+						false, EXPR_LATER, NULL };
+		o->role = r->row_facts ? NULL : o->op_role;
 		o->ready = true;
 	}
 	return o;
@@ -122,11 +125,11 @@ watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t 
 /* Whether watch k can hold on rows of op (its op fields decided once per
  * op: most conditions name a role, and most ops are not of it). */
 static bool
-op_may_match(struct model *m, struct model_watch_run *r, const struct model_watch_op *o,
+op_may_match(struct model *m, struct model_watch_run *r, struct model_watch_op *o,
 	     uint32_t op, size_t k)
 {
 	struct watch_set *s = *model_watch_slot(m);
-	const char *name = o->raw_name, *type = o->raw_type;
+	const char *name = o->raw_name;
 
 	if (r->op_stage_watches != s->n) {          /* first use */
 		free(r->op_stage);
@@ -142,7 +145,7 @@ op_may_match(struct model *m, struct model_watch_run *r, const struct model_watc
 	}
 	uint8_t *v = &r->op_stage[(size_t)op * s->n + k];
 	if (!*v) {
-		*v = name && where_op(s->v[k].e, name, type ? type : "") == EXPR_FALSE ? 1 : 2;
+		*v = name && where_op_with(s->v[k].e, &o->wop) == EXPR_FALSE ? 1 : 2;
 	}
 	return *v == 2;
 }

@@ -176,28 +176,38 @@ fact_field(struct model *m, uint64_t row, bool trace, const char *name, const ch
 
 /* ---- op stage ----------------------------------------------------------- */
 
-struct op_ctx {
-	const char *name, *type;
-};
-
 static enum expr_avail
 op_field(void *ctx, enum expr_field f, double *num, const char **str)
 {
-	struct op_ctx *c = ctx;
+	struct where_op_ctx *c = ctx;
 
 	(void)num;
 	switch (f) {
 	case EXPR_F_OP:   *str = c->name; return EXPR_KNOWN;
 	case EXPR_F_TYPE: *str = c->type; return EXPR_KNOWN;
-	case EXPR_F_ROLE: return role_of_op(c->name, c->type, str);
+	case EXPR_F_ROLE:
+		if (!c->role_done) {
+			c->role = NULL;
+			c->role_avail = role_of_op(c->name, c->type, &c->role);
+			c->role_done = true;
+		}
+		if (c->role_avail == EXPR_KNOWN)
+			*str = c->role;
+		return c->role_avail;
 	default:          return EXPR_LATER;
 	}
 }
 
 enum expr_result
+where_op_with(const struct expr *e, struct where_op_ctx *c)
+{
+	return expr_eval(e, op_field, c);
+}
+
+enum expr_result
 where_op(const struct expr *e, const char *name, const char *type)
 {
-	struct op_ctx c = { name, type };
+	struct where_op_ctx c = { name, type, false, EXPR_LATER, NULL };
 
 	return expr_eval(e, op_field, &c);
 }

@@ -16,6 +16,16 @@ enum expr_avail where_summary_field(const struct td_summary *s, enum expr_field 
 				    const char **str);
 /* e on an op alone (name, type, role; the rest deferred).  Any thread. */
 enum expr_result where_op(const struct expr *e, const char *name, const char *type);
+/* An op for where_op_with: its role worked out (from its name and type
+ * as text) the first time a condition asks, kept for the next ones (the
+ * watches ask each op once per watch).  Start with { name, type }. */
+struct where_op_ctx {
+	const char *name, *type;
+	bool role_done;
+	enum expr_avail role_avail;
+	const char *role;
+};
+enum expr_result where_op_with(const struct expr *e, struct where_op_ctx *c);
 /* e on trace row j, decoding it only if a summary field is reached. */
 enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
 /* e on execution j: true when one of its outputs matches. */

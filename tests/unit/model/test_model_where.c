@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/analysis/model_where.h"
 #include "tests/unit/helpers/fake_model.h"
 
 /* A full summary computed from values, as readers do for stored tensors. */
@@ -160,6 +161,41 @@ test_where_roles_from_names_and_types(void **state)
 	assert_string_equal(model_role_name(ROLE_NONE), "");
 }
 
+/* where_op_with keeps an op's role for the next condition: each answer
+ * is where_op's, the role worked out at the first condition that reads
+ * it (and not before), for ops of every role and a forward call (whose
+ * rows may state their own: decided later). */
+static void
+test_where_op_with_keeps_the_role(void **state)
+{
+	static const char *const ops[][2] = {
+		{ "dense/kernel", "VariableV2" }, { "gradients/Relu_grad/ReluGrad", "ReluGrad" },
+		{ "dense/Relu", "Relu" }, { "dense/MatMul", "MatMul" },
+		{ "Module.fc1.Linear.forward.0", "Module.fc1.Linear" },
+		{ "Functional.linear.0.backward", "Functional.linear" },
+	};
+	static const char *const conds[] = {
+		"type ~ \"Mat\"", "role == \"weight\"", "role == \"gradient\" or max > 1",
+		"not (role == \"activation\") and op ~ \"dense\"", "role == \"\"",
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		struct where_op_ctx c = { ops[i][0], ops[i][1], false, EXPR_LATER, NULL };
+
+		for (size_t j = 0; j < sizeof conds / sizeof conds[0]; j++) {
+			struct expr *e;
+
+			assert_int_equal(expr_parse(conds[j], &e, err, sizeof err), TD_OK);
+			assert_int_equal(where_op_with(e, &c), where_op(e, ops[i][0], ops[i][1]));
+			/* the first condition reads no role: none worked out yet */
+			assert_true(c.role_done == (j > 0));
+			expr_free(e);
+		}
+	}
+}
+
 static void
 test_where_executions_match_through_outputs(void **state)
 {
@@ -206,6 +242,7 @@ main(void)
 		cmocka_unit_test(test_where_summary_fields_from_values),
 		cmocka_unit_test(test_where_op_fields_need_no_decoding),
 		cmocka_unit_test(test_where_roles_from_names_and_types),
+		cmocka_unit_test(test_where_op_with_keeps_the_role),
 		cmocka_unit_test(test_where_executions_match_through_outputs),
 		cmocka_unit_test(test_where_bad_condition_names_the_column),
 	};
