@@ -512,6 +512,8 @@ struct mc_reading {
 	const char *map;            /* the buffer: the file's bytes at their offsets */
 	size_t len;
 	unsigned char *scratch;     /* the checksum's reads (SUM_READ bytes) */
+	bool stream_ops;            /* MC_OPS read a piece at a time (mc_load_streamed) */
+	size_t filled;              /* bytes read into the buffer (mc_load_fill) */
 };
 static _Thread_local struct mc_reading *reading;
 
@@ -553,6 +555,7 @@ mc_load_fill(const void *p, size_t n)
 	if (!reading_has(r, p) || !n)
 		return true;
 	n = TD_MIN(n, (size_t)(r->map + r->len - (const char *)p));
+	r->filled += n;
 	return read_at(r->fd, (void *)p, n, (uint64_t)((const char *)p - r->map));
 }
 
@@ -570,11 +573,18 @@ mc_load_piece(const void *p, size_t n)
 }
 
 bool
+mc_load_streamed(const void *p)
+{
+	return reading_has(reading, p) && reading->stream_ops;
+}
+
+bool
 mc_load_section(enum mc_tag tag, struct ser_in *sec)
 {
 	if (!reading_has(reading, sec->p) || !sec->n)
 		return true;
-	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS)
+	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS ||
+	    (tag == MC_OPS && reading->stream_ops))
 		return true;    /* streamed by its reader (mc_load_piece) */
 	/* huge pages for the sections used in place (the op section until its
 	 * decode, the trace chunks, the reader's state), not for the ones
@@ -661,7 +671,8 @@ model_cache_load(struct model *m)
 	c->map = map;
 	c->map_len = (size_t)st.st_size;
 	c->loaded_ino = (uint64_t)st.st_ino;
-	rd = (struct mc_reading){ .fd = fd, .map = map, .len = (size_t)st.st_size };
+	rd = (struct mc_reading){ .fd = fd, .map = map, .len = (size_t)st.st_size,
+				  .stream_ops = m->opt.ops_at_open };
 	why = header_check(map, (size_t)st.st_size, false);
 	if (!why && !reading_sum(&rd, &sum))
 		why = "cannot read the cache file (cut short?)";
@@ -676,6 +687,7 @@ model_cache_load(struct model *m)
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 		reading = NULL;
 	}
+	c->map_filled = MC_HEADER_BYTES + rd.filled;
 	if (rd.scratch)
 		munmap(rd.scratch, SUM_READ);
 	close(fd);

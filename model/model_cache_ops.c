@@ -522,6 +522,8 @@ count_graph_ops(struct model *m)
 	}
 }
 
+static bool get_ops_tail(struct model *m, struct ser_in *s, const struct mc_counts *c, uint64_t n);
+
 bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
@@ -543,8 +545,90 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
 	ops_inputs_loaded_done(&li);
-	if (!ok)
+	return ok && get_ops_tail(m, s, c, n);
+}
+
+/* The op window of mc_get_ops_streamed: the section's bytes [at, at + n)
+ * in the load's scratch (p), NULL before the first read or after a read
+ * that failed. */
+struct op_window {
+	const unsigned char *p;
+	size_t at, n;
+};
+
+/* The length of the op at the section's offset off, its bytes in the
+ * window (slid there if the op runs past it); 0 when the op is not whole
+ * and valid in a window that starts at it (longer than a piece, the
+ * section's end reached, bad bytes, or a read that failed). */
+static size_t
+op_in_window(const struct ser_in *s, struct op_window *w, size_t off, const struct mc_counts *c)
+{
+	size_t len;
+
+	for (;;) {
+		if (w->p && off >= w->at && off < w->at + w->n &&
+		    (len = mc_op_walk_len(w->p + (off - w->at), w->n - (off - w->at), c)))
+			return len;
+		if (w->p && off == w->at)
+			return 0;
+		w->at = off;
+		w->n = TD_MIN(s->n - off, (size_t)MC_LOAD_PIECE);
+		if (!w->n || !(w->p = mc_load_piece(s->p + off, w->n)))
+			return 0;
+	}
+}
+
+bool
+mc_get_ops_streamed(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	struct op_window w = { NULL, 0, 0 };
+	struct loaded_inputs li = {0};
+	uint64_t n, i;
+	size_t off = 8, len;
+	bool ok = true, in_buffer = false;
+
+	if (s->n < 8 || !mc_load_fill(s->p, 8))
 		return false;
+	n = ser_get_count(s, OP_FIXED);
+	if (s->bad || n != c->ops)
+		return false;
+	m->ot.opv = xcalloc(n ? n : 1, sizeof(*m->ot.opv));
+	m->ot.capops = n ? n : 1;
+	for (i = 0; i < n && ok; i++) {
+		struct op_entry *o = &m->ot.opv[m->ot.nops++];
+		struct ser_in one;
+
+		if (!in_buffer && !(len = op_in_window(s, &w, off, c))) {
+			/* the rest read at its place, as a section the load reads */
+			in_buffer = true;
+			s->off = off;
+			if (!mc_load_fill(s->p + off, s->n - off)) {
+				ok = false;
+				break;
+			}
+		}
+		if (in_buffer) {
+			ok = get_op(m, o, s, c, &li);
+			continue;
+		}
+		/* the walk found len bytes: the decode reads exactly those */
+		ser_in_init(&one, w.p + (off - w.at), len);
+		ok = get_op(m, o, &one, c, &li) && one.off == len;
+		off += len;
+	}
+	ops_inputs_loaded_done(&li);
+	if (ok && !in_buffer) {
+		s->off = off;
+		ok = mc_load_fill(s->p + off, s->n - off);
+	}
+	return ok && get_ops_tail(m, s, c, n);
+}
+
+/* What follows the ops: the fill counters, the name map (checked against
+ * the chains), the alias and consumer maps, the consumer lists. */
+static bool
+get_ops_tail(struct model *m, struct ser_in *s, const struct mc_counts *c, uint64_t n)
+{
 	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);

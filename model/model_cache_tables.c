@@ -546,6 +546,13 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c, boo
 
 		if (!mc_section_in(in, steps[i].tag, &s))
 			return false;
+		if (steps[i].tag == MC_OPS && mc_load_streamed(s.p)) {
+			/* decoded now, a piece at a time (ops_at_open) */
+			if (!mc_get_ops_streamed(m, &s, c) || !ser_in_done(&s))
+				return false;
+			mc_release(m, s.p, s.n);        /* the part read at its place */
+			continue;
+		}
 		if (lazy_ops && steps[i].tag == MC_OPS) {
 			enum mc_opcheck r = mc_check_ops(m, &s, c);
 
