@@ -468,24 +468,6 @@ map_anon(size_t n)
 	return buf == MAP_FAILED ? NULL : buf;
 }
 
-/* Huge pages for the whole 2 MB pages inside [p, p + n) of the buffer, a
- * section about to be read there: a fault per 2 MB, not per page, where
- * allowed.  Only inside it: a huge page across a section that is never
- * read into the buffer would be 2 MB zeroed for a few bytes. */
-static void
-huge_inside(const void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t huge = (uintptr_t)1 << 21;
-	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
-
-	if (lo < hi)
-		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p, (void)n;
-#endif
-}
-
 /* The n bytes of fd at off into p; false when they cannot all be read. */
 static bool
 read_at(int fd, void *p, size_t n, uint64_t off)
@@ -590,7 +572,7 @@ mc_load_section(enum mc_tag tag, struct ser_in *sec)
 	 * decode, the trace chunks, the reader's state), not for the ones
 	 * copied into tables and given back at once (mc_release) */
 	if (tag != MC_STRINGS && tag != MC_EXECS && tag != MC_RUNS)
-		huge_inside(sec->p, sec->n);
+		model_huge_inside(sec->p, sec->n);
 	return mc_load_fill(sec->p, sec->n);
 }
 

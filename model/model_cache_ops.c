@@ -594,6 +594,7 @@ mc_get_ops_streamed(struct model *m, struct ser_in *s, const struct mc_counts *c
 		return false;
 	m->ot.opv = xcalloc(n ? n : 1, sizeof(*m->ot.opv));
 	m->ot.capops = n ? n : 1;
+	model_huge_inside(m->ot.opv, (size_t)n * sizeof(*m->ot.opv));
 	for (i = 0; i < n && ok; i++) {
 		struct op_entry *o = &m->ot.opv[m->ot.nops++];
 		struct ser_in one;

@@ -311,8 +311,11 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		for (size_t j = 0; j < k; j++) {
 			struct exec_row **chunk = &m->rows.echunks[(i + j) >> MODEL_CHUNK_SHIFT];
 
-			if (!*chunk)
+			if (!*chunk) {
 				*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
+				if (n - (i + j) >= MODEL_CHUNK)         /* filled whole */
+					model_huge_inside(*chunk, MODEL_CHUNK * sizeof(**chunk));
+			}
 			if (!get_exec(q + j * EXEC_BYTES, &(*chunk)[(i + j) & (MODEL_CHUNK - 1)], c))
 				return false;
 		}

@@ -248,6 +248,8 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		return false;
 	n = ser_get_count(s, 5);
 	ok = n == c->strings && !s->bad && strings_window(s, wat = s->off, &w);
+	if (ok)         /* each string is its length (4 bytes), its bytes and a NUL */
+		intern_reserve(&m->str, s->n - s->off - (size_t)n * 4);
 	for (i = 0; i < n && ok && !in->bad; i++) {
 		size_t at = in->off;
 		const char *str = mc_get_path(in, m, &buf);
