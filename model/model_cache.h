@@ -313,10 +313,11 @@ bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
 /* The same for a section a file load did not read into its buffer
  * (mc_load_streamed): the ops are read a piece at a time through the
  * load's scratch (mc_load_piece), each op's length found by the walk of
- * model_cache_opcheck.c before it is decoded; an op longer than a piece
- * and the part after the ops (name maps, consumer lists) are read into
- * the buffer at their place (mc_load_fill).  The op section's 20 MB of
- * fresh pages a side at 200,000 ops are not touched (issue 27). */
+ * model_cache_opcheck.c before it is decoded, then the name map's pairs
+ * the same way; an op longer than a piece (the ops from it on) and what
+ * follows the name map (alias and consumer maps, consumer lists) are read
+ * into the buffer at their place (mc_load_fill).  The op section's 20 MB
+ * of fresh pages a side at 200,000 ops are not touched (issue 27). */
 bool mc_get_ops_streamed(struct model *m, struct ser_in *s, const struct mc_counts *c);
 
 /* model_cache_opcheck.c: the op section checked at the load (every check
