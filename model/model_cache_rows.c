@@ -431,6 +431,13 @@ get_row_list_streamed(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, s
 	cnt = ser_get_count(s, 16);
 	if (s->bad || !(pairs = ser_get_bytes(s, (size_t)cnt * 16)))
 		return false;
+	if (cnt && *cap < *n + cnt) {
+		/* sized once (the section says how many), written whole: not
+		 * grown by doubling, each step copied into fresh pages */
+		*arr = xrealloc(*arr, (*n + (size_t)cnt) * elem);
+		*cap = *n + (size_t)cnt;
+		model_huge_inside(*arr, *cap * elem);
+	}
 	for (uint64_t i = 0; i < cnt; i += PAIRS_PIECE) {
 		size_t k = (size_t)TD_MIN(cnt - i, (uint64_t)PAIRS_PIECE);
 		const unsigned char *q = mc_load_piece(pairs + i * 16, k * 16);
