@@ -471,7 +471,7 @@ settle_upper(void *arg)
  * tells it to quit. */
 struct diff_worker {
 	pthread_t th;
-	pthread_mutex_t lock;
+	pthread_mutex_t mu;
 	pthread_cond_t cond;        /* a job posted, a job done, quit */
 	void *(*fn)(void *);        /* the posted job, NULL once done */
 	void *arg;
@@ -484,20 +484,20 @@ worker_main(void *arg)
 	struct diff_worker *w = arg;
 	void *(*fn)(void *);
 
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->fn && !w->quit)
-			pthread_cond_wait(&w->cond, &w->lock);
+			pthread_cond_wait(&w->cond, &w->mu);
 		if (!w->fn)
 			break;
 		fn = w->fn;
-		pthread_mutex_unlock(&w->lock);
+		pthread_mutex_unlock(&w->mu);
 		fn(w->arg);
-		pthread_mutex_lock(&w->lock);
+		pthread_mutex_lock(&w->mu);
 		w->fn = NULL;
 		pthread_cond_broadcast(&w->cond);
 	}
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
@@ -508,21 +508,21 @@ diff_worker_post(struct model_diff *d, void *(*fn)(void *), void *arg)
 
 	if (!w) {
 		w = xcalloc(1, sizeof(*w));
-		pthread_mutex_init(&w->lock, NULL);
+		pthread_mutex_init(&w->mu, NULL);
 		pthread_cond_init(&w->cond, NULL);
 		if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
 			pthread_cond_destroy(&w->cond);
-			pthread_mutex_destroy(&w->lock);
+			pthread_mutex_destroy(&w->mu);
 			free(w);
 			return false;
 		}
 		d->worker = w;
 	}
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&w->mu);
 	w->fn = fn;
 	w->arg = arg;
 	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&w->mu);
 	return true;
 }
 
@@ -531,10 +531,10 @@ diff_worker_wait(struct model_diff *d)
 {
 	struct diff_worker *w = d->worker;
 
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&w->mu);
 	while (w->fn)
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
+		pthread_cond_wait(&w->cond, &w->mu);
+	pthread_mutex_unlock(&w->mu);
 }
 
 void
@@ -542,13 +542,13 @@ diff_worker_free(struct diff_worker *w)
 {
 	if (!w)
 		return;
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&w->mu);
 	w->quit = true;
 	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
 	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
+	pthread_mutex_destroy(&w->mu);
 	free(w);
 }
 
