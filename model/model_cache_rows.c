@@ -284,6 +284,25 @@ get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 	       x->ntraces <= c->traces - x->first_trace;
 }
 
+/* A chunk of executions for the load.  One the load fills whole (every
+ * row written by get_exec, as model_rows.c fills an xmalloc'd one) starts
+ * on a 2 MB boundary with huge pages asked for: its first 2 MB are one
+ * page fault, wherever malloc would have put it (a 3 MB block at an
+ * unaligned address may hold no whole 2 MB page).  The last, partial
+ * one is zeroed memory as before. */
+static struct exec_row *
+exec_chunk_new(bool full)
+{
+	size_t size = MODEL_CHUNK * sizeof(struct exec_row);
+	void *p = NULL;
+
+	if (full && posix_memalign(&p, (size_t)1 << 21, size) == 0) {
+		model_huge_inside(p, size);
+		return p;
+	}
+	return xcalloc(MODEL_CHUNK, sizeof(struct exec_row));
+}
+
 /* Executions a piece of the rows holds (mc_load_piece). */
 #define EXECS_PIECE (MC_LOAD_PIECE / EXEC_BYTES)
 
@@ -311,11 +330,8 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		for (size_t j = 0; j < k; j++) {
 			struct exec_row **chunk = &m->rows.echunks[(i + j) >> MODEL_CHUNK_SHIFT];
 
-			if (!*chunk) {
-				*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
-				if (n - (i + j) >= MODEL_CHUNK)         /* filled whole */
-					model_huge_inside(*chunk, MODEL_CHUNK * sizeof(**chunk));
-			}
+			if (!*chunk)
+				*chunk = exec_chunk_new(n - (i + j) >= MODEL_CHUNK);
 			if (!get_exec(q + j * EXEC_BYTES, &(*chunk)[(i + j) & (MODEL_CHUNK - 1)], c))
 				return false;
 		}
