@@ -471,24 +471,6 @@ map_anon(size_t n)
 	return buf == MAP_FAILED ? NULL : buf;
 }
 
-/* Huge pages for the whole 2 MB pages inside [p, p + n) of the buffer, a
- * section about to be read there: a fault per 2 MB, not per page, where
- * allowed.  Only inside it: a huge page across a section that is never
- * read into the buffer would be 2 MB zeroed for a few bytes. */
-static void
-huge_inside(const void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t huge = (uintptr_t)1 << 21;
-	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
-
-	if (lo < hi)
-		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p, (void)n;
-#endif
-}
-
 /* The n bytes of fd at off into p; false when they cannot all be read. */
 static bool
 read_at(int fd, void *p, size_t n, uint64_t off)
@@ -515,6 +497,8 @@ struct mc_reading {
 	const char *map;            /* the buffer: the file's bytes at their offsets */
 	size_t len;
 	unsigned char *scratch;     /* the checksum's reads (SUM_READ bytes) */
+	bool stream_ops;            /* MC_OPS read a piece at a time (mc_load_streamed) */
+	size_t filled;              /* bytes read into the buffer (mc_load_fill) */
 };
 static _Thread_local struct mc_reading *reading;
 
@@ -556,6 +540,7 @@ mc_load_fill(const void *p, size_t n)
 	if (!reading_has(r, p) || !n)
 		return true;
 	n = TD_MIN(n, (size_t)(r->map + r->len - (const char *)p));
+	r->filled += n;
 	return read_at(r->fd, (void *)p, n, (uint64_t)((const char *)p - r->map));
 }
 
@@ -573,17 +558,24 @@ mc_load_piece(const void *p, size_t n)
 }
 
 bool
+mc_load_streamed(const void *p)
+{
+	return reading_has(reading, p) && reading->stream_ops;
+}
+
+bool
 mc_load_section(enum mc_tag tag, struct ser_in *sec)
 {
 	if (!reading_has(reading, sec->p) || !sec->n)
 		return true;
-	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS)
+	if (tag == MC_STRINGS || tag == MC_EXECS || tag == MC_RUNS ||
+	    (tag == MC_OPS && reading->stream_ops))
 		return true;    /* streamed by its reader (mc_load_piece) */
 	/* huge pages for the sections used in place (the op section until its
 	 * decode, the trace chunks, the reader's state), not for the ones
 	 * copied into tables and given back at once (mc_release) */
 	if (tag != MC_STRINGS && tag != MC_EXECS && tag != MC_RUNS)
-		huge_inside(sec->p, sec->n);
+		model_huge_inside(sec->p, sec->n);
 	return mc_load_fill(sec->p, sec->n);
 }
 
@@ -664,7 +656,8 @@ model_cache_load(struct model *m)
 	c->map = map;
 	c->map_len = (size_t)st.st_size;
 	c->loaded_ino = (uint64_t)st.st_ino;
-	rd = (struct mc_reading){ .fd = fd, .map = map, .len = (size_t)st.st_size };
+	rd = (struct mc_reading){ .fd = fd, .map = map, .len = (size_t)st.st_size,
+				  .stream_ops = m->opt.ops_at_open };
 	why = header_check(map, (size_t)st.st_size, false);
 	if (!why && !reading_sum(&rd, &sum))
 		why = "cannot read the cache file (cut short?)";
@@ -679,6 +672,7 @@ model_cache_load(struct model *m)
 				    (size_t)st.st_size - MC_HEADER_BYTES, true, true);
 		reading = NULL;
 	}
+	c->map_filled = MC_HEADER_BYTES + rd.filled;
 	if (rd.scratch)
 		munmap(rd.scratch, SUM_READ);
 	close(fd);

@@ -117,6 +117,8 @@ struct model_cache {
 	char save_why[200];
 	void *map;                  /* the loaded file's bytes, when rows use them in place */
 	size_t map_len;
+	size_t map_filled;          /* bytes the load read into map (mc_load_fill): what
+				     * its fresh pages cost; the rest was streamed */
 	const void *ops_p;          /* the checked op section awaiting its decode (in map) */
 	size_t ops_n;
 	struct mc_counts ops_counts; /* the file's counts, for that decode */
@@ -182,6 +184,11 @@ bool mc_load_section(enum mc_tag tag, struct ser_in *sec);
  * (issue 27). */
 #define MC_LOAD_PIECE (16 * MC_SUM_BLOCK)
 const unsigned char *mc_load_piece(const void *p, size_t n);
+/* Whether p lies in the buffer of a file load on this thread that streams
+ * its op section (the model decodes its ops at open, model_options'
+ * ops_at_open): MC_OPS is then not read into the buffer by
+ * mc_load_section, and its reader is mc_get_ops_streamed. */
+bool mc_load_streamed(const void *p);
 
 /* ---- model_cache.c: the entry points model.c calls ---------------------- */
 
@@ -303,6 +310,15 @@ void mc_put_ops(struct model *m, struct strbuf *sb);
 /* The same bytes handed on through ck a chunk at a time (mc_chunk). */
 void mc_put_ops_chunked(struct model *m, struct strbuf *sb, struct mc_chunks *ck);
 bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
+/* The same for a section a file load did not read into its buffer
+ * (mc_load_streamed): the ops are read a piece at a time through the
+ * load's scratch (mc_load_piece), each op's length found by the walk of
+ * model_cache_opcheck.c before it is decoded, then the name map's pairs
+ * the same way; an op longer than a piece (the ops from it on) and what
+ * follows the name map (alias and consumer maps, consumer lists) are read
+ * into the buffer at their place (mc_load_fill).  The op section's 20 MB
+ * of fresh pages a side at 200,000 ops are not touched (issue 27). */
+bool mc_get_ops_streamed(struct model *m, struct ser_in *s, const struct mc_counts *c);
 
 /* model_cache_opcheck.c: the op section checked at the load (every check
  * mc_get_ops makes, without building anything) and kept, in the loaded
@@ -312,6 +328,9 @@ bool mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
  * same-name chain or op_by_name is wrong (the load's "op chains"). */
 enum mc_opcheck { MC_OPS_OK, MC_OPS_BAD, MC_OPS_CHAINS };
 enum mc_opcheck mc_check_ops(struct model *m, struct ser_in *s, const struct mc_counts *c);
+/* The length of the op record at p (put_op's layout) when the walk finds
+ * it whole and valid within avail bytes, else 0. */
+size_t mc_op_walk_len(const unsigned char *p, size_t avail, const struct mc_counts *c);
 void mc_put_problems(struct model *m, struct strbuf *sb);
 bool mc_get_problems(struct model *m, struct ser_in *s, const struct mc_counts *c);
 /* Helpers the section files share (model_cache_tables.c). */

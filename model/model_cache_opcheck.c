@@ -263,6 +263,16 @@ walk_op(struct cur *s, struct opwalk *w, uint64_t i, uint32_t *graph)
 	return !s->bad && walk_lists(s, f, c) && (!(f & OPF_DETAILS) || walk_details(s, c));
 }
 
+size_t
+mc_op_walk_len(const unsigned char *p, size_t avail, const struct mc_counts *c)
+{
+	struct cur cs = { p, p + avail, false };
+	uint32_t name, next, graph;
+	struct opwalk w = { c, &name, &next };
+
+	return walk_op(&cs, &w, 0, &graph) ? (size_t)(cs.p - p) : 0;
+}
+
 /* model_cache_ops.c's check_chains on the walked arrays, with op_by_name's
  * pairs as they are in the file: each name's ops chained in id order to
  * NO_ID, one pair per name giving its first op, no other pair. */

@@ -451,11 +451,15 @@ get_cons(struct model *m, struct ser_in *s, const struct mc_counts *c)
  * name's head: it becomes the model's name map (ot.name_first), once the
  * file's pairs (read from s) are found to be exactly those heads: as many
  * pairs as names, each name once, each pair's op its name's head. */
+/* Name-map pairs a piece holds when they are streamed (mc_load_piece). */
+#define CHAIN_PAIRS_PIECE (MC_LOAD_PIECE / 16)
+
 static bool
-check_chains(struct model *m, struct ser_in *s, uint64_t nstrings)
+check_chains(struct model *m, struct ser_in *s, uint64_t nstrings, bool streamed)
 {
 	uint32_t *head = xmalloc((nstrings ? nstrings : 1) * sizeof(*head));
 	uint8_t *seen = NULL;
+	const unsigned char *pairs;
 	uint64_t names = 0, k, v, n;
 	size_t i;
 	bool ok = true;
@@ -477,16 +481,33 @@ check_chains(struct model *m, struct ser_in *s, uint64_t nstrings)
 	}
 	n = ser_get_count(s, 16);
 	ok = ok && !s->bad && n == names;       /* no name without an op */
+	pairs = ok ? ser_get_bytes(s, (size_t)n * 16) : NULL;
+	ok = ok && (pairs || !n);
 	if (ok)
 		seen = xcalloc(nstrings / 8 + 1, 1);
-	for (i = 0; i < n && ok; i++) {
-		k = ser_get_u64(s);
-		v = ser_get_u64(s);
-		ok = !s->bad && k < nstrings && head[k] == v && !(seen[k / 8] & (1u << (k % 8)));
-		if (ok)
-			seen[k / 8] |= (uint8_t)(1u << (k % 8));
+	/* streamed: the pairs a piece at a time, not in the load's buffer,
+	 * then what follows them read there */
+	for (i = 0; i < n && ok; i += CHAIN_PAIRS_PIECE) {
+		size_t np = (size_t)TD_MIN(n - i, (uint64_t)CHAIN_PAIRS_PIECE);
+		const unsigned char *q = streamed ? mc_load_piece(pairs + i * 16, np * 16) : pairs + i * 16;
+
+		if (!q) {
+			s->bad = true;          /* cut short: not the chains' fault */
+			ok = false;
+		}
+		for (size_t j = 0; j < np && ok; j++, q += 16) {
+			memcpy(&k, q, 8);
+			memcpy(&v, q + 8, 8);
+			ok = k < nstrings && head[k] == v && !(seen[k / 8] & (1u << (k % 8)));
+			if (ok)
+				seen[k / 8] |= (uint8_t)(1u << (k % 8));
+		}
 	}
 	free(seen);
+	if (ok && streamed && !mc_load_fill(s->p + s->off, s->n - s->off)) {
+		s->bad = true;
+		ok = false;
+	}
 	for (i = 0; i < m->ot.nops && ok; i++) {
 		struct op_entry *o = &m->ot.opv[i];
 
@@ -522,6 +543,9 @@ count_graph_ops(struct model *m)
 	}
 }
 
+static bool get_ops_tail(struct model *m, struct ser_in *s, const struct mc_counts *c, uint64_t n,
+			 bool streamed);
+
 bool
 mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 {
@@ -543,15 +567,100 @@ mc_get_ops(struct model *m, struct ser_in *s, const struct mc_counts *c)
 			mc_release_read(m, s, &done);   /* the ops copied so far */
 	}
 	ops_inputs_loaded_done(&li);
-	if (!ok)
+	return ok && get_ops_tail(m, s, c, n, false);
+}
+
+/* The op window of mc_get_ops_streamed: the section's bytes [at, at + n)
+ * in the load's scratch (p), NULL before the first read or after a read
+ * that failed. */
+struct op_window {
+	const unsigned char *p;
+	size_t at, n;
+};
+
+/* The length of the op at the section's offset off, its bytes in the
+ * window (slid there if the op runs past it); 0 when the op is not whole
+ * and valid in a window that starts at it (longer than a piece, the
+ * section's end reached, bad bytes, or a read that failed). */
+static size_t
+op_in_window(const struct ser_in *s, struct op_window *w, size_t off, const struct mc_counts *c)
+{
+	size_t len;
+
+	for (;;) {
+		if (w->p && off >= w->at && off < w->at + w->n &&
+		    (len = mc_op_walk_len(w->p + (off - w->at), w->n - (off - w->at), c)))
+			return len;
+		if (w->p && off == w->at)
+			return 0;
+		w->at = off;
+		w->n = TD_MIN(s->n - off, (size_t)MC_LOAD_PIECE);
+		if (!w->n || !(w->p = mc_load_piece(s->p + off, w->n)))
+			return 0;
+	}
+}
+
+bool
+mc_get_ops_streamed(struct model *m, struct ser_in *s, const struct mc_counts *c)
+{
+	struct op_window w = { NULL, 0, 0 };
+	struct loaded_inputs li = {0};
+	uint64_t n, i;
+	size_t off = 8, len;
+	bool ok = true, in_buffer = false;
+
+	if (s->n < 8 || !mc_load_fill(s->p, 8))
 		return false;
+	n = ser_get_count(s, OP_FIXED);
+	if (s->bad || n != c->ops)
+		return false;
+	m->ot.opv = xcalloc(n ? n : 1, sizeof(*m->ot.opv));
+	m->ot.capops = n ? n : 1;
+	model_huge_inside(m->ot.opv, (size_t)n * sizeof(*m->ot.opv));
+	for (i = 0; i < n && ok; i++) {
+		struct op_entry *o = &m->ot.opv[m->ot.nops++];
+		struct ser_in one;
+
+		if (!in_buffer && !(len = op_in_window(s, &w, off, c))) {
+			/* the rest read at its place, as a section the load reads */
+			in_buffer = true;
+			s->off = off;
+			if (!mc_load_fill(s->p + off, s->n - off)) {
+				ok = false;
+				break;
+			}
+		}
+		if (in_buffer) {
+			ok = get_op(m, o, s, c, &li);
+			continue;
+		}
+		/* the walk found len bytes: the decode reads exactly those */
+		ser_in_init(&one, w.p + (off - w.at), len);
+		ok = get_op(m, o, &one, c, &li) && one.off == len;
+		off += len;
+	}
+	ops_inputs_loaded_done(&li);
+	if (ok && !in_buffer) {
+		/* the fill counters and the name map's count read at their
+		 * place; the map's pairs streamed (check_chains) */
+		s->off = off;
+		ok = mc_load_fill(s->p + off, TD_MIN(s->n - off, (size_t)24));
+	}
+	return ok && get_ops_tail(m, s, c, n, !in_buffer);
+}
+
+/* What follows the ops: the fill counters, the name map (checked against
+ * the chains), the alias and consumer maps, the consumer lists. */
+static bool
+get_ops_tail(struct model *m, struct ser_in *s, const struct mc_counts *c, uint64_t n, bool streamed)
+{
 	count_graph_ops(m);
 	m->ot.nops_filled = ser_get_u64(s);
 	m->ot.fill_gen = ser_get_u64(s);
 	if (s->bad || m->ot.nops_filled > n)
 		return false;
 	ops_rehash(m);
-	return check_chains(m, s, c->strings) &&
+	return check_chains(m, s, c->strings, streamed) &&
 	       mc_get_map(s, &m->ot.op_by_alias, n) && mc_get_map(s, &m->ot.consumer_idx, c->cons) &&
 	       mc_get_map(s, &m->ot.ctrl_consumer_idx, c->cons) && get_cons(m, s, c);
 }

@@ -326,6 +326,25 @@ get_exec(const unsigned char *p, struct exec_row *x, const struct mc_counts *c)
 	       x->ntraces <= c->traces - x->first_trace;
 }
 
+/* A chunk of executions for the load.  One the load fills whole (every
+ * row written by get_exec, as model_rows.c fills an xmalloc'd one) starts
+ * on a 2 MB boundary with huge pages asked for: its first 2 MB are one
+ * page fault, wherever malloc would have put it (a 3 MB block at an
+ * unaligned address may hold no whole 2 MB page).  The last, partial
+ * one is zeroed memory as before. */
+static struct exec_row *
+exec_chunk_new(bool full)
+{
+	size_t size = MODEL_CHUNK * sizeof(struct exec_row);
+	void *p = NULL;
+
+	if (full && posix_memalign(&p, (size_t)1 << 21, size) == 0) {
+		model_huge_inside(p, size);
+		return p;
+	}
+	return xcalloc(MODEL_CHUNK, sizeof(struct exec_row));
+}
+
 /* Executions a piece of the rows holds (mc_load_piece). */
 #define EXECS_PIECE (MC_LOAD_PIECE / EXEC_BYTES)
 
@@ -354,7 +373,7 @@ get_execs(struct model *m, struct ser_in *s, const struct mc_counts *c)
 			struct exec_row **chunk = &m->rows.echunks[(i + j) >> MODEL_CHUNK_SHIFT];
 
 			if (!*chunk)
-				*chunk = xcalloc(MODEL_CHUNK, sizeof(**chunk));
+				*chunk = exec_chunk_new(n - (i + j) >= MODEL_CHUNK);
 			if (!get_exec(q + j * EXEC_BYTES, &(*chunk)[(i + j) & (MODEL_CHUNK - 1)], c))
 				return false;
 		}
@@ -470,6 +489,13 @@ get_row_list_streamed(struct ser_in *s, uint64_t nrows, void **arr, size_t *n, s
 	cnt = ser_get_count(s, 16);
 	if (s->bad || !(pairs = ser_get_bytes(s, (size_t)cnt * 16)))
 		return false;
+	if (cnt && *cap < *n + cnt) {
+		/* sized once (the section says how many), written whole: not
+		 * grown by doubling, each step copied into fresh pages */
+		*arr = xrealloc(*arr, (*n + (size_t)cnt) * elem);
+		*cap = *n + (size_t)cnt;
+		model_huge_inside(*arr, *cap * elem);
+	}
 	for (uint64_t i = 0; i < cnt; i += PAIRS_PIECE) {
 		size_t k = (size_t)TD_MIN(cnt - i, (uint64_t)PAIRS_PIECE);
 		const unsigned char *q = mc_load_piece(pairs + i * 16, k * 16);

@@ -248,6 +248,8 @@ get_strings(struct model *m, struct ser_in *s, const struct mc_counts *c)
 		return false;
 	n = ser_get_count(s, 5);
 	ok = n == c->strings && !s->bad && strings_window(s, wat = s->off, &w);
+	if (ok)         /* each string is its length (4 bytes), its bytes and a NUL */
+		intern_reserve(&m->str, s->n - s->off - (size_t)n * 4);
 	for (i = 0; i < n && ok && !in->bad; i++) {
 		size_t at = in->off;
 		const char *str = mc_get_path(in, m, &buf);
@@ -546,6 +548,13 @@ mc_get_tables(struct model *m, struct ser_in *in, const struct mc_counts *c, boo
 
 		if (!mc_section_in(in, steps[i].tag, &s))
 			return false;
+		if (steps[i].tag == MC_OPS && mc_load_streamed(s.p)) {
+			/* decoded now, a piece at a time (ops_at_open) */
+			if (!mc_get_ops_streamed(m, &s, c) || !ser_in_done(&s))
+				return false;
+			mc_release(m, s.p, s.n);        /* the part read at its place */
+			continue;
+		}
 		if (lazy_ops && steps[i].tag == MC_OPS) {
 			enum mc_opcheck r = mc_check_ops(m, &s, c);
 

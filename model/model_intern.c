@@ -81,6 +81,22 @@ arena_dup(struct intern *in, const char *s, size_t len)
 	return p;
 }
 
+void
+intern_reserve(struct intern *in, size_t bytes)
+{
+	struct arena_block *b = in->blocks;
+
+	if (bytes <= ARENA_BLOCK || (b && b->cap - b->used >= bytes))
+		return;
+	b = xmalloc(sizeof(*b) + bytes);
+	b->used = 0;
+	b->cap = bytes;
+	b->next = in->blocks;
+	in->blocks = b;
+	in->bytes += sizeof(*b) + bytes;
+	model_huge_inside(b->data, bytes);
+}
+
 const char *
 intern_str(const struct intern *in, uint32_t id)
 {
@@ -200,6 +216,8 @@ intern_index(struct intern *in)
 	size_t i, e;
 	bool ok = true;
 
+	model_huge_inside(v, (n ? n : 1) * sizeof(*v));        /* both written whole */
+	model_huge_inside(tmp, (n ? n : 1) * sizeof(*tmp));
 	hashtab_done(&in->ids);
 	hashtab_init(&in->ids, n);
 	mask = in->ids.cap - 1;

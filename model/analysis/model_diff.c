@@ -569,7 +569,6 @@ lockstep(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, const uin
 {
 	struct side_keys *ka = xmalloc(2 * sizeof(*ka)), *kb = ka + 1;
 	uint64_t p = 0, i, blk;
-	pthread_t th;
 	bool threaded;
 
 	for (; p < n; p += blk) {
@@ -577,10 +576,10 @@ lockstep(struct model_diff *d, const uint32_t *cls_a, uint32_t nops_a, const uin
 		ka->d = kb->d = d, ka->p = kb->p = p, ka->n = kb->n = blk;
 		ka->s = 0, ka->cls = cls_a, ka->nops = nops_a, ka->leaf = NULL;
 		kb->s = 1, kb->cls = cls_b, kb->nops = nops_b, kb->leaf = leaf;
-		threaded = pthread_create(&th, NULL, side_keys_read, kb) == 0;
+		threaded = diff_worker_post(d, side_keys_read, kb);
 		side_keys_read(ka);
 		if (threaded)
-			pthread_join(th, NULL);
+			diff_worker_wait(d);
 		else
 			side_keys_read(kb);
 		for (i = 0; i < blk; i++) {
@@ -691,6 +690,7 @@ model_diff_free(struct model_diff *d)
 	free(d->pb);
 	free(d->status);
 	free(d->sel);
+	diff_worker_free(d->worker);
 	free(d->batches);
 	diff_calls_free(d->calls);
 	free(d);

@@ -464,6 +464,94 @@ settle_upper(void *arg)
 	return NULL;
 }
 
+/* One second thread for all of a diff's helper work: the batches (200 at
+ * 800,000 pairs) and lockstep's blocks of B's keys (100): a thread
+ * started and joined for each was 300 clones a compare.  It waits for a
+ * job, runs it, says it is done, and waits again until diff_worker_free
+ * tells it to quit. */
+struct diff_worker {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cond;        /* a job posted, a job done, quit */
+	void *(*fn)(void *);        /* the posted job, NULL once done */
+	void *arg;
+	bool quit;
+};
+
+static void *
+worker_main(void *arg)
+{
+	struct diff_worker *w = arg;
+	void *(*fn)(void *);
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->fn && !w->quit)
+			pthread_cond_wait(&w->cond, &w->mu);
+		if (!w->fn)
+			break;
+		fn = w->fn;
+		pthread_mutex_unlock(&w->mu);
+		fn(w->arg);
+		pthread_mutex_lock(&w->mu);
+		w->fn = NULL;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+bool
+diff_worker_post(struct model_diff *d, void *(*fn)(void *), void *arg)
+{
+	struct diff_worker *w = d->worker;
+
+	if (!w) {
+		w = xcalloc(1, sizeof(*w));
+		pthread_mutex_init(&w->mu, NULL);
+		pthread_cond_init(&w->cond, NULL);
+		if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+			pthread_cond_destroy(&w->cond);
+			pthread_mutex_destroy(&w->mu);
+			free(w);
+			return false;
+		}
+		d->worker = w;
+	}
+	pthread_mutex_lock(&w->mu);
+	w->fn = fn;
+	w->arg = arg;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->mu);
+	return true;
+}
+
+void
+diff_worker_wait(struct model_diff *d)
+{
+	struct diff_worker *w = d->worker;
+
+	pthread_mutex_lock(&w->mu);
+	while (w->fn)
+		pthread_cond_wait(&w->cond, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void
+diff_worker_free(struct diff_worker *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
+
 /* Settles pairs [k, k + the batch size) whose rows hold no values, as
  * pair_metrics would; the others stay unknown (pair_metrics decodes them). */
 static void
@@ -471,7 +559,6 @@ batch_settle(struct model_diff *d, uint64_t k)
 {
 	struct side_batch *a, *b;
 	struct settle_job job;
-	pthread_t th;
 	bool threaded = false;
 	size_t n;
 
@@ -486,7 +573,7 @@ batch_settle(struct model_diff *d, uint64_t k)
 	b->m = d->b, b->rows = d->pb + k, b->n = n;
 	job = (struct settle_job){ d, a, b, k, n / 2, n };
 	if (pthread_barrier_init(&job.fetched, NULL, 2) == 0) {
-		threaded = pthread_create(&th, NULL, settle_upper, &job) == 0;
+		threaded = diff_worker_post(d, settle_upper, &job);
 		if (!threaded)
 			pthread_barrier_destroy(&job.fetched);
 	}
@@ -494,7 +581,7 @@ batch_settle(struct model_diff *d, uint64_t k)
 	if (threaded) {
 		pthread_barrier_wait(&job.fetched);
 		settle_range(d, a, b, k, 0, n / 2);
-		pthread_join(th, NULL);
+		diff_worker_wait(d);
 		pthread_barrier_destroy(&job.fetched);
 	} else {
 		batch_fetch(b);

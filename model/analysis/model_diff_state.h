@@ -52,6 +52,8 @@ struct model_diff {
 	uint64_t batch_end;             /* the last batch read ended before this pair */
 	size_t batch;                   /* its size (model_diff_metrics.c), 0 none yet */
 	struct side_batch *batches;     /* A's and B's batch, NULL until the first */
+	struct diff_worker *worker;     /* the second thread of lockstep and the batches,
+					 * NULL until first asked (or when it could not start) */
 	struct diff_side hostwin;       /* model_diff_host_a's window of A's host keys */
 	uint8_t *sel;                   /* model_diff_select: per op of A, NULL all */
 	uint32_t nsel;
@@ -60,6 +62,18 @@ struct model_diff {
 
 struct diff_calls;
 struct side_batch;
+struct diff_worker;
+
+/* The diff's second thread (model_diff_metrics.c), started at the first
+ * post and kept until model_diff_free.  diff_worker_post hands it fn(arg)
+ * (no job of its may be running: each post is waited for before the
+ * next) and returns true, or false when the thread cannot start (the
+ * caller then runs fn itself); diff_worker_wait returns once that job has
+ * returned; diff_worker_free stops the thread (NULL is fine).  The
+ * caller's thread only. */
+bool diff_worker_post(struct model_diff *d, void *(*fn)(void *), void *arg);
+void diff_worker_wait(struct model_diff *d);
+void diff_worker_free(struct diff_worker *w);
 
 /* Op id -> class for every op of A (*cls_a, *nops_a of them) and of B,
  * the class numbers shared by both sides (UINT32_MAX: no class; A's ops

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
 
@@ -51,6 +52,18 @@ slots_alloc(struct hashtab *t, size_t cap)
 	if (cap > SIZE_MAX / 2 / sizeof(*t->slots))
 		abort();
 	t->slots = xmalloc(cap * sizeof(*t->slots));
+#ifdef MADV_HUGEPAGE
+	{
+		/* a big table is written whole here: its 2 MB pages huge, a page
+		 * fault per 2 MB, not per 4 KB (a loaded index's strings, 8 MB) */
+		uintptr_t huge = (uintptr_t)1 << 21, p = (uintptr_t)t->slots;
+		uintptr_t lo = (p + huge - 1) & ~(huge - 1);
+		uintptr_t hi = (p + cap * sizeof(*t->slots)) & ~(huge - 1);
+
+		if (lo < hi)
+			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	}
+#endif
 	memset(t->slots, 0xff, cap * sizeof(*t->slots));   /* id HASHTAB_NONE */
 	t->cap = cap;
 }

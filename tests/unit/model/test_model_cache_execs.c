@@ -89,6 +89,13 @@ test_cache_executions_and_runs_read_a_piece_at_a_time(void **state)
 	warm = open_with(root, cache, "used");
 	assert_int_equal(model_execution_count(fresh), NENTRIES);
 	assert_int_equal(model_execution_count(warm), NENTRIES);
+	/* the run list sized once from the section's count, not grown by
+	 * doubling (each step a copy into fresh pages) */
+	assert_true(warm->rows.nruns > MC_LOAD_PIECE / 16);
+	assert_int_equal(warm->rows.capruns, warm->rows.nruns);
+	/* a chunk of executions the load fills whole starts on a 2 MB
+	 * boundary (its first 2 MB one huge page) */
+	assert_int_equal((uintptr_t)warm->rows.echunks[0] & (((uintptr_t)1 << 21) - 1), 0);
 	for (uint64_t i = 0; i < NENTRIES; i++) {
 		struct model_execution a, b;
 		char name[32];

@@ -221,6 +221,48 @@ test_cache_op_rows_backwards_refused(void **state)
 	tmp_done(&t);
 }
 
+/* The same forged op sections are refused, with the same reasons, by a
+ * load that decodes the ops as it reads them (ops_at_open: the op section
+ * streamed a piece at a time, model_cache_ops.c mc_get_ops_streamed). */
+static void
+test_cache_forged_ops_refused_when_decoded_at_open(void **state)
+{
+	static const char *const why[] = {"corrupt cache file (op chains)",
+					  "corrupt cache file (tables)"};
+	struct tmp t;
+	struct model_options opt = {.no_thread = true, .cache = true, .ops_at_open = true};
+	struct model *m;
+	struct model_info info;
+	char err[512];
+	uint32_t k;
+	int f;
+
+	(void)state;
+	for (f = 0; f < 2; f++) {
+		tmp_init(&t, FIX "/mnist_nan");
+		opt.cache_dir = t.cache;
+		m = open_cached(&t, false, "off");
+		if (f == 0) {
+			k = some_head(m);
+			m->ot.opv[k].next_same_name = 0;        /* a chain backwards */
+		} else {
+			for (k = 0; k < m->ot.nops && !(m->ot.opv[k].first_row1 &&
+							   m->ot.opv[k].last_row + 2 < 680); k++)
+				;
+			assert_true(k < m->ot.nops);
+			m->ot.opv[k].first_row1 = m->ot.opv[k].last_row + 2;   /* rows backwards */
+		}
+		save_as_cache(m, &t, f == 0 ? "forged-op-chain-at-open" : "forged-op-rows-at-open");
+		model_close(m);
+		assert_int_equal(model_open(t.dump, &opt, &m, err, sizeof err), TD_OK);
+		model_info(m, &info);
+		assert_string_equal(info.index_cache, "rebuilt");
+		assert_string_equal(info.index_cache_why, why[f]);
+		model_close(m);
+		tmp_done(&t);
+	}
+}
+
 static void
 test_cache_op_added_after_load_joins_its_name(void **state)
 {
@@ -652,6 +694,7 @@ main(void)
 		cmocka_unit_test(test_cache_row_op_out_of_range_refused),
 		cmocka_unit_test(test_cache_chain_backwards_refused),
 		cmocka_unit_test(test_cache_op_rows_backwards_refused),
+		cmocka_unit_test(test_cache_forged_ops_refused_when_decoded_at_open),
 		cmocka_unit_test(test_cache_op_added_after_load_joins_its_name),
 		cmocka_unit_test(test_cache_max_sizes),
 		cmocka_unit_test(test_cache_max_refused_says_why),

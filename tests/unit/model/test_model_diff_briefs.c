@@ -115,6 +115,93 @@ test_batch_verdicts_compare_unpacked_shapes_dim_by_dim(void **state)
 	test_rmtree(root);
 }
 
+/* The threads of this process (/proc/self/status), 0 when unknown. */
+static int
+threads_now(void)
+{
+	char line[128];
+	int n = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* A dump of n calls of one input and one output each, as both sides. */
+static struct model *
+open_many(const char *root, const char *name, int n)
+{
+	struct model_options opt = { .no_thread = true };
+	struct model *m = NULL;
+	size_t cap = (size_t)n * 400 + 256, len = 0;
+	char err[256], *json = xmalloc(cap), *p;
+
+	len += (size_t)snprintf(json + len, cap - len, "{\"task\": \"statistics\", \"level\": \"L1\", \"data\": {\n");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(json + len, cap - len,
+					"%s\"Torch.f.%d.forward\": {\"input_args\": [%s], \"output\": [%s]}\n",
+					i ? "," : "", i, LEAF("[2, 3]"), LEAF("[4]"));
+	snprintf(json + len, cap - len, "}}\n");
+	p = xasprintf("%s/%s", root, name);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/%s/step0", root, name);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/%s/step0/rank0", root, name);
+	mkdir(p, 0755);
+	free(p);
+	p = xasprintf("%s/%s/step0/rank0/dump.json", root, name);
+	test_spit(p, json, strlen(json), "wb");
+	free(p);
+	free(json);
+	p = xasprintf("%s/%s", root, name);
+	assert_int_equal(model_open(p, &opt, &m, err, sizeof err), TD_OK);
+	free(p);
+	assert_int_equal(model_trace_count(m), (uint64_t)n * 2);
+	return m;
+}
+
+/* The lockstep walk's blocks and the batches (64, 128, 256, ... pairs)
+ * run their second half on one thread the diff keeps until
+ * model_diff_free, not on a thread started and joined for each (300 a
+ * compare of 800,000 rows). */
+static void
+test_one_helper_thread_for_every_batch(void **state)
+{
+	char *root = test_tmpdir("diff_worker");
+	struct model *a, *b;
+	struct model_diff *d = NULL;
+	struct model_diff_counts n;
+	char err[256] = "";
+	int base;
+	uint64_t k, div = 0;
+
+	(void)state;
+	a = open_many(root, "golden", 400);
+	b = open_many(root, "target", 400);
+	base = threads_now();
+	assert_true(base > 0);
+	assert_int_equal(model_diff_new(a, b, NULL, &d, err, sizeof err), TD_OK);
+	assert_int_equal(threads_now(), base + 1);      /* lockstep's, kept */
+	model_diff_counts(d, &n);
+	assert_int_equal(n.aligned, 800);
+	for (k = 0; k < n.aligned; k++) {
+		div += model_diff_diverged(d, k);
+		assert_int_equal(threads_now(), base + 1);
+	}
+	assert_int_equal(div, 0);
+	model_diff_free(d);
+	assert_int_equal(threads_now(), base);
+	model_close(b);
+	model_close(a);
+	test_rmtree(root);
+}
+
 /* model_brief_of says when its shape word is exact; the brief's
  * non-finite answer is td_summary_nonfinite's. */
 static void
@@ -171,6 +258,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_verdicts_compare_unpacked_shapes_dim_by_dim),
 		cmocka_unit_test(test_brief_of_exact_shape_word_and_nonfinite),
+		cmocka_unit_test(test_one_helper_thread_for_every_batch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

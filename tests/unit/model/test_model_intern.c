@@ -83,6 +83,44 @@ test_intern_index_refuses_a_second_empty_string(void **state)
 	intern_done(&in);
 }
 
+/* intern_reserve: the strings appended after it lie in the one block it
+ * made, in order, as long as they fit; one that does not fit goes to a
+ * block of its own and is still found by its id and by a lookup. */
+static void
+test_intern_reserve_holds_the_strings_that_follow(void **state)
+{
+	static struct intern in;        /* zeroed, as the model's (xcalloc) */
+	char buf[64];
+	size_t need = 0;
+	const char *first, *last;
+	uint32_t i;
+
+	(void)state;
+	intern_init(&in);
+	for (i = 1; i < MANY; i++) {
+		name_of(buf, sizeof buf, i);
+		need += strlen(buf) + 1;
+	}
+	intern_reserve(&in, need);
+	for (i = 1; i < MANY; i++) {
+		name_of(buf, sizeof buf, i);
+		assert_int_equal(intern_append(&in, buf, strlen(buf)), i);
+	}
+	first = intern_str(&in, 1);
+	last = intern_str(&in, MANY - 1);
+	/* one run of bytes, each string right after the one before */
+	assert_ptr_equal(last + strlen(last) + 1, first + need);
+	assert_int_equal(intern_append(&in, "past the reserved bytes", 23), MANY);
+	assert_true(intern_index(&in));
+	for (i = 1; i < MANY; i += 997) {
+		name_of(buf, sizeof buf, i);
+		assert_int_equal(intern_find(&in, buf), i);
+	}
+	assert_int_equal(intern_find(&in, "past the reserved bytes"), MANY);
+	assert_string_equal(intern_str(&in, MANY), "past the reserved bytes");
+	intern_done(&in);
+}
+
 int
 main(void)
 {
@@ -90,6 +128,7 @@ main(void)
 		cmocka_unit_test(test_intern_index_finds_every_string),
 		cmocka_unit_test(test_intern_index_refuses_a_twin),
 		cmocka_unit_test(test_intern_index_refuses_a_second_empty_string),
+		cmocka_unit_test(test_intern_reserve_holds_the_strings_that_follow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
