@@ -46,6 +46,20 @@ intern_done(struct intern *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/* A new block of cap bytes, the current one from now on. */
+static struct arena_block *
+block_push(struct intern *in, size_t cap)
+{
+	struct arena_block *b = xmalloc(sizeof(*b) + cap);
+
+	b->used = 0;
+	b->cap = cap;
+	b->next = in->blocks;
+	in->blocks = b;
+	in->bytes += sizeof(*b) + cap;
+	return b;
+}
+
 const char *
 arena_dup(struct intern *in, const char *s, size_t len)
 {
@@ -67,12 +81,7 @@ arena_dup(struct intern *in, const char *s, size_t len)
 			big->data[len] = '\0';
 			return big->data;
 		}
-		b = xmalloc(sizeof(*b) + cap);
-		b->used = 0;
-		b->cap = cap;
-		b->next = in->blocks;
-		in->blocks = b;
-		in->bytes += sizeof(*b) + cap;
+		b = block_push(in, cap);
 	}
 	p = b->data + b->used;
 	memcpy(p, s, len);
@@ -88,12 +97,7 @@ intern_reserve(struct intern *in, size_t bytes)
 
 	if (bytes <= ARENA_BLOCK || (b && b->cap - b->used >= bytes))
 		return;
-	b = xmalloc(sizeof(*b) + bytes);
-	b->used = 0;
-	b->cap = bytes;
-	b->next = in->blocks;
-	in->blocks = b;
-	in->bytes += sizeof(*b) + bytes;
+	b = block_push(in, bytes);
 	model_huge_inside(b->data, bytes);
 }
 
