@@ -113,10 +113,9 @@ watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t 
 		if (!o->name)
 			o->name = o->type = "";
 		/* model_where.c's fact_field with no stated role */
-		o->op_role = model_role_name(model_role_of(o->name, o->type));
 		o->wop = (struct where_op_ctx){ o->raw_name, o->raw_type ? o->raw_type : "",
 						false, EXPR_LATER, NULL };
-		o->role = r->row_facts ? NULL : o->op_role;
+		o->role = r->row_facts ? NULL : model_role_name(model_role_of(o->name, o->type));
 		o->ready = true;
 	}
 	return o;
@@ -222,16 +221,19 @@ static void
 check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 {
 	struct watch_set *s = *model_watch_slot(m);
-	struct model_execution x;
+	struct where_exec_row w;        /* read, its role and outputs, once for every watch */
 	bool unknown = false;
 
-	if (model_execution_get(m, j, &x) != TD_OK || (r->step >= 0 && x.step != r->step))
+	where_exec_row_init(&w, m, j);
+	if (!w.ok || (r->step >= 0 && w.x.step != r->step)) {
+		where_exec_row_done(&w);
 		return;
+	}
 	r->checked++;
 	for (size_t k = 0; k < s->n; k++) {
 		if (!s->v[k].e)
 			continue;
-		enum expr_result res = where_exec(m, s->v[k].e, j);
+		enum expr_result res = where_exec_in(&w, s->v[k].e);
 		if (res == EXPR_UNKNOWN) {
 			unknown = true;
 			watch_count_unknown(r, s->n, k);
@@ -246,6 +248,7 @@ check_exec(struct model *m, struct model_watch_run *r, uint64_t j)
 		fill_hit(m, &s->v[k], h, sum);
 		model_detail_done(&d);
 	}
+	where_exec_row_done(&w);
 	r->unknown += unknown;
 }
 

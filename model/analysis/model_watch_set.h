@@ -35,7 +35,6 @@ struct model_watch_op {
 	const char *raw_name, *raw_type;    /* model_op_names' */
 	const char *name, *type;    /* the row context's: "" for no name */
 	const char *role;           /* NULL: the dump states its rows' roles */
-	const char *op_role;        /* the op's own (a row stating none has it) */
 	struct where_op_ctx wop;    /* the op stage's, its role worked out once */
 	uint64_t may;               /* watches (bit k) its rows may hit, when may_n */
 	size_t may_n;               /* the watch count may is for, 0 not made */

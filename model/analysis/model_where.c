@@ -342,37 +342,69 @@ where_trace_field(struct model *m, uint64_t j, enum expr_field f, const struct s
 	return row_field(&c, f, num, str);
 }
 
+void
+where_exec_row_init(struct where_exec_row *w, struct model *m, uint64_t j)
+{
+	memset(w, 0, sizeof(*w));
+	w->m = m;
+	w->j = j;
+	w->ok = model_execution_get(m, j, &w->x) == TD_OK;
+	/* fact_field's for an execution: no row of its own states one */
+	if (w->ok)
+		w->role = model_role_name(model_role_of(w->x.op_type, w->x.op_type));
+}
+
+void
+where_exec_row_done(struct where_exec_row *w)
+{
+	if (w->outputs_done)
+		model_detail_done(&w->d);
+	w->outputs_done = false;
+}
+
+enum expr_result
+where_exec_in(struct where_exec_row *w, const struct expr *e)
+{
+	struct td_summary none = {0};
+	struct where_row c = { .m = w->m, .row = w->j, .summary_later = true };
+	enum expr_result r, best = EXPR_FALSE;
+
+	if (!w->ok)
+		return EXPR_UNKNOWN;
+	c.name = c.type = w->x.op_type;
+	c.host = w->x.host ? w->x.host : "";
+	c.step = w->x.step;
+	c.role = w->role;
+	if ((r = expr_eval(e, row_field, &c)) != EXPR_DEFER)
+		return r;               /* decided without a summary */
+	c.summary_later = false;
+	c.s = &none;
+	if (!w->outputs_done) {
+		w->outputs_done = true;
+		w->outputs_ok = model_execution_outputs(w->m, w->j, &w->d) == TD_OK &&
+				w->d.noutputs;
+	}
+	if (!w->outputs_ok)
+		return expr_eval(e, row_field, &c);
+	for (size_t i = 0; i < w->d.noutputs && best != EXPR_TRUE; i++) {
+		c.s = &w->d.summaries[i];
+		r = expr_eval(e, row_field, &c);
+		if (r == EXPR_TRUE || (r == EXPR_UNKNOWN && best == EXPR_FALSE))
+			best = r;
+	}
+	return best;
+}
+
 /* An execution matches when one of its outputs does; unknown when none
  * does and one is unknown. */
 enum expr_result
 where_exec(struct model *m, const struct expr *e, uint64_t j)
 {
-	struct model_execution x;
-	struct model_detail d = {0};
-	struct td_summary none = {0};
-	struct where_row c = { .m = m, .row = j, .summary_later = true };
-	enum expr_result r, best = EXPR_FALSE;
-	size_t i;
+	struct where_exec_row w;
+	enum expr_result r;
 
-	if (model_execution_get(m, j, &x) != TD_OK)
-		return EXPR_UNKNOWN;
-	c.name = c.type = x.op_type;
-	c.host = x.host ? x.host : "";
-	c.step = x.step;
-	if ((r = expr_eval(e, row_field, &c)) != EXPR_DEFER)
-		return r;               /* decided without a summary */
-	c.summary_later = false;
-	c.s = &none;
-	if (model_execution_outputs(m, j, &d) != TD_OK || !d.noutputs) {
-		model_detail_done(&d);
-		return expr_eval(e, row_field, &c);
-	}
-	for (i = 0; i < d.noutputs && best != EXPR_TRUE; i++) {
-		c.s = &d.summaries[i];
-		r = expr_eval(e, row_field, &c);
-		if (r == EXPR_TRUE || (r == EXPR_UNKNOWN && best == EXPR_FALSE))
-			best = r;
-	}
-	model_detail_done(&d);
-	return best;
+	where_exec_row_init(&w, m, j);
+	r = where_exec_in(&w, e);
+	where_exec_row_done(&w);
+	return r;
 }

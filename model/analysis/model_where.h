@@ -30,6 +30,22 @@ enum expr_result where_op_with(const struct expr *e, struct where_op_ctx *c);
 enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
 /* e on execution j: true when one of its outputs matches. */
 enum expr_result where_exec(struct model *m, const struct expr *e, uint64_t j);
+/* Execution row j for several conditions (the watches): read once, its
+ * role worked out once, its outputs decoded the first time a condition
+ * reaches a summary field; where_exec_in answers as where_exec. */
+struct where_exec_row {
+	struct model *m;
+	uint64_t j;
+	bool ok;                        /* the row was read */
+	struct model_execution x;
+	const char *role;
+	bool outputs_done;
+	bool outputs_ok;                /* decoded, with outputs */
+	struct model_detail d;
+};
+void where_exec_row_init(struct where_exec_row *w, struct model *m, uint64_t j);
+enum expr_result where_exec_in(struct where_exec_row *w, const struct expr *e);
+void where_exec_row_done(struct where_exec_row *w);
 
 /* model_where_window.c: a window of trace rows from the summary columns */
 /* True when every field e reads is a summary field the columns hold

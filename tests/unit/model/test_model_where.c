@@ -196,6 +196,41 @@ test_where_op_with_keeps_the_role(void **state)
 	}
 }
 
+/* where_exec_in: one execution row read once for several conditions
+ * gives where_exec's answer to each, and decodes its outputs only when
+ * a condition reaches a summary field (then once). */
+static void
+test_where_exec_in_reads_a_row_once(void **state)
+{
+	static const char *const conds[] = {
+		"type ~ \"o\"", "role == \"\"", "host == \"a\"", "nan > 0", "mean > 0",
+		"nan > 0 or type == \"x\"", "not (nan > 0)",
+	};
+	struct fake *f = script();
+	struct model *m = fake_model_open(f, NULL);
+	char err[128];
+
+	(void)state;
+	for (uint64_t j = 0; j < model_execution_count(m); j++) {
+		struct where_exec_row w;
+
+		where_exec_row_init(&w, m, j);
+		assert_true(w.ok);
+		for (size_t k = 0; k < sizeof conds / sizeof conds[0]; k++) {
+			struct expr *e;
+
+			assert_int_equal(expr_parse(conds[k], &e, err, sizeof err), TD_OK);
+			assert_int_equal(where_exec_in(&w, e), where_exec(m, e, j));
+			/* the first three read no summary field */
+			assert_true(w.outputs_done == (k >= 3));
+			expr_free(e);
+		}
+		where_exec_row_done(&w);
+	}
+	model_close(m);
+	fake_free(f);
+}
+
 static void
 test_where_executions_match_through_outputs(void **state)
 {
@@ -243,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_where_op_fields_need_no_decoding),
 		cmocka_unit_test(test_where_roles_from_names_and_types),
 		cmocka_unit_test(test_where_op_with_keeps_the_role),
+		cmocka_unit_test(test_where_exec_in_reads_a_row_once),
 		cmocka_unit_test(test_where_executions_match_through_outputs),
 		cmocka_unit_test(test_where_bad_condition_names_the_column),
 	};
