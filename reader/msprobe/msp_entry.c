@@ -72,7 +72,12 @@ msp_map_put(struct msp_map *m, const char *key, uint64_t val)
 uint64_t *
 msp_map_get(const struct msp_map *m, const char *key)
 {
-	uint32_t e = hashtab_find(&m->ids, hashtab_str_hash(key), key_eq, m, key);
+	uint32_t e;
+
+	if (!m->n)
+		return NULL;    /* no hash of the key: a dump without stack.json or
+				 * construct.json asks two empty maps per entry */
+	e = hashtab_find(&m->ids, hashtab_str_hash(key), key_eq, m, key);
 
 	return e == HASHTAB_NONE ? NULL : &m->ents[e].val;
 }
