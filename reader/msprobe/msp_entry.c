@@ -118,18 +118,17 @@ all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
-/* Splits off the last two dot-separated parts: "A.B.3.forward" or
- * "Module.x.C.forward.3" (FORMAT.md §3). */
-enum msp_dir
-msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
+/* The parts of an entry name msp_name_parse gives: its direction, the
+ * count's text (cnt, cntlen) and the type's length (the bytes before the
+ * count and the direction); MSP_OTHER with cnt NULL when the name has no
+ * such parts. */
+static enum msp_dir
+name_split(const char *name, const char **cnt, size_t *cntlen, size_t *typelen)
 {
-	const char *last = strrchr(name, '.'), *prev;
-	enum msp_dir dir = MSP_OTHER;
-	const char *cnt = NULL, *word = NULL;
-	size_t cntlen = 0, wordlen = 0;
+	const char *last = strrchr(name, '.'), *prev, *word;
+	size_t wordlen;
 
-	*count = -1;
-	copy(type, typelen, name);
+	*cnt = NULL;
 	if (!last || last == name)
 		return MSP_OTHER;
 	for (prev = last - 1; prev > name && *prev != '.'; prev--)
@@ -137,31 +136,56 @@ msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
 	if (prev == name)
 		return MSP_OTHER;
 	if (all_digits(last + 1, strlen(last + 1))) {
-		cnt = last + 1;
-		cntlen = strlen(cnt);
 		word = prev + 1;
 		wordlen = (size_t)(last - word);
+		*cntlen = strlen(last + 1);
+		*cnt = last + 1;
 	} else if (all_digits(prev + 1, (size_t)(last - prev - 1))) {
-		cnt = prev + 1;
-		cntlen = (size_t)(last - cnt);
 		word = last + 1;
 		wordlen = strlen(word);
+		*cntlen = (size_t)(last - prev - 1);
+		*cnt = prev + 1;
 	} else {
 		return MSP_OTHER;
 	}
+	*typelen = (size_t)(prev - name);
 	if (wordlen == 7 && strncmp(word, "forward", 7) == 0)
-		dir = MSP_FORWARD;
-	else if (wordlen == 8 && strncmp(word, "backward", 8) == 0)
-		dir = MSP_BACKWARD;
-	else if (wordlen == 15 && strncmp(word, "parameters_grad", 15) == 0)
-		dir = MSP_PARAM_GRAD;
-	else if (wordlen == 5 && strncmp(word, "debug", 5) == 0)
-		dir = MSP_OTHER;
-	else
+		return MSP_FORWARD;
+	if (wordlen == 8 && strncmp(word, "backward", 8) == 0)
+		return MSP_BACKWARD;
+	if (wordlen == 15 && strncmp(word, "parameters_grad", 15) == 0)
+		return MSP_PARAM_GRAD;
+	if (!(wordlen == 5 && strncmp(word, "debug", 5) == 0))
+		*cnt = NULL;
+	return MSP_OTHER;
+}
+
+enum msp_dir
+msp_name_dir(const char *name)
+{
+	const char *cnt;
+	size_t cntlen, typelen;
+
+	return name_split(name, &cnt, &cntlen, &typelen);
+}
+
+/* Splits off the last two dot-separated parts: "A.B.3.forward" or
+ * "Module.x.C.forward.3" (FORMAT.md §3). */
+enum msp_dir
+msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
+{
+	const char *cnt;
+	size_t cntlen, tlen;
+	enum msp_dir dir = name_split(name, &cnt, &cntlen, &tlen);
+
+	*count = -1;
+	if (!cnt) {
+		copy(type, typelen, name);
 		return MSP_OTHER;
+	}
 	if (cntlen < 19)
 		*count = strtoll(cnt, NULL, 10);
-	copy_n(type, typelen, name, (size_t)(prev - name));
+	copy_n(type, typelen, name, tlen);
 	return dir;
 }
 
@@ -770,9 +794,7 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 {
 	struct jscan_flat flat;     /* filled before it is read (jscan_flat) */
 	struct walk wk = { .js = js, .w = w, .flat = &flat };
-	char type[8];
-	int64_t count;
-	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
+	enum msp_dir dir = msp_name_dir(name);
 	enum jscan_tok t = jscan_next(js);
 	size_t nlen = strlen(name);
 

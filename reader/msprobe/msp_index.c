@@ -67,8 +67,11 @@ struct leaf_stats {
 };
 
 struct leaf {
-	struct td_summary sum;      /* made of st unless summed */
-	struct leaf_stats st;
+	union {
+		struct td_summary sum;  /* the leaf's summary: made of st on the sink side
+					 * (leaves_sum, over st) unless summed */
+		struct leaf_stats st;   /* what the JSON side kept of the record */
+	} u;                        /* one of the two: a slot of the ring is smaller */
 	bool summed;                /* sum made on the JSON side (statistics from a tensor file) */
 	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
@@ -105,21 +108,21 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	}
 	l->summed = !c->dry && c->u && *rec->data_name;
 	if (l->summed) {
-		msp_record_summary(rec, &l->sum);
-		msp_leaf_file_summary(c->u, rec, &l->sum);
+		msp_record_summary(rec, &l->u.sum);
+		msp_leaf_file_summary(c->u, rec, &l->u.sum);
 	} else {
-		memcpy(l->st.dtype, rec->dtype, sizeof l->st.dtype);
-		l->st.has_shape = rec->has_shape;
-		l->st.rank = rec->rank;
-		memcpy(l->st.dims, rec->dims, sizeof l->st.dims);
-		l->st.has_max = rec->has_max;
-		l->st.has_min = rec->has_min;
-		l->st.has_mean = rec->has_mean;
-		l->st.has_norm = rec->has_norm;
-		l->st.max = rec->max;
-		l->st.min = rec->min;
-		l->st.mean = rec->mean;
-		l->st.norm = rec->norm;
+		memcpy(l->u.st.dtype, rec->dtype, sizeof l->u.st.dtype);
+		l->u.st.has_shape = rec->has_shape;
+		l->u.st.rank = rec->rank;
+		memcpy(l->u.st.dims, rec->dims, sizeof l->u.st.dims);
+		l->u.st.has_max = rec->has_max;
+		l->u.st.has_min = rec->has_min;
+		l->u.st.has_mean = rec->has_mean;
+		l->u.st.has_norm = rec->has_norm;
+		l->u.st.max = rec->max;
+		l->u.st.min = rec->min;
+		l->u.st.mean = rec->mean;
+		l->u.st.norm = rec->norm;
 	}
 	/* a leaf without a tensor file: decode() gives this same summary
 	 * (msp_record_summary of the same record) and no values */
@@ -141,19 +144,19 @@ leaves_sum(struct collect *c)
 
 		if (l->summed)
 			continue;
-		memcpy(r.dtype, l->st.dtype, sizeof r.dtype);
-		r.has_shape = l->st.has_shape;
-		r.rank = l->st.rank;
-		memcpy(r.dims, l->st.dims, sizeof r.dims);
-		r.has_max = l->st.has_max;
-		r.has_min = l->st.has_min;
-		r.has_mean = l->st.has_mean;
-		r.has_norm = l->st.has_norm;
-		r.max = l->st.max;
-		r.min = l->st.min;
-		r.mean = l->st.mean;
-		r.norm = l->st.norm;
-		msp_record_summary(&r, &l->sum);
+		memcpy(r.dtype, l->u.st.dtype, sizeof r.dtype);
+		r.has_shape = l->u.st.has_shape;
+		r.rank = l->u.st.rank;
+		memcpy(r.dims, l->u.st.dims, sizeof r.dims);
+		r.has_max = l->u.st.has_max;
+		r.has_min = l->u.st.has_min;
+		r.has_mean = l->u.st.has_mean;
+		r.has_norm = l->u.st.has_norm;
+		r.max = l->u.st.max;
+		r.min = l->u.st.min;
+		r.mean = l->u.st.mean;
+		r.norm = l->u.st.norm;
+		msp_record_summary(&r, &l->u.sum);
 	}
 }
 
@@ -284,7 +287,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 		msp_map_put(&u->sent, name, e);
 	send_op(u, sink, name, type, c);
 	for (k = 0; k < c->n; k++)
-		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].sum))
+		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].u.sum))
 			bad++;
 	ex.bad_outputs = bad;
 	if (sink->on_execution)
@@ -307,12 +310,12 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 			t.loc.offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot;
 			t.slot = l->slot;
 			t.is_input = l->is_input;
-			t.summary = l->sum;
+			t.summary = l->u.sum;
 			t.summary_exact = l->exact;
 			sink->on_trace(sink->ctx, &t);
 			/* parameter gradients are records of values a backward
 			 * entry made: looked up like inputs */
-			msp_bad_input_link(u, sink, &l->sum, l->is_input || dir == MSP_PARAM_GRAD,
+			msp_bad_input_link(u, sink, &l->u.sum, l->is_input || dir == MSP_PARAM_GRAD,
 					   r->nrows++);
 		}
 	msp_comm_note(r, u, name, type, first_row, c->nin, c->nout, c->args, c->nargs);

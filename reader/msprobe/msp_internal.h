@@ -108,6 +108,8 @@ void msp_arg_make(const char *path, const struct msp_record *rec, struct td_arg 
  * count and direction; returns the direction. */
 enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
 enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
+/* msp_name_parse's direction alone (no copy, no count). */
+enum msp_dir msp_name_dir(const char *name);
 const char *msp_dir_name(enum msp_dir d);
 /* reader_ops.call_of (msp_call.c): an API's backward count is matched by
  * its rank among the API's backward calls, other counts exactly. */

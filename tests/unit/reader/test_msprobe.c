@@ -739,6 +739,44 @@ test_msprobe_record_at_once_or_by_token(void **state)
 	}
 }
 
+/* Entry names split as FORMAT.md §3 says (the facts written down from
+ * the format, not from the parser): msp_name_parse's direction, type and
+ * count, and msp_name_dir (the walk's) the same direction. */
+static void
+test_msprobe_entry_name_parts(void **state)
+{
+	static const struct {
+		const char *name;
+		enum msp_dir dir;
+		const char *type;
+		int64_t count;
+	} cases[] = {
+		{ "Functional.linear.0.forward", MSP_FORWARD, "Functional.linear", 0 },
+		{ "Torch.add.12.backward", MSP_BACKWARD, "Torch.add", 12 },
+		{ "Module.layer1.Linear.forward.3", MSP_FORWARD, "Module.layer1.Linear", 3 },
+		{ "Module.fc.Linear.parameters_grad.7", MSP_PARAM_GRAD, "Module.fc.Linear", 7 },
+		{ "Tensor.x_grad.4.debug", MSP_OTHER, "Tensor.x_grad", 4 },
+		{ "Functional.relu.5.sideways", MSP_OTHER, "Functional.relu.5.sideways", -1 },
+		{ "Functional.relu.forward.sideways", MSP_OTHER, "Functional.relu.forward.sideways", -1 },
+		{ "x.99999999999999999999.forward", MSP_FORWARD, "x", -1 },
+		{ ".5.forward", MSP_OTHER, ".5.forward", -1 },
+		{ "nodots", MSP_OTHER, "nodots", -1 },
+		{ "a.b.", MSP_OTHER, "a.b.", -1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char type[64];
+		int64_t count;
+
+		assert_int_equal(msp_name_parse(cases[i].name, type, sizeof type, &count), cases[i].dir);
+		assert_string_equal(type, cases[i].type);
+		assert_int_equal(count, cases[i].count);
+		assert_int_equal(msp_name_dir(cases[i].name), cases[i].dir);
+	}
+}
+
 int
 main(void)
 {
@@ -755,6 +793,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 		cmocka_unit_test(test_msprobe_debug_json),
 		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
+		cmocka_unit_test(test_msprobe_entry_name_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
