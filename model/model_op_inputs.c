@@ -138,7 +138,7 @@ label_list(struct model *m, const struct label_key *k)
  * itself and slot 0 (parse_tensor_name), so text equal to a plain
  * list's names gives that list.  Every op of a graph sends one of a few
  * lists, and parsing, interning and hashing each label was 17% of the
- * sink thread's instructions on a 20,000-entry msprobe dump. */
+ * index thread's instructions on a 20,000-entry statistics dump. */
 static const struct model_tensor_ref *
 label_list_recent(struct model *m, uint32_t graph_sid, const struct reader_op *op)
 {

@@ -251,8 +251,9 @@ on_execution(void *ctx, const struct reader_execution *e)
 		return;
 	graph_sid = e->graph_id && *e->graph_id ? trace_graph_sid(m, e->graph_id) : NO_ID;
 	pthread_mutex_lock(&m->th.lock);
-	/* a reader whose execution is named as its op (msprobe: the entry)
-	 * sends it right after the op: its name's id, without a hash */
+	/* a reader whose execution is named as its op (an API entry of a
+	 * statistics dump) sends it right after the op: its name's id,
+	 * without a hash */
 	if (m->wr.last_op1 && m->wr.last_op1 <= m->ot.nops) {
 		const struct op_entry *o = &m->ot.opv[m->wr.last_op1 - 1];
 

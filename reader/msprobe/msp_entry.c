@@ -191,6 +191,18 @@ msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
 
 /* ---- records ------------------------------------------------------------- */
 
+void
+msp_record_resolve(struct msp_record *r)
+{
+	double *v[] = { &r->max, &r->min, &r->mean, &r->norm };
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (r->pending & (1u << k))
+			*v[k] = decnum_dec_value(&r->pend[k]);
+	r->pending = 0;
+}
+
 bool
 msp_record_is_tensor(const struct msp_record *r)
 {
@@ -567,6 +579,7 @@ record_clear(struct msp_record *r)
 	r->rank = 0;
 	r->has_max = r->has_min = r->has_mean = r->has_norm = false;
 	r->max = r->min = r->mean = r->norm = 0;
+	r->pending = 0;
 	r->bool_stats = false;
 	r->requires_grad = -1;
 	r->vkind = MSP_V_ABSENT;
@@ -610,9 +623,20 @@ flat_record(struct walk *wk, bool is_input, struct msp_record *r)
 			old = push(wk, k == RK_OTHER ? other : rkey_name[k]);
 			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 			wk->path[old] = '\0';
-		} else {
-			struct tokval v = { mb->str, mb->len, mb->num };
+		} else if (mb->tok == JSCAN_NUMBER && mb->pending && k >= RK_MAX && k <= RK_NORM &&
+			   wk->w->pending_ok) {
+			/* a statistic made on the index's sink side */
+			int s = k - RK_MAX;
+			bool *has[] = { &r->has_max, &r->has_min, &r->has_mean, &r->has_norm };
 
+			*has[s] = true;
+			r->pending |= (uint8_t)(1u << s);
+			r->pend[s] = mb->dec;
+		} else {
+			struct tokval v = { mb->str, mb->len, jscan_member_num(mb) };
+
+			if (k >= RK_MAX && k <= RK_NORM)
+				r->pending &= (uint8_t)~(1u << (k - RK_MAX));   /* a key given twice */
 			record_field(&v, k, mb->tok, r);
 		}
 	}
@@ -699,6 +723,8 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 	record_clear(&r);
 	if (!flat_record(wk, is_input, &r) && !members(wk, &r, is_input, role))
 		return false;
+	if (r.pending && !msp_record_is_tensor(&r))
+		msp_record_resolve(&r);         /* only a leaf's go on pending */
 	if (msp_record_is_tensor(&r)) {
 		if (wk->k < MSP_MAX_LEAVES && wk->w->on_leaf)
 			wk->w->on_leaf(wk->w->ctx, wk->k, wk->path, is_input, role, &r);

@@ -64,6 +64,8 @@ struct leaf_stats {
 	int rank;
 	int64_t dims[TD_MAX_DIMS];
 	double max, min, mean, norm;
+	uint8_t pending;            /* the record's pending statistics (msp_record_resolve) */
+	struct decnum_dec pend[4];
 };
 
 struct leaf {
@@ -108,8 +110,11 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	}
 	l->summed = !c->dry && c->u && *rec->data_name;
 	if (l->summed) {
-		msp_record_summary(rec, &l->u.sum);
-		msp_leaf_file_summary(c->u, rec, &l->u.sum);
+		struct msp_record made = *rec;
+
+		msp_record_resolve(&made);
+		msp_record_summary(&made, &l->u.sum);
+		msp_leaf_file_summary(c->u, &made, &l->u.sum);
 	} else {
 		memcpy(l->u.st.dtype, rec->dtype, sizeof l->u.st.dtype);
 		l->u.st.has_shape = rec->has_shape;
@@ -123,6 +128,9 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 		l->u.st.min = rec->min;
 		l->u.st.mean = rec->mean;
 		l->u.st.norm = rec->norm;
+		l->u.st.pending = rec->pending;
+		if (rec->pending)
+			memcpy(l->u.st.pend, rec->pend, sizeof l->u.st.pend);
 	}
 	/* a leaf without a tensor file: decode() gives this same summary
 	 * (msp_record_summary of the same record) and no values */
@@ -156,6 +164,14 @@ leaves_sum(struct collect *c)
 		r.min = l->u.st.min;
 		r.mean = l->u.st.mean;
 		r.norm = l->u.st.norm;
+		r.pending = l->u.st.pending;
+		if (r.pending) {
+			/* the statistics the JSON side left pending (the 17-digit
+			 * Norms of a float32 dump), made here: the JSON side is the
+			 * pass's longer thread */
+			memcpy(r.pend, l->u.st.pend, sizeof r.pend);
+			msp_record_resolve(&r);
+		}
 		msp_record_summary(&r, &l->u.sum);
 	}
 }
@@ -495,7 +511,7 @@ top_string(struct reader *r, struct jscan *js, char *dst, size_t len)
 static bool
 scan_data(struct pass *p, struct jscan *js)
 {
-	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg };
+	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg, .pending_ok = true };
 	enum jscan_tok t = jscan_next(js);
 	struct parsed *e;
 
@@ -667,6 +683,7 @@ scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 	size_t i;
 
 	jscan_init(js, u->src, 0, NULL);
+	js->flat_defer = true;          /* the statistics made by leaves_sum */
 	if (ahead_start(&p))
 		ahead_drain(&p);
 	else

@@ -649,6 +649,19 @@ static const char NONE_DUMP[] =
 	"], \"input_kwargs\": {\"none\": null, \"dst\": 1}, \"output\": [null]}\n"
 	"}}\n";
 
+/* Statistics given twice in one record (the last one stands, whatever
+ * its kind) and 17-digit ones: a flat record's numbers are made on the
+ * index's sink side (jscan.flat_defer), the token path's at once. */
+static const char TWICE_DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"data\": {\n"
+	"\"Torch.h.0.forward\": {\"input_args\": ["
+	T(", \"Max\": 1.2848653261139862, \"Min\": -3.1078435298853124, \"Mean\": 0.5, "
+	  "\"Norm\": 2.218529918662356, \"Norm\": true, \"Max\": 7.5, \"Mean\": -0.10000000149011612") ", "
+	T(", \"Max\": false, \"Max\": 1e400, \"Min\": -5e-324, \"Mean\": 12345678901234567890123, "
+	  "\"Norm\": 0.30000000000000004")
+	"]}\n"
+	"}}\n";
+
 /* s with every "torch.Tensor" spelt "torch\u002eTensor" and "none"
  * "n\u006fne" (the same text once decoded): no record of it is read at
  * once (jscan_flat takes no escape), so the walk goes token by token. */
@@ -682,7 +695,7 @@ spelt_with_escapes(const char *s)
 static void
 test_msprobe_record_at_once_or_by_token(void **state)
 {
-	static const char *const dumps[] = { DUMP, ARGS_DUMP, NONE_DUMP };
+	static const char *const dumps[] = { DUMP, ARGS_DUMP, NONE_DUMP, TWICE_DUMP };
 	size_t d, i;
 
 	(void)state;
