@@ -367,7 +367,10 @@ entry_done(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
  * index thread sends them, reports progress and asks should_stop, as the
  * one-thread pass does between entries. */
 struct parsed {
-	char *name;                 /* NULL: "data" is no object (below) */
+	char *name;                 /* nbuf, or NULL: "data" is no object (below) */
+	char *nbuf;                 /* the slot's name, kept from entry to entry (no
+				     * allocation and free per entry) */
+	size_t ncap;
 	uint64_t off;               /* the key's byte offset (the value's) */
 	size_t bytes;               /* what it holds (the ring's budget) */
 	struct collect c;
@@ -382,6 +385,7 @@ struct parsed {
 #define AHEAD 256
 #define AHEAD_BYTES ((size_t)1 << 20)   /* beside one entry, whatever its size */
 #define AHEAD_KEEP 16                   /* leaves a sent slot keeps room for */
+#define AHEAD_NAME_KEEP 1024            /* name bytes a sent slot keeps room for */
 
 struct ahead {
 	pthread_mutex_t lock;
@@ -520,7 +524,6 @@ scan_data(struct pass *p, struct jscan *js)
 			return false;
 		if (!(e = entry_slot(p)))
 			return !(p->stopped = true);
-		free(e->name);
 		e->name = NULL;
 		e->off = js->tok_off;
 		e->line = js->line;
@@ -534,8 +537,17 @@ scan_data(struct pass *p, struct jscan *js)
 		if (!(e = entry_slot(p)))
 			return !(p->stopped = true);
 		e->off = js->tok_off;
-		free(e->name);
-		e->name = xstrdup(js->str);
+		{
+			size_t n = strlen(js->str);
+
+			if (n >= e->ncap) {
+				e->ncap = n < 64 ? 128 : 2 * n;
+				free(e->nbuf);
+				e->nbuf = xmalloc(e->ncap);
+			}
+			memcpy(e->nbuf, js->str, n + 1);
+			e->name = e->nbuf;
+		}
 		collect_reset(&e->c);
 		e->c.dry = p->dry;
 		e->c.u = p->u;
@@ -619,12 +631,16 @@ ahead_drain(struct pass *p)
 		pthread_mutex_unlock(&ah->lock);
 		go = consume(p, e);
 		collect_reset(&e->c);
-		free(e->name);
 		e->name = NULL;
 		if (e->c.cap > AHEAD_KEEP) {    /* a big entry's arrays are not kept */
 			free(e->c.leaves);
 			e->c.leaves = NULL;
 			e->c.cap = 0;
+		}
+		if (e->ncap > AHEAD_NAME_KEEP) {        /* nor a long name's buffer */
+			free(e->nbuf);
+			e->nbuf = NULL;
+			e->ncap = 0;
 		}
 		pthread_mutex_lock(&ah->lock);
 		ah->got++;
@@ -669,7 +685,7 @@ parsed_done(struct parsed *e)
 	collect_reset(&e->c);
 	free(e->c.leaves);
 	free(e->c.args);
-	free(e->name);
+	free(e->nbuf);
 }
 
 /* One pass over the file; dry: nothing sent or reported, true when the

@@ -152,7 +152,11 @@ bool jscan_skip(struct jscan *js, enum jscan_tok first);
  * the scanner. */
 bool jscan_flat(struct jscan *js, struct jscan_flat *f);
 /* The number of member mb (JSCAN_NUMBER), made now when it is pending. */
-double jscan_member_num(const struct jscan_member *mb);
+static inline double
+jscan_member_num(const struct jscan_member *mb)
+{
+	return mb->pending ? decnum_dec_value(&mb->dec) : mb->num;
+}
 /* Consumes the object jscan_flat() read into f (which must be the last
  * call on the scanner): its keys and strings NUL-terminated, the scanner
  * as after the object's JSCAN_OBJ_END (token position, line, column,

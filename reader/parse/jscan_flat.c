@@ -315,9 +315,3 @@ jscan_flat_take(struct jscan *js, struct jscan_flat *f)
 	js->depth--;
 	jscan_after_value(js, JSCAN_OBJ_END);
 }
-
-double
-jscan_member_num(const struct jscan_member *mb)
-{
-	return mb->pending ? decnum_dec_value(&mb->dec) : mb->num;
-}

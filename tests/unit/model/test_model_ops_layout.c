@@ -326,7 +326,7 @@ test_ops_input_labels_recent_parse_as_before(void **state)
 	struct fake *f = fake_new();
 	struct model *m;
 	struct model_op op;
-	char name[8];
+	char name[16];
 	int i;
 
 	(void)state;

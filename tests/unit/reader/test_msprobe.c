@@ -362,17 +362,24 @@ test_msprobe_hostile_files(void **state)
 
 /* A dump.json of n entries for the ahead pass: the entries of DUMP and a
  * non-tensor argument in turn, every tenth with 300 leaves (the ring's
- * byte budget is passed), a second "data" that is no object at the end. */
+ * byte budget is passed), names of 200 and 1,500 bytes among short ones
+ * (a slot's name buffer grown, and given back past 1 KB), a second
+ * "data" that is no object at the end. */
 static char *
 ahead_dump(size_t n)
 {
 	struct strbuf sb = { 0 };
 	size_t i, k;
+	char pad[1501];
 
 	strbuf_adds(&sb, "{\"task\": \"statistics\", \"data\": {\n");
 	for (i = 0; i < n; i++) {
-		strbuf_addf(&sb, "%s\"Functional.f%zu.%zu.forward\": {\"input_args\": [", i ? ",\n" : "",
-			    i % 7, i);
+		size_t np = i % 13 == 5 ? 1500 : i % 13 == 6 ? 200 : 0;
+
+		memset(pad, 'a' + (int)(i % 26), np);
+		pad[np] = '\0';
+		strbuf_addf(&sb, "%s\"Functional.f%zu%s.%zu.forward\": {\"input_args\": [", i ? ",\n" : "",
+			    i % 7, pad, i);
 		for (k = 0; k < (i % 10 == 9 ? 300u : 1u + i % 3); k++)
 			strbuf_addf(&sb, "%s{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float%s\", "
 				    "\"shape\": [%zu, 3], \"Max\": %s, \"Min\": -%zu.25, \"Mean\": 0.%zu, "
