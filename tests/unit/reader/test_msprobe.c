@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "reader/reader.h"
 #include "reader/msprobe/msp_internal.h"
@@ -430,6 +431,45 @@ test_msprobe_ahead_pass_sends_what_one_thread_sends(void **state)
 	free(json);
 }
 
+static int stop_asked;
+
+static bool
+stop_on_second_ask(void *ctx)
+{
+	(void)ctx;
+	return ++stop_asked >= 2;
+}
+
+/* An ahead pass whose sink says stop (the model closing while it indexes)
+ * ends: the JSON side, parsing ahead or waiting on a full ring, sees the
+ * stop, and the entries sent are those before it (should_stop is asked
+ * before the pass and every 1,024 entries: the second ask is at entry
+ * 1,024, or 2,048 if the reader did not ask first). */
+static void
+test_msprobe_ahead_pass_stops_when_asked(void **state)
+{
+	char *json = ahead_dump(6000), *dir = make_dump("msp_ahead_stop", json, strlen(json));
+	char err[512] = "";
+	struct recorded ix;
+
+	(void)state;
+	msp_ahead_min = 0;
+	assert_int_equal(msprobe_reader_ops.open(dir, &(struct reader_options){0}, &ix.r, err, sizeof err),
+			 TD_OK);
+	ix.ops = &msprobe_reader_ops;
+	record_sink_init(&ix.rs, &ix.sink);
+	ix.sink.should_stop = stop_on_second_ask;
+	stop_asked = 0;
+	alarm(20);
+	msprobe_reader_ops.index(ix.r, &ix.sink);
+	alarm(0);
+	msp_ahead_min = (size_t)1 << 20;
+	assert_true(ix.rs.nexecutions == 1023 || ix.rs.nexecutions == 2047);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
+	free(json);
+}
+
 /* Follow mode: a flush (the file rewritten whole, longer) adds only its
  * new entries; a half-written flush adds nothing until it is whole. */
 static void
@@ -808,6 +848,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_ahead_pass_sends_what_one_thread_sends),
+		cmocka_unit_test(test_msprobe_ahead_pass_stops_when_asked),
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
