@@ -119,7 +119,7 @@ intern_eq(const void *ctx, uint32_t id, const void *key)
 }
 
 /* intern_find with the hash of s already computed. */
-static uint32_t
+uint32_t
 intern_find_hashed(const struct intern *in, const char *s, uint32_t h)
 {
 	return hashtab_find(&in->ids, h, intern_eq, in, s);
@@ -134,7 +134,13 @@ intern_find(const struct intern *in, const char *s)
 uint32_t
 intern_add(struct intern *in, const char *s)
 {
-	uint32_t h = hashtab_str_hash(s), id = intern_find_hashed(in, s, h), n;
+	return intern_add_hashed(in, s, hashtab_str_hash(s));
+}
+
+uint32_t
+intern_add_hashed(struct intern *in, const char *s, uint32_t h)
+{
+	uint32_t id = intern_find_hashed(in, s, h), n;
 	const char **chunk;
 
 	if (id != NO_ID)

@@ -116,8 +116,12 @@ void intern_reserve(struct intern *in, size_t bytes);
 bool intern_index(struct intern *in);
 /* Under m->th.lock.  Returns the id of s (adding it). */
 uint32_t intern_add(struct intern *in, const char *s);
+/* The same, h being hashtab_str_hash(s) (a caller that hashed s already). */
+uint32_t intern_add_hashed(struct intern *in, const char *s, uint32_t h);
 /* Under m->th.lock.  NO_ID when absent. */
 uint32_t intern_find(const struct intern *in, const char *s);
+/* The same, h being hashtab_str_hash(s). */
+uint32_t intern_find_hashed(const struct intern *in, const char *s, uint32_t h);
 /* Lock-free for any published id. */
 const char *intern_str(const struct intern *in, uint32_t id);
 /* Copies len bytes + NUL into the arena (under m->th.lock). */
@@ -426,6 +430,7 @@ struct mp_writer {
 	} gmemo[8];
 	unsigned gmemo_next, gmemo_last;
 	uint32_t last_trace_op1;    /* op of the last trace row + 1 (0 none) */
+	uint32_t last_op1;          /* op of the last on_op + 1 (0 none) */
 	struct op_writer *opw;      /* per op id below nopw (zeroed past it) */
 	size_t nopw, capopw;
 };
@@ -459,7 +464,11 @@ struct op_slab;
 struct shared_inputs {
 	struct model_tensor_ref *refs;  /* in ot.slab */
 	uint32_t n, graph_sid;
+	bool plain;                 /* every name without ':' and every slot 0: the
+				     * list is its labels' text as sent */
 };
+
+#define LABEL_RECENT 4              /* shared lists an op's labels are compared with first */
 
 struct mp_optab {
 	struct op_entry *opv;
@@ -480,6 +489,8 @@ struct mp_optab {
 	struct shared_inputs *shared;    /* label lists by content (op_entry.inputs_shared) */
 	size_t nshared, capshared;
 	struct hashtab shared_hash;      /* ids into shared */
+	uint32_t label_recent[LABEL_RECENT]; /* ids into shared last used (checked: may be stale) */
+	uint32_t label_next;        /* the label_recent slot to replace next */
 	uint64_t fill_gen;          /* placeholders filled so far */
 	struct graph_entry *graphs;
 	size_t ngraphs, capgraphs;
@@ -645,6 +656,12 @@ int64_t rows_ckpt_find(const struct model *m, uint64_t i);
  * does not hash 200,000 names). */
 uint32_t ops_lookup(struct model *m, const char *graph_id, const char *name);
 uint32_t ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name);
+/* ops_lookup and ops_add, name_hash being hashtab_str_hash(name) (on_op
+ * hashes the op's name once for the lookup, the intern and the op hash). */
+uint32_t ops_lookup_hashed(struct model *m, const char *graph_id, const char *name,
+			   uint32_t name_hash);
+uint32_t ops_add_hashed(struct model *m, const struct reader_op *op, bool placeholder,
+			uint32_t name_hash);
 /* The op hash built (the writer, without m->th.lock: it takes the lock
  * only while the hash is not built yet). */
 void ops_hash_ready(struct model *m);

@@ -110,32 +110,75 @@ label_eq(const void *ctx, uint32_t id, const void *key)
 	return true;
 }
 
-/* The shared list equal to k (added from k when new). */
-static struct model_tensor_ref *
+/* The id of the shared list equal to k (added from k when new). */
+static uint32_t
 label_list(struct model *m, const struct label_key *k)
 {
-	uint32_t h = label_hash(k), id = hashtab_find(&m->ot.shared_hash, h, label_eq, m, k);
+	uint32_t h = label_hash(k), id = hashtab_find(&m->ot.shared_hash, h, label_eq, m, k), i;
 	struct shared_inputs *s;
 
 	if (id != HASHTAB_NONE)
-		return m->ot.shared[id].refs;
+		return id;
 	TD_GROW(m->ot.shared, m->ot.capshared, m->ot.nshared + 1);
 	s = &m->ot.shared[m->ot.nshared];
 	s->graph_sid = k->graph_sid;
 	s->n = k->n;
 	s->refs = ops_slab_alloc(m, k->n * sizeof(*s->refs));
 	memcpy(s->refs, k->refs, k->n * sizeof(*s->refs));
-	hashtab_add(&m->ot.shared_hash, h, (uint32_t)m->ot.nshared++);
-	return s->refs;
+	s->plain = true;
+	for (i = 0; i < k->n; i++)
+		if (k->refs[i].slot || strchr(k->refs[i].op_name, ':'))
+			s->plain = false;
+	hashtab_add(&m->ot.shared_hash, h, (uint32_t)m->ot.nshared);
+	return (uint32_t)m->ot.nshared++;
+}
+
+/* A shared list used lately whose labels are op's inputs as sent, or
+ * NULL.  Only a plain list is taken: a label without ':' parses to
+ * itself and slot 0 (parse_tensor_name), so text equal to a plain
+ * list's names gives that list.  Every op of a graph sends one of a few
+ * lists, and parsing, interning and hashing each label was 17% of the
+ * index thread's instructions on a 20,000-entry statistics dump. */
+static const struct model_tensor_ref *
+label_list_recent(struct model *m, uint32_t graph_sid, const struct reader_op *op)
+{
+	uint32_t k, i;
+
+	for (k = 0; k < LABEL_RECENT; k++) {
+		const struct shared_inputs *s;
+
+		if (m->ot.label_recent[k] >= m->ot.nshared)
+			continue;
+		s = &m->ot.shared[m->ot.label_recent[k]];
+		if (!s->plain || s->graph_sid != graph_sid || s->n != op->ninputs)
+			continue;
+		for (i = 0; i < s->n && strcmp(s->refs[i].op_name, op->inputs[i]) == 0; i++)
+			;
+		if (i == s->n)
+			return s->refs;
+	}
+	return NULL;
 }
 
 void
 ops_inputs_fill(struct model *m, uint32_t id, const struct reader_op *op)
 {
 	struct op_entry *o = &m->ot.opv[id];
-	struct model_tensor_ref *refs = xcalloc(op->ninputs, sizeof(*refs));
+	struct model_tensor_ref *refs;
+	uint32_t sid;
 	size_t i;
 
+	if (op->input_labels && op->ninputs <= UINT32_MAX) {
+		const struct model_tensor_ref *recent = label_list_recent(m, o->graph_sid, op);
+
+		if (recent) {
+			o->ninputs = (uint32_t)op->ninputs;
+			o->inputs = (struct model_tensor_ref *)recent;
+			o->inputs_shared = true;
+			return;
+		}
+	}
+	refs = xcalloc(op->ninputs, sizeof(*refs));
 	for (i = 0; i < op->ninputs; i++) {
 		parse_tensor_name(m, op->inputs[i], &refs[i]);
 		if (!op->input_labels)
@@ -147,8 +190,10 @@ ops_inputs_fill(struct model *m, uint32_t id, const struct reader_op *op)
 		o->inputs = refs;
 		return;
 	}
-	o->inputs = label_list(m, &(struct label_key){ o->graph_sid, o->ninputs, refs });
+	sid = label_list(m, &(struct label_key){ o->graph_sid, o->ninputs, refs });
+	o->inputs = m->ot.shared[sid].refs;
 	o->inputs_shared = true;
+	m->ot.label_recent[m->ot.label_next++ % LABEL_RECENT] = sid;
 	free(refs);
 }
 

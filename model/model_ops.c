@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The op hash is keyed by (graph id string id, op name). */
+/* The op hash is keyed by (graph id string id, op name); name_hash is
+ * hashtab_str_hash(name). */
 static uint32_t
-op_key_hash(uint32_t graph_sid, const char *name)
+op_key_hash(uint32_t graph_sid, uint32_t name_hash)
 {
-	return hashtab_str_hash(name) ^ (graph_sid * 0x9e3779b1u);
+	return name_hash ^ (graph_sid * 0x9e3779b1u);
 }
 
 /* The key an op lookup compares: its graph's string id and its name. */
@@ -40,8 +41,8 @@ op_key_eq(const void *ctx, uint32_t id, const void *key)
 
 static void ophash_build_locked(struct model *m);
 
-uint32_t
-ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
+static uint32_t
+lookup_sid_hashed(struct model *m, uint32_t graph_sid, const char *name, uint32_t name_hash)
 {
 	struct op_key k = { graph_sid, name };
 
@@ -50,29 +51,45 @@ ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
 	 * by argument ("input.0") name none: the diff's first divergence asks
 	 * for them, and a reopen has no hash yet (issue 27). */
 	if (!atomic_load_explicit(&m->ot.ophash_built, memory_order_acquire)) {
-		uint32_t sid = intern_find(&m->str, name);
+		uint32_t sid = intern_find_hashed(&m->str, name, name_hash);
 
 		if (sid == NO_ID || ops_first_of_name(m, sid) == NO_ID)
 			return NO_ID;
 	}
 	ophash_build_locked(m);
-	return hashtab_find(&m->ot.ophash, op_key_hash(graph_sid, name), op_key_eq, m, &k);
+	return hashtab_find(&m->ot.ophash, op_key_hash(graph_sid, name_hash), op_key_eq, m, &k);
+}
+
+uint32_t
+ops_lookup_sid(struct model *m, uint32_t graph_sid, const char *name)
+{
+	return lookup_sid_hashed(m, graph_sid, name, hashtab_str_hash(name));
+}
+
+uint32_t
+ops_lookup_hashed(struct model *m, const char *graph_id, const char *name, uint32_t name_hash)
+{
+	uint32_t sid = intern_find(&m->str, graph_id);
+
+	return sid == NO_ID ? NO_ID : lookup_sid_hashed(m, sid, name, name_hash);
 }
 
 uint32_t
 ops_lookup(struct model *m, const char *graph_id, const char *name)
 {
-	uint32_t sid = intern_find(&m->str, graph_id);
+	return ops_lookup_hashed(m, graph_id, name, hashtab_str_hash(name));
+}
 
-	return sid == NO_ID ? NO_ID : ops_lookup_sid(m, sid, name);
+static void
+ophash_insert_hashed(struct model *m, uint32_t id, uint32_t name_hash)
+{
+	hashtab_add(&m->ot.ophash, op_key_hash(m->ot.opv[id].graph_sid, name_hash), id);
 }
 
 static void
 ophash_insert(struct model *m, uint32_t id)
 {
-	const struct op_entry *o = &m->ot.opv[id];
-
-	hashtab_add(&m->ot.ophash, op_key_hash(o->graph_sid, ops_name(m, o)), id);
+	ophash_insert_hashed(m, id, hashtab_str_hash(ops_name(m, &m->ot.opv[id])));
 }
 
 void
@@ -281,6 +298,12 @@ name_first_set(struct model *m, uint32_t sid, uint32_t id)
 uint32_t
 ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 {
+	return ops_add_hashed(m, op, placeholder, hashtab_str_hash(op->op_name ? op->op_name : ""));
+}
+
+uint32_t
+ops_add_hashed(struct model *m, const struct reader_op *op, bool placeholder, uint32_t name_hash)
+{
 	struct op_entry *o;
 	uint32_t id = (uint32_t)m->ot.nops, first;
 	uint64_t *n;
@@ -290,7 +313,7 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	o = &m->ot.opv[id];
 	memset(o, 0, sizeof(*o));
 	o->graph_sid = intern_add(&m->str, op->graph_id ? op->graph_id : "");
-	o->name_sid = intern_add(&m->str, op->op_name ? op->op_name : "");
+	o->name_sid = intern_add_hashed(&m->str, op->op_name ? op->op_name : "", name_hash);
 	o->placeholder = placeholder;
 	o->next_same_name = NO_ID;
 	o->last_same_name = id;
@@ -306,7 +329,7 @@ ops_add(struct model *m, const struct reader_op *op, bool placeholder)
 	n = hashtab_u64_put(&m->ot.graph_nops, o->graph_sid, 0);
 	(*n)++;
 	m->ot.nops++;
-	ophash_insert(m, id);
+	ophash_insert_hashed(m, id, name_hash);
 	if (!placeholder)
 		ops_fill(m, id, op);
 	return id;

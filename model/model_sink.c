@@ -186,21 +186,26 @@ on_device(void *ctx, const struct reader_device *d)
 	pthread_mutex_unlock(&m->th.lock);
 }
 
+static uint32_t trace_graph_sid(struct model *m, const char *graph);
+
 static void
 on_op(void *ctx, const struct reader_op *op)
 {
 	struct model *m = ctx;
-	uint32_t id;
+	const char *name = op->op_name ? op->op_name : "";
+	uint32_t id, name_hash;
 
 	if (stopping(m))
 		return;
+	name_hash = hashtab_str_hash(name);     /* once: lookup, intern, op hash */
 	pthread_mutex_lock(&m->th.lock);
 	ops_ready_locked(m);
-	id = ops_lookup(m, op->graph_id ? op->graph_id : "", op->op_name ? op->op_name : "");
+	id = ops_lookup_hashed(m, op->graph_id ? op->graph_id : "", name, name_hash);
 	if (id == NO_ID)
-		ops_add(m, op, false);
+		id = ops_add_hashed(m, op, false, name_hash);
 	else if (m->ot.opv[id].placeholder)
 		ops_fill(m, id, op);
+	m->wr.last_op1 = id + 1;
 	pthread_mutex_unlock(&m->th.lock);
 	model_bump(m);
 }
@@ -236,17 +241,29 @@ on_execution(void *ctx, const struct reader_execution *e)
 	struct model *m = ctx;
 	struct exec_row *x;
 	uint64_t idx = rows_nexecs(m);
-	uint32_t type_sid;
+	const char *type = e->op_type ? e->op_type : "";
+	uint32_t type_sid = NO_ID, graph_sid;
 
 	if (stopping(m))
 		return;
 	x = rows_add_exec_begin(m, &e->loc);
 	if (!x)
 		return;
+	graph_sid = e->graph_id && *e->graph_id ? trace_graph_sid(m, e->graph_id) : NO_ID;
 	pthread_mutex_lock(&m->th.lock);
-	type_sid = intern_add(&m->str, e->op_type ? e->op_type : "");
+	/* a reader whose execution is named as its op (an API entry of a
+	 * statistics dump) sends it right after the op: its name's id,
+	 * without a hash */
+	if (m->wr.last_op1 && m->wr.last_op1 <= m->ot.nops) {
+		const struct op_entry *o = &m->ot.opv[m->wr.last_op1 - 1];
+
+		if (strcmp(ops_name(m, o), type) == 0)
+			type_sid = o->name_sid;
+	}
+	if (type_sid == NO_ID)
+		type_sid = intern_add(&m->str, type);
 	x->op_type = type_sid;
-	x->graph_sid = e->graph_id && *e->graph_id ? intern_add(&m->str, e->graph_id) : NO_ID;
+	x->graph_sid = graph_sid;
 	x->host = hosts_index(m, e->host);
 	x->wall_time = e->wall_time;
 	x->num_outputs = e->num_outputs;

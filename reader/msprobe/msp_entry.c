@@ -72,7 +72,12 @@ msp_map_put(struct msp_map *m, const char *key, uint64_t val)
 uint64_t *
 msp_map_get(const struct msp_map *m, const char *key)
 {
-	uint32_t e = hashtab_find(&m->ids, hashtab_str_hash(key), key_eq, m, key);
+	uint32_t e;
+
+	if (!m->n)
+		return NULL;    /* no hash of the key: a dump without stack.json or
+				 * construct.json asks two empty maps per entry */
+	e = hashtab_find(&m->ids, hashtab_str_hash(key), key_eq, m, key);
 
 	return e == HASHTAB_NONE ? NULL : &m->ents[e].val;
 }
@@ -113,18 +118,17 @@ all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
-/* Splits off the last two dot-separated parts: "A.B.3.forward" or
- * "Module.x.C.forward.3" (FORMAT.md §3). */
-enum msp_dir
-msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
+/* The parts of an entry name msp_name_parse gives: its direction, the
+ * count's text (cnt, cntlen) and the type's length (the bytes before the
+ * count and the direction); MSP_OTHER with cnt NULL when the name has no
+ * such parts. */
+static enum msp_dir
+name_split(const char *name, const char **cnt, size_t *cntlen, size_t *typelen)
 {
-	const char *last = strrchr(name, '.'), *prev;
-	enum msp_dir dir = MSP_OTHER;
-	const char *cnt = NULL, *word = NULL;
-	size_t cntlen = 0, wordlen = 0;
+	const char *last = strrchr(name, '.'), *prev, *word;
+	size_t wordlen;
 
-	*count = -1;
-	copy(type, typelen, name);
+	*cnt = NULL;
 	if (!last || last == name)
 		return MSP_OTHER;
 	for (prev = last - 1; prev > name && *prev != '.'; prev--)
@@ -132,35 +136,72 @@ msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
 	if (prev == name)
 		return MSP_OTHER;
 	if (all_digits(last + 1, strlen(last + 1))) {
-		cnt = last + 1;
-		cntlen = strlen(cnt);
 		word = prev + 1;
 		wordlen = (size_t)(last - word);
+		*cntlen = strlen(last + 1);
+		*cnt = last + 1;
 	} else if (all_digits(prev + 1, (size_t)(last - prev - 1))) {
-		cnt = prev + 1;
-		cntlen = (size_t)(last - cnt);
 		word = last + 1;
 		wordlen = strlen(word);
+		*cntlen = (size_t)(last - prev - 1);
+		*cnt = prev + 1;
 	} else {
 		return MSP_OTHER;
 	}
+	*typelen = (size_t)(prev - name);
 	if (wordlen == 7 && strncmp(word, "forward", 7) == 0)
-		dir = MSP_FORWARD;
-	else if (wordlen == 8 && strncmp(word, "backward", 8) == 0)
-		dir = MSP_BACKWARD;
-	else if (wordlen == 15 && strncmp(word, "parameters_grad", 15) == 0)
-		dir = MSP_PARAM_GRAD;
-	else if (wordlen == 5 && strncmp(word, "debug", 5) == 0)
-		dir = MSP_OTHER;
-	else
+		return MSP_FORWARD;
+	if (wordlen == 8 && strncmp(word, "backward", 8) == 0)
+		return MSP_BACKWARD;
+	if (wordlen == 15 && strncmp(word, "parameters_grad", 15) == 0)
+		return MSP_PARAM_GRAD;
+	if (!(wordlen == 5 && strncmp(word, "debug", 5) == 0))
+		*cnt = NULL;
+	return MSP_OTHER;
+}
+
+enum msp_dir
+msp_name_dir(const char *name)
+{
+	const char *cnt;
+	size_t cntlen, typelen;
+
+	return name_split(name, &cnt, &cntlen, &typelen);
+}
+
+/* Splits off the last two dot-separated parts: "A.B.3.forward" or
+ * "Module.x.C.forward.3" (FORMAT.md §3). */
+enum msp_dir
+msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count)
+{
+	const char *cnt;
+	size_t cntlen, tlen;
+	enum msp_dir dir = name_split(name, &cnt, &cntlen, &tlen);
+
+	*count = -1;
+	if (!cnt) {
+		copy(type, typelen, name);
 		return MSP_OTHER;
+	}
 	if (cntlen < 19)
 		*count = strtoll(cnt, NULL, 10);
-	copy_n(type, typelen, name, (size_t)(prev - name));
+	copy_n(type, typelen, name, tlen);
 	return dir;
 }
 
 /* ---- records ------------------------------------------------------------- */
+
+void
+msp_record_resolve(struct msp_record *r)
+{
+	double *v[] = { &r->max, &r->min, &r->mean, &r->norm };
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (r->pending & (1u << k))
+			*v[k] = decnum_dec_value(&r->pend[k]);
+	r->pending = 0;
+}
 
 bool
 msp_record_is_tensor(const struct msp_record *r)
@@ -538,6 +579,7 @@ record_clear(struct msp_record *r)
 	r->rank = 0;
 	r->has_max = r->has_min = r->has_mean = r->has_norm = false;
 	r->max = r->min = r->mean = r->norm = 0;
+	r->pending = 0;
 	r->bool_stats = false;
 	r->requires_grad = -1;
 	r->vkind = MSP_V_ABSENT;
@@ -581,9 +623,20 @@ flat_record(struct walk *wk, bool is_input, struct msp_record *r)
 			old = push(wk, k == RK_OTHER ? other : rkey_name[k]);
 			wk->w->on_nonleaf(wk->w->ctx, wk->path, is_input, NULL);
 			wk->path[old] = '\0';
-		} else {
-			struct tokval v = { mb->str, mb->len, mb->num };
+		} else if (mb->tok == JSCAN_NUMBER && mb->pending && k >= RK_MAX && k <= RK_NORM &&
+			   wk->w->pending_ok) {
+			/* a statistic made on the index's sink side */
+			int s = k - RK_MAX;
+			bool *has[] = { &r->has_max, &r->has_min, &r->has_mean, &r->has_norm };
 
+			*has[s] = true;
+			r->pending |= (uint8_t)(1u << s);
+			r->pend[s] = mb->dec;
+		} else {
+			struct tokval v = { mb->str, mb->len, jscan_member_num(mb) };
+
+			if (k >= RK_MAX && k <= RK_NORM)
+				r->pending &= (uint8_t)~(1u << (k - RK_MAX));   /* a key given twice */
 			record_field(&v, k, mb->tok, r);
 		}
 	}
@@ -670,6 +723,8 @@ object(struct walk *wk, size_t plen, bool is_input, enum msp_role role)
 	record_clear(&r);
 	if (!flat_record(wk, is_input, &r) && !members(wk, &r, is_input, role))
 		return false;
+	if (r.pending && !msp_record_is_tensor(&r))
+		msp_record_resolve(&r);         /* only a leaf's go on pending */
 	if (msp_record_is_tensor(&r)) {
 		if (wk->k < MSP_MAX_LEAVES && wk->w->on_leaf)
 			wk->w->on_leaf(wk->w->ctx, wk->k, wk->path, is_input, role, &r);
@@ -765,9 +820,7 @@ msp_walk_entry(struct jscan *js, const char *name, const struct msp_walk *w)
 {
 	struct jscan_flat flat;     /* filled before it is read (jscan_flat) */
 	struct walk wk = { .js = js, .w = w, .flat = &flat };
-	char type[8];
-	int64_t count;
-	enum msp_dir dir = msp_name_parse(name, type, sizeof type, &count);
+	enum msp_dir dir = msp_name_dir(name);
 	enum jscan_tok t = jscan_next(js);
 	size_t nlen = strlen(name);
 

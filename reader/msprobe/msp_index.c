@@ -64,11 +64,16 @@ struct leaf_stats {
 	int rank;
 	int64_t dims[TD_MAX_DIMS];
 	double max, min, mean, norm;
+	uint8_t pending;            /* the record's pending statistics (msp_record_resolve) */
+	struct decnum_dec pend[4];
 };
 
 struct leaf {
-	struct td_summary sum;      /* made of st unless summed */
-	struct leaf_stats st;
+	union {
+		struct td_summary sum;  /* the leaf's summary: made of st on the sink side
+					 * (leaves_sum, over st) unless summed */
+		struct leaf_stats st;   /* what the JSON side kept of the record */
+	} u;                        /* one of the two: a slot of the ring is smaller */
 	bool summed;                /* sum made on the JSON side (statistics from a tensor file) */
 	char path[96];              /* "input.2.1" (truncated past 95 bytes) */
 	bool is_input;
@@ -107,21 +112,27 @@ on_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role ro
 	}
 	l->summed = !c->dry && c->u && *rec->data_name;
 	if (l->summed) {
-		msp_record_summary(rec, &l->sum);
-		msp_leaf_file_summary(c->u, rec, &l->sum);
+		struct msp_record made = *rec;
+
+		msp_record_resolve(&made);
+		msp_record_summary(&made, &l->u.sum);
+		msp_leaf_file_summary(c->u, &made, &l->u.sum);
 	} else {
-		memcpy(l->st.dtype, rec->dtype, sizeof l->st.dtype);
-		l->st.has_shape = rec->has_shape;
-		l->st.rank = rec->rank;
-		memcpy(l->st.dims, rec->dims, sizeof l->st.dims);
-		l->st.has_max = rec->has_max;
-		l->st.has_min = rec->has_min;
-		l->st.has_mean = rec->has_mean;
-		l->st.has_norm = rec->has_norm;
-		l->st.max = rec->max;
-		l->st.min = rec->min;
-		l->st.mean = rec->mean;
-		l->st.norm = rec->norm;
+		memcpy(l->u.st.dtype, rec->dtype, sizeof l->u.st.dtype);
+		l->u.st.has_shape = rec->has_shape;
+		l->u.st.rank = rec->rank;
+		memcpy(l->u.st.dims, rec->dims, sizeof l->u.st.dims);
+		l->u.st.has_max = rec->has_max;
+		l->u.st.has_min = rec->has_min;
+		l->u.st.has_mean = rec->has_mean;
+		l->u.st.has_norm = rec->has_norm;
+		l->u.st.max = rec->max;
+		l->u.st.min = rec->min;
+		l->u.st.mean = rec->mean;
+		l->u.st.norm = rec->norm;
+		l->u.st.pending = rec->pending;
+		if (rec->pending)
+			memcpy(l->u.st.pend, rec->pend, sizeof l->u.st.pend);
 	}
 	/* a leaf without a tensor file: decode() gives this same summary
 	 * (msp_record_summary of the same record) and no values */
@@ -143,19 +154,27 @@ leaves_sum(struct collect *c)
 
 		if (l->summed)
 			continue;
-		memcpy(r.dtype, l->st.dtype, sizeof r.dtype);
-		r.has_shape = l->st.has_shape;
-		r.rank = l->st.rank;
-		memcpy(r.dims, l->st.dims, sizeof r.dims);
-		r.has_max = l->st.has_max;
-		r.has_min = l->st.has_min;
-		r.has_mean = l->st.has_mean;
-		r.has_norm = l->st.has_norm;
-		r.max = l->st.max;
-		r.min = l->st.min;
-		r.mean = l->st.mean;
-		r.norm = l->st.norm;
-		msp_record_summary(&r, &l->sum);
+		memcpy(r.dtype, l->u.st.dtype, sizeof r.dtype);
+		r.has_shape = l->u.st.has_shape;
+		r.rank = l->u.st.rank;
+		memcpy(r.dims, l->u.st.dims, sizeof r.dims);
+		r.has_max = l->u.st.has_max;
+		r.has_min = l->u.st.has_min;
+		r.has_mean = l->u.st.has_mean;
+		r.has_norm = l->u.st.has_norm;
+		r.max = l->u.st.max;
+		r.min = l->u.st.min;
+		r.mean = l->u.st.mean;
+		r.norm = l->u.st.norm;
+		r.pending = l->u.st.pending;
+		if (r.pending) {
+			/* the statistics the JSON side left pending (the 17-digit
+			 * Norms of a float32 dump), made here: the JSON side is the
+			 * pass's longer thread */
+			memcpy(r.pend, l->u.st.pend, sizeof r.pend);
+			msp_record_resolve(&r);
+		}
+		msp_record_summary(&r, &l->u.sum);
 	}
 }
 
@@ -286,7 +305,7 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 		msp_map_put(&u->sent, name, e);
 	send_op(u, sink, name, type, c);
 	for (k = 0; k < c->n; k++)
-		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].sum))
+		if (!c->leaves[k].is_input && td_summary_nonfinite(&c->leaves[k].u.sum))
 			bad++;
 	ex.bad_outputs = bad;
 	if (sink->on_execution)
@@ -309,14 +328,14 @@ send_entry(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
 			t.loc.offset = u->first_trace[e] + (l->is_input ? 0 : c->nin) + l->slot;
 			t.slot = l->slot;
 			t.is_input = l->is_input;
-			t.summary = l->sum;
+			t.summary = l->u.sum;
 			t.summary_exact = l->exact;
 			t.role = l->role;
 			t.requires_grad = l->grad;
 			sink->on_trace(sink->ctx, &t);
 			/* parameter gradients are records of values a backward
 			 * entry made: looked up like inputs */
-			msp_bad_input_link(u, sink, &l->sum, l->is_input || dir == MSP_PARAM_GRAD,
+			msp_bad_input_link(u, sink, &l->u.sum, l->is_input || dir == MSP_PARAM_GRAD,
 					   r->nrows++);
 		}
 	msp_comm_note(r, u, name, type, first_row, c->nin, c->nout, c->args, c->nargs);
@@ -352,7 +371,10 @@ entry_done(struct reader *r, struct msp_unit *u, const struct reader_sink *sink,
  * index thread sends them, reports progress and asks should_stop, as the
  * one-thread pass does between entries. */
 struct parsed {
-	char *name;                 /* NULL: "data" is no object (below) */
+	char *name;                 /* nbuf, or NULL: "data" is no object (below) */
+	char *nbuf;                 /* the slot's name, kept from entry to entry (no
+				     * allocation and free per entry) */
+	size_t ncap;
 	uint64_t off;               /* the key's byte offset (the value's) */
 	size_t bytes;               /* what it holds (the ring's budget) */
 	struct collect c;
@@ -367,6 +389,7 @@ struct parsed {
 #define AHEAD 256
 #define AHEAD_BYTES ((size_t)1 << 20)   /* beside one entry, whatever its size */
 #define AHEAD_KEEP 16                   /* leaves a sent slot keeps room for */
+#define AHEAD_NAME_KEEP 1024            /* name bytes a sent slot keeps room for */
 
 struct ahead {
 	pthread_mutex_t lock;
@@ -496,7 +519,7 @@ top_string(struct reader *r, struct jscan *js, char *dst, size_t len)
 static bool
 scan_data(struct pass *p, struct jscan *js)
 {
-	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg };
+	struct msp_walk w = { .on_leaf = on_leaf, .on_arg = on_arg, .pending_ok = true };
 	enum jscan_tok t = jscan_next(js);
 	struct parsed *e;
 
@@ -505,7 +528,6 @@ scan_data(struct pass *p, struct jscan *js)
 			return false;
 		if (!(e = entry_slot(p)))
 			return !(p->stopped = true);
-		free(e->name);
 		e->name = NULL;
 		e->off = js->tok_off;
 		e->line = js->line;
@@ -519,8 +541,17 @@ scan_data(struct pass *p, struct jscan *js)
 		if (!(e = entry_slot(p)))
 			return !(p->stopped = true);
 		e->off = js->tok_off;
-		free(e->name);
-		e->name = xstrdup(js->str);
+		{
+			size_t n = strlen(js->str);
+
+			if (n >= e->ncap) {
+				e->ncap = n < 64 ? 128 : 2 * n;
+				free(e->nbuf);
+				e->nbuf = xmalloc(e->ncap);
+			}
+			memcpy(e->nbuf, js->str, n + 1);
+			e->name = e->nbuf;
+		}
 		collect_reset(&e->c);
 		e->c.dry = p->dry;
 		e->c.u = p->u;
@@ -604,12 +635,16 @@ ahead_drain(struct pass *p)
 		pthread_mutex_unlock(&ah->lock);
 		go = consume(p, e);
 		collect_reset(&e->c);
-		free(e->name);
 		e->name = NULL;
 		if (e->c.cap > AHEAD_KEEP) {    /* a big entry's arrays are not kept */
 			free(e->c.leaves);
 			e->c.leaves = NULL;
 			e->c.cap = 0;
+		}
+		if (e->ncap > AHEAD_NAME_KEEP) {        /* nor a long name's buffer */
+			free(e->nbuf);
+			e->nbuf = NULL;
+			e->ncap = 0;
 		}
 		pthread_mutex_lock(&ah->lock);
 		ah->got++;
@@ -654,7 +689,7 @@ parsed_done(struct parsed *e)
 	collect_reset(&e->c);
 	free(e->c.leaves);
 	free(e->c.args);
-	free(e->name);
+	free(e->nbuf);
 }
 
 /* One pass over the file; dry: nothing sent or reported, true when the
@@ -668,6 +703,7 @@ scan_file(struct reader *r, struct msp_unit *u, const struct reader_sink *sink, 
 	size_t i;
 
 	jscan_init(js, u->src, 0, NULL);
+	js->flat_defer = true;          /* the statistics made by leaves_sum */
 	if (ahead_start(&p))
 		ahead_drain(&p);
 	else

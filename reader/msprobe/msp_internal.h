@@ -56,6 +56,10 @@ struct msp_record {
 	int64_t dims[TD_MAX_DIMS];  /* the last TD_MAX_DIMS when longer */
 	bool has_max, has_min, has_mean, has_norm;
 	double max, min, mean, norm;
+	/* Statistics whose value is not made yet (a walk with pending_ok): bit
+	 * MSP_STAT_* set, its number in pend[]; msp_record_resolve makes them. */
+	uint8_t pending;
+	struct decnum_dec pend[4];
 	bool bool_stats;            /* Max/Min were JSON booleans */
 	int requires_grad;          /* -1 absent, 0, 1 */
 	char data_name[256];
@@ -72,6 +76,10 @@ struct msp_record {
 	char pyranks[96];
 };
 
+enum { MSP_STAT_MAX, MSP_STAT_MIN, MSP_STAT_MEAN, MSP_STAT_NORM };
+/* Makes r's pending statistics (their max, min, mean, norm as the scanner
+ * would have made them) and clears r->pending. */
+void msp_record_resolve(struct msp_record *r);
 /* True when r is a tensor record (type ends in "Tensor", or numpy.ndarray). */
 bool msp_record_is_tensor(const struct msp_record *r);
 /* The record's dtype, statistics and shape as a summary (FORMAT.md §4). */
@@ -92,6 +100,11 @@ struct msp_walk {
 	 * calls around it.  Optional. */
 	void (*on_nonleaf)(void *ctx, const char *path, bool is_input,
 			   const struct msp_record *rec);
+	/* on_leaf takes a record whose statistics may be pending (rec->pending:
+	 * msp_record_resolve), when the scanner was given flat_defer: the
+	 * index pass makes them on its sink side.  Else every record comes
+	 * resolved. */
+	bool pending_ok;
 };
 
 /* Walks the value of one entry (the scanner just returned its key; name is
@@ -108,6 +121,8 @@ void msp_arg_make(const char *path, const struct msp_record *rec, struct td_arg 
  * count and direction; returns the direction. */
 enum msp_dir { MSP_FORWARD, MSP_BACKWARD, MSP_PARAM_GRAD, MSP_OTHER };
 enum msp_dir msp_name_parse(const char *name, char *type, size_t typelen, int64_t *count);
+/* msp_name_parse's direction alone (no copy, no count). */
+enum msp_dir msp_name_dir(const char *name);
 const char *msp_dir_name(enum msp_dir d);
 /* reader_ops.call_of (msp_call.c): an API's backward count is matched by
  * its rank among the API's backward calls, other counts exactly. */

@@ -27,6 +27,7 @@
 #include <float.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,19 @@ decnum_exact(bool neg, uint64_t m, int e10, double *out)
 	(void)out;
 	return false;
 #endif
+}
+
+double
+decnum_dec_value(const struct decnum_dec *d)
+{
+	char text[48];
+	double v;
+
+	if (decnum_exact(d->neg, d->m, d->e10, &v))
+		return v;
+	snprintf(text, sizeof text, "%s%llue%d", d->neg ? "-" : "", (unsigned long long)d->m,
+		 (int)d->e10);
+	return strtod(text, NULL);
 }
 
 bool

@@ -49,4 +49,17 @@ bool decnum_wide(void);
  * strtod when this says false. */
 bool decnum_exact(bool neg, uint64_t m, int e10, double *out);
 
+/* A number's sign, digits and power of ten, all its significant digits
+ * (at most 19): its value made later, perhaps on another thread. */
+struct decnum_dec {
+	uint64_t m;
+	int32_t e10;
+	bool neg;
+};
+
+/* The double of d, bit for bit what strtod gives any text of the same
+ * digits and power of ten: decnum_exact's, else strtod of "MeE" (the
+ * correctly rounded value of the same decimal number). */
+double decnum_dec_value(const struct decnum_dec *d);
+
 #endif

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/parse/decnum.h"
+
 #include "reader/parse/source.h"
 
 /* Defaults for struct jscan_limits (README, Limits). */
@@ -64,6 +66,11 @@ struct jscan {
 	uint64_t line, col;     /* where the token starts, 1-based; line is 0 when
 				 * the scan started mid-file (jscan_init_member) */
 	bool bad_utf8;          /* a string held invalid UTF-8 (replaced by U+FFFD) */
+	bool flat_defer;        /* set by the caller: jscan_flat leaves a member's
+				 * number pending (its digits gathered, all of them:
+				 * at most 19), for the caller to make where it has
+				 * time (a pending last number leaves num as it was
+				 * after jscan_flat_take) */
 	char err[160];
 	/* Private. */
 	struct source *src;
@@ -97,7 +104,11 @@ struct jscan_member {
 				 * JSCAN_ARR_BEGIN: an array of numbers */
 	const char *str;        /* JSCAN_STRING: as key */
 	size_t len;
-	double num;             /* JSCAN_NUMBER */
+	double num;             /* JSCAN_NUMBER, unless pending */
+	bool pending;           /* JSCAN_NUMBER whose value is not made yet (the
+				 * scanner's flat_defer): dec holds it, and
+				 * jscan_member_num() makes it */
+	struct decnum_dec dec;
 	int first, count;       /* JSCAN_ARR_BEGIN: nums[first, first + count) */
 };
 
@@ -135,9 +146,17 @@ bool jscan_skip(struct jscan *js, enum jscan_tok first);
  * JSCAN_FLAT_*).  Returns true and f filled, the scanner unchanged until
  * jscan_flat_take(); false when not (the object is then read token by
  * token, which reports its errors).  The tokens it stands for are the
- * ones jscan_next() would give, numbers with the same bits.  f's strings
- * borrow the read buffer until the next call on the scanner. */
+ * ones jscan_next() would give, numbers with the same bits (a member's
+ * number left pending under js->flat_defer: jscan_member_num() gives
+ * those bits).  f's strings borrow the read buffer until the next call on
+ * the scanner. */
 bool jscan_flat(struct jscan *js, struct jscan_flat *f);
+/* The number of member mb (JSCAN_NUMBER), made now when it is pending. */
+static inline double
+jscan_member_num(const struct jscan_member *mb)
+{
+	return mb->pending ? decnum_dec_value(&mb->dec) : mb->num;
+}
 /* Consumes the object jscan_flat() read into f (which must be the last
  * call on the scanner): its keys and strings NUL-terminated, the scanner
  * as after the object's JSCAN_OBJ_END (token position, line, column,

@@ -53,7 +53,8 @@ flat_space(const unsigned char *p, const unsigned char *end, const unsigned char
  * same text); 0 when number() would fail or might (past the length limit,
  * a digit missing) or the number reaches end. */
 static size_t
-flat_number(const struct jscan *js, const unsigned char *p0, const unsigned char *end, double *out)
+flat_number(const struct jscan *js, const unsigned char *p0, const unsigned char *end, double *out,
+	    struct jscan_member *mb)
 {
 	const unsigned char *p = p0;
 	size_t max = TD_MIN(js->lim.max_number, (size_t)JSCAN_MAX_NUMBER);
@@ -127,6 +128,14 @@ flat_number(const struct jscan *js, const unsigned char *p0, const unsigned char
 	}
 	if (p >= end || (size_t)(p - p0) > max)
 		return 0;
+	if (mb && js->flat_defer && !ovf) {
+		/* every significant digit is in m: its value later, by
+		 * jscan_member_num, the same bits as below */
+		mb->pending = true;
+		mb->dec = (struct decnum_dec){ m, e10, neg };
+		*out = 0;
+		return (size_t)(p - p0);
+	}
 	if (ovf || !decnum_exact(neg, m, e10, out)) {
 		char num[JSCAN_MAX_NUMBER + 8];
 
@@ -182,7 +191,7 @@ flat_value(const struct jscan *js, struct jscan_member *mb,
 	default:
 		if (*p != '-' && (*p < '0' || *p > '9'))
 			return NULL;
-		if (!(n = flat_number(js, p, end, &mb->num)))
+		if (!(n = flat_number(js, p, end, &mb->num, mb)))
 			return NULL;
 		mb->tok = JSCAN_NUMBER;
 		return p + n;
@@ -207,7 +216,7 @@ flat_array(const struct jscan *js, struct jscan_flat *f, struct jscan_member *mb
 		size_t n;
 
 		if (p >= end || f->nnums >= JSCAN_FLAT_NUMS || (*p != '-' && (*p < '0' || *p > '9')) ||
-		    !(n = flat_number(js, p, end, &f->nums[f->nnums])))
+		    !(n = flat_number(js, p, end, &f->nums[f->nnums], NULL)))
 			return NULL;
 		f->nnums++;
 		mb->count++;
@@ -244,6 +253,7 @@ jscan_flat(struct jscan *js, struct jscan_flat *f)
 		if ((n = flat_string(js, p + 1, end)) == SIZE_MAX)
 			return false;
 		mb = &f->m[f->n++];
+		mb->pending = false;
 		mb->key = (const char *)p + 1;
 		mb->klen = n;
 		p = flat_space(p + n + 2, end, buf, &lines, &ls);
@@ -287,7 +297,7 @@ jscan_flat_take(struct jscan *js, struct jscan_flat *f)
 			((char *)mb->str)[mb->len] = '\0';
 			js->str = (char *)mb->str;
 			js->len = mb->len;
-		} else if (mb->tok == JSCAN_NUMBER) {
+		} else if (mb->tok == JSCAN_NUMBER && !mb->pending) {
 			js->num = mb->num;
 		} else if (mb->tok == JSCAN_ARR_BEGIN && mb->count) {
 			js->num = f->nums[mb->first + mb->count - 1];

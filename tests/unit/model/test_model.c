@@ -528,6 +528,43 @@ test_model_details_move_decoded_fields_and_resolve_stack(void **state)
 	fake_free(f);
 }
 
+/* An execution sent right after an op takes the op's name id only when
+ * its type is that name (on_execution's memo of the last op): an
+ * execution named as its op (msprobe's entries) and one typed otherwise
+ * keep their own types, and their graph ids. */
+static void
+test_model_execution_type_after_op(void **state)
+{
+	struct fake *f = fake_new();
+	struct model_execution e;
+	struct model_graph g;
+	struct model *m;
+
+	(void)state;
+	fake_file(f, 1, "f1", "host-a");
+	fake_graph(f, "g", "graph g", NULL);
+	fake_graph(f, "h", "graph h", NULL);
+	fake_op(f, "g", "Functional.a.0.forward", "Functional.a", NULL, NULL);
+	fake_exec(f, 1, "Functional.a.0.forward", "g", "host-a", 1, NULL, 0);
+	fake_op(f, "g", "Functional.a.1.forward", "Functional.a", NULL, NULL);
+	fake_exec(f, 1, "Functional.a.1.forwarD", "h", "host-a", 2, NULL, 0);
+	fake_exec(f, 1, "Functional.a.1.forward", "g", "host-a", 3, NULL, 0);
+	m = open_fake(f, false, 0);
+	assert_int_equal(model_execution_count(m), 3);
+	assert_int_equal(model_execution_get(m, 0, &e), TD_OK);
+	assert_string_equal(e.op_type, "Functional.a.0.forward");
+	assert_true(e.graph >= 0 && model_graph_get(m, (uint32_t)e.graph, &g));
+	assert_string_equal(g.graph_id, "g");
+	assert_int_equal(model_execution_get(m, 1, &e), TD_OK);
+	assert_string_equal(e.op_type, "Functional.a.1.forwarD");
+	assert_true(e.graph >= 0 && model_graph_get(m, (uint32_t)e.graph, &g));
+	assert_string_equal(g.graph_id, "h");
+	assert_int_equal(model_execution_get(m, 2, &e), TD_OK);
+	assert_string_equal(e.op_type, "Functional.a.1.forward");
+	model_close(m);
+	fake_free(f);
+}
+
 /* UBSan: copying an op's empty stack passed a NULL pointer to memcpy. */
 static void
 test_model_detail_of_op_without_stack_is_empty(void **state)
@@ -1056,6 +1093,7 @@ main(void)
 		cmocka_unit_test(test_model_trace_op_same_name_in_two_graphs_never_confused),
 		cmocka_unit_test(test_model_trace_type_fills_placeholder_without_on_op),
 		cmocka_unit_test(test_model_details_move_decoded_fields_and_resolve_stack),
+		cmocka_unit_test(test_model_execution_type_after_op),
 		cmocka_unit_test(test_model_detail_of_op_without_stack_is_empty),
 		cmocka_unit_test(test_model_problems_count_torn_and_missing_apart),
 		cmocka_unit_test(test_model_torn_tail_alone_is_not_a_problem),

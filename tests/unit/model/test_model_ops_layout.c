@@ -310,6 +310,58 @@ test_ops_input_labels_shared_per_graph(void **state)
 	fake_free(f);
 }
 
+/* An op's labels compared as text with the lists used last
+ * (model_op_inputs.c label_list_recent) parse as before: a list whose
+ * name holds ':' ("a:1:2" of "a:1:2:0") is never taken for a label of the
+ * same text ("a:1:2" is "a:1" slot 2), while plain labels sent again
+ * share the list first made (among more lists than the memo holds). */
+static void
+test_ops_input_labels_recent_parse_as_before(void **state)
+{
+	static const char *const zero[] = { "a:1:2:0", NULL };
+	static const char *const two[] = { "a:1:2", NULL };
+	static const char *const plain[] = { "input.0", "input.1", NULL };
+	static const char *const more[][2] = { { "x0", NULL }, { "x1", NULL }, { "x2", NULL },
+					       { "x3", NULL }, { "x4", NULL } };
+	struct fake *f = fake_new();
+	struct model *m;
+	struct model_op op;
+	char name[16];
+	int i;
+
+	(void)state;
+	fake_file(f, 0, "f0", "host0");
+	fake_op(f, "g", "p", "Call", zero, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "q", "Call", two, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "r", "Call", plain, NULL);
+	fake_op_input_labels(f);
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof name, "s%d", i);
+		fake_op(f, "g", name, "Call", more[i], NULL);
+		fake_op_input_labels(f);
+	}
+	fake_op(f, "g", "t", "Call", plain, NULL);
+	fake_op_input_labels(f);
+	fake_op(f, "g", "u", "Call", plain, NULL);
+	fake_op_input_labels(f);
+	m = fake_model_open(f, NULL);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "p", NULL), &op));
+	assert_string_equal(op.inputs[0].op_name, "a:1:2");
+	assert_int_equal(op.inputs[0].slot, 0);
+	assert_true(model_op_get(m, (uint32_t)model_op_find(m, "q", NULL), &op));
+	assert_string_equal(op.inputs[0].op_name, "a:1");
+	assert_int_equal(op.inputs[0].slot, 2);
+	assert_ptr_equal(m->ot.opv[model_op_find(m, "r", NULL)].inputs,
+			 m->ot.opv[model_op_find(m, "t", NULL)].inputs);
+	assert_ptr_equal(m->ot.opv[model_op_find(m, "t", NULL)].inputs,
+			 m->ot.opv[model_op_find(m, "u", NULL)].inputs);
+	assert_int_equal(m->ot.nshared, 8);
+	model_close(m);
+	fake_free(f);
+}
+
 /* The op table given back by ops_done, left empty for mc_get_ops (the
  * strings, frames and rows stay: the section refers to them). */
 static void
@@ -605,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_ops_lists_present_and_absent),
 		cmocka_unit_test(test_ops_input_labels_file_no_consumer),
 		cmocka_unit_test(test_ops_input_labels_shared_per_graph),
+		cmocka_unit_test(test_ops_input_labels_recent_parse_as_before),
 		cmocka_unit_test(test_ops_cache_round_trip),
 		cmocka_unit_test(test_ops_cache_loaded_lists_shared_per_graph),
 		cmocka_unit_test(test_ops_cache_loaded_lists_all_different),

@@ -398,6 +398,89 @@ test_jscan_string_special_byte_at_every_position(void **state)
 	}
 }
 
+/* Objects' numbers left pending (jscan.flat_defer: made later, on the
+ * msprobe index's other thread) are made bit for bit as strtod makes
+ * them: the fixed texts of the numbers test (zeros, signs, overflow,
+ * underflow, 2^53 + 1, 17 and 19 digits, more than 19) and random ones
+ * of every length; a number of more than 19 digits is made at once. */
+static void
+test_jscan_flat_deferred_numbers_are_strtods(void **state)
+{
+	static const char *const fixed[] = { "-0", "0", "1e400", "-1e400", "5e-324", "1e-400",
+					     "-1e-400", "0.1", "9007199254740993", "-9007199254740993",
+					     "123456789012345678901", "0.000123", "1.5E+3", "-0.0e-5",
+					     "100e-2", "12345678901234567890e-5", "0.10000000149011612",
+					     "-1234567890123456789e8", "-7.0e-0", "-1.7976931348623157e308",
+					     "2.2250738585072011e-308", "-4.9406564584124654e-324",
+					     "1e1234567", "-12345678901234567e-1234567", "-0.30000000000000004" };
+	enum { N = 8000, PER = 8 };
+	static char texts[N][32];
+	uint64_t x = 88172645463325252ull;
+	struct strbuf sb;
+	struct source *src;
+	struct jscan js;
+	size_t i, pending = 0, made = 0;
+	char *text;
+
+	(void)state;
+	memset(&sb, 0, sizeof sb);
+	strbuf_addf(&sb, "[");
+	for (i = 0; i < N; i++) {
+		double d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(&d, &x, sizeof d);
+		if (i < TD_ARRAY_SIZE(fixed))
+			snprintf(texts[i], sizeof texts[i], "%s", fixed[i]);
+		else if (!isfinite(d) || i % 2)
+			snprintf(texts[i], sizeof texts[i], "%.*g", (int)(1 + i % 17),
+				 (double)(x % 2000003) / 64.0 * (i % 3 ? -1e-7 : 1e5));
+		else
+			snprintf(texts[i], sizeof texts[i], "%.17g", d);
+		strbuf_addf(&sb, "%s\"m%zu\": %s", i % PER ? ", " : i ? "},\n{" : "\n{",
+			    i % PER, texts[i]);
+	}
+	strbuf_addf(&sb, "}\n]\n");
+	text = strbuf_take(&sb);
+	src = source_from_bytes(text, strlen(text));
+	jscan_init(&js, src, 0, NULL);
+	js.flat_defer = true;
+	assert_int_equal(jscan_next(&js), JSCAN_ARR_BEGIN);
+	for (i = 0; i < N; i += PER) {
+		struct jscan_flat f;
+		int k;
+
+		assert_int_equal(jscan_next(&js), JSCAN_OBJ_BEGIN);
+		if (!jscan_flat(&js, &f)) {     /* not whole in the read buffer */
+			assert_true(jscan_skip(&js, JSCAN_OBJ_BEGIN));
+			continue;
+		}
+		assert_int_equal(f.n, PER);
+		for (k = 0; k < PER; k++) {
+			double want = strtod(texts[i + (size_t)k], NULL), got = jscan_member_num(&f.m[k]);
+
+			assert_int_equal(f.m[k].tok, JSCAN_NUMBER);
+			if (memcmp(&want, &got, sizeof want) != 0)
+				fail_msg("'%s': made %a, strtod %a", texts[i + (size_t)k], got, want);
+			if (f.m[k].pending)
+				pending++;
+			else
+				made++;
+			if (strlen(texts[i + (size_t)k]) > 22 && strchr(texts[i + (size_t)k], '.') == NULL &&
+			    strchr(texts[i + (size_t)k], 'e') == NULL)
+				assert_false(f.m[k].pending);   /* past 19 digits: strtod at once */
+		}
+		jscan_flat_take(&js, &f);
+	}
+	assert_int_equal(jscan_next(&js), JSCAN_ARR_END);
+	assert_true(pending > N / 2);
+	assert_true(made >= 1);
+	assert_true(pending + made > N * 9 / 10);
+	jscan_done(&js);
+	source_close(src);
+	free(text);
+}
+
 /* Reads text with jscan_flat() tried at every object (flat) or never:
  * the token stream as text, each token with its line and column, and the
  * error; *taken counts the objects read at once. */
@@ -596,6 +679,7 @@ main(void)
 		cmocka_unit_test(test_jscan_string_special_byte_at_every_position),
 		cmocka_unit_test(test_jscan_flat_object_is_its_tokens),
 		cmocka_unit_test(test_jscan_flat_declines_and_consumes_nothing),
+		cmocka_unit_test(test_jscan_flat_deferred_numbers_are_strtods),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "reader/reader.h"
 #include "reader/msprobe/msp_internal.h"
@@ -362,17 +363,24 @@ test_msprobe_hostile_files(void **state)
 
 /* A dump.json of n entries for the ahead pass: the entries of DUMP and a
  * non-tensor argument in turn, every tenth with 300 leaves (the ring's
- * byte budget is passed), a second "data" that is no object at the end. */
+ * byte budget is passed), names of 200 and 1,500 bytes among short ones
+ * (a slot's name buffer grown, and given back past 1 KB), a second
+ * "data" that is no object at the end. */
 static char *
 ahead_dump(size_t n)
 {
 	struct strbuf sb = { 0 };
 	size_t i, k;
+	char pad[1501];
 
 	strbuf_adds(&sb, "{\"task\": \"statistics\", \"data\": {\n");
 	for (i = 0; i < n; i++) {
-		strbuf_addf(&sb, "%s\"Functional.f%zu.%zu.forward\": {\"input_args\": [", i ? ",\n" : "",
-			    i % 7, i);
+		size_t np = i % 13 == 5 ? 1500 : i % 13 == 6 ? 200 : 0;
+
+		memset(pad, 'a' + (int)(i % 26), np);
+		pad[np] = '\0';
+		strbuf_addf(&sb, "%s\"Functional.f%zu%s.%zu.forward\": {\"input_args\": [", i ? ",\n" : "",
+			    i % 7, pad, i);
 		for (k = 0; k < (i % 10 == 9 ? 300u : 1u + i % 3); k++)
 			strbuf_addf(&sb, "%s{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float%s\", "
 				    "\"shape\": [%zu, 3], \"Max\": %s, \"Min\": -%zu.25, \"Mean\": 0.%zu, "
@@ -420,6 +428,45 @@ test_msprobe_ahead_pass_sends_what_one_thread_sends(void **state)
 	bad[len * 2 / 3] = '!';
 	ahead_same("msp_ahead_bad", bad, len);
 	free(bad);
+	free(json);
+}
+
+static int stop_asked;
+
+static bool
+stop_on_second_ask(void *ctx)
+{
+	(void)ctx;
+	return ++stop_asked >= 2;
+}
+
+/* An ahead pass whose sink says stop (the model closing while it indexes)
+ * ends: the JSON side, parsing ahead or waiting on a full ring, sees the
+ * stop, and the entries sent are those before it (should_stop is asked
+ * before the pass and every 1,024 entries: the second ask is at entry
+ * 1,024, or 2,048 if the reader did not ask first). */
+static void
+test_msprobe_ahead_pass_stops_when_asked(void **state)
+{
+	char *json = ahead_dump(6000), *dir = make_dump("msp_ahead_stop", json, strlen(json));
+	char err[512] = "";
+	struct recorded ix;
+
+	(void)state;
+	msp_ahead_min = 0;
+	assert_int_equal(msprobe_reader_ops.open(dir, &(struct reader_options){0}, &ix.r, err, sizeof err),
+			 TD_OK);
+	ix.ops = &msprobe_reader_ops;
+	record_sink_init(&ix.rs, &ix.sink);
+	ix.sink.should_stop = stop_on_second_ask;
+	stop_asked = 0;
+	alarm(20);
+	msprobe_reader_ops.index(ix.r, &ix.sink);
+	alarm(0);
+	msp_ahead_min = (size_t)1 << 20;
+	assert_true(ix.rs.nexecutions == 1023 || ix.rs.nexecutions == 2047);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 	free(json);
 }
 
@@ -649,6 +696,19 @@ static const char NONE_DUMP[] =
 	"], \"input_kwargs\": {\"none\": null, \"dst\": 1}, \"output\": [null]}\n"
 	"}}\n";
 
+/* Statistics given twice in one record (the last one stands, whatever
+ * its kind) and 17-digit ones: a flat record's numbers are made on the
+ * index's sink side (jscan.flat_defer), the token path's at once. */
+static const char TWICE_DUMP[] =
+	"{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"data\": {\n"
+	"\"Torch.h.0.forward\": {\"input_args\": ["
+	T(", \"Max\": 1.2848653261139862, \"Min\": -3.1078435298853124, \"Mean\": 0.5, "
+	  "\"Norm\": 2.218529918662356, \"Norm\": true, \"Max\": 7.5, \"Mean\": -0.10000000149011612") ", "
+	T(", \"Max\": false, \"Max\": 1e400, \"Min\": -5e-324, \"Mean\": 12345678901234567890123, "
+	  "\"Norm\": 0.30000000000000004")
+	"]}\n"
+	"}}\n";
+
 /* s with every "torch.Tensor" spelt "torch\u002eTensor" and "none"
  * "n\u006fne" (the same text once decoded): no record of it is read at
  * once (jscan_flat takes no escape), so the walk goes token by token. */
@@ -682,7 +742,7 @@ spelt_with_escapes(const char *s)
 static void
 test_msprobe_record_at_once_or_by_token(void **state)
 {
-	static const char *const dumps[] = { DUMP, ARGS_DUMP, NONE_DUMP };
+	static const char *const dumps[] = { DUMP, ARGS_DUMP, NONE_DUMP, TWICE_DUMP };
 	size_t d, i;
 
 	(void)state;
@@ -739,6 +799,44 @@ test_msprobe_record_at_once_or_by_token(void **state)
 	}
 }
 
+/* Entry names split as FORMAT.md §3 says (the facts written down from
+ * the format, not from the parser): msp_name_parse's direction, type and
+ * count, and msp_name_dir (the walk's) the same direction. */
+static void
+test_msprobe_entry_name_parts(void **state)
+{
+	static const struct {
+		const char *name;
+		enum msp_dir dir;
+		const char *type;
+		int64_t count;
+	} cases[] = {
+		{ "Functional.linear.0.forward", MSP_FORWARD, "Functional.linear", 0 },
+		{ "Torch.add.12.backward", MSP_BACKWARD, "Torch.add", 12 },
+		{ "Module.layer1.Linear.forward.3", MSP_FORWARD, "Module.layer1.Linear", 3 },
+		{ "Module.fc.Linear.parameters_grad.7", MSP_PARAM_GRAD, "Module.fc.Linear", 7 },
+		{ "Tensor.x_grad.4.debug", MSP_OTHER, "Tensor.x_grad", 4 },
+		{ "Functional.relu.5.sideways", MSP_OTHER, "Functional.relu.5.sideways", -1 },
+		{ "Functional.relu.forward.sideways", MSP_OTHER, "Functional.relu.forward.sideways", -1 },
+		{ "x.99999999999999999999.forward", MSP_FORWARD, "x", -1 },
+		{ ".5.forward", MSP_OTHER, ".5.forward", -1 },
+		{ "nodots", MSP_OTHER, "nodots", -1 },
+		{ "a.b.", MSP_OTHER, "a.b.", -1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char type[64];
+		int64_t count;
+
+		assert_int_equal(msp_name_parse(cases[i].name, type, sizeof type, &count), cases[i].dir);
+		assert_string_equal(type, cases[i].type);
+		assert_int_equal(count, cases[i].count);
+		assert_int_equal(msp_name_dir(cases[i].name), cases[i].dir);
+	}
+}
+
 int
 main(void)
 {
@@ -750,11 +848,13 @@ main(void)
 		cmocka_unit_test(test_msprobe_truncated_at_every_byte),
 		cmocka_unit_test(test_msprobe_hostile_files),
 		cmocka_unit_test(test_msprobe_ahead_pass_sends_what_one_thread_sends),
+		cmocka_unit_test(test_msprobe_ahead_pass_stops_when_asked),
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 		cmocka_unit_test(test_msprobe_debug_json),
 		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
+		cmocka_unit_test(test_msprobe_entry_name_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
