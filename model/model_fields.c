@@ -124,7 +124,7 @@ fields_put(struct model *m, uint64_t row, const struct reader_trace *t)
 {
 	if (m->cols)
 		colstore_put(m->cols, row, &t->summary, t->wall_time, t->summary_exact,
-			     t->role || t->requires_grad ?
+			     (m->ops->flags & READER_ROW_FACTS) && (t->role || t->requires_grad) ?
 				     COLS_FACTS | (t->role & 3u) | (t->requires_grad & 3u) << 2 : 0);
 	else if (t->summary_exact)
 		novals_set(m, row);

@@ -152,6 +152,8 @@ parse_trace(struct tf2_stage_block *b, struct tf2_stage_entry *e, const struct t
 	e->t.execution = -1;
 	e->t.step = -1;             /* no step number in the records */
 	e->t.summary_exact = false;
+	e->t.role = READER_ROLE_UNSTATED;      /* tfdbg v2 states no row facts */
+	e->t.requires_grad = READER_GRAD_UNSTATED;
 	if (!tf2_event_payload(rec->data, rec->length, 10, &ev, &e->t.wall_time, why, sizeof why)) {
 		entry_why(b, e, why);
 		return;
