@@ -241,6 +241,26 @@ test_jscan_skip_and_chunk_boundaries(void **state)
  * bits (the short-decimal fast path, decnum.c, and the long ones), digits
  * and white space split across chunk boundaries; the line and column of an
  * error after them are counted through every line break. */
+/* Number text i of a test's list: the fixed ones first, then from the
+ * xorshift x: a short decimal (small times small_scale, or large), or a
+ * random double's 17 digits. */
+static void
+number_text(char *out, size_t cap, size_t i, const char *const *fixed, size_t nfixed,
+	    uint64_t *x, double small_scale)
+{
+	double d;
+
+	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+	memcpy(&d, x, sizeof d);
+	if (i < nfixed)
+		snprintf(out, cap, "%s", fixed[i]);
+	else if (!isfinite(d) || i % 2)
+		snprintf(out, cap, "%.*g", (int)(1 + i % 17),
+			 (double)(*x % 2000003) / 64.0 * (i % 3 ? small_scale : 1e5));
+	else
+		snprintf(out, cap, "%.17g", d);
+}
+
 static void
 test_jscan_numbers_are_strtods_bits_across_chunks(void **state)
 {
@@ -261,17 +281,7 @@ test_jscan_numbers_are_strtods_bits_across_chunks(void **state)
 	memset(&sb, 0, sizeof sb);
 	strbuf_addf(&sb, "[\n");
 	for (i = 0; i < n; i++) {
-		double d;
-
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		memcpy(&d, &x, sizeof d);
-		if (i < TD_ARRAY_SIZE(fixed))
-			snprintf(texts[i], sizeof texts[i], "%s", fixed[i]);
-		else if (!isfinite(d) || i % 2)
-			snprintf(texts[i], sizeof texts[i], "%.*g", (int)(1 + i % 17),
-				 (double)(x % 2000003) / 64.0 * (i % 3 ? 1e-7 : 1e5));
-		else
-			snprintf(texts[i], sizeof texts[i], "%.17g", d);
+		number_text(texts[i], sizeof texts[i], i, fixed, TD_ARRAY_SIZE(fixed), &x, 1e-7);
 		strbuf_addf(&sb, "%s\t%s", i ? ",\n  \r\n" : "", texts[i]);
 	}
 	strbuf_addf(&sb, ",\n   ]");
@@ -426,17 +436,7 @@ test_jscan_flat_deferred_numbers_are_strtods(void **state)
 	memset(&sb, 0, sizeof sb);
 	strbuf_addf(&sb, "[");
 	for (i = 0; i < N; i++) {
-		double d;
-
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		memcpy(&d, &x, sizeof d);
-		if (i < TD_ARRAY_SIZE(fixed))
-			snprintf(texts[i], sizeof texts[i], "%s", fixed[i]);
-		else if (!isfinite(d) || i % 2)
-			snprintf(texts[i], sizeof texts[i], "%.*g", (int)(1 + i % 17),
-				 (double)(x % 2000003) / 64.0 * (i % 3 ? -1e-7 : 1e5));
-		else
-			snprintf(texts[i], sizeof texts[i], "%.17g", d);
+		number_text(texts[i], sizeof texts[i], i, fixed, TD_ARRAY_SIZE(fixed), &x, -1e-7);
 		strbuf_addf(&sb, "%s\"m%zu\": %s", i % PER ? ", " : i ? "},\n{" : "\n{",
 			    i % PER, texts[i]);
 	}
