@@ -393,6 +393,33 @@ tensor_proto_plain(const uint8_t *p, size_t len)
 	return dtype == 0 || (shaped ? elements == values : values == 1);
 }
 
+/* Whether the unpacker takes the DebugEvent in data as the event whose
+ * oneof member is field num, from that field alone: every known field of
+ * its wire type (another fails the unpack), num the last member of the
+ * oneof present (a later one replaces it) and present once (twice, the
+ * unpacker merges the two). */
+static bool
+event_plain(const uint8_t *data, size_t len, uint32_t num)
+{
+	struct pbwire r;
+	struct pbwire_field f;
+	uint32_t last = 0, seen = 0;
+
+	pbwire_init(&r, data, len);
+	while (pbwire_next(&r, &f)) {
+		if (f.num == 1 || f.num == 2) {
+			if (f.type != (f.num == 1 ? PBWIRE_FIXED64 : PBWIRE_VARINT))
+				return false;
+		} else if (f.num >= 3 && f.num <= 12 && f.num != 5) {
+			if (f.type != PBWIRE_LEN)
+				return false;
+			last = f.num;
+			seen += f.num == num;
+		}
+	}
+	return !r.error && last == num && seen == 1;
+}
+
 /* The record at loc of a file of the given role, read for a cheaper decode
  * (the wire scanner): its payload in *buf (freed by the caller) and the
  * DebugEvent's field num in *ev.  False when the file is stale or gone or
@@ -418,7 +445,8 @@ fast_event(struct reader *r, const struct td_locator *loc, enum tf2_role role, u
 	if (stale || !src || tf2_read_record(src, loc->offset, buf, len) != TD_OK)
 		return false;
 	*file = f;
-	return tf2_event_payload(*buf, *len, num, ev, wall_time, why, sizeof why);
+	return event_plain(*buf, *len, num) &&
+	       tf2_event_payload(*buf, *len, num, ev, wall_time, why, sizeof why);
 }
 
 /* The fields the model's row cache keeps (decode_summary), read with the

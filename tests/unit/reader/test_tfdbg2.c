@@ -388,6 +388,94 @@ event_head(unsigned char *out, size_t n)
 	return k;
 }
 
+/* decode_summary (the row cache's cheaper decode of a trace) against
+ * decode() on every trace of dir: the same status, and where both decode
+ * the same summary, slot and wall time.  Returns the traces compared. */
+static size_t
+check_summary_like_decode(const char *dir)
+{
+	struct recorded ix;
+	size_t i, n;
+
+	record_sink_index(&tfdbg2_reader_ops, dir, &ix);
+	n = ix.rs.ntraces;
+	for (i = 0; i < n; i++) {
+		struct reader_detail full, cheap;
+		enum td_status a = tfdbg2_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[i].loc, &full);
+		enum td_status b = tfdbg2_reader_ops.decode_summary(ix.r, &ix.rs.traces[i].loc, &cheap);
+
+		assert_int_equal(a, b);
+		if (a == TD_OK) {
+			assert_int_equal(full.noutputs, cheap.noutputs);
+			assert_int_equal(full.slot, cheap.slot);
+			if (full.noutputs)
+				assert_same_summary(&full.summaries[0], &cheap.summaries[0],
+						    SUM_TENSOR_ID | SUM_PERCENTILES);
+			assert_memory_equal(&full.wall_time, &cheap.wall_time, sizeof(double));
+		}
+		reader_detail_done(&full);
+		reader_detail_done(&cheap);
+	}
+	record_sink_index_done(&ix);
+	return n;
+}
+
+/* A trace's DebugEvent with more beside its graph_execution_trace, which
+ * the index reads as a trace (it looks at field 10 alone) but the
+ * unpacker may not: decode_summary agrees with decode() on each (found
+ * by fuzz_tfdbg2_event: a known field of the wrong wire type). */
+static void
+test_tfdbg2_decode_summary_matches_decode_on_odd_events(void **state)
+{
+	static const unsigned char extra[][12] = {
+		{ 0x61, 1, 2, 3, 4, 5, 6, 7, 8 },       /* debugged_device (12) as FIXED64 */
+		{ 0x10, 0x05 },                         /* a step (2): fine */
+		{ 0x4a, 0x00 },                         /* an empty execution (9) after: it wins */
+		{ 0x11, 1, 2, 3, 4, 5, 6, 7, 8 },       /* the step as FIXED64 */
+		{ 0x68, 0x01 },                         /* an unknown field 13: fine */
+	};
+	static const size_t nextra[] = { 9, 2, 2, 9, 2 };
+	unsigned char *src, *out;
+	struct recorded ix;
+	size_t len, k, at = 0, plen, off;
+	char *dir, *path;
+
+	(void)state;
+	assert_true(check_summary_like_decode(FIX "/mnist_nan") == 680);
+	record_sink_index(&tfdbg2_reader_ops, FIX "/mnist_nan", &ix);
+	path = file_in(FIX "/mnist_nan", "graph_execution_traces");
+	src = test_slurp(path, &len);
+	free(path);
+	off = (size_t)ix.rs.traces[88].loc.offset;
+	record_sink_index_done(&ix);
+	memcpy(&plen, src + off, 8);
+	out = malloc(64 * 1024);
+	for (k = 0; k < sizeof nextra / sizeof nextra[0]; k++) {
+		unsigned char rec[4096];
+
+		assert_true(plen + nextra[k] <= sizeof rec);
+		memcpy(rec, src + off + 12, plen);
+		memcpy(rec + plen, extra[k], nextra[k]);
+		at += tfrecord_frame(out + at, rec, plen + nextra[k]);
+	}
+	/* the trace twice in one event: the unpacker merges the two */
+	{
+		unsigned char rec[8192];
+
+		memcpy(rec, src + off + 12, plen);
+		memcpy(rec + plen, src + off + 12, plen);
+		at += tfrecord_frame(out + at, rec, 2 * plen);
+	}
+	dir = test_copy_dir(FIX "/mnist_nan", "decode-summary");
+	path = file_in(dir, "graph_execution_traces");
+	test_spit(path, out, at, "wb");
+	free(path);
+	assert_int_equal(check_summary_like_decode(dir), 6);
+	test_rmtree(dir);
+	free(src);
+	free(out);
+}
+
 static void
 test_tfdbg2_decode_outputs_matches_decode(void **state)
 {
@@ -978,6 +1066,7 @@ main(void)
 		cmocka_unit_test(test_tfdbg2_advance_steps_records),
 		cmocka_unit_test(test_tfdbg2_decode_gives_next_row_offset),
 		cmocka_unit_test(test_tfdbg2_decode_outputs_matches_decode),
+		cmocka_unit_test(test_tfdbg2_decode_summary_matches_decode_on_odd_events),
 		cmocka_unit_test(test_tfdbg2_mode_curt_health),
 		cmocka_unit_test(test_tfdbg2_mode_concise_health),
 		cmocka_unit_test(test_tfdbg2_mode_shape),
