@@ -164,6 +164,12 @@ columns_usable(struct model *m, uint64_t i)
 }
 
 bool
+fields_facts(struct model *m, uint64_t i, unsigned *facts)
+{
+	return columns_usable(m, i) && colstore_get_facts(m->cols, i, facts);
+}
+
+bool
 model_trace_no_values(struct model *m, uint64_t i)
 {
 	if (i >= rows_ntraces(m))

@@ -589,6 +589,10 @@ void fields_open(struct model *m);
 void fields_put(struct model *m, uint64_t row, const struct reader_trace *t);
 /* Index thread, end of a pass: the rows put written out. */
 void fields_flush(struct model *m);
+/* Row i's own facts as the index pass kept them in the columns (role in
+ * bits 0-1, requires_grad in 2-3: reader.h's enums): false when the
+ * columns cannot answer for the row or hold none for it.  Any thread. */
+bool fields_facts(struct model *m, uint64_t i, unsigned *facts);
 void fields_close(struct model *m);
 
 /* model.c */

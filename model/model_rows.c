@@ -15,7 +15,6 @@
  */
 #include "model_internal.h"
 #include "model_cache.h"
-#include "model_columns.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -538,8 +537,7 @@ model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_fac
 	*out = (struct model_row_facts){ ROLE_NONE, -1, NULL };
 	if (!(m->ops->flags & READER_ROW_FACTS) || i >= rows_ntraces(m))
 		return false;
-	if (!prefix && m->cols && !(m->icache && atomic_load(&m->icache->stale)) &&
-	    !(trace_flags(m, i) & TF_CORRUPT) && colstore_get_facts(m->cols, i, &f)) {
+	if (!prefix && fields_facts(m, i, &f)) {
 		out->role = stated_role((uint8_t)(f & 3));
 		out->requires_grad = stated_grad((uint8_t)(f >> 2 & 3));
 		return true;
