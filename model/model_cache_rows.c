@@ -149,9 +149,6 @@ put_traces(struct model *m, struct mc_out *o)
  * bytes. */
 #define FLAG_BYTES(b) ((uint64_t)(b) * 0x0101010101010101ull)
 
-/* GCC's and Clang's vector extension: SSE2 here, plain code elsewhere. */
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-
 /* The largest of op[0..n), 0 for none. */
 static uint32_t
 ops_max(const uint32_t *op, size_t n)

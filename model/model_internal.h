@@ -50,6 +50,12 @@ struct colstore;                /* model_columns.h */
 #define MODEL_MAX_PROBLEMS 200
 #define NO_ID UINT32_MAX
 
+/* Four 32-bit (two 64-bit) lanes with GCC's and Clang's vector extension:
+ * SSE2 on x86-64, plain code elsewhere; for the loops over every row
+ * (the load's checks, the op scans). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
 /* Trace flag byte: bit 0 nonfinite, bit 1 input, bit 2 corrupt, bits 3..6
  * the output slot, TF_SLOT_ESC meaning "slot too large, decode to know",
  * bit 7 repeat: the row shows a tensor another row of the same step

@@ -81,10 +81,6 @@ row_matches(struct model *m, uint64_t j, uint32_t slot, int64_t e, bool input, b
 	return rows_trace_execution(m, j) == e;
 }
 
-/* GCC's and Clang's vector extension: SSE2 here, plain code elsewhere. */
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-typedef uint64_t u64x2 __attribute__((vector_size(16)));
-
 /* Whether one of the 16 op references at p is op: four vector compares
  * and no branch, so a scan steps over 16 rows of other ops with one test
  * (the loop this replaced was not vectorized at -O2). */
