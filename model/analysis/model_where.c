@@ -349,9 +349,6 @@ where_exec_row_init(struct where_exec_row *w, struct model *m, uint64_t j)
 	w->m = m;
 	w->j = j;
 	w->ok = model_execution_get(m, j, &w->x) == TD_OK;
-	/* fact_field's for an execution: no row of its own states one */
-	if (w->ok)
-		w->role = model_role_name(model_role_of(w->x.op_type, w->x.op_type));
 }
 
 void
@@ -374,6 +371,10 @@ where_exec_in(struct where_exec_row *w, const struct expr *e)
 	c.name = c.type = w->x.op_type;
 	c.host = w->x.host ? w->x.host : "";
 	c.step = w->x.step;
+	/* fact_field's for an execution (no row of its own states one),
+	 * worked out for the first condition that reads it */
+	if (!w->role && (expr_fields(e) & UINT64_C(1) << EXPR_F_ROLE))
+		w->role = model_role_name(model_role_of(w->x.op_type, w->x.op_type));
 	c.role = w->role;
 	if ((r = expr_eval(e, row_field, &c)) != EXPR_DEFER)
 		return r;               /* decided without a summary */

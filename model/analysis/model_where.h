@@ -31,8 +31,9 @@ enum expr_result where_trace(struct model *m, const struct expr *e, uint64_t j);
 /* e on execution j: true when one of its outputs matches. */
 enum expr_result where_exec(struct model *m, const struct expr *e, uint64_t j);
 /* Execution row j for several conditions (the watches): read once, its
- * role worked out once, its outputs decoded the first time a condition
- * reaches a summary field; where_exec_in answers as where_exec. */
+ * role worked out the first time a condition reads it, its outputs
+ * decoded the first time a condition reaches a summary field;
+ * where_exec_in answers as where_exec. */
 struct where_exec_row {
 	struct model *m;
 	uint64_t j;
