@@ -9,9 +9,14 @@
  * Parsing is most of the work, so the staging thread is the slower one:
  * when the index thread reaches a folder the stage has not taken yet, it
  * takes and reads that folder itself instead of waiting (each folder is
- * read once, by whoever claims it first: the `next` counter), and waits
- * only for a folder the stage is reading at that moment.  The stage,
- * ahead by the whole window, sleeps until half of it is free again.
+ * read once, by whoever claims it first: the `next` counter).  When it
+ * reaches the folder the stage is reading at that moment, it reads the
+ * next unclaimed folders meanwhile and waits only when none is left in
+ * the window: waiting there put a futex sleep and wake on every folder
+ * once the index thread kept up, and left its core idle (the statistic-
+ * only 10M pass: 10.8-12.3 s waiting, 6.3-8.6 s reading ahead, against a
+ * warm cat of the CSVs of 6.0-6.5 s).  The stage, ahead by the whole
+ * window, sleeps until half of it is free again.
  */
 #include "ms_stage.h"
 
@@ -26,6 +31,7 @@ size_t ms_stage_min = 1;
  * keep at most 20 MB beside the rows queued */
 size_t ms_stage_window = 16;
 size_t ms_stage_rows = (size_t)1 << 16;
+void (*ms_stage_read_hook)(struct ms_stage *, size_t, bool);
 
 static int
 name_key_cmp(const void *key, const void *name)
@@ -84,6 +90,8 @@ struct ms_stage {
 	size_t main_wants;          /* the index thread waits for this folder + 1 (0: not) */
 	bool stage_waits;           /* the stage waits for room */
 	bool stop;
+	size_t staged;              /* folders the staging thread took */
+	size_t stolen;              /* folders the index thread read ahead while the stage read one */
 	pthread_t th;
 };
 
@@ -104,9 +112,12 @@ room_for(const struct ms_stage *sg, size_t g)
 
 /* Reads folder g into its slot (the caller claimed it). */
 static void
-read_slot(struct ms_stage *sg, size_t g)
+read_slot(struct ms_stage *sg, size_t g, bool stage)
 {
 	struct slot *sl = &sg->slots[g % sg->window];
+
+	if (ms_stage_read_hook)
+		ms_stage_read_hook(sg, g, stage);
 
 	/* the listing of the slot's folder before was taken (ms_run_load) */
 	ms_names_free(sl->s.names, sl->s.n);
@@ -130,8 +141,9 @@ stage_thread(void *arg)
 		if (sg->stop || sg->next >= sg->n)
 			break;
 		g = sg->next++;
+		sg->staged++;
 		pthread_mutex_unlock(&sg->lock);
-		read_slot(sg, g);
+		read_slot(sg, g, true);
 		pthread_mutex_lock(&sg->lock);
 		sg->slots[g % sg->window].rows = sg->slots[g % sg->window].stat.n;
 		sg->slots[g % sg->window].ready = true;
@@ -195,10 +207,23 @@ ms_stage_get(struct ms_stage *sg, size_t i)
 		 * slot is free: the folder window runs before was handed back) */
 		sg->next = i + 1;
 		pthread_mutex_unlock(&sg->lock);
-		read_slot(sg, i);
+		read_slot(sg, i, false);
 		return &sl->s;
 	}
-	if (!sl->ready) {           /* the stage is reading it now */
+	/* the stage is reading it now: rather than sleep until it is done
+	 * (a futex wait and wake a folder when this thread keeps up, the
+	 * stage's reads then the whole pass's wall), this thread reads the
+	 * next unclaimed folder whose slot is free, and asks again */
+	while (!sl->ready && sg->next < sg->n && sg->next < i + sg->window) {
+		size_t g = sg->next++;
+
+		sg->stolen++;
+		pthread_mutex_unlock(&sg->lock);
+		read_slot(sg, g, false);
+		pthread_mutex_lock(&sg->lock);
+		sg->slots[g % sg->window].ready = true;     /* rows: not in the stage's budget */
+	}
+	if (!sl->ready) {           /* nothing left to read here: wait for it */
 		sg->main_wants = i + 1;
 		while (!sl->ready)
 			pthread_cond_wait(&sg->cond, &sg->lock);
@@ -227,6 +252,15 @@ ms_stage_put(struct ms_stage *sg, size_t i)
 	    (sg->next <= sg->consumed ||
 	     (sg->next - sg->consumed <= sg->window / 2 && sg->queued_rows <= sg->budget / 2)))
 		pthread_cond_broadcast(&sg->cond);
+	pthread_mutex_unlock(&sg->lock);
+}
+
+void
+ms_stage_counts(struct ms_stage *sg, size_t *staged, size_t *stolen)
+{
+	pthread_mutex_lock(&sg->lock);
+	*staged = sg->staged;
+	*stolen = sg->stolen;
 	pthread_mutex_unlock(&sg->lock);
 }
 

@@ -67,14 +67,21 @@ extern size_t ms_stage_rows;
 struct ms_stage;
 struct ms_stage *ms_stage_start(const char *const *paths, size_t n, bool note);
 /* Folder i, once read: read here when the stage has not taken it yet
- * (the index thread does not wait for a stage that is behind), else
- * waited for.  Ask in order 0, 1, ... and hand
+ * (the index thread does not wait for a stage that is behind); when the
+ * stage is reading it, the next folders nobody took yet are read here
+ * meanwhile (into their free slots), and only then is i waited for.  Ask in order 0, 1, ... and hand
  * each back with ms_stage_put(sg, i) before asking for the next; the
  * returned struct (its listing taken, its stat cleared by ms_run_load) is
  * the caller's until then. */
 struct ms_staged *ms_stage_get(struct ms_stage *sg, size_t i);
 /* The caller is done with folder i: its room goes to a folder ahead. */
 void ms_stage_put(struct ms_stage *sg, size_t i);
+/* Tests: called on the thread about to read folder g (stage: the staging
+ * thread), NULL otherwise; and how many folders the staging thread took,
+ * and how many the index thread read ahead while the stage read one it
+ * wanted. */
+extern void (*ms_stage_read_hook)(struct ms_stage *sg, size_t g, bool stage);
+void ms_stage_counts(struct ms_stage *sg, size_t *staged, size_t *stolen);
 /* Stops and joins the thread (a pass given up may stop half-way), frees
  * what it read and the stage.  NULL is fine. */
 void ms_stage_stop(struct ms_stage *sg);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "reader/mindspore/ms_internal.h"
 #include "reader/mindspore/ms_stage.h"
@@ -157,6 +158,56 @@ test_ms_stage_notes_folders_as_one_thread(void **state)
 	tmp_dump_done(&f);
 }
 
+/* The staging thread holds its first folder until the index thread has
+ * read a folder ahead (the index thread reads its own only once the stage
+ * took one, so the folder held is never the last); without reading ahead
+ * the index thread would wait for the held folder and the hook time out. */
+static struct {
+	size_t stolen;              /* ms_stage_counts when the stage went on */
+	bool timed_out;
+} hold;
+
+static void
+hold_first_folder(struct ms_stage *sg, size_t g, bool stage)
+{
+	const struct timespec ms = { 0, 1000000 };
+	size_t staged, stolen;
+	int k;
+
+	(void)g;
+	for (k = 0; k < 3000 && !hold.timed_out; k++) {       /* 3 s */
+		ms_stage_counts(sg, &staged, &stolen);
+		if (stage ? stolen > 0 : staged > 0) {
+			if (stage)
+				hold.stolen = stolen;
+			return;
+		}
+		nanosleep(&ms, NULL);
+	}
+	hold.timed_out = true;      /* once: the pass then goes on unheld */
+}
+
+static void
+test_ms_stage_reads_ahead_while_the_stage_holds_a_folder(void **state)
+{
+	struct tmp_dump f;
+	struct recorded one, two;
+
+	(void)state;
+	tmp_dump_make(&f, SYNC, TEN_RUNS);
+	pass(f.dir, SIZE_MAX, 16, (size_t)1 << 16, &one);
+	ms_stage_read_hook = hold_first_folder;
+	pass(f.dir, 0, 16, (size_t)1 << 16, &two);
+	ms_stage_read_hook = NULL;
+	assert_false(hold.timed_out);
+	assert_true(hold.stolen > 0);
+	record_sink_assert_same(&one.rs, &two.rs);
+	assert_int_equal(two.rs.ntraces, RUNS * ROWS + CONSTANTS);
+	record_sink_index_done(&one);
+	record_sink_index_done(&two);
+	tmp_dump_done(&f);
+}
+
 static bool
 stop_after_two_runs(void *ctx)
 {
@@ -198,6 +249,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ms_stage_statistic_only_same_as_one_thread),
 		cmocka_unit_test(test_ms_stage_damaged_same_as_one_thread),
+		cmocka_unit_test(test_ms_stage_reads_ahead_while_the_stage_holds_a_folder),
 		cmocka_unit_test(test_ms_stage_notes_folders_as_one_thread),
 		cmocka_unit_test(test_ms_stage_stopped_pass_stops_thread),
 	};
