@@ -54,7 +54,10 @@ host_of(struct cmd_env *env, struct diff_tally *t, uint64_t k)
 	size_t i;
 
 	host = host ? host : "";
-	if (t->memo < t->nhosts && strcmp(t->hosts[t->memo].host, host) == 0)
+	/* the model's strings are interned: the same host is the same
+	 * pointer (the pairs of a host come in runs) */
+	if (t->memo < t->nhosts &&
+	    (t->hosts[t->memo].host == host || strcmp(t->hosts[t->memo].host, host) == 0))
 		return &t->hosts[t->memo];
 	for (i = 0; i < t->nhosts; i++)
 		if (strcmp(t->hosts[i].host, host) == 0)
