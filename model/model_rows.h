@@ -151,6 +151,14 @@ struct model_detail {
 	 * where the reader records them; else NULL. */
 	struct td_arg *args;
 	size_t nargs;
+	/* A trace row's statistics as the dump wrote them (Max, Min, Mean,
+	 * Norm; NaN and Inf kept; written[k] false for none or null), where
+	 * the reader gives them (reader.h reader_stats): stats false else. */
+	struct model_stats {
+		bool stats;
+		bool written[4];
+		double v[4];
+	} stats;
 };
 enum td_status model_trace_detail(struct model *m, uint64_t i, struct model_detail *d);
 enum td_status model_execution_detail(struct model *m, uint64_t i, struct model_detail *d);

@@ -458,6 +458,9 @@ detail_take(struct model *m, struct reader_detail *d, struct model_detail *md)
 	md->nargs = d->nargs;
 	d->args = NULL;
 	d->nargs = 0;
+	md->stats.stats = d->stats.stats;
+	memcpy(md->stats.written, d->stats.written, sizeof md->stats.written);
+	memcpy(md->stats.v, d->stats.v, sizeof md->stats.v);
 	pthread_mutex_lock(&m->th.lock);
 	frames_resolve_sids(m, d->frame_ids, d->nframes, &md->stack, &md->nstack);
 	pthread_mutex_unlock(&m->th.lock);

@@ -390,6 +390,16 @@ struct reader_detail {
 	 * records none. */
 	struct td_arg *args;
 	size_t nargs;
+	/* READER_TRACE, optional: the statistics the dump wrote for the
+	 * tensor, as written (Max, Min, Mean, Norm: NaN and Inf kept;
+	 * written[k] false for none or null), where the text's
+	 * "statistics:" line gives them too; a compare's CSV prints them
+	 * as read.  stats false where the reader gives none this way. */
+	struct reader_stats {
+		bool stats;
+		bool written[4];
+		double v[4];
+	} stats;
 };
 void reader_detail_done(struct reader_detail *d);
 

@@ -92,16 +92,21 @@ msp_tensor_summarize(const char *path, struct td_summary *out, char *err, size_t
 	return TD_ERR_UNSUPPORTED;
 }
 
-struct want {
-	uint32_t k;                 /* the leaf wanted (k-th input, or k-th output when
-				     * want_output), UINT32_MAX: all (execution) */
-	bool want_output;
-	bool found;
+/* A tensor leaf as the walk gave it. */
+struct leaf_scan {
 	struct msp_record rec;
 	char path[512];
 	bool is_input;
 	enum msp_role role;
-	uint32_t nin, nout, slot;
+	uint32_t slot;              /* among its side's leaves */
+};
+
+struct want {
+	uint32_t k;                 /* UINT32_MAX: every output's summary (execution);
+				     * else every leaf into leaves (trace) */
+	struct leaf_scan *leaves;   /* in walk order */
+	size_t nleaves, leafcap;
+	uint32_t nin, nout;
 	struct strbuf args;
 	struct td_summary *sums;    /* execution: every leaf */
 	size_t nsums, cap;
@@ -117,6 +122,9 @@ want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role 
 	struct want *w = ctx;
 	uint32_t slot = is_input ? w->nin++ : w->nout++;
 
+	struct leaf_scan *l;
+
+	(void)k;
 	if (w->k == UINT32_MAX) {
 		if (is_input)
 			return;   /* an execution's outputs are its output leaves */
@@ -124,15 +132,13 @@ want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role 
 		msp_record_summary(rec, &w->sums[w->nsums++]);
 		return;
 	}
-	(void)k;
-	if (is_input == w->want_output || slot != w->k)
-		return;
-	w->found = true;
-	w->rec = *rec;
-	snprintf(w->path, sizeof w->path, "%s", path);
-	w->is_input = is_input;
-	w->role = role;
-	w->slot = slot;
+	TD_GROW(w->leaves, w->leafcap, w->nleaves + 1);
+	l = &w->leaves[w->nleaves++];
+	l->rec = *rec;
+	snprintf(l->path, sizeof l->path, "%s", path);
+	l->is_input = is_input;
+	l->role = role;
+	l->slot = slot;
 }
 
 static void
@@ -324,7 +330,7 @@ msp_reader_grad(const struct msp_record *rec)
  * READER_ROW_FACTS): role and requires_grad (FORMAT.md §4), the entry's
  * prefix (§3: the part of its name before the first dot). */
 static void
-leaf_facts(const struct want *w, const char *name, struct reader_detail *out)
+leaf_facts(const struct leaf_scan *w, const char *name, struct reader_detail *out)
 {
 	const char *dot = strchr(name, '.');
 
@@ -336,7 +342,7 @@ leaf_facts(const struct want *w, const char *name, struct reader_detail *out)
 
 /* The saved tensor of a leaf, when it has one. */
 static void
-leaf_value(struct msp_unit *u, const struct want *w, struct reader_detail *out, struct strbuf *sb)
+leaf_value(struct msp_unit *u, const struct leaf_scan *w, struct reader_detail *out, struct strbuf *sb)
 {
 	char err[256] = "", *path;
 	struct td_tensor *t;
@@ -361,15 +367,206 @@ leaf_value(struct msp_unit *u, const struct want *w, struct reader_detail *out, 
 	free(path);
 }
 
+/* ---- an entry's leaves, scanned once ------------------------------------ */
+
+/* The scan of an entry for its trace rows: its leaves in walk order, the
+ * inputs' count (rows are the inputs, then the outputs: msp_index.c), its
+ * non-tensor arguments as detail lines and placed (args_place). */
+struct entry_scan {
+	char *name;
+	struct leaf_scan *leaves;
+	size_t nleaves;
+	uint32_t nin;
+	char *args_text;
+	struct td_arg *targs;
+	size_t ntargs;
+};
+
+/* The entry decoded last on a reader.  A CSV, a diff or the Details pane
+ * reads an entry's leaves one after another, and each leaf's decode was
+ * two scans of the whole entry (the first counting its inputs): a 200,000-
+ * entry pair's `diff --csv` scanned 1.6 million entries 8 times each.
+ * Keyed by the entry and the bytes it was read from: the unit's source
+ * (source_serial, never reused: a flush opens a new one) and the entry's
+ * offset and name hash, so a moved or rewritten entry is scanned again. */
+struct msp_entry_cache {
+	pthread_mutex_t lock;
+	bool valid;
+	uint32_t file;
+	size_t e;
+	uint64_t serial, off;
+	uint32_t hash;
+	struct entry_scan scan;
+	uint64_t scans, hits;       /* msp_entry_cache_counts */
+};
+
+static void
+entry_scan_done(struct entry_scan *s)
+{
+	free(s->name);
+	free(s->leaves);
+	free(s->args_text);
+	td_args_free(s->targs, s->ntargs);
+	memset(s, 0, sizeof(*s));
+}
+
+struct msp_entry_cache *
+msp_entry_cache_new(void)
+{
+	struct msp_entry_cache *c = xcalloc(1, sizeof(*c));
+
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void
+msp_entry_cache_free(struct msp_entry_cache *c)
+{
+	if (!c)
+		return;
+	entry_scan_done(&c->scan);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+void
+msp_entry_cache_counts(struct reader *r, uint64_t *scans, uint64_t *hits)
+{
+	pthread_mutex_lock(&r->ecache->lock);
+	*scans = r->ecache->scans;
+	*hits = r->ecache->hits;
+	pthread_mutex_unlock(&r->ecache->lock);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct td_arg *
+args_dup(const struct td_arg *a, size_t n)
+{
+	struct td_arg *d;
+	size_t i;
+
+	if (!n)
+		return NULL;
+	d = xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		d[i] = a[i];
+		d[i].path = dup_or_null(a[i].path);
+		d[i].dtype = dup_or_null(a[i].dtype);
+		d[i].shape = dup_or_null(a[i].shape);
+		d[i].value = dup_or_null(a[i].value);
+		d[i].md5 = dup_or_null(a[i].md5);
+	}
+	return d;
+}
+
+static enum td_status
+scan_leaves(struct reader *r, struct msp_unit *u, size_t e, struct entry_scan *out)
+{
+	struct want w = { .want_args = true };
+	enum td_status st;
+	char *name;
+
+	memset(out, 0, sizeof(*out));
+	st = scan_entry(r, u, e, &w, &name);
+	if (st != TD_OK) {
+		free(name);
+		free(w.leaves);
+		strbuf_done(&w.args);
+		td_args_free(w.targs, w.ntargs);
+		return st;
+	}
+	args_place(&w);
+	out->name = name;
+	out->leaves = w.leaves;
+	out->nleaves = w.nleaves;
+	out->nin = w.nin;
+	out->args_text = strbuf_take(&w.args);
+	out->targs = w.targs;
+	out->ntargs = w.ntargs;
+	return TD_OK;
+}
+
+/* Whether the bytes at off are still the key "name" (the check scan_entry
+ * makes first, on a few bytes: a file rewritten under the index with
+ * another entry at that offset is stale, not the cached one).  A key the
+ * file spells with escapes is not matched: scanned again. */
+static bool
+key_still_at(struct source *src, uint64_t off, const char *name)
+{
+	size_t n = strlen(name) + 2;
+	char buf[256];
+
+	return n <= sizeof buf && source_read(src, off, buf, n) == (ssize_t)n && buf[0] == '"' &&
+	       memcmp(buf + 1, name, n - 2) == 0 && buf[n - 1] == '"';
+}
+
+/* Row pos of entry e of unit file: its leaf, the entry's name, argument
+ * lines and arguments (the caller's copies), from the cache or one scan. */
+static enum td_status
+entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_scan *leaf,
+	   char **name, char **args_text, struct td_arg **targs, size_t *ntargs)
+{
+	struct msp_entry_cache *c = r->ecache;
+	struct msp_unit *u = &r->units[file];
+	struct entry_scan fresh;
+	const struct entry_scan *s;
+	enum td_status st = TD_ERR_STALE;
+	uint64_t off, serial;
+	uint32_t hash;
+	size_t i;
+	bool in;
+
+	pthread_mutex_lock(&r->lock);
+	off = u->entry_off[e];
+	hash = u->entry_hash[e];
+	serial = source_serial(u->src);
+	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_lock(&c->lock);
+	if (c->valid && c->file == file && c->e == e && c->serial == serial && c->off == off &&
+	    c->hash == hash && key_still_at(u->src, off, c->scan.name)) {
+		c->hits++;
+	} else {
+		pthread_mutex_unlock(&c->lock);
+		if ((st = scan_leaves(r, u, e, &fresh)) != TD_OK)
+			return st;
+		pthread_mutex_lock(&c->lock);
+		entry_scan_done(&c->scan);
+		c->scan = fresh;
+		c->valid = true;
+		c->file = file, c->e = e, c->serial = serial, c->off = off, c->hash = hash;
+		c->scans++;
+		st = TD_ERR_STALE;
+	}
+	s = &c->scan;
+	in = pos < s->nin;
+	for (i = 0; i < s->nleaves; i++)
+		if (s->leaves[i].is_input == in && s->leaves[i].slot == (in ? pos : pos - s->nin)) {
+			*leaf = s->leaves[i];
+			*name = xstrdup(s->name);
+			*args_text = dup_or_null(s->args_text);
+			*targs = args_dup(s->targs, s->ntargs);
+			*ntargs = s->ntargs;
+			st = TD_OK;
+			break;
+		}
+	pthread_mutex_unlock(&c->lock);
+	return st;              /* STALE: the entry has fewer leaves than the index said */
+}
+
 static enum td_status
 decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	char sv[4][32];
 	struct msp_unit *u = unit_of(r, loc);
-	struct want w = { 0 }, count = { 0 };
+	struct leaf_scan *w;
 	struct strbuf sb = { 0 };
 	enum td_status st;
-	char *name;
+	char *name, *args_text;
 	size_t e;
 	uint64_t pos;
 
@@ -378,63 +575,53 @@ decode_trace(struct reader *r, const struct td_locator *loc, struct reader_detai
 	pthread_mutex_lock(&r->lock);
 	pos = loc->offset - u->first_trace[e];
 	pthread_mutex_unlock(&r->lock);
-	/* rows of an entry are its inputs, then its outputs (msp_index.c):
-	 * a first scan counts the inputs */
-	count.k = UINT32_MAX - 1;
-	st = scan_entry(r, u, e, &count, &name);
-	free(name);
-	strbuf_done(&count.args);
-	if (st != TD_OK)
-		return st;
-	w.want_output = pos >= count.nin;
-	w.k = (uint32_t)(w.want_output ? pos - count.nin : pos);
-	w.want_args = true;
-	st = scan_entry(r, u, e, &w, &name);
-	if (st == TD_OK && !w.found)
-		st = TD_ERR_STALE;
+	w = xmalloc(sizeof(*w));    /* 2 KB: not on the stack */
+	st = entry_leaf(r, loc->file, e, pos, w, &name, &args_text, &out->args, &out->nargs);
 	if (st != TD_OK) {
-		free(name);
-		strbuf_done(&w.args);
-		td_args_free(w.targs, w.ntargs);
+		free(w);
 		return st;
 	}
-	args_place(&w);
-	out->args = w.targs;
-	out->nargs = w.ntargs;
 	names_of(u, name, out);
-	leaf_facts(&w, name, out);
-	out->slot = w.slot;
+	leaf_facts(w, name, out);
+	out->slot = w->slot;
 	out->noutputs = 1;
 	out->summaries = xcalloc(1, sizeof(*out->summaries));
-	msp_record_summary(&w.rec, &out->summaries[0]);
-	msp_leaf_file_summary(u, &w.rec, &out->summaries[0]);
+	msp_record_summary(&w->rec, &out->summaries[0]);
+	msp_leaf_file_summary(u, &w->rec, &out->summaries[0]);
 	common_text(r, &sb, u, name);
-	strbuf_addf(&sb, "slot: %s\nrole: %s\n", w.path, msp_role_name(w.role));
-	strbuf_addf(&sb, "dtype: %s\n", w.rec.dtype);
-	if (w.rec.requires_grad >= 0)
-		strbuf_addf(&sb, "requires_grad: %s\n", w.rec.requires_grad ? "true" : "false");
-	if (w.rec.bool_stats)
-		strbuf_addf(&sb, "any: %s\nall: %s\n", w.rec.max != 0 ? "true" : "false",
-			    w.rec.min != 0 ? "true" : "false");
-	if (!w.rec.bool_stats && (w.rec.has_max || w.rec.has_min || w.rec.has_mean || w.rec.has_norm))
+	strbuf_addf(&sb, "slot: %s\nrole: %s\n", w->path, msp_role_name(w->role));
+	strbuf_addf(&sb, "dtype: %s\n", w->rec.dtype);
+	if (w->rec.requires_grad >= 0)
+		strbuf_addf(&sb, "requires_grad: %s\n", w->rec.requires_grad ? "true" : "false");
+	if (w->rec.bool_stats)
+		strbuf_addf(&sb, "any: %s\nall: %s\n", w->rec.max != 0 ? "true" : "false",
+			    w->rec.min != 0 ? "true" : "false");
+	if (!w->rec.bool_stats &&
+	    (w->rec.has_max || w->rec.has_min || w->rec.has_mean || w->rec.has_norm))
 		/* as written (NaN and Inf kept, null as null): what msprobe's
 		 * compare reads and prints (FORMAT.md §10) */
-		strbuf_addf(&sb, "statistics: %s %s %s %s\n", stat_text(w.rec.has_max, w.rec.max, sv[0]),
-			    stat_text(w.rec.has_min, w.rec.min, sv[1]),
-			    stat_text(w.rec.has_mean, w.rec.mean, sv[2]),
-			    stat_text(w.rec.has_norm, w.rec.norm, sv[3]));
-	if (*w.rec.md5)
-		strbuf_addf(&sb, "%s: %s\n", strncmp(w.rec.md5, "0x", 2) == 0 ? "xor" : "md5 (crc32)",
-			    w.rec.md5);
-	if (*w.rec.data_name)
-		strbuf_addf(&sb, "data_name: %s\n", w.rec.data_name);
-	leaf_value(u, &w, out, &sb);
-	strbuf_adds(&sb, w.args.buf ? w.args.buf : "");
+		strbuf_addf(&sb, "statistics: %s %s %s %s\n", stat_text(w->rec.has_max, w->rec.max, sv[0]),
+			    stat_text(w->rec.has_min, w->rec.min, sv[1]),
+			    stat_text(w->rec.has_mean, w->rec.mean, sv[2]),
+			    stat_text(w->rec.has_norm, w->rec.norm, sv[3]));
+	if (!w->rec.bool_stats &&
+	    (w->rec.has_max || w->rec.has_min || w->rec.has_mean || w->rec.has_norm))
+		out->stats = (struct reader_stats){
+			true, { w->rec.has_max, w->rec.has_min, w->rec.has_mean, w->rec.has_norm },
+			{ w->rec.max, w->rec.min, w->rec.mean, w->rec.norm } };
+	if (*w->rec.md5)
+		strbuf_addf(&sb, "%s: %s\n", strncmp(w->rec.md5, "0x", 2) == 0 ? "xor" : "md5 (crc32)",
+			    w->rec.md5);
+	if (*w->rec.data_name)
+		strbuf_addf(&sb, "data_name: %s\n", w->rec.data_name);
+	leaf_value(u, w, out, &sb);
+	strbuf_adds(&sb, args_text ? args_text : "");
 	out->text = strbuf_take(&sb);
 	frames_of(u, name, out);
 	out->next_offset = loc->offset + 1;
 	free(name);
-	strbuf_done(&w.args);
+	free(args_text);
+	free(w);
 	return TD_OK;
 }
 

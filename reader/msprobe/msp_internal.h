@@ -260,7 +260,14 @@ struct reader {
 	size_t nsources, capsources;
 	struct msp_map source_ids;  /* path -> index */
 	pthread_mutex_t lock;       /* units' entry tables (decode vs index) */
+	struct msp_entry_cache *ecache;   /* msp_decode.c: the entry decoded last */
 };
+
+/* msp_decode.c: the entry cache's life (open, close); tests: the scans of
+ * an entry decode made, and the decodes the cache answered. */
+struct msp_entry_cache *msp_entry_cache_new(void);
+void msp_entry_cache_free(struct msp_entry_cache *c);
+void msp_entry_cache_counts(struct reader *r, uint64_t *scans, uint64_t *hits);
 
 /* msp_side.c: stack.json and construct.json of u, frames sent through sink. */
 void msp_side_load(struct reader *r, struct msp_unit *u, const struct reader_sink *sink);

@@ -295,6 +295,7 @@ msp_close(struct reader *r)
 	}
 	free(r->sources);
 	msp_comm_done(r);
+	msp_entry_cache_free(r->ecache);
 	pthread_mutex_destroy(&r->lock);
 	free(r->source_root);
 	free(r->root);
@@ -332,6 +333,7 @@ msp_open(const char *dir, const struct reader_options *opt, struct reader **out,
 	}
 	r = xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->lock, NULL);
+	r->ecache = msp_entry_cache_new();
 	r->root = xstrdup(dir);
 	r->source_root = opt && opt->source_root ? xstrdup(opt->source_root) : NULL;
 	r->follow = opt && opt->follow;

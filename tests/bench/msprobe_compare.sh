@@ -6,7 +6,7 @@
 # --nonequal 0:0'` (both indexed, every pair paired and judged) against
 # `cat` of both files: wall and user time, peak RSS (the bound is 128 MB);
 # with --no-cache, then a first open and a warm one with the persistent
-# index and its summary columns (issue 27).
+# index and its summary columns (issue 27), and `diff --csv` of the pair.
 # msprobe's compare is documented at about 0.1 GB/s (formats/msprobe.md,
 # issue 27): the line prints what that rate gives for these bytes.
 # Uses a private XDG_CACHE_HOME; prints one line each.
@@ -47,5 +47,9 @@ RATE_S=$(awk "BEGIN { print $BYTES / 1e8 }")
 cat "$W"/t.? | sort -n | awk -v rate_s="$RATE_S" '
 	{ w[NR] = $1; u[NR] = $2; if ($3 > m) m = $3; all = all " " $1 }
 	END { printf "compare, warm (index and columns reused), 5 runs:%s s; median %s s wall (%s s user), least %s s, %d KB peak; msprobe at 0.1 GB/s / median = %.1fx (target 20x)\n", all, w[3], u[3], w[1], m, (w[3] > 0 ? rate_s / w[3] : 0) }'
+# msprobe's own output: the CSV of every pair (its cells are the dumps'
+# text: each leaf's entry decoded, not read from the columns)
+/usr/bin/time -f "diff --csv, warm: %e s wall, %U s user, %M KB peak" \
+	"$TDBG" -q -e "diff --csv $W/pair.csv" "$W/golden" "$W/target" >/dev/null
 cmp -s "$W/out" "$W/out.first" && cmp -s "$W/out" "$W/out.warm" ||
 	echo "compare: the answers with the cache differ from --no-cache's"

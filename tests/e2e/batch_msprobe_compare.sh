@@ -285,6 +285,9 @@ tdbg_run --json -e "diff --csv $WORK/csv_pt.csv" "$D/golden" "$D/target"
 expect_rc 1 csv_refuses_to_replace_without_force
 tdbg_run --json -e "diff --csv $WORK/csv_pt.csv --force" "$D/golden" "$D/target"
 expect_rc 0 csv_force_replaces
+# the CSV is written through a temporary file beside it, a piece at a time:
+# none is left, whether the write was refused or done
+expect_eq csv_leaves_no_temporary_file "$(ls -A "$WORK" | grep -c '^\.tmp\.')" 0
 
 # ---- diff --csv on md5 and xor dumps: the md5 header, checksums compared --
 # md5_check NAME DIR FILE: tdbg's CSV equals the one built here from

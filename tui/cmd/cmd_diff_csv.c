@@ -19,9 +19,10 @@
  * Inf kept, the saved file, the checksum) come from the reader's detail
  * lines "slot:", "dtype:", "requires_grad:", "statistics:", "data_name:",
  * "md5 (crc32):" and "xor:"; a row
- * without them (another format) is written from its summary.  The text is
- * built in memory, then written at once (outfile_write): a few hundred
- * bytes a row.  Not the JSON or text of diff (cmd_diff.c).
+ * without them (another format) is written from its summary.  The text
+ * goes to a temporary file beside FILE 4 MB at a time, renamed into place
+ * at the end (outfile_open): a few hundred bytes a row.  Not the JSON or
+ * text of diff (cmd_diff.c).
  */
 #include "cmd_internal.h"
 
@@ -137,7 +138,16 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 			 : td_dtype_name(l->dt));
 	if (line_value(text, "requires_grad", val, sizeof val))
 		l->requires_grad = strcmp(val, "true") == 0;
-	if (line_value(text, "statistics", val, sizeof val)) {
+	if (d.stats.stats) {
+		/* the same numbers as the "statistics:" line, not made into
+		 * text and read back (two conversions a number, 1.6 million
+		 * leaves a 200,000-entry pair) */
+		for (k = 0; k < 4; k++) {
+			l->has[k] = d.stats.written[k];
+			l->none[k] = !d.stats.written[k];
+			l->st[k] = d.stats.written[k] ? d.stats.v[k] : NAN;
+		}
+	} else if (line_value(text, "statistics", val, sizeof val)) {
 		char *p = val, *end;
 
 		for (k = 0; k < 4; k++) {
@@ -592,13 +602,27 @@ flush(struct strbuf *sb, struct csv_row *g, size_t n, enum csv_mode mode, bool s
 	cmd_csv_call_done(ca);
 }
 
+/* The text so far goes to the file once it holds CSV_SPILL bytes (all:
+ * whatever it holds): a 200,000-entry pair's CSV is 240 MB, which built
+ * whole before the write made a 354 MB peak. */
+#define CSV_SPILL ((size_t)4 << 20)
+
+static void
+spill(struct strbuf *sb, struct outfile *of, bool all)
+{
+	if (sb->len && (all || sb->len >= CSV_SPILL)) {
+		outfile_add(of, sb->buf, sb->len);
+		strbuf_reset(sb);
+	}
+}
+
 /* The calls of B without a tensor row from execution *x up to the one
  * whose rows start at row `upto` (UINT64_MAX: to the end), written in
  * their place (cmd_csv_call_rows); *x moves past them. */
 static void
 rowless(struct model_diff *d, uint64_t *x, uint64_t upto, struct csv_row **g, size_t *cap,
-	struct strbuf *sb, enum csv_mode mode, bool stack, uint64_t count[RES_COUNT],
-	uint64_t *rows, struct verdict *v)
+	struct strbuf *sb, struct outfile *of, enum csv_mode mode, bool stack,
+	uint64_t count[RES_COUNT], uint64_t *rows, struct verdict *v)
 {
 	struct model *mb = model_diff_b(d);
 	uint64_t nx = model_execution_count(mb);
@@ -615,12 +639,14 @@ rowless(struct model_diff *d, uint64_t *x, uint64_t upto, struct csv_row **g, si
 			continue;
 		n = cmd_csv_call_rows(d, *x, g, cap, &cb, &ca, mode == CSV_TENSOR, stack);
 		flush(sb, *g, n, mode, stack, count, rows, v, &cb, &ca);
+		spill(sb, of, false);
 	}
 }
 
-/* Writes the CSV text of every B row into sb; counts rows per Result. */
+/* Writes the CSV text of every B row to out (through sb); counts rows per
+ * Result. */
 static void
-build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
+build(struct model_diff *d, struct strbuf *sb, struct outfile *out, enum csv_mode mode, bool stack,
       uint64_t count[RES_COUNT], uint64_t *rows, struct verdict *v)
 {
 	bool tensor = mode == CSV_TENSOR;
@@ -642,7 +668,7 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			i++;                /* a host the diff leaves out */
 			continue;
 		}
-		rowless(d, &x, i, &g, &cap, sb, mode, stack, count, rows, v);
+		rowless(d, &x, i, &g, &cap, sb, out, mode, stack, count, rows, v);
 		first_input = true;
 		for (j = i, n = 0; j < nb && model_trace_quick(mb, j, &op2, &flags) && op2 == op; j++) {
 			struct csv_row *r;
@@ -677,9 +703,11 @@ build(struct model_diff *d, struct strbuf *sb, enum csv_mode mode, bool stack,
 			j = i + 1;          /* a row past the index: skip it */
 		n = cmd_csv_with_args(&g, &cap, n, &cb, &ca, tensor);
 		flush(sb, g, n, mode, stack, count, rows, v, &cb, &ca);
+		spill(sb, out, false);
 		i = j;
 	}
-	rowless(d, &x, UINT64_MAX, &g, &cap, sb, mode, stack, count, rows, v);
+	rowless(d, &x, UINT64_MAX, &g, &cap, sb, out, mode, stack, count, rows, v);
+	spill(sb, out, true);
 	free(g);
 	free(of);
 }
@@ -689,6 +717,7 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack)
 {
 	struct model *dumps[2] = { model_diff_a(env->diff), model_diff_b(env->diff) };
 	struct strbuf sb = { 0 };
+	struct outfile of;
 	uint64_t count[RES_COUNT] = { 0 }, rows = 0;
 	struct verdict v = { 0 };
 	enum csv_mode mode;
@@ -696,11 +725,11 @@ cmd_diff_csv(struct cmd_env *env, const char *file, bool force, bool stack)
 	enum td_status st;
 	struct emit e;
 
-	if ((st = outfile_check(file, dumps, 2, force, err, sizeof err)) != TD_OK)
+	if ((st = outfile_open(&of, file, dumps, 2, force, err, sizeof err)) != TD_OK)
 		return cmd_fail(env, st, "%s", err);
 	mode = csv_mode_of(dumps[0], dumps[1]);
-	build(env->diff, &sb, mode, stack, count, &rows, &v);
-	st = outfile_write(file, dumps, 2, force, sb.buf ? sb.buf : "", sb.len, err, sizeof err);
+	build(env->diff, &sb, &of, mode, stack, count, &rows, &v);
+	st = outfile_close(&of, true, err, sizeof err);
 	strbuf_done(&sb);
 	if (st != TD_OK)
 		return cmd_fail(env, st, "%s", err);

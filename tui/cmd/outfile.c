@@ -131,6 +131,65 @@ outfile_write(const char *path, struct model *const *dumps, size_t ndumps, bool 
 	return st;
 }
 
+enum td_status
+outfile_open(struct outfile *o, const char *path, struct model *const *dumps, size_t ndumps,
+	     bool force, char *err, size_t errlen)
+{
+	enum td_status st;
+
+	memset(o, 0, sizeof(*o));
+	o->dirfd = -1;
+	if (!path || !*path) {
+		snprintf(err, errlen, "no file name");
+		return TD_ERR_ARGS;
+	}
+	if ((o->dirfd = open_parent(path, &o->name, err, errlen)) < 0)
+		return TD_ERR_ARGS;
+	o->path = path;
+	o->force = force;
+	st = check_at(o->dirfd, o->name, path, dumps, ndumps, force, err, errlen);
+	if (st == TD_OK)
+		st = safeio_tmp_open(o->dirfd, path, 0666, &o->tmp, err, errlen);
+	o->open = st == TD_OK;
+	if (st != TD_OK) {
+		close(o->dirfd);
+		o->dirfd = -1;
+	}
+	return st;
+}
+
+bool
+outfile_add(struct outfile *o, const void *data, size_t len)
+{
+	if (o->failed || !o->open)
+		return false;
+	if (len && !safeio_tmp_write(&o->tmp, data, len, o->err, sizeof o->err))
+		o->failed = true;
+	return !o->failed;
+}
+
+enum td_status
+outfile_close(struct outfile *o, bool commit, char *err, size_t errlen)
+{
+	enum td_status st = TD_OK;
+
+	if (!o->open)
+		return TD_ERR_ARGS;
+	if (o->failed || !commit) {
+		safeio_tmp_abort(&o->tmp);
+		if (o->failed) {
+			snprintf(err, errlen, "%s", o->err);
+			st = TD_ERR_IO;
+		}
+	} else {
+		st = safeio_tmp_commit(&o->tmp, o->name, o->force, o->path, err, errlen);
+	}
+	o->open = false;
+	close(o->dirfd);
+	o->dirfd = -1;
+	return st;
+}
+
 /* The last '>' of line outside quotes, or NULL. */
 static const char *
 last_gt(const char *line)

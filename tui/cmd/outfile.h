@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "reader/base/safeio.h"
 #include "reader/base/util.h"
 
 struct model;
@@ -35,6 +36,25 @@ enum td_status outfile_check(const char *path, struct model *const *dumps, size_
  * error with the reason in err. */
 enum td_status outfile_write(const char *path, struct model *const *dumps, size_t ndumps,
 			     bool force, const void *data, size_t len, char *err, size_t errlen);
+
+/* A file written a piece at a time, for an output too large to build in
+ * memory first (diff --csv of a million rows): outfile_open checks path
+ * as outfile_write does and creates the temporary file beside it;
+ * outfile_add appends; outfile_close renames it into place (commit) or
+ * removes it.  After a failed outfile_add the file is only closed
+ * (outfile_close then removes it and returns the first error). */
+struct outfile {
+	int dirfd;
+	const char *name;           /* in path */
+	const char *path;
+	bool force, failed, open;
+	struct safeio_tmp tmp;
+	char err[512];
+};
+enum td_status outfile_open(struct outfile *o, const char *path, struct model *const *dumps,
+			    size_t ndumps, bool force, char *err, size_t errlen);
+bool outfile_add(struct outfile *o, const void *data, size_t len);
+enum td_status outfile_close(struct outfile *o, bool commit, char *err, size_t errlen);
 
 /* Splits a prompt line "COMMAND > FILE" or "COMMAND >| FILE" (replace) at
  * its last '>' outside quotes.  A '>' followed by a number is a comparison

@@ -612,10 +612,18 @@ test_msprobe_rewritten_entry_is_stale(void **state)
 
 	(void)state;
 	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	/* decoded once before: the entry's scan is kept (msp_decode.c's
+	 * entry cache), and must not answer for the other entry */
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
 	p = strstr(other, "linear.0.forward");
 	p[7] = '9';                     /* same length, same offsets, another name */
 	path = xasprintf("%s/step3/rank2/dump.json", dir);
 	test_spit(path, other, strlen(other), "wb");
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[1].loc, &d),
+			 TD_ERR_STALE);
+	reader_detail_done(&d);
 	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
 			 TD_ERR_STALE);
 	reader_detail_done(&d);
@@ -625,6 +633,74 @@ test_msprobe_rewritten_entry_is_stale(void **state)
 	record_sink_index_done(&ix);
 	free(path);
 	free(other);
+	test_rmtree(dir);
+}
+
+/* An entry's leaves decoded one after another (a CSV, a diff, the Details
+ * pane) scan the entry once: the decodes give what a scan each gives (the
+ * cache emptied before each of those), with the statistics as written
+ * beside the text's line; another entry in between scans again. */
+static void
+test_msprobe_entry_scanned_once_for_its_leaves(void **state)
+{
+	static const char *const slots[] = { "input.0", "input.1.0", "input.bias", "output.0",
+					     "output.0" };
+	char *dir = make_dump("msp_once", DUMP, SIZE_MAX);
+	struct recorded ix;
+	struct reader_detail d, fresh;
+	uint64_t scans, hits;
+	size_t i;
+
+	(void)state;
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 5);
+	for (i = 0; i < 5; i++) {
+		char want[64];
+
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[i].loc, &d),
+				 TD_OK);
+		/* the same decode from a fresh scan */
+		msp_entry_cache_free(ix.r->ecache);
+		ix.r->ecache = msp_entry_cache_new();
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[i].loc,
+							   &fresh), TD_OK);
+		assert_string_equal(d.text, fresh.text);
+		assert_int_equal(d.nargs, fresh.nargs);
+		assert_int_equal(d.slot, fresh.slot);
+		assert_memory_equal(&d.summaries[0], &fresh.summaries[0], sizeof d.summaries[0]);
+		snprintf(want, sizeof want, "slot: %s\n", slots[i]);
+		assert_non_null(strstr(d.text, want));
+		reader_detail_done(&fresh);
+		reader_detail_done(&d);
+	}
+	/* the first entry's arguments come with each of its leaves */
+	msp_entry_cache_free(ix.r->ecache);
+	ix.r->ecache = msp_entry_cache_new();
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[i].loc, &d),
+				 TD_OK);
+		assert_int_equal(d.nargs, i < 4 ? 1 : 0);
+		if (i == 0) {   /* Max 2.5, Min -1, Mean 0.5, Norm 3 as written */
+			assert_true(d.stats.stats && d.stats.written[0] && d.stats.written[3]);
+			assert_true(d.stats.v[0] == 2.5 && d.stats.v[1] == -1 && d.stats.v[3] == 3);
+		}
+		if (i == 3) {   /* NaN and -Infinity kept */
+			assert_true(d.stats.stats && isnan(d.stats.v[0]) && isinf(d.stats.v[1]));
+		}
+		if (i == 4)     /* a bool tensor's Max and Min are no statistics */
+			assert_false(d.stats.stats);
+		reader_detail_done(&d);
+	}
+	msp_entry_cache_counts(ix.r, &scans, &hits);
+	assert_int_equal(scans, 2);     /* one an entry */
+	assert_int_equal(hits, 3);
+	/* back to the first entry after the second: scanned again */
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[0].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
+	msp_entry_cache_counts(ix.r, &scans, &hits);
+	assert_int_equal(scans, 3);
+	record_sink_index_done(&ix);
 	test_rmtree(dir);
 }
 
@@ -852,6 +928,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_follow_flush),
 		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
+		cmocka_unit_test(test_msprobe_entry_scanned_once_for_its_leaves),
 		cmocka_unit_test(test_msprobe_debug_json),
 		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
 		cmocka_unit_test(test_msprobe_entry_name_parts),
