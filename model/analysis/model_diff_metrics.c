@@ -387,7 +387,7 @@ pair_metrics(struct model_diff *d, uint64_t k, struct model_diff_metrics *x)
  * starts small (a divergence early on wastes little) and doubles while the
  * scan goes on in order, up to BATCH_MAX pairs: each batch is two hand-offs
  * between the threads (a futex wake and sleep each), and 4,096 made 200
- * batches of the 200,000-entry msprobe pair's 800,000 pairs (warm compare
+ * batches of the bench's 200,000-entry pair's 800,000 pairs (warm compare
  * 0.19 s mean); 16,384 make 50 (0.16 s), 2.9 MB of batch; 65,536 gained
  * nothing more for 4 MB more. */
 #define BATCH_FIRST 64
