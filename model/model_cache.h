@@ -360,4 +360,8 @@ uint32_t mc_sid(struct model *m, const char *s);
 bool mc_str(struct model *m, uint32_t sid, const struct mc_counts *c, bool nullable,
 	    const char **out);
 
+/* Files from which a reopen checks the DUMP section's files on two
+ * threads (tests lower it: 1 forces the split). */
+extern size_t model_cache_split_min;
+
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_cache.h"
 #include "tests/unit/helpers/cache_tmp.h"
 #include "reader/reader.h"
 
@@ -162,6 +163,72 @@ test_cache_changed_file_rebuilds(void **state)
 	tmp_done(&t);
 }
 
+/* The reopen's file checks split between two threads (forced here; a
+ * dump of 1,024 files or more) answer as one thread does: unchanged, a
+ * torn file completed (grown, noted: "extended"), and two files changed
+ * (the first of the section's order is the one named).  edit: a command
+ * with two %s, each the dump's folder. */
+static void
+split_check(const char *fixture, const char *edit, const char *state, char *why, size_t len)
+{
+	struct tmp t;
+	struct model *m;
+	struct model_info info;
+	const char *w;
+
+	tmp_init(&t, fixture);
+	model_close(open_cached(&t, true, "new"));
+	if (edit)
+		sh(edit, t.dump, t.dump);
+	m = open_cached(&t, true, state);
+	model_info(m, &info);
+	/* from the file's name on: the temporary folder differs between runs */
+	w = info.index_cache_why ? info.index_cache_why : "";
+	snprintf(why, len, "%s", strrchr(w, '/') ? strrchr(w, '/') : w);
+	model_close(m);
+	tmp_done(&t);
+}
+
+static void
+test_cache_split_check_answers_as_one_thread(void **state)
+{
+	static const struct {
+		const char *fixture, *edit, *state;
+	} cases[] = {
+		{ FIX "/mnist_nan", NULL, "used" },
+		{ FIX "/torn", "tail -c 100 " FIX "/mnist_nan/" TRACES " >> %s/" TRACES " && test -d %s",
+		  "extended" },
+		{ FIX "/mnist_nan",
+		  "touch -d 2001-01-01 %s/tfdbg_events.1586979375.tfdbg-host-a.metadata && "
+		  "cp " FIX "/torn/" TRACES " %s/" TRACES, "rebuilt" },
+	};
+	/* each file of the dump changed alone: those of both halves */
+	static const char *const kinds[] = { "execution", "graph_execution_traces", "graphs",
+					     "metadata", "source_files", "stack_frames" };
+	char one[512], two[512], edit[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0] + TD_ARRAY_SIZE(kinds); i++) {
+		const char *fixture = FIX "/mnist_nan", *ed = edit, *st = "rebuilt";
+
+		if (i < sizeof cases / sizeof cases[0])
+			fixture = cases[i].fixture, ed = cases[i].edit, st = cases[i].state;
+		else
+			snprintf(edit, sizeof edit, "touch -d 2001-01-01 "
+				 "%%s/tfdbg_events.1586979375.tfdbg-host-a.%s && test -d %%s",
+				 kinds[i - sizeof cases / sizeof cases[0]]);
+		model_cache_split_min = SIZE_MAX;
+		split_check(fixture, ed, st, one, sizeof one);
+		model_cache_split_min = 1;
+		split_check(fixture, ed, st, two, sizeof two);
+		model_cache_split_min = 1024;
+		assert_string_equal(one, two);
+		if (i >= 2)
+			assert_non_null(strstr(two, "tfdbg-host-a."));
+	}
+}
+
 static void
 test_cache_no_directory_still_opens(void **state)
 {
@@ -263,6 +330,7 @@ main(void)
 		cmocka_unit_test(test_cache_saved_index_answers_as_fresh),
 		cmocka_unit_test(test_cache_torn_file_completed_extends),
 		cmocka_unit_test(test_cache_changed_file_rebuilds),
+		cmocka_unit_test(test_cache_split_check_answers_as_one_thread),
 		cmocka_unit_test(test_cache_no_directory_still_opens),
 		cmocka_unit_test(test_cache_off_unless_asked),
 		cmocka_unit_test(test_cache_bad_header_refused),
