@@ -529,6 +529,45 @@ stated_grad(uint8_t g)
 }
 
 bool
+model_op_prefix(struct model *m, const char *op_name, size_t *len)
+{
+	if (!(m->ops->flags & READER_ROW_FACTS) || !m->ops->op_prefix || !op_name)
+		return false;
+	*len = m->ops->op_prefix(op_name);
+	return true;
+}
+
+const char *
+model_op_prefix_str(struct model *m, const char *op_name, bool *stated)
+{
+	const char *p;
+	size_t n;
+	char *s;
+
+	*stated = model_op_prefix(m, op_name, &n);
+	if (!*stated || !n)
+		return NULL;
+	s = xstrndup(op_name, n);
+	pthread_mutex_lock(&m->th.lock);
+	p = intern_str(&m->str, intern_add(&m->str, s));
+	pthread_mutex_unlock(&m->th.lock);
+	free(s);
+	return p;
+}
+
+/* Row i's prefix from its op's name (model_op_prefix_str). */
+static const char *
+prefix_of_row(struct model *m, uint64_t i)
+{
+	const char *name, *type;
+	bool stated;
+
+	if (!model_op_names(m, trace_op(m, i), &name, &type))
+		return NULL;
+	return model_op_prefix_str(m, name, &stated);
+}
+
+bool
 model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_facts *out)
 {
 	struct cache_ent e;
@@ -537,6 +576,12 @@ model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_fac
 	*out = (struct model_row_facts){ ROLE_NONE, -1, NULL };
 	if (!(m->ops->flags & READER_ROW_FACTS) || i >= rows_ntraces(m))
 		return false;
+	if (prefix && m->ops->op_prefix) {
+		/* the reader spells a row's prefix from its op's name: no
+		 * decode for it (a condition on it over every row) */
+		out->prefix = prefix_of_row(m, i);
+		prefix = false;
+	}
 	if (!prefix && fields_facts(m, i, &f)) {
 		out->role = stated_role((uint8_t)(f & 3));
 		out->requires_grad = stated_grad((uint8_t)(f >> 2 & 3));
@@ -545,7 +590,8 @@ model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_fac
 	rows_trace_decoded(m, i, &e);
 	out->role = stated_role(e.role);
 	out->requires_grad = stated_grad(e.grad);
-	out->prefix = !prefix || e.prefix == NO_ID ? NULL : intern_str(&m->str, e.prefix);
+	if (prefix)
+		out->prefix = e.prefix == NO_ID ? NULL : intern_str(&m->str, e.prefix);
 	return true;
 }
 

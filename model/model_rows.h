@@ -83,6 +83,14 @@ struct model_row_facts {
 	const char *prefix;
 };
 bool model_trace_facts(struct model *m, uint64_t i, bool prefix, struct model_row_facts *out);
+/* Whether the dump's rows take their prefix (model_row_facts.prefix)
+ * from their op's name alone, and then its length at the start of
+ * op_name in *len (0: none).  A condition on it is then decided per op.
+ * Any thread, no lock. */
+bool model_op_prefix(struct model *m, const char *op_name, size_t *len);
+/* The same prefix as a string that lives as long as the model (NULL:
+ * none), *stated as model_op_prefix's answer.  Takes the model's lock. */
+const char *model_op_prefix_str(struct model *m, const char *op_name, bool *stated);
 /* True when the dump's format records which call encloses an op (a
  * module tree: model_detail.call_parent, model_calls_of).  No lock. */
 bool model_has_call_tree(struct model *m);

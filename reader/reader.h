@@ -512,6 +512,12 @@ struct reader_ops {
 	 * decode(). */
 	enum td_status (*decode_outputs)(struct reader *r, const struct td_locator *loc,
 					 struct reader_detail *out);
+	/* Optional, for a reader flagged READER_ROW_FACTS whose rows' prefix
+	 * (reader_detail.prefix) is a function of their op's name alone: its
+	 * length at the start of op_name, 0 when the name states none.  Pure
+	 * (no reader state: any thread).  NULL: a row's prefix is read from
+	 * its decode. */
+	size_t (*op_prefix)(const char *op_name);
 	/* Moves loc forward by n records of kind (within its file; TD_ERR_RANGE
 	 * past the end).  The model keeps sparse locators and calls this. */
 	enum td_status (*advance)(struct reader *r, enum reader_kind kind,

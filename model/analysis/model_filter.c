@@ -193,7 +193,7 @@ eval_op(struct model_filter *f, const struct model_op_brief *o)
 		ok = model_graph_inside(f->m, o->graph, f->graph);
 	st = ok ? ST_MATCH : ST_NO;
 	if (ok && f->where) {
-		enum expr_result r = where_op(f->where, o->name, o->type);
+		enum expr_result r = where_op(f->where, f->m, o->name, o->type);
 
 		st = r == EXPR_TRUE ? ST_MATCH : r == EXPR_FALSE ? ST_NO : ST_ROWS;
 	}

@@ -113,8 +113,8 @@ watch_op_info(struct model *m, struct model_watch_run *r, uint32_t op, uint64_t 
 		if (!o->name)
 			o->name = o->type = "";
 		/* model_where.c's fact_field with no stated role */
-		o->wop = (struct where_op_ctx){ o->raw_name, o->raw_type ? o->raw_type : "",
-						false, EXPR_LATER, NULL };
+		o->wop = (struct where_op_ctx){ .name = o->raw_name,
+						.type = o->raw_type ? o->raw_type : "", .m = m };
 		o->role = r->row_facts ? NULL : model_role_name(model_role_of(o->name, o->type));
 		o->ready = true;
 	}

@@ -194,6 +194,18 @@ op_field(void *ctx, enum expr_field f, double *num, const char **str)
 		if (c->role_avail == EXPR_KNOWN)
 			*str = c->role;
 		return c->role_avail;
+	case EXPR_F_PREFIX:
+		if (!c->prefix_done) {
+			bool stated = false;
+
+			/* the reader spells it from the name: decided per op */
+			c->prefix = c->m && c->name ? model_op_prefix_str(c->m, c->name, &stated) : NULL;
+			c->prefix_avail = !stated ? EXPR_LATER : c->prefix ? EXPR_KNOWN : EXPR_ABSENT;
+			c->prefix_done = true;
+		}
+		if (c->prefix_avail == EXPR_KNOWN)
+			*str = c->prefix;
+		return c->prefix_avail;
 	default:          return EXPR_LATER;
 	}
 }
@@ -205,9 +217,9 @@ where_op_with(const struct expr *e, struct where_op_ctx *c)
 }
 
 enum expr_result
-where_op(const struct expr *e, const char *name, const char *type)
+where_op(const struct expr *e, struct model *m, const char *name, const char *type)
 {
-	struct where_op_ctx c = { name, type, false, EXPR_LATER, NULL };
+	struct where_op_ctx c = { .name = name, .type = type, .m = m };
 
 	return expr_eval(e, op_field, &c);
 }

@@ -14,16 +14,21 @@
 /* A summary field of s (counts, min/max, mean, abs_mean, dtype...). */
 enum expr_avail where_summary_field(const struct td_summary *s, enum expr_field f, double *num,
 				    const char **str);
-/* e on an op alone (name, type, role; the rest deferred).  Any thread. */
-enum expr_result where_op(const struct expr *e, const char *name, const char *type);
+/* e on an op alone (name, type, role, and the prefix where m's reader
+ * spells it from the op's name; the rest deferred).  m may be NULL (no
+ * prefix at this stage).  Any thread. */
+enum expr_result where_op(const struct expr *e, struct model *m, const char *name,
+			  const char *type);
 /* An op for where_op_with: its role worked out (from its name and type
  * as text) the first time a condition asks, kept for the next ones (the
- * watches ask each op once per watch).  Start with { name, type }. */
+ * watches ask each op once per watch), the same for its prefix.  Start
+ * with { name, type, m }. */
 struct where_op_ctx {
 	const char *name, *type;
-	bool role_done;
-	enum expr_avail role_avail;
-	const char *role;
+	struct model *m;                /* NULL: the prefix is a row's */
+	bool role_done, prefix_done;
+	enum expr_avail role_avail, prefix_avail;
+	const char *role, *prefix;
 };
 enum expr_result where_op_with(const struct expr *e, struct where_op_ctx *c);
 /* e on trace row j, decoding it only if a summary field is reached. */

@@ -329,15 +329,23 @@ msp_reader_grad(const struct msp_record *rec)
 /* The leaf's own facts for the model's conditions (reader.h
  * READER_ROW_FACTS): role and requires_grad (FORMAT.md §4), the entry's
  * prefix (§3: the part of its name before the first dot). */
-static void
-leaf_facts(const struct leaf_scan *w, const char *name, struct reader_detail *out)
+size_t
+msp_op_prefix(const char *name)
 {
 	const char *dot = strchr(name, '.');
 
+	return dot && dot > name ? (size_t)(dot - name) : 0;
+}
+
+static void
+leaf_facts(const struct leaf_scan *w, const char *name, struct reader_detail *out)
+{
+	size_t n = msp_op_prefix(name);
+
 	out->role = msp_reader_role(w->role);
 	out->requires_grad = msp_reader_grad(&w->rec);
-	if (dot && dot > name)
-		out->prefix = xstrndup(name, (size_t)(dot - name));
+	if (n)
+		out->prefix = xstrndup(name, n);
 }
 
 /* The saved tensor of a leaf, when it has one. */

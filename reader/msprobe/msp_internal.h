@@ -263,6 +263,9 @@ struct reader {
 	struct msp_entry_cache *ecache;   /* msp_decode.c: the entry decoded last */
 };
 
+/* msp_decode.c: reader.h op_prefix: an entry's prefix is its name up to
+ * the first dot ("Functional" of "Functional.linear.0.forward"). */
+size_t msp_op_prefix(const char *name);
 /* msp_decode.c: the entry cache's life (open, close); tests: the scans of
  * an entry decode made, and the decodes the cache answered. */
 struct msp_entry_cache *msp_entry_cache_new(void);

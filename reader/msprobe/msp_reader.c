@@ -439,6 +439,7 @@ const struct reader_ops msprobe_reader_ops = {
 	.open = msp_open,
 	.index = msp_index,
 	.decode = msp_decode,
+	.op_prefix = msp_op_prefix,
 	.advance = msp_advance,
 	.close = msp_close,
 	.save_state = msp_save_state,

@@ -135,7 +135,8 @@ test_calls_parent_children_and_rows(void **state)
 /* With the persistent index, the role and requires_grad the index pass
  * stated are read from the summary columns: the same facts as a decode
  * (the model without the index), and no record decoded for them, at the
- * first open and at the reopen; the prefix is still the decode's. */
+ * first open and at the reopen; the prefix is spelt from the op's name
+ * (the reader's op_prefix), no decode either. */
 static void
 test_row_facts_from_the_columns(void **state)
 {
@@ -160,8 +161,9 @@ test_row_facts_from_the_columns(void **state)
 			assert_true(model_trace_facts(plain, i, true, &b));
 			assert_int_equal(a.role, b.role);
 			assert_int_equal(a.requires_grad, b.requires_grad);
-			/* the prefix asked: decoded, as before */
+			/* the prefix asked: the decode's, without one */
 			assert_true(model_trace_facts(m, i, true, &a));
+			assert_int_equal(m->dc.decodes, before);
 			assert_string_equal(a.prefix, b.prefix);
 		}
 		model_close(m);
@@ -245,13 +247,42 @@ test_role_decided_per_op_but_forward_calls(void **state)
 
 	(void)state;
 	assert_int_equal(expr_parse("role == \"weight\"", &e, err, sizeof err), TD_OK);
-	assert_int_equal(where_op(e, "dense/MatMul", "MatMul"), EXPR_FALSE);
-	assert_int_equal(where_op(e, "dense/kernel", "VariableV2"), EXPR_TRUE);
-	assert_int_equal(where_op(e, "Functional.linear.0.backward", "Functional.linear"), EXPR_FALSE);
-	assert_int_equal(where_op(e, "Module.fc1.Linear.forward.0", "Module.fc1.Linear"), EXPR_DEFER);
-	assert_int_equal(where_op(e, "Functional.relu.0.forward", "Functional.relu"), EXPR_DEFER);
-	assert_int_equal(where_op(e, "x/forwarded", "Relu"), EXPR_FALSE);
+	assert_int_equal(where_op(e, NULL, "dense/MatMul", "MatMul"), EXPR_FALSE);
+	assert_int_equal(where_op(e, NULL, "dense/kernel", "VariableV2"), EXPR_TRUE);
+	assert_int_equal(where_op(e, NULL, "Functional.linear.0.backward", "Functional.linear"), EXPR_FALSE);
+	assert_int_equal(where_op(e, NULL, "Module.fc1.Linear.forward.0", "Module.fc1.Linear"), EXPR_DEFER);
+	assert_int_equal(where_op(e, NULL, "Functional.relu.0.forward", "Functional.relu"), EXPR_DEFER);
+	assert_int_equal(where_op(e, NULL, "x/forwarded", "Relu"), EXPR_FALSE);
 	expr_free(e);
+}
+
+/* A prefix condition is decided per op, from the op's name, when the
+ * reader spells the prefix from it (msprobe): no row read, no decode; the
+ * same answers as the rows' facts (test_row_facts_and_conditions). */
+static void
+test_prefix_decided_per_op(void **state)
+{
+	char *dir, err[128];
+	struct model *m = open_dump(&dir);
+	struct expr *e;
+	uint64_t before = m->dc.decodes;
+	size_t n;
+
+	(void)state;
+	assert_true(model_op_prefix(m, "Torch.cat.0.forward", &n));
+	assert_int_equal(n, 5);
+	assert_int_equal(expr_parse("prefix == \"Torch\"", &e, err, sizeof err), TD_OK);
+	assert_int_equal(where_op(e, m, "Torch.cat.0.forward", "Torch.cat"), EXPR_TRUE);
+	assert_int_equal(where_op(e, m, "Functional.linear.0.forward", "Functional.linear"),
+			 EXPR_FALSE);
+	/* a name without a dot states no prefix: a comparison with none */
+	assert_int_equal(where_op(e, m, "optimizer", ""), EXPR_UNKNOWN);
+	/* no model: left to the rows */
+	assert_int_equal(where_op(e, NULL, "Torch.cat.0.forward", "Torch.cat"), EXPR_DEFER);
+	expr_free(e);
+	assert_int_equal(m->dc.decodes, before);
+	model_close(m);
+	test_rmtree(dir);
 }
 
 /* A format that states neither: nothing stated, and no decode to ask. */
@@ -289,6 +320,7 @@ main(void)
 		cmocka_unit_test(test_calls_parent_children_and_rows),
 		cmocka_unit_test(test_row_facts_and_conditions),
 		cmocka_unit_test(test_row_facts_from_the_columns),
+		cmocka_unit_test(test_prefix_decided_per_op),
 		cmocka_unit_test(test_role_decided_per_op_but_forward_calls),
 		cmocka_unit_test(test_no_facts_no_decode),
 	};

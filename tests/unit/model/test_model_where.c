@@ -182,13 +182,13 @@ test_where_op_with_keeps_the_role(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		struct where_op_ctx c = { ops[i][0], ops[i][1], false, EXPR_LATER, NULL };
+		struct where_op_ctx c = { .name = ops[i][0], .type = ops[i][1] };
 
 		for (size_t j = 0; j < sizeof conds / sizeof conds[0]; j++) {
 			struct expr *e;
 
 			assert_int_equal(expr_parse(conds[j], &e, err, sizeof err), TD_OK);
-			assert_int_equal(where_op_with(e, &c), where_op(e, ops[i][0], ops[i][1]));
+			assert_int_equal(where_op_with(e, &c), where_op(e, NULL, ops[i][0], ops[i][1]));
 			/* the first condition reads no role: none worked out yet */
 			assert_true(c.role_done == (j > 0));
 			expr_free(e);
