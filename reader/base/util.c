@@ -2,6 +2,7 @@
  * util.c - status messages, aborting allocators, growable strings.
  */
 #include "util.h"
+#include "shortest.h"
 
 #include <float.h>
 #include <math.h>
@@ -313,45 +314,95 @@ strbuf_add_double(struct strbuf *sb, double v)
 	strbuf_adds(sb, buf);
 }
 
+/* The exact way to shortest_digits' answer (when it declines): the
+ * fewest digits that read back as v, the nearest of that many, as digits
+ * and the exponent of the first.  When some count up to 15 reads back, v
+ * lies within half an ulp (1.1e-16 of it) of that decimal, far nearer
+ * than half a step of 15 digits (5e-16 of it), so 15 digits round to
+ * that decimal padded with zeros; else 16, else 17 (always enough).  Not
+ * so at a power of two, whose lower neighbour is half as far as its upper
+ * (the decimal nearest v may fall below the lower boundary while the one
+ * above it reads back: Python's repr(2.0 ** -1017) has 16 digits, the
+ * correctly rounded 16 do not read back), nor for a subnormal, whose ulp
+ * is large beside it: counted up from one digit, and the neighbour across
+ * v tried when the nearest does not read back. */
+static int
+pyfloat_digits_exact(double v, char *digits, int *exp_sci)
+{
+	uint64_t bits;
+	char buf[48], nb[48];
+	bool two;
+	int p, n, k;
+
+	memcpy(&bits, &v, sizeof bits);
+	two = (bits & (((uint64_t)1 << 52) - 1)) == 0;
+	for (p = two || v < DBL_MIN ? 1 : 15; p <= 17; p++) {
+		const char *x;
+		bool up;
+
+		snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+		x = strchr(buf, 'e');
+		n = 0;
+		for (const char *c = buf; c < x; c++)
+			if (*c != '.')
+				digits[n++] = *c;
+		digits[n] = '\0';
+		*exp_sci = atoi(x + 1);
+		if (strtod(buf, NULL) == v || p == 17)
+			return n;
+		if (!two)
+			continue;
+		/* one unit in the last place toward v */
+		up = strtod(buf, NULL) < v;
+		for (k = n - 1; k >= 0; k--) {
+			if (up ? digits[k] != '9' : digits[k] != '0') {
+				digits[k] = (char)(digits[k] + (up ? 1 : -1));
+				break;
+			}
+			digits[k] = up ? '0' : '9';
+		}
+		if (k < 0 && up) {
+			digits[0] = '1';
+			(*exp_sci)++;
+		}
+		if (digits[0] == '0')
+			continue;
+		snprintf(nb, sizeof nb, "%c.%se%d", digits[0], digits + 1, *exp_sci);
+		if (strtod(nb, NULL) == v)
+			return n;
+	}
+	return n;
+}
+
+bool strbuf_pyfloat_exact_only;
+
 void
 strbuf_add_pyfloat(struct strbuf *sb, double v)
 {
-	char buf[40], digits[24];
-	int prec, exp, nd, i;
-	const char *p, *e;
+	char digits[24];
+	int exp, nd, i;
 
 	if (isnan(v) || isinf(v)) {
 		strbuf_adds(sb, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
 		return;
 	}
-	/* the fewest digits that read back as v (a CSV of 800,000 rows
-	 * writes ten numbers a row: one try each, not up to 17): when some
-	 * count up to 15 does, v lies within half an ulp (1.1e-16 of it) of
-	 * that decimal, far nearer than half a step of 15 digits (5e-16 of
-	 * it), so 15 digits round to that decimal padded with zeros, which
-	 * are stripped below; else 16 digits, else 17 (always enough).  A
-	 * subnormal's ulp is no longer that small beside it: counted up from
-	 * one digit */
-	for (prec = fabs(v) < DBL_MIN ? 0 : 14; prec < 16; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	if (prec == 16)
-		snprintf(buf, sizeof buf, "%.*e", prec, v);
-	/* buf: [-]d[.ddd]e[+-]XX */
-	p = buf, e = strchr(buf, 'e'), nd = 0;
-	if (*p == '-') {
+	if (signbit(v))
 		strbuf_addc(sb, '-');
-		p++;
+	v = fabs(v);
+	if (v == 0) {
+		strbuf_adds(sb, "0.0");
+		return;
 	}
-	for (; p < e; p++)
-		if (*p != '.')
-			digits[nd++] = *p;
-	digits[nd] = '\0';
-	exp = atoi(e + 1);
+	/* the shortest digits that read back, the nearest of them (a CSV of
+	 * 800,000 rows writes 16 numbers a row): the fast exact way, else
+	 * printf's and strtod's */
+	if (!strbuf_pyfloat_exact_only && (nd = shortest_digits(v, digits, &exp)) > 0)
+		exp += nd - 1;
+	else
+		nd = pyfloat_digits_exact(v, digits, &exp);
 	while (nd > 1 && digits[nd - 1] == '0')
 		digits[--nd] = '\0';
+	digits[nd] = '\0';
 	if (exp >= -4 && exp < 16) {
 		if (exp < 0) {
 			strbuf_adds(sb, "0.");

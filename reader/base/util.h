@@ -120,6 +120,8 @@ void strbuf_add_double(struct strbuf *sb, double v);
  * back, fixed notation for decimal exponents -4..15 ("1.0", "0.0001"),
  * else "1e-05", "1.5e+16"; "nan", "inf", "-inf". */
 void strbuf_add_pyfloat(struct strbuf *sb, double v);
+/* Tests: strbuf_add_pyfloat without its fast way (shortest.h). */
+extern bool strbuf_pyfloat_exact_only;
 
 /* A non-tensor argument of a call (a number, a flag, a name, a range ...
  * that the dump records beside the call's tensors but that is not a

@@ -1,0 +1,20 @@
+/*
+ * shortest.h - the shortest decimal digits that read back as a double, the
+ * nearest of them to it (Python's repr, JavaScript's Number.toString): a
+ * fast exact path (Grisu3: 64-bit arithmetic, 87 cached powers of ten)
+ * that says when it cannot be sure, and the caller's slower one then.
+ */
+#ifndef TD_SHORTEST_H
+#define TD_SHORTEST_H
+
+#include <stdbool.h>
+
+/* For a finite v > 0: its shortest round-trip digits into digits (no
+ * leading or trailing zero, NUL-terminated, at most 17 and the NUL) and
+ * *exp10 such that v reads back from 0.DIGITS x 10^(*exp10 + ndigits)...
+ * that is, v = DIGITS x 10^*exp10 with DIGITS an integer.  Returns the
+ * number of digits, or 0 when the fast path cannot vouch for its answer
+ * (about 0.5% of doubles): the caller then finds them another way. */
+int shortest_digits(double v, char digits[18], int *exp10);
+
+#endif
