@@ -267,10 +267,67 @@ test_json_too_deep_is_reported(void **state)
 	assert_false(json_ok(&f->j));
 }
 
+/* json_format_double as it was: the fewest %g digits that read back
+ * (counted up from one), then fixed notation for exponents -4..15. */
+static void
+format_counted(char *buf, size_t len, double v)
+{
+	int prec;
+	char *e;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec > 17)
+		prec = 17;
+	if ((e = strchr(buf, 'e')) && atoi(e + 1) >= -4 && atoi(e + 1) <= 15)
+		snprintf(buf, len, "%.*f", prec - 1 - atoi(e + 1) > 0 ? prec - 1 - atoi(e + 1) : 0, v);
+}
+
+/* The shortest digits' way (reader/base/shortest.h) writes what counting
+ * the digits up wrote, byte for byte: random doubles, float32 values,
+ * short decimals, integers, powers of two and ten and their neighbours,
+ * subnormals, negatives. */
+static void
+test_json_double_same_as_counted_digits(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char a[48], b[48];
+
+	(void)state;
+	for (int i = 0; i < 120000; i++) {
+		double v;
+		uint64_t bits;
+		float f;
+		uint32_t fb;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (i % 6) {
+		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
+		case 1: fb = (uint32_t)x; memcpy(&f, &fb, sizeof f); v = f; break;
+		case 2: v = (double)(x % 100000000) / pow(10, (double)(x >> 40 & 15)); break;
+		case 3: v = (double)(int64_t)(x % 2000001) - 1000000; break;
+		case 4: v = ldexp(1.0, (int)(x % 2098) - 1074); v = (x >> 20 & 1) ? nextafter(v, 0) : v;
+			break;
+		default: v = pow(10, (double)((int)(x % 600) - 300)) * ((x >> 30 & 1) ? -1 : 1); break;
+		}
+		if (!isfinite(v))
+			continue;
+		json_format_double(a, sizeof a, v);
+		format_counted(b, sizeof b, v);
+		if (strcmp(a, b) != 0)
+			fprintf(stderr, "%a: %s against %s\n", v, a, b);
+		assert_string_equal(a, b);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_double_same_as_counted_digits),
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_json_object_members_are_comma_separated),
 		T(test_json_nested_arrays_and_objects),
