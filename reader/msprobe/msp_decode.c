@@ -101,15 +101,12 @@ struct leaf_scan {
 	uint32_t slot;              /* among its side's leaves */
 };
 
+/* An entry's walk: every tensor leaf, the arguments' text and places. */
 struct want {
-	uint32_t k;                 /* UINT32_MAX: every output's summary (execution);
-				     * else every leaf into leaves (trace) */
 	struct leaf_scan *leaves;   /* in walk order */
 	size_t nleaves, leafcap;
 	uint32_t nin, nout;
 	struct strbuf args;
-	struct td_summary *sums;    /* execution: every leaf */
-	size_t nsums, cap;
 	bool want_args;             /* collect the non-tensor arguments */
 	struct td_arg *targs;       /* their places: leaves of their side before them */
 	size_t ntargs, tacap;
@@ -121,17 +118,9 @@ want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role 
 {
 	struct want *w = ctx;
 	uint32_t slot = is_input ? w->nin++ : w->nout++;
-
 	struct leaf_scan *l;
 
 	(void)k;
-	if (w->k == UINT32_MAX) {
-		if (is_input)
-			return;   /* an execution's outputs are its output leaves */
-		TD_GROW(w->sums, w->cap, w->nsums + 1);
-		msp_record_summary(rec, &w->sums[w->nsums++]);
-		return;
-	}
 	TD_GROW(w->leaves, w->leafcap, w->nleaves + 1);
 	l = &w->leaves[w->nleaves++];
 	l->rec = *rec;
@@ -513,21 +502,17 @@ key_still_at(struct source *src, uint64_t off, const char *name)
 	       memcmp(buf + 1, name, n - 2) == 0 && buf[n - 1] == '"';
 }
 
-/* Row pos of entry e of unit file: its leaf, the entry's name, argument
- * lines and arguments (the caller's copies), from the cache or one scan. */
+/* Makes the cache hold entry e of unit file: a hit, or one scan.  TD_OK
+ * with the cache's lock held (the caller copies what it needs out). */
 static enum td_status
-entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_scan *leaf,
-	   char **name, char **args_text, struct td_arg **targs, size_t *ntargs)
+cache_hold(struct reader *r, uint32_t file, size_t e)
 {
 	struct msp_entry_cache *c = r->ecache;
 	struct msp_unit *u = &r->units[file];
 	struct entry_scan fresh;
-	const struct entry_scan *s;
-	enum td_status st = TD_ERR_STALE;
+	enum td_status st;
 	uint64_t off, serial;
 	uint32_t hash;
-	size_t i;
-	bool in;
 
 	pthread_mutex_lock(&r->lock);
 	off = u->entry_off[e];
@@ -538,18 +523,35 @@ entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_
 	if (c->valid && c->file == file && c->e == e && c->serial == serial && c->off == off &&
 	    c->hash == hash && key_still_at(u->src, off, c->scan.name)) {
 		c->hits++;
-	} else {
-		pthread_mutex_unlock(&c->lock);
-		if ((st = scan_leaves(r, u, e, &fresh)) != TD_OK)
-			return st;
-		pthread_mutex_lock(&c->lock);
-		entry_scan_done(&c->scan);
-		c->scan = fresh;
-		c->valid = true;
-		c->file = file, c->e = e, c->serial = serial, c->off = off, c->hash = hash;
-		c->scans++;
-		st = TD_ERR_STALE;
+		return TD_OK;
 	}
+	pthread_mutex_unlock(&c->lock);
+	if ((st = scan_leaves(r, u, e, &fresh)) != TD_OK)
+		return st;
+	pthread_mutex_lock(&c->lock);
+	entry_scan_done(&c->scan);
+	c->scan = fresh;
+	c->valid = true;
+	c->file = file, c->e = e, c->serial = serial, c->off = off, c->hash = hash;
+	c->scans++;
+	return TD_OK;
+}
+
+/* Row pos of entry e of unit file: its leaf, the entry's name, argument
+ * lines and arguments (the caller's copies), from the cache or one scan. */
+static enum td_status
+entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_scan *leaf,
+	   char **name, char **args_text, struct td_arg **targs, size_t *ntargs)
+{
+	struct msp_entry_cache *c = r->ecache;
+	const struct entry_scan *s;
+	enum td_status st;
+	size_t i;
+	bool in;
+
+	if ((st = cache_hold(r, file, e)) != TD_OK)
+		return st;
+	st = TD_ERR_STALE;      /* the entry has fewer leaves than the index said */
 	s = &c->scan;
 	in = pos < s->nin;
 	for (i = 0; i < s->nleaves; i++)
@@ -563,7 +565,7 @@ entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_
 			break;
 		}
 	pthread_mutex_unlock(&c->lock);
-	return st;              /* STALE: the entry has fewer leaves than the index said */
+	return st;
 }
 
 static enum td_status
@@ -637,36 +639,41 @@ static enum td_status
 decode_execution(struct reader *r, const struct td_locator *loc, struct reader_detail *out)
 {
 	struct msp_unit *u = unit_of(r, loc);
-	struct want w = { .k = UINT32_MAX, .want_args = true };
+	struct msp_entry_cache *c = r->ecache;
+	const struct entry_scan *s;
 	struct strbuf sb = { 0 };
 	enum td_status st;
-	char *name;
+	char *name, *args_text;
+	size_t i, n = 0;
 
 	if (!u || loc->offset >= u->nentries)
 		return TD_ERR_RANGE;
-	st = scan_entry(r, u, (size_t)loc->offset, &w, &name);
-	if (st != TD_OK) {
-		free(name);
-		free(w.sums);
-		strbuf_done(&w.args);
-		td_args_free(w.targs, w.ntargs);
+	/* the entry's scan, shared with its rows' decodes (a watch reads an
+	 * execution, then its rows) */
+	if ((st = cache_hold(r, loc->file, (size_t)loc->offset)) != TD_OK)
 		return st;
-	}
+	s = &c->scan;
+	/* an execution's outputs are its output leaves, in their order */
+	out->summaries = xcalloc(s->nleaves ? s->nleaves : 1, sizeof(*out->summaries));
+	for (i = 0; i < s->nleaves; i++)
+		if (!s->leaves[i].is_input)
+			msp_record_summary(&s->leaves[i].rec, &out->summaries[n++]);
+	out->noutputs = n;
 	/* the arguments of a call without tensor leaves are its only CSV
 	 * rows (FORMAT.md §12) */
-	args_place(&w);
-	out->args = w.targs;
-	out->nargs = w.ntargs;
+	out->args = args_dup(s->targs, s->ntargs);
+	out->nargs = s->ntargs;
+	name = xstrdup(s->name);
+	args_text = dup_or_null(s->args_text);
+	pthread_mutex_unlock(&c->lock);
 	names_of(u, name, out);
-	out->noutputs = w.nsums;
-	out->summaries = w.sums;
 	common_text(r, &sb, u, name);
-	strbuf_adds(&sb, w.args.buf ? w.args.buf : "");
+	strbuf_adds(&sb, args_text ? args_text : "");
 	out->text = strbuf_take(&sb);
 	frames_of(u, name, out);
 	out->next_offset = loc->offset + 1;
 	free(name);
-	strbuf_done(&w.args);
+	free(args_text);
 	return TD_OK;
 }
 

@@ -700,6 +700,26 @@ test_msprobe_entry_scanned_once_for_its_leaves(void **state)
 	reader_detail_done(&d);
 	msp_entry_cache_counts(ix.r, &scans, &hits);
 	assert_int_equal(scans, 3);
+	/* an execution, then its rows (a watch): the same one scan; its
+	 * outputs are its output leaves, its arguments the entry's (the
+	 * other entry's row first, so that the execution's entry is not the
+	 * one kept) */
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[4].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[0].loc,
+						   &d), TD_OK);
+	assert_int_equal(d.noutputs, 1);
+	assert_true(td_summary_nonfinite(&d.summaries[0]));
+	assert_int_equal(d.nargs, 1);
+	assert_non_null(strstr(d.text, "entry: Functional.linear.0.forward\n"));
+	reader_detail_done(&d);
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[3].loc, &d),
+			 TD_OK);
+	reader_detail_done(&d);
+	msp_entry_cache_counts(ix.r, &scans, &hits);
+	assert_int_equal(scans, 5);     /* the other entry, then the execution's */
+	assert_int_equal(hits, 4);      /* 3 before, the row after the execution */
 	record_sink_index_done(&ix);
 	test_rmtree(dir);
 }
