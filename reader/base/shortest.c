@@ -214,24 +214,19 @@ digit_gen(struct diy low, struct diy w, struct diy high, char *buf, int *len, in
 	}
 }
 
-int
-shortest_digits(double v, char digits[18], int *exp10)
+/* The shortest digits of v = f x 2^e (f > 0, at most 53 bits); lower:
+ * the lower boundary is half as far as the upper (a power of two but the
+ * smallest normal of its type). */
+static int
+shortest_core(uint64_t f, int e, bool lower, char digits[18], int *exp10)
 {
-	uint64_t bits, frac;
-	int bexp, k, i, len, kappa, min_e;
-	struct diy w, plus, minus, c;
+	int k, i, len, kappa, min_e;
+	struct diy w = { f, e }, plus, minus, c;
 	char buf[24];
 
-	memcpy(&bits, &v, sizeof bits);
-	frac = bits & (((uint64_t)1 << 52) - 1);
-	bexp = (int)(bits >> 52 & 0x7ff);
-	if (bexp == 0x7ff || (bits >> 63) || (bexp == 0 && frac == 0))
-		return 0;           /* not finite, negative or zero: not here */
-	w = bexp ? (struct diy){ frac | (uint64_t)1 << 52, bexp - 1075 } : (struct diy){ frac, -1074 };
-	/* the boundaries: halfway to the neighbours; the lower one is nearer
-	 * at a power of two (but for the smallest normal) */
+	/* the boundaries: halfway to the neighbours */
 	plus = normalize((struct diy){ (w.f << 1) + 1, w.e - 1 });
-	if (frac == 0 && bexp > 1)
+	if (lower)
 		minus = (struct diy){ (w.f << 2) - 1, w.e - 2 };
 	else
 		minus = (struct diy){ (w.f << 1) - 1, w.e - 1 };
@@ -263,4 +258,40 @@ shortest_digits(double v, char digits[18], int *exp10)
 	memcpy(digits, buf, (size_t)len);
 	digits[len] = '\0';
 	return len;
+}
+
+int
+shortest_digits(double v, char digits[18], int *exp10)
+{
+	uint64_t bits, frac;
+	int bexp;
+
+	memcpy(&bits, &v, sizeof bits);
+	frac = bits & (((uint64_t)1 << 52) - 1);
+	bexp = (int)(bits >> 52 & 0x7ff);
+	if (bexp == 0x7ff || (bits >> 63) || (bexp == 0 && frac == 0))
+		return 0;           /* not finite, negative or zero: not here */
+	return bexp ? shortest_core(frac | (uint64_t)1 << 52, bexp - 1075, frac == 0 && bexp > 1,
+				    digits, exp10)
+		    : shortest_core(frac, -1074, false, digits, exp10);
+}
+
+int
+shortest_digits_float(float v, char digits[10], int *exp10)
+{
+	char d[18];
+	uint32_t bits, frac;
+	int bexp, n;
+
+	memcpy(&bits, &v, sizeof bits);
+	frac = bits & ((1u << 23) - 1);
+	bexp = (int)(bits >> 23 & 0xff);
+	if (bexp == 0xff || (bits >> 31) || (bexp == 0 && frac == 0))
+		return 0;
+	n = bexp ? shortest_core(frac | 1u << 23, bexp - 150, frac == 0 && bexp > 1, d, exp10)
+		 : shortest_core(frac, -149, false, d, exp10);
+	if (n > 9)
+		return 0;
+	memcpy(digits, d, (size_t)n + 1);
+	return n;
 }

@@ -16,5 +16,8 @@
  * number of digits, or 0 when the fast path cannot vouch for its answer
  * (about 0.5% of doubles): the caller then finds them another way. */
 int shortest_digits(double v, char digits[18], int *exp10);
+/* The same for a float: the fewest digits (at most 9) that read back
+ * (strtof) as v. */
+int shortest_digits_float(float v, char digits[10], int *exp10);
 
 #endif

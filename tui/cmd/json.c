@@ -214,10 +214,21 @@ json_format_double(char *buf, size_t len, double v)
 void
 json_format_float(char *buf, size_t len, float v)
 {
-	int prec;
+	uint32_t bits;
+	char d[10];
+	int prec, x;
 
 	if (format_nonfinite(buf, len, v))
 		return;
+	/* as json_format_double: the count from shortest.h, but at a power
+	 * of two */
+	memcpy(&bits, &v, sizeof bits);
+	if (v != 0 && (bits & ((1u << 23) - 1)) != 0 &&
+	    (prec = shortest_digits_float(fabsf(v), d, &x)) > 0) {
+		snprintf(buf, len, "%.*g", prec, (double)v);
+		prefer_fixed(buf, len, (double)v, prec);
+		return;
+	}
 	for (prec = 1; prec <= 9; prec++) {
 		snprintf(buf, len, "%.*g", prec, (double)v);
 		if (strtof(buf, NULL) == v)

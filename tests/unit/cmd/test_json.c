@@ -286,6 +286,64 @@ format_counted(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.*f", prec - 1 - atoi(e + 1) > 0 ? prec - 1 - atoi(e + 1) : 0, v);
 }
 
+/* json_format_float as it was: the fewest %g digits that read back as
+ * the float (strtof), then fixed notation for exponents -4..15. */
+static void
+format_counted_float(char *buf, size_t len, float v)
+{
+	int prec;
+	char *e;
+
+	for (prec = 1; prec <= 9; prec++) {
+		snprintf(buf, len, "%.*g", prec, (double)v);
+		if (strtof(buf, NULL) == v)
+			break;
+	}
+	if (prec > 9)
+		prec = 9;
+	if ((e = strchr(buf, 'e')) && atoi(e + 1) >= -4 && atoi(e + 1) <= 15)
+		snprintf(buf, len, "%.*f", prec - 1 - atoi(e + 1) > 0 ? prec - 1 - atoi(e + 1) : 0,
+			 (double)v);
+}
+
+/* The same for floats: random bit patterns, short decimals, every power
+ * of two and its neighbours, subnormals, negatives. */
+static void
+test_json_float_same_as_counted_digits(void **state)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	char a[48], b[48];
+
+	(void)state;
+	for (int i = 0; i < 150000 + 3 * 277; i++) {
+		float v;
+		uint32_t fb;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (i >= 150000) {
+			int k = (i - 150000) / 3;
+
+			v = ldexpf(1.0f, k - 149);
+			v = i % 3 == 1 ? nextafterf(v, 0) : i % 3 == 2 ? nextafterf(v, INFINITY) : v;
+		} else if (i % 3 == 0) {
+			fb = (uint32_t)x;
+			memcpy(&v, &fb, sizeof v);
+		} else if (i % 3 == 1) {
+			v = (float)((double)(x % 10000000) / pow(10, (double)(x >> 40 & 15)));
+		} else {
+			fb = (uint32_t)(x % 0x800000);      /* subnormal */
+			memcpy(&v, &fb, sizeof v);
+		}
+		if (!isfinite(v))
+			continue;
+		json_format_float(a, sizeof a, v);
+		format_counted_float(b, sizeof b, v);
+		if (strcmp(a, b) != 0)
+			fprintf(stderr, "%a: %s against %s\n", (double)v, a, b);
+		assert_string_equal(a, b);
+	}
+}
+
 /* The shortest digits' way (reader/base/shortest.h) writes what counting
  * the digits up wrote, byte for byte: random doubles, float32 values,
  * short decimals, integers, powers of two and ten and their neighbours,
@@ -328,6 +386,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_double_same_as_counted_digits),
+		cmocka_unit_test(test_json_float_same_as_counted_digits),
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_json_object_members_are_comma_separated),
 		T(test_json_nested_arrays_and_objects),

@@ -44,6 +44,14 @@ split(const char *s, char *d, int *exp_sci)
  * neighbour across v (at a power of two the lower boundary is nearer
  * than the upper, and only that neighbour can read back then).  Digits
  * without trailing zeros, v = DIGITS x 10^exp10. */
+static bool as_float;           /* reference: read back with strtof */
+
+static bool
+reads_back(const char *s, double v)
+{
+	return as_float ? (double)strtof(s, NULL) == v : strtod(s, NULL) == v;
+}
+
 static int
 reference(double v, char *digits, int *exp10)
 {
@@ -53,7 +61,7 @@ reference(double v, char *digits, int *exp10)
 	for (p = 1; p <= 17; p++) {
 		snprintf(buf, sizeof buf, "%.*e", p - 1, v);
 		n = split(buf, d, &e);
-		if (strtod(buf, NULL) != v) {
+		if (!reads_back(buf, v)) {
 			/* one unit in the last place toward v */
 			int up = strtod(buf, NULL) < v;
 
@@ -71,7 +79,7 @@ reference(double v, char *digits, int *exp10)
 			if (d[0] == '0')            /* 10..0 - 1: a count tried before */
 				continue;
 			snprintf(nb, sizeof nb, "%c.%se%d", d[0], d + 1, e);
-			if (strtod(nb, NULL) != v)
+			if (!reads_back(nb, v))
 				continue;
 		}
 		while (n > 1 && d[n - 1] == '0')
@@ -230,6 +238,48 @@ test_shortest_edges(void **state)
 	}
 }
 
+/* shortest_digits_float against the definition with strtof: random
+ * floats, subnormals, every power of two and its neighbours. */
+static void
+test_shortest_floats(void **state)
+{
+	unsigned long tried = 0, declined = 0;
+
+	(void)state;
+	as_float = true;
+	for (int i = 0; i < 60000 + 3 * 277; i++) {
+		char got[10], want[24];
+		int ge = 0, we, n;
+		float f;
+		uint32_t b;
+
+		if (i >= 60000) {
+			int k = (i - 60000) / 3;
+
+			f = ldexpf(1.0f, k - 149);
+			f = i % 3 == 1 ? nextafterf(f, 0) : i % 3 == 2 ? nextafterf(f, INFINITY) : f;
+		} else {
+			b = (uint32_t)next() & (i % 4 ? 0x7fffffffu : 0x007fffffu);
+			memcpy(&f, &b, sizeof f);
+		}
+		if (!isfinite(f) || f <= 0)
+			continue;
+		tried++;
+		if ((n = shortest_digits_float(f, got, &ge)) == 0) {
+			declined++;
+			continue;
+		}
+		reference((double)f, want, &we);
+		if (strcmp(got, want) != 0 || ge != we)
+			fprintf(stderr, "%a: got %se%d, want %se%d\n", (double)f, got, ge, want, we);
+		assert_string_equal(got, want);
+		assert_int_equal(ge, we);
+		assert_true(n <= 9);
+	}
+	as_float = false;
+	assert_true(declined * 100 < tried);
+}
+
 /* strbuf_add_pyfloat spells a double as Python 3's repr does (the CSV
  * cells of diff --csv, msprobe's argument values): facts from python3. */
 static void
@@ -310,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_shortest_random_bits),
 		cmocka_unit_test(test_shortest_float32_and_decimals),
 		cmocka_unit_test(test_shortest_edges),
+		cmocka_unit_test(test_shortest_floats),
 		cmocka_unit_test(test_pyfloat_is_python_repr),
 		cmocka_unit_test(test_pyfloat_powers_of_two),
 	};
