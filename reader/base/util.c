@@ -295,13 +295,23 @@ td_now(void)
 void
 strbuf_add_double(struct strbuf *sb, double v)
 {
-	char buf[40];
+	char buf[40], d[18];
+	uint64_t bits;
+	int n, x;
 
-	for (int digits = 1; digits <= 17; digits++) {
-		snprintf(buf, sizeof buf, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v || v != v)
-			break;
-	}
+	/* the count from shortest.h (one printf), but at a power of two,
+	 * where the nearest decimal of the shortest length may not read back
+	 * while another does and the count-up below takes one digit more */
+	memcpy(&bits, &v, sizeof bits);
+	if (isfinite(v) && v != 0 && (bits & (((uint64_t)1 << 52) - 1)) != 0 &&
+	    (n = shortest_digits(fabs(v), d, &x)) > 0)
+		snprintf(buf, sizeof buf, "%.*g", n, v);
+	else
+		for (int digits = 1; digits <= 17; digits++) {
+			snprintf(buf, sizeof buf, "%.*g", digits, v);
+			if (strtod(buf, NULL) == v || v != v)
+				break;
+		}
 	/* %g's shortest form of 50 is "5e+01": between 1e-4 and 1e15 the
 	 * fewest decimals that read back the same read better */
 	if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15) {

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,56 @@ test_strbuf_add_double_is_shortest_and_plain(void **state)
 	}
 }
 
+/* strbuf_add_double as it was, counting the digits up. */
+static void
+add_double_counted(char *buf, size_t len, double v)
+{
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v || v != v)
+			break;
+	}
+	if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
+		for (int decimals = 0; decimals <= 17; decimals++) {
+			snprintf(buf, len, "%.*f", decimals, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+}
+
+/* The shortest digits' way (shortest.h) writes what counting up wrote,
+ * byte for byte: random doubles, short decimals, integers, powers of two
+ * and ten with their neighbours, zero, negatives. */
+static void
+test_strbuf_add_double_same_as_counted(void **state)
+{
+	uint64_t x = 0x853c49e6748fea9bull;
+	char want[48];
+
+	(void)state;
+	for (int i = 0; i < 60000; i++) {
+		struct strbuf sb = { 0 };
+		uint64_t bits;
+		double v;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (i % 5) {
+		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
+		case 1: v = (double)(x % 100000000) / pow(10, (double)(x >> 40 & 15)); break;
+		case 2: v = (double)(int64_t)(x % 2000001) - 1000000; break;
+		case 3: v = ldexp(1.0, (int)(x % 2098) - 1074); v = (x >> 20 & 1) ? nextafter(v, 0) : v;
+			break;
+		default: v = pow(10, (double)((int)(x % 600) - 300)) * ((x >> 30 & 1) ? -1 : 1); break;
+		}
+		if (!isfinite(v))
+			continue;
+		strbuf_add_double(&sb, v);
+		add_double_counted(want, sizeof want, v);
+		assert_string_equal(sb.buf, want);
+		strbuf_done(&sb);
+	}
+}
+
 /* Varints and their changes come back as written, a byte below 128 and
  * for a small step either way; a varint cut short or over ten bytes is
  * bad. */
@@ -233,6 +284,7 @@ main(void)
 		cmocka_unit_test(test_parse_lines_counts_rejects_and_names_the_first),
 		cmocka_unit_test(test_xdg_dir_prefers_an_absolute_variable),
 		cmocka_unit_test(test_strbuf_add_double_is_shortest_and_plain),
+		cmocka_unit_test(test_strbuf_add_double_same_as_counted),
 		cmocka_unit_test(test_serial_varints_and_deltas_round_trip),
 	};
 
