@@ -101,10 +101,20 @@ struct leaf_scan {
 	uint32_t slot;              /* among its side's leaves */
 };
 
-/* An entry's walk: every tensor leaf, the arguments' text and places. */
+/* Leaves an entry's scan keeps (2 KB each; an entry may hold up to
+ * MSP_MAX_LEAVES): a row past them is found by a scan for it alone. */
+#define KEEP_LEAVES 512
+
+/* An entry's walk: its tensor leaves (the first KEEP_LEAVES, or the one
+ * wanted), its outputs' summaries, the arguments' text and places. */
 struct want {
 	struct leaf_scan *leaves;   /* in walk order */
 	size_t nleaves, leafcap;
+	bool partial;               /* leaves past KEEP_LEAVES not kept */
+	bool target, t_input;       /* keep only the leaf (t_input, t_slot) */
+	uint32_t t_slot;
+	struct td_summary *sums;    /* every output leaf's (an execution's outputs) */
+	size_t nsums, sumcap;
 	uint32_t nin, nout;
 	struct strbuf args;
 	bool want_args;             /* collect the non-tensor arguments */
@@ -121,6 +131,14 @@ want_leaf(void *ctx, uint32_t k, const char *path, bool is_input, enum msp_role 
 	struct leaf_scan *l;
 
 	(void)k;
+	if (!is_input && !w->target) {
+		TD_GROW(w->sums, w->sumcap, w->nsums + 1);
+		msp_record_summary(rec, &w->sums[w->nsums++]);
+	}
+	if (w->target ? is_input != w->t_input || slot != w->t_slot : w->nleaves >= KEEP_LEAVES) {
+		w->partial |= !w->target;
+		return;
+	}
 	TD_GROW(w->leaves, w->leafcap, w->nleaves + 1);
 	l = &w->leaves[w->nleaves++];
 	l->rec = *rec;
@@ -371,9 +389,12 @@ leaf_value(struct msp_unit *u, const struct leaf_scan *w, struct reader_detail *
  * non-tensor arguments as detail lines and placed (args_place). */
 struct entry_scan {
 	char *name;
-	struct leaf_scan *leaves;
+	struct leaf_scan *leaves;   /* the first KEEP_LEAVES */
 	size_t nleaves;
+	bool partial;               /* the entry has more */
 	uint32_t nin;
+	struct td_summary *sums;    /* every output leaf's, in order */
+	size_t nsums;
 	char *args_text;
 	struct td_arg *targs;
 	size_t ntargs;
@@ -402,6 +423,7 @@ entry_scan_done(struct entry_scan *s)
 {
 	free(s->name);
 	free(s->leaves);
+	free(s->sums);
 	free(s->args_text);
 	td_args_free(s->targs, s->ntargs);
 	memset(s, 0, sizeof(*s));
@@ -461,10 +483,13 @@ args_dup(const struct td_arg *a, size_t n)
 	return d;
 }
 
+/* Entry e's scan into out; target: only the leaf (t_input, t_slot) is
+ * kept (a row past the first KEEP_LEAVES). */
 static enum td_status
-scan_leaves(struct reader *r, struct msp_unit *u, size_t e, struct entry_scan *out)
+scan_leaves(struct reader *r, struct msp_unit *u, size_t e, bool target, bool t_input,
+	    uint32_t t_slot, struct entry_scan *out)
 {
-	struct want w = { .want_args = true };
+	struct want w = { .want_args = true, .target = target, .t_input = t_input, .t_slot = t_slot };
 	enum td_status st;
 	char *name;
 
@@ -473,6 +498,7 @@ scan_leaves(struct reader *r, struct msp_unit *u, size_t e, struct entry_scan *o
 	if (st != TD_OK) {
 		free(name);
 		free(w.leaves);
+		free(w.sums);
 		strbuf_done(&w.args);
 		td_args_free(w.targs, w.ntargs);
 		return st;
@@ -481,7 +507,10 @@ scan_leaves(struct reader *r, struct msp_unit *u, size_t e, struct entry_scan *o
 	out->name = name;
 	out->leaves = w.leaves;
 	out->nleaves = w.nleaves;
+	out->partial = w.partial;
 	out->nin = w.nin;
+	out->sums = w.sums;
+	out->nsums = w.nsums;
 	out->args_text = strbuf_take(&w.args);
 	out->targs = w.targs;
 	out->ntargs = w.ntargs;
@@ -526,7 +555,7 @@ cache_hold(struct reader *r, uint32_t file, size_t e)
 		return TD_OK;
 	}
 	pthread_mutex_unlock(&c->lock);
-	if ((st = scan_leaves(r, u, e, &fresh)) != TD_OK)
+	if ((st = scan_leaves(r, u, e, false, false, 0, &fresh)) != TD_OK)
 		return st;
 	pthread_mutex_lock(&c->lock);
 	entry_scan_done(&c->scan);
@@ -549,13 +578,18 @@ entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_
 	size_t i;
 	bool in;
 
+	struct entry_scan one;
+	bool partial;
+	uint32_t slot;
+
 	if ((st = cache_hold(r, file, e)) != TD_OK)
 		return st;
 	st = TD_ERR_STALE;      /* the entry has fewer leaves than the index said */
 	s = &c->scan;
 	in = pos < s->nin;
+	slot = (uint32_t)(in ? pos : pos - s->nin);
 	for (i = 0; i < s->nleaves; i++)
-		if (s->leaves[i].is_input == in && s->leaves[i].slot == (in ? pos : pos - s->nin)) {
+		if (s->leaves[i].is_input == in && s->leaves[i].slot == slot) {
 			*leaf = s->leaves[i];
 			*name = xstrdup(s->name);
 			*args_text = dup_or_null(s->args_text);
@@ -564,7 +598,26 @@ entry_leaf(struct reader *r, uint32_t file, size_t e, uint64_t pos, struct leaf_
 			st = TD_OK;
 			break;
 		}
+	partial = s->partial;
 	pthread_mutex_unlock(&c->lock);
+	if (st == TD_OK || !partial)
+		return st;
+	/* past the leaves kept: a scan for this one alone */
+	if ((st = scan_leaves(r, &r->units[file], e, true, in, slot, &one)) != TD_OK)
+		return st;
+	st = TD_ERR_STALE;
+	if (one.nleaves == 1) {
+		*leaf = one.leaves[0];
+		*name = one.name;
+		*args_text = one.args_text;
+		*targs = one.targs;
+		*ntargs = one.ntargs;
+		one.name = one.args_text = NULL;
+		one.targs = NULL;
+		one.ntargs = 0;
+		st = TD_OK;
+	}
+	entry_scan_done(&one);
 	return st;
 }
 
@@ -644,7 +697,7 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	struct strbuf sb = { 0 };
 	enum td_status st;
 	char *name, *args_text;
-	size_t i, n = 0;
+	size_t n;
 
 	if (!u || loc->offset >= u->nentries)
 		return TD_ERR_RANGE;
@@ -654,10 +707,9 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 		return st;
 	s = &c->scan;
 	/* an execution's outputs are its output leaves, in their order */
-	out->summaries = xcalloc(s->nleaves ? s->nleaves : 1, sizeof(*out->summaries));
-	for (i = 0; i < s->nleaves; i++)
-		if (!s->leaves[i].is_input)
-			msp_record_summary(&s->leaves[i].rec, &out->summaries[n++]);
+	n = s->nsums;
+	out->summaries = xcalloc(n ? n : 1, sizeof(*out->summaries));
+	memcpy(out->summaries, s->sums, n * sizeof(*out->summaries));
 	out->noutputs = n;
 	/* the arguments of a call without tensor leaves are its only CSV
 	 * rows (FORMAT.md §12) */

@@ -724,6 +724,56 @@ test_msprobe_entry_scanned_once_for_its_leaves(void **state)
 	test_rmtree(dir);
 }
 
+/* An entry of more leaves than a scan keeps (512): a row past them is
+ * found by a scan for it alone, with the same facts; the execution's
+ * outputs are all there. */
+static void
+test_msprobe_entry_of_many_leaves(void **state)
+{
+	struct strbuf sb = { 0 };
+	struct recorded ix;
+	struct reader_detail d;
+	static const size_t rows[] = { 0, 300, 511, 512, 599, 600, 601 };
+	char *dir;
+	size_t i;
+
+	(void)state;
+	strbuf_adds(&sb, "{\"task\": \"statistics\", \"level\": \"L1\", \"data\": {\n"
+			 "\"Torch.cat.0.forward\": {\"input_args\": [[");
+	for (i = 0; i < 600; i++)
+		strbuf_addf(&sb, "%s{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", "
+			    "\"shape\": [2], \"Max\": %zu, \"Min\": 0, \"Mean\": 1, \"Norm\": 2}",
+			    i ? ", " : "", i);
+	strbuf_adds(&sb, "]], \"output\": [" T(", \"Max\": 7, \"Min\": 0, \"Mean\": 1, \"Norm\": 2")
+			 ", " T(", \"Max\": 8, \"Min\": 0, \"Mean\": 1, \"Norm\": 2") "]}\n}}\n");
+	dir = make_dump("msp_many", sb.buf, sb.len);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.ntraces, 602);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char want[64];
+
+		assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_TRACE, &ix.rs.traces[rows[i]].loc,
+							   &d), TD_OK);
+		if (rows[i] < 600)
+			snprintf(want, sizeof want, "slot: input.0.%zu\n", rows[i]);
+		else
+			snprintf(want, sizeof want, "slot: output.%zu\n", rows[i] - 600);
+		assert_non_null(strstr(d.text, want));
+		assert_true(d.stats.stats);
+		assert_true(d.stats.v[0] == (rows[i] < 600 ? (double)rows[i] : rows[i] == 600 ? 7 : 8));
+		assert_int_equal(d.slot, rows[i] < 600 ? rows[i] : rows[i] - 600);
+		reader_detail_done(&d);
+	}
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[0].loc,
+						   &d), TD_OK);
+	assert_int_equal(d.noutputs, 2);
+	assert_true(d.summaries[0].max == 7 && d.summaries[1].max == 8);
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	strbuf_done(&sb);
+	test_rmtree(dir);
+}
+
 /* debug.json (the save() API): each key's value is the variable, a
  * record or lists and dicts of them; non-tensor values are no rows. */
 static void
@@ -949,6 +999,7 @@ main(void)
 		cmocka_unit_test(test_msprobe_follow_pass_beside_decode),
 		cmocka_unit_test(test_msprobe_rewritten_entry_is_stale),
 		cmocka_unit_test(test_msprobe_entry_scanned_once_for_its_leaves),
+		cmocka_unit_test(test_msprobe_entry_of_many_leaves),
 		cmocka_unit_test(test_msprobe_debug_json),
 		cmocka_unit_test(test_msprobe_map_puts_overwrites_and_finds),
 		cmocka_unit_test(test_msprobe_entry_name_parts),
