@@ -709,7 +709,8 @@ decode_execution(struct reader *r, const struct td_locator *loc, struct reader_d
 	/* an execution's outputs are its output leaves, in their order */
 	n = s->nsums;
 	out->summaries = xcalloc(n ? n : 1, sizeof(*out->summaries));
-	memcpy(out->summaries, s->sums, n * sizeof(*out->summaries));
+	if (n)                  /* none: no array to copy from (a call of inputs alone) */
+		memcpy(out->summaries, s->sums, n * sizeof(*out->summaries));
 	out->noutputs = n;
 	/* the arguments of a call without tensor leaves are its only CSV
 	 * rows (FORMAT.md §12) */

@@ -772,6 +772,19 @@ test_msprobe_entry_of_many_leaves(void **state)
 	record_sink_index_done(&ix);
 	strbuf_done(&sb);
 	test_rmtree(dir);
+	/* a call of inputs alone: an execution without outputs (the fuzzer
+	 * found its decode copying from no array: UBSan, make asan) */
+	dir = make_dump("msp_no_out", "{\"task\": \"statistics\", \"data\": {\"Torch.f.0.forward\": "
+			"{\"input_args\": [" T(", \"Max\": 1, \"Min\": 0, \"Mean\": 0.5, \"Norm\": 1")
+			"]}}}\n", SIZE_MAX);
+	record_sink_index(&msprobe_reader_ops, dir, &ix);
+	assert_int_equal(ix.rs.nexecutions, 1);
+	assert_int_equal(msprobe_reader_ops.decode(ix.r, READER_EXECUTION, &ix.rs.executions[0].loc,
+						   &d), TD_OK);
+	assert_int_equal(d.noutputs, 0);
+	reader_detail_done(&d);
+	record_sink_index_done(&ix);
+	test_rmtree(dir);
 }
 
 /* debug.json (the save() API): each key's value is the variable, a
