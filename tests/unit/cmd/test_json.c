@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "tui/cmd/json.h"
+#include "tests/unit/helpers/xorshift.h"
 
 struct fixture {
 	struct strbuf sb;
@@ -319,7 +320,7 @@ test_json_float_same_as_counted_digits(void **state)
 		float v;
 		uint32_t fb;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		xorshift64(&x);
 		if (i >= 150000) {
 			int k = (i - 150000) / 3;
 
@@ -361,7 +362,7 @@ test_json_double_same_as_counted_digits(void **state)
 		float f;
 		uint32_t fb;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		xorshift64(&x);
 		switch (i % 6) {
 		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
 		case 1: fb = (uint32_t)x; memcpy(&f, &fb, sizeof f); v = f; break;

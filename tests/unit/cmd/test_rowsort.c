@@ -16,6 +16,7 @@
 
 #include "tests/unit/helpers/fake_model.h"
 #include "tui/cmd/rowsort.h"
+#include "tests/unit/helpers/xorshift.h"
 
 static void
 test_sort_names_and_directions(void **state)
@@ -86,10 +87,7 @@ static uint64_t rng = 88172645463325252ull;
 static uint64_t
 next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* A dump of NROWS rows whose keys tie often: elements from a handful of

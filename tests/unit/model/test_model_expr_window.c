@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/model_expr.h"
+#include "tests/unit/helpers/xorshift.h"
 
 #define ROWS 1500
 
@@ -40,10 +41,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static unsigned
 rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return (unsigned)(xorshift64(&rng) % n);
 }
 
 static double

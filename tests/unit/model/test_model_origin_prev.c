@@ -21,6 +21,7 @@
 
 #include "model/analysis/model_origins_ctx.h"
 #include "tests/unit/helpers/fake_model.h"
+#include "tests/unit/helpers/xorshift.h"
 
 #define NOPS 6
 #define NROWS 6000
@@ -33,10 +34,7 @@ static uint64_t rng = 88172645463325252ull;
 static uint64_t
 next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* Rows of ops a..e in a shuffled order, each with a slot of slots[],

@@ -18,16 +18,14 @@
 #include <string.h>
 
 #include "reader/parse/decnum.h"
+#include "tests/unit/helpers/xorshift.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return xorshift64(&rng_state);
 }
 
 /* decnum_parse(text) has strtod's bits; returns whether the fast path took it. */

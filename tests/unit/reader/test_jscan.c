@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "reader/parse/jscan.h"
+#include "tests/unit/helpers/xorshift.h"
 
 /* Scans text whole; returns the tokens as a compact string ("{k:n,s}") and
  * the error, if any, in err. */
@@ -250,7 +251,7 @@ number_text(char *out, size_t cap, size_t i, const char *const *fixed, size_t nf
 {
 	double d;
 
-	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+	xorshift64(x);
 	memcpy(&d, x, sizeof d);
 	if (i < nfixed)
 		snprintf(out, cap, "%s", fixed[i]);
@@ -331,7 +332,7 @@ test_jscan_fraction_digits_of_every_length_are_strtods(void **state)
 				for (k = 0; k < zeros; k++)
 					strbuf_addf(&sb, "0");
 				for (k = 0; k < digs; k++) {
-					x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+					xorshift64(&x);
 					/* a first digit of zero now and then: a zero run
 					 * inside the significant digits */
 					strbuf_addf(&sb, "%c", (char)('0' + (k == 0 ? 1 + x % 9 : x % 10)));

@@ -22,6 +22,7 @@
 
 #include "reader/base/shortest.h"
 #include "reader/base/util.h"
+#include "tests/unit/helpers/xorshift.h"
 
 /* s's digits (no point) into d and the exponent of its first digit. */
 static int
@@ -98,10 +99,7 @@ static uint64_t rng = 88172645463325252ull;
 static uint64_t
 next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 struct tally {

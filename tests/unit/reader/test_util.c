@@ -14,6 +14,7 @@
 
 #include "reader/base/serial.h"
 #include "reader/base/util.h"
+#include "tests/unit/helpers/xorshift.h"
 
 static void
 test_strbuf_addf_formats_short_and_long_text(void **state)
@@ -211,7 +212,7 @@ test_strbuf_add_double_same_as_counted(void **state)
 		uint64_t bits;
 		double v;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		xorshift64(&x);
 		switch (i % 5) {
 		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
 		case 1: v = (double)(x % 100000000) / pow(10, (double)(x >> 40 & 15)); break;
