@@ -357,21 +357,8 @@ test_json_double_same_as_counted_digits(void **state)
 
 	(void)state;
 	for (int i = 0; i < 120000; i++) {
-		double v;
-		uint64_t bits;
-		float f;
-		uint32_t fb;
+		double v = test_double_of_kind(xorshift64(&x), i);
 
-		xorshift64(&x);
-		switch (i % 6) {
-		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
-		case 1: fb = (uint32_t)x; memcpy(&f, &fb, sizeof f); v = f; break;
-		case 2: v = (double)(x % 100000000) / pow(10, (double)(x >> 40 & 15)); break;
-		case 3: v = (double)(int64_t)(x % 2000001) - 1000000; break;
-		case 4: v = ldexp(1.0, (int)(x % 2098) - 1074); v = (x >> 20 & 1) ? nextafter(v, 0) : v;
-			break;
-		default: v = pow(10, (double)((int)(x % 600) - 300)) * ((x >> 30 & 1) ? -1 : 1); break;
-		}
 		if (!isfinite(v))
 			continue;
 		json_format_double(a, sizeof a, v);

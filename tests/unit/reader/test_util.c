@@ -198,8 +198,7 @@ add_double_counted(char *buf, size_t len, double v)
 }
 
 /* The shortest digits' way (shortest.h) writes what counting up wrote,
- * byte for byte: random doubles, short decimals, integers, powers of two
- * and ten with their neighbours, zero, negatives. */
+ * byte for byte: doubles of every kind (test_double_of_kind). */
 static void
 test_strbuf_add_double_same_as_counted(void **state)
 {
@@ -209,18 +208,8 @@ test_strbuf_add_double_same_as_counted(void **state)
 	(void)state;
 	for (int i = 0; i < 60000; i++) {
 		struct strbuf sb = { 0 };
-		uint64_t bits;
-		double v;
+		double v = test_double_of_kind(xorshift64(&x), i);
 
-		xorshift64(&x);
-		switch (i % 5) {
-		case 0: bits = x; memcpy(&v, &bits, sizeof v); break;
-		case 1: v = (double)(x % 100000000) / pow(10, (double)(x >> 40 & 15)); break;
-		case 2: v = (double)(int64_t)(x % 2000001) - 1000000; break;
-		case 3: v = ldexp(1.0, (int)(x % 2098) - 1074); v = (x >> 20 & 1) ? nextafter(v, 0) : v;
-			break;
-		default: v = pow(10, (double)((int)(x % 600) - 300)) * ((x >> 30 & 1) ? -1 : 1); break;
-		}
 		if (!isfinite(v))
 			continue;
 		strbuf_add_double(&sb, v);
