@@ -295,3 +295,29 @@ shortest_digits_float(float v, char digits[10], int *exp10)
 	memcpy(digits, d, (size_t)n + 1);
 	return n;
 }
+
+int
+shortest_g_precision(double v)
+{
+	uint64_t bits;
+	char d[18];
+	int x;
+
+	memcpy(&bits, &v, sizeof bits);
+	if (!isfinite(v) || v == 0 || (bits & (((uint64_t)1 << 52) - 1)) == 0)
+		return 0;
+	return shortest_digits(fabs(v), d, &x);
+}
+
+int
+shortest_g_precision_float(float v)
+{
+	uint32_t bits;
+	char d[10];
+	int x;
+
+	memcpy(&bits, &v, sizeof bits);
+	if (!isfinite(v) || v == 0 || (bits & ((1u << 23) - 1)) == 0)
+		return 0;
+	return shortest_digits_float(fabsf(v), d, &x);
+}

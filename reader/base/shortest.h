@@ -20,4 +20,14 @@ int shortest_digits(double v, char digits[18], int *exp10);
  * (strtof) as v. */
 int shortest_digits_float(float v, char digits[10], int *exp10);
 
+/* The precision printf's %g needs for v to read back (strtod, strtof),
+ * the fewest: what counting %.1g, %.2g ... up finds, without the count;
+ * 0 where the caller must count: v not finite, zero, the fast way
+ * declined, or a power of two (its lower boundary is the nearer: the
+ * nearest decimal of the shortest length may not read back while another
+ * of that length does, and the count then takes one digit more).  The
+ * JSON's numbers and strbuf_add_double: the same bytes either way. */
+int shortest_g_precision(double v);
+int shortest_g_precision_float(float v);
+
 #endif

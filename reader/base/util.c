@@ -295,16 +295,11 @@ td_now(void)
 void
 strbuf_add_double(struct strbuf *sb, double v)
 {
-	char buf[40], d[18];
-	uint64_t bits;
-	int n, x;
+	char buf[40];
+	int n;
 
-	/* the count from shortest.h (one printf), but at a power of two,
-	 * where the nearest decimal of the shortest length may not read back
-	 * while another does and the count-up below takes one digit more */
-	memcpy(&bits, &v, sizeof bits);
-	if (isfinite(v) && v != 0 && (bits & (((uint64_t)1 << 52) - 1)) != 0 &&
-	    (n = shortest_digits(fabs(v), d, &x)) > 0)
+	/* the count from shortest.h (one printf), else counted up */
+	if ((n = shortest_g_precision(v)) > 0)
 		snprintf(buf, sizeof buf, "%.*g", n, v);
 	else
 		for (int digits = 1; digits <= 17; digits++) {

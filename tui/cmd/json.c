@@ -6,7 +6,6 @@
 #include "json.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,25 +169,6 @@ prefer_fixed(char *buf, size_t len, double v, int prec)
 	snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
 }
 
-/* The fewest significant digits that read back as v, from shortest.h,
- * when they are the ones the count-up below finds; 0 else.  The two agree
- * but at a power of two (its lower boundary is the nearer: the nearest
- * decimal of the shortest length may not read back while another does,
- * and the count-up then takes one digit more): left to the count-up, so
- * the JSON is the same whichever way a number goes. */
-static int
-shortest_count(double v)
-{
-	uint64_t bits;
-	char d[18];
-	int x;
-
-	memcpy(&bits, &v, sizeof bits);
-	if (v == 0 || (bits & (((uint64_t)1 << 52) - 1)) == 0)
-		return 0;
-	return shortest_digits(fabs(v), d, &x);
-}
-
 void
 json_format_double(char *buf, size_t len, double v)
 {
@@ -198,7 +178,7 @@ json_format_double(char *buf, size_t len, double v)
 		return;
 	/* one printf, not a printf and a strtod for each count up to 17
 	 * (the JSON of a big listing was mostly that) */
-	if ((prec = shortest_count(v)) > 0) {
+	if ((prec = shortest_g_precision(v)) > 0) {
 		snprintf(buf, len, "%.*g", prec, v);
 		prefer_fixed(buf, len, v, prec);
 		return;
@@ -214,17 +194,11 @@ json_format_double(char *buf, size_t len, double v)
 void
 json_format_float(char *buf, size_t len, float v)
 {
-	uint32_t bits;
-	char d[10];
-	int prec, x;
+	int prec;
 
 	if (format_nonfinite(buf, len, v))
 		return;
-	/* as json_format_double: the count from shortest.h, but at a power
-	 * of two */
-	memcpy(&bits, &v, sizeof bits);
-	if (v != 0 && (bits & ((1u << 23) - 1)) != 0 &&
-	    (prec = shortest_digits_float(fabsf(v), d, &x)) > 0) {
+	if ((prec = shortest_g_precision_float(v)) > 0) {      /* as for a double */
 		snprintf(buf, len, "%.*g", prec, (double)v);
 		prefer_fixed(buf, len, (double)v, prec);
 		return;
