@@ -111,24 +111,13 @@ enum td_status
 outfile_write(const char *path, struct model *const *dumps, size_t ndumps, bool force,
 	      const void *data, size_t len, char *err, size_t errlen)
 {
-	const char *name;
-	enum td_status st;
-	int dirfd;
+	struct outfile o;
+	enum td_status st = outfile_open(&o, path, dumps, ndumps, force, err, errlen);
 
-	if (!path || !*path) {
-		snprintf(err, errlen, "no file name");
-		return TD_ERR_ARGS;
-	}
-	/* the directory is checked once open and written through that
-	 * descriptor: a link re-pointed or a folder renamed since the check
-	 * cannot move the write elsewhere */
-	if ((dirfd = open_parent(path, &name, err, errlen)) < 0)
-		return TD_ERR_ARGS;
-	st = check_at(dirfd, name, path, dumps, ndumps, force, err, errlen);
-	if (st == TD_OK)
-		st = safeio_write_at(dirfd, name, data, len, 0666, force, path, err, errlen);
-	close(dirfd);
-	return st;
+	if (st != TD_OK)
+		return st;
+	outfile_add(&o, data, len);
+	return outfile_close(&o, true, err, errlen);
 }
 
 enum td_status
@@ -143,6 +132,9 @@ outfile_open(struct outfile *o, const char *path, struct model *const *dumps, si
 		snprintf(err, errlen, "no file name");
 		return TD_ERR_ARGS;
 	}
+	/* the directory is checked once open and written through that
+	 * descriptor: a link re-pointed or a folder renamed since the check
+	 * cannot move the write elsewhere */
 	if ((o->dirfd = open_parent(path, &o->name, err, errlen)) < 0)
 		return TD_ERR_ARGS;
 	o->path = path;
