@@ -392,9 +392,9 @@ struct reader_detail {
 	size_t nargs;
 	/* READER_TRACE, optional: the statistics the dump wrote for the
 	 * tensor, as written (Max, Min, Mean, Norm: NaN and Inf kept;
-	 * written[k] false for none or null), where the text's
-	 * "statistics:" line gives them too; a compare's CSV prints them
-	 * as read.  stats false where the reader gives none this way. */
+	 * written[k] false for none or null), the numbers of the text's
+	 * "statistics:" line; a compare's CSV prints them as read.  stats
+	 * false where the reader gives none this way. */
 	struct reader_stats {
 		bool stats;
 		bool written[4];

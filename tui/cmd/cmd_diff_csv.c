@@ -15,11 +15,11 @@
  * detail's args), in its place among them (cmd_diff_args.c).  A pair whose
  * dtypes are neither equal nor both 16/32-bit floats is written unmatched,
  * as that tool does.  The facts a row needs beyond its summary (its leaf
- * path, dtype spelling, requires_grad, the statistics as written, NaN and
- * Inf kept, the saved file, the checksum) come from the reader's detail
- * lines "slot:", "dtype:", "requires_grad:", "statistics:", "data_name:",
- * "md5 (crc32):" and "xor:"; a row
- * without them (another format) is written from its summary.  The text
+ * path, dtype spelling, requires_grad, the saved file, the checksum) come
+ * from the reader's detail lines "slot:", "dtype:", "requires_grad:",
+ * "data_name:", "md5 (crc32):" and "xor:", the statistics as written (NaN
+ * and Inf kept) from its detail's stats; a row without them (another
+ * format) is written from its summary.  The text
  * goes to a temporary file beside FILE 4 MB at a time, renamed into place
  * at the end (outfile_open): a few hundred bytes a row.  Not the JSON or
  * text of diff (cmd_diff.c).
@@ -139,28 +139,11 @@ leaf_of(struct model *m, uint64_t row, struct leaf *l, bool values, bool stack, 
 	if (line_value(text, "requires_grad", val, sizeof val))
 		l->requires_grad = strcmp(val, "true") == 0;
 	if (d.stats.stats) {
-		/* the same numbers as the "statistics:" line, not made into
-		 * text and read back (two conversions a number, 1.6 million
-		 * leaves a 200,000-entry pair) */
+		/* the statistics as the dump wrote them (NaN, Inf, null) */
 		for (k = 0; k < 4; k++) {
 			l->has[k] = d.stats.written[k];
 			l->none[k] = !d.stats.written[k];
 			l->st[k] = d.stats.written[k] ? d.stats.v[k] : NAN;
-		}
-	} else if (line_value(text, "statistics", val, sizeof val)) {
-		char *p = val, *end;
-
-		for (k = 0; k < 4; k++) {
-			while (*p == ' ')
-				p++;
-			if (strncmp(p, "null", 4) == 0) {
-				l->none[k] = true;
-				p += 4;
-				continue;
-			}
-			l->st[k] = strtod(p, &end);
-			l->has[k] = end != p;
-			p = end;
 		}
 	} else if (line_value(text, "any", val, sizeof val)) {
 		/* a bool tensor: Max and Min written as JSON booleans (the
